@@ -1,0 +1,19 @@
+/** One mistake in a flow file: where (a JSON path) and what was expected there. */
+export interface Issue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/** `connections.api.port`, `rules[0].destinations[2]`: the path as users read it. */
+export function formatPath(path: readonly (string | number)[]): string {
+  let text = '';
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else text += /^[A-Za-z_$][\w$-]*$/.test(key) ? `${text ? '.' : ''}${key}` : `[${JSON.stringify(key)}]`;
+  }
+  return text || '(document)';
+}
+
+export function formatIssue(issue: Issue): string {
+  return `${formatPath(issue.path)}: ${issue.message}`;
+}

@@ -1,0 +1,90 @@
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { connectionIdPattern, parameterIdPattern } from '../core/address.ts';
+import type { ConnectionType } from '../connections/connection.ts';
+
+/** Settings every connection accepts (R-L1). */
+export const commonSettings = {
+  enabled: Type.Optional(Type.Boolean({ default: true, description: 'A disabled connection is not started; its status is `disabled`.' })),
+  description: Type.Optional(Type.String({ description: 'Free text for people.' })),
+  location: Type.Optional(Type.String({ description: 'Where the equipment is, for people.' })),
+  group: Type.Optional(Type.String({ description: 'A group name for dashboards.' })),
+  debug: Type.Optional(Type.Boolean({ default: false, description: "Logs this connection's debug lines." })),
+  statusParameters: Type.Optional(
+    Type.Boolean({ default: false, description: 'Adds `_status/connected` (B, read-only), true while the connection is working.' }),
+  ),
+};
+export const commonSettingNames = Object.keys(commonSettings);
+
+const addressPattern = `^${connectionIdPattern.slice(1, -1)}/${parameterIdPattern.slice(1)}`;
+const address = (description: string) =>
+  Type.String({ pattern: addressPattern, description, expected: 'an address <connection id>/<parameter id>' });
+
+/** The rule tree of R-R1–R-R3: a node with `folder` is a folder, anything else a rule. */
+const ruleDefinitions = {
+  node: {
+    type: 'object',
+    if: { required: ['folder'] },
+    then: { $ref: '#/$defs/folder' },
+    else: { $ref: '#/$defs/rule' },
+  },
+  folder: Type.Object(
+    {
+      folder: Type.String({ minLength: 1, description: 'The folder name.' }),
+      enabled: Type.Optional(Type.Boolean({ default: true, description: 'A disabled folder disables everything below it.' })),
+      rules: Type.Array(Type.Unsafe({ $ref: '#/$defs/node' })),
+    },
+    { additionalProperties: false },
+  ),
+  rule: Type.Object(
+    {
+      source: address('The readable parameter whose changes the rule forwards.'),
+      destinations: Type.Array(address('A writable parameter.'), { minItems: 1 }),
+      description: Type.Optional(Type.String()),
+      enabled: Type.Optional(Type.Boolean({ default: true })),
+      pipe: Type.Optional(
+        Type.Array(Type.Record(Type.String(), Type.Unknown(), { minProperties: 1, maxProperties: 1, expected: 'a step: an object with one key' })),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+};
+
+/** The full settings object of one connection type: `type`, the common settings and its own. */
+function connectionSchema(type: ConnectionType): TObject {
+  return Type.Object({ type: Type.Literal(type.type), ...commonSettings, ...type.settings.properties }, { additionalProperties: false });
+}
+
+/**
+ * The JSON Schema of a flow file (R-F1), built from the registered connection types. It is
+ * what validation runs and what editors get from `patchbay schema`.
+ */
+export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
+  const connection = {
+    type: 'object',
+    required: ['type'],
+    properties: { type: { enum: types.map((t) => t.type), description: 'The connection type.' } },
+    allOf: types.map((t) => ({ if: { properties: { type: { const: t.type } }, required: ['type'] }, then: connectionSchema(t) })),
+  };
+  return Type.Object(
+    {
+      $schema: Type.Optional(Type.String({ description: 'The JSON Schema of this format, for editors.' })),
+      connections: Type.Optional(
+        Type.Record(Type.String({ pattern: connectionIdPattern }), Type.Unsafe(connection), {
+          default: {},
+          additionalProperties: false,
+          keyExpected: 'connection id: 1–64 characters of a-z, 0-9 and -, starting with a letter or digit',
+          description: 'Connections by id.',
+        }),
+      ),
+      rules: Type.Optional(Type.Array(Type.Unsafe({ $ref: '#/$defs/node' }), { default: [], description: 'The rule tree.' })),
+      flows: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Code flow modules, relative to this file.' }),
+      ),
+    },
+    {
+      title: 'patchbay flow file',
+      additionalProperties: false,
+      $defs: ruleDefinitions,
+    },
+  );
+}

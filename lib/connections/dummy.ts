@@ -1,0 +1,86 @@
+/**
+ * `dummy`: user-defined parameters as intermediate storage (R-D1–R-D4).
+ *
+ * Parameters:
+ *   <parameter id>   type from its line (S B I F T, default S)   read-write
+ */
+import { Type } from '@sinclair/typebox';
+import { checkParameterId } from '../core/address.ts';
+import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
+import type { Issue } from '../config/issue.ts';
+import { defineConnectionType } from './connection.ts';
+
+export interface DummyLine {
+  readonly id: string;
+  readonly type: ValueType;
+  readonly initial?: Value;
+}
+
+const settings = Type.Object({
+  parameters: Type.Optional(
+    Type.Union([Type.String(), Type.Array(Type.String())], {
+      description: 'One parameter per line: <parameter id>[,<type>[,<default value>]]. Blank lines and lines starting with # are ignored.',
+      default: '',
+    }),
+  ),
+});
+
+/**
+ * Parses the `parameters` setting. Every bad line is reported with its line number (and,
+ * for the array form, its index), so one pass shows every mistake.
+ */
+export function parseDummyLines(parameters: string | readonly string[]): { lines: DummyLine[]; issues: Issue[] } {
+  const texts = typeof parameters === 'string' ? parameters.split(/\r?\n/) : parameters;
+  const lines: DummyLine[] = [];
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  texts.forEach((text, index) => {
+    const trimmed = text.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    const issue = checkLine(trimmed);
+    if (issue) issues.push({ path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index], message: `line ${index + 1}: ${issue}` });
+  });
+  return { lines, issues };
+
+  /** Adds the line's parameter, or returns what is wrong with it. */
+  function checkLine(trimmed: string): string | undefined {
+    const firstComma = trimmed.indexOf(',');
+    const secondComma = firstComma < 0 ? -1 : trimmed.indexOf(',', firstComma + 1);
+    const id = (firstComma < 0 ? trimmed : trimmed.slice(0, firstComma)).trim();
+    const letter = (firstComma < 0 ? '' : trimmed.slice(firstComma + 1, secondComma < 0 ? undefined : secondComma)).trim().toUpperCase() || 'S';
+    const defaultText = secondComma < 0 ? undefined : trimmed.slice(secondComma + 1).trim();
+
+    const checkedId = checkParameterId(id);
+    if (!checkedId.ok) return checkedId.error.message;
+    if (seen.has(id)) return `"${id}" is defined twice (first on an earlier line)`;
+    seen.add(id);
+    if (!(valueTypes as readonly string[]).includes(letter)) return `unknown type "${letter}": expected one of S, B, I, F, T`;
+    const type = letter as ValueType;
+    if (defaultText === undefined) {
+      lines.push({ id, type });
+      return undefined;
+    }
+    if (type === 'T') return `"${id}" is a trigger, which has no state and so no default value`;
+    const initial = convert(defaultText, type);
+    if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
+    lines.push({ id, type, initial: initial.value });
+    return undefined;
+  }
+}
+
+export const dummy = defineConnectionType({
+  type: 'dummy',
+  summary: 'User-defined parameters as intermediate storage.',
+  settings,
+  check: ({ parameters = '' }) => parseDummyLines(parameters).issues,
+  create(context, { parameters = '' }) {
+    return {
+      start() {
+        for (const { id, type, initial } of parseDummyLines(parameters).lines) {
+          context.define(id, initial === undefined ? { type, access: 'read-write' } : { type, access: 'read-write', initial });
+        }
+      },
+      stop() {},
+    };
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * `timer`: one-shot timers and drift-free pulses (R-T1–R-T5). Ids are 1-based positions
+ * in the `timers` and `pulses` lists.
+ *
+ * Parameters:
+ *   timer/<n>/start     I   write-only   a number ≥ 1 runs the timer that many ms; any other
+ *                                        value runs it for its configured duration
+ *   timer/<n>/trigger   T   read-only    fires once when the timer elapses
+ *   pulse/<n>           T   read-only    fires every interval while the pulse is enabled
+ */
+import { Type } from '@sinclair/typebox';
+import type { Subscription } from 'rxjs';
+import { ok, type Result } from '../core/errors.ts';
+import { after, every } from '../core/scheduler.ts';
+import type { Value } from '../core/value.ts';
+import { defineConnectionType } from './connection.ts';
+
+const settings = Type.Object({
+  timers: Type.Optional(
+    Type.Array(
+      Type.Object(
+        { duration: Type.Optional(Type.Integer({ minimum: 1, default: 1000, description: 'Milliseconds from start to trigger.' })) },
+        { additionalProperties: false },
+      ),
+      { maxItems: 16, default: [], description: 'Up to 16 one-shot timers; timer/<n> is the n-th entry.' },
+    ),
+  ),
+  pulses: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean({ default: true })),
+          interval: Type.Optional(Type.Integer({ minimum: 10, default: 1000, description: 'Milliseconds between fires.' })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 16, default: [], description: 'Up to 16 pulses; pulse/<n> is the n-th entry.' },
+    ),
+  ),
+});
+
+/**
+ * R-T3: a number ≥ 1 (or its text) is the duration in ms; any other write (a boolean, a
+ * trigger, other text, 0 or less) runs the configured duration. Either way the duration
+ * used is what the start parameter remembers (R-P6).
+ */
+export function durationOf(raw: unknown, configured: number): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
+  return Number.isFinite(n) && n >= 1 ? Math.min(Math.trunc(n), Number.MAX_SAFE_INTEGER) : configured;
+}
+
+export const timer = defineConnectionType({
+  type: 'timer',
+  summary: 'One-shot timers and drift-free pulses.',
+  settings,
+  create(context, { timers = [], pulses = [] }) {
+    const running: (Subscription | undefined)[] = [];
+    const pulseRuns: Subscription[] = [];
+    return {
+      start() {
+        timers.forEach(({ duration = 1000 }, index) => {
+          const n = index + 1;
+          const trigger = context.define(`timer/${n}/trigger`, { type: 'T', access: 'read-only' });
+          context.define(`timer/${n}/start`, {
+            type: 'I',
+            access: 'write-only',
+            accept: (raw): Result<Value> => ok(durationOf(raw, duration)),
+            onWrite(ms) {
+              running[index]?.unsubscribe(); // R-T4: a restart replaces the running timer
+              running[index] = after(context.scheduler, ms as number, () => {
+                running[index] = undefined;
+                trigger.report(true);
+              });
+            },
+          });
+        });
+        pulses.forEach(({ enabled = true, interval = 1000 }, index) => {
+          const pulse = context.define(`pulse/${index + 1}`, { type: 'T', access: 'read-only' });
+          if (enabled) pulseRuns.push(every(context.scheduler, interval, () => pulse.report(true)));
+        });
+      },
+      stop() {
+        for (const subscription of [...running, ...pulseRuns]) subscription?.unsubscribe();
+        running.length = 0;
+        pulseRuns.length = 0;
+      },
+    };
+  },
+});

@@ -1,0 +1,49 @@
+import { fail, ok, type Result } from './errors.ts';
+
+/** 1–64 of a-z 0-9 -, starting with a letter or digit (R-P1). */
+export const connectionIdPattern = '^[a-z0-9][a-z0-9-]{0,63}$';
+/** One or more segments of 1–128 of A-Z a-z 0-9 _ - . joined by / (R-P1). */
+export const parameterIdPattern = '^[A-Za-z0-9_.-]{1,128}(/[A-Za-z0-9_.-]{1,128})*$';
+
+const connectionIdRe = new RegExp(connectionIdPattern);
+const parameterIdRe = new RegExp(parameterIdPattern);
+// "." and ".." are legal characters but as whole segments URL clients rewrite them away,
+// so such an id could never be addressed over HTTP.
+const dotSegmentRe = /(^|\/)\.{1,2}(\/|$)/;
+
+export interface Address {
+  readonly connectionId: string;
+  readonly parameterId: string;
+}
+
+/** True when `id` is a valid connection id. */
+export function isConnectionId(id: string): boolean {
+  return connectionIdRe.test(id);
+}
+
+/** Checks a parameter id; `_`-prefixed ids pass only when `reserved` is allowed. */
+export function checkParameterId(id: string, { reserved = false } = {}): Result<string> {
+  if (!parameterIdRe.test(id) || dotSegmentRe.test(id)) {
+    return fail('PB_BAD_ADDRESS', `"${id}" is not a parameter id: use segments of 1–128 characters A-Z a-z 0-9 _ - . joined by /`);
+  }
+  if (id.startsWith('_') && !reserved) {
+    return fail('PB_RESERVED_ID', `"${id}" begins with "_", which is reserved for the hub`);
+  }
+  return ok(id);
+}
+
+/** Splits `<connection id>/<parameter id>` at the first `/` and checks both halves. */
+export function parseAddress(address: string): Result<Address> {
+  const slash = address.indexOf('/');
+  const connectionId = slash < 0 ? address : address.slice(0, slash);
+  if (slash < 0 || !isConnectionId(connectionId)) {
+    return fail('PB_BAD_ADDRESS', `"${address}" is not an address: expected <connection id>/<parameter id>`);
+  }
+  const parameterId = address.slice(slash + 1);
+  const checked = checkParameterId(parameterId, { reserved: true });
+  return checked.ok ? ok({ connectionId, parameterId }) : checked;
+}
+
+export function formatAddress(connectionId: string, parameterId: string): string {
+  return `${connectionId}/${parameterId}`;
+}

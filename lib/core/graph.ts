@@ -1,0 +1,104 @@
+import { type Observable, Subject } from 'rxjs';
+import { checkParameterId, parseAddress } from './address.ts';
+import { fail, HubError, ok, type Result } from './errors.ts';
+import { createParameter, type OwnedParameter, type Parameter, type ParameterSpec } from './parameter.ts';
+
+/**
+ * Every parameter of the hub, keyed by address. Guarantees: an address is defined at most
+ * once; `added$` and `removed$` announce every definition and removal after it happened,
+ * so a late subscriber can list the graph and then follow it without missing a change.
+ */
+export class Graph {
+  private readonly parameters = new Map<string, OwnedParameter>();
+  private readonly connectionIds = new Set<string>();
+  private readonly added = new Subject<Parameter>();
+  private readonly removed = new Subject<Parameter>();
+
+  readonly added$: Observable<Parameter> = this.added.asObservable();
+  readonly removed$: Observable<Parameter> = this.removed.asObservable();
+
+  get size(): number {
+    return this.parameters.size;
+  }
+
+  /**
+   * Defines `<connectionId>/<id>` and returns it with owner rights. Ids beginning with `_`
+   * need `reserved` (the hub's own parameters). Fails on a bad or taken id, or an initial
+   * value that does not convert.
+   */
+  define(connectionId: string, id: string, spec: ParameterSpec, { reserved = false } = {}): Result<OwnedParameter> {
+    const checked = checkParameterId(id, { reserved });
+    if (!checked.ok) return checked;
+    const address = `${connectionId}/${id}`;
+    if (this.parameters.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
+    let parameter: OwnedParameter;
+    try {
+      parameter = createParameter(connectionId, id, spec);
+    } catch (error) {
+      if (error instanceof HubError) return { ok: false, error };
+      throw error;
+    }
+    this.parameters.set(address, parameter);
+    this.added.next(parameter);
+    return ok(parameter);
+  }
+
+  /** The parameter at `address`, or undefined. */
+  get(address: string): Parameter | undefined {
+    return this.parameters.get(address);
+  }
+
+  /** Makes a connection id known, so lookups can tell an unknown parameter from an unknown connection. */
+  registerConnection(connectionId: string): void {
+    this.connectionIds.add(connectionId);
+  }
+
+  hasConnection(connectionId: string): boolean {
+    return this.connectionIds.has(connectionId);
+  }
+
+  /** Like `get`, but says why nothing was found: bad address, unknown connection or parameter. */
+  lookup(address: string): Result<Parameter> {
+    const found = this.parameters.get(address);
+    if (found) return ok(found);
+    const parsed = parseAddress(address);
+    if (!parsed.ok) return parsed;
+    return this.connectionIds.has(parsed.value.connectionId)
+      ? fail('PB_UNKNOWN_PARAMETER', `${address}: connection "${parsed.value.connectionId}" has no parameter "${parsed.value.parameterId}"`)
+      : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${parsed.value.connectionId}"`);
+  }
+
+  /** Removes one parameter; true when it existed. */
+  remove(address: string): boolean {
+    const parameter = this.parameters.get(address);
+    if (!parameter) return false;
+    this.parameters.delete(address);
+    this.removed.next(parameter);
+    return true;
+  }
+
+  /** Removes every parameter of a connection whose id `keep` does not accept. */
+  removeParameters(connectionId: string, keep: (id: string) => boolean = () => false): void {
+    for (const parameter of this.byPrefix(`${connectionId}/`)) {
+      if (!keep(parameter.id)) this.remove(parameter.address);
+    }
+  }
+
+  /** Every parameter whose address starts with `prefix`, in definition order. */
+  byPrefix(prefix: string): Parameter[] {
+    return this.all().filter((p) => p.address.startsWith(prefix));
+  }
+
+  /** Every parameter whose address matches `pattern` (unanchored, as filters are). */
+  match(pattern: RegExp): Parameter[] {
+    return this.all().filter((p) => {
+      pattern.lastIndex = 0;
+      return pattern.test(p.address);
+    });
+  }
+
+  /** Every parameter, in definition order. */
+  all(): Parameter[] {
+    return [...this.parameters.values()];
+  }
+}

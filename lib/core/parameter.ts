@@ -1,0 +1,146 @@
+import { BehaviorSubject, filter, type Observable, skip, Subject } from 'rxjs';
+import { HubError, ok, type Result } from './errors.ts';
+import { convert, type Value, type ValueType } from './value.ts';
+
+/** Who may do what with a parameter, fixed by its connection type (R-P3). */
+export const Access = { ReadOnly: 'read-only', WriteOnly: 'write-only', ReadWrite: 'read-write' } as const;
+export type Access = (typeof Access)[keyof typeof Access];
+
+export interface ParameterSpec {
+  readonly type: ValueType;
+  readonly access: Access;
+  /** A value the parameter holds from the start (R-P4); converted to `type`. */
+  readonly initial?: Value;
+  /** Receives every accepted write (not reports): how a connection acts on writes. */
+  readonly onWrite?: (value: Value, origin: string | undefined) => void;
+  /** Replaces the standard conversion for writes, for types whose writes are commands. */
+  readonly accept?: (raw: unknown) => Result<Value>;
+}
+
+/** `true` when the write changed the value (or fired a trigger). */
+export type SetResult = Result<boolean>;
+
+/**
+ * A typed parameter. Guarantees: it never errors or completes while it exists; a state
+ * parameter notifies only on change, in the same order to every listener, even when a
+ * listener writes to it while being notified; a trigger notifies on every fire.
+ */
+export interface Parameter {
+  readonly address: string;
+  readonly connectionId: string;
+  readonly id: string;
+  readonly type: ValueType;
+  readonly access: Access;
+  /** The current value, `undefined` while unknown; always `undefined` for a trigger. */
+  readonly value: Value | undefined;
+  /** The current value on subscribe (when known), then every change or fire. */
+  readonly values$: Observable<Value>;
+  /** Every change or fire after subscribing. */
+  readonly changes$: Observable<Value>;
+  /** Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. */
+  set(raw: unknown, origin?: string): SetResult;
+}
+
+/** The owning connection's view: it may also report values of read-only parameters. */
+export interface OwnedParameter extends Parameter {
+  /** Converts and stores `raw` regardless of access, without calling `onWrite`. */
+  report(raw: unknown): SetResult;
+}
+
+const UNKNOWN = Symbol('unknown');
+type Slot = Value | typeof UNKNOWN;
+const isKnown = (v: Slot): v is Value => v !== UNKNOWN;
+const CHANGED: SetResult = ok(true);
+const UNCHANGED: SetResult = ok(false);
+
+class TypedParameter implements OwnedParameter {
+  readonly address: string;
+  private current: Slot = UNKNOWN;
+  // The subject replays the last *delivered* value; `current` may be ahead of it while a
+  // re-entrant write waits in `queued`.
+  private readonly subject: Subject<Slot>;
+  private delivering = false;
+  private queued: Value[] | undefined;
+
+  constructor(
+    readonly connectionId: string,
+    readonly id: string,
+    private readonly spec: ParameterSpec,
+  ) {
+    this.address = `${connectionId}/${id}`;
+    this.subject = spec.type === 'T' ? new Subject<Slot>() : new BehaviorSubject<Slot>(UNKNOWN);
+    if (spec.initial !== undefined) {
+      const initial = this.report(spec.initial);
+      if (!initial.ok) throw initial.error;
+    }
+  }
+
+  get type(): ValueType {
+    return this.spec.type;
+  }
+
+  get access(): Access {
+    return this.spec.access;
+  }
+
+  get value(): Value | undefined {
+    return isKnown(this.current) ? this.current : undefined;
+  }
+
+  get values$(): Observable<Value> {
+    return this.subject.pipe(filter(isKnown));
+  }
+
+  get changes$(): Observable<Value> {
+    // A BehaviorSubject replays on subscribe; skipping that replay leaves the changes.
+    return this.spec.type === 'T' ? this.values$ : this.subject.pipe(skip(1), filter(isKnown));
+  }
+
+  set(raw: unknown, origin?: string): SetResult {
+    if (this.spec.access === 'read-only') {
+      return { ok: false, error: new HubError('PB_READ_ONLY', `${this.address} is read-only`) };
+    }
+    const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
+    if (!converted.ok) return this.named(converted.error);
+    const changed = this.store(converted.value);
+    this.spec.onWrite?.(converted.value, origin);
+    return changed;
+  }
+
+  report(raw: unknown): SetResult {
+    const converted = convert(raw, this.spec.type);
+    return converted.ok ? this.store(converted.value) : this.named(converted.error);
+  }
+
+  private store(value: Value): SetResult {
+    if (this.spec.type !== 'T') {
+      if (this.current === value) return UNCHANGED;
+      this.current = value;
+    }
+    this.deliver(value);
+    return CHANGED;
+  }
+
+  private deliver(value: Value): void {
+    if (this.delivering) {
+      (this.queued ??= []).push(value);
+      return;
+    }
+    this.delivering = true;
+    try {
+      this.subject.next(value);
+      for (let next = this.queued?.shift(); next !== undefined; next = this.queued?.shift()) this.subject.next(next);
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private named(error: HubError): SetResult {
+    return { ok: false, error: new HubError(error.code, `${this.address}: ${error.message}`) };
+  }
+}
+
+/** Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert. */
+export function createParameter(connectionId: string, id: string, spec: ParameterSpec): OwnedParameter {
+  return new TypedParameter(connectionId, id, spec);
+}

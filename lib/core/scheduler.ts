@@ -1,0 +1,44 @@
+import { asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+
+/**
+ * The hub's only source of time. lib/ never calls setTimeout or Date.now: everything timed
+ * is scheduler work, so specs run it in virtual time.
+ */
+export type Scheduler = SchedulerLike;
+
+/** Wall-clock time, for a running hub. */
+export const realTime: Scheduler = asyncScheduler;
+
+/** Runs `work` once, `ms` from now. Unsubscribe to cancel. */
+export function after(scheduler: Scheduler, ms: number, work: () => void): Subscription {
+  return scheduler.schedule(work, ms);
+}
+
+/**
+ * Runs `work(n)` at start + n × `intervalMs` for n = 1, 2, …. Each run is planned from the
+ * start, never from the previous run, so lateness never accumulates (no drift). When the
+ * process was blocked past whole intervals, the missed runs are skipped rather than fired
+ * in a burst, and counting resumes at the next slot. Unsubscribe to stop.
+ */
+export function every(scheduler: Scheduler, intervalMs: number, work: (n: number) => void): Subscription {
+  const start = scheduler.now();
+  return scheduler.schedule(
+    function (this: SchedulerAction<number>, n = 1) {
+      work(n);
+      const now = scheduler.now();
+      const next = Math.max(n + 1, Math.floor((now - start) / intervalMs) + 1);
+      this.schedule(next, start + next * intervalMs - now);
+    },
+    intervalMs,
+    1,
+  );
+}
+
+/**
+ * Holds the process open until the returned function is called: a hub of passive
+ * connections (dummies only) has no socket or timer of its own to do that.
+ */
+export function keepAlive(): () => void {
+  const handle = setInterval(() => {}, 2 ** 30);
+  return () => clearInterval(handle);
+}
