@@ -1,0 +1,18 @@
+import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
+
+/** A scheduler whose clock moves only when a spec says so. */
+export class VirtualClock {
+  readonly scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+
+  get now(): number {
+    return this.scheduler.frame;
+  }
+
+  /** Runs everything due up to `ms` from now, in order, and leaves the clock there. */
+  advanceBy(ms: number): void {
+    const target = this.scheduler.frame + ms;
+    this.scheduler.maxFrames = target;
+    this.scheduler.flush();
+    this.scheduler.frame = target;
+  }
+}
