@@ -19,9 +19,11 @@ export class Hub {
   readonly connections: readonly ConnectionRunner[];
   readonly log: Logger;
   private stopping: Promise<void> | undefined;
+  private readonly flow: Flow;
 
   constructor({ flow, scheduler = realTime, log = silentLogger }: HubOptions) {
     this.log = log;
+    this.flow = flow;
     this.connections = flow.connections.map(
       (config) => new ConnectionRunner(config, { graph: this.graph, scheduler, log, baseDir: flow.baseDir }),
     );
@@ -32,6 +34,9 @@ export class Hub {
   }
 
   async start(): Promise<void> {
+    if (this.flow.rules.length > 0 || this.flow.flows.length > 0) {
+      this.log.warn('this build validates rules and code flows but does not run them yet');
+    }
     for (const connection of this.connections) await connection.start();
     const failed = this.connections.filter((c) => c.status.status === 'failed').length;
     this.log.info(

@@ -80,6 +80,7 @@ export class ConnectionRunner {
     }
     this.env.graph.removeParameters(this.id, (parameterId) => parameterId === connectedParameterId);
     this.connected?.report(false);
+    if (instance) this.log.info('stopped');
   }
 
   private context(): ConnectionContext {

@@ -7,14 +7,12 @@ export const errorCodes = {
     'An address, connection id or parameter id breaks the id rules: connection ids are 1–64 of a-z 0-9 -, parameter id segments 1–128 of A-Z a-z 0-9 _ - . joined by /.',
   PB_RESERVED_ID: 'A parameter id begins with `_`, which is reserved for the hub (such as `_status/connected`). Rename the parameter.',
   PB_UNKNOWN_CONNECTION: 'No connection has this id. Check the address against the `connections` of the flow file.',
-  PB_UNKNOWN_PARAMETER: 'The connection exists but has no parameter with this id. `GET /parameters` lists them all.',
+  PB_UNKNOWN_PARAMETER: "The connection exists but has no parameter with this id. Check the id against the connection type's parameter list.",
   PB_DUPLICATE_PARAMETER: 'A parameter with this address already exists. Each id may be defined once per connection.',
   PB_READ_ONLY: 'The parameter is read-only: the hub only reports it. Write to a writable parameter instead.',
   PB_CONVERSION: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
   PB_FLOW_FILE_READ: 'The flow file cannot be read or is not valid JSON5; the message gives the line and column.',
   PB_FLOW_FILE_INVALID: 'The flow file has mistakes; each one is listed with its JSON path and what was expected.',
-  PB_CONNECTION_START: 'A connection could not start. Its status is `failed` with this reason; the rest of the hub keeps running.',
-  PB_USAGE: 'The command line is wrong. `patchbay --help` shows the commands.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
