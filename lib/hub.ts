@@ -25,7 +25,14 @@ export class Hub {
     this.log = log;
     this.flow = flow;
     this.connections = flow.connections.map(
-      (config) => new ConnectionRunner(config, { graph: this.graph, scheduler, log, baseDir: flow.baseDir }),
+      (config) =>
+        new ConnectionRunner(config, {
+          graph: this.graph,
+          scheduler,
+          log,
+          baseDir: flow.baseDir,
+          connections: () => this.connections.map((c) => c.info),
+        }),
     );
   }
 

@@ -21,6 +21,19 @@ export interface StatusReport {
   readonly reason: string;
 }
 
+/** A connection as dashboards and tools see it (`GET /connections`). */
+export interface ConnectionInfo {
+  readonly id: string;
+  readonly type: string;
+  readonly status: Status;
+  readonly reason: string;
+  readonly description: string;
+  readonly location: string;
+  readonly group: string;
+  /** Facts the connection reports about itself while running, such as the port it listens on. */
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
 /** What a running connection gets from the hub. Its only door to parameters and time. */
 export interface ConnectionContext {
   readonly id: string;
@@ -32,6 +45,8 @@ export interface ConnectionContext {
   readonly graph: Graph;
   /** Defines `<connection id>/<id>`; throws a HubError on a bad or duplicate id. */
   define(id: string, spec: ParameterSpec): OwnedParameter;
+  /** Every connection of the hub with its current status. */
+  connections(): readonly ConnectionInfo[];
   /** Reports a passing problem (`degraded`) or its end (`ok`). */
   setStatus(status: typeof Status.Ok | typeof Status.Degraded, reason?: string): void;
 }
@@ -40,6 +55,8 @@ export interface ConnectionContext {
 export interface ConnectionInstance {
   start(): void | Promise<void>;
   stop(): void | Promise<void>;
+  /** Facts worth showing while running (listening port, file name…). */
+  details?(): Readonly<Record<string, unknown>>;
 }
 
 /**

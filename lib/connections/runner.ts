@@ -5,7 +5,7 @@ import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import { type ConnectionContext, type ConnectionInstance, Status, type StatusReport } from './connection.ts';
+import { type ConnectionContext, type ConnectionInfo, type ConnectionInstance, Status, type StatusReport } from './connection.ts';
 
 export const connectedParameterId = '_status/connected';
 
@@ -14,6 +14,8 @@ export interface RunnerEnvironment {
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly baseDir: string;
+  /** Every connection of the hub, for connections that report on the others (rest-api). */
+  readonly connections: () => readonly ConnectionInfo[];
 }
 
 /**
@@ -43,6 +45,20 @@ export class ConnectionRunner {
 
   get status(): StatusReport {
     return this.report.value;
+  }
+
+  get info(): ConnectionInfo {
+    const { id, type, common } = this.config;
+    const details = this.instance?.details?.();
+    return {
+      id,
+      type: type.type,
+      ...this.status,
+      description: common.description,
+      location: common.location,
+      group: common.group,
+      ...(details ? { details } : {}),
+    };
   }
 
   async start(): Promise<void> {
@@ -84,13 +100,14 @@ export class ConnectionRunner {
   }
 
   private context(): ConnectionContext {
-    const { graph, scheduler, baseDir } = this.env;
+    const { graph, scheduler, baseDir, connections } = this.env;
     const id = this.id;
     return {
       id,
       scheduler,
       baseDir,
       graph,
+      connections,
       log: this.log,
       define(parameterId, spec) {
         const defined = graph.define(id, parameterId, spec);

@@ -1,7 +1,7 @@
 import { type Observable, Subject } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
-import { createParameter, type OwnedParameter, type Parameter, type ParameterSpec } from './parameter.ts';
+import { createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type SetResult } from './parameter.ts';
 
 /**
  * Every parameter of the hub, keyed by address. Guarantees: an address is defined at most
@@ -66,6 +66,12 @@ export class Graph {
     return this.connectionIds.has(parsed.value.connectionId)
       ? fail('PB_UNKNOWN_PARAMETER', `${address}: connection "${parsed.value.connectionId}" has no parameter "${parsed.value.parameterId}"`)
       : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${parsed.value.connectionId}"`);
+  }
+
+  /** Looks up `address` and writes `raw` to it: the one write path of every client. */
+  write(address: string, raw: unknown, origin?: string): SetResult {
+    const found = this.lookup(address);
+    return found.ok ? found.value.set(raw, origin) : found;
   }
 
   /** Removes one parameter; true when it existed. */

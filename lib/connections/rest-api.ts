@@ -1,0 +1,75 @@
+/**
+ * `rest-api`: the hub over HTTP and WebSocket on uWebSockets.js (R-H1–R-H7).
+ *
+ * Parameters: none of its own. It serves every parameter of the hub:
+ *   GET  /parameters/<address>   the value (text, or JSON with Accept: application/json)
+ *   GET  /parameters             [{p, type, access, v?}], ?filter=<regex>
+ *   GET  /connections            [{id, type, status, reason, …}]
+ *   GET  /update?parameter=&value=, POST /update (form or JSON)
+ *   GET  /ws                     snapshot, then changes; client writes {p, v}
+ *   GET  /<file>                 files below documentRoot
+ */
+import { resolve } from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { Authenticator } from '../http/auth.ts';
+import { RestServer } from '../http/server.ts';
+import { StaticFiles } from '../http/static-files.ts';
+import { nativeBinaryLoaded, nativeBinaryName } from '../http/uws.ts';
+import type { Issue } from '../config/issue.ts';
+import { defineConnectionType } from './connection.ts';
+
+const settings = Type.Object({
+  port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 17011, description: 'TCP port; 0 picks a free one, which is logged.' })),
+  bindIp: Type.Optional(Type.String({ default: '', description: 'A local address to listen on; "" for every interface.' })),
+  documentRoot: Type.Optional(Type.String({ default: '', description: 'A folder whose files are served under /; "" serves none.' })),
+  username: Type.Optional(Type.String({ default: '', description: 'HTTP Basic user name.' })),
+  password: Type.Optional(Type.String({ default: '', description: 'HTTP Basic password.' })),
+  token: Type.Optional(Type.String({ default: '', description: 'Bearer token (also ?access_token= on the WebSocket upgrade).' })),
+  wsFilters: Type.Optional(
+    Type.Array(Type.String(), { default: [], description: 'Regular expressions; the WebSocket streams addresses matching any of them.' }),
+  ),
+});
+
+export const restApi = defineConnectionType({
+  type: 'rest-api',
+  summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
+  settings,
+  check({ wsFilters = [] }) {
+    const issues: Issue[] = [];
+    wsFilters.forEach((source, index) => {
+      try {
+        new RegExp(source);
+      } catch (error) {
+        issues.push({ path: ['wsFilters', index], message: `not a regular expression: ${(error as Error).message}` });
+      }
+    });
+    return issues;
+  },
+  create(context, { port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }) {
+    let server: RestServer | undefined;
+    let listeningOn = 0;
+    return {
+      async start() {
+        if (nativeBinaryLoaded) context.log.info(`uWebSockets.js native binary ${nativeBinaryName} loaded`);
+        else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on the slow JavaScript fallback`);
+        const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
+        server = new RestServer({
+          graph: context.graph,
+          auth: new Authenticator({ username, password, token }),
+          files,
+          wsFilters: wsFilters.map((source) => new RegExp(source)),
+          connections: context.connections,
+          scheduler: context.scheduler,
+          log: context.log,
+        });
+        listeningOn = await server.listen(bindIp, port);
+        context.log.info(`listening on http://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`);
+      },
+      stop() {
+        server?.stop();
+        server = undefined;
+      },
+      details: () => ({ port: listeningOn, bindIp }),
+    };
+  },
+});

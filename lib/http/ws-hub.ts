@@ -1,0 +1,216 @@
+import type { Subscription } from 'rxjs';
+import type { Graph } from '../core/graph.ts';
+import type { Parameter } from '../core/parameter.ts';
+import { after, type Scheduler } from '../core/scheduler.ts';
+import { toWire, type Value } from '../core/value.ts';
+import type { WebSocket } from './uws.ts';
+
+/** What the hub keeps per WebSocket client. */
+export interface WsClient {
+  /** The client's own `?filter=` expressions, from the upgrade URL. */
+  readonly filters: readonly RegExp[];
+  topic: Topic | undefined;
+  /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
+  lagging: boolean;
+  /** Bytes of the last snapshot sent: a client is not lagging just because a large snapshot is in flight. */
+  snapshotBytes: number;
+}
+
+export interface WsHubOptions {
+  /** A client whose send buffer holds more than this (beyond its snapshot) stops getting changes. */
+  readonly lagLimit: number;
+  /** How often, while changes flow, send buffers are checked against the limit. */
+  readonly scanIntervalMs: number;
+  readonly scheduler: Scheduler;
+}
+
+/** One distinct client filter set: every client with the same filters shares its uWS topic. */
+class Topic {
+  members = 0;
+  /** Parameters whose address passes these filters, in definition order. */
+  readonly entries = new Set<Entry>();
+
+  constructor(
+    readonly name: string,
+    readonly key: string,
+    private readonly filters: readonly RegExp[],
+  ) {}
+
+  matches(address: string): boolean {
+    return this.filters.length === 0 || this.filters.some((filter) => filter.test(address));
+  }
+}
+
+/** One parameter as the WebSocket layer sees it: its current message and who wants it. */
+interface Entry {
+  readonly parameter: Parameter;
+  readonly prefix: string;
+  /** `{"p":…,"v":…}` of the current value; undefined while unknown and for triggers. */
+  message: string | undefined;
+  /** The topics whose filters match this address: the cached "does it match" answers. */
+  readonly topics: Topic[];
+  subscription: Subscription | undefined;
+}
+
+/**
+ * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients:
+ * one graph subscription per parameter, each change serialised once and handed to uWS
+ * `publish` once per matching filter set. Clients join with a snapshot sent in the same
+ * synchronous turn as their subscription, so nothing falls between the two. A client that
+ * stops reading is detected by its send buffer, taken off the stream (its memory stays
+ * bounded), and given a fresh snapshot when it has drained, then resumes.
+ */
+export class WsHub {
+  private readonly entries = new Map<string, Entry>();
+  private readonly topics = new Map<string, Topic>();
+  private readonly clients = new Set<WebSocket<WsClient>>();
+  private readonly lagging = new Set<WebSocket<WsClient>>();
+  private readonly graphEvents: Subscription[] = [];
+  private scan: Subscription | undefined;
+  private publishedSinceScan = false;
+  private topicCount = 0;
+
+  constructor(
+    private readonly graph: Graph,
+    private readonly serverFilters: readonly RegExp[],
+    private readonly publish: (topic: string, message: string) => void,
+    private readonly options: WsHubOptions,
+  ) {}
+
+  start(): void {
+    for (const parameter of this.graph.all()) this.track(parameter);
+    this.graphEvents.push(
+      this.graph.added$.subscribe((parameter) => this.track(parameter)),
+      this.graph.removed$.subscribe((parameter) => this.untrack(parameter.address)),
+    );
+  }
+
+  /** Unsubscribes from the graph and closes every client with 1001 "going away". */
+  stop(): void {
+    for (const ws of [...this.clients]) ws.end(1001, 'hub stopping');
+    for (const subscription of this.graphEvents) subscription.unsubscribe();
+    for (const address of [...this.entries.keys()]) this.untrack(address);
+    this.scan?.unsubscribe();
+    this.clients.clear();
+    this.lagging.clear();
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  /** Send-buffer sizes of every client, for monitoring and the slow-consumer spec. */
+  bufferedAmounts(): number[] {
+    return [...this.clients].map((ws) => ws.getBufferedAmount());
+  }
+
+  /** Subscribes a new client: snapshot first, then changes, in one synchronous turn. */
+  join(ws: WebSocket<WsClient>): void {
+    const clientFilters = ws.getUserData().filters;
+    const key = clientFilters.map((f) => f.source).sort().join('\n');
+    let topic = this.topics.get(key);
+    if (!topic) {
+      topic = new Topic(`t${++this.topicCount}`, key, clientFilters);
+      this.topics.set(key, topic);
+      for (const entry of this.entries.values()) this.offer(entry, topic);
+    }
+    topic.members++;
+    ws.getUserData().topic = topic;
+    this.clients.add(ws);
+    this.sendSnapshot(ws);
+  }
+
+  leave(ws: WebSocket<WsClient>): void {
+    this.clients.delete(ws);
+    this.lagging.delete(ws);
+    const topic = ws.getUserData().topic;
+    if (!topic || --topic.members > 0) return;
+    this.topics.delete(topic.key);
+    for (const entry of topic.entries) entry.topics.splice(entry.topics.indexOf(topic), 1);
+  }
+
+  /** uWS reports that a client's send buffer shrank: a lagging client may be ready again. */
+  drained(ws: WebSocket<WsClient>): void {
+    if (ws.getUserData().lagging) this.resumeIfDrained(ws);
+  }
+
+  private track(parameter: Parameter): void {
+    const address = parameter.address;
+    if (this.entries.has(address)) return;
+    if (this.serverFilters.length > 0 && !this.serverFilters.some((filter) => filter.test(address))) return;
+    const prefix = `{"p":${JSON.stringify(address)},"v":`;
+    const entry: Entry = { parameter, prefix, message: undefined, topics: [], subscription: undefined };
+    this.entries.set(address, entry);
+    for (const topic of this.topics.values()) this.offer(entry, topic);
+    // Subscribed last: a parameter added while clients are connected publishes its value.
+    entry.subscription = parameter.values$.subscribe((value) => this.changed(entry, value));
+  }
+
+  private untrack(address: string): void {
+    const entry = this.entries.get(address);
+    if (!entry) return;
+    entry.subscription?.unsubscribe();
+    for (const topic of entry.topics) topic.entries.delete(entry);
+    this.entries.delete(address);
+  }
+
+  private offer(entry: Entry, topic: Topic): void {
+    if (!topic.matches(entry.parameter.address)) return;
+    topic.entries.add(entry);
+    entry.topics.push(topic);
+  }
+
+  private changed(entry: Entry, value: Value): void {
+    const message = `${entry.prefix}${JSON.stringify(toWire(value))}}`;
+    if (entry.parameter.type !== 'T') entry.message = message;
+    const topics = entry.topics;
+    if (topics.length === 0) return;
+    for (let i = 0; i < topics.length; i++) this.publish((topics[i] as Topic).name, message);
+    this.publishedSinceScan = true;
+    this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
+  }
+
+  private sendSnapshot(ws: WebSocket<WsClient>): void {
+    const client = ws.getUserData();
+    const topic = client.topic;
+    if (!topic) return;
+    let bytes = 0;
+    ws.cork(() => {
+      for (const entry of topic.entries) {
+        if (entry.message === undefined) continue;
+        ws.send(entry.message);
+        bytes += entry.message.length;
+      }
+      ws.subscribe(topic.name);
+    });
+    client.snapshotBytes = bytes;
+    client.lagging = false;
+  }
+
+  private checkBuffers(): void {
+    this.scan = undefined;
+    if (this.publishedSinceScan) {
+      this.publishedSinceScan = false;
+      for (const ws of this.clients) {
+        const client = ws.getUserData();
+        if (!client.lagging && ws.getBufferedAmount() > this.options.lagLimit + client.snapshotBytes) this.setLagging(ws);
+      }
+    }
+    for (const ws of this.lagging) this.resumeIfDrained(ws);
+    // Lagging clients that never read again are checked until they do or disconnect.
+    if (this.lagging.size > 0) this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
+  }
+
+  private setLagging(ws: WebSocket<WsClient>): void {
+    const client = ws.getUserData();
+    client.lagging = true;
+    if (client.topic) ws.unsubscribe(client.topic.name);
+    this.lagging.add(ws);
+  }
+
+  private resumeIfDrained(ws: WebSocket<WsClient>): void {
+    if (ws.getBufferedAmount() > this.options.lagLimit / 4) return;
+    this.lagging.delete(ws);
+    this.sendSnapshot(ws);
+  }
+}
