@@ -69,7 +69,7 @@ export const restApi = defineConnectionType({
         server?.stop();
         server = undefined;
       },
-      details: () => ({ port: listeningOn, bindIp }),
+      details: () => ({ port: listeningOn, bindIp, webSockets: server?.webSockets.stats() }),
     };
   },
 });

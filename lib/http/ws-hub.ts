@@ -95,13 +95,11 @@ export class WsHub {
     this.lagging.clear();
   }
 
-  get clientCount(): number {
-    return this.clients.size;
-  }
-
-  /** Send-buffer sizes of every client, for monitoring and the slow-consumer spec. */
-  bufferedAmounts(): number[] {
-    return [...this.clients].map((ws) => ws.getBufferedAmount());
+  /** Clients, lagging clients and the largest send buffer now: for `GET /connections`. */
+  stats(): { clients: number; lagging: number; largestSendBuffer: number } {
+    let largest = 0;
+    for (const ws of this.clients) largest = Math.max(largest, ws.getBufferedAmount());
+    return { clients: this.clients.size, lagging: this.lagging.size, largestSendBuffer: largest };
   }
 
   /** Subscribes a new client: snapshot first, then changes, in one synchronous turn. */
