@@ -19,7 +19,11 @@ export async function serve(t: ExecutionContext, api: object = {}, connections: 
   return { hub, port, base: `http://127.0.0.1:${port}` };
 }
 
-/** Sends bytes exactly as given (no URL normalisation) and returns status code and body. */
+/**
+ * Sends bytes exactly as given (no URL normalisation) and returns status code and body.
+ * The request should say `Connection: close`; the socket stays open for writing until the
+ * server closes it, since a half-closed client counts as gone.
+ */
 export function rawRequest(port: number, request: string | Buffer): Promise<{ status: number; head: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -32,7 +36,7 @@ export function rawRequest(port: number, request: string | Buffer): Promise<{ st
       const head = split < 0 ? text : text.slice(0, split);
       resolve({ status: Number(head.split(' ')[1]), head, body: split < 0 ? '' : text.slice(split + 4) });
     });
-    socket.end(request);
+    socket.write(request);
   });
 }
 
