@@ -1,13 +1,13 @@
 import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/config/issue.ts';
 import { createLogger } from '../../lib/core/log.ts';
 import { Hub } from '../../lib/hub.ts';
 import { flowOf } from '../helpers/hub.ts';
 
-async function loggedHub(t: Parameters<Parameters<typeof test>[1]>[0], connections: object) {
+async function loggedHub(t: ExecutionContext, connections: object) {
   const lines: string[] = [];
   const destination = new PassThrough();
   destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));

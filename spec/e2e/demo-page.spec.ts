@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { chromium, type Browser } from 'playwright-core';
 import { param } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
@@ -11,7 +11,7 @@ const live = available ? test : test.skip;
 const why = available ? '' : ` (skipped: ${browserPath} is missing; apt-get install chromium)`;
 const documentRoot = fileURLToPath(new URL('../../flows/demo-www', import.meta.url));
 
-async function openBrowser(t: Parameters<Parameters<typeof test>[1]>[0]): Promise<Browser> {
+async function openBrowser(t: ExecutionContext): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: browserPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -41,7 +41,7 @@ test('files below documentRoot are served with a Content-Type from their extensi
     ['/a%20file.txt', 'text/plain; charset=utf-8', 'spaced'],
     ['/blob.unknownext', 'application/octet-stream', 'bytes'],
     ['/inside-link.js', 'text/javascript; charset=utf-8', 'export {}'],
-  ]) {
+  ] as const) {
     const res = await fetch(`${base}${path}`);
     t.is(res.status, 200, path);
     t.is(res.headers.get('content-type'), type, path);
