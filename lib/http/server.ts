@@ -107,6 +107,25 @@ export class RestServer {
     this.listenSocket = undefined;
   }
 
+  /**
+   * Wraps a route so that a fault in it answers 500 and is logged, instead of reaching
+   * the process: one bad request never takes the hub down.
+   */
+  private guarded(handler: (res: HttpResponse, req: HttpRequest) => void): (res: HttpResponse, req: HttpRequest) => void {
+    return (res, req) => {
+      try {
+        handler(res, req);
+      } catch (error) {
+        this.options.log.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        try {
+          sendError(res, 500, 'internal error; see the hub log', false, undefined, true);
+        } catch {
+          // The response was already answered or aborted.
+        }
+      }
+    };
+  }
+
   /** Answers 401 with a challenge per scheme unless the request carries valid credentials. */
   private admitted(res: HttpResponse, req: HttpRequest, accessToken = ''): boolean {
     const { auth } = this.options;
@@ -121,7 +140,7 @@ export class RestServer {
     const { graph } = this.options;
     const app = this.app;
 
-    app.get('/parameters/*', (res, req) => {
+    app.get('/parameters/*', this.guarded((res, req) => {
       if (!this.admitted(res, req)) return;
       const json = wantsJson(req);
       let address = req.getUrl().slice(PARAMETERS.length);
@@ -141,9 +160,9 @@ export class RestServer {
       }
       if (json) send(res, 200, JSON_TYPE, JSON.stringify(value));
       else send(res, 200, TEXT, typeof value === 'string' ? value : String(value));
-    });
+    }));
 
-    app.get('/parameters', (res, req) => {
+    app.get('/parameters', this.guarded((res, req) => {
       if (!this.admitted(res, req)) return;
       const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
       if (typeof filters === 'string') return sendError(res, 400, filters, wantsJson(req));
@@ -152,43 +171,43 @@ export class RestServer {
         .filter((p) => filters.length === 0 || filters.some((f) => f.test(p.address)))
         .map((p) => ({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }) }));
       send(res, 200, JSON_TYPE, JSON.stringify(list));
-    });
+    }));
 
-    app.get('/connections', (res, req) => {
+    app.get('/connections', this.guarded((res, req) => {
       if (!this.admitted(res, req)) return;
       send(res, 200, JSON_TYPE, JSON.stringify(this.options.connections()));
-    });
+    }));
 
-    app.get('/update', (res, req) => {
+    app.get('/update', this.guarded((res, req) => {
       if (!this.admitted(res, req)) return;
       const fields = new URLSearchParams(req.getQuery() ?? '');
       this.update(res, fields.get('parameter'), fields.has('value') ? fields.get('value') : undefined, wantsJson(req));
-    });
+    }));
 
-    app.post('/update', (res, req) => {
+    app.post('/update', this.guarded((res, req) => {
       if (!this.admitted(res, req)) return;
       this.postUpdate(res, req);
-    });
+    }));
 
     for (const path of ['/parameters/*', '/parameters', '/connections', '/update']) {
-      app.any(path, (res, req) => {
+      app.any(path, this.guarded((res, req) => {
         if (!this.admitted(res, req)) return;
         const allowed = path === '/update' ? 'GET, POST' : 'GET';
         res.writeStatus(statusLines[405]).writeHeader('Allow', allowed).writeHeader('Content-Type', TEXT).end(`use ${allowed} for ${path}`);
-      });
+      }));
     }
 
-    app.get('/*', (res, req) => {
+    app.get('/*', this.guarded((res, req) => {
       if (!this.admitted(res, req)) return;
       const url = req.getUrl();
       if (url === '/ws') return sendError(res, 426, 'GET /ws upgrades to a WebSocket', false);
       this.serveFile(res, url);
-    });
+    }));
 
-    app.any('/*', (res, req) => {
+    app.any('/*', this.guarded((res, req) => {
       if (!this.admitted(res, req)) return;
       sendError(res, 404, `nothing at ${req.getMethod().toUpperCase()} ${req.getUrl()}`, wantsJson(req));
-    });
+    }));
   }
 
   /** R-H2: converts and writes; answers 200, 400, 403 or 404 with the reason. */
