@@ -127,7 +127,7 @@ function toConnectionConfig(id: string, raw: { type: string } & Record<string, u
 function connectionIssues(connections: [string, unknown][]): Issue[] {
   return connections.flatMap(([id, raw]) => {
     const type = connectionTypes.find((t) => t.type === asRecord(raw)['type']);
-    return (type?.check?.(raw as never) ?? []).map((issue) => ({ path: ['connections', id, ...issue.path], message: issue.message }));
+    return (type?.check?.(raw as never, { id }) ?? []).map((issue) => ({ path: ['connections', id, ...issue.path], message: issue.message }));
   });
 }
 

@@ -47,8 +47,11 @@ export interface ConnectionContext {
   define(id: string, spec: ParameterSpec): OwnedParameter;
   /** Every connection of the hub with its current status. */
   connections(): readonly ConnectionInfo[];
-  /** Reports a passing problem (`degraded`) or its end (`ok`). */
-  setStatus(status: typeof Status.Ok | typeof Status.Degraded, reason?: string): void;
+  /**
+   * Reports a passing problem (`degraded`), its end (`ok`), or that the connection chose
+   * not to run here (`disabled`, with the reason).
+   */
+  setStatus(status: typeof Status.Ok | typeof Status.Degraded | typeof Status.Disabled, reason?: string): void;
 }
 
 /** A started connection. `stop` is idempotent and must release everything `start` took. */
@@ -69,7 +72,7 @@ export interface ConnectionType<S extends TObject = TObject> {
   readonly summary: string;
   readonly settings: S;
   /** Mistakes the schema cannot express, with paths relative to the connection. */
-  check?(settings: Static<S>): Issue[];
+  check?(settings: Static<S>, connection: { readonly id: string }): Issue[];
   create(context: ConnectionContext, settings: Static<S>): ConnectionInstance;
 }
 

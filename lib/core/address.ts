@@ -2,8 +2,11 @@ import { fail, ok, type Result } from './errors.ts';
 
 /** 1–64 of a-z 0-9 -, starting with a letter or digit (R-P1). */
 export const connectionIdPattern = '^[a-z0-9][a-z0-9-]{0,63}$';
-/** One or more segments of 1–128 of A-Z a-z 0-9 _ - . joined by / (R-P1). */
-export const parameterIdPattern = '^[A-Za-z0-9_.-]{1,128}(/[A-Za-z0-9_.-]{1,128})*$';
+const segment = '[A-Za-z0-9_.-]{1,128}';
+/** One segment of a parameter id: 1–128 of A-Z a-z 0-9 _ - . (R-P1). */
+export const segmentPattern = `^${segment}$`;
+/** One or more segments joined by / (R-P1). */
+export const parameterIdPattern = `^${segment}(/${segment})*$`;
 
 const connectionIdRe = new RegExp(connectionIdPattern);
 const parameterIdRe = new RegExp(parameterIdPattern);

@@ -11,6 +11,7 @@ export const errorCodes = {
   PB_DUPLICATE_PARAMETER: 'A parameter with this address already exists. Each id may be defined once per connection.',
   PB_READ_ONLY: 'The parameter is read-only: the hub only reports it. Write to a writable parameter instead.',
   PB_CONVERSION: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
+  PB_BAD_KEY: 'A key combination names an unknown key or modifier. Write modifiers (ctrl, shift, alt, meta) and one key, joined by -.',
   PB_FLOW_FILE_READ: 'The flow file cannot be read or is not valid JSON5; the message gives the line and column.',
   PB_FLOW_FILE_INVALID: 'The flow file has mistakes; each one is listed with its JSON path and what was expected.',
 } as const;

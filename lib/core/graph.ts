@@ -1,6 +1,7 @@
-import { type Observable, Subject } from 'rxjs';
+import { defer, filter, merge, type Observable, of, Subject, switchMap } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
+import type { Value } from './value.ts';
 import { createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type SetResult } from './parameter.ts';
 
 /**
@@ -66,6 +67,24 @@ export class Graph {
     return this.connectionIds.has(parsed.value.connectionId)
       ? fail('PB_UNKNOWN_PARAMETER', `${address}: connection "${parsed.value.connectionId}" has no parameter "${parsed.value.parameterId}"`)
       : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${parsed.value.connectionId}"`);
+  }
+
+  /**
+   * Follows whatever parameter is at `address`, now or later: its value on subscribe
+   * (`undefined` while it is missing or unknown), then every change; when the parameter
+   * is removed it emits `undefined`, and it follows a new one defined at that address.
+   */
+  watch(address: string): Observable<Value | undefined> {
+    const rebind$ = merge(this.added$, this.removed$).pipe(filter((p) => p.address === address));
+    return defer(() =>
+      merge(of(null), rebind$).pipe(
+        switchMap(() => {
+          const parameter = this.parameters.get(address);
+          if (!parameter) return of(undefined);
+          return parameter.value === undefined ? merge(of(undefined), parameter.changes$) : parameter.values$;
+        }),
+      ),
+    );
   }
 
   /** Looks up `address` and writes `raw` to it: the one write path of every client. */

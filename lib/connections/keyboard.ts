@@ -1,0 +1,97 @@
+/**
+ * `keyboard`: global hotkeys in, synthetic keystrokes out (R-K1–R-K4), on X11.
+ *
+ * Parameters (combinations in their normal form, e.g. `ctrl-shift-a`):
+ *   input/<combination>    T   read-only    fires when the combination is released, system-wide
+ *   output/<combination>   T   write-only   each fire presses and releases the combination
+ */
+import { Type } from '@sinclair/typebox';
+import type { Issue } from '../config/issue.ts';
+import { type Combination, parseCombination } from '../keys/combination.ts';
+import { probeDisplay } from '../keys/display.ts';
+import { globalHook } from '../keys/global-hook.ts';
+import { tap } from '../keys/typist.ts';
+import type { OwnedParameter } from '../core/parameter.ts';
+import { defineConnectionType } from './connection.ts';
+
+const combinations = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: [], description }));
+
+const settings = Type.Object({
+  inputKeys: combinations('Global hotkeys to listen for, such as ctrl-f1.'),
+  outputKeys: combinations('Combinations the hub may type, such as ctrl-shift-a.'),
+  whenNoDisplay: Type.Optional(
+    Type.Unsafe<'fail' | 'disable'>({
+      type: 'string',
+      enum: ['fail', 'disable'],
+      default: 'fail',
+      description: 'Without a usable X display: "fail" (status failed) or "disable" (status disabled, for flows that also run headless).',
+    }),
+  ),
+});
+
+/** Parses every combination of one list, reporting bad names and repeats with their paths. */
+function parseList(list: readonly string[], setting: string, issues: Issue[]): Combination[] {
+  const parsed = new Map<string, number>(); // normal form → index of its first spelling
+  const combinations: Combination[] = [];
+  list.forEach((text, index) => {
+    const result = parseCombination(text);
+    if (!result.ok) return void issues.push({ path: [setting, index], message: result.error.message });
+    const earlier = parsed.get(result.value.name);
+    if (earlier !== undefined) {
+      return void issues.push({ path: [setting, index], message: `"${text}" is the same combination as ${setting}[${earlier}] (${result.value.name})` });
+    }
+    parsed.set(result.value.name, index);
+    combinations.push(result.value);
+  });
+  return combinations;
+}
+
+export const keyboard = defineConnectionType({
+  type: 'keyboard',
+  summary: 'Global hotkeys in, synthetic keystrokes out (X11).',
+  settings,
+  check({ inputKeys = [], outputKeys = [] }) {
+    const issues: Issue[] = [];
+    parseList(inputKeys, 'inputKeys', issues);
+    parseList(outputKeys, 'outputKeys', issues);
+    return issues;
+  },
+  create(context, { inputKeys = [], outputKeys = [], whenNoDisplay = 'fail' }) {
+    let release: (() => void) | undefined;
+    return {
+      async start() {
+        const unused: Issue[] = [];
+        const inputs = parseList(inputKeys, 'inputKeys', unused);
+        const outputs = parseList(outputKeys, 'outputKeys', unused);
+        if (inputs.length + outputs.length === 0) return;
+        try {
+          await probeDisplay();
+        } catch (error) {
+          if (whenNoDisplay === 'fail') throw error;
+          context.setStatus('disabled', (error as Error).message);
+          return;
+        }
+        const fired = new Map<string, OwnedParameter>();
+        for (const combination of inputs) fired.set(combination.name, context.define(`input/${combination.name}`, { type: 'T', access: 'read-only' }));
+        for (const combination of outputs) {
+          context.define(`output/${combination.name}`, {
+            type: 'T',
+            access: 'write-only',
+            onWrite: () =>
+              void tap(combination).then(
+                () => context.setStatus('ok'),
+                (error: unknown) => context.setStatus('degraded', `cannot type ${combination.name}: ${(error as Error).message}`),
+              ),
+          });
+        }
+        if (inputs.length > 0) release = globalHook.acquire((combination) => fired.get(combination)?.report(true));
+        context.log.info(`listening for ${inputs.length} hotkeys, ready to type ${outputs.length} combinations`);
+      },
+      stop() {
+        release?.();
+        release = undefined;
+      },
+    };
+  },
+});
