@@ -134,7 +134,7 @@ export class ConnectionRunner {
       case Status.Ok:
         return this.log.info(previous.status === Status.Starting ? `started (${this.config.type.type})` : 'ok again');
       case Status.Disabled:
-        return this.log.info('disabled');
+        return this.log.info(`disabled${suffix}`);
       case Status.Starting:
         return this.log.debug('starting');
     }
