@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { SaxesParser } from 'saxes';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { Hub } from '../../lib/hub.ts';
@@ -15,7 +15,7 @@ const template = `<?xml version="1.0" encoding="UTF-8"?>
   <price currency="EUR">$Price</price>
 </nowplaying>`;
 
-async function xmlHub(t: Parameters<Parameters<typeof test>[1]>[0], settings: object, extra: object = {}) {
+async function xmlHub(t: ExecutionContext, settings: object, extra: object = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-xml-'));
   const flow = validateFlow({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template, ...settings }, ...extra } }, join(dir, 'flow.json5'));
   if (!flow.ok) throw flow.error;
