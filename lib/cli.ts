@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { config as rxjsConfig } from 'rxjs';
-import { flowFileJsonSchema, loadFlowFile } from './config/flow-file.ts';
+import { type Flow, flowFileJsonSchema, loadFlowFile } from './config/flow-file.ts';
+import { FlowWatcher } from './config/flow-watcher.ts';
 import { reasonOf } from './core/errors.ts';
-import { createLogger, type LogFormat, logFormats, type LogLevel, logLevels } from './core/log.ts';
-import { keepAlive } from './core/scheduler.ts';
+import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
+import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub.ts';
 
 /** Exit statuses of R-F2. */
@@ -14,8 +15,9 @@ export const Exit = { Ok: 0, RuntimeFailure: 1, Usage: 2 } as const;
 export const defaultFlowFile = fileURLToPath(new URL('../flows/demo.json5', import.meta.url));
 
 const usage = `Usage:
-  patchbay run [flow file] [--log-level LEVEL] [--log-format pretty|json]
+  patchbay run [flow file] [--watch] [--log-level LEVEL] [--log-format pretty|json]
       Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM.
+      --watch reloads the flow file and its code flows when they change.
   patchbay validate <flow file>
       Checks a flow file and prints every mistake with its JSON path; exits 0 or 2.
   patchbay schema
@@ -24,6 +26,7 @@ const usage = `Usage:
 Options:
   --log-level   ${[...logLevels, 'silent'].join(', ')} (default info)
   --log-format  ${logFormats.join(', ')} (default pretty)
+  --watch       with run: reload on changes; a flow file with mistakes is refused and the running one kept
   -h, --help    this text
   -v, --version the version`;
 
@@ -37,6 +40,7 @@ export async function main(argv: readonly string[], out = process.stdout, err = 
       options: {
         'log-level': { type: 'string', default: 'info' },
         'log-format': { type: 'string', default: 'pretty' },
+        watch: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -68,7 +72,7 @@ export async function main(argv: readonly string[], out = process.stdout, err = 
   switch (command) {
     case 'run':
       if (rest.length > 1) return badUsage('run takes at most one flow file');
-      return run(rest[0] ?? defaultFlowFile, level, format, err);
+      return run(rest[0] ?? defaultFlowFile, { level, format, watch: values.watch === true }, err);
     case 'validate': {
       if (rest.length !== 1) return badUsage('validate takes exactly one flow file');
       const result = await loadFlowFile(rest[0] as string);
@@ -89,7 +93,13 @@ export async function main(argv: readonly string[], out = process.stdout, err = 
   }
 }
 
-async function run(file: string, level: LogLevel, format: LogFormat, err: NodeJS.WritableStream): Promise<number> {
+interface RunOptions {
+  readonly level: LogLevel;
+  readonly format: LogFormat;
+  readonly watch: boolean;
+}
+
+async function run(file: string, { level, format, watch }: RunOptions, err: NodeJS.WritableStream): Promise<number> {
   const loaded = await loadFlowFile(file);
   if (!loaded.ok) {
     err.write(`${loaded.error.message}\n`);
@@ -102,6 +112,7 @@ async function run(file: string, level: LogLevel, format: LogFormat, err: NodeJS
   log.info(`flow file ${loaded.flow.path}`);
   const hub = new Hub({ flow: loaded.flow, log });
   const release = keepAlive();
+  let watcher: FlowWatcher | undefined;
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -111,6 +122,7 @@ async function run(file: string, level: LogLevel, format: LogFormat, err: NodeJS
         return resolve(Exit.RuntimeFailure);
       }
       stopping = true;
+      watcher?.close();
       log.info(`stopping (${why})`);
       hub.stop().then(
         () => resolve(status),
@@ -126,9 +138,33 @@ async function run(file: string, level: LogLevel, format: LogFormat, err: NodeJS
       log.fatal(`uncaught: ${error.stack ?? reasonOf(error)}`);
       stop('runtime failure', Exit.RuntimeFailure);
     });
-    hub.start().catch((error: unknown) => {
-      log.fatal(`start failed: ${reasonOf(error)}`);
-      stop('runtime failure', Exit.RuntimeFailure);
-    });
+    hub.start().then(
+      () => {
+        if (watch && !stopping) watcher = watchAndReload(hub, loaded.flow, log);
+      },
+      (error: unknown) => {
+        log.fatal(`start failed: ${reasonOf(error)}`);
+        stop('runtime failure', Exit.RuntimeFailure);
+      },
+    );
   }).finally(release);
+}
+
+/** `--watch`: reloads on every change of the flow file or a code flow, one reload at a time. */
+function watchAndReload(hub: Hub, initial: Flow, log: Logger): FlowWatcher {
+  let queue = Promise.resolve();
+  const watcher = new FlowWatcher(() => {
+    queue = queue.then(async () => {
+      const loaded = await loadFlowFile(initial.path);
+      if (!loaded.ok) {
+        log.error(`reload refused, the running flow is kept: ${loaded.error.message}`);
+        return;
+      }
+      await hub.reload(loaded.flow);
+      watcher.watch([loaded.flow.path, ...loaded.flow.flows]);
+    });
+  }, realTime);
+  watcher.watch([initial.path, ...initial.flows]);
+  log.info(`watching ${initial.path} and its code flows for changes`);
+  return watcher;
 }

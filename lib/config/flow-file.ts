@@ -9,6 +9,7 @@ import { connectionTypes } from '../connections/registry.ts';
 import { formatIssue, type Issue } from './issue.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
 import { describeExpected } from './expected.ts';
+import { checkRuleTree, type TreeNode } from '../rules/rule-tree.ts';
 
 /** The settings every connection has (R-L1), with defaults applied. */
 export interface CommonSettings {
@@ -33,7 +34,7 @@ export interface Flow {
   readonly path: string;
   readonly baseDir: string;
   readonly connections: readonly ConnectionConfig[];
-  readonly rules: readonly unknown[];
+  readonly rules: readonly TreeNode[];
   readonly flows: readonly string[];
 }
 
@@ -94,7 +95,7 @@ export function validateFlow(document: unknown, path: string): FlowResult {
 
 interface FlowDocument {
   connections?: Record<string, { type: string } & Record<string, unknown>>;
-  rules?: unknown[];
+  rules?: TreeNode[];
   flows?: string[];
 }
 
@@ -140,6 +141,8 @@ function semanticIssues(document: unknown, baseDir: string, schemaFound: readonl
     schemaFound.some((issue) => path.every((key, i) => issue.path[i] === undefined || issue.path[i] === key));
   const connections = Object.entries(asRecord(asRecord(document)['connections'])).filter(([id]) => !faulty(['connections', id]));
   const issues = connectionIssues(connections);
+  const rules = asRecord(document)['rules'];
+  if (Array.isArray(rules) && !schemaFound.some((issue) => issue.path[0] === 'rules')) issues.push(...checkRuleTree(rules as TreeNode[]));
   const flows = asRecord(document)['flows'];
   if (Array.isArray(flows)) {
     flows.forEach((file, index) => {

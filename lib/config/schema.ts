@@ -1,6 +1,7 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { connectionIdPattern, parameterIdPattern } from '../core/address.ts';
 import type { ConnectionType } from '../connections/connection.ts';
+import { pipeSteps } from '../rules/steps/index.ts';
 
 /** Settings every connection accepts (R-L1). */
 export const commonSettings = {
@@ -42,7 +43,15 @@ const ruleDefinitions = {
       description: Type.Optional(Type.String()),
       enabled: Type.Optional(Type.Boolean({ default: true })),
       pipe: Type.Optional(
-        Type.Array(Type.Record(Type.String(), Type.Unknown(), { minProperties: 1, maxProperties: 1, expected: 'a step: an object with one key' })),
+        Type.Array(
+          Type.Object(Object.fromEntries(Object.values(pipeSteps).map((step) => [step.name, Type.Optional(step.schema)])), {
+            minProperties: 1,
+            maxProperties: 1,
+            additionalProperties: false,
+            expected: `a step: an object with one key, one of ${Object.keys(pipeSteps).join(', ')}`,
+          }),
+          { description: 'Steps applied in order before the write.' },
+        ),
       ),
     },
     { additionalProperties: false },

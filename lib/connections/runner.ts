@@ -99,6 +99,19 @@ export class ConnectionRunner {
     if (instance) this.log.info('stopped');
   }
 
+  /** Stops the connection and removes every trace of it from the graph: it is gone from the flow. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.env.graph.removeParameters(this.id);
+    this.env.graph.unregisterConnection(this.id);
+  }
+
+  /** True when `config` would run this connection exactly as it runs now. */
+  sameAs(config: ConnectionConfig): boolean {
+    const mine = this.config;
+    return mine.type === config.type && canonical(mine.settings) === canonical(config.settings) && canonical(mine.common) === canonical(config.common);
+  }
+
   private context(): ConnectionContext {
     const { graph, scheduler, baseDir, connections } = this.env;
     const id = this.id;
@@ -139,4 +152,11 @@ export class ConnectionRunner {
         return this.log.debug('starting');
     }
   }
+}
+
+/** JSON with object keys sorted, so reordered keys in a flow file compare equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 }

@@ -54,6 +54,10 @@ export class Graph {
     this.connectionIds.add(connectionId);
   }
 
+  unregisterConnection(connectionId: string): void {
+    this.connectionIds.delete(connectionId);
+  }
+
   hasConnection(connectionId: string): boolean {
     return this.connectionIds.has(connectionId);
   }

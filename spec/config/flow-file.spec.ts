@@ -51,7 +51,10 @@ test('the rule tree is checked to any depth', (t) => {
     messagesOf({
       rules: [{ folder: 'studio', rules: [{ folder: 'deeper', enabled: 'no', rules: [{ source: 'a/b', destinations: ['c/d'], pipe: [{}] }] }] }],
     }),
-    ['rules[0].rules[0].enabled: expected true or false', 'rules[0].rules[0].rules[0].pipe[0]: expected a step: an object with one key'],
+    [
+      'rules[0].rules[0].enabled: expected true or false',
+      'rules[0].rules[0].rules[0].pipe[0]: expected a step: an object with one key, one of filter, map, set, not, scale, round, format, debounce, throttle, delay, edge, toggle',
+    ],
   );
 });
 
