@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import * as rx from 'rxjs';
 import { isObservable, Subscription } from 'rxjs';
 import { isConnectionId } from '../core/address.ts';
 import { reasonOf } from '../core/errors.ts';
@@ -95,6 +96,7 @@ export class CodeFlows {
   private api(id: string, log: Logger): FlowApi {
     const { graph, scheduler } = this.options;
     return {
+      rx,
       id,
       scheduler,
       log,

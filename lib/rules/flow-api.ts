@@ -21,6 +21,11 @@ import type { Value, ValueType } from '../core/value.ts';
 export type { Observable, OwnedParameter, Parameter, Scheduler, SetResult, Value, ValueType };
 
 export interface FlowApi {
+  /**
+   * The hub's own RxJS, for flows kept outside the hub's folder where `import … from
+   * 'rxjs'` would not resolve: `const { map, filter } = hub.rx`.
+   */
+  readonly rx: typeof import('rxjs');
   /** The flow's own namespace: parameters it defines live at `<id>/<parameter id>`. */
   readonly id: string;
   /** The hub's clock: use it for every timed operator (`debounceTime(ms, hub.scheduler)`). */

@@ -103,3 +103,19 @@ test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', as
   t.true(lines.some((l) => l.connection === 'studio' && l.msg === 'started (dummy)'));
   t.true(lines.some((l) => l.msg.includes('demo.json5')));
 });
+
+test('run --watch reloads an edited flow file and refuses one with mistakes, keeping the running flow', async (t) => {
+  const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }`);
+  const run = patchbay(['run', path, '--watch', '--log-format', 'json']);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  const messages = () => run.stderrSoFar().trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
+  await waitFor(() => messages().some((m) => m.startsWith('watching ')), 'the watcher');
+  await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,Q,1' } } }`);
+  await waitFor(() => messages().some((m) => m.startsWith('reload refused')), 'the refusal');
+  t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
+  await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
+  await waitFor(() => messages().some((m) => m.startsWith('reloaded:')), 'the reload');
+  t.true(messages().includes('reloaded: 1 kept, 0 restarted, 1 added, 0 removed, 0 rules'));
+  run.child.kill('SIGTERM');
+  t.is((await run.done).code, 0);
+});

@@ -1,0 +1,69 @@
+import test from 'ava';
+import { Hub } from '../lib/hub.ts';
+import { Client } from './helpers/http.ts';
+import { flowOf, param, record } from './helpers/hub.ts';
+import { VirtualClock } from './helpers/virtual-time.ts';
+
+const base = {
+  api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+  vars: { type: 'dummy', parameters: ['a,I,1', 'b,S'] },
+  clock: { type: 'timer', timers: [{ duration: 1000 }] },
+  old: { type: 'dummy', parameters: ['gone,B,true'] },
+};
+
+test('a reload keeps untouched connections and their values, restarts changed ones, and rebuilds rules', async (t) => {
+  const clock = new VirtualClock();
+  const hub = new Hub({
+    flow: flowOf({ connections: base, rules: [{ source: 'vars/a', destinations: ['vars/b'], pipe: [{ format: 'old $VALUE' }] }] }),
+    scheduler: clock.scheduler,
+  });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
+  await client.untilCount(2);
+
+  param(hub, 'vars/a').set(42);
+  const fires = record(t, param(hub, 'clock/timer/1/trigger'), () => clock.now);
+  param(hub, 'clock/timer/1/start').set(true); // running when the reload comes
+  clock.advanceBy(500);
+  const varsBefore = hub.connection('vars');
+
+  const summary = await hub.reload(
+    flowOf({
+      connections: {
+        api: base.api,
+        vars: base.vars,
+        clock: { type: 'timer', timers: [{ duration: 200 }] },
+        fresh: { type: 'dummy', parameters: ['c,S,new'] },
+      },
+      rules: [{ source: 'vars/a', destinations: ['vars/b'], pipe: [{ format: 'new $VALUE' }] }],
+    }),
+  );
+  t.deepEqual(summary, { kept: ['api', 'vars'], restarted: ['clock'], added: ['fresh'], removed: ['old'] });
+  t.is(hub.connection('vars'), varsBefore, 'the same running connection');
+  t.is(param(hub, 'vars/a').value, 42, 'an untouched dummy keeps its values');
+  t.is(hub.graph.get('old/gone'), undefined);
+  t.is(param(hub, 'fresh/c').value, 'new');
+
+  clock.advanceBy(5000);
+  t.deepEqual(fires, [], 'the changed timer restarted: the run in progress is gone');
+  const restartedFires = record(t, param(hub, 'clock/timer/1/trigger'), () => clock.now);
+  param(hub, 'clock/timer/1/start').set(true);
+  clock.advanceBy(300);
+  t.is(restartedFires.length, 1, 'the new timer runs with the new duration');
+
+  param(hub, 'vars/a').set(7);
+  t.is(param(hub, 'vars/b').value, 'new 7', 'only the new rule runs');
+  // The WebSocket client of the kept rest-api stayed connected and sees everything.
+  await client.until(() => client.state()['vars/b'] === 'new 7' && client.state()['fresh/c'] === 'new', 'changes after the reload');
+  t.is(client.socket.readyState, client.socket.OPEN);
+});
+
+test('a connection whose settings are only reordered is kept', async (t) => {
+  const hub = new Hub({ flow: flowOf({ connections: { t: { type: 'timer', timers: [{ duration: 5 }], pulses: [] } } }) });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const summary = await hub.reload(flowOf({ connections: { t: { pulses: [], timers: [{ duration: 5 }], type: 'timer' } } }));
+  t.deepEqual(summary.kept, ['t']);
+});
