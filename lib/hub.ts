@@ -128,6 +128,7 @@ export class Hub {
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,
+      isDisabled: (id) => this.connection(id)?.status.status === 'disabled',
       ...(this.loopLimit === undefined ? {} : { loopLimit: this.loopLimit }),
     });
     engine.problems$.subscribe(this.problems);

@@ -18,6 +18,8 @@ export interface RuleEngineOptions {
   readonly log: Logger;
   /** How often rules may write one address in one synchronous turn before it is a loop (R-R5). */
   readonly loopLimit?: number;
+  /** True for connections that are disabled: rules that touch them are idle, not wrong. */
+  readonly isDisabled?: (connectionId: string) => boolean;
 }
 
 interface RunningRule {
@@ -56,6 +58,11 @@ export class RuleEngine {
   start(rules: readonly Rule[]): number {
     const bySource = new Map<string, RunningRule[]>();
     for (const rule of rules) {
+      const idle = [rule.source, ...rule.destinations].map((a) => a.slice(0, a.indexOf('/'))).find((id) => this.options.isDisabled?.(id));
+      if (idle) {
+        this.options.log.info(`rule ${rule.name}: idle while connection "${idle}" is disabled`);
+        continue;
+      }
       const problem = this.checkAddresses(rule);
       if (problem) {
         this.report(rule, problem);
@@ -110,8 +117,12 @@ export class RuleEngine {
   private write(rule: Rule, destination: string, signal: Signal): void {
     const count = (this.writesThisTurn.get(destination) ?? 0) + 1;
     this.writesThisTurn.set(destination, count);
-    this.trail.push({ source: signal.source, destination });
-    if (this.trail.length > 4 * this.loopLimit) this.trail.splice(0, this.trail.length - 2 * this.loopLimit);
+    // The trail that names a loop's chain is kept only for addresses already suspicious:
+    // ordinary traffic pays nothing for it.
+    if (count > this.loopLimit / 2) {
+      this.trail.push({ source: signal.source, destination });
+      if (this.trail.length > 4 * this.loopLimit) this.trail.splice(0, this.trail.length - 2 * this.loopLimit);
+    }
     if (!this.resetPending) {
       this.resetPending = true;
       queueMicrotask(() => {

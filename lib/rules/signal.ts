@@ -1,4 +1,4 @@
-import type { OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import type { TSchema } from '@sinclair/typebox';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Value } from '../core/value.ts';
@@ -35,3 +35,24 @@ export function defineStep<A>(step: PipeStep<A>): PipeStep<A> {
 
 /** A JSON scalar as steps accept it: string, number or boolean. */
 export type Scalar = string | number | boolean;
+
+/**
+ * A step that maps each signal to a new one or drops it (`undefined`), in one operator
+ * rather than a chain of map and filter: rules sit on the hot path. `start` runs once per
+ * subscription and returns the per-signal function, so steps with memory (edge) keep it
+ * per rule.
+ */
+export function transform(start: () => (signal: Signal) => Signal | undefined): OperatorFunction<Signal, Signal> {
+  return (source) =>
+    new Observable<Signal>((subscriber) => {
+      const step = start();
+      return source.subscribe({
+        next(signal) {
+          const out = step(signal);
+          if (out !== undefined) subscriber.next(out);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+    });
+}

@@ -92,6 +92,23 @@ test('a missing, unreadable or unwritable address is an error naming the rule; t
   t.is(param(hub, 'studio/count').value, 4);
 });
 
+test('rules that touch a disabled connection are idle, not errors', async (t) => {
+  const hub = new Hub({
+    flow: flowOf({
+      connections: { studio, off: { type: 'dummy', enabled: false, parameters: 'x,I' } },
+      rules: [
+        { source: 'off/x', destinations: ['studio/count'] },
+        { source: 'studio/level', destinations: ['off/x'] },
+      ],
+    }),
+  });
+  const problems: RuleProblem[] = [];
+  hub.ruleProblems$.subscribe((p) => problems.push(p));
+  t.teardown(() => hub.stop());
+  await hub.start();
+  t.deepEqual(problems, []);
+});
+
 test('a value a destination cannot take is reported with the rule; the destination keeps its value', async (t) => {
   const { hub, problems } = await ruleHub(t, [{ source: 'studio/title', destinations: ['studio/count'] }]);
   param(hub, 'studio/count').set(7);

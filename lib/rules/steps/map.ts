@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { filter, map } from 'rxjs';
 import { toWire } from '../../core/value.ts';
-import { defineStep, type Scalar, type Signal } from '../signal.ts';
+import { defineStep, type Scalar, transform } from '../signal.ts';
 
 /** `{ map: { "<from>": <to>, …, "*"?: <to> } }`: a table lookup on the string form. */
 export const mapStep = defineStep<Record<string, Scalar | null>>({
@@ -11,17 +10,10 @@ export const mapStep = defineStep<Record<string, Scalar | null>>({
     minProperties: 1,
     expected: 'a table { "<from>": <to>, … }',
   }),
-  operator(table) {
-    const lookup = (signal: Signal): Scalar | null | undefined => {
+  operator: (table) =>
+    transform(() => (signal) => {
       const key = signal.value === null ? 'null' : toWire(signal.value);
-      if (Object.hasOwn(table, key)) return table[key];
-      return Object.hasOwn(table, '*') ? table['*'] : undefined;
-    };
-    return (source) =>
-      source.pipe(
-        map((signal) => ({ signal, to: lookup(signal) })),
-        filter(({ to }) => to !== undefined),
-        map(({ signal, to }) => ({ ...signal, value: to as Scalar | null })),
-      );
-  },
+      if (Object.hasOwn(table, key)) return { ...signal, value: table[key] as Scalar | null };
+      return Object.hasOwn(table, '*') ? { ...signal, value: table['*'] as Scalar | null } : undefined;
+    }),
 });
