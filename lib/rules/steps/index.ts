@@ -7,7 +7,9 @@ import { notStep } from './not.ts';
 import { roundStep } from './round.ts';
 import { scaleStep } from './scale.ts';
 import { setStep } from './set.ts';
-import { debounceStep, delayStep, throttleStep } from './timing.ts';
+import { debounceStep } from './debounce.ts';
+import { delayStep } from './delay.ts';
+import { throttleStep } from './throttle.ts';
 import { toggleStep } from './toggle.ts';
 
 /** Every pipe step of R-R3, by the key that names it in a flow file. */
