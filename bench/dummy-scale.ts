@@ -12,9 +12,9 @@ import { BehaviorSubject } from 'rxjs';
 import { validateFlow } from '../lib/config/flow-file.ts';
 import { Hub } from '../lib/hub.ts';
 
-const count = Number(process.argv[2] ?? 100_000);
+import { pathToFileURL } from 'node:url';
+
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc so heap numbers mean something');
 
 function heapAfterGc(): number {
   gc?.();
@@ -22,7 +22,7 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-async function measure<T>(build: () => Promise<T> | T): Promise<{ ms: number; bytesPer: number; keep: T }> {
+async function measure<T>(count: number, build: () => Promise<T> | T): Promise<{ ms: number; bytesPer: number; keep: T }> {
   const before = heapAfterGc();
   const started = process.hrtime.bigint();
   const keep = await build();
@@ -31,30 +31,44 @@ async function measure<T>(build: () => Promise<T> | T): Promise<{ ms: number; by
   return { ms, bytesPer, keep };
 }
 
-const lines = Array.from({ length: count }, (_, i) => `bank/${Math.floor(i / 1000)}/p${i},I,${i}`);
+export interface ScaleResult {
+  readonly count: number;
+  readonly hub: { ms: number; bytesPer: number };
+  readonly baseline: { ms: number; bytesPer: number };
+}
 
-const baseline = await measure(() => {
-  const map = new Map<string, BehaviorSubject<number>>();
-  for (let i = 0; i < count; i++) map.set(`vars/bank/${Math.floor(i / 1000)}/p${i}`, new BehaviorSubject(i));
-  return map;
-});
-baseline.keep.clear();
+/** Starts a dummy with `count` parameters and measures it beside the baseline. Needs --expose-gc. */
+export async function measureScale(count: number): Promise<ScaleResult> {
+  if (!gc) throw new Error('run with --expose-gc so heap numbers mean something');
+  const lines = Array.from({ length: count }, (_, i) => `bank/${Math.floor(i / 1000)}/p${i},I,${i}`);
 
-const hub = await measure(async () => {
-  const flow = validateFlow({ connections: { vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
-  if (!flow.ok) throw flow.error;
-  const running = new Hub({ flow: flow.flow });
-  await running.start();
-  return running;
-});
-if (hub.keep.graph.size !== count) throw new Error(`expected ${count} parameters, got ${hub.keep.graph.size}`);
-await hub.keep.stop();
+  const baseline = await measure(count, () => {
+    const map = new Map<string, BehaviorSubject<number>>();
+    for (let i = 0; i < count; i++) map.set(`vars/bank/${Math.floor(i / 1000)}/p${i}`, new BehaviorSubject(i));
+    return map;
+  });
+  baseline.keep.clear();
 
-const row = (name: string, r: { ms: number; bytesPer: number }) =>
-  `| ${name.padEnd(46)} | ${r.ms.toFixed(0).padStart(8)} | ${r.bytesPer.toFixed(0).padStart(11)} |`;
-console.log(`${count.toLocaleString('en')} parameters, Node ${process.version}`);
-console.log(`| ${'what'.padEnd(46)} | start ms | bytes/param |`);
-console.log(`|${'-'.repeat(48)}|----------|-------------|`);
-console.log(row('patchbay dummy connection (validate + start)', hub));
-console.log(row('baseline: Map of BehaviorSubjects', baseline));
-console.log(`ratio: ${(hub.ms / baseline.ms).toFixed(1)}× the time, ${(hub.bytesPer / baseline.bytesPer).toFixed(1)}× the heap of the baseline`);
+  const hub = await measure(count, async () => {
+    const flow = validateFlow({ connections: { vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
+    if (!flow.ok) throw flow.error;
+    const running = new Hub({ flow: flow.flow });
+    await running.start();
+    return running;
+  });
+  if (hub.keep.graph.size !== count) throw new Error(`expected ${count} parameters, got ${hub.keep.graph.size}`);
+  await hub.keep.stop();
+  return { count, hub: { ms: hub.ms, bytesPer: hub.bytesPer }, baseline: { ms: baseline.ms, bytesPer: baseline.bytesPer } };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { count, hub, baseline } = await measureScale(Number(process.argv[2] ?? 100_000));
+  const row = (name: string, r: { ms: number; bytesPer: number }) =>
+    `| ${name.padEnd(46)} | ${r.ms.toFixed(0).padStart(8)} | ${r.bytesPer.toFixed(0).padStart(11)} |`;
+  console.log(`${count.toLocaleString('en')} parameters, Node ${process.version}`);
+  console.log(`| ${'what'.padEnd(46)} | start ms | bytes/param |`);
+  console.log(`|${'-'.repeat(48)}|----------|-------------|`);
+  console.log(row('patchbay dummy connection (validate + start)', hub));
+  console.log(row('baseline: Map of BehaviorSubjects', baseline));
+  console.log(`ratio: ${(hub.ms / baseline.ms).toFixed(1)}× the time, ${(hub.bytesPer / baseline.bytesPer).toFixed(1)}× the heap of the baseline`);
+}

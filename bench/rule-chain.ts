@@ -12,11 +12,12 @@ import { BehaviorSubject } from 'rxjs';
 import { validateFlow } from '../lib/config/flow-file.ts';
 import { Hub } from '../lib/hub.ts';
 
-const changes = Number(process.argv[2] ?? 200_000);
+import { pathToFileURL } from 'node:url';
+
 const hops = 10;
 const ids = Array.from({ length: hops + 1 }, (_, i) => `p${i}`);
 
-async function patchbayChain(): Promise<number> {
+async function patchbayChain(changes: number): Promise<number> {
   const flow = validateFlow(
     {
       connections: { chain: { type: 'dummy', parameters: ids.map((id) => `${id},F,0`) } },
@@ -41,7 +42,7 @@ async function patchbayChain(): Promise<number> {
   return changes / seconds;
 }
 
-async function rxjsChain(): Promise<number> {
+async function rxjsChain(changes: number): Promise<number> {
   const subjects = ids.map(() => new BehaviorSubject(0));
   subjects.slice(0, -1).forEach((subject, i) => subject.subscribe((v) => subjects[i + 1]!.next(Math.min(1e9, Math.max(0, v)))));
   const started = process.hrtime.bigint();
@@ -54,15 +55,21 @@ async function rxjsChain(): Promise<number> {
   return changes / seconds;
 }
 
-// Warm up both, then measure.
-await patchbayChain();
-await rxjsChain();
-const hub = await patchbayChain();
-const baseline = await rxjsChain();
-const row = (name: string, rate: number) => `| ${name.padEnd(44)} | ${Math.round(rate).toLocaleString('en').padStart(12)} |`;
-console.log(`${changes.toLocaleString('en')} source changes through ${hops} hops, Node ${process.version}`);
-console.log(`| ${'what'.padEnd(44)} | ${'changes/s'.padStart(12)} |`);
-console.log(`|${'-'.repeat(46)}|${'-'.repeat(14)}|`);
-console.log(row(`patchbay: ${hops} rules with a scale step`, hub));
-console.log(row(`baseline: ${hops} bare RxJS subscriptions`, baseline));
-console.log(`ratio: ${(hub / baseline).toFixed(2)}× the baseline (${(hub * hops).toLocaleString('en', { maximumFractionDigits: 0 })} rule hops/s)`);
+/** Changes per second through the chain, and through the baseline, after a warm-up of both. */
+export async function measureRuleChain(changes: number): Promise<{ hops: number; hub: number; baseline: number }> {
+  await patchbayChain(Math.min(changes, 50_000));
+  await rxjsChain(Math.min(changes, 50_000));
+  return { hops, hub: await patchbayChain(changes), baseline: await rxjsChain(changes) };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const changes = Number(process.argv[2] ?? 200_000);
+  const { hub, baseline } = await measureRuleChain(changes);
+  const row = (name: string, rate: number) => `| ${name.padEnd(44)} | ${Math.round(rate).toLocaleString('en').padStart(12)} |`;
+  console.log(`${changes.toLocaleString('en')} source changes through ${hops} hops, Node ${process.version}`);
+  console.log(`| ${'what'.padEnd(44)} | ${'changes/s'.padStart(12)} |`);
+  console.log(`|${'-'.repeat(46)}|${'-'.repeat(14)}|`);
+  console.log(row(`patchbay: ${hops} rules with a scale step`, hub));
+  console.log(row(`baseline: ${hops} bare RxJS subscriptions`, baseline));
+  console.log(`ratio: ${(hub / baseline).toFixed(2)}× the baseline (${(hub * hops).toLocaleString('en', { maximumFractionDigits: 0 })} rule hops/s)`);
+}
