@@ -1,14 +1,15 @@
 /**
  * A load process writing `GET /update` at a steady rate over keep-alive sockets, driven
- * over IPC. Each value is `<seq>:<monotonic ms>` so clients can measure delivery latency;
+ * over IPC. Each value is `<seq>:<monotonic ms>[:<padding>]` so clients can measure delivery latency;
  * writes spread round-robin over the parameters.
  */
 import { connect, type Socket } from 'node:net';
 import { nowMs, sleep } from '../lib/clock.ts';
 
-type Command = { cmd: 'write'; port: number; rate: number; seconds: number; parameters: string[]; connections: number; startSeq: number };
+type Command = { cmd: 'write'; port: number; rate: number; seconds: number; parameters: string[]; connections: number; startSeq: number; padding?: number };
 
-async function write({ port, rate, seconds, parameters, connections, startSeq }: Extract<Command, { cmd: 'write' }>) {
+async function write({ port, rate, seconds, parameters, connections, startSeq, padding = 0 }: Extract<Command, { cmd: 'write' }>) {
+  const tail = padding > 0 ? `:${'x'.repeat(padding)}` : '';
   const sockets: Socket[] = [];
   let answered = 0;
   let failed = 0;
@@ -32,7 +33,7 @@ async function write({ port, rate, seconds, parameters, connections, startSeq }:
     const due = Math.floor(((nowMs() - started) / 1000) * rate) - sent;
     for (let i = 0; i < due; i++) {
       const parameter = parameters[seq % parameters.length];
-      sockets[seq % sockets.length]!.write(`GET /update?parameter=${parameter}&value=${seq}:${nowMs().toFixed(3)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      sockets[seq % sockets.length]!.write(`GET /update?parameter=${parameter}&value=${seq}:${nowMs().toFixed(3)}${tail} HTTP/1.1\r\nHost: x\r\n\r\n`);
       seq++;
       sent++;
     }

@@ -46,13 +46,15 @@ function onMessage(client: Client, index: number, payload: Buffer): void {
   const colon = value.indexOf(':');
   if (colon < 0) return;
   const seq = Number(value.slice(0, colon));
+  const second = value.indexOf(':', colon + 1);
+  const sent = Number(second < 0 ? value.slice(colon + 1) : value.slice(colon + 1, second));
   const arrival = nowMs();
   const seen = arrivals.get(seq);
   if (seen) {
     seen.last = arrival;
     seen.count++;
   } else {
-    arrivals.set(seq, { sent: Number(value.slice(colon + 1)), first: arrival, last: arrival, count: 1 });
+    arrivals.set(seq, { sent, first: arrival, last: arrival, count: 1 });
   }
 }
 
