@@ -268,7 +268,6 @@ async function scenarioSlowConsumer() {
     withServer('patchbay', (server) =>
       withClients(server, 1000, async (clients) => {
         await ask(clients, { cmd: 'exclude', index: 0 });
-        await ask(clients, { cmd: 'track', index: 0 });
         await ask(clients, { cmd: 'reset' });
         if (stall) await ask(clients, { cmd: 'pause', index: 0 });
         let largest = 0;

@@ -105,6 +105,9 @@ async function run(file: string, { level, format, watch }: RunOptions, err: Node
     err.write(`${loaded.error.message}\n`);
     return Exit.Usage;
   }
+  // Logs are a side channel: a reader that goes away (a closed pipe) must not turn every
+  // later log line into an error that is itself logged.
+  err.on('error', () => {});
   const log = createLogger({ level, format, destination: err });
   // A listener that throws is reported and the graph carries on (the default would
   // rethrow it asynchronously and end the process).
@@ -135,6 +138,7 @@ async function run(file: string, { level, format, watch }: RunOptions, err: Node
     process.on('SIGINT', () => stop('SIGINT', Exit.Ok));
     process.on('SIGTERM', () => stop('SIGTERM', Exit.Ok));
     process.on('uncaughtException', (error) => {
+      if (stopping) return resolve(Exit.RuntimeFailure);
       log.fatal(`uncaught: ${error.stack ?? reasonOf(error)}`);
       stop('runtime failure', Exit.RuntimeFailure);
     });

@@ -2,8 +2,8 @@
  * A load process holding many WebSocket clients on raw sockets, driven over IPC by the
  * bench. It parses frames itself (server frames are unmasked and small), reads the
  * timestamp a writer put in each value (`<seq>:<monotonic ms>`) and keeps, per seq, the
- * first and last arrival: a few hundred nanoseconds a message, so the clients are not
- * what a run measures.
+ * first and last arrival. Client 0 also keeps the last value of every address, so a run
+ * can check it ended with the hub's state.
  */
 import { connect, type Socket } from 'node:net';
 import { nowMs } from '../lib/clock.ts';
@@ -92,25 +92,30 @@ function pong(socket: Socket, payload: Buffer): void {
   socket.write(frame);
 }
 
+// Every socket reads into this one buffer (`onread`): no allocation and no stream
+// machinery per read. Each read is handled before the next, and partial frames are copied.
+const readBuffer = Buffer.alloc(256 * 1024);
+
 function open(port: number, path: string, index: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', onread: { buffer: readBuffer, callback: (size: number, buffer: Uint8Array) => (received_(buffer, size), true) } });
     socket.setNoDelay(true);
-    const client: Client = { socket, pending: undefined, upgraded: false, received: 0, state: undefined };
+    const client: Client = { socket, pending: undefined, upgraded: false, received: 0, state: index === 0 ? new Map() : undefined };
     clients[index] = client;
     socket.on('error', (error) => (client.upgraded ? undefined : reject(error)));
     socket.on('connect', () =>
       socket.write(
         `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          'Sec-WebSocket-Key: cGF0Y2hiYXktYmVuY2g=\r\nSec-WebSocket-Version: 13\r\n\r\n',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       ),
     );
-    socket.on('data', (chunk: Buffer) => {
+    function received_(buffer: Uint8Array, size: number): void {
+      const chunk = Buffer.from(buffer.buffer, buffer.byteOffset, size);
       if (client.upgraded) return frames(client, index, chunk);
       const all = client.pending ? Buffer.concat([client.pending, chunk]) : chunk;
       const end = all.indexOf('\r\n\r\n');
       if (end < 0) {
-        client.pending = all;
+        client.pending = Buffer.from(all);
         return;
       }
       if (!all.subarray(0, 12).toString().includes('101')) return reject(new Error(`upgrade refused: ${all.subarray(0, 40).toString()}`));
@@ -118,7 +123,7 @@ function open(port: number, path: string, index: number): Promise<void> {
       client.pending = undefined;
       resolve();
       if (all.length > end + 4) frames(client, index, all.subarray(end + 4));
-    });
+    }
   });
 }
 
@@ -126,7 +131,7 @@ type Command =
   | { cmd: 'connect'; port: number; path: string; count: number }
   | { cmd: 'reset' }
   | { cmd: 'report'; expected: number }
-  | { cmd: 'pause' | 'resume' | 'track'; index: number }
+  | { cmd: 'pause' | 'resume'; index: number }
   | { cmd: 'state'; index: number }
   | { cmd: 'exclude'; index: number }
   | { cmd: 'close' };
@@ -166,11 +171,6 @@ process.on('message', async (message: Command) => {
       case 'resume':
         clients[message.index]?.socket.resume();
         return reply({});
-      case 'track': {
-        const client = clients[message.index];
-        if (client) client.state = new Map();
-        return reply({});
-      }
       case 'state':
         return reply({ state: Object.fromEntries(clients[message.index]?.state ?? []) });
       case 'exclude':

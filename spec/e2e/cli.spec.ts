@@ -119,3 +119,15 @@ test('run --watch reloads an edited flow file and refuses one with mistakes, kee
   run.child.kill('SIGTERM');
   t.is((await run.done).code, 0);
 });
+
+test('a hub whose log reader went away still stops cleanly on SIGTERM', async (t) => {
+  const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, tick: { type: 'timer', pulses: [{ interval: 10 }] } } }`);
+  const run = patchbay(['run', path, '--log-level', 'debug', '--log-format', 'json']);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  await waitFor(() => run.stderrSoFar().includes('running:'), 'the hub to start');
+  run.child.stderr?.destroy(); // the reading end of the log pipe closes
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  run.child.kill('SIGTERM');
+  const exited = await Promise.race([run.done.then((d) => d.code), new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+  t.is(exited, 0);
+});
