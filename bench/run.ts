@@ -275,8 +275,9 @@ async function scenarioSlowConsumer() {
           const list = (await (await fetch(`http://127.0.0.1:${server.port}/connections`)).json()) as { details?: { webSockets?: { largestSendBuffer: number } } }[];
           largest = Math.max(largest, list[0]?.details?.webSockets?.largestSendBuffer ?? 0);
         }, 250);
-        // Values of ~1 KB, so a stalled client would pile up megabytes without the guard.
-        const written = await write(server, 100, pause, 1, 1000);
+        // Values of ~4 KB: the stalled client is sent megabytes, more than the kernel's
+        // socket buffers hold, so the hub has to deal with it.
+        const written = await write(server, 100, pause, 1, 4000);
         clearInterval(sampler);
         if (stall) await ask(clients, { cmd: 'resume', index: 0 });
         const report = await settledReport(clients, 999);
@@ -310,13 +311,13 @@ async function scenarioScale() {
       await sleep(500);
       const before = rssBytes(server.pid);
       // Each client asks for one parameter, as a dashboard tile would, so the snapshot is small.
-      const path = name === 'patchbay' ? '/ws?filter=%5Ebench%2Fp1%24' : '/ws';
+      const path = name === 'patchbay' ? '/ws?filter=%5Ebench%2Fp1%24' : '/ws?only=bench/p1';
       return withClients(server, idle, async (_clients, ms) => ({ ms, perClient: (rssBytes(server.pid) - before) / idle }), path);
     });
   }
   row('5 scale', `${fmt(idle)} idle clients: connect ms`, fmt(results['patchbay']!.ms), fmt(results['raw']!.ms), results['patchbay']!.ms / results['raw']!.ms);
   row('5 scale', `${fmt(idle)} idle clients: server bytes/client`, fmt(results['patchbay']!.perClient), fmt(results['raw']!.perClient), results['patchbay']!.perClient / results['raw']!.perClient);
-  notes.push('5: the raw uWS baseline sends its whole 1,000-value snapshot to each client; patchbay clients filter to one parameter. Memory is RSS growth of the server process.');
+  notes.push('5: each idle client asks for one parameter (patchbay: `?filter=^bench/p1$`; raw uWS: a one-value snapshot). Memory is the RSS growth of the server process.');
 }
 
 // --- 6. engine ---------------------------------------------------------------------------

@@ -12,12 +12,18 @@ for (let i = 0; i < count; i++) values.set(`bench/p${i}`, '0');
 const message = (p: string, v: string) => `{"p":${JSON.stringify(p)},"v":${JSON.stringify(v)}}`;
 
 const app = uws.App();
-app.ws('/ws', {
+// `?only=<address>` narrows the snapshot to one value, like a client filter on the hub.
+app.ws<{ only: string }>('/ws', {
   maxBackpressure: 32 * 1024 * 1024,
   idleTimeout: 120,
+  upgrade(res, req, context) {
+    const only = new URLSearchParams(req.getQuery() ?? '').get('only') ?? '';
+    res.upgrade({ only }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+  },
   open(ws) {
+    const { only } = ws.getUserData();
     ws.cork(() => {
-      for (const [p, v] of values) ws.send(message(p, v));
+      for (const [p, v] of values) if (!only || p === only) ws.send(message(p, v));
       ws.subscribe('all');
     });
   },

@@ -75,6 +75,7 @@ export class RestServer {
     this.ws = new WsHub(options.graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
       lagLimit: this.limits.lagLimit,
       scanIntervalMs: this.limits.scanIntervalMs,
+      dropLimit: this.limits.maxBackpressure,
       scheduler: options.scheduler,
     });
     // The ws route comes first: this uWS build crashes when publishing before one exists.
@@ -303,7 +304,7 @@ export class RestServer {
         const filters = compileFilters(query.getAll('filter'));
         if (typeof filters === 'string') return sendError(res, 400, filters, false);
         res.upgrade<WsClient>(
-          { filters, topic: undefined, lagging: false, snapshotBytes: 0 },
+          { filters, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 },
           req.getHeader('sec-websocket-key'),
           req.getHeader('sec-websocket-protocol'),
           req.getHeader('sec-websocket-extensions'),

@@ -14,6 +14,8 @@ export interface WsClient {
   lagging: boolean;
   /** Bytes of the last snapshot sent: a client is not lagging just because a large snapshot is in flight. */
   snapshotBytes: number;
+  /** The hub's change count when the client was taken off the stream; it is resent only what changed after. */
+  missedSince: number;
 }
 
 export interface WsHubOptions {
@@ -21,6 +23,8 @@ export interface WsHubOptions {
   readonly lagLimit: number;
   /** How often, while changes flow, send buffers are checked against the limit. */
   readonly scanIntervalMs: number;
+  /** uWS's per-socket cap: a client found beyond it may have lost messages. */
+  readonly dropLimit: number;
   readonly scheduler: Scheduler;
 }
 
@@ -49,6 +53,8 @@ interface Entry {
   message: string | undefined;
   /** The topics whose filters match this address: the cached "does it match" answers. */
   readonly topics: Topic[];
+  /** The hub's change count at this parameter's last change. */
+  changedAt: number;
   subscription: Subscription | undefined;
 }
 
@@ -58,7 +64,8 @@ interface Entry {
  * `publish` once per matching filter set. Clients join with a snapshot sent in the same
  * synchronous turn as their subscription, so nothing falls between the two. A client that
  * stops reading is detected by its send buffer, taken off the stream (its memory stays
- * bounded), and given a fresh snapshot when it has drained, then resumes.
+ * bounded), and when it has drained it is sent the current value of every parameter that
+ * changed meanwhile, then resumes.
  */
 export class WsHub {
   private readonly entries = new Map<string, Entry>();
@@ -69,6 +76,8 @@ export class WsHub {
   private scan: Subscription | undefined;
   private publishedSinceScan = false;
   private topicCount = 0;
+  /** Counts every change, so a client that caught up can be sent only what it missed. */
+  private changeCount = 0;
 
   constructor(
     private readonly graph: Graph,
@@ -115,7 +124,7 @@ export class WsHub {
     topic.members++;
     ws.getUserData().topic = topic;
     this.clients.add(ws);
-    this.sendSnapshot(ws);
+    this.sendSnapshot(ws, -1);
   }
 
   leave(ws: WebSocket<WsClient>): void {
@@ -137,7 +146,7 @@ export class WsHub {
     if (this.entries.has(address)) return;
     if (this.serverFilters.length > 0 && !this.serverFilters.some((filter) => filter.test(address))) return;
     const prefix = `{"p":${JSON.stringify(address)},"v":`;
-    const entry: Entry = { parameter, prefix, message: undefined, topics: [], subscription: undefined };
+    const entry: Entry = { parameter, prefix, message: undefined, topics: [], changedAt: 0, subscription: undefined };
     this.entries.set(address, entry);
     for (const topic of this.topics.values()) this.offer(entry, topic);
     // Subscribed last: a parameter added while clients are connected publishes its value.
@@ -160,6 +169,7 @@ export class WsHub {
 
   private changed(entry: Entry, value: Value): void {
     const message = `${entry.prefix}${JSON.stringify(toWire(value))}}`;
+    entry.changedAt = ++this.changeCount;
     if (entry.parameter.type !== 'T') entry.message = message;
     const topics = entry.topics;
     if (topics.length === 0) return;
@@ -168,14 +178,15 @@ export class WsHub {
     this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
   }
 
-  private sendSnapshot(ws: WebSocket<WsClient>): void {
+  /** Sends the current value of every parameter of the client's topic changed after `since`, then subscribes. */
+  private sendSnapshot(ws: WebSocket<WsClient>, since: number): void {
     const client = ws.getUserData();
     const topic = client.topic;
     if (!topic) return;
     let bytes = 0;
     ws.cork(() => {
       for (const entry of topic.entries) {
-        if (entry.message === undefined) continue;
+        if (entry.message === undefined || entry.changedAt <= since) continue;
         ws.send(entry.message);
         bytes += entry.message.length;
       }
@@ -202,6 +213,8 @@ export class WsHub {
   private setLagging(ws: WebSocket<WsClient>): void {
     const client = ws.getUserData();
     client.lagging = true;
+    // Below uWS's cap every message so far is queued for it; beyond, some may be lost.
+    client.missedSince = ws.getBufferedAmount() < this.options.dropLimit ? this.changeCount : -1;
     if (client.topic) ws.unsubscribe(client.topic.name);
     this.lagging.add(ws);
   }
@@ -209,6 +222,7 @@ export class WsHub {
   private resumeIfDrained(ws: WebSocket<WsClient>): void {
     if (ws.getBufferedAmount() > this.options.lagLimit / 4) return;
     this.lagging.delete(ws);
-    this.sendSnapshot(ws);
+    // What it was sent before it lagged is on its way; only what changed since is missing.
+    this.sendSnapshot(ws, ws.getUserData().missedSince);
   }
 }

@@ -177,6 +177,26 @@ test('a client that stops reading keeps bounded memory and ends with every final
   t.pass();
 });
 
+test('a client that caught up is resent only what changed while it was off the stream', async (t) => {
+  const lines = Array.from({ length: 1000 }, (_, i) => `p${i},S,initial`);
+  const { hub, port } = await serve(t, {}, { big: { type: 'dummy', parameters: lines } });
+  const slow = await Client.open(t, `ws://127.0.0.1:${port}/ws?filter=${encodeURIComponent('^big/')}`);
+  await slow.untilCount(1000);
+  slow.socket.pause();
+  const padding = 'x'.repeat(1000);
+  for (let batch = 0; batch < 100; batch++) {
+    for (let i = 0; i < 100; i++) param(hub, `big/p${i % 10}`).set(`${batch * 100 + i} ${padding}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await settle(200);
+  t.is((hub.connection('api')?.info.details?.['webSockets'] as { lagging: number }).lagging, 1);
+  slow.socket.resume();
+  await slow.until(() => slow.state()['big/p9'] === `9999 ${padding}`, 'the final values');
+  await settle(200);
+  const afterSnapshot = (slow.messages.slice(1000) as { p: string }[]).map((m) => m.p);
+  t.true(afterSnapshot.every((p) => /^big\/p\d$/.test(p)), 'unchanged parameters are not sent again');
+});
+
 test('stopping the hub closes WebSockets with 1001 and frees the port', async (t) => {
   const { hub, port } = await serve(t);
   const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
