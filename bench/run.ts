@@ -202,12 +202,15 @@ async function ladderStep(server: Server, clients: ReturnType<typeof forkLoad>, 
   const report = await settledReport(clients, 1000);
   const elapsed = (nowMs() - started) / 1000;
   const serverCpu = cpuSeconds(server.pid) - serverBefore;
-  const expected = written.answered * 1000;
+  // A change is lost for a client that never got that value, live or in a catch-up
+  // snapshot: count per written value how many clients saw it.
+  const unseen = Math.max(0, written.answered - report.counts.length) * 1000;
+  const lost = report.counts.reduce((sum, count) => sum + Math.max(0, 1000 - count), unseen);
   return {
     rate,
     sent: written.answered,
     deliveries: report.received,
-    lost: Math.max(0, expected - report.received),
+    lost,
     perSecond: report.received / Math.min(elapsed, written.seconds + 1),
     cpuPerDeliveryUs: (serverCpu / Math.max(1, report.received)) * 1e6,
     serverCpu: serverCpu / elapsed,
