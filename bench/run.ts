@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nativeBinaryLoaded, nativeBinaryName } from '../lib/http/uws.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
+import { type LoadClients, type Report, startClients } from './lib/clients.ts';
 import { ask, cpuSeconds, forkLoad, rssBytes, type Server, startServer, stopChild } from './lib/processes.ts';
 import { updateScript, wrk, wrkInstalled, wrkMissing } from './lib/wrk.ts';
 import { measureRuleChain } from './rule-chain.ts';
@@ -78,33 +79,26 @@ async function withServer<T>(name: ServerName, work: (server: Server) => Promise
   }
 }
 
-async function withClients<T>(server: Server, count: number, work: (clients: ReturnType<typeof forkLoad>, connectMs: number) => Promise<T>, path = '/ws'): Promise<T> {
-  const clients = forkLoad('ws-clients.ts');
-  await new Promise((resolve) => clients.once('message', resolve));
+let clientKind = '';
+
+async function withClients<T>(server: Server, count: number, work: (clients: LoadClients, connectMs: number) => Promise<T>, path = '/ws'): Promise<T> {
+  const clients = await startClients();
+  clientKind = clients.kind;
   try {
-    const { ms } = await ask<{ ms: number }>(clients, { cmd: 'connect', port: server.port, path, count });
+    const { ms } = await clients.connect(server.port, path, count);
     await sleep(300); // snapshots delivered
     return await work(clients, ms);
   } finally {
-    await ask(clients, { cmd: 'close' }).catch(() => {});
-    await stopChild(clients);
+    await clients.close().catch(() => {});
   }
 }
 
-interface Report {
-  received: number;
-  firsts: number[];
-  lasts: number[];
-  counts: number[];
-  perClient: number[];
-}
-
 /** Waits until the clients stop receiving (or 10 s), then reports. */
-async function settledReport(clients: ReturnType<typeof forkLoad>, expected: number): Promise<Report> {
+async function settledReport(clients: LoadClients, expected: number): Promise<Report> {
   let last = -1;
   const deadline = nowMs() + 10_000;
   for (;;) {
-    const report = await ask<Report>(clients, { cmd: 'report', expected });
+    const report = await clients.report(expected);
     if (report.received === last || nowMs() > deadline) return report;
     last = report.received;
     await sleep(300);
@@ -161,7 +155,7 @@ async function scenarioUpdate() {
     results[name] = await withServer(name, (server) =>
       withClients(server, 1000, async (clients) => {
         await wrk(`http://127.0.0.1:${server.port}/update?parameter=bench/p1&value=warm`, { connections: 10, seconds: 1, lua: updateScript('bench/p1') });
-        await ask(clients, { cmd: 'reset' });
+        await clients.reset();
         const started = nowMs();
         const result = await wrk(`http://127.0.0.1:${server.port}/update`, { connections: 10, seconds, lua: updateScript('bench/p1') });
         const report = await settledReport(clients, 1000);
@@ -193,10 +187,10 @@ interface LadderStep {
   last99: number;
 }
 
-async function ladderStep(server: Server, clients: ReturnType<typeof forkLoad>, rate: number, seq: number): Promise<LadderStep & { nextSeq: number }> {
-  await ask(clients, { cmd: 'reset' });
+async function ladderStep(server: Server, clients: LoadClients, rate: number, seq: number): Promise<LadderStep & { nextSeq: number }> {
+  await clients.reset();
   const serverBefore = cpuSeconds(server.pid);
-  const clientsBefore = cpuSeconds(clients.pid as number);
+  const clientsBefore = cpuSeconds(clients.pid);
   const started = nowMs();
   const written = await write(server, rate, seconds, seq);
   const report = await settledReport(clients, 1000);
@@ -214,7 +208,7 @@ async function ladderStep(server: Server, clients: ReturnType<typeof forkLoad>, 
     perSecond: report.received / Math.min(elapsed, written.seconds + 1),
     cpuPerDeliveryUs: (serverCpu / Math.max(1, report.received)) * 1e6,
     serverCpu: serverCpu / elapsed,
-    clientCpu: (cpuSeconds(clients.pid as number) - clientsBefore) / elapsed,
+    clientCpu: (cpuSeconds(clients.pid) - clientsBefore) / elapsed,
     first50: percentile(report.firsts, 50),
     first99: percentile(report.firsts, 99),
     last50: percentile(report.lasts, 50),
@@ -270,9 +264,9 @@ async function scenarioSlowConsumer() {
   const run = async (stall: boolean) =>
     withServer('patchbay', (server) =>
       withClients(server, 1000, async (clients) => {
-        await ask(clients, { cmd: 'exclude', index: 0 });
-        await ask(clients, { cmd: 'reset' });
-        if (stall) await ask(clients, { cmd: 'pause', index: 0 });
+        await clients.exclude(0);
+        await clients.reset();
+        if (stall) await clients.pause(0);
         let largest = 0;
         const sampler = setInterval(async () => {
           const list = (await (await fetch(`http://127.0.0.1:${server.port}/connections`)).json()) as { details?: { webSockets?: { largestSendBuffer: number } } }[];
@@ -282,10 +276,10 @@ async function scenarioSlowConsumer() {
         // socket buffers hold, so the hub has to deal with it.
         const written = await write(server, 100, pause, 1, 4000);
         clearInterval(sampler);
-        if (stall) await ask(clients, { cmd: 'resume', index: 0 });
+        if (stall) await clients.resume(0);
         const report = await settledReport(clients, 999);
         await sleep(1000);
-        const state = (await ask<{ state: Record<string, string> }>(clients, { cmd: 'state', index: 0 })).state;
+        const state = await clients.state();
         const truth = (await (await fetch(`http://127.0.0.1:${server.port}/parameters?filter=^bench/`)).json()) as { p: string; v: string }[];
         const stale = truth.filter(({ p, v }) => state[p] !== v).length;
         return { p99: percentile(report.lasts, 99), largest, stale, written: written.answered };
@@ -351,7 +345,7 @@ const heading = `### ${new Date().toISOString().slice(0, 10)} · ${cpus().length
 const table = [
   heading,
   '',
-  `\`npm run bench${quick ? ' -- --quick' : ''}\`, ${fmt(minutes, 1)} min, ${nativeBinaryName} native.`,
+  `\`npm run bench${quick ? ' -- --quick' : ''}\`, ${fmt(minutes, 1)} min, ${nativeBinaryName} native, WebSocket clients: ${clientKind}.`,
   '',
   '| scenario | metric | patchbay | baseline | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
