@@ -290,6 +290,9 @@ async function scenarioSlowConsumer() {
   row('4 slow consumer', 'others: last-client p99 ms', fmt(stalled.p99, 1), fmt(calm.p99, 1), stalled.p99 / calm.p99, '≤ 1.1×', stalled.p99 / calm.p99 <= 1.1);
   row('4 slow consumer', 'largest send buffer while stalled', `${fmt(stalled.largest / 1024)} KiB`, `${fmt(calm.largest / 1024)} KiB`, undefined, 'bounded', stalled.largest < 4 * 1024 * 1024);
   row('4 slow consumer', 'stale values on the slow client after', `${stalled.stale} of ${parameterCount}`, `${calm.stale}`, undefined, '0', stalled.stale === 0);
+  notes.push(
+    `4: the stalled client was sent ${fmt((stalled.written * 4) / 1024, 1)} MB; what loopback TCP buffers hold never reaches the hub's send buffer, which is what "largest send buffer" shows. The hub's own bound (512 KiB past the snapshot) is exercised with 10 MB in spec/http/websocket.spec.ts.`,
+  );
 }
 
 // --- 5. scale ----------------------------------------------------------------------------
