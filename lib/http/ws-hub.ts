@@ -133,7 +133,10 @@ export class WsHub {
     const topic = ws.getUserData().topic;
     if (!topic || --topic.members > 0) return;
     this.topics.delete(topic.key);
-    for (const entry of topic.entries) entry.topics.splice(entry.topics.indexOf(topic), 1);
+    for (const entry of topic.entries) {
+      const at = entry.topics.indexOf(topic);
+      if (at >= 0) entry.topics.splice(at, 1);
+    }
   }
 
   /** uWS reports that a client's send buffer shrank: a lagging client may be ready again. */

@@ -49,7 +49,10 @@ export class CodeFlows {
       }
       const subscription = new Subscription();
       this.owned.set(id, subscription);
-      subscription.add(() => this.options.graph.removeParameters(id));
+      subscription.add(() => {
+        this.options.graph.removeParameters(id);
+        this.options.graph.unregisterConnection(id);
+      });
       try {
         const module = (await import(`${pathToFileURL(path).href}?v=${this.generation}`)) as { default?: unknown };
         if (typeof module.default !== 'function') throw new Error('its default export is not a function (hub) => …');
