@@ -46,7 +46,3 @@ export function parseAddress(address: string): Result<Address> {
   const checked = checkParameterId(parameterId, { reserved: true });
   return checked.ok ? ok({ connectionId, parameterId }) : checked;
 }
-
-export function formatAddress(connectionId: string, parameterId: string): string {
-  return `${connectionId}/${parameterId}`;
-}
