@@ -16,6 +16,7 @@ import { RestServer } from '../http/server.ts';
 import { StaticFiles } from '../http/static-files.ts';
 import { nativeBinaryLoaded, nativeBinaryName } from '../http/uws.ts';
 import type { Issue } from '../config/issue.ts';
+import { regexProblem } from '../config/regex-problem.ts';
 import { defineConnectionType } from './connection.ts';
 
 const settings = Type.Object({
@@ -35,15 +36,10 @@ export const restApi = defineConnectionType({
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
   check({ wsFilters = [] }) {
-    const issues: Issue[] = [];
-    wsFilters.forEach((source, index) => {
-      try {
-        new RegExp(source);
-      } catch (error) {
-        issues.push({ path: ['wsFilters', index], message: `not a regular expression: ${(error as Error).message}` });
-      }
+    return wsFilters.flatMap((source, index): Issue[] => {
+      const problem = regexProblem(source);
+      return problem ? [{ path: ['wsFilters', index], message: problem }] : [];
     });
-    return issues;
   },
   create(context, { port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }) {
     let server: RestServer | undefined;

@@ -2,6 +2,7 @@ import test from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/config/issue.ts';
 import { globalHook } from '../../lib/keys/global-hook.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { param, startHub } from '../helpers/hub.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
 
@@ -14,13 +15,6 @@ test.before(async () => {
   display = await startXvfb();
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 withX(`xdotool key ctrl+F1 fires input/ctrl-f1, and only that${whyNoXvfb}`, async (t) => {
   const hub = await startHub(t, { connections: { keys: { type: 'keyboard', inputKeys: ['Ctrl-F1', 'ctrl-shift-f1', 'f2'] } } });
@@ -28,11 +22,11 @@ withX(`xdotool key ctrl+F1 fires input/ctrl-f1, and only that${whyNoXvfb}`, asyn
   const fired: string[] = [];
   for (const p of hub.graph.byPrefix('keys/input/')) p.changes$.subscribe(() => fired.push(p.id));
   xdotoolKey(display, 'ctrl+F1');
-  await until(() => fired.length >= 1, 'the hotkey');
+  await eventually(() => fired.length >= 1, 'the hotkey');
   xdotoolKey(display, 'F2');
   xdotoolKey(display, 'ctrl+F3'); // not registered
   xdotoolKey(display, 'shift+F2'); // F2 with shift is another combination
-  await until(() => fired.length >= 2, 'the second hotkey');
+  await eventually(() => fired.length >= 2, 'the second hotkey');
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.deepEqual(fired, ['input/ctrl-f1', 'input/f2']);
   t.deepEqual(
@@ -57,9 +51,9 @@ withX(`firing output/ctrl-shift-a is seen by the hook as that combination${whyNo
   const output = param(hub, 'typist/output/ctrl-shift-a');
   t.is(output.access, 'write-only');
   t.true(output.set(null).ok);
-  await until(() => seen.length >= 1, 'the typed combination');
+  await eventually(() => seen.length >= 1, 'the typed combination');
   t.true(output.set(true).ok);
-  await until(() => seen.length >= 2, 'the second one');
+  await eventually(() => seen.length >= 2, 'the second one');
   t.deepEqual(seen, ['input/ctrl-shift-a', 'input/ctrl-shift-a']);
 });
 

@@ -1,20 +1,13 @@
 import { createServer } from 'node:net';
-import { PassThrough } from 'node:stream';
 import test, { type ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/config/issue.ts';
-import { createLogger } from '../../lib/core/log.ts';
 import { Hub } from '../../lib/hub.ts';
-import { flowOf } from '../helpers/hub.ts';
+import { capturedLog, flowOf, startHub } from '../helpers/hub.ts';
 
 async function loggedHub(t: ExecutionContext, connections: object) {
-  const lines: string[] = [];
-  const destination = new PassThrough();
-  destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
-  const hub = new Hub({ flow: flowOf({ connections }), log: createLogger({ destination, format: 'json' }) });
-  t.teardown(() => hub.stop());
-  await hub.start();
-  return { hub, lines: () => lines.map((l) => JSON.parse(l) as { msg: string; connection?: string; level: number }) };
+  const { log, lines } = capturedLog();
+  return { hub: await startHub(t, { connections }, { log }), lines };
 }
 
 const portOf = (hub: Hub) => hub.connection('api')?.info.details?.['port'] as number;

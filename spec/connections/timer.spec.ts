@@ -6,7 +6,7 @@ import { param, record, startHub } from '../helpers/hub.ts';
 
 async function timerHub(t: Parameters<typeof startHub>[0], settings: object) {
   const clock = new VirtualClock();
-  const hub = await startHub(t, { connections: { clock: { type: 'timer', ...settings } } }, clock.scheduler);
+  const hub = await startHub(t, { connections: { clock: { type: 'timer', ...settings } } }, { scheduler: clock.scheduler });
   return { clock, hub };
 }
 

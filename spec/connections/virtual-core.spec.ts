@@ -76,7 +76,7 @@ test('timed functions run on the injected scheduler', async (t) => {
         keys: { type: 'dummy', parameters: ['go,T', 'set,T', 'reset,B,false'] },
       },
     },
-    clock.scheduler,
+    { scheduler: clock.scheduler },
   );
   const seen = Object.fromEntries(['on', 'off', 'blip'].map((id) => [id, record(t, param(hub, `core/function/${id}`), () => clock.now)]));
   const logic = param(hub, 'core/logic/1');

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { SaxesParser } from 'saxes';
-import { validateFlow } from '../../lib/config/flow-file.ts';
-import { Hub } from '../../lib/hub.ts';
-import { param } from '../helpers/hub.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { param, startHub } from '../helpers/hub.ts';
 
 const template = `<?xml version="1.0" encoding="UTF-8"?>
 <nowplaying station="$Station">
@@ -17,12 +16,8 @@ const template = `<?xml version="1.0" encoding="UTF-8"?>
 
 async function xmlHub(t: ExecutionContext, settings: object, extra: object = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-xml-'));
-  const flow = validateFlow({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template, ...settings }, ...extra } }, join(dir, 'flow.json5'));
-  if (!flow.ok) throw flow.error;
   await mkdir(join(dir, 'out'));
-  const hub = new Hub({ flow: flow.flow });
-  t.teardown(() => hub.stop());
-  await hub.start();
+  const hub = await startHub(t, { connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template, ...settings }, ...extra } }, { dir });
   return { hub, dir, file: join(dir, 'out', 'now.xml') };
 }
 
@@ -34,13 +29,6 @@ function wellFormed(text: string): boolean {
   return ok;
 }
 
-async function until(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 test('each distinct $Name in text and attributes is a write-only string parameter', async (t) => {
   const { hub } = await xmlHub(t, {});
@@ -76,7 +64,7 @@ test('a write renders the template with escaped values, never-set ones empty, an
 test('a relative filename resolves against the flow file folder', async (t) => {
   const { hub, file } = await xmlHub(t, {});
   param(hub, 'np/Station').set('Radio 1');
-  await until(async () => (await readFile(file, 'utf8').catch(() => '')).includes('station="Radio 1"'), 'the file');
+  await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('station="Radio 1"'), 'the file');
   t.pass();
 });
 
@@ -125,10 +113,10 @@ test('a template that is not well-formed fails the connection with line and colu
 test('a write failure is shown in the status, and the next write tries again', async (t) => {
   const { hub, dir } = await xmlHub(t, { filename: 'later/now.xml' });
   param(hub, 'np/Title').set('first');
-  await until(async () => hub.connection('np')?.status.status === 'degraded', 'the failure');
+  await eventually(async () => hub.connection('np')?.status.status === 'degraded', 'the failure');
   t.regex(hub.connection('np')?.status.reason ?? '', /^cannot write .*later\/now\.xml: ENOENT/);
   await mkdir(join(dir, 'later'));
   param(hub, 'np/Title').set('second');
-  await until(async () => hub.connection('np')?.status.status === 'ok', 'the recovery');
+  await eventually(async () => hub.connection('np')?.status.status === 'ok', 'the recovery');
   t.true((await readFile(join(dir, 'later', 'now.xml'), 'utf8')).includes('<title>second</title>'));
 });

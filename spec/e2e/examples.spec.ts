@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import JSON5 from 'json5';
-import { validateFlow } from '../../lib/config/flow-file.ts';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import { Hub } from '../../lib/hub.ts';
-import { param, record } from '../helpers/hub.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { param, record, startHub } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
 
@@ -22,11 +22,7 @@ async function runExample(t: ExecutionContext, name: string, patch: (document: D
     if (connection['type'] === 'rest-api') Object.assign(connection, { port: 0, bindIp: '127.0.0.1' });
   }
   patch(document);
-  const flow = validateFlow(document, path);
-  if (!flow.ok) throw flow.error;
-  const hub = new Hub({ flow: flow.flow, ...(scheduler ? { scheduler } : {}) });
-  t.teardown(() => hub.stop());
-  await hub.start();
+  const hub = await startHub(t, document, { dir: dirname(path), ...(scheduler ? { scheduler } : {}) });
   for (const connection of hub.connections) t.not(connection.status.status, 'failed', `${connection.id}: ${connection.status.reason}`);
   return hub;
 }
@@ -88,8 +84,7 @@ test('now playing: /update writes end up in the XML file', async (t) => {
   const started = Date.now();
   param(hub, 'receiver/input/ctrl-shift-m').changes$.subscribe(() => typed.push(Date.now() - started));
   xdotoolKey(display, 'ctrl+F1');
-  const deadline = Date.now() + 10_000;
-  while (typed.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventually(() => typed.length > 0, 'the typed combination');
   t.is(typed.length, 1);
   t.true((typed[0] ?? 0) >= 300, 'the key comes after the countdown');
 });

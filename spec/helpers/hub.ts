@@ -1,9 +1,11 @@
+import { PassThrough } from 'node:stream';
 import type { ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
+import { createLogger, type Logger } from '../../lib/core/log.ts';
 import type { Parameter } from '../../lib/core/parameter.ts';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import type { Value } from '../../lib/core/value.ts';
-import { Hub } from '../../lib/hub.ts';
+import { Hub, type HubOptions } from '../../lib/hub.ts';
 
 /** Validates a flow document as a file in `dir` would be, failing the spec on mistakes. */
 export function flowOf(document: unknown, dir = '/virtual') {
@@ -12,12 +14,34 @@ export function flowOf(document: unknown, dir = '/virtual') {
   return result.flow;
 }
 
+export interface SpecHubOptions {
+  readonly scheduler?: Scheduler;
+  readonly log?: Logger;
+  readonly loopLimit?: number;
+  /** The folder the flow file stands in: relative paths resolve against it. */
+  readonly dir?: string;
+}
+
 /** Starts a hub on `document` and stops it when the spec ends. */
-export async function startHub(t: ExecutionContext, document: unknown, scheduler?: Scheduler): Promise<Hub> {
-  const hub = new Hub(scheduler ? { flow: flowOf(document), scheduler } : { flow: flowOf(document) });
+export async function startHub(t: ExecutionContext, document: unknown, { dir, ...options }: SpecHubOptions = {}): Promise<Hub> {
+  const hub = new Hub({ flow: flowOf(document, dir), ...(options as Omit<HubOptions, 'flow'>) });
   t.teardown(() => hub.stop());
   await hub.start();
   return hub;
+}
+
+export interface LogLine {
+  readonly msg: string;
+  readonly connection?: string;
+  readonly level: number;
+}
+
+/** A JSON logger whose lines a spec can read. */
+export function capturedLog(): { log: Logger; lines: () => LogLine[] } {
+  const lines: LogLine[] = [];
+  const destination = new PassThrough();
+  destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogLine)));
+  return { log: createLogger({ destination, format: 'json' }), lines: () => lines };
 }
 
 /** The parameter at `address`, failing loudly when it is missing. */

@@ -2,8 +2,6 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { validateFlow } from '../../lib/config/flow-file.ts';
-import { Hub } from '../../lib/hub.ts';
 import { rawRequest, serve } from '../helpers/http.ts';
 import { startHub } from '../helpers/hub.ts';
 
@@ -61,11 +59,7 @@ test('a folder serves its index.html; a missing file or index is 404', async (t)
 
 test('a relative documentRoot resolves against the flow file folder', async (t) => {
   const { dir } = await site();
-  const flow = validateFlow({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot: 'www' } } }, join(dir, 'flow.json5'));
-  if (!flow.ok) return t.fail(flow.error.message);
-  const hub = new Hub({ flow: flow.flow });
-  t.teardown(() => hub.stop());
-  await hub.start();
+  const hub = await startHub(t, { connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot: 'www' } } }, { dir });
   const port = hub.connection('api')?.info.details?.['port'] as number;
   t.is(await (await fetch(`http://127.0.0.1:${port}/`)).text(), '<h1>home</h1>');
 });

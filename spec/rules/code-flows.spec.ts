@@ -2,28 +2,19 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { PassThrough } from 'node:stream';
-import { validateFlow } from '../../lib/config/flow-file.ts';
-import { createLogger } from '../../lib/core/log.ts';
-import { Hub } from '../../lib/hub.ts';
 import { flowIdOf } from '../../lib/rules/code-flows.ts';
-import { param } from '../helpers/hub.ts';
+import { capturedLog, param, startHub } from '../helpers/hub.ts';
 
 async function flowsHub(t: ExecutionContext, modules: Record<string, string>, extra: object = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-flows-'));
   for (const [name, source] of Object.entries(modules)) await writeFile(join(dir, name), source);
-  const lines: { msg: string; connection?: string }[] = [];
-  const destination = new PassThrough();
-  destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l))));
-  const flow = validateFlow(
+  const { log, lines } = capturedLog();
+  const hub = await startHub(
+    t,
     { connections: { studio: { type: 'dummy', parameters: ['level,F,0', 'doubled,F', 'x,I,1'] } }, flows: Object.keys(modules), ...extra },
-    join(dir, 'flow.json5'),
+    { dir, log },
   );
-  if (!flow.ok) throw flow.error;
-  const hub = new Hub({ flow: flow.flow, log: createLogger({ destination, format: 'json' }) });
-  t.teardown(() => hub.stop());
-  await hub.start();
-  return { hub, dir, lines };
+  return { hub, dir, lines: lines() };
 }
 
 const doubler = `

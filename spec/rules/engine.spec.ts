@@ -11,9 +11,10 @@ const studio = {
   parameters: ['level,F', 'count,I', 'title,S', 'onair,B,false', 'cue,T', 'a,I,0', 'b,I,0', 'log,S', 'text,S'],
 };
 
-async function ruleHub(t: ExecutionContext, rules: unknown[], options: { loopLimit?: number; clock?: VirtualClock } = {}) {
+/** Starts a hub on `document`, collecting rule problems from the very start (R-R4 reports them then). */
+async function problemsHub(t: ExecutionContext, document: object, options: { loopLimit?: number; clock?: VirtualClock } = {}) {
   const hub = new Hub({
-    flow: flowOf({ connections: { studio, clock: { type: 'timer', timers: [{}], pulses: [{ interval: 1000 }] } }, rules }),
+    flow: flowOf(document),
     ...(options.clock ? { scheduler: options.clock.scheduler } : {}),
     ...(options.loopLimit ? { loopLimit: options.loopLimit } : {}),
   });
@@ -23,6 +24,9 @@ async function ruleHub(t: ExecutionContext, rules: unknown[], options: { loopLim
   await hub.start();
   return { hub, problems };
 }
+
+const ruleHub = (t: ExecutionContext, rules: unknown[], options: { loopLimit?: number; clock?: VirtualClock } = {}) =>
+  problemsHub(t, { connections: { studio, clock: { type: 'timer', timers: [{}], pulses: [{ interval: 1000 }] } }, rules }, options);
 
 test('each change of the source is converted and written to every destination', async (t) => {
   const { hub, problems } = await ruleHub(t, [{ source: 'studio/level', destinations: ['studio/count', 'studio/title', 'studio/onair'] }]);
@@ -93,19 +97,13 @@ test('a missing, unreadable or unwritable address is an error naming the rule; t
 });
 
 test('rules that touch a disabled connection are idle, not errors', async (t) => {
-  const hub = new Hub({
-    flow: flowOf({
-      connections: { studio, off: { type: 'dummy', enabled: false, parameters: 'x,I' } },
-      rules: [
-        { source: 'off/x', destinations: ['studio/count'] },
-        { source: 'studio/level', destinations: ['off/x'] },
-      ],
-    }),
+  const { problems } = await problemsHub(t, {
+    connections: { studio, off: { type: 'dummy', enabled: false, parameters: 'x,I' } },
+    rules: [
+      { source: 'off/x', destinations: ['studio/count'] },
+      { source: 'studio/level', destinations: ['off/x'] },
+    ],
   });
-  const problems: RuleProblem[] = [];
-  hub.ruleProblems$.subscribe((p) => problems.push(p));
-  t.teardown(() => hub.stop());
-  await hub.start();
   t.deepEqual(problems, []);
 });
 
@@ -137,20 +135,17 @@ test('a feedback loop is cut after a bounded number of rounds, reported with its
 });
 
 test('a loop through another connection is cut too', async (t) => {
-  const hub = new Hub({
-    flow: flowOf({
+  const { hub, problems } = await problemsHub(
+    t,
+    {
       connections: {
         studio,
         core: { type: 'virtual-core', logics: 1, functions: [{ id: 'inverted', op: 'not', inputs: ['core/logic/1'] }] },
       },
       rules: [{ source: 'core/function/inverted', destinations: ['core/logic/1'] }],
-    }),
-    loopLimit: 20,
-  });
-  const problems: RuleProblem[] = [];
-  hub.ruleProblems$.subscribe((p) => problems.push(p));
-  t.teardown(() => hub.stop());
-  await hub.start();
+    },
+    { loopLimit: 20 },
+  );
   param(hub, 'core/logic/1').set(true);
   t.is(problems.length, 1);
   t.regex(problems[0]?.message ?? '', /^feedback loop cut: rules wrote core\/logic\/1 20 times in one turn; chain … → core\/function\/inverted → core\/logic\/1$/);

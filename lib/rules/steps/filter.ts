@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { filter } from 'rxjs';
+import { regexProblem } from '../../config/regex-problem.ts';
 import { convert, toWire, type Value } from '../../core/value.ts';
 import { defineStep, type Scalar } from '../signal.ts';
 
@@ -60,15 +61,7 @@ export const filterStep = defineStep<Condition>({
     },
     { minProperties: 1, maxProperties: 1, additionalProperties: false, expected: 'one condition: eq, ne, gt, gte, lt, lte, matches or in' },
   ),
-  check(condition) {
-    if (!('matches' in condition)) return undefined;
-    try {
-      new RegExp(condition.matches);
-      return undefined;
-    } catch (error) {
-      return `not a regular expression: ${(error as Error).message}`;
-    }
-  },
+  check: (condition) => ('matches' in condition ? regexProblem(condition.matches) : undefined),
   operator(condition) {
     const pattern = 'matches' in condition ? new RegExp(condition.matches) : undefined;
     return filter((signal) => test(condition, signal.value, pattern));
