@@ -1,22 +1,72 @@
 /**
- * The table of stable error codes. A code never changes meaning once published; the
- * README lists every code with the text below (a spec keeps the two in sync).
+ * The table of stable error codes: each with the HTTP status it answers with and the text
+ * the README shows. A code never changes meaning once published; a spec keeps the README
+ * table and this one in sync. Codes that never travel over HTTP (flow-file and start
+ * failures) still have a status, so that any error can be answered without a default.
  */
-export const errorCodes = {
-  PB_BAD_ADDRESS:
-    'An address, connection id or parameter id breaks the id rules: connection ids are 1–64 of a-z 0-9 -, parameter id segments 1–128 of A-Z a-z 0-9 _ - . joined by /.',
-  PB_RESERVED_ID: 'A parameter id begins with `_`, which is reserved for the hub (such as `_status/connected`). Rename the parameter.',
-  PB_UNKNOWN_CONNECTION: 'No connection has this id. Check the address against the `connections` of the flow file.',
-  PB_UNKNOWN_PARAMETER: "The connection exists but has no parameter with this id. Check the id against the connection type's parameter list.",
-  PB_DUPLICATE_PARAMETER: 'A parameter with this address already exists. Each id may be defined once per connection.',
-  PB_READ_ONLY: 'The parameter is read-only: the hub only reports it. Write to a writable parameter instead.',
-  PB_CONVERSION: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
-  PB_BAD_KEY: 'A key combination names an unknown key or modifier. Write modifiers (ctrl, shift, alt, meta) and one key, joined by -.',
-  PB_FLOW_FILE_READ: 'The flow file cannot be read or is not valid JSON5; the message gives the line and column.',
-  PB_FLOW_FILE_INVALID: 'The flow file has mistakes; each one is listed with its JSON path and what was expected.',
-} as const;
+export const errorTable = {
+  PB_BAD_ADDRESS: {
+    status: 404,
+    text: 'An address, connection id or parameter id breaks the id rules: connection ids are 1–64 of a-z 0-9 -, parameter id segments 1–128 of A-Z a-z 0-9 _ - . joined by /.',
+  },
+  PB_RESERVED_ID: {
+    status: 400,
+    text: 'A parameter id begins with `_`, which is reserved for the hub (such as `_status/connected`). Rename the parameter.',
+  },
+  PB_UNKNOWN_CONNECTION: { status: 404, text: 'No connection has this id. Check the address against the `connections` of the flow file.' },
+  PB_UNKNOWN_PARAMETER: {
+    status: 404,
+    text: "The connection exists but has no parameter with this id. Check the id against the connection type's parameter list.",
+  },
+  PB_DUPLICATE_PARAMETER: { status: 409, text: 'A parameter with this address already exists. Each id may be defined once per connection.' },
+  PB_READ_ONLY: { status: 403, text: 'The parameter is read-only: the hub only reports it. Write to a writable parameter instead.' },
+  PB_CONVERSION: {
+    status: 400,
+    text: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
+  },
+  PB_STATE_UNKNOWN: { status: 503, text: 'The parameter has no value yet (or is a trigger, which has none). Read it again once it is set.' },
+  PB_BAD_REQUEST: {
+    status: 400,
+    text: 'The request or WebSocket message is malformed: a field is missing, the body is not UTF-8 JSON or a form, or the shape is wrong. The message says which.',
+  },
+  PB_BAD_FILTER: { status: 400, text: 'A `filter` is not a regular expression the hub accepts. Correct the expression.' },
+  PB_UNAUTHORIZED: { status: 401, text: 'The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, or `?access_token=` on the upgrade.' },
+  PB_NOT_FOUND: { status: 404, text: 'Nothing is served at this path: no built-in path and no hosted file.' },
+  PB_METHOD_NOT_ALLOWED: { status: 405, text: 'The path exists but not for this method; the `Allow` header lists the methods it takes.' },
+  PB_UPGRADE_REQUIRED: { status: 426, text: '`/ws` is a WebSocket: connect with a WebSocket client, which sends the upgrade headers.' },
+  PB_BODY_TOO_LARGE: { status: 413, text: 'The request body is over the limit (64 KiB). Send fewer or shorter values per request.' },
+  PB_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    text: 'The body type is not accepted: send `application/x-www-form-urlencoded` or `application/json`.',
+  },
+  PB_INTERNAL: { status: 500, text: 'The hub failed while answering; the hub log has the details. Please report it.' },
+  PB_BAD_KEY: {
+    status: 400,
+    text: 'A key combination names an unknown key or modifier. Write modifiers (ctrl, shift, alt, meta) and one key, joined by -.',
+  },
+  PB_FLOW_FILE_READ: { status: 400, text: 'The flow file cannot be read or is not valid JSON5; the message gives the line and column.' },
+  PB_FLOW_FILE_INVALID: { status: 400, text: 'The flow file has mistakes; each one is listed with its JSON path and what was expected.' },
+  PB_PORT_UNAVAILABLE: {
+    status: 503,
+    text: 'The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.',
+  },
+  PB_DOCUMENT_ROOT: { status: 503, text: 'The `documentRoot` folder is missing or not a folder. Create it or correct the setting.' },
+  PB_BAD_TEMPLATE: { status: 503, text: 'The XML template is not well-formed; the message gives line and column.' },
+  PB_NO_DISPLAY: {
+    status: 503,
+    text: 'No usable X display for global keys: set `DISPLAY`, allow input access, or use `whenNoDisplay: "disable"` on headless machines.',
+  },
+  PB_CODE_FLOW: { status: 503, text: 'A code flow failed to load, threw, or its stream errored; it is stopped and its parameters removed. The message names the file.' },
+  PB_START_FAILED: { status: 503, text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.' },
+} as const satisfies Record<string, { readonly status: number; readonly text: string }>;
 
-export type ErrorCode = keyof typeof errorCodes;
+export type ErrorCode = keyof typeof errorTable;
+export type ErrorStatus = (typeof errorTable)[ErrorCode]['status'];
+
+/** The HTTP status an error with this code answers with. */
+export function statusOf(code: ErrorCode): ErrorStatus {
+  return errorTable[code].status;
+}
 
 /** An error that reaches users: a stable code plus a message that says what went wrong. */
 export class HubError extends Error {
@@ -35,7 +85,12 @@ export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = <T = never>(code: ErrorCode, message: string): Result<T> => ({ ok: false, error: new HubError(code, message) });
 
-/** The message of anything thrown, for logs and statuses. */
+/** The one way anything thrown becomes text, for logs, statuses and answers. */
 export function reasonOf(thrown: unknown): string {
   return thrown instanceof Error ? thrown.message : String(thrown);
+}
+
+/** Anything thrown as a HubError: its own code when it has one, `fallback` otherwise. */
+export function asHubError(thrown: unknown, fallback: ErrorCode): HubError {
+  return thrown instanceof HubError ? thrown : new HubError(fallback, reasonOf(thrown), { cause: thrown });
 }

@@ -1,4 +1,4 @@
-import type { ErrorCode, HubError } from '../core/errors.ts';
+import { type ErrorCode, type HubError, statusOf } from '../core/errors.ts';
 import type { HttpResponse } from './uws.ts';
 
 export const statusLines = {
@@ -8,6 +8,7 @@ export const statusLines = {
   403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  409: '409 Conflict',
   413: '413 Payload Too Large',
   415: '415 Unsupported Media Type',
   426: '426 Upgrade Required',
@@ -18,22 +19,6 @@ export type HttpStatus = keyof typeof statusLines;
 
 export const TEXT = 'text/plain; charset=utf-8';
 export const JSON_TYPE = 'application/json';
-
-/** The HTTP status for each error a client can cause. */
-export function statusOf(code: ErrorCode): HttpStatus {
-  switch (code) {
-    case 'PB_READ_ONLY':
-      return 403;
-    case 'PB_CONVERSION':
-      return 400;
-    case 'PB_BAD_ADDRESS':
-    case 'PB_UNKNOWN_CONNECTION':
-    case 'PB_UNKNOWN_PARAMETER':
-      return 404;
-    default:
-      return 500;
-  }
-}
 
 /** Writes a whole response. Call inside `res.cork` when after an await. */
 export function send(res: HttpResponse, status: HttpStatus, contentType: string, body: string | Buffer, closeConnection = false): void {
