@@ -1,5 +1,6 @@
-import { type Observable, Subject } from 'rxjs';
+import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
+import { type ConnectionConfig, type Problem, Status } from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
 import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
@@ -14,11 +15,16 @@ export interface HubOptions {
   readonly log?: Logger;
   /** How often rules may write one address in one synchronous turn before it counts as a loop. */
   readonly loopLimit?: number;
+  /** The stored value of a persistent parameter, if one is kept (R-S3); see `ConnectionContext.define`. */
+  readonly restore?: (address: string) => unknown;
 }
 
 /** What a reload changed. */
 export interface ReloadSummary {
+  /** Connections whose settings did not change, and those that took new settings in place. */
   readonly kept: readonly string[];
+  /** Of the kept ones, those whose own settings changed and were taken without a restart. */
+  readonly updated: readonly string[];
   readonly restarted: readonly string[];
   readonly added: readonly string[];
   readonly removed: readonly string[];
@@ -36,21 +42,46 @@ export class Hub {
   private runners: ConnectionRunner[];
   private flow: Flow;
   private readonly scheduler: Scheduler;
-  private readonly problems = new Subject<RuleProblem>();
+  private readonly ruleProblems = new Subject<RuleProblem>();
+  private readonly problemStream = new Subject<Problem>();
+  /** Problems of rules and code flows since the logic last started; connections report through their status. */
+  private logicProblems: Problem[] = [];
+  private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
   private readonly loopLimit: number | undefined;
+  private readonly restore: ((address: string) => unknown) | undefined;
   private engine: RuleEngine | undefined;
   private codeFlows: CodeFlows | undefined;
   private stopping: Promise<void> | undefined;
 
   /** Problems of rules as they happen: missing addresses, failed writes, cut loops. */
-  readonly ruleProblems$: Observable<RuleProblem> = this.problems.asObservable();
+  readonly ruleProblems$: Observable<RuleProblem> = this.ruleProblems.asObservable();
 
-  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit }: HubOptions) {
+  /**
+   * Every problem of the hub as it happens, on one stream: a connection that fails or is
+   * degraded, a code flow that fails, a rule that cannot run or fails to write.
+   */
+  readonly problems$: Observable<Problem> = this.problemStream.asObservable();
+
+  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, restore }: HubOptions) {
     this.log = log;
     this.flow = flow;
     this.scheduler = scheduler;
     this.loopLimit = loopLimit;
+    this.restore = restore;
     this.runners = flow.connections.map((config) => this.runnerFor(config, flow));
+  }
+
+  /**
+   * What keeps the hub from running as written, now: connections that are failed or
+   * degraded, code flows that failed, rules that cannot run or failed since the last (re)load.
+   */
+  problems(): Problem[] {
+    const connections = this.runners.flatMap((runner): Problem[] => {
+      const { status, reason, code } = runner.status;
+      if (status !== Status.Failed && status !== Status.Degraded) return [];
+      return [{ source: 'connection', id: runner.id, code: code ?? 'PB_START_FAILED', message: `${status}: ${reason}` }];
+    });
+    return [...connections, ...this.logicProblems];
   }
 
   get connections(): readonly ConnectionRunner[] {
@@ -79,9 +110,22 @@ export class Hub {
   async reload(flow: Flow): Promise<ReloadSummary> {
     this.stopLogic();
     const next = new Map(flow.connections.map((config) => [config.id, config]));
-    const kept = new Set(this.runners.filter((r) => next.has(r.id) && r.sameAs(next.get(r.id)!)).map((r) => r.id));
+    const kept = new Set<string>();
+    const updated: string[] = [];
+    for (const runner of this.runners) {
+      const config = next.get(runner.id);
+      if (!config) continue;
+      if (runner.sameAs(config)) kept.add(runner.id);
+      else if (await runner.update(config)) {
+        kept.add(runner.id);
+        updated.push(runner.id);
+      }
+    }
     const leaving = this.runners.filter((r) => !kept.has(r.id));
-    for (const runner of [...leaving].reverse()) await runner.dispose();
+    for (const runner of [...leaving].reverse()) {
+      this.unwatch(runner);
+      await runner.dispose();
+    }
     const previous = new Map(this.runners.map((r) => [r.id, r]));
     this.flow = flow;
     this.runners = flow.connections.map((config) => (kept.has(config.id) ? previous.get(config.id)! : this.runnerFor(config, flow)));
@@ -89,13 +133,14 @@ export class Hub {
     const rules = await this.startLogic();
     const summary: ReloadSummary = {
       kept: [...kept],
+      updated,
       restarted: leaving.filter((r) => next.has(r.id)).map((r) => r.id),
       added: flow.connections.filter((c) => !previous.has(c.id)).map((c) => c.id),
       removed: leaving.filter((r) => !next.has(r.id)).map((r) => r.id),
     };
     this.log.info(
-      `reloaded: ${summary.kept.length} kept, ${summary.restarted.length} restarted, ${summary.added.length} added, ` +
-        `${summary.removed.length} removed, ${rules} rules`,
+      `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
+        `${summary.added.length} added, ${summary.removed.length} removed, ${rules} rules`,
     );
     return summary;
   }
@@ -110,19 +155,48 @@ export class Hub {
     return this.stopping;
   }
 
-  private runnerFor(config: Flow['connections'][number], flow: Flow): ConnectionRunner {
-    return new ConnectionRunner(config, {
+  private runnerFor(config: ConnectionConfig, flow: Flow): ConnectionRunner {
+    const runner = new ConnectionRunner(config, {
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,
       baseDir: flow.baseDir,
       connections: () => this.runners.map((c) => c.info),
+      problems: () => this.problems(),
+      ...(this.restore ? { restore: this.restore } : {}),
     });
+    this.statusWatches.set(
+      runner,
+      runner.status$.subscribe(({ status, reason, code }) => {
+        if (status === Status.Failed || status === Status.Degraded) {
+          this.problemStream.next({ source: 'connection', id: runner.id, code: code ?? 'PB_START_FAILED', message: `${status}: ${reason}` });
+        }
+      }),
+    );
+    return runner;
+  }
+
+  private unwatch(runner: ConnectionRunner): void {
+    this.statusWatches.get(runner)?.unsubscribe();
+    this.statusWatches.delete(runner);
+  }
+
+  private reportLogic(problem: Problem): void {
+    this.logicProblems.push(problem);
+    // Failed writes repeat with every change: the listing keeps the latest hundred.
+    if (this.logicProblems.length > 100) this.logicProblems.splice(0, this.logicProblems.length - 100);
+    this.problemStream.next(problem);
   }
 
   /** Code flows, then rules (R-R4: rules are checked once both have defined their parameters). */
   private async startLogic(): Promise<number> {
-    this.codeFlows = new CodeFlows({ graph: this.graph, scheduler: this.scheduler, log: this.log });
+    this.logicProblems = [];
+    this.codeFlows = new CodeFlows({
+      graph: this.graph,
+      scheduler: this.scheduler,
+      log: this.log,
+      failed: (id, error) => this.reportLogic({ source: 'code-flow', id, code: error.code, message: error.message }),
+    });
     await this.codeFlows.start(this.flow.flows);
     const engine = new RuleEngine({
       graph: this.graph,
@@ -131,7 +205,10 @@ export class Hub {
       isDisabled: (id) => this.connection(id)?.status.status === 'disabled',
       ...(this.loopLimit === undefined ? {} : { loopLimit: this.loopLimit }),
     });
-    engine.problems$.subscribe(this.problems);
+    engine.problems$.subscribe((problem) => {
+      this.ruleProblems.next(problem);
+      this.reportLogic({ source: 'rule', id: problem.rule, code: problem.code, message: problem.message });
+    });
     this.engine = engine;
     return engine.start(flattenRules(this.flow.rules));
   }

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
-import type { ConnectionConfig, Flow } from '../lib/config/flow-file.ts';
-import { type ConnectionType, defineConnectionType } from '../lib/connections/connection.ts';
+import type { Flow } from '../lib/config/flow-file.ts';
+import { asWritten, type ConnectionConfig, type ConnectionType, defineConnectionType } from '../lib/connections/connection.ts';
 import { Hub } from '../lib/hub.ts';
 import { flowOf, param } from './helpers/hub.ts';
 
@@ -11,6 +11,7 @@ function probeType(events: string[], behaviour: { failStart?: boolean; failStop?
     type: 'probe',
     summary: 'records its lifecycle',
     settings: Type.Object({}),
+    parse: asWritten,
     create(context) {
       return {
         async start() {
@@ -30,12 +31,11 @@ function probeType(events: string[], behaviour: { failStart?: boolean; failStop?
 }
 
 const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: true };
-const configOf = (id: string, type: ConnectionType, overrides: Partial<typeof common> = {}): ConnectionConfig => ({
-  id,
-  type,
-  settings: {},
-  common: { ...common, ...overrides },
-});
+function configOf(id: string, type: ConnectionType, overrides: Partial<typeof common> = {}): ConnectionConfig {
+  const plan = type.prepare({}, { id });
+  if (!plan.ok) throw new Error('the probe type takes no settings');
+  return { id, plan: plan.value, common: { ...common, ...overrides } };
+}
 const flowWith = (...connections: ConnectionConfig[]): Flow => ({ path: '/virtual/flow.json5', baseDir: '/virtual', connections, rules: [], flows: [] });
 
 test('connections start in flow order and stop in reverse order', async (t) => {
@@ -53,7 +53,7 @@ test('a connection whose start throws is failed with its reason while the others
   });
   t.teardown(() => hub.stop());
   await hub.start();
-  t.deepEqual(hub.connection('broken')?.status, { status: 'failed', reason: 'device not answering' });
+  t.deepEqual(hub.connection('broken')?.status, { status: 'failed', reason: 'device not answering', code: 'PB_START_FAILED' });
   t.is(hub.connection('a')?.status.status, 'ok');
   t.is(hub.connection('c')?.status.status, 'ok');
   t.is(hub.graph.get('broken/value'), undefined, "a failed connection's parameters are removed");
@@ -118,5 +118,5 @@ test('common settings are accepted by every connection type', (t) => {
     },
   });
   t.deepEqual(flow.connections[0]?.common, { enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true });
-  t.deepEqual(flow.connections[0]?.settings, {});
+  t.is(flow.connections[0]?.plan.fingerprint, '{}', 'the common settings are not among its own');
 });

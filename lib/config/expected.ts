@@ -3,7 +3,11 @@ export function describeExpected(schema: Record<string, unknown>): string {
   if (typeof schema['expected'] === 'string') return schema['expected'];
   if ('const' in schema) return JSON.stringify(schema['const']);
   if (Array.isArray(schema['enum'])) return `one of ${schema['enum'].map((v) => JSON.stringify(v)).join(', ')}`;
-  if (Array.isArray(schema['anyOf'])) return (schema['anyOf'] as Record<string, unknown>[]).map(describeExpected).join(' or ');
+  const anyOf = schema['anyOf'];
+  if (Array.isArray(anyOf) && anyOf.every((branch) => typeof branch === 'object' && branch !== null && 'const' in branch)) {
+    return `one of ${anyOf.map((branch: { const: unknown }) => JSON.stringify(branch.const)).join(', ')}`;
+  }
+  if (Array.isArray(anyOf)) return (schema['anyOf'] as Record<string, unknown>[]).map(describeExpected).join(' or ');
   const min = schema['minimum'] as number | undefined;
   const max = schema['maximum'] as number | undefined;
   switch (schema['type']) {

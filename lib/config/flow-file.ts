@@ -4,30 +4,12 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError } from '../core/errors.ts';
-import type { ConnectionType } from '../connections/connection.ts';
+import type { ConnectionConfig } from '../connections/connection.ts';
 import { connectionTypes } from '../connections/registry.ts';
-import { formatIssue, type Issue } from './issue.ts';
+import { type Checked, formatIssue, type Issue, within } from '../core/issue.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
 import { describeExpected } from './expected.ts';
 import { checkRuleTree, type TreeNode } from '../rules/rule-tree.ts';
-
-/** The settings every connection has (R-L1), with defaults applied. */
-export interface CommonSettings {
-  readonly enabled: boolean;
-  readonly description: string;
-  readonly location: string;
-  readonly group: string;
-  readonly debug: boolean;
-  readonly statusParameters: boolean;
-}
-
-export interface ConnectionConfig {
-  readonly id: string;
-  readonly type: ConnectionType;
-  readonly common: CommonSettings;
-  /** The type's own settings, exactly as written (validated against its schema). */
-  readonly settings: Readonly<Record<string, unknown>>;
-}
 
 /** A validated flow file. Paths are absolute. */
 export interface Flow {
@@ -71,7 +53,17 @@ export async function loadFlowFile(file: string): Promise<FlowResult> {
 export function validateFlow(document: unknown, path: string): FlowResult {
   const baseDir = dirname(path);
   const issues: Issue[] = validateSchema(document) ? [] : schemaIssues(validateSchema.errors ?? [], document);
-  issues.push(...semanticIssues(document, baseDir, issues));
+  const faulty = (at: (string | number)[]) => issues.some((issue) => at.every((key, i) => issue.path[i] === undefined || issue.path[i] === key));
+  // Settings are parsed once, here; each connection the schema found no fault with is
+  // parsed even when others have mistakes, so one run shows every mistake.
+  const connections: ConnectionConfig[] = [];
+  for (const [id, raw] of Object.entries(asRecord(asRecord(document)['connections']))) {
+    if (faulty(['connections', id])) continue;
+    const prepared = toConnectionConfig(id, asRecord(raw));
+    if (prepared.ok) connections.push(prepared.value);
+    else issues.push(...within(['connections', id], prepared.issues));
+  }
+  issues.push(...semanticIssues(document, baseDir, faulty));
   if (issues.length > 0) {
     const lines = issues.map(formatIssue).join('\n  ');
     return {
@@ -86,7 +78,7 @@ export function validateFlow(document: unknown, path: string): FlowResult {
     flow: {
       path,
       baseDir,
-      connections: Object.entries(valid.connections ?? {}).map(([id, raw]) => toConnectionConfig(id, raw)),
+      connections,
       rules: valid.rules ?? [],
       flows: (valid.flows ?? []).map((f) => resolve(baseDir, f)),
     },
@@ -94,7 +86,6 @@ export function validateFlow(document: unknown, path: string): FlowResult {
 }
 
 interface FlowDocument {
-  connections?: Record<string, { type: string } & Record<string, unknown>>;
   rules?: TreeNode[];
   flows?: string[];
 }
@@ -102,47 +93,39 @@ interface FlowDocument {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-function toConnectionConfig(id: string, raw: { type: string } & Record<string, unknown>): ConnectionConfig {
-  const type = connectionTypes.find((t) => t.type === raw.type);
-  if (!type) throw new Error(`unreachable: type "${raw.type}" passed validation`);
+/** Splits a connection's entry into its type, the common settings and its own, and parses its own. */
+function toConnectionConfig(id: string, raw: Record<string, unknown>): Checked<ConnectionConfig> {
+  const type = connectionTypes.find((t) => t.type === raw['type']);
+  if (!type) return { ok: false, issues: [{ path: ['type'], message: `unknown connection type ${JSON.stringify(raw['type'])}` }] };
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key !== 'type' && !commonSettingNames.includes(key)) settings[key] = value;
   }
+  const plan = type.prepare(settings, { id });
+  if (!plan.ok) return plan;
   const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
   return {
-    id,
-    type,
-    settings,
-    common: {
-      enabled: raw['enabled'] !== false,
-      description: text('description'),
-      location: text('location'),
-      group: text('group'),
-      debug: raw['debug'] === true,
-      statusParameters: raw['statusParameters'] === true,
+    ok: true,
+    value: {
+      id,
+      plan: plan.value,
+      common: {
+        enabled: raw['enabled'] !== false,
+        description: text('description'),
+        location: text('location'),
+        group: text('group'),
+        debug: raw['debug'] === true,
+        statusParameters: raw['statusParameters'] === true,
+      },
     },
   };
 }
 
-function connectionIssues(connections: [string, unknown][]): Issue[] {
-  return connections.flatMap(([id, raw]) => {
-    const type = connectionTypes.find((t) => t.type === asRecord(raw)['type']);
-    return (type?.check?.(raw as never, { id }) ?? []).map((issue) => ({ path: ['connections', id, ...issue.path], message: issue.message }));
-  });
-}
-
-/**
- * Checks the schema cannot express. They run on every part the schema found no fault
- * with, so one run shows every mistake.
- */
-function semanticIssues(document: unknown, baseDir: string, schemaFound: readonly Issue[]): Issue[] {
-  const faulty = (path: (string | number)[]) =>
-    schemaFound.some((issue) => path.every((key, i) => issue.path[i] === undefined || issue.path[i] === key));
-  const connections = Object.entries(asRecord(asRecord(document)['connections'])).filter(([id]) => !faulty(['connections', id]));
-  const issues = connectionIssues(connections);
+/** Checks of rules and code-flow files that the schema cannot express, on the parts it found no fault with. */
+function semanticIssues(document: unknown, baseDir: string, faulty: (path: (string | number)[]) => boolean): Issue[] {
+  const issues: Issue[] = [];
   const rules = asRecord(document)['rules'];
-  if (Array.isArray(rules) && !schemaFound.some((issue) => issue.path[0] === 'rules')) issues.push(...checkRuleTree(rules as TreeNode[]));
+  if (Array.isArray(rules) && !faulty(['rules'])) issues.push(...checkRuleTree(rules as TreeNode[]));
   const flows = asRecord(document)['flows'];
   if (Array.isArray(flows)) {
     flows.forEach((file, index) => {

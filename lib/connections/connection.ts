@@ -1,9 +1,11 @@
 import type { Static, TObject } from '@sinclair/typebox';
+import { Value as SchemaValue } from '@sinclair/typebox/value';
+import type { ErrorCode } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
+import type { Checked, Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import type { Issue } from '../config/issue.ts';
 
 /** The status values of R-L2. */
 export const Status = {
@@ -17,21 +19,58 @@ export type Status = (typeof Status)[keyof typeof Status];
 
 export interface StatusReport {
   readonly status: Status;
-  /** Why the connection is degraded or failed; empty otherwise. */
+  /** Why the connection is degraded, failed or disabled; empty otherwise. */
   readonly reason: string;
+  /** The stable code of a failure, when it has one. */
+  readonly code?: ErrorCode;
 }
 
 /** A connection as dashboards and tools see it (`GET /connections`). */
-export interface ConnectionInfo {
+export interface ConnectionInfo extends StatusReport {
   readonly id: string;
   readonly type: string;
-  readonly status: Status;
-  readonly reason: string;
   readonly description: string;
   readonly location: string;
   readonly group: string;
   /** Facts the connection reports about itself while running, such as the port it listens on. */
   readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** Something that keeps a connection, a code flow or a rule from working as written. */
+export interface Problem {
+  readonly source: 'connection' | 'code-flow' | 'rule';
+  /** The connection id, the code flow's id, or the rule's path and description. */
+  readonly id: string;
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/** The settings every connection has (R-L1), with defaults applied. */
+export interface CommonSettings {
+  readonly enabled: boolean;
+  readonly description: string;
+  readonly location: string;
+  readonly group: string;
+  readonly debug: boolean;
+  readonly statusParameters: boolean;
+}
+
+/** One connection of a flow file, its settings parsed and bound to its type. */
+export interface ConnectionConfig {
+  readonly id: string;
+  readonly common: CommonSettings;
+  readonly plan: ConnectionPlan;
+}
+
+/**
+ * A connection type with parsed settings bound in, ready to create instances. It hides
+ * the settings' type, so the registry and the runner handle every type alike.
+ */
+export interface ConnectionPlan {
+  readonly type: string;
+  /** The settings as written, as canonical JSON: equal fingerprints run identically. */
+  readonly fingerprint: string;
+  create(context: ConnectionContext): ConnectionInstance;
 }
 
 /** What a running connection gets from the hub. Its only door to parameters and time. */
@@ -43,40 +82,130 @@ export interface ConnectionContext {
   readonly baseDir: string;
   /** Read access to every parameter, for connections that combine others (virtual-core). */
   readonly graph: Graph;
-  /** Defines `<connection id>/<id>`; throws a HubError on a bad or duplicate id. */
+  /**
+   * Defines `<connection id>/<id>`; throws a HubError on a bad or duplicate id. A
+   * parameter with `persist` takes the hub's stored value, when it has one, in place of
+   * `initial` (R-S3): seeded before anyone can listen, so restoring notifies no one.
+   */
   define(id: string, spec: ParameterSpec): OwnedParameter;
+  /** Removes one of this connection's parameters (an in-place update that drops it). */
+  remove(id: string): void;
   /** Every connection of the hub with its current status. */
   connections(): readonly ConnectionInfo[];
+  /** The hub's current problems: failed connections and code flows, rules that cannot run. */
+  problems(): readonly Problem[];
   /**
    * Reports a passing problem (`degraded`), its end (`ok`), or that the connection chose
    * not to run here (`disabled`, with the reason).
    */
-  setStatus(status: typeof Status.Ok | typeof Status.Degraded | typeof Status.Disabled, reason?: string): void;
+  setStatus(status: typeof Status.Ok | typeof Status.Degraded | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
 }
 
 /** A started connection. `stop` is idempotent and must release everything `start` took. */
 export interface ConnectionInstance {
   start(): void | Promise<void>;
   stop(): void | Promise<void>;
+  /**
+   * Moves the running connection to new settings of its own type without a restart, so
+   * parameters that still exist keep their values and clients stay connected. Resolves
+   * false when these settings need a restart. Throwing fails the connection, as a start would.
+   */
+  update?(plan: ConnectionPlan): boolean | Promise<boolean>;
   /** Facts worth showing while running (listening port, file name…). */
   details?(): Readonly<Record<string, unknown>>;
 }
 
-/**
- * One connection type: the schema of its own settings (the common ones are added by the
- * hub), semantic checks the schema cannot express, and a factory. Registered once in
- * registry.ts.
- */
-export interface ConnectionType<S extends TObject = TObject> {
-  readonly type: string;
-  readonly summary: string;
-  readonly settings: S;
-  /** Mistakes the schema cannot express, with paths relative to the connection. */
-  check?(settings: Static<S>, connection: { readonly id: string }): Issue[];
-  create(context: ConnectionContext, settings: Static<S>): ConnectionInstance;
+/** A running connection of one type, which sees its own settings typed. */
+export interface TypedInstance<P> {
+  start(): void | Promise<void>;
+  stop(): void | Promise<void>;
+  /** See `ConnectionInstance.update`; receives the parsed settings. */
+  update?(settings: P): boolean | Promise<boolean>;
+  details?(): Readonly<Record<string, unknown>>;
 }
 
-/** Declares a connection type with its settings type inferred from the schema. */
-export function defineConnectionType<S extends TObject>(type: ConnectionType<S>): ConnectionType<S> {
-  return type;
+/**
+ * One connection type as written: the schema of its own settings (the common ones are
+ * added by the hub), a parser for what the schema cannot express, and a factory that
+ * receives the parsed settings. Without `parse`, the settings are used as written.
+ */
+export interface ConnectionTypeDefinition<S extends TObject, P> {
+  readonly type: string;
+  /** One line for people: the flow-file schema's description of the type. */
+  readonly summary: string;
+  readonly settings: S;
+  /** Parses settings the schema accepted; mistakes carry paths relative to the connection. */
+  parse(settings: Static<S>, connection: { readonly id: string }): Checked<P>;
+  create(context: ConnectionContext, settings: P): TypedInstance<P>;
+}
+
+/** A connection type as the registry and the flow file see it. */
+export interface ConnectionType {
+  readonly type: string;
+  readonly summary: string;
+  readonly settings: TObject;
+  /** Parses a connection's own settings once: its plan, or every mistake with its path. */
+  prepare(settings: Readonly<Record<string, unknown>>, connection: { readonly id: string }): Checked<ConnectionPlan>;
+}
+
+/**
+ * Declares a connection type. Settings are parsed once, when the flow file is read; the
+ * instance receives them typed, and an update receives the next parsed settings.
+ */
+export function defineConnectionType<S extends TObject, P = Static<S>>(definition: ConnectionTypeDefinition<S, P>): ConnectionType {
+  // Plans of this type, with their parsed settings: how `update` gets typed settings from
+  // an erased plan, and tells a plan of another type (which needs a restart).
+  const parsedSettings = new WeakMap<ConnectionPlan, P>();
+  return {
+    type: definition.type,
+    summary: definition.summary,
+    settings: definition.settings,
+    prepare(settings, connection) {
+      if (!SchemaValue.Check(definition.settings, settings)) {
+        return { ok: false, issues: [{ path: [], message: `settings do not match the ${definition.type} schema` }] };
+      }
+      const parsed = definition.parse(settings, connection);
+      if (!parsed.ok) return parsed;
+      const plan: ConnectionPlan = {
+        type: definition.type,
+        fingerprint: canonicalJson(settings),
+        create(context) {
+          const instance = definition.create(context, parsed.value);
+          const update = instance.update?.bind(instance);
+          return {
+            start: () => instance.start(),
+            stop: () => instance.stop(),
+            ...(instance.details ? { details: instance.details.bind(instance) } : {}),
+            ...(update
+              ? {
+                  update(next: ConnectionPlan) {
+                    const settings = parsedSettings.get(next);
+                    return settings === undefined ? false : update(settings);
+                  },
+                }
+              : {}),
+          };
+        },
+      };
+      parsedSettings.set(plan, parsed.value);
+      return { ok: true, value: plan };
+    },
+  };
+}
+
+/** For types whose settings need nothing beyond the schema. */
+export function asWritten<T>(settings: T): Checked<T> {
+  return { ok: true, value: settings };
+}
+
+/** Mistakes found while parsing, or the parsed value when there are none. */
+export function checked<T>(issues: readonly Issue[], value: T): Checked<T> {
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+}
+
+/** JSON with object keys sorted, so reordered keys in a flow file compare equal. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }

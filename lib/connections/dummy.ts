@@ -7,8 +7,9 @@
 import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../core/address.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
-import type { Issue } from '../config/issue.ts';
-import { defineConnectionType } from './connection.ts';
+import type { Checked, Issue } from '../core/issue.ts';
+import type { OwnedParameter } from '../core/parameter.ts';
+import { checked, defineConnectionType } from './connection.ts';
 
 export interface DummyLine {
   readonly id: string;
@@ -29,7 +30,7 @@ const settings = Type.Object({
  * Parses the `parameters` setting. Every bad line is reported with its line number (and,
  * for the array form, its index), so one pass shows every mistake.
  */
-export function parseDummyLines(parameters: string | readonly string[]): { lines: DummyLine[]; issues: Issue[] } {
+export function parseDummyLines(parameters: string | readonly string[]): Checked<DummyLine[]> {
   const texts = typeof parameters === 'string' ? parameters.split(/\r?\n/) : parameters;
   const lines: DummyLine[] = [];
   const issues: Issue[] = [];
@@ -40,7 +41,7 @@ export function parseDummyLines(parameters: string | readonly string[]): { lines
     const issue = checkLine(trimmed);
     if (issue) issues.push({ path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index], message: `line ${index + 1}: ${issue}` });
   });
-  return { lines, issues };
+  return checked(issues, lines);
 
   /** Adds the line's parameter, or returns what is wrong with it. */
   function checkLine(trimmed: string): string | undefined {
@@ -72,15 +73,33 @@ export const dummy = defineConnectionType({
   type: 'dummy',
   summary: 'User-defined parameters as intermediate storage.',
   settings,
-  check: ({ parameters = '' }) => parseDummyLines(parameters).issues,
-  create(context, { parameters = '' }) {
+  parse: ({ parameters = '' }) => parseDummyLines(parameters),
+  create(context, lines) {
+    const defined = new Map<string, { line: DummyLine; parameter: OwnedParameter }>();
+    const define = (line: DummyLine) => {
+      const { id, type, initial } = line;
+      const spec = { type, access: 'read-write', persist: true } as const;
+      defined.set(id, { line, parameter: context.define(id, initial === undefined ? spec : { ...spec, initial }) });
+    };
     return {
       start() {
-        for (const { id, type, initial } of parseDummyLines(parameters).lines) {
-          context.define(id, initial === undefined ? { type, access: 'read-write' } : { type, access: 'read-write', initial });
-        }
+        for (const line of lines) define(line);
       },
-      stop() {},
+      // A changed list keeps every parameter whose id and type stay, with its value;
+      // the others go or come. A changed default applies only to a parameter that is new.
+      update(next) {
+        const wanted = new Map(next.map((line) => [line.id, line]));
+        for (const [id, { line }] of defined) {
+          if (wanted.get(id)?.type === line.type) continue;
+          context.remove(id);
+          defined.delete(id);
+        }
+        for (const line of next) if (!defined.has(line.id)) define(line);
+        return true;
+      },
+      stop() {
+        defined.clear();
+      },
     };
   },
 });

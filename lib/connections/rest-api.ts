@@ -15,9 +15,9 @@ import { Authenticator } from '../http/auth.ts';
 import { RestServer } from '../http/server.ts';
 import { StaticFiles } from '../http/static-files.ts';
 import { nativeBinaryLoaded, nativeBinaryName } from '../http/uws.ts';
-import type { Issue } from '../config/issue.ts';
-import { regexProblem } from '../config/regex-problem.ts';
-import { defineConnectionType } from './connection.ts';
+import type { Issue } from '../core/issue.ts';
+import { regexProblem } from '../core/regex.ts';
+import { checked, defineConnectionType } from './connection.ts';
 
 const settings = Type.Object({
   port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 17011, description: 'TCP port; 0 picks a free one, which is logged.' })),
@@ -35,13 +35,16 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  check({ wsFilters = [] }) {
-    return wsFilters.flatMap((source, index): Issue[] => {
+  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }) {
+    const issues: Issue[] = [];
+    const filters = wsFilters.flatMap((source, index) => {
       const problem = regexProblem(source);
-      return problem ? [{ path: ['wsFilters', index], message: problem }] : [];
+      if (problem) issues.push({ path: ['wsFilters', index], message: problem });
+      return problem ? [] : [new RegExp(source)];
     });
+    return checked(issues, { port, bindIp, documentRoot, credentials: { username, password, token }, wsFilters: filters });
   },
-  create(context, { port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }) {
+  create(context, { port, bindIp, documentRoot, credentials, wsFilters }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
     return {
@@ -51,9 +54,9 @@ export const restApi = defineConnectionType({
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
         server = new RestServer({
           graph: context.graph,
-          auth: new Authenticator({ username, password, token }),
+          auth: new Authenticator(credentials),
           files,
-          wsFilters: wsFilters.map((source) => new RegExp(source)),
+          wsFilters,
           connections: context.connections,
           scheduler: context.scheduler,
           log: context.log,

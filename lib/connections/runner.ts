@@ -1,11 +1,20 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { ConnectionConfig } from '../config/flow-file.ts';
-import { reasonOf } from '../core/errors.ts';
+import { asHubError, type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
-import type { OwnedParameter } from '../core/parameter.ts';
+import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import { type ConnectionContext, type ConnectionInfo, type ConnectionInstance, Status, type StatusReport } from './connection.ts';
+import { convert } from '../core/value.ts';
+import {
+  canonicalJson,
+  type ConnectionConfig,
+  type ConnectionContext,
+  type ConnectionInfo,
+  type ConnectionInstance,
+  type Problem,
+  Status,
+  type StatusReport,
+} from './connection.ts';
 
 export const connectedParameterId = '_status/connected';
 
@@ -16,6 +25,10 @@ export interface RunnerEnvironment {
   readonly baseDir: string;
   /** Every connection of the hub, for connections that report on the others (rest-api). */
   readonly connections: () => readonly ConnectionInfo[];
+  /** The hub's current problems, for connections that serve them (rest-api). */
+  readonly problems: () => readonly Problem[];
+  /** The stored value of a persistent parameter, if the hub keeps one (R-S3). */
+  readonly restore?: (address: string) => unknown;
 }
 
 /**
@@ -32,15 +45,22 @@ export class ConnectionRunner {
 
   readonly status$: Observable<StatusReport> = this.report.asObservable();
 
+  private current: ConnectionConfig;
+
   constructor(
-    readonly config: ConnectionConfig,
+    config: ConnectionConfig,
     private readonly env: RunnerEnvironment,
   ) {
+    this.current = config;
     this.log = env.log.child({ connection: config.id }, config.common.debug ? { level: 'debug' } : {});
   }
 
   get id(): string {
-    return this.config.id;
+    return this.current.id;
+  }
+
+  get config(): ConnectionConfig {
+    return this.current;
   }
 
   get status(): StatusReport {
@@ -48,11 +68,11 @@ export class ConnectionRunner {
   }
 
   get info(): ConnectionInfo {
-    const { id, type, common } = this.config;
+    const { id, plan, common } = this.current;
     const details = this.instance?.details?.();
     return {
       id,
-      type: type.type,
+      type: plan.type,
       ...this.status,
       description: common.description,
       location: common.location,
@@ -63,7 +83,7 @@ export class ConnectionRunner {
 
   async start(): Promise<void> {
     const { graph } = this.env;
-    const { id, common, type, settings } = this.config;
+    const { id, common, plan } = this.current;
     graph.registerConnection(id);
     if (common.statusParameters) {
       const defined = graph.define(id, connectedParameterId, { type: 'B', access: 'read-only', initial: false }, { reserved: true });
@@ -75,13 +95,43 @@ export class ConnectionRunner {
     }
     this.setStatus(Status.Starting, '');
     try {
-      this.instance = type.create(this.context(), settings as never);
+      this.instance = plan.create(this.context());
       await this.instance.start();
       if (this.status.status === Status.Starting) this.setStatus(Status.Ok, '');
     } catch (error) {
-      this.setStatus(Status.Failed, reasonOf(error));
-      await this.stop();
+      await this.fail(error);
     }
+  }
+
+  /**
+   * Moves the connection to `config` in place when it can: only its descriptive settings
+   * changed, or its type updates itself. Resolves false when a restart is needed (another
+   * type, `enabled`, `debug` or `statusParameters` changed, or the type cannot update).
+   */
+  async update(config: ConnectionConfig): Promise<boolean> {
+    const before = this.current;
+    const lifecycle = ({ enabled, debug, statusParameters }: ConnectionConfig['common']) => canonicalJson({ enabled, debug, statusParameters });
+    if (config.plan.type !== before.plan.type || lifecycle(config.common) !== lifecycle(before.common)) return false;
+    if (config.plan.fingerprint !== before.plan.fingerprint) {
+      const instance = this.instance;
+      if (!instance?.update) return false;
+      try {
+        if (!(await instance.update(config.plan))) return false;
+      } catch (error) {
+        this.current = config;
+        await this.fail(error);
+        return true;
+      }
+      this.log.info('settings updated in place');
+    }
+    this.current = config;
+    return true;
+  }
+
+  private async fail(error: unknown): Promise<void> {
+    const failure = asHubError(error, 'PB_START_FAILED');
+    this.setStatus(Status.Failed, failure.message, failure.code);
+    await this.stop();
   }
 
   async stop(): Promise<void> {
@@ -108,12 +158,12 @@ export class ConnectionRunner {
 
   /** True when `config` would run this connection exactly as it runs now. */
   sameAs(config: ConnectionConfig): boolean {
-    const mine = this.config;
-    return mine.type === config.type && canonical(mine.settings) === canonical(config.settings) && canonical(mine.common) === canonical(config.common);
+    const mine = this.current;
+    return mine.plan.type === config.plan.type && mine.plan.fingerprint === config.plan.fingerprint && canonicalJson(mine.common) === canonicalJson(config.common);
   }
 
   private context(): ConnectionContext {
-    const { graph, scheduler, baseDir, connections } = this.env;
+    const { graph, scheduler, baseDir, connections, problems } = this.env;
     const id = this.id;
     return {
       id,
@@ -121,22 +171,35 @@ export class ConnectionRunner {
       baseDir,
       graph,
       connections,
+      problems,
       log: this.log,
-      define(parameterId, spec) {
-        const defined = graph.define(id, parameterId, spec);
+      define: (parameterId, spec) => {
+        const defined = graph.define(id, parameterId, this.seeded(`${id}/${parameterId}`, spec));
         if (!defined.ok) throw defined.error;
         return defined.value;
       },
-      setStatus: (status, reason = '') => {
-        if (this.instance) this.setStatus(status, reason);
+      remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
+      setStatus: (status, reason = '', code) => {
+        if (this.instance) this.setStatus(status, reason, code);
       },
     };
   }
 
-  private setStatus(status: Status, reason: string): void {
+  /** The spec with the stored value as its initial one, when the parameter persists and a usable value is stored (R-S3). */
+  private seeded(address: string, spec: ParameterSpec): ParameterSpec {
+    if (!spec.persist || spec.type === 'T' || !this.env.restore) return spec;
+    const stored = this.env.restore(address);
+    if (stored === undefined) return spec;
+    const converted = convert(stored, spec.type);
+    if (converted.ok) return { ...spec, initial: converted.value };
+    this.log.warn(`${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`);
+    return spec;
+  }
+
+  private setStatus(status: Status, reason: string, code?: ErrorCode): void {
     const previous = this.report.value;
-    if (previous.status === status && previous.reason === reason) return;
-    this.report.next({ status, reason });
+    if (previous.status === status && previous.reason === reason && previous.code === code) return;
+    this.report.next({ status, reason, ...(code ? { code } : {}) });
     this.connected?.report(status === Status.Ok || status === Status.Degraded);
     const suffix = reason ? `: ${reason}` : '';
     switch (status) {
@@ -145,18 +208,11 @@ export class ConnectionRunner {
       case Status.Degraded:
         return this.log.warn(`degraded${suffix}`);
       case Status.Ok:
-        return this.log.info(previous.status === Status.Starting ? `started (${this.config.type.type})` : 'ok again');
+        return this.log.info(previous.status === Status.Starting ? `started (${this.current.plan.type})` : 'ok again');
       case Status.Disabled:
         return this.log.info(`disabled${suffix}`);
       case Status.Starting:
         return this.log.debug('starting');
     }
   }
-}
-
-/** JSON with object keys sorted, so reordered keys in a flow file compare equal. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
 }

@@ -13,7 +13,7 @@ import type { Subscription } from 'rxjs';
 import { ok, type Result } from '../core/errors.ts';
 import { after, every } from '../core/scheduler.ts';
 import type { Value } from '../core/value.ts';
-import { defineConnectionType } from './connection.ts';
+import { asWritten, defineConnectionType } from './connection.ts';
 
 const settings = Type.Object({
   timers: Type.Optional(
@@ -53,6 +53,7 @@ export const timer = defineConnectionType({
   type: 'timer',
   summary: 'One-shot timers and drift-free pulses.',
   settings,
+  parse: asWritten,
   create(context, { timers = [], pulses = [] }) {
     const running: (Subscription | undefined)[] = [];
     const pulseRuns: Subscription[] = [];

@@ -20,6 +20,7 @@ export const errorTable = {
   },
   PB_DUPLICATE_PARAMETER: { status: 409, text: 'A parameter with this address already exists. Each id may be defined once per connection.' },
   PB_READ_ONLY: { status: 403, text: 'The parameter is read-only: the hub only reports it. Write to a writable parameter instead.' },
+  PB_WRITE_ONLY: { status: 403, text: 'The parameter is write-only: it accepts values but cannot be read or followed. A rule source must be readable.' },
   PB_CONVERSION: {
     status: 400,
     text: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
@@ -57,6 +58,11 @@ export const errorTable = {
     text: 'No usable X display for global keys: set `DISPLAY`, allow input access, or use `whenNoDisplay: "disable"` on headless machines.',
   },
   PB_CODE_FLOW: { status: 503, text: 'A code flow failed to load, threw, or its stream errored; it is stopped and its parameters removed. The message names the file.' },
+  PB_FEEDBACK_LOOP: {
+    status: 508,
+    text: 'Rules kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules.',
+  },
+  PB_RULE_FAILED: { status: 500, text: "A rule's pipe failed and the rule stopped; the message says why. The other rules run on." },
   PB_START_FAILED: { status: 503, text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.' },
 } as const satisfies Record<string, { readonly status: number; readonly text: string }>;
 

@@ -15,6 +15,14 @@ export interface ParameterSpec {
   readonly onWrite?: (value: Value, origin: string | undefined) => void;
   /** Replaces the standard conversion for writes, for types whose writes are commands. */
   readonly accept?: (raw: unknown) => Result<Value>;
+  /**
+   * For a parameter owned elsewhere (another hub, R-M5): an accepted write is converted
+   * and handed here instead of being stored; the value changes only when the owner's
+   * answer comes back through `report`. The result is what the writer is told.
+   */
+  readonly forward?: (value: Value, origin: string | undefined) => SetResult;
+  /** The hub keeps its value across restarts and reloads (R-S2); see the state store. */
+  readonly persist?: boolean;
 }
 
 /** `true` when the write changed the value (or fired a trigger). */
@@ -31,6 +39,10 @@ export interface Parameter {
   readonly id: string;
   readonly type: ValueType;
   readonly access: Access;
+  /** True when the hub keeps its value across restarts (R-S2). */
+  readonly persist: boolean;
+  /** True when its owner is elsewhere: writes are forwarded, and its value follows the owner's reports. */
+  readonly remote: boolean;
   /** The current value, `undefined` while unknown; always `undefined` for a trigger. */
   readonly value: Value | undefined;
   /** The current value on subscribe (when known), then every change or fire. */
@@ -83,6 +95,14 @@ class TypedParameter implements OwnedParameter {
     return this.spec.access;
   }
 
+  get persist(): boolean {
+    return this.spec.persist === true;
+  }
+
+  get remote(): boolean {
+    return this.spec.forward !== undefined;
+  }
+
   get value(): Value | undefined {
     return isKnown(this.current) ? this.current : undefined;
   }
@@ -102,6 +122,7 @@ class TypedParameter implements OwnedParameter {
     }
     const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
+    if (this.spec.forward) return this.spec.forward(converted.value, origin);
     const changed = this.store(converted.value);
     this.spec.onWrite?.(converted.value, origin);
     return changed;

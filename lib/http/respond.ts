@@ -14,6 +14,7 @@ export const statusLines = {
   426: '426 Upgrade Required',
   500: '500 Internal Server Error',
   503: '503 State Unknown',
+  508: '508 Loop Detected',
 } as const;
 export type HttpStatus = keyof typeof statusLines;
 

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import * as rx from 'rxjs';
 import { isObservable, Subscription } from 'rxjs';
 import { isConnectionId } from '../core/address.ts';
-import { reasonOf } from '../core/errors.ts';
+import { HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -13,6 +13,8 @@ export interface CodeFlowsOptions {
   readonly graph: Graph;
   readonly scheduler: Scheduler;
   readonly log: Logger;
+  /** Told of every flow that fails to load, throws, or whose stream errors (a PB_CODE_FLOW error naming the file). */
+  readonly failed?: (id: string, error: HubError) => void;
 }
 
 /** The id of a flow module: its file name, lower-cased, with other characters as `-`. */
@@ -43,8 +45,12 @@ export class CodeFlows {
     for (const path of paths) {
       const id = flowIdOf(path);
       const log = this.options.log.child({ connection: id });
+      const fail = (message: string, detail = message) => {
+        log.error(detail);
+        this.options.failed?.(id, new HubError('PB_CODE_FLOW', message));
+      };
       if (!isConnectionId(id) || this.owned.has(id) || this.options.graph.hasConnection(id)) {
-        log.error(`code flow ${path}: its id "${id}" (from the file name) is taken or invalid; rename the file`);
+        fail(`code flow ${path}: its id "${id}" (from the file name) is taken or invalid; rename the file`);
         continue;
       }
       const subscription = new Subscription();
@@ -59,13 +65,13 @@ export class CodeFlows {
         this.options.graph.registerConnection(id);
         const output = await (module.default as CodeFlow)(this.api(id, log));
         this.own(subscription, output, (error) => {
-          log.error(`code flow stopped: ${reasonOf(error)}`);
+          fail(`code flow ${path} stopped: ${reasonOf(error)}`, `code flow stopped: ${reasonOf(error)}`);
           this.stopOne(id);
         });
         log.info(`code flow ${basename(path)} started`);
         started.push(id);
       } catch (error) {
-        log.error(`code flow ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        fail(`code flow ${path} failed: ${reasonOf(error)}`, `code flow ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         this.stopOne(id);
       }
     }

@@ -1,4 +1,5 @@
 import { type Observable, Subject, type Subscription } from 'rxjs';
+import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -9,6 +10,7 @@ import { pipeSteps } from './steps/index.ts';
 /** A problem of one rule, reported as data with the rule that has it. */
 export interface RuleProblem {
   readonly rule: string;
+  readonly code: ErrorCode;
   readonly message: string;
 }
 
@@ -65,7 +67,7 @@ export class RuleEngine {
       }
       const problem = this.checkAddresses(rule);
       if (problem) {
-        this.report(rule, problem);
+        this.report(rule, problem.code, problem.message);
         continue;
       }
       const input = new Subject<Signal>();
@@ -76,7 +78,7 @@ export class RuleEngine {
           next: (signal) => {
             for (const destination of rule.destinations) this.write(rule, destination, signal);
           },
-          error: (error: unknown) => this.report(rule, `stopped: ${error instanceof Error ? error.message : String(error)}`),
+          error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`),
         }),
       );
       const group = bySource.get(rule.source) ?? [];
@@ -101,15 +103,15 @@ export class RuleEngine {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
   }
 
-  private checkAddresses(rule: Rule): string | undefined {
+  private checkAddresses(rule: Rule): HubError | undefined {
     const { graph } = this.options;
     const source = graph.lookup(rule.source);
-    if (!source.ok) return `source ${source.error.message}`;
-    if (source.value.access === 'write-only') return `source ${rule.source} is write-only, so it cannot be read`;
+    if (!source.ok) return new HubError(source.error.code, `source ${source.error.message}`);
+    if (source.value.access === 'write-only') return new HubError('PB_WRITE_ONLY', `source ${rule.source} is write-only, so it cannot be read`);
     for (const destination of rule.destinations) {
       const found = graph.lookup(destination);
-      if (!found.ok) return `destination ${found.error.message}`;
-      if (found.value.access === 'read-only') return `destination ${destination} is read-only`;
+      if (!found.ok) return new HubError(found.error.code, `destination ${found.error.message}`);
+      if (found.value.access === 'read-only') return new HubError('PB_READ_ONLY', `destination ${destination} is read-only`);
     }
     return undefined;
   }
@@ -135,12 +137,12 @@ export class RuleEngine {
     if (count > this.loopLimit) {
       if (!this.cut.has(destination)) {
         this.cut.add(destination);
-        this.report(rule, `feedback loop cut: rules wrote ${destination} ${this.loopLimit} times in one turn; chain ${this.chainTo(destination)}`);
+        this.report(rule, 'PB_FEEDBACK_LOOP', `feedback loop cut: rules wrote ${destination} ${this.loopLimit} times in one turn; chain ${this.chainTo(destination)}`);
       }
       return;
     }
     const written = this.options.graph.write(destination, signal.value, `rule ${rule.path}`);
-    if (!written.ok) this.report(rule, written.error.message);
+    if (!written.ok) this.report(rule, written.error.code, written.error.message);
   }
 
   /**
@@ -163,8 +165,8 @@ export class RuleEngine {
     return chain.join(' → ');
   }
 
-  private report(rule: Rule, message: string): void {
+  private report(rule: Rule, code: ErrorCode, message: string): void {
     this.options.log.error(`rule ${rule.name}: ${message}`);
-    this.problems.next({ rule: rule.name, message });
+    this.problems.next({ rule: rule.name, code, message });
   }
 }

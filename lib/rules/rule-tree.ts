@@ -1,5 +1,5 @@
-import type { Issue } from '../config/issue.ts';
-import { formatPath } from '../config/issue.ts';
+import type { Issue } from '../core/issue.ts';
+import { formatPath } from '../core/issue.ts';
 import { pipeSteps } from './steps/index.ts';
 
 export interface RuleNode {

@@ -5,7 +5,7 @@ import test from 'ava';
 import { Ajv } from 'ajv';
 import JSON5 from 'json5';
 import { flowFileJsonSchema, loadFlowFile, validateFlow } from '../../lib/config/flow-file.ts';
-import { formatIssue } from '../../lib/config/issue.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
 
 const messagesOf = (document: unknown) => {
   const result = validateFlow(document, '/virtual/flow.json5');

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
-import { formatIssue } from '../../lib/config/issue.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
 import { param, startHub } from '../helpers/hub.ts';
 
 const dummyFlow = (parameters: unknown) => ({ connections: { vars: { type: 'dummy', parameters } } });

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
-import { formatIssue } from '../../lib/config/issue.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
 import { Hub } from '../../lib/hub.ts';
 import { capturedLog, flowOf, startHub } from '../helpers/hub.ts';
 
@@ -38,7 +38,7 @@ test('a port in use fails that connection with the reason; the rest of the hub r
     other: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
     vars: { type: 'dummy', parameters: 'x,I,1' },
   });
-  t.deepEqual(hub.connection('api')?.status, { status: 'failed', reason: `cannot listen on 127.0.0.1:${taken} (in use, or not a local address)` });
+  t.like(hub.connection('api')?.status, { status: 'failed', reason: `cannot listen on 127.0.0.1:${taken} (in use, or not a local address)` });
   t.is(hub.connection('vars')?.status.status, 'ok');
   const other = hub.connection('other')?.info.details?.['port'] as number;
   const connections = (await (await fetch(`http://127.0.0.1:${other}/connections`)).json()) as { id: string; status: string; reason: string }[];

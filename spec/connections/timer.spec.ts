@@ -1,6 +1,6 @@
 import test from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
-import { formatIssue } from '../../lib/config/issue.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 

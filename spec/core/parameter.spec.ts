@@ -109,3 +109,31 @@ test('a subscriber joining mid-delivery gets the delivered value, then the queue
 test('an initial value that does not convert is refused', (t) => {
   t.throws(() => createParameter('c', 'x', { type: 'B', access: 'read-write', initial: 'maybe' }), { message: /c\/x: cannot convert "maybe" to boolean/ });
 });
+
+test('a parameter owned elsewhere forwards converted writes and changes only when its owner reports', (t) => {
+  const forwarded: [Value, string | undefined][] = [];
+  const remote = createParameter('other-hub', 'fader', {
+    type: 'F',
+    access: 'read-write',
+    forward: (value, origin) => {
+      forwarded.push([value, origin]);
+      return { ok: true, value: true };
+    },
+  });
+  const seen = collect(remote.changes$);
+  t.true(remote.remote);
+  t.deepEqual(remote.set('0.75', 'ws'), { ok: true, value: true });
+  t.deepEqual(forwarded, [[0.75, 'ws']], 'the owner gets the converted value and who wrote it');
+  t.is(remote.value, undefined, 'nothing is stored until the owner answers');
+  t.deepEqual(seen, []);
+  remote.report(0.75);
+  t.is(remote.value, 0.75);
+  t.deepEqual(seen, [0.75]);
+  t.false(remote.set('loud').ok, 'a write that does not convert never leaves the hub');
+  t.is(forwarded.length, 1);
+});
+
+test('a parameter says whether the hub keeps its value', (t) => {
+  t.true(createParameter('vars', 'kept', { type: 'S', access: 'read-write', persist: true }).persist);
+  t.false(createParameter('vars', 'passing', { type: 'S', access: 'read-write' }).persist);
+});

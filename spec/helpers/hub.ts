@@ -18,6 +18,7 @@ export interface SpecHubOptions {
   readonly scheduler?: Scheduler;
   readonly log?: Logger;
   readonly loopLimit?: number;
+  readonly restore?: (address: string) => unknown;
   /** The folder the flow file stands in: relative paths resolve against it. */
   readonly dir?: string;
 }

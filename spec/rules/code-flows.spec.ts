@@ -105,3 +105,20 @@ test('a flow id comes from its file name; a clash with a connection is refused',
   const { lines } = await flowsHub(t, { 'studio.mjs': 'export default () => {};' });
   t.true(lines.some((l) => /its id "studio" \(from the file name\) is taken/.test(l.msg)));
 });
+
+test('a failed code flow is one of the hub problems, and on the problem stream as it happens', async (t) => {
+  const { hub } = await flowsHub(t, {
+    'broken.mjs': `export default () => { throw new Error('wiring mistake'); };`,
+    'fragile.mjs': `
+      export default (hub) => hub.watch('studio/x').pipe(hub.rx.map((v) => { if (v === 13) throw new Error('unlucky'); }));`,
+  });
+  t.like(hub.problems(), [{ source: 'code-flow', id: 'broken', code: 'PB_CODE_FLOW' }]);
+  t.regex(hub.problems()[0]?.message ?? '', /broken\.mjs failed: wiring mistake/);
+  const seen: unknown[] = [];
+  const subscription = hub.problems$.subscribe((problem) => seen.push(problem));
+  t.teardown(() => subscription.unsubscribe());
+  param(hub, 'studio/x').set(13);
+  t.like(seen, [{ source: 'code-flow', id: 'fragile', code: 'PB_CODE_FLOW' }]);
+  t.regex((seen[0] as { message: string }).message, /fragile\.mjs stopped: unlucky/);
+  t.is(hub.problems().length, 2);
+});

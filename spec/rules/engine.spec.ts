@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
-import { formatIssue } from '../../lib/config/issue.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
 import type { RuleProblem } from '../../lib/rules/engine.ts';
 import { Hub } from '../../lib/hub.ts';
 import { flowOf, param, record } from '../helpers/hub.ts';
@@ -86,11 +86,11 @@ test('a missing, unreadable or unwritable address is an error naming the rule; t
     { source: 'studio/level', destinations: ['studio/count'] },
   ]);
   t.deepEqual(problems, [
-    { rule: 'rules[0] "typo"', message: 'source studio/nope: connection "studio" has no parameter "nope"' },
-    { rule: 'rules[1]', message: 'source nowhere/x: there is no connection "nowhere"' },
-    { rule: 'rules[2]', message: 'source clock/timer/1/start is write-only, so it cannot be read' },
-    { rule: 'rules[3]', message: 'destination clock/pulse/1 is read-only' },
-    { rule: 'rules[4].rules[0]', message: 'destination studio/missing: connection "studio" has no parameter "missing"' },
+    { rule: 'rules[0] "typo"', code: 'PB_UNKNOWN_PARAMETER', message: 'source studio/nope: connection "studio" has no parameter "nope"' },
+    { rule: 'rules[1]', code: 'PB_UNKNOWN_CONNECTION', message: 'source nowhere/x: there is no connection "nowhere"' },
+    { rule: 'rules[2]', code: 'PB_WRITE_ONLY', message: 'source clock/timer/1/start is write-only, so it cannot be read' },
+    { rule: 'rules[3]', code: 'PB_READ_ONLY', message: 'destination clock/pulse/1 is read-only' },
+    { rule: 'rules[4].rules[0]', code: 'PB_UNKNOWN_PARAMETER', message: 'destination studio/missing: connection "studio" has no parameter "missing"' },
   ]);
   param(hub, 'studio/level').set(4.2);
   t.is(param(hub, 'studio/count').value, 4);
@@ -112,7 +112,7 @@ test('a value a destination cannot take is reported with the rule; the destinati
   param(hub, 'studio/count').set(7);
   param(hub, 'studio/title').set('seven');
   t.is(param(hub, 'studio/count').value, 7);
-  t.deepEqual(problems, [{ rule: 'rules[0]', message: 'studio/count: cannot convert "seven" to integer: not a decimal number' }]);
+  t.deepEqual(problems, [{ rule: 'rules[0]', code: 'PB_CONVERSION', message: 'studio/count: cannot convert "seven" to integer: not a decimal number' }]);
 });
 
 test('a feedback loop is cut after a bounded number of rounds, reported with its chain, and the hub serves on', async (t) => {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { filter } from 'rxjs';
-import { regexProblem } from '../../config/regex-problem.ts';
+import { regexProblem } from '../../core/regex.ts';
 import { convert, toWire, type Value } from '../../core/value.ts';
 import { defineStep, type Scalar } from '../signal.ts';
 

@@ -6,13 +6,14 @@
  *   output/<combination>   T   write-only   each fire presses and releases the combination
  */
 import { Type } from '@sinclair/typebox';
-import type { Issue } from '../config/issue.ts';
-import { type Combination, parseCombination } from '../keys/combination.ts';
-import { probeDisplay } from '../keys/display.ts';
-import { globalHook } from '../keys/global-hook.ts';
-import { tap } from '../keys/typist.ts';
-import type { OwnedParameter } from '../core/parameter.ts';
-import { defineConnectionType } from './connection.ts';
+import type { Issue } from '../../core/issue.ts';
+import { type Combination, parseCombination } from './combination.ts';
+import { probeDisplay } from './display.ts';
+import { globalHook } from './global-hook.ts';
+import { tap } from './typist.ts';
+import type { OwnedParameter } from '../../core/parameter.ts';
+import { checked, defineConnectionType } from '../connection.ts';
+import { reasonOf } from '../../core/errors.ts';
 
 const combinations = (description: string) =>
   Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: [], description }));
@@ -21,9 +22,7 @@ const settings = Type.Object({
   inputKeys: combinations('Global hotkeys to listen for, such as ctrl-f1.'),
   outputKeys: combinations('Combinations the hub may type, such as ctrl-shift-a.'),
   whenNoDisplay: Type.Optional(
-    Type.Unsafe<'fail' | 'disable'>({
-      type: 'string',
-      enum: ['fail', 'disable'],
+    Type.Union([Type.Literal('fail'), Type.Literal('disable')], {
       default: 'fail',
       description: 'Without a usable X display: "fail" (status failed) or "disable" (status disabled, for flows that also run headless).',
     }),
@@ -51,25 +50,22 @@ export const keyboard = defineConnectionType({
   type: 'keyboard',
   summary: 'Global hotkeys in, synthetic keystrokes out (X11).',
   settings,
-  check({ inputKeys = [], outputKeys = [] }) {
+  parse({ inputKeys = [], outputKeys = [], whenNoDisplay = 'fail' }) {
     const issues: Issue[] = [];
-    parseList(inputKeys, 'inputKeys', issues);
-    parseList(outputKeys, 'outputKeys', issues);
-    return issues;
+    const inputs = parseList(inputKeys, 'inputKeys', issues);
+    const outputs = parseList(outputKeys, 'outputKeys', issues);
+    return checked(issues, { inputs, outputs, whenNoDisplay });
   },
-  create(context, { inputKeys = [], outputKeys = [], whenNoDisplay = 'fail' }) {
+  create(context, { inputs, outputs, whenNoDisplay }) {
     let release: (() => void) | undefined;
     return {
       async start() {
-        const unused: Issue[] = [];
-        const inputs = parseList(inputKeys, 'inputKeys', unused);
-        const outputs = parseList(outputKeys, 'outputKeys', unused);
         if (inputs.length + outputs.length === 0) return;
         try {
           await probeDisplay();
         } catch (error) {
           if (whenNoDisplay === 'fail') throw error;
-          context.setStatus('disabled', (error as Error).message);
+          context.setStatus('disabled', reasonOf(error), 'PB_NO_DISPLAY');
           return;
         }
         const fired = new Map<string, OwnedParameter>();
@@ -81,7 +77,7 @@ export const keyboard = defineConnectionType({
             onWrite: () =>
               void tap(combination).then(
                 () => context.setStatus('ok'),
-                (error: unknown) => context.setStatus('degraded', `cannot type ${combination.name}: ${(error as Error).message}`),
+                (error: unknown) => context.setStatus('degraded', `cannot type ${combination.name}: ${reasonOf(error)}`, 'PB_NO_DISPLAY'),
               ),
           });
         }

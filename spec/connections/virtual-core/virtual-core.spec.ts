@@ -1,8 +1,8 @@
 import test from 'ava';
-import { validateFlow } from '../../lib/config/flow-file.ts';
-import { formatIssue } from '../../lib/config/issue.ts';
-import { VirtualClock } from '../helpers/virtual-time.ts';
-import { param, record, startHub } from '../helpers/hub.ts';
+import { validateFlow } from '../../../lib/config/flow-file.ts';
+import { formatIssue } from '../../../lib/core/issue.ts';
+import { VirtualClock } from '../../helpers/virtual-time.ts';
+import { param, record, startHub } from '../../helpers/hub.ts';
 
 const issuesOf = (core: object) => {
   const result = validateFlow({ connections: { core: { type: 'virtual-core', ...core } } }, '/virtual/flow.json5');

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { SaxesParser } from 'saxes';
-import { eventually } from '../helpers/eventually.ts';
-import { param, startHub } from '../helpers/hub.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { param, startHub } from '../../helpers/hub.ts';
 
 const template = `<?xml version="1.0" encoding="UTF-8"?>
 <nowplaying station="$Station">
@@ -104,6 +104,7 @@ test('a template that is not well-formed fails the connection with line and colu
   const { hub } = await xmlHub(t, { template: '<show>\n  <title>$Title</titel>\n</show>' }, { vars: { type: 'dummy', parameters: 'x,I,1' } });
   t.deepEqual(hub.connection('np')?.status, {
     status: 'failed',
+    code: 'PB_BAD_TEMPLATE',
     reason: 'template is not well-formed XML: line 2, column 23: unexpected close tag.',
   });
   t.is(hub.graph.get('np/Title'), undefined);

@@ -17,3 +17,11 @@ export function formatPath(path: readonly (string | number)[]): string {
 export function formatIssue(issue: Issue): string {
   return `${formatPath(issue.path)}: ${issue.message}`;
 }
+
+/** A parse that either succeeds or lists every mistake it found, each with its path. */
+export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly Issue[] };
+
+/** The issues of a part of a document, with their paths made relative to the whole. */
+export function within(prefix: readonly (string | number)[], issues: readonly Issue[]): Issue[] {
+  return issues.map((issue) => ({ path: [...prefix, ...issue.path], message: issue.message }));
+}

@@ -1,4 +1,5 @@
 import { SaxesParser } from 'saxes';
+import { HubError } from '../../core/errors.ts';
 
 const placeholderRe = /\$([A-Za-z0-9]+)/g;
 
@@ -20,18 +21,18 @@ export class XmlTemplate {
     readonly placeholders: readonly string[],
   ) {}
 
-  /** Throws an Error naming line and column when `source` is not well-formed XML. */
+  /** Throws a PB_BAD_TEMPLATE HubError naming line and column when `source` is not well-formed XML. */
   static parse(source: string): XmlTemplate {
     const names = new Set<string>();
     const collect = (text: string) => {
       for (const [, name] of text.matchAll(placeholderRe)) names.add(name as string);
     };
     const parser = new SaxesParser({ position: true });
-    let failure: Error | undefined;
+    let failure: HubError | undefined;
     parser.on('error', (error) => {
       const [, line, column, reason] = /^(?:undefined:)?(\d+):(\d+): (.*)$/s.exec(error.message) ?? [];
       const where = line ? `line ${line}, column ${column}: ${reason}` : error.message;
-      failure ??= new Error(`template is not well-formed XML: ${where}`);
+      failure ??= new HubError('PB_BAD_TEMPLATE', `template is not well-formed XML: ${where}`);
     });
     parser.on('text', collect);
     parser.on('attribute', ({ value }) => collect(value));

@@ -8,10 +8,11 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
-import { segmentPattern } from '../core/address.ts';
-import type { Issue } from '../config/issue.ts';
-import { inputCounts, levelOf, type LogicOp, logicFunction, logicOps, timedOps } from '../logic/functions.ts';
-import { defineConnectionType } from './connection.ts';
+import { segmentPattern } from '../../core/address.ts';
+import type { Issue } from '../../core/issue.ts';
+import { inputCounts, levelOf, type LogicOp, logicFunction, logicOps, timedOps } from './functions.ts';
+import type { OwnedParameter } from '../../core/parameter.ts';
+import { checked, defineConnectionType } from '../connection.ts';
 
 const settings = Type.Object({
   logics: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096, default: 64, description: 'How many logic/<n> parameters.' })),
@@ -20,7 +21,7 @@ const settings = Type.Object({
       Type.Object(
         {
           id: Type.String({ pattern: segmentPattern, expected: 'an id of 1–128 characters A-Z a-z 0-9 _ - .' }),
-          op: Type.Unsafe<LogicOp>({ type: 'string', enum: [...logicOps] }),
+          op: Type.Union(logicOps.map((op) => Type.Literal(op))),
           inputs: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Addresses of any readable parameters.' }),
           ms: Type.Optional(Type.Integer({ minimum: 0, description: 'Time for delay-on, delay-off and pulse.' })),
           description: Type.Optional(Type.String()),
@@ -79,22 +80,49 @@ export const virtualCore = defineConnectionType({
   type: 'virtual-core',
   summary: 'A bank of boolean logics and logic functions over any parameters of the hub.',
   settings,
-  check: ({ functions = [] }, { id }) => checkFunctions(functions, id),
-  create(context, { logics = 64, functions = [] }) {
-    const running: Subscription[] = [];
+  parse: ({ logics = 64, functions = [] }, { id }) => checked(checkFunctions(functions, id), { logics, functions }),
+  create(context, settings) {
+    const logicLevels: OwnedParameter[] = [];
+    const outputs = new Map<string, OwnedParameter>();
+    let running: Subscription[] = [];
+    // Used by start and by an update: logics and function outputs that stay keep their
+    // levels; every function is wired afresh, since its inputs may have changed.
+    const apply = ({ logics, functions }: typeof settings) => {
+      for (const subscription of running) subscription.unsubscribe();
+      running = [];
+      for (let n = logicLevels.length; n > logics; n--) {
+        context.remove(`logic/${n}`);
+        logicLevels.pop();
+      }
+      while (logicLevels.length < logics) {
+        logicLevels.push(context.define(`logic/${logicLevels.length + 1}`, { type: 'B', access: 'read-write', initial: false, persist: true }));
+      }
+      const wanted = new Set(functions.map((f) => f.id));
+      for (const id of [...outputs.keys()]) {
+        if (wanted.has(id)) continue;
+        context.remove(`function/${id}`);
+        outputs.delete(id);
+      }
+      // Every output exists before any function is wired, so functions can feed each other.
+      for (const { id } of functions) {
+        if (!outputs.has(id)) outputs.set(id, context.define(`function/${id}`, { type: 'B', access: 'read-only', initial: false }));
+      }
+      for (const f of functions) {
+        const inputs = f.inputs.map((address) => levelOf(context.graph, address));
+        running.push(logicFunction(f.op, inputs, f.ms ?? 0, context.scheduler).subscribe((level) => outputs.get(f.id)?.report(level)));
+      }
+    };
     return {
-      start() {
-        for (let n = 1; n <= logics; n++) context.define(`logic/${n}`, { type: 'B', access: 'read-write', initial: false });
-        // Every output exists before any function is wired, so functions can feed each other.
-        const outputs = functions.map((f) => context.define(`function/${f.id}`, { type: 'B', access: 'read-only', initial: false }));
-        functions.forEach((f, index) => {
-          const inputs = f.inputs.map((address) => levelOf(context.graph, address));
-          const output = outputs[index];
-          running.push(logicFunction(f.op, inputs, f.ms ?? 0, context.scheduler).subscribe((level) => output?.report(level)));
-        });
+      start: () => apply(settings),
+      update(next) {
+        apply(next);
+        return true;
       },
       stop() {
-        for (const subscription of running.splice(0)) subscription.unsubscribe();
+        for (const subscription of running) subscription.unsubscribe();
+        running = [];
+        logicLevels.length = 0;
+        outputs.clear();
       },
     };
   },

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseCombination } from '../../lib/keys/combination.ts';
+import { parseCombination } from '../../../lib/connections/keyboard/combination.ts';
 
 const nameOf = (text: string) => {
   const r = parseCombination(text);

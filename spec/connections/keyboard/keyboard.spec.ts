@@ -1,10 +1,10 @@
 import test from 'ava';
-import { validateFlow } from '../../lib/config/flow-file.ts';
-import { formatIssue } from '../../lib/config/issue.ts';
-import { globalHook } from '../../lib/keys/global-hook.ts';
-import { eventually } from '../helpers/eventually.ts';
-import { param, startHub } from '../helpers/hub.ts';
-import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
+import { validateFlow } from '../../../lib/config/flow-file.ts';
+import { formatIssue } from '../../../lib/core/issue.ts';
+import { globalHook } from '../../../lib/connections/keyboard/global-hook.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { param, startHub } from '../../helpers/hub.ts';
+import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../../helpers/xvfb.ts';
 
 // Everything in this file shares one process, so one X server and one global hook.
 const withX = canRunXvfb ? test.serial : test.serial.skip;

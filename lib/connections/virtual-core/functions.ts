@@ -13,9 +13,9 @@ import {
   switchMap,
   timer,
 } from 'rxjs';
-import type { Graph } from '../core/graph.ts';
-import type { Scheduler } from '../core/scheduler.ts';
-import { convert, type Value } from '../core/value.ts';
+import type { Graph } from '../../core/graph.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import { convert, type Value } from '../../core/value.ts';
 
 /** The logic functions of R-V2. */
 export const logicOps = ['and', 'or', 'xor', 'nand', 'nor', 'not', 'flipflop', 'latch', 'delay-on', 'delay-off', 'pulse'] as const;

@@ -1,8 +1,8 @@
 import test from 'ava';
 import type { Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { Graph } from '../../lib/core/graph.ts';
-import { asBoolean, levelOf, type LogicOp, logicFunction } from '../../lib/logic/functions.ts';
+import { Graph } from '../../../lib/core/graph.ts';
+import { asBoolean, levelOf, type LogicOp, logicFunction } from '../../../lib/connections/virtual-core/functions.ts';
 
 const levels = { t: true, f: false };
 

@@ -1,0 +1,73 @@
+/**
+ * `xml-file-output`: an XML file rendered from a template on every write (R-X1–R-X5).
+ *
+ * Parameters:
+ *   <Name>   S   write-only   one per distinct `$Name` placeholder in the template's text
+ *                             and attribute values
+ */
+import { resolve } from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
+import { XmlTemplate } from './template.ts';
+import { asWritten, defineConnectionType } from '../connection.ts';
+import type { OwnedParameter } from '../../core/parameter.ts';
+
+const settings = Type.Object({
+  filename: Type.String({ minLength: 1, description: 'The file to write; relative paths resolve against the flow file folder.' }),
+  template: Type.String({ minLength: 1, description: 'An XML document; each $Name in text or attribute values is a placeholder.' }),
+});
+
+export const xmlFileOutput = defineConnectionType({
+  type: 'xml-file-output',
+  summary: 'An XML file rendered from a template on every write.',
+  settings,
+  parse: asWritten,
+  create(context, settings) {
+    const fields = new Map<string, OwnedParameter>();
+    let template: XmlTemplate | undefined;
+    let file: AtomicFile | undefined;
+    let failing = false;
+    const report = (outcome: WriteOutcome) => {
+      if (outcome.ok && failing) {
+        failing = false;
+        context.setStatus('ok');
+      } else if (!outcome.ok) {
+        failing = true;
+        context.setStatus('degraded', `cannot write ${file?.path ?? ''}: ${outcome.reason}`);
+      }
+    };
+    // Used by start and by an update: placeholders that stay keep their values (R-S3),
+    // and the file is not written until the next write (the decision for start, too).
+    const apply = async ({ filename, template: source }: typeof settings) => {
+      const parsed = XmlTemplate.parse(source); // R-X2: a bad template fails the connection
+      const path = resolve(context.baseDir, filename);
+      if (file?.path !== path) {
+        await file?.flush();
+        file = new AtomicFile(path, () => template?.render((name) => fields.get(name)?.value as string | undefined) ?? '', report);
+      }
+      template = parsed;
+      for (const name of [...fields.keys()]) {
+        if (parsed.placeholders.includes(name)) continue;
+        context.remove(name);
+        fields.delete(name);
+      }
+      for (const name of parsed.placeholders) {
+        if (!fields.has(name)) fields.set(name, context.define(name, { type: 'S', access: 'write-only', persist: true, onWrite: () => file?.save() }));
+      }
+      context.log.info(`${parsed.placeholders.length} placeholders, writing ${path}`);
+    };
+    return {
+      start: () => apply(settings),
+      async update(next) {
+        await apply(next);
+        return true;
+      },
+      async stop() {
+        await file?.flush();
+        file = undefined;
+        fields.clear();
+      },
+      details: () => ({ filename: file?.path ?? resolve(context.baseDir, settings.filename) }),
+    };
+  },
+});
