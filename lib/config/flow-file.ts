@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError } from '../core/errors.ts';
 import type { ConnectionConfig } from '../connections/connection.ts';
-import { connectionTypes } from '../connections/registry.ts';
+import { connectionTypes } from './connection-types.ts';
 import { type Checked, formatIssue, type Issue, within } from '../core/issue.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
 import { describeExpected } from './expected.ts';

@@ -60,7 +60,10 @@ const ruleDefinitions = {
 
 /** The full settings object of one connection type: `type`, the common settings and its own. */
 function connectionSchema(type: ConnectionType): TObject {
-  return Type.Object({ type: Type.Literal(type.type), ...commonSettings, ...type.settings.properties }, { additionalProperties: false });
+  return Type.Object(
+    { type: Type.Literal(type.type), ...commonSettings, ...type.settings.properties },
+    { additionalProperties: false, description: `${type.type}: ${type.summary}` },
+  );
 }
 
 /**
@@ -71,7 +74,9 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
   const connection = {
     type: 'object',
     required: ['type'],
-    properties: { type: { enum: types.map((t) => t.type), description: 'The connection type.' } },
+    properties: {
+      type: { enum: types.map((t) => t.type), description: `The connection type: ${types.map((t) => `${t.type} (${t.summary})`).join('; ')}` },
+    },
     allOf: types.map((t) => ({ if: { properties: { type: { const: t.type } }, required: ['type'] }, then: connectionSchema(t) })),
   };
   return Type.Object(

@@ -1,4 +1,3 @@
-import type { ConnectionInfo } from '../connections/connection.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -13,7 +12,8 @@ export interface RestServerOptions {
   readonly auth: Authenticator;
   readonly files: StaticFiles | undefined;
   readonly wsFilters: readonly RegExp[];
-  readonly connections: () => readonly ConnectionInfo[];
+  /** The hub's connections as `GET /connections` lists them. */
+  readonly connections: () => readonly object[];
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;
