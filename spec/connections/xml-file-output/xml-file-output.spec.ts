@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { SaxesParser } from 'saxes';
 import { eventually } from '../../helpers/eventually.ts';
-import { param, startHub } from '../../helpers/hub.ts';
+import { flowOf, param, startHub } from '../../helpers/hub.ts';
 
 const template = `<?xml version="1.0" encoding="UTF-8"?>
 <nowplaying station="$Station">
@@ -120,4 +120,26 @@ test('a write failure is shown in the status, and the next write tries again', a
   param(hub, 'np/Title').set('second');
   await eventually(async () => hub.connection('np')?.status.status === 'ok', 'the recovery');
   t.true((await readFile(join(dir, 'later', 'now.xml'), 'utf8')).includes('<title>second</title>'));
+});
+
+test('a changed template is taken in place: placeholders that stay keep their values, and the next write uses it', async (t) => {
+  const { hub, dir, file } = await xmlHub(t, {});
+  param(hub, 'np/Title').set('Blue Train');
+  param(hub, 'np/Artist').set('John Coltrane');
+  await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('Blue Train'), 'the first file');
+  const summary = await hub.reload(
+    flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now><title>$Title</title><year>$Year</year></now>' } } }, dir),
+  );
+  t.deepEqual(summary.updated, ['np']);
+  t.is(hub.connection('np')?.status.status, 'ok');
+  t.deepEqual(
+    hub.graph.byPrefix('np/').map((p) => p.id),
+    ['Title', 'Year'],
+  );
+  t.is(param(hub, 'np/Title').value, 'Blue Train');
+  param(hub, 'np/Year').set('1958');
+  await eventually(async () => (await readFile(file, 'utf8')) === '<now><title>Blue Train</title><year>1958</year></now>', 'the file from the new template');
+
+  await hub.reload(flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now>$Title</then>' } } }, dir));
+  t.like(hub.connection('np')?.status, { status: 'failed', code: 'PB_BAD_TEMPLATE' }, 'a bad template fails the connection as at start');
 });
