@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
-import { HubError } from '../core/errors.ts';
+import { HubError, reasonOf } from '../core/errors.ts';
 import type { ConnectionConfig } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
 import { type Checked, formatIssue, type Issue, within } from '../core/issue.ts';
@@ -34,7 +34,7 @@ export async function loadFlowFile(file: string): Promise<FlowResult> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : reasonOf(error);
     return { ok: false, error: new HubError('PB_FLOW_FILE_READ', `${path}: ${reason}`), issues: [] };
   }
   let document: unknown;

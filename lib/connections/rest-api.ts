@@ -16,7 +16,7 @@ import { RestServer } from '../http/server.ts';
 import { StaticFiles } from '../http/static-files.ts';
 import { nativeBinaryLoaded, nativeBinaryName } from '../http/uws.ts';
 import type { Issue } from '../core/issue.ts';
-import { regexProblem } from '../core/regex.ts';
+import { compileRegex } from '../core/regex.ts';
 import { checked, defineConnectionType } from './connection.ts';
 
 const settings = Type.Object({
@@ -38,9 +38,10 @@ export const restApi = defineConnectionType({
   parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }) {
     const issues: Issue[] = [];
     const filters = wsFilters.flatMap((source, index) => {
-      const problem = regexProblem(source);
-      if (problem) issues.push({ path: ['wsFilters', index], message: problem });
-      return problem ? [] : [new RegExp(source)];
+      const compiled = compileRegex(source);
+      if (compiled.ok) return [compiled.value];
+      issues.push({ path: ['wsFilters', index], message: compiled.error.message });
+      return [];
     });
     return checked(issues, { port, bindIp, documentRoot, credentials: { username, password, token }, wsFilters: filters });
   },

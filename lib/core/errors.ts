@@ -91,9 +91,14 @@ export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = <T = never>(code: ErrorCode, message: string): Result<T> => ({ ok: false, error: new HubError(code, message) });
 
-/** The one way anything thrown becomes text, for logs, statuses and answers. */
-export function reasonOf(thrown: unknown): string {
-  return thrown instanceof Error ? thrown.message : String(thrown);
+/**
+ * The one way anything thrown becomes text, for logs, statuses and answers. With `stack`
+ * an Error gives its stack trace, for log lines where the place matters (a code flow's
+ * own mistake).
+ */
+export function reasonOf(thrown: unknown, { stack = false } = {}): string {
+  if (!(thrown instanceof Error)) return String(thrown);
+  return stack ? (thrown.stack ?? thrown.message) : thrown.message;
 }
 
 /** Anything thrown as a HubError: its own code when it has one, `fallback` otherwise. */

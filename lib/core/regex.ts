@@ -1,9 +1,14 @@
-/** Why `source` is not a regular expression, or undefined when it is: for flow-file checks. */
-export function regexProblem(source: string): string | undefined {
+import { fail, ok, reasonOf, type Result } from './errors.ts';
+
+/**
+ * The one way a user's regular expression (`wsFilters`, `?filter=`, the `matches` step)
+ * becomes something the hub runs. Fails with PB_BAD_FILTER and the reason when it is not
+ * an expression the hub accepts.
+ */
+export function compileRegex(source: string): Result<RegExp> {
   try {
-    new RegExp(source);
-    return undefined;
+    return ok(new RegExp(source));
   } catch (error) {
-    return `not a regular expression: ${(error as Error).message}`;
+    return fail('PB_BAD_FILTER', `not a regular expression: ${reasonOf(error)}`);
   }
 }

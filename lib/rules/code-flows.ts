@@ -71,7 +71,7 @@ export class CodeFlows {
         log.info(`code flow ${basename(path)} started`);
         started.push(id);
       } catch (error) {
-        fail(`code flow ${path} failed: ${reasonOf(error)}`, `code flow ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        fail(`code flow ${path} failed: ${reasonOf(error)}`, `code flow ${path} failed: ${reasonOf(error, { stack: true })}`);
         this.stopOne(id);
       }
     }

@@ -1,5 +1,6 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { reasonOf } from '../../core/errors.ts';
 
 export type WriteOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
@@ -43,7 +44,7 @@ export class AtomicFile {
         this.report({ ok: true });
       } catch (error) {
         await rm(this.temporary, { force: true }).catch(() => {});
-        this.report({ ok: false, reason: (error as Error).message });
+        this.report({ ok: false, reason: reasonOf(error) });
       }
     }
     this.writing = undefined;

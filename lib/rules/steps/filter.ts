@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { filter } from 'rxjs';
-import { regexProblem } from '../../core/regex.ts';
+import { compileRegex } from '../../core/regex.ts';
 import { convert, toWire, type Value } from '../../core/value.ts';
 import { defineStep, type Scalar } from '../signal.ts';
 
@@ -61,9 +61,13 @@ export const filterStep = defineStep<Condition>({
     },
     { minProperties: 1, maxProperties: 1, additionalProperties: false, expected: 'one condition: eq, ne, gt, gte, lt, lte, matches or in' },
   ),
-  check: (condition) => ('matches' in condition ? regexProblem(condition.matches) : undefined),
+  check(condition) {
+    const compiled = 'matches' in condition ? compileRegex(condition.matches) : undefined;
+    return compiled?.ok === false ? compiled.error.message : undefined;
+  },
   operator(condition) {
-    const pattern = 'matches' in condition ? new RegExp(condition.matches) : undefined;
+    const compiled = 'matches' in condition ? compileRegex(condition.matches) : undefined;
+    const pattern = compiled?.ok ? compiled.value : undefined;
     return filter((signal) => test(condition, signal.value, pattern));
   },
 });
