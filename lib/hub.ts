@@ -1,4 +1,4 @@
-import { type Observable, Subject, type Subscription } from 'rxjs';
+import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
 import { type ConnectionConfig, type Problem, Status } from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
@@ -8,6 +8,8 @@ import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
 import { flattenRules } from './rules/rule-tree.ts';
+import { Persistence } from './state/persistence.ts';
+import type { StateStore } from './state/store.ts';
 
 export interface HubOptions {
   readonly flow: Flow;
@@ -15,8 +17,8 @@ export interface HubOptions {
   readonly log?: Logger;
   /** How often rules may write one address in one synchronous turn before it counts as a loop. */
   readonly loopLimit?: number;
-  /** The stored value of a persistent parameter, if one is kept (R-S3); see `ConnectionContext.define`. */
-  readonly restore?: (address: string) => unknown;
+  /** The state store (R-S1): persistent parameters start from it and are written through to it. */
+  readonly state?: StateStore;
 }
 
 /** What a reload changed. */
@@ -47,8 +49,10 @@ export class Hub {
   /** Problems of rules and code flows since the logic last started; connections report through their status. */
   private logicProblems: Problem[] = [];
   private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
+  private readonly subscriptions = new Subscription();
   private readonly loopLimit: number | undefined;
-  private readonly restore: ((address: string) => unknown) | undefined;
+  private readonly state: StateStore | undefined;
+  private readonly persistence: Persistence | undefined;
   private engine: RuleEngine | undefined;
   private codeFlows: CodeFlows | undefined;
   private stopping: Promise<void> | undefined;
@@ -62,12 +66,18 @@ export class Hub {
    */
   readonly problems$: Observable<Problem> = this.problemStream.asObservable();
 
-  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, restore }: HubOptions) {
+  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, state }: HubOptions) {
     this.log = log;
     this.flow = flow;
     this.scheduler = scheduler;
     this.loopLimit = loopLimit;
-    this.restore = restore;
+    this.state = state;
+    this.persistence = state && new Persistence(this.graph, state, scheduler, log);
+    this.subscriptions.add(
+      state?.health$.subscribe((health) => {
+        if (!health.ok) this.problemStream.next({ source: 'state', id: state.folder, code: 'PB_STATE_UNAVAILABLE', message: health.reason });
+      }),
+    );
     this.runners = flow.connections.map((config) => this.runnerFor(config, flow));
   }
 
@@ -81,7 +91,9 @@ export class Hub {
       if (status !== Status.Failed && status !== Status.Degraded) return [];
       return [{ source: 'connection', id: runner.id, code: code ?? 'PB_START_FAILED', message: `${status}: ${reason}` }];
     });
-    return [...connections, ...this.logicProblems];
+    const health = this.state?.health;
+    const state: Problem[] = health && !health.ok ? [{ source: 'state', id: this.state?.folder ?? '', code: 'PB_STATE_UNAVAILABLE', message: health.reason }] : [];
+    return [...state, ...connections, ...this.logicProblems];
   }
 
   get connections(): readonly ConnectionRunner[] {
@@ -93,6 +105,8 @@ export class Hub {
   }
 
   async start(): Promise<void> {
+    // Followed before any connection defines a parameter: every change after its seeded start is saved.
+    this.persistence?.start();
     for (const runner of this.runners) await runner.start();
     const rules = await this.startLogic();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
@@ -124,7 +138,7 @@ export class Hub {
     const leaving = this.runners.filter((r) => !kept.has(r.id));
     for (const runner of [...leaving].reverse()) {
       this.unwatch(runner);
-      await runner.dispose();
+      await runner.dispose({ forget: !next.has(runner.id) });
     }
     const previous = new Map(this.runners.map((r) => [r.id, r]));
     this.flow = flow;
@@ -150,6 +164,9 @@ export class Hub {
     this.stopping ??= (async () => {
       this.stopLogic();
       for (const runner of [...this.runners].reverse()) await runner.stop();
+      this.persistence?.stop();
+      this.subscriptions.unsubscribe();
+      await this.state?.settled();
       this.log.info('stopped');
     })();
     return this.stopping;
@@ -163,7 +180,7 @@ export class Hub {
       baseDir: flow.baseDir,
       connections: () => this.runners.map((c) => c.info),
       problems: () => this.problems(),
-      ...(this.restore ? { restore: this.restore } : {}),
+      ...(this.state ? { state: this.state } : {}),
     });
     this.statusWatches.set(
       runner,

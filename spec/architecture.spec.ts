@@ -15,8 +15,9 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   http: ['core'],
   'connections/*': ['core', 'connections'],
   connections: ['core', 'http'],
+  state: ['core'],
   config: ['core', 'connections', 'connections/*', 'rules'],
-  '.': ['core', 'config', 'connections', 'rules'],
+  '.': ['core', 'config', 'connections', 'rules', 'state'],
 };
 
 /** Files that may import a folder beyond their own folder's arrows: the one place each seam is crossed. */

@@ -1,15 +1,29 @@
-import test from 'ava';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { StateStore } from '../lib/state/store.ts';
 import { Client } from './helpers/http.ts';
 import { capturedLog, param, record, startHub } from './helpers/hub.ts';
 
-const stored = new Map<string, unknown>([
-  ['vars/level', 0.8],
-  ['vars/title', 'Evening News'],
-  ['vars/count', 'not a number any more'],
-  ['vars/cue', true],
-  ['core/logic/2', true],
-  ['core/function/on', false],
-]);
+/** A real store in a fresh folder, holding `values`. */
+async function storeWith(t: ExecutionContext, values: Record<string, string | number | boolean>): Promise<StateStore> {
+  const opened = StateStore.open(await mkdtemp(join(tmpdir(), 'patchbay-state-')));
+  if (!opened.ok) throw opened.error;
+  t.teardown(() => opened.value.close());
+  for (const [address, value] of Object.entries(values)) opened.value.setValue(address, value);
+  await opened.value.settled();
+  return opened.value;
+}
+
+const stored = {
+  'vars/level': 0.8,
+  'vars/title': 'Evening News',
+  'vars/count': 'not a number any more',
+  'vars/cue': true,
+  'core/logic/2': true,
+  'core/function/on': false,
+};
 
 const flow = {
   connections: {
@@ -22,7 +36,7 @@ const flow = {
 
 test('persistent parameters start with their stored values, without notifying anyone', async (t) => {
   const { log, lines } = capturedLog();
-  const hub = await startHub(t, flow, { log, restore: (address) => stored.get(address) });
+  const hub = await startHub(t, flow, { log, state: await storeWith(t, stored) });
   t.is(param(hub, 'vars/level').value, 0.8, 'the stored value wins over the default');
   t.is(param(hub, 'vars/title').value, 'Evening News', 'and over no default');
   t.is(param(hub, 'vars/count').value, 3, 'a stored value that no longer converts falls back to the default');
@@ -38,4 +52,40 @@ test('persistent parameters start with their stored values, without notifying an
   const copies = record(t, param(hub, 'vars/copy'));
   param(hub, 'vars/level').set(0.9);
   t.deepEqual(copies, [[0, 0.9]], 'rules run on later changes');
+});
+
+test('every change of a persistent parameter is written through in its turn; persist: false keeps a connection out', async (t) => {
+  const state = await storeWith(t, { 'scratch/x': 'stale' });
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        vars: { type: 'dummy', parameters: ['level,F,0.1', 'cue,T'] },
+        scratch: { type: 'dummy', persist: false, parameters: ['x,S,fresh'] },
+        core: { type: 'virtual-core', logics: 1, functions: [{ id: 'on', op: 'not', inputs: ['core/logic/1'] }] },
+      },
+    },
+    { state },
+  );
+  t.is(param(hub, 'scratch/x').value, 'fresh', 'a connection with persist: false starts from its defaults');
+  param(hub, 'vars/level').set(0.5);
+  param(hub, 'vars/level').set(0.6);
+  param(hub, 'scratch/x').set('passing');
+  param(hub, 'core/logic/1').set(true);
+  param(hub, 'vars/cue').set(null);
+  await state.settled();
+  t.deepEqual(Object.fromEntries(state.values()), { 'core/logic/1': true, 'scratch/x': 'stale', 'vars/level': 0.6 });
+});
+
+test('a connection removed from the flow forgets its values; one restarted with other settings keeps them', async (t) => {
+  const state = await storeWith(t, {});
+  const { flowOf } = await import('./helpers/hub.ts');
+  const hub = await startHub(t, { connections: { a: { type: 'dummy', parameters: 'x,I' }, b: { type: 'dummy', parameters: 'y,I' } } }, { state });
+  param(hub, 'a/x').set(1);
+  param(hub, 'b/y').set(2);
+  // debug restarts a dummy instead of updating it in place
+  await hub.reload(flowOf({ connections: { a: { type: 'dummy', parameters: 'x,I', debug: true } } }));
+  t.is(param(hub, 'a/x').value, 1, 'restarted, and restored');
+  await state.settled();
+  t.deepEqual(Object.fromEntries(state.values()), { 'a/x': 1 });
 });

@@ -30,7 +30,7 @@ function probeType(events: string[], behaviour: { failStart?: boolean; failStop?
   });
 }
 
-const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: true };
+const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: true, persist: true };
 function configOf(id: string, type: ConnectionType, overrides: Partial<typeof common> = {}): ConnectionConfig {
   const plan = type.prepare({}, { id });
   if (!plan.ok) throw new Error('the probe type takes no settings');
@@ -114,9 +114,9 @@ test('without statusParameters there is no _status parameter', async (t) => {
 test('common settings are accepted by every connection type', (t) => {
   const flow = flowOf({
     connections: {
-      s: { type: 'dummy', enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true },
+      s: { type: 'dummy', enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false },
     },
   });
-  t.deepEqual(flow.connections[0]?.common, { enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true });
+  t.deepEqual(flow.connections[0]?.common, { enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false });
   t.is(flow.connections[0]?.plan.fingerprint, '{}', 'the common settings are not among its own');
 });

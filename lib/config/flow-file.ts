@@ -116,6 +116,7 @@ function toConnectionConfig(id: string, raw: Record<string, unknown>): Checked<C
         group: text('group'),
         debug: raw['debug'] === true,
         statusParameters: raw['statusParameters'] === true,
+        persist: raw['persist'] !== false,
       },
     },
   };

@@ -10,6 +10,9 @@ export const commonSettings = {
   location: Type.Optional(Type.String({ description: 'Where the equipment is, for people.' })),
   group: Type.Optional(Type.String({ description: 'A group name for dashboards.' })),
   debug: Type.Optional(Type.Boolean({ default: false, description: "Logs this connection's debug lines." })),
+  persist: Type.Optional(
+    Type.Boolean({ default: true, description: 'Keeps the values of its persistent parameters across restarts (dummy, virtual-core logics, xml-file-output placeholders).' }),
+  ),
   statusParameters: Type.Optional(
     Type.Boolean({ default: false, description: 'Adds `_status/connected` (B, read-only), true while the connection is working.' }),
   ),

@@ -6,6 +6,7 @@ import type { Checked, Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import type { Json } from '../core/value.ts';
 
 /** The status values of R-L2. */
 export const Status = {
@@ -38,8 +39,8 @@ export interface ConnectionInfo extends StatusReport {
 
 /** Something that keeps a connection, a code flow or a rule from working as written. */
 export interface Problem {
-  readonly source: 'connection' | 'code-flow' | 'rule';
-  /** The connection id, the code flow's id, or the rule's path and description. */
+  readonly source: 'connection' | 'code-flow' | 'rule' | 'state';
+  /** The connection id, the code flow's id, the rule's path and description, or the state folder. */
   readonly id: string;
   readonly code: ErrorCode;
   readonly message: string;
@@ -53,6 +54,8 @@ export interface CommonSettings {
   readonly group: string;
   readonly debug: boolean;
   readonly statusParameters: boolean;
+  /** Whether the hub keeps the values of its persistent parameters (R-S2). */
+  readonly persist: boolean;
 }
 
 /** One connection of a flow file, its settings parsed and bound to its type. */
@@ -73,6 +76,27 @@ export interface ConnectionPlan {
   create(context: ConnectionContext): ConnectionInstance;
 }
 
+/**
+ * What the hub keeps across restarts (R-S3–R-S5), as the runner needs it. Without a state
+ * folder there is none. Records are small JSON data a connection keeps for itself.
+ */
+export interface KeptState {
+  value(address: string): Json | undefined;
+  record(connectionId: string, key: string): Json | undefined;
+  setRecord(connectionId: string, key: string, value: Json | undefined): void;
+  /** Forgets every value and record of a connection. */
+  reset(connectionId: string): Promise<number>;
+  /** Resolves once every write so far is as safe as the hub's durability promises. */
+  settled(): Promise<void>;
+}
+
+/** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */
+export interface Records {
+  get(key: string): Json | undefined;
+  /** `undefined` forgets the record. */
+  set(key: string, value: Json | undefined): void;
+}
+
 /** What a running connection gets from the hub. Its only door to parameters and time. */
 export interface ConnectionContext {
   readonly id: string;
@@ -90,6 +114,13 @@ export interface ConnectionContext {
   define(id: string, spec: ParameterSpec): OwnedParameter;
   /** Removes one of this connection's parameters (an in-place update that drops it). */
   remove(id: string): void;
+  /** Kept across restarts when the hub has a state folder; in memory otherwise. */
+  readonly records: Records;
+  /**
+   * Resolves once every write so far is stored as safely as the hub promises (R-S4): a
+   * connection that answers clients awaits it before saying a write was taken.
+   */
+  settled(): Promise<void>;
   /** Every connection of the hub with its current status. */
   connections(): readonly ConnectionInfo[];
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */

@@ -4,14 +4,16 @@ import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import { convert } from '../core/value.ts';
+import { convert, type Json } from '../core/value.ts';
 import {
   canonicalJson,
   type ConnectionConfig,
   type ConnectionContext,
   type ConnectionInfo,
   type ConnectionInstance,
+  type KeptState,
   type Problem,
+  type Records,
   Status,
   type StatusReport,
 } from './connection.ts';
@@ -27,8 +29,8 @@ export interface RunnerEnvironment {
   readonly connections: () => readonly ConnectionInfo[];
   /** The hub's current problems, for connections that serve them (rest-api). */
   readonly problems: () => readonly Problem[];
-  /** The stored value of a persistent parameter, if the hub keeps one (R-S3). */
-  readonly restore?: (address: string) => unknown;
+  /** What the hub keeps across restarts, when it has a state folder. */
+  readonly state?: KeptState;
 }
 
 /**
@@ -106,11 +108,11 @@ export class ConnectionRunner {
   /**
    * Moves the connection to `config` in place when it can: only its descriptive settings
    * changed, or its type updates itself. Resolves false when a restart is needed (another
-   * type, `enabled`, `debug` or `statusParameters` changed, or the type cannot update).
+   * type, `enabled`, `debug`, `statusParameters` or `persist` changed, or the type cannot update).
    */
   async update(config: ConnectionConfig): Promise<boolean> {
     const before = this.current;
-    const lifecycle = ({ enabled, debug, statusParameters }: ConnectionConfig['common']) => canonicalJson({ enabled, debug, statusParameters });
+    const lifecycle = ({ enabled, debug, statusParameters, persist }: ConnectionConfig['common']) => canonicalJson({ enabled, debug, statusParameters, persist });
     if (config.plan.type !== before.plan.type || lifecycle(config.common) !== lifecycle(before.common)) return false;
     if (config.plan.fingerprint !== before.plan.fingerprint) {
       const instance = this.instance;
@@ -149,11 +151,16 @@ export class ConnectionRunner {
     if (instance) this.log.info('stopped');
   }
 
-  /** Stops the connection and removes every trace of it from the graph: it is gone from the flow. */
-  async dispose(): Promise<void> {
+  /**
+   * Stops the connection and removes every trace of it from the graph. With `forget` it
+   * is gone from the flow, and its kept values and records go too; without, it is about
+   * to start again with other settings and finds them.
+   */
+  async dispose({ forget }: { forget: boolean }): Promise<void> {
     await this.stop();
     this.env.graph.removeParameters(this.id);
     this.env.graph.unregisterConnection(this.id);
+    if (forget) await this.env.state?.reset(this.id);
   }
 
   /** True when `config` would run this connection exactly as it runs now. */
@@ -163,9 +170,11 @@ export class ConnectionRunner {
   }
 
   private context(): ConnectionContext {
-    const { graph, scheduler, baseDir, connections, problems } = this.env;
+    const { graph, scheduler, baseDir, connections, problems, state } = this.env;
     const id = this.id;
     return {
+      records: state && this.current.common.persist ? keptRecords(state, id) : memoryRecords(),
+      settled: () => state?.settled() ?? Promise.resolve(),
       id,
       scheduler,
       baseDir,
@@ -185,10 +194,14 @@ export class ConnectionRunner {
     };
   }
 
-  /** The spec with the stored value as its initial one, when the parameter persists and a usable value is stored (R-S3). */
+  /**
+   * The spec with the stored value as its initial one, when the parameter persists and a
+   * usable value is stored (R-S3); with `persist: false` on the connection it does not persist.
+   */
   private seeded(address: string, spec: ParameterSpec): ParameterSpec {
-    if (!spec.persist || spec.type === 'T' || !this.env.restore) return spec;
-    const stored = this.env.restore(address);
+    if (!spec.persist) return spec;
+    if (!this.current.common.persist) return { ...spec, persist: false };
+    const stored = spec.type === 'T' ? undefined : this.env.state?.value(address);
     if (stored === undefined) return spec;
     const converted = convert(stored, spec.type);
     if (converted.ok) return { ...spec, initial: converted.value };
@@ -215,4 +228,19 @@ export class ConnectionRunner {
         return this.log.debug('starting');
     }
   }
+}
+
+function keptRecords(state: KeptState, connectionId: string): Records {
+  return {
+    get: (key) => state.record(connectionId, key),
+    set: (key, value) => state.setRecord(connectionId, key, value),
+  };
+}
+
+function memoryRecords(): Records {
+  const records = new Map<string, Json>();
+  return {
+    get: (key) => records.get(key),
+    set: (key, value) => void (value === undefined ? records.delete(key) : records.set(key, value)),
+  };
 }

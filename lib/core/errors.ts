@@ -63,6 +63,10 @@ export const errorTable = {
     text: 'Rules kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules.',
   },
   PB_RULE_FAILED: { status: 500, text: "A rule's pipe failed and the rule stopped; the message says why. The other rules run on." },
+  PB_STATE_UNAVAILABLE: {
+    status: 503,
+    text: 'The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.',
+  },
   PB_START_FAILED: { status: 503, text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.' },
 } as const satisfies Record<string, { readonly status: number; readonly text: string }>;
 

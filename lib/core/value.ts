@@ -114,6 +114,9 @@ export function convert(raw: unknown, type: ValueType): Result<Value> {
   }
 }
 
+/** Data as JSON has it: what the hub stores across restarts. */
+export type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };
+
 /** The string form of a value, as sent on the wire (R-C3). */
 export function toWire(value: Value): string {
   return typeof value === 'string' ? value : String(value);

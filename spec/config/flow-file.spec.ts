@@ -36,7 +36,7 @@ test('every mistake is reported at once, each with its JSON path and what was ex
       'extra: unknown key; expected one of connections, rules, flows',
       'connections.Studio: "Studio" is not a valid connection id: 1–64 characters of a-z, 0-9 and -, starting with a letter or digit',
       'connections.clock.pulses[0].interval: expected an integer of at least 10',
-      'connections.vars.colour: unknown key; expected one of type, enabled, description, location, group, debug, statusParameters, parameters',
+      'connections.vars.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, parameters',
       'connections.vars.parameters: expected a string or a list, each a string',
       'connections.x.type: expected one of "dummy", "timer", "rest-api", "xml-file-output", "keyboard", "virtual-core"',
       'connections.y.type: missing; expected one of "dummy", "timer", "rest-api", "xml-file-output", "keyboard", "virtual-core"',

@@ -6,6 +6,7 @@ import type { Parameter } from '../../lib/core/parameter.ts';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import type { Value } from '../../lib/core/value.ts';
 import { Hub, type HubOptions } from '../../lib/hub.ts';
+import type { StateStore } from '../../lib/state/store.ts';
 
 /** Validates a flow document as a file in `dir` would be, failing the spec on mistakes. */
 export function flowOf(document: unknown, dir = '/virtual') {
@@ -18,7 +19,7 @@ export interface SpecHubOptions {
   readonly scheduler?: Scheduler;
   readonly log?: Logger;
   readonly loopLimit?: number;
-  readonly restore?: (address: string) => unknown;
+  readonly state?: StateStore;
   /** The folder the flow file stands in: relative paths resolve against it. */
   readonly dir?: string;
 }
