@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { config as rxjsConfig } from 'rxjs';
@@ -8,6 +10,8 @@ import { reasonOf } from './core/errors.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub.ts';
+import { StateStore } from './state/store.ts';
+import { exportState, importState } from './state/transfer.ts';
 
 /** Exit statuses of R-F2. */
 export const Exit = { Ok: 0, RuntimeFailure: 1, Usage: 2 } as const;
@@ -15,9 +19,13 @@ export const Exit = { Ok: 0, RuntimeFailure: 1, Usage: 2 } as const;
 export const defaultFlowFile = fileURLToPath(new URL('../flows/demo.json5', import.meta.url));
 
 const usage = `Usage:
-  patchbay run [flow file] [--watch] [--log-level LEVEL] [--log-format pretty|json]
+  patchbay run [flow file] [--watch] [--state DIR|none] [--log-level LEVEL] [--log-format pretty|json]
       Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM.
       --watch reloads the flow file and its code flows when they change.
+  patchbay state <flow file> list | reset <connection> | export | import <file> [--state DIR]
+      Shows the kept values (address<TAB>value), forgets a connection's values (it starts
+      from its defaults next time), or moves them as JSON (export prints to standard output).
+      May run beside a running hub.
   patchbay validate <flow file>
       Checks a flow file and prints every mistake with its JSON path; exits 0 or 2.
   patchbay schema
@@ -27,6 +35,7 @@ Options:
   --log-level   ${[...logLevels, 'silent'].join(', ')} (default info)
   --log-format  ${logFormats.join(', ')} (default pretty)
   --watch       with run: reload on changes; a flow file with mistakes is refused and the running one kept
+  --state       the state folder (default: .patchbay beside the flow file); none: keep no values
   -h, --help    this text
   -v, --version the version`;
 
@@ -41,6 +50,7 @@ export async function main(argv: readonly string[], out = process.stdout, err = 
         'log-level': { type: 'string', default: 'info' },
         'log-format': { type: 'string', default: 'pretty' },
         watch: { type: 'boolean', default: false },
+        state: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -72,7 +82,9 @@ export async function main(argv: readonly string[], out = process.stdout, err = 
   switch (command) {
     case 'run':
       if (rest.length > 1) return badUsage('run takes at most one flow file');
-      return run(rest[0] ?? defaultFlowFile, { level, format, watch: values.watch === true }, err);
+      return run(rest[0] ?? defaultFlowFile, { level, format, watch: values.watch === true, state: values.state }, err);
+    case 'state':
+      return stateCommand(rest, values.state, out, err, badUsage);
     case 'validate': {
       if (rest.length !== 1) return badUsage('validate takes exactly one flow file');
       const result = await loadFlowFile(rest[0] as string);
@@ -97,9 +109,17 @@ interface RunOptions {
   readonly level: LogLevel;
   readonly format: LogFormat;
   readonly watch: boolean;
+  /** `--state`: a folder, `none`, or undefined for the default beside the flow file. */
+  readonly state: string | undefined;
 }
 
-async function run(file: string, { level, format, watch }: RunOptions, err: NodeJS.WritableStream): Promise<number> {
+/** The state folder of a flow (R-S1): `--state`, or `.patchbay` beside the flow file; undefined for `none`. */
+export function stateFolderOf(flow: Flow, option: string | undefined): string | undefined {
+  if (option === 'none') return undefined;
+  return option === undefined ? join(flow.baseDir, '.patchbay') : resolve(option);
+}
+
+async function run(file: string, { level, format, watch, state: stateOption }: RunOptions, err: NodeJS.WritableStream): Promise<number> {
   const loaded = await loadFlowFile(file);
   if (!loaded.ok) {
     err.write(`${loaded.error.message}\n`);
@@ -113,7 +133,10 @@ async function run(file: string, { level, format, watch }: RunOptions, err: Node
   // rethrow it asynchronously and end the process).
   rxjsConfig.onUnhandledError = (error) => log.error(`unhandled error in a subscriber: ${reasonOf(error)}`);
   log.info(`flow file ${loaded.flow.path}`);
-  const hub = new Hub({ flow: loaded.flow, log });
+  const folder = stateFolderOf(loaded.flow, stateOption);
+  const state = folder === undefined ? undefined : StateStore.openOrWait(folder, { durability: loaded.flow.durability });
+  log.info(state ? `state folder ${folder} (durability: ${loaded.flow.durability})` : 'no state folder: values start from their defaults and are not kept');
+  const hub = new Hub({ flow: loaded.flow, log, ...(state ? { state } : {}) });
   const release = keepAlive();
   let watcher: FlowWatcher | undefined;
 
@@ -151,7 +174,71 @@ async function run(file: string, { level, format, watch }: RunOptions, err: Node
         stop('runtime failure', Exit.RuntimeFailure);
       },
     );
-  }).finally(release);
+  })
+    .finally(() => state?.close())
+    .finally(release);
+}
+
+/** `patchbay state <flow file> list | reset <connection> | export | import <file>` (R-S6). */
+async function stateCommand(
+  args: readonly string[],
+  option: string | undefined,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+  badUsage: (message: string) => number,
+): Promise<number> {
+  const [file, action, argument, ...extra] = args;
+  const needs = { list: 0, export: 0, reset: 1, import: 1 } as const;
+  if (file === undefined || action === undefined) return badUsage('state takes a flow file and one of list, reset, export, import');
+  if (!(action in needs)) return badUsage(`unknown state action "${action}"; expected list, reset, export or import`);
+  const wanted = needs[action as keyof typeof needs];
+  if (extra.length > 0 || (wanted === 1) !== (argument !== undefined)) return badUsage(`state ${action} takes ${wanted === 1 ? 'one argument' : 'no argument'}`);
+  const loaded = await loadFlowFile(file);
+  if (!loaded.ok) {
+    err.write(`${loaded.error.message}\n`);
+    return Exit.Usage;
+  }
+  const folder = stateFolderOf(loaded.flow, option);
+  if (folder === undefined) return badUsage('state needs a state folder, not --state none');
+  const opened = StateStore.open(folder);
+  if (!opened.ok) {
+    err.write(`${opened.error.message}\n`);
+    return Exit.RuntimeFailure;
+  }
+  const store = opened.value;
+  try {
+    switch (action) {
+      case 'list':
+        for (const [address, value] of store.values()) out.write(`${address}\t${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+        return Exit.Ok;
+      case 'export':
+        out.write(`${JSON.stringify(exportState(store), null, 2)}\n`);
+        return Exit.Ok;
+      case 'reset': {
+        const removed = await store.reset(argument as string);
+        err.write(`${argument}: ${removed} value${removed === 1 ? '' : 's'} forgotten; it starts from its defaults next time\n`);
+        return Exit.Ok;
+      }
+      default: {
+        let document: unknown;
+        try {
+          document = JSON.parse(await readFile(argument as string, 'utf8'));
+        } catch (error) {
+          err.write(`patchbay: cannot read ${argument}: ${reasonOf(error)}\n`);
+          return Exit.Usage;
+        }
+        const imported = await importState(store, document);
+        if (!imported.ok) {
+          err.write(`patchbay: ${argument}: ${imported.error.message}\n`);
+          return imported.error.code === 'PB_BAD_REQUEST' ? Exit.Usage : Exit.RuntimeFailure;
+        }
+        err.write(`${imported.value} value${imported.value === 1 ? '' : 's'} imported into ${folder}\n`);
+        return Exit.Ok;
+      }
+    }
+  } finally {
+    await store.close();
+  }
 }
 
 /** `--watch`: reloads on every change of the flow file or a code flow, one reload at a time. */

@@ -36,7 +36,7 @@ function configOf(id: string, type: ConnectionType, overrides: Partial<typeof co
   if (!plan.ok) throw new Error('the probe type takes no settings');
   return { id, plan: plan.value, common: { ...common, ...overrides } };
 }
-const flowWith = (...connections: ConnectionConfig[]): Flow => ({ path: '/virtual/flow.json5', baseDir: '/virtual', connections, rules: [], flows: [] });
+const flowWith = (...connections: ConnectionConfig[]): Flow => ({ path: '/virtual/flow.json5', baseDir: '/virtual', connections, rules: [], flows: [], durability: 'process' });
 
 test('connections start in flow order and stop in reverse order', async (t) => {
   const events: string[] = [];

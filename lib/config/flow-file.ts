@@ -18,6 +18,8 @@ export interface Flow {
   readonly connections: readonly ConnectionConfig[];
   readonly rules: readonly TreeNode[];
   readonly flows: readonly string[];
+  /** How safe an answered write of a persistent parameter is (R-S4). */
+  readonly durability: 'process' | 'power';
 }
 
 export type FlowResult = { readonly ok: true; readonly flow: Flow } | { readonly ok: false; readonly error: HubError; readonly issues: readonly Issue[] };
@@ -81,6 +83,7 @@ export function validateFlow(document: unknown, path: string): FlowResult {
       connections,
       rules: valid.rules ?? [],
       flows: (valid.flows ?? []).map((f) => resolve(baseDir, f)),
+      durability: valid.durability ?? 'process',
     },
   };
 }
@@ -88,6 +91,7 @@ export function validateFlow(document: unknown, path: string): FlowResult {
 interface FlowDocument {
   rules?: TreeNode[];
   flows?: string[];
+  durability?: 'process' | 'power';
 }
 
 const asRecord = (value: unknown): Record<string, unknown> =>

@@ -97,6 +97,13 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
       flows: Type.Optional(
         Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Code flow modules, relative to this file.' }),
       ),
+      durability: Type.Optional(
+        Type.Union([Type.Literal('process'), Type.Literal('power')], {
+          default: 'process',
+          description:
+            'How safe an answered write is: "process" survives the hub being killed; "power" is also synced to disk before the answer, and survives a power cut.',
+        }),
+      ),
     },
     {
       title: 'patchbay flow file',
