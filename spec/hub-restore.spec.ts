@@ -1,20 +1,7 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
-import { StateStore } from '../lib/state/store.ts';
+import test from 'ava';
 import { Client } from './helpers/http.ts';
-import { capturedLog, param, record, startHub } from './helpers/hub.ts';
-
-/** A real store in a fresh folder, holding `values`. */
-async function storeWith(t: ExecutionContext, values: Record<string, string | number | boolean>): Promise<StateStore> {
-  const opened = StateStore.open(await mkdtemp(join(tmpdir(), 'patchbay-state-')));
-  if (!opened.ok) throw opened.error;
-  t.teardown(() => opened.value.close());
-  for (const [address, value] of Object.entries(values)) opened.value.setValue(address, value);
-  await opened.value.settled();
-  return opened.value;
-}
+import { capturedLog, flowOf, param, record, startHub } from './helpers/hub.ts';
+import { storeWith } from './helpers/state.ts';
 
 const stored = {
   'vars/level': 0.8,
@@ -79,12 +66,11 @@ test('every change of a persistent parameter is written through in its turn; per
 
 test('a connection removed from the flow forgets its values; one restarted with other settings keeps them', async (t) => {
   const state = await storeWith(t, {});
-  const { flowOf } = await import('./helpers/hub.ts');
   const hub = await startHub(t, { connections: { a: { type: 'dummy', parameters: 'x,I' }, b: { type: 'dummy', parameters: 'y,I' } } }, { state });
   param(hub, 'a/x').set(1);
   param(hub, 'b/y').set(2);
-  // debug restarts a dummy instead of updating it in place
-  await hub.reload(flowOf({ connections: { a: { type: 'dummy', parameters: 'x,I', debug: true } } }));
+  // statusParameters restarts a dummy instead of updating it in place
+  await hub.reload(flowOf({ connections: { a: { type: 'dummy', parameters: 'x,I', statusParameters: true } } }));
   t.is(param(hub, 'a/x').value, 1, 'restarted, and restored');
   await state.settled();
   t.deepEqual(Object.fromEntries(state.values()), { 'a/x': 1 });

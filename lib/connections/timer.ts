@@ -1,6 +1,9 @@
 /**
  * `timer`: one-shot timers and drift-free pulses (R-T1–R-T5). Ids are 1-based positions
- * in the `timers` and `pulses` lists.
+ * in the `timers` and `pulses` lists. With a state folder, a running timer survives a
+ * restart of the hub or of the connection (R-S5): its deadline is kept as a record and it
+ * fires at that deadline, or at once when the deadline passed meanwhile (`onRestart:
+ * "skip"` drops those). Pulses keep their phase the same way.
  *
  * Parameters:
  *   timer/<n>/start     I   write-only   a number ≥ 1 runs the timer that many ms; any other
@@ -37,7 +40,22 @@ const settings = Type.Object({
       { maxItems: 16, default: [], description: 'Up to 16 pulses; pulse/<n> is the n-th entry.' },
     ),
   ),
+  onRestart: Type.Optional(
+    Type.Union([Type.Literal('fire'), Type.Literal('skip')], {
+      default: 'fire',
+      description: 'A timer whose deadline passed while the hub was down: "fire" fires it at once, "skip" drops it.',
+    }),
+  ),
 });
+
+/** What a running timer keeps across restarts (scheduler time). */
+interface TimerRecord {
+  readonly deadline: number;
+  readonly duration: number;
+}
+
+const isTimerRecord = (value: unknown): value is TimerRecord =>
+  typeof value === 'object' && value !== null && typeof (value as TimerRecord).deadline === 'number' && typeof (value as TimerRecord).duration === 'number';
 
 /**
  * R-T3: a number ≥ 1 (or its text) is the duration in ms; any other write (a boolean, a
@@ -54,30 +72,53 @@ export const timer = defineConnectionType({
   summary: 'One-shot timers and drift-free pulses.',
   settings,
   parse: asWritten,
-  create(context, { timers = [], pulses = [] }) {
+  create(context, { timers = [], pulses = [], onRestart = 'fire' }) {
     const running: (Subscription | undefined)[] = [];
     const pulseRuns: Subscription[] = [];
+    const { scheduler, records } = context;
     return {
       start() {
         timers.forEach(({ duration = 1000 }, index) => {
           const n = index + 1;
+          const key = `timer/${n}`;
           const trigger = context.define(`timer/${n}/trigger`, { type: 'T', access: 'read-only' });
-          context.define(`timer/${n}/start`, {
+          const run = (deadline: number) => {
+            running[index]?.unsubscribe(); // R-T4: a restart replaces the running timer
+            running[index] = after(scheduler, Math.max(0, deadline - scheduler.now()), () => {
+              running[index] = undefined;
+              records.set(key, undefined);
+              trigger.report(true);
+            });
+          };
+          const start = context.define(`timer/${n}/start`, {
             type: 'I',
             access: 'write-only',
             accept: (raw): Result<Value> => ok(durationOf(raw, duration)),
             onWrite(ms) {
-              running[index]?.unsubscribe(); // R-T4: a restart replaces the running timer
-              running[index] = after(context.scheduler, ms as number, () => {
-                running[index] = undefined;
-                trigger.report(true);
-              });
+              const record: TimerRecord = { deadline: scheduler.now() + (ms as number), duration: ms as number };
+              records.set(key, { ...record });
+              run(record.deadline);
             },
           });
+          const kept = records.get(key);
+          if (!isTimerRecord(kept)) return;
+          if (onRestart === 'skip' && kept.deadline <= scheduler.now()) {
+            records.set(key, undefined);
+            context.log.info(`timer/${n}: its deadline passed while the hub was down; skipped`);
+            return;
+          }
+          start.report(kept.duration);
+          run(kept.deadline);
+          context.log.info(`timer/${n}: running again, ${Math.max(0, kept.deadline - scheduler.now())} ms left`);
         });
         pulses.forEach(({ enabled = true, interval = 1000 }, index) => {
           const pulse = context.define(`pulse/${index + 1}`, { type: 'T', access: 'read-only' });
-          if (enabled) pulseRuns.push(every(context.scheduler, interval, () => pulse.report(true)));
+          if (!enabled) return;
+          const key = `pulse/${index + 1}`;
+          const kept = records.get(key);
+          const origin = typeof kept === 'number' ? kept : scheduler.now();
+          if (kept !== origin) records.set(key, origin);
+          pulseRuns.push(every(scheduler, interval, () => pulse.report(true), origin));
         });
       },
       stop() {

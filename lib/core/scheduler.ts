@@ -19,18 +19,23 @@ export function after(scheduler: Scheduler, ms: number, work: () => void): Subsc
  * start, never from the previous run, so lateness never accumulates (no drift). When the
  * process was blocked past whole intervals, the missed runs are skipped rather than fired
  * in a burst, and counting resumes at the next slot. Unsubscribe to stop.
+ *
+ * `start` (scheduler time, now by default) may lie in the past, to keep the phase of a
+ * run that began earlier (a pulse across a restart): the first run is then at the next
+ * slot after now.
  */
-export function every(scheduler: Scheduler, intervalMs: number, work: (n: number) => void): Subscription {
-  const start = scheduler.now();
+export function every(scheduler: Scheduler, intervalMs: number, work: (n: number) => void, start = scheduler.now()): Subscription {
+  const slotAfter = (now: number) => Math.max(1, Math.floor((now - start) / intervalMs) + 1);
+  const first = slotAfter(scheduler.now());
   return scheduler.schedule(
-    function (this: SchedulerAction<number>, n = 1) {
+    function (this: SchedulerAction<number>, n = first) {
       work(n);
       const now = scheduler.now();
-      const next = Math.max(n + 1, Math.floor((now - start) / intervalMs) + 1);
+      const next = Math.max(n + 1, slotAfter(now));
       this.schedule(next, start + next * intervalMs - now);
     },
-    intervalMs,
-    1,
+    start + first * intervalMs - scheduler.now(),
+    first,
   );
 }
 

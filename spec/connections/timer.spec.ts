@@ -3,6 +3,7 @@ import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
+import { storeWith } from '../helpers/state.ts';
 
 async function timerHub(t: Parameters<typeof startHub>[0], settings: object) {
   const clock = new VirtualClock();
@@ -146,5 +147,47 @@ test('limits and bounds are configuration errors with their paths', (t) => {
       'connections.clock.timers[1].duration: expected an integer of at least 1',
       'connections.clock.timers[2].duration: expected an integer of at least 1',
     ]);
+  }
+});
+
+test('with a state folder, a running timer survives a restart and fires at its original deadline', async (t) => {
+  const state = await storeWith(t);
+  const clock = new VirtualClock();
+  const flow = { connections: { clock: { type: 'timer', timers: [{ duration: 1000 }, { duration: 1000 }], pulses: [{ interval: 300 }] } } };
+  const first = await startHub(t, flow, { scheduler: clock.scheduler, state });
+  param(first, 'clock/timer/1/start').set(3000);
+  clock.advanceBy(1000);
+  await first.stop();
+  clock.advanceBy(500); // the hub is down
+
+  const second = await startHub(t, flow, { scheduler: clock.scheduler, state });
+  const fires = record(t, param(second, 'clock/timer/1/trigger'), () => clock.now);
+  const pulses = record(t, param(second, 'clock/pulse/1'), () => clock.now);
+  t.is(param(second, 'clock/timer/1/start').value, 3000, 'the start parameter reads back the running duration');
+  clock.advanceBy(2000);
+  t.deepEqual(fires, [[3000, true]], 'at the original deadline, once');
+  t.deepEqual(
+    pulses.map(([at]) => at),
+    [1800, 2100, 2400, 2700, 3000, 3300],
+    'the pulse keeps its phase across the restart',
+  );
+  t.deepEqual(record(t, param(second, 'clock/timer/2/trigger')), [], 'a timer that was not running stays idle');
+});
+
+test('a deadline that passed while the hub was down fires at once, or is skipped with onRestart: "skip"', async (t) => {
+  for (const onRestart of ['fire', 'skip'] as const) {
+    const state = await storeWith(t);
+    const clock = new VirtualClock();
+    const flow = { connections: { clock: { type: 'timer', timers: [{ duration: 1000 }], onRestart } } };
+    const first = await startHub(t, flow, { scheduler: clock.scheduler, state });
+    param(first, 'clock/timer/1/start').set(true);
+    await first.stop();
+    clock.advanceBy(5000);
+    const second = await startHub(t, flow, { scheduler: clock.scheduler, state });
+    const fires = record(t, param(second, 'clock/timer/1/trigger'), () => clock.now);
+    clock.advanceBy(0);
+    t.deepEqual(fires, onRestart === 'fire' ? [[5000, true]] : [], onRestart);
+    clock.advanceBy(5000);
+    t.is(fires.length, onRestart === 'fire' ? 1 : 0, `${onRestart}: no second fire`);
   }
 });
