@@ -64,7 +64,7 @@ writeFileSync(
 const parameters = Array.from({ length: parameterCount }, (_, i) => `bench/p${i}`);
 
 const servers = {
-  patchbay: () => startServer('patchbay', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--log-format', 'json']),
+  patchbay: () => startServer('patchbay', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json']),
   raw: () => startServer('raw uWS', node, ['--import', 'tsx', join(root, 'bench/servers/raw-uws.ts')]),
   node: () => startServer('node:http + ws', node, ['--import', 'tsx', join(root, 'bench/servers/node-http.ts')]),
 };
