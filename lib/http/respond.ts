@@ -34,3 +34,9 @@ export function sendError(res: HttpResponse, status: HttpStatus, reason: string,
 export function sendHubError(res: HttpResponse, error: HubError, json: boolean): void {
   sendError(res, statusOf(error.code), error.message, json, error.code);
 }
+
+/** What an error answer needs: a `HubError`, or the same two fields without a stack. */
+export interface CodedError {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
