@@ -18,6 +18,11 @@ export interface WsClient {
   missedSince: number;
 }
 
+/** The state of a client that has not joined yet, with its own `?filter=` expressions. */
+export function newWsClient(filters: readonly RegExp[]): WsClient {
+  return { filters, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
+}
+
 export interface WsHubOptions {
   /** A client whose send buffer holds more than this (beyond its snapshot) stops getting changes. */
   readonly lagLimit: number;
