@@ -5,6 +5,7 @@
  *   GET  /parameters/<address>   the value (text, or JSON with Accept: application/json)
  *   GET  /parameters             [{p, type, access, v?}], ?filter=<regex>
  *   GET  /connections            [{id, type, status, reason, …}]
+ *   GET  /problems               [{source, id, code, message}]
  *   GET  /update?parameter=&value=, POST /update (form or JSON)
  *   GET  /ws                     snapshot, then changes; client writes {p, v}
  *   GET  /<file>                 files below documentRoot
@@ -55,6 +56,7 @@ export const restApi = defineConnectionType({
           files,
           wsFilters: wsFilters.map((source) => new RegExp(source)),
           connections: context.connections,
+          problems: () => [], // not yet wired to the hub's problems
           scheduler: context.scheduler,
           log: context.log,
         });

@@ -20,6 +20,8 @@ export interface RouteContext {
   readonly files: StaticFiles | undefined;
   /** `GET /connections`: each connection as JSON-able data. */
   readonly connections: () => readonly object[];
+  /** `GET /problems`: the hub's current problems as JSON-able data. */
+  readonly problems: () => readonly object[];
   /** Largest accepted request body (413 above it). */
   readonly maxBody: number;
   readonly log: Logger;
@@ -129,6 +131,7 @@ export const routes: readonly Route[] = [
   { path: '/parameters/*', get: readParameter },
   { path: '/parameters', get: listParameters },
   { path: '/connections', get: (res, _req, { connections }) => sendOk(res, JSON_TYPE, JSON.stringify(connections())) },
+  { path: '/problems', get: (res, _req, { problems }) => sendOk(res, JSON_TYPE, JSON.stringify(problems())) },
   { path: '/update', get: updateFromQuery, post: updateFromBody },
 ];
 

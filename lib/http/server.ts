@@ -1,4 +1,3 @@
-import type { ConnectionInfo } from '../connections/connection.ts';
 import { HubError } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
@@ -17,7 +16,10 @@ export interface RestServerOptions {
   readonly auth: Authenticator;
   readonly files: StaticFiles | undefined;
   readonly wsFilters: readonly RegExp[];
-  readonly connections: () => readonly ConnectionInfo[];
+  /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
+  readonly connections: () => readonly object[];
+  /** `GET /problems`: the hub's current problems, as plain data. */
+  readonly problems: () => readonly object[];
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;
@@ -60,8 +62,8 @@ export class RestServer {
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
-    const { graph, files, connections, log } = options;
-    this.context = { graph, files, connections, maxBody: this.limits.maxBody, log };
+    const { graph, files, connections, problems, log } = options;
+    this.context = { graph, files, connections, problems, maxBody: this.limits.maxBody, log };
     this.challenges = options.auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
     this.app = uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {

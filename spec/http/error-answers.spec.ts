@@ -39,6 +39,7 @@ const kinds: [string, string, RequestInit, ErrorCode, RegExp][] = [
   ['an unknown path', '/nothing-here', { method: 'POST' }, 'PB_NOT_FOUND', /nothing at POST \/nothing-here/],
   ['a missing hosted file', '/missing.html', {}, 'PB_NOT_FOUND', /no file at \/missing\.html/],
   ['a wrong method', '/parameters/studio/count', { method: 'DELETE' }, 'PB_METHOD_NOT_ALLOWED', /use GET/],
+  ['a wrong method on /problems', '/problems', { method: 'PUT' }, 'PB_METHOD_NOT_ALLOWED', /use GET/],
   ['a body over 64 KiB', '/update', { method: 'POST', headers: form, body: `value=${'x'.repeat(70_000)}` }, 'PB_BODY_TOO_LARGE', /over 65536 bytes/],
   ['an unsupported body type', '/update', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }, 'PB_UNSUPPORTED_MEDIA_TYPE', /application\/json/],
   ['a plain GET of /ws', '/ws', {}, 'PB_UPGRADE_REQUIRED', /upgrades to a WebSocket/],
@@ -88,7 +89,7 @@ test('an unknown value keeps the reason phrase State Unknown beside its code', a
 
 test('405 answers name the allowed methods', async (t) => {
   const { base } = await servedWithFiles(t);
-  for (const [path, allowed] of [['/parameters/studio/count', 'GET'], ['/parameters', 'GET'], ['/connections', 'GET'], ['/update', 'GET, POST']] as const) {
+  for (const [path, allowed] of [['/parameters/studio/count', 'GET'], ['/parameters', 'GET'], ['/connections', 'GET'], ['/problems', 'GET'], ['/update', 'GET, POST']] as const) {
     const res = await fetch(`${base}${path}`, { method: 'PATCH' });
     t.is(res.status, 405, path);
     t.is(res.headers.get('allow'), allowed, path);
@@ -98,7 +99,7 @@ test('405 answers name the allowed methods', async (t) => {
 
 test('a refused request gets 401 with its challenges and PB_UNAUTHORIZED, as text or JSON', async (t) => {
   const { base } = await servedWithFiles(t, { token: 'tok' });
-  for (const path of ['/parameters', '/nothing-here', '/index.html']) {
+  for (const path of ['/parameters', '/nothing-here', '/index.html', '/problems']) {
     const text = await fetch(`${base}${path}`);
     t.is(text.status, 401, path);
     t.is(text.headers.get('www-authenticate'), 'Bearer realm="patchbay"');
@@ -136,6 +137,7 @@ test('a fault while answering is 500 PB_INTERNAL and logged; the server keeps se
     connections: () => {
       throw new Error('listing exploded');
     },
+    problems: () => [],
     scheduler: realTime,
     log,
   });
@@ -149,7 +151,7 @@ test('a fault while answering is 500 PB_INTERNAL and logged; the server keeps se
   const json = await fetch(`${base}/connections`, { headers: { accept: 'application/json' } });
   t.deepEqual(await json.json(), { ok: false, error: 'internal error; see the hub log', code: 'PB_INTERNAL' });
   t.true(lines().some((l) => /request failed: .*listing exploded/.test(l.msg)));
-  t.is((await fetch(`${base}/parameters`)).status, 200);
+  t.deepEqual(await (await fetch(`${base}/problems`)).json(), []);
 });
 
 test('a port that cannot be had rejects with PB_PORT_UNAVAILABLE', async (t) => {
@@ -163,6 +165,7 @@ test('a port that cannot be had rejects with PB_PORT_UNAVAILABLE', async (t) => 
     files: undefined,
     wsFilters: [],
     connections: () => [],
+    problems: () => [],
     scheduler: realTime,
     log: capturedLog().log,
   });

@@ -198,6 +198,14 @@ test('GET /connections lists every connection with type, status and reason', asy
   ]);
 });
 
+test('GET /problems answers the hub\'s problems as a JSON array', async (t) => {
+  const { base } = await serve(t, {}, studio);
+  const res = await fetch(`${base}/problems`);
+  t.is(res.status, 200);
+  t.is(res.headers.get('content-type'), 'application/json');
+  t.deepEqual(await res.json(), []);
+});
+
 test('wrong methods on built-in paths answer 405 with Allow; unknown paths 404', async (t) => {
   const { base } = await serve(t, {}, studio);
   const del = await fetch(`${base}/parameters/studio/count`, { method: 'DELETE' });
