@@ -5,6 +5,7 @@
  *   GET  /parameters/<address>   the value (text, or JSON with Accept: application/json)
  *   GET  /parameters             [{p, type, access, v?}], ?filter=<regex>
  *   GET  /connections            [{id, type, status, reason, …}]
+ *   GET  /problems               [{source, id, code, message}]
  *   GET  /update?parameter=&value=, POST /update (form or JSON)
  *   GET  /ws                     snapshot, then changes; client writes {p, v}
  *   GET  /<file>                 files below documentRoot
@@ -59,6 +60,7 @@ export const restApi = defineConnectionType({
           files,
           wsFilters,
           connections: context.connections,
+          problems: context.problems,
           scheduler: context.scheduler,
           log: context.log,
         });

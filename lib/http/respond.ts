@@ -1,6 +1,12 @@
-import { type ErrorCode, type HubError, statusOf } from '../core/errors.ts';
-import type { HttpResponse } from './uws.ts';
+import { type ErrorCode, type ErrorStatus, statusOf } from '../core/errors.ts';
+import { isJsonType } from './body.ts';
+import type { HttpRequest, HttpResponse } from './uws.ts';
 
+/**
+ * A status line for every status an error code answers with, and for 200: typed so that a
+ * code added to the error table with a new status does not compile until it has a line.
+ * 503 keeps the reason phrase R-H1 gives it.
+ */
 export const statusLines = {
   200: '200 OK',
   400: '400 Bad Request',
@@ -15,23 +21,49 @@ export const statusLines = {
   500: '500 Internal Server Error',
   503: '503 State Unknown',
   508: '508 Loop Detected',
-} as const;
-export type HttpStatus = keyof typeof statusLines;
+} as const satisfies Record<ErrorStatus | 200, string>;
 
 export const TEXT = 'text/plain; charset=utf-8';
 export const JSON_TYPE = 'application/json';
+/** Where text clients find the code of an error answer (JSON clients get it in the body too). */
+export const CODE_HEADER = 'X-Patchbay-Code';
 
-/** Writes a whole response. Call inside `res.cork` when after an await. */
-export function send(res: HttpResponse, status: HttpStatus, contentType: string, body: string | Buffer, closeConnection = false): void {
-  res.writeStatus(statusLines[status]).writeHeader('Content-Type', contentType).end(body, closeConnection);
+/** What an error answer needs: a `HubError`, or the same two fields without a stack. */
+export interface CodedError {
+  readonly code: ErrorCode;
+  readonly message: string;
 }
 
-/** An error answer: plain text, or `{"ok":false,…}` for JSON clients. */
-export function sendError(res: HttpResponse, status: HttpStatus, reason: string, json: boolean, code?: ErrorCode, closeConnection = false): void {
-  if (json) send(res, status, JSON_TYPE, JSON.stringify({ ok: false, error: reason, ...(code ? { code } : {}) }), closeConnection);
-  else send(res, status, TEXT, reason, closeConnection);
+export interface ErrorAnswerOptions {
+  /** Extra headers, such as `WWW-Authenticate` or `Allow`. */
+  readonly headers?: readonly (readonly [name: string, value: string])[];
+  /** Closes the connection after answering: for a body that was never read. */
+  readonly close?: boolean;
 }
 
-export function sendHubError(res: HttpResponse, error: HubError, json: boolean): void {
-  sendError(res, statusOf(error.code), error.message, json, error.code);
+/** Writes a whole 200 response. Call inside `res.cork` when after an await. */
+export function sendOk(res: HttpResponse, contentType: string, body: string | Buffer): void {
+  res.writeStatus(statusLines[200]).writeHeader('Content-Type', contentType).end(body);
+}
+
+/**
+ * The one way an error is answered: the status comes from the code, the code goes in the
+ * `X-Patchbay-Code` header, and the body is the reason as text or, for JSON clients,
+ * `{"ok":false,"error","code"}`. There is no way to answer an error without a code.
+ */
+export function sendError(res: HttpResponse, error: CodedError, json: boolean, { headers = [], close = false }: ErrorAnswerOptions = {}): void {
+  res.writeStatus(statusLines[statusOf(error.code)]).writeHeader(CODE_HEADER, error.code);
+  for (const [name, value] of headers) res.writeHeader(name, value);
+  res.writeHeader('Content-Type', json ? JSON_TYPE : TEXT);
+  res.end(json ? JSON.stringify({ ok: false, error: error.message, code: error.code }) : error.message, close);
+}
+
+/** True when the client asked for JSON answers (R-H1: then the value is sent as JSON). */
+export function acceptsJson(req: HttpRequest): boolean {
+  return req.getHeader('accept').includes(JSON_TYPE);
+}
+
+/** JSON clients get JSON error answers: they asked for JSON, or sent it. Read before the handler returns. */
+export function jsonClient(req: HttpRequest): boolean {
+  return acceptsJson(req) || isJsonType(req.getHeader('content-type'));
 }

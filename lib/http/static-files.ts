@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import mime from 'mime-types';
+import { HubError } from '../core/errors.ts';
 
 export interface StaticFile {
   readonly body: Buffer;
@@ -15,12 +16,12 @@ export interface StaticFile {
 export class StaticFiles {
   private constructor(private readonly realRoot: string) {}
 
-  /** Opens a root; throws when it is missing or not a folder. */
+  /** Opens a root; throws a PB_DOCUMENT_ROOT HubError when it is missing or not a folder. */
   static async open(root: string): Promise<StaticFiles> {
     const real = await realpath(root).catch(() => {
-      throw new Error(`documentRoot ${root} does not exist`);
+      throw new HubError('PB_DOCUMENT_ROOT', `documentRoot ${root} does not exist`);
     });
-    if (!(await stat(real)).isDirectory()) throw new Error(`documentRoot ${root} is not a folder`);
+    if (!(await stat(real)).isDirectory()) throw new HubError('PB_DOCUMENT_ROOT', `documentRoot ${root} is not a folder`);
     return new StaticFiles(real);
   }
 

@@ -3,7 +3,6 @@ import type { Graph } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
 import { after, type Scheduler } from '../core/scheduler.ts';
 import { toWire, type Value } from '../core/value.ts';
-import type { WebSocket } from './uws.ts';
 
 /** What the hub keeps per WebSocket client. */
 export interface WsClient {
@@ -16,6 +15,26 @@ export interface WsClient {
   snapshotBytes: number;
   /** The hub's change count when the client was taken off the stream; it is resent only what changed after. */
   missedSince: number;
+}
+
+/** The state of a client that has not joined yet, with its own `?filter=` expressions. */
+export function newWsClient(filters: readonly RegExp[]): WsClient {
+  return { filters, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
+}
+
+/**
+ * What the hub needs of a client's socket: uWS's WebSocket has all of it, and specs pass
+ * fakes whose buffers they fill and drain in virtual time.
+ */
+export interface WsSocket {
+  send(message: string): unknown;
+  cork(work: () => void): unknown;
+  subscribe(topic: string): unknown;
+  unsubscribe(topic: string): unknown;
+  /** Bytes queued for the client and not yet taken by the kernel. */
+  getBufferedAmount(): number;
+  end(code: number, reason: string): unknown;
+  getUserData(): WsClient;
 }
 
 export interface WsHubOptions {
@@ -65,13 +84,14 @@ interface Entry {
  * synchronous turn as their subscription, so nothing falls between the two. A client that
  * stops reading is detected by its send buffer, taken off the stream (its memory stays
  * bounded), and when it has drained it is sent the current value of every parameter that
- * changed meanwhile, then resumes.
+ * changed meanwhile, then resumes. It never touches uWS itself: sockets come as `WsSocket`
+ * and fan-out goes through the injected `publish`, so specs drive it with fakes.
  */
 export class WsHub {
   private readonly entries = new Map<string, Entry>();
   private readonly topics = new Map<string, Topic>();
-  private readonly clients = new Set<WebSocket<WsClient>>();
-  private readonly lagging = new Set<WebSocket<WsClient>>();
+  private readonly clients = new Set<WsSocket>();
+  private readonly lagging = new Set<WsSocket>();
   private readonly graphEvents: Subscription[] = [];
   private scan: Subscription | undefined;
   private publishedSinceScan = false;
@@ -112,7 +132,7 @@ export class WsHub {
   }
 
   /** Subscribes a new client: snapshot first, then changes, in one synchronous turn. */
-  join(ws: WebSocket<WsClient>): void {
+  join(ws: WsSocket): void {
     const clientFilters = ws.getUserData().filters;
     const key = clientFilters.map((f) => f.source).sort().join('\n');
     let topic = this.topics.get(key);
@@ -127,7 +147,7 @@ export class WsHub {
     this.sendSnapshot(ws, -1);
   }
 
-  leave(ws: WebSocket<WsClient>): void {
+  leave(ws: WsSocket): void {
     this.clients.delete(ws);
     this.lagging.delete(ws);
     const topic = ws.getUserData().topic;
@@ -140,7 +160,7 @@ export class WsHub {
   }
 
   /** uWS reports that a client's send buffer shrank: a lagging client may be ready again. */
-  drained(ws: WebSocket<WsClient>): void {
+  drained(ws: WsSocket): void {
     if (ws.getUserData().lagging) this.resumeIfDrained(ws);
   }
 
@@ -182,7 +202,7 @@ export class WsHub {
   }
 
   /** Sends the current value of every parameter of the client's topic changed after `since`, then subscribes. */
-  private sendSnapshot(ws: WebSocket<WsClient>, since: number): void {
+  private sendSnapshot(ws: WsSocket, since: number): void {
     const client = ws.getUserData();
     const topic = client.topic;
     if (!topic) return;
@@ -213,7 +233,7 @@ export class WsHub {
     if (this.lagging.size > 0) this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
   }
 
-  private setLagging(ws: WebSocket<WsClient>): void {
+  private setLagging(ws: WsSocket): void {
     const client = ws.getUserData();
     client.lagging = true;
     // Below uWS's cap every message so far is queued for it; beyond, some may be lost.
@@ -222,7 +242,7 @@ export class WsHub {
     this.lagging.add(ws);
   }
 
-  private resumeIfDrained(ws: WebSocket<WsClient>): void {
+  private resumeIfDrained(ws: WsSocket): void {
     if (ws.getBufferedAmount() > this.options.lagLimit / 4) return;
     this.lagging.delete(ws);
     // What it was sent before it lagged is on its way; only what changed since is missing.

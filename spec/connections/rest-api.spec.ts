@@ -38,7 +38,7 @@ test('a port in use fails that connection with the reason; the rest of the hub r
     other: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
     vars: { type: 'dummy', parameters: 'x,I,1' },
   });
-  t.like(hub.connection('api')?.status, { status: 'failed', reason: `cannot listen on 127.0.0.1:${taken} (in use, or not a local address)` });
+  t.like(hub.connection('api')?.status, { status: 'failed', code: 'PB_PORT_UNAVAILABLE', reason: `cannot listen on 127.0.0.1:${taken} (in use, or not a local address)` });
   t.is(hub.connection('vars')?.status.status, 'ok');
   const other = hub.connection('other')?.info.details?.['port'] as number;
   const connections = (await (await fetch(`http://127.0.0.1:${other}/connections`)).json()) as { id: string; status: string; reason: string }[];
@@ -66,7 +66,7 @@ test('settings are checked with their paths', (t) => {
   if (!result.ok) {
     t.deepEqual(result.issues.map(formatIssue).sort(), [
       'connections.api.port: expected an integer from 0 to 65535',
-      'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters',
+      'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters',
       'connections.api.token: expected a string',
     ]);
   }

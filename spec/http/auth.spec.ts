@@ -19,6 +19,7 @@ const doors: [string, RequestInit?][] = [
   ['/parameters'],
   ['/parameters/vars/x'],
   ['/connections'],
+  ['/problems'],
   ['/update?parameter=vars/x&value=2'],
   ['/update', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'parameter=vars/x&value=3' }],
   ['/'],
@@ -36,7 +37,7 @@ async function walk(base: string, authorization: string | undefined) {
   return statuses;
 }
 
-const open = [200, 200, 200, 200, 200, 200, 200, 404, 405];
+const open = [200, 200, 200, 200, 200, 200, 200, 200, 404, 405];
 const refused = doors.map(() => 401);
 
 test('with Basic and Bearer configured, every door refuses strangers and admits either credential', async (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { param } from '../helpers/hub.ts';
+import { param, startHub } from '../helpers/hub.ts';
 import { rawRequest, serve } from '../helpers/http.ts';
 
 const studio = {
@@ -196,6 +196,31 @@ test('GET /connections lists every connection with type, status and reason', asy
     { id: 'clock', type: 'timer', status: 'ok', reason: '', description: '', location: '', group: '' },
     { id: 'off', type: 'dummy', status: 'disabled', reason: '', description: 'spare', location: '', group: 'g' },
   ]);
+});
+
+test('GET /problems answers the hub\'s problems as a JSON array', async (t) => {
+  const { base } = await serve(t, {}, studio);
+  const res = await fetch(`${base}/problems`);
+  t.is(res.status, 200);
+  t.is(res.headers.get('content-type'), 'application/json');
+  t.deepEqual(await res.json(), []);
+});
+
+test('GET /problems lists a failed connection and a rule that cannot run, with their codes', async (t) => {
+  const hub = await startHub(t, {
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      np: { type: 'xml-file-output', filename: 'x.xml', template: '<a>$X</b>' },
+    },
+    rules: [{ source: 'np/X', destinations: ['nowhere/y'] }],
+  });
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  const problems = (await (await fetch(`http://127.0.0.1:${port}/problems`)).json()) as { source: string; id: string; code: string; message: string }[];
+  t.like(problems, [
+    { source: 'connection', id: 'np', code: 'PB_BAD_TEMPLATE' },
+    { source: 'rule', id: 'rules[0]', code: 'PB_UNKNOWN_PARAMETER' },
+  ]);
+  t.regex(problems[0]?.message ?? '', /^failed: template is not well-formed XML: line 1/);
 });
 
 test('wrong methods on built-in paths answer 405 with Allow; unknown paths 404', async (t) => {

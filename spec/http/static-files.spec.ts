@@ -109,5 +109,5 @@ test('without a documentRoot no file is served', async (t) => {
 
 test('a documentRoot that does not exist fails the connection with the reason', async (t) => {
   const hub = await startHub(t, { connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot: '/nonexistent/www' } } });
-  t.like(hub.connection('api')?.status, { status: 'failed', reason: 'documentRoot /nonexistent/www does not exist' });
+  t.like(hub.connection('api')?.status, { status: 'failed', code: 'PB_DOCUMENT_ROOT', reason: 'documentRoot /nonexistent/www does not exist' });
 });

@@ -85,26 +85,27 @@ test('a client writes with {p, v} and with batches; everyone sees the change', a
   t.is(param(hub, 'studio/count').value, 8);
 });
 
-test('bad messages are answered with {p, error} on the same socket, which stays open', async (t) => {
+test('bad messages are answered with {p, error, code} on the same socket, which stays open', async (t) => {
+  const shape = 'expected {"p":"<address>","v":<value>} or an array of them';
   const { hub, port } = await serve(t, { wsFilters: ['^none$'] }, studio);
   const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
   const bad: [unknown, object][] = [
-    ['not json', { p: null, error: 'the message is not UTF-8 JSON' }],
-    [42, { p: null, error: 'expected {"p":"<address>","v":<value>} or an array of them' }],
-    [{ v: 1 }, { p: null, error: 'expected {"p":"<address>","v":<value>} or an array of them' }],
-    [{ p: 'studio/count' }, { p: 'studio/count', error: 'expected {"p":"<address>","v":<value>} or an array of them' }],
-    [{ p: 'studio/nope', v: 1 }, { p: 'studio/nope', error: 'studio/nope: connection "studio" has no parameter "nope"' }],
-    [{ p: 'clock/timer/1/trigger', v: 1 }, { p: 'clock/timer/1/trigger', error: 'clock/timer/1/trigger is read-only' }],
-    [{ p: 'studio/count', v: 'many' }, { p: 'studio/count', error: 'studio/count: cannot convert "many" to integer: not a decimal number' }],
-    [{ p: 'studio/count', v: { n: 1 } }, { p: 'studio/count', error: 'studio/count: cannot convert a object to integer' }],
+    ['not json', { p: null, error: 'the message is not UTF-8 JSON', code: 'PB_BAD_REQUEST' }],
+    [42, { p: null, error: shape, code: 'PB_BAD_REQUEST' }],
+    [{ v: 1 }, { p: null, error: shape, code: 'PB_BAD_REQUEST' }],
+    [{ p: 'studio/count' }, { p: 'studio/count', error: shape, code: 'PB_BAD_REQUEST' }],
+    [{ p: 'studio/nope', v: 1 }, { p: 'studio/nope', error: 'studio/nope: connection "studio" has no parameter "nope"', code: 'PB_UNKNOWN_PARAMETER' }],
+    [{ p: 'clock/timer/1/trigger', v: 1 }, { p: 'clock/timer/1/trigger', error: 'clock/timer/1/trigger is read-only', code: 'PB_READ_ONLY' }],
+    [{ p: 'studio/count', v: 'many' }, { p: 'studio/count', error: 'studio/count: cannot convert "many" to integer: not a decimal number', code: 'PB_CONVERSION' }],
+    [{ p: 'studio/count', v: { n: 1 } }, { p: 'studio/count', error: 'studio/count: cannot convert a object to integer', code: 'PB_CONVERSION' }],
   ];
   for (const [message] of bad) client.send(typeof message === 'string' ? message : JSON.stringify(message));
   client.socket.send(Buffer.from([0xff, 0xfe, 0x7b]));
   await client.untilCount(bad.length + 1);
-  t.deepEqual(client.messages, [...bad.map(([, answer]) => answer), { p: null, error: 'the message is not UTF-8 JSON' }]);
+  t.deepEqual(client.messages, [...bad.map(([, answer]) => answer), { p: null, error: 'the message is not UTF-8 JSON', code: 'PB_BAD_REQUEST' }]);
   client.send([{ p: 'studio/count', v: 5 }, { p: 'studio/nope', v: 1 }, { p: 'studio/level', v: 0.25 }]);
   await client.untilCount(bad.length + 2);
-  t.deepEqual(client.messages.at(-1), { p: 'studio/nope', error: 'studio/nope: connection "studio" has no parameter "nope"' });
+  t.deepEqual(client.messages.at(-1), { p: 'studio/nope', error: 'studio/nope: connection "studio" has no parameter "nope"', code: 'PB_UNKNOWN_PARAMETER' });
   t.is(client.socket.readyState, client.socket.OPEN);
   t.is(param(hub, 'studio/count').value, 5, 'the good items of a batch are written');
   t.is(param(hub, 'studio/level').value, 0.25);

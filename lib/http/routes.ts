@@ -1,0 +1,198 @@
+/**
+ * The HTTP routes of a rest-api connection (R-H1, R-H2, R-H4, R-H7): one handler per
+ * built-in path and method, plus hosted files and 404 for everything else. Handlers follow
+ * the rules of the native edge: request data is read before they return, `onAborted` is
+ * set before anything asynchronous, and every later answer is corked. Authentication and
+ * the fault guard are the server's (server.ts); parsing is the pure modules'.
+ */
+import type { Graph } from '../core/graph.ts';
+import { ok, reasonOf, type Result } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
+import { compileFilters } from './filters.ts';
+import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
+import type { StaticFiles } from './static-files.ts';
+import type { HttpRequest, HttpResponse } from './uws.ts';
+
+/** What handlers read: the hub through plain data and functions, never lib/connections. */
+export interface RouteContext {
+  readonly graph: Graph;
+  readonly files: StaticFiles | undefined;
+  /** `GET /connections`: each connection as JSON-able data. */
+  readonly connections: () => readonly object[];
+  /** `GET /problems`: the hub's current problems as JSON-able data. */
+  readonly problems: () => readonly object[];
+  /** Largest accepted request body (413 above it). */
+  readonly maxBody: number;
+  readonly log: Logger;
+}
+
+export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext) => void;
+
+/** A built-in path: it wins over a hosted file of the same name, and other methods get 405. */
+export interface Route {
+  readonly path: string;
+  readonly get: Handler;
+  readonly post?: Handler;
+}
+
+const PARAMETERS = '/parameters/';
+const INTERNAL: CodedError = { code: 'PB_INTERNAL', message: 'internal error; see the hub log' };
+
+/** R-H1: the value as text, or as JSON for clients that accept it; 503 while unknown. */
+const readParameter: Handler = (res, req, { graph }) => {
+  const json = acceptsJson(req);
+  let address = req.getUrl().slice(PARAMETERS.length);
+  if (address.includes('%')) {
+    try {
+      address = decodeURIComponent(address);
+    } catch {
+      return sendError(res, { code: 'PB_BAD_ADDRESS', message: 'bad percent-encoding in the address' }, jsonClient(req));
+    }
+  }
+  const found = graph.lookup(address);
+  if (!found.ok) return sendError(res, found.error, jsonClient(req));
+  const value = found.value.value;
+  if (value === undefined) {
+    const why = found.value.type === 'T' ? 'a trigger has no state' : 'the value is unknown';
+    return sendError(res, { code: 'PB_STATE_UNKNOWN', message: `${address}: ${why}` }, jsonClient(req));
+  }
+  if (json) sendOk(res, JSON_TYPE, JSON.stringify(value));
+  else sendOk(res, TEXT, typeof value === 'string' ? value : String(value));
+};
+
+/** R-H7: every parameter with type, access and known value, narrowed by `?filter=`. */
+const listParameters: Handler = (res, req, { graph }) => {
+  const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
+  if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
+  const list = graph
+    .all()
+    .filter((p) => filters.value.length === 0 || filters.value.some((f) => f.test(p.address)))
+    .map((p) => ({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }) }));
+  sendOk(res, JSON_TYPE, JSON.stringify(list));
+};
+
+/** R-H2: converts and writes; answers 200, or the error with its code. */
+function answerUpdate(res: HttpResponse, graph: Graph, fields: Result<UpdateFields>, json: boolean): void {
+  if (!fields.ok) return sendError(res, fields.error, json);
+  const written = graph.write(fields.value.parameter, fields.value.value, 'http');
+  if (!written.ok) return sendError(res, written.error, json);
+  if (json) sendOk(res, JSON_TYPE, '{"ok":true}');
+  else sendOk(res, TEXT, 'OK');
+}
+
+const updateFromQuery: Handler = (res, req, { graph }) => {
+  answerUpdate(res, graph, formFields(new URLSearchParams(req.getQuery() ?? '')), jsonClient(req));
+};
+
+/** R-H2 `POST /update`: type and declared size are checked before a byte is read. */
+const updateFromBody: Handler = (res, req, { graph, maxBody, log }) => {
+  const json = jsonClient(req);
+  const type = bodyTypeOf(req.getHeader('content-type'));
+  if (!type.ok) return sendError(res, type.error, json, { close: true });
+  const declared = checkSize(Number(req.getHeader('content-length') || 0), maxBody);
+  if (!declared.ok) return sendError(res, declared.error, json, { close: true });
+  readBody(res, maxBody, (body) =>
+    answerLater(res, json, log, () => {
+      if (!body.ok) return sendError(res, body.error, json, { close: true });
+      answerUpdate(res, graph, bodyFields(type.value, body.value), json);
+    }),
+  );
+};
+
+/**
+ * Collects a body, copying each chunk (uWS reuses its memory), and hands it over once:
+ * whole, or as 413 as soon as it grows past `maxBody`. Nothing is handed over once the
+ * client has gone.
+ */
+function readBody(res: HttpResponse, maxBody: number, done: (body: Result<Buffer>) => void): void {
+  let finished = false;
+  res.onAborted(() => (finished = true));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.onData((chunk, isLast) => {
+    if (finished) return;
+    size += chunk.byteLength;
+    const checked = checkSize(size, maxBody);
+    if (!checked.ok) {
+      finished = true;
+      return done(checked);
+    }
+    chunks.push(Buffer.from(new Uint8Array(chunk)));
+    if (isLast) {
+      finished = true;
+      done(ok(Buffer.concat(chunks)));
+    }
+  });
+}
+
+/** The built-in paths (R-H4: they win over files of the same name). */
+export const routes: readonly Route[] = [
+  { path: '/parameters/*', get: readParameter },
+  { path: '/parameters', get: listParameters },
+  { path: '/connections', get: (res, _req, { connections }) => sendOk(res, JSON_TYPE, JSON.stringify(connections())) },
+  { path: '/problems', get: (res, _req, { problems }) => sendOk(res, JSON_TYPE, JSON.stringify(problems())) },
+  { path: '/update', get: updateFromQuery, post: updateFromBody },
+];
+
+/** The `Allow` value of a built-in path. */
+export const allowedMethods = (route: Route): string => (route.post ? 'GET, POST' : 'GET');
+
+/** Any other method on a built-in path: 405 with `Allow`. */
+export const methodNotAllowed =
+  (route: Route): Handler =>
+  (res, req) => {
+    const allowed = allowedMethods(route);
+    sendError(res, { code: 'PB_METHOD_NOT_ALLOWED', message: `use ${allowed} for ${route.path}` }, jsonClient(req), { headers: [['Allow', allowed]] });
+  };
+
+/** GET on any other path: 426 for `/ws` without an upgrade, else a hosted file or 404 (R-H4). */
+export const getOther: Handler = (res, req, { files, log }) => {
+  const url = req.getUrl();
+  const json = jsonClient(req);
+  if (url === '/ws') return sendError(res, { code: 'PB_UPGRADE_REQUIRED', message: 'GET /ws upgrades to a WebSocket' }, json);
+  if (!files) return sendError(res, nothingAt('GET', url), json);
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  const noFile: CodedError = { code: 'PB_NOT_FOUND', message: `no file at ${url}` };
+  files.find(url).then(
+    (file) => {
+      if (!aborted) answerLater(res, json, log, () => (file ? sendOk(res, file.contentType, file.body) : sendError(res, noFile, json)));
+    },
+    (error: unknown) => {
+      log.warn(`reading ${url} failed: ${reasonOf(error)}`);
+      if (!aborted) answerLater(res, json, log, () => sendError(res, noFile, json));
+    },
+  );
+};
+
+/** Any other method on any other path. */
+export const notFound: Handler = (res, req) => {
+  sendError(res, nothingAt(req.getMethod().toUpperCase(), req.getUrl()), jsonClient(req));
+};
+
+const nothingAt = (method: string, url: string): CodedError => ({ code: 'PB_NOT_FOUND', message: `nothing at ${method} ${url}` });
+
+/**
+ * Answers a request whose handler faulted: 500 with the stack in the log, so one bad
+ * request never takes the hub down. The connection is closed, as its state is unknown.
+ */
+export function answerFault(res: HttpResponse, json: boolean, log: Logger, error: unknown): void {
+  log.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  try {
+    sendError(res, INTERNAL, json, { close: true });
+  } catch {
+    // The response was already answered or aborted.
+  }
+}
+
+/** An answer made after the handler returned: corked, and guarded like the handler was. */
+function answerLater(res: HttpResponse, json: boolean, log: Logger, answer: () => void): void {
+  res.cork(() => {
+    try {
+      answer();
+    } catch (error) {
+      answerFault(res, json, log, error);
+    }
+  });
+}
