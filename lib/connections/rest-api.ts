@@ -61,6 +61,7 @@ export const restApi = defineConnectionType({
           wsFilters,
           connections: context.connections,
           problems: context.problems,
+          settled: context.settled,
           scheduler: context.scheduler,
           log: context.log,
         });

@@ -200,7 +200,8 @@ export class ConnectionRunner {
    */
   private seeded(address: string, spec: ParameterSpec): ParameterSpec {
     if (!spec.persist) return spec;
-    if (!this.current.common.persist) return { ...spec, persist: false };
+    // `persist` on a parameter means this hub keeps it: not without a state folder or with `persist: false`.
+    if (!this.current.common.persist || !this.env.state) return { ...spec, persist: false };
     const stored = spec.type === 'T' ? undefined : this.env.state?.value(address);
     if (stored === undefined) return spec;
     const converted = convert(stored, spec.type);

@@ -24,6 +24,8 @@ export interface RouteContext {
   readonly problems: () => readonly object[];
   /** Largest accepted request body (413 above it). */
   readonly maxBody: number;
+  /** Resolves once every write so far is stored as safely as the hub promises (R-S4). */
+  readonly settled: () => Promise<void>;
   readonly log: Logger;
 }
 
@@ -72,21 +74,37 @@ const listParameters: Handler = (res, req, { graph }) => {
   sendOk(res, JSON_TYPE, JSON.stringify(list));
 };
 
-/** R-H2: converts and writes; answers 200, or the error with its code. */
-function answerUpdate(res: HttpResponse, graph: Graph, fields: Result<UpdateFields>, json: boolean): void {
+/**
+ * R-H2: converts and writes; answers 200, or the error with its code. A value the hub
+ * keeps is stored before the answer goes out (R-S4), so a client that has its `OK` knows
+ * the value survives the hub being killed; answers waiting together share one commit.
+ */
+function answerUpdate(res: HttpResponse, context: RouteContext, fields: Result<UpdateFields>, json: boolean): void {
   if (!fields.ok) return sendError(res, fields.error, json);
+  const { graph, settled, log } = context;
   const written = graph.write(fields.value.parameter, fields.value.value, 'http');
   if (!written.ok) return sendError(res, written.error, json);
-  if (json) sendOk(res, JSON_TYPE, '{"ok":true}');
-  else sendOk(res, TEXT, 'OK');
+  const answer = () => (json ? sendOk(res, JSON_TYPE, '{"ok":true}') : sendOk(res, TEXT, 'OK'));
+  if (!graph.get(fields.value.parameter)?.persist) return answer();
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  settled().then(
+    () => {
+      if (!aborted) answerLater(res, json, log, answer);
+    },
+    (error: unknown) => {
+      if (!aborted) answerLater(res, json, log, () => answerFault(res, json, log, error));
+    },
+  );
 }
 
-const updateFromQuery: Handler = (res, req, { graph }) => {
-  answerUpdate(res, graph, formFields(new URLSearchParams(req.getQuery() ?? '')), jsonClient(req));
+const updateFromQuery: Handler = (res, req, context) => {
+  answerUpdate(res, context, formFields(new URLSearchParams(req.getQuery() ?? '')), jsonClient(req));
 };
 
 /** R-H2 `POST /update`: type and declared size are checked before a byte is read. */
-const updateFromBody: Handler = (res, req, { graph, maxBody, log }) => {
+const updateFromBody: Handler = (res, req, context) => {
+  const { maxBody, log } = context;
   const json = jsonClient(req);
   const type = bodyTypeOf(req.getHeader('content-type'));
   if (!type.ok) return sendError(res, type.error, json, { close: true });
@@ -95,7 +113,7 @@ const updateFromBody: Handler = (res, req, { graph, maxBody, log }) => {
   readBody(res, maxBody, (body) =>
     answerLater(res, json, log, () => {
       if (!body.ok) return sendError(res, body.error, json, { close: true });
-      answerUpdate(res, graph, bodyFields(type.value, body.value), json);
+      answerUpdate(res, context, bodyFields(type.value, body.value), json);
     }),
   );
 };

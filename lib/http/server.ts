@@ -20,6 +20,8 @@ export interface RestServerOptions {
   readonly connections: () => readonly object[];
   /** `GET /problems`: the hub's current problems, as plain data. */
   readonly problems: () => readonly object[];
+  /** Resolves once every write so far is stored as safely as the hub promises; `/update` awaits it for kept values (R-S4). */
+  readonly settled?: () => Promise<void>;
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;
@@ -62,8 +64,8 @@ export class RestServer {
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
-    const { graph, files, connections, problems, log } = options;
-    this.context = { graph, files, connections, problems, maxBody: this.limits.maxBody, log };
+    const { graph, files, connections, problems, log, settled = () => Promise.resolve() } = options;
+    this.context = { graph, files, connections, problems, settled, maxBody: this.limits.maxBody, log };
     this.challenges = options.auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
     this.app = uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
