@@ -8,7 +8,7 @@ import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
 import { flattenRules } from './rules/rule-tree.ts';
-import { Persistence } from './state/persistence.ts';
+import { superviseStore } from './state/persistence.ts';
 import type { StateStore } from './state/store.ts';
 
 export interface HubOptions {
@@ -52,7 +52,6 @@ export class Hub {
   private readonly subscriptions = new Subscription();
   private readonly loopLimit: number | undefined;
   private readonly state: StateStore | undefined;
-  private readonly persistence: Persistence | undefined;
   private engine: RuleEngine | undefined;
   private codeFlows: CodeFlows | undefined;
   private stopping: Promise<void> | undefined;
@@ -72,7 +71,6 @@ export class Hub {
     this.scheduler = scheduler;
     this.loopLimit = loopLimit;
     this.state = state;
-    this.persistence = state && new Persistence(this.graph, state, scheduler, log);
     this.subscriptions.add(
       state?.health$.subscribe((health) => {
         if (!health.ok) this.problemStream.next({ source: 'state', id: state.folder, code: 'PB_STATE_UNAVAILABLE', message: health.reason });
@@ -105,8 +103,7 @@ export class Hub {
   }
 
   async start(): Promise<void> {
-    // Followed before any connection defines a parameter: every change after its seeded start is saved.
-    this.persistence?.start();
+    if (this.state) this.subscriptions.add(superviseStore(this.state, this.scheduler, this.log));
     for (const runner of this.runners) await runner.start();
     const rules = await this.startLogic();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
@@ -164,7 +161,6 @@ export class Hub {
     this.stopping ??= (async () => {
       this.stopLogic();
       for (const runner of [...this.runners].reverse()) await runner.stop();
-      this.persistence?.stop();
       this.subscriptions.unsubscribe();
       await this.state?.settled();
       this.log.info('stopped');

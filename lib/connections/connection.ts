@@ -82,6 +82,8 @@ export interface ConnectionPlan {
  */
 export interface KeptState {
   value(address: string): Json | undefined;
+  /** Stores a kept parameter's value; committed with the other writes of this turn. */
+  setValue(address: string, value: Json): void;
   record(connectionId: string, key: string): Json | undefined;
   setRecord(connectionId: string, key: string, value: Json | undefined): void;
   /** Forgets every value and record of a connection. */

@@ -200,15 +200,18 @@ export class ConnectionRunner {
    */
   private seeded(address: string, spec: ParameterSpec): ParameterSpec {
     if (!spec.persist) return spec;
+    const state = this.env.state;
     // `persist` on a parameter means this hub keeps it: not without a state folder or with `persist: false`.
-    if (!this.current.common.persist || !this.env.state) return { ...spec, persist: false };
-    const stored = spec.type === 'T' ? undefined : this.env.state?.value(address);
-    if (stored === undefined) return spec;
+    if (!this.current.common.persist || !state || spec.type === 'T') return { ...spec, persist: false };
+    const keep = (value: Json) => state.setValue(address, value);
+    const stored = state.value(address);
+    if (stored === undefined) return { ...spec, onChange: keep };
     const converted = convert(stored, spec.type);
-    if (converted.ok) return { ...spec, initial: converted.value };
+    if (converted.ok) return { ...spec, initial: converted.value, onChange: keep };
     this.log.warn(`${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`);
-    return spec;
+    return { ...spec, onChange: keep };
   }
+
 
   private setStatus(status: Status, reason: string, code?: ErrorCode): void {
     const previous = this.report.value;

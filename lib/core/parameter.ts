@@ -23,6 +23,12 @@ export interface ParameterSpec {
   readonly forward?: (value: Value, origin: string | undefined) => SetResult;
   /** The hub keeps its value across restarts and reloads (R-S2); see the state store. */
   readonly persist?: boolean;
+  /**
+   * Told of every change of a state value (writes and reports, not the initial value),
+   * before listeners: how the hub writes kept values through without a subscription
+   * each. Set by the hub for the parameters it keeps.
+   */
+  readonly onChange?: (value: Value) => void;
 }
 
 /** `true` when the write changed the value (or fired a trigger). */
@@ -82,8 +88,13 @@ class TypedParameter implements OwnedParameter {
     this.address = `${connectionId}/${id}`;
     this.subject = spec.type === 'T' ? new Subject<Slot>() : new BehaviorSubject<Slot>(UNKNOWN);
     if (spec.initial !== undefined) {
-      const initial = this.report(spec.initial);
-      if (!initial.ok) throw initial.error;
+      // Set, not reported: nobody can listen yet, and a starting value is not a change.
+      const initial = convert(spec.initial, spec.type);
+      if (!initial.ok) throw new HubError(initial.error.code, `${this.address}: ${initial.error.message}`);
+      if (spec.type !== 'T') {
+        this.current = initial.value;
+        this.subject.next(initial.value);
+      }
     }
   }
 
@@ -137,6 +148,7 @@ class TypedParameter implements OwnedParameter {
     if (this.spec.type !== 'T') {
       if (this.current === value) return UNCHANGED;
       this.current = value;
+      this.spec.onChange?.(value);
     }
     this.deliver(value);
     return CHANGED;
