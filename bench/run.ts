@@ -5,7 +5,7 @@
  * themselves. Prints one table and appends it to bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ import { ask, cpuSeconds, forkLoad, rssBytes, type Server, startServer, stopChil
 import { updateScript, wrk, wrkInstalled, wrkMissing } from './lib/wrk.ts';
 import { measureRuleChain } from './rule-chain.ts';
 import { measurePulseDrift } from './pulse-drift.ts';
+import { measureStateStart } from './state-start.ts';
+import WebSocket from 'ws';
 
 const quick = process.argv.includes('--quick');
 const seconds = quick ? 2 : 5;
@@ -65,6 +67,9 @@ const parameters = Array.from({ length: parameterCount }, (_, i) => `bench/p${i}
 
 const servers = {
   patchbay: () => startServer('patchbay', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json']),
+  // The same hub keeping its values in a fresh state folder (scenario 7).
+  kept: () =>
+    startServer('patchbay, state kept', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', mkdtempSync(join(tmpdir(), 'patchbay-bench-state-')), '--log-format', 'json']),
   raw: () => startServer('raw uWS', node, ['--import', 'tsx', join(root, 'bench/servers/raw-uws.ts')]),
   node: () => startServer('node:http + ws', node, ['--import', 'tsx', join(root, 'bench/servers/node-http.ts')]),
 };
@@ -331,10 +336,54 @@ async function scenarioEngine() {
   notes.push('6: the baseline of the rule chain is 10 bare RxJS subscriptions; the pulse baseline is a plain setInterval with the same interval.');
 }
 
+// --- 7. state ----------------------------------------------------------------------------
+
+/** Sends `batches` WebSocket batches of 100 writes and resolves with values applied per second. */
+async function batchWrites(server: Server, batches: number): Promise<number> {
+  const socket = new WebSocket(`ws://127.0.0.1:${server.port}/ws?filter=%5E%24`);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const started = nowMs();
+  let last = '';
+  for (let b = 0; b < batches; b++) {
+    const batch = Array.from({ length: 100 }, (_, i) => ({ p: parameters[i] as string, v: `${b}-${i}` }));
+    last = `${b}-99`;
+    socket.send(JSON.stringify(batch));
+    if (b % 50 === 49) await new Promise((resolve) => setImmediate(resolve)); // let the socket drain
+  }
+  const probe = `http://127.0.0.1:${server.port}/parameters/${parameters[99]}`;
+  while ((await (await fetch(probe)).text()) !== last) await sleep(5);
+  socket.close();
+  return (batches * 100) / ((nowMs() - started) / 1000);
+}
+
+async function scenarioState() {
+  console.log('7. state: writes with values kept, against the same hub with --state none');
+  const results: Record<string, { update: number; batch: number }> = {};
+  for (const name of ['patchbay', 'kept'] as const) {
+    results[name] = await withServer(name, async (server) => {
+      const url = `http://127.0.0.1:${server.port}/update`;
+      await wrk(url, { connections: 10, seconds: 1, lua: updateScript('bench/p1') }); // warm-up
+      const update = await wrk(url, { connections: 10, seconds, lua: updateScript('bench/p1') });
+      if (update.non2xx > 0) throw new Error(`${server.name}: ${update.non2xx} failed updates`);
+      await batchWrites(server, 100); // warm-up
+      return { update: update.requestsPerSecond, batch: await batchWrites(server, quick ? 500 : 2000) };
+    });
+  }
+  const kept = results['kept']!;
+  const none = results['patchbay']!;
+  row('7 state', '/update writes/s, kept vs --state none', fmt(kept.update), fmt(none.update), kept.update / none.update, '≥ 0.8×', kept.update / none.update >= 0.8);
+  row('7 state', 'WebSocket batch writes/s, kept vs none', fmt(kept.batch), fmt(none.batch), kept.batch / none.batch, '≥ 0.8×', kept.batch / none.batch >= 0.8);
+  const start = await measureStateStart(100_000);
+  row('7 state', '100,000 parameters: start ms, stored vs defaults', fmt(start.restoredMs), fmt(start.defaultsMs), start.restoredMs / start.defaultsMs);
+  notes.push('7: the same hub and flow, once with a fresh state folder (durability "process": each /update is answered after its commit) and once with --state none; batch writes are 100 values a WebSocket message.');
+}
+
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
-for (const scenario of [scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine]) await scenario();
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState };
+for (const [name, scenario] of Object.entries(scenarios)) if (!only || name.toLowerCase().includes(only.toLowerCase())) await scenario();
 const minutes = (nowMs() - startedAt) / 60_000;
 
 const commit = (() => {
