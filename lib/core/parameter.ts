@@ -1,4 +1,5 @@
 import { BehaviorSubject, filter, type Observable, skip, Subject } from 'rxjs';
+import { type Cause, currentCause, swapCause } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
 import { convert, type Value, type ValueType } from './value.ts';
 
@@ -23,7 +24,9 @@ export type SetResult = Result<boolean>;
 /**
  * A typed parameter. Guarantees: it never errors or completes while it exists; a state
  * parameter notifies only on change, in the same order to every listener, even when a
- * listener writes to it while being notified; a trigger notifies on every fire.
+ * listener writes to it while being notified; a trigger notifies on every fire. A write
+ * made while the parameter is notifying is delivered under the cause it was made with
+ * (`lib/core/cause.ts`), as if it had been delivered at once.
  */
 export interface Parameter {
   readonly address: string;
@@ -60,7 +63,7 @@ class TypedParameter implements OwnedParameter {
   // re-entrant write waits in `queued`.
   private readonly subject: Subject<Slot>;
   private delivering = false;
-  private queued: Value[] | undefined;
+  private queued: { readonly value: Value; readonly cause: Cause }[] | undefined;
 
   constructor(
     readonly connectionId: string,
@@ -123,13 +126,22 @@ class TypedParameter implements OwnedParameter {
 
   private deliver(value: Value): void {
     if (this.delivering) {
-      (this.queued ??= []).push(value);
+      // The write waits for the delivery in progress, so it leaves its writer's call stack;
+      // its cause goes with it, or whoever follows causes would see a fresh change.
+      (this.queued ??= []).push({ value, cause: currentCause() });
       return;
     }
     this.delivering = true;
     try {
       this.subject.next(value);
-      for (let next = this.queued?.shift(); next !== undefined; next = this.queued?.shift()) this.subject.next(next);
+      for (let next = this.queued?.shift(); next !== undefined; next = this.queued?.shift()) {
+        const outer = swapCause(next.cause);
+        try {
+          this.subject.next(next.value);
+        } finally {
+          swapCause(outer);
+        }
+      }
     } finally {
       this.delivering = false;
     }

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { currentCause, swapCause } from '../../lib/core/cause.ts';
 import { createParameter } from '../../lib/core/parameter.ts';
 import type { Value } from '../../lib/core/value.ts';
 
@@ -104,6 +105,25 @@ test('a subscriber joining mid-delivery gets the delivered value, then the queue
   });
   p.set(1);
   t.deepEqual(late, [1, 2]);
+});
+
+test('a write made while the parameter notifies is delivered under the cause it was made with', (t) => {
+  const p = createParameter('c', 'x', { type: 'I', access: 'read-write' });
+  const cause = { name: 'the write of 2' };
+  const seen: [Value, object | undefined][] = [];
+  p.changes$.subscribe((v) => {
+    seen.push([v, currentCause()]);
+    if (v === 1) {
+      const outer = swapCause(cause);
+      p.set(2);
+      swapCause(outer);
+    }
+  });
+  p.set(1);
+  t.deepEqual(seen.map(([v]) => v), [1, 2]);
+  t.is(seen[0]?.[1], undefined);
+  t.is(seen[1]?.[1], cause, 'the queued write, though its writer has returned');
+  t.is(currentCause(), undefined, 'the cause in place before the delivery is back');
 });
 
 test('an initial value that does not convert is refused', (t) => {
