@@ -2,6 +2,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import { Loop, LoopGuard } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
 import type { Signal } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
@@ -16,7 +17,10 @@ export interface RuleEngineOptions {
   readonly graph: Graph;
   readonly scheduler: Scheduler;
   readonly log: Logger;
-  /** How often rules may write one address in one synchronous turn before it is a loop (R-R5). */
+  /**
+   * How many times a change may come back round a feedback loop of rules before the loop
+   * is cut (R-R5); default 256. See `LoopGuard`.
+   */
   readonly loopLimit?: number;
   /** True for connections that are disabled: rules that touch them are idle, not wrong. */
   readonly isDisabled?: (connectionId: string) => boolean;
@@ -30,25 +34,19 @@ interface RunningRule {
 /**
  * Runs a flattened rule tree (R-R1–R-R5). Each source is subscribed once and hands every
  * change to its rules in tree order; each rule's pipe is an RxJS pipeline whose output is
- * converted and written to every destination. Feedback loops are cut: when rules write the
- * same address more than `loopLimit` times within one synchronous turn, the writes to it
- * stop for that turn and the chain of addresses is reported.
+ * converted and written to every destination. Feedback loops are cut by the loop guard: a
+ * write whose change has come back round to it more than `loopLimit` times is dropped and
+ * the loop's chain of addresses reported; a burst of independent changes never is.
  */
 export class RuleEngine {
   private readonly subscriptions: Subscription[] = [];
   private readonly problems = new Subject<RuleProblem>();
-  private readonly loopLimit: number;
-  // What rules wrote in the current synchronous turn; cleared by a microtask, which a
-  // runaway synchronous loop never lets run.
-  private readonly writesThisTurn = new Map<string, number>();
-  private readonly trail: { source: string; destination: string }[] = [];
-  private readonly cut = new Set<string>();
-  private resetPending = false;
+  private readonly guard: LoopGuard;
 
   readonly problems$: Observable<RuleProblem> = this.problems.asObservable();
 
   constructor(private readonly options: RuleEngineOptions) {
-    this.loopLimit = options.loopLimit ?? 256;
+    this.guard = new LoopGuard(options.loopLimit ?? 256);
   }
 
   /**
@@ -89,7 +87,12 @@ export class RuleEngine {
       this.subscriptions.push(
         parameter.changes$.subscribe((value) => {
           const signal: Signal = { value, source, time: this.options.scheduler.now() };
-          for (const { input } of group) input.next(signal);
+          const outer = this.guard.arrive(source);
+          try {
+            for (const { input } of group) input.next(signal);
+          } finally {
+            this.guard.leave(outer);
+          }
         }),
       );
     }
@@ -115,56 +118,28 @@ export class RuleEngine {
   }
 
   private write(rule: Rule, destination: string, signal: Signal): void {
-    const count = (this.writesThisTurn.get(destination) ?? 0) + 1;
-    this.writesThisTurn.set(destination, count);
-    // The trail that names a loop's chain is kept only for addresses already suspicious:
-    // ordinary traffic pays nothing for it.
-    if (count > this.loopLimit / 2) {
-      this.trail.push({ source: signal.source, destination });
-      if (this.trail.length > 4 * this.loopLimit) this.trail.splice(0, this.trail.length - 2 * this.loopLimit);
-    }
-    if (!this.resetPending) {
-      this.resetPending = true;
-      queueMicrotask(() => {
-        this.writesThisTurn.clear();
-        this.trail.length = 0;
-        this.cut.clear();
-        this.resetPending = false;
-      });
-    }
-    if (count > this.loopLimit) {
-      if (!this.cut.has(destination)) {
-        this.cut.add(destination);
-        this.report(rule, `feedback loop cut: rules wrote ${destination} ${this.loopLimit} times in one turn; chain ${this.chainTo(destination)}`);
-      }
+    const outer = this.guard.enter(destination);
+    if (outer instanceof Loop) {
+      if (outer !== Loop.quiet) this.report(rule, loopMessage(outer));
       return;
     }
-    const written = this.options.graph.write(destination, signal.value, `rule ${rule.path}`);
-    if (!written.ok) this.report(rule, written.error.message);
-  }
-
-  /**
-   * The cycle of addresses that led back to `destination`, read backwards from the recent
-   * writes. A link made by something other than a rule (a logic function, a code flow)
-   * ends the trail there, shown as `…`.
-   */
-  private chainTo(destination: string): string {
-    const chain = [destination];
-    let target = destination;
-    let end = this.trail.length;
-    while (chain.length <= 32) {
-      const index = this.trail.findLastIndex((entry, j) => j < end && entry.destination === target);
-      if (index < 0) return `… → ${chain.join(' → ')}`;
-      target = (this.trail[index] as { source: string }).source;
-      chain.unshift(target);
-      end = index;
-      if (target === destination) break;
+    try {
+      const written = this.options.graph.write(destination, signal.value, `rule ${rule.path}`);
+      if (!written.ok) this.report(rule, written.error.message);
+    } finally {
+      this.guard.leave(outer);
     }
-    return chain.join(' → ');
   }
 
   private report(rule: Rule, message: string): void {
     this.options.log.error(`rule ${rule.name}: ${message}`);
     this.problems.next({ rule: rule.name, message });
   }
+}
+
+function loopMessage({ chain, times, branching }: Loop): string {
+  const path = chain.join(' → ');
+  return branching
+    ? `feedback loop cut: changes came back round their own chains ${times} times in all (loops that branch); chain ${path}`
+    : `feedback loop cut: a change came back to ${chain[0]} ${times} times; chain ${path}`;
 }
