@@ -1,27 +1,30 @@
 /**
- * The cause of the change being delivered right now: an opaque object that code following
- * changes through the graph (the rule engine's loop guard) sets around a write it makes.
- * Core never looks inside it. Guarantee: a parameter that queues a re-entrant write keeps
- * the cause that was current when the write was made and restores it while delivering that
- * write, so a queued delivery runs under the same cause as an immediate one would; every
- * other delivery runs under its writer's cause because it is synchronous.
- *
- * One slot for the process is enough because deliveries are synchronous: whoever sets a
- * cause puts the previous one back before returning (`try … finally`), so outside a
- * delivery the slot is `undefined` again.
+ * A lasting token for a chain of causes, made by a `CauseTracker`; opaque to core.
+ * `undefined` is a change from outside.
  */
 export type Cause = object | undefined;
 
-let current: Cause;
-
-/** The cause of the delivery in progress; `undefined` for a change from outside. */
-export function currentCause(): Cause {
-  return current;
+/**
+ * Follows changes by their causes: what made each write happen, synchronously, through
+ * parameter notifications (the rule engine's loop guard is one). Deliveries are synchronous,
+ * so a tracker sees most causes on the call stack; the one place they leave it is a
+ * parameter's queue of re-entrant writes, and for that parameters call these hooks.
+ */
+export interface CauseTracker {
+  /** A token for the chain in effect now, kept with a write that has to wait. */
+  capture(): Cause;
+  /** Makes a captured chain the one in effect while the waiting write is delivered. */
+  resume(cause: Cause): void;
+  /** Ends what the last `resume` began, putting back the chain it replaced. */
+  end(): void;
 }
 
-/** Makes `cause` current and returns the one it replaces, which the caller puts back. */
-export function swapCause(cause: Cause): Cause {
-  const previous = current;
-  current = cause;
-  return previous;
+/**
+ * Where the parameters of one graph find the tracker of causes, if any. Guarantee: a
+ * parameter that queues a re-entrant write captures the chain in effect with it and
+ * delivers it with that chain resumed, so the write counts as caused by its writer exactly
+ * as an immediate delivery would.
+ */
+export interface Causes {
+  tracker: CauseTracker | undefined;
 }

@@ -1,5 +1,5 @@
 import { BehaviorSubject, filter, type Observable, skip, Subject } from 'rxjs';
-import { type Cause, currentCause, swapCause } from './cause.ts';
+import type { Cause, Causes } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
 import { convert, type Value, type ValueType } from './value.ts';
 
@@ -25,8 +25,8 @@ export type SetResult = Result<boolean>;
  * A typed parameter. Guarantees: it never errors or completes while it exists; a state
  * parameter notifies only on change, in the same order to every listener, even when a
  * listener writes to it while being notified; a trigger notifies on every fire. A write
- * made while the parameter is notifying is delivered under the cause it was made with
- * (`lib/core/cause.ts`), as if it had been delivered at once.
+ * made while the parameter is notifying is delivered with the chain of causes it was made
+ * in (`lib/core/cause.ts`), as if it had been delivered at once.
  */
 export interface Parameter {
   readonly address: string;
@@ -69,6 +69,7 @@ class TypedParameter implements OwnedParameter {
     readonly connectionId: string,
     readonly id: string,
     private readonly spec: ParameterSpec,
+    private readonly causes: Causes | undefined,
   ) {
     this.address = `${connectionId}/${id}`;
     this.subject = spec.type === 'T' ? new Subject<Slot>() : new BehaviorSubject<Slot>(UNKNOWN);
@@ -128,18 +129,19 @@ class TypedParameter implements OwnedParameter {
     if (this.delivering) {
       // The write waits for the delivery in progress, so it leaves its writer's call stack;
       // its cause goes with it, or whoever follows causes would see a fresh change.
-      (this.queued ??= []).push({ value, cause: currentCause() });
+      (this.queued ??= []).push({ value, cause: this.causes?.tracker?.capture() });
       return;
     }
     this.delivering = true;
     try {
       this.subject.next(value);
       for (let next = this.queued?.shift(); next !== undefined; next = this.queued?.shift()) {
-        const outer = swapCause(next.cause);
+        const tracker = this.causes?.tracker;
+        tracker?.resume(next.cause);
         try {
           this.subject.next(next.value);
         } finally {
-          swapCause(outer);
+          tracker?.end();
         }
       }
     } finally {
@@ -152,7 +154,10 @@ class TypedParameter implements OwnedParameter {
   }
 }
 
-/** Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert. */
-export function createParameter(connectionId: string, id: string, spec: ParameterSpec): OwnedParameter {
-  return new TypedParameter(connectionId, id, spec);
+/**
+ * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
+ * `causes` is its graph's, for delivering queued writes with their causes.
+ */
+export function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes): OwnedParameter {
+  return new TypedParameter(connectionId, id, spec, causes);
 }

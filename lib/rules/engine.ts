@@ -2,7 +2,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import { Loop, LoopGuard } from './loop-guard.ts';
+import { Loop, LoopGuard, type Point } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
 import type { Signal } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
@@ -69,10 +69,11 @@ export class RuleEngine {
       const input = new Subject<Signal>();
       const context = { scheduler: this.options.scheduler };
       const output = rule.pipe.reduce<Observable<Signal>>((stream, { step, argument }) => stream.pipe(pipeSteps[step]!.operator(argument as never, context)), input);
+      const destinations = rule.destinations.map((address) => this.guard.point(address));
       this.subscriptions.push(
         output.subscribe({
           next: (signal) => {
-            for (const destination of rule.destinations) this.write(rule, destination, signal);
+            for (const destination of destinations) this.write(rule, destination, signal);
           },
           error: (error: unknown) => this.report(rule, `stopped: ${error instanceof Error ? error.message : String(error)}`),
         }),
@@ -84,24 +85,29 @@ export class RuleEngine {
     for (const [source, group] of bySource) {
       const parameter = this.options.graph.get(source);
       if (!parameter) continue;
+      const point = this.guard.point(source);
       this.subscriptions.push(
         parameter.changes$.subscribe((value) => {
           const signal: Signal = { value, source, time: this.options.scheduler.now() };
-          const outer = this.guard.arrive(source);
+          const mark = this.guard.arrive(point);
           try {
             for (const { input } of group) input.next(signal);
           } finally {
-            this.guard.leave(outer);
+            this.guard.leave(mark);
           }
         }),
       );
     }
+    // Loops close through parameters' queues of re-entrant writes; the guard follows them there.
+    this.options.graph.causes.tracker = this.guard;
     return [...bySource.values()].reduce((sum, group) => sum + group.length, 0);
   }
 
   /** Stops every rule, timed steps included. Idempotent. */
   stop(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    const { causes } = this.options.graph;
+    if (causes.tracker === this.guard) causes.tracker = undefined;
   }
 
   private checkAddresses(rule: Rule): string | undefined {
@@ -117,17 +123,17 @@ export class RuleEngine {
     return undefined;
   }
 
-  private write(rule: Rule, destination: string, signal: Signal): void {
-    const outer = this.guard.enter(destination);
-    if (outer instanceof Loop) {
-      if (outer !== Loop.quiet) this.report(rule, loopMessage(outer));
+  private write(rule: Rule, destination: Point, signal: Signal): void {
+    const mark = this.guard.enter(destination);
+    if (typeof mark !== 'number') {
+      if (mark !== Loop.quiet) this.report(rule, loopMessage(mark));
       return;
     }
     try {
-      const written = this.options.graph.write(destination, signal.value, `rule ${rule.path}`);
+      const written = this.options.graph.write(destination.address, signal.value, `rule ${rule.path}`);
       if (!written.ok) this.report(rule, written.error.message);
     } finally {
-      this.guard.leave(outer);
+      this.guard.leave(mark);
     }
   }
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { currentCause, swapCause } from '../../lib/core/cause.ts';
+import type { Cause, Causes } from '../../lib/core/cause.ts';
 import { createParameter } from '../../lib/core/parameter.ts';
 import type { Value } from '../../lib/core/value.ts';
 
@@ -107,23 +107,34 @@ test('a subscriber joining mid-delivery gets the delivered value, then the queue
   t.deepEqual(late, [1, 2]);
 });
 
-test('a write made while the parameter notifies is delivered under the cause it was made with', (t) => {
-  const p = createParameter('c', 'x', { type: 'I', access: 'read-write' });
-  const cause = { name: 'the write of 2' };
-  const seen: [Value, object | undefined][] = [];
+test('a write made while the parameter notifies is delivered with the cause it was made in', (t) => {
+  // A tracker whose chain is one name: what is writing now.
+  let current: Cause;
+  const events: string[] = [];
+  const causes: Causes = {
+    tracker: {
+      capture: () => current,
+      resume(cause) {
+        events.push(`resume ${JSON.stringify(cause)}`);
+        current = cause;
+      },
+      end() {
+        events.push('end');
+        current = undefined;
+      },
+    },
+  };
+  const p = createParameter('c', 'x', { type: 'I', access: 'read-write' }, causes);
   p.changes$.subscribe((v) => {
-    seen.push([v, currentCause()]);
+    events.push(`deliver ${v} with ${JSON.stringify(current)}`);
     if (v === 1) {
-      const outer = swapCause(cause);
+      current = { writer: 'listener' };
       p.set(2);
-      swapCause(outer);
+      current = undefined;
     }
   });
   p.set(1);
-  t.deepEqual(seen.map(([v]) => v), [1, 2]);
-  t.is(seen[0]?.[1], undefined);
-  t.is(seen[1]?.[1], cause, 'the queued write, though its writer has returned');
-  t.is(currentCause(), undefined, 'the cause in place before the delivery is back');
+  t.deepEqual(events, ['deliver 1 with undefined', 'resume {"writer":"listener"}', 'deliver 2 with {"writer":"listener"}', 'end']);
 });
 
 test('an initial value that does not convert is refused', (t) => {
