@@ -135,17 +135,22 @@ class TypedParameter implements OwnedParameter {
     this.delivering = true;
     try {
       this.subject.next(value);
-      for (let next = this.queued?.shift(); next !== undefined; next = this.queued?.shift()) {
-        const tracker = this.causes?.tracker;
-        tracker?.resume(next.cause);
-        try {
-          this.subject.next(next.value);
-        } finally {
-          tracker?.end();
-        }
-      }
+      if (this.queued?.length) this.drain(this.queued);
     } finally {
       this.delivering = false;
+    }
+  }
+
+  /** Delivers the writes queued meanwhile, in order, each with the chain of causes it was made in. */
+  private drain(queued: { readonly value: Value; readonly cause: Cause }[]): void {
+    for (let next = queued.shift(); next !== undefined; next = queued.shift()) {
+      const tracker = this.causes?.tracker;
+      tracker?.resume(next.cause);
+      try {
+        this.subject.next(next.value);
+      } finally {
+        tracker?.end();
+      }
     }
   }
 
