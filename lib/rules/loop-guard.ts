@@ -68,10 +68,11 @@ export class Loop {
  * alone.
  *
  * Re-entrancy: a parameter that is notifying queues a write made to it meanwhile and
- * delivers it after the notification in progress, from its own delivery loop, once the
- * writer and everything above it on the stack have returned. A loop always closes that way
- * — a → b → a writes `a` while `a` is still notifying — so were the chain only the call
- * stack, each round would be delivered as a fresh change and the loop would run for ever.
+ * delivers it from its own delivery loop once the notification in progress is over, when
+ * the writer and every write between it and that notification have returned. A loop always
+ * closes that way — a → b → a writes `a` while `a` is still notifying — so were the chain
+ * only the call stack, each round would be delivered as a fresh change, on the same short
+ * stack as the first, and the loop would run for ever.
  * The guard is therefore the graph's cause tracker: the parameter `capture`s the chain
  * with the queued write (a snapshot of the stack, made only then) and `resume`s it around
  * the delivery, which runs as a new segment of the stack on top of the snapshot, hiding the
