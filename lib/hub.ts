@@ -15,7 +15,7 @@ export interface HubOptions {
   readonly flow: Flow;
   readonly scheduler?: Scheduler;
   readonly log?: Logger;
-  /** How often rules may write one address in one synchronous turn before it counts as a loop. */
+  /** How many times a change may come back round a feedback loop of rules before it is cut (R-R5); default 256. */
   readonly loopLimit?: number;
   /** The state store (R-S1): persistent parameters start from it and are written through to it. */
   readonly state?: StateStore;

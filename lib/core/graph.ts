@@ -1,5 +1,6 @@
 import { defer, filter, merge, type Observable, of, Subject, switchMap } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
+import type { Causes } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
 import type { Value } from './value.ts';
 import { createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type SetResult } from './parameter.ts';
@@ -17,6 +18,11 @@ export class Graph {
 
   readonly added$: Observable<Parameter> = this.added.asObservable();
   readonly removed$: Observable<Parameter> = this.removed.asObservable();
+  /**
+   * The tracker of causes every parameter of the graph reports its queued writes to: set by
+   * whoever follows changes by their causes (the rule engine's loop guard), empty otherwise.
+   */
+  readonly causes: Causes = { tracker: undefined };
 
   get size(): number {
     return this.parameters.size;
@@ -34,7 +40,7 @@ export class Graph {
     if (this.parameters.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
     let parameter: OwnedParameter;
     try {
-      parameter = createParameter(connectionId, id, spec);
+      parameter = createParameter(connectionId, id, spec, this.causes);
     } catch (error) {
       if (error instanceof HubError) return { ok: false, error };
       throw error;

@@ -1,4 +1,5 @@
 import { BehaviorSubject, filter, type Observable, skip, Subject } from 'rxjs';
+import type { Cause, Causes } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
 import { convert, type Value, type ValueType } from './value.ts';
 
@@ -37,7 +38,9 @@ export type SetResult = Result<boolean>;
 /**
  * A typed parameter. Guarantees: it never errors or completes while it exists; a state
  * parameter notifies only on change, in the same order to every listener, even when a
- * listener writes to it while being notified; a trigger notifies on every fire.
+ * listener writes to it while being notified; a trigger notifies on every fire. A write
+ * made while the parameter is notifying is delivered with the chain of causes it was made
+ * in (`lib/core/cause.ts`), as if it had been delivered at once.
  */
 export interface Parameter {
   readonly address: string;
@@ -78,12 +81,13 @@ class TypedParameter implements OwnedParameter {
   // re-entrant write waits in `queued`.
   private readonly subject: Subject<Slot>;
   private delivering = false;
-  private queued: Value[] | undefined;
+  private queued: { readonly value: Value; readonly cause: Cause }[] | undefined;
 
   constructor(
     readonly connectionId: string,
     readonly id: string,
     private readonly spec: ParameterSpec,
+    private readonly causes: Causes | undefined,
   ) {
     this.address = `${connectionId}/${id}`;
     this.subject = spec.type === 'T' ? new Subject<Slot>() : new BehaviorSubject<Slot>(UNKNOWN);
@@ -156,15 +160,30 @@ class TypedParameter implements OwnedParameter {
 
   private deliver(value: Value): void {
     if (this.delivering) {
-      (this.queued ??= []).push(value);
+      // The write waits for the delivery in progress, so it leaves its writer's call stack;
+      // its cause goes with it, or whoever follows causes would see a fresh change.
+      (this.queued ??= []).push({ value, cause: this.causes?.tracker?.capture() });
       return;
     }
     this.delivering = true;
     try {
       this.subject.next(value);
-      for (let next = this.queued?.shift(); next !== undefined; next = this.queued?.shift()) this.subject.next(next);
+      if (this.queued?.length) this.drain(this.queued);
     } finally {
       this.delivering = false;
+    }
+  }
+
+  /** Delivers the writes queued meanwhile, in order, each with the chain of causes it was made in. */
+  private drain(queued: { readonly value: Value; readonly cause: Cause }[]): void {
+    for (let next = queued.shift(); next !== undefined; next = queued.shift()) {
+      const tracker = this.causes?.tracker;
+      tracker?.resume(next.cause);
+      try {
+        this.subject.next(next.value);
+      } finally {
+        tracker?.end();
+      }
     }
   }
 
@@ -173,7 +192,10 @@ class TypedParameter implements OwnedParameter {
   }
 }
 
-/** Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert. */
-export function createParameter(connectionId: string, id: string, spec: ParameterSpec): OwnedParameter {
-  return new TypedParameter(connectionId, id, spec);
+/**
+ * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
+ * `causes` is its graph's, for delivering queued writes with their causes.
+ */
+export function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes): OwnedParameter {
+  return new TypedParameter(connectionId, id, spec, causes);
 }

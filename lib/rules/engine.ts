@@ -3,6 +3,7 @@ import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import { Loop, LoopGuard, type Point } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
 import type { Signal } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
@@ -18,7 +19,10 @@ export interface RuleEngineOptions {
   readonly graph: Graph;
   readonly scheduler: Scheduler;
   readonly log: Logger;
-  /** How often rules may write one address in one synchronous turn before it is a loop (R-R5). */
+  /**
+   * How many times a change may come back round a feedback loop of rules before the loop
+   * is cut (R-R5); default 256. See `LoopGuard`.
+   */
   readonly loopLimit?: number;
   /** True for connections that are disabled: rules that touch them are idle, not wrong. */
   readonly isDisabled?: (connectionId: string) => boolean;
@@ -32,25 +36,19 @@ interface RunningRule {
 /**
  * Runs a flattened rule tree (R-R1–R-R5). Each source is subscribed once and hands every
  * change to its rules in tree order; each rule's pipe is an RxJS pipeline whose output is
- * converted and written to every destination. Feedback loops are cut: when rules write the
- * same address more than `loopLimit` times within one synchronous turn, the writes to it
- * stop for that turn and the chain of addresses is reported.
+ * converted and written to every destination. Feedback loops are cut by the loop guard: a
+ * write whose change has come back round to it more than `loopLimit` times is dropped and
+ * the loop's chain of addresses reported; a burst of independent changes never is.
  */
 export class RuleEngine {
   private readonly subscriptions: Subscription[] = [];
   private readonly problems = new Subject<RuleProblem>();
-  private readonly loopLimit: number;
-  // What rules wrote in the current synchronous turn; cleared by a microtask, which a
-  // runaway synchronous loop never lets run.
-  private readonly writesThisTurn = new Map<string, number>();
-  private readonly trail: { source: string; destination: string }[] = [];
-  private readonly cut = new Set<string>();
-  private resetPending = false;
+  private readonly guard: LoopGuard;
 
   readonly problems$: Observable<RuleProblem> = this.problems.asObservable();
 
   constructor(private readonly options: RuleEngineOptions) {
-    this.loopLimit = options.loopLimit ?? 256;
+    this.guard = new LoopGuard(options.loopLimit ?? 256);
   }
 
   /**
@@ -73,10 +71,11 @@ export class RuleEngine {
       const input = new Subject<Signal>();
       const context = { scheduler: this.options.scheduler };
       const output = rule.pipe.reduce<Observable<Signal>>((stream, { step, argument }) => stream.pipe(pipeSteps[step]!.operator(argument as never, context)), input);
+      const destinations = rule.destinations.map((address) => this.guard.point(address));
       this.subscriptions.push(
         output.subscribe({
           next: (signal) => {
-            for (const destination of rule.destinations) this.write(rule, destination, signal);
+            for (const destination of destinations) this.write(rule, destination, signal);
           },
           error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`),
         }),
@@ -88,19 +87,29 @@ export class RuleEngine {
     for (const [source, group] of bySource) {
       const parameter = this.options.graph.get(source);
       if (!parameter) continue;
+      const point = this.guard.point(source);
       this.subscriptions.push(
         parameter.changes$.subscribe((value) => {
           const signal: Signal = { value, source, time: this.options.scheduler.now() };
-          for (const { input } of group) input.next(signal);
+          const mark = this.guard.arrive(point);
+          try {
+            for (const { input } of group) input.next(signal);
+          } finally {
+            this.guard.leave(mark);
+          }
         }),
       );
     }
+    // Loops close through parameters' queues of re-entrant writes; the guard follows them there.
+    this.options.graph.causes.tracker = this.guard;
     return [...bySource.values()].reduce((sum, group) => sum + group.length, 0);
   }
 
   /** Stops every rule, timed steps included. Idempotent. */
   stop(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    const { causes } = this.options.graph;
+    if (causes.tracker === this.guard) causes.tracker = undefined;
   }
 
   private checkAddresses(rule: Rule): HubError | undefined {
@@ -116,57 +125,29 @@ export class RuleEngine {
     return undefined;
   }
 
-  private write(rule: Rule, destination: string, signal: Signal): void {
-    const count = (this.writesThisTurn.get(destination) ?? 0) + 1;
-    this.writesThisTurn.set(destination, count);
-    // The trail that names a loop's chain is kept only for addresses already suspicious:
-    // ordinary traffic pays nothing for it.
-    if (count > this.loopLimit / 2) {
-      this.trail.push({ source: signal.source, destination });
-      if (this.trail.length > 4 * this.loopLimit) this.trail.splice(0, this.trail.length - 2 * this.loopLimit);
-    }
-    if (!this.resetPending) {
-      this.resetPending = true;
-      queueMicrotask(() => {
-        this.writesThisTurn.clear();
-        this.trail.length = 0;
-        this.cut.clear();
-        this.resetPending = false;
-      });
-    }
-    if (count > this.loopLimit) {
-      if (!this.cut.has(destination)) {
-        this.cut.add(destination);
-        this.report(rule, 'PB_FEEDBACK_LOOP', `feedback loop cut: rules wrote ${destination} ${this.loopLimit} times in one turn; chain ${this.chainTo(destination)}`);
-      }
+  private write(rule: Rule, destination: Point, signal: Signal): void {
+    const mark = this.guard.enter(destination);
+    if (typeof mark !== 'number') {
+      if (mark !== Loop.quiet) this.report(rule, 'PB_FEEDBACK_LOOP', loopMessage(mark));
       return;
     }
-    const written = this.options.graph.write(destination, signal.value, `rule ${rule.path}`);
-    if (!written.ok) this.report(rule, written.error.code, written.error.message);
-  }
-
-  /**
-   * The cycle of addresses that led back to `destination`, read backwards from the recent
-   * writes. A link made by something other than a rule (a logic function, a code flow)
-   * ends the trail there, shown as `…`.
-   */
-  private chainTo(destination: string): string {
-    const chain = [destination];
-    let target = destination;
-    let end = this.trail.length;
-    while (chain.length <= 32) {
-      const index = this.trail.findLastIndex((entry, j) => j < end && entry.destination === target);
-      if (index < 0) return `… → ${chain.join(' → ')}`;
-      target = (this.trail[index] as { source: string }).source;
-      chain.unshift(target);
-      end = index;
-      if (target === destination) break;
+    try {
+      const written = this.options.graph.write(destination.address, signal.value, `rule ${rule.path}`);
+      if (!written.ok) this.report(rule, written.error.code, written.error.message);
+    } finally {
+      this.guard.leave(mark);
     }
-    return chain.join(' → ');
   }
 
   private report(rule: Rule, code: ErrorCode, message: string): void {
     this.options.log.error(`rule ${rule.name}: ${message}`);
     this.problems.next({ rule: rule.name, code, message });
   }
+}
+
+function loopMessage({ chain, times, branching }: Loop): string {
+  const path = chain.join(' → ');
+  return branching
+    ? `feedback loop cut: changes came back round their own chains ${times} times in all (loops that branch); chain ${path}`
+    : `feedback loop cut: a change came back to ${chain[0]} ${times} times; chain ${path}`;
 }

@@ -1,4 +1,5 @@
 import test from 'ava';
+import type { Cause, Causes } from '../../lib/core/cause.ts';
 import { createParameter } from '../../lib/core/parameter.ts';
 import type { Value } from '../../lib/core/value.ts';
 
@@ -104,6 +105,36 @@ test('a subscriber joining mid-delivery gets the delivered value, then the queue
   });
   p.set(1);
   t.deepEqual(late, [1, 2]);
+});
+
+test('a write made while the parameter notifies is delivered with the cause it was made in', (t) => {
+  // A tracker whose chain is one name: what is writing now.
+  let current: Cause;
+  const events: string[] = [];
+  const causes: Causes = {
+    tracker: {
+      capture: () => current,
+      resume(cause) {
+        events.push(`resume ${JSON.stringify(cause)}`);
+        current = cause;
+      },
+      end() {
+        events.push('end');
+        current = undefined;
+      },
+    },
+  };
+  const p = createParameter('c', 'x', { type: 'I', access: 'read-write' }, causes);
+  p.changes$.subscribe((v) => {
+    events.push(`deliver ${v} with ${JSON.stringify(current)}`);
+    if (v === 1) {
+      current = { writer: 'listener' };
+      p.set(2);
+      current = undefined;
+    }
+  });
+  p.set(1);
+  t.deepEqual(events, ['deliver 1 with undefined', 'resume {"writer":"listener"}', 'deliver 2 with {"writer":"listener"}', 'end']);
 });
 
 test('an initial value that does not convert is refused', (t) => {
