@@ -108,7 +108,7 @@ test('run --watch reloads an edited flow file and refuses one with mistakes, kee
   t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
   await eventually(() => messages().some((m) => m.startsWith('reloaded:')), 'the reload', 15_000);
-  t.true(messages().includes('reloaded: 1 kept, 0 restarted, 1 added, 0 removed, 0 rules'));
+  t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
   run.child.kill('SIGTERM');
   t.is((await run.done).code, 0);
 });
