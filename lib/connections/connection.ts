@@ -120,9 +120,10 @@ export interface ConnectionContext {
   readonly records: Records;
   /**
    * Resolves once every write so far is stored as safely as the hub promises (R-S4): a
-   * connection that answers clients awaits it before saying a write was taken.
+   * connection that answers clients awaits it before saying a write was taken. Absent
+   * when the hub keeps nothing (no state folder, or `persist: false`).
    */
-  settled(): Promise<void>;
+  readonly settled?: () => Promise<void>;
   /** Every connection of the hub with its current status. */
   connections(): readonly ConnectionInfo[];
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */

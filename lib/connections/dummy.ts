@@ -8,7 +8,6 @@ import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../core/address.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
 import type { Checked, Issue } from '../core/issue.ts';
-import type { OwnedParameter } from '../core/parameter.ts';
 import { checked, defineConnectionType } from './connection.ts';
 
 export interface DummyLine {
@@ -75,12 +74,9 @@ export const dummy = defineConnectionType({
   settings,
   parse: ({ parameters = '' }) => parseDummyLines(parameters),
   create(context, lines) {
-    const defined = new Map<string, { line: DummyLine; parameter: OwnedParameter }>();
-    const define = (line: DummyLine) => {
-      const { id, type, initial } = line;
-      const spec = { type, access: 'read-write', persist: true } as const;
-      defined.set(id, { line, parameter: context.define(id, initial === undefined ? spec : { ...spec, initial }) });
-    };
+    // Spelled out rather than spread: a spec lives as long as its parameter, and literals stay compact.
+    const define = ({ id, type, initial }: DummyLine) =>
+      context.define(id, initial === undefined ? { type, access: 'read-write', persist: true } : { type, access: 'read-write', persist: true, initial });
     return {
       start() {
         for (const line of lines) define(line);
@@ -89,17 +85,16 @@ export const dummy = defineConnectionType({
       // the others go or come. A changed default applies only to a parameter that is new.
       update(next) {
         const wanted = new Map(next.map((line) => [line.id, line]));
-        for (const [id, { line }] of defined) {
-          if (wanted.get(id)?.type === line.type) continue;
-          context.remove(id);
-          defined.delete(id);
+        const kept = new Set<string>();
+        for (const parameter of context.graph.byPrefix(`${context.id}/`)) {
+          if (parameter.id.startsWith('_')) continue; // the hub's own, such as _status/connected
+          if (wanted.get(parameter.id)?.type === parameter.type) kept.add(parameter.id);
+          else context.remove(parameter.id);
         }
-        for (const line of next) if (!defined.has(line.id)) define(line);
+        for (const line of next) if (!kept.has(line.id)) define(line);
         return true;
       },
-      stop() {
-        defined.clear();
-      },
+      stop() {},
     };
   },
 });

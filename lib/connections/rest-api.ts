@@ -61,7 +61,7 @@ export const restApi = defineConnectionType({
           wsFilters,
           connections: context.connections,
           problems: context.problems,
-          settled: context.settled,
+          ...(context.settled ? { settled: context.settled } : {}),
           scheduler: context.scheduler,
           log: context.log,
         });

@@ -172,9 +172,10 @@ export class ConnectionRunner {
   private context(): ConnectionContext {
     const { graph, scheduler, baseDir, connections, problems, state } = this.env;
     const id = this.id;
+    const keeping = state && this.current.common.persist ? state : undefined;
     return {
-      records: state && this.current.common.persist ? keptRecords(state, id) : memoryRecords(),
-      settled: () => state?.settled() ?? Promise.resolve(),
+      records: keeping ? keptRecords(keeping, id) : memoryRecords(),
+      ...(keeping ? { settled: () => keeping.settled() } : {}),
       id,
       scheduler,
       baseDir,
@@ -199,10 +200,11 @@ export class ConnectionRunner {
    * usable value is stored (R-S3); with `persist: false` on the connection it does not persist.
    */
   private seeded(address: string, spec: ParameterSpec): ParameterSpec {
-    if (!spec.persist) return spec;
     const state = this.env.state;
-    // `persist` on a parameter means this hub keeps it: not without a state folder or with `persist: false`.
-    if (!this.current.common.persist || !state || spec.type === 'T') return { ...spec, persist: false };
+    // Without a state folder nothing is kept, and the spec goes through as it is (no copy per parameter).
+    if (!spec.persist || !state) return spec;
+    // `persist` on a parameter means this hub keeps it: not with `persist: false` on its connection.
+    if (!this.current.common.persist || spec.type === 'T') return { ...spec, persist: false };
     const keep = (value: Json) => state.setValue(address, value);
     const stored = state.value(address);
     if (stored === undefined) return { ...spec, onChange: keep };

@@ -48,7 +48,7 @@ export interface Parameter {
   readonly id: string;
   readonly type: ValueType;
   readonly access: Access;
-  /** True when the hub keeps its value across restarts (R-S2). */
+  /** True when its connection has the hub keep its value across restarts (R-S2), as it does with a state folder. */
   readonly persist: boolean;
   /** True when its owner is elsewhere: writes are forwarded, and its value follows the owner's reports. */
   readonly remote: boolean;

@@ -25,7 +25,7 @@ export interface RouteContext {
   /** Largest accepted request body (413 above it). */
   readonly maxBody: number;
   /** Resolves once every write so far is stored as safely as the hub promises (R-S4). */
-  readonly settled: () => Promise<void>;
+  readonly settled?: () => Promise<void>;
   readonly log: Logger;
 }
 
@@ -85,7 +85,7 @@ function answerUpdate(res: HttpResponse, context: RouteContext, fields: Result<U
   const written = graph.write(fields.value.parameter, fields.value.value, 'http');
   if (!written.ok) return sendError(res, written.error, json);
   const answer = () => (json ? sendOk(res, JSON_TYPE, '{"ok":true}') : sendOk(res, TEXT, 'OK'));
-  if (!graph.get(fields.value.parameter)?.persist) return answer();
+  if (!settled || !graph.get(fields.value.parameter)?.persist) return answer();
   let aborted = false;
   res.onAborted(() => (aborted = true));
   settled().then(

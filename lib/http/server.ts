@@ -64,8 +64,8 @@ export class RestServer {
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
-    const { graph, files, connections, problems, log, settled = () => Promise.resolve() } = options;
-    this.context = { graph, files, connections, problems, settled, maxBody: this.limits.maxBody, log };
+    const { graph, files, connections, problems, log, settled } = options;
+    this.context = { graph, files, connections, problems, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log };
     this.challenges = options.auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
     this.app = uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
