@@ -35,6 +35,8 @@ export class StateStore {
   private readonly healthSubject = new BehaviorSubject<StoreHealth>({ ok: true });
   /** The latest value of every key whose write has not been confirmed; `undefined` removes. */
   private readonly unsaved = new Map<string, Stored | undefined>();
+  /** Keys written in this turn, not yet handed to the database: one batch per turn, latest value each. */
+  private readonly turn = new Set<string>();
   private writing: Promise<void> = Promise.resolve();
 
   readonly health$: Observable<StoreHealth> = this.healthSubject.asObservable();
@@ -133,22 +135,34 @@ export class StateStore {
 
   private write(key: string, value: Stored | undefined): void {
     this.unsaved.set(key, value);
-    const db = this.db;
-    if (!db) return;
-    let written: Promise<unknown>;
-    try {
-      written = value === undefined ? db.remove(key) : db.put(key, value);
-    } catch (error) {
-      written = Promise.reject(error);
+    if (!this.db) return;
+    if (this.turn.size === 0) {
+      // The first write of a turn opens its batch, handed over once the turn's work is done.
+      this.writing = new Promise((resolve) => queueMicrotask(() => resolve(this.commitTurn())));
     }
-    const confirmed = this.durability === 'power' ? written.then(() => db.flushed) : written;
-    this.writing = confirmed.then(
-      () => {
-        if (this.unsaved.get(key) === value) this.unsaved.delete(key);
-        if (!this.health.ok) this.healthSubject.next({ ok: true });
-      },
-      (error: unknown) => this.failed(error),
-    );
+    this.turn.add(key);
+  }
+
+  /** Hands this turn's writes to the database as one batch and resolves once it is as safe as promised. */
+  private async commitTurn(): Promise<void> {
+    const db = this.db;
+    const batch = [...this.turn].map((key) => [key, this.unsaved.get(key)] as const);
+    this.turn.clear();
+    if (!db) return;
+    try {
+      // LMDB's writer thread commits the batch off the event loop; `power` also waits for the disk.
+      await db.batch(() => {
+        for (const [key, value] of batch) {
+          if (value === undefined) void db.remove(key);
+          else void db.put(key, value);
+        }
+      });
+      if (this.durability === 'power') await db.flushed;
+    } catch (error) {
+      return this.failed(error);
+    }
+    for (const [key, value] of batch) if (this.unsaved.get(key) === value) this.unsaved.delete(key);
+    if (!this.health.ok) this.healthSubject.next({ ok: true });
   }
 
   private failed(error: unknown): void {
