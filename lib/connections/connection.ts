@@ -90,6 +90,8 @@ export interface KeptState {
   reset(connectionId: string): Promise<number>;
   /** Resolves once every write so far is as safe as the hub's durability promises. */
   settled(): Promise<void>;
+  /** `settled` as a callback, without a promise per caller: for answers on hot paths. */
+  whenSettled(done: () => void): void;
 }
 
 /** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */
@@ -119,11 +121,11 @@ export interface ConnectionContext {
   /** Kept across restarts when the hub has a state folder; in memory otherwise. */
   readonly records: Records;
   /**
-   * Resolves once every write so far is stored as safely as the hub promises (R-S4): a
-   * connection that answers clients awaits it before saying a write was taken. Absent
-   * when the hub keeps nothing (no state folder, or `persist: false`).
+   * Calls `done` once every write so far is stored as safely as the hub promises (R-S4):
+   * a connection that answers clients waits for it before saying a write was taken.
+   * Absent when the hub keeps nothing (no state folder, or `persist: false`).
    */
-  readonly settled?: () => Promise<void>;
+  readonly settled?: (done: () => void) => void;
   /** Every connection of the hub with its current status. */
   connections(): readonly ConnectionInfo[];
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */

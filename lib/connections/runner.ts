@@ -175,7 +175,7 @@ export class ConnectionRunner {
     const keeping = state && this.current.common.persist ? state : undefined;
     return {
       records: keeping ? keptRecords(keeping, id) : memoryRecords(),
-      ...(keeping ? { settled: () => keeping.settled() } : {}),
+      ...(keeping ? { settled: (done: () => void) => keeping.whenSettled(done) } : {}),
       id,
       scheduler,
       baseDir,

@@ -40,6 +40,15 @@ export function every(scheduler: Scheduler, intervalMs: number, work: (n: number
 }
 
 /**
+ * Runs `work` once the current event-loop turn has handled all of its I/O (Node's check
+ * phase): every request and message that arrived together has run by then, so work that
+ * serves them all (one commit for their writes) is done once.
+ */
+export function afterTurn(work: () => void): void {
+  setImmediate(work);
+}
+
+/**
  * Holds the process open until the returned function is called: a hub of passive
  * connections (dummies only) has no socket or timer of its own to do that.
  */

@@ -24,8 +24,8 @@ export interface RouteContext {
   readonly problems: () => readonly object[];
   /** Largest accepted request body (413 above it). */
   readonly maxBody: number;
-  /** Resolves once every write so far is stored as safely as the hub promises (R-S4). */
-  readonly settled?: () => Promise<void>;
+  /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
+  readonly settled?: (done: () => void) => void;
   readonly log: Logger;
 }
 
@@ -88,14 +88,9 @@ function answerUpdate(res: HttpResponse, context: RouteContext, fields: Result<U
   if (!settled || !graph.get(fields.value.parameter)?.persist) return answer();
   let aborted = false;
   res.onAborted(() => (aborted = true));
-  settled().then(
-    () => {
-      if (!aborted) answerLater(res, json, log, answer);
-    },
-    (error: unknown) => {
-      if (!aborted) answerLater(res, json, log, () => answerFault(res, json, log, error));
-    },
-  );
+  settled(() => {
+    if (!aborted) answerLater(res, json, log, answer);
+  });
 }
 
 const updateFromQuery: Handler = (res, req, context) => {

@@ -20,8 +20,8 @@ export interface RestServerOptions {
   readonly connections: () => readonly object[];
   /** `GET /problems`: the hub's current problems, as plain data. */
   readonly problems: () => readonly object[];
-  /** Resolves once every write so far is stored as safely as the hub promises; `/update` awaits it for kept values (R-S4). */
-  readonly settled?: () => Promise<void>;
+  /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
+  readonly settled?: (done: () => void) => void;
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { fail, ok, reasonOf, type Result } from '../core/errors.ts';
+import { afterTurn } from '../core/scheduler.ts';
 import type { Json } from '../core/value.ts';
 
 /**
@@ -37,7 +38,11 @@ export class StateStore {
   private readonly unsaved = new Map<string, Stored | undefined>();
   /** Keys written in this turn, not yet handed to the database: one batch per turn, latest value each. */
   private readonly turn = new Set<string>();
+  /** Told once this turn's batch is committed. */
+  private turnWaiters: (() => void)[] = [];
   private writing: Promise<void> = Promise.resolve();
+  /** True while a commit runs on LMDB's writer thread (`power`). */
+  private committing = false;
 
   readonly health$: Observable<StoreHealth> = this.healthSubject.asObservable();
 
@@ -121,6 +126,17 @@ export class StateStore {
     return this.writing;
   }
 
+  /**
+   * `settled` for hot paths: calls `done` once every write made so far is as safe as
+   * promised, at once when nothing waits, without a promise per caller. A failed commit
+   * calls it too: the value works in memory and the store's health says why it is not saved.
+   */
+  whenSettled(done: () => void): void {
+    if (this.turn.size > 0) this.turnWaiters.push(done);
+    else if (this.committing) void this.writing.then(done);
+    else done();
+  }
+
   /** Waits for pending writes, then closes the database. */
   async close(): Promise<void> {
     await this.settled();
@@ -137,8 +153,9 @@ export class StateStore {
     this.unsaved.set(key, value);
     if (!this.db) return;
     if (this.turn.size === 0) {
-      // The first write of a turn opens its batch, handed over once the turn's work is done.
-      this.writing = new Promise((resolve) => queueMicrotask(() => resolve(this.commitTurn())));
+      // The first write of a turn opens its batch, committed once the turn's I/O is done:
+      // requests and messages that came together share one commit (group commit).
+      this.writing = new Promise((resolve) => afterTurn(() => resolve(this.commitTurn())));
     }
     this.turn.add(key);
   }
@@ -148,16 +165,39 @@ export class StateStore {
     const db = this.db;
     const batch = [...this.turn].map((key) => [key, this.unsaved.get(key)] as const);
     this.turn.clear();
+    const waiters = this.turnWaiters;
+    this.turnWaiters = [];
+    try {
+      this.committing = true;
+      await this.commit(db, batch);
+    } finally {
+      this.committing = false;
+      for (const done of waiters) done();
+    }
+  }
+
+  private async commit(db: RootDatabase<Stored, string> | undefined, batch: readonly (readonly [string, Stored | undefined])[]): Promise<void> {
     if (!db) return;
     try {
-      // LMDB's writer thread commits the batch off the event loop; `power` also waits for the disk.
-      await db.batch(() => {
-        for (const [key, value] of batch) {
-          if (value === undefined) void db.remove(key);
-          else void db.put(key, value);
-        }
-      });
-      if (this.durability === 'power') await db.flushed;
+      if (this.durability === 'process') {
+        // Without a sync a commit is a write into the operating system's cache, cheaper
+        // here and now (about 12 µs) than a round trip to LMDB's writer thread.
+        db.transactionSync(() => {
+          for (const [key, value] of batch) {
+            if (value === undefined) db.removeSync(key);
+            else db.putSync(key, value);
+          }
+        });
+      } else {
+        // Waiting for the disk happens on LMDB's writer thread, off the event loop.
+        await db.batch(() => {
+          for (const [key, value] of batch) {
+            if (value === undefined) void db.remove(key);
+            else void db.put(key, value);
+          }
+        });
+        await db.flushed;
+      }
     } catch (error) {
       return this.failed(error);
     }
