@@ -1,4 +1,5 @@
 import type { Static, TObject } from '@sinclair/typebox';
+import type { Observable } from 'rxjs';
 import { Value as SchemaValue } from '@sinclair/typebox/value';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
@@ -92,6 +93,8 @@ export interface KeptState {
   settled(): Promise<void>;
   /** `settled` as a callback, without a promise per caller: for answers on hot paths. */
   whenSettled(done: () => void): void;
+  /** Whether values are being saved; while not, connections that keep values show `degraded`. */
+  readonly health$: Observable<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
 }
 
 /** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */

@@ -1,4 +1,4 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { asHubError, type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
@@ -48,6 +48,13 @@ export class ConnectionRunner {
   readonly status$: Observable<StatusReport> = this.report.asObservable();
 
   private current: ConnectionConfig;
+  /** The status the connection itself reports; what is shown may add the store's trouble. */
+  private own: StatusReport = { status: Status.Starting, reason: '' };
+  /** True once the connection defined a parameter the hub keeps. */
+  private keeps = false;
+  /** Why values are not being saved, while they are not. */
+  private storeTrouble: string | undefined;
+  private storeWatch: Subscription | undefined;
 
   constructor(
     config: ConnectionConfig,
@@ -99,10 +106,24 @@ export class ConnectionRunner {
     try {
       this.instance = plan.create(this.context());
       await this.instance.start();
-      if (this.status.status === Status.Starting) this.setStatus(Status.Ok, '');
+      if (this.own.status === Status.Starting) this.setStatus(Status.Ok, '');
+      this.watchStore();
     } catch (error) {
       await this.fail(error);
     }
+  }
+
+  /**
+   * A connection whose values are kept shows `degraded` while the store cannot save them
+   * (6 of R-S: a failing store is never a failing hub, but it is visible where people look).
+   */
+  private watchStore(): void {
+    const state = this.env.state;
+    if (!this.keeps || !state || this.storeWatch) return;
+    this.storeWatch = state.health$.subscribe((health) => {
+      this.storeTrouble = health.ok ? undefined : health.reason;
+      this.publish();
+    });
   }
 
   /**
@@ -125,6 +146,7 @@ export class ConnectionRunner {
         return true;
       }
       this.log.info('settings updated in place');
+      this.watchStore();
     }
     this.current = config;
     return true;
@@ -139,6 +161,9 @@ export class ConnectionRunner {
   async stop(): Promise<void> {
     const instance = this.instance;
     this.instance = undefined;
+    this.storeWatch?.unsubscribe();
+    this.storeWatch = undefined;
+    this.storeTrouble = undefined;
     if (instance) {
       try {
         await instance.stop();
@@ -205,6 +230,7 @@ export class ConnectionRunner {
     if (!spec.persist || !state) return spec;
     // `persist` on a parameter means this hub keeps it: not with `persist: false` on its connection.
     if (!this.current.common.persist || spec.type === 'T') return { ...spec, persist: false };
+    this.keeps = true;
     const keep = (value: Json) => state.setValue(address, value);
     const stored = state.value(address);
     if (stored === undefined) return { ...spec, onChange: keep };
@@ -216,6 +242,14 @@ export class ConnectionRunner {
 
 
   private setStatus(status: Status, reason: string, code?: ErrorCode): void {
+    this.own = { status, reason, ...(code ? { code } : {}) };
+    this.publish();
+  }
+
+  /** Shows the connection's own status, or `degraded` while it is ok but its values cannot be saved. */
+  private publish(): void {
+    const trouble = this.own.status === Status.Ok ? this.storeTrouble : undefined;
+    const { status, reason, code } = trouble === undefined ? this.own : { status: Status.Degraded, reason: trouble, code: 'PB_STATE_UNAVAILABLE' as const };
     const previous = this.report.value;
     if (previous.status === status && previous.reason === reason && previous.code === code) return;
     this.report.next({ status, reason, ...(code ? { code } : {}) });
