@@ -358,24 +358,35 @@ async function batchWrites(server: Server, batches: number): Promise<number> {
 
 async function scenarioState() {
   console.log('7. state: writes with values kept, against the same hub with --state none');
-  const results: Record<string, { update: number; batch: number }> = {};
-  for (const name of ['patchbay', 'kept'] as const) {
-    results[name] = await withServer(name, async (server) => {
+  // Two rounds, alternating, best of each: on a shared machine a burst of other work
+  // during one measurement must not decide the ratio.
+  const results: Record<string, { update: number; batch: number; cpuUs: number }> = {};
+  for (const name of ['patchbay', 'kept', 'patchbay', 'kept'] as const) {
+    const measured = await withServer(name, async (server) => {
       const url = `http://127.0.0.1:${server.port}/update`;
       await wrk(url, { connections: 10, seconds: 1, lua: updateScript('bench/p1') }); // warm-up
+      const cpuBefore = cpuSeconds(server.pid);
       const update = await wrk(url, { connections: 10, seconds, lua: updateScript('bench/p1') });
+      const cpuUs = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / (update.requestsPerSecond * seconds);
       if (update.non2xx > 0) throw new Error(`${server.name}: ${update.non2xx} failed updates`);
       await batchWrites(server, 100); // warm-up
-      return { update: update.requestsPerSecond, batch: await batchWrites(server, quick ? 500 : 2000) };
+      return { update: update.requestsPerSecond, cpuUs, batch: await batchWrites(server, quick ? 500 : 2000) };
     });
+    const best = results[name];
+    results[name] = {
+      update: Math.max(best?.update ?? 0, measured.update),
+      batch: Math.max(best?.batch ?? 0, measured.batch),
+      cpuUs: Math.min(best?.cpuUs ?? Number.POSITIVE_INFINITY, measured.cpuUs),
+    };
   }
   const kept = results['kept']!;
   const none = results['patchbay']!;
   row('7 state', '/update writes/s, kept vs --state none', fmt(kept.update), fmt(none.update), kept.update / none.update, '≥ 0.8×', kept.update / none.update >= 0.8);
+  row('7 state', 'server CPU µs per /update, kept vs none', fmt(kept.cpuUs, 1), fmt(none.cpuUs, 1), kept.cpuUs / none.cpuUs, '≤ 1.25×', kept.cpuUs / none.cpuUs <= 1.25);
   row('7 state', 'WebSocket batch writes/s, kept vs none', fmt(kept.batch), fmt(none.batch), kept.batch / none.batch, '≥ 0.8×', kept.batch / none.batch >= 0.8);
   const start = await measureStateStart(100_000);
   row('7 state', '100,000 parameters: start ms, stored vs defaults', fmt(start.restoredMs), fmt(start.defaultsMs), start.restoredMs / start.defaultsMs);
-  notes.push('7: the same hub and flow, once with a fresh state folder (durability "process": each /update is answered after its commit) and once with --state none; batch writes are 100 values a WebSocket message.');
+  notes.push('7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, two alternating rounds, best of each; batch writes are 100 values a WebSocket message.');
 }
 
 // --- run ---------------------------------------------------------------------------------
