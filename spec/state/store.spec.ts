@@ -67,3 +67,27 @@ test('a folder that cannot be opened keeps values in memory, reports why, and sa
   const other = await storeWith(t, {}, folder);
   t.deepEqual(other.values(), [['vars/a', 7]], 'the value held in memory was saved');
 });
+
+test('with durability "power" a write is settled once synced, and answers waiting together share the commit', async (t) => {
+  const folder = await stateFolder();
+  const opened = StateStore.open(folder, { durability: 'power' });
+  if (!opened.ok) return t.fail(opened.error.message);
+  const store = opened.value;
+  const told: string[] = [];
+  store.setValue('vars/a', 1);
+  store.whenSettled(() => told.push('first'));
+  store.setValue('vars/b', 2);
+  store.whenSettled(() => told.push('second'));
+  t.deepEqual(told, [], 'nobody is told before the commit');
+  await store.settled();
+  t.deepEqual(told, ['first', 'second']);
+  let now = false;
+  store.whenSettled(() => (now = true));
+  t.true(now, 'with nothing waiting, at once');
+  await store.close();
+  const again = await storeWith(t, {}, folder);
+  t.deepEqual(again.values(), [
+    ['vars/a', 1],
+    ['vars/b', 2],
+  ]);
+});
