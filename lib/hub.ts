@@ -8,7 +8,7 @@ import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
 import { flattenRules } from './rules/rule-tree.ts';
-import { superviseStore } from './state/persistence.ts';
+import { superviseStore } from './state/supervise-store.ts';
 import type { StateStore } from './state/store.ts';
 
 export interface HubOptions {

@@ -219,11 +219,6 @@ export class StateStore {
     }
     for (const [key, value] of [...this.unsaved]) this.write(key, value);
   }
-
-  /** True while some writes wait to be saved again. */
-  get behind(): boolean {
-    return !this.health.ok && this.unsaved.size > 0;
-  }
 }
 
 function openDatabase(folder: string, durability: Durability): Result<RootDatabase<Stored, string>> {

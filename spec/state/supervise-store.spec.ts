@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { retryIntervalMs } from '../../lib/state/persistence.ts';
+import { retryIntervalMs } from '../../lib/state/supervise-store.ts';
 import { StateStore } from '../../lib/state/store.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { capturedLog, param, startHub } from '../helpers/hub.ts';
