@@ -1,6 +1,6 @@
 import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
-import { type ConnectionConfig, type Problem, Status } from './connections/connection.ts';
+import { type ConnectionConfig, type Problem, Status, type StatusReport } from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
 import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
@@ -9,7 +9,7 @@ import { CodeFlows } from './rules/code-flows.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
 import { flattenRules } from './rules/rule-tree.ts';
 import { superviseStore } from './state/supervise-store.ts';
-import type { StateStore } from './state/store.ts';
+import type { StateStore, StoreHealth } from './state/store.ts';
 
 export interface HubOptions {
   readonly flow: Flow;
@@ -73,7 +73,8 @@ export class Hub {
     this.state = state;
     this.subscriptions.add(
       state?.health$.subscribe((health) => {
-        if (!health.ok) this.problemStream.next({ source: 'state', id: state.folder, code: 'PB_STATE_UNAVAILABLE', message: health.reason });
+        const problem = stateProblem(state.folder, health);
+        if (problem) this.problemStream.next(problem);
       }),
     );
     this.runners = flow.connections.map((config) => this.runnerFor(config, flow));
@@ -84,14 +85,9 @@ export class Hub {
    * degraded, code flows that failed, rules that cannot run or failed since the last (re)load.
    */
   problems(): Problem[] {
-    const connections = this.runners.flatMap((runner): Problem[] => {
-      const { status, reason, code } = runner.status;
-      if (status !== Status.Failed && status !== Status.Degraded) return [];
-      return [{ source: 'connection', id: runner.id, code: code ?? 'PB_START_FAILED', message: `${status}: ${reason}` }];
-    });
-    const health = this.state?.health;
-    const state: Problem[] = health && !health.ok ? [{ source: 'state', id: this.state?.folder ?? '', code: 'PB_STATE_UNAVAILABLE', message: health.reason }] : [];
-    return [...state, ...connections, ...this.logicProblems];
+    const state = this.state && stateProblem(this.state.folder, this.state.health);
+    const connections = this.runners.map((runner) => connectionProblem(runner.id, runner.status));
+    return [state, ...connections, ...this.logicProblems].filter((problem) => problem !== undefined);
   }
 
   get connections(): readonly ConnectionRunner[] {
@@ -115,8 +111,9 @@ export class Hub {
 
   /**
    * Moves the running hub to `flow`: connections whose settings did not change keep
-   * running with their values, changed ones restart, removed ones stop, new ones start;
-   * code flows and rules are rebuilt.
+   * running with their values, changed ones take their new settings in place when their
+   * type can (keeping the values that stay) or restart, removed ones stop and forget their
+   * kept values, new ones start; code flows and rules are rebuilt.
    */
   async reload(flow: Flow): Promise<ReloadSummary> {
     this.stopLogic();
@@ -180,10 +177,9 @@ export class Hub {
     });
     this.statusWatches.set(
       runner,
-      runner.status$.subscribe(({ status, reason, code }) => {
-        if (status === Status.Failed || status === Status.Degraded) {
-          this.problemStream.next({ source: 'connection', id: runner.id, code: code ?? 'PB_START_FAILED', message: `${status}: ${reason}` });
-        }
+      runner.status$.subscribe((report) => {
+        const problem = connectionProblem(runner.id, report);
+        if (problem) this.problemStream.next(problem);
       }),
     );
     return runner;
@@ -232,4 +228,15 @@ export class Hub {
     this.codeFlows?.stop();
     this.codeFlows = undefined;
   }
+}
+
+/** A failed or degraded connection as a problem; nothing while it runs well. */
+function connectionProblem(id: string, { status, reason, code }: StatusReport): Problem | undefined {
+  if (status !== Status.Failed && status !== Status.Degraded) return undefined;
+  return { source: 'connection', id, code: code ?? 'PB_START_FAILED', message: `${status}: ${reason}` };
+}
+
+/** A state store that cannot save as a problem; nothing while it can. */
+function stateProblem(folder: string, health: StoreHealth): Problem | undefined {
+  return health.ok ? undefined : { source: 'state', id: folder, code: 'PB_STATE_UNAVAILABLE', message: health.reason };
 }
