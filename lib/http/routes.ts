@@ -84,13 +84,18 @@ function answerUpdate(res: HttpResponse, context: RouteContext, fields: Result<U
   const { graph, settled, log } = context;
   const written = graph.write(fields.value.parameter, fields.value.value, 'http');
   if (!written.ok) return sendError(res, written.error, json);
-  const answer = () => (json ? sendOk(res, JSON_TYPE, '{"ok":true}') : sendOk(res, TEXT, 'OK'));
-  if (!settled || !graph.get(fields.value.parameter)?.persist) return answer();
+  if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
+  // Callbacks stay inline (anonymous): this runs for every kept write.
   let aborted = false;
   res.onAborted(() => (aborted = true));
   settled(() => {
-    if (!aborted) answerLater(res, json, log, answer);
+    if (!aborted) answerLater(res, json, log, () => answerTaken(res, json));
   });
+}
+
+function answerTaken(res: HttpResponse, json: boolean): void {
+  if (json) sendOk(res, JSON_TYPE, '{"ok":true}');
+  else sendOk(res, TEXT, 'OK');
 }
 
 const updateFromQuery: Handler = (res, req, context) => {
