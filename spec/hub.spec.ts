@@ -19,7 +19,7 @@ function probeType(events: string[], behaviour: { failStart?: boolean; failStop?
           events.push(`start ${context.id}`);
           await Promise.resolve();
           if (behaviour.failStart) throw new Error('device not answering');
-          if (behaviour.degrade) context.setStatus('degraded', behaviour.degrade);
+          if (behaviour.degrade) context.setStatus('degraded', behaviour.degrade, 'PB_FILE_WRITE');
         },
         stop() {
           events.push(`stop ${context.id}`);
@@ -87,7 +87,7 @@ test('_status/connected is true while working, degraded included, and false once
   t.is(connected.type, 'B');
   t.is(connected.access, 'read-only');
   t.is(connected.value, true);
-  t.deepEqual(hub.connection('d')?.status, { status: 'degraded', reason: 'link slow' });
+  t.deepEqual(hub.connection('d')?.status, { status: 'degraded', reason: 'link slow', code: 'PB_FILE_WRITE' });
   t.is(param(hub, 'd/_status/connected').value, true);
   await hub.stop();
   t.is(connected.value, false);

@@ -137,7 +137,9 @@ export interface ConnectionContext {
    * Reports a passing problem (`degraded`), its end (`ok`), or that the connection chose
    * not to run here (`disabled`, with the reason).
    */
-  setStatus(status: typeof Status.Ok | typeof Status.Degraded | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
+  setStatus(status: typeof Status.Ok | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
+  /** A passing problem always says what it is, with a code clients can read. */
+  setStatus(status: typeof Status.Degraded, reason: string, code: ErrorCode): void;
 }
 
 /** A started connection. `stop` is idempotent and must release everything `start` took. */

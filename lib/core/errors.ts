@@ -63,6 +63,7 @@ export const errorTable = {
     text: 'Rules kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules.',
   },
   PB_RULE_FAILED: { status: 500, text: "A rule's pipe failed and the rule stopped; the message says why. The other rules run on." },
+  PB_FILE_WRITE: { status: 503, text: 'A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again.' },
   PB_STATE_UNAVAILABLE: {
     status: 503,
     text: 'The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.',

@@ -15,6 +15,9 @@ interface Running {
   readonly exited: Promise<number | null>;
 }
 
+// These specs start and kill real hubs one after the other (test.serial): several at once
+// on a two-core machine made their start times, not the hub, what was measured.
+
 /** Runs `patchbay run` on a flow file as a real process and resolves once it listens. */
 async function run(t: ExecutionContext, flow: string, ...args: string[]): Promise<Running> {
   const child = spawn(process.execPath, [bin, 'run', flow, '--log-format', 'json', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -51,7 +54,7 @@ const studio = {
   rules: [{ source: 'vars/p0', destinations: ['vars/fired'], pipe: [{ format: 'fired at $TIMESTAMP' }] }],
 };
 
-test('every answered HTTP write survives SIGKILL right after the last answer, and the restart fires no rule', async (t) => {
+test.serial('every answered HTTP write survives SIGKILL right after the last answer, and the restart fires no rule', async (t) => {
   const flow = await flowFile(studio);
   const first = await run(t, flow);
   const answered = new Map<string, number>();
@@ -81,7 +84,7 @@ test('every answered HTTP write survives SIGKILL right after the last answer, an
   await kill(second);
 });
 
-test('a timer started for 3 s survives a restart after 1 s and fires near its deadline', async (t) => {
+test.serial('a timer started for 3 s survives a restart after 1 s and fires near its deadline', async (t) => {
   const flow = await flowFile({
     connections: {
       api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
@@ -114,7 +117,7 @@ test('a timer started for 3 s survives a restart after 1 s and fires near its de
   await kill(second);
 });
 
-test('--state none starts from the defaults and keeps nothing', async (t) => {
+test.serial('--state none starts from the defaults and keeps nothing', async (t) => {
   const flow = await flowFile(studio);
   const keeping = await run(t, flow);
   await fetch(`${keeping.base}/update?parameter=vars/p1&value=11`);

@@ -33,7 +33,7 @@ export const xmlFileOutput = defineConnectionType({
         context.setStatus('ok');
       } else if (!outcome.ok) {
         failing = true;
-        context.setStatus('degraded', `cannot write ${file?.path ?? ''}: ${outcome.reason}`);
+        context.setStatus('degraded', `cannot write ${file?.path ?? ''}: ${outcome.reason}`, 'PB_FILE_WRITE');
       }
     };
     // Used by start and by an update: placeholders that stay keep their values (R-S3),

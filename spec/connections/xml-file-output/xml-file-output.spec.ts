@@ -116,6 +116,7 @@ test('a write failure is shown in the status, and the next write tries again', a
   param(hub, 'np/Title').set('first');
   await eventually(async () => hub.connection('np')?.status.status === 'degraded', 'the failure');
   t.regex(hub.connection('np')?.status.reason ?? '', /^cannot write .*later\/now\.xml: ENOENT/);
+  t.is(hub.connection('np')?.status.code, 'PB_FILE_WRITE');
   await mkdir(join(dir, 'later'));
   param(hub, 'np/Title').set('second');
   await eventually(async () => hub.connection('np')?.status.status === 'ok', 'the recovery');
