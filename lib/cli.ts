@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,6 +200,12 @@ async function stateCommand(
   }
   const folder = stateFolderOf(loaded.flow, option);
   if (folder === undefined) return badUsage('state needs a state folder, not --state none');
+  const isConnection = (id: string) => loaded.flow.connections.some((c) => c.id === id);
+  if (action === 'reset' && !isConnection(argument as string)) return badUsage(`the flow file has no connection "${argument}"`);
+  if (action !== 'import' && !existsSync(folder)) {
+    err.write(`patchbay: no state folder at ${folder} (the hub creates it when it first runs)\n`);
+    return Exit.RuntimeFailure;
+  }
   const opened = StateStore.open(folder);
   if (!opened.ok) {
     err.write(`${opened.error.message}\n`);
@@ -227,7 +233,7 @@ async function stateCommand(
           err.write(`patchbay: cannot read ${argument}: ${reasonOf(error)}\n`);
           return Exit.Usage;
         }
-        const imported = await importState(store, document);
+        const imported = await importState(store, document, isConnection);
         if (!imported.ok) {
           err.write(`patchbay: ${argument}: ${imported.error.message}\n`);
           return imported.error.code === 'PB_BAD_REQUEST' ? Exit.Usage : Exit.RuntimeFailure;
