@@ -20,7 +20,7 @@ export const errorTable = {
   },
   PB_DUPLICATE_PARAMETER: { status: 409, text: 'A parameter with this address already exists. Each id may be defined once per connection.' },
   PB_READ_ONLY: { status: 403, text: 'The parameter is read-only: the hub only reports it. Write to a writable parameter instead.' },
-  PB_WRITE_ONLY: { status: 403, text: 'The parameter is write-only: it accepts values but cannot be read or followed. A rule source must be readable.' },
+  PB_WRITE_ONLY: { status: 403, text: 'The parameter is write-only: it accepts values and reads back only the last one sent, so a rule cannot follow it. A rule source must be readable.' },
   PB_CONVERSION: {
     status: 400,
     text: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
