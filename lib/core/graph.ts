@@ -124,14 +124,6 @@ export class Graph {
     return this.all().filter((p) => p.address.startsWith(prefix));
   }
 
-  /** Every parameter whose address matches `pattern` (unanchored, as filters are). */
-  match(pattern: RegExp): Parameter[] {
-    return this.all().filter((p) => {
-      pattern.lastIndex = 0;
-      return pattern.test(p.address);
-    });
-  }
-
   /** Every parameter, in definition order. */
   all(): Parameter[] {
     return [...this.parameters.values()];

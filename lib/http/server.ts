@@ -1,3 +1,4 @@
+import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
@@ -15,7 +16,7 @@ export interface RestServerOptions {
   readonly graph: Graph;
   readonly auth: Authenticator;
   readonly files: StaticFiles | undefined;
-  readonly wsFilters: readonly RegExp[];
+  readonly wsFilters: readonly Pattern[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
   readonly connections: () => readonly object[];
   /** `GET /problems`: the hub's current problems, as plain data. */

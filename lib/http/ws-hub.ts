@@ -1,3 +1,4 @@
+import type { Pattern } from '../core/regex.ts';
 import type { Subscription } from 'rxjs';
 import type { Graph } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
@@ -7,7 +8,7 @@ import { toWire, type Value } from '../core/value.ts';
 /** What the hub keeps per WebSocket client. */
 export interface WsClient {
   /** The client's own `?filter=` expressions, from the upgrade URL. */
-  readonly filters: readonly RegExp[];
+  readonly filters: readonly Pattern[];
   topic: Topic | undefined;
   /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
   lagging: boolean;
@@ -18,7 +19,7 @@ export interface WsClient {
 }
 
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
-export function newWsClient(filters: readonly RegExp[]): WsClient {
+export function newWsClient(filters: readonly Pattern[]): WsClient {
   return { filters, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
 }
 
@@ -56,7 +57,7 @@ class Topic {
   constructor(
     readonly name: string,
     readonly key: string,
-    private readonly filters: readonly RegExp[],
+    private readonly filters: readonly Pattern[],
   ) {}
 
   matches(address: string): boolean {
@@ -101,7 +102,7 @@ export class WsHub {
 
   constructor(
     private readonly graph: Graph,
-    private readonly serverFilters: readonly RegExp[],
+    private readonly serverFilters: readonly Pattern[],
     private readonly publish: (topic: string, message: string) => void,
     private readonly options: WsHubOptions,
   ) {}

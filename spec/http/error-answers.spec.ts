@@ -29,7 +29,7 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const kinds: [string, string, RequestInit, ErrorCode, RegExp][] = [
   ['a missing field', '/update?value=1', {}, 'PB_BAD_REQUEST', /missing field "parameter"/],
   ['a value that does not convert', '/update?parameter=studio/count&value=lots', {}, 'PB_CONVERSION', /cannot convert "lots" to integer/],
-  ['a bad ?filter=', '/parameters?filter=(', {}, 'PB_BAD_FILTER', /filter "\(": not a regular expression/],
+  ['a bad ?filter=', '/parameters?filter=(', {}, 'PB_BAD_FILTER', /filter "\(": not a regular expression the hub accepts/],
   ['a body that is not a form', '/update', { method: 'POST', headers: form, body: new Uint8Array([0xff, 0xfe]) }, 'PB_BAD_REQUEST', /not valid UTF-8/],
   ['a read-only parameter', '/update?parameter=clock/timer/1/trigger&value=1', {}, 'PB_READ_ONLY', /is read-only/],
   ['an unknown parameter', '/parameters/studio/nope', {}, 'PB_UNKNOWN_PARAMETER', /has no parameter "nope"/],

@@ -302,7 +302,7 @@ test('steps are checked in the flow file with their paths', (t) => {
   t.false(semantic.ok);
   if (!semantic.ok) {
     t.deepEqual(semantic.issues.map(formatIssue), [
-      'rules[0].rules[0].pipe[0].filter: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+      'rules[0].rules[0].pipe[0].filter: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
       'rules[0].rules[0].pipe[1].scale: inMin and inMax must differ',
     ]);
   }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { filter } from 'rxjs';
-import { compileRegex } from '../../core/regex.ts';
+import { compileRegex, type Pattern } from '../../core/regex.ts';
 import { convert, toWire, type Value } from '../../core/value.ts';
 import { defineStep, type Scalar } from '../signal.ts';
 
@@ -32,7 +32,7 @@ function number(value: Value | null): number | undefined {
   return converted.ok ? (converted.value as number) : undefined;
 }
 
-function test(condition: Condition, value: Value | null, pattern: RegExp | undefined): boolean {
+function test(condition: Condition, value: Value | null, pattern: Pattern | undefined): boolean {
   const n = number(value);
   if ('eq' in condition) return same(value, condition.eq);
   if ('ne' in condition) return !same(value, condition.ne);
