@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
@@ -8,7 +9,7 @@ import { compileFilters } from './filters.ts';
 import { type CodedError, jsonClient, sendError } from './respond.ts';
 import { answerFault, getOther, type Handler, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
-import { type HttpRequest, type HttpResponse, type ListenSocket, type TemplatedApp, uws, type WebSocket } from './uws.ts';
+import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
 import { errorAnswer, parseClientMessage } from './ws-messages.ts';
 import { newWsClient, type WsClient, WsHub } from './ws-hub.ts';
 
@@ -84,17 +85,23 @@ export class RestServer {
     return this.ws;
   }
 
-  /** Listens on `bindIp` ("" for every interface) and resolves with the port; rejects with PB_PORT_UNAVAILABLE. */
+  /**
+   * Listens on `bindIp` ("" for every interface) and resolves with the port. The port is
+   * exclusive (R-H8): uWS would otherwise set SO_REUSEPORT and share it with another hub at
+   * random. Rejects with PB_PORT_UNAVAILABLE and the system's reason.
+   */
   listen(bindIp: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       const done = (socket: ListenSocket | false) => {
-        if (!socket) return reject(new HubError('PB_PORT_UNAVAILABLE', `cannot listen on ${bindIp || '*'}:${port} (in use, or not a local address)`));
+        if (!socket) {
+          void whyNotListening(bindIp, port).then((why) => reject(new HubError('PB_PORT_UNAVAILABLE', `cannot listen on ${bindIp || '*'}:${port}: ${why}`)));
+          return;
+        }
         this.listenSocket = socket;
         this.ws.start();
         resolve(uws.us_socket_local_port(socket as never));
       };
-      if (bindIp) this.app.listen(bindIp, port, done);
-      else this.app.listen(port, done);
+      listenExclusive(this.app, bindIp, port, done);
     });
   }
 
@@ -182,4 +189,20 @@ export class RestServer {
       if (!written.ok) ws.send(errorAnswer(item.p, written.error));
     }
   }
+}
+
+/** uWS says only that listening failed; binding the same address with Node tells why. */
+function whyNotListening(bindIp: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const reasons: Record<string, string> = {
+        EADDRINUSE: 'the port is in use by another process',
+        EADDRNOTAVAIL: `${bindIp} is not an address of this machine`,
+        EACCES: 'permission denied (ports below 1024 need privileges)',
+      };
+      resolve(reasons[error.code ?? ''] ?? error.message);
+    });
+    probe.listen({ ...(bindIp ? { host: bindIp } : {}), port, exclusive: true }, () => probe.close(() => resolve('the port was in use')));
+  });
 }

@@ -13,3 +13,17 @@ export const nativeBinaryLoaded: boolean = /\[native code\]/.test(Function.proto
 export const nativeBinaryName = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
 
 export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket as ListenSocket, WebSocket } from 'uWebSockets.js';
+
+/** The native module's LIBUS_LISTEN_EXCLUSIVE_PORT (its typings name it only in an enum). */
+const exclusivePort = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+
+/**
+ * Listens without SO_REUSEPORT, which uWS sets by default and with which two processes
+ * share a port at random. On "" every interface (uWS's default, dual stack).
+ */
+export function listenExclusive(app: UWS.TemplatedApp, host: string, port: number, done: (socket: UWS.us_listen_socket | false) => void): void {
+  // The typings lack the (host, port, options, callback) form that the native module has.
+  const listen = app.listen.bind(app) as unknown as (...args: unknown[]) => void;
+  if (host) listen(host, port, exclusivePort, done);
+  else listen(port, exclusivePort, done);
+}

@@ -173,7 +173,7 @@ test('a port that cannot be had rejects with PB_PORT_UNAVAILABLE', async (t) => 
   await t.throwsAsync(server.listen('127.0.0.1', taken), {
     instanceOf: HubError,
     code: 'PB_PORT_UNAVAILABLE',
-    message: `cannot listen on 127.0.0.1:${taken} (in use, or not a local address)`,
+    message: `cannot listen on 127.0.0.1:${taken}: the port is in use by another process`,
   });
 });
 
