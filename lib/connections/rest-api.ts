@@ -9,10 +9,14 @@
  *   GET  /update?parameter=&value=, POST /update (form or JSON)
  *   GET  /ws                     snapshot, then changes; client writes {p, v}
  *   GET  /<file>                 files below documentRoot
+ *   OPTIONS *                     CORS preflights for allowedOrigins
+ * Every request passes the edge first: foreign pages may not change anything (R-H10), and
+ * credentials give the client its access (R-H5, R-H11, R-A1, R-A2).
  */
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { Authenticator } from '../http/auth.ts';
+import { AddressPatterns } from '../core/address-pattern.ts';
+import { Authenticator, type ScopedToken } from '../http/auth.ts';
 import { RestServer } from '../http/server.ts';
 import { StaticFiles } from '../http/static-files.ts';
 import { nativeBinaryLoaded, nativeBinaryName } from '../http/uws.ts';
@@ -28,7 +32,27 @@ const settings = Type.Object({
   password: Type.Optional(Type.String({ default: '', description: 'HTTP Basic password.' })),
   token: Type.Optional(Type.String({ default: '', description: 'Bearer token (also ?access_token= on the WebSocket upgrade).' })),
   wsFilters: Type.Optional(
-    Type.Array(Type.String(), { default: [], description: 'Regular expressions; the WebSocket streams addresses matching any of them.' }),
+    Type.Array(Type.String(), { default: [], description: 'Regular expressions (RE2 syntax); the WebSocket streams addresses matching any of them.' }),
+  ),
+  allowedOrigins: Type.Optional(
+    Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), {
+      default: [],
+      description: 'Origins (scheme://host[:port]) besides the hub\'s own whose pages may write and open the WebSocket; they get CORS headers.',
+    }),
+  ),
+  tokens: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Shown in logs; unique.' }),
+          token: Type.String({ minLength: 1, description: 'The token, or sha256:<hex> of it.' }),
+          read: Type.Array(Type.String(), { description: 'Address patterns with MQTT wildcards (studio/#, +/onair) this token may read.' }),
+          write: Type.Optional(Type.Array(Type.String(), { default: [], description: 'Address patterns this token may write (they must be readable too).' })),
+        },
+        { additionalProperties: false },
+      ),
+      { default: [], description: 'Scoped tokens: each reads and writes only the addresses its patterns match.' },
+    ),
   ),
 });
 
@@ -36,7 +60,7 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }) {
+  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [] }) {
     const issues: Issue[] = [];
     const filters = wsFilters.flatMap((source, index) => {
       const compiled = compileRegex(source);
@@ -44,9 +68,21 @@ export const restApi = defineConnectionType({
       issues.push({ path: ['wsFilters', index], message: compiled.error.message });
       return [];
     });
-    return checked(issues, { port, bindIp, documentRoot, credentials: { username, password, token }, wsFilters: filters });
+    const scoped = tokens.flatMap(({ name, token: secret, read, write = [] }, index): ScopedToken[] => {
+      if (tokens.findIndex((other) => other.name === name) < index) issues.push({ path: ['tokens', index, 'name'], message: `"${name}" names another token too` });
+      if (secret.startsWith('sha256:') && !/^sha256:[0-9a-f]{64}$/i.test(secret)) issues.push({ path: ['tokens', index, 'token'], message: 'expected sha256: and 64 hex digits' });
+      const patterns = (list: string[], key: string) => {
+        const compiled = AddressPatterns.compile(list);
+        if (!compiled.ok) issues.push({ path: ['tokens', index, key], message: compiled.error.message });
+        return compiled.ok ? compiled.value : undefined;
+      };
+      const [readable, writable] = [patterns(read, 'read'), patterns(write, 'write')];
+      return readable && writable ? [{ name, token: secret, read: readable, write: writable }] : [];
+    });
+    const credentials = { username, password, token, tokens: scoped };
+    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins });
   },
-  create(context, { port, bindIp, documentRoot, credentials, wsFilters }) {
+  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
     return {
@@ -59,6 +95,7 @@ export const restApi = defineConnectionType({
           auth: new Authenticator(credentials),
           files,
           wsFilters,
+          allowedOrigins,
           connections: context.connections,
           problems: context.problems,
           ...(context.settled ? { settled: context.settled } : {}),

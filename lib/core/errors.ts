@@ -31,7 +31,12 @@ export const errorTable = {
     text: 'The request or WebSocket message is malformed: a field is missing, the body is not UTF-8 JSON or a form, or the shape is wrong. The message says which.',
   },
   PB_BAD_FILTER: { status: 400, text: 'A `filter` is not a regular expression the hub accepts. Correct the expression.' },
-  PB_UNAUTHORIZED: { status: 401, text: 'The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, or `?access_token=` on the upgrade.' },
+  PB_UNAUTHORIZED: { status: 401, text: 'The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, a session signed in with `?access_token=`, or `?access_token=` on the upgrade.' },
+  PB_FORBIDDEN: { status: 403, text: "The token may read this parameter but not write it: the address is outside the token's `write` patterns." },
+  PB_CROSS_ORIGIN: {
+    status: 403,
+    text: 'A page of another origin may not change parameters or open the WebSocket. Add its origin to `allowedOrigins` if it should.',
+  },
   PB_NOT_FOUND: { status: 404, text: 'Nothing is served at this path: no built-in path and no hosted file.' },
   PB_METHOD_NOT_ALLOWED: { status: 405, text: 'The path exists but not for this method; the `Allow` header lists the methods it takes.' },
   PB_UPGRADE_REQUIRED: { status: 426, text: '`/ws` is a WebSocket: connect with a WebSocket client, which sends the upgrade headers.' },

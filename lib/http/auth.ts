@@ -1,15 +1,40 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AddressPatterns } from '../core/address-pattern.ts';
+import { type Access, fullAccess, scopedAccess } from './access.ts';
+
+/** A named token with the addresses it may read and write (R-A1). */
+export interface ScopedToken {
+  readonly name: string;
+  /** The token, or `sha256:<hex>` of it, so a flow file need not hold the secret. */
+  readonly token: string;
+  readonly read: AddressPatterns;
+  readonly write: AddressPatterns;
+}
 
 export interface Credentials {
   readonly username: string;
   readonly password: string;
   readonly token: string;
+  readonly tokens?: readonly ScopedToken[];
+}
+
+/** Where a request's credentials may be: the header, a `?access_token=`, the session cookie's value. */
+export interface Offered {
+  readonly authorization: string;
+  readonly accessToken?: string;
+  readonly session?: string;
+}
+
+interface Holder {
+  readonly digest: Buffer;
+  readonly access: Access;
 }
 
 /**
- * R-H5: Basic (username + password) and/or Bearer (token). With nothing configured every
- * request passes. Comparisons hash both sides first, so they take the same time whatever
- * the length or content of the attempt.
+ * R-H5, R-H11, R-A1: Basic (username + password), Bearer tokens — the `token` with full
+ * access and scoped tokens with theirs — and browser sessions signed in with a token. With
+ * nothing configured every request has full access. Secrets are hashed before they are
+ * compared, in constant time, so a comparison takes the same time whatever is offered.
  */
 export class Authenticator {
   /** True when requests need credentials. */
@@ -17,32 +42,69 @@ export class Authenticator {
   /** One `WWW-Authenticate` value per configured scheme, for 401 answers. */
   readonly challenges: readonly string[];
   private readonly basic: Buffer | undefined;
-  private readonly bearer: Buffer | undefined;
+  private readonly holders: readonly Holder[];
+  /** Signs session cookies; new at every start, so a restart signs every browser out. */
+  private readonly sessionKey = randomBytes(32);
 
-  constructor({ username, password, token }: Credentials) {
+  constructor({ username, password, token, tokens = [] }: Credentials) {
     const basicConfigured = username !== '' || password !== '';
     this.basic = basicConfigured ? digest(`${username}:${password}`) : undefined;
-    this.bearer = token !== '' ? digest(token) : undefined;
-    this.required = this.basic !== undefined || this.bearer !== undefined;
+    this.holders = [
+      ...(token !== '' ? [{ digest: digest(token), access: fullAccess }] : []),
+      ...tokens.map((scoped) => ({ digest: storedDigest(scoped.token), access: scopedAccess(scoped.name, scoped.read, scoped.write) })),
+    ];
+    this.required = this.basic !== undefined || this.holders.length > 0;
     this.challenges = [
       ...(this.basic ? ['Basic realm="patchbay", charset="UTF-8"'] : []),
-      ...(this.bearer ? ['Bearer realm="patchbay"'] : []),
+      ...(this.holders.length > 0 ? ['Bearer realm="patchbay"'] : []),
     ];
   }
 
-  /** Checks an `Authorization` header, or a token given another way (`?access_token=`). */
-  accepts(authorization: string, accessToken = ''): boolean {
-    if (!this.required) return true;
+  /** The access the credentials grant, or undefined when they grant none. */
+  identify({ authorization, accessToken = '', session = '' }: Offered): Access | undefined {
+    if (!this.required) return fullAccess;
     const space = authorization.indexOf(' ');
     const scheme = authorization.slice(0, Math.max(space, 0)).toLowerCase();
     const value = authorization.slice(space + 1).trim();
-    let granted = false;
-    if (this.basic && scheme === 'basic') granted = same(digest(Buffer.from(value, 'base64').toString('utf8')), this.basic);
-    if (this.bearer) {
-      const offered = scheme === 'bearer' ? value : accessToken;
-      granted = (offered !== '' && same(digest(offered), this.bearer)) || granted;
+    if (this.basic && scheme === 'basic' && same(digest(Buffer.from(value, 'base64').toString('utf8')), this.basic)) return fullAccess;
+    const offered = scheme === 'bearer' ? value : accessToken;
+    if (offered !== '') {
+      const granted = this.byToken(offered);
+      if (granted) return granted;
     }
+    return session !== '' ? this.bySession(session) : undefined;
+  }
+
+  /** The access of a token, or undefined. Every holder is compared, so the time says nothing of which. */
+  byToken(token: string): Access | undefined {
+    const offered = digest(token);
+    let granted: Access | undefined;
+    for (const holder of this.holders) if (same(offered, holder.digest)) granted ??= holder.access;
     return granted;
+  }
+
+  /** The value of a session cookie for this access: its name, signed. */
+  sessionFor(access: Access): string {
+    return `${encodeURIComponent(access.name)}.${this.sign(access.name)}`;
+  }
+
+  private bySession(session: string): Access | undefined {
+    const dot = session.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    let name: string;
+    try {
+      name = decodeURIComponent(session.slice(0, dot));
+    } catch {
+      return undefined;
+    }
+    const signature = Buffer.from(session.slice(dot + 1));
+    const expected = Buffer.from(this.sign(name));
+    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return undefined;
+    return this.holders.find((holder) => holder.access.name === name)?.access;
+  }
+
+  private sign(name: string): string {
+    return createHmac('sha256', this.sessionKey).update(name).digest('base64url');
   }
 }
 
@@ -50,6 +112,11 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
+/** A token as configured: `sha256:<hex>` is already its digest. */
+function storedDigest(token: string): Buffer {
+  return token.startsWith('sha256:') ? Buffer.from(token.slice('sha256:'.length), 'hex') : digest(token);
+}
+
 function same(a: Buffer, b: Buffer): boolean {
-  return timingSafeEqual(a, b);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

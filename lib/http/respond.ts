@@ -9,6 +9,8 @@ import type { HttpRequest, HttpResponse } from './uws.ts';
  */
 export const statusLines = {
   200: '200 OK',
+  204: '204 No Content',
+  303: '303 See Other',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',
@@ -21,7 +23,7 @@ export const statusLines = {
   500: '500 Internal Server Error',
   503: '503 State Unknown',
   508: '508 Loop Detected',
-} as const satisfies Record<ErrorStatus | 200, string>;
+} as const satisfies Record<ErrorStatus | 200 | 204 | 303, string>;
 
 export const TEXT = 'text/plain; charset=utf-8';
 export const JSON_TYPE = 'application/json';
@@ -36,14 +38,40 @@ export interface CodedError {
 
 export interface ErrorAnswerOptions {
   /** Extra headers, such as `WWW-Authenticate` or `Allow`. */
-  readonly headers?: readonly (readonly [name: string, value: string])[];
+  readonly headers?: readonly Header[];
   /** Closes the connection after answering: for a body that was never read. */
   readonly close?: boolean;
 }
 
+type Header = readonly [name: string, value: string];
+const ANSWER_HEADERS = Symbol('headers for every answer');
+type Tagged = HttpResponse & { [ANSWER_HEADERS]?: readonly Header[] };
+
+/**
+ * Headers that whatever answer a request gets must carry (CORS headers for an allowed
+ * origin), set at the edge before the handler runs; every writer below adds them.
+ */
+export function answerWith(res: HttpResponse, headers: readonly Header[]): void {
+  (res as Tagged)[ANSWER_HEADERS] = headers;
+}
+
+function writeStatus(res: HttpResponse, status: string): HttpResponse {
+  res.writeStatus(status);
+  const extra = (res as Tagged)[ANSWER_HEADERS];
+  if (extra) for (const [name, value] of extra) res.writeHeader(name, value);
+  return res;
+}
+
 /** Writes a whole 200 response. Call inside `res.cork` when after an await. */
 export function sendOk(res: HttpResponse, contentType: string, body: string | Buffer): void {
-  res.writeStatus(statusLines[200]).writeHeader('Content-Type', contentType).end(body);
+  writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType).end(body);
+}
+
+/** An answer without a body: 204, or 303 to `headers`' Location. */
+export function sendEmpty(res: HttpResponse, status: 204 | 303, headers: readonly Header[]): void {
+  writeStatus(res, statusLines[status]);
+  for (const [name, value] of headers) res.writeHeader(name, value);
+  res.end();
 }
 
 /**
@@ -52,7 +80,7 @@ export function sendOk(res: HttpResponse, contentType: string, body: string | Bu
  * `{"ok":false,"error","code"}`. There is no way to answer an error without a code.
  */
 export function sendError(res: HttpResponse, error: CodedError, json: boolean, { headers = [], close = false }: ErrorAnswerOptions = {}): void {
-  res.writeStatus(statusLines[statusOf(error.code)]).writeHeader(CODE_HEADER, error.code);
+  writeStatus(res, statusLines[statusOf(error.code)]).writeHeader(CODE_HEADER, error.code);
   for (const [name, value] of headers) res.writeHeader(name, value);
   res.writeHeader('Content-Type', json ? JSON_TYPE : TEXT);
   res.end(json ? JSON.stringify({ ok: false, error: error.message, code: error.code }) : error.message, close);

@@ -10,18 +10,24 @@ import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { compileFilters } from './filters.ts';
+import { type Access, lookupFor, writeFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import type { StaticFiles } from './static-files.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
+
+/** An entry of `/connections` or `/problems`: JSON-able data with the id of what it is about. */
+export interface Listed {
+  readonly id: string;
+}
 
 /** What handlers read: the hub through plain data and functions, never lib/connections. */
 export interface RouteContext {
   readonly graph: Graph;
   readonly files: StaticFiles | undefined;
   /** `GET /connections`: each connection as JSON-able data. */
-  readonly connections: () => readonly object[];
+  readonly connections: () => readonly Listed[];
   /** `GET /problems`: the hub's current problems as JSON-able data. */
-  readonly problems: () => readonly object[];
+  readonly problems: () => readonly Listed[];
   /** Largest accepted request body (413 above it). */
   readonly maxBody: number;
   /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
@@ -29,20 +35,23 @@ export interface RouteContext {
   readonly log: Logger;
 }
 
-export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext) => void;
+/** A request handler; `access` is what the client's credentials grant (R-A2). */
+export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext, access: Access) => void;
 
 /** A built-in path: it wins over a hosted file of the same name, and other methods get 405. */
 export interface Route {
   readonly path: string;
   readonly get: Handler;
   readonly post?: Handler;
+  /** `get` when a GET changes parameters (`/update`): a foreign page may not send it (R-H10). POSTs never may. */
+  readonly changes?: 'get';
 }
 
 const PARAMETERS = '/parameters/';
 const INTERNAL: CodedError = { code: 'PB_INTERNAL', message: 'internal error; see the hub log' };
 
 /** R-H1: the value as text, or as JSON for clients that accept it; 503 while unknown. */
-const readParameter: Handler = (res, req, { graph }) => {
+const readParameter: Handler = (res, req, { graph }, access) => {
   const json = acceptsJson(req);
   let address = req.getUrl().slice(PARAMETERS.length);
   if (address.includes('%')) {
@@ -52,7 +61,7 @@ const readParameter: Handler = (res, req, { graph }) => {
       return sendError(res, { code: 'PB_BAD_ADDRESS', message: 'bad percent-encoding in the address' }, jsonClient(req));
     }
   }
-  const found = graph.lookup(address);
+  const found = lookupFor(access, graph, address);
   if (!found.ok) return sendError(res, found.error, jsonClient(req));
   const value = found.value.value;
   if (value === undefined) {
@@ -64,12 +73,12 @@ const readParameter: Handler = (res, req, { graph }) => {
 };
 
 /** R-H7: every parameter with type, access and known value, narrowed by `?filter=`. */
-const listParameters: Handler = (res, req, { graph }) => {
+const listParameters: Handler = (res, req, { graph }, access) => {
   const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
   if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
   const list = graph
     .all()
-    .filter((p) => filters.value.length === 0 || filters.value.some((f) => f.test(p.address)))
+    .filter((p) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address))))
     .map((p) => ({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }) }));
   sendOk(res, JSON_TYPE, JSON.stringify(list));
 };
@@ -79,10 +88,10 @@ const listParameters: Handler = (res, req, { graph }) => {
  * keeps is stored before the answer goes out (R-S4), so a client that has its `OK` knows
  * the value survives the hub being killed; answers waiting together share one commit.
  */
-function answerUpdate(res: HttpResponse, context: RouteContext, fields: Result<UpdateFields>, json: boolean): void {
+function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, fields: Result<UpdateFields>, json: boolean): void {
   if (!fields.ok) return sendError(res, fields.error, json);
   const { graph, settled, log } = context;
-  const written = graph.write(fields.value.parameter, fields.value.value, 'http');
+  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, 'http');
   if (!written.ok) return sendError(res, written.error, json);
   if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
   // Callbacks stay inline (anonymous): this runs for every kept write.
@@ -98,12 +107,12 @@ function answerTaken(res: HttpResponse, json: boolean): void {
   else sendOk(res, TEXT, 'OK');
 }
 
-const updateFromQuery: Handler = (res, req, context) => {
-  answerUpdate(res, context, formFields(new URLSearchParams(req.getQuery() ?? '')), jsonClient(req));
+const updateFromQuery: Handler = (res, req, context, access) => {
+  answerUpdate(res, context, access, formFields(new URLSearchParams(req.getQuery() ?? '')), jsonClient(req));
 };
 
 /** R-H2 `POST /update`: type and declared size are checked before a byte is read. */
-const updateFromBody: Handler = (res, req, context) => {
+const updateFromBody: Handler = (res, req, context, access) => {
   const { maxBody, log } = context;
   const json = jsonClient(req);
   const type = bodyTypeOf(req.getHeader('content-type'));
@@ -113,7 +122,7 @@ const updateFromBody: Handler = (res, req, context) => {
   readBody(res, maxBody, (body) =>
     answerLater(res, json, log, () => {
       if (!body.ok) return sendError(res, body.error, json, { close: true });
-      answerUpdate(res, context, bodyFields(type.value, body.value), json);
+      answerUpdate(res, context, access, bodyFields(type.value, body.value), json);
     }),
   );
 };
@@ -148,10 +157,15 @@ function readBody(res: HttpResponse, maxBody: number, done: (body: Result<Buffer
 export const routes: readonly Route[] = [
   { path: '/parameters/*', get: readParameter },
   { path: '/parameters', get: listParameters },
-  { path: '/connections', get: (res, _req, { connections }) => sendOk(res, JSON_TYPE, JSON.stringify(connections())) },
-  { path: '/problems', get: (res, _req, { problems }) => sendOk(res, JSON_TYPE, JSON.stringify(problems())) },
-  { path: '/update', get: updateFromQuery, post: updateFromBody },
+  { path: '/connections', get: (res, _req, { connections }, access) => sendOk(res, JSON_TYPE, JSON.stringify(connections().filter((c) => access.seesConnection(c.id)))) },
+  { path: '/problems', get: (res, _req, { problems }, access) => sendOk(res, JSON_TYPE, JSON.stringify(problems().filter((p) => visibleProblem(access, p)))) },
+  { path: '/update', get: updateFromQuery, post: updateFromBody, changes: 'get' },
 ];
+
+/** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
+function visibleProblem(access: Access, problem: Listed & { readonly source?: string }): boolean {
+  return access.full || (problem.source === 'connection' && access.seesConnection(problem.id));
+}
 
 /** The `Allow` value of a built-in path. */
 export const allowedMethods = (route: Route): string => (route.post ? 'GET, POST' : 'GET');

@@ -6,8 +6,10 @@ import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Authenticator } from './auth.ts';
 import { compileFilters } from './filters.ts';
-import { type CodedError, jsonClient, sendError } from './respond.ts';
-import { answerFault, getOther, type Handler, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
+import { type Access, fullAccess, writeFor } from './access.ts';
+import { corsHeaders, OriginPolicy, preflightHeaders } from './origins.ts';
+import { answerWith, type CodedError, jsonClient, sendEmpty, sendError } from './respond.ts';
+import { answerFault, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
 import { errorAnswer, parseClientMessage } from './ws-messages.ts';
@@ -18,10 +20,12 @@ export interface RestServerOptions {
   readonly auth: Authenticator;
   readonly files: StaticFiles | undefined;
   readonly wsFilters: readonly Pattern[];
+  /** Origins other than the hub's own whose pages may change parameters (R-H10). */
+  readonly allowedOrigins?: readonly string[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
-  readonly connections: () => readonly object[];
+  readonly connections: () => readonly Listed[];
   /** `GET /problems`: the hub's current problems, as plain data. */
-  readonly problems: () => readonly object[];
+  readonly problems: () => readonly Listed[];
   /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
   readonly settled?: (done: () => void) => void;
   readonly scheduler: Scheduler;
@@ -51,6 +55,7 @@ export const defaultLimits: Limits = {
 };
 
 const UNAUTHORIZED: CodedError = { code: 'PB_UNAUTHORIZED', message: 'authentication required' };
+const CROSS_ORIGIN: CodedError = { code: 'PB_CROSS_ORIGIN', message: 'a page of another origin may not change parameters here' };
 
 /**
  * The uWS app of one rest-api connection: the routes of routes.ts behind authentication
@@ -62,13 +67,17 @@ export class RestServer {
   private readonly limits: Limits;
   private readonly context: RouteContext;
   private readonly challenges: readonly (readonly [string, string])[];
+  private readonly origins: OriginPolicy;
   private listenSocket: ListenSocket | undefined;
+  /** The session cookie's name holds the port: browsers share cookies between the ports of a host. */
+  private cookieName = 'patchbay';
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
     const { graph, files, connections, problems, log, settled } = options;
     this.context = { graph, files, connections, problems, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log };
     this.challenges = options.auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
+    this.origins = new OriginPolicy(options.allowedOrigins ?? []);
     this.app = uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
       lagLimit: this.limits.lagLimit,
@@ -99,7 +108,9 @@ export class RestServer {
         }
         this.listenSocket = socket;
         this.ws.start();
-        resolve(uws.us_socket_local_port(socket as never));
+        const actual = uws.us_socket_local_port(socket as never);
+        this.cookieName = `patchbay-${actual}`;
+        resolve(actual);
       };
       listenExclusive(this.app, bindIp, port, done);
     });
@@ -114,36 +125,83 @@ export class RestServer {
 
   private routeHttp(): void {
     const app = this.app;
+    const preflight = (res: HttpResponse, req: HttpRequest) => this.preflight(res, req);
     for (const route of routes) {
-      app.get(route.path, this.handle(route.get));
-      if (route.post) app.post(route.path, this.handle(route.post));
+      app.options(route.path, preflight);
+      app.get(route.path, this.handle(route.get, route.changes === 'get'));
+      if (route.post) app.post(route.path, this.handle(route.post, true));
     }
     for (const route of routes) app.any(route.path, this.handle(methodNotAllowed(route)));
+    app.options('/*', preflight);
     app.get('/*', this.handle(getOther));
     app.any('/*', this.handle(notFound));
   }
 
   /**
-   * A handler behind authentication and the fault guard: a fault answers 500 and is
-   * logged instead of reaching the process, so one bad request never takes the hub down.
+   * A handler behind the edge (origin, credentials) and the fault guard: a fault answers
+   * 500 and is logged instead of reaching the process, so one bad request never takes the
+   * hub down. `changesState` marks requests a foreign page may not send (R-H10).
    */
-  private handle(handler: Handler): (res: HttpResponse, req: HttpRequest) => void {
+  private handle(handler: Handler, changesState = false): (res: HttpResponse, req: HttpRequest) => void {
     const context = this.context;
     return (res, req) => {
       try {
-        if (this.admitted(res, req)) handler(res, req, context);
+        const access = this.admitted(res, req, changesState, false);
+        if (access) handler(res, req, context, access);
       } catch (error) {
         answerFault(res, jsonClient(req), context.log, error);
       }
     };
   }
 
-  /** Answers 401 with a challenge per scheme unless the request carries valid credentials. */
-  private admitted(res: HttpResponse, req: HttpRequest, accessToken = ''): boolean {
+  /**
+   * The edge of every request: a foreign page's state change is refused (R-H10), CORS
+   * headers go on every answer to an allowed origin, and the credentials (R-H5, R-A1) give
+   * the client its access; a GET with a valid `?access_token=` signs a browser in (R-H11).
+   * Answers the request and returns undefined when it goes no further.
+   */
+  private admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): Access | undefined {
+    const verdict = this.origins.judge(req.getHeader('origin'), req.getHeader('sec-fetch-site'), req.getHeader('host'));
+    if (verdict.cors) answerWith(res, corsHeaders(verdict.cors));
+    if (verdict.foreign && changesState) {
+      sendError(res, CROSS_ORIGIN, jsonClient(req));
+      return undefined;
+    }
     const { auth } = this.options;
-    if (!auth.required || auth.accepts(req.getHeader('authorization'), accessToken)) return true;
+    if (!auth.required) return fullAccess;
+    const accessToken = req.getQuery('access_token') ?? '';
+    if (accessToken !== '' && !upgrade) {
+      const access = auth.byToken(accessToken);
+      if (access) {
+        this.signIn(res, req, access);
+        return undefined;
+      }
+    }
+    const access = auth.identify({ authorization: req.getHeader('authorization'), accessToken: upgrade ? accessToken : '', session: cookieValue(req.getHeader('cookie'), this.cookieName) });
+    if (access) return access;
     sendError(res, UNAUTHORIZED, jsonClient(req), { headers: this.challenges });
-    return false;
+    return undefined;
+  }
+
+  /** R-H11: the session cookie, and the same URL without the token, so it leaves the address bar and history. */
+  private signIn(res: HttpResponse, req: HttpRequest, access: Access): void {
+    const query = new URLSearchParams(req.getQuery() ?? '');
+    query.delete('access_token');
+    const rest = query.toString();
+    const cookie = `${this.cookieName}=${this.options.auth.sessionFor(access)}; HttpOnly; SameSite=Strict; Path=/`;
+    sendEmpty(res, 303, [
+      ['Location', `${req.getUrl()}${rest ? `?${rest}` : ''}`],
+      ['Set-Cookie', cookie],
+      ['Cache-Control', 'no-store'],
+    ]);
+  }
+
+  /** CORS preflights: allowed origins get their answer; foreign pages 403; anyone else learns the methods. */
+  private preflight(res: HttpResponse, req: HttpRequest): void {
+    const verdict = this.origins.judge(req.getHeader('origin'), req.getHeader('sec-fetch-site'), req.getHeader('host'));
+    if (verdict.cors) return sendEmpty(res, 204, [...corsHeaders(verdict.cors), ...preflightHeaders]);
+    if (verdict.foreign) return sendError(res, CROSS_ORIGIN, jsonClient(req));
+    sendEmpty(res, 204, [['Allow', 'GET, POST, OPTIONS']]);
   }
 
   private routeWebSocket(): void {
@@ -156,12 +214,12 @@ export class RestServer {
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => {
         try {
-          const query = new URLSearchParams(req.getQuery() ?? '');
-          if (!this.admitted(res, req, query.get('access_token') ?? '')) return;
-          const filters = compileFilters(query.getAll('filter'));
+          const access = this.admitted(res, req, true, true);
+          if (!access) return;
+          const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
           if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
           res.upgrade<WsClient>(
-            newWsClient(filters.value),
+            newWsClient(filters.value, access),
             req.getHeader('sec-websocket-key'),
             req.getHeader('sec-websocket-protocol'),
             req.getHeader('sec-websocket-extensions'),
@@ -185,7 +243,7 @@ export class RestServer {
         ws.send(errorAnswer(item.p, item.error));
         continue;
       }
-      const written = this.options.graph.write(item.p, item.v, 'ws');
+      const written = writeFor(ws.getUserData().access, this.options.graph, item.p, item.v, 'ws');
       if (!written.ok) ws.send(errorAnswer(item.p, written.error));
     }
   }
@@ -205,4 +263,14 @@ function whyNotListening(bindIp: string, port: number): Promise<string> {
     });
     probe.listen({ ...(bindIp ? { host: bindIp } : {}), port, exclusive: true }, () => probe.close(() => resolve('the port was in use')));
   });
+}
+
+/** The value of one cookie in a `Cookie` header, or "". */
+function cookieValue(header: string, name: string): string {
+  if (header === '') return '';
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
+  }
+  return '';
 }

@@ -1,14 +1,17 @@
-import type { Pattern } from '../core/regex.ts';
 import type { Subscription } from 'rxjs';
 import type { Graph } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
 import { after, type Scheduler } from '../core/scheduler.ts';
+import type { Pattern } from '../core/regex.ts';
 import { toWire, type Value } from '../core/value.ts';
+import { type Access, fullAccess } from './access.ts';
 
 /** What the hub keeps per WebSocket client. */
 export interface WsClient {
   /** The client's own `?filter=` expressions, from the upgrade URL. */
   readonly filters: readonly Pattern[];
+  /** What the client's credentials grant: it is sent only parameters it can read (R-A2). */
+  readonly access: Access;
   topic: Topic | undefined;
   /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
   lagging: boolean;
@@ -19,8 +22,8 @@ export interface WsClient {
 }
 
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
-export function newWsClient(filters: readonly Pattern[]): WsClient {
-  return { filters, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
+export function newWsClient(filters: readonly Pattern[], access: Access = fullAccess): WsClient {
+  return { filters, access, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
 }
 
 /**
@@ -48,7 +51,7 @@ export interface WsHubOptions {
   readonly scheduler: Scheduler;
 }
 
-/** One distinct client filter set: every client with the same filters shares its uWS topic. */
+/** One distinct client filter set and access: every client with the same ones shares its uWS topic. */
 class Topic {
   members = 0;
   /** Parameters whose address passes these filters, in definition order. */
@@ -58,10 +61,11 @@ class Topic {
     readonly name: string,
     readonly key: string,
     private readonly filters: readonly Pattern[],
+    private readonly access: Access,
   ) {}
 
   matches(address: string): boolean {
-    return this.filters.length === 0 || this.filters.some((filter) => filter.test(address));
+    return this.access.canRead(address) && (this.filters.length === 0 || this.filters.some((filter) => filter.test(address)));
   }
 }
 
@@ -134,11 +138,11 @@ export class WsHub {
 
   /** Subscribes a new client: snapshot first, then changes, in one synchronous turn. */
   join(ws: WsSocket): void {
-    const clientFilters = ws.getUserData().filters;
-    const key = clientFilters.map((f) => f.source).sort().join('\n');
+    const { filters: clientFilters, access } = ws.getUserData();
+    const key = `${access.name}\n${clientFilters.map((f) => f.source).sort().join('\n')}`;
     let topic = this.topics.get(key);
     if (!topic) {
-      topic = new Topic(`t${++this.topicCount}`, key, clientFilters);
+      topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access);
       this.topics.set(key, topic);
       for (const entry of this.entries.values()) this.offer(entry, topic);
     }

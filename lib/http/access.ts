@@ -1,0 +1,61 @@
+import type { AddressPatterns } from '../core/address-pattern.ts';
+import { fail, type Result } from '../core/errors.ts';
+import type { Graph } from '../core/graph.ts';
+import type { Parameter, SetResult } from '../core/parameter.ts';
+
+/**
+ * What one authenticated client may do (R-A2): which parameters it can read and write,
+ * and which connections it can see. Everything a client is served or may change goes
+ * through one of these.
+ */
+export interface Access {
+  /** `*` for full access (no authentication, username/password, the `token`), else the scoped token's name. */
+  readonly name: string;
+  readonly full: boolean;
+  canRead(address: string): boolean;
+  canWrite(address: string): boolean;
+  /** True when some parameter of the connection may be readable: it is listed in `/connections`. */
+  seesConnection(connectionId: string): boolean;
+}
+
+export const fullAccess: Access = {
+  name: '*',
+  full: true,
+  canRead: () => true,
+  canWrite: () => true,
+  seesConnection: () => true,
+};
+
+/** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
+export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns): Access {
+  return {
+    name,
+    full: false,
+    canRead: (address) => read.matches(address),
+    canWrite: (address) => read.matches(address) && write.matches(address),
+    seesConnection: (connectionId) => read.reachesConnection(connectionId),
+  };
+}
+
+/**
+ * The parameter at `address` as this client sees it: one it cannot read does not exist
+ * for it, with the same answer as a parameter that does not exist (404), so a scoped
+ * token learns nothing of what lies outside its patterns.
+ */
+export function lookupFor(access: Access, graph: Graph, address: string): Result<Parameter> {
+  if (access.full || access.canRead(address)) return graph.lookup(address);
+  const slash = address.indexOf('/');
+  const connectionId = slash < 0 ? address : address.slice(0, slash);
+  return access.seesConnection(connectionId)
+    ? fail('PB_UNKNOWN_PARAMETER', `${address}: connection "${connectionId}" has no parameter "${address.slice(slash + 1)}"`)
+    : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${connectionId}"`);
+}
+
+/** Writes `raw` to `address` for this client: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
+export function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string): SetResult {
+  if (access.full) return graph.write(address, raw, origin);
+  const found = lookupFor(access, graph, address);
+  if (!found.ok) return found;
+  if (!access.canWrite(address)) return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
+  return found.value.set(raw, origin);
+}
