@@ -36,8 +36,16 @@ export interface RestServerOptions {
 export interface Limits {
   /** Largest accepted request body (R-H2: 413 above it). */
   readonly maxBody: number;
-  /** Largest accepted WebSocket message; uWS closes the socket on a larger one. */
+  /** Largest accepted WebSocket message; a larger one closes the socket with 1009 (R-H12). */
   readonly maxMessage: number;
+  /**
+   * What uWS itself reads of one message before it drops the connection (1006, no close
+   * frame): above `maxMessage`, so that a message somewhat too large is read and answered
+   * with 1009, and bounded, so that no socket can make the hub buffer more.
+   */
+  readonly maxMessageRead: number;
+  /** Error answers sent one by one per client message; the rest are counted in one more. */
+  readonly maxErrorAnswers: number;
   /** Send-buffer bytes beyond a client's snapshot at which it stops getting changes. */
   readonly lagLimit: number;
   /** How often buffers are checked while changes flow. */
@@ -49,6 +57,8 @@ export interface Limits {
 export const defaultLimits: Limits = {
   maxBody: 64 * 1024,
   maxMessage: 1024 * 1024,
+  maxMessageRead: 8 * 1024 * 1024,
+  maxErrorAnswers: 32,
   lagLimit: 512 * 1024,
   scanIntervalMs: 50,
   maxBackpressure: 32 * 1024 * 1024,
@@ -163,8 +173,10 @@ export class RestServer {
   private admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): Access | undefined {
     const verdict = this.origins.judge(req.getHeader('origin'), req.getHeader('sec-fetch-site'), req.getHeader('host'));
     if (verdict.cors) answerWith(res, corsHeaders(verdict.cors));
+    // A refused upgrade closes the connection: the client was waiting for a socket, not more HTTP.
+    const close = upgrade;
     if (verdict.foreign && changesState) {
-      sendError(res, CROSS_ORIGIN, jsonClient(req));
+      sendError(res, CROSS_ORIGIN, jsonClient(req), { close });
       return undefined;
     }
     const { auth } = this.options;
@@ -179,7 +191,7 @@ export class RestServer {
     }
     const access = auth.identify({ authorization: req.getHeader('authorization'), accessToken: upgrade ? accessToken : '', session: cookieValue(req.getHeader('cookie'), this.cookieName) });
     if (access) return access;
-    sendError(res, UNAUTHORIZED, jsonClient(req), { headers: this.challenges });
+    sendError(res, UNAUTHORIZED, jsonClient(req), { headers: this.challenges, close });
     return undefined;
   }
 
@@ -208,7 +220,7 @@ export class RestServer {
     const hub = this.ws;
     this.app.ws<WsClient>('/ws', {
       compression: uws.DISABLED,
-      maxPayloadLength: this.limits.maxMessage,
+      maxPayloadLength: Math.max(this.limits.maxMessage, this.limits.maxMessageRead),
       maxBackpressure: this.limits.maxBackpressure,
       idleTimeout: 120,
       sendPingsAutomatically: true,
@@ -217,7 +229,7 @@ export class RestServer {
           const access = this.admitted(res, req, true, true);
           if (!access) return;
           const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
-          if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
+          if (!filters.ok) return sendError(res, filters.error, jsonClient(req), { close: true });
           res.upgrade<WsClient>(
             newWsClient(filters.value, access),
             req.getHeader('sec-websocket-key'),
@@ -236,16 +248,31 @@ export class RestServer {
     });
   }
 
-  /** R-H3 client writes: each bad item is answered on the socket with its code, in order. */
+  /**
+   * R-H3 client writes: each bad item is answered on the socket with its code, in order,
+   * up to `maxErrorAnswers` per message, then one answer counts the rest, so what a client
+   * gets back is never more than it sent (R-H12).
+   */
   private clientMessage(ws: WebSocket<WsClient>, message: ArrayBuffer): void {
+    if (message.byteLength > this.limits.maxMessage) {
+      ws.end(1009, `message over ${this.limits.maxMessage} bytes`);
+      return;
+    }
+    const { access } = ws.getUserData();
+    let refused = 0;
+    const refuse = (p: string | null, error: CodedError) => {
+      if (++refused <= this.limits.maxErrorAnswers) ws.send(errorAnswer(p, error));
+    };
     for (const item of parseClientMessage(message)) {
       if (!item.ok) {
-        ws.send(errorAnswer(item.p, item.error));
+        refuse(item.p, item.error);
         continue;
       }
-      const written = writeFor(ws.getUserData().access, this.options.graph, item.p, item.v, 'ws');
-      if (!written.ok) ws.send(errorAnswer(item.p, written.error));
+      const written = writeFor(access, this.options.graph, item.p, item.v, 'ws');
+      if (!written.ok) refuse(item.p, written.error);
     }
+    const unanswered = refused - this.limits.maxErrorAnswers;
+    if (unanswered > 0) ws.send(errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }));
   }
 }
 

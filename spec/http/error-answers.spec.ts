@@ -200,3 +200,32 @@ test('every bad WebSocket message is answered with {p, error, code}', async (t) 
   for (const answer of client.messages) t.deepEqual(Object.keys(answer as object), ['p', 'error', 'code']);
   t.is(client.socket.readyState, WebSocket.OPEN);
 });
+
+test('a WebSocket message over 1 MiB closes the socket with 1009; the hub serves on (R-H12)', async (t) => {
+  const { port, base } = await serve(t, {}, studio);
+  for (const size of [1024 * 1024 + 1, 4 * 1024 * 1024]) {
+    const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
+    const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
+    client.send(`"${'x'.repeat(size - 2)}"`);
+    t.is(await closed, 1009, `${size} bytes`);
+  }
+  t.is((await fetch(`${base}/parameters`)).status, 200);
+});
+
+test('a batch of bad items gets back less than it sent: 32 answers, then one that counts the rest', async (t) => {
+  const { port } = await serve(t, {}, studio);
+  const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
+  await client.until((m) => m.length > 0, 'the snapshot');
+  const snapshot = client.messages.length;
+  const batch = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ p: `nowhere/x${i}`, v: 1 })));
+  let received = 0;
+  client.socket.on('message', (data: Buffer) => (received += data.length));
+  client.send(batch);
+  await client.untilCount(snapshot + 33);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const answers = client.messages.slice(snapshot) as { p: string | null; code: string; error: string }[];
+  t.is(answers.length, 33);
+  t.deepEqual(answers[0], { p: 'nowhere/x0', code: 'PB_UNKNOWN_CONNECTION', error: 'nowhere/x0: there is no connection "nowhere"' });
+  t.deepEqual(answers[32], { p: null, code: 'PB_BAD_REQUEST', error: '19968 more bad items in this message, not answered one by one' });
+  t.true(received < batch.length / 10, `${received} bytes answered to ${batch.length} sent`);
+});
