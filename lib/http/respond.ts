@@ -62,6 +62,11 @@ function writeStatus(res: HttpResponse, status: string): HttpResponse {
   return res;
 }
 
+/** Starts a 200 answer whose body follows in chunks (lib/http/stream.ts). */
+export function startOk(res: HttpResponse, contentType: string): void {
+  writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType);
+}
+
 /** Writes a whole 200 response. Call inside `res.cork` when after an await. */
 export function sendOk(res: HttpResponse, contentType: string, body: string | Buffer): void {
   writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType).end(body);

@@ -6,13 +6,15 @@
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
 import type { Graph } from '../core/graph.ts';
+import type { Parameter } from '../core/parameter.ts';
 import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { compileFilters } from './filters.ts';
 import { type Access, lookupFor, writeFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
-import type { StaticFiles } from './static-files.ts';
+import { fileChunks, type StaticFiles } from './static-files.ts';
+import { stream } from './stream.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
 /** An entry of `/connections` or `/problems`: JSON-able data with the id of what it is about. */
@@ -72,15 +74,44 @@ const readParameter: Handler = (res, req, { graph }, access) => {
   else sendOk(res, TEXT, typeof value === 'string' ? value : String(value));
 };
 
-/** R-H7: every parameter with type, access and known value, narrowed by `?filter=`. */
-const listParameters: Handler = (res, req, { graph }, access) => {
+/** Below this many parameters `GET /parameters` is answered at once; above, streamed in slices. */
+const LIST_AT_ONCE = 2000;
+
+/**
+ * R-H7: every parameter with type, access and known value, narrowed by `?filter=`. A long
+ * list is built and sent in slices of about a millisecond, so one request for 100,000
+ * parameters does not hold every other client for the whole of it.
+ */
+const listParameters: Handler = (res, req, { graph, log }, access) => {
   const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
   if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
-  const list = graph
-    .all()
-    .filter((p) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address))))
-    .map((p) => ({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }) }));
-  sendOk(res, JSON_TYPE, JSON.stringify(list));
+  const wanted = (p: Parameter) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)));
+  const entry = (p: Parameter) => JSON.stringify({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }) });
+  const all = graph.all();
+  if (all.length <= LIST_AT_ONCE) return sendOk(res, JSON_TYPE, `[${all.filter(wanted).map(entry).join(',')}]`);
+  let at = 0;
+  let first = true;
+  stream(
+    res,
+    JSON_TYPE,
+    () => {
+      if (at > all.length) return undefined;
+      const parts: string[] = at === 0 ? ['['] : [];
+      const started = performance.now();
+      while (at < all.length && (at % 64 !== 63 || performance.now() - started < 1)) {
+        const parameter = all[at++] as Parameter;
+        if (!wanted(parameter)) continue;
+        parts.push(first ? entry(parameter) : `,${entry(parameter)}`);
+        first = false;
+      }
+      if (at === all.length) {
+        parts.push(']');
+        at++;
+      }
+      return parts.join('');
+    },
+    log,
+  );
 };
 
 /**
@@ -187,15 +218,21 @@ export const getOther: Handler = (res, req, { files, log }) => {
   let aborted = false;
   res.onAborted(() => (aborted = true));
   const noFile: CodedError = { code: 'PB_NOT_FOUND', message: `no file at ${url}` };
-  files.find(url).then(
-    (file) => {
-      if (!aborted) answerLater(res, json, log, () => (file ? sendOk(res, file.contentType, file.body) : sendError(res, noFile, json)));
-    },
-    (error: unknown) => {
+  files
+    .find(url)
+    .then(async (file) => {
+      if (!file) {
+        if (!aborted) answerLater(res, json, log, () => sendError(res, noFile, json));
+        return;
+      }
+      const chunks = await fileChunks(file.path);
+      if (aborted) return chunks.close();
+      stream(res, file.contentType, chunks.next, log, chunks.close);
+    })
+    .catch((error: unknown) => {
       log.warn(`reading ${url} failed: ${reasonOf(error)}`);
       if (!aborted) answerLater(res, json, log, () => sendError(res, noFile, json));
-    },
-  );
+    });
 };
 
 /** Any other method on any other path. */

@@ -1,11 +1,36 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import mime from 'mime-types';
 import { HubError } from '../core/errors.ts';
 
 export interface StaticFile {
-  readonly body: Buffer;
+  readonly path: string;
+  readonly size: number;
   readonly contentType: string;
+}
+
+/** Chunks a file is read in: what one client may make the hub hold of it at a time. */
+export const FILE_CHUNK = 64 * 1024;
+
+/**
+ * A file's contents chunk by chunk, read as the client takes them (lib/http/stream.ts), so
+ * that 40 clients that never read a 20 MiB file cost 40 chunks, not 40 copies of it.
+ */
+export async function fileChunks(path: string): Promise<{ next: () => Promise<Buffer | undefined>; close: () => void }> {
+  const handle = await open(path, 'r');
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void handle.close();
+  };
+  const next = async () => {
+    if (closed) return undefined;
+    const buffer = Buffer.allocUnsafe(FILE_CHUNK);
+    const { bytesRead } = await handle.read(buffer, 0, FILE_CHUNK, null);
+    return bytesRead > 0 ? buffer.subarray(0, bytesRead) : undefined;
+  };
+  return { next, close };
 }
 
 /**
@@ -43,8 +68,8 @@ export class StaticFiles {
     } else if (!info.isFile()) {
       return undefined;
     }
-    const body = await readFile(path);
-    return { body, contentType: mime.contentType(mime.lookup(path) || 'application/octet-stream') || 'application/octet-stream' };
+    const size = (await stat(path)).size;
+    return { path, size, contentType: mime.contentType(mime.lookup(path) || 'application/octet-stream') || 'application/octet-stream' };
   }
 
   /** The real path of `path` when it exists and lies within the root. */

@@ -1,0 +1,63 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { reasonOf } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { startOk } from './respond.ts';
+import type { HttpResponse } from './uws.ts';
+
+/** Produces the next chunk of a body, or undefined at its end. */
+export type Producer = () => string | Buffer | undefined | Promise<string | Buffer | undefined>;
+
+/** How long one slice of a streamed answer may hold the event loop before others get a turn. */
+const SLICE_MS = 2;
+
+/**
+ * Sends a 200 answer of `contentType` whose body `next` produces chunk by chunk, so that
+ * no large answer holds the event loop or the hub's memory (R-H12): it yields to other
+ * clients every few milliseconds, and while the client's buffer is full it waits for it to
+ * drain, holding one chunk at most. A client that goes away stops it.
+ */
+export function stream(res: HttpResponse, contentType: string, next: Producer, log: Logger, done: () => void = () => {}): void {
+  let aborted = false;
+  let writable: (() => void) | undefined;
+  res.onAborted(() => {
+    aborted = true;
+    writable?.();
+  });
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      writable = resolve;
+      res.onWritable(() => {
+        writable = undefined;
+        resolve();
+        return true;
+      });
+    });
+  const run = async () => {
+    let started = performance.now();
+    res.cork(() => startOk(res, contentType));
+    for (;;) {
+      const chunk = await next();
+      if (aborted) return;
+      if (chunk === undefined) {
+        res.cork(() => res.end());
+        return;
+      }
+      let flowing = true;
+      res.cork(() => (flowing = res.write(chunk)));
+      if (!flowing) {
+        await drained();
+        started = performance.now();
+      } else if (performance.now() - started > SLICE_MS) {
+        await nextTurn();
+        started = performance.now();
+      }
+      if (aborted) return;
+    }
+  };
+  run()
+    .catch((error: unknown) => {
+      log.warn(`streaming an answer failed: ${reasonOf(error)}`);
+      if (!aborted) res.cork(() => res.close());
+    })
+    .finally(done);
+}
