@@ -45,7 +45,24 @@ export interface ErrorAnswerOptions {
 
 type Header = readonly [name: string, value: string];
 const ANSWER_HEADERS = Symbol('headers for every answer');
-type Tagged = HttpResponse & { [ANSWER_HEADERS]?: readonly Header[] };
+const HEAD = Symbol('answers a HEAD request');
+type Tagged = HttpResponse & { [ANSWER_HEADERS]?: readonly Header[]; [HEAD]?: boolean };
+
+/** Marks the answer to a HEAD request: it gets the headers of the GET answer and no body. */
+export function answerHead(res: HttpResponse): void {
+  (res as Tagged)[HEAD] = true;
+}
+
+export const isHead = (res: HttpResponse): boolean => (res as Tagged)[HEAD] === true;
+
+/** Ends an answer with its body, or for HEAD with the body's length and no body. */
+export function finish(res: HttpResponse, body: string | Buffer = '', close = false): void {
+  if (!(res as Tagged)[HEAD]) return void res.end(body, close);
+  // This uWS build aborts the process when endWithoutBody is given any argument: the
+  // length goes as a header, and a HEAD answer has no unread body to close for.
+  res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+  res.endWithoutBody();
+}
 
 /**
  * Headers that whatever answer a request gets must carry (CORS headers for an allowed
@@ -63,13 +80,13 @@ function writeStatus(res: HttpResponse, status: string): HttpResponse {
 }
 
 /** Starts a 200 answer whose body follows in chunks (lib/http/stream.ts). */
-export function startOk(res: HttpResponse, contentType: string): void {
-  writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType);
+export function startOk(res: HttpResponse, contentType: string): HttpResponse {
+  return writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType);
 }
 
 /** Writes a whole 200 response. Call inside `res.cork` when after an await. */
 export function sendOk(res: HttpResponse, contentType: string, body: string | Buffer): void {
-  writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType).end(body);
+  finish(writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType), body);
 }
 
 /** An answer without a body: 204, or 303 to `headers`' Location. */
@@ -88,7 +105,7 @@ export function sendError(res: HttpResponse, error: CodedError, json: boolean, {
   writeStatus(res, statusLines[statusOf(error.code)]).writeHeader(CODE_HEADER, error.code);
   for (const [name, value] of headers) res.writeHeader(name, value);
   res.writeHeader('Content-Type', json ? JSON_TYPE : TEXT);
-  res.end(json ? JSON.stringify({ ok: false, error: error.message, code: error.code }) : error.message, close);
+  finish(res, json ? JSON.stringify({ ok: false, error: error.message, code: error.code }) : error.message, close);
 }
 
 /** True when the client asked for JSON answers (R-H1: then the value is sent as JSON). */

@@ -148,6 +148,7 @@ const updateFromBody: Handler = (res, req, context, access) => {
   const json = jsonClient(req);
   const type = bodyTypeOf(req.getHeader('content-type'));
   if (!type.ok) return sendError(res, type.error, json, { close: true });
+  if (ambiguousLength(req)) return void res.close();
   const declared = checkSize(Number(req.getHeader('content-length') || 0), maxBody);
   if (!declared.ok) return sendError(res, declared.error, json, { close: true });
   readBody(res, maxBody, (body) =>
@@ -157,6 +158,23 @@ const updateFromBody: Handler = (res, req, context, access) => {
     }),
   );
 };
+
+/**
+ * Two `Content-Length`s, or one beside `Transfer-Encoding`: the server and a proxy in
+ * front of it could read different bodies, and the rest would run as a hidden request.
+ * uWS reads only the first header of a name, so the headers are counted here. Such a
+ * request gets no answer: the connection is closed at once, because uWS runs whatever is
+ * pipelined behind an answered request before it closes the connection.
+ */
+function ambiguousLength(req: HttpRequest): boolean {
+  let lengths = 0;
+  let chunked = false;
+  req.forEach((name) => {
+    if (name === 'content-length') lengths++;
+    else if (name === 'transfer-encoding') chunked = true;
+  });
+  return lengths > 1 || (lengths > 0 && chunked);
+}
 
 /**
  * Collects a body, copying each chunk (uWS reuses its memory), and hands it over once:

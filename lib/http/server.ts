@@ -8,7 +8,7 @@ import type { Authenticator } from './auth.ts';
 import { compileFilters } from './filters.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders } from './origins.ts';
-import { answerWith, type CodedError, jsonClient, sendEmpty, sendError } from './respond.ts';
+import { answerHead, answerWith, type CodedError, jsonClient, sendEmpty, sendError } from './respond.ts';
 import { answerFault, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
@@ -139,11 +139,13 @@ export class RestServer {
     for (const route of routes) {
       app.options(route.path, preflight);
       app.get(route.path, this.handle(route.get, route.changes === 'get'));
+      if (!route.changes) app.head(route.path, this.handle(route.get, false, true));
       if (route.post) app.post(route.path, this.handle(route.post, true));
     }
     for (const route of routes) app.any(route.path, this.handle(methodNotAllowed(route)));
     app.options('/*', preflight);
     app.get('/*', this.handle(getOther));
+    app.head('/*', this.handle(getOther, false, true));
     app.any('/*', this.handle(notFound));
   }
 
@@ -152,10 +154,11 @@ export class RestServer {
    * 500 and is logged instead of reaching the process, so one bad request never takes the
    * hub down. `changesState` marks requests a foreign page may not send (R-H10).
    */
-  private handle(handler: Handler, changesState = false): (res: HttpResponse, req: HttpRequest) => void {
+  private handle(handler: Handler, changesState = false, head = false): (res: HttpResponse, req: HttpRequest) => void {
     const context = this.context;
     return (res, req) => {
       try {
+        if (head) answerHead(res);
         const access = this.admitted(res, req, changesState, false);
         if (access) handler(res, req, context, access);
       } catch (error) {

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { reasonOf } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
-import { startOk } from './respond.ts';
+import { isHead, startOk } from './respond.ts';
 import type { HttpResponse } from './uws.ts';
 
 /** Produces the next chunk of a body, or undefined at its end. */
@@ -34,6 +34,7 @@ export function stream(res: HttpResponse, contentType: string, next: Producer, l
     });
   const run = async () => {
     let started = performance.now();
+    if (isHead(res)) return void res.cork(() => startOk(res, contentType).endWithoutBody());
     res.cork(() => startOk(res, contentType));
     for (;;) {
       const chunk = await next();

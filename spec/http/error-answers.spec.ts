@@ -229,3 +229,24 @@ test('a batch of bad items gets back less than it sent: 32 answers, then one tha
   t.deepEqual(answers[32], { p: null, code: 'PB_BAD_REQUEST', error: '19968 more bad items in this message, not answered one by one' });
   t.true(received < batch.length / 10, `${received} bytes answered to ${batch.length} sent`);
 });
+
+test('a duplicate Content-Length closes the connection at once, so no hidden request runs', async (t) => {
+  const { port, hub } = await serve(t, {}, studio);
+  const smuggled = 'GET /update?parameter=studio/count&value=99 HTTP/1.1\r\nHost: x\r\n\r\n';
+  const body = `parameter=studio/count&value=5${smuggled}`;
+  for (const lengths of [`Content-Length: 30\r\nContent-Length: ${body.length}`, `Content-Length: 30\r\nTransfer-Encoding: chunked`]) {
+    const answer = await rawRequest(port, `POST /update HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n${lengths}\r\n\r\n${body}`);
+    t.is(answer.head, '', 'closed without an answer');
+  }
+  t.is(hub.graph.get('studio/count')?.value, 3);
+});
+
+test('HEAD answers carry the headers of GET and no body', async (t) => {
+  const { port } = await servedWithFiles(t);
+  for (const path of ['/parameters/studio/count', '/parameters', '/index.html', '/parameters/studio/nope']) {
+    const answer = await rawRequest(port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const get = await fetch(`http://127.0.0.1:${port}${path}`);
+    t.is(answer.status, get.status, path);
+    t.is(answer.body, '', path);
+  }
+});
