@@ -5,6 +5,7 @@ import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Authenticator } from './auth.ts';
+import { FairShare } from './fair-share.ts';
 import { compileFilters } from './filters.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders } from './origins.ts';
@@ -46,6 +47,10 @@ export interface Limits {
   readonly maxMessageRead: number;
   /** Error answers sent one by one per client message; the rest are counted in one more. */
   readonly maxErrorAnswers: number;
+  /** Milliseconds of applying one client's WebSocket messages per event-loop turn; the rest waits (fair share). */
+  readonly writeShareMs: number;
+  /** Message bytes a client may have waiting; beyond them it is closed with 1008. */
+  readonly maxWaitingWrites: number;
   /** Send-buffer bytes beyond a client's snapshot at which it stops getting changes. */
   readonly lagLimit: number;
   /** How often buffers are checked while changes flow. */
@@ -59,6 +64,8 @@ export const defaultLimits: Limits = {
   maxMessage: 1024 * 1024,
   maxMessageRead: 8 * 1024 * 1024,
   maxErrorAnswers: 32,
+  writeShareMs: 2,
+  maxWaitingWrites: 4 * 1024 * 1024,
   lagLimit: 512 * 1024,
   scanIntervalMs: 50,
   maxBackpressure: 32 * 1024 * 1024,
@@ -78,6 +85,7 @@ export class RestServer {
   private readonly context: RouteContext;
   private readonly challenges: readonly (readonly [string, string])[];
   private readonly origins: OriginPolicy;
+  private readonly writes: FairShare<WebSocket<WsClient>>;
   private listenSocket: ListenSocket | undefined;
   /** The session cookie's name holds the port: browsers share cookies between the ports of a host. */
   private cookieName = 'patchbay';
@@ -88,6 +96,12 @@ export class RestServer {
     this.context = { graph, files, connections, problems, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log };
     this.challenges = options.auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
     this.origins = new OriginPolicy(options.allowedOrigins ?? []);
+    this.writes = new FairShare({
+      msPerTurn: this.limits.writeShareMs,
+      maxWaitingBytes: this.limits.maxWaitingWrites,
+      apply: (ws, message) => ws.cork(() => this.clientMessage(ws, message)),
+      overflow: (ws) => ws.end(1008, 'writing faster than the hub applies'),
+    });
     this.app = uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
       lagLimit: this.limits.lagLimit,
@@ -245,9 +259,15 @@ export class RestServer {
         }
       },
       open: (ws) => hub.join(ws),
-      message: (ws, message) => this.clientMessage(ws, message),
+      message: (ws, message) => {
+        if (message.byteLength > this.limits.maxMessage) return ws.end(1009, `message over ${this.limits.maxMessage} bytes`);
+        this.writes.offer(ws, message);
+      },
       drain: (ws) => hub.drained(ws),
-      close: (ws) => hub.leave(ws),
+      close: (ws) => {
+        this.writes.forget(ws);
+        hub.leave(ws);
+      },
     });
   }
 
@@ -257,10 +277,6 @@ export class RestServer {
    * gets back is never more than it sent (R-H12).
    */
   private clientMessage(ws: WebSocket<WsClient>, message: ArrayBuffer): void {
-    if (message.byteLength > this.limits.maxMessage) {
-      ws.end(1009, `message over ${this.limits.maxMessage} bytes`);
-      return;
-    }
     const { access } = ws.getUserData();
     let refused = 0;
     const refuse = (p: string | null, error: CodedError) => {
