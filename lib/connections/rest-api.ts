@@ -7,6 +7,8 @@
  *   GET  /connections            [{id, type, status, reason, …}]
  *   GET  /problems               [{source, id, code, message}]
  *   GET  /update?parameter=&value=, POST /update (form or JSON)
+ *   GET  /healthz, /readyz       liveness, and readiness of the connections
+ *   GET  /metrics                Prometheus text format
  *   GET  /ws                     snapshot, then changes; client writes {p, v}
  *   GET  /<file>                 files below documentRoot
  *   OPTIONS *                     CORS preflights for allowedOrigins
@@ -48,11 +50,15 @@ const settings = Type.Object({
           token: Type.String({ minLength: 1, description: 'The token, or sha256:<hex> of it.' }),
           read: Type.Array(Type.String(), { description: 'Address patterns with MQTT wildcards (studio/#, +/onair) this token may read.' }),
           write: Type.Optional(Type.Array(Type.String(), { default: [], description: 'Address patterns this token may write (they must be readable too).' })),
+          metrics: Type.Optional(Type.Boolean({ default: false, description: 'May read /metrics.' })),
         },
         { additionalProperties: false },
       ),
       { default: [], description: 'Scoped tokens: each reads and writes only the addresses its patterns match.' },
     ),
+  ),
+  required: Type.Optional(
+    Type.Array(Type.String(), { default: [], description: 'Connection ids /readyz waits for; none: every enabled connection.' }),
   ),
 });
 
@@ -60,7 +66,7 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [] }) {
+  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [], required = [] }) {
     const issues: Issue[] = [];
     const filters = wsFilters.flatMap((source, index) => {
       const compiled = compileRegex(source);
@@ -68,7 +74,7 @@ export const restApi = defineConnectionType({
       issues.push({ path: ['wsFilters', index], message: compiled.error.message });
       return [];
     });
-    const scoped = tokens.flatMap(({ name, token: secret, read, write = [] }, index): ScopedToken[] => {
+    const scoped = tokens.flatMap(({ name, token: secret, read, write = [], metrics = false }, index): ScopedToken[] => {
       if (tokens.findIndex((other) => other.name === name) < index) issues.push({ path: ['tokens', index, 'name'], message: `"${name}" names another token too` });
       if (secret.startsWith('sha256:') && !/^sha256:[0-9a-f]{64}$/i.test(secret)) issues.push({ path: ['tokens', index, 'token'], message: 'expected sha256: and 64 hex digits' });
       const patterns = (list: string[], key: string) => {
@@ -77,12 +83,12 @@ export const restApi = defineConnectionType({
         return compiled.ok ? compiled.value : undefined;
       };
       const [readable, writable] = [patterns(read, 'read'), patterns(write, 'write')];
-      return readable && writable ? [{ name, token: secret, read: readable, write: writable }] : [];
+      return readable && writable ? [{ name, token: secret, read: readable, write: writable, metrics }] : [];
     });
     const credentials = { username, password, token, tokens: scoped };
-    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins });
+    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins, required });
   },
-  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins }) {
+  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, required }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
     return {
@@ -96,6 +102,7 @@ export const restApi = defineConnectionType({
           files,
           wsFilters,
           allowedOrigins,
+          required,
           connections: context.connections,
           problems: context.problems,
           ...(context.settled ? { settled: context.settled } : {}),

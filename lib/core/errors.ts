@@ -33,6 +33,7 @@ export const errorTable = {
   PB_BAD_FILTER: { status: 400, text: 'A `filter` is not a regular expression the hub accepts. Correct the expression.' },
   PB_UNAUTHORIZED: { status: 401, text: 'The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, a session signed in with `?access_token=`, or `?access_token=` on the upgrade.' },
   PB_FORBIDDEN: { status: 403, text: "The token may read this parameter but not write it: the address is outside the token's `write` patterns." },
+  PB_NOT_READY: { status: 503, text: 'Not every connection `/readyz` waits for is `ok`; the answer lists each with its status and reason.' },
   PB_CROSS_ORIGIN: {
     status: 403,
     text: 'A page of another origin may not change parameters or open the WebSocket. Add its origin to `allowedOrigins` if it should.',

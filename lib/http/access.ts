@@ -12,6 +12,8 @@ export interface Access {
   /** `*` for full access (no authentication, username/password, the `token`), else the scoped token's name. */
   readonly name: string;
   readonly full: boolean;
+  /** May read `/metrics`. */
+  readonly metrics: boolean;
   canRead(address: string): boolean;
   canWrite(address: string): boolean;
   /** True when some parameter of the connection may be readable: it is listed in `/connections`. */
@@ -21,16 +23,18 @@ export interface Access {
 export const fullAccess: Access = {
   name: '*',
   full: true,
+  metrics: true,
   canRead: () => true,
   canWrite: () => true,
   seesConnection: () => true,
 };
 
 /** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
-export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns): Access {
+export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics = false): Access {
   return {
     name,
     full: false,
+    metrics,
     canRead: (address) => read.matches(address),
     canWrite: (address) => read.matches(address) && write.matches(address),
     seesConnection: (connectionId) => read.reachesConnection(connectionId),

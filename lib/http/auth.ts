@@ -9,6 +9,8 @@ export interface ScopedToken {
   readonly token: string;
   readonly read: AddressPatterns;
   readonly write: AddressPatterns;
+  /** May read `/metrics`. */
+  readonly metrics?: boolean;
 }
 
 export interface Credentials {
@@ -51,7 +53,7 @@ export class Authenticator {
     this.basic = basicConfigured ? digest(`${username}:${password}`) : undefined;
     this.holders = [
       ...(token !== '' ? [{ digest: digest(token), access: fullAccess }] : []),
-      ...tokens.map((scoped) => ({ digest: storedDigest(scoped.token), access: scopedAccess(scoped.name, scoped.read, scoped.write) })),
+      ...tokens.map((scoped) => ({ digest: storedDigest(scoped.token), access: scopedAccess(scoped.name, scoped.read, scoped.write, scoped.metrics) })),
     ];
     this.required = this.basic !== undefined || this.holders.length > 0;
     this.challenges = [

@@ -41,12 +41,14 @@ export interface ErrorAnswerOptions {
   readonly headers?: readonly Header[];
   /** Closes the connection after answering: for a body that was never read. */
   readonly close?: boolean;
+  /** More fields of the JSON body, beside `ok`, `error` and `code`. */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 type Header = readonly [name: string, value: string];
 const ANSWER_HEADERS = Symbol('headers for every answer');
 const HEAD = Symbol('answers a HEAD request');
-type Tagged = HttpResponse & { [ANSWER_HEADERS]?: readonly Header[]; [HEAD]?: boolean };
+type Tagged = HttpResponse & { [ANSWER_HEADERS]?: readonly Header[]; [HEAD]?: boolean; [TALLY]?: Tally };
 
 /** Marks the answer to a HEAD request: it gets the headers of the GET answer and no body. */
 export function answerHead(res: HttpResponse): void {
@@ -72,8 +74,21 @@ export function answerWith(res: HttpResponse, headers: readonly Header[]): void 
   (res as Tagged)[ANSWER_HEADERS] = headers;
 }
 
-function writeStatus(res: HttpResponse, status: string): HttpResponse {
-  res.writeStatus(status);
+/** Counts answers by status for one route (`/metrics`): set on a request at the edge. */
+export type Tally = Map<number, number>;
+const TALLY = Symbol('the route tally of this answer');
+
+/** Counts this request's answer in `tally` once its status is written. */
+export function tallyIn(res: HttpResponse, tally: Tally): void {
+  (res as Tagged)[TALLY] = tally;
+}
+
+type Answered = keyof typeof statusLines;
+
+function writeStatus(res: HttpResponse, status: Answered): HttpResponse {
+  const tally = (res as Tagged)[TALLY];
+  if (tally) tally.set(status, (tally.get(status) ?? 0) + 1);
+  res.writeStatus(statusLines[status]);
   const extra = (res as Tagged)[ANSWER_HEADERS];
   if (extra) for (const [name, value] of extra) res.writeHeader(name, value);
   return res;
@@ -81,17 +96,17 @@ function writeStatus(res: HttpResponse, status: string): HttpResponse {
 
 /** Starts a 200 answer whose body follows in chunks (lib/http/stream.ts). */
 export function startOk(res: HttpResponse, contentType: string): HttpResponse {
-  return writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType);
+  return writeStatus(res, 200).writeHeader('Content-Type', contentType);
 }
 
 /** Writes a whole 200 response. Call inside `res.cork` when after an await. */
 export function sendOk(res: HttpResponse, contentType: string, body: string | Buffer): void {
-  finish(writeStatus(res, statusLines[200]).writeHeader('Content-Type', contentType), body);
+  finish(writeStatus(res, 200).writeHeader('Content-Type', contentType), body);
 }
 
 /** An answer without a body: 204, or 303 to `headers`' Location. */
 export function sendEmpty(res: HttpResponse, status: 204 | 303, headers: readonly Header[]): void {
-  writeStatus(res, statusLines[status]);
+  writeStatus(res, status);
   for (const [name, value] of headers) res.writeHeader(name, value);
   res.end();
 }
@@ -101,11 +116,11 @@ export function sendEmpty(res: HttpResponse, status: 204 | 303, headers: readonl
  * `X-Patchbay-Code` header, and the body is the reason as text or, for JSON clients,
  * `{"ok":false,"error","code"}`. There is no way to answer an error without a code.
  */
-export function sendError(res: HttpResponse, error: CodedError, json: boolean, { headers = [], close = false }: ErrorAnswerOptions = {}): void {
-  writeStatus(res, statusLines[statusOf(error.code)]).writeHeader(CODE_HEADER, error.code);
+export function sendError(res: HttpResponse, error: CodedError, json: boolean, { headers = [], close = false, extra }: ErrorAnswerOptions = {}): void {
+  writeStatus(res, statusOf(error.code)).writeHeader(CODE_HEADER, error.code);
   for (const [name, value] of headers) res.writeHeader(name, value);
   res.writeHeader('Content-Type', json ? JSON_TYPE : TEXT);
-  finish(res, json ? JSON.stringify({ ok: false, error: error.message, code: error.code }) : error.message, close);
+  finish(res, json ? JSON.stringify({ ok: false, error: error.message, code: error.code, ...extra }) : error.message, close);
 }
 
 /** True when the client asked for JSON answers (R-H1: then the value is sent as JSON). */

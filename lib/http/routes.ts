@@ -9,6 +9,7 @@ import type { Graph } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
 import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
+import type { Registry } from 'prom-client';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { compileFilters } from './filters.ts';
 import { type Access, lookupFor, writeFor } from './access.ts';
@@ -20,6 +21,10 @@ import type { HttpRequest, HttpResponse } from './uws.ts';
 /** An entry of `/connections` or `/problems`: JSON-able data with the id of what it is about. */
 export interface Listed {
   readonly id: string;
+  readonly type?: string;
+  readonly status?: string;
+  readonly reason?: string;
+  readonly code?: string;
 }
 
 /** What handlers read: the hub through plain data and functions, never lib/connections. */
@@ -35,6 +40,10 @@ export interface RouteContext {
   /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
   readonly settled?: (done: () => void) => void;
   readonly log: Logger;
+  /** The registry `/metrics` answers from (R-O1). */
+  readonly metrics: Registry;
+  /** The connections `/readyz` waits for; empty: every enabled one (R-O1). */
+  readonly required: readonly string[];
 }
 
 /** A request handler; `access` is what the client's credentials grant (R-A2). */
@@ -202,6 +211,40 @@ function readBody(res: HttpResponse, maxBody: number, done: (body: Result<Buffer
   });
 }
 
+/** R-O1: 200 while the process serves. */
+const healthz: Handler = (res, req) => {
+  if (acceptsJson(req)) sendOk(res, JSON_TYPE, '{"ok":true}');
+  else sendOk(res, TEXT, 'OK');
+};
+
+/**
+ * R-O1: 200 when every connection it waits for (`required`, else every enabled one) is
+ * `ok`; otherwise 503 `PB_NOT_READY` with each one that is not, as JSON for any client.
+ */
+const readyz: Handler = (res, _req, { connections, required }) => {
+  const all = connections();
+  const waitedFor = required.length > 0 ? required.map((id) => all.find((c) => c.id === id) ?? { id, status: 'missing', reason: 'no connection has this id' }) : all.filter((c) => c.status !== 'disabled');
+  const notReady = waitedFor.filter((c) => c.status !== 'ok').map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
+  if (notReady.length === 0) return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length }));
+  const error = `${notReady.length} of ${waitedFor.length} connections not ok: ${notReady.map((c) => `${c.id} ${c.status}`).join(', ')}`;
+  sendError(res, { code: 'PB_NOT_READY', message: error }, true, { extra: { connections: notReady } });
+};
+
+/** R-O1: the Prometheus text format, read from the hub now; for full access or tokens given `metrics`. */
+const metrics: Handler = (res, req, { metrics: registry, log }, access) => {
+  if (!access.metrics) return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read /metrics' }, jsonClient(req));
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  registry.metrics().then(
+    (text) => {
+      if (!aborted) answerLater(res, false, log, () => sendOk(res, registry.contentType, text));
+    },
+    (error: unknown) => {
+      if (!aborted) answerLater(res, false, log, () => answerFault(res, false, log, error));
+    },
+  );
+};
+
 /** The built-in paths (R-H4: they win over files of the same name). */
 export const routes: readonly Route[] = [
   { path: '/parameters/*', get: readParameter },
@@ -209,6 +252,9 @@ export const routes: readonly Route[] = [
   { path: '/connections', get: (res, _req, { connections }, access) => sendOk(res, JSON_TYPE, JSON.stringify(connections().filter((c) => access.seesConnection(c.id)))) },
   { path: '/problems', get: (res, _req, { problems }, access) => sendOk(res, JSON_TYPE, JSON.stringify(problems().filter((p) => visibleProblem(access, p)))) },
   { path: '/update', get: updateFromQuery, post: updateFromBody, changes: 'get' },
+  { path: '/healthz', get: healthz },
+  { path: '/readyz', get: readyz },
+  { path: '/metrics', get: metrics },
 ];
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */

@@ -9,7 +9,8 @@ import { FairShare } from './fair-share.ts';
 import { compileFilters } from './filters.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders } from './origins.ts';
-import { answerHead, answerWith, type CodedError, jsonClient, sendEmpty, sendError } from './respond.ts';
+import { hubMetrics } from './metrics.ts';
+import { answerHead, answerWith, type CodedError, type Tally, tallyIn, jsonClient, sendEmpty, sendError } from './respond.ts';
 import { answerFault, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
@@ -23,6 +24,8 @@ export interface RestServerOptions {
   readonly wsFilters: readonly Pattern[];
   /** Origins other than the hub's own whose pages may change parameters (R-H10). */
   readonly allowedOrigins?: readonly string[];
+  /** The connections `/readyz` waits for; none: every enabled one. */
+  readonly required?: readonly string[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
   readonly connections: () => readonly Listed[];
   /** `GET /problems`: the hub's current problems, as plain data. */
@@ -83,6 +86,8 @@ export class RestServer {
   private readonly ws: WsHub;
   private readonly limits: Limits;
   private readonly context: RouteContext;
+  /** Answers by status per route, for `/metrics`. */
+  private readonly tallies = new Map<string, Tally>();
   private readonly challenges: readonly (readonly [string, string])[];
   private readonly origins: OriginPolicy;
   private readonly writes: FairShare<WebSocket<WsClient>>;
@@ -93,7 +98,6 @@ export class RestServer {
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
     const { graph, files, connections, problems, log, settled } = options;
-    this.context = { graph, files, connections, problems, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log };
     this.challenges = options.auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
     this.origins = new OriginPolicy(options.allowedOrigins ?? []);
     this.writes = new FairShare({
@@ -109,6 +113,9 @@ export class RestServer {
       dropLimit: this.limits.maxBackpressure,
       scheduler: options.scheduler,
     });
+    const metrics = hubMetrics({ graph, connections, webSockets: this.ws, routes: this.tallies });
+    const required = options.required ?? [];
+    this.context = { graph, files, connections, problems, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log, metrics, required };
     // The ws route comes first: this uWS build crashes when publishing before one exists.
     this.routeWebSocket();
     this.routeHttp();
@@ -151,16 +158,18 @@ export class RestServer {
     const app = this.app;
     const preflight = (res: HttpResponse, req: HttpRequest) => this.preflight(res, req);
     for (const route of routes) {
+      const tally = this.tally(route.path);
       app.options(route.path, preflight);
-      app.get(route.path, this.handle(route.get, route.changes === 'get'));
-      if (!route.changes) app.head(route.path, this.handle(route.get, false, true));
-      if (route.post) app.post(route.path, this.handle(route.post, true));
+      app.get(route.path, this.handle(tally, route.get, route.changes === 'get'));
+      if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
+      if (route.post) app.post(route.path, this.handle(tally, route.post, true));
+      app.any(route.path, this.handle(tally, methodNotAllowed(route)));
     }
-    for (const route of routes) app.any(route.path, this.handle(methodNotAllowed(route)));
+    const other = this.tally('other');
     app.options('/*', preflight);
-    app.get('/*', this.handle(getOther));
-    app.head('/*', this.handle(getOther, false, true));
-    app.any('/*', this.handle(notFound));
+    app.get('/*', this.handle(other, getOther));
+    app.head('/*', this.handle(other, getOther, false, true));
+    app.any('/*', this.handle(other, notFound));
   }
 
   /**
@@ -168,10 +177,11 @@ export class RestServer {
    * 500 and is logged instead of reaching the process, so one bad request never takes the
    * hub down. `changesState` marks requests a foreign page may not send (R-H10).
    */
-  private handle(handler: Handler, changesState = false, head = false): (res: HttpResponse, req: HttpRequest) => void {
+  private handle(tally: Tally, handler: Handler, changesState = false, head = false): (res: HttpResponse, req: HttpRequest) => void {
     const context = this.context;
     return (res, req) => {
       try {
+        tallyIn(res, tally);
         if (head) answerHead(res);
         const access = this.admitted(res, req, changesState, false);
         if (access) handler(res, req, context, access);
@@ -223,6 +233,12 @@ export class RestServer {
       ['Set-Cookie', cookie],
       ['Cache-Control', 'no-store'],
     ]);
+  }
+
+  private tally(route: string): Tally {
+    const tally: Tally = new Map();
+    this.tallies.set(route, tally);
+    return tally;
   }
 
   /** CORS preflights: allowed origins get their answer; foreign pages 403; anyone else learns the methods. */

