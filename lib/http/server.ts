@@ -2,6 +2,7 @@ import { HubError } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
 import { compileFilters } from './filters.ts';
 import { type CodedError, jsonClient, sendError } from './respond.ts';
@@ -60,7 +61,7 @@ export class RestServer {
   private readonly limits: Limits;
   private readonly context: RouteContext;
   private readonly challenges: readonly (readonly [string, string])[];
-  private listenSocket: ListenSocket | undefined;
+  private listening: AcceptGuard | undefined;
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
@@ -88,9 +89,10 @@ export class RestServer {
     return new Promise((resolve, reject) => {
       const done = (socket: ListenSocket | false) => {
         if (!socket) return reject(new HubError('PB_PORT_UNAVAILABLE', `cannot listen on ${bindIp || '*'}:${port} (in use, or not a local address)`));
-        this.listenSocket = socket;
+        const actualPort = uws.us_socket_local_port(socket as never);
+        this.listening = new AcceptGuard(this.app, socket, bindIp, actualPort, this.options);
         this.ws.start();
-        resolve(uws.us_socket_local_port(socket as never));
+        resolve(actualPort);
       };
       if (bindIp) this.app.listen(bindIp, port, done);
       else this.app.listen(port, done);
@@ -100,8 +102,8 @@ export class RestServer {
   /** Closes every WebSocket and the listening socket, which frees the port. Idempotent. */
   stop(): void {
     this.ws.stop();
-    if (this.listenSocket) uws.us_listen_socket_close(this.listenSocket);
-    this.listenSocket = undefined;
+    this.listening?.close();
+    this.listening = undefined;
   }
 
   private routeHttp(): void {
