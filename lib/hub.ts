@@ -2,8 +2,10 @@ import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
 import { type ConnectionConfig, type Problem, Status, type StatusReport } from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
+import { readdirSync } from 'node:fs';
 import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
+import { mapStrings, relativePaths } from './core/paths.ts';
 import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
@@ -171,8 +173,10 @@ export class Hub {
       scheduler: this.scheduler,
       log: this.log,
       baseDir: flow.baseDir,
-      connections: () => this.runners.map((c) => c.info),
-      problems: () => this.problems(),
+      // Served over HTTP, to anyone when the hub has no credentials: file-system paths are
+      // given relative to the flow file folder (the log and the CLI keep them whole).
+      connections: () => mapStrings(this.runners.map((c) => c.info), this.servedPaths()),
+      problems: () => mapStrings(this.problems(), this.servedPaths()),
       ...(this.state ? { state: this.state } : {}),
     });
     this.statusWatches.set(
@@ -183,6 +187,10 @@ export class Hub {
       }),
     );
     return runner;
+  }
+
+  private servedPaths(): (text: string) => string {
+    return relativePaths(this.flow.baseDir, rootEntries);
   }
 
   private unwatch(runner: ConnectionRunner): void {
@@ -229,6 +237,15 @@ export class Hub {
     this.codeFlows = undefined;
   }
 }
+
+/** The entries of the root folder (`home`, `tmp`, `srv` …): what an absolute path in a message starts with. */
+const rootEntries = (() => {
+  try {
+    return readdirSync('/');
+  } catch {
+    return [];
+  }
+})();
 
 /** A failed or degraded connection as a problem; nothing while it runs well. */
 function connectionProblem(id: string, { status, reason, code }: StatusReport): Problem | undefined {

@@ -1,4 +1,4 @@
-import { asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+import { type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
 
 /**
  * The hub's only source of time. lib/ never calls setTimeout or Date.now: everything timed
@@ -6,8 +6,70 @@ import { asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscrip
  */
 export type Scheduler = SchedulerLike;
 
-/** Wall-clock time, for a running hub. */
-export const realTime: Scheduler = asyncScheduler;
+/** The longest delay one Node timer holds; a longer one would fire after 1 ms. */
+const longestTimeout = 2 ** 31 - 1;
+
+/**
+ * One piece of scheduled work (RxJS's `SchedulerAction`: work may reschedule itself with
+ * `this.schedule`). A delay longer than `longest` is waited for in steps of at most
+ * `longest`, each on Node's monotonic timer, so it runs as written, never early.
+ */
+class ChainedAction<T> extends Subscription implements SchedulerAction<T> {
+  private timeout: ReturnType<typeof setTimeout> | undefined;
+  private state: T | undefined;
+
+  constructor(
+    private readonly work: (this: SchedulerAction<T>, state?: T) => void,
+    private readonly longest: number,
+  ) {
+    super();
+  }
+
+  schedule(state?: T, delay = 0): Subscription {
+    if (this.closed) return this;
+    this.state = state;
+    this.wait(delay);
+    return this;
+  }
+
+  override unsubscribe(): void {
+    clearTimeout(this.timeout);
+    super.unsubscribe();
+  }
+
+  private wait(ms: number): void {
+    clearTimeout(this.timeout);
+    const step = Math.min(ms, this.longest);
+    this.timeout = setTimeout(() => (ms > step ? this.wait(ms - step) : this.run()), step);
+  }
+
+  private run(): void {
+    this.timeout = undefined;
+    try {
+      this.work(this.state);
+    } catch (error) {
+      this.unsubscribe();
+      throw error;
+    }
+  }
+}
+
+/**
+ * Wall-clock time whose delays may be as long as wanted (RxJS's asyncScheduler hands them
+ * to Node as they are, and 2^31 ms or more fires at once). `longest` is the step a long
+ * delay is waited in; only specs change it.
+ */
+export function chainedTime(longest = longestTimeout): Scheduler {
+  return {
+    now: () => Date.now(),
+    schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
+      return new ChainedAction(work, longest).schedule(state, delay);
+    },
+  };
+}
+
+/** Wall-clock time, for a running hub: every timer, pulse and timed step runs on it. */
+export const realTime: Scheduler = chainedTime();
 
 /** Runs `work` once, `ms` from now. Unsubscribe to cancel. */
 export function after(scheduler: Scheduler, ms: number, work: () => void): Subscription {

@@ -4,6 +4,7 @@ import { HubError } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
 import { FairShare } from './fair-share.ts';
 import { compileFilters } from './filters.ts';
@@ -91,7 +92,7 @@ export class RestServer {
   private readonly challenges: readonly (readonly [string, string])[];
   private readonly origins: OriginPolicy;
   private readonly writes: FairShare<WebSocket<WsClient>>;
-  private listenSocket: ListenSocket | undefined;
+  private listening: AcceptGuard | undefined;
   /** The session cookie's name holds the port: browsers share cookies between the ports of a host. */
   private cookieName = 'patchbay';
 
@@ -137,9 +138,9 @@ export class RestServer {
           void whyNotListening(bindIp, port).then((why) => reject(new HubError('PB_PORT_UNAVAILABLE', `cannot listen on ${bindIp || '*'}:${port}: ${why}`)));
           return;
         }
-        this.listenSocket = socket;
-        this.ws.start();
         const actual = uws.us_socket_local_port(socket as never);
+        this.listening = new AcceptGuard(this.app, socket, bindIp, actual, this.options);
+        this.ws.start();
         this.cookieName = `patchbay-${actual}`;
         resolve(actual);
       };
@@ -150,8 +151,8 @@ export class RestServer {
   /** Closes every WebSocket and the listening socket, which frees the port. Idempotent. */
   stop(): void {
     this.ws.stop();
-    if (this.listenSocket) uws.us_listen_socket_close(this.listenSocket);
-    this.listenSocket = undefined;
+    this.listening?.close();
+    this.listening = undefined;
   }
 
   private routeHttp(): void {

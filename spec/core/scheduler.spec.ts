@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { after, every } from '../../lib/core/scheduler.ts';
+import { after, chainedTime, every, realTime } from '../../lib/core/scheduler.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 
 const testScheduler = (t: { deepEqual(a: unknown, b: unknown): void }) => new TestScheduler((actual, expected) => t.deepEqual(actual, expected));
@@ -58,4 +58,56 @@ test('unsubscribing stops the runs', (t) => {
   runs.unsubscribe();
   clock.advanceBy(100);
   t.is(count, 2);
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('in real time, a delay of 2^31 ms or more waits: it does not fire at once, nor does a pulse of that interval', async (t) => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.name);
+  process.on('warning', onWarning);
+  t.teardown(() => process.off('warning', onWarning));
+  let once = 0;
+  let pulses = 0;
+  const runs = [
+    after(realTime, 2 ** 31, () => once++),
+    after(realTime, 30 * 24 * 3600 * 1000, () => once++), // 30 days
+    every(realTime, 2 ** 31, () => pulses++),
+    every(realTime, 2 ** 40, () => pulses++),
+  ];
+  await pause(300);
+  for (const run of runs) run.unsubscribe();
+  t.is(once, 0);
+  t.is(pulses, 0);
+  t.deepEqual(warnings, [], 'no TimeoutOverflowWarning');
+});
+
+test('a delay longer than one timer can hold is waited for in steps, never fired before it is due', async (t) => {
+  const scheduler = chainedTime(40); // steps of 40 ms stand for Node's 2^31 − 1 ms
+  const started = performance.now();
+  const ran = new Promise<number>((resolve) => after(scheduler, 150, () => resolve(performance.now() - started)));
+  t.true((await ran) >= 149, 'waited the whole delay');
+  const times: number[] = [];
+  const origin = performance.now();
+  await new Promise<void>((resolve) => {
+    const runs = every(scheduler, 100, (n) => {
+      times.push(performance.now() - origin);
+      if (n === 3) {
+        runs.unsubscribe();
+        resolve();
+      }
+    });
+  });
+  t.is(times.length, 3);
+  times.forEach((time, i) => t.true(time >= (i + 1) * 100 - 1, `run ${i + 1} at ${time} ms`));
+});
+
+test('unsubscribing a long wait cancels it between steps', async (t) => {
+  const scheduler = chainedTime(20);
+  let count = 0;
+  const run = after(scheduler, 100, () => count++);
+  await pause(50);
+  run.unsubscribe();
+  await pause(150);
+  t.is(count, 0);
 });

@@ -1,4 +1,4 @@
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { reasonOf } from '../../core/errors.ts';
 
@@ -21,7 +21,23 @@ export class AtomicFile {
     private readonly content: () => string,
     private readonly report: (outcome: WriteOutcome) => void,
   ) {
-    this.temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+    this.temporary = temporaryName(path, process.pid);
+  }
+
+  /**
+   * Removes temporary files of this target left by a process that died mid-save (kill -9,
+   * power cut): those named after a process that no longer runs, or after this one (no
+   * save of this file is in flight yet). Only names of our own pattern beside the target
+   * are touched; a failure to list or remove is not a write failure and is ignored.
+   */
+  async removeStale(): Promise<void> {
+    const folder = dirname(this.path);
+    const pattern = new RegExp(`^${escapeRegex(`.${basename(this.path)}.`)}(\\d+)\\.tmp$`);
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) {
+      const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
+      if (Number.isSafeInteger(pid) && (pid === process.pid || !running(pid))) await rm(join(folder, name), { force: true }).catch(() => {});
+    }
   }
 
   /** Asks for a save; returns at once. */
@@ -48,5 +64,22 @@ export class AtomicFile {
       }
     }
     this.writing = undefined;
+  }
+}
+
+/** The temporary file a process saves `path` through: hidden, beside it, named after the process. */
+function temporaryName(path: string, pid: number): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.tmp`);
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a process with this id runs (signal 0 only checks; EPERM: it runs as another user). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

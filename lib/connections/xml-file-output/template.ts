@@ -3,11 +3,33 @@ import { HubError } from '../../core/errors.ts';
 
 const placeholderRe = /\$([A-Za-z0-9]+)/g;
 
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const escapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  // As references, so a parser gives them back exactly: a literal tab or line break in an
+  // attribute value reads back as a space, and a literal carriage return as a line feed.
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
 
-/** Escapes text for XML content and attribute values. */
+/**
+ * What XML 1.0 cannot carry at all, not even as a character reference: the C0 controls
+ * other than tab, line feed and carriage return, U+FFFE and U+FFFF, and surrogates that
+ * are not half of a pair.
+ */
+const notXml = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Escapes text for XML content and attribute values. Characters XML 1.0 cannot carry
+ * become U+FFFD, so the document stays well-formed whatever is written (R-X4) and the loss
+ * shows where it happened.
+ */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+  return text.replace(notXml, '\ufffd').replace(/[&<>"'\t\n\r]/g, (c) => escapes[c] ?? c);
 }
 
 /**

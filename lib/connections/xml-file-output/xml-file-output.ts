@@ -44,6 +44,7 @@ export const xmlFileOutput = defineConnectionType({
       if (file?.path !== path) {
         await file?.flush();
         file = new AtomicFile(path, () => template?.render((name) => fields.get(name)?.value as string | undefined) ?? '', report);
+        await file.removeStale();
       }
       template = parsed;
       for (const name of [...fields.keys()]) {

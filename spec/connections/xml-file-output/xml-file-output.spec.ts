@@ -1,4 +1,6 @@
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
@@ -143,4 +145,65 @@ test('a changed template is taken in place: placeholders that stay keep their va
 
   await hub.reload(flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now>$Title</then>' } } }, dir));
   t.like(hub.connection('np')?.status, { status: 'failed', code: 'PB_BAD_TEMPLATE' }, 'a bad template fails the connection as at start');
+});
+
+/** A strict XML 1.0 parse: every error saxes finds, with the text it parsed. */
+function xmlErrors(text: string): string[] {
+  const parser = new SaxesParser();
+  const errors: string[] = [];
+  parser.on('error', (error) => errors.push(error.message));
+  parser.write(text).close();
+  return errors;
+}
+
+test('any written text keeps the file well-formed: XML 1.0 characters stay exact, the rest become U+FFFD', async (t) => {
+  const { hub, file } = await xmlHub(t, {});
+  const c0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)).join('');
+  const awkward = `${c0}\u007f\u0085\ud800 \udfff \udc00\ud800 \ufffe\uffff end 😀 \ud83d\ude00`;
+  param(hub, 'np/Station').set(awkward); // an attribute value
+  param(hub, 'np/Title').set(awkward); // text
+  param(hub, 'np/Artist').set('line one\r\nline two\ttabbed');
+  await hub.stop();
+  const text = await readFile(file, 'utf8');
+  t.deepEqual(xmlErrors(text), []);
+  const read = { station: '', title: '', artist: '' };
+  const parser = new SaxesParser();
+  let inside = '';
+  parser.on('opentag', (tag) => {
+    inside = tag.name;
+    if (tag.name === 'nowplaying') read.station = tag.attributes.station as string;
+  });
+  parser.on('text', (chunk) => {
+    if (inside === 'title') read.title += chunk;
+    if (inside === 'artist') read.artist += chunk;
+  });
+  parser.on('closetag', () => (inside = ''));
+  parser.write(text).close();
+  const expected = `${'\ufffd'.repeat(9)}\t\n${'\ufffd'.repeat(2)}\r${'\ufffd'.repeat(18)}\u007f\u0085\ufffd \ufffd \ufffd\ufffd \ufffd\ufffd end 😀 😀`;
+  t.is(read.title, expected, 'text');
+  t.is(read.station, expected, 'an attribute value: tab, line feed and carriage return survive normalization');
+  t.is(read.artist, 'line one\r\nline two\ttabbed');
+});
+
+test('temporary files left by a killed hub beside the output are removed at start; anything else is left alone', async (t) => {
+  const gone = spawn('true');
+  await once(gone, 'exit'); // its process id now names no process, like a hub killed with kill -9
+  const alive = spawn('sleep', ['60']); // another process still writing the same file
+  t.teardown(() => alive.kill());
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-xml-'));
+  await mkdir(join(dir, 'out'));
+  const planted = [
+    `.now.xml.${gone.pid}.tmp`,
+    `.now.xml.${process.pid}.tmp`, // this process's own, left by an earlier connection
+    `.now.xml.${alive.pid}.tmp`,
+    `.other.xml.${gone.pid}.tmp`,
+    '.now.xml.tmp',
+    '.now.xml.12x.tmp',
+    `now.xml.${gone.pid}.tmp`,
+    'now.xml',
+  ];
+  for (const name of planted) await writeFile(join(dir, 'out', name), '<half');
+  const hub = await startHub(t, { connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template } } }, { dir });
+  t.is(hub.connection('np')?.status.status, 'ok');
+  t.deepEqual((await readdir(join(dir, 'out'))).sort(), planted.slice(2).sort());
 });
