@@ -73,3 +73,13 @@ test('/readyz waits only for the connections in `required`; /metrics needs full 
   t.is((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer prom' } })).status, 200);
   t.is((await fetch(`${base}/metrics`)).status, 401);
 });
+
+test('every series the Grafana dashboard charts is one /metrics serves', async (t) => {
+  const { readFile } = await import('node:fs/promises');
+  const dashboard = JSON.parse(await readFile(new URL('../../monitoring/grafana-dashboard.json', import.meta.url), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+  const { base } = await serve(t, {}, studio);
+  const served = new Set((await (await fetch(`${base}/metrics`)).text()).split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]));
+  const charted = dashboard.panels.flatMap((p) => p.targets.flatMap((target) => target.expr.match(/\b(?:patchbay|process|nodejs)_[a-z0-9_]+/g) ?? []));
+  t.true(charted.length > 5);
+  for (const name of charted) t.true(served.has(name), `${name} is not served`);
+});
