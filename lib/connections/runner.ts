@@ -235,7 +235,7 @@ export class ConnectionRunner {
     const stored = state.value(address);
     if (stored === undefined) return { ...spec, onChange: keep };
     const converted = convert(stored, spec.type);
-    if (converted.ok) return { ...spec, initial: converted.value, onChange: keep };
+    if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore', onChange: keep };
     this.log.warn(`${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`);
     return { ...spec, onChange: keep };
   }

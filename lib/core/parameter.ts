@@ -12,6 +12,8 @@ export interface ParameterSpec {
   readonly access: Access;
   /** A value the parameter holds from the start (R-P4); converted to `type`. */
   readonly initial?: Value;
+  /** Who set `initial`, when it is not the flow file's default: `restore` for a value kept across restarts (R-O2). */
+  readonly initialBy?: string;
   /** Receives every accepted write (not reports): how a connection acts on writes. */
   readonly onWrite?: (value: Value, origin: string | undefined) => void;
   /** Replaces the standard conversion for writes, for types whose writes are commands. */
@@ -58,8 +60,20 @@ export interface Parameter {
   readonly values$: Observable<Value>;
   /** Every change or fire after subscribing. */
   readonly changes$: Observable<Value>;
+  /**
+   * Who made the last change or fire, and when (R-O2): `http <client address>`, `ws <client
+   * address>`, `rule <path>`, `flow <id>`, `connection` (its own connection reported it),
+   * `restore`; undefined while it has had none since it was defined.
+   */
+  readonly lastChange: LastChange | undefined;
   /** Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. */
   set(raw: unknown, origin?: string): SetResult;
+}
+
+export interface LastChange {
+  readonly by: string;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
 }
 
 /** The owning connection's view: it may also report values of read-only parameters. */
@@ -77,6 +91,8 @@ const UNCHANGED: SetResult = ok(false);
 class TypedParameter implements OwnedParameter {
   readonly address: string;
   private current: Slot = UNKNOWN;
+  private changedBy: string | undefined;
+  private changedAt = 0;
   // The subject replays the last *delivered* value; `current` may be ahead of it while a
   // re-entrant write waits in `queued`.
   private readonly subject: Subject<Slot>;
@@ -98,8 +114,19 @@ class TypedParameter implements OwnedParameter {
       if (spec.type !== 'T') {
         this.current = initial.value;
         this.subject.next(initial.value);
+        if (spec.initialBy !== undefined) this.changed(spec.initialBy);
       }
     }
+  }
+
+  get lastChange(): LastChange | undefined {
+    return this.changedBy === undefined ? undefined : { by: this.changedBy, at: this.changedAt };
+  }
+
+  /** Kept as two fields, not an object, so that a change allocates nothing for it. */
+  private changed(by: string): void {
+    this.changedBy = by;
+    this.changedAt = Date.now();
   }
 
   get type(): ValueType {
@@ -138,22 +165,23 @@ class TypedParameter implements OwnedParameter {
     const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
     if (this.spec.forward) return this.spec.forward(converted.value, origin);
-    const changed = this.store(converted.value);
+    const changed = this.store(converted.value, origin ?? 'unknown');
     this.spec.onWrite?.(converted.value, origin);
     return changed;
   }
 
   report(raw: unknown): SetResult {
     const converted = convert(raw, this.spec.type);
-    return converted.ok ? this.store(converted.value) : this.named(converted.error);
+    return converted.ok ? this.store(converted.value, 'connection') : this.named(converted.error);
   }
 
-  private store(value: Value): SetResult {
+  private store(value: Value, by: string): SetResult {
     if (this.spec.type !== 'T') {
       if (this.current === value) return UNCHANGED;
       this.current = value;
       this.spec.onChange?.(value);
     }
+    this.changed(by);
     this.deliver(value);
     return CHANGED;
   }

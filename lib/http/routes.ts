@@ -95,7 +95,10 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
   const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
   if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
   const wanted = (p: Parameter) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)));
-  const entry = (p: Parameter) => JSON.stringify({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }) });
+  const entry = (p: Parameter) => {
+    const last = p.lastChange;
+    return JSON.stringify({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }), ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}) });
+  };
   const all = graph.all();
   if (all.length <= LIST_AT_ONCE) return sendOk(res, JSON_TYPE, `[${all.filter(wanted).map(entry).join(',')}]`);
   let at = 0;
@@ -131,7 +134,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
 function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, fields: Result<UpdateFields>, json: boolean): void {
   if (!fields.ok) return sendError(res, fields.error, json);
   const { graph, settled, log } = context;
-  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, 'http');
+  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, `http ${clientAddress(res)}`);
   if (!written.ok) return sendError(res, written.error, json);
   if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
   // Callbacks stay inline (anonymous): this runs for every kept write.
@@ -140,6 +143,11 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
   settled(() => {
     if (!aborted) answerLater(res, json, log, () => answerTaken(res, json));
   });
+}
+
+/** The client's address as text, for "who changed it" (R-O2). */
+export function clientAddress(res: { getRemoteAddressAsText(): ArrayBuffer }): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString();
 }
 
 function answerTaken(res: HttpResponse, json: boolean): void {

@@ -12,7 +12,7 @@ import { type Access, fullAccess, writeFor } from './access.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders } from './origins.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, answerWith, type CodedError, type Tally, tallyIn, jsonClient, sendEmpty, sendError } from './respond.ts';
-import { answerFault, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
+import { answerFault, clientAddress, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
 import { errorAnswer, parseClientMessage } from './ws-messages.ts';
@@ -265,7 +265,7 @@ export class RestServer {
           const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
           if (!filters.ok) return sendError(res, filters.error, jsonClient(req), { close: true });
           res.upgrade<WsClient>(
-            newWsClient(filters.value, access),
+            newWsClient(filters.value, access, `ws ${clientAddress(res)}`),
             req.getHeader('sec-websocket-key'),
             req.getHeader('sec-websocket-protocol'),
             req.getHeader('sec-websocket-extensions'),
@@ -294,7 +294,7 @@ export class RestServer {
    * gets back is never more than it sent (R-H12).
    */
   private clientMessage(ws: WebSocket<WsClient>, message: ArrayBuffer): void {
-    const { access } = ws.getUserData();
+    const { access, origin } = ws.getUserData();
     let refused = 0;
     const refuse = (p: string | null, error: CodedError) => {
       if (++refused <= this.limits.maxErrorAnswers) ws.send(errorAnswer(p, error));
@@ -304,7 +304,7 @@ export class RestServer {
         refuse(item.p, item.error);
         continue;
       }
-      const written = writeFor(access, this.options.graph, item.p, item.v, 'ws');
+      const written = writeFor(access, this.options.graph, item.p, item.v, origin);
       if (!written.ok) refuse(item.p, written.error);
     }
     const unanswered = refused - this.limits.maxErrorAnswers;

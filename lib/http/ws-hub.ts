@@ -12,6 +12,8 @@ export interface WsClient {
   readonly filters: readonly Pattern[];
   /** What the client's credentials grant: it is sent only parameters it can read (R-A2). */
   readonly access: Access;
+  /** `ws <client address>`: who its writes are from (R-O2). */
+  readonly origin: string;
   topic: Topic | undefined;
   /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
   lagging: boolean;
@@ -22,8 +24,8 @@ export interface WsClient {
 }
 
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
-export function newWsClient(filters: readonly Pattern[], access: Access = fullAccess): WsClient {
-  return { filters, access, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
+export function newWsClient(filters: readonly Pattern[], access: Access = fullAccess, origin = 'ws'): WsClient {
+  return { filters, access, origin, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
 }
 
 /**
