@@ -8,6 +8,7 @@ import { type Logger, silentLogger } from './core/log.ts';
 import { mapStrings, relativePaths } from './core/paths.ts';
 import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
+import type { HubCounts } from './core/counts.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
 import { flattenRules } from './rules/rule-tree.ts';
 import { superviseStore } from './state/supervise-store.ts';
@@ -55,6 +56,8 @@ export class Hub {
   private readonly loopLimit: number | undefined;
   private readonly state: StateStore | undefined;
   private engine: RuleEngine | undefined;
+  /** What the rule engines before the current one counted: a reload starts a new engine. */
+  private ruleCountsBefore = { writes: 0, failures: 0, loopCuts: 0 };
   private codeFlows: CodeFlows | undefined;
   private stopping: Promise<void> | undefined;
 
@@ -86,6 +89,14 @@ export class Hub {
    * What keeps the hub from running as written, now: connections that are failed or
    * degraded, code flows that failed, rules that cannot run or failed since the last (re)load.
    */
+  /** What the hub counted of its own work since it started (R-O1). */
+  counts(): HubCounts {
+    const now = this.engine?.counts ?? { writes: 0, failures: 0, loopCuts: 0 };
+    const before = this.ruleCountsBefore;
+    const rules = { writes: before.writes + now.writes, failures: before.failures + now.failures, loopCuts: before.loopCuts + now.loopCuts };
+    return this.state ? { rules, store: { healthy: this.state.health.ok, ...this.state.counts } } : { rules };
+  }
+
   problems(): Problem[] {
     const state = this.state && stateProblem(this.state.folder, this.state.health);
     const connections = this.runners.map((runner) => connectionProblem(runner.id, runner.status));
@@ -177,6 +188,7 @@ export class Hub {
       // given relative to the flow file folder (the log and the CLI keep them whole).
       connections: () => mapStrings(this.runners.map((c) => c.info), this.servedPaths()),
       problems: () => mapStrings(this.problems(), this.servedPaths()),
+      counts: () => this.counts(),
       ...(this.state ? { state: this.state } : {}),
     });
     this.statusWatches.set(
@@ -231,7 +243,11 @@ export class Hub {
   }
 
   private stopLogic(): void {
-    this.engine?.stop();
+    if (this.engine) {
+      this.engine.stop();
+      const { writes, failures, loopCuts } = this.engine.counts;
+      this.ruleCountsBefore = { writes: this.ruleCountsBefore.writes + writes, failures: this.ruleCountsBefore.failures + failures, loopCuts: this.ruleCountsBefore.loopCuts + loopCuts };
+    }
     this.engine = undefined;
     this.codeFlows?.stop();
     this.codeFlows = undefined;

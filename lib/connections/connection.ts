@@ -7,6 +7,7 @@ import type { Checked, Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import type { HubCounts } from '../core/counts.ts';
 import type { Json } from '../core/value.ts';
 
 /** The status values of R-L2. */
@@ -133,6 +134,8 @@ export interface ConnectionContext {
   connections(): readonly ConnectionInfo[];
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */
   problems(): readonly Problem[];
+  /** What the hub counted of its own work: rule writes, store commits (R-O1). */
+  counts(): HubCounts;
   /**
    * Reports a passing problem (`degraded`), its end (`ok`), or that the connection chose
    * not to run here (`disabled`, with the reason).

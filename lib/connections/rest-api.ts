@@ -105,6 +105,7 @@ export const restApi = defineConnectionType({
           required,
           connections: context.connections,
           problems: context.problems,
+          counts: context.counts,
           ...(context.settled ? { settled: context.settled } : {}),
           scheduler: context.scheduler,
           log: context.log,

@@ -1,5 +1,6 @@
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { asHubError, type ErrorCode, reasonOf } from '../core/errors.ts';
+import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
@@ -29,6 +30,8 @@ export interface RunnerEnvironment {
   readonly connections: () => readonly ConnectionInfo[];
   /** The hub's current problems, for connections that serve them (rest-api). */
   readonly problems: () => readonly Problem[];
+  /** What the hub counted of its own work, for connections that serve metrics (rest-api). */
+  readonly counts: () => HubCounts;
   /** What the hub keeps across restarts, when it has a state folder. */
   readonly state?: KeptState;
 }
@@ -195,7 +198,7 @@ export class ConnectionRunner {
   }
 
   private context(): ConnectionContext {
-    const { graph, scheduler, baseDir, connections, problems, state } = this.env;
+    const { graph, scheduler, baseDir, connections, problems, counts, state } = this.env;
     const id = this.id;
     const keeping = state && this.current.common.persist ? state : undefined;
     return {
@@ -207,6 +210,7 @@ export class ConnectionRunner {
       graph,
       connections,
       problems,
+      counts,
       log: this.log,
       define: (parameterId, spec) => {
         const defined = graph.define(id, parameterId, this.seeded(`${id}/${parameterId}`, spec));

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Tally } from './respond.ts';
 import type { Listed } from './routes.ts';
@@ -11,6 +12,8 @@ export interface MetricSources {
   readonly webSockets: WsHub;
   /** Answers by status, per route. */
   readonly routes: ReadonlyMap<string, Tally>;
+  /** The hub's own counts: rules and the state store. */
+  readonly counts?: () => HubCounts;
 }
 
 const statuses = ['starting', 'ok', 'degraded', 'failed', 'disabled'] as const;
@@ -21,7 +24,7 @@ const statuses = ['starting', 'ok', 'degraded', 'failed', 'disabled'] as const;
  * WebSocket clients. Every value is read from the hub when scraped; the request and
  * WebSocket paths only add to plain counters.
  */
-export function hubMetrics({ graph, connections, webSockets, routes }: MetricSources): Registry {
+export function hubMetrics({ graph, connections, webSockets, routes, counts }: MetricSources): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -88,5 +91,38 @@ export function hubMetrics({ graph, connections, webSockets, routes }: MetricSou
       this.inc(webSockets.sent().bytes);
     },
   });
+  if (counts) hubCountMetrics(counts, registers);
   return registry;
+}
+
+/** A counter whose total is read from the hub when scraped. */
+function total(name: string, help: string, read: () => number | undefined, registers: Registry[]): void {
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      this.reset();
+      const value = read();
+      if (value !== undefined) this.inc(value);
+    },
+  });
+}
+
+function hubCountMetrics(counts: () => HubCounts, registers: Registry[]): void {
+  total('patchbay_rule_writes_total', 'Destination writes made by rules.', () => counts().rules.writes, registers);
+  total('patchbay_rule_write_failures_total', 'Rule writes a destination refused.', () => counts().rules.failures, registers);
+  total('patchbay_rule_loop_cuts_total', 'Rule writes dropped to cut a feedback loop.', () => counts().rules.loopCuts, registers);
+  total('patchbay_store_writes_total', 'Values and records written to the state store.', () => counts().store?.writes, registers);
+  total('patchbay_store_commits_total', 'Commits of the state store: one per event-loop turn that wrote.', () => counts().store?.commits, registers);
+  total('patchbay_store_commit_seconds_total', 'Seconds spent committing; divided by commits, the mean commit latency.', () => counts().store?.commitSeconds, registers);
+  new Gauge({
+    name: 'patchbay_store_healthy',
+    help: '1 while the state store saves values, 0 while they are kept in memory only.',
+    registers,
+    collect() {
+      const store = counts().store;
+      if (store) this.set(store.healthy ? 1 : 0);
+    },
+  });
 }

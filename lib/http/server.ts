@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
+import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -29,6 +30,8 @@ export interface RestServerOptions {
   readonly required?: readonly string[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
   readonly connections: () => readonly Listed[];
+  /** What the hub counted of its own work (rules, store), for `/metrics`. */
+  readonly counts?: () => HubCounts;
   /** `GET /problems`: the hub's current problems, as plain data. */
   readonly problems: () => readonly Listed[];
   /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
@@ -114,7 +117,7 @@ export class RestServer {
       dropLimit: this.limits.maxBackpressure,
       scheduler: options.scheduler,
     });
-    const metrics = hubMetrics({ graph, connections, webSockets: this.ws, routes: this.tallies });
+    const metrics = hubMetrics({ graph, connections, webSockets: this.ws, routes: this.tallies, ...(options.counts ? { counts: options.counts } : {}) });
     const required = options.required ?? [];
     this.context = { graph, files, connections, problems, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log, metrics, required };
     // The ws route comes first: this uWS build crashes when publishing before one exists.

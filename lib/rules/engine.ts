@@ -41,6 +41,8 @@ interface RunningRule {
  * the loop's chain of addresses reported; a burst of independent changes never is.
  */
 export class RuleEngine {
+  /** Writes, refused writes and loop cuts since the start (`/metrics`). */
+  readonly counts = { writes: 0, failures: 0, loopCuts: 0 };
   private readonly subscriptions: Subscription[] = [];
   private readonly problems = new Subject<RuleProblem>();
   private readonly guard: LoopGuard;
@@ -128,12 +130,17 @@ export class RuleEngine {
   private write(rule: Rule, destination: Point, signal: Signal): void {
     const mark = this.guard.enter(destination);
     if (typeof mark !== 'number') {
+      this.counts.loopCuts++;
       if (mark !== Loop.quiet) this.report(rule, 'PB_FEEDBACK_LOOP', loopMessage(mark));
       return;
     }
     try {
+      this.counts.writes++;
       const written = this.options.graph.write(destination.address, signal.value, `rule ${rule.path}`);
-      if (!written.ok) this.report(rule, written.error.code, written.error.message);
+      if (!written.ok) {
+        this.counts.failures++;
+        this.report(rule, written.error.code, written.error.message);
+      }
     } finally {
       this.guard.leave(mark);
     }

@@ -160,10 +160,14 @@ export class StateStore {
     this.turn.add(key);
   }
 
+  /** Writes, commits and time spent committing since the store opened (`/metrics`). */
+  readonly counts = { writes: 0, commits: 0, commitSeconds: 0 };
+
   /** Hands this turn's writes to the database as one batch and resolves once it is as safe as promised. */
   private async commitTurn(): Promise<void> {
     const db = this.db;
     const batch = [...this.turn].map((key) => [key, this.unsaved.get(key)] as const);
+    const started = performance.now();
     this.turn.clear();
     const waiters = this.turnWaiters;
     this.turnWaiters = [];
@@ -171,6 +175,9 @@ export class StateStore {
       this.committing = true;
       await this.commit(db, batch);
     } finally {
+      this.counts.writes += batch.length;
+      this.counts.commits++;
+      this.counts.commitSeconds += (performance.now() - started) / 1000;
       this.committing = false;
       for (const done of waiters) done();
     }

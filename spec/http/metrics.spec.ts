@@ -83,3 +83,39 @@ test('every series the Grafana dashboard charts is one /metrics serves', async (
   t.true(charted.length > 5);
   for (const name of charted) t.true(served.has(name), `${name} is not served`);
 });
+
+test('/metrics counts rule writes, refusals and loop cuts, and the state store\'s writes and commits', async (t) => {
+  const { startHub } = await import('../helpers/hub.ts');
+  const { storeWith } = await import('../helpers/state.ts');
+  const state = await storeWith(t);
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        s: { type: 'dummy', parameters: ['a,S', 'b,S', 'n,I', 'ping,B,false', 'pong,B,true'] },
+      },
+      rules: [
+        { source: 's/a', destinations: ['s/b', 's/n'] },
+        { source: 's/ping', destinations: ['s/pong'], pipe: [{ not: true }] },
+        { source: 's/pong', destinations: ['s/ping'] },
+      ],
+    },
+    { state, loopLimit: 4 },
+  );
+  const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+  const scrape = async () => (await fetch(`${base}/metrics`)).text();
+  const before = await scrape();
+  for (const value of ['1', '2', 'x']) await fetch(`${base}/update?parameter=s/a&value=${value}`);
+  await fetch(`${base}/update?parameter=s/ping&value=true`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const after = await scrape();
+  const delta = (name: string) => (sample(after, name) ?? 0) - (sample(before, name) ?? 0);
+  t.is(delta('patchbay_rule_write_failures_total'), 1, '"x" is not an integer for s/n');
+  t.true(delta('patchbay_rule_loop_cuts_total') >= 1);
+  t.true(delta('patchbay_rule_writes_total') >= 6);
+  t.true(delta('patchbay_store_writes_total') >= 4);
+  t.true(delta('patchbay_store_commits_total') >= 4, 'every /update waited for its own commit');
+  t.true(delta('patchbay_store_commit_seconds_total') > 0);
+  t.is(sample(after, 'patchbay_store_healthy'), 1);
+});

@@ -1,0 +1,24 @@
+/**
+ * What the hub counts of its own work, read by `/metrics` when scraped (R-O1): plain
+ * numbers kept where the work is done, so counting costs an addition.
+ */
+export interface HubCounts {
+  readonly rules: {
+    /** Destination writes rules made. */
+    readonly writes: number;
+    /** Rule writes a destination refused (a value it cannot take). */
+    readonly failures: number;
+    /** Rule writes dropped to cut a feedback loop. */
+    readonly loopCuts: number;
+  };
+  /** Absent without a state folder. */
+  readonly store?: {
+    readonly healthy: boolean;
+    /** Values and records written (deletions included). */
+    readonly writes: number;
+    /** Commits: one per event-loop turn that wrote. */
+    readonly commits: number;
+    /** Seconds spent committing, in all. */
+    readonly commitSeconds: number;
+  };
+}
