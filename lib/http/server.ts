@@ -265,10 +265,15 @@ export class RestServer {
         try {
           const access = this.admitted(res, req, true, true);
           if (!access) return;
-          const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
+          const query = new URLSearchParams(req.getQuery() ?? '');
+          const filters = compileFilters(query.getAll('filter'));
           if (!filters.ok) return sendError(res, filters.error, jsonClient(req), { close: true });
+          const batch = flag(query.get('batch'));
+          if (batch === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'batch is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
+          const maxHz = Number(query.get('maxHz') ?? 0);
+          if (!(maxHz >= 0 && maxHz <= 1000)) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'maxHz is a number of times a second, 0 to 1000 (0: no limit)' }, jsonClient(req), { close: true });
           res.upgrade<WsClient>(
-            newWsClient(filters.value, access, `ws ${clientAddress(res)}`),
+            newWsClient(filters.value, access, `ws ${clientAddress(res)}`, batch, maxHz),
             req.getHeader('sec-websocket-key'),
             req.getHeader('sec-websocket-protocol'),
             req.getHeader('sec-websocket-extensions'),
@@ -339,4 +344,11 @@ function cookieValue(header: string, name: string): string {
     if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
   }
   return '';
+}
+
+/** A yes/no query parameter: absent is no; anything but 1/0/true/false is undefined. */
+function flag(value: string | null): boolean | undefined {
+  if (value === null || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true' || value === '') return true;
+  return undefined;
 }

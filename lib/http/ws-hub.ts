@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Graph } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
-import { after, type Scheduler } from '../core/scheduler.ts';
+import { after, afterTurn, type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
 import { toWire, type Value } from '../core/value.ts';
 import { type Access, fullAccess } from './access.ts';
@@ -14,6 +14,10 @@ export interface WsClient {
   readonly access: Access;
   /** `ws <client address>`: who its writes are from (R-O2). */
   readonly origin: string;
+  /** `?batch=1`: one JSON array of `{p, v}` per event-loop turn instead of a message per change (R-W1). */
+  readonly batch: boolean;
+  /** `?maxHz=<n>`: each parameter at most n times a second, its latest value always (R-W2); 0 for no limit. */
+  readonly maxHz: number;
   topic: Topic | undefined;
   /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
   lagging: boolean;
@@ -24,8 +28,8 @@ export interface WsClient {
 }
 
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
-export function newWsClient(filters: readonly Pattern[], access: Access = fullAccess, origin = 'ws'): WsClient {
-  return { filters, access, origin, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
+export function newWsClient(filters: readonly Pattern[], access: Access = fullAccess, origin = 'ws', batch = false, maxHz = 0): WsClient {
+  return { filters, access, origin, batch, maxHz, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
 }
 
 /**
@@ -60,12 +64,21 @@ class Topic {
   listening = 0;
   /** Parameters whose address passes these filters, in definition order. */
   readonly entries = new Set<Entry>();
+  /** Batch topics: this turn's messages, sent as one array when the turn ends. */
+  readonly pending: string[] = [];
+  /** Rate-limited topics: when each parameter was last sent, and the latest message of those held back. */
+  readonly lastSent = new Map<Entry, number>();
+  readonly held = new Map<Entry, string>();
+  release: Subscription | undefined;
 
   constructor(
     readonly name: string,
     readonly key: string,
     private readonly filters: readonly Pattern[],
     private readonly access: Access,
+    readonly batch: boolean,
+    /** Milliseconds between two sends of one parameter; 0 for no limit. */
+    readonly interval: number,
   ) {}
 
   matches(address: string): boolean {
@@ -110,6 +123,8 @@ export class WsHub {
   /** Messages and their bytes handed to uWS for clients, snapshots included (for `/metrics`). */
   private sentMessages = 0;
   private sentBytes = 0;
+  /** Batch topics with messages waiting for the end of the turn. */
+  private readonly batching = new Set<Topic>();
 
   constructor(
     private readonly graph: Graph,
@@ -150,17 +165,19 @@ export class WsHub {
 
   /** Subscribes a new client: snapshot first, then changes, in one synchronous turn. */
   join(ws: WsSocket): void {
-    const { filters: clientFilters, access } = ws.getUserData();
-    const key = `${access.name}\n${clientFilters.map((f) => f.source).sort().join('\n')}`;
+    const { filters: clientFilters, access, batch, maxHz } = ws.getUserData();
+    const key = `${batch ? 'batch' : ''} ${maxHz}\n${access.name}\n${clientFilters.map((f) => f.source).sort().join('\n')}`;
     let topic = this.topics.get(key);
     if (!topic) {
-      topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access);
+      topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access, batch, maxHz > 0 ? 1000 / maxHz : 0);
       this.topics.set(key, topic);
       for (const entry of this.entries.values()) this.offer(entry, topic);
     }
     topic.members++;
     ws.getUserData().topic = topic;
     this.clients.add(ws);
+    // What this turn changed is in the snapshot: the members have it now, not the newcomer twice.
+    this.flush(topic);
     this.sendSnapshot(ws, -1);
   }
 
@@ -171,6 +188,7 @@ export class WsHub {
     if (topic && !wasLagging) topic.listening--;
     if (!topic || --topic.members > 0) return;
     this.topics.delete(topic.key);
+    topic.release?.unsubscribe();
     for (const entry of topic.entries) {
       const at = entry.topics.indexOf(topic);
       if (at >= 0) entry.topics.splice(at, 1);
@@ -198,7 +216,11 @@ export class WsHub {
     const entry = this.entries.get(address);
     if (!entry) return;
     entry.subscription?.unsubscribe();
-    for (const topic of entry.topics) topic.entries.delete(entry);
+    for (const topic of entry.topics) {
+      topic.entries.delete(entry);
+      topic.held.delete(entry);
+      topic.lastSent.delete(entry);
+    }
     this.entries.delete(address);
   }
 
@@ -216,13 +238,79 @@ export class WsHub {
     if (topics.length === 0) return;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
-      this.publish(topic.name, message);
-      this.sentMessages += topic.listening;
-      this.sentBytes += topic.listening * message.length;
+      if (topic.interval > 0 && !this.due(topic, entry, message)) continue;
+      this.send(topic, message);
     }
     this.publishedSinceScan = true;
     this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
   }
+
+  /** A message for a topic's clients: now, or with the turn's others for a batch topic. */
+  private send(topic: Topic, message: string): void {
+    if (topic.batch) {
+      if (topic.pending.length === 0) this.batchUntilTurnEnds(topic);
+      topic.pending.push(message);
+      return;
+    }
+    this.publish(topic.name, message);
+    this.sentMessages += topic.listening;
+    this.sentBytes += topic.listening * message.length;
+  }
+
+  /**
+   * R-W2: true when the parameter may be sent to a rate-limited topic now; otherwise its
+   * latest message is held (one per parameter, so memory stays bounded) and sent when its
+   * interval has passed, so the last value always arrives.
+   */
+  private due(topic: Topic, entry: Entry, message: string): boolean {
+    const now = this.options.scheduler.now();
+    const last = topic.lastSent.get(entry);
+    if (!topic.held.has(entry) && (last === undefined || now - last >= topic.interval)) {
+      topic.lastSent.set(entry, now);
+      return true;
+    }
+    topic.held.set(entry, message);
+    topic.release ??= after(this.options.scheduler, Math.max(0, (last ?? now) + topic.interval - now), () => this.releaseHeld(topic));
+    return false;
+  }
+
+  private releaseHeld(topic: Topic): void {
+    topic.release = undefined;
+    const now = this.options.scheduler.now();
+    let next = Infinity;
+    for (const [entry, message] of topic.held) {
+      const wait = (topic.lastSent.get(entry) ?? 0) + topic.interval - now;
+      if (wait > 0) {
+        next = Math.min(next, wait);
+        continue;
+      }
+      topic.held.delete(entry);
+      topic.lastSent.set(entry, now);
+      this.send(topic, message);
+    }
+    if (topic.held.size > 0) topic.release = after(this.options.scheduler, next, () => this.releaseHeld(topic));
+  }
+
+  private batchUntilTurnEnds(topic: Topic): void {
+    if (this.batching.size === 0) afterTurn(() => this.flushAll());
+    this.batching.add(topic);
+  }
+
+  private flushAll(): void {
+    for (const topic of this.batching) this.flush(topic);
+    this.batching.clear();
+  }
+
+  /** Publishes a batch topic's waiting messages as one array: serialised once, handed to uWS once. */
+  private flush(topic: Topic): void {
+    if (topic.pending.length === 0) return;
+    const message = `[${topic.pending.join(',')}]`;
+    topic.pending.length = 0;
+    this.publish(topic.name, message);
+    this.sentMessages += topic.listening;
+    this.sentBytes += topic.listening * message.length;
+  }
+
 
   /** Sends the current value of every parameter of the client's topic changed after `since`, then subscribes. */
   private sendSnapshot(ws: WsSocket, since: number): void {
@@ -232,10 +320,21 @@ export class WsHub {
     let bytes = 0;
     let messages = 0;
     ws.cork(() => {
+      const values: string[] = [];
       for (const entry of topic.entries) {
         if (entry.message === undefined || entry.changedAt <= since) continue;
+        if (topic.batch) {
+          values.push(entry.message);
+          continue;
+        }
         ws.send(entry.message);
         bytes += entry.message.length;
+        messages++;
+      }
+      if (values.length > 0) {
+        const batch = `[${values.join(',')}]`;
+        ws.send(batch);
+        bytes += batch.length;
         messages++;
       }
       ws.subscribe(topic.name);
@@ -276,6 +375,8 @@ export class WsHub {
   private resumeIfDrained(ws: WsSocket): void {
     if (ws.getBufferedAmount() > this.options.lagLimit / 4) return;
     this.lagging.delete(ws);
+    const topic = ws.getUserData().topic;
+    if (topic) this.flush(topic);
     // What it was sent before it lagged is on its way; only what changed since is missing.
     this.sendSnapshot(ws, ws.getUserData().missedSince);
   }
