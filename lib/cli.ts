@@ -10,6 +10,7 @@ import { reasonOf } from './core/errors.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub.ts';
+import { codeFlowFailed } from './rules/code-flows.ts';
 import { StateStore } from './state/store.ts';
 import { exportState, importState } from './state/transfer.ts';
 
@@ -160,11 +161,17 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     };
     process.on('SIGINT', () => stop('SIGINT', Exit.Ok));
     process.on('SIGTERM', () => stop('SIGTERM', Exit.Ok));
-    process.on('uncaughtException', (error) => {
+    // An error that escapes every handler — thrown from a timer, or a rejection nobody
+    // handles — is a failure of the code flow that raised it, when one did: that flow is
+    // reported and stopped and the hub runs on (R-R6). Anything else ends the hub.
+    const escaped = (error: unknown) => {
+      if (codeFlowFailed(error)) return;
       if (stopping) return resolve(Exit.RuntimeFailure);
-      log.fatal(`uncaught: ${error.stack ?? reasonOf(error)}`);
+      log.fatal(`uncaught: ${reasonOf(error, { stack: true })}`);
       stop('runtime failure', Exit.RuntimeFailure);
-    });
+    };
+    process.on('uncaughtException', escaped);
+    process.on('unhandledRejection', escaped);
     hub.start().then(
       () => {
         if (watch && !stopping) watcher = watchAndReload(hub, loaded.flow, log);
@@ -258,10 +265,12 @@ function watchAndReload(hub: Hub, initial: Flow, log: Logger): FlowWatcher {
         return;
       }
       await hub.reload(loaded.flow);
-      watcher.watch([loaded.flow.path, ...loaded.flow.flows]);
+      watcher.watch(watched(loaded.flow));
     });
   }, realTime);
-  watcher.watch([initial.path, ...initial.flows]);
+  // The flow file, its code flows, and the local modules they import (what a reload reads afresh).
+  const watched = (flow: Flow) => [flow.path, ...flow.flows, ...hub.codeFlowFiles()];
+  watcher.watch(watched(initial));
   log.info(`watching ${initial.path} and its code flows for changes`);
   return watcher;
 }

@@ -7,6 +7,7 @@ import { type Logger, silentLogger } from './core/log.ts';
 import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
+import { LoopGuard } from './rules/loop-guard.ts';
 import { flattenRules } from './rules/rule-tree.ts';
 import { superviseStore } from './state/supervise-store.ts';
 import type { StateStore, StoreHealth } from './state/store.ts';
@@ -200,11 +201,15 @@ export class Hub {
   /** Code flows, then rules (R-R4: rules are checked once both have defined their parameters). */
   private async startLogic(): Promise<number> {
     this.logicProblems = [];
+    // One guard for rules and code flows (R-R5): a loop may run through both.
+    const guard = new LoopGuard(this.loopLimit ?? 256);
+    this.graph.causes.tracker = guard;
     this.codeFlows = new CodeFlows({
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,
-      failed: (id, error) => this.reportLogic({ source: 'code-flow', id, code: error.code, message: error.message }),
+      guard,
+      report: (id, error) => this.reportLogic({ source: 'code-flow', id, code: error.code, message: error.message }),
     });
     await this.codeFlows.start(this.flow.flows);
     const engine = new RuleEngine({
@@ -212,7 +217,7 @@ export class Hub {
       scheduler: this.scheduler,
       log: this.log,
       isDisabled: (id) => this.connection(id)?.status.status === 'disabled',
-      ...(this.loopLimit === undefined ? {} : { loopLimit: this.loopLimit }),
+      guard,
     });
     engine.problems$.subscribe((problem) => {
       this.ruleProblems.next(problem);
@@ -227,6 +232,12 @@ export class Hub {
     this.engine = undefined;
     this.codeFlows?.stop();
     this.codeFlows = undefined;
+    this.graph.causes.tracker = undefined;
+  }
+
+  /** The files of the running code flows and the local modules they import: what `--watch` watches besides the flow file. */
+  codeFlowFiles(): string[] {
+    return this.codeFlows?.files() ?? [];
   }
 }
 

@@ -60,7 +60,7 @@ test('a flow that throws is reported with its file; the other flows run', async 
     'doubler.mjs': doubler,
     'bad-return.mjs': `export default () => 42;`,
   });
-  t.true(lines.some((l) => l.connection === 'broken' && /code flow .*broken\.mjs failed: Error: wiring mistake/.test(l.msg)));
+  t.true(lines.some((l) => l.connection === 'broken' && /code flow .*broken\.mjs failed: wiring mistake\n +at /.test(l.msg)), 'with the stack in the log');
   t.true(lines.some((l) => l.connection === 'not-a-flow' && /its default export is not a function/.test(l.msg)));
   t.true(lines.some((l) => l.connection === 'bad-return' && /a flow returns Observables/.test(l.msg)));
   param(hub, 'studio/level').set(2);
@@ -80,7 +80,7 @@ test('a flow whose Observable errors is stopped and its parameters removed; the 
   t.is(param(hub, 'fragile/alive').value, true);
   param(hub, 'studio/x').set(13);
   t.is(hub.graph.get('fragile/alive'), undefined);
-  t.true(lines.some((l) => l.connection === 'fragile' && l.msg === 'code flow stopped: unlucky'));
+  t.true(lines.some((l) => l.connection === 'fragile' && /^code flow .*fragile\.mjs stopped: unlucky\n/.test(l.msg)));
   param(hub, 'studio/level').set(3);
   t.is(param(hub, 'studio/doubled').value, 6);
 });
