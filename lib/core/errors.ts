@@ -83,7 +83,7 @@ export function statusOf(code: ErrorCode): ErrorStatus {
 export class HubError extends Error {
   readonly code: ErrorCode;
 
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+  constructor(code: ErrorCode, message: string, options?: { readonly cause?: unknown }) {
     super(message, options);
     this.name = 'HubError';
     this.code = code;
