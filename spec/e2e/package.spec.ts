@@ -26,13 +26,13 @@ test.serial('the packed package holds what a user needs; installed in a CommonJS
   const tarball = join(dir, stdout.trim().split('\n').pop() as string);
 
   const listed = (await run('tar', ['tzf', tarball])).stdout.split('\n').filter(Boolean);
-  for (const needed of ['package/LICENSE', 'package/README.md', 'package/bin/patchbay.js', 'package/lib/cli.ts', 'package/flows/demo.json5', 'package/types/rules/flow-api.d.ts']) {
+  for (const needed of ['package/LICENSE', 'package/README.md', 'package/bin/patchbay.js', 'package/dist/cli.js', 'package/flows/demo.json5', 'package/types/rules/flow-api.d.ts']) {
     t.true(listed.includes(needed), needed);
   }
   t.deepEqual(
-    listed.filter((f) => /^package\/(spec|bench|\.ci|\.git|node_modules|tsconfig|flows\/\.patchbay)/.test(f)),
+    listed.filter((f) => /^package\/(lib|spec|bench|\.ci|\.git|node_modules|tsconfig|flows\/\.patchbay)/.test(f)),
     [],
-    'no specs, benchmarks, CI or build files',
+    'no sources (dist/ holds them compiled), specs, benchmarks, CI or build files',
   );
   const pkg = JSON.parse(await readFile(join(checkout, 'package.json'), 'utf8')) as { license: string; version: string };
   const license = await readFile(join(checkout, 'LICENSE'), 'utf8');

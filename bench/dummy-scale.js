@@ -1,0 +1,63 @@
+/**
+ * Scale of the parameter graph (R-D4): starts a dummy connection with N parameters
+ * (default 100,000) and prints its start time and the heap each parameter costs, beside
+ * a baseline of the same number of bare RxJS BehaviorSubjects in a Map (the least a
+ * graph of observable values can cost).
+ *
+ *   node --expose-gc --import tsx bench/dummy-scale.ts [count]
+ *
+ * Printed, not asserted: timings on a shared machine are noisy.
+ */
+import { BehaviorSubject } from 'rxjs';
+import { validateFlow } from "../lib/config/flow-file.js";
+import { Hub } from "../lib/hub.js";
+import { pathToFileURL } from 'node:url';
+const gc = globalThis.gc;
+function heapAfterGc() {
+    gc?.();
+    gc?.();
+    return process.memoryUsage().heapUsed;
+}
+async function measure(count, build) {
+    const before = heapAfterGc();
+    const started = process.hrtime.bigint();
+    const keep = await build();
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const bytesPer = (heapAfterGc() - before) / count;
+    return { ms, bytesPer, keep };
+}
+/** Starts a dummy with `count` parameters and measures it beside the baseline. Needs --expose-gc. */
+export async function measureScale(count) {
+    if (!gc)
+        throw new Error('run with --expose-gc so heap numbers mean something');
+    const lines = Array.from({ length: count }, (_, i) => `bank/${Math.floor(i / 1000)}/p${i},I,${i}`);
+    const baseline = await measure(count, () => {
+        const map = new Map();
+        for (let i = 0; i < count; i++)
+            map.set(`vars/bank/${Math.floor(i / 1000)}/p${i}`, new BehaviorSubject(i));
+        return map;
+    });
+    baseline.keep.clear();
+    const hub = await measure(count, async () => {
+        const flow = validateFlow({ connections: { vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
+        if (!flow.ok)
+            throw flow.error;
+        const running = new Hub({ flow: flow.flow });
+        await running.start();
+        return running;
+    });
+    if (hub.keep.graph.size !== count)
+        throw new Error(`expected ${count} parameters, got ${hub.keep.graph.size}`);
+    await hub.keep.stop();
+    return { count, hub: { ms: hub.ms, bytesPer: hub.bytesPer }, baseline: { ms: baseline.ms, bytesPer: baseline.bytesPer } };
+}
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+    const { count, hub, baseline } = await measureScale(Number(process.argv[2] ?? 100_000));
+    const row = (name, r) => `| ${name.padEnd(46)} | ${r.ms.toFixed(0).padStart(8)} | ${r.bytesPer.toFixed(0).padStart(11)} |`;
+    console.log(`${count.toLocaleString('en')} parameters, Node ${process.version}`);
+    console.log(`| ${'what'.padEnd(46)} | start ms | bytes/param |`);
+    console.log(`|${'-'.repeat(48)}|----------|-------------|`);
+    console.log(row('patchbay dummy connection (validate + start)', hub));
+    console.log(row('baseline: Map of BehaviorSubjects', baseline));
+    console.log(`ratio: ${(hub.ms / baseline.ms).toFixed(1)}× the time, ${(hub.bytesPer / baseline.bytesPer).toFixed(1)}× the heap of the baseline`);
+}

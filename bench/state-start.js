@@ -1,0 +1,52 @@
+/**
+ * Start time of persisted parameters (R-S3): a dummy connection of N parameters started
+ * from N stored values, beside the same connection started from its defaults with no
+ * state folder. Both include validating the flow and starting the hub.
+ *
+ *   node --import tsx bench/state-start.ts [count]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { validateFlow } from "../lib/config/flow-file.js";
+import { Hub } from "../lib/hub.js";
+import { StateStore } from "../lib/state/store.js";
+async function startMs(count, state) {
+    const lines = Array.from({ length: count }, (_, i) => `bank/${Math.floor(i / 1000)}/p${i},I,${i}`);
+    const started = process.hrtime.bigint();
+    const flow = validateFlow({ connections: { vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
+    if (!flow.ok)
+        throw flow.error;
+    const hub = new Hub({ flow: flow.flow, ...(state ? { state } : {}) });
+    await hub.start();
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (state && hub.graph.get('vars/bank/0/p1')?.value !== -1)
+        throw new Error('the stored values were not restored');
+    await hub.stop();
+    return ms;
+}
+export async function measureStateStart(count) {
+    const folder = mkdtempSync(join(tmpdir(), 'patchbay-bench-state-'));
+    try {
+        const opened = StateStore.open(folder);
+        if (!opened.ok)
+            throw opened.error;
+        const store = opened.value;
+        for (let i = 0; i < count; i++)
+            store.setValue(`vars/bank/${Math.floor(i / 1000)}/p${i}`, -i);
+        await store.settled();
+        await startMs(count, undefined); // warm-up: modules loaded, code compiled
+        const defaultsMs = await startMs(count, undefined);
+        const restoredMs = await startMs(count, store);
+        await store.close();
+        return { count, restoredMs, defaultsMs };
+    }
+    finally {
+        rmSync(folder, { recursive: true, force: true });
+    }
+}
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+    const { count, restoredMs, defaultsMs } = await measureStateStart(Number(process.argv[2] ?? 100_000));
+    console.log(`${count.toLocaleString('en')} parameters: ${restoredMs.toFixed(0)} ms from stored values, ${defaultsMs.toFixed(0)} ms from defaults (${(restoredMs / defaultsMs).toFixed(2)}×)`);
+}

@@ -1,0 +1,59 @@
+import test from 'ava';
+import { validateFlow } from "../../lib/config/flow-file.js";
+import { formatIssue } from "../../lib/core/issue.js";
+import { param, startHub } from "../helpers/hub.js";
+const dummyFlow = (parameters) => ({ connections: { vars: { type: 'dummy', parameters } } });
+test('lines give id, type and default; whitespace trimmed, type case-insensitive, S by default', async (t) => {
+    const hub = await startHub(t, dummyFlow(['  title  ', 'count , i , 42', 'level,F,0.5', 'on,b,yes', 'go,T', 'note,s,  a, b, and c  ', 'empty,S,']));
+    const view = (address) => {
+        const p = param(hub, `vars/${address}`);
+        return [p.type, p.access, p.value];
+    };
+    t.deepEqual(view('title'), ['S', 'read-write', undefined]);
+    t.deepEqual(view('count'), ['I', 'read-write', 42]);
+    t.deepEqual(view('level'), ['F', 'read-write', 0.5]);
+    t.deepEqual(view('on'), ['B', 'read-write', true]);
+    t.deepEqual(view('go'), ['T', 'read-write', undefined]);
+    t.deepEqual(view('note'), ['S', 'read-write', 'a, b, and c'], 'everything after the second comma is the default');
+    t.deepEqual(view('empty'), ['S', 'read-write', ''], 'a trailing comma gives an empty default');
+});
+test('the multi-line string form skips blank lines and comments', async (t) => {
+    const hub = await startHub(t, dummyFlow('# header\n\na,I,1\r\n   # indented comment\nb/c,B\n'));
+    t.deepEqual(hub.graph.byPrefix('vars/').map((p) => p.address), ['vars/a', 'vars/b/c']);
+});
+test('every parameter is writable with its type and notifies on change', async (t) => {
+    const hub = await startHub(t, dummyFlow(['n,I']));
+    const n = param(hub, 'vars/n');
+    const seen = [];
+    n.changes$.subscribe((v) => seen.push(v));
+    t.true(n.set('3.7').ok);
+    t.true(n.set(3).ok);
+    t.false(n.set('x').ok);
+    t.deepEqual(seen, [3]);
+});
+test('bad lines are configuration errors naming the connection and the line', (t) => {
+    const result = validateFlow(dummyFlow('ok,I,1\nbad id\nx,Q\ny,I,ten\nok,S\nz,T,1\n_secret\n'), '/virtual/flow.json5');
+    t.false(result.ok);
+    if (result.ok)
+        return;
+    t.deepEqual(result.issues.map(formatIssue), [
+        'connections.vars.parameters: line 2: "bad id" is not a parameter id: use segments of 1–128 characters A-Z a-z 0-9 _ - . joined by /',
+        'connections.vars.parameters: line 3: unknown type "Q": expected one of S, B, I, F, T',
+        'connections.vars.parameters: line 4: default value of "y": cannot convert "ten" to integer: not a decimal number',
+        'connections.vars.parameters: line 5: "ok" is defined twice (first on an earlier line)',
+        'connections.vars.parameters: line 6: "z" is a trigger, which has no state and so no default value',
+        'connections.vars.parameters: line 7: "_secret" begins with "_", which is reserved for the hub',
+    ]);
+});
+test('in the array form a bad line is named by its index too', (t) => {
+    const result = validateFlow(dummyFlow(['a', '', 'b,X']), '/virtual/flow.json5');
+    t.false(result.ok);
+    if (!result.ok)
+        t.deepEqual(result.issues.map(formatIssue), ['connections.vars.parameters[2]: line 3: unknown type "X": expected one of S, B, I, F, T']);
+});
+test('100,000 parameters start', async (t) => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => `bank/${Math.floor(i / 1000)}/p${i},I,${i}`);
+    const hub = await startHub(t, dummyFlow(lines));
+    t.is(hub.graph.size, 100_000);
+    t.is(param(hub, 'vars/bank/99/p99999').value, 99_999);
+});

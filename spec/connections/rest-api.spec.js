@@ -1,0 +1,67 @@
+import { createServer } from 'node:net';
+import test, {} from 'ava';
+import { validateFlow } from "../../lib/config/flow-file.js";
+import { formatIssue } from "../../lib/core/issue.js";
+import { Hub } from "../../lib/hub.js";
+import { capturedLog, flowOf, startHub } from "../helpers/hub.js";
+async function loggedHub(t, connections) {
+    const { log, lines } = capturedLog();
+    return { hub: await startHub(t, { connections }, { log }), lines };
+}
+const portOf = (hub) => hub.connection('api')?.info.details?.['port'];
+test('port 0 picks a free port, which is logged along with the native binary check', async (t) => {
+    const { hub, lines } = await loggedHub(t, { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' } });
+    const port = portOf(hub);
+    t.true(port > 0);
+    t.true(lines().some((l) => l.connection === 'api' && l.msg === `listening on http://127.0.0.1:${port}`));
+    t.true(lines().some((l) => l.connection === 'api' && /uWebSockets\.js native binary uws_.*\.node loaded/.test(l.msg)));
+    t.is((await fetch(`http://127.0.0.1:${port}/parameters`)).status, 200);
+});
+test('bindIp binds one local address only', async (t) => {
+    const { hub } = await loggedHub(t, { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.2' } });
+    const port = portOf(hub);
+    t.is((await fetch(`http://127.0.0.2:${port}/parameters`)).status, 200);
+    await t.throwsAsync(fetch(`http://127.0.0.1:${port}/parameters`));
+});
+test('a port in use fails that connection with the reason; the rest of the hub runs', async (t) => {
+    const blocker = createServer();
+    await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => blocker.close());
+    const taken = blocker.address().port;
+    const { hub } = await loggedHub(t, {
+        api: { type: 'rest-api', port: taken, bindIp: '127.0.0.1' },
+        other: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        vars: { type: 'dummy', parameters: 'x,I,1' },
+    });
+    t.like(hub.connection('api')?.status, { status: 'failed', code: 'PB_PORT_UNAVAILABLE', reason: `cannot listen on 127.0.0.1:${taken} (in use, or not a local address)` });
+    t.is(hub.connection('vars')?.status.status, 'ok');
+    const other = hub.connection('other')?.info.details?.['port'];
+    const connections = (await (await fetch(`http://127.0.0.1:${other}/connections`)).json());
+    t.like(connections[0], { id: 'api', status: 'failed' });
+});
+test('stopping frees the port for the next start', async (t) => {
+    const first = new Hub({ flow: flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' } } }) });
+    await first.start();
+    const port = portOf(first);
+    await first.stop();
+    const second = new Hub({ flow: flowOf({ connections: { api: { type: 'rest-api', port, bindIp: '127.0.0.1' } } }) });
+    t.teardown(() => second.stop());
+    await second.start();
+    t.is(second.connection('api')?.status.status, 'ok');
+    t.is((await fetch(`http://127.0.0.1:${port}/connections`)).status, 200);
+});
+test('settings are checked with their paths', (t) => {
+    const result = validateFlow({ connections: { api: { type: 'rest-api', port: 70000, wsFilters: ['ok', '(broken'], token: 5, realm: 'x' } } }, '/virtual/flow.json5');
+    t.false(result.ok);
+    if (!result.ok) {
+        t.deepEqual(result.issues.map(formatIssue).sort(), [
+            'connections.api.port: expected an integer from 0 to 65535',
+            'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters',
+            'connections.api.token: expected a string',
+        ]);
+    }
+    const filters = validateFlow({ connections: { api: { type: 'rest-api', wsFilters: ['ok', '(broken'] } } }, '/virtual/flow.json5');
+    t.false(filters.ok);
+    if (!filters.ok)
+        t.deepEqual(filters.issues.map(formatIssue), ['connections.api.wsFilters[1]: not a regular expression: Invalid regular expression: /(broken/: Unterminated group']);
+});

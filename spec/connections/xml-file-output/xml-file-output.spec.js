@@ -1,0 +1,125 @@
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, {} from 'ava';
+import { SaxesParser } from 'saxes';
+import { eventually } from "../../helpers/eventually.js";
+import { flowOf, param, startHub } from "../../helpers/hub.js";
+const template = `<?xml version="1.0" encoding="UTF-8"?>
+<nowplaying station="$Station">
+  <title>$Title</title>
+  <artist>$Artist</artist>
+  <!-- not a placeholder: $Comment -->
+  <price currency="EUR">$Price</price>
+</nowplaying>`;
+async function xmlHub(t, settings, extra = {}) {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-xml-'));
+    await mkdir(join(dir, 'out'));
+    const hub = await startHub(t, { connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template, ...settings }, ...extra } }, { dir });
+    return { hub, dir, file: join(dir, 'out', 'now.xml') };
+}
+function wellFormed(text) {
+    const parser = new SaxesParser();
+    let ok = true;
+    parser.on('error', () => (ok = false));
+    parser.write(text).close();
+    return ok;
+}
+test('each distinct $Name in text and attributes is a write-only string parameter', async (t) => {
+    const { hub } = await xmlHub(t, {});
+    t.deepEqual(hub.graph.byPrefix('np/').map((p) => [p.id, p.type, p.access]), [
+        ['Station', 'S', 'write-only'],
+        ['Title', 'S', 'write-only'],
+        ['Artist', 'S', 'write-only'],
+        ['Price', 'S', 'write-only'],
+    ]);
+});
+test('a write renders the template with escaped values, never-set ones empty, and saves the file', async (t) => {
+    const { hub, file } = await xmlHub(t, {});
+    param(hub, 'np/Title').set('Rock & Roll <Live> "1977"');
+    param(hub, 'np/Price').set(9.5);
+    await hub.stop(); // flushes pending writes
+    const text = await readFile(file, 'utf8');
+    t.true(wellFormed(text));
+    t.is(text, template
+        .replace('$Station', '')
+        .replace('$Title', 'Rock &amp; Roll &lt;Live&gt; &quot;1977&quot;')
+        .replace('$Artist', '')
+        .replace('$Price', '9.5'));
+    t.true(text.includes('$Comment'), 'a $Name in a comment is left alone');
+});
+test('a relative filename resolves against the flow file folder', async (t) => {
+    const { hub, file } = await xmlHub(t, {});
+    param(hub, 'np/Station').set('Radio 1');
+    await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('station="Radio 1"'), 'the file');
+    t.pass();
+});
+test('a reader polling during 10,000 writes never sees a torn document, and the file ends with the last values', async (t) => {
+    const { hub, file } = await xmlHub(t, {});
+    const title = param(hub, 'np/Title');
+    const artist = param(hub, 'np/Artist');
+    let reads = 0;
+    let torn = 0;
+    let writing = true;
+    const reader = (async () => {
+        while (writing) {
+            const text = await readFile(file, 'utf8').catch(() => undefined);
+            if (text !== undefined) {
+                reads++;
+                if (!wellFormed(text) || !text.endsWith('</nowplaying>'))
+                    torn++;
+            }
+        }
+    })();
+    for (let i = 1; i <= 10_000; i++) {
+        title.set(`Song ${i} ${'♪'.repeat(i % 50)}`);
+        artist.set(`Artist <${i}>`);
+        if (i % 20 === 0)
+            await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await hub.stop();
+    writing = false;
+    await reader;
+    t.log(`${reads} reads during the writes`);
+    t.true(reads > 10);
+    t.is(torn, 0);
+    const text = await readFile(file, 'utf8');
+    t.true(text.includes(`<title>Song 10000 </title>`));
+    t.true(text.includes('<artist>Artist &lt;10000&gt;</artist>'));
+});
+test('a template that is not well-formed fails the connection with line and column; the hub runs on', async (t) => {
+    const { hub } = await xmlHub(t, { template: '<show>\n  <title>$Title</titel>\n</show>' }, { vars: { type: 'dummy', parameters: 'x,I,1' } });
+    t.deepEqual(hub.connection('np')?.status, {
+        status: 'failed',
+        code: 'PB_BAD_TEMPLATE',
+        reason: 'template is not well-formed XML: line 2, column 23: unexpected close tag.',
+    });
+    t.is(hub.graph.get('np/Title'), undefined);
+    t.is(hub.connection('vars')?.status.status, 'ok');
+});
+test('a write failure is shown in the status, and the next write tries again', async (t) => {
+    const { hub, dir } = await xmlHub(t, { filename: 'later/now.xml' });
+    param(hub, 'np/Title').set('first');
+    await eventually(async () => hub.connection('np')?.status.status === 'degraded', 'the failure');
+    t.regex(hub.connection('np')?.status.reason ?? '', /^cannot write .*later\/now\.xml: ENOENT/);
+    t.is(hub.connection('np')?.status.code, 'PB_FILE_WRITE');
+    await mkdir(join(dir, 'later'));
+    param(hub, 'np/Title').set('second');
+    await eventually(async () => hub.connection('np')?.status.status === 'ok', 'the recovery');
+    t.true((await readFile(join(dir, 'later', 'now.xml'), 'utf8')).includes('<title>second</title>'));
+});
+test('a changed template is taken in place: placeholders that stay keep their values, and the next write uses it', async (t) => {
+    const { hub, dir, file } = await xmlHub(t, {});
+    param(hub, 'np/Title').set('Blue Train');
+    param(hub, 'np/Artist').set('John Coltrane');
+    await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('Blue Train'), 'the first file');
+    const summary = await hub.reload(flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now><title>$Title</title><year>$Year</year></now>' } } }, dir));
+    t.deepEqual(summary.updated, ['np']);
+    t.is(hub.connection('np')?.status.status, 'ok');
+    t.deepEqual(hub.graph.byPrefix('np/').map((p) => p.id), ['Title', 'Year']);
+    t.is(param(hub, 'np/Title').value, 'Blue Train');
+    param(hub, 'np/Year').set('1958');
+    await eventually(async () => (await readFile(file, 'utf8')) === '<now><title>Blue Train</title><year>1958</year></now>', 'the file from the new template');
+    await hub.reload(flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now>$Title</then>' } } }, dir));
+    t.like(hub.connection('np')?.status, { status: 'failed', code: 'PB_BAD_TEMPLATE' }, 'a bad template fails the connection as at start');
+});

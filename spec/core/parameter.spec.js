@@ -1,0 +1,156 @@
+import test from 'ava';
+import { createParameter } from "../../lib/core/parameter.js";
+const collect = (observable) => {
+    const seen = [];
+    observable.subscribe((v) => seen.push(v));
+    return seen;
+};
+test('a state parameter starts unknown and tells nobody until its first value', (t) => {
+    const p = createParameter('c', 'x', { type: 'I', access: 'read-write' });
+    const values = collect(p.values$);
+    t.is(p.value, undefined);
+    t.deepEqual(values, []);
+    t.deepEqual(p.set('5'), { ok: true, value: true });
+    t.is(p.value, 5);
+    t.deepEqual(values, [5]);
+});
+test('a connection may give a state parameter its value at start', (t) => {
+    const p = createParameter('c', 'x', { type: 'F', access: 'read-only', initial: '0.5' });
+    t.is(p.value, 0.5);
+    t.deepEqual(collect(p.values$), [0.5]);
+    t.deepEqual(collect(p.changes$), [], 'changes$ does not replay the current value');
+});
+test('writing the value a parameter already holds is accepted and notifies nobody', (t) => {
+    const p = createParameter('c', 'x', { type: 'B', access: 'read-write' });
+    const changes = collect(p.changes$);
+    t.deepEqual(p.set('on'), { ok: true, value: true });
+    t.deepEqual(p.set(1), { ok: true, value: false });
+    t.deepEqual(p.set('yes'), { ok: true, value: false });
+    t.deepEqual(p.set(false), { ok: true, value: true });
+    t.deepEqual(changes, [true, false]);
+});
+test('a trigger has no state and notifies on every fire', (t) => {
+    const p = createParameter('c', 'go', { type: 'T', access: 'read-write' });
+    const fires = collect(p.values$);
+    p.set(null);
+    p.set(null);
+    p.set('anything');
+    t.deepEqual(fires, [true, true, true]);
+    t.is(p.value, undefined);
+});
+test('a rejected write names the parameter, type and value and keeps the previous value', (t) => {
+    const p = createParameter('studio', 'count', { type: 'I', access: 'read-write', initial: 7 });
+    const changes = collect(p.changes$);
+    const result = p.set('lots');
+    t.false(result.ok);
+    if (!result.ok) {
+        t.is(result.error.code, 'PB_CONVERSION');
+        t.is(result.error.message, 'studio/count: cannot convert "lots" to integer: not a decimal number');
+    }
+    t.is(p.value, 7);
+    t.deepEqual(changes, []);
+});
+test('a read-only parameter refuses writes but its connection can report values', (t) => {
+    const p = createParameter('c', 'level', { type: 'F', access: 'read-only' });
+    const result = p.set(1);
+    t.false(result.ok);
+    if (!result.ok)
+        t.is(result.error.code, 'PB_READ_ONLY');
+    t.is(p.value, undefined);
+    t.true(p.report('0.25').ok);
+    t.is(p.value, 0.25);
+});
+test('a write-only parameter remembers the last value sent, and its connection sees every write', (t) => {
+    const written = [];
+    const p = createParameter('c', 'out', { type: 'S', access: 'write-only', onWrite: (v) => written.push(v) });
+    p.set('a');
+    p.set('a');
+    p.set(2);
+    t.is(p.value, '2');
+    t.deepEqual(written, ['a', 'a', '2'], 'repeated writes still reach the connection');
+});
+test('a listener that writes while being notified does not reorder what others see', (t) => {
+    const p = createParameter('c', 'x', { type: 'I', access: 'read-write' });
+    const first = [];
+    const second = [];
+    p.changes$.subscribe((v) => {
+        first.push(v);
+        if (v === 1)
+            p.set(2);
+    });
+    p.changes$.subscribe((v) => second.push(v));
+    p.set(1);
+    t.deepEqual(first, [1, 2]);
+    t.deepEqual(second, [1, 2]);
+    t.is(p.value, 2);
+});
+test('a subscriber joining mid-delivery gets the delivered value, then the queued one', (t) => {
+    const p = createParameter('c', 'x', { type: 'I', access: 'read-write' });
+    let late = [];
+    p.changes$.subscribe((v) => {
+        if (v === 1) {
+            p.set(2);
+            late = collect(p.values$);
+        }
+    });
+    p.set(1);
+    t.deepEqual(late, [1, 2]);
+});
+test('a write made while the parameter notifies is delivered with the cause it was made in', (t) => {
+    // A tracker whose chain is one name: what is writing now.
+    let current;
+    const events = [];
+    const causes = {
+        tracker: {
+            capture: () => current,
+            resume(cause) {
+                events.push(`resume ${JSON.stringify(cause)}`);
+                current = cause;
+            },
+            end() {
+                events.push('end');
+                current = undefined;
+            },
+        },
+    };
+    const p = createParameter('c', 'x', { type: 'I', access: 'read-write' }, causes);
+    p.changes$.subscribe((v) => {
+        events.push(`deliver ${v} with ${JSON.stringify(current)}`);
+        if (v === 1) {
+            current = { writer: 'listener' };
+            p.set(2);
+            current = undefined;
+        }
+    });
+    p.set(1);
+    t.deepEqual(events, ['deliver 1 with undefined', 'resume {"writer":"listener"}', 'deliver 2 with {"writer":"listener"}', 'end']);
+});
+test('an initial value that does not convert is refused', (t) => {
+    t.throws(() => createParameter('c', 'x', { type: 'B', access: 'read-write', initial: 'maybe' }), { message: /c\/x: cannot convert "maybe" to boolean/ });
+});
+test('a parameter owned elsewhere forwards converted writes and changes only when its owner reports', (t) => {
+    const forwarded = [];
+    const remote = createParameter('other-hub', 'fader', {
+        type: 'F',
+        access: 'read-write',
+        forward: (value, origin) => {
+            forwarded.push([value, origin]);
+            return { ok: true, value: true };
+        },
+    });
+    const seen = collect(remote.changes$);
+    t.true(remote.remote);
+    t.deepEqual(remote.set('0.75', 'ws'), { ok: true, value: true });
+    t.deepEqual(forwarded, [[0.75, 'ws']], 'the owner gets the converted value and who wrote it');
+    t.is(remote.value, undefined, 'nothing is stored until the owner answers');
+    t.deepEqual(seen, []);
+    remote.report(0.75);
+    t.is(remote.value, 0.75);
+    t.deepEqual(seen, [0.75]);
+    t.false(remote.set('loud').ok, 'a write that does not convert never leaves the hub');
+    t.is(forwarded.length, 1);
+});
+test('a parameter says whether the hub keeps its value', (t) => {
+    t.true(createParameter('vars', 'kept', { type: 'S', access: 'read-write', persist: true }).persist);
+    t.false(createParameter('vars', 'passing', { type: 'S', access: 'read-write' }).persist);
+});

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { eventually } from "../helpers/eventually.js";
+const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
+const demo = fileURLToPath(new URL('../../flows/demo.json5', import.meta.url));
+function patchbay(args) {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk) => (stderr += chunk.toString()));
+    const done = new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+    return { child, done, stderrSoFar: () => stderr };
+}
+async function flowFile(text) {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-cli-'));
+    const path = join(dir, 'flow.json5');
+    await writeFile(path, text);
+    return path;
+}
+test('validate accepts the demo flow with exit 0', async (t) => {
+    const { code, stdout } = await patchbay(['validate', demo]).done;
+    t.is(code, 0);
+    t.regex(stdout, /demo\.json5: valid \(\d+ connections\)/);
+});
+test('validate prints all three mistakes of a flow file with their paths and exits 2', async (t) => {
+    const path = await flowFile(`{
+    connections: {
+      vars: { type: 'dummy', parameters: ['a,I,abc'] },
+      clock: { type: 'timer', pulses: [{ interval: 1 }] },
+      api: { type: 'dummy', prot: 17011 },
+    },
+  }`);
+    const { code, stderr } = await patchbay(['validate', path]).done;
+    t.is(code, 2);
+    t.true(stderr.includes(`${path}: 3 mistakes:`), stderr);
+    t.true(stderr.includes('connections.clock.pulses[0].interval: expected an integer of at least 10'), stderr);
+    t.true(stderr.includes('connections.api.prot: unknown key;'), stderr);
+    t.true(stderr.includes('connections.vars.parameters[0]: line 1: default value of "a": cannot convert "abc" to integer'), stderr);
+});
+test('bad usage exits 2 with the usage text', async (t) => {
+    for (const args of [[], ['frobnicate'], ['validate'], ['run', 'a', 'b'], ['run', '--log-level', 'loud'], ['--nope']]) {
+        const { code, stderr } = await patchbay(args).done;
+        t.is(code, 2, args.join(' '));
+        t.regex(stderr, /Usage:/);
+    }
+});
+test('run refuses a bad flow file with exit 2', async (t) => {
+    const path = await flowFile('{ connections: { a: { type: "nope" } } }');
+    const { code, stderr } = await patchbay(['run', path]).done;
+    t.is(code, 2);
+    t.regex(stderr, /connections\.a\.type: expected one of/);
+});
+test('run starts the hub, names connections in its log, and stops cleanly on SIGTERM with exit 0', async (t) => {
+    const path = await flowFile(`{ connections: {
+    first: { type: 'dummy', parameters: 'x,I,1' },
+    second: { type: 'timer', pulses: [{ interval: 50 }] },
+  } }`);
+    const run = patchbay(['run', path]);
+    await eventually(() => run.stderrSoFar().includes('running:'), 'the hub to start', 30_000);
+    run.child.kill('SIGTERM');
+    const { code, stderr } = await run.done;
+    t.is(code, 0);
+    t.regex(stderr, /INFO: \[first\] started \(dummy\)/);
+    t.regex(stderr, /INFO: \[second\] started \(timer\)/);
+    t.regex(stderr, /running: 2 connections, 2 parameters/);
+    const stopping = stderr.indexOf('stopping (SIGTERM)');
+    t.true(stopping > 0 && stderr.indexOf('[second] stopped') > stopping && stderr.indexOf('[first] stopped') > stderr.indexOf('[second] stopped'), stderr);
+});
+test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {
+    const run = patchbay(['run', '--log-format', 'json']);
+    await eventually(() => run.stderrSoFar().includes('running:'), 'the demo to start', 30_000);
+    run.child.kill('SIGINT');
+    const { code, stderr } = await run.done;
+    t.is(code, 0);
+    const lines = stderr.trim().split('\n').map((line) => JSON.parse(line));
+    t.true(lines.some((l) => l.connection === 'studio' && l.msg === 'started (dummy)'));
+    t.true(lines.some((l) => l.msg.includes('demo.json5')));
+});
+test('run --watch reloads an edited flow file and refuses one with mistakes, keeping the running flow', async (t) => {
+    const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }`);
+    const run = patchbay(['run', path, '--watch', '--log-format', 'json']);
+    t.teardown(() => run.child.kill('SIGKILL'));
+    const messages = () => run.stderrSoFar().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).msg);
+    await eventually(() => messages().some((m) => m.startsWith('watching ')), 'the watcher', 30_000);
+    await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,Q,1' } } }`);
+    await eventually(() => messages().some((m) => m.startsWith('reload refused')), 'the refusal', 30_000);
+    t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
+    await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
+    await eventually(() => messages().some((m) => m.startsWith('reloaded:')), 'the reload', 30_000);
+    t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
+    run.child.kill('SIGTERM');
+    t.is((await run.done).code, 0);
+});
+test('a hub whose log reader went away still stops cleanly on SIGTERM', async (t) => {
+    const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, tick: { type: 'timer', pulses: [{ interval: 10 }] } } }`);
+    const run = patchbay(['run', path, '--log-level', 'debug', '--log-format', 'json']);
+    t.teardown(() => run.child.kill('SIGKILL'));
+    await eventually(() => run.stderrSoFar().includes('running:'), 'the hub to start', 30_000);
+    run.child.stderr?.destroy(); // the reading end of the log pipe closes
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    run.child.kill('SIGTERM');
+    const exited = await Promise.race([run.done.then((d) => d.code), new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+    t.is(exited, 0);
+});

@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import test, {} from 'ava';
+import { chromium } from 'playwright-core';
+import { param } from "../helpers/hub.js";
+import { serve } from "../helpers/http.js";
+const browserPath = '/usr/bin/chromium';
+const available = existsSync(browserPath);
+const live = available ? test : test.skip;
+const why = available ? '' : ` (skipped: ${browserPath} is missing; apt-get install chromium)`;
+const documentRoot = fileURLToPath(new URL('../../flows/demo-www', import.meta.url));
+async function openBrowser(t) {
+    const browser = await chromium.launch({
+        executablePath: browserPath,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    t.teardown(() => browser.close());
+    return browser;
+}
+live(`the demo page lists parameters, follows changes live and lets a user edit a value${why}`, async (t) => {
+    const { hub, base } = await serve(t, { documentRoot }, {
+        studio: { type: 'dummy', parameters: ['onair,B,false', 'program/title,S,Morning Show', 'program/level,F,0.75', 'cue,T', 'note,S'] },
+    });
+    const browser = await openBrowser(t);
+    const page = await browser.newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#link.up').waitFor();
+    const value = (address) => page.locator(`tr[data-address="${address}"] td.value`);
+    await t.notThrowsAsync(value('studio/program/title').filter({ hasText: 'Morning Show' }).waitFor());
+    t.is(await value('studio/program/level').textContent(), '0.75');
+    t.is(await value('studio/note').textContent(), 'unknown');
+    // A change in the hub shows up without a reload.
+    param(hub, 'studio/program/level').set(0.5);
+    param(hub, 'studio/note').set('mic 2 is wet');
+    await value('studio/program/level').filter({ hasText: '0.5' }).waitFor();
+    await value('studio/note').filter({ hasText: 'mic 2 is wet' }).waitFor();
+    // A user edits a value, ticks a box and fires a trigger.
+    const fires = [];
+    param(hub, 'studio/cue').changes$.subscribe((v) => fires.push(v));
+    await page.getByLabel('new value for studio/program/title').fill('Evening News');
+    await page.locator('tr[data-address="studio/program/title"] button').click();
+    await value('studio/program/title').filter({ hasText: 'Evening News' }).waitFor();
+    t.is(param(hub, 'studio/program/title').value, 'Evening News');
+    await page.getByLabel('set studio/onair').check();
+    await value('studio/onair').filter({ hasText: 'true' }).waitFor();
+    t.is(param(hub, 'studio/onair').value, true);
+    await page.locator('tr[data-address="studio/cue"] button').click();
+    await value('studio/cue').filter({ hasText: /^fired / }).waitFor();
+    t.deepEqual(fires, [true]);
+    // A value the parameter cannot take is refused with the reason shown.
+    await page.getByLabel('new value for studio/program/level').fill('loud');
+    await page.locator('tr[data-address="studio/program/level"] button').click();
+    await page.locator('#message').filter({ hasText: 'cannot convert "loud" to float' }).waitFor();
+    t.is(param(hub, 'studio/program/level').value, 0.5);
+    if (process.env['PATCHBAY_SCREENSHOT'])
+        await page.screenshot({ path: process.env['PATCHBAY_SCREENSHOT'] });
+});
+live(`the demo page works against a hub with a token${why}`, async (t) => {
+    const { base } = await serve(t, { documentRoot, token: 'studio-token' }, { studio: { type: 'dummy', parameters: ['onair,B,true'] } });
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ extraHTTPHeaders: { authorization: 'Bearer studio-token' } });
+    await page.goto(`${base}/?access_token=studio-token`);
+    await page.locator('#link.up').waitFor();
+    await page.locator('tr[data-address="studio/onair"] td.value').filter({ hasText: 'true' }).waitFor();
+    t.pass();
+});

@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test, {} from 'ava';
+import { eventually } from "../helpers/eventually.js";
+const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
+// These specs start and kill real hubs one after the other (test.serial): several at once
+// on a two-core machine made their start times, not the hub, what was measured.
+/** Runs `patchbay run` on a flow file as a real process and resolves once it listens. */
+async function run(t, flow, ...args) {
+    const child = spawn(process.execPath, [bin, 'run', flow, '--log-format', 'json', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    t.teardown(() => void child.kill('SIGKILL'));
+    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+    let log = '';
+    child.stderr?.on('data', (chunk) => (log += chunk.toString()));
+    await eventually(() => log.includes('"msg":"running:'), `the hub to start (log so far: ${log})`, 30_000);
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
+    return { child, port, base: `http://127.0.0.1:${port}`, exited };
+}
+async function kill(running) {
+    running.child.kill('SIGKILL');
+    await running.exited;
+}
+async function flowFile(document) {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-state-e2e-'));
+    const path = join(dir, 'flow.json5');
+    await writeFile(path, JSON.stringify(document));
+    return path;
+}
+const values = async (base) => Object.fromEntries((await (await fetch(`${base}/parameters`)).json()).map(({ p, v }) => [p, v]));
+const studio = {
+    connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        vars: { type: 'dummy', parameters: [...Array.from({ length: 100 }, (_, i) => `p${i},I,0`), 'fired,S,never'] },
+    },
+    // A rule whose firing would show: it stamps the time of the change it saw.
+    rules: [{ source: 'vars/p0', destinations: ['vars/fired'], pipe: [{ format: 'fired at $TIMESTAMP' }] }],
+};
+test.serial('every answered HTTP write survives SIGKILL right after the last answer, and the restart fires no rule', async (t) => {
+    const flow = await flowFile(studio);
+    const first = await run(t, flow);
+    const answered = new Map();
+    let next = 0;
+    const writer = async () => {
+        while (next < 1000) {
+            const n = next++;
+            const address = `vars/p${n % 100}`;
+            const res = await fetch(`${first.base}/update?parameter=${address}&value=${n}`);
+            if ((await res.text()) === 'OK')
+                answered.set(address, n);
+        }
+    };
+    await Promise.all(Array.from({ length: 16 }, writer));
+    first.child.kill('SIGKILL'); // at once, as soon as the last answer is in
+    await first.exited;
+    t.is(answered.size, 100);
+    const before = (await values(first.base).catch(() => undefined)) ?? {};
+    t.deepEqual(before, {}, 'the first hub is gone');
+    const second = await run(t, flow);
+    const after = await values(second.base);
+    for (const [address, value] of answered)
+        t.is(after[address], value, address);
+    const fired = after['vars/fired'];
+    t.regex(fired, /^fired at /, 'the rule fired while the values were written');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is((await values(second.base))['vars/fired'], fired, 'restoring vars/p0 fired no rule');
+    await kill(second);
+});
+test.serial('a timer started for 3 s survives a restart after 1 s and fires near its deadline', async (t) => {
+    const flow = await flowFile({
+        connections: {
+            api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+            clock: { type: 'timer', timers: [{ duration: 1000 }] },
+            seen: { type: 'dummy', persist: false, parameters: 'firedAt,S' },
+        },
+        // The fire's time, as the hub saw it, stays readable however slowly the test looks.
+        rules: [{ source: 'clock/timer/1/trigger', destinations: ['seen/firedAt'], pipe: [{ format: '$TIMESTAMP' }] }],
+    });
+    const first = await run(t, flow);
+    const started = Date.now();
+    t.is(await (await fetch(`${first.base}/update?parameter=clock/timer/1/start&value=3000`)).text(), 'OK');
+    const deadline = started + 3000;
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() - started)));
+    first.child.kill('SIGTERM');
+    t.is(await first.exited, 0);
+    const second = await run(t, flow);
+    const upAgain = Date.now();
+    let firedAt = '';
+    await eventually(async () => {
+        firedAt = (await values(second.base))['seen/firedAt'] ?? '';
+        return firedAt !== '';
+    }, 'the timer to fire', 20_000);
+    // On a slow machine the restart itself may outlast the deadline: then "at once" is right.
+    const due = Math.max(deadline, upAgain);
+    const late = Date.parse(firedAt) - due;
+    t.log(`fired ${Date.parse(firedAt) - deadline} ms after its deadline, the hub was up again ${upAgain - deadline} ms after it`);
+    t.true(Date.parse(firedAt) >= deadline - 20 && late < 400, `fired ${late} ms after it was due`);
+    await kill(second);
+});
+test.serial('--state none starts from the defaults and keeps nothing', async (t) => {
+    const flow = await flowFile(studio);
+    const keeping = await run(t, flow);
+    await fetch(`${keeping.base}/update?parameter=vars/p1&value=11`);
+    await kill(keeping);
+    const without = await run(t, flow, '--state', 'none');
+    t.is((await values(without.base))['vars/p1'], 0);
+    await fetch(`${without.base}/update?parameter=vars/p1&value=22`);
+    await kill(without);
+    const again = await run(t, flow);
+    t.is((await values(again.base))['vars/p1'], 11, 'the run without state wrote nothing');
+    await kill(again);
+});

@@ -1,0 +1,183 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import WebSocket from 'ws';
+import { HubError, statusOf } from "../../lib/core/errors.js";
+import { Graph } from "../../lib/core/graph.js";
+import { realTime } from "../../lib/core/scheduler.js";
+import { Authenticator } from "../../lib/http/auth.js";
+import { RestServer } from "../../lib/http/server.js";
+import { capturedLog } from "../helpers/hub.js";
+import { Client, rawRequest, serve } from "../helpers/http.js";
+const studio = {
+    studio: { type: 'dummy', parameters: ['count,I,3', 'note,S', 'cue,T'] },
+    clock: { type: 'timer', timers: [{ duration: 100000 }] },
+};
+async function servedWithFiles(t, api = {}) {
+    const root = await mkdtemp(join(tmpdir(), 'patchbay-errors-'));
+    await writeFile(join(root, 'index.html'), 'home');
+    return serve(t, { documentRoot: root, ...api }, studio);
+}
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+/** [what, path, request, code, reason]: one of every kind of error answer over HTTP. */
+const kinds = [
+    ['a missing field', '/update?value=1', {}, 'PB_BAD_REQUEST', /missing field "parameter"/],
+    ['a value that does not convert', '/update?parameter=studio/count&value=lots', {}, 'PB_CONVERSION', /cannot convert "lots" to integer/],
+    ['a bad ?filter=', '/parameters?filter=(', {}, 'PB_BAD_FILTER', /filter "\(": not a regular expression/],
+    ['a body that is not a form', '/update', { method: 'POST', headers: form, body: new Uint8Array([0xff, 0xfe]) }, 'PB_BAD_REQUEST', /not valid UTF-8/],
+    ['a read-only parameter', '/update?parameter=clock/timer/1/trigger&value=1', {}, 'PB_READ_ONLY', /is read-only/],
+    ['an unknown parameter', '/parameters/studio/nope', {}, 'PB_UNKNOWN_PARAMETER', /has no parameter "nope"/],
+    ['an unknown connection', '/update?parameter=nope/x&value=1', {}, 'PB_UNKNOWN_CONNECTION', /no connection "nope"/],
+    ['a malformed address', '/parameters/Bad Id/x', {}, 'PB_BAD_ADDRESS', /not an address|not a parameter id/],
+    ['bad percent-encoding in an address', '/parameters/studio/%ZZ', {}, 'PB_BAD_ADDRESS', /bad percent-encoding/],
+    ['an unknown path', '/nothing-here', { method: 'POST' }, 'PB_NOT_FOUND', /nothing at POST \/nothing-here/],
+    ['a missing hosted file', '/missing.html', {}, 'PB_NOT_FOUND', /no file at \/missing\.html/],
+    ['a wrong method', '/parameters/studio/count', { method: 'DELETE' }, 'PB_METHOD_NOT_ALLOWED', /use GET/],
+    ['a wrong method on /problems', '/problems', { method: 'PUT' }, 'PB_METHOD_NOT_ALLOWED', /use GET/],
+    ['a body over 64 KiB', '/update', { method: 'POST', headers: form, body: `value=${'x'.repeat(70_000)}` }, 'PB_BODY_TOO_LARGE', /over 65536 bytes/],
+    ['an unsupported body type', '/update', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }, 'PB_UNSUPPORTED_MEDIA_TYPE', /application\/json/],
+    ['a plain GET of /ws', '/ws', {}, 'PB_UPGRADE_REQUIRED', /upgrades to a WebSocket/],
+    ['an unknown value', '/parameters/studio/note', {}, 'PB_STATE_UNKNOWN', /the value is unknown/],
+    ['a trigger read', '/parameters/studio/cue', {}, 'PB_STATE_UNKNOWN', /a trigger has no state/],
+];
+test('text clients get the reason as text and the code in X-Patchbay-Code, with the status of the code', async (t) => {
+    const { base } = await servedWithFiles(t);
+    for (const [what, path, init, code, reason] of kinds) {
+        const res = await fetch(`${base}${path}`, init);
+        t.is(res.status, statusOf(code), what);
+        t.is(res.headers.get('x-patchbay-code'), code, what);
+        t.is(res.headers.get('content-type'), 'text/plain; charset=utf-8', what);
+        t.regex(await res.text(), reason, what);
+    }
+});
+test('JSON clients get {"ok":false,"error","code"} for every kind of error answer', async (t) => {
+    const { base } = await servedWithFiles(t);
+    for (const [what, path, init, code, reason] of kinds) {
+        const res = await fetch(`${base}${path}`, { ...init, headers: { ...init.headers, accept: 'application/json' } });
+        t.is(res.status, statusOf(code), what);
+        t.is(res.headers.get('content-type'), 'application/json', what);
+        const body = (await res.json());
+        t.like(body, { ok: false, code }, what);
+        t.deepEqual(Object.keys(body), ['ok', 'error', 'code'], what);
+        t.regex(body.error, reason, what);
+    }
+});
+test('a client that sends JSON is a JSON client without saying so in Accept', async (t) => {
+    const { base } = await servedWithFiles(t);
+    const res = await fetch(`${base}/update`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1]' });
+    t.is(res.status, 400);
+    t.like(await res.json(), { ok: false, code: 'PB_BAD_REQUEST' });
+    const unknown = await fetch(`${base}/nothing-here`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    t.deepEqual(await unknown.json(), { ok: false, error: 'nothing at POST /nothing-here', code: 'PB_NOT_FOUND' });
+});
+test('an unknown value keeps the reason phrase State Unknown beside its code', async (t) => {
+    const { port } = await servedWithFiles(t);
+    const res = await rawRequest(port, 'GET /parameters/studio/note HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    t.true(res.head.startsWith('HTTP/1.1 503 State Unknown\r\n'), res.head);
+    t.regex(res.head, /\r\nX-Patchbay-Code: PB_STATE_UNKNOWN\r\n/i);
+});
+test('405 answers name the allowed methods', async (t) => {
+    const { base } = await servedWithFiles(t);
+    for (const [path, allowed] of [['/parameters/studio/count', 'GET'], ['/parameters', 'GET'], ['/connections', 'GET'], ['/problems', 'GET'], ['/update', 'GET, POST']]) {
+        const res = await fetch(`${base}${path}`, { method: 'PATCH' });
+        t.is(res.status, 405, path);
+        t.is(res.headers.get('allow'), allowed, path);
+        t.is(res.headers.get('x-patchbay-code'), 'PB_METHOD_NOT_ALLOWED', path);
+    }
+});
+test('a refused request gets 401 with its challenges and PB_UNAUTHORIZED, as text or JSON', async (t) => {
+    const { base } = await servedWithFiles(t, { token: 'tok' });
+    for (const path of ['/parameters', '/nothing-here', '/index.html', '/problems']) {
+        const text = await fetch(`${base}${path}`);
+        t.is(text.status, 401, path);
+        t.is(text.headers.get('www-authenticate'), 'Bearer realm="patchbay"');
+        t.is(text.headers.get('x-patchbay-code'), 'PB_UNAUTHORIZED');
+        t.is(await text.text(), 'authentication required');
+        const json = await fetch(`${base}${path}`, { headers: { accept: 'application/json' } });
+        t.is(json.status, 401);
+        t.is(json.headers.get('www-authenticate'), 'Bearer realm="patchbay"');
+        t.deepEqual(await json.json(), { ok: false, error: 'authentication required', code: 'PB_UNAUTHORIZED' });
+    }
+});
+test('a refused WebSocket upgrade carries its code', async (t) => {
+    const { port } = await servedWithFiles(t, { token: 'tok' });
+    const upgrade = (path, extra = '') => rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`);
+    const badFilter = await upgrade('/ws?access_token=tok&filter=(');
+    t.is(badFilter.status, 400);
+    t.regex(badFilter.head, /\r\nX-Patchbay-Code: PB_BAD_FILTER(\r\n|$)/i);
+    const refused = await upgrade('/ws', 'Accept: application/json\r\n');
+    t.is(refused.status, 401);
+    t.like(JSON.parse(refused.body), { ok: false, code: 'PB_UNAUTHORIZED' });
+});
+test('a fault while answering is 500 PB_INTERNAL and logged; the server keeps serving', async (t) => {
+    const { log, lines } = capturedLog();
+    const server = new RestServer({
+        graph: new Graph(),
+        auth: new Authenticator({ username: '', password: '', token: '' }),
+        files: undefined,
+        wsFilters: [],
+        connections: () => {
+            throw new Error('listing exploded');
+        },
+        problems: () => [],
+        scheduler: realTime,
+        log,
+    });
+    t.teardown(() => server.stop());
+    const port = await server.listen('127.0.0.1', 0);
+    const base = `http://127.0.0.1:${port}`;
+    const text = await fetch(`${base}/connections`);
+    t.is(text.status, 500);
+    t.is(text.headers.get('x-patchbay-code'), 'PB_INTERNAL');
+    t.is(await text.text(), 'internal error; see the hub log');
+    const json = await fetch(`${base}/connections`, { headers: { accept: 'application/json' } });
+    t.deepEqual(await json.json(), { ok: false, error: 'internal error; see the hub log', code: 'PB_INTERNAL' });
+    t.true(lines().some((l) => /request failed: .*listing exploded/.test(l.msg)));
+    t.deepEqual(await (await fetch(`${base}/problems`)).json(), []);
+});
+test('a port that cannot be had rejects with PB_PORT_UNAVAILABLE', async (t) => {
+    const blocker = createServer();
+    await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => blocker.close());
+    const taken = blocker.address().port;
+    const server = new RestServer({
+        graph: new Graph(),
+        auth: new Authenticator({ username: '', password: '', token: '' }),
+        files: undefined,
+        wsFilters: [],
+        connections: () => [],
+        problems: () => [],
+        scheduler: realTime,
+        log: capturedLog().log,
+    });
+    t.teardown(() => server.stop());
+    await t.throwsAsync(server.listen('127.0.0.1', taken), {
+        instanceOf: HubError,
+        code: 'PB_PORT_UNAVAILABLE',
+        message: `cannot listen on 127.0.0.1:${taken} (in use, or not a local address)`,
+    });
+});
+test('every bad WebSocket message is answered with {p, error, code}', async (t) => {
+    const { port } = await servedWithFiles(t, { wsFilters: ['^none$'] });
+    const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
+    const bad = [
+        ['not json', null, 'PB_BAD_REQUEST'],
+        [Buffer.from([0xff, 0xfe, 0x7b]), null, 'PB_BAD_REQUEST'],
+        ['{"v":1}', null, 'PB_BAD_REQUEST'],
+        ['{"p":"studio/count"}', 'studio/count', 'PB_BAD_REQUEST'],
+        ['{"p":"studio/nope","v":1}', 'studio/nope', 'PB_UNKNOWN_PARAMETER'],
+        ['{"p":"nope/x","v":1}', 'nope/x', 'PB_UNKNOWN_CONNECTION'],
+        ['{"p":"Bad Id","v":1}', 'Bad Id', 'PB_BAD_ADDRESS'],
+        ['{"p":"clock/timer/1/trigger","v":1}', 'clock/timer/1/trigger', 'PB_READ_ONLY'],
+        ['{"p":"studio/count","v":"many"}', 'studio/count', 'PB_CONVERSION'],
+    ];
+    for (const [message] of bad)
+        client.socket.send(message);
+    await client.untilCount(bad.length);
+    t.deepEqual(client.messages.map(({ p, code }) => [p, code]), bad.map(([, p, code]) => [p, code]));
+    for (const answer of client.messages)
+        t.deepEqual(Object.keys(answer), ['p', 'error', 'code']);
+    t.is(client.socket.readyState, WebSocket.OPEN);
+});

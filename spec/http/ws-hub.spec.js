@@ -1,0 +1,311 @@
+import test, {} from 'ava';
+import { Graph } from "../../lib/core/graph.js";
+import { newWsClient, WsHub } from "../../lib/http/ws-hub.js";
+import { VirtualClock } from "../helpers/virtual-time.js";
+/**
+ * A client socket as uWS keeps one: while the client reads, what is sent reaches it at
+ * once; while it does not, messages queue in the send buffer, and beyond the drop cap
+ * uWS drops them. uWS reports a drain only when the spec says so (`hub.drained`).
+ */
+class FakeSocket {
+    dropLimit;
+    /** Every message the client has read, in order, as `address=value`. */
+    seen = [];
+    topics = new Set();
+    dropped = 0;
+    closed;
+    queue = [];
+    queuedBytes = 0;
+    reading = true;
+    data;
+    constructor(filters, dropLimit) {
+        this.dropLimit = dropLimit;
+        this.data = newWsClient(filters);
+    }
+    send(message) {
+        if (this.queuedBytes > this.dropLimit) {
+            this.dropped++;
+        }
+        else if (this.reading) {
+            this.take(message);
+        }
+        else {
+            this.queue.push(message);
+            this.queuedBytes += message.length;
+        }
+    }
+    cork(work) {
+        work();
+    }
+    subscribe(topic) {
+        this.topics.add(topic);
+    }
+    unsubscribe(topic) {
+        this.topics.delete(topic);
+    }
+    getBufferedAmount() {
+        return this.queuedBytes;
+    }
+    end(code, reason) {
+        this.closed = [code, reason];
+    }
+    getUserData() {
+        return this.data;
+    }
+    /** The client stops reading: what is sent to it piles up in its send buffer. */
+    stall() {
+        this.reading = false;
+    }
+    /** The client reads `count` buffered messages (all by default) and, when none are left, reads on. */
+    read(count = Number.POSITIVE_INFINITY) {
+        for (const message of this.queue.splice(0, count)) {
+            this.queuedBytes -= message.length;
+            this.take(message);
+        }
+        this.reading = this.queue.length === 0;
+    }
+    /** The last value read per address: what a dashboard shows. */
+    state() {
+        return Object.fromEntries(this.seen.map((line) => line.split('=')));
+    }
+    take(message) {
+        const { p, v } = JSON.parse(message);
+        this.seen.push(`${p}=${v}`);
+    }
+}
+const SCAN_MS = 50;
+/** A WsHub on a fresh graph and a virtual clock, with fake sockets behind a fake `publish`. */
+function setup(t, { wsFilters = [], lagLimit = 2000, dropLimit = 1_000_000 } = {}) {
+    const clock = new VirtualClock();
+    const graph = new Graph();
+    graph.registerConnection('studio');
+    const sockets = new Set();
+    /** The topic of every publish, in order. */
+    const published = [];
+    const hub = new WsHub(graph, wsFilters, (topic, message) => {
+        published.push(topic);
+        for (const socket of sockets)
+            if (socket.topics.has(topic))
+                socket.send(message);
+    }, { lagLimit, scanIntervalMs: SCAN_MS, dropLimit, scheduler: clock.scheduler });
+    hub.start();
+    t.teardown(() => hub.stop());
+    return {
+        clock,
+        graph,
+        hub,
+        published,
+        define(id, type = 'S', initial) {
+            return unwrap(graph.define('studio', id, { type, access: 'read-write', ...(initial === undefined ? {} : { initial }) }));
+        },
+        /** A client that joins now; a stalled one does not read from the start, its snapshot included. */
+        connect({ filters = [], stalled = false } = {}) {
+            const socket = new FakeSocket(filters, dropLimit);
+            if (stalled)
+                socket.stall();
+            sockets.add(socket);
+            hub.join(socket);
+            return socket;
+        },
+        /** The client goes, as uWS reports with `close`. */
+        leave(socket) {
+            sockets.delete(socket);
+            hub.leave(socket);
+        },
+        /** What a client should end with: the current value of every known state parameter. */
+        current() {
+            return Object.fromEntries(graph.all().flatMap((p) => (p.value === undefined ? [] : [[p.address, String(p.value)]])));
+        },
+    };
+}
+function unwrap(result) {
+    if (!result.ok)
+        throw result.error;
+    return result.value;
+}
+const padding = 'x'.repeat(200);
+/** Ten parameters whose changes are about 230 bytes each: one burst is about 2.3 KB. */
+function bank(define) {
+    const parameters = Array.from({ length: 10 }, (_, i) => define(`p${i}`, 'S', 'start'));
+    return {
+        parameters,
+        burst(tag) {
+            for (const [i, parameter] of parameters.entries())
+                parameter.set(`${tag}${i} ${padding}`);
+        },
+    };
+}
+test('a client gets every known value as a snapshot, then each change as it happens', (t) => {
+    const { define, connect } = setup(t);
+    const count = define('count', 'I', 3);
+    const title = define('title', 'S', 'Morning');
+    const note = define('note');
+    count.set(4);
+    const client = connect();
+    t.deepEqual(client.seen, ['studio/count=4', 'studio/title=Morning'], 'the latest values only; nothing unknown');
+    count.set(5);
+    title.set('News');
+    count.set(5);
+    note.set('first value');
+    t.deepEqual(client.seen.slice(2), ['studio/count=5', 'studio/title=News', 'studio/note=first value']);
+});
+test('clients that join between changes lose none and see none twice', (t) => {
+    const { define, connect } = setup(t);
+    const counter = define('counter', 'I', 0);
+    const clients = [];
+    for (let n = 1; n <= 100; n++) {
+        counter.set(n);
+        if (n % 10 === 0)
+            clients.push([n, connect()]);
+    }
+    for (const [joinedAt, client] of clients) {
+        const expected = Array.from({ length: 101 - joinedAt }, (_, i) => `studio/counter=${joinedAt + i}`);
+        t.deepEqual(client.seen, expected, `joined at ${joinedAt}`);
+    }
+});
+test('triggers are never in a snapshot; their fires stream like changes', (t) => {
+    const { define, connect } = setup(t);
+    const cue = define('cue', 'T');
+    define('level', 'F', 0.5);
+    cue.set(null);
+    const client = connect();
+    t.deepEqual(client.seen, ['studio/level=0.5']);
+    cue.set(null);
+    cue.set(null);
+    t.deepEqual(client.seen.slice(1), ['studio/cue=true', 'studio/cue=true']);
+    t.deepEqual(connect().seen, ['studio/level=0.5'], 'a later client is not sent past fires');
+});
+test('a client whose send buffer passes the lag limit is taken off the stream at the next check', (t) => {
+    const { define, connect, clock, hub } = setup(t, { lagLimit: 2000 });
+    const { burst } = bank(define);
+    const slow = connect();
+    const fast = connect();
+    slow.stall();
+    burst('a');
+    burst('b');
+    t.true(slow.getBufferedAmount() > 2000);
+    t.is(hub.stats().lagging, 0, 'buffers are checked on a schedule, not on every change');
+    clock.advanceBy(SCAN_MS);
+    t.is(hub.stats().lagging, 1);
+    const buffered = slow.getBufferedAmount();
+    burst('c');
+    burst('d');
+    t.is(slow.getBufferedAmount(), buffered, 'nothing more is queued for it');
+    t.is(fast.seen.length, 10 + 40, 'the others get every change');
+});
+test('a large snapshot still in flight does not count as lagging', (t) => {
+    const { define, connect, clock, hub } = setup(t, { lagLimit: 2000 });
+    const { parameters, burst } = bank(define);
+    burst('big');
+    const client = connect({ stalled: true });
+    t.true(client.getBufferedAmount() > 2000, 'the snapshot alone is over the limit');
+    parameters[0]?.set('one change');
+    clock.advanceBy(SCAN_MS);
+    t.is(hub.stats().lagging, 0);
+    burst('a');
+    clock.advanceBy(SCAN_MS);
+    t.is(hub.stats().lagging, 1, 'the limit counts from the end of the snapshot');
+});
+test('once drained, a lagging client is sent only what changed while it was off the stream, then changes again', (t) => {
+    const { define, connect, clock, hub, current } = setup(t, { lagLimit: 2000 });
+    const { parameters, burst } = bank(define);
+    const slow = connect();
+    slow.stall();
+    burst('a');
+    burst('b');
+    clock.advanceBy(SCAN_MS);
+    t.is(hub.stats().lagging, 1);
+    parameters[0]?.set('while off 1');
+    parameters[0]?.set('while off 2');
+    parameters[1]?.set('while off');
+    slow.read(15);
+    hub.drained(slow);
+    t.is(hub.stats().lagging, 1, 'a buffer still over a quarter of the limit is not drained');
+    slow.read();
+    hub.drained(slow);
+    t.is(hub.stats().lagging, 0);
+    const afterSnapshot = slow.seen.slice(10);
+    t.is(afterSnapshot.length, 20 + 2);
+    t.deepEqual(afterSnapshot.slice(20), ['studio/p0=while off 2', 'studio/p1=while off'], 'the latest value of each, and nothing unchanged');
+    parameters[2]?.set('live');
+    t.is(slow.seen.at(-1), 'studio/p2=live');
+    t.deepEqual(slow.state(), current());
+});
+test('a lagging client that drains while nothing changes is resumed by the periodic check', (t) => {
+    const { define, connect, clock, hub, current } = setup(t, { lagLimit: 2000 });
+    const { parameters, burst } = bank(define);
+    const slow = connect();
+    slow.stall();
+    burst('a');
+    burst('b');
+    clock.advanceBy(SCAN_MS);
+    parameters[3]?.set('while off');
+    clock.advanceBy(SCAN_MS * 4);
+    t.is(hub.stats().lagging, 1, 'checked again and again while it stays full');
+    slow.read();
+    clock.advanceBy(SCAN_MS);
+    t.is(hub.stats().lagging, 0);
+    t.is(slow.seen.at(-1), 'studio/p3=while off');
+    t.deepEqual(slow.state(), current());
+});
+test('a client found beyond the drop cap may have lost messages and gets a full snapshot on resume', (t) => {
+    const { define, connect, clock, hub, current } = setup(t, { lagLimit: 2000, dropLimit: 3000 });
+    const steady = define('steady', 'S', 'unchanged');
+    const { burst } = bank(define);
+    const slow = connect();
+    slow.stall();
+    for (const tag of ['a', 'b', 'c', 'd'])
+        burst(tag);
+    t.true(slow.dropped > 0, 'uWS dropped some of its messages');
+    clock.advanceBy(SCAN_MS);
+    t.is(hub.stats().lagging, 1);
+    const readBefore = slow.seen.length;
+    slow.read();
+    hub.drained(slow);
+    t.true(slow.seen.slice(readBefore).includes(`${steady.address}=unchanged`), 'even what never changed is sent again');
+    t.deepEqual(slow.state(), current());
+    burst('e');
+    t.deepEqual(slow.state(), current(), 'and it is back on the stream');
+});
+test('a parameter added while clients are connected streams to those whose filters match; a removed one is gone', (t) => {
+    const { define, connect, graph } = setup(t, { wsFilters: [/^studio\/(mic|late)\//] });
+    const everything = connect();
+    const mics = connect({ filters: [/\/mic\//] });
+    const late = define('late/x', 'S', 'hello');
+    define('mic/3', 'B', true);
+    const outside = define('other', 'S', 'not streamed');
+    t.deepEqual(everything.seen, ['studio/late/x=hello', 'studio/mic/3=true']);
+    t.deepEqual(mics.seen, ['studio/mic/3=true']);
+    late.set('again');
+    outside.set('still not streamed');
+    t.deepEqual(everything.seen.slice(2), ['studio/late/x=again']);
+    graph.remove(late.address);
+    late.set('after removal');
+    t.deepEqual(everything.seen.slice(3), [], 'a removed parameter streams nothing');
+    t.deepEqual(connect().seen, ['studio/mic/3=true'], 'and is in no later snapshot');
+});
+test('clients with the same filters share one publish per change; a filter set goes with its last client', (t) => {
+    const { define, connect, leave, published } = setup(t);
+    const count = define('count', 'I', 1);
+    connect();
+    connect();
+    const counters = [connect({ filters: [/count/] }), connect({ filters: [/count/] })];
+    connect({ filters: [/mic/] });
+    published.length = 0;
+    count.set(2);
+    t.is(published.length, 2, 'one publish for each filter set that matches, however many clients share it');
+    for (const client of counters)
+        leave(client);
+    published.length = 0;
+    count.set(3);
+    t.is(published.length, 1);
+});
+test('stopping closes every client with 1001', (t) => {
+    const { connect, hub } = setup(t);
+    const clients = [connect(), connect({ filters: [/x/] })];
+    hub.stop();
+    t.deepEqual(clients.map((c) => c.closed), [
+        [1001, 'hub stopping'],
+        [1001, 'hub stopping'],
+    ]);
+});

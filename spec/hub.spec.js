@@ -1,0 +1,115 @@
+import test from 'ava';
+import { Type } from '@sinclair/typebox';
+import { asWritten, defineConnectionType } from "../lib/connections/connection.js";
+import { Hub } from "../lib/hub.js";
+import { flowOf, param } from "./helpers/hub.js";
+/** A connection type that records its lifecycle and can be told to fail or degrade. */
+function probeType(events, behaviour = {}) {
+    return defineConnectionType({
+        type: 'probe',
+        summary: 'records its lifecycle',
+        settings: Type.Object({}),
+        parse: asWritten,
+        create(context) {
+            return {
+                async start() {
+                    context.define('value', { type: 'I', access: 'read-write', initial: 1 });
+                    events.push(`start ${context.id}`);
+                    await Promise.resolve();
+                    if (behaviour.failStart)
+                        throw new Error('device not answering');
+                    if (behaviour.degrade)
+                        context.setStatus('degraded', behaviour.degrade, 'PB_FILE_WRITE');
+                },
+                stop() {
+                    events.push(`stop ${context.id}`);
+                    if (behaviour.failStop)
+                        throw new Error('stuck');
+                },
+            };
+        },
+    });
+}
+const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: true, persist: true };
+function configOf(id, type, overrides = {}) {
+    const plan = type.prepare({}, { id });
+    if (!plan.ok)
+        throw new Error('the probe type takes no settings');
+    return { id, plan: plan.value, common: { ...common, ...overrides } };
+}
+const flowWith = (...connections) => ({ path: '/virtual/flow.json5', baseDir: '/virtual', connections, rules: [], flows: [], durability: 'process' });
+test('connections start in flow order and stop in reverse order', async (t) => {
+    const events = [];
+    const hub = new Hub({ flow: flowWith(configOf('a', probeType(events)), configOf('b', probeType(events)), configOf('c', probeType(events))) });
+    await hub.start();
+    await hub.stop();
+    t.deepEqual(events, ['start a', 'start b', 'start c', 'stop c', 'stop b', 'stop a']);
+});
+test('a connection whose start throws is failed with its reason while the others run', async (t) => {
+    const events = [];
+    const hub = new Hub({
+        flow: flowWith(configOf('a', probeType(events)), configOf('broken', probeType(events, { failStart: true })), configOf('c', probeType(events))),
+    });
+    t.teardown(() => hub.stop());
+    await hub.start();
+    t.deepEqual(hub.connection('broken')?.status, { status: 'failed', reason: 'device not answering', code: 'PB_START_FAILED' });
+    t.is(hub.connection('a')?.status.status, 'ok');
+    t.is(hub.connection('c')?.status.status, 'ok');
+    t.is(hub.graph.get('broken/value'), undefined, "a failed connection's parameters are removed");
+    t.is(param(hub, 'broken/_status/connected').value, false);
+    t.is(param(hub, 'c/value').value, 1);
+    t.deepEqual(events, ['start a', 'start broken', 'stop broken', 'start c']);
+});
+test('a stop that throws does not keep the others from stopping', async (t) => {
+    const events = [];
+    const hub = new Hub({ flow: flowWith(configOf('a', probeType(events)), configOf('b', probeType(events, { failStop: true }))) });
+    await hub.start();
+    await hub.stop();
+    t.deepEqual(events.slice(2), ['stop b', 'stop a']);
+});
+test('stop is idempotent', async (t) => {
+    const events = [];
+    const hub = new Hub({ flow: flowWith(configOf('a', probeType(events))) });
+    await hub.start();
+    await Promise.all([hub.stop(), hub.stop()]);
+    await hub.stop();
+    t.deepEqual(events, ['start a', 'stop a']);
+});
+test('_status/connected is true while working, degraded included, and false once stopped', async (t) => {
+    const events = [];
+    const hub = new Hub({ flow: flowWith(configOf('a', probeType(events)), configOf('d', probeType(events, { degrade: 'link slow' }))) });
+    await hub.start();
+    const connected = param(hub, 'a/_status/connected');
+    t.is(connected.type, 'B');
+    t.is(connected.access, 'read-only');
+    t.is(connected.value, true);
+    t.deepEqual(hub.connection('d')?.status, { status: 'degraded', reason: 'link slow', code: 'PB_FILE_WRITE' });
+    t.is(param(hub, 'd/_status/connected').value, true);
+    await hub.stop();
+    t.is(connected.value, false);
+});
+test('a disabled connection is not started; its status says so', async (t) => {
+    const events = [];
+    const hub = new Hub({ flow: flowWith(configOf('off', probeType(events), { enabled: false })) });
+    t.teardown(() => hub.stop());
+    await hub.start();
+    t.deepEqual(events, []);
+    t.deepEqual(hub.connection('off')?.status, { status: 'disabled', reason: '' });
+    t.is(param(hub, 'off/_status/connected').value, false);
+});
+test('without statusParameters there is no _status parameter', async (t) => {
+    const events = [];
+    const hub = new Hub({ flow: flowWith(configOf('a', probeType(events), { statusParameters: false })) });
+    t.teardown(() => hub.stop());
+    await hub.start();
+    t.is(hub.graph.get('a/_status/connected'), undefined);
+});
+test('common settings are accepted by every connection type', (t) => {
+    const flow = flowOf({
+        connections: {
+            s: { type: 'dummy', enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false },
+        },
+    });
+    t.deepEqual(flow.connections[0]?.common, { enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false });
+    t.is(flow.connections[0]?.plan.fingerprint, '{}', 'the common settings are not among its own');
+});

@@ -1,0 +1,89 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import test from 'ava';
+import { StateStore } from "../../lib/state/store.js";
+import { stateFolder, storeWith } from "../helpers/state.js";
+test('values and records come back after the store is closed and opened again', async (t) => {
+    const folder = await stateFolder();
+    const first = StateStore.open(folder);
+    if (!first.ok)
+        return t.fail(first.error.message);
+    first.value.setValue('vars/a', 42);
+    first.value.setValue('vars/b', 'text with\ttab');
+    first.value.setValue('vars/c', false);
+    first.value.setRecord('clock', 'timer/1', { deadline: 5, duration: 3 });
+    t.is(first.value.value('vars/a'), 42, 'read back before the commit');
+    await first.value.close();
+    const again = await storeWith(t, {}, folder);
+    t.deepEqual(again.values(), [
+        ['vars/a', 42],
+        ['vars/b', 'text with\ttab'],
+        ['vars/c', false],
+    ]);
+    t.deepEqual(again.record('clock', 'timer/1'), { deadline: 5, duration: 3 });
+});
+test('a reset forgets the values and records of one connection only', async (t) => {
+    const store = await storeWith(t, { 'vars/a': 1, 'vars/deep/b': 2, 'vars-2/a': 3, 'v/x': 4 });
+    store.setRecord('vars', 'k', 1);
+    store.setRecord('vars-2', 'k', 2);
+    t.is(await store.reset('vars'), 2);
+    t.deepEqual(store.values(), [
+        ['v/x', 4],
+        ['vars-2/a', 3],
+    ]);
+    t.is(store.record('vars', 'k'), undefined);
+    t.is(store.record('vars-2', 'k'), 2);
+});
+test('two processes may hold the same state folder: the second sees what the first committed', async (t) => {
+    const folder = await stateFolder();
+    const writer = await storeWith(t, { 'vars/a': 1 }, folder);
+    const reader = await storeWith(t, {}, folder);
+    t.deepEqual(reader.values(), [['vars/a', 1]]);
+    writer.setValue('vars/a', 2);
+    await writer.settled();
+    t.deepEqual(reader.values(), [['vars/a', 2]]);
+});
+test('a folder that cannot be opened keeps values in memory, reports why, and saves them once it can', async (t) => {
+    const parent = await stateFolder();
+    const folder = join(parent, 'state');
+    await writeFile(folder, 'a file stands where the folder should be');
+    t.false(StateStore.open(folder).ok, 'open refuses it with the reason');
+    const store = StateStore.openOrWait(folder);
+    t.teardown(() => store.close());
+    t.false(store.health.ok);
+    t.regex(store.health.ok ? '' : store.health.reason, /kept in memory only.*cannot open the state folder/);
+    store.setValue('vars/a', 7);
+    t.is(store.value('vars/a'), 7, 'the value works in memory');
+    store.retry();
+    t.false(store.health.ok, 'still in the way');
+    await rm(folder);
+    store.retry();
+    await store.settled();
+    t.true(store.health.ok);
+    const other = await storeWith(t, {}, folder);
+    t.deepEqual(other.values(), [['vars/a', 7]], 'the value held in memory was saved');
+});
+test('with durability "power" a write is settled once synced, and answers waiting together share the commit', async (t) => {
+    const folder = await stateFolder();
+    const opened = StateStore.open(folder, { durability: 'power' });
+    if (!opened.ok)
+        return t.fail(opened.error.message);
+    const store = opened.value;
+    const told = [];
+    store.setValue('vars/a', 1);
+    store.whenSettled(() => told.push('first'));
+    store.setValue('vars/b', 2);
+    store.whenSettled(() => told.push('second'));
+    t.deepEqual(told, [], 'nobody is told before the commit');
+    await store.settled();
+    t.deepEqual(told, ['first', 'second']);
+    let now = false;
+    store.whenSettled(() => (now = true));
+    t.true(now, 'with nothing waiting, at once');
+    await store.close();
+    const again = await storeWith(t, {}, folder);
+    t.deepEqual(again.values(), [
+        ['vars/a', 1],
+        ['vars/b', 2],
+    ]);
+});
