@@ -107,11 +107,11 @@ export declare const errorTable: {
     };
     readonly PB_CODE_FLOW: {
         readonly status: 503;
-        readonly text: "A code flow failed to load, threw, or its stream errored; it is stopped and its parameters removed. The message names the file.";
+        readonly text: "A code flow failed to load (the message gives file, line and column when it does not compile), threw — at start, from a timer, or by a rejection nobody handled — or its stream errored; it is stopped and its parameters removed. The message names the file.";
     };
     readonly PB_FEEDBACK_LOOP: {
         readonly status: 508;
-        readonly text: "Rules kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules.";
+        readonly text: "Rules or code flows kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules or the flow.";
     };
     readonly PB_RULE_FAILED: {
         readonly status: 500;
