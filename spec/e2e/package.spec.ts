@@ -68,8 +68,14 @@ export default flow;
   );
   // A TypeScript project with no special flags type-checks its flow against patchbay/flow
   // (`types: []` as \`tsc --init\` writes it: a dependency brings an old @types/node along).
-  await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', types: [], noEmit: true }, include: ['*.ts'] }));
-  await t.notThrowsAsync(run(process.execPath, [tsc, '-p', app]), 'tsc type-checks the flow');
+  // The same flow in an ES module folder, and `module: node16`, whose rules are stricter.
+  await mkdir(join(app, 'esm'));
+  await writeFile(join(app, 'esm/package.json'), JSON.stringify({ type: 'module' }));
+  await writeFile(join(app, 'esm/doubler.ts'), await readFile(join(app, 'doubler.ts')));
+  for (const module of ['nodenext', 'node16']) {
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module, types: [], noEmit: true }, include: ['*.ts', 'esm/*.ts'] }));
+    await t.notThrowsAsync(run(process.execPath, [tsc, '-p', app]), `tsc type-checks the flows (module: ${module})`);
+  }
 
   t.is((await run('npx', ['patchbay', '--version'], { cwd: app })).stdout.trim(), pkg.version, 'npx finds the command');
   // The hub runs as npx would run it, without npx in between, which does not pass SIGTERM on.
