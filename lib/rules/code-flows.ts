@@ -164,8 +164,9 @@ export class CodeFlows {
 
   /** Starts every module in order; resolves with the ids that run. */
   async start(paths: readonly string[]): Promise<string[]> {
-    const loader = (this.loader = new ModuleLoader());
     const started: string[] = [];
+    if (paths.length === 0) return started; // no loader hooks for flow files without code flows
+    const loader = (this.loader = new ModuleLoader());
     for (const path of paths) {
       const id = flowIdOf(path);
       const log = this.options.log.child({ connection: id });

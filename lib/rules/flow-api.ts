@@ -1,6 +1,7 @@
 /**
- * The API a code flow receives (R-R6). A code flow is an ES module (JavaScript or
- * TypeScript) listed in a flow file's `flows`; its default export is called once at start:
+ * The API a code flow receives (R-R6). A code flow is a module (JavaScript or TypeScript,
+ * ES module or CommonJS) listed in a flow file's `flows`; its default export is called
+ * once at start:
  *
  *   import type { CodeFlow } from 'patchbay/flow';
  *   const flow: CodeFlow = (hub) => hub.watch('studio/level').pipe(…);
@@ -8,8 +9,9 @@
  *
  * Whatever it returns — Observables, Subscriptions, teardown functions, or a list of
  * them — the hub owns: it subscribes returned Observables, and at a reload or shutdown it
- * stops them all before any connection stops. A flow that throws, or whose Observable
- * errors, is reported with its name; the others keep running.
+ * stops them all before any connection stops. A flow that throws (also from its timers
+ * and promises), or whose Observable errors, is reported with its file and stopped; the
+ * others keep running.
  */
 import type { Observable, Subscription } from 'rxjs';
 import type { Access } from '../core/parameter.ts';
