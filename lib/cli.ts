@@ -131,8 +131,10 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   err.on('error', () => {});
   const log = createLogger({ level, format, destination: err });
   // A listener that throws is reported and the graph carries on (the default would
-  // rethrow it asynchronously and end the process).
-  rxjsConfig.onUnhandledError = (error) => log.error(`unhandled error in a subscriber: ${reasonOf(error)}`);
+  // rethrow it asynchronously and end the process); a code flow's listener fails its flow.
+  rxjsConfig.onUnhandledError = (error) => {
+    if (!codeFlowFailed(error)) log.error(`unhandled error in a subscriber: ${reasonOf(error)}`);
+  };
   log.info(`flow file ${loaded.flow.path}`);
   const folder = stateFolderOf(loaded.flow, stateOption);
   const state = folder === undefined ? undefined : StateStore.openOrWait(folder, { durability: loaded.flow.durability });

@@ -92,7 +92,7 @@ test.serial('JavaScript and TypeScript flows run in CommonJS and ES module folde
   t.is(await terminate(hub), 0);
 });
 
-test.serial('a flow that throws from a timer or leaves a rejection unhandled is reported and stopped; a flow writing its own parameter is cut; the hub runs on', async (t) => {
+test.serial('a flow that throws from a timer or a listener, or leaves a rejection unhandled, is reported and stopped; a flow writing its own parameter is cut; the hub runs on', async (t) => {
   const dir = await folder({
     'package.json': npmInit,
     'timer-bomb.js': `
@@ -115,10 +115,11 @@ test.serial('a flow that throws from a timer or leaves a rejection unhandled is 
         hub.define('n', { type: 'I', initial: 0 });
         return hub.watch('looper/n').subscribe((n) => hub.write('looper/n', n + 1));
       };`,
+    'thrower.js': `module.exports = (hub) => hub.watch('vars/arm').subscribe((v) => { if (v === 3) throw new Error('thrown by a listener'); });`,
     'steady.js': `module.exports = (hub) => hub.watch('vars/arm').subscribe((v) => hub.write('vars/seen', v));`,
     'flow.json5': JSON.stringify({
       connections: { api, vars: { type: 'dummy', parameters: ['arm,I,0', 'seen,I,0'] } },
-      flows: ['timer-bomb.js', 'rejecter.ts', 'looper.js', 'steady.js'],
+      flows: ['timer-bomb.js', 'rejecter.ts', 'looper.js', 'thrower.js', 'steady.js'],
     }),
   });
   const hub = await runHub(t, join(dir, 'flow.json5'));
@@ -143,6 +144,8 @@ test.serial('a flow that throws from a timer or leaves a rejection unhandled is 
   t.is(await hub.write('looper/n', '100'), 'OK');
   t.is(await hub.write('vars/arm', '3'), 'OK');
   t.is(await hub.read('vars/seen'), '3', 'the other flows run on');
+  await eventually(async () => (await hub.problems()).some((p) => p.id === 'thrower'), 'the listener failure to be reported');
+  t.regex((await hub.problems()).find((p) => p.id === 'thrower')?.message ?? '', /thrower\.js stopped: thrown by a listener/);
   t.is(await terminate(hub), 0, hub.log());
   t.false(hub.messages().some((m) => m.startsWith('uncaught')), hub.log());
 });
