@@ -141,7 +141,7 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   log.info(state ? `state folder ${folder} (durability: ${loaded.flow.durability})` : 'no state folder: values start from their defaults and are not kept');
   const hub = new Hub({ flow: loaded.flow, log, ...(state ? { state } : {}) });
   const release = keepAlive();
-  let watcher: FlowWatcher | undefined;
+  let watcher: { close(): void } | undefined;
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -257,8 +257,9 @@ async function stateCommand(
 }
 
 /** `--watch`: reloads on every change of the flow file or a code flow, one reload at a time. */
-function watchAndReload(hub: Hub, initial: Flow, log: Logger): FlowWatcher {
+function watchAndReload(hub: Hub, initial: Flow, log: Logger): { close(): void } {
   let queue = Promise.resolve();
+  let flow = initial;
   const watcher = new FlowWatcher(() => {
     queue = queue.then(async () => {
       const loaded = await loadFlowFile(initial.path);
@@ -266,13 +267,28 @@ function watchAndReload(hub: Hub, initial: Flow, log: Logger): FlowWatcher {
         log.error(`reload refused, the running flow is kept: ${loaded.error.message}`);
         return;
       }
-      await hub.reload(loaded.flow);
-      watcher.watch(watched(loaded.flow));
+      flow = loaded.flow;
+      await hub.reload(flow);
+      watchFiles();
     });
   }, realTime);
-  // The flow file, its code flows, and the local modules they import (what a reload reads afresh).
-  const watched = (flow: Flow) => [flow.path, ...flow.flows, ...hub.codeFlowFiles()];
-  watcher.watch(watched(initial));
+  // The flow file, its code flows, and the local modules they import (what a reload reads
+  // afresh). Those may be told of a little after their flow started, so the list follows
+  // them, and it only grows: a file a reload no longer loads costs at most a spare reload,
+  // while one dropped for a moment could miss an edit.
+  const files = new Set<string>();
+  const watchFiles = () => {
+    const before = files.size;
+    for (const file of [flow.path, ...flow.flows, ...hub.codeFlowFiles()]) files.add(file);
+    if (files.size > before) watcher.watch([...files]);
+  };
+  const following = hub.codeFlowFiles$.subscribe(watchFiles);
+  watchFiles();
   log.info(`watching ${initial.path} and its code flows for changes`);
-  return watcher;
+  return {
+    close: () => {
+      following.unsubscribe();
+      watcher.close();
+    },
+  };
 }

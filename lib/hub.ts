@@ -47,6 +47,10 @@ export class Hub {
   private readonly scheduler: Scheduler;
   private readonly ruleProblems = new Subject<RuleProblem>();
   private readonly problemStream = new Subject<Problem>();
+  private readonly codeFlowFilesChanged = new Subject<void>();
+
+  /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
+  readonly codeFlowFiles$: Observable<void> = this.codeFlowFilesChanged.asObservable();
   /** Problems of rules and code flows since the logic last started; connections report through their status. */
   private logicProblems: Problem[] = [];
   private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
@@ -210,6 +214,7 @@ export class Hub {
       log: this.log,
       guard,
       report: (id, error) => this.reportLogic({ source: 'code-flow', id, code: error.code, message: error.message }),
+      loaded: () => this.codeFlowFilesChanged.next(),
     });
     await this.codeFlows.start(this.flow.flows);
     const engine = new RuleEngine({

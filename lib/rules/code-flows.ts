@@ -3,10 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { basename, extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { NamespacedUnregister } from 'tsx/esm/api';
 import * as rx from 'rxjs';
 import { isObservable, Observable, Subscription } from 'rxjs';
-import { register as registerCommonJs } from 'tsx/cjs/api';
-import { register as registerEsm } from 'tsx/esm/api';
 import { isConnectionId } from '../core/address.ts';
 import { HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
@@ -31,6 +30,11 @@ export interface CodeFlowsOptions {
    * stream errors, and it is stopped; PB_FEEDBACK_LOOP when one of its writes was cut.
    */
   readonly report?: (id: string, error: HubError) => void;
+  /**
+   * Told when the flows loaded one more file: tsx tells of ES modules by message, so some
+   * arrive after the import that loaded them resolved (see `files`).
+   */
+  readonly loaded?: () => void;
 }
 
 /** The id of a flow module: its file name, lower-cased, with other characters as `-`. */
@@ -97,11 +101,29 @@ let loads = 0;
  * records the local files the flows loaded, for `--watch`.
  */
 class ModuleLoader {
-  private readonly namespace = `patchbay-flows-${++loads}`;
-  private readonly loaded = new Set<string>();
-  private readonly esm = registerEsm({ namespace: this.namespace, onImport: (url) => this.loaded.add(url) });
-  private readonly commonJs = registerCommonJs({ namespace: this.namespace });
   private readonly requireCache = createRequire(import.meta.url).cache;
+
+  private constructor(
+    private readonly namespace: string,
+    private readonly loaded: ReadonlySet<string>,
+    private readonly esm: NamespacedUnregister,
+    private readonly commonJs: { unregister(): void },
+  ) {}
+
+  /** tsx's APIs are imported only by hubs with code flows (they take a tenth of a second). */
+  static async open(imported: () => void): Promise<ModuleLoader> {
+    const [{ register: registerEsm }, { register: registerCommonJs }] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+    // The trailing dash keeps one namespace from being the beginning of another (1-, 10-).
+    const namespace = `patchbay-flows-${++loads}-`;
+    const loaded = new Set<string>();
+    return new ModuleLoader(namespace, loaded, registerEsm({
+        namespace,
+        onImport: (url) => {
+          loaded.add(url);
+          imported();
+        },
+      }), registerCommonJs({ namespace }));
+  }
 
   async import(path: string): Promise<unknown> {
     const url = pathToFileURL(path).href;
@@ -166,7 +188,7 @@ export class CodeFlows {
   async start(paths: readonly string[]): Promise<string[]> {
     const started: string[] = [];
     if (paths.length === 0) return started; // no loader hooks for flow files without code flows
-    const loader = (this.loader = new ModuleLoader());
+    const loader = (this.loader = await ModuleLoader.open(() => this.options.loaded?.()));
     for (const path of paths) {
       const id = flowIdOf(path);
       const log = this.options.log.child({ connection: id });
@@ -221,7 +243,10 @@ export class CodeFlows {
     return started;
   }
 
-  /** The files the running flows were loaded from, with the local modules they import. */
+  /**
+   * The files the running flows were loaded from, with the local modules they import, as
+   * far as known: an ES module may be told of just after its flow started (`loaded`).
+   */
   files(): string[] {
     return this.loader?.files() ?? [];
   }
