@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { basename, extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { NamespacedUnregister } from 'tsx/esm/api';
 import * as rx from 'rxjs';
 import { isObservable, Observable, Subscription } from 'rxjs';
+import type { NamespacedUnregister } from 'tsx/esm/api';
 import { isConnectionId } from '../core/address.ts';
 import { HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
@@ -116,18 +116,17 @@ class ModuleLoader {
     // The trailing dash keeps one namespace from being the beginning of another (1-, 10-).
     const namespace = `patchbay-flows-${++loads}-`;
     const loaded = new Set<string>();
-    return new ModuleLoader(namespace, loaded, registerEsm({
-        namespace,
-        onImport: (url) => {
-          loaded.add(url);
-          imported();
-        },
-      }), registerCommonJs({ namespace }));
+    const onImport = (url: string) => {
+      loaded.add(url);
+      imported();
+    };
+    return new ModuleLoader(namespace, loaded, registerEsm({ namespace, onImport }), registerCommonJs({ namespace }));
   }
 
   async import(path: string): Promise<unknown> {
     const url = pathToFileURL(path).href;
-    // An absolute URL, imported from itself: `x.js` is x.js, never a neighbouring x.ts.
+    // An absolute URL, imported from itself: `x.js` is x.js. Imported from a TypeScript
+    // file (this one), tsx would take a neighbouring x.ts for it.
     return this.esm.import(url, url);
   }
 
@@ -215,7 +214,6 @@ export class CodeFlows {
       };
       this.owned.set(id, { flow, subscription });
       subscription.add(() => {
-        flow.stopped = true;
         this.options.graph.removeParameters(id);
         this.options.graph.unregisterConnection(id);
       });
@@ -283,7 +281,7 @@ export class CodeFlows {
     const origin = `flow ${flow.id}`;
     // Every write of the flow passes the loop guard: a write that would close a loop is
     // refused, with the result saying so, and reported once per cascade.
-    const guarded = (address: string, write: () => SetResult): SetResult => {
+    const guarded: Guarded = (address, write) => {
       const mark = guard.enter(guard.point(address));
       if (typeof mark === 'number') {
         try {
@@ -296,41 +294,6 @@ export class CodeFlows {
       if (mark !== Loop.quiet) report(new HubError('PB_FEEDBACK_LOOP', `code flow ${flow.path}: ${error.message}`));
       return { ok: false, error };
     };
-    const view = <P extends Parameter>(parameter: P, extra: (p: P) => object = () => ({})): P =>
-      Object.freeze({
-        get address() {
-          return parameter.address;
-        },
-        get connectionId() {
-          return parameter.connectionId;
-        },
-        get id() {
-          return parameter.id;
-        },
-        get type() {
-          return parameter.type;
-        },
-        get access() {
-          return parameter.access;
-        },
-        get persist() {
-          return parameter.persist;
-        },
-        get remote() {
-          return parameter.remote;
-        },
-        get value() {
-          return parameter.value;
-        },
-        get values$() {
-          return within(flow, parameter.values$);
-        },
-        get changes$() {
-          return within(flow, parameter.changes$);
-        },
-        set: (raw: unknown, writer = origin) => guarded(parameter.address, () => parameter.set(raw, writer)),
-        ...extra(parameter),
-      }) as unknown as P;
     return {
       rx,
       id: flow.id,
@@ -338,7 +301,7 @@ export class CodeFlows {
       log,
       parameter: (address) => {
         const found = graph.get(address);
-        return found && view(found);
+        return found && new FlowParameter(found, flow, guarded, origin);
       },
       value: (address) => graph.get(address)?.value,
       watch: (address) => within(flow, graph.watch(address)),
@@ -346,9 +309,65 @@ export class CodeFlows {
       define: (parameterId, { type, access = 'read-write', initial }) => {
         const defined = graph.define(flow.id, parameterId, initial === undefined ? { type, access } : { type, access, initial });
         if (!defined.ok) throw defined.error;
-        return view<OwnedParameter>(defined.value, (p) => ({ report: (raw: unknown) => guarded(p.address, () => p.report(raw)) }));
+        return new OwnedFlowParameter(defined.value, flow, guarded, origin);
       },
     };
+  }
+}
+
+type Guarded = (address: string, write: () => SetResult) => SetResult;
+
+/**
+ * A parameter as a flow sees it: what it delivers runs as the flow's code, and its writes
+ * pass the loop guard.
+ */
+class FlowParameter<P extends Parameter = Parameter> implements Parameter {
+  constructor(
+    protected readonly parameter: P,
+    private readonly flow: RunningFlow,
+    protected readonly guarded: Guarded,
+    private readonly origin: string,
+  ) {}
+
+  get address(): string {
+    return this.parameter.address;
+  }
+  get connectionId(): string {
+    return this.parameter.connectionId;
+  }
+  get id(): string {
+    return this.parameter.id;
+  }
+  get type(): Parameter['type'] {
+    return this.parameter.type;
+  }
+  get access(): Parameter['access'] {
+    return this.parameter.access;
+  }
+  get persist(): boolean {
+    return this.parameter.persist;
+  }
+  get remote(): boolean {
+    return this.parameter.remote;
+  }
+  get value(): Parameter['value'] {
+    return this.parameter.value;
+  }
+  get values$(): Parameter['values$'] {
+    return within(this.flow, this.parameter.values$);
+  }
+  get changes$(): Parameter['changes$'] {
+    return within(this.flow, this.parameter.changes$);
+  }
+  set(raw: unknown, origin = this.origin): SetResult {
+    return this.guarded(this.address, () => this.parameter.set(raw, origin));
+  }
+}
+
+/** A parameter the flow defined: it may also report values. */
+class OwnedFlowParameter extends FlowParameter<OwnedParameter> implements OwnedParameter {
+  report(raw: unknown): SetResult {
+    return this.guarded(this.address, () => this.parameter.report(raw));
   }
 }
 
