@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ test.serial('the declarations of patchbay/flow in types/ are those of the source
 test.serial('the packed package holds what a user needs; installed in a CommonJS project, npx patchbay runs its TypeScript and JavaScript code flows', async (t) => {
   t.timeout(180_000, 'npm install may fetch what its cache lacks');
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-package-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true })); // an install is some 200 MB; teardowns run last first
   const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: checkout });
   const tarball = join(dir, stdout.trim().split('\n').pop() as string);
 
@@ -72,10 +73,11 @@ export default flow;
   await mkdir(join(app, 'esm'));
   await writeFile(join(app, 'esm/package.json'), JSON.stringify({ type: 'module' }));
   await writeFile(join(app, 'esm/doubler.ts'), await readFile(join(app, 'doubler.ts')));
-  for (const module of ['nodenext', 'node16']) {
-    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module, types: [], noEmit: true }, include: ['*.ts', 'esm/*.ts'] }));
-    await t.notThrowsAsync(run(process.execPath, [tsc, '-p', app]), `tsc type-checks the flows (module: ${module})`);
-  }
+  const typeChecks = ['nodenext', 'node16'].map(async (module) => {
+    const config = join(app, `tsconfig.${module}.json`);
+    await writeFile(config, JSON.stringify({ compilerOptions: { strict: true, module, types: [], noEmit: true }, include: ['*.ts', 'esm/*.ts'] }));
+    await t.notThrowsAsync(run(process.execPath, [tsc, '-p', config]), `tsc type-checks the flows (module: ${module})`);
+  });
 
   t.is((await run('npx', ['patchbay', '--version'], { cwd: app })).stdout.trim(), pkg.version, 'npx finds the command');
   // The hub runs as npx would run it, without npx in between, which does not pass SIGTERM on.
@@ -86,4 +88,5 @@ export default flow;
   t.is(await hub.read('greeter/text'), 'hello from function');
   t.deepEqual(await hub.problems(), []);
   t.is(await terminate(hub), 0);
+  await Promise.all(typeChecks);
 });
