@@ -159,7 +159,8 @@ class ModuleLoader {
  * checked with `node --check`, which prints it.
  */
 function loadFailure(error: unknown, candidates: readonly string[]): string {
-  const reason = reasonOf(error);
+  // esbuild: `Transform failed with 1 error:\n<file>:<line>:<column>: ERROR: <what>`, one line each.
+  const reason = reasonOf(error).replace(/^Transform failed with \d+ errors?:\n/, '').replaceAll(': ERROR: ', ': ').replaceAll('\n', '; ');
   if (!(error instanceof SyntaxError) || /:\d+:\d+/.test(reason)) return reason;
   for (const file of new Set(candidates)) {
     if (!/\.[cm]?js$/.test(file)) continue;
