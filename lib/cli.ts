@@ -10,6 +10,7 @@ import { reasonOf } from './core/errors.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub.ts';
+import { codeFlowFailed } from './rules/code-flows.ts';
 import { StateStore } from './state/store.ts';
 import { exportState, importState } from './state/transfer.ts';
 
@@ -130,15 +131,17 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   err.on('error', () => {});
   const log = createLogger({ level, format, destination: err });
   // A listener that throws is reported and the graph carries on (the default would
-  // rethrow it asynchronously and end the process).
-  rxjsConfig.onUnhandledError = (error) => log.error(`unhandled error in a subscriber: ${reasonOf(error)}`);
+  // rethrow it asynchronously and end the process); a code flow's listener fails its flow.
+  rxjsConfig.onUnhandledError = (error) => {
+    if (!codeFlowFailed(error)) log.error(`unhandled error in a subscriber: ${reasonOf(error)}`);
+  };
   log.info(`flow file ${loaded.flow.path}`);
   const folder = stateFolderOf(loaded.flow, stateOption);
   const state = folder === undefined ? undefined : StateStore.openOrWait(folder, { durability: loaded.flow.durability });
   log.info(state ? `state folder ${folder} (durability: ${loaded.flow.durability})` : 'no state folder: values start from their defaults and are not kept');
   const hub = new Hub({ flow: loaded.flow, log, ...(state ? { state } : {}) });
   const release = keepAlive();
-  let watcher: FlowWatcher | undefined;
+  let watcher: { close(): void } | undefined;
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -160,11 +163,17 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     };
     process.on('SIGINT', () => stop('SIGINT', Exit.Ok));
     process.on('SIGTERM', () => stop('SIGTERM', Exit.Ok));
-    process.on('uncaughtException', (error) => {
+    // An error that escapes every handler — thrown from a timer, or a rejection nobody
+    // handles — is a failure of the code flow that raised it, when one did: that flow is
+    // reported and stopped and the hub runs on (R-R6). Anything else ends the hub.
+    const escaped = (error: unknown) => {
+      if (codeFlowFailed(error)) return;
       if (stopping) return resolve(Exit.RuntimeFailure);
-      log.fatal(`uncaught: ${error.stack ?? reasonOf(error)}`);
+      log.fatal(`uncaught: ${reasonOf(error, { stack: true })}`);
       stop('runtime failure', Exit.RuntimeFailure);
-    });
+    };
+    process.on('uncaughtException', escaped);
+    process.on('unhandledRejection', escaped);
     hub.start().then(
       () => {
         if (watch && !stopping) watcher = watchAndReload(hub, loaded.flow, log);
@@ -248,8 +257,9 @@ async function stateCommand(
 }
 
 /** `--watch`: reloads on every change of the flow file or a code flow, one reload at a time. */
-function watchAndReload(hub: Hub, initial: Flow, log: Logger): FlowWatcher {
+function watchAndReload(hub: Hub, initial: Flow, log: Logger): { close(): void } {
   let queue = Promise.resolve();
+  let flow = initial;
   const watcher = new FlowWatcher(() => {
     queue = queue.then(async () => {
       const loaded = await loadFlowFile(initial.path);
@@ -257,11 +267,28 @@ function watchAndReload(hub: Hub, initial: Flow, log: Logger): FlowWatcher {
         log.error(`reload refused, the running flow is kept: ${loaded.error.message}`);
         return;
       }
-      await hub.reload(loaded.flow);
-      watcher.watch([loaded.flow.path, ...loaded.flow.flows]);
+      flow = loaded.flow;
+      await hub.reload(flow);
+      watchFiles();
     });
   }, realTime);
-  watcher.watch([initial.path, ...initial.flows]);
+  // The flow file, its code flows, and the local modules they import (what a reload reads
+  // afresh). Those may be told of a little after their flow started, so the list follows
+  // them, and it only grows: a file a reload no longer loads costs at most a spare reload,
+  // while one dropped for a moment could miss an edit.
+  const files = new Set<string>();
+  const watchFiles = () => {
+    const before = files.size;
+    for (const file of [flow.path, ...flow.flows, ...hub.codeFlowFiles()]) files.add(file);
+    if (files.size > before) watcher.watch([...files]);
+  };
+  const following = hub.codeFlowFiles$.subscribe(watchFiles);
+  watchFiles();
   log.info(`watching ${initial.path} and its code flows for changes`);
-  return watcher;
+  return {
+    close: () => {
+      following.unsubscribe();
+      watcher.close();
+    },
+  };
 }

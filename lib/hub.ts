@@ -10,6 +10,7 @@ import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import type { HubCounts } from './core/counts.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
+import { LoopGuard } from './rules/loop-guard.ts';
 import { flattenRules } from './rules/rule-tree.ts';
 import { superviseStore } from './state/supervise-store.ts';
 import type { StateStore, StoreHealth } from './state/store.ts';
@@ -49,6 +50,10 @@ export class Hub {
   private readonly scheduler: Scheduler;
   private readonly ruleProblems = new Subject<RuleProblem>();
   private readonly problemStream = new Subject<Problem>();
+  private readonly codeFlowFilesChanged = new Subject<void>();
+
+  /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
+  readonly codeFlowFiles$: Observable<void> = this.codeFlowFilesChanged.asObservable();
   /** Problems of rules and code flows since the logic last started; connections report through their status. */
   private logicProblems: Problem[] = [];
   private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
@@ -220,11 +225,16 @@ export class Hub {
   /** Code flows, then rules (R-R4: rules are checked once both have defined their parameters). */
   private async startLogic(): Promise<number> {
     this.logicProblems = [];
+    // One guard for rules and code flows (R-R5): a loop may run through both.
+    const guard = new LoopGuard(this.loopLimit ?? 256);
+    this.graph.causes.tracker = guard;
     this.codeFlows = new CodeFlows({
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,
-      failed: (id, error) => this.reportLogic({ source: 'code-flow', id, code: error.code, message: error.message }),
+      guard,
+      report: (id, error) => this.reportLogic({ source: 'code-flow', id, code: error.code, message: error.message }),
+      loaded: () => this.codeFlowFilesChanged.next(),
     });
     await this.codeFlows.start(this.flow.flows);
     const engine = new RuleEngine({
@@ -232,7 +242,7 @@ export class Hub {
       scheduler: this.scheduler,
       log: this.log,
       isDisabled: (id) => this.connection(id)?.status.status === 'disabled',
-      ...(this.loopLimit === undefined ? {} : { loopLimit: this.loopLimit }),
+      guard,
     });
     engine.problems$.subscribe((problem) => {
       this.ruleProblems.next(problem);
@@ -251,6 +261,12 @@ export class Hub {
     this.engine = undefined;
     this.codeFlows?.stop();
     this.codeFlows = undefined;
+    this.graph.causes.tracker = undefined;
+  }
+
+  /** The files of the running code flows and the local modules they import: what `--watch` watches besides the flow file. */
+  codeFlowFiles(): string[] {
+    return this.codeFlows?.files() ?? [];
   }
 }
 

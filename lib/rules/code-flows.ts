@@ -1,20 +1,40 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { basename, extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as rx from 'rxjs';
-import { isObservable, Subscription } from 'rxjs';
+import { isObservable, Observable, Subscription } from 'rxjs';
+import type { NamespacedUnregister } from 'tsx/esm/api';
 import { isConnectionId } from '../core/address.ts';
 import { HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
+import type { OwnedParameter, Parameter, SetResult } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { CodeFlow, FlowApi, FlowOutput } from './flow-api.ts';
+import { describeLoop, Loop, type LoopGuard } from './loop-guard.ts';
 
 export interface CodeFlowsOptions {
   readonly graph: Graph;
   readonly scheduler: Scheduler;
   readonly log: Logger;
-  /** Told of every flow that fails to load, throws, or whose stream errors (a PB_CODE_FLOW error naming the file). */
-  readonly failed?: (id: string, error: HubError) => void;
+  /**
+   * The hub's loop guard (R-R5), shared with the rules: every write of a flow goes through
+   * it, so a flow that writes what it watches is cut like a loop of rules.
+   */
+  readonly guard: LoopGuard;
+  /**
+   * Told of every problem of a flow, as a HubError naming its file: PB_CODE_FLOW when it
+   * fails to load, throws (at start, from a timer, by a rejection nobody handles) or its
+   * stream errors, and it is stopped; PB_FEEDBACK_LOOP when one of its writes was cut.
+   */
+  readonly report?: (id: string, error: HubError) => void;
+  /**
+   * Told when the flows loaded one more file: tsx tells of ES modules by message, so some
+   * arrive after the import that loaded them resolved (see `files`).
+   */
+  readonly loaded?: () => void;
 }
 
 /** The id of a flow module: its file name, lower-cased, with other characters as `-`. */
@@ -26,67 +46,222 @@ export function flowIdOf(path: string): string {
     .slice(0, 64);
 }
 
+/** One running flow: what Node's async context carries through its timers and promises. */
+interface RunningFlow {
+  readonly id: string;
+  readonly path: string;
+  /** Reports the flow failed and stops it. */
+  readonly fail: (error: unknown) => void;
+  stopped: boolean;
+}
+
+/**
+ * The flow whose code is running now. Everything a flow runs — its module, its default
+ * export, its subscriptions and what it watches — runs inside it, and Node keeps it across
+ * the timers and promises made there, so an error that escapes every handler can be
+ * traced back to its flow (R-R6) instead of ending the hub.
+ */
+const current = new AsyncLocalStorage<RunningFlow>();
+
+/**
+ * For the process's last-resort handlers (`uncaughtException`, `unhandledRejection`): when
+ * `error` was raised by code a code flow started, reports that flow failed with its file,
+ * stops it, and returns true; the hub runs on. False when no flow owns it: then it is the
+ * hub's own failure.
+ */
+export function codeFlowFailed(error: unknown): boolean {
+  const flow = current.getStore();
+  if (!flow) return false;
+  // A flow already stopped may have left timers behind: their errors are its, and told once.
+  if (!flow.stopped) flow.fail(error);
+  return true;
+}
+
+/** Makes every emission of `source` run as code of `flow`. */
+function within<T>(flow: RunningFlow, source: Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) =>
+    current.run(flow, () =>
+      source.subscribe({
+        next: (value) => current.run(flow, () => subscriber.next(value)),
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
+    ),
+  );
+}
+
+let loads = 0;
+
+/**
+ * Imports the modules of one start of the code flows through tsx, in a namespace of their
+ * own: each module and every module it imports in turn is read afresh, whatever the scope
+ * of its folder — TypeScript or JavaScript, ES module or CommonJS by Node's rules
+ * (`"type"` of the nearest package.json, `.mjs`/`.mts`, `.cjs`/`.cts`). Node never
+ * forgets an ES module, so a namespace is how a reload gets the edited ones. It also
+ * records the local files the flows loaded, for `--watch`.
+ */
+class ModuleLoader {
+  private readonly requireCache = createRequire(import.meta.url).cache;
+
+  private constructor(
+    private readonly namespace: string,
+    private readonly loaded: ReadonlySet<string>,
+    private readonly esm: NamespacedUnregister,
+    private readonly commonJs: { unregister(): void },
+  ) {}
+
+  /** tsx's APIs are imported only by hubs with code flows (they take a tenth of a second). */
+  static async open(imported: () => void): Promise<ModuleLoader> {
+    const [{ register: registerEsm }, { register: registerCommonJs }] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+    // The trailing dash keeps one namespace from being the beginning of another (1-, 10-).
+    const namespace = `patchbay-flows-${++loads}-`;
+    const loaded = new Set<string>();
+    const onImport = (url: string) => {
+      loaded.add(url);
+      imported();
+    };
+    return new ModuleLoader(namespace, loaded, registerEsm({ namespace, onImport }), registerCommonJs({ namespace }));
+  }
+
+  async import(path: string): Promise<unknown> {
+    const url = pathToFileURL(path).href;
+    // An absolute URL, imported from itself: `x.js` is x.js. Imported from a TypeScript
+    // file (this one), tsx would take a neighbouring x.ts for it.
+    return this.esm.import(url, url);
+  }
+
+  /** The files of the flows and of the local modules they imported (not packages). */
+  files(): string[] {
+    const files = new Set<string>();
+    for (const url of this.loaded) if (url.startsWith('file:')) files.add(fileURLToPath(url.replace(/[?#].*$/, '')));
+    // Modules required from CommonJS flows are not told to `onImport`; Node's cache knows them.
+    for (const key of Object.keys(this.requireCache)) if (this.isOurs(key) && key.startsWith('/')) files.add(key.replace(/\?.*$/, ''));
+    return [...files].filter((file) => !file.split(/[\\/]/).includes('node_modules'));
+  }
+
+  /** Lets go of the hooks and of the CommonJS modules of this load. */
+  close(): void {
+    void this.esm.unregister().catch(() => {});
+    this.commonJs.unregister();
+    for (const key of Object.keys(this.requireCache)) if (this.isOurs(key)) delete this.requireCache[key];
+  }
+
+  private isOurs(key: string): boolean {
+    return key.includes(`namespace=${this.namespace}`) || key.includes(`namespace%3D${this.namespace}`);
+  }
+}
+
+/**
+ * The message of an error a module raised while loading. TypeScript and transpiled files
+ * fail in esbuild, whose message names file, line and column; JavaScript that Node parses
+ * itself fails with a bare SyntaxError (the place is only in what Node prints when it
+ * dies), so the files that may hold it — the flow, and the module loaded last — are
+ * checked with `node --check`, which prints it.
+ */
+function loadFailure(error: unknown, candidates: readonly string[]): string {
+  // esbuild: `Transform failed with 1 error:\n<file>:<line>:<column>: ERROR: <what>`, one line each.
+  const reason = reasonOf(error).replace(/^Transform failed with \d+ errors?:\n/, '').replaceAll(': ERROR: ', ': ').replaceAll('\n', '; ');
+  if (!(error instanceof SyntaxError) || /:\d+:\d+/.test(reason)) return reason;
+  for (const file of new Set(candidates)) {
+    if (!/\.[cm]?js$/.test(file)) continue;
+    const checked = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 10_000 });
+    // `<file>:<line>`, the source line, a caret under the column.
+    const [where, , caret] = checked.stderr.split('\n');
+    const at = /^(.*):(\d+)$/.exec(where ?? '');
+    if (checked.status !== 0 && at) return `${at[1]}:${at[2]}${caret?.includes('^') ? `:${caret.indexOf('^') + 1}` : ''}: ${reason}`;
+  }
+  return reason;
+}
+
 /**
  * Loads and runs the code flows of a flow file (R-R6), each isolated: a flow that fails to
  * load, throws, or whose Observable errors is reported with its file and stopped; the
  * others run on. Everything a flow returns is owned here and stopped by `stop`.
  */
 export class CodeFlows {
-  private readonly owned = new Map<string, Subscription>();
-  private generation = 0;
+  private readonly owned = new Map<string, { readonly flow: RunningFlow; readonly subscription: Subscription }>();
+  private loader: ModuleLoader | undefined;
 
   constructor(private readonly options: CodeFlowsOptions) {}
 
   /** Starts every module in order; resolves with the ids that run. */
   async start(paths: readonly string[]): Promise<string[]> {
-    // A new query string makes a reload import the edited module, not the cached one.
-    this.generation++;
     const started: string[] = [];
+    if (paths.length === 0) return started; // no loader hooks for flow files without code flows
+    const loader = (this.loader = await ModuleLoader.open(() => this.options.loaded?.()));
     for (const path of paths) {
       const id = flowIdOf(path);
       const log = this.options.log.child({ connection: id });
-      const fail = (message: string, detail = message) => {
-        log.error(detail);
-        this.options.failed?.(id, new HubError('PB_CODE_FLOW', message));
+      // The log line carries the stack of what was thrown, the problem only its message.
+      const report = (error: HubError, thrown?: unknown) => {
+        const stack = thrown instanceof Error ? thrown.stack?.split('\n').slice(1).join('\n') : undefined;
+        log.error(stack ? `${error.message}\n${stack}` : error.message);
+        this.options.report?.(id, error);
       };
       if (!isConnectionId(id) || this.owned.has(id) || this.options.graph.hasConnection(id)) {
-        fail(`code flow ${path}: its id "${id}" (from the file name) is taken or invalid; rename the file`);
+        report(new HubError('PB_CODE_FLOW', `code flow ${path}: its id "${id}" (from the file name) is taken or invalid; rename the file`));
         continue;
       }
       const subscription = new Subscription();
-      this.owned.set(id, subscription);
+      const flow: RunningFlow = {
+        id,
+        path,
+        stopped: false,
+        fail: (error) => {
+          if (flow.stopped) return;
+          report(new HubError('PB_CODE_FLOW', `code flow ${path} stopped: ${reasonOf(error)}`), error);
+          this.stopOne(id);
+        },
+      };
+      this.owned.set(id, { flow, subscription });
       subscription.add(() => {
         this.options.graph.removeParameters(id);
         this.options.graph.unregisterConnection(id);
       });
+      let module: { default?: unknown };
       try {
-        const module = (await import(`${pathToFileURL(path).href}?v=${this.generation}`)) as { default?: unknown };
-        if (typeof module.default !== 'function') throw new Error('its default export is not a function (hub) => …');
+        module = (await current.run(flow, () => loader.import(path))) as { default?: unknown };
+      } catch (error) {
+        report(new HubError('PB_CODE_FLOW', `code flow ${path} failed to load: ${loadFailure(error, [...loader.files().slice(-1), path])}`));
+        this.stopOne(id);
+        continue;
+      }
+      try {
+        const main = defaultExport(module);
+        if (typeof main !== 'function') throw new Error('its default export is not a function (hub) => …');
         this.options.graph.registerConnection(id);
-        const output = await (module.default as CodeFlow)(this.api(id, log));
-        this.own(subscription, output, (error) => {
-          fail(`code flow ${path} stopped: ${reasonOf(error)}`, `code flow stopped: ${reasonOf(error)}`);
-          this.stopOne(id);
-        });
+        const output = await current.run(flow, () => (main as CodeFlow)(this.api(flow, log, report)));
+        current.run(flow, () => this.own(subscription, output, flow.fail));
         log.info(`code flow ${basename(path)} started`);
         started.push(id);
       } catch (error) {
-        fail(`code flow ${path} failed: ${reasonOf(error)}`, `code flow ${path} failed: ${reasonOf(error, { stack: true })}`);
+        report(new HubError('PB_CODE_FLOW', `code flow ${path} failed: ${reasonOf(error)}`), error);
         this.stopOne(id);
       }
     }
     return started;
   }
 
+  /**
+   * The files the running flows were loaded from, with the local modules they import, as
+   * far as known: an ES module may be told of just after its flow started (`loaded`).
+   */
+  files(): string[] {
+    return this.loader?.files() ?? [];
+  }
+
   /** Stops every flow and removes the parameters they defined. Idempotent. */
   stop(): void {
     for (const id of [...this.owned.keys()]) this.stopOne(id);
+    this.loader?.close();
+    this.loader = undefined;
   }
 
   private stopOne(id: string): void {
-    const subscription = this.owned.get(id);
+    const owned = this.owned.get(id);
     this.owned.delete(id);
-    subscription?.unsubscribe();
+    if (owned) owned.flow.stopped = true;
+    owned?.subscription.unsubscribe();
   }
 
   private own(into: Subscription, output: FlowOutput, failed: (error: unknown) => void): void {
@@ -102,22 +277,111 @@ export class CodeFlows {
     }
   }
 
-  private api(id: string, log: Logger): FlowApi {
-    const { graph, scheduler } = this.options;
+  private api(flow: RunningFlow, log: Logger, report: (error: HubError, thrown?: unknown) => void): FlowApi {
+    const { graph, scheduler, guard } = this.options;
+    const origin = `flow ${flow.id}`;
+    // Every write of the flow passes the loop guard: a write that would close a loop is
+    // refused, with the result saying so, and reported once per cascade.
+    const guarded: Guarded = (address, write) => {
+      const mark = guard.enter(guard.point(address));
+      if (typeof mark === 'number') {
+        try {
+          return write();
+        } finally {
+          guard.leave(mark);
+        }
+      }
+      const error = new HubError('PB_FEEDBACK_LOOP', describeLoop(mark));
+      if (mark !== Loop.quiet) report(new HubError('PB_FEEDBACK_LOOP', `code flow ${flow.path}: ${error.message}`));
+      return { ok: false, error };
+    };
     return {
       rx,
-      id,
+      id: flow.id,
       scheduler,
       log,
-      parameter: (address) => graph.get(address),
+      parameter: (address) => {
+        const found = graph.get(address);
+        return found && new FlowParameter(found, flow, guarded, origin);
+      },
       value: (address) => graph.get(address)?.value,
-      watch: (address) => graph.watch(address),
-      write: (address, value) => graph.write(address, value, `flow ${id}`),
+      watch: (address) => within(flow, graph.watch(address)),
+      write: (address, value) => guarded(address, () => graph.write(address, value, origin)),
       define: (parameterId, { type, access = 'read-write', initial }) => {
-        const defined = graph.define(id, parameterId, initial === undefined ? { type, access } : { type, access, initial });
+        const defined = graph.define(flow.id, parameterId, initial === undefined ? { type, access } : { type, access, initial });
         if (!defined.ok) throw defined.error;
-        return defined.value;
+        return new OwnedFlowParameter(defined.value, flow, guarded, origin);
       },
     };
   }
+}
+
+type Guarded = (address: string, write: () => SetResult) => SetResult;
+
+/**
+ * A parameter as a flow sees it: what it delivers runs as the flow's code, and its writes
+ * pass the loop guard.
+ */
+class FlowParameter<P extends Parameter = Parameter> implements Parameter {
+  constructor(
+    protected readonly parameter: P,
+    private readonly flow: RunningFlow,
+    protected readonly guarded: Guarded,
+    private readonly origin: string,
+  ) {}
+
+  get address(): string {
+    return this.parameter.address;
+  }
+  get connectionId(): string {
+    return this.parameter.connectionId;
+  }
+  get id(): string {
+    return this.parameter.id;
+  }
+  get type(): Parameter['type'] {
+    return this.parameter.type;
+  }
+  get access(): Parameter['access'] {
+    return this.parameter.access;
+  }
+  get persist(): boolean {
+    return this.parameter.persist;
+  }
+  get remote(): boolean {
+    return this.parameter.remote;
+  }
+  get value(): Parameter['value'] {
+    return this.parameter.value;
+  }
+  get lastChange(): Parameter['lastChange'] {
+    return this.parameter.lastChange;
+  }
+  get values$(): Parameter['values$'] {
+    return within(this.flow, this.parameter.values$);
+  }
+  get changes$(): Parameter['changes$'] {
+    return within(this.flow, this.parameter.changes$);
+  }
+  set(raw: unknown, origin = this.origin): SetResult {
+    return this.guarded(this.address, () => this.parameter.set(raw, origin));
+  }
+}
+
+/** A parameter the flow defined: it may also report values. */
+class OwnedFlowParameter extends FlowParameter<OwnedParameter> implements OwnedParameter {
+  report(raw: unknown): SetResult {
+    return this.guarded(this.address, () => this.parameter.report(raw));
+  }
+}
+
+/**
+ * A module's default export as the flow: `export default` of an ES module, or
+ * `module.exports` of a CommonJS one (which Node hands over as `default`), also when that is
+ * itself a transpiled ES module carrying `default`.
+ */
+function defaultExport(module: { default?: unknown }): unknown {
+  const main = module.default;
+  if (main !== null && typeof main === 'object' && typeof (main as { default?: unknown }).default === 'function') return (main as { default: unknown }).default;
+  return main;
 }

@@ -3,7 +3,7 @@ import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import { Loop, LoopGuard, type Point } from './loop-guard.ts';
+import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
 import type { Signal } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
@@ -24,6 +24,8 @@ export interface RuleEngineOptions {
    * is cut (R-R5); default 256. See `LoopGuard`.
    */
   readonly loopLimit?: number;
+  /** The loop guard to use, when code flows share it (the hub's); else one of its own with `loopLimit`. */
+  readonly guard?: LoopGuard;
   /** True for connections that are disabled: rules that touch them are idle, not wrong. */
   readonly isDisabled?: (connectionId: string) => boolean;
 }
@@ -50,7 +52,7 @@ export class RuleEngine {
   readonly problems$: Observable<RuleProblem> = this.problems.asObservable();
 
   constructor(private readonly options: RuleEngineOptions) {
-    this.guard = new LoopGuard(options.loopLimit ?? 256);
+    this.guard = options.guard ?? new LoopGuard(options.loopLimit ?? 256);
   }
 
   /**
@@ -131,7 +133,7 @@ export class RuleEngine {
     const mark = this.guard.enter(destination);
     if (typeof mark !== 'number') {
       this.counts.loopCuts++;
-      if (mark !== Loop.quiet) this.report(rule, 'PB_FEEDBACK_LOOP', loopMessage(mark));
+      if (mark !== Loop.quiet) this.report(rule, 'PB_FEEDBACK_LOOP', describeLoop(mark));
       return;
     }
     try {
@@ -150,11 +152,4 @@ export class RuleEngine {
     this.options.log.error(`rule ${rule.name}: ${message}`);
     this.problems.next({ rule: rule.name, code, message });
   }
-}
-
-function loopMessage({ chain, times, branching }: Loop): string {
-  const path = chain.join(' → ');
-  return branching
-    ? `feedback loop cut: changes came back round their own chains ${times} times in all (loops that branch); chain ${path}`
-    : `feedback loop cut: a change came back to ${chain[0]} ${times} times; chain ${path}`;
 }

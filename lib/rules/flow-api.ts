@@ -1,6 +1,7 @@
 /**
- * The API a code flow receives (R-R6). A code flow is an ES module (JavaScript or
- * TypeScript) listed in a flow file's `flows`; its default export is called once at start:
+ * The API a code flow receives (R-R6). A code flow is a module (JavaScript or TypeScript,
+ * ES module or CommonJS) listed in a flow file's `flows`; its default export is called
+ * once at start:
  *
  *   import type { CodeFlow } from 'patchbay/flow';
  *   const flow: CodeFlow = (hub) => hub.watch('studio/level').pipe(…);
@@ -8,17 +9,31 @@
  *
  * Whatever it returns — Observables, Subscriptions, teardown functions, or a list of
  * them — the hub owns: it subscribes returned Observables, and at a reload or shutdown it
- * stops them all before any connection stops. A flow that throws, or whose Observable
- * errors, is reported with its name; the others keep running.
+ * stops them all before any connection stops. A flow that throws (also from its timers
+ * and promises), or whose Observable errors, is reported with its file and stopped; the
+ * others keep running.
  */
 import type { Observable, Subscription } from 'rxjs';
-import type { Logger } from '../core/log.ts';
 import type { Access } from '../core/parameter.ts';
 import type { OwnedParameter, Parameter, SetResult } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Value, ValueType } from '../core/value.ts';
 
 export type { Observable, OwnedParameter, Parameter, Scheduler, SetResult, Value, ValueType };
+
+/**
+ * The hub's log as a flow sees it: one method per level, each taking a message (and,
+ * pino-style, values for its `%s` placeholders). Declared here rather than as pino's
+ * type, so a TypeScript flow type-checks without pino's or Node's type packages.
+ */
+export interface FlowLog {
+  fatal(message: string, ...values: unknown[]): void;
+  error(message: string, ...values: unknown[]): void;
+  warn(message: string, ...values: unknown[]): void;
+  info(message: string, ...values: unknown[]): void;
+  debug(message: string, ...values: unknown[]): void;
+  trace(message: string, ...values: unknown[]): void;
+}
 
 export interface FlowApi {
   /**
@@ -31,7 +46,7 @@ export interface FlowApi {
   /** The hub's clock: use it for every timed operator (`debounceTime(ms, hub.scheduler)`). */
   readonly scheduler: Scheduler;
   /** Log lines name the flow. */
-  readonly log: Logger;
+  readonly log: FlowLog;
   /** The parameter at an address now, if any. */
   parameter(address: string): Parameter | undefined;
   /** Its current value; `undefined` while unknown or missing. */

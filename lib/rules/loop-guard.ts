@@ -200,3 +200,11 @@ export class LoopGuard implements CauseTracker {
     return new Loop(loop.reverse().map((p) => p.address), times, branching);
   }
 }
+
+/** What a cut loop is reported as: its chain of addresses and why it was cut. */
+export function describeLoop({ chain, times, branching }: Loop): string {
+  const path = chain.join(' → ');
+  return branching
+    ? `feedback loop cut: changes came back round their own chains ${times} times in all (loops that branch); chain ${path}`
+    : `feedback loop cut: a change came back to ${chain[0]} ${times} times; chain ${path}`;
+}

@@ -5,14 +5,14 @@ import test, { type ExecutionContext } from 'ava';
 import { flowIdOf } from '../../lib/rules/code-flows.ts';
 import { capturedLog, param, startHub } from '../helpers/hub.ts';
 
-async function flowsHub(t: ExecutionContext, modules: Record<string, string>, extra: object = {}) {
+async function flowsHub(t: ExecutionContext, modules: Record<string, string>, extra: object = {}, loopLimit?: number) {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-flows-'));
   for (const [name, source] of Object.entries(modules)) await writeFile(join(dir, name), source);
   const { log, lines } = capturedLog();
   const hub = await startHub(
     t,
     { connections: { studio: { type: 'dummy', parameters: ['level,F,0', 'doubled,F', 'x,I,1'] } }, flows: Object.keys(modules), ...extra },
-    { dir, log },
+    { dir, log, ...(loopLimit === undefined ? {} : { loopLimit }) },
   );
   return { hub, dir, lines: lines() };
 }
@@ -60,7 +60,7 @@ test('a flow that throws is reported with its file; the other flows run', async 
     'doubler.mjs': doubler,
     'bad-return.mjs': `export default () => 42;`,
   });
-  t.true(lines.some((l) => l.connection === 'broken' && /code flow .*broken\.mjs failed: Error: wiring mistake/.test(l.msg)));
+  t.true(lines.some((l) => l.connection === 'broken' && /code flow .*broken\.mjs failed: wiring mistake\n +at /.test(l.msg)), 'with the stack in the log');
   t.true(lines.some((l) => l.connection === 'not-a-flow' && /its default export is not a function/.test(l.msg)));
   t.true(lines.some((l) => l.connection === 'bad-return' && /a flow returns Observables/.test(l.msg)));
   param(hub, 'studio/level').set(2);
@@ -80,7 +80,7 @@ test('a flow whose Observable errors is stopped and its parameters removed; the 
   t.is(param(hub, 'fragile/alive').value, true);
   param(hub, 'studio/x').set(13);
   t.is(hub.graph.get('fragile/alive'), undefined);
-  t.true(lines.some((l) => l.connection === 'fragile' && l.msg === 'code flow stopped: unlucky'));
+  t.true(lines.some((l) => l.connection === 'fragile' && /^code flow .*fragile\.mjs stopped: unlucky\n/.test(l.msg)));
   param(hub, 'studio/level').set(3);
   t.is(param(hub, 'studio/doubled').value, 6);
 });
@@ -121,4 +121,30 @@ test('a failed code flow is one of the hub problems, and on the problem stream a
   t.like(seen, [{ source: 'code-flow', id: 'fragile', code: 'PB_CODE_FLOW' }]);
   t.regex((seen[0] as { message: string }).message, /fragile\.mjs stopped: unlucky/);
   t.is(hub.problems().length, 2);
+});
+
+test('a flow that sets its own parameter on each of its changes is cut by the loop guard, whichever way it writes', async (t) => {
+  const { hub } = await flowsHub(
+    t,
+    {
+      'counter.mjs': `
+        export default (hub) => {
+          const n = hub.define('n', { type: 'I', initial: 0 });
+          return hub.watch('counter/n').subscribe((v) => n.set(v + 1));
+        };`,
+      'echo.mjs': `
+        export default (hub) => hub.parameter('studio/x').values$.subscribe((v) => hub.parameter('studio/x').set(v + 1));`,
+    },
+    {},
+    20,
+  );
+  t.is(param(hub, 'counter/n').value, 21, 'it came back 20 times, then the write was refused');
+  t.is(param(hub, 'studio/x').value, 22);
+  t.like(hub.problems(), [
+    { source: 'code-flow', id: 'counter', code: 'PB_FEEDBACK_LOOP' },
+    { source: 'code-flow', id: 'echo', code: 'PB_FEEDBACK_LOOP' },
+  ]);
+  t.regex(hub.problems()[0]?.message ?? '', /counter\.mjs: feedback loop cut: a change came back to counter\/n 20 times; chain counter\/n → counter\/n$/);
+  param(hub, 'studio/x').set(100);
+  t.is(param(hub, 'studio/x').value, 121, 'the next change from outside is a new cascade, cut again');
 });

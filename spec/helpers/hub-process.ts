@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ExecutionContext } from 'ava';
+import { eventually } from './eventually.ts';
+
+export const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
+
+/** A `patchbay run` process with a JSON log, listening on 127.0.0.1. */
+export interface HubProcess {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly base: string;
+  readonly exited: Promise<number | null>;
+  /** The log messages so far. */
+  messages(): string[];
+  /** The log so far, as written. */
+  log(): string;
+  /** A parameter's string form over HTTP, or `HTTP <status>`. */
+  read(address: string): Promise<string>;
+  /** Writes over HTTP; resolves with the response body. */
+  write(address: string, value: string): Promise<string>;
+  /** GET /problems. */
+  problems(): Promise<{ source: string; id: string; code: string; message: string }[]>;
+}
+
+/**
+ * Runs `command` (default: this checkout's `patchbay run <flow> --log-format json`) as a
+ * real process, stopped with SIGKILL when the spec ends, and resolves once its rest-api
+ * listens and the hub runs.
+ */
+export async function runHub(
+  t: ExecutionContext,
+  flow: string,
+  { args = [], command = [process.execPath, bin], cwd }: { args?: string[]; command?: string[]; cwd?: string } = {},
+): Promise<HubProcess> {
+  const [file, ...rest] = command as [string, ...string[]];
+  const child = spawn(file, [...rest, 'run', flow, '--log-format', 'json', ...args], { stdio: ['ignore', 'ignore', 'pipe'], ...(cwd ? { cwd } : {}) });
+  t.teardown(() => void child.kill('SIGKILL'));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  await eventually(() => log.includes('"msg":"running:') || child.exitCode !== null, `the hub to start (log so far: ${log})`, 30_000);
+  if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode}: ${log}`);
+  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
+  const base = `http://127.0.0.1:${port}`;
+  const text = async (url: string) => {
+    const response = await fetch(url);
+    return response.ok ? response.text() : `HTTP ${response.status}`;
+  };
+  return {
+    child,
+    port,
+    base,
+    exited,
+    log: () => log,
+    messages: () =>
+      log
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { msg: string }).msg),
+    read: (address) => text(`${base}/parameters/${address}`),
+    write: (address, value) => text(`${base}/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`),
+    problems: async () => (await (await fetch(`${base}/problems`)).json()) as { source: string; id: string; code: string; message: string }[],
+  };
+}
+
+/** Sends SIGTERM and resolves with the exit status, or 'still running' after 15 s. */
+export async function terminate(hub: HubProcess): Promise<number | null | 'still running'> {
+  hub.child.kill('SIGTERM');
+  return Promise.race([hub.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+}

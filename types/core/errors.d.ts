@@ -1,0 +1,175 @@
+/**
+ * The table of stable error codes: each with the HTTP status it answers with and the text
+ * the README shows. A code never changes meaning once published; a spec keeps the README
+ * table and this one in sync. Codes that never travel over HTTP (flow-file and start
+ * failures) still have a status, so that any error can be answered without a default.
+ */
+export declare const errorTable: {
+    readonly PB_BAD_ADDRESS: {
+        readonly status: 404;
+        readonly text: "An address, connection id or parameter id breaks the id rules: connection ids are 1–64 of a-z 0-9 -, parameter id segments 1–128 of A-Z a-z 0-9 _ - . joined by /.";
+    };
+    readonly PB_RESERVED_ID: {
+        readonly status: 400;
+        readonly text: "A parameter id begins with `_`, which is reserved for the hub (such as `_status/connected`). Rename the parameter.";
+    };
+    readonly PB_UNKNOWN_CONNECTION: {
+        readonly status: 404;
+        readonly text: "No connection has this id. Check the address against the `connections` of the flow file.";
+    };
+    readonly PB_UNKNOWN_PARAMETER: {
+        readonly status: 404;
+        readonly text: "The connection exists but has no parameter with this id. Check the id against the connection type's parameter list.";
+    };
+    readonly PB_DUPLICATE_PARAMETER: {
+        readonly status: 409;
+        readonly text: "A parameter with this address already exists. Each id may be defined once per connection.";
+    };
+    readonly PB_READ_ONLY: {
+        readonly status: 403;
+        readonly text: "The parameter is read-only: the hub only reports it. Write to a writable parameter instead.";
+    };
+    readonly PB_WRITE_ONLY: {
+        readonly status: 403;
+        readonly text: "The parameter is write-only: it accepts values and reads back only the last one sent, so a rule cannot follow it. A rule source must be readable.";
+    };
+    readonly PB_CONVERSION: {
+        readonly status: 400;
+        readonly text: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.";
+    };
+    readonly PB_STATE_UNKNOWN: {
+        readonly status: 503;
+        readonly text: "The parameter has no value yet (or is a trigger, which has none). Read it again once it is set.";
+    };
+    readonly PB_BAD_REQUEST: {
+        readonly status: 400;
+        readonly text: "The request or WebSocket message is malformed: a field is missing, the body is not UTF-8 JSON or a form, or the shape is wrong. The message says which.";
+    };
+    readonly PB_BAD_FILTER: {
+        readonly status: 400;
+        readonly text: "A `filter` is not a regular expression the hub accepts. Correct the expression.";
+    };
+    readonly PB_UNAUTHORIZED: {
+        readonly status: 401;
+        readonly text: "The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, a session signed in with `?access_token=`, or `?access_token=` on the upgrade.";
+    };
+    readonly PB_FORBIDDEN: {
+        readonly status: 403;
+        readonly text: "The token may read this parameter but not write it: the address is outside the token's `write` patterns.";
+    };
+    readonly PB_NOT_READY: {
+        readonly status: 503;
+        readonly text: "Not every connection `/readyz` waits for is `ok`; the answer lists each with its status and reason.";
+    };
+    readonly PB_CROSS_ORIGIN: {
+        readonly status: 403;
+        readonly text: "A page of another origin may not change parameters or open the WebSocket. Add its origin to `allowedOrigins` if it should.";
+    };
+    readonly PB_NOT_FOUND: {
+        readonly status: 404;
+        readonly text: "Nothing is served at this path: no built-in path and no hosted file.";
+    };
+    readonly PB_METHOD_NOT_ALLOWED: {
+        readonly status: 405;
+        readonly text: "The path exists but not for this method; the `Allow` header lists the methods it takes.";
+    };
+    readonly PB_UPGRADE_REQUIRED: {
+        readonly status: 426;
+        readonly text: "`/ws` is a WebSocket: connect with a WebSocket client, which sends the upgrade headers.";
+    };
+    readonly PB_BODY_TOO_LARGE: {
+        readonly status: 413;
+        readonly text: "The request body is over the limit (64 KiB). Send fewer or shorter values per request.";
+    };
+    readonly PB_UNSUPPORTED_MEDIA_TYPE: {
+        readonly status: 415;
+        readonly text: "The body type is not accepted: send `application/x-www-form-urlencoded` or `application/json`.";
+    };
+    readonly PB_INTERNAL: {
+        readonly status: 500;
+        readonly text: "The hub failed while answering; the hub log has the details. Please report it.";
+    };
+    readonly PB_BAD_KEY: {
+        readonly status: 400;
+        readonly text: "A key combination names an unknown key or modifier. Write modifiers (ctrl, shift, alt, meta) and one key, joined by -.";
+    };
+    readonly PB_FLOW_FILE_READ: {
+        readonly status: 400;
+        readonly text: "The flow file cannot be read or is not valid JSON5; the message gives the line and column.";
+    };
+    readonly PB_FLOW_FILE_INVALID: {
+        readonly status: 400;
+        readonly text: "The flow file has mistakes; each one is listed with its JSON path and what was expected.";
+    };
+    readonly PB_PORT_UNAVAILABLE: {
+        readonly status: 503;
+        readonly text: "The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.";
+    };
+    readonly PB_DOCUMENT_ROOT: {
+        readonly status: 503;
+        readonly text: "The `documentRoot` folder is missing or not a folder. Create it or correct the setting.";
+    };
+    readonly PB_BAD_TEMPLATE: {
+        readonly status: 503;
+        readonly text: "The XML template is not well-formed; the message gives line and column.";
+    };
+    readonly PB_NO_DISPLAY: {
+        readonly status: 503;
+        readonly text: "No usable X display for global keys: set `DISPLAY`, allow input access, or use `whenNoDisplay: \"disable\"` on headless machines.";
+    };
+    readonly PB_CODE_FLOW: {
+        readonly status: 503;
+        readonly text: "A code flow failed to load (the message gives file, line and column when it does not compile), threw — at start, from a timer, or by a rejection nobody handled — or its stream errored; it is stopped and its parameters removed. The message names the file.";
+    };
+    readonly PB_FEEDBACK_LOOP: {
+        readonly status: 508;
+        readonly text: "Rules or code flows kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules or the flow.";
+    };
+    readonly PB_RULE_FAILED: {
+        readonly status: 500;
+        readonly text: "A rule's pipe failed and the rule stopped; the message says why. The other rules run on.";
+    };
+    readonly PB_FILE_WRITE: {
+        readonly status: 503;
+        readonly text: "A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again.";
+    };
+    readonly PB_STATE_UNAVAILABLE: {
+        readonly status: 503;
+        readonly text: "The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.";
+    };
+    readonly PB_START_FAILED: {
+        readonly status: 503;
+        readonly text: "The connection failed to start for a reason of its own; the message says why. The other connections run on.";
+    };
+};
+export type ErrorCode = keyof typeof errorTable;
+export type ErrorStatus = (typeof errorTable)[ErrorCode]['status'];
+/** The HTTP status an error with this code answers with. */
+export declare function statusOf(code: ErrorCode): ErrorStatus;
+/** An error that reaches users: a stable code plus a message that says what went wrong. */
+export declare class HubError extends Error {
+    readonly code: ErrorCode;
+    constructor(code: ErrorCode, message: string, options?: {
+        readonly cause?: unknown;
+    });
+}
+/** A failure as data: what parameters and loaders return instead of throwing. */
+export type Result<T> = {
+    readonly ok: true;
+    readonly value: T;
+} | {
+    readonly ok: false;
+    readonly error: HubError;
+};
+export declare const ok: <T>(value: T) => Result<T>;
+export declare const fail: <T = never>(code: ErrorCode, message: string) => Result<T>;
+/**
+ * The one way anything thrown becomes text, for logs, statuses and answers. With `stack`
+ * an Error gives its stack trace, for log lines where the place matters (a code flow's
+ * own mistake).
+ */
+export declare function reasonOf(thrown: unknown, { stack }?: {
+    stack?: boolean | undefined;
+}): string;
+/** Anything thrown as a HubError: its own code when it has one, `fallback` otherwise. */
+export declare function asHubError(thrown: unknown, fallback: ErrorCode): HubError;

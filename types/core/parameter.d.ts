@@ -1,0 +1,86 @@
+import { type Observable } from 'rxjs';
+import type { Causes } from './cause.ts';
+import { type Result } from './errors.ts';
+import { type Value, type ValueType } from './value.ts';
+/** Who may do what with a parameter, fixed by its connection type (R-P3). */
+export declare const Access: {
+    readonly ReadOnly: "read-only";
+    readonly WriteOnly: "write-only";
+    readonly ReadWrite: "read-write";
+};
+export type Access = (typeof Access)[keyof typeof Access];
+export interface ParameterSpec {
+    readonly type: ValueType;
+    readonly access: Access;
+    /** A value the parameter holds from the start (R-P4); converted to `type`. */
+    readonly initial?: Value;
+    /** Who set `initial`, when it is not the flow file's default: `restore` for a value kept across restarts (R-O2). */
+    readonly initialBy?: string;
+    /** Receives every accepted write (not reports): how a connection acts on writes. */
+    readonly onWrite?: (value: Value, origin: string | undefined) => void;
+    /** Replaces the standard conversion for writes, for types whose writes are commands. */
+    readonly accept?: (raw: unknown) => Result<Value>;
+    /**
+     * For a parameter owned elsewhere (another hub, R-M5): an accepted write is converted
+     * and handed here instead of being stored; the value changes only when the owner's
+     * answer comes back through `report`. The result is what the writer is told.
+     */
+    readonly forward?: (value: Value, origin: string | undefined) => SetResult;
+    /** The hub keeps its value across restarts and reloads (R-S2); see the state store. */
+    readonly persist?: boolean;
+    /**
+     * Told of every change of a state value (writes and reports, not the initial value),
+     * before listeners: how the hub writes kept values through without a subscription
+     * each. Set by the hub for the parameters it keeps.
+     */
+    readonly onChange?: (value: Value) => void;
+}
+/** `true` when the write changed the value (or fired a trigger). */
+export type SetResult = Result<boolean>;
+/**
+ * A typed parameter. Guarantees: it never errors or completes while it exists; a state
+ * parameter notifies only on change, in the same order to every listener, even when a
+ * listener writes to it while being notified; a trigger notifies on every fire. A write
+ * made while the parameter is notifying is delivered with the chain of causes it was made
+ * in (`lib/core/cause.ts`), as if it had been delivered at once.
+ */
+export interface Parameter {
+    readonly address: string;
+    readonly connectionId: string;
+    readonly id: string;
+    readonly type: ValueType;
+    readonly access: Access;
+    /** True when its connection has the hub keep its value across restarts (R-S2), as it does with a state folder. */
+    readonly persist: boolean;
+    /** True when its owner is elsewhere: writes are forwarded, and its value follows the owner's reports. */
+    readonly remote: boolean;
+    /** The current value, `undefined` while unknown; always `undefined` for a trigger. */
+    readonly value: Value | undefined;
+    /** The current value on subscribe (when known), then every change or fire. */
+    readonly values$: Observable<Value>;
+    /** Every change or fire after subscribing. */
+    readonly changes$: Observable<Value>;
+    /**
+     * Who made the last change or fire, and when (R-O2): `http <client address>`, `ws <client
+     * address>`, `rule <path>`, `flow <id>`, `connection` (its own connection reported it),
+     * `restore`; undefined while it has had none since it was defined.
+     */
+    readonly lastChange: LastChange | undefined;
+    /** Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. */
+    set(raw: unknown, origin?: string): SetResult;
+}
+export interface LastChange {
+    readonly by: string;
+    /** Milliseconds since the epoch. */
+    readonly at: number;
+}
+/** The owning connection's view: it may also report values of read-only parameters. */
+export interface OwnedParameter extends Parameter {
+    /** Converts and stores `raw` regardless of access, without calling `onWrite`. */
+    report(raw: unknown): SetResult;
+}
+/**
+ * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
+ * `causes` is its graph's, for delivering queued writes with their causes.
+ */
+export declare function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes): OwnedParameter;
