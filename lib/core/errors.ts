@@ -32,7 +32,10 @@ export const errorTable = {
   },
   PB_BAD_FILTER: { status: 400, text: 'A `filter` is not a regular expression the hub accepts. Correct the expression.' },
   PB_UNAUTHORIZED: { status: 401, text: 'The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, a session signed in with `?access_token=`, or `?access_token=` on the upgrade.' },
-  PB_FORBIDDEN: { status: 403, text: "The token may read this parameter but not write it: the address is outside the token's `write` patterns." },
+  PB_FORBIDDEN: {
+    status: 403,
+    text: "The token may not do this: write a parameter outside its `write` patterns (it may read it), or read `/metrics` without `metrics: true`.",
+  },
   PB_NOT_READY: { status: 503, text: 'Not every connection `/readyz` waits for is `ok`; the answer lists each with its status and reason.' },
   PB_CROSS_ORIGIN: {
     status: 403,

@@ -50,7 +50,7 @@ export function lookupFor(access: Access, graph: Graph, address: string): Result
   if (access.full || access.canRead(address)) return graph.lookup(address);
   const slash = address.indexOf('/');
   const connectionId = slash < 0 ? address : address.slice(0, slash);
-  return access.seesConnection(connectionId)
+  return graph.hasConnection(connectionId) && access.seesConnection(connectionId)
     ? fail('PB_UNKNOWN_PARAMETER', `${address}: connection "${connectionId}" has no parameter "${address.slice(slash + 1)}"`)
     : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${connectionId}"`);
 }

@@ -21,7 +21,7 @@ export const statusLines = {
   415: '415 Unsupported Media Type',
   426: '426 Upgrade Required',
   500: '500 Internal Server Error',
-  503: '503 State Unknown',
+  503: '503 Service Unavailable',
   508: '508 Loop Detected',
 } as const satisfies Record<ErrorStatus | 200 | 204 | 303, string>;
 
@@ -85,10 +85,13 @@ export function tallyIn(res: HttpResponse, tally: Tally): void {
 
 type Answered = keyof typeof statusLines;
 
-function writeStatus(res: HttpResponse, status: Answered): HttpResponse {
+/** R-H1: an unknown value answers 503 with this reason phrase; other 503s are Service Unavailable. */
+const STATE_UNKNOWN = '503 State Unknown';
+
+function writeStatus(res: HttpResponse, status: Answered, line: string = statusLines[status]): HttpResponse {
   const tally = (res as Tagged)[TALLY];
   if (tally) tally.set(status, (tally.get(status) ?? 0) + 1);
-  res.writeStatus(statusLines[status]);
+  res.writeStatus(line);
   const extra = (res as Tagged)[ANSWER_HEADERS];
   if (extra) for (const [name, value] of extra) res.writeHeader(name, value);
   return res;
@@ -117,7 +120,8 @@ export function sendEmpty(res: HttpResponse, status: 204 | 303, headers: readonl
  * `{"ok":false,"error","code"}`. There is no way to answer an error without a code.
  */
 export function sendError(res: HttpResponse, error: CodedError, json: boolean, { headers = [], close = false, extra }: ErrorAnswerOptions = {}): void {
-  writeStatus(res, statusOf(error.code)).writeHeader(CODE_HEADER, error.code);
+  const status = statusOf(error.code);
+  writeStatus(res, status, error.code === 'PB_STATE_UNKNOWN' ? STATE_UNKNOWN : statusLines[status]).writeHeader(CODE_HEADER, error.code);
   for (const [name, value] of headers) res.writeHeader(name, value);
   res.writeHeader('Content-Type', json ? JSON_TYPE : TEXT);
   finish(res, json ? JSON.stringify({ ok: false, error: error.message, code: error.code, ...extra }) : error.message, close);

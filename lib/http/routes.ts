@@ -14,7 +14,8 @@ import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from
 import { compileFilters } from './filters.ts';
 import { type Access, lookupFor, writeFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
-import { fileChunks, type StaticFiles } from './static-files.ts';
+import { FILE_CHUNK, fileChunks, type StaticFiles } from './static-files.ts';
+import { readFile } from 'node:fs/promises';
 import { stream } from './stream.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
@@ -229,8 +230,9 @@ const healthz: Handler = (res, req) => {
  * R-O1: 200 when every connection it waits for (`required`, else every enabled one) is
  * `ok`; otherwise 503 `PB_NOT_READY` with each one that is not, as JSON for any client.
  */
-const readyz: Handler = (res, _req, { connections, required }) => {
-  const all = connections();
+const readyz: Handler = (res, _req, { connections, required }, access) => {
+  // A scoped token learns only of the connections it sees, here as in /connections.
+  const all = connections().filter((c) => access.seesConnection(c.id));
   const waitedFor = required.length > 0 ? required.map((id) => all.find((c) => c.id === id) ?? { id, status: 'missing', reason: 'no connection has this id' }) : all.filter((c) => c.status !== 'disabled');
   const notReady = waitedFor.filter((c) => c.status !== 'ok').map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
   if (notReady.length === 0) return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length }));
@@ -297,9 +299,15 @@ export const getOther: Handler = (res, req, { files, log }) => {
         if (!aborted) answerLater(res, json, log, () => sendError(res, noFile, json));
         return;
       }
+      if (file.size <= FILE_CHUNK) {
+        // One chunk: sent whole, with its Content-Length.
+        const body = await readFile(file.path);
+        if (!aborted) answerLater(res, json, log, () => sendOk(res, file.contentType, body));
+        return;
+      }
       const chunks = await fileChunks(file.path);
       if (aborted) return chunks.close();
-      stream(res, file.contentType, chunks.next, log, chunks.close);
+      stream(res, file.contentType, chunks.next, log, chunks.close, file.size);
     })
     .catch((error: unknown) => {
       log.warn(`reading ${url} failed: ${reasonOf(error)}`);

@@ -14,9 +14,10 @@ const SLICE_MS = 2;
  * Sends a 200 answer of `contentType` whose body `next` produces chunk by chunk, so that
  * no large answer holds the event loop or the hub's memory (R-H12): it yields to other
  * clients every few milliseconds, and while the client's buffer is full it waits for it to
- * drain, holding one chunk at most. A client that goes away stops it.
+ * drain, holding one chunk at most. A client that goes away stops it. Sent chunked; a
+ * HEAD request gets the headers only, with `size` as its Content-Length when known.
  */
-export function stream(res: HttpResponse, contentType: string, next: Producer, log: Logger, done: () => void = () => {}): void {
+export function stream(res: HttpResponse, contentType: string, next: Producer, log: Logger, done: () => void = () => {}, size?: number): void {
   let aborted = false;
   let writable: (() => void) | undefined;
   res.onAborted(() => {
@@ -34,7 +35,13 @@ export function stream(res: HttpResponse, contentType: string, next: Producer, l
     });
   const run = async () => {
     let started = performance.now();
-    if (isHead(res)) return void res.cork(() => startOk(res, contentType).endWithoutBody());
+    if (isHead(res)) {
+      return void res.cork(() => {
+        startOk(res, contentType);
+        if (size !== undefined) res.writeHeader('Content-Length', String(size));
+        res.endWithoutBody();
+      });
+    }
     res.cork(() => startOk(res, contentType));
     for (;;) {
       const chunk = await next();

@@ -248,5 +248,6 @@ test('HEAD answers carry the headers of GET and no body', async (t) => {
     const get = await fetch(`http://127.0.0.1:${port}${path}`);
     t.is(answer.status, get.status, path);
     t.is(answer.body, '', path);
+    t.is(/\r\ncontent-length: (\d+)/i.exec(answer.head)?.[1], get.headers.get('content-length') ?? undefined, `${path}: the length of the GET answer`);
   }
 });
