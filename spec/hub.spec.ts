@@ -32,7 +32,7 @@ function probeType(events: string[], behaviour: { failStart?: boolean; failStop?
 
 const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: true, persist: true };
 function configOf(id: string, type: ConnectionType, overrides: Partial<typeof common> = {}): ConnectionConfig {
-  const plan = type.prepare({}, { id });
+  const plan = type.prepare({}, { id, baseDir: '/virtual' });
   if (!plan.ok) throw new Error('the probe type takes no settings');
   return { id, plan: plan.value, common: { ...common, ...overrides } };
 }

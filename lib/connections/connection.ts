@@ -74,7 +74,30 @@ export interface ConnectionPlan {
   readonly type: string;
   /** The settings as written, as canonical JSON: equal fingerprints run identically. */
   readonly fingerprint: string;
+  /** Its parameters that follow others in the same turn, for the flow file's cycle check. */
+  readonly links: readonly Link[];
   create(context: ConnectionContext): ConnectionInstance;
+}
+
+/**
+ * A parameter of a connection that changes in the same turn as the parameters it reads
+ * (a logic function). A cycle of links, across connections too, would never settle: the
+ * flow file refuses it (R-V3).
+ */
+export interface Link {
+  /** The parameter id that follows. */
+  readonly output: string;
+  /** The addresses it reads. */
+  readonly inputs: readonly string[];
+  /** Where the inputs are written in the connection's settings, for the message. */
+  readonly path: readonly (string | number)[];
+}
+
+/** What a connection type's parser knows of the connection: its id, and where relative paths start. */
+export interface ParseContext {
+  readonly id: string;
+  /** The folder of the flow file. */
+  readonly baseDir: string;
 }
 
 /**
@@ -176,7 +199,9 @@ export interface ConnectionTypeDefinition<S extends TObject, P> {
   readonly summary: string;
   readonly settings: S;
   /** Parses settings the schema accepted; mistakes carry paths relative to the connection. */
-  parse(settings: Static<S>, connection: { readonly id: string }): Checked<P>;
+  parse(settings: Static<S>, connection: ParseContext): Checked<P>;
+  /** Its parameters that follow others in the same turn (see `Link`). */
+  links?(settings: P): readonly Link[];
   create(context: ConnectionContext, settings: P): TypedInstance<P>;
 }
 
@@ -186,7 +211,7 @@ export interface ConnectionType {
   readonly summary: string;
   readonly settings: TObject;
   /** Parses a connection's own settings once: its plan, or every mistake with its path. */
-  prepare(settings: Readonly<Record<string, unknown>>, connection: { readonly id: string }): Checked<ConnectionPlan>;
+  prepare(settings: Readonly<Record<string, unknown>>, connection: ParseContext): Checked<ConnectionPlan>;
 }
 
 /**
@@ -210,6 +235,7 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
       const plan: ConnectionPlan = {
         type: definition.type,
         fingerprint: canonicalJson(settings),
+        links: definition.links?.(parsed.value) ?? [],
         create(context) {
           const instance = definition.create(context, parsed.value);
           const update = instance.update?.bind(instance);

@@ -10,6 +10,7 @@
  *   GET  /ws                     snapshot, then changes; client writes {p, v}
  *   GET  /<file>                 files below documentRoot
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { Authenticator } from '../http/auth.ts';
@@ -36,8 +37,16 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }) {
+  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [] }, { baseDir }) {
     const issues: Issue[] = [];
+    // Checked again at start (the folder may go meanwhile), but a file that names a missing
+    // folder is a mistake `validate` shows, not a failure found only when the hub runs.
+    if (documentRoot) {
+      const root = resolve(baseDir, documentRoot);
+      const found = statSync(root, { throwIfNoEntry: false });
+      if (!found) issues.push({ path: ['documentRoot'], message: `no such folder: ${root}` });
+      else if (!found.isDirectory()) issues.push({ path: ['documentRoot'], message: `not a folder: ${root}` });
+    }
     const filters = wsFilters.flatMap((source, index) => {
       const compiled = compileRegex(source);
       if (compiled.ok) return [compiled.value];

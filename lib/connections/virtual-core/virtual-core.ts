@@ -81,6 +81,8 @@ export const virtualCore = defineConnectionType({
   summary: 'A bank of boolean logics and logic functions over any parameters of the hub.',
   settings,
   parse: ({ logics = 64, functions = [] }, { id }) => checked(checkFunctions(functions, id), { logics, functions }),
+  // Functions follow their inputs in the same turn: the flow file refuses cycles through other cores too.
+  links: ({ functions }) => functions.map((f, index) => ({ output: `function/${f.id}`, inputs: f.inputs, path: ['functions', index, 'inputs'] })),
   create(context, settings) {
     const logicLevels: OwnedParameter[] = [];
     const outputs = new Map<string, OwnedParameter>();
