@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError, reasonOf } from '../core/errors.ts';
-import { canonicalJson, type ConnectionConfig } from '../connections/connection.ts';
+import { canonicalJson, type ConnectionConfig, type Link } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
 import { formatIssue, type Issue } from '../core/issue.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
@@ -73,16 +73,16 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
   const faulty = (at: readonly (string | number)[]) => issues.some((issue) => at.every((key, i) => issue.path[i] === key));
 
   const connections: ConnectionConfig[] = [];
-  const checkedConnections: ConnectionConfig[] = [];
+  const links: Link[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
   for (const [id, entry] of entries) {
     const checked = checkConnection(id, entry, baseDir);
     if (!checked) continue;
     issues.push(...checked.issues);
-    if (checked.config) checkedConnections.push(checked.config);
+    links.push(...checked.links);
     if (checked.config && checked.whole) connections.push(checked.config);
   }
-  issues.push(...linkCycles(checkedConnections));
+  issues.push(...linkCycles(links));
   const flows = asRecord(document)['flows'];
   const flowFiles = Array.isArray(flows) ? flows.filter((file): file is string => typeof file === 'string' && file !== '') : [];
   issues.push(
@@ -157,7 +157,11 @@ const asRecord = (value: unknown): Record<string, unknown> =>
  * schema refuses taken out: `whole` when nothing had to be taken out. Undefined for an
  * entry that is not an object of a known type (the schema says so).
  */
-function checkConnection(id: string, entry: unknown, baseDir: string): { issues: Issue[]; config?: ConnectionConfig; whole: boolean } | undefined {
+function checkConnection(
+  id: string,
+  entry: unknown,
+  baseDir: string,
+): { issues: Issue[]; links: Link[]; config?: ConnectionConfig; whole: boolean } | undefined {
   const raw = asRecord(entry);
   const type = connectionTypes.find((t) => t.type === raw['type']);
   if (!type) return undefined;
@@ -166,9 +170,11 @@ function checkConnection(id: string, entry: unknown, baseDir: string): { issues:
     if (key !== 'type' && !commonSettingNames.includes(key)) own[key] = value;
   }
   const pruned = pruneToSchema(type.settings, own);
-  if (!pruned) return { issues: [], whole: false };
+  if (!pruned) return { issues: [], links: [], whole: false };
   const plan = type.prepare(pruned.settings, { id, baseDir });
-  if (!plan.ok) return { issues: plan.issues.map((issue) => ({ path: ['connections', id, ...pruned.original(issue.path)], message: issue.message })), whole: false };
+  if (!plan.ok) {
+    return { issues: plan.issues.map((issue) => ({ path: ['connections', id, ...pruned.original(issue.path)], message: issue.message })), links: [], whole: false };
+  }
   const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
   const config: ConnectionConfig = {
     id,
@@ -183,19 +189,19 @@ function checkConnection(id: string, entry: unknown, baseDir: string): { issues:
       persist: raw['persist'] !== false,
     },
   };
-  // The links' paths are the pruned settings' own: they are mapped back for messages.
-  const links = plan.value.links.map((link) => ({ ...link, path: ['connections', id, ...pruned.original(link.path)] }));
-  return { issues: [], config: { ...config, plan: { ...plan.value, links } }, whole: canonicalJson(pruned.settings) === canonicalJson(own) };
+  // Addresses and paths in the whole document: the links' paths are the pruned settings' own.
+  const links = plan.value.links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
+  return { issues: [], links, config, whole: canonicalJson(pruned.settings) === canonicalJson(own) };
 }
 
 /**
- * Cycles of parameters that follow each other in the same turn (`Link`) through more than
+ * Cycles of parameters that follow each other in the same turn (`Link`s, with their
+ * outputs as full addresses) through more than
  * one connection: they would never settle. A cycle within one connection is its own
  * parser's to report (R-V3).
  */
-function linkCycles(connections: readonly ConnectionConfig[]): Issue[] {
-  const links = new Map<string, { readonly inputs: readonly string[]; readonly path: readonly (string | number)[] }>();
-  for (const { id, plan } of connections) for (const link of plan.links) links.set(`${id}/${link.output}`, link);
+function linkCycles(all: readonly Link[]): Issue[] {
+  const links = new Map(all.map((link) => [link.output, link]));
   const issues: Issue[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const reported = new Set<string>();

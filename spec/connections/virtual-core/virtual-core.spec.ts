@@ -135,7 +135,13 @@ test('input counts, times and ids are checked with their paths', (t) => {
       'connections.core.functions[5].id: expected an id of 1–128 characters A-Z a-z 0-9 _ - .',
       'connections.core.functions[5].op: expected one of "and", "or", "xor", "nand", "nor", "not", "flipflop", "latch", "delay-on", "delay-off", "pulse"',
       'connections.core.functions[5].inputs: expected a list of at least 1 entry, each a non-empty string',
+      'connections.core.functions[0].inputs: not takes exactly 1 input',
+      'connections.core.functions[1].inputs: latch takes exactly 2 inputs (set, reset)',
+      'connections.core.functions[2].ms: missing; delay-on needs a time in ms',
+      'connections.core.functions[3].ms: and takes no time; ms is for delay-on, delay-off, pulse',
+      'connections.core.functions[4].id: "x" is defined twice',
     ],
+    'the schema mistakes and the checks of the functions the schema accepted, in one pass',
   );
   t.deepEqual(
     issuesOf({
