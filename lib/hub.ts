@@ -103,10 +103,7 @@ export class Hub {
     for (const runner of this.runners) await runner.start();
     const rules = await this.startLogic();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
-    this.log.info(
-      `running: ${this.runners.length} connection${this.runners.length === 1 ? '' : 's'}, ${this.graph.size} parameters, ` +
-        `${rules} rule${rules === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''}`,
-    );
+    this.log.info(`running: ${count(this.runners.length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}`);
   }
 
   /**
@@ -148,7 +145,7 @@ export class Hub {
     };
     this.log.info(
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
-        `${summary.added.length} added, ${summary.removed.length} removed, ${rules} rules`,
+        `${summary.added.length} added, ${summary.removed.length} removed, ${count(rules, 'rule')}`,
     );
     return summary;
   }
@@ -211,7 +208,10 @@ export class Hub {
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,
-      isDisabled: (id) => this.connection(id)?.status.status === 'disabled',
+      notRunning: (id) => {
+        const report = this.connection(id)?.status;
+        return report && (report.status === Status.Disabled || report.status === Status.Failed) ? { ...report, status: report.status } : undefined;
+      },
       ...(this.loopLimit === undefined ? {} : { loopLimit: this.loopLimit }),
     });
     engine.problems$.subscribe((problem) => {
@@ -229,6 +229,9 @@ export class Hub {
     this.codeFlows = undefined;
   }
 }
+
+/** `1 rule`, `2 rules`. */
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A failed or degraded connection as a problem; nothing while it runs well. */
 function connectionProblem(id: string, { status, reason, code }: StatusReport): Problem | undefined {

@@ -24,8 +24,12 @@ export interface RuleEngineOptions {
    * is cut (R-R5); default 256. See `LoopGuard`.
    */
   readonly loopLimit?: number;
-  /** True for connections that are disabled: rules that touch them are idle, not wrong. */
-  readonly isDisabled?: (connectionId: string) => boolean;
+  /**
+   * The status of a connection, when it is not running: a rule that touches a disabled one
+   * is idle, not wrong; one that touches a failed one says so, rather than that its
+   * parameters are missing.
+   */
+  readonly notRunning?: (connectionId: string) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
 }
 
 interface RunningRule {
@@ -58,9 +62,13 @@ export class RuleEngine {
   start(rules: readonly Rule[]): number {
     const bySource = new Map<string, RunningRule[]>();
     for (const rule of rules) {
-      const idle = [rule.source, ...rule.destinations].map((a) => a.slice(0, a.indexOf('/'))).find((id) => this.options.isDisabled?.(id));
-      if (idle) {
-        this.options.log.info(`rule ${rule.name}: idle while connection "${idle}" is disabled`);
+      const stopped = this.stoppedConnection(rule);
+      if (stopped?.status === 'disabled') {
+        this.options.log.info(`rule ${rule.name}: idle while connection "${stopped.id}" is disabled`);
+        continue;
+      }
+      if (stopped) {
+        this.report(rule, stopped.code ?? 'PB_START_FAILED', `${stopped.role} ${stopped.address}: connection "${stopped.id}" failed: ${stopped.reason}`);
         continue;
       }
       const problem = this.checkAddresses(rule);
@@ -110,6 +118,18 @@ export class RuleEngine {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     const { causes } = this.options.graph;
     if (causes.tracker === this.guard) causes.tracker = undefined;
+  }
+
+  /** The first connection the rule touches that is disabled or failed, with the address and its role. */
+  private stoppedConnection(rule: Rule) {
+    const { notRunning } = this.options;
+    if (!notRunning) return undefined;
+    for (const [role, address] of [['source', rule.source] as const, ...rule.destinations.map((d) => ['destination', d] as const)]) {
+      const id = address.slice(0, address.indexOf('/'));
+      const state = notRunning(id);
+      if (state) return { ...state, id, role, address };
+    }
+    return undefined;
   }
 
   private checkAddresses(rule: Rule): HubError | undefined {
