@@ -7,7 +7,7 @@ import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile } from './config/flow-file.ts';
 import { FlowWatcher } from './config/flow-watcher.ts';
 import { reasonOf } from './core/errors.ts';
-import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
+import { createLogger, type LogFormat, logFormats, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub.ts';
 import { StateStore } from './state/store.ts';
@@ -20,8 +20,9 @@ export const defaultFlowFile = fileURLToPath(new URL('../flows/demo.json5', impo
 
 const usage = `Usage:
   patchbay run [flow file] [--watch] [--state DIR|none] [--log-level LEVEL] [--log-format pretty|json]
-      Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM.
-      --watch reloads the flow file and its code flows when they change.
+      Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM;
+      SIGHUP reloads the flow file. --watch reloads it and its code flows when they change.
+      Flow files may use environment variables: \${NAME}, \${NAME:-default}.
   patchbay state <flow file> list | reset <connection> | export | import <file> [--state DIR]
       Shows the kept values (address<TAB>value), forgets a connection's values (it starts
       from its defaults next time), or moves them as JSON (export prints to standard output).
@@ -140,8 +141,25 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   const release = keepAlive();
   let watcher: FlowWatcher | undefined;
 
+  // One reload at a time, for `--watch` and SIGHUP alike; none before the hub has started.
+  const started = hub.start();
+  let reloads: Promise<void> = started.catch(() => {});
+  /** The reload being applied to the hub, which a stop lets finish. */
+  let applying: Promise<unknown> = Promise.resolve();
+  let stopping = false;
+  const reload = () => {
+    reloads = reloads.then(async () => {
+      if (stopping) return;
+      const next = await loadFlowFile(loaded.flow.path);
+      if (!next.ok) return log.error(`reload refused, the running flow is kept: ${next.error.message}`);
+      if (stopping) return;
+      applying = hub.reload(next.flow).catch((error: unknown) => log.error(`reload failed: ${reasonOf(error)}`));
+      await applying;
+      watcher?.watch([next.flow.path, ...next.flow.flows]);
+    });
+  };
+
   return new Promise<number>((resolve) => {
-    let stopping = false;
     const stop = (why: string, status: number) => {
       if (stopping) {
         log.warn(`${why} while stopping: exiting now`);
@@ -150,24 +168,38 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
       stopping = true;
       watcher?.close();
       log.info(`stopping (${why})`);
-      hub.stop().then(
-        () => resolve(status),
-        (error: unknown) => {
-          log.error(`stop failed: ${reasonOf(error)}`);
-          resolve(Exit.RuntimeFailure);
-        },
-      );
+      // A reload under way finishes first, so the hub stops what it runs.
+      applying
+        .then(() => hub.stop())
+        .then(
+          () => resolve(status),
+          (error: unknown) => {
+            log.error(`stop failed: ${reasonOf(error)}`);
+            resolve(Exit.RuntimeFailure);
+          },
+        );
     };
     process.on('SIGINT', () => stop('SIGINT', Exit.Ok));
     process.on('SIGTERM', () => stop('SIGTERM', Exit.Ok));
+    // SIGHUP reloads the flow file as one `--watch` change would, so a service manager's
+    // `reload` works; its default action would end the process without a word.
+    process.on('SIGHUP', () => {
+      if (stopping) return;
+      log.info('SIGHUP: reloading the flow file');
+      reload();
+    });
     process.on('uncaughtException', (error) => {
       if (stopping) return resolve(Exit.RuntimeFailure);
       log.fatal(`uncaught: ${error.stack ?? reasonOf(error)}`);
       stop('runtime failure', Exit.RuntimeFailure);
     });
-    hub.start().then(
+    started.then(
       () => {
-        if (watch && !stopping) watcher = watchAndReload(hub, loaded.flow, log);
+        if (watch && !stopping) {
+          watcher = new FlowWatcher(reload, realTime);
+          watcher.watch([loaded.flow.path, ...loaded.flow.flows]);
+          log.info(`watching ${loaded.flow.path} and its code flows for changes`);
+        }
       },
       (error: unknown) => {
         log.fatal(`start failed: ${reasonOf(error)}`);
@@ -245,23 +277,4 @@ async function stateCommand(
   } finally {
     await store.close();
   }
-}
-
-/** `--watch`: reloads on every change of the flow file or a code flow, one reload at a time. */
-function watchAndReload(hub: Hub, initial: Flow, log: Logger): FlowWatcher {
-  let queue = Promise.resolve();
-  const watcher = new FlowWatcher(() => {
-    queue = queue.then(async () => {
-      const loaded = await loadFlowFile(initial.path);
-      if (!loaded.ok) {
-        log.error(`reload refused, the running flow is kept: ${loaded.error.message}`);
-        return;
-      }
-      await hub.reload(loaded.flow);
-      watcher.watch([loaded.flow.path, ...loaded.flow.flows]);
-    });
-  }, realTime);
-  watcher.watch([initial.path, ...initial.flows]);
-  log.info(`watching ${initial.path} and its code flows for changes`);
-  return watcher;
 }

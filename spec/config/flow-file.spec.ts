@@ -186,3 +186,30 @@ test('rules may use the parameters of code flows, named after their files', asyn
   const result = validateFlow({ connections: { vars: { type: 'dummy', parameters: ['a'] } }, flows: ['Peak_Hold.ts'], rules: [{ source: 'peak-hold/peak', destinations: ['vars/a'] }] }, path);
   t.true(result.ok, result.ok ? '' : result.error.message);
 });
+
+test('environment placeholders: defaults, $${ for a literal, numbers where the schema wants one, mistakes with their paths', (t) => {
+  const env = { PORT: '18000', PASS: '1234', EMPTY: '' };
+  const valid = validateFlow(
+    {
+      connections: {
+        api: { type: 'rest-api', port: '${PORT:-17011}', password: '${PASS}', username: 'u-${EMPTY:-x}', token: '$${TOKEN}', statusParameters: '${DEBUG:-true}' },
+      },
+    },
+    '/virtual/flow.json5',
+    env,
+  );
+  t.true(valid.ok, valid.ok ? '' : valid.error.message);
+  if (valid.ok) {
+    t.like(JSON.parse(valid.flow.connections[0]?.plan.fingerprint ?? '{}'), { port: 18000, password: '1234', username: 'u-x', token: '${TOKEN}' });
+    t.true(valid.flow.connections[0]?.common.statusParameters);
+  }
+  t.deepEqual(
+    messagesOf({ connections: { api: { type: 'rest-api', port: '${HTTP_PORT}', bindIp: 'a${b', description: '${PORT:-x} and ${PORT:-y}' } } }),
+    [
+      'connections.api.port: environment variable HTTP_PORT is not set (give a default with ${HTTP_PORT:-default})',
+      'connections.api.bindIp: expected ${NAME} or ${NAME:-default} after "${" (write $${ for a literal "${")',
+    ],
+  );
+  const words = validateFlow({ connections: { api: { type: 'rest-api', port: '${PORT}' } } }, '/virtual/flow.json5', { PORT: 'http' });
+  t.deepEqual(words.ok ? [] : words.issues.map(formatIssue), ['connections.api.port: expected an integer from 0 to 65535']);
+});
