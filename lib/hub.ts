@@ -4,6 +4,7 @@ import { type ConnectionConfig, type Problem, Status, type StatusReport } from '
 import { ConnectionRunner } from './connections/runner.ts';
 import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
+import { toWire } from './core/value.ts';
 import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
@@ -78,6 +79,35 @@ export class Hub {
       }),
     );
     this.runners = flow.connections.map((config) => this.runnerFor(config, flow));
+    this.traceWrites();
+  }
+
+  /**
+   * Debug lines for every write and report with its origin: all of them at `--log-level
+   * debug`, those of connections with `debug: true` otherwise. Without either, no tracer is
+   * set and a write pays one check.
+   */
+  private traceWrites(): void {
+    const everything = this.log.isLevelEnabled('debug');
+    const chosen = new Set(this.flow.connections.filter((c) => c.common.debug).map((c) => c.id));
+    if (!everything && chosen.size === 0) {
+      this.graph.causes.trace = undefined;
+      return;
+    }
+    const loggers = new Map<string, Logger>();
+    this.graph.causes.trace = (parameter, value, origin, changed) => {
+      const id = parameter.connectionId;
+      if (!everything && !chosen.has(id)) return;
+      let log = loggers.get(id);
+      if (!log) loggers.set(id, (log = this.log.child({ connection: id }, { level: 'debug' })));
+      const text = parameter.type === 'T' ? 'fired' : `= ${JSON.stringify(toWire(value))}${changed ? '' : ' (unchanged)'}`;
+      log.debug(`${parameter.address} ${text} by ${origin ?? 'its connection'}`);
+    };
+  }
+
+  /** True when debug lines of this connection are wanted: `debug: true` on it, or `--log-level debug`. */
+  private debugs(connectionId: string): boolean {
+    return this.log.isLevelEnabled('debug') || this.connection(connectionId)?.config.common.debug === true;
   }
 
   /**
@@ -134,6 +164,7 @@ export class Hub {
     const previous = new Map(this.runners.map((r) => [r.id, r]));
     this.flow = flow;
     this.runners = flow.connections.map((config) => (kept.has(config.id) ? previous.get(config.id)! : this.runnerFor(config, flow)));
+    this.traceWrites();
     for (const runner of this.runners) if (!kept.has(runner.id)) await runner.start();
     const rules = await this.startLogic();
     const summary: ReloadSummary = {
@@ -213,6 +244,7 @@ export class Hub {
         return report && (report.status === Status.Disabled || report.status === Status.Failed) ? { ...report, status: report.status } : undefined;
       },
       ...(this.loopLimit === undefined ? {} : { loopLimit: this.loopLimit }),
+      debugs: (id) => this.debugs(id),
     });
     engine.problems$.subscribe((problem) => {
       this.ruleProblems.next(problem);

@@ -138,22 +138,27 @@ class TypedParameter implements OwnedParameter {
     const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
     if (this.spec.forward) return this.spec.forward(converted.value, origin);
-    const changed = this.store(converted.value);
+    const changed = this.store(converted.value, origin ?? 'a client');
     this.spec.onWrite?.(converted.value, origin);
     return changed;
   }
 
   report(raw: unknown): SetResult {
     const converted = convert(raw, this.spec.type);
-    return converted.ok ? this.store(converted.value) : this.named(converted.error);
+    return converted.ok ? this.store(converted.value, undefined) : this.named(converted.error);
   }
 
-  private store(value: Value): SetResult {
+  private store(value: Value, origin: string | undefined): SetResult {
+    const trace = this.causes?.trace;
     if (this.spec.type !== 'T') {
-      if (this.current === value) return UNCHANGED;
+      if (this.current === value) {
+        if (trace) trace(this, value, origin, false);
+        return UNCHANGED;
+      }
       this.current = value;
       this.spec.onChange?.(value);
     }
+    if (trace) trace(this, value, origin, true);
     this.deliver(value);
     return CHANGED;
   }

@@ -138,6 +138,9 @@ export class RestServer {
     return false;
   }
 
+  /** Remote addresses of WebSocket clients, kept only while debug lines are wanted (for the line when one leaves). */
+  private readonly peers = new WeakMap<WsClient, string>();
+
   private routeWebSocket(): void {
     const hub = this.ws;
     this.app.ws<WsClient>('/ws', {
@@ -163,10 +166,21 @@ export class RestServer {
           answerFault(res, jsonClient(req), this.options.log, error);
         }
       },
-      open: (ws) => hub.join(ws),
+      open: (ws) => {
+        hub.join(ws);
+        if (!this.options.log.isLevelEnabled('debug')) return;
+        const { filters } = ws.getUserData();
+        const peer = Buffer.from(ws.getRemoteAddressAsText()).toString();
+        this.peers.set(ws.getUserData(), peer);
+        this.options.log.debug(`WebSocket client ${peer} joined${filters.length ? ` (filters ${filters.map(String).join(' ')})` : ''}; ${hub.stats().clients} connected`);
+      },
       message: (ws, message) => this.clientMessage(ws, message),
       drain: (ws) => hub.drained(ws),
-      close: (ws) => hub.leave(ws),
+      close: (ws, code) => {
+        hub.leave(ws);
+        const peer = this.peers.get(ws.getUserData());
+        if (peer !== undefined) this.options.log.debug(`WebSocket client ${peer} left (code ${code}); ${hub.stats().clients} connected`);
+      },
     });
   }
 

@@ -3,6 +3,7 @@ import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import { toWire } from '../core/value.ts';
 import { Loop, LoopGuard, type Point } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
 import type { Signal } from './signal.ts';
@@ -29,6 +30,8 @@ export interface RuleEngineOptions {
    * is idle, not wrong; one that touches a failed one says so, rather than that its
    * parameters are missing.
    */
+  /** True for connections whose debug lines are wanted: each hop of a rule that touches one is logged. */
+  readonly debugs?: (connectionId: string) => boolean;
   readonly notRunning?: (connectionId: string) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
 }
 
@@ -80,9 +83,12 @@ export class RuleEngine {
       const context = { scheduler: this.options.scheduler };
       const output = rule.pipe.reduce<Observable<Signal>>((stream, { step, argument }) => stream.pipe(pipeSteps[step]!.operator(argument as never, context)), input);
       const destinations = rule.destinations.map((address) => this.guard.point(address));
+      // Decided once per rule, so a rule that is not traced builds no text per change.
+      const trace = this.tracer(rule);
       this.subscriptions.push(
         output.subscribe({
           next: (signal) => {
+            if (trace) trace(signal);
             for (const destination of destinations) this.write(rule, destination, signal);
           },
           error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`),
@@ -118,6 +124,16 @@ export class RuleEngine {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     const { causes } = this.options.graph;
     if (causes.tracker === this.guard) causes.tracker = undefined;
+  }
+
+  /** A debug line per hop of a rule that touches a connection whose debug lines are wanted; undefined for the others. */
+  private tracer(rule: Rule): ((signal: Signal) => void) | undefined {
+    const { debugs, log } = this.options;
+    const touched = [rule.source, ...rule.destinations].map((a) => a.slice(0, a.indexOf('/')));
+    if (!debugs || !touched.some(debugs)) return undefined;
+    const debug = log.isLevelEnabled('debug') ? log : log.child({}, { level: 'debug' });
+    const to = rule.destinations.join(', ');
+    return (signal) => debug.debug(`rule ${rule.name}: ${signal.source} → ${to}: ${signal.value === null ? 'fire' : JSON.stringify(toWire(signal.value))}`);
   }
 
   /** The first connection the rule touches that is disabled or failed, with the address and its role. */

@@ -38,6 +38,7 @@ export const xmlFileOutput = defineConnectionType({
     let file: AtomicFile | undefined;
     let failing = false;
     const report = (outcome: WriteOutcome) => {
+      if (outcome.ok) context.log.debug(`saved ${file?.path ?? ''}`);
       if (outcome.ok && failing) {
         failing = false;
         context.setStatus('ok');
