@@ -4,9 +4,10 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError, reasonOf } from '../core/errors.ts';
-import { canonicalJson, type ConnectionConfig, type Link } from '../connections/connection.ts';
+import { canonicalJson, type Claim, type ConnectionConfig, type Link } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
-import { formatIssue, type Issue } from '../core/issue.ts';
+import { formatIssue, formatPath, type Issue } from '../core/issue.ts';
+import { isConnectionId } from '../core/address.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
 import { describeExpected } from './expected.ts';
 import { checkRuleTree, type TreeNode } from '../rules/rule-tree.ts';
@@ -74,17 +75,40 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
 
   const connections: ConnectionConfig[] = [];
   const links: Link[] = [];
+  const claims: (Claim & { readonly id: string })[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
   for (const [id, entry] of entries) {
     const checked = checkConnection(id, entry, baseDir);
     if (!checked) continue;
     issues.push(...checked.issues);
     links.push(...checked.links);
+    if (checked.config?.common.enabled) claims.push(...checked.config.plan.claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...claim.path] })));
     if (checked.config && checked.whole) connections.push(checked.config);
   }
   issues.push(...linkCycles(links));
+  claims.forEach((claim, index) => {
+    const earlier = claims.slice(0, index).find((c) => c.what === claim.what && (c.on === claim.on || c.on === '' || claim.on === ''));
+    if (earlier) issues.push({ path: claim.path, message: `${claim.what} is already claimed by connection "${earlier.id}" (${formatPath(earlier.path)}); two connections cannot share it` });
+  });
   const flows = asRecord(document)['flows'];
   const flowFiles = Array.isArray(flows) ? flows.filter((file): file is string => typeof file === 'string' && file !== '') : [];
+  // A code flow is named after its file (R-R6): one that clashes would fail at start.
+  const flowIds = new Map<string, number>();
+  if (Array.isArray(flows)) {
+    flows.forEach((file, index) => {
+      if (typeof file !== 'string' || file === '') return;
+      const id = flowIdOf(file);
+      const clash = !isConnectionId(id)
+        ? `its id "${id}" (from the file name) is not a valid id`
+        : entries.some(([connection]) => connection === id)
+          ? `its id "${id}" (from the file name) is a connection's id`
+          : flowIds.has(id)
+            ? `its id "${id}" (from the file name) is also the id of flows[${flowIds.get(id)}]`
+            : undefined;
+      if (clash) issues.push({ path: ['flows', index], message: `${clash}; rename the file` });
+      if (!flowIds.has(id)) flowIds.set(id, index);
+    });
+  }
   issues.push(
     ...checkRuleTree(asRecord(document)['rules'], {
       faulty,

@@ -76,6 +76,8 @@ export interface ConnectionPlan {
   readonly fingerprint: string;
   /** Its parameters that follow others in the same turn, for the flow file's cycle check. */
   readonly links: readonly Link[];
+  /** What it holds exclusively while it runs, for the flow file's check that no two connections hold one thing. */
+  readonly claims: readonly Claim[];
   create(context: ConnectionContext): ConnectionInstance;
 }
 
@@ -90,6 +92,19 @@ export interface Link {
   /** The addresses it reads. */
   readonly inputs: readonly string[];
   /** Where the inputs are written in the connection's settings, for the message. */
+  readonly path: readonly (string | number)[];
+}
+
+/**
+ * Something a running connection holds for itself alone, such as a listening port: two
+ * connections of one file that claim the same would fail at start, so the file refuses it.
+ */
+export interface Claim {
+  /** What is held, in words: `TCP port 17011`. */
+  readonly what: string;
+  /** Where: claims of one `what` collide when their `on` is equal or either is "" (everywhere). */
+  readonly on: string;
+  /** The setting that makes the claim, for the message. */
   readonly path: readonly (string | number)[];
 }
 
@@ -202,6 +217,8 @@ export interface ConnectionTypeDefinition<S extends TObject, P> {
   parse(settings: Static<S>, connection: ParseContext): Checked<P>;
   /** Its parameters that follow others in the same turn (see `Link`). */
   links?(settings: P): readonly Link[];
+  /** What it holds alone while running (see `Claim`). */
+  claims?(settings: P): readonly Claim[];
   create(context: ConnectionContext, settings: P): TypedInstance<P>;
 }
 
@@ -236,6 +253,7 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
         type: definition.type,
         fingerprint: canonicalJson(settings),
         links: definition.links?.(parsed.value) ?? [],
+        claims: definition.claims?.(parsed.value) ?? [],
         create(context) {
           const instance = definition.create(context, parsed.value);
           const update = instance.update?.bind(instance);

@@ -55,6 +55,8 @@ export const restApi = defineConnectionType({
     });
     return checked(issues, { port, bindIp, documentRoot, credentials: { username, password, token }, wsFilters: filters });
   },
+  // Two connections of one file on one port: the second would fail at start (R-H8).
+  claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   create(context, { port, bindIp, documentRoot, credentials, wsFilters }) {
     let server: RestServer | undefined;
     let listeningOn = 0;

@@ -213,3 +213,28 @@ test('environment placeholders: defaults, $${ for a literal, numbers where the s
   const words = validateFlow({ connections: { api: { type: 'rest-api', port: '${PORT}' } } }, '/virtual/flow.json5', { PORT: 'http' });
   t.deepEqual(words.ok ? [] : words.issues.map(formatIssue), ['connections.api.port: expected an integer from 0 to 65535']);
 });
+
+test('two connections on one port, and code flows whose names clash, are mistakes of the file', async (t) => {
+  const path = await tempFile(t, 'flow.json5', '{}');
+  const dir = path.slice(0, -'/flow.json5'.length);
+  for (const name of ['api.ts', 'meter.ts', 'Meter.mjs']) await writeFile(join(dir, name), 'export default () => {}\n');
+  const result = validateFlow(
+    {
+      connections: {
+        api: { type: 'rest-api', port: 18000 },
+        local: { type: 'rest-api', port: 18000, bindIp: '127.0.0.1' },
+        other: { type: 'rest-api', port: 18001, bindIp: '127.0.0.1' },
+        off: { type: 'rest-api', port: 18001, enabled: false },
+        free: { type: 'rest-api', port: 0 },
+        free2: { type: 'rest-api', port: 0 },
+      },
+      flows: ['api.ts', 'meter.ts', 'Meter.mjs'],
+    },
+    path,
+  );
+  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), [
+    'connections.local.port: TCP port 18000 is already claimed by connection "api" (connections.api.port); two connections cannot share it',
+    `flows[0]: its id "api" (from the file name) is a connection's id; rename the file`,
+    'flows[2]: its id "meter" (from the file name) is also the id of flows[1]; rename the file',
+  ]);
+});
