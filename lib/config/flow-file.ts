@@ -68,60 +68,35 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
   const baseDir = dirname(path);
   const substituted = substituteEnvironment(raw, env);
   const document = substituted.document;
-  const issues: Issue[] = [...substituted.issues];
   const placeholderAt = new Set(substituted.issues.map((issue) => JSON.stringify(issue.path)));
-  issues.push(...schemaIssues(schemaErrors(document, substituted.whole), document).filter((issue) => !placeholderAt.has(JSON.stringify(issue.path))));
-  const faulty = (at: readonly (string | number)[]) => issues.some((issue) => at.every((key, i) => issue.path[i] === key));
+  const schemaMistakes = schemaIssues(schemaErrors(document, substituted.whole), document).filter((issue) => !placeholderAt.has(JSON.stringify(issue.path)));
+  const issues: Issue[] = [...substituted.issues, ...schemaMistakes];
+  // Parts with a mistake of the schema or of a placeholder at or below them are not checked further.
+  const mistakes = [...issues];
+  const faulty = (at: readonly (string | number)[]) => mistakes.some((issue) => at.every((key, i) => issue.path[i] === key));
 
   const connections: ConnectionConfig[] = [];
   const links: Link[] = [];
   const claims: (Claim & { readonly id: string })[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
   for (const [id, entry] of entries) {
-    const checked = checkConnection(id, entry, baseDir);
+    const unfilled = substituted.issues.filter((issue) => issue.path[0] === 'connections' && issue.path[1] === id).map((issue) => issue.path[2]);
+    const checked = checkConnection(id, entry, baseDir, unfilled);
     if (!checked) continue;
     issues.push(...checked.issues);
     links.push(...checked.links);
     if (checked.config?.common.enabled) claims.push(...checked.config.plan.claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...claim.path] })));
     if (checked.config && checked.whole) connections.push(checked.config);
   }
-  issues.push(...linkCycles(links));
-  claims.forEach((claim, index) => {
-    const earlier = claims.slice(0, index).find((c) => c.what === claim.what && (c.on === claim.on || c.on === '' || claim.on === ''));
-    if (earlier) issues.push({ path: claim.path, message: `${claim.what} is already claimed by connection "${earlier.id}" (${formatPath(earlier.path)}); two connections cannot share it` });
-  });
+  issues.push(...linkCycles(links), ...claimCollisions(claims));
+  const connectionIds = entries.map(([id]) => id);
   const flows = asRecord(document)['flows'];
-  const flowFiles = Array.isArray(flows) ? flows.filter((file): file is string => typeof file === 'string' && file !== '') : [];
-  // A code flow is named after its file (R-R6): one that clashes would fail at start.
-  const flowIds = new Map<string, number>();
-  if (Array.isArray(flows)) {
-    flows.forEach((file, index) => {
-      if (typeof file !== 'string' || file === '') return;
-      const id = flowIdOf(file);
-      const clash = !isConnectionId(id)
-        ? `its id "${id}" (from the file name) is not a valid id`
-        : entries.some(([connection]) => connection === id)
-          ? `its id "${id}" (from the file name) is a connection's id`
-          : flowIds.has(id)
-            ? `its id "${id}" (from the file name) is also the id of flows[${flowIds.get(id)}]`
-            : undefined;
-      if (clash) issues.push({ path: ['flows', index], message: `${clash}; rename the file` });
-      if (!flowIds.has(id)) flowIds.set(id, index);
-    });
-  }
-  issues.push(
-    ...checkRuleTree(asRecord(document)['rules'], {
-      faulty,
-      connections: entries.map(([id]) => id),
-      codeFlows: flowFiles.map(flowIdOf),
-    }),
-  );
-  if (Array.isArray(flows)) {
-    flows.forEach((file, index) => {
-      if (typeof file !== 'string' || faulty(['flows', index])) return;
-      const full = resolve(baseDir, file);
-      if (!existsSync(full)) issues.push({ path: ['flows', index], message: `no such file: ${full}` });
-    });
+  const flowFiles = (Array.isArray(flows) ? flows : []).map((file, index) => ({ file, index })).filter((f): f is { file: string; index: number } => typeof f.file === 'string' && f.file !== '');
+  issues.push(...flowIdClashes(flowFiles, connectionIds));
+  issues.push(...checkRuleTree(asRecord(document)['rules'], { faulty, connections: connectionIds, codeFlows: flowFiles.map((f) => flowIdOf(f.file)) }));
+  for (const { file, index } of flowFiles) {
+    const full = resolve(baseDir, file);
+    if (!faulty(['flows', index]) && !existsSync(full)) issues.push({ path: ['flows', index], message: `no such file: ${full}` });
   }
   if (issues.length > 0) {
     const lines = issues.map(formatIssue).join('\n  ');
@@ -185,13 +160,15 @@ function checkConnection(
   id: string,
   entry: unknown,
   baseDir: string,
+  /** Settings with a placeholder that could not be filled in: not checked further. */
+  unfilled: readonly (string | number | undefined)[],
 ): { issues: Issue[]; links: Link[]; config?: ConnectionConfig; whole: boolean } | undefined {
   const raw = asRecord(entry);
   const type = connectionTypes.find((t) => t.type === raw['type']);
   if (!type) return undefined;
   const own: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (key !== 'type' && !commonSettingNames.includes(key)) own[key] = value;
+    if (key !== 'type' && !commonSettingNames.includes(key) && !unfilled.includes(key)) own[key] = value;
   }
   const pruned = pruneToSchema(type.settings, own);
   if (!pruned) return { issues: [], links: [], whole: false };
@@ -216,6 +193,31 @@ function checkConnection(
   // Addresses and paths in the whole document: the links' paths are the pruned settings' own.
   const links = plan.value.links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
   return { issues: [], links, config, whole: canonicalJson(pruned.settings) === canonicalJson(own) };
+}
+
+/** Two enabled connections that claim one thing (a TCP port): the later one is the mistake. */
+function claimCollisions(claims: readonly (Claim & { readonly id: string })[]): Issue[] {
+  return claims.flatMap((claim, index) => {
+    const earlier = claims.slice(0, index).find((c) => c.what === claim.what && (c.on === claim.on || c.on === '' || claim.on === ''));
+    return earlier ? [{ path: claim.path, message: `${claim.what} is already claimed by connection "${earlier.id}" (${formatPath(earlier.path)}); two connections cannot share it` }] : [];
+  });
+}
+
+/** Code flows are named after their files (R-R6): an id that is invalid or taken would fail at start. */
+function flowIdClashes(flows: readonly { readonly file: string; readonly index: number }[], connectionIds: readonly string[]): Issue[] {
+  const seen = new Map<string, number>();
+  return flows.flatMap(({ file, index }) => {
+    const id = flowIdOf(file);
+    const clash = !isConnectionId(id)
+      ? 'is not a valid id'
+      : connectionIds.includes(id)
+        ? "is a connection's id"
+        : seen.has(id)
+          ? `is also the id of flows[${seen.get(id)}]`
+          : undefined;
+    if (!seen.has(id)) seen.set(id, index);
+    return clash ? [{ path: ['flows', index], message: `its id "${id}" (from the file name) ${clash}; rename the file` }] : [];
+  });
 }
 
 /**

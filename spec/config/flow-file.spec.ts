@@ -210,6 +210,14 @@ test('environment placeholders: defaults, $${ for a literal, numbers where the s
       'connections.api.bindIp: expected ${NAME} or ${NAME:-default} after "${" (write $${ for a literal "${")',
     ],
   );
+  t.deepEqual(
+    messagesOf({ connections: { api: { type: 'rest-api', documentRoot: '${WWW_ROOT_UNSET}' } }, rules: [{ source: '${SRC_UNSET}/x', destinations: ['api/x'] }] }),
+    [
+      'connections.api.documentRoot: environment variable WWW_ROOT_UNSET is not set (give a default with ${WWW_ROOT_UNSET:-default})',
+      'rules[0].source: environment variable SRC_UNSET is not set (give a default with ${SRC_UNSET:-default})',
+    ],
+    'a setting whose placeholder cannot be filled in is reported once, not checked further',
+  );
   const words = validateFlow({ connections: { api: { type: 'rest-api', port: '${PORT}' } } }, '/virtual/flow.json5', { PORT: 'http' });
   t.deepEqual(words.ok ? [] : words.issues.map(formatIssue), ['connections.api.port: expected an integer from 0 to 65535']);
 });
