@@ -77,7 +77,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
 
   const connections: ConnectionConfig[] = [];
   const links: Link[] = [];
-  const claims: (Claim & { readonly id: string })[] = [];
+  const claims: IdClaim[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
   for (const [id, entry] of entries) {
     const unfilled = substituted.issues.filter((issue) => issue.path[0] === 'connections' && issue.path[1] === id).map((issue) => issue.path[2]);
@@ -85,7 +85,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
     if (!checked) continue;
     issues.push(...checked.issues);
     links.push(...checked.links);
-    if (checked.config?.common.enabled) claims.push(...checked.config.plan.claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...claim.path] })));
+    claims.push(...checked.claims);
     if (checked.config && checked.whole) connections.push(checked.config);
   }
   issues.push(...linkCycles(links), ...claimCollisions(claims));
@@ -142,6 +142,9 @@ function schemaErrors(document: unknown, whole: ReadonlySet<string>): readonly E
   return [...(validateSchema.errors ?? [])];
 }
 
+/** A claim with its connection, its path in the whole document. */
+type IdClaim = Claim & { readonly id: string };
+
 interface FlowDocument {
   rules?: TreeNode[];
   flows?: string[];
@@ -162,7 +165,7 @@ function checkConnection(
   baseDir: string,
   /** Settings with a placeholder that could not be filled in: not checked further. */
   unfilled: readonly (string | number | undefined)[],
-): { issues: Issue[]; links: Link[]; config?: ConnectionConfig; whole: boolean } | undefined {
+): { issues: Issue[]; links: Link[]; claims: IdClaim[]; config?: ConnectionConfig; whole: boolean } | undefined {
   const raw = asRecord(entry);
   const type = connectionTypes.find((t) => t.type === raw['type']);
   if (!type) return undefined;
@@ -171,10 +174,22 @@ function checkConnection(
     if (key !== 'type' && !commonSettingNames.includes(key) && !unfilled.includes(key)) own[key] = value;
   }
   const pruned = pruneToSchema(type.settings, own);
-  if (!pruned) return { issues: [], links: [], whole: false };
-  const plan = type.prepare(pruned.settings, { id, baseDir });
+  if (!pruned) return { issues: [], links: [], claims: [], whole: false };
+  // Addresses and paths in the whole document: the parser's paths are the pruned settings' own.
+  const mapLinks = (links: readonly Link[]) => links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
+  const enabled = raw['enabled'] !== false;
+  const mapClaims = (claims: readonly Claim[]) => (enabled ? claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...pruned.original(claim.path)] })) : []);
+  const context = { id, baseDir };
+  let plan = type.prepare(pruned.settings, context);
   if (!plan.ok) {
-    return { issues: plan.issues.map((issue) => ({ path: ['connections', id, ...pruned.original(issue.path)], message: issue.message })), links: [], whole: false };
+    const issues = plan.issues.map((issue) => ({ path: ['connections', id, ...pruned.original(issue.path)], message: issue.message }));
+    // What the parser refused goes too, so the rest still takes part in the checks across
+    // connections (cycles, ports).
+    for (let round = 0; !plan.ok && round < 100; round++) {
+      if (!plan.issues.map((issue) => pruned.drop(issue.path)).some(Boolean)) break;
+      plan = type.prepare(pruned.settings, context);
+    }
+    return { issues, links: plan.ok ? mapLinks(plan.value.links) : [], claims: plan.ok ? mapClaims(plan.value.claims) : [], whole: false };
   }
   const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
   const config: ConnectionConfig = {
@@ -190,13 +205,11 @@ function checkConnection(
       persist: raw['persist'] !== false,
     },
   };
-  // Addresses and paths in the whole document: the links' paths are the pruned settings' own.
-  const links = plan.value.links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
-  return { issues: [], links, config, whole: canonicalJson(pruned.settings) === canonicalJson(own) };
+  return { issues: [], links: mapLinks(plan.value.links), claims: mapClaims(plan.value.claims), config, whole: canonicalJson(pruned.settings) === canonicalJson(own) };
 }
 
 /** Two enabled connections that claim one thing (a TCP port): the later one is the mistake. */
-function claimCollisions(claims: readonly (Claim & { readonly id: string })[]): Issue[] {
+function claimCollisions(claims: readonly IdClaim[]): Issue[] {
   return claims.flatMap((claim, index) => {
     const earlier = claims.slice(0, index).find((c) => c.what === claim.what && (c.on === claim.on || c.on === '' || claim.on === ''));
     return earlier ? [{ path: claim.path, message: `${claim.what} is already claimed by connection "${earlier.id}" (${formatPath(earlier.path)}); two connections cannot share it` }] : [];

@@ -6,6 +6,11 @@ export interface Pruned {
   readonly settings: Record<string, unknown>;
   /** The path in the original settings of a path in the pruned ones (list entries may have moved up). */
   readonly original: (path: readonly (string | number)[]) => (string | number)[];
+  /**
+   * Takes out, in place, the part a mistake at `path` (of the pruned settings) is in: the
+   * object in a list that holds it, or else the setting. False when nothing was left to take.
+   */
+  readonly drop: (path: readonly (string | number)[]) => boolean;
 }
 
 /**
@@ -19,17 +24,7 @@ export interface Pruned {
 export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>): Pruned | undefined {
   const copy = structuredClone(settings);
   const positions = new WeakMap<unknown[], number[]>();
-  // Every round removes at least one value, so this ends; the bound guards against a schema surprise.
-  for (let round = 0; round < 10_000; round++) {
-    const error = Value.Errors(schema, copy).First();
-    if (!error) return { settings: copy, original: (path) => originalPath(copy, positions, path) };
-    let path = error.path.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-    if (valueAt(copy, path) === undefined) path = path.slice(0, -1);
-    // A faulty text or number in a list would shift the line numbers that messages give: the list goes.
-    if (path.length > 1 && Array.isArray(valueAt(copy, path.slice(0, -1))) && !isObject(valueAt(copy, path))) path = path.slice(0, -1);
-    if (path.length === 0) return undefined;
-    const parent = valueAt(copy, path.slice(0, -1));
-    const key = path[path.length - 1] as string;
+  const remove = (parent: unknown, key: string): void => {
     if (Array.isArray(parent)) {
       const at = Number(key);
       let indices = positions.get(parent);
@@ -38,9 +33,33 @@ export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>
       indices.splice(at, 1);
     } else if (isObject(parent)) {
       delete parent[key];
-    } else {
-      return undefined;
     }
+  };
+  const drop = (path: readonly (string | number)[]): boolean => {
+    const keys = path.map(String);
+    for (let depth = keys.length; depth >= 2; depth--) {
+      const parent = valueAt(copy, keys.slice(0, depth - 1));
+      if (Array.isArray(parent) && isObject(valueAt(copy, keys.slice(0, depth)))) {
+        remove(parent, keys[depth - 1] as string);
+        return true;
+      }
+    }
+    if (keys.length === 0 || !(keys[0] as string in copy)) return false;
+    remove(copy, keys[0] as string);
+    return true;
+  };
+  // Every round removes at least one value, so this ends; the bound guards against a schema surprise.
+  for (let round = 0; round < 10_000; round++) {
+    const error = Value.Errors(schema, copy).First();
+    if (!error) return { settings: copy, original: (path) => originalPath(copy, positions, path), drop };
+    let path = error.path.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (valueAt(copy, path) === undefined) path = path.slice(0, -1);
+    // A faulty text or number in a list would shift the line numbers that messages give: the list goes.
+    if (path.length > 1 && Array.isArray(valueAt(copy, path.slice(0, -1))) && !isObject(valueAt(copy, path))) path = path.slice(0, -1);
+    if (path.length === 0) return undefined;
+    const parent = valueAt(copy, path.slice(0, -1));
+    if (!Array.isArray(parent) && !isObject(parent)) return undefined;
+    remove(parent, path[path.length - 1] as string);
   }
   return undefined;
 }

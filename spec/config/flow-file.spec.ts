@@ -246,3 +246,24 @@ test('two connections on one port, and code flows whose names clash, are mistake
     'flows[2]: its id "meter" (from the file name) is also the id of flows[1]; rename the file',
   ]);
 });
+
+test('connections with mistakes still take part in the checks across connections: cycles and ports', (t) => {
+  t.deepEqual(
+    messagesOf({
+      connections: {
+        api: { type: 'rest-api', port: 17011, wsFilters: ['('], prot: 1 },
+        api2: { type: 'rest-api', port: 17011 },
+        core: { type: 'virtual-core', logics: -1, functions: [{ id: 'a', op: 'not', inputs: ['other/function/b'] }, { id: 'c', op: 'pulse', inputs: ['x/y'] }] },
+        other: { type: 'virtual-core', functions: [{ id: 'b', op: 'or', inputs: ['core/function/a'] }] },
+      },
+    }),
+    [
+      'connections.api.prot: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters',
+      'connections.core.logics: expected an integer from 0 to 4096',
+      'connections.api.wsFilters[0]: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+      'connections.core.functions[1].ms: missing; pulse needs a time in ms',
+      'connections.core.functions[0].inputs: cycle among functions: core/function/a → other/function/b → core/function/a',
+      'connections.api2.port: TCP port 17011 is already claimed by connection "api" (connections.api.port); two connections cannot share it',
+    ],
+  );
+});
