@@ -21,8 +21,9 @@ export const defaultFlowFile = fileURLToPath(new URL('../flows/demo.json5', impo
 
 const usage = `Usage:
   patchbay run [flow file] [--watch] [--state DIR|none] [--log-level LEVEL] [--log-format pretty|json]
-      Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM.
-      --watch reloads the flow file and its code flows when they change.
+      Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM;
+      SIGHUP reloads the flow file. --watch reloads it and its code flows when they change.
+      Flow files may use environment variables: \${NAME}, \${NAME:-default}.
   patchbay state <flow file> list | reset <connection> | export | import <file> [--state DIR]
       Shows the kept values (address<TAB>value), forgets a connection's values (it starts
       from its defaults next time), or moves them as JSON (export prints to standard output).
@@ -141,10 +142,29 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   log.info(state ? `state folder ${folder} (durability: ${loaded.flow.durability})` : 'no state folder: values start from their defaults and are not kept');
   const hub = new Hub({ flow: loaded.flow, log, ...(state ? { state } : {}) });
   const release = keepAlive();
-  let watcher: { close(): void } | undefined;
+  let watcher: { refresh(): void; close(): void } | undefined;
+  let flow = loaded.flow;
+
+  // One reload at a time, for `--watch` and SIGHUP alike; none before the hub has started.
+  const started = hub.start();
+  let reloads: Promise<void> = started.catch(() => {});
+  /** The reload being applied to the hub, which a stop lets finish. */
+  let applying: Promise<unknown> = Promise.resolve();
+  let stopping = false;
+  const reload = () => {
+    reloads = reloads.then(async () => {
+      if (stopping) return;
+      const next = await loadFlowFile(loaded.flow.path);
+      if (!next.ok) return log.error(`reload refused, the running flow is kept: ${next.error.message}`);
+      if (stopping) return;
+      flow = next.flow;
+      applying = hub.reload(next.flow).catch((error: unknown) => log.error(`reload failed: ${reasonOf(error)}`));
+      await applying;
+      watcher?.refresh();
+    });
+  };
 
   return new Promise<number>((resolve) => {
-    let stopping = false;
     const stop = (why: string, status: number) => {
       if (stopping) {
         log.warn(`${why} while stopping: exiting now`);
@@ -153,16 +173,26 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
       stopping = true;
       watcher?.close();
       log.info(`stopping (${why})`);
-      hub.stop().then(
-        () => resolve(status),
-        (error: unknown) => {
-          log.error(`stop failed: ${reasonOf(error)}`);
-          resolve(Exit.RuntimeFailure);
-        },
-      );
+      // A reload under way finishes first, so the hub stops what it runs.
+      applying
+        .then(() => hub.stop())
+        .then(
+          () => resolve(status),
+          (error: unknown) => {
+            log.error(`stop failed: ${reasonOf(error)}`);
+            resolve(Exit.RuntimeFailure);
+          },
+        );
     };
     process.on('SIGINT', () => stop('SIGINT', Exit.Ok));
     process.on('SIGTERM', () => stop('SIGTERM', Exit.Ok));
+    // SIGHUP reloads the flow file as one `--watch` change would, so a service manager's
+    // `reload` works; its default action would end the process without a word.
+    process.on('SIGHUP', () => {
+      if (stopping) return;
+      log.info('SIGHUP: reloading the flow file');
+      reload();
+    });
     // An error that escapes every handler — thrown from a timer, or a rejection nobody
     // handles — is a failure of the code flow that raised it, when one did: that flow is
     // reported and stopped and the hub runs on (R-R6). Anything else ends the hub.
@@ -174,9 +204,9 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     };
     process.on('uncaughtException', escaped);
     process.on('unhandledRejection', escaped);
-    hub.start().then(
+    started.then(
       () => {
-        if (watch && !stopping) watcher = watchAndReload(hub, loaded.flow, log);
+        if (watch && !stopping) watcher = watchForReload(hub, () => flow, reload, log);
       },
       (error: unknown) => {
         log.fatal(`start failed: ${reasonOf(error)}`);
@@ -256,36 +286,27 @@ async function stateCommand(
   }
 }
 
-/** `--watch`: reloads on every change of the flow file or a code flow, one reload at a time. */
-function watchAndReload(hub: Hub, initial: Flow, log: Logger): { close(): void } {
-  let queue = Promise.resolve();
-  let flow = initial;
-  const watcher = new FlowWatcher(() => {
-    queue = queue.then(async () => {
-      const loaded = await loadFlowFile(initial.path);
-      if (!loaded.ok) {
-        log.error(`reload refused, the running flow is kept: ${loaded.error.message}`);
-        return;
-      }
-      flow = loaded.flow;
-      await hub.reload(flow);
-      watchFiles();
-    });
-  }, realTime);
-  // The flow file, its code flows, and the local modules they import (what a reload reads
-  // afresh). Those may be told of a little after their flow started, so the list follows
-  // them, and it only grows: a file a reload no longer loads costs at most a spare reload,
-  // while one dropped for a moment could miss an edit.
+/**
+ * `--watch`: every change of the flow file, its code flows, or the local modules they
+ * import (what a reload reads afresh) calls `reload`. Imported modules may be told of a
+ * little after their flow started, so the list follows them, and it only grows: a file a
+ * reload no longer loads costs at most a spare reload, while one dropped for a moment
+ * could miss an edit.
+ */
+function watchForReload(hub: Hub, current: () => Flow, reload: () => void, log: Logger): { refresh(): void; close(): void } {
+  const watcher = new FlowWatcher(reload, realTime);
   const files = new Set<string>();
-  const watchFiles = () => {
+  const refresh = () => {
     const before = files.size;
+    const flow = current();
     for (const file of [flow.path, ...flow.flows, ...hub.codeFlowFiles()]) files.add(file);
     if (files.size > before) watcher.watch([...files]);
   };
-  const following = hub.codeFlowFiles$.subscribe(watchFiles);
-  watchFiles();
-  log.info(`watching ${initial.path} and its code flows for changes`);
+  const following = hub.codeFlowFiles$.subscribe(refresh);
+  refresh();
+  log.info(`watching ${current().path} and its code flows for changes`);
   return {
+    refresh,
     close: () => {
       following.unsubscribe();
       watcher.close();

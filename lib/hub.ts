@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
 import { mapStrings, relativePaths } from './core/paths.ts';
+import { toWire } from './core/value.ts';
 import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import type { HubCounts } from './core/counts.ts';
@@ -88,6 +89,35 @@ export class Hub {
       }),
     );
     this.runners = flow.connections.map((config) => this.runnerFor(config, flow));
+    this.traceWrites();
+  }
+
+  /**
+   * Debug lines for every write and report with its origin: all of them at `--log-level
+   * debug`, those of connections with `debug: true` otherwise. Without either, no tracer is
+   * set and a write pays one check.
+   */
+  private traceWrites(): void {
+    const everything = this.log.isLevelEnabled('debug');
+    const chosen = new Set(this.flow.connections.filter((c) => c.common.debug).map((c) => c.id));
+    if (!everything && chosen.size === 0) {
+      this.graph.causes.trace = undefined;
+      return;
+    }
+    const loggers = new Map<string, Logger>();
+    this.graph.causes.trace = (parameter, value, origin, changed) => {
+      const id = parameter.connectionId;
+      if (!everything && !chosen.has(id)) return;
+      let log = loggers.get(id);
+      if (!log) loggers.set(id, (log = this.log.child({ connection: id }, { level: 'debug' })));
+      const text = parameter.type === 'T' ? 'fired' : `= ${JSON.stringify(toWire(value))}${changed ? '' : ' (unchanged)'}`;
+      log.debug(`${parameter.address} ${text} by ${origin ?? 'its connection'}`);
+    };
+  }
+
+  /** True when debug lines of this connection are wanted: `debug: true` on it, or `--log-level debug`. */
+  private debugs(connectionId: string): boolean {
+    return this.log.isLevelEnabled('debug') || this.connection(connectionId)?.config.common.debug === true;
   }
 
   /**
@@ -121,10 +151,7 @@ export class Hub {
     for (const runner of this.runners) await runner.start();
     const rules = await this.startLogic();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
-    this.log.info(
-      `running: ${this.runners.length} connection${this.runners.length === 1 ? '' : 's'}, ${this.graph.size} parameters, ` +
-        `${rules} rule${rules === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''}`,
-    );
+    this.log.info(`running: ${count(this.runners.length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}`);
   }
 
   /**
@@ -155,6 +182,7 @@ export class Hub {
     const previous = new Map(this.runners.map((r) => [r.id, r]));
     this.flow = flow;
     this.runners = flow.connections.map((config) => (kept.has(config.id) ? previous.get(config.id)! : this.runnerFor(config, flow)));
+    this.traceWrites();
     for (const runner of this.runners) if (!kept.has(runner.id)) await runner.start();
     const rules = await this.startLogic();
     const summary: ReloadSummary = {
@@ -166,7 +194,7 @@ export class Hub {
     };
     this.log.info(
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
-        `${summary.added.length} added, ${summary.removed.length} removed, ${rules} rules`,
+        `${summary.added.length} added, ${summary.removed.length} removed, ${count(rules, 'rule')}`,
     );
     return summary;
   }
@@ -241,8 +269,12 @@ export class Hub {
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,
-      isDisabled: (id) => this.connection(id)?.status.status === 'disabled',
       guard,
+      notRunning: (id) => {
+        const report = this.connection(id)?.status;
+        return report && (report.status === Status.Disabled || report.status === Status.Failed) ? { ...report, status: report.status } : undefined;
+      },
+      debugs: (id) => this.debugs(id),
     });
     engine.problems$.subscribe((problem) => {
       this.ruleProblems.next(problem);
@@ -278,6 +310,9 @@ const rootEntries = (() => {
     return [];
   }
 })();
+
+/** `1 rule`, `2 rules`. */
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A failed or degraded connection as a problem; nothing while it runs well. */
 function connectionProblem(id: string, { status, reason, code }: StatusReport): Problem | undefined {

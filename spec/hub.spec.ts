@@ -1,9 +1,12 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
 import type { Flow } from '../lib/config/flow-file.ts';
 import { asWritten, type ConnectionConfig, type ConnectionType, defineConnectionType } from '../lib/connections/connection.ts';
 import { Hub } from '../lib/hub.ts';
-import { flowOf, param } from './helpers/hub.ts';
+import { capturedLog, flowOf, param, startHub } from './helpers/hub.ts';
 
 /** A connection type that records its lifecycle and can be told to fail or degrade. */
 function probeType(events: string[], behaviour: { failStart?: boolean; failStop?: boolean; degrade?: string } = {}): ConnectionType {
@@ -32,7 +35,7 @@ function probeType(events: string[], behaviour: { failStart?: boolean; failStop?
 
 const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: true, persist: true };
 function configOf(id: string, type: ConnectionType, overrides: Partial<typeof common> = {}): ConnectionConfig {
-  const plan = type.prepare({}, { id });
+  const plan = type.prepare({}, { id, baseDir: '/virtual' });
   if (!plan.ok) throw new Error('the probe type takes no settings');
   return { id, plan: plan.value, common: { ...common, ...overrides } };
 }
@@ -119,4 +122,37 @@ test('common settings are accepted by every connection type', (t) => {
   });
   t.deepEqual(flow.connections[0]?.common, { enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false });
   t.is(flow.connections[0]?.plan.fingerprint, '{}', 'the common settings are not among its own');
+});
+
+test('the start and reload lines count in words: one connection, one parameter, one rule', async (t) => {
+  const { log, lines } = capturedLog();
+  const document = { connections: { studio: { type: 'dummy', parameters: ['a,I', 'b,I'] } }, rules: [{ source: 'studio/a', destinations: ['studio/b'] }] };
+  const hub = await startHub(t, { connections: { studio: { type: 'dummy', parameters: ['a,I'] } } }, { log });
+  await hub.reload(flowOf(document));
+  const messages = lines().map((l) => l.msg);
+  t.true(messages.includes('running: 1 connection, 1 parameter, 0 rules'), messages.join('\n'));
+  t.true(messages.includes('reloaded: 1 kept (1 updated in place), 0 restarted, 0 added, 0 removed, 1 rule'), messages.join('\n'));
+});
+
+test('rules that touch a failed connection say that it failed, not that a parameter is missing', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-failed-'));
+  await mkdir(join(dir, 'www'));
+  const flow = flowOf(
+    {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,F'] },
+        files: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot: 'www' },
+      },
+      rules: [{ source: 'studio/level', destinations: ['files/level'] }],
+    },
+    dir,
+  );
+  await rm(join(dir, 'www'), { recursive: true });
+  const hub = new Hub({ flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  t.like(
+    hub.problems().find((p) => p.source === 'rule'),
+    { id: 'rules[0]', code: 'PB_DOCUMENT_ROOT', message: `destination files/level: connection "files" failed: documentRoot ${join(dir, 'www')} does not exist` },
+  );
 });

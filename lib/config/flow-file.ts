@@ -4,12 +4,16 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError, reasonOf } from '../core/errors.ts';
-import type { ConnectionConfig } from '../connections/connection.ts';
+import { canonicalJson, type Claim, type ConnectionConfig, type Link } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
-import { type Checked, formatIssue, type Issue, within } from '../core/issue.ts';
+import { formatIssue, formatPath, type Issue } from '../core/issue.ts';
+import { isConnectionId } from '../core/address.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
 import { describeExpected } from './expected.ts';
 import { checkRuleTree, type TreeNode } from '../rules/rule-tree.ts';
+import { flowIdOf } from '../rules/code-flows.ts';
+import { asWanted, substituteEnvironment } from './environment.ts';
+import { pruneToSchema } from './prune.ts';
 
 /** A validated flow file. Paths are absolute. */
 export interface Flow {
@@ -29,8 +33,11 @@ const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequir
 ajv.addVocabulary(['expected', 'keyExpected']);
 const validateSchema = ajv.compile(schema);
 
+/** Where `${NAME}` placeholders of flow files are looked up: the process environment, or another for specs. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
 /** Reads and validates a flow file: every mistake at once, each with its JSON path. */
-export async function loadFlowFile(file: string): Promise<FlowResult> {
+export async function loadFlowFile(file: string, env: Environment = process.env): Promise<FlowResult> {
   const path = resolve(file);
   let text: string;
   try {
@@ -48,24 +55,49 @@ export async function loadFlowFile(file: string): Promise<FlowResult> {
     const reason = message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
     return { ok: false, error: new HubError('PB_FLOW_FILE_READ', `${path}${where}: ${reason}`), issues: [] };
   }
-  return validateFlow(document, path);
+  return validateFlow(document, path, env);
 }
 
-/** Validates a parsed flow document; `path` locates relative paths and names the file in errors. */
-export function validateFlow(document: unknown, path: string): FlowResult {
+/**
+ * Validates a parsed flow document; `path` locates relative paths and names the file in
+ * errors. Environment placeholders are filled in first, then the schema and every check
+ * beyond it run in one pass: each part the schema found no fault with is checked further,
+ * so one run shows every mistake.
+ */
+export function validateFlow(raw: unknown, path: string, env: Environment = process.env): FlowResult {
   const baseDir = dirname(path);
-  const issues: Issue[] = validateSchema(document) ? [] : schemaIssues(validateSchema.errors ?? [], document);
-  const faulty = (at: (string | number)[]) => issues.some((issue) => at.every((key, i) => issue.path[i] === undefined || issue.path[i] === key));
-  // Settings are parsed once, here; each connection the schema found no fault with is
-  // parsed even when others have mistakes, so one run shows every mistake.
+  const substituted = substituteEnvironment(raw, env);
+  const document = substituted.document;
+  const placeholderAt = new Set(substituted.issues.map((issue) => JSON.stringify(issue.path)));
+  const schemaMistakes = schemaIssues(schemaErrors(document, substituted.whole), document).filter((issue) => !placeholderAt.has(JSON.stringify(issue.path)));
+  const issues: Issue[] = [...substituted.issues, ...schemaMistakes];
+  // Parts with a mistake of the schema or of a placeholder at or below them are not checked further.
+  const mistakes = [...issues];
+  const faulty = (at: readonly (string | number)[]) => mistakes.some((issue) => at.every((key, i) => issue.path[i] === key));
+
   const connections: ConnectionConfig[] = [];
-  for (const [id, raw] of Object.entries(asRecord(asRecord(document)['connections']))) {
-    if (faulty(['connections', id])) continue;
-    const prepared = toConnectionConfig(id, asRecord(raw));
-    if (prepared.ok) connections.push(prepared.value);
-    else issues.push(...within(['connections', id], prepared.issues));
+  const links: Link[] = [];
+  const claims: IdClaim[] = [];
+  const entries = Object.entries(asRecord(asRecord(document)['connections']));
+  for (const [id, entry] of entries) {
+    const unfilled = substituted.issues.filter((issue) => issue.path[0] === 'connections' && issue.path[1] === id).map((issue) => issue.path[2]);
+    const checked = checkConnection(id, entry, baseDir, unfilled);
+    if (!checked) continue;
+    issues.push(...checked.issues);
+    links.push(...checked.links);
+    claims.push(...checked.claims);
+    if (checked.config && checked.whole) connections.push(checked.config);
   }
-  issues.push(...semanticIssues(document, baseDir, faulty));
+  issues.push(...linkCycles(links), ...claimCollisions(claims));
+  const connectionIds = entries.map(([id]) => id);
+  const flows = asRecord(document)['flows'];
+  const flowFiles = (Array.isArray(flows) ? flows : []).map((file, index) => ({ file, index })).filter((f): f is { file: string; index: number } => typeof f.file === 'string' && f.file !== '');
+  issues.push(...flowIdClashes(flowFiles, connectionIds));
+  issues.push(...checkRuleTree(asRecord(document)['rules'], { faulty, connections: connectionIds, codeFlows: flowFiles.map((f) => flowIdOf(f.file)) }));
+  for (const { file, index } of flowFiles) {
+    const full = resolve(baseDir, file);
+    if (!faulty(['flows', index]) && !existsSync(full)) issues.push({ path: ['flows', index], message: `no such file: ${full}` });
+  }
   if (issues.length > 0) {
     const lines = issues.map(formatIssue).join('\n  ');
     return {
@@ -88,6 +120,31 @@ export function validateFlow(document: unknown, path: string): FlowResult {
   };
 }
 
+/**
+ * Runs the schema. A string that was one whole placeholder (`port: '${PORT:-17011}'`) where
+ * the schema wants a number or a boolean is converted (in `document`) and the schema runs again.
+ */
+function schemaErrors(document: unknown, whole: ReadonlySet<string>): readonly ErrorObject[] {
+  if (validateSchema(document)) return [];
+  let converted = false;
+  for (const error of validateSchema.errors ?? []) {
+    if (error.keyword !== 'type' || !whole.has(error.instancePath)) continue;
+    const wanted = ([] as string[]).concat(error.params['type'] as string | string[]);
+    const keys = pathOf(error.instancePath, document);
+    const parent = keys.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], document) as Record<string | number, unknown>;
+    const key = keys[keys.length - 1] as string | number;
+    const value = typeof parent[key] === 'string' ? asWanted(parent[key] as string, wanted) : undefined;
+    if (value === undefined) continue;
+    parent[key] = value;
+    converted = true;
+  }
+  if (converted && validateSchema(document)) return [];
+  return [...(validateSchema.errors ?? [])];
+}
+
+/** A claim with its connection, its path in the whole document. */
+type IdClaim = Claim & { readonly id: string };
+
 interface FlowDocument {
   rules?: TreeNode[];
   flows?: string[];
@@ -97,48 +154,114 @@ interface FlowDocument {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-/** Splits a connection's entry into its type, the common settings and its own, and parses its own. */
-function toConnectionConfig(id: string, raw: Record<string, unknown>): Checked<ConnectionConfig> {
+/**
+ * The connection's own checks (its type's parser), on its settings with whatever the
+ * schema refuses taken out: `whole` when nothing had to be taken out. Undefined for an
+ * entry that is not an object of a known type (the schema says so).
+ */
+function checkConnection(
+  id: string,
+  entry: unknown,
+  baseDir: string,
+  /** Settings with a placeholder that could not be filled in: not checked further. */
+  unfilled: readonly (string | number | undefined)[],
+): { issues: Issue[]; links: Link[]; claims: IdClaim[]; config?: ConnectionConfig; whole: boolean } | undefined {
+  const raw = asRecord(entry);
   const type = connectionTypes.find((t) => t.type === raw['type']);
-  if (!type) return { ok: false, issues: [{ path: ['type'], message: `unknown connection type ${JSON.stringify(raw['type'])}` }] };
-  const settings: Record<string, unknown> = {};
+  if (!type) return undefined;
+  const own: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (key !== 'type' && !commonSettingNames.includes(key)) settings[key] = value;
+    if (key !== 'type' && !commonSettingNames.includes(key) && !unfilled.includes(key)) own[key] = value;
   }
-  const plan = type.prepare(settings, { id });
-  if (!plan.ok) return plan;
+  const pruned = pruneToSchema(type.settings, own);
+  if (!pruned) return { issues: [], links: [], claims: [], whole: false };
+  // Addresses and paths in the whole document: the parser's paths are the pruned settings' own.
+  const mapLinks = (links: readonly Link[]) => links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
+  const enabled = raw['enabled'] !== false;
+  const mapClaims = (claims: readonly Claim[]) => (enabled ? claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...pruned.original(claim.path)] })) : []);
+  const context = { id, baseDir };
+  let plan = type.prepare(pruned.settings, context);
+  if (!plan.ok) {
+    const issues = plan.issues.map((issue) => ({ path: ['connections', id, ...pruned.original(issue.path)], message: issue.message }));
+    // What the parser refused goes too, so the rest still takes part in the checks across
+    // connections (cycles, ports).
+    for (let round = 0; !plan.ok && round < 100; round++) {
+      if (!plan.issues.map((issue) => pruned.drop(issue.path)).some(Boolean)) break;
+      plan = type.prepare(pruned.settings, context);
+    }
+    return { issues, links: plan.ok ? mapLinks(plan.value.links) : [], claims: plan.ok ? mapClaims(plan.value.claims) : [], whole: false };
+  }
   const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
-  return {
-    ok: true,
-    value: {
-      id,
-      plan: plan.value,
-      common: {
-        enabled: raw['enabled'] !== false,
-        description: text('description'),
-        location: text('location'),
-        group: text('group'),
-        debug: raw['debug'] === true,
-        statusParameters: raw['statusParameters'] === true,
-        persist: raw['persist'] !== false,
-      },
+  const config: ConnectionConfig = {
+    id,
+    plan: plan.value,
+    common: {
+      enabled: raw['enabled'] !== false,
+      description: text('description'),
+      location: text('location'),
+      group: text('group'),
+      debug: raw['debug'] === true,
+      statusParameters: raw['statusParameters'] === true,
+      persist: raw['persist'] !== false,
     },
   };
+  return { issues: [], links: mapLinks(plan.value.links), claims: mapClaims(plan.value.claims), config, whole: canonicalJson(pruned.settings) === canonicalJson(own) };
 }
 
-/** Checks of rules and code-flow files that the schema cannot express, on the parts it found no fault with. */
-function semanticIssues(document: unknown, baseDir: string, faulty: (path: (string | number)[]) => boolean): Issue[] {
+/** Two enabled connections that claim one thing (a TCP port): the later one is the mistake. */
+function claimCollisions(claims: readonly IdClaim[]): Issue[] {
+  return claims.flatMap((claim, index) => {
+    const earlier = claims.slice(0, index).find((c) => c.what === claim.what && (c.on === claim.on || c.on === '' || claim.on === ''));
+    return earlier ? [{ path: claim.path, message: `${claim.what} is already claimed by connection "${earlier.id}" (${formatPath(earlier.path)}); two connections cannot share it` }] : [];
+  });
+}
+
+/** Code flows are named after their files (R-R6): an id that is invalid or taken would fail at start. */
+function flowIdClashes(flows: readonly { readonly file: string; readonly index: number }[], connectionIds: readonly string[]): Issue[] {
+  const seen = new Map<string, number>();
+  return flows.flatMap(({ file, index }) => {
+    const id = flowIdOf(file);
+    const clash = !isConnectionId(id)
+      ? 'is not a valid id'
+      : connectionIds.includes(id)
+        ? "is a connection's id"
+        : seen.has(id)
+          ? `is also the id of flows[${seen.get(id)}]`
+          : undefined;
+    if (!seen.has(id)) seen.set(id, index);
+    return clash ? [{ path: ['flows', index], message: `its id "${id}" (from the file name) ${clash}; rename the file` }] : [];
+  });
+}
+
+/**
+ * Cycles of parameters that follow each other in the same turn (`Link`s, with their
+ * outputs as full addresses) through more than
+ * one connection: they would never settle. A cycle within one connection is its own
+ * parser's to report (R-V3).
+ */
+function linkCycles(all: readonly Link[]): Issue[] {
+  const links = new Map(all.map((link) => [link.output, link]));
   const issues: Issue[] = [];
-  const rules = asRecord(document)['rules'];
-  if (Array.isArray(rules) && !faulty(['rules'])) issues.push(...checkRuleTree(rules as TreeNode[]));
-  const flows = asRecord(document)['flows'];
-  if (Array.isArray(flows)) {
-    flows.forEach((file, index) => {
-      if (typeof file !== 'string' || faulty(['flows', index])) return;
-      const full = resolve(baseDir, file);
-      if (!existsSync(full)) issues.push({ path: ['flows', index], message: `no such file: ${full}` });
-    });
-  }
+  const state = new Map<string, 'visiting' | 'done'>();
+  const reported = new Set<string>();
+  const connectionOf = (address: string) => address.slice(0, address.indexOf('/'));
+  const visit = (address: string, chain: string[]): void => {
+    if (state.get(address) === 'done') return;
+    if (state.get(address) === 'visiting') {
+      const cycle = [...chain.slice(chain.indexOf(address)), address];
+      const key = [...new Set(cycle)].sort().join();
+      if (new Set(cycle.map(connectionOf)).size > 1 && !reported.has(key)) {
+        reported.add(key);
+        const first = cycle[0] as string;
+        issues.push({ path: links.get(first)?.path ?? [], message: `cycle among functions: ${cycle.join(' → ')}` });
+      }
+      return;
+    }
+    state.set(address, 'visiting');
+    for (const input of links.get(address)?.inputs ?? []) if (links.has(input)) visit(input, [...chain, address]);
+    state.set(address, 'done');
+  };
+  for (const address of links.keys()) visit(address, []);
   return issues;
 }
 
@@ -167,7 +290,7 @@ function toIssue(error: ErrorObject, path: (string | number)[]): Issue {
     case 'additionalProperties': {
       const name = String(params['additionalProperty']);
       if (parent['keyExpected']) return { path: [...path, name], message: `"${name}" is not a valid ${String(parent['keyExpected'])}` };
-      const known = Object.keys((parent['properties'] as object | undefined) ?? {}).filter((k) => k !== '$schema');
+      const known = Object.keys((parent['properties'] as object | undefined) ?? {});
       return { path: [...path, name], message: `unknown key; expected one of ${known.join(', ')}` };
     }
     default:

@@ -75,7 +75,45 @@ export interface ConnectionPlan {
   readonly type: string;
   /** The settings as written, as canonical JSON: equal fingerprints run identically. */
   readonly fingerprint: string;
+  /** Its parameters that follow others in the same turn, for the flow file's cycle check. */
+  readonly links: readonly Link[];
+  /** What it holds exclusively while it runs, for the flow file's check that no two connections hold one thing. */
+  readonly claims: readonly Claim[];
   create(context: ConnectionContext): ConnectionInstance;
+}
+
+/**
+ * A parameter of a connection that changes in the same turn as the parameters it reads
+ * (a logic function). A cycle of links, across connections too, would never settle: the
+ * flow file refuses it (R-V3).
+ */
+export interface Link {
+  /** The parameter id that follows. */
+  readonly output: string;
+  /** The addresses it reads. */
+  readonly inputs: readonly string[];
+  /** Where the inputs are written in the connection's settings, for the message. */
+  readonly path: readonly (string | number)[];
+}
+
+/**
+ * Something a running connection holds for itself alone, such as a listening port: two
+ * connections of one file that claim the same would fail at start, so the file refuses it.
+ */
+export interface Claim {
+  /** What is held, in words: `TCP port 17011`. */
+  readonly what: string;
+  /** Where: claims of one `what` collide when their `on` is equal or either is "" (everywhere). */
+  readonly on: string;
+  /** The setting that makes the claim, for the message. */
+  readonly path: readonly (string | number)[];
+}
+
+/** What a connection type's parser knows of the connection: its id, and where relative paths start. */
+export interface ParseContext {
+  readonly id: string;
+  /** The folder of the flow file. */
+  readonly baseDir: string;
 }
 
 /**
@@ -179,7 +217,11 @@ export interface ConnectionTypeDefinition<S extends TObject, P> {
   readonly summary: string;
   readonly settings: S;
   /** Parses settings the schema accepted; mistakes carry paths relative to the connection. */
-  parse(settings: Static<S>, connection: { readonly id: string }): Checked<P>;
+  parse(settings: Static<S>, connection: ParseContext): Checked<P>;
+  /** Its parameters that follow others in the same turn (see `Link`). */
+  links?(settings: P): readonly Link[];
+  /** What it holds alone while running (see `Claim`). */
+  claims?(settings: P): readonly Claim[];
   create(context: ConnectionContext, settings: P): TypedInstance<P>;
 }
 
@@ -189,7 +231,7 @@ export interface ConnectionType {
   readonly summary: string;
   readonly settings: TObject;
   /** Parses a connection's own settings once: its plan, or every mistake with its path. */
-  prepare(settings: Readonly<Record<string, unknown>>, connection: { readonly id: string }): Checked<ConnectionPlan>;
+  prepare(settings: Readonly<Record<string, unknown>>, connection: ParseContext): Checked<ConnectionPlan>;
 }
 
 /**
@@ -213,6 +255,8 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
       const plan: ConnectionPlan = {
         type: definition.type,
         fingerprint: canonicalJson(settings),
+        links: definition.links?.(parsed.value) ?? [],
+        claims: definition.claims?.(parsed.value) ?? [],
         create(context) {
           const instance = definition.create(context, parsed.value);
           const update = instance.update?.bind(instance);

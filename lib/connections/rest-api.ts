@@ -15,6 +15,7 @@
  * Every request passes the edge first: foreign pages may not change anything (R-H10), and
  * credentials give the client its access (R-H5, R-H11, R-A1, R-A2).
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AddressPatterns } from '../core/address-pattern.ts';
@@ -66,8 +67,16 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [], required = [] }) {
+  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [], required = [] }, { baseDir }) {
     const issues: Issue[] = [];
+    // Checked again at start (the folder may go meanwhile), but a file that names a missing
+    // folder is a mistake `validate` shows, not a failure found only when the hub runs.
+    if (documentRoot) {
+      const root = resolve(baseDir, documentRoot);
+      const found = statSync(root, { throwIfNoEntry: false });
+      if (!found) issues.push({ path: ['documentRoot'], message: `no such folder: ${root}` });
+      else if (!found.isDirectory()) issues.push({ path: ['documentRoot'], message: `not a folder: ${root}` });
+    }
     const filters = wsFilters.flatMap((source, index) => {
       const compiled = compileRegex(source);
       if (compiled.ok) return [compiled.value];
@@ -88,6 +97,8 @@ export const restApi = defineConnectionType({
     const credentials = { username, password, token, tokens: scoped };
     return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins, required });
   },
+  // Two connections of one file on one port: the second would fail at start (R-H8).
+  claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, required }) {
     let server: RestServer | undefined;
     let listeningOn = 0;

@@ -1,3 +1,6 @@
+import type { Parameter } from './parameter.ts';
+import type { Value } from './value.ts';
+
 /**
  * A lasting token for a chain of causes, made by a `CauseTracker`; opaque to core.
  * `undefined` is a change from outside.
@@ -27,4 +30,13 @@ export interface CauseTracker {
  */
 export interface Causes {
   tracker: CauseTracker | undefined;
+  /**
+   * Told of every write and report a parameter of the graph stores (before its listeners
+   * hear of it), with its origin, while debug logging wants them: one check on the hot
+   * path when it does not.
+   */
+  trace?: WriteTrace | undefined;
 }
+
+/** One stored write: `origin` is the writer's name (`http`, `ws`, `rule rules[0]`, `flow <id>`), undefined for a report of the owning connection. */
+export type WriteTrace = (parameter: Parameter, value: Value, origin: string | undefined, changed: boolean) => void;

@@ -69,7 +69,7 @@ export const errorTable = {
   PB_CODE_FLOW: { status: 503, text: 'A code flow failed to load (the message gives file, line and column when it does not compile), threw — at start, from a timer, or by a rejection nobody handled — or its stream errored; it is stopped and its parameters removed. The message names the file.' },
   PB_FEEDBACK_LOOP: {
     status: 508,
-    text: 'Rules or code flows kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules or the flow.',
+    text: 'Rules, code flows or logic functions kept re-entering their own chain in one turn; the loop was cut and reported with its addresses. Break the cycle in the rules, the flow or the inputs of the functions.',
   },
   PB_RULE_FAILED: { status: 500, text: "A rule's pipe failed and the rule stopped; the message says why. The other rules run on." },
   PB_FILE_WRITE: { status: 503, text: 'A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again.' },

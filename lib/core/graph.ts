@@ -22,7 +22,7 @@ export class Graph {
    * The tracker of causes every parameter of the graph reports its queued writes to: set by
    * whoever follows changes by their causes (the rule engine's loop guard), empty otherwise.
    */
-  readonly causes: Causes = { tracker: undefined };
+  readonly causes: Causes = { tracker: undefined, trace: undefined };
 
   get size(): number {
     return this.parameters.size;

@@ -16,7 +16,7 @@ export interface LogOptions {
 
 /**
  * The hub's structured logger. `pretty` prints one readable line per event,
- * `HH:MM:ss.l LEVEL [connection] message`; `json` prints one JSON object per line for log
+ * `[HH:MM:ss.l] LEVEL: [connection] message`; `json` prints one JSON object per line for log
  * collectors. Connection loggers are `log.child({ connection: id })`.
  */
 export function createLogger({ level = 'info', format = 'pretty', destination = process.stderr }: LogOptions = {}): Logger {

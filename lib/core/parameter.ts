@@ -165,7 +165,7 @@ class TypedParameter implements OwnedParameter {
     const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
     if (this.spec.forward) return this.spec.forward(converted.value, origin);
-    const changed = this.store(converted.value, origin ?? 'unknown');
+    const changed = this.store(converted.value, origin ?? 'a client');
     this.spec.onWrite?.(converted.value, origin);
     return changed;
   }
@@ -175,13 +175,18 @@ class TypedParameter implements OwnedParameter {
     return converted.ok ? this.store(converted.value, 'connection') : this.named(converted.error);
   }
 
-  private store(value: Value, by: string): SetResult {
+  private store(value: Value, origin: string): SetResult {
+    const trace = this.causes?.trace;
     if (this.spec.type !== 'T') {
-      if (this.current === value) return UNCHANGED;
+      if (this.current === value) {
+        if (trace) trace(this, value, origin, false);
+        return UNCHANGED;
+      }
       this.current = value;
       this.spec.onChange?.(value);
     }
-    this.changed(by);
+    this.changed(origin);
+    if (trace) trace(this, value, origin, true);
     this.deliver(value);
     return CHANGED;
   }

@@ -283,15 +283,21 @@ export class RestServer {
           answerFault(res, jsonClient(req), this.options.log, error);
         }
       },
-      open: (ws) => hub.join(ws),
+      open: (ws) => {
+        hub.join(ws);
+        if (!this.options.log.isLevelEnabled('debug')) return;
+        const { filters, origin } = ws.getUserData();
+        this.options.log.debug(`WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${hub.stats().clients} connected`);
+      },
       message: (ws, message) => {
         if (message.byteLength > this.limits.maxMessage) return ws.end(1009, `message over ${this.limits.maxMessage} bytes`);
         this.writes.offer(ws, message);
       },
       drain: (ws) => hub.drained(ws),
-      close: (ws) => {
+      close: (ws, code) => {
         this.writes.forget(ws);
         hub.leave(ws);
+        if (this.options.log.isLevelEnabled('debug')) this.options.log.debug(`WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${hub.stats().clients} connected`);
       },
     });
   }

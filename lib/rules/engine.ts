@@ -3,6 +3,7 @@ import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import { toWire } from '../core/value.ts';
 import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
 import type { Signal } from './signal.ts';
@@ -26,8 +27,14 @@ export interface RuleEngineOptions {
   readonly loopLimit?: number;
   /** The loop guard to use, when code flows share it (the hub's); else one of its own with `loopLimit`. */
   readonly guard?: LoopGuard;
-  /** True for connections that are disabled: rules that touch them are idle, not wrong. */
-  readonly isDisabled?: (connectionId: string) => boolean;
+  /** True for connections whose debug lines are wanted: each hop of a rule that touches one is logged. */
+  readonly debugs?: (connectionId: string) => boolean;
+  /**
+   * The status of a connection, when it is not running: a rule that touches a disabled one
+   * is idle, not wrong; one that touches a failed one says so, rather than that its
+   * parameters are missing.
+   */
+  readonly notRunning?: (connectionId: string) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
 }
 
 interface RunningRule {
@@ -62,9 +69,13 @@ export class RuleEngine {
   start(rules: readonly Rule[]): number {
     const bySource = new Map<string, RunningRule[]>();
     for (const rule of rules) {
-      const idle = [rule.source, ...rule.destinations].map((a) => a.slice(0, a.indexOf('/'))).find((id) => this.options.isDisabled?.(id));
-      if (idle) {
-        this.options.log.info(`rule ${rule.name}: idle while connection "${idle}" is disabled`);
+      const stopped = this.stoppedConnection(rule);
+      if (stopped?.status === 'disabled') {
+        this.options.log.info(`rule ${rule.name}: idle while connection "${stopped.id}" is disabled`);
+        continue;
+      }
+      if (stopped) {
+        this.report(rule, stopped.code ?? 'PB_START_FAILED', `${stopped.role} ${stopped.address}: connection "${stopped.id}" failed: ${stopped.reason}`);
         continue;
       }
       const problem = this.checkAddresses(rule);
@@ -76,9 +87,12 @@ export class RuleEngine {
       const context = { scheduler: this.options.scheduler };
       const output = rule.pipe.reduce<Observable<Signal>>((stream, { step, argument }) => stream.pipe(pipeSteps[step]!.operator(argument as never, context)), input);
       const destinations = rule.destinations.map((address) => this.guard.point(address));
+      // Decided once per rule, so a rule that is not traced builds no text per change.
+      const trace = this.tracer(rule);
       this.subscriptions.push(
         output.subscribe({
           next: (signal) => {
+            if (trace) trace(signal);
             for (const destination of destinations) this.write(rule, destination, signal);
           },
           error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`),
@@ -114,6 +128,28 @@ export class RuleEngine {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     const { causes } = this.options.graph;
     if (causes.tracker === this.guard) causes.tracker = undefined;
+  }
+
+  /** A debug line per hop of a rule that touches a connection whose debug lines are wanted; undefined for the others. */
+  private tracer(rule: Rule): ((signal: Signal) => void) | undefined {
+    const { debugs, log } = this.options;
+    const touched = [rule.source, ...rule.destinations].map((a) => a.slice(0, a.indexOf('/')));
+    if (!debugs || !touched.some(debugs)) return undefined;
+    const debug = log.isLevelEnabled('debug') ? log : log.child({}, { level: 'debug' });
+    const to = rule.destinations.join(', ');
+    return (signal) => debug.debug(`rule ${rule.name}: ${signal.source} → ${to}: ${signal.value === null ? 'fire' : JSON.stringify(toWire(signal.value))}`);
+  }
+
+  /** The first connection the rule touches that is disabled or failed, with the address and its role. */
+  private stoppedConnection(rule: Rule) {
+    const { notRunning } = this.options;
+    if (!notRunning) return undefined;
+    for (const [role, address] of [['source', rule.source] as const, ...rule.destinations.map((d) => ['destination', d] as const)]) {
+      const id = address.slice(0, address.indexOf('/'));
+      const state = notRunning(id);
+      if (state) return { ...state, id, role, address };
+    }
+    return undefined;
   }
 
   private checkAddresses(rule: Rule): HubError | undefined {

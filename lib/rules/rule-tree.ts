@@ -56,16 +56,48 @@ export function flattenRules(nodes: readonly TreeNode[], path: (string | number)
   });
 }
 
-/** What the schema cannot check in a rule tree: each step's own argument checks. */
-export function checkRuleTree(nodes: readonly TreeNode[], path: (string | number)[] = ['rules']): Issue[] {
-  return nodes.flatMap((node, index): Issue[] => {
+/** What `checkRuleTree` needs to know of the rest of the flow file. */
+export interface RuleTreeContext {
+  /** True when the schema found a mistake at `path` or below it: such parts are not checked further. */
+  readonly faulty: (path: readonly (string | number)[]) => boolean;
+  /** The ids of the file's connections, which addresses may name. */
+  readonly connections: readonly string[];
+  /** The ids of the file's code flows, which addresses may name too. */
+  readonly codeFlows: readonly string[];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What the schema cannot check in a rule tree: each step's own argument checks, and that
+ * every address names a connection or code flow of the file. It runs on whatever parts
+ * the schema found no fault with, so one pass shows every mistake.
+ */
+export function checkRuleTree(nodes: unknown, context: RuleTreeContext, path: (string | number)[] = ['rules']): Issue[] {
+  if (!Array.isArray(nodes)) return [];
+  const known = new Set([...context.connections, ...context.codeFlows]);
+  const names = `connections: ${context.connections.join(', ') || 'none'}${context.codeFlows.length ? `; code flows: ${context.codeFlows.join(', ')}` : ''}`;
+  const checkAddress = (address: unknown, at: (string | number)[]): Issue[] => {
+    if (typeof address !== 'string' || context.faulty(at)) return [];
+    const id = address.slice(0, address.indexOf('/'));
+    return known.has(id) ? [] : [{ path: at, message: `no connection "${id}" in this flow file (${names})` }];
+  };
+  return nodes.flatMap((node: unknown, index): Issue[] => {
     const at = [...path, index];
-    if (isFolder(node)) return checkRuleTree(node.rules, [...at, 'rules']);
-    return (node.pipe ?? []).flatMap((step, position) =>
-      Object.entries(step).flatMap(([name, argument]) => {
-        const problem = pipeSteps[name]?.check?.(argument as never);
-        return problem ? [{ path: [...at, 'pipe', position, name], message: problem }] : [];
+    if (!isRecord(node)) return [];
+    if ('folder' in node) return checkRuleTree(node['rules'], context, [...at, 'rules']);
+    const destinations = Array.isArray(node['destinations']) ? (node['destinations'] as unknown[]) : [];
+    const pipe = Array.isArray(node['pipe']) ? (node['pipe'] as unknown[]) : [];
+    return [
+      ...checkAddress(node['source'], [...at, 'source']),
+      ...destinations.flatMap((address, position) => checkAddress(address, [...at, 'destinations', position])),
+      ...pipe.flatMap((step, position) => {
+        if (!isRecord(step) || context.faulty([...at, 'pipe', position])) return [];
+        return Object.entries(step).flatMap(([name, argument]) => {
+          const problem = pipeSteps[name]?.check?.(argument as never);
+          return problem ? [{ path: [...at, 'pipe', position, name], message: problem }] : [];
+        });
       }),
-    );
+    ];
   });
 }

@@ -33,7 +33,7 @@ test('every mistake is reported at once, each with its JSON path and what was ex
       extra: true,
     }),
     [
-      'extra: unknown key; expected one of connections, rules, flows, durability',
+      'extra: unknown key; expected one of $schema, connections, rules, flows, durability',
       'connections.Studio: "Studio" is not a valid connection id: 1–64 characters of a-z, 0-9 and -, starting with a letter or digit',
       'connections.clock.pulses[0].interval: expected an integer of at least 10',
       'connections.vars.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, parameters',
@@ -54,6 +54,8 @@ test('the rule tree is checked to any depth', (t) => {
     [
       'rules[0].rules[0].enabled: expected true or false',
       'rules[0].rules[0].rules[0].pipe[0]: expected a step: an object with one key, one of filter, map, set, not, scale, round, format, debounce, throttle, delay, edge, toggle',
+      'rules[0].rules[0].rules[0].source: no connection "a" in this flow file (connections: none)',
+      'rules[0].rules[0].rules[0].destinations[0]: no connection "c" in this flow file (connections: none)',
     ],
   );
 });
@@ -110,4 +112,158 @@ test('the exported schema works in a plain JSON Schema validator, as an editor w
   const demo = JSON5.parse(await readFile(new URL('../../flows/demo.json5', import.meta.url), 'utf8'));
   t.true(validate(demo));
   t.false(validate({ connections: { a: { type: 'timer', pulses: [{ interval: 1 }] } } }));
+});
+
+test('schema mistakes and the checks beyond the schema are reported in one pass', (t) => {
+  const messages = messagesOf({
+    connections: {
+      api: { type: 'rest-api', port: 'http', wsFilters: ['(', 'ok'] },
+      core: {
+        type: 'virtual-core',
+        colour: 'red',
+        functions: [
+          { id: 'a', op: 'not', inputs: ['core/function/b'] },
+          { id: 'b', op: 'not', inputs: ['core/function/a'] },
+          { id: 'c', op: 'nope', inputs: ['x/y'] },
+          { id: 'd', op: 'and', inputs: ['x/y'], ms: 10 },
+        ],
+      },
+      vars: { type: 'dummy', parameters: ['a,Q'], extra: 1 },
+      keys: { type: 'keyboard', inputKeys: ['ctrl-f25'], whenNoDisplay: 'sometimes' },
+    },
+    rules: [
+      { source: 'vars/a', destinations: ['vars/a'], enabled: 'no' },
+      { source: 'vars/a', destinations: ['vars/a'], pipe: [{ filter: { matches: '(' } }] },
+    ],
+  });
+  t.deepEqual(messages, [
+    'connections.api.port: expected an integer from 0 to 65535',
+    'connections.core.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, logics, functions',
+    'connections.core.functions[2].op: expected one of "and", "or", "xor", "nand", "nor", "not", "flipflop", "latch", "delay-on", "delay-off", "pulse"',
+    'connections.vars.extra: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, parameters',
+    'connections.keys.whenNoDisplay: expected one of "fail", "disable"',
+    'rules[0].enabled: expected true or false',
+    'connections.api.wsFilters[0]: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+    'connections.core.functions[3].ms: and takes no time; ms is for delay-on, delay-off, pulse',
+    'connections.core.functions[0].inputs: cycle among functions: core/function/a → core/function/b → core/function/a',
+    'connections.vars.parameters[0]: line 1: unknown type "Q": expected one of S, B, I, F, T',
+    `connections.keys.inputKeys[0]: "ctrl-f25": unknown key name "f25"; expected ctrl, shift, alt, meta, a–z, 0–9, f1–f24, space, enter, tab, escape, up, down, left, right, home, end, pageup, pagedown, insert, delete, backspace`,
+    'rules[1].pipe[0].filter: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+  ]);
+});
+
+test('what a connection can only find out at start, the file already says: templates, folders and addresses', async (t) => {
+  const path = await tempFile(t, 'flow.json5', '{}');
+  const dir = path.slice(0, -'/flow.json5'.length);
+  const result = validateFlow(
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, documentRoot: 'www' },
+        files: { type: 'rest-api', port: 0, documentRoot: path },
+        out: { type: 'xml-file-output', filename: 'out.xml', template: '<a>\n  <b>$Title</c>\n</a>' },
+        vars: { type: 'dummy', parameters: ['a'] },
+      },
+      rules: [{ folder: 'f', rules: [{ source: 'vars/a', destinations: ['vars/a', 'studio/onair'] }] }, { source: 'desk/fader', destinations: ['vars/a'] }],
+    },
+    path,
+  );
+  t.false(result.ok);
+  if (result.ok) return;
+  t.deepEqual(result.issues.map(formatIssue), [
+    `connections.api.documentRoot: no such folder: ${dir}/www`,
+    `connections.files.documentRoot: not a folder: ${path}`,
+    'connections.out.template: not well-formed XML: line 2, column 15: unexpected close tag.',
+    'rules[0].rules[0].destinations[1]: no connection "studio" in this flow file (connections: api, files, out, vars)',
+    'rules[1].source: no connection "desk" in this flow file (connections: api, files, out, vars)',
+  ]);
+  t.true(result.error.message.startsWith(`${path}: 5 mistakes:\n  connections.api.documentRoot: no such folder`), result.error.message);
+});
+
+test('rules may use the parameters of code flows, named after their files', async (t) => {
+  const path = await tempFile(t, 'flow.json5', '{}');
+  const dir = path.slice(0, -'/flow.json5'.length);
+  await writeFile(join(dir, 'Peak_Hold.ts'), 'export default () => {}\n');
+  const result = validateFlow({ connections: { vars: { type: 'dummy', parameters: ['a'] } }, flows: ['Peak_Hold.ts'], rules: [{ source: 'peak-hold/peak', destinations: ['vars/a'] }] }, path);
+  t.true(result.ok, result.ok ? '' : result.error.message);
+});
+
+test('environment placeholders: defaults, $${ for a literal, numbers where the schema wants one, mistakes with their paths', (t) => {
+  const env = { PORT: '18000', PASS: '1234', EMPTY: '' };
+  const valid = validateFlow(
+    {
+      connections: {
+        api: { type: 'rest-api', port: '${PORT:-17011}', password: '${PASS}', username: 'u-${EMPTY:-x}', token: '$${TOKEN}', statusParameters: '${DEBUG:-true}' },
+      },
+    },
+    '/virtual/flow.json5',
+    env,
+  );
+  t.true(valid.ok, valid.ok ? '' : valid.error.message);
+  if (valid.ok) {
+    t.like(JSON.parse(valid.flow.connections[0]?.plan.fingerprint ?? '{}'), { port: 18000, password: '1234', username: 'u-x', token: '${TOKEN}' });
+    t.true(valid.flow.connections[0]?.common.statusParameters);
+  }
+  t.deepEqual(
+    messagesOf({ connections: { api: { type: 'rest-api', port: '${HTTP_PORT}', bindIp: 'a${b', description: '${PORT:-x} and ${PORT:-y}' } } }),
+    [
+      'connections.api.port: environment variable HTTP_PORT is not set (give a default with ${HTTP_PORT:-default})',
+      'connections.api.bindIp: expected ${NAME} or ${NAME:-default} after "${" (write $${ for a literal "${")',
+    ],
+  );
+  t.deepEqual(
+    messagesOf({ connections: { api: { type: 'rest-api', documentRoot: '${WWW_ROOT_UNSET}' } }, rules: [{ source: '${SRC_UNSET}/x', destinations: ['api/x'] }] }),
+    [
+      'connections.api.documentRoot: environment variable WWW_ROOT_UNSET is not set (give a default with ${WWW_ROOT_UNSET:-default})',
+      'rules[0].source: environment variable SRC_UNSET is not set (give a default with ${SRC_UNSET:-default})',
+    ],
+    'a setting whose placeholder cannot be filled in is reported once, not checked further',
+  );
+  const words = validateFlow({ connections: { api: { type: 'rest-api', port: '${PORT}' } } }, '/virtual/flow.json5', { PORT: 'http' });
+  t.deepEqual(words.ok ? [] : words.issues.map(formatIssue), ['connections.api.port: expected an integer from 0 to 65535']);
+});
+
+test('two connections on one port, and code flows whose names clash, are mistakes of the file', async (t) => {
+  const path = await tempFile(t, 'flow.json5', '{}');
+  const dir = path.slice(0, -'/flow.json5'.length);
+  for (const name of ['api.ts', 'meter.ts', 'Meter.mjs']) await writeFile(join(dir, name), 'export default () => {}\n');
+  const result = validateFlow(
+    {
+      connections: {
+        api: { type: 'rest-api', port: 18000 },
+        local: { type: 'rest-api', port: 18000, bindIp: '127.0.0.1' },
+        other: { type: 'rest-api', port: 18001, bindIp: '127.0.0.1' },
+        off: { type: 'rest-api', port: 18001, enabled: false },
+        free: { type: 'rest-api', port: 0 },
+        free2: { type: 'rest-api', port: 0 },
+      },
+      flows: ['api.ts', 'meter.ts', 'Meter.mjs'],
+    },
+    path,
+  );
+  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), [
+    'connections.local.port: TCP port 18000 is already claimed by connection "api" (connections.api.port); two connections cannot share it',
+    `flows[0]: its id "api" (from the file name) is a connection's id; rename the file`,
+    'flows[2]: its id "meter" (from the file name) is also the id of flows[1]; rename the file',
+  ]);
+});
+
+test('connections with mistakes still take part in the checks across connections: cycles and ports', (t) => {
+  t.deepEqual(
+    messagesOf({
+      connections: {
+        api: { type: 'rest-api', port: 17011, wsFilters: ['('], prot: 1 },
+        api2: { type: 'rest-api', port: 17011 },
+        core: { type: 'virtual-core', logics: -1, functions: [{ id: 'a', op: 'not', inputs: ['other/function/b'] }, { id: 'c', op: 'pulse', inputs: ['x/y'] }] },
+        other: { type: 'virtual-core', functions: [{ id: 'b', op: 'or', inputs: ['core/function/a'] }] },
+      },
+    }),
+    [
+      'connections.api.prot: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters',
+      'connections.core.logics: expected an integer from 0 to 4096',
+      'connections.api.wsFilters[0]: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+      'connections.core.functions[1].ms: missing; pulse needs a time in ms',
+      'connections.core.functions[0].inputs: cycle among functions: core/function/a → other/function/b → core/function/a',
+      'connections.api2.port: TCP port 17011 is already claimed by connection "api" (connections.api.port); two connections cannot share it',
+    ],
+  );
 });

@@ -15,8 +15,8 @@ interface Finished {
   stderr: string;
 }
 
-function patchbay(args: string[]): { child: ChildProcess; done: Promise<Finished>; stderrSoFar: () => string } {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function patchbay(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; done: Promise<Finished>; stderrSoFar: () => string } {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -123,4 +123,43 @@ test('a hub whose log reader went away still stops cleanly on SIGTERM', async (t
   run.child.kill('SIGTERM');
   const exited = await Promise.race([run.done.then((d) => d.code), new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
   t.is(exited, 0);
+});
+
+test('environment variables fill in ${NAME} placeholders; a whole placeholder in a number setting becomes a number', async (t) => {
+  const path = await flowFile(`{ connections: {
+    vars: { type: 'dummy', parameters: ['title,S,\${TITLE:-Morning Show}', 'price,S,$\${literal}'] },
+    api: { type: 'rest-api', bindIp: '127.0.0.1', port: '\${PORT:-17011}', token: '\${TOKEN}' },
+  } }`);
+  const invalid = await patchbay(['validate', path], { ...process.env, TOKEN: undefined }).done;
+  t.is(invalid.code, 2);
+  t.true(invalid.stderr.includes(`${path}: 1 mistake:\n  connections.api.token: environment variable TOKEN is not set (give a default with \${TOKEN:-default})`), invalid.stderr);
+  const run = patchbay(['run', path, '--state', 'none'], { ...process.env, PORT: '0', TOKEN: 'secret', TITLE: 'Evening News' });
+  t.teardown(() => run.child.kill('SIGKILL'));
+  await eventually(() => run.stderrSoFar().includes('running:'), 'the hub to start', 30_000);
+  const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderrSoFar())?.[1];
+  t.truthy(port, run.stderrSoFar());
+  const read = (address: string) => fetch(`http://127.0.0.1:${port}/parameters/${address}`, { headers: { authorization: 'Bearer secret' } }).then((r) => r.text());
+  t.is(await read('vars/title'), 'Evening News');
+  t.is(await read('vars/price'), '${literal}');
+  run.child.kill('SIGTERM');
+  t.is((await run.done).code, 0);
+});
+
+test('SIGHUP reloads the flow file once, refuses an edit with mistakes and keeps the running flow', async (t) => {
+  const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }`);
+  const run = patchbay(['run', path, '--state', 'none', '--log-format', 'json']);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  const messages = () => run.stderrSoFar().trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
+  await eventually(() => messages().some((m) => m.startsWith('running:')), 'the hub to start', 30_000);
+  await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,Q,1' } } }`);
+  run.child.kill('SIGHUP');
+  await eventually(() => messages().some((m) => m.startsWith('reload refused')), 'the refusal', 30_000);
+  t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
+  await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
+  run.child.kill('SIGHUP');
+  await eventually(() => messages().some((m) => m.startsWith('reloaded:')), 'the reload', 30_000);
+  t.true(messages().includes('SIGHUP: reloading the flow file'), messages().join('\n'));
+  t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
+  run.child.kill('SIGTERM');
+  t.is((await run.done).code, 0);
 });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
-import { createLogger, type Logger } from '../../lib/core/log.ts';
+import { createLogger, type Logger, type LogLevel } from '../../lib/core/log.ts';
 import type { Parameter } from '../../lib/core/parameter.ts';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import type { Value } from '../../lib/core/value.ts';
@@ -39,11 +39,11 @@ export interface LogLine {
 }
 
 /** A JSON logger whose lines a spec can read. */
-export function capturedLog(): { log: Logger; lines: () => LogLine[] } {
+export function capturedLog(level: LogLevel = 'info'): { log: Logger; lines: () => LogLine[] } {
   const lines: LogLine[] = [];
   const destination = new PassThrough();
   destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogLine)));
-  return { log: createLogger({ destination, format: 'json' }), lines: () => lines };
+  return { log: createLogger({ destination, format: 'json', level }), lines: () => lines };
 }
 
 /** The parameter at `address`, failing loudly when it is missing. */

@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
-import { param, startHub } from '../helpers/hub.ts';
+import { Hub } from '../../lib/hub.ts';
+import { flowOf, param, startHub } from '../helpers/hub.ts';
 import { rawRequest, serve } from '../helpers/http.ts';
 
 const studio = {
@@ -207,20 +211,29 @@ test('GET /problems answers the hub\'s problems as a JSON array', async (t) => {
 });
 
 test('GET /problems lists a failed connection and a rule that cannot run, with their codes', async (t) => {
-  const hub = await startHub(t, {
-    connections: {
-      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
-      np: { type: 'xml-file-output', filename: 'x.xml', template: '<a>$X</b>' },
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-problems-'));
+  await mkdir(join(dir, 'www'));
+  const flow = flowOf(
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        files: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot: 'www' },
+      },
+      rules: [{ source: 'api/nothing', destinations: ['api/y'] }],
     },
-    rules: [{ source: 'np/X', destinations: ['nowhere/y'] }],
-  });
+    dir,
+  );
+  await rm(join(dir, 'www'), { recursive: true }); // gone between validation and start
+  const hub = new Hub({ flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
   const port = hub.connection('api')?.info.details?.['port'] as number;
   const problems = (await (await fetch(`http://127.0.0.1:${port}/problems`)).json()) as { source: string; id: string; code: string; message: string }[];
   t.like(problems, [
-    { source: 'connection', id: 'np', code: 'PB_BAD_TEMPLATE' },
+    { source: 'connection', id: 'files', code: 'PB_DOCUMENT_ROOT' },
     { source: 'rule', id: 'rules[0]', code: 'PB_UNKNOWN_PARAMETER' },
   ]);
-  t.regex(problems[0]?.message ?? '', /^failed: template is not well-formed XML: line 1/);
+  t.regex(problems[0]?.message ?? '', /^failed: documentRoot .* does not exist/);
 });
 
 test('wrong methods on built-in paths answer 405 with Allow; unknown paths 404', async (t) => {

@@ -1,9 +1,12 @@
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { rawRequest, serve } from '../helpers/http.ts';
-import { startHub } from '../helpers/hub.ts';
+import { flowOf, startHub } from '../helpers/hub.ts';
+import { validateFlow } from '../../lib/config/flow-file.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
+import { Hub } from '../../lib/hub.ts';
 
 async function site() {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-www-'));
@@ -107,7 +110,17 @@ test('without a documentRoot no file is served', async (t) => {
   t.is((await fetch(`${base}/index.html`)).status, 404);
 });
 
-test('a documentRoot that does not exist fails the connection with the reason', async (t) => {
-  const hub = await startHub(t, { connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot: '/nonexistent/www' } } });
-  t.like(hub.connection('api')?.status, { status: 'failed', code: 'PB_DOCUMENT_ROOT', reason: 'documentRoot /nonexistent/www does not exist' });
+test('a documentRoot that does not exist is a flow-file mistake', (t) => {
+  const result = validateFlow({ connections: { api: { type: 'rest-api', port: 0, documentRoot: '/nonexistent/www' } } }, '/virtual/flow.json5');
+  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), ['connections.api.documentRoot: no such folder: /nonexistent/www']);
+});
+
+test('a documentRoot that is gone by the time the hub starts fails the connection with the reason', async (t) => {
+  const { dir, root } = await site();
+  const flow = flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot: 'www' } } }, dir);
+  await rm(root, { recursive: true });
+  const hub = new Hub({ flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  t.like(hub.connection('api')?.status, { status: 'failed', code: 'PB_DOCUMENT_ROOT', reason: `documentRoot ${root} does not exist` });
 });

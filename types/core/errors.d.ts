@@ -55,7 +55,7 @@ export declare const errorTable: {
     };
     readonly PB_FORBIDDEN: {
         readonly status: 403;
-        readonly text: "The token may read this parameter but not write it: the address is outside the token's `write` patterns.";
+        readonly text: "The token may not do this: write a parameter outside its `write` patterns (it may read it), or read `/metrics` without `metrics: true`.";
     };
     readonly PB_NOT_READY: {
         readonly status: 503;
@@ -123,7 +123,7 @@ export declare const errorTable: {
     };
     readonly PB_FEEDBACK_LOOP: {
         readonly status: 508;
-        readonly text: "Rules or code flows kept re-entering their own chain in one turn; the loop was cut and its chain of addresses reported. Break the cycle in the rules or the flow.";
+        readonly text: "Rules, code flows or logic functions kept re-entering their own chain in one turn; the loop was cut and reported with its addresses. Break the cycle in the rules, the flow or the inputs of the functions.";
     };
     readonly PB_RULE_FAILED: {
         readonly status: 500;

@@ -81,7 +81,13 @@ export const keyboard = defineConnectionType({
               ),
           });
         }
-        if (inputs.length > 0) release = globalHook.acquire((combination) => fired.get(combination)?.report(true));
+        if (inputs.length > 0) {
+          release = globalHook.acquire((combination) => {
+            const input = fired.get(combination);
+            context.log.debug(`hotkey ${combination} seen${input ? '' : ' (not one of inputKeys)'}`);
+            input?.report(true);
+          });
+        }
         context.log.info(`listening for ${inputs.length} hotkeys, ready to type ${outputs.length} combinations`);
       },
       stop() {

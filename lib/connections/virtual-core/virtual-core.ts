@@ -35,6 +35,9 @@ const settings = Type.Object({
 
 type FunctionSettings = { id: string; op: LogicOp; inputs: string[]; ms?: number };
 
+/** How many times an output may change while its own change is still being delivered (as for rules, R-R5). */
+const loopLimit = 256;
+
 /** Input counts, `ms`, duplicate ids and cycles among this core's functions (R-V3). */
 function checkFunctions(functions: readonly FunctionSettings[], coreId: string): Issue[] {
   const issues: Issue[] = [];
@@ -81,6 +84,8 @@ export const virtualCore = defineConnectionType({
   summary: 'A bank of boolean logics and logic functions over any parameters of the hub.',
   settings,
   parse: ({ logics = 64, functions = [] }, { id }) => checked(checkFunctions(functions, id), { logics, functions }),
+  // Functions follow their inputs in the same turn: the flow file refuses cycles through other cores too.
+  links: ({ functions }) => functions.map((f, index) => ({ output: `function/${f.id}`, inputs: f.inputs, path: ['functions', index, 'inputs'] })),
   create(context, settings) {
     const logicLevels: OwnedParameter[] = [];
     const outputs = new Map<string, OwnedParameter>();
@@ -109,8 +114,32 @@ export const virtualCore = defineConnectionType({
       }
       for (const f of functions) {
         const inputs = f.inputs.map((address) => levelOf(context.graph, address));
-        running.push(logicFunction(f.op, inputs, f.ms ?? 0, context.scheduler).subscribe((level) => outputs.get(f.id)?.report(level)));
+        running.push(logicFunction(f.op, inputs, f.ms ?? 0, context.scheduler).subscribe(guarded(f)));
       }
+    };
+    // A cycle through something the flow file cannot show (another hub, a code flow) would
+    // chase its own change for ever, in one turn: an output that changes more than
+    // `loopLimit` times while its own first change is being delivered is in such a loop.
+    // The change that would go round again is dropped, and the core shows it (degraded).
+    const guarded = (f: FunctionSettings) => {
+      let depth = 0;
+      let rounds = 0;
+      return (level: boolean) => {
+        if (depth > 0 && ++rounds > loopLimit) {
+          if (rounds === loopLimit + 1) {
+            const reason = `feedback loop cut: function/${f.id} changed ${loopLimit} times while its own change was being delivered; its inputs (${f.inputs.join(', ')}) depend on it`;
+            context.log.error(reason);
+            context.setStatus('degraded', reason, 'PB_FEEDBACK_LOOP');
+          }
+          return;
+        }
+        depth++;
+        try {
+          outputs.get(f.id)?.report(level);
+        } finally {
+          if (--depth === 0) rounds = 0;
+        }
+      };
     };
     return {
       start: () => apply(settings),

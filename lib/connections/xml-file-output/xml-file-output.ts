@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
 import { XmlTemplate } from './template.ts';
-import { asWritten, defineConnectionType } from '../connection.ts';
+import { defineConnectionType } from '../connection.ts';
+import { reasonOf } from '../../core/errors.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
 
 const settings = Type.Object({
@@ -21,13 +22,23 @@ export const xmlFileOutput = defineConnectionType({
   type: 'xml-file-output',
   summary: 'An XML file rendered from a template on every write.',
   settings,
-  parse: asWritten,
+  // R-X2 is checked in the file already, so `validate` shows a bad template with its line
+  // and column; start parses it again and still fails on it, for settings not checked here.
+  parse(settings) {
+    try {
+      XmlTemplate.parse(settings.template);
+      return { ok: true, value: settings };
+    } catch (error) {
+      return { ok: false, issues: [{ path: ['template'], message: reasonOf(error).replace(/^template is /, '') }] };
+    }
+  },
   create(context, settings) {
     const fields = new Map<string, OwnedParameter>();
     let template: XmlTemplate | undefined;
     let file: AtomicFile | undefined;
     let failing = false;
     const report = (outcome: WriteOutcome) => {
+      if (outcome.ok) context.log.debug(`saved ${file?.path ?? ''}`);
       if (outcome.ok && failing) {
         failing = false;
         context.setStatus('ok');

@@ -3,7 +3,7 @@ import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import { globalHook } from '../../../lib/connections/keyboard/global-hook.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { param, startHub } from '../../helpers/hub.ts';
+import { capturedLog, param, startHub } from '../../helpers/hub.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../../helpers/xvfb.ts';
 
 // Everything in this file shares one process, so one X server and one global hook.
@@ -37,6 +37,16 @@ withX(`xdotool key ctrl+F1 fires input/ctrl-f1, and only that${whyNoXvfb}`, asyn
       ['input/f2', 'T', 'read-only'],
     ],
   );
+});
+
+withX(`with debug: true every combination the hook sees is logged${whyNoXvfb}`, async (t) => {
+  const { log, lines } = capturedLog();
+  await startHub(t, { connections: { keys: { type: 'keyboard', debug: true, inputKeys: ['ctrl-f1'] } } }, { log });
+  xdotoolKey(display, 'ctrl+F1');
+  xdotoolKey(display, 'ctrl+F3');
+  const seen = () => lines().filter((l) => l.connection === 'keys' && l.msg.startsWith('hotkey ')).map((l) => l.msg);
+  await eventually(() => seen().length >= 2, 'both combinations');
+  t.deepEqual(seen(), ['hotkey ctrl-f1 seen', 'hotkey ctrl-f3 seen (not one of inputKeys)']);
 });
 
 withX(`firing output/ctrl-shift-a is seen by the hook as that combination${whyNoXvfb}`, async (t) => {

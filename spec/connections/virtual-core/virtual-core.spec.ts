@@ -2,7 +2,8 @@ import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import { VirtualClock } from '../../helpers/virtual-time.ts';
-import { param, record, startHub } from '../../helpers/hub.ts';
+import { flowOf, param, record, startHub } from '../../helpers/hub.ts';
+import { Hub } from '../../../lib/hub.ts';
 
 const issuesOf = (core: object) => {
   const result = validateFlow({ connections: { core: { type: 'virtual-core', ...core } } }, '/virtual/flow.json5');
@@ -135,7 +136,13 @@ test('input counts, times and ids are checked with their paths', (t) => {
       'connections.core.functions[5].id: expected an id of 1–128 characters A-Z a-z 0-9 _ - .',
       'connections.core.functions[5].op: expected one of "and", "or", "xor", "nand", "nor", "not", "flipflop", "latch", "delay-on", "delay-off", "pulse"',
       'connections.core.functions[5].inputs: expected a list of at least 1 entry, each a non-empty string',
+      'connections.core.functions[0].inputs: not takes exactly 1 input',
+      'connections.core.functions[1].inputs: latch takes exactly 2 inputs (set, reset)',
+      'connections.core.functions[2].ms: missing; delay-on needs a time in ms',
+      'connections.core.functions[3].ms: and takes no time; ms is for delay-on, delay-off, pulse',
+      'connections.core.functions[4].id: "x" is defined twice',
     ],
+    'the schema mistakes and the checks of the functions the schema accepted, in one pass',
   );
   t.deepEqual(
     issuesOf({
@@ -155,4 +162,38 @@ test('input counts, times and ids are checked with their paths', (t) => {
       'connections.core.functions[4].id: "x" is defined twice',
     ],
   );
+});
+
+test('two cores whose functions feed each other in a cycle are a flow-file mistake with its path (R-V3)', (t) => {
+  const result = validateFlow(
+    {
+      connections: {
+        a: { type: 'virtual-core', logics: 1, functions: [{ id: 'x', op: 'xor', inputs: ['b/function/y', 'a/logic/1'] }] },
+        b: { type: 'virtual-core', logics: 0, functions: [{ id: 'y', op: 'or', inputs: ['c/function/z'] }] },
+        c: { type: 'virtual-core', logics: 0, functions: [{ id: 'z', op: 'not', inputs: ['a/function/x'] }] },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), [
+    'connections.a.functions[0].inputs: cycle among functions: a/function/x → b/function/y → c/function/z → a/function/x',
+  ]);
+});
+
+test('a cycle of functions that never settles is cut and reported; the hub runs on', async (t) => {
+  // Each core alone is valid: the hub is built as it would be from a cycle the file
+  // cannot show (through a code flow, or another hub).
+  const a = flowOf({ connections: { a: { type: 'virtual-core', logics: 1, functions: [{ id: 'x', op: 'xor', inputs: ['b/function/y', 'a/logic/1'] }] } } });
+  const b = flowOf({ connections: { b: { type: 'virtual-core', logics: 1, functions: [{ id: 'y', op: 'or', inputs: ['a/function/x'] }] } } });
+  const hub = new Hub({ flow: { ...a, connections: [...a.connections, ...b.connections] } });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  t.true(param(hub, 'a/logic/1').set(true).ok, 'x = y xor true, y = x: the change chases itself');
+  const statuses = hub.connections.map((c) => c.status);
+  t.true(
+    statuses.some((s) => s.status === 'degraded' && s.code === 'PB_FEEDBACK_LOOP' && /^feedback loop cut: function\/[xy] changed 256 times/.test(s.reason)),
+    JSON.stringify(statuses),
+  );
+  t.true(hub.problems().some((p) => p.code === 'PB_FEEDBACK_LOOP'));
+  t.true(param(hub, 'a/logic/1').set(false).ok, 'the hub still answers');
 });

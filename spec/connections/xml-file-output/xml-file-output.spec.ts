@@ -7,6 +7,8 @@ import test, { type ExecutionContext } from 'ava';
 import { SaxesParser } from 'saxes';
 import { eventually } from '../../helpers/eventually.ts';
 import { flowOf, param, startHub } from '../../helpers/hub.ts';
+import { validateFlow } from '../../../lib/config/flow-file.ts';
+import { formatIssue } from '../../../lib/core/issue.ts';
 
 const template = `<?xml version="1.0" encoding="UTF-8"?>
 <nowplaying station="$Station">
@@ -102,15 +104,12 @@ test('a reader polling during 10,000 writes never sees a torn document, and the 
   t.true(text.includes('<artist>Artist &lt;10000&gt;</artist>'));
 });
 
-test('a template that is not well-formed fails the connection with line and column; the hub runs on', async (t) => {
-  const { hub } = await xmlHub(t, { template: '<show>\n  <title>$Title</titel>\n</show>' }, { vars: { type: 'dummy', parameters: 'x,I,1' } });
-  t.deepEqual(hub.connection('np')?.status, {
-    status: 'failed',
-    code: 'PB_BAD_TEMPLATE',
-    reason: 'template is not well-formed XML: line 2, column 23: unexpected close tag.',
-  });
-  t.is(hub.graph.get('np/Title'), undefined);
-  t.is(hub.connection('vars')?.status.status, 'ok');
+test('a template that is not well-formed is a flow-file mistake with line and column (R-X2)', (t) => {
+  const result = validateFlow(
+    { connections: { np: { type: 'xml-file-output', filename: 'now.xml', template: '<show>\n  <title>$Title</titel>\n</show>' } } },
+    '/virtual/flow.json5',
+  );
+  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), ['connections.np.template: not well-formed XML: line 2, column 23: unexpected close tag.']);
 });
 
 test('a write failure is shown in the status, and the next write tries again', async (t) => {
@@ -143,8 +142,9 @@ test('a changed template is taken in place: placeholders that stay keep their va
   param(hub, 'np/Year').set('1958');
   await eventually(async () => (await readFile(file, 'utf8')) === '<now><title>Blue Train</title><year>1958</year></now>', 'the file from the new template');
 
-  await hub.reload(flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now>$Title</then>' } } }, dir));
-  t.like(hub.connection('np')?.status, { status: 'failed', code: 'PB_BAD_TEMPLATE' }, 'a bad template fails the connection as at start');
+  t.throws(() => flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now>$Title</then>' } } }, dir), {
+    message: /connections\.np\.template: not well-formed XML: line 1, column 18/,
+  });
 });
 
 /** A strict XML 1.0 parse: every error saxes finds, with the text it parsed. */

@@ -1,0 +1,69 @@
+import type { Issue } from '../core/issue.ts';
+
+/** A flow document with its `${NAME}` placeholders filled in from the environment. */
+export interface Substituted {
+  readonly document: unknown;
+  /** Unset variables without a default, and `${` that starts no placeholder. */
+  readonly issues: readonly Issue[];
+  /**
+   * The JSON pointers of the strings that were exactly one placeholder (`'${PORT:-17011}'`):
+   * where the schema wants a number or a boolean there, the text is converted.
+   */
+  readonly whole: ReadonlySet<string>;
+}
+
+const placeholderRe = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
+
+/**
+ * Fills in `${NAME}` and `${NAME:-default}` in every string value of a flow document (not
+ * in keys), so one file serves several machines. The default applies when the variable is
+ * unset or empty, as in a shell. `$${` is a literal `${`. An unset variable without a
+ * default, or a `${` that is not a placeholder, is a mistake with its path.
+ */
+export function substituteEnvironment(document: unknown, env: Readonly<Record<string, string | undefined>>): Substituted {
+  const issues: Issue[] = [];
+  const whole = new Set<string>();
+  const walk = (value: unknown, path: (string | number)[]): unknown => {
+    if (typeof value === 'string') {
+      if (!value.includes('${')) return value;
+      let single = false;
+      const text = value.replace(placeholderRe, (match: string, name: string | undefined, fallback: string | undefined, offset: number) => {
+        if (match === '$${') return '${';
+        if (name === undefined) {
+          issues.push({ path, message: 'expected ${NAME} or ${NAME:-default} after "${" (write $${ for a literal "${")' });
+          return match;
+        }
+        single = offset === 0 && match.length === value.length;
+        const set = env[name];
+        if (set !== undefined && set !== '') return set;
+        if (fallback !== undefined) return fallback;
+        issues.push({ path, message: `environment variable ${name} is not set (give a default with \${${name}:-default})` });
+        return match;
+      });
+      if (single) whole.add(pointer(path));
+      return text;
+    }
+    if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]));
+    if (typeof value === 'object' && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...path, key])]));
+    }
+    return value;
+  };
+  return { document: walk(document, []), issues, whole };
+}
+
+/** The JSON pointer of a path, as Ajv names places (`/connections/api/port`). */
+export function pointer(path: readonly (string | number)[]): string {
+  return path.map((key) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/**
+ * The text of a whole-string placeholder as the number or boolean the schema wants there,
+ * or undefined when it is not one (then the schema's own message stands).
+ */
+export function asWanted(text: string, wanted: readonly string[]): number | boolean | undefined {
+  const trimmed = text.trim();
+  if ((wanted.includes('integer') || wanted.includes('number')) && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (wanted.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
+  return undefined;
+}
