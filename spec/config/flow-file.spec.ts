@@ -143,12 +143,12 @@ test('schema mistakes and the checks beyond the schema are reported in one pass'
     'connections.vars.extra: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, parameters',
     'connections.keys.whenNoDisplay: expected one of "fail", "disable"',
     'rules[0].enabled: expected true or false',
-    'connections.api.wsFilters[0]: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+    'connections.api.wsFilters[0]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
     'connections.core.functions[3].ms: and takes no time; ms is for delay-on, delay-off, pulse',
     'connections.core.functions[0].inputs: cycle among functions: core/function/a → core/function/b → core/function/a',
     'connections.vars.parameters[0]: line 1: unknown type "Q": expected one of S, B, I, F, T',
     `connections.keys.inputKeys[0]: "ctrl-f25": unknown key name "f25"; expected ctrl, shift, alt, meta, a–z, 0–9, f1–f24, space, enter, tab, escape, up, down, left, right, home, end, pageup, pagedown, insert, delete, backspace`,
-    'rules[1].pipe[0].filter: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+    'rules[1].pipe[0].filter: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
   ]);
 });
 
@@ -258,9 +258,9 @@ test('connections with mistakes still take part in the checks across connections
       },
     }),
     [
-      'connections.api.prot: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters',
+      'connections.api.prot: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, tokens, required',
       'connections.core.logics: expected an integer from 0 to 4096',
-      'connections.api.wsFilters[0]: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+      'connections.api.wsFilters[0]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
       'connections.core.functions[1].ms: missing; pulse needs a time in ms',
       'connections.core.functions[0].inputs: cycle among functions: core/function/a → other/function/b → core/function/a',
       'connections.api2.port: TCP port 17011 is already claimed by connection "api" (connections.api.port); two connections cannot share it',

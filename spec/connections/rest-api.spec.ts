@@ -82,7 +82,7 @@ test('settings are checked with their paths', (t) => {
       'connections.api.port: expected an integer from 0 to 65535',
       'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, tokens, required',
       'connections.api.token: expected a string',
-      'connections.api.wsFilters[1]: not a regular expression: Invalid regular expression: /(broken/: Unterminated group',
+      'connections.api.wsFilters[1]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(broken`',
     ]);
   }
   const filters = validateFlow({ connections: { api: { type: 'rest-api', wsFilters: ['ok', '(broken'] } } }, '/virtual/flow.json5');
