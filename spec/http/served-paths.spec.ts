@@ -1,17 +1,19 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { eventually } from '../helpers/eventually.ts';
-import { param, startHub } from '../helpers/hub.ts';
+import { Hub } from '../../lib/hub.ts';
+import { flowOf, param } from '../helpers/hub.ts';
 
 test('GET /connections and GET /problems send no absolute file-system path: paths are relative to the flow file folder', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay paths-')); // a space, as in "My Shows"
   const elsewhere = await mkdtemp(join(tmpdir(), 'patchbay-elsewhere-'));
   await mkdir(join(dir, 'out'));
   await writeFile(join(dir, 'broken.ts'), 'throw new Error(`cannot open ${import.meta.url}`);\n');
-  const hub = await startHub(
-    t,
+  // The folder exists when the file is checked and is gone when the hub starts: a failure only the running hub sees.
+  await mkdir(join(elsewhere, 'site'));
+  const flow = flowOf(
     {
       connections: {
         api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
@@ -22,8 +24,12 @@ test('GET /connections and GET /problems send no absolute file-system path: path
       },
       flows: ['broken.ts'],
     },
-    { dir },
+    dir,
   );
+  await rm(join(elsewhere, 'site'), { recursive: true });
+  const hub = new Hub({ flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
   param(hub, 'missing/X').set('x');
   param(hub, 'outside/X').set('x');
   await eventually(() => hub.connection('missing')?.status.status === 'degraded' && hub.connection('outside')?.status.status === 'degraded', 'the write failures');
