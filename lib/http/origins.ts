@@ -21,6 +21,11 @@ export class OriginPolicy {
     this.allowed = new Set(allowedOrigins.map((origin) => origin.toLowerCase()));
   }
 
+  /** True when some origin besides the hub's own is allowed: only then do reads need judging (for their CORS headers). */
+  get allowsOthers(): boolean {
+    return this.allowed.size > 0;
+  }
+
   /** Judges a request by its `Origin`, `Sec-Fetch-Site` and `Host` headers. */
   judge(origin: string, fetchSite: string, host: string): OriginVerdict {
     if (origin === '' && fetchSite === '') return SAME;

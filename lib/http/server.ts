@@ -79,6 +79,7 @@ export const defaultLimits: Limits = {
 };
 
 const UNAUTHORIZED: CodedError = { code: 'PB_UNAUTHORIZED', message: 'authentication required' };
+const SAME_ORIGIN = { foreign: false, cors: undefined } as const;
 const CROSS_ORIGIN: CodedError = { code: 'PB_CROSS_ORIGIN', message: 'a page of another origin may not change parameters here' };
 
 /**
@@ -202,7 +203,9 @@ export class RestServer {
    * Answers the request and returns undefined when it goes no further.
    */
   private admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): Access | undefined {
-    const verdict = this.origins.judge(req.getHeader('origin'), req.getHeader('sec-fetch-site'), req.getHeader('host'));
+    // A read from a page of another origin is answered without CORS headers (the page
+    // cannot see it), so reads need judging only when other origins are allowed.
+    const verdict = changesState || this.origins.allowsOthers ? this.origins.judge(req.getHeader('origin'), req.getHeader('sec-fetch-site'), req.getHeader('host')) : SAME_ORIGIN;
     if (verdict.cors) answerWith(res, corsHeaders(verdict.cors));
     // A refused upgrade closes the connection: the client was waiting for a socket, not more HTTP.
     const close = upgrade;
