@@ -62,6 +62,8 @@ export class Hub {
   private readonly loopLimit: number | undefined;
   private readonly state: StateStore | undefined;
   private engine: RuleEngine | undefined;
+  /** Restarts of each connection by reloads (`/metrics`). */
+  private readonly restarts = new Map<string, number>();
   /** What the rule engines before the current one counted: a reload starts a new engine. */
   private ruleCountsBefore = { writes: 0, failures: 0, loopCuts: 0 };
   private codeFlows: CodeFlows | undefined;
@@ -129,7 +131,8 @@ export class Hub {
     const now = this.engine?.counts ?? { writes: 0, failures: 0, loopCuts: 0 };
     const before = this.ruleCountsBefore;
     const rules = { writes: before.writes + now.writes, failures: before.failures + now.failures, loopCuts: before.loopCuts + now.loopCuts };
-    return this.state ? { rules, store: { healthy: this.state.health.ok, ...this.state.counts } } : { rules };
+    const restarts = this.restarts;
+    return this.state ? { restarts, rules, store: { healthy: this.state.health.ok, ...this.state.counts } } : { restarts, rules };
   }
 
   problems(): Problem[] {
@@ -192,6 +195,7 @@ export class Hub {
       added: flow.connections.filter((c) => !previous.has(c.id)).map((c) => c.id),
       removed: leaving.filter((r) => !next.has(r.id)).map((r) => r.id),
     };
+    for (const id of summary.restarted) this.restarts.set(id, (this.restarts.get(id) ?? 0) + 1);
     this.log.info(
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
         `${summary.added.length} added, ${summary.removed.length} removed, ${count(rules, 'rule')}`,

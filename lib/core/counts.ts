@@ -3,6 +3,8 @@
  * numbers kept where the work is done, so counting costs an addition.
  */
 export interface HubCounts {
+  /** Restarts of each connection by reloads that changed its settings, by connection id. */
+  readonly restarts: ReadonlyMap<string, number>;
   readonly rules: {
     /** Destination writes rules made. */
     readonly writes: number;

@@ -110,6 +110,16 @@ function total(name: string, help: string, read: () => number | undefined, regis
 }
 
 function hubCountMetrics(counts: () => HubCounts, registers: Registry[]): void {
+  new Counter({
+    name: 'patchbay_connection_restarts_total',
+    help: 'Restarts of a connection by reloads that changed its settings.',
+    labelNames: ['connection'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [connection, restarts] of counts().restarts) this.inc({ connection }, restarts);
+    },
+  });
   total('patchbay_rule_writes_total', 'Destination writes made by rules.', () => counts().rules.writes, registers);
   total('patchbay_rule_write_failures_total', 'Rule writes a destination refused.', () => counts().rules.failures, registers);
   total('patchbay_rule_loop_cuts_total', 'Rule writes dropped to cut a feedback loop.', () => counts().rules.loopCuts, registers);

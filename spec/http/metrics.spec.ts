@@ -119,3 +119,15 @@ test('/metrics counts rule writes, refusals and loop cuts, and the state store\'
   t.true(delta('patchbay_store_commit_seconds_total') > 0);
   t.is(sample(after, 'patchbay_store_healthy'), 1);
 });
+
+test('/metrics counts the restarts of each connection by reloads', async (t) => {
+  const { flowOf } = await import('../helpers/hub.ts');
+  const { base, hub } = await serve(t, {}, {});
+  // The api keeps the settings serve() gave it, so it keeps running (and its port) across reloads.
+  const flow = (duration: number) =>
+    flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, clock: { type: 'timer', timers: [{ duration }] }, s: { type: 'dummy', parameters: ['x,I'] } } });
+  for (const duration of [1000, 2000, 3000]) await hub.reload(flow(duration));
+  const text = await (await fetch(`${base}/metrics`)).text();
+  t.is(sample(text, 'patchbay_connection_restarts_total', { connection: 'clock' }), 2, 'added once, then restarted twice');
+  t.is(sample(text, 'patchbay_connection_restarts_total', { connection: 's' }), undefined, 'kept as it was');
+});
