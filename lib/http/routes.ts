@@ -273,7 +273,7 @@ function visibleProblem(access: Access, problem: Listed & { readonly source?: st
 }
 
 /** The `Allow` value of a built-in path. */
-export const allowedMethods = (route: Route): string => (route.post ? 'GET, POST' : 'GET');
+export const allowedMethods = (route: Route): string => (route.post ? 'GET, POST, OPTIONS' : 'GET, HEAD, OPTIONS');
 
 /** Any other method on a built-in path: 405 with `Allow`. */
 export const methodNotAllowed =

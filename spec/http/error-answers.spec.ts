@@ -89,7 +89,7 @@ test('an unknown value keeps the reason phrase State Unknown beside its code', a
 
 test('405 answers name the allowed methods', async (t) => {
   const { base } = await servedWithFiles(t);
-  for (const [path, allowed] of [['/parameters/studio/count', 'GET'], ['/parameters', 'GET'], ['/connections', 'GET'], ['/problems', 'GET'], ['/update', 'GET, POST']] as const) {
+  for (const [path, allowed] of [['/parameters/studio/count', 'GET, HEAD, OPTIONS'], ['/parameters', 'GET, HEAD, OPTIONS'], ['/connections', 'GET, HEAD, OPTIONS'], ['/problems', 'GET, HEAD, OPTIONS'], ['/update', 'GET, POST, OPTIONS']] as const) {
     const res = await fetch(`${base}${path}`, { method: 'PATCH' });
     t.is(res.status, 405, path);
     t.is(res.headers.get('allow'), allowed, path);

@@ -240,10 +240,10 @@ test('wrong methods on built-in paths answer 405 with Allow; unknown paths 404',
   const { base } = await serve(t, {}, studio);
   const del = await fetch(`${base}/parameters/studio/count`, { method: 'DELETE' });
   t.is(del.status, 405);
-  t.is(del.headers.get('allow'), 'GET');
+  t.is(del.headers.get('allow'), 'GET, HEAD, OPTIONS');
   const put = await fetch(`${base}/update`, { method: 'PUT' });
   t.is(put.status, 405);
-  t.is(put.headers.get('allow'), 'GET, POST');
+  t.is(put.headers.get('allow'), 'GET, POST, OPTIONS');
   t.is((await fetch(`${base}/nothing-here`)).status, 404);
   t.is((await fetch(`${base}/nothing-here`, { method: 'POST' })).status, 404);
 });
