@@ -10,7 +10,8 @@ export interface OriginVerdict {
   readonly cors: string | undefined;
 }
 
-const SAME: OriginVerdict = { foreign: false, cors: undefined };
+/** A request from the hub's own pages, or from a client that is not a browser. */
+export const SAME_ORIGIN: OriginVerdict = { foreign: false, cors: undefined };
 const FOREIGN: OriginVerdict = { foreign: true, cors: undefined };
 
 export class OriginPolicy {
@@ -28,14 +29,14 @@ export class OriginPolicy {
 
   /** Judges a request by its `Origin`, `Sec-Fetch-Site` and `Host` headers. */
   judge(origin: string, fetchSite: string, host: string): OriginVerdict {
-    if (origin === '' && fetchSite === '') return SAME;
+    if (origin === '' && fetchSite === '') return SAME_ORIGIN;
     if (origin !== '') {
       const lower = origin.toLowerCase();
       if (this.allowed.has(lower)) return { foreign: false, cors: origin };
       if (lower !== `http://${host.toLowerCase()}`) return FOREIGN;
     }
     // `same-site` is another port or subdomain: another origin, as far as the hub is concerned.
-    return fetchSite === 'cross-site' || fetchSite === 'same-site' ? FOREIGN : SAME;
+    return fetchSite === 'cross-site' || fetchSite === 'same-site' ? FOREIGN : SAME_ORIGIN;
   }
 }
 

@@ -10,7 +10,7 @@ import type { Authenticator } from './auth.ts';
 import { FairShare } from './fair-share.ts';
 import { compileFilters } from './filters.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
-import { corsHeaders, OriginPolicy, preflightHeaders } from './origins.ts';
+import { corsHeaders, OriginPolicy, preflightHeaders, SAME_ORIGIN } from './origins.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, answerWith, type CodedError, type Tally, tallyIn, jsonClient, sendEmpty, sendError } from './respond.ts';
 import { answerFault, clientAddress, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
@@ -79,7 +79,6 @@ export const defaultLimits: Limits = {
 };
 
 const UNAUTHORIZED: CodedError = { code: 'PB_UNAUTHORIZED', message: 'authentication required' };
-const SAME_ORIGIN = { foreign: false, cors: undefined } as const;
 const CROSS_ORIGIN: CodedError = { code: 'PB_CROSS_ORIGIN', message: 'a page of another origin may not change parameters here' };
 
 /**

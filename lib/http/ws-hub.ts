@@ -252,6 +252,11 @@ export class WsHub {
       topic.pending.push(message);
       return;
     }
+    this.publishTo(topic, message);
+  }
+
+  /** Hands one message to uWS for every client of the topic, counted for `/metrics`. */
+  private publishTo(topic: Topic, message: string): void {
     this.publish(topic.name, message);
     this.sentMessages += topic.listening;
     this.sentBytes += topic.listening * message.length;
@@ -306,11 +311,8 @@ export class WsHub {
     if (topic.pending.length === 0) return;
     const message = `[${topic.pending.join(',')}]`;
     topic.pending.length = 0;
-    this.publish(topic.name, message);
-    this.sentMessages += topic.listening;
-    this.sentBytes += topic.listening * message.length;
+    this.publishTo(topic, message);
   }
-
 
   /** Sends the current value of every parameter of the client's topic changed after `since`, then subscribes. */
   private sendSnapshot(ws: WsSocket, since: number): void {

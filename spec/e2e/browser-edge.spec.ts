@@ -1,29 +1,16 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import test, { type ExecutionContext } from 'ava';
-import { chromium, type Browser } from 'playwright-core';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { param } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
 
-const browserPath = '/usr/bin/chromium';
-const available = existsSync(browserPath);
-const live = available ? test : test.skip;
-const why = available ? '' : ` (skipped: ${browserPath} is missing; apt-get install chromium)`;
 const demoRoot = fileURLToPath(new URL('../../flows/demo-www', import.meta.url));
-
-async function openBrowser(t: ExecutionContext): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-  t.teardown(() => browser.close());
-  return browser;
-}
 
 /** A page that tries every way a page has to change a parameter of the hub at `?target=<port>`, and reports what it saw. */
 const attackPage = `<!doctype html><title>loading</title><script>
 const target = 'http://127.0.0.1:' + new URLSearchParams(location.search).get('target');
-const seen = {};
 const form = 'parameter=studio/onair&value=true';
 const tries = [
   fetch(target + '/update', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }).then(() => 'sent', (e) => 'error'),
@@ -46,7 +33,7 @@ async function pagesFolder(): Promise<string> {
   return root;
 }
 
-live(`a page of another origin cannot write or open the socket; an allowed one can (R-H10)${why}`, async (t) => {
+live(`a page of another origin cannot write or open the socket; an allowed one can (R-H10)${whyNoBrowser}`, async (t) => {
   const root = await pagesFolder();
   const pages = await serve(t, { documentRoot: root });
   const pagesOrigin = pages.base;
@@ -70,7 +57,7 @@ live(`a page of another origin cannot write or open the socket; an allowed one c
   t.is(param(allowed.hub, 'studio/onair').value, true);
 });
 
-live(`a browser signs in to a token-only hub with ?access_token= and the demo page runs on the session (R-H11)${why}`, async (t) => {
+live(`a browser signs in to a token-only hub with ?access_token= and the demo page runs on the session (R-H11)${whyNoBrowser}`, async (t) => {
   const { base } = await serve(t, { token: 'tok-123', documentRoot: demoRoot }, { studio: { type: 'dummy', parameters: ['title,S,Morning'] } });
   const browser = await openBrowser(t);
   const page = await browser.newPage();

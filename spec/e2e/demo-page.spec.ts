@@ -1,26 +1,11 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import test, { type ExecutionContext } from 'ava';
-import { chromium, type Browser } from 'playwright-core';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { param } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
 
-const browserPath = '/usr/bin/chromium';
-const available = existsSync(browserPath);
-const live = available ? test : test.skip;
-const why = available ? '' : ` (skipped: ${browserPath} is missing; apt-get install chromium)`;
 const documentRoot = fileURLToPath(new URL('../../flows/demo-www', import.meta.url));
 
-async function openBrowser(t: ExecutionContext): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: browserPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  t.teardown(() => browser.close());
-  return browser;
-}
-
-live(`the demo page lists parameters, follows changes live and lets a user edit a value${why}`, async (t) => {
+live(`the demo page lists parameters, follows changes live and lets a user edit a value${whyNoBrowser}`, async (t) => {
   const { hub, base } = await serve(t, { documentRoot }, {
     studio: { type: 'dummy', parameters: ['onair,B,false', 'program/title,S,Morning Show', 'program/level,F,0.75', 'cue,T', 'note,S'] },
   });
@@ -62,7 +47,7 @@ live(`the demo page lists parameters, follows changes live and lets a user edit 
   if (process.env['PATCHBAY_SCREENSHOT']) await page.screenshot({ path: process.env['PATCHBAY_SCREENSHOT'] });
 });
 
-live(`the demo page works against a hub with a token${why}`, async (t) => {
+live(`the demo page works against a hub with a token${whyNoBrowser}`, async (t) => {
   const { base } = await serve(t, { documentRoot, token: 'studio-token' }, { studio: { type: 'dummy', parameters: ['onair,B,true'] } });
   const browser = await openBrowser(t);
   const page = await browser.newPage({ extraHTTPHeaders: { authorization: 'Bearer studio-token' } });
