@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { eventually } from '../helpers/eventually.ts';
+import { eventually, startBound } from '../helpers/eventually.ts';
 
 const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 const demo = fileURLToPath(new URL('../../flows/demo.json5', import.meta.url));
@@ -75,7 +75,8 @@ test('run starts the hub, names connections in its log, and stops cleanly on SIG
     second: { type: 'timer', pulses: [{ interval: 50 }] },
   } }`);
   const run = patchbay(['run', path]);
-  await eventually(() => run.stderrSoFar().includes('running:'), 'the hub to start', 30_000);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  await eventually(() => run.stderrSoFar().includes('running:'), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
   run.child.kill('SIGTERM');
   const { code, stderr } = await run.done;
   t.is(code, 0);
@@ -88,7 +89,8 @@ test('run starts the hub, names connections in its log, and stops cleanly on SIG
 
 test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {
   const run = patchbay(['run', '--log-format', 'json']);
-  await eventually(() => run.stderrSoFar().includes('running:'), 'the demo to start', 30_000);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  await eventually(() => run.stderrSoFar().includes('running:'), () => `the demo to start (log so far: ${run.stderrSoFar()})`, startBound);
   run.child.kill('SIGINT');
   const { code, stderr } = await run.done;
   t.is(code, 0);
@@ -102,12 +104,12 @@ test('run --watch reloads an edited flow file and refuses one with mistakes, kee
   const run = patchbay(['run', path, '--watch', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));
   const messages = () => run.stderrSoFar().trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
-  await eventually(() => messages().some((m) => m.startsWith('watching ')), 'the watcher', 30_000);
+  await eventually(() => messages().some((m) => m.startsWith('watching ')), () => `the watcher (log so far: ${run.stderrSoFar()})`, startBound);
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,Q,1' } } }`);
-  await eventually(() => messages().some((m) => m.startsWith('reload refused')), 'the refusal', 30_000);
+  await eventually(() => messages().some((m) => m.startsWith('reload refused')), () => `the refusal (log so far: ${run.stderrSoFar()})`, 30_000);
   t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
-  await eventually(() => messages().some((m) => m.startsWith('reloaded:')), 'the reload', 30_000);
+  await eventually(() => messages().some((m) => m.startsWith('reloaded:')), () => `the reload (log so far: ${run.stderrSoFar()})`, 30_000);
   t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
   run.child.kill('SIGTERM');
   t.is((await run.done).code, 0);
@@ -117,7 +119,7 @@ test('a hub whose log reader went away still stops cleanly on SIGTERM', async (t
   const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, tick: { type: 'timer', pulses: [{ interval: 10 }] } } }`);
   const run = patchbay(['run', path, '--log-level', 'debug', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(() => run.stderrSoFar().includes('running:'), 'the hub to start', 30_000);
+  await eventually(() => run.stderrSoFar().includes('running:'), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
   run.child.stderr?.destroy(); // the reading end of the log pipe closes
   await new Promise((resolve) => setTimeout(resolve, 200));
   run.child.kill('SIGTERM');
@@ -135,7 +137,7 @@ test('environment variables fill in ${NAME} placeholders; a whole placeholder in
   t.true(invalid.stderr.includes(`${path}: 1 mistake:\n  connections.api.token: environment variable TOKEN is not set (give a default with \${TOKEN:-default})`), invalid.stderr);
   const run = patchbay(['run', path, '--state', 'none'], { ...process.env, PORT: '0', TOKEN: 'secret', TITLE: 'Evening News' });
   t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(() => run.stderrSoFar().includes('running:'), 'the hub to start', 30_000);
+  await eventually(() => run.stderrSoFar().includes('running:'), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
   const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderrSoFar())?.[1];
   t.truthy(port, run.stderrSoFar());
   const read = (address: string) => fetch(`http://127.0.0.1:${port}/parameters/${address}`, { headers: { authorization: 'Bearer secret' } }).then((r) => r.text());
@@ -150,14 +152,14 @@ test('SIGHUP reloads the flow file once, refuses an edit with mistakes and keeps
   const run = patchbay(['run', path, '--state', 'none', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));
   const messages = () => run.stderrSoFar().trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
-  await eventually(() => messages().some((m) => m.startsWith('running:')), 'the hub to start', 30_000);
+  await eventually(() => messages().some((m) => m.startsWith('running:')), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,Q,1' } } }`);
   run.child.kill('SIGHUP');
-  await eventually(() => messages().some((m) => m.startsWith('reload refused')), 'the refusal', 30_000);
+  await eventually(() => messages().some((m) => m.startsWith('reload refused')), () => `the refusal (log so far: ${run.stderrSoFar()})`, 30_000);
   t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
   run.child.kill('SIGHUP');
-  await eventually(() => messages().some((m) => m.startsWith('reloaded:')), 'the reload', 30_000);
+  await eventually(() => messages().some((m) => m.startsWith('reloaded:')), () => `the reload (log so far: ${run.stderrSoFar()})`, 30_000);
   t.true(messages().includes('SIGHUP: reloading the flow file'), messages().join('\n'));
   t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
   run.child.kill('SIGTERM');

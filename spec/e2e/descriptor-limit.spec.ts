@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { eventually } from '../helpers/eventually.ts';
+import { eventually, startBound } from '../helpers/eventually.ts';
 
 const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +32,7 @@ test('at the file-descriptor limit the hub stops accepting instead of spinning, 
   t.teardown(() => hub.kill('SIGKILL'));
   let log = '';
   hub.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(() => log.includes('"running:'), 'the hub to start', 30_000);
+  await eventually(() => log.includes('"running:'), () => `the hub to start (log so far: ${log})`, startBound);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
   // Loading needs more descriptors than this; a running hub uses about 25.
   execFileSync('prlimit', ['--pid', String(hub.pid), '--nofile=64:64']);

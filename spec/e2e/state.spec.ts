@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
-import { eventually } from '../helpers/eventually.ts';
+import { eventually, startBound } from '../helpers/eventually.ts';
 
 const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 
@@ -25,7 +25,7 @@ async function run(t: ExecutionContext, flow: string, ...args: string[]): Promis
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(() => log.includes('"msg":"running:'), `the hub to start (log so far: ${log})`, 30_000);
+  await eventually(() => log.includes('"msg":"running:'), () => `the hub to start (log so far: ${log})`, startBound);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
   return { child, port, base: `http://127.0.0.1:${port}`, exited };
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
-import { eventually } from './eventually.ts';
+import { eventually, startBound } from './eventually.ts';
 
 export const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 
@@ -39,7 +39,7 @@ export async function runHub(
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(() => log.includes('"msg":"running:') || child.exitCode !== null, `the hub to start (log so far: ${log})`, 30_000);
+  await eventually(() => log.includes('"msg":"running:') || child.exitCode !== null, () => `the hub to start (log so far: ${log})`, startBound);
   if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode}: ${log}`);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
   const base = `http://127.0.0.1:${port}`;
