@@ -1,6 +1,7 @@
-import { BehaviorSubject, filter, type Observable, skip, Subject } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import type { Cause, Causes } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
+import { wallClockOfTurn } from './scheduler.ts';
 import { convert, type Value, type ValueType } from './value.ts';
 
 /** Who may do what with a parameter, fixed by its connection type (R-P3). */
@@ -93,9 +94,13 @@ class TypedParameter implements OwnedParameter {
   private current: Slot = UNKNOWN;
   private changedBy: string | undefined;
   private changedAt = 0;
-  // The subject replays the last *delivered* value; `current` may be ahead of it while a
-  // re-entrant write waits in `queued`.
-  private readonly subject: Subject<Slot>;
+  /** Every change or fire, to whoever listens. */
+  private readonly subject = new Subject<Value>();
+  /**
+   * The last value delivered to listeners, which `values$` replays; `current` may be ahead
+   * of it while a re-entrant write waits in `queued`. Always unknown for a trigger.
+   */
+  private delivered: Slot = UNKNOWN;
   private delivering = false;
   private queued: { readonly value: Value; readonly cause: Cause }[] | undefined;
 
@@ -106,14 +111,13 @@ class TypedParameter implements OwnedParameter {
     private readonly causes: Causes | undefined,
   ) {
     this.address = `${connectionId}/${id}`;
-    this.subject = spec.type === 'T' ? new Subject<Slot>() : new BehaviorSubject<Slot>(UNKNOWN);
     if (spec.initial !== undefined) {
       // Set, not reported: nobody can listen yet, and a starting value is not a change.
       const initial = convert(spec.initial, spec.type);
       if (!initial.ok) throw new HubError(initial.error.code, `${this.address}: ${initial.error.message}`);
       if (spec.type !== 'T') {
         this.current = initial.value;
-        this.subject.next(initial.value);
+        this.delivered = initial.value;
         if (spec.initialBy !== undefined) this.changed(spec.initialBy);
       }
     }
@@ -126,7 +130,7 @@ class TypedParameter implements OwnedParameter {
   /** Kept as two fields, not an object, so that a change allocates nothing for it. */
   private changed(by: string): void {
     this.changedBy = by;
-    this.changedAt = Date.now();
+    this.changedAt = wallClockOfTurn();
   }
 
   get type(): ValueType {
@@ -150,12 +154,19 @@ class TypedParameter implements OwnedParameter {
   }
 
   get values$(): Observable<Value> {
-    return this.subject.pipe(filter(isKnown));
+    if (this.spec.type === 'T') return this.subject.asObservable();
+    // The changes and a replay, without a subscriber between: one subject per parameter,
+    // and nothing but a check per change while nobody listens. Listening first, as a
+    // BehaviorSubject does, so a write made by the listener on the replay reaches it.
+    return new Observable<Value>((subscriber) => {
+      const subscription = this.subject.subscribe(subscriber);
+      if (isKnown(this.delivered)) subscriber.next(this.delivered);
+      return subscription;
+    });
   }
 
   get changes$(): Observable<Value> {
-    // A BehaviorSubject replays on subscribe; skipping that replay leaves the changes.
-    return this.spec.type === 'T' ? this.values$ : this.subject.pipe(skip(1), filter(isKnown));
+    return this.subject.asObservable();
   }
 
   set(raw: unknown, origin?: string): SetResult {
@@ -200,7 +211,7 @@ class TypedParameter implements OwnedParameter {
     }
     this.delivering = true;
     try {
-      this.subject.next(value);
+      this.emit(value);
       if (this.queued?.length) this.drain(this.queued);
     } finally {
       this.delivering = false;
@@ -213,11 +224,16 @@ class TypedParameter implements OwnedParameter {
       const tracker = this.causes?.tracker;
       tracker?.resume(next.cause);
       try {
-        this.subject.next(next.value);
+        this.emit(next.value);
       } finally {
         tracker?.end();
       }
     }
+  }
+
+  private emit(value: Value): void {
+    if (this.spec.type !== 'T') this.delivered = value;
+    if (this.subject.observed) this.subject.next(value);
   }
 
   private named(error: HubError): SetResult {

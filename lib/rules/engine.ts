@@ -1,12 +1,12 @@
-import { type Observable, Subject, type Subscription } from 'rxjs';
+import { type Observable, type OperatorFunction, Subject, type Subscription } from 'rxjs';
 import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
-import type { Scheduler } from '../core/scheduler.ts';
+import { changeClockOf, type Scheduler } from '../core/scheduler.ts';
 import { toWire } from '../core/value.ts';
 import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
-import type { Signal } from './signal.ts';
+import { fuse, type Signal, type SignalFunction, transform } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
 
 /** A problem of one rule, reported as data with the rule that has it. */
@@ -37,9 +37,13 @@ export interface RuleEngineOptions {
   readonly notRunning?: (connectionId: string) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
 }
 
+/** Part of a rule's pipe: steps fused into one function, or the operator of a step that waits. */
+type Stage = { readonly each: SignalFunction } | { readonly operator: OperatorFunction<Signal, Signal> };
+
 interface RunningRule {
   readonly rule: Rule;
-  readonly input: Subject<Signal>;
+  /** Takes each change of the rule's source. */
+  readonly accept: (signal: Signal) => void;
 }
 
 /**
@@ -83,35 +87,53 @@ export class RuleEngine {
         this.report(rule, problem.code, problem.message);
         continue;
       }
-      const input = new Subject<Signal>();
-      const context = { scheduler: this.options.scheduler };
-      const output = rule.pipe.reduce<Observable<Signal>>((stream, { step, argument }) => stream.pipe(pipeSteps[step]!.operator(argument as never, context)), input);
       const destinations = rule.destinations.map((address) => this.guard.point(address));
+      const origin = `rule ${rule.path}`;
       // Decided once per rule, so a rule that is not traced builds no text per change.
       const trace = this.tracer(rule);
-      this.subscriptions.push(
-        output.subscribe({
-          next: (signal) => {
-            if (trace) trace(signal);
-            for (const destination of destinations) this.write(rule, destination, signal);
-          },
-          error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`),
-        }),
-      );
+      const send = (signal: Signal) => {
+        if (trace) trace(signal);
+        for (const destination of destinations) this.write(rule, origin, destination, signal);
+      };
+      const stages = this.stages(rule);
+      let accept: (signal: Signal) => void;
+      const [first] = stages;
+      if (stages.length === 0 || (stages.length === 1 && first && 'each' in first)) {
+        // Nothing in the pipe waits: each change runs through one function, no stream.
+        const each = first && 'each' in first ? first.each : undefined;
+        let failed = false;
+        accept = (signal) => {
+          if (failed) return;
+          let out: Signal | undefined;
+          try {
+            out = each ? each(signal) : signal;
+          } catch (error) {
+            failed = true;
+            return this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`);
+          }
+          if (out !== undefined) send(out);
+        };
+      } else {
+        const input = new Subject<Signal>();
+        const output = stages.reduce<Observable<Signal>>((stream, stage) => stream.pipe('each' in stage ? transform(() => stage.each) : stage.operator), input);
+        this.subscriptions.push(output.subscribe({ next: send, error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`) }));
+        accept = (signal) => input.next(signal);
+      }
       const group = bySource.get(rule.source) ?? [];
-      group.push({ rule, input });
+      group.push({ rule, accept });
       bySource.set(rule.source, group);
     }
     for (const [source, group] of bySource) {
       const parameter = this.options.graph.get(source);
       if (!parameter) continue;
       const point = this.guard.point(source);
+      const now = changeClockOf(this.options.scheduler);
       this.subscriptions.push(
         parameter.changes$.subscribe((value) => {
-          const signal: Signal = { value, source, time: this.options.scheduler.now() };
+          const signal: Signal = { value, source, time: now() };
           const mark = this.guard.arrive(point);
           try {
-            for (const { input } of group) input.next(signal);
+            for (const { accept } of group) accept(signal);
           } finally {
             this.guard.leave(mark);
           }
@@ -121,6 +143,28 @@ export class RuleEngine {
     // Loops close through parameters' queues of re-entrant writes; the guard follows them there.
     this.options.graph.causes.tracker = this.guard;
     return [...bySource.values()].reduce((sum, group) => sum + group.length, 0);
+  }
+
+  /**
+   * The rule's pipe as stages: runs of steps that act on each signal at once fused into one
+   * function, and the operators of steps that wait.
+   */
+  private stages(rule: Rule): Stage[] {
+    const context = { scheduler: this.options.scheduler };
+    const stages: Stage[] = [];
+    let run: SignalFunction[] = [];
+    for (const { step: name, argument } of rule.pipe) {
+      const step = pipeSteps[name]!;
+      if (step.each) {
+        run.push(step.each(argument as never, context));
+        continue;
+      }
+      if (run.length) stages.push({ each: fuse(run) });
+      run = [];
+      stages.push({ operator: step.operator(argument as never, context) });
+    }
+    if (run.length) stages.push({ each: fuse(run) });
+    return stages;
   }
 
   /** Stops every rule, timed steps included. Idempotent. */
@@ -165,7 +209,7 @@ export class RuleEngine {
     return undefined;
   }
 
-  private write(rule: Rule, destination: Point, signal: Signal): void {
+  private write(rule: Rule, origin: string, destination: Point, signal: Signal): void {
     const mark = this.guard.enter(destination);
     if (typeof mark !== 'number') {
       this.counts.loopCuts++;
@@ -174,7 +218,9 @@ export class RuleEngine {
     }
     try {
       this.counts.writes++;
-      const written = this.options.graph.write(destination.address, signal.value, `rule ${rule.path}`);
+      const { graph } = this.options;
+      const parameter = graph.get(destination.address);
+      const written = parameter ? parameter.set(signal.value, origin) : graph.lookup(destination.address);
       if (!written.ok) {
         this.counts.failures++;
         this.report(rule, written.error.code, written.error.message);

@@ -17,17 +17,38 @@ export interface StepContext {
   readonly scheduler: Scheduler;
 }
 
-/**
- * One pipe step (R-R3): the schema of its argument (part of the flow-file schema), checks
- * the schema cannot express, and the RxJS operator it becomes.
- */
-export interface PipeStep<A = never> {
+/** What a step does to each signal: a new signal, or `undefined` to drop it. */
+export type SignalFunction = (signal: Signal) => Signal | undefined;
+
+interface StepBase<A> {
   readonly name: string;
   readonly schema: TSchema;
   readonly summary: string;
   check?(argument: A): string | undefined;
-  operator(argument: A, context: StepContext): OperatorFunction<Signal, Signal>;
 }
+
+/**
+ * A step that maps each signal to a new one or drops it, at once: `each` makes its
+ * function, once per rule, so a step with memory (edge, toggle) keeps it per rule. Runs of
+ * such steps are fused into one function and called directly, without a stream per step:
+ * rules sit on the hot path.
+ */
+export interface SignalStep<A> extends StepBase<A> {
+  each(argument: A, context: StepContext): SignalFunction;
+  readonly operator?: never;
+}
+
+/** A step that waits (debounce, throttle, delay): the RxJS operator it becomes, on the hub scheduler. */
+export interface TimedStep<A> extends StepBase<A> {
+  operator(argument: A, context: StepContext): OperatorFunction<Signal, Signal>;
+  readonly each?: never;
+}
+
+/**
+ * One pipe step (R-R3): the schema of its argument (part of the flow-file schema), checks
+ * the schema cannot express, and what it does to signals.
+ */
+export type PipeStep<A = never> = SignalStep<A> | TimedStep<A>;
 
 export function defineStep<A>(step: PipeStep<A>): PipeStep<A> {
   return step;
@@ -36,13 +57,21 @@ export function defineStep<A>(step: PipeStep<A>): PipeStep<A> {
 /** A JSON scalar as steps accept it: string, number or boolean. */
 export type Scalar = string | number | boolean;
 
+/** Signal functions applied in order; a drop ends the run. */
+export function fuse(functions: readonly SignalFunction[]): SignalFunction {
+  if (functions.length === 1) return functions[0]!;
+  return (signal) => {
+    let out: Signal | undefined = signal;
+    for (let i = 0; i < functions.length && out !== undefined; i++) out = functions[i]!(out);
+    return out;
+  };
+}
+
 /**
- * A step that maps each signal to a new one or drops it (`undefined`), in one operator
- * rather than a chain of map and filter: rules sit on the hot path. `start` runs once per
- * subscription and returns the per-signal function, so steps with memory (edge) keep it
- * per rule.
+ * A signal function as an RxJS operator. `start` runs once per subscription and returns the
+ * function, so steps with memory keep it per subscription.
  */
-export function transform(start: () => (signal: Signal) => Signal | undefined): OperatorFunction<Signal, Signal> {
+export function transform(start: () => SignalFunction): OperatorFunction<Signal, Signal> {
   return (source) =>
     new Observable<Signal>((subscriber) => {
       const step = start();
@@ -55,4 +84,9 @@ export function transform(start: () => (signal: Signal) => Signal | undefined): 
         complete: () => subscriber.complete(),
       });
     });
+}
+
+/** Any step as an RxJS operator (code and specs that compose streams). */
+export function stepOperator<A>(step: PipeStep<A>, argument: A, context: StepContext): OperatorFunction<Signal, Signal> {
+  return step.each ? transform(() => step.each(argument, context)) : step.operator(argument, context);
 }

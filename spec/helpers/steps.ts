@@ -2,7 +2,7 @@ import type { ExecutionContext } from 'ava';
 import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { Value } from '../../lib/core/value.ts';
-import type { Signal } from '../../lib/rules/signal.ts';
+import { type Signal, stepOperator } from '../../lib/rules/signal.ts';
 import { pipeSteps } from '../../lib/rules/steps/index.ts';
 
 /**
@@ -20,7 +20,7 @@ export function expectStep(
   const scheduler = new TestScheduler((actual, wanted) => t.deepEqual(actual, wanted));
   scheduler.run(({ cold, expectObservable }) => {
     const signals = cold(input, values).pipe(map((value): Signal => ({ value, source: 'studio/x', time: scheduler.now() })));
-    const operator = pipeSteps[step]!.operator(argument as never, { scheduler });
+    const operator = stepOperator(pipeSteps[step]!, argument as never, { scheduler });
     expectObservable(signals.pipe(operator, map((signal) => signal.value))).toBe(expected, values);
   });
 }

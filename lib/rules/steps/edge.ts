@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { convert } from '../../core/value.ts';
-import { defineStep, transform } from '../signal.ts';
+import { defineStep } from '../signal.ts';
 
 /**
  * `{ edge: "rising" | "falling" }`: passes only false→true (or true→false) transitions of
@@ -11,15 +11,14 @@ export const edgeStep = defineStep<'rising' | 'falling'>({
   name: 'edge',
   summary: 'passes only false→true ("rising") or true→false ("falling") transitions',
   schema: Type.Unsafe<'rising' | 'falling'>({ type: 'string', enum: ['rising', 'falling'] }),
-  operator: (direction) =>
-    transform(() => {
-      let previous: boolean | undefined;
-      return (signal) => {
-        const level = signal.value === null ? undefined : convert(signal.value, 'B');
-        if (!level?.ok) return undefined;
-        const edge = previous !== level.value && level.value === (direction === 'rising');
-        previous = level.value as boolean;
-        return edge ? signal : undefined;
-      };
-    }),
+  each: (direction) => {
+    let previous: boolean | undefined;
+    return (signal) => {
+      const level = signal.value === null ? undefined : convert(signal.value, 'B');
+      if (!level?.ok) return undefined;
+      const edge = previous !== level.value && level.value === (direction === 'rising');
+      previous = level.value as boolean;
+      return edge ? signal : undefined;
+    };
+  },
 });

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { filter } from 'rxjs';
 import { compileRegex, type Pattern } from '../../core/regex.ts';
 import { convert, toWire, type Value } from '../../core/value.ts';
 import { defineStep, type Scalar } from '../signal.ts';
@@ -65,9 +64,9 @@ export const filterStep = defineStep<Condition>({
     const compiled = 'matches' in condition ? compileRegex(condition.matches) : undefined;
     return compiled?.ok === false ? compiled.error.message : undefined;
   },
-  operator(condition) {
+  each(condition) {
     const compiled = 'matches' in condition ? compileRegex(condition.matches) : undefined;
     const pattern = compiled?.ok ? compiled.value : undefined;
-    return filter((signal) => test(condition, signal.value, pattern));
+    return (signal) => (test(condition, signal.value, pattern) ? signal : undefined);
   },
 });

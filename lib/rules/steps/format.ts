@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { map } from 'rxjs';
 import { toWire } from '../../core/value.ts';
 import { defineStep } from '../signal.ts';
 
@@ -8,11 +7,10 @@ export const formatStep = defineStep<string>({
   name: 'format',
   summary: 'a text template: $VALUE (string form), $SOURCE (address), $TIMESTAMP (ISO 8601)',
   schema: Type.String(),
-  operator: (template) =>
-    map((signal) => ({
-      ...signal,
-      value: template.replace(/\$(VALUE|SOURCE|TIMESTAMP)/g, (_, name: string) =>
-        name === 'VALUE' ? (signal.value === null ? '' : toWire(signal.value)) : name === 'SOURCE' ? signal.source : new Date(signal.time).toISOString(),
-      ),
-    })),
+  each: (template) => (signal) => ({
+    ...signal,
+    value: template.replace(/\$(VALUE|SOURCE|TIMESTAMP)/g, (_, name: string) =>
+      name === 'VALUE' ? (signal.value === null ? '' : toWire(signal.value)) : name === 'SOURCE' ? signal.source : new Date(signal.time).toISOString(),
+    ),
+  }),
 });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { toWire } from '../../core/value.ts';
-import { defineStep, type Scalar, transform } from '../signal.ts';
+import { defineStep, type Scalar } from '../signal.ts';
 
 /** `{ map: { "<from>": <to>, …, "*"?: <to> } }`: a table lookup on the string form. */
 export const mapStep = defineStep<Record<string, Scalar | null>>({
@@ -10,10 +10,9 @@ export const mapStep = defineStep<Record<string, Scalar | null>>({
     minProperties: 1,
     expected: 'a table { "<from>": <to>, … }',
   }),
-  operator: (table) =>
-    transform(() => (signal) => {
-      const key = signal.value === null ? 'null' : toWire(signal.value);
-      if (Object.hasOwn(table, key)) return { ...signal, value: table[key] as Scalar | null };
-      return Object.hasOwn(table, '*') ? { ...signal, value: table['*'] as Scalar | null } : undefined;
-    }),
+  each: (table) => (signal) => {
+    const key = signal.value === null ? 'null' : toWire(signal.value);
+    if (Object.hasOwn(table, key)) return { ...signal, value: table[key] as Scalar | null };
+    return Object.hasOwn(table, '*') ? { ...signal, value: table['*'] as Scalar | null } : undefined;
+  },
 });

@@ -13,5 +13,5 @@ export const roundStep = defineStep<number>({
   name: 'round',
   summary: 'rounds a number to this many decimals',
   schema: Type.Integer({ minimum: 0, maximum: 15 }),
-  operator: (decimals) => numeric((n) => roundTo(n, decimals)),
+  each: (decimals) => numeric((n) => roundTo(n, decimals)),
 });

@@ -10,7 +10,7 @@ export const scaleStep = defineStep<Range>({
   summary: 'linear mapping, clamped to the output range',
   schema: Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()], { expected: 'four numbers [inMin, inMax, outMin, outMax]' }),
   check: ([inMin, inMax]) => (inMin === inMax ? 'inMin and inMax must differ' : undefined),
-  operator([inMin, inMax, outMin, outMax]) {
+  each([inMin, inMax, outMin, outMax]) {
     const low = Math.min(outMin, outMax);
     const high = Math.max(outMin, outMax);
     return numeric((n) => Math.min(high, Math.max(low, outMin + ((n - inMin) * (outMax - outMin)) / (inMax - inMin))));

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { map } from 'rxjs';
 import { defineStep, type Scalar } from '../signal.ts';
 
 /** `{ set: <value> }`: sends this constant instead (`null` fires a trigger). */
@@ -7,5 +6,5 @@ export const setStep = defineStep<Scalar | null>({
   name: 'set',
   summary: 'sends this constant instead',
   schema: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
-  operator: (constant) => map((signal) => ({ ...signal, value: constant })),
+  each: (constant) => (signal) => ({ ...signal, value: constant }),
 });
