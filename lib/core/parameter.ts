@@ -1,4 +1,4 @@
-import { Observable, Subject } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { Cause, Causes } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
 import { wallClockOfTurn } from './scheduler.ts';
@@ -84,6 +84,7 @@ export interface OwnedParameter extends Parameter {
 }
 
 const UNKNOWN = Symbol('unknown');
+const NO_LISTENERS: readonly Subscriber<Value>[] = [];
 type Slot = Value | typeof UNKNOWN;
 const isKnown = (v: Slot): v is Value => v !== UNKNOWN;
 const CHANGED: SetResult = ok(true);
@@ -94,8 +95,13 @@ class TypedParameter implements OwnedParameter {
   private current: Slot = UNKNOWN;
   private changedBy: string | undefined;
   private changedAt = 0;
-  /** Every change or fire, to whoever listens. */
-  private readonly subject = new Subject<Value>();
+  /**
+   * Who listens, in the order they came. Replaced, never changed in place, so a delivery
+   * goes to the listeners there were when it began, whoever comes or goes meanwhile: what
+   * a Subject does, without its per-call checks on the hottest path of the hub (each rule
+   * hop passes here once).
+   */
+  private listeners: readonly Subscriber<Value>[] = NO_LISTENERS;
   /**
    * The last value delivered to listeners, which `values$` replays; `current` may be ahead
    * of it while a re-entrant write waits in `queued`. Always unknown for a trigger.
@@ -154,19 +160,23 @@ class TypedParameter implements OwnedParameter {
   }
 
   get values$(): Observable<Value> {
-    if (this.spec.type === 'T') return this.subject.asObservable();
-    // The changes and a replay, without a subscriber between: one subject per parameter,
-    // and nothing but a check per change while nobody listens. Listening first, as a
-    // BehaviorSubject does, so a write made by the listener on the replay reaches it.
-    return new Observable<Value>((subscriber) => {
-      const subscription = this.subject.subscribe(subscriber);
-      if (isKnown(this.delivered)) subscriber.next(this.delivered);
-      return subscription;
-    });
+    return this.spec.type === 'T' ? this.changes$ : new Observable<Value>((subscriber) => this.listen(subscriber, true));
   }
 
   get changes$(): Observable<Value> {
-    return this.subject.asObservable();
+    return new Observable<Value>((subscriber) => this.listen(subscriber, false));
+  }
+
+  /**
+   * Adds a listener, and replays the value delivered last when asked to: after adding it,
+   * as a BehaviorSubject does, so a write the listener makes on the replay reaches it.
+   */
+  private listen(subscriber: Subscriber<Value>, replay: boolean): () => void {
+    this.listeners = [...this.listeners, subscriber];
+    if (replay && isKnown(this.delivered)) subscriber.next(this.delivered);
+    return () => {
+      this.listeners = this.listeners.filter((listener) => listener !== subscriber);
+    };
   }
 
   set(raw: unknown, origin?: string): SetResult {
@@ -233,7 +243,8 @@ class TypedParameter implements OwnedParameter {
 
   private emit(value: Value): void {
     if (this.spec.type !== 'T') this.delivered = value;
-    if (this.subject.observed) this.subject.next(value);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.next(value);
   }
 
   private named(error: HubError): SetResult {
