@@ -128,12 +128,14 @@ export class RuleEngine {
       if (!parameter) continue;
       const point = this.guard.point(source);
       const now = changeClockOf(this.options.scheduler);
+      const only = group.length === 1 ? group[0]!.accept : undefined;
       this.subscriptions.push(
         parameter.changes$.subscribe((value) => {
           const signal: Signal = { value, source, time: now() };
           const mark = this.guard.arrive(point);
           try {
-            for (const { accept } of group) accept(signal);
+            if (only) only(signal);
+            else for (const { accept } of group) accept(signal);
           } finally {
             this.guard.leave(mark);
           }
