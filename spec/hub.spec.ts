@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
 import type { Flow } from '../lib/config/flow-file.ts';
-import { asWritten, type ConnectionConfig, type ConnectionType, defineConnectionType } from '../lib/connections/connection.ts';
+import { asWritten, type ConnectionConfig, type ConnectionType, defineConnectionType, fingerprintOf } from '../lib/connections/connection.ts';
 import { Hub } from '../lib/hub.ts';
 import { capturedLog, flowOf, param, startHub } from './helpers/hub.ts';
 
@@ -121,7 +121,7 @@ test('common settings are accepted by every connection type', (t) => {
     },
   });
   t.deepEqual(flow.connections[0]?.common, { enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false });
-  t.is(flow.connections[0]?.plan.fingerprint, '{}', 'the common settings are not among its own');
+  t.is(flow.connections[0]?.plan.fingerprint, fingerprintOf({}), 'the common settings are not among its own');
 });
 
 test('the start and reload lines count in words: one connection, one parameter, one rule', async (t) => {

@@ -6,15 +6,22 @@
  */
 import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../core/address.ts';
+import type { ParameterSpec } from '../core/parameter.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import { checked, defineConnectionType } from './connection.ts';
 
-export interface DummyLine {
+/**
+ * One parsed line, which is also the spec of its parameter: a connection of a million
+ * parameters keeps one object for each, not two.
+ */
+export interface DummyLine extends ParameterSpec {
   readonly id: string;
   readonly type: ValueType;
   readonly initial?: Value;
 }
+
+const readWrite = 'read-write';
 
 const settings = Type.Object({
   parameters: Type.Optional(
@@ -57,13 +64,13 @@ export function parseDummyLines(parameters: string | readonly string[]): Checked
     if (!(valueTypes as readonly string[]).includes(letter)) return `unknown type "${letter}": expected one of S, B, I, F, T`;
     const type = letter as ValueType;
     if (defaultText === undefined) {
-      lines.push({ id, type });
+      lines.push({ id, type, access: readWrite, persist: true });
       return undefined;
     }
     if (type === 'T') return `"${id}" is a trigger, which has no state and so no default value`;
     const initial = convert(defaultText, type);
     if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
-    lines.push({ id, type, initial: initial.value });
+    lines.push({ id, type, access: readWrite, persist: true, initial: initial.value });
     return undefined;
   }
 }
@@ -74,9 +81,7 @@ export const dummy = defineConnectionType({
   settings,
   parse: ({ parameters = '' }) => parseDummyLines(parameters),
   create(context, lines) {
-    // Spelled out rather than spread: a spec lives as long as its parameter, and literals stay compact.
-    const define = ({ id, type, initial }: DummyLine) =>
-      context.define(id, initial === undefined ? { type, access: 'read-write', persist: true } : { type, access: 'read-write', persist: true, initial });
+    const define = (line: DummyLine) => context.define(line.id, line);
     return {
       start() {
         for (const line of lines) define(line);

@@ -40,13 +40,14 @@ export class Graph {
     if (this.parameters.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
     let parameter: OwnedParameter;
     try {
-      parameter = createParameter(connectionId, id, spec, this.causes);
+      parameter = createParameter(connectionId, id, spec, this.causes, address);
     } catch (error) {
       if (error instanceof HubError) return { ok: false, error };
       throw error;
     }
     this.parameters.set(address, parameter);
-    this.added.next(parameter);
+    // Checked first: a start defines parameters by the million, mostly before anyone listens.
+    if (this.added.observed) this.added.next(parameter);
     return ok(parameter);
   }
 
@@ -108,7 +109,7 @@ export class Graph {
     const parameter = this.parameters.get(address);
     if (!parameter) return false;
     this.parameters.delete(address);
-    this.removed.next(parameter);
+    if (this.removed.observed) this.removed.next(parameter);
     return true;
   }
 

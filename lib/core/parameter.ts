@@ -115,8 +115,9 @@ class TypedParameter implements OwnedParameter {
     readonly id: string,
     private readonly spec: ParameterSpec,
     private readonly causes: Causes | undefined,
+    address: string,
   ) {
-    this.address = `${connectionId}/${id}`;
+    this.address = address;
     if (spec.initial !== undefined) {
       // Set, not reported: nobody can listen yet, and a starting value is not a change.
       const initial = convert(spec.initial, spec.type);
@@ -254,8 +255,9 @@ class TypedParameter implements OwnedParameter {
 
 /**
  * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
- * `causes` is its graph's, for delivering queued writes with their causes.
+ * `causes` is its graph's, for delivering queued writes with their causes; `address` is
+ * given when the caller has made it already (one string per parameter, not two).
  */
-export function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes): OwnedParameter {
-  return new TypedParameter(connectionId, id, spec, causes);
+export function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address = `${connectionId}/${id}`): OwnedParameter {
+  return new TypedParameter(connectionId, id, spec, causes, address);
 }
