@@ -25,11 +25,31 @@ export interface WsClient {
   snapshotBytes: number;
   /** The hub's change count when the client was taken off the stream; it is resent only what changed after. */
   missedSince: number;
+  /** The snapshot being sent to it, while it is sent in slices; it joins the stream at its end. */
+  snapshot: Snapshot | undefined;
 }
+
+/**
+ * A snapshot sent in slices of a few milliseconds, so that a million values for one client
+ * never hold the others up: the topic's parameters still to go, and those that changed
+ * after they went (sent again at the end, so the client ends with every latest value).
+ */
+interface Snapshot {
+  /** Parameters changed up to this change count are not sent (the client has them). */
+  readonly since: number;
+  rest: Iterator<Entry>;
+  dirty: Set<Entry>;
+  bytes: number;
+}
+
+/** How long one slice of a snapshot may hold the event loop. */
+const SLICE_MS = 2;
+/** Entries sent between two looks at the clock and the client's buffer. */
+const SLICE_CHECK_EVERY = 256;
 
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
 export function newWsClient(filters: readonly Pattern[], access: Access = fullAccess, origin = 'ws', batch = false, maxHz = 0): WsClient {
-  return { filters, access, origin, batch, maxHz, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0 };
+  return { filters, access, origin, batch, maxHz, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0, snapshot: undefined };
 }
 
 /**
@@ -70,6 +90,8 @@ class Topic {
   readonly lastSent = new Map<Entry, number>();
   readonly held = new Map<Entry, string>();
   release: Subscription | undefined;
+  /** Clients being sent a snapshot in slices: each change of the topic is noted for them. */
+  readonly snapshots = new Set<WsClient>();
 
   constructor(
     readonly name: string,
@@ -102,8 +124,9 @@ interface Entry {
 /**
  * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients:
  * one graph subscription per parameter, each change serialised once and handed to uWS
- * `publish` once per matching filter set. Clients join with a snapshot sent in the same
- * synchronous turn as their subscription, so nothing falls between the two. A client that
+ * `publish` once per matching filter set. Clients join with a snapshot, sent in slices of
+ * a few milliseconds when it is large (what changes meanwhile goes again at its end), and
+ * are subscribed in the same synchronous turn as its last slice, so nothing falls between. A client that
  * stops reading is detected by its send buffer, taken off the stream (its memory stays
  * bounded), and when it has drained it is sent the current value of every parameter that
  * changed meanwhile, then resumes. It never touches uWS itself: sockets come as `WsSocket`
@@ -163,7 +186,7 @@ export class WsHub {
     return { messages: this.sentMessages, bytes: this.sentBytes };
   }
 
-  /** Subscribes a new client: snapshot first, then changes, in one synchronous turn. */
+  /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes. */
   join(ws: WsSocket): void {
     const { filters: clientFilters, access, batch, maxHz } = ws.getUserData();
     const key = `${batch ? 'batch' : ''} ${maxHz}\n${access.name}\n${clientFilters.map((f) => f.source).sort().join('\n')}`;
@@ -184,8 +207,12 @@ export class WsHub {
   leave(ws: WsSocket): void {
     this.clients.delete(ws);
     const wasLagging = this.lagging.delete(ws);
-    const topic = ws.getUserData().topic;
-    if (topic && !wasLagging) topic.listening--;
+    const client = ws.getUserData();
+    const topic = client.topic;
+    const joining = client.snapshot !== undefined;
+    client.snapshot = undefined;
+    topic?.snapshots.delete(client);
+    if (topic && !wasLagging && !joining) topic.listening--;
     if (!topic || --topic.members > 0) return;
     this.topics.delete(topic.key);
     topic.release?.unsubscribe();
@@ -197,7 +224,9 @@ export class WsHub {
 
   /** uWS reports that a client's send buffer shrank: a lagging client may be ready again. */
   drained(ws: WsSocket): void {
-    if (ws.getUserData().lagging) this.resumeIfDrained(ws);
+    const client = ws.getUserData();
+    if (client.snapshot) this.continueSnapshot(ws);
+    else if (client.lagging) this.resumeIfDrained(ws);
   }
 
   private track(parameter: Parameter): void {
@@ -238,6 +267,7 @@ export class WsHub {
     if (topics.length === 0) return;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
+      if (topic.snapshots.size > 0) for (const client of topic.snapshots) client.snapshot?.dirty.add(entry);
       if (topic.interval > 0 && !this.due(topic, entry, message)) continue;
       this.send(topic, message);
     }
@@ -314,37 +344,83 @@ export class WsHub {
     this.publishTo(topic, message);
   }
 
-  /** Sends the current value of every parameter of the client's topic changed after `since`, then subscribes. */
+  /**
+   * Sends the current value of every parameter of the client's topic changed after `since`,
+   * then subscribes it: at once when that fits in one slice, else slice by slice.
+   */
   private sendSnapshot(ws: WsSocket, since: number): void {
     const client = ws.getUserData();
     const topic = client.topic;
     if (!topic) return;
-    let bytes = 0;
+    client.snapshot = { since, rest: topic.entries.values(), dirty: new Set(), bytes: 0 };
+    topic.snapshots.add(client);
+    this.continueSnapshot(ws);
+  }
+
+  /**
+   * One slice of a client's snapshot: values until the slice's time is up or the client's
+   * buffer is full (then it goes on when uWS reports it drained). At the end, what changed
+   * behind it goes too, and the client joins the stream in the same synchronous turn, so
+   * nothing falls between the two.
+   */
+  private continueSnapshot(ws: WsSocket): void {
+    const client = ws.getUserData();
+    const { snapshot, topic } = client;
+    if (!snapshot || !topic) return;
+    const started = performance.now();
+    let finished = false;
+    let full = false;
     let messages = 0;
     ws.cork(() => {
       const values: string[] = [];
-      for (const entry of topic.entries) {
-        if (entry.message === undefined || entry.changedAt <= since) continue;
-        if (topic.batch) {
-          values.push(entry.message);
+      let bytes = 0;
+      const put = (message: string) => {
+        bytes += message.length;
+        if (topic.batch) values.push(message);
+        else {
+          ws.send(message);
+          messages++;
+        }
+      };
+      for (let count = 1; ; count++) {
+        const next = snapshot.rest.next();
+        if (next.done) {
+          if (snapshot.dirty.size === 0) {
+            finished = true;
+            break;
+          }
+          // What changed after it went goes again, latest values only.
+          snapshot.rest = snapshot.dirty.values();
+          snapshot.dirty = new Set();
           continue;
         }
-        ws.send(entry.message);
-        bytes += entry.message.length;
-        messages++;
+        const entry = next.value;
+        snapshot.dirty.delete(entry);
+        if (entry.message !== undefined && entry.changedAt > snapshot.since) put(entry.message);
+        if (count % SLICE_CHECK_EVERY === 0) {
+          full = ws.getBufferedAmount() > this.options.lagLimit;
+          if (full || performance.now() - started > SLICE_MS) break;
+        }
       }
       if (values.length > 0) {
-        const batch = `[${values.join(',')}]`;
-        ws.send(batch);
-        bytes += batch.length;
+        ws.send(`[${values.join(',')}]`);
+        bytes += values.length + 1;
         messages++;
       }
-      ws.subscribe(topic.name);
+      snapshot.bytes += bytes;
+      this.sentBytes += bytes;
+      this.sentMessages += messages;
+      if (finished) ws.subscribe(topic.name);
     });
+    if (!finished) {
+      // A full buffer waits for uWS to report it drained; otherwise the next turn goes on.
+      if (!full) afterTurn(() => client.snapshot === snapshot && this.continueSnapshot(ws));
+      return;
+    }
+    client.snapshot = undefined;
+    topic.snapshots.delete(client);
     topic.listening++;
-    this.sentMessages += messages;
-    this.sentBytes += bytes;
-    client.snapshotBytes = bytes;
+    client.snapshotBytes = snapshot.bytes;
     client.lagging = false;
   }
 
@@ -354,7 +430,7 @@ export class WsHub {
       this.publishedSinceScan = false;
       for (const ws of this.clients) {
         const client = ws.getUserData();
-        if (!client.lagging && ws.getBufferedAmount() > this.options.lagLimit + client.snapshotBytes) this.setLagging(ws);
+        if (!client.lagging && !client.snapshot && ws.getBufferedAmount() > this.options.lagLimit + client.snapshotBytes) this.setLagging(ws);
       }
     }
     for (const ws of this.lagging) this.resumeIfDrained(ws);

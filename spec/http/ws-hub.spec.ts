@@ -223,6 +223,21 @@ test('a client whose send buffer passes the lag limit is taken off the stream at
   t.is(fast.seen.length, 10 + 40, 'the others get every change');
 });
 
+test('a snapshot too large for one slice is sent over several turns, with what changed meanwhile, and then the client streams', async (t) => {
+  const { define, connect, current } = setup(t);
+  const parameters = Array.from({ length: 100_000 }, (_, i) => define(`bank/${i % 100}/p${i}`, 'I', i));
+  const client = connect();
+  t.true(client.seen.length < parameters.length, 'join returned before the whole snapshot was sent: other work gets turns');
+  t.false(client.topics.size > 0, 'and the client is not on the stream yet');
+  parameters[0]?.set(-1); // already sent: goes again at the end
+  parameters.at(-1)?.set(-2); // not sent yet: goes once, with its new value
+  for (let turns = 0; client.topics.size === 0 && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(client.state(), current(), 'it ends with every latest value');
+  t.is(client.seen.length, parameters.length + 1, 'each value once, and the one changed after it went once more');
+  parameters[5]?.set(5555);
+  t.is(client.seen.at(-1), 'studio/bank/5/p5=5555', 'then changes stream');
+});
+
 test('a large snapshot still in flight does not count as lagging', (t) => {
   const { define, connect, clock, hub } = setup(t, { lagLimit: 2000 });
   const { parameters, burst } = bank(define);
