@@ -389,11 +389,63 @@ async function scenarioState() {
   notes.push('7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, two alternating rounds, best of each; batch writes are 100 values a WebSocket message.');
 }
 
+// --- 8. high-frequency clients (R-W1, R-W2) ----------------------------------------------
+
+/** Addresses whose value client 0 does not hold as the server's current one. */
+async function staleFinals(server: Server, clients: LoadClients): Promise<number> {
+  const held = await clients.state();
+  const current = (await (await fetch(`http://127.0.0.1:${server.port}/parameters`)).json()) as { p: string; v?: unknown }[];
+  return current.filter(({ p, v }) => p.startsWith('bench/') && v !== undefined && held[p] !== String(v)).length;
+}
+
+async function scenarioHighFrequency() {
+  console.log('8. high-frequency clients: 1,000 clients per mode at 1,000 and 10,000 changes/s');
+  const modes = [
+    { name: 'per-message', server: 'patchbay', path: '/ws' },
+    { name: 'batch', server: 'patchbay', path: '/ws?batch=1' },
+    { name: 'maxHz=10', server: 'patchbay', path: '/ws?maxHz=10' },
+    { name: 'raw uWS', server: 'raw', path: '/ws' },
+  ] as const;
+  const results: Record<string, (LadderStep & { stale: number })[]> = {};
+  for (const mode of modes) {
+    results[mode.name] = await withServer(mode.server, (server) =>
+      withClients(
+        server,
+        1000,
+        async (clients) => {
+          const steps: (LadderStep & { stale: number })[] = [];
+          let seq = 1;
+          for (const rate of [1000, 10_000]) {
+            const step = await ladderStep(server, clients, rate, seq);
+            seq = step.nextSeq;
+            steps.push({ ...step, stale: mode.server === 'patchbay' ? await staleFinals(server, clients) : 0 });
+          }
+          return steps;
+        },
+        mode.path,
+      ),
+    );
+  }
+  for (const [i, rate] of [1000, 10_000].entries()) {
+    const label = `8 ${fmt(rate)}/s`;
+    const [perMessage, batch, limited, raw] = modes.map((mode) => results[mode.name]![i]!) as [LadderStep & { stale: number }, LadderStep & { stale: number }, LadderStep & { stale: number }, LadderStep & { stale: number }];
+    row(label, 'batch: values delivered/s vs raw uWS', fmt(batch.perSecond), fmt(raw.perSecond), batch.perSecond / raw.perSecond, rate === 10_000 ? '≥ 3×' : '', rate === 10_000 ? batch.perSecond / raw.perSecond >= 3 : undefined);
+    row(label, 'batch: values delivered/s vs per-message', fmt(batch.perSecond), fmt(perMessage.perSecond), batch.perSecond / perMessage.perSecond);
+    row(label, 'batch: lost deliveries (per-message, raw uWS beside)', `${fmt(batch.lost)} of ${fmt(batch.sent * 1000)}`, `${fmt(perMessage.lost)}; raw ${fmt(raw.lost)}`, undefined, '0', batch.lost === 0);
+    row(label, 'batch: last client p99 ms (per-message beside)', fmt(batch.last99, 1), fmt(perMessage.last99, 1), undefined, rate === 10_000 ? '≤ 50 ms' : '', rate === 10_000 ? batch.last99 <= 50 : undefined);
+    row(label, 'batch: server CPU µs per value vs per-message', fmt(batch.cpuPerDeliveryUs, 3), fmt(perMessage.cpuPerDeliveryUs, 3), batch.cpuPerDeliveryUs / perMessage.cpuPerDeliveryUs);
+    row(label, 'batch: client CPU cores (per-message beside)', fmt(batch.clientCpu, 2), fmt(perMessage.clientCpu, 2), batch.clientCpu / perMessage.clientCpu);
+    row(label, 'maxHz=10: server CPU cores vs per-message', fmt(limited.serverCpu, 2), fmt(perMessage.serverCpu, 2), limited.serverCpu / perMessage.serverCpu, rate === 10_000 ? '≤ 0.2×' : '', rate === 10_000 ? limited.serverCpu / perMessage.serverCpu <= 0.2 : undefined);
+    row(label, 'maxHz=10: parameters not at their final value (client 0)', fmt(limited.stale), fmt(perMessage.stale), undefined, '0', limited.stale === 0);
+  }
+  notes.push('8: the ladder of scenario 3 (1,000 clients, changes spread over 1,000 parameters) once per client mode, one server each; losses count values a client never saw (maxHz conflates by design, so its check is the final value of every parameter at client 0 against GET /parameters).');
+}
+
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState };
+const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState, scenarioHighFrequency };
 for (const [name, scenario] of Object.entries(scenarios)) if (!only || name.toLowerCase().includes(only.toLowerCase())) await scenario();
 const minutes = (nowMs() - startedAt) / 60_000;
 

@@ -30,7 +30,18 @@ let excluded = -1;
 const valueKey = Buffer.from('"v":"');
 const addressKey = Buffer.from('"p":"');
 
+/** One `{p, v}`, or a `?batch=1` array of them: each value counts as one delivery (values hold no braces). */
 function onMessage(client: Client, index: number, payload: Buffer): void {
+  if (payload[0] !== 0x5b) return onValue(client, index, payload); // not '['
+  for (let start = 1; start < payload.length; ) {
+    const close = payload.indexOf(0x7d, start); // '}'
+    if (close < 0) break;
+    onValue(client, index, payload.subarray(start, close + 1));
+    start = close + (payload[close + 1] === 0x2c ? 2 : 1);
+  }
+}
+
+function onValue(client: Client, index: number, payload: Buffer): void {
   client.received++;
   received++;
   const at = payload.indexOf(valueKey);

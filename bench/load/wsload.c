@@ -67,7 +67,7 @@ static void grow_seq(long seq) {
   seq_cap = cap;
 }
 
-static void on_message(int index, const unsigned char *p, size_t n) {
+static void on_value(int index, const unsigned char *p, size_t n) {
   clients[index].received++;
   received_total++;
   const unsigned char *v = memmem(p, n, "\"v\":\"", 5);
@@ -106,6 +106,23 @@ static void on_message(int index, const unsigned char *p, size_t n) {
   last_at[seq] = at;
   seen[seq]++;
   if (seq > seq_max) seq_max = seq;
+}
+
+/* A message is one {"p":…,"v":…} or, from a ?batch=1 client, an array of them: each
+ * value counts as one delivery. Values are "<seq>:<ms>[:padding]", without braces. */
+static void on_message(int index, const unsigned char *p, size_t n) {
+  if (n == 0 || p[0] != '[') {
+    on_value(index, p, n);
+    return;
+  }
+  const unsigned char *q = p + 1, *end = p + n;
+  while (q < end) {
+    const unsigned char *close = memchr(q, '}', end - q);
+    if (!close) break;
+    on_value(index, q, close + 1 - q);
+    q = close + 1;
+    if (q < end && *q == ',') q++;
+  }
 }
 
 static void pong(int fd, const unsigned char *payload, size_t n) {
