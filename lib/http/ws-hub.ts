@@ -42,6 +42,18 @@ interface Snapshot {
   bytes: number;
 }
 
+/**
+ * How long a rate-limited topic waits to release held messages that are due in `wait` ms:
+ * until the next quarter of its interval on the clock, so that parameters whose intervals
+ * end at scattered times go out together, a few times an interval, rather than each in a
+ * turn of its own (a turn with messages costs a write per client). Later, never earlier:
+ * the rate stays at most the limit.
+ */
+function releaseWait(interval: number, now: number, wait: number): number {
+  const quantum = interval / 4;
+  return Math.ceil((now + Math.max(0, wait)) / quantum) * quantum - now;
+}
+
 /** How long one slice of a snapshot may hold the event loop. */
 const SLICE_MS = 2;
 /** Entries sent between two looks at the clock and the client's buffer. */
@@ -305,7 +317,7 @@ export class WsHub {
       return true;
     }
     topic.held.set(entry, message);
-    topic.release ??= after(this.options.scheduler, Math.max(0, (last ?? now) + topic.interval - now), () => this.releaseHeld(topic));
+    topic.release ??= after(this.options.scheduler, releaseWait(topic.interval, now, (last ?? now) + topic.interval - now), () => this.releaseHeld(topic));
     return false;
   }
 
@@ -323,7 +335,7 @@ export class WsHub {
       topic.lastSent.set(entry, now);
       this.send(topic, message);
     }
-    if (topic.held.size > 0) topic.release = after(this.options.scheduler, next, () => this.releaseHeld(topic));
+    if (topic.held.size > 0) topic.release = after(this.options.scheduler, releaseWait(topic.interval, now, next), () => this.releaseHeld(topic));
   }
 
   private batchUntilTurnEnds(topic: Topic): void {

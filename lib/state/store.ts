@@ -34,10 +34,13 @@ const recordKey = (connectionId: string, key: string) => `k ${connectionId}/${ke
  */
 export class StateStore {
   private readonly healthSubject = new BehaviorSubject<StoreHealth>({ ok: true });
-  /** The latest value of every key whose write has not been confirmed; `undefined` removes. */
+  /**
+   * The latest value of every key handed to the database whose write has not been
+   * confirmed (a commit on LMDB's writer thread, or one that failed); `undefined` removes.
+   */
   private readonly unsaved = new Map<string, Stored | undefined>();
-  /** Keys written in this turn, not yet handed to the database: one batch per turn, latest value each. */
-  private readonly turn = new Set<string>();
+  /** What this turn wrote, not yet handed to the database: one batch per turn, the latest value of each key. */
+  private turn = new Map<string, Stored | undefined>();
   /** Told once this turn's batch is committed. */
   private turnWaiters: (() => void)[] = [];
   private writing: Promise<void> = Promise.resolve();
@@ -145,19 +148,22 @@ export class StateStore {
   }
 
   private read(key: string): Stored | undefined {
+    if (this.turn.has(key)) return this.turn.get(key);
     if (this.unsaved.has(key)) return this.unsaved.get(key);
     return this.db?.get(key);
   }
 
   private write(key: string, value: Stored | undefined): void {
-    this.unsaved.set(key, value);
-    if (!this.db) return;
+    if (!this.db) {
+      this.unsaved.set(key, value);
+      return;
+    }
     if (this.turn.size === 0) {
       // The first write of a turn opens its batch, committed once the turn's I/O is done:
       // requests and messages that came together share one commit (group commit).
       this.writing = new Promise((resolve) => afterTurn(() => resolve(this.commitTurn())));
     }
-    this.turn.add(key);
+    this.turn.set(key, value);
   }
 
   /** Writes, commits and time spent committing since the store opened (`/metrics`). */
@@ -166,16 +172,16 @@ export class StateStore {
   /** Hands this turn's writes to the database as one batch and resolves once it is as safe as promised. */
   private async commitTurn(): Promise<void> {
     const db = this.db;
-    const batch = [...this.turn].map((key) => [key, this.unsaved.get(key)] as const);
+    const batch = this.turn;
     const started = performance.now();
-    this.turn.clear();
+    this.turn = new Map();
     const waiters = this.turnWaiters;
     this.turnWaiters = [];
     try {
       this.committing = true;
       await this.commit(db, batch);
     } finally {
-      this.counts.writes += batch.length;
+      this.counts.writes += batch.size;
       this.counts.commits++;
       this.counts.commitSeconds += (performance.now() - started) / 1000;
       this.committing = false;
@@ -183,8 +189,11 @@ export class StateStore {
     }
   }
 
-  private async commit(db: RootDatabase<Stored, string> | undefined, batch: readonly (readonly [string, Stored | undefined])[]): Promise<void> {
-    if (!db) return;
+  private async commit(db: RootDatabase<Stored, string> | undefined, batch: ReadonlyMap<string, Stored | undefined>): Promise<void> {
+    if (!db) {
+      for (const [key, value] of batch) this.unsaved.set(key, value);
+      return;
+    }
     try {
       if (this.durability === 'process') {
         // Without a sync a commit is a write into the operating system's cache, cheaper
@@ -196,7 +205,9 @@ export class StateStore {
           }
         });
       } else {
-        // Waiting for the disk happens on LMDB's writer thread, off the event loop.
+        // Waiting for the disk happens on LMDB's writer thread, off the event loop; readers
+        // find the values meanwhile among the unsaved.
+        for (const [key, value] of batch) this.unsaved.set(key, value);
         await db.batch(() => {
           for (const [key, value] of batch) {
             if (value === undefined) void db.remove(key);
@@ -206,9 +217,15 @@ export class StateStore {
         await db.flushed;
       }
     } catch (error) {
+      // Kept to be written again at the next attempt (`retry`); in `power` they are there already.
+      if (this.durability === 'process') for (const [key, value] of batch) this.unsaved.set(key, value);
       return this.failed(error);
     }
-    for (const [key, value] of batch) if (this.unsaved.get(key) === value) this.unsaved.delete(key);
+    // Older values of these keys whose save failed are superseded; in `power`, a newer value
+    // of a key may be on its way in a later commit, and stays.
+    if (this.unsaved.size > 0) {
+      for (const [key, value] of batch) if (this.durability === 'process' || this.unsaved.get(key) === value) this.unsaved.delete(key);
+    }
     if (!this.health.ok) this.healthSubject.next({ ok: true });
   }
 
