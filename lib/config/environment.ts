@@ -43,7 +43,11 @@ export function substituteEnvironment(document: unknown, env: Readonly<Record<st
       if (single) whole.add(pointer(path));
       return text;
     }
-    if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]));
+    if (Array.isArray(value)) {
+      // A list of plain texts without placeholders (a dummy's million lines) stays as it is.
+      if (value.every((item) => typeof item !== 'object' && !(typeof item === 'string' && item.includes('${')))) return value;
+      return value.map((item, index) => walk(item, [...path, index]));
+    }
     if (typeof value === 'object' && value !== null) {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...path, key])]));
     }

@@ -22,7 +22,7 @@ export interface Pruned {
  * The mistakes themselves are reported by the schema, not here.
  */
 export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>): Pruned | undefined {
-  const copy = structuredClone(settings);
+  const copy = copyTree(settings);
   const positions = new WeakMap<unknown[], number[]>();
   const remove = (parent: unknown, key: string): void => {
     if (Array.isArray(parent)) {
@@ -65,6 +65,16 @@ export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A copy of the lists and objects of JSON settings, sharing their texts, which cannot
+ * change: a dummy's million lines are not copied one by one (structuredClone would).
+ */
+function copyTree<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyTree) as T;
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyTree(item)])) as T;
+  return value;
+}
 
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
