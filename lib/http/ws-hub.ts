@@ -31,14 +31,23 @@ export interface WsClient {
 
 /**
  * A snapshot sent in slices of a few milliseconds, so that a million values for one client
- * never hold the others up: the topic's parameters still to go, and those that changed
- * after they went (sent again at the end, so the client ends with every latest value).
+ * never hold the others up. It is the topic's values as they were when it began; what the
+ * topic sends meanwhile (changes, trigger fires) is queued for the client and follows it in
+ * order, and the client joins the stream in the turn the queue runs out.
  */
 interface Snapshot {
+  readonly ws: WsSocket;
   /** Parameters changed up to this change count are not sent (the client has them). */
   readonly since: number;
-  rest: Iterator<Entry>;
-  dirty: Set<Entry>;
+  /** The change count when it began: parameters changed after it come through the queue. */
+  readonly began: number;
+  readonly rest: Iterator<Entry>;
+  /** Whether every parameter has been gone through. */
+  done: boolean;
+  readonly queue: string[];
+  /** The next queued message to send. */
+  next: number;
+  queuedBytes: number;
   bytes: number;
 }
 
@@ -102,7 +111,7 @@ class Topic {
   readonly lastSent = new Map<Entry, number>();
   readonly held = new Map<Entry, string>();
   release: Subscription | undefined;
-  /** Clients being sent a snapshot in slices: each change of the topic is noted for them. */
+  /** Clients being sent a snapshot in slices: what the topic sends is queued for them. */
   readonly snapshots = new Set<WsClient>();
 
   constructor(
@@ -279,7 +288,6 @@ export class WsHub {
     if (topics.length === 0) return;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
-      if (topic.snapshots.size > 0) for (const client of topic.snapshots) client.snapshot?.dirty.add(entry);
       if (topic.interval > 0 && !this.due(topic, entry, message)) continue;
       this.send(topic, message);
     }
@@ -289,6 +297,7 @@ export class WsHub {
 
   /** A message for a topic's clients: now, or with the turn's others for a batch topic. */
   private send(topic: Topic, message: string): void {
+    if (topic.snapshots.size > 0) for (const client of topic.snapshots) this.queueBehindSnapshot(client, message);
     if (topic.batch) {
       if (topic.pending.length === 0) this.batchUntilTurnEnds(topic);
       topic.pending.push(message);
@@ -364,28 +373,27 @@ export class WsHub {
     const client = ws.getUserData();
     const topic = client.topic;
     if (!topic) return;
-    client.snapshot = { since, rest: topic.entries.values(), dirty: new Set(), bytes: 0 };
+    client.snapshot = { ws, since, began: this.changeCount, rest: topic.entries.values(), done: false, queue: [], next: 0, queuedBytes: 0, bytes: 0 };
     topic.snapshots.add(client);
     this.continueSnapshot(ws);
   }
 
   /**
    * One slice of a client's snapshot: values until the slice's time is up or the client's
-   * buffer is full (then it goes on when uWS reports it drained). At the end, what changed
-   * behind it goes too, and the client joins the stream in the same synchronous turn, so
-   * nothing falls between the two.
+   * buffer is full (then it goes on when uWS reports it drained), then what was queued
+   * behind it. The client is subscribed in the same synchronous turn as the last message,
+   * so nothing falls between the two and nothing arrives out of order.
    */
   private continueSnapshot(ws: WsSocket): void {
     const client = ws.getUserData();
     const { snapshot, topic } = client;
     if (!snapshot || !topic) return;
     const started = performance.now();
-    let finished = false;
     let full = false;
-    let messages = 0;
     ws.cork(() => {
       const values: string[] = [];
       let bytes = 0;
+      let messages = 0;
       const put = (message: string) => {
         bytes += message.length;
         if (topic.batch) values.push(message);
@@ -395,20 +403,17 @@ export class WsHub {
         }
       };
       for (let count = 1; ; count++) {
-        const next = snapshot.rest.next();
-        if (next.done) {
-          if (snapshot.dirty.size === 0) {
-            finished = true;
-            break;
+        if (!snapshot.done) {
+          const next = snapshot.rest.next();
+          if (next.done) snapshot.done = true;
+          else {
+            const { message, changedAt } = next.value;
+            // Changed since the snapshot began: its changes are in the queue.
+            if (message !== undefined && changedAt > snapshot.since && changedAt <= snapshot.began) put(message);
           }
-          // What changed after it went goes again, latest values only.
-          snapshot.rest = snapshot.dirty.values();
-          snapshot.dirty = new Set();
-          continue;
-        }
-        const entry = next.value;
-        snapshot.dirty.delete(entry);
-        if (entry.message !== undefined && entry.changedAt > snapshot.since) put(entry.message);
+        } else if (snapshot.next < snapshot.queue.length) {
+          put(snapshot.queue[snapshot.next++] as string);
+        } else break;
         if (count % SLICE_CHECK_EVERY === 0) {
           full = ws.getBufferedAmount() > this.options.lagLimit;
           if (full || performance.now() - started > SLICE_MS) break;
@@ -422,18 +427,41 @@ export class WsHub {
       snapshot.bytes += bytes;
       this.sentBytes += bytes;
       this.sentMessages += messages;
-      if (finished) ws.subscribe(topic.name);
+      if (snapshot.done && snapshot.next === snapshot.queue.length) ws.subscribe(topic.name);
     });
-    if (!finished) {
+    if (!snapshot.done || snapshot.next < snapshot.queue.length) {
       // A full buffer waits for uWS to report it drained; otherwise the next turn goes on.
       if (!full) afterTurn(() => client.snapshot === snapshot && this.continueSnapshot(ws));
       return;
     }
-    client.snapshot = undefined;
-    topic.snapshots.delete(client);
+    this.endSnapshot(client);
     topic.listening++;
     client.snapshotBytes = snapshot.bytes;
     client.lagging = false;
+  }
+
+  /**
+   * A message the client's topic sends while its snapshot is under way. A queue that grows
+   * past the lag limit means the client cannot keep up: it is taken off as a lagging client
+   * would be, and sent what it missed once it has drained.
+   */
+  private queueBehindSnapshot(client: WsClient, message: string): void {
+    const snapshot = client.snapshot;
+    if (!snapshot) return;
+    snapshot.queue.push(message);
+    snapshot.queuedBytes += message.length;
+    if (snapshot.queuedBytes <= this.options.lagLimit) return;
+    this.endSnapshot(client);
+    client.lagging = true;
+    // What went is as of its start; with parameters still to go, they all go again.
+    client.missedSince = snapshot.done ? snapshot.began : snapshot.since;
+    this.lagging.add(snapshot.ws);
+    this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
+  }
+
+  private endSnapshot(client: WsClient): void {
+    client.topic?.snapshots.delete(client);
+    client.snapshot = undefined;
   }
 
   private checkBuffers(): void {

@@ -223,17 +223,22 @@ test('a client whose send buffer passes the lag limit is taken off the stream at
   t.is(fast.seen.length, 10 + 40, 'the others get every change');
 });
 
-test('a snapshot too large for one slice is sent over several turns, with what changed meanwhile, and then the client streams', async (t) => {
+test('a snapshot too large for one slice is sent over several turns, followed by every change and fire made meanwhile, in order; then the client streams', async (t) => {
   const { define, connect, current } = setup(t);
+  const go = define('go', 'T');
   const parameters = Array.from({ length: 100_000 }, (_, i) => define(`bank/${i % 100}/p${i}`, 'I', i));
   const client = connect();
   t.true(client.seen.length < parameters.length, 'join returned before the whole snapshot was sent: other work gets turns');
   t.false(client.topics.size > 0, 'and the client is not on the stream yet');
-  parameters[0]?.set(-1); // already sent: goes again at the end
-  parameters.at(-1)?.set(-2); // not sent yet: goes once, with its new value
+  for (const value of [-1, -2, -3]) parameters[0]?.set(value); // already sent: each change follows
+  go.set(null);
+  parameters.at(-1)?.set(-9); // not sent yet: comes once, as its change
   for (let turns = 0; client.topics.size === 0 && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
-  t.deepEqual(client.state(), current(), 'it ends with every latest value');
-  t.is(client.seen.length, parameters.length + 1, 'each value once, and the one changed after it went once more');
+  const { 'studio/go': fired, ...values } = client.state();
+  t.deepEqual(values, current(), 'it ends with every latest value');
+  t.is(fired, 'true', 'and the fire arrived');
+  t.is(client.seen.length, parameters.length + 4, 'each value once, then the five changes and the fire, minus the one not sent before its change');
+  t.deepEqual(client.seen.slice(-5), ['studio/bank/0/p0=-1', 'studio/bank/0/p0=-2', 'studio/bank/0/p0=-3', 'studio/go=true', 'studio/bank/99/p99999=-9']);
   parameters[5]?.set(5555);
   t.is(client.seen.at(-1), 'studio/bank/5/p5=5555', 'then changes stream');
 });

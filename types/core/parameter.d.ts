@@ -1,4 +1,4 @@
-import { type Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { Causes } from './cause.ts';
 import { type Result } from './errors.ts';
 import { type Value, type ValueType } from './value.ts';
@@ -81,6 +81,7 @@ export interface OwnedParameter extends Parameter {
 }
 /**
  * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
- * `causes` is its graph's, for delivering queued writes with their causes.
+ * `causes` is its graph's, for delivering queued writes with their causes; `address` is
+ * given when the caller has made it already (one string per parameter, not two).
  */
-export declare function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes): OwnedParameter;
+export declare function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address?: string): OwnedParameter;
