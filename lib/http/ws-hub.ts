@@ -111,6 +111,10 @@ class Topic {
   readonly lastSent = new Map<Entry, number>();
   readonly held = new Map<Entry, string>();
   release: Subscription | undefined;
+  /** While a new topic finds its parameters: where it is among the hub's (see `buildTopic`). */
+  building: Iterator<Entry> | undefined;
+  /** Clients whose snapshot waits for the topic to be built. */
+  readonly waiting: WsSocket[] = [];
   /** Clients being sent a snapshot in slices: what the topic sends is queued for them. */
   readonly snapshots = new Set<WsClient>();
 
@@ -215,14 +219,41 @@ export class WsHub {
     if (!topic) {
       topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access, batch, maxHz > 0 ? 1000 / maxHz : 0);
       this.topics.set(key, topic);
-      for (const entry of this.entries.values()) this.offer(entry, topic);
+      topic.building = this.entries.values();
     }
     topic.members++;
     ws.getUserData().topic = topic;
     this.clients.add(ws);
+    if (topic.building) {
+      // Its snapshot begins once the topic knows its parameters.
+      topic.waiting.push(ws);
+      if (topic.waiting.length === 1) this.buildTopic(topic);
+      return;
+    }
     // What this turn changed is in the snapshot: the members have it now, not the newcomer twice.
     this.flush(topic);
     this.sendSnapshot(ws, -1);
+  }
+
+  /**
+   * Finds the parameters of a new topic, in slices of a few milliseconds (a million of
+   * them take most of a second), then starts the snapshots of the clients waiting for it.
+   */
+  private buildTopic(topic: Topic): void {
+    const building = topic.building;
+    if (!building || this.topics.get(topic.key) !== topic) return;
+    const started = performance.now();
+    for (let count = 1; ; count++) {
+      const next = building.next();
+      if (next.done) break;
+      this.offer(next.value, topic);
+      if (count % SLICE_CHECK_EVERY === 0 && performance.now() - started > SLICE_MS) {
+        afterTurn(() => this.buildTopic(topic));
+        return;
+      }
+    }
+    topic.building = undefined;
+    for (const ws of topic.waiting.splice(0)) this.sendSnapshot(ws, -1);
   }
 
   leave(ws: WsSocket): void {
@@ -230,7 +261,9 @@ export class WsHub {
     const wasLagging = this.lagging.delete(ws);
     const client = ws.getUserData();
     const topic = client.topic;
-    const joining = client.snapshot !== undefined;
+    const waiting = topic?.waiting.indexOf(ws) ?? -1;
+    if (waiting >= 0) topic?.waiting.splice(waiting, 1);
+    const joining = client.snapshot !== undefined || waiting >= 0;
     client.snapshot = undefined;
     topic?.snapshots.delete(client);
     if (topic && !wasLagging && !joining) topic.listening--;
@@ -275,7 +308,8 @@ export class WsHub {
   }
 
   private offer(entry: Entry, topic: Topic): void {
-    if (!topic.matches(entry.parameter.address)) return;
+    // A parameter added while the topic is being built is offered twice.
+    if (topic.entries.has(entry) || !topic.matches(entry.parameter.address)) return;
     topic.entries.add(entry);
     entry.topics.push(topic);
   }

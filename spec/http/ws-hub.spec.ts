@@ -227,13 +227,21 @@ test('a snapshot too large for one slice is sent over several turns, followed by
   const { define, connect, current } = setup(t);
   const go = define('go', 'T');
   const parameters = Array.from({ length: 100_000 }, (_, i) => define(`bank/${i % 100}/p${i}`, 'I', i));
+  const turns = async (socket: FakeSocket) => {
+    for (let turn = 0; socket.topics.size === 0 && turn < 10_000; turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  // The first client of a filter set waits while its topic finds its parameters, over several turns too.
+  const first = connect();
+  t.is(first.seen.length, 0, 'join returned before the topic was built');
+  await turns(first);
+  t.is(first.seen.length, parameters.length);
   const client = connect();
   t.true(client.seen.length < parameters.length, 'join returned before the whole snapshot was sent: other work gets turns');
   t.false(client.topics.size > 0, 'and the client is not on the stream yet');
   for (const value of [-1, -2, -3]) parameters[0]?.set(value); // already sent: each change follows
   go.set(null);
   parameters.at(-1)?.set(-9); // not sent yet: comes once, as its change
-  for (let turns = 0; client.topics.size === 0 && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+  await turns(client);
   const { 'studio/go': fired, ...values } = client.state();
   t.deepEqual(values, current(), 'it ends with every latest value');
   t.is(fired, 'true', 'and the fire arrived');
