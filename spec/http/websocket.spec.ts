@@ -135,7 +135,8 @@ test('no change is lost or reordered between the snapshot and the live stream', 
   running = false;
   await writer;
   for (const client of clients) {
-    await client.until((m) => (m.at(-1) as { p: string; v: string }).v === String(n) || client.state()['studio/counter'] === String(n), 'the final count');
+    // The snapshot goes in definition order (bulk/4999 last), so both mean it is complete.
+    await client.until(() => client.state()['studio/counter'] === String(n) && client.state()['studio/bulk/4999'] !== undefined, 'the final count after the snapshot');
     const seen = (client.messages as { p: string; v: string }[]).filter((m) => m.p === 'studio/counter').map((m) => Number(m.v));
     t.true(seen.every((v, i) => i === 0 || v === seen[i - 1]! + 1), 'after its snapshot value, every count arrives, in order');
     t.is(seen.at(-1), n);
