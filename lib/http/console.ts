@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface ConsoleFile {
@@ -28,15 +28,14 @@ const folder = fileURLToPath(new URL('../../console/', import.meta.url));
 /**
  * The vendor modules, by the name the page's import map gives them. Resolved with the
  * package's own require so that the versions of package.json are served; htm's `import`
- * condition is its ES module (its `require` one is CommonJS, useless to a browser).
+ * condition is its ES module, next to the CommonJS file `require` finds.
  */
 function vendorFiles(): Map<string, string> {
   const require = createRequire(import.meta.url);
-  const htmRoot = join(require.resolve('htm/package.json'), '..');
   return new Map([
     ['vendor/preact.mjs', require.resolve('preact')],
     ['vendor/hooks.mjs', require.resolve('preact/hooks')],
-    ['vendor/htm.mjs', join(htmRoot, 'dist', 'htm.mjs')],
+    ['vendor/htm.mjs', join(dirname(require.resolve('htm')), 'htm.mjs')],
   ]);
 }
 
