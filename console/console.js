@@ -116,7 +116,7 @@ function App() {
       <h1>patchbay</h1>
       <span class=${`link ${link}`} data-testid="link">${link}</span>
       <nav>
-        ${['parameters', 'connections', 'problems'].map(
+        ${['parameters', 'connections', 'problems', 'log'].map(
           (name) => html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}
       </nav>
@@ -124,6 +124,7 @@ function App() {
     <p class=${`notice ${notice?.error ? 'error' : ''}`} role="status">${notice?.text ?? ''}</p>
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
+    ${tab === 'log' && html`<${Log} />`}
     ${tab === 'parameters' &&
     html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(e) => setSearch(e.target.value)} /></div>
       <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} write=${write} />`}
@@ -149,6 +150,35 @@ const details = (d) => Object.entries(d).map(([k, v]) => `${k}: ${typeof v === '
 function Problems({ problems }) {
   if (!problems.length) return html`<p class="empty">No problems: every rule and code flow runs.</p>`;
   return html`<ul class="problems">${problems.map((p) => html`<li><b>${p.source ?? ''} ${p.id ?? ''}</b> <span class="code">${p.code ?? ''}</span><div>${p.message}</div></li>`)}</ul>`;
+}
+
+// The hub's log, live: its own socket, opened while the tab shows, with ?log=<level> and a
+// filter that matches no address (no parameter values on it). Scoped tokens may not read it.
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+function Log() {
+  const [level, setLevel] = useState('info');
+  const [lines, setLines] = useState([]);
+  const [state, setState] = useState('connecting');
+  useEffect(() => {
+    const url = new URL(`/ws?log=${level}&filter=${encodeURIComponent('^$')}`, location.href);
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(url);
+    let kept = [];
+    setLines([]);
+    ws.onopen = () => setState('live');
+    ws.onmessage = (event) => {
+      const data = JSON.parse(event.data);
+      if (!data.log) return;
+      kept = [...kept.slice(-499), data.log];
+      setLines(kept);
+    };
+    ws.onclose = () => setState('closed: the hub refused or ended the log stream');
+    return () => ws.close();
+  }, [level]);
+  return html`<div class="log">
+    <div class="search"><label>level <select aria-label="log level" value=${level} onChange=${(e) => setLevel(e.target.value)}>${LEVELS.map((l) => html`<option>${l}</option>`)}</select></label> <span class="muted">${state}</span></div>
+    <ol class="lines">${lines.map((l) => html`<li class=${`level-${l.level}`}><span class="muted">${new Date(l.time).toLocaleTimeString()}</span> <b>${l.level}</b> ${l.connection ? `[${l.connection}] ` : ''}${l.msg}</li>`)}</ol>
+  </div>`;
 }
 
 // The tree flattened into rows (a connection's header, then its parameters), of which only

@@ -3,7 +3,7 @@ import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
-import type { Logger } from '../core/log.ts';
+import { type Logger, logLevels, tapLog } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
@@ -104,6 +104,9 @@ export class RestServer {
   /** `?events=1` clients (R-U1): told when parameters appear or go, so they list them again. */
   private readonly eventClients = new Set<WebSocket<WsClient>>();
   private eventsDue: ReturnType<typeof setTimeout> | undefined;
+  /** `?log=<level>` clients (R-U1): sent `{"log": {level, time, connection?, msg}}` per line at that level or above. */
+  private readonly logClients = new Set<WebSocket<WsClient>>();
+  private readonly untap: () => void;
   private readonly graphEvents: { unsubscribe(): void }[] = [];
 
   constructor(private readonly options: RestServerOptions) {
@@ -141,6 +144,12 @@ export class RestServer {
       }, 100);
     };
     this.graphEvents.push(graph.added$.subscribe(announce), graph.removed$.subscribe(announce));
+    this.untap = tapLog(options.log, (line) => {
+      if (this.logClients.size === 0) return;
+      const rank = logLevels.indexOf(line.level as never);
+      const message = JSON.stringify({ log: line });
+      for (const ws of this.logClients) if (rank <= logLevels.indexOf(ws.getUserData().logLevel as never)) ws.send(message);
+    });
   }
 
   get webSockets(): WsHub {
@@ -172,6 +181,8 @@ export class RestServer {
   /** Closes every WebSocket and the listening socket, which frees the port. Idempotent. */
   stop(): void {
     clearTimeout(this.eventsDue);
+    this.untap();
+    this.logClients.clear();
     for (const subscription of this.graphEvents) subscription.unsubscribe();
     this.eventClients.clear();
     this.ws.stop();
@@ -309,10 +320,14 @@ export class RestServer {
           if (batch === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'batch is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
           const maxHz = Number(query.get('maxHz') ?? 0);
           if (!(maxHz >= 0 && maxHz <= 1000)) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'maxHz is a number of times a second, 0 to 1000 (0: no limit)' }, jsonClient(req), { close: true });
+          const logLevel = query.get('log') ?? '';
+          if (logLevel !== '' && !logLevels.includes(logLevel as never)) return sendError(res, { code: 'PB_BAD_REQUEST', message: `log is one of ${logLevels.join(', ')}` }, jsonClient(req), { close: true });
+          // The log names every address and client: only for full access, not for scoped tokens.
+          if (logLevel !== '' && access !== fullAccess && !access.metrics) return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read the log' }, jsonClient(req), { close: true });
           const events = flag(query.get('events'));
           if (events === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'events is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
           res.upgrade<WsClient>(
-            { ...newWsClient(filters.value, access, `ws ${clientAddress(res)}`, batch, maxHz), events },
+            { ...newWsClient(filters.value, access, `ws ${clientAddress(res)}`, batch, maxHz), events, logLevel },
             req.getHeader('sec-websocket-key'),
             req.getHeader('sec-websocket-protocol'),
             req.getHeader('sec-websocket-extensions'),
@@ -325,6 +340,7 @@ export class RestServer {
       open: (ws) => {
         hub.join(ws);
         if (ws.getUserData().events) this.eventClients.add(ws);
+        if (ws.getUserData().logLevel) this.logClients.add(ws);
         if (!this.options.log.isLevelEnabled('debug')) return;
         const { filters, origin } = ws.getUserData();
         this.options.log.debug(`WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${hub.stats().clients} connected`);
@@ -337,6 +353,7 @@ export class RestServer {
       close: (ws, code) => {
         this.writes.forget(ws);
         this.eventClients.delete(ws);
+        this.logClients.delete(ws);
         hub.leave(ws);
         if (this.options.log.isLevelEnabled('debug')) this.options.log.debug(`WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${hub.stats().clients} connected`);
       },

@@ -20,6 +20,8 @@ export interface WsClient {
   readonly maxHz: number;
   /** `?events=1`: also told when parameters appear or go (lib/http/ws-messages.ts). */
   readonly events?: boolean;
+  /** `?log=<level>`: also sent the hub's log lines at that level and above ("" for none). */
+  readonly logLevel?: string;
   topic: Topic | undefined;
   /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
   lagging: boolean;

@@ -1,7 +1,8 @@
+import WebSocket from 'ws';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
-import { flowOf, param } from '../helpers/hub.ts';
+import { capturedLog, flowOf, param, startHub } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
 
 const shots = process.env['PATCHBAY_SCREENSHOTS']; // a folder: the README's screenshots are taken here
@@ -62,7 +63,7 @@ live(`the console lists connections with a failed one's reason, shows live value
   t.deepEqual(await page.locator('.row[data-address]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-address'))), ['studio/program/level']);
   await page.getByLabel('search parameters').fill('/^studio/(onair|clips)$/');
   await page.locator('.row[data-address="studio/clips"]').waitFor();
-  await page.waitForFunction(() => document.querySelectorAll('.row[data-address]').length === 2);
+  await page.waitForFunction("document.querySelectorAll('.row[data-address]').length === 2");
   await page.getByLabel('search parameters').fill('');
   if (shots) await page.screenshot({ path: `${shots}/console-desktop.png` });
 
@@ -76,7 +77,7 @@ live(`the console lists connections with a failed one's reason, shows live value
   await page.setViewportSize({ width: 390, height: 800 });
   await page.getByRole('button', { name: 'parameters' }).click();
   await value(page, 'studio/onair').waitFor();
-  t.false(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), 'the page is wider than a phone');
+  t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'the page is wider than a phone');
   if (shots) await page.screenshot({ path: `${shots}/console-phone.png` });
 
   // Disconnected (the rest-api goes in a reload): a write is refused where the user sees it.
@@ -138,4 +139,30 @@ live(`the console shows 50,000 parameters and scrolls to the last of them${whyNo
   await page.getByLabel('search parameters').fill('p/4242');
   await value(page, 'big/p/42420').waitFor();
   t.is(await page.locator('.row[data-address]').count(), 10);
+});
+
+live(`the console's log shows the hub's lines live at the chosen level, and a scoped token may not read it${whyNoBrowser}`, async (t) => {
+  const { log } = capturedLog('info');
+  const api = { type: 'rest-api', port: 0, bindIp: '127.0.0.1' };
+  const hub = await startHub(t, { connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] } } }, { log });
+  const base = `http://127.0.0.1:${hub.connection('api')!.info.details?.['port'] as number}`;
+  const browser = await openBrowser(t);
+  const page = await browser.newPage();
+  await page.goto(`${base}/console/`);
+  await page.getByRole('button', { name: 'log' }).click();
+  await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
+  await hub.reload(flowOf({ connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] }, fresh: { type: 'dummy', parameters: ['b,S'] } } }));
+  await page.locator('.lines li').filter({ hasText: /reload/i }).first().waitFor();
+  await page.getByLabel('log level').selectOption('error');
+  await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
+  t.is(await page.locator('.lines li').count(), 0, 'a new level starts a new stream');
+
+  // The log names every address and client: a token scoped to some addresses may not read it.
+  const scoped = await serve(t, { tokens: [{ name: 'desk', token: 'desk-token', read: ['vars/#'] }] }, { vars: { type: 'dummy', parameters: ['a,I,1'] } });
+  const status = await new Promise<number>((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${scoped.port}/ws?log=info&access_token=desk-token`);
+    ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    ws.on('open', () => resolve(101));
+  });
+  t.is(status, 403);
 });

@@ -66,7 +66,7 @@ live(`the demo page follows reloads, updates every row it lists, clears an old e
   await page.locator('#link.up').waitFor();
   const value = (address: string) => page.locator(`tr[data-address="${address}"] td.value`);
   await value('studio/note').filter({ hasText: 'first' }).waitFor();
-  t.false(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), 'the page is wider than a phone');
+  t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'the page is wider than a phone');
 
   param(hub, 'studio/note').set('second');
   await value('studio/note').filter({ hasText: 'second' }).waitFor();
