@@ -145,7 +145,11 @@ function Connections({ connections }) {
   </ul>`;
 }
 
-const details = (d) => Object.entries(d).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ');
+// A connection's details, one level of nesting flattened: "webSockets clients: 2".
+const details = (d) =>
+  Object.entries(d)
+    .flatMap(([k, v]) => (v && typeof v === 'object' ? Object.entries(v).map(([k2, v2]) => `${k} ${k2}: ${typeof v2 === 'object' ? JSON.stringify(v2) : v2}`) : [`${k}: ${v}`]))
+    .join(' · ');
 
 function Problems({ problems }) {
   if (!problems.length) return html`<p class="empty">No problems: every rule and code flow runs.</p>`;

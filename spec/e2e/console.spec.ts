@@ -72,6 +72,7 @@ live(`the console lists connections with a failed one's reason, shows live value
   await second.locator('.badge.failed').waitFor();
   t.regex((await second.locator('.reason').textContent()) ?? '', /in use/);
   t.regex((await page.locator('[data-connection=studio]').textContent()) ?? '', /Studio A · on air/);
+  if (shots) await page.screenshot({ path: `${shots}/console-connections.png` });
 
   // Phone: nothing wider than the screen.
   await page.setViewportSize({ width: 390, height: 800 });
