@@ -70,7 +70,8 @@ function App() {
         for (const item of Array.isArray(data) ? data : [data]) {
           if (item.event === 'parameters') void reload();
           else if (item.error) setNotice({ text: `${item.p ?? 'write'}: ${item.error} (${item.code})`, error: true });
-          else if (item.p !== undefined) values.set(item.p, { v: item.v, at: new Date().toISOString(), by: values.get(item.p)?.by, live: true });
+          // The stream does not say who wrote: that is known again at the next listing.
+          else if (item.p !== undefined) values.set(item.p, { v: item.v, at: new Date().toISOString(), live: true });
         }
         schedule();
       };
@@ -240,11 +241,11 @@ function Row({ parameter, top, write }) {
   const state = values.get(p) ?? {};
   const v = state.v;
   const shown = type === 'T' ? (state.live ? `fired ${new Date(state.at).toLocaleTimeString()}` : '—') : v === undefined ? 'unknown' : String(v);
-  const when = state.at ? `${state.by ? `${state.by}, ` : ''}${new Date(state.at).toLocaleString()}` : '';
+  const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${new Date(state.at).toLocaleString()}` : '';
   return html`<div class="row" style=${`top:${top}px`} data-address=${p}>
     <span class="address" title=${p}>${p.slice(p.indexOf('/') + 1)}</span>
     <span class="type">${type}</span>
-    <span class=${`value ${v === undefined && type !== 'T' ? 'unknown' : ''}`} data-testid="value" title=${when ? `last changed by ${when}` : ''}>${shown}</span>
+    <span class=${`value ${v === undefined && type !== 'T' ? 'unknown' : ''}`} data-testid="value" title=${when ? `last changed ${when}` : ''}>${shown}</span>
     <span class="edit">${access === 'read-only' ? html`<span class="muted">read-only</span>` : html`<${Editor} p=${p} type=${type} v=${v} write=${write} />`}</span>
     <span class="by muted">${state.by ?? ''}</span>
   </div>`;
