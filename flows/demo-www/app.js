@@ -1,13 +1,21 @@
-// A live view of the hub: lists parameters (GET /parameters), follows changes over /ws,
-// and writes values back over the same socket. A token in the page URL
-// (?access_token=…) is used for both, for hubs with authentication.
+// A live view of the hub, built on the public API only — copy it to start a page of your own:
+// - GET /parameters lists the parameters; /ws sends their changes and takes writes {p, v}.
+// - /ws?events=1 also says {"event":"parameters"} when parameters appear or go (a reload):
+//   the page lists them again.
+// - The socket streams only the addresses the rest-api's wsFilters let through; rows it does
+//   not stream are refreshed from GET /parameters every few seconds, marked "polled".
+// - Open it with ?access_token=<token> once: the hub signs the browser in with a cookie that
+//   both the requests and the socket carry, and takes the token out of the address bar.
 const token = new URLSearchParams(location.search).get('access_token');
+const POLL_MS = 2000;
 const rows = document.getElementById('rows');
 const link = document.getElementById('link');
 const message = document.getElementById('message');
 const filterInput = document.getElementById('filter');
 const cells = new Map(); // address → { row, value, type, access }
 let socket;
+let streamed = new Set(); // addresses the socket sent since it opened
+let pollTimer;
 
 async function listParameters() {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
@@ -20,6 +28,8 @@ function show(address, value) {
   const cell = cells.get(address);
   if (!cell) return;
   cell.value.classList.remove('unknown');
+  if (cell.lastError && message.textContent === cell.lastError) message.textContent = ''; // a later success clears its error
+  cell.lastError = undefined;
   if (cell.type === 'T') {
     cell.value.textContent = `fired ${new Date().toLocaleTimeString()}`;
   } else {
@@ -32,7 +42,23 @@ function show(address, value) {
 }
 
 function write(address, value) {
-  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ p: address, v: value }));
+  if (socket?.readyState !== WebSocket.OPEN) {
+    message.textContent = `not connected: ${address} was not written`;
+    return;
+  }
+  message.textContent = '';
+  socket.send(JSON.stringify({ p: address, v: value }));
+}
+
+/** Rows with a value the socket does not stream (wsFilters): refreshed from GET /parameters. */
+async function poll() {
+  const unstreamed = [...cells].filter(([address, cell]) => !streamed.has(address) && cell.type !== 'T');
+  for (const [, cell] of unstreamed) cell.row.classList.add('polled');
+  if (unstreamed.length === 0) return;
+  for (const parameter of await listParameters()) {
+    const cell = cells.get(parameter.p);
+    if (cell && !streamed.has(parameter.p) && parameter.v !== undefined && cell.value.textContent !== String(parameter.v)) show(parameter.p, parameter.v);
+  }
 }
 
 function editor(parameter, cell) {
@@ -111,7 +137,7 @@ function applyFilter() {
 }
 
 function connect(delay = 500) {
-  const url = new URL('/ws', location.href);
+  const url = new URL('/ws?events=1', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   if (token) url.searchParams.set('access_token', token);
   socket = new WebSocket(url);
@@ -120,22 +146,38 @@ function connect(delay = 500) {
     link.className = 'link up';
     message.textContent = '';
     delay = 500;
-    try {
-      render(await listParameters());
-    } catch (error) {
-      message.textContent = String(error);
-    }
+    streamed = new Set();
+    await relist();
+    clearInterval(pollTimer);
+    pollTimer = setInterval(() => poll().catch((error) => (message.textContent = String(error))), POLL_MS);
   });
   socket.addEventListener('message', (event) => {
     const data = JSON.parse(event.data);
-    if (data.error) message.textContent = data.error;
-    else show(data.p, data.v);
+    if (data.event === 'parameters') return void relist();
+    if (data.error) {
+      message.textContent = data.error;
+      const cell = cells.get(data.p);
+      if (cell) cell.lastError = data.error;
+      return;
+    }
+    streamed.add(data.p);
+    cells.get(data.p)?.row.classList.remove('polled');
+    show(data.p, data.v);
   });
   socket.addEventListener('close', () => {
+    clearInterval(pollTimer);
     link.textContent = 'reconnecting…';
     link.className = 'link down';
     setTimeout(() => connect(Math.min(delay * 2, 10_000)), delay);
   });
+}
+
+async function relist() {
+  try {
+    render(await listParameters());
+  } catch (error) {
+    message.textContent = String(error);
+  }
 }
 
 filterInput.addEventListener('input', applyFilter);

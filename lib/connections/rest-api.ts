@@ -9,7 +9,8 @@
  *   GET  /update?parameter=&value=, POST /update (form or JSON)
  *   GET  /healthz, /readyz       liveness, and readiness of the connections
  *   GET  /metrics                Prometheus text format
- *   GET  /ws                     snapshot, then changes; client writes {p, v}
+ *   GET  /ws                     snapshot, then changes; client writes {p, v}; ?events=1 adds reload notices
+ *   GET  /console/               the operator console (R-U1), unless `console: false`
  *   GET  /<file>                 files below documentRoot
  *   OPTIONS *                     CORS preflights for allowedOrigins
  * Every request passes the edge first: foreign pages may not change anything (R-H10), and
@@ -58,6 +59,7 @@ const settings = Type.Object({
       { default: [], description: 'Scoped tokens: each reads and writes only the addresses its patterns match.' },
     ),
   ),
+  console: Type.Optional(Type.Boolean({ default: true, description: 'Serve the operator console at /console/ (R-U1).' })),
   required: Type.Optional(
     Type.Array(Type.String(), { default: [], description: 'Connection ids /readyz waits for; none: every enabled connection.' }),
   ),
@@ -67,7 +69,7 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [], required = [] }, { baseDir }) {
+  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [], required = [], console = true }, { baseDir }) {
     const issues: Issue[] = [];
     // Checked again at start (the folder may go meanwhile), but a file that names a missing
     // folder is a mistake `validate` shows, not a failure found only when the hub runs.
@@ -95,11 +97,11 @@ export const restApi = defineConnectionType({
       return readable && writable ? [{ name, token: secret, read: readable, write: writable, metrics }] : [];
     });
     const credentials = { username, password, token, tokens: scoped };
-    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins, required });
+    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins, required, console });
   },
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
-  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, required }) {
+  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, required, console }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
     return {
@@ -114,6 +116,7 @@ export const restApi = defineConnectionType({
           wsFilters,
           allowedOrigins,
           required,
+          console,
           connections: context.connections,
           problems: context.problems,
           counts: context.counts,

@@ -20,10 +20,12 @@ export interface LogOptions {
  * collectors. Connection loggers are `log.child({ connection: id })`.
  */
 export function createLogger({ level = 'info', format = 'pretty', destination = process.stderr }: LogOptions = {}): Logger {
-  if (format === 'json') return pino({ level, base: null }, destination);
+  const taps = new Set<(line: TappedLine) => void>();
+  const hooks = { logMethod: tapLine(taps) };
+  if (format === 'json') return withTaps(pino({ level, base: null, hooks }, destination), taps);
   const colorize = 'isTTY' in destination && destination.isTTY === true;
-  return pino(
-    { level, base: null },
+  return withTaps(pino(
+    { level, base: null, hooks },
     pretty({
       destination,
       sync: true,
@@ -33,8 +35,48 @@ export function createLogger({ level = 'info', format = 'pretty', destination = 
       messageFormat: '{if connection}[{connection}] {end}{msg}',
       singleLine: true,
     }),
-  );
+  ), taps);
 }
 
 /** A logger that drops everything (specs that do not read logs). */
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+/** One log line as the console's live log shows it (R-U1). */
+export interface TappedLine {
+  readonly level: string;
+  readonly time: number;
+  readonly connection?: string;
+  readonly msg: string;
+}
+
+type Taps = Set<(line: TappedLine) => void>;
+/** Where a logger of createLogger keeps its taps; its children (prototype copies) share them. */
+const TAPS = Symbol('log taps');
+
+function withTaps(logger: Logger, taps: Taps): Logger {
+  return Object.assign(logger, { [TAPS]: taps });
+}
+
+/**
+ * Follows every line `logger` (and its parent's other children) writes at its level, e.g.
+ * for the WebSocket's `?log=` stream. Returns the function that stops following; a logger
+ * not made by createLogger has no lines to follow.
+ */
+export function tapLog(logger: Logger, listener: (line: TappedLine) => void): () => void {
+  const taps = (logger as Logger & { [TAPS]?: Taps })[TAPS];
+  taps?.add(listener);
+  return () => taps?.delete(listener);
+}
+
+function tapLine(taps: Taps) {
+  return function (this: Logger, args: Parameters<Logger['info']>, method: (...args: unknown[]) => void, level: number): void {
+    if (taps.size > 0) {
+      const [first, second] = args as unknown[];
+      const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : first instanceof Error ? first.message : '';
+      const connection = (this.bindings() as { connection?: string }).connection;
+      const line: TappedLine = { level: pino.levels.labels[level] ?? String(level), time: Date.now(), ...(connection ? { connection } : {}), msg };
+      for (const tap of taps) tap(line);
+    }
+    method.apply(this, args as unknown[]);
+  };
+}

@@ -3,7 +3,7 @@ import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
-import type { Logger } from '../core/log.ts';
+import { type Logger, logLevels, tapLog } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
@@ -12,11 +12,12 @@ import { compileFilters } from './filters.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders, SAME_ORIGIN } from './origins.ts';
 import { hubMetrics } from './metrics.ts';
-import { answerHead, answerWith, type CodedError, type Tally, tallyIn, jsonClient, sendEmpty, sendError } from './respond.ts';
+import { answerHead, answerWith, type CodedError, type Tally, tallyIn, jsonClient, sendEmpty, sendError, sendOk } from './respond.ts';
 import { answerFault, clientAddress, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
-import { errorAnswer, parseClientMessage } from './ws-messages.ts';
+import { errorAnswer, parametersChanged, parseClientMessage } from './ws-messages.ts';
+import { consoleFiles } from './console.ts';
 import { newWsClient, type WsClient, WsHub } from './ws-hub.ts';
 
 export interface RestServerOptions {
@@ -39,6 +40,8 @@ export interface RestServerOptions {
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;
+  /** R-U1: serve the operator console at /console/ (the `console` setting; default on). */
+  readonly console?: boolean;
 }
 
 export interface Limits {
@@ -98,6 +101,13 @@ export class RestServer {
   private listening: AcceptGuard | undefined;
   /** The session cookie's name holds the port: browsers share cookies between the ports of a host. */
   private cookieName = 'patchbay';
+  /** `?events=1` clients (R-U1): told when parameters appear or go, so they list them again. */
+  private readonly eventClients = new Set<WebSocket<WsClient>>();
+  private eventsDue: ReturnType<typeof setTimeout> | undefined;
+  /** `?log=<level>` clients (R-U1): sent `{"log": {level, time, connection?, msg}}` per line at that level or above. */
+  private readonly logClients = new Set<WebSocket<WsClient>>();
+  private readonly untap: () => void;
+  private readonly graphEvents: { unsubscribe(): void }[] = [];
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
@@ -123,6 +133,23 @@ export class RestServer {
     // The ws route comes first: this uWS build crashes when publishing before one exists.
     this.routeWebSocket();
     this.routeHttp();
+    // A reload adds and removes parameters by the thousand: one message for all of them, sent
+    // once they have settled for a moment, not one per parameter.
+    const announce = () => {
+      if (this.eventClients.size === 0) return;
+      clearTimeout(this.eventsDue);
+      this.eventsDue = setTimeout(() => {
+        this.eventsDue = undefined;
+        for (const ws of this.eventClients) ws.send(parametersChanged);
+      }, 100);
+    };
+    this.graphEvents.push(graph.added$.subscribe(announce), graph.removed$.subscribe(announce));
+    this.untap = tapLog(options.log, (line) => {
+      if (this.logClients.size === 0) return;
+      const rank = logLevels.indexOf(line.level as never);
+      const message = JSON.stringify({ log: line });
+      for (const ws of this.logClients) if (rank <= logLevels.indexOf(ws.getUserData().logLevel as never)) ws.send(message);
+    });
   }
 
   get webSockets(): WsHub {
@@ -153,6 +180,11 @@ export class RestServer {
 
   /** Closes every WebSocket and the listening socket, which frees the port. Idempotent. */
   stop(): void {
+    clearTimeout(this.eventsDue);
+    this.untap();
+    this.logClients.clear();
+    for (const subscription of this.graphEvents) subscription.unsubscribe();
+    this.eventClients.clear();
     this.ws.stop();
     this.listening?.close();
     this.listening = undefined;
@@ -168,6 +200,20 @@ export class RestServer {
       if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
       if (route.post) app.post(route.path, this.handle(tally, route.post, true));
       app.any(route.path, this.handle(tally, methodNotAllowed(route)));
+    }
+    if (this.options.console !== false) {
+      // R-U1: built in, so it wins over a documentRoot file of the same path.
+      const files = consoleFiles();
+      const tally = this.tally('/console/');
+      const serve: Handler = (res, req) => {
+        const file = files.get(req.getUrl().slice('/console/'.length));
+        if (!file) return notFound(res, req, this.context, fullAccess);
+        sendOk(res, file.contentType, file.body);
+      };
+      const toSlash: Handler = (res) => sendEmpty(res, 303, [['Location', '/console/']]);
+      app.get('/console', this.handle(tally, toSlash));
+      app.get('/console/*', this.handle(tally, serve));
+      app.head('/console/*', this.handle(tally, serve, false, true));
     }
     const other = this.tally('other');
     app.options('/*', preflight);
@@ -274,8 +320,14 @@ export class RestServer {
           if (batch === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'batch is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
           const maxHz = Number(query.get('maxHz') ?? 0);
           if (!(maxHz >= 0 && maxHz <= 1000)) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'maxHz is a number of times a second, 0 to 1000 (0: no limit)' }, jsonClient(req), { close: true });
+          const logLevel = query.get('log') ?? '';
+          if (logLevel !== '' && !logLevels.includes(logLevel as never)) return sendError(res, { code: 'PB_BAD_REQUEST', message: `log is one of ${logLevels.join(', ')}` }, jsonClient(req), { close: true });
+          // The log names every address and client: only for full access, not for scoped tokens.
+          if (logLevel !== '' && access !== fullAccess && !access.metrics) return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read the log' }, jsonClient(req), { close: true });
+          const events = flag(query.get('events'));
+          if (events === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'events is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
           res.upgrade<WsClient>(
-            newWsClient(filters.value, access, `ws ${clientAddress(res)}`, batch, maxHz),
+            { ...newWsClient(filters.value, access, `ws ${clientAddress(res)}`, batch, maxHz), events, logLevel },
             req.getHeader('sec-websocket-key'),
             req.getHeader('sec-websocket-protocol'),
             req.getHeader('sec-websocket-extensions'),
@@ -287,6 +339,8 @@ export class RestServer {
       },
       open: (ws) => {
         hub.join(ws);
+        if (ws.getUserData().events) this.eventClients.add(ws);
+        if (ws.getUserData().logLevel) this.logClients.add(ws);
         if (!this.options.log.isLevelEnabled('debug')) return;
         const { filters, origin } = ws.getUserData();
         this.options.log.debug(`WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${hub.stats().clients} connected`);
@@ -298,6 +352,8 @@ export class RestServer {
       drain: (ws) => hub.drained(ws),
       close: (ws, code) => {
         this.writes.forget(ws);
+        this.eventClients.delete(ws);
+        this.logClients.delete(ws);
         hub.leave(ws);
         if (this.options.log.isLevelEnabled('debug')) this.options.log.debug(`WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${hub.stats().clients} connected`);
       },

@@ -18,6 +18,10 @@ export interface WsClient {
   readonly batch: boolean;
   /** `?maxHz=<n>`: each parameter at most n times a second, its latest value always (R-W2); 0 for no limit. */
   readonly maxHz: number;
+  /** `?events=1`: also told when parameters appear or go (lib/http/ws-messages.ts). */
+  readonly events?: boolean;
+  /** `?log=<level>`: also sent the hub's log lines at that level and above ("" for none). */
+  readonly logLevel?: string;
   topic: Topic | undefined;
   /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
   lagging: boolean;

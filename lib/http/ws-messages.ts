@@ -38,3 +38,11 @@ function parseItem(item: unknown): ClientItem {
 export function errorAnswer(p: string | null, error: CodedError): string {
   return JSON.stringify({ p, error: error.message, code: error.code });
 }
+
+/**
+ * Server → client, only to clients that opened the socket with `?events=1` (R-U1): the set
+ * of parameters changed (a reload, a connection that came or went). They fetch
+ * `GET /parameters` and `GET /connections` again. Clients without the flag never see it, so
+ * a `{p, v}` client is not disturbed by a message it does not know.
+ */
+export const parametersChanged = JSON.stringify({ event: 'parameters' });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
-import { param } from '../helpers/hub.ts';
+import { flowOf, param } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
 
 const documentRoot = fileURLToPath(new URL('../../flows/demo-www', import.meta.url));
@@ -51,6 +51,46 @@ live(`the demo page works against a hub with a token${whyNoBrowser}`, async (t) 
   const { base } = await serve(t, { documentRoot, token: 'studio-token' }, { studio: { type: 'dummy', parameters: ['onair,B,true'] } });
   const browser = await openBrowser(t);
   const page = await browser.newPage({ extraHTTPHeaders: { authorization: 'Bearer studio-token' } });
+  await page.goto(`${base}/?access_token=studio-token`);
+  await page.locator('#link.up').waitFor();
+  await page.locator('tr[data-address="studio/onair"] td.value').filter({ hasText: 'true' }).waitFor();
+  t.pass();
+});
+
+live(`the demo page follows reloads, updates every row it lists, clears an old error and fits a phone${whyNoBrowser}`, async (t) => {
+  // wsFilters stream only studio/on…: the page still lists studio/note, so it must keep it current another way.
+  const { hub, base } = await serve(t, { documentRoot, wsFilters: ['^studio/on'] }, { studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5'] } });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+  await page.goto(`${base}/`);
+  await page.locator('#link.up').waitFor();
+  const value = (address: string) => page.locator(`tr[data-address="${address}"] td.value`);
+  await value('studio/note').filter({ hasText: 'first' }).waitFor();
+  t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'the page is wider than a phone');
+
+  param(hub, 'studio/note').set('second');
+  await value('studio/note').filter({ hasText: 'second' }).waitFor();
+
+  // An error, then a success: the error goes.
+  await page.getByLabel('new value for studio/level').fill('loud');
+  await page.getByLabel('new value for studio/level').press('Enter');
+  await page.locator('#message').filter({ hasText: 'cannot convert' }).waitFor();
+  await page.getByLabel('new value for studio/level').fill('0.25');
+  await page.getByLabel('new value for studio/level').press('Enter');
+  await value('studio/level').filter({ hasText: '0.25' }).waitFor();
+  await page.locator('#message').filter({ hasText: 'cannot convert' }).waitFor({ state: 'detached' }).catch(() => undefined);
+  t.is((await page.locator('#message').textContent())?.includes('cannot convert'), false);
+
+  // A reload adds a connection (the rest-api unchanged, so the page stays connected): its
+  // parameters appear without reloading the page.
+  await hub.reload(flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot, wsFilters: ['^studio/on'] }, studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5'] }, fresh: { type: 'dummy', parameters: ['hello,S,hi'] } } }));
+  await value('fresh/hello').filter({ hasText: 'hi' }).waitFor();
+});
+
+live(`the demo page opens with a token in its address alone${whyNoBrowser}`, async (t) => {
+  const { base } = await serve(t, { documentRoot, token: 'studio-token' }, { studio: { type: 'dummy', parameters: ['onair,B,true'] } });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage();
   await page.goto(`${base}/?access_token=studio-token`);
   await page.locator('#link.up').waitFor();
   await page.locator('tr[data-address="studio/onair"] td.value').filter({ hasText: 'true' }).waitFor();

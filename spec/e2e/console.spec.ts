@@ -1,0 +1,169 @@
+import WebSocket from 'ws';
+import { createServer } from 'node:net';
+import type { Page } from 'playwright-core';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
+import { capturedLog, flowOf, param, startHub } from '../helpers/hub.ts';
+import { serve } from '../helpers/http.ts';
+
+const shots = process.env['PATCHBAY_SCREENSHOTS']; // a folder: the README's screenshots are taken here
+
+const value = (page: Page, address: string) => page.locator(`.row[data-address="${address}"] [data-testid=value]`);
+
+live(`the console lists connections with a failed one's reason, shows live values and writes every type${whyNoBrowser}`, async (t) => {
+  // A port another process holds: the second rest-api fails, with the reason.
+  const blocker = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => blocker.once('listening', resolve));
+  t.teardown(() => blocker.close());
+  const busy = (blocker.address() as { port: number }).port;
+  const { hub, base } = await serve(t, { description: 'Dashboards and the console' }, {
+    studio: { type: 'dummy', description: 'Studio state', location: 'Studio A', group: 'on air', parameters: ['onair,B,false', 'program/title,S,Morning Show', 'program/level,F,0.75', 'clips,I,3', 'cue,T'] },
+    clock: { type: 'timer', timers: [{ duration: 5 }] },
+    second: { type: 'rest-api', port: busy, bindIp: '127.0.0.1' },
+  });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${base}/console/`);
+  await page.locator('[data-testid=link].live').waitFor();
+  await value(page, 'studio/program/title').filter({ hasText: 'Morning Show' }).waitFor();
+  t.is(await value(page, 'studio/program/level').textContent(), '0.75');
+  t.truthy(await page.locator('.row[data-address="clock/timer/1/trigger"] .edit').filter({ hasText: 'read-only' }).count());
+
+  // A change in the hub shows without a reload.
+  param(hub, 'studio/clips').set(4);
+  await value(page, 'studio/clips').filter({ hasText: /^4$/ }).waitFor();
+
+  // Each type's editor writes, and the value comes back.
+  await page.getByLabel('new value for studio/program/title').fill('Evening News');
+  await page.getByLabel('new value for studio/program/title').press('Enter');
+  await value(page, 'studio/program/title').filter({ hasText: 'Evening News' }).waitFor();
+  t.is(param(hub, 'studio/program/title').value, 'Evening News');
+  await page.getByLabel('new value for studio/program/level').fill('0.5');
+  await page.getByLabel('new value for studio/program/level').press('Enter');
+  await value(page, 'studio/program/level').filter({ hasText: /^0\.5$/ }).waitFor();
+  t.is(param(hub, 'studio/program/level').value, 0.5);
+  await page.getByLabel('new value for studio/clips').fill('12');
+  await page.getByLabel('new value for studio/clips').press('Enter');
+  await value(page, 'studio/clips').filter({ hasText: /^12$/ }).waitFor();
+  await page.getByLabel('set studio/onair').click();
+  await value(page, 'studio/onair').filter({ hasText: 'true' }).waitFor();
+  t.is(param(hub, 'studio/onair').value, true);
+  const fires: unknown[] = [];
+  param(hub, 'studio/cue').changes$.subscribe((v) => fires.push(v));
+  await page.getByLabel('fire studio/cue').click();
+  await value(page, 'studio/cue').filter({ hasText: /^fired / }).waitFor();
+  t.deepEqual(fires, [true]);
+  // Who changed it last, from GET /parameters, once listed again.
+  await page.reload();
+  await value(page, 'studio/program/title').filter({ hasText: 'Evening News' }).waitFor();
+  t.regex((await value(page, 'studio/program/title').getAttribute('title')) ?? '', /last changed by ws 127\.0\.0\.1/);
+
+  // Search by text and by expression.
+  await page.getByLabel('search parameters').fill('level');
+  await page.locator('.row[data-address]').first().waitFor();
+  t.deepEqual(await page.locator('.row[data-address]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-address'))), ['studio/program/level']);
+  await page.getByLabel('search parameters').fill('/^studio/(onair|clips)$/');
+  await page.locator('.row[data-address="studio/clips"]').waitFor();
+  await page.waitForFunction("document.querySelectorAll('.row[data-address]').length === 2");
+  await page.getByLabel('search parameters').fill('');
+  if (shots) await page.screenshot({ path: `${shots}/console-desktop.png` });
+
+  await page.getByRole('button', { name: 'connections' }).click();
+  const second = page.locator('[data-connection=second]');
+  await second.locator('.badge.failed').waitFor();
+  t.regex((await second.locator('.reason').textContent()) ?? '', /in use/);
+  t.regex((await page.locator('[data-connection=studio]').textContent()) ?? '', /Studio A · on air/);
+  if (shots) await page.screenshot({ path: `${shots}/console-connections.png` });
+
+  // Phone: nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.getByRole('button', { name: 'parameters' }).click();
+  await value(page, 'studio/onair').waitFor();
+  t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'the page is wider than a phone');
+  if (shots) await page.screenshot({ path: `${shots}/console-phone.png` });
+
+  // Disconnected (the rest-api goes in a reload): a write is refused where the user sees it.
+  await hub.reload(flowOf({ connections: { studio: { type: 'dummy', parameters: ['onair,B,false', 'program/title,S,Morning Show'] } } }));
+  await page.locator('[data-testid=link].disconnected').waitFor();
+  await page.getByLabel('new value for studio/program/title').fill('Lost');
+  await page.getByLabel('new value for studio/program/title').press('Enter');
+  await page.locator('.notice.error').filter({ hasText: 'not connected: studio/program/title was not written' }).waitFor();
+  t.not(param(hub, 'studio/program/title').value, 'Lost');
+});
+
+live(`the console follows a reload that adds and removes a connection, without a page reload${whyNoBrowser}`, async (t) => {
+  const api = { type: 'rest-api', port: 0, bindIp: '127.0.0.1' };
+  const { hub, base } = await serve(t, {}, { old: { type: 'dummy', parameters: ['gone,S,bye'] }, kept: { type: 'dummy', parameters: ['x,I,1'] } });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage();
+  await page.goto(`${base}/console/`);
+  await value(page, 'old/gone').filter({ hasText: 'bye' }).waitFor();
+  // The same rest-api settings as serve's: the connection stays, and so does the page's socket.
+  await hub.reload(flowOf({ connections: { api, kept: { type: 'dummy', parameters: ['x,I,1'] }, fresh: { type: 'dummy', parameters: ['hello,S,hi'] } } }));
+  await value(page, 'fresh/hello').filter({ hasText: 'hi' }).waitFor();
+  await page.locator('.row[data-address="old/gone"]').waitFor({ state: 'detached' });
+  t.is(await page.locator('.row.group').filter({ hasText: 'old' }).count(), 0);
+});
+
+live(`the console opens with a token sign-in and with Basic authentication${whyNoBrowser}`, async (t) => {
+  const { base } = await serve(t, { token: 'studio-token' }, { studio: { type: 'dummy', parameters: ['onair,B,true'] } });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage();
+  await page.goto(`${base}/console/?access_token=studio-token`);
+  t.is(new URL(page.url()).search, '', 'the token left the address bar');
+  await page.locator('[data-testid=link].live').waitFor();
+  await value(page, 'studio/onair').filter({ hasText: 'true' }).waitFor();
+
+  const basic = await serve(t, { username: 'op', password: 'secret' }, { studio: { type: 'dummy', parameters: ['onair,B,false'] } });
+  t.is((await fetch(`${basic.base}/console/`)).status, 401);
+  const context = await browser.newContext({ httpCredentials: { username: 'op', password: 'secret' } });
+  const signedIn = await context.newPage();
+  await signedIn.goto(`${basic.base}/console/`);
+  await signedIn.locator('[data-testid=link].live').waitFor();
+  await value(signedIn, 'studio/onair').filter({ hasText: 'false' }).waitFor();
+  await signedIn.getByLabel('set studio/onair').click();
+  await value(signedIn, 'studio/onair').filter({ hasText: 'true' }).waitFor();
+});
+
+live(`the console shows 50,000 parameters and scrolls to the last of them${whyNoBrowser}`, async (t) => {
+  const parameters = Array.from({ length: 50_000 }, (_, i) => `p/${String(i).padStart(5, '0')},I,${i}`);
+  const { hub, base } = await serve(t, {}, { big: { type: 'dummy', parameters } });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage();
+  await page.goto(`${base}/console/`);
+  await value(page, 'big/p/00000').filter({ hasText: /^0$/ }).waitFor({ timeout: 60_000 });
+  // Only what is in view is in the page.
+  t.true((await page.locator('.row[data-address]').count()) < 100);
+  await page.locator('.tree').evaluate((tree) => (tree.scrollTop = tree.scrollHeight));
+  await value(page, 'big/p/49999').filter({ hasText: /^49999$/ }).waitFor();
+  param(hub, 'big/p/49999').set(7);
+  await value(page, 'big/p/49999').filter({ hasText: /^7$/ }).waitFor();
+  await page.getByLabel('search parameters').fill('p/4242');
+  await value(page, 'big/p/42420').waitFor();
+  t.is(await page.locator('.row[data-address]').count(), 10);
+});
+
+live(`the console's log shows the hub's lines live at the chosen level, and a scoped token may not read it${whyNoBrowser}`, async (t) => {
+  const { log } = capturedLog('info');
+  const api = { type: 'rest-api', port: 0, bindIp: '127.0.0.1' };
+  const hub = await startHub(t, { connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] } } }, { log });
+  const base = `http://127.0.0.1:${hub.connection('api')!.info.details?.['port'] as number}`;
+  const browser = await openBrowser(t);
+  const page = await browser.newPage();
+  await page.goto(`${base}/console/`);
+  await page.getByRole('button', { name: 'log' }).click();
+  await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
+  await hub.reload(flowOf({ connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] }, fresh: { type: 'dummy', parameters: ['b,S'] } } }));
+  await page.locator('.lines li').filter({ hasText: /reload/i }).first().waitFor();
+  await page.getByLabel('log level').selectOption('error');
+  await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
+  t.is(await page.locator('.lines li').count(), 0, 'a new level starts a new stream');
+
+  // The log names every address and client: a token scoped to some addresses may not read it.
+  const scoped = await serve(t, { tokens: [{ name: 'desk', token: 'desk-token', read: ['vars/#'] }] }, { vars: { type: 'dummy', parameters: ['a,I,1'] } });
+  const status = await new Promise<number>((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${scoped.port}/ws?log=info&access_token=desk-token`);
+    ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    ws.on('open', () => resolve(101));
+  });
+  t.is(status, 403);
+});

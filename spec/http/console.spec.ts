@@ -1,0 +1,56 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { flowOf } from '../helpers/hub.ts';
+import { Client, serve, settle } from '../helpers/http.ts';
+
+function rootWithConsoleFile(): string {
+  const root = mkdtempSync(join(tmpdir(), 'patchbay-console-'));
+  mkdirSync(join(root, 'console'));
+  writeFileSync(join(root, 'console', 'index.html'), 'my own console');
+  return root;
+}
+
+test('R-U1 /console/ is built in: it wins over a documentRoot file, serves preact and htm as JavaScript, and console: false hands the path back', async (t) => {
+  const documentRoot = rootWithConsoleFile();
+  const { base } = await serve(t, { documentRoot });
+  const page = await fetch(`${base}/console/`);
+  t.is(page.status, 200);
+  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+  t.regex(await page.text(), /importmap/);
+  for (const module of ['vendor/preact.mjs', 'vendor/hooks.mjs', 'vendor/htm.mjs', 'console.js']) {
+    const answer = await fetch(`${base}/console/${module}`);
+    t.is(answer.status, 200, module);
+    t.regex(answer.headers.get('content-type') ?? '', /^text\/javascript/, module);
+  }
+  t.is((await fetch(`${base}/console/nothing.js`)).status, 404);
+  const bare = await fetch(`${base}/console`, { redirect: 'manual' });
+  t.is(bare.status, 303);
+  t.is(bare.headers.get('location'), '/console/');
+
+  const off = await serve(t, { documentRoot, console: false });
+  t.is(await (await fetch(`${off.base}/console/`)).text(), 'my own console');
+});
+
+test('R-U1 /console/ follows the authentication of every path', async (t) => {
+  const { base } = await serve(t, { token: 'secret' });
+  t.is((await fetch(`${base}/console/`)).status, 401);
+  t.is((await fetch(`${base}/console/vendor/preact.mjs`)).status, 401);
+  t.is((await fetch(`${base}/console/`, { headers: { authorization: 'Bearer secret' } })).status, 200);
+});
+
+test('R-U1 ?events=1 clients are told when parameters appear or go; other clients get nothing new', async (t) => {
+  const api = { type: 'rest-api', port: 0, bindIp: '127.0.0.1' };
+  const { hub, port } = await serve(t, {}, { vars: { type: 'dummy', parameters: ['a,I,1'] } });
+  const plain = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
+  const told = await Client.open(t, `ws://127.0.0.1:${port}/ws?events=1`);
+  await plain.untilCount(1);
+  await told.untilCount(1);
+  await hub.reload(flowOf({ connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] }, fresh: { type: 'dummy', parameters: ['b,S'] } } }));
+  await told.until((m) => m.some((item) => (item as { event?: string }).event === 'parameters'), 'the parameters event');
+  await settle(300);
+  t.is(told.messages.filter((item) => (item as { event?: string }).event === 'parameters').length, 1, 'one notice for the whole reload');
+  t.false(plain.messages.some((item) => 'event' in (item as object)));
+  await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?events=maybe`), { message: /400/ });
+});
