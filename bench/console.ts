@@ -1,11 +1,11 @@
 /**
  * Measures the console at scale (R-U1), printed, not asserted: how long until 50,000
  * parameters show their first rows, and how far the shown value lags the hub while one
- * parameter changes 1,000 times a second. Run: node --import tsx spec/e2e/console-bench.ts
+ * parameter changes 1,000 times a second. Run: npm run bench:console
  */
 import { chromium } from 'playwright-core';
-import { Hub } from '../../lib/hub.ts';
-import { flowOf } from '../helpers/hub.ts';
+import { Hub } from '../lib/hub.ts';
+import { flowOf } from '../spec/helpers/hub.ts';
 
 const COUNT = 50_000;
 const RATE = 1000; // changes per second
