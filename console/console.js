@@ -33,6 +33,7 @@ function App() {
   const [connections, setConnections] = useState([]);
   const [parameters, setParameters] = useState([]);
   const [problems, setProblems] = useState([]);
+  const [rules, setRules] = useState([]);
   const [link, setLink] = useState('connecting');
   const [notice, setNotice] = useState(undefined); // {text, error}
   const [search, setSearch] = useState('');
@@ -43,11 +44,12 @@ function App() {
 
   const reload = async () => {
     try {
-      const [c, p, pr] = await Promise.all([getJson('/connections'), getJson('/parameters'), getJson('/problems')]);
+      const [c, p, pr, r] = await Promise.all([getJson('/connections'), getJson('/parameters'), getJson('/problems'), getJson('/rules')]);
       for (const item of p) values.set(item.p, { v: item.v, by: item.by, at: item.at });
       setConnections(c);
       setParameters(p);
       setProblems(pr);
+      setRules(r);
     } catch (error) {
       setNotice({ text: String(error.message ?? error), error: true });
     }
@@ -117,13 +119,14 @@ function App() {
       <h1>patchbay</h1>
       <span class=${`link ${link}`} data-testid="link">${link}</span>
       <nav>
-        ${['parameters', 'connections', 'problems', 'log'].map(
+        ${['parameters', 'connections', 'rules', 'problems', 'log'].map(
           (name) => html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}
       </nav>
     </header>
     <p class=${`notice ${notice?.error ? 'error' : ''}`} role="status">${notice?.text ?? ''}</p>
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
+    ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
     ${tab === 'log' && html`<${Log} />`}
     ${tab === 'parameters' &&
@@ -151,6 +154,21 @@ const details = (d) =>
   Object.entries(d)
     .flatMap(([k, v]) => (v && typeof v === 'object' ? Object.entries(v).map(([k2, v2]) => `${k} ${k2}: ${typeof v2 === 'object' ? JSON.stringify(v2) : v2}`) : [`${k}: ${v}`]))
     .join(' · ');
+
+// The flow's enabled rules in the order they run, each with the problems reported for it.
+function Rules({ rules, problems }) {
+  if (!rules.length) return html`<p class="empty">No rules run in this flow (or none this login may read).</p>`;
+  const step = (s) => Object.entries(s).map(([name, argument]) => `${name} ${JSON.stringify(argument)}`).join('');
+  return html`<ul class="rules">${rules.map((r) => {
+    const own = problems.filter((p) => p.source === 'rule' && p.id === r.name);
+    return html`<li class=${own.length ? 'failing' : ''} data-rule=${r.path}>
+      <b>${r.name}</b>
+      <div class="wiring"><code>${r.source}</code> → ${r.destinations.map((d, i) => html`${i ? ', ' : ''}<code>${d}</code>`)}</div>
+      ${r.pipe.length ? html`<div class="pipe">${r.pipe.map(step).join(' | ')}</div>` : ''}
+      ${own.map((p) => html`<div class="problem"><span class="code">${p.code}</span> ${p.message}</div>`)}
+    </li>`;
+  })}</ul>`;
+}
 
 function Problems({ problems }) {
   if (!problems.length) return html`<p class="empty">No problems: every rule and code flow runs.</p>`;

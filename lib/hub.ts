@@ -1,6 +1,6 @@
 import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
-import { type ConnectionConfig, type Problem, Status, type StatusReport } from './connections/connection.ts';
+import { type ConnectionConfig, type Problem, type RuleListing, Status, type StatusReport } from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
 import { readdirSync } from 'node:fs';
 import { Graph } from './core/graph.ts';
@@ -141,6 +141,17 @@ export class Hub {
     return [state, ...connections, ...this.logicProblems].filter((problem) => problem !== undefined);
   }
 
+  /** The enabled rules of the running flow, in the order they run (`GET /rules`). */
+  rules(): RuleListing[] {
+    return flattenRules(this.flow.rules).map(({ path, name, source, destinations, pipe }) => ({
+      path,
+      name,
+      source,
+      destinations,
+      pipe: pipe.map(({ step, argument }) => ({ [step]: argument })),
+    }));
+  }
+
   get connections(): readonly ConnectionRunner[] {
     return this.runners;
   }
@@ -225,6 +236,7 @@ export class Hub {
       // given relative to the flow file folder (the log and the CLI keep them whole).
       connections: () => mapStrings(this.runners.map((c) => c.info), this.servedPaths()),
       problems: () => mapStrings(this.problems(), this.servedPaths()),
+      rules: () => this.rules(),
       counts: () => this.counts(),
       ...(this.state ? { state: this.state } : {}),
     });

@@ -49,6 +49,18 @@ export interface Problem {
   readonly message: string;
 }
 
+/** A running rule as `GET /rules` lists it: where it stands, what it connects, its steps. */
+export interface RuleListing {
+  /** `rules[1].rules[0]`: where the rule stands in the flow file. */
+  readonly path: string;
+  /** Its path, and its description when it has one: how problems name it. */
+  readonly name: string;
+  readonly source: string;
+  readonly destinations: readonly string[];
+  /** Its pipe as written: `[{ scale: [0, 1, 0, 100] }, …]`. */
+  readonly pipe: readonly Readonly<Record<string, unknown>>[];
+}
+
 /** The settings every connection has (R-L1), with defaults applied. */
 export interface CommonSettings {
   readonly enabled: boolean;
@@ -173,6 +185,8 @@ export interface ConnectionContext {
   connections(): readonly ConnectionInfo[];
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */
   problems(): readonly Problem[];
+  /** The enabled rules of the flow, in the order they run. */
+  rules(): readonly RuleListing[];
   /** What the hub counted of its own work: rule writes, store commits (R-O1). */
   counts(): HubCounts;
   /**

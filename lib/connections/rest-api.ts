@@ -6,6 +6,7 @@
  *   GET  /parameters             [{p, type, access, v?}], ?filter=<regex>
  *   GET  /connections            [{id, type, status, reason, …}]
  *   GET  /problems               [{source, id, code, message}]
+ *   GET  /rules                  [{path, name, source, destinations, pipe}]
  *   GET  /update?parameter=&value=, POST /update (form or JSON)
  *   GET  /healthz, /readyz       liveness, and readiness of the connections
  *   GET  /metrics                Prometheus text format
@@ -119,6 +120,7 @@ export const restApi = defineConnectionType({
           console,
           connections: context.connections,
           problems: context.problems,
+          rules: context.rules,
           counts: context.counts,
           ...(context.settled ? { settled: context.settled } : {}),
           scheduler: context.scheduler,

@@ -15,6 +15,7 @@ import {
   type KeptState,
   type Problem,
   type Records,
+  type RuleListing,
   Status,
   type StatusReport,
 } from './connection.ts';
@@ -30,6 +31,8 @@ export interface RunnerEnvironment {
   readonly connections: () => readonly ConnectionInfo[];
   /** The hub's current problems, for connections that serve them (rest-api). */
   readonly problems: () => readonly Problem[];
+  /** The flow's enabled rules, for connections that serve them (rest-api). */
+  readonly rules: () => readonly RuleListing[];
   /** What the hub counted of its own work, for connections that serve metrics (rest-api). */
   readonly counts: () => HubCounts;
   /** What the hub keeps across restarts, when it has a state folder. */
@@ -198,7 +201,7 @@ export class ConnectionRunner {
   }
 
   private context(): ConnectionContext {
-    const { graph, scheduler, baseDir, connections, problems, counts, state } = this.env;
+    const { graph, scheduler, baseDir, connections, problems, rules, counts, state } = this.env;
     const id = this.id;
     const keeping = state && this.current.common.persist ? state : undefined;
     return {
@@ -210,6 +213,7 @@ export class ConnectionRunner {
       graph,
       connections,
       problems,
+      rules,
       counts,
       log: this.log,
       define: (parameterId, spec) => {

@@ -28,6 +28,12 @@ export interface Listed {
   readonly code?: string;
 }
 
+/** An entry of `/rules`: what it connects, so access can be judged. */
+export interface ListedRule {
+  readonly source: string;
+  readonly destinations: readonly string[];
+}
+
 /** What handlers read: the hub through plain data and functions, never lib/connections. */
 export interface RouteContext {
   readonly graph: Graph;
@@ -36,6 +42,8 @@ export interface RouteContext {
   readonly connections: () => readonly Listed[];
   /** `GET /problems`: the hub's current problems as JSON-able data. */
   readonly problems: () => readonly Listed[];
+  /** `GET /rules`: the flow's enabled rules as JSON-able data. */
+  readonly rules: () => readonly ListedRule[];
   /** Largest accepted request body (413 above it). */
   readonly maxBody: number;
   /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
@@ -261,6 +269,7 @@ export const routes: readonly Route[] = [
   { path: '/parameters', get: listParameters },
   { path: '/connections', get: (res, _req, { connections }, access) => sendOk(res, JSON_TYPE, JSON.stringify(connections().filter((c) => access.seesConnection(c.id)))) },
   { path: '/problems', get: (res, _req, { problems }, access) => sendOk(res, JSON_TYPE, JSON.stringify(problems().filter((p) => visibleProblem(access, p)))) },
+  { path: '/rules', get: (res, _req, { rules }, access) => sendOk(res, JSON_TYPE, JSON.stringify(rules().filter((r) => visibleRule(access, r)))) },
   { path: '/update', get: updateFromQuery, post: updateFromBody, changes: 'get' },
   { path: '/healthz', get: healthz },
   { path: '/readyz', get: readyz },
@@ -270,6 +279,11 @@ export const routes: readonly Route[] = [
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
 function visibleProblem(access: Access, problem: Listed & { readonly source?: string }): boolean {
   return access.full || (problem.source === 'connection' && access.seesConnection(problem.id));
+}
+
+/** A scoped token sees the rules whose every address it may read. */
+function visibleRule(access: Access, rule: ListedRule): boolean {
+  return access.full || [rule.source, ...rule.destinations].every((address) => access.canRead(address));
 }
 
 /** The `Allow` value of a built-in path. */

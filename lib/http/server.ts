@@ -13,7 +13,7 @@ import { type Access, fullAccess, writeFor } from './access.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders, SAME_ORIGIN } from './origins.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, answerWith, type CodedError, type Tally, tallyIn, jsonClient, sendEmpty, sendError, sendOk } from './respond.ts';
-import { answerFault, clientAddress, getOther, type Handler, type Listed, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
+import { answerFault, clientAddress, getOther, type Handler, type Listed, type ListedRule, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
 import { errorAnswer, parametersChanged, parseClientMessage } from './ws-messages.ts';
@@ -35,6 +35,8 @@ export interface RestServerOptions {
   readonly counts?: () => HubCounts;
   /** `GET /problems`: the hub's current problems, as plain data. */
   readonly problems: () => readonly Listed[];
+  /** `GET /rules`: the flow's enabled rules, as plain data. */
+  readonly rules: () => readonly ListedRule[];
   /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
   readonly settled?: (done: () => void) => void;
   readonly scheduler: Scheduler;
@@ -111,7 +113,7 @@ export class RestServer {
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
-    const { graph, files, connections, problems, log, settled } = options;
+    const { graph, files, connections, problems, rules, log, settled } = options;
     this.challenges = options.auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
     this.origins = new OriginPolicy(options.allowedOrigins ?? []);
     this.writes = new FairShare({
@@ -129,7 +131,7 @@ export class RestServer {
     });
     const metrics = hubMetrics({ graph, connections, webSockets: this.ws, routes: this.tallies, ...(options.counts ? { counts: options.counts } : {}) });
     const required = options.required ?? [];
-    this.context = { graph, files, connections, problems, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log, metrics, required };
+    this.context = { graph, files, connections, problems, rules, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log, metrics, required };
     // The ws route comes first: this uWS build crashes when publishing before one exists.
     this.routeWebSocket();
     this.routeHttp();

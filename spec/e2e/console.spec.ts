@@ -167,3 +167,27 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
   });
   t.is(status, 403);
 });
+
+live(`the console lists the rules in the order they run, each with its problems${whyNoBrowser}`, async (t) => {
+  const hub = await startHub(t, {
+    connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, studio: { type: 'dummy', parameters: ['fader,F,0', 'level,F,0'] } },
+    rules: [
+      { source: 'studio/fader', destinations: ['studio/level'], pipe: [{ scale: [0, 1, 0, 100] }] },
+      { source: 'studio/fader', destinations: ['studio/missing'], description: 'to nowhere' },
+    ],
+  });
+  const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${base}/console/`);
+  await page.locator('[data-testid=link].live').waitFor();
+  await page.getByRole('button', { name: 'rules' }).click();
+  const working = page.locator('li[data-rule="rules[0]"]');
+  await working.waitFor();
+  t.regex((await working.textContent()) ?? '', /studio\/fader → studio\/level.*scale \[0,1,0,100\]/s);
+  t.false(((await working.getAttribute('class')) ?? '').includes('failing'));
+  const broken = page.locator('li[data-rule="rules[1]"]');
+  t.true(((await broken.getAttribute('class')) ?? '').includes('failing'));
+  t.regex((await broken.textContent()) ?? '', /to nowhere.*PB_UNKNOWN_PARAMETER.*studio\/missing/s);
+  if (shots) await page.screenshot({ path: `${shots}/console-rules.png` });
+});

@@ -138,6 +138,7 @@ test('a fault while answering is 500 PB_INTERNAL and logged; the server keeps se
       throw new Error('listing exploded');
     },
     problems: () => [],
+    rules: () => [],
     scheduler: realTime,
     log,
   });
@@ -166,6 +167,7 @@ test('a port that cannot be had rejects with PB_PORT_UNAVAILABLE', async (t) => 
     wsFilters: [],
     connections: () => [],
     problems: () => [],
+    rules: () => [],
     scheduler: realTime,
     log: capturedLog().log,
   });

@@ -236,6 +236,31 @@ test('GET /problems lists a failed connection and a rule that cannot run, with t
   t.regex(problems[0]?.message ?? '', /^failed: documentRoot .* does not exist/);
 });
 
+test('GET /rules lists the enabled rules in the order they run, with their pipes; a scoped token sees those whose addresses it reads', async (t) => {
+  const flow = flowOf({
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', tokens: [{ name: 'panel', token: 'p', read: ['studio/#'], write: [] }], token: 'admin' },
+      studio: { type: 'dummy', parameters: ['a,F,0', 'b,F,0', 'c,S'] },
+      backstage: { type: 'dummy', parameters: ['d,F,0'] },
+    },
+    rules: [
+      { source: 'studio/a', destinations: ['studio/b'], pipe: [{ scale: [0, 1, 0, 100] }, { round: 0 }] },
+      { folder: 'off', enabled: false, rules: [{ source: 'studio/b', destinations: ['studio/c'] }] },
+      { folder: 'to the back', rules: [{ source: 'studio/b', destinations: ['backstage/d'], description: 'level to the back' }] },
+    ],
+  });
+  const hub = new Hub({ flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  const list = (token: string) => fetch(`http://127.0.0.1:${port}/rules`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<unknown[]>);
+  t.deepEqual(await list('admin'), [
+    { path: 'rules[0]', name: 'rules[0]', source: 'studio/a', destinations: ['studio/b'], pipe: [{ scale: [0, 1, 0, 100] }, { round: 0 }] },
+    { path: 'rules[2].rules[0]', name: 'rules[2].rules[0] "level to the back"', source: 'studio/b', destinations: ['backstage/d'], pipe: [] },
+  ]);
+  t.deepEqual(await list('p'), [(await list('admin'))[0]], 'the panel cannot read backstage/d');
+});
+
 test('wrong methods on built-in paths answer 405 with Allow; unknown paths 404', async (t) => {
   const { base } = await serve(t, {}, studio);
   const del = await fetch(`${base}/parameters/studio/count`, { method: 'DELETE' });
