@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../core/address.ts';
-import type { ParameterSpec } from '../core/parameter.ts';
+import { Access, type ParameterSpec } from '../core/parameter.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import { checked, defineConnectionType } from './connection.ts';
@@ -20,8 +20,6 @@ export interface DummyLine extends ParameterSpec {
   readonly type: ValueType;
   readonly initial?: Value;
 }
-
-const readWrite = 'read-write';
 
 const settings = Type.Object({
   parameters: Type.Optional(
@@ -64,13 +62,13 @@ export function parseDummyLines(parameters: string | readonly string[]): Checked
     if (!(valueTypes as readonly string[]).includes(letter)) return `unknown type "${letter}": expected one of S, B, I, F, T`;
     const type = letter as ValueType;
     if (defaultText === undefined) {
-      lines.push({ id, type, access: readWrite, persist: true });
+      lines.push({ id, type, access: Access.ReadWrite, persist: true });
       return undefined;
     }
     if (type === 'T') return `"${id}" is a trigger, which has no state and so no default value`;
     const initial = convert(defaultText, type);
     if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
-    lines.push({ id, type, access: readWrite, persist: true, initial: initial.value });
+    lines.push({ id, type, access: Access.ReadWrite, persist: true, initial: initial.value });
     return undefined;
   }
 }

@@ -100,8 +100,11 @@ export class Graph {
 
   /** Looks up `address` and writes `raw` to it: the one write path of every client. */
   write(address: string, raw: unknown, origin?: string): SetResult {
-    const found = this.lookup(address);
-    return found.ok ? found.value.set(raw, origin) : found;
+    // Looked up plainly first: every rule hop and client write passes here.
+    const parameter = this.parameters.get(address);
+    if (parameter) return parameter.set(raw, origin);
+    const missing = this.lookup(address);
+    return missing.ok ? missing.value.set(raw, origin) : missing;
   }
 
   /** Removes one parameter; true when it existed. */

@@ -1,5 +1,6 @@
 import { pino, type Logger, type Level } from 'pino';
 import pretty from 'pino-pretty';
+import { wallClockOfTurn } from './scheduler.ts';
 
 export type { Logger };
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const satisfies readonly Level[];
@@ -74,7 +75,7 @@ function tapLine(taps: Taps) {
       const [first, second] = args as unknown[];
       const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : first instanceof Error ? first.message : '';
       const connection = (this.bindings() as { connection?: string }).connection;
-      const line: TappedLine = { level: pino.levels.labels[level] ?? String(level), time: Date.now(), ...(connection ? { connection } : {}), msg };
+      const line: TappedLine = { level: pino.levels.labels[level] ?? String(level), time: wallClockOfTurn(), ...(connection ? { connection } : {}), msg };
       for (const tap of taps) tap(line);
     }
     method.apply(this, args as unknown[]);

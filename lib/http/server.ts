@@ -1,10 +1,11 @@
+import type { Subscription } from 'rxjs';
 import { createServer } from 'node:net';
 import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import { type Logger, logLevels, tapLog } from '../core/log.ts';
-import type { Scheduler } from '../core/scheduler.ts';
+import { after, type Scheduler } from '../core/scheduler.ts';
 import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
 import { FairShare } from './fair-share.ts';
@@ -105,11 +106,11 @@ export class RestServer {
   private cookieName = 'patchbay';
   /** `?events=1` clients (R-U1): told when parameters appear or go, so they list them again. */
   private readonly eventClients = new Set<WebSocket<WsClient>>();
-  private eventsDue: ReturnType<typeof setTimeout> | undefined;
+  private eventsDue: Subscription | undefined;
   /** `?log=<level>` clients (R-U1): sent `{"log": {level, time, connection?, msg}}` per line at that level or above. */
   private readonly logClients = new Set<WebSocket<WsClient>>();
   private readonly untap: () => void;
-  private readonly graphEvents: { unsubscribe(): void }[] = [];
+  private readonly graphEvents: Subscription[] = [];
 
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
@@ -139,11 +140,11 @@ export class RestServer {
     // once they have settled for a moment, not one per parameter.
     const announce = () => {
       if (this.eventClients.size === 0) return;
-      clearTimeout(this.eventsDue);
-      this.eventsDue = setTimeout(() => {
+      this.eventsDue?.unsubscribe();
+      this.eventsDue = after(options.scheduler, 100, () => {
         this.eventsDue = undefined;
         for (const ws of this.eventClients) ws.send(parametersChanged);
-      }, 100);
+      });
     };
     this.graphEvents.push(graph.added$.subscribe(announce), graph.removed$.subscribe(announce));
     this.untap = tapLog(options.log, (line) => {
@@ -182,7 +183,7 @@ export class RestServer {
 
   /** Closes every WebSocket and the listening socket, which frees the port. Idempotent. */
   stop(): void {
-    clearTimeout(this.eventsDue);
+    this.eventsDue?.unsubscribe();
     this.untap();
     this.logClients.clear();
     for (const subscription of this.graphEvents) subscription.unsubscribe();

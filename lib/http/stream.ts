@@ -7,8 +7,8 @@ import type { HttpResponse } from './uws.ts';
 /** Produces the next chunk of a body, or undefined at its end. */
 export type Producer = () => string | Buffer | undefined | Promise<string | Buffer | undefined>;
 
-/** How long one slice of a streamed answer may hold the event loop before others get a turn. */
-const SLICE_MS = 2;
+/** How long one slice of a long answer (a streamed body, a WebSocket snapshot) may hold the event loop before others get a turn. */
+export const SLICE_MS = 2;
 
 /**
  * Sends a 200 answer of `contentType` whose body `next` produces chunk by chunk, so that

@@ -4,6 +4,7 @@ import type { Parameter } from '../core/parameter.ts';
 import { after, afterTurn, type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
 import { toWire, type Value } from '../core/value.ts';
+import { SLICE_MS } from './stream.ts';
 import { type Access, fullAccess } from './access.ts';
 
 /** What the hub keeps per WebSocket client. */
@@ -67,8 +68,6 @@ function releaseWait(interval: number, now: number, wait: number): number {
   return Math.ceil((now + Math.max(0, wait)) / quantum) * quantum - now;
 }
 
-/** How long one slice of a snapshot may hold the event loop. */
-const SLICE_MS = 2;
 /** Entries sent between two looks at the clock and the client's buffer. */
 const SLICE_CHECK_EVERY = 256;
 
@@ -154,8 +153,8 @@ interface Entry {
  * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients:
  * one graph subscription per parameter, each change serialised once and handed to uWS
  * `publish` once per matching filter set. Clients join with a snapshot, sent in slices of
- * a few milliseconds when it is large (what changes meanwhile goes again at its end), and
- * are subscribed in the same synchronous turn as its last slice, so nothing falls between. A client that
+ * a few milliseconds when it is large and followed by what the topic sent meanwhile, and
+ * are subscribed in the turn that sends its last message, so nothing falls between. A client that
  * stops reading is detected by its send buffer, taken off the stream (its memory stays
  * bounded), and when it has drained it is sent the current value of every parameter that
  * changed meanwhile, then resumes. It never touches uWS itself: sockets come as `WsSocket`
@@ -268,8 +267,7 @@ export class WsHub {
     const waiting = topic?.waiting.indexOf(ws) ?? -1;
     if (waiting >= 0) topic?.waiting.splice(waiting, 1);
     const joining = client.snapshot !== undefined || waiting >= 0;
-    client.snapshot = undefined;
-    topic?.snapshots.delete(client);
+    this.endSnapshot(client);
     if (topic && !wasLagging && !joining) topic.listening--;
     if (!topic || --topic.members > 0) return;
     this.topics.delete(topic.key);

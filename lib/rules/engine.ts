@@ -38,7 +38,8 @@ export interface RuleEngineOptions {
 }
 
 /** Part of a rule's pipe: steps fused into one function, or the operator of a step that waits. */
-type Stage = { readonly each: SignalFunction } | { readonly operator: OperatorFunction<Signal, Signal> };
+type EachStage = { readonly each: SignalFunction };
+type Stage = EachStage | { readonly operator: OperatorFunction<Signal, Signal> };
 
 interface RunningRule {
   readonly rule: Rule;
@@ -97,10 +98,9 @@ export class RuleEngine {
       };
       const stages = this.stages(rule);
       let accept: (signal: Signal) => void;
-      const [first] = stages;
-      if (stages.length === 0 || (stages.length === 1 && first && 'each' in first)) {
-        // Nothing in the pipe waits: each change runs through one function, no stream.
-        const each = first && 'each' in first ? first.each : undefined;
+      if (stages.every((stage): stage is EachStage => 'each' in stage)) {
+        // Nothing in the pipe waits: each change runs through one function (runs are fused), no stream.
+        const each = stages[0]?.each;
         let failed = false;
         accept = (signal) => {
           if (failed) return;
@@ -220,9 +220,7 @@ export class RuleEngine {
     }
     try {
       this.counts.writes++;
-      const { graph } = this.options;
-      const parameter = graph.get(destination.address);
-      const written = parameter ? parameter.set(signal.value, origin) : graph.lookup(destination.address);
+      const written = this.options.graph.write(destination.address, signal.value, origin);
       if (!written.ok) {
         this.counts.failures++;
         this.report(rule, written.error.code, written.error.message);

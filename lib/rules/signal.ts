@@ -85,8 +85,3 @@ export function transform(start: () => SignalFunction): OperatorFunction<Signal,
       });
     });
 }
-
-/** Any step as an RxJS operator (code and specs that compose streams). */
-export function stepOperator<A>(step: PipeStep<A>, argument: A, context: StepContext): OperatorFunction<Signal, Signal> {
-  return step.each ? transform(() => step.each(argument, context)) : step.operator(argument, context);
-}

@@ -1,9 +1,14 @@
 import type { ExecutionContext } from 'ava';
-import { map } from 'rxjs';
+import { map, type OperatorFunction } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { Value } from '../../lib/core/value.ts';
-import { type Signal, stepOperator } from '../../lib/rules/signal.ts';
+import { type PipeStep, type Signal, type StepContext, transform } from '../../lib/rules/signal.ts';
 import { pipeSteps } from '../../lib/rules/steps/index.ts';
+
+/** Any step as an RxJS operator, as the engine runs it. */
+function stepOperator<A>(step: PipeStep<A>, argument: A, context: StepContext): OperatorFunction<Signal, Signal> {
+  return step.each ? transform(() => step.each(argument, context)) : step.operator(argument, context);
+}
 
 /**
  * Runs one step over values given as a marble diagram and checks the values it sends,
