@@ -2,6 +2,7 @@ import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
 import { type ConnectionConfig, type Problem, type RuleListing, Status, type StatusReport } from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
+import { Mirrors } from './connections/mirrors.ts';
 import { readdirSync } from 'node:fs';
 import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
@@ -52,6 +53,9 @@ export class Hub {
   private readonly ruleProblems = new Subject<RuleProblem>();
   private readonly problemStream = new Subject<Problem>();
   private readonly codeFlowFilesChanged = new Subject<void>();
+  private readonly connectionsChanged = new Subject<void>();
+  /** Connections other hubs run, shown here (R-M5). */
+  private readonly mirrors = new Mirrors(this.graph, (id) => this.connection(id) !== undefined);
 
   /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
   readonly codeFlowFiles$: Observable<void> = this.codeFlowFilesChanged.asObservable();
@@ -87,6 +91,12 @@ export class Hub {
     this.subscriptions.add(
       state?.health$.subscribe((health) => {
         const problem = stateProblem(state.folder, health);
+        if (problem) this.problemStream.next(problem);
+      }),
+    );
+    this.subscriptions.add(
+      this.mirrors.changes$.subscribe((info) => {
+        const problem = connectionProblem(info.id, info);
         if (problem) this.problemStream.next(problem);
       }),
     );
@@ -137,7 +147,7 @@ export class Hub {
 
   problems(): Problem[] {
     const state = this.state && stateProblem(this.state.folder, this.state.health);
-    const connections = this.runners.map((runner) => connectionProblem(runner.id, runner.status));
+    const connections = [...this.runners.map((runner) => connectionProblem(runner.id, runner.status)), ...this.mirrors.infos().map((info) => connectionProblem(info.id, info))];
     return [state, ...connections, ...this.logicProblems].filter((problem) => problem !== undefined);
   }
 
@@ -207,6 +217,7 @@ export class Hub {
       removed: leaving.filter((r) => !next.has(r.id)).map((r) => r.id),
     };
     for (const id of summary.restarted) this.restarts.set(id, (this.restarts.get(id) ?? 0) + 1);
+    if (summary.removed.length > 0) this.connectionsChanged.next();
     this.log.info(
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
         `${summary.added.length} added, ${summary.removed.length} removed, ${count(rules, 'rule')}`,
@@ -234,7 +245,10 @@ export class Hub {
       baseDir: flow.baseDir,
       // Served over HTTP, to anyone when the hub has no credentials: file-system paths are
       // given relative to the flow file folder (the log and the CLI keep them whole).
-      connections: () => mapStrings(this.runners.map((c) => c.info), this.servedPaths()),
+      connections: () => mapStrings([...this.runners.map((c) => c.info), ...this.mirrors.infos()], this.servedPaths()),
+      connectionChanges$: this.connectionsChanged,
+      mirror: (id) => this.mirrors.open(id),
+      refuse: (id, error) => void this.connection(id)?.refuse(error),
       problems: () => mapStrings(this.problems(), this.servedPaths()),
       rules: () => this.rules(),
       counts: () => this.counts(),
@@ -245,6 +259,7 @@ export class Hub {
       runner.status$.subscribe((report) => {
         const problem = connectionProblem(runner.id, report);
         if (problem) this.problemStream.next(problem);
+        this.connectionsChanged.next();
       }),
     );
     return runner;

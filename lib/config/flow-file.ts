@@ -93,7 +93,9 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
   const flows = asRecord(document)['flows'];
   const flowFiles = (Array.isArray(flows) ? flows : []).map((file, index) => ({ file, index })).filter((f): f is { file: string; index: number } => typeof f.file === 'string' && f.file !== '');
   issues.push(...flowIdClashes(flowFiles, connectionIds));
-  issues.push(...checkRuleTree(asRecord(document)['rules'], { faulty, connections: connectionIds, codeFlows: flowFiles.map((f) => flowIdOf(f.file)) }));
+  // A hub sharing a broker shows the other hubs' connections too: rules may name them (R-M5).
+  const sharesHubs = entries.some(([, entry]) => asRecord(entry)['type'] === 'mqtt' && asRecord(entry)['hub'] !== undefined);
+  issues.push(...checkRuleTree(asRecord(document)['rules'], { faulty, connections: connectionIds, codeFlows: flowFiles.map((f) => flowIdOf(f.file)), sharesHubs }));
   for (const { file, index } of flowFiles) {
     const full = resolve(baseDir, file);
     if (!faulty(['flows', index]) && !existsSync(full)) issues.push({ path: ['flows', index], message: `no such file: ${full}` });

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Static, TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
 import { Value as SchemaValue } from '@sinclair/typebox/value';
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode, HubError, Result } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
-import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
+import type { OwnedParameter, ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { Json } from '../core/value.ts';
@@ -156,6 +156,21 @@ export interface Records {
   set(key: string, value: Json | undefined): void;
 }
 
+/**
+ * A connection another hub runs, shown on this one at the same addresses (R-M5): its
+ * parameters mirror the owner's, and writes to them go to the owner (`ParameterSpec.forward`).
+ */
+export interface MirroredConnection {
+  readonly id: string;
+  /** Defines `<id>/<parameterId>`; throws a HubError on a bad or duplicate id. */
+  define(parameterId: string, spec: ParameterSpec): ProxyParameter;
+  remove(parameterId: string): void;
+  /** What `GET /connections` shows of it: its owner's report, or why the owner is away. */
+  show(info: Omit<ConnectionInfo, 'id'>): void;
+  /** Takes it and its parameters off this hub. Idempotent. */
+  close(): void;
+}
+
 /** What a running connection gets from the hub. Its only door to parameters and time. */
 export interface ConnectionContext {
   readonly id: string;
@@ -183,6 +198,12 @@ export interface ConnectionContext {
   readonly settled?: (done: () => void) => void;
   /** Every connection of the hub with its current status. */
   connections(): readonly ConnectionInfo[];
+  /** Emits after a connection of this hub changed its status, or connections came or went. */
+  readonly connectionChanges$: Observable<void>;
+  /** Shows a connection another hub runs; fails with PB_CONNECTION_OWNED when the id is taken here. */
+  mirror(connectionId: string): Result<MirroredConnection>;
+  /** Fails a connection of this hub, with the reason: another hub owns its id (R-M5). */
+  refuse(connectionId: string, error: HubError): void;
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */
   problems(): readonly Problem[];
   /** The enabled rules of the flow, in the order they run. */

@@ -1,5 +1,5 @@
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
-import { asHubError, type ErrorCode, reasonOf } from '../core/errors.ts';
+import { asHubError, type ErrorCode, type HubError, reasonOf, type Result } from '../core/errors.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
@@ -13,6 +13,7 @@ import {
   type ConnectionInfo,
   type ConnectionInstance,
   type KeptState,
+  type MirroredConnection,
   type Problem,
   type Records,
   type RuleListing,
@@ -37,6 +38,10 @@ export interface RunnerEnvironment {
   readonly counts: () => HubCounts;
   /** What the hub keeps across restarts, when it has a state folder. */
   readonly state?: KeptState;
+  /** See `ConnectionContext`: for connections that share the hub with others (mqtt). */
+  readonly connectionChanges$: Observable<void>;
+  readonly mirror: (connectionId: string) => Result<MirroredConnection>;
+  readonly refuse: (connectionId: string, error: HubError) => void;
 }
 
 /**
@@ -61,6 +66,8 @@ export class ConnectionRunner {
   /** Why values are not being saved, while they are not. */
   private storeTrouble: string | undefined;
   private storeWatch: Subscription | undefined;
+  /** Why another hub's claim keeps this connection from running, once one does (R-M5). */
+  private refusal: HubError | undefined;
 
   constructor(
     config: ConnectionConfig,
@@ -106,6 +113,10 @@ export class ConnectionRunner {
     }
     if (!common.enabled) {
       this.setStatus(Status.Disabled, '');
+      return;
+    }
+    if (this.refusal) {
+      this.setStatus(Status.Failed, this.refusal.message, this.refusal.code);
       return;
     }
     this.setStatus(Status.Starting, '');
@@ -158,6 +169,13 @@ export class ConnectionRunner {
     return true;
   }
 
+  /** Fails the connection for good (until it is replaced): another hub owns its id. */
+  async refuse(error: HubError): Promise<void> {
+    if (this.refusal) return;
+    this.refusal = error;
+    if (this.report.value.status !== Status.Disabled) await this.fail(error);
+  }
+
   private async fail(error: unknown): Promise<void> {
     const failure = asHubError(error, 'PB_START_FAILED');
     this.setStatus(Status.Failed, failure.message, failure.code);
@@ -201,7 +219,7 @@ export class ConnectionRunner {
   }
 
   private context(): ConnectionContext {
-    const { graph, scheduler, baseDir, connections, problems, rules, counts, state } = this.env;
+    const { graph, scheduler, baseDir, connections, problems, rules, counts, state, connectionChanges$, mirror, refuse } = this.env;
     const id = this.id;
     const keeping = state && this.current.common.persist ? state : undefined;
     return {
@@ -212,6 +230,9 @@ export class ConnectionRunner {
       baseDir,
       graph,
       connections,
+      connectionChanges$,
+      mirror,
+      refuse,
       problems,
       rules,
       counts,

@@ -77,6 +77,18 @@ export const errorTable = {
     status: 503,
     text: 'The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.',
   },
+  PB_BROKER_UNAVAILABLE: {
+    status: 503,
+    text: 'The MQTT broker cannot be reached or refused the connection; the connection retries with backoff, and changes made meanwhile are sent when it is back (latest value per topic).',
+  },
+  PB_OWNER_UNAVAILABLE: {
+    status: 503,
+    text: 'The parameter belongs to a connection another hub runs, and that hub is away or did not answer the forwarded write in time. Try again once its connection is `ok`.',
+  },
+  PB_CONNECTION_OWNED: {
+    status: 409,
+    text: 'Another hub on the same broker runs a connection with this id; the later hub fails its own. Give the connection another id, or run it on one hub.',
+  },
   PB_START_FAILED: { status: 503, text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.' },
 } as const satisfies Record<string, { readonly status: number; readonly text: string }>;
 

@@ -3,7 +3,7 @@ import { checkParameterId, parseAddress } from './address.ts';
 import type { Causes } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
 import type { Value } from './value.ts';
-import { createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type SetResult } from './parameter.ts';
+import { type Answered, createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult } from './parameter.ts';
 
 /**
  * Every parameter of the hub, keyed by address. Guarantees: an address is defined at most
@@ -31,14 +31,14 @@ export class Graph {
   /**
    * Defines `<connectionId>/<id>` and returns it with owner rights. Ids beginning with `_`
    * need `reserved` (the hub's own parameters). Fails on a bad or taken id, or an initial
-   * value that does not convert.
+   * value that does not convert. (`forget` is for mirrors of another hub's parameters.)
    */
-  define(connectionId: string, id: string, spec: ParameterSpec, { reserved = false } = {}): Result<OwnedParameter> {
+  define(connectionId: string, id: string, spec: ParameterSpec, { reserved = false } = {}): Result<ProxyParameter> {
     const checked = checkParameterId(id, { reserved });
     if (!checked.ok) return checked;
     const address = `${connectionId}/${id}`;
     if (this.parameters.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
-    let parameter: OwnedParameter;
+    let parameter: ProxyParameter;
     try {
       parameter = createParameter(connectionId, id, spec, this.causes, address);
     } catch (error) {
@@ -98,13 +98,16 @@ export class Graph {
     );
   }
 
-  /** Looks up `address` and writes `raw` to it: the one write path of every client. */
-  write(address: string, raw: unknown, origin?: string): SetResult {
+  /**
+   * Looks up `address` and writes `raw` to it: the one write path of every client.
+   * `answered` is for writes to parameters owned elsewhere (see `Parameter.set`).
+   */
+  write(address: string, raw: unknown, origin?: string, answered?: Answered): SetResult {
     // Looked up plainly first: every rule hop and client write passes here.
     const parameter = this.parameters.get(address);
-    if (parameter) return parameter.set(raw, origin);
+    if (parameter) return parameter.set(raw, origin, answered);
     const missing = this.lookup(address);
-    return missing.ok ? missing.value.set(raw, origin) : missing;
+    return missing.ok ? missing.value.set(raw, origin, answered) : missing;
   }
 
   /** Removes one parameter; true when it existed. */

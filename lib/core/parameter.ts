@@ -22,9 +22,11 @@ export interface ParameterSpec {
   /**
    * For a parameter owned elsewhere (another hub, R-M5): an accepted write is converted
    * and handed here instead of being stored; the value changes only when the owner's
-   * answer comes back through `report`. The result is what the writer is told.
+   * answer comes back through `report`. The result says whether the write was taken to
+   * be forwarded; `answered`, when the writer gives one, is called once with the owner's
+   * answer (or why none came).
    */
-  readonly forward?: (value: Value, origin: string | undefined) => SetResult;
+  readonly forward?: (value: Value, origin: string | undefined, answered?: Answered) => SetResult;
   /** The hub keeps its value across restarts and reloads (R-S2); see the state store. */
   readonly persist?: boolean;
   /**
@@ -37,6 +39,9 @@ export interface ParameterSpec {
 
 /** `true` when the write changed the value (or fired a trigger). */
 export type SetResult = Result<boolean>;
+
+/** Told the owner's answer to a write of a parameter owned elsewhere. */
+export type Answered = (result: SetResult) => void;
 
 /**
  * A typed parameter. Guarantees: it never errors or completes while it exists; a state
@@ -67,8 +72,12 @@ export interface Parameter {
    * `restore`; undefined while it has had none since it was defined.
    */
   readonly lastChange: LastChange | undefined;
-  /** Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. */
-  set(raw: unknown, origin?: string): SetResult;
+  /**
+   * Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. A
+   * `remote` parameter forwards the write to its owner and calls `answered` with the
+   * owner's answer; a local one has answered already and ignores it.
+   */
+  set(raw: unknown, origin?: string, answered?: Answered): SetResult;
 }
 
 export interface LastChange {
@@ -79,8 +88,17 @@ export interface LastChange {
 
 /** The owning connection's view: it may also report values of read-only parameters. */
 export interface OwnedParameter extends Parameter {
-  /** Converts and stores `raw` regardless of access, without calling `onWrite`. */
-  report(raw: unknown): SetResult;
+  /**
+   * Converts and stores `raw` regardless of access, without calling `onWrite`. `by` says
+   * who made the change when it is not the connection itself (the owner of a remote one).
+   */
+  report(raw: unknown, by?: string): SetResult;
+}
+
+/** A parameter that mirrors one owned by another hub (R-M5): its value may become unknown again. */
+export interface ProxyParameter extends OwnedParameter {
+  /** Makes the value unknown, notifying no one: its owner went away. */
+  forget(): void;
 }
 
 const UNKNOWN = Symbol('unknown');
@@ -90,7 +108,7 @@ const isKnown = (v: Slot): v is Value => v !== UNKNOWN;
 const CHANGED: SetResult = ok(true);
 const UNCHANGED: SetResult = ok(false);
 
-class TypedParameter implements OwnedParameter {
+class TypedParameter implements ProxyParameter {
   readonly address: string;
   private current: Slot = UNKNOWN;
   private changedBy: string | undefined;
@@ -180,21 +198,26 @@ class TypedParameter implements OwnedParameter {
     };
   }
 
-  set(raw: unknown, origin?: string): SetResult {
+  set(raw: unknown, origin?: string, answered?: Answered): SetResult {
     if (this.spec.access === 'read-only') {
       return { ok: false, error: new HubError('PB_READ_ONLY', `${this.address} is read-only`) };
     }
     const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
-    if (this.spec.forward) return this.spec.forward(converted.value, origin);
+    if (this.spec.forward) return this.spec.forward(converted.value, origin, answered);
     const changed = this.store(converted.value, origin ?? 'a client');
     this.spec.onWrite?.(converted.value, origin);
     return changed;
   }
 
-  report(raw: unknown): SetResult {
+  report(raw: unknown, by = 'connection'): SetResult {
     const converted = convert(raw, this.spec.type);
-    return converted.ok ? this.store(converted.value, 'connection') : this.named(converted.error);
+    return converted.ok ? this.store(converted.value, by) : this.named(converted.error);
+  }
+
+  forget(): void {
+    this.current = UNKNOWN;
+    this.delivered = UNKNOWN;
   }
 
   private store(value: Value, origin: string): SetResult {
@@ -258,6 +281,6 @@ class TypedParameter implements OwnedParameter {
  * `causes` is its graph's, for delivering queued writes with their causes; `address` is
  * given when the caller has made it already (one string per parameter, not two).
  */
-export function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address = `${connectionId}/${id}`): OwnedParameter {
+export function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address = `${connectionId}/${id}`): ProxyParameter {
   return new TypedParameter(connectionId, id, spec, causes, address);
 }

@@ -1,7 +1,7 @@
 import type { AddressPatterns } from '../core/address-pattern.ts';
 import { fail, type Result } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
-import type { Parameter, SetResult } from '../core/parameter.ts';
+import type { Answered, Parameter, SetResult } from '../core/parameter.ts';
 
 /**
  * What one authenticated client may do (R-A2): which parameters it can read and write,
@@ -56,10 +56,10 @@ export function lookupFor(access: Access, graph: Graph, address: string): Result
 }
 
 /** Writes `raw` to `address` for this client: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
-export function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string): SetResult {
-  if (access.full) return graph.write(address, raw, origin);
+export function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string, answered?: Answered): SetResult {
+  if (access.full) return graph.write(address, raw, origin, answered);
   const found = lookupFor(access, graph, address);
   if (!found.ok) return found;
   if (!access.canWrite(address)) return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
-  return found.value.set(raw, origin);
+  return found.value.set(raw, origin, answered);
 }

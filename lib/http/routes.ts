@@ -143,6 +143,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
 function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, fields: Result<UpdateFields>, json: boolean): void {
   if (!fields.ok) return sendError(res, fields.error, json);
   const { graph, settled, log } = context;
+  if (graph.get(fields.value.parameter)?.remote) return answerForwarded(res, context, access, fields.value, json);
   const written = writeFor(access, graph, fields.value.parameter, fields.value.value, `http ${clientAddress(res)}`);
   if (!written.ok) return sendError(res, written.error, json);
   if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
@@ -152,6 +153,19 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
   settled(() => {
     if (!aborted) answerLater(res, json, log, () => answerTaken(res, json));
   });
+}
+
+/**
+ * A write to a parameter owned elsewhere (another hub, a broker topic, R-M5) is answered
+ * with its owner's answer: taken, or the owner's error and code.
+ */
+function answerForwarded(res: HttpResponse, { graph, log }: RouteContext, access: Access, { parameter, value }: UpdateFields, json: boolean): void {
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  const written = writeFor(access, graph, parameter, value, `http ${clientAddress(res)}`, (answer) => {
+    if (!aborted) answerLater(res, json, log, () => (answer.ok ? answerTaken(res, json) : sendError(res, answer.error, json)));
+  });
+  if (!written.ok) sendError(res, written.error, json);
 }
 
 /** The client's address as text, for "who changed it" (R-O2). */

@@ -4,6 +4,7 @@ import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
+import type { SetResult } from '../core/parameter.ts';
 import { type Logger, logLevels, tapLog } from '../core/log.ts';
 import { after, type Scheduler } from '../core/scheduler.ts';
 import { AcceptGuard } from './accept-guard.ts';
@@ -379,11 +380,23 @@ export class RestServer {
         refuse(item.p, item.error);
         continue;
       }
-      const written = writeFor(access, this.options.graph, item.p, item.v, origin);
+      const { graph } = this.options;
+      // A refusal by the owner of a remote parameter comes later, after the answers of this message.
+      const answered = graph.get(item.p)?.remote ? (answer: SetResult) => answer.ok || sendIfOpen(ws, errorAnswer(item.p, answer.error)) : undefined;
+      const written = writeFor(access, graph, item.p, item.v, origin, answered);
       if (!written.ok) refuse(item.p, written.error);
     }
     const unanswered = refused - this.limits.maxErrorAnswers;
     if (unanswered > 0) ws.send(errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }));
+  }
+}
+
+/** Sends unless the client has gone meanwhile (uWS throws on a closed socket). */
+function sendIfOpen(ws: WebSocket<WsClient>, message: string): void {
+  try {
+    ws.send(message);
+  } catch {
+    // Gone: nobody is left to tell.
   }
 }
 

@@ -64,6 +64,8 @@ export interface RuleTreeContext {
   readonly connections: readonly string[];
   /** The ids of the file's code flows, which addresses may name too. */
   readonly codeFlows: readonly string[];
+  /** True when the hub shares a broker with other hubs: addresses may name their connections, known only at run time. */
+  readonly sharesHubs?: boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -78,7 +80,7 @@ export function checkRuleTree(nodes: unknown, context: RuleTreeContext, path: (s
   const known = new Set([...context.connections, ...context.codeFlows]);
   const names = `connections: ${context.connections.join(', ') || 'none'}${context.codeFlows.length ? `; code flows: ${context.codeFlows.join(', ')}` : ''}`;
   const checkAddress = (address: unknown, at: (string | number)[]): Issue[] => {
-    if (typeof address !== 'string' || context.faulty(at)) return [];
+    if (typeof address !== 'string' || context.faulty(at) || context.sharesHubs) return [];
     const id = address.slice(0, address.indexOf('/'));
     return known.has(id) ? [] : [{ path: at, message: `no connection "${id}" in this flow file (${names})` }];
   };

@@ -1,0 +1,178 @@
+/**
+ * Bridge out and in (R-M2, R-M3). Out: the hub's parameters that are published go to their
+ * value topic on every change, retained (triggers not), and all of them again at every
+ * connect; a message on a write topic writes the parameter, and is answered when it asks
+ * (MQTT 5 response topic). In: each mapped topic is a parameter of this connection whose
+ * value follows the payload; a write to it is published to its command topic.
+ */
+import type { Subscription } from 'rxjs';
+import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
+import { fail, HubError, ok, type Result } from '../../core/errors.ts';
+import type { Access, OwnedParameter, Parameter, SetResult } from '../../core/parameter.ts';
+import { toWire, type Value, type ValueType } from '../../core/value.ts';
+import type { ConnectionContext } from '../connection.ts';
+import type { BrokerLink, MessageProperties } from './broker-link.ts';
+import type { MqttSettings } from './mqtt.ts';
+
+/** A broker topic as a parameter of the connection (R-M3). */
+export interface MappedTopic {
+  readonly id: string;
+  readonly topic: string;
+  readonly type: ValueType;
+  readonly access: Access;
+  readonly commandTopic: string;
+}
+
+/** What an answer to a write carries: `{"ok":true}` or the error with its code. */
+export type WriteAnswer = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly code: string };
+
+/** Who decides what is published: the patterns, and for shared parameters the owner of their connection. */
+export interface Publishing {
+  /** True when this hub publishes the parameter and takes writes for it from the broker. */
+  publishes(parameter: Parameter): boolean;
+  /** True when the connection runs on this hub (not a mirror of another's). */
+  isLocal(connectionId: string): boolean;
+  /** User properties of value messages (the hub and who changed it), for hubs sharing the broker. */
+  valueProperties?(parameter: Parameter): Record<string, string>;
+}
+
+export class Bridge {
+  private readonly followed = new Map<string, Subscription>();
+  private readonly mapped = new Map<string, OwnedParameter[]>();
+  private readonly graphWatch: Subscription;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly settings: MqttSettings,
+    private readonly link: BrokerLink,
+    private readonly publishing: Publishing,
+  ) {
+    for (const entry of settings.topics) {
+      const parameter = context.define(entry.id, {
+        type: entry.type,
+        access: entry.access,
+        forward: (value, _origin, answered) => this.command(entry, value, answered),
+      });
+      const list = this.mapped.get(entry.topic) ?? [];
+      list.push(parameter);
+      this.mapped.set(entry.topic, list);
+    }
+    const { graph } = context;
+    this.graphWatch = graph.added$.subscribe((parameter) => this.follow(parameter));
+    this.graphWatch.add(graph.removed$.subscribe((parameter) => this.unfollow(parameter.address)));
+    for (const parameter of graph.all()) this.follow(parameter);
+  }
+
+  subscriptions(): ISubscriptionMap {
+    const { qos, layout } = this.settings;
+    const map: ISubscriptionMap = {};
+    // Its own writes to other hubs' parameters need not come back (MQTT 5 No Local).
+    map[layout.writes] = this.link.mqtt5 ? { qos, nl: true } : { qos };
+    for (const topic of this.mapped.keys()) map[topic] = { qos };
+    return map;
+  }
+
+  /** Publishes every published parameter's value: the broker has them all again. */
+  up(): void {
+    for (const address of this.followed.keys()) this.republish(address);
+  }
+
+  /** Publishes the values of a connection again: another hub may have overwritten them. */
+  republishConnection(connectionId: string): void {
+    for (const address of this.followed.keys()) if (address.startsWith(`${connectionId}/`)) this.republish(address);
+  }
+
+  private republish(address: string): void {
+    const parameter = this.context.graph.get(address);
+    if (parameter && parameter.type !== 'T' && parameter.value !== undefined) this.publishValue(parameter, parameter.value);
+  }
+
+  /** Follows or stops following every parameter again: what is published changed (a claim was won or lost). */
+  review(): void {
+    for (const parameter of this.context.graph.all()) {
+      if (this.publishing.publishes(parameter)) {
+        if (!this.followed.has(parameter.address)) this.follow(parameter, true);
+      } else this.unfollow(parameter.address);
+    }
+  }
+
+  private follow(parameter: Parameter, publishNow = false): void {
+    if (this.followed.has(parameter.address) || !this.publishing.publishes(parameter)) return;
+    this.followed.set(
+      parameter.address,
+      parameter.changes$.subscribe((value) => this.publishValue(parameter, value)),
+    );
+    if (publishNow || this.link.up) this.republish(parameter.address);
+  }
+
+  private unfollow(address: string): void {
+    this.followed.get(address)?.unsubscribe();
+    this.followed.delete(address);
+  }
+
+  private publishValue(parameter: Parameter, value: Value): void {
+    const { layout, qos } = this.settings;
+    const trigger = parameter.type === 'T';
+    const properties = this.publishing.valueProperties?.(parameter);
+    const options: IClientPublishOptions = { qos, retain: !trigger, ...(properties ? { properties: { userProperties: properties } } : {}) };
+    // While the broker is away a value is not kept: the next connect publishes every value again.
+    this.link.publish(layout.value(parameter.address), trigger ? '' : toWire(value), options, 'drop');
+  }
+
+  /** A message on a mapped topic or a write topic; false when it is neither. */
+  message(topic: string, payload: Buffer, properties: MessageProperties): boolean {
+    const mapped = this.mapped.get(topic);
+    if (mapped) {
+      for (const parameter of mapped) this.follows(parameter, topic, payload);
+      return true;
+    }
+    const target = this.settings.layout.parameterOf(topic);
+    if (target?.kind !== 'set') return false;
+    this.written(target.address, payload, properties);
+    return true;
+  }
+
+  /** A mapped topic's payload becomes the value; one that does not convert is logged once per topic and kept out. */
+  private follows(parameter: OwnedParameter, topic: string, payload: Buffer): void {
+    const reported = parameter.report(parameter.type === 'T' ? null : payload.toString(), `mqtt ${topic}`);
+    if (reported.ok || this.warned.has(topic)) return;
+    this.warned.add(topic);
+    this.context.log.warn(`${topic}: ${reported.error.message} (further payloads that do not convert are not logged)`);
+  }
+
+  /** A write from the broker: made when the parameter is published here, answered when asked. */
+  private written(address: string, payload: Buffer, properties: MessageProperties): void {
+    const connectionId = address.slice(0, address.indexOf('/'));
+    // Writes to other hubs' connections are theirs to make and answer.
+    if (!this.publishing.isLocal(connectionId)) return;
+    const { graph } = this.context;
+    const parameter = graph.get(address);
+    const from = properties.userProperties?.['hub'];
+    const origin = typeof from === 'string' ? `hub ${from}: ${String(properties.userProperties?.['origin'] ?? '')}` : 'mqtt';
+    let result: SetResult;
+    if (!parameter) result = graph.lookup(address) as Result<never>;
+    else if (!this.publishing.publishes(parameter)) result = fail('PB_FORBIDDEN', `${address} is not published on the broker, so it takes no writes from it`);
+    else result = parameter.set(parameter.type === 'T' ? null : payload.toString(), origin);
+    if (!result.ok) this.context.log.debug(`write on ${this.settings.layout.write(address)} refused: ${result.error.message}`);
+    const { responseTopic, correlationData } = properties;
+    if (!responseTopic) return;
+    const answer: WriteAnswer = result.ok ? { ok: true } : { ok: false, error: result.error.message, code: result.error.code };
+    this.link.publish(responseTopic, JSON.stringify(answer), { qos: this.settings.qos, properties: { ...(correlationData ? { correlationData } : {}) } }, 'drop');
+  }
+
+  /** A write to a mapped topic's parameter: published to its command topic, kept while the broker is away. */
+  private command(entry: MappedTopic, value: Value, answered: ((result: SetResult) => void) | undefined): SetResult {
+    const payload = entry.type === 'T' ? '' : toWire(value);
+    this.link.publish(entry.commandTopic, payload, { qos: this.settings.qos, retain: false }, 'keep', (error) => {
+      answered?.(error ? { ok: false, error: new HubError('PB_BROKER_UNAVAILABLE', `${this.context.id}/${entry.id}: not published to ${entry.commandTopic}: ${error.message}`) } : ok(true));
+    });
+    return ok(true);
+  }
+
+  stop(): void {
+    this.graphWatch.unsubscribe();
+    for (const subscription of this.followed.values()) subscription.unsubscribe();
+    this.followed.clear();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Where things live on the broker (R-M2, R-M5). Values and writes use BTConnect's layout,
+ * so tools that speak it see a hub's parameters:
+ *
+ *   <prefix>/<connection id>/val/<parameter id>   the value as text, retained (triggers not)
+ *   <prefix>/<connection id>/set/<parameter id>   a write to it
+ *
+ * Hubs that share a broker add, under `$hub` (no connection id can be that: ids are a-z 0-9 -):
+ *
+ *   <prefix>/$hub/<hub id>               presence: {"online": true|false}, retained; the last will says false
+ *   <prefix>/$hub/<hub id>/connections   the connections it runs, with their parameters, retained
+ *   <prefix>/$hub/<hub id>/answers       answers to the writes it forwarded (MQTT 5 response topic)
+ *
+ * and every mqtt connection, hub or not:
+ *
+ *   <prefix>/$sync/<client id>           a marker it sends itself after subscribing: once it is
+ *                                        back, every retained message before it has arrived
+ */
+
+/** A value or write topic, read back: which kind, and the parameter's address. */
+export interface ParameterTopic {
+  readonly kind: 'val' | 'set';
+  readonly address: string;
+}
+
+export class TopicLayout {
+  private readonly levels: number;
+
+  constructor(readonly prefix: string) {
+    this.levels = prefix.split('/').length;
+  }
+
+  value(address: string): string {
+    return this.parameterTopic(address, 'val');
+  }
+
+  write(address: string): string {
+    return this.parameterTopic(address, 'set');
+  }
+
+  private parameterTopic(address: string, kind: 'val' | 'set'): string {
+    const slash = address.indexOf('/');
+    return `${this.prefix}/${address.slice(0, slash)}/${kind}/${address.slice(slash + 1)}`;
+  }
+
+  /** Filters for every value topic and every write topic. */
+  get values(): string {
+    return `${this.prefix}/+/val/#`;
+  }
+
+  get writes(): string {
+    return `${this.prefix}/+/set/#`;
+  }
+
+  /** The parameter a value or write topic is about; undefined for any other topic. */
+  parameterOf(topic: string): ParameterTopic | undefined {
+    if (!topic.startsWith(`${this.prefix}/`)) return undefined;
+    const rest = topic.slice(this.prefix.length + 1).split('/');
+    const [connectionId, kind, ...parameter] = rest;
+    if (connectionId === undefined || connectionId.startsWith('$') || (kind !== 'val' && kind !== 'set') || parameter.length === 0) return undefined;
+    return { kind, address: `${connectionId}/${parameter.join('/')}` };
+  }
+
+  presence(hubId: string): string {
+    return `${this.prefix}/$hub/${hubId}`;
+  }
+
+  connections(hubId: string): string {
+    return `${this.prefix}/$hub/${hubId}/connections`;
+  }
+
+  answers(hubId: string): string {
+    return `${this.prefix}/$hub/${hubId}/answers`;
+  }
+
+  sync(clientId: string): string {
+    return `${this.prefix}/$sync/${clientId}`;
+  }
+
+  /** Filter for every hub's presence and connections. */
+  get hubs(): string {
+    return `${this.prefix}/$hub/#`;
+  }
+
+  /** What a `$hub` topic is, and of which hub; undefined for other topics. */
+  hubTopic(topic: string): { readonly hubId: string; readonly kind: 'presence' | 'connections' | 'answers' } | undefined {
+    const parts = topic.split('/');
+    if (parts.length < this.levels + 2 || parts[this.levels] !== '$hub' || !topic.startsWith(`${this.prefix}/`)) return undefined;
+    const hubId = parts[this.levels + 1]!;
+    const rest = parts.slice(this.levels + 2);
+    if (rest.length === 0) return { hubId, kind: 'presence' };
+    if (rest.length === 1 && (rest[0] === 'connections' || rest[0] === 'answers')) return { hubId, kind: rest[0] };
+    return undefined;
+  }
+}

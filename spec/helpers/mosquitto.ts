@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually, startBound } from './eventually.ts';
+
+const binary = '/usr/sbin/mosquitto';
+/** True where Debian's Mosquitto is installed (CI installs it). */
+export const canRunBroker = existsSync(binary);
+/** Appended to a spec's title: why it was skipped, when it was. */
+export const whyNoBroker = canRunBroker ? '' : ' (skipped: mosquitto is missing; apt-get install mosquitto)';
+
+/** A Mosquitto of the spec's own, on a free port of 127.0.0.1. */
+export interface Broker {
+  readonly port: number;
+  readonly url: string;
+  /** Stops it (SIGKILL: as a broker that crashes or loses power); resolves once it is gone. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, with its retained messages gone (no persistence). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Mosquitto with a config written here: no persistence, anonymous clients, Nagle off,
+ * and queues bounded at `queued` messages per client (its default of 1,000 drops most of a
+ * late joiner's retained values when a hub has more parameters).
+ */
+export async function startBroker({ queued = 20_000 } = {}): Promise<Broker> {
+  const port = await freePort();
+  const folder = mkdtempSync(join(tmpdir(), 'patchbay-broker-'));
+  const config = join(folder, 'mosquitto.conf');
+  writeFileSync(
+    config,
+    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, 'log_dest none', ''].join('\n'),
+  );
+  let child: ChildProcess | undefined;
+  const launch = async () => {
+    const started = spawn(binary, ['-c', config], { stdio: 'ignore' });
+    child = started;
+    await eventually(() => started.exitCode !== null || canConnect(port), 'mosquitto to listen', startBound);
+    if (started.exitCode !== null) throw new Error(`mosquitto exited with ${started.exitCode}`);
+  };
+  const kill = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const gone = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await gone;
+  };
+  await launch();
+  return {
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    kill,
+    restart: launch,
+    stop: async () => {
+      await kill();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something listens on the port (checked with a real connection). */
+async function canConnect(port: number): Promise<boolean> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
