@@ -1,6 +1,6 @@
 import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
-import { type ConnectionConfig, type Problem, type RuleListing, Status, type StatusReport } from './connections/connection.ts';
+import { type ConnectionConfig, type ConnectionInfo, type Problem, type RuleListing, Status, type StatusReport } from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
 import { Mirrors } from './connections/mirrors.ts';
 import { readdirSync } from 'node:fs';
@@ -166,6 +166,11 @@ export class Hub {
     return this.runners;
   }
 
+  /** Every connection as `GET /connections` lists it: this hub's, then those it shows of other hubs. */
+  listConnections(): ConnectionInfo[] {
+    return [...this.runners.map((c) => c.info), ...this.mirrors.infos()];
+  }
+
   connection(id: string): ConnectionRunner | undefined {
     return this.runners.find((c) => c.id === id);
   }
@@ -245,7 +250,7 @@ export class Hub {
       baseDir: flow.baseDir,
       // Served over HTTP, to anyone when the hub has no credentials: file-system paths are
       // given relative to the flow file folder (the log and the CLI keep them whole).
-      connections: () => mapStrings([...this.runners.map((c) => c.info), ...this.mirrors.infos()], this.servedPaths()),
+      connections: () => mapStrings(this.listConnections(), this.servedPaths()),
       connectionChanges$: this.connectionsChanged,
       mirror: (id) => this.mirrors.open(id),
       refuse: (id, error) => void this.connection(id)?.refuse(error),
