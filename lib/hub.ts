@@ -8,7 +8,7 @@ import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
 import { mapStrings, relativePaths } from './core/paths.ts';
 import { toWire } from './core/value.ts';
-import { realTime, type Scheduler } from './core/scheduler.ts';
+import { afterTurn, realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import type { HubCounts } from './core/counts.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
@@ -66,6 +66,9 @@ export class Hub {
   private readonly loopLimit: number | undefined;
   private readonly state: StateStore | undefined;
   private engine: RuleEngine | undefined;
+  /** The loop guard rules and code flows share while they run. */
+  private guard: LoopGuard | undefined;
+  private rulesRestartQueued = false;
   /** Restarts of each connection by reloads (`/metrics`). */
   private readonly restarts = new Map<string, number>();
   /** What the rule engines before the current one counted: a reload starts a new engine. */
@@ -94,6 +97,7 @@ export class Hub {
         if (problem) this.problemStream.next(problem);
       }),
     );
+    this.subscriptions.add(this.mirrors.reshaped$.subscribe(() => this.rulesFollowMirrors()));
     this.subscriptions.add(
       this.mirrors.changes$.subscribe((info) => {
         const problem = connectionProblem(info.id, info);
@@ -301,6 +305,11 @@ export class Hub {
       loaded: () => this.codeFlowFilesChanged.next(),
     });
     await this.codeFlows.start(this.flow.flows);
+    this.guard = guard;
+    return this.startRules(guard);
+  }
+
+  private startRules(guard: LoopGuard): number {
     const engine = new RuleEngine({
       graph: this.graph,
       scheduler: this.scheduler,
@@ -320,13 +329,37 @@ export class Hub {
     return engine.start(flattenRules(this.flow.rules));
   }
 
-  private stopLogic(): void {
+  /**
+   * Starts the rules again once the connections shown from other hubs changed shape (a hub
+   * came, went or changed its parameters): a rule may name one of their parameters, which
+   * did not exist when the rules last started, or exists anew (R-M5).
+   */
+  private rulesFollowMirrors(): void {
+    if (this.rulesRestartQueued) return;
+    this.rulesRestartQueued = true;
+    afterTurn(() => {
+      this.rulesRestartQueued = false;
+      const guard = this.guard;
+      if (!this.engine || !guard || this.flow.rules.length === 0) return;
+      this.stopRules();
+      this.logicProblems = this.logicProblems.filter((problem) => problem.source !== 'rule');
+      const rules = this.startRules(guard);
+      this.log.info(`rules started again for the connections of other hubs: ${count(rules, 'rule')}`);
+    });
+  }
+
+  private stopRules(): void {
     if (this.engine) {
       this.engine.stop();
       const { writes, failures, loopCuts } = this.engine.counts;
       this.ruleCountsBefore = { writes: this.ruleCountsBefore.writes + writes, failures: this.ruleCountsBefore.failures + failures, loopCuts: this.ruleCountsBefore.loopCuts + loopCuts };
     }
     this.engine = undefined;
+  }
+
+  private stopLogic(): void {
+    this.stopRules();
+    this.guard = undefined;
     this.codeFlows?.stop();
     this.codeFlows = undefined;
     this.graph.causes.tracker = undefined;
