@@ -460,11 +460,162 @@ async function scenarioHighFrequency() {
   );
 }
 
+// --- 9. hubs sharing one MQTT broker (R-M5) ------------------------------------------------
+
+/** A flow of hub `id` on `url`: the owner runs the 1,000 bench parameters and shares them. */
+function hubFlow(id: string, url: string, owner: boolean): string {
+  const file = join(tmpdir(), `patchbay-bench-${process.pid}-${id}.json5`);
+  const connections: Record<string, unknown> = {
+    api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+    broker: { type: 'mqtt', url, hub: { id, share: owner ? ['bench/#'] : [] } },
+  };
+  if (owner) connections['bench'] = { type: 'dummy', parameters: Array.from({ length: parameterCount }, (_, i) => `p${i},S,0`) };
+  writeFileSync(file, JSON.stringify({ connections }));
+  return file;
+}
+
+const startHubOn = (id: string, url: string, owner: boolean) =>
+  startServer(`hub ${id}`, node, [join(root, 'bin/patchbay.js'), 'run', hubFlow(id, url, owner), '--state', 'none', '--log-format', 'json']);
+
+/** Polls `received` until it stops growing; resolves with it and when it last grew. */
+async function whenSettled(received: () => Promise<number>): Promise<{ received: number; at: number }> {
+  let last = { received: -1, at: nowMs() };
+  const deadline = nowMs() + 20_000;
+  for (;;) {
+    const now = await received();
+    if (now !== last.received) last = { received: now, at: nowMs() };
+    else if (nowMs() - last.at > 500 || nowMs() > deadline) return last;
+    await sleep(100);
+  }
+}
+
+/**
+ * 1,000 WebSocket clients split evenly over `hubs`, with writes on `writeTo` at 1,000
+ * changes/s: deliveries, losses, last-client latency and the hubs' CPU.
+ */
+async function dashboards(hubs: Server[], writeTo: Server) {
+  const sets = await Promise.all(hubs.map(() => startClients()));
+  try {
+    const each = 1000 / hubs.length;
+    for (const [k, clients] of sets.entries()) await clients.connect(hubs[k]!.port, '/ws', each);
+    await sleep(500);
+    for (const clients of sets) await clients.reset();
+    const cpuBefore = hubs.reduce((sum, server) => sum + cpuSeconds(server.pid), 0);
+    const started = nowMs();
+    const written = await write(writeTo, 1000, seconds, 10_000_000 * hubs.length);
+    const reports = await Promise.all(sets.map((clients) => settledReport(clients, each)));
+    const elapsed = (nowMs() - started) / 1000;
+    const received = reports.reduce((sum, r) => sum + r.received, 0);
+    const lost = reports.reduce((sum, r) => sum + r.counts.reduce((s, count) => s + Math.max(0, each - count), Math.max(0, written.answered - r.counts.length) * each), 0);
+    const cores = (hubs.reduce((sum, server) => sum + cpuSeconds(server.pid), 0) - cpuBefore) / elapsed;
+    return { perSecond: received / Math.min(elapsed, written.seconds + 1), lost, last99: percentile(reports.flatMap((r) => r.lasts), 99), cores, sent: written.answered };
+  } finally {
+    for (const clients of sets) await clients.close().catch(() => {});
+  }
+}
+
+interface PipeStep {
+  rate: number;
+  sent: number;
+  received: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+async function scenarioMqtt() {
+  console.log('9. mqtt: a write on hub A to a WebSocket client of hub B, against a raw MQTT.js pair; dashboards on two hubs against one');
+  const { canRunBroker, startBroker } = await import('../spec/helpers/mosquitto.ts');
+  if (!canRunBroker) {
+    console.log('  skipped: mosquitto is missing (apt-get install mosquitto)');
+    notes.push('9: skipped, mosquitto is not installed.');
+    return;
+  }
+  // Queues far above what a run sends: the broker must not drop what a slow subscriber has not read yet.
+  const broker = await startBroker({ queued: 2_000_000 });
+  // The top rate is about what one WebSocket writer can hand hub A here (a faster one is cut off as writing faster than the hub applies).
+  const rates = [1000, 10_000, 20_000];
+  const topics = Array.from({ length: parameterCount }, (_, i) => `raw/p${i}`);
+  const raw: PipeStep[] = [];
+  const hub: PipeStep[] = [];
+  try {
+    // The baseline: MQTT.js publisher → Mosquitto → MQTT.js subscriber, each a process.
+    const subscriber = forkLoad('mqtt-load.ts');
+    await new Promise((resolve) => subscriber.once('message', resolve));
+    try {
+      await ask(subscriber, { cmd: 'subscribe', url: broker.url, filter: 'raw/#' });
+      let seq = 1;
+      for (const rate of rates) {
+        await ask(subscriber, { cmd: 'reset' });
+        const publisher = forkLoad('mqtt-load.ts');
+        await new Promise((resolve) => publisher.once('message', resolve));
+        const started = nowMs();
+        const published = await ask<{ sent: number; nextSeq: number }>(publisher, { cmd: 'publish', url: broker.url, rate, seconds, topics, startSeq: seq }).finally(() => stopChild(publisher));
+        seq = published.nextSeq;
+        // Measured as the hub path is: the same polling for the end, so both carry the same error.
+        const settled = await whenSettled(async () => (await ask<{ received: number }>(subscriber, { cmd: 'count' })).received);
+        const report = await ask<{ received: number; latencies: number[] }>(subscriber, { cmd: 'report' });
+        raw.push({ rate, sent: published.sent, received: report.received, perSecond: report.received / ((settled.at - started) / 1000), p50: percentile(report.latencies, 50), p99: percentile(report.latencies, 99) });
+      }
+    } finally {
+      await stopChild(subscriber);
+    }
+    // The hubs: WebSocket writes on A (which runs the parameters) → its mqtt connection → Mosquitto → B → a WebSocket client of B.
+    const a = await startHubOn('a', broker.url, true);
+    let b: Server | undefined;
+    try {
+      // Dashboards on one hub first, while it is the only one.
+      const one = await dashboards([a], a);
+      b = await startHubOn('b', broker.url, false);
+      const hubB = b;
+      await withClients(hubB, 1, async (clients) => {
+        let seq = 1;
+        const writer = forkLoad('mqtt-load.ts');
+        await new Promise((resolve) => writer.once('message', resolve));
+        for (const rate of rates) {
+          await clients.reset();
+          const cpuBefore = cpuSeconds(a.pid) + cpuSeconds(hubB.pid);
+          const started = nowMs();
+          const written = await ask<{ sent: number; nextSeq: number }>(writer, { cmd: 'write', port: a.port, rate, seconds, parameters, startSeq: seq });
+          seq = written.nextSeq;
+          const settled = await whenSettled(async () => (await clients.report(1)).received);
+          const report = await clients.report(1);
+          const cores = (cpuSeconds(a.pid) + cpuSeconds(hubB.pid) - cpuBefore) / ((nowMs() - started) / 1000);
+          hub.push({ rate, sent: written.sent, received: report.received, perSecond: report.received / ((settled.at - started) / 1000), p50: percentile(report.firsts, 50), p99: percentile(report.firsts, 99) });
+          notes.push(`9 at ${fmt(rate)}/s: hubs A and B together ${fmt(cores, 2)} cores.`);
+        }
+        await stopChild(writer);
+      });
+      for (const [i, step] of hub.entries()) {
+        const base = raw[i]!;
+        const top = i === hub.length - 1;
+        const label = `9 mqtt ${fmt(step.rate)}/s`;
+        row(label, 'hub A → B → WebSocket: values/s vs raw MQTT.js pair', fmt(step.perSecond), fmt(base.perSecond), step.perSecond / base.perSecond, top ? '≥ 0.8×' : '', top ? step.perSecond / base.perSecond >= 0.8 : undefined);
+        row(label, 'values lost (raw pair beside)', `${fmt(step.sent - step.received)} of ${fmt(step.sent)}`, `${fmt(base.sent - base.received)} of ${fmt(base.sent)}`, undefined, '0', step.received === step.sent);
+        row(label, 'latency p50 / p99 ms', `${fmt(step.p50, 1)} / ${fmt(step.p99, 1)}`, `${fmt(base.p50, 1)} / ${fmt(base.p99, 1)}`, undefined);
+      }
+      const two = await dashboards([a, b], a);
+      row('9 dashboards', '1,000 clients at 1,000 changes/s: deliveries/s, two hubs vs one', fmt(two.perSecond), fmt(one.perSecond), two.perSecond / one.perSecond);
+      row('9 dashboards', 'lost deliveries, two hubs (one beside)', `${fmt(two.lost)} of ${fmt(two.sent * 1000)}`, fmt(one.lost), undefined, '0', two.lost === 0);
+      row('9 dashboards', 'last-client p99 ms, two hubs vs one', fmt(two.last99, 1), fmt(one.last99, 1), two.last99 / one.last99);
+      row('9 dashboards', 'hub CPU cores, two hubs vs one', fmt(two.cores, 2), fmt(one.cores, 2), two.cores / one.cores);
+    } finally {
+      await a.stop();
+      await b?.stop();
+    }
+  } finally {
+    await broker.stop();
+  }
+  notes.push(
+    '9: Mosquitto 2 on 127.0.0.1 (no persistence, Nagle off, queues of 2,000,000), QoS 1 throughout. The baseline is one MQTT.js process publishing retained `<seq>:<ms>` values over 1,000 topics to one MQTT.js subscriber process; the hub path is WebSocket batch writes on hub A (which runs the 1,000 parameters and shares them) → its mqtt connection → Mosquitto → hub B (which mirrors them) → one WebSocket client of B. Values/s counts what reached the far end until it stopped arriving. Dashboards: 1,000 WebSocket clients on A while it is the only hub, then 500 on A and 500 on B, with the same writes on A.',
+  );
+}
+
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState, scenarioHighFrequency };
+const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState, scenarioHighFrequency, scenarioMqtt };
 for (const [name, scenario] of Object.entries(scenarios)) if (!only || name.toLowerCase().includes(only.toLowerCase())) await scenario();
 const minutes = (nowMs() - startedAt) / 60_000;
 

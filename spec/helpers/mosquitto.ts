@@ -27,13 +27,13 @@ export interface Broker {
  * and queues bounded at `queued` messages per client (its default of 1,000 drops most of a
  * late joiner's retained values when a hub has more parameters).
  */
-export async function startBroker({ queued = 20_000 } = {}): Promise<Broker> {
+export async function startBroker({ queued = 20_000, inflight = 1000 } = {}): Promise<Broker> {
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-broker-'));
   const config = join(folder, 'mosquitto.conf');
   writeFileSync(
     config,
-    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, 'log_dest none', ''].join('\n'),
+    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, `max_inflight_messages ${inflight}`, 'log_dest none', ''].join('\n'),
   );
   let child: ChildProcess | undefined;
   const launch = async () => {
