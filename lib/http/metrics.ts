@@ -92,7 +92,51 @@ export function hubMetrics({ graph, connections, webSockets, routes, counts }: M
     },
   });
   if (counts) hubCountMetrics(counts, registers);
+  mqttMetrics(connections, registers);
   return registry;
+}
+
+/** The mqtt connections (R-M), from what each reports in its details. */
+function mqttMetrics(connections: () => readonly Listed[], registers: Registry[]): void {
+  const mqtt = () => connections().filter((c) => c.type === 'mqtt' && c.details !== undefined);
+  new Gauge({
+    name: 'patchbay_mqtt_connected',
+    help: '1 while an mqtt connection is connected to its broker with every retained message in, 0 while it reconnects.',
+    labelNames: ['connection'],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of mqtt()) this.set({ connection: c.id }, c.details?.['up'] === true ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'patchbay_mqtt_messages_total',
+    help: 'Messages an mqtt connection published to its broker and received from it.',
+    labelNames: ['connection', 'direction'],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of mqtt()) {
+        for (const direction of ['published', 'received'] as const) this.inc({ connection: c.id, direction }, Number(c.details?.[direction] ?? 0));
+      }
+    },
+  });
+  new Gauge({
+    name: 'patchbay_mqtt_hubs',
+    help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
+    labelNames: ['connection', 'state'],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of mqtt()) {
+        const hubs = c.details?.['hubs'];
+        if (hubs === undefined || hubs === null || typeof hubs !== 'object') continue;
+        const online = Object.values(hubs as Record<string, { online?: boolean }>).filter((h) => h.online === true).length;
+        this.set({ connection: c.id, state: 'online' }, online);
+        this.set({ connection: c.id, state: 'away' }, Object.keys(hubs).length - online);
+      }
+    },
+  });
 }
 
 /** A counter whose total is read from the hub when scraped. */

@@ -26,6 +26,8 @@ export interface Listed {
   readonly status?: string;
   readonly reason?: string;
   readonly code?: string;
+  /** Facts a connection reports about itself (see `ConnectionInfo.details`). */
+  readonly details?: Readonly<Record<string, unknown>>;
 }
 
 /** An entry of `/rules`: what it connects, so access can be judged. */

@@ -309,3 +309,34 @@ withBroker(`writes made on two hubs at once end with one value on every hub: the
   );
   t.pass();
 });
+
+withBroker(`/metrics shows the broker connection, the other hubs and the messages each way${whyNoBroker}`, async (t) => {
+  const prefix = prefixOf();
+  const { a } = await twoHubs(t, prefix);
+  const observed = await startHub(t, {
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      desk: { type: 'dummy', parameters: ['fader,I,0'] },
+      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'm', share: ['desk/#'] } },
+    },
+  });
+  const port = observed.connection('api')?.info.details?.['port'] as number;
+  const scrape = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    return value;
+  };
+  let metric = await scrape();
+  t.is(metric('patchbay_mqtt_connected{connection="bus"}'), 1);
+  t.is(metric('patchbay_mqtt_hubs{connection="bus",state="online"}'), 2);
+  const published = metric('patchbay_mqtt_messages_total{connection="bus",direction="published"}');
+  const received = metric('patchbay_mqtt_messages_total{connection="bus",direction="received"}');
+  for (let i = 1; i <= 10; i++) observed.graph.write('desk/fader', i);
+  for (let i = 1; i <= 5; i++) a.graph.write('studio/level', 100 + i);
+  await eventually(() => valueOn(observed, 'studio/level') === 105, 'the owner\'s changes');
+  metric = await scrape();
+  t.is(metric('patchbay_mqtt_messages_total{connection="bus",direction="published"}') - published, 10);
+  t.is(metric('patchbay_mqtt_messages_total{connection="bus",direction="received"}') - received, 5);
+  await a.stop();
+  await eventually(async () => (await scrape())('patchbay_mqtt_hubs{connection="bus",state="away"}') === 1, 'hub a away');
+});

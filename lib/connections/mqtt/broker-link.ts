@@ -7,9 +7,11 @@
  * once it is back: nothing stale, nothing replayed.
  */
 import type { Socket } from 'node:net';
+import type { Subscription } from 'rxjs';
 import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import { reasonOf } from '../../core/errors.ts';
 import type { Logger } from '../../core/log.ts';
+import { after, type Scheduler } from '../../core/scheduler.ts';
 
 export interface LinkSettings {
   readonly url: string;
@@ -59,10 +61,12 @@ export class BrokerLink {
   private isUp = false;
   private stopped = false;
   private retryMs = FIRST_RETRY_MS;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private retryTimer: Subscription | undefined;
   private syncCount = 0;
   private readonly kept = new Map<string, Kept>();
   private lastReason = '';
+  /** Messages handed to the broker and received from it since the start (`/metrics`). */
+  readonly counts = { published: 0, received: 0 };
   /** Resolves at the first connect or the first failure: how long a start waits. */
   private firstOutcome: Promise<void>;
   private settleFirst: () => void = () => {};
@@ -71,6 +75,7 @@ export class BrokerLink {
     private readonly settings: LinkSettings,
     private readonly owner: LinkOwner,
     private readonly log: Logger,
+    private readonly scheduler: Scheduler,
   ) {
     this.firstOutcome = new Promise((resolve) => (this.settleFirst = resolve));
   }
@@ -138,6 +143,7 @@ export class BrokerLink {
   private pendingMarker = '';
 
   private received(topic: string, payload: Buffer, properties: MessageProperties): void {
+    this.counts.received++;
     if (topic === this.settings.syncTopic) {
       if (!this.isUp && payload.toString() === this.pendingMarker) this.cameUp();
       return;
@@ -166,11 +172,11 @@ export class BrokerLink {
     const reason = `no connection to ${this.settings.url}${this.lastReason ? ` (${this.lastReason})` : wasUp ? ' (the broker closed it)' : ''}`;
     this.owner.down(reason);
     this.settleFirst();
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
+    this.retryTimer?.unsubscribe();
+    this.retryTimer = after(this.scheduler, this.retryMs, () => {
       this.retryTimer = undefined;
       if (!this.stopped) this.client?.reconnect();
-    }, this.retryMs);
+    });
     this.retryMs = Math.min(this.retryMs * 2, LONGEST_RETRY_MS);
   }
 
@@ -191,13 +197,14 @@ export class BrokerLink {
   private send(topic: string, payload: string, options: IClientPublishOptions, sent?: (error?: Error) => void): void {
     const client = this.client;
     if (!client) return sent?.(new Error('the connection stopped'));
+    this.counts.published++;
     client.publish(topic, payload, options, sent ? (error) => sent(error ?? undefined) : undefined);
   }
 
   /** Publishes the last messages (presence) and disconnects; gives up waiting after a second. */
   async stop(last: readonly { topic: string; payload: string; options: IClientPublishOptions }[] = []): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.retryTimer);
+    this.retryTimer?.unsubscribe();
     const client = this.client;
     this.client = undefined;
     this.settleFirst();
@@ -206,8 +213,10 @@ export class BrokerLink {
     if (!client) return;
     if (this.isUp) for (const { topic, payload, options } of last) client.publish(topic, payload, options);
     this.isUp = false;
-    const bound = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
+    let bounded: Subscription | undefined;
+    const bound = new Promise<void>((resolve) => (bounded = after(this.scheduler, 1000, resolve)));
     await Promise.race([client.endAsync(!client.connected), bound]);
+    bounded?.unsubscribe();
     if (client.connected || !client.disconnected) client.end(true);
   }
 }

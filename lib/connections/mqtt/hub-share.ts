@@ -14,7 +14,7 @@ import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { fail, HubError, ok } from '../../core/errors.ts';
 import type { Access, Answered, Parameter, ProxyParameter, SetResult } from '../../core/parameter.ts';
-import { afterTurn } from '../../core/scheduler.ts';
+import { afterTurn, every } from '../../core/scheduler.ts';
 import { toWire, type Value, type ValueType, valueTypes } from '../../core/value.ts';
 import { type ConnectionContext, type ConnectionInfo, type MirroredConnection, Status } from '../connection.ts';
 import type { AddressPatterns } from '../../core/address-pattern.ts';
@@ -68,7 +68,7 @@ export class HubShare implements Publishing {
   private readonly refused = new Set<string>();
   private readonly early = new Map<string, EarlyValue>();
   private readonly waiting = new Map<string, { readonly answered: Answered; readonly deadline: number; readonly address: string }>();
-  private sweep: NodeJS.Timeout | undefined;
+  private sweep: Subscription | undefined;
   private nextCorrelation = 0;
   private lastMeta = '';
   private reviewQueued = false;
@@ -141,7 +141,7 @@ export class HubShare implements Publishing {
   /** Stops sharing; what to publish before disconnecting: this hub is gone. */
   stop(): { topic: string; payload: string; options: IClientPublishOptions }[] {
     this.watches.unsubscribe();
-    clearInterval(this.sweep);
+    this.sweep?.unsubscribe();
     for (const [, waiting] of this.waiting) waiting.answered(fail('PB_OWNER_UNAVAILABLE', `${waiting.address}: the mqtt connection stopped before the owner answered`));
     this.waiting.clear();
     for (const mirror of this.mirrors.values()) mirror.handle.close();
@@ -178,7 +178,7 @@ export class HubShare implements Publishing {
         .filter((p) => this.publishes(p) && this.hub.share.matches(p.address))
         .map((p) => [p.id, p.type, p.access] as const);
       if (parameters.length === 0 && !this.claims.has(info.id)) continue;
-      if (!this.claims.has(info.id)) this.claims.set(info.id, Date.now());
+      if (!this.claims.has(info.id)) this.claims.set(info.id, this.context.scheduler.now());
       const { id, type, status, reason, code, description, location, group } = info;
       described.push({ id, type, status, reason, ...(code ? { code } : {}), description, location, group, since: this.claims.get(id)!, parameters });
     }
@@ -367,8 +367,8 @@ export class HubShare implements Publishing {
     if (answered) {
       const correlation = String(++this.nextCorrelation);
       properties = { userProperties, responseTopic: this.layout.answers(this.hub.id), correlationData: Buffer.from(correlation) };
-      this.waiting.set(correlation, { answered, deadline: Date.now() + ANSWER_WITHIN_MS, address });
-      this.sweep ??= setInterval(() => this.expire(), 500);
+      this.waiting.set(correlation, { answered, deadline: this.context.scheduler.now() + ANSWER_WITHIN_MS, address });
+      this.sweep ??= every(this.context.scheduler, 500, () => this.expire());
     }
     this.link.publish(this.layout.write(address), type === 'T' ? '' : toWire(value), { qos: this.settings.qos, retain: false, properties }, 'keep');
     return ok(true);
@@ -387,14 +387,14 @@ export class HubShare implements Publishing {
   }
 
   private expire(): void {
-    const now = Date.now();
+    const now = this.context.scheduler.now();
     for (const [correlation, waiting] of this.waiting) {
       if (waiting.deadline > now) continue;
       this.waiting.delete(correlation);
       waiting.answered(fail('PB_OWNER_UNAVAILABLE', `${waiting.address}: its owner did not answer within ${ANSWER_WITHIN_MS / 1000} s`));
     }
     if (this.waiting.size === 0) {
-      clearInterval(this.sweep);
+      this.sweep?.unsubscribe();
       this.sweep = undefined;
     }
   }

@@ -166,6 +166,7 @@ export const mqttConnection = defineConnectionType({
             },
           },
           context.log,
+          context.scheduler,
         );
         // Without other hubs every connection in the graph is this hub's own.
         const alone: Publishing = {
@@ -191,7 +192,13 @@ export const mqttConnection = defineConnectionType({
         link = undefined;
         bridge = share = undefined;
       },
-      details: () => ({ url: settings.url, up: link?.up ?? false, ...(settings.hub ? { hub: settings.hub.id, ...share?.details() } : {}) }),
+      details: () => ({
+        url: settings.url,
+        up: link?.up ?? false,
+        published: link?.counts.published ?? 0,
+        received: link?.counts.received ?? 0,
+        ...(settings.hub ? { hub: settings.hub.id, ...share?.details() } : {}),
+      }),
     };
   },
 });
