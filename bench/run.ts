@@ -576,8 +576,9 @@ async function scenarioMqtt() {
           await clients.reset();
           const cpuBefore = cpuSeconds(a.pid) + cpuSeconds(hubB.pid);
           const started = nowMs();
-          const written = await ask<{ sent: number; nextSeq: number }>(writer, { cmd: 'write', port: a.port, rate, seconds, parameters, startSeq: seq });
+          const written = await ask<{ sent: number; cut: boolean; nextSeq: number }>(writer, { cmd: 'write', port: a.port, rate, seconds, parameters, startSeq: seq });
           seq = written.nextSeq;
+          if (written.cut) notes.push(`9 at ${fmt(rate)}/s: hub A cut the writer off (writing faster than it applies) after ${fmt(written.sent)} values.`);
           const settled = await whenSettled(async () => (await clients.report(1)).received);
           const report = await clients.report(1);
           const cores = (cpuSeconds(a.pid) + cpuSeconds(hubB.pid) - cpuBefore) / ((nowMs() - started) / 1000);

@@ -81,12 +81,15 @@ async function run(command: Command): Promise<Record<string, unknown>> {
       // Batches of up to 100 values a message (R-W1), each turn's due values at once.
       const socket = new WebSocket(`ws://127.0.0.1:${command.port}/ws?filter=%5E%24`);
       await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      // A hub that cannot apply the writes as fast as they come closes the socket (1008): the run says so.
+      let cut = false;
+      socket.once('close', () => (cut = true));
       const { rate, seconds, parameters } = command;
       let seq = command.startSeq;
       let sent = 0;
       const started = nowMs();
       const end = started + seconds * 1000;
-      while (nowMs() < end) {
+      while (nowMs() < end && !cut) {
         let due = Math.floor(((nowMs() - started) / 1000) * rate) - sent;
         while (due > 0) {
           const batch: { p: string; v: string }[] = [];
@@ -95,8 +98,9 @@ async function run(command: Command): Promise<Record<string, unknown>> {
         }
         await sleep(1);
       }
+      const wasCut = cut;
       socket.close();
-      return { sent, seconds: (nowMs() - started) / 1000, nextSeq: seq };
+      return { sent, cut: wasCut, seconds: (nowMs() - started) / 1000, nextSeq: seq };
     }
   }
 }
