@@ -137,6 +137,18 @@ export declare const errorTable: {
         readonly status: 503;
         readonly text: "The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.";
     };
+    readonly PB_BROKER_UNAVAILABLE: {
+        readonly status: 503;
+        readonly text: "The MQTT broker cannot be reached or refused the connection; the connection retries with backoff, and changes made meanwhile are sent when it is back (latest value per topic).";
+    };
+    readonly PB_OWNER_UNAVAILABLE: {
+        readonly status: 503;
+        readonly text: "The parameter belongs to a connection another hub runs, and that hub is away or did not answer the forwarded write in time. Try again once its connection is `ok`.";
+    };
+    readonly PB_CONNECTION_OWNED: {
+        readonly status: 409;
+        readonly text: "Another hub on the same broker runs a connection with this id; the later hub fails its own. Give the connection another id, or run it on one hub.";
+    };
     readonly PB_START_FAILED: {
         readonly status: 503;
         readonly text: "The connection failed to start for a reason of its own; the message says why. The other connections run on.";

@@ -23,9 +23,11 @@ export interface ParameterSpec {
     /**
      * For a parameter owned elsewhere (another hub, R-M5): an accepted write is converted
      * and handed here instead of being stored; the value changes only when the owner's
-     * answer comes back through `report`. The result is what the writer is told.
+     * answer comes back through `report`. The result says whether the write was taken to
+     * be forwarded; `answered`, when the writer gives one, is called once with the owner's
+     * answer (or why none came).
      */
-    readonly forward?: (value: Value, origin: string | undefined) => SetResult;
+    readonly forward?: (value: Value, origin: string | undefined, answered?: Answered) => SetResult;
     /** The hub keeps its value across restarts and reloads (R-S2); see the state store. */
     readonly persist?: boolean;
     /**
@@ -37,6 +39,8 @@ export interface ParameterSpec {
 }
 /** `true` when the write changed the value (or fired a trigger). */
 export type SetResult = Result<boolean>;
+/** Told the owner's answer to a write of a parameter owned elsewhere. */
+export type Answered = (result: SetResult) => void;
 /**
  * A typed parameter. Guarantees: it never errors or completes while it exists; a state
  * parameter notifies only on change, in the same order to every listener, even when a
@@ -66,8 +70,12 @@ export interface Parameter {
      * `restore`; undefined while it has had none since it was defined.
      */
     readonly lastChange: LastChange | undefined;
-    /** Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. */
-    set(raw: unknown, origin?: string): SetResult;
+    /**
+     * Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. A
+     * `remote` parameter forwards the write to its owner and calls `answered` with the
+     * owner's answer; a local one has answered already and ignores it.
+     */
+    set(raw: unknown, origin?: string, answered?: Answered): SetResult;
 }
 export interface LastChange {
     readonly by: string;
@@ -76,12 +84,20 @@ export interface LastChange {
 }
 /** The owning connection's view: it may also report values of read-only parameters. */
 export interface OwnedParameter extends Parameter {
-    /** Converts and stores `raw` regardless of access, without calling `onWrite`. */
-    report(raw: unknown): SetResult;
+    /**
+     * Converts and stores `raw` regardless of access, without calling `onWrite`. `by` says
+     * who made the change when it is not the connection itself (the owner of a remote one).
+     */
+    report(raw: unknown, by?: string): SetResult;
+}
+/** A parameter that mirrors one owned by another hub (R-M5): its value may become unknown again. */
+export interface ProxyParameter extends OwnedParameter {
+    /** Makes the value unknown, notifying no one: its owner went away. */
+    forget(): void;
 }
 /**
  * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
  * `causes` is its graph's, for delivering queued writes with their causes; `address` is
  * given when the caller has made it already (one string per parameter, not two).
  */
-export declare function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address?: string): OwnedParameter;
+export declare function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address?: string): ProxyParameter;
