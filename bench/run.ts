@@ -70,6 +70,8 @@ const servers = {
   // The same hub keeping its values in a fresh state folder (scenario 7).
   kept: () =>
     startServer('patchbay, state kept', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', mkdtempSync(join(tmpdir(), 'patchbay-bench-state-')), '--log-format', 'json']),
+  // The same hub without who-changed-it (R-O2), for what keeping it costs (scenario 10).
+  bare: () => startServer('patchbay without origins', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json'], { PATCHBAY_BENCH_WITHOUT_ORIGINS: '1' }),
   raw: () => startServer('raw uWS', node, ['--import', 'tsx', join(root, 'bench/servers/raw-uws.ts')]),
   node: () => startServer('node:http + ws', node, ['--import', 'tsx', join(root, 'bench/servers/node-http.ts')]),
 };
@@ -622,11 +624,52 @@ async function scenarioMqtt() {
   );
 }
 
+// --- 10. what keeping who changed each value costs (R-O2) -----------------------------------
+
+async function scenarioOrigins() {
+  console.log('10. who changed it: scenarios 1–3 with origins kept, against the same hub without');
+  // Two rounds, alternating, best of each (as scenario 7): a burst of other work must not decide it.
+  const best: Record<string, { get: number; update: number; deliveries: number; cpuUs: number }> = {};
+  for (const name of ['patchbay', 'bare', 'patchbay', 'bare'] as const) {
+    const measured = await withServer(name, async (server) => {
+      const read = `http://127.0.0.1:${server.port}/parameters/bench/p1`;
+      await wrk(read, { connections: 100, seconds: 1 });
+      const get = (await wrk(read, { connections: 100, seconds })).requestsPerSecond;
+      return withClients(server, 1000, async (clients) => {
+        const url = `http://127.0.0.1:${server.port}/update`;
+        await wrk(url, { connections: 10, seconds: 1, lua: updateScript('bench/p1') });
+        await clients.reset();
+        const started = nowMs();
+        const update = await wrk(url, { connections: 10, seconds, lua: updateScript('bench/p1') });
+        const report = await settledReport(clients, 1000);
+        const deliveries = report.received / ((nowMs() - started) / 1000);
+        const step = await ladderStep(server, clients, 1000, 1_000_000);
+        return { get: get, update: update.requestsPerSecond, deliveries, cpuUs: step.cpuPerDeliveryUs };
+      });
+    });
+    const before = best[name];
+    best[name] = {
+      get: Math.max(before?.get ?? 0, measured.get),
+      update: Math.max(before?.update ?? 0, measured.update),
+      deliveries: Math.max(before?.deliveries ?? 0, measured.deliveries),
+      cpuUs: Math.min(before?.cpuUs ?? Number.POSITIVE_INFINITY, measured.cpuUs),
+    };
+  }
+  const kept = best['patchbay']!;
+  const bare = best['bare']!;
+  const within = (ratio: number) => ratio >= 0.95 && ratio <= 1 / 0.95;
+  row('10 origins', '1: GET requests/s, kept vs without', fmt(kept.get), fmt(bare.get), kept.get / bare.get, 'within 5 %', within(kept.get / bare.get));
+  row('10 origins', '2: /update requests/s with 1,000 listeners, kept vs without', fmt(kept.update), fmt(bare.update), kept.update / bare.update, 'within 5 %', within(kept.update / bare.update));
+  row('10 origins', '2: deliveries/s, kept vs without', fmt(kept.deliveries), fmt(bare.deliveries), kept.deliveries / bare.deliveries, 'within 5 %', within(kept.deliveries / bare.deliveries));
+  row('10 origins', '3: server CPU µs per delivery at 1,000 changes/s, kept vs without', fmt(kept.cpuUs, 2), fmt(bare.cpuUs, 2), kept.cpuUs / bare.cpuUs, 'within 5 %', within(kept.cpuUs / bare.cpuUs));
+  notes.push('10: the same hub and flow with who-changed-it kept (as always) and with PATCHBAY_BENCH_WITHOUT_ORIGINS=1 (no `by`/`at` per change, no client address per /update), two alternating rounds, best of each.');
+}
+
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState, scenarioHighFrequency, scenarioMqtt };
+const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState, scenarioHighFrequency, scenarioMqtt, scenarioOrigins };
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only && !name.toLowerCase().includes(only.toLowerCase())) continue;
   // One scenario that fails (a server cut a load off, say) leaves the others' numbers standing.

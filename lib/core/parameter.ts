@@ -101,6 +101,13 @@ export interface ProxyParameter extends OwnedParameter {
   forget(): void;
 }
 
+/**
+ * Whether parameters keep who changed them (R-O2). Always, except in the benchmark that
+ * measures what keeping it costs: it runs the same hub with
+ * `PATCHBAY_BENCH_WITHOUT_ORIGINS=1` beside it (bench/README.md, scenario 10).
+ */
+export const keepsOrigins = process.env['PATCHBAY_BENCH_WITHOUT_ORIGINS'] === undefined;
+
 const UNKNOWN = Symbol('unknown');
 const NO_LISTENERS: readonly Subscriber<Value>[] = [];
 type Slot = Value | typeof UNKNOWN;
@@ -154,6 +161,7 @@ class TypedParameter implements ProxyParameter {
 
   /** Kept as two fields, not an object, so that a change allocates nothing for it. */
   private changed(by: string): void {
+    if (!keepsOrigins) return;
     this.changedBy = by;
     this.changedAt = wallClockOfTurn();
   }

@@ -6,7 +6,7 @@
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
 import type { Graph } from '../core/graph.ts';
-import type { Parameter } from '../core/parameter.ts';
+import { keepsOrigins, type Parameter } from '../core/parameter.ts';
 import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import type { Registry } from 'prom-client';
@@ -146,7 +146,7 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
   if (!fields.ok) return sendError(res, fields.error, json);
   const { graph, settled, log } = context;
   if (graph.get(fields.value.parameter)?.remote) return answerForwarded(res, context, access, fields.value, json);
-  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, `http ${clientAddress(res)}`);
+  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, keepsOrigins ? `http ${clientAddress(res)}` : 'http');
   if (!written.ok) return sendError(res, written.error, json);
   if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
   // Callbacks stay inline (anonymous): this runs for every kept write.
