@@ -149,10 +149,13 @@ function Connections({ connections }) {
   </ul>`;
 }
 
-// A connection's details, one level of nesting flattened: "webSockets clients: 2".
+// A connection's details, one level of nesting flattened ("webSockets clients: 2"), lists
+// joined ("shared: stage, desk"), anything deeper as key: value pairs.
+const text = (v) =>
+  Array.isArray(v) ? v.map(text).join(', ') : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${text(x)}`).join(', ') : String(v);
 const details = (d) =>
   Object.entries(d)
-    .flatMap(([k, v]) => (v && typeof v === 'object' ? Object.entries(v).map(([k2, v2]) => `${k} ${k2}: ${typeof v2 === 'object' ? JSON.stringify(v2) : v2}`) : [`${k}: ${v}`]))
+    .flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(([k2, v2]) => `${k} ${k2}: ${text(v2)}`) : [`${k}: ${text(v)}`]))
     .join(' · ');
 
 // The flow's enabled rules in the order they run, each with the problems reported for it.
