@@ -1,6 +1,7 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { Cause, Causes } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
+import { keepsOrigins } from './origins.ts';
 import { wallClockOfTurn } from './scheduler.ts';
 import { convert, type Value, type ValueType } from './value.ts';
 
@@ -100,13 +101,6 @@ export interface ProxyParameter extends OwnedParameter {
   /** Makes the value unknown, notifying no one: its owner went away. */
   forget(): void;
 }
-
-/**
- * Whether parameters keep who changed them (R-O2). Always, except in the benchmark that
- * measures what keeping it costs: it runs the same hub with
- * `PATCHBAY_BENCH_WITHOUT_ORIGINS=1` beside it (bench/README.md, scenario 10).
- */
-export const keepsOrigins = process.env['PATCHBAY_BENCH_WITHOUT_ORIGINS'] === undefined;
 
 const UNKNOWN = Symbol('unknown');
 const NO_LISTENERS: readonly Subscriber<Value>[] = [];

@@ -6,7 +6,8 @@
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
 import type { Graph } from '../core/graph.ts';
-import { keepsOrigins, type Parameter } from '../core/parameter.ts';
+import { keepsOrigins } from '../core/origins.ts';
+import type { Parameter } from '../core/parameter.ts';
 import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import type { Registry } from 'prom-client';
