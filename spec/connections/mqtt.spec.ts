@@ -49,7 +49,7 @@ function answerOf(hub: Hub, address: string, value: unknown): Promise<SetResult>
   });
 }
 
-withBroker(`published parameters are on the broker, retained, under <prefix>/<connection>/val/<parameter>; triggers are not retained${whyNoBroker}`, async (t) => {
+withBroker(`published parameters are on the broker, retained, under <prefix>/<connection>/val/<parameter>; triggers are not retained (R-M1, R-M2)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const hub = await startHub(t, {
     connections: {
@@ -77,7 +77,7 @@ withBroker(`published parameters are on the broker, retained, under <prefix>/<co
   t.deepEqual(again.on(`${prefix}/studio/val/go`), [], 'a fire is not retained');
 });
 
-withBroker(`a message on …/set/<parameter> writes a published parameter, and only a published one; a response topic gets the answer${whyNoBroker}`, async (t) => {
+withBroker(`a message on …/set/<parameter> writes a published parameter, and only a published one; a response topic gets the answer (R-M2)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const hub = await startHub(t, {
     connections: {
@@ -101,7 +101,7 @@ withBroker(`a message on …/set/<parameter> writes a published parameter, and o
   t.is(hub.graph.get('studio/level')?.lastChange?.by, 'mqtt');
 });
 
-withBroker(`a mapped topic is a typed parameter that follows the payload; a write goes to its command topic once the broker has it${whyNoBroker}`, async (t) => {
+withBroker(`a mapped topic is a typed parameter that follows the payload; a write goes to its command topic once the broker has it (R-M3)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const { log, lines } = capturedLog('warn');
   const hub = await startHub(
@@ -138,7 +138,7 @@ withBroker(`a mapped topic is a typed parameter that follows the payload; a writ
   await eventually(() => valueOn(hub, 'bus/lamp') === true, 'the lamp state');
 });
 
-withBroker(`while the broker is away the connection is degraded; when it is back it has the latest value of each topic, and nothing older${whyNoBroker}`, async (t) => {
+withBroker(`while the broker is away the connection is degraded; when it is back it has the latest value of each topic, and nothing older (R-M4)${whyNoBroker}`, async (t) => {
   const own = await startBroker();
   t.teardown(() => own.stop());
   const prefix = prefixOf();
@@ -187,7 +187,7 @@ async function twoHubs(t: ExecutionContext, prefix: string) {
   return { a, b };
 }
 
-withBroker(`another hub shows a shared connection at the same addresses with type and access; its writes go to the owner and come back through it${whyNoBroker}`, async (t) => {
+withBroker(`another hub shows a shared connection at the same addresses with type and access; its writes go to the owner and come back through it (R-M5)${whyNoBroker}`, async (t) => {
   const { a, b } = await twoHubs(t, prefixOf());
   const level = b.graph.get('studio/level');
   t.like(level, { type: 'I', access: 'read-write', remote: true, value: 5 });
@@ -209,7 +209,7 @@ withBroker(`another hub shows a shared connection at the same addresses with typ
   await eventually(() => valueOn(b, 'studio/name') === 'stage', 'the name on b');
 });
 
-withBroker(`a forwarded write the owner refuses is answered with the owner's error and code${whyNoBroker}`, async (t) => {
+withBroker(`a forwarded write the owner refuses is answered with the owner's error and code (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   // An owner that refuses everything, written with a plain MQTT client: the protocol as another hub speaks it.
   const owner = await mqtt.connectAsync(broker.url, { protocolVersion: 5, will: { topic: `${prefix}/$hub/strict`, payload: Buffer.from('{"online":false}'), qos: 1, retain: true } });
@@ -233,7 +233,7 @@ withBroker(`a forwarded write the owner refuses is answered with the owner's err
   }
 });
 
-withBroker(`a connection id another hub runs already fails on the later hub, and the broker keeps the owner's values${whyNoBroker}`, async (t) => {
+withBroker(`a connection id another hub runs already fails on the later hub, and the broker keeps the owner's values (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const { a } = await twoHubs(t, prefix);
   const later = await startHub(t, {
@@ -252,7 +252,7 @@ withBroker(`a connection id another hub runs already fails on the later hub, and
   t.is(tool.messages.at(-1)?.payload, '5');
 });
 
-withBroker(`a hub that joins late has every value of the others before its mqtt connection is ok${whyNoBroker}`, async (t) => {
+withBroker(`a hub that joins late has every value of the others before its mqtt connection is ok (R-M6)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const count = 5000;
   const lines = Array.from({ length: count }, (_, i) => `p${i},I,0`);
@@ -272,7 +272,7 @@ withBroker(`a hub that joins late has every value of the others before its mqtt 
   t.deepEqual(missing, []);
 });
 
-withBroker(`when the owner goes away its connections fail on the others and their values are unknown, until it is back${whyNoBroker}`, async (t) => {
+withBroker(`when the owner goes away its connections fail on the others and their values are unknown, until it is back (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const { a, b } = await twoHubs(t, prefix);
   await a.stop();
@@ -290,7 +290,7 @@ withBroker(`when the owner goes away its connections fail on the others and thei
   await eventually(() => valueOn(b, 'studio/level') === 8 && shown(b, 'studio') === undefined, 'studio back on b');
 });
 
-withBroker(`writes made on two hubs at once end with one value on every hub: the owner's last${whyNoBroker}`, async (t) => {
+withBroker(`writes made on two hubs at once end with one value on every hub: the owner's last (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const { a, b } = await twoHubs(t, prefix);
   const c = await startHub(t, { connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'c', share: [] } } } });
@@ -310,7 +310,7 @@ withBroker(`writes made on two hubs at once end with one value on every hub: the
   t.pass();
 });
 
-withBroker(`/metrics shows the broker connection, the other hubs and the messages each way${whyNoBroker}`, async (t) => {
+withBroker(`/metrics shows the broker connection, the other hubs and the messages each way (R-O1)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const { a } = await twoHubs(t, prefix);
   const observed = await startHub(t, {

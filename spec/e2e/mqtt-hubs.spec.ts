@@ -41,7 +41,7 @@ const update = async (hub: HubProcess, address: string, value: string) => {
   return { status: response.status, body: (await response.json()) as { ok?: boolean; code?: string } };
 };
 
-withBroker(`three hub processes on one broker: shared values and writes, a late joiner, concurrent writes, an owner killed and back${whyNoBroker}`, async (t) => {
+withBroker(`three hub processes on one broker: shared values and writes, a late joiner, concurrent writes, an owner killed and back (R-M5, R-M6)${whyNoBroker}`, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-hubs-'));
   const controlFlow = await flowFile(dir, 'two-hubs-control.json5');
   let control = await runHub(t, controlFlow);
