@@ -15,9 +15,12 @@ export class Graph {
   private readonly connectionIds = new Set<string>();
   private readonly added = new Subject<Parameter>();
   private readonly removed = new Subject<Parameter>();
+  private readonly forgotten = new Subject<Parameter>();
 
   readonly added$: Observable<Parameter> = this.added.asObservable();
   readonly removed$: Observable<Parameter> = this.removed.asObservable();
+  /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
+  readonly forgotten$: Observable<Parameter> = this.forgotten.asObservable();
   /**
    * The tracker of causes every parameter of the graph reports its queued writes to: set by
    * whoever follows changes by their causes (the rule engine's loop guard), empty otherwise.
@@ -108,6 +111,12 @@ export class Graph {
     if (parameter) return parameter.set(raw, origin, answered);
     const missing = this.lookup(address);
     return missing.ok ? missing.value.set(raw, origin, answered) : missing;
+  }
+
+  /** Makes a mirrored parameter's value unknown, and says so on `forgotten$`. */
+  forget(parameter: ProxyParameter): void {
+    parameter.forget();
+    if (this.forgotten.observed) this.forgotten.next(parameter);
   }
 
   /** Removes one parameter; true when it existed. */

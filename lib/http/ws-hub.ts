@@ -189,6 +189,11 @@ export class WsHub {
     this.graphEvents.push(
       this.graph.added$.subscribe((parameter) => this.track(parameter)),
       this.graph.removed$.subscribe((parameter) => this.untrack(parameter.address)),
+      // Unknown again: a client that joins now gets no value for it in its snapshot.
+      this.graph.forgotten$.subscribe((parameter) => {
+        const entry = this.entries.get(parameter.address);
+        if (entry) entry.message = undefined;
+      }),
     );
   }
 

@@ -41,7 +41,8 @@ export function errorAnswer(p: string | null, error: CodedError): string {
 
 /**
  * Server → client, only to clients that opened the socket with `?events=1` (R-U1): the set
- * of parameters changed (a reload, a connection that came or went). They fetch
+ * of parameters changed (a reload, a connection that came or went), or values became unknown
+ * (the hub that owns them went away). They fetch
  * `GET /parameters` and `GET /connections` again. Clients without the flag never see it, so
  * a `{p, v}` client is not disturbed by a message it does not know.
  */

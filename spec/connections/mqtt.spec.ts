@@ -340,3 +340,32 @@ withBroker(`/metrics shows the broker connection, the other hubs and the message
   await a.stop();
   await eventually(async () => (await scrape())('patchbay_mqtt_hubs{connection="bus",state="away"}') === 1, 'hub a away');
 });
+
+withBroker(`when the owner goes away, WebSocket clients that asked for events are told, and a client that joins then gets no stale value (R-M5)${whyNoBroker}`, async (t) => {
+  const prefix = prefixOf();
+  const { a } = await twoHubs(t, prefix);
+  const shower = await startHub(t, {
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'v', share: [] } },
+    },
+  });
+  const port = shower.connection('api')?.info.details?.['port'] as number;
+  const { default: WebSocket } = await import('ws');
+  const listen = async (path: string) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`);
+    t.teardown(() => socket.close());
+    const messages: string[] = [];
+    socket.on('message', (data) => messages.push(data.toString()));
+    await new Promise((resolve) => socket.once('open', resolve));
+    return messages;
+  };
+  const before = await listen('/ws');
+  await eventually(() => before.some((m) => m.includes('"studio/level"')), 'the level in the first snapshot');
+  const events = await listen('/ws?events=1&filter=%5E%24');
+  await a.stop();
+  await eventually(() => events.includes('{"event":"parameters"}'), 'the parameters notice');
+  const after = await listen('/ws');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.false(after.some((m) => m.includes('"studio/')), `a stale value in the snapshot: ${after.join(' ')}`);
+});

@@ -227,7 +227,7 @@ export class HubShare implements Publishing {
     for (const [id, mirror] of this.mirrors) {
       if (mirror.owner !== hubId) continue;
       // Gone: its values are unknown until it is back and sends them again.
-      if (!online) for (const { parameter } of mirror.parameters.values()) parameter.forget();
+      if (!online) for (const { parameter } of mirror.parameters.values()) this.context.graph.forget(parameter);
       this.show(id, mirror);
     }
   }
@@ -351,7 +351,7 @@ export class HubShare implements Publishing {
   private follow(mirror: Mirror, parameter: ProxyParameter, payload: Buffer, properties: MessageProperties): void {
     const from = properties.userProperties?.['hub'];
     if (from !== undefined && from !== mirror.owner) return;
-    if (payload.length === 0 && parameter.type !== 'S' && parameter.type !== 'T') return parameter.forget();
+    if (payload.length === 0 && parameter.type !== 'S' && parameter.type !== 'T') return this.context.graph.forget(parameter);
     const by = properties.userProperties?.['by'];
     parameter.report(parameter.type === 'T' ? null : payload.toString(), `hub ${mirror.owner}${typeof by === 'string' && by ? `: ${by}` : ''}`);
   }
