@@ -5,8 +5,8 @@ export interface FairShareOptions<C> {
   readonly msPerTurn: number;
   /** Bytes a client may have waiting; past them it is refused (`overflow`). */
   readonly maxWaitingBytes: number;
-  /** Applies one message of a client. */
-  readonly apply: (client: C, message: ArrayBuffer) => void;
+  /** Applies one message of a client; `gone` once the client has left (nothing can be sent to it). */
+  readonly apply: (client: C, message: ArrayBuffer, gone: boolean) => void;
   /** A client that sends faster than the hub applies, beyond its waiting room. */
   readonly overflow: (client: C) => void;
   /** The clock shares are measured with (specs pass their own). */
@@ -17,6 +17,8 @@ interface Waiting {
   readonly messages: ArrayBuffer[];
   next: number;
   bytes: number;
+  /** The client has left: what it sent before is still applied, nothing is answered. */
+  gone: boolean;
 }
 
 /**
@@ -44,11 +46,11 @@ export class FairShare<C> {
     this.nextTurnAhead();
     if (!queued && used < this.options.msPerTurn) {
       const started = this.now();
-      this.options.apply(client, message);
+      this.options.apply(client, message, false);
       this.used.set(client, used + this.now() - started);
       return;
     }
-    const room = queued ?? { messages: [], next: 0, bytes: 0 };
+    const room = queued ?? { messages: [], next: 0, bytes: 0, gone: false };
     if (room.bytes + message.byteLength > this.options.maxWaitingBytes) {
       this.forget(client);
       this.options.overflow(client);
@@ -60,10 +62,21 @@ export class FairShare<C> {
     this.waiting.set(client, room);
   }
 
-  /** A client that has gone: what it had waiting is dropped. */
+  /** A client that overflowed: what it had waiting is dropped. */
   forget(client: C): void {
     this.waiting.delete(client);
     this.used.delete(client);
+  }
+
+  /**
+   * A client that has left: what it sent before leaving was received, so it is still
+   * applied in its turns (a script that writes and disconnects loses nothing); only its
+   * answers have nowhere to go.
+   */
+  leave(client: C): void {
+    this.used.delete(client);
+    const room = this.waiting.get(client);
+    if (room) room.gone = true;
   }
 
   /** Messages waiting, over all clients. */
@@ -88,10 +101,10 @@ export class FairShare<C> {
         const message = room.messages[room.next] as ArrayBuffer;
         room.messages[room.next++] = EMPTY;
         room.bytes -= message.byteLength;
-        this.options.apply(client, message);
+        this.options.apply(client, message, room.gone);
         if (this.waiting.get(client) !== room) break;
       }
-      this.used.set(client, this.now() - started);
+      if (!room.gone) this.used.set(client, this.now() - started);
       if (room.next >= room.messages.length) this.waiting.delete(client);
     }
     if (this.waiting.size > 0) this.nextTurnAhead();

@@ -110,6 +110,8 @@ export class RestServer {
   private eventsDue: Subscription | undefined;
   /** `?log=<level>` clients (R-U1): sent `{"log": {level, time, connection?, msg}}` per line at that level or above. */
   private readonly logClients = new Set<WebSocket<WsClient>>();
+  /** Clients that left with writes still waiting for their share: who they were (uWS forgets a closed socket). */
+  private readonly departed = new WeakMap<WebSocket<WsClient>, WsClient>();
   private readonly untap: () => void;
   private readonly graphEvents: Subscription[] = [];
 
@@ -121,7 +123,7 @@ export class RestServer {
     this.writes = new FairShare({
       msPerTurn: this.limits.writeShareMs,
       maxWaitingBytes: this.limits.maxWaitingWrites,
-      apply: (ws, message) => ws.cork(() => this.clientMessage(ws, message)),
+      apply: (ws, message, gone) => (gone ? this.clientMessage(ws, message) : ws.cork(() => this.clientMessage(ws, message))),
       overflow: (ws) => ws.end(1008, 'writing faster than the hub applies'),
     });
     this.app = uws.App();
@@ -355,7 +357,9 @@ export class RestServer {
       },
       drain: (ws) => hub.drained(ws),
       close: (ws, code) => {
-        this.writes.forget(ws);
+        // What it sent before leaving is still applied (FairShare.leave), as the client it was.
+        this.departed.set(ws, ws.getUserData());
+        this.writes.leave(ws);
         this.eventClients.delete(ws);
         this.logClients.delete(ws);
         hub.leave(ws);
@@ -370,10 +374,11 @@ export class RestServer {
    * gets back is never more than it sent (R-H12).
    */
   private clientMessage(ws: WebSocket<WsClient>, message: ArrayBuffer): void {
-    const { access, origin } = ws.getUserData();
+    const gone = this.departed.get(ws);
+    const { access, origin } = gone ?? ws.getUserData();
     let refused = 0;
     const refuse = (p: string | null, error: CodedError) => {
-      if (++refused <= this.limits.maxErrorAnswers) ws.send(errorAnswer(p, error));
+      if (++refused <= this.limits.maxErrorAnswers && !gone) ws.send(errorAnswer(p, error));
     };
     for (const item of parseClientMessage(message)) {
       if (!item.ok) {
@@ -387,7 +392,7 @@ export class RestServer {
       if (!written.ok) refuse(item.p, written.error);
     }
     const unanswered = refused - this.limits.maxErrorAnswers;
-    if (unanswered > 0) ws.send(errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }));
+    if (unanswered > 0 && !gone) ws.send(errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }));
   }
 }
 

@@ -58,3 +58,40 @@ test('a WebSocket client that writes far faster than the hub applies is closed w
   t.is(await closed, 1008);
   t.is((await fetch(`${base}/parameters/studio/x`)).status, 200);
 });
+
+test('a client that leaves with messages waiting has them applied in its turns, as gone', async (t) => {
+  const gone: boolean[] = [];
+  let clock = 0;
+  const applied: string[] = [];
+  const fair = new FairShare<string>({
+    msPerTurn: 2,
+    maxWaitingBytes: 1024,
+    now: () => clock,
+    apply: (client, m, left) => {
+      clock += 1;
+      applied.push(`${client}:${text(m)}`);
+      gone.push(left);
+    },
+    overflow: () => {},
+  });
+  for (let i = 1; i <= 5; i++) fair.offer('script', message(String(i)));
+  fair.leave('script');
+  await turn();
+  await turn();
+  t.deepEqual(applied, ['script:1', 'script:2', 'script:3', 'script:4', 'script:5']);
+  t.deepEqual(gone, [false, false, true, true, true]);
+  t.is(fair.waitingBytes, 0);
+});
+
+test('a WebSocket client that writes and disconnects at once loses none of its writes', async (t) => {
+  const { port, base } = await serve(t, {}, { studio: { type: 'dummy', parameters: ['x,I,0'] } });
+  const script = await Client.open(t, `ws://127.0.0.1:${port}/ws?filter=%5E%24`);
+  const batches = 200;
+  for (let b = 0; b < batches; b++) script.send(JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ p: 'studio/x', v: b * 100 + i + 1 }))));
+  script.socket.close();
+  const last = String(batches * 100);
+  const deadline = Date.now() + 10_000;
+  let value = '';
+  while (Date.now() < deadline && (value = await (await fetch(`${base}/parameters/studio/x`)).text()) !== last) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.is(value, last);
+});
