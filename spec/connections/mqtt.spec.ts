@@ -1,20 +1,13 @@
-import test, { type ExecutionContext } from 'ava';
+import type { ExecutionContext } from 'ava';
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
 import type { Hub } from '../../lib/hub.ts';
 import type { SetResult } from '../../lib/core/parameter.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { capturedLog, startHub } from '../helpers/hub.ts';
-import { type Broker, canRunBroker, startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
+import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
+import { startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
 
-const withBroker = canRunBroker ? test.serial : test.serial.skip;
-
-let broker: Broker;
-test.before(async () => {
-  if (canRunBroker) broker = await startBroker();
-});
-test.after.always(async () => {
-  await broker?.stop();
-});
+const broker = brokerOfFile();
 
 /** A plain MQTT client of the spec: what any tool on the broker sees. */
 interface Watcher {

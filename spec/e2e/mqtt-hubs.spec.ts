@@ -3,21 +3,13 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import test from 'ava';
 import JSON5 from 'json5';
 import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
-import { type Broker, canRunBroker, startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
+import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
+import { whyNoBroker } from '../helpers/mosquitto.ts';
 
-const withBroker = canRunBroker ? test.serial : test.serial.skip;
-
-let broker: Broker;
-test.before(async () => {
-  if (canRunBroker) broker = await startBroker();
-});
-test.after.always(async () => {
-  await broker?.stop();
-});
+const broker = brokerOfFile();
 
 type Document = { connections: Record<string, Record<string, unknown>> };
 
