@@ -5,7 +5,9 @@ import type { SetResult } from '../../lib/core/parameter.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { capturedLog, startHub } from '../helpers/hub.ts';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
-import { startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
+import { startBroker, tlsFixtures, whyNoBroker } from '../helpers/mosquitto.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const broker = brokerOfFile();
 
@@ -361,4 +363,31 @@ withBroker(`when the owner goes away, WebSocket clients that asked for events ar
   const after = await listen('/ws');
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.false(after.some((m) => m.includes('"studio/')), `a stale value in the snapshot: ${after.join(' ')}`);
+});
+
+withBroker(`over mqtts:// with the broker's certificate authority in \`ca\`; a broker it cannot verify leaves the connection degraded with the reason (R-M1)${whyNoBroker}`, async (t) => {
+  const secure = await startBroker({ tls: true });
+  t.teardown(() => secure.stop());
+  const prefix = prefixOf();
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,I,5'] },
+        bus: { type: 'mqtt', url: secure.url, prefix, ca: 'ca.pem', publish: ['studio/#'] },
+        wrong: { type: 'mqtt', url: secure.url, prefix, ca: 'other-ca.pem' },
+      },
+    },
+    { dir: tlsFixtures },
+  );
+  t.is(statusOf(hub, 'bus')?.status, 'ok');
+  t.like(statusOf(hub, 'wrong'), { status: 'degraded', code: 'PB_BROKER_UNAVAILABLE' });
+  t.regex(statusOf(hub, 'wrong')?.reason ?? '', /certificate/i);
+  const client = await mqtt.connectAsync(secure.url, { protocolVersion: 5, ca: readFileSync(join(tlsFixtures, 'ca.pem')) });
+  t.teardown(() => client.endAsync(true));
+  const seen: string[] = [];
+  client.on('message', (_topic, payload) => seen.push(payload.toString()));
+  await client.subscribeAsync(`${prefix}/studio/val/level`, { qos: 1 });
+  await eventually(() => seen.includes('5'), 'the retained level over TLS');
+  t.pass();
 });

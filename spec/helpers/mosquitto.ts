@@ -3,9 +3,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { eventually, startBound } from './eventually.ts';
 
 const binary = '/usr/sbin/mosquitto';
+/** A certificate authority, a broker certificate for 127.0.0.1 signed by it, and another CA: test-only, valid for a century. */
+export const tlsFixtures = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
 /** True where Debian's Mosquitto is installed (CI installs it). */
 export const canRunBroker = existsSync(binary);
 /** Appended to a spec's title: why it was skipped, when it was. */
@@ -27,13 +30,15 @@ export interface Broker {
  * and queues bounded at `queued` messages per client (its default of 1,000 drops most of a
  * late joiner's retained values when a hub has more parameters).
  */
-export async function startBroker({ queued = 20_000, inflight = 1000 } = {}): Promise<Broker> {
+export async function startBroker({ queued = 20_000, inflight = 1000, tls = false } = {}): Promise<Broker> {
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-broker-'));
   const config = join(folder, 'mosquitto.conf');
+  // With `tls`, the listener speaks TLS only, with a certificate for 127.0.0.1 signed by spec/fixtures/tls/ca.pem.
+  const certificates = tls ? ['cafile', 'certfile', 'keyfile'].map((key, i) => `${key} ${join(tlsFixtures, ['ca.pem', 'broker.pem', 'broker.key'][i]!)}`) : [];
   writeFileSync(
     config,
-    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, `max_inflight_messages ${inflight}`, 'log_dest none', ''].join('\n'),
+    [`listener ${port} 127.0.0.1`, ...certificates, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, `max_inflight_messages ${inflight}`, 'log_dest none', ''].join('\n'),
   );
   let child: ChildProcess | undefined;
   const launch = async () => {
@@ -53,7 +58,7 @@ export async function startBroker({ queued = 20_000, inflight = 1000 } = {}): Pr
   await launch();
   return {
     port,
-    url: `mqtt://127.0.0.1:${port}`,
+    url: `${tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
     kill,
     restart: launch,
     stop: async () => {
