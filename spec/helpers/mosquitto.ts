@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually, startBound } from './eventually.ts';
@@ -38,7 +38,8 @@ export async function startBroker({ queued = 20_000, inflight = 1000, tls = fals
   const certificates = tls ? ['cafile', 'certfile', 'keyfile'].map((key, i) => `${key} ${join(tlsFixtures, ['ca.pem', 'broker.pem', 'broker.key'][i]!)}`) : [];
   writeFileSync(
     config,
-    [`listener ${port} 127.0.0.1`, ...certificates, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, `max_inflight_messages ${inflight}`, 'log_dest none', ''].join('\n'),
+    // As the user running the specs: started as root, Mosquitto would otherwise become `mosquitto`, which may not read the certificates.
+    [`listener ${port} 127.0.0.1`, ...certificates, `user ${userInfo().username}`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, `max_inflight_messages ${inflight}`, 'log_dest none', ''].join('\n'),
   );
   let child: ChildProcess | undefined;
   const launch = async () => {

@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
+import { eventually } from '../helpers/eventually.ts';
 import { StateStore } from '../../lib/state/store.ts';
 import { stateFolder, storeWith } from '../helpers/state.ts';
 
@@ -43,6 +44,8 @@ test('two processes may hold the same state folder: the second sees what the fir
   t.deepEqual(reader.values(), [['vars/a', 1]]);
   writer.setValue('vars/a', 2);
   await writer.settled();
+  // The reader's snapshot is renewed once its turn is over, as another process's would be.
+  await eventually(() => JSON.stringify(reader.values()) === JSON.stringify([['vars/a', 2]]), () => `the reader to see 2 (it sees ${JSON.stringify(reader.values())})`, 5000);
   t.deepEqual(reader.values(), [['vars/a', 2]]);
 });
 
