@@ -147,7 +147,7 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
   if (!fields.ok) return sendError(res, fields.error, json);
   const { graph, settled, log } = context;
   if (graph.get(fields.value.parameter)?.remote) return answerForwarded(res, context, access, fields.value, json);
-  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, keepsOrigins ? `http ${clientAddress(res)}` : 'http');
+  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, httpOrigin(res));
   if (!written.ok) return sendError(res, written.error, json);
   if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
   // Callbacks stay inline (anonymous): this runs for every kept write.
@@ -165,10 +165,15 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
 function answerForwarded(res: HttpResponse, { graph, log }: RouteContext, access: Access, { parameter, value }: UpdateFields, json: boolean): void {
   let aborted = false;
   res.onAborted(() => (aborted = true));
-  const written = writeFor(access, graph, parameter, value, `http ${clientAddress(res)}`, (answer) => {
+  const written = writeFor(access, graph, parameter, value, httpOrigin(res), (answer) => {
     if (!aborted) answerLater(res, json, log, () => (answer.ok ? answerTaken(res, json) : sendError(res, answer.error, json)));
   });
   if (!written.ok) sendError(res, written.error, json);
+}
+
+/** Who an HTTP write is from (R-O2): `http <client address>`. */
+function httpOrigin(res: HttpResponse): string {
+  return keepsOrigins ? `http ${clientAddress(res)}` : 'http';
 }
 
 /** The client's address as text, for "who changed it" (R-O2). */

@@ -376,6 +376,7 @@ export class RestServer {
   private clientMessage(ws: WebSocket<WsClient>, message: ArrayBuffer): void {
     const gone = this.departed.get(ws);
     const { access, origin } = gone ?? ws.getUserData();
+    const { graph } = this.options;
     let refused = 0;
     const refuse = (p: string | null, error: CodedError) => {
       if (++refused <= this.limits.maxErrorAnswers && !gone) ws.send(errorAnswer(p, error));
@@ -385,7 +386,6 @@ export class RestServer {
         refuse(item.p, item.error);
         continue;
       }
-      const { graph } = this.options;
       // A refusal by the owner of a remote parameter comes later, after the answers of this message.
       const answered = graph.get(item.p)?.remote ? (answer: SetResult) => answer.ok || sendIfOpen(ws, errorAnswer(item.p, answer.error)) : undefined;
       const written = writeFor(access, graph, item.p, item.v, origin, answered);

@@ -63,6 +63,8 @@ export class BrokerLink {
   private retryMs = FIRST_RETRY_MS;
   private retryTimer: Subscription | undefined;
   private syncCount = 0;
+  /** The marker of the latest connect: when it comes back, every retained message before it is in. */
+  private pendingMarker = '';
   private readonly kept = new Map<string, Kept>();
   private lastReason = '';
   /** Messages handed to the broker and received from it since the start (`/metrics`). */
@@ -139,8 +141,6 @@ export class BrokerLink {
       client.stream.destroy();
     }
   }
-
-  private pendingMarker = '';
 
   private received(topic: string, payload: Buffer, properties: MessageProperties): void {
     this.counts.received++;

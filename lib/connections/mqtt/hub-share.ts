@@ -106,9 +106,13 @@ export class HubShare implements Publishing {
   // --- What this hub publishes -------------------------------------------------------
 
   publishes(parameter: Parameter): boolean {
-    if (parameter.remote) return false;
-    if (this.publishPatterns.matches(parameter.address)) return true;
-    return this.hub.share.matches(parameter.address) && !parameter.id.startsWith('_') && !this.refused.has(parameter.connectionId) && !this.mirrors.has(parameter.connectionId);
+    return !parameter.remote && (this.publishPatterns.matches(parameter.address) || this.shares(parameter));
+  }
+
+  /** True when the other hubs see this parameter: `share` matches it, and its connection is this hub's. */
+  private shares(parameter: Parameter): boolean {
+    const { connectionId } = parameter;
+    return !parameter.remote && this.hub.share.matches(parameter.address) && !parameter.id.startsWith('_') && !this.refused.has(connectionId) && !this.mirrors.has(connectionId);
   }
 
   isLocal(connectionId: string): boolean {
@@ -171,18 +175,24 @@ export class HubShare implements Publishing {
   private ownMeta(): SharedConnection[] {
     const { graph } = this.context;
     const local = this.context.connections().filter((c) => !this.mirrors.has(c.id) && c.id !== this.context.id && !this.refused.has(c.id) && graph.hasConnection(c.id));
+    // One pass over the graph, not one per connection.
+    const shared = new Map<string, (readonly [string, ValueType, Access])[]>();
+    for (const p of graph.all()) {
+      if (!this.shares(p)) continue;
+      const list = shared.get(p.connectionId) ?? [];
+      list.push([p.id, p.type, p.access]);
+      shared.set(p.connectionId, list);
+    }
     const described: SharedConnection[] = [];
     for (const info of local) {
-      const parameters = graph
-        .byPrefix(`${info.id}/`)
-        .filter((p) => this.publishes(p) && this.hub.share.matches(p.address))
-        .map((p) => [p.id, p.type, p.access] as const);
+      const parameters = shared.get(info.id) ?? [];
       if (parameters.length === 0 && !this.claims.has(info.id)) continue;
       if (!this.claims.has(info.id)) this.claims.set(info.id, this.context.scheduler.now());
       const { id, type, status, reason, code, description, location, group } = info;
       described.push({ id, type, status, reason, ...(code ? { code } : {}), description, location, group, since: this.claims.get(id)!, parameters });
     }
-    for (const id of this.claims.keys()) if (!local.some((c) => c.id === id)) this.claims.delete(id);
+    const present = new Set(local.map((c) => c.id));
+    for (const id of this.claims.keys()) if (!present.has(id)) this.claims.delete(id);
     return described;
   }
 

@@ -135,7 +135,6 @@ export const mqttConnection = defineConnectionType({
         const read = (file: string | undefined) => (file ? readFileSync(file) : undefined);
         const [ca, cert, key] = [read(files.ca), read(files.cert), read(files.key)];
         const clientId = settings.clientId || `patchbay-${hub?.id ?? context.id}-${Math.random().toString(16).slice(2, 10)}`;
-        const parts = { bridge: undefined as Bridge | undefined, share: undefined as HubShare | undefined };
         link = new BrokerLink(
           {
             url: settings.url,
@@ -150,18 +149,18 @@ export const mqttConnection = defineConnectionType({
             syncTopic: layout.sync(clientId),
           },
           {
-            subscriptions: () => ({ ...parts.bridge?.subscriptions(), ...parts.share?.subscriptions() }),
+            subscriptions: () => ({ ...bridge?.subscriptions(), ...share?.subscriptions() }),
             message: (topic, payload, properties) => {
-              if (parts.share?.message(topic, payload, properties)) return;
-              parts.bridge?.message(topic, payload, properties);
+              if (share?.message(topic, payload, properties)) return;
+              bridge?.message(topic, payload, properties);
             },
             up: () => {
-              parts.share?.up();
-              parts.bridge?.up();
+              share?.up();
+              bridge?.up();
               context.setStatus(Status.Ok);
             },
             down: (reason) => {
-              parts.share?.down(reason);
+              share?.down(reason);
               context.setStatus(Status.Degraded, reason, 'PB_BROKER_UNAVAILABLE');
             },
           },
@@ -173,14 +172,13 @@ export const mqttConnection = defineConnectionType({
           publishes: (parameter) => !parameter.remote && settings.publish.matches(parameter.address),
           isLocal: (connectionId) => context.graph.hasConnection(connectionId),
         };
-        if (hub) share = parts.share = new HubShare(context, settings, hub, link, settings.publish);
-        const publishing = share ?? alone;
-        bridge = parts.bridge = new Bridge(context, settings, link, publishing);
+        if (hub) share = new HubShare(context, settings, hub, link, settings.publish);
+        const published = new Bridge(context, settings, link, share ?? alone);
+        bridge = published;
         if (share) {
-          const theBridge = bridge;
           share.onPublishingChanged = (republish) => {
-            theBridge.review();
-            for (const id of republish) theBridge.republishConnection(id);
+            published.review();
+            for (const id of republish) published.republishConnection(id);
           };
         }
         await link.start();
