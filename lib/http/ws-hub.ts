@@ -56,18 +56,6 @@ interface Snapshot {
   bytes: number;
 }
 
-/**
- * How long a rate-limited topic waits to release held messages that are due in `wait` ms:
- * until the next quarter of its interval on the clock, so that parameters whose intervals
- * end at scattered times go out together, a few times an interval, rather than each in a
- * turn of its own (a turn with messages costs a write per client). Later, never earlier:
- * the rate stays at most the limit.
- */
-function releaseWait(interval: number, now: number, wait: number): number {
-  const quantum = interval / 4;
-  return Math.ceil((now + Math.max(0, wait)) / quantum) * quantum - now;
-}
-
 /** Entries sent between two looks at the clock and the client's buffer. */
 const SLICE_CHECK_EVERY = 256;
 
@@ -110,10 +98,12 @@ class Topic {
   readonly entries = new Set<Entry>();
   /** Batch topics: this turn's messages, sent as one array when the turn ends. */
   readonly pending: string[] = [];
-  /** Rate-limited topics: when each parameter was last sent, and the latest message of those held back. */
-  readonly lastSent = new Map<Entry, number>();
+  /** Rate-limited topics: the latest message of each parameter changed since the last tick, in the order they first changed. */
   readonly held = new Map<Entry, string>();
+  /** The next tick, while messages are held. */
   release: Subscription | undefined;
+  /** When the last tick sent. */
+  lastTick = Number.NEGATIVE_INFINITY;
   /** While a new topic finds its parameters: where it is among the hub's (see `buildTopic`). */
   building: Iterator<Entry> | undefined;
   /** Clients whose snapshot waits for the topic to be built. */
@@ -309,7 +299,6 @@ export class WsHub {
     for (const topic of entry.topics) {
       topic.entries.delete(entry);
       topic.held.delete(entry);
-      topic.lastSent.delete(entry);
     }
     this.entries.delete(address);
   }
@@ -329,8 +318,8 @@ export class WsHub {
     if (topics.length === 0) return;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
-      if (topic.interval > 0 && !this.due(topic, entry, message)) continue;
-      this.send(topic, message);
+      if (topic.interval > 0) this.hold(topic, entry, message);
+      else this.send(topic, message);
     }
     this.publishedSinceScan = true;
     this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
@@ -355,37 +344,25 @@ export class WsHub {
   }
 
   /**
-   * R-W2: true when the parameter may be sent to a rate-limited topic now; otherwise its
-   * latest message is held (one per parameter, so memory stays bounded) and sent when its
-   * interval has passed, so the last value always arrives.
+   * R-W2: a rate-limited topic sends on ticks at least its interval apart, each with the
+   * latest message of every parameter that changed since the one before (one per parameter,
+   * so memory stays bounded and the last value always arrives). A change after a quiet
+   * interval goes out at once. Ticking per topic rather than per parameter is what makes
+   * the limit cheap: however many parameters change, a client gets at most n writes a
+   * second, each carrying all of them.
    */
-  private due(topic: Topic, entry: Entry, message: string): boolean {
-    const now = this.options.scheduler.now();
-    const last = topic.lastSent.get(entry);
-    if (!topic.held.has(entry) && (last === undefined || now - last >= topic.interval)) {
-      topic.lastSent.set(entry, now);
-      return true;
-    }
+  private hold(topic: Topic, entry: Entry, message: string): void {
     topic.held.set(entry, message);
-    topic.release ??= after(this.options.scheduler, releaseWait(topic.interval, now, (last ?? now) + topic.interval - now), () => this.releaseHeld(topic));
-    return false;
+    if (topic.release) return;
+    const wait = Math.max(0, topic.lastTick + topic.interval - this.options.scheduler.now());
+    topic.release = after(this.options.scheduler, wait, () => this.tick(topic));
   }
 
-  private releaseHeld(topic: Topic): void {
+  private tick(topic: Topic): void {
     topic.release = undefined;
-    const now = this.options.scheduler.now();
-    let next = Infinity;
-    for (const [entry, message] of topic.held) {
-      const wait = (topic.lastSent.get(entry) ?? 0) + topic.interval - now;
-      if (wait > 0) {
-        next = Math.min(next, wait);
-        continue;
-      }
-      topic.held.delete(entry);
-      topic.lastSent.set(entry, now);
-      this.send(topic, message);
-    }
-    if (topic.held.size > 0) topic.release = after(this.options.scheduler, releaseWait(topic.interval, now, next), () => this.releaseHeld(topic));
+    topic.lastTick = this.options.scheduler.now();
+    for (const message of topic.held.values()) this.send(topic, message);
+    topic.held.clear();
   }
 
   private batchUntilTurnEnds(topic: Topic): void {

@@ -25,8 +25,9 @@ class FakeSocket implements WsSocket {
   constructor(
     filters: readonly RegExp[],
     private readonly dropLimit: number,
+    maxHz = 0,
   ) {
-    this.data = newWsClient(filters);
+    this.data = newWsClient(filters, undefined, 'ws', false, maxHz);
   }
 
   send(message: string): void {
@@ -103,13 +104,15 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
   const graph = new Graph();
   graph.registerConnection('studio');
   const sockets = new Set<FakeSocket>();
-  /** The topic of every publish, in order. */
+  /** The topic of every publish, in order, and the virtual time of each. */
   const published: string[] = [];
+  const publishedAt: number[] = [];
   const hub = new WsHub(
     graph,
     wsFilters,
     (topic, message) => {
       published.push(topic);
+      publishedAt.push(clock.now);
       for (const socket of sockets) if (socket.topics.has(topic)) socket.send(message);
     },
     { lagLimit, scanIntervalMs: SCAN_MS, dropLimit, scheduler: clock.scheduler },
@@ -121,12 +124,13 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
     graph,
     hub,
     published,
+    publishedAt,
     define(id: string, type: ValueType = 'S', initial?: Value): OwnedParameter {
       return unwrap(graph.define('studio', id, { type, access: 'read-write', ...(initial === undefined ? {} : { initial }) }));
     },
     /** A client that joins now; a stalled one does not read from the start, its snapshot included. */
-    connect({ filters = [], stalled = false }: { filters?: RegExp[]; stalled?: boolean } = {}): FakeSocket {
-      const socket = new FakeSocket(filters, dropLimit);
+    connect({ filters = [], stalled = false, maxHz = 0 }: { filters?: RegExp[]; stalled?: boolean; maxHz?: number } = {}): FakeSocket {
+      const socket = new FakeSocket(filters, dropLimit, maxHz);
       if (stalled) socket.stall();
       sockets.add(socket);
       hub.join(socket);
@@ -362,6 +366,31 @@ test('clients with the same filters share one publish per change; a filter set g
   published.length = 0;
   count.set(3);
   t.is(published.length, 1);
+});
+
+test('maxHz=10 with 100 parameters changing 100 times a second: the client is written at most 10 times a second, each parameter arrives at most 10 times, with its last value (R-W2)', (t) => {
+  const { define, connect, clock, published, publishedAt, current } = setup(t);
+  const parameters = Array.from({ length: 100 }, (_, i) => define(`p${i}`, 'I', 0));
+  const limited = connect({ maxHz: 10 });
+  const snapshot = limited.seen.length;
+  published.length = 0;
+  publishedAt.length = 0;
+  // 10,000 changes a second, round robin, for one second of virtual time.
+  for (let ms = 0; ms < 1000; ms++) {
+    for (let k = 0; k < 10; k++) parameters[(ms * 10 + k) % 100]!.set(ms * 10 + k);
+    clock.advanceBy(1);
+  }
+  clock.advanceBy(200);
+  // Every write to the client's socket happens in one of these instants.
+  const instants = new Set(publishedAt);
+  t.true(instants.size <= 11, `${instants.size} instants with sends in 1.2 s`);
+  const arrivals = new Map<string, number>();
+  for (const line of limited.seen.slice(snapshot)) {
+    const address = line.split('=')[0]!;
+    arrivals.set(address, (arrivals.get(address) ?? 0) + 1);
+  }
+  t.true(Math.max(...arrivals.values()) <= 11, 'each parameter at most about 10 times in 1.2 s');
+  t.deepEqual(limited.state(), current(), 'every parameter at its last value');
 });
 
 test('stopping closes every client with 1001', (t) => {
