@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { nativeBinaryLoaded, nativeBinaryName } from '../lib/http/uws.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
 import { type LoadClients, type Report, startClients } from './lib/clients.ts';
-import { ask, cpuSeconds, forkLoad, rssBytes, type Server, startServer, stopChild } from './lib/processes.ts';
+import { ask, cpuSeconds, forkLoad, machineTicks, rssBytes, type Server, startServer, stolenSince, stopChild } from './lib/processes.ts';
 import { updateScript, wrk, wrkInstalled, wrkMissing } from './lib/wrk.ts';
 import { measureRuleChain } from './rule-chain.ts';
 import { measurePulseDrift } from './pulse-drift.ts';
@@ -116,7 +116,7 @@ async function write(server: Server, rate: number, duration: number, startSeq: n
   const writer = forkLoad('writer.ts');
   await new Promise((resolve) => writer.once('message', resolve));
   try {
-    return await ask<{ sent: number; answered: number; failed: number; seconds: number; nextSeq: number }>(writer, {
+    return await ask<{ sent: number; answered: number; failed: number; startedAt: number; seconds: number; nextSeq: number }>(writer, {
       cmd: 'write',
       port: server.port,
       rate,
@@ -192,12 +192,15 @@ interface LadderStep {
   first99: number;
   last50: number;
   last99: number;
+  /** Share of the machine's CPU time the hypervisor took during the step. */
+  stolen: number;
 }
 
 async function ladderStep(server: Server, clients: LoadClients, rate: number, seq: number, writtenTo = parameters): Promise<LadderStep & { nextSeq: number }> {
   await clients.reset();
   const serverBefore = cpuSeconds(server.pid);
   const clientsBefore = cpuSeconds(clients.pid);
+  const ticks = machineTicks();
   const started = nowMs();
   const written = await write(server, rate, seconds, seq, 0, writtenTo);
   const report = await settledReport(clients, 1000);
@@ -207,19 +210,23 @@ async function ladderStep(server: Server, clients: LoadClients, rate: number, se
   // snapshot: count per written value how many clients saw it.
   const unseen = Math.max(0, written.answered - report.counts.length) * 1000;
   const lost = report.counts.reduce((sum, count) => sum + Math.max(0, 1000 - count), unseen);
+  // Rates and cores are over the step's active time, from the first write to the last
+  // arrival, not the settling after it: a mode that falls behind is measured over its backlog.
+  const active = report.lastArrival > written.startedAt ? (report.lastArrival - written.startedAt) / 1000 : Math.min(elapsed, written.seconds + 1);
   return {
     rate,
     sent: written.answered,
     deliveries: report.received,
     lost,
-    perSecond: report.received / Math.min(elapsed, written.seconds + 1),
+    perSecond: report.received / active,
     cpuPerDeliveryUs: (serverCpu / Math.max(1, report.received)) * 1e6,
-    serverCpu: serverCpu / elapsed,
-    clientCpu: (cpuSeconds(clients.pid) - clientsBefore) / elapsed,
+    serverCpu: serverCpu / active,
+    clientCpu: (cpuSeconds(clients.pid) - clientsBefore) / active,
     first50: percentile(report.firsts, 50),
     first99: percentile(report.firsts, 99),
     last50: percentile(report.lasts, 50),
     last99: percentile(report.lasts, 99),
+    stolen: stolenSince(ticks),
     nextSeq: written.nextSeq,
   };
 }
@@ -458,6 +465,7 @@ async function scenarioHighFrequency() {
     row(label, 'batch: values delivered/s vs per-message', fmt(batch.perSecond), fmt(perMessage.perSecond), batch.perSecond / perMessage.perSecond);
     row(label, 'batch: lost deliveries (per-message, raw uWS beside)', `${fmt(batch.lost)} of ${fmt(batch.sent * 1000)}`, `${fmt(perMessage.lost)}; raw ${fmt(raw.lost)}`, undefined, '0', batch.lost === 0);
     row(label, 'batch: last client p99 ms (per-message beside)', fmt(batch.last99, 1), fmt(perMessage.last99, 1), undefined, rate === 10_000 ? '≤ 50 ms' : '', rate === 10_000 ? batch.last99 <= 50 : undefined);
+    row(label, 'batch: CPU time stolen by the hypervisor during the step (per-message beside)', `${fmt(batch.stolen * 100)} %`, `${fmt(perMessage.stolen * 100)} %`, undefined);
     row(label, 'batch: server CPU µs per value vs per-message', fmt(batch.cpuPerDeliveryUs, 3), fmt(perMessage.cpuPerDeliveryUs, 3), batch.cpuPerDeliveryUs / perMessage.cpuPerDeliveryUs);
     row(label, 'batch: client CPU cores (per-message beside)', fmt(batch.clientCpu, 2), fmt(perMessage.clientCpu, 2), batch.clientCpu / perMessage.clientCpu);
     // CPU per client: what 1,000 clients add to the cost of taking the same writes in with 10.
@@ -670,17 +678,21 @@ async function scenarioOrigins() {
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
+/** Per scenario, the share of CPU time the hypervisor took while it ran. */
+const stolen: string[] = [];
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState, scenarioHighFrequency, scenarioMqtt, scenarioOrigins };
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only && !name.toLowerCase().includes(only.toLowerCase())) continue;
   // One scenario that fails (a server cut a load off, say) leaves the others' numbers standing.
+  const ticks = machineTicks();
   try {
     await scenario();
   } catch (error) {
     console.error(`${name} failed: ${(error as Error).message}`);
     notes.push(`${name} failed: ${(error as Error).message}`);
   }
+  stolen.push(`${name.replace('scenario', '')} ${fmt(stolenSince(ticks) * 100)} %`);
 }
 const minutes = (nowMs() - startedAt) / 60_000;
 
@@ -700,6 +712,8 @@ const table = [
   '| scenario | metric | patchbay | baseline | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
   ...rows.map((r) => `| ${r.scenario} | ${r.metric} | ${r.patchbay} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`),
+  '',
+  `CPU time stolen by the hypervisor (other guests on the host) while each scenario ran: ${stolen.join(', ')}.`,
   '',
   'Baselines: scenario 1–2 ratios are against raw uWS unless the metric says otherwise; 3 and 5 against raw uWS; 4 against the same hub without the stalled client.',
   '',

@@ -8,6 +8,8 @@ import { ask, forkLoad, stopChild } from './processes.ts';
 
 export interface Report {
   received: number;
+  /** When the last value arrived, on the monotonic clock of `nowMs` (0: none since the reset). */
+  lastArrival: number;
   firsts: number[];
   lasts: number[];
   counts: number[];

@@ -11,6 +11,22 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
+/**
+ * The machine's CPU time in ticks from /proc/stat: all of it, and what the hypervisor
+ * stole (time a virtual core was ready to run but the host ran something else). On a
+ * shared host this, not the code, is what moves numbers between runs.
+ */
+export function machineTicks(): { total: number; stolen: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((sum, n) => sum + n, 0), stolen: fields[7] ?? 0 };
+}
+
+/** The share (0–1) of the machine's CPU time stolen since `before` (a `machineTicks()`). */
+export function stolenSince(before: { total: number; stolen: number }): number {
+  const now = machineTicks();
+  return now.total > before.total ? (now.stolen - before.stolen) / (now.total - before.total) : 0;
+}
+
 /** Resident memory of a process in bytes, from /proc. */
 export function rssBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -42,7 +42,7 @@ async function write({ port, rate, seconds, parameters, connections, startSeq, p
   const deadline = nowMs() + 5000;
   while (answered + failed < sent && nowMs() < deadline) await sleep(10);
   for (const socket of sockets) socket.destroy();
-  return { sent, answered, failed, seconds: (nowMs() - started) / 1000, nextSeq: seq };
+  return { sent, answered, failed, startedAt: started, seconds: (nowMs() - started) / 1000, nextSeq: seq };
 }
 
 process.on('message', async (message: Command) => {

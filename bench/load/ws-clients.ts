@@ -26,6 +26,8 @@ interface Arrival {
 const clients: Client[] = [];
 let arrivals = new Map<number, Arrival>();
 let received = 0;
+/** When the last value arrived (monotonic ms), 0 when none did since the reset. */
+let lastArrival = 0;
 let excluded = -1;
 const valueKey = Buffer.from('"v":"');
 const addressKey = Buffer.from('"p":"');
@@ -60,6 +62,7 @@ function onValue(client: Client, index: number, payload: Buffer): void {
   const second = value.indexOf(':', colon + 1);
   const sent = Number(second < 0 ? value.slice(colon + 1) : value.slice(colon + 1, second));
   const arrival = nowMs();
+  lastArrival = arrival;
   const seen = arrivals.get(seq);
   if (seen) {
     seen.last = arrival;
@@ -163,6 +166,7 @@ process.on('message', async (message: Command) => {
       case 'reset':
         arrivals = new Map();
         received = 0;
+        lastArrival = 0;
         for (const client of clients) client.received = 0;
         return reply({});
       case 'report': {
@@ -174,7 +178,7 @@ process.on('message', async (message: Command) => {
           counts.push(a.count);
           if (a.count >= message.expected) lasts.push(a.last - a.sent);
         }
-        return reply({ received, firsts, lasts, counts, seqs: arrivals.size, perClient: clients.map((c) => c.received) });
+        return reply({ received, lastArrival, firsts, lasts, counts, seqs: arrivals.size, perClient: clients.map((c) => c.received) });
       }
       case 'pause':
         clients[message.index]?.socket.pause();

@@ -39,6 +39,7 @@ static int nclients;
 static int epfd;
 static int excluded = -1;
 static long received_total;
+static double last_arrival; /* when the last value came, monotonic ms; 0 since the reset */
 
 /* per seq: first/last arrival latency sums come from these */
 static double *sent_at, *first_at, *last_at;
@@ -116,6 +117,7 @@ static void on_value(int index, const unsigned char *p, size_t n, double at) {
     first_at[seq] = at;
   }
   last_at[seq] = at;
+  last_arrival = at;
   seen[seq]++;
   if (seq > seq_max) seq_max = seq;
 }
@@ -265,7 +267,7 @@ static void do_connect(int port, const char *path, int count) {
 }
 
 static void do_report(int expected) {
-  printf("{\"received\":%ld,\"firsts\":[", received_total);
+  printf("{\"received\":%ld,\"lastArrival\":%.3f,\"firsts\":[", received_total, last_arrival);
   int comma = 0;
   for (long s = 1; s <= seq_max; s++)
     if (seen[s]) printf("%s%.3f", comma++ ? "," : "", first_at[s] - sent_at[s]);
@@ -308,6 +310,7 @@ int main(void) {
       if (seq_cap) memset(seen, 0, seq_cap * sizeof(int));
       seq_max = 0;
       received_total = 0;
+      last_arrival = 0;
       for (int i = 0; i < nclients; i++) clients[i].received = 0;
       printf("{}\n");
     } else if (!strcmp(cmd, "report")) {
