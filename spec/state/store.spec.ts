@@ -49,6 +49,23 @@ test('two processes may hold the same state folder: the second sees what the fir
   t.deepEqual(reader.values(), [['vars/a', 2]]);
 });
 
+test('writes of two processes between folds end in the order they were committed; a reset by one is not undone by the other', async (t) => {
+  const folder = await stateFolder();
+  const hub = await storeWith(t, { 'vars/a': 1, 'vars/b': 1, 'other/c': 1 }, folder);
+  const command = await storeWith(t, {}, folder);
+  command.setValue('vars/a', 2); // later than the hub's 1
+  await command.settled();
+  t.is(await command.reset('other'), 1);
+  hub.setValue('vars/b', 3); // later than everything before
+  await hub.settled();
+  await hub.close();
+  const again = await storeWith(t, {}, folder);
+  t.deepEqual(again.values(), [
+    ['vars/a', 2],
+    ['vars/b', 3],
+  ]);
+});
+
 test('a folder that cannot be opened keeps values in memory, reports why, and saves them once it can', async (t) => {
   const parent = await stateFolder();
   const folder = join(parent, 'state');
