@@ -18,15 +18,37 @@ export type Stored = Json;
 
 export type StoreHealth = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
-// Keys: `v <address>` for values, `k <connection id>/<key>` for records. The space sorts
-// before every character an address may hold, so a prefix scan is a range.
+// Keys: `v <address>` for values, `k <connection id>/<key>` for records, `j <number>` for
+// the journal. The space sorts before every character an address may hold, so a prefix
+// scan is a range.
 const valueKey = (address: string) => `v ${address}`;
 const recordKey = (connectionId: string, key: string) => `k ${connectionId}/${key}`;
+// In memory and in the journal a value is keyed by its address as it is (no string is
+// built per write) and a record by its database key: an address never holds a space.
+const isRecordKey = (key: string) => key.startsWith('k ');
+const databaseKey = (key: string) => (isRecordKey(key) ? key : valueKey(key));
+/** A fresh object each time: LMDB writes into the options it is given. */
+const journalRange = () => ({ start: 'j ', end: 'j!' });
+const journalKey = (n: number) => `j ${String(n).padStart(16, '0')}`;
+
+/**
+ * One turn's writes as one journal record, JSON (written at native speed): keys and values
+ * in turn (`p`) and removed keys (`r`). A turn holds each key once, so the two never share one.
+ */
+type JournalEntry = { readonly p: Stored[]; readonly r: string[] };
+
+/** Journal records a hub writes before it folds them into the keys they name. */
+const FOLD_AFTER = 64;
 
 /**
  * The hub's embedded database (LMDB) in its state folder (R-S1). Writes go through at
  * once and LMDB commits every write of one event-loop turn in one transaction, so there is
- * no periodic flush and nothing waits in memory longer than a turn. A failed commit (a
+ * no periodic flush and nothing waits in memory longer than a turn. A running hub commits
+ * a turn's writes as one journal record (one database write for a hundred values instead
+ * of a hundred), folded into the values' own keys every few dozen turns and whenever the
+ * store is read, reset or closed: a fader moved a thousand times between two folds is
+ * written to its key once. Other processes (the state command) write keys directly, after
+ * folding the journal in the same transaction, so every write lands in commit order. A failed commit (a
  * full disk, a folder that became unwritable) never throws at the hub: the store turns
  * unhealthy with the reason, keeps the latest value of every unsaved key, and writes them
  * all at the next attempt. Several processes may open the same folder at once (the
@@ -46,6 +68,16 @@ export class StateStore {
   private writing: Promise<void> = Promise.resolve();
   /** True while a commit runs on LMDB's writer thread (`power`). */
   private committing = false;
+  /** The number of the next journal record; 0 until the first commit reads the last one. */
+  private journalNext = 0;
+  /**
+   * The batches of the journal records this store committed since it last folded, and the
+   * number of the first: while the journal holds exactly those, a fold applies them from
+   * memory instead of reading them back.
+   */
+  private journalled: ReadonlyMap<string, Stored | undefined>[] = [];
+  private firstJournalled = 0;
+  private journalLookedAt = false;
 
   readonly health$: Observable<StoreHealth> = this.healthSubject.asObservable();
 
@@ -53,22 +85,25 @@ export class StateStore {
     private db: RootDatabase<Stored, string> | undefined,
     readonly folder: string,
     readonly durability: Durability,
+    /** Whether commits go to the journal (a running hub) or to the keys (the state command). */
+    private readonly journal: boolean,
   ) {}
 
   /** Opens (creating when needed) the store in `folder`. Fails with PB_STATE_UNAVAILABLE and the reason. */
   static open(folder: string, { durability = 'process' }: { durability?: Durability } = {}): Result<StateStore> {
     const db = openDatabase(folder, durability);
-    return db.ok ? ok(new StateStore(db.value, folder, durability)) : db;
+    return db.ok ? ok(new StateStore(db.value, folder, durability, false)) : db;
   }
 
   /**
    * Like `open`, but a folder that cannot be opened gives a store that is unhealthy with
    * the reason, keeps values in memory, and opens the folder at a later `retry`: how a
-   * running hub uses it, so a bad state folder never stops the hub.
+   * running hub uses it, so a bad state folder never stops the hub. Its commits go to the
+   * journal.
    */
   static openOrWait(folder: string, { durability = 'process' }: { durability?: Durability } = {}): StateStore {
     const db = openDatabase(folder, durability);
-    const store = new StateStore(db.ok ? db.value : undefined, folder, durability);
+    const store = new StateStore(db.ok ? db.value : undefined, folder, durability, durability === 'process');
     if (!db.ok) store.healthSubject.next({ ok: false, reason: `values are kept in memory only, not saved: ${db.error.message}` });
     return store;
   }
@@ -79,12 +114,12 @@ export class StateStore {
 
   /** The stored value of a parameter, or undefined. */
   value(address: string): Stored | undefined {
-    return this.read(valueKey(address));
+    return this.read(address);
   }
 
   /** Stores a parameter's value; committed with the other writes of this turn. */
   setValue(address: string, value: Stored): void {
-    this.write(valueKey(address), value);
+    this.write(address, value);
   }
 
   /** A record a connection keeps for itself (a running timer's deadline), or undefined. */
@@ -98,6 +133,7 @@ export class StateStore {
 
   /** Every stored parameter value, by address, in address order. */
   values(): [string, Stored][] {
+    this.foldJournal();
     if (!this.db) return [];
     return [...this.db.getRange({ start: 'v ', end: 'v!' })].map(({ key, value }) => [key.slice(2), value]);
   }
@@ -105,16 +141,14 @@ export class StateStore {
   /** Forgets every value and record of a connection: it starts from its defaults next time. Resolves with how many values went. */
   async reset(connectionId: string): Promise<number> {
     await this.settled(); // writes of this turn are not in the database yet
+    this.foldJournal();
+    const values = this.db ? [...this.db.getKeys({ start: valueKey(`${connectionId}/`), end: valueKey(`${connectionId}0`) })].map((key) => key.slice(2)) : [];
+    const records = this.db ? [...this.db.getKeys({ start: recordKey(connectionId, ''), end: recordKey(`${connectionId}0`, '') })] : [];
+    const unsaved = [...this.unsaved.keys()].filter((key) => key.startsWith(`${connectionId}/`) || key.startsWith(recordKey(connectionId, '')));
     let removed = 0;
-    for (const [prefix, end] of [
-      [valueKey(`${connectionId}/`), valueKey(`${connectionId}0`)],
-      [recordKey(connectionId, ''), recordKey(`${connectionId}0`, '')],
-    ] as const) {
-      const keys = new Set([...(this.db?.getKeys({ start: prefix, end }) ?? []), ...[...this.unsaved.keys()].filter((key) => key >= prefix && key < end)]);
-      for (const key of keys) {
-        this.write(key, undefined);
-        if (prefix.startsWith('v')) removed++;
-      }
+    for (const key of new Set([...values, ...records, ...unsaved])) {
+      this.write(key, undefined);
+      if (!isRecordKey(key)) removed++;
     }
     await this.settled();
     return removed;
@@ -140,9 +174,10 @@ export class StateStore {
     else done();
   }
 
-  /** Waits for pending writes, then closes the database. */
+  /** Waits for pending writes, folds the journal, then closes the database. */
   async close(): Promise<void> {
     await this.settled();
+    this.foldJournal();
     await this.db?.close();
     this.db = undefined;
   }
@@ -150,7 +185,50 @@ export class StateStore {
   private read(key: string): Stored | undefined {
     if (this.turn.has(key)) return this.turn.get(key);
     if (this.unsaved.has(key)) return this.unsaved.get(key);
-    return this.db?.get(key);
+    this.foldJournal();
+    return this.db?.get(databaseKey(key));
+  }
+
+  /** Folds the journal (any process's records) into the keys, so that reads find the latest values there. */
+  private foldJournal(): void {
+    const db = this.db;
+    // Looked for once per turn: a restore reads a hundred thousand keys in one.
+    if (!db || this.journalLookedAt) return;
+    this.journalLookedAt = true;
+    queueMicrotask(() => (this.journalLookedAt = false));
+    if (db.getKeysCount(journalRange()) === 0) return;
+    try {
+      db.transactionSync(() => this.fold(db));
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /**
+   * Inside a write transaction: applies every journal record in order to the keys it
+   * names (the latest value of each, once), then removes the records.
+   */
+  private fold(db: RootDatabase<Stored, string>): void {
+    const records = [...db.getKeys(journalRange())];
+    const ours = this.journalled;
+    this.journalled = [];
+    if (records.length === 0) return;
+    const latest = new Map<string, Stored | undefined>();
+    if (records.length === ours.length && records[0] === journalKey(this.firstJournalled)) {
+      for (const batch of ours) for (const [key, value] of batch) latest.set(key, value);
+    } else {
+      // Not only this store's records, or some already folded by another process: read them back.
+      for (const { value } of db.getRange(journalRange())) {
+        const { p, r } = JSON.parse(value as string) as JournalEntry;
+        for (let i = 0; i < p.length; i += 2) latest.set(p[i] as string, p[i + 1]);
+        for (const key of r) latest.set(key, undefined);
+      }
+    }
+    for (const [key, value] of latest) {
+      if (value === undefined) db.removeSync(databaseKey(key));
+      else db.putSync(databaseKey(key), value);
+    }
+    for (const key of records) db.removeSync(key);
   }
 
   private write(key: string, value: Stored | undefined): void {
@@ -198,20 +276,25 @@ export class StateStore {
       if (this.durability === 'process') {
         // Without a sync a commit is a write into the operating system's cache, cheaper
         // here and now (about 12 µs) than a round trip to LMDB's writer thread.
-        db.transactionSync(() => {
-          for (const [key, value] of batch) {
-            if (value === undefined) db.removeSync(key);
-            else db.putSync(key, value);
-          }
-        });
+        if (this.journal) this.commitToJournal(db, batch);
+        else {
+          db.transactionSync(() => {
+            // Whatever a hub journalled before is older than these writes.
+            this.fold(db);
+            for (const [key, value] of batch) {
+              if (value === undefined) db.removeSync(databaseKey(key));
+              else db.putSync(databaseKey(key), value);
+            }
+          });
+        }
       } else {
         // Waiting for the disk happens on LMDB's writer thread, off the event loop; readers
         // find the values meanwhile among the unsaved.
         for (const [key, value] of batch) this.unsaved.set(key, value);
         await db.batch(() => {
           for (const [key, value] of batch) {
-            if (value === undefined) void db.remove(key);
-            else void db.put(key, value);
+            if (value === undefined) void db.remove(databaseKey(key));
+            else void db.put(databaseKey(key), value);
           }
         });
         await db.flushed;
@@ -227,6 +310,26 @@ export class StateStore {
       for (const [key, value] of batch) if (this.durability === 'process' || this.unsaved.get(key) === value) this.unsaved.delete(key);
     }
     if (!this.health.ok) this.healthSubject.next({ ok: true });
+  }
+
+  private commitToJournal(db: RootDatabase<Stored, string>, batch: ReadonlyMap<string, Stored | undefined>): void {
+    const entry: JournalEntry = { p: [], r: [] };
+    for (const [key, value] of batch) {
+      if (value === undefined) entry.r.push(key);
+      else entry.p.push(key, value);
+    }
+    db.transactionSync(() => {
+      if (this.journalNext === 0) {
+        // After the records a killed hub left: they are older.
+        const [last] = db.getKeys({ start: 'j!', end: 'j ', reverse: true, limit: 1 });
+        this.journalNext = last === undefined ? 1 : Number(last.slice(2)) + 1;
+      }
+      const number = this.journalNext++;
+      db.putSync(journalKey(number), JSON.stringify(entry));
+      if (this.journalled.length === 0) this.firstJournalled = number;
+      this.journalled.push(batch);
+      if (this.journalled.length >= FOLD_AFTER) this.fold(db);
+    });
   }
 
   private failed(error: unknown): void {

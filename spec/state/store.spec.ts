@@ -49,20 +49,53 @@ test('two processes may hold the same state folder: the second sees what the fir
   t.deepEqual(reader.values(), [['vars/a', 2]]);
 });
 
-test('writes of two processes between folds end in the order they were committed; a reset by one is not undone by the other', async (t) => {
+test('a hub journals its writes and the state command writes keys: both end in commit order, and a reset by the command stays', async (t) => {
   const folder = await stateFolder();
-  const hub = await storeWith(t, { 'vars/a': 1, 'vars/b': 1, 'other/c': 1 }, folder);
+  // A running hub's store (it journals) beside the state command's (it writes keys).
+  const hub = StateStore.openOrWait(folder);
+  t.teardown(() => hub.close());
+  for (const address of ['vars/a', 'vars/b', 'other/c']) hub.setValue(address, 1);
+  await hub.settled();
   const command = await storeWith(t, {}, folder);
-  command.setValue('vars/a', 2); // later than the hub's 1
+  t.deepEqual(command.values(), [
+    ['other/c', 1],
+    ['vars/a', 1],
+    ['vars/b', 1],
+  ], 'the command reads what the hub journalled');
+  hub.setValue('vars/a', 5);
+  await hub.settled();
+  command.setValue('vars/a', 2); // later than the hub's 5, still in its journal
   await command.settled();
   t.is(await command.reset('other'), 1);
   hub.setValue('vars/b', 3); // later than everything before
   await hub.settled();
+  t.is(hub.value('vars/a'), 2, 'the hub reads what the command wrote');
+  hub.setValue('vars/a', 4);
   await hub.close();
   const again = await storeWith(t, {}, folder);
   t.deepEqual(again.values(), [
-    ['vars/a', 2],
+    ['vars/a', 4],
     ['vars/b', 3],
+  ]);
+});
+
+test('a hub killed before its journal was folded leaves every committed write; the next journals after them', async (t) => {
+  const folder = await stateFolder();
+  const first = StateStore.openOrWait(folder);
+  for (let turn = 0; turn < 10; turn++) {
+    for (let i = 0; i < 10; i++) first.setValue(`vars/p${i}`, turn * 10 + i);
+    await first.settled();
+  }
+  // Not closed: what a SIGKILL leaves (the process's own folds never ran).
+  const second = StateStore.openOrWait(folder);
+  t.teardown(() => second.close());
+  t.is(second.value('vars/p9'), 99);
+  second.setValue('vars/p0', -1);
+  await second.settled();
+  const reader = await storeWith(t, {}, folder);
+  t.deepEqual(reader.values().slice(0, 2), [
+    ['vars/p0', -1],
+    ['vars/p1', 91],
   ]);
 });
 
