@@ -312,6 +312,7 @@ export class StateStore {
     if (!this.health.ok) this.healthSubject.next({ ok: true });
   }
 
+  /** A running hub's commit: the turn as one journal record, numbered after every earlier one; every 64th folds. */
   private commitToJournal(db: RootDatabase<Stored, string>, batch: ReadonlyMap<string, Stored | undefined>): void {
     const entry: JournalEntry = { p: [], r: [] };
     for (const [key, value] of batch) {
