@@ -101,7 +101,7 @@ class Topic {
   /** Rate-limited topics: the latest message of each parameter changed since the last tick, in the order they first changed. */
   readonly held = new Map<Entry, string>();
   /** The next tick, while messages are held. */
-  release: Subscription | undefined;
+  nextTick: Subscription | undefined;
   /** When the last tick sent. */
   lastTick = Number.NEGATIVE_INFINITY;
   /** While a new topic finds its parameters: where it is among the hub's (see `buildTopic`). */
@@ -266,7 +266,7 @@ export class WsHub {
     if (topic && !wasLagging && !joining) topic.listening--;
     if (!topic || --topic.members > 0) return;
     this.topics.delete(topic.key);
-    topic.release?.unsubscribe();
+    topic.nextTick?.unsubscribe();
     for (const entry of topic.entries) {
       const at = entry.topics.indexOf(topic);
       if (at >= 0) entry.topics.splice(at, 1);
@@ -347,19 +347,20 @@ export class WsHub {
    * R-W2: a rate-limited topic sends on ticks at least its interval apart, each with the
    * latest message of every parameter that changed since the one before (one per parameter,
    * so memory stays bounded and the last value always arrives). A change after a quiet
-   * interval goes out at once. Ticking per topic rather than per parameter is what makes
-   * the limit cheap: however many parameters change, a client gets at most n writes a
-   * second, each carrying all of them.
+   * interval goes out at once (with whatever else changes before the next timer turn).
+   * Ticking per topic rather than per parameter is what makes the limit cheap: however many
+   * parameters change, a client is written to at most n times a second (per 32 single
+   * messages: uWS's limit; once with `batch=1`).
    */
   private hold(topic: Topic, entry: Entry, message: string): void {
     topic.held.set(entry, message);
-    if (topic.release) return;
+    if (topic.nextTick) return;
     const wait = Math.max(0, topic.lastTick + topic.interval - this.options.scheduler.now());
-    topic.release = after(this.options.scheduler, wait, () => this.tick(topic));
+    topic.nextTick = after(this.options.scheduler, wait, () => this.tick(topic));
   }
 
   private tick(topic: Topic): void {
-    topic.release = undefined;
+    topic.nextTick = undefined;
     topic.lastTick = this.options.scheduler.now();
     for (const message of topic.held.values()) this.send(topic, message);
     topic.held.clear();
