@@ -48,11 +48,12 @@ const FOLD_AFTER = 64;
  * of a hundred), folded into the values' own keys every few dozen turns and whenever the
  * store is read, reset or closed: a fader moved a thousand times between two folds is
  * written to its key once. Other processes (the state command) write keys directly, after
- * folding the journal in the same transaction, so every write lands in commit order. A failed commit (a
- * full disk, a folder that became unwritable) never throws at the hub: the store turns
- * unhealthy with the reason, keeps the latest value of every unsaved key, and writes them
- * all at the next attempt. Several processes may open the same folder at once (the
- * `patchbay state` command beside a running hub).
+ * folding the journal in the same transaction, so every write lands in commit order.
+ *
+ * A failed commit (a full disk, a folder that became unwritable) never throws at the hub:
+ * the store turns unhealthy with the reason, keeps the latest value of every unsaved key,
+ * and writes them all at the next attempt. Several processes may open the same folder at
+ * once (the `patchbay state` command beside a running hub).
  */
 export class StateStore {
   private readonly healthSubject = new BehaviorSubject<StoreHealth>({ ok: true });
@@ -224,10 +225,7 @@ export class StateStore {
         for (const key of r) latest.set(key, undefined);
       }
     }
-    for (const [key, value] of latest) {
-      if (value === undefined) db.removeSync(databaseKey(key));
-      else db.putSync(databaseKey(key), value);
-    }
+    writeKeys(db, latest);
     for (const key of records) db.removeSync(key);
   }
 
@@ -281,10 +279,7 @@ export class StateStore {
           db.transactionSync(() => {
             // Whatever a hub journalled before is older than these writes.
             this.fold(db);
-            for (const [key, value] of batch) {
-              if (value === undefined) db.removeSync(databaseKey(key));
-              else db.putSync(databaseKey(key), value);
-            }
+            writeKeys(db, batch);
           });
         }
       } else {
@@ -346,6 +341,14 @@ export class StateStore {
       this.db = db.value;
     }
     for (const [key, value] of [...this.unsaved]) this.write(key, value);
+  }
+}
+
+/** Inside a write transaction: each key's value into its own record, or the record removed (undefined). */
+function writeKeys(db: RootDatabase<Stored, string>, values: ReadonlyMap<string, Stored | undefined>): void {
+  for (const [key, value] of values) {
+    if (value === undefined) db.removeSync(databaseKey(key));
+    else db.putSync(databaseKey(key), value);
   }
 }
 
