@@ -1,8 +1,9 @@
 /**
- * Scale of the parameter graph (R-D4): starts a dummy connection with N parameters
- * (default 100,000) and prints its start time and the heap each parameter costs, beside
- * a baseline of the same number of bare RxJS BehaviorSubjects in a Map (the least a
- * graph of observable values can cost).
+ * Scale of the parameter graph (R-D4): starts a hub of a dummy connection with N
+ * parameters (default 100,000) and a rest-api connection serving them, as a hub is run,
+ * and prints its start time and the heap each parameter costs, beside a baseline of the
+ * same number of bare RxJS BehaviorSubjects in a Map (the least a graph of observable
+ * values can cost).
  *
  *   node --expose-gc --import tsx bench/dummy-scale.ts [count]
  *
@@ -12,6 +13,7 @@ import { BehaviorSubject } from 'rxjs';
 import { validateFlow } from '../lib/config/flow-file.ts';
 import { Hub } from '../lib/hub.ts';
 
+import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -49,26 +51,37 @@ export async function measureScale(count: number): Promise<ScaleResult> {
   });
   baseline.keep.clear();
 
+  const port = await freePort();
   const hub = await measure(count, async () => {
-    const flow = validateFlow({ connections: { vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
+    const flow = validateFlow({ connections: { api: { type: 'rest-api', port }, vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
     if (!flow.ok) throw flow.error;
     const running = new Hub({ flow: flow.flow });
     await running.start();
     return running;
   });
-  if (hub.keep.graph.size !== count) throw new Error(`expected ${count} parameters, got ${hub.keep.graph.size}`);
+  if (hub.keep.graph.byPrefix('vars/').length !== count) throw new Error(`expected ${count} parameters, got ${hub.keep.graph.size}`);
   await hub.keep.stop();
   return { count, hub: { ms: hub.ms, bytesPer: hub.bytesPer }, baseline: { ms: baseline.ms, bytesPer: baseline.bytesPer } };
+}
+
+/** A TCP port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { count, hub, baseline } = await measureScale(Number(process.argv[2] ?? 100_000));
   const row = (name: string, r: { ms: number; bytesPer: number }) =>
-    `| ${name.padEnd(46)} | ${r.ms.toFixed(0).padStart(8)} | ${r.bytesPer.toFixed(0).padStart(11)} |`;
+    `| ${name.padEnd(56)} | ${r.ms.toFixed(0).padStart(8)} | ${r.bytesPer.toFixed(0).padStart(11)} |`;
   console.log(`${count.toLocaleString('en')} parameters, Node ${process.version}`);
-  console.log(`| ${'what'.padEnd(46)} | start ms | bytes/param |`);
-  console.log(`|${'-'.repeat(48)}|----------|-------------|`);
-  console.log(row('patchbay dummy connection (validate + start)', hub));
+  console.log(`| ${'what'.padEnd(56)} | start ms | bytes/param |`);
+  console.log(`|${'-'.repeat(58)}|----------|-------------|`);
+  console.log(row('patchbay dummy connection and rest-api (validate + start)', hub));
   console.log(row('baseline: Map of BehaviorSubjects', baseline));
   console.log(`ratio: ${(hub.ms / baseline.ms).toFixed(1)}× the time, ${(hub.bytesPer / baseline.bytesPer).toFixed(1)}× the heap of the baseline`);
 }

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError, reasonOf } from '../core/errors.ts';
-import { type Claim, type ConnectionConfig, fingerprintOf, type Link } from '../connections/connection.ts';
+import { type Claim, type ConnectionConfig, type Link } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
 import { formatIssue, formatPath, type Issue } from '../core/issue.ts';
 import { isConnectionId } from '../core/address.ts';
@@ -207,7 +207,7 @@ function checkConnection(
       persist: raw['persist'] !== false,
     },
   };
-  return { issues: [], links: mapLinks(plan.value.links), claims: mapClaims(plan.value.claims), config, whole: fingerprintOf(own) === plan.value.fingerprint };
+  return { issues: [], links: mapLinks(plan.value.links), claims: mapClaims(plan.value.claims), config, whole: pruned.whole() };
 }
 
 /** Two enabled connections that claim one thing (a TCP port): the later one is the mistake. */

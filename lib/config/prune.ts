@@ -11,6 +11,8 @@ export interface Pruned {
    * object in a list that holds it, or else the setting. False when nothing was left to take.
    */
   readonly drop: (path: readonly (string | number)[]) => boolean;
+  /** True while nothing has been taken out: the settings are the original ones. */
+  readonly whole: () => boolean;
 }
 
 /**
@@ -24,7 +26,9 @@ export interface Pruned {
 export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>): Pruned | undefined {
   const copy = copyTree(settings);
   const positions = new WeakMap<unknown[], number[]>();
+  let removed = 0;
   const remove = (parent: unknown, key: string): void => {
+    removed++;
     if (Array.isArray(parent)) {
       const at = Number(key);
       let indices = positions.get(parent);
@@ -51,7 +55,7 @@ export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>
   // Every round removes at least one value, so this ends; the bound guards against a schema surprise.
   for (let round = 0; round < 10_000; round++) {
     const error = Value.Errors(schema, copy).First();
-    if (!error) return { settings: copy, original: (path) => originalPath(copy, positions, path), drop };
+    if (!error) return { settings: copy, original: (path) => originalPath(copy, positions, path), drop, whole: () => removed === 0 };
     let path = error.path.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (valueAt(copy, path) === undefined) path = path.slice(0, -1);
     // A faulty text or number in a list would shift the line numbers that messages give: the list goes.

@@ -1,6 +1,6 @@
 import { defer, filter, merge, type Observable, of, Subject, switchMap } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
-import type { Causes } from './cause.ts';
+import type { Causes, Delivery } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
 import type { Value } from './value.ts';
 import { type Answered, createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult } from './parameter.ts';
@@ -26,6 +26,31 @@ export class Graph {
    * whoever follows changes by their causes (the rule engine's loop guard), empty otherwise.
    */
   readonly causes: Causes = { tracker: undefined, trace: undefined };
+
+  private deliveries: readonly Delivery[] = [];
+
+  /**
+   * Tells `listener` of every change and fire of every parameter, now defined or later, in
+   * delivery order and before each parameter's own listeners: one call per change, where
+   * following a million parameters by subscription would cost a subscription each. A
+   * parameter removed from the graph is still delivered by whoever holds it and writes it:
+   * `get` tells. Returns what stops it.
+   */
+  onDelivery(listener: Delivery): () => void {
+    this.setDeliveries([...this.deliveries, listener]);
+    return () => this.setDeliveries(this.deliveries.filter((other) => other !== listener));
+  }
+
+  private setDeliveries(deliveries: readonly Delivery[]): void {
+    this.deliveries = deliveries;
+    const [only] = deliveries;
+    this.causes.delivery =
+      deliveries.length <= 1
+        ? only
+        : (parameter, value) => {
+            for (const listener of deliveries) listener(parameter, value);
+          };
+  }
 
   get size(): number {
     return this.parameters.size;
@@ -143,5 +168,13 @@ export class Graph {
   /** Every parameter, in definition order. */
   all(): Parameter[] {
     return [...this.parameters.values()];
+  }
+
+  /**
+   * Every parameter, in definition order, as a live iterator: one defined while it is used
+   * is still met, one removed is not. For going through a large graph in slices.
+   */
+  values(): IterableIterator<Parameter> {
+    return this.parameters.values();
   }
 }

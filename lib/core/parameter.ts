@@ -269,6 +269,7 @@ class TypedParameter implements ProxyParameter {
 
   private emit(value: Value): void {
     if (this.spec.type !== 'T') this.delivered = value;
+    this.causes?.delivery?.(this, value);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.next(value);
   }

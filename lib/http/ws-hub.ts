@@ -46,7 +46,8 @@ interface Snapshot {
   readonly since: number;
   /** The change count when it began: parameters changed after it come through the queue. */
   readonly began: number;
-  readonly rest: Iterator<Entry>;
+  /** The hub's parameters still to go through (a live iterator: ones defined meanwhile are met too). */
+  readonly rest: Iterator<Parameter>;
   /** Whether every parameter has been gone through. */
   done: boolean;
   readonly queue: string[];
@@ -56,7 +57,7 @@ interface Snapshot {
   bytes: number;
 }
 
-/** Entries sent between two looks at the clock and the client's buffer. */
+/** Parameters gone through between two looks at the clock and the client's buffer. */
 const SLICE_CHECK_EVERY = 256;
 
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
@@ -94,8 +95,6 @@ class Topic {
   members = 0;
   /** Members subscribed to the uWS topic now: every member but those off the stream while lagging. */
   listening = 0;
-  /** Parameters whose address passes these filters, in definition order. */
-  readonly entries = new Set<Entry>();
   /** Batch topics: this turn's messages, sent as one array when the turn ends. */
   readonly pending: string[] = [];
   /** Rate-limited topics: the latest message of each parameter changed since the last tick, in the order they first changed. */
@@ -104,10 +103,6 @@ class Topic {
   nextTick: Subscription | undefined;
   /** When the last tick sent. */
   lastTick = Number.NEGATIVE_INFINITY;
-  /** While a new topic finds its parameters: where it is among the hub's (see `buildTopic`). */
-  building: Iterator<Entry> | undefined;
-  /** Clients whose snapshot waits for the topic to be built. */
-  readonly waiting: WsSocket[] = [];
   /** Clients being sent a snapshot in slices: what the topic sends is queued for them. */
   readonly snapshots = new Set<WsClient>();
 
@@ -126,23 +121,29 @@ class Topic {
   }
 }
 
-/** One parameter as the WebSocket layer sees it: its current message and who wants it. */
+/**
+ * A parameter that changed while the hub ran, as the WebSocket layer keeps it: made at its
+ * first change, so a million parameters that have not changed cost nothing here.
+ */
 interface Entry {
   readonly parameter: Parameter;
+  /** `{"p":<address>,"v":`; empty when the server's filters leave the parameter out. */
   readonly prefix: string;
   /** `{"p":…,"v":…}` of the current value; undefined while unknown and for triggers. */
   message: string | undefined;
-  /** The topics whose filters match this address: the cached "does it match" answers. */
-  readonly topics: Topic[];
+  /** The topics whose filters match this address, as of `topicsVersion`: the cached "does it match" answers. */
+  topics: readonly Topic[];
+  topicsVersion: number;
   /** The hub's change count at this parameter's last change. */
   changedAt: number;
-  subscription: Subscription | undefined;
 }
+
+const NO_TOPICS: readonly Topic[] = [];
 
 /**
  * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients:
- * one graph subscription per parameter, each change serialised once and handed to uWS
- * `publish` once per matching filter set. Clients join with a snapshot, sent in slices of
+ * it follows the graph's deliveries (not a subscription per parameter), serialises each
+ * change once and hands it to uWS `publish` once per matching filter set. Clients join with a snapshot, sent in slices of
  * a few milliseconds when it is large and followed by what the topic sent meanwhile, and
  * are subscribed in the turn that sends its last message, so nothing falls between. A client that
  * stops reading is detected by its send buffer, taken off the stream (its memory stays
@@ -156,6 +157,9 @@ export class WsHub {
   private readonly clients = new Set<WsSocket>();
   private readonly lagging = new Set<WsSocket>();
   private readonly graphEvents: Subscription[] = [];
+  private stopDeliveries: (() => void) | undefined;
+  /** Bumped when a topic comes or goes: each entry's list of topics is found again at its next change. */
+  private topicsVersion = 0;
   private scan: Subscription | undefined;
   private publishedSinceScan = false;
   private topicCount = 0;
@@ -175,9 +179,13 @@ export class WsHub {
   ) {}
 
   start(): void {
-    for (const parameter of this.graph.all()) this.track(parameter);
+    this.stopDeliveries = this.graph.onDelivery((parameter, value) => this.changed(parameter, value));
     this.graphEvents.push(
-      this.graph.added$.subscribe((parameter) => this.track(parameter)),
+      // A parameter added while clients are connected streams its value to them; later
+      // clients find it in their snapshot.
+      this.graph.added$.subscribe((parameter) => {
+        if (this.topics.size > 0 && parameter.value !== undefined) this.changed(parameter, parameter.value);
+      }),
       this.graph.removed$.subscribe((parameter) => this.untrack(parameter.address)),
       // Unknown again: a client that joins now gets no value for it in its snapshot.
       this.graph.forgotten$.subscribe((parameter) => {
@@ -191,7 +199,9 @@ export class WsHub {
   stop(): void {
     for (const ws of [...this.clients]) ws.end(1001, 'hub stopping');
     for (const subscription of this.graphEvents) subscription.unsubscribe();
-    for (const address of [...this.entries.keys()]) this.untrack(address);
+    this.stopDeliveries?.();
+    this.entries.clear();
+    for (const topic of this.topics.values()) topic.nextTick?.unsubscribe();
     this.scan?.unsubscribe();
     this.clients.clear();
     this.lagging.clear();
@@ -217,41 +227,14 @@ export class WsHub {
     if (!topic) {
       topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access, batch, maxHz > 0 ? 1000 / maxHz : 0);
       this.topics.set(key, topic);
-      topic.building = this.entries.values();
+      this.topicsVersion++;
     }
     topic.members++;
     ws.getUserData().topic = topic;
     this.clients.add(ws);
-    if (topic.building) {
-      // Its snapshot begins once the topic knows its parameters.
-      topic.waiting.push(ws);
-      if (topic.waiting.length === 1) this.buildTopic(topic);
-      return;
-    }
     // What this turn changed is in the snapshot: the members have it now, not the newcomer twice.
     this.flush(topic);
     this.sendSnapshot(ws, -1);
-  }
-
-  /**
-   * Finds the parameters of a new topic, in slices of a few milliseconds (a million of
-   * them take most of a second), then starts the snapshots of the clients waiting for it.
-   */
-  private buildTopic(topic: Topic): void {
-    const building = topic.building;
-    if (!building || this.topics.get(topic.key) !== topic) return;
-    const started = performance.now();
-    for (let count = 1; ; count++) {
-      const next = building.next();
-      if (next.done) break;
-      this.offer(next.value, topic);
-      if (count % SLICE_CHECK_EVERY === 0 && performance.now() - started > SLICE_MS) {
-        afterTurn(() => this.buildTopic(topic));
-        return;
-      }
-    }
-    topic.building = undefined;
-    for (const ws of topic.waiting.splice(0)) this.sendSnapshot(ws, -1);
   }
 
   leave(ws: WsSocket): void {
@@ -259,18 +242,13 @@ export class WsHub {
     const wasLagging = this.lagging.delete(ws);
     const client = ws.getUserData();
     const topic = client.topic;
-    const waiting = topic?.waiting.indexOf(ws) ?? -1;
-    if (waiting >= 0) topic?.waiting.splice(waiting, 1);
-    const joining = client.snapshot !== undefined || waiting >= 0;
+    const joining = client.snapshot !== undefined;
     this.endSnapshot(client);
     if (topic && !wasLagging && !joining) topic.listening--;
     if (!topic || --topic.members > 0) return;
     this.topics.delete(topic.key);
+    this.topicsVersion++;
     topic.nextTick?.unsubscribe();
-    for (const entry of topic.entries) {
-      const at = entry.topics.indexOf(topic);
-      if (at >= 0) entry.topics.splice(at, 1);
-    }
   }
 
   /** uWS reports that a client's send buffer shrank: a lagging client may be ready again. */
@@ -280,41 +258,47 @@ export class WsHub {
     else if (client.lagging) this.resumeIfDrained(ws);
   }
 
-  private track(parameter: Parameter): void {
+  /** Whether the server's filters let the parameter at `address` out at all. */
+  private exposes(address: string): boolean {
+    return this.serverFilters.length === 0 || this.serverFilters.some((filter) => filter.test(address));
+  }
+
+  /** The parameter's entry, made at its first change; undefined for one no longer in the graph. */
+  private entryOf(parameter: Parameter): Entry | undefined {
     const address = parameter.address;
-    if (this.entries.has(address)) return;
-    if (this.serverFilters.length > 0 && !this.serverFilters.some((filter) => filter.test(address))) return;
-    const prefix = `{"p":${JSON.stringify(address)},"v":`;
-    const entry: Entry = { parameter, prefix, message: undefined, topics: [], changedAt: 0, subscription: undefined };
-    this.entries.set(address, entry);
-    for (const topic of this.topics.values()) this.offer(entry, topic);
-    // Subscribed last: a parameter added while clients are connected publishes its value.
-    entry.subscription = parameter.values$.subscribe((value) => this.changed(entry, value));
+    let entry = this.entries.get(address);
+    if (entry === undefined || entry.parameter !== parameter) {
+      if (this.graph.get(address) !== parameter) return undefined;
+      const prefix = this.exposes(address) ? `{"p":${JSON.stringify(address)},"v":` : '';
+      entry = { parameter, prefix, message: undefined, topics: NO_TOPICS, topicsVersion: -1, changedAt: 0 };
+      this.entries.set(address, entry);
+    }
+    return entry;
+  }
+
+  private topicsOf(entry: Entry): readonly Topic[] {
+    if (entry.topicsVersion !== this.topicsVersion) {
+      entry.topicsVersion = this.topicsVersion;
+      const address = entry.parameter.address;
+      entry.topics = [...this.topics.values()].filter((topic) => topic.matches(address));
+    }
+    return entry.topics;
   }
 
   private untrack(address: string): void {
     const entry = this.entries.get(address);
     if (!entry) return;
-    entry.subscription?.unsubscribe();
-    for (const topic of entry.topics) {
-      topic.entries.delete(entry);
-      topic.held.delete(entry);
-    }
+    for (const topic of entry.topics) topic.held.delete(entry);
     this.entries.delete(address);
   }
 
-  private offer(entry: Entry, topic: Topic): void {
-    // A parameter added while the topic is being built is offered twice.
-    if (topic.entries.has(entry) || !topic.matches(entry.parameter.address)) return;
-    topic.entries.add(entry);
-    entry.topics.push(topic);
-  }
-
-  private changed(entry: Entry, value: Value): void {
+  private changed(parameter: Parameter, value: Value): void {
+    const entry = this.entryOf(parameter);
+    if (entry === undefined || entry.prefix === '') return;
     const message = `${entry.prefix}${JSON.stringify(toWire(value))}}`;
     entry.changedAt = ++this.changeCount;
-    if (entry.parameter.type !== 'T') entry.message = message;
-    const topics = entry.topics;
+    if (parameter.type !== 'T') entry.message = message;
+    const topics = this.topicsOf(entry);
     if (topics.length === 0) return;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
@@ -323,6 +307,23 @@ export class WsHub {
     }
     this.publishedSinceScan = true;
     this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
+  }
+
+  /**
+   * The message of a parameter's current value for a snapshot, when the topic sends it and
+   * it has not changed after `until` (then the change follows the snapshot).
+   */
+  private snapshotMessage(topic: Topic, parameter: Parameter, since: number, until: number): string | undefined {
+    const address = parameter.address;
+    const entry = this.entries.get(address);
+    if (entry !== undefined && entry.parameter === parameter) {
+      if (entry.changedAt <= since || entry.changedAt > until || entry.prefix === '') return undefined;
+      return topic.matches(address) ? entry.message : undefined;
+    }
+    // Unchanged since the hub started: its message is made now, not kept for each of a million.
+    const value = parameter.value;
+    if (since >= 0 || value === undefined || !this.exposes(address) || !topic.matches(address)) return undefined;
+    return `{"p":${JSON.stringify(address)},"v":${JSON.stringify(toWire(value))}}`;
   }
 
   /** A message for a topic's clients: now, or with the turn's others for a batch topic. */
@@ -392,7 +393,7 @@ export class WsHub {
     const client = ws.getUserData();
     const topic = client.topic;
     if (!topic) return;
-    client.snapshot = { ws, since, began: this.changeCount, rest: topic.entries.values(), done: false, queue: [], next: 0, queuedBytes: 0, bytes: 0 };
+    client.snapshot = { ws, since, began: this.changeCount, rest: this.graph.values(), done: false, queue: [], next: 0, queuedBytes: 0, bytes: 0 };
     topic.snapshots.add(client);
     this.continueSnapshot(ws);
   }
@@ -426,9 +427,9 @@ export class WsHub {
           const next = snapshot.rest.next();
           if (next.done) snapshot.done = true;
           else {
-            const { message, changedAt } = next.value;
             // Changed since the snapshot began: its changes are in the queue.
-            if (message !== undefined && changedAt > snapshot.since && changedAt <= snapshot.began) put(message);
+            const message = this.snapshotMessage(topic, next.value, snapshot.since, snapshot.began);
+            if (message !== undefined) put(message);
           }
         } else if (snapshot.next < snapshot.queue.length) {
           put(snapshot.queue[snapshot.next++] as string);

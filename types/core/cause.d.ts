@@ -33,6 +33,13 @@ export interface Causes {
      * path when it does not.
      */
     trace?: WriteTrace | undefined;
+    /**
+     * Told of every change and fire of every parameter of the graph, in delivery order and
+     * before the parameter's own listeners; set through `Graph.onDelivery`.
+     */
+    delivery?: Delivery | undefined;
 }
+/** A change (or fire) as it is delivered: the parameter, and its new value. */
+export type Delivery = (parameter: Parameter, value: Value) => void;
 /** One stored write: `origin` is the writer's name (`http`, `ws`, `rule rules[0]`, `flow <id>`), undefined for a report of the owning connection. */
 export type WriteTrace = (parameter: Parameter, value: Value, origin: string | undefined, changed: boolean) => void;
