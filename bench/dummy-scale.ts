@@ -13,7 +13,6 @@ import { BehaviorSubject } from 'rxjs';
 import { validateFlow } from '../lib/config/flow-file.ts';
 import { Hub } from '../lib/hub.ts';
 
-import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -51,9 +50,8 @@ export async function measureScale(count: number): Promise<ScaleResult> {
   });
   baseline.keep.clear();
 
-  const port = await freePort();
   const hub = await measure(count, async () => {
-    const flow = validateFlow({ connections: { api: { type: 'rest-api', port }, vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
+    const flow = validateFlow({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
     if (!flow.ok) throw flow.error;
     const running = new Hub({ flow: flow.flow });
     await running.start();
@@ -62,16 +60,6 @@ export async function measureScale(count: number): Promise<ScaleResult> {
   if (hub.keep.graph.byPrefix('vars/').length !== count) throw new Error(`expected ${count} parameters, got ${hub.keep.graph.size}`);
   await hub.keep.stop();
   return { count, hub: { ms: hub.ms, bytesPer: hub.bytesPer }, baseline: { ms: baseline.ms, bytesPer: baseline.bytesPer } };
-}
-
-/** A TCP port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -311,12 +311,26 @@ async function scenarioSlowConsumer() {
 // --- 5. scale ----------------------------------------------------------------------------
 
 async function scenarioScale() {
-  console.log('5. scale: 100,000 parameters; 10,000 idle WebSocket clients');
-  const out = execFileSync(node, ['--expose-gc', '--import', 'tsx', join(root, 'bench/dummy-scale.ts'), '100000'], { encoding: 'utf8' });
-  const [hubMs, hubBytes] = (/patchbay dummy connection.*?\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
-  const [baseMs, baseBytes] = (/baseline: Map of BehaviorSubjects\s+\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
-  row('5 scale', '100,000 parameters: start ms', fmt(hubMs!), fmt(baseMs!), hubMs! / baseMs!, '', undefined);
-  row('5 scale', '100,000 parameters: heap bytes/param', fmt(hubBytes!), fmt(baseBytes!), hubBytes! / baseBytes!);
+  console.log('5. scale: 100,000 and 1,000,000 parameters; a snapshot of 1,000,000 values; 10,000 idle WebSocket clients');
+  for (const count of [100_000, 1_000_000]) {
+    const out = execFileSync(node, ['--expose-gc', '--import', 'tsx', join(root, 'bench/dummy-scale.ts'), String(count)], { encoding: 'utf8' });
+    const [hubMs, hubBytes] = (/patchbay dummy connection.*?\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
+    const [baseMs, baseBytes] = (/baseline: Map of BehaviorSubjects\s+\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
+    const million = count === 1_000_000;
+    row('5 scale', `${fmt(count)} parameters: start ms`, fmt(hubMs!), fmt(baseMs!), hubMs! / baseMs!, million ? '≤ 3,000' : '', million ? hubMs! <= 3000 : undefined);
+    row('5 scale', `${fmt(count)} parameters: heap bytes/param`, fmt(hubBytes!), fmt(baseBytes!), hubBytes! / baseBytes!, million ? '≤ 300' : '', million ? hubBytes! <= 300 : undefined);
+  }
+  const snapshot = execFileSync(node, ['--import', 'tsx', join(root, 'bench/snapshot-stall.ts'), '1000000'], { encoding: 'utf8' });
+  const stall = (what: string) => (new RegExp(`\\| ${what} \\| ([\\d.]+) ms \\| (?:([\\d.]+) ms)?`).exec(snapshot) ?? []).slice(1).map(Number);
+  const [idleMs] = stall('idle hub[^|]*');
+  for (const [what, label] of [
+    ['first client of its filter set', 'first client'],
+    ['second client of the same filter set', 'second client'],
+  ] as const) {
+    const [longest, took] = stall(what);
+    row('5 scale', `snapshot of 1,000,000 values (batch), ${label}: longest event-loop stall ms (idle hub beside)`, fmt(longest!, 1), fmt(idleMs!, 1), undefined, 'a few ms (≤ 20)', longest! <= 20);
+    row('5 scale', `snapshot of 1,000,000 values (batch), ${label}: ms until it had every value`, fmt(took!), '', undefined);
+  }
   const idle = quick ? 2000 : 10_000;
   const results: Record<string, { ms: number; perClient: number }> = {};
   for (const name of ['patchbay', 'raw'] as const) {

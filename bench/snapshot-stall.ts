@@ -21,9 +21,9 @@ export interface SnapshotStall {
   readonly count: number;
   /** The longest event-loop stall of the idle hub over 1.5 s: this machine's noise, garbage collection included. */
   readonly idleMs: number;
-  /** The first client of a filter set: its topic finds its parameters, then its snapshot goes. */
+  /** The first client of a filter set. */
   readonly first: { readonly longestStallMs: number; readonly tookMs: number };
-  /** A second client of the same filter set: the snapshot alone. */
+  /** A second client of the same filter set. */
   readonly second: { readonly longestStallMs: number; readonly tookMs: number };
 }
 
@@ -77,7 +77,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`| what | longest event-loop stall | until the client had every value |`);
   console.log(`|---|---|---|`);
   console.log(`| idle hub, 1.5 s (this machine's noise and garbage collection) | ${ms(idleMs)} | |`);
-  console.log(`| first client of its filter set (topic built, then snapshot) | ${ms(first.longestStallMs)} | ${ms(first.tookMs)} |`);
-  console.log(`| second client (snapshot only) | ${ms(second.longestStallMs)} | ${ms(second.tookMs)} |`);
+  console.log(`| first client of its filter set | ${ms(first.longestStallMs)} | ${ms(first.tookMs)} |`);
+  console.log(`| second client of the same filter set | ${ms(second.longestStallMs)} | ${ms(second.tookMs)} |`);
   process.exit(0);
 }
