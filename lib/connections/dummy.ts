@@ -6,6 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../core/address.ts';
+import { repeats } from '../core/repeats.ts';
 import { Access, type ParameterSpec } from '../core/parameter.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
 import type { Checked, Issue } from '../core/issue.ts';
@@ -37,41 +38,43 @@ const settings = Type.Object({
 export function parseDummyLines(parameters: string | readonly string[]): Checked<DummyLine[]> {
   const texts = typeof parameters === 'string' ? parameters.split(/\r?\n/) : parameters;
   const lines: DummyLine[] = [];
-  const issues: Issue[] = [];
-  const seen = new Set<string>();
+  /** What is wrong with a line, by its index. */
+  const mistakes = new Map<number, string>();
+  /** The ids of the lines with a valid one, and those lines' indices: repeats are looked for once, at the end. */
+  const ids: string[] = [];
+  const idLines: number[] = [];
   texts.forEach((text, index) => {
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
-    const issue = checkLine(trimmed);
-    if (issue) issues.push({ path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index], message: `line ${index + 1}: ${issue}` });
-  });
-  return checked(issues, lines);
-
-  /** Adds the line's parameter, or returns what is wrong with it. */
-  function checkLine(trimmed: string): string | undefined {
     const firstComma = trimmed.indexOf(',');
     const secondComma = firstComma < 0 ? -1 : trimmed.indexOf(',', firstComma + 1);
     const id = (firstComma < 0 ? trimmed : trimmed.slice(0, firstComma)).trim();
-    const letter = (firstComma < 0 ? '' : trimmed.slice(firstComma + 1, secondComma < 0 ? undefined : secondComma)).trim().toUpperCase() || 'S';
-    const defaultText = secondComma < 0 ? undefined : trimmed.slice(secondComma + 1).trim();
-
     const checkedId = checkParameterId(id);
-    if (!checkedId.ok) return checkedId.error.message;
-    // One look into the set, not two: a million lines make it the larger part of a check.
-    const known = seen.size;
-    if (seen.add(id).size === known) return `"${id}" is defined twice (first on an earlier line)`;
-    if (!(valueTypes as readonly string[]).includes(letter)) return `unknown type "${letter}": expected one of S, B, I, F, T`;
-    const type = letter as ValueType;
-    if (defaultText === undefined) {
-      lines.push({ id, type, access: Access.ReadWrite, persist: true });
-      return undefined;
-    }
-    if (type === 'T') return `"${id}" is a trigger, which has no state and so no default value`;
-    const initial = convert(defaultText, type);
-    if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
-    lines.push({ id, type, access: Access.ReadWrite, persist: true, initial: initial.value });
-    return undefined;
-  }
+    if (!checkedId.ok) return void mistakes.set(index, checkedId.error.message);
+    ids.push(id);
+    idLines.push(index);
+    const letter = (firstComma < 0 ? '' : trimmed.slice(firstComma + 1, secondComma < 0 ? undefined : secondComma)).trim().toUpperCase() || 'S';
+    const line = lineOf(id, letter, secondComma < 0 ? undefined : trimmed.slice(secondComma + 1).trim());
+    if (typeof line === 'string') mistakes.set(index, line);
+    else lines.push(line);
+  });
+  // A repeated id is that line's mistake, whatever else is wrong with it.
+  for (const at of repeats(ids)) mistakes.set(idLines[at] as number, `"${ids[at]}" is defined twice (first on an earlier line)`);
+  const issues = [...mistakes]
+    .sort(([a], [b]) => a - b)
+    .map(([index, message]): Issue => ({ path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index], message: `line ${index + 1}: ${message}` }));
+  return checked(issues, lines);
+}
+
+/** The parameter of a line with a valid id, or what is wrong with its type or default. */
+function lineOf(id: string, letter: string, defaultText: string | undefined): DummyLine | string {
+  if (!(valueTypes as readonly string[]).includes(letter)) return `unknown type "${letter}": expected one of S, B, I, F, T`;
+  const type = letter as ValueType;
+  if (defaultText === undefined) return { id, type, access: Access.ReadWrite, persist: true };
+  if (type === 'T') return `"${id}" is a trigger, which has no state and so no default value`;
+  const initial = convert(defaultText, type);
+  if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
+  return { id, type, access: Access.ReadWrite, persist: true, initial: initial.value };
 }
 
 export const dummy = defineConnectionType({

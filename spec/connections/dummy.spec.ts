@@ -42,6 +42,18 @@ test('every parameter is writable with its type and notifies on change', async (
   t.deepEqual(seen, [3]);
 });
 
+test('among 100,000 lines, each repeat of an earlier id is reported at its own line, in line order', (t) => {
+  const lines = Array.from({ length: 100_000 }, (_, i) => `bank/${i % 100}/p${i},I,${i}`);
+  lines.push('bank/7/p7,S', 'bank/99999/p99999', 'bank/7/p7,F,1.5');
+  const result = validateFlow({ connections: { vars: { type: 'dummy', parameters: lines } } }, '/virtual/flow.json5');
+  t.false(result.ok);
+  if (result.ok) return;
+  t.deepEqual(result.issues.map(formatIssue), [
+    'connections.vars.parameters[100000]: line 100001: "bank/7/p7" is defined twice (first on an earlier line)',
+    'connections.vars.parameters[100002]: line 100003: "bank/7/p7" is defined twice (first on an earlier line)',
+  ]);
+});
+
 test('bad lines are configuration errors naming the connection and the line', (t) => {
   const result = validateFlow(
     dummyFlow('ok,I,1\nbad id\nx,Q\ny,I,ten\nok,S\nz,T,1\n_secret\n'),
