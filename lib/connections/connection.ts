@@ -288,9 +288,13 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
       }
       const parsed = definition.parse(settings, connection);
       if (!parsed.ok) return parsed;
+      let fingerprint: string | undefined;
       const plan: ConnectionPlan = {
         type: definition.type,
-        fingerprint: fingerprintOf(settings),
+        // Made when a reload compares plans, not at every start: a dummy's million lines take a while to digest.
+        get fingerprint() {
+          return (fingerprint ??= fingerprintOf(settings));
+        },
         links: definition.links?.(parsed.value) ?? [],
         claims: definition.claims?.(parsed.value) ?? [],
         create(context) {

@@ -238,7 +238,7 @@ export class ConnectionRunner {
       counts,
       log: this.log,
       define: (parameterId, spec) => {
-        const defined = graph.define(id, parameterId, this.seeded(`${id}/${parameterId}`, spec));
+        const defined = graph.define(id, parameterId, this.seeded(parameterId, spec));
         if (!defined.ok) throw defined.error;
         return defined.value;
       },
@@ -253,10 +253,11 @@ export class ConnectionRunner {
    * The spec with the stored value as its initial one, when the parameter persists and a
    * usable value is stored (R-S3); with `persist: false` on the connection it does not persist.
    */
-  private seeded(address: string, spec: ParameterSpec): ParameterSpec {
+  private seeded(parameterId: string, spec: ParameterSpec): ParameterSpec {
     const state = this.env.state;
     // Without a state folder nothing is kept, and the spec goes through as it is (no copy per parameter).
     if (!spec.persist || !state) return spec;
+    const address = `${this.id}/${parameterId}`;
     // `persist` on a parameter means this hub keeps it: not with `persist: false` on its connection.
     if (!this.current.common.persist || spec.type === 'T') return { ...spec, persist: false };
     this.keeps = true;
