@@ -91,6 +91,8 @@ export class Hub {
     this.scheduler = scheduler;
     this.loopLimit = loopLimit;
     this.state = state;
+    // Parameters the hub keeps write each change through to the store, one hook for all.
+    if (state) this.graph.causes.kept = (parameter, value) => state.setValue(parameter.address, value);
     this.subscriptions.add(
       state?.health$.subscribe((health) => {
         const problem = stateProblem(state.folder, health);

@@ -135,6 +135,8 @@ export interface ParseContext {
  */
 export interface KeptState {
   value(address: string): Json | undefined;
+  /** Every stored value of a connection's parameters, by address: `value` for many at once. */
+  valuesOf(connectionId: string): ReadonlyMap<string, Json>;
   /** Stores a kept parameter's value; committed with the other writes of this turn. */
   setValue(address: string, value: Json): void;
   record(connectionId: string, key: string): Json | undefined;

@@ -65,6 +65,8 @@ export class ConnectionRunner {
   private keeps = false;
   /** Why values are not being saved, while they are not. */
   private storeTrouble: string | undefined;
+  /** While the connection's start runs: the stored values of its parameters, read at once. */
+  private restoring: ReadonlyMap<string, Json> | undefined;
   private storeWatch: Subscription | undefined;
   /** Why another hub's claim keeps this connection from running, once one does (R-M5). */
   private refusal: HubError | undefined;
@@ -122,7 +124,15 @@ export class ConnectionRunner {
     this.setStatus(Status.Starting, '');
     try {
       this.instance = plan.create(this.context());
-      await this.instance.start();
+      // What its start defines before its first await is restored from one read of the store.
+      this.restoring = this.env.state && common.persist ? this.env.state.valuesOf(id) : undefined;
+      let starting: Promise<void> | void;
+      try {
+        starting = this.instance.start();
+      } finally {
+        this.restoring = undefined;
+      }
+      await starting;
       if (this.own.status === Status.Starting) this.setStatus(Status.Ok, '');
       this.watchStore();
     } catch (error) {
@@ -261,13 +271,12 @@ export class ConnectionRunner {
     // `persist` on a parameter means this hub keeps it: not with `persist: false` on its connection.
     if (!this.current.common.persist || spec.type === 'T') return { ...spec, persist: false };
     this.keeps = true;
-    const keep = (value: Json) => state.setValue(address, value);
-    const stored = state.value(address);
-    if (stored === undefined) return { ...spec, onChange: keep };
+    const stored = this.restoring ? this.restoring.get(address) : state.value(address);
+    if (stored === undefined) return spec;
     const converted = convert(stored, spec.type);
-    if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore', onChange: keep };
+    if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore' };
     this.log.warn(`${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`);
-    return { ...spec, onChange: keep };
+    return spec;
   }
 
 

@@ -41,6 +41,12 @@ export interface Causes {
    * before the parameter's own listeners; set through `Graph.onDelivery`.
    */
   delivery?: Delivery | undefined;
+  /**
+   * Told of every change of a parameter whose `persist` is true (not of its initial value),
+   * before its listeners: how the hub writes kept values through to its state store, with
+   * no hook per parameter. Set by the hub that keeps them.
+   */
+  kept?: Delivery | undefined;
 }
 
 /** A change (or fire) as it is delivered: the parameter, and its new value. */

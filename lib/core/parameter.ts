@@ -28,14 +28,11 @@ export interface ParameterSpec {
    * answer (or why none came).
    */
   readonly forward?: (value: Value, origin: string | undefined, answered?: Answered) => SetResult;
-  /** The hub keeps its value across restarts and reloads (R-S2); see the state store. */
-  readonly persist?: boolean;
   /**
-   * Told of every change of a state value (writes and reports, not the initial value),
-   * before listeners: how the hub writes kept values through without a subscription
-   * each. Set by the hub for the parameters it keeps.
+   * The hub keeps its value across restarts and reloads (R-S2): each change goes to the
+   * graph's `kept` hook (see the state store).
    */
-  readonly onChange?: (value: Value) => void;
+  readonly persist?: boolean;
 }
 
 /** `true` when the write changed the value (or fired a trigger). */
@@ -230,7 +227,7 @@ class TypedParameter implements ProxyParameter {
         return UNCHANGED;
       }
       this.current = value;
-      this.spec.onChange?.(value);
+      if (this.spec.persist === true) this.causes?.kept?.(this, value);
     }
     this.changed(origin);
     if (trace) trace(this, value, origin, true);

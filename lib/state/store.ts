@@ -118,6 +118,26 @@ export class StateStore {
     return this.read(address);
   }
 
+  /**
+   * Every stored value of a connection's parameters, by address: what a connection that
+   * defines many parameters at start reads in one range of the database rather than a
+   * read each (a million reads took a second and a half).
+   */
+  valuesOf(connectionId: string): Map<string, Stored> {
+    this.foldJournal();
+    const found = new Map<string, Stored>();
+    const prefix = `${connectionId}/`;
+    if (this.db) for (const { key, value } of this.db.getRange({ start: valueKey(prefix), end: valueKey(`${connectionId}0`) })) found.set(key.slice(2), value);
+    for (const pending of [this.unsaved, this.turn]) {
+      for (const [key, value] of pending) {
+        if (!key.startsWith(prefix)) continue;
+        if (value === undefined) found.delete(key);
+        else found.set(key, value);
+      }
+    }
+    return found;
+  }
+
   /** Stores a parameter's value; committed with the other writes of this turn. */
   setValue(address: string, value: Stored): void {
     this.write(address, value);
