@@ -141,15 +141,16 @@ interface Entry {
 const NO_TOPICS: readonly Topic[] = [];
 
 /**
- * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients:
- * it follows the graph's deliveries (not a subscription per parameter), serialises each
- * change once and hands it to uWS `publish` once per matching filter set. Clients join with a snapshot, sent in slices of
- * a few milliseconds when it is large and followed by what the topic sent meanwhile, and
- * are subscribed in the turn that sends its last message, so nothing falls between. A client that
- * stops reading is detected by its send buffer, taken off the stream (its memory stays
- * bounded), and when it has drained it is sent the current value of every parameter that
- * changed meanwhile, then resumes. It never touches uWS itself: sockets come as `WsSocket`
- * and fan-out goes through the injected `publish`, so specs drive it with fakes.
+ * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients
+ * and a million parameters: it follows the graph's deliveries (not a subscription per
+ * parameter), serialises each change once and hands it to uWS `publish` once per matching
+ * filter set. Clients join with a snapshot, sent in slices of a few milliseconds when it is
+ * large and followed by what the topic sent meanwhile, and are subscribed in the turn that
+ * sends its last message, so nothing falls between. A client that stops reading is detected
+ * by its send buffer, taken off the stream (its memory stays bounded), and when it has
+ * drained it is sent the current value of every parameter that changed meanwhile, then
+ * resumes. It never touches uWS itself: sockets come as `WsSocket` and fan-out goes through
+ * the injected `publish`, so specs drive it with fakes.
  */
 export class WsHub {
   private readonly entries = new Map<string, Entry>();
