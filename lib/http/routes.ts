@@ -176,9 +176,19 @@ function httpOrigin(res: HttpResponse): string {
   return keepsOrigins ? `http ${clientAddress(res)}` : 'http';
 }
 
-/** The client's address as text, for "who changed it" (R-O2). */
+/** How uWS writes an IPv4 client of a socket that listens on every address (IPv6 too). */
+const MAPPED_IPV4 = '0000:0000:0000:0000:0000:ffff:';
+
+/**
+ * The client's address as text, for "who changed it" (R-O2): an IPv4 client as `127.0.0.1`,
+ * also when the hub listens on every address and uWS names it as IPv6.
+ */
 export function clientAddress(res: { getRemoteAddressAsText(): ArrayBuffer }): string {
-  return Buffer.from(res.getRemoteAddressAsText()).toString();
+  const text = Buffer.from(res.getRemoteAddressAsText()).toString();
+  if (!text.startsWith(MAPPED_IPV4)) return text;
+  const high = Number.parseInt(text.slice(30, 34), 16);
+  const low = Number.parseInt(text.slice(35, 39), 16);
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
 function answerTaken(res: HttpResponse, json: boolean): void {

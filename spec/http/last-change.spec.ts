@@ -12,6 +12,14 @@ interface Listed {
   readonly at?: string;
 }
 
+test('a hub listening on every address names an IPv4 client as one, not as IPv6', async (t) => {
+  const hub = await startHub(t, { connections: { api: { type: 'rest-api', port: 0 }, studio: { type: 'dummy', parameters: ['a,S'] } } });
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  await fetch(`http://127.0.0.1:${port}/update?parameter=studio/a&value=1`);
+  const [listed] = (await (await fetch(`http://127.0.0.1:${port}/parameters?filter=studio/a`)).json()) as Listed[];
+  t.is(listed?.by, 'http 127.0.0.1');
+});
+
 test('every parameter says who changed it last and when: REST with the client address, WebSocket, rule, code flow, connection, restore (R-O2)', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-origins-'));
   await writeFile(join(dir, 'echo.js'), "export default ({ watch, write }) => watch('studio/a').subscribe((v) => v !== undefined && write('studio/fromFlow', v));\n");
