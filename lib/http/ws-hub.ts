@@ -46,8 +46,15 @@ interface Snapshot {
   readonly since: number;
   /** The change count when it began: parameters changed after it come through the queue. */
   readonly began: number;
-  /** The hub's parameters still to go through (a live iterator: ones defined meanwhile are met too). */
+  /**
+   * The parameters still to go through, a live iterator (ones defined meanwhile are met
+   * too): the topic's `matched`, or the whole graph while the topic has none.
+   */
   readonly rest: Iterator<Parameter>;
+  /** Whether `rest` holds only parameters the topic's filters pass (its `matched`). */
+  readonly matched: boolean;
+  /** The hub's count of removed parameters when it began: while it stays, every parameter of `rest` is in the graph. */
+  readonly removals: number;
   /** Whether every parameter has been gone through. */
   done: boolean;
   readonly queue: string[];
@@ -103,6 +110,19 @@ class Topic {
   nextTick: Subscription | undefined;
   /** When the last tick sent. */
   lastTick = Number.NEGATIVE_INFINITY;
+  /**
+   * The parameters its filters pass, in definition order: found once, going through the
+   * graph in slices (an array: a Set of a million would stall the hub as it grows), so that
+   * each snapshot goes through these alone. Undefined until then, and again once a
+   * parameter is removed: the next client to join has them found anew.
+   */
+  matched: Parameter[] | undefined;
+  /** While `matched` is found: where in the graph, and what so far. */
+  finding: { readonly rest: Iterator<Parameter>; readonly found: Parameter[]; readonly removals: number } | undefined;
+  /** Clients whose snapshot waits for `matched`. */
+  readonly waiting: WsSocket[] = [];
+  /** No filters and full access: snapshots go through the graph itself, nothing is found first. */
+  readonly passesAll: boolean;
   /** Clients being sent a snapshot in slices: what the topic sends is queued for them. */
   readonly snapshots = new Set<WsClient>();
 
@@ -114,7 +134,9 @@ class Topic {
     readonly batch: boolean,
     /** Milliseconds between two sends of one parameter; 0 for no limit. */
     readonly interval: number,
-  ) {}
+  ) {
+    this.passesAll = filters.length === 0 && access.full;
+  }
 
   matches(address: string): boolean {
     return this.access.canRead(address) && (this.filters.length === 0 || this.filters.some((filter) => filter.test(address)));
@@ -158,6 +180,8 @@ export class WsHub {
   private readonly clients = new Set<WsSocket>();
   private readonly lagging = new Set<WsSocket>();
   private readonly graphEvents: Subscription[] = [];
+  /** Parameters removed from the graph so far: a topic's `matched` found before a removal may hold it. */
+  private removals = 0;
   private stopDeliveries: (() => void) | undefined;
   /** Bumped when a topic comes or goes: each entry's list of topics is found again at its next change. */
   private topicsVersion = 0;
@@ -185,9 +209,15 @@ export class WsHub {
       // A parameter added while clients are connected streams its value to them; later
       // clients find it in their snapshot.
       this.graph.added$.subscribe((parameter) => {
-        if (this.topics.size > 0 && parameter.value !== undefined) this.changed(parameter, parameter.value);
+        if (this.topics.size === 0) return;
+        for (const topic of this.topics.values()) if (topic.matched && this.passes(topic, parameter.address)) topic.matched.push(parameter);
+        if (parameter.value !== undefined) this.changed(parameter, parameter.value);
       }),
-      this.graph.removed$.subscribe((parameter) => this.untrack(parameter.address)),
+      this.graph.removed$.subscribe((parameter) => {
+        this.removals++;
+        this.untrack(parameter.address);
+        for (const topic of this.topics.values()) topic.matched = undefined;
+      }),
       // Unknown again: a client that joins now gets no value for it in its snapshot.
       this.graph.forgotten$.subscribe((parameter) => {
         const entry = this.entries.get(parameter.address);
@@ -233,9 +263,43 @@ export class WsHub {
     topic.members++;
     ws.getUserData().topic = topic;
     this.clients.add(ws);
+    if (!topic.matched && !(topic.passesAll && this.serverFilters.length === 0)) {
+      // Its snapshot begins once the topic knows its parameters.
+      topic.waiting.push(ws);
+      if (!topic.finding) {
+        topic.finding = { rest: this.graph.values(), found: [], removals: this.removals };
+        this.find(topic);
+      }
+      return;
+    }
     // What this turn changed is in the snapshot: the members have it now, not the newcomer twice.
     this.flush(topic);
     this.sendSnapshot(ws, -1);
+  }
+
+  /**
+   * Finds the parameters a topic's filters pass, in slices of a few milliseconds (each
+   * parameter tested once, however many clients share the filters), then starts the
+   * snapshots of the clients waiting for them.
+   */
+  private find(topic: Topic): void {
+    const finding = topic.finding;
+    if (!finding || this.topics.get(topic.key) !== topic) return;
+    const started = performance.now();
+    for (let count = 1; ; count++) {
+      const next = finding.rest.next();
+      if (next.done) break;
+      if (this.passes(topic, next.value.address)) finding.found.push(next.value);
+      if (count % SLICE_CHECK_EVERY === 0 && performance.now() - started > SLICE_MS) {
+        afterTurn(() => this.find(topic));
+        return;
+      }
+    }
+    // One found and removed before the end is left out now, once, rather than looked for in every snapshot.
+    topic.matched = finding.removals === this.removals ? finding.found : finding.found.filter((parameter) => this.graph.get(parameter.address) === parameter);
+    topic.finding = undefined;
+    this.flush(topic);
+    for (const ws of topic.waiting.splice(0)) this.sendSnapshot(ws, -1);
   }
 
   leave(ws: WsSocket): void {
@@ -243,7 +307,9 @@ export class WsHub {
     const wasLagging = this.lagging.delete(ws);
     const client = ws.getUserData();
     const topic = client.topic;
-    const joining = client.snapshot !== undefined;
+    const waiting = topic?.waiting.indexOf(ws) ?? -1;
+    if (waiting >= 0) topic?.waiting.splice(waiting, 1);
+    const joining = client.snapshot !== undefined || waiting >= 0;
     this.endSnapshot(client);
     if (topic && !wasLagging && !joining) topic.listening--;
     if (!topic || --topic.members > 0) return;
@@ -262,6 +328,11 @@ export class WsHub {
   /** Whether the server's filters let the parameter at `address` out at all. */
   private exposes(address: string): boolean {
     return this.serverFilters.length === 0 || this.serverFilters.some((filter) => filter.test(address));
+  }
+
+  /** Whether the topic's clients are sent the parameter at `address`. */
+  private passes(topic: Topic, address: string): boolean {
+    return this.exposes(address) && topic.matches(address);
   }
 
   /** The parameter's entry, made at its first change; undefined for one no longer in the graph. */
@@ -312,18 +383,21 @@ export class WsHub {
 
   /**
    * The message of a parameter's current value for a snapshot, when the topic sends it and
-   * it has not changed after `until` (then the change follows the snapshot).
+   * it has not changed after `until` (then the change follows the snapshot). `matched`: it
+   * comes from the topic's `matched`, which passes the filters; `live`: it is in the graph
+   * (false when a parameter was removed since the snapshot began: it may be this one).
    */
-  private snapshotMessage(topic: Topic, parameter: Parameter, since: number, until: number): string | undefined {
+  private snapshotMessage(topic: Topic, parameter: Parameter, since: number, until: number, matched: boolean, live: boolean): string | undefined {
     const address = parameter.address;
     const entry = this.entries.get(address);
     if (entry !== undefined && entry.parameter === parameter) {
       if (entry.changedAt <= since || entry.changedAt > until || entry.prefix === '') return undefined;
-      return topic.matches(address) ? entry.message : undefined;
+      return matched || topic.matches(address) ? entry.message : undefined;
     }
     // Unchanged since the hub started: its message is made now, not kept for each of a million.
     const value = parameter.value;
-    if (since >= 0 || value === undefined || !this.exposes(address) || !topic.matches(address)) return undefined;
+    if (since >= 0 || value === undefined) return undefined;
+    if (matched ? !live && this.graph.get(address) !== parameter : !this.passes(topic, address)) return undefined;
     return `{"p":${JSON.stringify(address)},"v":${JSON.stringify(toWire(value))}}`;
   }
 
@@ -394,7 +468,9 @@ export class WsHub {
     const client = ws.getUserData();
     const topic = client.topic;
     if (!topic) return;
-    client.snapshot = { ws, since, began: this.changeCount, rest: this.graph.values(), done: false, queue: [], next: 0, queuedBytes: 0, bytes: 0 };
+    const matched = topic.matched !== undefined;
+    const rest = topic.matched ? topic.matched.values() : this.graph.values();
+    client.snapshot = { ws, since, began: this.changeCount, rest, matched, removals: this.removals, done: false, queue: [], next: 0, queuedBytes: 0, bytes: 0 };
     topic.snapshots.add(client);
     this.continueSnapshot(ws);
   }
@@ -429,7 +505,7 @@ export class WsHub {
           if (next.done) snapshot.done = true;
           else {
             // Changed since the snapshot began: its changes are in the queue.
-            const message = this.snapshotMessage(topic, next.value, snapshot.since, snapshot.began);
+            const message = this.snapshotMessage(topic, next.value, snapshot.since, snapshot.began, snapshot.matched, snapshot.removals === this.removals);
             if (message !== undefined) put(message);
           }
         } else if (snapshot.next < snapshot.queue.length) {

@@ -274,6 +274,22 @@ test('a snapshot too large for one slice is sent over several turns, followed by
   t.is(client.seen.at(-1), 'studio/bank/5/p5=5555', 'then changes stream');
 });
 
+test('clients sharing filters have each parameter tested against them once, not once per client', async (t) => {
+  const { define, connect } = setup(t);
+  for (let i = 0; i < 10_000; i++) define(`bank/p${i}`, 'I', i);
+  let tests = 0;
+  class Counting extends RegExp {
+    override test(text: string): boolean {
+      tests++;
+      return super.test(text);
+    }
+  }
+  const clients = Array.from({ length: 100 }, () => connect({ filters: [new Counting('^studio/bank/p1\\d\\d$')] }));
+  for (let turn = 0; clients.some((c) => c.topics.size === 0) && turn < 1000; turn++) await new Promise((resolve) => setImmediate(resolve));
+  t.true(clients.every((c) => c.seen.length === 100), 'every client has the 100 values its filter passes');
+  t.true(tests <= 10_000 + 100, `${tests} tests of the filter for 100 clients of 10,000 parameters`);
+});
+
 test('a large snapshot still in flight does not count as lagging', (t) => {
   const { define, connect, clock, hub } = setup(t, { lagLimit: 2000 });
   const { parameters, burst } = bank(define);
