@@ -162,6 +162,11 @@ interface Entry {
 
 const NO_TOPICS: readonly Topic[] = [];
 
+/** `{"p":<address>,"v":`: what a parameter's messages begin with. */
+const prefixOf = (address: string) => `{"p":${JSON.stringify(address)},"v":`;
+/** `{"p":…,"v":…}`: a value's message, from its parameter's prefix. */
+const messageOf = (prefix: string, value: Value) => `${prefix}${JSON.stringify(toWire(value))}}`;
+
 /**
  * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients
  * and a million parameters: it follows the graph's deliveries (not a subscription per
@@ -341,7 +346,7 @@ export class WsHub {
     let entry = this.entries.get(address);
     if (entry === undefined || entry.parameter !== parameter) {
       if (this.graph.get(address) !== parameter) return undefined;
-      const prefix = this.exposes(address) ? `{"p":${JSON.stringify(address)},"v":` : '';
+      const prefix = this.exposes(address) ? prefixOf(address) : '';
       entry = { parameter, prefix, message: undefined, topics: NO_TOPICS, topicsVersion: -1, changedAt: 0 };
       this.entries.set(address, entry);
     }
@@ -367,7 +372,7 @@ export class WsHub {
   private changed(parameter: Parameter, value: Value): void {
     const entry = this.entryOf(parameter);
     if (entry === undefined || entry.prefix === '') return;
-    const message = `${entry.prefix}${JSON.stringify(toWire(value))}}`;
+    const message = messageOf(entry.prefix, value);
     entry.changedAt = ++this.changeCount;
     if (parameter.type !== 'T') entry.message = message;
     const topics = this.topicsOf(entry);
@@ -398,7 +403,7 @@ export class WsHub {
     const value = parameter.value;
     if (since >= 0 || value === undefined) return undefined;
     if (matched ? !live && this.graph.get(address) !== parameter : !this.passes(topic, address)) return undefined;
-    return `{"p":${JSON.stringify(address)},"v":${JSON.stringify(toWire(value))}}`;
+    return messageOf(prefixOf(address), value);
   }
 
   /** A message for a topic's clients: now, or with the turn's others for a batch topic. */

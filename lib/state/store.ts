@@ -22,6 +22,8 @@ export type StoreHealth = { readonly ok: true } | { readonly ok: false; readonly
 // the journal. The space sorts before every character an address may hold, so a prefix
 // scan is a range.
 const valueKey = (address: string) => `v ${address}`;
+/** The keys of every stored value of a connection's parameters. A fresh object each time: LMDB writes into the options it is given. */
+const valuesRange = (connectionId: string) => ({ start: valueKey(`${connectionId}/`), end: valueKey(`${connectionId}0`) });
 const recordKey = (connectionId: string, key: string) => `k ${connectionId}/${key}`;
 // In memory and in the journal a value is keyed by its address as it is (no string is
 // built per write) and a record by its database key: an address never holds a space.
@@ -127,7 +129,7 @@ export class StateStore {
     this.foldJournal();
     const found = new Map<string, Stored>();
     const prefix = `${connectionId}/`;
-    if (this.db) for (const { key, value } of this.db.getRange({ start: valueKey(prefix), end: valueKey(`${connectionId}0`) })) found.set(key.slice(2), value);
+    if (this.db) for (const { key, value } of this.db.getRange(valuesRange(connectionId))) found.set(key.slice(2), value);
     for (const pending of [this.unsaved, this.turn]) {
       for (const [key, value] of pending) {
         if (!key.startsWith(prefix)) continue;
@@ -163,7 +165,7 @@ export class StateStore {
   async reset(connectionId: string): Promise<number> {
     await this.settled(); // writes of this turn are not in the database yet
     this.foldJournal();
-    const values = this.db ? [...this.db.getKeys({ start: valueKey(`${connectionId}/`), end: valueKey(`${connectionId}0`) })].map((key) => key.slice(2)) : [];
+    const values = this.db ? [...this.db.getKeys(valuesRange(connectionId))].map((key) => key.slice(2)) : [];
     const records = this.db ? [...this.db.getKeys({ start: recordKey(connectionId, ''), end: recordKey(`${connectionId}0`, '') })] : [];
     const unsaved = [...this.unsaved.keys()].filter((key) => key.startsWith(`${connectionId}/`) || key.startsWith(recordKey(connectionId, '')));
     let removed = 0;
