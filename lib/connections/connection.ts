@@ -3,7 +3,7 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
 import { Value as SchemaValue } from '@sinclair/typebox/value';
 import type { ErrorCode, HubError, Result } from '../core/errors.ts';
-import type { Graph } from '../core/graph.ts';
+import type { Graph, ParameterTable } from '../core/graph.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec, ProxyParameter } from '../core/parameter.ts';
@@ -188,6 +188,12 @@ export interface ConnectionContext {
    * `initial` (R-S3): seeded before anyone can listen, so restoring notifies no one.
    */
   define(id: string, spec: ParameterSpec): OwnedParameter;
+  /**
+   * Defines the connection's parameters from the table it parsed, as `define` would each,
+   * but made on first use (`Graph.defineTable`): what a connection of a million does.
+   * Throws a HubError on a repeated or taken id.
+   */
+  defineTable(table: ParameterTable): void;
   /** Removes one of this connection's parameters (an in-place update that drops it). */
   remove(id: string): void;
   /** Kept across restarts when the hub has a state folder; in memory otherwise. */

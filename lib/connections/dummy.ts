@@ -6,8 +6,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../core/address.ts';
-import { repeats } from '../core/repeats.ts';
-import { Access, type ParameterSpec } from '../core/parameter.ts';
+import type { ParameterRow, ParameterTable } from '../core/graph.ts';
+import { TextIndex } from '../core/text-index.ts';
+import { Access } from '../core/parameter.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import { checked, defineConnectionType } from './connection.ts';
@@ -16,10 +17,14 @@ import { checked, defineConnectionType } from './connection.ts';
  * One parsed line, which is also the spec of its parameter: a connection of a million
  * parameters keeps one object for each, not two.
  */
-export interface DummyLine extends ParameterSpec {
-  readonly id: string;
+export interface DummyLine extends ParameterRow {
   readonly type: ValueType;
   readonly initial?: Value;
+}
+
+/** The parsed lines, and their ids indexed: the table the graph defines the parameters from. */
+export interface DummyTable extends ParameterTable {
+  readonly rows: readonly DummyLine[];
 }
 
 const settings = Type.Object({
@@ -35,7 +40,7 @@ const settings = Type.Object({
  * Parses the `parameters` setting. Every bad line is reported with its line number (and,
  * for the array form, its index), so one pass shows every mistake.
  */
-export function parseDummyLines(parameters: string | readonly string[]): Checked<DummyLine[]> {
+export function parseDummyLines(parameters: string | readonly string[]): Checked<DummyTable> {
   const texts = typeof parameters === 'string' ? parameters.split(/\r?\n/) : parameters;
   const lines: DummyLine[] = [];
   /** What is wrong with a line, by its index. */
@@ -58,12 +63,14 @@ export function parseDummyLines(parameters: string | readonly string[]): Checked
     if (typeof line === 'string') mistakes.set(index, line);
     else lines.push(line);
   });
-  // A repeated id is that line's mistake, whatever else is wrong with it.
-  for (const at of repeats(ids)) mistakes.set(idLines[at] as number, `"${ids[at]}" is defined twice (first on an earlier line)`);
+  // A repeated id is that line's mistake, whatever else is wrong with it. The same index
+  // finds the parameters once they are defined, when every line is valid.
+  const index = new TextIndex(ids);
+  for (const at of index.repeats()) mistakes.set(idLines[at] as number, `"${ids[at]}" is defined twice (first on an earlier line)`);
   const issues = [...mistakes]
     .sort(([a], [b]) => a - b)
     .map(([index, message]): Issue => ({ path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index], message: `line ${index + 1}: ${message}` }));
-  return checked(issues, lines);
+  return checked(issues, { rows: lines, ids: index });
 }
 
 /** The parameter of a line with a valid id, or what is wrong with its type or default. */
@@ -82,15 +89,15 @@ export const dummy = defineConnectionType({
   summary: 'User-defined parameters as intermediate storage.',
   settings,
   parse: ({ parameters = '' }) => parseDummyLines(parameters),
-  create(context, lines) {
-    const define = (line: DummyLine) => context.define(line.id, line);
+  create(context, table) {
     return {
+      // Made on first use: a million lines start in the time it takes to read them.
       start() {
-        for (const line of lines) define(line);
+        context.defineTable(table);
       },
       // A changed list keeps every parameter whose id and type stay, with its value;
       // the others go or come. A changed default applies only to a parameter that is new.
-      update(next) {
+      update({ rows: next }) {
         const wanted = new Map(next.map((line) => [line.id, line]));
         const kept = new Set<string>();
         for (const parameter of context.graph.byPrefix(`${context.id}/`)) {
@@ -98,7 +105,7 @@ export const dummy = defineConnectionType({
           if (wanted.get(parameter.id)?.type === parameter.type) kept.add(parameter.id);
           else context.remove(parameter.id);
         }
-        for (const line of next) if (!kept.has(line.id)) define(line);
+        for (const line of next) if (!kept.has(line.id)) context.define(line.id, line);
         return true;
       },
       stop() {},

@@ -65,8 +65,8 @@ export class ConnectionRunner {
   private keeps = false;
   /** Why values are not being saved, while they are not. */
   private storeTrouble: string | undefined;
-  /** While the connection's start runs: the stored values of its parameters, read at once. */
-  private restoring: ReadonlyMap<string, Json> | undefined;
+  /** While the connection's start runs: the stored values of its parameters, read at once when the first is defined. */
+  private restoring: { values?: ReadonlyMap<string, Json> } | undefined;
   private storeWatch: Subscription | undefined;
   /** Why another hub's claim keeps this connection from running, once one does (R-M5). */
   private refusal: HubError | undefined;
@@ -124,8 +124,9 @@ export class ConnectionRunner {
     this.setStatus(Status.Starting, '');
     try {
       this.instance = plan.create(this.context());
-      // What its start defines before its first await is restored from one read of the store.
-      this.restoring = this.env.state && common.persist ? this.env.state.valuesOf(id) : undefined;
+      // What its start defines before its first await is restored from one read of the store,
+      // made at the first `define` (a table's parameters read theirs as they are made).
+      this.restoring = this.env.state && common.persist ? {} : undefined;
       let starting: Promise<void> | void;
       try {
         starting = this.instance.start();
@@ -252,6 +253,12 @@ export class ConnectionRunner {
         if (!defined.ok) throw defined.error;
         return defined.value;
       },
+      defineTable: (table) => {
+        // Kept values are read as each parameter is made, so `keeps` cannot wait for that.
+        if (this.env.state && this.current.common.persist && table.rows.some((row) => row.persist && row.type !== 'T')) this.keeps = true;
+        const defined = graph.defineTable(id, table, (row) => this.seeded(row.id, row));
+        if (!defined.ok) throw defined.error;
+      },
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
       setStatus: (status, reason = '', code) => {
         if (this.instance) this.setStatus(status, reason, code);
@@ -271,7 +278,7 @@ export class ConnectionRunner {
     // `persist` on a parameter means this hub keeps it: not with `persist: false` on its connection.
     if (!this.current.common.persist || spec.type === 'T') return { ...spec, persist: false };
     this.keeps = true;
-    const stored = this.restoring ? this.restoring.get(address) : state.value(address);
+    const stored = this.restoring ? (this.restoring.values ??= state.valuesOf(this.id)).get(address) : state.value(address);
     if (stored === undefined) return spec;
     const converted = convert(stored, spec.type);
     if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore' };

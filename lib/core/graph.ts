@@ -2,23 +2,122 @@ import { defer, filter, merge, type Observable, of, Subject, switchMap } from 'r
 import { checkParameterId, parseAddress } from './address.ts';
 import type { Causes, Delivery } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
+import type { TextIndex } from './text-index.ts';
 import type { Value } from './value.ts';
 import { type Answered, createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult } from './parameter.ts';
 
+/** One row of a table: a parameter's id and spec. */
+export interface ParameterRow extends ParameterSpec {
+  readonly id: string;
+}
+
+/**
+ * The parameters of one connection as it parsed them (a dummy's lines), defined together
+ * by `Graph.defineTable`: the rows, and an index of their ids (`ids[i]` is `rows[i].id`).
+ * Ids must have been checked (`checkParameterId`) and be distinct.
+ */
+export interface ParameterTable {
+  readonly rows: readonly ParameterRow[];
+  readonly ids: TextIndex;
+}
+
+/** A table defined or removed: one event for all its parameters. */
+export interface TableChange {
+  readonly connectionId: string;
+  readonly added: boolean;
+  /** Whether the table has, or had, a parameter of this id. */
+  has(id: string): boolean;
+  /** Its parameters, each made as it is met; of a removed table, those that had been made. */
+  parameters(): Iterable<Parameter>;
+}
+
+/**
+ * A table in the graph. Its parameters are made on first use, so a million of them cost
+ * their rows and one slot each until someone looks: no Map entry, no address string, no
+ * parameter object (a Map of a million addresses alone takes most of a second to fill here).
+ */
+class Table {
+  /** Each row's parameter once made; null once removed. */
+  readonly made: (OwnedParameter | null | undefined)[];
+  /** Rows not removed. */
+  live: number;
+  /** Set when the whole table is removed: its iterators end. */
+  dropped = false;
+
+  constructor(
+    readonly connectionId: string,
+    readonly source: ParameterTable,
+    private readonly make: (row: ParameterRow, address: string) => OwnedParameter,
+  ) {
+    // Filled, not `new Array(n)`: a large holey array is a dictionary in V8.
+    this.made = new Array<undefined>(source.rows.length).fill(undefined);
+    this.live = source.rows.length;
+  }
+
+  /** The position of the row of `id`, or -1 when there is none or it was removed. */
+  find(id: string): number {
+    const at = this.source.ids.indexOf(id);
+    return at < 0 || this.made[at] === null ? -1 : at;
+  }
+
+  /** The parameter of a row not removed, made now if need be. */
+  at(position: number): OwnedParameter {
+    const made = this.made[position];
+    if (made) return made;
+    const row = this.source.rows[position] as ParameterRow;
+    return (this.made[position] = this.make(row, `${this.connectionId}/${row.id}`));
+  }
+
+  /** Whether the table's addresses and those beginning with `prefix` can meet. */
+  overlaps(prefix: string): boolean {
+    const own = `${this.connectionId}/`;
+    return own.startsWith(prefix) || prefix.startsWith(own);
+  }
+
+  /** Its parameters in row order, made as they are met: live (a row removed meanwhile is not met). */
+  *parameters(): IterableIterator<OwnedParameter> {
+    for (let position = 0; position < this.made.length && !this.dropped; position++) {
+      if (this.made[position] !== null) yield this.at(position);
+    }
+  }
+
+  change(added: boolean, made: readonly Parameter[] = []): TableChange {
+    return {
+      connectionId: this.connectionId,
+      added,
+      has: (id) => this.source.ids.indexOf(id) >= 0,
+      parameters: () => (added ? this.parameters() : made),
+    };
+  }
+}
+
 /**
  * Every parameter of the hub, keyed by address. Guarantees: an address is defined at most
- * once; `added$` and `removed$` announce every definition and removal after it happened,
- * so a late subscriber can list the graph and then follow it without missing a change.
+ * once; `added$` and `removed$` announce every parameter defined or removed one by one,
+ * `tables$` every table (see `defineTable`), after it happened, so a late subscriber can
+ * list the graph and then follow it without missing a change.
  */
 export class Graph {
-  private readonly parameters = new Map<string, OwnedParameter>();
+  /** The parameters defined one by one, and the tables (keyed by themselves), in definition order. */
+  private readonly entries = new Map<string | Table, OwnedParameter | Table>();
+  /** Tables by connection id. */
+  private readonly tables = new Map<string, Table>();
+  /**
+   * Parameters of tables looked up by address so far: found again as fast as the others.
+   * Not those made by going through a table: a snapshot makes a million, and growing a Map
+   * of a million in one go would hold the hub up for tens of milliseconds.
+   */
+  private readonly lookedUp = new Map<string, OwnedParameter>();
+  private count = 0;
   private readonly connectionIds = new Set<string>();
   private readonly added = new Subject<Parameter>();
   private readonly removed = new Subject<Parameter>();
+  private readonly tableChanges = new Subject<TableChange>();
   private readonly forgotten = new Subject<Parameter>();
 
   readonly added$: Observable<Parameter> = this.added.asObservable();
   readonly removed$: Observable<Parameter> = this.removed.asObservable();
+  readonly tables$: Observable<TableChange> = this.tableChanges.asObservable();
   /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
   readonly forgotten$: Observable<Parameter> = this.forgotten.asObservable();
   /**
@@ -53,7 +152,7 @@ export class Graph {
   }
 
   get size(): number {
-    return this.parameters.size;
+    return this.count;
   }
 
   /**
@@ -65,7 +164,7 @@ export class Graph {
     const checked = checkParameterId(id, { reserved });
     if (!checked.ok) return checked;
     const address = `${connectionId}/${id}`;
-    if (this.parameters.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
+    if (this.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
     let parameter: ProxyParameter;
     try {
       parameter = createParameter(connectionId, id, spec, this.causes, address);
@@ -73,15 +172,67 @@ export class Graph {
       if (error instanceof HubError) return { ok: false, error };
       throw error;
     }
-    this.parameters.set(address, parameter);
-    // Checked first: a start defines parameters by the million, mostly before anyone listens.
+    this.entries.set(address, parameter);
+    this.count++;
     if (this.added.observed) this.added.next(parameter);
     return ok(parameter);
   }
 
+  /**
+   * Defines a connection's parameters from the table it parsed, at `<connectionId>/<id>`,
+   * as one: each is made on first use (looked up, listed, iterated), with the spec
+   * `specOf` gives for its row then. One table per connection; fails when the connection
+   * has one, or when an id repeats or is defined already.
+   */
+  defineTable(connectionId: string, source: ParameterTable, specOf: (row: ParameterRow) => ParameterSpec = (row) => row): Result<void> {
+    if (this.tables.has(connectionId)) return fail('PB_DUPLICATE_PARAMETER', `${connectionId} has its table of parameters already`);
+    const [repeated] = source.ids.repeats();
+    const taken = repeated !== undefined ? source.rows[repeated] : this.byPrefix(`${connectionId}/`).find((parameter) => source.ids.indexOf(parameter.id) >= 0);
+    if (taken) return fail('PB_DUPLICATE_PARAMETER', `${connectionId}/${taken.id} is already defined`);
+    const table = new Table(connectionId, source, (row, address) => {
+      const spec = specOf(row);
+      try {
+        return createParameter(connectionId, row.id, spec, this.causes, address);
+      } catch {
+        // An initial value that does not convert (a parsed table has converted its own): unknown instead.
+        const { initial: _unconverted, ...unknown } = spec;
+        return createParameter(connectionId, row.id, unknown, this.causes, address);
+      }
+    });
+    this.entries.set(table, table);
+    this.tables.set(connectionId, table);
+    this.count += table.live;
+    if (this.tableChanges.observed) this.tableChanges.next(table.change(true));
+    return ok(undefined);
+  }
+
   /** The parameter at `address`, or undefined. */
   get(address: string): Parameter | undefined {
-    return this.parameters.get(address);
+    return this.find(address);
+  }
+
+  /** One lookup for every way in: defined one by one, made from a table, or in a table still. */
+  private find(address: string): OwnedParameter | undefined {
+    const found = (this.entries.get(address) as OwnedParameter | undefined) ?? this.lookedUp.get(address);
+    if (found !== undefined || this.tables.size === 0) return found;
+    const row = this.rowOf(address);
+    if (!row) return undefined;
+    const parameter = row.table.at(row.position);
+    this.lookedUp.set(address, parameter);
+    return parameter;
+  }
+
+  /** Where `address` is in a table, when it is there and not removed. */
+  private rowOf(address: string): { table: Table; position: number } | undefined {
+    const slash = address.indexOf('/');
+    const table = slash < 0 ? undefined : this.tables.get(address.slice(0, slash));
+    const position = table ? table.find(address.slice(slash + 1)) : -1;
+    return table && position >= 0 ? { table, position } : undefined;
+  }
+
+  /** Whether a parameter is at `address`, without making one of a table. */
+  private has(address: string): boolean {
+    return this.entries.has(address) || this.lookedUp.has(address) || (this.tables.size > 0 && this.rowOf(address) !== undefined);
   }
 
   /** Makes a connection id known, so lookups can tell an unknown parameter from an unknown connection. */
@@ -99,7 +250,7 @@ export class Graph {
 
   /** Like `get`, but says why nothing was found: bad address, unknown connection or parameter. */
   lookup(address: string): Result<Parameter> {
-    const found = this.parameters.get(address);
+    const found = this.find(address);
     if (found) return ok(found);
     const parsed = parseAddress(address);
     if (!parsed.ok) return parsed;
@@ -114,11 +265,14 @@ export class Graph {
    * is removed it emits `undefined`, and it follows a new one defined at that address.
    */
   watch(address: string): Observable<Value | undefined> {
-    const rebind$ = merge(this.added$, this.removed$).pipe(filter((p) => p.address === address));
+    const rebind$ = merge(
+      merge(this.added$, this.removed$).pipe(filter((p) => p.address === address)),
+      this.tables$.pipe(filter((t) => address.startsWith(`${t.connectionId}/`) && t.has(address.slice(t.connectionId.length + 1)))),
+    );
     return defer(() =>
       merge(of(null), rebind$).pipe(
         switchMap(() => {
-          const parameter = this.parameters.get(address);
+          const parameter = this.find(address);
           if (!parameter) return of(undefined);
           return parameter.value === undefined ? merge(of(undefined), parameter.changes$) : parameter.values$;
         }),
@@ -132,7 +286,7 @@ export class Graph {
    */
   write(address: string, raw: unknown, origin?: string, answered?: Answered): SetResult {
     // Looked up plainly first: every rule hop and client write passes here.
-    const parameter = this.parameters.get(address);
+    const parameter = this.find(address);
     if (parameter) return parameter.set(raw, origin, answered);
     const missing = this.lookup(address);
     return missing.ok ? missing.value.set(raw, origin, answered) : missing;
@@ -146,35 +300,81 @@ export class Graph {
 
   /** Removes one parameter; true when it existed. */
   remove(address: string): boolean {
-    const parameter = this.parameters.get(address);
-    if (!parameter) return false;
-    this.parameters.delete(address);
+    let parameter = this.entries.get(address) as OwnedParameter | undefined;
+    if (parameter) this.entries.delete(address);
+    else {
+      const row = this.rowOf(address);
+      if (!row) return false;
+      parameter = row.table.at(row.position);
+      row.table.made[row.position] = null;
+      row.table.live--;
+      this.lookedUp.delete(address);
+    }
+    this.count--;
     if (this.removed.observed) this.removed.next(parameter);
     return true;
   }
 
   /** Removes every parameter of a connection whose id `keep` does not accept. */
   removeParameters(connectionId: string, keep: (id: string) => boolean = () => false): void {
+    const table = this.tables.get(connectionId);
+    if (table && !table.source.rows.some((row, position) => table.made[position] !== null && keep(row.id))) this.dropTable(table);
     for (const parameter of this.byPrefix(`${connectionId}/`)) {
       if (!keep(parameter.id)) this.remove(parameter.address);
     }
   }
 
+  /** Removes a whole table at once: its parameters never made are never made. */
+  private dropTable(table: Table): void {
+    table.dropped = true;
+    this.entries.delete(table);
+    this.tables.delete(table.connectionId);
+    this.count -= table.live;
+    const made: OwnedParameter[] = [];
+    for (const parameter of table.made) {
+      if (!parameter) continue;
+      made.push(parameter);
+      this.lookedUp.delete(parameter.address);
+    }
+    if (this.tableChanges.observed) this.tableChanges.next(table.change(false, made));
+  }
+
   /** Every parameter whose address starts with `prefix`, in definition order. */
   byPrefix(prefix: string): Parameter[] {
-    return this.all().filter((p) => p.address.startsWith(prefix));
+    const found: Parameter[] = [];
+    for (const entry of this.entries.values()) {
+      if (!(entry instanceof Table)) {
+        if (entry.address.startsWith(prefix)) found.push(entry);
+      } else if (entry.overlaps(prefix)) {
+        for (const parameter of entry.parameters()) if (parameter.address.startsWith(prefix)) found.push(parameter);
+      }
+    }
+    return found;
+  }
+
+  /** How many parameters each connection has, counted without making any. */
+  countsByConnection(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const entry of this.entries.values()) {
+      const id = entry.connectionId;
+      counts.set(id, (counts.get(id) ?? 0) + (entry instanceof Table ? entry.live : 1));
+    }
+    return counts;
   }
 
   /** Every parameter, in definition order. */
   all(): Parameter[] {
-    return [...this.parameters.values()];
+    return [...this.values()];
   }
 
   /**
    * Every parameter, in definition order, as a live iterator: one defined while it is used
    * is still met, one removed is not. For going through a large graph in slices.
    */
-  values(): IterableIterator<Parameter> {
-    return this.parameters.values();
+  *values(): IterableIterator<Parameter> {
+    for (const entry of this.entries.values()) {
+      if (entry instanceof Table) yield* entry.parameters();
+      else yield entry;
+    }
   }
 }

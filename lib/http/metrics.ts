@@ -47,9 +47,7 @@ export function hubMetrics({ graph, connections, webSockets, routes, counts }: M
     registers,
     collect() {
       this.reset();
-      const counts = new Map<string, number>();
-      for (const parameter of graph.all()) counts.set(parameter.connectionId, (counts.get(parameter.connectionId) ?? 0) + 1);
-      for (const [connection, count] of counts) this.set({ connection }, count);
+      for (const [connection, count] of graph.countsByConnection()) this.set({ connection }, count);
     },
   });
   new Counter({

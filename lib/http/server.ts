@@ -149,7 +149,7 @@ export class RestServer {
         for (const ws of this.eventClients) ws.send(parametersChanged);
       });
     };
-    this.graphEvents.push(graph.added$.subscribe(announce), graph.removed$.subscribe(announce), graph.forgotten$.subscribe(announce));
+    this.graphEvents.push(graph.added$.subscribe(announce), graph.removed$.subscribe(announce), graph.forgotten$.subscribe(announce), graph.tables$.subscribe(announce));
     this.untap = tapLog(options.log, (line) => {
       if (this.logClients.size === 0) return;
       const rank = logLevels.indexOf(line.level as never);

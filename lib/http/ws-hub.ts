@@ -211,24 +211,34 @@ export class WsHub {
   start(): void {
     this.stopDeliveries = this.graph.onDelivery((parameter, value) => this.changed(parameter, value));
     this.graphEvents.push(
-      // A parameter added while clients are connected streams its value to them; later
-      // clients find it in their snapshot.
-      this.graph.added$.subscribe((parameter) => {
-        if (this.topics.size === 0) return;
-        for (const topic of this.topics.values()) if (topic.matched && this.passes(topic, parameter.address)) topic.matched.push(parameter);
-        if (parameter.value !== undefined) this.changed(parameter, parameter.value);
-      }),
-      this.graph.removed$.subscribe((parameter) => {
-        this.removals++;
-        this.untrack(parameter.address);
-        for (const topic of this.topics.values()) topic.matched = undefined;
-      }),
+      this.graph.added$.subscribe((parameter) => this.appeared([parameter])),
+      this.graph.removed$.subscribe((parameter) => this.gone([parameter])),
+      this.graph.tables$.subscribe((table) => (table.added ? this.appeared(table.parameters()) : this.gone(table.parameters()))),
       // Unknown again: a client that joins now gets no value for it in its snapshot.
       this.graph.forgotten$.subscribe((parameter) => {
         const entry = this.entries.get(parameter.address);
         if (entry) entry.message = undefined;
       }),
     );
+  }
+
+  /**
+   * Parameters added while clients are connected stream their values to them; later
+   * clients find them in their snapshot. Without clients a table's are not even made.
+   */
+  private appeared(parameters: Iterable<Parameter>): void {
+    if (this.topics.size === 0) return;
+    for (const parameter of parameters) {
+      for (const topic of this.topics.values()) if (topic.matched && this.passes(topic, parameter.address)) topic.matched.push(parameter);
+      if (parameter.value !== undefined) this.changed(parameter, parameter.value);
+    }
+  }
+
+  /** Parameters removed: topics find theirs again, and those that changed are no longer kept. */
+  private gone(parameters: Iterable<Parameter>): void {
+    this.removals++;
+    for (const parameter of parameters) this.untrack(parameter.address);
+    for (const topic of this.topics.values()) topic.matched = undefined;
   }
 
   /** Unsubscribes from the graph and closes every client with 1001 "going away". */

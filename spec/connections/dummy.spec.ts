@@ -77,9 +77,21 @@ test('in the array form a bad line is named by its index too', (t) => {
   if (!result.ok) t.deepEqual(result.issues.map(formatIssue), ['connections.vars.parameters[2]: line 3: unknown type "X": expected one of S, B, I, F, T']);
 });
 
-test('100,000 parameters start', async (t) => {
+test('100,000 parameters start; each is found at its address with its default, and they list in line order', async (t) => {
   const lines = Array.from({ length: 100_000 }, (_, i) => `bank/${Math.floor(i / 1000)}/p${i},I,${i}`);
   const hub = await startHub(t, dummyFlow(lines));
   t.is(hub.graph.size, 100_000);
+  // Far down the list first: parameters are found however few were looked at before.
   t.is(param(hub, 'vars/bank/99/p99999').value, 99_999);
+  let wrong = 0;
+  for (let i = 0; i < 100_000; i++) if (hub.graph.get(`vars/bank/${Math.floor(i / 1000)}/p${i}`)?.value !== i) wrong++;
+  t.is(wrong, 0, 'every id found, hash collisions among 100,000 included');
+  t.is(hub.graph.get('vars/bank/99/p100000'), undefined);
+  t.is(hub.graph.get('vars/bank/0/p1000'), undefined, 'an id under another bank is not there');
+  const listed = hub.graph.byPrefix('vars/');
+  t.is(listed.length, 100_000);
+  t.true(
+    listed.every((p, i) => p.id === `bank/${Math.floor(i / 1000)}/p${i}`),
+    'in line order',
+  );
 });

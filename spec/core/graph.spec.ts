@@ -1,5 +1,7 @@
 import test from 'ava';
-import { Graph } from '../../lib/core/graph.ts';
+import { Graph, type ParameterTable } from '../../lib/core/graph.ts';
+import type { ParameterSpec } from '../../lib/core/parameter.ts';
+import { TextIndex } from '../../lib/core/text-index.ts';
 
 const rw = { type: 'S', access: 'read-write' } as const;
 
@@ -56,4 +58,115 @@ test('a lookup says whether the connection or the parameter is unknown', (t) => 
   t.is(codeOf('api/x'), 'PB_UNKNOWN_PARAMETER');
   t.is(codeOf('nope/x'), 'PB_UNKNOWN_CONNECTION');
   t.is(codeOf('not an address'), 'PB_BAD_ADDRESS');
+});
+
+/** A connection's parsed table, as a dummy makes it from its lines. */
+const tableOf = (ids: readonly string[], spec: ParameterSpec = rw): ParameterTable => ({ rows: ids.map((id) => ({ ...spec, id })), ids: new TextIndex(ids) });
+
+test('a table is defined as one: its parameters are found, listed in definition order and counted like the others', (t) => {
+  const graph = new Graph();
+  graph.registerConnection('vars');
+  graph.define('a', 'x', rw);
+  graph.define('vars', '_status/connected', rw, { reserved: true });
+  t.true(graph.defineTable('vars', tableOf(['m/1', 'm/2', 'n'])).ok);
+  graph.define('b', 'y', rw);
+  t.deepEqual(
+    graph.all().map((p) => p.address),
+    ['a/x', 'vars/_status/connected', 'vars/m/1', 'vars/m/2', 'vars/n', 'b/y'],
+  );
+  t.is(graph.size, 6);
+  t.deepEqual([...graph.countsByConnection()], [['a', 1], ['vars', 4], ['b', 1]]);
+  const m2 = graph.get('vars/m/2');
+  t.is(m2?.id, 'm/2');
+  t.is(graph.get('vars/m/2'), m2, 'made once');
+  t.true(graph.write('vars/m/2', 'hello').ok);
+  t.is(m2?.value, 'hello');
+  t.deepEqual(graph.byPrefix('vars/m/').map((p) => p.address), ['vars/m/1', 'vars/m/2']);
+  t.deepEqual(graph.byPrefix('b/').map((p) => p.address), ['b/y']);
+  const missing = graph.lookup('vars/m/3');
+  t.false(missing.ok);
+  if (!missing.ok) t.is(missing.error.code, 'PB_UNKNOWN_PARAMETER');
+});
+
+test('a table takes no address twice: not its own twice, not one defined already, and not again once defined', (t) => {
+  const graph = new Graph();
+  graph.define('vars', 'taken', rw);
+  const codeOf = (result: { ok: boolean; error?: { code: string; message: string } }) => (result.ok ? 'ok' : `${result.error?.code} ${result.error?.message}`);
+  t.is(codeOf(graph.defineTable('vars', tableOf(['free', 'taken']))), 'PB_DUPLICATE_PARAMETER vars/taken is already defined');
+  t.is(codeOf(graph.defineTable('vars', tableOf(['a', 'b', 'a']))), 'PB_DUPLICATE_PARAMETER vars/a is already defined');
+  t.is(graph.size, 1);
+  t.is(codeOf(graph.defineTable('vars', tableOf(['a', 'b']))), 'ok');
+  t.is(codeOf(graph.define('vars', 'b', rw)), 'PB_DUPLICATE_PARAMETER vars/b is already defined');
+  t.is(codeOf(graph.defineTable('vars', tableOf(['c']))), 'PB_DUPLICATE_PARAMETER vars has its table of parameters already');
+  t.is(graph.size, 3);
+});
+
+test('a table parameter is removed alone, or the table with its connection: events name the parameters anyone has seen', (t) => {
+  const graph = new Graph();
+  const events: string[] = [];
+  graph.removed$.subscribe((p) => events.push(`-${p.address}`));
+  graph.tables$.subscribe((change) => events.push(`${change.added ? '+' : '-'}${change.connectionId}: ${[...change.parameters()].map((p) => p.id).join(' ')}`));
+  graph.define('vars', '_status/connected', rw, { reserved: true });
+  graph.defineTable('vars', tableOf(['a', 'b', 'c', 'd']));
+  t.true(graph.remove('vars/b'));
+  t.false(graph.remove('vars/b'));
+  t.is(graph.get('vars/b'), undefined);
+  t.true(graph.define('vars', 'b', rw).ok, 'a removed row leaves its address free');
+  graph.get('vars/c');
+  graph.removeParameters('vars', (id) => id.startsWith('_'));
+  t.deepEqual(events, ['+vars: a b c d', '-vars/b', '-vars: a c d', '-vars/b']);
+  t.deepEqual(graph.all().map((p) => p.address), ['vars/_status/connected']);
+  t.is(graph.size, 1);
+  t.true(graph.defineTable('vars', tableOf(['a'])).ok, 'the connection may define its table again');
+});
+
+test('a table parameter is unmade until used: a removed table leaves only the parameters that were made to be told of', (t) => {
+  const graph = new Graph();
+  const told: string[] = [];
+  graph.defineTable('vars', tableOf(['a', 'b', 'c']));
+  graph.tables$.subscribe((change) => told.push(...[...change.parameters()].map((p) => p.address)));
+  graph.get('vars/c');
+  graph.removeParameters('vars');
+  t.deepEqual(told, ['vars/c']);
+  t.is(graph.size, 0);
+  t.deepEqual(graph.all(), []);
+});
+
+test('watching a table parameter follows it through the removal of its table and a new one', (t) => {
+  const graph = new Graph();
+  const seen: unknown[] = [];
+  graph.defineTable('vars', tableOf(['a'], { type: 'I', access: 'read-write', initial: 1 }));
+  graph.watch('vars/a').subscribe((value) => seen.push(value));
+  graph.write('vars/a', 2);
+  graph.removeParameters('vars');
+  graph.defineTable('vars', tableOf(['a'], { type: 'I', access: 'read-write', initial: 7 }));
+  graph.defineTable('other', tableOf(['a']));
+  t.deepEqual(seen, [1, 2, undefined, 7]);
+});
+
+test('iterating the graph is live across tables: rows removed meanwhile are not met, a table removed ends its part', (t) => {
+  const graph = new Graph();
+  graph.defineTable('vars', tableOf(['a', 'b', 'c']));
+  graph.defineTable('more', tableOf(['x', 'y']));
+  graph.define('z', 'last', rw);
+  const met: string[] = [];
+  for (const parameter of graph.values()) {
+    met.push(parameter.address);
+    if (parameter.address === 'vars/a') graph.remove('vars/b');
+    if (parameter.address === 'more/x') graph.removeParameters('more');
+  }
+  t.deepEqual(met, ['vars/a', 'vars/c', 'more/x', 'z/last']);
+});
+
+test('a text index finds each of 300,000 texts at its position, hash collisions included, and nothing else', (t) => {
+  const texts = Array.from({ length: 300_000 }, (_, i) => `bank/${i % 1000}/p${i}`);
+  const index = new TextIndex(texts);
+  let wrong = 0;
+  for (let i = 0; i < texts.length; i++) if (index.indexOf(texts[i] as string) !== i) wrong++;
+  t.is(wrong, 0);
+  t.is(index.indexOf('bank/0/p1'), -1);
+  t.is(index.indexOf(''), -1);
+  t.deepEqual(index.repeats(), []);
+  t.deepEqual(new TextIndex(['a', 'b', 'a', 'c', 'b', 'a']).repeats(), [2, 4, 5]);
+  t.is(new TextIndex(['a', 'b', 'a']).indexOf('a'), 0, 'the first of equal texts');
 });

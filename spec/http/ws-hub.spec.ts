@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Result } from '../../lib/core/errors.ts';
 import { Graph } from '../../lib/core/graph.ts';
+import { TextIndex } from '../../lib/core/text-index.ts';
 import type { OwnedParameter } from '../../lib/core/parameter.ts';
 import type { Value, ValueType } from '../../lib/core/value.ts';
 import { newWsClient, type WsClient, WsHub, type WsSocket } from '../../lib/http/ws-hub.ts';
@@ -385,6 +386,29 @@ test('a parameter added while clients are connected streams to those whose filte
   late.set('after removal');
   t.deepEqual(everything.seen.slice(3), [], 'a removed parameter streams nothing');
   t.deepEqual(connect().seen, ['studio/mic/3=true'], 'and is in no later snapshot');
+});
+
+test('a table defined while clients are connected streams its values to those whose filters match; removed, it is gone', (t) => {
+  const { connect, graph } = setup(t);
+  const everything = connect();
+  const bank = connect({ filters: [/^vars\/bank\//] });
+  const rows = [
+    { id: 'bank/a', type: 'I', access: 'read-write', initial: 1 },
+    { id: 'bank/b', type: 'S', access: 'read-write' },
+    { id: 'other', type: 'B', access: 'read-write', initial: true },
+  ] as const;
+  graph.defineTable('vars', { rows, ids: new TextIndex(rows.map((row) => row.id)) });
+  t.deepEqual(everything.seen, ['vars/bank/a=1', 'vars/other=true'], 'values known; an unknown one waits for its first change');
+  t.deepEqual(bank.seen, ['vars/bank/a=1']);
+  graph.write('vars/bank/b', 'later');
+  t.deepEqual(bank.seen.slice(1), ['vars/bank/b=later']);
+
+  const kept = graph.get('vars/bank/a');
+  graph.removeParameters('vars');
+  kept?.set(5);
+  t.deepEqual(bank.seen.slice(2), [], 'a removed table streams nothing');
+  t.deepEqual(connect().seen, [], 'and is in no later snapshot');
+  t.deepEqual(connect({ filters: [/^vars\/bank\//] }).seen, [], 'not even to filters whose parameters were found before');
 });
 
 test('clients with the same filters share one publish per change; a filter set goes with its last client', (t) => {

@@ -61,6 +61,14 @@ export class Bridge {
     const { graph } = context;
     this.graphWatch = graph.added$.subscribe((parameter) => this.follow(parameter));
     this.graphWatch.add(graph.removed$.subscribe((parameter) => this.unfollow(parameter.address)));
+    this.graphWatch.add(
+      graph.tables$.subscribe((table) => {
+        for (const parameter of table.parameters()) {
+          if (table.added) this.follow(parameter);
+          else this.unfollow(parameter.address);
+        }
+      }),
+    );
     for (const parameter of graph.all()) this.follow(parameter);
   }
 

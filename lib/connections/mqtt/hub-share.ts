@@ -91,6 +91,7 @@ export class HubShare implements Publishing {
     this.watches = context.connectionChanges$.subscribe(review);
     this.watches.add(context.graph.added$.subscribe(review));
     this.watches.add(context.graph.removed$.subscribe(review));
+    this.watches.add(context.graph.tables$.subscribe(review));
   }
 
   private get layout(): TopicLayout {
