@@ -3,7 +3,8 @@
  * parameters (default 100,000) and a rest-api connection serving them, as a hub is run,
  * and prints its start time and the heap each parameter costs, beside a baseline of the
  * same number of bare RxJS BehaviorSubjects in a Map (the least a graph of observable
- * values can cost).
+ * values can cost). A dummy's parameters are made on first use, so it also prints what
+ * making every one of them then costs (a hub whose rules or bridge use them all).
  *
  *   node --expose-gc --import tsx bench/dummy-scale.ts [count]
  *
@@ -35,6 +36,8 @@ async function measure<T>(count: number, build: () => Promise<T> | T): Promise<{
 export interface ScaleResult {
   readonly count: number;
   readonly hub: { ms: number; bytesPer: number };
+  /** Making every parameter after the start: its time, and the heap per parameter then. */
+  readonly made: { ms: number; bytesPer: number };
   readonly baseline: { ms: number; bytesPer: number };
 }
 
@@ -57,19 +60,26 @@ export async function measureScale(count: number): Promise<ScaleResult> {
     await running.start();
     return running;
   });
-  if (hub.keep.graph.byPrefix('vars/').length !== count) throw new Error(`expected ${count} parameters, got ${hub.keep.graph.size}`);
+  const made = await measure(count, () => hub.keep.graph.byPrefix('vars/').length);
+  if (made.keep !== count) throw new Error(`expected ${count} parameters, got ${made.keep}`);
   await hub.keep.stop();
-  return { count, hub: { ms: hub.ms, bytesPer: hub.bytesPer }, baseline: { ms: baseline.ms, bytesPer: baseline.bytesPer } };
+  return {
+    count,
+    hub: { ms: hub.ms, bytesPer: hub.bytesPer },
+    made: { ms: made.ms, bytesPer: hub.bytesPer + made.bytesPer },
+    baseline: { ms: baseline.ms, bytesPer: baseline.bytesPer },
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { count, hub, baseline } = await measureScale(Number(process.argv[2] ?? 100_000));
+  const { count, hub, made, baseline } = await measureScale(Number(process.argv[2] ?? 100_000));
   const row = (name: string, r: { ms: number; bytesPer: number }) =>
     `| ${name.padEnd(56)} | ${r.ms.toFixed(0).padStart(8)} | ${r.bytesPer.toFixed(0).padStart(11)} |`;
   console.log(`${count.toLocaleString('en')} parameters, Node ${process.version}`);
   console.log(`| ${'what'.padEnd(56)} | start ms | bytes/param |`);
   console.log(`|${'-'.repeat(58)}|----------|-------------|`);
   console.log(row('patchbay dummy connection and rest-api (validate + start)', hub));
+  console.log(row('then every parameter made (first use of each)', made));
   console.log(row('baseline: Map of BehaviorSubjects', baseline));
   console.log(`ratio: ${(hub.ms / baseline.ms).toFixed(1)}× the time, ${(hub.bytesPer / baseline.bytesPer).toFixed(1)}× the heap of the baseline`);
 }

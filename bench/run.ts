@@ -319,9 +319,12 @@ async function scenarioScale() {
     const out = execFileSync(node, ['--expose-gc', '--import', 'tsx', join(root, 'bench/dummy-scale.ts'), String(count)], { encoding: 'utf8' });
     const [hubMs, hubBytes] = (/patchbay dummy connection.*?\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
     const [baseMs, baseBytes] = (/baseline: Map of BehaviorSubjects\s+\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
+    const [madeMs, madeBytes] = (/then every parameter made.*?\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
     const million = count === 1_000_000;
     row('5 scale', `${fmt(count)} parameters: start ms`, fmt(hubMs!), fmt(baseMs!), hubMs! / baseMs!, million ? '≤ 3,000' : '', million ? hubMs! <= 3000 : undefined);
     row('5 scale', `${fmt(count)} parameters: heap bytes/param`, fmt(hubBytes!), fmt(baseBytes!), hubBytes! / baseBytes!, million ? '≤ 300' : '', million ? hubBytes! <= 300 : undefined);
+    row('5 scale', `${fmt(count)} parameters: then every one made (first use of each): ms`, fmt(madeMs!), fmt(baseMs!), madeMs! / baseMs!);
+    row('5 scale', `${fmt(count)} parameters: heap bytes/param once every one is made`, fmt(madeBytes!), fmt(baseBytes!), madeBytes! / baseBytes!);
   }
   const snapshot = execFileSync(node, ['--import', 'tsx', join(root, 'bench/snapshot-stall.ts'), '1000000'], { encoding: 'utf8' });
   const stall = (what: string) => (new RegExp(`\\| ${what} \\| ([\\d.]+) ms \\| (?:([\\d.]+) ms)?`).exec(snapshot) ?? []).slice(1).map(Number);

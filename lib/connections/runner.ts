@@ -256,7 +256,7 @@ export class ConnectionRunner {
       defineTable: (table) => {
         // Kept values are read as each parameter is made, so `keeps` cannot wait for that.
         if (this.env.state && this.current.common.persist && table.rows.some((row) => row.persist && row.type !== 'T')) this.keeps = true;
-        const defined = graph.defineTable(id, table, (row) => this.seeded(row.id, row));
+        const defined = graph.defineTable(id, table, (row, quiet) => this.seeded(row.id, row, quiet));
         if (!defined.ok) throw defined.error;
       },
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
@@ -269,8 +269,10 @@ export class ConnectionRunner {
   /**
    * The spec with the stored value as its initial one, when the parameter persists and a
    * usable value is stored (R-S3); with `persist: false` on the connection it does not persist.
+   * `quiet`: a table's row only read, again at each walk: a stored value that does not fit
+   * is told of when the parameter is made.
    */
-  private seeded(parameterId: string, spec: ParameterSpec): ParameterSpec {
+  private seeded(parameterId: string, spec: ParameterSpec, quiet = false): ParameterSpec {
     const state = this.env.state;
     // Without a state folder nothing is kept, and the spec goes through as it is (no copy per parameter).
     if (!spec.persist || !state) return spec;
@@ -282,7 +284,7 @@ export class ConnectionRunner {
     if (stored === undefined) return spec;
     const converted = convert(stored, spec.type);
     if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore' };
-    this.log.warn(`${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`);
+    if (!quiet) this.log.warn(`${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`);
     return spec;
   }
 

@@ -3,8 +3,20 @@ import { checkParameterId, parseAddress } from './address.ts';
 import type { Causes, Delivery } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
 import type { TextIndex } from './text-index.ts';
-import type { Value } from './value.ts';
-import { type Answered, createParameter, type OwnedParameter, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult } from './parameter.ts';
+import { keepsOrigins } from './origins.ts';
+import { wallClockOfTurn } from './scheduler.ts';
+import type { Value, ValueType } from './value.ts';
+import {
+  type Access,
+  type Answered,
+  createParameter,
+  type LastChange,
+  type OwnedParameter,
+  type Parameter,
+  type ParameterSpec,
+  type ProxyParameter,
+  type SetResult,
+} from './parameter.ts';
 
 /** One row of a table: a parameter's id and spec. */
 export interface ParameterRow extends ParameterSpec {
@@ -32,8 +44,43 @@ export interface TableChange {
 }
 
 /**
+ * A parameter as a walk through the graph meets it (`Graph.readings`): the parameter
+ * itself, or a table's row never made, read as the parameter it would be.
+ */
+export type Reading = Pick<Parameter, 'address' | 'connectionId' | 'id' | 'type' | 'access' | 'value' | 'lastChange'>;
+
+/**
+ * How a table's row reads for a walk, when it was never made: its spec's initial value (it
+ * has never changed). Short-lived: a walk through a million rows leaves nothing behind.
+ */
+class UnmadeRow implements Reading {
+  readonly address: string;
+  readonly type: ValueType;
+  readonly access: Access;
+  readonly value: Value | undefined;
+  readonly lastChange: LastChange | undefined;
+
+  constructor(
+    readonly table: Table,
+    readonly position: number,
+    readonly id: string,
+    spec: ParameterSpec,
+  ) {
+    this.address = `${table.connectionId}/${id}`;
+    this.type = spec.type;
+    this.access = spec.access;
+    this.value = spec.type === 'T' ? undefined : spec.initial;
+    this.lastChange = spec.initialBy === undefined || !keepsOrigins ? undefined : { by: spec.initialBy, at: table.definedAt };
+  }
+
+  get connectionId(): string {
+    return this.table.connectionId;
+  }
+}
+
+/**
  * A table in the graph. Its parameters are made on first use, so a million of them cost
- * their rows and one slot each until someone looks: no Map entry, no address string, no
+ * their rows and one slot each until someone uses one: no Map entry, no address string, no
  * parameter object (a Map of a million addresses alone takes most of a second to fill here).
  */
 class Table {
@@ -43,11 +90,14 @@ class Table {
   live: number;
   /** Set when the whole table is removed: its iterators end. */
   dropped = false;
+  /** When it was defined: when a value restored with it was set. */
+  readonly definedAt = wallClockOfTurn();
 
   constructor(
     readonly connectionId: string,
     readonly source: ParameterTable,
-    private readonly make: (row: ParameterRow, address: string) => OwnedParameter,
+    private readonly specOf: (row: ParameterRow, quiet: boolean) => ParameterSpec,
+    private readonly make: (id: string, spec: ParameterSpec, address: string) => OwnedParameter,
   ) {
     // Filled, not `new Array(n)`: a large holey array is a dictionary in V8.
     this.made = new Array<undefined>(source.rows.length).fill(undefined);
@@ -65,7 +115,17 @@ class Table {
     const made = this.made[position];
     if (made) return made;
     const row = this.source.rows[position] as ParameterRow;
-    return (this.made[position] = this.make(row, `${this.connectionId}/${row.id}`));
+    const spec = this.specOf(row, false);
+    const restored = spec.initialBy === undefined ? spec : { ...spec, initialAt: this.definedAt };
+    return (this.made[position] = this.make(row.id, restored, `${this.connectionId}/${row.id}`));
+  }
+
+  /** A row as a walk meets it: its parameter when made, else read from its spec; undefined once removed. */
+  reading(position: number): Reading | undefined {
+    const made = this.made[position];
+    if (made !== undefined) return made ?? undefined;
+    const row = this.source.rows[position] as ParameterRow;
+    return new UnmadeRow(this, position, row.id, this.specOf(row, true));
   }
 
   /** Whether the table's addresses and those beginning with `prefix` can meet. */
@@ -78,6 +138,14 @@ class Table {
   *parameters(): IterableIterator<OwnedParameter> {
     for (let position = 0; position < this.made.length && !this.dropped; position++) {
       if (this.made[position] !== null) yield this.at(position);
+    }
+  }
+
+  /** Its rows in order as a walk meets them, nothing made: live, as `parameters`. */
+  *readings(): IterableIterator<Reading> {
+    for (let position = 0; position < this.made.length && !this.dropped; position++) {
+      const reading = this.reading(position);
+      if (reading) yield reading;
     }
   }
 
@@ -180,23 +248,24 @@ export class Graph {
 
   /**
    * Defines a connection's parameters from the table it parsed, at `<connectionId>/<id>`,
-   * as one: each is made on first use (looked up, listed, iterated), with the spec
-   * `specOf` gives for its row then. One table per connection; fails when the connection
-   * has one, or when an id repeats or is defined already.
+   * as one: each is made on first use (looked up, or met by `values`), with the spec
+   * `specOf` gives for its row then; `readings` read rows through it too, `quiet` (it
+   * should say nothing of what it finds: a walk reads a row again each time). One table
+   * per connection; fails when the connection has one, or when an id repeats or is defined
+   * already.
    */
-  defineTable(connectionId: string, source: ParameterTable, specOf: (row: ParameterRow) => ParameterSpec = (row) => row): Result<void> {
+  defineTable(connectionId: string, source: ParameterTable, specOf: (row: ParameterRow, quiet: boolean) => ParameterSpec = (row) => row): Result<void> {
     if (this.tables.has(connectionId)) return fail('PB_DUPLICATE_PARAMETER', `${connectionId} has its table of parameters already`);
     const [repeated] = source.ids.repeats();
     const taken = repeated !== undefined ? source.rows[repeated] : this.byPrefix(`${connectionId}/`).find((parameter) => source.ids.indexOf(parameter.id) >= 0);
     if (taken) return fail('PB_DUPLICATE_PARAMETER', `${connectionId}/${taken.id} is already defined`);
-    const table = new Table(connectionId, source, (row, address) => {
-      const spec = specOf(row);
+    const table = new Table(connectionId, source, specOf, (id, spec, address) => {
       try {
-        return createParameter(connectionId, row.id, spec, this.causes, address);
+        return createParameter(connectionId, id, spec, this.causes, address);
       } catch {
         // An initial value that does not convert (a parsed table has converted its own): unknown instead.
         const { initial: _unconverted, ...unknown } = spec;
-        return createParameter(connectionId, row.id, unknown, this.causes, address);
+        return createParameter(connectionId, id, unknown, this.causes, address);
       }
     });
     this.entries.set(table, table);
@@ -376,5 +445,23 @@ export class Graph {
       if (entry instanceof Table) yield* entry.parameters();
       else yield entry;
     }
+  }
+
+  /**
+   * Like `values`, but what only reads (a listing, a snapshot) makes no parameter of a
+   * table: a row never made is met as its reading. `parameterOf` gives the parameter.
+   */
+  *readings(): IterableIterator<Reading> {
+    for (const entry of this.entries.values()) {
+      if (entry instanceof Table) yield* entry.readings();
+      else yield entry;
+    }
+  }
+
+  /** The parameter a reading is of, made now if need be; undefined once it is removed. */
+  parameterOf(reading: Reading): Parameter | undefined {
+    if (!(reading instanceof UnmadeRow)) return reading as Parameter;
+    const { table, position } = reading;
+    return table.dropped || table.made[position] === null ? undefined : table.at(position);
   }
 }

@@ -16,6 +16,8 @@ export interface ParameterSpec {
   readonly initial?: Value;
   /** Who set `initial`, when it is not the flow file's default: `restore` for a value kept across restarts (R-O2). */
   readonly initialBy?: string;
+  /** When `initialBy` set it, in milliseconds since the epoch; now when absent. */
+  readonly initialAt?: number;
   /** Receives every accepted write (not reports): how a connection acts on writes. */
   readonly onWrite?: (value: Value, origin: string | undefined) => void;
   /** Replaces the standard conversion for writes, for types whose writes are commands. */
@@ -141,7 +143,7 @@ class TypedParameter implements ProxyParameter {
       if (spec.type !== 'T') {
         this.current = initial.value;
         this.delivered = initial.value;
-        if (spec.initialBy !== undefined) this.changed(spec.initialBy);
+        if (spec.initialBy !== undefined) this.changed(spec.initialBy, spec.initialAt);
       }
     }
   }
@@ -151,10 +153,10 @@ class TypedParameter implements ProxyParameter {
   }
 
   /** Kept as two fields, not an object, so that a change allocates nothing for it. */
-  private changed(by: string): void {
+  private changed(by: string, at?: number): void {
     if (!keepsOrigins) return;
     this.changedBy = by;
-    this.changedAt = wallClockOfTurn();
+    this.changedAt = at ?? wallClockOfTurn();
   }
 
   get type(): ValueType {

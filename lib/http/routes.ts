@@ -5,7 +5,7 @@
  * set before anything asynchronous, and every later answer is corked. Authentication and
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
-import type { Graph } from '../core/graph.ts';
+import type { Graph, Reading } from '../core/graph.ts';
 import { keepsOrigins } from '../core/origins.ts';
 import type { Parameter } from '../core/parameter.ts';
 import { ok, reasonOf, type Result } from '../core/errors.ts';
@@ -106,31 +106,40 @@ const LIST_AT_ONCE = 2000;
 const listParameters: Handler = (res, req, { graph, log }, access) => {
   const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
   if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
-  const wanted = (p: Parameter) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)));
-  const entry = (p: Parameter) => {
+  const wanted = (p: Reading) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)));
+  const entry = (p: Reading) => {
     const last = p.lastChange;
     return JSON.stringify({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }), ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}) });
   };
-  const all = graph.all();
-  if (all.length <= LIST_AT_ONCE) return sendOk(res, JSON_TYPE, `[${all.filter(wanted).map(entry).join(',')}]`);
-  let at = 0;
+  // Readings, not parameters: listing a million a table has not made yet makes none of them.
+  const rest = graph.readings();
+  if (graph.size <= LIST_AT_ONCE) {
+    const parts: string[] = [];
+    for (const parameter of rest) if (wanted(parameter)) parts.push(entry(parameter));
+    return sendOk(res, JSON_TYPE, `[${parts.join(',')}]`);
+  }
+  // Live, as the graph goes on changing: one removed before it is reached is not listed.
+  let begun = false;
+  let ended = false;
   let first = true;
   stream(
     res,
     JSON_TYPE,
     () => {
-      if (at > all.length) return undefined;
-      const parts: string[] = at === 0 ? ['['] : [];
+      if (ended) return undefined;
+      const parts: string[] = begun ? [] : ['['];
+      begun = true;
       const started = performance.now();
-      while (at < all.length && (at % 64 !== 63 || performance.now() - started < 1)) {
-        const parameter = all[at++] as Parameter;
-        if (!wanted(parameter)) continue;
-        parts.push(first ? entry(parameter) : `,${entry(parameter)}`);
+      for (let count = 1; count % 64 !== 0 || performance.now() - started < 1; count++) {
+        const next = rest.next();
+        if (next.done) {
+          parts.push(']');
+          ended = true;
+          break;
+        }
+        if (!wanted(next.value)) continue;
+        parts.push(first ? entry(next.value) : `,${entry(next.value)}`);
         first = false;
-      }
-      if (at === all.length) {
-        parts.push(']');
-        at++;
       }
       return parts.join('');
     },

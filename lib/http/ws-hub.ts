@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { Graph } from '../core/graph.ts';
+import type { Graph, Reading } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
 import { after, afterTurn, type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
@@ -48,9 +48,9 @@ interface Snapshot {
   readonly began: number;
   /**
    * The parameters still to go through, a live iterator (ones defined meanwhile are met
-   * too): the topic's `matched`, or the whole graph while the topic has none.
+   * too): the topic's `matched`, or the graph's readings (nothing made) while it has none.
    */
-  readonly rest: Iterator<Parameter>;
+  readonly rest: Iterator<Reading>;
   /** Whether `rest` holds only parameters the topic's filters pass (its `matched`). */
   readonly matched: boolean;
   /** The hub's count of removed parameters when it began: while it stays, every parameter of `rest` is in the graph. */
@@ -118,7 +118,7 @@ class Topic {
    */
   matched: Parameter[] | undefined;
   /** While `matched` is found: where in the graph, and what so far. */
-  finding: { readonly rest: Iterator<Parameter>; readonly found: Parameter[]; readonly removals: number } | undefined;
+  finding: { readonly rest: Iterator<Reading>; readonly found: Parameter[]; readonly removals: number } | undefined;
   /** Clients whose snapshot waits for `matched`. */
   readonly waiting: WsSocket[] = [];
   /** No filters and full access: snapshots go through the graph itself, nothing is found first. */
@@ -282,7 +282,7 @@ export class WsHub {
       // Its snapshot begins once the topic knows its parameters.
       topic.waiting.push(ws);
       if (!topic.finding) {
-        topic.finding = { rest: this.graph.values(), found: [], removals: this.removals };
+        topic.finding = { rest: this.graph.readings(), found: [], removals: this.removals };
         this.find(topic);
       }
       return;
@@ -304,7 +304,10 @@ export class WsHub {
     for (let count = 1; ; count++) {
       const next = finding.rest.next();
       if (next.done) break;
-      if (this.passes(topic, next.value.address)) finding.found.push(next.value);
+      if (this.passes(topic, next.value.address)) {
+        const parameter = this.graph.parameterOf(next.value);
+        if (parameter) finding.found.push(parameter);
+      }
       if (count % SLICE_CHECK_EVERY === 0 && performance.now() - started > SLICE_MS) {
         afterTurn(() => this.find(topic));
         return;
@@ -402,7 +405,7 @@ export class WsHub {
    * comes from the topic's `matched`, which passes the filters; `live`: it is in the graph
    * (false when a parameter was removed since the snapshot began: it may be this one).
    */
-  private snapshotMessage(topic: Topic, parameter: Parameter, since: number, until: number, matched: boolean, live: boolean): string | undefined {
+  private snapshotMessage(topic: Topic, parameter: Reading, since: number, until: number, matched: boolean, live: boolean): string | undefined {
     const address = parameter.address;
     const entry = this.entries.get(address);
     if (entry !== undefined && entry.parameter === parameter) {
@@ -484,7 +487,7 @@ export class WsHub {
     const topic = client.topic;
     if (!topic) return;
     const matched = topic.matched !== undefined;
-    const rest = topic.matched ? topic.matched.values() : this.graph.values();
+    const rest = topic.matched ? topic.matched.values() : this.graph.readings();
     client.snapshot = { ws, since, began: this.changeCount, rest, matched, removals: this.removals, done: false, queue: [], next: 0, queuedBytes: 0, bytes: 0 };
     topic.snapshots.add(client);
     this.continueSnapshot(ws);

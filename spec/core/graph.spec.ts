@@ -170,3 +170,17 @@ test('a text index finds each of 300,000 texts at its position, hash collisions 
   t.deepEqual(new TextIndex(['a', 'b', 'a', 'c', 'b', 'a']).repeats(), [2, 4, 5]);
   t.is(new TextIndex(['a', 'b', 'a']).indexOf('a'), 0, 'the first of equal texts');
 });
+
+test('a walk of readings reads a table row as the parameter it would be, and makes none', (t) => {
+  const graph = new Graph();
+  graph.defineTable('vars', tableOf(['a', 'b', 'go'], { type: 'I', access: 'read-write', initial: 3 }));
+  graph.write('vars/b', 4);
+  const read = (reading: { address: string; type: string; access: string; value: unknown }) => `${reading.address} ${reading.type} ${reading.access} ${String(reading.value)}`;
+  t.deepEqual([...graph.readings()].map(read), ['vars/a I read-write 3', 'vars/b I read-write 4', 'vars/go I read-write 3']);
+  const [a] = graph.readings();
+  const made: string[] = [];
+  graph.tables$.subscribe((change) => made.push(...[...change.parameters()].map((p) => p.address)));
+  graph.removeParameters('vars');
+  t.deepEqual(made, ['vars/b'], 'only the parameter written was made');
+  t.is(a && graph.parameterOf(a), undefined, 'a reading of a removed row has no parameter');
+});

@@ -411,6 +411,18 @@ test('a table defined while clients are connected streams its values to those wh
   t.deepEqual(connect({ filters: [/^vars\/bank\//] }).seen, [], 'not even to filters whose parameters were found before');
 });
 
+test('a snapshot reads a table without making its parameters; a filter set makes only those it passes', (t) => {
+  const { connect, graph } = setup(t);
+  const ids = ['bank/a', 'bank/b', 'other'];
+  graph.defineTable('vars', { rows: ids.map((id, i) => ({ id, type: 'I', access: 'read-write', initial: i })), ids: new TextIndex(ids) });
+  t.deepEqual(connect().seen, ['vars/bank/a=0', 'vars/bank/b=1', 'vars/other=2']);
+  t.deepEqual(connect({ filters: [/bank\/b/] }).seen, ['vars/bank/b=1']);
+  const made: string[] = [];
+  graph.tables$.subscribe((change) => made.push(...[...change.parameters()].map((p) => p.address)));
+  graph.removeParameters('vars');
+  t.deepEqual(made, ['vars/bank/b']);
+});
+
 test('clients with the same filters share one publish per change; a filter set goes with its last client', (t) => {
   const { define, connect, leave, published } = setup(t);
   const count = define('count', 'I', 1);

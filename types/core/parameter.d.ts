@@ -16,6 +16,8 @@ export interface ParameterSpec {
     readonly initial?: Value;
     /** Who set `initial`, when it is not the flow file's default: `restore` for a value kept across restarts (R-O2). */
     readonly initialBy?: string;
+    /** When `initialBy` set it, in milliseconds since the epoch; now when absent. */
+    readonly initialAt?: number;
     /** Receives every accepted write (not reports): how a connection acts on writes. */
     readonly onWrite?: (value: Value, origin: string | undefined) => void;
     /** Replaces the standard conversion for writes, for types whose writes are commands. */
