@@ -70,9 +70,8 @@ const SLICE_CHECK_EVERY = 256;
 /**
  * More messages than this at once (a rate-limited topic's tick) go to each client in one
  * corked write rather than through `publish`, which uWS writes to a socket at most 32 at a
- * time. Ticks of 100 messages, 10 a second, to 1,000 clients: 140 µs of server CPU a
- * client-second against 270 µs through `publish` (bench/README.md); fewer messages are
- * cheaper published, one call for all clients.
+ * time: ticks of 100 messages to 1,000 clients took about half the server CPU this way
+ * (`npm run bench:ticks`). Fewer messages are cheaper published, one call for all clients.
  */
 const PUBLISH_AT_MOST = 32;
 
@@ -451,8 +450,7 @@ export class WsHub {
    * so memory stays bounded and the last value always arrives). A change after a quiet
    * interval goes out at once (with whatever else changes before the next timer turn).
    * Ticking per topic rather than per parameter is what makes the limit cheap: however many
-   * parameters change, a client is written to at most n times a second (per 32 single
-   * messages: uWS's limit; once with `batch=1`).
+   * parameters change, a client is written to at most n times a second (see `sendEach`).
    */
   private hold(topic: Topic, entry: Entry, message: string): void {
     topic.held.set(entry, message);
