@@ -43,10 +43,13 @@ export function rawRequest(port: number, request: string | Buffer): Promise<{ st
 /** A WebSocket client that records every message it receives. */
 export class Client {
   readonly messages: unknown[] = [];
+  /** Messages that came as binary frames: a browser would get a Blob for each, not text. */
+  binaryMessages = 0;
   private readonly waiters: (() => void)[] = [];
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) this.binaryMessages++;
       this.messages.push(JSON.parse(data.toString()));
       for (const wake of this.waiters.splice(0)) wake();
     });

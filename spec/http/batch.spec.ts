@@ -68,6 +68,22 @@ test('?maxHz=10: each parameter at most ten times a second, the latest value alw
   t.true(both.messages.length - 1 <= 9);
 });
 
+test('?maxHz=5 on 100 busy parameters: a tick of 100 arrives as 100 text messages, each parameter with its last value (R-W2)', async (t) => {
+  const ids = Array.from({ length: 100 }, (_, i) => `fader/${i}`);
+  const { hub, port } = await serve(t, {}, { desk: { type: 'dummy', parameters: ids.map((id) => `${id},I,0`) } });
+  const limited = await Client.open(t, `ws://127.0.0.1:${port}/ws?maxHz=5`);
+  await limited.untilCount(100);
+  // Six rounds of every fader, 20 ms apart: the first change goes out at once, the rest at one tick.
+  for (let round = 1; round <= 6; round++) {
+    for (const id of ids) param(hub, `desk/${id}`).set(round);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await limited.until((m) => m.length >= 100 && ids.every((id) => (m.findLast((x) => (x as { p: string }).p === `desk/${id}`) as { v: string }).v === '6'), 'every fader at 6');
+  await settle(300);
+  t.is(limited.binaryMessages, 0, 'text, as a browser expects');
+  t.true(limited.messages.length - 100 <= 300, `${limited.messages.length - 100} messages for 600 changes`);
+});
+
 test('a bad maxHz refuses the upgrade', async (t) => {
   const { port } = await serve(t, {}, studio);
   for (const bad of ['fast', '-1', '5000']) await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?maxHz=${bad}`), { message: 'upgrade refused: 400' });
