@@ -12,7 +12,9 @@ const RATE = 1000; // changes per second
 const SECONDS = 5;
 
 const parameters = Array.from({ length: COUNT }, (_, i) => `p/${String(i).padStart(5, '0')},I,${i}`);
-const hub = new Hub({ flow: flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, big: { type: 'dummy', parameters } } }) });
+const hub = new Hub({
+  flow: flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, big: { type: 'dummy', parameters } } }),
+});
 await hub.start();
 const base = `http://127.0.0.1:${hub.connection('api')!.info.details?.['port'] as number}`;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
@@ -41,7 +43,9 @@ try {
   clearInterval(writer);
   lags.sort((a, b) => a - b);
   const at = (q: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor(q * lags.length))]!);
-  console.log(`${RATE} changes/s for ${SECONDS} s (${written} written): shown value behind the hub by median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms (${lags.length} samples)`);
+  console.log(
+    `${RATE} changes/s for ${SECONDS} s (${written} written): shown value behind the hub by median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms (${lags.length} samples)`,
+  );
   await shown.filter({ hasText: new RegExp(`^${written}$`) }).waitFor();
   console.log(`after the burst the last value (${written}) is shown`);
 } finally {

@@ -54,7 +54,10 @@ export async function measureScale(count: number): Promise<ScaleResult> {
   baseline.keep.clear();
 
   const hub = await measure(count, async () => {
-    const flow = validateFlow({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, vars: { type: 'dummy', parameters: lines } } }, `${process.cwd()}/bench.json5`);
+    const flow = validateFlow(
+      { connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, vars: { type: 'dummy', parameters: lines } } },
+      `${process.cwd()}/bench.json5`,
+    );
     if (!flow.ok) throw flow.error;
     const running = new Hub({ flow: flow.flow });
     await running.start();
@@ -81,5 +84,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(row('patchbay dummy connection and rest-api (validate + start)', hub));
   console.log(row('then every parameter made (first use of each)', made));
   console.log(row('baseline: Map of BehaviorSubjects', baseline));
-  console.log(`ratio: ${(hub.ms / baseline.ms).toFixed(1)}× the time, ${(hub.bytesPer / baseline.bytesPer).toFixed(1)}× the heap of the baseline`);
+  console.log(
+    `ratio: ${(hub.ms / baseline.ms).toFixed(1)}× the time, ${(hub.bytesPer / baseline.bytesPer).toFixed(1)}× the heap of the baseline`,
+  );
 }

@@ -21,7 +21,9 @@ async function patchbayChain(changes: number): Promise<number> {
   const flow = validateFlow(
     {
       connections: { chain: { type: 'dummy', parameters: ids.map((id) => `${id},F,0`) } },
-      rules: ids.slice(0, -1).map((id, i) => ({ source: `chain/${id}`, destinations: [`chain/${ids[i + 1]}`], pipe: [{ scale: [0, 1e9, 0, 1e9] }] })),
+      rules: ids
+        .slice(0, -1)
+        .map((id, i) => ({ source: `chain/${id}`, destinations: [`chain/${ids[i + 1]}`], pipe: [{ scale: [0, 1e9, 0, 1e9] }] })),
     },
     `${process.cwd()}/bench.json5`,
   );
@@ -81,5 +83,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`|${'-'.repeat(46)}|${'-'.repeat(14)}|`);
   console.log(row(`patchbay: ${hops} rules with a scale step`, hub));
   console.log(row(`baseline: ${hops} bare RxJS subscriptions`, baseline));
-  console.log(`ratio: ${(hub / baseline).toFixed(2)}× the baseline (${(hub * hops).toLocaleString('en', { maximumFractionDigits: 0 })} rule hops/s)`);
+  console.log(
+    `ratio: ${(hub / baseline).toFixed(2)}× the baseline (${(hub * hops).toLocaleString('en', { maximumFractionDigits: 0 })} rule hops/s)`,
+  );
 }

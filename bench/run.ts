@@ -25,7 +25,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const node = process.execPath;
 
 if (!nativeBinaryLoaded) {
-  console.error(`The native uWebSockets.js binary (${nativeBinaryName}) did not load: numbers from the JavaScript fallback mean nothing. Not reporting.`);
+  console.error(
+    `The native uWebSockets.js binary (${nativeBinaryName}) did not load: numbers from the JavaScript fallback mean nothing. Not reporting.`,
+  );
   process.exit(1);
 }
 if (!wrkInstalled) {
@@ -44,10 +46,21 @@ interface Row {
 }
 const rows: Row[] = [];
 const notes: string[] = [];
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '—');
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '—';
 function row(scenario: string, metric: string, hub: string, baseline: string, ratio: number | undefined, target = '', met?: boolean) {
-  rows.push({ scenario, metric, patchbay: hub, baseline, ratio: ratio === undefined ? '' : `${fmt(ratio, 2)}×`, target, met: met === undefined ? '' : met ? 'yes' : '**no**' });
-  console.log(`  ${scenario} | ${metric}: ${hub} vs ${baseline}${ratio === undefined ? '' : ` (${fmt(ratio, 2)}×)`}${met === undefined ? '' : met ? ' ✓' : ' ✗'}`);
+  rows.push({
+    scenario,
+    metric,
+    patchbay: hub,
+    baseline,
+    ratio: ratio === undefined ? '' : `${fmt(ratio, 2)}×`,
+    target,
+    met: met === undefined ? '' : met ? 'yes' : '**no**',
+  });
+  console.log(
+    `  ${scenario} | ${metric}: ${hub} vs ${baseline}${ratio === undefined ? '' : ` (${fmt(ratio, 2)}×)`}${met === undefined ? '' : met ? ' ✓' : ' ✗'}`,
+  );
 }
 
 // --- servers -------------------------------------------------------------------------
@@ -66,12 +79,27 @@ writeFileSync(
 const parameters = Array.from({ length: parameterCount }, (_, i) => `bench/p${i}`);
 
 const servers = {
-  patchbay: () => startServer('patchbay', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json']),
+  patchbay: () =>
+    startServer('patchbay', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json']),
   // The same hub keeping its values in a fresh state folder (scenario 7).
   kept: () =>
-    startServer('patchbay, state kept', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', mkdtempSync(join(tmpdir(), 'patchbay-bench-state-')), '--log-format', 'json']),
+    startServer('patchbay, state kept', node, [
+      join(root, 'bin/patchbay.js'),
+      'run',
+      flowFile,
+      '--state',
+      mkdtempSync(join(tmpdir(), 'patchbay-bench-state-')),
+      '--log-format',
+      'json',
+    ]),
   // The same hub without who-changed-it (R-O2), for what keeping it costs (scenario 10).
-  bare: () => startServer('patchbay without origins', node, [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json'], { PATCHBAY_BENCH_WITHOUT_ORIGINS: '1' }),
+  bare: () =>
+    startServer(
+      'patchbay without origins',
+      node,
+      [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json'],
+      { PATCHBAY_BENCH_WITHOUT_ORIGINS: '1' },
+    ),
   raw: () => startServer('raw uWS', node, ['--import', 'tsx', join(root, 'bench/servers/raw-uws.ts')]),
   node: () => startServer('node:http + ws', node, ['--import', 'tsx', join(root, 'bench/servers/node-http.ts')]),
 };
@@ -88,7 +116,12 @@ async function withServer<T>(name: ServerName, work: (server: Server) => Promise
 
 let clientKind = '';
 
-async function withClients<T>(server: Server, count: number, work: (clients: LoadClients, connectMs: number) => Promise<T>, path = '/ws'): Promise<T> {
+async function withClients<T>(
+  server: Server,
+  count: number,
+  work: (clients: LoadClients, connectMs: number) => Promise<T>,
+  path = '/ws',
+): Promise<T> {
   const clients = await startClients();
   clientKind = clients.kind;
   try {
@@ -149,7 +182,15 @@ async function scenarioGet() {
   }
   const hub = rates['patchbay']!;
   row('1 GET parameter', 'requests/s vs raw uWS', fmt(hub), fmt(rates['raw']!), hub / rates['raw']!, '≥ 0.9×', hub / rates['raw']! >= 0.9);
-  row('1 GET parameter', 'requests/s vs node:http', fmt(hub), fmt(rates['node']!), hub / rates['node']!, '≥ 1.7×', hub / rates['node']! >= 1.7);
+  row(
+    '1 GET parameter',
+    'requests/s vs node:http',
+    fmt(hub),
+    fmt(rates['node']!),
+    hub / rates['node']!,
+    '≥ 1.7×',
+    hub / rates['node']! >= 1.7,
+  );
   notes.push(`1: CPU while loaded — patchbay ${load['patchbay']}; raw uWS ${load['raw']}; node:http ${load['node']}.`);
 }
 
@@ -161,7 +202,11 @@ async function scenarioUpdate() {
   for (const name of ['patchbay', 'raw', 'node'] as const) {
     results[name] = await withServer(name, (server) =>
       withClients(server, 1000, async (clients) => {
-        await wrk(`http://127.0.0.1:${server.port}/update?parameter=bench/p1&value=warm`, { connections: 10, seconds: 1, lua: updateScript('bench/p1') });
+        await wrk(`http://127.0.0.1:${server.port}/update?parameter=bench/p1&value=warm`, {
+          connections: 10,
+          seconds: 1,
+          lua: updateScript('bench/p1'),
+        });
         await clients.reset();
         const started = nowMs();
         const result = await wrk(`http://127.0.0.1:${server.port}/update`, { connections: 10, seconds, lua: updateScript('bench/p1') });
@@ -172,9 +217,31 @@ async function scenarioUpdate() {
   }
   const hub = results['patchbay']!;
   const raw = results['raw']!;
-  row('2 update + 1,000 listeners', 'requests/s vs raw uWS', fmt(hub.rps), fmt(raw.rps), hub.rps / raw.rps, '≥ 0.8×', hub.rps / raw.rps >= 0.8);
-  row('2 update + 1,000 listeners', 'deliveries/s vs raw uWS', fmt(hub.dps), fmt(raw.dps), hub.dps / raw.dps, '≥ 0.8×', hub.dps / raw.dps >= 0.8);
-  row('2 update + 1,000 listeners', 'deliveries/s vs node:http + ws', fmt(hub.dps), fmt(results['node']!.dps), hub.dps / results['node']!.dps);
+  row(
+    '2 update + 1,000 listeners',
+    'requests/s vs raw uWS',
+    fmt(hub.rps),
+    fmt(raw.rps),
+    hub.rps / raw.rps,
+    '≥ 0.8×',
+    hub.rps / raw.rps >= 0.8,
+  );
+  row(
+    '2 update + 1,000 listeners',
+    'deliveries/s vs raw uWS',
+    fmt(hub.dps),
+    fmt(raw.dps),
+    hub.dps / raw.dps,
+    '≥ 0.8×',
+    hub.dps / raw.dps >= 0.8,
+  );
+  row(
+    '2 update + 1,000 listeners',
+    'deliveries/s vs node:http + ws',
+    fmt(hub.dps),
+    fmt(results['node']!.dps),
+    hub.dps / results['node']!.dps,
+  );
 }
 
 // --- 3. fan-out ladder -------------------------------------------------------------------
@@ -198,7 +265,13 @@ interface LadderStep {
   stolen: number;
 }
 
-async function ladderStep(server: Server, clients: LoadClients, rate: number, seq: number, writtenTo = parameters): Promise<LadderStep & { nextSeq: number }> {
+async function ladderStep(
+  server: Server,
+  clients: LoadClients,
+  rate: number,
+  seq: number,
+  writtenTo = parameters,
+): Promise<LadderStep & { nextSeq: number }> {
   await clients.reset();
   const serverBefore = cpuSeconds(server.pid);
   const clientsBefore = cpuSeconds(clients.pid);
@@ -254,9 +327,31 @@ async function scenarioLadder() {
     const raw = ladder['raw']![i]!;
     const label = `3 ladder ${fmt(step.rate)}/s`;
     row(label, 'deliveries/s', fmt(step.perSecond), fmt(raw.perSecond), step.perSecond / raw.perSecond);
-    row(label, 'lost deliveries', `${fmt(step.lost)} of ${fmt(step.sent * 1000)}`, `${fmt(raw.lost)} of ${fmt(raw.sent * 1000)}`, undefined, step.rate <= 1000 ? '0' : '', step.rate <= 1000 ? step.lost === 0 : undefined);
-    row(label, 'server CPU µs per delivery', fmt(step.cpuPerDeliveryUs, 2), fmt(raw.cpuPerDeliveryUs, 2), step.cpuPerDeliveryUs / raw.cpuPerDeliveryUs, '≤ 1.2×', step.cpuPerDeliveryUs / raw.cpuPerDeliveryUs <= 1.2);
-    row(label, 'latency to first client p50 / p99 ms', `${fmt(step.first50, 1)} / ${fmt(step.first99, 1)}`, `${fmt(raw.first50, 1)} / ${fmt(raw.first99, 1)}`, undefined);
+    row(
+      label,
+      'lost deliveries',
+      `${fmt(step.lost)} of ${fmt(step.sent * 1000)}`,
+      `${fmt(raw.lost)} of ${fmt(raw.sent * 1000)}`,
+      undefined,
+      step.rate <= 1000 ? '0' : '',
+      step.rate <= 1000 ? step.lost === 0 : undefined,
+    );
+    row(
+      label,
+      'server CPU µs per delivery',
+      fmt(step.cpuPerDeliveryUs, 2),
+      fmt(raw.cpuPerDeliveryUs, 2),
+      step.cpuPerDeliveryUs / raw.cpuPerDeliveryUs,
+      '≤ 1.2×',
+      step.cpuPerDeliveryUs / raw.cpuPerDeliveryUs <= 1.2,
+    );
+    row(
+      label,
+      'latency to first client p50 / p99 ms',
+      `${fmt(step.first50, 1)} / ${fmt(step.first99, 1)}`,
+      `${fmt(raw.first50, 1)} / ${fmt(raw.first99, 1)}`,
+      undefined,
+    );
     row(
       label,
       'latency to last client p50 / p99 ms',
@@ -285,7 +380,9 @@ async function scenarioSlowConsumer() {
         if (stall) await clients.pause(0);
         let largest = 0;
         const sampler = setInterval(async () => {
-          const list = (await (await fetch(`http://127.0.0.1:${server.port}/connections`)).json()) as { details?: { webSockets?: { largestSendBuffer: number } } }[];
+          const list = (await (await fetch(`http://127.0.0.1:${server.port}/connections`)).json()) as {
+            details?: { webSockets?: { largestSendBuffer: number } };
+          }[];
           largest = Math.max(largest, list[0]?.details?.webSockets?.largestSendBuffer ?? 0);
         }, 250);
         // Values of ~4 KB: the stalled client is sent megabytes, more than the kernel's
@@ -296,16 +393,43 @@ async function scenarioSlowConsumer() {
         const report = await settledReport(clients, 999);
         await sleep(1000);
         const state = await clients.state();
-        const truth = (await (await fetch(`http://127.0.0.1:${server.port}/parameters?filter=^bench/`)).json()) as { p: string; v: string }[];
+        const truth = (await (await fetch(`http://127.0.0.1:${server.port}/parameters?filter=^bench/`)).json()) as {
+          p: string;
+          v: string;
+        }[];
         const stale = truth.filter(({ p, v }) => state[p] !== v).length;
         return { p99: percentile(report.lasts, 99), largest, stale, written: written.answered };
       }),
     );
   const calm = await run(false);
   const stalled = await run(true);
-  row('4 slow consumer', 'others: last-client p99 ms', fmt(stalled.p99, 1), fmt(calm.p99, 1), stalled.p99 / calm.p99, '≤ 1.1×', stalled.p99 / calm.p99 <= 1.1);
-  row('4 slow consumer', 'largest send buffer while stalled', `${fmt(stalled.largest / 1024)} KiB`, `${fmt(calm.largest / 1024)} KiB`, undefined, 'bounded', stalled.largest < 4 * 1024 * 1024);
-  row('4 slow consumer', 'stale values on the slow client after', `${stalled.stale} of ${parameterCount}`, `${calm.stale}`, undefined, '0', stalled.stale === 0);
+  row(
+    '4 slow consumer',
+    'others: last-client p99 ms',
+    fmt(stalled.p99, 1),
+    fmt(calm.p99, 1),
+    stalled.p99 / calm.p99,
+    '≤ 1.1×',
+    stalled.p99 / calm.p99 <= 1.1,
+  );
+  row(
+    '4 slow consumer',
+    'largest send buffer while stalled',
+    `${fmt(stalled.largest / 1024)} KiB`,
+    `${fmt(calm.largest / 1024)} KiB`,
+    undefined,
+    'bounded',
+    stalled.largest < 4 * 1024 * 1024,
+  );
+  row(
+    '4 slow consumer',
+    'stale values on the slow client after',
+    `${stalled.stale} of ${parameterCount}`,
+    `${calm.stale}`,
+    undefined,
+    '0',
+    stalled.stale === 0,
+  );
   notes.push(
     `4: the stalled client was sent ${fmt((stalled.written * 4) / 1024, 1)} MB; what loopback TCP buffers hold never reaches the hub's send buffer, which is what "largest send buffer" shows. The hub's own bound (512 KiB past the snapshot) is exercised with 10 MB in spec/http/websocket.spec.ts.`,
   );
@@ -316,25 +440,58 @@ async function scenarioSlowConsumer() {
 async function scenarioScale() {
   console.log('5. scale: 100,000 and 1,000,000 parameters; a snapshot of 1,000,000 values; 10,000 idle WebSocket clients');
   for (const count of [100_000, 1_000_000]) {
-    const out = execFileSync(node, ['--expose-gc', '--import', 'tsx', join(root, 'bench/dummy-scale.ts'), String(count)], { encoding: 'utf8' });
+    const out = execFileSync(node, ['--expose-gc', '--import', 'tsx', join(root, 'bench/dummy-scale.ts'), String(count)], {
+      encoding: 'utf8',
+    });
     const [hubMs, hubBytes] = (/patchbay dummy connection.*?\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
     const [baseMs, baseBytes] = (/baseline: Map of BehaviorSubjects\s+\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
     const [madeMs, madeBytes] = (/then every parameter made.*?\|\s+(\d+)\s+\|\s+(\d+)/.exec(out) ?? []).slice(1).map(Number);
     const million = count === 1_000_000;
-    row('5 scale', `${fmt(count)} parameters: start ms`, fmt(hubMs!), fmt(baseMs!), hubMs! / baseMs!, million ? '≤ 3,000' : '', million ? hubMs! <= 3000 : undefined);
-    row('5 scale', `${fmt(count)} parameters: heap bytes/param`, fmt(hubBytes!), fmt(baseBytes!), hubBytes! / baseBytes!, million ? '≤ 300' : '', million ? hubBytes! <= 300 : undefined);
+    row(
+      '5 scale',
+      `${fmt(count)} parameters: start ms`,
+      fmt(hubMs!),
+      fmt(baseMs!),
+      hubMs! / baseMs!,
+      million ? '≤ 3,000' : '',
+      million ? hubMs! <= 3000 : undefined,
+    );
+    row(
+      '5 scale',
+      `${fmt(count)} parameters: heap bytes/param`,
+      fmt(hubBytes!),
+      fmt(baseBytes!),
+      hubBytes! / baseBytes!,
+      million ? '≤ 300' : '',
+      million ? hubBytes! <= 300 : undefined,
+    );
     row('5 scale', `${fmt(count)} parameters: then every one made (first use of each): ms`, fmt(madeMs!), fmt(baseMs!), madeMs! / baseMs!);
-    row('5 scale', `${fmt(count)} parameters: heap bytes/param once every one is made`, fmt(madeBytes!), fmt(baseBytes!), madeBytes! / baseBytes!);
+    row(
+      '5 scale',
+      `${fmt(count)} parameters: heap bytes/param once every one is made`,
+      fmt(madeBytes!),
+      fmt(baseBytes!),
+      madeBytes! / baseBytes!,
+    );
   }
   const snapshot = execFileSync(node, ['--import', 'tsx', join(root, 'bench/snapshot-stall.ts'), '1000000'], { encoding: 'utf8' });
-  const stall = (what: string) => (new RegExp(`\\| ${what} \\| ([\\d.]+) ms \\| (?:([\\d.]+) ms)?`).exec(snapshot) ?? []).slice(1).map(Number);
+  const stall = (what: string) =>
+    (new RegExp(`\\| ${what} \\| ([\\d.]+) ms \\| (?:([\\d.]+) ms)?`).exec(snapshot) ?? []).slice(1).map(Number);
   const [idleMs] = stall('idle hub[^|]*');
   for (const [what, label] of [
     ['first client of its filter set', 'first client'],
     ['second client of the same filter set', 'second client'],
   ] as const) {
     const [longest, took] = stall(what);
-    row('5 scale', `snapshot of 1,000,000 values (batch), ${label}: longest event-loop stall ms (idle hub beside)`, fmt(longest!, 1), fmt(idleMs!, 1), undefined, 'a few ms (≤ 20)', longest! <= 20);
+    row(
+      '5 scale',
+      `snapshot of 1,000,000 values (batch), ${label}: longest event-loop stall ms (idle hub beside)`,
+      fmt(longest!, 1),
+      fmt(idleMs!, 1),
+      undefined,
+      'a few ms (≤ 20)',
+      longest! <= 20,
+    );
     row('5 scale', `snapshot of 1,000,000 values (batch), ${label}: ms until it had every value`, fmt(took!), '', undefined);
   }
   const idle = quick ? 2000 : 10_000;
@@ -348,9 +505,23 @@ async function scenarioScale() {
       return withClients(server, idle, async (_clients, ms) => ({ ms, perClient: (rssBytes(server.pid) - before) / idle }), path);
     });
   }
-  row('5 scale', `${fmt(idle)} idle clients: connect ms`, fmt(results['patchbay']!.ms), fmt(results['raw']!.ms), results['patchbay']!.ms / results['raw']!.ms);
-  row('5 scale', `${fmt(idle)} idle clients: server bytes/client`, fmt(results['patchbay']!.perClient), fmt(results['raw']!.perClient), results['patchbay']!.perClient / results['raw']!.perClient);
-  notes.push('5: each idle client asks for one parameter (patchbay: `?filter=^bench/p1$`; raw uWS: a one-value snapshot). Memory is the RSS growth of the server process.');
+  row(
+    '5 scale',
+    `${fmt(idle)} idle clients: connect ms`,
+    fmt(results['patchbay']!.ms),
+    fmt(results['raw']!.ms),
+    results['patchbay']!.ms / results['raw']!.ms,
+  );
+  row(
+    '5 scale',
+    `${fmt(idle)} idle clients: server bytes/client`,
+    fmt(results['patchbay']!.perClient),
+    fmt(results['raw']!.perClient),
+    results['patchbay']!.perClient / results['raw']!.perClient,
+  );
+  notes.push(
+    '5: each idle client asks for one parameter (patchbay: `?filter=^bench/p1$`; raw uWS: a one-value snapshot). Memory is the RSS growth of the server process.',
+  );
 }
 
 // --- 6. engine ---------------------------------------------------------------------------
@@ -360,8 +531,18 @@ async function scenarioEngine() {
   const chain = await measureRuleChain(quick ? 50_000 : 200_000);
   row('6 engine', `changes/s through ${chain.hops} rules`, fmt(chain.hub), fmt(chain.baseline), chain.hub / chain.baseline);
   const drift = await measurePulseDrift(quick ? 200 : 1000, 10);
-  row('6 engine', `pulse lateness after ${fmt(drift.fires)} fires, ms`, fmt(drift.pulse, 1), fmt(drift.setInterval, 1), undefined, 'no drift', drift.pulse < 10);
-  notes.push('6: the baseline of the rule chain is 10 bare RxJS subscriptions; the pulse baseline is a plain setInterval with the same interval.');
+  row(
+    '6 engine',
+    `pulse lateness after ${fmt(drift.fires)} fires, ms`,
+    fmt(drift.pulse, 1),
+    fmt(drift.setInterval, 1),
+    undefined,
+    'no drift',
+    drift.pulse < 10,
+  );
+  notes.push(
+    '6: the baseline of the rule chain is 10 bare RxJS subscriptions; the pulse baseline is a plain setInterval with the same interval.',
+  );
 }
 
 // --- 7. state ----------------------------------------------------------------------------
@@ -419,12 +600,44 @@ async function scenarioState() {
   }
   const kept = results['kept']!;
   const none = results['patchbay']!;
-  row('7 state', '/update writes/s, kept vs --state none', fmt(kept.update), fmt(none.update), kept.update / none.update, '≥ 0.8×', kept.update / none.update >= 0.8);
-  row('7 state', 'server CPU µs per /update, kept vs none', fmt(kept.cpuUs, 1), fmt(none.cpuUs, 1), kept.cpuUs / none.cpuUs, '≤ 1.25×', kept.cpuUs / none.cpuUs <= 1.25);
-  row('7 state', 'WebSocket batch writes/s, kept vs none', fmt(kept.batch), fmt(none.batch), kept.batch / none.batch, '≥ 0.8×', kept.batch / none.batch >= 0.8);
+  row(
+    '7 state',
+    '/update writes/s, kept vs --state none',
+    fmt(kept.update),
+    fmt(none.update),
+    kept.update / none.update,
+    '≥ 0.8×',
+    kept.update / none.update >= 0.8,
+  );
+  row(
+    '7 state',
+    'server CPU µs per /update, kept vs none',
+    fmt(kept.cpuUs, 1),
+    fmt(none.cpuUs, 1),
+    kept.cpuUs / none.cpuUs,
+    '≤ 1.25×',
+    kept.cpuUs / none.cpuUs <= 1.25,
+  );
+  row(
+    '7 state',
+    'WebSocket batch writes/s, kept vs none',
+    fmt(kept.batch),
+    fmt(none.batch),
+    kept.batch / none.batch,
+    '≥ 0.8×',
+    kept.batch / none.batch >= 0.8,
+  );
   const start = await measureStateStart(100_000);
-  row('7 state', '100,000 parameters: start ms, stored vs defaults', fmt(start.restoredMs), fmt(start.defaultsMs), start.restoredMs / start.defaultsMs);
-  notes.push('7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, two alternating rounds, best of each; batch writes are 100 values a WebSocket message.');
+  row(
+    '7 state',
+    '100,000 parameters: start ms, stored vs defaults',
+    fmt(start.restoredMs),
+    fmt(start.defaultsMs),
+    start.restoredMs / start.defaultsMs,
+  );
+  notes.push(
+    '7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, two alternating rounds, best of each; batch writes are 100 values a WebSocket message.',
+  );
 }
 
 // --- 8. high-frequency clients (R-W1, R-W2) ----------------------------------------------
@@ -474,7 +687,9 @@ async function scenarioHighFrequency() {
   }
   for (const [i, rate] of [1000, 10_000].entries()) {
     const label = `8 ${fmt(rate)}/s`;
-    const [perMessage, batch, raw, hotPerMessage, limited, writesOnly, limitedBatch] = modes.map((mode) => results[mode.name]![i]!) as (LadderStep & { stale: number })[] as [
+    const [perMessage, batch, raw, hotPerMessage, limited, writesOnly, limitedBatch] = modes.map(
+      (mode) => results[mode.name]![i]!,
+    ) as (LadderStep & { stale: number })[] as [
       LadderStep & { stale: number },
       LadderStep & { stale: number },
       LadderStep & { stale: number },
@@ -483,23 +698,115 @@ async function scenarioHighFrequency() {
       LadderStep & { stale: number },
       LadderStep & { stale: number },
     ];
-    row(label, 'batch: values delivered/s vs raw uWS', fmt(batch.perSecond), fmt(raw.perSecond), batch.perSecond / raw.perSecond, rate === 10_000 ? '≥ 3×' : '', rate === 10_000 ? batch.perSecond / raw.perSecond >= 3 : undefined);
-    row(label, 'batch: values delivered/s vs per-message', fmt(batch.perSecond), fmt(perMessage.perSecond), batch.perSecond / perMessage.perSecond);
-    row(label, 'batch: lost deliveries (per-message, raw uWS beside)', `${fmt(batch.lost)} of ${fmt(batch.sent * 1000)}`, `${fmt(perMessage.lost)}; raw ${fmt(raw.lost)}`, undefined, '0', batch.lost === 0);
-    row(label, 'batch: last client p99 ms (per-message beside)', fmt(batch.last99, 1), fmt(perMessage.last99, 1), undefined, rate === 10_000 ? '≤ 50 ms' : '', rate === 10_000 ? batch.last99 <= 50 : undefined);
-    row(label, "batch: last client p99 ms of the values after the step's first second (per-message beside)", fmt(batch.last99Steady, 1), fmt(perMessage.last99Steady, 1), undefined);
-    row(label, 'batch: CPU time stolen by the hypervisor during the step (per-message beside)', `${fmt(batch.stolen * 100)} %`, `${fmt(perMessage.stolen * 100)} %`, undefined);
-    row(label, 'batch: server CPU µs per value vs per-message', fmt(batch.cpuPerDeliveryUs, 3), fmt(perMessage.cpuPerDeliveryUs, 3), batch.cpuPerDeliveryUs / perMessage.cpuPerDeliveryUs);
-    row(label, 'batch: client CPU cores (per-message beside)', fmt(batch.clientCpu, 2), fmt(perMessage.clientCpu, 2), batch.clientCpu / perMessage.clientCpu);
+    row(
+      label,
+      'batch: values delivered/s vs raw uWS',
+      fmt(batch.perSecond),
+      fmt(raw.perSecond),
+      batch.perSecond / raw.perSecond,
+      rate === 10_000 ? '≥ 3×' : '',
+      rate === 10_000 ? batch.perSecond / raw.perSecond >= 3 : undefined,
+    );
+    row(
+      label,
+      'batch: values delivered/s vs per-message',
+      fmt(batch.perSecond),
+      fmt(perMessage.perSecond),
+      batch.perSecond / perMessage.perSecond,
+    );
+    row(
+      label,
+      'batch: lost deliveries (per-message, raw uWS beside)',
+      `${fmt(batch.lost)} of ${fmt(batch.sent * 1000)}`,
+      `${fmt(perMessage.lost)}; raw ${fmt(raw.lost)}`,
+      undefined,
+      '0',
+      batch.lost === 0,
+    );
+    row(
+      label,
+      'batch: last client p99 ms (per-message beside)',
+      fmt(batch.last99, 1),
+      fmt(perMessage.last99, 1),
+      undefined,
+      rate === 10_000 ? '≤ 50 ms' : '',
+      rate === 10_000 ? batch.last99 <= 50 : undefined,
+    );
+    row(
+      label,
+      "batch: last client p99 ms of the values after the step's first second (per-message beside)",
+      fmt(batch.last99Steady, 1),
+      fmt(perMessage.last99Steady, 1),
+      undefined,
+    );
+    row(
+      label,
+      'batch: CPU time stolen by the hypervisor during the step (per-message beside)',
+      `${fmt(batch.stolen * 100)} %`,
+      `${fmt(perMessage.stolen * 100)} %`,
+      undefined,
+    );
+    row(
+      label,
+      'batch: server CPU µs per value vs per-message',
+      fmt(batch.cpuPerDeliveryUs, 3),
+      fmt(perMessage.cpuPerDeliveryUs, 3),
+      batch.cpuPerDeliveryUs / perMessage.cpuPerDeliveryUs,
+    );
+    row(
+      label,
+      'batch: client CPU cores (per-message beside)',
+      fmt(batch.clientCpu, 2),
+      fmt(perMessage.clientCpu, 2),
+      batch.clientCpu / perMessage.clientCpu,
+    );
     // CPU per client: what 1,000 clients add to the cost of taking the same writes in.
     const perClient = (step: LadderStep) => (Math.max(0, step.serverCpu - writesOnly.serverCpu) / 1000) * 1e6;
     const limitedRatio = perClient(limited) / perClient(hotPerMessage);
-    row(label, 'maxHz=10 on 100 hot parameters: messages delivered/s vs per-message', fmt(limited.perSecond), fmt(hotPerMessage.perSecond), limited.perSecond / hotPerMessage.perSecond);
-    row(label, 'maxHz=10 on 100 hot parameters: server CPU µs per client-second vs per-message', fmt(perClient(limited), 1), fmt(perClient(hotPerMessage), 1), limitedRatio, rate === 10_000 ? '≤ 0.2×' : '', rate === 10_000 ? limitedRatio <= 0.2 : undefined);
-    row(label, 'maxHz=10: parameters not at their final value (client 0)', fmt(limited.stale), fmt(hotPerMessage.stale), undefined, '0', limited.stale === 0);
+    row(
+      label,
+      'maxHz=10 on 100 hot parameters: messages delivered/s vs per-message',
+      fmt(limited.perSecond),
+      fmt(hotPerMessage.perSecond),
+      limited.perSecond / hotPerMessage.perSecond,
+    );
+    row(
+      label,
+      'maxHz=10 on 100 hot parameters: server CPU µs per client-second vs per-message',
+      fmt(perClient(limited), 1),
+      fmt(perClient(hotPerMessage), 1),
+      limitedRatio,
+      rate === 10_000 ? '≤ 0.2×' : '',
+      rate === 10_000 ? limitedRatio <= 0.2 : undefined,
+    );
+    row(
+      label,
+      'maxHz=10: parameters not at their final value (client 0)',
+      fmt(limited.stale),
+      fmt(hotPerMessage.stale),
+      undefined,
+      '0',
+      limited.stale === 0,
+    );
     const limitedBatchRatio = perClient(limitedBatch) / perClient(hotPerMessage);
-    row(label, 'maxHz=10&batch=1 on 100 hot parameters: server CPU µs per client-second vs per-message', fmt(perClient(limitedBatch), 1), fmt(perClient(hotPerMessage), 1), limitedBatchRatio, rate === 10_000 ? '≤ 0.2×' : '', rate === 10_000 ? limitedBatchRatio <= 0.2 : undefined);
-    row(label, 'maxHz=10&batch=1: parameters not at their final value (client 0)', fmt(limitedBatch.stale), fmt(hotPerMessage.stale), undefined, '0', limitedBatch.stale === 0);
+    row(
+      label,
+      'maxHz=10&batch=1 on 100 hot parameters: server CPU µs per client-second vs per-message',
+      fmt(perClient(limitedBatch), 1),
+      fmt(perClient(hotPerMessage), 1),
+      limitedBatchRatio,
+      rate === 10_000 ? '≤ 0.2×' : '',
+      rate === 10_000 ? limitedBatchRatio <= 0.2 : undefined,
+    );
+    row(
+      label,
+      'maxHz=10&batch=1: parameters not at their final value (client 0)',
+      fmt(limitedBatch.stale),
+      fmt(hotPerMessage.stale),
+      undefined,
+      '0',
+      limitedBatch.stale === 0,
+    );
   }
   notes.push(
     '8: the ladder of scenario 3 (1,000 clients, changes spread over 1,000 parameters) once per client mode, one server each; losses count values a client never saw. maxHz runs (single messages, and batch=1 with one message a tick) write 100 hot parameters (10 or 100 changes/s each), beside per-message clients on the same writes; its losses are checked as the final value of every parameter at client 0 against GET /parameters (it conflates by design), and its CPU per client is what 1,000 clients add to a run of the same writes whose only clients (10) are sent nothing.',
@@ -521,7 +828,15 @@ function hubFlow(id: string, url: string, owner: boolean): string {
 }
 
 const startHubOn = (id: string, url: string, owner: boolean) =>
-  startServer(`hub ${id}`, node, [join(root, 'bin/patchbay.js'), 'run', hubFlow(id, url, owner), '--state', 'none', '--log-format', 'json']);
+  startServer(`hub ${id}`, node, [
+    join(root, 'bin/patchbay.js'),
+    'run',
+    hubFlow(id, url, owner),
+    '--state',
+    'none',
+    '--log-format',
+    'json',
+  ]);
 
 /** Polls `received` until it stops growing; resolves with it and when it last grew. */
 async function whenSettled(received: () => Promise<number>): Promise<{ received: number; at: number }> {
@@ -552,9 +867,22 @@ async function dashboards(hubs: Server[], writeTo: Server) {
     const reports = await Promise.all(sets.map((clients) => settledReport(clients, each)));
     const elapsed = (nowMs() - started) / 1000;
     const received = reports.reduce((sum, r) => sum + r.received, 0);
-    const lost = reports.reduce((sum, r) => sum + r.counts.reduce((s, count) => s + Math.max(0, each - count), Math.max(0, written.answered - r.counts.length) * each), 0);
+    const lost = reports.reduce(
+      (sum, r) =>
+        sum + r.counts.reduce((s, count) => s + Math.max(0, each - count), Math.max(0, written.answered - r.counts.length) * each),
+      0,
+    );
     const cores = (hubs.reduce((sum, server) => sum + cpuSeconds(server.pid), 0) - cpuBefore) / elapsed;
-    return { perSecond: received / Math.min(elapsed, written.seconds + 1), lost, last99: percentile(reports.flatMap((r) => r.lasts), 99), cores, sent: written.answered };
+    return {
+      perSecond: received / Math.min(elapsed, written.seconds + 1),
+      lost,
+      last99: percentile(
+        reports.flatMap((r) => r.lasts),
+        99,
+      ),
+      cores,
+      sent: written.answered,
+    };
   } finally {
     for (const clients of sets) await clients.close().catch(() => {});
   }
@@ -596,12 +924,26 @@ async function scenarioMqtt() {
         const publisher = forkLoad('mqtt-load.ts');
         await new Promise((resolve) => publisher.once('message', resolve));
         const started = nowMs();
-        const published = await ask<{ sent: number; nextSeq: number }>(publisher, { cmd: 'publish', url: broker.url, rate, seconds, topics, startSeq: seq }).finally(() => stopChild(publisher));
+        const published = await ask<{ sent: number; nextSeq: number }>(publisher, {
+          cmd: 'publish',
+          url: broker.url,
+          rate,
+          seconds,
+          topics,
+          startSeq: seq,
+        }).finally(() => stopChild(publisher));
         seq = published.nextSeq;
         // Measured as the hub path is: the same polling for the end, so both carry the same error.
         const settled = await whenSettled(async () => (await ask<{ received: number }>(subscriber, { cmd: 'count' })).received);
         const report = await ask<{ received: number; latencies: number[] }>(subscriber, { cmd: 'report' });
-        raw.push({ rate, sent: published.sent, received: report.received, perSecond: report.received / ((settled.at - started) / 1000), p50: percentile(report.latencies, 50), p99: percentile(report.latencies, 99) });
+        raw.push({
+          rate,
+          sent: published.sent,
+          received: report.received,
+          perSecond: report.received / ((settled.at - started) / 1000),
+          p50: percentile(report.latencies, 50),
+          p99: percentile(report.latencies, 99),
+        });
       }
     } finally {
       await stopChild(subscriber);
@@ -622,13 +964,28 @@ async function scenarioMqtt() {
           await clients.reset();
           const cpuBefore = cpuSeconds(a.pid) + cpuSeconds(hubB.pid);
           const started = nowMs();
-          const written = await ask<{ sent: number; cut: boolean; nextSeq: number }>(writer, { cmd: 'write', port: a.port, rate, seconds, parameters, startSeq: seq });
+          const written = await ask<{ sent: number; cut: boolean; nextSeq: number }>(writer, {
+            cmd: 'write',
+            port: a.port,
+            rate,
+            seconds,
+            parameters,
+            startSeq: seq,
+          });
           seq = written.nextSeq;
-          if (written.cut) notes.push(`9 at ${fmt(rate)}/s: hub A cut the writer off (writing faster than it applies) after ${fmt(written.sent)} values.`);
+          if (written.cut)
+            notes.push(`9 at ${fmt(rate)}/s: hub A cut the writer off (writing faster than it applies) after ${fmt(written.sent)} values.`);
           const settled = await whenSettled(async () => (await clients.report(1)).received);
           const report = await clients.report(1);
           const cores = (cpuSeconds(a.pid) + cpuSeconds(hubB.pid) - cpuBefore) / ((nowMs() - started) / 1000);
-          hub.push({ rate, sent: written.sent, received: report.received, perSecond: report.received / ((settled.at - started) / 1000), p50: percentile(report.firsts, 50), p99: percentile(report.firsts, 99) });
+          hub.push({
+            rate,
+            sent: written.sent,
+            received: report.received,
+            perSecond: report.received / ((settled.at - started) / 1000),
+            p50: percentile(report.firsts, 50),
+            p99: percentile(report.firsts, 99),
+          });
           notes.push(`9 at ${fmt(rate)}/s: hubs A and B together ${fmt(cores, 2)} cores.`);
         }
         await stopChild(writer);
@@ -637,13 +994,49 @@ async function scenarioMqtt() {
         const base = raw[i]!;
         const top = i === hub.length - 1;
         const label = `9 mqtt ${fmt(step.rate)}/s`;
-        row(label, 'hub A → B → WebSocket: values/s vs raw MQTT.js pair', fmt(step.perSecond), fmt(base.perSecond), step.perSecond / base.perSecond, top ? '≥ 0.8×' : '', top ? step.perSecond / base.perSecond >= 0.8 : undefined);
-        row(label, 'values lost (raw pair beside)', `${fmt(step.sent - step.received)} of ${fmt(step.sent)}`, `${fmt(base.sent - base.received)} of ${fmt(base.sent)}`, undefined, '0', step.received === step.sent);
-        row(label, 'latency p50 / p99 ms', `${fmt(step.p50, 1)} / ${fmt(step.p99, 1)}`, `${fmt(base.p50, 1)} / ${fmt(base.p99, 1)}`, undefined);
+        row(
+          label,
+          'hub A → B → WebSocket: values/s vs raw MQTT.js pair',
+          fmt(step.perSecond),
+          fmt(base.perSecond),
+          step.perSecond / base.perSecond,
+          top ? '≥ 0.8×' : '',
+          top ? step.perSecond / base.perSecond >= 0.8 : undefined,
+        );
+        row(
+          label,
+          'values lost (raw pair beside)',
+          `${fmt(step.sent - step.received)} of ${fmt(step.sent)}`,
+          `${fmt(base.sent - base.received)} of ${fmt(base.sent)}`,
+          undefined,
+          '0',
+          step.received === step.sent,
+        );
+        row(
+          label,
+          'latency p50 / p99 ms',
+          `${fmt(step.p50, 1)} / ${fmt(step.p99, 1)}`,
+          `${fmt(base.p50, 1)} / ${fmt(base.p99, 1)}`,
+          undefined,
+        );
       }
       const two = await dashboards([a, b], a);
-      row('9 dashboards', '1,000 clients at 1,000 changes/s: deliveries/s, two hubs vs one', fmt(two.perSecond), fmt(one.perSecond), two.perSecond / one.perSecond);
-      row('9 dashboards', 'lost deliveries, two hubs (one beside)', `${fmt(two.lost)} of ${fmt(two.sent * 1000)}`, fmt(one.lost), undefined, '0', two.lost === 0);
+      row(
+        '9 dashboards',
+        '1,000 clients at 1,000 changes/s: deliveries/s, two hubs vs one',
+        fmt(two.perSecond),
+        fmt(one.perSecond),
+        two.perSecond / one.perSecond,
+      );
+      row(
+        '9 dashboards',
+        'lost deliveries, two hubs (one beside)',
+        `${fmt(two.lost)} of ${fmt(two.sent * 1000)}`,
+        fmt(one.lost),
+        undefined,
+        '0',
+        two.lost === 0,
+      );
       row('9 dashboards', 'last-client p99 ms, two hubs vs one', fmt(two.last99, 1), fmt(one.last99, 1), two.last99 / one.last99);
       row('9 dashboards', 'hub CPU cores, two hubs vs one', fmt(two.cores, 2), fmt(one.cores, 2), two.cores / one.cores);
     } finally {
@@ -695,10 +1088,36 @@ async function scenarioOrigins() {
   const bare = best['bare']!;
   const within = (ratio: number) => ratio >= 0.95 && ratio <= 1 / 0.95;
   row('10 origins', '1: GET requests/s, kept vs without (the same code: the noise)', fmt(kept.get), fmt(bare.get), kept.get / bare.get);
-  row('10 origins', '2: /update requests/s with 1,000 listeners, kept vs without', fmt(kept.update), fmt(bare.update), kept.update / bare.update, 'within 5 %', within(kept.update / bare.update));
-  row('10 origins', '2: deliveries/s, kept vs without', fmt(kept.deliveries), fmt(bare.deliveries), kept.deliveries / bare.deliveries, 'within 5 %', within(kept.deliveries / bare.deliveries));
-  row('10 origins', '3: server CPU µs per delivery at 1,000 changes/s, kept vs without', fmt(kept.cpuUs, 2), fmt(bare.cpuUs, 2), kept.cpuUs / bare.cpuUs, 'within 5 %', within(kept.cpuUs / bare.cpuUs));
-  notes.push('10: the same hub and flow with who-changed-it kept (as always) and with PATCHBAY_BENCH_WITHOUT_ORIGINS=1 (no `by`/`at` per change, no client address per /update), alternating rounds (three; two with --quick), best of each. GET /parameters runs the same code in both: its ratio shows how far the noise of this machine alone moves a ratio.');
+  row(
+    '10 origins',
+    '2: /update requests/s with 1,000 listeners, kept vs without',
+    fmt(kept.update),
+    fmt(bare.update),
+    kept.update / bare.update,
+    'within 5 %',
+    within(kept.update / bare.update),
+  );
+  row(
+    '10 origins',
+    '2: deliveries/s, kept vs without',
+    fmt(kept.deliveries),
+    fmt(bare.deliveries),
+    kept.deliveries / bare.deliveries,
+    'within 5 %',
+    within(kept.deliveries / bare.deliveries),
+  );
+  row(
+    '10 origins',
+    '3: server CPU µs per delivery at 1,000 changes/s, kept vs without',
+    fmt(kept.cpuUs, 2),
+    fmt(bare.cpuUs, 2),
+    kept.cpuUs / bare.cpuUs,
+    'within 5 %',
+    within(kept.cpuUs / bare.cpuUs),
+  );
+  notes.push(
+    '10: the same hub and flow with who-changed-it kept (as always) and with PATCHBAY_BENCH_WITHOUT_ORIGINS=1 (no `by`/`at` per change, no client address per /update), alternating rounds (three; two with --quick), best of each. GET /parameters runs the same code in both: its ratio shows how far the noise of this machine alone moves a ratio.',
+  );
 }
 
 // --- run ---------------------------------------------------------------------------------
@@ -707,7 +1126,18 @@ const startedAt = nowMs();
 /** Per scenario, the share of CPU time the hypervisor took while it ran. */
 const stolen: string[] = [];
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-const scenarios = { scenarioGet, scenarioUpdate, scenarioLadder, scenarioSlowConsumer, scenarioScale, scenarioEngine, scenarioState, scenarioHighFrequency, scenarioMqtt, scenarioOrigins };
+const scenarios = {
+  scenarioGet,
+  scenarioUpdate,
+  scenarioLadder,
+  scenarioSlowConsumer,
+  scenarioScale,
+  scenarioEngine,
+  scenarioState,
+  scenarioHighFrequency,
+  scenarioMqtt,
+  scenarioOrigins,
+};
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only && !name.toLowerCase().includes(only.toLowerCase())) continue;
   // One scenario that fails (a server cut a load off, say) leaves the others' numbers standing.

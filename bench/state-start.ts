@@ -54,5 +54,7 @@ export async function measureStateStart(count: number): Promise<StateStartResult
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { count, restoredMs, defaultsMs } = await measureStateStart(Number(process.argv[2] ?? 100_000));
-  console.log(`${count.toLocaleString('en')} parameters: ${restoredMs.toFixed(0)} ms from stored values, ${defaultsMs.toFixed(0)} ms from defaults (${(restoredMs / defaultsMs).toFixed(2)}×)`);
+  console.log(
+    `${count.toLocaleString('en')} parameters: ${restoredMs.toFixed(0)} ms from stored values, ${defaultsMs.toFixed(0)} ms from defaults (${(restoredMs / defaultsMs).toFixed(2)}×)`,
+  );
 }

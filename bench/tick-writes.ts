@@ -34,7 +34,9 @@ export async function measureTickWrites(count: number): Promise<Record<string, n
       sockets.delete(ws);
     },
   });
-  const listening = await new Promise<ListenSocket>((resolve, reject) => app.listen('127.0.0.1', 0, (token) => (token ? resolve(token) : reject(new Error('cannot listen')))));
+  const listening = await new Promise<ListenSocket>((resolve, reject) =>
+    app.listen('127.0.0.1', 0, (token) => (token ? resolve(token) : reject(new Error('cannot listen')))),
+  );
   const clients = await startClients();
   try {
     await clients.connect(uws.us_socket_local_port(listening), '/ws', count);

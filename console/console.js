@@ -120,7 +120,8 @@ function App() {
       <span class=${`link ${link}`} data-testid="link">${link}</span>
       <nav>
         ${['parameters', 'connections', 'rules', 'problems', 'log'].map(
-          (name) => html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
+          (name) =>
+            html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}
       </nav>
     </header>
@@ -129,9 +130,11 @@ function App() {
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
     ${tab === 'log' && html`<${Log} />`}
-    ${tab === 'parameters' &&
-    html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(e) => setSearch(e.target.value)} /></div>
-      <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} write=${write} />`}
+    ${
+      tab === 'parameters' &&
+      html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(e) => setSearch(e.target.value)} /></div>
+      <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} write=${write} />`
+    }
   `;
 }
 
@@ -152,16 +155,29 @@ function Connections({ connections }) {
 // A connection's details, one level of nesting flattened ("webSockets clients: 2"), lists
 // joined ("shared: stage, desk"), anything deeper as key: value pairs.
 const text = (v) =>
-  Array.isArray(v) ? v.map(text).join(', ') : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${text(x)}`).join(', ') : String(v);
+  Array.isArray(v)
+    ? v.map(text).join(', ')
+    : v && typeof v === 'object'
+      ? Object.entries(v)
+          .map(([k, x]) => `${k}: ${text(x)}`)
+          .join(', ')
+      : String(v);
 const details = (d) =>
   Object.entries(d)
-    .flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(([k2, v2]) => `${k} ${k2}: ${text(v2)}`) : [`${k}: ${text(v)}`]))
+    .flatMap(([k, v]) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.entries(v).map(([k2, v2]) => `${k} ${k2}: ${text(v2)}`)
+        : [`${k}: ${text(v)}`],
+    )
     .join(' · ');
 
 // The flow's enabled rules in the order they run, each with the problems reported for it.
 function Rules({ rules, problems }) {
   if (!rules.length) return html`<p class="empty">No rules run in this flow (or none this login may read).</p>`;
-  const step = (s) => Object.entries(s).map(([name, argument]) => `${name} ${JSON.stringify(argument)}`).join('');
+  const step = (s) =>
+    Object.entries(s)
+      .map(([name, argument]) => `${name} ${JSON.stringify(argument)}`)
+      .join('');
   return html`<ul class="rules">${rules.map((r) => {
     const own = problems.filter((p) => p.source === 'rule' && p.id === r.name);
     return html`<li class=${own.length ? 'failing' : ''} data-rule=${r.path}>
@@ -261,7 +277,8 @@ function Row({ parameter, top, write }) {
   const { p, type, access } = parameter;
   const state = values.get(p) ?? {};
   const v = state.v;
-  const shown = type === 'T' ? (state.live ? `fired ${new Date(state.at).toLocaleTimeString()}` : '—') : v === undefined ? 'unknown' : String(v);
+  const shown =
+    type === 'T' ? (state.live ? `fired ${new Date(state.at).toLocaleTimeString()}` : '—') : v === undefined ? 'unknown' : String(v);
   const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${new Date(state.at).toLocaleString()}` : '';
   return html`<div class="row" style=${`top:${top}px`} data-address=${p}>
     <span class="address" title=${p}>${p.slice(p.indexOf('/') + 1)}</span>

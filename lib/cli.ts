@@ -41,22 +41,26 @@ Options:
   -h, --help    this text
   -v, --version the version`;
 
+function parseCommandLine(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      'log-level': { type: 'string', default: 'info' },
+      'log-format': { type: 'string', default: 'pretty' },
+      watch: { type: 'boolean', default: false },
+      state: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}
+
 /** Runs one command line and resolves with the exit status. */
 export async function main(argv: readonly string[], out = process.stdout, err = process.stderr): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        'log-level': { type: 'string', default: 'info' },
-        'log-format': { type: 'string', default: 'pretty' },
-        watch: { type: 'boolean', default: false },
-        state: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    parsed = parseCommandLine(argv);
   } catch (error) {
     err.write(`patchbay: ${reasonOf(error)}\n\n${usage}\n`);
     return Exit.Usage;
@@ -139,7 +143,11 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   log.info(`flow file ${loaded.flow.path}`);
   const folder = stateFolderOf(loaded.flow, stateOption);
   const state = folder === undefined ? undefined : StateStore.openOrWait(folder, { durability: loaded.flow.durability });
-  log.info(state ? `state folder ${folder} (durability: ${loaded.flow.durability})` : 'no state folder: values start from their defaults and are not kept');
+  log.info(
+    state
+      ? `state folder ${folder} (durability: ${loaded.flow.durability})`
+      : 'no state folder: values start from their defaults and are not kept',
+  );
   const hub = new Hub({ flow: loaded.flow, log, ...(state ? { state } : {}) });
   const release = keepAlive();
   let watcher: { refresh(): void; close(): void } | undefined;
@@ -231,7 +239,8 @@ async function stateCommand(
   if (file === undefined || action === undefined) return badUsage('state takes a flow file and one of list, reset, export, import');
   if (!(action in needs)) return badUsage(`unknown state action "${action}"; expected list, reset, export or import`);
   const wanted = needs[action as keyof typeof needs];
-  if (extra.length > 0 || (wanted === 1) !== (argument !== undefined)) return badUsage(`state ${action} takes ${wanted === 1 ? 'one argument' : 'no argument'}`);
+  if (extra.length > 0 || (wanted === 1) !== (argument !== undefined))
+    return badUsage(`state ${action} takes ${wanted === 1 ? 'one argument' : 'no argument'}`);
   const loaded = await loadFlowFile(file);
   if (!loaded.ok) {
     err.write(`${loaded.error.message}\n`);
@@ -254,7 +263,8 @@ async function stateCommand(
   try {
     switch (action) {
       case 'list':
-        for (const [address, value] of store.values()) out.write(`${address}\t${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+        for (const [address, value] of store.values())
+          out.write(`${address}\t${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
         return Exit.Ok;
       case 'export':
         out.write(`${JSON.stringify(exportState(store), null, 2)}\n`);

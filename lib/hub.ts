@@ -1,6 +1,13 @@
 import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from './config/flow-file.ts';
-import { type ConnectionConfig, type ConnectionInfo, type Problem, type RuleListing, Status, type StatusReport } from './connections/connection.ts';
+import {
+  type ConnectionConfig,
+  type ConnectionInfo,
+  type Problem,
+  type RuleListing,
+  Status,
+  type StatusReport,
+} from './connections/connection.ts';
 import { ConnectionRunner } from './connections/runner.ts';
 import { Mirrors } from './connections/mirrors.ts';
 import { readdirSync } from 'node:fs';
@@ -146,14 +153,21 @@ export class Hub {
   counts(): HubCounts {
     const now = this.engine?.counts ?? { writes: 0, failures: 0, loopCuts: 0 };
     const before = this.ruleCountsBefore;
-    const rules = { writes: before.writes + now.writes, failures: before.failures + now.failures, loopCuts: before.loopCuts + now.loopCuts };
+    const rules = {
+      writes: before.writes + now.writes,
+      failures: before.failures + now.failures,
+      loopCuts: before.loopCuts + now.loopCuts,
+    };
     const restarts = this.restarts;
     return this.state ? { restarts, rules, store: { healthy: this.state.health.ok, ...this.state.counts } } : { restarts, rules };
   }
 
   problems(): Problem[] {
     const state = this.state && stateProblem(this.state.folder, this.state.health);
-    const connections = [...this.runners.map((runner) => connectionProblem(runner.id, runner.status)), ...this.mirrors.infos().map((info) => connectionProblem(info.id, info))];
+    const connections = [
+      ...this.runners.map((runner) => connectionProblem(runner.id, runner.status)),
+      ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
+    ];
     return [state, ...connections, ...this.logicProblems].filter((problem) => problem !== undefined);
   }
 
@@ -186,7 +200,9 @@ export class Hub {
     for (const runner of this.runners) await runner.start();
     const rules = await this.startLogic();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
-    this.log.info(`running: ${count(this.runners.length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}`);
+    this.log.info(
+      `running: ${count(this.runners.length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}`,
+    );
   }
 
   /**
@@ -319,7 +335,9 @@ export class Hub {
       guard,
       notRunning: (id) => {
         const report = this.connection(id)?.status;
-        return report && (report.status === Status.Disabled || report.status === Status.Failed) ? { ...report, status: report.status } : undefined;
+        return report && (report.status === Status.Disabled || report.status === Status.Failed)
+          ? { ...report, status: report.status }
+          : undefined;
       },
       debugs: (id) => this.debugs(id),
     });
@@ -354,7 +372,11 @@ export class Hub {
     if (this.engine) {
       this.engine.stop();
       const { writes, failures, loopCuts } = this.engine.counts;
-      this.ruleCountsBefore = { writes: this.ruleCountsBefore.writes + writes, failures: this.ruleCountsBefore.failures + failures, loopCuts: this.ruleCountsBefore.loopCuts + loopCuts };
+      this.ruleCountsBefore = {
+        writes: this.ruleCountsBefore.writes + writes,
+        failures: this.ruleCountsBefore.failures + failures,
+        loopCuts: this.ruleCountsBefore.loopCuts + loopCuts,
+      };
     }
     this.engine = undefined;
   }

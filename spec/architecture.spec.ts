@@ -54,11 +54,15 @@ interface Import {
   readonly to: string;
 }
 
-const importRe = /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
+const importRe =
+  /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
 
 function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(importRe)].map((match) => ({ from: file, to: resolve(dirname(file), (match[1] ?? match[2] ?? match[3]) as string) }));
+  return [...text.matchAll(importRe)].map((match) => ({
+    from: file,
+    to: resolve(dirname(file), (match[1] ?? match[2] ?? match[3]) as string),
+  }));
 }
 
 const imports = sources(lib).flatMap(importsOf);
@@ -105,7 +109,10 @@ test('the spec reads imports of every kind, and every folder of lib/ is in the t
     'rest-api reaches the http layer',
   );
   const folders = new Set(sources(lib).map((file) => ruleOf(folderOf(file))));
-  t.deepEqual([...folders].filter((folder) => !(folder in allowed)), []);
+  t.deepEqual(
+    [...folders].filter((folder) => !(folder in allowed)),
+    [],
+  );
 });
 
 test('a connection type folder holds no code another type imports', (t) => {
@@ -113,5 +120,8 @@ test('a connection type folder holds no code another type imports', (t) => {
     const [source, target] = [folderOf(from), folderOf(to)];
     return target.startsWith('connections/') && source.startsWith('connections/') && source !== target;
   });
-  t.deepEqual(crossing.map(({ from, to }) => `${name(from)} → ${name(to)}`), []);
+  t.deepEqual(
+    crossing.map(({ from, to }) => `${name(from)} → ${name(to)}`),
+    [],
+  );
 });

@@ -60,10 +60,19 @@ test('debug lines show WebSocket clients joining and leaving, and files saved', 
   const port = hub.connection('api')?.info.details?.['port'] as number;
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?filter=np`);
   await new Promise((resolve) => ws.once('open', resolve));
-  const messages = () => lines().filter((l) => l.level === 20).map((l) => `${l.connection}: ${l.msg}`);
-  await eventually(() => messages().some((m) => m.startsWith('api: WebSocket client 127.0.0.1 joined (filters np); 1 connected')), 'the join');
+  const messages = () =>
+    lines()
+      .filter((l) => l.level === 20)
+      .map((l) => `${l.connection}: ${l.msg}`);
+  await eventually(
+    () => messages().some((m) => m.startsWith('api: WebSocket client 127.0.0.1 joined (filters np); 1 connected')),
+    'the join',
+  );
   ws.close();
-  await eventually(() => messages().some((m) => /^api: WebSocket client 127\.0\.0\.1 left \(code \d+\); 0 connected$/.test(m)), 'the leave');
+  await eventually(
+    () => messages().some((m) => /^api: WebSocket client 127\.0\.0\.1 left \(code \d+\); 0 connected$/.test(m)),
+    'the leave',
+  );
   param(hub, 'np/Title').set('News');
   await eventually(() => messages().includes(`np: saved ${join(dir, 'now.xml')}`), `the save (${messages().join(' | ')})`);
   t.pass();

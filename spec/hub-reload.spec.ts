@@ -98,7 +98,11 @@ test('a changed dummy keeps the values of the parameters that stay, with no rest
 });
 
 test('a changed virtual core keeps its logic levels; its functions follow the new wiring', async (t) => {
-  const core = (logics: number, op: string) => ({ type: 'virtual-core', logics, functions: [{ id: 'both', op, inputs: ['core/logic/1', 'core/logic/2'] }] });
+  const core = (logics: number, op: string) => ({
+    type: 'virtual-core',
+    logics,
+    functions: [{ id: 'both', op, inputs: ['core/logic/1', 'core/logic/2'] }],
+  });
   const hub = new Hub({ flow: flowOf({ connections: { core: core(4, 'and') } }) });
   t.teardown(() => hub.stop());
   await hub.start();

@@ -34,7 +34,10 @@ test('persistent parameters start with their stored values, without notifying an
 
   const port = hub.connection('api')?.info.details?.['port'] as number;
   const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
-  await client.until(() => client.state()['vars/title'] === 'Evening News' && client.state()['vars/level'] === '0.8', 'restored values in the snapshot');
+  await client.until(
+    () => client.state()['vars/title'] === 'Evening News' && client.state()['vars/level'] === '0.8',
+    'restored values in the snapshot',
+  );
 
   const copies = record(t, param(hub, 'vars/copy'));
   param(hub, 'vars/level').set(0.9);
@@ -66,7 +69,11 @@ test('every change of a persistent parameter is written through in its turn; per
 
 test('a connection removed from the flow forgets its values; one restarted with other settings keeps them', async (t) => {
   const state = await storeWith(t, {});
-  const hub = await startHub(t, { connections: { a: { type: 'dummy', parameters: 'x,I' }, b: { type: 'dummy', parameters: 'y,I' } } }, { state });
+  const hub = await startHub(
+    t,
+    { connections: { a: { type: 'dummy', parameters: 'x,I' }, b: { type: 'dummy', parameters: 'y,I' } } },
+    { state },
+  );
   param(hub, 'a/x').set(1);
   param(hub, 'b/y').set(2);
   // statusParameters restarts a dummy instead of updating it in place

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
 import type { Flow } from '../lib/config/flow-file.ts';
-import { asWritten, type ConnectionConfig, type ConnectionType, defineConnectionType, fingerprintOf } from '../lib/connections/connection.ts';
+import {
+  asWritten,
+  type ConnectionConfig,
+  type ConnectionType,
+  defineConnectionType,
+  fingerprintOf,
+} from '../lib/connections/connection.ts';
 import { Hub } from '../lib/hub.ts';
 import { capturedLog, flowOf, param, startHub } from './helpers/hub.ts';
 
@@ -39,11 +45,20 @@ function configOf(id: string, type: ConnectionType, overrides: Partial<typeof co
   if (!plan.ok) throw new Error('the probe type takes no settings');
   return { id, plan: plan.value, common: { ...common, ...overrides } };
 }
-const flowWith = (...connections: ConnectionConfig[]): Flow => ({ path: '/virtual/flow.json5', baseDir: '/virtual', connections, rules: [], flows: [], durability: 'process' });
+const flowWith = (...connections: ConnectionConfig[]): Flow => ({
+  path: '/virtual/flow.json5',
+  baseDir: '/virtual',
+  connections,
+  rules: [],
+  flows: [],
+  durability: 'process',
+});
 
 test('connections start in flow order and stop in reverse order', async (t) => {
   const events: string[] = [];
-  const hub = new Hub({ flow: flowWith(configOf('a', probeType(events)), configOf('b', probeType(events)), configOf('c', probeType(events))) });
+  const hub = new Hub({
+    flow: flowWith(configOf('a', probeType(events)), configOf('b', probeType(events)), configOf('c', probeType(events))),
+  });
   await hub.start();
   await hub.stop();
   t.deepEqual(events, ['start a', 'start b', 'start c', 'stop c', 'stop b', 'stop a']);
@@ -52,7 +67,11 @@ test('connections start in flow order and stop in reverse order', async (t) => {
 test('a connection whose start throws is failed with its reason while the others run', async (t) => {
   const events: string[] = [];
   const hub = new Hub({
-    flow: flowWith(configOf('a', probeType(events)), configOf('broken', probeType(events, { failStart: true })), configOf('c', probeType(events))),
+    flow: flowWith(
+      configOf('a', probeType(events)),
+      configOf('broken', probeType(events, { failStart: true })),
+      configOf('c', probeType(events)),
+    ),
   });
   t.teardown(() => hub.stop());
   await hub.start();
@@ -117,16 +136,36 @@ test('without statusParameters there is no _status parameter', async (t) => {
 test('common settings are accepted by every connection type', (t) => {
   const flow = flowOf({
     connections: {
-      s: { type: 'dummy', enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false },
+      s: {
+        type: 'dummy',
+        enabled: false,
+        description: 'Studio',
+        location: 'Rack 2',
+        group: 'audio',
+        debug: true,
+        statusParameters: true,
+        persist: false,
+      },
     },
   });
-  t.deepEqual(flow.connections[0]?.common, { enabled: false, description: 'Studio', location: 'Rack 2', group: 'audio', debug: true, statusParameters: true, persist: false });
+  t.deepEqual(flow.connections[0]?.common, {
+    enabled: false,
+    description: 'Studio',
+    location: 'Rack 2',
+    group: 'audio',
+    debug: true,
+    statusParameters: true,
+    persist: false,
+  });
   t.is(flow.connections[0]?.plan.fingerprint, fingerprintOf({}), 'the common settings are not among its own');
 });
 
 test('the start and reload lines count in words: one connection, one parameter, one rule', async (t) => {
   const { log, lines } = capturedLog();
-  const document = { connections: { studio: { type: 'dummy', parameters: ['a,I', 'b,I'] } }, rules: [{ source: 'studio/a', destinations: ['studio/b'] }] };
+  const document = {
+    connections: { studio: { type: 'dummy', parameters: ['a,I', 'b,I'] } },
+    rules: [{ source: 'studio/a', destinations: ['studio/b'] }],
+  };
   const hub = await startHub(t, { connections: { studio: { type: 'dummy', parameters: ['a,I'] } } }, { log });
   await hub.reload(flowOf(document));
   const messages = lines().map((l) => l.msg);
@@ -153,6 +192,10 @@ test('rules that touch a failed connection say that it failed, not that a parame
   await hub.start();
   t.like(
     hub.problems().find((p) => p.source === 'rule'),
-    { id: 'rules[0]', code: 'PB_DOCUMENT_ROOT', message: `destination files/level: connection "files" failed: documentRoot ${join(dir, 'www')} does not exist` },
+    {
+      id: 'rules[0]',
+      code: 'PB_DOCUMENT_ROOT',
+      message: `destination files/level: connection "files" failed: documentRoot ${join(dir, 'www')} does not exist`,
+    },
   );
 });

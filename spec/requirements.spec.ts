@@ -44,7 +44,8 @@ async function citations(): Promise<{ ids: Citation[]; ranges: { from: string; t
     text.split('\n').forEach((line, index) => {
       const where = `${relative(root, file)}:${index + 1}`;
       for (const [id] of line.matchAll(idPattern)) ids.push({ id, where });
-      for (const [, from, to] of line.matchAll(/\b(R-[A-Z]+[0-9]+)\s*[–—-]\s*(R-[A-Z]+[0-9]+)\b/g)) ranges.push({ from: from!, to: to!, where });
+      for (const [, from, to] of line.matchAll(/\b(R-[A-Z]+[0-9]+)\s*[–—-]\s*(R-[A-Z]+[0-9]+)\b/g))
+        ranges.push({ from: from!, to: to!, where });
     });
   }
   return { ids, ranges };

@@ -27,7 +27,10 @@ export interface WrkResult {
  * Runs wrk against `url` with one thread (the other core is the server's) and returns
  * requests per second. `luaPath` optionally shapes each request (varying values).
  */
-export function wrk(url: string, { connections, seconds, lua }: { connections: number; seconds: number; lua?: string }): Promise<WrkResult> {
+export function wrk(
+  url: string,
+  { connections, seconds, lua }: { connections: number; seconds: number; lua?: string },
+): Promise<WrkResult> {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
   if (lua) {
     const path = join(tmpdir(), `patchbay-wrk-${process.pid}.lua`);

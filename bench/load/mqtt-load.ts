@@ -93,7 +93,8 @@ async function run(command: Command): Promise<Record<string, unknown>> {
         let due = Math.floor(((nowMs() - started) / 1000) * rate) - sent;
         while (due > 0) {
           const batch: { p: string; v: string }[] = [];
-          for (; due > 0 && batch.length < 100; due--, seq++, sent++) batch.push({ p: parameters[seq % parameters.length]!, v: `${seq}:${nowMs().toFixed(3)}` });
+          for (; due > 0 && batch.length < 100; due--, seq++, sent++)
+            batch.push({ p: parameters[seq % parameters.length]!, v: `${seq}:${nowMs().toFixed(3)}` });
           socket.send(JSON.stringify(batch));
         }
         await sleep(1);

@@ -6,7 +6,16 @@
 import { connect, type Socket } from 'node:net';
 import { nowMs, sleep } from '../lib/clock.ts';
 
-type Command = { cmd: 'write'; port: number; rate: number; seconds: number; parameters: string[]; connections: number; startSeq: number; padding?: number };
+type Command = {
+  cmd: 'write';
+  port: number;
+  rate: number;
+  seconds: number;
+  parameters: string[];
+  connections: number;
+  startSeq: number;
+  padding?: number;
+};
 
 async function write({ port, rate, seconds, parameters, connections, startSeq, padding = 0 }: Extract<Command, { cmd: 'write' }>) {
   const tail = padding > 0 ? `:${'x'.repeat(padding)}` : '';
@@ -18,7 +27,8 @@ async function write({ port, rate, seconds, parameters, connections, startSeq, p
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       for (let at = chunk.indexOf('HTTP/1.1 '); at >= 0; at = chunk.indexOf('HTTP/1.1 ', at + 9)) {
-        if (chunk[at + 9] === 50) answered++; // "2xx"
+        if (chunk[at + 9] === 50)
+          answered++; // "2xx"
         else failed++;
       }
     });
@@ -33,7 +43,9 @@ async function write({ port, rate, seconds, parameters, connections, startSeq, p
     const due = Math.floor(((nowMs() - started) / 1000) * rate) - sent;
     for (let i = 0; i < due; i++) {
       const parameter = parameters[seq % parameters.length];
-      sockets[seq % sockets.length]!.write(`GET /update?parameter=${parameter}&value=${seq}:${nowMs().toFixed(3)}${tail} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      sockets[seq % sockets.length]!.write(
+        `GET /update?parameter=${parameter}&value=${seq}:${nowMs().toFixed(3)}${tail} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      );
       seq++;
       sent++;
     }

@@ -73,7 +73,7 @@ function onValue(client: Client, index: number, payload: Buffer): void {
 }
 
 function frames(client: Client, index: number, chunk: Buffer): void {
-  let buffer = client.pending ? Buffer.concat([client.pending, chunk]) : chunk;
+  const buffer = client.pending ? Buffer.concat([client.pending, chunk]) : chunk;
   let offset = 0;
   for (;;) {
     if (buffer.length - offset < 2) break;
@@ -112,7 +112,17 @@ const readBuffer = Buffer.alloc(256 * 1024);
 
 function open(port: number, path: string, index: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1', onread: { buffer: readBuffer, callback: (size: number, buffer: Uint8Array) => (received_(buffer, size), true) } });
+    const socket = connect({
+      port,
+      host: '127.0.0.1',
+      onread: {
+        buffer: readBuffer,
+        callback: (size: number, buffer: Uint8Array) => {
+          received_(buffer, size);
+          return true;
+        },
+      },
+    });
     socket.setNoDelay(true);
     const client: Client = { socket, pending: undefined, upgraded: false, received: 0, state: index === 0 ? new Map() : undefined };
     clients[index] = client;
@@ -159,7 +169,9 @@ process.on('message', async (message: Command) => {
         const base = clients.length;
         // A few hundred at a time, as a crowd of dashboards would arrive.
         for (let i = 0; i < message.count; i += 250) {
-          await Promise.all(Array.from({ length: Math.min(250, message.count - i) }, (_, j) => open(message.port, message.path, base + i + j)));
+          await Promise.all(
+            Array.from({ length: Math.min(250, message.count - i) }, (_, j) => open(message.port, message.path, base + i + j)),
+          );
         }
         return reply({ ms: nowMs() - started, connected: clients.length });
       }

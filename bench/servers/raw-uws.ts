@@ -18,7 +18,13 @@ app.ws<{ only: string }>('/ws', {
   idleTimeout: 120,
   upgrade(res, req, context) {
     const only = new URLSearchParams(req.getQuery() ?? '').get('only') ?? '';
-    res.upgrade({ only }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+    res.upgrade(
+      { only },
+      req.getHeader('sec-websocket-key'),
+      req.getHeader('sec-websocket-protocol'),
+      req.getHeader('sec-websocket-extensions'),
+      context,
+    );
   },
   open(ws) {
     const { only } = ws.getUserData();

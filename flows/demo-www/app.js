@@ -57,7 +57,8 @@ async function poll() {
   if (unstreamed.length === 0) return;
   for (const parameter of await listParameters()) {
     const cell = cells.get(parameter.p);
-    if (cell && !streamed.has(parameter.p) && parameter.v !== undefined && cell.value.textContent !== String(parameter.v)) show(parameter.p, parameter.v);
+    if (cell && !streamed.has(parameter.p) && parameter.v !== undefined && cell.value.textContent !== String(parameter.v))
+      show(parameter.p, parameter.v);
   }
 }
 

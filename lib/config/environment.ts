@@ -67,7 +67,8 @@ export function pointer(path: readonly (string | number)[]): string {
  */
 export function asWanted(text: string, wanted: readonly string[]): number | boolean | undefined {
   const trimmed = text.trim();
-  if ((wanted.includes('integer') || wanted.includes('number')) && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
+  if ((wanted.includes('integer') || wanted.includes('number')) && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed))
+    return Number(trimmed);
   if (wanted.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
   return undefined;
 }

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError, reasonOf } from '../core/errors.ts';
-import { type Claim, type ConnectionConfig, type Link } from '../connections/connection.ts';
+import type { Claim, ConnectionConfig, Link } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
 import { formatIssue, formatPath, type Issue } from '../core/issue.ts';
 import { isConnectionId } from '../core/address.ts';
@@ -26,7 +26,9 @@ export interface Flow {
   readonly durability: 'process' | 'power';
 }
 
-export type FlowResult = { readonly ok: true; readonly flow: Flow } | { readonly ok: false; readonly error: HubError; readonly issues: readonly Issue[] };
+export type FlowResult =
+  | { readonly ok: true; readonly flow: Flow }
+  | { readonly ok: false; readonly error: HubError; readonly issues: readonly Issue[] };
 
 const schema = flowFileSchema(connectionTypes);
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
@@ -83,7 +85,9 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
   const substituted = substituteEnvironment(raw, env);
   const document = substituted.document;
   const placeholderAt = new Set(substituted.issues.map((issue) => JSON.stringify(issue.path)));
-  const schemaMistakes = schemaIssues(schemaErrors(document, substituted.whole), document).filter((issue) => !placeholderAt.has(JSON.stringify(issue.path)));
+  const schemaMistakes = schemaIssues(schemaErrors(document, substituted.whole), document).filter(
+    (issue) => !placeholderAt.has(JSON.stringify(issue.path)),
+  );
   const issues: Issue[] = [...substituted.issues, ...schemaMistakes];
   // Parts with a mistake of the schema or of a placeholder at or below them are not checked further.
   const mistakes = [...issues];
@@ -94,7 +98,9 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
   const claims: IdClaim[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
   for (const [id, entry] of entries) {
-    const unfilled = substituted.issues.filter((issue) => issue.path[0] === 'connections' && issue.path[1] === id).map((issue) => issue.path[2]);
+    const unfilled = substituted.issues
+      .filter((issue) => issue.path[0] === 'connections' && issue.path[1] === id)
+      .map((issue) => issue.path[2]);
     const checked = checkConnection(id, entry, baseDir, unfilled);
     if (!checked) continue;
     issues.push(...checked.issues);
@@ -105,11 +111,20 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
   issues.push(...linkCycles(links), ...claimCollisions(claims));
   const connectionIds = entries.map(([id]) => id);
   const flows = asRecord(document)['flows'];
-  const flowFiles = (Array.isArray(flows) ? flows : []).map((file, index) => ({ file, index })).filter((f): f is { file: string; index: number } => typeof f.file === 'string' && f.file !== '');
+  const flowFiles = (Array.isArray(flows) ? flows : [])
+    .map((file, index) => ({ file, index }))
+    .filter((f): f is { file: string; index: number } => typeof f.file === 'string' && f.file !== '');
   issues.push(...flowIdClashes(flowFiles, connectionIds));
   // A hub sharing a broker shows the other hubs' connections too: rules may name them (R-M5).
   const sharesHubs = entries.some(([, entry]) => asRecord(entry)['type'] === 'mqtt' && asRecord(entry)['hub'] !== undefined);
-  issues.push(...checkRuleTree(asRecord(document)['rules'], { faulty, connections: connectionIds, codeFlows: flowFiles.map((f) => flowIdOf(f.file)), sharesHubs }));
+  issues.push(
+    ...checkRuleTree(asRecord(document)['rules'], {
+      faulty,
+      connections: connectionIds,
+      codeFlows: flowFiles.map((f) => flowIdOf(f.file)),
+      sharesHubs,
+    }),
+  );
   for (const { file, index } of flowFiles) {
     const full = resolve(baseDir, file);
     if (!faulty(['flows', index]) && !existsSync(full)) issues.push({ path: ['flows', index], message: `no such file: ${full}` });
@@ -147,7 +162,10 @@ function schemaErrors(document: unknown, whole: ReadonlySet<string>): readonly E
     if (error.keyword !== 'type' || !whole.has(error.instancePath)) continue;
     const wanted = ([] as string[]).concat(error.params['type'] as string | string[]);
     const keys = pathOf(error.instancePath, document);
-    const parent = keys.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], document) as Record<string | number, unknown>;
+    const parent = keys.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], document) as Record<
+      string | number,
+      unknown
+    >;
     const key = keys[keys.length - 1] as string | number;
     const value = typeof parent[key] === 'string' ? asWanted(parent[key] as string, wanted) : undefined;
     if (value === undefined) continue;
@@ -192,9 +210,11 @@ function checkConnection(
   const pruned = pruneToSchema(type.settings, own);
   if (!pruned) return { issues: [], links: [], claims: [], whole: false };
   // Addresses and paths in the whole document: the parser's paths are the pruned settings' own.
-  const mapLinks = (links: readonly Link[]) => links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
+  const mapLinks = (links: readonly Link[]) =>
+    links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
   const enabled = raw['enabled'] !== false;
-  const mapClaims = (claims: readonly Claim[]) => (enabled ? claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...pruned.original(claim.path)] })) : []);
+  const mapClaims = (claims: readonly Claim[]) =>
+    enabled ? claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...pruned.original(claim.path)] })) : [];
   const context = { id, baseDir };
   let plan = type.prepare(pruned.settings, context);
   if (!plan.ok) {
@@ -228,7 +248,14 @@ function checkConnection(
 function claimCollisions(claims: readonly IdClaim[]): Issue[] {
   return claims.flatMap((claim, index) => {
     const earlier = claims.slice(0, index).find((c) => c.what === claim.what && (c.on === claim.on || c.on === '' || claim.on === ''));
-    return earlier ? [{ path: claim.path, message: `${claim.what} is already claimed by connection "${earlier.id}" (${formatPath(earlier.path)}); two connections cannot share it` }] : [];
+    return earlier
+      ? [
+          {
+            path: claim.path,
+            message: `${claim.what} is already claimed by connection "${earlier.id}" (${formatPath(earlier.path)}); two connections cannot share it`,
+          },
+        ]
+      : [];
   });
 }
 

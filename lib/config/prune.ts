@@ -48,7 +48,7 @@ export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>
         return true;
       }
     }
-    if (keys.length === 0 || !(keys[0] as string in copy)) return false;
+    if (keys.length === 0 || !((keys[0] as string) in copy)) return false;
     remove(copy, keys[0] as string);
     return true;
   };
@@ -56,7 +56,10 @@ export function pruneToSchema(schema: TSchema, settings: Record<string, unknown>
   for (let round = 0; round < 10_000; round++) {
     const error = Value.Errors(schema, copy).First();
     if (!error) return { settings: copy, original: (path) => originalPath(copy, positions, path), drop, whole: () => removed === 0 };
-    let path = error.path.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let path = error.path
+      .split('/')
+      .slice(1)
+      .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (valueAt(copy, path) === undefined) path = path.slice(0, -1);
     // A faulty text or number in a list would shift the line numbers that messages give: the list goes.
     if (path.length > 1 && Array.isArray(valueAt(copy, path.slice(0, -1))) && !isObject(valueAt(copy, path))) path = path.slice(0, -1);

@@ -11,7 +11,11 @@ export const commonSettings = {
   group: Type.Optional(Type.String({ description: 'A group name for dashboards.' })),
   debug: Type.Optional(Type.Boolean({ default: false, description: "Logs this connection's debug lines." })),
   persist: Type.Optional(
-    Type.Boolean({ default: true, description: 'Keeps the values of its persistent parameters across restarts (dummy, virtual-core logics, xml-file-output placeholders).' }),
+    Type.Boolean({
+      default: true,
+      description:
+        'Keeps the values of its persistent parameters across restarts (dummy, virtual-core logics, xml-file-output placeholders).',
+    }),
   ),
   statusParameters: Type.Optional(
     Type.Boolean({ default: false, description: 'Adds `_status/connected` (B, read-only), true while the connection is working.' }),
@@ -78,7 +82,10 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
     type: 'object',
     required: ['type'],
     properties: {
-      type: { enum: types.map((t) => t.type), description: `The connection type: ${types.map((t) => `${t.type} (${t.summary})`).join('; ')}` },
+      type: {
+        enum: types.map((t) => t.type),
+        description: `The connection type: ${types.map((t) => `${t.type} (${t.summary})`).join('; ')}`,
+      },
     },
     allOf: types.map((t) => ({ if: { properties: { type: { const: t.type } }, required: ['type'] }, then: connectionSchema(t) })),
   };

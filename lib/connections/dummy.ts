@@ -58,7 +58,8 @@ export function parseDummyLines(parameters: string | readonly string[]): Checked
     if (!checkedId.ok) return void mistakes.set(index, checkedId.error.message);
     ids.push(id);
     idLines.push(index);
-    const letter = (firstComma < 0 ? '' : trimmed.slice(firstComma + 1, secondComma < 0 ? undefined : secondComma)).trim().toUpperCase() || 'S';
+    const letter =
+      (firstComma < 0 ? '' : trimmed.slice(firstComma + 1, secondComma < 0 ? undefined : secondComma)).trim().toUpperCase() || 'S';
     const line = lineOf(id, letter, secondComma < 0 ? undefined : trimmed.slice(secondComma + 1).trim());
     if (typeof line === 'string') mistakes.set(index, line);
     else lines.push(line);
@@ -69,7 +70,12 @@ export function parseDummyLines(parameters: string | readonly string[]): Checked
   for (const at of index.repeats()) mistakes.set(idLines[at] as number, `"${ids[at]}" is defined twice (first on an earlier line)`);
   const issues = [...mistakes]
     .sort(([a], [b]) => a - b)
-    .map(([index, message]): Issue => ({ path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index], message: `line ${index + 1}: ${message}` }));
+    .map(
+      ([index, message]): Issue => ({
+        path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index],
+        message: `line ${index + 1}: ${message}`,
+      }),
+    );
   return checked(issues, { rows: lines, ids: index });
 }
 

@@ -30,19 +30,25 @@ import { compileRegex } from '../core/regex.ts';
 import { checked, defineConnectionType } from './connection.ts';
 
 const settings = Type.Object({
-  port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 17011, description: 'TCP port; 0 picks a free one, which is logged.' })),
+  port: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 65535, default: 17011, description: 'TCP port; 0 picks a free one, which is logged.' }),
+  ),
   bindIp: Type.Optional(Type.String({ default: '', description: 'A local address to listen on; "" for every interface.' })),
   documentRoot: Type.Optional(Type.String({ default: '', description: 'A folder whose files are served under /; "" serves none.' })),
   username: Type.Optional(Type.String({ default: '', description: 'HTTP Basic user name.' })),
   password: Type.Optional(Type.String({ default: '', description: 'HTTP Basic password.' })),
   token: Type.Optional(Type.String({ default: '', description: 'Bearer token (also ?access_token= on the WebSocket upgrade).' })),
   wsFilters: Type.Optional(
-    Type.Array(Type.String(), { default: [], description: 'Regular expressions (RE2 syntax); the WebSocket streams addresses matching any of them.' }),
+    Type.Array(Type.String(), {
+      default: [],
+      description: 'Regular expressions (RE2 syntax); the WebSocket streams addresses matching any of them.',
+    }),
   ),
   allowedOrigins: Type.Optional(
     Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), {
       default: [],
-      description: 'Origins (scheme://host[:port]) besides the hub\'s own whose pages may write and open the WebSocket; they get CORS headers.',
+      description:
+        "Origins (scheme://host[:port]) besides the hub's own whose pages may write and open the WebSocket; they get CORS headers.",
     }),
   ),
   tokens: Type.Optional(
@@ -52,7 +58,9 @@ const settings = Type.Object({
           name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Shown in logs; unique.' }),
           token: Type.String({ minLength: 1, description: 'The token, or sha256:<hex> of it.' }),
           read: Type.Array(Type.String(), { description: 'Address patterns with MQTT wildcards (studio/#, +/onair) this token may read.' }),
-          write: Type.Optional(Type.Array(Type.String(), { default: [], description: 'Address patterns this token may write (they must be readable too).' })),
+          write: Type.Optional(
+            Type.Array(Type.String(), { default: [], description: 'Address patterns this token may write (they must be readable too).' }),
+          ),
           metrics: Type.Optional(Type.Boolean({ default: false, description: 'May read /metrics.' })),
         },
         { additionalProperties: false },
@@ -70,7 +78,22 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port = 17011, bindIp = '', documentRoot = '', username = '', password = '', token = '', wsFilters = [], allowedOrigins = [], tokens = [], required = [], console = true }, { baseDir }) {
+  parse(
+    {
+      port = 17011,
+      bindIp = '',
+      documentRoot = '',
+      username = '',
+      password = '',
+      token = '',
+      wsFilters = [],
+      allowedOrigins = [],
+      tokens = [],
+      required = [],
+      console = true,
+    },
+    { baseDir },
+  ) {
     const issues: Issue[] = [];
     // Checked again at start (the folder may go meanwhile), but a file that names a missing
     // folder is a mistake `validate` shows, not a failure found only when the hub runs.
@@ -87,8 +110,10 @@ export const restApi = defineConnectionType({
       return [];
     });
     const scoped = tokens.flatMap(({ name, token: secret, read, write = [], metrics = false }, index): ScopedToken[] => {
-      if (tokens.findIndex((other) => other.name === name) < index) issues.push({ path: ['tokens', index, 'name'], message: `"${name}" names another token too` });
-      if (secret.startsWith('sha256:') && !/^sha256:[0-9a-f]{64}$/i.test(secret)) issues.push({ path: ['tokens', index, 'token'], message: 'expected sha256: and 64 hex digits' });
+      if (tokens.findIndex((other) => other.name === name) < index)
+        issues.push({ path: ['tokens', index, 'name'], message: `"${name}" names another token too` });
+      if (secret.startsWith('sha256:') && !/^sha256:[0-9a-f]{64}$/i.test(secret))
+        issues.push({ path: ['tokens', index, 'token'], message: 'expected sha256: and 64 hex digits' });
       const patterns = (list: string[], key: string) => {
         const compiled = AddressPatterns.compile(list);
         if (!compiled.ok) issues.push({ path: ['tokens', index, key], message: compiled.error.message });
@@ -127,7 +152,9 @@ export const restApi = defineConnectionType({
           log: context.log,
         });
         listeningOn = await server.listen(bindIp, port);
-        context.log.info(`listening on http://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`);
+        context.log.info(
+          `listening on http://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`,
+        );
       },
       stop() {
         server?.stop();

@@ -161,7 +161,8 @@ export class ConnectionRunner {
    */
   async update(config: ConnectionConfig): Promise<boolean> {
     const before = this.current;
-    const lifecycle = ({ enabled, debug, statusParameters, persist }: ConnectionConfig['common']) => canonicalJson({ enabled, debug, statusParameters, persist });
+    const lifecycle = ({ enabled, debug, statusParameters, persist }: ConnectionConfig['common']) =>
+      canonicalJson({ enabled, debug, statusParameters, persist });
     if (config.plan.type !== before.plan.type || lifecycle(config.common) !== lifecycle(before.common)) return false;
     if (config.plan.fingerprint !== before.plan.fingerprint) {
       const instance = this.instance;
@@ -226,7 +227,11 @@ export class ConnectionRunner {
   /** True when `config` would run this connection exactly as it runs now. */
   sameAs(config: ConnectionConfig): boolean {
     const mine = this.current;
-    return mine.plan.type === config.plan.type && mine.plan.fingerprint === config.plan.fingerprint && canonicalJson(mine.common) === canonicalJson(config.common);
+    return (
+      mine.plan.type === config.plan.type &&
+      mine.plan.fingerprint === config.plan.fingerprint &&
+      canonicalJson(mine.common) === canonicalJson(config.common)
+    );
   }
 
   private context(): ConnectionContext {
@@ -284,10 +289,12 @@ export class ConnectionRunner {
     if (stored === undefined) return spec;
     const converted = convert(stored, spec.type);
     if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore' };
-    if (!quiet) this.log.warn(`${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`);
+    if (!quiet)
+      this.log.warn(
+        `${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`,
+      );
     return spec;
   }
-
 
   private setStatus(status: Status, reason: string, code?: ErrorCode): void {
     this.own = { status, reason, ...(code ? { code } : {}) };
@@ -297,7 +304,8 @@ export class ConnectionRunner {
   /** Shows the connection's own status, or `degraded` while it is ok but its values cannot be saved. */
   private publish(): void {
     const trouble = this.own.status === Status.Ok ? this.storeTrouble : undefined;
-    const { status, reason, code } = trouble === undefined ? this.own : { status: Status.Degraded, reason: trouble, code: 'PB_STATE_UNAVAILABLE' as const };
+    const { status, reason, code } =
+      trouble === undefined ? this.own : { status: Status.Degraded, reason: trouble, code: 'PB_STATE_UNAVAILABLE' as const };
     const previous = this.report.value;
     if (previous.status === status && previous.reason === reason && previous.code === code) return;
     this.report.next({ status, reason, ...(code ? { code } : {}) });

@@ -55,7 +55,10 @@ interface TimerRecord {
 }
 
 const isTimerRecord = (value: unknown): value is TimerRecord =>
-  typeof value === 'object' && value !== null && typeof (value as TimerRecord).deadline === 'number' && typeof (value as TimerRecord).duration === 'number';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as TimerRecord).deadline === 'number' &&
+  typeof (value as TimerRecord).duration === 'number';
 
 /**
  * R-T3: a number ≥ 1 (or its text) is the duration in ms; any other write (a boolean, a

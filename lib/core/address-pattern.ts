@@ -17,8 +17,15 @@ export class AddressPatterns {
   static compile(patterns: readonly string[]): Result<AddressPatterns> {
     for (const pattern of patterns) {
       const levels = pattern.split('/');
-      const bad = levels.findIndex((level, i) => level === '' || (level.includes('#') && (level !== '#' || i !== levels.length - 1)) || (level.includes('+') && level !== '+'));
-      if (bad >= 0) return fail('PB_BAD_REQUEST', `"${pattern}" is not an address pattern: levels are separated by single "/", "+" stands alone for one level, "#" only last for the rest`);
+      const bad = levels.findIndex(
+        (level, i) =>
+          level === '' || (level.includes('#') && (level !== '#' || i !== levels.length - 1)) || (level.includes('+') && level !== '+'),
+      );
+      if (bad >= 0)
+        return fail(
+          'PB_BAD_REQUEST',
+          `"${pattern}" is not an address pattern: levels are separated by single "/", "+" stands alone for one level, "#" only last for the rest`,
+        );
     }
     return ok(new AddressPatterns(patterns));
   }

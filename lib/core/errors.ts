@@ -18,25 +18,40 @@ export const errorTable = {
     status: 404,
     text: "The connection exists but has no parameter with this id. Check the id against the connection type's parameter list.",
   },
-  PB_DUPLICATE_PARAMETER: { status: 409, text: 'A parameter with this address already exists. Each id may be defined once per connection.' },
+  PB_DUPLICATE_PARAMETER: {
+    status: 409,
+    text: 'A parameter with this address already exists. Each id may be defined once per connection.',
+  },
   PB_READ_ONLY: { status: 403, text: 'The parameter is read-only: the hub only reports it. Write to a writable parameter instead.' },
-  PB_WRITE_ONLY: { status: 403, text: 'The parameter is write-only: it accepts values and reads back only the last one sent, so a rule cannot follow it. A rule source must be readable.' },
+  PB_WRITE_ONLY: {
+    status: 403,
+    text: 'The parameter is write-only: it accepts values and reads back only the last one sent, so a rule cannot follow it. A rule source must be readable.',
+  },
   PB_CONVERSION: {
     status: 400,
     text: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
   },
-  PB_STATE_UNKNOWN: { status: 503, text: 'The parameter has no value yet (or is a trigger, which has none). Read it again once it is set.' },
+  PB_STATE_UNKNOWN: {
+    status: 503,
+    text: 'The parameter has no value yet (or is a trigger, which has none). Read it again once it is set.',
+  },
   PB_BAD_REQUEST: {
     status: 400,
     text: 'The request or WebSocket message is malformed: a field is missing, the body is not UTF-8 JSON or a form, or the shape is wrong. The message says which.',
   },
   PB_BAD_FILTER: { status: 400, text: 'A `filter` is not a regular expression the hub accepts. Correct the expression.' },
-  PB_UNAUTHORIZED: { status: 401, text: 'The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, a session signed in with `?access_token=`, or `?access_token=` on the upgrade.' },
+  PB_UNAUTHORIZED: {
+    status: 401,
+    text: 'The hub needs credentials: HTTP Basic, `Authorization: Bearer <token>`, a session signed in with `?access_token=`, or `?access_token=` on the upgrade.',
+  },
   PB_FORBIDDEN: {
     status: 403,
-    text: "The token may not do this: write a parameter outside its `write` patterns (it may read it), or read `/metrics` without `metrics: true`.",
+    text: 'The token may not do this: write a parameter outside its `write` patterns (it may read it), or read `/metrics` without `metrics: true`.',
   },
-  PB_NOT_READY: { status: 503, text: 'Not every connection `/readyz` waits for is `ok`; the answer lists each with its status and reason.' },
+  PB_NOT_READY: {
+    status: 503,
+    text: 'Not every connection `/readyz` waits for is `ok`; the answer lists each with its status and reason.',
+  },
   PB_CROSS_ORIGIN: {
     status: 403,
     text: 'A page of another origin may not change parameters or open the WebSocket. Add its origin to `allowedOrigins` if it should.',
@@ -66,13 +81,19 @@ export const errorTable = {
     status: 503,
     text: 'No usable X display for global keys: set `DISPLAY`, allow input access, or use `whenNoDisplay: "disable"` on headless machines.',
   },
-  PB_CODE_FLOW: { status: 503, text: 'A code flow failed to load (the message gives file, line and column when it does not compile), threw — at start, from a timer, or by a rejection nobody handled — or its stream errored; it is stopped and its parameters removed. The message names the file.' },
+  PB_CODE_FLOW: {
+    status: 503,
+    text: 'A code flow failed to load (the message gives file, line and column when it does not compile), threw — at start, from a timer, or by a rejection nobody handled — or its stream errored; it is stopped and its parameters removed. The message names the file.',
+  },
   PB_FEEDBACK_LOOP: {
     status: 508,
     text: 'Rules, code flows or logic functions kept re-entering their own chain in one turn; the loop was cut and reported with its addresses. Break the cycle in the rules, the flow or the inputs of the functions.',
   },
   PB_RULE_FAILED: { status: 500, text: "A rule's pipe failed and the rule stopped; the message says why. The other rules run on." },
-  PB_FILE_WRITE: { status: 503, text: 'A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again.' },
+  PB_FILE_WRITE: {
+    status: 503,
+    text: 'A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again.',
+  },
   PB_STATE_UNAVAILABLE: {
     status: 503,
     text: 'The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.',
@@ -89,7 +110,10 @@ export const errorTable = {
     status: 409,
     text: 'Another hub on the same broker runs a connection with this id; the later hub fails its own. Give the connection another id, or run it on one hub.',
   },
-  PB_START_FAILED: { status: 503, text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.' },
+  PB_START_FAILED: {
+    status: 503,
+    text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.',
+  },
 } as const satisfies Record<string, { readonly status: number; readonly text: string }>;
 
 export type ErrorCode = keyof typeof errorTable;

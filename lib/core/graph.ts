@@ -254,10 +254,17 @@ export class Graph {
    * per connection; fails when the connection has one, or when an id repeats or is defined
    * already.
    */
-  defineTable(connectionId: string, source: ParameterTable, specOf: (row: ParameterRow, quiet: boolean) => ParameterSpec = (row) => row): Result<void> {
+  defineTable(
+    connectionId: string,
+    source: ParameterTable,
+    specOf: (row: ParameterRow, quiet: boolean) => ParameterSpec = (row) => row,
+  ): Result<void> {
     if (this.tables.has(connectionId)) return fail('PB_DUPLICATE_PARAMETER', `${connectionId} has its table of parameters already`);
     const [repeated] = source.ids.repeats();
-    const taken = repeated !== undefined ? source.rows[repeated] : this.byPrefix(`${connectionId}/`).find((parameter) => source.ids.indexOf(parameter.id) >= 0);
+    const taken =
+      repeated !== undefined
+        ? source.rows[repeated]
+        : this.byPrefix(`${connectionId}/`).find((parameter) => source.ids.indexOf(parameter.id) >= 0);
     if (taken) return fail('PB_DUPLICATE_PARAMETER', `${connectionId}/${taken.id} is already defined`);
     const table = new Table(connectionId, source, specOf, (id, spec, address) => {
       try {

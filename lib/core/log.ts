@@ -25,18 +25,21 @@ export function createLogger({ level = 'info', format = 'pretty', destination = 
   const hooks = { logMethod: tapLine(taps) };
   if (format === 'json') return withTaps(pino({ level, base: null, hooks }, destination), taps);
   const colorize = 'isTTY' in destination && destination.isTTY === true;
-  return withTaps(pino(
-    { level, base: null, hooks },
-    pretty({
-      destination,
-      sync: true,
-      colorize,
-      translateTime: 'SYS:HH:MM:ss.l',
-      ignore: 'connection,type',
-      messageFormat: '{if connection}[{connection}] {end}{msg}',
-      singleLine: true,
-    }),
-  ), taps);
+  return withTaps(
+    pino(
+      { level, base: null, hooks },
+      pretty({
+        destination,
+        sync: true,
+        colorize,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'connection,type',
+        messageFormat: '{if connection}[{connection}] {end}{msg}',
+        singleLine: true,
+      }),
+    ),
+    taps,
+  );
 }
 
 /** A logger that drops everything (specs that do not read logs). */
@@ -75,7 +78,12 @@ function tapLine(taps: Taps) {
       const [first, second] = args as unknown[];
       const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : first instanceof Error ? first.message : '';
       const connection = (this.bindings() as { connection?: string }).connection;
-      const line: TappedLine = { level: pino.levels.labels[level] ?? String(level), time: wallClockOfTurn(), ...(connection ? { connection } : {}), msg };
+      const line: TappedLine = {
+        level: pino.levels.labels[level] ?? String(level),
+        time: wallClockOfTurn(),
+        ...(connection ? { connection } : {}),
+        msg,
+      };
       for (const tap of taps) tap(line);
     }
     method.apply(this, args as unknown[]);

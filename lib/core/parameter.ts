@@ -283,6 +283,12 @@ class TypedParameter implements ProxyParameter {
  * `causes` is its graph's, for delivering queued writes with their causes; `address` is
  * given when the caller has made it already (one string per parameter, not two).
  */
-export function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address = `${connectionId}/${id}`): ProxyParameter {
+export function createParameter(
+  connectionId: string,
+  id: string,
+  spec: ParameterSpec,
+  causes?: Causes,
+  address = `${connectionId}/${id}`,
+): ProxyParameter {
   return new TypedParameter(connectionId, id, spec, causes, address);
 }

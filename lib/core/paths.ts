@@ -40,6 +40,7 @@ export function relativePaths(folder: string, roots: readonly string[]): (text: 
 export function mapStrings<T>(value: T, rewrite: (text: string) => string): T {
   if (typeof value === 'string') return rewrite(value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => mapStrings(item, rewrite)) as T;
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, rewrite)])) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, rewrite)])) as T;
   return value;
 }

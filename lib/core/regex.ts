@@ -36,11 +36,17 @@ export function compileRegex(source: string): Result<Pattern> {
   try {
     compiled = RE2JS.compile(source);
   } catch (error) {
-    return fail('PB_BAD_FILTER', `not a regular expression the hub accepts (RE2 syntax): ${reasonOf(error).replace(/^error parsing regexp: /, '')}`);
+    return fail(
+      'PB_BAD_FILTER',
+      `not a regular expression the hub accepts (RE2 syntax): ${reasonOf(error).replace(/^error parsing regexp: /, '')}`,
+    );
   }
   const size = programSize(compiled);
   if (size > regexLimits.maxProgram) {
-    return fail('PB_BAD_FILTER', `expression too large: ${size} instructions compiled, at most ${regexLimits.maxProgram} (lower the repeat counts)`);
+    return fail(
+      'PB_BAD_FILTER',
+      `expression too large: ${size} instructions compiled, at most ${regexLimits.maxProgram} (lower the repeat counts)`,
+    );
   }
   return ok({ source, test: (text) => compiled.test(text) });
 }

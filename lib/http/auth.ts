@@ -53,7 +53,10 @@ export class Authenticator {
     this.basic = basicConfigured ? digest(`${username}:${password}`) : undefined;
     this.holders = [
       ...(token !== '' ? [{ digest: digest(token), access: fullAccess }] : []),
-      ...tokens.map((scoped) => ({ digest: storedDigest(scoped.token), access: scopedAccess(scoped.name, scoped.read, scoped.write, scoped.metrics) })),
+      ...tokens.map((scoped) => ({
+        digest: storedDigest(scoped.token),
+        access: scopedAccess(scoped.name, scoped.read, scoped.write, scoped.metrics),
+      })),
     ];
     this.required = this.basic !== undefined || this.holders.length > 0;
     this.challenges = [

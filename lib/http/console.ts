@@ -45,7 +45,8 @@ let loaded: Map<string, ConsoleFile> | undefined;
 export function consoleFiles(): Map<string, ConsoleFile> {
   if (loaded) return loaded;
   const files = new Map<string, ConsoleFile>();
-  const add = (name: string, path: string) => files.set(name, { contentType: types[extname(path)] ?? 'application/octet-stream', body: readFileSync(path) });
+  const add = (name: string, path: string) =>
+    files.set(name, { contentType: types[extname(path)] ?? 'application/octet-stream', body: readFileSync(path) });
   for (const name of readdirSync(folder)) if (types[extname(name)]) add(name, join(folder, name));
   for (const [name, path] of vendorFiles()) add(name, path);
   const index = files.get('index.html');

@@ -30,13 +30,14 @@ export function hubMetrics({ graph, connections, webSockets, routes, counts }: M
   const registers = [registry];
   new Gauge({
     name: 'patchbay_connection_status',
-    help: 'Each connection\'s status: 1 for the status it has, 0 for the others.',
+    help: "Each connection's status: 1 for the status it has, 0 for the others.",
     labelNames: ['connection', 'type', 'status'],
     registers,
     collect() {
       this.reset();
       for (const connection of connections()) {
-        for (const status of statuses) this.set({ connection: connection.id, type: connection.type ?? '', status }, connection.status === status ? 1 : 0);
+        for (const status of statuses)
+          this.set({ connection: connection.id, type: connection.type ?? '', status }, connection.status === status ? 1 : 0);
       }
     },
   });
@@ -115,7 +116,8 @@ function mqttMetrics(connections: () => readonly Listed[], registers: Registry[]
     collect() {
       this.reset();
       for (const c of mqtt()) {
-        for (const direction of ['published', 'received'] as const) this.inc({ connection: c.id, direction }, Number(c.details?.[direction] ?? 0));
+        for (const direction of ['published', 'received'] as const)
+          this.inc({ connection: c.id, direction }, Number(c.details?.[direction] ?? 0));
       }
     },
   });
@@ -166,8 +168,18 @@ function hubCountMetrics(counts: () => HubCounts, registers: Registry[]): void {
   total('patchbay_rule_write_failures_total', 'Rule writes a destination refused.', () => counts().rules.failures, registers);
   total('patchbay_rule_loop_cuts_total', 'Rule writes dropped to cut a feedback loop.', () => counts().rules.loopCuts, registers);
   total('patchbay_store_writes_total', 'Values and records written to the state store.', () => counts().store?.writes, registers);
-  total('patchbay_store_commits_total', 'Commits of the state store: one per event-loop turn that wrote.', () => counts().store?.commits, registers);
-  total('patchbay_store_commit_seconds_total', 'Seconds spent committing; divided by commits, the mean commit latency.', () => counts().store?.commitSeconds, registers);
+  total(
+    'patchbay_store_commits_total',
+    'Commits of the state store: one per event-loop turn that wrote.',
+    () => counts().store?.commits,
+    registers,
+  );
+  total(
+    'patchbay_store_commit_seconds_total',
+    'Seconds spent committing; divided by commits, the mean commit latency.',
+    () => counts().store?.commitSeconds,
+    registers,
+  );
   new Gauge({
     name: 'patchbay_store_healthy',
     help: '1 while the state store saves values, 0 while they are kept in memory only.',

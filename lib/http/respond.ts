@@ -119,7 +119,12 @@ export function sendEmpty(res: HttpResponse, status: 204 | 303, headers: readonl
  * `X-Patchbay-Code` header, and the body is the reason as text or, for JSON clients,
  * `{"ok":false,"error","code"}`. There is no way to answer an error without a code.
  */
-export function sendError(res: HttpResponse, error: CodedError, json: boolean, { headers = [], close = false, extra }: ErrorAnswerOptions = {}): void {
+export function sendError(
+  res: HttpResponse,
+  error: CodedError,
+  json: boolean,
+  { headers = [], close = false, extra }: ErrorAnswerOptions = {},
+): void {
   const status = statusOf(error.code);
   writeStatus(res, status, error.code === 'PB_STATE_UNKNOWN' ? STATE_UNKNOWN : statusLines[status]).writeHeader(CODE_HEADER, error.code);
   for (const [name, value] of headers) res.writeHeader(name, value);

@@ -7,7 +7,6 @@
  */
 import type { Graph, Reading } from '../core/graph.ts';
 import { keepsOrigins } from '../core/origins.ts';
-import type { Parameter } from '../core/parameter.ts';
 import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import type { Registry } from 'prom-client';
@@ -109,7 +108,13 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
   const wanted = (p: Reading) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)));
   const entry = (p: Reading) => {
     const last = p.lastChange;
-    return JSON.stringify({ p: p.address, type: p.type, access: p.access, ...(p.value === undefined ? {} : { v: p.value }), ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}) });
+    return JSON.stringify({
+      p: p.address,
+      type: p.type,
+      access: p.access,
+      ...(p.value === undefined ? {} : { v: p.value }),
+      ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}),
+    });
   };
   // Readings, not parameters: listing a million a table has not made yet makes none of them.
   const rest = graph.readings();
@@ -171,7 +176,13 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
  * A write to a parameter owned elsewhere (another hub, a broker topic, R-M5) is answered
  * with its owner's answer: taken, or the owner's error and code.
  */
-function answerForwarded(res: HttpResponse, { graph, log }: RouteContext, access: Access, { parameter, value }: UpdateFields, json: boolean): void {
+function answerForwarded(
+  res: HttpResponse,
+  { graph, log }: RouteContext,
+  access: Access,
+  { parameter, value }: UpdateFields,
+  json: boolean,
+): void {
   let aborted = false;
   res.onAborted(() => (aborted = true));
   const written = writeFor(access, graph, parameter, value, httpOrigin(res), (answer) => {
@@ -282,8 +293,13 @@ const healthz: Handler = (res, req) => {
 const readyz: Handler = (res, _req, { connections, required }, access) => {
   // A scoped token learns only of the connections it sees, here as in /connections.
   const all = connections().filter((c) => access.seesConnection(c.id));
-  const waitedFor = required.length > 0 ? required.map((id) => all.find((c) => c.id === id) ?? { id, status: 'missing', reason: 'no connection has this id' }) : all.filter((c) => c.status !== 'disabled');
-  const notReady = waitedFor.filter((c) => c.status !== 'ok').map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
+  const waitedFor =
+    required.length > 0
+      ? required.map((id) => all.find((c) => c.id === id) ?? { id, status: 'missing', reason: 'no connection has this id' })
+      : all.filter((c) => c.status !== 'disabled');
+  const notReady = waitedFor
+    .filter((c) => c.status !== 'ok')
+    .map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
   if (notReady.length === 0) return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length }));
   const error = `${notReady.length} of ${waitedFor.length} connections not ok: ${notReady.map((c) => `${c.id} ${c.status}`).join(', ')}`;
   sendError(res, { code: 'PB_NOT_READY', message: error }, true, { extra: { connections: notReady } });
@@ -308,9 +324,19 @@ const metrics: Handler = (res, req, { metrics: registry, log }, access) => {
 export const routes: readonly Route[] = [
   { path: '/parameters/*', get: readParameter },
   { path: '/parameters', get: listParameters },
-  { path: '/connections', get: (res, _req, { connections }, access) => sendOk(res, JSON_TYPE, JSON.stringify(connections().filter((c) => access.seesConnection(c.id)))) },
-  { path: '/problems', get: (res, _req, { problems }, access) => sendOk(res, JSON_TYPE, JSON.stringify(problems().filter((p) => visibleProblem(access, p)))) },
-  { path: '/rules', get: (res, _req, { rules }, access) => sendOk(res, JSON_TYPE, JSON.stringify(rules().filter((r) => visibleRule(access, r)))) },
+  {
+    path: '/connections',
+    get: (res, _req, { connections }, access) =>
+      sendOk(res, JSON_TYPE, JSON.stringify(connections().filter((c) => access.seesConnection(c.id)))),
+  },
+  {
+    path: '/problems',
+    get: (res, _req, { problems }, access) => sendOk(res, JSON_TYPE, JSON.stringify(problems().filter((p) => visibleProblem(access, p)))),
+  },
+  {
+    path: '/rules',
+    get: (res, _req, { rules }, access) => sendOk(res, JSON_TYPE, JSON.stringify(rules().filter((r) => visibleRule(access, r)))),
+  },
   { path: '/update', get: updateFromQuery, post: updateFromBody, changes: 'get' },
   { path: '/healthz', get: healthz },
   { path: '/readyz', get: readyz },
@@ -335,7 +361,9 @@ export const methodNotAllowed =
   (route: Route): Handler =>
   (res, req) => {
     const allowed = allowedMethods(route);
-    sendError(res, { code: 'PB_METHOD_NOT_ALLOWED', message: `use ${allowed} for ${route.path}` }, jsonClient(req), { headers: [['Allow', allowed]] });
+    sendError(res, { code: 'PB_METHOD_NOT_ALLOWED', message: `use ${allowed} for ${route.path}` }, jsonClient(req), {
+      headers: [['Allow', allowed]],
+    });
   };
 
 /** GET on any other path: 426 for `/ws` without an upgrade, else a hosted file or 404 (R-H4). */

@@ -15,7 +15,18 @@ import { type Access, fullAccess, writeFor } from './access.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders, SAME_ORIGIN } from './origins.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, answerWith, type CodedError, type Tally, tallyIn, jsonClient, sendEmpty, sendError, sendOk } from './respond.ts';
-import { answerFault, clientAddress, getOther, type Handler, type Listed, type ListedRule, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
+import {
+  answerFault,
+  clientAddress,
+  getOther,
+  type Handler,
+  type Listed,
+  type ListedRule,
+  methodNotAllowed,
+  notFound,
+  type RouteContext,
+  routes,
+} from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws, type WebSocket } from './uws.ts';
 import { errorAnswer, parametersChanged, parseClientMessage } from './ws-messages.ts';
@@ -133,9 +144,26 @@ export class RestServer {
       dropLimit: this.limits.maxBackpressure,
       scheduler: options.scheduler,
     });
-    const metrics = hubMetrics({ graph, connections, webSockets: this.ws, routes: this.tallies, ...(options.counts ? { counts: options.counts } : {}) });
+    const metrics = hubMetrics({
+      graph,
+      connections,
+      webSockets: this.ws,
+      routes: this.tallies,
+      ...(options.counts ? { counts: options.counts } : {}),
+    });
     const required = options.required ?? [];
-    this.context = { graph, files, connections, problems, rules, ...(settled ? { settled } : {}), maxBody: this.limits.maxBody, log, metrics, required };
+    this.context = {
+      graph,
+      files,
+      connections,
+      problems,
+      rules,
+      ...(settled ? { settled } : {}),
+      maxBody: this.limits.maxBody,
+      log,
+      metrics,
+      required,
+    };
     // The ws route comes first: this uWS build crashes when publishing before one exists.
     this.routeWebSocket();
     this.routeHttp();
@@ -149,7 +177,12 @@ export class RestServer {
         for (const ws of this.eventClients) ws.send(parametersChanged);
       });
     };
-    this.graphEvents.push(graph.added$.subscribe(announce), graph.removed$.subscribe(announce), graph.forgotten$.subscribe(announce), graph.tables$.subscribe(announce));
+    this.graphEvents.push(
+      graph.added$.subscribe(announce),
+      graph.removed$.subscribe(announce),
+      graph.forgotten$.subscribe(announce),
+      graph.tables$.subscribe(announce),
+    );
     this.untap = tapLog(options.log, (line) => {
       if (this.logClients.size === 0) return;
       const rank = logLevels.indexOf(line.level as never);
@@ -171,7 +204,9 @@ export class RestServer {
     return new Promise((resolve, reject) => {
       const done = (socket: ListenSocket | false) => {
         if (!socket) {
-          void whyNotListening(bindIp, port).then((why) => reject(new HubError('PB_PORT_UNAVAILABLE', `cannot listen on ${bindIp || '*'}:${port}: ${why}`)));
+          void whyNotListening(bindIp, port).then((why) =>
+            reject(new HubError('PB_PORT_UNAVAILABLE', `cannot listen on ${bindIp || '*'}:${port}: ${why}`)),
+          );
           return;
         }
         const actual = uws.us_socket_local_port(socket as never);
@@ -256,7 +291,10 @@ export class RestServer {
   private admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): Access | undefined {
     // A read from a page of another origin is answered without CORS headers (the page
     // cannot see it), so reads need judging only when other origins are allowed.
-    const verdict = changesState || this.origins.allowsOthers ? this.origins.judge(req.getHeader('origin'), req.getHeader('sec-fetch-site'), req.getHeader('host')) : SAME_ORIGIN;
+    const verdict =
+      changesState || this.origins.allowsOthers
+        ? this.origins.judge(req.getHeader('origin'), req.getHeader('sec-fetch-site'), req.getHeader('host'))
+        : SAME_ORIGIN;
     if (verdict.cors) answerWith(res, corsHeaders(verdict.cors));
     // A refused upgrade closes the connection: the client was waiting for a socket, not more HTTP.
     const close = upgrade;
@@ -274,7 +312,11 @@ export class RestServer {
         return undefined;
       }
     }
-    const access = auth.identify({ authorization: req.getHeader('authorization'), accessToken: upgrade ? accessToken : '', session: cookieValue(req.getHeader('cookie'), this.cookieName) });
+    const access = auth.identify({
+      authorization: req.getHeader('authorization'),
+      accessToken: upgrade ? accessToken : '',
+      session: cookieValue(req.getHeader('cookie'), this.cookieName),
+    });
     if (access) return access;
     sendError(res, UNAUTHORIZED, jsonClient(req), { headers: this.challenges, close });
     return undefined;
@@ -323,15 +365,29 @@ export class RestServer {
           const filters = compileFilters(query.getAll('filter'));
           if (!filters.ok) return sendError(res, filters.error, jsonClient(req), { close: true });
           const batch = flag(query.get('batch'));
-          if (batch === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'batch is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
+          if (batch === undefined)
+            return sendError(res, { code: 'PB_BAD_REQUEST', message: 'batch is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
           const maxHz = Number(query.get('maxHz') ?? 0);
-          if (!(maxHz >= 0 && maxHz <= 1000)) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'maxHz is a number of times a second, 0 to 1000 (0: no limit)' }, jsonClient(req), { close: true });
+          if (!(maxHz >= 0 && maxHz <= 1000))
+            return sendError(
+              res,
+              { code: 'PB_BAD_REQUEST', message: 'maxHz is a number of times a second, 0 to 1000 (0: no limit)' },
+              jsonClient(req),
+              { close: true },
+            );
           const logLevel = query.get('log') ?? '';
-          if (logLevel !== '' && !logLevels.includes(logLevel as never)) return sendError(res, { code: 'PB_BAD_REQUEST', message: `log is one of ${logLevels.join(', ')}` }, jsonClient(req), { close: true });
+          if (logLevel !== '' && !logLevels.includes(logLevel as never))
+            return sendError(res, { code: 'PB_BAD_REQUEST', message: `log is one of ${logLevels.join(', ')}` }, jsonClient(req), {
+              close: true,
+            });
           // The log names every address and client: only for full access, not for scoped tokens.
-          if (logLevel !== '' && access !== fullAccess && !access.metrics) return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read the log' }, jsonClient(req), { close: true });
+          if (logLevel !== '' && access !== fullAccess && !access.metrics)
+            return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read the log' }, jsonClient(req), { close: true });
           const events = flag(query.get('events'));
-          if (events === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'events is 1 or 0 (true or false)' }, jsonClient(req), { close: true });
+          if (events === undefined)
+            return sendError(res, { code: 'PB_BAD_REQUEST', message: 'events is 1 or 0 (true or false)' }, jsonClient(req), {
+              close: true,
+            });
           res.upgrade<WsClient>(
             { ...newWsClient(filters.value, access, `ws ${clientAddress(res)}`, batch, maxHz), events, logLevel },
             req.getHeader('sec-websocket-key'),
@@ -349,7 +405,9 @@ export class RestServer {
         if (ws.getUserData().logLevel) this.logClients.add(ws);
         if (!this.options.log.isLevelEnabled('debug')) return;
         const { filters, origin } = ws.getUserData();
-        this.options.log.debug(`WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${hub.stats().clients} connected`);
+        this.options.log.debug(
+          `WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${hub.stats().clients} connected`,
+        );
       },
       message: (ws, message) => {
         if (message.byteLength > this.limits.maxMessage) return ws.end(1009, `message over ${this.limits.maxMessage} bytes`);
@@ -363,7 +421,10 @@ export class RestServer {
         this.eventClients.delete(ws);
         this.logClients.delete(ws);
         hub.leave(ws);
-        if (this.options.log.isLevelEnabled('debug')) this.options.log.debug(`WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${hub.stats().clients} connected`);
+        if (this.options.log.isLevelEnabled('debug'))
+          this.options.log.debug(
+            `WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${hub.stats().clients} connected`,
+          );
       },
     });
   }
@@ -387,12 +448,17 @@ export class RestServer {
         continue;
       }
       // A refusal by the owner of a remote parameter comes later, after the answers of this message.
-      const answered = graph.get(item.p)?.remote ? (answer: SetResult) => answer.ok || sendIfOpen(ws, errorAnswer(item.p, answer.error)) : undefined;
+      const answered = graph.get(item.p)?.remote
+        ? (answer: SetResult) => answer.ok || sendIfOpen(ws, errorAnswer(item.p, answer.error))
+        : undefined;
       const written = writeFor(access, graph, item.p, item.v, origin, answered);
       if (!written.ok) refuse(item.p, written.error);
     }
     const unanswered = refused - this.limits.maxErrorAnswers;
-    if (unanswered > 0 && !gone) ws.send(errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }));
+    if (unanswered > 0 && !gone)
+      ws.send(
+        errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }),
+      );
   }
 }
 

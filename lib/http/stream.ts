@@ -17,7 +17,14 @@ export const SLICE_MS = 2;
  * drain, holding one chunk at most. A client that goes away stops it. Sent chunked; a
  * HEAD request gets the headers only, with `size` as its Content-Length when known.
  */
-export function stream(res: HttpResponse, contentType: string, next: Producer, log: Logger, done: () => void = () => {}, size?: number): void {
+export function stream(
+  res: HttpResponse,
+  contentType: string,
+  next: Producer,
+  log: Logger,
+  done: () => void = () => {},
+  size?: number,
+): void {
   let aborted = false;
   let writable: (() => void) | undefined;
   res.onAborted(() => {

@@ -21,7 +21,12 @@ const exclusivePort = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }
  * Listens without SO_REUSEPORT, which uWS sets by default and with which two processes
  * share a port at random. On "" every interface (uWS's default, dual stack).
  */
-export function listenExclusive(app: UWS.TemplatedApp, host: string, port: number, done: (socket: UWS.us_listen_socket | false) => void): void {
+export function listenExclusive(
+  app: UWS.TemplatedApp,
+  host: string,
+  port: number,
+  done: (socket: UWS.us_listen_socket | false) => void,
+): void {
   // The typings lack the (host, port, options, callback) form that the native module has.
   const listen = app.listen.bind(app) as unknown as (...args: unknown[]) => void;
   if (host) listen(host, port, exclusivePort, done);

@@ -276,7 +276,10 @@ export class WsHub {
   /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes. */
   join(ws: WsSocket): void {
     const { filters: clientFilters, access, batch, maxHz } = ws.getUserData();
-    const key = `${batch ? 'batch' : ''} ${maxHz}\n${access.name}\n${clientFilters.map((f) => f.source).sort().join('\n')}`;
+    const key = `${batch ? 'batch' : ''} ${maxHz}\n${access.name}\n${clientFilters
+      .map((f) => f.source)
+      .sort()
+      .join('\n')}`;
     let topic = this.topics.get(key);
     if (!topic) {
       topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access, batch, maxHz > 0 ? 1000 / maxHz : 0);
@@ -322,7 +325,10 @@ export class WsHub {
       }
     }
     // One found and removed before the end is left out now, once, rather than looked for in every snapshot.
-    topic.matched = finding.removals === this.removals ? finding.found : finding.found.filter((parameter) => this.graph.get(parameter.address) === parameter);
+    topic.matched =
+      finding.removals === this.removals
+        ? finding.found
+        : finding.found.filter((parameter) => this.graph.get(parameter.address) === parameter);
     topic.finding = undefined;
     this.flush(topic);
     for (const ws of topic.waiting.splice(0)) this.sendSnapshot(ws, -1);
@@ -412,7 +418,14 @@ export class WsHub {
    * comes from the topic's `matched`, which passes the filters; `live`: it is in the graph
    * (false when a parameter was removed since the snapshot began: it may be this one).
    */
-  private snapshotMessage(topic: Topic, parameter: Reading, since: number, until: number, matched: boolean, live: boolean): string | undefined {
+  private snapshotMessage(
+    topic: Topic,
+    parameter: Reading,
+    since: number,
+    until: number,
+    matched: boolean,
+    live: boolean,
+  ): string | undefined {
     const address = parameter.address;
     const entry = this.entries.get(address);
     if (entry !== undefined && entry.parameter === parameter) {
@@ -514,7 +527,19 @@ export class WsHub {
     if (!topic) return;
     const matched = topic.matched !== undefined;
     const rest = topic.matched ? topic.matched.values() : this.graph.readings();
-    client.snapshot = { ws, since, began: this.changeCount, rest, matched, removals: this.removals, done: false, queue: [], next: 0, queuedBytes: 0, bytes: 0 };
+    client.snapshot = {
+      ws,
+      since,
+      began: this.changeCount,
+      rest,
+      matched,
+      removals: this.removals,
+      done: false,
+      queue: [],
+      next: 0,
+      queuedBytes: 0,
+      bytes: 0,
+    };
     topic.snapshots.add(client);
     this.continueSnapshot(ws);
   }
@@ -549,7 +574,14 @@ export class WsHub {
           if (next.done) snapshot.done = true;
           else {
             // Changed since the snapshot began: its changes are in the queue.
-            const message = this.snapshotMessage(topic, next.value, snapshot.since, snapshot.began, snapshot.matched, snapshot.removals === this.removals);
+            const message = this.snapshotMessage(
+              topic,
+              next.value,
+              snapshot.since,
+              snapshot.began,
+              snapshot.matched,
+              snapshot.removals === this.removals,
+            );
             if (message !== undefined) put(message);
           }
         } else if (snapshot.next < snapshot.queue.length) {
@@ -611,7 +643,8 @@ export class WsHub {
       this.publishedSinceScan = false;
       for (const ws of this.clients) {
         const client = ws.getUserData();
-        if (!client.lagging && !client.snapshot && ws.getBufferedAmount() > this.options.lagLimit + client.snapshotBytes) this.setLagging(ws);
+        if (!client.lagging && !client.snapshot && ws.getBufferedAmount() > this.options.lagLimit + client.snapshotBytes)
+          this.setLagging(ws);
       }
     }
     for (const ws of this.lagging) this.resumeIfDrained(ws);

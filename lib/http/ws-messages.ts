@@ -27,7 +27,8 @@ export function parseClientMessage(message: ArrayBuffer | Uint8Array): ClientIte
 }
 
 function parseItem(item: unknown): ClientItem {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return { ok: false, p: null, error: new HubError('PB_BAD_REQUEST', SHAPE) };
+  if (typeof item !== 'object' || item === null || Array.isArray(item))
+    return { ok: false, p: null, error: new HubError('PB_BAD_REQUEST', SHAPE) };
   const { p } = item as { p?: unknown };
   if (typeof p !== 'string') return { ok: false, p: null, error: new HubError('PB_BAD_REQUEST', SHAPE) };
   if (!('v' in item)) return { ok: false, p, error: new HubError('PB_BAD_REQUEST', SHAPE) };

@@ -160,7 +160,10 @@ class ModuleLoader {
  */
 function loadFailure(error: unknown, candidates: readonly string[]): string {
   // esbuild: `Transform failed with 1 error:\n<file>:<line>:<column>: ERROR: <what>`, one line each.
-  const reason = reasonOf(error).replace(/^Transform failed with \d+ errors?:\n/, '').replaceAll(': ERROR: ', ': ').replaceAll('\n', '; ');
+  const reason = reasonOf(error)
+    .replace(/^Transform failed with \d+ errors?:\n/, '')
+    .replaceAll(': ERROR: ', ': ')
+    .replaceAll('\n', '; ');
   if (!(error instanceof SyntaxError) || /:\d+:\d+/.test(reason)) return reason;
   for (const file of new Set(candidates)) {
     if (!/\.[cm]?js$/.test(file)) continue;
@@ -222,7 +225,9 @@ export class CodeFlows {
       try {
         module = (await current.run(flow, () => loader.import(path))) as { default?: unknown };
       } catch (error) {
-        report(new HubError('PB_CODE_FLOW', `code flow ${path} failed to load: ${loadFailure(error, [...loader.files().slice(-1), path])}`));
+        report(
+          new HubError('PB_CODE_FLOW', `code flow ${path} failed to load: ${loadFailure(error, [...loader.files().slice(-1), path])}`),
+        );
         this.stopOne(id);
         continue;
       }
@@ -382,6 +387,7 @@ class OwnedFlowParameter extends FlowParameter<OwnedParameter> implements OwnedP
  */
 function defaultExport(module: { default?: unknown }): unknown {
   const main = module.default;
-  if (main !== null && typeof main === 'object' && typeof (main as { default?: unknown }).default === 'function') return (main as { default: unknown }).default;
+  if (main !== null && typeof main === 'object' && typeof (main as { default?: unknown }).default === 'function')
+    return (main as { default: unknown }).default;
   return main;
 }

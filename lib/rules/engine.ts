@@ -34,7 +34,9 @@ export interface RuleEngineOptions {
    * is idle, not wrong; one that touches a failed one says so, rather than that its
    * parameters are missing.
    */
-  readonly notRunning?: (connectionId: string) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
+  readonly notRunning?: (
+    connectionId: string,
+  ) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
 }
 
 /** Part of a rule's pipe: steps fused into one function, or the operator of a step that waits. */
@@ -80,7 +82,11 @@ export class RuleEngine {
         continue;
       }
       if (stopped) {
-        this.report(rule, stopped.code ?? 'PB_START_FAILED', `${stopped.role} ${stopped.address}: connection "${stopped.id}" failed: ${stopped.reason}`);
+        this.report(
+          rule,
+          stopped.code ?? 'PB_START_FAILED',
+          `${stopped.role} ${stopped.address}: connection "${stopped.id}" failed: ${stopped.reason}`,
+        );
         continue;
       }
       const problem = this.checkAddresses(rule);
@@ -115,8 +121,13 @@ export class RuleEngine {
         };
       } else {
         const input = new Subject<Signal>();
-        const output = stages.reduce<Observable<Signal>>((stream, stage) => stream.pipe('each' in stage ? transform(() => stage.each) : stage.operator), input);
-        this.subscriptions.push(output.subscribe({ next: send, error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`) }));
+        const output = stages.reduce<Observable<Signal>>(
+          (stream, stage) => stream.pipe('each' in stage ? transform(() => stage.each) : stage.operator),
+          input,
+        );
+        this.subscriptions.push(
+          output.subscribe({ next: send, error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`) }),
+        );
         accept = (signal) => input.next(signal);
       }
       const group = bySource.get(rule.source) ?? [];
@@ -183,7 +194,8 @@ export class RuleEngine {
     if (!debugs || !touched.some(debugs)) return undefined;
     const debug = log.isLevelEnabled('debug') ? log : log.child({}, { level: 'debug' });
     const to = rule.destinations.join(', ');
-    return (signal) => debug.debug(`rule ${rule.name}: ${signal.source} → ${to}: ${signal.value === null ? 'fire' : JSON.stringify(toWire(signal.value))}`);
+    return (signal) =>
+      debug.debug(`rule ${rule.name}: ${signal.source} → ${to}: ${signal.value === null ? 'fire' : JSON.stringify(toWire(signal.value))}`);
   }
 
   /** The first connection the rule touches that is disabled or failed, with the address and its role. */
@@ -202,7 +214,8 @@ export class RuleEngine {
     const { graph } = this.options;
     const source = graph.lookup(rule.source);
     if (!source.ok) return new HubError(source.error.code, `source ${source.error.message}`);
-    if (source.value.access === 'write-only') return new HubError('PB_WRITE_ONLY', `source ${rule.source} is write-only, so it cannot be read`);
+    if (source.value.access === 'write-only')
+      return new HubError('PB_WRITE_ONLY', `source ${rule.source} is write-only, so it cannot be read`);
     for (const destination of rule.destinations) {
       const found = graph.lookup(destination);
       if (!found.ok) return new HubError(found.error.code, `destination ${found.error.message}`);

@@ -149,7 +149,8 @@ export class LoopGuard implements CauseTracker {
     let i = this.depth - 1;
     while (i >= this.start && this.snapshots[i] === undefined) i--;
     let snapshot = i >= this.start ? this.snapshots[i] : this.base;
-    for (i++; i < this.depth; i++) this.snapshots[i] = snapshot = new Snapshot(this.stack[i] as Point, this.rounds[i] as number, snapshot, cascade);
+    for (i++; i < this.depth; i++)
+      this.snapshots[i] = snapshot = new Snapshot(this.stack[i] as Point, this.rounds[i] as number, snapshot, cascade);
     return snapshot;
   }
 
@@ -197,7 +198,11 @@ export class LoopGuard implements CauseTracker {
     }
     cascade.cut ??= new Set();
     for (const p of loop) cascade.cut.add(p);
-    return new Loop(loop.reverse().map((p) => p.address), times, branching);
+    return new Loop(
+      loop.reverse().map((p) => p.address),
+      times,
+      branching,
+    );
   }
 }
 

@@ -167,7 +167,9 @@ export class StateStore {
     this.foldJournal();
     const values = this.db ? [...this.db.getKeys(valuesRange(connectionId))].map((key) => key.slice(2)) : [];
     const records = this.db ? [...this.db.getKeys({ start: recordKey(connectionId, ''), end: recordKey(`${connectionId}0`, '') })] : [];
-    const unsaved = [...this.unsaved.keys()].filter((key) => key.startsWith(`${connectionId}/`) || key.startsWith(recordKey(connectionId, '')));
+    const unsaved = [...this.unsaved.keys()].filter(
+      (key) => key.startsWith(`${connectionId}/`) || key.startsWith(recordKey(connectionId, '')),
+    );
     let removed = 0;
     for (const key of new Set([...values, ...records, ...unsaved])) {
       this.write(key, undefined);

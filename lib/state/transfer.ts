@@ -8,7 +8,8 @@ export interface StateExport {
   readonly values: Readonly<Record<string, Value>>;
 }
 
-const isValue = (value: unknown): value is Value => typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+const isValue = (value: unknown): value is Value =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /** Every stored parameter value, by address. */
 export function exportState(store: StateStore): StateExport {
@@ -37,7 +38,8 @@ export async function importState(store: StateStore, document: unknown, isConnec
     if (!isConnection(parsed.value.connectionId)) {
       return fail('PB_BAD_REQUEST', `values[${JSON.stringify(address)}]: the flow file has no connection "${parsed.value.connectionId}"`);
     }
-    if (!isValue(value)) return fail('PB_BAD_REQUEST', `values[${JSON.stringify(address)}]: expected a string, a finite number or a boolean`);
+    if (!isValue(value))
+      return fail('PB_BAD_REQUEST', `values[${JSON.stringify(address)}]: expected a string, a finite number or a boolean`);
   }
   for (const [address, value] of entries) store.setValue(address, value as Value);
   await store.settled();

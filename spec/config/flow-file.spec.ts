@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -15,6 +15,7 @@ const messagesOf = (document: unknown) => {
 
 async function tempFile(t: { teardown(f: () => void): void }, name: string, text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-flow-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, name);
   await writeFile(path, text);
   return path;
@@ -50,7 +51,9 @@ test('every mistake is reported at once, each with its JSON path and what was ex
 test('the rule tree is checked to any depth', (t) => {
   t.deepEqual(
     messagesOf({
-      rules: [{ folder: 'studio', rules: [{ folder: 'deeper', enabled: 'no', rules: [{ source: 'a/b', destinations: ['c/d'], pipe: [{}] }] }] }],
+      rules: [
+        { folder: 'studio', rules: [{ folder: 'deeper', enabled: 'no', rules: [{ source: 'a/b', destinations: ['c/d'], pipe: [{}] }] }] },
+      ],
     }),
     [
       'rules[0].rules[0].enabled: expected true or false',
@@ -164,7 +167,10 @@ test('what a connection can only find out at start, the file already says: templ
         out: { type: 'xml-file-output', filename: 'out.xml', template: '<a>\n  <b>$Title</c>\n</a>' },
         vars: { type: 'dummy', parameters: ['a'] },
       },
-      rules: [{ folder: 'f', rules: [{ source: 'vars/a', destinations: ['vars/a', 'studio/onair'] }] }, { source: 'desk/fader', destinations: ['vars/a'] }],
+      rules: [
+        { folder: 'f', rules: [{ source: 'vars/a', destinations: ['vars/a', 'studio/onair'] }] },
+        { source: 'desk/fader', destinations: ['vars/a'] },
+      ],
     },
     path,
   );
@@ -184,7 +190,14 @@ test('rules may use the parameters of code flows, named after their files', asyn
   const path = await tempFile(t, 'flow.json5', '{}');
   const dir = path.slice(0, -'/flow.json5'.length);
   await writeFile(join(dir, 'Peak_Hold.ts'), 'export default () => {}\n');
-  const result = validateFlow({ connections: { vars: { type: 'dummy', parameters: ['a'] } }, flows: ['Peak_Hold.ts'], rules: [{ source: 'peak-hold/peak', destinations: ['vars/a'] }] }, path);
+  const result = validateFlow(
+    {
+      connections: { vars: { type: 'dummy', parameters: ['a'] } },
+      flows: ['Peak_Hold.ts'],
+      rules: [{ source: 'peak-hold/peak', destinations: ['vars/a'] }],
+    },
+    path,
+  );
   t.true(result.ok, result.ok ? '' : result.error.message);
 });
 
@@ -193,7 +206,14 @@ test('environment placeholders: defaults, $${ for a literal, numbers where the s
   const valid = validateFlow(
     {
       connections: {
-        api: { type: 'rest-api', port: '${PORT:-17011}', password: '${PASS}', username: 'u-${EMPTY:-x}', token: '$${TOKEN}', statusParameters: '${DEBUG:-true}' },
+        api: {
+          type: 'rest-api',
+          port: '${PORT:-17011}',
+          password: '${PASS}',
+          username: 'u-${EMPTY:-x}',
+          token: '$${TOKEN}',
+          statusParameters: '${DEBUG:-true}',
+        },
       },
     },
     '/virtual/flow.json5',
@@ -205,14 +225,19 @@ test('environment placeholders: defaults, $${ for a literal, numbers where the s
     t.true(valid.flow.connections[0]?.common.statusParameters);
   }
   t.deepEqual(
-    messagesOf({ connections: { api: { type: 'rest-api', port: '${HTTP_PORT}', bindIp: 'a${b', description: '${PORT:-x} and ${PORT:-y}' } } }),
+    messagesOf({
+      connections: { api: { type: 'rest-api', port: '${HTTP_PORT}', bindIp: 'a${b', description: '${PORT:-x} and ${PORT:-y}' } },
+    }),
     [
       'connections.api.port: environment variable HTTP_PORT is not set (give a default with ${HTTP_PORT:-default})',
       'connections.api.bindIp: expected ${NAME} or ${NAME:-default} after "${" (write $${ for a literal "${")',
     ],
   );
   t.deepEqual(
-    messagesOf({ connections: { api: { type: 'rest-api', documentRoot: '${WWW_ROOT_UNSET}' } }, rules: [{ source: '${SRC_UNSET}/x', destinations: ['api/x'] }] }),
+    messagesOf({
+      connections: { api: { type: 'rest-api', documentRoot: '${WWW_ROOT_UNSET}' } },
+      rules: [{ source: '${SRC_UNSET}/x', destinations: ['api/x'] }],
+    }),
     [
       'connections.api.documentRoot: environment variable WWW_ROOT_UNSET is not set (give a default with ${WWW_ROOT_UNSET:-default})',
       'rules[0].source: environment variable SRC_UNSET is not set (give a default with ${SRC_UNSET:-default})',
@@ -254,7 +279,14 @@ test('connections with mistakes still take part in the checks across connections
       connections: {
         api: { type: 'rest-api', port: 17011, wsFilters: ['('], prot: 1 },
         api2: { type: 'rest-api', port: 17011 },
-        core: { type: 'virtual-core', logics: -1, functions: [{ id: 'a', op: 'not', inputs: ['other/function/b'] }, { id: 'c', op: 'pulse', inputs: ['x/y'] }] },
+        core: {
+          type: 'virtual-core',
+          logics: -1,
+          functions: [
+            { id: 'a', op: 'not', inputs: ['other/function/b'] },
+            { id: 'c', op: 'pulse', inputs: ['x/y'] },
+          ],
+        },
         other: { type: 'virtual-core', functions: [{ id: 'b', op: 'or', inputs: ['core/function/a'] }] },
       },
     }),

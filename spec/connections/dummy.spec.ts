@@ -55,10 +55,7 @@ test('among 100,000 lines, each repeat of an earlier id is reported at its own l
 });
 
 test('bad lines are configuration errors naming the connection and the line', (t) => {
-  const result = validateFlow(
-    dummyFlow('ok,I,1\nbad id\nx,Q\ny,I,ten\nok,S\nz,T,1\n_secret\n'),
-    '/virtual/flow.json5',
-  );
+  const result = validateFlow(dummyFlow('ok,I,1\nbad id\nx,Q\ny,I,ten\nok,S\nz,T,1\n_secret\n'), '/virtual/flow.json5');
   t.false(result.ok);
   if (result.ok) return;
   t.deepEqual(result.issues.map(formatIssue), [
@@ -74,7 +71,10 @@ test('bad lines are configuration errors naming the connection and the line', (t
 test('in the array form a bad line is named by its index too', (t) => {
   const result = validateFlow(dummyFlow(['a', '', 'b,X']), '/virtual/flow.json5');
   t.false(result.ok);
-  if (!result.ok) t.deepEqual(result.issues.map(formatIssue), ['connections.vars.parameters[2]: line 3: unknown type "X": expected one of S, B, I, F, T']);
+  if (!result.ok)
+    t.deepEqual(result.issues.map(formatIssue), [
+      'connections.vars.parameters[2]: line 3: unknown type "X": expected one of S, B, I, F, T',
+    ]);
 });
 
 test('100,000 parameters start; each is found at its address with its default, and they list in line order', async (t) => {

@@ -44,131 +44,162 @@ function answerOf(hub: Hub, address: string, value: unknown): Promise<SetResult>
   });
 }
 
-withBroker(`published parameters are on the broker, retained, under <prefix>/<connection>/val/<parameter>; triggers are not retained (R-M1, R-M2)${whyNoBroker}`, async (t) => {
-  const prefix = prefixOf();
-  const hub = await startHub(t, {
-    connections: {
-      studio: { type: 'dummy', parameters: ['level,I,5', 'name,S,desk', 'go,T'] },
-      other: { type: 'dummy', parameters: ['hidden,I,1'] },
-      bus: { type: 'mqtt', url: broker.url, prefix, publish: ['studio/#'] },
-    },
-  });
-  t.is(statusOf(hub, 'bus')?.status, 'ok');
-  // A client that comes later gets the retained values: every published value, and nothing else.
-  const late = await watch(t, `${prefix}/#`);
-  await eventually(() => late.on(`${prefix}/studio/val/name`).length > 0, 'the retained name');
-  t.deepEqual(late.on(`${prefix}/studio/val/level`), ['5']);
-  t.deepEqual(late.on(`${prefix}/studio/val/name`), ['desk']);
-  t.true(late.messages.every((m) => m.retain));
-  hub.graph.write('studio/level', 7);
-  hub.graph.write('studio/go', null);
-  hub.graph.write('other/hidden', 2);
-  await eventually(() => late.on(`${prefix}/studio/val/go`).length > 0, 'the fire');
-  t.deepEqual(late.on(`${prefix}/studio/val/level`), ['5', '7']);
-  t.deepEqual(late.on(`${prefix}/other/val/hidden`), []);
-  const again = await watch(t, `${prefix}/studio/val/#`);
-  await eventually(() => again.messages.length >= 2, 'the retained values');
-  t.deepEqual(again.on(`${prefix}/studio/val/level`), ['7']);
-  t.deepEqual(again.on(`${prefix}/studio/val/go`), [], 'a fire is not retained');
-});
-
-withBroker(`a message on …/set/<parameter> writes a published parameter, and only a published one; a response topic gets the answer (R-M2)${whyNoBroker}`, async (t) => {
-  const prefix = prefixOf();
-  const hub = await startHub(t, {
-    connections: {
-      studio: { type: 'dummy', parameters: ['level,I,5', 'locked,I,1'] },
-      bus: { type: 'mqtt', url: broker.url, prefix, publish: ['studio/level'] },
-    },
-  });
-  const tool = await watch(t, `${prefix}/answers`);
-  const ask = (address: string, payload: string, correlation: string) =>
-    tool.client.publishAsync(`${prefix}/${address.replace('/', '/set/')}`, payload, { qos: 1, properties: { responseTopic: `${prefix}/answers`, correlationData: Buffer.from(correlation) } });
-  await ask('studio/level', '42', 'one');
-  await ask('studio/locked', '9', 'two');
-  await ask('studio/level', 'loud', 'three');
-  await eventually(() => tool.messages.length === 3, 'three answers');
-  t.is(valueOn(hub, 'studio/level'), 42);
-  t.is(valueOn(hub, 'studio/locked'), 1, 'not published, so not writable from the broker');
-  t.deepEqual(
-    tool.messages.map((m) => JSON.parse(m.payload).code ?? 'ok'),
-    ['ok', 'PB_FORBIDDEN', 'PB_CONVERSION'],
-  );
-  t.is(hub.graph.get('studio/level')?.lastChange?.by, 'mqtt');
-});
-
-withBroker(`a mapped topic is a typed parameter that follows the payload; a write goes to its command topic once the broker has it (R-M3)${whyNoBroker}`, async (t) => {
-  const prefix = prefixOf();
-  const { log, lines } = capturedLog('warn');
-  const hub = await startHub(
-    t,
-    {
+withBroker(
+  `published parameters are on the broker, retained, under <prefix>/<connection>/val/<parameter>; triggers are not retained (R-M1, R-M2)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const hub = await startHub(t, {
       connections: {
-        bus: {
-          type: 'mqtt',
-          url: broker.url,
-          prefix,
-          topics: [
-            { id: 'temperature', topic: `${prefix}/sensors/temp`, type: 'F' },
-            { id: 'lamp', topic: `${prefix}/lamp/state`, type: 'B', commandTopic: `${prefix}/lamp/command` },
-          ],
+        studio: { type: 'dummy', parameters: ['level,I,5', 'name,S,desk', 'go,T'] },
+        other: { type: 'dummy', parameters: ['hidden,I,1'] },
+        bus: { type: 'mqtt', url: broker.url, prefix, publish: ['studio/#'] },
+      },
+    });
+    t.is(statusOf(hub, 'bus')?.status, 'ok');
+    // A client that comes later gets the retained values: every published value, and nothing else.
+    const late = await watch(t, `${prefix}/#`);
+    await eventually(() => late.on(`${prefix}/studio/val/name`).length > 0, 'the retained name');
+    t.deepEqual(late.on(`${prefix}/studio/val/level`), ['5']);
+    t.deepEqual(late.on(`${prefix}/studio/val/name`), ['desk']);
+    t.true(late.messages.every((m) => m.retain));
+    hub.graph.write('studio/level', 7);
+    hub.graph.write('studio/go', null);
+    hub.graph.write('other/hidden', 2);
+    await eventually(() => late.on(`${prefix}/studio/val/go`).length > 0, 'the fire');
+    t.deepEqual(late.on(`${prefix}/studio/val/level`), ['5', '7']);
+    t.deepEqual(late.on(`${prefix}/other/val/hidden`), []);
+    const again = await watch(t, `${prefix}/studio/val/#`);
+    await eventually(() => again.messages.length >= 2, 'the retained values');
+    t.deepEqual(again.on(`${prefix}/studio/val/level`), ['7']);
+    t.deepEqual(again.on(`${prefix}/studio/val/go`), [], 'a fire is not retained');
+  },
+);
+
+withBroker(
+  `a message on …/set/<parameter> writes a published parameter, and only a published one; a response topic gets the answer (R-M2)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const hub = await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,I,5', 'locked,I,1'] },
+        bus: { type: 'mqtt', url: broker.url, prefix, publish: ['studio/level'] },
+      },
+    });
+    const tool = await watch(t, `${prefix}/answers`);
+    const ask = (address: string, payload: string, correlation: string) =>
+      tool.client.publishAsync(`${prefix}/${address.replace('/', '/set/')}`, payload, {
+        qos: 1,
+        properties: { responseTopic: `${prefix}/answers`, correlationData: Buffer.from(correlation) },
+      });
+    await ask('studio/level', '42', 'one');
+    await ask('studio/locked', '9', 'two');
+    await ask('studio/level', 'loud', 'three');
+    await eventually(() => tool.messages.length === 3, 'three answers');
+    t.is(valueOn(hub, 'studio/level'), 42);
+    t.is(valueOn(hub, 'studio/locked'), 1, 'not published, so not writable from the broker');
+    t.deepEqual(
+      tool.messages.map((m) => JSON.parse(m.payload).code ?? 'ok'),
+      ['ok', 'PB_FORBIDDEN', 'PB_CONVERSION'],
+    );
+    t.is(hub.graph.get('studio/level')?.lastChange?.by, 'mqtt');
+  },
+);
+
+withBroker(
+  `a mapped topic is a typed parameter that follows the payload; a write goes to its command topic once the broker has it (R-M3)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const { log, lines } = capturedLog('warn');
+    const hub = await startHub(
+      t,
+      {
+        connections: {
+          bus: {
+            type: 'mqtt',
+            url: broker.url,
+            prefix,
+            topics: [
+              { id: 'temperature', topic: `${prefix}/sensors/temp`, type: 'F' },
+              { id: 'lamp', topic: `${prefix}/lamp/state`, type: 'B', commandTopic: `${prefix}/lamp/command` },
+            ],
+          },
         },
       },
-    },
-    { log },
-  );
-  const device = await watch(t, `${prefix}/lamp/command`);
-  t.is(hub.graph.get('bus/temperature')?.access, 'read-only');
-  t.is(hub.graph.get('bus/lamp')?.access, 'read-write');
-  await device.client.publishAsync(`${prefix}/sensors/temp`, '21.5', { qos: 1 });
-  await eventually(() => valueOn(hub, 'bus/temperature') === 21.5, 'the temperature');
-  await device.client.publishAsync(`${prefix}/sensors/temp`, 'warm', { qos: 1 });
-  await eventually(() => lines().some((l) => l.msg.includes('sensors/temp') && l.msg.includes('warm')), 'a warning for the payload');
-  t.is(valueOn(hub, 'bus/temperature'), 21.5, 'a payload that does not convert is kept out');
-  t.false(hub.graph.write('bus/temperature', 3).ok, 'read-only');
-  t.deepEqual(await answerOf(hub, 'bus/lamp', 'on'), { ok: true, value: true });
-  await eventually(() => device.messages.length === 1, 'the command');
-  t.deepEqual(device.on(`${prefix}/lamp/command`), ['true']);
-  t.is(valueOn(hub, 'bus/lamp'), undefined, 'the value follows the state topic, not the command');
-  await device.client.publishAsync(`${prefix}/lamp/state`, 'true', { qos: 1, retain: true });
-  await eventually(() => valueOn(hub, 'bus/lamp') === true, 'the lamp state');
-});
+      { log },
+    );
+    const device = await watch(t, `${prefix}/lamp/command`);
+    t.is(hub.graph.get('bus/temperature')?.access, 'read-only');
+    t.is(hub.graph.get('bus/lamp')?.access, 'read-write');
+    await device.client.publishAsync(`${prefix}/sensors/temp`, '21.5', { qos: 1 });
+    await eventually(() => valueOn(hub, 'bus/temperature') === 21.5, 'the temperature');
+    await device.client.publishAsync(`${prefix}/sensors/temp`, 'warm', { qos: 1 });
+    await eventually(() => lines().some((l) => l.msg.includes('sensors/temp') && l.msg.includes('warm')), 'a warning for the payload');
+    t.is(valueOn(hub, 'bus/temperature'), 21.5, 'a payload that does not convert is kept out');
+    t.false(hub.graph.write('bus/temperature', 3).ok, 'read-only');
+    t.deepEqual(await answerOf(hub, 'bus/lamp', 'on'), { ok: true, value: true });
+    await eventually(() => device.messages.length === 1, 'the command');
+    t.deepEqual(device.on(`${prefix}/lamp/command`), ['true']);
+    t.is(valueOn(hub, 'bus/lamp'), undefined, 'the value follows the state topic, not the command');
+    await device.client.publishAsync(`${prefix}/lamp/state`, 'true', { qos: 1, retain: true });
+    await eventually(() => valueOn(hub, 'bus/lamp') === true, 'the lamp state');
+  },
+);
 
-withBroker(`while the broker is away the connection is degraded; when it is back it has the latest value of each topic, and nothing older (R-M4)${whyNoBroker}`, async (t) => {
-  const own = await startBroker();
-  t.teardown(() => own.stop());
-  const prefix = prefixOf();
-  const hub = await startHub(t, {
-    connections: {
-      studio: { type: 'dummy', parameters: ['level,I,0'] },
-      bus: { type: 'mqtt', url: own.url, prefix, publish: ['studio/#'], topics: [{ id: 'scene', topic: `${prefix}/scene`, type: 'S', access: 'read-write' }] },
-    },
-  });
-  t.is(statusOf(hub, 'bus')?.status, 'ok');
-  await own.kill();
-  await eventually(() => statusOf(hub, 'bus')?.status === 'degraded', 'degraded');
-  t.is(statusOf(hub, 'bus')?.code, 'PB_BROKER_UNAVAILABLE');
-  t.regex(statusOf(hub, 'bus')?.reason ?? '', /no connection to mqtt:\/\/127\.0\.0\.1/);
-  const answers: Promise<SetResult>[] = [];
-  for (const n of [1, 2, 3]) {
-    hub.graph.write('studio/level', n);
-    answers.push(answerOf(hub, 'bus/scene', `scene ${n}`));
-  }
-  // Retries back off (0.25, 0.5, 1, 2 s …): a client that subscribes right after the restart is there before the hub.
-  await new Promise((resolve) => setTimeout(resolve, 1200));
-  await own.restart();
-  const client = await mqtt.connectAsync(own.url, { protocolVersion: 5 });
-  t.teardown(() => client.endAsync(true));
-  const seen: { topic: string; payload: string }[] = [];
-  client.on('message', (topic, payload) => seen.push({ topic, payload: payload.toString() }));
-  await client.subscribeAsync(`${prefix}/#`, { qos: 1 });
-  t.is(statusOf(hub, 'bus')?.status, 'degraded', 'the spec subscribed before the hub was back');
-  await eventually(() => statusOf(hub, 'bus')?.status === 'ok', 'ok again', 30_000);
-  await eventually(() => seen.some((m) => m.topic === `${prefix}/studio/val/level`), 'the level');
-  t.deepEqual((await Promise.all(answers)).map((a) => a.ok), [true, true, true], 'each write is answered once the latest is published');
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  t.deepEqual(seen.filter((m) => m.topic === `${prefix}/scene`).map((m) => m.payload), ['scene 3']);
-  t.deepEqual(seen.filter((m) => m.topic === `${prefix}/studio/val/level`).map((m) => m.payload), ['3']);
-});
+withBroker(
+  `while the broker is away the connection is degraded; when it is back it has the latest value of each topic, and nothing older (R-M4)${whyNoBroker}`,
+  async (t) => {
+    const own = await startBroker();
+    t.teardown(() => own.stop());
+    const prefix = prefixOf();
+    const hub = await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,I,0'] },
+        bus: {
+          type: 'mqtt',
+          url: own.url,
+          prefix,
+          publish: ['studio/#'],
+          topics: [{ id: 'scene', topic: `${prefix}/scene`, type: 'S', access: 'read-write' }],
+        },
+      },
+    });
+    t.is(statusOf(hub, 'bus')?.status, 'ok');
+    await own.kill();
+    await eventually(() => statusOf(hub, 'bus')?.status === 'degraded', 'degraded');
+    t.is(statusOf(hub, 'bus')?.code, 'PB_BROKER_UNAVAILABLE');
+    t.regex(statusOf(hub, 'bus')?.reason ?? '', /no connection to mqtt:\/\/127\.0\.0\.1/);
+    const answers: Promise<SetResult>[] = [];
+    for (const n of [1, 2, 3]) {
+      hub.graph.write('studio/level', n);
+      answers.push(answerOf(hub, 'bus/scene', `scene ${n}`));
+    }
+    // Retries back off (0.25, 0.5, 1, 2 s …): a client that subscribes right after the restart is there before the hub.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await own.restart();
+    const client = await mqtt.connectAsync(own.url, { protocolVersion: 5 });
+    t.teardown(() => client.endAsync(true));
+    const seen: { topic: string; payload: string }[] = [];
+    client.on('message', (topic, payload) => seen.push({ topic, payload: payload.toString() }));
+    await client.subscribeAsync(`${prefix}/#`, { qos: 1 });
+    t.is(statusOf(hub, 'bus')?.status, 'degraded', 'the spec subscribed before the hub was back');
+    await eventually(() => statusOf(hub, 'bus')?.status === 'ok', 'ok again', 30_000);
+    await eventually(() => seen.some((m) => m.topic === `${prefix}/studio/val/level`), 'the level');
+    t.deepEqual(
+      (await Promise.all(answers)).map((a) => a.ok),
+      [true, true, true],
+      'each write is answered once the latest is published',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.deepEqual(
+      seen.filter((m) => m.topic === `${prefix}/scene`).map((m) => m.payload),
+      ['scene 3'],
+    );
+    t.deepEqual(
+      seen.filter((m) => m.topic === `${prefix}/studio/val/level`).map((m) => m.payload),
+      ['3'],
+    );
+  },
+);
 
 /** Two hubs on the broker: `a` runs `studio` and shares it, `b` shows it. */
 async function twoHubs(t: ExecutionContext, prefix: string) {
@@ -182,40 +213,60 @@ async function twoHubs(t: ExecutionContext, prefix: string) {
   return { a, b };
 }
 
-withBroker(`another hub shows a shared connection at the same addresses with type and access; its writes go to the owner and come back through it (R-M5)${whyNoBroker}`, async (t) => {
-  const { a, b } = await twoHubs(t, prefixOf());
-  const level = b.graph.get('studio/level');
-  t.like(level, { type: 'I', access: 'read-write', remote: true, value: 5 });
-  t.is(b.graph.get('studio/go')?.type, 'T');
-  t.like(
-    b.listConnections().find((c) => c.id === 'studio'),
-    { type: 'dummy', status: 'ok', description: 'desk A', details: { hub: 'a' } },
-  );
-  t.deepEqual(await answerOf(b, 'studio/level', '12'), { ok: true, value: true });
-  t.is(valueOn(a, 'studio/level'), 12);
-  await eventually(() => valueOn(b, 'studio/level') === 12, 'the value back on b');
-  t.is(a.graph.get('studio/level')?.lastChange?.by, 'hub b: spec');
-  t.is(b.graph.get('studio/level')?.lastChange?.by, 'hub a: hub b: spec');
-  // A value that does not convert is refused on the writer's hub, as on the owner.
-  const refused = b.graph.write('studio/level', 'loud');
-  t.is(refused.ok ? '' : refused.error.code, 'PB_CONVERSION');
-  // Changes on the owner reach the mirror.
-  a.graph.write('studio/name', 'stage');
-  await eventually(() => valueOn(b, 'studio/name') === 'stage', 'the name on b');
-});
+withBroker(
+  `another hub shows a shared connection at the same addresses with type and access; its writes go to the owner and come back through it (R-M5)${whyNoBroker}`,
+  async (t) => {
+    const { a, b } = await twoHubs(t, prefixOf());
+    const level = b.graph.get('studio/level');
+    t.like(level, { type: 'I', access: 'read-write', remote: true, value: 5 });
+    t.is(b.graph.get('studio/go')?.type, 'T');
+    t.like(
+      b.listConnections().find((c) => c.id === 'studio'),
+      { type: 'dummy', status: 'ok', description: 'desk A', details: { hub: 'a' } },
+    );
+    t.deepEqual(await answerOf(b, 'studio/level', '12'), { ok: true, value: true });
+    t.is(valueOn(a, 'studio/level'), 12);
+    await eventually(() => valueOn(b, 'studio/level') === 12, 'the value back on b');
+    t.is(a.graph.get('studio/level')?.lastChange?.by, 'hub b: spec');
+    t.is(b.graph.get('studio/level')?.lastChange?.by, 'hub a: hub b: spec');
+    // A value that does not convert is refused on the writer's hub, as on the owner.
+    const refused = b.graph.write('studio/level', 'loud');
+    t.is(refused.ok ? '' : refused.error.code, 'PB_CONVERSION');
+    // Changes on the owner reach the mirror.
+    a.graph.write('studio/name', 'stage');
+    await eventually(() => valueOn(b, 'studio/name') === 'stage', 'the name on b');
+  },
+);
 
 withBroker(`a forwarded write the owner refuses is answered with the owner's error and code (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   // An owner that refuses everything, written with a plain MQTT client: the protocol as another hub speaks it.
-  const owner = await mqtt.connectAsync(broker.url, { protocolVersion: 5, will: { topic: `${prefix}/$hub/strict`, payload: Buffer.from('{"online":false}'), qos: 1, retain: true } });
+  const owner = await mqtt.connectAsync(broker.url, {
+    protocolVersion: 5,
+    will: { topic: `${prefix}/$hub/strict`, payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
+  });
   t.teardown(() => owner.endAsync(true));
   const retained: IClientPublishOptions = { qos: 1, retain: true };
   await owner.publishAsync(`${prefix}/$hub/strict`, '{"online":true}', retained);
-  const connection = { id: 'vault', type: 'dummy', status: 'ok', reason: '', description: '', location: '', group: '', since: 1, parameters: [['door', 'B', 'read-write']] };
+  const connection = {
+    id: 'vault',
+    type: 'dummy',
+    status: 'ok',
+    reason: '',
+    description: '',
+    location: '',
+    group: '',
+    since: 1,
+    parameters: [['door', 'B', 'read-write']],
+  };
   await owner.publishAsync(`${prefix}/$hub/strict/connections`, JSON.stringify({ hub: 'strict', connections: [connection] }), retained);
   owner.on('message', (_topic, _payload, packet) => {
     const { responseTopic, correlationData } = packet.properties ?? {};
-    if (responseTopic) void owner.publishAsync(responseTopic, JSON.stringify({ ok: false, error: 'vault/door is locked by policy', code: 'PB_FORBIDDEN' }), { qos: 1, properties: { correlationData: correlationData! } });
+    if (responseTopic)
+      void owner.publishAsync(responseTopic, JSON.stringify({ ok: false, error: 'vault/door is locked by policy', code: 'PB_FORBIDDEN' }), {
+        qos: 1,
+        properties: { correlationData: correlationData! },
+      });
   });
   await owner.subscribeAsync(`${prefix}/vault/set/#`, { qos: 1 });
   const b = await startHub(t, { connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'b', share: [] } } } });
@@ -228,24 +279,27 @@ withBroker(`a forwarded write the owner refuses is answered with the owner's err
   }
 });
 
-withBroker(`a connection id another hub runs already fails on the later hub, and the broker keeps the owner's values (R-M5)${whyNoBroker}`, async (t) => {
-  const prefix = prefixOf();
-  const { a } = await twoHubs(t, prefix);
-  const later = await startHub(t, {
-    connections: {
-      studio: { type: 'dummy', parameters: ['level,I,99'] },
-      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'c', share: ['studio/#'] } },
-    },
-  });
-  await eventually(() => statusOf(later, 'studio')?.status === 'failed', 'the later studio to fail');
-  t.is(statusOf(later, 'studio')?.code, 'PB_CONNECTION_OWNED');
-  t.regex(statusOf(later, 'studio')?.reason ?? '', /hub a runs a connection "studio"/);
-  t.is(statusOf(a, 'studio')?.status, 'ok');
-  const tool = await watch(t, `${prefix}/studio/val/level`);
-  await eventually(() => tool.messages.length > 0, 'the retained level');
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  t.is(tool.messages.at(-1)?.payload, '5');
-});
+withBroker(
+  `a connection id another hub runs already fails on the later hub, and the broker keeps the owner's values (R-M5)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const { a } = await twoHubs(t, prefix);
+    const later = await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,I,99'] },
+        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'c', share: ['studio/#'] } },
+      },
+    });
+    await eventually(() => statusOf(later, 'studio')?.status === 'failed', 'the later studio to fail');
+    t.is(statusOf(later, 'studio')?.code, 'PB_CONNECTION_OWNED');
+    t.regex(statusOf(later, 'studio')?.reason ?? '', /hub a runs a connection "studio"/);
+    t.is(statusOf(a, 'studio')?.status, 'ok');
+    const tool = await watch(t, `${prefix}/studio/val/level`);
+    await eventually(() => tool.messages.length > 0, 'the retained level');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is(tool.messages.at(-1)?.payload, '5');
+  },
+);
 
 withBroker(`a hub that joins late has every value of the others before its mqtt connection is ok (R-M6)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
@@ -267,23 +321,26 @@ withBroker(`a hub that joins late has every value of the others before its mqtt 
   t.deepEqual(missing, []);
 });
 
-withBroker(`when the owner goes away its connections fail on the others and their values are unknown, until it is back (R-M5)${whyNoBroker}`, async (t) => {
-  const prefix = prefixOf();
-  const { a, b } = await twoHubs(t, prefix);
-  await a.stop();
-  await eventually(() => shown(b, 'studio')?.code === 'PB_OWNER_UNAVAILABLE', 'studio failed on b');
-  t.is(valueOn(b, 'studio/level'), undefined);
-  const refused = b.graph.write('studio/level', 3);
-  t.is(refused.ok ? '' : refused.error.code, 'PB_OWNER_UNAVAILABLE');
-  const back = await startHub(t, {
-    connections: {
-      studio: { type: 'dummy', parameters: ['level,I,8', 'name,S,desk', 'go,T'] },
-      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['studio/#'] } },
-    },
-  });
-  t.is(statusOf(back, 'studio')?.status, 'ok');
-  await eventually(() => valueOn(b, 'studio/level') === 8 && shown(b, 'studio') === undefined, 'studio back on b');
-});
+withBroker(
+  `when the owner goes away its connections fail on the others and their values are unknown, until it is back (R-M5)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const { a, b } = await twoHubs(t, prefix);
+    await a.stop();
+    await eventually(() => shown(b, 'studio')?.code === 'PB_OWNER_UNAVAILABLE', 'studio failed on b');
+    t.is(valueOn(b, 'studio/level'), undefined);
+    const refused = b.graph.write('studio/level', 3);
+    t.is(refused.ok ? '' : refused.error.code, 'PB_OWNER_UNAVAILABLE');
+    const back = await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,I,8', 'name,S,desk', 'go,T'] },
+        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['studio/#'] } },
+      },
+    });
+    t.is(statusOf(back, 'studio')?.status, 'ok');
+    await eventually(() => valueOn(b, 'studio/level') === 8 && shown(b, 'studio') === undefined, 'studio back on b');
+  },
+);
 
 withBroker(`writes made on two hubs at once end with one value on every hub: the owner's last (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
@@ -328,7 +385,7 @@ withBroker(`/metrics shows the broker connection, the other hubs and the message
   const received = metric('patchbay_mqtt_messages_total{connection="bus",direction="received"}');
   for (let i = 1; i <= 10; i++) observed.graph.write('desk/fader', i);
   for (let i = 1; i <= 5; i++) a.graph.write('studio/level', 100 + i);
-  await eventually(() => valueOn(observed, 'studio/level') === 105, 'the owner\'s changes');
+  await eventually(() => valueOn(observed, 'studio/level') === 105, "the owner's changes");
   metric = await scrape();
   t.is(metric('patchbay_mqtt_messages_total{connection="bus",direction="published"}') - published, 10);
   t.is(metric('patchbay_mqtt_messages_total{connection="bus",direction="received"}') - received, 5);
@@ -336,58 +393,67 @@ withBroker(`/metrics shows the broker connection, the other hubs and the message
   await eventually(async () => (await scrape())('patchbay_mqtt_hubs{connection="bus",state="away"}') === 1, 'hub a away');
 });
 
-withBroker(`when the owner goes away, WebSocket clients that asked for events are told, and a client that joins then gets no stale value (R-M5)${whyNoBroker}`, async (t) => {
-  const prefix = prefixOf();
-  const { a } = await twoHubs(t, prefix);
-  const shower = await startHub(t, {
-    connections: {
-      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
-      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'v', share: [] } },
-    },
-  });
-  const port = shower.connection('api')?.info.details?.['port'] as number;
-  const { default: WebSocket } = await import('ws');
-  const listen = async (path: string) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`);
-    t.teardown(() => socket.close());
-    const messages: string[] = [];
-    socket.on('message', (data) => messages.push(data.toString()));
-    await new Promise((resolve) => socket.once('open', resolve));
-    return messages;
-  };
-  const before = await listen('/ws');
-  await eventually(() => before.some((m) => m.includes('"studio/level"')), 'the level in the first snapshot');
-  const events = await listen('/ws?events=1&filter=%5E%24');
-  await a.stop();
-  await eventually(() => events.includes('{"event":"parameters"}'), 'the parameters notice');
-  const after = await listen('/ws');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  t.false(after.some((m) => m.includes('"studio/')), `a stale value in the snapshot: ${after.join(' ')}`);
-});
-
-withBroker(`over mqtts:// with the broker's certificate authority in \`ca\`; a broker it cannot verify leaves the connection degraded with the reason (R-M1)${whyNoBroker}`, async (t) => {
-  const secure = await startBroker({ tls: true });
-  t.teardown(() => secure.stop());
-  const prefix = prefixOf();
-  const hub = await startHub(
-    t,
-    {
+withBroker(
+  `when the owner goes away, WebSocket clients that asked for events are told, and a client that joins then gets no stale value (R-M5)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const { a } = await twoHubs(t, prefix);
+    const shower = await startHub(t, {
       connections: {
-        studio: { type: 'dummy', parameters: ['level,I,5'] },
-        bus: { type: 'mqtt', url: secure.url, prefix, ca: 'ca.pem', publish: ['studio/#'] },
-        wrong: { type: 'mqtt', url: secure.url, prefix, ca: 'other-ca.pem' },
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'v', share: [] } },
       },
-    },
-    { dir: tlsFixtures },
-  );
-  t.is(statusOf(hub, 'bus')?.status, 'ok');
-  t.like(statusOf(hub, 'wrong'), { status: 'degraded', code: 'PB_BROKER_UNAVAILABLE' });
-  t.regex(statusOf(hub, 'wrong')?.reason ?? '', /certificate/i);
-  const client = await mqtt.connectAsync(secure.url, { protocolVersion: 5, ca: readFileSync(join(tlsFixtures, 'ca.pem')) });
-  t.teardown(() => client.endAsync(true));
-  const seen: string[] = [];
-  client.on('message', (_topic, payload) => seen.push(payload.toString()));
-  await client.subscribeAsync(`${prefix}/studio/val/level`, { qos: 1 });
-  await eventually(() => seen.includes('5'), 'the retained level over TLS');
-  t.pass();
-});
+    });
+    const port = shower.connection('api')?.info.details?.['port'] as number;
+    const { default: WebSocket } = await import('ws');
+    const listen = async (path: string) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`);
+      t.teardown(() => socket.close());
+      const messages: string[] = [];
+      socket.on('message', (data) => messages.push(data.toString()));
+      await new Promise((resolve) => socket.once('open', resolve));
+      return messages;
+    };
+    const before = await listen('/ws');
+    await eventually(() => before.some((m) => m.includes('"studio/level"')), 'the level in the first snapshot');
+    const events = await listen('/ws?events=1&filter=%5E%24');
+    await a.stop();
+    await eventually(() => events.includes('{"event":"parameters"}'), 'the parameters notice');
+    const after = await listen('/ws');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.false(
+      after.some((m) => m.includes('"studio/')),
+      `a stale value in the snapshot: ${after.join(' ')}`,
+    );
+  },
+);
+
+withBroker(
+  `over mqtts:// with the broker's certificate authority in \`ca\`; a broker it cannot verify leaves the connection degraded with the reason (R-M1)${whyNoBroker}`,
+  async (t) => {
+    const secure = await startBroker({ tls: true });
+    t.teardown(() => secure.stop());
+    const prefix = prefixOf();
+    const hub = await startHub(
+      t,
+      {
+        connections: {
+          studio: { type: 'dummy', parameters: ['level,I,5'] },
+          bus: { type: 'mqtt', url: secure.url, prefix, ca: 'ca.pem', publish: ['studio/#'] },
+          wrong: { type: 'mqtt', url: secure.url, prefix, ca: 'other-ca.pem' },
+        },
+      },
+      { dir: tlsFixtures },
+    );
+    t.is(statusOf(hub, 'bus')?.status, 'ok');
+    t.like(statusOf(hub, 'wrong'), { status: 'degraded', code: 'PB_BROKER_UNAVAILABLE' });
+    t.regex(statusOf(hub, 'wrong')?.reason ?? '', /certificate/i);
+    const client = await mqtt.connectAsync(secure.url, { protocolVersion: 5, ca: readFileSync(join(tlsFixtures, 'ca.pem')) });
+    t.teardown(() => client.endAsync(true));
+    const seen: string[] = [];
+    client.on('message', (_topic, payload) => seen.push(payload.toString()));
+    await client.subscribeAsync(`${prefix}/studio/val/level`, { qos: 1 });
+    await eventually(() => seen.includes('5'), 'the retained level over TLS');
+    t.pass();
+  },
+);

@@ -38,25 +38,44 @@ test('a port in use fails that connection with the reason; the rest of the hub r
     other: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
     vars: { type: 'dummy', parameters: 'x,I,1' },
   });
-  t.like(hub.connection('api')?.status, { status: 'failed', code: 'PB_PORT_UNAVAILABLE', reason: `cannot listen on 127.0.0.1:${taken}: the port is in use by another process` });
+  t.like(hub.connection('api')?.status, {
+    status: 'failed',
+    code: 'PB_PORT_UNAVAILABLE',
+    reason: `cannot listen on 127.0.0.1:${taken}: the port is in use by another process`,
+  });
   t.is(hub.connection('vars')?.status.status, 'ok');
   const other = hub.connection('other')?.info.details?.['port'] as number;
-  const connections = (await (await fetch(`http://127.0.0.1:${other}/connections`)).json()) as { id: string; status: string; reason: string }[];
+  const connections = (await (await fetch(`http://127.0.0.1:${other}/connections`)).json()) as {
+    id: string;
+    status: string;
+    reason: string;
+  }[];
   t.like(connections[0], { id: 'api', status: 'failed' });
 });
 
 test('two hubs never share a port: the second fails its connection with the reason (R-H8)', async (t) => {
   const { hub: first } = await loggedHub(t, { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' } });
   const port = portOf(first);
-  const { hub: second } = await loggedHub(t, { api: { type: 'rest-api', port, bindIp: '127.0.0.1' }, mine: { type: 'dummy', parameters: 'only,I,2' } });
-  t.like(second.connection('api')?.status, { status: 'failed', code: 'PB_PORT_UNAVAILABLE', reason: `cannot listen on 127.0.0.1:${port}: the port is in use by another process` });
+  const { hub: second } = await loggedHub(t, {
+    api: { type: 'rest-api', port, bindIp: '127.0.0.1' },
+    mine: { type: 'dummy', parameters: 'only,I,2' },
+  });
+  t.like(second.connection('api')?.status, {
+    status: 'failed',
+    code: 'PB_PORT_UNAVAILABLE',
+    reason: `cannot listen on 127.0.0.1:${port}: the port is in use by another process`,
+  });
   // Every request reaches the first hub, which has no parameter `mine/only`.
   for (let i = 0; i < 20; i++) t.is((await fetch(`http://127.0.0.1:${port}/parameters/mine/only`)).status, 404);
 });
 
-test('an address that is not this machine\'s fails with that reason', async (t) => {
+test("an address that is not this machine's fails with that reason", async (t) => {
   const { hub } = await loggedHub(t, { api: { type: 'rest-api', port: 0, bindIp: '192.0.2.1' } });
-  t.like(hub.connection('api')?.status, { status: 'failed', code: 'PB_PORT_UNAVAILABLE', reason: 'cannot listen on 192.0.2.1:0: 192.0.2.1 is not an address of this machine' });
+  t.like(hub.connection('api')?.status, {
+    status: 'failed',
+    code: 'PB_PORT_UNAVAILABLE',
+    reason: 'cannot listen on 192.0.2.1:0: 192.0.2.1 is not an address of this machine',
+  });
 });
 
 test('stopping frees the port for the next start', async (t) => {
@@ -87,5 +106,8 @@ test('settings are checked with their paths', (t) => {
   }
   const filters = validateFlow({ connections: { api: { type: 'rest-api', wsFilters: ['ok', '(broken'] } } }, '/virtual/flow.json5');
   t.false(filters.ok);
-  if (!filters.ok) t.deepEqual(filters.issues.map(formatIssue), ['connections.api.wsFilters[1]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(broken`']);
+  if (!filters.ok)
+    t.deepEqual(filters.issues.map(formatIssue), [
+      'connections.api.wsFilters[1]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(broken`',
+    ]);
 });

@@ -91,7 +91,10 @@ test('an enabled pulse fires every interval, first one interval after start', as
   const slow = record(t, param(hub, 'clock/pulse/1'), () => clock.now);
   const fast = record(t, param(hub, 'clock/pulse/2'), () => clock.now);
   clock.advanceBy(1000);
-  t.deepEqual(slow.map(([time]) => time), [250, 500, 750, 1000]);
+  t.deepEqual(
+    slow.map(([time]) => time),
+    [250, 500, 750, 1000],
+  );
   t.is(fast.length, 10);
 });
 
@@ -134,7 +137,16 @@ test('the trigger and pulse parameters are read-only', async (t) => {
 test('limits and bounds are configuration errors with their paths', (t) => {
   const many = Array.from({ length: 17 }, () => ({}));
   const result = validateFlow(
-    { connections: { clock: { type: 'timer', timers: [...many.slice(0, 1), { duration: 0 }, { duration: 1.5 }], pulses: [{ interval: 9 }, { every: 5 }] }, c2: { type: 'timer', timers: many, pulses: many } } },
+    {
+      connections: {
+        clock: {
+          type: 'timer',
+          timers: [...many.slice(0, 1), { duration: 0 }, { duration: 1.5 }],
+          pulses: [{ interval: 9 }, { every: 5 }],
+        },
+        c2: { type: 'timer', timers: many, pulses: many },
+      },
+    },
     '/virtual/flow.json5',
   );
   t.false(result.ok);

@@ -5,7 +5,10 @@ import { asHubError, errorTable, HubError, reasonOf, statusOf } from '../../lib/
 test('the README documents every error code with its status and text, and no others', async (t) => {
   const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Error codes'));
-  const rows = [...section.matchAll(/^\| `(PB_[A-Z_]+)` \| (\d{3}) \| (.+) \|$/gm)].map(([, code, status, text]) => [code, { status: Number(status), text }]);
+  const rows = [...section.matchAll(/^\| `(PB_[A-Z_]+)` \| (\d{3}) \| (.+) \|$/gm)].map(([, code, status, text]) => [
+    code,
+    { status: Number(status), text },
+  ]);
   t.deepEqual(Object.fromEntries(rows), { ...errorTable });
 });
 

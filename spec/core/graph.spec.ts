@@ -11,7 +11,10 @@ test('parameters are found by address and prefix', (t) => {
   graph.define('clock', 'pulse/1', { type: 'T', access: 'read-only' });
   t.is(graph.get('studio/onair')?.id, 'onair');
   t.is(graph.get('studio/nope'), undefined);
-  t.deepEqual(graph.byPrefix('studio/mic/').map((p) => p.address), ['studio/mic/1/open', 'studio/mic/2/open']);
+  t.deepEqual(
+    graph.byPrefix('studio/mic/').map((p) => p.address),
+    ['studio/mic/1/open', 'studio/mic/2/open'],
+  );
   t.is(graph.size, 4);
 });
 
@@ -41,7 +44,10 @@ test('added and removed events follow every definition and removal', (t) => {
   t.false(graph.remove('b/y'));
   graph.removeParameters('a', (id) => id.startsWith('_'));
   t.deepEqual(events, ['+a/x', '+a/_status/connected', '+b/y', '-b/y', '-a/x']);
-  t.deepEqual(graph.all().map((p) => p.address), ['a/_status/connected']);
+  t.deepEqual(
+    graph.all().map((p) => p.address),
+    ['a/_status/connected'],
+  );
 });
 
 test('a lookup says whether the connection or the parameter is unknown', (t) => {
@@ -61,7 +67,10 @@ test('a lookup says whether the connection or the parameter is unknown', (t) => 
 });
 
 /** A connection's parsed table, as a dummy makes it from its lines. */
-const tableOf = (ids: readonly string[], spec: ParameterSpec = rw): ParameterTable => ({ rows: ids.map((id) => ({ ...spec, id })), ids: new TextIndex(ids) });
+const tableOf = (ids: readonly string[], spec: ParameterSpec = rw): ParameterTable => ({
+  rows: ids.map((id) => ({ ...spec, id })),
+  ids: new TextIndex(ids),
+});
 
 test('a table is defined as one: its parameters are found, listed in definition order and counted like the others', (t) => {
   const graph = new Graph();
@@ -75,14 +84,27 @@ test('a table is defined as one: its parameters are found, listed in definition 
     ['a/x', 'vars/_status/connected', 'vars/m/1', 'vars/m/2', 'vars/n', 'b/y'],
   );
   t.is(graph.size, 6);
-  t.deepEqual([...graph.countsByConnection()], [['a', 1], ['vars', 4], ['b', 1]]);
+  t.deepEqual(
+    [...graph.countsByConnection()],
+    [
+      ['a', 1],
+      ['vars', 4],
+      ['b', 1],
+    ],
+  );
   const m2 = graph.get('vars/m/2');
   t.is(m2?.id, 'm/2');
   t.is(graph.get('vars/m/2'), m2, 'made once');
   t.true(graph.write('vars/m/2', 'hello').ok);
   t.is(m2?.value, 'hello');
-  t.deepEqual(graph.byPrefix('vars/m/').map((p) => p.address), ['vars/m/1', 'vars/m/2']);
-  t.deepEqual(graph.byPrefix('b/').map((p) => p.address), ['b/y']);
+  t.deepEqual(
+    graph.byPrefix('vars/m/').map((p) => p.address),
+    ['vars/m/1', 'vars/m/2'],
+  );
+  t.deepEqual(
+    graph.byPrefix('b/').map((p) => p.address),
+    ['b/y'],
+  );
   const missing = graph.lookup('vars/m/3');
   t.false(missing.ok);
   if (!missing.ok) t.is(missing.error.code, 'PB_UNKNOWN_PARAMETER');
@@ -91,7 +113,8 @@ test('a table is defined as one: its parameters are found, listed in definition 
 test('a table takes no address twice: not its own twice, not one defined already, and not again once defined', (t) => {
   const graph = new Graph();
   graph.define('vars', 'taken', rw);
-  const codeOf = (result: { ok: boolean; error?: { code: string; message: string } }) => (result.ok ? 'ok' : `${result.error?.code} ${result.error?.message}`);
+  const codeOf = (result: { ok: boolean; error?: { code: string; message: string } }) =>
+    result.ok ? 'ok' : `${result.error?.code} ${result.error?.message}`;
   t.is(codeOf(graph.defineTable('vars', tableOf(['free', 'taken']))), 'PB_DUPLICATE_PARAMETER vars/taken is already defined');
   t.is(codeOf(graph.defineTable('vars', tableOf(['a', 'b', 'a']))), 'PB_DUPLICATE_PARAMETER vars/a is already defined');
   t.is(graph.size, 1);
@@ -105,7 +128,9 @@ test('a table parameter is removed alone, or the table with its connection: even
   const graph = new Graph();
   const events: string[] = [];
   graph.removed$.subscribe((p) => events.push(`-${p.address}`));
-  graph.tables$.subscribe((change) => events.push(`${change.added ? '+' : '-'}${change.connectionId}: ${[...change.parameters()].map((p) => p.id).join(' ')}`));
+  graph.tables$.subscribe((change) =>
+    events.push(`${change.added ? '+' : '-'}${change.connectionId}: ${[...change.parameters()].map((p) => p.id).join(' ')}`),
+  );
   graph.define('vars', '_status/connected', rw, { reserved: true });
   graph.defineTable('vars', tableOf(['a', 'b', 'c', 'd']));
   t.true(graph.remove('vars/b'));
@@ -115,7 +140,10 @@ test('a table parameter is removed alone, or the table with its connection: even
   graph.get('vars/c');
   graph.removeParameters('vars', (id) => id.startsWith('_'));
   t.deepEqual(events, ['+vars: a b c d', '-vars/b', '-vars: a c d', '-vars/b']);
-  t.deepEqual(graph.all().map((p) => p.address), ['vars/_status/connected']);
+  t.deepEqual(
+    graph.all().map((p) => p.address),
+    ['vars/_status/connected'],
+  );
   t.is(graph.size, 1);
   t.true(graph.defineTable('vars', tableOf(['a'])).ok, 'the connection may define its table again');
 });
@@ -175,7 +203,8 @@ test('a walk of readings reads a table row as the parameter it would be, and mak
   const graph = new Graph();
   graph.defineTable('vars', tableOf(['a', 'b', 'go'], { type: 'I', access: 'read-write', initial: 3 }));
   graph.write('vars/b', 4);
-  const read = (reading: { address: string; type: string; access: string; value: unknown }) => `${reading.address} ${reading.type} ${reading.access} ${String(reading.value)}`;
+  const read = (reading: { address: string; type: string; access: string; value: unknown }) =>
+    `${reading.address} ${reading.type} ${reading.access} ${String(reading.value)}`;
   t.deepEqual([...graph.readings()].map(read), ['vars/a I read-write 3', 'vars/b I read-write 4', 'vars/go I read-write 3']);
   const [a] = graph.readings();
   const made: string[] = [];

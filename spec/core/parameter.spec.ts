@@ -138,7 +138,9 @@ test('a write made while the parameter notifies is delivered with the cause it w
 });
 
 test('an initial value that does not convert is refused', (t) => {
-  t.throws(() => createParameter('c', 'x', { type: 'B', access: 'read-write', initial: 'maybe' }), { message: /c\/x: cannot convert "maybe" to boolean/ });
+  t.throws(() => createParameter('c', 'x', { type: 'B', access: 'read-write', initial: 'maybe' }), {
+    message: /c\/x: cannot convert "maybe" to boolean/,
+  });
 });
 
 test('a parameter owned elsewhere forwards converted writes and changes only when its owner reports', (t) => {

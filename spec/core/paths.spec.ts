@@ -13,9 +13,14 @@ test('paths in the folder become relative to it, spaces in the folder included',
 test('other absolute paths become relative too; HTTP paths and URLs stay', (t) => {
   t.is(rewrite('documentRoot /srv/www (missing), state in /tmp/x;'), 'documentRoot ../../../srv/www (missing), state in ../../../tmp/x;');
   t.is(rewrite('/home/ann/My Showsandmore/x'), '../My Showsandmore/x', 'a folder of a similar name is not the folder');
-  t.is(rewrite('GET /parameters/a/b at http://127.0.0.1:17011/home, a/b, 1/2'), 'GET /parameters/a/b at http://127.0.0.1:17011/home, a/b, 1/2');
+  t.is(
+    rewrite('GET /parameters/a/b at http://127.0.0.1:17011/home, a/b, 1/2'),
+    'GET /parameters/a/b at http://127.0.0.1:17011/home, a/b, 1/2',
+  );
 });
 
 test('mapStrings rewrites every string of a JSON-like value', (t) => {
-  t.deepEqual(mapStrings({ a: ['/srv/x', 1, null, { b: '/home/ann/My Shows/y' }] }, rewrite), { a: ['../../../srv/x', 1, null, { b: 'y' }] });
+  t.deepEqual(mapStrings({ a: ['/srv/x', 1, null, { b: '/home/ann/My Shows/y' }] }, rewrite), {
+    a: ['../../../srv/x', 1, null, { b: 'y' }],
+  });
 });

@@ -4,7 +4,8 @@ import { TestScheduler } from 'rxjs/testing';
 import { after, chainedTime, every, realTime } from '../../lib/core/scheduler.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 
-const testScheduler = (t: { deepEqual(a: unknown, b: unknown): void }) => new TestScheduler((actual, expected) => t.deepEqual(actual, expected));
+const testScheduler = (t: { deepEqual(a: unknown, b: unknown): void }) =>
+  new TestScheduler((actual, expected) => t.deepEqual(actual, expected));
 
 test('after runs its work once, when due', (t) => {
   const scheduler = testScheduler(t);

@@ -57,20 +57,27 @@ live(`a page of another origin cannot write or open the socket; an allowed one c
   t.is(param(allowed.hub, 'studio/onair').value, true);
 });
 
-live(`a browser signs in to a token-only hub with ?access_token= and the demo page runs on the session (R-H11)${whyNoBrowser}`, async (t) => {
-  const { base } = await serve(t, { token: 'tok-123', documentRoot: demoRoot }, { studio: { type: 'dummy', parameters: ['title,S,Morning'] } });
-  const browser = await openBrowser(t);
-  const page = await browser.newPage();
-  const refusedAnswer = await page.goto(`${base}/parameters/studio/title`);
-  t.is(refusedAnswer?.status(), 401);
-  const answer = await page.goto(`${base}/parameters/studio/title?access_token=tok-123`);
-  t.is(page.url(), `${base}/parameters/studio/title`, 'the token left the address bar');
-  t.is(answer?.status(), 200);
-  t.is(await page.textContent('body'), 'Morning');
-  const cookies = await page.context().cookies();
-  t.like(cookies[0], { httpOnly: true, sameSite: 'Strict' });
-  await page.goto(`${base}/`);
-  await page.locator('#link.up').waitFor();
-  await page.locator('tr[data-address="studio/title"] td.value').filter({ hasText: 'Morning' }).waitFor();
-  t.pass();
-});
+live(
+  `a browser signs in to a token-only hub with ?access_token= and the demo page runs on the session (R-H11)${whyNoBrowser}`,
+  async (t) => {
+    const { base } = await serve(
+      t,
+      { token: 'tok-123', documentRoot: demoRoot },
+      { studio: { type: 'dummy', parameters: ['title,S,Morning'] } },
+    );
+    const browser = await openBrowser(t);
+    const page = await browser.newPage();
+    const refusedAnswer = await page.goto(`${base}/parameters/studio/title`);
+    t.is(refusedAnswer?.status(), 401);
+    const answer = await page.goto(`${base}/parameters/studio/title?access_token=tok-123`);
+    t.is(page.url(), `${base}/parameters/studio/title`, 'the token left the address bar');
+    t.is(answer?.status(), 200);
+    t.is(await page.textContent('body'), 'Morning');
+    const cookies = await page.context().cookies();
+    t.like(cookies[0], { httpOnly: true, sameSite: 'Strict' });
+    await page.goto(`${base}/`);
+    await page.locator('#link.up').waitFor();
+    await page.locator('tr[data-address="studio/title"] td.value').filter({ hasText: 'Morning' }).waitFor();
+    t.pass();
+  },
+);

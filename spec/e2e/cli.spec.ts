@@ -15,7 +15,10 @@ interface Finished {
   stderr: string;
 }
 
-function patchbay(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; done: Promise<Finished>; stderrSoFar: () => string } {
+function patchbay(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; done: Promise<Finished>; stderrSoFar: () => string } {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
@@ -76,7 +79,11 @@ test('run starts the hub, names connections in its log, and stops cleanly on SIG
   } }`);
   const run = patchbay(['run', path]);
   t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(() => run.stderrSoFar().includes('running:'), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
+  await eventually(
+    () => run.stderrSoFar().includes('running:'),
+    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
   run.child.kill('SIGTERM');
   const { code, stderr } = await run.done;
   t.is(code, 0);
@@ -84,17 +91,27 @@ test('run starts the hub, names connections in its log, and stops cleanly on SIG
   t.regex(stderr, /INFO: \[second\] started \(timer\)/);
   t.regex(stderr, /running: 2 connections, 2 parameters/);
   const stopping = stderr.indexOf('stopping (SIGTERM)');
-  t.true(stopping > 0 && stderr.indexOf('[second] stopped') > stopping && stderr.indexOf('[first] stopped') > stderr.indexOf('[second] stopped'), stderr);
+  t.true(
+    stopping > 0 && stderr.indexOf('[second] stopped') > stopping && stderr.indexOf('[first] stopped') > stderr.indexOf('[second] stopped'),
+    stderr,
+  );
 });
 
 test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {
   const run = patchbay(['run', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(() => run.stderrSoFar().includes('running:'), () => `the demo to start (log so far: ${run.stderrSoFar()})`, startBound);
+  await eventually(
+    () => run.stderrSoFar().includes('running:'),
+    () => `the demo to start (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
   run.child.kill('SIGINT');
   const { code, stderr } = await run.done;
   t.is(code, 0);
-  const lines = stderr.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; connection?: string });
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { msg: string; connection?: string });
   t.true(lines.some((l) => l.connection === 'studio' && l.msg === 'started (dummy)'));
   t.true(lines.some((l) => l.msg.includes('demo.json5')));
 });
@@ -103,27 +120,54 @@ test('run --watch reloads an edited flow file and refuses one with mistakes, kee
   const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }`);
   const run = patchbay(['run', path, '--watch', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));
-  const messages = () => run.stderrSoFar().trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
-  await eventually(() => messages().some((m) => m.startsWith('watching ')), () => `the watcher (log so far: ${run.stderrSoFar()})`, startBound);
+  const messages = () =>
+    run
+      .stderrSoFar()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+  await eventually(
+    () => messages().some((m) => m.startsWith('watching ')),
+    () => `the watcher (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,Q,1' } } }`);
-  await eventually(() => messages().some((m) => m.startsWith('reload refused')), () => `the refusal (log so far: ${run.stderrSoFar()})`, 30_000);
+  await eventually(
+    () => messages().some((m) => m.startsWith('reload refused')),
+    () => `the refusal (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
   t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
-  await eventually(() => messages().some((m) => m.startsWith('reloaded:')), () => `the reload (log so far: ${run.stderrSoFar()})`, 30_000);
+  await eventually(
+    () => messages().some((m) => m.startsWith('reloaded:')),
+    () => `the reload (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
   t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
   run.child.kill('SIGTERM');
   t.is((await run.done).code, 0);
 });
 
 test('a hub whose log reader went away still stops cleanly on SIGTERM', async (t) => {
-  const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, tick: { type: 'timer', pulses: [{ interval: 10 }] } } }`);
+  const path = await flowFile(
+    `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, tick: { type: 'timer', pulses: [{ interval: 10 }] } } }`,
+  );
   const run = patchbay(['run', path, '--log-level', 'debug', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(() => run.stderrSoFar().includes('running:'), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
+  await eventually(
+    () => run.stderrSoFar().includes('running:'),
+    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
   run.child.stderr?.destroy(); // the reading end of the log pipe closes
   await new Promise((resolve) => setTimeout(resolve, 200));
   run.child.kill('SIGTERM');
-  const exited = await Promise.race([run.done.then((d) => d.code), new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+  const exited = await Promise.race([
+    run.done.then((d) => d.code),
+    new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+  ]);
   t.is(exited, 0);
 });
 
@@ -134,13 +178,23 @@ test('environment variables fill in ${NAME} placeholders; a whole placeholder in
   } }`);
   const invalid = await patchbay(['validate', path], { ...process.env, TOKEN: undefined }).done;
   t.is(invalid.code, 2);
-  t.true(invalid.stderr.includes(`${path}: 1 mistake:\n  connections.api.token: environment variable TOKEN is not set (give a default with \${TOKEN:-default})`), invalid.stderr);
+  t.true(
+    invalid.stderr.includes(
+      `${path}: 1 mistake:\n  connections.api.token: environment variable TOKEN is not set (give a default with \${TOKEN:-default})`,
+    ),
+    invalid.stderr,
+  );
   const run = patchbay(['run', path, '--state', 'none'], { ...process.env, PORT: '0', TOKEN: 'secret', TITLE: 'Evening News' });
   t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(() => run.stderrSoFar().includes('running:'), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
+  await eventually(
+    () => run.stderrSoFar().includes('running:'),
+    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
   const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderrSoFar())?.[1];
   t.truthy(port, run.stderrSoFar());
-  const read = (address: string) => fetch(`http://127.0.0.1:${port}/parameters/${address}`, { headers: { authorization: 'Bearer secret' } }).then((r) => r.text());
+  const read = (address: string) =>
+    fetch(`http://127.0.0.1:${port}/parameters/${address}`, { headers: { authorization: 'Bearer secret' } }).then((r) => r.text());
   t.is(await read('vars/title'), 'Evening News');
   t.is(await read('vars/price'), '${literal}');
   run.child.kill('SIGTERM');
@@ -151,15 +205,33 @@ test('SIGHUP reloads the flow file once, refuses an edit with mistakes and keeps
   const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }`);
   const run = patchbay(['run', path, '--state', 'none', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));
-  const messages = () => run.stderrSoFar().trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
-  await eventually(() => messages().some((m) => m.startsWith('running:')), () => `the hub to start (log so far: ${run.stderrSoFar()})`, startBound);
+  const messages = () =>
+    run
+      .stderrSoFar()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+  await eventually(
+    () => messages().some((m) => m.startsWith('running:')),
+    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,Q,1' } } }`);
   run.child.kill('SIGHUP');
-  await eventually(() => messages().some((m) => m.startsWith('reload refused')), () => `the refusal (log so far: ${run.stderrSoFar()})`, 30_000);
+  await eventually(
+    () => messages().some((m) => m.startsWith('reload refused')),
+    () => `the refusal (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
   t.true(messages().some((m) => m.includes('connections.vars.parameters: line 1: unknown type "Q"')));
   await writeFile(path, `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, more: { type: 'dummy', parameters: 'b,S,x' } } }`);
   run.child.kill('SIGHUP');
-  await eventually(() => messages().some((m) => m.startsWith('reloaded:')), () => `the reload (log so far: ${run.stderrSoFar()})`, 30_000);
+  await eventually(
+    () => messages().some((m) => m.startsWith('reloaded:')),
+    () => `the reload (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
   t.true(messages().includes('SIGHUP: reloading the flow file'), messages().join('\n'));
   t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
   run.child.kill('SIGTERM');

@@ -45,57 +45,85 @@ test.serial('--watch reloads an edited code flow, and an edited module it import
     await writeFile(join(dir, 'greeter.ts'), greeter('v2'));
     await eventually(async () => (await hub.read('greeter/text')) === 'hello v2', `the edited flow to run (${type ?? 'commonjs'})`, 20_000);
     await writeFile(join(dir, 'words.ts'), `export const greeting = 'salut';`);
-    await eventually(async () => (await hub.read('greeter/text')) === 'salut v2', `the edited import to run (${type ?? 'commonjs'})`, 20_000);
+    await eventually(
+      async () => (await hub.read('greeter/text')) === 'salut v2',
+      `the edited import to run (${type ?? 'commonjs'})`,
+      20_000,
+    );
     t.is(await terminate(hub), 0);
   }
 });
 
-test.serial('JavaScript and TypeScript flows run in CommonJS and ES module folders; x.js is x.js; a flow that does not compile names its line and column', async (t) => {
-  const dir = await folder({
-    'cjs/package.json': npmInit,
-    'cjs/typed.ts': `
+test.serial(
+  'JavaScript and TypeScript flows run in CommonJS and ES module folders; x.js is x.js; a flow that does not compile names its line and column',
+  async (t) => {
+    const dir = await folder({
+      'cjs/package.json': npmInit,
+      'cjs/typed.ts': `
       import type { CodeFlow } from 'patchbay/flow';
       const flow: CodeFlow = (hub) => { hub.define('scope', { type: 'S', initial: typeof module }); };
       export default flow;`,
-    'cjs/plain.js': `module.exports = (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
-    'cjs/esm-syntax.js': `export default (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
-    'cjs/twin.js': `module.exports = (hub) => { hub.define('from', { type: 'S', initial: 'js' }); };`,
-    'cjs/twin.ts': `export default (hub: any) => { hub.define('from', { type: 'S', initial: 'ts' }); };`,
-    'cjs/broken.ts': `export default (hub: any) => {\n  const x: number = 1;\n  hub.define('x', { type: 'I', initial: x + });\n};\n`,
-    'esm/package.json': JSON.stringify({ type: 'module' }),
-    'esm/typed-esm.ts': `
+      'cjs/plain.js': `module.exports = (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
+      'cjs/esm-syntax.js': `export default (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
+      'cjs/twin.js': `module.exports = (hub) => { hub.define('from', { type: 'S', initial: 'js' }); };`,
+      'cjs/twin.ts': `export default (hub: any) => { hub.define('from', { type: 'S', initial: 'ts' }); };`,
+      'cjs/broken.ts': `export default (hub: any) => {\n  const x: number = 1;\n  hub.define('x', { type: 'I', initial: x + });\n};\n`,
+      'esm/package.json': JSON.stringify({ type: 'module' }),
+      'esm/typed-esm.ts': `
       import type { CodeFlow } from 'patchbay/flow';
       const flow: CodeFlow = (hub) => { hub.define('ok', { type: 'B', initial: true }); };
       export default flow;`,
-    'esm/plain-esm.js': `export default (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
-    'esm/old-style.cjs': `module.exports = (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
-    'esm/broken-esm.js': `export default (hub) => {\n  hub.define('x', { type: 'I', initial: ) });\n};\n`,
-    'flow.json5': JSON.stringify({
-      connections: { api },
-      flows: ['cjs/typed.ts', 'cjs/plain.js', 'cjs/esm-syntax.js', 'cjs/twin.js', 'cjs/broken.ts', 'esm/typed-esm.ts', 'esm/plain-esm.js', 'esm/old-style.cjs', 'esm/broken-esm.js'],
-    }),
-  });
-  const hub = await runHub(t, join(dir, 'flow.json5'));
-  t.is(await hub.read('typed/scope'), 'object', 'a TypeScript flow in a CommonJS folder runs as CommonJS');
-  for (const id of ['plain', 'esm-syntax', 'typed-esm', 'plain-esm', 'old-style']) t.is(await hub.read(`${id}/ok`), 'true', `${id}: ${hub.log()}`);
-  t.is(await hub.read('twin/from'), 'js', 'a flow listed as twin.js is twin.js');
-  const problems = await hub.problems();
-  t.deepEqual(
-    problems.map(({ id, code }) => ({ id, code })),
-    [
-      { id: 'broken', code: 'PB_CODE_FLOW' },
-      { id: 'broken-esm', code: 'PB_CODE_FLOW' },
-    ],
-  );
-  t.regex(problems[0]?.message ?? '', /^code flow \S*cjs\/broken\.ts failed to load: \S*cjs\/broken\.ts:3:\d+: \S.*$/, 'file, line and column, on one line');
-  t.regex(problems[1]?.message ?? '', /^code flow \S*esm\/broken-esm\.js failed to load: \S*esm\/broken-esm\.js:2:\d+: \S.*$/, 'file, line and column, on one line');
-  t.is(await terminate(hub), 0);
-});
+      'esm/plain-esm.js': `export default (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
+      'esm/old-style.cjs': `module.exports = (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
+      'esm/broken-esm.js': `export default (hub) => {\n  hub.define('x', { type: 'I', initial: ) });\n};\n`,
+      'flow.json5': JSON.stringify({
+        connections: { api },
+        flows: [
+          'cjs/typed.ts',
+          'cjs/plain.js',
+          'cjs/esm-syntax.js',
+          'cjs/twin.js',
+          'cjs/broken.ts',
+          'esm/typed-esm.ts',
+          'esm/plain-esm.js',
+          'esm/old-style.cjs',
+          'esm/broken-esm.js',
+        ],
+      }),
+    });
+    const hub = await runHub(t, join(dir, 'flow.json5'));
+    t.is(await hub.read('typed/scope'), 'object', 'a TypeScript flow in a CommonJS folder runs as CommonJS');
+    for (const id of ['plain', 'esm-syntax', 'typed-esm', 'plain-esm', 'old-style'])
+      t.is(await hub.read(`${id}/ok`), 'true', `${id}: ${hub.log()}`);
+    t.is(await hub.read('twin/from'), 'js', 'a flow listed as twin.js is twin.js');
+    const problems = await hub.problems();
+    t.deepEqual(
+      problems.map(({ id, code }) => ({ id, code })),
+      [
+        { id: 'broken', code: 'PB_CODE_FLOW' },
+        { id: 'broken-esm', code: 'PB_CODE_FLOW' },
+      ],
+    );
+    t.regex(
+      problems[0]?.message ?? '',
+      /^code flow \S*cjs\/broken\.ts failed to load: \S*cjs\/broken\.ts:3:\d+: \S.*$/,
+      'file, line and column, on one line',
+    );
+    t.regex(
+      problems[1]?.message ?? '',
+      /^code flow \S*esm\/broken-esm\.js failed to load: \S*esm\/broken-esm\.js:2:\d+: \S.*$/,
+      'file, line and column, on one line',
+    );
+    t.is(await terminate(hub), 0);
+  },
+);
 
-test.serial('a flow that throws from a timer or a listener, or leaves a rejection unhandled, is reported and stopped; a flow writing its own parameter is cut; the hub runs on', async (t) => {
-  const dir = await folder({
-    'package.json': npmInit,
-    'timer-bomb.js': `
+test.serial(
+  'a flow that throws from a timer or a listener, or leaves a rejection unhandled, is reported and stopped; a flow writing its own parameter is cut; the hub runs on',
+  async (t) => {
+    const dir = await folder({
+      'package.json': npmInit,
+      'timer-bomb.js': `
       module.exports = (hub) => {
         hub.define('armed', { type: 'B', initial: true });
         // The timer is set from a change the flow watches, long after its start.
@@ -103,49 +131,53 @@ test.serial('a flow that throws from a timer or a listener, or leaves a rejectio
           if (v === 1) setTimeout(() => { throw new Error('boom from a timer'); }, 10);
         });
       };`,
-    'rejecter.ts': `
+      'rejecter.ts': `
       export default (hub: any) => {
         hub.define('here', { type: 'B', initial: true });
         return hub.watch('vars/arm').subscribe((v: unknown) => {
           if (v === 2) void (async () => { await new Promise((r) => setTimeout(r, 10)); throw new Error('nobody catches this'); })();
         });
       };`,
-    'looper.js': `
+      'looper.js': `
       module.exports = (hub) => {
         hub.define('n', { type: 'I', initial: 0 });
         return hub.watch('looper/n').subscribe((n) => hub.write('looper/n', n + 1));
       };`,
-    'thrower.js': `module.exports = (hub) => hub.watch('vars/arm').subscribe((v) => { if (v === 3) throw new Error('thrown by a listener'); });`,
-    'steady.js': `module.exports = (hub) => hub.watch('vars/arm').subscribe((v) => hub.write('vars/seen', v));`,
-    'flow.json5': JSON.stringify({
-      connections: { api, vars: { type: 'dummy', parameters: ['arm,I,0', 'seen,I,0'] } },
-      flows: ['timer-bomb.js', 'rejecter.ts', 'looper.js', 'thrower.js', 'steady.js'],
-    }),
-  });
-  const hub = await runHub(t, join(dir, 'flow.json5'));
-  t.like(await hub.problems(), [{ source: 'code-flow', id: 'looper', code: 'PB_FEEDBACK_LOOP' }]);
-  t.regex((await hub.problems())[0]?.message ?? '', /looper\/n → looper\/n/);
+      'thrower.js': `module.exports = (hub) => hub.watch('vars/arm').subscribe((v) => { if (v === 3) throw new Error('thrown by a listener'); });`,
+      'steady.js': `module.exports = (hub) => hub.watch('vars/arm').subscribe((v) => hub.write('vars/seen', v));`,
+      'flow.json5': JSON.stringify({
+        connections: { api, vars: { type: 'dummy', parameters: ['arm,I,0', 'seen,I,0'] } },
+        flows: ['timer-bomb.js', 'rejecter.ts', 'looper.js', 'thrower.js', 'steady.js'],
+      }),
+    });
+    const hub = await runHub(t, join(dir, 'flow.json5'));
+    t.like(await hub.problems(), [{ source: 'code-flow', id: 'looper', code: 'PB_FEEDBACK_LOOP' }]);
+    t.regex((await hub.problems())[0]?.message ?? '', /looper\/n → looper\/n/);
 
-  t.is(await hub.write('vars/arm', '1'), 'OK');
-  await eventually(async () => (await hub.problems()).some((p) => p.id === 'timer-bomb'), 'the timer failure to be reported');
-  t.is(await hub.read('timer-bomb/armed'), 'HTTP 404', 'the failed flow is stopped and its parameters removed');
-  t.is(await hub.write('vars/arm', '2'), 'OK');
-  await eventually(async () => (await hub.problems()).some((p) => p.id === 'rejecter'), 'the rejection to be reported');
-  t.is(await hub.read('rejecter/here'), 'HTTP 404');
-  const problems = await hub.problems();
-  t.like(
-    problems.find((p) => p.id === 'timer-bomb'),
-    { source: 'code-flow', code: 'PB_CODE_FLOW' },
-  );
-  t.regex(problems.find((p) => p.id === 'timer-bomb')?.message ?? '', /timer-bomb\.js.*boom from a timer/);
-  t.regex(problems.find((p) => p.id === 'rejecter')?.message ?? '', /rejecter\.ts.*nobody catches this/);
+    t.is(await hub.write('vars/arm', '1'), 'OK');
+    await eventually(async () => (await hub.problems()).some((p) => p.id === 'timer-bomb'), 'the timer failure to be reported');
+    t.is(await hub.read('timer-bomb/armed'), 'HTTP 404', 'the failed flow is stopped and its parameters removed');
+    t.is(await hub.write('vars/arm', '2'), 'OK');
+    await eventually(async () => (await hub.problems()).some((p) => p.id === 'rejecter'), 'the rejection to be reported');
+    t.is(await hub.read('rejecter/here'), 'HTTP 404');
+    const problems = await hub.problems();
+    t.like(
+      problems.find((p) => p.id === 'timer-bomb'),
+      { source: 'code-flow', code: 'PB_CODE_FLOW' },
+    );
+    t.regex(problems.find((p) => p.id === 'timer-bomb')?.message ?? '', /timer-bomb\.js.*boom from a timer/);
+    t.regex(problems.find((p) => p.id === 'rejecter')?.message ?? '', /rejecter\.ts.*nobody catches this/);
 
-  // The loop is cut again on the next change from outside, and the rest of the hub serves.
-  t.is(await hub.write('looper/n', '100'), 'OK');
-  t.is(await hub.write('vars/arm', '3'), 'OK');
-  t.is(await hub.read('vars/seen'), '3', 'the other flows run on');
-  await eventually(async () => (await hub.problems()).some((p) => p.id === 'thrower'), 'the listener failure to be reported');
-  t.regex((await hub.problems()).find((p) => p.id === 'thrower')?.message ?? '', /thrower\.js stopped: thrown by a listener/);
-  t.is(await terminate(hub), 0, hub.log());
-  t.false(hub.messages().some((m) => m.startsWith('uncaught')), hub.log());
-});
+    // The loop is cut again on the next change from outside, and the rest of the hub serves.
+    t.is(await hub.write('looper/n', '100'), 'OK');
+    t.is(await hub.write('vars/arm', '3'), 'OK');
+    t.is(await hub.read('vars/seen'), '3', 'the other flows run on');
+    await eventually(async () => (await hub.problems()).some((p) => p.id === 'thrower'), 'the listener failure to be reported');
+    t.regex((await hub.problems()).find((p) => p.id === 'thrower')?.message ?? '', /thrower\.js stopped: thrown by a listener/);
+    t.is(await terminate(hub), 0, hub.log());
+    t.false(
+      hub.messages().some((m) => m.startsWith('uncaught')),
+      hub.log(),
+    );
+  },
+);

@@ -15,11 +15,21 @@ live(`the console lists connections with a failed one's reason, shows live value
   await new Promise((resolve) => blocker.once('listening', resolve));
   t.teardown(() => blocker.close());
   const busy = (blocker.address() as { port: number }).port;
-  const { hub, base } = await serve(t, { description: 'Dashboards and the console' }, {
-    studio: { type: 'dummy', description: 'Studio state', location: 'Studio A', group: 'on air', parameters: ['onair,B,false', 'program/title,S,Morning Show', 'program/level,F,0.75', 'clips,I,3', 'cue,T'] },
-    clock: { type: 'timer', timers: [{ duration: 5 }] },
-    second: { type: 'rest-api', port: busy, bindIp: '127.0.0.1' },
-  });
+  const { hub, base } = await serve(
+    t,
+    { description: 'Dashboards and the console' },
+    {
+      studio: {
+        type: 'dummy',
+        description: 'Studio state',
+        location: 'Studio A',
+        group: 'on air',
+        parameters: ['onair,B,false', 'program/title,S,Morning Show', 'program/level,F,0.75', 'clips,I,3', 'cue,T'],
+      },
+      clock: { type: 'timer', timers: [{ duration: 5 }] },
+      second: { type: 'rest-api', port: busy, bindIp: '127.0.0.1' },
+    },
+  );
   const browser = await openBrowser(t);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(`${base}/console/`);
@@ -39,7 +49,9 @@ live(`the console lists connections with a failed one's reason, shows live value
   t.is(param(hub, 'studio/program/title').value, 'Evening News');
   await page.getByLabel('new value for studio/program/level').fill('0.5');
   await page.getByLabel('new value for studio/program/level').press('Enter');
-  await value(page, 'studio/program/level').filter({ hasText: /^0\.5$/ }).waitFor();
+  await value(page, 'studio/program/level')
+    .filter({ hasText: /^0\.5$/ })
+    .waitFor();
   t.is(param(hub, 'studio/program/level').value, 0.5);
   await page.getByLabel('new value for studio/clips').fill('12');
   await page.getByLabel('new value for studio/clips').press('Enter');
@@ -50,7 +62,9 @@ live(`the console lists connections with a failed one's reason, shows live value
   const fires: unknown[] = [];
   param(hub, 'studio/cue').changes$.subscribe((v) => fires.push(v));
   await page.getByLabel('fire studio/cue').click();
-  await value(page, 'studio/cue').filter({ hasText: /^fired / }).waitFor();
+  await value(page, 'studio/cue')
+    .filter({ hasText: /^fired / })
+    .waitFor();
   t.deepEqual(fires, [true]);
   // Who changed it last, from GET /parameters, once listed again.
   await page.reload();
@@ -60,7 +74,9 @@ live(`the console lists connections with a failed one's reason, shows live value
   // Search by text and by expression.
   await page.getByLabel('search parameters').fill('level');
   await page.locator('.row[data-address]').first().waitFor();
-  t.deepEqual(await page.locator('.row[data-address]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-address'))), ['studio/program/level']);
+  t.deepEqual(await page.locator('.row[data-address]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-address'))), [
+    'studio/program/level',
+  ]);
   await page.getByLabel('search parameters').fill('/^studio/(onair|clips)$/');
   await page.locator('.row[data-address="studio/clips"]').waitFor();
   await page.waitForFunction("document.querySelectorAll('.row[data-address]').length === 2");
@@ -92,13 +108,19 @@ live(`the console lists connections with a failed one's reason, shows live value
 
 live(`the console follows a reload that adds and removes a connection, without a page reload${whyNoBrowser}`, async (t) => {
   const api = { type: 'rest-api', port: 0, bindIp: '127.0.0.1' };
-  const { hub, base } = await serve(t, {}, { old: { type: 'dummy', parameters: ['gone,S,bye'] }, kept: { type: 'dummy', parameters: ['x,I,1'] } });
+  const { hub, base } = await serve(
+    t,
+    {},
+    { old: { type: 'dummy', parameters: ['gone,S,bye'] }, kept: { type: 'dummy', parameters: ['x,I,1'] } },
+  );
   const browser = await openBrowser(t);
   const page = await browser.newPage();
   await page.goto(`${base}/console/`);
   await value(page, 'old/gone').filter({ hasText: 'bye' }).waitFor();
   // The same rest-api settings as serve's: the connection stays, and so does the page's socket.
-  await hub.reload(flowOf({ connections: { api, kept: { type: 'dummy', parameters: ['x,I,1'] }, fresh: { type: 'dummy', parameters: ['hello,S,hi'] } } }));
+  await hub.reload(
+    flowOf({ connections: { api, kept: { type: 'dummy', parameters: ['x,I,1'] }, fresh: { type: 'dummy', parameters: ['hello,S,hi'] } } }),
+  );
   await value(page, 'fresh/hello').filter({ hasText: 'hi' }).waitFor();
   await page.locator('.row[data-address="old/gone"]').waitFor({ state: 'detached' });
   t.is(await page.locator('.row.group').filter({ hasText: 'old' }).count(), 0);
@@ -134,7 +156,9 @@ live(`the console shows 50,000 parameters and scrolls to the last of them${whyNo
   // Only what is in view is in the page.
   t.true((await page.locator('.row[data-address]').count()) < 100);
   await page.locator('.tree').evaluate((tree) => (tree.scrollTop = tree.scrollHeight));
-  await value(page, 'big/p/49999').filter({ hasText: /^49999$/ }).waitFor();
+  await value(page, 'big/p/49999')
+    .filter({ hasText: /^49999$/ })
+    .waitFor();
   param(hub, 'big/p/49999').set(7);
   await value(page, 'big/p/49999').filter({ hasText: /^7$/ }).waitFor();
   await page.getByLabel('search parameters').fill('p/4242');
@@ -152,14 +176,24 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
   await page.goto(`${base}/console/`);
   await page.getByRole('button', { name: 'log' }).click();
   await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
-  await hub.reload(flowOf({ connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] }, fresh: { type: 'dummy', parameters: ['b,S'] } } }));
-  await page.locator('.lines li').filter({ hasText: /reload/i }).first().waitFor();
+  await hub.reload(
+    flowOf({ connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] }, fresh: { type: 'dummy', parameters: ['b,S'] } } }),
+  );
+  await page
+    .locator('.lines li')
+    .filter({ hasText: /reload/i })
+    .first()
+    .waitFor();
   await page.getByLabel('log level').selectOption('error');
   await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
   t.is(await page.locator('.lines li').count(), 0, 'a new level starts a new stream');
 
   // The log names every address and client: a token scoped to some addresses may not read it.
-  const scoped = await serve(t, { tokens: [{ name: 'desk', token: 'desk-token', read: ['vars/#'] }] }, { vars: { type: 'dummy', parameters: ['a,I,1'] } });
+  const scoped = await serve(
+    t,
+    { tokens: [{ name: 'desk', token: 'desk-token', read: ['vars/#'] }] },
+    { vars: { type: 'dummy', parameters: ['a,I,1'] } },
+  );
   const status = await new Promise<number>((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${scoped.port}/ws?log=info&access_token=desk-token`);
     ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
@@ -170,7 +204,10 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
 
 live(`the console lists the rules in the order they run, each with its problems${whyNoBrowser}`, async (t) => {
   const hub = await startHub(t, {
-    connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, studio: { type: 'dummy', parameters: ['fader,F,0', 'level,F,0'] } },
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      studio: { type: 'dummy', parameters: ['fader,F,0', 'level,F,0'] },
+    },
     rules: [
       { source: 'studio/fader', destinations: ['studio/level'], pipe: [{ scale: [0, 1, 0, 100] }] },
       { source: 'studio/fader', destinations: ['studio/missing'], description: 'to nowhere' },

@@ -6,9 +6,13 @@ import { serve } from '../helpers/http.ts';
 const documentRoot = fileURLToPath(new URL('../../flows/demo-www', import.meta.url));
 
 live(`the demo page lists parameters, follows changes live and lets a user edit a value${whyNoBrowser}`, async (t) => {
-  const { hub, base } = await serve(t, { documentRoot }, {
-    studio: { type: 'dummy', parameters: ['onair,B,false', 'program/title,S,Morning Show', 'program/level,F,0.75', 'cue,T', 'note,S'] },
-  });
+  const { hub, base } = await serve(
+    t,
+    { documentRoot },
+    {
+      studio: { type: 'dummy', parameters: ['onair,B,false', 'program/title,S,Morning Show', 'program/level,F,0.75', 'cue,T', 'note,S'] },
+    },
+  );
   const browser = await openBrowser(t);
   const page = await browser.newPage();
   await page.goto(`${base}/`);
@@ -36,7 +40,9 @@ live(`the demo page lists parameters, follows changes live and lets a user edit 
   await value('studio/onair').filter({ hasText: 'true' }).waitFor();
   t.is(param(hub, 'studio/onair').value, true);
   await page.locator('tr[data-address="studio/cue"] button').click();
-  await value('studio/cue').filter({ hasText: /^fired / }).waitFor();
+  await value('studio/cue')
+    .filter({ hasText: /^fired / })
+    .waitFor();
   t.deepEqual(fires, [true]);
 
   // A value the parameter cannot take is refused with the reason shown.
@@ -59,7 +65,11 @@ live(`the demo page works against a hub with a token${whyNoBrowser}`, async (t) 
 
 live(`the demo page follows reloads, updates every row it lists, clears an old error and fits a phone${whyNoBrowser}`, async (t) => {
   // wsFilters stream only studio/on…: the page still lists studio/note, so it must keep it current another way.
-  const { hub, base } = await serve(t, { documentRoot, wsFilters: ['^studio/on'] }, { studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5'] } });
+  const { hub, base } = await serve(
+    t,
+    { documentRoot, wsFilters: ['^studio/on'] },
+    { studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5'] } },
+  );
   const browser = await openBrowser(t);
   const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
   await page.goto(`${base}/`);
@@ -78,12 +88,24 @@ live(`the demo page follows reloads, updates every row it lists, clears an old e
   await page.getByLabel('new value for studio/level').fill('0.25');
   await page.getByLabel('new value for studio/level').press('Enter');
   await value('studio/level').filter({ hasText: '0.25' }).waitFor();
-  await page.locator('#message').filter({ hasText: 'cannot convert' }).waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('#message')
+    .filter({ hasText: 'cannot convert' })
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   t.is((await page.locator('#message').textContent())?.includes('cannot convert'), false);
 
   // A reload adds a connection (the rest-api unchanged, so the page stays connected): its
   // parameters appear without reloading the page.
-  await hub.reload(flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot, wsFilters: ['^studio/on'] }, studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5'] }, fresh: { type: 'dummy', parameters: ['hello,S,hi'] } } }));
+  await hub.reload(
+    flowOf({
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', documentRoot, wsFilters: ['^studio/on'] },
+        studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5'] },
+        fresh: { type: 'dummy', parameters: ['hello,S,hi'] },
+      },
+    }),
+  );
   await value('fresh/hello').filter({ hasText: 'hi' }).waitFor();
 });
 

@@ -27,12 +27,21 @@ async function cpuPercent(pid: number, ms: number): Promise<number> {
 test('at the file-descriptor limit the hub stops accepting instead of spinning, and accepts again once clients leave', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-fd-'));
   const flow = join(dir, 'flow.json5');
-  await writeFile(flow, "{ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, vars: { type: 'dummy', parameters: 'x,I,7' } } }");
-  const hub: ChildProcess = spawn(process.execPath, [bin, 'run', flow, '--state', 'none', '--log-format', 'json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await writeFile(
+    flow,
+    "{ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, vars: { type: 'dummy', parameters: 'x,I,7' } } }",
+  );
+  const hub: ChildProcess = spawn(process.execPath, [bin, 'run', flow, '--state', 'none', '--log-format', 'json'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   t.teardown(() => hub.kill('SIGKILL'));
   let log = '';
   hub.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(() => log.includes('"running:'), () => `the hub to start (log so far: ${log})`, startBound);
+  await eventually(
+    () => log.includes('"running:'),
+    () => `the hub to start (log so far: ${log})`,
+    startBound,
+  );
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
   // Loading needs more descriptors than this; a running hub uses about 25.
   execFileSync('prlimit', ['--pid', String(hub.pid), '--nofile=64:64']);
@@ -48,7 +57,10 @@ test('at the file-descriptor limit the hub stops accepting instead of spinning, 
 
   sockets.forEach((socket) => socket.destroy());
   await eventually(
-    async () => (await fetch(`http://127.0.0.1:${port}/parameters/vars/x`).then((res) => res.text()).catch(() => '')) === '7',
+    async () =>
+      (await fetch(`http://127.0.0.1:${port}/parameters/vars/x`)
+        .then((res) => res.text())
+        .catch(() => '')) === '7',
     'the hub to answer again',
     30_000,
   );

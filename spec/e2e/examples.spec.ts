@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import JSON5 from 'json5';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
-import { Hub } from '../../lib/hub.ts';
+import type { Hub } from '../../lib/hub.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
@@ -73,21 +73,24 @@ test('now playing: /update writes end up in the XML file', async (t) => {
   t.regex(xml, /<updated>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z<\/updated>/);
 });
 
-(canRunXvfb ? test.serial : test.serial.skip)(`hotkey timer: ctrl+F1 starts the countdown, whose end types ctrl-shift-m${whyNoXvfb}`, async (t) => {
-  const display = await startXvfb();
-  const hub = await runExample(t, 'hotkey-timer.json5', (document) => {
-    document.connections['countdown']!['timers'] = [{ duration: 300 }];
-    // A second keyboard connection stands in for the application that receives the keys.
-    document.connections['receiver'] = { type: 'keyboard', inputKeys: ['ctrl-shift-m'] };
-  });
-  const typed: number[] = [];
-  const started = Date.now();
-  param(hub, 'receiver/input/ctrl-shift-m').changes$.subscribe(() => typed.push(Date.now() - started));
-  xdotoolKey(display, 'ctrl+F1');
-  await eventually(() => typed.length > 0, 'the typed combination');
-  t.is(typed.length, 1);
-  t.true((typed[0] ?? 0) >= 300, 'the key comes after the countdown');
-});
+(canRunXvfb ? test.serial : test.serial.skip)(
+  `hotkey timer: ctrl+F1 starts the countdown, whose end types ctrl-shift-m${whyNoXvfb}`,
+  async (t) => {
+    const display = await startXvfb();
+    const hub = await runExample(t, 'hotkey-timer.json5', (document) => {
+      document.connections['countdown']!['timers'] = [{ duration: 300 }];
+      // A second keyboard connection stands in for the application that receives the keys.
+      document.connections['receiver'] = { type: 'keyboard', inputKeys: ['ctrl-shift-m'] };
+    });
+    const typed: number[] = [];
+    const started = Date.now();
+    param(hub, 'receiver/input/ctrl-shift-m').changes$.subscribe(() => typed.push(Date.now() - started));
+    xdotoolKey(display, 'ctrl+F1');
+    await eventually(() => typed.length > 0, 'the typed combination');
+    t.is(typed.length, 1);
+    t.true((typed[0] ?? 0) >= 300, 'the key comes after the countdown');
+  },
+);
 
 test('level meter: dashboards get rate-limited, rounded levels and a peak hold', async (t) => {
   const clock = new VirtualClock();
@@ -101,7 +104,10 @@ test('level meter: dashboards get rate-limited, rounded levels and a peak hold',
   }
   clock.advanceBy(200);
   t.true(meter.length <= 11, `${meter.length} updates in a second`);
-  t.true(meter.every(([, v]) => Number.isInteger((v as number) * 10)), 'rounded to 0.1');
+  t.true(
+    meter.every(([, v]) => Number.isInteger((v as number) * 10)),
+    'rounded to 0.1',
+  );
   t.is(param(hub, 'peak-hold/peak').value, -3, 'the peak is held');
   clock.advanceBy(2500);
   level.set(-40);

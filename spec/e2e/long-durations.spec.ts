@@ -7,7 +7,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test('in a running hub, durations of 2^31 ms and more wait as written: timers, pulses, timed steps and timed logic', async (t) => {
   const hub = await startHub(t, {
     connections: {
-      clock: { type: 'timer', timers: [{ duration: long }, { duration: 1000 }], pulses: [{ interval: long }, { interval: 40 * 24 * 3600 * 1000 }] },
+      clock: {
+        type: 'timer',
+        timers: [{ duration: long }, { duration: 1000 }],
+        pulses: [{ interval: long }, { interval: 40 * 24 * 3600 * 1000 }],
+      },
       vars: { type: 'dummy', parameters: ['in,B', 'delayed,B', 'debounced,B', 'throttled,I'] },
       core: { type: 'virtual-core', logics: 0, functions: [{ id: 'late', op: 'delay-on', inputs: ['vars/in'], ms: long }] },
     },

@@ -16,40 +16,57 @@ test.serial('the declarations of patchbay/flow in types/ are those of the source
   await run(process.execPath, [tsc, '-p', join(checkout, 'tsconfig.flow-types.json'), '--outDir', out]);
   const files = async (root: string) => (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.d.ts')).sort();
   t.deepEqual(await files(out), await files(join(checkout, 'types')));
-  for (const file of await files(out)) t.is(await readFile(join(checkout, 'types', file), 'utf8'), await readFile(join(out, file), 'utf8'), `types/${file} is stale: npm run types`);
+  for (const file of await files(out))
+    t.is(
+      await readFile(join(checkout, 'types', file), 'utf8'),
+      await readFile(join(out, file), 'utf8'),
+      `types/${file} is stale: npm run types`,
+    );
 });
 
-test.serial('the packed package holds what a user needs; installed in a CommonJS project, npx patchbay runs its TypeScript and JavaScript code flows', async (t) => {
-  t.timeout(180_000, 'npm install may fetch what its cache lacks');
-  const dir = await mkdtemp(join(tmpdir(), 'patchbay-package-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true })); // an install is some 200 MB; teardowns run last first
-  const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: checkout });
-  const tarball = join(dir, stdout.trim().split('\n').pop() as string);
+test.serial(
+  'the packed package holds what a user needs; installed in a CommonJS project, npx patchbay runs its TypeScript and JavaScript code flows',
+  async (t) => {
+    t.timeout(180_000, 'npm install may fetch what its cache lacks');
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-package-'));
+    t.teardown(() => rm(dir, { recursive: true, force: true })); // an install is some 200 MB; teardowns run last first
+    const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: checkout });
+    const tarball = join(dir, stdout.trim().split('\n').pop() as string);
 
-  const listed = (await run('tar', ['tzf', tarball])).stdout.split('\n').filter(Boolean);
-  for (const needed of ['package/LICENSE', 'package/README.md', 'package/bin/patchbay.js', 'package/dist/cli.js', 'package/flows/demo.json5', 'package/types/rules/flow-api.d.ts']) {
-    t.true(listed.includes(needed), needed);
-  }
-  t.deepEqual(
-    listed.filter((f) => /^package\/(lib|spec|bench|\.ci|\.git|node_modules|tsconfig|flows\/\.patchbay)/.test(f)),
-    [],
-    'no sources (dist/ holds them compiled), specs, benchmarks, CI or build files',
-  );
-  const pkg = JSON.parse(await readFile(join(checkout, 'package.json'), 'utf8')) as { license: string; version: string };
-  const license = await readFile(join(checkout, 'LICENSE'), 'utf8');
-  t.is(pkg.license, 'MIT');
-  t.true(license.startsWith('MIT License') && license.includes('patchbay contributors'), 'the LICENSE file is the MIT licence of the declared holders');
+    const listed = (await run('tar', ['tzf', tarball])).stdout.split('\n').filter(Boolean);
+    for (const needed of [
+      'package/LICENSE',
+      'package/README.md',
+      'package/bin/patchbay.js',
+      'package/dist/cli.js',
+      'package/flows/demo.json5',
+      'package/types/rules/flow-api.d.ts',
+    ]) {
+      t.true(listed.includes(needed), needed);
+    }
+    t.deepEqual(
+      listed.filter((f) => /^package\/(lib|spec|bench|\.ci|\.git|node_modules|tsconfig|flows\/\.patchbay)/.test(f)),
+      [],
+      'no sources (dist/ holds them compiled), specs, benchmarks, CI or build files',
+    );
+    const pkg = JSON.parse(await readFile(join(checkout, 'package.json'), 'utf8')) as { license: string; version: string };
+    const license = await readFile(join(checkout, 'LICENSE'), 'utf8');
+    t.is(pkg.license, 'MIT');
+    t.true(
+      license.startsWith('MIT License') && license.includes('patchbay contributors'),
+      'the LICENSE file is the MIT licence of the declared holders',
+    );
 
-  // The user's project, as `npm init -y` makes it: no "type", so its .js and .ts are CommonJS.
-  const app = join(dir, 'studio');
-  await mkdir(app);
-  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'studio', version: '1.0.0', main: 'index.js', license: 'ISC' }));
-  const install = (how: string) => run('npm', ['install', how, '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app });
-  await install('--offline').catch(() => install('--prefer-offline'));
+    // The user's project, as `npm init -y` makes it: no "type", so its .js and .ts are CommonJS.
+    const app = join(dir, 'studio');
+    await mkdir(app);
+    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'studio', version: '1.0.0', main: 'index.js', license: 'ISC' }));
+    const install = (how: string) => run('npm', ['install', how, '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app });
+    await install('--offline').catch(() => install('--prefer-offline'));
 
-  await writeFile(
-    join(app, 'doubler.ts'),
-    `import type { CodeFlow } from 'patchbay/flow';
+    await writeFile(
+      join(app, 'doubler.ts'),
+      `import type { CodeFlow } from 'patchbay/flow';
 import { map } from 'rxjs';
 
 const flow: CodeFlow = (hub) => {
@@ -58,35 +75,46 @@ const flow: CodeFlow = (hub) => {
 };
 export default flow;
 `,
-  );
-  await writeFile(join(app, 'greeter.js'), `module.exports = (hub) => { hub.define('text', { type: 'S', initial: 'hello from ' + typeof require }); };\n`);
-  await writeFile(
-    join(app, 'myflow.json5'),
-    JSON.stringify({
-      connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, vars: { type: 'dummy', parameters: ['level,F,1.5'] } },
-      flows: ['doubler.ts', 'greeter.js'],
-    }),
-  );
-  // A TypeScript project with no special flags type-checks its flow against patchbay/flow
-  // (`types: []` as \`tsc --init\` writes it: a dependency brings an old @types/node along).
-  // The same flow in an ES module folder, and `module: node16`, whose rules are stricter.
-  await mkdir(join(app, 'esm'));
-  await writeFile(join(app, 'esm/package.json'), JSON.stringify({ type: 'module' }));
-  await writeFile(join(app, 'esm/doubler.ts'), await readFile(join(app, 'doubler.ts')));
-  const typeChecks = ['nodenext', 'node16'].map(async (module) => {
-    const config = join(app, `tsconfig.${module}.json`);
-    await writeFile(config, JSON.stringify({ compilerOptions: { strict: true, module, types: [], noEmit: true }, include: ['*.ts', 'esm/*.ts'] }));
-    await t.notThrowsAsync(run(process.execPath, [tsc, '-p', config]), `tsc type-checks the flows (module: ${module})`);
-  });
+    );
+    await writeFile(
+      join(app, 'greeter.js'),
+      `module.exports = (hub) => { hub.define('text', { type: 'S', initial: 'hello from ' + typeof require }); };\n`,
+    );
+    await writeFile(
+      join(app, 'myflow.json5'),
+      JSON.stringify({
+        connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, vars: { type: 'dummy', parameters: ['level,F,1.5'] } },
+        flows: ['doubler.ts', 'greeter.js'],
+      }),
+    );
+    // A TypeScript project with no special flags type-checks its flow against patchbay/flow
+    // (`types: []` as \`tsc --init\` writes it: a dependency brings an old @types/node along).
+    // The same flow in an ES module folder, and `module: node16`, whose rules are stricter.
+    await mkdir(join(app, 'esm'));
+    await writeFile(join(app, 'esm/package.json'), JSON.stringify({ type: 'module' }));
+    await writeFile(join(app, 'esm/doubler.ts'), await readFile(join(app, 'doubler.ts')));
+    const typeChecks = ['nodenext', 'node16'].map(async (module) => {
+      const config = join(app, `tsconfig.${module}.json`);
+      await writeFile(
+        config,
+        JSON.stringify({ compilerOptions: { strict: true, module, types: [], noEmit: true }, include: ['*.ts', 'esm/*.ts'] }),
+      );
+      await t.notThrowsAsync(run(process.execPath, [tsc, '-p', config]), `tsc type-checks the flows (module: ${module})`);
+    });
 
-  t.is((await run('npx', ['patchbay', '--version'], { cwd: app })).stdout.trim(), pkg.version, 'npx finds the command');
-  // The hub runs as npx would run it, without npx in between, which does not pass SIGTERM on.
-  const hub = await runHub(t, 'myflow.json5', { command: [join(app, 'node_modules/.bin/patchbay')], cwd: app, args: ['--state', 'none'] });
-  t.is(await hub.read('doubler/doubled'), '3', hub.log());
-  t.is(await hub.write('vars/level', '4'), 'OK');
-  t.is(await hub.read('doubler/doubled'), '8');
-  t.is(await hub.read('greeter/text'), 'hello from function');
-  t.deepEqual(await hub.problems(), []);
-  t.is(await terminate(hub), 0);
-  await Promise.all(typeChecks);
-});
+    t.is((await run('npx', ['patchbay', '--version'], { cwd: app })).stdout.trim(), pkg.version, 'npx finds the command');
+    // The hub runs as npx would run it, without npx in between, which does not pass SIGTERM on.
+    const hub = await runHub(t, 'myflow.json5', {
+      command: [join(app, 'node_modules/.bin/patchbay')],
+      cwd: app,
+      args: ['--state', 'none'],
+    });
+    t.is(await hub.read('doubler/doubled'), '3', hub.log());
+    t.is(await hub.write('vars/level', '4'), 'OK');
+    t.is(await hub.read('doubler/doubled'), '8');
+    t.is(await hub.read('greeter/text'), 'hello from function');
+    t.deepEqual(await hub.problems(), []);
+    t.is(await terminate(hub), 0);
+    await Promise.all(typeChecks);
+  },
+);

@@ -16,10 +16,14 @@ function random(seed: number) {
 test('1,000+ malformed requests and messages each get the right answer, and the hub keeps serving', async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'patchbay-robust-'));
   await writeFile(join(root, 'index.html'), 'home');
-  const { hub, base, port } = await serve(t, { documentRoot: root }, {
-    vars: { type: 'dummy', parameters: ['n,I,1', 'f,F,0.5', 'b,B,true', 's,S,text', 'go,T'] },
-    clock: { type: 'timer', timers: [{}] },
-  });
+  const { hub, base, port } = await serve(
+    t,
+    { documentRoot: root },
+    {
+      vars: { type: 'dummy', parameters: ['n,I,1', 'f,F,0.5', 'b,B,true', 's,S,text', 'go,T'] },
+      clock: { type: 'timer', timers: [{}] },
+    },
+  );
   const rand = random(42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const junk = (length: number) => Buffer.from(Array.from({ length }, () => Math.floor(rand() * 256)));
@@ -30,7 +34,13 @@ test('1,000+ malformed requests and messages each get the right answer, and the 
   const post = (contentType: string | undefined, body: string | Buffer, expected: number, what: string) =>
     http.push([
       async () =>
-        (await fetch(`${base}/update`, { method: 'POST', headers: contentType ? { 'content-type': contentType } : {}, body: new Uint8Array(body instanceof Buffer ? body : Buffer.from(body)) })).status,
+        (
+          await fetch(`${base}/update`, {
+            method: 'POST',
+            headers: contentType ? { 'content-type': contentType } : {},
+            body: new Uint8Array(body instanceof Buffer ? body : Buffer.from(body)),
+          })
+        ).status,
       expected,
       what,
     ]);
@@ -46,11 +56,35 @@ test('1,000+ malformed requests and messages each get the right answer, and the 
     get(`/update?${pick(['value=1', 'parameter=vars/n', '', 'param=vars/n&value=1'])}`, 400);
     get(`/parameters/${pick(['vars/missing', 'nope/x', 'vars', 'vars/n/extra', '%ZZ', 'vars/%E0%A4%A'])}`, 404);
     get(`/parameters?filter=${encodeURIComponent(pick(['(', '[a-', '*x', '(?<n']))}`, 400);
-    post('application/json', pick(['{', '[', '"x"', '{"parameter":"vars/n"}', '{"value":1}', '{"parameter":"vars/n","value":"lots"}', 'null', '[{"parameter":"vars/n","value":1}]']), 400, 'bad JSON body');
+    post(
+      'application/json',
+      pick([
+        '{',
+        '[',
+        '"x"',
+        '{"parameter":"vars/n"}',
+        '{"value":1}',
+        '{"parameter":"vars/n","value":"lots"}',
+        'null',
+        '[{"parameter":"vars/n","value":1}]',
+      ]),
+      400,
+      'bad JSON body',
+    );
     post('application/json', junk(50 + Math.floor(rand() * 200)), 400, 'binary junk as JSON');
     post('application/x-www-form-urlencoded', junk(50), 400, 'binary junk as a form');
-    post('application/x-www-form-urlencoded', Buffer.from('parameter=vars/s&value=\xff\xfe'.split('').map((c) => c.charCodeAt(0))), 400, 'invalid UTF-8');
-    post(pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', undefined] as const), 'parameter=vars/n&value=1', 415, 'unsupported type');
+    post(
+      'application/x-www-form-urlencoded',
+      Buffer.from('parameter=vars/s&value=\xff\xfe'.split('').map((c) => c.charCodeAt(0))),
+      400,
+      'invalid UTF-8',
+    );
+    post(
+      pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', undefined] as const),
+      'parameter=vars/n&value=1',
+      415,
+      'unsupported type',
+    );
     post('application/json', `{"parameter":"vars/s","value":"${'x'.repeat(66_000 + i)}"}`, 413, 'huge body');
     raw(
       `GET ${pick(['/../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc/passwd', '/%252e%252e/etc/passwd', '/..\\..\\etc\\passwd', '/index.html%00', '/nope/../../x'])} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
@@ -82,7 +116,7 @@ test('1,000+ malformed requests and messages each get the right answer, and the 
         'null',
         '{"p":1,"v":2}',
         '{"p":"vars/n"}',
-        JSON.stringify({ p: 'vars/n', v: pick(['x', {}, [], null, 'NaN', 1e400]) }),
+        JSON.stringify({ p: 'vars/n', v: pick(['x', {}, [], null, 'NaN', Number.POSITIVE_INFINITY]) }),
         JSON.stringify({ p: 'clock/timer/1/trigger', v: 1 }),
         JSON.stringify({ p: pick(['nope/x', 'vars/zzz', '', '../x']), v: 1 }),
         JSON.stringify([{ p: 'vars/b', v: 'perhaps' }]),
@@ -91,7 +125,10 @@ test('1,000+ malformed requests and messages each get the right answer, and the 
   }
   for (const message of messages) client.socket.send(message);
   await client.untilCount(messages.length);
-  t.true((client.messages as { error?: string }[]).every((m) => typeof m.error === 'string' && m.error.length > 0), 'every bad message is answered with a reason');
+  t.true(
+    (client.messages as { error?: string }[]).every((m) => typeof m.error === 'string' && m.error.length > 0),
+    'every bad message is answered with a reason',
+  );
   t.is(client.socket.readyState, client.socket.OPEN);
 
   t.log(`${checked} HTTP requests and ${messages.length} WebSocket messages, all refused as expected`);

@@ -12,7 +12,10 @@ const patchbay = (...args: string[]) => spawnSync(process.execPath, [bin, ...arg
 async function project() {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-state-cmd-'));
   const flow = join(dir, 'flow.json5');
-  await writeFile(flow, `{ connections: { vars: { type: 'dummy', parameters: ['a,I', 'title,S'] }, core: { type: 'virtual-core', logics: 1 } } }`);
+  await writeFile(
+    flow,
+    `{ connections: { vars: { type: 'dummy', parameters: ['a,I', 'title,S'] }, core: { type: 'virtual-core', logics: 1 } } }`,
+  );
   return { dir, flow };
 }
 

@@ -25,7 +25,11 @@ async function run(t: ExecutionContext, flow: string, ...args: string[]): Promis
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(() => log.includes('"msg":"running:'), () => `the hub to start (log so far: ${log})`, startBound);
+  await eventually(
+    () => log.includes('"msg":"running:'),
+    () => `the hub to start (log so far: ${log})`,
+    startBound,
+  );
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
   return { child, port, base: `http://127.0.0.1:${port}`, exited };
 }
@@ -105,10 +109,14 @@ test.serial('a timer started for 3 s survives a restart after 1 s and fires near
   const second = await run(t, flow);
   const upAgain = Date.now();
   let firedAt = '';
-  await eventually(async () => {
-    firedAt = ((await values(second.base))['seen/firedAt'] as string | undefined) ?? '';
-    return firedAt !== '';
-  }, 'the timer to fire', 20_000);
+  await eventually(
+    async () => {
+      firedAt = ((await values(second.base))['seen/firedAt'] as string | undefined) ?? '';
+      return firedAt !== '';
+    },
+    'the timer to fire',
+    20_000,
+  );
   // On a slow machine the restart itself may outlast the deadline: then "at once" is right.
   const due = Math.max(deadline, upAgain);
   const late = Date.parse(firedAt) - due;

@@ -14,7 +14,15 @@ export const whyNoBrowser = available ? '' : ` (skipped: ${browserPath} is missi
 export async function openBrowser(t: ExecutionContext): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: browserPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   t.teardown(() => browser.close());
   return browser;

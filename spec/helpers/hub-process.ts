@@ -34,12 +34,19 @@ export async function runHub(
   { args = [], command = [process.execPath, bin], cwd }: { args?: string[]; command?: string[]; cwd?: string } = {},
 ): Promise<HubProcess> {
   const [file, ...rest] = command as [string, ...string[]];
-  const child = spawn(file, [...rest, 'run', flow, '--log-format', 'json', ...args], { stdio: ['ignore', 'ignore', 'pipe'], ...(cwd ? { cwd } : {}) });
+  const child = spawn(file, [...rest, 'run', flow, '--log-format', 'json', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(cwd ? { cwd } : {}),
+  });
   t.teardown(() => void child.kill('SIGKILL'));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(() => log.includes('"msg":"running:') || child.exitCode !== null, () => `the hub to start (log so far: ${log})`, startBound);
+  await eventually(
+    () => log.includes('"msg":"running:') || child.exitCode !== null,
+    () => `the hub to start (log so far: ${log})`,
+    startBound,
+  );
   if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode}: ${log}`);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
   const base = `http://127.0.0.1:${port}`;
@@ -60,7 +67,8 @@ export async function runHub(
         .map((line) => (JSON.parse(line) as { msg: string }).msg),
     read: (address) => text(`${base}/parameters/${address}`),
     write: (address, value) => text(`${base}/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`),
-    problems: async () => (await (await fetch(`${base}/problems`)).json()) as { source: string; id: string; code: string; message: string }[],
+    problems: async () =>
+      (await (await fetch(`${base}/problems`)).json()) as { source: string; id: string; code: string; message: string }[],
   };
 }
 

@@ -42,7 +42,15 @@ export interface LogLine {
 export function capturedLog(level: LogLevel = 'info'): { log: Logger; lines: () => LogLine[] } {
   const lines: LogLine[] = [];
   const destination = new PassThrough();
-  destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogLine)));
+  destination.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as LogLine),
+    ),
+  );
   return { log: createLogger({ destination, format: 'json', level }), lines: () => lines };
 }
 

@@ -35,11 +35,24 @@ export async function startBroker({ queued = 20_000, inflight = 1000, tls = fals
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-broker-'));
   const config = join(folder, 'mosquitto.conf');
   // With `tls`, the listener speaks TLS only, with a certificate for 127.0.0.1 signed by spec/fixtures/tls/ca.pem.
-  const certificates = tls ? ['cafile', 'certfile', 'keyfile'].map((key, i) => `${key} ${join(tlsFixtures, ['ca.pem', 'broker.pem', 'broker.key'][i]!)}`) : [];
+  const certificates = tls
+    ? ['cafile', 'certfile', 'keyfile'].map((key, i) => `${key} ${join(tlsFixtures, ['ca.pem', 'broker.pem', 'broker.key'][i]!)}`)
+    : [];
   writeFileSync(
     config,
     // As the user running the specs: started as root, Mosquitto would otherwise become `mosquitto`, which may not read the certificates.
-    [`listener ${port} 127.0.0.1`, ...certificates, `user ${userInfo().username}`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', `max_queued_messages ${queued}`, `max_inflight_messages ${inflight}`, 'log_dest none', ''].join('\n'),
+    [
+      `listener ${port} 127.0.0.1`,
+      ...certificates,
+      `user ${userInfo().username}`,
+      'allow_anonymous true',
+      'persistence false',
+      'set_tcp_nodelay true',
+      `max_queued_messages ${queued}`,
+      `max_inflight_messages ${inflight}`,
+      'log_dest none',
+      '',
+    ].join('\n'),
   );
   let child: ChildProcess | undefined;
   const launch = async () => {

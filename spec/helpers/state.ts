@@ -8,7 +8,11 @@ import { StateStore } from '../../lib/state/store.ts';
 export const stateFolder = () => mkdtemp(join(tmpdir(), 'patchbay-state-'));
 
 /** A real store in a fresh folder (or `folder`), holding `values`, closed when the spec ends. */
-export async function storeWith(t: ExecutionContext, values: Record<string, string | number | boolean> = {}, folder?: string): Promise<StateStore> {
+export async function storeWith(
+  t: ExecutionContext,
+  values: Record<string, string | number | boolean> = {},
+  folder?: string,
+): Promise<StateStore> {
   const opened = StateStore.open(folder ?? (await stateFolder()));
   if (!opened.ok) throw opened.error;
   t.teardown(() => opened.value.close());

@@ -26,6 +26,11 @@ export function expectStep(
   scheduler.run(({ cold, expectObservable }) => {
     const signals = cold(input, values).pipe(map((value): Signal => ({ value, source: 'studio/x', time: scheduler.now() })));
     const operator = stepOperator(pipeSteps[step]!, argument as never, { scheduler });
-    expectObservable(signals.pipe(operator, map((signal) => signal.value))).toBe(expected, values);
+    expectObservable(
+      signals.pipe(
+        operator,
+        map((signal) => signal.value),
+      ),
+    ).toBe(expected, values);
   });
 }

@@ -91,7 +91,17 @@ test('credentials are compared whole: prefixes, suffixes and other lengths fail'
   t.true(accepts(basic('u', 'p')));
   t.true(accepts('Bearer token'));
   t.true(accepts('', 'token'));
-  for (const attempt of [basic('u', 'p '), basic('u', ''), basic('', 'p'), 'Bearer toke', 'Bearer tokenn', 'Bearer ', 'Basic', '', 'Basic !!!']) {
+  for (const attempt of [
+    basic('u', 'p '),
+    basic('u', ''),
+    basic('', 'p'),
+    'Bearer toke',
+    'Bearer tokenn',
+    'Bearer ',
+    'Basic',
+    '',
+    'Basic !!!',
+  ]) {
     t.false(accepts(attempt), attempt);
   }
   t.false(accepts('', ''));

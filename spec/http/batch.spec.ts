@@ -4,7 +4,7 @@ import { Client, serve, settle } from '../helpers/http.ts';
 
 const studio = { studio: { type: 'dummy', parameters: ['level,I,0', 'title,S,Morning', 'cue,T'] } };
 
-test('?batch=1: the snapshot is one array, and each turn\'s changes one more, in the order and with the content of single messages (R-W1)', async (t) => {
+test("?batch=1: the snapshot is one array, and each turn's changes one more, in the order and with the content of single messages (R-W1)", async (t) => {
   const { hub, port } = await serve(t, {}, studio);
   const single = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
   const batched = await Client.open(t, `ws://127.0.0.1:${port}/ws?batch=1`);
@@ -28,7 +28,7 @@ test('?batch=1: the snapshot is one array, and each turn\'s changes one more, in
   t.is(batched.messages.length, 3);
 });
 
-test('a batch client\'s own writes come back in its arrays; a bad batch value refuses the upgrade', async (t) => {
+test("a batch client's own writes come back in its arrays; a bad batch value refuses the upgrade", async (t) => {
   const { port } = await serve(t, {}, studio);
   const batched = await Client.open(t, `ws://127.0.0.1:${port}/ws?batch=true&filter=level`);
   await batched.untilCount(1);
@@ -78,7 +78,10 @@ test('?maxHz=5 on 100 busy parameters: a tick of 100 arrives as 100 text message
     for (const id of ids) param(hub, `desk/${id}`).set(round);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  await limited.until((m) => m.length >= 100 && ids.every((id) => (m.findLast((x) => (x as { p: string }).p === `desk/${id}`) as { v: string }).v === '6'), 'every fader at 6');
+  await limited.until(
+    (m) => m.length >= 100 && ids.every((id) => (m.findLast((x) => (x as { p: string }).p === `desk/${id}`) as { v: string }).v === '6'),
+    'every fader at 6',
+  );
   await settle(300);
   t.is(limited.binaryMessages, 0, 'text, as a browser expects');
   t.true(limited.messages.length - 100 <= 300, `${limited.messages.length - 100} messages for 600 changes`);
@@ -86,5 +89,6 @@ test('?maxHz=5 on 100 busy parameters: a tick of 100 arrives as 100 text message
 
 test('a bad maxHz refuses the upgrade', async (t) => {
   const { port } = await serve(t, {}, studio);
-  for (const bad of ['fast', '-1', '5000']) await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?maxHz=${bad}`), { message: 'upgrade refused: 400' });
+  for (const bad of ['fast', '-1', '5000'])
+    await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?maxHz=${bad}`), { message: 'upgrade refused: 400' });
 });

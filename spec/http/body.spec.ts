@@ -17,7 +17,11 @@ test('a form or JSON body type is accepted whatever its parameters and case', (t
 
 test('any other body type is refused with 415 and says which types to send', (t) => {
   for (const type of ['text/plain', 'multipart/form-data; boundary=x', 'application/xml', '', 'application/jsonx']) {
-    t.deepEqual(failure(bodyTypeOf(type)), ['PB_UNSUPPORTED_MEDIA_TYPE', 'send the fields as application/x-www-form-urlencoded or application/json'], type);
+    t.deepEqual(
+      failure(bodyTypeOf(type)),
+      ['PB_UNSUPPORTED_MEDIA_TYPE', 'send the fields as application/x-www-form-urlencoded or application/json'],
+      type,
+    );
   }
 });
 
@@ -34,7 +38,11 @@ test('a body up to the limit passes and one byte more is refused with 413', (t) 
 
 test('UTF-8 text decodes; bytes that are not UTF-8 are refused, never replaced', (t) => {
   t.deepEqual(decodeUtf8(bytes('Morning Show — ☀')), { ok: true, value: 'Morning Show — ☀' });
-  for (const bad of [[0xff, 0xfe], [0xc0, 0xae], [0x61, 0xe0, 0xa4]]) {
+  for (const bad of [
+    [0xff, 0xfe],
+    [0xc0, 0xae],
+    [0x61, 0xe0, 0xa4],
+  ]) {
     t.deepEqual(failure(decodeUtf8(new Uint8Array(bad))), ['PB_BAD_REQUEST', 'the body is not valid UTF-8']);
   }
 });
@@ -44,7 +52,11 @@ test('a form gives the address and the value as text', (t) => {
     ok: true,
     value: { parameter: 'studio/title', value: 'News & Weather' },
   });
-  t.deepEqual(formFields(new URLSearchParams('parameter=studio/cue&value=')), { ok: true, value: { parameter: 'studio/cue', value: '' } }, 'an empty value is a value');
+  t.deepEqual(
+    formFields(new URLSearchParams('parameter=studio/cue&value=')),
+    { ok: true, value: { parameter: 'studio/cue', value: '' } },
+    'an empty value is a value',
+  );
 });
 
 test('a form without an address or a value is refused, naming the field', (t) => {
@@ -56,7 +68,10 @@ test('a form without an address or a value is refused, naming the field', (t) =>
 
 test('a JSON object gives the address and any JSON value, null included', (t) => {
   for (const value of [0.75, true, 'text', null, [1], { n: 1 }]) {
-    t.deepEqual(jsonFields(JSON.stringify({ parameter: 'studio/level', value })), { ok: true, value: { parameter: 'studio/level', value } });
+    t.deepEqual(jsonFields(JSON.stringify({ parameter: 'studio/level', value })), {
+      ok: true,
+      value: { parameter: 'studio/level', value },
+    });
   }
 });
 
@@ -77,8 +92,14 @@ test('JSON that is not an object with both fields is refused with the reason', (
 });
 
 test('a whole body is decoded, then parsed by its type', (t) => {
-  t.deepEqual(bodyFields(BodyType.Form, bytes('parameter=studio/title&value=Late+Show')), { ok: true, value: { parameter: 'studio/title', value: 'Late Show' } });
-  t.deepEqual(bodyFields(BodyType.Json, bytes('{"parameter":"studio/cue","value":null}')), { ok: true, value: { parameter: 'studio/cue', value: null } });
+  t.deepEqual(bodyFields(BodyType.Form, bytes('parameter=studio/title&value=Late+Show')), {
+    ok: true,
+    value: { parameter: 'studio/title', value: 'Late Show' },
+  });
+  t.deepEqual(bodyFields(BodyType.Json, bytes('{"parameter":"studio/cue","value":null}')), {
+    ok: true,
+    value: { parameter: 'studio/cue', value: null },
+  });
   t.deepEqual(failure(bodyFields(BodyType.Form, new Uint8Array([0x70, 0xff]))), ['PB_BAD_REQUEST', 'the body is not valid UTF-8']);
   t.deepEqual(failure(bodyFields(BodyType.Json, bytes('parameter=studio/title&value=x'))), ['PB_BAD_REQUEST', 'the body is not JSON']);
 });

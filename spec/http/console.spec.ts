@@ -47,7 +47,9 @@ test('R-U1 ?events=1 clients are told when parameters appear or go; other client
   const told = await Client.open(t, `ws://127.0.0.1:${port}/ws?events=1`);
   await plain.untilCount(1);
   await told.untilCount(1);
-  await hub.reload(flowOf({ connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] }, fresh: { type: 'dummy', parameters: ['b,S'] } } }));
+  await hub.reload(
+    flowOf({ connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] }, fresh: { type: 'dummy', parameters: ['b,S'] } } }),
+  );
   await told.until((m) => m.some((item) => (item as { event?: string }).event === 'parameters'), 'the parameters event');
   await settle(300);
   t.is(told.messages.filter((item) => (item as { event?: string }).event === 'parameters').length, 1, 'one notice for the whole reload');

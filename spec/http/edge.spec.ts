@@ -2,16 +2,30 @@ import test from 'ava';
 import { createHash } from 'node:crypto';
 import { Client, serve } from '../helpers/http.ts';
 
-const studio = { studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning', 'mic/1/open,B,false'] }, secret: { type: 'dummy', parameters: ['pin,I,1234'] } };
+const studio = {
+  studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning', 'mic/1/open,B,false'] },
+  secret: { type: 'dummy', parameters: ['pin,I,1234'] },
+};
 const own = (base: string) => base;
-const update = (base: string, headers: Record<string, string> = {}) => fetch(`${base}/update?parameter=studio/onair&value=true`, { headers });
+const update = (base: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}/update?parameter=studio/onair&value=true`, { headers });
 const post = (base: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}/update`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ parameter: 'studio/onair', value: true }) });
+  fetch(`${base}/update`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ parameter: 'studio/onair', value: true }),
+  });
 
-test('a foreign page may not write or open the WebSocket; the hub\'s own pages and non-browser clients may (R-H10)', async (t) => {
+test("a foreign page may not write or open the WebSocket; the hub's own pages and non-browser clients may (R-H10)", async (t) => {
   const { base, port } = await serve(t, {}, studio);
   const evil = { origin: 'http://evil.example:8080' };
-  for (const headers of [evil, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }, { origin: `http://localhost:${port}` }]) {
+  for (const headers of [
+    evil,
+    { 'sec-fetch-site': 'cross-site' },
+    { 'sec-fetch-site': 'same-site' },
+    { origin: 'null' },
+    { origin: `http://localhost:${port}` },
+  ]) {
     for (const answer of [await update(base, headers), await post(base, headers)]) {
       t.is(answer.status, 403, JSON.stringify(headers));
       t.is(answer.headers.get('x-patchbay-code'), 'PB_CROSS_ORIGIN');
@@ -43,7 +57,10 @@ test('an allowed origin writes, opens the socket and gets CORS headers and prefl
   t.is(failed.headers.get('access-control-allow-origin'), 'http://dashboard.local:8000', 'error answers carry them too');
   (await Client.open(t, `ws://127.0.0.1:${port}/ws`, { headers: allowed })).socket.close();
 
-  const preflight = await fetch(`${base}/update`, { method: 'OPTIONS', headers: { ...allowed, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+  const preflight = await fetch(`${base}/update`, {
+    method: 'OPTIONS',
+    headers: { ...allowed, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
   t.is(preflight.status, 204);
   t.is(preflight.headers.get('access-control-allow-origin'), 'http://dashboard.local:8000');
   t.regex(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
@@ -67,7 +84,11 @@ test('?access_token= on a GET signs a browser in: an HttpOnly SameSite=Strict co
   const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`, { headers: { cookie: session } });
   await client.untilCount(1);
   // A forged or altered cookie grants nothing.
-  for (const forged of [session.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), `patchbay-${port}=*.abc`, `patchbay-${port + 1}=${session.split('=')[1]}`]) {
+  for (const forged of [
+    session.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+    `patchbay-${port}=*.abc`,
+    `patchbay-${port + 1}=${session.split('=')[1]}`,
+  ]) {
     t.is((await fetch(`${base}/parameters/studio/title`, { headers: { cookie: forged } })).status, 401, forged);
   }
 });
@@ -88,7 +109,10 @@ test('scoped tokens read and write only their patterns, on every path (R-A1, R-A
   const as = (token: string) => ({ authorization: `Bearer ${token}` });
   const desk = as('desk-secret');
   const listed = (await (await fetch(`${base}/parameters`, { headers: desk })).json()) as { p: string }[];
-  t.deepEqual(listed.map((p) => p.p), ['studio/onair', 'studio/title', 'studio/mic/1/open']);
+  t.deepEqual(
+    listed.map((p) => p.p),
+    ['studio/onair', 'studio/title', 'studio/mic/1/open'],
+  );
   t.is((await fetch(`${base}/parameters/studio/title`, { headers: desk })).status, 200);
   const hidden = await fetch(`${base}/parameters/secret/pin`, { headers: { ...desk, accept: 'application/json' } });
   t.is(hidden.status, 404);
@@ -99,10 +123,16 @@ test('scoped tokens read and write only their patterns, on every path (R-A1, R-A
   t.is(forbidden.headers.get('x-patchbay-code'), 'PB_FORBIDDEN');
   t.is((await fetch(`${base}/update?parameter=studio/mic/1/open&value=true`, { headers: desk })).status, 200);
   const connections = (await (await fetch(`${base}/connections`, { headers: desk })).json()) as { id: string }[];
-  t.deepEqual(connections.map((c) => c.id), ['studio']);
+  t.deepEqual(
+    connections.map((c) => c.id),
+    ['studio'],
+  );
 
   const viewer = as('viewer-secret');
-  t.deepEqual(((await (await fetch(`${base}/parameters`, { headers: viewer })).json()) as { p: string }[]).map((p) => p.p), ['studio/title']);
+  t.deepEqual(
+    ((await (await fetch(`${base}/parameters`, { headers: viewer })).json()) as { p: string }[]).map((p) => p.p),
+    ['studio/title'],
+  );
   t.is((await fetch(`${base}/update?parameter=studio/title&value=x`, { headers: viewer })).status, 403);
   t.is((await fetch(`${base}/parameters`, { headers: as(hashed) })).status, 401, 'the stored hash is not itself a token');
 
@@ -118,7 +148,10 @@ test('scoped tokens read and write only their patterns, on every path (R-A1, R-A
   await fetch(`${base}/update?parameter=studio/title&value=Evening`, { headers: as('admin') });
   await client.until((m) => m.some((x) => (x as { v?: string }).v === 'Evening'), 'the title change');
   const seen = client.messages as { p: string; code?: string }[];
-  t.false(seen.some((m) => m.p === 'secret/pin' && m.code === undefined), 'no value of secret/pin was sent');
+  t.false(
+    seen.some((m) => m.p === 'secret/pin' && m.code === undefined),
+    'no value of secret/pin was sent',
+  );
   t.deepEqual(
     seen.filter((m) => m.code).map((m) => [m.p, m.code]),
     [
@@ -131,7 +164,10 @@ test('scoped tokens read and write only their patterns, on every path (R-A1, R-A
 
 test('token settings are checked with their paths', async (t) => {
   const { validateFlow } = await import('../../lib/config/flow-file.ts');
-  const origins = validateFlow({ connections: { api: { type: 'rest-api', allowedOrigins: ['http://ok.local:8000', 'not an origin'] } } }, '/virtual/flow.json5');
+  const origins = validateFlow(
+    { connections: { api: { type: 'rest-api', allowedOrigins: ['http://ok.local:8000', 'not an origin'] } } },
+    '/virtual/flow.json5',
+  );
   t.deepEqual(origins.ok ? [] : origins.issues.map((issue) => issue.path.join('.')), ['connections.api.allowedOrigins.1']);
   const result = validateFlow(
     {
@@ -150,6 +186,14 @@ test('token settings are checked with their paths', async (t) => {
   t.false(result.ok);
   if (!result.ok) {
     const paths = result.issues.map((issue) => issue.path.join('.'));
-    t.deepEqual(paths.sort(), ['connections.api.tokens.0.read', 'connections.api.tokens.1.name', 'connections.api.tokens.1.token', 'connections.api.tokens.1.write'].sort());
+    t.deepEqual(
+      paths.sort(),
+      [
+        'connections.api.tokens.0.read',
+        'connections.api.tokens.1.name',
+        'connections.api.tokens.1.token',
+        'connections.api.tokens.1.write',
+      ].sort(),
+    );
   }
 });

@@ -30,7 +30,13 @@ const kinds: [string, string, RequestInit, ErrorCode, RegExp][] = [
   ['a missing field', '/update?value=1', {}, 'PB_BAD_REQUEST', /missing field "parameter"/],
   ['a value that does not convert', '/update?parameter=studio/count&value=lots', {}, 'PB_CONVERSION', /cannot convert "lots" to integer/],
   ['a bad ?filter=', '/parameters?filter=(', {}, 'PB_BAD_FILTER', /filter "\(": not a regular expression the hub accepts/],
-  ['a body that is not a form', '/update', { method: 'POST', headers: form, body: new Uint8Array([0xff, 0xfe]) }, 'PB_BAD_REQUEST', /not valid UTF-8/],
+  [
+    'a body that is not a form',
+    '/update',
+    { method: 'POST', headers: form, body: new Uint8Array([0xff, 0xfe]) },
+    'PB_BAD_REQUEST',
+    /not valid UTF-8/,
+  ],
   ['a read-only parameter', '/update?parameter=clock/timer/1/trigger&value=1', {}, 'PB_READ_ONLY', /is read-only/],
   ['an unknown parameter', '/parameters/studio/nope', {}, 'PB_UNKNOWN_PARAMETER', /has no parameter "nope"/],
   ['an unknown connection', '/update?parameter=nope/x&value=1', {}, 'PB_UNKNOWN_CONNECTION', /no connection "nope"/],
@@ -40,8 +46,20 @@ const kinds: [string, string, RequestInit, ErrorCode, RegExp][] = [
   ['a missing hosted file', '/missing.html', {}, 'PB_NOT_FOUND', /no file at \/missing\.html/],
   ['a wrong method', '/parameters/studio/count', { method: 'DELETE' }, 'PB_METHOD_NOT_ALLOWED', /use GET/],
   ['a wrong method on /problems', '/problems', { method: 'PUT' }, 'PB_METHOD_NOT_ALLOWED', /use GET/],
-  ['a body over 64 KiB', '/update', { method: 'POST', headers: form, body: `value=${'x'.repeat(70_000)}` }, 'PB_BODY_TOO_LARGE', /over 65536 bytes/],
-  ['an unsupported body type', '/update', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }, 'PB_UNSUPPORTED_MEDIA_TYPE', /application\/json/],
+  [
+    'a body over 64 KiB',
+    '/update',
+    { method: 'POST', headers: form, body: `value=${'x'.repeat(70_000)}` },
+    'PB_BODY_TOO_LARGE',
+    /over 65536 bytes/,
+  ],
+  [
+    'an unsupported body type',
+    '/update',
+    { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' },
+    'PB_UNSUPPORTED_MEDIA_TYPE',
+    /application\/json/,
+  ],
   ['a plain GET of /ws', '/ws', {}, 'PB_UPGRADE_REQUIRED', /upgrades to a WebSocket/],
   ['an unknown value', '/parameters/studio/note', {}, 'PB_STATE_UNKNOWN', /the value is unknown/],
   ['a trigger read', '/parameters/studio/cue', {}, 'PB_STATE_UNKNOWN', /a trigger has no state/],
@@ -89,7 +107,13 @@ test('an unknown value keeps the reason phrase State Unknown beside its code', a
 
 test('405 answers name the allowed methods', async (t) => {
   const { base } = await servedWithFiles(t);
-  for (const [path, allowed] of [['/parameters/studio/count', 'GET, HEAD, OPTIONS'], ['/parameters', 'GET, HEAD, OPTIONS'], ['/connections', 'GET, HEAD, OPTIONS'], ['/problems', 'GET, HEAD, OPTIONS'], ['/update', 'GET, POST, OPTIONS']] as const) {
+  for (const [path, allowed] of [
+    ['/parameters/studio/count', 'GET, HEAD, OPTIONS'],
+    ['/parameters', 'GET, HEAD, OPTIONS'],
+    ['/connections', 'GET, HEAD, OPTIONS'],
+    ['/problems', 'GET, HEAD, OPTIONS'],
+    ['/update', 'GET, POST, OPTIONS'],
+  ] as const) {
     const res = await fetch(`${base}${path}`, { method: 'PATCH' });
     t.is(res.status, 405, path);
     t.is(res.headers.get('allow'), allowed, path);
@@ -237,7 +261,10 @@ test('a duplicate Content-Length closes the connection at once, so no hidden req
   const smuggled = 'GET /update?parameter=studio/count&value=99 HTTP/1.1\r\nHost: x\r\n\r\n';
   const body = `parameter=studio/count&value=5${smuggled}`;
   for (const lengths of [`Content-Length: 30\r\nContent-Length: ${body.length}`, `Content-Length: 30\r\nTransfer-Encoding: chunked`]) {
-    const answer = await rawRequest(port, `POST /update HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n${lengths}\r\n\r\n${body}`);
+    const answer = await rawRequest(
+      port,
+      `POST /update HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n${lengths}\r\n\r\n${body}`,
+    );
     t.is(answer.head, '', 'closed without an answer');
   }
   t.is(hub.graph.get('studio/count')?.value, 3);
@@ -250,6 +277,10 @@ test('HEAD answers carry the headers of GET and no body', async (t) => {
     const get = await fetch(`http://127.0.0.1:${port}${path}`);
     t.is(answer.status, get.status, path);
     t.is(answer.body, '', path);
-    t.is(/\r\ncontent-length: (\d+)/i.exec(answer.head)?.[1], get.headers.get('content-length') ?? undefined, `${path}: the length of the GET answer`);
+    t.is(
+      /\r\ncontent-length: (\d+)/i.exec(answer.head)?.[1],
+      get.headers.get('content-length') ?? undefined,
+      `${path}: the length of the GET answer`,
+    );
   }
 });

@@ -33,10 +33,13 @@ test('a client gets its share of each turn; the rest waits in order while others
   t.deepEqual(applied.slice(3), ['flood:3', 'flood:4']);
   fair.offer('flood', message('7'));
   fair.offer('desk', message('b'));
-  t.deepEqual(applied.slice(5), ['desk:b'], 'a waiting client\'s new message queues behind its earlier ones');
+  t.deepEqual(applied.slice(5), ['desk:b'], "a waiting client's new message queues behind its earlier ones");
   await turn();
   await turn();
-  t.deepEqual(applied.filter((a) => a.startsWith('flood')), ['flood:1', 'flood:2', 'flood:3', 'flood:4', 'flood:5', 'flood:6', 'flood:7']);
+  t.deepEqual(
+    applied.filter((a) => a.startsWith('flood')),
+    ['flood:1', 'flood:2', 'flood:3', 'flood:4', 'flood:5', 'flood:6', 'flood:7'],
+  );
   t.is(fair.waitingBytes, 0);
 });
 
@@ -87,11 +90,13 @@ test('a WebSocket client that writes and disconnects at once loses none of its w
   const { port, base } = await serve(t, {}, { studio: { type: 'dummy', parameters: ['x,I,0'] } });
   const script = await Client.open(t, `ws://127.0.0.1:${port}/ws?filter=%5E%24`);
   const batches = 200;
-  for (let b = 0; b < batches; b++) script.send(JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ p: 'studio/x', v: b * 100 + i + 1 }))));
+  for (let b = 0; b < batches; b++)
+    script.send(JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ p: 'studio/x', v: b * 100 + i + 1 }))));
   script.socket.close();
   const last = String(batches * 100);
   const deadline = Date.now() + 10_000;
   let value = '';
-  while (Date.now() < deadline && (value = await (await fetch(`${base}/parameters/studio/x`)).text()) !== last) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (Date.now() < deadline && (value = await (await fetch(`${base}/parameters/studio/x`)).text()) !== last)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   t.is(value, last);
 });

@@ -27,8 +27,13 @@ test.serial('GET /parameters on 100,000 parameters is complete and sent in slice
   t.is(list.length, count);
   t.deepEqual(list[0], { p: 'big/p/0', type: 'I', access: 'read-write', v: 0 });
   t.deepEqual(list[count - 1], { p: `big/p/${count - 1}`, type: 'I', access: 'read-write', v: count - 1 });
-  const [filtered] = await longestStall(async () => (await (await fetch(`${base}/parameters?filter=${encodeURIComponent('/p/9999\\d$')}`)).json()) as { p: string }[]);
-  t.deepEqual(filtered.map((p) => p.p), Array.from({ length: 10 }, (_, i) => `big/p/9999${i}`));
+  const [filtered] = await longestStall(
+    async () => (await (await fetch(`${base}/parameters?filter=${encodeURIComponent('/p/9999\\d$')}`)).json()) as { p: string }[],
+  );
+  t.deepEqual(
+    filtered.map((p) => p.p),
+    Array.from({ length: 10 }, (_, i) => `big/p/9999${i}`),
+  );
   // Not asserted: on a busy machine descheduling shows as stalls too. About 17 ms here
   // (the client's share included) against 102 ms when the list was built whole.
   t.log(`longest stall while listing: ${stall.toFixed(1)} ms`);

@@ -22,7 +22,10 @@ test('a hub listening on every address names an IPv4 client as one, not as IPv6'
 
 test('every parameter says who changed it last and when: REST with the client address, WebSocket, rule, code flow, connection, restore (R-O2)', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-origins-'));
-  await writeFile(join(dir, 'echo.js'), "export default ({ watch, write }) => watch('studio/a').subscribe((v) => v !== undefined && write('studio/fromFlow', v));\n");
+  await writeFile(
+    join(dir, 'echo.js'),
+    "export default ({ watch, write }) => watch('studio/a').subscribe((v) => v !== undefined && write('studio/fromFlow', v));\n",
+  );
   const state = await storeWith(t, { 'studio/kept': 'from yesterday' });
   const hub = await startHub(
     t,
@@ -41,7 +44,11 @@ test('every parameter says who changed it last and when: REST with the client ad
   const base = `http://127.0.0.1:${port}`;
   const before = Date.now();
   await fetch(`${base}/update?parameter=studio/a&value=1`);
-  await fetch(`${base}/update`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ parameter: 'studio/b', value: '2' }) });
+  await fetch(`${base}/update`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ parameter: 'studio/b', value: '2' }),
+  });
   const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
   client.send({ p: 'studio/c', v: '3' });
   client.send({ p: 'logic/logic/1', v: true });

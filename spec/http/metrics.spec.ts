@@ -1,7 +1,10 @@
 import test from 'ava';
 import { Client, serve } from '../helpers/http.ts';
 
-const studio = { studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning'] }, off: { type: 'dummy', enabled: false, parameters: ['x,I,1'] } };
+const studio = {
+  studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning'] },
+  off: { type: 'dummy', enabled: false, parameters: ['x,I,1'] },
+};
 
 /** The value of one sample of the text format, or undefined. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -50,14 +53,22 @@ test('/healthz answers while the hub serves; /readyz is 503 with the reasons whi
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const folder = join(await mkdtemp(join(tmpdir(), 'patchbay-ready-')), 'later');
-  const { base, hub } = await serve(t, {}, { ...studio, out: { type: 'xml-file-output', filename: join(folder, 'out.xml'), template: '<a>$V</a>' } });
+  const { base, hub } = await serve(
+    t,
+    {},
+    { ...studio, out: { type: 'xml-file-output', filename: join(folder, 'out.xml'), template: '<a>$V</a>' } },
+  );
   t.is(await (await fetch(`${base}/healthz`)).text(), 'OK');
   t.deepEqual(await (await fetch(`${base}/readyz`)).json(), { ok: true, connections: 3 }, 'the disabled connection is not waited for');
   hub.graph.write('out/V', 'x');
   await new Promise((resolve) => setTimeout(resolve, 200));
   const notReady = await fetch(`${base}/readyz`);
   t.is(notReady.status, 503);
-  t.like(await notReady.json(), { ok: false, code: 'PB_NOT_READY', connections: [{ id: 'out', status: 'degraded', code: 'PB_FILE_WRITE' }] });
+  t.like(await notReady.json(), {
+    ok: false,
+    code: 'PB_NOT_READY',
+    connections: [{ id: 'out', status: 'degraded', code: 'PB_FILE_WRITE' }],
+  });
   await mkdir(folder);
   hub.graph.write('out/V', 'y');
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -65,7 +76,18 @@ test('/healthz answers while the hub serves; /readyz is 503 with the reasons whi
 });
 
 test('/readyz waits only for the connections in `required`; /metrics needs full access or a token given it', async (t) => {
-  const { base } = await serve(t, { required: ['studio', 'ghost'], token: 'admin', tokens: [{ name: 'desk', token: 'desk', read: ['#'] }, { name: 'prom', token: 'prom', read: [], metrics: true }] }, studio);
+  const { base } = await serve(
+    t,
+    {
+      required: ['studio', 'ghost'],
+      token: 'admin',
+      tokens: [
+        { name: 'desk', token: 'desk', read: ['#'] },
+        { name: 'prom', token: 'prom', read: [], metrics: true },
+      ],
+    },
+    studio,
+  );
   const answer = await fetch(`${base}/readyz`, { headers: { authorization: 'Bearer admin' } });
   t.is(answer.status, 503);
   t.like(await answer.json(), { connections: [{ id: 'ghost', status: 'missing' }] });
@@ -76,15 +98,24 @@ test('/readyz waits only for the connections in `required`; /metrics needs full 
 
 test('every series the Grafana dashboard charts is one /metrics serves', async (t) => {
   const { readFile } = await import('node:fs/promises');
-  const dashboard = JSON.parse(await readFile(new URL('../../monitoring/grafana-dashboard.json', import.meta.url), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+  const dashboard = JSON.parse(await readFile(new URL('../../monitoring/grafana-dashboard.json', import.meta.url), 'utf8')) as {
+    panels: { targets: { expr: string }[] }[];
+  };
   const { base } = await serve(t, {}, studio);
-  const served = new Set((await (await fetch(`${base}/metrics`)).text()).split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]));
-  const charted = dashboard.panels.flatMap((p) => p.targets.flatMap((target) => target.expr.match(/\b(?:patchbay|process|nodejs)_[a-z0-9_]+/g) ?? []));
+  const served = new Set(
+    (await (await fetch(`${base}/metrics`)).text())
+      .split('\n')
+      .filter((l) => l.startsWith('# TYPE '))
+      .map((l) => l.split(' ')[2]),
+  );
+  const charted = dashboard.panels.flatMap((p) =>
+    p.targets.flatMap((target) => target.expr.match(/\b(?:patchbay|process|nodejs)_[a-z0-9_]+/g) ?? []),
+  );
   t.true(charted.length > 5);
   for (const name of charted) t.true(served.has(name), `${name} is not served`);
 });
 
-test('/metrics counts rule writes, refusals and loop cuts, and the state store\'s writes and commits', async (t) => {
+test("/metrics counts rule writes, refusals and loop cuts, and the state store's writes and commits", async (t) => {
   const { startHub } = await import('../helpers/hub.ts');
   const { storeWith } = await import('../helpers/state.ts');
   const state = await storeWith(t);
@@ -125,7 +156,13 @@ test('/metrics counts the restarts of each connection by reloads', async (t) => 
   const { base, hub } = await serve(t, {}, {});
   // The api keeps the settings serve() gave it, so it keeps running (and its port) across reloads.
   const flow = (duration: number) =>
-    flowOf({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, clock: { type: 'timer', timers: [{ duration }] }, s: { type: 'dummy', parameters: ['x,I'] } } });
+    flowOf({
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        clock: { type: 'timer', timers: [{ duration }] },
+        s: { type: 'dummy', parameters: ['x,I'] },
+      },
+    });
   for (const duration of [1000, 2000, 3000]) await hub.reload(flow(duration));
   const text = await (await fetch(`${base}/metrics`)).text();
   t.is(sample(text, 'patchbay_connection_restarts_total', { connection: 'clock' }), 2, 'added once, then restarted twice');

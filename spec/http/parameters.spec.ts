@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { Hub } from '../../lib/hub.ts';
-import { flowOf, param, startHub } from '../helpers/hub.ts';
+import { flowOf, param } from '../helpers/hub.ts';
 import { rawRequest, serve } from '../helpers/http.ts';
 
 const studio = {
@@ -126,15 +126,34 @@ test('/update answers 400, 403, 404, 413 and 415 with the reason in the body', a
     ['/update?parameter=clock/timer/1/trigger&value=1', undefined, 403, /read-only/],
     ['/update?parameter=studio/nope&value=1', undefined, 404, /no parameter "nope"/],
     ['/update?parameter=nope/x&value=1', undefined, 404, /no connection "nope"/],
-    ['/update', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }, 415, /x-www-form-urlencoded or application\/json/],
+    [
+      '/update',
+      { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' },
+      415,
+      /x-www-form-urlencoded or application\/json/,
+    ],
     ['/update', { method: 'POST', body: new Uint8Array(10) }, 415, /x-www-form-urlencoded/],
     ['/update', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"parameter":' }, 400, /not JSON/],
     ['/update', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2]' }, 400, /expected a JSON object/],
-    ['/update', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"parameter":"studio/count"}' }, 400, /missing field "value"/],
-    ['/update', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"parameter":5,"value":1}' }, 400, /missing field "parameter"/],
     [
       '/update',
-      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `parameter=studio/title&value=${'x'.repeat(70_000)}` },
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"parameter":"studio/count"}' },
+      400,
+      /missing field "value"/,
+    ],
+    [
+      '/update',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"parameter":5,"value":1}' },
+      400,
+      /missing field "parameter"/,
+    ],
+    [
+      '/update',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `parameter=studio/title&value=${'x'.repeat(70_000)}`,
+      },
       413,
       /over 65536 bytes/,
     ],
@@ -169,19 +188,18 @@ test('a body streamed past 64 KiB without a length is refused with 413', async (
 test('GET /parameters lists every parameter with type, access and known value, narrowed by ?filter=', async (t) => {
   const { base } = await serve(t, {}, studio);
   const all = (await (await fetch(`${base}/parameters`)).json()) as { p: string }[];
-  t.deepEqual(
-    all.filter((p) => p.p.startsWith('studio/')).slice(0, 6),
-    [
-      { p: 'studio/count', type: 'I', access: 'read-write', v: 3 },
-      { p: 'studio/level', type: 'F', access: 'read-write', v: 0.5 },
-      { p: 'studio/onair', type: 'B', access: 'read-write', v: true },
-      { p: 'studio/title', type: 'S', access: 'read-write', v: 'Morning Show' },
-      { p: 'studio/note', type: 'S', access: 'read-write' },
-      { p: 'studio/cue', type: 'T', access: 'read-write' },
-    ],
-  );
+  t.deepEqual(all.filter((p) => p.p.startsWith('studio/')).slice(0, 6), [
+    { p: 'studio/count', type: 'I', access: 'read-write', v: 3 },
+    { p: 'studio/level', type: 'F', access: 'read-write', v: 0.5 },
+    { p: 'studio/onair', type: 'B', access: 'read-write', v: true },
+    { p: 'studio/title', type: 'S', access: 'read-write', v: 'Morning Show' },
+    { p: 'studio/note', type: 'S', access: 'read-write' },
+    { p: 'studio/cue', type: 'T', access: 'read-write' },
+  ]);
   t.true(all.some((p) => p.p === 'clock/pulse/1'));
-  const filtered = (await (await fetch(`${base}/parameters?filter=${encodeURIComponent('^clock/')}&filter=open$`)).json()) as { p: string }[];
+  const filtered = (await (await fetch(`${base}/parameters?filter=${encodeURIComponent('^clock/')}&filter=open$`)).json()) as {
+    p: string;
+  }[];
   t.deepEqual(
     filtered.map((p) => p.p),
     ['studio/mic/1/open', 'clock/timer/1/trigger', 'clock/timer/1/start', 'clock/pulse/1'],
@@ -195,14 +213,23 @@ test('GET /connections lists every connection with type, status and reason', asy
   const { base, port } = await serve(t, {}, { ...studio, off: { type: 'dummy', enabled: false, description: 'spare', group: 'g' } });
   const list = (await (await fetch(`${base}/connections`)).json()) as object[];
   t.deepEqual(list, [
-    { id: 'api', type: 'rest-api', status: 'ok', reason: '', description: '', location: '', group: '', details: { port, bindIp: '127.0.0.1', webSockets: { clients: 0, lagging: 0, largestSendBuffer: 0 } } },
+    {
+      id: 'api',
+      type: 'rest-api',
+      status: 'ok',
+      reason: '',
+      description: '',
+      location: '',
+      group: '',
+      details: { port, bindIp: '127.0.0.1', webSockets: { clients: 0, lagging: 0, largestSendBuffer: 0 } },
+    },
     { id: 'studio', type: 'dummy', status: 'ok', reason: '', description: '', location: '', group: '' },
     { id: 'clock', type: 'timer', status: 'ok', reason: '', description: '', location: '', group: '' },
     { id: 'off', type: 'dummy', status: 'disabled', reason: '', description: 'spare', location: '', group: 'g' },
   ]);
 });
 
-test('GET /problems answers the hub\'s problems as a JSON array', async (t) => {
+test("GET /problems answers the hub's problems as a JSON array", async (t) => {
   const { base } = await serve(t, {}, studio);
   const res = await fetch(`${base}/problems`);
   t.is(res.status, 200);
@@ -228,7 +255,12 @@ test('GET /problems lists a failed connection and a rule that cannot run, with t
   t.teardown(() => hub.stop());
   await hub.start();
   const port = hub.connection('api')?.info.details?.['port'] as number;
-  const problems = (await (await fetch(`http://127.0.0.1:${port}/problems`)).json()) as { source: string; id: string; code: string; message: string }[];
+  const problems = (await (await fetch(`http://127.0.0.1:${port}/problems`)).json()) as {
+    source: string;
+    id: string;
+    code: string;
+    message: string;
+  }[];
   t.like(problems, [
     { source: 'connection', id: 'files', code: 'PB_DOCUMENT_ROOT' },
     { source: 'rule', id: 'rules[0]', code: 'PB_UNKNOWN_PARAMETER' },
@@ -239,7 +271,13 @@ test('GET /problems lists a failed connection and a rule that cannot run, with t
 test('GET /rules lists the enabled rules in the order they run, with their pipes; a scoped token sees those whose addresses it reads', async (t) => {
   const flow = flowOf({
     connections: {
-      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', tokens: [{ name: 'panel', token: 'p', read: ['studio/#'], write: [] }], token: 'admin' },
+      api: {
+        type: 'rest-api',
+        port: 0,
+        bindIp: '127.0.0.1',
+        tokens: [{ name: 'panel', token: 'p', read: ['studio/#'], write: [] }],
+        token: 'admin',
+      },
       studio: { type: 'dummy', parameters: ['a,F,0', 'b,F,0', 'c,S'] },
       backstage: { type: 'dummy', parameters: ['d,F,0'] },
     },
@@ -253,10 +291,17 @@ test('GET /rules lists the enabled rules in the order they run, with their pipes
   t.teardown(() => hub.stop());
   await hub.start();
   const port = hub.connection('api')?.info.details?.['port'] as number;
-  const list = (token: string) => fetch(`http://127.0.0.1:${port}/rules`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<unknown[]>);
+  const list = (token: string) =>
+    fetch(`http://127.0.0.1:${port}/rules`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<unknown[]>);
   t.deepEqual(await list('admin'), [
     { path: 'rules[0]', name: 'rules[0]', source: 'studio/a', destinations: ['studio/b'], pipe: [{ scale: [0, 1, 0, 100] }, { round: 0 }] },
-    { path: 'rules[2].rules[0]', name: 'rules[2].rules[0] "level to the back"', source: 'studio/b', destinations: ['backstage/d'], pipe: [] },
+    {
+      path: 'rules[2].rules[0]',
+      name: 'rules[2].rules[0] "level to the back"',
+      source: 'studio/b',
+      destinations: ['backstage/d'],
+      pipe: [],
+    },
   ]);
   t.deepEqual(await list('p'), [(await list('admin'))[0]], 'the panel cannot read backstage/d');
 });

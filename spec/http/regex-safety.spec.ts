@@ -33,7 +33,8 @@ async function longestStall(work: () => Promise<void>): Promise<number> {
 }
 
 test('compileRegex accepts RE2 syntax and refuses what RE2 cannot run or what is too large, with PB_BAD_FILTER', (t) => {
-  for (const source of ['^studio/', 'mic/\\d+/open$', '(?i)ON AIR', '(?P<n>a)|(?<m>b)', '[[:alpha:]]+', '\\pL']) t.true(compileRegex(source).ok, source);
+  for (const source of ['^studio/', 'mic/\\d+/open$', '(?i)ON AIR', '(?P<n>a)|(?<m>b)', '[[:alpha:]]+', '\\pL'])
+    t.true(compileRegex(source).ok, source);
   for (const source of refused) {
     const compiled = compileRegex(source);
     t.false(compiled.ok, source);
@@ -84,7 +85,10 @@ test('catastrophic wsFilters and matches steps are accepted and cheap, or refuse
     if (!result.ok) {
       const paths = result.issues.map((issue) => issue.path.join('.'));
       t.true(paths.includes('connections.api.wsFilters.0'), `${source}: ${paths.join(', ')}`);
-      t.true(paths.some((path) => path.startsWith('rules.0.pipe.0')), `${source}: ${paths.join(', ')}`);
+      t.true(
+        paths.some((path) => path.startsWith('rules.0.pipe.0')),
+        `${source}: ${paths.join(', ')}`,
+      );
     }
   }
   const stall = await longestStall(async () => {
@@ -93,7 +97,11 @@ test('catastrophic wsFilters and matches steps are accepted and cheap, or refuse
         api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', wsFilters: catastrophic },
         studio: { type: 'dummy', parameters: [`${subject},S,x`, 'copy,S'] },
       },
-      rules: catastrophic.map((source) => ({ source: `studio/${subject}`, destinations: ['studio/copy'], pipe: [{ filter: { matches: source } }] })),
+      rules: catastrophic.map((source) => ({
+        source: `studio/${subject}`,
+        destinations: ['studio/copy'],
+        pipe: [{ filter: { matches: source } }],
+      })),
     });
     param(hub, `studio/${subject}`).set(subject);
     await settle(50);

@@ -32,7 +32,10 @@ test('GET /connections and GET /problems send no absolute file-system path: path
   await hub.start();
   param(hub, 'missing/X').set('x');
   param(hub, 'outside/X').set('x');
-  await eventually(() => hub.connection('missing')?.status.status === 'degraded' && hub.connection('outside')?.status.status === 'degraded', 'the write failures');
+  await eventually(
+    () => hub.connection('missing')?.status.status === 'degraded' && hub.connection('outside')?.status.status === 'degraded',
+    'the write failures',
+  );
   // The hub itself (its log, the CLI) keeps the full paths.
   t.true(hub.problems().some((problem) => problem.message.includes(dir)));
 
@@ -43,7 +46,9 @@ test('GET /connections and GET /problems send no absolute file-system path: path
     t.false(body.includes(tmpdir()), body);
     t.false(body.includes('file://'), body);
   }
-  const byId = Object.fromEntries((JSON.parse(connections) as { id: string; reason: string; details?: object }[]).map((c) => [c.id, c])) as Record<string, { reason: string; details?: object }>;
+  const byId = Object.fromEntries(
+    (JSON.parse(connections) as { id: string; reason: string; details?: object }[]).map((c) => [c.id, c]),
+  ) as Record<string, { reason: string; details?: object }>;
   t.deepEqual(byId['np']?.details, { filename: 'out/now.xml' });
   t.regex(byId['missing']?.reason ?? '', /^cannot write later\/now\.xml: ENOENT/);
   t.regex(byId['outside']?.reason ?? '', /^cannot write \.\.\/patchbay-elsewhere-\w+\/gone\/now\.xml: ENOENT/);

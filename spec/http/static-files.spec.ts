@@ -111,7 +111,10 @@ test('without a documentRoot no file is served', async (t) => {
 });
 
 test('a documentRoot that does not exist is a flow-file mistake', (t) => {
-  const result = validateFlow({ connections: { api: { type: 'rest-api', port: 0, documentRoot: '/nonexistent/www' } } }, '/virtual/flow.json5');
+  const result = validateFlow(
+    { connections: { api: { type: 'rest-api', port: 0, documentRoot: '/nonexistent/www' } } },
+    '/virtual/flow.json5',
+  );
   t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), ['connections.api.documentRoot: no such folder: /nonexistent/www']);
 });
 

@@ -3,7 +3,10 @@ import { param } from '../helpers/hub.ts';
 import { Client, serve, settle } from '../helpers/http.ts';
 
 const studio = {
-  studio: { type: 'dummy', parameters: ['count,I,3', 'level,F,0.5', 'title,S,Morning Show', 'note,S', 'cue,T', 'mic/1/open,B,false', 'mic/2/open,B,true'] },
+  studio: {
+    type: 'dummy',
+    parameters: ['count,I,3', 'level,F,0.5', 'title,S,Morning Show', 'note,S', 'cue,T', 'mic/1/open,B,false', 'mic/2/open,B,true'],
+  },
   clock: { type: 'timer', timers: [{ duration: 100000 }] },
 };
 
@@ -46,11 +49,19 @@ test('wsFilters choose what the stream carries; ?filter= narrows it per client',
     ['studio/level', 0.9],
     ['studio/count', 10],
     ['studio/mic/2/open', false],
-  ] as const) param(hub, address).set(value);
+  ] as const)
+    param(hub, address).set(value);
   await all.untilCount(6);
   await settle();
   const addresses = (c: Client) => c.messages.map((m) => (m as { p: string }).p);
-  t.deepEqual(addresses(all), ['studio/count', 'studio/mic/1/open', 'studio/mic/2/open', 'studio/mic/1/open', 'studio/count', 'studio/mic/2/open']);
+  t.deepEqual(addresses(all), [
+    'studio/count',
+    'studio/mic/1/open',
+    'studio/mic/2/open',
+    'studio/mic/1/open',
+    'studio/count',
+    'studio/mic/2/open',
+  ]);
   t.deepEqual(addresses(mic1), ['studio/mic/1/open', 'studio/mic/1/open']);
   t.deepEqual(addresses(twoFilters), ['studio/count', 'studio/mic/2/open', 'studio/count', 'studio/mic/2/open']);
   t.deepEqual(addresses(outside), [], 'a client filter cannot widen the server filters');
@@ -94,18 +105,41 @@ test('bad messages are answered with {p, error, code} on the same socket, which 
     [42, { p: null, error: shape, code: 'PB_BAD_REQUEST' }],
     [{ v: 1 }, { p: null, error: shape, code: 'PB_BAD_REQUEST' }],
     [{ p: 'studio/count' }, { p: 'studio/count', error: shape, code: 'PB_BAD_REQUEST' }],
-    [{ p: 'studio/nope', v: 1 }, { p: 'studio/nope', error: 'studio/nope: connection "studio" has no parameter "nope"', code: 'PB_UNKNOWN_PARAMETER' }],
-    [{ p: 'clock/timer/1/trigger', v: 1 }, { p: 'clock/timer/1/trigger', error: 'clock/timer/1/trigger is read-only', code: 'PB_READ_ONLY' }],
-    [{ p: 'studio/count', v: 'many' }, { p: 'studio/count', error: 'studio/count: cannot convert "many" to integer: not a decimal number', code: 'PB_CONVERSION' }],
-    [{ p: 'studio/count', v: { n: 1 } }, { p: 'studio/count', error: 'studio/count: cannot convert a object to integer', code: 'PB_CONVERSION' }],
+    [
+      { p: 'studio/nope', v: 1 },
+      { p: 'studio/nope', error: 'studio/nope: connection "studio" has no parameter "nope"', code: 'PB_UNKNOWN_PARAMETER' },
+    ],
+    [
+      { p: 'clock/timer/1/trigger', v: 1 },
+      { p: 'clock/timer/1/trigger', error: 'clock/timer/1/trigger is read-only', code: 'PB_READ_ONLY' },
+    ],
+    [
+      { p: 'studio/count', v: 'many' },
+      { p: 'studio/count', error: 'studio/count: cannot convert "many" to integer: not a decimal number', code: 'PB_CONVERSION' },
+    ],
+    [
+      { p: 'studio/count', v: { n: 1 } },
+      { p: 'studio/count', error: 'studio/count: cannot convert a object to integer', code: 'PB_CONVERSION' },
+    ],
   ];
   for (const [message] of bad) client.send(typeof message === 'string' ? message : JSON.stringify(message));
   client.socket.send(Buffer.from([0xff, 0xfe, 0x7b]));
   await client.untilCount(bad.length + 1);
-  t.deepEqual(client.messages, [...bad.map(([, answer]) => answer), { p: null, error: 'the message is not UTF-8 JSON', code: 'PB_BAD_REQUEST' }]);
-  client.send([{ p: 'studio/count', v: 5 }, { p: 'studio/nope', v: 1 }, { p: 'studio/level', v: 0.25 }]);
+  t.deepEqual(client.messages, [
+    ...bad.map(([, answer]) => answer),
+    { p: null, error: 'the message is not UTF-8 JSON', code: 'PB_BAD_REQUEST' },
+  ]);
+  client.send([
+    { p: 'studio/count', v: 5 },
+    { p: 'studio/nope', v: 1 },
+    { p: 'studio/level', v: 0.25 },
+  ]);
   await client.untilCount(bad.length + 2);
-  t.deepEqual(client.messages.at(-1), { p: 'studio/nope', error: 'studio/nope: connection "studio" has no parameter "nope"', code: 'PB_UNKNOWN_PARAMETER' });
+  t.deepEqual(client.messages.at(-1), {
+    p: 'studio/nope',
+    error: 'studio/nope: connection "studio" has no parameter "nope"',
+    code: 'PB_UNKNOWN_PARAMETER',
+  });
   t.is(client.socket.readyState, client.socket.OPEN);
   t.is(param(hub, 'studio/count').value, 5, 'the good items of a batch are written');
   t.is(param(hub, 'studio/level').value, 0.25);
@@ -136,9 +170,15 @@ test('no change is lost or reordered between the snapshot and the live stream', 
   await writer;
   for (const client of clients) {
     // The snapshot goes in definition order (bulk/4999 last), so both mean it is complete.
-    await client.until(() => client.state()['studio/counter'] === String(n) && client.state()['studio/bulk/4999'] !== undefined, 'the final count after the snapshot');
+    await client.until(
+      () => client.state()['studio/counter'] === String(n) && client.state()['studio/bulk/4999'] !== undefined,
+      'the final count after the snapshot',
+    );
     const seen = (client.messages as { p: string; v: string }[]).filter((m) => m.p === 'studio/counter').map((m) => Number(m.v));
-    t.true(seen.every((v, i) => i === 0 || v === seen[i - 1]! + 1), 'after its snapshot value, every count arrives, in order');
+    t.true(
+      seen.every((v, i) => i === 0 || v === seen[i - 1]! + 1),
+      'after its snapshot value, every count arrives, in order',
+    );
     t.is(seen.at(-1), n);
     t.is(Object.keys(client.state()).length, 5001, 'the snapshot held every known parameter');
   }
@@ -157,11 +197,11 @@ test('a client that stops reading keeps bounded memory and ends with every final
   for (let batch = 0; batch < 100; batch++) {
     for (let i = 0; i < 100; i++) param(hub, `big/p${(batch * 100 + i) % count}`).set(`${batch * 100 + i} ${padding}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const stats = hub.connection('api')?.info.details?.['webSockets'] as { largestSendBuffer: number };
+    const stats = hub.connection('api')!.info.details!['webSockets'] as { largestSendBuffer: number };
     largest = Math.max(largest, stats.largestSendBuffer);
   }
   await settle(200);
-  const stats = hub.connection('api')?.info.details?.['webSockets'] as { lagging: number };
+  const stats = hub.connection('api')!.info.details!['webSockets'] as { lagging: number };
   t.is(stats.lagging, 1, 'the stalled client is taken off the stream');
   t.log(`largest server-side send buffer while stalled: ${(largest / 1024).toFixed(0)} KiB of 10 MB sent`);
   t.true(largest < 3 * 1024 * 1024, `send buffer reached ${largest} bytes`);
@@ -173,7 +213,7 @@ test('a client that stops reading keeps bounded memory and ends with every final
   t.deepEqual(slow.state(), finalValues);
   t.deepEqual(fast.state(), finalValues);
   await settle(200);
-  t.is((hub.connection('api')?.info.details?.['webSockets'] as { lagging: number }).lagging, 0, 'it is back on the stream');
+  t.is((hub.connection('api')!.info.details!['webSockets'] as { lagging: number }).lagging, 0, 'it is back on the stream');
   param(hub, 'big/p0').set('after');
   await slow.until(() => slow.state()['big/p0'] === 'after', 'live changes again');
   t.pass();
@@ -191,12 +231,15 @@ test('a client that caught up is resent only what changed while it was off the s
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await settle(200);
-  t.is((hub.connection('api')?.info.details?.['webSockets'] as { lagging: number }).lagging, 1);
+  t.is((hub.connection('api')!.info.details!['webSockets'] as { lagging: number }).lagging, 1);
   slow.socket.resume();
   await slow.until(() => slow.state()['big/p9'] === `9999 ${padding}`, 'the final values');
   await settle(200);
   const afterSnapshot = (slow.messages.slice(1000) as { p: string }[]).map((m) => m.p);
-  t.true(afterSnapshot.every((p) => /^big\/p\d$/.test(p)), 'unchanged parameters are not sent again');
+  t.true(
+    afterSnapshot.every((p) => /^big\/p\d$/.test(p)),
+    'unchanged parameters are not sent again',
+  );
 });
 
 test('stopping the hub closes WebSockets with 1001 and frees the port', async (t) => {

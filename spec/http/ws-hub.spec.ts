@@ -233,7 +233,12 @@ test('a change made by a listener of another parameter reaches clients after the
   // A rule-like listener that was there before the WebSocket layer started.
   const rule = fader.changes$.subscribe((value) => meter.set(Number(value) * 2));
   const socket = new FakeSocket([], 1_000_000);
-  const hub = new WsHub(graph, [], (_, message) => socket.topics.size > 0 && socket.send(message), { lagLimit: 2000, scanIntervalMs: SCAN_MS, dropLimit: 1_000_000, scheduler: new VirtualClock().scheduler });
+  const hub = new WsHub(graph, [], (_, message) => socket.topics.size > 0 && socket.send(message), {
+    lagLimit: 2000,
+    scanIntervalMs: SCAN_MS,
+    dropLimit: 1_000_000,
+    scheduler: new VirtualClock().scheduler,
+  });
   hub.start();
   t.teardown(() => {
     rule.unsubscribe();
@@ -285,8 +290,18 @@ test('a snapshot too large for one slice is sent over several turns, followed by
   const { 'studio/go': fired, ...values } = client.state();
   t.deepEqual(values, current(), 'it ends with every latest value');
   t.is(fired, 'true', 'and the fire arrived');
-  t.is(client.seen.length, parameters.length + 4, 'each value once, then the five changes and the fire, minus the one not sent before its change');
-  t.deepEqual(client.seen.slice(-5), ['studio/bank/0/p0=-1', 'studio/bank/0/p0=-2', 'studio/bank/0/p0=-3', 'studio/go=true', 'studio/bank/99/p99999=-9']);
+  t.is(
+    client.seen.length,
+    parameters.length + 4,
+    'each value once, then the five changes and the fire, minus the one not sent before its change',
+  );
+  t.deepEqual(client.seen.slice(-5), [
+    'studio/bank/0/p0=-1',
+    'studio/bank/0/p0=-2',
+    'studio/bank/0/p0=-3',
+    'studio/go=true',
+    'studio/bank/99/p99999=-9',
+  ]);
   parameters[5]?.set(5555);
   t.is(client.seen.at(-1), 'studio/bank/5/p5=5555', 'then changes stream');
 });
@@ -303,7 +318,10 @@ test('clients sharing filters have each parameter tested against them once, not 
   }
   const clients = Array.from({ length: 100 }, () => connect({ filters: [new Counting('^studio/bank/p1\\d\\d$')] }));
   for (let turn = 0; clients.some((c) => c.topics.size === 0) && turn < 1000; turn++) await new Promise((resolve) => setImmediate(resolve));
-  t.true(clients.every((c) => c.seen.length === 100), 'every client has the 100 values its filter passes');
+  t.true(
+    clients.every((c) => c.seen.length === 100),
+    'every client has the 100 values its filter passes',
+  );
   t.true(tests <= 10_000 + 100, `${tests} tests of the filter for 100 clients of 10,000 parameters`);
 });
 
@@ -474,7 +492,10 @@ test('maxHz=10 with 100 parameters changing 100 times a second: the client is wr
   t.true(instants.size <= 11, `${instants.size} instants with sends in 1.2 s`);
   // A tick of 100 messages is one write of the client's own, not 100 publishes (which uWS
   // would write 32 at a time); the first tick, right after the quiet, has 10.
-  t.true(published.length + limited.writtenAt.length <= 40, `${published.length} publishes and ${limited.writtenAt.length} writes of its own in 1.2 s`);
+  t.true(
+    published.length + limited.writtenAt.length <= 40,
+    `${published.length} publishes and ${limited.writtenAt.length} writes of its own in 1.2 s`,
+  );
   const arrivals = new Map<string, number>();
   for (const line of limited.seen.slice(snapshot)) {
     const address = line.split('=')[0]!;

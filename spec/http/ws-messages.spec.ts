@@ -6,7 +6,9 @@ const SHAPE = 'expected {"p":"<address>","v":<value>} or an array of them';
 
 /** Each item as [p, v] for a write or [p, code, reason] for an error. */
 const summary = (text: string | Uint8Array) =>
-  parseClientMessage(typeof text === 'string' ? message(text) : text).map((item) => (item.ok ? [item.p, item.v] : [item.p, item.error.code, item.error.message]));
+  parseClientMessage(typeof text === 'string' ? message(text) : text).map((item) =>
+    item.ok ? [item.p, item.v] : [item.p, item.error.code, item.error.message],
+  );
 
 test('{p, v} is one write, with v as any JSON value', (t) => {
   t.deepEqual(summary('{"p":"studio/count","v":"7.9"}'), [['studio/count', '7.9']]);

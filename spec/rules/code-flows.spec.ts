@@ -60,7 +60,10 @@ test('a flow that throws is reported with its file; the other flows run', async 
     'doubler.mjs': doubler,
     'bad-return.mjs': `export default () => 42;`,
   });
-  t.true(lines.some((l) => l.connection === 'broken' && /code flow .*broken\.mjs failed: wiring mistake\n +at /.test(l.msg)), 'with the stack in the log');
+  t.true(
+    lines.some((l) => l.connection === 'broken' && /code flow .*broken\.mjs failed: wiring mistake\n +at /.test(l.msg)),
+    'with the stack in the log',
+  );
   t.true(lines.some((l) => l.connection === 'not-a-flow' && /its default export is not a function/.test(l.msg)));
   t.true(lines.some((l) => l.connection === 'bad-return' && /a flow returns Observables/.test(l.msg)));
   param(hub, 'studio/level').set(2);
@@ -146,7 +149,10 @@ test('a flow that sets its own parameter on each of its changes is cut by the lo
     { source: 'code-flow', id: 'counter', code: 'PB_FEEDBACK_LOOP' },
     { source: 'code-flow', id: 'echo', code: 'PB_FEEDBACK_LOOP' },
   ]);
-  t.regex(hub.problems()[0]?.message ?? '', /counter\.mjs: feedback loop cut: a change came back to counter\/n 20 times; chain counter\/n → counter\/n$/);
+  t.regex(
+    hub.problems()[0]?.message ?? '',
+    /counter\.mjs: feedback loop cut: a change came back to counter\/n 20 times; chain counter\/n → counter\/n$/,
+  );
   param(hub, 'studio/x').set(100);
   t.is(param(hub, 'studio/x').value, 121, 'the next change from outside is a new cascade, cut again');
 });

@@ -47,9 +47,15 @@ const ruleHub = (t: ExecutionContext, rules: unknown[], options: HubOptions = {}
 test('each change of the source is converted and written to every destination', async (t) => {
   const { hub, problems } = await ruleHub(t, [{ source: 'studio/level', destinations: ['studio/count', 'studio/title', 'studio/onair'] }]);
   param(hub, 'studio/level').set(2.75);
-  t.deepEqual(['count', 'title', 'onair'].map((id) => param(hub, `studio/${id}`).value), [2, '2.75', true]);
+  t.deepEqual(
+    ['count', 'title', 'onair'].map((id) => param(hub, `studio/${id}`).value),
+    [2, '2.75', true],
+  );
   param(hub, 'studio/level').set(0);
-  t.deepEqual(['count', 'title', 'onair'].map((id) => param(hub, `studio/${id}`).value), [0, '0', false]);
+  t.deepEqual(
+    ['count', 'title', 'onair'].map((id) => param(hub, `studio/${id}`).value),
+    [0, '0', false],
+  );
   t.deepEqual(problems, []);
 });
 
@@ -70,7 +76,13 @@ test('a trigger source fires its destinations', async (t) => {
 
 test('for one change rules run top to bottom, depth first into folders; disabled ones do not run', async (t) => {
   const { hub } = await ruleHub(t, [
-    { folder: 'first', rules: [{ source: 'studio/cue', destinations: ['studio/log'], pipe: [{ set: '1' }] }, { folder: 'deeper', rules: [{ source: 'studio/cue', destinations: ['studio/log'], pipe: [{ set: '2' }] }] }] },
+    {
+      folder: 'first',
+      rules: [
+        { source: 'studio/cue', destinations: ['studio/log'], pipe: [{ set: '1' }] },
+        { folder: 'deeper', rules: [{ source: 'studio/cue', destinations: ['studio/log'], pipe: [{ set: '2' }] }] },
+      ],
+    },
     { source: 'studio/cue', destinations: ['studio/log'], pipe: [{ set: '3' }] },
     { folder: 'off', enabled: false, rules: [{ source: 'studio/cue', destinations: ['studio/log'], pipe: [{ set: 'disabled folder' }] }] },
     { source: 'studio/cue', destinations: ['studio/log'], enabled: false, pipe: [{ set: 'disabled rule' }] },
@@ -78,7 +90,10 @@ test('for one change rules run top to bottom, depth first into folders; disabled
   ]);
   const log = record(t, param(hub, 'studio/log'));
   param(hub, 'studio/cue').set(null);
-  t.deepEqual(log.map(([, v]) => v), ['1', '2', '3', '4']);
+  t.deepEqual(
+    log.map(([, v]) => v),
+    ['1', '2', '3', '4'],
+  );
 });
 
 test('two rules on one source run in order, each with its own pipe', async (t) => {
@@ -89,7 +104,10 @@ test('two rules on one source run in order, each with its own pipe', async (t) =
   const text = record(t, param(hub, 'studio/text'));
   param(hub, 'studio/level').set(0.25);
   param(hub, 'studio/level').set(0.75);
-  t.deepEqual(text.map(([, v]) => v), ['first 0.25', 'first 0.75', 'second 0.75']);
+  t.deepEqual(
+    text.map(([, v]) => v),
+    ['first 0.25', 'first 0.75', 'second 0.75'],
+  );
 });
 
 test('a missing, unreadable or unwritable address is an error naming the rule; the other rules run', async (t) => {
@@ -104,7 +122,11 @@ test('a missing, unreadable or unwritable address is an error naming the rule; t
     { rule: 'rules[0] "typo"', code: 'PB_UNKNOWN_PARAMETER', message: 'source studio/nope: connection "studio" has no parameter "nope"' },
     { rule: 'rules[1]', code: 'PB_WRITE_ONLY', message: 'source clock/timer/1/start is write-only, so it cannot be read' },
     { rule: 'rules[2]', code: 'PB_READ_ONLY', message: 'destination clock/pulse/1 is read-only' },
-    { rule: 'rules[3].rules[0]', code: 'PB_UNKNOWN_PARAMETER', message: 'destination studio/missing: connection "studio" has no parameter "missing"' },
+    {
+      rule: 'rules[3].rules[0]',
+      code: 'PB_UNKNOWN_PARAMETER',
+      message: 'destination studio/missing: connection "studio" has no parameter "missing"',
+    },
   ]);
   param(hub, 'studio/level').set(4.2);
   t.is(param(hub, 'studio/count').value, 4);
@@ -126,7 +148,9 @@ test('a value a destination cannot take is reported with the rule; the destinati
   param(hub, 'studio/count').set(7);
   param(hub, 'studio/title').set('seven');
   t.is(param(hub, 'studio/count').value, 7);
-  t.deepEqual(problems, [{ rule: 'rules[0]', code: 'PB_CONVERSION', message: 'studio/count: cannot convert "seven" to integer: not a decimal number' }]);
+  t.deepEqual(problems, [
+    { rule: 'rules[0]', code: 'PB_CONVERSION', message: 'studio/count: cannot convert "seven" to integer: not a decimal number' },
+  ]);
 });
 
 test('1,000 writes to one source in one synchronous turn all reach the destination', async (t) => {
@@ -175,7 +199,13 @@ test('a two-rule loop that never settles is cut after the set number of rounds, 
   );
   const y = record(t, param(hub, 'studio/y'));
   param(hub, 'studio/x').set(true);
-  t.deepEqual(problems, [{ rule: 'rules[1]', code: 'PB_FEEDBACK_LOOP', message: 'feedback loop cut: a change came back to studio/x 50 times; chain studio/x → studio/y → studio/x' }]);
+  t.deepEqual(problems, [
+    {
+      rule: 'rules[1]',
+      code: 'PB_FEEDBACK_LOOP',
+      message: 'feedback loop cut: a change came back to studio/x 50 times; chain studio/x → studio/y → studio/x',
+    },
+  ]);
   t.is(y.length, 51, 'the outside change and each of the 50 rounds reached studio/y');
   param(hub, 'studio/count').set(3);
   t.is(param(hub, 'studio/count').value, 3, 'the hub still takes writes');
@@ -189,7 +219,13 @@ test('a loop that never settles is cut after 256 rounds by default', async (t) =
     { source: 'studio/b', destinations: ['studio/a'], pipe: [{ scale: [0, 100000, 1, 100001] }] },
   ]);
   param(hub, 'studio/a').set(1);
-  t.deepEqual(problems, [{ rule: 'rules[1]', code: 'PB_FEEDBACK_LOOP', message: 'feedback loop cut: a change came back to studio/a 256 times; chain studio/a → studio/b → studio/a' }]);
+  t.deepEqual(problems, [
+    {
+      rule: 'rules[1]',
+      code: 'PB_FEEDBACK_LOOP',
+      message: 'feedback loop cut: a change came back to studio/a 256 times; chain studio/a → studio/b → studio/a',
+    },
+  ]);
   t.is(param(hub, 'studio/a').value, 1 + 2 * 256, 'each round added two');
 });
 
@@ -207,22 +243,32 @@ test('a loop through a virtual-core function is cut, and its chain shows the fun
   );
   param(hub, 'core/logic/1').set(true);
   t.deepEqual(problems, [
-    { rule: 'rules[0]', code: 'PB_FEEDBACK_LOOP', message: 'feedback loop cut: a change came back to core/logic/1 20 times; chain core/logic/1 → core/function/inverted → core/logic/1' },
+    {
+      rule: 'rules[0]',
+      code: 'PB_FEEDBACK_LOOP',
+      message: 'feedback loop cut: a change came back to core/logic/1 20 times; chain core/logic/1 → core/function/inverted → core/logic/1',
+    },
   ]);
 });
 
-test('a loop through a code flow that writes from its subscription is cut at the flow\'s write', async (t) => {
+test("a loop through a code flow that writes from its subscription is cut at the flow's write", async (t) => {
   const plusOne = `
     export default (hub) => {
       const { filter, tap } = hub.rx;
       return hub.watch('studio/a').pipe(filter((v) => v !== undefined), tap((v) => hub.write('studio/b', Number(v) + 1)));
     };`;
-  const { hub, problems } = await ruleHub(t, [{ source: 'studio/b', destinations: ['studio/a'] }], { loopLimit: 30, flows: { 'plus-one.mjs': plusOne } });
+  const { hub, problems } = await ruleHub(t, [{ source: 'studio/b', destinations: ['studio/a'] }], {
+    loopLimit: 30,
+    flows: { 'plus-one.mjs': plusOne },
+  });
   param(hub, 'studio/a').set(1);
   // The flow's writes pass the same guard as the rules', and the flow's write comes first each round.
   t.deepEqual(problems, []);
   t.like(hub.problems(), [{ source: 'code-flow', id: 'plus-one', code: 'PB_FEEDBACK_LOOP' }]);
-  t.regex(hub.problems()[0]?.message ?? '', /plus-one\.mjs: feedback loop cut: a change came back to studio\/b 30 times; chain studio\/b → studio\/a → studio\/b$/);
+  t.regex(
+    hub.problems()[0]?.message ?? '',
+    /plus-one\.mjs: feedback loop cut: a change came back to studio\/b 30 times; chain studio\/b → studio\/a → studio\/b$/,
+  );
   t.is(param(hub, 'studio/a').value, 32, 'the rule wrote studio/a once, then 30 rounds more');
 });
 
@@ -237,10 +283,14 @@ test('loops that branch are cut before their chains multiply, each reported once
   ]);
   param(hub, 'studio/title').set('0');
   const branching = 'feedback loop cut: changes came back round their own chains 16384 times in all (loops that branch)';
-  t.deepEqual(problems, [
-    { rule: 'rules[2]', code: 'PB_FEEDBACK_LOOP', message: `${branching}; chain studio/title → studio/log → studio/title` },
-    { rule: 'rules[1]', code: 'PB_FEEDBACK_LOOP', message: `${branching}; chain studio/text → studio/title → studio/text` },
-  ], 'each of the two loops is reported once');
+  t.deepEqual(
+    problems,
+    [
+      { rule: 'rules[2]', code: 'PB_FEEDBACK_LOOP', message: `${branching}; chain studio/title → studio/log → studio/title` },
+      { rule: 'rules[1]', code: 'PB_FEEDBACK_LOOP', message: `${branching}; chain studio/text → studio/title → studio/text` },
+    ],
+    'each of the two loops is reported once',
+  );
 });
 
 test('a loop that waits between hops is left alone', async (t) => {
@@ -262,7 +312,9 @@ test('a loop that waits between hops is left alone', async (t) => {
 
 test('timed steps run on the hub scheduler', async (t) => {
   const clock = new VirtualClock();
-  const { hub } = await ruleHub(t, [{ source: 'studio/level', destinations: ['studio/text'], pipe: [{ throttle: 100 }, { round: 1 }] }], { clock });
+  const { hub } = await ruleHub(t, [{ source: 'studio/level', destinations: ['studio/text'], pipe: [{ throttle: 100 }, { round: 1 }] }], {
+    clock,
+  });
   const text = record(t, param(hub, 'studio/text'), () => clock.now);
   for (let i = 1; i <= 10; i++) {
     param(hub, 'studio/level').set(i / 3);
@@ -281,7 +333,11 @@ test('steps are checked in the flow file with their paths', (t) => {
     {
       connections: { a: { type: 'dummy' }, c: { type: 'dummy' } },
       rules: [
-        { source: 'a/b', destinations: ['c/d'], pipe: [{ frobnicate: 1 }, { filter: { gt: 'x' } }, { scale: [0, 1, 2] }, { edge: 'up' }, { round: -1 }, { map: {} }] },
+        {
+          source: 'a/b',
+          destinations: ['c/d'],
+          pipe: [{ frobnicate: 1 }, { filter: { gt: 'x' } }, { scale: [0, 1, 2] }, { edge: 'up' }, { round: -1 }, { map: {} }],
+        },
         { folder: 'f', rules: [{ source: 'a/b', destinations: ['c/d'], pipe: [{ filter: { matches: '(' } }, { scale: [5, 5, 0, 1] }] }] },
       ],
     },
@@ -300,7 +356,12 @@ test('steps are checked in the flow file with their paths', (t) => {
     'rules[1].rules[0].pipe[1].scale: inMin and inMax must differ',
   ]);
   const semantic = validateFlow(
-    { connections: { a: { type: 'dummy' }, c: { type: 'dummy' } }, rules: [{ folder: 'f', rules: [{ source: 'a/b', destinations: ['c/d'], pipe: [{ filter: { matches: '(' } }, { scale: [5, 5, 0, 1] }] }] }] },
+    {
+      connections: { a: { type: 'dummy' }, c: { type: 'dummy' } },
+      rules: [
+        { folder: 'f', rules: [{ source: 'a/b', destinations: ['c/d'], pipe: [{ filter: { matches: '(' } }, { scale: [5, 5, 0, 1] }] }] },
+      ],
+    },
     '/virtual/flow.json5',
   );
   t.false(semantic.ok);

@@ -112,7 +112,10 @@ test('without the causes of queued writes, a loop would look like fresh changes'
   const guard = new LoopGuard(10);
   const loops: Loop[] = [];
   // Parameters that do not report to the guard: each queued round starts a fresh chain.
-  const [a, b] = ['a', 'b'].map((id) => createParameter('c', id, { type: 'I', access: 'read-write' })) as OwnedParameter[] as [OwnedParameter, OwnedParameter];
+  const [a, b] = ['a', 'b'].map((id) => createParameter('c', id, { type: 'I', access: 'read-write' })) as OwnedParameter[] as [
+    OwnedParameter,
+    OwnedParameter,
+  ];
   rule(guard, a, b, (v) => Number(v) + 1, loops);
   rule(guard, b, a, (v) => Math.min(Number(v) + 1, 100), loops);
   a.set(0);

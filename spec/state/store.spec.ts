@@ -45,7 +45,11 @@ test('two processes may hold the same state folder: the second sees what the fir
   writer.setValue('vars/a', 2);
   await writer.settled();
   // The reader's snapshot is renewed once its turn is over, as another process's would be.
-  await eventually(() => JSON.stringify(reader.values()) === JSON.stringify([['vars/a', 2]]), () => `the reader to see 2 (it sees ${JSON.stringify(reader.values())})`, 5000);
+  await eventually(
+    () => JSON.stringify(reader.values()) === JSON.stringify([['vars/a', 2]]),
+    () => `the reader to see 2 (it sees ${JSON.stringify(reader.values())})`,
+    5000,
+  );
   t.deepEqual(reader.values(), [['vars/a', 2]]);
 });
 
@@ -57,11 +61,15 @@ test('a hub journals its writes and the state command writes keys: both end in c
   for (const address of ['vars/a', 'vars/b', 'other/c']) hub.setValue(address, 1);
   await hub.settled();
   const command = await storeWith(t, {}, folder);
-  t.deepEqual(command.values(), [
-    ['other/c', 1],
-    ['vars/a', 1],
-    ['vars/b', 1],
-  ], 'the command reads what the hub journalled');
+  t.deepEqual(
+    command.values(),
+    [
+      ['other/c', 1],
+      ['vars/a', 1],
+      ['vars/b', 1],
+    ],
+    'the command reads what the hub journalled',
+  );
   hub.setValue('vars/a', 5);
   await hub.settled();
   command.setValue('vars/a', 2); // later than the hub's 5, still in its journal

@@ -15,9 +15,17 @@ test('a state folder that cannot be written is a hub problem; values work in mem
   t.teardown(() => state.close());
   const clock = new VirtualClock();
   const { log, lines } = capturedLog();
-  const hub = await startHub(t, { connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }, { state, scheduler: clock.scheduler, log });
+  const hub = await startHub(
+    t,
+    { connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } },
+    { state, scheduler: clock.scheduler, log },
+  );
   t.like(hub.problems(), [{ source: 'state', id: folder, code: 'PB_STATE_UNAVAILABLE' }]);
-  t.like(hub.connection('vars')?.status, { status: 'degraded', code: 'PB_STATE_UNAVAILABLE' }, 'a connection whose values are kept shows it');
+  t.like(
+    hub.connection('vars')?.status,
+    { status: 'degraded', code: 'PB_STATE_UNAVAILABLE' },
+    'a connection whose values are kept shows it',
+  );
   t.regex(hub.connection('vars')?.status.reason ?? '', /values are kept in memory only, not saved: cannot open the state folder/);
   param(hub, 'vars/a').set(5);
   t.is(param(hub, 'vars/a').value, 5);

@@ -49,7 +49,9 @@ const aliases: Record<string, string> = {
   arrowright: 'right',
 };
 
-const knownNames = `ctrl, shift, alt, meta, a–z, 0–9, f1–f24, ${Object.keys(keys).filter((k) => k.length > 1 && !/^f\d+$/.test(k)).join(', ')}`;
+const knownNames = `ctrl, shift, alt, meta, a–z, 0–9, f1–f24, ${Object.keys(keys)
+  .filter((k) => k.length > 1 && !/^f\d+$/.test(k))
+  .join(', ')}`;
 
 /** The uiohook key name of every key a combination may end with, by canonical name. */
 export const hookKeyNames: ReadonlyMap<string, string> = new Map(Object.entries(keys).map(([name, spec]) => [name, spec.hook]));
@@ -72,7 +74,11 @@ const nutModifier: Record<Modifier, string> = { ctrl: 'LeftControl', shift: 'Lef
  * case-insensitive, modifiers may come in any order, and exactly one key ends it.
  */
 export function parseCombination(text: string): Result<Combination> {
-  const parts = text.trim().toLowerCase().split('-').map((part) => aliases[part] ?? part);
+  const parts = text
+    .trim()
+    .toLowerCase()
+    .split('-')
+    .map((part) => aliases[part] ?? part);
   const found = new Set<Modifier>();
   let key: string | undefined;
   for (const part of parts) {

@@ -15,7 +15,12 @@ const probes = new Map<string, Promise<void>>();
 export function probeDisplay(): Promise<void> {
   const display = process.env['DISPLAY'] ?? '';
   if (!display) {
-    return Promise.reject(new HubError('PB_NO_DISPLAY', 'no X display: DISPLAY is not set (global keys need X11; on a headless machine run under Xvfb +extension RECORD)'));
+    return Promise.reject(
+      new HubError(
+        'PB_NO_DISPLAY',
+        'no X display: DISPLAY is not set (global keys need X11; on a headless machine run under Xvfb +extension RECORD)',
+      ),
+    );
   }
   let probe = probes.get(display);
   if (!probe) {

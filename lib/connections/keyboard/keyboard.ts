@@ -15,8 +15,7 @@ import type { OwnedParameter } from '../../core/parameter.ts';
 import { checked, defineConnectionType } from '../connection.ts';
 import { reasonOf } from '../../core/errors.ts';
 
-const combinations = (description: string) =>
-  Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: [], description }));
+const combinations = (description: string) => Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: [], description }));
 
 const settings = Type.Object({
   inputKeys: combinations('Global hotkeys to listen for, such as ctrl-f1.'),
@@ -38,7 +37,10 @@ function parseList(list: readonly string[], setting: string, issues: Issue[]): C
     if (!result.ok) return void issues.push({ path: [setting, index], message: result.error.message });
     const earlier = parsed.get(result.value.name);
     if (earlier !== undefined) {
-      return void issues.push({ path: [setting, index], message: `"${text}" is the same combination as ${setting}[${earlier}] (${result.value.name})` });
+      return void issues.push({
+        path: [setting, index],
+        message: `"${text}" is the same combination as ${setting}[${earlier}] (${result.value.name})`,
+      });
     }
     parsed.set(result.value.name, index);
     combinations.push(result.value);
@@ -69,7 +71,8 @@ export const keyboard = defineConnectionType({
           return;
         }
         const fired = new Map<string, OwnedParameter>();
-        for (const combination of inputs) fired.set(combination.name, context.define(`input/${combination.name}`, { type: 'T', access: 'read-only' }));
+        for (const combination of inputs)
+          fired.set(combination.name, context.define(`input/${combination.name}`, { type: 'T', access: 'read-only' }));
         for (const combination of outputs) {
           context.define(`output/${combination.name}`, {
             type: 'T',

@@ -160,20 +160,36 @@ export class Bridge {
     const origin = typeof from === 'string' ? `hub ${from}: ${String(properties.userProperties?.['origin'] ?? '')}` : 'mqtt';
     let result: SetResult;
     if (!parameter) result = graph.lookup(address) as Result<never>;
-    else if (!this.publishing.publishes(parameter)) result = fail('PB_FORBIDDEN', `${address} is not published on the broker, so it takes no writes from it`);
+    else if (!this.publishing.publishes(parameter))
+      result = fail('PB_FORBIDDEN', `${address} is not published on the broker, so it takes no writes from it`);
     else result = parameter.set(parameter.type === 'T' ? null : payload.toString(), origin);
     if (!result.ok) this.context.log.debug(`write on ${this.settings.layout.write(address)} refused: ${result.error.message}`);
     const { responseTopic, correlationData } = properties;
     if (!responseTopic) return;
     const answer: WriteAnswer = result.ok ? { ok: true } : { ok: false, error: result.error.message, code: result.error.code };
-    this.link.publish(responseTopic, JSON.stringify(answer), { qos: this.settings.qos, properties: { ...(correlationData ? { correlationData } : {}) } }, 'drop');
+    this.link.publish(
+      responseTopic,
+      JSON.stringify(answer),
+      { qos: this.settings.qos, properties: { ...(correlationData ? { correlationData } : {}) } },
+      'drop',
+    );
   }
 
   /** A write to a mapped topic's parameter: published to its command topic, kept while the broker is away. */
   private command(entry: MappedTopic, value: Value, answered: ((result: SetResult) => void) | undefined): SetResult {
     const payload = entry.type === 'T' ? '' : toWire(value);
     this.link.publish(entry.commandTopic, payload, { qos: this.settings.qos, retain: false }, 'keep', (error) => {
-      answered?.(error ? { ok: false, error: new HubError('PB_BROKER_UNAVAILABLE', `${this.context.id}/${entry.id}: not published to ${entry.commandTopic}: ${error.message}`) } : ok(true));
+      answered?.(
+        error
+          ? {
+              ok: false,
+              error: new HubError(
+                'PB_BROKER_UNAVAILABLE',
+                `${this.context.id}/${entry.id}: not published to ${entry.commandTopic}: ${error.message}`,
+              ),
+            }
+          : ok(true),
+      );
     });
     return ok(true);
   }

@@ -161,7 +161,8 @@ export class BrokerLink {
     this.owner.up();
     const kept = [...this.kept];
     this.kept.clear();
-    for (const [topic, { payload, options, sent }] of kept) this.send(topic, payload, options, (error) => sent.forEach((done) => done(error)));
+    for (const [topic, { payload, options, sent }] of kept)
+      this.send(topic, payload, options, (error) => sent.forEach((done) => done(error)));
     this.settleFirst();
   }
 

@@ -113,7 +113,13 @@ export class HubShare implements Publishing {
   /** True when the other hubs see this parameter: `share` matches it, and its connection is this hub's. */
   private shares(parameter: Parameter): boolean {
     const { connectionId } = parameter;
-    return !parameter.remote && this.hub.share.matches(parameter.address) && !parameter.id.startsWith('_') && !this.refused.has(connectionId) && !this.mirrors.has(connectionId);
+    return (
+      !parameter.remote &&
+      this.hub.share.matches(parameter.address) &&
+      !parameter.id.startsWith('_') &&
+      !this.refused.has(connectionId) &&
+      !this.mirrors.has(connectionId)
+    );
   }
 
   isLocal(connectionId: string): boolean {
@@ -139,7 +145,12 @@ export class HubShare implements Publishing {
 
   down(reason: string): void {
     for (const mirror of this.mirrors.values()) {
-      mirror.handle.show({ ...this.describe(mirror), status: Status.Degraded, reason: `values may be stale: ${reason}`, code: 'PB_BROKER_UNAVAILABLE' });
+      mirror.handle.show({
+        ...this.describe(mirror),
+        status: Status.Degraded,
+        reason: `values may be stale: ${reason}`,
+        code: 'PB_BROKER_UNAVAILABLE',
+      });
     }
   }
 
@@ -147,7 +158,8 @@ export class HubShare implements Publishing {
   stop(): { topic: string; payload: string; options: IClientPublishOptions }[] {
     this.watches.unsubscribe();
     this.sweep?.unsubscribe();
-    for (const [, waiting] of this.waiting) waiting.answered(fail('PB_OWNER_UNAVAILABLE', `${waiting.address}: the mqtt connection stopped before the owner answered`));
+    for (const [, waiting] of this.waiting)
+      waiting.answered(fail('PB_OWNER_UNAVAILABLE', `${waiting.address}: the mqtt connection stopped before the owner answered`));
     this.waiting.clear();
     for (const mirror of this.mirrors.values()) mirror.handle.close();
     this.mirrors.clear();
@@ -156,7 +168,9 @@ export class HubShare implements Publishing {
 
   details(): Record<string, unknown> {
     return {
-      hubs: Object.fromEntries([...this.others].map(([id, other]) => [id, { online: other.online, connections: [...other.connections.keys()] }])),
+      hubs: Object.fromEntries(
+        [...this.others].map(([id, other]) => [id, { online: other.online, connections: [...other.connections.keys()] }]),
+      ),
       shared: [...this.claims.keys()],
     };
   }
@@ -175,7 +189,9 @@ export class HubShare implements Publishing {
   /** This hub's shared connections as the others read them; claims what it shares for the first time. */
   private ownMeta(): SharedConnection[] {
     const { graph } = this.context;
-    const local = this.context.connections().filter((c) => !this.mirrors.has(c.id) && c.id !== this.context.id && !this.refused.has(c.id) && graph.hasConnection(c.id));
+    const local = this.context
+      .connections()
+      .filter((c) => !this.mirrors.has(c.id) && c.id !== this.context.id && !this.refused.has(c.id) && graph.hasConnection(c.id));
     // One pass over the graph, not one per connection.
     const shared = new Map<string, (readonly [string, ValueType, Access])[]>();
     for (const p of graph.all()) {
@@ -190,7 +206,18 @@ export class HubShare implements Publishing {
       if (parameters.length === 0 && !this.claims.has(info.id)) continue;
       if (!this.claims.has(info.id)) this.claims.set(info.id, this.context.scheduler.now());
       const { id, type, status, reason, code, description, location, group } = info;
-      described.push({ id, type, status, reason, ...(code ? { code } : {}), description, location, group, since: this.claims.get(id)!, parameters });
+      described.push({
+        id,
+        type,
+        status,
+        reason,
+        ...(code ? { code } : {}),
+        description,
+        location,
+        group,
+        since: this.claims.get(id)!,
+        parameters,
+      });
     }
     const present = new Set(local.map((c) => c.id));
     for (const id of this.claims.keys()) if (!present.has(id)) this.claims.delete(id);
@@ -283,10 +310,16 @@ export class HubShare implements Publishing {
         this.claims.delete(id);
         refusedAny = true;
         const since = new Date(owner.since).toISOString();
-        this.context.refuse(id, new HubError('PB_CONNECTION_OWNED', `hub ${owner.hubId} runs a connection "${id}" (shared since ${since}); connection ids are unique among the hubs on the broker`));
+        this.context.refuse(
+          id,
+          new HubError(
+            'PB_CONNECTION_OWNED',
+            `hub ${owner.hubId} runs a connection "${id}" (shared since ${since}); connection ids are unique among the hubs on the broker`,
+          ),
+        );
         continue;
       }
-      if (this.refused.has(id) || this.context.graph.hasConnection(id) && !this.mirrors.has(id)) continue;
+      if (this.refused.has(id) || (this.context.graph.hasConnection(id) && !this.mirrors.has(id))) continue;
       this.mirror(id, owner.hubId, this.others.get(owner.hubId)!.connections.get(id)!);
     }
     for (const [id, mirror] of this.mirrors) {
@@ -315,7 +348,9 @@ export class HubShare implements Publishing {
       mirror = { owner, handle: opened.value, parameters: new Map() };
       this.mirrors.set(id, mirror);
     }
-    const wanted = new Map(shared.parameters.map(([parameterId, type, access]) => [parameterId, { type, access, key: `${type} ${access}` }]));
+    const wanted = new Map(
+      shared.parameters.map(([parameterId, type, access]) => [parameterId, { type, access, key: `${type} ${access}` }]),
+    );
     for (const [parameterId, entry] of mirror.parameters) {
       if (wanted.get(parameterId)?.key === entry.key) continue;
       mirror.handle.remove(parameterId);
@@ -326,7 +361,11 @@ export class HubShare implements Publishing {
       const address = `${id}/${parameterId}`;
       let parameter: ProxyParameter;
       try {
-        parameter = mirror.handle.define(parameterId, { type, access, forward: (value, origin, answered) => this.forward(address, type, value, origin, answered) });
+        parameter = mirror.handle.define(parameterId, {
+          type,
+          access,
+          forward: (value, origin, answered) => this.forward(address, type, value, origin, answered),
+        });
       } catch (error) {
         this.context.log.warn(`${address} of hub ${owner} is not shown: ${(error as Error).message}`);
         continue;
@@ -343,7 +382,13 @@ export class HubShare implements Publishing {
 
   private describe(mirror: Mirror): Omit<ConnectionInfo, 'id' | 'status' | 'reason'> {
     const shared = this.others.get(mirror.owner)?.connections.get(mirror.handle.id);
-    return { type: shared?.type ?? '', description: shared?.description ?? '', location: shared?.location ?? '', group: shared?.group ?? '', details: { hub: mirror.owner } };
+    return {
+      type: shared?.type ?? '',
+      description: shared?.description ?? '',
+      location: shared?.location ?? '',
+      group: shared?.group ?? '',
+      details: { hub: mirror.owner },
+    };
   }
 
   private show(id: string, mirror: Mirror): void {
@@ -351,7 +396,12 @@ export class HubShare implements Publishing {
     const shared = owner?.connections.get(id);
     const base = this.describe(mirror);
     if (!owner?.online || !shared) {
-      mirror.handle.show({ ...base, status: Status.Failed, reason: `hub ${mirror.owner} is away (its broker connection ended)`, code: 'PB_OWNER_UNAVAILABLE' });
+      mirror.handle.show({
+        ...base,
+        status: Status.Failed,
+        reason: `hub ${mirror.owner} is away (its broker connection ended)`,
+        code: 'PB_OWNER_UNAVAILABLE',
+      });
       return;
     }
     const code = shared.code as ConnectionInfo['code'];
@@ -364,7 +414,10 @@ export class HubShare implements Publishing {
     if (from !== undefined && from !== mirror.owner) return;
     if (payload.length === 0 && parameter.type !== 'S' && parameter.type !== 'T') return this.context.graph.forget(parameter);
     const by = properties.userProperties?.['by'];
-    parameter.report(parameter.type === 'T' ? null : payload.toString(), `hub ${mirror.owner}${typeof by === 'string' && by ? `: ${by}` : ''}`);
+    parameter.report(
+      parameter.type === 'T' ? null : payload.toString(),
+      `hub ${mirror.owner}${typeof by === 'string' && by ? `: ${by}` : ''}`,
+    );
   }
 
   // --- Writes to other hubs' parameters ----------------------------------------------
@@ -372,7 +425,8 @@ export class HubShare implements Publishing {
   private forward(address: string, type: ValueType, value: Value, origin: string | undefined, answered: Answered | undefined): SetResult {
     const connectionId = address.slice(0, address.indexOf('/'));
     const mirror = this.mirrors.get(connectionId);
-    if (!mirror || !this.others.get(mirror.owner)?.online) return fail('PB_OWNER_UNAVAILABLE', `${address}: hub ${mirror?.owner ?? '?'} is away`);
+    if (!mirror || !this.others.get(mirror.owner)?.online)
+      return fail('PB_OWNER_UNAVAILABLE', `${address}: hub ${mirror?.owner ?? '?'} is away`);
     const userProperties = { hub: this.hub.id, origin: origin ?? '' };
     let properties: IClientPublishOptions['properties'] = { userProperties };
     if (answered) {
@@ -381,7 +435,12 @@ export class HubShare implements Publishing {
       this.waiting.set(correlation, { answered, deadline: this.context.scheduler.now() + ANSWER_WITHIN_MS, address });
       this.sweep ??= every(this.context.scheduler, 500, () => this.expire());
     }
-    this.link.publish(this.layout.write(address), type === 'T' ? '' : toWire(value), { qos: this.settings.qos, retain: false, properties }, 'keep');
+    this.link.publish(
+      this.layout.write(address),
+      type === 'T' ? '' : toWire(value),
+      { qos: this.settings.qos, retain: false, properties },
+      'keep',
+    );
     return ok(true);
   }
 
@@ -392,8 +451,10 @@ export class HubShare implements Publishing {
     this.waiting.delete(correlation);
     const answer = parseJson(payload) as Partial<WriteAnswer> | undefined;
     if (answer?.ok === true) return waiting.answered(ok(true));
-    const code = answer && 'code' in answer && typeof answer.code === 'string' && answer.code.startsWith('PB_') ? answer.code : 'PB_INTERNAL';
-    const message = answer && 'error' in answer && typeof answer.error === 'string' ? answer.error : 'the owner sent an answer that cannot be read';
+    const code =
+      answer && 'code' in answer && typeof answer.code === 'string' && answer.code.startsWith('PB_') ? answer.code : 'PB_INTERNAL';
+    const message =
+      answer && 'error' in answer && typeof answer.error === 'string' ? answer.error : 'the owner sent an answer that cannot be read';
     waiting.answered({ ok: false, error: new HubError(code as HubError['code'], message) });
   }
 
@@ -435,7 +496,8 @@ function readShared(item: unknown): SharedConnection[] {
   const text = (key: string) => (typeof c[key] === 'string' ? (c[key] as string) : '');
   if (!text('id') || typeof c['since'] !== 'number' || !STATUSES.has(text('status')) || !Array.isArray(c['parameters'])) return [];
   const parameters = (c['parameters'] as unknown[]).filter(
-    (p): p is [string, ValueType, Access] => Array.isArray(p) && typeof p[0] === 'string' && valueTypes.includes(p[1] as ValueType) && ACCESSES.has(p[2] as string),
+    (p): p is [string, ValueType, Access] =>
+      Array.isArray(p) && typeof p[0] === 'string' && valueTypes.includes(p[1] as ValueType) && ACCESSES.has(p[2] as string),
   );
   return [
     {

@@ -27,15 +27,32 @@ const settings = Type.Object({
   url: Type.String({ description: 'The broker: mqtt://host:1883, mqtts://host:8883, ws://host/path or wss://host/path.' }),
   username: Type.Optional(Type.String({ default: '' })),
   password: Type.Optional(Type.String({ default: '' })),
-  clientId: Type.Optional(Type.String({ default: '', description: 'The MQTT client id; default: patchbay-<hub id or connection id>-<random>.' })),
-  prefix: Type.Optional(Type.String({ default: 'patchbay', minLength: 1, description: 'The first topic levels of every value, write and hub topic.' })),
+  clientId: Type.Optional(
+    Type.String({ default: '', description: 'The MQTT client id; default: patchbay-<hub id or connection id>-<random>.' }),
+  ),
+  prefix: Type.Optional(
+    Type.String({ default: 'patchbay', minLength: 1, description: 'The first topic levels of every value, write and hub topic.' }),
+  ),
   qos: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { default: 1 })),
-  ca: Type.Optional(Type.String({ description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).' })),
+  ca: Type.Optional(
+    Type.String({ description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).' }),
+  ),
   cert: Type.Optional(Type.String({ description: 'PEM file of a client certificate.' })),
-  key: Type.Optional(Type.String({ description: 'PEM file of the client certificate\'s key.' })),
-  keepalive: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: 30, description: 'Seconds between pings; a hub that stops answering is declared gone after 1.5 times this.' })),
+  key: Type.Optional(Type.String({ description: "PEM file of the client certificate's key." })),
+  keepalive: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      default: 30,
+      description: 'Seconds between pings; a hub that stops answering is declared gone after 1.5 times this.',
+    }),
+  ),
   publish: Type.Optional(
-    Type.Array(Type.String(), { default: [], description: 'Address patterns of this hub\'s parameters to publish (and to accept writes for) under <prefix>/<connection>/val|set/<parameter>.' }),
+    Type.Array(Type.String(), {
+      default: [],
+      description:
+        "Address patterns of this hub's parameters to publish (and to accept writes for) under <prefix>/<connection>/val|set/<parameter>.",
+    }),
   ),
   topics: Type.Optional(
     Type.Array(
@@ -45,7 +62,9 @@ const settings = Type.Object({
           topic: Type.String({ description: 'The topic whose payload is the value (no wildcards).' }),
           type: Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F'), Type.Literal('T')]),
           access: Type.Optional(Type.Union([Type.Literal('read-only'), Type.Literal('read-write'), Type.Literal('write-only')])),
-          commandTopic: Type.Optional(Type.String({ description: 'Where writes are published; default: `topic`. Gives read-write access by default.' })),
+          commandTopic: Type.Optional(
+            Type.String({ description: 'Where writes are published; default: `topic`. Gives read-write access by default.' }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -55,8 +74,8 @@ const settings = Type.Object({
   hub: Type.Optional(
     Type.Object(
       {
-        id: Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: 'This hub\'s id among the hubs on the broker: a-z 0-9 -.' }),
-        share: Type.Array(Type.String(), { description: 'Address patterns of this hub\'s parameters the other hubs see.' }),
+        id: Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: "This hub's id among the hubs on the broker: a-z 0-9 -." }),
+        share: Type.Array(Type.String(), { description: "Address patterns of this hub's parameters the other hubs see." }),
       },
       { additionalProperties: false },
     ),
@@ -83,7 +102,24 @@ export const mqttConnection = defineConnectionType({
   type: 'mqtt',
   summary: 'An MQTT broker: publishes parameters, maps topics to parameters, and lets hubs share their connections.',
   settings,
-  parse({ url, username = '', password = '', clientId = '', prefix = 'patchbay', qos = 1, ca, cert, key, keepalive = 30, publish = [], topics = [], hub }, { baseDir }) {
+  parse(
+    {
+      url,
+      username = '',
+      password = '',
+      clientId = '',
+      prefix = 'patchbay',
+      qos = 1,
+      ca,
+      cert,
+      key,
+      keepalive = 30,
+      publish = [],
+      topics = [],
+      hub,
+    },
+    { baseDir },
+  ) {
     const issues: Issue[] = [];
     let scheme = '';
     try {
@@ -91,8 +127,10 @@ export const mqttConnection = defineConnectionType({
     } catch {
       issues.push({ path: ['url'], message: `"${url}" is not a URL` });
     }
-    if (scheme && !SCHEMES.includes(scheme)) issues.push({ path: ['url'], message: `expected mqtt://, mqtts://, ws:// or wss://, not ${scheme}//` });
-    if (/[+#]/.test(prefix) || prefix.startsWith('/') || prefix.endsWith('/')) issues.push({ path: ['prefix'], message: 'expected topic levels without + or #, not starting or ending with /' });
+    if (scheme && !SCHEMES.includes(scheme))
+      issues.push({ path: ['url'], message: `expected mqtt://, mqtts://, ws:// or wss://, not ${scheme}//` });
+    if (/[+#]/.test(prefix) || prefix.startsWith('/') || prefix.endsWith('/'))
+      issues.push({ path: ['prefix'], message: 'expected topic levels without + or #, not starting or ending with /' });
     const patterns = (list: readonly string[], path: (string | number)[]) => {
       const compiled = AddressPatterns.compile(list);
       if (!compiled.ok) issues.push({ path, message: compiled.error.message });
@@ -103,14 +141,23 @@ export const mqttConnection = defineConnectionType({
     const mapped = topics.map(({ id, topic, type, access, commandTopic }, index): MappedTopic => {
       const idOk = checkParameterId(id);
       if (!idOk.ok) issues.push({ path: ['topics', index, 'id'], message: idOk.error.message });
-      if (topics.findIndex((other) => other.id === id) < index) issues.push({ path: ['topics', index, 'id'], message: `"${id}" names another topic too` });
-      for (const [key, value] of [['topic', topic], ['commandTopic', commandTopic]] as const) {
-        if (value !== undefined && (value === '' || /[+#]/.test(value))) issues.push({ path: ['topics', index, key], message: 'expected a topic without wildcards (+, #)' });
+      if (topics.findIndex((other) => other.id === id) < index)
+        issues.push({ path: ['topics', index, 'id'], message: `"${id}" names another topic too` });
+      for (const [key, value] of [
+        ['topic', topic],
+        ['commandTopic', commandTopic],
+      ] as const) {
+        if (value !== undefined && (value === '' || /[+#]/.test(value)))
+          issues.push({ path: ['topics', index, key], message: 'expected a topic without wildcards (+, #)' });
       }
       const chosen: Access = access ?? (commandTopic === undefined ? Accesses.ReadOnly : Accesses.ReadWrite);
       return { id, topic, type: type as ValueType, access: chosen, commandTopic: commandTopic ?? topic };
     });
-    const files = { ...(ca ? { ca: resolve(baseDir, ca) } : {}), ...(cert ? { cert: resolve(baseDir, cert) } : {}), ...(key ? { key: resolve(baseDir, key) } : {}) };
+    const files = {
+      ...(ca ? { ca: resolve(baseDir, ca) } : {}),
+      ...(cert ? { cert: resolve(baseDir, cert) } : {}),
+      ...(key ? { key: resolve(baseDir, key) } : {}),
+    };
     return checked(issues, {
       url,
       username,

@@ -57,7 +57,8 @@ export class TopicLayout {
     if (!topic.startsWith(`${this.prefix}/`)) return undefined;
     const rest = topic.slice(this.prefix.length + 1).split('/');
     const [connectionId, kind, ...parameter] = rest;
-    if (connectionId === undefined || connectionId.startsWith('$') || (kind !== 'val' && kind !== 'set') || parameter.length === 0) return undefined;
+    if (connectionId === undefined || connectionId.startsWith('$') || (kind !== 'val' && kind !== 'set') || parameter.length === 0)
+      return undefined;
     return { kind, address: `${connectionId}/${parameter.join('/')}` };
   }
 

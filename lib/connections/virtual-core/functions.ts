@@ -51,9 +51,9 @@ export function asBoolean(value: Value | undefined): boolean {
  * every change. A trigger is a momentary input: each fire is true, then false at once.
  */
 export function levelOf(graph: Graph, address: string): Observable<boolean> {
-  return graph.watch(address).pipe(
-    concatMap((value) => (value !== undefined && graph.get(address)?.type === 'T' ? of(true, false) : of(asBoolean(value)))),
-  );
+  return graph
+    .watch(address)
+    .pipe(concatMap((value) => (value !== undefined && graph.get(address)?.type === 'T' ? of(true, false) : of(asBoolean(value)))));
 }
 
 const rising = (level$: Observable<boolean>) =>
@@ -63,7 +63,11 @@ const rising = (level$: Observable<boolean>) =>
   );
 
 /** true for `ms`, then false; the start of a timed output. */
-const holdTrue = (ms: number, scheduler: Scheduler) => timer(ms, scheduler).pipe(map(() => false), startWith(true));
+const holdTrue = (ms: number, scheduler: Scheduler) =>
+  timer(ms, scheduler).pipe(
+    map(() => false),
+    startWith(true),
+  );
 
 /**
  * The output of one logic function over its input levels. Every stream emits its level at
@@ -105,7 +109,14 @@ export function logicFunction(op: LogicOp, inputs: readonly Observable<boolean>[
     case 'delay-on':
       output = first.pipe(
         distinctUntilChanged(),
-        switchMap((level) => (level ? timer(ms, scheduler).pipe(map(() => true), startWith(false)) : of(false))),
+        switchMap((level) =>
+          level
+            ? timer(ms, scheduler).pipe(
+                map(() => true),
+                startWith(false),
+              )
+            : of(false),
+        ),
       );
       break;
     case 'delay-off':

@@ -48,10 +48,14 @@ function checkFunctions(functions: readonly FunctionSettings[], coreId: string):
     byId.set(f.id, index);
     const count = inputCounts[f.op];
     if (count !== undefined && f.inputs.length !== count) {
-      issues.push({ path: at('inputs'), message: `${f.op} takes exactly ${count} input${count > 1 ? 's' : ''}${f.op === 'latch' ? ' (set, reset)' : ''}` });
+      issues.push({
+        path: at('inputs'),
+        message: `${f.op} takes exactly ${count} input${count > 1 ? 's' : ''}${f.op === 'latch' ? ' (set, reset)' : ''}`,
+      });
     }
     if (timedOps.includes(f.op) && f.ms === undefined) issues.push({ path: at('ms'), message: `missing; ${f.op} needs a time in ms` });
-    if (!timedOps.includes(f.op) && f.ms !== undefined) issues.push({ path: at('ms'), message: `${f.op} takes no time; ms is for ${timedOps.join(', ')}` });
+    if (!timedOps.includes(f.op) && f.ms !== undefined)
+      issues.push({ path: at('ms'), message: `${f.op} takes no time; ms is for ${timedOps.join(', ')}` });
   });
   // Depth-first search over "function → the functions of this core it reads".
   const prefix = `${coreId}/function/`;
@@ -64,7 +68,10 @@ function checkFunctions(functions: readonly FunctionSettings[], coreId: string):
       const key = [...cycle].sort().join();
       if (!reported.has(key)) {
         reported.add(key);
-        issues.push({ path: ['functions', byId.get(id) ?? 0, 'inputs'], message: `cycle among functions: ${cycle.map((c) => prefix + c).join(' → ')}` });
+        issues.push({
+          path: ['functions', byId.get(id) ?? 0, 'inputs'],
+          message: `cycle among functions: ${cycle.map((c) => prefix + c).join(' → ')}`,
+        });
       }
       return;
     }
@@ -85,7 +92,8 @@ export const virtualCore = defineConnectionType({
   settings,
   parse: ({ logics = 64, functions = [] }, { id }) => checked(checkFunctions(functions, id), { logics, functions }),
   // Functions follow their inputs in the same turn: the flow file refuses cycles through other cores too.
-  links: ({ functions }) => functions.map((f, index) => ({ output: `function/${f.id}`, inputs: f.inputs, path: ['functions', index, 'inputs'] })),
+  links: ({ functions }) =>
+    functions.map((f, index) => ({ output: `function/${f.id}`, inputs: f.inputs, path: ['functions', index, 'inputs'] })),
   create(context, settings) {
     const logicLevels: OwnedParameter[] = [];
     const outputs = new Map<string, OwnedParameter>();
@@ -100,7 +108,9 @@ export const virtualCore = defineConnectionType({
         logicLevels.pop();
       }
       while (logicLevels.length < logics) {
-        logicLevels.push(context.define(`logic/${logicLevels.length + 1}`, { type: 'B', access: 'read-write', initial: false, persist: true }));
+        logicLevels.push(
+          context.define(`logic/${logicLevels.length + 1}`, { type: 'B', access: 'read-write', initial: false, persist: true }),
+        );
       }
       const wanted = new Set(functions.map((f) => f.id));
       for (const id of [...outputs.keys()]) {

@@ -36,7 +36,8 @@ export class AtomicFile {
     const names = await readdir(folder).catch(() => [] as string[]);
     for (const name of names) {
       const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
-      if (Number.isSafeInteger(pid) && (pid === process.pid || !running(pid))) await rm(join(folder, name), { force: true }).catch(() => {});
+      if (Number.isSafeInteger(pid) && (pid === process.pid || !running(pid)))
+        await rm(join(folder, name), { force: true }).catch(() => {});
     }
   }
 

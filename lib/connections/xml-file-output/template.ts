@@ -21,7 +21,8 @@ const escapes: Record<string, string> = {
  * other than tab, line feed and carriage return, U+FFFE and U+FFFF, and surrogates that
  * are not half of a pair.
  */
-const notXml = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const notXml =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Escapes text for XML content and attribute values. Characters XML 1.0 cannot carry

@@ -64,7 +64,8 @@ export const xmlFileOutput = defineConnectionType({
         fields.delete(name);
       }
       for (const name of parsed.placeholders) {
-        if (!fields.has(name)) fields.set(name, context.define(name, { type: 'S', access: 'write-only', persist: true, onWrite: () => file?.save() }));
+        if (!fields.has(name))
+          fields.set(name, context.define(name, { type: 'S', access: 'write-only', persist: true, onWrite: () => file?.save() }));
       }
       context.log.info(`${parsed.placeholders.length} placeholders, writing ${path}`);
     };

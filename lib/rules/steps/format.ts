@@ -10,7 +10,13 @@ export const formatStep = defineStep<string>({
   each: (template) => (signal) => ({
     ...signal,
     value: template.replace(/\$(VALUE|SOURCE|TIMESTAMP)/g, (_, name: string) =>
-      name === 'VALUE' ? (signal.value === null ? '' : toWire(signal.value)) : name === 'SOURCE' ? signal.source : new Date(signal.time).toISOString(),
+      name === 'VALUE'
+        ? signal.value === null
+          ? ''
+          : toWire(signal.value)
+        : name === 'SOURCE'
+          ? signal.source
+          : new Date(signal.time).toISOString(),
     ),
   }),
 });

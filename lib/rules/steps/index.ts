@@ -14,8 +14,18 @@ import { toggleStep } from './toggle.ts';
 
 /** Every pipe step of R-R3, by the key that names it in a flow file. */
 export const pipeSteps: Readonly<Record<string, PipeStep<never>>> = Object.fromEntries(
-  [filterStep, mapStep, setStep, notStep, scaleStep, roundStep, formatStep, debounceStep, throttleStep, delayStep, edgeStep, toggleStep].map((step) => [
-    step.name,
-    step as PipeStep<never>,
-  ]),
+  [
+    filterStep,
+    mapStep,
+    setStep,
+    notStep,
+    scaleStep,
+    roundStep,
+    formatStep,
+    debounceStep,
+    throttleStep,
+    delayStep,
+    edgeStep,
+    toggleStep,
+  ].map((step) => [step.name, step as PipeStep<never>]),
 );

@@ -5,7 +5,7 @@ import { numeric } from './numeric.ts';
 /** Rounds half away from zero at `decimals`, exact for decimal inputs such as 1.005. */
 export function roundTo(n: number, decimals: number): number {
   const magnitude = Number(`${Math.round(Number(`${Math.abs(n)}e${decimals}`))}e-${decimals}`);
-  return (Math.sign(n) * magnitude) || 0;
+  return Math.sign(n) * magnitude || 0;
 }
 
 /** `{ round: <decimals> }`: rounds a number. */

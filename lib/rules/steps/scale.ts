@@ -8,7 +8,9 @@ type Range = [number, number, number, number];
 export const scaleStep = defineStep<Range>({
   name: 'scale',
   summary: 'linear mapping, clamped to the output range',
-  schema: Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()], { expected: 'four numbers [inMin, inMax, outMin, outMax]' }),
+  schema: Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()], {
+    expected: 'four numbers [inMin, inMax, outMin, outMax]',
+  }),
   check: ([inMin, inMax]) => (inMin === inMax ? 'inMin and inMax must differ' : undefined),
   each([inMin, inMax, outMin, outMax]) {
     const low = Math.min(outMin, outMax);

@@ -18,7 +18,21 @@ test('every key of R-K1 is known', (t) => {
   const names = [
     ...'abcdefghijklmnopqrstuvwxyz0123456789',
     ...Array.from({ length: 24 }, (_, i) => `f${i + 1}`),
-    'space', 'enter', 'tab', 'escape', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'insert', 'delete', 'backspace',
+    'space',
+    'enter',
+    'tab',
+    'escape',
+    'up',
+    'down',
+    'left',
+    'right',
+    'home',
+    'end',
+    'pageup',
+    'pagedown',
+    'insert',
+    'delete',
+    'backspace',
   ];
   for (const name of names) t.is(nameOf(`ctrl-${name}`), `ctrl-${name}`);
 });

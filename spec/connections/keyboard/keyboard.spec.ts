@@ -15,7 +15,6 @@ test.before(async () => {
   display = await startXvfb();
 });
 
-
 withX(`xdotool key ctrl+F1 fires input/ctrl-f1, and only that${whyNoXvfb}`, async (t) => {
   const hub = await startHub(t, { connections: { keys: { type: 'keyboard', inputKeys: ['Ctrl-F1', 'ctrl-shift-f1', 'f2'] } } });
   t.is(hub.connection('keys')?.status.status, 'ok');
@@ -44,7 +43,10 @@ withX(`with debug: true every combination the hook sees is logged${whyNoXvfb}`, 
   await startHub(t, { connections: { keys: { type: 'keyboard', debug: true, inputKeys: ['ctrl-f1'] } } }, { log });
   xdotoolKey(display, 'ctrl+F1');
   xdotoolKey(display, 'ctrl+F3');
-  const seen = () => lines().filter((l) => l.connection === 'keys' && l.msg.startsWith('hotkey ')).map((l) => l.msg);
+  const seen = () =>
+    lines()
+      .filter((l) => l.connection === 'keys' && l.msg.startsWith('hotkey '))
+      .map((l) => l.msg);
   await eventually(() => seen().length >= 2, 'both combinations');
   t.deepEqual(seen(), ['hotkey ctrl-f1 seen', 'hotkey ctrl-f3 seen (not one of inputKeys)']);
 });
@@ -69,7 +71,9 @@ withX(`firing output/ctrl-shift-a is seen by the hook as that combination${whyNo
 
 withX(`the global hook starts with the first keyboard connection and stops with the last${whyNoXvfb}`, async (t) => {
   t.false(globalHook.running);
-  const one = await startHub(t, { connections: { a: { type: 'keyboard', inputKeys: ['f5'] }, b: { type: 'keyboard', inputKeys: ['f6'] } } });
+  const one = await startHub(t, {
+    connections: { a: { type: 'keyboard', inputKeys: ['f5'] }, b: { type: 'keyboard', inputKeys: ['f6'] } },
+  });
   t.true(globalHook.running);
   await one.connection('a')?.stop();
   t.true(globalHook.running, 'b still listens');
@@ -112,14 +116,25 @@ test.serial('an unreachable display fails the connection instead of the process'
 
 test('unknown key names and repeated combinations are flow-file errors with their paths', (t) => {
   const result = validateFlow(
-    { connections: { keys: { type: 'keyboard', inputKeys: ['ctrl-f1', 'Ctrl-F25', 'shift-ctrl-a', 'ctrl-shift-A', 'ctrl-shift'], outputKeys: ['hyper-x', 'a-b'] } } },
+    {
+      connections: {
+        keys: {
+          type: 'keyboard',
+          inputKeys: ['ctrl-f1', 'Ctrl-F25', 'shift-ctrl-a', 'ctrl-shift-A', 'ctrl-shift'],
+          outputKeys: ['hyper-x', 'a-b'],
+        },
+      },
+    },
     '/virtual/flow.json5',
   );
   t.false(result.ok);
   if (result.ok) return;
   const messages = result.issues.map(formatIssue);
   t.is(messages.length, 5);
-  t.regex(messages[0] ?? '', /^connections\.keys\.inputKeys\[1\]: "Ctrl-F25": unknown key name "f25"; expected ctrl, shift, alt, meta, a–z, 0–9, f1–f24, space, enter/);
+  t.regex(
+    messages[0] ?? '',
+    /^connections\.keys\.inputKeys\[1\]: "Ctrl-F25": unknown key name "f25"; expected ctrl, shift, alt, meta, a–z, 0–9, f1–f24, space, enter/,
+  );
   t.is(messages[1], 'connections.keys.inputKeys[3]: "ctrl-shift-A" is the same combination as inputKeys[2] (ctrl-shift-a)');
   t.is(messages[2], 'connections.keys.inputKeys[4]: "ctrl-shift" has no key besides its modifiers');
   t.regex(messages[3] ?? '', /^connections\.keys\.outputKeys\[0\]: "hyper-x": unknown key name "hyper"/);

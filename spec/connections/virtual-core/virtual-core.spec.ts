@@ -86,9 +86,18 @@ test('timed functions run on the injected scheduler', async (t) => {
   clock.advanceBy(1000);
   logic.set(false);
   clock.advanceBy(1000);
-  t.deepEqual(seen['on'], [[1500, true], [2000, false]]);
-  t.deepEqual(seen['off'], [[1000, true], [2300, false]]);
-  t.deepEqual(seen['blip'], [[1000, true], [1100, false]]);
+  t.deepEqual(seen['on'], [
+    [1500, true],
+    [2000, false],
+  ]);
+  t.deepEqual(seen['off'], [
+    [1000, true],
+    [2300, false],
+  ]);
+  t.deepEqual(seen['blip'], [
+    [1000, true],
+    [1100, false],
+  ]);
 
   param(hub, 'keys/go').set(null);
   t.is(param(hub, 'core/function/toggle').value, true, 'a trigger is a momentary input');
@@ -183,15 +192,22 @@ test('two cores whose functions feed each other in a cycle are a flow-file mista
 test('a cycle of functions that never settles is cut and reported; the hub runs on', async (t) => {
   // Each core alone is valid: the hub is built as it would be from a cycle the file
   // cannot show (through a code flow, or another hub).
-  const a = flowOf({ connections: { a: { type: 'virtual-core', logics: 1, functions: [{ id: 'x', op: 'xor', inputs: ['b/function/y', 'a/logic/1'] }] } } });
-  const b = flowOf({ connections: { b: { type: 'virtual-core', logics: 1, functions: [{ id: 'y', op: 'or', inputs: ['a/function/x'] }] } } });
+  const a = flowOf({
+    connections: { a: { type: 'virtual-core', logics: 1, functions: [{ id: 'x', op: 'xor', inputs: ['b/function/y', 'a/logic/1'] }] } },
+  });
+  const b = flowOf({
+    connections: { b: { type: 'virtual-core', logics: 1, functions: [{ id: 'y', op: 'or', inputs: ['a/function/x'] }] } },
+  });
   const hub = new Hub({ flow: { ...a, connections: [...a.connections, ...b.connections] } });
   t.teardown(() => hub.stop());
   await hub.start();
   t.true(param(hub, 'a/logic/1').set(true).ok, 'x = y xor true, y = x: the change chases itself');
   const statuses = hub.connections.map((c) => c.status);
   t.true(
-    statuses.some((s) => s.status === 'degraded' && s.code === 'PB_FEEDBACK_LOOP' && /^feedback loop cut: function\/[xy] changed 256 times/.test(s.reason)),
+    statuses.some(
+      (s) =>
+        s.status === 'degraded' && s.code === 'PB_FEEDBACK_LOOP' && /^feedback loop cut: function\/[xy] changed 256 times/.test(s.reason),
+    ),
     JSON.stringify(statuses),
   );
   t.true(hub.problems().some((p) => p.code === 'PB_FEEDBACK_LOOP'));

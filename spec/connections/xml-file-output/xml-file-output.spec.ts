@@ -21,7 +21,11 @@ const template = `<?xml version="1.0" encoding="UTF-8"?>
 async function xmlHub(t: ExecutionContext, settings: object, extra: object = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-xml-'));
   await mkdir(join(dir, 'out'));
-  const hub = await startHub(t, { connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template, ...settings }, ...extra } }, { dir });
+  const hub = await startHub(
+    t,
+    { connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template, ...settings }, ...extra } },
+    { dir },
+  );
   return { hub, dir, file: join(dir, 'out', 'now.xml') };
 }
 
@@ -32,7 +36,6 @@ function wellFormed(text: string): boolean {
   parser.write(text).close();
   return ok;
 }
-
 
 test('each distinct $Name in text and attributes is a write-only string parameter', async (t) => {
   const { hub } = await xmlHub(t, {});
@@ -109,7 +112,9 @@ test('a template that is not well-formed is a flow-file mistake with line and co
     { connections: { np: { type: 'xml-file-output', filename: 'now.xml', template: '<show>\n  <title>$Title</titel>\n</show>' } } },
     '/virtual/flow.json5',
   );
-  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), ['connections.np.template: not well-formed XML: line 2, column 23: unexpected close tag.']);
+  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), [
+    'connections.np.template: not well-formed XML: line 2, column 23: unexpected close tag.',
+  ]);
 });
 
 test('a write failure is shown in the status, and the next write tries again', async (t) => {
@@ -130,7 +135,14 @@ test('a changed template is taken in place: placeholders that stay keep their va
   param(hub, 'np/Artist').set('John Coltrane');
   await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('Blue Train'), 'the first file');
   const summary = await hub.reload(
-    flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now><title>$Title</title><year>$Year</year></now>' } } }, dir),
+    flowOf(
+      {
+        connections: {
+          np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now><title>$Title</title><year>$Year</year></now>' },
+        },
+      },
+      dir,
+    ),
   );
   t.deepEqual(summary.updated, ['np']);
   t.is(hub.connection('np')?.status.status, 'ok');
@@ -140,11 +152,17 @@ test('a changed template is taken in place: placeholders that stay keep their va
   );
   t.is(param(hub, 'np/Title').value, 'Blue Train');
   param(hub, 'np/Year').set('1958');
-  await eventually(async () => (await readFile(file, 'utf8')) === '<now><title>Blue Train</title><year>1958</year></now>', 'the file from the new template');
+  await eventually(
+    async () => (await readFile(file, 'utf8')) === '<now><title>Blue Train</title><year>1958</year></now>',
+    'the file from the new template',
+  );
 
-  t.throws(() => flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now>$Title</then>' } } }, dir), {
-    message: /connections\.np\.template: not well-formed XML: line 1, column 18/,
-  });
+  t.throws(
+    () => flowOf({ connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template: '<now>$Title</then>' } } }, dir),
+    {
+      message: /connections\.np\.template: not well-formed XML: line 1, column 18/,
+    },
+  );
 });
 
 /** A strict XML 1.0 parse: every error saxes finds, with the text it parsed. */

@@ -13,5 +13,6 @@ test('gt, gte, lt and lte compare numbers and drop non-numbers', (t) => {
   expectStep(t, 'filter', { lt: 5 }, 'a-b-g-d|', 'a------|', v);
   expectStep(t, 'filter', { lte: 5 }, 'a-b-c-d|', 'a-b-c--|', v);
 });
-test('matches tests a regular expression on the string form', (t) => expectStep(t, 'filter', { matches: '^[0-9]+$' }, 'a-d-e-g|', 'a-----g|', v));
+test('matches tests a regular expression on the string form', (t) =>
+  expectStep(t, 'filter', { matches: '^[0-9]+$' }, 'a-d-e-g|', 'a-----g|', v));
 test('in passes values equal to any entry', (t) => expectStep(t, 'filter', { in: [1, 'x'] }, 'a-b-d-g|', 'a---d--|', v));
