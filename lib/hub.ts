@@ -15,7 +15,7 @@ import { Graph } from './core/graph.ts';
 import { type Logger, silentLogger } from './core/log.ts';
 import { mapStrings, relativePaths } from './core/paths.ts';
 import { toWire } from './core/value.ts';
-import { afterTurn, realTime, type Scheduler } from './core/scheduler.ts';
+import { realTime, type Scheduler } from './core/scheduler.ts';
 import { CodeFlows } from './rules/code-flows.ts';
 import type { HubCounts } from './core/counts.ts';
 import { type RuleProblem, RuleEngine } from './rules/engine.ts';
@@ -73,9 +73,6 @@ export class Hub {
   private readonly loopLimit: number | undefined;
   private readonly state: StateStore | undefined;
   private engine: RuleEngine | undefined;
-  /** The loop guard rules and code flows share while they run. */
-  private guard: LoopGuard | undefined;
-  private rulesRestartQueued = false;
   /** Restarts of each connection by reloads (`/metrics`). */
   private readonly restarts = new Map<string, number>();
   /** What the rule engines before the current one counted: a reload starts a new engine. */
@@ -106,7 +103,6 @@ export class Hub {
         if (problem) this.problemStream.next(problem);
       }),
     );
-    this.subscriptions.add(this.mirrors.reshaped$.subscribe(() => this.rulesFollowMirrors()));
     this.subscriptions.add(
       this.mirrors.changes$.subscribe((info) => {
         const problem = connectionProblem(info.id, info);
@@ -168,18 +164,26 @@ export class Hub {
       ...this.runners.map((runner) => connectionProblem(runner.id, runner.status)),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
-    return [state, ...connections, ...this.logicProblems].filter((problem) => problem !== undefined);
+    const rules = (this.engine?.lastingProblems() ?? []).map(ruleProblem);
+    const watches = (this.codeFlows?.waiting() ?? []).map((waiting): Problem => ({ source: 'code-flow', ...waiting }));
+    return [state, ...connections, ...rules, ...watches, ...this.logicProblems].filter((problem) => problem !== undefined);
   }
 
   /** The enabled rules of the running flow, in the order they run (`GET /rules`). */
   rules(): RuleListing[] {
-    return flattenRules(this.flow.rules).map(({ path, name, source, destinations, pipe }) => ({
-      path,
-      name,
-      source,
-      destinations,
-      pipe: pipe.map(({ step, argument }) => ({ [step]: argument })),
-    }));
+    const states = this.engine?.states();
+    return flattenRules(this.flow.rules).map(({ path, name, source, destinations, pipe }) => {
+      const state = states?.get(path);
+      return {
+        path,
+        name,
+        source,
+        destinations,
+        pipe: pipe.map(({ step, argument }) => ({ [step]: argument })),
+        status: state?.status ?? 'waiting',
+        ...(state && 'code' in state ? { code: state.code, reason: state.reason } : {}),
+      };
+    });
   }
 
   get connections(): readonly ConnectionRunner[] {
@@ -323,7 +327,6 @@ export class Hub {
       loaded: () => this.codeFlowFilesChanged.next(),
     });
     await this.codeFlows.start(this.flow.flows);
-    this.guard = guard;
     return this.startRules(guard);
   }
 
@@ -343,29 +346,12 @@ export class Hub {
     });
     engine.problems$.subscribe((problem) => {
       this.ruleProblems.next(problem);
-      this.reportLogic({ source: 'rule', id: problem.rule, code: problem.code, message: problem.message });
+      // Where a rule stands is listed from the engine while it holds; events are kept here.
+      if (problem.lasting) this.problemStream.next(ruleProblem(problem));
+      else this.reportLogic(ruleProblem(problem));
     });
     this.engine = engine;
     return engine.start(flattenRules(this.flow.rules));
-  }
-
-  /**
-   * Starts the rules again once the connections shown from other hubs changed shape (a hub
-   * came, went or changed its parameters): a rule may name one of their parameters, which
-   * did not exist when the rules last started, or exists anew (R-M5).
-   */
-  private rulesFollowMirrors(): void {
-    if (this.rulesRestartQueued) return;
-    this.rulesRestartQueued = true;
-    afterTurn(() => {
-      this.rulesRestartQueued = false;
-      const guard = this.guard;
-      if (!this.engine || !guard || this.flow.rules.length === 0) return;
-      this.stopRules();
-      this.logicProblems = this.logicProblems.filter((problem) => problem.source !== 'rule');
-      const rules = this.startRules(guard);
-      this.log.info(`rules started again for the connections of other hubs: ${count(rules, 'rule')}`);
-    });
   }
 
   private stopRules(): void {
@@ -383,7 +369,6 @@ export class Hub {
 
   private stopLogic(): void {
     this.stopRules();
-    this.guard = undefined;
     this.codeFlows?.stop();
     this.codeFlows = undefined;
     this.graph.causes.tracker = undefined;
@@ -406,6 +391,8 @@ const rootEntries = (() => {
 
 /** `1 rule`, `2 rules`. */
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const ruleProblem = ({ rule, code, message }: RuleProblem): Problem => ({ source: 'rule', id: rule, code, message });
 
 /** A failed or degraded connection as a problem; nothing while it runs well. */
 function connectionProblem(id: string, { status, reason, code }: StatusReport): Problem | undefined {

@@ -115,8 +115,8 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
     .map((file, index) => ({ file, index }))
     .filter((f): f is { file: string; index: number } => typeof f.file === 'string' && f.file !== '');
   issues.push(...flowIdClashes(flowFiles, connectionIds));
-  // A hub sharing a broker shows the other hubs' connections too: rules may name them (R-M5).
-  const sharesHubs = entries.some(([, entry]) => asRecord(entry)['type'] === 'mqtt' && asRecord(entry)['hub'] !== undefined);
+  // A connection that finds other hubs' connections (R-M5) makes any connection id possible.
+  const sharesHubs = connections.some((config) => config.plan.discovers.connections);
   issues.push(
     ...checkRuleTree(asRecord(document)['rules'], {
       faulty,

@@ -59,6 +59,11 @@ export interface RuleListing {
   readonly destinations: readonly string[];
   /** Its pipe as written: `[{ scale: [0, 1, 0, 100] }, …]`. */
   readonly pipe: readonly Readonly<Record<string, unknown>>[];
+  /** Where it stands (R-G2): running, waiting for a parameter it names, failed, or idle (a disabled connection). */
+  readonly status: 'running' | 'waiting' | 'failed' | 'idle';
+  /** Why it is waiting or failed: PB_WAITING, or the code of what keeps it from running. */
+  readonly code?: ErrorCode;
+  readonly reason?: string;
 }
 
 /** The settings every connection has (R-L1), with defaults applied. */
@@ -92,6 +97,8 @@ export interface ConnectionPlan {
   readonly links: readonly Link[];
   /** What it holds exclusively while it runs, for the flow file's check that no two connections hold one thing. */
   readonly claims: readonly Claim[];
+  /** What it finds only while running (see `Discovery`). */
+  readonly discovers: Discovery;
   create(context: ConnectionContext): ConnectionInstance;
 }
 
@@ -107,6 +114,17 @@ export interface Link {
   readonly inputs: readonly string[];
   /** Where the inputs are written in the connection's settings, for the message. */
   readonly path: readonly (string | number)[];
+}
+
+/**
+ * What a connection finds only while it runs (R-G2), so that nothing can check addresses of
+ * it before: `parameters` of its own (a device's tree, addresses first heard), or whole
+ * `connections` that other hubs run. Rules and code flows may name them; they wait until
+ * they appear.
+ */
+export interface Discovery {
+  readonly parameters: boolean;
+  readonly connections: boolean;
 }
 
 /**
@@ -266,6 +284,8 @@ export interface ConnectionTypeDefinition<S extends TObject, P> {
   links?(settings: P): readonly Link[];
   /** What it holds alone while running (see `Claim`). */
   claims?(settings: P): readonly Claim[];
+  /** What it finds only while running (see `Discovery`); nothing when absent. */
+  discovers?(settings: P): Partial<Discovery>;
   create(context: ConnectionContext, settings: P): TypedInstance<P>;
 }
 
@@ -305,6 +325,7 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
         },
         links: definition.links?.(parsed.value) ?? [],
         claims: definition.claims?.(parsed.value) ?? [],
+        discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
         create(context) {
           const instance = definition.create(context, parsed.value);
           const update = instance.update?.bind(instance);

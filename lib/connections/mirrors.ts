@@ -11,12 +11,9 @@ import { Status } from './connection.ts';
 export class Mirrors {
   private readonly shown = new Map<string, ConnectionInfo>();
   private readonly changed = new Subject<ConnectionInfo>();
-  private readonly reshaped = new Subject<void>();
 
   /** Each mirrored connection's report as it changes, for the hub's problems. */
   readonly changes$: Observable<ConnectionInfo> = this.changed.asObservable();
-  /** Emits when a mirrored parameter came or went: rules that name them bind again. */
-  readonly reshaped$: Observable<void> = this.reshaped.asObservable();
 
   constructor(
     private readonly graph: Graph,
@@ -40,11 +37,10 @@ export class Mirrors {
       define: (parameterId, spec) => {
         const defined = graph.define(id, parameterId, spec);
         if (!defined.ok) throw defined.error;
-        this.reshaped.next();
         return defined.value;
       },
       remove: (parameterId) => {
-        if (graph.remove(`${id}/${parameterId}`)) this.reshaped.next();
+        graph.remove(`${id}/${parameterId}`);
       },
       show: (info) => {
         if (!open) return;
@@ -58,7 +54,6 @@ export class Mirrors {
         graph.removeParameters(id);
         graph.unregisterConnection(id);
         shown.delete(id);
-        this.reshaped.next();
       },
     });
   }

@@ -110,6 +110,18 @@ export const errorTable = {
     status: 409,
     text: 'Another hub on the same broker runs a connection with this id; the later hub fails its own. Give the connection another id, or run it on one hub.',
   },
+  PB_WAITING: {
+    status: 503,
+    text: 'A rule or code flow names a parameter that does not exist yet; it starts by itself when the parameter appears (a device tree read, another hub joining). Check the address if it never does.',
+  },
+  PB_DEVICE_UNAVAILABLE: {
+    status: 503,
+    text: "The device's link is down, so the write was not sent; the connection reconnects with backoff. Try again once it is `ok`.",
+  },
+  PB_DEVICE_TIMEOUT: {
+    status: 504,
+    text: "The device did not confirm the write within the connection's `timeout` (default 2 s); it may or may not have taken it.",
+  },
   PB_START_FAILED: {
     status: 503,
     text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.',

@@ -1,4 +1,4 @@
-import { defer, filter, merge, type Observable, of, Subject, switchMap } from 'rxjs';
+import { merge, Observable, of, Subject, type Subscription } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
 import type { Causes, Delivery } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
@@ -17,6 +17,9 @@ import {
   type ProxyParameter,
   type SetResult,
 } from './parameter.ts';
+
+/** Told what parameter is at a followed address: see `Graph.follow`. */
+export type Presence = (parameter: Parameter | undefined) => void;
 
 /** One row of a table: a parameter's id and spec. */
 export interface ParameterRow extends ParameterSpec {
@@ -182,6 +185,8 @@ export class Graph {
   private readonly removed = new Subject<Parameter>();
   private readonly tableChanges = new Subject<TableChange>();
   private readonly forgotten = new Subject<Parameter>();
+  /** Who follows the presence of which address (`follow`): told as parameters come and go there. */
+  private readonly followers = new Map<string, Set<Presence>>();
 
   readonly added$: Observable<Parameter> = this.added.asObservable();
   readonly removed$: Observable<Parameter> = this.removed.asObservable();
@@ -243,6 +248,7 @@ export class Graph {
     this.entries.set(address, parameter);
     this.count++;
     if (this.added.observed) this.added.next(parameter);
+    if (this.followers.size > 0) this.tellFollowers(address, parameter);
     return ok(parameter);
   }
 
@@ -279,6 +285,7 @@ export class Graph {
     this.tables.set(connectionId, table);
     this.count += table.live;
     if (this.tableChanges.observed) this.tableChanges.next(table.change(true));
+    this.tellFollowersOf(table);
     return ok(undefined);
   }
 
@@ -341,19 +348,20 @@ export class Graph {
    * is removed it emits `undefined`, and it follows a new one defined at that address.
    */
   watch(address: string): Observable<Value | undefined> {
-    const rebind$ = merge(
-      merge(this.added$, this.removed$).pipe(filter((p) => p.address === address)),
-      this.tables$.pipe(filter((t) => address.startsWith(`${t.connectionId}/`) && t.has(address.slice(t.connectionId.length + 1)))),
-    );
-    return defer(() =>
-      merge(of(null), rebind$).pipe(
-        switchMap(() => {
-          const parameter = this.find(address);
-          if (!parameter) return of(undefined);
-          return parameter.value === undefined ? merge(of(undefined), parameter.changes$) : parameter.values$;
-        }),
-      ),
-    );
+    return new Observable<Value | undefined>((subscriber) => {
+      let values: Subscription | undefined;
+      const stop = this.follow(address, (parameter) => {
+        values?.unsubscribe();
+        values = undefined;
+        if (!parameter) return subscriber.next(undefined);
+        const values$ = parameter.value === undefined ? merge(of(undefined), parameter.changes$) : parameter.values$;
+        values = values$.subscribe((value) => subscriber.next(value));
+      });
+      return () => {
+        stop();
+        values?.unsubscribe();
+      };
+    });
   }
 
   /**
@@ -388,6 +396,7 @@ export class Graph {
     }
     this.count--;
     if (this.removed.observed) this.removed.next(parameter);
+    if (this.followers.size > 0) this.tellFollowers(address, undefined);
     return true;
   }
 
@@ -413,6 +422,49 @@ export class Graph {
       this.lookedUp.delete(parameter.address);
     }
     if (this.tableChanges.observed) this.tableChanges.next(table.change(false, made));
+    this.tellFollowersOf(table);
+  }
+
+  /**
+   * Calls `present` with the parameter at `address` now (undefined while there is none),
+   * and again each time that changes: a parameter defined there (one by one or in a
+   * table), removed, or replaced by another. This is how whatever names an address before
+   * it exists — a rule, a code flow's watch — waits for it and lets go of it when it goes
+   * (R-G2). One Map lookup per define and remove while anyone follows; nothing otherwise.
+   * Returns what stops it.
+   */
+  follow(address: string, present: Presence): () => void {
+    let set = this.followers.get(address);
+    if (!set) this.followers.set(address, (set = new Set()));
+    const own = set;
+    // A listener per call (the same function may follow twice and stop once), told only of a change.
+    let last: Parameter | undefined;
+    const listener: Presence = (parameter) => {
+      if (parameter === last) return;
+      last = parameter;
+      present(parameter);
+    };
+    own.add(listener);
+    present((last = this.find(address)));
+    return () => {
+      own.delete(listener);
+      if (own.size === 0 && this.followers.get(address) === own) this.followers.delete(address);
+    };
+  }
+
+  private tellFollowers(address: string, parameter: Parameter | undefined): void {
+    const set = this.followers.get(address);
+    if (set) for (const present of [...set]) present(parameter);
+  }
+
+  /** A table came or went: its followers learn what is at their address now. */
+  private tellFollowersOf(table: Table): void {
+    if (this.followers.size === 0) return;
+    const prefix = `${table.connectionId}/`;
+    for (const address of [...this.followers.keys()]) {
+      if (address.startsWith(prefix) && table.source.ids.indexOf(address.slice(prefix.length)) >= 0)
+        this.tellFollowers(address, this.find(address));
+    }
   }
 
   /** Every parameter whose address starts with `prefix`, in definition order. */

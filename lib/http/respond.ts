@@ -22,6 +22,7 @@ export const statusLines = {
   426: '426 Upgrade Required',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
+  504: '504 Gateway Timeout',
   508: '508 Loop Detected',
 } as const satisfies Record<ErrorStatus | 200 | 204 | 303, string>;
 

@@ -12,6 +12,7 @@ import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, Parameter, SetResult } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import type { Value } from '../core/value.ts';
 import type { CodeFlow, FlowApi, FlowOutput } from './flow-api.ts';
 import { describeLoop, Loop, type LoopGuard } from './loop-guard.ts';
 
@@ -183,6 +184,8 @@ function loadFailure(error: unknown, candidates: readonly string[]): string {
  */
 export class CodeFlows {
   private readonly owned = new Map<string, { readonly flow: RunningFlow; readonly subscription: Subscription }>();
+  /** How many watches of each flow wait for each address that has no parameter yet (R-G2). */
+  private readonly waitingFor = new Map<string, Map<string, number>>();
   private loader: ModuleLoader | undefined;
 
   constructor(private readonly options: CodeFlowsOptions) {}
@@ -255,6 +258,50 @@ export class CodeFlows {
     return this.loader?.files() ?? [];
   }
 
+  /**
+   * What the running flows watch that does not exist yet (R-G2): one entry per flow and
+   * address, with the code PB_WAITING, until a parameter appears there or the watch ends.
+   */
+  waiting(): { readonly id: string; readonly code: 'PB_WAITING'; readonly message: string }[] {
+    return [...this.waitingFor].flatMap(([id, addresses]) =>
+      [...addresses.keys()].map((address) => ({
+        id,
+        code: 'PB_WAITING' as const,
+        message: `code flow ${this.owned.get(id)?.flow.path ?? id} watches ${address}, which does not exist yet (${this.whyMissing(address)})`,
+      })),
+    );
+  }
+
+  private whyMissing(address: string): string {
+    const looked = this.options.graph.lookup(address);
+    return looked.ok ? 'it is there now' : looked.error.message.slice(address.length + 2);
+  }
+
+  /** `Graph.watch`, counted in `waiting` while no parameter is at the address. */
+  private watched(flow: RunningFlow, address: string): Observable<Value | undefined> {
+    const { graph } = this.options;
+    return new Observable<Value | undefined>((subscriber) => {
+      let counted = false;
+      const count = (missing: boolean) => {
+        if (missing === counted) return;
+        counted = missing;
+        const addresses = this.waitingFor.get(flow.id) ?? new Map<string, number>();
+        const n = (addresses.get(address) ?? 0) + (missing ? 1 : -1);
+        if (n > 0) addresses.set(address, n);
+        else addresses.delete(address);
+        if (addresses.size > 0) this.waitingFor.set(flow.id, addresses);
+        else this.waitingFor.delete(flow.id);
+      };
+      const stop = graph.follow(address, (parameter) => count(parameter === undefined));
+      const values = graph.watch(address).subscribe(subscriber);
+      return () => {
+        stop();
+        values.unsubscribe();
+        count(false);
+      };
+    });
+  }
+
   /** Stops every flow and removes the parameters they defined. Idempotent. */
   stop(): void {
     for (const id of [...this.owned.keys()]) this.stopOne(id);
@@ -310,7 +357,7 @@ export class CodeFlows {
         return found && new FlowParameter(found, flow, guarded, origin);
       },
       value: (address) => graph.get(address)?.value,
-      watch: (address) => within(flow, graph.watch(address)),
+      watch: (address) => within(flow, this.watched(flow, address)),
       write: (address, value) => guarded(address, () => graph.write(address, value, origin)),
       define: (parameterId, { type, access = 'read-write', initial }) => {
         const defined = graph.define(flow.id, parameterId, initial === undefined ? { type, access } : { type, access, initial });

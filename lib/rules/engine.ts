@@ -1,5 +1,6 @@
 import { type Observable, type OperatorFunction, Subject, type Subscription } from 'rxjs';
-import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
+import type { Parameter } from '../core/parameter.ts';
+import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import { changeClockOf, type Scheduler } from '../core/scheduler.ts';
@@ -14,7 +15,21 @@ export interface RuleProblem {
   readonly rule: string;
   readonly code: ErrorCode;
   readonly message: string;
+  /**
+   * True for where the rule stands (waiting for a parameter, or unable to run as written):
+   * it holds until `ruleStates` says otherwise. False for an event: a refused write, a cut loop.
+   */
+  readonly lasting?: boolean;
 }
+
+/**
+ * Where a rule stands (R-G2): `running`, `waiting` for a parameter it names (PB_WAITING),
+ * `failed` (it cannot run as written: an unreadable source, an unwritable destination, a
+ * failed connection, a pipe that threw), or `idle` while a connection it touches is disabled.
+ */
+export type RuleState =
+  | { readonly status: 'running' | 'idle' }
+  | { readonly status: 'waiting' | 'failed'; readonly code: ErrorCode; readonly reason: string };
 
 export interface RuleEngineOptions {
   readonly graph: Graph;
@@ -47,19 +62,33 @@ interface RunningRule {
   readonly rule: Rule;
   /** Takes each change of the rule's source. */
   readonly accept: (signal: Signal) => void;
+  state: RuleState;
+}
+
+/** The rules of one source, in tree order, and the parameter they follow while it is there. */
+interface SourceRules {
+  readonly rules: RunningRule[];
+  changes?: Subscription | undefined;
 }
 
 /**
- * Runs a flattened rule tree (R-R1–R-R5). Each source is subscribed once and hands every
- * change to its rules in tree order; each rule's pipe is an RxJS pipeline whose output is
- * converted and written to every destination. Feedback loops are cut by the loop guard: a
- * write whose change has come back round to it more than `loopLimit` times is dropped and
- * the loop's chain of addresses reported; a burst of independent changes never is.
+ * Runs a flattened rule tree (R-R1–R-R5, R-G2). Each rule follows the addresses it names:
+ * it runs while its source and every destination exist and allow it, and waits while one
+ * is missing — started when a connection defines it later (a device tree, another hub's
+ * connection), waiting again when it goes. Each source is subscribed once while it exists
+ * and hands every change to its running rules in tree order; each rule's pipe is an RxJS
+ * pipeline whose output is converted and written to every destination. Feedback loops
+ * are cut by the loop guard: a write whose change has come back round to it more than
+ * `loopLimit` times is dropped and the loop's chain of addresses reported; a burst of
+ * independent changes never is.
  */
 export class RuleEngine {
   /** Writes, refused writes and loop cuts since the start (`/metrics`). */
   readonly counts = { writes: 0, failures: 0, loopCuts: 0 };
   private readonly subscriptions: Subscription[] = [];
+  private readonly follows: (() => void)[] = [];
+  private readonly running = new Map<string, RunningRule>();
+  private readonly sources = new Map<string, SourceRules>();
   private readonly problems = new Subject<RuleProblem>();
   private readonly guard: LoopGuard;
 
@@ -70,92 +99,163 @@ export class RuleEngine {
   }
 
   /**
-   * Starts every rule whose source and destinations exist and allow it (R-R4); the others
-   * are reported and left out. Returns how many run.
+   * Starts every rule: those whose addresses exist and allow it run at once, the others
+   * wait for them (reported as they start waiting) or are reported as unable to run.
+   * Returns how many rules it follows (all but the idle ones).
    */
   start(rules: readonly Rule[]): number {
-    const bySource = new Map<string, RunningRule[]>();
     for (const rule of rules) {
       const stopped = this.stoppedConnection(rule);
       if (stopped?.status === 'disabled') {
         this.options.log.info(`rule ${rule.name}: idle while connection "${stopped.id}" is disabled`);
+        this.running.set(rule.path, { rule, accept: () => {}, state: { status: 'idle' } });
         continue;
       }
-      if (stopped) {
-        this.report(
-          rule,
-          stopped.code ?? 'PB_START_FAILED',
-          `${stopped.role} ${stopped.address}: connection "${stopped.id}" failed: ${stopped.reason}`,
-        );
-        continue;
+      const running: RunningRule = { rule, accept: this.acceptor(rule), state: { status: 'waiting', code: 'PB_WAITING', reason: '' } };
+      this.running.set(rule.path, running);
+      let group = this.sources.get(rule.source);
+      if (!group) {
+        const created: SourceRules = { rules: [] };
+        this.sources.set(rule.source, (group = created));
+        this.follows.push(this.options.graph.follow(rule.source, (parameter) => this.followSource(rule.source, created, parameter)));
       }
-      const problem = this.checkAddresses(rule);
-      if (problem) {
-        this.report(rule, problem.code, problem.message);
-        continue;
+      group.rules.push(running);
+    }
+    // Each rule follows its addresses once they all have a place: a rule whose addresses
+    // exist starts now, in tree order, before any change can arrive.
+    for (const running of this.running.values()) {
+      if (running.state.status === 'idle') continue;
+      const { rule } = running;
+      for (const address of new Set([rule.source, ...rule.destinations]))
+        this.follows.push(this.options.graph.follow(address, () => this.review(running)));
+    }
+    return [...this.running.values()].filter((r) => r.state.status !== 'idle').length;
+  }
+
+  /** Where each rule stands, by its path (`rules[0]`). */
+  states(): ReadonlyMap<string, RuleState> {
+    return new Map([...this.running].map(([path, { state }]) => [path, state]));
+  }
+
+  /** The rules that are not running as written: waiting or failed, as problems. */
+  lastingProblems(): RuleProblem[] {
+    return [...this.running.values()].flatMap(({ rule, state }) =>
+      state.status === 'waiting' || state.status === 'failed'
+        ? [{ rule: rule.name, code: state.code, message: state.reason, lasting: true }]
+        : [],
+    );
+  }
+
+  /** The source of a group of rules came, went or was replaced: follow its changes, if it can be read. */
+  private followSource(source: string, group: SourceRules, parameter: Parameter | undefined): void {
+    group.changes?.unsubscribe();
+    group.changes = undefined;
+    if (!parameter || parameter.access === 'write-only') return;
+    const point = this.guard.point(source);
+    const now = changeClockOf(this.options.scheduler);
+    const { rules } = group;
+    group.changes = parameter.changes$.subscribe((value) => {
+      const signal: Signal = { value, source, time: now() };
+      const mark = this.guard.arrive(point);
+      try {
+        for (const running of rules) if (running.state.status === 'running') running.accept(signal);
+      } finally {
+        this.guard.leave(mark);
       }
-      const destinations = rule.destinations.map((address) => this.guard.point(address));
-      const origin = `rule ${rule.path}`;
-      // Decided once per rule, so a rule that is not traced builds no text per change.
-      const trace = this.tracer(rule);
-      const send = (signal: Signal) => {
-        if (trace) trace(signal);
-        for (const destination of destinations) this.write(rule, origin, destination, signal);
+    });
+  }
+
+  /** Decides again where a rule stands after one of its addresses came or went, and says so when that changed. */
+  private review(running: RunningRule): void {
+    const before = running.state;
+    if (before.status === 'failed' && before.code === 'PB_RULE_FAILED') return; // its pipe threw: stopped for good
+    const next = this.stateOf(running.rule);
+    if (sameState(next, before)) return;
+    running.state = next;
+    const { rule } = running;
+    if (next.status === 'running') {
+      if (before.status === 'waiting' && before.reason)
+        this.options.log.info(`rule ${rule.name}: running, every address it names is there`);
+    } else if (next.status === 'waiting') {
+      this.options.log.warn(`rule ${rule.name}: ${next.reason}`);
+      this.problems.next({ rule: rule.name, code: next.code, message: next.reason, lasting: true });
+    } else if (next.status === 'failed') {
+      this.report(rule, next.code, next.reason, true);
+    }
+  }
+
+  /** Where a rule stands by the graph now. */
+  private stateOf(rule: Rule): RuleState {
+    const stopped = this.stoppedConnection(rule);
+    if (stopped?.status === 'failed') {
+      return {
+        status: 'failed',
+        code: stopped.code ?? 'PB_START_FAILED',
+        reason: `${stopped.role} ${stopped.address}: connection "${stopped.id}" failed: ${stopped.reason}`,
       };
-      const stages = this.stages(rule);
-      let accept: (signal: Signal) => void;
-      if (stages.every((stage): stage is EachStage => 'each' in stage)) {
-        // Nothing in the pipe waits: each change runs through one function (runs are fused), no stream.
-        const each = stages[0]?.each;
-        let failed = false;
-        accept = (signal) => {
-          if (failed) return;
-          let out: Signal | undefined;
-          try {
-            out = each ? each(signal) : signal;
-          } catch (error) {
-            failed = true;
-            return this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`);
-          }
-          if (out !== undefined) send(out);
-        };
-      } else {
-        const input = new Subject<Signal>();
-        const output = stages.reduce<Observable<Signal>>(
-          (stream, stage) => stream.pipe('each' in stage ? transform(() => stage.each) : stage.operator),
-          input,
-        );
-        this.subscriptions.push(
-          output.subscribe({ next: send, error: (error: unknown) => this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`) }),
-        );
-        accept = (signal) => input.next(signal);
-      }
-      const group = bySource.get(rule.source) ?? [];
-      group.push({ rule, accept });
-      bySource.set(rule.source, group);
     }
-    for (const [source, group] of bySource) {
-      const parameter = this.options.graph.get(source);
-      if (!parameter) continue;
-      const point = this.guard.point(source);
-      const now = changeClockOf(this.options.scheduler);
-      const only = group.length === 1 ? group[0]!.accept : undefined;
-      this.subscriptions.push(
-        parameter.changes$.subscribe((value) => {
-          const signal: Signal = { value, source, time: now() };
-          const mark = this.guard.arrive(point);
-          try {
-            if (only) only(signal);
-            else for (const { accept } of group) accept(signal);
-          } finally {
-            this.guard.leave(mark);
-          }
-        }),
-      );
+    const { graph } = this.options;
+    const missing: string[] = [];
+    const source = graph.get(rule.source);
+    if (!source) missing.push(`source ${rule.source}`);
+    else if (source.access === 'write-only')
+      return { status: 'failed', code: 'PB_WRITE_ONLY', reason: `source ${rule.source} is write-only, so it cannot be read` };
+    for (const destination of rule.destinations) {
+      const found = graph.get(destination);
+      if (!found) missing.push(`destination ${destination}`);
+      else if (found.access === 'read-only')
+        return { status: 'failed', code: 'PB_READ_ONLY', reason: `destination ${destination} is read-only` };
     }
-    // Loops close through parameters' queues of re-entrant writes; the guard follows them there.
-    this.options.graph.causes.tracker = this.guard;
-    return [...bySource.values()].reduce((sum, group) => sum + group.length, 0);
+    if (missing.length === 0) return { status: 'running' };
+    return {
+      status: 'waiting',
+      code: 'PB_WAITING',
+      reason: `waiting for ${missing.join(', ')}: ${this.whyMissing(missing[0]!.slice(missing[0]!.indexOf(' ') + 1))}`,
+    };
+  }
+
+  /** Why an address has no parameter yet, in the words of `Graph.lookup`. */
+  private whyMissing(address: string): string {
+    const looked = this.options.graph.lookup(address);
+    return looked.ok ? 'it is there now' : looked.error.message.slice(address.length + 2);
+  }
+
+  /** What a rule does with each change of its source: its pipe, then a write to every destination. */
+  private acceptor(rule: Rule): (signal: Signal) => void {
+    const destinations = rule.destinations.map((address) => this.guard.point(address));
+    const origin = `rule ${rule.path}`;
+    // Decided once per rule, so a rule that is not traced builds no text per change.
+    const trace = this.tracer(rule);
+    const send = (signal: Signal) => {
+      if (trace) trace(signal);
+      for (const destination of destinations) this.write(rule, origin, destination, signal);
+    };
+    const stopped = (error: unknown) => {
+      const running = this.running.get(rule.path);
+      if (running) running.state = { status: 'failed', code: 'PB_RULE_FAILED', reason: `stopped: ${reasonOf(error)}` };
+      this.report(rule, 'PB_RULE_FAILED', `stopped: ${reasonOf(error)}`);
+    };
+    const stages = this.stages(rule);
+    if (stages.every((stage): stage is EachStage => 'each' in stage)) {
+      // Nothing in the pipe waits: each change runs through one function (runs are fused), no stream.
+      const each = stages[0]?.each;
+      return (signal) => {
+        let out: Signal | undefined;
+        try {
+          out = each ? each(signal) : signal;
+        } catch (error) {
+          return stopped(error);
+        }
+        if (out !== undefined) send(out);
+      };
+    }
+    const input = new Subject<Signal>();
+    const output = stages.reduce<Observable<Signal>>(
+      (stream, stage) => stream.pipe('each' in stage ? transform(() => stage.each) : stage.operator),
+      input,
+    );
+    this.subscriptions.push(output.subscribe({ next: send, error: stopped }));
+    return (signal) => input.next(signal);
   }
 
   /**
@@ -182,9 +282,10 @@ export class RuleEngine {
 
   /** Stops every rule, timed steps included. Idempotent. */
   stop(): void {
+    for (const unfollow of this.follows.splice(0)) unfollow();
+    for (const group of this.sources.values()) group.changes?.unsubscribe();
+    this.sources.clear();
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
-    const { causes } = this.options.graph;
-    if (causes.tracker === this.guard) causes.tracker = undefined;
   }
 
   /** A debug line per hop of a rule that touches a connection whose debug lines are wanted; undefined for the others. */
@@ -210,20 +311,6 @@ export class RuleEngine {
     return undefined;
   }
 
-  private checkAddresses(rule: Rule): HubError | undefined {
-    const { graph } = this.options;
-    const source = graph.lookup(rule.source);
-    if (!source.ok) return new HubError(source.error.code, `source ${source.error.message}`);
-    if (source.value.access === 'write-only')
-      return new HubError('PB_WRITE_ONLY', `source ${rule.source} is write-only, so it cannot be read`);
-    for (const destination of rule.destinations) {
-      const found = graph.lookup(destination);
-      if (!found.ok) return new HubError(found.error.code, `destination ${found.error.message}`);
-      if (found.value.access === 'read-only') return new HubError('PB_READ_ONLY', `destination ${destination} is read-only`);
-    }
-    return undefined;
-  }
-
   private write(rule: Rule, origin: string, destination: Point, signal: Signal): void {
     const mark = this.guard.enter(destination);
     if (typeof mark !== 'number') {
@@ -243,8 +330,11 @@ export class RuleEngine {
     }
   }
 
-  private report(rule: Rule, code: ErrorCode, message: string): void {
+  private report(rule: Rule, code: ErrorCode, message: string, lasting = false): void {
     this.options.log.error(`rule ${rule.name}: ${message}`);
-    this.problems.next({ rule: rule.name, code, message });
+    this.problems.next({ rule: rule.name, code, message, ...(lasting ? { lasting } : {}) });
   }
 }
+
+const sameState = (a: RuleState, b: RuleState): boolean =>
+  a.status === b.status && ('reason' in a ? 'reason' in b && a.code === b.code && a.reason === b.reason : true);

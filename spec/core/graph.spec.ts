@@ -213,3 +213,27 @@ test('a walk of readings reads a table row as the parameter it would be, and mak
   t.deepEqual(made, ['vars/b'], 'only the parameter written was made');
   t.is(a && graph.parameterOf(a), undefined, 'a reading of a removed row has no parameter');
 });
+
+test('following an address tells what is there now and each time a parameter comes, goes or replaces it, tables included (R-G2)', (t) => {
+  const graph = new Graph();
+  const seen: (string | undefined)[] = [];
+  const tell = (parameter: { readonly address: string; readonly type: string } | undefined) =>
+    seen.push(parameter && `${parameter.address} ${parameter.type}`);
+  const stop = graph.follow('vars/a/b', tell);
+  const quiet: unknown[] = [];
+  const other = graph.follow('vars/zzz', (parameter) => quiet.push(parameter));
+  t.true(graph.define('vars', 'a/b', { type: 'F', access: 'read-write' }).ok);
+  t.true(graph.define('vars', 'a/c', rw).ok);
+  graph.remove('vars/a/b');
+  t.true(graph.defineTable('vars', tableOf(['x', 'a/b'])).ok);
+  graph.remove('vars/a/b');
+  t.true(graph.define('vars', 'a/b', rw).ok);
+  graph.removeParameters('vars');
+  t.true(graph.defineTable('vars', tableOf(['a/b'])).ok);
+  graph.removeParameters('vars');
+  stop();
+  t.true(graph.define('vars', 'a/b', rw).ok);
+  other();
+  t.deepEqual(quiet, [undefined], 'an address no one defines is told once, that nothing is there');
+  t.deepEqual(seen, [undefined, 'vars/a/b F', undefined, 'vars/a/b S', undefined, 'vars/a/b S', undefined, 'vars/a/b S', undefined]);
+});

@@ -263,7 +263,7 @@ test('GET /problems lists a failed connection and a rule that cannot run, with t
   }[];
   t.like(problems, [
     { source: 'connection', id: 'files', code: 'PB_DOCUMENT_ROOT' },
-    { source: 'rule', id: 'rules[0]', code: 'PB_UNKNOWN_PARAMETER' },
+    { source: 'rule', id: 'rules[0]', code: 'PB_WAITING' },
   ]);
   t.regex(problems[0]?.message ?? '', /^failed: documentRoot .* does not exist/);
 });
@@ -294,13 +294,21 @@ test('GET /rules lists the enabled rules in the order they run, with their pipes
   const list = (token: string) =>
     fetch(`http://127.0.0.1:${port}/rules`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<unknown[]>);
   t.deepEqual(await list('admin'), [
-    { path: 'rules[0]', name: 'rules[0]', source: 'studio/a', destinations: ['studio/b'], pipe: [{ scale: [0, 1, 0, 100] }, { round: 0 }] },
+    {
+      path: 'rules[0]',
+      name: 'rules[0]',
+      source: 'studio/a',
+      destinations: ['studio/b'],
+      pipe: [{ scale: [0, 1, 0, 100] }, { round: 0 }],
+      status: 'running',
+    },
     {
       path: 'rules[2].rules[0]',
       name: 'rules[2].rules[0] "level to the back"',
       source: 'studio/b',
       destinations: ['backstage/d'],
       pipe: [],
+      status: 'running',
     },
   ]);
   t.deepEqual(await list('p'), [(await list('admin'))[0]], 'the panel cannot read backstage/d');

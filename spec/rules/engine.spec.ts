@@ -110,7 +110,7 @@ test('two rules on one source run in order, each with its own pipe', async (t) =
   );
 });
 
-test('a missing, unreadable or unwritable address is an error naming the rule; the other rules run', async (t) => {
+test('a rule naming a missing address waits for it (R-G2), an unreadable or unwritable one is an error naming the rule; the other rules run', async (t) => {
   const { hub, problems } = await ruleHub(t, [
     { source: 'studio/nope', destinations: ['studio/log'], description: 'typo' },
     { source: 'clock/timer/1/start', destinations: ['studio/log'] },
@@ -119,13 +119,19 @@ test('a missing, unreadable or unwritable address is an error naming the rule; t
     { source: 'studio/level', destinations: ['studio/count'] },
   ]);
   t.deepEqual(problems, [
-    { rule: 'rules[0] "typo"', code: 'PB_UNKNOWN_PARAMETER', message: 'source studio/nope: connection "studio" has no parameter "nope"' },
-    { rule: 'rules[1]', code: 'PB_WRITE_ONLY', message: 'source clock/timer/1/start is write-only, so it cannot be read' },
-    { rule: 'rules[2]', code: 'PB_READ_ONLY', message: 'destination clock/pulse/1 is read-only' },
+    {
+      rule: 'rules[0] "typo"',
+      code: 'PB_WAITING',
+      message: 'waiting for source studio/nope: connection "studio" has no parameter "nope"',
+      lasting: true,
+    },
+    { rule: 'rules[1]', code: 'PB_WRITE_ONLY', message: 'source clock/timer/1/start is write-only, so it cannot be read', lasting: true },
+    { rule: 'rules[2]', code: 'PB_READ_ONLY', message: 'destination clock/pulse/1 is read-only', lasting: true },
     {
       rule: 'rules[3].rules[0]',
-      code: 'PB_UNKNOWN_PARAMETER',
-      message: 'destination studio/missing: connection "studio" has no parameter "missing"',
+      code: 'PB_WAITING',
+      message: 'waiting for destination studio/missing: connection "studio" has no parameter "missing"',
+      lasting: true,
     },
   ]);
   param(hub, 'studio/level').set(4.2);

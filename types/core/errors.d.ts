@@ -149,6 +149,18 @@ export declare const errorTable: {
         readonly status: 409;
         readonly text: "Another hub on the same broker runs a connection with this id; the later hub fails its own. Give the connection another id, or run it on one hub.";
     };
+    readonly PB_WAITING: {
+        readonly status: 503;
+        readonly text: "A rule or code flow names a parameter that does not exist yet; it starts by itself when the parameter appears (a device tree read, another hub joining). Check the address if it never does.";
+    };
+    readonly PB_DEVICE_UNAVAILABLE: {
+        readonly status: 503;
+        readonly text: "The device's link is down, so the write was not sent; the connection reconnects with backoff. Try again once it is `ok`.";
+    };
+    readonly PB_DEVICE_TIMEOUT: {
+        readonly status: 504;
+        readonly text: "The device did not confirm the write within the connection's `timeout` (default 2 s); it may or may not have taken it.";
+    };
     readonly PB_START_FAILED: {
         readonly status: 503;
         readonly text: "The connection failed to start for a reason of its own; the message says why. The other connections run on.";

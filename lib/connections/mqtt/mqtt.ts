@@ -172,6 +172,8 @@ export const mqttConnection = defineConnectionType({
       hub: hub && shared ? { id: hub.id, share: shared } : undefined,
     });
   },
+  // Sharing a broker shows the connections of the other hubs, known only once they speak.
+  discovers: (settings) => ({ connections: settings.hub !== undefined }),
   create(context, settings: MqttSettings) {
     let link: BrokerLink | undefined;
     let bridge: Bridge | undefined;
