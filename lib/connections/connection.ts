@@ -14,6 +14,8 @@ import type { Json } from '../core/value.ts';
 /** The status values of R-L2. */
 export const Status = {
   Starting: 'starting',
+  /** A device connection whose link is not up yet (R-G1). */
+  Connecting: 'connecting',
   Ok: 'ok',
   Degraded: 'degraded',
   Failed: 'failed',
@@ -240,7 +242,7 @@ export interface ConnectionContext {
    * Reports a passing problem (`degraded`), its end (`ok`), or that the connection chose
    * not to run here (`disabled`, with the reason).
    */
-  setStatus(status: typeof Status.Ok | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
+  setStatus(status: typeof Status.Ok | typeof Status.Connecting | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
   /** A passing problem always says what it is, with a code clients can read. */
   setStatus(status: typeof Status.Degraded, reason: string, code: ErrorCode): void;
 }

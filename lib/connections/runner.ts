@@ -322,6 +322,8 @@ export class ConnectionRunner {
         return this.log.info(`disabled${suffix}`);
       case Status.Starting:
         return this.log.debug('starting');
+      case Status.Connecting:
+        return this.log.debug('connecting');
     }
   }
 }

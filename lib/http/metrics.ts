@@ -16,7 +16,7 @@ export interface MetricSources {
   readonly counts?: () => HubCounts;
 }
 
-const statuses = ['starting', 'ok', 'degraded', 'failed', 'disabled'] as const;
+const statuses = ['starting', 'connecting', 'ok', 'degraded', 'failed', 'disabled'] as const;
 
 /**
  * The Prometheus registry of one rest-api connection (R-O1): the process (prom-client's

@@ -1,6 +1,7 @@
 /**
- * One MQTT.js client to one broker, kept up for as long as the connection runs (R-M4): it
- * reconnects with backoff forever, and after every connect it subscribes, waits until
+ * One MQTT.js client to one broker, kept up for as long as the connection runs (R-M4): a
+ * `DeviceLink` reconnects it with backoff forever and reports the connection's status, and
+ * after every connect it subscribes, waits until
  * every retained message has arrived (a marker it sends itself comes back last), lets its
  * owner publish what the broker must have again, and only then counts as up. Messages
  * that must not be lost while the broker is away are kept, the latest per topic, and sent
@@ -12,6 +13,8 @@ import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscripti
 import { reasonOf } from '../../core/errors.ts';
 import type { Logger } from '../../core/log.ts';
 import { after, type Scheduler } from '../../core/scheduler.ts';
+import type { ConnectionContext } from '../connection.ts';
+import { DeviceLink, type LinkAttempt } from '../device-link.ts';
 
 export interface LinkSettings {
   readonly url: string;
@@ -53,15 +56,13 @@ interface Kept {
   readonly sent: ((error?: Error) => void)[];
 }
 
-const FIRST_RETRY_MS = 250;
-const LONGEST_RETRY_MS = 10_000;
-
 export class BrokerLink {
   private client: MqttClient | undefined;
   private isUp = false;
   private stopped = false;
-  private retryMs = FIRST_RETRY_MS;
-  private retryTimer: Subscription | undefined;
+  /** The link's attempt now: told when the broker is up (every retained message in) and when it closed. */
+  private attempt: LinkAttempt | undefined;
+  private readonly link: DeviceLink;
   private syncCount = 0;
   /** The marker of the latest connect: when it comes back, every retained message before it is in. */
   private pendingMarker = '';
@@ -69,17 +70,22 @@ export class BrokerLink {
   private lastReason = '';
   /** Messages handed to the broker and received from it since the start (`/metrics`). */
   readonly counts = { published: 0, received: 0 };
-  /** Resolves at the first connect or the first failure: how long a start waits. */
-  private firstOutcome: Promise<void>;
-  private settleFirst: () => void = () => {};
 
   constructor(
     private readonly settings: LinkSettings,
     private readonly owner: LinkOwner,
     private readonly log: Logger,
     private readonly scheduler: Scheduler,
+    status: ConnectionContext['setStatus'],
   ) {
-    this.firstOutcome = new Promise((resolve) => (this.settleFirst = resolve));
+    this.link = new DeviceLink(
+      { open: (attempt) => this.open(attempt), close: () => this.close() },
+      {
+        scheduler,
+        status: (value, reason, code) => (value === 'degraded' ? status(value, reason, code ?? 'PB_BROKER_UNAVAILABLE') : status(value)),
+        unavailable: 'PB_BROKER_UNAVAILABLE',
+      },
+    );
   }
 
   get up(): boolean {
@@ -93,6 +99,13 @@ export class BrokerLink {
 
   /** Starts connecting; resolves once up, or once the first attempt failed (it goes on trying). */
   start(): Promise<void> {
+    return this.link.start();
+  }
+
+  /** One attempt of the link: the client's first connect, or a reconnect of it. */
+  private open(attempt: LinkAttempt): void {
+    this.attempt = attempt;
+    if (this.client) return void this.client.reconnect();
     const { url, clientId, username, password, keepalive, ca, cert, key, will } = this.settings;
     const options: IClientOptions = {
       clientId,
@@ -115,7 +128,6 @@ export class BrokerLink {
     client.on('connect', () => {
       // Without it each round trip waits for Nagle's algorithm: ~40 ms instead of ~0.15 ms.
       (client.stream as Partial<Socket>).setNoDelay?.(true);
-      this.retryMs = FIRST_RETRY_MS;
       void this.synchronise(client);
     });
     client.on('message', (topic, payload, packet) => this.received(topic, payload, packet.properties ?? {}));
@@ -126,7 +138,6 @@ export class BrokerLink {
       this.lastReason = reasonOf(error);
     });
     client.on('close', () => this.closed());
-    return this.firstOutcome;
   }
 
   /** Subscribes, sends the marker and waits for it: then every retained message is in. */
@@ -163,7 +174,7 @@ export class BrokerLink {
     this.kept.clear();
     for (const [topic, { payload, options, sent }] of kept)
       this.send(topic, payload, options, (error) => sent.forEach((done) => done(error)));
-    this.settleFirst();
+    this.attempt?.up();
   }
 
   private closed(): void {
@@ -172,13 +183,7 @@ export class BrokerLink {
     if (this.stopped) return;
     const reason = `no connection to ${this.settings.url}${this.lastReason ? ` (${this.lastReason})` : wasUp ? ' (the broker closed it)' : ''}`;
     this.owner.down(reason);
-    this.settleFirst();
-    this.retryTimer?.unsubscribe();
-    this.retryTimer = after(this.scheduler, this.retryMs, () => {
-      this.retryTimer = undefined;
-      if (!this.stopped) this.client?.reconnect();
-    });
-    this.retryMs = Math.min(this.retryMs * 2, LONGEST_RETRY_MS);
+    this.attempt?.down(reason);
   }
 
   /**
@@ -204,11 +209,17 @@ export class BrokerLink {
 
   /** Publishes the last messages (presence) and disconnects; gives up waiting after a second. */
   async stop(last: readonly { topic: string; payload: string; options: IClientPublishOptions }[] = []): Promise<void> {
+    this.last = last;
+    await this.link.stop();
+  }
+
+  private last: readonly { topic: string; payload: string; options: IClientPublishOptions }[] = [];
+
+  private async close(): Promise<void> {
+    const last = this.last;
     this.stopped = true;
-    this.retryTimer?.unsubscribe();
     const client = this.client;
     this.client = undefined;
-    this.settleFirst();
     for (const [, { sent }] of this.kept) sent.forEach((done) => done(new Error('the connection stopped')));
     this.kept.clear();
     if (!client) return;

@@ -17,7 +17,7 @@ import { checkParameterId } from '../../core/address.ts';
 import type { Issue } from '../../core/issue.ts';
 import { type Access, Access as Accesses } from '../../core/parameter.ts';
 import type { ValueType } from '../../core/value.ts';
-import { checked, defineConnectionType, Status } from '../connection.ts';
+import { checked, defineConnectionType } from '../connection.ts';
 import { BrokerLink } from './broker-link.ts';
 import { Bridge, type MappedTopic, type Publishing } from './bridge.ts';
 import { HubShare } from './hub-share.ts';
@@ -206,15 +206,13 @@ export const mqttConnection = defineConnectionType({
             up: () => {
               share?.up();
               bridge?.up();
-              context.setStatus(Status.Ok);
             },
-            down: (reason) => {
-              share?.down(reason);
-              context.setStatus(Status.Degraded, reason, 'PB_BROKER_UNAVAILABLE');
-            },
+            down: (reason) => share?.down(reason),
           },
           context.log,
           context.scheduler,
+          // The link reports the connection's status: `ok` once every retained message is in.
+          context.setStatus,
         );
         // Without other hubs every connection in the graph is this hub's own.
         const alone: Publishing = {

@@ -1,0 +1,111 @@
+import test from 'ava';
+import { DeviceLink, type LinkAttempt } from '../../lib/connections/device-link.ts';
+import { HubError } from '../../lib/core/errors.ts';
+import type { SetResult } from '../../lib/core/parameter.ts';
+import { VirtualClock } from '../helpers/virtual-time.ts';
+
+/** A device whose every attempt the spec decides: the attempts are kept, in order, with when they were made. */
+function device() {
+  const clock = new VirtualClock();
+  const attempts: { attempt: LinkAttempt; at: number }[] = [];
+  const statuses: string[] = [];
+  let closed = 0;
+  const link = new DeviceLink(
+    { open: (attempt) => attempts.push({ attempt, at: clock.now }), close: () => void closed++ },
+    { scheduler: clock.scheduler, status: (status, reason, code) => statuses.push([status, reason, code].filter(Boolean).join(' ')) },
+  );
+  const last = () => attempts[attempts.length - 1]!.attempt;
+  return { clock, link, attempts, statuses, last, closed: () => closed };
+}
+
+test('a link reports connecting, ok, and degraded with the reason while it tries again after 0.25 s, doubling to 10 s (R-G1)', async (t) => {
+  const { link, statuses, last } = device();
+  const first = link.start();
+  t.deepEqual(statuses, ['connecting']);
+  last().down('connection refused');
+  await first;
+  t.deepEqual(statuses, ['connecting', 'degraded connection refused PB_DEVICE_UNAVAILABLE']);
+  // Retries measured one by one: 250, 500, 1000, … 8000, then 10,000 forever.
+  const clock2 = device();
+  void clock2.link.start();
+  const times: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const before = clock2.attempts.length;
+    clock2.last().down('gone');
+    let waited = 0;
+    while (clock2.attempts.length === before) {
+      clock2.clock.advanceBy(1);
+      waited++;
+    }
+    times.push(waited);
+  }
+  t.deepEqual(times, [250, 500, 1000, 2000, 4000, 8000, 10_000, 10_000]);
+  clock2.last().up();
+  t.true(clock2.link.up);
+  t.is(clock2.statuses.at(-1), 'ok');
+  clock2.last().down('reset');
+  const before = clock2.attempts.length;
+  clock2.clock.advanceBy(250);
+  t.is(clock2.attempts.length, before + 1, 'once up, the backoff starts again at 0.25 s');
+});
+
+test('a write while the link is down is refused at once; one the device never confirms times out; confirmations and refusals are answered (R-G1)', async (t) => {
+  const { clock, link, last } = device();
+  void link.start();
+  const sent: string[] = [];
+  const answers: SetResult[] = [];
+  const down = link.write(
+    () => sent.push('never'),
+    (result) => answers.push(result),
+  );
+  t.false(down.ok);
+  if (!down.ok) t.is(down.error.code, 'PB_DEVICE_UNAVAILABLE');
+  t.deepEqual(sent, [], 'nothing is sent while down');
+  last().up();
+
+  let confirm: (error?: unknown) => void = () => {};
+  t.true(
+    link.write(
+      (done) => (confirm = done),
+      (result) => answers.push(result),
+    ).ok,
+  );
+  clock.advanceBy(1999);
+  t.deepEqual(answers, [], 'no answer before the device confirms');
+  confirm();
+  t.deepEqual(answers, [{ ok: true, value: true }]);
+
+  link.write(
+    (done) => done(new HubError('PB_READ_ONLY', 'the device refuses')),
+    (result) => answers.push(result),
+  );
+  t.is(answers.length, 2);
+  t.like(answers[1], { ok: false, error: { code: 'PB_READ_ONLY' } });
+
+  link.write(
+    () => {},
+    (result) => answers.push(result),
+  );
+  clock.advanceBy(1999);
+  t.is(answers.length, 2);
+  clock.advanceBy(1);
+  t.like(answers[2], { ok: false, error: { code: 'PB_DEVICE_TIMEOUT' } });
+  confirm();
+  t.is(answers.length, 3, 'a late confirmation answers nothing twice');
+});
+
+test('a stopped link closes its protocol once, tries no more, and ignores what an old attempt says', async (t) => {
+  const { clock, link, attempts, statuses, last, closed } = device();
+  void link.start();
+  const attempt = last();
+  attempt.down('refused');
+  await link.stop();
+  await link.stop();
+  t.is(closed(), 1);
+  clock.advanceBy(60_000);
+  t.is(attempts.length, 1, 'no attempt after the stop');
+  attempt.up();
+  t.false(link.up);
+  t.is(statuses.at(-1), 'degraded refused PB_DEVICE_UNAVAILABLE');
+  t.false(link.write(() => t.fail('sent')).ok);
+});
