@@ -283,6 +283,7 @@ function Log() {
     /** @type {LogLine[]} */
     let kept = [];
     setLines([]);
+    setState('connecting');
     ws.onopen = () => setState('live');
     ws.onmessage = (event) => {
       /** @type {{ log?: LogLine }} */
@@ -292,7 +293,11 @@ function Log() {
       setLines(kept);
     };
     ws.onclose = () => setState('closed: the hub refused or ended the log stream');
-    return () => ws.close();
+    return () => {
+      // The stream of another level takes over: this one's last lines and its close are not news.
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      ws.close();
+    };
   }, [level]);
   return html`<div class="log">
     <div class="search"><label>level <select aria-label="log level" value=${level} onChange=${(/** @type {TargetedEvent<HTMLSelectElement>} */ e) => setLevel(e.currentTarget.value)}>${LEVELS.map((l) => html`<option>${l}</option>`)}</select></label> <span class="muted">${state}</span></div>
