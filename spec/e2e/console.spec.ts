@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { capturedLog, flowOf, param, startHub } from '../helpers/hub.ts';
-import { serve } from '../helpers/http.ts';
+import { serve, settle } from '../helpers/http.ts';
 
 const shots = process.env['PATCHBAY_SCREENSHOTS']; // a folder: the README's screenshots are taken here
 
@@ -184,8 +184,18 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
     .filter({ hasText: /reload/i })
     .first()
     .waitFor();
+  // Every status the page shows from here on: the new stream's, not the end of the one it replaces.
+  await page.evaluate(`(() => {
+    const log = document.querySelector('.log');
+    const status = () => log.querySelector('.muted').textContent;
+    window.shown = [status()];
+    const record = () => window.shown.at(-1) !== status() && window.shown.push(status());
+    new MutationObserver(record).observe(log, { subtree: true, childList: true, characterData: true });
+  })()`);
   await page.getByLabel('log level').selectOption('error');
   await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
+  await settle(500);
+  t.deepEqual(await page.evaluate('window.shown'), ['live', 'connecting', 'live'], 'the status of the stream of the new level');
   t.is(await page.locator('.lines li').count(), 0, 'a new level starts a new stream');
 
   // The log names every address and client: a token scoped to some addresses may not read it.
