@@ -1,18 +1,21 @@
 /**
- * `npm run bench [-- --quick]`: the hub under load, always beside baselines measured in
- * the same run (raw uWS doing the minimal same work; node:http + ws doing the same job),
- * reported as ratios. Loads come from separate processes on 127.0.0.1 and stop by
- * themselves. Prints one table and appends it to bench/README.md.
+ * `npm run bench [-- --quick] [--only=<scenario>]`: the hub under load, always beside
+ * baselines measured in the same run (raw uWS doing the minimal same work; node:http + ws
+ * doing the same job), reported as ratios. Loads come from separate processes on
+ * 127.0.0.1 and stop by themselves. Prints one table and keeps it in
+ * bench/results/<date>-<commit>.md; a full run (not --quick, no --only) also replaces the
+ * latest table in bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nativeBinaryLoaded, nativeBinaryName } from '../lib/http/uws.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
 import { type LoadClients, type Report, startClients } from './lib/clients.ts';
 import { ask, cpuSeconds, forkLoad, machineTicks, rssBytes, type Server, startServer, stolenSince, stopChild } from './lib/processes.ts';
+import { resultsFileName, withLatest, withRun } from './lib/results.ts';
 import { updateScript, wrk, wrkInstalled, wrkMissing } from './lib/wrk.ts';
 import { measureRuleChain } from './rule-chain.ts';
 import { measurePulseDrift } from './pulse-drift.ts';
@@ -1159,11 +1162,12 @@ const commit = (() => {
     return 'unknown';
   }
 })();
-const heading = `### ${new Date().toISOString().slice(0, 10)} · ${cpus().length} cores · ${cpus()[0]?.model.trim()} · Node ${process.version} · commit ${commit}${quick ? ' · quick' : ''}`;
-const table = [
-  heading,
-  '',
-  `\`npm run bench${quick ? ' -- --quick' : ''}\`, ${fmt(minutes, 1)} min, ${nativeBinaryName} native, WebSocket clients: ${clientKind}.`,
+const date = new Date().toISOString().slice(0, 10);
+const full = !quick && only === undefined;
+const options = `${quick ? ' --quick' : ''}${only === undefined ? '' : ` --only=${only}`}`;
+const heading = `${date} · ${cpus().length} cores · ${cpus()[0]?.model.trim()} · Node ${process.version} · commit ${commit}${quick ? ' · quick' : ''}${only === undefined ? '' : ` · only ${only}`}`;
+const body = [
+  `\`npm run bench${options ? ` --${options}` : ''}\`, ${fmt(minutes, 1)} min, ${nativeBinaryName} native, WebSocket clients: ${clientKind}.`,
   '',
   '| scenario | metric | patchbay | baseline | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
@@ -1174,10 +1178,20 @@ const table = [
   'Baselines: scenario 1–2 ratios are against raw uWS unless the metric says otherwise; 3 and 5 against raw uWS; 4 against the same hub without the stalled client.',
   '',
   ...notes.map((n) => `- ${n}`),
-  '',
 ].join('\n');
-console.log(`\n${table}`);
+console.log(`\n## ${heading}\n\n${body}`);
+
+// Every run is kept in a file of its own (of its day and commit); a full run also becomes
+// the latest table of bench/README.md, replacing the one before.
+const name = resultsFileName(date, commit);
+const results = join(root, 'bench/results', name);
+mkdirSync(dirname(results), { recursive: true });
+writeFileSync(results, withRun(existsSync(results) ? readFileSync(results, 'utf8') : undefined, date, commit, `## ${heading}\n\n${body}`));
+console.log(`\nwrote bench/results/${name}`);
 const readme = join(root, 'bench/README.md');
-if (!readFileSync(readme, 'utf8').includes('## npm run bench')) appendFileSync(readme, '\n## npm run bench\n');
-appendFileSync(readme, `\n${table}`);
-console.log(`appended to ${readme}`);
+if (full) {
+  writeFileSync(readme, withLatest(readFileSync(readme, 'utf8'), `### ${heading}\n\n${body}`, name));
+  console.log('replaced the latest full table in bench/README.md');
+} else {
+  console.log('bench/README.md keeps its latest full table: this run was quick or partial');
+}

@@ -27,10 +27,10 @@ interface Citation {
   readonly where: string;
 }
 
-/** Every id cited in the code, specs, benchmarks, flows and README, with file and line. */
+/** Every id cited in the code, specs, benchmarks, flows, README and docs, with file and line. */
 async function citations(): Promise<{ ids: Citation[]; ranges: { from: string; to: string; where: string }[] }> {
   const files = [join(root, 'README.md')];
-  for (const dir of ['lib', 'spec', 'bench', 'flows']) {
+  for (const dir of ['lib', 'spec', 'bench', 'flows', 'docs']) {
     for (const entry of await readdir(join(root, dir), { recursive: true, withFileTypes: true })) {
       if (entry.isFile()) files.push(join(entry.parentPath, entry.name));
     }
@@ -60,7 +60,7 @@ test('every requirement in spec/requirements.md is listed once', async (t) => {
   );
 });
 
-test('every requirement id cited in the code, specs, benchmarks, flows and README is listed in spec/requirements.md', async (t) => {
+test('every requirement id cited in the code, specs, benchmarks, flows, README and docs is listed in spec/requirements.md', async (t) => {
   const defined = await definedIds();
   const { ids } = await citations();
   t.true(ids.length > 100, 'the citations were found');

@@ -32,7 +32,7 @@ const settings = Type.Object({
     Type.Array(
       Type.Object(
         {
-          enabled: Type.Optional(Type.Boolean({ default: true })),
+          enabled: Type.Optional(Type.Boolean({ default: true, description: 'A disabled pulse keeps its parameter and never fires.' })),
           interval: Type.Optional(Type.Integer({ minimum: 10, default: 1000, description: 'Milliseconds between fires.' })),
         },
         { additionalProperties: false },

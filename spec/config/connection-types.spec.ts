@@ -2,17 +2,26 @@ import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import { connectionTypes } from '../../lib/config/connection-types.ts';
 
-test('the README has a section per connection type, in the same order, opening with its summary', async (t) => {
+const page = (type: string) => new URL(`../../docs/reference/connections/${type}.md`, import.meta.url);
+
+test('the README lists every connection type with a link to its reference page, in the order of the registry', async (t) => {
   const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Connection types'), readme.indexOf('\n## ', readme.indexOf('## Connection types') + 1));
-  const documented = [...section.matchAll(/^### `([a-z-]+)` — [^\n]*\n\n([^\n]+)\n/gm)].map(([, type, first]) => ({
+  const listed = [...section.matchAll(/^\| \[`([a-z-]+)`\]\(docs\/reference\/connections\/([a-z-]+)\.md\) \|/gm)].map(([, type, file]) => ({
     type,
-    summary: first,
+    file,
   }));
   t.deepEqual(
-    documented,
-    connectionTypes.map(({ type, summary }) => ({ type, summary })),
+    listed,
+    connectionTypes.map(({ type }) => ({ type, file: type })),
   );
+});
+
+test('each type has a reference page titled with its type', async (t) => {
+  for (const { type } of connectionTypes) {
+    const text = await readFile(page(type), 'utf8');
+    t.true(text.startsWith(`# \`${type}\` — `), `docs/reference/connections/${type}.md opens with "# \`${type}\` — …"`);
+  }
 });
 
 test('every type has a summary that reads as one sentence', (t) => {

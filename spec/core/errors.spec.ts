@@ -2,10 +2,9 @@ import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import { asHubError, errorTable, HubError, reasonOf, statusOf } from '../../lib/core/errors.ts';
 
-test('the README documents every error code with its status and text, and no others', async (t) => {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Error codes'));
-  const rows = [...section.matchAll(/^\| `(PB_[A-Z_]+)` \| (\d{3}) \| (.+) \|$/gm)].map(([, code, status, text]) => [
+test('docs/reference/errors.md documents every error code with its status and text, and no others', async (t) => {
+  const page = await readFile(new URL('../../docs/reference/errors.md', import.meta.url), 'utf8');
+  const rows = [...page.matchAll(/^\| `(PB_[A-Z_]+)` \| (\d{3}) \| (.+) \|$/gm)].map(([, code, status, text]) => [
     code,
     { status: Number(status), text },
   ]);

@@ -5,7 +5,7 @@ import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { capturedLog, flowOf, param, startHub } from '../helpers/hub.ts';
 import { serve, settle } from '../helpers/http.ts';
 
-const shots = process.env['PATCHBAY_SCREENSHOTS']; // a folder: the README's screenshots are taken here
+const shots = process.env['PATCHBAY_SCREENSHOTS']; // a folder: the screenshots of docs/ (docs/console-*.png) are taken here
 
 const value = (page: Page, address: string) => page.locator(`.row[data-address="${address}"] [data-testid=value]`);
 

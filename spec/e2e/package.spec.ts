@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import test from 'ava';
 import { runHub, terminate } from '../helpers/hub-process.ts';
+import { headingAnchors, relativeLinks } from '../helpers/markdown-links.ts';
 
 const run = promisify(execFile);
 const checkout = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,14 +42,50 @@ test.serial(
       'package/dist/cli.js',
       'package/flows/demo.json5',
       'package/types/rules/flow-api.d.ts',
+      'package/docs/README.md',
+      'package/monitoring/grafana-dashboard.json',
+      'package/spec/requirements.md',
     ]) {
       t.true(listed.includes(needed), needed);
     }
     t.deepEqual(
-      listed.filter((f) => /^package\/(lib|spec|bench|\.ci|\.git|node_modules|tsconfig|flows\/\.patchbay)/.test(f)),
+      listed.filter(
+        (f) =>
+          /^package\/(lib|spec|bench|\.ci|\.git|node_modules|tsconfig|flows\/\.patchbay)/.test(f) && f !== 'package/spec/requirements.md',
+      ),
       [],
-      'no sources (dist/ holds them compiled), specs, benchmarks, CI or build files',
+      'no sources (dist/ holds them compiled), specs, benchmarks, CI or build files; the contract, spec/requirements.md, is documentation',
     );
+
+    // Every relative link of the packaged README, and of the docs it packs, points at a file
+    // the package holds (and at a heading that is there, when it names one).
+    const unpacked = join(dir, 'unpacked');
+    await mkdir(unpacked);
+    await run('tar', ['xzf', tarball, '-C', unpacked]);
+    const inPackage = new Set(listed.map((f) => f.replace(/^package\//, '')));
+    const folders = new Set(
+      [...inPackage].flatMap((f) =>
+        f
+          .split('/')
+          .slice(0, -1)
+          .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+      ),
+    );
+    const pages = [...inPackage].filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')));
+    t.true(pages.length > 10, 'the docs are packed');
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = await readFile(join(unpacked, 'package', page), 'utf8');
+      for (const link of relativeLinks(text, page)) {
+        const path = link.path.replace(/\/$/, '');
+        if (!inPackage.has(path) && !folders.has(path)) broken.push(`${page}: [${link.text}] → ${link.path}: not in the package`);
+        else if (link.anchor !== undefined && inPackage.has(path) && path.endsWith('.md')) {
+          const target = await readFile(join(unpacked, 'package', path), 'utf8');
+          if (!headingAnchors(target).has(link.anchor)) broken.push(`${page}: [${link.text}] → ${path}#${link.anchor}: no such heading`);
+        }
+      }
+    }
+    t.deepEqual(broken, [], 'links of the packaged README and docs');
     const pkg = JSON.parse(await readFile(join(checkout, 'package.json'), 'utf8')) as { license: string; version: string };
     const license = await readFile(join(checkout, 'LICENSE'), 'utf8');
     t.is(pkg.license, 'MIT');

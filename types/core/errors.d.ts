@@ -1,7 +1,7 @@
 /**
  * The table of stable error codes: each with the HTTP status it answers with and the text
- * the README shows. A code never changes meaning once published; a spec keeps the README
- * table and this one in sync. Codes that never travel over HTTP (flow-file and start
+ * docs/reference/errors.md shows. A code never changes meaning once published; a spec
+ * keeps that table and this one in sync. Codes that never travel over HTTP (flow-file and start
  * failures) still have a status, so that any error can be answered without a default.
  */
 export declare const errorTable: {

@@ -25,15 +25,20 @@ import { TopicLayout } from './topics.ts';
 
 const settings = Type.Object({
   url: Type.String({ description: 'The broker: mqtt://host:1883, mqtts://host:8883, ws://host/path or wss://host/path.' }),
-  username: Type.Optional(Type.String({ default: '' })),
-  password: Type.Optional(Type.String({ default: '' })),
+  username: Type.Optional(Type.String({ default: '', description: 'User name, when the broker wants one.' })),
+  password: Type.Optional(Type.String({ default: '', description: 'Password, when the broker wants one.' })),
   clientId: Type.Optional(
     Type.String({ default: '', description: 'The MQTT client id; default: patchbay-<hub id or connection id>-<random>.' }),
   ),
   prefix: Type.Optional(
     Type.String({ default: 'patchbay', minLength: 1, description: 'The first topic levels of every value, write and hub topic.' }),
   ),
-  qos: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { default: 1 })),
+  qos: Type.Optional(
+    Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
+      default: 1,
+      description: 'QoS of values, writes and subscriptions.',
+    }),
+  ),
   ca: Type.Optional(
     Type.String({ description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).' }),
   ),
@@ -60,8 +65,14 @@ const settings = Type.Object({
         {
           id: Type.String({ description: 'The parameter id: <this connection>/<id>.' }),
           topic: Type.String({ description: 'The topic whose payload is the value (no wildcards).' }),
-          type: Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F'), Type.Literal('T')]),
-          access: Type.Optional(Type.Union([Type.Literal('read-only'), Type.Literal('read-write'), Type.Literal('write-only')])),
+          type: Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F'), Type.Literal('T')], {
+            description: "The parameter's type; the payload is converted to it.",
+          }),
+          access: Type.Optional(
+            Type.Union([Type.Literal('read-only'), Type.Literal('read-write'), Type.Literal('write-only')], {
+              description: 'Default: read-only, or read-write when a commandTopic is given.',
+            }),
+          ),
           commandTopic: Type.Optional(
             Type.String({ description: 'Where writes are published; default: `topic`. Gives read-write access by default.' }),
           ),
@@ -77,7 +88,7 @@ const settings = Type.Object({
         id: Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: "This hub's id among the hubs on the broker: a-z 0-9 -." }),
         share: Type.Array(Type.String(), { description: "Address patterns of this hub's parameters the other hubs see." }),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, description: 'Shares connections with the other hubs on the broker (R-M5).' },
     ),
   ),
 });

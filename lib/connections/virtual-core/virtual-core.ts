@@ -20,15 +20,22 @@ const settings = Type.Object({
     Type.Array(
       Type.Object(
         {
-          id: Type.String({ pattern: segmentPattern, expected: 'an id of 1–128 characters A-Z a-z 0-9 _ - .' }),
-          op: Type.Union(logicOps.map((op) => Type.Literal(op))),
+          id: Type.String({
+            pattern: segmentPattern,
+            expected: 'an id of 1–128 characters A-Z a-z 0-9 _ - .',
+            description: 'Names its output, function/<id>.',
+          }),
+          op: Type.Union(
+            logicOps.map((op) => Type.Literal(op)),
+            { description: 'The logic operation over the inputs.' },
+          ),
           inputs: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Addresses of any readable parameters.' }),
           ms: Type.Optional(Type.Integer({ minimum: 0, description: 'Time for delay-on, delay-off and pulse.' })),
-          description: Type.Optional(Type.String()),
+          description: Type.Optional(Type.String({ description: 'Free text for people.' })),
         },
         { additionalProperties: false },
       ),
-      { default: [] },
+      { default: [], description: 'Logic functions, each exposing function/<id> (B, read-only).' },
     ),
   ),
 });

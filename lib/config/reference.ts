@@ -1,0 +1,230 @@
+/**
+ * The connection-type reference, `docs/reference/connections/`, generated from the schemas
+ * the flow file is validated with, so a page cannot say what the code does not do.
+ *
+ * Each page holds hand-written prose (what the type exposes, examples) beside one generated
+ * part between `generatedStart` and `generatedEnd`. `npm run docs` (this module run as a
+ * script) rewrites those parts, and `spec/config/reference.spec.ts` fails when a page
+ * differs from what `connectionReference` makes. Everything but `writeReference` is pure.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TSchema } from '@sinclair/typebox';
+import type { ConnectionType } from '../connections/connection.ts';
+import { connectionTypes } from './connection-types.ts';
+import { commonSettings } from './schema.ts';
+
+export const generatedStart = '<!-- generated:start (npm run docs writes this part from the schema; edit the schema, not this) -->';
+export const generatedEnd = '<!-- generated:end -->';
+
+/** One page of the reference: where it lives (relative to the reference folder), its title for a new page, and its generated part. */
+export interface ReferencePage {
+  readonly file: string;
+  readonly title: string;
+  readonly generated: string;
+}
+
+/** One row of a settings table: a setting, or a field of a setting's entries (`timers[].duration`). */
+export interface SettingRow {
+  readonly name: string;
+  readonly type: string;
+  readonly default: string;
+  readonly allowed: string;
+  readonly description: string;
+}
+
+/** A JSON Schema node as TypeBox writes it, with the keywords the reference reads. */
+interface Node {
+  readonly type?: string;
+  readonly const?: unknown;
+  readonly enum?: readonly unknown[];
+  readonly anyOf?: readonly Node[];
+  readonly items?: Node;
+  readonly properties?: Readonly<Record<string, Node>>;
+  readonly required?: readonly string[];
+  readonly default?: unknown;
+  readonly description?: string;
+  readonly expected?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly pattern?: string;
+}
+
+const plural: Readonly<Record<string, string>> = {
+  string: 'strings',
+  integer: 'integers',
+  number: 'numbers',
+  boolean: 'booleans',
+  object: 'objects',
+};
+
+/** The type of a node in words: `integer`, `list of strings`, `string or list of strings`. */
+export function typeOf(node: Node): string {
+  if (node.anyOf) {
+    const kinds = [...new Set(node.anyOf.map(typeOf))];
+    return kinds.join(' or ');
+  }
+  if (node.type === 'array') {
+    const item = node.items ? typeOf(node.items) : 'value';
+    return `list of ${plural[item] ?? `${item} values`}`;
+  }
+  return node.type ?? 'value';
+}
+
+const code = (value: unknown) => `\`${JSON.stringify(value)}\``;
+
+/** What a value may be, beyond its type: the choices, the range, the length, the pattern. */
+export function allowedOf(node: Node): string {
+  const parts: string[] = [];
+  const choices = node.anyOf?.every((option) => 'const' in option) ? node.anyOf.map((option) => option.const) : node.enum;
+  if (choices) parts.push(choices.map(code).join(', '));
+  if (node.minimum !== undefined && node.maximum !== undefined) parts.push(`${node.minimum}–${node.maximum}`);
+  else if (node.minimum !== undefined) parts.push(`≥ ${node.minimum}`);
+  else if (node.maximum !== undefined) parts.push(`≤ ${node.maximum}`);
+  if (node.minLength === 1) parts.push('not empty');
+  else if (node.minLength !== undefined) parts.push(`at least ${node.minLength} characters`);
+  if (node.maxLength !== undefined) parts.push(`at most ${node.maxLength} characters`);
+  if (node.minItems !== undefined) parts.push(`at least ${node.minItems} ${node.minItems === 1 ? 'entry' : 'entries'}`);
+  if (node.maxItems !== undefined) parts.push(`at most ${node.maxItems} entries`);
+  if (node.expected !== undefined) parts.push(node.expected);
+  else if (node.pattern !== undefined) parts.push(`matches \`${node.pattern}\``);
+  const item = node.items && node.items.type !== 'object' ? allowedOf(node.items) : '';
+  if (item) parts.push(`each: ${item}`);
+  return parts.join('; ');
+}
+
+/**
+ * The rows of a settings object, depth first: each setting, then the fields of its entries
+ * (`tokens[].name`) or of its object (`hub.id`).
+ */
+export function settingRows(properties: Readonly<Record<string, Node>>, required: readonly string[] = [], prefix = ''): SettingRow[] {
+  return Object.entries(properties).flatMap(([key, node]) => {
+    const name = `${prefix}${key}`;
+    const row: SettingRow = {
+      name,
+      type: typeOf(node),
+      default: 'default' in node ? code(node.default) : required.includes(key) ? 'required' : '—',
+      allowed: allowedOf(node),
+      description: node.description ?? '',
+    };
+    const entries = node.type === 'array' && node.items?.properties ? node.items : undefined;
+    if (entries?.properties) return [row, ...settingRows(entries.properties, entries.required, `${name}[].`)];
+    if (node.properties) return [row, ...settingRows(node.properties, node.required, `${name}.`)];
+    return [row];
+  });
+}
+
+/** Text for a table cell: pipes escaped, and `<words>` outside code spans kept as text rather than read as HTML. */
+export function cell(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith('`') ? part : part.replaceAll('<', '&lt;').replaceAll('>', '&gt;')))
+    .join('')
+    .replaceAll('|', '\\|');
+}
+
+/** A settings table in markdown. */
+export function settingsTable(rows: readonly SettingRow[]): string {
+  return [
+    '| setting | type | default | allowed | description |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${[`\`${row.name}\``, row.type, row.default, row.allowed, row.description].map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+const pageOf = (type: string) => `${type}.md`;
+
+/** The settings every connection accepts: `type`, then the common settings (R-L1). */
+export function commonRows(types: readonly ConnectionType[], common: Readonly<Record<string, TSchema>>): SettingRow[] {
+  return [
+    {
+      name: 'type',
+      type: 'string',
+      default: 'required',
+      allowed: types.map((t) => code(t.type)).join(', '),
+      description: 'The connection type.',
+    },
+    ...settingRows(common as Readonly<Record<string, Node>>),
+  ];
+}
+
+/** Every page of the connection reference, with its generated part, in the order of the registry. */
+export function connectionReference(types: readonly ConnectionType[], common: Readonly<Record<string, TSchema>>): ReferencePage[] {
+  const index: ReferencePage = {
+    file: 'README.md',
+    title: 'Connection types',
+    generated: [
+      '| type | what it is |',
+      '|---|---|',
+      ...types.map((t) => `| [\`${t.type}\`](${pageOf(t.type)}) | ${cell(t.summary)} |`),
+      '',
+      'Every connection accepts these settings besides its own (R-L1):',
+      '',
+      settingsTable(commonRows(types, common)),
+    ].join('\n'),
+  };
+  const pages = types.map(
+    (t): ReferencePage => ({
+      file: pageOf(t.type),
+      title: `\`${t.type}\``,
+      generated: [
+        t.summary,
+        '',
+        `Settings, besides the [common ones](README.md) (\`type: '${t.type}'\`):`,
+        '',
+        settingsTable(settingRows(t.settings.properties as Readonly<Record<string, Node>>, t.settings.required)),
+      ].join('\n'),
+    }),
+  );
+  return [index, ...pages];
+}
+
+/** The generated part of a page, or undefined when it has none. */
+export function generatedOf(page: string): string | undefined {
+  const start = page.indexOf(generatedStart);
+  const end = page.indexOf(generatedEnd);
+  if (start < 0 || end < start) return undefined;
+  return page
+    .slice(start + generatedStart.length, end)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
+}
+
+/** The page with its generated part replaced; a page that does not exist yet gets a title and the part. */
+export function withGenerated(page: string | undefined, part: ReferencePage): string {
+  const block = `${generatedStart}\n${part.generated}\n${generatedEnd}`;
+  if (page === undefined) return `# ${part.title}\n\n${block}\n`;
+  const start = page.indexOf(generatedStart);
+  const end = page.indexOf(generatedEnd);
+  if (start < 0 || end < start) throw new Error(`no ${generatedStart} … ${generatedEnd} part to replace`);
+  return `${page.slice(0, start)}${block}${page.slice(end + generatedEnd.length)}`;
+}
+
+/** Where the reference lives in a checkout. */
+export const referenceFolder = fileURLToPath(new URL('../../docs/reference/connections/', import.meta.url));
+
+/** `npm run docs`: rewrites the generated parts of the pages; returns the files it changed. */
+export function writeReference(folder = referenceFolder): string[] {
+  const changed: string[] = [];
+  for (const part of connectionReference(connectionTypes, commonSettings)) {
+    const file = join(folder, part.file);
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const after = withGenerated(before, part);
+    if (after === before) continue;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, after);
+    changed.push(file);
+  }
+  return changed;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const changed = writeReference();
+  for (const file of changed) console.log(`wrote ${relative(process.cwd(), file)}`);
+  if (changed.length === 0) console.log('the connection reference is up to date');
+}
