@@ -1,8 +1,10 @@
 import { type Observable, Subject, Subscription } from 'rxjs';
+import { connectionTypes } from './config/connection-types.ts';
 import type { Flow } from './config/flow-file.ts';
 import {
   type ConnectionConfig,
   type ConnectionInfo,
+  type HubServices,
   type Problem,
   type RuleListing,
   Status,
@@ -96,7 +98,7 @@ export class Hub {
     this.loopLimit = loopLimit;
     this.state = state;
     // Parameters the hub keeps write each change through to the store, one hook for all.
-    if (state) this.graph.causes.kept = (parameter, value) => state.setValue(parameter.address, value);
+    if (state) this.graph.keepWith('hub', (parameter, value) => state.setValue(parameter.address, value));
     this.subscriptions.add(
       state?.health$.subscribe((health) => {
         const problem = stateProblem(state.folder, health);
@@ -122,18 +124,18 @@ export class Hub {
     const everything = this.log.isLevelEnabled('debug');
     const chosen = new Set(this.flow.connections.filter((c) => c.common.debug).map((c) => c.id));
     if (!everything && chosen.size === 0) {
-      this.graph.causes.trace = undefined;
+      this.graph.traceWith('hub', undefined);
       return;
     }
     const loggers = new Map<string, Logger>();
-    this.graph.causes.trace = (parameter, value, origin, changed) => {
+    this.graph.traceWith('hub', (parameter, value, origin, changed) => {
       const id = parameter.connectionId;
       if (!everything && !chosen.has(id)) return;
       let log = loggers.get(id);
       if (!log) loggers.set(id, (log = this.log.child({ connection: id }, { level: 'debug' })));
       const text = parameter.type === 'T' ? 'fired' : `= ${JSON.stringify(toWire(value))}${changed ? '' : ' (unchanged)'}`;
       log.debug(`${parameter.address} ${text} by ${origin ?? 'its connection'}`);
-    };
+    });
   }
 
   /** True when debug lines of this connection are wanted: `debug: true` on it, or `--log-level debug`. */
@@ -268,21 +270,28 @@ export class Hub {
     return this.stopping;
   }
 
+  /** What the types that serve the hub (`servesHub`) are granted; made once, for every such connection. */
+  private readonly services: HubServices = {
+    graph: this.graph,
+    // Served over HTTP, to anyone when the hub has no credentials: file-system paths are
+    // given relative to the flow file folder (the log and the CLI keep them whole).
+    connections: () => mapStrings(this.listConnections(), this.servedPaths()),
+    connectionChanges$: this.connectionsChanged,
+    mirror: (id) => this.mirrors.open(id),
+    refuse: (id, error) => void this.connection(id)?.refuse(error),
+    problems: () => mapStrings(this.problems(), this.servedPaths()),
+    rules: () => this.rules(),
+    counts: () => this.counts(),
+    connectionMetrics: connectionTypes.flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
+  };
+
   private runnerFor(config: ConnectionConfig, flow: Flow): ConnectionRunner {
     const runner = new ConnectionRunner(config, {
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,
       baseDir: flow.baseDir,
-      // Served over HTTP, to anyone when the hub has no credentials: file-system paths are
-      // given relative to the flow file folder (the log and the CLI keep them whole).
-      connections: () => mapStrings(this.listConnections(), this.servedPaths()),
-      connectionChanges$: this.connectionsChanged,
-      mirror: (id) => this.mirrors.open(id),
-      refuse: (id, error) => void this.connection(id)?.refuse(error),
-      problems: () => mapStrings(this.problems(), this.servedPaths()),
-      rules: () => this.rules(),
-      counts: () => this.counts(),
+      hub: this.services,
       ...(this.state ? { state: this.state } : {}),
     });
     this.statusWatches.set(
@@ -317,7 +326,7 @@ export class Hub {
     this.logicProblems = [];
     // One guard for rules and code flows (R-R5): a loop may run through both.
     const guard = new LoopGuard(this.loopLimit ?? 256);
-    this.graph.causes.tracker = guard;
+    this.graph.followCausesWith('hub', guard);
     this.codeFlows = new CodeFlows({
       graph: this.graph,
       scheduler: this.scheduler,
@@ -371,7 +380,7 @@ export class Hub {
     this.stopRules();
     this.codeFlows?.stop();
     this.codeFlows = undefined;
-    this.graph.causes.tracker = undefined;
+    this.graph.followCausesWith('hub', undefined);
   }
 
   /** The files of the running code flows and the local modules they import: what `--watch` watches besides the flow file. */

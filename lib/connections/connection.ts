@@ -3,12 +3,12 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
 import { Value as SchemaValue } from '@sinclair/typebox/value';
 import type { ErrorCode, HubError, Result } from '../core/errors.ts';
-import type { Graph, ParameterTable } from '../core/graph.ts';
+import type { Graph, GraphView, ParameterTable } from '../core/graph.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import type { HubCounts } from '../core/counts.ts';
+import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Json } from '../core/value.ts';
 
 /** The status values of R-L2. */
@@ -101,7 +101,8 @@ export interface ConnectionPlan {
   readonly claims: readonly Claim[];
   /** What it finds only while running (see `Discovery`). */
   readonly discovers: Discovery;
-  create(context: ConnectionContext): ConnectionInstance;
+  /** Every type is handed the hub's services here; only those that declare `servesHub` keep them. */
+  create(context: ServingContext): ConnectionInstance;
 }
 
 /**
@@ -189,11 +190,17 @@ export interface MirroredConnection {
   remove(parameterId: string): void;
   /** What `GET /connections` shows of it: its owner's report, or why the owner is away. */
   show(info: Omit<ConnectionInfo, 'id'>): void;
+  /** Makes one of its parameters' value unknown: its owner went away, or said so (R-M5). */
+  forget(parameter: ProxyParameter): void;
   /** Takes it and its parameters off this hub. Idempotent. */
   close(): void;
 }
 
-/** What a running connection gets from the hub. Its only door to parameters and time. */
+/**
+ * What every running connection gets from the hub: its only door to parameters and time.
+ * It reads the graph through a view that cannot change it, and writes only its own
+ * parameters (`define`, `defineTable`, `remove`, and the parameters these return).
+ */
 export interface ConnectionContext {
   readonly id: string;
   readonly scheduler: Scheduler;
@@ -201,7 +208,7 @@ export interface ConnectionContext {
   /** The folder of the flow file: relative paths in settings resolve against it. */
   readonly baseDir: string;
   /** Read access to every parameter, for connections that combine others (virtual-core). */
-  readonly graph: Graph;
+  readonly graph: GraphView;
   /**
    * Defines `<connection id>/<id>`; throws a HubError on a bad or duplicate id. A
    * parameter with `persist` takes the hub's stored value, when it has one, in place of
@@ -224,6 +231,22 @@ export interface ConnectionContext {
    * Absent when the hub keeps nothing (no state folder, or `persist: false`).
    */
   readonly settled?: (done: () => void) => void;
+  /**
+   * Reports a passing problem (`degraded`), its end (`ok`), a link not up yet
+   * (`connecting`), or that the connection chose not to run here (`disabled`, with the reason).
+   */
+  setStatus(status: typeof Status.Ok | typeof Status.Connecting | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
+  /** A passing problem always says what it is, with a code clients can read. */
+  setStatus(status: typeof Status.Degraded, reason: string, code: ErrorCode): void;
+}
+
+/**
+ * What the hub grants the connection types that serve it to clients or share it with other
+ * hubs (rest-api, mqtt), and no other: a type declares `servesHub: true` to receive it.
+ */
+export interface HubServices {
+  /** The whole graph, writes and walks that make nothing included: to serve it to clients. */
+  readonly graph: Graph;
   /** Every connection of the hub with its current status. */
   connections(): readonly ConnectionInfo[];
   /** Emits after a connection of this hub changed its status, or connections came or went. */
@@ -238,13 +261,18 @@ export interface ConnectionContext {
   rules(): readonly RuleListing[];
   /** What the hub counted of its own work: rule writes, store commits (R-O1). */
   counts(): HubCounts;
-  /**
-   * Reports a passing problem (`degraded`), its end (`ok`), or that the connection chose
-   * not to run here (`disabled`, with the reason).
-   */
-  setStatus(status: typeof Status.Ok | typeof Status.Connecting | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
-  /** A passing problem always says what it is, with a code clients can read. */
-  setStatus(status: typeof Status.Degraded, reason: string, code: ErrorCode): void;
+  /** What each connection type reports of its connections, for `/metrics` (see `ConnectionMetric`). */
+  readonly connectionMetrics: readonly TypedConnectionMetric[];
+}
+
+/** The context of a type that declares `servesHub`. */
+export interface ServingContext extends ConnectionContext {
+  readonly hub: HubServices;
+}
+
+/** A connection type's metric with the type it belongs to. */
+export interface TypedConnectionMetric extends ConnectionMetric {
+  readonly type: string;
 }
 
 /** A started connection. `stop` is idempotent and must release everything `start` took. */
@@ -275,7 +303,7 @@ export interface TypedInstance<P> {
  * added by the hub), a parser for what the schema cannot express, and a factory that
  * receives the parsed settings. Without `parse`, the settings are used as written.
  */
-export interface ConnectionTypeDefinition<S extends TObject, P> {
+interface TypeBasics<S extends TObject, P> {
   readonly type: string;
   /** One line for people: the flow-file schema's description of the type. */
   readonly summary: string;
@@ -288,14 +316,22 @@ export interface ConnectionTypeDefinition<S extends TObject, P> {
   claims?(settings: P): readonly Claim[];
   /** What it finds only while running (see `Discovery`); nothing when absent. */
   discovers?(settings: P): Partial<Discovery>;
-  create(context: ConnectionContext, settings: P): TypedInstance<P>;
+  /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
+  readonly metrics?: readonly ConnectionMetric[];
 }
+
+export type ConnectionTypeDefinition<S extends TObject, P> = TypeBasics<S, P> &
+  (
+    | { readonly servesHub?: false; create(context: ConnectionContext, settings: P): TypedInstance<P> }
+    | { readonly servesHub: true; create(context: ServingContext, settings: P): TypedInstance<P> }
+  );
 
 /** A connection type as the registry and the flow file see it. */
 export interface ConnectionType {
   readonly type: string;
   readonly summary: string;
   readonly settings: TObject;
+  readonly metrics: readonly ConnectionMetric[];
   /** Parses a connection's own settings once: its plan, or every mistake with its path. */
   prepare(settings: Readonly<Record<string, unknown>>, connection: ParseContext): Checked<ConnectionPlan>;
 }
@@ -312,6 +348,7 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
     type: definition.type,
     summary: definition.summary,
     settings: definition.settings,
+    metrics: definition.metrics ?? [],
     prepare(settings, connection) {
       if (!SchemaValue.Check(definition.settings, settings)) {
         return { ok: false, issues: [{ path: [], message: `settings do not match the ${definition.type} schema` }] };
@@ -329,7 +366,9 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
         claims: definition.claims?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
         create(context) {
-          const instance = definition.create(context, parsed.value);
+          const instance = definition.servesHub
+            ? definition.create(context, parsed.value)
+            : definition.create(withoutHub(context), parsed.value);
           const update = instance.update?.bind(instance);
           return {
             start: () => instance.start(),
@@ -350,6 +389,11 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
       return { ok: true, value: plan };
     },
   };
+}
+
+/** A serving context as a type that does not serve the hub gets it: the hub's services left out. */
+function withoutHub({ hub: _notGranted, ...context }: ServingContext): ConnectionContext {
+  return context;
 }
 
 /** For types whose settings need nothing beyond the schema. */

@@ -48,6 +48,7 @@ export class Mirrors {
         shown.set(id, next);
         this.changed.next(next);
       },
+      forget: (parameter) => graph.forget(parameter),
       close: () => {
         if (!open) return;
         open = false;

@@ -127,6 +127,8 @@ export const restApi = defineConnectionType({
   },
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
+  // It serves the whole hub: the graph with writes, connections, problems, rules and counts.
+  servesHub: true,
   create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, required, console }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
@@ -136,17 +138,18 @@ export const restApi = defineConnectionType({
         else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on the slow JavaScript fallback`);
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
         server = new RestServer({
-          graph: context.graph,
+          graph: context.hub.graph,
           auth: new Authenticator(credentials),
           files,
           wsFilters,
           allowedOrigins,
           required,
           console,
-          connections: context.connections,
-          problems: context.problems,
-          rules: context.rules,
-          counts: context.counts,
+          connections: context.hub.connections,
+          problems: context.hub.problems,
+          rules: context.hub.rules,
+          counts: context.hub.counts,
+          connectionMetrics: context.hub.connectionMetrics,
           ...(context.settled ? { settled: context.settled } : {}),
           scheduler: context.scheduler,
           log: context.log,

@@ -1,6 +1,5 @@
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
-import { asHubError, type ErrorCode, type HubError, reasonOf, type Result } from '../core/errors.ts';
-import type { HubCounts } from '../core/counts.ts';
+import { asHubError, type ErrorCode, type HubError, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
@@ -9,14 +8,12 @@ import { convert, type Json } from '../core/value.ts';
 import {
   canonicalJson,
   type ConnectionConfig,
-  type ConnectionContext,
   type ConnectionInfo,
   type ConnectionInstance,
+  type HubServices,
   type KeptState,
-  type MirroredConnection,
-  type Problem,
   type Records,
-  type RuleListing,
+  type ServingContext,
   Status,
   type StatusReport,
 } from './connection.ts';
@@ -28,20 +25,10 @@ export interface RunnerEnvironment {
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly baseDir: string;
-  /** Every connection of the hub, for connections that report on the others (rest-api). */
-  readonly connections: () => readonly ConnectionInfo[];
-  /** The hub's current problems, for connections that serve them (rest-api). */
-  readonly problems: () => readonly Problem[];
-  /** The flow's enabled rules, for connections that serve them (rest-api). */
-  readonly rules: () => readonly RuleListing[];
-  /** What the hub counted of its own work, for connections that serve metrics (rest-api). */
-  readonly counts: () => HubCounts;
   /** What the hub keeps across restarts, when it has a state folder. */
   readonly state?: KeptState;
-  /** See `ConnectionContext`: for connections that share the hub with others (mqtt). */
-  readonly connectionChanges$: Observable<void>;
-  readonly mirror: (connectionId: string) => Result<MirroredConnection>;
-  readonly refuse: (connectionId: string, error: HubError) => void;
+  /** What the hub grants the types that serve it (`servesHub`); the others never see it. */
+  readonly hub: HubServices;
 }
 
 /**
@@ -234,8 +221,8 @@ export class ConnectionRunner {
     );
   }
 
-  private context(): ConnectionContext {
-    const { graph, scheduler, baseDir, connections, problems, rules, counts, state, connectionChanges$, mirror, refuse } = this.env;
+  private context(): ServingContext {
+    const { graph, scheduler, baseDir, state, hub } = this.env;
     const id = this.id;
     const keeping = state && this.current.common.persist ? state : undefined;
     return {
@@ -244,14 +231,8 @@ export class ConnectionRunner {
       id,
       scheduler,
       baseDir,
-      graph,
-      connections,
-      connectionChanges$,
-      mirror,
-      refuse,
-      problems,
-      rules,
-      counts,
+      graph: graph.readOnly(),
+      hub,
       log: this.log,
       define: (parameterId, spec) => {
         const defined = graph.define(id, parameterId, this.seeded(parameterId, spec));

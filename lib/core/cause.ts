@@ -44,7 +44,7 @@ export interface Causes {
   /**
    * Told of every change of a parameter whose `persist` is true (not of its initial value),
    * before its listeners: how the hub writes kept values through to its state store, with
-   * no hook per parameter. Set by the hub that keeps them.
+   * no hook per parameter. Set through `Graph.keepWith`.
    */
   kept?: Delivery | undefined;
 }

@@ -24,3 +24,24 @@ export interface HubCounts {
     readonly commitSeconds: number;
   };
 }
+
+/**
+ * A metric a connection type reports of each of its connections (R-O1): read at scrape
+ * time from what the connection reports about itself (`details`), so the type counts in
+ * its own code and `/metrics` knows no type by name.
+ */
+export interface ConnectionMetric {
+  /** `patchbay_<type>_<what>`. */
+  readonly name: string;
+  readonly help: string;
+  readonly kind: 'gauge' | 'counter';
+  /** Labels besides `connection`, which every sample has. */
+  readonly labelNames?: readonly string[];
+  /** The samples of one connection, from its details. */
+  samples(details: Readonly<Record<string, unknown>>): readonly MetricSample[];
+}
+
+export interface MetricSample {
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly value: number;
+}

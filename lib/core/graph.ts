@@ -1,6 +1,6 @@
 import { merge, Observable, of, Subject, type Subscription } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
-import type { Causes, Delivery } from './cause.ts';
+import type { Causes, CauseTracker, Delivery, WriteTrace } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
 import type { TextIndex } from './text-index.ts';
 import { keepsOrigins } from './origins.ts';
@@ -17,6 +17,15 @@ import {
   type ProxyParameter,
   type SetResult,
 } from './parameter.ts';
+
+/**
+ * The graph as every connection type reads it: lookups, walks and following, and nothing
+ * that changes the graph's shape or its hooks (see `Graph.readOnly`).
+ */
+export type GraphView = Pick<
+  Graph,
+  'get' | 'lookup' | 'watch' | 'follow' | 'hasConnection' | 'all' | 'byPrefix' | 'added$' | 'removed$' | 'tables$' | 'forgotten$' | 'size'
+>;
 
 /** Told what parameter is at a followed address: see `Graph.follow`. */
 export type Presence = (parameter: Parameter | undefined) => void;
@@ -194,10 +203,13 @@ export class Graph {
   /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
   readonly forgotten$: Observable<Parameter> = this.forgotten.asObservable();
   /**
-   * The tracker of causes every parameter of the graph reports its queued writes to: set by
-   * whoever follows changes by their causes (the rule engine's loop guard), empty otherwise.
+   * The graph's hooks, which every parameter of it calls (see `Causes`): private, each set
+   * through its own method by its one owner — `keepWith` (the hub's state store),
+   * `traceWith` (the hub's debug log), `followCausesWith` (the hub's loop guard) and
+   * `onDelivery` (the WebSocket layer). Connections get none of them.
    */
-  readonly causes: Causes = { tracker: undefined, trace: undefined };
+  private readonly causes: Causes = { tracker: undefined, trace: undefined };
+  private readonly owners = new Map<keyof Causes, string>();
 
   private deliveries: readonly Delivery[] = [];
 
@@ -208,6 +220,32 @@ export class Graph {
    * parameter removed from the graph is still delivered by whoever holds it and writes it:
    * `get` tells. Returns what stops it.
    */
+  /**
+   * Sets the hook that writes each change of a kept parameter through to the store (R-S4).
+   * One owner: a second owner is a mistake of the hub's wiring, and throws.
+   */
+  keepWith(owner: string, kept: Delivery | undefined): void {
+    this.hook('kept', owner, kept);
+  }
+
+  /** Sets the hook told of every stored write with its origin (debug tracing, R-O2); see `keepWith` for owners. */
+  traceWith(owner: string, trace: WriteTrace | undefined): void {
+    this.hook('trace', owner, trace);
+  }
+
+  /** Sets the tracker of causes parameters report queued writes to (the loop guard, R-R5); see `keepWith` for owners. */
+  followCausesWith(owner: string, tracker: CauseTracker | undefined): void {
+    this.hook('tracker', owner, tracker);
+  }
+
+  private hook<K extends Exclude<keyof Causes, 'delivery'>>(name: K, owner: string, value: Causes[K]): void {
+    const held = this.owners.get(name);
+    if (held !== undefined && held !== owner) throw new Error(`the graph's ${name} hook belongs to ${held}, not ${owner}`);
+    if (value === undefined) this.owners.delete(name);
+    else this.owners.set(name, owner);
+    this.causes[name] = value;
+  }
+
   onDelivery(listener: Delivery): () => void {
     this.setDeliveries([...this.deliveries, listener]);
     return () => this.setDeliveries(this.deliveries.filter((other) => other !== listener));
@@ -226,6 +264,27 @@ export class Graph {
 
   get size(): number {
     return this.count;
+  }
+
+  /** A view of this graph that can only read it (`GraphView`): what connections get. */
+  readOnly(): GraphView {
+    const graph = this;
+    return {
+      get: (address) => graph.get(address),
+      lookup: (address) => graph.lookup(address),
+      watch: (address) => graph.watch(address),
+      follow: (address, present) => graph.follow(address, present),
+      hasConnection: (connectionId) => graph.hasConnection(connectionId),
+      all: () => graph.all(),
+      byPrefix: (prefix) => graph.byPrefix(prefix),
+      added$: graph.added$,
+      removed$: graph.removed$,
+      tables$: graph.tables$,
+      forgotten$: graph.forgotten$,
+      get size() {
+        return graph.size;
+      },
+    };
   }
 
   /**

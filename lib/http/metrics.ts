@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { HubCounts } from '../core/counts.ts';
+import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Tally } from './respond.ts';
 import type { Listed } from './routes.ts';
@@ -14,7 +14,11 @@ export interface MetricSources {
   readonly routes: ReadonlyMap<string, Tally>;
   /** The hub's own counts: rules and the state store. */
   readonly counts?: () => HubCounts;
+  /** What each connection type reports of its connections. */
+  readonly connectionMetrics: readonly TypedMetric[];
 }
+
+type TypedMetric = ConnectionMetric & { readonly type: string };
 
 const statuses = ['starting', 'connecting', 'ok', 'degraded', 'failed', 'disabled'] as const;
 
@@ -24,7 +28,8 @@ const statuses = ['starting', 'connecting', 'ok', 'degraded', 'failed', 'disable
  * WebSocket clients. Every value is read from the hub when scraped; the request and
  * WebSocket paths only add to plain counters.
  */
-export function hubMetrics({ graph, connections, webSockets, routes, counts }: MetricSources): Registry {
+export function hubMetrics(sources: MetricSources): Registry {
+  const { graph, connections, webSockets, routes, counts } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -91,52 +96,42 @@ export function hubMetrics({ graph, connections, webSockets, routes, counts }: M
     },
   });
   if (counts) hubCountMetrics(counts, registers);
-  mqttMetrics(connections, registers);
+  connectionMetrics(sources.connectionMetrics, connections, registers);
   return registry;
 }
 
-/** The mqtt connections (R-M), from what each reports in its details. */
-function mqttMetrics(connections: () => readonly Listed[], registers: Registry[]): void {
-  const mqtt = () => connections().filter((c) => c.type === 'mqtt' && c.details !== undefined);
-  new Gauge({
-    name: 'patchbay_mqtt_connected',
-    help: '1 while an mqtt connection is connected to its broker with every retained message in, 0 while it reconnects.',
-    labelNames: ['connection'],
-    registers,
-    collect() {
-      this.reset();
-      for (const c of mqtt()) this.set({ connection: c.id }, c.details?.['up'] === true ? 1 : 0);
-    },
-  });
-  new Counter({
-    name: 'patchbay_mqtt_messages_total',
-    help: 'Messages an mqtt connection published to its broker and received from it.',
-    labelNames: ['connection', 'direction'],
-    registers,
-    collect() {
-      this.reset();
-      for (const c of mqtt()) {
-        for (const direction of ['published', 'received'] as const)
-          this.inc({ connection: c.id, direction }, Number(c.details?.[direction] ?? 0));
-      }
-    },
-  });
-  new Gauge({
-    name: 'patchbay_mqtt_hubs',
-    help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
-    labelNames: ['connection', 'state'],
-    registers,
-    collect() {
-      this.reset();
-      for (const c of mqtt()) {
-        const hubs = c.details?.['hubs'];
-        if (hubs === undefined || hubs === null || typeof hubs !== 'object') continue;
-        const online = Object.values(hubs as Record<string, { online?: boolean }>).filter((h) => h.online === true).length;
-        this.set({ connection: c.id, state: 'online' }, online);
-        this.set({ connection: c.id, state: 'away' }, Object.keys(hubs).length - online);
-      }
-    },
-  });
+/**
+ * What each connection type reports of its connections (`ConnectionMetric`), read from each
+ * connection's details when scraped: this module knows no type by name.
+ */
+function connectionMetrics(metrics: readonly TypedMetric[], connections: () => readonly Listed[], registers: Registry[]): void {
+  for (const metric of metrics) {
+    const labelNames = ['connection', ...(metric.labelNames ?? [])];
+    const samples = () =>
+      connections().flatMap((c) =>
+        c.type === metric.type && c.details !== undefined
+          ? metric.samples(c.details).map(({ labels, value }) => ({ labels: { connection: c.id, ...labels }, value }))
+          : [],
+      );
+    const options = { name: metric.name, help: metric.help, labelNames, registers };
+    if (metric.kind === 'gauge') {
+      new Gauge({
+        ...options,
+        collect() {
+          this.reset();
+          for (const { labels, value } of samples()) this.set(labels, value);
+        },
+      });
+    } else {
+      new Counter({
+        ...options,
+        collect() {
+          this.reset();
+          for (const { labels, value } of samples()) this.inc(labels, value);
+        },
+      });
+    }
+  }
 }
 
 /** A counter whose total is read from the hub when scraped. */

@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import { createServer } from 'node:net';
 import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
-import type { HubCounts } from '../core/counts.ts';
+import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { SetResult } from '../core/parameter.ts';
 import { type Logger, logLevels, tapLog } from '../core/log.ts';
@@ -46,6 +46,8 @@ export interface RestServerOptions {
   readonly connections: () => readonly Listed[];
   /** What the hub counted of its own work (rules, store), for `/metrics`. */
   readonly counts?: () => HubCounts;
+  /** What each connection type reports of its connections, for `/metrics`. */
+  readonly connectionMetrics?: readonly (ConnectionMetric & { readonly type: string })[];
   /** `GET /problems`: the hub's current problems, as plain data. */
   readonly problems: () => readonly Listed[];
   /** `GET /rules`: the flow's enabled rules, as plain data. */
@@ -150,6 +152,7 @@ export class RestServer {
       webSockets: this.ws,
       routes: this.tallies,
       ...(options.counts ? { counts: options.counts } : {}),
+      connectionMetrics: options.connectionMetrics ?? [],
     });
     const required = options.required ?? [];
     this.context = {

@@ -16,7 +16,7 @@ import { fail, HubError, ok } from '../../core/errors.ts';
 import type { Access, Answered, Parameter, ProxyParameter, SetResult } from '../../core/parameter.ts';
 import { afterTurn, every } from '../../core/scheduler.ts';
 import { toWire, type Value, type ValueType, valueTypes } from '../../core/value.ts';
-import { type ConnectionContext, type ConnectionInfo, type MirroredConnection, Status } from '../connection.ts';
+import { type ConnectionInfo, type ServingContext, type MirroredConnection, Status } from '../connection.ts';
 import type { AddressPatterns } from '../../core/address-pattern.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import type { Publishing, WriteAnswer } from './bridge.ts';
@@ -81,14 +81,14 @@ export class HubShare implements Publishing {
   }
 
   constructor(
-    private readonly context: ConnectionContext,
+    private readonly context: ServingContext,
     private readonly settings: MqttSettings,
     private readonly hub: { readonly id: string; readonly share: AddressPatterns },
     private readonly link: BrokerLink,
     private readonly publishPatterns: AddressPatterns,
   ) {
     const review = () => this.queueReview();
-    this.watches = context.connectionChanges$.subscribe(review);
+    this.watches = context.hub.connectionChanges$.subscribe(review);
     this.watches.add(context.graph.added$.subscribe(review));
     this.watches.add(context.graph.removed$.subscribe(review));
     this.watches.add(context.graph.tables$.subscribe(review));
@@ -189,7 +189,7 @@ export class HubShare implements Publishing {
   /** This hub's shared connections as the others read them; claims what it shares for the first time. */
   private ownMeta(): SharedConnection[] {
     const { graph } = this.context;
-    const local = this.context
+    const local = this.context.hub
       .connections()
       .filter((c) => !this.mirrors.has(c.id) && c.id !== this.context.id && !this.refused.has(c.id) && graph.hasConnection(c.id));
     // One pass over the graph, not one per connection.
@@ -265,7 +265,7 @@ export class HubShare implements Publishing {
     for (const [id, mirror] of this.mirrors) {
       if (mirror.owner !== hubId) continue;
       // Gone: its values are unknown until it is back and sends them again.
-      if (!online) for (const { parameter } of mirror.parameters.values()) this.context.graph.forget(parameter);
+      if (!online) for (const { parameter } of mirror.parameters.values()) mirror.handle.forget(parameter);
       this.show(id, mirror);
     }
   }
@@ -310,7 +310,7 @@ export class HubShare implements Publishing {
         this.claims.delete(id);
         refusedAny = true;
         const since = new Date(owner.since).toISOString();
-        this.context.refuse(
+        this.context.hub.refuse(
           id,
           new HubError(
             'PB_CONNECTION_OWNED',
@@ -340,7 +340,7 @@ export class HubShare implements Publishing {
       mirror = undefined;
     }
     if (!mirror) {
-      const opened = this.context.mirror(id);
+      const opened = this.context.hub.mirror(id);
       if (!opened.ok) {
         this.context.log.warn(`connection "${id}" of hub ${owner} is not shown: ${opened.error.message}`);
         return;
@@ -412,7 +412,7 @@ export class HubShare implements Publishing {
   private follow(mirror: Mirror, parameter: ProxyParameter, payload: Buffer, properties: MessageProperties): void {
     const from = properties.userProperties?.['hub'];
     if (from !== undefined && from !== mirror.owner) return;
-    if (payload.length === 0 && parameter.type !== 'S' && parameter.type !== 'T') return this.context.graph.forget(parameter);
+    if (payload.length === 0 && parameter.type !== 'S' && parameter.type !== 'T') return mirror.handle.forget(parameter);
     const by = properties.userProperties?.['by'];
     parameter.report(
       parameter.type === 'T' ? null : payload.toString(),

@@ -185,6 +185,39 @@ export const mqttConnection = defineConnectionType({
   },
   // Sharing a broker shows the connections of the other hubs, known only once they speak.
   discovers: (settings) => ({ connections: settings.hub !== undefined }),
+  // It shares the hub's connections with other hubs and shows theirs here.
+  servesHub: true,
+  metrics: [
+    {
+      name: 'patchbay_mqtt_connected',
+      help: '1 while an mqtt connection is connected to its broker with every retained message in, 0 while it reconnects.',
+      kind: 'gauge',
+      samples: (details) => [{ value: details['up'] === true ? 1 : 0 }],
+    },
+    {
+      name: 'patchbay_mqtt_messages_total',
+      help: 'Messages an mqtt connection published to its broker and received from it.',
+      kind: 'counter',
+      labelNames: ['direction'],
+      samples: (details) =>
+        (['published', 'received'] as const).map((direction) => ({ labels: { direction }, value: Number(details[direction] ?? 0) })),
+    },
+    {
+      name: 'patchbay_mqtt_hubs',
+      help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
+      kind: 'gauge',
+      labelNames: ['state'],
+      samples: (details) => {
+        const hubs = details['hubs'];
+        if (hubs === undefined || hubs === null || typeof hubs !== 'object') return [];
+        const online = Object.values(hubs as Record<string, { online?: boolean }>).filter((h) => h.online === true).length;
+        return [
+          { labels: { state: 'online' }, value: online },
+          { labels: { state: 'away' }, value: Object.keys(hubs).length - online },
+        ];
+      },
+    },
+  ],
   create(context, settings: MqttSettings) {
     let link: BrokerLink | undefined;
     let bridge: Bridge | undefined;

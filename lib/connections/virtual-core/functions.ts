@@ -13,7 +13,7 @@ import {
   switchMap,
   timer,
 } from 'rxjs';
-import type { Graph } from '../../core/graph.ts';
+import type { GraphView } from '../../core/graph.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import { convert, type Value } from '../../core/value.ts';
 
@@ -50,7 +50,7 @@ export function asBoolean(value: Value | undefined): boolean {
  * Any parameter of the hub as a logic level, present or not yet: its current level, then
  * every change. A trigger is a momentary input: each fire is true, then false at once.
  */
-export function levelOf(graph: Graph, address: string): Observable<boolean> {
+export function levelOf(graph: GraphView, address: string): Observable<boolean> {
   return graph
     .watch(address)
     .pipe(concatMap((value) => (value !== undefined && graph.get(address)?.type === 'T' ? of(true, false) : of(asBoolean(value)))));
