@@ -14,11 +14,14 @@ import { flowOf } from '../helpers/hub.ts';
 /** Runs one connection of a type defined here, in a hub, and hands back the context its type was given. */
 async function contextOf(t: import('ava').ExecutionContext, servesHub: boolean): Promise<ConnectionContext | ServingContext> {
   let seen: ConnectionContext | ServingContext | undefined;
-  const instance = () => ({ start() {}, stop() {} });
+  const instance = (context: ConnectionContext | ServingContext) => {
+    seen = context;
+    return { start() {}, stop() {} };
+  };
   const base = { type: 'probe', summary: 'A probe.', settings: Type.Object({}), parse: asWritten };
   const type = servesHub
-    ? defineConnectionType({ ...base, servesHub: true, create: (context: ServingContext) => ((seen = context), instance()) })
-    : defineConnectionType({ ...base, create: (context: ConnectionContext) => ((seen = context), instance()) });
+    ? defineConnectionType({ ...base, servesHub: true, create: (context: ServingContext) => instance(context) })
+    : defineConnectionType({ ...base, create: (context: ConnectionContext) => instance(context) });
   const plan = type.prepare({}, { id: 'probe', baseDir: '/virtual' });
   if (!plan.ok) throw new Error('the probe does not parse');
   const probe: ConnectionConfig = {
