@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { connectionTypes } from '../lib/config/connection-types.ts';
+import { readModule } from './helpers/module-syntax.ts';
 
 /**
  * The layers of lib/, as folder arrows. A folder is a top-level folder of lib/ (its
@@ -83,23 +85,28 @@ test('every import between lib/ folders runs along an allowed arrow', (t) => {
   t.deepEqual(wrong, []);
 });
 
+/** One cycle per tangle of a graph, each as `a → b → a`: a depth-first walk that meets a node it is still inside. */
+function cyclesOf(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (node: string, chain: string[]) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'visiting') return void cycles.push([...chain.slice(chain.indexOf(node)), node].join(' → '));
+    state.set(node, 'visiting');
+    for (const next of edges.get(node) ?? []) visit(next, [...chain, node]);
+    state.set(node, 'done');
+  };
+  for (const node of edges.keys()) visit(node, []);
+  return cycles;
+}
+
 test('no lib/ folder imports a folder that imports it back, however far round', (t) => {
   const edges = new Map<string, Set<string>>();
   for (const { from, to } of imports) {
     const [source, target] = [folderOf(from), folderOf(to)];
     if (source !== target) edges.set(source, (edges.get(source) ?? new Set()).add(target));
   }
-  const cycles: string[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (folder: string, chain: string[]) => {
-    if (state.get(folder) === 'done') return;
-    if (state.get(folder) === 'visiting') return void cycles.push([...chain.slice(chain.indexOf(folder)), folder].join(' → '));
-    state.set(folder, 'visiting');
-    for (const next of edges.get(folder) ?? []) visit(next, [...chain, folder]);
-    state.set(folder, 'done');
-  };
-  for (const folder of edges.keys()) visit(folder, []);
-  t.deepEqual(cycles, []);
+  t.deepEqual(cyclesOf(edges), []);
 });
 
 test('the spec reads imports of every kind, and every folder of lib/ is in the table', (t) => {
@@ -122,6 +129,110 @@ test('a connection type folder holds no code another type imports', (t) => {
   });
   t.deepEqual(
     crossing.map(({ from, to }) => `${name(from)} → ${name(to)}`),
+    [],
+  );
+});
+
+/*
+ * The checks below parse each file (spec/helpers/module-syntax.ts) instead of matching
+ * text: they need to tell type-only imports from the rest, to see require() and import()
+ * calls, and to skip comments.
+ */
+const modules = new Map(sources(lib).map((file) => [file, readModule(file)]));
+
+test('no lib/ file loads a file that loads it back, however far round', (t) => {
+  // Only imports that stay in the JavaScript count. In a cycle of those, one of the files
+  // runs before the other has finished loading, and meets its exports uninitialised.
+  // `import type` and `export type` vanish at run time, so a cycle through them alone is
+  // harmless, and some files do name each other's types. import() and require() calls are
+  // left out too: they load their module when the code runs, not while the file loads.
+  const edges = new Map<string, Set<string>>();
+  for (const [file, { references }] of modules) {
+    for (const { specifier, kind } of references) {
+      if (kind !== 'static' || !specifier.startsWith('.')) continue;
+      edges.set(name(file), (edges.get(name(file)) ?? new Set()).add(name(resolve(dirname(file), specifier))));
+    }
+  }
+  t.deepEqual(cyclesOf(edges), []);
+});
+
+/**
+ * Packages that only some files of lib/ may import, by any kind of import (a type-only one
+ * too: it ties the file to the package's API all the same), as paths below lib/ where a path
+ * ending in `/` is a folder. One line per package.
+ */
+const packageHomes: Readonly<Record<string, readonly string[]>> = {
+  // Loaded in one place, which also tells the native binary from the slow fallback shim.
+  'uWebSockets.js': ['http/uws.ts'],
+  lmdb: ['state/'],
+  mqtt: ['connections/mqtt/'],
+  // metrics.ts builds the registry; routes.ts only names its type, to serve what it is handed.
+  'prom-client': ['http/metrics.ts', 'http/routes.ts'],
+};
+
+/** The package a bare specifier names (`pkg` of `pkg/sub`, `@scope/pkg` of `@scope/pkg/sub`), or undefined for a path or `node:` module. */
+function packageOf(specifier: string): string | undefined {
+  if (/^[./]|^[a-z]+:/.test(specifier)) return undefined;
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+}
+
+test('each guarded package is imported only where the table lets it in', (t) => {
+  const wrong = [...modules].flatMap(([file, { references }]) =>
+    references.flatMap(({ specifier, line }) => {
+      const homes = packageHomes[packageOf(specifier) ?? ''];
+      if (homes === undefined || homes.some((home) => name(file).startsWith(home))) return [];
+      return [`${name(file)}:${line} imports ${specifier} (only ${homes.join(', ')} may)`];
+    }),
+  );
+  t.deepEqual(wrong, []);
+});
+
+/** The places where a connection type may spell its own name: its folder or file below lib/connections/, and the list of types. */
+const namePlaces = (type: string) => [`connections/${type}/`, `connections/${type}.ts`, 'config/connection-types.ts'];
+const typeNames = connectionTypes.map(({ type }) => type);
+
+test('no lib/ file spells a connection type name outside the folder of that type', (t) => {
+  // Code elsewhere that picks out a type by its name (`c.type === 'mqtt'`) is a second list
+  // of types the registry does not know about; the type should offer what it needs instead.
+  // Only a string literal exactly equal to a name counts, so words such as `timer/1` or
+  // `mqtts`, comments and the names of imported modules (the package `mqtt`) do not.
+  const wrong = [...modules].flatMap(([file, { strings }]) =>
+    strings
+      .filter(({ text }) => typeNames.includes(text) && !namePlaces(text).some((place) => name(file).startsWith(place)))
+      .map(
+        ({ text, line }) =>
+          `${name(file)}:${line} spells the type name "${text}" (only connections/${text}/ or connections/${text}.ts may)`,
+      ),
+  );
+  t.deepEqual(wrong, []);
+});
+
+test('the parsed checks see type-only imports, require() calls and each type name in its own folder', (t) => {
+  const references = (file: string) => modules.get(join(lib, file))?.references ?? [];
+  t.true(
+    references('http/routes.ts').some(({ specifier, kind }) => specifier === 'prom-client' && kind === 'type'),
+    'routes.ts imports the prom-client types alone',
+  );
+  t.true(
+    references('http/uws.ts').some(({ specifier, kind }) => specifier === 'uWebSockets.js' && kind === 'dynamic'),
+    'uws.ts loads uWebSockets.js by require()',
+  );
+  t.true(
+    [...modules.values()].flatMap(({ references }) => references).filter(({ kind }) => kind === 'static').length > 100,
+    'imports that load were found',
+  );
+  // Each type spells its name in its own place (`type: 'mqtt'`), so the name check reads
+  // strings, and it is the places that keep those quiet.
+  const spelt = (type: string) =>
+    [...modules].some(
+      ([file, { strings }]) => namePlaces(type).some((place) => name(file).startsWith(place)) && strings.some(({ text }) => text === type),
+    );
+  t.true(typeNames.length > 0, 'types are registered');
+  t.deepEqual(
+    typeNames.filter((type) => !spelt(type)),
     [],
   );
 });
