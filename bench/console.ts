@@ -4,7 +4,7 @@
  * parameter changes 1,000 times a second. Run: npm run bench:console
  */
 import { chromium } from 'playwright-core';
-import { Hub } from '../lib/hub.ts';
+import { Hub } from '../lib/hub/hub.ts';
 import { flowOf } from '../spec/helpers/hub.ts';
 
 const COUNT = 50_000;

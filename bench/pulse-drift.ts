@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { validateFlow } from '../lib/config/flow-file.ts';
-import { Hub } from '../lib/hub.ts';
+import { Hub } from '../lib/hub/hub.ts';
 
 export async function measurePulseDrift(fires: number, interval: number): Promise<{ fires: number; pulse: number; setInterval: number }> {
   const flow = validateFlow({ connections: { clock: { type: 'timer', pulses: [{ interval }] } } }, `${process.cwd()}/bench.json5`);

@@ -10,7 +10,7 @@
  */
 import { BehaviorSubject } from 'rxjs';
 import { validateFlow } from '../lib/config/flow-file.ts';
-import { Hub } from '../lib/hub.ts';
+import { Hub } from '../lib/hub/hub.ts';
 
 import { pathToFileURL } from 'node:url';
 

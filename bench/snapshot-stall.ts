@@ -13,7 +13,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { validateFlow } from '../lib/config/flow-file.ts';
-import { Hub } from '../lib/hub.ts';
+import { Hub } from '../lib/hub/hub.ts';
 import { startClients } from './lib/clients.ts';
 import { nowMs, sleep } from './lib/clock.ts';
 

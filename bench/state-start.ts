@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validateFlow } from '../lib/config/flow-file.ts';
-import { Hub } from '../lib/hub.ts';
+import { Hub } from '../lib/hub/hub.ts';
 import { StateStore } from '../lib/state/store.ts';
 
 export interface StateStartResult {

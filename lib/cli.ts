@@ -9,7 +9,7 @@ import { FlowWatcher } from './config/flow-watcher.ts';
 import { reasonOf } from './core/errors.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
-import { Hub } from './hub.ts';
+import { Hub } from './hub/hub.ts';
 import { codeFlowFailed } from './rules/code-flows.ts';
 import { StateStore } from './state/store.ts';
 import { exportState, importState } from './state/transfer.ts';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Hub } from '../lib/hub.ts';
+import { Hub } from '../lib/hub/hub.ts';
 import { Client } from './helpers/http.ts';
 import { flowOf, param, record } from './helpers/hub.ts';
 import { VirtualClock } from './helpers/virtual-time.ts';

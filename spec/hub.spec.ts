@@ -11,7 +11,7 @@ import {
   defineConnectionType,
   fingerprintOf,
 } from '../lib/connections/connection.ts';
-import { Hub } from '../lib/hub.ts';
+import { Hub } from '../lib/hub/hub.ts';
 import { capturedLog, flowOf, param, startHub } from './helpers/hub.ts';
 
 /** A connection type that records its lifecycle and can be told to fail or degrade. */

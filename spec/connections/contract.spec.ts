@@ -8,7 +8,7 @@ import {
   type ServingContext,
 } from '../../lib/connections/connection.ts';
 import { Graph } from '../../lib/core/graph.ts';
-import { Hub } from '../../lib/hub.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 import { flowOf } from '../helpers/hub.ts';
 
 /** Runs one connection of a type defined here, in a hub, and hands back the context its type was given. */

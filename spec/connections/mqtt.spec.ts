@@ -1,6 +1,6 @@
 import type { ExecutionContext } from 'ava';
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
-import type { Hub } from '../../lib/hub.ts';
+import type { Hub } from '../../lib/hub/hub.ts';
 import type { SetResult } from '../../lib/core/parameter.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { capturedLog, startHub } from '../helpers/hub.ts';

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
-import { Hub } from '../../lib/hub.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 import { capturedLog, flowOf, startHub } from '../helpers/hub.ts';
 
 async function loggedHub(t: ExecutionContext, connections: object) {

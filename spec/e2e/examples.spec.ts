@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import JSON5 from 'json5';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
-import type { Hub } from '../../lib/hub.ts';
+import type { Hub } from '../../lib/hub/hub.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { ExecutionContext } from 'ava';
 import WebSocket from 'ws';
-import type { Hub } from '../../lib/hub.ts';
+import type { Hub } from '../../lib/hub/hub.ts';
 import { startHub } from './hub.ts';
 
 export interface Served {

@@ -5,7 +5,7 @@ import { createLogger, type Logger, type LogLevel } from '../../lib/core/log.ts'
 import type { Parameter } from '../../lib/core/parameter.ts';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import type { Value } from '../../lib/core/value.ts';
-import { Hub, type HubOptions } from '../../lib/hub.ts';
+import { Hub, type HubOptions } from '../../lib/hub/hub.ts';
 import type { StateStore } from '../../lib/state/store.ts';
 
 /** Validates a flow document as a file in `dir` would be, failing the spec on mistakes. */

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { Hub } from '../../lib/hub.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 import { flowOf, param } from '../helpers/hub.ts';
 import { rawRequest, serve } from '../helpers/http.ts';
 

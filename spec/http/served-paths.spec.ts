@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { eventually } from '../helpers/eventually.ts';
-import { Hub } from '../../lib/hub.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 import { flowOf, param } from '../helpers/hub.ts';
 
 test('GET /connections and GET /problems send no absolute file-system path: paths are relative to the flow file folder', async (t) => {

@@ -6,7 +6,7 @@ import { rawRequest, serve } from '../helpers/http.ts';
 import { flowOf, startHub } from '../helpers/hub.ts';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
-import { Hub } from '../../lib/hub.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 
 async function site() {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-www-'));

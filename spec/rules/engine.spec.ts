@@ -5,7 +5,7 @@ import test, { type ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
 import type { RuleProblem } from '../../lib/rules/engine.ts';
-import { Hub } from '../../lib/hub.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 import { flowOf, param, record } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import test, { type ExecutionContext } from 'ava';
 import { asWritten, type ConnectionConfig, defineConnectionType, type RuleListing } from '../../lib/connections/connection.ts';
 import { after } from '../../lib/core/scheduler.ts';
-import { Hub } from '../../lib/hub.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 import { flowOf, param } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 

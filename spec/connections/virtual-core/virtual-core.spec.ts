@@ -3,7 +3,7 @@ import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import { VirtualClock } from '../../helpers/virtual-time.ts';
 import { flowOf, param, record, startHub } from '../../helpers/hub.ts';
-import { Hub } from '../../../lib/hub.ts';
+import { Hub } from '../../../lib/hub/hub.ts';
 
 const issuesOf = (core: object) => {
   const result = validateFlow({ connections: { core: { type: 'virtual-core', ...core } } }, '/virtual/flow.json5');

@@ -5,13 +5,13 @@
  *   <parameter id>   type from its line (S B I F T, default S)   read-write
  */
 import { Type } from '@sinclair/typebox';
-import { checkParameterId } from '../core/address.ts';
-import type { ParameterRow, ParameterTable } from '../core/graph.ts';
-import { TextIndex } from '../core/text-index.ts';
-import { Access } from '../core/parameter.ts';
-import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
-import type { Checked, Issue } from '../core/issue.ts';
-import { checked, defineConnectionType } from './connection.ts';
+import { checkParameterId } from '../../core/address.ts';
+import type { ParameterRow, ParameterTable } from '../../core/graph.ts';
+import { TextIndex } from '../../core/text-index.ts';
+import { Access } from '../../core/parameter.ts';
+import { convert, type Value, type ValueType, valueTypes } from '../../core/value.ts';
+import type { Checked, Issue } from '../../core/issue.ts';
+import { checked, defineConnectionType } from '../connection.ts';
 
 /**
  * One parsed line, which is also the spec of its parameter: a connection of a million

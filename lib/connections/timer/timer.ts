@@ -13,10 +13,10 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
-import { ok, type Result } from '../core/errors.ts';
-import { after, every } from '../core/scheduler.ts';
-import type { Value } from '../core/value.ts';
-import { asWritten, defineConnectionType } from './connection.ts';
+import { ok, type Result } from '../../core/errors.ts';
+import { after, every } from '../../core/scheduler.ts';
+import type { Value } from '../../core/value.ts';
+import { asWritten, defineConnectionType } from '../connection.ts';
 
 const settings = Type.Object({
   timers: Type.Optional(

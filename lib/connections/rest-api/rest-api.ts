@@ -20,14 +20,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { AddressPatterns } from '../core/address-pattern.ts';
-import { Authenticator, type ScopedToken } from '../http/auth.ts';
-import { RestServer } from '../http/server.ts';
-import { StaticFiles } from '../http/static-files.ts';
-import { nativeBinaryLoaded, nativeBinaryName } from '../http/uws.ts';
-import type { Issue } from '../core/issue.ts';
-import { compileRegex } from '../core/regex.ts';
-import { checked, defineConnectionType } from './connection.ts';
+import { AddressPatterns } from '../../core/address-pattern.ts';
+import { Authenticator, type ScopedToken } from '../../http/auth.ts';
+import { RestServer } from '../../http/server.ts';
+import { StaticFiles } from '../../http/static-files.ts';
+import { nativeBinaryLoaded, nativeBinaryName } from '../../http/uws.ts';
+import type { Issue } from '../../core/issue.ts';
+import { compileRegex } from '../../core/regex.ts';
+import { checked, defineConnectionType } from '../connection.ts';
 
 const settings = Type.Object({
   port: Type.Optional(

@@ -1,6 +1,7 @@
+import { readdirSync } from 'node:fs';
 import { type Observable, Subject, Subscription } from 'rxjs';
-import { connectionTypes } from './config/connection-types.ts';
-import type { Flow } from './config/flow-file.ts';
+import { connectionTypes } from '../config/connection-types.ts';
+import type { Flow } from '../config/flow-file.ts';
 import {
   type ConnectionConfig,
   type ConnectionInfo,
@@ -8,23 +9,20 @@ import {
   type Problem,
   type RuleListing,
   Status,
-  type StatusReport,
-} from './connections/connection.ts';
-import { ConnectionRunner } from './connections/runner.ts';
-import { Mirrors } from './connections/mirrors.ts';
-import { readdirSync } from 'node:fs';
-import { Graph } from './core/graph.ts';
-import { type Logger, silentLogger } from './core/log.ts';
-import { mapStrings, relativePaths } from './core/paths.ts';
-import { toWire } from './core/value.ts';
-import { realTime, type Scheduler } from './core/scheduler.ts';
-import { CodeFlows } from './rules/code-flows.ts';
-import type { HubCounts } from './core/counts.ts';
-import { type RuleProblem, RuleEngine } from './rules/engine.ts';
-import { LoopGuard } from './rules/loop-guard.ts';
-import { flattenRules } from './rules/rule-tree.ts';
-import { superviseStore } from './state/supervise-store.ts';
-import type { StateStore, StoreHealth } from './state/store.ts';
+} from '../connections/connection.ts';
+import { ConnectionRunner } from '../connections/runner.ts';
+import type { HubCounts } from '../core/counts.ts';
+import { Graph } from '../core/graph.ts';
+import { type Logger, silentLogger } from '../core/log.ts';
+import { mapStrings, relativePaths } from '../core/paths.ts';
+import { realTime, type Scheduler } from '../core/scheduler.ts';
+import { toWire } from '../core/value.ts';
+import type { RuleProblem } from '../rules/engine.ts';
+import { superviseStore } from '../state/supervise-store.ts';
+import type { StateStore } from '../state/store.ts';
+import { Logic } from './logic.ts';
+import { Mirrors } from './mirrors.ts';
+import { connectionProblem, stateProblem } from './problems.ts';
 
 export interface HubOptions {
   readonly flow: Flow;
@@ -59,7 +57,6 @@ export class Hub {
   private runners: ConnectionRunner[];
   private flow: Flow;
   private readonly scheduler: Scheduler;
-  private readonly ruleProblems = new Subject<RuleProblem>();
   private readonly problemStream = new Subject<Problem>();
   private readonly codeFlowFilesChanged = new Subject<void>();
   private readonly connectionsChanged = new Subject<void>();
@@ -68,22 +65,17 @@ export class Hub {
 
   /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
   readonly codeFlowFiles$: Observable<void> = this.codeFlowFilesChanged.asObservable();
-  /** Problems of rules and code flows since the logic last started; connections report through their status. */
-  private logicProblems: Problem[] = [];
   private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
   private readonly subscriptions = new Subscription();
-  private readonly loopLimit: number | undefined;
   private readonly state: StateStore | undefined;
-  private engine: RuleEngine | undefined;
   /** Restarts of each connection by reloads (`/metrics`). */
   private readonly restarts = new Map<string, number>();
-  /** What the rule engines before the current one counted: a reload starts a new engine. */
-  private ruleCountsBefore = { writes: 0, failures: 0, loopCuts: 0 };
-  private codeFlows: CodeFlows | undefined;
+  /** The rules and code flows of the running flow. */
+  private readonly logic: Logic;
   private stopping: Promise<void> | undefined;
 
   /** Problems of rules as they happen: missing addresses, failed writes, cut loops. */
-  readonly ruleProblems$: Observable<RuleProblem> = this.ruleProblems.asObservable();
+  readonly ruleProblems$: Observable<RuleProblem>;
 
   /**
    * Every problem of the hub as it happens, on one stream: a connection that fails or is
@@ -95,7 +87,22 @@ export class Hub {
     this.log = log;
     this.flow = flow;
     this.scheduler = scheduler;
-    this.loopLimit = loopLimit;
+    this.logic = new Logic({
+      graph: this.graph,
+      scheduler,
+      log,
+      loopLimit,
+      notRunning: (id) => {
+        const report = this.connection(id)?.status;
+        return report && (report.status === Status.Disabled || report.status === Status.Failed)
+          ? { ...report, status: report.status }
+          : undefined;
+      },
+      debugs: (id) => this.debugs(id),
+      loaded: () => this.codeFlowFilesChanged.next(),
+    });
+    this.ruleProblems$ = this.logic.ruleProblems$;
+    this.subscriptions.add(this.logic.problems$.subscribe((problem) => this.problemStream.next(problem)));
     this.state = state;
     // Parameters the hub keeps write each change through to the store, one hook for all.
     if (state) this.graph.keepWith('hub', (parameter, value) => state.setValue(parameter.address, value));
@@ -143,49 +150,29 @@ export class Hub {
     return this.log.isLevelEnabled('debug') || this.connection(connectionId)?.config.common.debug === true;
   }
 
-  /**
-   * What keeps the hub from running as written, now: connections that are failed or
-   * degraded, code flows that failed, rules that cannot run or failed since the last (re)load.
-   */
   /** What the hub counted of its own work since it started (R-O1). */
   counts(): HubCounts {
-    const now = this.engine?.counts ?? { writes: 0, failures: 0, loopCuts: 0 };
-    const before = this.ruleCountsBefore;
-    const rules = {
-      writes: before.writes + now.writes,
-      failures: before.failures + now.failures,
-      loopCuts: before.loopCuts + now.loopCuts,
-    };
+    const rules = this.logic.counts();
     const restarts = this.restarts;
     return this.state ? { restarts, rules, store: { healthy: this.state.health.ok, ...this.state.counts } } : { restarts, rules };
   }
 
+  /**
+   * What keeps the hub from running as written, now: connections that are failed or
+   * degraded, rules and code flows that wait or cannot run, and what failed since the last (re)load.
+   */
   problems(): Problem[] {
     const state = this.state && stateProblem(this.state.folder, this.state.health);
     const connections = [
       ...this.runners.map((runner) => connectionProblem(runner.id, runner.status)),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
-    const rules = (this.engine?.lastingProblems() ?? []).map(ruleProblem);
-    const watches = (this.codeFlows?.waiting() ?? []).map((waiting): Problem => ({ source: 'code-flow', ...waiting }));
-    return [state, ...connections, ...rules, ...watches, ...this.logicProblems].filter((problem) => problem !== undefined);
+    return [state, ...connections, ...this.logic.problems()].filter((problem) => problem !== undefined);
   }
 
   /** The enabled rules of the running flow, in the order they run (`GET /rules`). */
   rules(): RuleListing[] {
-    const states = this.engine?.states();
-    return flattenRules(this.flow.rules).map(({ path, name, source, destinations, pipe }) => {
-      const state = states?.get(path);
-      return {
-        path,
-        name,
-        source,
-        destinations,
-        pipe: pipe.map(({ step, argument }) => ({ [step]: argument })),
-        status: state?.status ?? 'waiting',
-        ...(state && 'code' in state ? { code: state.code, reason: state.reason } : {}),
-      };
-    });
+    return this.logic.listing(this.flow.rules);
   }
 
   get connections(): readonly ConnectionRunner[] {
@@ -314,78 +301,18 @@ export class Hub {
     this.statusWatches.delete(runner);
   }
 
-  private reportLogic(problem: Problem): void {
-    this.logicProblems.push(problem);
-    // Failed writes repeat with every change: the listing keeps the latest hundred.
-    if (this.logicProblems.length > 100) this.logicProblems.splice(0, this.logicProblems.length - 100);
-    this.problemStream.next(problem);
-  }
-
   /** Code flows, then rules (R-R4: rules are checked once both have defined their parameters). */
-  private async startLogic(): Promise<number> {
-    this.logicProblems = [];
-    // One guard for rules and code flows (R-R5): a loop may run through both.
-    const guard = new LoopGuard(this.loopLimit ?? 256);
-    this.graph.followCausesWith('hub', guard);
-    this.codeFlows = new CodeFlows({
-      graph: this.graph,
-      scheduler: this.scheduler,
-      log: this.log,
-      guard,
-      report: (id, error) => this.reportLogic({ source: 'code-flow', id, code: error.code, message: error.message }),
-      loaded: () => this.codeFlowFilesChanged.next(),
-    });
-    await this.codeFlows.start(this.flow.flows);
-    return this.startRules(guard);
-  }
-
-  private startRules(guard: LoopGuard): number {
-    const engine = new RuleEngine({
-      graph: this.graph,
-      scheduler: this.scheduler,
-      log: this.log,
-      guard,
-      notRunning: (id) => {
-        const report = this.connection(id)?.status;
-        return report && (report.status === Status.Disabled || report.status === Status.Failed)
-          ? { ...report, status: report.status }
-          : undefined;
-      },
-      debugs: (id) => this.debugs(id),
-    });
-    engine.problems$.subscribe((problem) => {
-      this.ruleProblems.next(problem);
-      // Where a rule stands is listed from the engine while it holds; events are kept here.
-      if (problem.lasting) this.problemStream.next(ruleProblem(problem));
-      else this.reportLogic(ruleProblem(problem));
-    });
-    this.engine = engine;
-    return engine.start(flattenRules(this.flow.rules));
-  }
-
-  private stopRules(): void {
-    if (this.engine) {
-      this.engine.stop();
-      const { writes, failures, loopCuts } = this.engine.counts;
-      this.ruleCountsBefore = {
-        writes: this.ruleCountsBefore.writes + writes,
-        failures: this.ruleCountsBefore.failures + failures,
-        loopCuts: this.ruleCountsBefore.loopCuts + loopCuts,
-      };
-    }
-    this.engine = undefined;
+  private startLogic(): Promise<number> {
+    return this.logic.start(this.flow.rules, this.flow.flows);
   }
 
   private stopLogic(): void {
-    this.stopRules();
-    this.codeFlows?.stop();
-    this.codeFlows = undefined;
-    this.graph.followCausesWith('hub', undefined);
+    this.logic.stop();
   }
 
   /** The files of the running code flows and the local modules they import: what `--watch` watches besides the flow file. */
   codeFlowFiles(): string[] {
-    return this.codeFlows?.files() ?? [];
+    return this.logic.files();
   }
 }
 
@@ -400,16 +327,3 @@ const rootEntries = (() => {
 
 /** `1 rule`, `2 rules`. */
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-const ruleProblem = ({ rule, code, message }: RuleProblem): Problem => ({ source: 'rule', id: rule, code, message });
-
-/** A failed or degraded connection as a problem; nothing while it runs well. */
-function connectionProblem(id: string, { status, reason, code }: StatusReport): Problem | undefined {
-  if (status !== Status.Failed && status !== Status.Degraded) return undefined;
-  return { source: 'connection', id, code: code ?? 'PB_START_FAILED', message: `${status}: ${reason}` };
-}
-
-/** A state store that cannot save as a problem; nothing while it can. */
-function stateProblem(folder: string, health: StoreHealth): Problem | undefined {
-  return health.ok ? undefined : { source: 'state', id: folder, code: 'PB_STATE_UNAVAILABLE', message: health.reason };
-}

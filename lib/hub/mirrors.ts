@@ -1,8 +1,8 @@
 import { type Observable, Subject } from 'rxjs';
 import { fail, ok, type Result } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
-import type { ConnectionInfo, MirroredConnection } from './connection.ts';
-import { Status } from './connection.ts';
+import type { ConnectionInfo, MirroredConnection } from '../connections/connection.ts';
+import { Status } from '../connections/connection.ts';
 
 /**
  * The connections other hubs run that this hub shows (R-M5), kept beside its own: one

@@ -1,0 +1,135 @@
+import { type Observable, Subject } from 'rxjs';
+import type { Problem, RuleListing } from '../connections/connection.ts';
+import type { Graph } from '../core/graph.ts';
+import type { Logger } from '../core/log.ts';
+import type { Scheduler } from '../core/scheduler.ts';
+import { CodeFlows } from '../rules/code-flows.ts';
+import { RuleEngine, type RuleEngineOptions, type RuleProblem } from '../rules/engine.ts';
+import { LoopGuard } from '../rules/loop-guard.ts';
+import { flattenRules, type TreeNode } from '../rules/rule-tree.ts';
+import { ruleProblem } from './problems.ts';
+
+export interface LogicOptions {
+  readonly graph: Graph;
+  readonly scheduler: Scheduler;
+  readonly log: Logger;
+  /** How many times a change may come back round a feedback loop before it is cut (R-R5); default 256. */
+  readonly loopLimit?: number | undefined;
+  readonly notRunning: NonNullable<RuleEngineOptions['notRunning']>;
+  readonly debugs: NonNullable<RuleEngineOptions['debugs']>;
+  /** Told when the code flows loaded one more file (`files` grew). */
+  readonly loaded: () => void;
+}
+
+/** What rules counted: writes, refused writes, loop cuts. */
+export type RuleCounts = RuleEngine['counts'];
+
+/**
+ * The rules and code flows of one flow, started and stopped together (R-R4–R-R6, R-G2):
+ * code flows first, then rules, so rules can reach what both define; one loop guard for
+ * both, since a loop may run through both, and the hub's graph follows causes through it
+ * while they run. Their problems are listed here: where each rule stands and what each
+ * code flow waits for, as long as it holds, and the latest hundred events (refused writes,
+ * cut loops, failed flows) since the last start.
+ */
+export class Logic {
+  private engine: RuleEngine | undefined;
+  private codeFlows: CodeFlows | undefined;
+  private events: Problem[] = [];
+  private counted = { writes: 0, failures: 0, loopCuts: 0 };
+  private readonly problemsNow = new Subject<Problem>();
+  private readonly ruleProblemsNow = new Subject<RuleProblem>();
+
+  /** Every problem of rules and code flows as it happens. */
+  readonly problems$: Observable<Problem> = this.problemsNow.asObservable();
+  /** Problems of rules as they happen. */
+  readonly ruleProblems$: Observable<RuleProblem> = this.ruleProblemsNow.asObservable();
+
+  constructor(private readonly options: LogicOptions) {}
+
+  /** Starts the code flows, then the rules of `rules`; resolves with how many rules it follows. */
+  async start(rules: readonly TreeNode[], flows: readonly string[]): Promise<number> {
+    const { graph, scheduler, log } = this.options;
+    this.events = [];
+    const guard = new LoopGuard(this.options.loopLimit ?? 256);
+    graph.followCausesWith('hub', guard);
+    this.codeFlows = new CodeFlows({
+      graph,
+      scheduler,
+      log,
+      guard,
+      report: (id, error) => this.event({ source: 'code-flow', id, code: error.code, message: error.message }),
+      loaded: this.options.loaded,
+    });
+    await this.codeFlows.start(flows);
+    const engine = new RuleEngine({ graph, scheduler, log, guard, notRunning: this.options.notRunning, debugs: this.options.debugs });
+    engine.problems$.subscribe((problem) => {
+      this.ruleProblemsNow.next(problem);
+      // Where a rule stands is listed from the engine while it holds; events are kept here.
+      if (problem.lasting) this.problemsNow.next(ruleProblem(problem));
+      else this.event(ruleProblem(problem));
+    });
+    this.engine = engine;
+    return engine.start(flattenRules(rules));
+  }
+
+  /** Stops the rules, then the code flows. Idempotent. */
+  stop(): void {
+    if (this.engine) {
+      this.engine.stop();
+      const { writes, failures, loopCuts } = this.engine.counts;
+      this.counted = {
+        writes: this.counted.writes + writes,
+        failures: this.counted.failures + failures,
+        loopCuts: this.counted.loopCuts + loopCuts,
+      };
+    }
+    this.engine = undefined;
+    this.codeFlows?.stop();
+    this.codeFlows = undefined;
+    this.options.graph.followCausesWith('hub', undefined);
+  }
+
+  /** What rules keep from running as written now, then the events since the last start. */
+  problems(): Problem[] {
+    const rules = (this.engine?.lastingProblems() ?? []).map(ruleProblem);
+    const watches = (this.codeFlows?.waiting() ?? []).map((waiting): Problem => ({ source: 'code-flow', ...waiting }));
+    return [...rules, ...watches, ...this.events];
+  }
+
+  /** The enabled rules of `rules`, in the order they run, with where each stands (`GET /rules`). */
+  listing(rules: readonly TreeNode[]): RuleListing[] {
+    const states = this.engine?.states();
+    return flattenRules(rules).map(({ path, name, source, destinations, pipe }) => {
+      const state = states?.get(path);
+      return {
+        path,
+        name,
+        source,
+        destinations,
+        pipe: pipe.map(({ step, argument }) => ({ [step]: argument })),
+        status: state?.status ?? 'waiting',
+        ...(state && 'code' in state ? { code: state.code, reason: state.reason } : {}),
+      };
+    });
+  }
+
+  /** What rules counted since the hub started, across restarts of the logic. */
+  counts(): RuleCounts {
+    const now = this.engine?.counts ?? { writes: 0, failures: 0, loopCuts: 0 };
+    const before = this.counted;
+    return { writes: before.writes + now.writes, failures: before.failures + now.failures, loopCuts: before.loopCuts + now.loopCuts };
+  }
+
+  /** The files of the running code flows and the local modules they import. */
+  files(): string[] {
+    return this.codeFlows?.files() ?? [];
+  }
+
+  private event(problem: Problem): void {
+    this.events.push(problem);
+    // Failed writes repeat with every change: the listing keeps the latest hundred.
+    if (this.events.length > 100) this.events.splice(0, this.events.length - 100);
+    this.problemsNow.next(problem);
+  }
+}
