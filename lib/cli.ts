@@ -10,7 +10,7 @@ import { reasonOf } from './core/errors.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub/hub.ts';
-import { codeFlowFailed } from './rules/code-flows.ts';
+import { codeFlowFailed } from './rules/code-flows/running-flow.ts';
 import { StateStore } from './state/store.ts';
 import { exportState, importState } from './state/transfer.ts';
 

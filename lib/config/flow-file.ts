@@ -11,7 +11,7 @@ import { isConnectionId } from '../core/address.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
 import { describeExpected } from './expected.ts';
 import { checkRuleTree, type TreeNode } from '../rules/rule-tree.ts';
-import { flowIdOf } from '../rules/code-flows.ts';
+import { flowIdOf } from '../rules/code-flows/flow-id.ts';
 import { asWanted, substituteEnvironment } from './environment.ts';
 import { pruneToSchema } from './prune.ts';
 

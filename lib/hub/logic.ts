@@ -3,7 +3,7 @@ import type { Problem, RuleListing } from '../connections/connection.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import { CodeFlows } from '../rules/code-flows.ts';
+import { CodeFlows } from '../rules/code-flows/code-flows.ts';
 import { RuleEngine, type RuleEngineOptions, type RuleProblem } from '../rules/engine.ts';
 import { LoopGuard } from '../rules/loop-guard.ts';
 import { flattenRules, type TreeNode } from '../rules/rule-tree.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { flowIdOf } from '../../lib/rules/code-flows.ts';
+import { flowIdOf } from '../../lib/rules/code-flows/flow-id.ts';
 import { capturedLog, param, startHub } from '../helpers/hub.ts';
 
 async function flowsHub(t: ExecutionContext, modules: Record<string, string>, extra: object = {}, loopLimit?: number) {

@@ -1,20 +1,18 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { basename, extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { basename } from 'node:path';
 import * as rx from 'rxjs';
 import { isObservable, Observable, Subscription } from 'rxjs';
-import type { NamespacedUnregister } from 'tsx/esm/api';
-import { isConnectionId } from '../core/address.ts';
-import { HubError, reasonOf } from '../core/errors.ts';
-import type { Graph } from '../core/graph.ts';
-import type { Logger } from '../core/log.ts';
-import type { OwnedParameter, Parameter, SetResult } from '../core/parameter.ts';
-import type { Scheduler } from '../core/scheduler.ts';
-import type { Value } from '../core/value.ts';
-import type { CodeFlow, FlowApi, FlowOutput } from './flow-api.ts';
-import { describeLoop, Loop, type LoopGuard } from './loop-guard.ts';
+import { isConnectionId } from '../../core/address.ts';
+import { HubError, reasonOf } from '../../core/errors.ts';
+import type { Graph } from '../../core/graph.ts';
+import type { Logger } from '../../core/log.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import type { Value } from '../../core/value.ts';
+import type { CodeFlow, FlowApi, FlowOutput } from '../flow-api.ts';
+import { describeLoop, Loop, type LoopGuard } from '../loop-guard.ts';
+import { flowIdOf } from './flow-id.ts';
+import { FlowParameter, type Guarded, OwnedFlowParameter } from './flow-parameter.ts';
+import { loadFailure, ModuleLoader } from './module-loader.ts';
+import { current, type RunningFlow, within } from './running-flow.ts';
 
 export interface CodeFlowsOptions {
   readonly graph: Graph;
@@ -36,145 +34,6 @@ export interface CodeFlowsOptions {
    * arrive after the import that loaded them resolved (see `files`).
    */
   readonly loaded?: () => void;
-}
-
-/** The id of a flow module: its file name, lower-cased, with other characters as `-`. */
-export function flowIdOf(path: string): string {
-  return basename(path, extname(path))
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, 64);
-}
-
-/** One running flow: what Node's async context carries through its timers and promises. */
-interface RunningFlow {
-  readonly id: string;
-  readonly path: string;
-  /** Reports the flow failed and stops it. */
-  readonly fail: (error: unknown) => void;
-  stopped: boolean;
-}
-
-/**
- * The flow whose code is running now. Everything a flow runs — its module, its default
- * export, its subscriptions and what it watches — runs inside it, and Node keeps it across
- * the timers and promises made there, so an error that escapes every handler can be
- * traced back to its flow (R-R6) instead of ending the hub.
- */
-const current = new AsyncLocalStorage<RunningFlow>();
-
-/**
- * For the process's last-resort handlers (`uncaughtException`, `unhandledRejection`): when
- * `error` was raised by code a code flow started, reports that flow failed with its file,
- * stops it, and returns true; the hub runs on. False when no flow owns it: then it is the
- * hub's own failure.
- */
-export function codeFlowFailed(error: unknown): boolean {
-  const flow = current.getStore();
-  if (!flow) return false;
-  // A flow already stopped may have left timers behind: their errors are its, and told once.
-  if (!flow.stopped) flow.fail(error);
-  return true;
-}
-
-/** Makes every emission of `source` run as code of `flow`. */
-function within<T>(flow: RunningFlow, source: Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) =>
-    current.run(flow, () =>
-      source.subscribe({
-        next: (value) => current.run(flow, () => subscriber.next(value)),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      }),
-    ),
-  );
-}
-
-let loads = 0;
-
-/**
- * Imports the modules of one start of the code flows through tsx, in a namespace of their
- * own: each module and every module it imports in turn is read afresh, whatever the scope
- * of its folder — TypeScript or JavaScript, ES module or CommonJS by Node's rules
- * (`"type"` of the nearest package.json, `.mjs`/`.mts`, `.cjs`/`.cts`). Node never
- * forgets an ES module, so a namespace is how a reload gets the edited ones. It also
- * records the local files the flows loaded, for `--watch`.
- */
-class ModuleLoader {
-  private readonly requireCache = createRequire(import.meta.url).cache;
-
-  private constructor(
-    private readonly namespace: string,
-    private readonly loaded: ReadonlySet<string>,
-    private readonly esm: NamespacedUnregister,
-    private readonly commonJs: { unregister(): void },
-  ) {}
-
-  /** tsx's APIs are imported only by hubs with code flows (they take a tenth of a second). */
-  static async open(imported: () => void): Promise<ModuleLoader> {
-    const [{ register: registerEsm }, { register: registerCommonJs }] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
-    // The trailing dash keeps one namespace from being the beginning of another (1-, 10-).
-    const namespace = `patchbay-flows-${++loads}-`;
-    const loaded = new Set<string>();
-    const onImport = (url: string) => {
-      loaded.add(url);
-      imported();
-    };
-    return new ModuleLoader(namespace, loaded, registerEsm({ namespace, onImport }), registerCommonJs({ namespace }));
-  }
-
-  async import(path: string): Promise<unknown> {
-    const url = pathToFileURL(path).href;
-    // An absolute URL, imported from itself: `x.js` is x.js. Imported from a TypeScript
-    // file (this one), tsx would take a neighbouring x.ts for it.
-    return this.esm.import(url, url);
-  }
-
-  /** The files of the flows and of the local modules they imported (not packages). */
-  files(): string[] {
-    const files = new Set<string>();
-    for (const url of this.loaded) if (url.startsWith('file:')) files.add(fileURLToPath(url.replace(/[?#].*$/, '')));
-    // Modules required from CommonJS flows are not told to `onImport`; Node's cache knows them.
-    for (const key of Object.keys(this.requireCache)) if (this.isOurs(key) && key.startsWith('/')) files.add(key.replace(/\?.*$/, ''));
-    return [...files].filter((file) => !file.split(/[\\/]/).includes('node_modules'));
-  }
-
-  /** Lets go of the hooks and of the CommonJS modules of this load. */
-  close(): void {
-    void this.esm.unregister().catch(() => {});
-    this.commonJs.unregister();
-    for (const key of Object.keys(this.requireCache)) if (this.isOurs(key)) delete this.requireCache[key];
-  }
-
-  private isOurs(key: string): boolean {
-    return key.includes(`namespace=${this.namespace}`) || key.includes(`namespace%3D${this.namespace}`);
-  }
-}
-
-/**
- * The message of an error a module raised while loading. TypeScript and transpiled files
- * fail in esbuild, whose message names file, line and column; JavaScript that Node parses
- * itself fails with a bare SyntaxError (the place is only in what Node prints when it
- * dies), so the files that may hold it — the flow, and the module loaded last — are
- * checked with `node --check`, which prints it.
- */
-function loadFailure(error: unknown, candidates: readonly string[]): string {
-  // esbuild: `Transform failed with 1 error:\n<file>:<line>:<column>: ERROR: <what>`, one line each.
-  const reason = reasonOf(error)
-    .replace(/^Transform failed with \d+ errors?:\n/, '')
-    .replaceAll(': ERROR: ', ': ')
-    .replaceAll('\n', '; ');
-  if (!(error instanceof SyntaxError) || /:\d+:\d+/.test(reason)) return reason;
-  for (const file of new Set(candidates)) {
-    if (!/\.[cm]?js$/.test(file)) continue;
-    const checked = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 10_000 });
-    // `<file>:<line>`, the source line, a caret under the column.
-    const [where, , caret] = checked.stderr.split('\n');
-    const at = /^(.*):(\d+)$/.exec(where ?? '');
-    if (checked.status !== 0 && at) return `${at[1]}:${at[2]}${caret?.includes('^') ? `:${caret.indexOf('^') + 1}` : ''}: ${reason}`;
-  }
-  return reason;
 }
 
 /**
@@ -365,65 +224,6 @@ export class CodeFlows {
         return new OwnedFlowParameter(defined.value, flow, guarded, origin);
       },
     };
-  }
-}
-
-type Guarded = (address: string, write: () => SetResult) => SetResult;
-
-/**
- * A parameter as a flow sees it: what it delivers runs as the flow's code, and its writes
- * pass the loop guard.
- */
-class FlowParameter<P extends Parameter = Parameter> implements Parameter {
-  constructor(
-    protected readonly parameter: P,
-    private readonly flow: RunningFlow,
-    protected readonly guarded: Guarded,
-    private readonly origin: string,
-  ) {}
-
-  get address(): string {
-    return this.parameter.address;
-  }
-  get connectionId(): string {
-    return this.parameter.connectionId;
-  }
-  get id(): string {
-    return this.parameter.id;
-  }
-  get type(): Parameter['type'] {
-    return this.parameter.type;
-  }
-  get access(): Parameter['access'] {
-    return this.parameter.access;
-  }
-  get persist(): boolean {
-    return this.parameter.persist;
-  }
-  get remote(): boolean {
-    return this.parameter.remote;
-  }
-  get value(): Parameter['value'] {
-    return this.parameter.value;
-  }
-  get lastChange(): Parameter['lastChange'] {
-    return this.parameter.lastChange;
-  }
-  get values$(): Parameter['values$'] {
-    return within(this.flow, this.parameter.values$);
-  }
-  get changes$(): Parameter['changes$'] {
-    return within(this.flow, this.parameter.changes$);
-  }
-  set(raw: unknown, origin = this.origin): SetResult {
-    return this.guarded(this.address, () => this.parameter.set(raw, origin));
-  }
-}
-
-/** A parameter the flow defined: it may also report values. */
-class OwnedFlowParameter extends FlowParameter<OwnedParameter> implements OwnedParameter {
-  report(raw: unknown): SetResult {
-    return this.guarded(this.address, () => this.parameter.report(raw));
   }
 }
 
