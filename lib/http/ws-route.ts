@@ -1,0 +1,182 @@
+/**
+ * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-U1): the upgrade behind
+ * the edge, with its query parsed by `upgrade-query.ts`; clients joining and leaving the
+ * stream of `ws-hub.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
+ * error answers (R-H12); and the two side streams, parameter events and the live log.
+ */
+import type { Subscription } from 'rxjs';
+import type { Graph } from '../core/graph.ts';
+import { type Logger, logLevels, tapLog } from '../core/log.ts';
+import type { SetResult } from '../core/parameter.ts';
+import { after, type Scheduler } from '../core/scheduler.ts';
+import { type Access, fullAccess, writeFor } from './access.ts';
+import { FairShare } from './fair-share.ts';
+import { type CodedError, jsonClient, sendError } from './respond.ts';
+import { answerFault, clientAddress } from './routes.ts';
+import type { Limits } from './server.ts';
+import { parseUpgradeQuery } from './upgrade-query.ts';
+import { type HttpRequest, type HttpResponse, type TemplatedApp, uws, type WebSocket } from './uws.ts';
+import { newWsClient, type WsClient, type WsHub } from './ws-hub.ts';
+import { errorAnswer, parametersChanged, parseClientMessage } from './ws-messages.ts';
+
+export interface WebSocketRouteOptions {
+  readonly graph: Graph;
+  readonly hub: WsHub;
+  readonly limits: Limits;
+  readonly scheduler: Scheduler;
+  readonly log: Logger;
+  /** The edge: the client's access, or undefined once it has answered a refusal. */
+  readonly admit: (res: HttpResponse, req: HttpRequest) => Access | undefined;
+}
+
+export class WebSocketRoute {
+  private readonly writes: FairShare<WebSocket<WsClient>>;
+  /** `?events=1` clients (R-U1): told when parameters appear or go, so they list them again. */
+  private readonly eventClients = new Set<WebSocket<WsClient>>();
+  private eventsDue: Subscription | undefined;
+  /** `?log=<level>` clients (R-U1): sent `{"log": {level, time, connection?, msg}}` per line at that level or above. */
+  private readonly logClients = new Set<WebSocket<WsClient>>();
+  /** Clients that left with writes still waiting for their share: who they were (uWS forgets a closed socket). */
+  private readonly departed = new WeakMap<WebSocket<WsClient>, WsClient>();
+  private readonly untap: () => void;
+  private readonly graphEvents: Subscription[];
+
+  constructor(private readonly options: WebSocketRouteOptions) {
+    const { limits, graph, scheduler, log } = options;
+    this.writes = new FairShare({
+      msPerTurn: limits.writeShareMs,
+      maxWaitingBytes: limits.maxWaitingWrites,
+      apply: (ws, message, gone) => (gone ? this.clientMessage(ws, message) : ws.cork(() => this.clientMessage(ws, message))),
+      overflow: (ws) => ws.end(1008, 'writing faster than the hub applies'),
+    });
+    // A reload adds and removes parameters by the thousand: one message for all of them, sent
+    // once they have settled for a moment, not one per parameter.
+    const announce = () => {
+      if (this.eventClients.size === 0) return;
+      this.eventsDue?.unsubscribe();
+      this.eventsDue = after(scheduler, 100, () => {
+        this.eventsDue = undefined;
+        for (const ws of this.eventClients) ws.send(parametersChanged);
+      });
+    };
+    this.graphEvents = [
+      graph.added$.subscribe(announce),
+      graph.removed$.subscribe(announce),
+      graph.forgotten$.subscribe(announce),
+      graph.tables$.subscribe(announce),
+    ];
+    this.untap = tapLog(log, (line) => {
+      if (this.logClients.size === 0) return;
+      const rank = logLevels.indexOf(line.level as never);
+      const message = JSON.stringify({ log: line });
+      for (const ws of this.logClients) if (rank <= logLevels.indexOf(ws.getUserData().logLevel as never)) ws.send(message);
+    });
+  }
+
+  /** Adds the route to `app`; before anything may publish, which this uWS build does not survive. */
+  register(app: TemplatedApp): void {
+    const { hub, limits, log } = this.options;
+    app.ws<WsClient>('/ws', {
+      compression: uws.DISABLED,
+      maxPayloadLength: Math.max(limits.maxMessage, limits.maxMessageRead),
+      maxBackpressure: limits.maxBackpressure,
+      idleTimeout: 120,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => {
+        try {
+          const access = this.options.admit(res, req);
+          if (!access) return;
+          const asked = parseUpgradeQuery(req.getQuery() ?? '', { mayReadLog: access === fullAccess || access.metrics });
+          if (!asked.ok) return sendError(res, asked.error, jsonClient(req), { close: true });
+          const { filters, batch, maxHz, events, logLevel } = asked.value;
+          res.upgrade<WsClient>(
+            { ...newWsClient(filters, access, `ws ${clientAddress(res)}`, batch, maxHz), events, logLevel },
+            req.getHeader('sec-websocket-key'),
+            req.getHeader('sec-websocket-protocol'),
+            req.getHeader('sec-websocket-extensions'),
+            context,
+          );
+        } catch (error) {
+          answerFault(res, jsonClient(req), log, error);
+        }
+      },
+      open: (ws) => {
+        hub.join(ws);
+        if (ws.getUserData().events) this.eventClients.add(ws);
+        if (ws.getUserData().logLevel) this.logClients.add(ws);
+        if (!log.isLevelEnabled('debug')) return;
+        const { filters, origin } = ws.getUserData();
+        log.debug(
+          `WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${hub.stats().clients} connected`,
+        );
+      },
+      message: (ws, message) => {
+        if (message.byteLength > limits.maxMessage) return ws.end(1009, `message over ${limits.maxMessage} bytes`);
+        this.writes.offer(ws, message);
+      },
+      drain: (ws) => hub.drained(ws),
+      close: (ws, code) => {
+        // What it sent before leaving is still applied (FairShare.leave), as the client it was.
+        this.departed.set(ws, ws.getUserData());
+        this.writes.leave(ws);
+        this.eventClients.delete(ws);
+        this.logClients.delete(ws);
+        hub.leave(ws);
+        if (log.isLevelEnabled('debug'))
+          log.debug(
+            `WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${hub.stats().clients} connected`,
+          );
+      },
+    });
+  }
+
+  /** Lets go of the log, the graph's events and the clients of the side streams. Idempotent. */
+  stop(): void {
+    this.eventsDue?.unsubscribe();
+    this.untap();
+    this.logClients.clear();
+    for (const subscription of this.graphEvents.splice(0)) subscription.unsubscribe();
+    this.eventClients.clear();
+  }
+
+  /**
+   * R-H3 client writes: each bad item is answered on the socket with its code, in order,
+   * up to `maxErrorAnswers` per message, then one answer counts the rest, so what a client
+   * gets back is never more than it sent (R-H12).
+   */
+  private clientMessage(ws: WebSocket<WsClient>, message: ArrayBuffer): void {
+    const gone = this.departed.get(ws);
+    const { access, origin } = gone ?? ws.getUserData();
+    const { graph, limits } = this.options;
+    let refused = 0;
+    const refuse = (p: string | null, error: CodedError) => {
+      if (++refused <= limits.maxErrorAnswers && !gone) ws.send(errorAnswer(p, error));
+    };
+    for (const item of parseClientMessage(message)) {
+      if (!item.ok) {
+        refuse(item.p, item.error);
+        continue;
+      }
+      // A refusal by the owner of a remote parameter comes later, after the answers of this message.
+      const answered = graph.get(item.p)?.remote
+        ? (answer: SetResult) => answer.ok || sendIfOpen(ws, errorAnswer(item.p, answer.error))
+        : undefined;
+      const written = writeFor(access, graph, item.p, item.v, origin, answered);
+      if (!written.ok) refuse(item.p, written.error);
+    }
+    const unanswered = refused - limits.maxErrorAnswers;
+    if (unanswered > 0 && !gone)
+      ws.send(
+        errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }),
+      );
+  }
+}
+
+/** Sends unless the client has gone meanwhile (uWS throws on a closed socket). */
+function sendIfOpen(ws: WebSocket<WsClient>, message: string): void {
+  try {
+    ws.send(message);
+  } catch {
+    // Gone: nobody is left to tell.
+  }
+}
