@@ -7,5 +7,9 @@ import { timer } from '../connections/timer/timer.ts';
 import { virtualCore } from '../connections/virtual-core/virtual-core.ts';
 import { xmlFileOutput } from '../connections/xml-file-output/xml-file-output.ts';
 
-/** Every connection type the hub knows. Adding a type means adding it here, and nowhere else. */
+/**
+ * Every connection type the hub knows. A new type is a folder `lib/connections/<type>/`
+ * named after it and one entry here; `npm run docs` then writes its reference page from its
+ * settings' schema (spec/config/connection-types.spec.ts keeps both true).
+ */
 export const connectionTypes: readonly ConnectionType[] = [dummy, timer, restApi, xmlFileOutput, keyboard, virtualCore, mqttConnection];

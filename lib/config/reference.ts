@@ -181,8 +181,21 @@ export function connectionReference(types: readonly ConnectionType[], common: Re
       ].join('\n'),
     }),
   );
-  return [index, ...pages];
+  // The README's list of types, so that a new type reaches it with `npm run docs` too.
+  const readme: ReferencePage = {
+    file: readmeFromReference,
+    title: 'patchbay',
+    generated: [
+      '| type | what it is |',
+      '|---|---|',
+      ...types.map((t) => `| [\`${t.type}\`](docs/reference/connections/${pageOf(t.type)}) | ${cell(t.summary)} |`),
+    ].join('\n'),
+  };
+  return [index, ...pages, readme];
 }
+
+/** The README, as a path from the reference folder: its list of types is generated too. */
+export const readmeFromReference = '../../../README.md';
 
 /** The generated part of a page, or undefined when it has none. */
 export function generatedOf(page: string): string | undefined {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import test from 'ava';
 import { connectionTypes } from '../../lib/config/connection-types.ts';
 
@@ -26,4 +26,14 @@ test('each type has a reference page titled with its type', async (t) => {
 
 test('every type has a summary that reads as one sentence', (t) => {
   for (const { type, summary } of connectionTypes) t.regex(summary, /^[A-Z].{10,120}\.$/, type);
+});
+
+test('a connection type is a folder of lib/connections/ named after it, holding <type>.ts, and one entry of the list of types', async (t) => {
+  const folder = new URL('../../lib/connections/', import.meta.url);
+  const folders = (await readdir(folder, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  t.deepEqual(folders.sort(), connectionTypes.map(({ type }) => type).sort(), 'every folder is a type, every type a folder');
+  for (const { type } of connectionTypes) {
+    const source = await readFile(new URL(`${type}/${type}.ts`, folder), 'utf8');
+    t.true(source.includes(`type: '${type}'`), `lib/connections/${type}/${type}.ts defines the type "${type}"`);
+  }
 });
