@@ -8,20 +8,11 @@
 import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { fail, HubError, ok, type Result } from '../../core/errors.ts';
-import type { Access, OwnedParameter, Parameter, SetResult } from '../../core/parameter.ts';
-import { toWire, type Value, type ValueType } from '../../core/value.ts';
+import type { OwnedParameter, Parameter, SetResult } from '../../core/parameter.ts';
+import { toWire, type Value } from '../../core/value.ts';
 import type { ConnectionContext } from '../connection.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
-import type { MqttSettings } from './mqtt.ts';
-
-/** A broker topic as a parameter of the connection (R-M3). */
-export interface MappedTopic {
-  readonly id: string;
-  readonly topic: string;
-  readonly type: ValueType;
-  readonly access: Access;
-  readonly commandTopic: string;
-}
+import type { MappedTopic, MqttSettings } from './settings.ts';
 
 /** What an answer to a write carries: `{"ok":true}` or the error with its code. */
 export type WriteAnswer = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly code: string };

@@ -20,7 +20,7 @@ import { type ConnectionInfo, type ServingContext, type MirroredConnection, Stat
 import type { AddressPatterns } from '../../core/address-pattern.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import type { Publishing, WriteAnswer } from './bridge.ts';
-import type { MqttSettings } from './mqtt.ts';
+import type { MqttSettings } from './settings.ts';
 import type { TopicLayout } from './topics.ts';
 
 /** A connection as its owner describes it on the broker. */

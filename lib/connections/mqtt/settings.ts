@@ -1,0 +1,179 @@
+/**
+ * The settings of the \`mqtt\` connection (R-M1–R-M5): their schema, and what they are once
+ * parsed, for the connection and its parts (bridge, hub sharing) alike.
+ */
+import { resolve } from 'node:path';
+import { type Static, Type } from '@sinclair/typebox';
+import { AddressPatterns } from '../../core/address-pattern.ts';
+import { checkParameterId } from '../../core/address.ts';
+import type { Checked, Issue } from '../../core/issue.ts';
+import { type Access, Access as Accesses } from '../../core/parameter.ts';
+import type { ValueType } from '../../core/value.ts';
+import { checked, type ParseContext } from '../connection.ts';
+import { TopicLayout } from './topics.ts';
+
+/** A broker topic as a parameter of the connection (R-M3). */
+export interface MappedTopic {
+  readonly id: string;
+  readonly topic: string;
+  readonly type: ValueType;
+  readonly access: Access;
+  readonly commandTopic: string;
+}
+
+export const mqttSettings = Type.Object({
+  url: Type.String({ description: 'The broker: mqtt://host:1883, mqtts://host:8883, ws://host/path or wss://host/path.' }),
+  username: Type.Optional(Type.String({ default: '', description: 'User name, when the broker wants one.' })),
+  password: Type.Optional(Type.String({ default: '', description: 'Password, when the broker wants one.' })),
+  clientId: Type.Optional(
+    Type.String({ default: '', description: 'The MQTT client id; default: patchbay-<hub id or connection id>-<random>.' }),
+  ),
+  prefix: Type.Optional(
+    Type.String({ default: 'patchbay', minLength: 1, description: 'The first topic levels of every value, write and hub topic.' }),
+  ),
+  qos: Type.Optional(
+    Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
+      default: 1,
+      description: 'QoS of values, writes and subscriptions.',
+    }),
+  ),
+  ca: Type.Optional(
+    Type.String({ description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).' }),
+  ),
+  cert: Type.Optional(Type.String({ description: 'PEM file of a client certificate.' })),
+  key: Type.Optional(Type.String({ description: "PEM file of the client certificate's key." })),
+  keepalive: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      default: 30,
+      description: 'Seconds between pings; a hub that stops answering is declared gone after 1.5 times this.',
+    }),
+  ),
+  publish: Type.Optional(
+    Type.Array(Type.String(), {
+      default: [],
+      description:
+        "Address patterns of this hub's parameters to publish (and to accept writes for) under <prefix>/<connection>/val|set/<parameter>.",
+    }),
+  ),
+  topics: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ description: 'The parameter id: <this connection>/<id>.' }),
+          topic: Type.String({ description: 'The topic whose payload is the value (no wildcards).' }),
+          type: Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F'), Type.Literal('T')], {
+            description: "The parameter's type; the payload is converted to it.",
+          }),
+          access: Type.Optional(
+            Type.Union([Type.Literal('read-only'), Type.Literal('read-write'), Type.Literal('write-only')], {
+              description: 'Default: read-only, or read-write when a commandTopic is given.',
+            }),
+          ),
+          commandTopic: Type.Optional(
+            Type.String({ description: 'Where writes are published; default: `topic`. Gives read-write access by default.' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { default: [], description: 'Broker topics as parameters of this connection.' },
+    ),
+  ),
+  hub: Type.Optional(
+    Type.Object(
+      {
+        id: Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: "This hub's id among the hubs on the broker: a-z 0-9 -." }),
+        share: Type.Array(Type.String(), { description: "Address patterns of this hub's parameters the other hubs see." }),
+      },
+      { additionalProperties: false, description: 'Shares connections with the other hubs on the broker (R-M5).' },
+    ),
+  ),
+});
+
+export interface MqttSettings {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  readonly clientId: string;
+  readonly qos: 0 | 1 | 2;
+  readonly layout: TopicLayout;
+  readonly files: { readonly ca?: string; readonly cert?: string; readonly key?: string };
+  readonly keepalive: number;
+  readonly publish: AddressPatterns;
+  readonly topics: readonly MappedTopic[];
+  readonly hub: { readonly id: string; readonly share: AddressPatterns } | undefined;
+}
+
+const SCHEMES = ['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:', 'ssl:'];
+
+export function parseMqttSettings(
+  {
+    url,
+    username = '',
+    password = '',
+    clientId = '',
+    prefix = 'patchbay',
+    qos = 1,
+    ca,
+    cert,
+    key,
+    keepalive = 30,
+    publish = [],
+    topics = [],
+    hub,
+  }: Static<typeof mqttSettings>,
+  { baseDir }: ParseContext,
+): Checked<MqttSettings> {
+  const issues: Issue[] = [];
+  let scheme = '';
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    issues.push({ path: ['url'], message: `"${url}" is not a URL` });
+  }
+  if (scheme && !SCHEMES.includes(scheme))
+    issues.push({ path: ['url'], message: `expected mqtt://, mqtts://, ws:// or wss://, not ${scheme}//` });
+  if (/[+#]/.test(prefix) || prefix.startsWith('/') || prefix.endsWith('/'))
+    issues.push({ path: ['prefix'], message: 'expected topic levels without + or #, not starting or ending with /' });
+  const patterns = (list: readonly string[], path: (string | number)[]) => {
+    const compiled = AddressPatterns.compile(list);
+    if (!compiled.ok) issues.push({ path, message: compiled.error.message });
+    return compiled.ok ? compiled.value : undefined;
+  };
+  const published = patterns(publish, ['publish']);
+  const shared = hub ? patterns(hub.share, ['hub', 'share']) : undefined;
+  const mapped = topics.map(({ id, topic, type, access, commandTopic }, index): MappedTopic => {
+    const idOk = checkParameterId(id);
+    if (!idOk.ok) issues.push({ path: ['topics', index, 'id'], message: idOk.error.message });
+    if (topics.findIndex((other) => other.id === id) < index)
+      issues.push({ path: ['topics', index, 'id'], message: `"${id}" names another topic too` });
+    for (const [key, value] of [
+      ['topic', topic],
+      ['commandTopic', commandTopic],
+    ] as const) {
+      if (value !== undefined && (value === '' || /[+#]/.test(value)))
+        issues.push({ path: ['topics', index, key], message: 'expected a topic without wildcards (+, #)' });
+    }
+    const chosen: Access = access ?? (commandTopic === undefined ? Accesses.ReadOnly : Accesses.ReadWrite);
+    return { id, topic, type: type as ValueType, access: chosen, commandTopic: commandTopic ?? topic };
+  });
+  const files = {
+    ...(ca ? { ca: resolve(baseDir, ca) } : {}),
+    ...(cert ? { cert: resolve(baseDir, cert) } : {}),
+    ...(key ? { key: resolve(baseDir, key) } : {}),
+  };
+  return checked(issues, {
+    url,
+    username,
+    password,
+    clientId,
+    qos,
+    layout: new TopicLayout(prefix),
+    files,
+    keepalive,
+    publish: published!,
+    topics: mapped,
+    hub: hub && shared ? { id: hub.id, share: shared } : undefined,
+  });
+}
