@@ -12,4 +12,13 @@ import { xmlFileOutput } from '../connections/xml-file-output/xml-file-output.ts
  * named after it and one entry here; `npm run docs` then writes its reference page from its
  * settings' schema (spec/config/connection-types.spec.ts keeps both true).
  */
-export const connectionTypes: readonly ConnectionType[] = [dummy, timer, restApi, xmlFileOutput, keyboard, virtualCore, mqttConnection];
+// biome-ignore format: one type a line, so that adding a type adds a line
+export const connectionTypes: readonly ConnectionType[] = [
+  dummy,
+  timer,
+  restApi,
+  xmlFileOutput,
+  keyboard,
+  virtualCore,
+  mqttConnection,
+];

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { TSchema } from '@sinclair/typebox';
 import type { ConnectionType } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
+import { flowFileJsonSchema } from './flow-file.ts';
 import { commonSettings } from './schema.ts';
 
 export const generatedStart = '<!-- generated:start (npm run docs writes this part from the schema; edit the schema, not this) -->';
@@ -171,7 +172,7 @@ export function connectionReference(types: readonly ConnectionType[], common: Re
   const pages = types.map(
     (t): ReferencePage => ({
       file: pageOf(t.type),
-      title: `\`${t.type}\``,
+      title: `\`${t.type}\` — ${t.summary.replace(/\.$/, '')}`,
       generated: [
         t.summary,
         '',
@@ -221,9 +222,17 @@ export function withGenerated(page: string | undefined, part: ReferencePage): st
 /** Where the reference lives in a checkout. */
 export const referenceFolder = fileURLToPath(new URL('../../docs/reference/connections/', import.meta.url));
 
-/** `npm run docs`: rewrites the generated parts of the pages; returns the files it changed. */
+/** The schema editors read, beside the flow files. */
+export const schemaFile = fileURLToPath(new URL('../../flows/flow-file.schema.json', import.meta.url));
+
+/** `npm run docs`: rewrites the generated parts of the pages and the editors' schema; returns the files it changed. */
 export function writeReference(folder = referenceFolder): string[] {
   const changed: string[] = [];
+  const schema = flowFileJsonSchema();
+  if (!existsSync(schemaFile) || readFileSync(schemaFile, 'utf8') !== schema) {
+    writeFileSync(schemaFile, schema);
+    changed.push(schemaFile);
+  }
   for (const part of connectionReference(connectionTypes, commonSettings)) {
     const file = join(folder, part.file);
     const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;

@@ -10,7 +10,7 @@ import type { Subscription } from 'rxjs';
 import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Answered, SetResult } from '../core/parameter.ts';
 import { after, type Scheduler } from '../core/scheduler.ts';
-import { Status } from './connection.ts';
+import { type ConnectionContext, Status } from './connection.ts';
 
 /** One attempt of a protocol to open its link: it says once that it is up, and once that it is down. */
 export interface LinkAttempt {
@@ -30,8 +30,8 @@ export interface LinkProtocol {
 
 export interface DeviceLinkOptions {
   readonly scheduler: Scheduler;
-  /** Where the link's status goes: the connection's own (`ConnectionContext.setStatus`). */
-  readonly status: (status: typeof Status.Connecting | typeof Status.Ok | typeof Status.Degraded, reason: string, code?: ErrorCode) => void;
+  /** Where the link's status goes: the connection's own, `context.setStatus` as it is. */
+  readonly status: ConnectionContext['setStatus'];
   /** The code of the `degraded` status and of writes refused while down; default PB_DEVICE_UNAVAILABLE. */
   readonly unavailable?: ErrorCode;
   /** How long a write may wait for the device's confirmation (R-G1 `timeout`); default 2000 ms. */
@@ -75,7 +75,7 @@ export class DeviceLink {
 
   /** Opens the link; resolves once it is up or the first attempt failed (it goes on trying). */
   start(): Promise<void> {
-    this.options.status(Status.Connecting, '');
+    this.options.status(Status.Connecting);
     this.attempt();
     return this.firstOutcome;
   }
@@ -94,7 +94,7 @@ export class DeviceLink {
         this.isUp = true;
         this.reason = '';
         this.retryMs = FIRST_RETRY_MS;
-        this.options.status(Status.Ok, '');
+        this.options.status(Status.Ok);
         this.settleFirst();
       },
       down: (reason) => {

@@ -5,6 +5,7 @@ import test from 'ava';
 import { Ajv } from 'ajv';
 import JSON5 from 'json5';
 import { flowFileJsonSchema, loadFlowFile, validateFlow } from '../../lib/config/flow-file.ts';
+import { connectionTypes } from '../../lib/config/connection-types.ts';
 import { fingerprintOf } from '../../lib/connections/connection.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
 
@@ -20,6 +21,9 @@ async function tempFile(t: { teardown(f: () => void): void }, name: string, text
   await writeFile(path, text);
   return path;
 }
+
+/** Every registered type, as the schema's messages list them. */
+const typeNames = connectionTypes.map(({ type }) => `"${type}"`).join(', ');
 
 test('every mistake is reported at once, each with its JSON path and what was expected', (t) => {
   t.deepEqual(
@@ -40,8 +44,8 @@ test('every mistake is reported at once, each with its JSON path and what was ex
       'connections.clock.pulses[0].interval: expected an integer of at least 10',
       'connections.vars.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, parameters',
       'connections.vars.parameters: expected a string or a list, each a string',
-      'connections.x.type: expected one of "dummy", "timer", "rest-api", "xml-file-output", "keyboard", "virtual-core", "mqtt"',
-      'connections.y.type: missing; expected one of "dummy", "timer", "rest-api", "xml-file-output", "keyboard", "virtual-core", "mqtt"',
+      `connections.x.type: expected one of ${typeNames}`,
+      `connections.y.type: missing; expected one of ${typeNames}`,
       'rules[0].source: expected an address <connection id>/<parameter id>',
       'rules[0].destinations: expected a list of at least 1 entry, each an address <connection id>/<parameter id>',
     ],
@@ -107,7 +111,7 @@ test('the shipped flow files are valid', async (t) => {
 
 test('flows/flow-file.schema.json is the schema the hub validates with', async (t) => {
   const committed = await readFile(new URL('../../flows/flow-file.schema.json', import.meta.url), 'utf8');
-  t.is(committed, flowFileJsonSchema(), 'regenerate it with: node bin/patchbay.js schema > flows/flow-file.schema.json');
+  t.is(committed, flowFileJsonSchema(), 'regenerate it with: npm run docs');
 });
 
 test('the exported schema works in a plain JSON Schema validator, as an editor would use it', async (t) => {

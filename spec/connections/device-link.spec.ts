@@ -12,7 +12,10 @@ function device() {
   let closed = 0;
   const link = new DeviceLink(
     { open: (attempt) => attempts.push({ attempt, at: clock.now }), close: () => void closed++ },
-    { scheduler: clock.scheduler, status: (status, reason, code) => statuses.push([status, reason, code].filter(Boolean).join(' ')) },
+    {
+      scheduler: clock.scheduler,
+      status: (status: string, reason?: string, code?: string) => void statuses.push([status, reason, code].filter(Boolean).join(' ')),
+    },
   );
   const last = () => attempts[attempts.length - 1]!.attempt;
   return { clock, link, attempts, statuses, last, closed: () => closed };

@@ -82,7 +82,7 @@ export class BrokerLink {
       { open: (attempt) => this.open(attempt), close: () => this.close() },
       {
         scheduler,
-        status: (value, reason, code) => (value === 'degraded' ? status(value, reason, code ?? 'PB_BROKER_UNAVAILABLE') : status(value)),
+        status,
         unavailable: 'PB_BROKER_UNAVAILABLE',
       },
     );
