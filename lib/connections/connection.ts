@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Static, TObject } from '@sinclair/typebox';
+import type { TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
 import { Value as SchemaValue } from '@sinclair/typebox/value';
+import { fillDefaults, type Parsed } from './defaults.ts';
 import type { ErrorCode, HubError, Result } from '../core/errors.ts';
 import type { Graph, GraphView, ParameterTable } from '../core/graph.ts';
 import type { Checked, Issue } from '../core/issue.ts';
@@ -308,8 +309,8 @@ interface TypeBasics<S extends TObject, P> {
   /** One line for people: the flow-file schema's description of the type. */
   readonly summary: string;
   readonly settings: S;
-  /** Parses settings the schema accepted; mistakes carry paths relative to the connection. */
-  parse(settings: Static<S>, connection: ParseContext): Checked<P>;
+  /** Parses settings the schema accepted, with its defaults filled in; mistakes carry paths relative to the connection. */
+  parse(settings: Parsed<S>, connection: ParseContext): Checked<P>;
   /** Its parameters that follow others in the same turn (see `Link`). */
   links?(settings: P): readonly Link[];
   /** What it holds alone while running (see `Claim`). */
@@ -340,7 +341,7 @@ export interface ConnectionType {
  * Declares a connection type. Settings are parsed once, when the flow file is read; the
  * instance receives them typed, and an update receives the next parsed settings.
  */
-export function defineConnectionType<S extends TObject, P = Static<S>>(definition: ConnectionTypeDefinition<S, P>): ConnectionType {
+export function defineConnectionType<S extends TObject, P = Parsed<S>>(definition: ConnectionTypeDefinition<S, P>): ConnectionType {
   // Plans of this type, with their parsed settings: how `update` gets typed settings from
   // an erased plan, and tells a plan of another type (which needs a restart).
   const parsedSettings = new WeakMap<ConnectionPlan, P>();
@@ -353,7 +354,7 @@ export function defineConnectionType<S extends TObject, P = Static<S>>(definitio
       if (!SchemaValue.Check(definition.settings, settings)) {
         return { ok: false, issues: [{ path: [], message: `settings do not match the ${definition.type} schema` }] };
       }
-      const parsed = definition.parse(settings, connection);
+      const parsed = definition.parse(fillDefaults(definition.settings, settings) as Parsed<S>, connection);
       if (!parsed.ok) return parsed;
       let fingerprint: string | undefined;
       const plan: ConnectionPlan = {

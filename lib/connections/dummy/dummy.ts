@@ -12,6 +12,7 @@ import { Access } from '../../core/parameter.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../../core/value.ts';
 import type { Checked, Issue } from '../../core/issue.ts';
 import { checked, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
 
 /**
  * One parsed line, which is also the spec of its parameter: a connection of a million
@@ -28,11 +29,11 @@ export interface DummyTable extends ParameterTable {
 }
 
 const settings = Type.Object({
-  parameters: Type.Optional(
+  parameters: withDefault(
     Type.Union([Type.String(), Type.Array(Type.String())], {
       description: 'One parameter per line: <parameter id>[,<type>[,<default value>]]. Blank lines and lines starting with # are ignored.',
-      default: '',
     }),
+    '',
   ),
 });
 
@@ -94,7 +95,7 @@ export const dummy = defineConnectionType({
   type: 'dummy',
   summary: 'User-defined parameters as intermediate storage.',
   settings,
-  parse: ({ parameters = '' }) => parseDummyLines(parameters),
+  parse: ({ parameters }) => parseDummyLines(parameters),
   create(context, table) {
     return {
       // Made on first use: a million lines start in the time it takes to read them.

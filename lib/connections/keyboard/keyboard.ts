@@ -13,18 +13,19 @@ import { globalHook } from './global-hook.ts';
 import { tap } from './typist.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
 import { checked, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
 import { reasonOf } from '../../core/errors.ts';
 
-const combinations = (description: string) => Type.Optional(Type.Array(Type.String({ minLength: 1 }), { default: [], description }));
+const combinations = (description: string) => withDefault(Type.Array(Type.String({ minLength: 1 }), { description }), []);
 
 const settings = Type.Object({
   inputKeys: combinations('Global hotkeys to listen for, such as ctrl-f1.'),
   outputKeys: combinations('Combinations the hub may type, such as ctrl-shift-a.'),
-  whenNoDisplay: Type.Optional(
+  whenNoDisplay: withDefault(
     Type.Union([Type.Literal('fail'), Type.Literal('disable')], {
-      default: 'fail',
       description: 'Without a usable X display: "fail" (status failed) or "disable" (status disabled, for flows that also run headless).',
     }),
+    'fail',
   ),
 });
 
@@ -52,7 +53,7 @@ export const keyboard = defineConnectionType({
   type: 'keyboard',
   summary: 'Global hotkeys in, synthetic keystrokes out (X11).',
   settings,
-  parse({ inputKeys = [], outputKeys = [], whenNoDisplay = 'fail' }) {
+  parse({ inputKeys, outputKeys, whenNoDisplay }) {
     const issues: Issue[] = [];
     const inputs = parseList(inputKeys, 'inputKeys', issues);
     const outputs = parseList(outputKeys, 'outputKeys', issues);

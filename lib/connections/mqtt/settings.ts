@@ -3,13 +3,14 @@
  * parsed, for the connection and its parts (bridge, hub sharing) alike.
  */
 import { resolve } from 'node:path';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { AddressPatterns } from '../../core/address-pattern.ts';
 import { checkParameterId } from '../../core/address.ts';
 import type { Checked, Issue } from '../../core/issue.ts';
 import { type Access, Access as Accesses } from '../../core/parameter.ts';
 import type { ValueType } from '../../core/value.ts';
 import { checked, type ParseContext } from '../connection.ts';
+import { type Parsed, withDefault } from '../defaults.ts';
 import { TopicLayout } from './topics.ts';
 
 /** A broker topic as a parameter of the connection (R-M3). */
@@ -23,41 +24,38 @@ export interface MappedTopic {
 
 export const mqttSettings = Type.Object({
   url: Type.String({ description: 'The broker: mqtt://host:1883, mqtts://host:8883, ws://host/path or wss://host/path.' }),
-  username: Type.Optional(Type.String({ default: '', description: 'User name, when the broker wants one.' })),
-  password: Type.Optional(Type.String({ default: '', description: 'Password, when the broker wants one.' })),
-  clientId: Type.Optional(
-    Type.String({ default: '', description: 'The MQTT client id; default: patchbay-<hub id or connection id>-<random>.' }),
+  username: withDefault(Type.String({ description: 'User name, when the broker wants one.' }), ''),
+  password: withDefault(Type.String({ description: 'Password, when the broker wants one.' }), ''),
+  clientId: withDefault(Type.String({ description: 'The MQTT client id; default: patchbay-<hub id or connection id>-<random>.' }), ''),
+  prefix: withDefault(
+    Type.String({ minLength: 1, description: 'The first topic levels of every value, write and hub topic.' }),
+    'patchbay',
   ),
-  prefix: Type.Optional(
-    Type.String({ default: 'patchbay', minLength: 1, description: 'The first topic levels of every value, write and hub topic.' }),
-  ),
-  qos: Type.Optional(
-    Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
-      default: 1,
-      description: 'QoS of values, writes and subscriptions.',
-    }),
+  qos: withDefault(
+    Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { description: 'QoS of values, writes and subscriptions.' }),
+    1,
   ),
   ca: Type.Optional(
     Type.String({ description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).' }),
   ),
   cert: Type.Optional(Type.String({ description: 'PEM file of a client certificate.' })),
   key: Type.Optional(Type.String({ description: "PEM file of the client certificate's key." })),
-  keepalive: Type.Optional(
+  keepalive: withDefault(
     Type.Integer({
       minimum: 1,
       maximum: 65535,
-      default: 30,
       description: 'Seconds between pings; a hub that stops answering is declared gone after 1.5 times this.',
     }),
+    30,
   ),
-  publish: Type.Optional(
+  publish: withDefault(
     Type.Array(Type.String(), {
-      default: [],
       description:
         "Address patterns of this hub's parameters to publish (and to accept writes for) under <prefix>/<connection>/val|set/<parameter>.",
     }),
+    [],
   ),
-  topics: Type.Optional(
+  topics: withDefault(
     Type.Array(
       Type.Object(
         {
@@ -77,8 +75,9 @@ export const mqttSettings = Type.Object({
         },
         { additionalProperties: false },
       ),
-      { default: [], description: 'Broker topics as parameters of this connection.' },
+      { description: 'Broker topics as parameters of this connection.' },
     ),
+    [],
   ),
   hub: Type.Optional(
     Type.Object(
@@ -108,21 +107,7 @@ export interface MqttSettings {
 const SCHEMES = ['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:', 'ssl:'];
 
 export function parseMqttSettings(
-  {
-    url,
-    username = '',
-    password = '',
-    clientId = '',
-    prefix = 'patchbay',
-    qos = 1,
-    ca,
-    cert,
-    key,
-    keepalive = 30,
-    publish = [],
-    topics = [],
-    hub,
-  }: Static<typeof mqttSettings>,
+  { url, username, password, clientId, prefix, qos, ca, cert, key, keepalive, publish, topics, hub }: Parsed<typeof mqttSettings>,
   { baseDir }: ParseContext,
 ): Checked<MqttSettings> {
   const issues: Issue[] = [];

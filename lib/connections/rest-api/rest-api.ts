@@ -28,49 +28,51 @@ import { nativeBinaryLoaded, nativeBinaryName } from '../../http/uws.ts';
 import type { Issue } from '../../core/issue.ts';
 import { compileRegex } from '../../core/regex.ts';
 import { checked, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
 
 const settings = Type.Object({
-  port: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 65535, default: 17011, description: 'TCP port; 0 picks a free one, which is logged.' }),
-  ),
-  bindIp: Type.Optional(Type.String({ default: '', description: 'A local address to listen on; "" for every interface.' })),
-  documentRoot: Type.Optional(Type.String({ default: '', description: 'A folder whose files are served under /; "" serves none.' })),
-  username: Type.Optional(Type.String({ default: '', description: 'HTTP Basic user name.' })),
-  password: Type.Optional(Type.String({ default: '', description: 'HTTP Basic password.' })),
-  token: Type.Optional(Type.String({ default: '', description: 'Bearer token (also ?access_token= on the WebSocket upgrade).' })),
-  wsFilters: Type.Optional(
+  port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one, which is logged.' }), 17011),
+  bindIp: withDefault(Type.String({ description: 'A local address to listen on; "" for every interface.' }), ''),
+  documentRoot: withDefault(Type.String({ description: 'A folder whose files are served under /; "" serves none.' }), ''),
+  username: withDefault(Type.String({ description: 'HTTP Basic user name.' }), ''),
+  password: withDefault(Type.String({ description: 'HTTP Basic password.' }), ''),
+  token: withDefault(Type.String({ description: 'Bearer token (also ?access_token= on the WebSocket upgrade).' }), ''),
+  wsFilters: withDefault(
     Type.Array(Type.String(), {
-      default: [],
       description: 'Regular expressions (RE2 syntax); the WebSocket streams addresses matching any of them.',
     }),
+    [],
   ),
-  allowedOrigins: Type.Optional(
+  allowedOrigins: withDefault(
     Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), {
-      default: [],
       description:
         "Origins (scheme://host[:port]) besides the hub's own whose pages may write and open the WebSocket; they get CORS headers.",
     }),
+    [],
   ),
-  tokens: Type.Optional(
+  tokens: withDefault(
     Type.Array(
       Type.Object(
         {
           name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Shown in logs; unique.' }),
           token: Type.String({ minLength: 1, description: 'The token, or sha256:<hex> of it.' }),
           read: Type.Array(Type.String(), { description: 'Address patterns with MQTT wildcards (studio/#, +/onair) this token may read.' }),
-          write: Type.Optional(
-            Type.Array(Type.String(), { default: [], description: 'Address patterns this token may write (they must be readable too).' }),
+          write: withDefault(
+            Type.Array(Type.String(), { description: 'Address patterns this token may write (they must be readable too).' }),
+            [],
           ),
-          metrics: Type.Optional(Type.Boolean({ default: false, description: 'May read /metrics.' })),
+          metrics: withDefault(Type.Boolean({ description: 'May read /metrics.' }), false),
         },
         { additionalProperties: false },
       ),
-      { default: [], description: 'Scoped tokens: each reads and writes only the addresses its patterns match.' },
+      { description: 'Scoped tokens: each reads and writes only the addresses its patterns match.' },
     ),
+    [],
   ),
-  console: Type.Optional(Type.Boolean({ default: true, description: 'Serve the operator console at /console/ (R-U1).' })),
-  required: Type.Optional(
-    Type.Array(Type.String(), { default: [], description: 'Connection ids /readyz waits for; none: every enabled connection.' }),
+  console: withDefault(Type.Boolean({ description: 'Serve the operator console at /console/ (R-U1).' }), true),
+  required: withDefault(
+    Type.Array(Type.String(), { description: 'Connection ids /readyz waits for; none: every enabled connection.' }),
+    [],
   ),
 });
 
@@ -78,22 +80,7 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse(
-    {
-      port = 17011,
-      bindIp = '',
-      documentRoot = '',
-      username = '',
-      password = '',
-      token = '',
-      wsFilters = [],
-      allowedOrigins = [],
-      tokens = [],
-      required = [],
-      console = true,
-    },
-    { baseDir },
-  ) {
+  parse({ port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, tokens, required, console }, { baseDir }) {
     const issues: Issue[] = [];
     // Checked again at start (the folder may go meanwhile), but a file that names a missing
     // folder is a mistake `validate` shows, not a failure found only when the hub runs.
@@ -109,7 +96,7 @@ export const restApi = defineConnectionType({
       issues.push({ path: ['wsFilters', index], message: compiled.error.message });
       return [];
     });
-    const scoped = tokens.flatMap(({ name, token: secret, read, write = [], metrics = false }, index): ScopedToken[] => {
+    const scoped = tokens.flatMap(({ name, token: secret, read, write, metrics }, index): ScopedToken[] => {
       if (tokens.findIndex((other) => other.name === name) < index)
         issues.push({ path: ['tokens', index, 'name'], message: `"${name}" names another token too` });
       if (secret.startsWith('sha256:') && !/^sha256:[0-9a-f]{64}$/i.test(secret))

@@ -17,34 +17,37 @@ import { ok, type Result } from '../../core/errors.ts';
 import { after, every } from '../../core/scheduler.ts';
 import type { Value } from '../../core/value.ts';
 import { asWritten, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
 
 const settings = Type.Object({
-  timers: Type.Optional(
+  timers: withDefault(
     Type.Array(
       Type.Object(
-        { duration: Type.Optional(Type.Integer({ minimum: 1, default: 1000, description: 'Milliseconds from start to trigger.' })) },
+        { duration: withDefault(Type.Integer({ minimum: 1, description: 'Milliseconds from start to trigger.' }), 1000) },
         { additionalProperties: false },
       ),
-      { maxItems: 16, default: [], description: 'Up to 16 one-shot timers; timer/<n> is the n-th entry.' },
+      { maxItems: 16, description: 'Up to 16 one-shot timers; timer/<n> is the n-th entry.' },
     ),
+    [],
   ),
-  pulses: Type.Optional(
+  pulses: withDefault(
     Type.Array(
       Type.Object(
         {
-          enabled: Type.Optional(Type.Boolean({ default: true, description: 'A disabled pulse keeps its parameter and never fires.' })),
-          interval: Type.Optional(Type.Integer({ minimum: 10, default: 1000, description: 'Milliseconds between fires.' })),
+          enabled: withDefault(Type.Boolean({ description: 'A disabled pulse keeps its parameter and never fires.' }), true),
+          interval: withDefault(Type.Integer({ minimum: 10, description: 'Milliseconds between fires.' }), 1000),
         },
         { additionalProperties: false },
       ),
-      { maxItems: 16, default: [], description: 'Up to 16 pulses; pulse/<n> is the n-th entry.' },
+      { maxItems: 16, description: 'Up to 16 pulses; pulse/<n> is the n-th entry.' },
     ),
+    [],
   ),
-  onRestart: Type.Optional(
+  onRestart: withDefault(
     Type.Union([Type.Literal('fire'), Type.Literal('skip')], {
-      default: 'fire',
       description: 'A timer whose deadline passed while the hub was down: "fire" fires it at once, "skip" drops it.',
     }),
+    'fire',
   ),
 });
 
@@ -75,13 +78,13 @@ export const timer = defineConnectionType({
   summary: 'One-shot timers and drift-free pulses.',
   settings,
   parse: asWritten,
-  create(context, { timers = [], pulses = [], onRestart = 'fire' }) {
+  create(context, { timers, pulses, onRestart }) {
     const running: (Subscription | undefined)[] = [];
     const pulseRuns: Subscription[] = [];
     const { scheduler, records } = context;
     return {
       start() {
-        timers.forEach(({ duration = 1000 }, index) => {
+        timers.forEach(({ duration }, index) => {
           const n = index + 1;
           const key = `timer/${n}`;
           const trigger = context.define(`timer/${n}/trigger`, { type: 'T', access: 'read-only' });
@@ -114,7 +117,7 @@ export const timer = defineConnectionType({
           run(kept.deadline);
           context.log.info(`timer/${n}: running again, ${Math.max(0, kept.deadline - scheduler.now())} ms left`);
         });
-        pulses.forEach(({ enabled = true, interval = 1000 }, index) => {
+        pulses.forEach(({ enabled, interval }, index) => {
           const pulse = context.define(`pulse/${index + 1}`, { type: 'T', access: 'read-only' });
           if (!enabled) return;
           const key = `pulse/${index + 1}`;

@@ -13,10 +13,11 @@ import type { Issue } from '../../core/issue.ts';
 import { inputCounts, levelOf, type LogicOp, logicFunction, logicOps, timedOps } from './functions.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
 import { checked, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
 
 const settings = Type.Object({
-  logics: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096, default: 64, description: 'How many logic/<n> parameters.' })),
-  functions: Type.Optional(
+  logics: withDefault(Type.Integer({ minimum: 0, maximum: 4096, description: 'How many logic/<n> parameters.' }), 64),
+  functions: withDefault(
     Type.Array(
       Type.Object(
         {
@@ -35,8 +36,9 @@ const settings = Type.Object({
         },
         { additionalProperties: false },
       ),
-      { default: [], description: 'Logic functions, each exposing function/<id> (B, read-only).' },
+      { description: 'Logic functions, each exposing function/<id> (B, read-only).' },
     ),
+    [],
   ),
 });
 
@@ -97,7 +99,7 @@ export const virtualCore = defineConnectionType({
   type: 'virtual-core',
   summary: 'A bank of boolean logics and logic functions over any parameters of the hub.',
   settings,
-  parse: ({ logics = 64, functions = [] }, { id }) => checked(checkFunctions(functions, id), { logics, functions }),
+  parse: ({ logics, functions }, { id }) => checked(checkFunctions(functions, id), { logics, functions }),
   // Functions follow their inputs in the same turn: the flow file refuses cycles through other cores too.
   links: ({ functions }) =>
     functions.map((f, index) => ({ output: `function/${f.id}`, inputs: f.inputs, path: ['functions', index, 'inputs'] })),
