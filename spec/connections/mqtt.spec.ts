@@ -67,6 +67,7 @@ withBroker(
     hub.graph.write('other/hidden', 2);
     await eventually(() => late.on(`${prefix}/studio/val/go`).length > 0, 'the fire');
     t.deepEqual(late.on(`${prefix}/studio/val/level`), ['5', '7']);
+    t.deepEqual(late.on(`${prefix}/studio/val/go`), ['true'], "a fire's payload is a trigger's string form (R-C3)");
     t.deepEqual(late.on(`${prefix}/other/val/hidden`), []);
     const again = await watch(t, `${prefix}/studio/val/#`);
     await eventually(() => again.messages.length >= 2, 'the retained values');

@@ -116,7 +116,8 @@ export class Bridge {
     const properties = this.publishing.valueProperties?.(parameter);
     const options: IClientPublishOptions = { qos, retain: !trigger, ...(properties ? { properties: { userProperties: properties } } : {}) };
     // While the broker is away a value is not kept: the next connect publishes every value again.
-    this.link.publish(layout.value(parameter.address), trigger ? '' : toWire(value), options, 'drop');
+    // A fire goes out as a trigger's string form, `true` (R-C3), like any value.
+    this.link.publish(layout.value(parameter.address), toWire(value), options, 'drop');
   }
 
   /** A message on a mapped topic or a write topic; false when it is neither. */
@@ -168,7 +169,7 @@ export class Bridge {
 
   /** A write to a mapped topic's parameter: published to its command topic, kept while the broker is away. */
   private command(entry: MappedTopic, value: Value, answered: ((result: SetResult) => void) | undefined): SetResult {
-    const payload = entry.type === 'T' ? '' : toWire(value);
+    const payload = toWire(value);
     this.link.publish(entry.commandTopic, payload, { qos: this.settings.qos, retain: false }, 'keep', (error) => {
       answered?.(
         error
