@@ -97,7 +97,7 @@ export function checkRuleTree(nodes: unknown, context: RuleTreeContext, path: (s
         if (!isRecord(step) || context.faulty([...at, 'pipe', position])) return [];
         return Object.entries(step).flatMap(([name, argument]) => {
           const problem = pipeSteps[name]?.check?.(argument as never);
-          return problem ? [{ path: [...at, 'pipe', position, name], message: problem }] : [];
+          return problem ? [{ path: [...at, 'pipe', position, name, ...problem.path], message: problem.message }] : [];
         });
       }),
     ];

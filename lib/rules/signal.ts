@@ -1,4 +1,5 @@
 import { Observable, type OperatorFunction } from 'rxjs';
+import type { Issue } from '../core/issue.ts';
 import type { TSchema } from '@sinclair/typebox';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Value } from '../core/value.ts';
@@ -24,7 +25,8 @@ interface StepBase<A> {
   readonly name: string;
   readonly schema: TSchema;
   readonly summary: string;
-  check?(argument: A): string | undefined;
+  /** A mistake the schema cannot see, at its path within the argument (`['matches']`; `[]` for the whole). */
+  check?(argument: A): Issue | undefined;
 }
 
 /**

@@ -156,7 +156,7 @@ test('schema mistakes and the checks beyond the schema are reported in one pass'
     'connections.core.functions[0].inputs: cycle among functions: core/function/a → core/function/b → core/function/a',
     'connections.vars.parameters[0]: line 1: unknown type "Q": expected one of S, B, I, F, T',
     `connections.keys.inputKeys[0]: "ctrl-f25": unknown key name "f25"; expected ctrl, shift, alt, meta, a–z, 0–9, f1–f24, space, enter, tab, escape, up, down, left, right, home, end, pageup, pagedown, insert, delete, backspace`,
-    'rules[1].pipe[0].filter: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
+    'rules[1].pipe[0].filter.matches: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
   ]);
 });
 

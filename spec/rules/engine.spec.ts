@@ -358,7 +358,7 @@ test('steps are checked in the flow file with their paths', (t) => {
     'rules[0].pipe[3].edge: expected one of "rising", "falling"',
     'rules[0].pipe[4].round: expected an integer from 0 to 15',
     'rules[0].pipe[5].map: expected a table { "<from>": <to>, … }',
-    'rules[1].rules[0].pipe[0].filter: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
+    'rules[1].rules[0].pipe[0].filter.matches: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
     'rules[1].rules[0].pipe[1].scale: inMin and inMax must differ',
   ]);
   const semantic = validateFlow(
@@ -373,7 +373,7 @@ test('steps are checked in the flow file with their paths', (t) => {
   t.false(semantic.ok);
   if (!semantic.ok) {
     t.deepEqual(semantic.issues.map(formatIssue), [
-      'rules[0].rules[0].pipe[0].filter: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
+      'rules[0].rules[0].pipe[0].filter.matches: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
       'rules[0].rules[0].pipe[1].scale: inMin and inMax must differ',
     ]);
   }

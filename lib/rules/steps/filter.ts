@@ -62,7 +62,7 @@ export const filterStep = defineStep<Condition>({
   ),
   check(condition) {
     const compiled = 'matches' in condition ? compileRegex(condition.matches) : undefined;
-    return compiled?.ok === false ? compiled.error.message : undefined;
+    return compiled?.ok === false ? { path: ['matches'], message: compiled.error.message } : undefined;
   },
   each(condition) {
     const compiled = 'matches' in condition ? compileRegex(condition.matches) : undefined;

@@ -11,7 +11,7 @@ export const scaleStep = defineStep<Range>({
   schema: Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()], {
     expected: 'four numbers [inMin, inMax, outMin, outMax]',
   }),
-  check: ([inMin, inMax]) => (inMin === inMax ? 'inMin and inMax must differ' : undefined),
+  check: ([inMin, inMax]) => (inMin === inMax ? { path: [], message: 'inMin and inMax must differ' } : undefined),
   each([inMin, inMax, outMin, outMax]) {
     const low = Math.min(outMin, outMax);
     const high = Math.max(outMin, outMax);
