@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile } from './config/flow-file.ts';
+import { formatIssue } from './core/issue.ts';
 import { FlowWatcher } from './config/flow-watcher.ts';
 import { reasonOf } from './core/errors.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
@@ -126,7 +127,9 @@ export function stateFolderOf(flow: Flow, option: string | undefined): string | 
 }
 
 async function run(file: string, { level, format, watch, state: stateOption }: RunOptions, err: NodeJS.WritableStream): Promise<number> {
-  const loaded = await loadFlowFile(file);
+  // Read to start: a mistake that keeps one connection alone from starting fails that
+  // connection, not the hub (R-X2).
+  const loaded = await loadFlowFile(file, process.env, { start: true });
   if (!loaded.ok) {
     err.write(`${loaded.error.message}\n`);
     return Exit.Usage;
@@ -141,6 +144,7 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     if (!codeFlowFailed(error)) log.error(`unhandled error in a subscriber: ${reasonOf(error)}`);
   };
   log.info(`flow file ${loaded.flow.path}`);
+  for (const issue of loaded.flow.diagnostics) log.warn(`${formatIssue(issue)} (that connection will fail to start; the others run)`);
   const folder = stateFolderOf(loaded.flow, stateOption);
   const state = folder === undefined ? undefined : StateStore.openOrWait(folder, { durability: loaded.flow.durability });
   log.info(

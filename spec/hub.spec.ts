@@ -52,6 +52,7 @@ const flowWith = (...connections: ConnectionConfig[]): Flow => ({
   rules: [],
   flows: [],
   durability: 'process',
+  diagnostics: [],
 });
 
 test('connections start in flow order and stop in reverse order', async (t) => {

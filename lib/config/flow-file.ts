@@ -24,6 +24,16 @@ export interface Flow {
   readonly flows: readonly string[];
   /** How safe an answered write of a persistent parameter is (R-S4). */
   readonly durability: 'process' | 'power';
+  /**
+   * Mistakes that keep one connection alone from starting (R-X2), read for a start: that
+   * connection fails with the reason and the others run. Read to validate, they are mistakes.
+   */
+  readonly diagnostics: readonly Issue[];
+}
+
+/** What a flow file is read for: to `validate` it (every mistake refuses it), or to `start` it (see `Flow.diagnostics`). */
+export interface ReadFor {
+  readonly start?: boolean;
 }
 
 export type FlowResult =
@@ -39,7 +49,7 @@ const validateSchema = ajv.compile(schema);
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** Reads and validates a flow file: every mistake at once, each with its JSON path. */
-export async function loadFlowFile(file: string, env: Environment = process.env): Promise<FlowResult> {
+export async function loadFlowFile(file: string, env: Environment = process.env, readFor: ReadFor = {}): Promise<FlowResult> {
   const path = resolve(file);
   let text: string;
   try {
@@ -57,7 +67,7 @@ export async function loadFlowFile(file: string, env: Environment = process.env)
     const reason = message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
     return { ok: false, error: new HubError('PB_FLOW_FILE_READ', `${path}${where}: ${reason}`), issues: [] };
   }
-  return validateFlow(document, path, env);
+  return validateFlow(document, path, env, readFor);
 }
 
 /**
@@ -80,7 +90,7 @@ function parseJson5(text: string): unknown {
  * beyond it run in one pass: each part the schema found no fault with is checked further,
  * so one run shows every mistake.
  */
-export function validateFlow(raw: unknown, path: string, env: Environment = process.env): FlowResult {
+export function validateFlow(raw: unknown, path: string, env: Environment = process.env, { start = false }: ReadFor = {}): FlowResult {
   const baseDir = dirname(path);
   const substituted = substituteEnvironment(raw, env);
   const document = substituted.document;
@@ -94,6 +104,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
   const faulty = (at: readonly (string | number)[]) => mistakes.some((issue) => at.every((key, i) => issue.path[i] === key));
 
   const connections: ConnectionConfig[] = [];
+  const diagnostics: Issue[] = [];
   const links: Link[] = [];
   const claims: IdClaim[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
@@ -104,6 +115,8 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
     const checked = checkConnection(id, entry, baseDir, unfilled);
     if (!checked) continue;
     issues.push(...checked.issues);
+    // Read to start, they fail that connection alone; read to validate, they are mistakes.
+    (start ? diagnostics : issues).push(...checked.diagnostics);
     links.push(...checked.links);
     claims.push(...checked.claims);
     if (checked.config && checked.whole) connections.push(checked.config);
@@ -147,6 +160,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
       rules: valid.rules ?? [],
       flows: (valid.flows ?? []).map((f) => resolve(baseDir, f)),
       durability: valid.durability ?? 'process',
+      diagnostics,
     },
   };
 }
@@ -199,7 +213,7 @@ function checkConnection(
   baseDir: string,
   /** Settings with a placeholder that could not be filled in: not checked further. */
   unfilled: readonly (string | number | undefined)[],
-): { issues: Issue[]; links: Link[]; claims: IdClaim[]; config?: ConnectionConfig; whole: boolean } | undefined {
+): { issues: Issue[]; diagnostics: Issue[]; links: Link[]; claims: IdClaim[]; config?: ConnectionConfig; whole: boolean } | undefined {
   const raw = asRecord(entry);
   const type = connectionTypes.find((t) => t.type === raw['type']);
   if (!type) return undefined;
@@ -208,7 +222,7 @@ function checkConnection(
     if (key !== 'type' && !commonSettingNames.includes(key) && !unfilled.includes(key)) own[key] = value;
   }
   const pruned = pruneToSchema(type.settings, own);
-  if (!pruned) return { issues: [], links: [], claims: [], whole: false };
+  if (!pruned) return { issues: [], diagnostics: [], links: [], claims: [], whole: false };
   // Addresses and paths in the whole document: the parser's paths are the pruned settings' own.
   const mapLinks = (links: readonly Link[]) =>
     links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
@@ -225,7 +239,13 @@ function checkConnection(
       if (!plan.issues.map((issue) => pruned.drop(issue.path)).some(Boolean)) break;
       plan = type.prepare(pruned.settings, context);
     }
-    return { issues, links: plan.ok ? mapLinks(plan.value.links) : [], claims: plan.ok ? mapClaims(plan.value.claims) : [], whole: false };
+    return {
+      issues,
+      diagnostics: [],
+      links: plan.ok ? mapLinks(plan.value.links) : [],
+      claims: plan.ok ? mapClaims(plan.value.claims) : [],
+      whole: false,
+    };
   }
   const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
   const config: ConnectionConfig = {
@@ -241,7 +261,15 @@ function checkConnection(
       persist: raw['persist'] !== false,
     },
   };
-  return { issues: [], links: mapLinks(plan.value.links), claims: mapClaims(plan.value.claims), config, whole: pruned.whole() };
+  const diagnostics = plan.value.diagnostics.map((issue) => ({ ...issue, path: ['connections', id, ...pruned.original(issue.path)] }));
+  return {
+    issues: [],
+    diagnostics,
+    links: mapLinks(plan.value.links),
+    claims: mapClaims(plan.value.claims),
+    config,
+    whole: pruned.whole(),
+  };
 }
 
 /** Two enabled connections that claim one thing (a TCP port): the later one is the mistake. */

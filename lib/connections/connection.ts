@@ -102,6 +102,8 @@ export interface ConnectionPlan {
   readonly claims: readonly Claim[];
   /** What it finds only while running (see `Discovery`). */
   readonly discovers: Discovery;
+  /** Mistakes that keep this connection alone from starting (see `diagnose`). */
+  readonly diagnostics: readonly Issue[];
   /** Every type is handed the hub's services here; only those that declare `servesHub` keep them. */
   create(context: ServingContext): ConnectionInstance;
 }
@@ -317,6 +319,12 @@ interface TypeBasics<S extends TObject, P> {
   claims?(settings: P): readonly Claim[];
   /** What it finds only while running (see `Discovery`); nothing when absent. */
   discovers?(settings: P): Partial<Discovery>;
+  /**
+   * Mistakes that keep this connection alone from starting, paths relative to it: `validate`
+   * lists them with the file's other mistakes; `run` starts the hub, and the connection fails
+   * at start with the same reason while the others run (R-X2).
+   */
+  diagnose?(settings: P): readonly Issue[];
   /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
   readonly metrics?: readonly ConnectionMetric[];
 }
@@ -366,6 +374,7 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
         links: definition.links?.(parsed.value) ?? [],
         claims: definition.claims?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
+        diagnostics: definition.diagnose?.(parsed.value) ?? [],
         create(context) {
           const instance = definition.servesHub
             ? definition.create(context, parsed.value)

@@ -97,6 +97,30 @@ test('run starts the hub, names connections in its log, and stops cleanly on SIG
   );
 });
 
+test('run starts a hub whose xml-file-output has a malformed template: that connection fails with line and column, the rest runs (R-X2); validate still refuses it', async (t) => {
+  const path = await flowFile(`{ connections: {
+    vars: { type: 'dummy', parameters: 'x,I,1' },
+    out: { type: 'xml-file-output', filename: 'now.xml', template: '<show>\\n  <title>$Title</titel>\\n</show>' },
+  } }`);
+  const run = patchbay(['run', path, '--state', 'none']);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  await eventually(
+    () => run.stderrSoFar().includes('running:'),
+    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
+  run.child.kill('SIGTERM');
+  const { code, stderr } = await run.done;
+  t.is(code, 0);
+  t.regex(stderr, /WARN: connections\.out\.template: not well-formed XML: line 2, column 23/);
+  t.regex(stderr, /ERROR: \[out\] failed: template is not well-formed XML: line 2, column 23/);
+  t.regex(stderr, /INFO: \[vars\] started \(dummy\)/);
+  t.regex(stderr, /running: 2 connections, 1 parameter, 0 rules, 1 failed/);
+  const validated = await patchbay(['validate', path]).done;
+  t.is(validated.code, 2);
+  t.regex(validated.stderr, /connections\.out\.template: not well-formed XML: line 2, column 23/);
+});
+
 test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {
   const run = patchbay(['run', '--log-format', 'json']);
   t.teardown(() => run.child.kill('SIGKILL'));

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
 import { XmlTemplate } from './template.ts';
-import { defineConnectionType } from '../connection.ts';
+import { asWritten, defineConnectionType } from '../connection.ts';
 import { reasonOf } from '../../core/errors.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
 
@@ -22,14 +22,15 @@ export const xmlFileOutput = defineConnectionType({
   type: 'xml-file-output',
   summary: 'An XML file rendered from a template on every write.',
   settings,
-  // R-X2 is checked in the file already, so `validate` shows a bad template with its line
-  // and column; start parses it again and still fails on it, for settings not checked here.
-  parse(settings) {
+  parse: asWritten,
+  // R-X2: `validate` shows a bad template with its line and column; `run` starts the hub, and
+  // this connection's start fails on it with the same reason.
+  diagnose(settings) {
     try {
       XmlTemplate.parse(settings.template);
-      return { ok: true, value: settings };
+      return [];
     } catch (error) {
-      return { ok: false, issues: [{ path: ['template'], message: reasonOf(error).replace(/^template is /, '') }] };
+      return [{ path: ['template'], message: reasonOf(error).replace(/^template is /, '') }];
     }
   },
   create(context, settings) {
