@@ -229,6 +229,12 @@ export interface ConnectionContext {
   /** Kept across restarts when the hub has a state folder; in memory otherwise. */
   readonly records: Records;
   /**
+   * Runs `work` once the hub runs: every connection started, and the code flows and rules
+   * listening (at once when that is so already). For what a start must not do before anyone
+   * can hear it, such as firing a timer whose deadline passed while the hub was down (R-S5).
+   */
+  whenRunning(work: () => void): void;
+  /**
    * Calls `done` once every write so far is stored as safely as the hub promises (R-S4):
    * a connection that answers clients waits for it before saying a write was taken.
    * Absent when the hub keeps nothing (no state folder, or `persist: false`).

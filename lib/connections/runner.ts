@@ -29,6 +29,8 @@ export interface RunnerEnvironment {
   readonly state?: KeptState;
   /** What the hub grants the types that serve it (`servesHub`); the others never see it. */
   readonly hub: HubServices;
+  /** See `ConnectionContext.whenRunning`. */
+  readonly whenRunning: (work: () => void) => void;
 }
 
 /**
@@ -233,6 +235,7 @@ export class ConnectionRunner {
       baseDir,
       graph: graph.readOnly(),
       hub,
+      whenRunning: this.env.whenRunning,
       log: this.log,
       define: (parameterId, spec) => {
         const defined = graph.define(id, parameterId, this.seeded(parameterId, spec));

@@ -73,6 +73,9 @@ export class Hub {
   /** The rules and code flows of the running flow. */
   private readonly logic: Logic;
   private stopping: Promise<void> | undefined;
+  /** True while connections, code flows and rules all run; work waiting for that meanwhile. */
+  private running = false;
+  private untilRunning: (() => void)[] = [];
 
   /** Problems of rules as they happen: missing addresses, failed writes, cut loops. */
   readonly ruleProblems$: Observable<RuleProblem>;
@@ -279,6 +282,10 @@ export class Hub {
       log: this.log,
       baseDir: flow.baseDir,
       hub: this.services,
+      whenRunning: (work) => {
+        if (this.running) work();
+        else this.untilRunning.push(work);
+      },
       ...(this.state ? { state: this.state } : {}),
     });
     this.statusWatches.set(
@@ -302,11 +309,15 @@ export class Hub {
   }
 
   /** Code flows, then rules (R-R4: rules are checked once both have defined their parameters). */
-  private startLogic(): Promise<number> {
-    return this.logic.start(this.flow.rules, this.flow.flows);
+  private async startLogic(): Promise<number> {
+    const rules = await this.logic.start(this.flow.rules, this.flow.flows);
+    this.running = true;
+    for (const work of this.untilRunning.splice(0)) work();
+    return rules;
   }
 
   private stopLogic(): void {
+    this.running = false;
     this.logic.stop();
   }
 

@@ -1,7 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { storeWith } from '../helpers/state.ts';
 
@@ -202,4 +206,24 @@ test('a deadline that passed while the hub was down fires at once, or is skipped
     clock.advanceBy(5000);
     t.is(fires.length, onRestart === 'fire' ? 1 : 0, `${onRestart}: no second fire`);
   }
+});
+
+test('a deadline that passed while the hub was down fires once the rules and code flows that listen to it run (R-S5)', async (t) => {
+  const state = await storeWith(t);
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-timer-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // A code flow takes a while to load: long enough for a fire made at start to come before the rules.
+  await writeFile(join(dir, 'listen.mjs'), "export default (hub) => hub.watch('d/rule').subscribe(() => {});");
+  const flow = {
+    connections: { clock: { type: 'timer', timers: [{ duration: 30 }] }, d: { type: 'dummy', parameters: ['rule,I,0'] } },
+    rules: [{ source: 'clock/timer/1/trigger', destinations: ['d/rule'], pipe: [{ set: 1 }] }],
+    flows: ['listen.mjs'],
+  };
+  const first = await startHub(t, flow, { state, dir });
+  param(first, 'clock/timer/1/start').set(true);
+  await first.stop();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const second = await startHub(t, flow, { state, dir });
+  await eventually(() => param(second, 'd/rule').value === 1, 'the rule heard the overdue fire');
+  t.is(param(second, 'd/rule').lastChange?.by, 'rule rules[0]');
 });

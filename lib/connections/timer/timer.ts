@@ -81,6 +81,7 @@ export const timer = defineConnectionType({
   create(context, { timers, pulses, onRestart }) {
     const running: (Subscription | undefined)[] = [];
     const pulseRuns: Subscription[] = [];
+    let stopped = false;
     const { scheduler, records } = context;
     return {
       start() {
@@ -114,7 +115,9 @@ export const timer = defineConnectionType({
             return;
           }
           start.report(kept.duration);
-          run(kept.deadline);
+          if (kept.deadline > scheduler.now()) run(kept.deadline);
+          // Overdue: it fires once the rules and code flows that listen to it run (R-S5).
+          else context.whenRunning(() => stopped || run(kept.deadline));
           context.log.info(`timer/${n}: running again, ${Math.max(0, kept.deadline - scheduler.now())} ms left`);
         });
         pulses.forEach(({ enabled, interval }, index) => {
@@ -128,6 +131,7 @@ export const timer = defineConnectionType({
         });
       },
       stop() {
+        stopped = true;
         for (const subscription of [...running, ...pulseRuns]) subscription?.unsubscribe();
         running.length = 0;
         pulseRuns.length = 0;
