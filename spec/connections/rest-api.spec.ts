@@ -111,3 +111,15 @@ test('settings are checked with their paths', (t) => {
       'connections.api.wsFilters[1]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(broken`',
     ]);
 });
+
+test('a hub that listens on every interface without credentials says so once, as a warning; a bound or protected one does not', async (t) => {
+  const warnings = (lines: () => { msg: string; level: number }[]) =>
+    lines().filter((l) => l.level === 40 && l.msg.includes('every interface without credentials'));
+  const open = await loggedHub(t, { api: { type: 'rest-api', port: 0, bindIp: '' } });
+  t.is(warnings(open.lines).length, 1);
+  t.regex(warnings(open.lines)[0]?.msg ?? '', /set bindIp \(such as 127\.0\.0\.1\) or a token/);
+  const bound = await loggedHub(t, { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' } });
+  t.is(warnings(bound.lines).length, 0);
+  const locked = await loggedHub(t, { api: { type: 'rest-api', port: 0, bindIp: '', token: 'secret' } });
+  t.is(warnings(locked.lines).length, 0);
+});

@@ -76,6 +76,9 @@ const settings = Type.Object({
   ),
 });
 
+/** The `bindIp` values that listen on every interface. */
+const everyInterface = new Set(['', '0.0.0.0', '::', '[::]']);
+
 export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
@@ -124,9 +127,10 @@ export const restApi = defineConnectionType({
         if (nativeBinaryLoaded) context.log.info(`uWebSockets.js native binary ${nativeBinaryName} loaded`);
         else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on the slow JavaScript fallback`);
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
+        const auth = new Authenticator(credentials);
         server = new RestServer({
           graph: context.hub.graph,
-          auth: new Authenticator(credentials),
+          auth,
           files,
           wsFilters,
           allowedOrigins,
@@ -145,6 +149,12 @@ export const restApi = defineConnectionType({
         context.log.info(
           `listening on http://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`,
         );
+        // Anyone who reaches this machine may read and write every parameter: worth one line.
+        if (!auth.required && everyInterface.has(bindIp)) {
+          context.log.warn(
+            'open to every machine that reaches this one: listening on every interface without credentials; set bindIp (such as 127.0.0.1) or a token',
+          );
+        }
       },
       stop() {
         server?.stop();
