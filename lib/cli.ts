@@ -253,7 +253,13 @@ async function stateCommand(
   const folder = stateFolderOf(loaded.flow, option);
   if (folder === undefined) return badUsage('state needs a state folder, not --state none');
   const isConnection = (id: string) => loaded.flow.connections.some((c) => c.id === id);
-  if (action === 'reset' && !isConnection(argument as string)) return badUsage(`the flow file has no connection "${argument}"`);
+  if (action === 'reset' && !isConnection(argument as string)) {
+    // A typo in the connection id: one line that says so, not the usage.
+    err.write(
+      `patchbay: the flow file has no connection "${argument}" (its connections: ${loaded.flow.connections.map((c) => c.id).join(', ')})\n`,
+    );
+    return Exit.Usage;
+  }
   if (action !== 'import' && !existsSync(folder)) {
     err.write(`patchbay: no state folder at ${folder} (the hub creates it when it first runs)\n`);
     return Exit.RuntimeFailure;

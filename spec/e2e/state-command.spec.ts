@@ -58,6 +58,12 @@ test('a bad import, an unknown connection or a missing folder is refused and cha
     t.is(result.status, 2, name);
     t.regex(result.stderr, reason, name);
   }
-  t.is(patchbay('state', flow, 'reset', 'vras').status, 2, 'a typo in the connection id');
+  const typo = patchbay('state', flow, 'reset', 'vras');
+  t.is(typo.status, 2, 'a typo in the connection id');
+  t.is(
+    typo.stderr,
+    'patchbay: the flow file has no connection "vras" (its connections: vars, core)\n',
+    'one line that says what is wrong, not the usage',
+  );
   t.is(patchbay('state', flow, 'list').stdout, 'vars/a\t1\n', 'nothing changed');
 });
