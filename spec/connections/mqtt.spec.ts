@@ -107,6 +107,34 @@ withBroker(
 );
 
 withBroker(
+  `a set payload that does not convert, or for a parameter that takes no writes from the broker, is logged (at most one line in ten seconds) and counted${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const { log, lines } = capturedLog('warn');
+    const hub = await startHub(
+      t,
+      {
+        connections: {
+          studio: { type: 'dummy', parameters: ['level,I,5', 'locked,I,1'] },
+          bus: { type: 'mqtt', url: broker.url, prefix, publish: ['studio/level'] },
+        },
+      },
+      { log },
+    );
+    const tool = await watch(t, `${prefix}/none`);
+    for (let i = 0; i < 5; i++) await tool.client.publishAsync(`${prefix}/studio/set/level`, 'loud', { qos: 1 });
+    await tool.client.publishAsync(`${prefix}/studio/set/locked`, '2', { qos: 1 });
+    await tool.client.publishAsync(`${prefix}/studio/set/level`, '6', { qos: 1 });
+    await eventually(() => valueOn(hub, 'studio/level') === 6, 'the good write after the bad ones');
+    const refused = lines().filter((l) => l.connection === 'bus' && l.msg.includes('refused'));
+    t.is(refused.length, 1, 'one line for a burst');
+    t.regex(refused[0]?.msg ?? '', new RegExp(`write on ${prefix}/studio/set/level refused: .*"loud".*integer`));
+    t.is(hub.connection('bus')?.info.details?.['refusedWrites'], 6, 'every refusal counted');
+    t.is(valueOn(hub, 'studio/level'), 6);
+  },
+);
+
+withBroker(
   `a mapped topic is a typed parameter that follows the payload; a write goes to its command topic once the broker has it (R-M3)${whyNoBroker}`,
   async (t) => {
     const prefix = prefixOf();

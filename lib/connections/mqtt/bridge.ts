@@ -27,11 +27,18 @@ export interface Publishing {
   valueProperties?(parameter: Parameter): Record<string, string>;
 }
 
+/** The shortest time between two log lines about refused `set` writes. */
+const REFUSAL_LOG_MS = 10_000;
+
 export class Bridge {
   private readonly followed = new Map<string, Subscription>();
   private readonly mapped = new Map<string, OwnedParameter[]>();
   private readonly graphWatch: Subscription;
   private readonly warned = new Set<string>();
+  /** `set` writes refused since the start (`details`, `/metrics`). */
+  refusedWrites = 0;
+  /** When a refusal was last logged, and how many came since: a flood of bad writes is one line in ten seconds. */
+  private refusalLog = { at: Number.NEGATIVE_INFINITY, unlogged: 0 };
 
   constructor(
     private readonly context: ConnectionContext,
@@ -155,7 +162,7 @@ export class Bridge {
     else if (!this.publishing.publishes(parameter))
       result = fail('PB_FORBIDDEN', `${address} is not published on the broker, so it takes no writes from it`);
     else result = parameter.set(parameter.type === 'T' ? null : payload.toString(), origin);
-    if (!result.ok) this.context.log.debug(`write on ${this.settings.layout.write(address)} refused: ${result.error.message}`);
+    if (!result.ok) this.refused(address, result.error.message);
     const { responseTopic, correlationData } = properties;
     if (!responseTopic) return;
     const answer: WriteAnswer = result.ok ? { ok: true } : { ok: false, error: result.error.message, code: result.error.code };
@@ -165,6 +172,19 @@ export class Bridge {
       { qos: this.settings.qos, properties: { ...(correlationData ? { correlationData } : {}) } },
       'drop',
     );
+  }
+
+  /** Counts a refused `set` write and logs it, at most one line in ten seconds with the number left unlogged. */
+  private refused(address: string, reason: string): void {
+    this.refusedWrites++;
+    const now = this.context.scheduler.now();
+    if (now - this.refusalLog.at < REFUSAL_LOG_MS) {
+      this.refusalLog.unlogged++;
+      return;
+    }
+    const since = this.refusalLog.unlogged > 0 ? ` (${this.refusalLog.unlogged} more refused since the last line)` : '';
+    this.refusalLog = { at: now, unlogged: 0 };
+    this.context.log.warn(`write on ${this.settings.layout.write(address)} refused: ${reason}${since}`);
   }
 
   /** A write to a mapped topic's parameter: published to its command topic, kept while the broker is away. */

@@ -41,6 +41,12 @@ export const mqttConnection = defineConnectionType({
         (['published', 'received'] as const).map((direction) => ({ labels: { direction }, value: Number(details[direction] ?? 0) })),
     },
     {
+      name: 'patchbay_mqtt_refused_writes_total',
+      help: 'Writes on set topics the connection refused: a payload that does not convert, a parameter not published, read-only or unknown.',
+      kind: 'counter',
+      samples: (details) => [{ value: Number(details['refusedWrites'] ?? 0) }],
+    },
+    {
       name: 'patchbay_mqtt_hubs',
       help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
       kind: 'gauge',
@@ -124,6 +130,7 @@ export const mqttConnection = defineConnectionType({
         up: link?.up ?? false,
         published: link?.counts.published ?? 0,
         received: link?.counts.received ?? 0,
+        refusedWrites: bridge?.refusedWrites ?? 0,
         ...(settings.hub ? { hub: settings.hub.id, ...share?.details() } : {}),
       }),
     };
