@@ -120,10 +120,17 @@ interface RunOptions {
   readonly state: string | undefined;
 }
 
-/** The state folder of a flow (R-S1): `--state`, or `.patchbay` beside the flow file; undefined for `none`. */
+/**
+ * The state folder of a flow (R-S1): `--state`, or `.patchbay` beside the flow file;
+ * undefined for `none`. A flow file inside `node_modules` (the packaged demo, `npx patchbay
+ * run`) keeps its state in the working folder instead: a package folder is replaced by the
+ * next install and may not be writable.
+ */
 export function stateFolderOf(flow: Flow, option: string | undefined): string | undefined {
   if (option === 'none') return undefined;
-  return option === undefined ? join(flow.baseDir, '.patchbay') : resolve(option);
+  if (option !== undefined) return resolve(option);
+  const inPackage = flow.baseDir.split(/[\\/]/).includes('node_modules');
+  return join(inPackage ? process.cwd() : flow.baseDir, '.patchbay');
 }
 
 async function run(file: string, { level, format, watch, state: stateOption }: RunOptions, err: NodeJS.WritableStream): Promise<number> {
