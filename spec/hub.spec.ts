@@ -12,7 +12,7 @@ import {
   fingerprintOf,
 } from '../lib/connections/connection.ts';
 import { Hub } from '../lib/hub/hub.ts';
-import { capturedLog, flowOf, param, startHub } from './helpers/hub.ts';
+import { capturedLog, configOf as configOfType, flowOf, param, startHub } from './helpers/hub.ts';
 
 /** A connection type that records its lifecycle and can be told to fail or degrade. */
 function probeType(events: string[], behaviour: { failStart?: boolean; failStop?: boolean; degrade?: string } = {}): ConnectionType {
@@ -39,12 +39,8 @@ function probeType(events: string[], behaviour: { failStart?: boolean; failStop?
   });
 }
 
-const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: true, persist: true };
-function configOf(id: string, type: ConnectionType, overrides: Partial<typeof common> = {}): ConnectionConfig {
-  const plan = type.prepare({}, { id, baseDir: '/virtual' });
-  if (!plan.ok) throw new Error('the probe type takes no settings');
-  return { id, plan: plan.value, common: { ...common, ...overrides } };
-}
+const configOf = (id: string, type: ConnectionType, overrides: Partial<ConnectionConfig['common']> = {}) =>
+  configOfType(id, type, { statusParameters: true, persist: true, ...overrides });
 const flowWith = (...connections: ConnectionConfig[]): Flow => ({
   path: '/virtual/flow.json5',
   baseDir: '/virtual',

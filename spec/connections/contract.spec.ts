@@ -1,15 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import test from 'ava';
-import {
-  asWritten,
-  type ConnectionConfig,
-  type ConnectionContext,
-  defineConnectionType,
-  type ServingContext,
-} from '../../lib/connections/connection.ts';
+import { asWritten, type ConnectionContext, defineConnectionType, type ServingContext } from '../../lib/connections/connection.ts';
 import { Graph } from '../../lib/core/graph.ts';
 import { Hub } from '../../lib/hub/hub.ts';
-import { flowOf } from '../helpers/hub.ts';
+import { configOf, flowOf } from '../helpers/hub.ts';
 
 /** Runs one connection of a type defined here, in a hub, and hands back the context its type was given. */
 async function contextOf(t: import('ava').ExecutionContext, servesHub: boolean): Promise<ConnectionContext | ServingContext> {
@@ -22,13 +16,7 @@ async function contextOf(t: import('ava').ExecutionContext, servesHub: boolean):
   const type = servesHub
     ? defineConnectionType({ ...base, servesHub: true, create: (context: ServingContext) => instance(context) })
     : defineConnectionType({ ...base, create: (context: ConnectionContext) => instance(context) });
-  const plan = type.prepare({}, { id: 'probe', baseDir: '/virtual' });
-  if (!plan.ok) throw new Error('the probe does not parse');
-  const probe: ConnectionConfig = {
-    id: 'probe',
-    plan: plan.value,
-    common: { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: false, persist: false },
-  };
+  const probe = configOf('probe', type);
   const flow = flowOf({ connections: { probe: { type: 'dummy' } } });
   const hub = new Hub({ flow: { ...flow, connections: [probe] } });
   t.teardown(() => hub.stop());

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
+import type { ConnectionConfig, ConnectionType } from '../../lib/connections/connection.ts';
 import { createLogger, type Logger, type LogLevel } from '../../lib/core/log.ts';
 import type { Parameter } from '../../lib/core/parameter.ts';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
@@ -22,6 +23,17 @@ export interface SpecHubOptions {
   readonly state?: StateStore;
   /** The folder the flow file stands in: relative paths resolve against it. */
   readonly dir?: string;
+}
+
+/**
+ * A connection of a type the spec defines (one a flow file cannot name), ready to put into a
+ * flow: its settings `{}`, enabled, nothing else unless `common` says so.
+ */
+export function configOf(id: string, type: ConnectionType, common: Partial<ConnectionConfig['common']> = {}): ConnectionConfig {
+  const plan = type.prepare({}, { id, baseDir: '/virtual' });
+  if (!plan.ok) throw new Error(`the ${type.type} type takes no settings`);
+  const defaults = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: false, persist: false };
+  return { id, plan: plan.value, common: { ...defaults, ...common } };
 }
 
 /** Starts a hub on `document` and stops it when the spec ends. */

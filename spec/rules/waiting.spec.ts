@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import test, { type ExecutionContext } from 'ava';
-import { asWritten, type ConnectionConfig, defineConnectionType, type RuleListing } from '../../lib/connections/connection.ts';
+import { asWritten, defineConnectionType, type RuleListing } from '../../lib/connections/connection.ts';
 import { after } from '../../lib/core/scheduler.ts';
 import { Hub } from '../../lib/hub/hub.ts';
-import { flowOf, param } from '../helpers/hub.ts';
+import { configOf, flowOf, param } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 
 /**
@@ -48,13 +48,7 @@ async function deviceHub(t: ExecutionContext, rules: unknown[], flows: Record<st
     },
     dir,
   );
-  const plan = slowDevice.prepare({}, { id: 'dev', baseDir: '/virtual' });
-  if (!plan.ok) throw new Error('the device does not parse');
-  const device: ConnectionConfig = {
-    id: 'dev',
-    plan: plan.value,
-    common: { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: false, persist: false },
-  };
+  const device = configOf('dev', slowDevice);
   const hub = new Hub({
     flow: { ...flow, connections: flow.connections.map((c) => (c.id === 'dev' ? device : c)) },
     scheduler: clock.scheduler,
