@@ -39,6 +39,8 @@ export interface ConnectionInfo extends StatusReport {
   readonly description: string;
   readonly location: string;
   readonly group: string;
+  /** The hub that runs it, for a connection shown from another hub (R-M5); absent for this hub's own. */
+  readonly owner?: string;
   /** Facts the connection reports about itself while running, such as the port it listens on. */
   readonly details?: Readonly<Record<string, unknown>>;
 }
@@ -261,7 +263,7 @@ export interface HubServices {
   /** Emits after a connection of this hub changed its status, or connections came or went. */
   readonly connectionChanges$: Observable<void>;
   /** Shows a connection another hub runs; fails with PB_CONNECTION_OWNED when the id is taken here. */
-  mirror(connectionId: string): Result<MirroredConnection>;
+  mirror(connectionId: string, owner: string): Result<MirroredConnection>;
   /** Fails a connection of this hub, with the reason: another hub owns its id (R-M5). */
   refuse(connectionId: string, error: HubError): void;
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */

@@ -26,6 +26,8 @@ export interface Listed {
   readonly status?: string;
   readonly reason?: string;
   readonly code?: string;
+  /** The hub that runs it, for a connection another hub runs (see `ConnectionInfo.owner`). */
+  readonly owner?: string;
   /** Facts a connection reports about itself (see `ConnectionInfo.details`). */
   readonly details?: Readonly<Record<string, unknown>>;
 }
@@ -293,10 +295,14 @@ const healthz: Handler = (res, req) => {
 const readyz: Handler = (res, _req, { connections, required }, access) => {
   // A scoped token learns only of the connections it sees, here as in /connections.
   const all = connections().filter((c) => access.seesConnection(c.id));
+  if (all.length === 0 && connections().length > 0) {
+    return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token reads no connection, so /readyz has nothing to tell it' }, true);
+  }
+  // Another hub's connections are its readiness, not this one's: waited for only when named.
   const waitedFor =
     required.length > 0
       ? required.map((id) => all.find((c) => c.id === id) ?? { id, status: 'missing', reason: 'no connection has this id' })
-      : all.filter((c) => c.status !== 'disabled');
+      : all.filter((c) => c.status !== 'disabled' && c.owner === undefined);
   const notReady = waitedFor
     .filter((c) => c.status !== 'ok')
     .map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));

@@ -267,7 +267,7 @@ export class Hub {
     // given relative to the flow file folder (the log and the CLI keep them whole).
     connections: () => mapStrings(this.listConnections(), this.servedPaths()),
     connectionChanges$: this.connectionsChanged,
-    mirror: (id) => this.mirrors.open(id),
+    mirror: (id, owner) => this.mirrors.open(id, owner),
     refuse: (id, error) => void this.connection(id)?.refuse(error),
     problems: () => mapStrings(this.problems(), this.servedPaths()),
     rules: () => this.rules(),

@@ -25,12 +25,12 @@ export class Mirrors {
     return [...this.shown.values()];
   }
 
-  open(id: string): Result<MirroredConnection> {
+  open(id: string, owner: string): Result<MirroredConnection> {
     if (this.ownsId(id)) return fail('PB_CONNECTION_OWNED', `this hub runs a connection "${id}" itself`);
     if (this.shown.has(id)) return fail('PB_CONNECTION_OWNED', `connection "${id}" is shown here already`);
     const { graph, shown } = this;
     graph.registerConnection(id);
-    shown.set(id, { id, type: '', status: Status.Starting, reason: '', description: '', location: '', group: '' });
+    shown.set(id, { id, owner, type: '', status: Status.Starting, reason: '', description: '', location: '', group: '' });
     let open = true;
     return ok({
       id,
@@ -44,7 +44,7 @@ export class Mirrors {
       },
       show: (info) => {
         if (!open) return;
-        const next = { id, ...info };
+        const next = { id, owner, ...info };
         shown.set(id, next);
         this.changed.next(next);
       },

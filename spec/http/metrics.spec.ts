@@ -1,4 +1,8 @@
+import { Type } from '@sinclair/typebox';
 import test from 'ava';
+import { asWritten, defineConnectionType, type ServingContext } from '../../lib/connections/connection.ts';
+import { Hub } from '../../lib/hub/hub.ts';
+import { configOf, flowOf } from '../helpers/hub.ts';
 import { Client, serve } from '../helpers/http.ts';
 
 const studio = {
@@ -167,4 +171,64 @@ test('/metrics counts the restarts of each connection by reloads', async (t) => 
   const text = await (await fetch(`${base}/metrics`)).text();
   t.is(sample(text, 'patchbay_connection_restarts_total', { connection: 'clock' }), 2, 'added once, then restarted twice');
   t.is(sample(text, 'patchbay_connection_restarts_total', { connection: 's' }), undefined, 'kept as it was');
+});
+
+test('/readyz does not wait for connections other hubs run unless `required` names them; a token that reads no connection is told so, not that all is well (R-O1)', async (t) => {
+  // A serving type that shows one connection of another hub, away, as hub sharing would.
+  const sharing = defineConnectionType({
+    type: 'sharing',
+    summary: 'Shows a connection of another hub.',
+    settings: Type.Object({}),
+    parse: asWritten,
+    servesHub: true,
+    create: (context: ServingContext) => ({
+      start() {
+        const opened = context.hub.mirror('desk', 'studio-b');
+        if (!opened.ok) throw opened.error;
+        opened.value.show({ type: 'dummy', status: 'failed', reason: 'hub studio-b is away', description: '', location: '', group: '' });
+      },
+      stop() {},
+    }),
+  });
+  const start = async (required: string[]) => {
+    const flow = flowOf({
+      connections: {
+        api: {
+          type: 'rest-api',
+          port: 0,
+          bindIp: '127.0.0.1',
+          required,
+          token: 'admin',
+          tokens: [{ name: 'none', token: 'none', read: ['nothing/#'] }],
+        },
+        share: { type: 'dummy' },
+      },
+    });
+    const hub = new Hub({
+      flow: { ...flow, connections: flow.connections.map((c) => (c.id === 'share' ? configOf('share', sharing) : c)) },
+    });
+    t.teardown(() => hub.stop());
+    await hub.start();
+    return `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+  };
+  const ask = (base: string, token = 'admin') => fetch(`${base}/readyz`, { headers: { authorization: `Bearer ${token}` } });
+  const base = await start([]);
+  const listed = (await (await fetch(`${base}/connections`, { headers: { authorization: 'Bearer admin' } })).json()) as {
+    id: string;
+    owner?: string;
+  }[];
+  t.like(
+    listed.find((c) => c.id === 'desk'),
+    { owner: 'studio-b' },
+    'a connection of another hub names its owner',
+  );
+  const ready = await ask(base);
+  t.is(ready.status, 200, 'the hub is ready though another hub is away');
+  t.deepEqual(await ready.json(), { ok: true, connections: 2 });
+  const blind = await ask(base, 'none');
+  t.is(blind.status, 403);
+  t.like(await blind.json(), { code: 'PB_FORBIDDEN', error: 'this token reads no connection, so /readyz has nothing to tell it' });
+  const waiting = await ask(await start(['desk']));
+  t.is(waiting.status, 503, 'named in required, it is waited for');
+  t.like(await waiting.json(), { connections: [{ id: 'desk', status: 'failed' }] });
 });

@@ -340,7 +340,7 @@ export class HubShare implements Publishing {
       mirror = undefined;
     }
     if (!mirror) {
-      const opened = this.context.hub.mirror(id);
+      const opened = this.context.hub.mirror(id, owner);
       if (!opened.ok) {
         this.context.log.warn(`connection "${id}" of hub ${owner} is not shown: ${opened.error.message}`);
         return;
