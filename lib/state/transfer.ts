@@ -20,9 +20,9 @@ export function exportState(store: StateStore): StateExport {
 
 /**
  * Stores the values of an export, over what is stored. Checks the whole document first:
- * one bad entry (not an address, a connection the flow file does not have, not a string,
- * number or boolean) refuses it all (PB_BAD_REQUEST naming the entry), so nothing is half
- * imported. Whether a value fits its parameter's type is known only once the parameter
+ * a bad entry (not an address, a connection the flow file does not have, not a string,
+ * number or boolean) refuses it all, so nothing is half imported, with every bad entry
+ * named at once (PB_BAD_REQUEST; the first 50, then how many more). Whether a value fits its parameter's type is known only once the parameter
  * exists: at the next start, one that does not is dropped for the default with a warning.
  * Resolves with how many values were stored.
  */
@@ -32,16 +32,29 @@ export async function importState(store: StateStore, document: unknown, isConnec
     return fail('PB_BAD_REQUEST', 'expected {"values": {"<address>": <string, number or boolean>, …}}, as `patchbay state export` writes');
   }
   const entries = Object.entries(values);
+  const bad: string[] = [];
   for (const [address, value] of entries) {
-    const parsed = parseAddress(address);
-    if (!parsed.ok) return fail('PB_BAD_REQUEST', `values[${JSON.stringify(address)}]: ${parsed.error.message}`);
-    if (!isConnection(parsed.value.connectionId)) {
-      return fail('PB_BAD_REQUEST', `values[${JSON.stringify(address)}]: the flow file has no connection "${parsed.value.connectionId}"`);
-    }
-    if (!isValue(value))
-      return fail('PB_BAD_REQUEST', `values[${JSON.stringify(address)}]: expected a string, a finite number or a boolean`);
+    const problem = entryProblem(address, value, isConnection);
+    if (problem) bad.push(`values[${JSON.stringify(address)}]: ${problem}`);
+  }
+  if (bad.length === 1) return fail('PB_BAD_REQUEST', bad[0] as string);
+  if (bad.length > 1) {
+    const more = bad.length > SHOWN ? `\n  … and ${bad.length - SHOWN} more` : '';
+    return fail('PB_BAD_REQUEST', `${bad.length} bad entries, nothing imported:\n  ${bad.slice(0, SHOWN).join('\n  ')}${more}`);
   }
   for (const [address, value] of entries) store.setValue(address, value as Value);
   await store.settled();
   return store.health.ok ? ok(entries.length) : fail('PB_STATE_UNAVAILABLE', store.health.reason);
+}
+
+/** How many bad entries an import names one by one. */
+const SHOWN = 50;
+
+/** What is wrong with one entry of an import, if anything. */
+function entryProblem(address: string, value: unknown, isConnection: (id: string) => boolean): string | undefined {
+  const parsed = parseAddress(address);
+  if (!parsed.ok) return parsed.error.message;
+  if (!isConnection(parsed.value.connectionId)) return `the flow file has no connection "${parsed.value.connectionId}"`;
+  if (!isValue(value)) return 'expected a string, a finite number or a boolean';
+  return undefined;
 }

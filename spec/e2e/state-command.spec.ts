@@ -58,6 +58,19 @@ test('a bad import, an unknown connection or a missing folder is refused and cha
     t.is(result.status, 2, name);
     t.regex(result.stderr, reason, name);
   }
+  await writeFile(
+    join(dir, 'many.json'),
+    JSON.stringify({ values: { 'Bad Id/x': 1, 'vars/a': 2, 'nope/a': 1, 'vars/title': { deep: 1 } } }),
+  );
+  const many = patchbay('state', flow, 'import', join(dir, 'many.json'));
+  t.is(many.status, 2);
+  t.regex(many.stderr, /3 bad entries, nothing imported:/, 'every bad entry at once, as validate lists mistakes');
+  for (const reason of [
+    /values\["Bad Id\/x"\]: .*not an address/,
+    /values\["nope\/a"\]: the flow file has no connection "nope"/,
+    /values\["vars\/title"\]: expected a string/,
+  ])
+    t.regex(many.stderr, reason);
   const typo = patchbay('state', flow, 'reset', 'vras');
   t.is(typo.status, 2, 'a typo in the connection id');
   t.is(
