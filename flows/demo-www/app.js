@@ -50,15 +50,19 @@ function write(address, value) {
   socket.send(JSON.stringify({ p: address, v: value }));
 }
 
-/** Rows with a value the socket does not stream (wsFilters): refreshed from GET /parameters. */
+/**
+ * Rows the socket does not stream (wsFilters keep them off it): refreshed from GET /parameters
+ * and marked "polled". A row is known to be kept off only once it has a value the socket did
+ * not send (its snapshot sends every known value it streams); one without a value yet is not
+ * marked.
+ */
 async function poll() {
-  const unstreamed = [...cells].filter(([address, cell]) => !streamed.has(address) && cell.type !== 'T');
-  for (const [, cell] of unstreamed) cell.row.classList.add('polled');
-  if (unstreamed.length === 0) return;
+  if ([...cells].every(([address, cell]) => streamed.has(address) || cell.type === 'T')) return;
   for (const parameter of await listParameters()) {
     const cell = cells.get(parameter.p);
-    if (cell && !streamed.has(parameter.p) && parameter.v !== undefined && cell.value.textContent !== String(parameter.v))
-      show(parameter.p, parameter.v);
+    if (!cell || streamed.has(parameter.p) || cell.type === 'T') continue;
+    cell.row.classList.toggle('polled', parameter.v !== undefined);
+    if (parameter.v !== undefined && cell.value.textContent !== String(parameter.v)) show(parameter.p, parameter.v);
   }
 }
 

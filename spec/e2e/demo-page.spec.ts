@@ -68,7 +68,7 @@ live(`the demo page follows reloads, updates every row it lists, clears an old e
   const { hub, base } = await serve(
     t,
     { documentRoot, wsFilters: ['^studio/on'] },
-    { studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5'] } },
+    { studio: { type: 'dummy', parameters: ['onair,B,false', 'note,S,first', 'level,F,0.5', 'onset,S'] } },
   );
   const browser = await openBrowser(t);
   const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
@@ -80,6 +80,12 @@ live(`the demo page follows reloads, updates every row it lists, clears an old e
 
   param(hub, 'studio/note').set('second');
   await value('studio/note').filter({ hasText: 'second' }).waitFor();
+  // "polled" marks what wsFilters keep off the socket, not a streamed parameter without a value yet.
+  const polled = async (address: string) =>
+    ((await page.locator(`tr[data-address="${address}"]`).getAttribute('class')) ?? '').includes('polled');
+  t.true(await polled('studio/note'), 'filtered out, so polled');
+  t.false(await polled('studio/onset'), 'streamed, only unknown so far');
+  t.false(await polled('studio/onair'));
 
   // An error, then a success: the error goes.
   await page.getByLabel('new value for studio/level').fill('loud');
