@@ -1,4 +1,4 @@
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
 import type { Hub } from '../../lib/hub/hub.ts';
 import type { SetResult } from '../../lib/core/parameter.ts';
@@ -486,3 +486,24 @@ withBroker(
     t.pass();
   },
 );
+
+test('an HTTP write to a mapped topic while the broker is away is answered within the timeout with 504, and the value is held for the broker (R-G1, R-M4)', async (t) => {
+  // A port where no broker listens: the connection stays degraded.
+  const hub = await startHub(t, {
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      bus: {
+        type: 'mqtt',
+        url: 'mqtt://127.0.0.1:1',
+        topics: [{ id: 'lamp', topic: 'lamp/state', type: 'B', commandTopic: 'lamp/command' }],
+      },
+    },
+  });
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  const started = Date.now();
+  const answer = await fetch(`http://127.0.0.1:${port}/update?parameter=bus/lamp&value=true`, { signal: AbortSignal.timeout(10_000) });
+  t.is(answer.status, 504);
+  t.is(answer.headers.get('x-patchbay-code'), 'PB_DEVICE_TIMEOUT');
+  t.regex(await answer.text(), /the broker did not take it within 2000 ms; it is held and sent when the broker is back/);
+  t.true(Date.now() - started < 5000, 'answered within the timeout, not held open');
+});

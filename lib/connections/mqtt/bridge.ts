@@ -9,8 +9,10 @@ import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { fail, HubError, ok, type Result } from '../../core/errors.ts';
 import type { OwnedParameter, Parameter, SetResult } from '../../core/parameter.ts';
+import { after } from '../../core/scheduler.ts';
 import { toWire, type Value } from '../../core/value.ts';
 import type { ConnectionContext } from '../connection.ts';
+import { DEFAULT_TIMEOUT_MS } from '../device-link.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import type { MappedTopic, MqttSettings } from './settings.ts';
 
@@ -190,18 +192,27 @@ export class Bridge {
   /** A write to a mapped topic's parameter: published to its command topic, kept while the broker is away. */
   private command(entry: MappedTopic, value: Value, answered: ((result: SetResult) => void) | undefined): SetResult {
     const payload = toWire(value);
+    const address = `${this.context.id}/${entry.id}`;
+    // The writer hears within the timeout (R-G1); the value stays held for the broker (R-M4).
+    let answer = answered;
+    const bound = answered
+      ? after(this.context.scheduler, DEFAULT_TIMEOUT_MS, () => {
+          answer = undefined;
+          const why = `${address}: the broker did not take it within ${DEFAULT_TIMEOUT_MS} ms; it is held and sent when the broker is back (latest value per topic)`;
+          answered({ ok: false, error: new HubError('PB_DEVICE_TIMEOUT', why) });
+        })
+      : undefined;
     this.link.publish(entry.commandTopic, payload, { qos: this.settings.qos, retain: false }, 'keep', (error) => {
-      answered?.(
+      bound?.unsubscribe();
+      answer?.(
         error
           ? {
               ok: false,
-              error: new HubError(
-                'PB_BROKER_UNAVAILABLE',
-                `${this.context.id}/${entry.id}: not published to ${entry.commandTopic}: ${error.message}`,
-              ),
+              error: new HubError('PB_BROKER_UNAVAILABLE', `${address}: not published to ${entry.commandTopic}: ${error.message}`),
             }
           : ok(true),
       );
+      answer = undefined;
     });
     return ok(true);
   }
