@@ -231,6 +231,30 @@ withBroker(
 );
 
 /** Two hubs on the broker: `a` runs `studio` and shares it, `b` shows it. */
+withBroker(
+  `a write to another hub's parameter while this hub's broker is away is refused at once, naming the broker, not blaming the other hub (R-M5)${whyNoBroker}`,
+  async (t) => {
+    const own = await startBroker();
+    t.teardown(() => own.stop());
+    const prefix = prefixOf();
+    await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,I,5'] },
+        bus: { type: 'mqtt', url: own.url, prefix, hub: { id: 'a', share: ['studio/#'] } },
+      },
+    });
+    const b = await startHub(t, { connections: { bus: { type: 'mqtt', url: own.url, prefix, hub: { id: 'b', share: [] } } } });
+    await eventually(() => valueOn(b, 'studio/level') === 5, "b shows a's level");
+    await own.kill();
+    await eventually(() => statusOf(b, 'bus')?.status === 'degraded', 'b has lost the broker');
+    const written = b.graph.write('studio/level', 7);
+    t.false(written.ok);
+    if (written.ok) return;
+    t.is(written.error.code, 'PB_BROKER_UNAVAILABLE');
+    t.regex(written.error.message, /^studio\/level: not sent: no connection to mqtt:\/\/127\.0\.0\.1/);
+  },
+);
+
 async function twoHubs(t: ExecutionContext, prefix: string) {
   const a = await startHub(t, {
     connections: {

@@ -88,6 +88,11 @@ export class BrokerLink {
     );
   }
 
+  /** Why the broker cannot be reached, while it cannot. */
+  get downReason(): string {
+    return this.link.downReason;
+  }
+
   get up(): boolean {
     return this.isUp;
   }

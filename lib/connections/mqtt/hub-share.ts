@@ -425,6 +425,9 @@ export class HubShare implements Publishing {
   private forward(address: string, type: ValueType, value: Value, origin: string | undefined, answered: Answered | undefined): SetResult {
     const connectionId = address.slice(0, address.indexOf('/'));
     const mirror = this.mirrors.get(connectionId);
+    // Without the broker nothing reaches the owner: say so, rather than that the owner is away.
+    if (!this.link.up)
+      return fail('PB_BROKER_UNAVAILABLE', `${address}: not sent: ${this.link.downReason || 'the broker is not connected yet'}`);
     if (!mirror || !this.others.get(mirror.owner)?.online)
       return fail('PB_OWNER_UNAVAILABLE', `${address}: hub ${mirror?.owner ?? '?'} is away`);
     const userProperties = { hub: this.hub.id, origin: origin ?? '' };
