@@ -401,6 +401,12 @@ export class Graph {
       : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${parsed.value.connectionId}"`);
   }
 
+  /** Why nothing is at `address`, in the words of `lookup` without the address: what a waiting rule or watch says. */
+  whyMissing(address: string): string {
+    const looked = this.lookup(address);
+    return looked.ok ? 'it is there now' : looked.error.message.slice(address.length + 2);
+  }
+
   /**
    * Follows whatever parameter is at `address`, now or later: its value on subscribe
    * (`undefined` while it is missing or unknown), then every change; when the parameter

@@ -195,29 +195,22 @@ export class RuleEngine {
       };
     }
     const { graph } = this.options;
-    const missing: string[] = [];
+    // Each missing address with its role: `source a/b`, `destination c/d`.
+    const missing: [role: string, address: string][] = [];
     const source = graph.get(rule.source);
-    if (!source) missing.push(`source ${rule.source}`);
+    if (!source) missing.push(['source', rule.source]);
     else if (source.access === 'write-only')
       return { status: 'failed', code: 'PB_WRITE_ONLY', reason: `source ${rule.source} is write-only, so it cannot be read` };
     for (const destination of rule.destinations) {
       const found = graph.get(destination);
-      if (!found) missing.push(`destination ${destination}`);
+      if (!found) missing.push(['destination', destination]);
       else if (found.access === 'read-only')
         return { status: 'failed', code: 'PB_READ_ONLY', reason: `destination ${destination} is read-only` };
     }
-    if (missing.length === 0) return { status: 'running' };
-    return {
-      status: 'waiting',
-      code: 'PB_WAITING',
-      reason: `waiting for ${missing.join(', ')}: ${this.whyMissing(missing[0]!.slice(missing[0]!.indexOf(' ') + 1))}`,
-    };
-  }
-
-  /** Why an address has no parameter yet, in the words of `Graph.lookup`. */
-  private whyMissing(address: string): string {
-    const looked = this.options.graph.lookup(address);
-    return looked.ok ? 'it is there now' : looked.error.message.slice(address.length + 2);
+    const [first] = missing;
+    if (!first) return { status: 'running' };
+    const named = missing.map(([role, address]) => `${role} ${address}`).join(', ');
+    return { status: 'waiting', code: 'PB_WAITING', reason: `waiting for ${named}: ${graph.whyMissing(first[1])}` };
   }
 
   /** What a rule does with each change of its source: its pipe, then a write to every destination. */

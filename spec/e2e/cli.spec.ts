@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { eventually, startBound } from '../helpers/eventually.ts';
 
 const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
@@ -26,6 +26,18 @@ function patchbay(
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<Finished>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
   return { child, done, stderrSoFar: () => stderr };
+}
+
+/** `patchbay` with these arguments, once its hub runs; killed when the spec ends if it still does. */
+async function running(t: ExecutionContext, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const run = patchbay(args, env);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  await eventually(
+    () => run.stderrSoFar().includes('running:'),
+    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
+  return run;
 }
 
 async function flowFile(text: string): Promise<string> {
@@ -77,13 +89,7 @@ test('run starts the hub, names connections in its log, and stops cleanly on SIG
     first: { type: 'dummy', parameters: 'x,I,1' },
     second: { type: 'timer', pulses: [{ interval: 50 }] },
   } }`);
-  const run = patchbay(['run', path]);
-  t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(
-    () => run.stderrSoFar().includes('running:'),
-    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
-    startBound,
-  );
+  const run = await running(t, ['run', path]);
   run.child.kill('SIGTERM');
   const { code, stderr } = await run.done;
   t.is(code, 0);
@@ -102,13 +108,7 @@ test('run starts a hub whose xml-file-output has a malformed template: that conn
     vars: { type: 'dummy', parameters: 'x,I,1' },
     out: { type: 'xml-file-output', filename: 'now.xml', template: '<show>\\n  <title>$Title</titel>\\n</show>' },
   } }`);
-  const run = patchbay(['run', path, '--state', 'none']);
-  t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(
-    () => run.stderrSoFar().includes('running:'),
-    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
-    startBound,
-  );
+  const run = await running(t, ['run', path, '--state', 'none']);
   run.child.kill('SIGTERM');
   const { code, stderr } = await run.done;
   t.is(code, 0);
@@ -122,13 +122,7 @@ test('run starts a hub whose xml-file-output has a malformed template: that conn
 });
 
 test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {
-  const run = patchbay(['run', '--log-format', 'json']);
-  t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(
-    () => run.stderrSoFar().includes('running:'),
-    () => `the demo to start (log so far: ${run.stderrSoFar()})`,
-    startBound,
-  );
+  const run = await running(t, ['run', '--log-format', 'json']);
   run.child.kill('SIGINT');
   const { code, stderr } = await run.done;
   t.is(code, 0);
@@ -178,13 +172,7 @@ test('a hub whose log reader went away still stops cleanly on SIGTERM', async (t
   const path = await flowFile(
     `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, tick: { type: 'timer', pulses: [{ interval: 10 }] } } }`,
   );
-  const run = patchbay(['run', path, '--log-level', 'debug', '--log-format', 'json']);
-  t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(
-    () => run.stderrSoFar().includes('running:'),
-    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
-    startBound,
-  );
+  const run = await running(t, ['run', path, '--log-level', 'debug', '--log-format', 'json']);
   run.child.stderr?.destroy(); // the reading end of the log pipe closes
   await new Promise((resolve) => setTimeout(resolve, 200));
   run.child.kill('SIGTERM');
@@ -208,13 +196,7 @@ test('environment variables fill in ${NAME} placeholders; a whole placeholder in
     ),
     invalid.stderr,
   );
-  const run = patchbay(['run', path, '--state', 'none'], { ...process.env, PORT: '0', TOKEN: 'secret', TITLE: 'Evening News' });
-  t.teardown(() => run.child.kill('SIGKILL'));
-  await eventually(
-    () => run.stderrSoFar().includes('running:'),
-    () => `the hub to start (log so far: ${run.stderrSoFar()})`,
-    startBound,
-  );
+  const run = await running(t, ['run', path, '--state', 'none'], { ...process.env, PORT: '0', TOKEN: 'secret', TITLE: 'Evening News' });
   const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderrSoFar())?.[1];
   t.truthy(port, run.stderrSoFar());
   const read = (address: string) =>

@@ -126,14 +126,9 @@ export class CodeFlows {
       [...addresses.keys()].map((address) => ({
         id,
         code: 'PB_WAITING' as const,
-        message: `code flow ${this.owned.get(id)?.flow.path ?? id} watches ${address}, which does not exist yet (${this.whyMissing(address)})`,
+        message: `code flow ${this.owned.get(id)?.flow.path ?? id} watches ${address}, which does not exist yet (${this.options.graph.whyMissing(address)})`,
       })),
     );
-  }
-
-  private whyMissing(address: string): string {
-    const looked = this.options.graph.lookup(address);
-    return looked.ok ? 'it is there now' : looked.error.message.slice(address.length + 2);
   }
 
   /** `Graph.watch`, counted in `waiting` while no parameter is at the address. */
