@@ -7,6 +7,7 @@
  * latest table in bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -818,12 +819,19 @@ async function scenarioHighFrequency() {
 
 // --- 9. hubs sharing one MQTT broker (R-M5) ------------------------------------------------
 
+/** The site key of the bench's hubs, made for this run. */
+const siteKey = (() => {
+  const file = join(tmpdir(), `patchbay-bench-${process.pid}-site.key`);
+  writeFileSync(file, randomBytes(32).toString('hex'));
+  return { file };
+})();
+
 /** A flow of hub `id` on `url`: the owner runs the 1,000 bench parameters and shares them. */
 function hubFlow(id: string, url: string, owner: boolean): string {
   const file = join(tmpdir(), `patchbay-bench-${process.pid}-${id}.json5`);
   const connections: Record<string, unknown> = {
     api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
-    broker: { type: 'mqtt', url, hub: { id, share: owner ? ['bench/#'] : [] } },
+    broker: { type: 'mqtt', url, hub: { id, share: owner ? ['bench/#'] : [], key: siteKey } },
   };
   if (owner) connections['bench'] = { type: 'dummy', parameters: Array.from({ length: parameterCount }, (_, i) => `p${i},S,0`) };
   writeFileSync(file, JSON.stringify({ connections }));

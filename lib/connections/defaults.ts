@@ -48,7 +48,8 @@ interface Node {
  */
 export function fillDefaults(schema: TSchema, settings: unknown): unknown {
   const node = schema as Node;
-  if (settings === undefined) return node.default === undefined ? undefined : structuredClone(node.default);
+  // A default object is filled in turn: `{}` stands for its members' own defaults.
+  if (settings === undefined) return node.default === undefined ? undefined : fillDefaults(schema, structuredClone(node.default));
   if (!holdsDefaults(node)) return settings;
   if (Array.isArray(settings)) return node.items ? settings.map((item) => fillDefaults(node.items as TSchema, item)) : settings;
   if (node.properties && typeof settings === 'object' && settings !== null) {

@@ -122,6 +122,10 @@ export const errorTable = {
     status: 504,
     text: "The device did not confirm the write within the connection's `timeout` (default 2 s); it may or may not have taken it.",
   },
+  PB_OVER_LIMIT: {
+    status: 503,
+    text: "The broker sent more than the mqtt connection's `limits` allow (message size, hubs, connections or parameters of a hub, values held for parameters not shown yet); what was over was dropped and counted. Find the sender, or raise the limit.",
+  },
   PB_START_FAILED: {
     status: 503,
     text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.',

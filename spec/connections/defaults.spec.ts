@@ -11,6 +11,7 @@ const schema = Type.Object({
     [],
   ),
   lines: withDefault(Type.Array(Type.String()), []),
+  limits: withDefault(Type.Object({ size: withDefault(Type.Integer(), 64), count: Type.Optional(Type.Integer()) }), {}),
 });
 
 test('a setting left out takes its default from the schema, at every depth, and the settings as written stay as they are', (t) => {
@@ -22,9 +23,15 @@ test('a setting left out takes its default from the schema, at every depth, and 
       { label: 'b', interval: 20 },
     ],
     lines: [],
+    limits: { size: 64 },
   });
   t.deepEqual(written, { pulses: [{ label: 'a' }, { label: 'b', interval: 20 }] }, 'the flow document is not changed');
-  t.deepEqual(fillDefaults(schema, {}), { port: 17011, pulses: [], lines: [] });
+  t.deepEqual(
+    fillDefaults(schema, {}),
+    { port: 17011, pulses: [], lines: [], limits: { size: 64 } },
+    "a default object gets its members' defaults",
+  );
+  t.deepEqual((fillDefaults(schema, { limits: { count: 2 } }) as { limits: unknown }).limits, { size: 64, count: 2 });
   const first = fillDefaults(schema, {}) as { pulses: unknown[] };
   first.pulses.push('x');
   t.deepEqual((fillDefaults(schema, {}) as { pulses: unknown[] }).pulses, [], 'each gets its own copy of a default');
@@ -51,5 +58,5 @@ test("a type's parse receives its settings with the schema's defaults in place",
     create: () => ({ start() {}, stop() {} }),
   });
   t.true(type.prepare({ pulses: [{ label: 'x' }] }, { id: 'probe', baseDir: '/' }).ok);
-  t.deepEqual(seen, { port: 17011, pulses: [{ label: 'x', interval: 1000 }], lines: [] });
+  t.deepEqual(seen, { port: 17011, pulses: [{ label: 'x', interval: 1000 }], lines: [], limits: { size: 64 } });
 });

@@ -7,6 +7,8 @@ import { capturedLog, startHub } from '../helpers/hub.ts';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { startBroker, tlsFixtures, whyNoBroker } from '../helpers/mosquitto.ts';
 import { readFileSync } from 'node:fs';
+import { Signer } from '../../lib/connections/mqtt/signing.ts';
+import { siteKey, siteKeyFile } from '../helpers/site-key.ts';
 import { join } from 'node:path';
 
 const broker = brokerOfFile();
@@ -77,7 +79,7 @@ withBroker(
 );
 
 withBroker(
-  `a message on …/set/<parameter> writes a published parameter, and only a published one; a response topic gets the answer (R-M2)${whyNoBroker}`,
+  `a message on …/set/<parameter> writes a published parameter, and only a published one; a response topic under <prefix>/$answers/ gets the answer (R-M2)${whyNoBroker}`,
   async (t) => {
     const prefix = prefixOf();
     const hub = await startHub(t, {
@@ -86,11 +88,11 @@ withBroker(
         bus: { type: 'mqtt', url: broker.url, prefix, publish: ['studio/level'] },
       },
     });
-    const tool = await watch(t, `${prefix}/answers`);
+    const tool = await watch(t, `${prefix}/$answers/tool`);
     const ask = (address: string, payload: string, correlation: string) =>
       tool.client.publishAsync(`${prefix}/${address.replace('/', '/set/')}`, payload, {
         qos: 1,
-        properties: { responseTopic: `${prefix}/answers`, correlationData: Buffer.from(correlation) },
+        properties: { responseTopic: `${prefix}/$answers/tool`, correlationData: Buffer.from(correlation) },
       });
     await ask('studio/level', '42', 'one');
     await ask('studio/locked', '9', 'two');
@@ -102,7 +104,16 @@ withBroker(
       tool.messages.map((m) => JSON.parse(m.payload).code ?? 'ok'),
       ['ok', 'PB_FORBIDDEN', 'PB_CONVERSION'],
     );
-    t.is(hub.graph.get('studio/level')?.lastChange?.by, 'mqtt');
+    t.is(hub.graph.get('studio/level')?.lastChange?.by, `mqtt ${prefix}/studio/set/level`);
+    // A response topic anywhere else gets nothing: not another hub's topic, not a device's.
+    const elsewhere = await watch(t, `${prefix}/elsewhere`);
+    await tool.client.publishAsync(`${prefix}/studio/set/level`, '43', {
+      qos: 1,
+      properties: { responseTopic: `${prefix}/elsewhere`, correlationData: Buffer.from('four') },
+    });
+    await eventually(() => valueOn(hub, 'studio/level') === 43, 'the fourth write');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    t.deepEqual(elsewhere.messages, []);
   },
 );
 
@@ -240,10 +251,12 @@ withBroker(
     await startHub(t, {
       connections: {
         studio: { type: 'dummy', parameters: ['level,I,5'] },
-        bus: { type: 'mqtt', url: own.url, prefix, hub: { id: 'a', share: ['studio/#'] } },
+        bus: { type: 'mqtt', url: own.url, prefix, hub: { id: 'a', share: ['studio/#'], key: siteKey } },
       },
     });
-    const b = await startHub(t, { connections: { bus: { type: 'mqtt', url: own.url, prefix, hub: { id: 'b', share: [] } } } });
+    const b = await startHub(t, {
+      connections: { bus: { type: 'mqtt', url: own.url, prefix, hub: { id: 'b', share: [], key: siteKey } } },
+    });
     await eventually(() => valueOn(b, 'studio/level') === 5, "b shows a's level");
     await own.kill();
     await eventually(() => statusOf(b, 'bus')?.status === 'degraded', 'b has lost the broker');
@@ -259,10 +272,12 @@ async function twoHubs(t: ExecutionContext, prefix: string) {
   const a = await startHub(t, {
     connections: {
       studio: { type: 'dummy', description: 'desk A', parameters: ['level,I,5', 'name,S,desk', 'go,T'] },
-      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['studio/#'] } },
+      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['studio/#'], key: siteKey } },
     },
   });
-  const b = await startHub(t, { connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'b', share: [] } } } });
+  const b = await startHub(t, {
+    connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'b', share: [], key: siteKey } } },
+  });
   return { a, b };
 }
 
@@ -293,14 +308,24 @@ withBroker(
 
 withBroker(`a forwarded write the owner refuses is answered with the owner's error and code (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
-  // An owner that refuses everything, written with a plain MQTT client: the protocol as another hub speaks it.
+  // An owner that refuses everything, written with a plain MQTT client and the site key: the protocol as another hub speaks it.
+  const signer = new Signer(Buffer.from(readFileSync(siteKeyFile, 'utf8').trim()), 'strict');
+  const presence = `${prefix}/$hub/strict`;
   const owner = await mqtt.connectAsync(broker.url, {
     protocolVersion: 5,
-    will: { topic: `${prefix}/$hub/strict`, payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
+    will: {
+      topic: presence,
+      payload: Buffer.from('{"online":false}'),
+      qos: 1,
+      retain: true,
+      properties: signer.sign(presence, '{"online":false}', {}),
+    },
   });
   t.teardown(() => owner.endAsync(true));
+  const send = (topic: string, payload: string, options: IClientPublishOptions) =>
+    owner.publishAsync(topic, payload, { ...options, properties: signer.sign(topic, payload, options.properties ?? {}) });
   const retained: IClientPublishOptions = { qos: 1, retain: true };
-  await owner.publishAsync(`${prefix}/$hub/strict`, '{"online":true}', retained);
+  await send(presence, '{"online":true}', retained);
   const connection = {
     id: 'vault',
     type: 'dummy',
@@ -309,20 +334,21 @@ withBroker(`a forwarded write the owner refuses is answered with the owner's err
     description: '',
     location: '',
     group: '',
-    since: 1,
     parameters: [['door', 'B', 'read-write']],
   };
-  await owner.publishAsync(`${prefix}/$hub/strict/connections`, JSON.stringify({ hub: 'strict', connections: [connection] }), retained);
+  await send(`${prefix}/$hub/strict/connections`, JSON.stringify({ hub: 'strict', connections: [connection] }), retained);
   owner.on('message', (_topic, _payload, packet) => {
     const { responseTopic, correlationData } = packet.properties ?? {};
     if (responseTopic)
-      void owner.publishAsync(responseTopic, JSON.stringify({ ok: false, error: 'vault/door is locked by policy', code: 'PB_FORBIDDEN' }), {
+      void send(responseTopic, JSON.stringify({ ok: false, error: 'vault/door is locked by policy', code: 'PB_FORBIDDEN' }), {
         qos: 1,
         properties: { correlationData: correlationData! },
       });
   });
   await owner.subscribeAsync(`${prefix}/vault/set/#`, { qos: 1 });
-  const b = await startHub(t, { connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'b', share: [] } } } });
+  const b = await startHub(t, {
+    connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'b', share: [], key: siteKey } } },
+  });
   t.like(b.graph.get('vault/door'), { type: 'B', access: 'read-write' });
   const answer = await answerOf(b, 'vault/door', true);
   t.false(answer.ok);
@@ -340,7 +366,7 @@ withBroker(
     const later = await startHub(t, {
       connections: {
         studio: { type: 'dummy', parameters: ['level,I,99'] },
-        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'c', share: ['studio/#'] } },
+        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'c', share: ['studio/#'], key: siteKey } },
       },
     });
     await eventually(() => statusOf(later, 'studio')?.status === 'failed', 'the later studio to fail');
@@ -361,14 +387,16 @@ withBroker(`a hub that joins late has every value of the others before its mqtt 
   const a = await startHub(t, {
     connections: {
       big: { type: 'dummy', parameters: lines },
-      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['big/#'] } },
+      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['big/#'], key: siteKey } },
     },
   });
   for (let i = 0; i < count; i++) a.graph.write(`big/p${i}`, i + 1);
   // The owner's values reach the broker before the joiner subscribes.
   const tool = await watch(t, `${prefix}/big/val/p${count - 1}`);
   await eventually(() => tool.on(`${prefix}/big/val/p${count - 1}`).includes(String(count)), 'the last value on the broker');
-  const b = await startHub(t, { connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'b', share: [] } } } });
+  const b = await startHub(t, {
+    connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'b', share: [], key: siteKey } } },
+  });
   t.is(statusOf(b, 'bus')?.status, 'ok');
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => valueOn(b, `big/p${i}`) !== i + 1);
   t.deepEqual(missing, []);
@@ -387,7 +415,7 @@ withBroker(
     const back = await startHub(t, {
       connections: {
         studio: { type: 'dummy', parameters: ['level,I,8', 'name,S,desk', 'go,T'] },
-        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['studio/#'] } },
+        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'a', share: ['studio/#'], key: siteKey } },
       },
     });
     t.is(statusOf(back, 'studio')?.status, 'ok');
@@ -398,7 +426,9 @@ withBroker(
 withBroker(`writes made on two hubs at once end with one value on every hub: the owner's last (R-M5)${whyNoBroker}`, async (t) => {
   const prefix = prefixOf();
   const { a, b } = await twoHubs(t, prefix);
-  const c = await startHub(t, { connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'c', share: [] } } } });
+  const c = await startHub(t, {
+    connections: { bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'c', share: [], key: siteKey } } },
+  });
   const rounds = 300;
   for (let i = 0; i < rounds; i++) {
     b.graph.write('studio/level', 1000 + i);
@@ -422,7 +452,7 @@ withBroker(`/metrics shows the broker connection, the other hubs and the message
     connections: {
       api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
       desk: { type: 'dummy', parameters: ['fader,I,0'] },
-      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'm', share: ['desk/#'] } },
+      bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'm', share: ['desk/#'], key: siteKey } },
     },
   });
   const port = observed.connection('api')?.info.details?.['port'] as number;
@@ -454,7 +484,7 @@ withBroker(
     const shower = await startHub(t, {
       connections: {
         api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
-        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'v', share: [] } },
+        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'v', share: [], key: siteKey } },
       },
     });
     const port = shower.connection('api')?.info.details?.['port'] as number;

@@ -8,8 +8,11 @@ import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { whyNoBroker } from '../helpers/mosquitto.ts';
+import { siteKey, siteKeyFile } from '../helpers/site-key.ts';
 
 const broker = brokerOfFile();
+// The examples read the site key from the environment; the hub processes inherit it.
+process.env['PATCHBAY_SITE_KEY'] = readFileSync(siteKeyFile, 'utf8');
 
 type Document = { connections: Record<string, Record<string, unknown>> };
 
@@ -60,7 +63,7 @@ withBroker(
     const late = await runHub(
       t,
       await flowFile(dir, 'late.json5', {
-        connections: { api: { type: 'rest-api' }, broker: { type: 'mqtt', url: '', hub: { id: 'late', share: [] } } },
+        connections: { api: { type: 'rest-api' }, broker: { type: 'mqtt', url: '', hub: { id: 'late', share: [], key: siteKey } } },
       }),
     );
     t.is(await late.read('desk/scene'), 'news');

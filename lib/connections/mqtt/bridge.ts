@@ -27,7 +27,17 @@ export interface Publishing {
   isLocal(connectionId: string): boolean;
   /** User properties of value messages (the hub and who changed it), for hubs sharing the broker. */
   valueProperties?(parameter: Parameter): Record<string, string>;
+  /**
+   * Who sent a message, for hubs sharing the broker: the hub whose signature it carries, `none`
+   * when it carries none (a plain client), `rejected` when it carries one that does not verify.
+   */
+  sender?(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED;
+  /** True when the other hubs may write the parameter: this hub shares it with them. */
+  sharesWithHubs?(parameter: Parameter): boolean;
 }
+
+export const NO_HUB = Symbol('no hub');
+export const REJECTED = Symbol('rejected');
 
 /** The shortest time between two log lines about refused `set` writes. */
 const REFUSAL_LOG_MS = 10_000;
@@ -91,7 +101,9 @@ export class Bridge {
     for (const address of this.followed.keys()) if (address.startsWith(`${connectionId}/`)) this.republish(address);
   }
 
-  private republish(address: string): void {
+  /** Publishes a parameter's value again, when it is published. */
+  republish(address: string): void {
+    if (!this.followed.has(address)) return;
     const parameter = this.context.graph.get(address);
     if (parameter && parameter.type !== 'T' && parameter.value !== undefined) this.publishValue(parameter, parameter.value);
   }
@@ -138,7 +150,7 @@ export class Bridge {
     }
     const target = this.settings.layout.parameterOf(topic);
     if (target?.kind !== 'set') return false;
-    this.written(target.address, payload, properties);
+    this.written(topic, target.address, payload, properties);
     return true;
   }
 
@@ -150,23 +162,28 @@ export class Bridge {
     this.context.log.warn(`${topic}: ${reported.error.message} (further payloads that do not convert are not logged)`);
   }
 
-  /** A write from the broker: made when the parameter is published here, answered when asked. */
-  private written(address: string, payload: Buffer, properties: MessageProperties): void {
+  /**
+   * A write from the broker: made when `setAccess` allows it (or, from another hub whose
+   * signature verifies, when this hub shares the parameter), answered when asked — a hub on its
+   * own answer topic, a plain client only under `<prefix>/$answers/`, never anywhere else.
+   */
+  private written(topic: string, address: string, payload: Buffer, properties: MessageProperties): void {
     const connectionId = address.slice(0, address.indexOf('/'));
     // Writes to other hubs' connections are theirs to make and answer.
     if (!this.publishing.isLocal(connectionId)) return;
+    const from = this.publishing.sender?.(topic, payload, properties) ?? NO_HUB;
+    if (from === REJECTED) return this.refused(address, 'its signature does not verify (or it was replayed)');
     const { graph } = this.context;
     const parameter = graph.get(address);
-    const from = properties.userProperties?.['hub'];
-    const origin = typeof from === 'string' ? `hub ${from}: ${String(properties.userProperties?.['origin'] ?? '')}` : 'mqtt';
+    const origin = from === NO_HUB ? `mqtt ${topic}` : `hub ${from}: ${String(properties.userProperties?.['origin'] ?? '')}`;
     let result: SetResult;
     if (!parameter) result = graph.lookup(address) as Result<never>;
-    else if (!this.publishing.publishes(parameter))
-      result = fail('PB_FORBIDDEN', `${address} is not published on the broker, so it takes no writes from it`);
+    else if (!this.takesWrites(parameter, from !== NO_HUB))
+      result = fail('PB_FORBIDDEN', `${address} takes no writes from the broker (setAccess of ${this.context.id})`);
     else result = parameter.set(parameter.type === 'T' ? null : payload.toString(), origin);
     if (!result.ok) this.refused(address, result.error.message);
     const { responseTopic, correlationData } = properties;
-    if (!responseTopic) return;
+    if (!responseTopic || !this.answersGoTo(responseTopic, from)) return;
     const answer: WriteAnswer = result.ok ? { ok: true } : { ok: false, error: result.error.message, code: result.error.code };
     this.link.publish(
       responseTopic,
@@ -174,6 +191,17 @@ export class Bridge {
       { qos: this.settings.qos, properties: { ...(correlationData ? { correlationData } : {}) } },
       'drop',
     );
+  }
+
+  private takesWrites(parameter: Parameter, fromHub: boolean): boolean {
+    if (parameter.remote) return false;
+    return this.settings.setAccess.matches(parameter.address) || (fromHub && (this.publishing.sharesWithHubs?.(parameter) ?? false));
+  }
+
+  /** Where an answer may go: never a topic of someone else's (a presence, a device's command topic). */
+  private answersGoTo(responseTopic: string, from: string | typeof NO_HUB): boolean {
+    const { layout } = this.settings;
+    return from === NO_HUB ? responseTopic.startsWith(layout.plainAnswers) : responseTopic === layout.answers(from);
   }
 
   /** Counts a refused `set` write and logs it, at most one line in ten seconds with the number left unlogged. */

@@ -15,6 +15,7 @@ import type { Logger } from '../../core/log.ts';
 import { after, type Scheduler } from '../../core/scheduler.ts';
 import type { ConnectionContext } from '../connection.ts';
 import { DeviceLink, type LinkAttempt } from '../device-link.ts';
+import type { Signer } from './signing.ts';
 
 export interface LinkSettings {
   readonly url: string;
@@ -29,6 +30,11 @@ export interface LinkSettings {
   readonly will?: { readonly topic: string; readonly payload: string };
   /** Where the marker goes; the link subscribes to it. */
   readonly syncTopic: string;
+  /** The largest payload taken on a topic; the broker is asked not to send packets larger than any at all. */
+  readonly maxPayload: (topic: string) => number;
+  readonly maxPacket: number;
+  /** Signs every message it publishes, for hubs sharing the broker. */
+  readonly signer?: Signer;
 }
 
 export interface LinkOwner {
@@ -39,6 +45,8 @@ export interface LinkOwner {
   up(): void;
   /** The link is down (or never came up) for this reason; it is retrying. */
   down(reason: string): void;
+  /** A message over `maxPayload` was dropped. */
+  tooLarge(topic: string, size: number, limit: number): void;
 }
 
 export interface MessageProperties {
@@ -110,7 +118,11 @@ export class BrokerLink {
   /** One attempt of the link: the client's first connect, or a reconnect of it. */
   private open(attempt: LinkAttempt): void {
     this.attempt = attempt;
-    if (this.client) return void this.client.reconnect();
+    if (this.client) {
+      // Each session's will counts after all that session sent: signed again for the new one.
+      if (this.client.options.will) this.client.options.will = this.will()!;
+      return void this.client.reconnect();
+    }
     const { url, clientId, username, password, keepalive, ca, cert, key, will } = this.settings;
     const options: IClientOptions = {
       clientId,
@@ -126,7 +138,10 @@ export class BrokerLink {
       ...(ca ? { ca } : {}),
       ...(cert ? { cert } : {}),
       ...(key ? { key } : {}),
-      ...(will ? { will: { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true } } : {}),
+      // The last will is a hub's presence like any other: signed.
+      ...(will ? { will: this.will()! } : {}),
+      // What is larger never leaves the broker.
+      properties: { maximumPacketSize: this.settings.maxPacket },
     };
     const client = mqtt.connect(url, options);
     this.client = client;
@@ -164,6 +179,8 @@ export class BrokerLink {
       if (!this.isUp && payload.toString() === this.pendingMarker) this.cameUp();
       return;
     }
+    const limit = this.settings.maxPayload(topic);
+    if (payload.length > limit) return this.owner.tooLarge(topic, payload.length, limit);
     try {
       this.owner.message(topic, payload, properties);
     } catch (error) {
@@ -209,7 +226,27 @@ export class BrokerLink {
     const client = this.client;
     if (!client) return sent?.(new Error('the connection stopped'));
     this.counts.published++;
-    client.publish(topic, payload, options, sent ? (error) => sent(error ?? undefined) : undefined);
+    client.publish(topic, payload, this.signed(topic, payload, options), sent ? (error) => sent(error ?? undefined) : undefined);
+  }
+
+  /** The last will of a new session, signed when the link signs. */
+  private will(): IClientOptions['will'] {
+    const { will, signer } = this.settings;
+    if (!will) return undefined;
+    const signed = signer?.nextSession(will.topic, will.payload).userProperties;
+    return {
+      topic: will.topic,
+      payload: Buffer.from(will.payload),
+      qos: 1,
+      retain: true,
+      ...(signed ? { properties: { userProperties: signed } } : {}),
+    };
+  }
+
+  /** The options with the message signed, when the link signs. */
+  private signed(topic: string, payload: string, options: IClientPublishOptions): IClientPublishOptions {
+    const { signer } = this.settings;
+    return signer ? { ...options, properties: signer.sign(topic, payload, options.properties ?? {}) } : options;
   }
 
   /** Publishes the last messages (presence) and disconnects; gives up waiting after a second. */
@@ -228,7 +265,7 @@ export class BrokerLink {
     for (const [, { sent }] of this.kept) sent.forEach((done) => done(new Error('the connection stopped')));
     this.kept.clear();
     if (!client) return;
-    if (this.isUp) for (const { topic, payload, options } of last) client.publish(topic, payload, options);
+    if (this.isUp) for (const { topic, payload, options } of last) client.publish(topic, payload, this.signed(topic, payload, options));
     this.isUp = false;
     let bounded: Subscription | undefined;
     const bound = new Promise<void>((resolve) => (bounded = after(this.scheduler, 1000, resolve)));

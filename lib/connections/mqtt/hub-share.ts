@@ -6,21 +6,31 @@
  * addresses: values follow the owner's value topics, writes go to the owner's write
  * topics with a response topic, and the writer is told the owner's answer.
  *
- * Who owns an id that two hubs run: the hub that shared it first (its `since`), the lower
- * hub id on a tie. Every hub decides alike from the same retained messages; the later hub
- * fails its own connection with PB_CONNECTION_OWNED and the owner publishes its values again.
+ * Every message a hub publishes is signed with the site key (signing.ts); what does not
+ * verify is dropped and counted, and a hub whose own presence, description or values someone
+ * else overwrote on the broker puts them back at once.
+ *
+ * Who owns an id that two hubs run is what the broker ordered: each hub hears its own claims
+ * come back (its `$hub` subscription has no No Local), so a claim is confirmed once it came
+ * back before any other hub's claim of the id, and lost when another's came first — both
+ * hubs hear the two in the same order. The loser fails its own connection with
+ * PB_CONNECTION_OWNED and withdraws its claim; the owner publishes its values again. A claim
+ * only ever fails a connection this hub shares: never its rest-api, its mqtt connection or a
+ * connection with nothing shared.
  */
+import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { fail, HubError, ok } from '../../core/errors.ts';
 import type { Access, Answered, Parameter, ProxyParameter, SetResult } from '../../core/parameter.ts';
-import { afterTurn, every } from '../../core/scheduler.ts';
+import { after, afterTurn, every } from '../../core/scheduler.ts';
 import { toWire, type Value, type ValueType, valueTypes } from '../../core/value.ts';
 import { type ConnectionInfo, type ServingContext, type MirroredConnection, Status } from '../connection.ts';
-import type { AddressPatterns } from '../../core/address-pattern.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
-import type { Publishing, WriteAnswer } from './bridge.ts';
-import type { MqttSettings } from './settings.ts';
+import { NO_HUB, type Publishing, REJECTED, type WriteAnswer } from './bridge.ts';
+import type { Overruns } from './overruns.ts';
+import type { HubSettings, MqttSettings } from './settings.ts';
+import type { Signer, Verifier } from './signing.ts';
 import type { TopicLayout } from './topics.ts';
 
 /** A connection as its owner describes it on the broker. */
@@ -33,15 +43,24 @@ interface SharedConnection {
   readonly description: string;
   readonly location: string;
   readonly group: string;
-  /** When the owner began to share it (ms since the epoch): the earliest claim wins. */
-  readonly since: number;
   /** `[id, type, access]` of each shared parameter. */
   readonly parameters: readonly (readonly [string, ValueType, Access])[];
 }
 
+/** The site key at work: what signs this hub's messages and checks the others'. */
+export interface SiteTrust {
+  readonly signer: Signer;
+  readonly verifier: Verifier;
+}
+
+/** Another hub's connection, and when this hub first heard it claimed: the first claim heard owns the id. */
+interface Claimed extends SharedConnection {
+  readonly heard: number;
+}
+
 interface OtherHub {
   online: boolean;
-  connections: ReadonlyMap<string, SharedConnection>;
+  connections: ReadonlyMap<string, Claimed>;
 }
 
 interface Mirror {
@@ -50,32 +69,50 @@ interface Mirror {
   readonly parameters: Map<string, { readonly parameter: ProxyParameter; readonly key: string }>;
 }
 
-/** A value that came before the description of its connection. */
+/** A value that came, signed by `from`, before the description of its connection. */
 interface EarlyValue {
+  readonly from: string;
   readonly payload: Buffer;
   readonly properties: MessageProperties;
+  readonly at: number;
 }
 
 /** How long a writer waits for the owner's answer to a forwarded write. */
 const ANSWER_WITHIN_MS = 5000;
+/** How long a value waits for the description of its connection. */
+const HELD_FOR_MS = 60_000;
+/** The shortest time between two corrections of one topic: two hubs that both think it theirs do not flood the broker. */
+const CORRECT_AFTER_MS = 1000;
 
 export class HubShare implements Publishing {
   private readonly others = new Map<string, OtherHub>();
   private readonly mirrors = new Map<string, Mirror>();
-  /** This hub's shared connections and when it began to share each. */
-  private readonly claims = new Map<string, number>();
+  /** This hub's shared connections: confirmed once the claim came back from the broker before any other hub's. */
+  private readonly claims = new Map<string, { confirmed: boolean }>();
+  /** Its connections with something to share, as of the latest review. */
+  private shareable = new Set<string>();
+  private heard = 0;
   /** Its connections another hub owns: failed here, never claimed again by this run. */
   private readonly refused = new Set<string>();
   private readonly early = new Map<string, EarlyValue>();
-  private readonly waiting = new Map<string, { readonly answered: Answered; readonly deadline: number; readonly address: string }>();
+  private readonly waiting = new Map<
+    string,
+    { readonly answered: Answered; readonly deadline: number; readonly address: string; readonly owner: string }
+  >();
   private sweep: Subscription | undefined;
-  private nextCorrelation = 0;
+  private readonly ageing: Subscription;
+  /** Topics of this hub's someone else published on, and when each was last put back. */
+  private readonly corrections = new Map<string, { at: number; queued?: Subscription | undefined }>();
+  private warnedUnverified = false;
   private lastMeta = '';
   private reviewQueued = false;
   private readonly watches: Subscription;
   /** Told when what this hub publishes changed: a claim was lost or won. */
   onPublishingChanged: (republish: readonly string[]) => void = () => {};
+  /** Told to publish a parameter's value again: someone else published on its value topic. */
+  onValueOverwritten: (address: string) => void = () => {};
 
+  /** The last will: this hub's presence, gone (the link signs it). */
   static will(layout: TopicLayout, hubId: string): { topic: string; payload: string } {
     return { topic: layout.presence(hubId), payload: JSON.stringify({ online: false }) };
   }
@@ -83,11 +120,13 @@ export class HubShare implements Publishing {
   constructor(
     private readonly context: ServingContext,
     private readonly settings: MqttSettings,
-    private readonly hub: { readonly id: string; readonly share: AddressPatterns },
+    private readonly hub: HubSettings,
     private readonly link: BrokerLink,
-    private readonly publishPatterns: AddressPatterns,
+    private readonly trust: SiteTrust,
+    private readonly overruns: Overruns,
   ) {
     const review = () => this.queueReview();
+    this.ageing = every(context.scheduler, HELD_FOR_MS / 6, () => this.ageHeld());
     this.watches = context.hub.connectionChanges$.subscribe(review);
     this.watches.add(context.graph.added$.subscribe(review));
     this.watches.add(context.graph.removed$.subscribe(review));
@@ -100,14 +139,19 @@ export class HubShare implements Publishing {
 
   subscriptions(): ISubscriptionMap {
     const { qos } = this.settings;
-    // Its own values and hub messages need not come back (MQTT 5 No Local).
-    return { [this.layout.values]: { qos, nl: true }, [this.layout.hubs]: { qos, nl: true } };
+    // Its own values need not come back (MQTT 5 No Local); its own hub messages must: their
+    // order among the others' decides who claimed an id first.
+    return { [this.layout.values]: { qos, nl: true }, [this.layout.hubs]: { qos } };
   }
 
   // --- What this hub publishes -------------------------------------------------------
 
   publishes(parameter: Parameter): boolean {
-    return !parameter.remote && (this.publishPatterns.matches(parameter.address) || this.shares(parameter));
+    return !parameter.remote && (this.settings.publish.matches(parameter.address) || this.shares(parameter));
+  }
+
+  sharesWithHubs(parameter: Parameter): boolean {
+    return this.shares(parameter);
   }
 
   /** True when the other hubs see this parameter: `share` matches it, and its connection is this hub's. */
@@ -126,8 +170,35 @@ export class HubShare implements Publishing {
     return !this.mirrors.has(connectionId) && this.context.graph.hasConnection(connectionId);
   }
 
+  /** Who changed it; the signature adds which hub. */
   valueProperties(parameter: Parameter): Record<string, string> {
-    return { hub: this.hub.id, by: parameter.lastChange?.by ?? '' };
+    return { by: parameter.lastChange?.by ?? '' };
+  }
+
+  sender(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED {
+    if (properties.userProperties?.['sig'] === undefined) return NO_HUB;
+    const verified = this.trust.verifier.verify(topic, payload, properties);
+    if (verified.ok) return verified.hub;
+    // The same retained message again (after a reconnect) is no attack.
+    if (verified.why !== 'duplicate') this.unverified(topic, verified.why);
+    return REJECTED;
+  }
+
+  /** Counts a message that is not taken, and says so once. */
+  private unverified(topic: string, why: string): void {
+    this.overruns.dropped('unverified', why, 1, true);
+    if (this.warnedUnverified) return;
+    this.warnedUnverified = true;
+    this.context.log.warn(
+      `ignored a message on ${topic}: ${why} (not signed with the site key); further ones are only counted: patchbay_mqtt_dropped_messages_total{reason="unverified"}`,
+    );
+  }
+
+  /** The hub that signed a message on a hub or value topic; undefined (counted) for anything else. */
+  private signedBy(topic: string, payload: Buffer, properties: MessageProperties): string | undefined {
+    const from = this.sender(topic, payload, properties);
+    if (from === NO_HUB) this.unverified(topic, 'unsigned');
+    return typeof from === 'string' ? from : undefined;
   }
 
   /** Connected, every retained message in: say this hub is here, and what it runs. */
@@ -136,11 +207,14 @@ export class HubShare implements Publishing {
       this.context.log.error('sharing connections with other hubs needs a broker that speaks MQTT 5; this one does not');
       return;
     }
-    this.resolveClaims();
-    this.link.publish(this.layout.presence(this.hub.id), JSON.stringify({ online: true }), { qos: 1, retain: true }, 'drop');
+    this.publishPresence();
     this.lastMeta = '';
-    this.publishMeta();
+    this.review();
     for (const [id, mirror] of this.mirrors) this.show(id, mirror);
+  }
+
+  private publishPresence(): void {
+    this.link.publish(this.layout.presence(this.hub.id), JSON.stringify({ online: true }), { qos: 1, retain: true }, 'drop');
   }
 
   down(reason: string): void {
@@ -158,6 +232,8 @@ export class HubShare implements Publishing {
   stop(): { topic: string; payload: string; options: IClientPublishOptions }[] {
     this.watches.unsubscribe();
     this.sweep?.unsubscribe();
+    this.ageing.unsubscribe();
+    for (const { queued } of this.corrections.values()) queued?.unsubscribe();
     for (const [, waiting] of this.waiting)
       waiting.answered(fail('PB_OWNER_UNAVAILABLE', `${waiting.address}: the mqtt connection stopped before the owner answered`));
     this.waiting.clear();
@@ -172,6 +248,7 @@ export class HubShare implements Publishing {
         [...this.others].map(([id, other]) => [id, { online: other.online, connections: [...other.connections.keys()] }]),
       ),
       shared: [...this.claims.keys()],
+      held: this.early.size,
     };
   }
 
@@ -180,52 +257,52 @@ export class HubShare implements Publishing {
     this.reviewQueued = true;
     afterTurn(() => {
       this.reviewQueued = false;
-      if (!this.link.up) return;
-      this.resolveClaims();
-      this.publishMeta();
+      if (this.link.up) this.review();
     });
   }
 
-  /** This hub's shared connections as the others read them; claims what it shares for the first time. */
-  private ownMeta(): SharedConnection[] {
-    const { graph } = this.context;
-    const local = this.context.hub
-      .connections()
-      .filter((c) => !this.mirrors.has(c.id) && c.id !== this.context.id && !this.refused.has(c.id) && graph.hasConnection(c.id));
-    // One pass over the graph, not one per connection.
+  /** Decides the claims against what this hub shares now, and publishes its description. */
+  private review(): void {
+    const shared = this.sharedParameters();
+    this.shareable = new Set(shared.keys());
+    this.resolveClaims();
+    this.publishMeta(shared);
+  }
+
+  /** `[id, type, access]` of each shared parameter, by connection: one pass over the graph, not one per connection. */
+  private sharedParameters(): Map<string, (readonly [string, ValueType, Access])[]> {
     const shared = new Map<string, (readonly [string, ValueType, Access])[]>();
-    for (const p of graph.all()) {
-      if (!this.shares(p)) continue;
+    for (const p of this.context.graph.all()) {
+      if (!this.shares(p) || p.connectionId === this.context.id) continue;
       const list = shared.get(p.connectionId) ?? [];
       list.push([p.id, p.type, p.access]);
       shared.set(p.connectionId, list);
     }
+    return shared;
+  }
+
+  /** This hub's shared connections as the others read them; claims what it shares for the first time. */
+  private ownMeta(shared: Map<string, (readonly [string, ValueType, Access])[]>): SharedConnection[] {
+    const local = this.context.hub
+      .connections()
+      .filter(
+        (c) => !this.mirrors.has(c.id) && c.id !== this.context.id && !this.refused.has(c.id) && this.context.graph.hasConnection(c.id),
+      );
     const described: SharedConnection[] = [];
     for (const info of local) {
       const parameters = shared.get(info.id) ?? [];
       if (parameters.length === 0 && !this.claims.has(info.id)) continue;
-      if (!this.claims.has(info.id)) this.claims.set(info.id, this.context.scheduler.now());
+      if (!this.claims.has(info.id)) this.claims.set(info.id, { confirmed: false });
       const { id, type, status, reason, code, description, location, group } = info;
-      described.push({
-        id,
-        type,
-        status,
-        reason,
-        ...(code ? { code } : {}),
-        description,
-        location,
-        group,
-        since: this.claims.get(id)!,
-        parameters,
-      });
+      described.push({ id, type, status, reason, ...(code ? { code } : {}), description, location, group, parameters });
     }
     const present = new Set(local.map((c) => c.id));
     for (const id of this.claims.keys()) if (!present.has(id)) this.claims.delete(id);
     return described;
   }
 
-  private publishMeta(): void {
-    const meta = JSON.stringify({ hub: this.hub.id, connections: this.ownMeta() });
+  private publishMeta(shared = this.sharedParameters()): void {
+    const meta = JSON.stringify({ hub: this.hub.id, connections: this.ownMeta(shared) });
     if (meta === this.lastMeta || !this.link.up) return;
     this.lastMeta = meta;
     this.link.publish(this.layout.connections(this.hub.id), meta, { qos: 1, retain: true }, 'drop');
@@ -237,23 +314,121 @@ export class HubShare implements Publishing {
   message(topic: string, payload: Buffer, properties: MessageProperties): boolean {
     const hubTopic = this.layout.hubTopic(topic);
     if (hubTopic) {
-      if (hubTopic.hubId === this.hub.id) {
-        if (hubTopic.kind === 'answers') this.answer(payload, properties);
-        return true;
+      // Answers to the writes of other hubs are theirs to read.
+      if (hubTopic.kind === 'answers' && hubTopic.hubId !== this.hub.id) return true;
+      const from = this.signedBy(topic, payload, properties);
+      if (hubTopic.hubId === this.hub.id) this.ownTopic(hubTopic.kind, topic, from, payload, properties);
+      else if (from === hubTopic.hubId && this.admits(from)) {
+        if (hubTopic.kind === 'presence') this.presence(from, payload);
+        else if (hubTopic.kind === 'connections') this.described(from, payload);
       }
-      if (hubTopic.kind === 'presence') this.presence(hubTopic.hubId, payload);
-      else if (hubTopic.kind === 'connections') this.described(hubTopic.hubId, payload);
       return true;
     }
     const target = this.layout.parameterOf(topic);
     if (target?.kind !== 'val') return false;
     const connectionId = target.address.slice(0, target.address.indexOf('/'));
-    if (this.isLocal(connectionId)) return true;
+    if (this.isLocal(connectionId)) {
+      // Its own value topic, and not from this run of this hub: put the value back on the broker.
+      if (this.sender(topic, payload, properties) !== this.hub.id || !this.fromThisRun(properties))
+        this.correct(topic, () => this.onValueOverwritten(target.address));
+      return true;
+    }
+    const from = this.signedBy(topic, payload, properties);
+    if (from === undefined) return true;
     const mirror = this.mirrors.get(connectionId);
     const entry = mirror?.parameters.get(target.address.slice(connectionId.length + 1));
-    if (mirror && entry) this.follow(mirror, entry.parameter, payload, properties);
-    else this.early.set(target.address, { payload, properties });
+    if (mirror && entry) this.follow(mirror, entry.parameter, from, payload, properties);
+    else this.hold(target.address, { from, payload, properties, at: this.context.scheduler.now() });
     return true;
+  }
+
+  /** True when the message was signed by this run of this hub (not one before a restart). */
+  private fromThisRun(properties: MessageProperties): boolean {
+    return this.trust.signer.issued(properties.userProperties?.['n']);
+  }
+
+  /**
+   * A message on this hub's own presence or description topic: its own coming back confirms
+   * the claims it carries; anyone else's (or one from before a restart, once up) is put right.
+   */
+  private ownTopic(
+    kind: 'presence' | 'connections' | 'answers',
+    topic: string,
+    from: string | undefined,
+    payload: Buffer,
+    properties: MessageProperties,
+  ): void {
+    if (kind === 'answers') {
+      if (from !== undefined) this.answer(from, payload, properties);
+      return;
+    }
+    if (from === this.hub.id && this.fromThisRun(properties)) {
+      if (kind === 'connections') this.confirm(payload);
+      return;
+    }
+    // Until it is up, what is there is from before: `up` publishes both anyway.
+    if (!this.link.up) return;
+    this.correct(topic, () => {
+      if (kind === 'presence') this.publishPresence();
+      else {
+        this.lastMeta = '';
+        this.publishMeta();
+      }
+    });
+  }
+
+  /** Publishes again what someone else overwrote: at once, then at most once a second per topic. */
+  private correct(topic: string, republish: () => void): void {
+    const now = this.context.scheduler.now();
+    const last = this.corrections.get(topic) ?? { at: Number.NEGATIVE_INFINITY };
+    this.corrections.set(topic, last);
+    if (last.queued) return;
+    const run = () => {
+      last.queued = undefined;
+      last.at = this.context.scheduler.now();
+      if (this.link.up) republish();
+    };
+    const wait = last.at + CORRECT_AFTER_MS - now;
+    if (wait <= 0) return run();
+    last.queued = after(this.context.scheduler, wait, run);
+  }
+
+  /** Its own description came back: the claims in it came before any other hub's claim not yet heard. */
+  private confirm(payload: Buffer): void {
+    const listed = parseJson(payload)?.['connections'];
+    if (!Array.isArray(listed)) return;
+    for (const item of listed) {
+      const id = (item as { id?: unknown } | null)?.id;
+      const claim = typeof id === 'string' ? this.claims.get(id) : undefined;
+      if (claim) claim.confirmed = true;
+    }
+  }
+
+  /** True when another hub may be shown: it is known already, or there is room under `limits.hubs`. */
+  private admits(hubId: string): boolean {
+    if (this.others.has(hubId)) return true;
+    const { hubs } = this.settings.limits;
+    if (this.others.size < hubs) return true;
+    this.overruns.dropped('hubs', `hub ${hubId} is one more than the ${hubs} other hubs shown`);
+    return false;
+  }
+
+  /** Holds a value for a parameter not shown yet, within `limits.heldValues`. */
+  private hold(address: string, value: EarlyValue): void {
+    const { heldValues } = this.settings.limits;
+    if (this.early.size >= heldValues && !this.early.has(address))
+      return this.overruns.dropped('held', `a value for ${address} is one more than the ${heldValues} held for parameters not shown yet`);
+    this.early.delete(address);
+    this.early.set(address, value);
+  }
+
+  /** Drops held values older than a minute: their parameters did not come. Oldest first, in the order they came. */
+  private ageHeld(): void {
+    const before = this.context.scheduler.now() - HELD_FOR_MS;
+    for (const [address, value] of this.early) {
+      if (value.at > before) break;
+      this.early.delete(address);
+    }
   }
 
   private presence(hubId: string, payload: Buffer): void {
@@ -273,7 +448,24 @@ export class HubShare implements Publishing {
   private described(hubId: string, payload: Buffer): void {
     const data = payload.length > 0 ? parseJson(payload) : { connections: [] };
     const list = Array.isArray(data?.['connections']) ? (data['connections'] as unknown[]).flatMap(readShared) : [];
-    this.other(hubId).connections = new Map(list.map((c) => [c.id, c]));
+    const { connectionsPerHub, parametersPerHub } = this.settings.limits;
+    if (list.length > connectionsPerHub)
+      this.overruns.dropped(
+        'connections',
+        `hub ${hubId} describes ${list.length} connections, over ${connectionsPerHub}`,
+        list.length - connectionsPerHub,
+      );
+    const other = this.other(hubId);
+    const kept = new Map<string, Claimed>();
+    let room = parametersPerHub;
+    for (const shared of list.slice(0, connectionsPerHub)) {
+      const parameters = shared.parameters.slice(0, Math.max(room, 0));
+      room -= shared.parameters.length;
+      kept.set(shared.id, { ...shared, parameters, heard: other.connections.get(shared.id)?.heard ?? ++this.heard });
+    }
+    if (room < 0)
+      this.overruns.dropped('parameters', `hub ${hubId} describes ${parametersPerHub - room} parameters, over ${parametersPerHub}`, -room);
+    other.connections = kept;
     this.resolveClaims();
   }
 
@@ -284,42 +476,45 @@ export class HubShare implements Publishing {
   }
 
   /**
-   * Decides every id some hub shares: this hub's own connection loses to an earlier claim
-   * (it is refused), wins against a later one (its values go out again, over the other's),
-   * and the connections it does not run are mirrored from their owner.
+   * Decides every id some other hub claims. This hub's own shared connection keeps the id
+   * when its claim came back from the broker before the other's (its values go out again,
+   * over the other's), and is refused when the other's came first; a connection it runs but
+   * shares nothing of is left alone. The connections it does not run are mirrored from the
+   * hub whose claim it heard first.
    */
   private resolveClaims(): void {
-    const owners = new Map<string, { hubId: string; since: number }>();
+    const owners = new Map<string, { hubId: string; heard: number }>();
     for (const [hubId, other] of this.others) {
       for (const shared of other.connections.values()) {
-        const best = owners.get(shared.id);
-        if (!best || earlier({ hubId, since: shared.since }, best)) owners.set(shared.id, { hubId, since: shared.since });
+        const first = owners.get(shared.id);
+        if (!first || shared.heard < first.heard) owners.set(shared.id, { hubId, heard: shared.heard });
       }
     }
     const republish: string[] = [];
     let refusedAny = false;
     for (const [id, owner] of owners) {
-      const mine = this.claims.get(id);
-      const runsHere = this.isLocal(id) && !this.refused.has(id);
-      if (runsHere) {
-        if (mine !== undefined && earlier({ hubId: this.hub.id, since: mine }, owner)) {
+      if (this.isLocal(id)) {
+        if (this.refused.has(id)) continue;
+        const mine = this.claims.get(id);
+        if (mine?.confirmed) {
           republish.push(id);
           continue;
         }
+        // Never the rest-api, the mqtt connection or any connection with nothing shared.
+        if (!mine && !this.shareable.has(id)) continue;
         this.refused.add(id);
         this.claims.delete(id);
         refusedAny = true;
-        const since = new Date(owner.since).toISOString();
         this.context.hub.refuse(
           id,
           new HubError(
             'PB_CONNECTION_OWNED',
-            `hub ${owner.hubId} runs a connection "${id}" (shared since ${since}); connection ids are unique among the hubs on the broker`,
+            `hub ${owner.hubId} runs a connection "${id}" already; connection ids are unique among the hubs on the broker`,
           ),
         );
         continue;
       }
-      if (this.refused.has(id) || (this.context.graph.hasConnection(id) && !this.mirrors.has(id))) continue;
+      if (this.refused.has(id)) continue;
       this.mirror(id, owner.hubId, this.others.get(owner.hubId)!.connections.get(id)!);
     }
     for (const [id, mirror] of this.mirrors) {
@@ -374,7 +569,7 @@ export class HubShare implements Publishing {
       const early = this.early.get(address);
       if (early) {
         this.early.delete(address);
-        this.follow(mirror, parameter, early.payload, early.properties);
+        this.follow(mirror, parameter, early.from, early.payload, early.properties);
       }
     }
     this.show(id, mirror);
@@ -408,10 +603,9 @@ export class HubShare implements Publishing {
     mirror.handle.show({ ...base, status: shared.status, reason: shared.reason, ...(code ? { code } : {}) });
   }
 
-  /** A value from the owner: taken when it is the owner's (a hub that lost the id may have sent one too). */
-  private follow(mirror: Mirror, parameter: ProxyParameter, payload: Buffer, properties: MessageProperties): void {
-    const from = properties.userProperties?.['hub'];
-    if (from !== undefined && from !== mirror.owner) return;
+  /** A value signed by `from`: taken when it is the owner's (a hub that lost the id may have sent one too). */
+  private follow(mirror: Mirror, parameter: ProxyParameter, from: string, payload: Buffer, properties: MessageProperties): void {
+    if (from !== mirror.owner) return;
     if (payload.length === 0 && parameter.type !== 'S' && parameter.type !== 'T') return mirror.handle.forget(parameter);
     const by = properties.userProperties?.['by'];
     parameter.report(
@@ -430,12 +624,14 @@ export class HubShare implements Publishing {
       return fail('PB_BROKER_UNAVAILABLE', `${address}: not sent: ${this.link.downReason || 'the broker is not connected yet'}`);
     if (!mirror || !this.others.get(mirror.owner)?.online)
       return fail('PB_OWNER_UNAVAILABLE', `${address}: hub ${mirror?.owner ?? '?'} is away`);
-    const userProperties = { hub: this.hub.id, origin: origin ?? '' };
+    const userProperties = { origin: origin ?? '' };
     let properties: IClientPublishOptions['properties'] = { userProperties };
     if (answered) {
-      const correlation = String(++this.nextCorrelation);
-      properties = { userProperties, responseTopic: this.layout.answers(this.hub.id), correlationData: Buffer.from(correlation) };
-      this.waiting.set(correlation, { answered, deadline: this.context.scheduler.now() + ANSWER_WITHIN_MS, address });
+      // Random: no one who reads the broker can guess which answer a write waits for.
+      const correlation = randomBytes(16);
+      properties = { userProperties, responseTopic: this.layout.answers(this.hub.id), correlationData: correlation };
+      const deadline = this.context.scheduler.now() + ANSWER_WITHIN_MS;
+      this.waiting.set(correlation.toString('hex'), { answered, deadline, address, owner: mirror.owner });
       this.sweep ??= every(this.context.scheduler, 500, () => this.expire());
     }
     this.link.publish(
@@ -447,10 +643,11 @@ export class HubShare implements Publishing {
     return ok(true);
   }
 
-  private answer(payload: Buffer, properties: MessageProperties): void {
-    const correlation = properties.correlationData?.toString();
+  /** An answer signed by `from`: taken only from the hub the write went to. */
+  private answer(from: string, payload: Buffer, properties: MessageProperties): void {
+    const correlation = properties.correlationData?.toString('hex');
     const waiting = correlation === undefined ? undefined : this.waiting.get(correlation);
-    if (!waiting || correlation === undefined) return;
+    if (!waiting || correlation === undefined || waiting.owner !== from) return;
     this.waiting.delete(correlation);
     const answer = parseJson(payload) as Partial<WriteAnswer> | undefined;
     if (answer?.ok === true) return waiting.answered(ok(true));
@@ -475,11 +672,6 @@ export class HubShare implements Publishing {
   }
 }
 
-/** True when claim `a` came before `b`: earlier, or as early and of the lower hub id. */
-function earlier(a: { hubId: string; since: number }, b: { hubId: string; since: number }): boolean {
-  return a.since < b.since || (a.since === b.since && a.hubId < b.hubId);
-}
-
 function parseJson(payload: Buffer): Record<string, unknown> | undefined {
   try {
     const data: unknown = JSON.parse(payload.toString());
@@ -497,7 +689,7 @@ function readShared(item: unknown): SharedConnection[] {
   if (item === null || typeof item !== 'object') return [];
   const c = item as Record<string, unknown>;
   const text = (key: string) => (typeof c[key] === 'string' ? (c[key] as string) : '');
-  if (!text('id') || typeof c['since'] !== 'number' || !STATUSES.has(text('status')) || !Array.isArray(c['parameters'])) return [];
+  if (!text('id') || !STATUSES.has(text('status')) || !Array.isArray(c['parameters'])) return [];
   const parameters = (c['parameters'] as unknown[]).filter(
     (p): p is [string, ValueType, Access] =>
       Array.isArray(p) && typeof p[0] === 'string' && valueTypes.includes(p[1] as ValueType) && ACCESSES.has(p[2] as string),
@@ -512,7 +704,6 @@ function readShared(item: unknown): SharedConnection[] {
       description: text('description'),
       location: text('location'),
       group: text('group'),
-      since: c['since'] as number,
       parameters,
     },
   ];

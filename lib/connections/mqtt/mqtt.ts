@@ -10,11 +10,17 @@
  * Parameters: one per entry of `topics`, `<connection id>/<id>`, of its type and access.
  */
 import { readFileSync } from 'node:fs';
+import { HubError } from '../../core/errors.ts';
 import { defineConnectionType } from '../connection.ts';
 import { BrokerLink } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
-import { HubShare } from './hub-share.ts';
+import { HubShare, type SiteTrust } from './hub-share.ts';
+import { Overruns } from './overruns.ts';
+import { loadSiteKey, Signer, Verifier } from './signing.ts';
 import { type MqttSettings, mqttSettings, parseMqttSettings } from './settings.ts';
+
+/** Room for one parameter in a hub's description (its id, type and access), beyond `payloadBytes`. */
+const DESCRIBED_PARAMETER_BYTES = 256;
 
 export const mqttConnection = defineConnectionType({
   type: 'mqtt',
@@ -23,6 +29,17 @@ export const mqttConnection = defineConnectionType({
   parse: parseMqttSettings,
   // Sharing a broker shows the connections of the other hubs, known only once they speak.
   discovers: (settings) => ({ connections: settings.hub !== undefined }),
+  // Sharing without a site key would trust every client of the broker as a hub.
+  diagnose: (settings) =>
+    settings.hub && !settings.hub.key
+      ? [
+          {
+            path: ['hub', 'key'],
+            message:
+              'expected the site key that signs what the hubs publish: { "file": "<path>" } or { "env": "<variable>" } (make one with: openssl rand -hex 32); see "Securing a site" in the README',
+          },
+        ]
+      : [],
   // It shares the hub's connections with other hubs and shows theirs here.
   servesHub: true,
   metrics: [
@@ -47,6 +64,17 @@ export const mqttConnection = defineConnectionType({
       samples: (details) => [{ value: Number(details['refusedWrites'] ?? 0) }],
     },
     {
+      name: 'patchbay_mqtt_dropped_messages_total',
+      help: 'What an mqtt connection dropped from the broker: unverified (no valid signature of a hub, or replayed), or past one of its limits.',
+      kind: 'counter',
+      labelNames: ['reason'],
+      samples: (details) => {
+        const dropped = details['dropped'];
+        if (dropped === undefined || dropped === null || typeof dropped !== 'object') return [];
+        return Object.entries(dropped as Record<string, number>).map(([reason, value]) => ({ labels: { reason }, value }));
+      },
+    },
+    {
       name: 'patchbay_mqtt_hubs',
       help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
       kind: 'gauge',
@@ -66,12 +94,22 @@ export const mqttConnection = defineConnectionType({
     let link: BrokerLink | undefined;
     let bridge: Bridge | undefined;
     let share: HubShare | undefined;
+    const overruns = new Overruns(context.scheduler, context.setStatus);
     return {
       async start() {
         const { layout, hub, files } = settings;
         const read = (file: string | undefined) => (file ? readFileSync(file) : undefined);
         const [ca, cert, key] = [read(files.ca), read(files.cert), read(files.key)];
         const clientId = settings.clientId || `patchbay-${hub?.id ?? context.id}-${Math.random().toString(16).slice(2, 10)}`;
+        const { payloadBytes, parametersPerHub } = settings.limits;
+        // A hub's description lists every shared parameter: it may be larger than any value.
+        const descriptionBytes = payloadBytes + parametersPerHub * DESCRIBED_PARAMETER_BYTES;
+        let trust: SiteTrust | undefined;
+        if (hub) {
+          const siteKey = hub.key ? loadSiteKey(hub.key) : undefined;
+          if (!siteKey?.ok) throw siteKey?.error ?? new HubError('PB_START_FAILED', 'sharing with other hubs needs a site key (hub.key)');
+          trust = { signer: new Signer(siteKey.value, hub.id), verifier: new Verifier(siteKey.value) };
+        }
         link = new BrokerLink(
           {
             url: settings.url,
@@ -84,6 +122,10 @@ export const mqttConnection = defineConnectionType({
             ...(key ? { key } : {}),
             ...(hub ? { will: HubShare.will(layout, hub.id) } : {}),
             syncTopic: layout.sync(clientId),
+            maxPayload: (topic) => (layout.hubTopic(topic)?.kind === 'connections' ? descriptionBytes : payloadBytes),
+            // Room for the topic and properties besides the payload.
+            maxPacket: Math.max(payloadBytes, descriptionBytes) + 65_536,
+            ...(trust ? { signer: trust.signer } : {}),
           },
           {
             subscriptions: () => ({ ...bridge?.subscriptions(), ...share?.subscriptions() }),
@@ -96,18 +138,19 @@ export const mqttConnection = defineConnectionType({
               bridge?.up();
             },
             down: (reason) => share?.down(reason),
+            tooLarge: (topic, size, limit) => overruns.dropped('payload', `a message of ${size} bytes on ${topic} is over ${limit} bytes`),
           },
           context.log,
           context.scheduler,
-          // The link reports the connection's status: `ok` once every retained message is in.
-          context.setStatus,
+          // The link reports the connection's status: `ok` once every retained message is in (degraded a while after an overrun).
+          overruns.status,
         );
         // Without other hubs every connection in the graph is this hub's own.
         const alone: Publishing = {
           publishes: (parameter) => !parameter.remote && settings.publish.matches(parameter.address),
           isLocal: (connectionId) => context.graph.hasConnection(connectionId),
         };
-        if (hub) share = new HubShare(context, settings, hub, link, settings.publish);
+        if (hub && trust) share = new HubShare(context, settings, hub, link, trust, overruns);
         const published = new Bridge(context, settings, link, share ?? alone);
         bridge = published;
         if (share) {
@@ -115,10 +158,12 @@ export const mqttConnection = defineConnectionType({
             published.review();
             for (const id of republish) published.republishConnection(id);
           };
+          share.onValueOverwritten = (address) => published.republish(address);
         }
         await link.start();
       },
       async stop() {
+        overruns.stop();
         bridge?.stop();
         const last = share?.stop() ?? [];
         await link?.stop(last);
@@ -131,6 +176,7 @@ export const mqttConnection = defineConnectionType({
         published: link?.counts.published ?? 0,
         received: link?.counts.received ?? 0,
         refusedWrites: bridge?.refusedWrites ?? 0,
+        dropped: { ...overruns.counts },
         ...(settings.hub ? { hub: settings.hub.id, ...share?.details() } : {}),
       }),
     };

@@ -11,6 +11,7 @@ import { type Access, Access as Accesses } from '../../core/parameter.ts';
 import type { ValueType } from '../../core/value.ts';
 import { checked, type ParseContext } from '../connection.ts';
 import { type Parsed, withDefault } from '../defaults.ts';
+import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
 
 /** A broker topic as a parameter of the connection (R-M3). */
@@ -50,10 +51,45 @@ export const mqttSettings = Type.Object({
   ),
   publish: withDefault(
     Type.Array(Type.String(), {
-      description:
-        "Address patterns of this hub's parameters to publish (and to accept writes for) under <prefix>/<connection>/val|set/<parameter>.",
+      description: "Address patterns of this hub's parameters to publish under <prefix>/<connection>/val/<parameter>.",
     }),
     [],
+  ),
+  setAccess: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Address patterns of the parameters a message on <prefix>/<connection>/set/<parameter> may write; default: what `publish` matches.',
+    }),
+  ),
+  limits: withDefault(
+    Type.Object(
+      {
+        payloadBytes: withDefault(
+          Type.Integer({
+            minimum: 1024,
+            description:
+              "The largest message taken from the broker; larger ones are dropped. A hub's description may add 256 bytes per parameter of parametersPerHub.",
+          }),
+          65_536,
+        ),
+        hubs: withDefault(Type.Integer({ minimum: 1, description: 'Other hubs shown at most; more are ignored.' }), 32),
+        connectionsPerHub: withDefault(Type.Integer({ minimum: 1, description: 'Connections shown of one other hub at most.' }), 256),
+        parametersPerHub: withDefault(Type.Integer({ minimum: 1, description: 'Parameters shown of one other hub at most.' }), 100_000),
+        heldValues: withDefault(
+          Type.Integer({
+            minimum: 0,
+            description: 'Values held for parameters not shown yet (their description not in yet); each is dropped after 60 s.',
+          }),
+          10_000,
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'Bounds on what the broker sends. Past one, what is over is dropped, counted in /metrics, and the connection is degraded with the reason.',
+      },
+    ),
+    {},
   ),
   topics: withDefault(
     Type.Array(
@@ -84,6 +120,24 @@ export const mqttSettings = Type.Object({
       {
         id: Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: "This hub's id among the hubs on the broker: a-z 0-9 -." }),
         share: Type.Array(Type.String(), { description: "Address patterns of this hub's parameters the other hubs see." }),
+        key: Type.Optional(
+          Type.Union(
+            [
+              Type.Object(
+                { file: Type.String({ minLength: 1, description: 'A file holding the key (relative to the flow file).' }) },
+                { additionalProperties: false },
+              ),
+              Type.Object(
+                { env: Type.String({ minLength: 1, description: 'An environment variable holding the key.' }) },
+                { additionalProperties: false },
+              ),
+            ],
+            {
+              description:
+                'The site key every hub on the broker holds (at least 32 bytes: `openssl rand -hex 32`): it signs what hubs publish. Never inline.',
+            },
+          ),
+        ),
       },
       { additionalProperties: false, description: 'Shares connections with the other hubs on the broker (R-M5).' },
     ),
@@ -100,14 +154,42 @@ export interface MqttSettings {
   readonly files: { readonly ca?: string; readonly cert?: string; readonly key?: string };
   readonly keepalive: number;
   readonly publish: AddressPatterns;
+  /** What `set` topics may write. */
+  readonly setAccess: AddressPatterns;
+  readonly limits: Limits;
   readonly topics: readonly MappedTopic[];
-  readonly hub: { readonly id: string; readonly share: AddressPatterns } | undefined;
+  readonly hub: HubSettings | undefined;
 }
+
+export interface HubSettings {
+  readonly id: string;
+  readonly share: AddressPatterns;
+  /** Undefined only in a flow file with a mistake: `diagnose` says so. */
+  readonly key: KeySource | undefined;
+}
+
+export type Limits = Parsed<typeof mqttSettings>['limits'];
 
 const SCHEMES = ['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:', 'ssl:'];
 
 export function parseMqttSettings(
-  { url, username, password, clientId, prefix, qos, ca, cert, key, keepalive, publish, topics, hub }: Parsed<typeof mqttSettings>,
+  {
+    url,
+    username,
+    password,
+    clientId,
+    prefix,
+    qos,
+    ca,
+    cert,
+    key,
+    keepalive,
+    publish,
+    setAccess,
+    limits,
+    topics,
+    hub,
+  }: Parsed<typeof mqttSettings>,
   { baseDir }: ParseContext,
 ): Checked<MqttSettings> {
   const issues: Issue[] = [];
@@ -127,6 +209,7 @@ export function parseMqttSettings(
     return compiled.ok ? compiled.value : undefined;
   };
   const published = patterns(publish, ['publish']);
+  const writable = setAccess ? patterns(setAccess, ['setAccess']) : published;
   const shared = hub ? patterns(hub.share, ['hub', 'share']) : undefined;
   const mapped = topics.map(({ id, topic, type, access, commandTopic }, index): MappedTopic => {
     const idOk = checkParameterId(id);
@@ -158,7 +241,12 @@ export function parseMqttSettings(
     files,
     keepalive,
     publish: published!,
+    setAccess: writable!,
+    limits,
     topics: mapped,
-    hub: hub && shared ? { id: hub.id, share: shared } : undefined,
+    hub:
+      hub && shared
+        ? { id: hub.id, share: shared, key: hub.key && ('file' in hub.key ? { file: resolve(baseDir, hub.key.file) } : hub.key) }
+        : undefined,
   });
 }

@@ -11,6 +11,11 @@
  *   <prefix>/$hub/<hub id>/connections   the connections it runs, with their parameters, retained
  *   <prefix>/$hub/<hub id>/answers       answers to the writes it forwarded (MQTT 5 response topic)
  *
+ * each signed with the site key (signing.ts); plain clients that want answers to their
+ * writes name a response topic under
+ *
+ *   <prefix>/$answers/<anything>
+ *
  * and every mqtt connection, hub or not:
  *
  *   <prefix>/$sync/<client id>           a marker it sends itself after subscribing: once it is
@@ -72,6 +77,11 @@ export class TopicLayout {
 
   answers(hubId: string): string {
     return `${this.prefix}/$hub/${hubId}/answers`;
+  }
+
+  /** Where plain clients may ask for answers to their writes: `<prefix>/$answers/<anything>`. */
+  get plainAnswers(): string {
+    return `${this.prefix}/$answers/`;
   }
 
   sync(clientId: string): string {

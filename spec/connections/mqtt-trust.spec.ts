@@ -1,0 +1,243 @@
+/**
+ * Hubs sharing a broker against anyone else on it: a plain MQTT client with no key, as a
+ * panel, a script or an intruder on the studio LAN would be. Whatever it publishes, it changes
+ * nothing on any hub; a hub that it talks over corrects the broker at once.
+ */
+import type { ExecutionContext } from 'ava';
+import mqtt, { type IClientPublishOptions } from 'mqtt';
+import type { Hub } from '../../lib/hub/hub.ts';
+import type { SetResult } from '../../lib/core/parameter.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startHub } from '../helpers/hub.ts';
+import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
+import { whyNoBroker } from '../helpers/mosquitto.ts';
+import { siteKey } from '../helpers/site-key.ts';
+
+const broker = brokerOfFile();
+
+let specs = 0;
+const prefixOf = () => `trust${++specs}-${process.pid}`;
+
+const statusOf = (hub: Hub, id: string) => hub.connection(id)?.status;
+const valueOn = (hub: Hub, address: string) => hub.graph.get(address)?.value;
+const shownOn = (hub: Hub, id: string) => hub.listConnections().find((c) => c.id === id);
+const received = (hub: Hub) => Number(hub.connection('bus')?.info.details?.['received'] ?? 0);
+
+/** The mqtt connection of hub `id`, sharing `share`, with the site key. */
+function busOf(prefix: string, id: string, share: string[], more: Record<string, unknown> = {}) {
+  return { type: 'mqtt', url: broker.url, prefix, hub: { id, share, key: siteKey }, ...more };
+}
+
+/** A plain MQTT client: no key, nothing but the broker's address. */
+async function intruder(t: ExecutionContext) {
+  const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+  t.teardown(() => client.endAsync(true));
+  const publish = (topic: string, payload: string | Buffer, options: IClientPublishOptions = {}) =>
+    client.publishAsync(topic, payload, { qos: 1, ...options });
+  return { client, publish };
+}
+
+/** Waits until `hub` has taken `count` more messages from the broker than `before`: what was sent has been handled. */
+const handled = (hub: Hub, before: number, count: number) => eventually(() => received(hub) >= before + count, `${count} messages handled`);
+
+function answerOf(hub: Hub, address: string, value: unknown): Promise<SetResult> {
+  return new Promise((resolve) => {
+    const written = hub.graph.write(address, value, 'spec', resolve);
+    if (!written.ok || !hub.graph.get(address)?.remote) resolve(written);
+  });
+}
+
+async function owner(t: ExecutionContext, prefix: string) {
+  return startHub(t, {
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      studio: { type: 'dummy', parameters: ['level,I,5', 'name,S,desk'] },
+      local: { type: 'dummy', parameters: ['kept,I,1'] },
+      bus: busOf(prefix, 'a', ['studio/#']),
+    },
+  });
+}
+
+const claim = (id: string) => ({
+  id,
+  type: 'dummy',
+  status: 'ok',
+  reason: '',
+  description: 'forged',
+  location: '',
+  group: '',
+  since: 0,
+  parameters: [['level', 'I', 'read-write']],
+});
+
+withBroker(
+  `a forged hub's claims take nothing: not a shared connection, not the rest-api, not the mqtt connection, not an unshared one${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await owner(t, prefix);
+    const rogue = await intruder(t);
+    const before = received(a);
+    await rogue.publish(`${prefix}/$hub/evil`, '{"online":true}', { retain: true });
+    const forged = { hub: 'evil', connections: ['studio', 'api', 'bus', 'local', 'elsewhere'].map(claim) };
+    await rogue.publish(`${prefix}/$hub/evil/connections`, JSON.stringify(forged), { retain: true });
+    await handled(a, before, 2);
+    for (const id of ['api', 'studio', 'local', 'bus']) t.is(statusOf(a, id)?.status, 'ok', `${id} on the owner`);
+    // A hub that joins later sees the owner's studio, and nothing of the forged hub.
+    const b = await startHub(t, { connections: { bus: busOf(prefix, 'b', []) } });
+    t.like(
+      b.listConnections().find((c) => c.id === 'studio'),
+      { status: 'ok', description: '', details: { hub: 'a' } },
+    );
+    t.deepEqual(
+      b
+        .listConnections()
+        .map((c) => c.id)
+        .sort(),
+      ['bus', 'studio'],
+    );
+    t.is(valueOn(b, 'studio/level'), 5);
+    t.deepEqual(await answerOf(b, 'studio/level', 6), { ok: true, value: true });
+    t.is(valueOn(a, 'studio/level'), 6);
+  },
+);
+
+withBroker(`a false presence of a hub changes nothing on the others, and the hub puts its own back at once${whyNoBroker}`, async (t) => {
+  const prefix = prefixOf();
+  await owner(t, prefix);
+  const b = await startHub(t, { connections: { bus: busOf(prefix, 'b', []) } });
+  await eventually(() => valueOn(b, 'studio/level') === 5, 'studio on b');
+  const rogue = await intruder(t);
+  const before = received(b);
+  await rogue.publish(`${prefix}/$hub/a`, '{"online":false}', { retain: true });
+  await handled(b, before, 1);
+  t.is(shownOn(b, 'studio')?.status, 'ok');
+  t.is(valueOn(b, 'studio/level'), 5);
+  // The broker holds the owner's presence again: a hub that joins now sees it online.
+  const seen: string[] = [];
+  await eventually(async () => {
+    const c = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+    c.on('message', (_topic, payload) => seen.push(payload.toString()));
+    await c.subscribeAsync(`${prefix}/$hub/a`, { qos: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await c.endAsync(true);
+    return seen.at(-1) === '{"online":true}';
+  }, 'the retained presence corrected');
+  const c = await startHub(t, { connections: { bus: busOf(prefix, 'c', []) } });
+  t.is(shownOn(c, 'studio')?.status, 'ok');
+  t.is(valueOn(c, 'studio/level'), 5);
+});
+
+withBroker(
+  `a retained publish on a value topic changes nothing the other hubs show, and the owner puts its value back${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    await owner(t, prefix);
+    const b = await startHub(t, { connections: { bus: busOf(prefix, 'b', []) } });
+    await eventually(() => valueOn(b, 'studio/level') === 5, 'studio on b');
+    const rogue = await intruder(t);
+    const before = received(b);
+    await rogue.publish(`${prefix}/studio/val/level`, '666', { retain: true, properties: { userProperties: { hub: 'a', by: 'x' } } });
+    await handled(b, before, 1);
+    t.is(valueOn(b, 'studio/level'), 5);
+    await eventually(async () => {
+      const c = await startHub(t, { connections: { bus: busOf(prefix, `c${Date.now() % 1000}`, []) } });
+      const shown = valueOn(c, 'studio/level');
+      await c.stop();
+      return shown === 5;
+    }, 'a late hub shows the owner value');
+    t.pass();
+  },
+);
+
+withBroker(
+  `set topics write only what setAccess allows, whatever the hub shares; who changed it names the topic, never a user property${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['level,I,5', 'name,S,desk'] },
+        bus: busOf(prefix, 'a', ['studio/#'], { publish: ['studio/#'], setAccess: ['studio/name'] }),
+      },
+    });
+    const rogue = await intruder(t);
+    const before = received(a);
+    const as = { properties: { userProperties: { hub: 'b', origin: 'http admin' } } };
+    await rogue.publish(`${prefix}/studio/set/level`, '99', as);
+    await rogue.publish(`${prefix}/studio/set/name`, 'stage', as);
+    await handled(a, before, 2);
+    t.is(valueOn(a, 'studio/level'), 5, 'shared and published, but not in setAccess');
+    t.is(valueOn(a, 'studio/name'), 'stage');
+    t.is(a.graph.get('studio/name')?.lastChange?.by, `mqtt ${prefix}/studio/set/name`);
+  },
+);
+
+withBroker(
+  `only the owner answers a forwarded write, with random correlation data, and only on the writer's own answer topic${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await owner(t, prefix);
+    const b = await startHub(t, { connections: { bus: busOf(prefix, 'b', []) } });
+    await eventually(() => valueOn(b, 'studio/level') === 5, 'studio on b');
+    // An eavesdropper answers every write it sees first, and points answers at b's presence.
+    const rogue = await intruder(t);
+    const correlations: string[] = [];
+    let answering = true;
+    rogue.client.on('message', (topic, _payload, packet) => {
+      const { responseTopic, correlationData } = packet.properties ?? {};
+      if (answering && topic.includes('/set/') && responseTopic && correlationData) {
+        correlations.push(correlationData.toString('hex'));
+        void rogue.publish(responseTopic, '{"ok":false,"error":"refused","code":"PB_FORBIDDEN"}', { properties: { correlationData } });
+      }
+    });
+    const presence: string[] = [];
+    rogue.client.on('message', (topic, payload) => topic === `${prefix}/$hub/b` && presence.push(payload.toString()));
+    await rogue.client.subscribeAsync([`${prefix}/studio/set/#`, `${prefix}/$hub/b`], { qos: 1 });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => answerOf(b, 'studio/level', 100 + i)));
+    t.deepEqual(
+      answers.map((answer) => answer.ok),
+      Array(20).fill(true),
+    );
+    t.is(valueOn(a, 'studio/level'), 119);
+    t.is(new Set(correlations).size, 20);
+    t.true(
+      correlations.every((c) => c.length >= 32),
+      'at least 16 random bytes',
+    );
+    answering = false;
+    const before = received(a);
+    const shown = presence.length;
+    await rogue.publish(`${prefix}/studio/set/level`, '7', {
+      properties: { responseTopic: `${prefix}/$hub/b`, correlationData: Buffer.from('x') },
+    });
+    await handled(a, before, 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is(presence.length, shown, "nothing published on b's presence");
+    t.is(shownOn(b, 'studio')?.status, 'ok');
+  },
+);
+
+withBroker(
+  `what the broker sends is bounded: an 8 MiB set payload and a forged hub of 200,000 parameters are dropped${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['name,S,desk'] },
+        bus: busOf(prefix, 'a', ['studio/#'], { publish: ['studio/#'] }),
+      },
+    });
+    const rogue = await intruder(t);
+    const size = a.graph.size;
+    const before = received(a);
+    await rogue.publish(`${prefix}/studio/set/name`, Buffer.alloc(8 * 1024 * 1024, 'x'));
+    const parameters = Array.from({ length: 200_000 }, (_, i) => [`p${i}`, 'I', 'read-write']);
+    await rogue.publish(`${prefix}/$hub/big`, '{"online":true}', { retain: true });
+    await rogue.publish(`${prefix}/$hub/big/connections`, JSON.stringify({ hub: 'big', connections: [{ ...claim('huge'), parameters }] }), {
+      retain: true,
+    });
+    await rogue.publish(`${prefix}/studio/set/name`, 'after');
+    await eventually(() => valueOn(a, 'studio/name') === 'after' || received(a) >= before + 4, 'the messages handled');
+    t.not(valueOn(a, 'studio/name')?.toString().length, 8 * 1024 * 1024);
+    t.is(a.graph.size, size);
+  },
+);
