@@ -3,15 +3,19 @@
  * panel, a script or an intruder on the studio LAN would be. Whatever it publishes, it changes
  * nothing on any hub; a hub that it talks over corrects the broker at once.
  */
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { validateFlow } from '../../lib/config/flow-file.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
 import mqtt, { type IClientPublishOptions } from 'mqtt';
 import type { Hub } from '../../lib/hub/hub.ts';
 import type { SetResult } from '../../lib/core/parameter.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startHub } from '../helpers/hub.ts';
+import { capturedLog, startHub } from '../helpers/hub.ts';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { whyNoBroker } from '../helpers/mosquitto.ts';
-import { siteKey } from '../helpers/site-key.ts';
+import { siteKey, siteKeyFile } from '../helpers/site-key.ts';
+import { Signer } from '../../lib/connections/mqtt/signing.ts';
+import { readFileSync } from 'node:fs';
 
 const broker = brokerOfFile();
 
@@ -241,3 +245,122 @@ withBroker(
     t.is(a.graph.size, size);
   },
 );
+
+/** A client that holds the site key: a hub of the site that misbehaves, or one written by hand. */
+async function keyed(t: ExecutionContext, hubId: string) {
+  const signer = new Signer(Buffer.from(readFileSync(siteKeyFile, 'utf8').trim()), hubId);
+  const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+  t.teardown(() => client.endAsync(true));
+  const publish = (topic: string, payload: string, options: IClientPublishOptions = {}) =>
+    client.publishAsync(topic, payload, { qos: 1, ...options, properties: signer.sign(topic, payload, options.properties ?? {}) });
+  return { client, publish };
+}
+
+withBroker(
+  `even a hub with the key cannot fail what another hub does not share, and one claim is bounded by the limits${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await startHub(t, {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        studio: { type: 'dummy', parameters: ['level,I,5'] },
+        local: { type: 'dummy', parameters: ['kept,I,1'] },
+        bus: busOf(prefix, 'a', ['studio/#'], { limits: { parametersPerHub: 1000 } }),
+      },
+    });
+    const peer = await keyed(t, 'peer');
+    const before = received(a);
+    const parameters = Array.from({ length: 5000 }, (_, i) => [`p${i}`, 'I', 'read-write']);
+    await peer.publish(`${prefix}/$hub/peer`, '{"online":true}', { retain: true });
+    await peer.publish(
+      `${prefix}/$hub/peer/connections`,
+      JSON.stringify({ hub: 'peer', connections: [...['api', 'bus', 'local'].map(claim), { ...claim('huge'), parameters }] }),
+      { retain: true },
+    );
+    await handled(a, before, 2);
+    for (const id of ['api', 'studio', 'local', 'bus']) t.is(statusOf(a, id)?.status === 'failed' ? id : 'running', 'running');
+    t.is(a.graph.byPrefix('huge/').length, 997, 'the parameters past parametersPerHub (three in the other claims) are not shown');
+    t.like(statusOf(a, 'bus'), { status: 'degraded', code: 'PB_OVER_LIMIT' });
+    t.regex(statusOf(a, 'bus')?.reason ?? '', /hub peer describes 5003 parameters, over 1000/);
+  },
+);
+
+withBroker(`two hubs that claim one id at once agree on one owner: the claim the broker took first${whyNoBroker}`, async (t) => {
+  for (let round = 0; round < 3; round++) {
+    const prefix = prefixOf();
+    const flow = (id: string) => ({
+      connections: { desk: { type: 'dummy', parameters: [`owner,S,${id}`] }, bus: busOf(prefix, id, ['desk/#']) },
+    });
+    const [x, y] = await Promise.all([startHub(t, flow('x')), startHub(t, flow('y'))]);
+    await eventually(
+      () => [x, y].filter((hub) => statusOf(hub, 'desk')?.status === 'failed').length === 1,
+      () => `one desk refused (x ${statusOf(x, 'desk')?.status}, y ${statusOf(y, 'desk')?.status})`,
+    );
+    const [winner, loser] = statusOf(x, 'desk')?.status === 'failed' ? [y, x] : [x, y];
+    t.is(statusOf(loser, 'desk')?.code, 'PB_CONNECTION_OWNED');
+    const name = valueOn(winner, 'desk/owner') as string;
+    // A hub that joins sees the winner's desk and values, whatever the loser sent before it lost.
+    const z = await startHub(t, { connections: { bus: busOf(prefix, 'z', []) } });
+    await eventually(
+      () => valueOn(z, 'desk/owner') === name,
+      () => `the desk of ${name} on z (shows ${valueOn(z, 'desk/owner')})`,
+    );
+    t.like(
+      z.listConnections().find((c) => c.id === 'desk'),
+      { status: 'ok', details: { hub: name } },
+    );
+    await Promise.all([x.stop(), y.stop(), z.stop()]);
+  }
+  t.pass();
+});
+
+withBroker(`messages that do not verify are counted in /metrics and warned about once${whyNoBroker}`, async (t) => {
+  const prefix = prefixOf();
+  const { log, lines } = capturedLog('warn');
+  const a = await startHub(
+    t,
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        bus: busOf(prefix, 'a', []),
+      },
+    },
+    { log },
+  );
+  const rogue = await intruder(t);
+  const before = received(a);
+  for (let i = 0; i < 5; i++) await rogue.publish(`${prefix}/$hub/x${i}`, '{"online":true}');
+  await rogue.publish(`${prefix}/desk/val/level`, '1', { properties: { userProperties: { hub: 'b', n: '1.1.1', sig: 'AAAA' } } });
+  await handled(a, before, 6);
+  const port = a.connection('api')?.info.details?.['port'] as number;
+  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  t.regex(metrics, /^patchbay_mqtt_dropped_messages_total\{connection="bus",reason="unverified"\} 6$/m);
+  t.is(lines().filter((line) => line.msg.includes('not signed with the site key')).length, 1);
+  t.is(statusOf(a, 'bus')?.status, 'ok', 'unverified messages are counted, not a problem of the connection');
+});
+
+test('sharing without a site key is a mistake of the file, and a hub that runs it fails that mqtt connection with the reason: it never shares unsigned', async (t) => {
+  const document = { connections: { bus: { type: 'mqtt', url: 'mqtt://127.0.0.1:1', hub: { id: 'a', share: ['#'] } } } };
+  const checked = validateFlow(document, '/virtual/flow.json5');
+  t.deepEqual(checked.ok ? [] : checked.issues.map(formatIssue), [
+    'connections.bus.hub.key: expected the site key that signs what the hubs publish: { "file": "<path>" } or { "env": "<variable>" } (make one with: openssl rand -hex 32); see "Securing a site" in the README',
+  ]);
+  const started = validateFlow(document, '/virtual/flow.json5', {}, { start: true });
+  t.true(started.ok);
+  for (const [key, reason] of [
+    [{ env: 'PATCHBAY_SPEC_NO_SUCH_KEY' }, /the environment variable PATCHBAY_SPEC_NO_SUCH_KEY is not set/],
+    [{ file: 'missing.key' }, /the key file \/virtual\/missing\.key cannot be read/],
+    [{ env: 'PATCHBAY_SPEC_SHORT_KEY' }, /holds 5 bytes; a site key has at least 32/],
+  ] as const) {
+    process.env['PATCHBAY_SPEC_SHORT_KEY'] = 'short';
+    const hub = await startHub(t, {
+      connections: {
+        other: { type: 'dummy', parameters: ['a,I,1'] },
+        bus: { ...document.connections.bus, hub: { id: 'a', share: ['#'], key } },
+      },
+    });
+    t.like(statusOf(hub, 'bus'), { status: 'failed' });
+    t.regex(statusOf(hub, 'bus')?.reason ?? '', reason);
+    t.is(statusOf(hub, 'other')?.status, 'ok');
+  }
+});

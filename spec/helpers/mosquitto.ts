@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { eventually, startBound } from './eventually.ts';
 
 const binary = '/usr/sbin/mosquitto';
+const passwordTool = '/usr/bin/mosquitto_passwd';
 /** A certificate authority, a broker certificate for 127.0.0.1 signed by it, and another CA: test-only, valid for a century. */
 export const tlsFixtures = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
 /** True where Debian's Mosquitto is installed (CI installs it). */
@@ -30,7 +31,18 @@ export interface Broker {
  * and queues bounded at `queued` messages per client (its default of 1,000 drops most of a
  * late joiner's retained values when a hub has more parameters).
  */
-export async function startBroker({ queued = 20_000, inflight = 1000, tls = false } = {}): Promise<Broker> {
+export async function startBroker({
+  queued = 20_000,
+  inflight = 1000,
+  tls = false,
+  acl,
+}: {
+  queued?: number;
+  inflight?: number;
+  tls?: boolean;
+  /** Users only (no anonymous clients), each with its password, and the ACL file that limits them. */
+  acl?: { readonly file: string; readonly users: Readonly<Record<string, string>> };
+} = {}): Promise<Broker> {
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-broker-'));
   const config = join(folder, 'mosquitto.conf');
@@ -38,6 +50,13 @@ export async function startBroker({ queued = 20_000, inflight = 1000, tls = fals
   const certificates = tls
     ? ['cafile', 'certfile', 'keyfile'].map((key, i) => `${key} ${join(tlsFixtures, ['ca.pem', 'broker.pem', 'broker.key'][i]!)}`)
     : [];
+  const access: string[] = [];
+  if (acl) {
+    const passwords = join(folder, 'passwords');
+    writeFileSync(passwords, '');
+    for (const [user, password] of Object.entries(acl.users)) execFileSync(passwordTool, ['-b', passwords, user, password]);
+    access.push(`password_file ${passwords}`, `acl_file ${acl.file}`);
+  }
   writeFileSync(
     config,
     // As the user running the specs: started as root, Mosquitto would otherwise become `mosquitto`, which may not read the certificates.
@@ -45,7 +64,8 @@ export async function startBroker({ queued = 20_000, inflight = 1000, tls = fals
       `listener ${port} 127.0.0.1`,
       ...certificates,
       `user ${userInfo().username}`,
-      'allow_anonymous true',
+      `allow_anonymous ${acl ? 'false' : 'true'}`,
+      ...access,
       'persistence false',
       'set_tcp_nodelay true',
       `max_queued_messages ${queued}`,

@@ -1,0 +1,88 @@
+/**
+ * A site as the README secures it: Mosquitto with one user per hub and per panel, limited by
+ * flows/examples/mosquitto-site.acl (the file the README shows), and the hubs' site key. Two
+ * hubs share a connection through it; a panel can write only what setAccess allows and
+ * cannot speak for a hub.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ExecutionContext } from 'ava';
+import mqtt from 'mqtt';
+import type { Hub } from '../../lib/hub/hub.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startHub } from '../helpers/hub.ts';
+import { withBroker } from '../helpers/broker-tests.ts';
+import { startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
+import { siteKey } from '../helpers/site-key.ts';
+
+const aclFile = fileURLToPath(new URL('../../flows/examples/mosquitto-site.acl', import.meta.url));
+const users = { control: 'control-secret', studio: 'studio-secret', panel: 'panel-secret' };
+
+const valueOn = (hub: Hub, address: string) => hub.graph.get(address)?.value;
+const shownOn = (hub: Hub, id: string) => hub.listConnections().find((c) => c.id === id);
+
+async function site(t: ExecutionContext) {
+  const broker = await startBroker({ acl: { file: aclFile, users } });
+  t.teardown(() => broker.stop());
+  const bus = (id: 'control' | 'studio', share: string[], more: Record<string, unknown> = {}) => ({
+    type: 'mqtt',
+    url: broker.url,
+    username: id,
+    password: users[id],
+    hub: { id, share, key: siteKey },
+    ...more,
+  });
+  const control = await startHub(t, {
+    connections: {
+      desk: { type: 'dummy', parameters: ['onair,B,false', 'scene,S,news'] },
+      bus: bus('control', ['desk/#'], { publish: ['desk/#'], setAccess: ['desk/scene'] }),
+    },
+  });
+  const studio = await startHub(t, { connections: { bus: bus('studio', []) } });
+  const panel = await mqtt.connectAsync(broker.url, { protocolVersion: 5, username: 'panel', password: users.panel });
+  t.teardown(() => panel.endAsync(true));
+  return { broker, control, studio, panel };
+}
+
+withBroker(`hubs share through a broker limited by the README's ACL, and a write forwarded between them works${whyNoBroker}`, async (t) => {
+  const { control, studio } = await site(t);
+  t.is(shownOn(control, 'bus')?.status, 'ok');
+  t.like(shownOn(studio, 'desk'), { status: 'ok', details: { hub: 'control' } });
+  t.is(valueOn(studio, 'desk/scene'), 'news');
+  const written = studio.graph.write('desk/onair', true);
+  t.true(written.ok);
+  await eventually(() => valueOn(control, 'desk/onair') === true && valueOn(studio, 'desk/onair') === true, 'the write through the owner');
+});
+
+withBroker(`a panel user writes what setAccess allows, gets its answer, and cannot speak for a hub${whyNoBroker}`, async (t) => {
+  const { control, studio, panel } = await site(t);
+  const answers: string[] = [];
+  panel.on('message', (topic, payload) => topic.startsWith('patchbay/$answers/panel/') && answers.push(payload.toString()));
+  await panel.subscribeAsync('patchbay/$answers/panel/#', { qos: 1 });
+  const ask = (address: string, value: string) =>
+    panel.publishAsync(`patchbay/${address.replace('/', '/set/')}`, value, {
+      qos: 1,
+      properties: { responseTopic: 'patchbay/$answers/panel/1', correlationData: Buffer.from('1') },
+    });
+  await ask('desk/scene', 'sport');
+  await ask('desk/onair', 'true');
+  await eventually(() => answers.length === 2, 'two answers');
+  t.deepEqual(
+    answers.map((answer) => JSON.parse(answer).code ?? 'ok'),
+    ['ok', 'PB_FORBIDDEN'],
+  );
+  t.is(valueOn(control, 'desk/scene'), 'sport');
+  t.is(valueOn(control, 'desk/onair'), false);
+  // What the ACL does not let it write the broker refuses: a presence, a description, a value.
+  const refused = (topic: string, payload: string) =>
+    panel.publishAsync(topic, payload, { qos: 1, retain: true }).then(
+      () => 'taken',
+      (error: { code?: number }) => error.code,
+    );
+  t.is(await refused('patchbay/$hub/control', '{"online":false}'), 135);
+  t.is(await refused('patchbay/$hub/evil/connections', '{"hub":"evil","connections":[]}'), 135);
+  t.is(await refused('patchbay/desk/val/scene', 'forged'), 135);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.is(shownOn(studio, 'desk')?.status, 'ok');
+  t.is(valueOn(studio, 'desk/scene'), 'sport');
+});
