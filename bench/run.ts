@@ -20,6 +20,7 @@ import { resultsFileName, withLatest, withRun } from './lib/results.ts';
 import { updateScript, wrk, wrkInstalled, wrkMissing } from './lib/wrk.ts';
 import { measureRuleChain } from './rule-chain.ts';
 import { measurePulseDrift } from './pulse-drift.ts';
+import { measureSigning } from './signing.ts';
 import { measureStateStart } from './state-start.ts';
 import WebSocket from 'ws';
 
@@ -81,6 +82,8 @@ writeFileSync(
   }),
 );
 const parameters = Array.from({ length: parameterCount }, (_, i) => `bench/p${i}`);
+/** `--against=<checkout>`: another checkout (an earlier commit) measured beside this one in scenarios 1, 2 and 9. */
+const against = process.argv.find((arg) => arg.startsWith('--against='))?.slice('--against='.length);
 
 const servers = {
   patchbay: () =>
@@ -104,6 +107,17 @@ const servers = {
       [join(root, 'bin/patchbay.js'), 'run', flowFile, '--state', 'none', '--log-format', 'json'],
       { PATCHBAY_BENCH_WITHOUT_ORIGINS: '1' },
     ),
+  // The same flow on the hub of another checkout (`--against`).
+  against: () =>
+    startServer(`patchbay at ${against}`, node, [
+      join(against ?? root, 'bin/patchbay.js'),
+      'run',
+      flowFile,
+      '--state',
+      'none',
+      '--log-format',
+      'json',
+    ]),
   raw: () => startServer('raw uWS', node, ['--import', 'tsx', join(root, 'bench/servers/raw-uws.ts')]),
   node: () => startServer('node:http + ws', node, ['--import', 'tsx', join(root, 'bench/servers/node-http.ts')]),
 };
@@ -174,7 +188,7 @@ async function scenarioGet() {
   console.log('1. GET /parameters/<address>, 100 connections');
   const rates: Record<string, number> = {};
   const load: Record<string, string> = {};
-  for (const name of ['patchbay', 'raw', 'node'] as const) {
+  for (const name of withAgainst(['patchbay', 'raw', 'node'] as const)) {
     rates[name] = await withServer(name, async (server) => {
       await wrk(`http://127.0.0.1:${server.port}/parameters/bench/p1`, { connections: 100, seconds: 1 }); // warm-up
       const cpuBefore = cpuSeconds(server.pid);
@@ -195,6 +209,7 @@ async function scenarioGet() {
     '≥ 1.7×',
     hub / rates['node']! >= 1.7,
   );
+  againstRow('1 GET parameter', 'requests/s', hub, rates['against']);
   notes.push(`1: CPU while loaded — patchbay ${load['patchbay']}; raw uWS ${load['raw']}; node:http ${load['node']}.`);
 }
 
@@ -203,7 +218,7 @@ async function scenarioGet() {
 async function scenarioUpdate() {
   console.log('2. GET /update with 1,000 WebSocket clients subscribed');
   const results: Record<string, { rps: number; dps: number }> = {};
-  for (const name of ['patchbay', 'raw', 'node'] as const) {
+  for (const name of withAgainst(['patchbay', 'raw', 'node'] as const)) {
     results[name] = await withServer(name, (server) =>
       withClients(server, 1000, async (clients) => {
         await wrk(`http://127.0.0.1:${server.port}/update?parameter=bench/p1&value=warm`, {
@@ -246,6 +261,19 @@ async function scenarioUpdate() {
     fmt(results['node']!.dps),
     hub.dps / results['node']!.dps,
   );
+  againstRow('2 update + 1,000 listeners', 'requests/s', hub.rps, results['against']?.rps);
+  againstRow('2 update + 1,000 listeners', 'deliveries/s', hub.dps, results['against']?.dps);
+}
+
+/** The servers of a scenario, with the hub of `--against` when it is given. */
+function withAgainst<N extends ServerName>(names: readonly N[]): (N | 'against')[] {
+  return against ? [...names, 'against'] : [...names];
+}
+
+/** A row of this checkout against `--against`, when it was measured: within 5 %. */
+function againstRow(scenario: string, metric: string, hub: number, other: number | undefined) {
+  if (other === undefined) return;
+  row(scenario, `${metric} vs --against`, fmt(hub), fmt(other), hub / other, '≥ 0.95×', hub / other >= 0.95);
 }
 
 // --- 3. fan-out ladder -------------------------------------------------------------------
@@ -826,23 +854,27 @@ const siteKey = (() => {
   return { file };
 })();
 
-/** A flow of hub `id` on `url`: the owner runs the 1,000 bench parameters and shares them. */
-function hubFlow(id: string, url: string, owner: boolean): string {
+/**
+ * A flow of hub `id` on `url`: the owner runs the 1,000 bench parameters and shares them.
+ * The hubs of `--against` get no site key (a checkout before signing knows none) and a prefix of their own.
+ */
+function hubFlow(id: string, url: string, owner: boolean, checkout: string): string {
   const file = join(tmpdir(), `patchbay-bench-${process.pid}-${id}.json5`);
+  const hub = { id, share: owner ? ['bench/#'] : [], ...(checkout === root ? { key: siteKey } : {}) };
   const connections: Record<string, unknown> = {
     api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
-    broker: { type: 'mqtt', url, hub: { id, share: owner ? ['bench/#'] : [], key: siteKey } },
+    broker: { type: 'mqtt', url, prefix: checkout === root ? 'patchbay' : 'against', hub },
   };
   if (owner) connections['bench'] = { type: 'dummy', parameters: Array.from({ length: parameterCount }, (_, i) => `p${i},S,0`) };
   writeFileSync(file, JSON.stringify({ connections }));
   return file;
 }
 
-const startHubOn = (id: string, url: string, owner: boolean) =>
-  startServer(`hub ${id}`, node, [
-    join(root, 'bin/patchbay.js'),
+const startHubOn = (id: string, url: string, owner: boolean, checkout = root) =>
+  startServer(`hub ${id}${checkout === root ? '' : ` at ${checkout}`}`, node, [
+    join(checkout, 'bin/patchbay.js'),
     'run',
-    hubFlow(id, url, owner),
+    hubFlow(id, url, owner, checkout),
     '--state',
     'none',
     '--log-format',
@@ -906,7 +938,53 @@ interface PipeStep {
   perSecond: number;
   p50: number;
   p99: number;
+  /** The two hubs' CPU cores (the hub path only). */
+  cores?: number;
 }
+
+/** WebSocket writes on hub A at each of `rates` to one WebSocket client of hub B; the hubs' CPU of each step in the notes. */
+async function hubPath(a: Server, b: Server): Promise<PipeStep[]> {
+  const steps: PipeStep[] = [];
+  await withClients(b, 1, async (clients) => {
+    let seq = 1;
+    const writer = forkLoad('mqtt-load.ts');
+    await new Promise((resolve) => writer.once('message', resolve));
+    for (const rate of mqttRates) {
+      await clients.reset();
+      const cpuBefore = cpuSeconds(a.pid) + cpuSeconds(b.pid);
+      const started = nowMs();
+      const written = await ask<{ sent: number; cut: boolean; nextSeq: number }>(writer, {
+        cmd: 'write',
+        port: a.port,
+        rate,
+        seconds,
+        parameters,
+        startSeq: seq,
+      });
+      seq = written.nextSeq;
+      if (written.cut)
+        notes.push(`9 at ${fmt(rate)}/s: ${a.name} cut the writer off (writing faster than it applies) after ${fmt(written.sent)} values.`);
+      const settled = await whenSettled(async () => (await clients.report(1)).received);
+      const report = await clients.report(1);
+      const cores = (cpuSeconds(a.pid) + cpuSeconds(b.pid) - cpuBefore) / ((nowMs() - started) / 1000);
+      steps.push({
+        rate,
+        sent: written.sent,
+        received: report.received,
+        perSecond: report.received / ((settled.at - started) / 1000),
+        p50: percentile(report.firsts, 50),
+        p99: percentile(report.firsts, 99),
+        cores,
+      });
+      notes.push(`9 at ${fmt(rate)}/s: ${a.name} and ${b.name} together ${fmt(cores, 2)} cores.`);
+    }
+    await stopChild(writer);
+  });
+  return steps;
+}
+
+// The top rate is about what one WebSocket writer can hand hub A here (a faster one is cut off as writing faster than the hub applies).
+const mqttRates = [1000, 10_000, 20_000];
 
 async function scenarioMqtt() {
   console.log('9. mqtt: a write on hub A to a WebSocket client of hub B, against a raw MQTT.js pair; dashboards on two hubs against one');
@@ -918,8 +996,7 @@ async function scenarioMqtt() {
   }
   // Queues far above what a run sends: the broker must not drop what a slow subscriber has not read yet.
   const broker = await startBroker({ queued: 2_000_000 });
-  // The top rate is about what one WebSocket writer can hand hub A here (a faster one is cut off as writing faster than the hub applies).
-  const rates = [1000, 10_000, 20_000];
+  const rates = mqttRates;
   const topics = Array.from({ length: parameterCount }, (_, i) => `raw/p${i}`);
   const raw: PipeStep[] = [];
   const hub: PipeStep[] = [];
@@ -966,41 +1043,7 @@ async function scenarioMqtt() {
       // Dashboards on one hub first, while it is the only one.
       const one = await dashboards([a], a);
       b = await startHubOn('b', broker.url, false);
-      const hubB = b;
-      await withClients(hubB, 1, async (clients) => {
-        let seq = 1;
-        const writer = forkLoad('mqtt-load.ts');
-        await new Promise((resolve) => writer.once('message', resolve));
-        for (const rate of rates) {
-          await clients.reset();
-          const cpuBefore = cpuSeconds(a.pid) + cpuSeconds(hubB.pid);
-          const started = nowMs();
-          const written = await ask<{ sent: number; cut: boolean; nextSeq: number }>(writer, {
-            cmd: 'write',
-            port: a.port,
-            rate,
-            seconds,
-            parameters,
-            startSeq: seq,
-          });
-          seq = written.nextSeq;
-          if (written.cut)
-            notes.push(`9 at ${fmt(rate)}/s: hub A cut the writer off (writing faster than it applies) after ${fmt(written.sent)} values.`);
-          const settled = await whenSettled(async () => (await clients.report(1)).received);
-          const report = await clients.report(1);
-          const cores = (cpuSeconds(a.pid) + cpuSeconds(hubB.pid) - cpuBefore) / ((nowMs() - started) / 1000);
-          hub.push({
-            rate,
-            sent: written.sent,
-            received: report.received,
-            perSecond: report.received / ((settled.at - started) / 1000),
-            p50: percentile(report.firsts, 50),
-            p99: percentile(report.firsts, 99),
-          });
-          notes.push(`9 at ${fmt(rate)}/s: hubs A and B together ${fmt(cores, 2)} cores.`);
-        }
-        await stopChild(writer);
-      });
+      hub.push(...(await hubPath(a, b)));
       for (const [i, step] of hub.entries()) {
         const base = raw[i]!;
         const top = i === hub.length - 1;
@@ -1054,6 +1097,31 @@ async function scenarioMqtt() {
       await a.stop();
       await b?.stop();
     }
+    if (against) {
+      // The same hub path on the hubs of the other checkout, on the same broker.
+      const [otherA, otherB] = [await startHubOn('a', broker.url, true, against), await startHubOn('b', broker.url, false, against)];
+      try {
+        for (const [i, other] of (await hubPath(otherA, otherB)).entries()) {
+          const step = hub[i]!;
+          const label = `9 mqtt ${fmt(step.rate)}/s`;
+          againstRow(label, 'hub A → B → WebSocket values/s', step.perSecond, other.perSecond);
+          row(
+            label,
+            'hubs A + B CPU cores vs --against',
+            fmt(step.cores ?? 0, 2),
+            fmt(other.cores ?? 0, 2),
+            (step.cores ?? 0) / (other.cores ?? 1),
+          );
+        }
+      } finally {
+        await otherA.stop();
+        await otherB.stop();
+      }
+    }
+    const signing = measureSigning(200_000);
+    notes.push(
+      `9: the site key costs ${fmt(signing.signedUs - signing.unsignedUs, 2)} µs a forwarded write, signed on the writer's hub and verified on the owner's (${fmt(signing.signedUs, 2)} µs against ${fmt(signing.unsignedUs, 2)} µs building it unsigned; bench/signing.ts).`,
+    );
   } finally {
     await broker.stop();
   }
