@@ -364,3 +364,33 @@ test('sharing without a site key is a mistake of the file, and a hub that runs i
     t.is(statusOf(hub, 'other')?.status, 'ok');
   }
 });
+
+withBroker(
+  `values for parameters not shown yet are held within heldValues, and taken once their description comes${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await startHub(t, { connections: { bus: busOf(prefix, 'a', [], { limits: { heldValues: 10 } }) } });
+    const peer = await keyed(t, 'peer');
+    const rogue = await intruder(t);
+    const before = received(a);
+    for (let i = 0; i < 20; i++) await peer.publish(`${prefix}/later/val/p${i}`, String(i));
+    for (let i = 0; i < 100; i++) await rogue.publish(`${prefix}/later/val/q${i}`, String(i));
+    await handled(a, before, 120);
+    const details = () => a.connection('bus')?.info.details ?? {};
+    t.is(details()['held'], 10, 'ten held; the forged ones are not held at all');
+    t.like(details()['dropped'], { held: 10, unverified: 100 });
+    t.like(statusOf(a, 'bus'), { status: 'degraded', code: 'PB_OVER_LIMIT' });
+    await peer.publish(`${prefix}/$hub/peer`, '{"online":true}');
+    const parameters = Array.from({ length: 20 }, (_, i) => [`p${i}`, 'I', 'read-write']);
+    await peer.publish(
+      `${prefix}/$hub/peer/connections`,
+      JSON.stringify({ hub: 'peer', connections: [{ ...claim('later'), parameters }] }),
+    );
+    await eventually(() => valueOn(a, 'later/p0') === 0, 'the held values taken');
+    t.deepEqual(
+      Array.from({ length: 20 }, (_, i) => valueOn(a, `later/p${i}`)),
+      [...Array.from({ length: 10 }, (_, i) => i), ...Array(10).fill(undefined)],
+    );
+    t.is(details()['held'], 0);
+  },
+);

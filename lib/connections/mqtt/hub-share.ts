@@ -146,8 +146,13 @@ export class HubShare implements Publishing {
 
   // --- What this hub publishes -------------------------------------------------------
 
+  /** Its own parameters that `publish` or `share` match, but none of a connection another hub owns. */
   publishes(parameter: Parameter): boolean {
-    return !parameter.remote && (this.settings.publish.matches(parameter.address) || this.shares(parameter));
+    return (
+      !parameter.remote &&
+      !this.refused.has(parameter.connectionId) &&
+      (this.settings.publish.matches(parameter.address) || this.shares(parameter))
+    );
   }
 
   sharesWithHubs(parameter: Parameter): boolean {
@@ -328,7 +333,9 @@ export class HubShare implements Publishing {
     if (target?.kind !== 'val') return false;
     const connectionId = target.address.slice(0, target.address.indexOf('/'));
     if (this.isLocal(connectionId)) {
-      // Its own value topic, and not from this run of this hub: put the value back on the broker.
+      // Its own value topic, and not from this run of this hub: put the value back on the
+      // broker (not for a connection another hub owns: the owner's values stand).
+      if (this.refused.has(connectionId)) return true;
       if (this.sender(topic, payload, properties) !== this.hub.id || !this.fromThisRun(properties))
         this.correct(topic, () => this.onValueOverwritten(target.address));
       return true;
