@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import mqtt from 'mqtt';
 import type { Hub } from '../../lib/hub/hub.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -85,4 +85,9 @@ withBroker(`a panel user writes what setAccess allows, gets its answer, and cann
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.is(shownOn(studio, 'desk')?.status, 'ok');
   t.is(valueOn(studio, 'desk/scene'), 'sport');
+});
+
+test("the README's ACL is the file these specs run the broker with", (t) => {
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  t.true(readme.includes(`\`\`\`\n${readFileSync(aclFile, 'utf8')}\`\`\``), 'README.md shows flows/examples/mosquitto-site.acl as it is');
 });
