@@ -5,6 +5,7 @@ import { after, afterTurn, type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
 import { toWire, type Value } from '../core/value.ts';
 import { SLICE_MS } from './stream.ts';
+import { rateAtOrBelow, rateLadder } from './rate-ladder.ts';
 import { type Access, fullAccess } from './access.ts';
 
 /** What the hub keeps per WebSocket client. */
@@ -17,7 +18,7 @@ export interface WsClient {
   readonly origin: string;
   /** `?batch=1`: one JSON array of `{p, v}` per event-loop turn instead of a message per change (R-W1). */
   readonly batch: boolean;
-  /** `?maxHz=<n>`: each parameter at most n times a second, its latest value always (R-W2); 0 for no limit. */
+  /** `?maxHz=<n>`: each parameter at most n times a second, its latest value always (R-W2); 0 for no limit. Taken down to the rate ladder. */
   readonly maxHz: number;
   /** `?events=1`: also told when parameters appear or go (lib/http/ws-messages.ts). */
   readonly events?: boolean;
@@ -300,7 +301,9 @@ export class WsHub {
 
   /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes. */
   join(ws: WsSocket): void {
-    const { filters: clientFilters, access, batch, maxHz } = ws.getUserData();
+    const { filters: clientFilters, access, batch, maxHz: asked } = ws.getUserData();
+    // On the rate ladder, however the client was made: the topics of one filter set stay few.
+    const maxHz = rateAtOrBelow(asked) ?? rateLadder[0];
     const key = `${batch ? 'batch' : ''} ${maxHz}\n${access.name}\n${clientFilters
       .map((f) => f.source)
       .sort()

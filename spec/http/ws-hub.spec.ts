@@ -522,6 +522,30 @@ test('maxHz=10 with 100 parameters changing 100 times a second: the client is wr
   t.deepEqual(limited.state(), current(), 'every parameter at its last value');
 });
 
+test('clients of one filter set asking 20 different rates share the few topics of the rate ladder; 7 Hz is sent at 5 Hz (R-W2)', (t) => {
+  const { define, connect, clock, published } = setup(t);
+  const level = define('level', 'I', 0);
+  // 3, 6, 9 … 60 a second: on the ladder 1, 2, 5, 10, 20, 50, that is 2, 5, 10, 20 and 50.
+  const clients = Array.from({ length: 20 }, (_, i) => connect({ filters: [/level/], maxHz: 3 * (i + 1) }));
+  published.length = 0;
+  level.set(1);
+  clock.advanceBy(1000);
+  t.is(new Set(published).size, 5, 'one topic per rate of the ladder, not one per rate asked');
+  t.true(clients.every((client) => client.state()['studio/level'] === '1'));
+
+  const seven = connect({ filters: [/^studio\/level$/], maxHz: 7 });
+  const before = seven.seen.length;
+  // A change every 10 ms for two seconds.
+  for (let ms = 1; ms <= 2000; ms++) {
+    if (ms % 10 === 0) level.set(ms);
+    clock.advanceBy(1);
+  }
+  clock.advanceBy(500);
+  const arrived = seven.seen.length - before;
+  t.true(arrived >= 9 && arrived <= 11, `${arrived} values in 2 s at 7 Hz asked: 5 a second`);
+  t.is(seven.state()['studio/level'], '2000', 'the last value arrives');
+});
+
 test('stopping closes every client with 1001', (t) => {
   const { connect, hub } = setup(t);
   const clients = [connect(), connect({ filters: [/x/] })];
