@@ -60,6 +60,10 @@ export const errorTable = {
   PB_METHOD_NOT_ALLOWED: { status: 405, text: 'The path exists but not for this method; the `Allow` header lists the methods it takes.' },
   PB_UPGRADE_REQUIRED: { status: 426, text: '`/ws` is a WebSocket: connect with a WebSocket client, which sends the upgrade headers.' },
   PB_BODY_TOO_LARGE: { status: 413, text: 'The request body is over the limit (64 KiB). Send fewer or shorter values per request.' },
+  PB_BATCH_TOO_LARGE: {
+    status: 413,
+    text: 'A WebSocket batch has more than 1,000 items; none of it was written. Send the items in several batches.',
+  },
   PB_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     text: 'The body type is not accepted: send `application/x-www-form-urlencoded` or `application/json`.',
