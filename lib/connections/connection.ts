@@ -174,7 +174,7 @@ export interface KeptState {
   /** `settled` as a callback, without a promise per caller: for answers on hot paths. */
   whenSettled(done: () => void): void;
   /** Whether values are being saved; while not, connections that keep values show `degraded`. */
-  readonly health$: Observable<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
+  readonly health$: Observable<{ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly code?: ErrorCode }>;
 }
 
 /** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */

@@ -102,6 +102,10 @@ export const errorTable = {
     status: 503,
     text: 'The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.',
   },
+  PB_STATE_LOCKED: {
+    status: 503,
+    text: 'Another running hub holds the state folder (its lock file names the process): this hub keeps values in memory only. Stop the other hub or give this one its own folder with `--state`.',
+  },
   PB_BROKER_UNAVAILABLE: {
     status: 503,
     text: 'The MQTT broker cannot be reached or refused the connection; the connection retries with backoff, and changes made meanwhile are sent when it is back (latest value per topic).',
