@@ -7,7 +7,8 @@ import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile } from './config/flow-file.ts';
 import { formatIssue } from './core/issue.ts';
 import { FlowWatcher } from './config/flow-watcher.ts';
-import { reasonOf } from './core/errors.ts';
+import { fail, ok, reasonOf, type Result } from './core/errors.ts';
+import type { ValueType } from './core/value.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub/hub.ts';
@@ -259,7 +260,8 @@ async function stateCommand(
   }
   const folder = stateFolderOf(loaded.flow, option);
   if (folder === undefined) return badUsage('state needs a state folder, not --state none');
-  const isConnection = (id: string) => loaded.flow.connections.some((c) => c.id === id);
+  const connections = new Map(loaded.flow.connections.map((c) => [c.id, c]));
+  const isConnection = (id: string) => connections.has(id);
   if (action === 'reset' && !isConnection(argument as string)) {
     // A typo in the connection id: one line that says so, not the usage.
     err.write(
@@ -299,7 +301,9 @@ async function stateCommand(
           err.write(`patchbay: cannot read ${argument}: ${reasonOf(error)}\n`);
           return Exit.Usage;
         }
-        const imported = await importState(store, document, isConnection);
+        const imported = await importState(store, document, isConnection, (connectionId, parameterId) =>
+          keptParameterOf(connections.get(connectionId) as Flow['connections'][number], parameterId),
+        );
         if (!imported.ok) {
           err.write(`patchbay: ${argument}: ${imported.error.message}\n`);
           return imported.error.code === 'PB_BAD_REQUEST' ? Exit.Usage : Exit.RuntimeFailure;
@@ -311,6 +315,17 @@ async function stateCommand(
   } finally {
     await store.close();
   }
+}
+
+/** The type of the parameter `parameterId` of a connection when the hub keeps its value (R-S2), or why it does not. */
+function keptParameterOf(connection: Flow['connections'][number], parameterId: string): Result<ValueType> {
+  const { id, plan, common } = connection;
+  if (!plan.declared) return fail('PB_UNKNOWN_PARAMETER', `a ${plan.type} connection keeps no parameter values`);
+  if (!common.persist) return fail('PB_UNKNOWN_PARAMETER', `connection "${id}" keeps no values (persist: false)`);
+  const parameter = plan.declared(parameterId);
+  if (!parameter) return fail('PB_UNKNOWN_PARAMETER', `connection "${id}" has no parameter "${parameterId}"`);
+  if (!parameter.persist) return fail('PB_UNKNOWN_PARAMETER', `connection "${id}" does not keep "${parameterId}"`);
+  return ok(parameter.type);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
-import type { Json } from '../core/value.ts';
+import type { Json, ValueType } from '../core/value.ts';
 
 /** The status values of R-L2. */
 export const Status = {
@@ -106,8 +106,23 @@ export interface ConnectionPlan {
   readonly discovers: Discovery;
   /** Mistakes that keep this connection alone from starting (see `diagnose`). */
   readonly diagnostics: readonly Issue[];
+  /**
+   * Its parameter of this id as the settings define it, known without running (see
+   * `DeclaredParameter`); undefined for an id it does not define. Undefined itself for a
+   * type that keeps no values.
+   */
+  readonly declared: ((id: string) => DeclaredParameter | undefined) | undefined;
   /** Every type is handed the hub's services here; only those that declare `servesHub` keep them. */
   create(context: ServingContext): ConnectionInstance;
+}
+
+/**
+ * A parameter as a connection's settings define it, before it runs: its type and whether
+ * the hub keeps its value (R-S2). What `patchbay state import` checks addresses against.
+ */
+export interface DeclaredParameter {
+  readonly type: ValueType;
+  readonly persist: boolean;
 }
 
 /**
@@ -174,7 +189,7 @@ export interface KeptState {
   /** `settled` as a callback, without a promise per caller: for answers on hot paths. */
   whenSettled(done: () => void): void;
   /** Whether values are being saved; while not, connections that keep values show `degraded`. */
-  readonly health$: Observable<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
+  readonly health$: Observable<{ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly code?: ErrorCode }>;
 }
 
 /** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */
@@ -335,6 +350,12 @@ interface TypeBasics<S extends TObject, P> {
   diagnose?(settings: P): readonly Issue[];
   /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
   readonly metrics?: readonly ConnectionMetric[];
+  /**
+   * A type whose parameters the hub keeps says which, from its settings alone (see
+   * `ConnectionPlan.declared`): a kept parameter of `id`, or one it defines but does not
+   * keep. Absent: the type keeps no values.
+   */
+  declared?(settings: P): (id: string) => DeclaredParameter | undefined;
 }
 
 export type ConnectionTypeDefinition<S extends TObject, P> = TypeBasics<S, P> &
@@ -373,6 +394,7 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
       const parsed = definition.parse(fillDefaults(definition.settings, settings) as Parsed<S>, connection);
       if (!parsed.ok) return parsed;
       let fingerprint: string | undefined;
+      let declared: ((id: string) => DeclaredParameter | undefined) | undefined;
       const plan: ConnectionPlan = {
         type: definition.type,
         // Made when a reload compares plans, not at every start: a dummy's million lines take a while to digest.
@@ -383,6 +405,8 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
         claims: definition.claims?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
         diagnostics: definition.diagnose?.(parsed.value) ?? [],
+        // Made when first asked (by the state command), not at every start.
+        declared: definition.declared ? (id) => (declared ??= definition.declared?.(parsed.value) ?? (() => undefined))(id) : undefined,
         create(context) {
           const instance = definition.servesHub
             ? definition.create(context, parsed.value)

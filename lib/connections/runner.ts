@@ -53,7 +53,7 @@ export class ConnectionRunner {
   /** True once the connection defined a parameter the hub keeps. */
   private keeps = false;
   /** Why values are not being saved, while they are not. */
-  private storeTrouble: string | undefined;
+  private storeTrouble: { readonly reason: string; readonly code: ErrorCode } | undefined;
   /** While the connection's start runs: the stored values of its parameters, read at once when the first is defined. */
   private restoring: { values?: ReadonlyMap<string, Json> } | undefined;
   private storeWatch: Subscription | undefined;
@@ -138,7 +138,7 @@ export class ConnectionRunner {
     const state = this.env.state;
     if (!this.keeps || !state || this.storeWatch) return;
     this.storeWatch = state.health$.subscribe((health) => {
-      this.storeTrouble = health.ok ? undefined : health.reason;
+      this.storeTrouble = health.ok ? undefined : { reason: health.reason, code: health.code ?? 'PB_STATE_UNAVAILABLE' };
       this.publish();
     });
   }
@@ -288,8 +288,7 @@ export class ConnectionRunner {
   /** Shows the connection's own status, or `degraded` while it is ok but its values cannot be saved. */
   private publish(): void {
     const trouble = this.own.status === Status.Ok ? this.storeTrouble : undefined;
-    const { status, reason, code } =
-      trouble === undefined ? this.own : { status: Status.Degraded, reason: trouble, code: 'PB_STATE_UNAVAILABLE' as const };
+    const { status, reason, code } = trouble === undefined ? this.own : { status: Status.Degraded, ...trouble };
     const previous = this.report.value;
     if (previous.status === status && previous.reason === reason && previous.code === code) return;
     this.report.next({ status, reason, ...(code ? { code } : {}) });

@@ -60,6 +60,10 @@ export const errorTable = {
   PB_METHOD_NOT_ALLOWED: { status: 405, text: 'The path exists but not for this method; the `Allow` header lists the methods it takes.' },
   PB_UPGRADE_REQUIRED: { status: 426, text: '`/ws` is a WebSocket: connect with a WebSocket client, which sends the upgrade headers.' },
   PB_BODY_TOO_LARGE: { status: 413, text: 'The request body is over the limit (64 KiB). Send fewer or shorter values per request.' },
+  PB_BATCH_TOO_LARGE: {
+    status: 413,
+    text: 'A WebSocket batch has more than 1,000 items; none of it was written. Send the items in several batches.',
+  },
   PB_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     text: 'The body type is not accepted: send `application/x-www-form-urlencoded` or `application/json`.',
@@ -97,6 +101,10 @@ export const errorTable = {
   PB_STATE_UNAVAILABLE: {
     status: 503,
     text: 'The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.',
+  },
+  PB_STATE_LOCKED: {
+    status: 503,
+    text: 'Another running hub holds the state folder (its lock file names the process): this hub keeps values in memory only. Stop the other hub or give this one its own folder with `--state`.',
   },
   PB_BROKER_UNAVAILABLE: {
     status: 503,

@@ -573,7 +573,7 @@ export class Graph {
 
   /**
    * Like `values`, but what only reads (a listing, a snapshot) makes no parameter of a
-   * table: a row never made is met as its reading. `parameterOf` gives the parameter.
+   * table: a row never made is met as its reading. `current` reads it again later.
    */
   *readings(): IterableIterator<Reading> {
     for (const entry of this.entries.values()) {
@@ -582,10 +582,20 @@ export class Graph {
     }
   }
 
-  /** The parameter a reading is of, made now if need be; undefined once it is removed. */
-  parameterOf(reading: Reading): Parameter | undefined {
-    if (!(reading instanceof UnmadeRow)) return reading as Parameter;
-    const { table, position } = reading;
-    return table.dropped || table.made[position] === null ? undefined : table.at(position);
+  /**
+   * A reading as it is now, nothing made: a row's parameter once something made it (a write,
+   * a lookup), the row itself while it is still unmade, and undefined once it was removed.
+   * What lets a list of readings kept for later (a WebSocket filter's rows) stay right.
+   */
+  current(reading: Reading): Reading | undefined {
+    if (reading instanceof UnmadeRow) {
+      const { table, position } = reading;
+      const made = table.dropped ? null : table.made[position];
+      return made === null ? undefined : (made ?? reading);
+    }
+    const address = reading.address;
+    if (this.entries.get(address) === reading || this.lookedUp.get(address) === reading) return reading;
+    const row = this.tables.size > 0 ? this.rowOf(address) : undefined;
+    return row && row.table.made[row.position] === reading ? reading : undefined;
   }
 }

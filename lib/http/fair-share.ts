@@ -3,7 +3,7 @@ import { afterTurn } from '../core/scheduler.ts';
 export interface FairShareOptions<C> {
   /** Milliseconds one client's messages may take per event-loop turn before the rest waits for the next. */
   readonly msPerTurn: number;
-  /** Bytes a client may have waiting; past them it is refused (`overflow`). */
+  /** Bytes a client may have waiting, each message counted with what keeping it costs (`KEEPING_COSTS`); past them it is refused (`overflow`). */
   readonly maxWaitingBytes: number;
   /** Applies one message of a client; `gone` once the client has left (nothing can be sent to it). */
   readonly apply: (client: C, message: ArrayBuffer, gone: boolean) => void;
@@ -12,6 +12,14 @@ export interface FairShareOptions<C> {
   /** The clock shares are measured with (specs pass their own). */
   readonly now?: () => number;
 }
+
+/**
+ * What the hub spends keeping one waiting message beyond its bytes (its copy's object and
+ * allocation, its slot), counted against the waiting room: a client sending one-byte
+ * messages would otherwise have millions waiting within 4 MiB, at about 250 bytes of hub
+ * memory each (ten such clients held 750 MiB).
+ */
+export const KEEPING_COSTS = 256;
 
 interface Waiting {
   readonly messages: ArrayBuffer[];
@@ -51,14 +59,15 @@ export class FairShare<C> {
       return;
     }
     const room = queued ?? { messages: [], next: 0, bytes: 0, gone: false };
-    if (room.bytes + message.byteLength > this.options.maxWaitingBytes) {
+    const cost = message.byteLength + KEEPING_COSTS;
+    if (room.bytes + cost > this.options.maxWaitingBytes) {
       this.forget(client);
       this.options.overflow(client);
       return;
     }
     // uWS reuses the message's memory once the handler returns: what waits is a copy.
     room.messages.push(message.slice(0));
-    room.bytes += message.byteLength;
+    room.bytes += cost;
     this.waiting.set(client, room);
   }
 
@@ -79,7 +88,7 @@ export class FairShare<C> {
     if (room) room.gone = true;
   }
 
-  /** Messages waiting, over all clients. */
+  /** What the messages waiting over all clients cost to keep, in bytes (see `KEEPING_COSTS`). */
   get waitingBytes(): number {
     let bytes = 0;
     for (const room of this.waiting.values()) bytes += room.bytes;
@@ -100,7 +109,7 @@ export class FairShare<C> {
       while (room.next < room.messages.length && this.now() - started < this.options.msPerTurn) {
         const message = room.messages[room.next] as ArrayBuffer;
         room.messages[room.next++] = EMPTY;
-        room.bytes -= message.byteLength;
+        room.bytes -= message.byteLength + KEEPING_COSTS;
         this.options.apply(client, message, room.gone);
         if (this.waiting.get(client) !== room) break;
       }

@@ -6,12 +6,13 @@
 import { logLevels } from '../core/log.ts';
 import type { Pattern } from '../core/regex.ts';
 import { compileFilters } from './filters.ts';
+import { rateAtOrBelow } from './rate-ladder.ts';
 import type { CodedError } from './respond.ts';
 
 export interface UpgradeRequest {
   readonly filters: readonly Pattern[];
   readonly batch: boolean;
-  /** At most this many times a second per parameter; 0: no limit. */
+  /** At most this many times a second per parameter, a step of the rate ladder (`rate-ladder.ts`); 0: no limit. */
   readonly maxHz: number;
   readonly events: boolean;
   /** The log level the client follows; "" for none. */
@@ -29,8 +30,8 @@ export function parseUpgradeQuery(query: string, { mayReadLog }: { readonly mayR
   if (!filters.ok) return { ok: false, error: filters.error };
   const batch = flag(params.get('batch'));
   if (batch === undefined) return bad('batch is 1 or 0 (true or false)');
-  const maxHz = Number(params.get('maxHz') ?? 0);
-  if (!(maxHz >= 0 && maxHz <= 1000)) return bad('maxHz is a number of times a second, 0 to 1000 (0: no limit)');
+  const maxHz = rateAtOrBelow(Number(params.get('maxHz') ?? 0));
+  if (maxHz === undefined) return bad('maxHz is a number of times a second, 0.1 to 1000 (0: no limit)');
   const logLevel = params.get('log') ?? '';
   if (logLevel !== '' && !isLogLevel(logLevel)) return bad(`log is one of ${logLevels.join(', ')}`);
   // The log names every address and client: only for full access, not for scoped tokens.

@@ -5,6 +5,7 @@ import { after, afterTurn, type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
 import { toWire, type Value } from '../core/value.ts';
 import { SLICE_MS } from './stream.ts';
+import { rateAtOrBelow, rateLadder } from './rate-ladder.ts';
 import { type Access, fullAccess } from './access.ts';
 
 /** What the hub keeps per WebSocket client. */
@@ -17,7 +18,7 @@ export interface WsClient {
   readonly origin: string;
   /** `?batch=1`: one JSON array of `{p, v}` per event-loop turn instead of a message per change (R-W1). */
   readonly batch: boolean;
-  /** `?maxHz=<n>`: each parameter at most n times a second, its latest value always (R-W2); 0 for no limit. */
+  /** `?maxHz=<n>`: each parameter at most n times a second, its latest value always (R-W2); 0 for no limit. Taken down to the rate ladder. */
   readonly maxHz: number;
   /** `?events=1`: also told when parameters appear or go (lib/http/ws-messages.ts). */
   readonly events?: boolean;
@@ -66,6 +67,14 @@ interface Snapshot {
 
 /** Parameters gone through between two looks at the clock and the client's buffer. */
 const SLICE_CHECK_EVERY = 256;
+
+/**
+ * The most parameters a topic keeps as the ones its filters pass (`matched`). A filter set
+ * that passes more is wide: each snapshot goes through the graph's readings and tests the
+ * filters as it goes, as `GET /parameters` does, rather than holding a list as long as the
+ * graph (a million rows held as a list cost about as much as the rows themselves).
+ */
+const MATCHED_AT_MOST = 10_000;
 
 /**
  * More messages than this at once (a rate-limited topic's tick) go to each client in one
@@ -119,14 +128,17 @@ class Topic {
   /** When the last tick sent. */
   lastTick = Number.NEGATIVE_INFINITY;
   /**
-   * The parameters its filters pass, in definition order: found once, going through the
-   * graph in slices (an array: a Set of a million would stall the hub as it grows), so that
-   * each snapshot goes through these alone. Undefined until then, and again once a
-   * parameter is removed: the next client to join has them found anew.
+   * The parameters its filters pass, in definition order, as readings (a table's rows are
+   * not made for it; `Graph.current` reads each again when a snapshot reaches it): found
+   * once, going through the graph in slices, so that each snapshot goes through these
+   * alone. Undefined until then, while the topic is `wide`, and again once a parameter is
+   * removed: the next client to join has them found anew.
    */
-  matched: Parameter[] | undefined;
+  matched: Reading[] | undefined;
+  /** Its filters pass more than `MATCHED_AT_MOST`: snapshots go through the graph itself. */
+  wide = false;
   /** While `matched` is found: where in the graph, and what so far. */
-  finding: { readonly rest: Iterator<Reading>; readonly found: Parameter[]; readonly removals: number } | undefined;
+  finding: { readonly rest: Iterator<Reading>; readonly found: Reading[]; readonly removals: number } | undefined;
   /** Clients whose snapshot waits for `matched`. */
   readonly waiting: WsSocket[] = [];
   /** No filters and full access: snapshots go through the graph itself, nothing is found first. */
@@ -237,7 +249,8 @@ export class WsHub {
   private appeared(parameters: Iterable<Parameter>): void {
     if (this.topics.size === 0) return;
     for (const parameter of parameters) {
-      for (const topic of this.topics.values()) if (topic.matched && this.passes(topic, parameter.address)) topic.matched.push(parameter);
+      for (const topic of this.topics.values())
+        if (topic.matched && this.passes(topic, parameter.address)) this.keepMatched(topic, parameter);
       if (parameter.value !== undefined) this.changed(parameter, parameter.value);
     }
   }
@@ -246,7 +259,20 @@ export class WsHub {
   private gone(parameters: Iterable<Parameter>): void {
     this.removals++;
     for (const parameter of parameters) this.untrack(parameter.address);
-    for (const topic of this.topics.values()) topic.matched = undefined;
+    for (const topic of this.topics.values()) {
+      topic.matched = undefined;
+      topic.wide = false;
+    }
+  }
+
+  /** One more parameter a topic's filters pass; past `MATCHED_AT_MOST` the topic is wide and keeps none. */
+  private keepMatched(topic: Topic, reading: Reading): void {
+    if (!topic.matched) return;
+    if (topic.matched.length < MATCHED_AT_MOST) topic.matched.push(reading);
+    else {
+      topic.matched = undefined;
+      topic.wide = true;
+    }
   }
 
   /** Unsubscribes from the graph and closes every client with 1001 "going away". */
@@ -275,7 +301,9 @@ export class WsHub {
 
   /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes. */
   join(ws: WsSocket): void {
-    const { filters: clientFilters, access, batch, maxHz } = ws.getUserData();
+    const { filters: clientFilters, access, batch, maxHz: asked } = ws.getUserData();
+    // On the rate ladder, however the client was made: the topics of one filter set stay few.
+    const maxHz = rateAtOrBelow(asked) ?? rateLadder[0];
     const key = `${batch ? 'batch' : ''} ${maxHz}\n${access.name}\n${clientFilters
       .map((f) => f.source)
       .sort()
@@ -289,7 +317,7 @@ export class WsHub {
     topic.members++;
     ws.getUserData().topic = topic;
     this.clients.add(ws);
-    if (!topic.matched && !(topic.passesAll && this.serverFilters.length === 0)) {
+    if (!topic.matched && !topic.wide && !(topic.passesAll && this.serverFilters.length === 0)) {
       // Its snapshot begins once the topic knows its parameters.
       topic.waiting.push(ws);
       if (!topic.finding) {
@@ -306,18 +334,23 @@ export class WsHub {
   /**
    * Finds the parameters a topic's filters pass, in slices of a few milliseconds (each
    * parameter tested once, however many clients share the filters), then starts the
-   * snapshots of the clients waiting for them.
+   * snapshots of the clients waiting for them. It reads, as a listing does: no row of a
+   * table is made. Past `MATCHED_AT_MOST` it stops: the topic is wide.
    */
   private find(topic: Topic): void {
     const finding = topic.finding;
     if (!finding || this.topics.get(topic.key) !== topic) return;
     const started = performance.now();
+    let wide = false;
     for (let count = 1; ; count++) {
       const next = finding.rest.next();
       if (next.done) break;
       if (this.passes(topic, next.value.address)) {
-        const parameter = this.graph.parameterOf(next.value);
-        if (parameter) finding.found.push(parameter);
+        if (finding.found.length === MATCHED_AT_MOST) {
+          wide = true;
+          break;
+        }
+        finding.found.push(next.value);
       }
       if (count % SLICE_CHECK_EVERY === 0 && performance.now() - started > SLICE_MS) {
         afterTurn(() => this.find(topic));
@@ -325,10 +358,12 @@ export class WsHub {
       }
     }
     // One found and removed before the end is left out now, once, rather than looked for in every snapshot.
-    topic.matched =
-      finding.removals === this.removals
+    topic.matched = wide
+      ? undefined
+      : finding.removals === this.removals
         ? finding.found
-        : finding.found.filter((parameter) => this.graph.get(parameter.address) === parameter);
+        : finding.found.filter((reading) => this.graph.current(reading) !== undefined);
+    topic.wide = wide;
     topic.finding = undefined;
     this.flush(topic);
     for (const ws of topic.waiting.splice(0)) this.sendSnapshot(ws, -1);
@@ -435,7 +470,7 @@ export class WsHub {
     // Unchanged since the hub started: its message is made now, not kept for each of a million.
     const value = parameter.value;
     if (since >= 0 || value === undefined) return undefined;
-    if (matched ? !live && this.graph.get(address) !== parameter : !this.passes(topic, address)) return undefined;
+    if (matched ? !live && this.graph.current(parameter) !== parameter : !this.passes(topic, address)) return undefined;
     return messageOf(prefixOf(address), value);
   }
 
@@ -573,15 +608,12 @@ export class WsHub {
           const next = snapshot.rest.next();
           if (next.done) snapshot.done = true;
           else {
+            // A row kept since the filters found it may have been made (and changed) or removed since.
+            const reading = snapshot.matched ? this.graph.current(next.value) : next.value;
             // Changed since the snapshot began: its changes are in the queue.
-            const message = this.snapshotMessage(
-              topic,
-              next.value,
-              snapshot.since,
-              snapshot.began,
-              snapshot.matched,
-              snapshot.removals === this.removals,
-            );
+            const message =
+              reading &&
+              this.snapshotMessage(topic, reading, snapshot.since, snapshot.began, snapshot.matched, snapshot.removals === this.removals);
             if (message !== undefined) put(message);
           }
         } else if (snapshot.next < snapshot.queue.length) {

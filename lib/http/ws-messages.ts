@@ -15,15 +15,58 @@ export type ClientItem =
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const SHAPE = 'expected {"p":"<address>","v":<value>} or an array of them';
 
-/** The items of one message, as received (text or binary frame). */
+/**
+ * The most items of one batch. A message of 1 MiB could hold half a million (`[1,1,…]`),
+ * each an answer and a write to make: a client would hold the hub for as long as they take,
+ * and make it hold their objects meanwhile. A thousand is more than any desk recalls at
+ * once, and takes the hub about a millisecond.
+ */
+export const MAX_BATCH_ITEMS = 1000;
+
+const tooLarge = new HubError(
+  'PB_BATCH_TOO_LARGE',
+  `a batch holds at most ${MAX_BATCH_ITEMS} items; this one has more, so none of it was written`,
+);
+
+/** The items of one message, as received (text or binary frame); a batch over `MAX_BATCH_ITEMS` is one refusal. */
 export function parseClientMessage(message: ArrayBuffer | Uint8Array): ClientItem[] {
+  const bytes = message instanceof Uint8Array ? message : new Uint8Array(message);
+  // Counted before it is parsed: refused, it never becomes an object per item.
+  if (hasMoreItems(bytes, MAX_BATCH_ITEMS)) return [{ ok: false, p: null, error: tooLarge }];
   let data: unknown;
   try {
-    data = JSON.parse(utf8.decode(message));
+    data = JSON.parse(utf8.decode(bytes));
   } catch {
     return [{ ok: false, p: null, error: new HubError('PB_BAD_REQUEST', 'the message is not UTF-8 JSON') }];
   }
   return (Array.isArray(data) ? data : [data]).map(parseItem);
+}
+
+const [SPACE, TAB, LF, CR, QUOTE, BACKSLASH, COMMA] = [0x20, 0x09, 0x0a, 0x0d, 0x22, 0x5c, 0x2c];
+const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x5b, 0x5d, 0x7b, 0x7d];
+
+/**
+ * Whether the message is an array of more than `limit` items, read from its bytes without
+ * parsing it: the commas outside strings at the array's own depth. (Every byte this looks
+ * for is ASCII, which UTF-8 never uses inside a longer character.)
+ */
+function hasMoreItems(bytes: Uint8Array, limit: number): boolean {
+  let at = 0;
+  while (at < bytes.length && (bytes[at] === SPACE || bytes[at] === TAB || bytes[at] === LF || bytes[at] === CR)) at++;
+  if (bytes[at] !== OPEN_ARRAY) return false;
+  let depth = 0;
+  let commas = 0;
+  for (; at < bytes.length; at++) {
+    const byte = bytes[at];
+    if (byte === QUOTE) {
+      // To the closing quote, over escaped characters.
+      for (at++; at < bytes.length && bytes[at] !== QUOTE; at++) if (bytes[at] === BACKSLASH) at++;
+    } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) depth++;
+    else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+      if (--depth === 0) return false;
+    } else if (byte === COMMA && depth === 1 && ++commas >= limit) return true;
+  }
+  return false;
 }
 
 function parseItem(item: unknown): ClientItem {

@@ -142,7 +142,8 @@ export class WebSocketRoute {
   /**
    * R-H3 client writes: each bad item is answered on the socket with its code, in order,
    * up to `maxErrorAnswers` per message, then one answer counts the rest, so what a client
-   * gets back is never more than it sent (R-H12).
+   * gets back is never more than it sent (R-H12). A client that does not read its answers
+   * is closed before they pile up in the hub (see `answer`).
    */
   private clientMessage(ws: WebSocket<WsClient>, message: ArrayBuffer): void {
     const gone = this.departed.get(ws);
@@ -150,7 +151,7 @@ export class WebSocketRoute {
     const { graph, limits } = this.options;
     let refused = 0;
     const refuse = (p: string | null, error: CodedError) => {
-      if (++refused <= limits.maxErrorAnswers && !gone) ws.send(errorAnswer(p, error));
+      if (++refused <= limits.maxErrorAnswers && !gone) this.answer(ws, errorAnswer(p, error));
     };
     for (const item of parseClientMessage(message)) {
       if (!item.ok) {
@@ -159,24 +160,34 @@ export class WebSocketRoute {
       }
       // A refusal by the owner of a remote parameter comes later, after the answers of this message.
       const answered = graph.get(item.p)?.remote
-        ? (answer: SetResult) => answer.ok || sendIfOpen(ws, errorAnswer(item.p, answer.error))
+        ? (answer: SetResult) => answer.ok || this.answer(ws, errorAnswer(item.p, answer.error))
         : undefined;
       const written = writeFor(access, graph, item.p, item.v, origin, answered);
       if (!written.ok) refuse(item.p, written.error);
     }
     const unanswered = refused - limits.maxErrorAnswers;
     if (unanswered > 0 && !gone)
-      ws.send(
+      this.answer(
+        ws,
         errorAnswer(null, { code: 'PB_BAD_REQUEST', message: `${unanswered} more bad items in this message, not answered one by one` }),
       );
   }
-}
 
-/** Sends unless the client has gone meanwhile (uWS throws on a closed socket). */
-function sendIfOpen(ws: WebSocket<WsClient>, message: string): void {
-  try {
-    ws.send(message);
-  } catch {
-    // Gone: nobody is left to tell.
+  /**
+   * Sends an answer to a client's write, unless it has gone meanwhile (uWS throws on a
+   * closed socket). uWS keeps what a client has not read, up to `maxBackpressure` (32 MiB)
+   * a socket: a client that writes bad messages and never reads would make the hub hold
+   * that much for it. So an answer due while more than `lagLimit` and one largest message
+   * (1.5 MiB) wait for the client closes it with 1008 instead: a client that reads has
+   * far less waiting, since its stream stops at `lagLimit`.
+   */
+  private answer(ws: WebSocket<WsClient>, message: string): void {
+    const { lagLimit, maxMessage } = this.options.limits;
+    try {
+      if (ws.getBufferedAmount() <= lagLimit + maxMessage) ws.send(message);
+      else ws.end(1008, 'not reading the answers to its messages');
+    } catch {
+      // Gone: nobody is left to tell.
+    }
   }
 }

@@ -13,5 +13,5 @@ export function connectionProblem(id: string, { status, reason, code }: StatusRe
 
 /** A state store that cannot save as a problem; nothing while it can. */
 export function stateProblem(folder: string, health: StoreHealth): Problem | undefined {
-  return health.ok ? undefined : { source: 'state', id: folder, code: 'PB_STATE_UNAVAILABLE', message: health.reason };
+  return health.ok ? undefined : { source: 'state', id: folder, code: health.code, message: health.reason };
 }

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { fail, ok, reasonOf, type Result } from '../core/errors.ts';
+import { type ErrorCode, fail, ok, reasonOf, type Result } from '../core/errors.ts';
 import { afterTurn } from '../core/scheduler.ts';
 import type { Json } from '../core/value.ts';
+import { FolderLock } from './folder-lock.ts';
 
 /**
  * How far an answered write is safe (R-S4). `process`: written to the operating system
@@ -16,7 +17,9 @@ export const durabilities: readonly Durability[] = ['process', 'power'];
 /** What the store holds: parameter values, and small records connections keep (timer deadlines). */
 export type Stored = Json;
 
-export type StoreHealth = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type StoreHealth =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: string; readonly code: Extract<ErrorCode, 'PB_STATE_UNAVAILABLE' | 'PB_STATE_LOCKED'> };
 
 // Keys: `v <address>` for values, `k <connection id>/<key>` for records, `j <number>` for
 // the journal. The space sorts before every character an address may hold, so a prefix
@@ -55,7 +58,9 @@ const FOLD_AFTER = 64;
  * A failed commit (a full disk, a folder that became unwritable) never throws at the hub:
  * the store turns unhealthy with the reason, keeps the latest value of every unsaved key,
  * and writes them all at the next attempt. Several processes may open the same folder at
- * once (the `patchbay state` command beside a running hub).
+ * once (the `patchbay state` command beside a running hub), but only one running hub: it
+ * holds the folder with a lock file (`FolderLock`), and a second is refused as a folder
+ * that cannot be opened is.
  */
 export class StateStore {
   private readonly healthSubject = new BehaviorSubject<StoreHealth>({ ok: true });
@@ -84,6 +89,9 @@ export class StateStore {
 
   readonly health$: Observable<StoreHealth> = this.healthSubject.asObservable();
 
+  /** A running hub's hold on the folder (`openOrWait`); the state command holds none. */
+  private lock: FolderLock | undefined;
+
   private constructor(
     private db: RootDatabase<Stored, string> | undefined,
     readonly folder: string,
@@ -99,16 +107,31 @@ export class StateStore {
   }
 
   /**
-   * Like `open`, but a folder that cannot be opened gives a store that is unhealthy with
-   * the reason, keeps values in memory, and opens the folder at a later `retry`: how a
-   * running hub uses it, so a bad state folder never stops the hub. Its commits go to the
-   * journal.
+   * Like `open`, but for a running hub: it holds the folder (one hub a folder), and a folder
+   * that cannot be opened or is held by another hub gives a store that is unhealthy with
+   * the reason, keeps values in memory, and opens the folder at a later `retry`, so a bad
+   * state folder never stops the hub. Its commits go to the journal.
    */
   static openOrWait(folder: string, { durability = 'process' }: { durability?: Durability } = {}): StateStore {
-    const db = openDatabase(folder, durability);
-    const store = new StateStore(db.ok ? db.value : undefined, folder, durability, durability === 'process');
-    if (!db.ok) store.healthSubject.next({ ok: false, reason: `values are kept in memory only, not saved: ${db.error.message}` });
+    const store = new StateStore(undefined, folder, durability, durability === 'process');
+    store.hold();
     return store;
+  }
+
+  /** Takes the folder and opens the database; says why not in the store's health. */
+  private hold(): boolean {
+    const lock = FolderLock.take(this.folder);
+    const db = lock.ok ? openDatabase(this.folder, this.durability) : lock;
+    if (!db.ok) {
+      if (lock.ok) lock.value.release();
+      const code = db.error.code === 'PB_STATE_LOCKED' ? 'PB_STATE_LOCKED' : 'PB_STATE_UNAVAILABLE';
+      const reason = `values are kept in memory only, not saved: ${db.error.message}`;
+      if (this.health.ok || this.health.reason !== reason) this.healthSubject.next({ ok: false, reason, code });
+      return false;
+    }
+    this.lock = lock.ok ? lock.value : undefined;
+    this.db = db.value;
+    return true;
   }
 
   get health(): StoreHealth {
@@ -199,12 +222,14 @@ export class StateStore {
     else done();
   }
 
-  /** Waits for pending writes, folds the journal, then closes the database. */
+  /** Waits for pending writes, folds the journal, then closes the database and lets go of the folder. */
   async close(): Promise<void> {
     await this.settled();
     this.foldJournal();
     await this.db?.close();
     this.db = undefined;
+    this.lock?.release();
+    this.lock = undefined;
   }
 
   private read(key: string): Stored | undefined {
@@ -354,15 +379,14 @@ export class StateStore {
 
   private failed(error: unknown): void {
     const reason = `values are kept in memory only, not saved: ${reasonOf(error)}`;
-    if (this.health.ok || this.health.reason !== reason) this.healthSubject.next({ ok: false, reason });
+    if (this.health.ok || this.health.reason !== reason) this.healthSubject.next({ ok: false, reason, code: 'PB_STATE_UNAVAILABLE' });
   }
 
-  /** Opens the folder if it could not be opened, and writes every value whose save failed again. */
+  /** Opens the folder if it could not be opened (or was held by another hub), and writes every value whose save failed again. */
   retry(): void {
     if (!this.db) {
-      const db = openDatabase(this.folder, this.durability);
-      if (!db.ok) return this.failed(db.error);
-      this.db = db.value;
+      if (!this.hold()) return;
+      if (this.unsaved.size === 0) this.healthSubject.next({ ok: true });
     }
     for (const [key, value] of [...this.unsaved]) this.write(key, value);
   }

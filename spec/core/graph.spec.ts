@@ -206,12 +206,16 @@ test('a walk of readings reads a table row as the parameter it would be, and mak
   const read = (reading: { address: string; type: string; access: string; value: unknown }) =>
     `${reading.address} ${reading.type} ${reading.access} ${String(reading.value)}`;
   t.deepEqual([...graph.readings()].map(read), ['vars/a I read-write 3', 'vars/b I read-write 4', 'vars/go I read-write 3']);
-  const [a] = graph.readings();
+  const [a, , go] = graph.readings();
+  graph.write('vars/go', 5);
+  t.is(go && graph.current(go)?.value, 5, 'a reading kept for later reads the row as it is now');
+  t.is(a && graph.current(a), a, 'and a row still unmade as itself');
   const made: string[] = [];
   graph.tables$.subscribe((change) => made.push(...[...change.parameters()].map((p) => p.address)));
   graph.removeParameters('vars');
-  t.deepEqual(made, ['vars/b'], 'only the parameter written was made');
-  t.is(a && graph.parameterOf(a), undefined, 'a reading of a removed row has no parameter');
+  t.deepEqual(made, ['vars/b', 'vars/go'], 'only the parameters written were made');
+  t.is(a && graph.current(a), undefined, 'a reading of a removed row is gone');
+  t.is(go && graph.current(go), undefined, 'and so is a removed parameter');
 });
 
 test('following an address tells what is there now and each time a parameter comes, goes or replaces it, tables included (R-G2)', (t) => {

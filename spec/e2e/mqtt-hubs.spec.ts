@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import JSON5 from 'json5';
 import { eventually } from '../helpers/eventually.ts';
@@ -16,7 +16,10 @@ process.env['PATCHBAY_SITE_KEY'] = readFileSync(siteKeyFile, 'utf8');
 
 type Document = { connections: Record<string, Record<string, unknown>> };
 
-/** An example of flows/examples (or a document) on a free port and this spec's broker, written to `dir`. */
+/**
+ * An example of flows/examples (or a document) on a free port and this spec's broker,
+ * written to a folder of its own in `dir`: each hub has its own state folder beside it.
+ */
 async function flowFile(dir: string, name: string, document?: Document): Promise<string> {
   const source =
     document ?? (JSON5.parse(readFileSync(fileURLToPath(new URL(`../../flows/examples/${name}`, import.meta.url)), 'utf8')) as Document);
@@ -24,7 +27,8 @@ async function flowFile(dir: string, name: string, document?: Document): Promise
     if (connection['type'] === 'rest-api') Object.assign(connection, { port: 0, bindIp: '127.0.0.1' });
     if (connection['type'] === 'mqtt') connection['url'] = broker.url;
   }
-  const path = join(dir, name);
+  const path = join(dir, name.replace(/\.json5$/, ''), name);
+  await mkdir(dirname(path));
   await writeFile(path, JSON.stringify(source));
   return path;
 }

@@ -80,3 +80,69 @@ test('a bad import, an unknown connection or a missing folder is refused and cha
   );
   t.is(patchbay('state', flow, 'list').stdout, 'vars/a\t1\n', 'nothing changed');
 });
+
+test('import stores only values of parameters the flow keeps: reserved, unknown, unkept and unconvertible entries are all named and nothing is stored', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-state-cmd-'));
+  const flow = join(dir, 'flow.json5');
+  await writeFile(
+    flow,
+    JSON.stringify({
+      connections: {
+        vars: { type: 'dummy', parameters: ['a,I', 'title,S', 'cue,T'] },
+        core: { type: 'virtual-core', logics: 2, functions: [{ id: 'both', op: 'and', inputs: ['core/logic/1', 'core/logic/2'] }] },
+        page: { type: 'xml-file-output', filename: 'page.xml', template: '<p>$Title</p>' },
+        scratch: { type: 'dummy', persist: false, parameters: ['a,I'] },
+        clock: { type: 'timer', timers: [{ duration: 1000 }] },
+      },
+    }),
+  );
+  const store = await storeWith(t, { 'vars/a': 1 }, join(dir, '.patchbay'));
+  await store.close();
+  const bad = {
+    'vars/_status/connected': true,
+    'vars/zzz': 1,
+    'vars/cue': true,
+    'vars/a': 'many',
+    'core/logic/3': true,
+    'core/function/both': true,
+    'scratch/a': 5,
+    'clock/timer/1/start': 1000,
+  };
+  const good = { 'vars/title': 'News', 'core/logic/2': true, 'page/Title': 'Hello', 'vars/a': '42' };
+  await writeFile(join(dir, 'mixed.json'), JSON.stringify({ values: { ...good, ...bad } }));
+  const mixed = patchbay('state', flow, 'import', join(dir, 'mixed.json'));
+  t.is(mixed.status, 2, mixed.stderr);
+  t.regex(mixed.stderr, /8 bad entries, nothing imported:/);
+  for (const reason of [
+    /values\["vars\/_status\/connected"\]: "_status\/connected" is one of the hub's own parameters, which are not kept/,
+    /values\["vars\/zzz"\]: connection "vars" has no parameter "zzz"/,
+    /values\["vars\/cue"\]: connection "vars" does not keep "cue"/,
+    /values\["vars\/a"\]: cannot convert "many" to integer/,
+    /values\["core\/logic\/3"\]: connection "core" has no parameter "logic\/3"/,
+    /values\["core\/function\/both"\]: connection "core" does not keep "function\/both"/,
+    /values\["scratch\/a"\]: connection "scratch" keeps no values \(persist: false\)/,
+    /values\["clock\/timer\/1\/start"\]: a timer connection keeps no parameter values/,
+  ])
+    t.regex(mixed.stderr, reason);
+  t.is(patchbay('state', flow, 'list').stdout, 'vars/a\t1\n', 'nothing was stored');
+
+  await writeFile(join(dir, 'good.json'), JSON.stringify({ values: good }));
+  const imported = patchbay('state', flow, 'import', join(dir, 'good.json'));
+  t.is(imported.status, 0, imported.stderr);
+  t.is(
+    patchbay('state', flow, 'list').stdout,
+    'core/logic/2\ttrue\npage/Title\tHello\nvars/a\t42\nvars/title\tNews\n',
+    'converted to their types',
+  );
+
+  const ghosts = Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`vars/ghost${i}`, i]));
+  await writeFile(join(dir, 'ghosts.json'), JSON.stringify({ values: ghosts }));
+  const haunted = patchbay('state', flow, 'import', join(dir, 'ghosts.json'));
+  t.is(haunted.status, 2);
+  t.regex(
+    haunted.stderr,
+    /300000 bad entries, nothing imported:\n {2}values\["vars\/ghost0"\]: connection "vars" has no parameter "ghost0"/,
+  );
+  t.regex(haunted.stderr, /\n {2}… and 299950 more\n$/, 'the first 50 named, then how many more');
+  t.is(patchbay('state', flow, 'list').stdout.split('\n').length, 5, 'no ghost was stored');
+});

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,3 +138,26 @@ test.serial('--state none starts from the defaults and keeps nothing', async (t)
   t.is((await values(again.base))['vars/p1'], 11, 'the run without state wrote nothing');
   await kill(again);
 });
+
+test.serial(
+  'a second hub on the same state folder runs with its store failed and says why; the state command reads beside it; a killed hub leaves no lock',
+  async (t) => {
+    const flow = await flowFile(studio);
+    const first = await run(t, flow);
+    t.is(await (await fetch(`${first.base}/update?parameter=vars/p1&value=11`)).text(), 'OK');
+    const second = await run(t, flow);
+    const problems = (await (await fetch(`${second.base}/problems`)).json()) as { source: string; code: string; message: string }[];
+    t.like(problems[0], { source: 'state', code: 'PB_STATE_LOCKED' });
+    t.regex(problems[0]?.message ?? '', new RegExp(`in use by another hub \\(pid ${first.child.pid}, since `));
+    t.is((await values(second.base))['vars/p1'], 0, 'the second hub serves, from the defaults');
+    const list = spawnSync(process.execPath, [bin, 'state', flow, 'list'], { encoding: 'utf8' });
+    t.is(list.status, 0, list.stderr);
+    t.regex(list.stdout, /^vars\/p1\t11$/m, 'the state command reads the folder beside the running hub');
+    await kill(second);
+    await kill(first);
+    const third = await run(t, flow);
+    t.deepEqual(await (await fetch(`${third.base}/problems`)).json(), [], 'the lock of a hub killed with SIGKILL holds nothing');
+    t.is((await values(third.base))['vars/p1'], 11);
+    await kill(third);
+  },
+);

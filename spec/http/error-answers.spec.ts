@@ -243,7 +243,7 @@ test('a batch of bad items gets back less than it sent: 32 answers, then one tha
   const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
   await client.until((m) => m.length > 0, 'the snapshot');
   const snapshot = client.messages.length;
-  const batch = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ p: `nowhere/x${i}`, v: 1 })));
+  const batch = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ p: `nowhere/x${i}`, v: 1 })));
   let received = 0;
   client.socket.on('message', (data: Buffer) => (received += data.length));
   client.send(batch);
@@ -252,8 +252,49 @@ test('a batch of bad items gets back less than it sent: 32 answers, then one tha
   const answers = client.messages.slice(snapshot) as { p: string | null; code: string; error: string }[];
   t.is(answers.length, 33);
   t.deepEqual(answers[0], { p: 'nowhere/x0', code: 'PB_UNKNOWN_CONNECTION', error: 'nowhere/x0: there is no connection "nowhere"' });
-  t.deepEqual(answers[32], { p: null, code: 'PB_BAD_REQUEST', error: '19968 more bad items in this message, not answered one by one' });
-  t.true(received < batch.length / 10, `${received} bytes answered to ${batch.length} sent`);
+  t.deepEqual(answers[32], { p: null, code: 'PB_BAD_REQUEST', error: '968 more bad items in this message, not answered one by one' });
+  t.true(received < batch.length / 5, `${received} bytes answered to ${batch.length} sent`);
+});
+
+test('a batch of more than 1,000 items is refused with PB_BATCH_TOO_LARGE, and none of it is written', async (t) => {
+  const { port, hub } = await serve(t, {}, studio);
+  const client = await Client.open(t, `ws://127.0.0.1:${port}/ws?filter=^$`);
+  const items = [{ p: 'studio/count', v: 99 }, ...Array.from({ length: 1000 }, (_, i) => ({ p: `nowhere/x${i}`, v: 1 }))];
+  client.send(items);
+  await client.untilCount(1);
+  t.deepEqual(client.messages, [
+    {
+      p: null,
+      code: 'PB_BATCH_TOO_LARGE',
+      error: 'a batch holds at most 1000 items; this one has more, so none of it was written',
+    },
+  ]);
+  t.is(hub.graph.get('studio/count')?.value, 3, 'the good item was not written either');
+  client.send(items.slice(0, 1000));
+  await client.untilCount(1 + 33);
+  t.is(hub.graph.get('studio/count')?.value, 99, 'a batch of 1,000 is applied');
+});
+
+test('a client that sends bad messages and never reads the answers is closed with 1008 before its answers pile up in the hub', async (t) => {
+  const { port, hub } = await serve(t, {}, studio);
+  const client = await Client.open(t, `ws://127.0.0.1:${port}/ws?filter=^$`);
+  const closed = new Promise<[number, string]>((resolve) => client.socket.once('close', (code, reason) => resolve([code, String(reason)])));
+  // It never reads: what the hub sends waits in the kernel's buffers, then in the hub's.
+  const raw = (client.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+  raw.pause();
+  const sockets = () => hub.connection('api')?.info.details?.['webSockets'] as { clients: number; largestSendBuffer: number };
+  let largest = 0;
+  // Slowly enough that the hub applies them as they come: its answers are what piles up.
+  for (let sent = 0; sockets().clients > 0 && sent < 1_000_000; sent += 200) {
+    for (let i = 0; i < 200; i++) client.socket.send('x');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    largest = Math.max(largest, sockets().largestSendBuffer);
+  }
+  t.is(sockets().clients, 0, 'the hub closed it');
+  t.true(largest < 8 * 1024 * 1024, `the hub held at most ${largest} bytes for it`);
+  raw.resume();
+  t.deepEqual(await closed, [1008, 'not reading the answers to its messages']);
+  t.is((await fetch(`http://127.0.0.1:${port}/parameters/studio/count`)).status, 200, 'the hub serves on');
 });
 
 test('a duplicate Content-Length closes the connection at once, so no hidden request runs', async (t) => {

@@ -7,7 +7,7 @@ const message = (text: string) => new TextEncoder().encode(text).buffer as Array
 const text = (buffer: ArrayBuffer) => new TextDecoder().decode(buffer);
 
 /** A share whose every applied message takes 1 ms of a fake clock. */
-function share(maxWaitingBytes = 1024) {
+function share(maxWaitingBytes = 4096) {
   let clock = 0;
   const applied: string[] = [];
   const refused: string[] = [];
@@ -41,6 +41,14 @@ test('a client gets its share of each turn; the rest waits in order while others
     ['flood:1', 'flood:2', 'flood:3', 'flood:4', 'flood:5', 'flood:6', 'flood:7'],
   );
   t.is(fair.waitingBytes, 0);
+});
+
+test('a waiting message counts with what keeping it costs: one-byte messages fill 4 MiB after about 16,000, not 4 million', (t) => {
+  const { fair, refused } = share(4 * 1024 * 1024);
+  let offered = 0;
+  for (; offered < 100_000 && refused.length === 0; offered++) fair.offer('flood', message('x'));
+  t.deepEqual(refused, ['flood']);
+  t.true(offered > 16_000 && offered < 16_400, `refused at message ${offered}`);
 });
 
 test('a client beyond its waiting room is refused and its waiting messages dropped', async (t) => {

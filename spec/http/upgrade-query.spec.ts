@@ -35,3 +35,15 @@ test('each bad value is refused with its code and a reason that says what is exp
   t.is(refusal('log=info', false), 'PB_FORBIDDEN this token may not read the log');
   t.is(refusal('events=2'), 'PB_BAD_REQUEST events is 1 or 0 (true or false)');
 });
+
+test('maxHz is taken down to the rate ladder (1, 2, 5 times a power of ten, 0.1 to 1000), so a few rates serve every client (R-W2)', (t) => {
+  const rate = (maxHz: string) => {
+    const parsed = parseUpgradeQuery(`maxHz=${maxHz}`, full);
+    return parsed.ok ? parsed.value.maxHz : parsed.error.message;
+  };
+  t.deepEqual(
+    ['0', '0.1', '0.15', '0.3', '1', '1.9', '7', '10', '49', '99.9', '150', '999', '1000'].map(rate),
+    [0, 0.1, 0.1, 0.2, 1, 1, 5, 10, 20, 50, 100, 500, 1000],
+  );
+  t.regex(String(rate('0.05')), /^maxHz is a number of times a second, 0\.1 to 1000/, 'below the lowest rate of the ladder');
+});

@@ -445,16 +445,33 @@ test('a table defined while clients are connected streams its values to those wh
   t.deepEqual(connect({ filters: [/^vars\/bank\//] }).seen, [], 'not even to filters whose parameters were found before');
 });
 
-test('a snapshot reads a table without making its parameters; a filter set makes only those it passes', (t) => {
+test('snapshots read a table without making its parameters, whatever filters they pass', async (t) => {
   const { connect, graph } = setup(t);
-  const ids = ['bank/a', 'bank/b', 'other'];
+  const ids = Array.from({ length: 20_000 }, (_, i) => `bank/${i}`);
   graph.defineTable('vars', { rows: ids.map((id, i) => ({ id, type: 'I', access: 'read-write', initial: i })), ids: new TextIndex(ids) });
-  t.deepEqual(connect().seen, ['vars/bank/a=0', 'vars/bank/b=1', 'vars/other=2']);
-  t.deepEqual(connect({ filters: [/bank\/b/] }).seen, ['vars/bank/b=1']);
+  const clients = [connect(), connect({ filters: [/./] }), connect({ filters: [/bank\/1\d$/] }), connect({ filters: [/./] })];
+  for (let turn = 0; clients.some((c) => c.topics.size === 0) && turn < 10_000; turn++)
+    await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(
+    clients.map((c) => c.seen.length),
+    [20_000, 20_000, 10, 20_000],
+  );
+  t.is(clients[2]?.seen[0], 'vars/bank/10=10');
   const made: string[] = [];
   graph.tables$.subscribe((change) => made.push(...[...change.parameters()].map((p) => p.address)));
   graph.removeParameters('vars');
-  t.deepEqual(made, ['vars/bank/b']);
+  t.deepEqual(made, [], 'no parameter object was made for a snapshot or a filter');
+});
+
+test('a row found for a filter and changed later is in later snapshots with its new value', (t) => {
+  const { connect, graph } = setup(t);
+  const ids = ['bank/a', 'bank/b', 'other'];
+  graph.defineTable('vars', { rows: ids.map((id, i) => ({ id, type: 'I', access: 'read-write', initial: i })), ids: new TextIndex(ids) });
+  t.deepEqual(connect({ filters: [/bank/] }).seen, ['vars/bank/a=0', 'vars/bank/b=1']);
+  graph.write('vars/bank/b', 7);
+  t.deepEqual(connect({ filters: [/bank/] }).seen, ['vars/bank/a=0', 'vars/bank/b=7']);
+  graph.remove('vars/bank/a');
+  t.deepEqual(connect({ filters: [/bank/] }).seen, ['vars/bank/b=7']);
 });
 
 test('clients with the same filters share one publish per change; a filter set goes with its last client', (t) => {
@@ -503,6 +520,30 @@ test('maxHz=10 with 100 parameters changing 100 times a second: the client is wr
   }
   t.true(Math.max(...arrivals.values()) <= 11, 'each parameter at most about 10 times in 1.2 s');
   t.deepEqual(limited.state(), current(), 'every parameter at its last value');
+});
+
+test('clients of one filter set asking 20 different rates share the few topics of the rate ladder; 7 Hz is sent at 5 Hz (R-W2)', (t) => {
+  const { define, connect, clock, published } = setup(t);
+  const level = define('level', 'I', 0);
+  // 3, 6, 9 … 60 a second: on the ladder 1, 2, 5, 10, 20, 50, that is 2, 5, 10, 20 and 50.
+  const clients = Array.from({ length: 20 }, (_, i) => connect({ filters: [/level/], maxHz: 3 * (i + 1) }));
+  published.length = 0;
+  level.set(1);
+  clock.advanceBy(1000);
+  t.is(new Set(published).size, 5, 'one topic per rate of the ladder, not one per rate asked');
+  t.true(clients.every((client) => client.state()['studio/level'] === '1'));
+
+  const seven = connect({ filters: [/^studio\/level$/], maxHz: 7 });
+  const before = seven.seen.length;
+  // A change every 10 ms for two seconds.
+  for (let ms = 1; ms <= 2000; ms++) {
+    if (ms % 10 === 0) level.set(ms);
+    clock.advanceBy(1);
+  }
+  clock.advanceBy(500);
+  const arrived = seven.seen.length - before;
+  t.true(arrived >= 9 && arrived <= 11, `${arrived} values in 2 s at 7 Hz asked: 5 a second`);
+  t.is(seven.state()['studio/level'], '2000', 'the last value arrives');
 });
 
 test('stopping closes every client with 1001', (t) => {

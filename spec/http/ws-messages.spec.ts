@@ -1,5 +1,5 @@
 import test from 'ava';
-import { errorAnswer, parseClientMessage } from '../../lib/http/ws-messages.ts';
+import { errorAnswer, MAX_BATCH_ITEMS, parseClientMessage } from '../../lib/http/ws-messages.ts';
 
 const message = (text: string) => new TextEncoder().encode(text);
 const SHAPE = 'expected {"p":"<address>","v":<value>} or an array of them';
@@ -46,4 +46,20 @@ test('an error answer is {p, error, code}', (t) => {
     code: 'PB_READ_ONLY',
   });
   t.is(errorAnswer(null, { code: 'PB_BAD_REQUEST', message: 'bad' }), '{"p":null,"error":"bad","code":"PB_BAD_REQUEST"}');
+});
+
+test('a batch of more than 1,000 items is one refusal with PB_BATCH_TOO_LARGE and no write at all', (t) => {
+  t.is(MAX_BATCH_ITEMS, 1000);
+  const items = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ p: 'a/x', v: i })));
+  t.is(summary(items(1000)).length, 1000);
+  const refusal = [[null, 'PB_BATCH_TOO_LARGE', 'a batch holds at most 1000 items; this one has more, so none of it was written']];
+  t.deepEqual(summary(items(1001)), refusal);
+  // Counted without an object made per item: half a million numbers in a megabyte.
+  t.deepEqual(summary(`[${Array(520_000).fill('1').join(',')}]`), refusal);
+  t.deepEqual(
+    summary(` [ "a,b" , {"p":"a/x","v":[1,2,3]} ${',1'.repeat(1000)}]`),
+    refusal,
+    'commas in strings and nested values do not count',
+  );
+  t.is(summary(`[{"p":"a/x","v":"${','.repeat(5000)}"},{"p":"a/y","v":[${'1,'.repeat(5000)}1]}]`).length, 2);
 });

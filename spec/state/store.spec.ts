@@ -1,4 +1,5 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { eventually } from '../helpers/eventually.ts';
@@ -87,16 +88,39 @@ test('a hub journals its writes and the state command writes keys: both end in c
   ]);
 });
 
-test('a hub killed before its journal was folded leaves every committed write; the next journals after them', async (t) => {
+/**
+ * A running hub's store in a process of its own, which writes `turns` turns of ten values
+ * and then waits to be killed: what `kill -9` of a hub leaves in its folder.
+ */
+async function killedHubStore(folder: string, turns: number): Promise<void> {
+  const store = new URL('../../lib/state/store.ts', import.meta.url).href;
+  const script = `
+    const { StateStore } = await import(${JSON.stringify(store)});
+    const store = StateStore.openOrWait(${JSON.stringify(folder)});
+    if (!store.health.ok) throw new Error(store.health.reason);
+    for (let turn = 0; turn < ${turns}; turn++) {
+      for (let i = 0; i < 10; i++) store.setValue('vars/p' + i, turn * 10 + i);
+      await store.settled();
+    }
+    process.stdout.write('written');
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the hub's store exited with ${code}`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+test('a hub killed before its journal was folded leaves every committed write, and no lock: the next hub journals after them', async (t) => {
   const folder = await stateFolder();
-  const first = StateStore.openOrWait(folder);
-  for (let turn = 0; turn < 10; turn++) {
-    for (let i = 0; i < 10; i++) first.setValue(`vars/p${i}`, turn * 10 + i);
-    await first.settled();
-  }
-  // Not closed: what a SIGKILL leaves (the process's own folds never ran).
+  await killedHubStore(folder, 10);
+  t.regex(await readFile(join(folder, 'hub.lock'), 'utf8'), /"pid":\d+/, 'the killed hub left its lock file');
   const second = StateStore.openOrWait(folder);
   t.teardown(() => second.close());
+  t.deepEqual(second.health, { ok: true }, 'a lock whose process is gone holds nothing');
   t.is(second.value('vars/p9'), 99);
   second.setValue('vars/p0', -1);
   await second.settled();
@@ -105,6 +129,32 @@ test('a hub killed before its journal was folded leaves every committed write; t
     ['vars/p0', -1],
     ['vars/p1', 91],
   ]);
+});
+
+test('one state folder serves one running hub: a second fails with PB_STATE_LOCKED and the reason, and takes the folder once the first closes', async (t) => {
+  const folder = await stateFolder();
+  const first = StateStore.openOrWait(folder);
+  t.teardown(() => first.close());
+  first.setValue('vars/a', 1);
+  await first.settled();
+  const second = StateStore.openOrWait(folder);
+  t.teardown(() => second.close());
+  t.like(second.health, { ok: false, code: 'PB_STATE_LOCKED' });
+  t.regex(
+    second.health.ok ? '' : second.health.reason,
+    new RegExp(`the state folder ${folder} is in use by another hub \\(pid ${process.pid}, since .+\\)`),
+  );
+  t.is(second.value('vars/a'), undefined, 'it reads nothing of the folder it does not hold');
+  second.setValue('vars/a', 2);
+  const command = await storeWith(t, {}, folder);
+  t.deepEqual(command.values(), [['vars/a', 1]], 'the state command reads beside the hub, and the second hub wrote nothing');
+  second.retry();
+  t.false(second.health.ok, 'still held');
+  await first.close();
+  second.retry();
+  await second.settled();
+  t.deepEqual(second.health, { ok: true }, 'free once the first hub closed its store');
+  t.is(second.value('vars/a'), 2, 'what it held in memory is saved now');
 });
 
 test('a folder that cannot be opened keeps values in memory, reports why, and saves them once it can', async (t) => {

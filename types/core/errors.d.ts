@@ -81,6 +81,10 @@ export declare const errorTable: {
         readonly status: 413;
         readonly text: "The request body is over the limit (64 KiB). Send fewer or shorter values per request.";
     };
+    readonly PB_BATCH_TOO_LARGE: {
+        readonly status: 413;
+        readonly text: "A WebSocket batch has more than 1,000 items; none of it was written. Send the items in several batches.";
+    };
     readonly PB_UNSUPPORTED_MEDIA_TYPE: {
         readonly status: 415;
         readonly text: "The body type is not accepted: send `application/x-www-form-urlencoded` or `application/json`.";
@@ -136,6 +140,10 @@ export declare const errorTable: {
     readonly PB_STATE_UNAVAILABLE: {
         readonly status: 503;
         readonly text: "The state folder cannot be opened or written (missing permission, full disk). Values keep working in memory and are saved once it can be written again.";
+    };
+    readonly PB_STATE_LOCKED: {
+        readonly status: 503;
+        readonly text: "Another running hub holds the state folder (its lock file names the process): this hub keeps values in memory only. Stop the other hub or give this one its own folder with `--state`.";
     };
     readonly PB_BROKER_UNAVAILABLE: {
         readonly status: 503;

@@ -96,6 +96,10 @@ export const dummy = defineConnectionType({
   summary: 'User-defined parameters as intermediate storage.',
   settings,
   parse: ({ parameters }) => parseDummyLines(parameters),
+  declared: (table) => (id) => {
+    const line = table.rows[table.ids.indexOf(id)];
+    return line && { type: line.type, persist: line.type !== 'T' };
+  },
   create(context, table) {
     return {
       // Made on first use: a million lines start in the time it takes to read them.

@@ -12,7 +12,7 @@ import { segmentPattern } from '../../core/address.ts';
 import type { Issue } from '../../core/issue.ts';
 import { inputCounts, levelOf, type LogicOp, logicFunction, logicOps, timedOps } from './functions.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
-import { checked, defineConnectionType } from '../connection.ts';
+import { checked, type DeclaredParameter, defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
 
 const settings = Type.Object({
@@ -103,6 +103,14 @@ export const virtualCore = defineConnectionType({
   // Functions follow their inputs in the same turn: the flow file refuses cycles through other cores too.
   links: ({ functions }) =>
     functions.map((f, index) => ({ output: `function/${f.id}`, inputs: f.inputs, path: ['functions', index, 'inputs'] })),
+  // Logic levels are kept; function outputs are computed again from their inputs.
+  declared:
+    ({ logics, functions }) =>
+    (id): DeclaredParameter | undefined => {
+      const logic = /^logic\/([1-9]\d*)$/.exec(id);
+      if (logic && Number(logic[1]) <= logics) return { type: 'B', persist: true };
+      return functions.some((f) => id === `function/${f.id}`) ? { type: 'B', persist: false } : undefined;
+    },
   create(context, settings) {
     const logicLevels: OwnedParameter[] = [];
     const outputs = new Map<string, OwnedParameter>();

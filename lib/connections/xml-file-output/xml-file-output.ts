@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
 import { XmlTemplate } from './template.ts';
-import { asWritten, defineConnectionType } from '../connection.ts';
+import { asWritten, type DeclaredParameter, defineConnectionType } from '../connection.ts';
 import { reasonOf } from '../../core/errors.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
 
@@ -32,6 +32,15 @@ export const xmlFileOutput = defineConnectionType({
     } catch (error) {
       return [{ path: ['template'], message: reasonOf(error).replace(/^template is /, '') }];
     }
+  },
+  declared(settings) {
+    let placeholders: readonly string[] = [];
+    try {
+      placeholders = XmlTemplate.parse(settings.template).placeholders;
+    } catch {
+      // A bad template defines nothing.
+    }
+    return (id): DeclaredParameter | undefined => (placeholders.includes(id) ? { type: 'S', persist: true } : undefined);
   },
   create(context, settings) {
     const fields = new Map<string, OwnedParameter>();

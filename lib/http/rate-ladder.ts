@@ -1,0 +1,18 @@
+/**
+ * The rates a WebSocket client's `?maxHz=` runs at (R-W2). Clients of one filter set share
+ * a topic per rate, and each topic ticks on its own, so a rate asked is taken down to the
+ * nearest step of a fixed ladder — 1, 2 and 5 times a power of ten, from 0.1 to 1000 a
+ * second — rather than kept as asked: twenty dashboards asking twenty rates share at most
+ * thirteen topics per filter set, not twenty, and a client still never gets more than it
+ * asked for.
+ */
+export const rateLadder = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
+
+/** The highest rate of the ladder at or below `hz`; 0 (no limit) stays 0; undefined below the lowest step or above the highest. */
+export function rateAtOrBelow(hz: number): number | undefined {
+  if (hz === 0) return 0;
+  if (!(hz <= (rateLadder.at(-1) as number))) return undefined;
+  let found: number | undefined;
+  for (const step of rateLadder) if (step <= hz) found = step;
+  return found;
+}
