@@ -35,6 +35,8 @@ export interface RestServerOptions {
   readonly wsFilters: readonly Pattern[];
   /** Origins other than the hub's own whose pages may change parameters (R-H10). */
   readonly allowedOrigins?: readonly string[];
+  /** Names the hub answers under besides IP literals, localhost and the machine's own (hosts.ts). */
+  readonly hostnames?: readonly string[];
   /** The connections `/readyz` waits for; none: every enabled one. */
   readonly required?: readonly string[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
@@ -111,7 +113,12 @@ export class RestServer {
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
     const { graph, files, connections, problems, rules, log, settled } = options;
-    this.edge = new Edge(options.auth, options.allowedOrigins ?? []);
+    this.edge = new Edge({
+      auth: options.auth,
+      allowedOrigins: options.allowedOrigins ?? [],
+      hostnames: options.hostnames ?? [],
+      secure: false,
+    });
     this.app = uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
       lagLimit: this.limits.lagLimit,

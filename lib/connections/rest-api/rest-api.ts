@@ -50,6 +50,13 @@ const settings = Type.Object({
     }),
     [],
   ),
+  hostnames: withDefault(
+    Type.Array(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$' }), {
+      description:
+        "Host names (without port) clients use for this hub, besides IP addresses, localhost and the machine's own names; requests to any other name are refused (DNS rebinding).",
+    }),
+    [],
+  ),
   tokens: withDefault(
     Type.Array(
       Type.Object(
@@ -83,7 +90,10 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, tokens, required, console }, { baseDir }) {
+  parse(
+    { port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, hostnames, tokens, required, console },
+    { baseDir },
+  ) {
     const issues: Issue[] = [];
     // Checked again at start (the folder may go meanwhile), but a file that names a missing
     // folder is a mistake `validate` shows, not a failure found only when the hub runs.
@@ -113,13 +123,13 @@ export const restApi = defineConnectionType({
       return readable && writable ? [{ name, token: secret, read: readable, write: writable, metrics }] : [];
     });
     const credentials = { username, password, token, tokens: scoped };
-    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins, required, console });
+    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins, hostnames, required, console });
   },
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   // It serves the whole hub: the graph with writes, connections, problems, rules and counts.
   servesHub: true,
-  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, required, console }) {
+  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, hostnames, required, console }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
     return {
@@ -134,6 +144,7 @@ export const restApi = defineConnectionType({
           files,
           wsFilters,
           allowedOrigins,
+          hostnames,
           required,
           console,
           connections: context.hub.connections,
