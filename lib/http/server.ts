@@ -22,7 +22,15 @@ import {
   routes,
 } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
-import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws } from './uws.ts';
+import {
+  closeEverySocket,
+  type HttpRequest,
+  type HttpResponse,
+  type ListenSocket,
+  listenExclusive,
+  type TemplatedApp,
+  uws,
+} from './uws.ts';
 import { Edge } from './edge.ts';
 import { WebSocketRoute } from './ws-route.ts';
 import { consoleFiles } from './console.ts';
@@ -108,6 +116,7 @@ export class RestServer {
   /** Answers by status per route, for `/metrics`. */
   private readonly tallies = new Map<string, Tally>();
   private listening: AcceptGuard | undefined;
+  private stopped = false;
   private readonly edge: Edge;
   private readonly webSocketRoute: WebSocketRoute;
   constructor(private readonly options: RestServerOptions) {
@@ -188,12 +197,21 @@ export class RestServer {
     });
   }
 
-  /** Closes every WebSocket and the listening socket, which frees the port. Idempotent. */
-  stop(): void {
-    this.webSocketRoute.stop();
-    this.ws.stop();
+  /**
+   * Stops listening, which frees the port, and closes every connection: WebSockets with
+   * 1012 "service restart" when a reload replaces this server (`restart`), 1001 otherwise;
+   * HTTP connections kept alive at once, so none goes on being served by the settings this
+   * server had. Idempotent.
+   */
+  stop(reason: 'stop' | 'restart' = 'stop'): void {
+    if (this.stopped) return;
+    this.stopped = true;
     this.listening?.close();
     this.listening = undefined;
+    if (reason === 'restart') this.webSocketRoute.stop(1012, 'service restart');
+    else this.webSocketRoute.stop(1001, 'hub stopping');
+    this.ws.stop();
+    closeEverySocket(this.app);
   }
 
   private routeHttp(): void {

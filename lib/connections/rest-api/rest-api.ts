@@ -167,8 +167,8 @@ export const restApi = defineConnectionType({
           );
         }
       },
-      stop() {
-        server?.stop();
+      stop(reason) {
+        server?.stop(reason);
         server = undefined;
       },
       details: () => ({ port: listeningOn, bindIp, webSockets: server?.webSockets.stats() }),
