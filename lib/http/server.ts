@@ -32,6 +32,7 @@ import {
   uws,
 } from './uws.ts';
 import { Edge } from './edge.ts';
+import { checkTls, type TlsFiles } from './tls.ts';
 import { WebSocketRoute } from './ws-route.ts';
 import { consoleFiles } from './console.ts';
 import { WsHub } from './ws-hub.ts';
@@ -43,6 +44,8 @@ export interface RestServerOptions {
   readonly wsFilters: readonly Pattern[];
   /** Origins other than the hub's own whose pages may change parameters (R-H10). */
   readonly allowedOrigins?: readonly string[];
+  /** Serve HTTPS and WSS with this certificate and key (checked first: PB_TLS says what is wrong). */
+  readonly tls?: TlsFiles;
   /** Names the hub answers under besides IP literals, localhost and the machine's own (hosts.ts). */
   readonly hostnames?: readonly string[];
   /** The connections `/readyz` waits for; none: every enabled one. */
@@ -126,9 +129,9 @@ export class RestServer {
       auth: options.auth,
       allowedOrigins: options.allowedOrigins ?? [],
       hostnames: options.hostnames ?? [],
-      secure: false,
+      secure: options.tls !== undefined,
     });
-    this.app = uws.App();
+    this.app = options.tls ? tlsApp(options.tls) : uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
       lagLimit: this.limits.lagLimit,
       scanIntervalMs: this.limits.scanIntervalMs,
@@ -269,6 +272,17 @@ export class RestServer {
     const tally: Tally = new Map();
     this.tallies.set(route, tally);
     return tally;
+  }
+}
+
+/** An app serving TLS with `files`, checked first: uWS would say no more than that construction failed. */
+function tlsApp(files: TlsFiles): TemplatedApp {
+  checkTls(files);
+  const { cert, key, passphrase } = files;
+  try {
+    return uws.SSLApp({ cert_file_name: cert, key_file_name: key, ...(passphrase === undefined ? {} : { passphrase }) });
+  } catch (error) {
+    throw new HubError('PB_TLS', `cannot serve TLS with ${cert} and ${key}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
