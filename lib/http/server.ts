@@ -9,7 +9,7 @@ import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
 import { fullAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
-import { answerHead, type Tally, tallyIn, jsonClient, sendEmpty, sendOk } from './respond.ts';
+import { answerHead, type Tally, tallyIn, jsonClient, sendEmpty, sendOk, withPolicy } from './respond.ts';
 import {
   answerFault,
   getOther,
@@ -34,7 +34,7 @@ import {
 import { Edge } from './edge.ts';
 import { checkTls, type TlsFiles } from './tls.ts';
 import { WebSocketRoute } from './ws-route.ts';
-import { consoleFiles } from './console.ts';
+import { consoleFiles, consolePolicy } from './console.ts';
 import { WsHub } from './ws-hub.ts';
 
 export interface RestServerOptions {
@@ -231,8 +231,10 @@ export class RestServer {
     if (this.options.console !== false) {
       // R-U1: built in, so it wins over a documentRoot file of the same path.
       const files = consoleFiles();
+      const policy = consolePolicy();
       const tally = this.tally('/console/');
       const serve: Handler = (res, req) => {
+        withPolicy(res, policy);
         const file = files.get(req.getUrl().slice('/console/'.length));
         if (!file) return notFound(res, req, this.context, fullAccess);
         sendOk(res, file.contentType, file.body);

@@ -221,7 +221,7 @@ test('GET /connections lists every connection with type, status and reason', asy
       description: '',
       location: '',
       group: '',
-      details: { port, bindIp: '127.0.0.1', webSockets: { clients: 0, lagging: 0, largestSendBuffer: 0 } },
+      details: { port, bindIp: '127.0.0.1', tls: false, webSockets: { clients: 0, lagging: 0, largestSendBuffer: 0 } },
     },
     { id: 'studio', type: 'dummy', status: 'ok', reason: '', description: '', location: '', group: '' },
     { id: 'clock', type: 'timer', status: 'ok', reason: '', description: '', location: '', group: '' },
