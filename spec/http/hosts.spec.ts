@@ -1,6 +1,7 @@
 import test from 'ava';
 import { request } from 'node:http';
 import { hostname } from 'node:os';
+import { HostAllowList, parseHost } from '../../lib/http/hosts.ts';
 import { Client, serve } from '../helpers/http.ts';
 import { param } from '../helpers/hub.ts';
 
@@ -82,4 +83,19 @@ test('hostnames are checked in the flow file', async (t) => {
     'connections.api.hostnames.2',
     'connections.api.hostnames.3',
   ]);
+});
+
+test('a Host header is read as name and port; anything else is no host', (t) => {
+  t.deepEqual(parseHost('Studio-Hub.Example.:8080'), { name: 'studio-hub.example', port: '8080', ip: false });
+  t.deepEqual(parseHost('[::1]:17011'), { name: '::1', port: '17011', ip: true });
+  t.deepEqual(parseHost('10.0.0.5'), { name: '10.0.0.5', port: '', ip: true });
+  for (const bad of ['', '::1', '[::1', '[evil.example]:80', '[::1]x', 'a:b', 'host:123456', 'a b', 'evil.example/x', 'user@host'])
+    t.is(parseHost(bad), undefined, bad);
+  const list = new HostAllowList(['desk.example'], 'Studio-PC');
+  t.deepEqual(
+    ['studio-pc', 'studio-pc.local:80', 'desk.example', 'localhost.', '10.1.2.3:1', 'desk.example.evil', 'other'].map((h) =>
+      list.allows(h),
+    ),
+    [true, true, true, true, true, false, false],
+  );
 });
