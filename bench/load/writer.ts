@@ -44,7 +44,7 @@ async function write({ port, rate, seconds, parameters, connections, startSeq, p
     for (let i = 0; i < due; i++) {
       const parameter = parameters[seq % parameters.length];
       sockets[seq % sockets.length]!.write(
-        `GET /update?parameter=${parameter}&value=${seq}:${nowMs().toFixed(3)}${tail} HTTP/1.1\r\nHost: x\r\n\r\n`,
+        `GET /update?parameter=${parameter}&value=${seq}:${nowMs().toFixed(3)}${tail} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
       );
       seq++;
       sent++;

@@ -301,10 +301,17 @@ export interface TypedConnectionMetric extends ConnectionMetric {
   readonly type: string;
 }
 
+/**
+ * Why a connection stops: `restart` when a reload replaces it with other settings (it
+ * starts again at once, so clients may come back), `stop` otherwise (the hub stops, a
+ * reload removes it, it failed).
+ */
+export type StopReason = 'stop' | 'restart';
+
 /** A started connection. `stop` is idempotent and must release everything `start` took. */
 export interface ConnectionInstance {
   start(): void | Promise<void>;
-  stop(): void | Promise<void>;
+  stop(reason?: StopReason): void | Promise<void>;
   /**
    * Moves the running connection to new settings of its own type without a restart, so
    * parameters that still exist keep their values and clients stay connected. Resolves
@@ -318,7 +325,7 @@ export interface ConnectionInstance {
 /** A running connection of one type, which sees its own settings typed. */
 export interface TypedInstance<P> {
   start(): void | Promise<void>;
-  stop(): void | Promise<void>;
+  stop(reason?: StopReason): void | Promise<void>;
   /** See `ConnectionInstance.update`; receives the parsed settings. */
   update?(settings: P): boolean | Promise<boolean>;
   details?(): Readonly<Record<string, unknown>>;
@@ -414,7 +421,7 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
           const update = instance.update?.bind(instance);
           return {
             start: () => instance.start(),
-            stop: () => instance.stop(),
+            stop: (reason) => instance.stop(reason),
             ...(instance.details ? { details: instance.details.bind(instance) } : {}),
             ...(update
               ? {

@@ -15,6 +15,7 @@ import {
   type Records,
   type ServingContext,
   Status,
+  type StopReason,
   type StatusReport,
 } from './connection.ts';
 
@@ -183,7 +184,8 @@ export class ConnectionRunner {
     await this.stop();
   }
 
-  async stop(): Promise<void> {
+  /** Stops the running instance, if any, telling it why (see `StopReason`). */
+  async stop(reason: StopReason = 'stop'): Promise<void> {
     const instance = this.instance;
     this.instance = undefined;
     this.storeWatch?.unsubscribe();
@@ -191,7 +193,7 @@ export class ConnectionRunner {
     this.storeTrouble = undefined;
     if (instance) {
       try {
-        await instance.stop();
+        await instance.stop(reason);
       } catch (error) {
         this.log.error(`stop failed: ${reasonOf(error)}`);
       }
@@ -207,7 +209,7 @@ export class ConnectionRunner {
    * to start again with other settings and finds them.
    */
   async dispose({ forget }: { forget: boolean }): Promise<void> {
-    await this.stop();
+    await this.stop(forget ? 'stop' : 'restart');
     this.env.graph.removeParameters(this.id);
     this.env.graph.unregisterConnection(this.id);
     if (forget) await this.env.state?.reset(this.id);

@@ -56,6 +56,10 @@ export const errorTable = {
     status: 403,
     text: 'A page of another origin may not change parameters or open the WebSocket. Add its origin to `allowedOrigins` if it should.',
   },
+  PB_BAD_HOST: {
+    status: 403,
+    text: "The request's `Host` is not a name of this hub (DNS rebinding protection): it answers under IP addresses, `localhost`, the machine's own names and the rest-api's `hostnames`. Add the name there if clients use it.",
+  },
   PB_NOT_FOUND: { status: 404, text: 'Nothing is served at this path: no built-in path and no hosted file.' },
   PB_METHOD_NOT_ALLOWED: { status: 405, text: 'The path exists but not for this method; the `Allow` header lists the methods it takes.' },
   PB_UPGRADE_REQUIRED: { status: 426, text: '`/ws` is a WebSocket: connect with a WebSocket client, which sends the upgrade headers.' },
@@ -78,6 +82,10 @@ export const errorTable = {
   PB_PORT_UNAVAILABLE: {
     status: 503,
     text: 'The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.',
+  },
+  PB_TLS: {
+    status: 503,
+    text: 'The rest-api cannot serve TLS: its `cert` or `key` file is missing or unreadable, the two do not match, or the key needs a passphrase that the variable named by `passphraseEnv` does not hold.',
   },
   PB_DOCUMENT_ROOT: { status: 503, text: 'The `documentRoot` folder is missing or not a folder. Create it or correct the setting.' },
   PB_BAD_TEMPLATE: { status: 503, text: 'The XML template is not well-formed; the message gives line and column.' },

@@ -4,10 +4,12 @@
  * in the browser with no build step, from a checkout and from an installed package alike.
  * Everything is read once into memory (about 40 KiB) and served from there.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FRAME_POLICY } from './respond.ts';
 
 export interface ConsoleFile {
   readonly contentType: string;
@@ -39,6 +41,39 @@ function vendorFiles(): Map<string, string> {
   ]);
 }
 
+/**
+ * The console pages' Content-Security-Policy: everything from the hub itself, the one
+ * inline script (the import map) by its hash, nothing inline besides, no plugins, and no
+ * framing. `connect-src 'self'` covers the page's WebSocket (ws: or wss: to the same host).
+ */
+function policyFor(index: Buffer | undefined): string {
+  const inline = [...(index?.toString('utf8') ?? '').matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) =>
+      `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`,
+  );
+  return [
+    "default-src 'self'",
+    `script-src ${["'self'", ...inline].join(' ')}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+let policy: string | undefined;
+
+/** The Content-Security-Policy of every console answer; made with the files. */
+export function consolePolicy(): string {
+  consoleFiles();
+  return policy ?? FRAME_POLICY;
+}
+
 let loaded: Map<string, ConsoleFile> | undefined;
 
 /** The console's files by path below `/console/` ("" is index.html); read on first use. */
@@ -51,6 +86,7 @@ export function consoleFiles(): Map<string, ConsoleFile> {
   for (const [name, path] of vendorFiles()) add(name, path);
   const index = files.get('index.html');
   if (index) files.set('', index);
+  policy = policyFor(index?.body);
   loaded = files;
   return files;
 }

@@ -1,7 +1,9 @@
 /**
  * R-H10: which browser pages may change parameters. A browser says where a request comes
  * from (`Origin`, `Sec-Fetch-Site`); clients that are not browsers send neither and are
- * not affected. The hub's own origin is `http://` and the request's `Host`.
+ * not affected. The hub's own origin is its scheme (`http://`, or `https://` with TLS) and
+ * the request's `Host`, which the edge has already checked against the names the hub
+ * answers under (hosts.ts): a `Host` that an attacker chose never gets this far.
  */
 export interface OriginVerdict {
   /** True for a request a page of another origin sent, whose origin is not allowed. */
@@ -18,7 +20,10 @@ export class OriginPolicy {
   private readonly allowed: ReadonlySet<string>;
 
   /** `allowedOrigins` as checked by the flow file: `scheme://host[:port]`, compared case-insensitively. */
-  constructor(allowedOrigins: readonly string[]) {
+  constructor(
+    allowedOrigins: readonly string[],
+    private readonly scheme: 'http' | 'https' = 'http',
+  ) {
     this.allowed = new Set(allowedOrigins.map((origin) => origin.toLowerCase()));
   }
 
@@ -27,13 +32,13 @@ export class OriginPolicy {
     return this.allowed.size > 0;
   }
 
-  /** Judges a request by its `Origin`, `Sec-Fetch-Site` and `Host` headers. */
+  /** Judges a request by its `Origin`, `Sec-Fetch-Site` and `Host` headers; `host` must be one the hub answers under. */
   judge(origin: string, fetchSite: string, host: string): OriginVerdict {
     if (origin === '' && fetchSite === '') return SAME_ORIGIN;
     if (origin !== '') {
       const lower = origin.toLowerCase();
       if (this.allowed.has(lower)) return { foreign: false, cors: origin };
-      if (lower !== `http://${host.toLowerCase()}`) return FOREIGN;
+      if (host === '' || lower !== `${this.scheme}://${host.toLowerCase()}`) return FOREIGN;
     }
     // `same-site` is another port or subdomain: another origin, as far as the hub is concerned.
     return fetchSite === 'cross-site' || fetchSite === 'same-site' ? FOREIGN : SAME_ORIGIN;

@@ -49,7 +49,20 @@ export interface ErrorAnswerOptions {
 type Header = readonly [name: string, value: string];
 const ANSWER_HEADERS = Symbol('headers for every answer');
 const HEAD = Symbol('answers a HEAD request');
-type Tagged = HttpResponse & { [ANSWER_HEADERS]?: readonly Header[]; [HEAD]?: boolean; [TALLY]?: Tally };
+const POLICY = Symbol('the Content-Security-Policy of this answer');
+type Tagged = HttpResponse & { [ANSWER_HEADERS]?: readonly Header[]; [HEAD]?: boolean; [TALLY]?: Tally; [POLICY]?: string };
+
+/**
+ * What every answer's `Content-Security-Policy` says unless a page sets its own: no page
+ * of any site may frame the hub's (clickjacking a write). Scripts are left alone, so
+ * dashboards hosted from `documentRoot` run as they are.
+ */
+export const FRAME_POLICY = "frame-ancestors 'none'";
+
+/** Sets the `Content-Security-Policy` of this answer instead of `FRAME_POLICY` (which it should include). */
+export function withPolicy(res: HttpResponse, policy: string): void {
+  (res as Tagged)[POLICY] = policy;
+}
 
 /** Marks the answer to a HEAD request: it gets the headers of the GET answer and no body. */
 export function answerHead(res: HttpResponse): void {
@@ -93,6 +106,10 @@ function writeStatus(res: HttpResponse, status: Answered, line: string = statusL
   const tally = (res as Tagged)[TALLY];
   if (tally) tally.set(status, (tally.get(status) ?? 0) + 1);
   res.writeStatus(line);
+  // On every answer, errors and files included: no type is sniffed from a body, no page is framed.
+  res.writeHeader('X-Content-Type-Options', 'nosniff');
+  res.writeHeader('X-Frame-Options', 'DENY');
+  res.writeHeader('Content-Security-Policy', (res as Tagged)[POLICY] ?? FRAME_POLICY);
   const extra = (res as Tagged)[ANSWER_HEADERS];
   if (extra) for (const [name, value] of extra) res.writeHeader(name, value);
   return res;

@@ -16,6 +16,7 @@ import { type Access, lookupFor, writeFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import { FILE_CHUNK, fileChunks, type StaticFiles } from './static-files.ts';
 import { readFile } from 'node:fs/promises';
+import { redacted } from './redact.ts';
 import { stream } from './stream.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
@@ -308,7 +309,7 @@ const readyz: Handler = (res, _req, { connections, required }, access) => {
     .map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
   if (notReady.length === 0) return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length }));
   const error = `${notReady.length} of ${waitedFor.length} connections not ok: ${notReady.map((c) => `${c.id} ${c.status}`).join(', ')}`;
-  sendError(res, { code: 'PB_NOT_READY', message: error }, true, { extra: { connections: notReady } });
+  sendError(res, { code: 'PB_NOT_READY', message: error }, true, { extra: { connections: redacted(notReady) } });
 };
 
 /** R-O1: the Prometheus text format, read from the hub now; for full access or tokens given `metrics`. */
@@ -330,14 +331,16 @@ const metrics: Handler = (res, req, { metrics: registry, log }, access) => {
 export const routes: readonly Route[] = [
   { path: '/parameters/*', get: readParameter },
   { path: '/parameters', get: listParameters },
+  // Both carry what connections say of themselves, secrets included: masked here, once for every type.
   {
     path: '/connections',
     get: (res, _req, { connections }, access) =>
-      sendOk(res, JSON_TYPE, JSON.stringify(connections().filter((c) => access.seesConnection(c.id)))),
+      sendOk(res, JSON_TYPE, JSON.stringify(redacted(connections().filter((c) => access.seesConnection(c.id))))),
   },
   {
     path: '/problems',
-    get: (res, _req, { problems }, access) => sendOk(res, JSON_TYPE, JSON.stringify(problems().filter((p) => visibleProblem(access, p)))),
+    get: (res, _req, { problems }, access) =>
+      sendOk(res, JSON_TYPE, JSON.stringify(redacted(problems().filter((p) => visibleProblem(access, p))))),
   },
   {
     path: '/rules',

@@ -9,7 +9,7 @@ import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
 import { fullAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
-import { answerHead, type Tally, tallyIn, jsonClient, sendEmpty, sendOk } from './respond.ts';
+import { answerHead, type Tally, tallyIn, jsonClient, sendEmpty, sendOk, withPolicy } from './respond.ts';
 import {
   answerFault,
   getOther,
@@ -22,10 +22,19 @@ import {
   routes,
 } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
-import { type HttpRequest, type HttpResponse, type ListenSocket, listenExclusive, type TemplatedApp, uws } from './uws.ts';
+import {
+  closeEverySocket,
+  type HttpRequest,
+  type HttpResponse,
+  type ListenSocket,
+  listenExclusive,
+  type TemplatedApp,
+  uws,
+} from './uws.ts';
 import { Edge } from './edge.ts';
+import { checkTls, type TlsFiles } from './tls.ts';
 import { WebSocketRoute } from './ws-route.ts';
-import { consoleFiles } from './console.ts';
+import { consoleFiles, consolePolicy } from './console.ts';
 import { WsHub } from './ws-hub.ts';
 
 export interface RestServerOptions {
@@ -35,6 +44,10 @@ export interface RestServerOptions {
   readonly wsFilters: readonly Pattern[];
   /** Origins other than the hub's own whose pages may change parameters (R-H10). */
   readonly allowedOrigins?: readonly string[];
+  /** Serve HTTPS and WSS with this certificate and key (checked first: PB_TLS says what is wrong). */
+  readonly tls?: TlsFiles;
+  /** Names the hub answers under besides IP literals, localhost and the machine's own (hosts.ts). */
+  readonly hostnames?: readonly string[];
   /** The connections `/readyz` waits for; none: every enabled one. */
   readonly required?: readonly string[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
@@ -106,13 +119,19 @@ export class RestServer {
   /** Answers by status per route, for `/metrics`. */
   private readonly tallies = new Map<string, Tally>();
   private listening: AcceptGuard | undefined;
+  private stopped = false;
   private readonly edge: Edge;
   private readonly webSocketRoute: WebSocketRoute;
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
     const { graph, files, connections, problems, rules, log, settled } = options;
-    this.edge = new Edge(options.auth, options.allowedOrigins ?? []);
-    this.app = uws.App();
+    this.edge = new Edge({
+      auth: options.auth,
+      allowedOrigins: options.allowedOrigins ?? [],
+      hostnames: options.hostnames ?? [],
+      secure: options.tls !== undefined,
+    });
+    this.app = options.tls ? tlsApp(options.tls) : uws.App();
     this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
       lagLimit: this.limits.lagLimit,
       scanIntervalMs: this.limits.scanIntervalMs,
@@ -181,12 +200,21 @@ export class RestServer {
     });
   }
 
-  /** Closes every WebSocket and the listening socket, which frees the port. Idempotent. */
-  stop(): void {
-    this.webSocketRoute.stop();
-    this.ws.stop();
+  /**
+   * Stops listening, which frees the port, and closes every connection: WebSockets with
+   * 1012 "service restart" when a reload replaces this server (`restart`), 1001 otherwise;
+   * HTTP connections kept alive at once, so none goes on being served by the settings this
+   * server had. Idempotent.
+   */
+  stop(reason: 'stop' | 'restart' = 'stop'): void {
+    if (this.stopped) return;
+    this.stopped = true;
     this.listening?.close();
     this.listening = undefined;
+    if (reason === 'restart') this.webSocketRoute.stop(1012, 'service restart');
+    else this.webSocketRoute.stop(1001, 'hub stopping');
+    this.ws.stop();
+    closeEverySocket(this.app);
   }
 
   private routeHttp(): void {
@@ -203,8 +231,10 @@ export class RestServer {
     if (this.options.console !== false) {
       // R-U1: built in, so it wins over a documentRoot file of the same path.
       const files = consoleFiles();
+      const policy = consolePolicy();
       const tally = this.tally('/console/');
       const serve: Handler = (res, req) => {
+        withPolicy(res, policy);
         const file = files.get(req.getUrl().slice('/console/'.length));
         if (!file) return notFound(res, req, this.context, fullAccess);
         sendOk(res, file.contentType, file.body);
@@ -244,6 +274,17 @@ export class RestServer {
     const tally: Tally = new Map();
     this.tallies.set(route, tally);
     return tally;
+  }
+}
+
+/** An app serving TLS with `files`, checked first: uWS would say no more than that construction failed. */
+function tlsApp(files: TlsFiles): TemplatedApp {
+  checkTls(files);
+  const { cert, key, passphrase } = files;
+  try {
+    return uws.SSLApp({ cert_file_name: cert, key_file_name: key, ...(passphrase === undefined ? {} : { passphrase }) });
+  } catch (error) {
+    throw new HubError('PB_TLS', `cannot serve TLS with ${cert} and ${key}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -32,3 +32,13 @@ export function listenExclusive(
   if (host) listen(host, port, exclusivePort, done);
   else listen(port, exclusivePort, done);
 }
+
+/**
+ * Closes every socket of `app` at once, HTTP connections kept alive included (the native
+ * `close`, which this build has and its typings lack). WebSockets should be ended first,
+ * so that their clients get a close frame with the reason.
+ */
+export function closeEverySocket(app: UWS.TemplatedApp): void {
+  const close = (app as unknown as { close?: () => void }).close;
+  if (typeof close === 'function') close.call(app);
+}

@@ -36,6 +36,8 @@ export class WebSocketRoute {
   private eventsDue: Subscription | undefined;
   /** `?log=<level>` clients (R-U1): sent `{"log": {level, time, connection?, msg}}` per line at that level or above. */
   private readonly logClients = new Set<WebSocket<WsClient>>();
+  /** Every open socket, so that stopping can close each with the reason. */
+  private readonly sockets = new Set<WebSocket<WsClient>>();
   /** Clients that left with writes still waiting for their share: who they were (uWS forgets a closed socket). */
   private readonly departed = new WeakMap<WebSocket<WsClient>, WsClient>();
   private readonly untap: () => void;
@@ -101,6 +103,7 @@ export class WebSocketRoute {
         }
       },
       open: (ws) => {
+        this.sockets.add(ws);
         hub.join(ws);
         if (ws.getUserData().events) this.eventClients.add(ws);
         if (ws.getUserData().logLevel) this.logClients.add(ws);
@@ -117,6 +120,7 @@ export class WebSocketRoute {
       drain: (ws) => hub.drained(ws),
       close: (ws, code) => {
         // What it sent before leaving is still applied (FairShare.leave), as the client it was.
+        this.sockets.delete(ws);
         this.departed.set(ws, ws.getUserData());
         this.writes.leave(ws);
         this.eventClients.delete(ws);
@@ -130,8 +134,14 @@ export class WebSocketRoute {
     });
   }
 
-  /** Lets go of the log, the graph's events and the clients of the side streams. Idempotent. */
-  stop(): void {
+  /**
+   * Closes every socket with `code` (1012 when a reload replaces the connection, so
+   * clients know to come back; 1001 when it goes), and lets go of the log, the graph's
+   * events and the clients of the side streams. Idempotent.
+   */
+  stop(code: 1001 | 1012, reason: string): void {
+    for (const ws of [...this.sockets]) ws.end(code, reason);
+    this.sockets.clear();
     this.eventsDue?.unsubscribe();
     this.untap();
     this.logClients.clear();

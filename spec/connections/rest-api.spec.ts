@@ -1,8 +1,10 @@
-import { createServer } from 'node:net';
+import { Agent, get } from 'node:http';
+import { createServer, type Socket } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
 import { Hub } from '../../lib/hub/hub.ts';
+import { Client, freePort } from '../helpers/http.ts';
 import { capturedLog, flowOf, startHub } from '../helpers/hub.ts';
 
 async function loggedHub(t: ExecutionContext, connections: object) {
@@ -90,6 +92,43 @@ test('stopping frees the port for the next start', async (t) => {
   t.is((await fetch(`http://127.0.0.1:${port}/connections`)).status, 200);
 });
 
+/** A GET on a keep-alive agent: the status and the socket that carried it. */
+function getOn(agent: Agent, url: string, token: string): Promise<{ status: number; socket: Socket }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const socket = res.socket;
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, socket }));
+    }).on('error', reject);
+  });
+}
+
+test('a reload that replaces a rest-api closes its open connections: kept-alive HTTP ones, and WebSockets with 1012', async (t) => {
+  const connections = (token: string, port: number) => ({
+    api: { type: 'rest-api', port, bindIp: '127.0.0.1', token },
+    studio: { type: 'dummy', parameters: ['onair,B,false'] },
+  });
+  const port = await freePort();
+  const hub = await startHub(t, { connections: connections('removed-by-reload', port) });
+  const url = `http://127.0.0.1:${port}/parameters/studio/onair`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const first = await getOn(agent, url, 'removed-by-reload');
+  t.is(first.status, 200);
+  t.is((await getOn(agent, url, 'removed-by-reload')).socket, first.socket, 'the connection is kept alive');
+  const socketClosed = new Promise<void>((resolve) => first.socket.once('close', () => resolve()));
+  const client = await Client.open(t, `ws://127.0.0.1:${port}/ws?access_token=removed-by-reload`);
+  const closed = new Promise<[number, string]>((resolve) =>
+    client.socket.on('close', (code, reason) => resolve([code, reason.toString()])),
+  );
+
+  await hub.reload(flowOf({ connections: connections('new-token', port) }));
+  t.deepEqual(await closed, [1012, 'service restart']);
+  await socketClosed;
+  t.is((await getOn(agent, url, 'removed-by-reload')).status, 401, 'the removed token opens nothing');
+  t.is((await getOn(agent, url, 'new-token')).status, 200);
+});
+
 test('settings are checked with their paths', (t) => {
   const result = validateFlow(
     { connections: { api: { type: 'rest-api', port: 70000, wsFilters: ['ok', '(broken'], token: 5, realm: 'x' } } },
@@ -99,7 +138,7 @@ test('settings are checked with their paths', (t) => {
   if (!result.ok) {
     t.deepEqual(result.issues.map(formatIssue).sort(), [
       'connections.api.port: expected an integer from 0 to 65535',
-      'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, tokens, console, required',
+      'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, hostnames, cert, key, passphraseEnv, tokens, console, required',
       'connections.api.token: expected a string',
       'connections.api.wsFilters[1]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(broken`',
     ]);

@@ -7,6 +7,15 @@ import { serve, settle } from '../helpers/http.ts';
 
 const shots = process.env['PATCHBAY_SCREENSHOTS']; // a folder: the screenshots of docs/ (docs/console-*.png) are taken here
 
+/** What Chromium reports the page tried and its Content-Security-Policy refused. */
+function policyViolations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.push(message.text());
+  });
+  return seen;
+}
+
 const value = (page: Page, address: string) => page.locator(`.row[data-address="${address}"] [data-testid=value]`);
 
 live(`the console lists connections with a failed one's reason, shows live values and writes every type${whyNoBrowser}`, async (t) => {
@@ -32,6 +41,7 @@ live(`the console lists connections with a failed one's reason, shows live value
   );
   const browser = await openBrowser(t);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const violations = policyViolations(page);
   await page.goto(`${base}/console/`);
   await page.locator('[data-testid=link].live').waitFor();
   await value(page, 'studio/program/title').filter({ hasText: 'Morning Show' }).waitFor();
@@ -104,6 +114,7 @@ live(`the console lists connections with a failed one's reason, shows live value
   await page.getByLabel('new value for studio/program/title').press('Enter');
   await page.locator('.notice.error').filter({ hasText: 'not connected: studio/program/title was not written' }).waitFor();
   t.not(param(hub, 'studio/program/title').value, 'Lost');
+  t.deepEqual(violations, [], 'the console keeps to its Content-Security-Policy');
 });
 
 live(`the console follows a reload that adds and removes a connection, without a page reload${whyNoBrowser}`, async (t) => {

@@ -100,7 +100,7 @@ test('a client that sends JSON is a JSON client without saying so in Accept', as
 
 test('an unknown value keeps the reason phrase State Unknown beside its code', async (t) => {
   const { port } = await servedWithFiles(t);
-  const res = await rawRequest(port, 'GET /parameters/studio/note HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const res = await rawRequest(port, 'GET /parameters/studio/note HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
   t.true(res.head.startsWith('HTTP/1.1 503 State Unknown\r\n'), res.head);
   t.regex(res.head, /\r\nX-Patchbay-Code: PB_STATE_UNKNOWN\r\n/i);
 });
@@ -141,7 +141,7 @@ test('a refused WebSocket upgrade carries its code', async (t) => {
   const upgrade = (path: string, extra = '') =>
     rawRequest(
       port,
-      `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`,
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`,
     );
   const badFilter = await upgrade('/ws?access_token=tok&filter=(');
   t.is(badFilter.status, 400);
@@ -299,12 +299,12 @@ test('a client that sends bad messages and never reads the answers is closed wit
 
 test('a duplicate Content-Length closes the connection at once, so no hidden request runs', async (t) => {
   const { port, hub } = await serve(t, {}, studio);
-  const smuggled = 'GET /update?parameter=studio/count&value=99 HTTP/1.1\r\nHost: x\r\n\r\n';
+  const smuggled = 'GET /update?parameter=studio/count&value=99 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
   const body = `parameter=studio/count&value=5${smuggled}`;
   for (const lengths of [`Content-Length: 30\r\nContent-Length: ${body.length}`, `Content-Length: 30\r\nTransfer-Encoding: chunked`]) {
     const answer = await rawRequest(
       port,
-      `POST /update HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n${lengths}\r\n\r\n${body}`,
+      `POST /update HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${lengths}\r\n\r\n${body}`,
     );
     t.is(answer.head, '', 'closed without an answer');
   }
@@ -314,7 +314,7 @@ test('a duplicate Content-Length closes the connection at once, so no hidden req
 test('HEAD answers carry the headers of GET and no body', async (t) => {
   const { port } = await servedWithFiles(t);
   for (const path of ['/parameters/studio/count', '/parameters', '/index.html', '/parameters/studio/nope']) {
-    const answer = await rawRequest(port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const answer = await rawRequest(port, `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
     const get = await fetch(`http://127.0.0.1:${port}${path}`);
     t.is(answer.status, get.status, path);
     t.is(answer.body, '', path);

@@ -59,7 +59,7 @@ test.serial('a large hosted file is streamed: clients that never read cost a chu
   const stalled = Array.from({ length: 40 }, () => {
     const socket = connect(port, '127.0.0.1');
     socket.pause();
-    socket.write('GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.write('GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     return socket;
   });
   t.teardown(() => stalled.forEach((socket) => socket.destroy()));

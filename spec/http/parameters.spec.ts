@@ -47,7 +47,7 @@ test('with Accept: application/json the body is the JSON value', async (t) => {
 test('an unknown value and a trigger answer 503 State Unknown', async (t) => {
   const { port } = await serve(t, {}, studio);
   for (const address of ['studio/note', 'studio/cue', 'clock/timer/1/trigger']) {
-    const res = await rawRequest(port, `GET /parameters/${address} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const res = await rawRequest(port, `GET /parameters/${address} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
     t.true(res.head.startsWith('HTTP/1.1 503 State Unknown\r\n'), res.head);
   }
 });
@@ -221,7 +221,7 @@ test('GET /connections lists every connection with type, status and reason', asy
       description: '',
       location: '',
       group: '',
-      details: { port, bindIp: '127.0.0.1', webSockets: { clients: 0, lagging: 0, largestSendBuffer: 0 } },
+      details: { port, bindIp: '127.0.0.1', tls: false, webSockets: { clients: 0, lagging: 0, largestSendBuffer: 0 } },
     },
     { id: 'studio', type: 'dummy', status: 'ok', reason: '', description: '', location: '', group: '' },
     { id: 'clock', type: 'timer', status: 'ok', reason: '', description: '', location: '', group: '' },

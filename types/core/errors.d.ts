@@ -65,6 +65,10 @@ export declare const errorTable: {
         readonly status: 403;
         readonly text: "A page of another origin may not change parameters or open the WebSocket. Add its origin to `allowedOrigins` if it should.";
     };
+    readonly PB_BAD_HOST: {
+        readonly status: 403;
+        readonly text: "The request's `Host` is not a name of this hub (DNS rebinding protection): it answers under IP addresses, `localhost`, the machine's own names and the rest-api's `hostnames`. Add the name there if clients use it.";
+    };
     readonly PB_NOT_FOUND: {
         readonly status: 404;
         readonly text: "Nothing is served at this path: no built-in path and no hosted file.";
@@ -108,6 +112,10 @@ export declare const errorTable: {
     readonly PB_PORT_UNAVAILABLE: {
         readonly status: 503;
         readonly text: "The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.";
+    };
+    readonly PB_TLS: {
+        readonly status: 503;
+        readonly text: "The rest-api cannot serve TLS: its `cert` or `key` file is missing or unreadable, the two do not match, or the key needs a passphrase that the variable named by `passphraseEnv` does not hold.";
     };
     readonly PB_DOCUMENT_ROOT: {
         readonly status: 503;

@@ -14,6 +14,7 @@
  *   GET  /console/               the operator console (R-U1), unless `console: false`
  *   GET  /<file>                 files below documentRoot
  *   OPTIONS *                     CORS preflights for allowedOrigins
+ * With `cert` and `key` all of it is served over TLS (HTTPS, WSS) instead of plain HTTP.
  * Every request passes the edge first: foreign pages may not change anything (R-H10), and
  * credentials give the client its access (R-H5, R-H11, R-A1, R-A2).
  */
@@ -24,6 +25,8 @@ import { AddressPatterns } from '../../core/address-pattern.ts';
 import { Authenticator, type ScopedToken } from '../../http/auth.ts';
 import { RestServer } from '../../http/server.ts';
 import { StaticFiles } from '../../http/static-files.ts';
+import type { TlsFiles } from '../../http/tls.ts';
+import { HubError } from '../../core/errors.ts';
 import { nativeBinaryLoaded, nativeBinaryName } from '../../http/uws.ts';
 import type { Issue } from '../../core/issue.ts';
 import { compileRegex } from '../../core/regex.ts';
@@ -49,6 +52,28 @@ const settings = Type.Object({
         "Origins (scheme://host[:port]) besides the hub's own whose pages may write and open the WebSocket; they get CORS headers.",
     }),
     [],
+  ),
+  hostnames: withDefault(
+    Type.Array(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$' }), {
+      description:
+        "Host names (without port) clients use for this hub, besides IP addresses, localhost and the machine's own names; requests to any other name are refused (DNS rebinding).",
+    }),
+    [],
+  ),
+  cert: withDefault(
+    Type.String({
+      description:
+        'PEM file of the certificate (and any intermediates) to serve HTTPS and WSS with, relative to the flow file; "" serves plain HTTP.',
+    }),
+    '',
+  ),
+  key: withDefault(Type.String({ description: "PEM file of the certificate's private key, relative to the flow file." }), ''),
+  passphraseEnv: withDefault(
+    Type.String({
+      pattern: '^([A-Za-z_][A-Za-z0-9_]*)?$',
+      description: 'The name of an environment variable holding the passphrase of an encrypted key (never the passphrase itself).',
+    }),
+    '',
   ),
   tokens: withDefault(
     Type.Array(
@@ -76,6 +101,14 @@ const settings = Type.Object({
   ),
 });
 
+/** The files of `cert` and `key` with the passphrase from the variable `passphraseEnv` names, read now. */
+function tlsFiles({ cert, key, passphraseEnv }: { cert: string; key: string; passphraseEnv: string }): TlsFiles {
+  if (!passphraseEnv) return { cert, key };
+  const passphrase = process.env[passphraseEnv];
+  if (passphrase === undefined) throw new HubError('PB_TLS', `the environment variable ${passphraseEnv} (passphraseEnv) is not set`);
+  return { cert, key, passphrase };
+}
+
 /** The `bindIp` values that listen on every interface. */
 const everyInterface = new Set(['', '0.0.0.0', '::', '[::]']);
 
@@ -83,8 +116,32 @@ export const restApi = defineConnectionType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
-  parse({ port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, tokens, required, console }, { baseDir }) {
+  parse(
+    {
+      port,
+      bindIp,
+      documentRoot,
+      username,
+      password,
+      token,
+      wsFilters,
+      allowedOrigins,
+      hostnames,
+      cert,
+      key,
+      passphraseEnv,
+      tokens,
+      required,
+      console,
+    },
+    { baseDir },
+  ) {
     const issues: Issue[] = [];
+    // The files themselves are read at start: a certificate missing then fails this connection, not the hub.
+    if (cert && !key) issues.push({ path: ['key'], message: 'a cert needs its key' });
+    if (key && !cert) issues.push({ path: ['cert'], message: 'a key needs its cert' });
+    if (passphraseEnv && !key) issues.push({ path: ['passphraseEnv'], message: 'a passphrase is for a key: set cert and key too' });
+    const tls = cert && key ? { cert: resolve(baseDir, cert), key: resolve(baseDir, key), passphraseEnv } : undefined;
     // Checked again at start (the folder may go meanwhile), but a file that names a missing
     // folder is a mistake `validate` shows, not a failure found only when the hub runs.
     if (documentRoot) {
@@ -113,13 +170,24 @@ export const restApi = defineConnectionType({
       return readable && writable ? [{ name, token: secret, read: readable, write: writable, metrics }] : [];
     });
     const credentials = { username, password, token, tokens: scoped };
-    return checked(issues, { port, bindIp, documentRoot, credentials, wsFilters: filters, allowedOrigins, required, console });
+    return checked(issues, {
+      port,
+      bindIp,
+      documentRoot,
+      credentials,
+      wsFilters: filters,
+      allowedOrigins,
+      hostnames,
+      tls,
+      required,
+      console,
+    });
   },
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   // It serves the whole hub: the graph with writes, connections, problems, rules and counts.
   servesHub: true,
-  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, required, console }) {
+  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, hostnames, tls, required, console }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
     return {
@@ -129,11 +197,13 @@ export const restApi = defineConnectionType({
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
         const auth = new Authenticator(credentials);
         server = new RestServer({
+          ...(tls ? { tls: tlsFiles(tls) } : {}),
           graph: context.hub.graph,
           auth,
           files,
           wsFilters,
           allowedOrigins,
+          hostnames,
           required,
           console,
           connections: context.hub.connections,
@@ -147,7 +217,7 @@ export const restApi = defineConnectionType({
         });
         listeningOn = await server.listen(bindIp, port);
         context.log.info(
-          `listening on http://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`,
+          `listening on ${tls ? 'https' : 'http'}://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`,
         );
         // Anyone who reaches this machine may read and write every parameter: worth one line.
         if (!auth.required && everyInterface.has(bindIp)) {
@@ -156,11 +226,11 @@ export const restApi = defineConnectionType({
           );
         }
       },
-      stop() {
-        server?.stop();
+      stop(reason) {
+        server?.stop(reason);
         server = undefined;
       },
-      details: () => ({ port: listeningOn, bindIp, webSockets: server?.webSockets.stats() }),
+      details: () => ({ port: listeningOn, bindIp, tls: tls !== undefined, webSockets: server?.webSockets.stats() }),
     };
   },
 });
