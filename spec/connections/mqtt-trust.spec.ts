@@ -394,3 +394,15 @@ withBroker(
     t.is(details()['held'], 0);
   },
 );
+
+test('the broker password in a URL reaches neither the reason, the details nor the log', async (t) => {
+  const { log, lines } = capturedLog('debug');
+  const hub = await startHub(t, { connections: { bus: { type: 'mqtt', url: 'mqtt://studio:hunter2@127.0.0.1:1' } } }, { log });
+  await eventually(() => statusOf(hub, 'bus')?.status === 'degraded', 'the connection degraded');
+  t.regex(statusOf(hub, 'bus')?.reason ?? '', /^no connection to mqtt:\/\/127\.0\.0\.1:1/);
+  t.false(JSON.stringify(hub.connection('bus')?.info).includes('hunter2'));
+  t.false(
+    lines().some((line) => JSON.stringify(line).includes('hunter2')),
+    'no log line holds the password',
+  );
+});

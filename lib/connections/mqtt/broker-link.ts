@@ -203,7 +203,7 @@ export class BrokerLink {
     const wasUp = this.isUp;
     this.isUp = false;
     if (this.stopped) return;
-    const reason = `no connection to ${this.settings.url}${this.lastReason ? ` (${this.lastReason})` : wasUp ? ' (the broker closed it)' : ''}`;
+    const reason = `no connection to ${shownUrl(this.settings.url)}${this.lastReason ? ` (${this.lastReason})` : wasUp ? ' (the broker closed it)' : ''}`;
     this.owner.down(reason);
     this.attempt?.down(reason);
   }
@@ -272,5 +272,18 @@ export class BrokerLink {
     await Promise.race([client.endAsync(!client.connected), bound]);
     bounded?.unsubscribe();
     if (client.connected || !client.disconnected) client.end(true);
+  }
+}
+
+/** The broker's URL as reasons and logs show it: without the user and password it may carry. */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
   }
 }

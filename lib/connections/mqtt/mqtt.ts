@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { HubError } from '../../core/errors.ts';
 import { defineConnectionType } from '../connection.ts';
-import { BrokerLink } from './broker-link.ts';
+import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
 import { HubShare, type SiteTrust } from './hub-share.ts';
 import { Overruns } from './overruns.ts';
@@ -171,7 +171,7 @@ export const mqttConnection = defineConnectionType({
         bridge = share = undefined;
       },
       details: () => ({
-        url: settings.url,
+        url: shownUrl(settings.url),
         up: link?.up ?? false,
         published: link?.counts.published ?? 0,
         received: link?.counts.received ?? 0,
