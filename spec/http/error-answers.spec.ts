@@ -293,7 +293,10 @@ test('a client that sends bad messages and never reads the answers is closed wit
   t.is(sockets().clients, 0, 'the hub closed it');
   t.true(largest < 8 * 1024 * 1024, `the hub held at most ${largest} bytes for it`);
   raw.resume();
-  t.deepEqual(await closed, [1008, 'not reading the answers to its messages']);
+  // On a loaded machine the hub may fall behind the sends first: then the writer's own bound closes it, as firmly.
+  const [code, reason] = await closed;
+  t.is(code, 1008);
+  t.regex(reason, /^(not reading the answers to its messages|writing faster than the hub applies)$/);
   t.is((await fetch(`http://127.0.0.1:${port}/parameters/studio/count`)).status, 200, 'the hub serves on');
 });
 

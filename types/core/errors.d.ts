@@ -177,6 +177,10 @@ export declare const errorTable: {
         readonly status: 504;
         readonly text: "The device did not confirm the write within the connection's `timeout` (default 2 s); it may or may not have taken it.";
     };
+    readonly PB_OVER_LIMIT: {
+        readonly status: 503;
+        readonly text: "The broker sent more than the mqtt connection's `limits` allow (message size, hubs, connections or parameters of a hub, values held for parameters not shown yet); what was over was dropped and counted. Find the sender, or raise the limit.";
+    };
     readonly PB_START_FAILED: {
         readonly status: 503;
         readonly text: "The connection failed to start for a reason of its own; the message says why. The other connections run on.";
