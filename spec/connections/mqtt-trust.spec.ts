@@ -15,7 +15,9 @@ import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { whyNoBroker } from '../helpers/mosquitto.ts';
 import { siteKey, siteKeyFile } from '../helpers/site-key.ts';
 import { Signer } from '../../lib/connections/mqtt/signing.ts';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const broker = brokerOfFile();
 
@@ -404,5 +406,28 @@ test('the broker password in a URL reaches neither the reason, the details nor t
   t.false(
     lines().some((line) => JSON.stringify(line).includes('hunter2')),
     'no log line holds the password',
+  );
+});
+
+withBroker(`a hub with another key sees nothing of the others, and says why once${whyNoBroker}`, async (t) => {
+  const prefix = prefixOf();
+  await owner(t, prefix);
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-key-'));
+  writeFileSync(join(dir, 'other.key'), 'a'.repeat(64));
+  const { log, lines } = capturedLog('warn');
+  const stranger = await startHub(
+    t,
+    { connections: { bus: { ...busOf(prefix, 'z', []), hub: { id: 'z', share: [], key: { file: 'other.key' } } } } },
+    { log, dir },
+  );
+  t.is(statusOf(stranger, 'bus')?.status, 'ok');
+  t.is(
+    stranger.listConnections().find((c) => c.id === 'studio'),
+    undefined,
+  );
+  t.is(
+    lines().filter((line) => /signed with another key than this hub's \(do all hubs of the site hold the same site key\?\)/.test(line.msg))
+      .length,
+    1,
   );
 });

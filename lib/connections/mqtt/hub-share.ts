@@ -30,7 +30,7 @@ import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import { NO_HUB, type Publishing, REJECTED, type WriteAnswer } from './bridge.ts';
 import type { Overruns } from './overruns.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
-import type { Signer, Verifier } from './signing.ts';
+import type { Rejection, Signer, Verifier } from './signing.ts';
 import type { TopicLayout } from './topics.ts';
 
 /** A connection as its owner describes it on the broker. */
@@ -76,6 +76,14 @@ interface EarlyValue {
   readonly properties: MessageProperties;
   readonly at: number;
 }
+
+/** What the log says of a message that is not taken. */
+const REJECTIONS: Record<Rejection, string> = {
+  unsigned: 'not signed with the site key (a client that is not a hub of the site)',
+  'bad signature': "signed with another key than this hub's (do all hubs of the site hold the same site key?)",
+  replayed: 'a message that was taken before, sent again (replayed)',
+  duplicate: 'the same message again',
+};
 
 /** How long a writer waits for the owner's answer to a forwarded write. */
 const ANSWER_WITHIN_MS = 5000;
@@ -190,12 +198,12 @@ export class HubShare implements Publishing {
   }
 
   /** Counts a message that is not taken, and says so once. */
-  private unverified(topic: string, why: string): void {
+  private unverified(topic: string, why: Rejection): void {
     this.overruns.dropped('unverified', why, 1, true);
     if (this.warnedUnverified) return;
     this.warnedUnverified = true;
     this.context.log.warn(
-      `ignored a message on ${topic}: ${why} (not signed with the site key); further ones are only counted: patchbay_mqtt_dropped_messages_total{reason="unverified"}`,
+      `ignored a message on ${topic}: ${REJECTIONS[why]}; further ones are only counted: patchbay_mqtt_dropped_messages_total{reason="unverified"}`,
     );
   }
 
