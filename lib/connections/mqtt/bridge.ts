@@ -15,6 +15,7 @@ import type { ConnectionContext } from '../connection.ts';
 import { DEFAULT_TIMEOUT_MS } from '../device-link.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import type { MappedTopic, MqttSettings } from './settings.ts';
+import { SparseLog } from './sparse-log.ts';
 
 /** What an answer to a write carries: `{"ok":true}` or the error with its code. */
 export type WriteAnswer = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly code: string };
@@ -39,9 +40,6 @@ export interface Publishing {
 export const NO_HUB = Symbol('no hub');
 export const REJECTED = Symbol('rejected');
 
-/** The shortest time between two log lines about refused `set` writes. */
-const REFUSAL_LOG_MS = 10_000;
-
 export class Bridge {
   private readonly followed = new Map<string, Subscription>();
   private readonly mapped = new Map<string, OwnedParameter[]>();
@@ -49,8 +47,8 @@ export class Bridge {
   private readonly warned = new Set<string>();
   /** `set` writes refused since the start (`details`, `/metrics`). */
   refusedWrites = 0;
-  /** When a refusal was last logged, and how many came since: a flood of bad writes is one line in ten seconds. */
-  private refusalLog = { at: Number.NEGATIVE_INFINITY, unlogged: 0 };
+  /** Refusals, logged at most one line in ten seconds: a flood of bad writes is one line. */
+  private readonly refusals: SparseLog;
 
   constructor(
     private readonly context: ConnectionContext,
@@ -58,6 +56,7 @@ export class Bridge {
     private readonly link: BrokerLink,
     private readonly publishing: Publishing,
   ) {
+    this.refusals = new SparseLog(context.log, context.scheduler, 'refused');
     for (const entry of settings.topics) {
       const parameter = context.define(entry.id, {
         type: entry.type,
@@ -207,14 +206,7 @@ export class Bridge {
   /** Counts a refused `set` write and logs it, at most one line in ten seconds with the number left unlogged. */
   private refused(address: string, reason: string): void {
     this.refusedWrites++;
-    const now = this.context.scheduler.now();
-    if (now - this.refusalLog.at < REFUSAL_LOG_MS) {
-      this.refusalLog.unlogged++;
-      return;
-    }
-    const since = this.refusalLog.unlogged > 0 ? ` (${this.refusalLog.unlogged} more refused since the last line)` : '';
-    this.refusalLog = { at: now, unlogged: 0 };
-    this.context.log.warn(`write on ${this.settings.layout.write(address)} refused: ${reason}${since}`);
+    this.refusals.warn(`write on ${this.settings.layout.write(address)} refused: ${reason}`);
   }
 
   /** A write to a mapped topic's parameter: published to its command topic, kept while the broker is away. */

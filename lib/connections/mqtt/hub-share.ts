@@ -31,6 +31,7 @@ import { NO_HUB, type Publishing, REJECTED, type WriteAnswer } from './bridge.ts
 import type { Overruns } from './overruns.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
 import type { Rejection, Signer, Verifier } from './signing.ts';
+import { SparseLog } from './sparse-log.ts';
 import type { TopicLayout } from './topics.ts';
 
 /** A connection as its owner describes it on the broker. */
@@ -80,7 +81,8 @@ interface EarlyValue {
 /** What the log says of a message that is not taken. */
 const REJECTIONS: Record<Rejection, string> = {
   unsigned: 'not signed with the site key (a client that is not a hub of the site)',
-  'bad signature': "signed with another key than this hub's (do all hubs of the site hold the same site key?)",
+  'bad signature':
+    "its signature does not verify with this hub's site key: a hub with another key (do all hubs of the site hold the same one?), or a forgery",
   replayed: 'a message that was taken before, sent again (replayed)',
   duplicate: 'the same message again',
 };
@@ -111,7 +113,7 @@ export class HubShare implements Publishing {
   private readonly ageing: Subscription;
   /** Topics of this hub's someone else published on, and when each was last put back. */
   private readonly corrections = new Map<string, { at: number; queued?: Subscription | undefined }>();
-  private warnedUnverified = false;
+  private readonly ignored: SparseLog;
   private lastMeta = '';
   private reviewQueued = false;
   private readonly watches: Subscription;
@@ -133,6 +135,7 @@ export class HubShare implements Publishing {
     private readonly trust: SiteTrust,
     private readonly overruns: Overruns,
   ) {
+    this.ignored = new SparseLog(context.log, context.scheduler, 'ignored');
     const review = () => this.queueReview();
     this.ageing = every(context.scheduler, HELD_FOR_MS / 6, () => this.ageHeld());
     this.watches = context.hub.connectionChanges$.subscribe(review);
@@ -197,14 +200,10 @@ export class HubShare implements Publishing {
     return REJECTED;
   }
 
-  /** Counts a message that is not taken, and says so once. */
+  /** Counts a message that is not taken, and says so: at most one line in ten seconds (all are counted in /metrics). */
   private unverified(topic: string, why: Rejection): void {
     this.overruns.dropped('unverified', why, 1, true);
-    if (this.warnedUnverified) return;
-    this.warnedUnverified = true;
-    this.context.log.warn(
-      `ignored a message on ${topic}: ${REJECTIONS[why]}; further ones are only counted: patchbay_mqtt_dropped_messages_total{reason="unverified"}`,
-    );
+    this.ignored.warn(`ignored a message on ${topic}: ${REJECTIONS[why]}`);
   }
 
   /** The hub that signed a message on a hub or value topic; undefined (counted) for anything else. */

@@ -9,7 +9,7 @@
  *
  * Parameters: one per entry of `topics`, `<connection id>/<id>`, of its type and access.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { HubError } from '../../core/errors.ts';
 import { defineConnectionType } from '../connection.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
@@ -30,16 +30,19 @@ export const mqttConnection = defineConnectionType({
   // Sharing a broker shows the connections of the other hubs, known only once they speak.
   discovers: (settings) => ({ connections: settings.hub !== undefined }),
   // Sharing without a site key would trust every client of the broker as a hub.
-  diagnose: (settings) =>
-    settings.hub && !settings.hub.key
-      ? [
-          {
-            path: ['hub', 'key'],
-            message:
-              'expected the site key that signs what the hubs publish: { "file": "<path>" } or { "env": "<variable>" } (make one with: openssl rand -hex 32); see "Securing a site" in the README',
-          },
-        ]
-      : [],
+  diagnose: ({ hub }) => {
+    if (!hub) return [];
+    if (!hub.key)
+      return [
+        {
+          path: ['hub', 'key'],
+          message:
+            'expected the site key that signs what the hubs publish: { "file": "<path>" } or { "env": "<variable>" } (make one with: openssl rand -hex 32); see "Securing a site" in the README',
+        },
+      ];
+    const key = loadSiteKey(hub.key);
+    return key.ok ? [] : [{ path: ['hub', 'key'], message: key.error.message }];
+  },
   // It shares the hub's connections with other hubs and shows theirs here.
   servesHub: true,
   metrics: [
@@ -108,6 +111,8 @@ export const mqttConnection = defineConnectionType({
         if (hub) {
           const siteKey = hub.key ? loadSiteKey(hub.key) : undefined;
           if (!siteKey?.ok) throw siteKey?.error ?? new HubError('PB_START_FAILED', 'sharing with other hubs needs a site key (hub.key)');
+          if (hub.key && 'file' in hub.key && (statSync(hub.key.file).mode & 0o077) !== 0)
+            context.log.warn(`the site key file ${hub.key.file} can be read by other users of this machine: chmod 600 it`);
           trust = { signer: new Signer(siteKey.value, hub.id), verifier: new Verifier(siteKey.value) };
         }
         link = new BrokerLink(

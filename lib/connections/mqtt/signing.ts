@@ -18,8 +18,8 @@ import { fail, ok, type Result } from '../../core/errors.ts';
 /** Where the site key comes from: a file (its absolute path) or an environment variable. */
 export type KeySource = { readonly file: string } | { readonly env: string };
 
-/** The shortest key taken: 32 bytes, as `openssl rand -hex 32` makes (64 characters). */
-export const MIN_KEY_BYTES = 32;
+/** The shortest key taken, in characters: `openssl rand -hex 32` makes 64 (256 random bits). */
+export const MIN_KEY_LENGTH = 32;
 const MAC_BYTES = 16;
 
 /** Reads the site key; the reason when it is missing or too short. */
@@ -40,10 +40,10 @@ export function loadSiteKey(source: KeySource): Result<Buffer> {
       return fail('PB_START_FAILED', `${where} is not set: hubs that share a broker need the site key`);
   }
   const key = Buffer.from(text.trim(), 'utf8');
-  if (key.length < MIN_KEY_BYTES)
+  if (key.length < MIN_KEY_LENGTH)
     return fail(
       'PB_START_FAILED',
-      `${where} holds ${key.length} bytes; a site key has at least ${MIN_KEY_BYTES} (make one with: openssl rand -hex 32)`,
+      `${where} holds ${key.length} characters; a site key has at least ${MIN_KEY_LENGTH} (make one with: openssl rand -hex 32, 64 characters of 256 random bits)`,
     );
   return ok(key);
 }
