@@ -134,7 +134,7 @@ export const mqttSettings = Type.Object({
             ],
             {
               description:
-                'The site key every hub on the broker holds (at least 32 bytes: `openssl rand -hex 32`): it signs what hubs publish. Never inline.',
+                'The site key every hub on the broker holds (at least 32 characters: `openssl rand -hex 32` makes 64): it signs what hubs publish. Never inline.',
             },
           ),
         ),
