@@ -20,7 +20,8 @@ export type KeySource = { readonly file: string } | { readonly env: string };
 
 /** The shortest key taken, in characters: `openssl rand -hex 32` makes 64 (256 random bits). */
 export const MIN_KEY_LENGTH = 32;
-const MAC_BYTES = 16;
+/** The signature: the HMAC-SHA256 in base64url, cut to 22 characters (128 bits and a little more). */
+const MAC_LENGTH = 22;
 
 /** Reads the site key; the reason when it is missing or too short. */
 export function loadSiteKey(source: KeySource): Result<Buffer> {
@@ -55,13 +56,13 @@ export interface SignedProperties {
   correlationData?: Buffer;
 }
 
-function mac(key: Buffer, topic: string, payload: string | Buffer, properties: SignedProperties): Buffer {
+function mac(key: Buffer, topic: string, payload: string | Buffer, properties: SignedProperties): string {
   const user = properties.userProperties ?? {};
   // One string for all but the payload: each update is a call into native code.
   let text = topic;
   for (const name of Object.keys(user).sort()) if (name !== 'sig') text += `\0${name}=${String(user[name])}`;
   text += `\0${properties.responseTopic ?? ''}\0${properties.correlationData?.toString('hex') ?? ''}\0`;
-  return createHmac('sha256', key).update(text).update(payload).digest().subarray(0, MAC_BYTES);
+  return createHmac('sha256', key).update(text).update(payload).digest('base64url').slice(0, MAC_LENGTH);
 }
 
 /** The sequence of a last will: above every message of its session, below every message of the next. */
@@ -106,7 +107,7 @@ export class Signer {
       n: `${this.start}.${this.session}.${sequence}`,
     };
     const signed = { ...properties, userProperties };
-    userProperties['sig'] = mac(this.key, topic, payload, signed).toString('base64url');
+    userProperties['sig'] = mac(this.key, topic, payload, signed);
     return signed;
   }
 }
@@ -128,10 +129,10 @@ export class Verifier {
     const user = properties.userProperties;
     const [hub, n, sig] = [user?.['hub'], user?.['n'], user?.['sig']];
     if (typeof hub !== 'string' || typeof n !== 'string' || typeof sig !== 'string') return { ok: false, why: 'unsigned' };
-    const expected = mac(this.key, topic, payload, properties);
-    const given = Buffer.from(sig, 'base64url');
+    const expected = Buffer.from(mac(this.key, topic, payload, properties));
+    const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, why: 'bad signature' };
-    const counter = n.split('.').map((part) => (part === LAST ? Number.POSITIVE_INFINITY : Number(part)));
+    const counter = readCounter(n);
     const key = `${hub}\0${topic}`;
     const before = this.last.get(key);
     const order = before ? compare(counter, before) : 1;
@@ -140,6 +141,15 @@ export class Verifier {
     this.last.set(key, counter);
     return { ok: true, hub };
   }
+}
+
+/** A counter `<start>.<session>.<seq|last>` as numbers; NaN parts for anything else. */
+function readCounter(n: string): number[] {
+  const first = n.indexOf('.');
+  const second = n.indexOf('.', first + 1);
+  if (first < 0 || second < 0) return [Number.NaN];
+  const sequence = n.slice(second + 1);
+  return [Number(n.slice(0, first)), Number(n.slice(first + 1, second)), sequence === LAST ? Number.POSITIVE_INFINITY : Number(sequence)];
 }
 
 /** Orders two counters part by part: negative when `a` came first. */
