@@ -1,4 +1,4 @@
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import type { ExecutionContext } from 'ava';
 import WebSocket from 'ws';
 import type { Hub } from '../../lib/hub/hub.ts';
@@ -104,18 +104,4 @@ export class Client {
 /** Resolves after the event loop has had `ms` to deliver anything in flight. */
 export const settle = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * A port free now, for a hub that must listen on the same port again after a restart: a
- * port-0 listener's connections would hold the port (uSockets sets SO_REUSEADDR only for
- * a port given).
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './ports.ts';
