@@ -114,7 +114,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
     return JSON.stringify({
       p: p.address,
       type: p.type,
-      access: p.access,
+      access: access.full ? p.access : accessAs(access, p),
       ...(p.value === undefined ? {} : { v: p.value }),
       ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}),
     });
@@ -154,6 +154,16 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
     log,
   );
 };
+
+/**
+ * A parameter's access as a scoped token has it (R-A2): what the parameter allows, less the
+ * writes the token may not make. A write-only parameter the token may not write is listed
+ * read-only, as everything else it may look at but not change.
+ */
+function accessAs(access: Access, p: Reading): Reading['access'] {
+  if (p.access === 'read-only' || access.canWrite(p.address)) return p.access;
+  return 'read-only';
+}
 
 /**
  * R-H2: converts and writes; answers 200, or the error with its code. A value the hub
