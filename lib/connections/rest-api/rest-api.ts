@@ -207,6 +207,7 @@ export const restApi = defineConnectionType({
           required,
           console,
           connections: context.hub.connections,
+          connectionChanges$: context.hub.connectionChanges$,
           problems: context.hub.problems,
           rules: context.hub.rules,
           counts: context.hub.counts,
