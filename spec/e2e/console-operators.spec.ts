@@ -159,7 +159,6 @@ live(
     await tile.click();
     await page.locator('.tile.on[data-address="studio/tally/2"]').waitFor();
     t.is(param(hub, 'studio/tally/2').value, true);
-    if (shots) await page.screenshot({ path: `${shots}/console-parameters.png` });
 
     for (const tab of ['connections', 'rules', 'problems', 'log', 'parameters', 'connections', 'parameters'])
       await page.getByRole('button', { name: tab, exact: false }).first().click();
@@ -208,3 +207,67 @@ live(
     t.deepEqual(errors, []);
   },
 );
+
+live(`every tab of the console fits a phone as well as a desktop${whyNoBrowser}`, async (t) => {
+  const { log } = capturedLog('info');
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        studio: {
+          type: 'dummy',
+          description: 'Studio state',
+          location: 'Studio A',
+          group: 'on air',
+          parameters: [
+            'onair,B,true',
+            'tally/1,B,true',
+            'tally/2,B,false',
+            'fader,F,0.6',
+            'level,F,60',
+            'program/title,S,Morning Show',
+            'clips,I,3',
+            'cue,T',
+          ],
+        },
+        clock: { type: 'timer', timers: [{ duration: 5 }] },
+        spare: { type: 'dummy', enabled: false, description: 'Studio B, not wired yet', parameters: ['x,I,1'] },
+      },
+      rules: [
+        { source: 'studio/fader', destinations: ['studio/level'], pipe: [{ scale: [0, 1, 0, 100] }], description: 'fader to level' },
+        { source: 'studio/onair', destinations: ['studio/missing'], description: 'to nowhere' },
+      ],
+    },
+    { log },
+  );
+  const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+  await fetch(`${base}/update?parameter=studio/clips&value=many`);
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${base}/console/`);
+  await link(page).and(page.locator('.live')).waitFor();
+  await value(page, 'studio/program/title').filter({ hasText: 'Morning Show' }).waitFor();
+  await page.getByRole('button', { name: 'tiles' }).click();
+  await page.locator('.tile').first().waitFor();
+  const shown: Record<string, string> = {
+    parameters: '.row[data-address]',
+    connections: '[data-connection=studio]',
+    rules: 'li[data-rule]',
+    problems: '.problems li',
+    log: '.lines li',
+  };
+  for (const [width, name] of [
+    [1280, 'desktop'],
+    [390, 'phone'],
+  ] as const) {
+    await page.setViewportSize({ width, height: name === 'phone' ? 844 : 800 });
+    for (const [tab, selector] of Object.entries(shown)) {
+      await page.getByRole('button', { name: tab }).click();
+      await page.locator(selector).first().waitFor();
+      await settle(150);
+      t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), `${tab} is wider than a ${name}`);
+      if (shots) await page.screenshot({ path: `${shots}/console-${tab}-${name}.png` });
+    }
+  }
+});
