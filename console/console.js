@@ -37,8 +37,8 @@ import htm from 'htm';
  * to a write that failed, or (with ?events=1) word that the parameters changed.
  * @typedef {{ p: string, v: string }} Change
  * @typedef {{ p: string | null, error: string, code: string }} Refusal
- * @typedef {{ event: 'parameters' }} ParametersEvent
- * @typedef {Change | Refusal | ParametersEvent} ServerItem
+ * @typedef {{ event: 'parameters' | 'connections' }} HubEvent
+ * @typedef {Change | Refusal | HubEvent} ServerItem
  */
 /**
  * A line of the hub's log, on a socket opened with ?log=<level>.
@@ -51,6 +51,13 @@ import htm from 'htm';
  * @typedef {{ v: string, at: string, live: true, by?: never }} LiveValue
  */
 /** @typedef {{ text: string, error: boolean }} Notice */
+/**
+ * How the console stands with its hub: `signed out` when the hub answered 401 (the browser's
+ * session ended: a new sign-in key, or a token taken out of the flow file).
+ * @typedef {'connecting' | 'live' | 'disconnected' | 'signed out'} Link
+ */
+/** What a signed-out console may offer: a token field, a reload for the browser's Basic prompt. @typedef {{ token: boolean, basic: boolean }} SignIn */
+/** A range a rule's `scale` step declares for a number: the console shows a fader. @typedef {[number, number]} Range */
 /** @typedef {(address: string, v: Value | null) => void} Write */
 
 const html = htm.bind(h);
@@ -73,6 +80,17 @@ const schedule = () => {
   });
 };
 
+/** The hub no longer knows this browser (401): what it offers to sign in with, from its challenges. */
+class SignedOut extends Error {
+  /** @param {Response} response */
+  constructor(response) {
+    super('signed out');
+    const challenges = response.headers.get('www-authenticate') ?? '';
+    /** @type {SignIn} */
+    this.offers = { token: /bearer/i.test(challenges), basic: /basic/i.test(challenges) };
+  }
+}
+
 /**
  * @template {keyof Answers} P
  * @param {P} path
@@ -81,9 +99,43 @@ const schedule = () => {
  */
 async function getJson(path, query = '') {
   const response = await fetch(path + query, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+  if (response.status === 401) throw new SignedOut(response);
   if (!response.ok) throw new Error(`GET ${path + query}: ${response.status} ${(await response.text()).slice(0, 200)}`);
   return response.json();
 }
+
+/** A refusal's reason naming its address once: the hub's reasons mostly name it already. */
+const refusalText = (/** @type {Refusal} */ item) =>
+  `${item.p === null || item.error.includes(item.p) ? item.error : `${item.p}: ${item.error}`} (${item.code})`;
+
+/**
+ * The ranges the flow declares through its rules: the source of a rule whose pipe begins
+ * with `scale` moves in its input range, a destination of one whose pipe ends with it in
+ * its output range.
+ * @param {Rule[]} rules
+ * @returns {Map<string, Range>}
+ */
+function rangesOf(rules) {
+  /** @type {Map<string, Range>} */
+  const ranges = new Map();
+  /** @param {Record<string, unknown> | undefined} step */
+  const scale = (step) => {
+    const s = step?.['scale'];
+    return Array.isArray(s) && s.length === 4 && s.every((n) => typeof n === 'number') ? /** @type {number[]} */ (s) : undefined;
+  };
+  for (const rule of rules) {
+    const first = scale(rule.pipe[0]);
+    const last = scale(rule.pipe[rule.pipe.length - 1]);
+    /** @param {string} address @param {number} a @param {number} b */
+    const add = (address, a, b) => a !== b && !ranges.has(address) && ranges.set(address, [Math.min(a, b), Math.max(a, b)]);
+    if (first) add(rule.source, /** @type {number} */ (first[0]), /** @type {number} */ (first[1]));
+    if (last) for (const d of rule.destinations) add(d, /** @type {number} */ (last[2]), /** @type {number} */ (last[3]));
+  }
+  return ranges;
+}
+
+/** Booleans named like a tally or an on-air light: shown as large tiles on request. */
+const TILE_NAME = /(^|\/)(tally|on-?air)([/_.-]?\d*)?(\/|$)/i;
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
@@ -103,7 +155,11 @@ function App() {
   const [parameters, setParameters] = useState(/** @type {Listing[]} */ ([]));
   const [problems, setProblems] = useState(/** @type {Problem[]} */ ([]));
   const [rules, setRules] = useState(/** @type {Rule[]} */ ([]));
-  const [link, setLink] = useState('connecting');
+  const [link, setLink] = useState(/** @type {Link} */ ('connecting'));
+  const [signIn, setSignIn] = useState(/** @type {SignIn} */ ({ token: false, basic: false }));
+  const [tiles, setTiles] = useState(() => localStorage.getItem('patchbay.tiles') === 'on');
+  /** Connects again at once (after signing in). */
+  const reconnect = useRef(() => {});
   const [notice, setNotice] = useState(/** @type {Notice | undefined} */ (undefined));
   const [search, setSearch] = useState('');
   const [matching, setMatching] = useState(/** @type {Set<string> | undefined} */ (undefined)); // the addresses of a /regex/ search
@@ -111,6 +167,13 @@ function App() {
   const [, setFrame] = useState(0);
   redraw = () => setFrame((n) => n + 1);
 
+  /** @param {unknown} error */
+  const failed = (error) => {
+    if (!(error instanceof SignedOut)) return setNotice({ text: messageOf(error), error: true });
+    setSignIn(error.offers);
+    setLink('signed out');
+    socket?.close();
+  };
   const reload = async () => {
     try {
       const [c, p, pr, r] = await Promise.all([getJson('/connections'), getJson('/parameters'), getJson('/problems'), getJson('/rules')]);
@@ -120,42 +183,78 @@ function App() {
       setProblems(pr);
       setRules(r);
     } catch (error) {
-      setNotice({ text: messageOf(error), error: true });
+      failed(error);
     }
   };
+
+  // Every value is shown dimmed unless the socket is live: a value the hub no longer sends
+  // (an on-air tick while the hub is down) must not look current.
+  useEffect(() => {
+    document.body.classList.toggle('stale', link !== 'live');
+  }, [link]);
 
   useEffect(() => {
     let delay = 500;
     let stopped = false;
-    const connect = () => {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const retry = () => {
+      if (!stopped) timer = setTimeout(attempt, (delay = Math.min(delay * 2, 10_000)));
+    };
+    // A refused socket tells a page nothing, so each attempt asks /healthz first: no answer
+    // is a hub that is down (try again later), 401 a browser the hub no longer knows
+    // (signed out: wait for the token), anything else opens the socket.
+    const attempt = async () => {
+      timer = undefined;
+      const answer = await fetch('/healthz', { headers: { accept: 'application/json' }, credentials: 'same-origin' }).catch(
+        () => undefined,
+      );
+      if (stopped) return;
+      if (answer?.status === 401) return failed(new SignedOut(answer));
+      if (!answer) {
+        setLink('disconnected');
+        return retry();
+      }
+      open();
+    };
+    const open = () => {
       const url = new URL('/ws?batch=1&events=1', location.href);
       url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-      socket = new WebSocket(url);
-      socket.onopen = () => {
+      const ws = new WebSocket(url);
+      socket = ws;
+      ws.onopen = () => {
         delay = 500;
         setLink('live');
         void reload();
       };
-      socket.onmessage = (event) => {
+      ws.onmessage = (event) => {
         for (const item of itemsOf(event.data)) {
-          if ('event' in item) void reload();
-          else if ('error' in item) setNotice({ text: `${item.p ?? 'write'}: ${item.error} (${item.code})`, error: true });
+          if ('event' in item) {
+            // Status changes are pushed (no polling); a reload lists everything again.
+            if (item.event === 'connections') getJson('/connections').then(setConnections, failed);
+            else void reload();
+          } else if ('error' in item) setNotice({ text: refusalText(item), error: true });
           // The stream does not say who wrote: that is known again at the next listing.
           else values.set(item.p, { v: item.v, at: new Date().toISOString(), live: true });
         }
         schedule();
       };
-      socket.onclose = () => {
-        setLink('disconnected');
-        if (!stopped) setTimeout(connect, (delay = Math.min(delay * 2, 10_000)));
+      ws.onclose = () => {
+        if (socket !== ws) return;
+        setLink((now) => (now === 'signed out' ? now : 'disconnected'));
+        retry();
       };
     };
-    connect();
-    // Connection status changes without parameters coming or going: look again now and then.
-    const timer = setInterval(() => getJson('/connections').then(setConnections, () => {}), 3000);
+    reconnect.current = () => {
+      delay = 500;
+      clearTimeout(timer);
+      setLink('connecting');
+      void attempt();
+    };
+    void attempt();
     return () => {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       socket?.close();
     };
   }, []);
@@ -183,10 +282,17 @@ function App() {
     setNotice({ text: `sent ${address} = ${v === null ? 'fire' : JSON.stringify(v)}`, error: false });
   };
 
+  const ranges = useMemo(() => rangesOf(rules), [rules]);
+  /** @param {boolean} on */
+  const showTiles = (on) => {
+    localStorage.setItem('patchbay.tiles', on ? 'on' : 'off');
+    setTiles(on);
+  };
+
   return html`
     <header>
       <h1>patchbay</h1>
-      <span class=${`link ${link}`} data-testid="link">${link}</span>
+      <span class=${`link ${link.replace(' ', '-')}`} data-testid="link">${link}</span>
       <nav>
         ${['parameters', 'connections', 'rules', 'problems', 'log'].map(
           (name) =>
@@ -194,6 +300,7 @@ function App() {
         )}
       </nav>
     </header>
+    ${link === 'signed out' && html`<${SignInBar} offers=${signIn} signedIn=${() => reconnect.current()} />`}
     <p class=${`notice ${notice?.error ? 'error' : ''}`} role="status">${notice?.text ?? ''}</p>
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
@@ -201,10 +308,54 @@ function App() {
     ${tab === 'log' && html`<${Log} />`}
     ${
       tab === 'parameters' &&
-      html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setSearch(e.currentTarget.value)} /></div>
-      <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} write=${write} />`
+      html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setSearch(e.currentTarget.value)} />
+        <button class=${`option ${tiles ? 'on' : ''}`} aria-pressed=${tiles} onClick=${() => showTiles(!tiles)}>tiles</button></div>
+      ${tiles && html`<${Tiles} parameters=${parameters} write=${write} />`}
+      <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} ranges=${ranges} write=${write} />`
     }
   `;
+}
+
+// Signed out (401): a token field that signs this browser in again without leaving the page.
+// The token goes once as ?access_token= to /healthz, whose answer sets the session cookie.
+/** @param {{ offers: SignIn, signedIn: () => void }} props */
+function SignInBar({ offers, signedIn }) {
+  const [token, setToken] = useState('');
+  const [refused, setRefused] = useState(false);
+  /** @param {Event} e */
+  const submit = async (e) => {
+    e.preventDefault();
+    const answer = await fetch(`/healthz?access_token=${encodeURIComponent(token)}`, { credentials: 'same-origin' }).catch(() => undefined);
+    if (answer?.ok) {
+      setToken('');
+      signedIn();
+    } else setRefused(true);
+  };
+  return html`<form class="sign-in" onSubmit=${submit}>
+    <b>signed out</b>
+    ${
+      offers.token
+        ? html`<label>token <input type="password" autocomplete="current-password" value=${token} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setToken(e.currentTarget.value)} /></label>
+      <button>sign in</button>${refused ? html`<span class="refused">that token was not accepted</span>` : ''}`
+        : ''
+    }
+    ${offers.basic ? html`<span class="muted">${offers.token ? 'or reload' : 'reload'} the page to be asked for a user name and password</span>` : ''}
+  </form>`;
+}
+
+// Tally lights and on-air signs as large tiles, lit while true; a tap toggles one the login may write.
+/** @param {{ parameters: Listing[], write: Write }} props */
+function Tiles({ parameters, write }) {
+  const shown = parameters.filter((p) => p.type === 'B' && TILE_NAME.test(p.p.slice(p.p.indexOf('/') + 1)));
+  if (!shown.length) return html`<p class="empty">No booleans named like a tally or on-air here.</p>`;
+  return html`<div class="tiles">${shown.map((p) => {
+    const v = values.get(p.p)?.v;
+    const on = v === true || v === 'true';
+    const writable = p.access !== 'read-only';
+    return html`<button class=${`tile ${on ? 'on' : ''}`} data-address=${p.p} aria-pressed=${on} disabled=${!writable} onClick=${() => write(p.p, !on)}>
+      <span>${p.p}</span><b>${v === undefined ? 'unknown' : on ? 'ON' : 'off'}</b>
+    </button>`;
+  })}</div>`;
 }
 
 /** @param {{ connections: Connection[] }} props */
@@ -272,8 +423,10 @@ function Problems({ problems }) {
 // The hub's log, live: its own socket, opened while the tab shows, with ?log=<level> and a
 // filter that matches no address (no parameter values on it). Scoped tokens may not read it.
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+const KEPT_LINES = 1000;
 function Log() {
   const [level, setLevel] = useState('info');
+  const [hubLevel, setHubLevel] = useState(/** @type {string | undefined} */ (undefined));
   const [lines, setLines] = useState(/** @type {LogLine[]} */ ([]));
   const [state, setState] = useState('connecting');
   useEffect(() => {
@@ -282,15 +435,24 @@ function Log() {
     const ws = new WebSocket(url);
     /** @type {LogLine[]} */
     let kept = [];
+    let due = false;
     setLines([]);
     setState('connecting');
     ws.onopen = () => setState('live');
+    // The hub's history comes first, up to 1,000 lines at once: shown once per frame, not once a line.
     ws.onmessage = (event) => {
-      /** @type {{ log?: LogLine }} */
+      /** @type {{ log?: LogLine, logLevel?: string }} */
       const data = JSON.parse(event.data);
+      if (data.logLevel) setHubLevel(data.logLevel);
       if (!data.log) return;
-      kept = [...kept.slice(-499), data.log];
-      setLines(kept);
+      kept.push(data.log);
+      if (kept.length > KEPT_LINES) kept = kept.slice(-KEPT_LINES);
+      if (due) return;
+      due = true;
+      requestAnimationFrame(() => {
+        due = false;
+        setLines([...kept]);
+      });
     };
     ws.onclose = () => setState('closed: the hub refused or ended the log stream');
     return () => {
@@ -299,8 +461,11 @@ function Log() {
       ws.close();
     };
   }, [level]);
+  // Lines below the hub's own level are never made (but those of connections with `debug: true`).
+  const hidden = hubLevel !== undefined && LEVELS.indexOf(level) > LEVELS.indexOf(hubLevel);
   return html`<div class="log">
-    <div class="search"><label>level <select aria-label="log level" value=${level} onChange=${(/** @type {TargetedEvent<HTMLSelectElement>} */ e) => setLevel(e.currentTarget.value)}>${LEVELS.map((l) => html`<option>${l}</option>`)}</select></label> <span class="muted">${state}</span></div>
+    <div class="search"><label>level <select aria-label="log level" value=${level} onChange=${(/** @type {TargetedEvent<HTMLSelectElement>} */ e) => setLevel(e.currentTarget.value)}>${LEVELS.map((l) => html`<option>${l}</option>`)}</select></label> <span class="muted">${state}</span>
+    ${hidden ? html`<div class="hint">the hub logs at ${hubLevel}: ${level} lines come only from connections with <code>debug: true</code>; start the hub with <code>--log-level ${level}</code> to see them all</div>` : ''}</div>
     <ol class="lines">${lines.map((l) => html`<li class=${`level-${l.level}`}><span class="muted">${new Date(l.time).toLocaleTimeString()}</span> <b>${l.level}</b> ${l.connection ? `[${l.connection}] ` : ''}${l.msg}</li>`)}</ol>
   </div>`;
 }
@@ -308,9 +473,9 @@ function Log() {
 // The tree flattened into rows (a connection's header, then its parameters), of which only
 // those in view are in the DOM: 50,000 parameters cost about 40 rows of DOM.
 /**
- * @param {{ parameters: Listing[], connections: Connection[], search: string, matching: Set<string> | undefined, write: Write }} props
+ * @param {{ parameters: Listing[], connections: Connection[], search: string, matching: Set<string> | undefined, ranges: Map<string, Range>, write: Write }} props
  */
-function Tree({ parameters, connections, search, matching, write }) {
+function Tree({ parameters, connections, search, matching, ranges, write }) {
   const [collapsed, setCollapsed] = useState(/** @type {Set<string>} */ (new Set()));
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -360,7 +525,7 @@ function Tree({ parameters, connections, search, matching, write }) {
             <span>${collapsed.has(row.group) ? '▸' : '▾'} <b>${row.group}</b> <span class="muted">${row.count}</span></span>
             ${row.status && html`<span class=${`badge ${row.status}`}>${row.status}</span>`}
           </div>`;
-        return html`<${Row} key=${row.p} top=${top} parameter=${row} write=${write} />`;
+        return html`<${Row} key=${row.p} top=${top} parameter=${row} range=${ranges.get(row.p)} write=${write} />`;
       })}
     </div>
   </div>`;
@@ -369,8 +534,8 @@ function Tree({ parameters, connections, search, matching, write }) {
 /** @type {ListedValue} */
 const UNKNOWN = { v: undefined, by: undefined, at: undefined };
 
-/** @param {{ parameter: Listing, top: number, write: Write }} props */
-function Row({ parameter, top, write }) {
+/** @param {{ parameter: Listing, top: number, range: Range | undefined, write: Write }} props */
+function Row({ parameter, top, range, write }) {
   const { p, type, access } = parameter;
   const state = values.get(p) ?? UNKNOWN;
   const v = state.v;
@@ -381,18 +546,23 @@ function Row({ parameter, top, write }) {
     <span class="address" title=${p}>${p.slice(p.indexOf('/') + 1)}</span>
     <span class="type">${type}</span>
     <span class=${`value ${v === undefined && type !== 'T' ? 'unknown' : ''}`} data-testid="value" title=${when ? `last changed ${when}` : ''}>${shown}</span>
-    <span class="edit">${access === 'read-only' ? html`<span class="muted">read-only</span>` : html`<${Editor} p=${p} type=${type} v=${v} write=${write} />`}</span>
+    <span class="edit">${access === 'read-only' ? html`<span class="muted">read-only</span>` : html`<${Editor} p=${p} type=${type} v=${v} range=${range} write=${write} />`}</span>
     <span class="by muted">${state.by ?? ''}</span>
   </div>`;
 }
 
-/** @param {{ p: string, type: ValueType, v: Value | undefined, write: Write }} props */
-function Editor({ p, type, v, write }) {
+/** @param {{ p: string, type: ValueType, v: Value | undefined, range: Range | undefined, write: Write }} props */
+function Editor({ p, type, v, range, write }) {
   const [draft, setDraft] = useState(/** @type {string | undefined} */ (undefined));
   if (type === 'T') return html`<button aria-label=${`fire ${p}`} onClick=${() => write(p, null)}>fire</button>`;
   if (type === 'B')
     return html`<label class="toggle"><input type="checkbox" aria-label=${`set ${p}`} checked=${v === true || v === 'true'} onChange=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => write(p, e.currentTarget.checked)} /><span></span></label>`;
   const number = type === 'I' || type === 'F';
+  // A fader for a number whose range the flow declares: each move is written, as a desk's fader would.
+  if (number && range) {
+    const [min, max] = range;
+    return html`<input class="fader" type="range" aria-label=${`slide ${p}`} min=${min} max=${max} step=${type === 'I' ? 1 : (max - min) / 1000} value=${v === undefined ? min : Number(v)} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => write(p, Number(e.currentTarget.value))} />`;
+  }
   /** @param {Event} e */
   const submit = (e) => {
     e.preventDefault();

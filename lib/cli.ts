@@ -14,6 +14,7 @@ import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub } from './hub/hub.ts';
 import { codeFlowFailed } from './rules/code-flows/running-flow.ts';
 import { StateStore } from './state/store.ts';
+import { KeptSessionKey, rotateSignInKey } from './state/sign-in-key.ts';
 import { exportState, importState } from './state/transfer.ts';
 
 /** Exit statuses of R-F2. */
@@ -26,10 +27,11 @@ const usage = `Usage:
       Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM;
       SIGHUP reloads the flow file. --watch reloads it and its code flows when they change.
       Flow files may use environment variables: \${NAME}, \${NAME:-default}.
-  patchbay state <flow file> list | reset <connection> | export | import <file> [--state DIR]
+  patchbay state <flow file> list | reset <connection> | export | import <file> | rotate-sign-in-key [--state DIR]
       Shows the kept values (address<TAB>value), forgets a connection's values (it starts
       from its defaults next time), or moves them as JSON (export prints to standard output).
-      May run beside a running hub.
+      rotate-sign-in-key makes a new key for browsers' sessions: every browser signed in by
+      token is signed out, also by a running hub. May run beside a running hub.
   patchbay validate <flow file>
       Checks a flow file and prints every mistake with its JSON path; exits 0 or 2.
   patchbay schema
@@ -160,7 +162,14 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
       ? `state folder ${folder} (durability: ${loaded.flow.durability})`
       : 'no state folder: values start from their defaults and are not kept',
   );
-  const hub = new Hub({ flow: loaded.flow, log, ...(state ? { state } : {}) });
+  // Browsers signed in by token stay signed in across restarts when the key is kept (R-H11).
+  const signInKey = folder === undefined ? undefined : new KeptSessionKey(folder, log);
+  const hub = new Hub({
+    flow: loaded.flow,
+    log,
+    ...(state ? { state } : {}),
+    ...(signInKey ? { signInKey: () => signInKey.current() } : {}),
+  });
   const release = keepAlive();
   let watcher: { refresh(): void; close(): void } | undefined;
   let flow = loaded.flow;
@@ -234,11 +243,14 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
       },
     );
   })
-    .finally(() => state?.close())
+    .finally(() => {
+      signInKey?.close();
+      return state?.close();
+    })
     .finally(release);
 }
 
-/** `patchbay state <flow file> list | reset <connection> | export | import <file>` (R-S6). */
+/** `patchbay state <flow file> list | reset <connection> | export | import <file> | rotate-sign-in-key` (R-S6, R-H11). */
 async function stateCommand(
   args: readonly string[],
   option: string | undefined,
@@ -247,9 +259,10 @@ async function stateCommand(
   badUsage: (message: string) => number,
 ): Promise<number> {
   const [file, action, argument, ...extra] = args;
-  const needs = { list: 0, export: 0, reset: 1, import: 1 } as const;
-  if (file === undefined || action === undefined) return badUsage('state takes a flow file and one of list, reset, export, import');
-  if (!(action in needs)) return badUsage(`unknown state action "${action}"; expected list, reset, export or import`);
+  const needs = { list: 0, export: 0, reset: 1, import: 1, 'rotate-sign-in-key': 0 } as const;
+  if (file === undefined || action === undefined)
+    return badUsage('state takes a flow file and one of list, reset, export, import, rotate-sign-in-key');
+  if (!(action in needs)) return badUsage(`unknown state action "${action}"; expected list, reset, export, import or rotate-sign-in-key`);
   const wanted = needs[action as keyof typeof needs];
   if (extra.length > 0 || (wanted === 1) !== (argument !== undefined))
     return badUsage(`state ${action} takes ${wanted === 1 ? 'one argument' : 'no argument'}`);
@@ -260,6 +273,15 @@ async function stateCommand(
   }
   const folder = stateFolderOf(loaded.flow, option);
   if (folder === undefined) return badUsage('state needs a state folder, not --state none');
+  if (action === 'rotate-sign-in-key') {
+    const rotated = rotateSignInKey(folder);
+    if (!rotated.ok) {
+      err.write(`patchbay: ${rotated.error.message}\n`);
+      return Exit.RuntimeFailure;
+    }
+    err.write(`a new sign-in key in ${rotated.value}: every browser signed in by token is signed out and signs in again with its token\n`);
+    return Exit.Ok;
+  }
   const connections = new Map(loaded.flow.connections.map((c) => [c.id, c]));
   const isConnection = (id: string) => connections.has(id);
   if (action === 'reset' && !isConnection(argument as string)) {

@@ -289,6 +289,8 @@ export interface HubServices {
   counts(): HubCounts;
   /** What each connection type reports of its connections, for `/metrics` (see `ConnectionMetric`). */
   readonly connectionMetrics: readonly TypedConnectionMetric[];
+  /** The key that signs browsers' session cookies now (R-H11): kept in the state folder when there is one. */
+  signInKey(): Buffer;
 }
 
 /** The context of a type that declares `servesHub`. */

@@ -21,7 +21,8 @@ export interface LogOptions {
  * collectors. Connection loggers are `log.child({ connection: id })`.
  */
 export function createLogger({ level = 'info', format = 'pretty', destination = process.stderr }: LogOptions = {}): Logger {
-  const taps = new Set<(line: TappedLine) => void>();
+  const taps: Taps = new Set();
+  taps.add(keepHistory(taps));
   const hooks = { logMethod: tapLine(taps) };
   if (format === 'json') return withTaps(pino({ level, base: null, hooks }, destination), taps);
   const colorize = 'isTTY' in destination && destination.isTTY === true;
@@ -53,7 +54,44 @@ export interface TappedLine {
   readonly msg: string;
 }
 
-type Taps = Set<(line: TappedLine) => void>;
+/** The last lines of a logger kept for clients that come later (the console's log tab). */
+export const HISTORY_LINES = 1000;
+
+type Tap = (line: TappedLine) => void;
+type Taps = Set<Tap> & { history?: LineRing };
+
+/** The last `HISTORY_LINES` lines, overwritten in a ring: a line costs no copy of the others. */
+class LineRing {
+  private readonly lines: TappedLine[] = [];
+  private oldest = 0;
+
+  add(line: TappedLine): void {
+    if (this.lines.length < HISTORY_LINES) return void this.lines.push(line);
+    this.lines[this.oldest] = line;
+    this.oldest = (this.oldest + 1) % HISTORY_LINES;
+  }
+
+  /** Oldest first. */
+  all(): TappedLine[] {
+    return [...this.lines.slice(this.oldest), ...this.lines.slice(0, this.oldest)];
+  }
+}
+
+/**
+ * The first tap of every logger: its last lines, for `logHistory`. Only lines the logger's
+ * level lets through are made at all, so the history holds those alone.
+ */
+function keepHistory(taps: Taps): Tap {
+  const ring = new LineRing();
+  taps.history = ring;
+  return (line) => ring.add(line);
+}
+
+/** The last lines `logger` (and its parent's other children) wrote, oldest first; none for a logger not made by createLogger. */
+export function logHistory(logger: Logger): TappedLine[] {
+  return (logger as Logger & { [TAPS]?: Taps })[TAPS]?.history?.all() ?? [];
+}
+
 /** Where a logger of createLogger keeps its taps; its children (prototype copies) share them. */
 const TAPS = Symbol('log taps');
 
@@ -74,18 +112,16 @@ export function tapLog(logger: Logger, listener: (line: TappedLine) => void): ()
 
 function tapLine(taps: Taps) {
   return function (this: Logger, args: Parameters<Logger['info']>, method: (...args: unknown[]) => void, level: number): void {
-    if (taps.size > 0) {
-      const [first, second] = args as unknown[];
-      const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : first instanceof Error ? first.message : '';
-      const connection = (this.bindings() as { connection?: string }).connection;
-      const line: TappedLine = {
-        level: pino.levels.labels[level] ?? String(level),
-        time: wallClockOfTurn(),
-        ...(connection ? { connection } : {}),
-        msg,
-      };
-      for (const tap of taps) tap(line);
-    }
+    const [first, second] = args as unknown[];
+    const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : first instanceof Error ? first.message : '';
+    const connection = (this.bindings() as { connection?: string }).connection;
+    const line: TappedLine = {
+      level: pino.levels.labels[level] ?? String(level),
+      time: wallClockOfTurn(),
+      ...(connection ? { connection } : {}),
+      msg,
+    };
+    for (const tap of taps) tap(line);
     method.apply(this, args as unknown[]);
   };
 }

@@ -32,6 +32,14 @@ interface Holder {
   readonly access: Access;
 }
 
+/** What signs session cookies besides the credentials. */
+export interface SessionSigning {
+  /** The key now, read at each use so that a new key signs every browser out at once; default: one of this process alone. */
+  readonly key?: () => Buffer;
+  /** What the cookie is good for (the connection's id): a cookie of one rest-api does not sign in at another. */
+  readonly scope?: string;
+}
+
 /**
  * R-H5, R-H11, R-A1: Basic (username + password), Bearer tokens — the `token` with full
  * access and scoped tokens with theirs — and browser sessions signed in with a token. With
@@ -43,12 +51,19 @@ export class Authenticator {
   readonly required: boolean;
   /** One `WWW-Authenticate` value per configured scheme, for 401 answers. */
   readonly challenges: readonly string[];
+  /** Tokens are configured: a browser may sign in with one. */
+  readonly offersTokens: boolean;
+  /** A user name and password are configured. */
+  readonly offersBasic: boolean;
   private readonly basic: Buffer | undefined;
   private readonly holders: readonly Holder[];
-  /** Signs session cookies; new at every start, so a restart signs every browser out. */
-  private readonly sessionKey = randomBytes(32);
+  private readonly sessionKey: () => Buffer;
+  private readonly scope: string;
 
-  constructor({ username, password, token, tokens = [] }: Credentials) {
+  constructor({ username, password, token, tokens = [] }: Credentials, { key, scope = '' }: SessionSigning = {}) {
+    const own = randomBytes(32);
+    this.sessionKey = key ?? (() => own);
+    this.scope = scope;
     const basicConfigured = username !== '' || password !== '';
     this.basic = basicConfigured ? digest(`${username}:${password}`) : undefined;
     this.holders = [
@@ -58,6 +73,8 @@ export class Authenticator {
         access: scopedAccess(scoped.name, scoped.read, scoped.write, scoped.metrics),
       })),
     ];
+    this.offersTokens = this.holders.length > 0;
+    this.offersBasic = this.basic !== undefined;
     this.required = this.basic !== undefined || this.holders.length > 0;
     this.challenges = [
       ...(this.basic ? ['Basic realm="patchbay", charset="UTF-8"'] : []),
@@ -90,7 +107,8 @@ export class Authenticator {
 
   /** The value of a session cookie for this access: its name, signed. */
   sessionFor(access: Access): string {
-    return `${encodeURIComponent(access.name)}.${this.sign(access.name)}`;
+    const holder = this.holders.find((h) => h.access === access);
+    return holder ? `${encodeURIComponent(access.name)}.${this.sign(holder)}` : '';
   }
 
   private bySession(session: string): Access | undefined {
@@ -102,14 +120,23 @@ export class Authenticator {
     } catch {
       return undefined;
     }
+    const holder = this.holders.find((h) => h.access.name === name);
+    if (!holder) return undefined;
     const signature = Buffer.from(session.slice(dot + 1));
-    const expected = Buffer.from(this.sign(name));
-    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return undefined;
-    return this.holders.find((holder) => holder.access.name === name)?.access;
+    const expected = Buffer.from(this.sign(holder));
+    return signature.length === expected.length && timingSafeEqual(signature, expected) ? holder.access : undefined;
   }
 
-  private sign(name: string): string {
-    return createHmac('sha256', this.sessionKey).update(name).digest('base64url');
+  /**
+   * The signature of a session: the key, what it is good for, the token's digest and its
+   * name. A token changed in the flow file ends the sessions it began, as a new key ends all.
+   */
+  private sign({ digest: tokenDigest, access }: Holder): string {
+    return createHmac('sha256', this.sessionKey())
+      .update(`${this.scope}\n`)
+      .update(tokenDigest)
+      .update(`\n${access.name}`)
+      .digest('base64url');
   }
 }
 

@@ -22,6 +22,7 @@ const types: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.png': 'image/png',
+  '.svg': 'image/svg+xml',
 };
 
 /** The console's own folder: `console/` at the package root, from lib/http or dist/http alike. */

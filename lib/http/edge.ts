@@ -8,7 +8,8 @@ import { type Access, fullAccess } from './access.ts';
 import type { Authenticator } from './auth.ts';
 import { HostAllowList } from './hosts.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders, SAME_ORIGIN } from './origins.ts';
-import { answerWith, type CodedError, jsonClient, sendEmpty, sendError } from './respond.ts';
+import { answerWith, type CodedError, jsonClient, sendEmpty, sendError, wantsPage, withPolicy } from './respond.ts';
+import { signInPage, signInPolicy } from './sign-in-page.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
 const UNAUTHORIZED: CodedError = { code: 'PB_UNAUTHORIZED', message: 'authentication required' };
@@ -87,7 +88,20 @@ export class Edge {
       session: cookieValue(req.getHeader('cookie'), this.cookieName),
     });
     if (access) return access;
-    sendError(res, UNAUTHORIZED, jsonClient(req), { headers: this.challenges, close });
+    const json = jsonClient(req);
+    // A person at a browser gets a page to sign in on, not the bare reason (R-H11).
+    if (!upgrade && !json && wantsPage(req)) {
+      withPolicy(res, signInPolicy);
+      const html = signInPage({
+        token: auth.offersTokens,
+        basic: auth.offersBasic,
+        refused: accessToken !== '',
+        query: req.getQuery() ?? '',
+      });
+      sendError(res, UNAUTHORIZED, false, { headers: this.challenges, html });
+      return undefined;
+    }
+    sendError(res, UNAUTHORIZED, json, { headers: this.challenges, close });
     return undefined;
   }
 

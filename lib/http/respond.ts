@@ -44,6 +44,8 @@ export interface ErrorAnswerOptions {
   readonly close?: boolean;
   /** More fields of the JSON body, beside `ok`, `error` and `code`. */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** A page for a browser instead of the text (give it a policy with `withPolicy`). */
+  readonly html?: string;
 }
 
 type Header = readonly [name: string, value: string];
@@ -144,11 +146,16 @@ export function sendError(
   res: HttpResponse,
   error: CodedError,
   json: boolean,
-  { headers = [], close = false, extra }: ErrorAnswerOptions = {},
+  { headers = [], close = false, extra, html }: ErrorAnswerOptions = {},
 ): void {
   const status = statusOf(error.code);
   writeStatus(res, status, error.code === 'PB_STATE_UNKNOWN' ? STATE_UNKNOWN : statusLines[status]).writeHeader(CODE_HEADER, error.code);
   for (const [name, value] of headers) res.writeHeader(name, value);
+  if (html !== undefined && !json) {
+    res.writeHeader('Content-Type', 'text/html; charset=utf-8');
+    res.writeHeader('Cache-Control', 'no-store');
+    return finish(res, html, close);
+  }
   res.writeHeader('Content-Type', json ? JSON_TYPE : TEXT);
   finish(res, json ? JSON.stringify({ ok: false, error: error.message, code: error.code, ...extra }) : error.message, close);
 }
@@ -156,6 +163,11 @@ export function sendError(
 /** True when the client asked for JSON answers (R-H1: then the value is sent as JSON). */
 export function acceptsJson(req: HttpRequest): boolean {
   return req.getHeader('accept').includes(JSON_TYPE);
+}
+
+/** A browser navigating: it asks for HTML (scripts' fetches and JSON clients do not). */
+export function wantsPage(req: HttpRequest): boolean {
+  return req.getHeader('accept').includes('text/html');
 }
 
 /** JSON clients get JSON error answers: they asked for JSON, or sent it. Read before the handler returns. */

@@ -9,6 +9,7 @@ import type { Graph, Reading } from '../core/graph.ts';
 import { keepsOrigins } from '../core/origins.ts';
 import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
+import { namingOnce, type SparseLog } from '../core/sparse-log.ts';
 import type { Registry } from 'prom-client';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { compileFilters } from './filters.ts';
@@ -58,6 +59,8 @@ export interface RouteContext {
   readonly metrics: Registry;
   /** The connections `/readyz` waits for; empty: every enabled one (R-O1). */
   readonly required: readonly string[];
+  /** Refused writes, logged sparsely: a client that keeps failing is one line in ten seconds. */
+  readonly refusals: SparseLog;
 }
 
 /** A request handler; `access` is what the client's credentials grant (R-A2). */
@@ -114,7 +117,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
     return JSON.stringify({
       p: p.address,
       type: p.type,
-      access: p.access,
+      access: access.full ? p.access : accessAs(access, p),
       ...(p.value === undefined ? {} : { v: p.value }),
       ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}),
     });
@@ -156,6 +159,16 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
 };
 
 /**
+ * A parameter's access as a scoped token has it (R-A2): what the parameter allows, less the
+ * writes the token may not make. A write-only parameter the token may not write is listed
+ * read-only, as everything else it may look at but not change.
+ */
+function accessAs(access: Access, p: Reading): Reading['access'] {
+  if (p.access === 'read-only' || access.canWrite(p.address)) return p.access;
+  return 'read-only';
+}
+
+/**
  * R-H2: converts and writes; answers 200, or the error with its code. A value the hub
  * keeps is stored before the answer goes out (R-S4), so a client that has its `OK` knows
  * the value survives the hub being killed; answers waiting together share one commit.
@@ -165,7 +178,10 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
   const { graph, settled, log } = context;
   if (graph.get(fields.value.parameter)?.remote) return answerForwarded(res, context, access, fields.value, json);
   const written = writeFor(access, graph, fields.value.parameter, fields.value.value, httpOrigin(res));
-  if (!written.ok) return sendError(res, written.error, json);
+  if (!written.ok) {
+    logRefusal(context, res, fields.value.parameter, written.error);
+    return sendError(res, written.error, json);
+  }
   if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
   // Callbacks stay inline (anonymous): this runs for every kept write.
   let aborted = false;
@@ -181,18 +197,32 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
  */
 function answerForwarded(
   res: HttpResponse,
-  { graph, log }: RouteContext,
+  context: RouteContext,
   access: Access,
   { parameter, value }: UpdateFields,
   json: boolean,
 ): void {
+  const { graph, log } = context;
   let aborted = false;
   res.onAborted(() => (aborted = true));
+  const client = clientAddress(res);
   const written = writeFor(access, graph, parameter, value, httpOrigin(res), (answer) => {
+    if (!answer.ok) context.refusals.warn(refusalLine(client, parameter, answer.error));
     if (!aborted) answerLater(res, json, log, () => (answer.ok ? answerTaken(res, json) : sendError(res, answer.error, json)));
   });
-  if (!written.ok) sendError(res, written.error, json);
+  if (!written.ok) {
+    logRefusal(context, res, parameter, written.error);
+    sendError(res, written.error, json);
+  }
 }
+
+/** An HTTP write the hub refused, in its log (sparsely): whoever watches the hub sees what clients get wrong. */
+function logRefusal(context: RouteContext, res: HttpResponse, address: string, error: CodedError): void {
+  context.refusals.warn(refusalLine(clientAddress(res), address, error));
+}
+
+const refusalLine = (client: string, address: string, error: CodedError) =>
+  `HTTP write from ${client} refused: ${namingOnce(address, error.message)} (${error.code})`;
 
 /** Who an HTTP write is from (R-O2): `http <client address>`. */
 function httpOrigin(res: HttpResponse): string {

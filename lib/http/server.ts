@@ -5,6 +5,8 @@ import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
+import { SparseLog } from '../core/sparse-log.ts';
+import type { Observable } from 'rxjs';
 import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
 import { fullAccess } from './access.ts';
@@ -52,6 +54,8 @@ export interface RestServerOptions {
   readonly required?: readonly string[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
   readonly connections: () => readonly Listed[];
+  /** Emits when a connection's status changes or connections come or go: `?events=1` clients are told (R-U1). */
+  readonly connectionChanges$?: Observable<void>;
   /** What the hub counted of its own work (rules, store), for `/metrics`. */
   readonly counts?: () => HubCounts;
   /** What each connection type reports of its connections, for `/metrics`. */
@@ -147,7 +151,9 @@ export class RestServer {
       connectionMetrics: options.connectionMetrics ?? [],
     });
     const required = options.required ?? [];
+    const refusals = new SparseLog(log, options.scheduler, 'refused');
     this.context = {
+      refusals,
       graph,
       files,
       connections,
@@ -165,6 +171,8 @@ export class RestServer {
       limits: this.limits,
       scheduler: options.scheduler,
       log,
+      refusals,
+      ...(options.connectionChanges$ ? { connectionChanges$: options.connectionChanges$ } : {}),
       admit: (res, req) => this.edge.admitted(res, req, true, true),
     });
     // The ws route comes first: this uWS build crashes when publishing before one exists.

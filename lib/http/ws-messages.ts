@@ -91,3 +91,9 @@ export function errorAnswer(p: string | null, error: CodedError): string {
  * a `{p, v}` client is not disturbed by a message it does not know.
  */
 export const parametersChanged = JSON.stringify({ event: 'parameters' });
+
+/**
+ * Server → client, only to `?events=1` clients (R-U1): a connection's status changed, or
+ * connections came or went. They fetch `GET /connections` again: no polling.
+ */
+export const connectionsChanged = JSON.stringify({ event: 'connections' });

@@ -4,9 +4,10 @@
  * stream of `ws-hub.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
  * error answers (R-H12); and the two side streams, parameter events and the live log.
  */
-import type { Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import type { Graph } from '../core/graph.ts';
-import { type Logger, logLevels, tapLog } from '../core/log.ts';
+import { type Logger, logHistory, logLevels, tapLog } from '../core/log.ts';
+import { namingOnce, type SparseLog } from '../core/sparse-log.ts';
 import type { SetResult } from '../core/parameter.ts';
 import { after, type Scheduler } from '../core/scheduler.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
@@ -17,7 +18,7 @@ import type { Limits } from './server.ts';
 import { parseUpgradeQuery } from './upgrade-query.ts';
 import { type HttpRequest, type HttpResponse, type TemplatedApp, uws, type WebSocket } from './uws.ts';
 import { newWsClient, type WsClient, type WsHub } from './ws-hub.ts';
-import { errorAnswer, parametersChanged, parseClientMessage } from './ws-messages.ts';
+import { connectionsChanged, errorAnswer, parametersChanged, parseClientMessage } from './ws-messages.ts';
 
 export interface WebSocketRouteOptions {
   readonly graph: Graph;
@@ -25,6 +26,10 @@ export interface WebSocketRouteOptions {
   readonly limits: Limits;
   readonly scheduler: Scheduler;
   readonly log: Logger;
+  /** Refused writes, logged sparsely (shared with the HTTP routes). */
+  readonly refusals: SparseLog;
+  /** Emits when connections change status, come or go: `?events=1` clients are told. */
+  readonly connectionChanges$?: Observable<void>;
   /** The edge: the client's access, or undefined once it has answered a refusal. */
   readonly admit: (res: HttpResponse, req: HttpRequest) => Access | undefined;
 }
@@ -34,6 +39,7 @@ export class WebSocketRoute {
   /** `?events=1` clients (R-U1): told when parameters appear or go, so they list them again. */
   private readonly eventClients = new Set<WebSocket<WsClient>>();
   private eventsDue: Subscription | undefined;
+  private connectionsDue: Subscription | undefined;
   /** `?log=<level>` clients (R-U1): sent `{"log": {level, time, connection?, msg}}` per line at that level or above. */
   private readonly logClients = new Set<WebSocket<WsClient>>();
   /** Every open socket, so that stopping can close each with the reason. */
@@ -61,11 +67,20 @@ export class WebSocketRoute {
         for (const ws of this.eventClients) ws.send(parametersChanged);
       });
     };
+    // A status that flaps (a device reconnecting) is one message per 100 ms at most.
+    const announceConnections = () => {
+      if (this.eventClients.size === 0 || this.connectionsDue) return;
+      this.connectionsDue = after(scheduler, 100, () => {
+        this.connectionsDue = undefined;
+        for (const ws of this.eventClients) ws.send(connectionsChanged);
+      });
+    };
     this.graphEvents = [
       graph.added$.subscribe(announce),
       graph.removed$.subscribe(announce),
       graph.forgotten$.subscribe(announce),
       graph.tables$.subscribe(announce),
+      ...(options.connectionChanges$ ? [options.connectionChanges$.subscribe(announceConnections)] : []),
     ];
     this.untap = tapLog(log, (line) => {
       if (this.logClients.size === 0) return;
@@ -106,7 +121,7 @@ export class WebSocketRoute {
         this.sockets.add(ws);
         hub.join(ws);
         if (ws.getUserData().events) this.eventClients.add(ws);
-        if (ws.getUserData().logLevel) this.logClients.add(ws);
+        if (ws.getUserData().logLevel) this.joinLog(ws);
         if (!log.isLevelEnabled('debug')) return;
         const { filters, origin } = ws.getUserData();
         log.debug(
@@ -143,10 +158,26 @@ export class WebSocketRoute {
     for (const ws of [...this.sockets]) ws.end(code, reason);
     this.sockets.clear();
     this.eventsDue?.unsubscribe();
+    this.connectionsDue?.unsubscribe();
     this.untap();
     this.logClients.clear();
     for (const subscription of this.graphEvents.splice(0)) subscription.unsubscribe();
     this.eventClients.clear();
+  }
+
+  /**
+   * A `?log=` client: first the level the hub logs at (`{"logLevel"}`: lines below it are
+   * never made, so a client asking for more learns why it gets none), then the hub's last
+   * lines at the client's level (`logHistory`, up to 1,000), then the lines as they come.
+   */
+  private joinLog(ws: WebSocket<WsClient>): void {
+    const { log } = this.options;
+    const rank = logLevels.indexOf(ws.getUserData().logLevel as never);
+    ws.cork(() => {
+      ws.send(JSON.stringify({ logLevel: log.level }));
+      for (const line of logHistory(log)) if (logLevels.indexOf(line.level as never) <= rank) ws.send(JSON.stringify({ log: line }));
+    });
+    this.logClients.add(ws);
   }
 
   /**
@@ -161,6 +192,9 @@ export class WebSocketRoute {
     const { graph, limits } = this.options;
     let refused = 0;
     const refuse = (p: string | null, error: CodedError) => {
+      this.options.refusals.warn(
+        `WebSocket write from ${origin.slice('ws '.length)} refused: ${p === null ? error.message : namingOnce(p, error.message)} (${error.code})`,
+      );
       if (++refused <= limits.maxErrorAnswers && !gone) this.answer(ws, errorAnswer(p, error));
     };
     for (const item of parseClientMessage(message)) {
@@ -170,7 +204,13 @@ export class WebSocketRoute {
       }
       // A refusal by the owner of a remote parameter comes later, after the answers of this message.
       const answered = graph.get(item.p)?.remote
-        ? (answer: SetResult) => answer.ok || this.answer(ws, errorAnswer(item.p, answer.error))
+        ? (answer: SetResult) => {
+            if (answer.ok) return;
+            this.options.refusals.warn(
+              `WebSocket write from ${origin.slice('ws '.length)} refused: ${namingOnce(item.p, answer.error.message)} (${answer.error.code})`,
+            );
+            this.answer(ws, errorAnswer(item.p, answer.error));
+          }
         : undefined;
       const written = writeFor(access, graph, item.p, item.v, origin, answered);
       if (!written.ok) refuse(item.p, written.error);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { type Observable, Subject, Subscription } from 'rxjs';
 import { connectionTypes } from '../config/connection-types.ts';
@@ -32,6 +33,11 @@ export interface HubOptions {
   readonly loopLimit?: number;
   /** The state store (R-S1): persistent parameters start from it and are written through to it. */
   readonly state?: StateStore;
+  /**
+   * The key that signs browsers' session cookies (R-H11): read at each use, so a new one
+   * counts at once. Default: a key of this process alone (a restart signs browsers out).
+   */
+  readonly signInKey?: () => Buffer;
 }
 
 /** What a reload changed. */
@@ -68,6 +74,7 @@ export class Hub {
   private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
   private readonly subscriptions = new Subscription();
   private readonly state: StateStore | undefined;
+  private readonly signInKey: () => Buffer;
   /** Restarts of each connection by reloads (`/metrics`). */
   private readonly restarts = new Map<string, number>();
   /** The rules and code flows of the running flow. */
@@ -86,8 +93,9 @@ export class Hub {
    */
   readonly problems$: Observable<Problem> = this.problemStream.asObservable();
 
-  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, state }: HubOptions) {
+  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, state, signInKey }: HubOptions) {
     this.log = log;
+    this.signInKey = signInKey ?? processKey();
     this.flow = flow;
     this.scheduler = scheduler;
     this.logic = new Logic({
@@ -272,6 +280,7 @@ export class Hub {
     problems: () => mapStrings(this.problems(), this.servedPaths()),
     rules: () => this.rules(),
     counts: () => this.counts(),
+    signInKey: () => this.signInKey(),
     connectionMetrics: connectionTypes.flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
   };
 
@@ -325,6 +334,12 @@ export class Hub {
   codeFlowFiles(): string[] {
     return this.logic.files();
   }
+}
+
+/** A sign-in key of this process alone. */
+function processKey(): () => Buffer {
+  const key = randomBytes(32);
+  return () => key;
 }
 
 /** The entries of the root folder (`home`, `tmp`, `srv` …): what an absolute path in a message starts with. */

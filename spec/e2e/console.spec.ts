@@ -5,8 +5,6 @@ import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { capturedLog, flowOf, param, startHub } from '../helpers/hub.ts';
 import { serve, settle } from '../helpers/http.ts';
 
-const shots = process.env['PATCHBAY_SCREENSHOTS']; // a folder: the screenshots of docs/ (docs/console-*.png) are taken here
-
 /** What Chromium reports the page tried and its Content-Security-Policy refused. */
 function policyViolations(page: Page): string[] {
   const seen: string[] = [];
@@ -91,21 +89,18 @@ live(`the console lists connections with a failed one's reason, shows live value
   await page.locator('.row[data-address="studio/clips"]').waitFor();
   await page.waitForFunction("document.querySelectorAll('.row[data-address]').length === 2");
   await page.getByLabel('search parameters').fill('');
-  if (shots) await page.screenshot({ path: `${shots}/console-desktop.png` });
 
   await page.getByRole('button', { name: 'connections' }).click();
   const second = page.locator('[data-connection=second]');
   await second.locator('.badge.failed').waitFor();
   t.regex((await second.locator('.reason').textContent()) ?? '', /in use/);
   t.regex((await page.locator('[data-connection=studio]').textContent()) ?? '', /Studio A · on air/);
-  if (shots) await page.screenshot({ path: `${shots}/console-connections.png` });
 
   // Phone: nothing wider than the screen.
   await page.setViewportSize({ width: 390, height: 800 });
   await page.getByRole('button', { name: 'parameters' }).click();
   await value(page, 'studio/onair').waitFor();
   t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'the page is wider than a phone');
-  if (shots) await page.screenshot({ path: `${shots}/console-phone.png` });
 
   // Disconnected (the rest-api goes in a reload): a write is refused where the user sees it.
   await hub.reload(flowOf({ connections: { studio: { type: 'dummy', parameters: ['onair,B,false', 'program/title,S,Morning Show'] } } }));
@@ -247,5 +242,4 @@ live(`the console lists the rules in the order they run, each with its problems$
   const broken = page.locator('li[data-rule="rules[1]"]');
   t.true(((await broken.getAttribute('class')) ?? '').includes('failing'));
   t.regex((await broken.textContent()) ?? '', /to nowhere.*PB_WAITING.*studio\/missing/s);
-  if (shots) await page.screenshot({ path: `${shots}/console-rules.png` });
 });

@@ -56,3 +56,22 @@ test('R-U1 ?events=1 clients are told when parameters appear or go; other client
   t.false(plain.messages.some((item) => 'event' in (item as object)));
   await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?events=maybe`), { message: /400/ });
 });
+
+test('R-H11 a browser that is not signed in gets a sign-in page (401) with a token field; other clients get the coded error', async (t) => {
+  const { base } = await serve(t, { token: 'secret' });
+  const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  const page = await fetch(`${base}/console/`, { headers: { accept: html } });
+  t.is(page.status, 401);
+  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+  t.truthy(page.headers.get('www-authenticate'));
+  const body = await page.text();
+  t.regex(body, /<form[^>]*method="get"/);
+  t.regex(body, /<input[^>]*name="access_token"/);
+  t.regex(page.headers.get('content-security-policy') ?? '', /form-action 'self'/);
+  // A wrong token is said to be wrong.
+  t.regex(await (await fetch(`${base}/console/?access_token=nope`, { headers: { accept: html } })).text(), /not accepted/);
+  // Scripts and JSON clients keep the short answer.
+  const json = await fetch(`${base}/console/`, { headers: { accept: 'application/json' } });
+  t.deepEqual(await json.json(), { ok: false, code: 'PB_UNAUTHORIZED', error: 'authentication required' });
+  t.is(await (await fetch(`${base}/parameters`)).text(), 'authentication required');
+});

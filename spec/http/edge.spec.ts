@@ -162,6 +162,33 @@ test('scoped tokens read and write only their patterns, on every path (R-A1, R-A
   t.is(await (await fetch(`${base}/parameters/studio/mic/1/open`, { headers: as('admin') })).text(), 'false');
 });
 
+test('GET /parameters says read-only to a scoped token that may not write a parameter (R-A2)', async (t) => {
+  const { base } = await serve(
+    t,
+    { token: 'admin', tokens: [{ name: 'desk', token: 'desk-secret', read: ['studio/#'], write: ['studio/mic/+/open'] }] },
+    studio,
+  );
+  const accessOf = async (token: string) =>
+    Object.fromEntries(
+      (
+        (await (await fetch(`${base}/parameters?filter=^studio/`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          p: string;
+          access: string;
+        }[]
+      ).map((p) => [p.p, p.access]),
+    );
+  t.deepEqual(await accessOf('desk-secret'), {
+    'studio/onair': 'read-only',
+    'studio/title': 'read-only',
+    'studio/mic/1/open': 'read-write',
+  });
+  t.deepEqual(await accessOf('admin'), {
+    'studio/onair': 'read-write',
+    'studio/title': 'read-write',
+    'studio/mic/1/open': 'read-write',
+  });
+});
+
 test('token settings are checked with their paths', async (t) => {
   const { validateFlow } = await import('../../lib/config/flow-file.ts');
   const origins = validateFlow(

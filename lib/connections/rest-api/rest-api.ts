@@ -195,7 +195,7 @@ export const restApi = defineConnectionType({
         if (nativeBinaryLoaded) context.log.info(`uWebSockets.js native binary ${nativeBinaryName} loaded`);
         else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on the slow JavaScript fallback`);
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
-        const auth = new Authenticator(credentials);
+        const auth = new Authenticator(credentials, { key: () => context.hub.signInKey(), scope: context.id });
         server = new RestServer({
           ...(tls ? { tls: tlsFiles(tls) } : {}),
           graph: context.hub.graph,
@@ -207,6 +207,7 @@ export const restApi = defineConnectionType({
           required,
           console,
           connections: context.hub.connections,
+          connectionChanges$: context.hub.connectionChanges$,
           problems: context.hub.problems,
           rules: context.hub.rules,
           counts: context.hub.counts,

@@ -1,0 +1,38 @@
+import type { Logger } from './log.ts';
+import type { Scheduler } from './scheduler.ts';
+
+const INTERVAL_MS = 10_000;
+
+/**
+ * Warnings about what clients send, at most one line in ten seconds: a flood of bad writes
+ * is one line, and the next says how many came meanwhile. The first of a quiet spell is
+ * logged at once.
+ */
+export class SparseLog {
+  private at = Number.NEGATIVE_INFINITY;
+  private unlogged = 0;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly scheduler: Scheduler,
+    /** What the count of unlogged ones is of: "refused", "ignored". */
+    private readonly what: string,
+  ) {}
+
+  warn(line: string): void {
+    const now = this.scheduler.now();
+    if (now - this.at < INTERVAL_MS) {
+      this.unlogged++;
+      return;
+    }
+    const since = this.unlogged > 0 ? ` (${this.unlogged} more ${this.what} since the last line)` : '';
+    this.at = now;
+    this.unlogged = 0;
+    this.log.warn(`${line}${since}`);
+  }
+}
+
+/** A reason that names `address` once: as it is when it names the address already, else with it in front. */
+export function namingOnce(address: string, reason: string): string {
+  return reason.includes(address) ? reason : `${address}: ${reason}`;
+}
