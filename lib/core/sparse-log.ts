@@ -4,9 +4,9 @@ import type { Scheduler } from './scheduler.ts';
 const INTERVAL_MS = 10_000;
 
 /**
- * Warnings about what clients send, at most one line in ten seconds: a flood of bad writes
- * is one line, and the next says how many came meanwhile. The first of a quiet spell is
- * logged at once.
+ * Warnings about what clients and brokers send, at most one line in ten seconds: a flood of
+ * bad writes or messages is one line, and the next says how many came meanwhile. The first
+ * of a quiet spell is logged at once.
  */
 export class SparseLog {
   private at = Number.NEGATIVE_INFINITY;

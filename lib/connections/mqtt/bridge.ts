@@ -15,7 +15,7 @@ import type { ConnectionContext } from '../connection.ts';
 import { DEFAULT_TIMEOUT_MS } from '../device-link.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import type { MappedTopic, MqttSettings } from './settings.ts';
-import { SparseLog } from './sparse-log.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
 
 /** What an answer to a write carries: `{"ok":true}` or the error with its code. */
 export type WriteAnswer = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly code: string };

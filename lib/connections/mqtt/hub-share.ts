@@ -31,7 +31,7 @@ import { NO_HUB, type Publishing, REJECTED, type WriteAnswer } from './bridge.ts
 import type { Overruns } from './overruns.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
 import type { Rejection, Signer, Verifier } from './signing.ts';
-import { SparseLog } from './sparse-log.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
 import type { TopicLayout } from './topics.ts';
 
 /** A connection as its owner describes it on the broker. */
