@@ -203,7 +203,7 @@ export class Hub {
 
   /**
    * Moves the running hub to `flow`: connections whose settings did not change keep
-   * running with their values, changed ones take their new settings in place when their
+   * running with their values (failed ones start again), changed ones take their new settings in place when their
    * type can (keeping the values that stay) or restart, removed ones stop and forget their
    * kept values, new ones start; code flows and rules are rebuilt.
    */
@@ -214,7 +214,8 @@ export class Hub {
     const updated: string[] = [];
     for (const runner of this.runners) {
       const config = next.get(runner.id);
-      if (!config) continue;
+      // A failed connection starts again, as its trouble may be gone (a folder made, a port freed).
+      if (!config || runner.status.status === Status.Failed) continue;
       if (runner.sameAs(config)) kept.add(runner.id);
       else if (await runner.update(config)) {
         kept.add(runner.id);

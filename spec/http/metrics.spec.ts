@@ -72,10 +72,11 @@ test('/metrics counts what happened: answers by route and status, WebSocket clie
 });
 
 test('/healthz answers while the hub serves; /readyz is 503 with the reasons while a connection is not ok, and 200 again', async (t) => {
-  const { mkdtemp, mkdir } = await import('node:fs/promises');
+  const { mkdtemp, mkdir, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const folder = join(await mkdtemp(join(tmpdir(), 'patchbay-ready-')), 'later');
+  await mkdir(folder);
   const { base, hub } = await serve(
     t,
     {},
@@ -83,6 +84,7 @@ test('/healthz answers while the hub serves; /readyz is 503 with the reasons whi
   );
   t.is(await (await fetch(`${base}/healthz`)).text(), 'OK');
   t.deepEqual(await (await fetch(`${base}/readyz`)).json(), { ok: true, connections: 3 }, 'the disabled connection is not waited for');
+  await rm(folder, { recursive: true }); // the output folder goes while the hub runs
   hub.graph.write('out/V', 'x');
   await new Promise((resolve) => setTimeout(resolve, 200));
   const notReady = await fetch(`${base}/readyz`);

@@ -5,12 +5,14 @@
  *   <Name>   S   write-only   one per distinct `$Name` placeholder in the template's text
  *                             and attribute values
  */
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
 import { XmlTemplate } from './template.ts';
 import { asWritten, type DeclaredParameter, defineConnectionType } from '../connection.ts';
-import { reasonOf } from '../../core/errors.ts';
+import { HubError, reasonOf } from '../../core/errors.ts';
+import type { Issue } from '../../core/issue.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
 
 const settings = Type.Object({
@@ -23,15 +25,19 @@ export const xmlFileOutput = defineConnectionType({
   summary: 'An XML file rendered from a template on every write.',
   settings,
   parse: asWritten,
-  // R-X2: `validate` shows a bad template with its line and column; `run` starts the hub, and
-  // this connection's start fails on it with the same reason.
-  diagnose(settings) {
+  // R-X2: `validate` shows a bad template with its line and column, and a folder that is not
+  // there; `run` starts the hub, and this connection's start fails on them with the same reason.
+  diagnose(settings, { baseDir }) {
+    const issues: Issue[] = [];
     try {
       XmlTemplate.parse(settings.template);
-      return [];
     } catch (error) {
-      return [{ path: ['template'], message: reasonOf(error).replace(/^template is /, '') }];
+      issues.push({ path: ['template'], message: reasonOf(error).replace(/^template is /, '') });
     }
+    const folder = missingFolder(resolve(baseDir, settings.filename));
+    if (folder !== undefined)
+      issues.push({ path: ['filename'], message: `${folderMissing(folder)}; create it, or name a file in a folder that does` });
+    return issues;
   },
   declared(settings) {
     let placeholders: readonly string[] = [];
@@ -62,6 +68,10 @@ export const xmlFileOutput = defineConnectionType({
     const apply = async ({ filename, template: source }: typeof settings) => {
       const parsed = XmlTemplate.parse(source); // R-X2: a bad template fails the connection
       const path = resolve(context.baseDir, filename);
+      const folder = missingFolder(path);
+      // Missing at start, it is a mistake of the settings (validate says so); missing later,
+      // it is a write failure the next write retries (R-X5).
+      if (folder !== undefined) throw new HubError('PB_FILE_WRITE', `${folderMissing(folder)}; create it, then reload or restart`);
       if (file?.path !== path) {
         await file?.flush();
         file = new AtomicFile(path, () => template?.render((name) => fields.get(name)?.value as string | undefined) ?? '', report);
@@ -94,3 +104,11 @@ export const xmlFileOutput = defineConnectionType({
     };
   },
 });
+
+/** The folder `file` would be written in, when it is not there (or is no folder). */
+function missingFolder(file: string): string | undefined {
+  const folder = dirname(file);
+  return statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? undefined : folder;
+}
+
+const folderMissing = (folder: string) => `the folder ${folder} does not exist`;
