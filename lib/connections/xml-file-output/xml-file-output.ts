@@ -1,5 +1,6 @@
 /**
- * `xml-file-output`: an XML file rendered from a template on every write (R-X1–R-X5).
+ * `xml-file-output`: an XML file rendered from a template on every write (R-X1–R-X5), and
+ * at start from the values the hub restored (`renderAtStart`).
  *
  * Parameters:
  *   <Name>   S   write-only   one per distinct `$Name` placeholder in the template's text
@@ -11,6 +12,7 @@ import { Type } from '@sinclair/typebox';
 import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
 import { XmlTemplate } from './template.ts';
 import { asWritten, type DeclaredParameter, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
 import { HubError, reasonOf } from '../../core/errors.ts';
 import type { Issue } from '../../core/issue.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
@@ -18,11 +20,18 @@ import type { OwnedParameter } from '../../core/parameter.ts';
 const settings = Type.Object({
   filename: Type.String({ minLength: 1, description: 'The file to write; relative paths resolve against the flow file folder.' }),
   template: Type.String({ minLength: 1, description: 'An XML document; each $Name in text or attribute values is a placeholder.' }),
+  renderAtStart: withDefault(
+    Type.Boolean({
+      description:
+        'Write the file when the connection starts or takes new settings, from the values it has then (restored ones with a state folder), so it never shows text the hub no longer holds; false: only on writes.',
+    }),
+    true,
+  ),
 });
 
 export const xmlFileOutput = defineConnectionType({
   type: 'xml-file-output',
-  summary: 'An XML file rendered from a template on every write.',
+  summary: 'An XML file rendered from a template at start and on every write.',
   settings,
   parse: asWritten,
   // R-X2: `validate` shows a bad template with its line and column, and a folder that is not
@@ -63,9 +72,10 @@ export const xmlFileOutput = defineConnectionType({
         context.setStatus('degraded', `cannot write ${file?.path ?? ''}: ${outcome.reason}`, 'PB_FILE_WRITE');
       }
     };
-    // Used by start and by an update: placeholders that stay keep their values (R-S3),
-    // and the file is not written until the next write (the decision for start, too).
-    const apply = async ({ filename, template: source }: typeof settings) => {
+    // Used by start and by an update: placeholders that stay keep their values (R-S3), and
+    // with renderAtStart the file is written from them at once, so what a graphics system
+    // reads agrees with the hub after a restart, a `state import` or a new template.
+    const apply = async ({ filename, template: source, renderAtStart }: typeof settings) => {
       const parsed = XmlTemplate.parse(source); // R-X2: a bad template fails the connection
       const path = resolve(context.baseDir, filename);
       const folder = missingFolder(path);
@@ -88,6 +98,7 @@ export const xmlFileOutput = defineConnectionType({
           fields.set(name, context.define(name, { type: 'S', access: 'write-only', persist: true, onWrite: () => file?.save() }));
       }
       context.log.info(`${parsed.placeholders.length} placeholders, writing ${path}`);
+      if (renderAtStart) file?.save();
     };
     return {
       start: () => apply(settings),
