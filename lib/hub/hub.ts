@@ -12,6 +12,7 @@ import {
 } from '../connections/connection.ts';
 import { ConnectionRunner } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
+import { HubError } from '../core/errors.ts';
 import { Graph } from '../core/graph.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
 import { mapStrings, relativePaths } from '../core/paths.ts';
@@ -35,6 +36,16 @@ export interface HubOptions {
 }
 
 /** What a reload changed. */
+/**
+ * A reload not taken: a code flow that runs would not load as edited (a typo). The hub runs
+ * on as it was, and lists the problem until a reload is taken.
+ */
+export class ReloadRefused extends HubError {
+  constructor(message: string) {
+    super('PB_CODE_FLOW', message);
+  }
+}
+
 export interface ReloadSummary {
   /** Connections whose settings did not change, and those that took new settings in place. */
   readonly kept: readonly string[];
@@ -68,6 +79,8 @@ export class Hub {
   private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
   private readonly subscriptions = new Subscription();
   private readonly state: StateStore | undefined;
+  /** Code flows a refused reload kept running, with why (until a reload is taken). */
+  private refusals: Problem[] = [];
   /** Restarts of each connection by reloads (`/metrics`). */
   private readonly restarts = new Map<string, number>();
   /** The rules and code flows of the running flow. */
@@ -170,7 +183,7 @@ export class Hub {
       ...this.runners.map((runner) => connectionProblem(runner.id, runner.status)),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
-    return [state, ...connections, ...this.logic.problems()].filter((problem) => problem !== undefined);
+    return [state, ...connections, ...this.refusals, ...this.logic.problems()].filter((problem) => problem !== undefined);
   }
 
   /** The enabled rules of the running flow, in the order they run (`GET /rules`). */
@@ -208,6 +221,26 @@ export class Hub {
    * kept values, new ones start; code flows and rules are rebuilt.
    */
   async reload(flow: Flow): Promise<ReloadSummary> {
+    // A running code flow whose edited module does not load keeps running, and so does
+    // everything else: the reload is refused, as a flow file with mistakes is.
+    const failures = await this.logic.prepare(flow.flows);
+    const kept = this.logic.runningFlows().flatMap((id) => {
+      const failure = failures.get(id);
+      return failure
+        ? [{ source: 'code-flow' as const, id, code: failure.code, message: `${failure.message}; the running version is kept` }]
+        : [];
+    });
+    if (kept.length > 0) {
+      this.logic.discard();
+      this.refusals = kept;
+      for (const problem of kept) this.problemStream.next(problem);
+      throw new ReloadRefused(kept.map((problem) => problem.message.replace(/; the running version is kept$/, '')).join('\n'));
+    }
+    this.refusals = [];
+    return this.apply(flow);
+  }
+
+  private async apply(flow: Flow): Promise<ReloadSummary> {
     this.stopLogic();
     const next = new Map(flow.connections.map((config) => [config.id, config]));
     const kept = new Set<string>();
