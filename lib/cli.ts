@@ -262,7 +262,9 @@ async function stateCommand(
   const wanted = needs[action as keyof typeof needs];
   if (extra.length > 0 || (wanted === 1) !== (argument !== undefined))
     return badUsage(`state ${action} takes ${wanted === 1 ? 'one argument' : 'no argument'}`);
-  const loaded = await loadFlowFile(file);
+  // Read as `run` reads it: what keeps one connection from starting (an output folder not
+  // there on this machine) does not keep its stored values from being listed or moved.
+  const loaded = await loadFlowFile(file, process.env, { start: true });
   if (!loaded.ok) {
     err.write(`${loaded.error.message}\n`);
     return Exit.Usage;

@@ -55,3 +55,17 @@ test.serial('renderAtStart: false leaves the file as it was until the first writ
   t.is(await terminate(second), 0);
   t.is(await readFile(file, 'utf8'), '<now><title>Kind of Blue</title><by>Miles Davis</by></now>');
 });
+
+test.serial('the state command lists and imports the values of an output whose folder is not on this machine', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-xml-e2e-'));
+  const flow = join(dir, 'flow.json5');
+  await writeFile(
+    flow,
+    JSON.stringify({ connections: { np: { type: 'xml-file-output', filename: 'mnt/gfx/now.xml', template: '<now>$Title</now>' } } }),
+  );
+  await writeFile(join(dir, 'next.json'), JSON.stringify({ values: { 'np/Title': 'Kind of Blue' } }));
+  const imported = spawnSync(process.execPath, [bin, 'state', flow, 'import', join(dir, 'next.json')], { encoding: 'utf8' });
+  t.is(imported.status, 0, imported.stderr);
+  const listed = spawnSync(process.execPath, [bin, 'state', flow, 'list'], { encoding: 'utf8' });
+  t.is(listed.stdout, 'np/Title\tKind of Blue\n', listed.stderr);
+});
