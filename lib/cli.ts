@@ -11,7 +11,7 @@ import { fail, ok, reasonOf, type Result } from './core/errors.ts';
 import type { ValueType } from './core/value.ts';
 import { createLogger, type LogFormat, logFormats, type Logger, type LogLevel, logLevels } from './core/log.ts';
 import { keepAlive, realTime } from './core/scheduler.ts';
-import { Hub } from './hub/hub.ts';
+import { Hub, ReloadRefused } from './hub/hub.ts';
 import { codeFlowFailed } from './rules/code-flows/running-flow.ts';
 import { StateStore } from './state/store.ts';
 import { KeptSessionKey, rotateSignInKey } from './state/sign-in-key.ts';
@@ -40,7 +40,8 @@ const usage = `Usage:
 Options:
   --log-level   ${[...logLevels, 'silent'].join(', ')} (default info)
   --log-format  ${logFormats.join(', ')} (default pretty)
-  --watch       with run: reload on changes; a flow file with mistakes is refused and the running one kept
+  --watch       with run: reload on changes; a flow file with mistakes, or a running code flow
+                that does not load as edited, is refused and the running one kept
   --state       the state folder (default: .patchbay beside the flow file); none: keep no values
   -h, --help    this text
   -v, --version the version`;
@@ -186,8 +187,16 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
       const next = await loadFlowFile(loaded.flow.path);
       if (!next.ok) return log.error(`reload refused, the running flow is kept: ${next.error.message}`);
       if (stopping) return;
-      flow = next.flow;
-      applying = hub.reload(next.flow).catch((error: unknown) => log.error(`reload failed: ${reasonOf(error)}`));
+      applying = hub.reload(next.flow).then(
+        () => {
+          flow = next.flow;
+        },
+        (error: unknown) =>
+          // A code flow that would not load as edited: the hub runs on as it was, as above.
+          error instanceof ReloadRefused
+            ? log.error(`reload refused, the running flow is kept: ${error.message}`)
+            : log.error(`reload failed: ${reasonOf(error)}`),
+      );
       await applying;
       watcher?.refresh();
     });
@@ -266,7 +275,9 @@ async function stateCommand(
   const wanted = needs[action as keyof typeof needs];
   if (extra.length > 0 || (wanted === 1) !== (argument !== undefined))
     return badUsage(`state ${action} takes ${wanted === 1 ? 'one argument' : 'no argument'}`);
-  const loaded = await loadFlowFile(file);
+  // Read as `run` reads it: what keeps one connection from starting (an output folder not
+  // there on this machine) does not keep its stored values from being listed or moved.
+  const loaded = await loadFlowFile(file, process.env, { start: true });
   if (!loaded.ok) {
     err.write(`${loaded.error.message}\n`);
     return Exit.Usage;

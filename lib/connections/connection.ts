@@ -354,9 +354,10 @@ interface TypeBasics<S extends TObject, P> {
   /**
    * Mistakes that keep this connection alone from starting, paths relative to it: `validate`
    * lists them with the file's other mistakes; `run` starts the hub, and the connection fails
-   * at start with the same reason while the others run (R-X2).
+   * at start with the same reason while the others run (R-X2). It may look at the machine
+   * (a folder that must exist), its start checks again.
    */
-  diagnose?(settings: P): readonly Issue[];
+  diagnose?(settings: P, connection: ParseContext): readonly Issue[];
   /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
   readonly metrics?: readonly ConnectionMetric[];
   /**
@@ -413,7 +414,7 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
         links: definition.links?.(parsed.value) ?? [],
         claims: definition.claims?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
-        diagnostics: definition.diagnose?.(parsed.value) ?? [],
+        diagnostics: definition.diagnose?.(parsed.value, connection) ?? [],
         // Made when first asked (by the state command), not at every start.
         declared: definition.declared ? (id) => (declared ??= definition.declared?.(parsed.value) ?? (() => undefined))(id) : undefined,
         create(context) {

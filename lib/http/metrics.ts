@@ -20,6 +20,13 @@ export interface MetricSources {
 
 type TypedMetric = ConnectionMetric & { readonly type: string };
 
+/**
+ * The `owner` label of a connection another hub runs (R-M5); none for this hub's own. Every
+ * hub showing it serves it too, so a sum over hubs takes `owner=""` to count each once,
+ * from the hub that runs it.
+ */
+const ownerOf = (connection: Listed): { owner?: string } => (connection.owner === undefined ? {} : { owner: connection.owner });
+
 const statuses = ['starting', 'connecting', 'ok', 'degraded', 'failed', 'disabled'] as const;
 
 /**
@@ -35,25 +42,29 @@ export function hubMetrics(sources: MetricSources): Registry {
   const registers = [registry];
   new Gauge({
     name: 'patchbay_connection_status',
-    help: "Each connection's status: 1 for the status it has, 0 for the others.",
-    labelNames: ['connection', 'type', 'status'],
+    help: "Each connection's status: 1 for the status it has, 0 for the others; owner names the hub running one shown from another hub.",
+    labelNames: ['connection', 'type', 'status', 'owner'],
     registers,
     collect() {
       this.reset();
       for (const connection of connections()) {
-        for (const status of statuses)
-          this.set({ connection: connection.id, type: connection.type ?? '', status }, connection.status === status ? 1 : 0);
+        const labels = { connection: connection.id, type: connection.type ?? '', ...ownerOf(connection) };
+        for (const status of statuses) this.set({ ...labels, status }, connection.status === status ? 1 : 0);
       }
     },
   });
   new Gauge({
     name: 'patchbay_parameters',
-    help: 'Parameters defined, by connection.',
-    labelNames: ['connection'],
+    help: 'Parameters defined, by connection; owner names the hub running one shown from another hub.',
+    labelNames: ['connection', 'owner'],
     registers,
     collect() {
       this.reset();
-      for (const [connection, count] of graph.countsByConnection()) this.set({ connection }, count);
+      const owners = new Map(connections().map((c) => [c.id, c]));
+      for (const [connection, count] of graph.countsByConnection()) {
+        const listed = owners.get(connection);
+        this.set({ connection, ...(listed ? ownerOf(listed) : {}) }, count);
+      }
     },
   });
   new Counter({

@@ -13,6 +13,7 @@ import {
 } from '../connections/connection.ts';
 import { ConnectionRunner } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
+import { HubError } from '../core/errors.ts';
 import { Graph } from '../core/graph.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
 import { mapStrings, relativePaths } from '../core/paths.ts';
@@ -41,6 +42,16 @@ export interface HubOptions {
 }
 
 /** What a reload changed. */
+/**
+ * A reload not taken: a code flow that runs would not load as edited (a typo). The hub runs
+ * on as it was, and lists the problem until a reload is taken.
+ */
+export class ReloadRefused extends HubError {
+  constructor(message: string) {
+    super('PB_CODE_FLOW', message);
+  }
+}
+
 export interface ReloadSummary {
   /** Connections whose settings did not change, and those that took new settings in place. */
   readonly kept: readonly string[];
@@ -75,6 +86,8 @@ export class Hub {
   private readonly subscriptions = new Subscription();
   private readonly state: StateStore | undefined;
   private readonly signInKey: () => Buffer;
+  /** Code flows a refused reload kept running, with why (until a reload is taken). */
+  private refusals: Problem[] = [];
   /** Restarts of each connection by reloads (`/metrics`). */
   private readonly restarts = new Map<string, number>();
   /** The rules and code flows of the running flow. */
@@ -178,7 +191,7 @@ export class Hub {
       ...this.runners.map((runner) => connectionProblem(runner.id, runner.status)),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
-    return [state, ...connections, ...this.logic.problems()].filter((problem) => problem !== undefined);
+    return [state, ...connections, ...this.refusals, ...this.logic.problems()].filter((problem) => problem !== undefined);
   }
 
   /** The enabled rules of the running flow, in the order they run (`GET /rules`). */
@@ -211,18 +224,39 @@ export class Hub {
 
   /**
    * Moves the running hub to `flow`: connections whose settings did not change keep
-   * running with their values, changed ones take their new settings in place when their
+   * running with their values (failed ones start again), changed ones take their new settings in place when their
    * type can (keeping the values that stay) or restart, removed ones stop and forget their
    * kept values, new ones start; code flows and rules are rebuilt.
    */
   async reload(flow: Flow): Promise<ReloadSummary> {
+    // A running code flow whose edited module does not load keeps running, and so does
+    // everything else: the reload is refused, as a flow file with mistakes is.
+    const failures = await this.logic.prepare(flow.flows);
+    const kept = this.logic.runningFlows().flatMap((id) => {
+      const failure = failures.get(id);
+      return failure
+        ? [{ source: 'code-flow' as const, id, code: failure.code, message: `${failure.message}; the running version is kept` }]
+        : [];
+    });
+    if (kept.length > 0) {
+      this.logic.discard();
+      this.refusals = kept;
+      for (const problem of kept) this.problemStream.next(problem);
+      throw new ReloadRefused(kept.map((problem) => problem.message.replace(/; the running version is kept$/, '')).join('\n'));
+    }
+    this.refusals = [];
+    return this.apply(flow);
+  }
+
+  private async apply(flow: Flow): Promise<ReloadSummary> {
     this.stopLogic();
     const next = new Map(flow.connections.map((config) => [config.id, config]));
     const kept = new Set<string>();
     const updated: string[] = [];
     for (const runner of this.runners) {
       const config = next.get(runner.id);
-      if (!config) continue;
+      // A failed connection starts again, as its trouble may be gone (a folder made, a port freed).
+      if (!config || runner.status.status === Status.Failed) continue;
       if (runner.sameAs(config)) kept.add(runner.id);
       else if (await runner.update(config)) {
         kept.add(runner.id);

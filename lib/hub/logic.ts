@@ -1,5 +1,6 @@
 import { type Observable, Subject } from 'rxjs';
 import type { Problem, RuleListing } from '../connections/connection.ts';
+import type { HubError } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -35,6 +36,8 @@ export type RuleCounts = RuleEngine['counts'];
 export class Logic {
   private engine: RuleEngine | undefined;
   private codeFlows: CodeFlows | undefined;
+  /** Code flows loaded for the next start (see `prepare`), with the loop guard they will share with the rules. */
+  private prepared: { readonly guard: LoopGuard; readonly codeFlows: CodeFlows } | undefined;
   private events: Problem[] = [];
   private counted = { writes: 0, failures: 0, loopCuts: 0 };
   private readonly problemsNow = new Subject<Problem>();
@@ -47,13 +50,16 @@ export class Logic {
 
   constructor(private readonly options: LogicOptions) {}
 
-  /** Starts the code flows, then the rules of `rules`; resolves with how many rules it follows. */
-  async start(rules: readonly TreeNode[], flows: readonly string[]): Promise<number> {
+  /**
+   * Loads the code flows of `flows` for the next `start`, running nothing and leaving the
+   * running ones as they are: resolves with the flows whose module did not load, by id.
+   * `discard` lets go of them when that start is not to happen.
+   */
+  async prepare(flows: readonly string[]): Promise<ReadonlyMap<string, HubError>> {
+    this.discard();
     const { graph, scheduler, log } = this.options;
-    this.events = [];
     const guard = new LoopGuard(this.options.loopLimit ?? 256);
-    graph.followCausesWith('hub', guard);
-    this.codeFlows = new CodeFlows({
+    const codeFlows = new CodeFlows({
       graph,
       scheduler,
       log,
@@ -61,7 +67,34 @@ export class Logic {
       report: (id, error) => this.event({ source: 'code-flow', id, code: error.code, message: error.message }),
       loaded: this.options.loaded,
     });
-    await this.codeFlows.start(flows);
+    this.prepared = { guard, codeFlows };
+    return codeFlows.load(flows);
+  }
+
+  /** Lets go of what `prepare` loaded. Idempotent. */
+  discard(): void {
+    this.prepared?.codeFlows.stop();
+    this.prepared = undefined;
+  }
+
+  /** The ids of the code flows that run now. */
+  runningFlows(): string[] {
+    return this.codeFlows?.running() ?? [];
+  }
+
+  /**
+   * Starts the code flows (those `prepare` loaded, or `flows`), then the rules of `rules`;
+   * resolves with how many rules it follows.
+   */
+  async start(rules: readonly TreeNode[], flows: readonly string[]): Promise<number> {
+    const { graph, scheduler, log } = this.options;
+    if (!this.prepared) await this.prepare(flows);
+    const { guard, codeFlows } = this.prepared as NonNullable<typeof this.prepared>;
+    this.prepared = undefined;
+    this.events = [];
+    graph.followCausesWith('hub', guard);
+    this.codeFlows = codeFlows;
+    await codeFlows.run();
     const engine = new RuleEngine({ graph, scheduler, log, guard, notRunning: this.options.notRunning, debugs: this.options.debugs });
     engine.problems$.subscribe((problem) => {
       this.ruleProblemsNow.next(problem);

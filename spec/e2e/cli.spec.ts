@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { eventually, startBound } from '../helpers/eventually.ts';
@@ -119,6 +119,29 @@ test('run starts a hub whose xml-file-output has a malformed template: that conn
   const validated = await patchbay(['validate', path]).done;
   t.is(validated.code, 2);
   t.regex(validated.stderr, /connections\.out\.template: not well-formed XML: line 2, column 23/);
+});
+
+test('validate refuses an xml-file-output whose folder does not exist; run starts with that connection failed, saying which folder, and the rest runs', async (t) => {
+  const path = await flowFile(`{ connections: {
+    vars: { type: 'dummy', parameters: 'x,I,1' },
+    out: { type: 'xml-file-output', filename: 'graphics/now.xml', template: '<show>$Title</show>' },
+  } }`);
+  const folder = join(dirname(path), 'graphics');
+  const validated = await patchbay(['validate', path]).done;
+  t.is(validated.code, 2);
+  t.true(
+    validated.stderr.includes(
+      `connections.out.filename: the folder ${folder} does not exist; create it, or name a file in a folder that does`,
+    ),
+    validated.stderr,
+  );
+  const run = await running(t, ['run', path, '--state', 'none']);
+  run.child.kill('SIGTERM');
+  const { code, stderr } = await run.done;
+  t.is(code, 0);
+  t.true(stderr.includes(`WARN: connections.out.filename: the folder ${folder} does not exist`), stderr);
+  t.true(stderr.includes(`ERROR: [out] failed: the folder ${folder} does not exist`), stderr);
+  t.regex(stderr, /running: 2 connections, 1 parameter, 0 rules, 1 failed/);
 });
 
 test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {

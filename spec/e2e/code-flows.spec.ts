@@ -55,6 +55,46 @@ test.serial('--watch reloads an edited code flow, and an edited module it import
 });
 
 test.serial(
+  '--watch keeps a running code flow when an edit does not load, lists the problem and logs it, and runs the flow again once fixed',
+  async (t) => {
+    t.timeout(90_000);
+    const dir = await folder({
+      'package.json': JSON.stringify({ type: 'module' }),
+      'flow.json5': JSON.stringify({ connections: { api, vars: { type: 'dummy', parameters: ['n,I,1'] } }, flows: ['greeter.ts'] }),
+      'greeter.ts': greeter('v1'),
+      'words.ts': `export const greeting = 'hello';`,
+    });
+    const hub = await runHub(t, join(dir, 'flow.json5'), { args: ['--watch'] });
+    t.is(await hub.read('greeter/text'), 'hello v1');
+    await writeFile(join(dir, 'greeter.ts'), greeter('v2').replace('hub.define(', 'hub.define(('));
+    await eventually(
+      () => hub.messages().some((m) => m.startsWith('reload refused')),
+      () => `the refusal (log: ${hub.log()})`,
+      20_000,
+    );
+    t.is(await hub.read('greeter/text'), 'hello v1', 'the running flow is kept');
+    t.is(await hub.write('vars/n', '2'), 'OK', 'the hub serves on');
+    const refusal = hub.messages().find((m) => m.startsWith('reload refused')) ?? '';
+    t.regex(refusal, /^reload refused, the running flow is kept: code flow \S*greeter\.ts failed to load: \S*greeter\.ts:\d+:\d+: /);
+    const problems = await hub.problems();
+    t.like(
+      problems.find((p) => p.id === 'greeter'),
+      { source: 'code-flow', code: 'PB_CODE_FLOW' },
+      JSON.stringify(problems),
+    );
+    t.regex(problems.find((p) => p.id === 'greeter')?.message ?? '', /greeter\.ts:\d+:\d+: .*; the running version is kept/);
+    await writeFile(join(dir, 'greeter.ts'), greeter('v3'));
+    await eventually(async () => (await hub.read('greeter/text')) === 'hello v3', 'the fixed flow to run', 20_000);
+    t.deepEqual(
+      (await hub.problems()).filter((p) => p.id === 'greeter'),
+      [],
+      'the problem is gone',
+    );
+    t.is(await terminate(hub), 0);
+  },
+);
+
+test.serial(
   'JavaScript and TypeScript flows run in CommonJS and ES module folders; x.js is x.js; a flow that does not compile names its line and column',
   async (t) => {
     const dir = await folder({

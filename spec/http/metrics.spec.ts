@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import test from 'ava';
 import { asWritten, defineConnectionType, type ServingContext } from '../../lib/connections/connection.ts';
+import { ok } from '../../lib/core/errors.ts';
 import { Hub } from '../../lib/hub/hub.ts';
 import { configOf, flowOf } from '../helpers/hub.ts';
 import { Client, serve } from '../helpers/http.ts';
@@ -9,6 +10,24 @@ const studio = {
   studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning'] },
   off: { type: 'dummy', enabled: false, parameters: ['x,I,1'] },
 };
+
+/** A serving type that shows one connection of another hub, away, with one parameter, as hub sharing would. */
+const sharing = defineConnectionType({
+  type: 'sharing',
+  summary: 'Shows a connection of another hub.',
+  settings: Type.Object({}),
+  parse: asWritten,
+  servesHub: true,
+  create: (context: ServingContext) => ({
+    start() {
+      const opened = context.hub.mirror('desk', 'studio-b');
+      if (!opened.ok) throw opened.error;
+      opened.value.define('level', { type: 'I', access: 'read-write', forward: () => ok(true) });
+      opened.value.show({ type: 'dummy', status: 'failed', reason: 'hub studio-b is away', description: '', location: '', group: '' });
+    },
+    stop() {},
+  }),
+});
 
 /** The value of one sample of the text format, or undefined. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -53,10 +72,11 @@ test('/metrics counts what happened: answers by route and status, WebSocket clie
 });
 
 test('/healthz answers while the hub serves; /readyz is 503 with the reasons while a connection is not ok, and 200 again', async (t) => {
-  const { mkdtemp, mkdir } = await import('node:fs/promises');
+  const { mkdtemp, mkdir, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const folder = join(await mkdtemp(join(tmpdir(), 'patchbay-ready-')), 'later');
+  await mkdir(folder);
   const { base, hub } = await serve(
     t,
     {},
@@ -64,6 +84,7 @@ test('/healthz answers while the hub serves; /readyz is 503 with the reasons whi
   );
   t.is(await (await fetch(`${base}/healthz`)).text(), 'OK');
   t.deepEqual(await (await fetch(`${base}/readyz`)).json(), { ok: true, connections: 3 }, 'the disabled connection is not waited for');
+  await rm(folder, { recursive: true }); // the output folder goes while the hub runs
   hub.graph.write('out/V', 'x');
   await new Promise((resolve) => setTimeout(resolve, 200));
   const notReady = await fetch(`${base}/readyz`);
@@ -174,22 +195,6 @@ test('/metrics counts the restarts of each connection by reloads', async (t) => 
 });
 
 test('/readyz does not wait for connections other hubs run unless `required` names them; a token that reads no connection is told so, not that all is well (R-O1)', async (t) => {
-  // A serving type that shows one connection of another hub, away, as hub sharing would.
-  const sharing = defineConnectionType({
-    type: 'sharing',
-    summary: 'Shows a connection of another hub.',
-    settings: Type.Object({}),
-    parse: asWritten,
-    servesHub: true,
-    create: (context: ServingContext) => ({
-      start() {
-        const opened = context.hub.mirror('desk', 'studio-b');
-        if (!opened.ok) throw opened.error;
-        opened.value.show({ type: 'dummy', status: 'failed', reason: 'hub studio-b is away', description: '', location: '', group: '' });
-      },
-      stop() {},
-    }),
-  });
   const start = async (required: string[]) => {
     const flow = flowOf({
       connections: {
@@ -231,4 +236,96 @@ test('/readyz does not wait for connections other hubs run unless `required` nam
   const waiting = await ask(await start(['desk']));
   t.is(waiting.status, 503, 'named in required, it is waited for');
   t.like(await waiting.json(), { connections: [{ id: 'desk', status: 'failed' }] });
+});
+
+/** A hub with an api and a dummy of its own, showing `desk` of hub studio-b (see `sharing`); its base URL. */
+async function hubShowingAnother(t: import('ava').ExecutionContext, api: Record<string, unknown> = {}): Promise<string> {
+  const flow = flowOf({
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', ...api },
+      studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning'] },
+      share: { type: 'dummy' },
+    },
+  });
+  const hub = new Hub({ flow: { ...flow, connections: flow.connections.map((c) => (c.id === 'share' ? configOf('share', sharing) : c)) } });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  return `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+}
+
+test('a connection another hub runs is served with the hub that owns it, so one scraping both hubs counts it once (R-O1, R-M5)', async (t) => {
+  const text = await (await fetch(`${await hubShowingAnother(t)}/metrics`)).text();
+  t.is(sample(text, 'patchbay_connection_status', { connection: 'desk', type: 'dummy', status: 'failed', owner: 'studio-b' }), 1);
+  t.is(sample(text, 'patchbay_parameters', { connection: 'desk', owner: 'studio-b' }), 1);
+  t.is(sample(text, 'patchbay_connection_status', { connection: 'studio', type: 'dummy', status: 'ok' }), 1, 'its own carry no owner');
+  t.is(sample(text, 'patchbay_parameters', { connection: 'studio' }), 2);
+});
+
+interface Panel {
+  readonly title: string;
+  readonly fieldConfig: { defaults: { unit?: string }; overrides: { properties: { id: string }[] }[] };
+  readonly targets: { expr: string }[];
+}
+interface Dashboard {
+  readonly panels: Panel[];
+  readonly templating: { list: { name: string; type: string; query?: unknown; includeAll?: boolean; multi?: boolean }[] };
+}
+const dashboard = async (): Promise<Dashboard> => {
+  const { readFile } = await import('node:fs/promises');
+  return JSON.parse(await readFile(new URL('../../monitoring/grafana-dashboard.json', import.meta.url), 'utf8')) as Dashboard;
+};
+
+test('the Grafana dashboard picks instances, and every series it charts is of the picked ones', async (t) => {
+  const { panels, templating } = await dashboard();
+  const instance = templating.list.find((v) => v.name === 'instance');
+  t.like(instance, { type: 'query', includeAll: true, multi: true });
+  for (const panel of panels) {
+    for (const { expr } of panel.targets) {
+      const selectors = expr.match(/\b(?:patchbay|process|nodejs)_[a-z0-9_]+(\{[^}]*\})?/g) ?? [];
+      for (const selector of selectors) t.true(selector.includes('instance=~"$instance"'), `${panel.title}: ${selector}`);
+    }
+  }
+});
+
+test('the Grafana dashboard counts a connection once, on the hub that runs it, not again on each hub showing it', async (t) => {
+  const { panels } = await dashboard();
+  const connectionSeries = panels.flatMap((p) =>
+    p.targets.flatMap(({ expr }) => expr.match(/\bpatchbay_(?:connection_status|parameters)\b(\{[^}]*\})?/g) ?? []),
+  );
+  t.true(connectionSeries.length >= 2);
+  for (const selector of connectionSeries) t.true(selector.includes('owner=""'), selector);
+});
+
+/**
+ * The unit of what an expression charts, from the names of its series (Prometheus' naming:
+ * base units as suffixes, counters in `_total`, 1 or 0 for a state): a rate of a counter is per second.
+ */
+function unitOf(expr: string): string {
+  const names = expr.match(/\b(?:patchbay|process|nodejs)_[a-z0-9_]+/g) ?? [];
+  const rate = /\b(?:rate|irate)\(/.test(expr);
+  const ratio = / \/ /.test(expr);
+  const first = names[0] ?? '';
+  if (ratio && /_seconds_total$/.test(first)) return 's';
+  if (/_cpu_.*seconds_total$/.test(first) && rate) return 'percentunit';
+  if (/_bytes(?:_[a-z]+)?_total$/.test(first)) return rate ? 'Bps' : 'bytes';
+  if (/_(?:healthy|connected)$/.test(first)) return 'bool_yes_no';
+  if (/_seconds$/.test(first)) return 's';
+  if (/_bytes$/.test(first)) return 'bytes';
+  if (/^patchbay_http_requests_total$/.test(first) && rate) return 'reqps';
+  if (/_total$/.test(first)) return rate ? 'ops' : 'short';
+  return 'short';
+}
+
+test('each Grafana panel charts one unit, and says which', async (t) => {
+  const { panels } = await dashboard();
+  for (const panel of panels) {
+    const units = new Set(panel.targets.map(({ expr }) => unitOf(expr)));
+    t.is(units.size, 1, `${panel.title}: ${[...units].join(', ')}`);
+    t.is(panel.fieldConfig.defaults.unit, [...units][0], panel.title);
+    t.deepEqual(
+      panel.fieldConfig.overrides.flatMap((o) => o.properties.filter((p) => p.id === 'unit')),
+      [],
+      `${panel.title}: no series of another unit`,
+    );
+  }
 });

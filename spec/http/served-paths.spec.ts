@@ -13,6 +13,9 @@ test('GET /connections and GET /problems send no absolute file-system path: path
   await writeFile(join(dir, 'broken.ts'), 'throw new Error(`cannot open ${import.meta.url}`);\n');
   // The folder exists when the file is checked and is gone when the hub starts: a failure only the running hub sees.
   await mkdir(join(elsewhere, 'site'));
+  // So are the output folders, which go once the hub runs: write failures (R-X5).
+  await mkdir(join(dir, 'later'));
+  await mkdir(join(elsewhere, 'gone'));
   const flow = flowOf(
     {
       connections: {
@@ -30,6 +33,8 @@ test('GET /connections and GET /problems send no absolute file-system path: path
   const hub = new Hub({ flow });
   t.teardown(() => hub.stop());
   await hub.start();
+  await rm(join(dir, 'later'), { recursive: true });
+  await rm(join(elsewhere, 'gone'), { recursive: true });
   param(hub, 'missing/X').set('x');
   param(hub, 'outside/X').set('x');
   await eventually(

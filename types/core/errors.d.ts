@@ -143,7 +143,7 @@ export declare const errorTable: {
     };
     readonly PB_FILE_WRITE: {
         readonly status: 503;
-        readonly text: "A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again.";
+        readonly text: "A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again. A folder missing at start fails the connection: create it and reload.";
     };
     readonly PB_STATE_UNAVAILABLE: {
         readonly status: 503;

@@ -36,6 +36,17 @@ export interface CodeFlowsOptions {
   readonly loaded?: () => void;
 }
 
+/** A flow `load` imported (or failed to), waiting for `run`. */
+interface Pending {
+  readonly id: string;
+  readonly path: string;
+  readonly log: Logger;
+  readonly report: (error: HubError, thrown?: unknown) => void;
+  readonly flow: RunningFlow;
+  module?: { default?: unknown };
+  failure?: HubError;
+}
+
 /**
  * Loads and runs the code flows of a flow file (R-R6), each isolated: a flow that fails to
  * load, throws, or whose Observable errors is reported with its file and stopped; the
@@ -46,13 +57,25 @@ export class CodeFlows {
   /** How many watches of each flow wait for each address that has no parameter yet (R-G2). */
   private readonly waitingFor = new Map<string, Map<string, number>>();
   private loader: ModuleLoader | undefined;
+  /** What `load` imported, for `run`. */
+  private readonly pending: Pending[] = [];
 
   constructor(private readonly options: CodeFlowsOptions) {}
 
   /** Starts every module in order; resolves with the ids that run. */
   async start(paths: readonly string[]): Promise<string[]> {
-    const started: string[] = [];
-    if (paths.length === 0) return started; // no loader hooks for flow files without code flows
+    await this.load(paths);
+    return this.run();
+  }
+
+  /**
+   * Imports the modules of `paths` afresh, in a loader of their own, and runs none of them
+   * yet (`run` does): so a hub can learn that an edited flow does not load while the old one
+   * still runs. Resolves with the flows that failed to load, by id, with why.
+   */
+  async load(paths: readonly string[]): Promise<ReadonlyMap<string, HubError>> {
+    const failures = new Map<string, HubError>();
+    if (paths.length === 0) return failures; // no loader hooks for flow files without code flows
     const loader = (this.loader = await ModuleLoader.open(() => this.options.loaded?.()));
     for (const path of paths) {
       const id = flowIdOf(path);
@@ -63,11 +86,6 @@ export class CodeFlows {
         log.error(stack ? `${error.message}\n${stack}` : error.message);
         this.options.report?.(id, error);
       };
-      if (!isConnectionId(id) || this.owned.has(id) || this.options.graph.hasConnection(id)) {
-        report(new HubError('PB_CODE_FLOW', `code flow ${path}: its id "${id}" (from the file name) is taken or invalid; rename the file`));
-        continue;
-      }
-      const subscription = new Subscription();
       const flow: RunningFlow = {
         id,
         path,
@@ -75,24 +93,47 @@ export class CodeFlows {
         fail: (error) => {
           if (flow.stopped) return;
           report(new HubError('PB_CODE_FLOW', `code flow ${path} stopped: ${reasonOf(error)}`), error);
+          flow.stopped = true;
           this.stopOne(id);
         },
       };
+      const pending: Pending = { id, path, log, report, flow };
+      this.pending.push(pending);
+      if (!isConnectionId(id)) continue; // `run` says so
+      try {
+        pending.module = (await current.run(flow, () => loader.import(path))) as { default?: unknown };
+      } catch (error) {
+        pending.failure = new HubError(
+          'PB_CODE_FLOW',
+          `code flow ${path} failed to load: ${loadFailure(error, [...loader.files().slice(-1), path])}`,
+        );
+        failures.set(id, pending.failure);
+      }
+    }
+    return failures;
+  }
+
+  /** Runs what `load` imported, in order, reporting those that did not load; resolves with the ids that run. */
+  async run(): Promise<string[]> {
+    const started: string[] = [];
+    for (const { id, path, log, report, flow, module, failure } of this.pending.splice(0)) {
+      if (flow.stopped) continue; // failed while loading, and reported
+      if (!isConnectionId(id) || this.owned.has(id) || this.options.graph.hasConnection(id)) {
+        report(new HubError('PB_CODE_FLOW', `code flow ${path}: its id "${id}" (from the file name) is taken or invalid; rename the file`));
+        flow.stopped = true;
+        continue;
+      }
+      if (failure || !module) {
+        if (failure) report(failure);
+        flow.stopped = true;
+        continue;
+      }
+      const subscription = new Subscription();
       this.owned.set(id, { flow, subscription });
       subscription.add(() => {
         this.options.graph.removeParameters(id);
         this.options.graph.unregisterConnection(id);
       });
-      let module: { default?: unknown };
-      try {
-        module = (await current.run(flow, () => loader.import(path))) as { default?: unknown };
-      } catch (error) {
-        report(
-          new HubError('PB_CODE_FLOW', `code flow ${path} failed to load: ${loadFailure(error, [...loader.files().slice(-1), path])}`),
-        );
-        this.stopOne(id);
-        continue;
-      }
       try {
         const main = defaultExport(module);
         if (typeof main !== 'function') throw new Error('its default export is not a function (hub) => …');
@@ -107,6 +148,11 @@ export class CodeFlows {
       }
     }
     return started;
+  }
+
+  /** The ids of the flows that run now. */
+  running(): string[] {
+    return [...this.owned.keys()];
   }
 
   /**
@@ -156,8 +202,9 @@ export class CodeFlows {
     });
   }
 
-  /** Stops every flow and removes the parameters they defined. Idempotent. */
+  /** Stops every flow and removes the parameters they defined; forgets what `load` loaded. Idempotent. */
   stop(): void {
+    for (const { flow } of this.pending.splice(0)) flow.stopped = true;
     for (const id of [...this.owned.keys()]) this.stopOne(id);
     this.loader?.close();
     this.loader = undefined;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
@@ -8,6 +8,7 @@ import { SaxesParser } from 'saxes';
 import { eventually } from '../../helpers/eventually.ts';
 import { flowOf, param, startHub } from '../../helpers/hub.ts';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
+import { Hub } from '../../../lib/hub/hub.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 
 const template = `<?xml version="1.0" encoding="UTF-8"?>
@@ -110,23 +111,57 @@ test('a reader polling during 10,000 writes never sees a torn document, and the 
 test('a template that is not well-formed is a flow-file mistake with line and column (R-X2)', (t) => {
   const result = validateFlow(
     { connections: { np: { type: 'xml-file-output', filename: 'now.xml', template: '<show>\n  <title>$Title</titel>\n</show>' } } },
-    '/virtual/flow.json5',
+    join(tmpdir(), 'flow.json5'),
   );
   t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), [
     'connections.np.template: not well-formed XML: line 2, column 23: unexpected close tag.',
   ]);
 });
 
-test('a write failure is shown in the status, and the next write tries again', async (t) => {
-  const { hub, dir } = await xmlHub(t, { filename: 'later/now.xml' });
+test('a write failure is shown in the status, and the next write tries again (R-X5)', async (t) => {
+  const { hub, dir } = await xmlHub(t, {});
+  await rm(join(dir, 'out'), { recursive: true }); // the folder goes while the hub runs
   param(hub, 'np/Title').set('first');
   await eventually(async () => hub.connection('np')?.status.status === 'degraded', 'the failure');
-  t.regex(hub.connection('np')?.status.reason ?? '', /^cannot write .*later\/now\.xml: ENOENT/);
+  t.regex(hub.connection('np')?.status.reason ?? '', /^cannot write .*out\/now\.xml: ENOENT/);
   t.is(hub.connection('np')?.status.code, 'PB_FILE_WRITE');
-  await mkdir(join(dir, 'later'));
+  await mkdir(join(dir, 'out'));
   param(hub, 'np/Title').set('second');
   await eventually(async () => hub.connection('np')?.status.status === 'ok', 'the recovery');
-  t.true((await readFile(join(dir, 'later', 'now.xml'), 'utf8')).includes('<title>second</title>'));
+  t.true((await readFile(join(dir, 'out', 'now.xml'), 'utf8')).includes('<title>second</title>'));
+});
+
+test('an output folder that does not exist is a mistake validate names; a hub started on it runs with that connection failed, and a reload once the folder is there starts it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-xml-'));
+  const document = {
+    connections: {
+      vars: { type: 'dummy', parameters: ['x,I,1'] },
+      np: { type: 'xml-file-output', filename: 'graphics/now.xml', template: '<now>$Title</now>' },
+    },
+  };
+  const path = join(dir, 'flow.json5');
+  const refused = validateFlow(document, path);
+  t.deepEqual(refused.ok ? [] : refused.issues.map(formatIssue), [
+    `connections.np.filename: the folder ${join(dir, 'graphics')} does not exist; create it, or name a file in a folder that does`,
+  ]);
+  const started = validateFlow(document, path, {}, { start: true });
+  if (!started.ok) throw started.error;
+  const hub = new Hub({ flow: started.flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  t.like(hub.connection('np')?.status, {
+    status: 'failed',
+    code: 'PB_FILE_WRITE',
+    reason: `the folder ${join(dir, 'graphics')} does not exist; create it, then reload or restart`,
+  });
+  t.is(hub.connection('vars')?.status.status, 'ok');
+  await mkdir(join(dir, 'graphics'));
+  const summary = await hub.reload(started.flow);
+  t.deepEqual(summary.restarted, ['np'], 'a failed connection starts again on a reload, though its settings did not change');
+  t.is(hub.connection('np')?.status.status, 'ok');
+  param(hub, 'np/Title').set('Blue Train');
+  await hub.stop();
+  t.is(await readFile(join(dir, 'graphics', 'now.xml'), 'utf8'), '<now>Blue Train</now>');
 });
 
 test('a changed template is taken in place: placeholders that stay keep their values, and the next write uses it', async (t) => {
@@ -223,5 +258,6 @@ test('temporary files left by a killed hub beside the output are removed at star
   for (const name of planted) await writeFile(join(dir, 'out', name), '<half');
   const hub = await startHub(t, { connections: { np: { type: 'xml-file-output', filename: 'out/now.xml', template } } }, { dir });
   t.is(hub.connection('np')?.status.status, 'ok');
+  await hub.stop(); // the file rendered at start is saved (through a temporary file of this process)
   t.deepEqual((await readdir(join(dir, 'out'))).sort(), planted.slice(2).sort());
 });
