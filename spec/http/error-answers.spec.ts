@@ -300,7 +300,7 @@ test('a client that sends bad messages and never reads the answers is closed wit
   t.is((await fetch(`http://127.0.0.1:${port}/parameters/studio/count`)).status, 200, 'the hub serves on');
 });
 
-test('a duplicate Content-Length closes the connection at once, so no hidden request runs', async (t) => {
+test('a duplicate Content-Length closes the connection, at once or after a 400, so no hidden request runs', async (t) => {
   const { port, hub } = await serve(t, {}, studio);
   const smuggled = 'GET /update?parameter=studio/count&value=99 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
   const body = `parameter=studio/count&value=5${smuggled}`;
@@ -309,7 +309,9 @@ test('a duplicate Content-Length closes the connection at once, so no hidden req
       port,
       `POST /update HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${lengths}\r\n\r\n${body}`,
     );
-    t.is(answer.head, '', 'closed without an answer');
+    // Closed at once, or after a 400 that says so (uWS decides by how the bytes arrive); never a second answer.
+    if (answer.head !== '') t.regex(answer.head, /^HTTP\/1\.1 400 [\s\S]*\r\nConnection: close/i, lengths);
+    t.false(`${answer.head}${answer.body}`.includes('HTTP/1.1 200'), 'the hidden request got no answer');
   }
   t.is(hub.graph.get('studio/count')?.value, 3);
 });

@@ -27,7 +27,7 @@ import { RestServer } from '../../http/server.ts';
 import { StaticFiles } from '../../http/static-files.ts';
 import type { TlsFiles } from '../../http/tls.ts';
 import { HubError } from '../../core/errors.ts';
-import { nativeBinaryLoaded, nativeBinaryName } from '../../http/uws.ts';
+import { nativeBinaryLoaded, nativeBinaryName, nativeBinaryProblem } from '../../http/uws.ts';
 import type { Issue } from '../../core/issue.ts';
 import { compileRegex } from '../../core/regex.ts';
 import { checked, defineConnectionType } from '../connection.ts';
@@ -192,8 +192,9 @@ export const restApi = defineConnectionType({
     let listeningOn = 0;
     return {
       async start() {
+        if (nativeBinaryProblem) throw new HubError('PB_START_FAILED', nativeBinaryProblem);
         if (nativeBinaryLoaded) context.log.info(`uWebSockets.js native binary ${nativeBinaryName} loaded`);
-        else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on the slow JavaScript fallback`);
+        else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on a slow JavaScript stand-in`);
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
         const auth = new Authenticator(credentials, { key: () => context.hub.signInKey(), scope: context.id });
         server = new RestServer({
