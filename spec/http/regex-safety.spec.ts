@@ -108,3 +108,13 @@ test('catastrophic wsFilters and matches steps are accepted and cheap, or refuse
   });
   t.true(stall < 1000, `the event loop was held ${stall.toFixed(0)} ms`);
 });
+
+test('an expression compiles once for every client and rule that uses it, within a bounded set of expressions', (t) => {
+  const first = compileRegex('^bench/p1$');
+  const again = compileRegex('^bench/p1$');
+  t.true(first.ok && again.ok && first.value === again.value, '10,000 dashboards with one filter share one program');
+  for (let i = 0; i < 300; i++) compileRegex(`^distinct/${i}$`);
+  const later = compileRegex('^bench/p1$');
+  t.true(later.ok && first.ok && later.value !== first.value, 'distinct expressions do not grow the set without bound');
+  t.true(later.ok && later.value.test('bench/p1') && !later.value.test('bench/p10'));
+});
