@@ -30,8 +30,10 @@ export interface LinkSettings {
   readonly will?: { readonly topic: string; readonly payload: string };
   /** Where the marker goes; the link subscribes to it. */
   readonly syncTopic: string;
-  /** The largest payload taken on a topic; the broker is asked not to send packets larger than any at all. */
-  readonly maxPayload: (topic: string) => number;
+  /** The largest payload taken; the broker is asked not to send packets over `maxPacket` at all. */
+  readonly maxPayload: number;
+  /** A larger bound for some topics (a hub's description), asked only of messages over `maxPayload`. */
+  readonly maxPayloadOf?: (topic: string) => number;
   readonly maxPacket: number;
   /** Signs every message it publishes, for hubs sharing the broker. */
   readonly signer?: Signer;
@@ -179,8 +181,10 @@ export class BrokerLink {
       if (!this.isUp && payload.toString() === this.pendingMarker) this.cameUp();
       return;
     }
-    const limit = this.settings.maxPayload(topic);
-    if (payload.length > limit) return this.owner.tooLarge(topic, payload.length, limit);
+    if (payload.length > this.settings.maxPayload) {
+      const limit = this.settings.maxPayloadOf?.(topic) ?? this.settings.maxPayload;
+      if (payload.length > limit) return this.owner.tooLarge(topic, payload.length, limit);
+    }
     try {
       this.owner.message(topic, payload, properties);
     } catch (error) {

@@ -162,16 +162,12 @@ export class HubShare implements Publishing {
     return (
       !parameter.remote &&
       !this.refused.has(parameter.connectionId) &&
-      (this.settings.publish.matches(parameter.address) || this.shares(parameter))
+      (this.settings.publish.matches(parameter.address) || this.sharesWithHubs(parameter))
     );
   }
 
+  /** True when the other hubs see (and may write) this parameter: `share` matches it, and its connection is this hub's. */
   sharesWithHubs(parameter: Parameter): boolean {
-    return this.shares(parameter);
-  }
-
-  /** True when the other hubs see this parameter: `share` matches it, and its connection is this hub's. */
-  private shares(parameter: Parameter): boolean {
     const { connectionId } = parameter;
     return (
       !parameter.remote &&
@@ -285,7 +281,7 @@ export class HubShare implements Publishing {
   private sharedParameters(): Map<string, (readonly [string, ValueType, Access])[]> {
     const shared = new Map<string, (readonly [string, ValueType, Access])[]>();
     for (const p of this.context.graph.all()) {
-      if (!this.shares(p) || p.connectionId === this.context.id) continue;
+      if (!this.sharesWithHubs(p) || p.connectionId === this.context.id) continue;
       const list = shared.get(p.connectionId) ?? [];
       list.push([p.id, p.type, p.access]);
       shared.set(p.connectionId, list);

@@ -127,7 +127,8 @@ export const mqttConnection = defineConnectionType({
             ...(key ? { key } : {}),
             ...(hub ? { will: HubShare.will(layout, hub.id) } : {}),
             syncTopic: layout.sync(clientId),
-            maxPayload: (topic) => (layout.hubTopic(topic)?.kind === 'connections' ? descriptionBytes : payloadBytes),
+            maxPayload: payloadBytes,
+            maxPayloadOf: (topic) => (layout.hubTopic(topic)?.kind === 'connections' ? descriptionBytes : payloadBytes),
             // Room for the topic and properties besides the payload.
             maxPacket: Math.max(payloadBytes, descriptionBytes) + 65_536,
             ...(trust ? { signer: trust.signer } : {}),
