@@ -445,3 +445,56 @@ withBroker(`a hub with another key sees nothing of the others, and says why${why
     1,
   );
 });
+
+withBroker(
+  `a signed message overheard and sent again is refused as replayed, and the owner's newer value stands${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await owner(t, prefix);
+    const b = await startHub(t, { connections: { bus: busOf(prefix, 'b', []) } });
+    await eventually(() => valueOn(b, 'studio/level') === 5, 'studio on b');
+    const rogue = await intruder(t);
+    const overheard: { payload: Buffer; properties: IClientPublishOptions['properties'] }[] = [];
+    rogue.client.on('message', (_topic, payload, packet) => overheard.push({ payload, properties: packet.properties }));
+    await rogue.client.subscribeAsync(`${prefix}/studio/val/level`, { qos: 1 });
+    await eventually(() => overheard.length > 0, "the owner's signed value overheard");
+    a.graph.write('studio/level', 6);
+    await eventually(() => valueOn(b, 'studio/level') === 6, 'the newer value on b');
+    const before = received(b);
+    const dropped = () => Number((b.connection('bus')?.info.details?.['dropped'] as { unverified?: number })['unverified'] ?? 0);
+    const droppedBefore = dropped();
+    const { payload, properties } = overheard[0]!;
+    await rogue.publish(`${prefix}/studio/val/level`, payload, { retain: true, ...(properties ? { properties } : {}) });
+    await handled(b, before, 1);
+    t.is(valueOn(b, 'studio/level'), 6, 'the replayed 5 is not taken');
+    t.is(dropped() - droppedBefore, 1, 'and it is counted');
+    const c = await startHub(t, { connections: { bus: busOf(prefix, 'c', []) } });
+    await eventually(() => valueOn(c, 'studio/level') === 6, 'a late hub sees the owner value, put back on the broker');
+    t.pass();
+  },
+);
+
+withBroker(
+  `an owner that goes away before it answers a forwarded write: the writer is told within 5 s, not held${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    // A hub with the key that takes writes and never answers, then drops off the broker.
+    const silent = await keyed(t, 'silent');
+    const shared = { ...claim('vault'), parameters: [['door', 'B', 'read-write']] };
+    await silent.publish(`${prefix}/$hub/silent`, '{"online":true}', { retain: true });
+    await silent.publish(`${prefix}/$hub/silent/connections`, JSON.stringify({ hub: 'silent', connections: [shared] }), { retain: true });
+    const b = await startHub(t, { connections: { bus: busOf(prefix, 'b', []) } });
+    t.like(b.graph.get('vault/door'), { type: 'B', access: 'read-write' });
+    let writes = 0;
+    silent.client.on('message', () => writes++);
+    await silent.client.subscribeAsync(`${prefix}/vault/set/#`, { qos: 1 });
+    const started = Date.now();
+    const answer = answerOf(b, 'vault/door', true);
+    await eventually(() => writes === 1, 'the write at the owner');
+    silent.client.stream.destroy();
+    const result = await answer;
+    t.false(result.ok);
+    if (!result.ok) t.is(result.error.code, 'PB_OWNER_UNAVAILABLE');
+    t.true(Date.now() - started < 8000, 'answered within the answer bound, not held open');
+  },
+);

@@ -336,11 +336,10 @@ export class HubShare implements Publishing {
     if (target?.kind !== 'val') return false;
     const connectionId = target.address.slice(0, target.address.indexOf('/'));
     if (this.isLocal(connectionId)) {
-      // Its own value topic, and not from this run of this hub: put the value back on the
+      // Its own value topic: its own messages never come back (No Local), so this one is
+      // someone else's — a forgery, or one of its own sent again. Put the value back on the
       // broker (not for a connection another hub owns: the owner's values stand).
-      if (this.refused.has(connectionId)) return true;
-      if (this.sender(topic, payload, properties) !== this.hub.id || !this.fromThisRun(properties))
-        this.correct(topic, () => this.onValueOverwritten(target.address));
+      if (!this.refused.has(connectionId)) this.correct(topic, () => this.onValueOverwritten(target.address));
       return true;
     }
     const from = this.signedBy(topic, payload, properties);
