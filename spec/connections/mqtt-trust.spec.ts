@@ -461,7 +461,7 @@ withBroker(
     a.graph.write('studio/level', 6);
     await eventually(() => valueOn(b, 'studio/level') === 6, 'the newer value on b');
     const before = received(b);
-    const dropped = () => Number((b.connection('bus')?.info.details?.['dropped'] as { unverified?: number })['unverified'] ?? 0);
+    const dropped = () => Number((b.connection('bus')?.info.details?.['dropped'] as { unverified?: number } | undefined)?.unverified ?? 0);
     const droppedBefore = dropped();
     const { payload, properties } = overheard[0]!;
     await rogue.publish(`${prefix}/studio/val/level`, payload, { retain: true, ...(properties ? { properties } : {}) });
