@@ -175,14 +175,23 @@ export class Bridge {
     const { graph } = this.context;
     const parameter = graph.get(address);
     const origin = from === NO_HUB ? `mqtt ${topic}` : `hub ${from}: ${String(properties.userProperties?.['origin'] ?? '')}`;
-    let result: SetResult;
-    if (!parameter) result = graph.lookup(address) as Result<never>;
-    else if (!this.takesWrites(parameter, from !== NO_HUB))
-      result = fail('PB_FORBIDDEN', `${address} takes no writes from the broker (setAccess of ${this.context.id})`);
-    else result = parameter.set(parameter.type === 'T' ? null : payload.toString(), origin);
-    if (!result.ok) this.refused(address, result.error.message);
     const { responseTopic, correlationData } = properties;
-    if (!responseTopic || !this.answersGoTo(responseTopic, from)) return;
+    const answer = (result: SetResult) => {
+      if (!result.ok) this.refused(address, result.error.message);
+      if (!responseTopic || !this.answersGoTo(responseTopic, from)) return;
+      this.answer(responseTopic, correlationData, result);
+    };
+    if (!parameter) return answer(graph.lookup(address) as Result<never>);
+    if (!this.takesWrites(parameter, from !== NO_HUB))
+      return answer(fail('PB_FORBIDDEN', `${address} takes no writes from the broker (setAccess of ${this.context.id})`));
+    const value = parameter.type === 'T' ? null : payload.toString();
+    // A device's parameter answers when the device confirmed the write (R-G1).
+    if (!parameter.remote) return answer(parameter.set(value, origin));
+    const taken = parameter.set(value, origin, answer);
+    if (!taken.ok) answer(taken);
+  }
+
+  private answer(responseTopic: string, correlationData: Buffer | undefined, result: SetResult): void {
     const answer: WriteAnswer = result.ok ? { ok: true } : { ok: false, error: result.error.message, code: result.error.code };
     this.link.publish(
       responseTopic,
@@ -193,7 +202,7 @@ export class Bridge {
   }
 
   private takesWrites(parameter: Parameter, fromHub: boolean): boolean {
-    if (parameter.remote) return false;
+    if (parameter.mirrored) return false;
     return this.settings.setAccess.matches(parameter.address) || (fromHub && (this.publishing.sharesWithHubs?.(parameter) ?? false));
   }
 

@@ -28,7 +28,7 @@ import { toWire, type Value, type ValueType, valueTypes } from '../../core/value
 import { type ConnectionInfo, type ServingContext, type MirroredConnection, Status } from '../connection.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import { NO_HUB, type Publishing, REJECTED, type WriteAnswer } from './bridge.ts';
-import type { Overruns } from './overruns.ts';
+import type { MqttOverruns } from './settings.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
 import type { Rejection, Signer, Verifier } from './signing.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
@@ -133,7 +133,7 @@ export class HubShare implements Publishing {
     private readonly hub: HubSettings,
     private readonly link: BrokerLink,
     private readonly trust: SiteTrust,
-    private readonly overruns: Overruns,
+    private readonly overruns: MqttOverruns,
   ) {
     this.ignored = new SparseLog(context.log, context.scheduler, 'ignored');
     const review = () => this.queueReview();
@@ -160,7 +160,7 @@ export class HubShare implements Publishing {
   /** Its own parameters that `publish` or `share` match, but none of a connection another hub owns. */
   publishes(parameter: Parameter): boolean {
     return (
-      !parameter.remote &&
+      !parameter.mirrored &&
       !this.refused.has(parameter.connectionId) &&
       (this.settings.publish.matches(parameter.address) || this.sharesWithHubs(parameter))
     );
@@ -170,7 +170,7 @@ export class HubShare implements Publishing {
   sharesWithHubs(parameter: Parameter): boolean {
     const { connectionId } = parameter;
     return (
-      !parameter.remote &&
+      !parameter.mirrored &&
       this.hub.share.matches(parameter.address) &&
       !parameter.id.startsWith('_') &&
       !this.refused.has(connectionId) &&

@@ -15,9 +15,9 @@ import { defineConnectionType } from '../connection.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
 import { HubShare, type SiteTrust } from './hub-share.ts';
-import { Overruns } from './overruns.ts';
+import { Overruns } from '../overruns.ts';
 import { loadSiteKey, Signer, Verifier } from './signing.ts';
-import { type MqttSettings, mqttSettings, parseMqttSettings } from './settings.ts';
+import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
 
 /** Room for one parameter in a hub's description (its id, type and access), beyond `payloadBytes`. */
 const DESCRIBED_PARAMETER_BYTES = 256;
@@ -97,7 +97,7 @@ export const mqttConnection = defineConnectionType({
     let link: BrokerLink | undefined;
     let bridge: Bridge | undefined;
     let share: HubShare | undefined;
-    const overruns = new Overruns(context.scheduler, context.setStatus);
+    const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     return {
       async start() {
         const { layout, hub, files } = settings;
@@ -153,7 +153,7 @@ export const mqttConnection = defineConnectionType({
         );
         // Without other hubs every connection in the graph is this hub's own.
         const alone: Publishing = {
-          publishes: (parameter) => !parameter.remote && settings.publish.matches(parameter.address),
+          publishes: (parameter) => !parameter.mirrored && settings.publish.matches(parameter.address),
           isLocal: (connectionId) => context.graph.hasConnection(connectionId),
         };
         if (hub && trust) share = new HubShare(context, settings, hub, link, trust, overruns);

@@ -11,6 +11,7 @@ import { type Access, Access as Accesses } from '../../core/parameter.ts';
 import type { ValueType } from '../../core/value.ts';
 import { checked, type ParseContext } from '../connection.ts';
 import { type Parsed, withDefault } from '../defaults.ts';
+import type { Overruns } from '../overruns.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
 
@@ -250,3 +251,7 @@ export function parseMqttSettings(
         : undefined,
   });
 }
+
+/** What a broker may send past `limits`, by kind. */
+export const OVERRUN_KINDS = ['payload', 'hubs', 'connections', 'parameters', 'held', 'unverified'] as const;
+export type MqttOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;

@@ -36,6 +36,10 @@ export class FlowParameter<P extends Parameter = Parameter> implements Parameter
   get remote(): boolean {
     return this.parameter.remote;
   }
+
+  get mirrored(): boolean {
+    return this.parameter.mirrored;
+  }
   get value(): Parameter['value'] {
     return this.parameter.value;
   }

@@ -1,41 +1,43 @@
 /**
- * What the broker sent past a bound of `limits` (R-G4): dropped, counted by kind, and the
+ * What a broker or a device sent past a bound (R-G4): dropped, counted by kind, and the
  * connection `degraded` with the latest reason for a minute after the latest overrun — on
- * top of the status the broker link reports, which it leaves alone otherwise.
+ * top of the status its link reports, which it leaves alone otherwise.
  */
 import type { Subscription } from 'rxjs';
-import type { ErrorCode } from '../../core/errors.ts';
-import { after, type Scheduler } from '../../core/scheduler.ts';
-import { type ConnectionContext, Status } from '../connection.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import { after, type Scheduler } from '../core/scheduler.ts';
+import { type ConnectionContext, Status } from './connection.ts';
 
 /** How long the connection stays degraded after the latest overrun. */
 const DEGRADED_FOR_MS = 60_000;
-
-export type OverrunKind = 'payload' | 'hubs' | 'connections' | 'parameters' | 'held' | 'unverified';
 
 /** A status as the broker link reports it, in either form `setStatus` takes. */
 type LinkStatus = [status: (typeof Status)[keyof typeof Status], reason?: string, code?: ErrorCode];
 type AnyStatus = (...status: LinkStatus) => void;
 
-export class Overruns {
-  readonly counts: Record<OverrunKind, number> = { payload: 0, hubs: 0, connections: 0, parameters: 0, held: 0, unverified: 0 };
+/** `Kind` names what was dropped (`payload`, `parameters`…): each kind has its count. */
+export class Overruns<Kind extends string> {
+  readonly counts: Record<Kind, number>;
   private link: LinkStatus = [Status.Connecting];
   private latest: string | undefined;
   private clear: Subscription | undefined;
 
   constructor(
+    kinds: readonly Kind[],
     private readonly scheduler: Scheduler,
     private readonly setStatus: ConnectionContext['setStatus'],
-  ) {}
+  ) {
+    this.counts = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<Kind, number>;
+  }
 
-  /** Where the broker link reports the connection's status. */
+  /** Where the link reports the connection's status. */
   readonly status = ((...status: LinkStatus) => {
     this.link = status;
     this.show();
   }) as ConnectionContext['setStatus'];
 
   /** `count` items of `kind` dropped, for `reason`; degrades the connection unless `quiet` (counted only). */
-  dropped(kind: OverrunKind, reason: string, count = 1, quiet = false): void {
+  dropped(kind: Kind, reason: string, count = 1, quiet = false): void {
     this.counts[kind] += count;
     if (quiet) return;
     this.latest = reason;

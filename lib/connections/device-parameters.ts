@@ -1,0 +1,122 @@
+/**
+ * The parameters of a device connection (R-G1, R-G2, R-G4), written once for every device
+ * type: each is this hub's own (published and shared as any other) while its writes go to
+ * the device through the link — refused at once while it is down, answered when the device
+ * confirms, or when it did not in time. What a device makes appear is bounded by
+ * `maxParameters`: past it nothing more is made, and the connection is `degraded` saying so.
+ */
+import { checkParameterId } from '../core/address.ts';
+import type { Answered, OwnedParameter } from '../core/parameter.ts';
+import type { Value, ValueType } from '../core/value.ts';
+import type { ConnectionContext } from './connection.ts';
+import type { DeviceLink } from './device-link.ts';
+import type { Overruns } from './overruns.ts';
+
+/** The default of every device type's `maxParameters` (R-G4). */
+export const DEFAULT_MAX_PARAMETERS = 100_000;
+
+export interface DeviceParameterSpec {
+  readonly type: ValueType;
+  readonly access: 'read-only' | 'read-write' | 'write-only';
+  /** What it holds before the device says (a declared default); unknown when absent. */
+  readonly initial?: Value;
+  /** Whether the hub keeps its value across restarts (R-S2); the kept value is never sent (R-G3). */
+  readonly persist?: boolean;
+}
+
+/**
+ * Hands one write to the device: `confirm()` once the device took it (or with the error
+ * it answered). A type whose device does not echo writes reports the value itself when
+ * confirming (see `DeviceParameters.define`).
+ */
+export type DeviceSend = (value: Value, confirm: (error?: unknown) => void, origin: string | undefined) => void;
+
+export class DeviceParameters {
+  private readonly made = new Map<string, OwnedParameter>();
+
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly link: DeviceLink,
+    private readonly overruns: Overruns<'parameters'>,
+    private readonly maxParameters: number = DEFAULT_MAX_PARAMETERS,
+  ) {}
+
+  get size(): number {
+    return this.made.size;
+  }
+
+  get(id: string): OwnedParameter | undefined {
+    return this.made.get(id);
+  }
+
+  ids(): IterableIterator<string> {
+    return this.made.keys();
+  }
+
+  /**
+   * Makes `<connection>/<id>`, or returns the one made already. Past `maxParameters` it makes
+   * nothing: the parameter is counted as dropped and the connection degraded (R-G4).
+   * `echoes: false` for devices that never send back what they were told: a confirmed
+   * write then sets the value here, with its writer as who changed it (R-O2).
+   */
+  define(id: string, spec: DeviceParameterSpec, send: DeviceSend, { echoes = true } = {}): OwnedParameter | undefined {
+    const known = this.made.get(id);
+    if (known) return known;
+    if (this.made.size >= this.maxParameters) {
+      this.overruns.dropped('parameters', `more than maxParameters (${this.maxParameters}) parameters`);
+      return undefined;
+    }
+    const parameter: OwnedParameter = this.context.define(id, {
+      type: spec.type,
+      access: spec.access,
+      ...(spec.initial !== undefined ? { initial: spec.initial } : {}),
+      ...(spec.persist ? { persist: true } : {}),
+      device: true,
+      forward: (value, origin, answered?: Answered) =>
+        this.link.write(
+          (confirm) =>
+            send(
+              value,
+              (error) => {
+                if (error === undefined && !echoes) parameter.report(value, origin);
+                confirm(error);
+              },
+              origin,
+            ),
+          answered,
+        ),
+    });
+    this.made.set(id, parameter);
+    return parameter;
+  }
+
+  /** Takes a parameter away (the device dropped it); rules that use it wait again (R-G2). */
+  remove(id: string): void {
+    if (!this.made.delete(id)) return;
+    this.context.remove(id);
+  }
+
+  /** Takes every parameter away. */
+  clear(): void {
+    for (const id of [...this.made.keys()]) this.remove(id);
+  }
+}
+
+/**
+ * A parameter id made from names a device gives (an Ember+ identifier path, an OSC
+ * address): each name a segment, characters an id cannot hold replaced by `_`, a name
+ * that is empty (or `.`/`..`) replaced by `fallback(index)`, and a leading `_` (reserved
+ * for the hub) replaced by `-`. Undefined when even that is not an id.
+ */
+export function parameterIdOf(
+  names: readonly string[],
+  fallback: (index: number) => string = (index) => String(index),
+): string | undefined {
+  const segments = names.map((name, index) => {
+    const cleaned = name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128);
+    return cleaned === '' || cleaned === '.' || cleaned === '..' ? fallback(index) : cleaned;
+  });
+  if (segments[0]?.startsWith('_')) segments[0] = `-${segments[0].slice(1)}`;
+  const id = segments.join('/');
+  return checkParameterId(id).ok ? id : undefined;
+}
