@@ -3,7 +3,11 @@ import { dummy } from '../connections/dummy/dummy.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
+import { serialType } from '../connections/serial/serial.ts';
+import { tcpClientType } from '../connections/tcp-client/tcp-client.ts';
+import { tcpServerType } from '../connections/tcp-server/tcp-server.ts';
 import { timer } from '../connections/timer/timer.ts';
+import { udpType } from '../connections/udp/udp.ts';
 import { virtualCore } from '../connections/virtual-core/virtual-core.ts';
 import { xmlFileOutput } from '../connections/xml-file-output/xml-file-output.ts';
 
@@ -21,4 +25,8 @@ export const connectionTypes: readonly ConnectionType[] = [
   keyboard,
   virtualCore,
   mqttConnection,
+  tcpClientType,
+  tcpServerType,
+  udpType,
+  serialType,
 ];

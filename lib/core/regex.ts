@@ -8,6 +8,12 @@ export interface Pattern {
   test(text: string): boolean;
 }
 
+/** A compiled expression that also says what its named groups matched. */
+export interface GroupPattern extends Pattern {
+  /** The named groups of the first match in `text` (a group that took no part is ""), or undefined when none. */
+  match(text: string): Readonly<Record<string, string>> | undefined;
+}
+
 /**
  * Bounds that keep the cost of one test small. Matching is linear in the text, but the
  * factor is the size of the compiled program: `[\s\S]{1000}` repeated thirty times tested
@@ -28,7 +34,7 @@ export const regexLimits = {
  * cannot run (backreferences, lookaround) or what is beyond `regexLimits` fails with
  * PB_BAD_FILTER and the reason.
  */
-export function compileRegex(source: string): Result<Pattern> {
+export function compileRegex(source: string): Result<GroupPattern> {
   // The same expression compiles once: 10,000 dashboards with one filter held 10,000 programs
   // (about 7 KB each) before. Bounded, oldest first out, so distinct expressions cannot grow it.
   const known = compiledBySource.get(source);
@@ -41,9 +47,9 @@ export function compileRegex(source: string): Result<Pattern> {
 
 /** Expressions kept compiled: a compiled program is immutable, so clients and rules share one. */
 const COMPILED_KEPT = 256;
-const compiledBySource = new Map<string, Result<Pattern>>();
+const compiledBySource = new Map<string, Result<GroupPattern>>();
 
-function compileOnce(source: string): Result<Pattern> {
+function compileOnce(source: string): Result<GroupPattern> {
   if (source.length > regexLimits.maxLength) {
     return fail('PB_BAD_FILTER', `expression longer than ${regexLimits.maxLength} characters`);
   }
@@ -63,7 +69,18 @@ function compileOnce(source: string): Result<Pattern> {
       `expression too large: ${size} instructions compiled, at most ${regexLimits.maxProgram} (lower the repeat counts)`,
     );
   }
-  return ok({ source, test: (text) => compiled.test(text) });
+  const names = Object.keys(compiled.namedGroups());
+  return ok({
+    source,
+    test: (text) => compiled.test(text),
+    match(text) {
+      const matcher = compiled.matcher(text);
+      if (!matcher.find()) return undefined;
+      const groups: Record<string, string> = {};
+      for (const name of names) groups[name] = matcher.group(name) ?? '';
+      return groups;
+    },
+  });
 }
 
 /** The compiled program's instruction count; re2js exposes it only on its internals. */

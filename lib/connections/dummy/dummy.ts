@@ -5,28 +5,9 @@
  *   <parameter id>   type from its line (S B I F T, default S)   read-write
  */
 import { Type } from '@sinclair/typebox';
-import { checkParameterId } from '../../core/address.ts';
-import type { ParameterRow, ParameterTable } from '../../core/graph.ts';
-import { TextIndex } from '../../core/text-index.ts';
-import { Access } from '../../core/parameter.ts';
-import { convert, type Value, type ValueType, valueTypes } from '../../core/value.ts';
-import type { Checked, Issue } from '../../core/issue.ts';
-import { checked, defineConnectionType } from '../connection.ts';
+import { defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
-
-/**
- * One parsed line, which is also the spec of its parameter: a connection of a million
- * parameters keeps one object for each, not two.
- */
-export interface DummyLine extends ParameterRow {
-  readonly type: ValueType;
-  readonly initial?: Value;
-}
-
-/** The parsed lines, and their ids indexed: the table the graph defines the parameters from. */
-export interface DummyTable extends ParameterTable {
-  readonly rows: readonly DummyLine[];
-}
+import { parseParameterLines } from '../parameter-lines.ts';
 
 const settings = Type.Object({
   parameters: withDefault(
@@ -37,65 +18,11 @@ const settings = Type.Object({
   ),
 });
 
-/**
- * Parses the `parameters` setting. Every bad line is reported with its line number (and,
- * for the array form, its index), so one pass shows every mistake.
- */
-export function parseDummyLines(parameters: string | readonly string[]): Checked<DummyTable> {
-  const texts = typeof parameters === 'string' ? parameters.split(/\r?\n/) : parameters;
-  const lines: DummyLine[] = [];
-  /** What is wrong with a line, by its index. */
-  const mistakes = new Map<number, string>();
-  /** The ids of the lines with a valid one, and those lines' indices: repeats are looked for once, at the end. */
-  const ids: string[] = [];
-  const idLines: number[] = [];
-  texts.forEach((text, index) => {
-    const trimmed = text.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) return;
-    const firstComma = trimmed.indexOf(',');
-    const secondComma = firstComma < 0 ? -1 : trimmed.indexOf(',', firstComma + 1);
-    const id = (firstComma < 0 ? trimmed : trimmed.slice(0, firstComma)).trim();
-    const checkedId = checkParameterId(id);
-    if (!checkedId.ok) return void mistakes.set(index, checkedId.error.message);
-    ids.push(id);
-    idLines.push(index);
-    const letter =
-      (firstComma < 0 ? '' : trimmed.slice(firstComma + 1, secondComma < 0 ? undefined : secondComma)).trim().toUpperCase() || 'S';
-    const line = lineOf(id, letter, secondComma < 0 ? undefined : trimmed.slice(secondComma + 1).trim());
-    if (typeof line === 'string') mistakes.set(index, line);
-    else lines.push(line);
-  });
-  // A repeated id is that line's mistake, whatever else is wrong with it. The same index
-  // finds the parameters once they are defined, when every line is valid.
-  const index = new TextIndex(ids);
-  for (const at of index.repeats()) mistakes.set(idLines[at] as number, `"${ids[at]}" is defined twice (first on an earlier line)`);
-  const issues = [...mistakes]
-    .sort(([a], [b]) => a - b)
-    .map(
-      ([index, message]): Issue => ({
-        path: typeof parameters === 'string' ? ['parameters'] : ['parameters', index],
-        message: `line ${index + 1}: ${message}`,
-      }),
-    );
-  return checked(issues, { rows: lines, ids: index });
-}
-
-/** The parameter of a line with a valid id, or what is wrong with its type or default. */
-function lineOf(id: string, letter: string, defaultText: string | undefined): DummyLine | string {
-  if (!(valueTypes as readonly string[]).includes(letter)) return `unknown type "${letter}": expected one of S, B, I, F, T`;
-  const type = letter as ValueType;
-  if (defaultText === undefined) return { id, type, access: Access.ReadWrite, persist: true };
-  if (type === 'T') return `"${id}" is a trigger, which has no state and so no default value`;
-  const initial = convert(defaultText, type);
-  if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
-  return { id, type, access: Access.ReadWrite, persist: true, initial: initial.value };
-}
-
 export const dummy = defineConnectionType({
   type: 'dummy',
   summary: 'User-defined parameters as intermediate storage.',
   settings,
-  parse: ({ parameters }) => parseDummyLines(parameters),
+  parse: ({ parameters }) => parseParameterLines(parameters),
   declared: (table) => (id) => {
     const line = table.rows[table.ids.indexOf(id)];
     return line && { type: line.type, persist: line.type !== 'T' };

@@ -1,0 +1,514 @@
+/**
+ * What the line-protocol types (R-N1, R-N2) share, whatever carries their bytes (a TCP
+ * connection, datagrams, a serial port): the settings that say how frames look and what
+ * they mean, and the device that turns received frames into parameter values, accepted
+ * writes into frames, and sends the poll frames. A type supplies only its transport.
+ *
+ * Frames are text in the connection's `encoding` (see `framing.ts`). Each received frame is
+ * tried against the `receive` patterns in order (RE2, as every user expression in the hub);
+ * the first that matches sets the parameters its `set` names, with `$name` standing for the
+ * pattern's named group. A frame no pattern matches is counted and logged at debug level.
+ * A write sends the frame of its parameter's `send` entry, `$VALUE` standing for the value,
+ * and is answered once the transport took it (devices of this kind confirm nothing); its
+ * value is then the parameter's, as the device says nothing back (R-G1). Nothing is sent at
+ * start, restored values included (R-G3); polls run while the link is up.
+ */
+import type { Writable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import type { Subscription } from 'rxjs';
+import { HubError } from '../core/errors.ts';
+import type { ConnectionMetric } from '../core/counts.ts';
+import type { Checked, Issue } from '../core/issue.ts';
+import { Access } from '../core/parameter.ts';
+import { compileRegex, type GroupPattern } from '../core/regex.ts';
+import { every } from '../core/scheduler.ts';
+import { SparseLog } from '../core/sparse-log.ts';
+import type { Value } from '../core/value.ts';
+import type { ConnectionContext, DeclaredParameter, Link } from './connection.ts';
+import { checked } from './connection.ts';
+import { withDefault } from './defaults.ts';
+import { DeviceLink, type LinkAttempt } from './device-link.ts';
+import { DeviceParameters } from './device-parameters.ts';
+import { bytesOf, type Encoding, type Framing, type FramingOptions, Framer, notHex, wireFrame } from './framing.ts';
+import { Overruns } from './overruns.ts';
+import { type ParameterLines, parseParameterLines } from './parameter-lines.ts';
+
+export const DEFAULT_DELIMITER = '\r\n';
+
+/** The settings every line-protocol type has, beside those of its transport. */
+export const lineSettings = {
+  parameters: withDefault(
+    Type.Union([Type.String(), Type.Array(Type.String())], {
+      description:
+        "The device's parameters, one per line as a dummy has them: <parameter id>[,<type>[,<default value>]]. A parameter that a `send` entry names takes writes; the others are read-only.",
+    }),
+    '',
+  ),
+  delimiter: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 16,
+      description:
+        'What ends each frame, in the connection\'s encoding (hex digits for hex). "\\r\\n" when neither `length` nor `lengthPrefix` is given.',
+    }),
+  ),
+  length: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 65_536, description: 'Frames of this many bytes each, in place of a delimiter.' }),
+  ),
+  lengthPrefix: Type.Optional(
+    Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(4)], {
+      description: 'Frames that begin with their length in this many bytes, big-endian, in place of a delimiter; sent frames get one.',
+    }),
+  ),
+  encoding: withDefault(
+    Type.Union([Type.Literal('utf8'), Type.Literal('latin1'), Type.Literal('hex')], {
+      description: "How a frame's bytes read as text: what patterns match and frames are written in. hex: two digits a byte.",
+    }),
+    'utf8',
+  ),
+  maxFrameBytes: withDefault(
+    Type.Integer({
+      minimum: 16,
+      maximum: 16 * 1024 * 1024,
+      description: 'The largest frame taken (R-G4); larger ones are dropped and counted, and the connection is degraded for a minute.',
+    }),
+    65_536,
+  ),
+  maxFramesPerSecond: withDefault(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'Frames handled in one second at most (R-G4); past it frames are dropped and counted, and the connection is degraded for a minute.',
+    }),
+    10_000,
+  ),
+  receive: withDefault(
+    Type.Array(
+      Type.Object(
+        {
+          match: Type.String({
+            minLength: 1,
+            description: 'An RE2 expression tried on each frame, unanchored: (?P<name>…) or (?<name>…) are named groups.',
+          }),
+          set: Type.Record(Type.String(), Type.String(), {
+            description:
+              'Parameter id → value, when the frame matches; $name in either stands for the named group (an id with $name names the parameter by what the frame says). "" fires a trigger.',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 256, description: 'What received frames mean: the first entry whose pattern matches a frame applies.' },
+    ),
+    [],
+  ),
+  send: withDefault(
+    Type.Array(
+      Type.Object(
+        {
+          parameter: Type.String({ minLength: 1, description: 'The parameter whose accepted writes send this frame.' }),
+          frame: Type.String({
+            description: 'The frame as written on the wire (with its delimiter: "VOL $VALUE\\r\\n"); $VALUE stands for the written value.',
+          }),
+          values: Type.Optional(
+            Type.Record(Type.String(), Type.String(), {
+              description: 'What $VALUE becomes for a value, by its text ("true": "ON"); values not listed are written as their text.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 1024, description: 'What a write of a parameter sends.' },
+    ),
+    [],
+  ),
+  poll: withDefault(
+    Type.Array(
+      Type.Object(
+        {
+          frame: Type.String({ minLength: 1, description: 'The frame to send, as written on the wire.' }),
+          every: Type.Integer({ minimum: 50, description: 'Milliseconds between sends, while the link is up.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 64, description: 'Frames sent again and again, to ask the device for its state.' },
+    ),
+    [],
+  ),
+  timeout: withDefault(
+    Type.Integer({ minimum: 1, maximum: 60_000, description: 'Milliseconds a write may wait for the transport to take it (R-G1).' }),
+    2000,
+  ),
+};
+
+/** The shared settings as the schema fills them in. */
+export interface LineSettingsWritten {
+  readonly parameters: string | readonly string[];
+  readonly delimiter?: string;
+  readonly length?: number;
+  readonly lengthPrefix?: 1 | 2 | 4;
+  readonly encoding: Encoding;
+  readonly maxFrameBytes: number;
+  readonly maxFramesPerSecond: number;
+  readonly receive: readonly { readonly match: string; readonly set: Readonly<Record<string, string>> }[];
+  readonly send: readonly { readonly parameter: string; readonly frame: string; readonly values?: Readonly<Record<string, string>> }[];
+  readonly poll: readonly { readonly frame: string; readonly every: number }[];
+  readonly timeout: number;
+}
+
+/** A receive entry, its pattern compiled and its `set` read into parts. */
+interface Receiver {
+  readonly pattern: GroupPattern;
+  readonly set: readonly { readonly id: Template; readonly value: Template }[];
+}
+
+/** Text with `$name` in it, read once: the literal parts, and the names between them. */
+interface Template {
+  readonly parts: readonly string[];
+  readonly names: readonly string[];
+}
+
+export interface LineProtocol extends FramingOptions {
+  readonly parameters: ParameterLines;
+  readonly receivers: readonly Receiver[];
+  /** The send entry of each parameter that takes writes. */
+  readonly sends: ReadonlyMap<string, { readonly frame: Template; readonly values: Readonly<Record<string, string>> }>;
+  readonly polls: readonly { readonly frame: Buffer; readonly every: number }[];
+  readonly maxFramesPerSecond: number;
+  readonly timeout: number;
+}
+
+const NAME = /\$(\$|[A-Za-z_][A-Za-z0-9_]*)/g;
+
+function templateOf(text: string): Template {
+  const parts: string[] = [];
+  const names: string[] = [];
+  let last = 0;
+  let literal = '';
+  for (const found of text.matchAll(NAME)) {
+    literal += text.slice(last, found.index);
+    last = found.index + found[0].length;
+    // `$$` is a dollar sign.
+    if (found[1] === '$') literal += '$';
+    else {
+      parts.push(literal);
+      names.push(found[1] as string);
+      literal = '';
+    }
+  }
+  parts.push(literal + text.slice(last));
+  return { parts, names };
+}
+
+function fill(template: Template, value: (name: string) => string): string {
+  let text = template.parts[0] as string;
+  for (let i = 0; i < template.names.length; i++) text += value(template.names[i] as string) + template.parts[i + 1];
+  return text;
+}
+
+/** Reads the shared settings: every mistake with its path, relative to the connection. */
+export function parseLineProtocol(settings: LineSettingsWritten): Checked<LineProtocol> {
+  const issues: Issue[] = [];
+  const parameters = parseParameterLines(settings.parameters);
+  if (!parameters.ok) issues.push(...parameters.issues);
+  const table = parameters.ok ? parameters.value : undefined;
+  const known = (id: string) => table === undefined || table.ids.indexOf(id) >= 0;
+  const typeOf = (id: string) => table?.rows[table.ids.indexOf(id)]?.type;
+
+  const framings = (['delimiter', 'length', 'lengthPrefix'] as const).filter((key) => settings[key] !== undefined);
+  if (framings.length > 1)
+    issues.push({
+      path: [framings[1] as string],
+      message: `give one of delimiter, length and lengthPrefix, not ${framings.join(' and ')}`,
+    });
+  const { encoding } = settings;
+  const delimiterText = settings.delimiter ?? DEFAULT_DELIMITER;
+  if (encoding === 'hex' && settings.delimiter !== undefined && notHex(settings.delimiter))
+    issues.push({ path: ['delimiter'], message: notHex(settings.delimiter) as string });
+  const framing: Framing =
+    settings.length !== undefined
+      ? { kind: 'length', length: settings.length }
+      : settings.lengthPrefix !== undefined
+        ? { kind: 'lengthPrefix', prefixBytes: settings.lengthPrefix }
+        : {
+            kind: 'delimiter',
+            delimiter: encoding === 'hex' && notHex(delimiterText) ? Buffer.from('\r\n') : bytesOf(delimiterText, encoding),
+          };
+
+  const receivers: Receiver[] = [];
+  settings.receive.forEach((entry, index) => {
+    const compiled = compileRegex(entry.match);
+    if (!compiled.ok) return void issues.push({ path: ['receive', index, 'match'], message: compiled.error.message });
+    const groups = new Set(namedGroupsOf(entry.match));
+    const set = Object.entries(entry.set).map(([id, value]) => ({ id: templateOf(id), value: templateOf(value) }));
+    for (const [position, { id, value }] of set.entries()) {
+      const key = Object.keys(entry.set)[position] as string;
+      for (const name of [...id.names, ...value.names])
+        if (!groups.has(name))
+          issues.push({
+            path: ['receive', index, 'set', key],
+            message: `$${name} is not a named group of the pattern (${[...groups].map((g) => `$${g}`).join(', ') || 'it has none'})`,
+          });
+      if (id.names.length === 0 && !known(key))
+        issues.push({ path: ['receive', index, 'set', key], message: `no parameter "${key}" in parameters` });
+    }
+    receivers.push({ pattern: compiled.value, set });
+  });
+
+  const sends = new Map<string, { frame: Template; values: Readonly<Record<string, string>> }>();
+  settings.send.forEach((entry, index) => {
+    if (!known(entry.parameter))
+      issues.push({ path: ['send', index, 'parameter'], message: `no parameter "${entry.parameter}" in parameters` });
+    else if (sends.has(entry.parameter))
+      issues.push({ path: ['send', index, 'parameter'], message: `"${entry.parameter}" has a send entry already` });
+    const frame = templateOf(entry.frame);
+    const unknown = frame.names.filter((name) => name !== 'VALUE');
+    if (unknown.length > 0)
+      issues.push({
+        path: ['send', index, 'frame'],
+        message: `$${unknown[0]} is not known here: a frame may hold $VALUE (and $$ for a dollar sign)`,
+      });
+    if (typeOf(entry.parameter) === 'T' && frame.names.length > 0)
+      issues.push({ path: ['send', index, 'frame'], message: `"${entry.parameter}" is a trigger, which has no value for $VALUE` });
+    if (encoding === 'hex') {
+      const literal = notHex(frame.parts.join(''));
+      if (literal) issues.push({ path: ['send', index, 'frame'], message: literal });
+    }
+    sends.set(entry.parameter, { frame, values: entry.values ?? {} });
+  });
+
+  const options: FramingOptions = { framing, encoding, maxFrameBytes: settings.maxFrameBytes };
+  const polls = settings.poll.map((entry, index) => {
+    if (encoding === 'hex' && notHex(entry.frame)) issues.push({ path: ['poll', index, 'frame'], message: notHex(entry.frame) as string });
+    return { frame: encoding === 'hex' && notHex(entry.frame) ? Buffer.alloc(0) : wireFrame(entry.frame, options), every: entry.every };
+  });
+  return checked(issues, {
+    ...options,
+    parameters: table as ParameterLines,
+    receivers,
+    sends,
+    polls,
+    maxFramesPerSecond: settings.maxFramesPerSecond,
+    timeout: settings.timeout,
+  });
+}
+
+/** The named groups of an expression that compiled, as RE2 reads them: `(?P<name>` and `(?<name>`. */
+function namedGroupsOf(source: string): string[] {
+  return [...source.matchAll(/\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g)].map((found) => found[1] as string);
+}
+
+/** A line protocol's parameters follow nothing else in the hub in the same turn. */
+export const noLinks = (): readonly Link[] => [];
+
+/** How a transport hands over what arrives: one stream per connection or port, one per datagram. */
+export interface FrameStreams {
+  /** A stream of its own; `fatal` is told when it cannot go on (a length prefix past the bound). */
+  open(fatal: (reason: string) => void): Framer;
+}
+
+/** What a line-protocol type supplies: its link to the device, and how a frame is written on it. */
+export interface LineTransport {
+  /** Opens the link once (see `LinkProtocol.open`), handing what arrives to `streams`. */
+  open(attempt: LinkAttempt): void;
+  /** Closes whatever is open, for good. */
+  close(): void | Promise<void>;
+  /** Writes one frame; `done` once the transport took it, or with why not. */
+  send(frame: Buffer, done: (error?: Error) => void): void;
+  /** Facts about the link worth showing (peers, the port). */
+  details?(): Readonly<Record<string, unknown>>;
+}
+
+export type OverrunKind = 'frames' | 'parameters' | 'flood';
+
+/** The device of one line-protocol connection: its parameters, what frames mean, its polls. */
+export class LineDevice implements FrameStreams {
+  readonly counts = { matched: 0, unmatched: 0, dropped: 0, sent: 0 };
+  private readonly link: DeviceLink;
+  private readonly overruns: Overruns<OverrunKind>;
+  private readonly parameters: DeviceParameters;
+  private readonly transport: LineTransport;
+  private readonly polls: Subscription[] = [];
+  private readonly drops: SparseLog;
+  /** What frames say that does not fit the settings: a parameter not declared, a value that does not convert. */
+  private readonly oddities: SparseLog;
+  private windowStart = 0;
+  private inWindow = 0;
+
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly protocol: LineProtocol,
+    transport: (streams: FrameStreams) => LineTransport,
+  ) {
+    this.transport = transport(this);
+    this.overruns = new Overruns<OverrunKind>(['frames', 'parameters', 'flood'], context.scheduler, context.setStatus);
+    this.link = new DeviceLink(
+      {
+        open: (attempt) =>
+          this.transport.open({
+            up: () => {
+              attempt.up();
+              this.startPolls();
+            },
+            down: (reason) => {
+              this.stopPolls();
+              attempt.down(reason);
+            },
+          }),
+        close: () => this.transport.close(),
+      },
+      { scheduler: context.scheduler, status: this.overruns.status, timeoutMs: protocol.timeout },
+    );
+    this.parameters = new DeviceParameters(context, this.link, this.overruns);
+    this.drops = new SparseLog(context.log, context.scheduler, 'dropped');
+    this.oddities = new SparseLog(context.log, context.scheduler, 'not taken');
+  }
+
+  start(): Promise<void> {
+    const { rows } = this.protocol.parameters;
+    for (const row of rows) {
+      const send = this.protocol.sends.get(row.id);
+      this.parameters.define(
+        row.id,
+        {
+          type: row.type,
+          access: send ? Access.ReadWrite : Access.ReadOnly,
+          ...(row.initial !== undefined ? { initial: row.initial } : {}),
+          persist: row.type !== 'T',
+        },
+        (value, confirm) => this.write(row.id, value, confirm),
+        { echoes: false },
+      );
+    }
+    return this.link.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopPolls();
+    this.overruns.stop();
+    await this.link.stop();
+  }
+
+  details(): Readonly<Record<string, unknown>> {
+    return { up: this.link.up, ...this.counts, ...this.overruns.counts, ...this.transport.details?.() };
+  }
+
+  open(fatal: (reason: string) => void): Framer {
+    return new Framer(this.protocol, {
+      frame: (text) => this.received(text),
+      overrun: (reason, isFatal) => {
+        this.dropped('frames', reason);
+        if (isFatal) fatal(reason);
+      },
+    });
+  }
+
+  private dropped(kind: OverrunKind, reason: string): void {
+    this.counts.dropped++;
+    this.overruns.dropped(kind, reason);
+    this.drops.warn(`dropped ${reason}`);
+  }
+
+  /** A frame from the device: the first pattern that matches sets what it names. */
+  private received(text: string): void {
+    const now = this.context.scheduler.now();
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.inWindow = 0;
+    }
+    if (++this.inWindow > this.protocol.maxFramesPerSecond) {
+      if (this.inWindow === this.protocol.maxFramesPerSecond + 1)
+        this.dropped('flood', `frames past maxFramesPerSecond (${this.protocol.maxFramesPerSecond})`);
+      else this.counts.dropped++;
+      return;
+    }
+    for (const receiver of this.protocol.receivers) {
+      const groups = receiver.pattern.match(text);
+      if (!groups) continue;
+      this.counts.matched++;
+      const named = (name: string) => groups[name] ?? '';
+      for (const { id, value } of receiver.set) this.set(fill(id, named), fill(value, named), text);
+      return;
+    }
+    this.counts.unmatched++;
+    if (this.context.log.isLevelEnabled('debug')) this.context.log.debug(`unmatched frame: ${JSON.stringify(text.slice(0, 200))}`);
+  }
+
+  private set(id: string, value: string, frame: string): void {
+    const parameter = this.parameters.get(id);
+    if (!parameter) return this.oddities.warn(`frame ${JSON.stringify(frame.slice(0, 200))} names no parameter "${id}"`);
+    const reported = parameter.report(parameter.type === 'T' ? null : value);
+    if (!reported.ok) this.oddities.warn(`frame ${JSON.stringify(frame.slice(0, 200))}: ${reported.error.message}`);
+  }
+
+  private write(id: string, value: Value, confirm: (error?: unknown) => void): void {
+    const send = this.protocol.sends.get(id);
+    if (!send) return confirm(new HubError('PB_READ_ONLY', `${this.context.id}/${id} sends nothing`));
+    const text = fill(send.frame, () => {
+      const written = String(value ?? '');
+      return send.values[written] ?? written;
+    });
+    if (this.protocol.encoding === 'hex' && notHex(text)) return confirm(new HubError('PB_CONVERSION', notHex(text) as string));
+    this.counts.sent++;
+    this.transport.send(wireFrame(text, this.protocol), (error) => confirm(error));
+  }
+
+  private startPolls(): void {
+    this.stopPolls();
+    for (const poll of this.protocol.polls)
+      this.polls.push(
+        every(this.context.scheduler, poll.every, () => {
+          this.counts.sent++;
+          this.transport.send(poll.frame, () => {});
+        }),
+      );
+  }
+
+  private stopPolls(): void {
+    for (const poll of this.polls.splice(0)) poll.unsubscribe();
+  }
+}
+
+/** Bytes a peer may leave unread before writes to it are refused (a device that stopped reading). */
+export const MAX_UNREAD_BYTES = 1024 * 1024;
+
+/** Writes a frame to a socket or port, refused when the peer left too much unread. */
+export function writeBounded(stream: Writable, frame: Buffer, done: (error?: Error) => void): void {
+  if (stream.writableLength > MAX_UNREAD_BYTES)
+    return done(new HubError('PB_DEVICE_UNAVAILABLE', `the device is not reading: ${stream.writableLength} bytes wait to be sent`));
+  stream.write(frame, (error) => done(error ?? undefined));
+}
+
+/** The line-protocol metrics of a type (`patchbay_<type>_…`), read from its connections' details. */
+export function lineMetrics(type: string): ConnectionMetric[] {
+  const name = type.replace(/-/g, '_');
+  return [
+    {
+      name: `patchbay_${name}_connected`,
+      help: `1 while a ${type} connection's link is up, 0 while it reconnects.`,
+      kind: 'gauge',
+      samples: (details) => [{ value: details['up'] === true ? 1 : 0 }],
+    },
+    {
+      name: `patchbay_${name}_frames_total`,
+      help: `Frames a ${type} connection received (matched by a receive pattern, unmatched, dropped past a bound) and sent.`,
+      kind: 'counter',
+      labelNames: ['kind'],
+      samples: (details) =>
+        (['matched', 'unmatched', 'dropped', 'sent'] as const).map((kind) => ({ labels: { kind }, value: Number(details[kind] ?? 0) })),
+    },
+  ];
+}
+
+/** A line-protocol type's `parse`: its own settings as written, with the shared ones read into `protocol`. */
+export function parseLine<S extends LineSettingsWritten>(written: S): Checked<S & { readonly protocol: LineProtocol }> {
+  const protocol = parseLineProtocol(written);
+  return protocol.ok ? { ok: true, value: { ...written, protocol: protocol.value } } : protocol;
+}
+
+/** A line-protocol type's `declared`: its parameters are kept as a dummy's are (R-S2), never sent at start (R-G3). */
+export const declaredLines =
+  ({ protocol }: { readonly protocol: LineProtocol }) =>
+  (id: string): DeclaredParameter | undefined => {
+    const row = protocol.parameters.rows[protocol.parameters.ids.indexOf(id)];
+    return row && { type: row.type, persist: row.type !== 'T' };
+  };

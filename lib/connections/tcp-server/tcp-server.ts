@@ -1,0 +1,110 @@
+/**
+ * `tcp-server`: devices that connect to the hub over TCP and speak a line protocol (R-N1,
+ * R-N2): tally boxes, automation that dials in. The hub listens on `port`; every client's
+ * frames are read, and a send goes to every client connected. The link is up while the hub
+ * listens; a write while no client is connected is refused (503, PB_DEVICE_UNAVAILABLE).
+ * At most `maxClients` at once: one more is closed at once. A client that stops reading is
+ * closed once it leaves 1 MiB unread, so it never holds the others up.
+ *
+ * Parameters:
+ *   <parameter id>   type from its line in `parameters`   read-write when a `send` entry
+ *                                                       names it, read-only otherwise
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { Type } from '@sinclair/typebox';
+import { HubError } from '../../core/errors.ts';
+import { defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
+import type { LinkAttempt } from '../device-link.ts';
+import {
+  declaredLines,
+  type FrameStreams,
+  LineDevice,
+  type LineTransport,
+  lineMetrics,
+  lineSettings,
+  noLinks,
+  parseLine,
+  writeBounded,
+} from '../line-protocol.ts';
+
+const settings = Type.Object({
+  port: Type.Integer({ minimum: 1, maximum: 65_535, description: 'The TCP port the hub listens on for devices.' }),
+  bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
+  maxClients: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1024, description: 'Clients connected at once at most; one more is closed at once.' }),
+    16,
+  ),
+  ...lineSettings,
+});
+
+function tcpServer(port: number, bindIp: string, maxClients: number, streams: FrameStreams): LineTransport {
+  let server: Server | undefined;
+  const clients = new Set<Socket>();
+  let refused = 0;
+  return {
+    open(attempt: LinkAttempt) {
+      const listening = createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 10_000 }, (socket) => {
+        if (clients.size >= maxClients) {
+          refused++;
+          return void socket.destroy();
+        }
+        clients.add(socket);
+        const framer = streams.open((why) => socket.destroy(new Error(why)));
+        socket.on('data', (chunk: Buffer) => framer.push(chunk));
+        socket.on('error', () => {});
+        socket.on('close', () => {
+          clients.delete(socket);
+          framer.end();
+        });
+      });
+      server = listening;
+      listening.on('error', (error) => {
+        listening.close();
+        attempt.down(`port ${port}: ${error.message}`);
+      });
+      listening.listen({ port, host: bindIp || undefined, exclusive: true }, () => attempt.up());
+    },
+    close() {
+      server?.close();
+      server = undefined;
+      for (const socket of clients) socket.destroy();
+      clients.clear();
+    },
+    send(frame, done) {
+      if (clients.size === 0) return done(new HubError('PB_DEVICE_UNAVAILABLE', `no client is connected to port ${port}`));
+      // Taken when one client took it; the write fails only when every client failed.
+      let waiting = clients.size;
+      let took = 0;
+      let failure: Error | undefined;
+      for (const socket of clients)
+        writeBounded(socket, frame, (error) => {
+          // A client that stopped reading is closed: the others must not wait for it.
+          if (error) socket.destroy();
+          else took++;
+          failure ??= error;
+          if (--waiting === 0) done(took > 0 ? undefined : failure);
+        });
+    },
+    details: () => ({ port, clients: clients.size, refusedClients: refused }),
+  };
+}
+
+export const tcpServerType = defineConnectionType({
+  type: 'tcp-server',
+  summary: 'Devices that connect to the hub over TCP, speaking a line protocol; a send goes to every client.',
+  settings,
+  parse: (written) => parseLine(written),
+  links: noLinks,
+  claims: ({ port, bindIp }) => [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }],
+  declared: (parsed) => declaredLines(parsed),
+  metrics: lineMetrics('tcp-server'),
+  create(context, { port, bindIp, maxClients, protocol }) {
+    const device = new LineDevice(context, protocol, (streams) => tcpServer(port, bindIp, maxClients, streams));
+    return {
+      start: () => device.start(),
+      stop: () => device.stop(),
+      details: () => device.details(),
+    };
+  },
+});
