@@ -1,0 +1,205 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import test from 'ava';
+import { eventually } from '../../helpers/eventually.ts';
+import { freePort, serve } from '../../helpers/http.ts';
+import { capturedLog, param, startHub } from '../../helpers/hub.ts';
+
+/**
+ * A video router as the spec writes it, on plain `net`: it answers `ROUTE?` with every route,
+ * takes `ROUTE <dst> <src>` and confirms it, and records every line it was sent.
+ */
+class RouterSimulator {
+  readonly heard: string[] = [];
+  readonly routes = new Map<number, number>([
+    [1, 3],
+    [2, 4],
+  ]);
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(readonly port: number) {}
+
+  async start(): Promise<void> {
+    const server = createServer((socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      let held = '';
+      socket.on('data', (chunk) => {
+        held += chunk.toString('latin1');
+        for (let at = held.indexOf('\r\n'); at >= 0; at = held.indexOf('\r\n')) {
+          const line = held.slice(0, at);
+          held = held.slice(at + 2);
+          this.heard.push(line);
+          const route = /^ROUTE (\d+) (\d+)$/.exec(line);
+          if (route) this.routes.set(Number(route[1]), Number(route[2]));
+          if (route || line === 'ROUTE?') for (const [dst, src] of this.routes) socket.write(`ROUTE ${dst} ${src}\r\n`);
+        }
+      });
+    });
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** Says something of its own, as a device does. */
+  say(text: string): void {
+    for (const socket of this.sockets) socket.write(text);
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+const routerFlow = (port: number, extra: object = {}) => ({
+  type: 'tcp-client',
+  host: '127.0.0.1',
+  port,
+  parameters: ['dest/1,I,7', 'dest/2,I', 'alarm,B', 'reset,T'],
+  receive: [
+    { match: '^ROUTE (?P<dst>\\d+) (?P<src>\\d+)$', set: { 'dest/$dst': '$src' } },
+    { match: '^ALARM (?<state>ON|OFF)$', set: { alarm: '$state' } },
+  ],
+  send: [
+    { parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\r\n' },
+    { parameter: 'dest/2', frame: 'ROUTE 2 $VALUE\r\n' },
+    { parameter: 'reset', frame: 'RESET\r\n' },
+  ],
+  poll: [{ frame: 'ROUTE?\r\n', every: 100 }],
+  ...extra,
+});
+
+test('a tcp-client reads a router polled with ROUTE?, writes ROUTE frames on HTTP writes, and tells the device nothing at start (R-N1, R-N2, R-G3)', async (t) => {
+  const router = new RouterSimulator(await freePort());
+  await router.start();
+  t.teardown(() => router.stop());
+  const { hub, base } = await serve(t, {}, { router: routerFlow(router.port) });
+  await eventually(() => hub.graph.get('router/dest/1')?.value === 3, 'the polled route 1 ← 3');
+  t.is(param(hub, 'router/dest/2').value, 4);
+  t.is(param(hub, 'router/alarm').access, 'read-only', 'a parameter no send entry names takes no writes');
+  t.false(
+    router.heard.some((line) => line.startsWith('ROUTE 1 ')),
+    'the declared default 7 was never sent: devices are told nothing at start (R-G3)',
+  );
+
+  const written = await fetch(`${base}/update?parameter=router/dest/1&value=5`);
+  t.is(written.status, 200);
+  t.true(router.heard.includes('ROUTE 1 5'));
+  t.is(param(hub, 'router/dest/1').value, 5);
+  t.regex(param(hub, 'router/dest/1').lastChange?.by ?? '', /^http /, 'who changed it is the writer (R-O2)');
+  t.is((await fetch(`${base}/update?parameter=router/reset&value=`)).status, 200);
+  await eventually(() => router.heard.includes('RESET'), 'RESET sent for the trigger');
+
+  router.say('ALARM ON\r\nHELLO THERE\r\n');
+  await eventually(() => hub.graph.get('router/alarm')?.value === true, 'the alarm frame');
+  await eventually(() => hub.connection('router')?.info.details?.['unmatched'] === 1, 'the unmatched frame counted');
+  t.is(hub.connection('router')?.info.status, 'ok', 'an unmatched frame is no error');
+});
+
+test('a device that goes away: degraded with the reason, a write refused at once with 503, and the state read again once it is back (R-G1)', async (t) => {
+  const router = new RouterSimulator(await freePort());
+  await router.start();
+  const { hub, base } = await serve(t, {}, { router: routerFlow(router.port) });
+  await eventually(() => hub.graph.get('router/dest/1')?.value === 3, 'the polled route');
+  await router.stop();
+  await eventually(() => hub.connection('router')?.info.status === 'degraded', 'degraded');
+  t.regex(hub.connection('router')?.info.reason ?? '', /ECONNREFUSED|closed/);
+  const refused = await fetch(`${base}/update?parameter=router/dest/1&value=9`);
+  t.is(refused.status, 503);
+  t.is(refused.headers.get('x-patchbay-code'), 'PB_DEVICE_UNAVAILABLE');
+
+  const back = new RouterSimulator(router.port);
+  back.routes.set(1, 8);
+  await back.start();
+  t.teardown(() => back.stop());
+  await eventually(() => hub.connection('router')?.info.status === 'ok', 'ok again', 15_000);
+  await eventually(() => hub.graph.get('router/dest/1')?.value === 8, 'route 1 read again from the device');
+  t.false(back.heard.includes('ROUTE 1 9'), 'the refused write was not sent later');
+});
+
+test('a device that never confirms a write (it stopped reading) answers 504 within the timeout (R-G1)', async (t) => {
+  const port = await freePort();
+  // A peer that accepts and never reads: the hub's writes pile up in the kernel, then in the socket.
+  const sockets: Socket[] = [];
+  const mute = createServer((socket) => {
+    socket.pause();
+    sockets.push(socket);
+  });
+  await new Promise<void>((resolve) => mute.listen(port, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    mute.close();
+  });
+  const { hub, base } = await serve(t, {}, { router: routerFlow(port, { poll: [], timeout: 300, parameters: ['blob,S'], receive: [], send: [{ parameter: 'blob', frame: '$VALUE\r\n' }] }) });
+  await eventually(() => hub.connection('router')?.info.status === 'ok', 'connected');
+  const big = 'x'.repeat(60_000);
+  let answer = 200;
+  for (let i = 0; i < 200 && answer === 200; i++) {
+    answer = (await fetch(`${base}/update`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ parameter: 'router/blob', value: big }) })).status;
+  }
+  t.true(answer === 504 || answer === 503, `a write the device does not take is answered 504 (or 503 once 1 MiB waits unread), got ${answer}`);
+  t.is(hub.connection('router')?.info.status, 'ok', 'the hub and the link stay up');
+});
+
+test('frames past maxFrameBytes and floods past maxFramesPerSecond are dropped and counted, the connection degraded, the hub running (R-G4)', async (t) => {
+  const router = new RouterSimulator(await freePort());
+  await router.start();
+  t.teardown(() => router.stop());
+  const { log, lines } = capturedLog('warn');
+  const hub = await startHub(t, { connections: { router: routerFlow(router.port, { poll: [], maxFrameBytes: 64, maxFramesPerSecond: 500 }) } }, { log });
+  await eventually(() => hub.connection('router')?.info.status === 'ok', 'connected');
+  // 1 MiB without a delimiter, then a good frame: the good one still counts.
+  router.say('A'.repeat(1024 * 1024));
+  // Told before any delimiter came: nothing is held waiting for one past the bound.
+  await eventually(() => hub.connection('router')?.info.status === 'degraded', 'degraded while the frame is still open');
+  router.say('\r\nALARM ON\r\n');
+  await eventually(() => hub.graph.get('router/alarm')?.value === true, 'the frame after the oversized one');
+  t.regex(hub.connection('router')?.info.reason ?? '', /maxFrameBytes \(64\)/);
+  t.is(hub.connection('router')?.info.code, 'PB_OVER_LIMIT');
+  // A flood: 20,000 frames at once.
+  router.say('ALARM OFF\r\n'.repeat(20_000));
+  await eventually(() => Number(hub.connection('router')?.info.details?.['dropped']) >= 19_000, 'flood frames dropped');
+  t.regex(hub.connection('router')?.info.reason ?? '', /maxFramesPerSecond \(500\)/);
+  t.true(lines().some((line) => line.msg.includes('dropped')), 'logged');
+  t.is(param(hub, 'router/alarm').value, false);
+});
+
+test('receive patterns and frames are checked with their paths before anything runs (R-N2)', async (t) => {
+  const { validateFlow } = await import('../../../lib/config/flow-file.ts');
+  const result = validateFlow(
+    {
+      connections: {
+        router: {
+          type: 'tcp-client',
+          host: 'r',
+          port: 1,
+          parameters: ['a,I', 'b,T'],
+          length: 4,
+          lengthPrefix: 2,
+          receive: [
+            { match: '(a', set: { a: '1' } },
+            { match: '^V (?P<v>\\d+)$', set: { a: '$w', nope: '$v' } },
+          ],
+          send: [
+            { parameter: 'zz', frame: 'x' },
+            { parameter: 'b', frame: 'FIRE $VALUE' },
+            { parameter: 'a', frame: 'SET $LEVEL' },
+          ],
+        },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  t.false(result.ok);
+  const text = result.ok ? '' : result.error.message;
+  for (const expected of [
+    'connections.router.lengthPrefix: give one of delimiter, length and lengthPrefix, not length and lengthPrefix',
+    'connections.router.receive[0].match: not a regular expression',
+    'connections.router.receive[1].set.a: $w is not a named group of the pattern ($v)',
+    'connections.router.receive[1].set.nope: no parameter "nope" in parameters',
+    'connections.router.send[0].parameter: no parameter "zz" in parameters',
+    'connections.router.send[1].frame: "b" is a trigger',
+    'connections.router.send[2].frame: $LEVEL is not known here',
+  ])
+    t.true(text.includes(expected), `${expected}\n--- in ---\n${text}`);
+});
