@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +8,9 @@ import test, { type ExecutionContext } from 'ava';
 import JSON5 from 'json5';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import type { Hub } from '../../lib/hub/hub.ts';
+import { RouterSimulator } from '../helpers/devices.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
@@ -26,6 +29,8 @@ async function runExample(t: ExecutionContext, name: string, patch: (document: D
   for (const connection of hub.connections) t.not(connection.status.status, 'failed', `${connection.id}: ${connection.status.reason}`);
   return hub;
 }
+
+const withSocat = spawnSync('socat', ['-V']).status === 0 ? test : test.skip;
 
 const portOf = (hub: Hub) => hub.connection('api')?.info.details?.['port'] as number;
 
@@ -113,4 +118,46 @@ test('level meter: dashboards get rate-limited, rounded levels and a peak hold',
   level.set(-40);
   t.is(param(hub, 'peak-hold/peak').value, -40, 'after the hold time the peak follows the level');
   t.is(param(hub, 'meter/level').value, -40);
+});
+
+test('video router: routes polled once a second, a write and the take button send ROUTE commands', async (t) => {
+  const router = new RouterSimulator(await freePort());
+  await router.start();
+  t.teardown(() => router.stop());
+  const hub = await runExample(t, 'video-router.json5', (document) => {
+    document.connections['router']!['port'] = router.port;
+  });
+  await eventually(() => hub.graph.get('router/dest/1')?.value === 3, 'route 1 read from the router');
+  t.deepEqual(router.heard, ['ROUTE?'], 'the router was asked, not told anything');
+  const base = `http://127.0.0.1:${portOf(hub)}`;
+  t.is((await fetch(`${base}/update?parameter=router/dest/2&value=5`)).status, 200);
+  t.is((await fetch(`${base}/update?parameter=panel/take&value=`)).status, 200);
+  await eventually(() => router.heard.includes('ROUTE 2 5') && router.heard.includes('ROUTE 1 7'), 'both commands');
+  t.is(param(hub, 'router/dest/1').value, 7);
+});
+
+withSocat('GPIO on-air: a fader start on a serial GPIO box puts the studio on air and lights the sign', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-gpio-'));
+  const pair = spawn('socat', [`pty,raw,echo=0,link=${join(dir, 'hub')}`, `pty,raw,echo=0,link=${join(dir, 'box')}`], { stdio: 'ignore' });
+  t.teardown(() => pair.kill());
+  await eventually(() => existsSync(join(dir, 'box')), 'the pty pair');
+  const hub = await runExample(t, 'gpio-onair.json5', (document) => {
+    document.connections['gpio']!['path'] = join(dir, 'hub');
+  });
+  await eventually(() => hub.connection('gpio')?.info.status === 'ok', 'the port open');
+  const box = openSync(join(dir, 'box'), constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOCTTY);
+  t.teardown(() => closeSync(box));
+  writeSync(box, 'I2:1\r');
+  await eventually(() => hub.graph.get('studio/onair')?.value === true, 'on air');
+  let heard = '';
+  await eventually(
+    () => {
+      const buffer = Buffer.alloc(256);
+      try {
+        heard += buffer.subarray(0, readSync(box, buffer)).toString();
+      } catch {}
+      return heard === 'R1:1\r';
+    },
+    () => `the sign's relay set, heard ${JSON.stringify(heard)}`,
+  );
 });

@@ -36,38 +36,48 @@ function box(dir: string) {
   };
 }
 
-withSocat('a GPIO box on a serial port (a socat pty pair): inputs drive parameters, a relay is written, and a port that goes away is opened again (R-N1, R-G1)', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'patchbay-serial-'));
-  let pair = await ptyPair(dir);
-  t.teardown(() => pair.kill());
-  const { hub, base } = await serve(t, {}, {
-    gpio: {
-      type: 'serial',
-      path: join(dir, 'hub'),
-      baudRate: 115200,
-      delimiter: '\r',
-      parameters: ['in/1,B', 'in/2,B', 'relay/1,B'],
-      receive: [{ match: '^I(?P<n>[12]):(?P<v>[01])$', set: { 'in/$n': '$v' } }],
-      send: [{ parameter: 'relay/1', frame: 'R1:$VALUE\r', values: { true: '1', false: '0' } }],
-    },
-  });
-  await eventually(() => hub.connection('gpio')?.info.status === 'ok', 'the port open');
-  let device = box(dir);
-  device.say('I1:1\rI2:0\r');
-  await eventually(() => param(hub, 'gpio/in/1').value === true && param(hub, 'gpio/in/2').value === false, 'the inputs');
-  t.is((await fetch(`${base}/update?parameter=gpio/relay/1&value=true`)).status, 200);
-  await eventually(() => device.heard() === 'R1:1\r', () => `R1:1 on the box, heard ${JSON.stringify(device.heard())}`);
+withSocat(
+  'a GPIO box on a serial port (a socat pty pair): inputs drive parameters, a relay is written, and a port that goes away is opened again (R-N1, R-G1)',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'patchbay-serial-'));
+    let pair = await ptyPair(dir);
+    t.teardown(() => pair.kill());
+    const { hub, base } = await serve(
+      t,
+      {},
+      {
+        gpio: {
+          type: 'serial',
+          path: join(dir, 'hub'),
+          baudRate: 115200,
+          delimiter: '\r',
+          parameters: ['in/1,B', 'in/2,B', 'relay/1,B'],
+          receive: [{ match: '^I(?P<n>[12]):(?P<v>[01])$', set: { 'in/$n': '$v' } }],
+          send: [{ parameter: 'relay/1', frame: 'R1:$VALUE\r', values: { true: '1', false: '0' } }],
+        },
+      },
+    );
+    await eventually(() => hub.connection('gpio')?.info.status === 'ok', 'the port open');
+    let device = box(dir);
+    device.say('I1:1\rI2:0\r');
+    await eventually(() => param(hub, 'gpio/in/1').value === true && param(hub, 'gpio/in/2').value === false, 'the inputs');
+    t.is((await fetch(`${base}/update?parameter=gpio/relay/1&value=true`)).status, 200);
+    await eventually(
+      () => device.heard() === 'R1:1\r',
+      () => `R1:1 on the box, heard ${JSON.stringify(device.heard())}`,
+    );
 
-  // The adapter unplugged: the pty pair goes away.
-  device.close();
-  pair.kill();
-  await eventually(() => hub.connection('gpio')?.info.status === 'degraded', 'degraded while the port is gone');
-  const refused = await fetch(`${base}/update?parameter=gpio/relay/1&value=false`);
-  t.is(refused.status, 503);
-  pair = await ptyPair(dir);
-  await eventually(() => hub.connection('gpio')?.info.status === 'ok', 'the port opened again', 15_000);
-  device = box(dir);
-  device.say('I1:0\r');
-  await eventually(() => param(hub, 'gpio/in/1').value === false, 'inputs read again');
-  device.close();
-});
+    // The adapter unplugged: the pty pair goes away.
+    device.close();
+    pair.kill();
+    await eventually(() => hub.connection('gpio')?.info.status === 'degraded', 'degraded while the port is gone');
+    const refused = await fetch(`${base}/update?parameter=gpio/relay/1&value=false`);
+    t.is(refused.status, 503);
+    pair = await ptyPair(dir);
+    await eventually(() => hub.connection('gpio')?.info.status === 'ok', 'the port opened again', 15_000);
+    device = box(dir);
+    device.say('I1:0\r');
+    await eventually(() => param(hub, 'gpio/in/1').value === false, 'inputs read again');
+    device.close();
+  },
+);

@@ -18,18 +18,22 @@ async function dialIn(port: number): Promise<{ socket: Socket; heard: () => stri
 
 test('a tcp-server reads every client, sends each write to all of them, closes a client past maxClients, and refuses a write while none is connected (R-N1, R-G1)', async (t) => {
   const port = await freePort();
-  const { hub, base } = await serve(t, {}, {
-    tally: {
-      type: 'tcp-server',
-      port,
-      bindIp: '127.0.0.1',
-      maxClients: 2,
-      delimiter: '\n',
-      parameters: ['cam/1,B', 'cam/2,B', 'program,I'],
-      receive: [{ match: '^CAM(?P<n>\\d) (?P<on>ON|OFF)$', set: { 'cam/$n': '$on' } }],
-      send: [{ parameter: 'program', frame: 'PGM $VALUE\n' }],
+  const { hub, base } = await serve(
+    t,
+    {},
+    {
+      tally: {
+        type: 'tcp-server',
+        port,
+        bindIp: '127.0.0.1',
+        maxClients: 2,
+        delimiter: '\n',
+        parameters: ['cam/1,B', 'cam/2,B', 'program,I'],
+        receive: [{ match: '^CAM(?P<n>\\d) (?P<on>ON|OFF)$', set: { 'cam/$n': '$on' } }],
+        send: [{ parameter: 'program', frame: 'PGM $VALUE\n' }],
+      },
     },
-  });
+  );
   await eventually(() => hub.connection('tally')?.info.status === 'ok', 'listening');
   const none = await fetch(`${base}/update?parameter=tally/program&value=1`);
   t.is(none.status, 503, 'no client connected: refused');

@@ -1,55 +1,9 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import test from 'ava';
 import { eventually } from '../../helpers/eventually.ts';
 import { freePort, serve } from '../../helpers/http.ts';
 import { capturedLog, param, startHub } from '../../helpers/hub.ts';
-
-/**
- * A video router as the spec writes it, on plain `net`: it answers `ROUTE?` with every route,
- * takes `ROUTE <dst> <src>` and confirms it, and records every line it was sent.
- */
-class RouterSimulator {
-  readonly heard: string[] = [];
-  readonly routes = new Map<number, number>([
-    [1, 3],
-    [2, 4],
-  ]);
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    const server = createServer((socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-      let held = '';
-      socket.on('data', (chunk) => {
-        held += chunk.toString('latin1');
-        for (let at = held.indexOf('\r\n'); at >= 0; at = held.indexOf('\r\n')) {
-          const line = held.slice(0, at);
-          held = held.slice(at + 2);
-          this.heard.push(line);
-          const route = /^ROUTE (\d+) (\d+)$/.exec(line);
-          if (route) this.routes.set(Number(route[1]), Number(route[2]));
-          if (route || line === 'ROUTE?') for (const [dst, src] of this.routes) socket.write(`ROUTE ${dst} ${src}\r\n`);
-        }
-      });
-    });
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  /** Says something of its own, as a device does. */
-  say(text: string): void {
-    for (const socket of this.sockets) socket.write(text);
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
+import { RouterSimulator } from '../../helpers/devices.ts';
 
 const routerFlow = (port: number, extra: object = {}) => ({
   type: 'tcp-client',
@@ -130,14 +84,35 @@ test('a device that never confirms a write (it stopped reading) answers 504 with
     for (const socket of sockets) socket.destroy();
     mute.close();
   });
-  const { hub, base } = await serve(t, {}, { router: routerFlow(port, { poll: [], timeout: 300, parameters: ['blob,S'], receive: [], send: [{ parameter: 'blob', frame: '$VALUE\r\n' }] }) });
+  const { hub, base } = await serve(
+    t,
+    {},
+    {
+      router: routerFlow(port, {
+        poll: [],
+        timeout: 300,
+        parameters: ['blob,S'],
+        receive: [],
+        send: [{ parameter: 'blob', frame: '$VALUE\r\n' }],
+      }),
+    },
+  );
   await eventually(() => hub.connection('router')?.info.status === 'ok', 'connected');
   const big = 'x'.repeat(60_000);
   let answer = 200;
   for (let i = 0; i < 200 && answer === 200; i++) {
-    answer = (await fetch(`${base}/update`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ parameter: 'router/blob', value: big }) })).status;
+    answer = (
+      await fetch(`${base}/update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ parameter: 'router/blob', value: big }),
+      })
+    ).status;
   }
-  t.true(answer === 504 || answer === 503, `a write the device does not take is answered 504 (or 503 once 1 MiB waits unread), got ${answer}`);
+  t.true(
+    answer === 504 || answer === 503,
+    `a write the device does not take is answered 504 (or 503 once 1 MiB waits unread), got ${answer}`,
+  );
   t.is(hub.connection('router')?.info.status, 'ok', 'the hub and the link stay up');
 });
 
@@ -146,7 +121,11 @@ test('frames past maxFrameBytes and floods past maxFramesPerSecond are dropped a
   await router.start();
   t.teardown(() => router.stop());
   const { log, lines } = capturedLog('warn');
-  const hub = await startHub(t, { connections: { router: routerFlow(router.port, { poll: [], maxFrameBytes: 64, maxFramesPerSecond: 500 }) } }, { log });
+  const hub = await startHub(
+    t,
+    { connections: { router: routerFlow(router.port, { poll: [], maxFrameBytes: 64, maxFramesPerSecond: 500 }) } },
+    { log },
+  );
   await eventually(() => hub.connection('router')?.info.status === 'ok', 'connected');
   // 1 MiB without a delimiter, then a good frame: the good one still counts.
   router.say('A'.repeat(1024 * 1024));
@@ -160,7 +139,10 @@ test('frames past maxFrameBytes and floods past maxFramesPerSecond are dropped a
   router.say('ALARM OFF\r\n'.repeat(20_000));
   await eventually(() => Number(hub.connection('router')?.info.details?.['dropped']) >= 19_000, 'flood frames dropped');
   t.regex(hub.connection('router')?.info.reason ?? '', /maxFramesPerSecond \(500\)/);
-  t.true(lines().some((line) => line.msg.includes('dropped')), 'logged');
+  t.true(
+    lines().some((line) => line.msg.includes('dropped')),
+    'logged',
+  );
   t.is(param(hub, 'router/alarm').value, false);
 });
 
