@@ -31,6 +31,12 @@ export interface ParameterSpec {
      */
     readonly forward?: (value: Value, origin: string | undefined, answered?: Answered) => SetResult;
     /**
+     * With `forward`: the writes go to a device this hub drives (R-G1), not to another hub.
+     * The parameter is this hub's own then — published and shared as any other — though its
+     * writes are answered later.
+     */
+    readonly device?: boolean;
+    /**
      * The hub keeps its value across restarts and reloads (R-S2): each change goes to the
      * graph's `kept` hook (see the state store).
      */
@@ -57,6 +63,11 @@ export interface Parameter {
     readonly persist: boolean;
     /** True when its owner is elsewhere: writes are forwarded, and its value follows the owner's reports. */
     readonly remote: boolean;
+    /**
+     * True when its value lives on a broker, not here: another hub's parameter (R-M5), or a
+     * topic an mqtt connection maps. This hub neither publishes nor shares it.
+     */
+    readonly mirrored: boolean;
     /** The current value, `undefined` while unknown; always `undefined` for a trigger. */
     readonly value: Value | undefined;
     /** The current value on subscribe (when known), then every change or fire. */
