@@ -19,6 +19,7 @@ import { ask, cpuSeconds, forkLoad, machineTicks, rssBytes, type Server, startSe
 import { resultsFileName, withLatest, withRun } from './lib/results.ts';
 import { updateScript, wrk, wrkInstalled, wrkMissing } from './lib/wrk.ts';
 import { measureRuleChain } from './rule-chain.ts';
+import { measureLineFrames } from './line-frames.ts';
 import { measurePulseDrift } from './pulse-drift.ts';
 import { measureSigning } from './signing.ts';
 import { measureStateStart } from './state-start.ts';
@@ -1199,6 +1200,26 @@ async function scenarioOrigins() {
   );
 }
 
+// --- 11. line protocols (R-N1, R-N2) --------------------------------------------------------
+
+async function scenarioLineFrames() {
+  console.log('11. line protocols: frames parsed into parameters');
+  const result = await measureLineFrames(quick ? 100_000 : 500_000);
+  row(
+    '11 line frames',
+    'frames/s parsed into parameters (tcp-client)',
+    fmt(result.hub),
+    fmt(result.re2),
+    result.hub / result.re2,
+    '≥ 0.8×',
+    result.hub / result.re2 >= 0.8,
+  );
+  row('11 line frames', 'the same, against the built-in RegExp', fmt(result.hub), fmt(result.regexp), result.hub / result.regexp);
+  notes.push(
+    `11: a device process sends ${fmt(result.frames)} frames \`ROUTE <dst> <src>\\r\\n\` as fast as they are read; the hub (in process) parses them with a tcp-client connection into 16 parameters, timed from the first frame to the last. The baseline reads the same device with plain net, splits at CR LF and matches the same expression with re2js (the hub's engine for every user expression, linear-time) into a Map; the second row matches with the built-in RegExp instead, which backtracks and so is not what the hub may run. Best of five, taken in turns.`,
+  );
+}
+
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
@@ -1216,6 +1237,7 @@ const scenarios = {
   scenarioHighFrequency,
   scenarioMqtt,
   scenarioOrigins,
+  scenarioLineFrames,
 };
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only && !only.split(',').some((word) => name.toLowerCase().includes(word.toLowerCase()))) continue;

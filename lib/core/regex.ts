@@ -10,8 +10,10 @@ export interface Pattern {
 
 /** A compiled expression that also says what its named groups matched. */
 export interface GroupPattern extends Pattern {
-  /** The named groups of the first match in `text` (a group that took no part is ""), or undefined when none. */
-  match(text: string): Readonly<Record<string, string>> | undefined;
+  /** Its named groups, in the order `groups` gives their text. */
+  readonly names: readonly string[];
+  /** The text of each named group in the first match in `text` ("" for one that took no part), or undefined when none. */
+  groups(text: string): readonly string[] | undefined;
 }
 
 /**
@@ -69,16 +71,17 @@ function compileOnce(source: string): Result<GroupPattern> {
       `expression too large: ${size} instructions compiled, at most ${regexLimits.maxProgram} (lower the repeat counts)`,
     );
   }
-  const names = Object.keys(compiled.namedGroups());
+  const named = compiled.namedGroups() as Record<string, number>;
+  const names = Object.keys(named);
+  const numbers = names.map((name) => named[name] as number);
   return ok({
     source,
+    names,
     test: (text) => compiled.test(text),
-    match(text) {
+    groups(text) {
       const matcher = compiled.matcher(text);
       if (!matcher.find()) return undefined;
-      const groups: Record<string, string> = {};
-      for (const name of names) groups[name] = matcher.group(name) ?? '';
-      return groups;
+      return numbers.map((number) => matcher.group(number) ?? '');
     },
   });
 }
