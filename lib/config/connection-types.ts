@@ -1,5 +1,6 @@
 import type { ConnectionType } from '../connections/connection.ts';
 import { dummy } from '../connections/dummy/dummy.ts';
+import { httpClient } from '../connections/http-client/http-client.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
@@ -29,4 +30,5 @@ export const connectionTypes: readonly ConnectionType[] = [
   tcpServerType,
   udpType,
   serialType,
+  httpClient,
 ];

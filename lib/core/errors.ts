@@ -138,9 +138,13 @@ export const errorTable = {
     status: 504,
     text: "The device did not confirm the write within the connection's `timeout` (default 2 s); it may or may not have taken it.",
   },
+  PB_BAD_ANSWER: {
+    status: 502,
+    text: 'The device or service answered, but not as expected: an HTTP status of 400 or more, or an answer without the values to extract; the message says which. Check the request against what the device expects.',
+  },
   PB_OVER_LIMIT: {
     status: 503,
-    text: "The broker sent more than the mqtt connection's `limits` allow (message size, hubs, connections or parameters of a hub, values held for parameters not shown yet); what was over was dropped and counted. Find the sender, or raise the limit.",
+    text: "A broker or a device sent more than its connection's bounds allow (an mqtt connection's `limits`; a device's frame size, frames a second or parameters made); what was over was dropped and counted. Find the sender, or raise the bound.",
   },
   PB_START_FAILED: {
     status: 503,

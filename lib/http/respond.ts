@@ -21,6 +21,7 @@ export const statusLines = {
   415: '415 Unsupported Media Type',
   426: '426 Upgrade Required',
   500: '500 Internal Server Error',
+  502: '502 Bad Gateway',
   503: '503 Service Unavailable',
   504: '504 Gateway Timeout',
   508: '508 Loop Detected',

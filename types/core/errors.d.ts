@@ -177,9 +177,13 @@ export declare const errorTable: {
         readonly status: 504;
         readonly text: "The device did not confirm the write within the connection's `timeout` (default 2 s); it may or may not have taken it.";
     };
+    readonly PB_BAD_ANSWER: {
+        readonly status: 502;
+        readonly text: "The device or service answered, but not as expected: an HTTP status of 400 or more, or an answer without the values to extract; the message says which. Check the request against what the device expects.";
+    };
     readonly PB_OVER_LIMIT: {
         readonly status: 503;
-        readonly text: "The broker sent more than the mqtt connection's `limits` allow (message size, hubs, connections or parameters of a hub, values held for parameters not shown yet); what was over was dropped and counted. Find the sender, or raise the limit.";
+        readonly text: "A broker or a device sent more than its connection's bounds allow (an mqtt connection's `limits`; a device's frame size, frames a second or parameters made); what was over was dropped and counted. Find the sender, or raise the bound.";
     };
     readonly PB_START_FAILED: {
         readonly status: 503;

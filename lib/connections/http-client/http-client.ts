@@ -1,0 +1,414 @@
+/**
+ * `http-client`: calls a device's or a service's HTTP API and puts the answers into
+ * parameters (R-J1, R-G1, R-G4), on Node's built-in `fetch`. Each entry of `requests` is
+ * sent when its `send` trigger fires, and every `every` ms when given; `{{connection/
+ * parameter}}` in its URL, headers and body is that parameter's value when it is sent.
+ *
+ * The connection is `ok` while the latest answer of every request was a success, and
+ * `degraded` with the reason while one's was not (a network failure, a timeout, a status of
+ * 400 or more, an answer over `maxBodyBytes`, a value `extract` did not find). What is shown
+ * of a request — in `/connections`, in reasons, in the log — is its method and its URL
+ * without user info or query, never its headers or body: that is where secrets go.
+ *
+ * Parameters, for each request <id>:
+ *   <id>/send     T   write-only   sends the request; a write is answered when the answer came
+ *   <id>/status   I   read-only    the HTTP status of the latest answer
+ *   <id>/body     S   read-only    the latest answer's body, as text
+ *   <id>/<name>   extract's type   read-only   the value at the pointer of `extract.<name>`
+ */
+import { Type } from '@sinclair/typebox';
+import type { Subscription } from 'rxjs';
+import { parseAddress } from '../../core/address.ts';
+import { HubError, reasonOf } from '../../core/errors.ts';
+import type { Issue } from '../../core/issue.ts';
+import { parsePointer, resolvePointer } from '../../core/json-pointer.ts';
+import { Access, type OwnedParameter } from '../../core/parameter.ts';
+import { every } from '../../core/scheduler.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
+import type { ValueType } from '../../core/value.ts';
+import { checked, defineConnectionType, Status } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
+
+const valueType = Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F')], {
+  description: 'The type of the parameter: S string, B boolean, I integer, F float.',
+});
+
+const settings = Type.Object({
+  requests: Type.Array(
+    Type.Object(
+      {
+        id: Type.String({
+          pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(/[A-Za-z0-9_.-]{1,64})*$',
+          description: 'Names the request: its parameters are <id>/send, <id>/status, <id>/body and <id>/<extract name>.',
+        }),
+        url: Type.String({
+          minLength: 1,
+          description: 'http:// or https://; {{connection/parameter}} is that value, URL-encoded, when the request is sent.',
+        }),
+        method: withDefault(
+          Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')], {
+            description: 'The HTTP method.',
+          }),
+          'GET',
+        ),
+        headers: Type.Optional(
+          Type.Record(Type.String(), Type.String(), {
+            description:
+              'Request headers; {{connection/parameter}} is that value. Put secrets here through ${VARIABLE}: headers are never shown.',
+          }),
+        ),
+        body: Type.Optional(Type.String({ description: 'The request body; {{connection/parameter}} is that value as it is.' })),
+        every: Type.Optional(
+          Type.Integer({
+            minimum: 100,
+            description: 'Sends the request again every this many ms (while the previous one is answered, a turn is skipped).',
+          }),
+        ),
+        timeout: withDefault(
+          Type.Integer({
+            minimum: 100,
+            maximum: 300_000,
+            description: 'Milliseconds the whole answer may take; past it the request fails (504 to a writer of send).',
+          }),
+          5000,
+        ),
+        extract: withDefault(
+          Type.Record(
+            Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' }),
+            Type.Object(
+              {
+                pointer: Type.String({
+                  description: 'A JSON Pointer into the answer: "/data/level", "/items/0/name"; "" is the whole answer.',
+                }),
+                type: valueType,
+              },
+              { additionalProperties: false },
+            ),
+            { description: 'Parameters <id>/<name> set from the JSON answer at each pointer, converted to the type.' },
+          ),
+          {},
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    { minItems: 1, maxItems: 256, description: 'The requests this connection sends.' },
+  ),
+  maxInFlight: withDefault(
+    Type.Integer({
+      minimum: 1,
+      maximum: 64,
+      description: 'Requests of this connection waiting for their answers at once at most; a send past it is refused (503).',
+    }),
+    4,
+  ),
+  maxBodyBytes: withDefault(
+    Type.Integer({
+      minimum: 1024,
+      maximum: 64 * 1024 * 1024,
+      description: 'The largest answer read; a larger one is cut off and the request fails (R-G4).',
+    }),
+    1024 * 1024,
+  ),
+});
+
+interface Extract {
+  readonly name: string;
+  readonly tokens: readonly string[];
+  readonly type: ValueType;
+}
+
+/** Text with `{{address}}` in it, read once: literal parts, and the addresses between them. */
+interface Template {
+  readonly parts: readonly string[];
+  readonly addresses: readonly string[];
+}
+
+interface Request {
+  readonly id: string;
+  readonly method: string;
+  readonly url: Template;
+  /** The URL as shown: scheme, host and path, without user info or query. */
+  readonly shown: string;
+  readonly headers: readonly (readonly [string, Template])[];
+  readonly body: Template | undefined;
+  readonly every: number | undefined;
+  readonly timeout: number;
+  readonly extracts: readonly Extract[];
+}
+
+interface Parsed {
+  readonly requests: readonly Request[];
+  readonly maxInFlight: number;
+  readonly maxBodyBytes: number;
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+function templateOf(text: string, path: readonly (string | number)[], issues: Issue[]): Template {
+  const parts: string[] = [];
+  const addresses: string[] = [];
+  let last = 0;
+  for (const found of text.matchAll(PLACEHOLDER)) {
+    const address = found[1] as string;
+    const parsed = parseAddress(address);
+    if (!parsed.ok) issues.push({ path, message: `{{${address}}}: ${parsed.error.message}` });
+    parts.push(text.slice(last, found.index));
+    addresses.push(address);
+    last = found.index + found[0].length;
+  }
+  parts.push(text.slice(last));
+  return { parts, addresses };
+}
+
+/** What a URL shows of itself: no user info, no query, no fragment (and the placeholders as written). */
+export function shownUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1').replace(/[?#].*$/s, '');
+}
+
+function parseRequests(written: {
+  readonly requests: readonly {
+    readonly id: string;
+    readonly url: string;
+    readonly method: string;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly body?: string;
+    readonly every?: number;
+    readonly timeout: number;
+    readonly extract: Readonly<Record<string, { readonly pointer: string; readonly type: 'S' | 'B' | 'I' | 'F' }>>;
+  }[];
+  readonly maxInFlight: number;
+  readonly maxBodyBytes: number;
+}) {
+  const issues: Issue[] = [];
+  const ids = new Set<string>();
+  const requests = written.requests.map((entry, index): Request => {
+    const at = ['requests', index];
+    if (ids.has(entry.id)) issues.push({ path: [...at, 'id'], message: `"${entry.id}" names an earlier request too` });
+    ids.add(entry.id);
+    const url = templateOf(entry.url, [...at, 'url'], issues);
+    // The scheme and host are checked as written, placeholders standing for "x".
+    try {
+      const probe = new URL(url.parts.join('x'));
+      if (probe.protocol !== 'http:' && probe.protocol !== 'https:')
+        issues.push({ path: [...at, 'url'], message: `${probe.protocol} is not http: or https:` });
+    } catch {
+      issues.push({ path: [...at, 'url'], message: `"${shownUrl(entry.url)}" is not a URL` });
+    }
+    const extracts = Object.entries(entry.extract).flatMap(([name, { pointer, type }]): Extract[] => {
+      if (['send', 'status', 'body'].includes(name)) {
+        issues.push({ path: [...at, 'extract', name], message: `"${name}" is one of the request's own parameters` });
+        return [];
+      }
+      const tokens = parsePointer(pointer);
+      if (!tokens.ok) {
+        issues.push({ path: [...at, 'extract', name, 'pointer'], message: tokens.error.message });
+        return [];
+      }
+      return [{ name, tokens: tokens.value, type }];
+    });
+    return {
+      id: entry.id,
+      method: entry.method,
+      url,
+      shown: `${entry.method} ${shownUrl(entry.url)}`,
+      headers: Object.entries(entry.headers ?? {}).map(
+        ([name, value]) => [name, templateOf(value, [...at, 'headers', name], issues)] as const,
+      ),
+      body: entry.body === undefined ? undefined : templateOf(entry.body, [...at, 'body'], issues),
+      every: entry.every,
+      timeout: entry.timeout,
+      extracts,
+    };
+  });
+  return checked<Parsed>(issues, { requests, maxInFlight: written.maxInFlight, maxBodyBytes: written.maxBodyBytes });
+}
+
+/** How a request failed: the code a writer of `send` gets, and the reason the status shows. */
+class Failure extends HubError {}
+
+export const httpClient = defineConnectionType({
+  type: 'http-client',
+  summary: 'Calls HTTP APIs of devices and services, and puts their answers into parameters.',
+  settings,
+  parse: (written) => parseRequests(written),
+  create(context, { requests, maxInFlight, maxBodyBytes }) {
+    const polls: Subscription[] = [];
+    const inFlight = new Set<string>();
+    const aborts = new Set<AbortController>();
+    /** Each request's latest failure, while its latest answer was not a success. */
+    const failing = new Map<string, string>();
+    const counts = { sent: 0, failed: 0 };
+    const log = new SparseLog(context.log, context.scheduler, 'failed');
+    const parameters = new Map<string, OwnedParameter>();
+    let stopped = false;
+
+    // The latest failure is the one shown: `failing` keeps them in the order they came.
+    const showStatus = () => {
+      const latest = [...failing.values()].at(-1);
+      if (latest === undefined) return context.setStatus(Status.Ok);
+      const more = failing.size > 1 ? ` (and ${failing.size - 1} more request${failing.size > 2 ? 's' : ''} failing)` : '';
+      context.setStatus(Status.Degraded, `${latest}${more}`, 'PB_DEVICE_UNAVAILABLE');
+    };
+
+    /** A template with each `{{address}}` replaced by that parameter's text; fails on an unknown value. */
+    const fill = (template: Template, encode: (text: string) => string): string => {
+      let text = template.parts[0] as string;
+      template.addresses.forEach((address, i) => {
+        const value = context.graph.get(address)?.value;
+        if (value === undefined) throw new Failure('PB_STATE_UNKNOWN', `{{${address}}} has no value (yet)`);
+        text += encode(String(value)) + template.parts[i + 1];
+      });
+      return text;
+    };
+
+    /** Reads at most `maxBodyBytes` of the answer: past it, the rest is not read. */
+    const readBody = async (response: Response, controller: AbortController): Promise<string> => {
+      if (!response.body) return '';
+      const declared = Number(response.headers.get('content-length'));
+      if (declared > maxBodyBytes) {
+        controller.abort();
+        throw new Failure('PB_OVER_LIMIT', `the answer has ${declared} bytes, more than maxBodyBytes (${maxBodyBytes})`);
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength;
+        if (size > maxBodyBytes) {
+          controller.abort();
+          throw new Failure('PB_OVER_LIMIT', `the answer has more than maxBodyBytes (${maxBodyBytes})`);
+        }
+        chunks.push(chunk);
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    };
+
+    const answered = (request: Request, status: number, body: string): void => {
+      parameters.get(`${request.id}/status`)?.report(status);
+      parameters.get(`${request.id}/body`)?.report(body);
+      if (status >= 400) throw new Failure('PB_BAD_ANSWER', `answered ${status}`);
+      if (request.extracts.length === 0) return;
+      let document: unknown;
+      try {
+        document = JSON.parse(body);
+      } catch {
+        throw new Failure('PB_BAD_ANSWER', `the answer is not JSON, so nothing could be extracted (${body.length} characters)`);
+      }
+      const missing: string[] = [];
+      for (const extract of request.extracts) {
+        const found = resolvePointer(document, extract.tokens);
+        const parameter = parameters.get(`${request.id}/${extract.name}`);
+        if (found === undefined || found === null || !parameter) {
+          missing.push(extract.name);
+          continue;
+        }
+        const raw = extract.type === 'S' && typeof found === 'object' ? JSON.stringify(found) : found;
+        const reported = parameter.report(raw);
+        if (!reported.ok) missing.push(`${extract.name} (${reported.error.message})`);
+      }
+      if (missing.length > 0) throw new Failure('PB_BAD_ANSWER', `nothing to extract for ${missing.join(', ')}`);
+    };
+
+    /** Sends a request once; resolves with the outcome a writer of `send` hears. */
+    const send = async (request: Request): Promise<HubError | undefined> => {
+      if (stopped) return new HubError('PB_DEVICE_UNAVAILABLE', 'the connection stopped');
+      if (inFlight.has(request.id)) return new HubError('PB_DEVICE_UNAVAILABLE', `${request.shown} is still waiting for its answer`);
+      if (inFlight.size >= maxInFlight)
+        return new HubError('PB_OVER_LIMIT', `${maxInFlight} requests are waiting for their answers (maxInFlight)`);
+      inFlight.add(request.id);
+      counts.sent++;
+      const controller = new AbortController();
+      aborts.add(controller);
+      const timer = setTimeout(
+        () => controller.abort(new Failure('PB_DEVICE_TIMEOUT', `no answer within ${request.timeout} ms`)),
+        request.timeout,
+      );
+      try {
+        const url = fill(request.url, encodeURIComponent);
+        const headers = Object.fromEntries(request.headers.map(([name, value]) => [name, fill(value, (text) => text)]));
+        const body = request.body && fill(request.body, (text) => text);
+        const response = await fetch(url, {
+          method: request.method,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          signal: controller.signal,
+          redirect: 'follow',
+        });
+        answered(request, response.status, await readBody(response, controller));
+        failing.delete(request.id);
+        showStatus();
+        return undefined;
+      } catch (error) {
+        if (stopped) return new HubError('PB_DEVICE_UNAVAILABLE', 'the connection stopped');
+        // A timeout aborts whatever was under way: its reason is the one to tell.
+        const failure = asFailure(error instanceof Failure ? error : (controller.signal.reason ?? error));
+        counts.failed++;
+        const reason = `${request.shown}: ${failure.message}`;
+        failing.delete(request.id);
+        failing.set(request.id, reason);
+        showStatus();
+        log.warn(reason);
+        return new HubError(failure.code, reason);
+      } finally {
+        clearTimeout(timer);
+        aborts.delete(controller);
+        inFlight.delete(request.id);
+      }
+    };
+
+    return {
+      start() {
+        for (const request of requests) {
+          const define = (id: string, type: ValueType) =>
+            parameters.set(`${request.id}/${id}`, context.define(`${request.id}/${id}`, { type, access: Access.ReadOnly }));
+          parameters.set(
+            `${request.id}/send`,
+            context.define(`${request.id}/send`, {
+              type: 'T',
+              access: Access.WriteOnly,
+              device: true,
+              forward: (_value, _origin, answer) => {
+                void send(request).then((error) => answer?.(error ? { ok: false, error } : { ok: true, value: true }));
+                return { ok: true, value: true };
+              },
+            }),
+          );
+          define('status', 'I');
+          define('body', 'S');
+          for (const extract of request.extracts) define(extract.name, extract.type);
+          if (request.every !== undefined) polls.push(every(context.scheduler, request.every, () => void send(request)));
+        }
+        context.setStatus(Status.Ok);
+        // The first answer comes as soon as the hub runs, not a whole interval later.
+        context.whenRunning(() => {
+          for (const request of requests) if (request.every !== undefined) void send(request);
+        });
+      },
+      stop() {
+        stopped = true;
+        for (const poll of polls.splice(0)) poll.unsubscribe();
+        for (const controller of aborts) controller.abort();
+      },
+      details: () => ({
+        ...counts,
+        inFlight: inFlight.size,
+        requests: requests.map((request) => ({
+          id: request.id,
+          request: request.shown,
+          ...(failing.has(request.id) ? { failing: true } : {}),
+        })),
+      }),
+    };
+  },
+});
+
+/** A failure as a writer hears it: the request's own reasons kept, the network's made readable. */
+function asFailure(error: unknown): Failure {
+  if (error instanceof Failure) return error;
+  if (error instanceof HubError) return new Failure(error.code, error.message);
+  // fetch says "fetch failed" and puts what happened in `cause`: ECONNREFUSED, a reset, a bad certificate.
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code
+    ? `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`
+    : (cause?.message ?? reasonOf(error));
+  return new Failure('PB_DEVICE_UNAVAILABLE', why);
+}

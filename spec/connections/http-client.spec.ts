@@ -1,0 +1,259 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test, { type ExecutionContext } from 'ava';
+import { validateFlow } from '../../lib/config/flow-file.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { serve } from '../helpers/http.ts';
+import { capturedLog, param, startHub } from '../helpers/hub.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+/** A real HTTP server on a free port; `handle` decides each answer, `seen` keeps each request. */
+async function device(t: ExecutionContext, handle: Handler) {
+  const seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handle(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+const json = (res: ServerResponse, status: number, value: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+};
+
+test('a polled JSON status endpoint sets status, body and extracted parameters, typed (R-J1)', async (t) => {
+  let level = -12.5;
+  const { base, seen } = await device(t, (_req, res) => json(res, 200, { data: { level, name: 'Mic 1', on: true }, items: [{ id: 7 }] }));
+  const hub = await startHub(t, {
+    connections: {
+      desk: {
+        type: 'http-client',
+        requests: [
+          {
+            id: 'status',
+            url: `${base}/api/status`,
+            every: 200,
+            extract: {
+              level: { pointer: '/data/level', type: 'F' },
+              name: { pointer: '/data/name', type: 'S' },
+              on: { pointer: '/data/on', type: 'B' },
+              first: { pointer: '/items/0/id', type: 'I' },
+              items: { pointer: '/items', type: 'S' },
+            },
+          },
+        ],
+      },
+    },
+  });
+  await eventually(() => hub.graph.get('desk/status/level')?.value === -12.5, 'the extracted level');
+  t.is(param(hub, 'desk/status/status').value, 200);
+  t.is(param(hub, 'desk/status/name').value, 'Mic 1');
+  t.is(param(hub, 'desk/status/on').value, true);
+  t.is(param(hub, 'desk/status/first').value, 7);
+  t.is(param(hub, 'desk/status/items').value, '[{"id":7}]', 'an object or array extracted as a string is its JSON');
+  t.regex(String(param(hub, 'desk/status/body').value), /"level":-12.5/);
+  t.is(param(hub, 'desk/status/level').access, 'read-only');
+  level = -3;
+  await eventually(() => hub.graph.get('desk/status/level')?.value === -3, 'polled again');
+  t.true(seen.length >= 2);
+  t.is(hub.connection('desk')?.info.status, 'ok');
+});
+
+test('placeholders are filled with parameter values (URL-encoded in the URL); a secret from the environment is sent but never shown (R-J1)', async (t) => {
+  process.env['PB_SPEC_CUE_TOKEN'] = 's3cr3t-token';
+  t.teardown(() => delete process.env['PB_SPEC_CUE_TOKEN']);
+  const { base, seen } = await device(t, (_req, res) => json(res, 200, { ok: true }));
+  const { log, lines } = capturedLog('debug');
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        panel: { type: 'dummy', parameters: ['name,S,Intro & Titles', 'level,F,0.5'] },
+        player: {
+          type: 'http-client',
+          debug: true,
+          requests: [
+            {
+              id: 'cue',
+              method: 'POST',
+              url: `${base}/cue?name={{panel/name}}&key=\${PB_SPEC_CUE_TOKEN}`,
+              headers: { authorization: 'Bearer ${PB_SPEC_CUE_TOKEN}', 'content-type': 'application/json' },
+              body: '{"level": {{panel/level}}}',
+            },
+          ],
+        },
+      },
+    },
+    { log },
+  );
+  const api = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port']}`;
+  const answer = await fetch(`${api}/update?parameter=player/cue/send&value=`);
+  t.is(answer.status, 200, 'answered once the device answered');
+  t.is(seen.length, 1);
+  t.is(seen[0]!.url, '/cue?name=Intro%20%26%20Titles&key=s3cr3t-token');
+  t.is(seen[0]!.headers.authorization, 'Bearer s3cr3t-token');
+  t.is(seen[0]!.body, '{"level": 0.5}');
+  const shown = JSON.stringify(await (await fetch(`${api}/connections`)).json());
+  t.false(shown.includes('s3cr3t'), shown);
+  t.regex(shown, /POST http:\/\/127\.0\.0\.1:\d+\/cue/);
+  t.true(
+    lines().some((line) => line.msg.includes('player/cue/status')),
+    'the debug log was on',
+  );
+  t.false(JSON.stringify(lines()).includes('s3cr3t'), 'never in the log, debug lines included');
+});
+
+test('failures degrade the connection with the reason until the next success, and a writer of send hears 502, 504 or 503 (R-J1, R-G1)', async (t) => {
+  let mode: 'ok' | 'error' | 'slow' | 'reset' = 'error';
+  const { base } = await device(t, (req, res) => {
+    if (mode === 'ok') return json(res, 200, { v: 1 });
+    if (mode === 'error') return json(res, 500, { error: 'broken' });
+    if (mode === 'reset') return req.socket.destroy();
+    setTimeout(() => json(res, 200, { v: 2 }), 6000);
+  });
+  const { log, lines } = capturedLog('warn');
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        svc: {
+          type: 'http-client',
+          requests: [{ id: 'get', url: `${base}/x?password=hunter2`, timeout: 1500, extract: { v: { pointer: '/v', type: 'I' } } }],
+        },
+      },
+    },
+    { log },
+  );
+  const api = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port']}`;
+  const send = () => fetch(`${api}/update?parameter=svc/get/send&value=`);
+  const refused = await send();
+  t.is(refused.status, 502);
+  t.is(refused.headers.get('x-patchbay-code'), 'PB_BAD_ANSWER');
+  t.is(param(hub, 'svc/get/status').value, 500);
+  t.is(hub.connection('svc')?.info.status, 'degraded');
+  t.regex(hub.connection('svc')?.info.reason ?? '', /GET http:\/\/127\.0\.0\.1:\d+\/x: answered 500/);
+
+  mode = 'slow';
+  const slow = await send();
+  t.is(slow.status, 504);
+  t.is(slow.headers.get('x-patchbay-code'), 'PB_DEVICE_TIMEOUT');
+  t.regex(hub.connection('svc')?.info.reason ?? '', /no answer within 1500 ms/);
+
+  mode = 'reset';
+  const reset = await send();
+  t.is(reset.status, 503);
+  t.is(reset.headers.get('x-patchbay-code'), 'PB_DEVICE_UNAVAILABLE');
+
+  mode = 'ok';
+  t.is((await send()).status, 200);
+  t.is(hub.connection('svc')?.info.status, 'ok', 'ok again after a success');
+  t.is(param(hub, 'svc/get/v').value, 1);
+  t.true(
+    lines().some((line) => line.msg.includes('answered 500')),
+    'failures are logged',
+  );
+  t.false(JSON.stringify(lines()).includes('hunter2'), 'the query is never logged');
+});
+
+test('a 50 MiB answer is cut off at maxBodyBytes, a non-JSON answer cannot be extracted from, redirects are followed, and maxInFlight bounds the requests waiting (R-J1, R-G4)', async (t) => {
+  const { base } = await device(t, (req, res) => {
+    if (req.url === '/huge') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(1024 * 1024, 65);
+      let sent = 0;
+      const more = () => {
+        while (sent < 50) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('error', () => {});
+      return more();
+    }
+    if (req.url === '/text') return void res.end('<html>not json</html>');
+    if (req.url === '/moved') return void res.writeHead(302, { location: '/final' }).end();
+    if (req.url === '/final') return json(res, 200, { where: 'final' });
+    if (req.url === '/slow') return void setTimeout(() => json(res, 200, {}), 1000);
+  });
+  const { hub, base: api } = await serve(
+    t,
+    {},
+    {
+      svc: {
+        type: 'http-client',
+        maxInFlight: 2,
+        requests: [
+          { id: 'huge', url: `${base}/huge` },
+          { id: 'text', url: `${base}/text`, extract: { v: { pointer: '/v', type: 'I' } } },
+          { id: 'moved', url: `${base}/moved`, extract: { where: { pointer: '/where', type: 'S' } } },
+          { id: 'slow/1', url: `${base}/slow` },
+          { id: 'slow/2', url: `${base}/slow` },
+          { id: 'slow/3', url: `${base}/slow` },
+        ],
+      },
+    },
+  );
+  const send = (id: string) => fetch(`${api}/update?parameter=svc/${id}/send&value=`);
+  const huge = await send('huge');
+  t.is(huge.status, 503);
+  t.regex(hub.connection('svc')?.info.reason ?? '', /more than maxBodyBytes \(1048576\)/);
+  t.is(param(hub, 'svc/huge/body').value, undefined, 'no part of it kept');
+
+  const text = await send('text');
+  t.is(text.status, 502);
+  t.is(text.headers.get('x-patchbay-code'), 'PB_BAD_ANSWER');
+  t.regex(hub.connection('svc')?.info.reason ?? '', /not JSON/);
+
+  t.is((await send('moved')).status, 200);
+  t.is(param(hub, 'svc/moved/where').value, 'final');
+  t.is(param(hub, 'svc/moved/status').value, 200);
+
+  const waiting = [send('slow/1'), send('slow/2')];
+  await eventually(() => hub.connection('svc')?.info.details?.['inFlight'] === 2, 'two waiting');
+  const third = await send('slow/3');
+  t.is(third.status, 503);
+  t.is(third.headers.get('x-patchbay-code'), 'PB_OVER_LIMIT');
+  t.deepEqual(
+    (await Promise.all(waiting)).map((r) => r.status),
+    [200, 200],
+  );
+});
+
+test('validate names bad URLs, placeholders and pointers with their paths (R-J1)', (t) => {
+  const result = validateFlow(
+    {
+      connections: {
+        svc: {
+          type: 'http-client',
+          requests: [
+            { id: 'a', url: 'ftp://x/y' },
+            { id: 'b', url: 'http://x/{{nope}}', extract: { v: { pointer: 'v', type: 'I' }, status: { pointer: '', type: 'S' } } },
+            { id: 'a', url: 'not a url' },
+          ],
+        },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  const text = result.ok ? '' : result.error.message;
+  for (const expected of [
+    'connections.svc.requests[0].url: ftp: is not http: or https:',
+    'connections.svc.requests[1].url: {{nope}}:',
+    'connections.svc.requests[1].extract.v.pointer: "v" is not a JSON Pointer',
+    'connections.svc.requests[1].extract.status: "status" is one of the request\'s own parameters',
+    'connections.svc.requests[2].id: "a" names an earlier request too',
+    'connections.svc.requests[2].url: "not a url" is not a URL',
+  ])
+    t.true(text.includes(expected), `${expected}\n--- in ---\n${text}`);
+});
