@@ -41,7 +41,9 @@ export function bytesOf(text: string, encoding: Encoding): Buffer {
 /** Why `text` is not hex an encoding of `hex` can send, or undefined when it is. */
 export function notHex(text: string): string | undefined {
   const digits = text.replace(/\s+/g, '');
-  return /^(?:[0-9a-fA-F]{2})*$/.test(digits) ? undefined : `"${text}" is not hex: pairs of digits 0-9 a-f, spaces allowed between them`;
+  return /^(?:[0-9a-fA-F]{2})*$/.test(digits)
+    ? undefined
+    : `${JSON.stringify(text)} is not hex: pairs of digits 0-9 a-f, spaces allowed between them`;
 }
 
 /** A frame as it goes on the wire: with its length prefix in front, when the framing has one. */
@@ -78,6 +80,8 @@ export class Framer {
     private readonly sink: FrameSink,
   ) {
     const { framing, encoding } = options;
+    // An empty delimiter would end an empty frame at every place, for ever.
+    if (framing.kind === 'delimiter' && framing.delimiter.length === 0) throw new Error('a frame delimiter has at least one byte');
     this.textDelimiter = framing.kind === 'delimiter' && encoding !== 'hex' ? framing.delimiter.toString(encoding) : '';
     this.decoder = this.textDelimiter ? new StringDecoder(encoding) : undefined;
   }

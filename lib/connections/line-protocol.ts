@@ -234,8 +234,13 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
     });
   const { encoding } = settings;
   const delimiterText = settings.delimiter ?? DEFAULT_DELIMITER;
-  if (encoding === 'hex' && settings.delimiter !== undefined && notHex(settings.delimiter))
-    issues.push({ path: ['delimiter'], message: notHex(settings.delimiter) as string });
+  if (encoding === 'hex' && settings.delimiter !== undefined) {
+    const problem =
+      notHex(settings.delimiter) ??
+      (bytesOf(settings.delimiter, 'hex').length === 0 ? `${JSON.stringify(settings.delimiter)} holds no hex digits` : undefined);
+    if (problem)
+      issues.push({ path: ['delimiter'], message: `${problem}: with encoding "hex" the delimiter is written in hex ("0d0a" for CR LF)` });
+  }
   const framing: Framing =
     settings.length !== undefined
       ? { kind: 'length', length: settings.length }
@@ -243,12 +248,13 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
         ? { kind: 'lengthPrefix', prefixBytes: settings.lengthPrefix }
         : {
             kind: 'delimiter',
-            delimiter: encoding === 'hex' && notHex(delimiterText) ? Buffer.from('\r\n') : bytesOf(delimiterText, encoding),
+            delimiter: delimiterBytes(delimiterText, encoding),
           };
 
   const receivers: LineProtocol['receivers'][number][] = [];
   settings.receive.forEach((entry, index) => {
-    const compiled = compileRegex(entry.match);
+    // Hex frames are lowercase digits; a pattern written in capitals should find them all the same.
+    const compiled = compileRegex(encoding === 'hex' ? `(?i)${entry.match}` : entry.match);
     if (!compiled.ok) return void issues.push({ path: ['receive', index, 'match'], message: compiled.error.message });
     const groups = new Set(compiled.value.names);
     const set = Object.entries(entry.set).map(([id, value]) => ({ id: templateOf(id), value: templateOf(value) }));
@@ -288,6 +294,10 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
     if (encoding === 'hex') {
       const literal = notHex(frame.parts.join(''));
       if (literal) issues.push({ path: ['send', index, 'frame'], message: literal });
+      for (const [text, replacement] of Object.entries(entry.values ?? {})) {
+        const problem = notHex(replacement);
+        if (problem) issues.push({ path: ['send', index, 'values', text], message: problem });
+      }
     }
     sends.set(entry.parameter, { frame, values: entry.values ?? {} });
   });
@@ -306,6 +316,13 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
     maxFramesPerSecond: settings.maxFramesPerSecond,
     timeout: settings.timeout,
   });
+}
+
+/** The delimiter's bytes; a hex one that is not hex (a mistake `parseLineProtocol` names) stands in as CR LF. */
+function delimiterBytes(text: string, encoding: Encoding): Buffer {
+  if (encoding !== 'hex') return bytesOf(text, encoding);
+  const bytes = notHex(text) ? Buffer.alloc(0) : bytesOf(text, 'hex');
+  return bytes.length > 0 ? bytes : Buffer.from('\r\n');
 }
 
 /** A line protocol's parameters follow nothing else in the hub in the same turn. */
@@ -353,7 +370,7 @@ export class LineDevice implements FrameStreams {
     transport: (streams: FrameStreams) => LineTransport,
   ) {
     this.transport = transport(this);
-    this.overruns = new Overruns<OverrunKind>(['frames', 'parameters', 'flood'], context.scheduler, context.setStatus);
+    this.overruns = new Overruns<OverrunKind>(['frames', 'parameters', 'flood'], context.scheduler, context.setStatus, 'dropped');
     this.link = new DeviceLink(
       {
         open: (attempt) =>
@@ -403,7 +420,7 @@ export class LineDevice implements FrameStreams {
   }
 
   details(): Readonly<Record<string, unknown>> {
-    return { up: this.link.up, ...this.counts, ...this.overruns.counts, ...this.transport.details?.() };
+    return { up: this.link.up, ...this.counts, ...this.transport.details?.() };
   }
 
   open(fatal: (reason: string) => void): Framer {
@@ -461,8 +478,10 @@ export class LineDevice implements FrameStreams {
       return send.values[written] ?? written;
     });
     if (this.protocol.encoding === 'hex' && notHex(text)) return confirm(new HubError('PB_CONVERSION', notHex(text) as string));
-    this.counts.sent++;
-    this.transport.send(wireFrame(text, this.protocol), (error) => confirm(error));
+    this.transport.send(wireFrame(text, this.protocol), (error) => {
+      if (!error) this.counts.sent++;
+      confirm(error);
+    });
   }
 
   private startPolls(): void {
@@ -470,8 +489,9 @@ export class LineDevice implements FrameStreams {
     for (const poll of this.protocol.polls)
       this.polls.push(
         every(this.context.scheduler, poll.every, () => {
-          this.counts.sent++;
-          this.transport.send(poll.frame, () => {});
+          this.transport.send(poll.frame, (error) => {
+            if (!error) this.counts.sent++;
+          });
         }),
       );
   }

@@ -26,6 +26,8 @@ export class Overruns<Kind extends string> {
     kinds: readonly Kind[],
     private readonly scheduler: Scheduler,
     private readonly setStatus: ConnectionContext['setStatus'],
+    /** What the reason ends with, in brackets: what happened, and where the bound is set. */
+    private readonly hint = 'dropped; see limits',
   ) {
     this.counts = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<Kind, number>;
   }
@@ -55,7 +57,7 @@ export class Overruns<Kind extends string> {
 
   private show(): void {
     if (this.latest !== undefined && this.link[0] === Status.Ok)
-      return this.setStatus(Status.Degraded, `${this.latest} (dropped; see limits)`, 'PB_OVER_LIMIT');
+      return this.setStatus(Status.Degraded, `${this.latest} (${this.hint})`, 'PB_OVER_LIMIT');
     (this.setStatus as AnyStatus)(...this.link);
   }
 }

@@ -51,6 +51,8 @@ export class ConnectionRunner {
   private current: ConnectionConfig;
   /** The status the connection itself reports; what is shown may add the store's trouble. */
   private own: StatusReport = { status: Status.Starting, reason: '' };
+  /** Whether it has been `ok` since it started: a device's first link up is "connected", later ones "ok again". */
+  private wasOk = false;
   /** True once the connection defined a parameter the hub keeps. */
   private keeps = false;
   /** Why values are not being saved, while they are not. */
@@ -292,6 +294,7 @@ export class ConnectionRunner {
     const trouble = this.own.status === Status.Ok ? this.storeTrouble : undefined;
     const { status, reason, code } = trouble === undefined ? this.own : { status: Status.Degraded, ...trouble };
     const previous = this.report.value;
+    if (previous.status === Status.Ok) this.wasOk = true;
     if (previous.status === status && previous.reason === reason && previous.code === code) return;
     this.report.next({ status, reason, ...(code ? { code } : {}) });
     this.connected?.report(status === Status.Ok || status === Status.Degraded);
@@ -302,7 +305,9 @@ export class ConnectionRunner {
       case Status.Degraded:
         return this.log.warn(`degraded${suffix}`);
       case Status.Ok:
-        return this.log.info(previous.status === Status.Starting ? `started (${this.current.plan.type})` : 'ok again');
+        if (previous.status === Status.Starting) return this.log.info(`started (${this.current.plan.type})`);
+        // A device's first link up after `connecting` is no recovery.
+        return this.log.info(previous.status === Status.Connecting && !this.wasOk ? 'connected' : 'ok again');
       case Status.Disabled:
         return this.log.info(`disabled${suffix}`);
       case Status.Starting:

@@ -376,10 +376,14 @@ function processKey(): () => Buffer {
   return () => key;
 }
 
-/** The entries of the root folder (`home`, `tmp`, `srv` …): what an absolute path in a message starts with. */
+/**
+ * The entries of the root folder (`home`, `tmp`, `srv` …): what an absolute path in a message
+ * starts with. Not `dev`: a serial port's `/dev/ttyUSB0` tells nothing of how the machine is
+ * laid out, and the operator needs it as it is.
+ */
 const rootEntries = (() => {
   try {
-    return readdirSync('/');
+    return readdirSync('/').filter((entry) => entry !== 'dev');
   } catch {
     return [];
   }

@@ -38,6 +38,7 @@ test('a tcp-server reads every client, sends each write to all of them, closes a
   const none = await fetch(`${base}/update?parameter=tally/program&value=1`);
   t.is(none.status, 503, 'no client connected: refused');
   t.is(none.headers.get('x-patchbay-code'), 'PB_DEVICE_UNAVAILABLE');
+  t.is(hub.connection('tally')?.info.details?.['sent'], 0, 'a frame sent to nobody is not counted as sent');
 
   const a = await dialIn(port);
   const b = await dialIn(port);

