@@ -2,6 +2,7 @@ import type { ConnectionType } from '../connections/connection.ts';
 import { dummy } from '../connections/dummy/dummy.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
+import { osc } from '../connections/osc/osc.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
 import { timer } from '../connections/timer/timer.ts';
 import { virtualCore } from '../connections/virtual-core/virtual-core.ts';
@@ -21,4 +22,5 @@ export const connectionTypes: readonly ConnectionType[] = [
   keyboard,
   virtualCore,
   mqttConnection,
+  osc,
 ];
