@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,4 +86,22 @@ export async function startDump(t: ExecutionContext, url: string, ready?: () => 
     return lines.some((line) => line.startsWith('/patchbay/probe'));
   }, `oscdump on ${url} to listen`);
   return dump;
+}
+
+/** An OSC bundle of `elements` (liblo's messages, say), its timetag "immediately": liblo's tools send no nested bundles. */
+export function bundle(...elements: Buffer[]): Buffer {
+  const head = Buffer.from('#bundle\0\0\0\0\0\0\0\0\x01', 'latin1');
+  return Buffer.concat([head, ...elements.flatMap((element) => [sizeOf(element), element])]);
+}
+
+function sizeOf(element: Buffer): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeInt32BE(element.length);
+  return size;
+}
+
+export async function sendDatagram(port: number, packet: Buffer): Promise<void> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => socket.send(packet, port, '127.0.0.1', (error) => (error ? reject(error) : resolve())));
+  socket.close();
 }

@@ -4,7 +4,7 @@ import type { Hub } from '../../../lib/hub/hub.ts';
 import type { SetResult } from '../../../lib/core/parameter.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { param, startHub } from '../../helpers/hub.ts';
-import { canRunLiblo, libloMessage, oscsend, oscsendBundle, startDump, whyNoLiblo } from '../../helpers/liblo.ts';
+import { bundle, canRunLiblo, libloMessage, oscsend, oscsendBundle, sendDatagram, startDump, whyNoLiblo } from '../../helpers/liblo.ts';
 import { freePort } from '../../helpers/ports.ts';
 
 const liblo = canRunLiblo ? test : test.skip;
@@ -162,21 +162,3 @@ liblo(`nested bundles of liblo's messages apply depth-first, in order${whyNoLibl
   await eventually(() => seen.length === 4, 'four scenes');
   t.deepEqual(seen, [1, 2, 3, 4]);
 });
-
-/** An OSC bundle of `elements`, its timetag "immediately". */
-export function bundle(...elements: Buffer[]): Buffer {
-  const head = Buffer.from('#bundle\0\0\0\0\0\0\0\0\x01', 'latin1');
-  return Buffer.concat([head, ...elements.flatMap((element) => [sizeOf(element), element])]);
-}
-
-function sizeOf(element: Buffer): Buffer {
-  const size = Buffer.alloc(4);
-  size.writeInt32BE(element.length);
-  return size;
-}
-
-export async function sendDatagram(port: number, packet: Buffer): Promise<void> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve, reject) => socket.send(packet, port, '127.0.0.1', (error) => (error ? reject(error) : resolve())));
-  socket.close();
-}
