@@ -28,6 +28,9 @@ import { type OscTransport, type PacketHandlers, TcpTransport, UdpTransport } fr
 
 const OVERRUN_KINDS = ['size', 'parameters'] as const;
 
+/** Whether a write comes from a rule or a code flow (R-O2's `rule <path>`, `flow <id>`), not from a client. */
+const automated = (origin: string | undefined) => origin !== undefined && (origin.startsWith('rule ') || origin.startsWith('flow '));
+
 /** An address the connection answers to, and the parameter it sets. */
 interface Bound {
   readonly parameter: OwnedParameter;
@@ -73,8 +76,11 @@ export const osc = defineConnectionType({
     let parameters: DeviceParameters | undefined;
 
     const sendTo =
-      (address: string, type: ValueType): DeviceSend =>
-      (value: Value, confirm) => {
+      (id: string, address: string, type: ValueType): DeviceSend =>
+      (value: Value, confirm, origin) => {
+        // A rule or code flow that hands back the value the device last said (a two-way sync
+        // of a fader) would echo every move to the device: taken, as an unchanged write is.
+        if (type !== 'T' && automated(origin) && parameters?.get(id)?.value === value) return confirm();
         const packet = encodeWrite(address, type, value);
         transport?.send(packet, (error) => {
           if (error === undefined) counts.sent++;
@@ -94,7 +100,7 @@ export const osc = defineConnectionType({
         refusals.warn(`${message.address} is not learned: it makes no parameter id of its own`);
         return undefined;
       }
-      const parameter = parameters?.define(id, { type, access: 'read-write' }, sendTo(message.address, type), { echoes: false });
+      const parameter = parameters?.define(id, { type, access: 'read-write' }, sendTo(id, message.address, type), { echoes: false });
       if (!parameter) return undefined;
       const made = { parameter, access: 'read-write' as const };
       bound.set(message.address, made);
@@ -135,7 +141,7 @@ export const osc = defineConnectionType({
         link = new DeviceLink(transport, { scheduler: context.scheduler, status: overruns.status, timeoutMs: settings.timeout });
         parameters = new DeviceParameters(context, link, overruns, settings.maxParameters);
         for (const entry of settings.addresses) {
-          const parameter = parameters.define(entry.id, entry, sendTo(entry.address, entry.type), { echoes: false });
+          const parameter = parameters.define(entry.id, entry, sendTo(entry.id, entry.address, entry.type), { echoes: false });
           if (parameter) bound.set(entry.address, { parameter, access: entry.access });
         }
         return link.start();
