@@ -1218,6 +1218,100 @@ async function scenarioLineFrames() {
   notes.push(
     `11: a device process sends ${fmt(result.frames)} frames \`ROUTE <dst> <src>\\r\\n\` as fast as they are read; the hub (in process) parses them with a tcp-client connection into 16 parameters, timed from the first frame to the last. The baseline reads the same device with plain net, splits at CR LF and matches the same expression with re2js (the hub's engine for every user expression, linear-time) into a Map; the second row matches with the built-in RegExp instead, which backtracks and so is not what the hub may run. Best of five, taken in turns.`,
   );
+// --- 12. OSC through the hub ---------------------------------------------------------------
+
+/** A UDP port of 127.0.0.1 free now, for the hub's osc connection to receive on. */
+async function freeUdpPort(): Promise<number> {
+  const { createSocket } = await import('node:dgram');
+  const probe = createSocket('udp4');
+  await new Promise<void>((resolve) => probe.bind(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function scenarioOscRoundTrip() {
+  console.log('12. OSC: a sender through the hub to 1,000 WebSocket clients and out to an OSC receiver');
+  const rate = 2000;
+  const addresses = Array.from({ length: 100 }, (_, i) => `/bench/${i}`);
+  const sender = forkLoad('osc-load.ts');
+  const receiver = forkLoad('osc-load.ts');
+  await Promise.all([sender, receiver].map((child) => new Promise((resolve) => child.once('message', resolve))));
+  try {
+    const { port: receiverPort } = await ask<{ port: number }>(receiver, { cmd: 'receive' });
+    type Sent = { sent: number; startedAt: number; seconds: number; nextSeq: number };
+    type Count = { received: number; lastArrival: number };
+    const perSecond = (sent: Sent, count: Count) =>
+      count.received / (count.lastArrival > sent.startedAt ? (count.lastArrival - sent.startedAt) / 1000 : sent.seconds);
+
+    const rawSent = await ask<Sent>(sender, { cmd: 'send', port: receiverPort, rate, seconds, addresses, startSeq: 1 });
+    await sleep(500);
+    const rawCount = await ask<Count>(receiver, { cmd: 'count' });
+
+    const hubPort = await freeUdpPort();
+    const oscFlow = join(tmpdir(), `patchbay-bench-osc-${process.pid}.json5`);
+    const listed = (access: string) => addresses.map((address, i) => ({ id: `p${i}`, address, type: 'S', access }));
+    writeFileSync(
+      oscFlow,
+      JSON.stringify({
+        connections: {
+          api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+          desk: { type: 'osc', port: hubPort, bindIp: '127.0.0.1', addresses: listed('read-only') },
+          out: { type: 'osc', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', sendPort: receiverPort, addresses: listed('write-only') },
+        },
+        rules: addresses.map((_, i) => ({ source: `desk/p${i}`, destinations: [`out/p${i}`] })),
+      }),
+    );
+    const server = await startServer('patchbay osc', node, [
+      join(root, 'bin/patchbay.js'),
+      'run',
+      oscFlow,
+      '--state',
+      'none',
+      '--log-format',
+      'json',
+    ]);
+    let hub: { sent: Sent; count: Count; deliveries: number; lost: number; cpu: number } | undefined;
+    try {
+      hub = await withClients(server, 1000, async (clients) => {
+        await clients.reset();
+        await ask<Count>(receiver, { cmd: 'count' });
+        const cpuBefore = cpuSeconds(server.pid);
+        const sent = await ask<Sent>(sender, { cmd: 'send', port: hubPort, rate, seconds, addresses, startSeq: 1 });
+        const report = await settledReport(clients, 1000);
+        const count = await ask<Count>(receiver, { cmd: 'count' });
+        const lost = report.counts.reduce(
+          (sum, seen) => sum + Math.max(0, 1000 - seen),
+          Math.max(0, sent.sent - report.counts.length) * 1000,
+        );
+        return { sent, count, deliveries: report.received, lost, cpu: (cpuSeconds(server.pid) - cpuBefore) / sent.seconds };
+      });
+    } finally {
+      await server.stop();
+    }
+    const raw = perSecond(rawSent, rawCount);
+    const through = perSecond(hub.sent, hub.count);
+    row('12 OSC in → hub → OSC out', 'changes/s at the receiver', fmt(through), fmt(raw), through / raw, '≥ 0.8×', through / raw >= 0.8);
+    row(
+      '12 OSC in → hub → OSC out',
+      'changes lost at the receiver',
+      `${fmt(hub.sent.sent - hub.count.received)} of ${fmt(hub.sent.sent)}`,
+      `${fmt(rawSent.sent - rawCount.received)} of ${fmt(rawSent.sent)}`,
+      undefined,
+    );
+    row(
+      '12 OSC in → hub → OSC out',
+      'WebSocket deliveries (1,000 clients)',
+      `${fmt(hub.deliveries)}, ${fmt(hub.lost)} lost`,
+      '',
+      undefined,
+    );
+    notes.push(
+      `12: node-osc sender process → UDP → the hub's osc connection (100 string addresses) → 100 rules → a second osc connection → UDP → node-osc receiver process, at ${fmt(rate)} changes/s for ${seconds} s, while 1,000 WebSocket clients get every change; the baseline is the same sender sending straight to the same receiver. Hub CPU ${fmt(hub.cpu, 2)} cores.`,
+    );
+  } finally {
+    await Promise.all([stopChild(sender), stopChild(receiver)]);
+  }
 }
 
 // --- run ---------------------------------------------------------------------------------
@@ -1238,6 +1332,7 @@ const scenarios = {
   scenarioMqtt,
   scenarioOrigins,
   scenarioLineFrames,
+  scenarioOscRoundTrip,
 };
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only && !only.split(',').some((word) => name.toLowerCase().includes(word.toLowerCase()))) continue;

@@ -167,6 +167,7 @@ const packageHomes: Readonly<Record<string, readonly string[]>> = {
   'uWebSockets.js': ['http/uws.ts'],
   lmdb: ['state/'],
   mqtt: ['connections/mqtt/'],
+  'node-osc': ['connections/osc/packets.ts'],
   // metrics.ts builds the registry; routes.ts only names its type, to serve what it is handed.
   'prom-client': ['http/metrics.ts', 'http/routes.ts'],
 };

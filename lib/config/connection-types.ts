@@ -3,6 +3,7 @@ import { dummy } from '../connections/dummy/dummy.ts';
 import { httpClient } from '../connections/http-client/http-client.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
+import { osc } from '../connections/osc/osc.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
 import { serialType } from '../connections/serial/serial.ts';
 import { tcpClientType } from '../connections/tcp-client/tcp-client.ts';
@@ -30,5 +31,6 @@ export const connectionTypes: readonly ConnectionType[] = [
   tcpServerType,
   udpType,
   serialType,
+  osc,
   httpClient,
 ];

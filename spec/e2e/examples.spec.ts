@@ -13,6 +13,8 @@ import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
+import { canRunLiblo, oscsend, startDump, whyNoLiblo } from '../helpers/liblo.ts';
+import { freePort } from '../helpers/ports.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
 
 type Document = { connections: Record<string, Record<string, unknown>>; rules?: unknown[]; flows?: string[] };
@@ -160,4 +162,24 @@ withSocat('GPIO on-air: a fader start on a serial GPIO box puts the studio on ai
     },
     () => `the sign's relay set, heard ${JSON.stringify(heard)}`,
   );
+const liblo = canRunLiblo ? test : test.skip;
+
+liblo(`OSC fader: the mixer moves the dashboard's fader and the dashboard moves the mixer's, with no echo${whyNoLiblo}`, async (t) => {
+  const [listen, mixerPort] = [await freePort(), await freePort()];
+  const mixer = await startDump(t, String(mixerPort));
+  const hub = await runExample(t, 'osc-fader.json5', (document) => {
+    Object.assign(document.connections['desk']!, { port: listen, bindIp: '127.0.0.1', sendPort: mixerPort });
+  });
+  await oscsend(listen, '/ch/01/mix/fader', 'f', '0.5');
+  await eventually(() => param(hub, 'dashboard/fader').value === 0.5, "the dashboard's fader");
+  param(hub, 'dashboard/fader').set(0.25, 'a dashboard');
+  param(hub, 'dashboard/on').set(false, 'a dashboard');
+  await mixer.until((line) => line.startsWith('/ch/01/mix/on'), 'the switch at the mixer');
+  t.deepEqual(
+    mixer.lines.filter((line) => line.startsWith('/ch/')),
+    ['/ch/01/mix/fader f 0.250000', '/ch/01/mix/on F #F'],
+    'the mixer hears the dashboard, never its own move back',
+  );
+  t.is(param(hub, 'desk/ch/01/fader').value, 0.25);
+  t.deepEqual(hub.problems(), []);
 });

@@ -1,0 +1,173 @@
+/**
+ * `osc`: Open Sound Control 1.0 (R-Q1) over UDP — received on `port`, sent to
+ * `host`:`sendPort` from the same socket — or over TCP with SLIP framing, as a link to
+ * `host`:`port` that reconnects with backoff (R-G1). An incoming message for a listed
+ * address sets its parameter from its first argument (R-C); bundles apply in order, nested
+ * ones too, at once whatever their timetag. A write sends one message with one argument
+ * typed by the parameter (`i`, `f`, `s`, `T`/`F`, none for a trigger), answered once the
+ * socket took it: OSC has no acknowledgements, so the written value is the parameter's.
+ * With `learn`, each new incoming address becomes a parameter typed by its first argument,
+ * at most `maxParameters` (R-G2, R-G4). Packets over `maxPacketBytes` are dropped and
+ * degrade the connection a while; malformed ones are counted and logged sparsely.
+ *
+ * Parameters:
+ *   <id>                      S/B/I/F/T   as listed    one per entry of `addresses`
+ *   <address without its />   S/B/I/F/T   read-write   with `learn`, one per new address heard
+ */
+import type { Value, ValueType } from '../../core/value.ts';
+import type { OwnedParameter } from '../../core/parameter.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
+import type { Access } from '../../core/parameter.ts';
+import { defineConnectionType } from '../connection.ts';
+import { DeviceLink } from '../device-link.ts';
+import { type DeviceSend, DeviceParameters, parameterIdOf } from '../device-parameters.ts';
+import { Overruns } from '../overruns.ts';
+import { encodeWrite, type OscMessage, readPacket, typeOfTag, valueOfArgument } from './packets.ts';
+import { type OscSettings, oscSettings, parseOscSettings } from './settings.ts';
+import { type OscTransport, type PacketHandlers, TcpTransport, UdpTransport } from './transports.ts';
+
+const OVERRUN_KINDS = ['size', 'parameters'] as const;
+
+/** Whether a write comes from a rule or a code flow (R-O2's `rule <path>`, `flow <id>`), not from a client. */
+const automated = (origin: string | undefined) => origin !== undefined && (origin.startsWith('rule ') || origin.startsWith('flow '));
+
+/** An address the connection answers to, and the parameter it sets. */
+interface Bound {
+  readonly parameter: OwnedParameter;
+  readonly access: Access;
+}
+
+export const osc = defineConnectionType({
+  type: 'osc',
+  summary: 'Open Sound Control over UDP or TCP: OSC addresses as parameters, listed or learned as they are heard.',
+  settings: oscSettings,
+  parse: parseOscSettings,
+  discovers: ({ learn }) => ({ parameters: learn }),
+  claims: ({ transport, port, bindIp }) =>
+    transport === 'udp' && port !== 0 ? [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }] : [],
+  metrics: [
+    {
+      name: 'patchbay_osc_messages_total',
+      help: 'OSC messages an osc connection received (in bundles too) and sent.',
+      kind: 'counter',
+      labelNames: ['direction'],
+      samples: (details) =>
+        (['received', 'sent'] as const).map((direction) => ({ labels: { direction }, value: Number(details[direction] ?? 0) })),
+    },
+    {
+      name: 'patchbay_osc_dropped_total',
+      help: 'What an osc connection dropped: malformed packets, packets over maxPacketBytes, addresses past maxParameters, messages whose argument did not convert.',
+      kind: 'counter',
+      labelNames: ['reason'],
+      samples: (details) => {
+        const dropped = details['dropped'];
+        if (dropped === undefined || dropped === null || typeof dropped !== 'object') return [];
+        return Object.entries(dropped as Record<string, number>).map(([reason, value]) => ({ labels: { reason }, value }));
+      },
+    },
+  ],
+  create(context, settings: OscSettings) {
+    const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
+    const refusals = new SparseLog(context.log, context.scheduler, 'dropped');
+    const counts = { received: 0, sent: 0, malformed: 0, unconverted: 0, unmatched: 0 };
+    const bound = new Map<string, Bound>();
+    let transport: OscTransport | undefined;
+    let link: DeviceLink | undefined;
+    let parameters: DeviceParameters | undefined;
+
+    const sendTo =
+      (id: string, address: string, type: ValueType): DeviceSend =>
+      (value: Value, confirm, origin) => {
+        // A rule or code flow that hands back the value the device last said (a two-way sync
+        // of a fader) would echo every move to the device: taken, as an unchanged write is.
+        if (type !== 'T' && automated(origin) && parameters?.get(id)?.value === value) return confirm();
+        const packet = encodeWrite(address, type, value);
+        transport?.send(packet, (error) => {
+          if (error === undefined) counts.sent++;
+          confirm(error);
+        });
+      };
+
+    const learn = (message: OscMessage): Bound | undefined => {
+      const type = typeOfTag(message.firstTag);
+      if (type === undefined) {
+        refusals.warn(`${message.address} is not learned: its first argument's type "${message.firstTag}" is none of i f s T F`);
+        return undefined;
+      }
+      const id = parameterIdOf(message.address.slice(1).split('/'));
+      // Another address made this id already (they differ in characters an id cannot hold).
+      if (id === undefined || parameters?.get(id)) {
+        refusals.warn(`${message.address} is not learned: it makes no parameter id of its own`);
+        return undefined;
+      }
+      const parameter = parameters?.define(id, { type, access: 'read-write' }, sendTo(id, message.address, type), { echoes: false });
+      if (!parameter) return undefined;
+      const made = { parameter, access: 'read-write' as const };
+      bound.set(message.address, made);
+      return made;
+    };
+
+    const handlers: PacketHandlers = {
+      packet(packet, peer) {
+        const origin = `osc ${peer}`;
+        const outcome = readPacket(packet, (message) => {
+          counts.received++;
+          const target = bound.get(message.address) ?? (settings.learn ? learn(message) : undefined);
+          if (!target) return void counts.unmatched++;
+          if (target.access === 'write-only') return;
+          const reported = target.parameter.report(valueOfArgument(message.firstTag, message.first), origin);
+          if (!reported.ok) {
+            counts.unconverted++;
+            refusals.warn(`${message.address} from ${peer}: ${reported.error.message}`);
+          }
+        });
+        if (!outcome.ok) {
+          counts.malformed++;
+          refusals.warn(`a malformed OSC packet of ${packet.length} bytes from ${peer}: ${outcome.reason}`);
+        }
+      },
+      tooLarge(bytes, peer) {
+        overruns.dropped('size', `a packet of ${bytes} bytes from ${peer} is over maxPacketBytes (${settings.maxPacketBytes})`);
+      },
+    };
+
+    return {
+      start() {
+        const { transport: kind, port, bindIp, host, sendPort, maxPacketBytes: maxBytes } = settings;
+        transport =
+          kind === 'tcp'
+            ? new TcpTransport({ host, port, maxBytes }, handlers)
+            : new UdpTransport({ port, bindIp, host, sendPort, maxBytes }, handlers);
+        link = new DeviceLink(transport, { scheduler: context.scheduler, status: overruns.status, timeoutMs: settings.timeout });
+        parameters = new DeviceParameters(context, link, overruns, settings.maxParameters);
+        for (const entry of settings.addresses) {
+          const parameter = parameters.define(entry.id, entry, sendTo(entry.id, entry.address, entry.type), { echoes: false });
+          if (parameter) bound.set(entry.address, { parameter, access: entry.access });
+        }
+        return link.start();
+      },
+      async stop() {
+        overruns.stop();
+        await link?.stop();
+        link = undefined;
+        transport = undefined;
+        bound.clear();
+      },
+      details: () => ({
+        transport: settings.transport,
+        ...(settings.transport === 'udp' ? { port: transport?.localPort ?? 0 } : { host: settings.host, port: settings.port }),
+        up: link?.up ?? false,
+        received: counts.received,
+        sent: counts.sent,
+        parameters: parameters?.size ?? 0,
+        dropped: {
+          malformed: counts.malformed,
+          size: overruns.counts.size,
+          parameters: overruns.counts.parameters,
+          unconverted: counts.unconverted,
+        },
+        unmatched: counts.unmatched,
+      }),
+    };
+  },
+});

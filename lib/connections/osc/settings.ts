@@ -1,0 +1,122 @@
+/**
+ * The settings of the `osc` connection (R-Q1): their schema, and what they are once parsed.
+ */
+import { Type } from '@sinclair/typebox';
+import { checkParameterId } from '../../core/address.ts';
+import type { Checked, Issue } from '../../core/issue.ts';
+import type { Access } from '../../core/parameter.ts';
+import type { ValueType } from '../../core/value.ts';
+import { checked } from '../connection.ts';
+import { type Parsed, withDefault } from '../defaults.ts';
+import { DEFAULT_MAX_PARAMETERS } from '../device-parameters.ts';
+import { oscAddressProblem } from './packets.ts';
+
+/** One OSC address as a parameter of the connection. */
+export interface OscAddress {
+  readonly id: string;
+  readonly address: string;
+  readonly type: ValueType;
+  readonly access: Access;
+}
+
+export const oscSettings = Type.Object({
+  transport: withDefault(
+    Type.Union([Type.Literal('udp'), Type.Literal('tcp')], {
+      description: 'udp: datagrams received on `port` and sent to `host`:`sendPort`. tcp: a link to `host`:`port`, packets SLIP-framed.',
+    }),
+    'udp',
+  ),
+  port: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    description: 'udp: the port the hub receives on and sends from (0: any free one). tcp: the port of the device the hub connects to.',
+  }),
+  bindIp: withDefault(Type.String({ description: 'udp: the address to receive on; "" for every IPv4 interface.' }), ''),
+  host: withDefault(
+    Type.String({
+      description:
+        'Where writes go. udp: "" sends each write to the address the latest message came from. tcp: the device to connect to (required).',
+    }),
+    '',
+  ),
+  sendPort: withDefault(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description: 'udp: the port writes go to; 0 sends each to the port the latest message came from (needs a port when `host` is set).',
+    }),
+    0,
+  ),
+  addresses: withDefault(
+    Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ description: 'The parameter id: <this connection>/<id>.' }),
+          address: Type.String({ description: 'The OSC address, such as /ch/01/mix/fader: exact, without pattern characters.' }),
+          type: Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F'), Type.Literal('T')], {
+            description: "The parameter's type: it types the argument of a write (s, T/F, i, f, none for T).",
+          }),
+          access: withDefault(
+            Type.Union([Type.Literal('read-only'), Type.Literal('read-write'), Type.Literal('write-only')], {
+              description: 'read-only: set by incoming messages only; write-only: writes are sent, incoming messages ignored.',
+            }),
+            'read-write',
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'OSC addresses as parameters: an incoming message sets one from its first argument; a write sends one.' },
+    ),
+    [],
+  ),
+  learn: withDefault(
+    Type.Boolean({
+      description:
+        'Makes a read-write parameter <address without its leading slash> for each new incoming address, typed by its first argument.',
+    }),
+    false,
+  ),
+  maxParameters: withDefault(
+    Type.Integer({
+      minimum: 1,
+      description: 'Parameters made at most, listed ones included; past it, new addresses are dropped and counted.',
+    }),
+    DEFAULT_MAX_PARAMETERS,
+  ),
+  maxPacketBytes: withDefault(
+    Type.Integer({
+      minimum: 64,
+      maximum: 1_048_576,
+      description: 'The largest packet (datagram or SLIP frame) taken; larger ones are dropped and counted.',
+    }),
+    16_384,
+  ),
+  timeout: withDefault(
+    Type.Integer({ minimum: 1, description: 'Milliseconds a write may wait for the socket to take it before it is refused (504).' }),
+    2000,
+  ),
+});
+
+export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses'> & { readonly addresses: readonly OscAddress[] };
+
+/** Checks what the schema cannot: ids, OSC addresses, each listed once, and where writes go. */
+export function parseOscSettings(settings: Parsed<typeof oscSettings>): Checked<OscSettings> {
+  const issues: Issue[] = [];
+  const ids = new Set<string>();
+  const addresses = new Set<string>();
+  settings.addresses.forEach(({ id, address }, index) => {
+    const idChecked = checkParameterId(id);
+    if (!idChecked.ok) issues.push({ path: ['addresses', index, 'id'], message: idChecked.error.message });
+    else if (ids.has(id)) issues.push({ path: ['addresses', index, 'id'], message: `"${id}" is listed twice` });
+    ids.add(id);
+    const problem = oscAddressProblem(address);
+    if (problem) issues.push({ path: ['addresses', index, 'address'], message: problem });
+    else if (addresses.has(address)) issues.push({ path: ['addresses', index, 'address'], message: `"${address}" is listed twice` });
+    addresses.add(address);
+  });
+  if (settings.transport === 'tcp' && settings.host === '')
+    issues.push({ path: ['host'], message: 'expected the device to connect to: tcp connects to `host`:`port`' });
+  if (settings.transport === 'udp' && settings.host !== '' && settings.sendPort === 0)
+    issues.push({ path: ['sendPort'], message: `expected the port of ${settings.host} that writes go to` });
+  return checked(issues, settings);
+}
