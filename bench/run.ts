@@ -1218,6 +1218,8 @@ async function scenarioLineFrames() {
   notes.push(
     `11: a device process sends ${fmt(result.frames)} frames \`ROUTE <dst> <src>\\r\\n\` as fast as they are read; the hub (in process) parses them with a tcp-client connection into 16 parameters, timed from the first frame to the last. The baseline reads the same device with plain net, splits at CR LF and matches the same expression with re2js (the hub's engine for every user expression, linear-time) into a Map; the second row matches with the built-in RegExp instead, which backtracks and so is not what the hub may run. Best of five, taken in turns.`,
   );
+}
+
 // --- 12. OSC through the hub ---------------------------------------------------------------
 
 /** A UDP port of 127.0.0.1 free now, for the hub's osc connection to receive on. */

@@ -12,6 +12,9 @@ import type { ConnectionContext } from './connection.ts';
 import type { DeviceLink } from './device-link.ts';
 import type { Overruns } from './overruns.ts';
 
+/** Whether a write comes from a rule or a code flow (R-O2's `rule <path>`, `flow <id>`), not from a client. */
+const automated = (origin: string | undefined) => origin !== undefined && (origin.startsWith('rule ') || origin.startsWith('flow '));
+
 /** The default of every device type's `maxParameters` (R-G4). */
 export const DEFAULT_MAX_PARAMETERS = 100_000;
 
@@ -72,8 +75,15 @@ export class DeviceParameters {
       ...(spec.initial !== undefined ? { initial: spec.initial } : {}),
       ...(spec.persist ? { persist: true } : {}),
       device: true,
-      forward: (value, origin, answered?: Answered) =>
-        this.link.write(
+      forward: (value, origin, answered?: Answered) => {
+        // A rule or code flow that hands back the value the device last said (a two-way sync
+        // of a fader with a dashboard's) would echo every move to the device: taken, as an
+        // unchanged write is. A client's write is always sent, so an operator can send again.
+        if (spec.type !== 'T' && automated(origin) && parameter.value === value) {
+          answered?.({ ok: true, value: false });
+          return { ok: true, value: false };
+        }
+        return this.link.write(
           (confirm) =>
             send(
               value,
@@ -84,7 +94,8 @@ export class DeviceParameters {
               origin,
             ),
           answered,
-        ),
+        );
+      },
     });
     this.made.set(id, parameter);
     return parameter;

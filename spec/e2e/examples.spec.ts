@@ -14,7 +14,6 @@ import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunLiblo, oscsend, startDump, whyNoLiblo } from '../helpers/liblo.ts';
-import { freePort } from '../helpers/ports.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
 
 type Document = { connections: Record<string, Record<string, unknown>>; rules?: unknown[]; flows?: string[] };
@@ -162,6 +161,8 @@ withSocat('GPIO on-air: a fader start on a serial GPIO box puts the studio on ai
     },
     () => `the sign's relay set, heard ${JSON.stringify(heard)}`,
   );
+});
+
 const liblo = canRunLiblo ? test : test.skip;
 
 liblo(`OSC fader: the mixer moves the dashboard's fader and the dashboard moves the mixer's, with no echo${whyNoLiblo}`, async (t) => {

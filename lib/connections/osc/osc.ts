@@ -28,9 +28,6 @@ import { type OscTransport, type PacketHandlers, TcpTransport, UdpTransport } fr
 
 const OVERRUN_KINDS = ['size', 'parameters'] as const;
 
-/** Whether a write comes from a rule or a code flow (R-O2's `rule <path>`, `flow <id>`), not from a client. */
-const automated = (origin: string | undefined) => origin !== undefined && (origin.startsWith('rule ') || origin.startsWith('flow '));
-
 /** An address the connection answers to, and the parameter it sets. */
 interface Bound {
   readonly parameter: OwnedParameter;
@@ -77,10 +74,7 @@ export const osc = defineConnectionType({
 
     const sendTo =
       (id: string, address: string, type: ValueType): DeviceSend =>
-      (value: Value, confirm, origin) => {
-        // A rule or code flow that hands back the value the device last said (a two-way sync
-        // of a fader) would echo every move to the device: taken, as an unchanged write is.
-        if (type !== 'T' && automated(origin) && parameters?.get(id)?.value === value) return confirm();
+      (value: Value, confirm) => {
         const packet = encodeWrite(address, type, value);
         transport?.send(packet, (error) => {
           if (error === undefined) counts.sent++;
