@@ -1,5 +1,6 @@
 import type { ConnectionType } from '../connections/connection.ts';
 import { dummy } from '../connections/dummy/dummy.ts';
+import { emberConsumer } from '../connections/ember-consumer/ember-consumer.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
@@ -21,4 +22,5 @@ export const connectionTypes: readonly ConnectionType[] = [
   keyboard,
   virtualCore,
   mqttConnection,
+  emberConsumer,
 ];
