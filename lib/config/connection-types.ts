@@ -1,6 +1,7 @@
 import type { ConnectionType } from '../connections/connection.ts';
 import { dummy } from '../connections/dummy/dummy.ts';
 import { emberConsumer } from '../connections/ember-consumer/ember-consumer.ts';
+import { emberProvider } from '../connections/ember-provider/ember-provider.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
@@ -22,5 +23,6 @@ export const connectionTypes: readonly ConnectionType[] = [
   keyboard,
   virtualCore,
   mqttConnection,
+  emberProvider,
   emberConsumer,
 ];
