@@ -135,9 +135,10 @@ test('parameters that appear are added to the tree, and parameters that go are s
     'the new fader to appear',
   );
   const third = Object.values(faders.children ?? {}).find((child) => (child.contents as Model.Parameter).identifier === '3');
-  t.is((third?.contents as Model.Parameter).value, 0.9);
+  const contents = third?.contents as Model.Parameter | undefined;
+  t.is(contents?.value, 0.9);
   await hub.reload(flow([]));
-  await eventually(() => (third?.contents as Model.Parameter).isOnline === false, 'the fader to go offline');
+  await eventually(() => contents?.isOnline === false, 'the fader to go offline');
   t.pass();
 });
 
