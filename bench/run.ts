@@ -22,6 +22,7 @@ import { measureRuleChain } from './rule-chain.ts';
 import { measureLineFrames } from './line-frames.ts';
 import { measurePulseDrift } from './pulse-drift.ts';
 import { measureSigning } from './signing.ts';
+import { measureEmber } from './ember.ts';
 import { measureStateStart } from './state-start.ts';
 import WebSocket from 'ws';
 
@@ -1316,6 +1317,36 @@ async function scenarioOscRoundTrip() {
   }
 }
 
+// --- 13. Ember+: the hub's provider beside emberplus-connection's own server (R-E1) -------
+
+async function scenarioEmber() {
+  console.log('13. ember+: changes to 10 consumers, and a setValue round trip, hub provider against the library server');
+  const { baseline, patchbay } = await measureEmber(quick ? 2 : 4);
+  const changesRatio = patchbay.changesPerSecond / baseline.changesPerSecond;
+  row(
+    '13 ember+',
+    'changes/s to 10 consumers',
+    fmt(patchbay.changesPerSecond),
+    fmt(baseline.changesPerSecond),
+    changesRatio,
+    '≥ 0.8×',
+    changesRatio >= 0.8,
+  );
+  const tripRatio = patchbay.roundTripP99 / baseline.roundTripP99;
+  row(
+    '13 ember+',
+    'setValue round trip p99 (ms)',
+    fmt(patchbay.roundTripP99, 2),
+    fmt(baseline.roundTripP99, 2),
+    tripRatio,
+    '≤ 1.25×',
+    tripRatio <= 1.25,
+  );
+  notes.push(
+    "13: one process holds the provider and its 10 EmberClient consumers, for the hub (ember-provider over 100 dummy integers) and for the baseline (emberplus-connection's EmberServer with the same tree, its empty-children setValue taken as a setValue) alike. Changes go in bursts of 100 and the next burst waits until every consumer has the last; round trips are one consumer's setValue, one at a time (bench/ember.ts).",
+  );
+}
+
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
@@ -1335,6 +1366,7 @@ const scenarios = {
   scenarioOrigins,
   scenarioLineFrames,
   scenarioOscRoundTrip,
+  scenarioEmber,
 };
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only && !only.split(',').some((word) => name.toLowerCase().includes(word.toLowerCase()))) continue;

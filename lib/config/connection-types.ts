@@ -1,6 +1,8 @@
 import type { ConnectionType } from '../connections/connection.ts';
 import { dummy } from '../connections/dummy/dummy.ts';
 import { httpClient } from '../connections/http-client/http-client.ts';
+import { emberConsumer } from '../connections/ember-consumer/ember-consumer.ts';
+import { emberProvider } from '../connections/ember-provider/ember-provider.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { osc } from '../connections/osc/osc.ts';
@@ -33,4 +35,6 @@ export const connectionTypes: readonly ConnectionType[] = [
   serialType,
   osc,
   httpClient,
+  emberProvider,
+  emberConsumer,
 ];

@@ -5,13 +5,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
+import { EmberClient, type Model } from 'emberplus-connection';
 import JSON5 from 'json5';
+import mqtt from 'mqtt';
+import WebSocket from 'ws';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import type { Hub } from '../../lib/hub/hub.ts';
 import { RouterSimulator } from '../helpers/devices.ts';
+import { startDevice } from '../helpers/ember.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
+import { canRunBroker, startBroker } from '../helpers/mosquitto.ts';
+import { freePort } from '../helpers/ports.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunLiblo, oscsend, startDump, whyNoLiblo } from '../helpers/liblo.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
@@ -183,4 +189,51 @@ liblo(`OSC fader: the mixer moves the dashboard's fader and the dashboard moves 
   );
   t.is(param(hub, 'desk/ch/01/fader').value, 0.25);
   t.deepEqual(hub.problems(), []);
+});
+
+test('ember studio: an Ember+ consumer reads the faders and on-air state, and its writes move them', async (t) => {
+  const port = await freePort();
+  const hub = await runExample(t, 'ember-studio.json5', (document) => {
+    Object.assign(document.connections['ember']!, { port, bindIp: '127.0.0.1' });
+  });
+  const client = new EmberClient('127.0.0.1', port);
+  t.teardown(() => client.discard());
+  client.on('error', () => {});
+  await client.connect();
+  await client.expand(client.tree as never);
+  const fader = (await client.getElementByPath('studio.fader.3')) as Model.TreeElement<Model.Parameter>;
+  await (await client.setValue(fader as never, 0.8)).response;
+  t.is(param(hub, 'studio/fader/3').value, 0.8);
+  const onair = (await client.getElementByPath('studio.onair')) as Model.TreeElement<Model.Parameter>;
+  param(hub, 'studio/onair').set(true);
+  await eventually(() => onair.contents.value === true, 'the consumer to see the studio on air');
+});
+
+test('ember device dashboard: the device’s tree reaches the WebSocket and the MQTT topics, and writes reach the device', async (t) => {
+  const device = await startDevice(t);
+  const broker = canRunBroker ? await startBroker() : undefined;
+  if (broker) t.teardown(() => broker.stop());
+  const nowhere = `mqtt://127.0.0.1:${await freePort()}`;
+  const hub = await runExample(t, 'ember-device-dashboard.json5', (document) => {
+    Object.assign(document.connections['desk']!, { port: device.port });
+    // Without Mosquitto the bus only tries to connect; the rest of the example runs the same.
+    Object.assign(document.connections['bus']!, { url: broker?.url ?? nowhere });
+  });
+  await eventually(() => hub.graph.get('desk/device/gain')?.value === 5, 'the device’s tree to be read');
+  const base = `http://127.0.0.1:${portOf(hub)}`;
+  const socket = new WebSocket(`ws://127.0.0.1:${portOf(hub)}/ws?filter=${encodeURIComponent('^desk/device/gain$')}`);
+  t.teardown(() => socket.close());
+  const heard: string[] = [];
+  socket.on('message', (data) => heard.push(String(data)));
+  await new Promise((resolve) => socket.once('open', resolve));
+  t.is(await (await fetch(`${base}/update?parameter=desk/device/gain&value=42`)).text(), 'OK');
+  t.deepEqual(device.sets(), ['1.1 42']);
+  await eventually(() => heard.some((message) => message.includes('"v":"42"')), 'the dashboard to hear the new gain');
+  if (broker) {
+    const client = await mqtt.connectAsync(broker.url);
+    t.teardown(() => client.endAsync());
+    const retained = new Promise<string>((resolve) => client.on('message', (_topic, payload) => resolve(payload.toString())));
+    await client.subscribeAsync('patchbay/desk/val/device/gain');
+    t.is(await retained, '42');
+  }
 });

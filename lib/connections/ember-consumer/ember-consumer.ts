@@ -1,0 +1,149 @@
+/**
+ * `ember-consumer`: an Ember+ consumer (R-E2, R-G1–R-G5). It connects to a provider over TCP,
+ * reads its tree (or the subtrees in `paths`) at every connect and shows each Ember+ parameter
+ * as a parameter of its own, typed and with the provider's access; values follow the provider.
+ * A hub write is a setValue, answered once the provider answers with the value written. It
+ * tells the provider nothing at start (R-G3): no value is sent but the writes hub clients make.
+ *
+ * Parameters:
+ *   <identifier path>   B I F S   as the provider says   one per Ember+ parameter: boolean B,
+ *                                                      integer and enum I (enum names in the
+ *                                                      connection's details), real F, string S;
+ *                                                      identifiers joined by `/`
+ */
+import { connect, type Socket } from 'node:net';
+import { Type } from '@sinclair/typebox';
+import type { Issue } from '../../core/issue.ts';
+import { checked, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
+import { DEFAULT_TIMEOUT_MS, DeviceLink } from '../device-link.ts';
+import { DEFAULT_MAX_PARAMETERS, DeviceParameters } from '../device-parameters.ts';
+import { DEFAULT_MAX_MESSAGE_BYTES, decodeMessage, KEEPALIVE_RESPONSE, S101Reader } from '../ember-plus.ts';
+import { Overruns } from '../overruns.ts';
+import { TreeReading } from './tree-reading.ts';
+
+const settings = Type.Object({
+  host: Type.String({ minLength: 1, description: "The provider's host name or IP address." }),
+  port: withDefault(Type.Integer({ minimum: 1, maximum: 65535, description: "The provider's TCP port." }), 9000),
+  paths: withDefault(
+    Type.Array(Type.String({ minLength: 1, description: 'An identifier path, segments joined by `/`, as the parameter ids show it.' }), {
+      description: 'Subtrees to read (`router/levels`); empty reads the whole tree.',
+    }),
+    [],
+  ),
+  timeout: withDefault(
+    Type.Integer({ minimum: 1, description: 'Milliseconds a write waits for the provider to answer with the value written (R-G1).' }),
+    DEFAULT_TIMEOUT_MS,
+  ),
+  maxParameters: withDefault(
+    Type.Integer({ minimum: 1, description: 'Parameters the provider can make appear; past it the rest are dropped (R-G4).' }),
+    DEFAULT_MAX_PARAMETERS,
+  ),
+  maxMessageBytes: withDefault(
+    Type.Integer({
+      minimum: 1024,
+      description: 'Bytes of one message from the provider, all its frames together; a larger one is dropped.',
+    }),
+    DEFAULT_MAX_MESSAGE_BYTES,
+  ),
+});
+
+const OVERRUN_KINDS = ['parameters', 'messages'] as const;
+
+export const emberConsumer = defineConnectionType({
+  type: 'ember-consumer',
+  summary: 'Reads an Ember+ provider’s tree and shows its parameters, following their values and writing them.',
+  settings,
+  parse(written) {
+    const issues: Issue[] = [];
+    const paths = written.paths.map((path, index) => {
+      const segments = path.split('/');
+      if (segments.some((segment) => segment === ''))
+        issues.push({ path: ['paths', index], message: 'segments are joined by single "/", with none empty' });
+      return segments;
+    });
+    return checked(issues, { ...written, paths });
+  },
+  discovers: () => ({ parameters: true }),
+  metrics: [
+    {
+      name: 'patchbay_ember_consumer_parameters',
+      help: 'Parameters an ember-consumer shows from its provider.',
+      kind: 'gauge',
+      samples: (details) => [{ value: Number(details['parameters'] ?? 0) }],
+    },
+    {
+      name: 'patchbay_ember_consumer_dropped_total',
+      help: 'What an ember-consumer dropped past its bounds, by kind (R-G4).',
+      kind: 'counter',
+      labelNames: ['kind'],
+      samples: (details) =>
+        Object.entries((details['dropped'] ?? {}) as Record<string, number>).map(([kind, value]) => ({ labels: { kind }, value })),
+    },
+  ],
+  create(context, { host, port, paths, timeout, maxParameters, maxMessageBytes }) {
+    const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
+    const warned = new Set<string>();
+    const enums = new Map<string, Record<string, string>>();
+    let socket: Socket | undefined;
+    let reading: TreeReading | undefined;
+    const link = new DeviceLink(
+      {
+        open(attempt) {
+          const opened = connect({ host, port });
+          socket = opened;
+          opened.setNoDelay(true);
+          const here = new TreeReading((message) => void opened.write(message), {
+            parameters,
+            log: context.log,
+            paths,
+            warned,
+            enums,
+            origin: `ember ${host}:${port}`,
+          });
+          reading = here;
+          const reader = new S101Reader(maxMessageBytes, {
+            message(ber) {
+              const met = decodeMessage(ber);
+              if (met === undefined) return overruns.dropped('messages', 'a message from the provider that does not decode');
+              here.receive(met);
+            },
+            keepalive: () => void opened.write(KEEPALIVE_RESPONSE),
+            dropped: (_kind, reason) => overruns.dropped('messages', `${reason} from the provider`),
+          });
+          opened.on('data', (chunk: Buffer) => reader.push(chunk));
+          opened.once('connect', () => {
+            attempt.up();
+            here.begin();
+          });
+          const down = (reason: string) => {
+            here.end();
+            attempt.down(reason);
+          };
+          opened.once('close', () => down(`the provider at ${host}:${port} closed the connection`));
+          opened.on('error', (error) => down(`${host}:${port}: ${error.message}`));
+        },
+        close() {
+          reading?.end();
+          socket?.destroy();
+        },
+      },
+      { scheduler: context.scheduler, status: overruns.status, timeoutMs: timeout },
+    );
+    const parameters = new DeviceParameters(context, link, overruns, maxParameters);
+    return {
+      start: () => link.start(),
+      details: () => ({
+        host,
+        port,
+        parameters: parameters.size,
+        dropped: { ...overruns.counts },
+        ...(enums.size > 0 ? { enums: Object.fromEntries([...enums].filter(([id]) => parameters.get(id) !== undefined)) } : {}),
+      }),
+      async stop() {
+        overruns.stop();
+        await link.stop();
+      },
+    };
+  },
+});

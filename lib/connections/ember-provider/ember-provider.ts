@@ -1,0 +1,293 @@
+/**
+ * `ember-provider`: an Ember+ provider over TCP serving the hub's parameters that match
+ * `expose` (R-E1). Each `/` of an address is a node and the parameter a leaf: B boolean,
+ * I integer, F real, S string parameters with the parameter's access, a trigger a function
+ * without arguments that fires it when invoked. Consumers that ask for a node (GetDirectory)
+ * or subscribe get every change below it; a consumer's setValue is a hub write (R-C
+ * conversion, origin `ember <peer>`), and the writer is always sent the hub's value after, so
+ * a refused write leaves it at the hub's. Parameters that appear are announced; parameters that
+ * go are shown offline. Numbers stay with addresses across reloads and restarts (see
+ * `ExposedTree`). Many consumers at once; one that stops reading is cut off past a bound.
+ *
+ * Parameters: none of its own.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { Type } from '@sinclair/typebox';
+import type { Model } from 'emberplus-connection';
+import type { Subscription } from 'rxjs';
+import { AddressPatterns } from '../../core/address-pattern.ts';
+import { HubError } from '../../core/errors.ts';
+import type { Parameter } from '../../core/parameter.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
+import type { Value, ValueType } from '../../core/value.ts';
+import { checked, defineConnectionType } from '../connection.ts';
+import { withDefault } from '../defaults.ts';
+import {
+  CommandNumber,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  decodeMessage,
+  type EmberElement,
+  type EmberValue,
+  ElementType,
+  elementsMessage,
+  functionContents,
+  invocationResultMessage,
+  KEEPALIVE_RESPONSE,
+  type Met,
+  nodeContents,
+  numbered,
+  ParameterAccess,
+  ParameterType,
+  parameterContents,
+  parentPath,
+  qualified,
+  S101Reader,
+} from '../ember-plus.ts';
+import { ConsumerSession } from './consumer-session.ts';
+import { type Entry, ExposedTree, type Leaf } from './exposed-tree.ts';
+
+const settings = Type.Object({
+  port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port consumers connect to; 0 picks a free one.' }), 9000),
+  bindIp: withDefault(Type.String({ description: 'The address to listen on; empty listens on every interface.' }), ''),
+  expose: withDefault(
+    Type.Array(Type.String({ minLength: 1, description: 'An address pattern (`studio/#`, `+/onair`).' }), {
+      description: 'Address patterns of the parameters to serve; none by default.',
+    }),
+    [],
+  ),
+  maxQueuedBytes: withDefault(
+    Type.Integer({ minimum: 1024, description: 'Bytes that may wait for one consumer; a consumer that stops reading is cut off past it.' }),
+    8 * 1024 * 1024,
+  ),
+  maxMessageBytes: withDefault(
+    Type.Integer({ minimum: 1024, description: 'Bytes of one message from a consumer, all its frames together; a larger one is dropped.' }),
+    DEFAULT_MAX_MESSAGE_BYTES,
+  ),
+});
+
+const EMBER_TYPES: Record<Exclude<ValueType, 'T'>, Model.ParameterType> = {
+  B: ParameterType.Boolean,
+  I: ParameterType.Integer,
+  F: ParameterType.Real,
+  S: ParameterType.String,
+};
+
+const ACCESS = {
+  'read-only': ParameterAccess.Read,
+  'write-only': ParameterAccess.Write,
+  'read-write': ParameterAccess.ReadWrite,
+} as const;
+
+export const emberProvider = defineConnectionType({
+  type: 'ember-provider',
+  summary: 'Serves the hub’s parameters to Ember+ consumers as a tree, taking their writes.',
+  settings,
+  parse(written) {
+    const patterns = AddressPatterns.compile(written.expose);
+    if (!patterns.ok) return { ok: false, issues: [{ path: ['expose'], message: patterns.error.message }] };
+    return checked([], { ...written, patterns: patterns.value });
+  },
+  claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
+  metrics: [
+    {
+      name: 'patchbay_ember_provider_consumers',
+      help: 'Consumers connected to an ember-provider.',
+      kind: 'gauge',
+      samples: (details) => [{ value: Number(details['consumers'] ?? 0) }],
+    },
+    {
+      name: 'patchbay_ember_provider_cut_off_total',
+      help: 'Consumers an ember-provider cut off because they stopped reading.',
+      kind: 'counter',
+      samples: (details) => [{ value: Number(details['cutOff'] ?? 0) }],
+    },
+  ],
+  create(context, { port, bindIp, patterns, maxQueuedBytes, maxMessageBytes }) {
+    const tree = new ExposedTree(context.records);
+    const sessions = new Set<ConsumerSession>();
+    /** Who follows each numbered path. */
+    const followers = new Map<string, Set<ConsumerSession>>();
+    const follows = new Map<string, Subscription>();
+    const ignored = new SparseLog(context.log, context.scheduler, 'ignored');
+    let graphWatch: Subscription | undefined;
+    let server: Server | undefined;
+    let listeningOn = 0;
+    let cutOff = 0;
+    let dropped = 0;
+
+    const contentsOf = (entry: Entry): EmberElement => {
+      if (entry.kind === 'node') return nodeContents(entry.identifier);
+      const { parameter } = entry;
+      if (parameter.type === 'T') return functionContents(entry.identifier);
+      return parameterContents(EMBER_TYPES[parameter.type], {
+        identifier: entry.identifier,
+        ...valueField(parameter.value),
+        access: ACCESS[parameter.access],
+        ...(entry.online ? {} : { isOnline: false }),
+      });
+    };
+    const valueMessage = (leaf: Leaf, value: Value | undefined): Buffer =>
+      elementsMessage([qualified(leaf.path, parameterContents(EMBER_TYPES[leaf.parameter.type as 'B'], valueField(value)))]);
+
+    /** Sends to everyone who follows the element at `path` or its parent, once each. */
+    const tell = (path: string, message: Buffer) => {
+      const above = followers.get(parentPath(path));
+      if (above) for (const session of above) session.send(message);
+      const at = followers.get(path);
+      if (at) for (const session of at) if (!above?.has(session)) session.send(message);
+    };
+
+    const follow = (parameter: Parameter) => {
+      if (follows.has(parameter.address) || !patterns.matches(parameter.address)) return;
+      for (const entry of tree.add(parameter)) tell(entry.path, elementsMessage([qualified(entry.path, contentsOf(entry))]));
+      const leaf = tree.leafOf(parameter.address) as Leaf;
+      if (parameter.type === 'T') return void follows.set(parameter.address, { unsubscribe() {} } as Subscription);
+      follows.set(
+        parameter.address,
+        parameter.changes$.subscribe((value) => tell(leaf.path, valueMessage(leaf, value))),
+      );
+    };
+    const unfollow = (address: string) => {
+      follows.get(address)?.unsubscribe();
+      follows.delete(address);
+      const leaf = tree.remove(address);
+      if (leaf) tell(leaf.path, elementsMessage([qualified(leaf.path, contentsOf(leaf))]));
+    };
+
+    const subscribe = (session: ConsumerSession, path: string) => {
+      session.subscriptions.add(path);
+      const set = followers.get(path) ?? new Set();
+      set.add(session);
+      followers.set(path, set);
+    };
+    const unsubscribe = (session: ConsumerSession, path: string) => {
+      session.subscriptions.delete(path);
+      followers.get(path)?.delete(session);
+    };
+    const forget = (session: ConsumerSession) => {
+      sessions.delete(session);
+      for (const path of session.subscriptions) followers.get(path)?.delete(session);
+    };
+
+    const directory = (session: ConsumerSession, path: string) => {
+      const entry = tree.at(path);
+      if (entry === undefined) return;
+      subscribe(session, path);
+      if (entry.kind === 'leaf') return session.send(elementsMessage([qualified(path, contentsOf(entry))]));
+      const online = [...entry.children.values()].filter((child) => child.kind === 'node' || child.online);
+      if (path === '') return session.send(elementsMessage(online.map((child) => numbered(child.number, contentsOf(child)))));
+      const children = new Map(online.map((child) => [child.number, contentsOf(child)]));
+      session.send(elementsMessage([qualified(path, contentsOf(entry), children)]));
+    };
+
+    const write = (session: ConsumerSession, path: string, value: EmberValue | undefined) => {
+      const entry = tree.at(path);
+      if (entry?.kind !== 'leaf' || !entry.online || entry.parameter.type === 'T') return;
+      if (value === undefined || value === null || Buffer.isBuffer(value)) return;
+      const { parameter } = entry;
+      // The writer always hears the hub's value after its write: the new one, or the one that stayed.
+      const answer = () => session.send(valueMessage(entry, parameter.value));
+      if (parameter.remote) {
+        const taken = parameter.set(value, session.origin, answer);
+        if (!taken.ok) answer();
+        return;
+      }
+      const result = parameter.set(value, session.origin);
+      const heardIt = session.subscriptions.has(parentPath(path)) || session.subscriptions.has(path);
+      if (!result.ok || !result.value || !heardIt) answer();
+    };
+
+    const invoke = (session: ConsumerSession, path: string, id: number) => {
+      const entry = tree.at(path);
+      const fired = entry?.kind === 'leaf' && entry.online && entry.parameter.type === 'T' && entry.parameter.set(null, session.origin).ok;
+      session.send(invocationResultMessage(id, fired === true));
+    };
+
+    const receive = (session: ConsumerSession, met: readonly Met[]) => {
+      for (const item of met) {
+        if (item.kind === 'command') {
+          const { command, path } = item;
+          if (command.number === CommandNumber.GetDirectory) directory(session, path);
+          else if (command.number === CommandNumber.Subscribe) subscribe(session, path);
+          else if (command.number === CommandNumber.Unsubscribe) unsubscribe(session, path);
+          else if (command.number === CommandNumber.Invoke)
+            invoke(session, path, (command as { invocation?: { id?: number } }).invocation?.id ?? 0);
+        } else if (item.kind === 'element' && item.contents.type === ElementType.Parameter) {
+          // Some consumers send the element they read, children (none) and all: it is a setValue all the same.
+          write(session, item.path, item.contents.value);
+        }
+      }
+    };
+
+    const accept = (socket: Socket) => {
+      socket.setNoDelay(true);
+      const session = new ConsumerSession(socket, maxQueuedBytes, (gone) => {
+        cutOff++;
+        forget(gone);
+        context.log.warn(`${gone.origin} stopped reading: cut off with more than ${maxQueuedBytes} bytes waiting for it`);
+      });
+      sessions.add(session);
+      const reader = new S101Reader(maxMessageBytes, {
+        message(ber) {
+          const met = decodeMessage(ber);
+          if (met === undefined) {
+            dropped++;
+            return ignored.warn(`${session.origin}: a message that does not decode, dropped`);
+          }
+          receive(session, met);
+        },
+        keepalive: () => session.send(KEEPALIVE_RESPONSE),
+        dropped(_kind, reason) {
+          dropped++;
+          ignored.warn(`${session.origin}: ${reason}, dropped`);
+        },
+      });
+      socket.on('data', (chunk: Buffer) => reader.push(chunk));
+      socket.on('error', () => {});
+      socket.once('close', () => forget(session));
+    };
+
+    return {
+      async start() {
+        const { graph } = context;
+        graphWatch = graph.added$.subscribe(follow);
+        graphWatch.add(graph.removed$.subscribe((parameter) => unfollow(parameter.address)));
+        graphWatch.add(
+          graph.tables$.subscribe((table) => {
+            for (const parameter of table.parameters()) {
+              if (table.added) follow(parameter);
+              else unfollow(parameter.address);
+            }
+          }),
+        );
+        for (const parameter of graph.all()) follow(parameter);
+        const listening = createServer(accept);
+        server = listening;
+        await new Promise<void>((resolve, reject) => {
+          listening.once('error', (error) =>
+            reject(new HubError('PB_START_FAILED', `cannot listen on ${bindIp || '*'}:${port}: ${error.message}`)),
+          );
+          listening.listen({ port, ...(bindIp ? { host: bindIp } : {}), exclusive: true }, () => {
+            listeningOn = (listening.address() as { port: number }).port;
+            resolve();
+          });
+        });
+      },
+      details: () => ({ port: listeningOn, consumers: sessions.size, parameters: follows.size, cutOff, dropped }),
+      async stop() {
+        graphWatch?.unsubscribe();
+        for (const subscription of follows.values()) subscription.unsubscribe();
+        follows.clear();
+        for (const session of sessions) session.close();
+        sessions.clear();
+        const closing = server;
+        server = undefined;
+        if (closing?.listening) await new Promise((resolve) => closing.close(resolve));
+      },
+    };
+  },
+});
+
+function valueField(value: Value | undefined): { value?: EmberValue } {
+  return value === undefined ? {} : { value: value as EmberValue };
+}
