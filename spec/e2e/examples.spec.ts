@@ -17,7 +17,6 @@ import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { canRunBroker, startBroker } from '../helpers/mosquitto.ts';
-import { freePort } from '../helpers/ports.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunLiblo, oscsend, startDump, whyNoLiblo } from '../helpers/liblo.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';

@@ -73,7 +73,7 @@ export const osc = defineConnectionType({
     let parameters: DeviceParameters | undefined;
 
     const sendTo =
-      (id: string, address: string, type: ValueType): DeviceSend =>
+      (address: string, type: ValueType): DeviceSend =>
       (value: Value, confirm) => {
         const packet = encodeWrite(address, type, value);
         transport?.send(packet, (error) => {
@@ -94,7 +94,7 @@ export const osc = defineConnectionType({
         refusals.warn(`${message.address} is not learned: it makes no parameter id of its own`);
         return undefined;
       }
-      const parameter = parameters?.define(id, { type, access: 'read-write' }, sendTo(id, message.address, type), { echoes: false });
+      const parameter = parameters?.define(id, { type, access: 'read-write' }, sendTo(message.address, type), { echoes: false });
       if (!parameter) return undefined;
       const made = { parameter, access: 'read-write' as const };
       bound.set(message.address, made);
@@ -135,7 +135,7 @@ export const osc = defineConnectionType({
         link = new DeviceLink(transport, { scheduler: context.scheduler, status: overruns.status, timeoutMs: settings.timeout });
         parameters = new DeviceParameters(context, link, overruns, settings.maxParameters);
         for (const entry of settings.addresses) {
-          const parameter = parameters.define(entry.id, entry, sendTo(entry.id, entry.address, entry.type), { echoes: false });
+          const parameter = parameters.define(entry.id, entry, sendTo(entry.address, entry.type), { echoes: false });
           if (parameter) bound.set(entry.address, { parameter, access: entry.access });
         }
         return link.start();
