@@ -50,12 +50,22 @@ test.serial(
     }
     t.deepEqual(
       listed.filter(
-        (f) =>
-          /^package\/(lib|spec|bench|\.ci|\.git|node_modules|tsconfig|flows\/\.patchbay)/.test(f) && f !== 'package/spec/requirements.md',
+        (f) => /^package\/(lib|spec|bench|\.ci|\.git|tsconfig|flows\/\.patchbay)/.test(f) && f !== 'package/spec/requirements.md',
       ),
       [],
       'no sources (dist/ holds them compiled), specs, benchmarks, CI or build files; the contract, spec/requirements.md, is documentation',
     );
+    // node_modules/ holds the bundled dependencies alone (emberplus-connection and what it
+    // needs: npm ignores an installed package's `overrides`), as the lock file marks them.
+    const lock = JSON.parse(await readFile(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+      packages: Record<string, { inBundle?: boolean }>;
+    };
+    const bundled = new Set(Object.entries(lock.packages).flatMap(([path, entry]) => (entry.inBundle ? [path] : [])));
+    t.true(bundled.has('node_modules/emberplus-connection'), 'emberplus-connection is bundled');
+    const packed = new Set(
+      listed.flatMap((f) => (f.startsWith('package/node_modules/') ? [packageFolder(f.slice('package/'.length))] : [])),
+    );
+    t.deepEqual([...packed].sort(), [...bundled].sort(), 'node_modules/ holds exactly the bundled packages');
 
     // Every relative link of the packaged README, and of the docs it packs, points at a file
     // the package holds (and at a heading that is there, when it names one).
@@ -155,3 +165,11 @@ export default flow;
     await Promise.all(typeChecks);
   },
 );
+
+/** The package folder a packed file is in: `node_modules/a/x.js` → `node_modules/a`, `node_modules/@s/b/x` → `node_modules/@s/b`. */
+function packageFolder(file: string): string {
+  const parts = file.split('/');
+  let end = 0;
+  for (let i = 0; i < parts.length - 1; i++) if (parts[i] === 'node_modules') end = parts[i + 1]?.startsWith('@') ? i + 3 : i + 2;
+  return parts.slice(0, end).join('/');
+}
