@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { closeSync, constants, existsSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -235,4 +237,30 @@ test('ember device dashboard: the device’s tree reaches the WebSocket and the 
     await client.subscribeAsync('patchbay/desk/val/device/gain');
     t.is(await retained, '42');
   }
+});
+
+test('status poll: a player JSON status polled into parameters drives on-air, and the cue button posts the dashboard clip', async (t) => {
+  const cues: string[] = [];
+  let playing = false;
+  const player = createServer((req, res) => {
+    if (req.method === 'POST') cues.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ current: { name: 'Intro', remaining: 12.5 }, state: { playing } }));
+  });
+  await new Promise<void>((resolve) => player.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => player.close());
+  const { port } = player.address() as AddressInfo;
+  const hub = await runExample(t, 'status-poll.json5', (document) => {
+    for (const request of document.connections['player']!['requests'] as { url: string }[])
+      request.url = request.url.replace('${PLAYER_URL:-http://127.0.0.1:8080}', `http://127.0.0.1:${port}`);
+  });
+  await eventually(() => hub.graph.get('player/status/clip')?.value === 'Intro', 'the polled clip');
+  t.is(param(hub, 'player/status/remaining').value, 12.5);
+  t.is(param(hub, 'studio/onair').value, false);
+  playing = true;
+  await eventually(() => hub.graph.get('studio/onair')?.value === true, 'on air once the player plays');
+  const base = `http://127.0.0.1:${portOf(hub)}`;
+  t.is((await fetch(`${base}/update?parameter=panel/clip&value=Outro`)).status, 200);
+  t.is((await fetch(`${base}/update?parameter=player/cue/send&value=`)).status, 200);
+  t.deepEqual(cues, ['/api/cue?clip=Outro']);
 });
