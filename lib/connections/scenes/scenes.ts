@@ -18,6 +18,7 @@
 import { Type } from '@sinclair/typebox';
 import { segmentPattern } from '../../core/address.ts';
 import { AddressPatterns } from '../../core/address-pattern.ts';
+import { ok } from '../../core/errors.ts';
 import type { Issue } from '../../core/issue.ts';
 import type { OwnedParameter, Parameter } from '../../core/parameter.ts';
 import type { Json, Value } from '../../core/value.ts';
@@ -100,6 +101,8 @@ function parseScenes(scenes: readonly { id: string; members: string[] }[]): { is
   return { issues, parsed };
 }
 
+const TAKEN = ok(true);
+
 /** How many addresses a report names one by one before it says how many more. */
 const NAMED = 10;
 const listed = (addresses: readonly string[]) =>
@@ -135,7 +138,6 @@ export const scenes = defineConnectionType({
       private stored: StoredScene | undefined;
       private readonly following: (() => void)[] = [];
       private readonly differing = new Set<string>();
-      private recalling = false;
       /** Counts recalls, so that late device answers are reported only for the latest one. */
       private recallNumber = 0;
       private readonly dirty: OwnedParameter;
@@ -143,8 +145,8 @@ export const scenes = defineConnectionType({
 
       constructor(private readonly settings: SceneSettings) {
         const { id } = settings;
-        context.define(`${id}/store`, { type: 'T', access: 'write-only', onWrite: () => this.store() });
-        context.define(`${id}/recall`, { type: 'T', access: 'write-only', onWrite: () => this.recall() });
+        this.command(`${id}/store`, () => this.store());
+        this.command(`${id}/recall`, () => this.recall());
         this.dirty = context.define(`${id}/dirty`, { type: 'B', access: 'read-only', initial: false });
         this.report = context.define(`${id}/report`, { type: 'S', access: 'read-only', initial: 'not stored yet' });
         this.stored = storedSceneOf(context.records.get(this.key));
@@ -152,6 +154,30 @@ export const scenes = defineConnectionType({
           this.report.report(`${Object.keys(this.stored.values).length} members stored at ${new Date(this.stored.at).toISOString()}`);
           this.follow();
         }
+      }
+
+      /**
+       * A trigger that runs `work` and fires for whoever listens. Its writer is answered once
+       * what the work stored is as safe as the hub promises (R-S4): an HTTP client that has
+       * its `OK` for a store knows the scene survives the hub being killed. A trigger's write
+       * alone would be answered at once, so the trigger answers itself (as a device's
+       * parameter does when the device confirms).
+       */
+      private command(id: string, work: () => void): void {
+        const trigger: OwnedParameter = context.define(id, {
+          type: 'T',
+          access: 'write-only',
+          device: true,
+          forward: (_value, origin, answered) => {
+            work();
+            trigger.report(true, origin);
+            if (answered) {
+              if (context.settled) context.settled(() => answered(TAKEN));
+              else answered(TAKEN);
+            }
+            return TAKEN;
+          },
+        });
       }
 
       private get key(): string {
@@ -207,8 +233,8 @@ export const scenes = defineConnectionType({
        * Writes every kept value whose parameter exists and still matches the members, in one
        * synchronous loop: the whole scene lands in this turn. Gone members are skipped and
        * listed; a refused write is listed and the others are written. A recall that a write
-       * of this one sets off again (a rule from a member to recall) is not run: it would
-       * never end.
+       * of this one sets off again (a rule from a member to recall) settles: it writes the
+       * values already there, which changes nothing and fires no rule.
        */
       recall(): void {
         const id = this.settings.id;
@@ -217,11 +243,6 @@ export const scenes = defineConnectionType({
           this.report.report('recall: nothing stored yet; store the scene first');
           return;
         }
-        if (this.recalling) {
-          context.log.warn(`scene ${id}: a recall set off by its own recall was not run`);
-          return;
-        }
-        this.recalling = true;
         const number = ++this.recallNumber;
         const gone: string[] = [];
         const refused: string[] = [];
@@ -234,29 +255,25 @@ export const scenes = defineConnectionType({
           if (allRefused.length) parts.push(`refused: ${listed(allRefused)}`);
           this.report.report(parts.join('; '));
         };
-        try {
-          for (const [address, value] of Object.entries(stored.values)) {
-            const parameter = context.graph.get(address);
-            if (!parameter || !this.settings.patterns.matches(address)) {
-              gone.push(address);
-              continue;
-            }
-            const result = parameter.set(value, this.origin, (answer) => {
-              if (answer.ok) return;
-              context.log.warn(`scene ${id}: ${answer.error.message} (${answer.error.code})`);
-              if (number !== this.recallNumber) return;
-              lateRefusals.push(`${address} (${answer.error.code})`);
-              written--;
-              show();
-            });
-            if (result.ok) written++;
-            else {
-              refused.push(`${address} (${result.error.code})`);
-              context.log.warn(`scene ${id}: ${result.error.message} (${result.error.code})`);
-            }
+        for (const [address, value] of Object.entries(stored.values)) {
+          const parameter = context.graph.get(address);
+          if (!parameter || !this.settings.patterns.matches(address)) {
+            gone.push(address);
+            continue;
           }
-        } finally {
-          this.recalling = false;
+          const result = parameter.set(value, this.origin, (answer) => {
+            if (answer.ok) return;
+            context.log.warn(`scene ${id}: ${answer.error.message} (${answer.error.code})`);
+            if (number !== this.recallNumber) return;
+            lateRefusals.push(`${address} (${answer.error.code})`);
+            written--;
+            show();
+          });
+          if (result.ok) written++;
+          else {
+            refused.push(`${address} (${result.error.code})`);
+            context.log.warn(`scene ${id}: ${result.error.message} (${result.error.code})`);
+          }
         }
         show();
         context.log.info(`scene ${id}: ${written} members recalled${gone.length ? `, ${gone.length} gone` : ''}`);

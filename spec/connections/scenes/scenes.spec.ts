@@ -247,7 +247,7 @@ test('a store over maxMembers keeps nothing, says so, and degrades the connectio
   t.is(hub.connection('show')?.info.status, 'ok');
 });
 
-test('a recall that its own writes set off again (a rule from a member to recall) runs once', async (t) => {
+test('a recall that its own writes set off again (a rule from a member to recall) settles: the values are there already', async (t) => {
   const hub = await startHub(t, {
     connections: {
       studio,
