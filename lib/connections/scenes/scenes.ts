@@ -9,6 +9,7 @@
  *   <id>/store    T   write-only   keeps the current values of the scene's members
  *   <id>/recall   T   write-only   writes the kept values back, in one turn
  *   <id>/dirty    B   read-only    true while a kept member that exists differs from the scene
+ *   <id>/members  I   read-only    how many members the stored scene holds; 0 before a store
  *   <id>/report   S   read-only    what the last store or recall did: how many members, which
  *                                  were gone, refused or over the bound
  *
@@ -33,7 +34,7 @@ const settings = Type.Object({
           id: Type.String({
             pattern: segmentPattern,
             expected: 'an id of 1–128 characters A-Z a-z 0-9 _ - .',
-            description: 'Names the scene: its parameters are <id>/store, <id>/recall, <id>/dirty and <id>/report.',
+            description: 'Names the scene: its parameters are <id>/store, <id>/recall, <id>/dirty, <id>/members and <id>/report.',
           }),
           members: Type.Array(Type.String({ minLength: 1 }), {
             minItems: 1,
@@ -44,7 +45,7 @@ const settings = Type.Object({
         },
         { additionalProperties: false },
       ),
-      { description: 'The scenes, each with its own store, recall, dirty and report parameters.' },
+      { description: 'The scenes, each with its own store, recall, dirty, members and report parameters.' },
     ),
     [],
   ),
@@ -141,6 +142,7 @@ export const scenes = defineConnectionType({
       /** Counts recalls, so that late device answers are reported only for the latest one. */
       private recallNumber = 0;
       private readonly dirty: OwnedParameter;
+      private readonly size: OwnedParameter;
       private readonly report: OwnedParameter;
 
       constructor(private readonly settings: SceneSettings) {
@@ -148,9 +150,11 @@ export const scenes = defineConnectionType({
         this.command(`${id}/store`, () => this.store());
         this.command(`${id}/recall`, () => this.recall());
         this.dirty = context.define(`${id}/dirty`, { type: 'B', access: 'read-only', initial: false });
+        this.size = context.define(`${id}/members`, { type: 'I', access: 'read-only', initial: 0 });
         this.report = context.define(`${id}/report`, { type: 'S', access: 'read-only', initial: 'not stored yet' });
         this.stored = storedSceneOf(context.records.get(this.key));
         if (this.stored) {
+          this.size.report(Object.keys(this.stored.values).length);
           this.report.report(`${Object.keys(this.stored.values).length} members stored at ${new Date(this.stored.at).toISOString()}`);
           this.follow();
         }
@@ -224,6 +228,7 @@ export const scenes = defineConnectionType({
         for (const p of members) values[p.address] = p.value as Value;
         this.stored = { at: context.scheduler.now(), values };
         context.records.set(this.key, { at: this.stored.at, values });
+        this.size.report(members.length);
         this.report.report(`${members.length} members stored at ${new Date(this.stored.at).toISOString()}`);
         context.log.info(`scene ${id}: ${members.length} members stored`);
         this.follow();

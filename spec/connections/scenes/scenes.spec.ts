@@ -31,10 +31,12 @@ test('each scene has store and recall triggers, a read-only dirty flag and a rep
       ['show/news/store', 'T', 'write-only'],
       ['show/news/recall', 'T', 'write-only'],
       ['show/news/dirty', 'B', 'read-only'],
+      ['show/news/members', 'I', 'read-only'],
       ['show/news/report', 'S', 'read-only'],
     ],
   );
   t.is(param(hub, 'show/news/report').value, 'not stored yet');
+  t.is(param(hub, 'show/news/members').value, 0);
 });
 
 test('a recall writes back the values kept at store, with the scene as who changed them', async (t) => {
@@ -43,6 +45,7 @@ test('a recall writes back the values kept at store, with the scene as who chang
   param(hub, 'studio/camera').set(3);
   t.true(param(hub, 'show/news/store').set(true).ok);
   t.regex(String(param(hub, 'show/news/report').value), /^4 members stored at \d{4}-/);
+  t.is(param(hub, 'show/news/members').value, 4);
   param(hub, 'studio/title').set('Sport');
   param(hub, 'studio/camera').set(7);
   param(hub, 'studio/level').set(0.9);
