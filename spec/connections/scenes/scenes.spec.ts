@@ -127,7 +127,11 @@ test('a recall lands in one event-loop turn: rules fed by every member all run i
   for (const address of ['copies/title', 'copies/level', 'copies/camera'])
     param(hub, address).changes$.subscribe(() => seen.push([address, turn]));
   const recalledIn = turn;
+  // The recall trigger fires after its members are written: what sees the whole scene at once.
+  const atFire: unknown[] = [];
+  param(hub, 'show/news/recall').changes$.subscribe(() => atFire.push(param(hub, 'copies/title').value, param(hub, 'copies/camera').value));
   param(hub, 'show/news/recall').set(true);
+  t.deepEqual(atFire, ['News', 4]);
   counting = false;
   await new Promise((resolve) => setImmediate(resolve));
   t.deepEqual(seen, [
