@@ -294,7 +294,7 @@ function App() {
       <h1>patchbay</h1>
       <span class=${`link ${link.replace(' ', '-')}`} data-testid="link">${link}</span>
       <nav>
-        ${['parameters', 'scenes', 'connections', 'rules', 'problems', 'log'].map(
+        ${['parameters', ...(connections.some(hasScenes) ? ['scenes'] : []), 'connections', 'rules', 'problems', 'log'].map(
           (name) =>
             html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}
@@ -359,12 +359,15 @@ function Tiles({ parameters, write }) {
   })}</div>`;
 }
 
+/** Whether a connection holds scenes: the scenes tab shows only where a flow has them. */
+const hasScenes = (/** @type {Connection} */ c) => c.type === 'scenes';
+
 // The scenes of every scenes connection (R-Y1): each with its dirty state, what its last
 // store or recall did, and buttons that fire its store and recall triggers. The hub checks
 // each write against the login's access, as for any other write.
 /** @param {{ parameters: Listing[], connections: Connection[], write: Write }} props */
 function Scenes({ parameters, connections, write }) {
-  const sceneConnections = new Set(connections.filter((c) => c.type === 'scenes').map((c) => c.id));
+  const sceneConnections = new Set(connections.filter(hasScenes).map((c) => c.id));
   const scenes = parameters
     .filter((p) => sceneConnections.has(p.p.slice(0, p.p.indexOf('/'))) && p.p.endsWith('/recall'))
     .map((p) => p.p.slice(0, -'/recall'.length));

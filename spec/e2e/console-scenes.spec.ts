@@ -55,3 +55,20 @@ live(`a token that may not write a scene's triggers is refused from the console,
   await page.locator('.notice.error').filter({ hasText: 'show/news/store' }).waitFor();
   t.is(param(hub, 'show/news/report').value, 'not stored yet');
 });
+
+live(`on a phone the console with scenes fits the screen, and a flow without scenes has no scenes tab${whyNoBrowser}`, async (t) => {
+  const { base } = await serve(t, {}, show);
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto(`${base}/console/`);
+  await page.locator('[data-testid=link].live').waitFor();
+  await page.getByRole('button', { name: 'scenes', exact: true }).click();
+  await page.locator('li[data-scene="show/news"]').waitFor();
+  t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'the scenes tab is wider than a phone');
+
+  const plain = await serve(t, {}, { studio: show.studio });
+  await page.goto(`${plain.base}/console/`);
+  await page.locator('[data-testid=link].live').waitFor();
+  await page.getByRole('button', { name: 'connections', exact: true }).waitFor();
+  t.is(await page.getByRole('button', { name: 'scenes', exact: true }).count(), 0);
+});
