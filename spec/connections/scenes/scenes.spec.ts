@@ -289,3 +289,16 @@ test('the flow file refuses a member that is not an address pattern and a scene 
   t.regex(text, /connections\.show\.scenes\[0\]\.members.*not an address pattern/);
   t.regex(text, /connections\.show\.scenes\[1\]\.id.*defined twice/);
 });
+
+test('without maxMembers a scene keeps at most 10,000 members: "#" over 10,001 parameters stores nothing', async (t) => {
+  const hub = await startHub(t, {
+    connections: {
+      many: { type: 'dummy', parameters: Array.from({ length: 10_001 }, (_, i) => `p${i},I,${i}`) },
+      show: { type: 'scenes', scenes: [{ id: 'everything', members: ['#'] }] },
+    },
+  });
+  param(hub, 'show/everything/store').set(true);
+  t.regex(String(param(hub, 'show/everything/report').value), /match 10001 parameters, more than maxMembers \(10000\)/);
+  t.is(param(hub, 'show/everything/members').value, 0);
+  t.is(hub.connection('show')?.info.code, 'PB_OVER_LIMIT');
+});
