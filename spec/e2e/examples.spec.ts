@@ -264,3 +264,27 @@ test('status poll: a player JSON status polled into parameters drives on-air, an
   t.is((await fetch(`${base}/update?parameter=player/cue/send&value=`)).status, 200);
   t.deepEqual(cues, ['/api/cue?clip=Outro']);
 });
+
+test('scenes show: the news and sport scenes are stored and recalled, every setting at once, and the tally follows', async (t) => {
+  const hub = await runExample(t, 'scenes-show.json5');
+  const studio = () => ['lights/key', 'lights/color', 'camera', 'graphics/lower-third'].map((id) => param(hub, `studio/${id}`).value);
+  param(hub, 'show/news/store').set(true);
+  param(hub, 'studio/lights/key').set(1);
+  param(hub, 'studio/lights/color').set('warm');
+  param(hub, 'studio/camera').set(2);
+  param(hub, 'studio/graphics/lower-third').set('Sport Tonight');
+  t.true(param(hub, 'show/news/dirty').value);
+  param(hub, 'show/sport/store').set(true);
+  t.false(param(hub, 'studio/tally').value);
+
+  param(hub, 'show/news/recall').set(true);
+  t.deepEqual(studio(), [0.8, 'cold', 1, 'Evening News']);
+  t.true(param(hub, 'studio/tally').value, 'camera 1 is on air');
+  t.is(param(hub, 'show/news/report').value, '6 of 6 members recalled');
+  t.true(param(hub, 'show/sport/dirty').value);
+  param(hub, 'show/sport/recall').set(true);
+  t.deepEqual(studio(), [1, 'warm', 2, 'Sport Tonight']);
+  t.false(param(hub, 'studio/tally').value);
+  t.false(param(hub, 'show/sport/dirty').value);
+  t.deepEqual(hub.problems(), []);
+});
