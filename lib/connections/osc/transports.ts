@@ -9,6 +9,7 @@ import { lookup } from 'node:dns/promises';
 import { connect, type Socket as TcpSocket } from 'node:net';
 import { HubError } from '../../core/errors.ts';
 import type { LinkAttempt, LinkProtocol } from '../device-link.ts';
+import { roomForBursts } from '../datagrams.ts';
 import { SlipReader, slipFrame } from './slip.ts';
 
 export interface PacketHandlers {
@@ -65,6 +66,7 @@ export class UdpTransport implements OscTransport {
     });
     socket.bind(port, bindIp || undefined, () => {
       this.localPort = socket.address().port;
+      roomForBursts(socket);
       if (host === '') return attempt.up();
       // Resolved once a link, not at every send: a name lookup per fader move would cost more than the send.
       lookup(host, { family: bindIp.includes(':') ? 6 : 4 }).then(

@@ -16,6 +16,7 @@ import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { HubError } from '../../core/errors.ts';
 import { defineConnectionType } from '../connection.ts';
+import { roomForBursts } from '../datagrams.ts';
 import { withDefault } from '../defaults.ts';
 import type { LinkAttempt } from '../device-link.ts';
 import {
@@ -88,6 +89,7 @@ function udp(
         });
         opened.bind({ port, address: bindIp || undefined, exclusive: true }, () => {
           bound = opened.address().port;
+          roomForBursts(opened);
           attempt.up();
         });
       })();
