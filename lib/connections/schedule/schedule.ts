@@ -106,6 +106,7 @@ const isEntryRecord = (value: unknown): value is EntryRecord =>
 
 const clockIds = { time: 'clock/time', date: 'clock/date', weekday: 'clock/weekday' } as const;
 const minute = 60_000;
+const utc = Zone.named('UTC') as Zone;
 
 const unknownZone = (name: string) => `expected an IANA time zone such as Europe/Berlin; this machine knows no zone "${name}"`;
 
@@ -140,8 +141,9 @@ export const schedule = defineConnectionType({
             message: `expected a cron expression of six fields, seconds first ("0 0 6 * * MON-FRI"): ${read.reason}`,
           });
         } else if (entryZone) times = cronTimes(read.calendar, entryZone);
-      } else if (entry.at !== undefined && entryZone) {
-        const at = instantOfIso(entry.at, entryZone);
+      } else if (entry.at !== undefined) {
+        // An unknown zone is reported above; the date-time is still checked, in UTC.
+        const at = instantOfIso(entry.at, entryZone ?? utc);
         if (at === undefined) {
           issues.push({
             path: [...path, 'at'],
@@ -174,6 +176,7 @@ export const schedule = defineConnectionType({
   },
   create(context, { zone, entries }) {
     const { scheduler, records } = context;
+    /** What each entry waits for, by its id (and a catch-up fire, by "<id> catch-up"): what `stop` cancels. */
     const waits = new Map<string, Subscription>();
     let clockWait: Subscription | undefined;
     let stopped = false;
@@ -238,10 +241,15 @@ export const schedule = defineConnectionType({
           context.log.info(`${id}: the fire due at ${when} passed while the hub was down; it fires now (catchUp)`);
           // Handled only as it fires: a hub that stops before then still owes it.
           context.whenRunning(() => {
-            if (stopped || enabled.value !== true) return;
-            handled(scheduler.now());
-            fire.report(true);
-            plan();
+            if (stopped) return;
+            const catchUpFire = after(scheduler, 0, () => {
+              waits.delete(`${id} catch-up`);
+              if (enabled.value !== true) return;
+              handled(scheduler.now());
+              fire.report(true);
+              plan();
+            });
+            waits.set(`${id} catch-up`, catchUpFire);
           });
         } else {
           context.log.info(`${id}: the fire due at ${when} passed while the hub was down; dropped`);
