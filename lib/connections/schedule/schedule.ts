@@ -267,7 +267,8 @@ export const schedule = defineConnectionType({
           weekday: context.define(clockIds.weekday, { type: 'I', access: 'read-only' }),
         };
         for (const entry of entries) runEntry(entry);
-        showClock(clock, scheduler.now());
+        // Shown once rules listen, so that rules built on the clock hear its first reading too.
+        context.whenRunning(() => stopped || showClock(clock, scheduler.now()));
       },
       details: () => ({ timezone: zone.name, entries: entries.length }),
       stop() {
