@@ -168,6 +168,36 @@ test('a fire missed while the hub was down is dropped; with catchUp it fires onc
   }
 });
 
+test("an entry's own catchUp: false drops its missed fire where the connection catches up", async (t) => {
+  const state = await storeWith(t);
+  const clock = clockAt('2026-06-01T03:00:00Z');
+  const settings = { timezone: 'Europe/Berlin', catchUp: true, entries: [{ id: 'onair', cron: '0 0 6 * * *', catchUp: false }] };
+  await (await scheduleHub(t, clock, settings, state)).stop();
+  clock.advanceBy(3 * hour);
+  const second = await scheduleHub(t, clock, settings, state);
+  const fires = record(t, param(second, 'plan/onair/fire'), () => clock.now);
+  clock.advanceBy(0);
+  t.deepEqual(fires, []);
+});
+
+test('a clock set back across a restart does not fire a handled time again', async (t) => {
+  const state = await storeWith(t);
+  const clock = clockAt('2026-06-01T10:00:30Z');
+  const settings = { timezone: 'UTC', entries: [{ id: 'minute', cron: '0 * * * * *' }] };
+  const first = await scheduleHub(t, clock, settings, state);
+  const before = record(t, param(first, 'plan/minute/fire'), () => clock.now);
+  clock.advanceBy(60_000);
+  t.deepEqual(times(before), ['2026-06-01T10:01:00Z']);
+  await state.settled();
+  await first.stop();
+  clock.scheduler.frame = Date.parse('2026-06-01T10:00:10Z'); // the machine's clock is set back 80 s
+  const second = await scheduleHub(t, clock, settings, state);
+  const after = record(t, param(second, 'plan/minute/fire'), () => clock.now);
+  t.is(param(second, 'plan/minute/next').value, '2026-06-01T10:02:00+00:00');
+  clock.advanceBy(2 * 60_000);
+  t.deepEqual(times(after), ['2026-06-01T10:02:00Z']);
+});
+
 test('an entry that was disabled while its time passed does not catch it up', async (t) => {
   const state = await storeWith(t);
   const clock = clockAt('2026-06-01T03:00:00Z');
