@@ -2,7 +2,7 @@ import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import type { StateStore } from '../../../lib/state/store.ts';
-import { param, record, startHub } from '../../helpers/hub.ts';
+import { flowOf, param, record, startHub } from '../../helpers/hub.ts';
 import { storeWith } from '../../helpers/state.ts';
 import { VirtualClock } from '../../helpers/virtual-time.ts';
 
@@ -238,6 +238,21 @@ test('stopping the connection cancels its waits', async (t) => {
   clock.advanceBy(10_000);
   t.is(fires.length, 2);
   t.is(clock.scheduler.actions.length, 0, 'nothing left scheduled');
+});
+
+test('a reload with other entries restarts the connection: the new entries fire, the old ones wait no more', async (t) => {
+  const clock = clockAt('2026-06-01T10:00:30Z');
+  const hub = await scheduleHub(t, clock, { timezone: 'UTC', entries: [{ id: 'old', cron: '0 * * * * *' }] });
+  const old = record(t, param(hub, 'plan/old/fire'), () => clock.now);
+  await hub.reload(
+    flowOf({ connections: { plan: { type: 'schedule', timezone: 'UTC', entries: [{ id: 'new', cron: '30 * * * * *' }] } } }),
+  );
+  const fresh = record(t, param(hub, 'plan/new/fire'), () => clock.now);
+  t.is(param(hub, 'plan/clock/time').value, '10:00');
+  clock.advanceBy(2 * 60_000);
+  t.deepEqual(old, []);
+  t.deepEqual(times(fresh), ['2026-06-01T10:01:30Z', '2026-06-01T10:02:30Z']);
+  t.is(clock.scheduler.actions.length, 2, 'the new entry and the clock wait; nothing else');
 });
 
 test('bad expressions, date-times, time zones and ids are refused with their paths', (t) => {
