@@ -25,6 +25,7 @@ import type { OwnedParameter } from '../../core/parameter.ts';
 import { after } from '../../core/scheduler.ts';
 import { checked, defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
+import { type Entry, EntryRun } from './entry-run.ts';
 import { cronCalendar, cronTimes, type FireTimes, instantOfIso, onceAt } from './fire-times.ts';
 import { Zone } from './zone.ts';
 
@@ -84,25 +85,10 @@ const settings = Type.Object({
   ),
 });
 
-interface Entry {
-  readonly id: string;
-  readonly zone: Zone;
-  readonly times: FireTimes;
-  readonly catchUp: boolean;
-}
-
 interface Parsed {
   readonly zone: Zone;
   readonly entries: readonly Entry[];
 }
-
-/** What an entry keeps across restarts: its times up to here are handled (fired, dropped, or passed while disabled). */
-interface EntryRecord {
-  readonly handledUntil: number;
-}
-
-const isEntryRecord = (value: unknown): value is EntryRecord =>
-  typeof value === 'object' && value !== null && typeof (value as EntryRecord).handledUntil === 'number';
 
 const clockIds = { time: 'clock/time', date: 'clock/date', weekday: 'clock/weekday' } as const;
 const minute = 60_000;
@@ -175,88 +161,20 @@ export const schedule = defineConnectionType({
     };
   },
   create(context, { zone, entries }) {
-    const { scheduler, records } = context;
-    /** What each entry waits for, by its id (and a catch-up fire, by "<id> catch-up"): what `stop` cancels. */
-    const waits = new Map<string, Subscription>();
+    const { scheduler } = context;
+    const runs: EntryRun[] = [];
     let clockWait: Subscription | undefined;
     let stopped = false;
 
     /** Shows the local clock of `instant`, and waits for the next whole minute. */
     const showClock = (clock: { time: OwnedParameter; date: OwnedParameter; weekday: OwnedParameter }, instant: number) => {
-      const local = new Date(zone.wallOf(instant)).toISOString();
-      clock.time.report(local.slice(11, 16));
-      clock.date.report(local.slice(0, 10));
-      clock.weekday.report(new Date(zone.wallOf(instant)).getUTCDay() || 7);
+      const local = new Date(zone.wallOf(instant)); // its UTC fields are the local ones
+      clock.time.report(local.toISOString().slice(11, 16));
+      clock.date.report(local.toISOString().slice(0, 10));
+      clock.weekday.report(local.getUTCDay() || 7); // Sunday is 0 in JavaScript, 7 in ISO 8601
       // Offsets of today's zones are whole minutes: a minute of UTC is a minute of local time.
       const boundary = (Math.floor(scheduler.now() / minute) + 1) * minute;
       clockWait = after(scheduler, boundary - scheduler.now(), () => showClock(clock, Math.max(scheduler.now(), boundary)));
-    };
-
-    const runEntry = ({ id, zone: entryZone, times, catchUp }: Entry) => {
-      const key = `entry/${id}`;
-      const handledUntil = () => {
-        const kept = records.get(key);
-        return isEntryRecord(kept) ? kept.handledUntil : undefined;
-      };
-      const handled = (until: number) => records.set(key, { handledUntil: Math.max(until, handledUntil() ?? until) });
-      const fire = context.define(`${id}/fire`, { type: 'T', access: 'read-only' });
-      const next = context.define(`${id}/next`, { type: 'S', access: 'read-only' });
-      const enabled = context.define(`${id}/enabled`, {
-        type: 'B',
-        access: 'read-write',
-        initial: true,
-        persist: true,
-        onWrite() {
-          // Times passed while disabled are handled: enabling never fires them late.
-          handled(scheduler.now());
-          plan();
-        },
-      });
-
-      /** Waits for the next time after what is handled, and fires it. */
-      function plan(): void {
-        waits.get(id)?.unsubscribe();
-        waits.delete(id);
-        if (stopped || enabled.value !== true) return void next.report('');
-        const at = times.after(Math.max(scheduler.now(), handledUntil() ?? Number.NEGATIVE_INFINITY));
-        if (at === undefined) return void next.report('');
-        next.report(entryZone.iso(at));
-        const due = () => {
-          // A wall clock set back while waiting wakes this early: wait for the rest.
-          if (scheduler.now() < at) return void waits.set(id, after(scheduler, at - scheduler.now(), due));
-          // Times that passed while the process was blocked are dropped with this one's fire.
-          handled(Math.max(at, scheduler.now()));
-          fire.report(true);
-          plan();
-        };
-        waits.set(id, after(scheduler, at - scheduler.now(), due));
-      }
-
-      const now = scheduler.now();
-      const kept = handledUntil();
-      const missed = kept === undefined || enabled.value !== true ? undefined : times.after(kept);
-      if (missed !== undefined && missed <= now) {
-        const when = entryZone.iso(missed);
-        if (catchUp) {
-          context.log.info(`${id}: the fire due at ${when} passed while the hub was down; it fires now (catchUp)`);
-          // Handled only as it fires: a hub that stops before then still owes it.
-          context.whenRunning(() => {
-            if (stopped) return;
-            const catchUpFire = after(scheduler, 0, () => {
-              waits.delete(`${id} catch-up`);
-              if (enabled.value !== true) return;
-              handled(scheduler.now());
-              fire.report(true);
-              plan();
-            });
-            waits.set(`${id} catch-up`, catchUpFire);
-          });
-        } else {
-          context.log.info(`${id}: the fire due at ${when} passed while the hub was down; dropped`);
-          handled(now);
-        }
-      } else handled(now);
-      plan();
     };
 
     return {
@@ -266,7 +184,8 @@ export const schedule = defineConnectionType({
           date: context.define(clockIds.date, { type: 'S', access: 'read-only' }),
           weekday: context.define(clockIds.weekday, { type: 'I', access: 'read-only' }),
         };
-        for (const entry of entries) runEntry(entry);
+        for (const entry of entries) runs.push(new EntryRun(context, entry));
+        for (const run of runs) run.start();
         // Shown once rules listen, so that rules built on the clock hear its first reading too.
         context.whenRunning(() => stopped || showClock(clock, scheduler.now()));
       },
@@ -274,8 +193,8 @@ export const schedule = defineConnectionType({
       stop() {
         stopped = true;
         clockWait?.unsubscribe();
-        for (const wait of waits.values()) wait.unsubscribe();
-        waits.clear();
+        for (const run of runs) run.stop();
+        runs.length = 0;
       },
     };
   },
