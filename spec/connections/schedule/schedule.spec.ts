@@ -1,5 +1,6 @@
 import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
+import { schedule } from '../../../lib/connections/schedule/schedule.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import type { StateStore } from '../../../lib/state/store.ts';
 import { flowOf, param, record, startHub } from '../../helpers/hub.ts';
@@ -253,6 +254,18 @@ test('a reload with other entries restarts the connection: the new entries fire,
   t.deepEqual(old, []);
   t.deepEqual(times(fresh), ['2026-06-01T10:01:30Z', '2026-06-01T10:02:30Z']);
   t.is(clock.scheduler.actions.length, 2, 'the new entry and the clock wait; nothing else');
+});
+
+test('of its parameters, the hub keeps enabled only: what patchbay state import may store', (t) => {
+  const plan = schedule.prepare({ timezone: 'UTC', entries: [{ id: 'news', cron: '0 0 * * * *' }] }, { id: 'plan', baseDir: '/virtual' });
+  if (!plan.ok) return void t.fail('the settings are fine');
+  const declared = (id: string) => plan.value.declared?.(id);
+  t.deepEqual(declared('news/enabled'), { type: 'B', persist: true });
+  t.deepEqual(declared('news/fire'), { type: 'T', persist: false });
+  t.deepEqual(declared('news/next'), { type: 'S', persist: false });
+  t.deepEqual(declared('clock/weekday'), { type: 'I', persist: false });
+  t.is(declared('other/enabled'), undefined);
+  t.is(declared('news/other'), undefined);
 });
 
 test('bad expressions, date-times, time zones and ids are refused with their paths', (t) => {
