@@ -230,6 +230,21 @@ test('the clock shows local time, date and weekday, changing at each minute of i
   t.is(seen.length, 1 + 24 * 60);
 });
 
+test('a rule from clock/weekday keeps a weekend logic from the start, and changes it at midnight', async (t) => {
+  const clock = clockAt('2026-11-29T22:59:00Z'); // Sunday 23:59 in Berlin
+  const flow = {
+    connections: { plan: { type: 'schedule', timezone: 'Europe/Berlin' }, core: { type: 'virtual-core', logics: 2 } },
+    rules: [{ source: 'plan/clock/weekday', destinations: ['core/logic/2'], pipe: [{ map: { '6': true, '7': true, '*': false } }] }],
+  };
+  const hub = await startHub(t, flow, { scheduler: clock.scheduler });
+  const weekend = param(hub, 'core/logic/2');
+  const changes = record(t, weekend, () => clock.now);
+  clock.advanceBy(0);
+  t.is(weekend.value, true, 'Sunday, from the start: logics start false');
+  clock.advanceBy(60_000);
+  t.deepEqual(changes, [[Date.parse('2026-11-29T23:00:00Z'), false]], 'Monday 00:00');
+});
+
 test('stopping the connection cancels its waits', async (t) => {
   const clock = clockAt('2026-06-01T10:00:00Z');
   const hub = await scheduleHub(t, clock, { timezone: 'UTC', entries: [{ id: 'second', cron: '* * * * * *' }] });
