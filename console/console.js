@@ -294,7 +294,7 @@ function App() {
       <h1>patchbay</h1>
       <span class=${`link ${link.replace(' ', '-')}`} data-testid="link">${link}</span>
       <nav>
-        ${['parameters', 'connections', 'rules', 'problems', 'log'].map(
+        ${['parameters', ...(connections.some(hasScenes) ? ['scenes'] : []), 'connections', 'rules', 'problems', 'log'].map(
           (name) =>
             html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}
@@ -302,6 +302,7 @@ function App() {
     </header>
     ${link === 'signed out' && html`<${SignInBar} offers=${signIn} signedIn=${() => reconnect.current()} />`}
     <p class=${`notice ${notice?.error ? 'error' : ''}`} role="status">${notice?.text ?? ''}</p>
+    ${tab === 'scenes' && html`<${Scenes} parameters=${parameters} connections=${connections} write=${write} />`}
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
@@ -356,6 +357,36 @@ function Tiles({ parameters, write }) {
       <span>${p.p}</span><b>${v === undefined ? 'unknown' : on ? 'ON' : 'off'}</b>
     </button>`;
   })}</div>`;
+}
+
+/** Whether a connection holds scenes: the scenes tab shows only where a flow has them. */
+const hasScenes = (/** @type {Connection} */ c) => c.type === 'scenes';
+
+// The scenes of every scenes connection (R-Y1): each with its dirty state, what its last
+// store or recall did, and buttons that fire its store and recall triggers. The hub checks
+// each write against the login's access, as for any other write.
+/** @param {{ parameters: Listing[], connections: Connection[], write: Write }} props */
+function Scenes({ parameters, connections, write }) {
+  const sceneConnections = new Set(connections.filter(hasScenes).map((c) => c.id));
+  const scenes = parameters
+    .filter((p) => sceneConnections.has(p.p.slice(0, p.p.indexOf('/'))) && p.p.endsWith('/recall'))
+    .map((p) => p.p.slice(0, -'/recall'.length));
+  if (!scenes.length) return html`<p class="empty">No scenes in this flow (or none this login may see).</p>`;
+  return html`<ul class="scenes">${scenes.map((scene) => {
+    const dirty = values.get(`${scene}/dirty`)?.v;
+    const report = values.get(`${scene}/report`)?.v;
+    const members = Number(values.get(`${scene}/members`)?.v ?? 0);
+    const changed = dirty === true || dirty === 'true';
+    const [look, state] = members === 0 ? ['disabled', 'not stored'] : changed ? ['degraded', 'changed'] : ['ok', 'as stored'];
+    return html`<li data-scene=${scene}>
+      <div class="line"><b>${scene}</b> <span class=${`badge ${look}`} data-testid="dirty">${state}</span></div>
+      <div class="muted" data-testid="report">${report === undefined ? '' : String(report)}</div>
+      <div class="buttons">
+        <button aria-label=${`recall ${scene}`} onClick=${() => write(`${scene}/recall`, null)}>recall</button>
+        <button aria-label=${`store ${scene}`} onClick=${() => write(`${scene}/store`, null)}>store</button>
+      </div>
+    </li>`;
+  })}</ul>`;
 }
 
 /** @param {{ connections: Connection[] }} props */

@@ -334,8 +334,12 @@ async function stateCommand(
           err.write(`patchbay: cannot read ${argument}: ${reasonOf(error)}\n`);
           return Exit.Usage;
         }
-        const imported = await importState(store, document, isConnection, (connectionId, parameterId) =>
-          keptParameterOf(connections.get(connectionId) as Flow['connections'][number], parameterId),
+        const imported = await importState(
+          store,
+          document,
+          isConnection,
+          (connectionId, parameterId) => keptParameterOf(connections.get(connectionId) as Flow['connections'][number], parameterId),
+          (connectionId) => keepsRecords(connectionId, connections.get(connectionId)),
         );
         if (!imported.ok) {
           err.write(`patchbay: ${argument}: ${imported.error.message}\n`);
@@ -348,6 +352,13 @@ async function stateCommand(
   } finally {
     await store.close();
   }
+}
+
+/** Whether a connection keeps records (a scenes connection's stored scenes), or why not: an import stores records only for those. */
+function keepsRecords(id: string, connection: Flow['connections'][number] | undefined): Result<true> {
+  if (!connection) return fail('PB_UNKNOWN_CONNECTION', `the flow file has no connection "${id}"`);
+  if (!connection.common.persist) return fail('PB_UNKNOWN_PARAMETER', `connection "${connection.id}" keeps nothing (persist: false)`);
+  return ok(true);
 }
 
 /** The type of the parameter `parameterId` of a connection when the hub keeps its value (R-S2), or why it does not. */

@@ -15,6 +15,7 @@ import { timer } from '../connections/timer/timer.ts';
 import { udpType } from '../connections/udp/udp.ts';
 import { virtualCore } from '../connections/virtual-core/virtual-core.ts';
 import { xmlFileOutput } from '../connections/xml-file-output/xml-file-output.ts';
+import { scenes } from '../connections/scenes/scenes.ts';
 
 /**
  * Every connection type the hub knows. A new type is a folder `lib/connections/<type>/`
@@ -38,5 +39,6 @@ export const connectionTypes: readonly ConnectionType[] = [
   httpClient,
   emberProvider,
   emberConsumer,
+  scenes,
   schedule,
 ];

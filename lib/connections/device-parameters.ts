@@ -34,8 +34,17 @@ export interface DeviceParameterSpec {
  */
 export type DeviceSend = (value: Value, confirm: (error?: unknown) => void, origin: string | undefined) => void;
 
+/** A parameter made, with what it was made as and how its writes are sent now. */
+interface Made {
+  readonly parameter: OwnedParameter;
+  readonly type: ValueType;
+  readonly access: DeviceParameterSpec['access'];
+  /** Replaced at each `define`: a reconnect's writes go through the new link's socket. */
+  send: DeviceSend;
+}
+
 export class DeviceParameters {
-  private readonly made = new Map<string, OwnedParameter>();
+  private readonly made = new Map<string, Made>();
 
   constructor(
     private readonly context: ConnectionContext,
@@ -49,7 +58,7 @@ export class DeviceParameters {
   }
 
   get(id: string): OwnedParameter | undefined {
-    return this.made.get(id);
+    return this.made.get(id)?.parameter;
   }
 
   ids(): IterableIterator<string> {
@@ -57,16 +66,22 @@ export class DeviceParameters {
   }
 
   /**
-   * Makes `<connection>/<id>`, or returns the one made already. Past `maxParameters` it makes
-   * nothing: the parameter is counted as dropped and the connection degraded (R-G4).
+   * Makes `<connection>/<id>`, or returns the one made already — its writes sent through
+   * `send` from now on (a device read again after a reconnect hands the new link's), and
+   * made anew when the device now says another type or access. Past `maxParameters` it
+   * makes nothing: the parameter is counted as dropped and the connection degraded (R-G4).
    * `echoes: false` for devices that never send back what they were told: a confirmed
    * write then sets the value here, with its writer as who changed it (R-O2).
    */
   define(id: string, spec: DeviceParameterSpec, send: DeviceSend, { echoes = true } = {}): OwnedParameter | undefined {
     const known = this.made.get(id);
-    if (known) return known;
+    if (known && known.type === spec.type && known.access === spec.access) {
+      known.send = send;
+      return known.parameter;
+    }
+    if (known) this.remove(id);
     if (this.made.size >= this.maxParameters) {
-      this.overruns.dropped('parameters', `more than maxParameters (${this.maxParameters}) parameters`);
+      this.overruns.dropped('parameters', `more than maxParameters (${this.maxParameters}) parameters: ${id} and others not made`);
       return undefined;
     }
     const parameter: OwnedParameter = this.context.define(id, {
@@ -85,7 +100,7 @@ export class DeviceParameters {
         }
         return this.link.write(
           (confirm) =>
-            send(
+            made.send(
               value,
               (error) => {
                 if (error === undefined && !echoes) parameter.report(value, origin);
@@ -97,7 +112,8 @@ export class DeviceParameters {
         );
       },
     });
-    this.made.set(id, parameter);
+    const made: Made = { parameter, type: spec.type, access: spec.access, send };
+    this.made.set(id, made);
     return parameter;
   }
 

@@ -184,6 +184,16 @@ export class StateStore {
     return [...this.db.getRange({ start: 'v ', end: 'v!' })].map(({ key, value }) => [key.slice(2), value]);
   }
 
+  /** Every stored record, as [connection id, key, record], in key order: what `state export` moves beside the values. */
+  records(): [string, string, Stored][] {
+    this.foldJournal();
+    if (!this.db) return [];
+    return [...this.db.getRange({ start: 'k ', end: 'k!' })].map(({ key, value }) => {
+      const slash = key.indexOf('/');
+      return [key.slice(2, slash), key.slice(slash + 1), value];
+    });
+  }
+
   /** Forgets every value and record of a connection: it starts from its defaults next time. Resolves with how many values went. */
   async reset(connectionId: string): Promise<number> {
     await this.settled(); // writes of this turn are not in the database yet

@@ -257,3 +257,18 @@ test('validate names bad URLs, placeholders and pointers with their paths (R-J1)
   ])
     t.true(text.includes(expected), `${expected}\n--- in ---\n${text}`);
 });
+
+test('a redirect to another host does not carry the Authorization header on (R-J1)', async (t) => {
+  const elsewhere = await device(t, (_req, res) => json(res, 200, { ok: true }));
+  const first = await device(t, (_req, res) => void res.writeHead(302, { location: `${elsewhere.base}/landing` }).end());
+  const hub = await startHub(t, {
+    connections: {
+      svc: { type: 'http-client', requests: [{ id: 'go', url: `${first.base}/start`, headers: { authorization: 'Bearer s3cr3t' } }] },
+    },
+  });
+  const answered = new Promise<unknown>((resolve) => param(hub, 'svc/go/send').set(null, 'spec', resolve));
+  t.like(await answered, { ok: true });
+  t.is(first.seen[0]?.headers.authorization, 'Bearer s3cr3t');
+  t.is(elsewhere.seen[0]?.url, '/landing');
+  t.is(elsewhere.seen[0]?.headers.authorization, undefined, 'not sent to the other host');
+});

@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { closeSync, constants, existsSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -235,6 +237,56 @@ test('ember device dashboard: the device’s tree reaches the WebSocket and the 
     await client.subscribeAsync('patchbay/desk/val/device/gain');
     t.is(await retained, '42');
   }
+});
+
+test('status poll: a player JSON status polled into parameters drives on-air, and the cue button posts the dashboard clip', async (t) => {
+  const cues: string[] = [];
+  let playing = false;
+  const player = createServer((req, res) => {
+    if (req.method === 'POST') cues.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ current: { name: 'Intro', remaining: 12.5 }, state: { playing } }));
+  });
+  await new Promise<void>((resolve) => player.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => player.close());
+  const { port } = player.address() as AddressInfo;
+  const hub = await runExample(t, 'status-poll.json5', (document) => {
+    for (const request of document.connections['player']!['requests'] as { url: string }[])
+      request.url = request.url.replace('${PLAYER_URL:-http://127.0.0.1:8080}', `http://127.0.0.1:${port}`);
+  });
+  await eventually(() => hub.graph.get('player/status/clip')?.value === 'Intro', 'the polled clip');
+  t.is(param(hub, 'player/status/remaining').value, 12.5);
+  t.is(param(hub, 'studio/onair').value, false);
+  playing = true;
+  await eventually(() => hub.graph.get('studio/onair')?.value === true, 'on air once the player plays');
+  const base = `http://127.0.0.1:${portOf(hub)}`;
+  t.is((await fetch(`${base}/update?parameter=panel/clip&value=Outro`)).status, 200);
+  t.is((await fetch(`${base}/update?parameter=player/cue/send&value=`)).status, 200);
+  t.deepEqual(cues, ['/api/cue?clip=Outro']);
+});
+
+test('scenes show: the news and sport scenes are stored and recalled, every setting at once, and the tally follows', async (t) => {
+  const hub = await runExample(t, 'scenes-show.json5');
+  const studio = () => ['lights/key', 'lights/color', 'camera', 'graphics/lower-third'].map((id) => param(hub, `studio/${id}`).value);
+  param(hub, 'show/news/store').set(true);
+  param(hub, 'studio/lights/key').set(1);
+  param(hub, 'studio/lights/color').set('warm');
+  param(hub, 'studio/camera').set(2);
+  param(hub, 'studio/graphics/lower-third').set('Sport Tonight');
+  t.true(param(hub, 'show/news/dirty').value);
+  param(hub, 'show/sport/store').set(true);
+  t.false(param(hub, 'studio/tally').value);
+
+  param(hub, 'show/news/recall').set(true);
+  t.deepEqual(studio(), [0.8, 'cold', 1, 'Evening News']);
+  t.true(param(hub, 'studio/tally').value, 'camera 1 is on air');
+  t.is(param(hub, 'show/news/report').value, '6 of 6 members recalled');
+  t.true(param(hub, 'show/sport/dirty').value);
+  param(hub, 'show/sport/recall').set(true);
+  t.deepEqual(studio(), [1, 'warm', 2, 'Sport Tonight']);
+  t.false(param(hub, 'studio/tally').value);
+  t.false(param(hub, 'show/sport/dirty').value);
+  t.deepEqual(hub.problems(), []);
 });
 
 test('schedule on air: the studio goes on air at 06:00 and off at 09:00 Berlin time on weekdays only', async (t) => {

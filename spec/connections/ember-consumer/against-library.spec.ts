@@ -122,6 +122,8 @@ test('a provider killed and restarted: writes are refused at once while it is aw
   device.update('1.9', 12);
   await eventually(() => param(hub, 'vars/extra').value === 12, 'the rule to carry the new parameter’s value');
   t.is(hub.connection('dev')?.info.status, 'ok');
+  t.deepEqual(await written(hub, 'dev/device/gain', 8), { ok: true, value: true }, 'a write after the reconnect reaches the new provider');
+  t.deepEqual(device.sets(), ['1.1 8']);
 });
 
 test('a parameter the provider no longer has after a restart goes, and the rules that use it wait again', async (t) => {
