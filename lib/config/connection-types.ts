@@ -7,6 +7,7 @@ import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { osc } from '../connections/osc/osc.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
+import { schedule } from '../connections/schedule/schedule.ts';
 import { serialType } from '../connections/serial/serial.ts';
 import { tcpClientType } from '../connections/tcp-client/tcp-client.ts';
 import { tcpServerType } from '../connections/tcp-server/tcp-server.ts';
@@ -39,4 +40,5 @@ export const connectionTypes: readonly ConnectionType[] = [
   emberProvider,
   emberConsumer,
   scenes,
+  schedule,
 ];

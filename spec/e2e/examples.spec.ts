@@ -288,3 +288,28 @@ test('scenes show: the news and sport scenes are stored and recalled, every sett
   t.false(param(hub, 'show/sport/dirty').value);
   t.deepEqual(hub.problems(), []);
 });
+
+test('schedule on air: the studio goes on air at 06:00 and off at 09:00 Berlin time on weekdays only', async (t) => {
+  const clock = new VirtualClock();
+  clock.scheduler.frame = Date.parse('2026-11-20T04:58:30Z'); // Friday, 05:58:30 in Berlin
+  // The rest-api's own timers would run through four virtual days too: it is left out.
+  const withoutApi = (document: Document) => delete document.connections['api'];
+  const hub = await runExample(t, 'schedule-onair.json5', withoutApi, clock.scheduler);
+  const onair = record(t, param(hub, 'studio/onair'), () => clock.now);
+  t.is(param(hub, 'plan/show-start/next').value, '2026-11-20T06:00:00+01:00');
+  t.is(param(hub, 'studio/clock').value, '05:58', 'the clock is shown from the start');
+  clock.advanceBy(90_000);
+  t.is(param(hub, 'studio/sign').value, 'ON AIR');
+  t.is(param(hub, 'studio/clock').value, '06:00');
+  clock.advanceBy(4 * 24 * 3_600_000); // through the weekend, to Tuesday 06:00
+  t.deepEqual(
+    onair.map(([at, value]) => [new Date(at).toISOString(), value]),
+    [
+      ['2026-11-20T05:00:00.000Z', true],
+      ['2026-11-20T08:00:00.000Z', false],
+      ['2026-11-23T05:00:00.000Z', true],
+      ['2026-11-23T08:00:00.000Z', false],
+      ['2026-11-24T05:00:00.000Z', true],
+    ],
+  );
+});
