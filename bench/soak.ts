@@ -1,7 +1,7 @@
 /**
  * `npm run bench:soak [-- --minutes 30]`: the hub under a steady studio load for a long
- * time, to see that what it holds stays flat. 1,000 WebSocket clients (400 per-message, 300
- * `?batch=1`, 300 `?maxHz=10`, in separate processes) watch 1,000 kept parameters written
+ * time, to see that what it holds stays flat. 1,000 WebSocket clients (200 per-message, 400
+ * `?batch=1`, 400 `?maxHz=10&batch=1`, in separate processes) watch 1,000 kept parameters written
  * 1,000 times a second over one WebSocket (batches of 100 every 100 ms), with a state folder,
  * and the flow file is reloaded every 5 minutes. Every 10 s it samples the hub's resident
  * memory, V8 heap, event-loop delay p99 (from /metrics) and open descriptors; it writes the
@@ -17,7 +17,7 @@ import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { sleep } from './lib/clock.ts';
 import { type LoadClients, startClients } from './lib/clients.ts';
-import { rssBytes, startServer } from './lib/processes.ts';
+import { cpuSeconds, rssBytes, startServer } from './lib/processes.ts';
 
 const minutesArgument = process.argv.indexOf('--minutes');
 const minutes = minutesArgument > 0 ? Number(process.argv[minutesArgument + 1]) : 30;
@@ -63,6 +63,8 @@ interface Sample {
   readonly loopP99: number;
   readonly descriptors: number;
   readonly received: number;
+  /** The hub's CPU since the sample before, in cores. */
+  readonly cpu: number;
 }
 
 const samples: Sample[] = [];
@@ -70,9 +72,9 @@ const clientGroups: LoadClients[] = [];
 let writer: WebSocket | undefined;
 try {
   for (const [path, count] of [
-    ['/ws', 400],
-    ['/ws?batch=1', 300],
-    ['/ws?maxHz=10', 300],
+    ['/ws', 200],
+    ['/ws?batch=1', 400],
+    ['/ws?maxHz=10&batch=1', 400],
   ] as const) {
     const clients = await startClients();
     await clients.connect(server.port, path, count);
@@ -97,6 +99,8 @@ try {
   }, RELOAD_MS);
 
   const started = Date.now();
+  let cpuBefore = cpuSeconds(server.pid);
+  let sampledAt = Date.now();
   console.log(`soak: ${minutes} min, 1,000 clients, 1,000 changes/s, a reload every 5 min; samples every 10 s`);
   while (Date.now() - started < minutes * 60_000) {
     await sleep(SAMPLE_MS);
@@ -112,10 +116,13 @@ try {
       loopP99: metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') * 1000,
       descriptors: readdirSync(`/proc/${server.pid}/fd`).length,
       received,
+      cpu: (cpuSeconds(server.pid) - cpuBefore) / ((Date.now() - sampledAt) / 1000),
     };
+    cpuBefore = cpuSeconds(server.pid);
+    sampledAt = Date.now();
     samples.push(sample);
     console.log(
-      `  ${sample.minute.toFixed(1)} min: RSS ${mib(sample.rss)} MiB, heap ${mib(sample.heap)} MiB, loop p99 ${sample.loopP99.toFixed(1)} ms, ${sample.descriptors} fds`,
+      `  ${sample.minute.toFixed(1)} min: RSS ${mib(sample.rss)} MiB, heap ${mib(sample.heap)} MiB, loop p99 ${sample.loopP99.toFixed(1)} ms, ${sample.descriptors} fds, CPU ${sample.cpu.toFixed(2)} cores`,
     );
   }
   clearInterval(writes);
@@ -143,14 +150,14 @@ await plot(png);
 const table = [
   `# Soak, ${date}, commit ${commit}, Node ${process.version}`,
   '',
-  `\`npm run bench:soak -- --minutes ${minutes}\`: 1,000 WebSocket clients (400 per-message, 300 \`?batch=1\`, 300 \`?maxHz=10\`), 1,000 changes/s to 1,000 kept parameters (state folder on), the flow file reloaded every 5 minutes; sampled every 10 s.`,
+  `\`npm run bench:soak -- --minutes ${minutes}\`: 1,000 WebSocket clients (200 per-message, 400 \`?batch=1\`, 400 \`?maxHz=10&batch=1\`), 1,000 changes/s to 1,000 kept parameters (state folder on), the flow file reloaded every 5 minutes; sampled every 10 s.`,
   '',
   `After the first ${WARM_UP_MINUTES} minutes, least squares: **RSS ${signed(rssSlope)} KiB/min, V8 heap used ${signed(heapSlope)} KiB/min** (${after.length} samples). Largest event-loop delay p99: ${Math.max(...samples.map((s) => s.loopP99)).toFixed(1)} ms; descriptors ${Math.min(...samples.map((s) => s.descriptors))}–${Math.max(...samples.map((s) => s.descriptors))}.`,
   '',
   `![RSS, heap, event-loop delay and descriptors over the soak](${name}.png)`,
   '',
-  '| minute | RSS MiB | heap used MiB | event-loop p99 ms | descriptors | messages to clients |',
-  '|---|---|---|---|---|---|',
+  '| minute | RSS MiB | heap used MiB | event-loop p99 ms | descriptors | hub CPU, cores | messages to clients |',
+  '|---|---|---|---|---|---|---|',
   ...samples.map(
     (s) =>
       `| ${s.minute.toFixed(1)} | ${mib(s.rss)} | ${mib(s.heap)} | ${s.loopP99.toFixed(1)} | ${s.descriptors} | ${s.received.toLocaleString('en')} |`,
