@@ -272,3 +272,32 @@ test('a redirect to another host does not carry the Authorization header on (R-J
   t.is(elsewhere.seen[0]?.url, '/landing');
   t.is(elsewhere.seen[0]?.headers.authorization, undefined, 'not sent to the other host');
 });
+
+test('a URL is never shown with its query, even where the failure quotes it whole; a URL with a user and password is refused by validate (R-J1)', async (t) => {
+  process.env['PB_SPEC_QUERY_KEY'] = 'k3y-in-query';
+  t.teardown(() => delete process.env['PB_SPEC_QUERY_KEY']);
+  const { log, lines } = capturedLog('warn');
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        panel: { type: 'dummy', parameters: ['host,S,bad host'] },
+        svc: { type: 'http-client', requests: [{ id: 'go', url: 'http://{{panel/host}}/x?key=${PB_SPEC_QUERY_KEY}' }] },
+      },
+    },
+    { log },
+  );
+  const answer = await new Promise<{ ok: boolean; error?: { message: string } }>((resolve) =>
+    param(hub, 'svc/go/send').set(null, 'spec', resolve),
+  );
+  t.false(answer.ok);
+  const shown = JSON.stringify([answer, hub.connection('svc')?.info, hub.problems(), lines()]);
+  t.regex(shown, /GET http:\/\/\{\{panel\/host\}\}\/x: /, 'the failure names the request as written, without its query');
+  t.false(shown.includes('k3y-in-query'), shown);
+
+  const refused = validateFlow(
+    { connections: { svc: { type: 'http-client', requests: [{ id: 'a', url: 'http://admin:pw@device.lan/x' }] } } },
+    '/virtual/flow.json5',
+  );
+  t.regex(refused.ok ? '' : refused.error.message, /connections\.svc\.requests\[0\]\.url: a URL cannot carry a user and password/);
+});

@@ -191,6 +191,11 @@ function parseRequests(written: {
       const probe = new URL(url.parts.join('x'));
       if (probe.protocol !== 'http:' && probe.protocol !== 'https:')
         issues.push({ path: [...at, 'url'], message: `${probe.protocol} is not http: or https:` });
+      else if (probe.username || probe.password)
+        issues.push({
+          path: [...at, 'url'],
+          message: 'a URL cannot carry a user and password; send them in a header: headers: { authorization: "Basic ${CREDENTIALS}" }',
+        });
     } catch {
       issues.push({ path: [...at, 'url'], message: `"${shownUrl(entry.url)}" is not a URL` });
     }
@@ -322,8 +327,9 @@ export const httpClient = defineConnectionType({
         () => controller.abort(new Failure('PB_DEVICE_TIMEOUT', `no answer within ${request.timeout} ms`)),
         request.timeout,
       );
+      let url = '';
       try {
-        const url = fill(request.url, encodeURIComponent);
+        url = fill(request.url, encodeURIComponent);
         const headers = Object.fromEntries(request.headers.map(([name, value]) => [name, fill(value, (text) => text)]));
         const body = request.body && fill(request.body, (text) => text);
         const response = await fetch(url, {
@@ -342,7 +348,8 @@ export const httpClient = defineConnectionType({
         // A timeout aborts whatever was under way: its reason is the one to tell.
         const failure = asFailure(error instanceof Failure ? error : (controller.signal.reason ?? error));
         counts.failed++;
-        const reason = `${request.shown}: ${failure.message}`;
+        // A library's message may quote the URL whole, query and all: only its shown form may appear.
+        const reason = `${request.shown}: ${withoutUrl(failure.message, url)}`;
         failing.delete(request.id);
         failing.set(request.id, reason);
         showStatus();
@@ -400,6 +407,12 @@ export const httpClient = defineConnectionType({
     };
   },
 });
+
+/** `message` with any URL in it cut to what `shownUrl` shows, `url` itself first. */
+function withoutUrl(message: string, url: string): string {
+  const cut = url ? message.split(url).join(shownUrl(url)) : message;
+  return cut.replace(/\bhttps?:\/\/[^\s'"]+/gi, (found) => shownUrl(found));
+}
 
 /** A failure as a writer hears it: the request's own reasons kept, the network's made readable. */
 function asFailure(error: unknown): Failure {
