@@ -383,10 +383,20 @@ function Scenes({ parameters, connections, write }) {
       <div class="muted" data-testid="report">${report === undefined ? '' : String(report)}</div>
       <div class="buttons">
         <button aria-label=${`recall ${scene}`} onClick=${() => write(`${scene}/recall`, null)}>recall</button>
-        <button aria-label=${`store ${scene}`} onClick=${() => write(`${scene}/store`, null)}>store</button>
+        <button aria-label=${`store ${scene}`} onClick=${() => storeOver(scene, members, write)}>store</button>
       </div>
     </li>`;
   })}</ul>`;
+}
+
+/**
+ * Stores a scene; over one already stored only once the operator says so, since a click
+ * beside recall in the middle of a show would put the studio's present state in its place.
+ * @param {string} scene @param {number} members @param {Write} write
+ */
+function storeOver(scene, members, write) {
+  if (members > 0 && !window.confirm(`Store the values now in place of the ${members} kept in ${scene}?`)) return;
+  write(`${scene}/store`, null);
 }
 
 /** @param {{ connections: Connection[] }} props */

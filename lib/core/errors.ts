@@ -142,6 +142,10 @@ export const errorTable = {
     status: 502,
     text: 'The device or service answered, but not as expected: an HTTP status of 400 or more, or an answer without the values to extract; the message says which. Check the request against what the device expects.',
   },
+  PB_SCENE_EMPTY: {
+    status: 409,
+    text: 'The scene holds nothing yet, so there is nothing to recall. Set the members up and store the scene first.',
+  },
   PB_OVER_LIMIT: {
     status: 503,
     text: "A broker or a device sent more than its connection's bounds allow (an mqtt connection's `limits`; a device's frame size, frames a second or parameters made); what was over was dropped and counted. Find the sender, or raise the bound.",

@@ -42,6 +42,19 @@ live(`the console lists each scene with its dirty state and report, and its butt
   t.is(param(hub, 'studio/title').value, 'Morning News');
   t.is(param(hub, 'studio/title').lastChange?.by, 'scene show/news');
   await news.locator('[data-testid=report]').filter({ hasText: '3 of 3 members recalled' }).waitFor();
+
+  // Storing over a kept scene asks first: dismissed, the scene stays; accepted, it is replaced.
+  param(hub, 'studio/title').set('Late News');
+  page.once('dialog', (dialog) => void dialog.dismiss());
+  await page.getByLabel('store show/news').click();
+  await page.waitForTimeout(300);
+  t.is(await news.locator('[data-testid=dirty]').textContent(), 'changed', 'dismissed: the kept scene stays');
+  page.once('dialog', (dialog) => {
+    t.regex(dialog.message(), /in place of the 3 kept in show\/news/);
+    void dialog.accept();
+  });
+  await page.getByLabel('store show/news').click();
+  await news.locator('[data-testid=dirty]').filter({ hasText: 'as stored' }).waitFor();
 });
 
 live(`a token that may not write a scene's triggers is refused from the console, and the scene is not stored${whyNoBrowser}`, async (t) => {

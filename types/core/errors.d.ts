@@ -181,6 +181,10 @@ export declare const errorTable: {
         readonly status: 502;
         readonly text: "The device or service answered, but not as expected: an HTTP status of 400 or more, or an answer without the values to extract; the message says which. Check the request against what the device expects.";
     };
+    readonly PB_SCENE_EMPTY: {
+        readonly status: 409;
+        readonly text: "The scene holds nothing yet, so there is nothing to recall. Set the members up and store the scene first.";
+    };
     readonly PB_OVER_LIMIT: {
         readonly status: 503;
         readonly text: "A broker or a device sent more than its connection's bounds allow (an mqtt connection's `limits`; a device's frame size, frames a second or parameters made); what was over was dropped and counted. Find the sender, or raise the bound.";

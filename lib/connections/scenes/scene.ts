@@ -4,7 +4,7 @@
  * address.
  */
 import type { AddressPatterns } from '../../core/address-pattern.ts';
-import { ok } from '../../core/errors.ts';
+import { HubError, ok } from '../../core/errors.ts';
 import type { OwnedParameter, Parameter } from '../../core/parameter.ts';
 import type { Json, Value } from '../../core/value.ts';
 import type { ConnectionContext } from '../connection.ts';
@@ -89,15 +89,18 @@ export class Scene {
    * what the work stored is as safe as the hub promises (R-S4): an HTTP client that has
    * its `OK` for a store knows the scene survives the hub being killed. A trigger's write
    * alone would be answered at once, so the trigger answers itself (as a device's
-   * parameter does when the device confirms).
+   * parameter does when the device confirms). One that could not be done (a store past
+   * `maxMembers`, a recall of a scene never stored) is refused with the reason.
    */
-  private command(id: string, work: () => void): void {
+  private command(id: string, work: () => HubError | undefined): void {
     const trigger: OwnedParameter = this.context.define(id, {
       type: 'T',
       access: 'write-only',
       device: true,
       forward: (_value, origin, answered) => {
-        work();
+        // A store or recall that could not be done is refused to its writer, and fires nothing.
+        const refused = work();
+        if (refused) return { ok: false, error: refused };
         trigger.report(true, origin);
         if (answered) {
           if (this.context.settled) this.context.settled(() => answered(TAKEN));
@@ -136,7 +139,7 @@ export class Scene {
     );
   }
 
-  store(): void {
+  store(): HubError | undefined {
     const id = this.settings.id;
     const members = this.members();
     const { maxMembers } = this.bound;
@@ -145,7 +148,7 @@ export class Scene {
       this.context.log.error(`scene ${id}: ${reason}`);
       this.report.report(reason);
       this.bound.over(id, true);
-      return;
+      return new HubError('PB_OVER_LIMIT', `scene ${id}: ${reason}`);
     }
     this.bound.over(id, false);
     const values: Record<string, Value> = {};
@@ -156,6 +159,7 @@ export class Scene {
     this.report.report(`${members.length} members stored at ${new Date(this.stored.at).toISOString()}`);
     this.context.log.info(`scene ${id}: ${members.length} members stored`);
     this.follow();
+    return undefined;
   }
 
   /**
@@ -165,12 +169,12 @@ export class Scene {
    * of this one sets off again (a rule from a member to recall) settles: it writes the
    * values already there, which changes nothing and fires no rule.
    */
-  recall(): void {
+  recall(): HubError | undefined {
     const id = this.settings.id;
     const stored = this.stored;
     if (!stored) {
       this.report.report('recall: nothing stored yet; store the scene first');
-      return;
+      return new HubError('PB_SCENE_EMPTY', `scene ${id}: nothing stored yet; store the scene first`);
     }
     const number = ++this.recallNumber;
     const gone: string[] = [];
@@ -206,6 +210,7 @@ export class Scene {
     }
     show();
     this.context.log.info(`scene ${id}: ${written} members recalled${gone.length ? `, ${gone.length} gone` : ''}`);
+    return undefined;
   }
 
   /** Follows every kept address: dirty counts the members that exist and differ from the scene. */
@@ -214,6 +219,8 @@ export class Scene {
     const stored = this.stored;
     if (!stored) return;
     for (const [address, kept] of Object.entries(stored.values)) {
+      // A kept address the members no longer match is gone from the scene: it never makes it dirty.
+      if (!this.settings.patterns.matches(address)) continue;
       let listening: { unsubscribe(): void } | undefined;
       const compare = (value: Value | undefined) => {
         const differs = value !== undefined && value !== kept;

@@ -2,6 +2,7 @@ import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import { capturedLog, flowOf, param, startHub } from '../../helpers/hub.ts';
+import { storeWith } from '../../helpers/state.ts';
 
 const studio = {
   type: 'dummy',
@@ -164,6 +165,25 @@ test('members gone at recall are skipped and listed; the others are written', as
   t.is(param(hub, 'show/news/report').value, '3 of 4 members recalled; gone: studio/level');
 });
 
+test('a kept member the members no longer match is gone from the scene: it never makes the scene dirty', async (t) => {
+  // With a state folder the scene outlives the change of its members.
+  const hub = await showHub(t, {}, { state: await storeWith(t) });
+  param(hub, 'show/news/store').set(true);
+  await hub.reload(
+    flowOf({
+      connections: {
+        studio,
+        other: { type: 'dummy', parameters: ['gain,F,0'] },
+        show: { type: 'scenes', scenes: [{ id: 'news', members: ['studio/title', 'studio/level', 'studio/onair'] }] },
+      },
+    }),
+  );
+  param(hub, 'studio/camera').set(4);
+  t.false(param(hub, 'show/news/dirty').value as boolean, 'the camera is no member now');
+  param(hub, 'studio/level').set(0.9);
+  t.true(param(hub, 'show/news/dirty').value as boolean, 'a member still is');
+});
+
 test('members that appear after a store are not part of the scene: a recall leaves them alone', async (t) => {
   const hub = await showHub(t);
   param(hub, 'show/news/store').set(true);
@@ -226,11 +246,13 @@ test('a store over maxMembers keeps nothing, says so, and degrades the connectio
       },
     },
   });
-  param(hub, 'show/wide/store').set(true);
+  const store = param(hub, 'show/wide/store').set(true);
+  t.like(store, { ok: false, error: { code: 'PB_OVER_LIMIT' } }, 'the writer hears the store was refused');
   t.regex(String(param(hub, 'show/wide/report').value), /store refused: the members match 30 parameters, more than maxMembers \(20\)/);
   t.is(hub.connection('show')?.info.status, 'degraded');
   t.is(hub.connection('show')?.info.code, 'PB_OVER_LIMIT');
-  param(hub, 'show/wide/recall').set(true);
+  const recall = param(hub, 'show/wide/recall').set(true);
+  t.like(recall, { ok: false, error: { code: 'PB_SCENE_EMPTY' } }, 'the writer hears there was nothing to recall');
   t.is(param(hub, 'show/wide/report').value, 'recall: nothing stored yet; store the scene first');
   param(hub, 'show/narrow/store').set(true);
   t.is(hub.connection('show')?.info.status, 'degraded', 'another scene fitting does not clear it');
