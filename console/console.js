@@ -359,8 +359,12 @@ function Tiles({ parameters, write }) {
   })}</div>`;
 }
 
-/** Whether a connection holds scenes: the scenes tab shows only where a flow has them. */
-const hasScenes = (/** @type {Connection} */ c) => c.type === 'scenes';
+/**
+ * Whether a connection holds scenes, as it says in its details (a list of `scenes`): the
+ * scenes tab shows only where a flow has them. Read from what the connection reports, not
+ * from its type's name, so the console keeps no list of types of its own.
+ */
+const hasScenes = (/** @type {Connection} */ c) => Array.isArray(c.details?.['scenes']);
 
 // The scenes of every scenes connection (R-Y1): each with its dirty state, what its last
 // store or recall did, and buttons that fire its store and recall triggers. The hub checks
