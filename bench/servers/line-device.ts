@@ -25,7 +25,8 @@ const server = createServer({ noDelay: true }, (socket) => {
     }
     socket.end();
   };
-  more();
+  // A moment before the first frame, so that a reader measuring from the START frame is listening.
+  setTimeout(more, 300);
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
