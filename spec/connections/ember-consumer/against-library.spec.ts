@@ -123,6 +123,11 @@ test('a provider killed and restarted: writes are refused at once while it is aw
   await eventually(() => param(hub, 'vars/extra').value === 12, 'the rule to carry the new parameter’s value');
   t.is(hub.connection('dev')?.info.status, 'ok');
   t.deepEqual(await written(hub, 'dev/device/gain', 8), { ok: true, value: true }, 'a write after the reconnect reaches the new provider');
+  // The stand-in device reports what it was set from its own process: a moment later.
+  await eventually(
+    () => device.sets().includes('1.1 8'),
+    () => `the new provider set, heard ${JSON.stringify(device.sets())}`,
+  );
   t.deepEqual(device.sets(), ['1.1 8']);
 });
 
