@@ -121,7 +121,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
     claims.push(...checked.claims);
     if (checked.config && checked.whole) connections.push(checked.config);
   }
-  issues.push(...linkCycles(links), ...claimCollisions(claims));
+  issues.push(...linkCycles(links), ...claimCollisions(claims), ...groupClashes(connections));
   const connectionIds = entries.map(([id]) => id);
   const flows = asRecord(document)['flows'];
   const flowFiles = (Array.isArray(flows) ? flows : [])
@@ -386,4 +386,13 @@ function pathOf(pointer: string, document: unknown): (string | number)[] {
 /** The flow-file JSON Schema, for editors (`patchbay schema`). */
 export function flowFileJsonSchema(): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** A hub is in one redundancy group at most (R-B1): a second connection that names one is a mistake. */
+function groupClashes(connections: readonly ConnectionConfig[]): Issue[] {
+  const grouped = connections.filter((config) => config.plan.redundancyGroup !== undefined);
+  return grouped.slice(1).map((config) => ({
+    path: ['connections', config.id, 'hub', 'group'],
+    message: `a hub is in one redundancy group at most; connection "${grouped[0]!.id}" puts it in group "${grouped[0]!.plan.redundancyGroup}" already`,
+  }));
 }

@@ -6,11 +6,12 @@ import { fillDefaults, type Parsed } from './defaults.ts';
 import type { ErrorCode, HubError, Result } from '../core/errors.ts';
 import type { Graph, GraphView, ParameterTable } from '../core/graph.ts';
 import type { Checked, Issue } from '../core/issue.ts';
+import type { Fence, Lease } from '../core/lease.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
-import type { Json, ValueType } from '../core/value.ts';
+import type { Json, Value, ValueType } from '../core/value.ts';
 
 /** The status values of R-L2. */
 export const Status = {
@@ -112,6 +113,10 @@ export interface ConnectionPlan {
    * type that keeps no values.
    */
   readonly declared: ((id: string) => DeclaredParameter | undefined) | undefined;
+  /** True for the types that serve the hub (rest-api, mqtt): every hub of a redundancy group runs these; the rest only the active one. */
+  readonly servesHub: boolean;
+  /** The redundancy group it puts the hub in (R-B1), for an mqtt connection with `hub.group`. */
+  readonly redundancyGroup: string | undefined;
   /** Every type is handed the hub's services here; only those that declare `servesHub` keep them. */
   create(context: ServingContext): ConnectionInstance;
 }
@@ -225,6 +230,11 @@ export interface ConnectionContext {
   readonly id: string;
   readonly scheduler: Scheduler;
   readonly log: Logger;
+  /**
+   * Asked before a command goes to a device (R-B3): in a redundancy group only the active
+   * hub, holding its lease, sends any. `DeviceLink` asks it for every write.
+   */
+  readonly fence: Fence;
   /** The folder of the flow file: relative paths in settings resolve against it. */
   readonly baseDir: string;
   /** Read access to every parameter, for connections that combine others (virtual-core). */
@@ -291,6 +301,42 @@ export interface HubServices {
   readonly connectionMetrics: readonly TypedConnectionMetric[];
   /** The key that signs browsers' session cookies now (R-H11): kept in the state folder when there is one. */
   signInKey(): Buffer;
+  /** The hub's side of a redundancy group (R-B1–B5): what the mqtt connection of a group drives. */
+  readonly redundancy: Redundancy;
+}
+
+/** The role of a hub in its redundancy group. */
+export type Role = 'active' | 'standby';
+
+/** What the mqtt connection of a redundancy group tells the hub, and asks of it. */
+export interface Redundancy {
+  /** The group the flow puts the hub in; undefined outside one (then everything else here is idle). */
+  readonly group: string | undefined;
+  /** The lease the group grants, renews and ends: the `fence` of every connection. */
+  readonly lease: Lease;
+  /**
+   * Takes over: starts the connections only the active hub runs, each parameter from the
+   * value `carried` has for its address (the last the active hub published; a device's are
+   * read from the device instead, R-G3), then code flows and rules.
+   */
+  activate(carried: ReadonlyMap<string, Value>): Promise<void>;
+  /** Stands down: rules and code flows stop, then the connections only the active hub runs. */
+  standDown(): Promise<void>;
+  /** The ids of the connections only the active hub runs. */
+  activeOnly(): readonly string[];
+  /** Puts the group's control in place (the mqtt connection, while it runs); returns its removal. */
+  control(control: GroupControl): () => void;
+  /** The group's control, while an mqtt connection of a group runs. */
+  readonly current: GroupControl | undefined;
+}
+
+/** The group as the rest-api and the console reach it. */
+export interface GroupControl {
+  role(): Role;
+  /** `POST /failover` (R-B5): this standby takes over now; refused on the active hub. */
+  failover(): Result<string>;
+  /** Calls `done` once every value published so far has reached the broker (R-B2): at once when nothing waits. */
+  replicated(done: (acknowledged: boolean) => void): void;
 }
 
 /** The context of a type that declares `servesHub`. */
@@ -351,6 +397,8 @@ interface TypeBasics<S extends TObject, P> {
   claims?(settings: P): readonly Claim[];
   /** What it finds only while running (see `Discovery`); nothing when absent. */
   discovers?(settings: P): Partial<Discovery>;
+  /** The redundancy group its settings put the hub in (R-B1); none when absent. */
+  redundancyGroup?(settings: P): string | undefined;
   /**
    * Mistakes that keep this connection alone from starting, paths relative to it: `validate`
    * lists them with the file's other mistakes; `run` starts the hub, and the connection fails
@@ -414,6 +462,8 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
         links: definition.links?.(parsed.value) ?? [],
         claims: definition.claims?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
+        servesHub: definition.servesHub === true,
+        redundancyGroup: definition.redundancyGroup?.(parsed.value),
         diagnostics: definition.diagnose?.(parsed.value, connection) ?? [],
         // Made when first asked (by the state command), not at every start.
         declared: definition.declared ? (id) => (declared ??= definition.declared?.(parsed.value) ?? (() => undefined))(id) : undefined,

@@ -9,6 +9,7 @@
 import type { Subscription } from 'rxjs';
 import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { Answered, SetResult } from '../core/parameter.ts';
+import type { Fence } from '../core/lease.ts';
 import { after, type Scheduler } from '../core/scheduler.ts';
 import { type ConnectionContext, Status } from './connection.ts';
 
@@ -36,6 +37,8 @@ export interface DeviceLinkOptions {
   readonly unavailable?: ErrorCode;
   /** How long a write may wait for the device's confirmation (R-G1 `timeout`); default 2000 ms. */
   readonly timeoutMs?: number;
+  /** Asked before every write (R-B3): `context.fence` for a device, `unfenced` for a broker. */
+  readonly fence: Fence;
 }
 
 export const FIRST_RETRY_MS = 250;
@@ -124,6 +127,8 @@ export class DeviceLink {
     if (!this.isUp) {
       return { ok: false, error: new HubError(this.unavailable, `the link is down: ${this.reason || 'not connected yet'}`) };
     }
+    const { fence } = this.options;
+    if (!fence.holds()) return { ok: false, error: fence.refusal() };
     let pending = true;
     const finish = (result: SetResult) => {
       if (!pending) return;

@@ -386,7 +386,7 @@ export class LineDevice implements FrameStreams {
           }),
         close: () => this.transport.close(),
       },
-      { scheduler: context.scheduler, status: this.overruns.status, timeoutMs: protocol.timeout },
+      { scheduler: context.scheduler, status: this.overruns.status, timeoutMs: protocol.timeout, fence: context.fence },
     );
     this.parameters = new DeviceParameters(context, this.link, this.overruns);
     this.clock = changeClockOf(context.scheduler);

@@ -4,7 +4,8 @@ import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
-import { convert, type Json } from '../core/value.ts';
+import type { Fence } from '../core/lease.ts';
+import { convert, type Json, type Value } from '../core/value.ts';
 import {
   canonicalJson,
   type ConnectionConfig,
@@ -32,6 +33,10 @@ export interface RunnerEnvironment {
   readonly hub: HubServices;
   /** See `ConnectionContext.whenRunning`. */
   readonly whenRunning: (work: () => void) => void;
+  /** See `ConnectionContext.fence`. */
+  readonly fence: Fence;
+  /** While a standby takes over: the active hub's last value of a parameter, which it starts from (R-B2). */
+  readonly carried?: (address: string) => Value | undefined;
 }
 
 /**
@@ -240,6 +245,7 @@ export class ConnectionRunner {
       graph: graph.readOnly(),
       hub,
       whenRunning: this.env.whenRunning,
+      fence: this.env.fence,
       log: this.log,
       define: (parameterId, spec) => {
         const defined = graph.define(id, parameterId, this.seeded(parameterId, spec));
@@ -266,6 +272,15 @@ export class ConnectionRunner {
    * is told of when the parameter is made.
    */
   private seeded(parameterId: string, spec: ParameterSpec, quiet = false): ParameterSpec {
+    const restored = this.restored(parameterId, spec, quiet);
+    // A takeover goes on from the active hub's last values; a device's are read from it (R-B4, R-G3).
+    const carried = this.env.carried?.(`${this.id}/${parameterId}`);
+    if (carried === undefined || spec.device || spec.type === 'T') return restored;
+    const converted = convert(carried, spec.type);
+    return converted.ok ? { ...restored, initial: converted.value, initialBy: 'takeover' } : restored;
+  }
+
+  private restored(parameterId: string, spec: ParameterSpec, quiet: boolean): ParameterSpec {
     const state = this.env.state;
     // Without a state folder nothing is kept, and the spec goes through as it is (no copy per parameter).
     if (!spec.persist || !state) return spec;

@@ -14,6 +14,8 @@ export interface Access {
   readonly full: boolean;
   /** May read `/metrics`. */
   readonly metrics: boolean;
+  /** May ask a standby to take over its redundancy group (`POST /failover`, R-B5). */
+  readonly admin: boolean;
   canRead(address: string): boolean;
   canWrite(address: string): boolean;
   /** True when some parameter of the connection may be readable: it is listed in `/connections`. */
@@ -24,17 +26,19 @@ export const fullAccess: Access = {
   name: '*',
   full: true,
   metrics: true,
+  admin: true,
   canRead: () => true,
   canWrite: () => true,
   seesConnection: () => true,
 };
 
 /** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
-export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics = false): Access {
+export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics = false, admin = false): Access {
   return {
     name,
     full: false,
     metrics,
+    admin,
     canRead: (address) => read.matches(address),
     canWrite: (address) => read.matches(address) && write.matches(address),
     seesConnection: (connectionId) => read.reachesConnection(connectionId),

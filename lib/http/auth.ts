@@ -11,6 +11,8 @@ export interface ScopedToken {
   readonly write: AddressPatterns;
   /** May read `/metrics`. */
   readonly metrics?: boolean;
+  /** May ask a standby to take over (`POST /failover`). */
+  readonly admin?: boolean;
 }
 
 export interface Credentials {
@@ -70,7 +72,7 @@ export class Authenticator {
       ...(token !== '' ? [{ digest: digest(token), access: fullAccess }] : []),
       ...tokens.map((scoped) => ({
         digest: storedDigest(scoped.token),
-        access: scopedAccess(scoped.name, scoped.read, scoped.write, scoped.metrics),
+        access: scopedAccess(scoped.name, scoped.read, scoped.write, scoped.metrics, scoped.admin),
       })),
     ];
     this.offersTokens = this.holders.length > 0;

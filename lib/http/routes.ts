@@ -54,6 +54,8 @@ export interface RouteContext {
   readonly maxBody: number;
   /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
   readonly settled?: (done: () => void) => void;
+  /** The hub's redundancy group, while it is in one (R-B1). */
+  readonly group?: () => GroupView | undefined;
   readonly log: Logger;
   /** The registry `/metrics` answers from (R-O1). */
   readonly metrics: Registry;
@@ -61,6 +63,14 @@ export interface RouteContext {
   readonly required: readonly string[];
   /** Refused writes, logged sparsely: a client that keeps failing is one line in ten seconds. */
   readonly refusals: SparseLog;
+}
+
+/** A redundancy group as the routes see it (plain functions: lib/http depends on nothing in lib/connections). */
+export interface GroupView {
+  role(): 'active' | 'standby';
+  failover(): Result<string>;
+  /** Calls back once the broker acknowledged every value published so far; false when its connection closed first (R-B2). */
+  replicated(done: (acknowledged: boolean) => void): void;
 }
 
 /** A request handler; `access` is what the client's credentials grant (R-A2). */
@@ -182,14 +192,30 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
     logRefusal(context, res, fields.value.parameter, written.error);
     return sendError(res, written.error, json);
   }
-  if (!settled || !graph.get(fields.value.parameter)?.persist) return answerTaken(res, json);
+  const kept = settled !== undefined && graph.get(fields.value.parameter)?.persist === true;
+  // On the active hub of a group a write is answered once the broker has it: a standby that takes over has it too (R-B2).
+  const group = context.group?.();
+  const replicated = group?.role() === 'active' ? group : undefined;
+  if (!kept && !replicated) return answerTaken(res, json);
   // Callbacks stay inline (anonymous): this runs for every kept write.
   let aborted = false;
+  let waiting = (kept ? 1 : 0) + (replicated ? 1 : 0);
+  let reached = true;
   res.onAborted(() => (aborted = true));
-  settled(() => {
-    if (!aborted) answerLater(res, json, log, () => answerTaken(res, json));
-  });
+  const done = (acknowledged: boolean) => {
+    reached &&= acknowledged;
+    if (--waiting > 0 || aborted) return;
+    answerLater(res, json, log, () => (reached ? answerTaken(res, json) : sendError(res, notReplicated, json)));
+  };
+  if (kept) settled(() => done(true));
+  replicated?.replicated(done);
 }
+
+const notReplicated: CodedError = {
+  code: 'PB_BROKER_UNAVAILABLE',
+  message:
+    'written on this hub, but its broker connection closed before the broker had the value: a standby that takes over may not have it',
+};
 
 /**
  * A write to a parameter owned elsewhere (another hub, a broker topic, R-M5) is answered
@@ -323,7 +349,8 @@ const healthz: Handler = (res, req) => {
  * R-O1: 200 when every connection it waits for (`required`, else every enabled one) is
  * `ok`; otherwise 503 `PB_NOT_READY` with each one that is not, as JSON for any client.
  */
-const readyz: Handler = (res, _req, { connections, required }, access) => {
+const readyz: Handler = (res, _req, context, access) => {
+  const { connections, required } = context;
   // A scoped token learns only of the connections it sees, here as in /connections.
   const all = connections().filter((c) => access.seesConnection(c.id));
   if (all.length === 0 && connections().length > 0) {
@@ -337,9 +364,33 @@ const readyz: Handler = (res, _req, { connections, required }, access) => {
   const notReady = waitedFor
     .filter((c) => c.status !== 'ok')
     .map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
-  if (notReady.length === 0) return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length }));
+  // A standby is ready (R-B1): it serves reads and forwards writes; its role says what it is.
+  const role = context.group?.()?.role();
+  if (notReady.length === 0)
+    return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length, ...(role ? { role } : {}) }));
   const error = `${notReady.length} of ${waitedFor.length} connections not ok: ${notReady.map((c) => `${c.id} ${c.status}`).join(', ')}`;
   sendError(res, { code: 'PB_NOT_READY', message: error }, true, { extra: { connections: redacted(notReady) } });
+};
+
+/**
+ * R-B5: asks this standby to take over its redundancy group now — the operator's confirmation
+ * under `failover: "manual"`, or a planned move of the active role. Full access or an `admin` token.
+ */
+const failover: Handler = (res, req, { group, log }, access) => {
+  const json = jsonClient(req);
+  if (!access.full && !access.admin)
+    return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not ask for a takeover: it needs `admin`' }, json);
+  const view = group?.();
+  if (!view)
+    return sendError(
+      res,
+      { code: 'PB_BAD_REQUEST', message: 'this hub is in no redundancy group (`hub.group` of its mqtt connection)' },
+      json,
+    );
+  const asked = view.failover();
+  if (!asked.ok) return sendError(res, asked.error, json);
+  log.warn(`takeover asked by ${clientAddress(res)} (${access.full ? 'full access' : `token ${access.name}`}): ${asked.value}`);
+  sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, message: asked.value }));
 };
 
 /** R-O1: the Prometheus text format, read from the hub now; for full access or tokens given `metrics`. */
@@ -380,6 +431,12 @@ export const routes: readonly Route[] = [
   { path: '/healthz', get: healthz },
   { path: '/readyz', get: readyz },
   { path: '/metrics', get: metrics },
+  {
+    path: '/failover',
+    get: (res, req) =>
+      sendError(res, { code: 'PB_METHOD_NOT_ALLOWED', message: 'POST /failover asks this standby to take over' }, jsonClient(req)),
+    post: failover,
+  },
 ];
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */

@@ -15,6 +15,7 @@ import { answerHead, type Tally, tallyIn, jsonClient, sendEmpty, sendOk, withPol
 import {
   answerFault,
   getOther,
+  type GroupView,
   type Handler,
   type Listed,
   type ListedRule,
@@ -66,6 +67,8 @@ export interface RestServerOptions {
   readonly rules: () => readonly ListedRule[];
   /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
   readonly settled?: (done: () => void) => void;
+  /** The hub's redundancy group, while it is in one (R-B1): `/update` waits for the broker on the active hub, `/failover` asks it. */
+  readonly group?: () => GroupView | undefined;
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;
@@ -128,7 +131,7 @@ export class RestServer {
   private readonly webSocketRoute: WebSocketRoute;
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
-    const { graph, files, connections, problems, rules, log, settled } = options;
+    const { graph, files, connections, problems, rules, log, settled, group } = options;
     this.edge = new Edge({
       auth: options.auth,
       allowedOrigins: options.allowedOrigins ?? [],
@@ -160,6 +163,7 @@ export class RestServer {
       problems,
       rules,
       ...(settled ? { settled } : {}),
+      ...(group ? { group } : {}),
       maxBody: this.limits.maxBody,
       log,
       metrics,

@@ -6,8 +6,11 @@ import type { Flow } from '../config/flow-file.ts';
 import {
   type ConnectionConfig,
   type ConnectionInfo,
+  type GroupControl,
   type HubServices,
   type Problem,
+  type Redundancy,
+  type Role,
   type RuleListing,
   Status,
 } from '../connections/connection.ts';
@@ -15,10 +18,11 @@ import { ConnectionRunner } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
 import { HubError } from '../core/errors.ts';
 import { Graph } from '../core/graph.ts';
+import { Lease, unfenced } from '../core/lease.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
 import { mapStrings, relativePaths } from '../core/paths.ts';
 import { realTime, type Scheduler } from '../core/scheduler.ts';
-import { toWire } from '../core/value.ts';
+import { toWire, type Value } from '../core/value.ts';
 import type { RuleProblem } from '../rules/engine.ts';
 import { superviseStore } from '../state/supervise-store.ts';
 import type { StateStore } from '../state/store.ts';
@@ -77,8 +81,13 @@ export class Hub {
   private readonly problemStream = new Subject<Problem>();
   private readonly codeFlowFilesChanged = new Subject<void>();
   private readonly connectionsChanged = new Subject<void>();
-  /** Connections other hubs run, shown here (R-M5). */
+  /** Connections other hubs run, shown here (R-M5); in a redundancy group, the active hub's on a standby. */
   private readonly mirrors = new Mirrors(this.graph, (id) => this.connection(id) !== undefined);
+  /** In a redundancy group (R-B1): this hub's role, and the values a takeover carries into its connections. */
+  private role: Role | undefined;
+  private carried: ReadonlyMap<string, Value> | undefined;
+  private readonly lease = new Lease();
+  private groupControl: GroupControl | undefined;
 
   /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
   readonly codeFlowFiles$: Observable<void> = this.codeFlowFilesChanged.asObservable();
@@ -188,7 +197,7 @@ export class Hub {
   problems(): Problem[] {
     const state = this.state && stateProblem(this.state.folder, this.state.health);
     const connections = [
-      ...this.runners.map((runner) => connectionProblem(runner.id, runner.status)),
+      ...this.runningHere().map((runner) => connectionProblem(runner.id, runner.status)),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
     return [state, ...connections, ...this.refusals, ...this.logic.problems()].filter((problem) => problem !== undefined);
@@ -205,21 +214,66 @@ export class Hub {
 
   /** Every connection as `GET /connections` lists it: this hub's, then those it shows of other hubs. */
   listConnections(): ConnectionInfo[] {
-    return [...this.runners.map((c) => c.info), ...this.mirrors.infos()];
+    return [...this.runningHere().map((c) => c.info), ...this.mirrors.infos()];
   }
 
+  /** A connection this hub runs now (a standby runs only those that serve the hub). */
   connection(id: string): ConnectionRunner | undefined {
-    return this.runners.find((c) => c.id === id);
+    return this.runningHere().find((c) => c.id === id);
+  }
+
+  /** The group the flow puts this hub in (R-B1), if any. */
+  private get group(): string | undefined {
+    return this.flow.connections.find((config) => config.plan.redundancyGroup !== undefined)?.plan.redundancyGroup;
+  }
+
+  /** True when this hub runs the connection now: outside a group always; in a group the active hub runs all, a standby those that serve the hub. */
+  private runsHere(runner: ConnectionRunner): boolean {
+    return this.group === undefined || this.role === 'active' || runner.config.plan.servesHub;
+  }
+
+  private runningHere(): ConnectionRunner[] {
+    return this.group === undefined || this.role === 'active' ? this.runners : this.runners.filter((r) => r.config.plan.servesHub);
   }
 
   async start(): Promise<void> {
     if (this.state) this.subscriptions.add(superviseStore(this.state, this.scheduler, this.log));
-    for (const runner of this.runners) await runner.start();
-    const rules = await this.startLogic();
+    // In a group every hub starts as a standby: its mqtt connection finds out whether it takes over.
+    if (this.group !== undefined) this.role = 'standby';
+    for (const runner of this.runningHere()) await runner.start();
+    const rules = this.role === 'standby' ? 0 : await this.startLogic();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
+    const group = this.group === undefined ? '' : `, standby in group ${this.group} until it takes over`;
     this.log.info(
-      `running: ${count(this.runners.length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}`,
+      `running: ${count(this.runningHere().length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}${group}`,
     );
+  }
+
+  /** Takes over as the active hub of the group (R-B2, R-B4): see `Redundancy.activate`. */
+  private async activate(carried: ReadonlyMap<string, Value>): Promise<void> {
+    if (this.role !== 'standby') return;
+    this.role = 'active';
+    this.carried = carried;
+    try {
+      for (const runner of this.runners) if (!runner.config.plan.servesHub) await runner.start();
+    } finally {
+      this.carried = undefined;
+    }
+    const rules = await this.startLogic();
+    this.connectionsChanged.next();
+    this.log.info(
+      `active in group ${this.group} (epoch ${this.lease.epoch}): ${count(this.runners.length, 'connection')}, ${count(rules, 'rule')}`,
+    );
+  }
+
+  /** Stands down to a standby (R-B3): see `Redundancy.standDown`. The lease has ended already: no device hears this hub meanwhile. */
+  private async standDown(): Promise<void> {
+    if (this.role !== 'active') return;
+    this.role = 'standby';
+    this.stopLogic();
+    for (const runner of [...this.runners].reverse()) if (!runner.config.plan.servesHub) await runner.dispose({ forget: false });
+    this.connectionsChanged.next();
+    this.log.warn(`standby in group ${this.group}: the connections only the active hub runs are stopped`);
   }
 
   /**
@@ -266,14 +320,16 @@ export class Hub {
     const leaving = this.runners.filter((r) => !kept.has(r.id));
     for (const runner of [...leaving].reverse()) {
       this.unwatch(runner);
-      await runner.dispose({ forget: !next.has(runner.id) });
+      // A standby's stopped connection is not in the graph, but what it keeps goes when it leaves the flow.
+      if (this.runsHere(runner)) await runner.dispose({ forget: !next.has(runner.id) });
+      else if (!next.has(runner.id)) await this.state?.reset(runner.id);
     }
     const previous = new Map(this.runners.map((r) => [r.id, r]));
     this.flow = flow;
     this.runners = flow.connections.map((config) => (kept.has(config.id) ? previous.get(config.id)! : this.runnerFor(config, flow)));
     this.traceWrites();
-    for (const runner of this.runners) if (!kept.has(runner.id)) await runner.start();
-    const rules = await this.startLogic();
+    for (const runner of this.runners) if (!kept.has(runner.id) && this.runsHere(runner)) await runner.start();
+    const rules = this.role === 'standby' ? 0 : await this.startLogic();
     const summary: ReloadSummary = {
       kept: [...kept],
       updated,
@@ -294,7 +350,7 @@ export class Hub {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.stopLogic();
-      for (const runner of [...this.runners].reverse()) await runner.stop();
+      for (const runner of [...this.runningHere()].reverse()) await runner.stop();
       this.subscriptions.unsubscribe();
       await this.state?.settled();
       this.log.info('stopped');
@@ -316,7 +372,30 @@ export class Hub {
     counts: () => this.counts(),
     signInKey: () => this.signInKey(),
     connectionMetrics: connectionTypes.flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
+    redundancy: this.redundancy(),
   };
+
+  private redundancy(): Redundancy {
+    const hub = this;
+    return {
+      get group() {
+        return hub.group;
+      },
+      lease: this.lease,
+      activate: (carried) => this.activate(carried),
+      standDown: () => this.standDown(),
+      activeOnly: () => this.runners.filter((r) => !r.config.plan.servesHub).map((r) => r.id),
+      control: (control) => {
+        this.groupControl = control;
+        return () => {
+          if (this.groupControl === control) this.groupControl = undefined;
+        };
+      },
+      get current() {
+        return hub.groupControl;
+      },
+    };
+  }
 
   private runnerFor(config: ConnectionConfig, flow: Flow): ConnectionRunner {
     const runner = new ConnectionRunner(config, {
@@ -325,6 +404,8 @@ export class Hub {
       log: this.log,
       baseDir: flow.baseDir,
       hub: this.services,
+      fence: this.group === undefined ? unfenced : this.lease,
+      carried: (address) => this.carried?.get(address),
       whenRunning: (work) => {
         if (this.running) work();
         else this.untilRunning.push(work);

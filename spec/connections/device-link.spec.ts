@@ -1,11 +1,12 @@
 import test from 'ava';
 import { DeviceLink, type LinkAttempt } from '../../lib/connections/device-link.ts';
 import { HubError } from '../../lib/core/errors.ts';
+import { type Fence, Lease, unfenced } from '../../lib/core/lease.ts';
 import type { SetResult } from '../../lib/core/parameter.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 
 /** A device whose every attempt the spec decides: the attempts are kept, in order, with when they were made. */
-function device() {
+function device(fence: Fence = unfenced) {
   const clock = new VirtualClock();
   const attempts: { attempt: LinkAttempt; at: number }[] = [];
   const statuses: string[] = [];
@@ -15,6 +16,7 @@ function device() {
     {
       scheduler: clock.scheduler,
       status: (status: string, reason?: string, code?: string) => void statuses.push([status, reason, code].filter(Boolean).join(' ')),
+      fence,
     },
   );
   const last = () => attempts[attempts.length - 1]!.attempt;
@@ -111,4 +113,26 @@ test('a stopped link closes its protocol once, tries no more, and ignores what a
   t.false(link.up);
   t.is(statuses.at(-1), 'degraded refused PB_DEVICE_UNAVAILABLE');
   t.false(link.write(() => t.fail('sent')).ok);
+});
+
+test('a write is sent only while the lease holds: once it ended, or before it was granted, nothing reaches the device (R-B3)', async (t) => {
+  const lease = new Lease();
+  const { link, last } = device(lease);
+  void link.start();
+  last().up();
+  const sent: string[] = [];
+  const write = (text: string) => link.write(() => void sent.push(text));
+  const before = write('before the lease');
+  t.like(before, { ok: false, error: { code: 'PB_NOT_ACTIVE' } }, 'a standby sends nothing');
+  lease.grant(7, performance.now() + 60_000);
+  t.like(write('held'), { ok: true });
+  lease.end();
+  const after = write('after');
+  t.like(after, { ok: false, error: { code: 'PB_NOT_ACTIVE' } });
+  t.regex(after.ok ? '' : after.error.message, /lease \(epoch 7\) ended/);
+  lease.grant(8, performance.now() - 1);
+  t.like(write('run out'), { ok: false, error: { code: 'PB_NOT_ACTIVE' } }, 'a lease past its time holds no more, with no timer to say so');
+  lease.renew(performance.now() + 60_000);
+  t.like(write('renewed late'), { ok: false }, 'a renewal does not revive a lease that ran out');
+  t.deepEqual(sent, ['held']);
 });

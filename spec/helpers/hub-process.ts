@@ -31,12 +31,18 @@ export interface HubProcess {
 export async function runHub(
   t: ExecutionContext,
   flow: string,
-  { args = [], command = [process.execPath, bin], cwd }: { args?: string[]; command?: string[]; cwd?: string } = {},
+  {
+    args = [],
+    command = [process.execPath, bin],
+    cwd,
+    env,
+  }: { args?: string[]; command?: string[]; cwd?: string; env?: Readonly<Record<string, string>> } = {},
 ): Promise<HubProcess> {
   const [file, ...rest] = command as [string, ...string[]];
   const child = spawn(file, [...rest, 'run', flow, '--log-format', 'json', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(cwd ? { cwd } : {}),
+    ...(env ? { env: { ...process.env, ...env } } : {}),
   });
   t.teardown(() => void child.kill('SIGKILL'));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

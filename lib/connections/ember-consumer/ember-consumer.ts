@@ -128,7 +128,7 @@ export const emberConsumer = defineConnectionType({
           socket?.destroy();
         },
       },
-      { scheduler: context.scheduler, status: overruns.status, timeoutMs: timeout },
+      { scheduler: context.scheduler, status: overruns.status, timeoutMs: timeout, fence: context.fence },
     );
     const parameters = new DeviceParameters(context, link, overruns, maxParameters);
     return {

@@ -316,6 +316,8 @@ export const httpClient = defineConnectionType({
     /** Sends a request once; resolves with the outcome a writer of `send` hears. */
     const send = async (request: Request): Promise<HubError | undefined> => {
       if (stopped) return new HubError('PB_DEVICE_UNAVAILABLE', 'the connection stopped');
+      // A request may be a command (a POST): only a hub that drives its devices sends it (R-B3).
+      if (!context.fence.holds()) return context.fence.refusal();
       if (inFlight.has(request.id)) return new HubError('PB_DEVICE_UNAVAILABLE', `${request.shown} is still waiting for its answer`);
       if (inFlight.size >= maxInFlight)
         return new HubError('PB_OVER_LIMIT', `${maxInFlight} requests are waiting for their answers (maxInFlight)`);

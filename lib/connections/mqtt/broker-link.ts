@@ -12,6 +12,7 @@ import type { Subscription } from 'rxjs';
 import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import { reasonOf } from '../../core/errors.ts';
 import type { Logger } from '../../core/log.ts';
+import { unfenced } from '../../core/lease.ts';
 import { after, type Scheduler } from '../../core/scheduler.ts';
 import type { ConnectionContext } from '../connection.ts';
 import { DeviceLink, type LinkAttempt } from '../device-link.ts';
@@ -94,6 +95,8 @@ export class BrokerLink {
         scheduler,
         status,
         unavailable: 'PB_BROKER_UNAVAILABLE',
+        // The broker is how a hub learns whether it may drive devices, never fenced itself.
+        fence: unfenced,
       },
     );
   }
@@ -206,6 +209,7 @@ export class BrokerLink {
   private closed(): void {
     const wasUp = this.isUp;
     this.isUp = false;
+    this.dropUnacknowledged();
     if (this.stopped) return;
     const reason = `no connection to ${shownUrl(this.settings.url)}${this.lastReason ? ` (${this.lastReason})` : wasUp ? ' (the broker closed it)' : ''}`;
     this.owner.down(reason);
@@ -230,8 +234,52 @@ export class BrokerLink {
     const client = this.client;
     if (!client) return sent?.(new Error('the connection stopped'));
     this.counts.published++;
-    client.publish(topic, payload, this.signed(topic, payload, options), sent ? (error) => sent(error ?? undefined) : undefined);
+    if (!options.qos) {
+      client.publish(topic, payload, this.signed(topic, payload, options), sent ? (error) => sent(error ?? undefined) : undefined);
+      return;
+    }
+    const seq = ++this.issued;
+    const session = this.session;
+    this.unacknowledged.add(seq);
+    client.publish(topic, payload, this.signed(topic, payload, options), (error) => {
+      if (session === this.session) {
+        this.unacknowledged.delete(seq);
+        this.settleWaiters();
+      }
+      sent?.(error ?? undefined);
+    });
   }
+
+  /**
+   * Calls `done(true)` once the broker has acknowledged every message published so far
+   * (QoS 1 and 2), at once when none waits; `done(false)` when the link closes first: what
+   * was published then may not have reached the broker (R-B2).
+   */
+  whenAcknowledged(done: (acknowledged: boolean) => void): void {
+    if (this.unacknowledged.size === 0) return done(this.isUp);
+    this.waiters.push({ through: this.issued, done });
+  }
+
+  private settleWaiters(): void {
+    if (this.waiters.length === 0) return;
+    // Sequence numbers only grow: the oldest one waiting is the first in the set.
+    const oldest = this.unacknowledged.values().next().value ?? Number.POSITIVE_INFINITY;
+    let settled = 0;
+    while (settled < this.waiters.length && this.waiters[settled]!.through < oldest) settled++;
+    for (const { done } of this.waiters.splice(0, settled)) done(true);
+  }
+
+  /** The link closed: whatever was not acknowledged may be lost, and the next session counts afresh. */
+  private dropUnacknowledged(): void {
+    this.session++;
+    this.unacknowledged.clear();
+    for (const { done } of this.waiters.splice(0)) done(false);
+  }
+
+  private issued = 0;
+  private session = 0;
+  private readonly unacknowledged = new Set<number>();
+  private waiters: { readonly through: number; readonly done: (acknowledged: boolean) => void }[] = [];
 
   /** The last will of a new session, signed when the link signs. */
   private will(): IClientOptions['will'] {
@@ -264,6 +312,7 @@ export class BrokerLink {
   private async close(): Promise<void> {
     const last = this.last;
     this.stopped = true;
+    this.dropUnacknowledged();
     const client = this.client;
     this.client = undefined;
     for (const [, { sent }] of this.kept) sent.forEach((done) => done(new Error('the connection stopped')));

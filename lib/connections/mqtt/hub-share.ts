@@ -33,6 +33,7 @@ import type { HubSettings, MqttSettings } from './settings.ts';
 import type { Rejection, Signer, Verifier } from './signing.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
 import type { TopicLayout } from './topics.ts';
+import { GroupDirectory, type GroupSharing, type RedundancyGroup } from './group.ts';
 
 /** A connection as its owner describes it on the broker. */
 interface SharedConnection {
@@ -94,7 +95,13 @@ const HELD_FOR_MS = 60_000;
 /** The shortest time between two corrections of one topic: two hubs that both think it theirs do not flood the broker. */
 const CORRECT_AFTER_MS = 1000;
 
-export class HubShare implements Publishing {
+export class HubShare implements Publishing, GroupSharing {
+  /** Who holds each redundancy group's lease: a hub of a group owns connections only while it does (R-B1). */
+  readonly groups = new GroupDirectory();
+  /** This hub's own group, when it is in one. */
+  group: RedundancyGroup | undefined;
+  /** The last values of the active hub's connections, kept when it went away: a takeover starts from them. */
+  private carried = new Map<string, Value>();
   private readonly others = new Map<string, OtherHub>();
   private readonly mirrors = new Map<string, Mirror>();
   /** This hub's shared connections: confirmed once the claim came back from the broker before any other hub's. */
@@ -171,11 +178,16 @@ export class HubShare implements Publishing {
     const { connectionId } = parameter;
     return (
       !parameter.mirrored &&
-      this.hub.share.matches(parameter.address) &&
+      (this.hub.share.matches(parameter.address) || this.groupRuns(connectionId)) &&
       !parameter.id.startsWith('_') &&
       !this.refused.has(connectionId) &&
       !this.mirrors.has(connectionId)
     );
+  }
+
+  /** True for a connection only the active hub of this hub's group runs: the standbys show all of it, and carry it on at a takeover. */
+  private groupRuns(connectionId: string): boolean {
+    return this.group !== undefined && this.context.hub.redundancy.activeOnly().includes(connectionId);
   }
 
   isLocal(connectionId: string): boolean {
@@ -325,6 +337,11 @@ export class HubShare implements Publishing {
       // Answers to the writes of other hubs are theirs to read.
       if (hubTopic.kind === 'answers' && hubTopic.hubId !== this.hub.id) return true;
       const from = this.signedBy(topic, payload, properties);
+      if (hubTopic.kind === 'role') {
+        if (from === hubTopic.hubId) this.roleRecord(from, payload);
+        return true;
+      }
+      if (hubTopic.kind === 'records') return true;
       if (hubTopic.hubId === this.hub.id) this.ownTopic(hubTopic.kind, topic, from, payload, properties);
       else if (from === hubTopic.hubId && this.admits(from)) {
         if (hubTopic.kind === 'presence') this.presence(from, payload);
@@ -351,6 +368,36 @@ export class HubShare implements Publishing {
     return true;
   }
 
+  /** A hub's role in its redundancy group: who owns a group's connections may have changed. */
+  private roleRecord(hubId: string, payload: Buffer): void {
+    const before = this.groups.recordOf(hubId);
+    const record = this.groups.heard(hubId, payload);
+    if (!record) return;
+    this.group?.record(hubId, record);
+    if (before?.role !== record.role || before.epoch !== record.epoch || before.group !== record.group) this.resolveClaims();
+  }
+
+  /** The values this hub shows of the connections only its group's active hub runs: what a takeover starts from (R-B2). */
+  carriedValues(): ReadonlyMap<string, Value> {
+    const carried = new Map(this.carried);
+    this.carried = new Map();
+    for (const [id, mirror] of this.mirrors)
+      if (this.groupRuns(id)) for (const [address, value] of this.valuesOf(mirror)) carried.set(address, value);
+    return carried;
+  }
+
+  private valuesOf(mirror: Mirror): Map<string, Value> {
+    const values = new Map<string, Value>();
+    for (const { parameter } of mirror.parameters.values())
+      if (parameter.value !== undefined) values.set(parameter.address, parameter.value);
+    return values;
+  }
+
+  roleChanged(): void {
+    this.resolveClaims();
+    this.queueReview();
+  }
+
   /** True when the message was signed by this run of this hub (not one before a restart). */
   private fromThisRun(properties: MessageProperties): boolean {
     return this.trust.signer.issued(properties.userProperties?.['n']);
@@ -361,7 +408,7 @@ export class HubShare implements Publishing {
    * the claims it carries; anyone else's (or one from before a restart, once up) is put right.
    */
   private ownTopic(
-    kind: 'presence' | 'connections' | 'answers',
+    kind: 'presence' | 'connections' | 'answers' | 'records',
     topic: string,
     from: string | undefined,
     payload: Buffer,
@@ -446,9 +493,12 @@ export class HubShare implements Publishing {
     if (other.online === online) return;
     other.online = online;
     this.context.log.info(`hub ${hubId} ${online ? 'is here' : 'went away'}`);
+    this.group?.presence(hubId, online);
     for (const [id, mirror] of this.mirrors) {
       if (mirror.owner !== hubId) continue;
-      // Gone: its values are unknown until it is back and sends them again.
+      // Gone: its values are unknown until it is back and sends them again. The active hub of
+      // this hub's group leaves them to the takeover, which starts from them.
+      if (!online && this.groupRuns(id)) this.carried = new Map([...this.carried, ...this.valuesOf(mirror)]);
       if (!online) for (const { parameter } of mirror.parameters.values()) mirror.handle.forget(parameter);
       this.show(id, mirror);
     }
@@ -494,6 +544,8 @@ export class HubShare implements Publishing {
   private resolveClaims(): void {
     const owners = new Map<string, { hubId: string; heard: number }>();
     for (const [hubId, other] of this.others) {
+      // A hub of a redundancy group runs its group's connections only while it holds the lease.
+      if (this.group?.isPeer(hubId) ? this.group.owner() !== hubId : !this.groups.owns(hubId)) continue;
       for (const shared of other.connections.values()) {
         const first = owners.get(shared.id);
         if (!first || shared.heard < first.heard) owners.set(shared.id, { hubId, heard: shared.heard });
@@ -503,7 +555,8 @@ export class HubShare implements Publishing {
     let refusedAny = false;
     for (const [id, owner] of owners) {
       if (this.isLocal(id)) {
-        if (this.refused.has(id)) continue;
+        // The hubs of one group run the same flow: what serves each hub runs on all of them.
+        if (this.refused.has(id) || this.group?.isPeer(owner.hubId)) continue;
         const mine = this.claims.get(id);
         if (mine?.confirmed) {
           republish.push(id);

@@ -15,6 +15,7 @@ import { defineConnectionType } from '../connection.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
 import { HubShare, type SiteTrust } from './hub-share.ts';
+import { GROUP_KEEPALIVE_S, RedundancyGroup } from './group.ts';
 import { Overruns } from '../overruns.ts';
 import { loadSiteKey, Signer, Verifier } from './signing.ts';
 import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
@@ -29,6 +30,7 @@ export const mqttConnection = defineConnectionType({
   parse: parseMqttSettings,
   // Sharing a broker shows the connections of the other hubs, known only once they speak.
   discovers: (settings) => ({ connections: settings.hub !== undefined }),
+  redundancyGroup: (settings) => settings.hub?.group,
   // Sharing without a site key would trust every client of the broker as a hub.
   diagnose: ({ hub }) => {
     if (!hub) return [];
@@ -97,6 +99,7 @@ export const mqttConnection = defineConnectionType({
     let link: BrokerLink | undefined;
     let bridge: Bridge | undefined;
     let share: HubShare | undefined;
+    let group: RedundancyGroup | undefined;
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     return {
       async start() {
@@ -121,7 +124,8 @@ export const mqttConnection = defineConnectionType({
             clientId,
             username: settings.username,
             password: settings.password,
-            keepalive: settings.keepalive,
+            // In a group the broker must give up on a silent hub quickly: a standby takes over after that (R-B2).
+            keepalive: hub?.group ? Math.min(settings.keepalive, GROUP_KEEPALIVE_S) : settings.keepalive,
             ...(ca ? { ca } : {}),
             ...(cert ? { cert } : {}),
             ...(key ? { key } : {}),
@@ -142,8 +146,12 @@ export const mqttConnection = defineConnectionType({
             up: () => {
               share?.up();
               bridge?.up();
+              group?.up();
             },
-            down: (reason) => share?.down(reason),
+            down: (reason) => {
+              group?.down(reason);
+              share?.down(reason);
+            },
             tooLarge: (topic, size, limit) => overruns.dropped('payload', `a message of ${size} bytes on ${topic} is over ${limit} bytes`),
           },
           context.log,
@@ -157,6 +165,11 @@ export const mqttConnection = defineConnectionType({
           isLocal: (connectionId) => context.graph.hasConnection(connectionId),
         };
         if (hub && trust) share = new HubShare(context, settings, hub, link, trust, overruns);
+        if (share && hub?.group !== undefined) {
+          group = new RedundancyGroup(context, settings, { ...hub, group: hub.group }, link, share.groups);
+          group.sharing = share;
+          share.group = group;
+        }
         const published = new Bridge(context, settings, link, share ?? alone);
         bridge = published;
         if (share) {
@@ -170,11 +183,12 @@ export const mqttConnection = defineConnectionType({
       },
       async stop() {
         overruns.stop();
+        group?.stop();
         bridge?.stop();
         const last = share?.stop() ?? [];
         await link?.stop(last);
         link = undefined;
-        bridge = share = undefined;
+        bridge = share = group = undefined;
       },
       details: () => ({
         url: shownUrl(settings.url),
@@ -184,6 +198,7 @@ export const mqttConnection = defineConnectionType({
         refusedWrites: bridge?.refusedWrites ?? 0,
         dropped: { ...overruns.counts },
         ...(settings.hub ? { hub: settings.hub.id, ...share?.details() } : {}),
+        ...(group ? { redundancy: group.details() } : {}),
       }),
     };
   },

@@ -121,6 +121,20 @@ export const mqttSettings = Type.Object({
       {
         id: Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: "This hub's id among the hubs on the broker: a-z 0-9 -." }),
         share: Type.Array(Type.String(), { description: "Address patterns of this hub's parameters the other hubs see." }),
+        group: Type.Optional(
+          Type.String({
+            pattern: '^[a-z0-9-]{1,64}$',
+            description:
+              'A redundancy group (R-B1): the hubs with the same group run the same flow file; one is active (it runs every connection), the others standby (they show the active one and take over within 5 s when it is gone).',
+          }),
+        ),
+        failover: withDefault(
+          Type.Union([Type.Literal('auto'), Type.Literal('manual')], {
+            description:
+              'In a group: "auto" takes over as soon as the active hub is gone; "manual" waits for an operator (POST /failover or the console) (R-B5).',
+          }),
+          'auto',
+        ),
         key: Type.Optional(
           Type.Union(
             [
@@ -165,6 +179,9 @@ export interface MqttSettings {
 export interface HubSettings {
   readonly id: string;
   readonly share: AddressPatterns;
+  /** The redundancy group, if any (R-B1). */
+  readonly group: string | undefined;
+  readonly failover: 'auto' | 'manual';
   /** Undefined only in a flow file with a mistake: `diagnose` says so. */
   readonly key: KeySource | undefined;
 }
@@ -247,7 +264,13 @@ export function parseMqttSettings(
     topics: mapped,
     hub:
       hub && shared
-        ? { id: hub.id, share: shared, key: hub.key && ('file' in hub.key ? { file: resolve(baseDir, hub.key.file) } : hub.key) }
+        ? {
+            id: hub.id,
+            share: shared,
+            group: hub.group,
+            failover: hub.failover,
+            key: hub.key && ('file' in hub.key ? { file: resolve(baseDir, hub.key.file) } : hub.key),
+          }
         : undefined,
   });
 }

@@ -10,6 +10,9 @@
  *   <prefix>/$hub/<hub id>               presence: {"online": true|false}, retained; the last will says false
  *   <prefix>/$hub/<hub id>/connections   the connections it runs, with their parameters, retained
  *   <prefix>/$hub/<hub id>/answers       answers to the writes it forwarded (MQTT 5 response topic)
+ *   <prefix>/$hub/<hub id>/role          in a redundancy group: {"group", "role", "epoch"}, retained (R-B1)
+ *   <prefix>/$hub/<hub id>/records/<connection id>   in a group, the active hub's records of a
+ *                                        connection (a timer's deadline, a schedule's progress, scenes), retained
  *
  * each signed with the site key (signing.ts); plain clients that want answers to their
  * writes name a response topic under
@@ -20,7 +23,14 @@
  *
  *   <prefix>/$sync/<client id>           a marker it sends itself after subscribing: once it is
  *                                        back, every retained message before it has arrived
+ *   <prefix>/$lease/<hub id>             in a group, the active hub's lease renewals: nobody reads
+ *                                        them, the broker's acknowledgement is what renews the lease
  */
+
+/** A `$hub` topic, read back: of which hub, and what it carries. */
+export type HubTopic =
+  | { readonly hubId: string; readonly kind: 'presence' | 'connections' | 'answers' | 'role' }
+  | { readonly hubId: string; readonly kind: 'records'; readonly connectionId: string };
 
 /** A value or write topic, read back: which kind, and the parameter's address. */
 export interface ParameterTopic {
@@ -84,6 +94,18 @@ export class TopicLayout {
     return `${this.prefix}/$answers/`;
   }
 
+  role(hubId: string): string {
+    return `${this.prefix}/$hub/${hubId}/role`;
+  }
+
+  records(hubId: string, connectionId: string): string {
+    return `${this.prefix}/$hub/${hubId}/records/${connectionId}`;
+  }
+
+  lease(hubId: string): string {
+    return `${this.prefix}/$lease/${hubId}`;
+  }
+
   sync(clientId: string): string {
     return `${this.prefix}/$sync/${clientId}`;
   }
@@ -94,13 +116,14 @@ export class TopicLayout {
   }
 
   /** What a `$hub` topic is, and of which hub; undefined for other topics. */
-  hubTopic(topic: string): { readonly hubId: string; readonly kind: 'presence' | 'connections' | 'answers' } | undefined {
+  hubTopic(topic: string): HubTopic | undefined {
     const parts = topic.split('/');
     if (parts.length < this.levels + 2 || parts[this.levels] !== '$hub' || !topic.startsWith(`${this.prefix}/`)) return undefined;
     const hubId = parts[this.levels + 1]!;
     const rest = parts.slice(this.levels + 2);
     if (rest.length === 0) return { hubId, kind: 'presence' };
-    if (rest.length === 1 && (rest[0] === 'connections' || rest[0] === 'answers')) return { hubId, kind: rest[0] };
+    if (rest.length === 1 && (rest[0] === 'connections' || rest[0] === 'answers' || rest[0] === 'role')) return { hubId, kind: rest[0] };
+    if (rest.length === 2 && rest[0] === 'records' && rest[1]) return { hubId, kind: 'records', connectionId: rest[1] };
     return undefined;
   }
 }

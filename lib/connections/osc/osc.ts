@@ -132,7 +132,12 @@ export const osc = defineConnectionType({
           kind === 'tcp'
             ? new TcpTransport({ host, port, maxBytes }, handlers)
             : new UdpTransport({ port, bindIp, host, sendPort, maxBytes }, handlers);
-        link = new DeviceLink(transport, { scheduler: context.scheduler, status: overruns.status, timeoutMs: settings.timeout });
+        link = new DeviceLink(transport, {
+          scheduler: context.scheduler,
+          status: overruns.status,
+          timeoutMs: settings.timeout,
+          fence: context.fence,
+        });
         parameters = new DeviceParameters(context, link, overruns, settings.maxParameters);
         for (const entry of settings.addresses) {
           const parameter = parameters.define(entry.id, entry, sendTo(entry.address, entry.type), { echoes: false });

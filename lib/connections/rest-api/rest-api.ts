@@ -87,6 +87,10 @@ const settings = Type.Object({
             [],
           ),
           metrics: withDefault(Type.Boolean({ description: 'May read /metrics.' }), false),
+          admin: withDefault(
+            Type.Boolean({ description: 'May ask this hub to take over its redundancy group (POST /failover, R-B5).' }),
+            false,
+          ),
         },
         { additionalProperties: false },
       ),
@@ -156,7 +160,7 @@ export const restApi = defineConnectionType({
       issues.push({ path: ['wsFilters', index], message: compiled.error.message });
       return [];
     });
-    const scoped = tokens.flatMap(({ name, token: secret, read, write, metrics }, index): ScopedToken[] => {
+    const scoped = tokens.flatMap(({ name, token: secret, read, write, metrics, admin }, index): ScopedToken[] => {
       if (tokens.findIndex((other) => other.name === name) < index)
         issues.push({ path: ['tokens', index, 'name'], message: `"${name}" names another token too` });
       if (secret.startsWith('sha256:') && !/^sha256:[0-9a-f]{64}$/i.test(secret))
@@ -167,7 +171,7 @@ export const restApi = defineConnectionType({
         return compiled.ok ? compiled.value : undefined;
       };
       const [readable, writable] = [patterns(read, 'read'), patterns(write, 'write')];
-      return readable && writable ? [{ name, token: secret, read: readable, write: writable, metrics }] : [];
+      return readable && writable ? [{ name, token: secret, read: readable, write: writable, metrics, admin }] : [];
     });
     const credentials = { username, password, token, tokens: scoped };
     return checked(issues, {
@@ -214,6 +218,7 @@ export const restApi = defineConnectionType({
           counts: context.hub.counts,
           connectionMetrics: context.hub.connectionMetrics,
           ...(context.settled ? { settled: context.settled } : {}),
+          group: () => context.hub.redundancy.current,
           scheduler: context.scheduler,
           log: context.log,
         });

@@ -1,0 +1,154 @@
+/**
+ * A redundancy group of real hub processes on a real Mosquitto (R-B1–R-B5): the active hub
+ * killed, paused and asked to hand over, with a TCP device that records which connection —
+ * which hub — sent each command.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { type HubProcess, runHub } from '../helpers/hub-process.ts';
+import { whyNoBroker } from '../helpers/mosquitto.ts';
+import { siteKey } from '../helpers/site-key.ts';
+
+const broker = brokerOfFile();
+
+/** A device on TCP that keeps every line it was sent, with the connection it came on (one per hub run). */
+async function recordingDevice(t: ExecutionContext) {
+  const lines: { connection: number; line: string; at: number }[] = [];
+  const sockets: Socket[] = [];
+  const server: Server = createServer((socket) => {
+    const connection = sockets.push(socket);
+    let carry = '';
+    socket.on('data', (chunk) => {
+      const parts = (carry + chunk.toString()).split('\n');
+      carry = parts.pop()!;
+      for (const line of parts) if (line !== 'STATUS?') lines.push({ connection, line, at: performance.now() });
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return { port: (server.address() as { port: number }).port, lines, sockets };
+}
+
+/** One flow file for every hub of the group: the hub's id comes from the environment. */
+async function groupFlow(devicePort: number, { failover = 'auto' }: { failover?: 'auto' | 'manual' } = {}): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-group-'));
+  const path = join(dir, 'studio.json5');
+  const flow = {
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      bus: { type: 'mqtt', url: broker.url, hub: { id: '${HUB}', group: 'studio', failover, share: [], key: siteKey } },
+      desk: { type: 'dummy', parameters: ['title,S,morning', 'count,I,0', 'go,T'] },
+      clock: { type: 'timer', timers: [{ duration: 3000 }] },
+      router: {
+        type: 'tcp-client',
+        host: '127.0.0.1',
+        port: devicePort,
+        parameters: ['dest/1,I'],
+        receive: [],
+        send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\n' }],
+      },
+    },
+    rules: [{ source: 'clock/timer/1/trigger', destinations: ['desk/title'], pipe: [{ set: 'timer fired' }] }],
+  };
+  await writeFile(path, JSON.stringify(flow));
+  return path;
+}
+
+/** A hub of the group, with a state folder of its own (as on a machine of its own). */
+const hubIn = (t: ExecutionContext, flow: string, id: string) =>
+  runHub(t, flow, { env: { HUB: id }, args: ['--state', join(dirname(flow), `state-${id}`)] });
+const json = async <T>(hub: HubProcess, path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
+  const response = await fetch(`${hub.base}${path}`, { ...init, headers: { accept: 'application/json', ...init?.headers } });
+  return { status: response.status, body: (await response.json()) as T };
+};
+const update = (hub: HubProcess, address: string, value: string) =>
+  json<{ ok?: boolean; code?: string }>(hub, `/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`);
+const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role');
+
+withBroker(
+  `a standby takes over within 5 s of the active hub's SIGKILL, with every answered write, and drives the device alone (R-B1, R-B2, R-B3)${whyNoBroker}`,
+  async (t) => {
+    const device = await recordingDevice(t);
+    const flow = await groupFlow(device.port);
+    const a = await hubIn(t, flow, 'a');
+    await eventually(
+      async () => (await roleOf(a)) === 'active',
+      () => `the first hub to take the lease of a new group: ${a.log()}`,
+    );
+    const b = await hubIn(t, flow, 'b');
+    await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
+    t.is(await roleOf(b), 'standby');
+    t.is(await a.read('bus/_hub/epoch'), '1');
+
+    // The standby serves reads and forwards writes; it is ready, and says it is standby.
+    const ready = await json<{ ok: boolean; role: string }>(b, '/readyz');
+    t.like(ready, { status: 200, body: { ok: true, role: 'standby' } });
+    const listed = await json<{ id: string; status: string; details?: { hub?: string } }[]>(b, '/connections');
+    t.like(
+      listed.body.find((c) => c.id === 'desk'),
+      { status: 'ok', details: { hub: 'a' } },
+      "the standby shows the active hub's connections",
+    );
+    t.like(await update(b, 'desk/title', 'evening'), { status: 200, body: { ok: true } });
+    t.is(await a.read('desk/title'), 'evening');
+    t.like(await update(a, 'router/dest/1', '5'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 5'), 'the device to hear the active hub');
+
+    // A steady write load on the active hub; SIGKILL in the middle of it.
+    let answered = 0;
+    let stop = false;
+    const load = (async () => {
+      for (let n = 1; !stop; n++) {
+        const result = await update(a, 'desk/count', String(n)).catch(() => undefined);
+        if (result?.status === 200) answered = n;
+        else break;
+      }
+    })();
+    await eventually(() => answered >= 50, 'fifty writes answered');
+    const killedAt = performance.now();
+    a.child.kill('SIGKILL');
+    stop = true;
+    await load;
+    await eventually(async () => (await roleOf(b)) === 'active', 'the standby to take over', 5000);
+    const takeover = performance.now() - killedAt;
+    t.log(`takeover after SIGKILL: ${Math.round(takeover)} ms`);
+    t.true(takeover < 5000, `took over in ${Math.round(takeover)} ms`);
+    t.is(await b.read('bus/_hub/epoch'), '2');
+    const count = Number(await b.read('desk/count'));
+    t.true(
+      count === answered || count === answered + 1,
+      `every answered write is on the new active hub (${count}, last answered ${answered})`,
+    );
+    t.is(await b.read('desk/title'), 'evening');
+
+    // The new active hub drives the device: on its own connection, and nothing after from the old one.
+    await eventually(() => device.sockets.length === 2, 'the new active hub to connect to the device');
+    t.like(await update(b, 'router/dest/1', '6'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 6'), 'the device to hear the new active hub');
+    const firstOfNew = device.lines.findIndex((l) => l.connection === 2);
+    t.false(
+      device.lines.slice(firstOfNew).some((l) => l.connection === 1),
+      'no command from the old hub after the first of the new one',
+    );
+    t.false(
+      device.lines.some((l) => l.line === 'ROUTE 1 5' && l.connection === 2),
+      'the value the old hub had sent is not sent again (R-G3)',
+    );
+
+    // The killed hub comes back as a standby; the role does not move back.
+    const back = await hubIn(t, flow, 'a');
+    await eventually(async () => (await back.read('bus/_hub/active')) === 'b', 'the returning hub to see the active one');
+    t.is(await roleOf(back), 'standby');
+    t.is(await roleOf(b), 'active');
+    t.is(await back.read('desk/count'), String(count));
+  },
+);
