@@ -187,6 +187,8 @@ export interface KeptState {
   setValue(address: string, value: Json): void;
   record(connectionId: string, key: string): Json | undefined;
   setRecord(connectionId: string, key: string, value: Json | undefined): void;
+  /** Every record of a connection, as [key, record]. */
+  recordsOf(connectionId: string): [string, Json][];
   /** Forgets every value and record of a connection. */
   reset(connectionId: string): Promise<number>;
   /** Resolves once every write so far is as safe as the hub's durability promises. */
@@ -319,7 +321,7 @@ export interface Redundancy {
    * value `carried` has for its address (the last the active hub published; a device's are
    * read from the device instead, R-G3), then code flows and rules.
    */
-  activate(carried: ReadonlyMap<string, Value>): Promise<void>;
+  activate(carried: Carried): Promise<void>;
   /** Stands down: rules and code flows stop, then the connections only the active hub runs. */
   standDown(): Promise<void>;
   /** The ids of the connections only the active hub runs. */
@@ -330,11 +332,21 @@ export interface Redundancy {
   readonly current: GroupControl | undefined;
 }
 
+/** What a takeover carries over from the active hub that was (R-B2, R-B4). */
+export interface Carried {
+  /** Its last value of each parameter, by address. */
+  readonly values: ReadonlyMap<string, Value>;
+  /** Its records (a timer's deadline, a schedule's progress, scenes) of each connection, as [key, record]. */
+  readonly records: ReadonlyMap<string, readonly (readonly [string, Json])[]>;
+}
+
 /** The group as the rest-api and the console reach it. */
 export interface GroupControl {
   role(): Role;
   /** `POST /failover` (R-B5): this standby takes over now; refused on the active hub. */
   failover(): Result<string>;
+  /** The active hub's records of a connection changed (or are all there after a takeover): the standbys keep them (R-B4). */
+  recordsChanged(connectionId: string, records: readonly (readonly [string, Json])[]): void;
   /** Calls `done` once every value published so far has reached the broker (R-B2): at once when nothing waits. */
   replicated(done: (acknowledged: boolean) => void): void;
 }

@@ -37,6 +37,14 @@ export interface RunnerEnvironment {
   readonly fence: Fence;
   /** While a standby takes over: the active hub's last value of a parameter, which it starts from (R-B2). */
   readonly carried?: (address: string) => Value | undefined;
+  /**
+   * In a redundancy group: the records a takeover carries into a connection (they replace
+   * its own), and where each change of its records goes, with all of them (R-B4).
+   */
+  readonly replicas?: {
+    carried(connectionId: string): readonly (readonly [string, Json])[] | undefined;
+    changed(connectionId: string, records: readonly (readonly [string, Json])[]): void;
+  };
 }
 
 /**
@@ -237,7 +245,7 @@ export class ConnectionRunner {
     const id = this.id;
     const keeping = state && this.current.common.persist ? state : undefined;
     return {
-      records: keeping ? keptRecords(keeping, id) : memoryRecords(),
+      records: this.recordsFor(keeping),
       ...(keeping ? { settled: (done: () => void) => keeping.whenSettled(done) } : {}),
       id,
       scheduler,
@@ -261,6 +269,44 @@ export class ConnectionRunner {
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
       setStatus: (status, reason = '', code) => {
         if (this.instance) this.setStatus(status, reason, code);
+      },
+    };
+  }
+
+  /** Every record of the running connection, as [key, record]: what a standby keeps of it. */
+  recordEntries(): [string, Json][] {
+    return [...(this.recorded ?? [])];
+  }
+
+  private recorded: Map<string, Json> | undefined;
+
+  /**
+   * The connection's records: in the state folder or in memory. In a redundancy group they
+   * start from what a takeover carries, and each change is told with all of them.
+   */
+  private recordsFor(keeping: KeptState | undefined): Records {
+    const id = this.id;
+    const base = keeping ? keptRecords(keeping, id) : memoryRecords();
+    const replicas = this.env.replicas;
+    if (!replicas) return base;
+    const carried = replicas.carried(id);
+    const recorded = new Map<string, Json>(keeping?.recordsOf(id) ?? []);
+    if (carried) {
+      for (const key of recorded.keys()) base.set(key, undefined);
+      recorded.clear();
+      for (const [key, record] of carried) {
+        base.set(key, record);
+        recorded.set(key, record);
+      }
+    }
+    this.recorded = recorded;
+    return {
+      get: (key) => base.get(key),
+      set: (key, record) => {
+        base.set(key, record);
+        if (record === undefined) recorded.delete(key);
+        else recorded.set(key, record);
+        replicas.changed(id, [...recorded]);
       },
     };
   }

@@ -5,6 +5,7 @@ import { connectionTypes } from '../config/connection-types.ts';
 import type { Flow } from '../config/flow-file.ts';
 import {
   type ConnectionConfig,
+  type Carried,
   type ConnectionInfo,
   type GroupControl,
   type HubServices,
@@ -22,7 +23,7 @@ import { Lease, unfenced } from '../core/lease.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
 import { mapStrings, relativePaths } from '../core/paths.ts';
 import { realTime, type Scheduler } from '../core/scheduler.ts';
-import { toWire, type Value } from '../core/value.ts';
+import { type Json, toWire } from '../core/value.ts';
 import type { RuleProblem } from '../rules/engine.ts';
 import { superviseStore } from '../state/supervise-store.ts';
 import type { StateStore } from '../state/store.ts';
@@ -85,7 +86,7 @@ export class Hub {
   private readonly mirrors = new Mirrors(this.graph, (id) => this.connection(id) !== undefined);
   /** In a redundancy group (R-B1): this hub's role, and the values a takeover carries into its connections. */
   private role: Role | undefined;
-  private carried: ReadonlyMap<string, Value> | undefined;
+  private carried: Carried | undefined;
   private readonly lease = new Lease();
   private groupControl: GroupControl | undefined;
 
@@ -250,15 +251,18 @@ export class Hub {
   }
 
   /** Takes over as the active hub of the group (R-B2, R-B4): see `Redundancy.activate`. */
-  private async activate(carried: ReadonlyMap<string, Value>): Promise<void> {
+  private async activate(carried: Carried): Promise<void> {
     if (this.role !== 'standby') return;
     this.role = 'active';
     this.carried = carried;
+    const activeOnly = this.runners.filter((runner) => !runner.config.plan.servesHub);
     try {
-      for (const runner of this.runners) if (!runner.config.plan.servesHub) await runner.start();
+      for (const runner of activeOnly) await runner.start();
     } finally {
       this.carried = undefined;
     }
+    // The standbys keep every record from now on, also those no change will send.
+    for (const runner of activeOnly) this.groupControl?.recordsChanged(runner.id, runner.recordEntries());
     const rules = await this.startLogic();
     this.connectionsChanged.next();
     this.log.info(
@@ -405,7 +409,17 @@ export class Hub {
       baseDir: flow.baseDir,
       hub: this.services,
       fence: this.group === undefined ? unfenced : this.lease,
-      carried: (address) => this.carried?.get(address),
+      carried: (address) => this.carried?.values.get(address),
+      ...(this.group !== undefined && !config.plan.servesHub
+        ? {
+            replicas: {
+              carried: (id: string) => this.carried?.records.get(id),
+              changed: (id: string, records: readonly (readonly [string, Json])[]) => {
+                if (this.role === 'active') this.groupControl?.recordsChanged(id, records);
+              },
+            },
+          }
+        : {}),
       whenRunning: (work) => {
         if (this.running) work();
         else this.untilRunning.push(work);

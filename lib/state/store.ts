@@ -194,6 +194,13 @@ export class StateStore {
     });
   }
 
+  /** Every record of one connection, as [key, record]. */
+  recordsOf(connectionId: string): [string, Stored][] {
+    return this.records()
+      .filter(([id]) => id === connectionId)
+      .map(([, key, record]) => [key, record]);
+  }
+
   /** Forgets every value and record of a connection: it starts from its defaults next time. Resolves with how many values went. */
   async reset(connectionId: string): Promise<number> {
     await this.settled(); // writes of this turn are not in the database yet

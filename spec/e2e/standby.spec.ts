@@ -47,17 +47,24 @@ async function groupFlow(devicePort: number, { failover = 'auto' }: { failover?:
       api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
       bus: { type: 'mqtt', url: broker.url, hub: { id: '${HUB}', group: 'studio', failover, share: [], key: siteKey } },
       desk: { type: 'dummy', parameters: ['title,S,morning', 'count,I,0', 'go,T'] },
-      clock: { type: 'timer', timers: [{ duration: 3000 }] },
+      // A steady stream of commands: every 100 ms the device's tally flips.
+      clock: { type: 'timer', timers: [{ duration: 3000 }], pulses: [{ interval: 100 }] },
       router: {
         type: 'tcp-client',
         host: '127.0.0.1',
         port: devicePort,
-        parameters: ['dest/1,I'],
+        parameters: ['dest/1,I', 'tally,B'],
         receive: [],
-        send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\n' }],
+        send: [
+          { parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\n' },
+          { parameter: 'tally', frame: 'TALLY $VALUE\n' },
+        ],
       },
     },
-    rules: [{ source: 'clock/timer/1/trigger', destinations: ['desk/title'], pipe: [{ set: 'timer fired' }] }],
+    rules: [
+      { source: 'clock/timer/1/trigger', destinations: ['desk/title'], pipe: [{ set: 'timer fired' }] },
+      { source: 'clock/pulse/1', destinations: ['router/tally'], pipe: [{ toggle: true }] },
+    ],
   };
   await writeFile(path, JSON.stringify(flow));
   return path;
@@ -150,5 +157,50 @@ withBroker(
     t.is(await roleOf(back), 'standby');
     t.is(await roleOf(b), 'active');
     t.is(await back.read('desk/count'), String(count));
+  },
+);
+
+withBroker(
+  `an active hub cut off from the broker (paused) loses its lease before the standby drives the device; back, it sends nothing and joins as standby (R-B3)${whyNoBroker}`,
+  async (t) => {
+    const device = await recordingDevice(t);
+    const flow = await groupFlow(device.port);
+    const a = await hubIn(t, flow, 'a');
+    await eventually(async () => (await roleOf(a)) === 'active', 'the first hub to take the lease');
+    const b = await hubIn(t, flow, 'b');
+    await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
+    t.like(await update(a, 'router/dest/1', '5'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 5'), 'the device to hear the active hub');
+
+    // Paused, the hub neither renews its lease nor answers the broker's keep-alive: it is cut off.
+    const pausedAt = performance.now();
+    a.child.kill('SIGSTOP');
+    t.teardown(() => void a.child.kill('SIGCONT'));
+    // A write that reaches it while it is paused is read once it runs again.
+    const late = update(a, 'router/dest/1', '9');
+    await eventually(async () => (await roleOf(b)) === 'active', 'the standby to take over', 5000);
+    t.log(`takeover after SIGSTOP: ${Math.round(performance.now() - pausedAt)} ms`);
+    t.like(await update(b, 'router/dest/1', '6'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 6' && l.connection === 2), 'the device to hear the new active hub');
+
+    a.child.kill('SIGCONT');
+    const answer = await late;
+    t.log(`the write the paused hub found on waking: ${answer.status} ${JSON.stringify(answer.body)}`);
+    await eventually(
+      async () => (await roleOf(a)) === 'standby' && (await a.read('bus/_hub/active')) === 'b',
+      'the paused hub to join as standby',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.false(
+      device.lines.some((l) => l.line === 'ROUTE 1 9' && l.connection === 1),
+      'the paused hub never sent the write it found on waking (refused, or forwarded to the active hub)',
+    );
+    const firstOfNew = device.lines.findIndex((l) => l.connection === 2);
+    t.deepEqual(
+      device.lines.slice(firstOfNew).filter((l) => l.connection !== 2),
+      [],
+      'nothing from the old hub after the first command of the new one',
+    );
+    t.is(await roleOf(b), 'active');
   },
 );

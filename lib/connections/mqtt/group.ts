@@ -2,45 +2,59 @@
  * A redundancy group on the broker (R-B1–R-B5): hubs with the same `hub.group` run the same
  * flow; one is active and runs every connection, the others are standby and show it.
  *
- * The lease. Each hub says its role, retained and signed, on `$hub/<id>/role` as
+ * Roles. Each hub says its role, retained and signed, on `$hub/<id>/role` as
  * `{group, role, epoch}`. To take over, a hub claims the next epoch (`role: active` with the
  * highest epoch it knows plus one); every hub hears the claims in the broker's order, and
  * the first claim of an epoch wins it, as for connection ids (hub-share.ts). The epoch only
  * grows: each hub keeps the highest it has seen in its records (the state folder, when it
  * has one).
  *
- * Fencing (R-B3). The active hub renews its lease with a QoS 1 message every 250 ms; the
- * broker's acknowledgement of a renewal sent at `t` makes the lease hold until `t + 1.5 s`.
- * A lease belongs to one session with the broker: when the link closes it ends at once.
- * The broker publishes a hub's last will after its last message from it, so by the time a
- * standby hears that the active hub is gone and waits `FENCE_WAIT_MS`, the gone hub's lease
- * has run out whatever happened to it — killed, paused, cut off from the broker but not from
- * its devices — and it sends no command: `DeviceLink` asks the lease before each write, by
- * the clock, not by a timer that a paused process would run late. A standby that claims
- * while the active hub is still here (an operator's `POST /failover`) becomes active once
- * the other says it stood down, or is gone and its lease has run out.
+ * The lease (R-B3). Every hub of a group sends a QoS 1 renewal to `$lease/<id>` every
+ * 200 ms. The active hub's lease holds until 1 s after it sent the latest renewal the broker
+ * acknowledged; it ends at once when the link closes, or when the hub hears another hub's
+ * claim of a later epoch. The broker handles messages in order: a renewal it takes after a
+ * claim is acknowledged to the active hub only after it delivered the claim, so no renewal
+ * the broker took after the claim extends the lease. A claimant that hears its own claim
+ * back at `t` therefore knows the old lease runs out by `t + 1 s`, and drives devices only
+ * after `t + 1.1 s` — whatever happened to the other hub: killed, paused, cut off from the
+ * broker but not from its devices. `DeviceLink` asks the lease before each write, by the
+ * clock, so a hub that wakes from a pause finds it ended before it sends anything.
+ *
+ * When to claim. A standby claims (with `failover: "auto"`) when the active hub's presence
+ * says it is gone (its last will), or when it has heard none of its renewals for 1 s while
+ * its own renewals came back acknowledged — the broker would have passed the active hub's
+ * on before those acknowledgements, so the silence is the active hub's, not this hub's.
  *
  * A partition: an active hub that reaches its devices but not the broker loses its lease
- * 1.5 s after the broker's last acknowledgement and stops its device connections; the
- * standby takes over once the broker has given up on it. The devices are driven by the side
- * that reaches the broker: a hub without the broker cannot be told that another took over.
+ * 1 s after the broker's last acknowledgement and stops its device connections; a standby
+ * that reaches the broker takes over. The devices are driven by the side that reaches the
+ * broker: a hub without it cannot learn that another took over, so it must not drive.
  */
 import { performance } from 'node:perf_hooks';
 import type { Subscription } from 'rxjs';
 import { fail, ok, type Result } from '../../core/errors.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
-import { after, every } from '../../core/scheduler.ts';
-import type { GroupControl, Role, ServingContext } from '../connection.ts';
+import { every } from '../../core/scheduler.ts';
+import type { Json } from '../../core/value.ts';
+import type { Carried, GroupControl, Role, ServingContext } from '../connection.ts';
 import type { BrokerLink } from './broker-link.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
 
-/** How long a renewal the broker acknowledged keeps the lease. */
-export const LEASE_MS = 1500;
-/** How often the active hub renews its lease. */
-const RENEW_EVERY_MS = 250;
-/** How long a standby waits after the active hub is gone before it drives devices: that hub's lease has run out by then. */
-export const FENCE_WAIT_MS = LEASE_MS + 250;
-/** The keep-alive of a group hub's broker link, in seconds: the broker gives up on a silent hub within about 2 s. */
+/**
+ * How long a renewal the broker acknowledged keeps the lease. An active hub whose event loop
+ * stalls for longer loses it (and takes it again when no other hub took it meanwhile).
+ */
+export const LEASE_MS = 1000;
+/** How often every hub of a group renews. */
+const RENEW_EVERY_MS = 200;
+/** How long after its claim came back a hub waits before it drives devices: the old lease has run out by then. */
+export const FENCE_WAIT_MS = LEASE_MS + 100;
+/** How long the active hub may be silent (no renewal heard, while this hub's own came back) before a standby claims. */
+export const SILENCE_MS = 1000;
+/**
+ * The keep-alive of a group hub's broker link, in seconds: Mosquitto's last will for a hub it
+ * no longer hears comes within seconds, but a standby does not wait for it (see `SILENCE_MS`).
+ */
 export const GROUP_KEEPALIVE_S = 1;
 
 interface RoleRecord {
@@ -100,21 +114,22 @@ export class GroupDirectory {
 
 interface Peer {
   online: boolean;
-  /** `performance.now()` when it was heard to go (its will, or its own goodbye). */
-  goneAt: number | undefined;
+  /** `performance.now()` when its latest renewal came. */
+  heardAt: number | undefined;
 }
 
 interface Claim {
   readonly epoch: number;
-  /** The hub that held the lease when the claim went out, if any: it must have let go first. */
+  /** The hub that held the lease when the claim went out, if any. */
   readonly previous: string | undefined;
-  confirmed: boolean;
+  /** `performance.now()` when the claim came back as the first of its epoch. */
+  wonAt: number | undefined;
 }
 
 /** What the group needs of the hub's sharing (hub-share.ts). */
 export interface GroupSharing {
-  /** The last values of the active hub's connections, as this standby shows them. */
-  carriedValues(): ReadonlyMap<string, import('../../core/value.ts').Value>;
+  /** The last values and records of the connections the active hub `owner` ran, as this standby has them. */
+  carried(owner: string | undefined): Carried;
   /** The role or the active hub changed: mirror the active hub's connections, or stop mirroring them. */
   roleChanged(): void;
 }
@@ -127,8 +142,9 @@ export class RedundancyGroup implements GroupControl {
   private claim: Claim | undefined;
   /** `performance.now()` until which the broker's acknowledgements keep the lease. */
   private acknowledgedUntil = 0;
+  /** When the latest of this hub's renewals that came back acknowledged was sent. */
+  private freshSince = 0;
   private renewals: Subscription | undefined;
-  private recheck: Subscription | undefined;
   private upSince: number | undefined;
   private changing: Promise<void> = Promise.resolve();
   private waitingLogged = false;
@@ -165,11 +181,11 @@ export class RedundancyGroup implements GroupControl {
     return this.current;
   }
 
-  /** The hub that is active now, as this hub knows it: itself, the holder of the latest epoch, or none. */
+  /** The hub that is active now, as this hub knows it: itself, or the holder of the latest epoch while it is here. */
   activeHub(): string | undefined {
     if (this.current === 'active') return this.hub.id;
     const holder = this.holder();
-    return holder && this.peers.get(holder)?.online ? holder : undefined;
+    return holder && holder !== this.hub.id && this.peers.get(holder)?.online ? holder : undefined;
   }
 
   /** The hub whose connections this hub shows: the holder of the lease, or while this hub claims it, the one that held it until then. */
@@ -190,9 +206,14 @@ export class RedundancyGroup implements GroupControl {
       return fail('PB_ALREADY_ACTIVE', `hub ${this.hub.id} is the active hub of group ${this.hub.group} already`);
     if (this.claim) return ok(`hub ${this.hub.id} is taking over already (epoch ${this.claim.epoch})`);
     if (!this.link.up) return fail('PB_BROKER_UNAVAILABLE', 'the broker is not connected: a takeover needs it to order the claims');
-    this.context.log.warn(`an operator asked hub ${this.hub.id} to take over`);
-    this.claimNext();
-    return ok(`hub ${this.hub.id} takes over as epoch ${this.claim!.epoch} once hub ${this.claim!.previous ?? '(none)'} has let go`);
+    const claim = this.claimNext();
+    return ok(`hub ${this.hub.id} takes over as epoch ${claim.epoch}${claim.previous ? ` from hub ${claim.previous}` : ''}`);
+  }
+
+  recordsChanged(connectionId: string, records: readonly (readonly [string, Json])[]): void {
+    if (this.current !== 'active') return;
+    const topic = this.settings.layout.records(this.hub.id, connectionId);
+    this.link.publish(topic, JSON.stringify(Object.fromEntries(records)), { qos: 1, retain: true }, 'drop');
   }
 
   replicated(done: (acknowledged: boolean) => void): void {
@@ -217,6 +238,7 @@ export class RedundancyGroup implements GroupControl {
   up(): void {
     this.upSince = performance.now();
     this.publishRecord('standby', this.epoch);
+    this.startRenewing();
     this.decide();
   }
 
@@ -224,18 +246,22 @@ export class RedundancyGroup implements GroupControl {
   down(reason: string): void {
     this.upSince = undefined;
     this.stopRenewing();
-    if (this.claim) this.claim = undefined;
+    this.claim = undefined;
     if (this.current === 'active') this.standDown(`the broker connection closed (${reason})`);
   }
 
-  /** A hub's presence, signed by it: a hub that goes starts the wait after which its lease has run out. */
+  /** A hub's presence, signed by it: one that went is no longer heard from. */
   presence(hubId: string, online: boolean): void {
     const peer = this.peer(hubId);
     if (peer.online === online) return;
     peer.online = online;
-    peer.goneAt = online ? undefined : performance.now();
     if (!online && this.isPeer(hubId)) this.waitingLogged = false;
     this.decide();
+  }
+
+  /** A renewal of a hub of the group, signed by it. */
+  renewalHeard(hubId: string): void {
+    this.peer(hubId).heardAt = performance.now();
   }
 
   /** A hub's role record as the directory took it (this hub's own come back too: their order decides claims). */
@@ -245,14 +271,13 @@ export class RedundancyGroup implements GroupControl {
     if (hubId === this.hub.id) {
       if (this.claim && record.role === 'active' && record.epoch === this.claim.epoch) this.claimCameBack();
     } else if (this.current === 'active' && record.role === 'active' && record.epoch > this.context.hub.redundancy.lease.epoch) {
-      this.standDown(`hub ${hubId} took over (epoch ${record.epoch})`, record.epoch);
+      this.standDown(`hub ${hubId} claimed the lease (epoch ${record.epoch})`, record.epoch);
     }
     this.decide();
   }
 
   stop(): void {
     this.stopRenewing();
-    this.recheck?.unsubscribe();
     this.removeControl();
     if (this.current === 'active') {
       this.context.hub.redundancy.lease.end();
@@ -268,18 +293,26 @@ export class RedundancyGroup implements GroupControl {
     return holder && holder.epoch >= this.epoch ? holder.hubId : undefined;
   }
 
+  /** True while the hub is here and renews; false once it went, or fell silent while this hub's own renewals came back. */
+  private alive(hubId: string): boolean {
+    const peer = this.peers.get(hubId);
+    if (!peer?.online) return false;
+    const since = Math.max(peer.heardAt ?? 0, this.upSince ?? 0);
+    return this.freshSince <= since + SILENCE_MS;
+  }
+
   private decide(): void {
     this.showActive();
     if (this.current === 'active' || this.upSince === undefined) return;
     if (this.claim) return this.tryActivate();
     const holder = this.holder();
-    if (holder && holder !== this.hub.id && this.peers.get(holder)?.online) return;
+    if (holder && holder !== this.hub.id && this.alive(holder)) return;
     // No hub holds the lease: the first ever (epoch 0) is taken either way; later, "manual" waits for an operator.
     if (this.hub.failover === 'manual' && this.epoch > 0) {
       if (!this.waitingLogged) {
         this.waitingLogged = true;
         this.context.log.warn(
-          `no hub of group ${this.hub.group} is active${holder ? ` (hub ${holder} is gone)` : ''}: failover is manual, POST /failover on a standby takes over`,
+          `no hub of group ${this.hub.group} is active${holder ? ` (hub ${holder} is gone or silent)` : ''}: failover is manual, POST /failover on a standby takes over`,
         );
       }
       return;
@@ -291,16 +324,17 @@ export class RedundancyGroup implements GroupControl {
     return this.current === 'standby' && !this.claim && this.hub.failover === 'manual' && this.epoch > 0 && this.activeHub() === undefined;
   }
 
-  private claimNext(): void {
+  private claimNext(): Claim {
     const holder = this.holder();
     const epoch = this.epoch + 1;
-    this.claim = { epoch, previous: holder === this.hub.id ? undefined : holder, confirmed: false };
+    const claim: Claim = { epoch, previous: holder === this.hub.id ? undefined : holder, wonAt: undefined };
+    this.claim = claim;
     this.learnEpoch(epoch);
-    this.context.log.info(
+    this.context.log.warn(
       `claims the lease of group ${this.hub.group} (epoch ${epoch})${holder ? `, held by hub ${holder} until now` : ''}`,
     );
-    this.startRenewing();
     this.publishRecord('active', epoch);
+    return claim;
   }
 
   /** Its own claim came back: won when no other hub's claim of the epoch came first. */
@@ -308,37 +342,26 @@ export class RedundancyGroup implements GroupControl {
     const claim = this.claim!;
     const winner = this.directory.firstClaim(this.hub.group, claim.epoch);
     if (winner === this.hub.id) {
-      claim.confirmed = true;
+      claim.wonAt ??= performance.now();
       return this.tryActivate();
     }
     this.context.log.info(`hub ${winner} claimed epoch ${claim.epoch} first: stays standby`);
     this.claim = undefined;
-    this.stopRenewing();
     this.publishRecord('standby', claim.epoch);
   }
 
-  /** True once the hub that held the lease has let go: it said it stood down, or it is gone and its lease has run out. */
-  private previousLetGo(previous: string | undefined): boolean {
-    if (previous === undefined) return true;
-    const peer = this.peers.get(previous);
-    if (peer?.online) return this.directory.recordOf(previous)?.role === 'standby';
-    // Gone before this hub was connected: the wait counts from when this hub could first have heard.
-    const since = peer?.goneAt ?? this.upSince ?? performance.now();
-    return performance.now() >= since + FENCE_WAIT_MS;
-  }
-
+  /**
+   * Takes over once the old lease has surely run out: `FENCE_WAIT_MS` after the claim came
+   * back, or at once when the hub that held it said it stood down for this claim.
+   */
   private tryActivate(): void {
     const claim = this.claim;
-    if (!claim?.confirmed) return;
+    if (claim?.wonAt === undefined) return;
     const now = performance.now();
-    if (!this.previousLetGo(claim.previous) || this.acknowledgedUntil <= now) {
-      this.recheck?.unsubscribe();
-      this.recheck = after(this.context.scheduler, 50, () => {
-        this.recheck = undefined;
-        if (this.claim === claim) this.tryActivate();
-      });
-      return;
-    }
+    const previous = claim.previous === undefined ? undefined : this.directory.recordOf(claim.previous);
+    const stoodDown = previous?.role === 'standby' && previous.epoch >= claim.epoch;
+    if ((!stoodDown && now < claim.wonAt + FENCE_WAIT_MS) || this.acknowledgedUntil <= now) return;
+    const carried = this.sharing?.carried(claim.previous) ?? { values: new Map(), records: new Map() };
     this.claim = undefined;
     this.current = 'active';
     this.context.hub.redundancy.lease.grant(claim.epoch, this.acknowledgedUntil);
@@ -346,7 +369,6 @@ export class RedundancyGroup implements GroupControl {
     this.parameters.epoch.report(claim.epoch);
     this.parameters.role.report('active');
     this.showActive();
-    const carried = this.sharing?.carriedValues() ?? new Map();
     this.sharing?.roleChanged();
     this.context.log.warn(`takes over as the active hub of group ${this.hub.group} (epoch ${claim.epoch})`);
     this.changing = this.changing.then(() => this.context.hub.redundancy.activate(carried));
@@ -356,7 +378,6 @@ export class RedundancyGroup implements GroupControl {
   private standDown(why: string, epoch = this.epoch): void {
     this.context.hub.redundancy.lease.end();
     this.current = 'standby';
-    this.stopRenewing();
     this.context.log.warn(`stands down to standby: ${why}`);
     this.parameters.role.report('standby');
     if (this.link.up) this.publishRecord('standby', epoch);
@@ -380,7 +401,7 @@ export class RedundancyGroup implements GroupControl {
 
   private peer(hubId: string): Peer {
     let peer = this.peers.get(hubId);
-    if (!peer) this.peers.set(hubId, (peer = { online: hubId === this.hub.id, goneAt: undefined }));
+    if (!peer) this.peers.set(hubId, (peer = { online: hubId === this.hub.id, heardAt: undefined }));
     return peer;
   }
 
@@ -389,8 +410,9 @@ export class RedundancyGroup implements GroupControl {
     this.link.publish(this.settings.layout.role(this.hub.id), JSON.stringify(record), { qos: 1, retain: true }, 'drop');
   }
 
-  // --- The lease's renewals ----------------------------------------------------------------
+  // --- Renewals ----------------------------------------------------------------------------
 
+  /** Every 200 ms a renewal: the active hub's lease, and every hub's proof that what it hears is current. */
   private startRenewing(): void {
     if (this.renewals) return;
     this.acknowledgedUntil = 0;
@@ -398,8 +420,10 @@ export class RedundancyGroup implements GroupControl {
       const sentAt = performance.now();
       this.link.publish(this.settings.layout.lease(this.hub.id), '', { qos: 1, retain: false }, 'drop', (error) => {
         if (error) return;
+        this.freshSince = Math.max(this.freshSince, sentAt);
         this.acknowledgedUntil = Math.max(this.acknowledgedUntil, sentAt + LEASE_MS);
         this.context.hub.redundancy.lease.renew(this.acknowledgedUntil);
+        this.decide();
       });
       if (this.current === 'active' && !this.context.hub.redundancy.lease.holds())
         this.standDown(`its lease ran out: the broker acknowledged no renewal for ${LEASE_MS / 1000} s`);

@@ -24,8 +24,8 @@ import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { fail, HubError, ok } from '../../core/errors.ts';
 import type { Access, Answered, Parameter, ProxyParameter, SetResult } from '../../core/parameter.ts';
 import { after, afterTurn, every } from '../../core/scheduler.ts';
-import { toWire, type Value, type ValueType, valueTypes } from '../../core/value.ts';
-import { type ConnectionInfo, type ServingContext, type MirroredConnection, Status } from '../connection.ts';
+import { type Json, toWire, type Value, type ValueType, valueTypes } from '../../core/value.ts';
+import { type Carried, type ConnectionInfo, type ServingContext, type MirroredConnection, Status } from '../connection.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import { NO_HUB, type Publishing, REJECTED, type WriteAnswer } from './bridge.ts';
 import type { MqttOverruns } from './settings.ts';
@@ -101,7 +101,9 @@ export class HubShare implements Publishing, GroupSharing {
   /** This hub's own group, when it is in one. */
   group: RedundancyGroup | undefined;
   /** The last values of the active hub's connections, kept when it went away: a takeover starts from them. */
-  private carried = new Map<string, Value>();
+  private leftValues = new Map<string, Value>();
+  /** The records each hub of the group publishes of its connections, while it is active. */
+  private readonly recordsOf = new Map<string, Map<string, [string, Json][]>>();
   private readonly others = new Map<string, OtherHub>();
   private readonly mirrors = new Map<string, Mirror>();
   /** This hub's shared connections: confirmed once the claim came back from the broker before any other hub's. */
@@ -159,7 +161,12 @@ export class HubShare implements Publishing, GroupSharing {
     const { qos } = this.settings;
     // Its own values need not come back (MQTT 5 No Local); its own hub messages must: their
     // order among the others' decides who claimed an id first.
-    return { [this.layout.values]: { qos, nl: true }, [this.layout.hubs]: { qos } };
+    return {
+      [this.layout.values]: { qos, nl: true },
+      [this.layout.hubs]: { qos },
+      // In a group, every hub's renewals: a standby takes over from an active hub that fell silent.
+      ...(this.group ? { [this.layout.leases]: { qos: 1, nl: true } } : {}),
+    };
   }
 
   // --- What this hub publishes -------------------------------------------------------
@@ -332,6 +339,11 @@ export class HubShare implements Publishing, GroupSharing {
 
   /** Handles hub topics and the values of mirrored connections; false for anything else. */
   message(topic: string, payload: Buffer, properties: MessageProperties): boolean {
+    const renewing = this.layout.leaseOf(topic);
+    if (renewing !== undefined) {
+      if (this.group && this.signedBy(topic, payload, properties) === renewing) this.group.renewalHeard(renewing);
+      return true;
+    }
     const hubTopic = this.layout.hubTopic(topic);
     if (hubTopic) {
       // Answers to the writes of other hubs are theirs to read.
@@ -341,7 +353,10 @@ export class HubShare implements Publishing, GroupSharing {
         if (from === hubTopic.hubId) this.roleRecord(from, payload);
         return true;
       }
-      if (hubTopic.kind === 'records') return true;
+      if (hubTopic.kind === 'records') {
+        if (from === hubTopic.hubId && 'connectionId' in hubTopic && this.admits(from)) this.records(from, hubTopic.connectionId, payload);
+        return true;
+      }
       if (hubTopic.hubId === this.hub.id) this.ownTopic(hubTopic.kind, topic, from, payload, properties);
       else if (from === hubTopic.hubId && this.admits(from)) {
         if (hubTopic.kind === 'presence') this.presence(from, payload);
@@ -377,10 +392,25 @@ export class HubShare implements Publishing, GroupSharing {
     if (before?.role !== record.role || before.epoch !== record.epoch || before.group !== record.group) this.resolveClaims();
   }
 
-  /** The values this hub shows of the connections only its group's active hub runs: what a takeover starts from (R-B2). */
-  carriedValues(): ReadonlyMap<string, Value> {
-    const carried = new Map(this.carried);
-    this.carried = new Map();
+  /** Records of a hub's connections, signed by it: kept, in case it is the active hub of this hub's group when it goes (R-B4). */
+  private records(hubId: string, connectionId: string, payload: Buffer): void {
+    if (!this.group) return;
+    const data = payload.length > 0 ? parseJson(payload) : undefined;
+    const kept = this.recordsOf.get(hubId) ?? new Map<string, [string, Json][]>();
+    this.recordsOf.set(hubId, kept);
+    if (data) kept.set(connectionId, Object.entries(data) as [string, Json][]);
+    else kept.delete(connectionId);
+  }
+
+  /** The values this hub shows of the connections only its group's active hub runs, and that hub's records: what a takeover starts from (R-B2, R-B4). */
+  carried(owner: string | undefined): Carried {
+    const records = new Map(owner === undefined ? [] : this.recordsOf.get(owner));
+    return { values: this.carriedValues(), records };
+  }
+
+  private carriedValues(): ReadonlyMap<string, Value> {
+    const carried = new Map(this.leftValues);
+    this.leftValues = new Map();
     for (const [id, mirror] of this.mirrors)
       if (this.groupRuns(id)) for (const [address, value] of this.valuesOf(mirror)) carried.set(address, value);
     return carried;
@@ -498,7 +528,7 @@ export class HubShare implements Publishing, GroupSharing {
       if (mirror.owner !== hubId) continue;
       // Gone: its values are unknown until it is back and sends them again. The active hub of
       // this hub's group leaves them to the takeover, which starts from them.
-      if (!online && this.groupRuns(id)) this.carried = new Map([...this.carried, ...this.valuesOf(mirror)]);
+      if (!online && this.groupRuns(id)) this.leftValues = new Map([...this.leftValues, ...this.valuesOf(mirror)]);
       if (!online) for (const { parameter } of mirror.parameters.values()) mirror.handle.forget(parameter);
       this.show(id, mirror);
     }

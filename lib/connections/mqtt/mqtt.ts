@@ -132,7 +132,11 @@ export const mqttConnection = defineConnectionType({
             ...(hub ? { will: HubShare.will(layout, hub.id) } : {}),
             syncTopic: layout.sync(clientId),
             maxPayload: payloadBytes,
-            maxPayloadOf: (topic) => (layout.hubTopic(topic)?.kind === 'connections' ? descriptionBytes : payloadBytes),
+            // A hub's description, and the records of a connection (scenes), may be larger than any value.
+            maxPayloadOf: (topic) => {
+              const kind = layout.hubTopic(topic)?.kind;
+              return kind === 'connections' || kind === 'records' ? descriptionBytes : payloadBytes;
+            },
             // Room for the topic and properties besides the payload.
             maxPacket: Math.max(payloadBytes, descriptionBytes) + 65_536,
             ...(trust ? { signer: trust.signer } : {}),

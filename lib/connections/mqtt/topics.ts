@@ -106,6 +106,19 @@ export class TopicLayout {
     return `${this.prefix}/$lease/${hubId}`;
   }
 
+  /** Filter for every hub's lease renewals. */
+  get leases(): string {
+    return `${this.prefix}/$lease/+`;
+  }
+
+  /** The hub whose renewal a topic carries; undefined for other topics. */
+  leaseOf(topic: string): string | undefined {
+    const start = `${this.prefix}/$lease/`;
+    if (!topic.startsWith(start)) return undefined;
+    const hubId = topic.slice(start.length);
+    return hubId && !hubId.includes('/') ? hubId : undefined;
+  }
+
   sync(clientId: string): string {
     return `${this.prefix}/$sync/${clientId}`;
   }
