@@ -8,6 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionContext } from 'ava';
+import WebSocket from 'ws';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
@@ -39,14 +40,17 @@ async function recordingDevice(t: ExecutionContext) {
 }
 
 /** One flow file for every hub of the group: the hub's id comes from the environment. */
-async function groupFlow(devicePort: number, { failover = 'auto' }: { failover?: 'auto' | 'manual' } = {}): Promise<string> {
+async function groupFlow(
+  devicePort: number,
+  { failover = 'auto', tokens }: { failover?: 'auto' | 'manual'; tokens?: readonly Record<string, unknown>[] } = {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-group-'));
   const path = join(dir, 'studio.json5');
   const flow = {
     connections: {
-      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', ...(tokens ? { tokens } : {}) },
       bus: { type: 'mqtt', url: broker.url, hub: { id: '${HUB}', group: 'studio', failover, share: [], key: siteKey } },
-      desk: { type: 'dummy', parameters: ['title,S,morning', 'count,I,0', 'go,T'] },
+      desk: { type: 'dummy', parameters: ['title,S,morning', 'count,I,0', 'fired,S,'] },
       // A steady stream of commands: every 100 ms the device's tally flips.
       clock: { type: 'timer', timers: [{ duration: 3000 }], pulses: [{ interval: 100 }] },
       router: {
@@ -62,7 +66,7 @@ async function groupFlow(devicePort: number, { failover = 'auto' }: { failover?:
       },
     },
     rules: [
-      { source: 'clock/timer/1/trigger', destinations: ['desk/title'], pipe: [{ set: 'timer fired' }] },
+      { source: 'clock/timer/1/trigger', destinations: ['desk/fired'], pipe: [{ set: 'timer fired' }] },
       { source: 'clock/pulse/1', destinations: ['router/tally'], pipe: [{ toggle: true }] },
     ],
   };
@@ -82,7 +86,7 @@ const update = (hub: HubProcess, address: string, value: string) =>
 const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role');
 
 withBroker(
-  `a standby takes over within 5 s of the active hub's SIGKILL, with every answered write, and drives the device alone (R-B1, R-B2, R-B3)${whyNoBroker}`,
+  `a standby takes over within 5 s of the active hub's SIGKILL, with every answered write and the running timer, and drives the device alone (R-B1, R-B2, R-B3, R-B4)${whyNoBroker}`,
   async (t) => {
     const device = await recordingDevice(t);
     const flow = await groupFlow(device.port);
@@ -121,6 +125,17 @@ withBroker(
       }
     })();
     await eventually(() => answered >= 50, 'fifty writes answered');
+    // A timer started on the active hub fires once, at its deadline, on the hub that takes over (R-B4).
+    const fires: number[] = [];
+    const stream = new WebSocket(`ws://127.0.0.1:${b.port}/ws`);
+    t.teardown(() => stream.close());
+    stream.on('message', (data) => {
+      for (const event of [JSON.parse(String(data))].flat() as { p: string }[])
+        if (event.p === 'clock/timer/1/trigger') fires.push(performance.now());
+    });
+    await new Promise((resolve) => stream.once('open', resolve));
+    const started = performance.now();
+    t.like(await update(a, 'clock/timer/1/start', '3000'), { status: 200 });
     const killedAt = performance.now();
     a.child.kill('SIGKILL');
     stop = true;
@@ -136,6 +151,11 @@ withBroker(
       `every answered write is on the new active hub (${count}, last answered ${answered})`,
     );
     t.is(await b.read('desk/title'), 'evening');
+    t.is(await b.read('desk/fired'), '', 'the timer has not fired before its deadline');
+    await eventually(async () => (await b.read('desk/fired')) === 'timer fired', 'the timer to fire on the new active hub', 6000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.is(fires.length, 1, 'the timer fired once');
+    t.true(fires[0]! >= started + 3000 - 100, `it fired at its deadline, ${Math.round(fires[0]! - started)} ms after it was started`);
 
     // The new active hub drives the device: on its own connection, and nothing after from the old one.
     await eventually(() => device.sockets.length === 2, 'the new active hub to connect to the device');
@@ -202,5 +222,104 @@ withBroker(
       'nothing from the old hub after the first command of the new one',
     );
     t.is(await roleOf(b), 'active');
+  },
+);
+
+withBroker(
+  `with failover "manual" a standby waits for an operator's POST /failover (an admin token), and a returning hub joins as standby (R-B5)${whyNoBroker}`,
+  async (t) => {
+    const device = await recordingDevice(t);
+    const tokens = [
+      { name: 'ops', token: 'ops-secret-token', read: ['#'], admin: true },
+      { name: 'panel', token: 'panel-secret-token', read: ['#'], write: ['desk/#'] },
+    ];
+    const flow = await groupFlow(device.port, { failover: 'manual', tokens });
+    const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+    const read = async (hub: HubProcess, address: string) =>
+      (await fetch(`${hub.base}/parameters/${address}`, as('ops-secret-token'))).text();
+    const failover = (hub: HubProcess, token: string) =>
+      json<{ ok?: boolean; code?: string; message?: string }>(hub, '/failover', { method: 'POST', ...as(token) });
+
+    // A new group has no active hub to wait for: its first hub takes the lease.
+    const a = await hubIn(t, flow, 'a');
+    await eventually(async () => (await read(a, 'bus/_hub/role')) === 'active', 'the first hub of a new group to take the lease');
+    const b = await hubIn(t, flow, 'b');
+    await eventually(async () => (await read(b, 'bus/_hub/active')) === 'a', 'the standby to know the active hub');
+    t.like(await failover(a, 'ops-secret-token'), { status: 409, body: { code: 'PB_ALREADY_ACTIVE' } });
+    t.like(await failover(b, 'panel-secret-token'), { status: 403, body: { code: 'PB_FORBIDDEN' } }, 'a token without admin may not');
+    t.like(await json(b, '/failover', { method: 'POST' }), { status: 401 });
+
+    // The active hub dies: the standby waits, and says why.
+    a.child.kill('SIGKILL');
+    await eventually(async () => (await read(b, 'bus/_hub/active')) === '', 'the standby to see the active hub gone');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    t.is(await read(b, 'bus/_hub/role'), 'standby', 'no takeover without an operator');
+    const listed = (await (await fetch(`${b.base}/connections`, as('ops-secret-token'))).json()) as {
+      id: string;
+      details?: { redundancy?: { waiting?: string } };
+    }[];
+    t.regex(listed.find((c) => c.id === 'bus')?.details?.redundancy?.waiting ?? '', /operator/);
+    t.true(
+      b.messages().some((m) => /failover is manual/.test(m)),
+      'the log says the group waits for an operator',
+    );
+
+    // The operator confirms: the standby takes over.
+    const confirmed = await failover(b, 'ops-secret-token');
+    t.like(confirmed, { status: 200, body: { ok: true } });
+    await eventually(async () => (await read(b, 'bus/_hub/role')) === 'active', 'the standby to take over once asked', 5000);
+    t.is(await read(b, 'bus/_hub/epoch'), '2');
+
+    // The killed hub comes back as a standby, and stays one: the role never moves back by itself.
+    const back = await hubIn(t, flow, 'a');
+    await eventually(async () => (await read(back, 'bus/_hub/active')) === 'b', 'the returning hub to see the active one');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    t.is(await read(back, 'bus/_hub/role'), 'standby');
+    t.is(await read(b, 'bus/_hub/role'), 'active');
+
+    // A planned move: the operator asks the standby; the active hub stands down before the standby drives the device.
+    const moved = await failover(back, 'ops-secret-token');
+    t.like(moved, { status: 200 });
+    await eventually(
+      async () => (await read(back, 'bus/_hub/role')) === 'active' && (await read(b, 'bus/_hub/role')) === 'standby',
+      'the roles to swap',
+    );
+    t.is(await read(back, 'bus/_hub/epoch'), '3');
+    await eventually(() => device.sockets.length === 3, 'the new active hub to connect to the device');
+    const lastOfB = device.lines.findLastIndex((l) => l.connection === 2);
+    const firstOfBack = device.lines.findIndex((l) => l.connection === 3);
+    t.true(firstOfBack === -1 || lastOfB < firstOfBack, 'the device never hears the two hubs interleaved');
+  },
+);
+
+withBroker(
+  `the broker restarted while a standby takes over: one hub ends active, the epoch still grows (R-B2, R-B3)${whyNoBroker}`,
+  async (t) => {
+    const device = await recordingDevice(t);
+    const flow = await groupFlow(device.port);
+    const a = await hubIn(t, flow, 'a');
+    await eventually(async () => (await roleOf(a)) === 'active', 'the first hub to take the lease');
+    const b = await hubIn(t, flow, 'b');
+    await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
+    const before = Number(await a.read('bus/_hub/epoch'));
+
+    a.child.kill('SIGKILL');
+    await broker.kill();
+    await broker.restart();
+    await eventually(async () => (await roleOf(b)) === 'active', 'the standby to take over once the broker is back', 15_000);
+    t.true(
+      Number(await b.read('bus/_hub/epoch')) > before,
+      'the epoch grew, though the broker forgot every retained role (it keeps nothing)',
+    );
+    const back = await hubIn(t, flow, 'a');
+    await eventually(async () => (await back.read('bus/_hub/active')) === 'b', 'the returning hub to see the active one');
+    t.is(await roleOf(back), 'standby');
+    await eventually(() => device.lines.some((l) => l.connection === device.sockets.length), 'the device to hear the new active hub');
+    const firstOfNew = device.lines.findIndex((l) => l.connection === device.sockets.length);
+    t.deepEqual(
+      device.lines.slice(firstOfNew).filter((l) => l.connection !== device.sockets.length),
+      [],
+      'nothing from an older connection after the first command of the new active hub',
+    );
   },
 );
