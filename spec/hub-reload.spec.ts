@@ -128,3 +128,20 @@ test('a connection whose description alone changed is kept as it runs', async (t
   t.is(hub.connection('t'), runner);
   t.is(hub.connection('t')?.info.description, 'Cue clock');
 });
+
+test('a reload that puts the hub in a redundancy group, or takes it out, is refused: that takes a restart (R-B1)', async (t) => {
+  const plain = { connections: { d: { type: 'dummy', parameters: ['x,I,1'] } } };
+  const hub = new Hub({ flow: flowOf(plain) });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const grouped = {
+    connections: {
+      ...plain.connections,
+      bus: { type: 'mqtt', url: 'mqtt://127.0.0.1:1', hub: { id: 'a', group: 'studio', share: [], key: { env: 'PATH' } } },
+    },
+  };
+  const refused = await t.throwsAsync(hub.reload(flowOf(grouped)));
+  t.like(refused, { code: 'PB_FLOW_FILE_INVALID' });
+  t.regex(refused?.message ?? '', /joins or leaves a redundancy group when it restarts/);
+  t.is(hub.connection('d')?.status.status, 'ok', 'the hub runs on as it was');
+});

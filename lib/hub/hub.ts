@@ -52,8 +52,8 @@ export interface HubOptions {
  * on as it was, and lists the problem until a reload is taken.
  */
 export class ReloadRefused extends HubError {
-  constructor(message: string) {
-    super('PB_CODE_FLOW', message);
+  constructor(message: string, code: 'PB_CODE_FLOW' | 'PB_FLOW_FILE_INVALID' = 'PB_CODE_FLOW') {
+    super(code, message);
   }
 }
 
@@ -150,6 +150,8 @@ export class Hub {
       this.mirrors.changes$.subscribe((info) => {
         const problem = connectionProblem(info.id, info);
         if (problem) this.problemStream.next(problem);
+        // Clients that follow connections hear another hub's change of status as one of this hub's.
+        this.connectionsChanged.next();
       }),
     );
     this.runners = flow.connections.map((config) => this.runnerFor(config, flow));
@@ -225,7 +227,7 @@ export class Hub {
 
   /** The group the flow puts this hub in (R-B1), if any. */
   private get group(): string | undefined {
-    return this.flow.connections.find((config) => config.plan.redundancyGroup !== undefined)?.plan.redundancyGroup;
+    return groupOf(this.flow);
   }
 
   /** True when this hub runs the connection now: outside a group always; in a group the active hub runs all, a standby those that serve the hub. */
@@ -287,6 +289,13 @@ export class Hub {
    * kept values, new ones start; code flows and rules are rebuilt.
    */
   async reload(flow: Flow): Promise<ReloadSummary> {
+    // Joining or leaving a group changes what this hub runs at all: that takes a restart.
+    const group = groupOf(flow);
+    if (group !== this.group)
+      throw new ReloadRefused(
+        `hub.group changes from ${this.group === undefined ? 'none' : `"${this.group}"`} to ${group === undefined ? 'none' : `"${group}"`}: a hub joins or leaves a redundancy group when it restarts, not at a reload`,
+        'PB_FLOW_FILE_INVALID',
+      );
     // A running code flow whose edited module does not load keeps running, and so does
     // everything else: the reload is refused, as a flow file with mistakes is.
     const failures = await this.logic.prepare(flow.flows);
@@ -463,6 +472,11 @@ export class Hub {
   codeFlowFiles(): string[] {
     return this.logic.files();
   }
+}
+
+/** The redundancy group a flow puts its hub in (R-B1), if any. */
+function groupOf(flow: Flow): string | undefined {
+  return flow.connections.find((config) => config.plan.redundancyGroup !== undefined)?.plan.redundancyGroup;
 }
 
 /** A sign-in key of this process alone. */

@@ -3,19 +3,28 @@
  * killed, paused and asked to hand over, with a TCP device that records which connection —
  * which hub — sent each command.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ExecutionContext } from 'ava';
+import { fileURLToPath } from 'node:url';
+import test, { type ExecutionContext } from 'ava';
 import WebSocket from 'ws';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
-import { whyNoBroker } from '../helpers/mosquitto.ts';
+import { canRunBroker, whyNoBroker } from '../helpers/mosquitto.ts';
 import { siteKey } from '../helpers/site-key.ts';
 
 const broker = brokerOfFile();
+// Each spec on an empty broker: what the hubs of the one before left retained (their claims
+// of the same connection ids, by the same hub ids) is another site's business.
+test.beforeEach(async () => {
+  if (!canRunBroker) return;
+  await broker.kill();
+  await broker.restart();
+});
 
 /** A device on TCP that keeps every line it was sent, with the connection it came on (one per hub run). */
 async function recordingDevice(t: ExecutionContext) {
@@ -39,6 +48,8 @@ async function recordingDevice(t: ExecutionContext) {
   return { port: (server.address() as { port: number }).port, lines, sockets };
 }
 
+let groups = 0;
+
 /** One flow file for every hub of the group: the hub's id comes from the environment. */
 async function groupFlow(
   devicePort: number,
@@ -46,10 +57,12 @@ async function groupFlow(
 ): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-group-'));
   const path = join(dir, 'studio.json5');
+  // A group of its own for each spec: the broker keeps the roles of the groups before.
+  const group = `studio-${++groups}`;
   const flow = {
     connections: {
       api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', ...(tokens ? { tokens } : {}) },
-      bus: { type: 'mqtt', url: broker.url, hub: { id: '${HUB}', group: 'studio', failover, share: [], key: siteKey } },
+      bus: { type: 'mqtt', url: broker.url, hub: { id: '${HUB}', group, failover, share: [], key: siteKey } },
       desk: { type: 'dummy', parameters: ['title,S,morning', 'count,I,0', 'fired,S,'] },
       // A steady stream of commands: every 100 ms the device's tally flips.
       clock: { type: 'timer', timers: [{ duration: 3000 }], pulses: [{ interval: 100 }] },
@@ -323,3 +336,26 @@ withBroker(
     );
   },
 );
+
+withBroker(`the example standby-pair.json5: one file, two hubs; only the active one talks to the router${whyNoBroker}`, async (t) => {
+  const device = await recordingDevice(t);
+  const example = fileURLToPath(new URL('../../flows/examples/standby-pair.json5', import.meta.url));
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-pair-'));
+  const env = (id: string) => ({
+    HUB_ID: id,
+    PORT: '0',
+    MQTT_URL: broker.url,
+    ROUTER_PORT: String(device.port),
+    PATCHBAY_SITE_KEY: readFileSync(siteKey.file, 'utf8').trim(),
+  });
+  const a = await runHub(t, example, { env: env('a'), args: ['--state', join(dir, 'a')] });
+  await eventually(async () => (await roleOf(a)) === 'active', 'hub a to take the lease');
+  const b = await runHub(t, example, { env: env('b'), args: ['--state', join(dir, 'b')] });
+  await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'hub b to show hub a as active');
+  await eventually(async () => (await b.read('desk/onair')) === 'false', "hub b to show hub a's desk");
+  t.like(await update(b, 'desk/onair', 'on'), { status: 200 });
+  t.is(await a.read('desk/onair'), 'true');
+  await eventually(() => device.lines.length >= 2, 'the router to be polled');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  t.deepEqual([...new Set(device.lines.map((l) => l.connection))], [1], 'one connection to the router: the active hub');
+});

@@ -161,6 +161,14 @@ export declare const errorTable: {
         readonly status: 503;
         readonly text: "The parameter belongs to a connection another hub runs, and that hub is away or did not answer the forwarded write in time. Try again once its connection is `ok`.";
     };
+    readonly PB_NOT_ACTIVE: {
+        readonly status: 503;
+        readonly text: "This hub is a standby of a redundancy group, or the active hub that just lost its lease: only the active hub talks to devices, and `POST /failover` asks a standby to take over. Send the request to the active hub (its id is `<mqtt connection>/_hub/active`), or wait for the takeover.";
+    };
+    readonly PB_ALREADY_ACTIVE: {
+        readonly status: 409;
+        readonly text: "This hub is the active hub of its redundancy group already. To move the role, send `POST /failover` to a standby hub of the group.";
+    };
     readonly PB_CONNECTION_OWNED: {
         readonly status: 409;
         readonly text: "Another hub on the same broker runs a connection with this id; the later hub fails its own. Give the connection another id, or run it on one hub.";

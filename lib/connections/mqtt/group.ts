@@ -31,6 +31,7 @@
  * broker: a hub without it cannot learn that another took over, so it must not drive.
  */
 import { performance } from 'node:perf_hooks';
+import type { IClientPublishOptions } from 'mqtt';
 import type { Subscription } from 'rxjs';
 import { fail, ok, type Result } from '../../core/errors.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
@@ -181,11 +182,11 @@ export class RedundancyGroup implements GroupControl {
     return this.current;
   }
 
-  /** The hub that is active now, as this hub knows it: itself, or the holder of the latest epoch while it is here. */
+  /** The hub that is active now, as this hub knows it: itself, or the holder of the latest epoch while it is here and renews. */
   activeHub(): string | undefined {
     if (this.current === 'active') return this.hub.id;
     const holder = this.holder();
-    return holder && holder !== this.hub.id && this.peers.get(holder)?.online ? holder : undefined;
+    return holder && holder !== this.hub.id && this.alive(holder) ? holder : undefined;
   }
 
   /** The hub whose connections this hub shows: the holder of the lease, or while this hub claims it, the one that held it until then. */
@@ -276,13 +277,18 @@ export class RedundancyGroup implements GroupControl {
     this.decide();
   }
 
-  stop(): void {
+  /**
+   * Stops; what to publish before disconnecting: this hub no longer holds the lease (ended
+   * here first), so a standby that claims may drive devices at once.
+   */
+  stop(): { topic: string; payload: string; options: IClientPublishOptions }[] {
     this.stopRenewing();
     this.removeControl();
-    if (this.current === 'active') {
-      this.context.hub.redundancy.lease.end();
-      this.current = 'standby';
-    }
+    if (this.current !== 'active') return [];
+    this.context.hub.redundancy.lease.end();
+    this.current = 'standby';
+    const record: RoleRecord = { group: this.hub.group, role: 'standby', epoch: this.epoch };
+    return [{ topic: this.settings.layout.role(this.hub.id), payload: JSON.stringify(record), options: { qos: 1, retain: true } }];
   }
 
   // --- Deciding ----------------------------------------------------------------------------
@@ -358,8 +364,8 @@ export class RedundancyGroup implements GroupControl {
     const claim = this.claim;
     if (claim?.wonAt === undefined) return;
     const now = performance.now();
-    const previous = claim.previous === undefined ? undefined : this.directory.recordOf(claim.previous);
-    const stoodDown = previous?.role === 'standby' && previous.epoch >= claim.epoch;
+    // The hub that held the lease said it stands down (it ends its lease before it says so).
+    const stoodDown = claim.previous !== undefined && this.directory.recordOf(claim.previous)?.role === 'standby';
     if ((!stoodDown && now < claim.wonAt + FENCE_WAIT_MS) || this.acknowledgedUntil <= now) return;
     const carried = this.sharing?.carried(claim.previous) ?? { values: new Map(), records: new Map() };
     this.claim = undefined;
@@ -367,11 +373,15 @@ export class RedundancyGroup implements GroupControl {
     this.context.hub.redundancy.lease.grant(claim.epoch, this.acknowledgedUntil);
     this.context.records.set('epoch', claim.epoch);
     this.parameters.epoch.report(claim.epoch);
-    this.parameters.role.report('active');
     this.showActive();
     this.sharing?.roleChanged();
     this.context.log.warn(`takes over as the active hub of group ${this.hub.group} (epoch ${claim.epoch})`);
-    this.changing = this.changing.then(() => this.context.hub.redundancy.activate(carried));
+    // `_hub/role` says active once the connections run: a client that sees it may write to them.
+    this.changing = this.changing
+      .then(() => this.context.hub.redundancy.activate(carried))
+      .then(() => {
+        if (this.current === 'active') this.parameters.role.report('active');
+      });
   }
 
   /** Ends the lease now, and stops the connections only the active hub runs. */

@@ -80,6 +80,26 @@ export const mqttConnection = defineConnectionType({
       },
     },
     {
+      name: 'patchbay_group_active',
+      help: 'In a redundancy group: 1 while this hub is the active hub (it drives the devices), 0 while it is a standby.',
+      kind: 'gauge',
+      labelNames: ['group'],
+      samples: (details) => {
+        const group = details['redundancy'] as { group?: string; role?: string } | undefined;
+        return group?.group ? [{ labels: { group: group.group }, value: group.role === 'active' ? 1 : 0 }] : [];
+      },
+    },
+    {
+      name: 'patchbay_group_epoch',
+      help: 'In a redundancy group: the latest epoch of its lease this hub knows; it grows by one at each takeover.',
+      kind: 'gauge',
+      labelNames: ['group'],
+      samples: (details) => {
+        const group = details['redundancy'] as { group?: string; epoch?: number } | undefined;
+        return group?.group ? [{ labels: { group: group.group }, value: Number(group.epoch ?? 0) }] : [];
+      },
+    },
+    {
       name: 'patchbay_mqtt_hubs',
       help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
       kind: 'gauge',
@@ -187,9 +207,9 @@ export const mqttConnection = defineConnectionType({
       },
       async stop() {
         overruns.stop();
-        group?.stop();
+        const released = group?.stop() ?? [];
         bridge?.stop();
-        const last = share?.stop() ?? [];
+        const last = [...released, ...(share?.stop() ?? [])];
         await link?.stop(last);
         link = undefined;
         bridge = share = group = undefined;
