@@ -1,7 +1,8 @@
 // @ts-check
 // The operator console (R-U1): connections, the parameter tree with live values and typed
-// editors, problems. Data comes from the public API only: GET /connections, /parameters,
-// /problems, and one WebSocket (?batch=1 for 1,000 changes/s, ?events=1 to follow reloads).
+// editors, problems, and the hub's role in its redundancy group. Data comes from the public
+// API only: GET /connections, /parameters, /problems, and one WebSocket (?batch=1 for 1,000
+// changes/s, ?events=1 to follow reloads); POST /failover when the operator takes over.
 import { h, render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
@@ -51,6 +52,17 @@ import htm from 'htm';
  * @typedef {{ v: string, at: string, live: true, by?: never }} LiveValue
  */
 /** @typedef {{ text: string, error: boolean }} Notice */
+/**
+ * A hub's place in its redundancy group (R-B1), as its mqtt connection reports it in
+ * `details.redundancy`: `active` is the active hub's id (null while none is), `claiming` the
+ * epoch this hub is taking over as, `waiting` set while a manual group has no active hub.
+ * @typedef {{
+ *   group: string, role: 'active' | 'standby', epoch: number, active: string | null,
+ *   failover: 'auto' | 'manual', claiming?: number, waiting?: string,
+ * }} Redundancy
+ */
+/** The redundancy group of the hub the console shows: its id, and its place in the group. @typedef {{ hub: string, redundancy: Redundancy }} Membership */
+/** The answer of `POST /failover`. @typedef {{ ok: true, message: string } | { ok: false, error: string, code: string }} FailoverAnswer */
 /**
  * How the console stands with its hub: `signed out` when the hub answered 401 (the browser's
  * session ended: a new sign-in key, or a token taken out of the flow file).
@@ -134,6 +146,9 @@ function rangesOf(rules) {
   return ranges;
 }
 
+/** The parameters of a hub's role in its redundancy group (`<mqtt connection>/_hub/role`, R-B1). */
+const HUB_ROLE = /^[^/]+\/_hub\/(role|epoch|active)$/;
+
 /** Booleans named like a tally or an on-air light: shown as large tiles on request. */
 const TILE_NAME = /(^|\/)(tally|on-?air)([/_.-]?\d*)?(\/|$)/i;
 
@@ -164,6 +179,9 @@ function App() {
   const [search, setSearch] = useState('');
   const [matching, setMatching] = useState(/** @type {Set<string> | undefined} */ (undefined)); // the addresses of a /regex/ search
   const [tab, setTab] = useState('parameters');
+  const [asking, setAsking] = useState(false); // a takeover asked for and not yet answered
+  /** Listings asked for one after another may come back out of order: the latest asked is shown. */
+  const listed = useRef(0);
   const [, setFrame] = useState(0);
   redraw = () => setFrame((n) => n + 1);
 
@@ -174,11 +192,16 @@ function App() {
     setLink('signed out');
     socket?.close();
   };
+  const listConnections = () => {
+    const asked = ++listed.current;
+    getJson('/connections').then((c) => asked === listed.current && setConnections(c), failed);
+  };
   const reload = async () => {
+    const asked = ++listed.current;
     try {
       const [c, p, pr, r] = await Promise.all([getJson('/connections'), getJson('/parameters'), getJson('/problems'), getJson('/rules')]);
       for (const item of p) values.set(item.p, { v: item.v, by: item.by, at: item.at });
-      setConnections(c);
+      if (asked === listed.current) setConnections(c);
       setParameters(p);
       setProblems(pr);
       setRules(r);
@@ -228,15 +251,22 @@ function App() {
         void reload();
       };
       ws.onmessage = (event) => {
+        let roleChanged = false;
         for (const item of itemsOf(event.data)) {
           if ('event' in item) {
             // Status changes are pushed (no polling); a reload lists everything again.
-            if (item.event === 'connections') getJson('/connections').then(setConnections, failed);
+            if (item.event === 'connections') listConnections();
             else void reload();
           } else if ('error' in item) setNotice({ text: refusalText(item), error: true });
-          // The stream does not say who wrote: that is known again at the next listing.
-          else values.set(item.p, { v: item.v, at: new Date().toISOString(), live: true });
+          else {
+            // The stream does not say who wrote: that is known again at the next listing.
+            values.set(item.p, { v: item.v, at: new Date().toISOString(), live: true });
+            roleChanged ||= HUB_ROLE.test(item.p);
+          }
         }
+        // The hub's role, epoch or active hub moved: the group's details (a claim under way, a
+        // manual group waiting for an operator) are read again with them.
+        if (roleChanged) listConnections();
         schedule();
       };
       ws.onclose = () => {
@@ -282,6 +312,21 @@ function App() {
     setNotice({ text: `sent ${address} = ${v === null ? 'fire' : JSON.stringify(v)}`, error: false });
   };
 
+  const membership = membershipOf(connections);
+  /** Asks this standby to take over (R-B5), once the operator confirmed what it does. @param {Membership} m */
+  const takeOver = async (m) => {
+    if (!window.confirm(takeOverQuestion(m))) return;
+    setAsking(true);
+    try {
+      const answer = await postFailover();
+      setNotice(answer.ok ? { text: answer.message, error: false } : { text: `${answer.error} (${answer.code})`, error: true });
+    } catch (error) {
+      failed(error);
+    } finally {
+      setAsking(false);
+    }
+  };
+
   const ranges = useMemo(() => rangesOf(rules), [rules]);
   /** @param {boolean} on */
   const showTiles = (on) => {
@@ -301,6 +346,7 @@ function App() {
       </nav>
     </header>
     ${link === 'signed out' && html`<${SignInBar} offers=${signIn} signedIn=${() => reconnect.current()} />`}
+    ${membership && html`<${Role} membership=${membership} asking=${asking} takeOver=${() => takeOver(membership)} />`}
     <p class=${`notice ${notice?.error ? 'error' : ''}`} role="status">${notice?.text ?? ''}</p>
     ${tab === 'scenes' && html`<${Scenes} parameters=${parameters} connections=${connections} write=${write} />`}
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
@@ -315,6 +361,58 @@ function App() {
       <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} ranges=${ranges} write=${write} />`
     }
   `;
+}
+
+/**
+ * The hub's redundancy group, as the connection that keeps it says in its details
+ * (`redundancy`, R-B1): read from what connections report, as for scenes. The mirrors of
+ * another hub's connections carry no `redundancy`, so the one found is this hub's own.
+ * @param {Connection[]} connections
+ * @returns {Membership | undefined}
+ */
+function membershipOf(connections) {
+  for (const c of connections) {
+    const redundancy = c.details?.['redundancy'];
+    if (redundancy && typeof redundancy === 'object')
+      return { hub: String(c.details?.['hub'] ?? ''), redundancy: /** @type {Redundancy} */ (redundancy) };
+  }
+  return undefined;
+}
+
+/** What a takeover does, asked before it is done: which hub starts driving the devices, and which stops. @param {Membership} m */
+const takeOverQuestion = ({ hub, redundancy: r }) =>
+  `Take over: hub ${hub} becomes the active hub of group ${r.group} and drives the devices, timers and rules` +
+  (r.active === null ? ' (no hub drives them now).' : `; hub ${r.active} stops driving them and becomes a standby.`);
+
+/**
+ * `POST /failover` with the console's credentials, as its other requests: the hub's answer,
+ * its message or its error with the code.
+ * @returns {Promise<FailoverAnswer>}
+ */
+async function postFailover() {
+  const response = await fetch('/failover', { method: 'POST', headers: { accept: 'application/json' }, credentials: 'same-origin' });
+  if (response.status === 401) throw new SignedOut(response);
+  const answer = await response.json().catch(() => undefined);
+  if (!answer) throw new Error(`POST /failover: ${response.status} ${response.statusText}`);
+  return answer;
+}
+
+// The hub's role in its redundancy group (R-B1), on every tab: an operator always knows whether
+// this hub drives the devices. A standby offers to take over (R-B5); a manual group without an
+// active hub says that nothing drives them until someone does.
+/** @param {{ membership: Membership, asking: boolean, takeOver: () => void }} props */
+function Role({ membership: { hub, redundancy: r }, asking, takeOver }) {
+  const state =
+    r.role === 'active'
+      ? `active in group ${r.group} (epoch ${r.epoch})`
+      : r.claiming !== undefined
+        ? `standby in group ${r.group} — taking over as epoch ${r.claiming}…`
+        : `standby in group ${r.group} — active: ${r.active === null ? 'none' : `hub ${r.active}`}`;
+  return html`<section class=${`role ${r.waiting ? 'waiting' : r.role}`} data-testid="role" data-role=${r.role} aria-label="redundancy group">
+    <span><b>hub ${hub}</b> ${state} <span class="muted failover">failover ${r.failover}</span></span>
+    ${r.role === 'standby' && html`<button onClick=${takeOver} disabled=${asking || r.claiming !== undefined}>Take over</button>`}
+    ${r.waiting && html`<strong class="warning" role="alert" title=${r.waiting}>No hub of group ${r.group} is active, and failover is manual: nothing drives the devices, timers and rules until an operator takes over.</strong>`}
+  </section>`;
 }
 
 // Signed out (401): a token field that signs this browser in again without leaving the page.

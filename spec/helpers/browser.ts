@@ -5,6 +5,9 @@ import { chromium, type Browser } from 'playwright-core';
 const browserPath = '/usr/bin/chromium';
 const available = existsSync(browserPath);
 
+/** True where Debian's Chromium is installed (CI installs it). */
+export const canRunBrowser = available;
+
 /** `test` where Debian's Chromium is installed (CI installs it), `test.skip` elsewhere. */
 export const live = available ? test : test.skip;
 /** Appended to a spec's title: why it was skipped, when it was. */
