@@ -14,7 +14,7 @@
  * start, restored values included (R-G3); polls run while the link is up.
  */
 import type { Writable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
 import { HubError } from '../core/errors.ts';
 import type { ConnectionMetric } from '../core/counts.ts';
@@ -24,9 +24,9 @@ import { compileRegex, type GroupPattern } from '../core/regex.ts';
 import { changeClockOf, every } from '../core/scheduler.ts';
 import { SparseLog } from '../core/sparse-log.ts';
 import type { Value } from '../core/value.ts';
-import type { ConnectionContext, DeclaredParameter, Link } from './connection.ts';
-import { checked } from './connection.ts';
-import { withDefault } from './defaults.ts';
+import type { Claim, ConnectionContext, ConnectionType, DeclaredParameter, Link } from './connection.ts';
+import { checked, defineConnectionType } from './connection.ts';
+import { type Parsed, withDefault } from './defaults.ts';
 import { DeviceLink, type LinkAttempt } from './device-link.ts';
 import { DeviceParameters } from './device-parameters.ts';
 import { bytesOf, type Encoding, type Framing, type FramingOptions, Framer, notHex, wireFrame } from './framing.ts';
@@ -545,3 +545,41 @@ export const declaredLines =
     const row = protocol.parameters.rows[protocol.parameters.ids.indexOf(id)];
     return row && { type: row.type, persist: row.type !== 'T' };
   };
+
+/** A line-protocol type's settings once parsed: as written, with the protocol they make. */
+export type LineTypeSettings<S extends TObject> = Parsed<S> & { readonly protocol: LineProtocol };
+
+/**
+ * Declares a connection type that speaks the line protocol over one transport (tcp-client,
+ * tcp-server, udp, serial). A type supplies what is its own — its settings (those of its
+ * transport beside `lineSettings`), what it holds alone (a port), and how to open the
+ * transport — and gets the rest alike: the parsing, the parameters a dummy's way, metrics,
+ * and the device.
+ */
+export function defineLineType<S extends TObject>(definition: {
+  readonly type: string;
+  readonly summary: string;
+  readonly settings: S;
+  readonly claims?: (settings: LineTypeSettings<S>) => readonly Claim[];
+  /** The transport, as these settings make it. */
+  open(settings: LineTypeSettings<S>, streams: FrameStreams): LineTransport;
+}): ConnectionType {
+  return defineConnectionType<S, LineTypeSettings<S>>({
+    type: definition.type,
+    summary: definition.summary,
+    settings: definition.settings,
+    parse: (written) => parseLine(written as Parsed<S> & LineSettingsWritten),
+    links: noLinks,
+    ...(definition.claims ? { claims: definition.claims } : {}),
+    declared: (parsed) => declaredLines(parsed),
+    metrics: lineMetrics(definition.type),
+    create(context, parsed) {
+      const device = new LineDevice(context, parsed.protocol, (streams) => definition.open(parsed, streams));
+      return {
+        start: () => device.start(),
+        stop: () => device.stop(),
+        details: () => device.details(),
+      };
+    },
+  });
+}

@@ -61,6 +61,8 @@ const kinds: [string, string, RequestInit, ErrorCode, RegExp][] = [
     /application\/json/,
   ],
   ['a plain GET of /ws', '/ws', {}, 'PB_UPGRADE_REQUIRED', /upgrades to a WebSocket/],
+  ['a takeover asked of a hub in no group', '/failover', { method: 'POST' }, 'PB_BAD_REQUEST', /in no redundancy group/],
+  ['a GET of /failover', '/failover', {}, 'PB_METHOD_NOT_ALLOWED', /POST \/failover/],
   ['an unknown value', '/parameters/studio/note', {}, 'PB_STATE_UNKNOWN', /the value is unknown/],
   ['a trigger read', '/parameters/studio/cue', {}, 'PB_STATE_UNKNOWN', /a trigger has no state/],
 ];

@@ -11,20 +11,9 @@
 import { Type } from '@sinclair/typebox';
 import { SerialPort } from 'serialport';
 import { HubError } from '../../core/errors.ts';
-import { defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
 import type { LinkAttempt } from '../device-link.ts';
-import {
-  declaredLines,
-  type FrameStreams,
-  LineDevice,
-  type LineTransport,
-  lineMetrics,
-  lineSettings,
-  noLinks,
-  parseLine,
-  writeBounded,
-} from '../line-protocol.ts';
+import { defineLineType, type FrameStreams, lineSettings, type LineTransport, writeBounded } from '../line-protocol.ts';
 
 const settings = Type.Object({
   path: Type.String({ minLength: 1, description: 'The serial port: /dev/ttyUSB0, /dev/serial/by-id/…, COM3.' }),
@@ -87,21 +76,10 @@ function serial(port: PortSettings, streams: FrameStreams): LineTransport {
   };
 }
 
-export const serialType = defineConnectionType({
+export const serialType = defineLineType({
   type: 'serial',
   summary: 'A device on a serial port, speaking a line protocol of delimited, fixed or length-prefixed frames.',
   settings,
-  parse: (written) => parseLine(written),
-  links: noLinks,
   claims: ({ path }) => [{ what: `serial port ${path}`, on: '', path: ['path'] }],
-  declared: (parsed) => declaredLines(parsed),
-  metrics: lineMetrics('serial'),
-  create(context, { path, baudRate, dataBits, parity, stopBits, protocol }) {
-    const device = new LineDevice(context, protocol, (streams) => serial({ path, baudRate, dataBits, parity, stopBits }, streams));
-    return {
-      start: () => device.start(),
-      stop: () => device.stop(),
-      details: () => device.details(),
-    };
-  },
+  open: ({ path, baudRate, dataBits, parity, stopBits }, streams) => serial({ path, baudRate, dataBits, parity, stopBits }, streams),
 });

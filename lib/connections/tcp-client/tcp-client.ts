@@ -10,20 +10,9 @@
 import { connect, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { HubError } from '../../core/errors.ts';
-import { defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
 import type { LinkAttempt } from '../device-link.ts';
-import {
-  declaredLines,
-  type FrameStreams,
-  LineDevice,
-  type LineTransport,
-  lineMetrics,
-  lineSettings,
-  noLinks,
-  parseLine,
-  writeBounded,
-} from '../line-protocol.ts';
+import { defineLineType, type FrameStreams, lineSettings, type LineTransport, writeBounded } from '../line-protocol.ts';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: "The device's host name or IP address." }),
@@ -74,20 +63,9 @@ function tcpClient(host: string, port: number, connectTimeout: number, streams: 
   };
 }
 
-export const tcpClientType = defineConnectionType({
+export const tcpClientType = defineLineType({
   type: 'tcp-client',
   summary: 'A device the hub connects to over TCP, speaking a line protocol of delimited, fixed or length-prefixed frames.',
   settings,
-  parse: (written) => parseLine(written),
-  links: noLinks,
-  declared: (parsed) => declaredLines(parsed),
-  metrics: lineMetrics('tcp-client'),
-  create(context, { host, port, connectTimeout, protocol }) {
-    const device = new LineDevice(context, protocol, (streams) => tcpClient(host, port, connectTimeout, streams));
-    return {
-      start: () => device.start(),
-      stop: () => device.stop(),
-      details: () => device.details(),
-    };
-  },
+  open: ({ host, port, connectTimeout }, streams) => tcpClient(host, port, connectTimeout, streams),
 });

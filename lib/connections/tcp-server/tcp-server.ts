@@ -13,20 +13,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { HubError } from '../../core/errors.ts';
-import { defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
 import type { LinkAttempt } from '../device-link.ts';
-import {
-  declaredLines,
-  type FrameStreams,
-  LineDevice,
-  type LineTransport,
-  lineMetrics,
-  lineSettings,
-  noLinks,
-  parseLine,
-  writeBounded,
-} from '../line-protocol.ts';
+import { defineLineType, type FrameStreams, lineSettings, type LineTransport, writeBounded } from '../line-protocol.ts';
 
 const settings = Type.Object({
   port: Type.Integer({ minimum: 1, maximum: 65_535, description: 'The TCP port the hub listens on for devices.' }),
@@ -90,21 +79,10 @@ function tcpServer(port: number, bindIp: string, maxClients: number, streams: Fr
   };
 }
 
-export const tcpServerType = defineConnectionType({
+export const tcpServerType = defineLineType({
   type: 'tcp-server',
   summary: 'Devices that connect to the hub over TCP, speaking a line protocol; a send goes to every client.',
   settings,
-  parse: (written) => parseLine(written),
-  links: noLinks,
   claims: ({ port, bindIp }) => [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }],
-  declared: (parsed) => declaredLines(parsed),
-  metrics: lineMetrics('tcp-server'),
-  create(context, { port, bindIp, maxClients, protocol }) {
-    const device = new LineDevice(context, protocol, (streams) => tcpServer(port, bindIp, maxClients, streams));
-    return {
-      start: () => device.start(),
-      stop: () => device.stop(),
-      details: () => device.details(),
-    };
-  },
+  open: ({ port, bindIp, maxClients }, streams) => tcpServer(port, bindIp, maxClients, streams),
 });

@@ -15,20 +15,10 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { HubError } from '../../core/errors.ts';
-import { defineConnectionType } from '../connection.ts';
 import { roomForBursts } from '../datagrams.ts';
 import { withDefault } from '../defaults.ts';
 import type { LinkAttempt } from '../device-link.ts';
-import {
-  declaredLines,
-  type FrameStreams,
-  LineDevice,
-  type LineTransport,
-  lineMetrics,
-  lineSettings,
-  noLinks,
-  parseLine,
-} from '../line-protocol.ts';
+import { defineLineType, type FrameStreams, lineSettings, type LineTransport } from '../line-protocol.ts';
 
 const settings = Type.Object({
   port: withDefault(
@@ -106,21 +96,10 @@ function udp(
   };
 }
 
-export const udpType = defineConnectionType({
+export const udpType = defineLineType({
   type: 'udp',
   summary: 'A device that speaks a line protocol in UDP datagrams, to and from one host.',
   settings,
-  parse: (written) => parseLine(written),
-  links: noLinks,
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }]),
-  declared: (parsed) => declaredLines(parsed),
-  metrics: lineMetrics('udp'),
-  create(context, { port, bindIp, host, sendPort, acceptFrom, protocol }) {
-    const device = new LineDevice(context, protocol, (streams) => udp(port, bindIp, host, sendPort, acceptFrom, streams));
-    return {
-      start: () => device.start(),
-      stop: () => device.stop(),
-      details: () => device.details(),
-    };
-  },
+  open: ({ port, bindIp, host, sendPort, acceptFrom }, streams) => udp(port, bindIp, host, sendPort, acceptFrom, streams),
 });
