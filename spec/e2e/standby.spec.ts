@@ -98,6 +98,17 @@ const update = (hub: HubProcess, address: string, value: string) =>
   json<{ ok?: boolean; code?: string }>(hub, `/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`);
 const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role');
 
+/** A device, and a group of two hubs: a active (the first of a new group takes the lease), b its standby. */
+async function activeAndStandby(t: ExecutionContext) {
+  const device = await recordingDevice(t);
+  const flow = await groupFlow(device.port);
+  const a = await hubIn(t, flow, 'a');
+  await eventually(async () => (await roleOf(a)) === 'active', 'the first hub to take the lease');
+  const b = await hubIn(t, flow, 'b');
+  await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
+  return { device, flow, a, b };
+}
+
 withBroker(
   `a standby takes over within 5 s of the active hub's SIGKILL, with every answered write and the running timer, and drives the device alone (R-B1, R-B2, R-B3, R-B4)${whyNoBroker}`,
   async (t) => {
@@ -196,12 +207,7 @@ withBroker(
 withBroker(
   `an active hub cut off from the broker (paused) loses its lease before the standby drives the device; back, it sends nothing and joins as standby (R-B3)${whyNoBroker}`,
   async (t) => {
-    const device = await recordingDevice(t);
-    const flow = await groupFlow(device.port);
-    const a = await hubIn(t, flow, 'a');
-    await eventually(async () => (await roleOf(a)) === 'active', 'the first hub to take the lease');
-    const b = await hubIn(t, flow, 'b');
-    await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
+    const { device, a, b } = await activeAndStandby(t);
     t.like(await update(a, 'router/dest/1', '5'), { status: 200 });
     await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 5'), 'the device to hear the active hub');
 
@@ -308,12 +314,7 @@ withBroker(
 withBroker(
   `the broker restarted while a standby takes over: one hub ends active, the epoch still grows (R-B2, R-B3)${whyNoBroker}`,
   async (t) => {
-    const device = await recordingDevice(t);
-    const flow = await groupFlow(device.port);
-    const a = await hubIn(t, flow, 'a');
-    await eventually(async () => (await roleOf(a)) === 'active', 'the first hub to take the lease');
-    const b = await hubIn(t, flow, 'b');
-    await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
+    const { device, flow, a, b } = await activeAndStandby(t);
     const before = Number(await a.read('bus/_hub/epoch'));
 
     a.child.kill('SIGKILL');
