@@ -3,7 +3,9 @@
  * of two hub processes on a Mosquitto of its own, in two parts.
  *
  * Takeover. Two hubs run one flow file (a dummy of 1,000 parameters, shared; the hub id from
- * `HUB`, a state folder each) in one group. Each round SIGKILLs the active hub and times,
+ * `HUB`, a state folder each) in one group. Each round waits a random moment of up to 1 s
+ * (so that the kill falls anywhere in the hubs' 200 ms renewal cycle, not at the same point
+ * after the standby joined each time), SIGKILLs the active hub and times,
  * from the kill, when the other hub logs its claim of the lease and that it takes over, and
  * when its WebSocket stream (`/ws?filter=^bus/_hub/`) says `_hub/role` = active, which is
  * what a client sees; then it starts the killed hub again and times until that one is a
@@ -46,6 +48,12 @@ const PARAMETERS = 1000;
 /** How long a takeover or a rejoin may take before the bench gives up on the group. */
 const TAKEOVER_BOUND_MS = 10_000;
 const REJOIN_BOUND_MS = 30_000;
+/**
+ * Each kill comes after a random pause of up to this: right after the standby joined, the
+ * kill would fall at the same point of its renewal cycle every round, and the takeover,
+ * which waits for a renewal's acknowledgement, would take the same time every round.
+ */
+const KILL_SPREAD_MS = 1000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'patchbay-takeover-'));
@@ -231,6 +239,7 @@ async function takeovers(url: string): Promise<{ rounds: Round[]; firstActiveMs:
     await standby.until(standbyOf('a'), 'a standby of hub a', REJOIN_BOUND_MS);
     for (let round = 1; round <= ROUNDS; round++) {
       const [victim, survivor]: [HubProcess, HubProcess] = [active, standby];
+      await sleep(Math.random() * KILL_SPREAD_MS);
       const tookOver = survivor.until(roleIs('active'), 'active', TAKEOVER_BOUND_MS);
       const killedAt = nowMs();
       const killedAtWall = Date.now();
@@ -395,6 +404,8 @@ const tookOverMs = rounds.map((r) => r.tookOverMs);
 const rejoinMs = rounds.map((r) => r.rejoinMs);
 const maxOf = (values: number[]) => (values.length ? Math.max(...values) : Number.NaN);
 const ms = (n: number) => `${fmt(n)} ms`;
+/** The mean latency of a write in µs: with one write in flight per client, clients / writes per second. */
+const meanUs = (w: Writes) => (CLIENTS * 1e6) / w.perSecond;
 const minutes = (nowMs() - startedAt) / 60_000;
 
 const commit = (() => {
@@ -426,7 +437,7 @@ const body = [
   `| writes | the other hub (standby; mirror), cores | ${fmt(group.otherCores, 2)} | ${fmt(alone.otherCores, 2)} |  |  |  |`,
   `| writes | load client, cores | ${fmt(group.clientCores, 2)} | ${fmt(alone.clientCores, 2)} |  |  |  |`,
   '',
-  `What the broker's acknowledgement costs a write: ${fmt((group.p50 - alone.p50) * 1000)} µs at the median and ${fmt((group.p99 - alone.p99) * 1000)} µs at p99 (the write waits for its publish's PUBACK), ${fmt(1e6 / group.perSecond - 1e6 / alone.perSecond, 1)} µs of throughput time a write over ${CLIENTS} clients, ${fmt(group.cpuUs - alone.cpuUs, 1)} µs of the hub's CPU.`,
+  `What the broker's acknowledgement costs a write (it waits for its publish's PUBACK): ${fmt((group.p50 - alone.p50) * 1000)} µs at the median, ${fmt((group.p99 - alone.p99) * 1000)} µs at p99 and ${fmt(meanUs(group) - meanUs(alone))} µs on the mean (${fmt(meanUs(group))} against ${fmt(meanUs(alone))} µs: each client has one write in flight, so the writes/s are ${CLIENTS} / the mean latency); the hub's CPU per write ${fmt(group.cpuUs, 1)} against ${fmt(alone.cpuUs, 1)} µs.`,
   '',
   `Takeovers, ms from the SIGKILL to the stream's \`active\` (claim / took over in the hub's log; epoch): ${rounds.map((r) => `${fmt(r.takeoverMs)} (${fmt(r.claimMs)} / ${fmt(r.tookOverMs)}; ${r.epoch})`).join(', ')}. The first hub of the new group said it was active ${ms(firstActiveMs)} after it was started.`,
   ...(failure ? ['', `The takeover rounds stopped: ${failure}`] : []),
