@@ -41,7 +41,7 @@ const ROUNDS = option('rounds', 20);
 const WRITES = option('writes', 40_000);
 /** A measured run of writes stops after this, whatever its count. */
 const WRITE_SECONDS = 15;
-const CLIENTS = 4;
+const CLIENTS = option('clients', 4);
 /** Rounds of writes, each side in turn; the faster round of each side stands for it. */
 const WRITE_ROUNDS = 3;
 const PARAMETERS = 1000;

@@ -1,5 +1,8 @@
 import test from 'ava';
+import { validateFlow } from '../lib/config/flow-file.ts';
+import { formatIssue } from '../lib/core/issue.ts';
 import { Hub } from '../lib/hub/hub.ts';
+import { siteKeyFile } from './helpers/site-key.ts';
 import { Client } from './helpers/http.ts';
 import { flowOf, param, record } from './helpers/hub.ts';
 import { VirtualClock } from './helpers/virtual-time.ts';
@@ -144,4 +147,24 @@ test('a reload that puts the hub in a redundancy group, or takes it out, is refu
   t.like(refused, { code: 'PB_FLOW_FILE_INVALID' });
   t.regex(refused?.message ?? '', /joins or leaves a redundancy group when it restarts/);
   t.is(hub.connection('d')?.status.status, 'ok', 'the hub runs on as it was');
+});
+
+test('a redundancy group is refused with qos 0 (no acknowledgement to answer a write after), and on a second mqtt connection of the same hub (R-B1, R-B2)', (t) => {
+  const mqtt = (id: string, extra: Record<string, unknown> = {}) => ({
+    type: 'mqtt',
+    url: 'mqtt://127.0.0.1:1',
+    hub: { id, group: 'studio', share: [], key: { file: siteKeyFile } },
+    ...extra,
+  });
+  const issues = (connections: Record<string, unknown>) => {
+    const checked = validateFlow({ connections }, '/virtual/flow.json5');
+    return checked.ok ? [] : checked.issues.map(formatIssue);
+  };
+  t.deepEqual(issues({ bus: mqtt('a', { qos: 0 }) }), [
+    'connections.bus.qos: a redundancy group needs qos 1 or 2: the active hub answers a write once the broker acknowledged its value',
+  ]);
+  t.deepEqual(issues({ bus: mqtt('a'), other: mqtt('b') }), [
+    'connections.other.hub.group: a hub is in one redundancy group at most; connection "bus" puts it in group "studio" already',
+  ]);
+  t.deepEqual(issues({ bus: mqtt('a') }), []);
 });

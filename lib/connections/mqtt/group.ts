@@ -35,7 +35,7 @@ import type { IClientPublishOptions } from 'mqtt';
 import type { Subscription } from 'rxjs';
 import { fail, ok, type Result } from '../../core/errors.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
-import { every } from '../../core/scheduler.ts';
+import { after, every } from '../../core/scheduler.ts';
 import type { Json } from '../../core/value.ts';
 import type { Carried, GroupControl, Role, ServingContext } from '../connection.ts';
 import type { BrokerLink } from './broker-link.ts';
@@ -349,6 +349,8 @@ export class RedundancyGroup implements GroupControl {
     const winner = this.directory.firstClaim(this.hub.group, claim.epoch);
     if (winner === this.hub.id) {
       claim.wonAt ??= performance.now();
+      // Looked at again when the old lease has surely run out, not only at the next renewal.
+      after(this.context.scheduler, FENCE_WAIT_MS, () => this.claim === claim && this.tryActivate());
       return this.tryActivate();
     }
     this.context.log.info(`hub ${winner} claimed epoch ${claim.epoch} first: stays standby`);

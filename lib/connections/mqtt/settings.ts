@@ -229,6 +229,12 @@ export function parseMqttSettings(
   const published = patterns(publish, ['publish']);
   const writable = setAccess ? patterns(setAccess, ['setAccess']) : published;
   const shared = hub ? patterns(hub.share, ['hub', 'share']) : undefined;
+  // The active hub of a group answers a write once the broker acknowledged the value: QoS 0 has no acknowledgement (R-B2).
+  if (hub?.group !== undefined && qos === 0)
+    issues.push({
+      path: ['qos'],
+      message: 'a redundancy group needs qos 1 or 2: the active hub answers a write once the broker acknowledged its value',
+    });
   const mapped = topics.map(({ id, topic, type, access, commandTopic }, index): MappedTopic => {
     const idOk = checkParameterId(id);
     if (!idOk.ok) issues.push({ path: ['topics', index, 'id'], message: idOk.error.message });
