@@ -199,15 +199,21 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, 
   if (!kept && !replicated) return answerTaken(res, json);
   // Callbacks stay inline (anonymous): this runs for every kept write.
   let aborted = false;
-  let waiting = (kept ? 1 : 0) + (replicated ? 1 : 0);
-  let reached = true;
   res.onAborted(() => (aborted = true));
+  if (!replicated && settled) {
+    settled(() => {
+      if (!aborted) answerLater(res, json, log, () => answerTaken(res, json));
+    });
+    return;
+  }
+  let waiting = kept ? 2 : 1;
+  let reached = true;
   const done = (acknowledged: boolean) => {
     reached &&= acknowledged;
     if (--waiting > 0 || aborted) return;
     answerLater(res, json, log, () => (reached ? answerTaken(res, json) : sendError(res, notReplicated, json)));
   };
-  if (kept) settled(() => done(true));
+  if (kept) settled?.(() => done(true));
   replicated?.replicated(done);
 }
 
