@@ -79,7 +79,8 @@ export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContex
 /** A built-in path: it wins over a hosted file of the same name, and other methods get 405. */
 export interface Route {
   readonly path: string;
-  readonly get: Handler;
+  /** Absent for a path that only takes POST (`/failover`). */
+  readonly get?: Handler;
   readonly post?: Handler;
   /** `get` when a GET changes parameters (`/update`): a foreign page may not send it (R-H10). POSTs never may. */
   readonly changes?: 'get';
@@ -437,12 +438,7 @@ export const routes: readonly Route[] = [
   { path: '/healthz', get: healthz },
   { path: '/readyz', get: readyz },
   { path: '/metrics', get: metrics },
-  {
-    path: '/failover',
-    get: (res, req) =>
-      sendError(res, { code: 'PB_METHOD_NOT_ALLOWED', message: 'POST /failover asks this standby to take over' }, jsonClient(req)),
-    post: failover,
-  },
+  { path: '/failover', post: failover },
 ];
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
@@ -456,7 +452,8 @@ function visibleRule(access: Access, rule: ListedRule): boolean {
 }
 
 /** The `Allow` value of a built-in path. */
-export const allowedMethods = (route: Route): string => (route.post ? 'GET, POST, OPTIONS' : 'GET, HEAD, OPTIONS');
+export const allowedMethods = (route: Route): string =>
+  [...(route.get ? (route.post ? ['GET'] : ['GET', 'HEAD']) : []), ...(route.post ? ['POST'] : []), 'OPTIONS'].join(', ');
 
 /** Any other method on a built-in path: 405 with `Allow`. */
 export const methodNotAllowed =

@@ -235,8 +235,14 @@ export class RestServer {
     for (const route of routes) {
       const tally = this.tally(route.path);
       app.options(route.path, preflight);
-      app.get(route.path, this.handle(tally, route.get, route.changes === 'get'));
-      if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
+      if (route.get) {
+        app.get(route.path, this.handle(tally, route.get, route.changes === 'get'));
+        if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
+      } else {
+        // Named here: the hosted files' GET of every other path would answer it 404.
+        app.get(route.path, this.handle(tally, methodNotAllowed(route)));
+        app.head(route.path, this.handle(tally, methodNotAllowed(route), false, true));
+      }
       if (route.post) app.post(route.path, this.handle(tally, route.post, true));
       app.any(route.path, this.handle(tally, methodNotAllowed(route)));
     }

@@ -246,7 +246,7 @@ export class Hub {
     for (const runner of this.runningHere()) await runner.start();
     const rules = this.role === 'standby' ? 0 : await this.startLogic();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
-    const group = this.group === undefined ? '' : `, standby in group ${this.group} until it takes over`;
+    const group = this.group === undefined ? '' : `, a standby of group ${this.group} until its mqtt connection hears which hub is active`;
     this.log.info(
       `running: ${count(this.runningHere().length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}${group}`,
     );

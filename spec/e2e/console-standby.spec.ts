@@ -101,7 +101,7 @@ inGroup(
       void dialog.accept();
     });
     await takeOver(standby).click();
-    await standby.locator('.notice:not(.error)').filter({ hasText: 'hub b takes over as epoch 2 from hub a' }).waitFor();
+    await standby.locator('.notice:not(.error)').filter({ hasText: 'hub b claims the lease as epoch 2 from hub a' }).waitFor();
     await role(standby).filter({ hasText: 'hub b active in group studio (epoch 2)' }).waitFor();
     t.is(await takeOver(standby).count(), 0, 'the new active hub offers no takeover');
     await eventually(async () => (await roleOf(a)) === 'standby', 'the old active hub to stand down');

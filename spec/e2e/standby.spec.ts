@@ -360,3 +360,65 @@ withBroker(`the example standby-pair.json5: one file, two hubs; only the active 
   await new Promise((resolve) => setTimeout(resolve, 1500));
   t.deepEqual([...new Set(device.lines.map((l) => l.connection))], [1], 'one connection to the router: the active hub');
 });
+
+withBroker(
+  `an active hub stopped (SIGTERM) hands over at once: the standby goes on from its last values and its running timer, fired once (R-B2, R-B4)${whyNoBroker}`,
+  async (t) => {
+    const { a, b } = await activeAndStandby(t);
+    t.like(await update(a, 'desk/title', 'the last one'), { status: 200 });
+    t.like(await update(a, 'clock/timer/1/start', '2500'), { status: 200 });
+    const fires: number[] = [];
+    const stream = new WebSocket(`ws://127.0.0.1:${b.port}/ws`);
+    t.teardown(() => stream.close());
+    stream.on('message', (data) => {
+      for (const event of [JSON.parse(String(data))].flat() as { p: string }[])
+        if (event.p === 'clock/timer/1/trigger') fires.push(performance.now());
+    });
+    await new Promise((resolve) => stream.once('open', resolve));
+    const stoppedAt = performance.now();
+    a.child.kill('SIGTERM');
+    await eventually(async () => (await roleOf(b)) === 'active', 'the standby to take over', 5000);
+    const takeover = performance.now() - stoppedAt;
+    t.log(`takeover after SIGTERM: ${Math.round(takeover)} ms`);
+    t.is(await b.read('desk/title'), 'the last one', "the stopped hub's last value is carried on");
+    await a.exited;
+    t.is(
+      a.messages().filter((m) => m.startsWith('claims the lease')).length,
+      1,
+      'a stopping hub claims nothing (its one claim is the one that made it active)',
+    );
+    await eventually(async () => (await b.read('desk/fired')) === 'timer fired', 'the timer to fire on the new active hub', 6000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    t.is(fires.length, 1, 'the timer fired once');
+  },
+);
+
+withBroker(`the broker restarted under a live pair: afterwards one hub is active, never two (R-B3)${whyNoBroker}`, async (t) => {
+  const { device, a, b } = await activeAndStandby(t);
+  // Stopped as its service manager stops it: the hubs hear each other's last will first.
+  await broker.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await broker.restart();
+  await eventually(
+    async () => [await roleOf(a), await roleOf(b)].filter((role) => role === 'active').length === 1,
+    'one active hub once the broker is back',
+    15_000,
+  );
+  // Long enough for a second claim to win a second epoch, as it once did.
+  for (let i = 0; i < 10; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const roles = [await roleOf(a), await roleOf(b)];
+    t.is(roles.filter((role) => role === 'active').length, 1, `one active hub (${roles.join(', ')})`);
+  }
+  const active = (await roleOf(a)) === 'active' ? a : b;
+  t.like(await update(active, 'router/dest/1', '8'), { status: 200 });
+  await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 8'), 'the device to hear the active hub');
+  const last = device.sockets.length;
+  const sent = device.lines.length;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.deepEqual(
+    device.lines.slice(sent).filter((l) => l.connection !== last),
+    [],
+    'the device hears one hub only',
+  );
+});

@@ -27,7 +27,7 @@ export function brokerOfFile(): Broker {
     get url() {
       return running().url;
     },
-    kill: () => running().kill(),
+    kill: (signal) => running().kill(signal),
     restart: () => running().restart(),
     stop: () => running().stop(),
   };

@@ -19,8 +19,8 @@ export const whyNoBroker = canRunBroker ? '' : ' (skipped: mosquitto is missing;
 export interface Broker {
   readonly port: number;
   readonly url: string;
-  /** Stops it (SIGKILL: as a broker that crashes or loses power); resolves once it is gone. */
-  kill(): Promise<void>;
+  /** Stops it (SIGKILL: as a broker that crashes or loses power; SIGTERM: as its service manager stops it, wills sent); resolves once it is gone. */
+  kill(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   /** Starts it again on the same port, with its retained messages gone (no persistence). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -81,12 +81,12 @@ export async function startBroker({
     await eventually(() => started.exitCode !== null || canConnect(port), 'mosquitto to listen', startBound);
     if (started.exitCode !== null) throw new Error(`mosquitto exited with ${started.exitCode}`);
   };
-  const kill = async () => {
+  const kill = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') => {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null) return;
     const gone = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
+    running.kill(signal);
     await gone;
   };
   await launch();

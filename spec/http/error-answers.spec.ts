@@ -62,7 +62,7 @@ const kinds: [string, string, RequestInit, ErrorCode, RegExp][] = [
   ],
   ['a plain GET of /ws', '/ws', {}, 'PB_UPGRADE_REQUIRED', /upgrades to a WebSocket/],
   ['a takeover asked of a hub in no group', '/failover', { method: 'POST' }, 'PB_BAD_REQUEST', /in no redundancy group/],
-  ['a GET of /failover', '/failover', {}, 'PB_METHOD_NOT_ALLOWED', /POST \/failover/],
+  ['a GET of /failover', '/failover', {}, 'PB_METHOD_NOT_ALLOWED', /use POST, OPTIONS for \/failover/],
   ['an unknown value', '/parameters/studio/note', {}, 'PB_STATE_UNKNOWN', /the value is unknown/],
   ['a trigger read', '/parameters/studio/cue', {}, 'PB_STATE_UNKNOWN', /a trigger has no state/],
 ];
@@ -115,6 +115,7 @@ test('405 answers name the allowed methods', async (t) => {
     ['/connections', 'GET, HEAD, OPTIONS'],
     ['/problems', 'GET, HEAD, OPTIONS'],
     ['/update', 'GET, POST, OPTIONS'],
+    ['/failover', 'POST, OPTIONS'],
   ] as const) {
     const res = await fetch(`${base}${path}`, { method: 'PATCH' });
     t.is(res.status, 405, path);

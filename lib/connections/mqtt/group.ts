@@ -147,6 +147,11 @@ export class RedundancyGroup implements GroupControl {
   private freshSince = 0;
   private renewals: Subscription | undefined;
   private upSince: number | undefined;
+  /** The hub that last held the lease other than this one: whose values and records a takeover carries on. */
+  private lastHolder: string | undefined;
+  /** The active hub as last logged, so that each change is said once. */
+  private shownActive: string | undefined;
+  private stopped = false;
   private changing: Promise<void> = Promise.resolve();
   private waitingLogged = false;
   private readonly parameters: { role: OwnedParameter; epoch: OwnedParameter; active: OwnedParameter };
@@ -208,7 +213,9 @@ export class RedundancyGroup implements GroupControl {
     if (this.claim) return ok(`hub ${this.hub.id} is taking over already (epoch ${this.claim.epoch})`);
     if (!this.link.up) return fail('PB_BROKER_UNAVAILABLE', 'the broker is not connected: a takeover needs it to order the claims');
     const claim = this.claimNext();
-    return ok(`hub ${this.hub.id} takes over as epoch ${claim.epoch}${claim.previous ? ` from hub ${claim.previous}` : ''}`);
+    return ok(
+      `hub ${this.hub.id} claims the lease as epoch ${claim.epoch}${claim.previous ? ` from hub ${claim.previous}` : ''}: it is active once ${this.context.id}/_hub/role says so`,
+    );
   }
 
   recordsChanged(connectionId: string, records: readonly (readonly [string, Json])[]): void {
@@ -237,6 +244,7 @@ export class RedundancyGroup implements GroupControl {
 
   /** Connected, every retained message in: this hub joins as a standby, and looks for an active hub. */
   up(): void {
+    if (this.stopped) return;
     this.upSince = performance.now();
     this.publishRecord('standby', this.epoch);
     this.startRenewing();
@@ -267,11 +275,12 @@ export class RedundancyGroup implements GroupControl {
 
   /** A hub's role record as the directory took it (this hub's own come back too: their order decides claims). */
   record(hubId: string, record: RoleRecord): void {
-    if (record.group !== this.hub.group) return;
+    if (record.group !== this.hub.group || this.stopped) return;
     this.learnEpoch(record.epoch);
     if (hubId === this.hub.id) {
       if (this.claim && record.role === 'active' && record.epoch === this.claim.epoch) this.claimCameBack();
-    } else if (this.current === 'active' && record.role === 'active' && record.epoch > this.context.hub.redundancy.lease.epoch) {
+    } else if (this.current === 'active' && record.epoch > this.context.hub.redundancy.lease.epoch) {
+      // A later epoch was claimed (a record carries one only after its claim was heard): that hub takes over.
       this.standDown(`hub ${hubId} claimed the lease (epoch ${record.epoch})`, record.epoch);
     }
     this.decide();
@@ -282,6 +291,10 @@ export class RedundancyGroup implements GroupControl {
    * here first), so a standby that claims may drive devices at once.
    */
   stop(): { topic: string; payload: string; options: IClientPublishOptions }[] {
+    // Its own goodbye comes back before the link closes: a stopping hub claims nothing.
+    this.stopped = true;
+    this.upSince = undefined;
+    this.claim = undefined;
     this.stopRenewing();
     this.removeControl();
     if (this.current !== 'active') return [];
@@ -309,7 +322,7 @@ export class RedundancyGroup implements GroupControl {
 
   private decide(): void {
     this.showActive();
-    if (this.current === 'active' || this.upSince === undefined) return;
+    if (this.current === 'active' || this.upSince === undefined || this.stopped) return;
     if (this.claim) return this.tryActivate();
     const holder = this.holder();
     if (holder && holder !== this.hub.id && this.alive(holder)) return;
@@ -333,11 +346,12 @@ export class RedundancyGroup implements GroupControl {
   private claimNext(): Claim {
     const holder = this.holder();
     const epoch = this.epoch + 1;
-    const claim: Claim = { epoch, previous: holder === this.hub.id ? undefined : holder, wonAt: undefined };
+    const previous = holder === this.hub.id ? undefined : holder;
+    const claim: Claim = { epoch, previous, wonAt: undefined };
     this.claim = claim;
-    this.learnEpoch(epoch);
+    // The epoch is learnt when the claim comes back: one that never reaches the broker counts for nothing.
     this.context.log.warn(
-      `claims the lease of group ${this.hub.group} (epoch ${epoch})${holder ? `, held by hub ${holder} until now` : ''}`,
+      `claims the lease of group ${this.hub.group} (epoch ${epoch})${previous ? `, held by hub ${previous} until now` : ''}`,
     );
     this.publishRecord('active', epoch);
     return claim;
@@ -365,11 +379,19 @@ export class RedundancyGroup implements GroupControl {
   private tryActivate(): void {
     const claim = this.claim;
     if (claim?.wonAt === undefined) return;
+    if (this.epoch > claim.epoch) {
+      // A later epoch was claimed meanwhile (after a broker restart, say): that claim is the one that counts.
+      this.context.log.info(`epoch ${this.epoch} was claimed after this hub's claim of ${claim.epoch}: stays standby`);
+      this.claim = undefined;
+      this.publishRecord('standby', this.epoch);
+      return;
+    }
     const now = performance.now();
     // The hub that held the lease said it stands down (it ends its lease before it says so).
-    const stoodDown = claim.previous !== undefined && this.directory.recordOf(claim.previous)?.role === 'standby';
+    const previous = claim.previous ?? this.lastHolder;
+    const stoodDown = previous !== undefined && this.directory.recordOf(previous)?.role === 'standby';
     if ((!stoodDown && now < claim.wonAt + FENCE_WAIT_MS) || this.acknowledgedUntil <= now) return;
-    const carried = this.sharing?.carried(claim.previous) ?? { values: new Map(), records: new Map() };
+    const carried = this.sharing?.carried(previous) ?? { values: new Map(), records: new Map() };
     this.claim = undefined;
     this.current = 'active';
     this.context.hub.redundancy.lease.grant(claim.epoch, this.acknowledgedUntil);
@@ -407,8 +429,17 @@ export class RedundancyGroup implements GroupControl {
   }
 
   private showActive(): void {
-    this.parameters.active.report(this.activeHub() ?? '');
+    const holder = this.holder();
+    if (holder !== undefined && holder !== this.hub.id) this.lastHolder = holder;
+    const active = this.activeHub();
+    this.parameters.active.report(active ?? '');
     if (this.current !== 'active') this.parameters.epoch.report(this.epoch);
+    if (this.current === 'active') this.shownActive = this.hub.id;
+    else if (active !== this.shownActive && this.upSince !== undefined) {
+      if (active !== undefined)
+        this.context.log.info(`standby: hub ${active} is the active hub of group ${this.hub.group} (epoch ${this.epoch})`);
+      this.shownActive = active;
+    }
   }
 
   private peer(hubId: string): Peer {

@@ -611,6 +611,8 @@ export class HubShare implements Publishing, GroupSharing {
     }
     for (const [id, mirror] of this.mirrors) {
       if (owners.get(id)?.hubId === mirror.owner) continue;
+      // The active hub of this hub's group that stood down (or stopped) leaves its last values to a takeover.
+      if (this.groupRuns(id)) this.leftValues = new Map([...this.leftValues, ...this.valuesOf(mirror)]);
       mirror.handle.close();
       this.mirrors.delete(id);
     }
