@@ -46,7 +46,8 @@ export const mqttSettings = Type.Object({
     Type.Integer({
       minimum: 1,
       maximum: 65535,
-      description: 'Seconds between pings; a hub that stops answering is declared gone after 1.5 times this.',
+      description:
+        'Seconds between pings; a hub that stops answering is declared gone after 1.5 times this. In a redundancy group (hub.group) 1 at most.',
     }),
     30,
   ),
