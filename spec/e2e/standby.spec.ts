@@ -122,7 +122,9 @@ withBroker(
     const b = await hubIn(t, flow, 'b');
     await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
     t.is(await roleOf(b), 'standby');
-    t.is(await a.read('bus/_hub/epoch'), '1');
+    // The epoch of the first claim (1, or more where a starved hub lost its lease and took it again).
+    const first = Number(await a.read('bus/_hub/epoch'));
+    t.true(first >= 1);
 
     // The standby serves reads and forwards writes; it is ready, and says it is standby.
     const ready = await json<{ ok: boolean; role: string }>(b, '/readyz');
@@ -168,7 +170,7 @@ withBroker(
     const takeover = performance.now() - killedAt;
     t.log(`takeover after SIGKILL: ${Math.round(takeover)} ms`);
     t.true(takeover < 5000, `took over in ${Math.round(takeover)} ms`);
-    t.is(await b.read('bus/_hub/epoch'), '2');
+    t.true(Number(await b.read('bus/_hub/epoch')) > first, 'a later epoch');
     const count = Number(await b.read('desk/count'));
     t.true(
       count === answered || count === answered + 1,
@@ -287,7 +289,8 @@ withBroker(
     const confirmed = await failover(b, 'ops-secret-token');
     t.like(confirmed, { status: 200, body: { ok: true } });
     await eventually(async () => (await read(b, 'bus/_hub/role')) === 'active', 'the standby to take over once asked', 5000);
-    t.is(await read(b, 'bus/_hub/epoch'), '2');
+    const taken = Number(await read(b, 'bus/_hub/epoch'));
+    t.true(taken >= 2, 'a later epoch');
 
     // The killed hub comes back as a standby, and stays one: the role never moves back by itself.
     const back = await hubIn(t, flow, 'a');
@@ -303,7 +306,7 @@ withBroker(
       async () => (await read(back, 'bus/_hub/role')) === 'active' && (await read(b, 'bus/_hub/role')) === 'standby',
       'the roles to swap',
     );
-    t.is(await read(back, 'bus/_hub/epoch'), '3');
+    t.true(Number(await read(back, 'bus/_hub/epoch')) > taken, 'a later epoch again');
     await eventually(() => device.sockets.length === 3, 'the new active hub to connect to the device');
     const lastOfB = device.lines.findLastIndex((l) => l.connection === 2);
     const firstOfBack = device.lines.findIndex((l) => l.connection === 3);
