@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
+import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -98,6 +99,19 @@ const update = (hub: HubProcess, address: string, value: string) =>
   json<{ ok?: boolean; code?: string }>(hub, `/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`);
 const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role');
 
+/** When the timer fired, as the hub's WebSocket stream tells it (a fire mirrored from another hub too). */
+async function timerFiresOn(t: ExecutionContext, hub: HubProcess): Promise<number[]> {
+  const fires: number[] = [];
+  const stream = new WebSocket(`ws://127.0.0.1:${hub.port}/ws`);
+  t.teardown(() => stream.close());
+  stream.on('message', (data) => {
+    for (const event of [JSON.parse(String(data))].flat() as { p: string }[])
+      if (event.p === 'clock/timer/1/trigger') fires.push(performance.now());
+  });
+  await new Promise((resolve) => stream.once('open', resolve));
+  return fires;
+}
+
 /** A device, and a group of two hubs: a active (the first of a new group takes the lease), b its standby. */
 async function activeAndStandby(t: ExecutionContext) {
   const device = await recordingDevice(t);
@@ -152,14 +166,7 @@ withBroker(
     })();
     await eventually(() => answered >= 50, 'fifty writes answered');
     // A timer started on the active hub fires once, at its deadline, on the hub that takes over (R-B4).
-    const fires: number[] = [];
-    const stream = new WebSocket(`ws://127.0.0.1:${b.port}/ws`);
-    t.teardown(() => stream.close());
-    stream.on('message', (data) => {
-      for (const event of [JSON.parse(String(data))].flat() as { p: string }[])
-        if (event.p === 'clock/timer/1/trigger') fires.push(performance.now());
-    });
-    await new Promise((resolve) => stream.once('open', resolve));
+    const fires = await timerFiresOn(t, b);
     const started = performance.now();
     t.like(await update(a, 'clock/timer/1/start', '3000'), { status: 200 });
     const killedAt = performance.now();
@@ -370,14 +377,7 @@ withBroker(
     const { a, b } = await activeAndStandby(t);
     t.like(await update(a, 'desk/title', 'the last one'), { status: 200 });
     t.like(await update(a, 'clock/timer/1/start', '2500'), { status: 200 });
-    const fires: number[] = [];
-    const stream = new WebSocket(`ws://127.0.0.1:${b.port}/ws`);
-    t.teardown(() => stream.close());
-    stream.on('message', (data) => {
-      for (const event of [JSON.parse(String(data))].flat() as { p: string }[])
-        if (event.p === 'clock/timer/1/trigger') fires.push(performance.now());
-    });
-    await new Promise((resolve) => stream.once('open', resolve));
+    const fires = await timerFiresOn(t, b);
     const stoppedAt = performance.now();
     a.child.kill('SIGTERM');
     await eventually(async () => (await roleOf(b)) === 'active', 'the standby to take over', 5000);
@@ -425,3 +425,26 @@ withBroker(`the broker restarted under a live pair: afterwards one hub is active
     'the device hears one hub only',
   );
 });
+
+withBroker(
+  `a role record that is not signed by its hub — a forged claim of a later epoch, a hub that is none — changes no role (R-B3)${whyNoBroker}`,
+  async (t) => {
+    const { a, b } = await activeAndStandby(t);
+    const epoch = await a.read('bus/_hub/epoch');
+    const rogue = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+    t.teardown(() => rogue.end(true));
+    const forged = JSON.stringify({ group: `studio-${groups}`, role: 'active', epoch: 99 });
+    for (const hub of ['b', 'evil'])
+      await rogue.publishAsync(`patchbay/$hub/${hub}/role`, forged, {
+        qos: 1,
+        retain: true,
+        properties: { userProperties: { hub, n: '1.1.1', sig: 'AAAA' } },
+      });
+    await rogue.publishAsync('patchbay/$lease/b', '', { qos: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    t.is(await roleOf(a), 'active', 'the active hub did not stand down for a forged claim');
+    t.is(await roleOf(b), 'standby');
+    t.is(await a.read('bus/_hub/epoch'), epoch);
+    t.is(await b.read('bus/_hub/active'), 'a');
+  },
+);

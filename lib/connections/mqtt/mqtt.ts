@@ -10,6 +10,7 @@
  * Parameters: one per entry of `topics`, `<connection id>/<id>`, of its type and access.
  */
 import { readFileSync, statSync } from 'node:fs';
+import type { ConnectionMetric } from '../../core/counts.ts';
 import { HubError } from '../../core/errors.ts';
 import { defineConnectionType } from '../connection.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
@@ -79,26 +80,16 @@ export const mqttConnection = defineConnectionType({
         return Object.entries(dropped as Record<string, number>).map(([reason, value]) => ({ labels: { reason }, value }));
       },
     },
-    {
-      name: 'patchbay_group_active',
-      help: 'In a redundancy group: 1 while this hub is the active hub (it drives the devices), 0 while it is a standby.',
-      kind: 'gauge',
-      labelNames: ['group'],
-      samples: (details) => {
-        const group = details['redundancy'] as { group?: string; role?: string } | undefined;
-        return group?.group ? [{ labels: { group: group.group }, value: group.role === 'active' ? 1 : 0 }] : [];
-      },
-    },
-    {
-      name: 'patchbay_group_epoch',
-      help: 'In a redundancy group: the latest epoch of its lease this hub knows; it grows by one at each takeover.',
-      kind: 'gauge',
-      labelNames: ['group'],
-      samples: (details) => {
-        const group = details['redundancy'] as { group?: string; epoch?: number } | undefined;
-        return group?.group ? [{ labels: { group: group.group }, value: Number(group.epoch ?? 0) }] : [];
-      },
-    },
+    groupGauge(
+      'patchbay_group_active',
+      'In a redundancy group: 1 while this hub is the active hub (it drives the devices), 0 while it is a standby.',
+      (group) => (group.role === 'active' ? 1 : 0),
+    ),
+    groupGauge(
+      'patchbay_group_epoch',
+      'In a redundancy group: the latest epoch of its lease this hub knows; it grows by one at each takeover.',
+      (group) => Number(group.epoch ?? 0),
+    ),
     {
       name: 'patchbay_mqtt_hubs',
       help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
@@ -227,3 +218,17 @@ export const mqttConnection = defineConnectionType({
     };
   },
 });
+
+/** A gauge of the hub's redundancy group, from the connection's `details.redundancy`; no sample outside a group. */
+function groupGauge(name: string, help: string, value: (group: { role?: string; epoch?: number }) => number): ConnectionMetric {
+  return {
+    name,
+    help,
+    kind: 'gauge',
+    labelNames: ['group'],
+    samples: (details) => {
+      const group = details['redundancy'] as { group?: string; role?: string; epoch?: number } | undefined;
+      return group?.group ? [{ labels: { group: group.group }, value: value(group) }] : [];
+    },
+  };
+}
