@@ -529,32 +529,37 @@ async function scenarioScale() {
     row('5 scale', `snapshot of 1,000,000 values (batch), ${label}: ms until it had every value`, fmt(took!), '', undefined);
   }
   const idle = quick ? 2000 : 10_000;
+  // Two rounds, alternating, best of each (as in scenario 7): one burst of other work on
+  // this shared machine must not decide the ratio.
   const results: Record<string, { ms: number; perClient: number }> = {};
-  for (const name of ['patchbay', 'raw'] as const) {
-    results[name] = await withServer(name, async (server) => {
+  for (const name of ['patchbay', 'raw', 'patchbay', 'raw'] as const) {
+    const measured = await withServer(name, async (server) => {
       await sleep(500);
       const before = rssBytes(server.pid);
       // Each client asks for one parameter, as a dashboard tile would, so the snapshot is small.
       const path = name === 'patchbay' ? '/ws?filter=%5Ebench%2Fp1%24' : '/ws?only=bench/p1';
       return withClients(server, idle, async (_clients, ms) => ({ ms, perClient: (rssBytes(server.pid) - before) / idle }), path);
     });
+    const best = results[name];
+    results[name] = {
+      ms: Math.min(best?.ms ?? Number.POSITIVE_INFINITY, measured.ms),
+      perClient: Math.min(best?.perClient ?? Number.POSITIVE_INFINITY, measured.perClient),
+    };
   }
-  row(
-    '5 scale',
-    `${fmt(idle)} idle clients: connect ms`,
-    fmt(results['patchbay']!.ms),
-    fmt(results['raw']!.ms),
-    results['patchbay']!.ms / results['raw']!.ms,
-  );
+  const hub = results['patchbay']!;
+  const raw = results['raw']!;
+  row('5 scale', `${fmt(idle)} idle clients: connect ms`, fmt(hub.ms), fmt(raw.ms), hub.ms / raw.ms, '≤ 1.2×', hub.ms / raw.ms <= 1.2);
   row(
     '5 scale',
     `${fmt(idle)} idle clients: server bytes/client`,
-    fmt(results['patchbay']!.perClient),
-    fmt(results['raw']!.perClient),
-    results['patchbay']!.perClient / results['raw']!.perClient,
+    fmt(hub.perClient),
+    fmt(raw.perClient),
+    hub.perClient / raw.perClient,
+    '≤ 1.3×',
+    hub.perClient / raw.perClient <= 1.3,
   );
   notes.push(
-    '5: each idle client asks for one parameter (patchbay: `?filter=^bench/p1$`; raw uWS: a one-value snapshot). Memory is the RSS growth of the server process.',
+    '5: each idle client asks for one parameter (patchbay: `?filter=^bench/p1$`; raw uWS: a one-value snapshot). Memory is the RSS growth of the server process. The clients connect 250 at a time, each crowd answered before the next: more at once overflowed the listen backlog, and the kernel retries a dropped SYN a second later, which put whole seconds of its timer into the connect time (runs of the same code measured 0.18× and 1.41×). Two rounds, alternating, best of each.',
   );
 }
 
@@ -611,10 +616,11 @@ async function batchWrites(server: Server, batches: number): Promise<number> {
 
 async function scenarioState() {
   console.log('7. state: writes with values kept, against the same hub with --state none');
-  // Two rounds, alternating, best of each: on a shared machine a burst of other work
-  // during one measurement must not decide the ratio.
+  // Three rounds, alternating, best of each: on a shared machine a burst of other work
+  // during one measurement must not decide the ratio (two rounds of the same code measured
+  // 0.79× in one full run and 0.92× in the next).
   const results: Record<string, { update: number; batch: number; cpuUs: number }> = {};
-  for (const name of ['patchbay', 'kept', 'patchbay', 'kept'] as const) {
+  for (const name of ['patchbay', 'kept', 'patchbay', 'kept', 'patchbay', 'kept'] as const) {
     const measured = await withServer(name, async (server) => {
       const url = `http://127.0.0.1:${server.port}/update`;
       await wrk(url, { connections: 10, seconds: 1, lua: updateScript('bench/p1') }); // warm-up
@@ -670,7 +676,7 @@ async function scenarioState() {
     start.restoredMs / start.defaultsMs,
   );
   notes.push(
-    '7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, two alternating rounds, best of each; batch writes are 100 values a WebSocket message.',
+    '7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, three alternating rounds, best of each; batch writes are 100 values a WebSocket message.',
   );
 }
 
