@@ -77,10 +77,11 @@ const SLICE_CHECK_EVERY = 256;
 const MATCHED_AT_MOST = 10_000;
 
 /**
- * More messages than this at once (a rate-limited topic's tick) go to each client in one
- * corked write rather than through `publish`, which uWS writes to a socket at most 32 at a
- * time: ticks of 100 messages to 1,000 clients took about half the server CPU this way
- * (`npm run bench:ticks`). Fewer messages are cheaper published, one call for all clients.
+ * More messages than this in one turn (a batch of writes, a rate-limited topic's tick) go to
+ * each client in one corked write rather than through `publish`, which uWS writes to a
+ * socket at most 32 at a time: ticks of 100 messages to 1,000 clients took about half the
+ * server CPU this way (`npm run bench:ticks`). Fewer messages are cheaper published, one
+ * call for all clients.
  */
 const PUBLISH_AT_MOST = 32;
 
@@ -112,6 +113,8 @@ export interface WsHubOptions {
   /** uWS's per-socket cap: a client found beyond it may have lost messages. */
   readonly dropLimit: number;
   readonly scheduler: Scheduler;
+  /** Runs work once the turn's I/O is done (`afterTurn`); specs pass their virtual clock's. */
+  readonly afterTurn?: (work: () => void) => void;
 }
 
 /** One distinct client filter set and access: every client with the same ones shares its uWS topic. */
@@ -119,8 +122,8 @@ class Topic {
   members = 0;
   /** Members subscribed to the uWS topic now: every member but those joining or off the stream while lagging. */
   readonly listening = new Set<WsSocket>();
-  /** Batch topics: this turn's messages, sent as one array when the turn ends. */
-  readonly pending: string[] = [];
+  /** This turn's messages, sent when the turn ends: one array for a batch topic. */
+  pending: string[] = [];
   /** Rate-limited topics: the latest message of each parameter changed since the last tick, in the order they first changed. */
   readonly held = new Map<Entry, string>();
   /** The next tick, while messages are held. */
@@ -218,8 +221,8 @@ export class WsHub {
   /** Messages and their bytes handed to uWS for clients, snapshots included (for `/metrics`). */
   private sentMessages = 0;
   private sentBytes = 0;
-  /** Batch topics with messages waiting for the end of the turn. */
-  private readonly batching = new Set<Topic>();
+  /** Topics with messages waiting for the end of the turn. */
+  private readonly waiting = new Set<Topic>();
 
   constructor(
     private readonly graph: Graph,
@@ -474,15 +477,17 @@ export class WsHub {
     return messageOf(prefixOf(address), value);
   }
 
-  /** A message for a topic's clients: now, or with the turn's others for a batch topic. */
+  /**
+   * A message for a topic's clients, sent with the turn's others when the turn ends. Not at
+   * once: changes come from inside uWS's handlers (a client's WebSocket message, an HTTP
+   * write), where uWS holds its one cork buffer for that client, and publishing there wrote
+   * every message to every other client with a system call of its own — a batch of 100
+   * writes to 200 clients took 20,000 sends instead of 800.
+   */
   private send(topic: Topic, message: string): void {
     if (topic.snapshots.size > 0) for (const client of topic.snapshots) this.queueBehindSnapshot(client, message);
-    if (topic.batch) {
-      if (topic.pending.length === 0) this.batchUntilTurnEnds(topic);
-      topic.pending.push(message);
-      return;
-    }
-    this.publishTo(topic, message);
+    if (topic.pending.length === 0) this.sendWhenTurnEnds(topic);
+    topic.pending.push(message);
   }
 
   /** Hands one message to uWS for every client of the topic, counted for `/metrics`. */
@@ -510,8 +515,7 @@ export class WsHub {
   private tick(topic: Topic): void {
     topic.nextTick = undefined;
     topic.lastTick = this.options.scheduler.now();
-    if (!topic.batch && topic.held.size > PUBLISH_AT_MOST) this.sendEach(topic, [...topic.held.values()]);
-    else for (const message of topic.held.values()) this.send(topic, message);
+    for (const message of topic.held.values()) this.send(topic, message);
     topic.held.clear();
   }
 
@@ -521,7 +525,6 @@ export class WsHub {
    * at a time: 4 sends a client for a tick of 100.)
    */
   private sendEach(topic: Topic, messages: readonly string[]): void {
-    for (const client of topic.snapshots) for (const message of messages) this.queueBehindSnapshot(client, message);
     if (topic.listening.size === 0) return;
     const encoded = messages.map((message) => Buffer.from(message));
     const bytes = encoded.reduce((sum, message) => sum + message.length, 0);
@@ -534,22 +537,27 @@ export class WsHub {
     this.sentBytes += topic.listening.size * bytes;
   }
 
-  private batchUntilTurnEnds(topic: Topic): void {
-    if (this.batching.size === 0) afterTurn(() => this.flushAll());
-    this.batching.add(topic);
+  private sendWhenTurnEnds(topic: Topic): void {
+    if (this.waiting.size === 0) (this.options.afterTurn ?? afterTurn)(() => this.flushAll());
+    this.waiting.add(topic);
   }
 
   private flushAll(): void {
-    for (const topic of this.batching) this.flush(topic);
-    this.batching.clear();
+    for (const topic of this.waiting) this.flush(topic);
+    this.waiting.clear();
   }
 
-  /** Publishes a batch topic's waiting messages as one array: serialised once, handed to uWS once. */
+  /**
+   * Sends a topic's waiting messages: a batch topic's as one array (serialised once, handed
+   * to uWS once), many at once to each client in one write, a few through `publish`.
+   */
   private flush(topic: Topic): void {
-    if (topic.pending.length === 0) return;
-    const message = `[${topic.pending.join(',')}]`;
-    topic.pending.length = 0;
-    this.publishTo(topic, message);
+    const messages = topic.pending;
+    if (messages.length === 0) return;
+    topic.pending = [];
+    if (topic.batch) this.publishTo(topic, `[${messages.join(',')}]`);
+    else if (messages.length > PUBLISH_AT_MOST) this.sendEach(topic, messages);
+    else for (const message of messages) this.publishTo(topic, message);
   }
 
   /**
@@ -632,7 +640,11 @@ export class WsHub {
       snapshot.bytes += bytes;
       this.sentBytes += bytes;
       this.sentMessages += messages;
-      if (snapshot.done && snapshot.next === snapshot.queue.length) ws.subscribe(topic.name);
+      if (snapshot.done && snapshot.next === snapshot.queue.length) {
+        // The turn's waiting messages were queued behind this snapshot: they go to the others first.
+        this.flush(topic);
+        ws.subscribe(topic.name);
+      }
     });
     if (!snapshot.done || snapshot.next < snapshot.queue.length) {
       // A full buffer waits for uWS to report it drained; otherwise the next turn goes on.

@@ -444,14 +444,11 @@ function openDatabase(folder: string, durability: Durability): Result<RootDataba
   try {
     mkdirSync(folder, { recursive: true });
     // `noSync` for `process`: a commit is in the operating system's hands when it
-    // resolves, which survives SIGKILL; `power` waits for the disk as well. `useWritemap`:
-    // a commit writes into the shared memory map instead of copying its pages out with
-    // write calls, which halves what each commit costs (3 µs against 6 µs, the kept
-    // /update path's largest cost). Every process that opens a folder must agree on it
-    // (LMDB's rule), and this is the only place one is opened.
-    return ok(
-      open<Stored, string>({ path: folder, compression: false, encoding: 'msgpack', noSync: durability === 'process', useWritemap: true }),
-    );
+    // resolves, which survives SIGKILL; `power` waits for the disk as well. Not
+    // `useWritemap`, though it halves what a commit costs (3 µs against 6 µs): with it,
+    // LMDB's free-page bookkeeping aborts the process (an assertion in mdb_freelist_save)
+    // after the delete-only commits of a journal fold — the timer spec crashed every run.
+    return ok(open<Stored, string>({ path: folder, compression: false, encoding: 'msgpack', noSync: durability === 'process' }));
   } catch (error) {
     return fail('PB_STATE_UNAVAILABLE', `cannot open the state folder ${folder}: ${reasonOf(error)}`);
   }

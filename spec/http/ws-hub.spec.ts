@@ -132,12 +132,14 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
       publishedAt.push(clock.now);
       for (const socket of sockets) if (socket.topics.has(topic)) socket.deliver(message);
     },
-    { lagLimit, scanIntervalMs: SCAN_MS, dropLimit, scheduler: clock.scheduler },
+    { lagLimit, scanIntervalMs: SCAN_MS, dropLimit, scheduler: clock.scheduler, afterTurn: endOfTurnOn(clock) },
   );
   hub.start();
   t.teardown(() => hub.stop());
   return {
     clock,
+    /** The turn ends: what changed in it goes out (as uWS is handed it once its handlers returned). */
+    endTurn: () => clock.advanceBy(0),
     graph,
     hub,
     published,
@@ -165,6 +167,9 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
   };
 }
 
+/** The hub's end-of-turn work, run on the virtual clock when the turn ends (`advanceBy`). */
+const endOfTurnOn = (clock: VirtualClock) => (work: () => void) => void clock.scheduler.schedule(work);
+
 function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw result.error;
   return result.value;
@@ -184,7 +189,7 @@ function bank(define: (id: string, type?: ValueType, initial?: Value) => OwnedPa
 }
 
 test('a client gets every known value as a snapshot, then each change as it happens', (t) => {
-  const { define, connect } = setup(t);
+  const { define, connect, endTurn } = setup(t);
   const count = define('count', 'I', 3);
   const title = define('title', 'S', 'Morning');
   const note = define('note');
@@ -195,6 +200,7 @@ test('a client gets every known value as a snapshot, then each change as it happ
   title.set('News');
   count.set(5);
   note.set('first value');
+  endTurn();
   t.deepEqual(client.seen.slice(2), ['studio/count=5', 'studio/title=News', 'studio/note=first value']);
 });
 
@@ -213,7 +219,7 @@ test('clients that join between changes lose none and see none twice', (t) => {
 });
 
 test('triggers are never in a snapshot; their fires stream like changes', (t) => {
-  const { define, connect } = setup(t);
+  const { define, connect, endTurn } = setup(t);
   const cue = define('cue', 'T');
   define('level', 'F', 0.5);
   cue.set(null);
@@ -221,6 +227,7 @@ test('triggers are never in a snapshot; their fires stream like changes', (t) =>
   t.deepEqual(client.seen, ['studio/level=0.5']);
   cue.set(null);
   cue.set(null);
+  endTurn();
   t.deepEqual(client.seen.slice(1), ['studio/cue=true', 'studio/cue=true']);
   t.deepEqual(connect().seen, ['studio/level=0.5'], 'a later client is not sent past fires');
 });
@@ -233,11 +240,13 @@ test('a change made by a listener of another parameter reaches clients after the
   // A rule-like listener that was there before the WebSocket layer started.
   const rule = fader.changes$.subscribe((value) => meter.set(Number(value) * 2));
   const socket = new FakeSocket([], 1_000_000);
+  const clock = new VirtualClock();
   const hub = new WsHub(graph, [], (_, message) => socket.topics.size > 0 && socket.send(message), {
     lagLimit: 2000,
     scanIntervalMs: SCAN_MS,
     dropLimit: 1_000_000,
-    scheduler: new VirtualClock().scheduler,
+    scheduler: clock.scheduler,
+    afterTurn: endOfTurnOn(clock),
   });
   hub.start();
   t.teardown(() => {
@@ -246,17 +255,19 @@ test('a change made by a listener of another parameter reaches clients after the
   });
   hub.join(socket);
   fader.set(5);
+  clock.advanceBy(0);
   t.deepEqual(socket.seen.slice(-2), ['studio/fader=5', 'studio/meter=10']);
 });
 
 test('a client whose send buffer passes the lag limit is taken off the stream at the next check', (t) => {
-  const { define, connect, clock, hub } = setup(t, { lagLimit: 2000 });
+  const { define, connect, clock, hub, endTurn } = setup(t, { lagLimit: 2000 });
   const { burst } = bank(define);
   const slow = connect();
   const fast = connect();
   slow.stall();
   burst('a');
   burst('b');
+  endTurn();
   t.true(slow.getBufferedAmount() > 2000);
   t.is(hub.stats().lagging, 0, 'buffers are checked on a schedule, not on every change');
   clock.advanceBy(SCAN_MS);
@@ -264,12 +275,13 @@ test('a client whose send buffer passes the lag limit is taken off the stream at
   const buffered = slow.getBufferedAmount();
   burst('c');
   burst('d');
+  endTurn();
   t.is(slow.getBufferedAmount(), buffered, 'nothing more is queued for it');
   t.is(fast.seen.length, 10 + 40, 'the others get every change');
 });
 
 test('a snapshot too large for one slice is sent over several turns, followed by every change and fire made meanwhile, in order; then the client streams', async (t) => {
-  const { define, connect, current } = setup(t);
+  const { define, connect, current, endTurn } = setup(t);
   const go = define('go', 'T');
   const parameters = Array.from({ length: 100_000 }, (_, i) => define(`bank/${i % 100}/p${i}`, 'I', i));
   const turns = async (socket: FakeSocket) => {
@@ -303,6 +315,7 @@ test('a snapshot too large for one slice is sent over several turns, followed by
     'studio/bank/99/p99999=-9',
   ]);
   parameters[5]?.set(5555);
+  endTurn();
   t.is(client.seen.at(-1), 'studio/bank/5/p5=5555', 'then changes stream');
 });
 
@@ -340,7 +353,7 @@ test('a large snapshot still in flight does not count as lagging', (t) => {
 });
 
 test('once drained, a lagging client is sent only what changed while it was off the stream, then changes again', (t) => {
-  const { define, connect, clock, hub, current } = setup(t, { lagLimit: 2000 });
+  const { define, connect, clock, hub, current, endTurn } = setup(t, { lagLimit: 2000 });
   const { parameters, burst } = bank(define);
   const slow = connect();
   slow.stall();
@@ -362,6 +375,7 @@ test('once drained, a lagging client is sent only what changed while it was off 
   t.is(afterSnapshot.length, 20 + 2);
   t.deepEqual(afterSnapshot.slice(20), ['studio/p0=while off 2', 'studio/p1=while off'], 'the latest value of each, and nothing unchanged');
   parameters[2]?.set('live');
+  endTurn();
   t.is(slow.seen.at(-1), 'studio/p2=live');
   t.deepEqual(slow.state(), current());
 });
@@ -385,12 +399,13 @@ test('a lagging client that drains while nothing changes is resumed by the perio
 });
 
 test('a client found beyond the drop cap may have lost messages and gets a full snapshot on resume', (t) => {
-  const { define, connect, clock, hub, current } = setup(t, { lagLimit: 2000, dropLimit: 3000 });
+  const { define, connect, clock, hub, current, endTurn } = setup(t, { lagLimit: 2000, dropLimit: 3000 });
   const steady = define('steady', 'S', 'unchanged');
   const { burst } = bank(define);
   const slow = connect();
   slow.stall();
   for (const tag of ['a', 'b', 'c', 'd']) burst(tag);
+  endTurn();
   t.true(slow.dropped > 0, 'uWS dropped some of its messages');
   clock.advanceBy(SCAN_MS);
   t.is(hub.stats().lagging, 1);
@@ -400,30 +415,34 @@ test('a client found beyond the drop cap may have lost messages and gets a full 
   t.true(slow.seen.slice(readBefore).includes(`${steady.address}=unchanged`), 'even what never changed is sent again');
   t.deepEqual(slow.state(), current());
   burst('e');
+  endTurn();
   t.deepEqual(slow.state(), current(), 'and it is back on the stream');
 });
 
 test('a parameter added while clients are connected streams to those whose filters match; a removed one is gone', (t) => {
-  const { define, connect, graph } = setup(t, { wsFilters: [/^studio\/(mic|late)\//] });
+  const { define, connect, graph, endTurn } = setup(t, { wsFilters: [/^studio\/(mic|late)\//] });
   const everything = connect();
   const mics = connect({ filters: [/\/mic\//] });
   const late = define('late/x', 'S', 'hello');
   define('mic/3', 'B', true);
   const outside = define('other', 'S', 'not streamed');
+  endTurn();
   t.deepEqual(everything.seen, ['studio/late/x=hello', 'studio/mic/3=true']);
   t.deepEqual(mics.seen, ['studio/mic/3=true']);
   late.set('again');
   outside.set('still not streamed');
+  endTurn();
   t.deepEqual(everything.seen.slice(2), ['studio/late/x=again']);
 
   graph.remove(late.address);
   late.set('after removal');
+  endTurn();
   t.deepEqual(everything.seen.slice(3), [], 'a removed parameter streams nothing');
   t.deepEqual(connect().seen, ['studio/mic/3=true'], 'and is in no later snapshot');
 });
 
 test('a table defined while clients are connected streams its values to those whose filters match; removed, it is gone', (t) => {
-  const { connect, graph } = setup(t);
+  const { connect, graph, endTurn } = setup(t);
   const everything = connect();
   const bank = connect({ filters: [/^vars\/bank\//] });
   const rows = [
@@ -432,14 +451,17 @@ test('a table defined while clients are connected streams its values to those wh
     { id: 'other', type: 'B', access: 'read-write', initial: true },
   ] as const;
   graph.defineTable('vars', { rows, ids: new TextIndex(rows.map((row) => row.id)) });
+  endTurn();
   t.deepEqual(everything.seen, ['vars/bank/a=1', 'vars/other=true'], 'values known; an unknown one waits for its first change');
   t.deepEqual(bank.seen, ['vars/bank/a=1']);
   graph.write('vars/bank/b', 'later');
+  endTurn();
   t.deepEqual(bank.seen.slice(1), ['vars/bank/b=later']);
 
   const kept = graph.get('vars/bank/a');
   graph.removeParameters('vars');
   kept?.set(5);
+  endTurn();
   t.deepEqual(bank.seen.slice(2), [], 'a removed table streams nothing');
   t.deepEqual(connect().seen, [], 'and is in no later snapshot');
   t.deepEqual(connect({ filters: [/^vars\/bank\//] }).seen, [], 'not even to filters whose parameters were found before');
@@ -475,7 +497,7 @@ test('a row found for a filter and changed later is in later snapshots with its 
 });
 
 test('clients with the same filters share one publish per change; a filter set goes with its last client', (t) => {
-  const { define, connect, leave, published } = setup(t);
+  const { define, connect, leave, published, endTurn } = setup(t);
   const count = define('count', 'I', 1);
   connect();
   connect();
@@ -483,11 +505,39 @@ test('clients with the same filters share one publish per change; a filter set g
   connect({ filters: [/mic/] });
   published.length = 0;
   count.set(2);
+  endTurn();
   t.is(published.length, 2, 'one publish for each filter set that matches, however many clients share it');
   for (const client of counters) leave(client);
   published.length = 0;
   count.set(3);
+  endTurn();
   t.is(published.length, 1);
+});
+
+test('a turn of many changes (a batch of writes) reaches each client in one write of its own, in order; a few go through one publish each', (t) => {
+  const { define, connect, published, endTurn } = setup(t);
+  const parameters = Array.from({ length: 100 }, (_, i) => define(`p${i}`, 'I', 0));
+  const clients = [connect(), connect(), connect()];
+  for (const client of clients) client.writtenAt.length = 0;
+  published.length = 0;
+  // Changes come from inside uWS's handler of the writing client, where uWS holds its one
+  // cork buffer: publishing there wrote each message to each client with a send of its own.
+  for (const [i, parameter] of parameters.entries()) parameter.set(i + 1);
+  t.is(published.length, 0, 'nothing goes out before the turn ends');
+  endTurn();
+  t.is(published.length, 0, 'not a publish per change');
+  for (const client of clients) {
+    t.is(client.writtenAt.length, 1, 'one corked write a client');
+    t.deepEqual(
+      client.seen.slice(100),
+      parameters.map((p, i) => `${p.address}=${i + 1}`),
+    );
+  }
+  parameters[0]?.set(-1);
+  parameters[1]?.set(-2);
+  endTurn();
+  t.is(published.length, 2, 'a few changes: one publish each, for every client at once');
+  t.deepEqual(clients[0]?.seen.slice(-2), ['studio/p0=-1', 'studio/p1=-2']);
 });
 
 test('maxHz=10 with 100 parameters changing 100 times a second: the client is written at most 10 times a second, each parameter arrives at most 10 times, with its last value (R-W2)', (t) => {
