@@ -119,7 +119,11 @@ test('a template that is not well-formed is a flow-file mistake with line and co
 });
 
 test('a write failure is shown in the status, and the next write tries again (R-X5)', async (t) => {
-  const { hub, dir } = await xmlHub(t, {});
+  const { hub, dir, file } = await xmlHub(t, {});
+  // The file written at start goes first: removing the folder while that write is in
+  // flight races it (rm's rmdir fails ENOTEMPTY once the write's temporary file lands).
+  await eventually(async () => (await readdir(join(dir, 'out'))).join() === 'now.xml', 'the file written at start');
+  t.truthy(await readFile(file, 'utf8'));
   await rm(join(dir, 'out'), { recursive: true }); // the folder goes while the hub runs
   param(hub, 'np/Title').set('first');
   await eventually(async () => hub.connection('np')?.status.status === 'degraded', 'the failure');
