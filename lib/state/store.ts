@@ -448,7 +448,11 @@ function openDatabase(folder: string, durability: Durability): Result<RootDataba
     // `useWritemap`, though it halves what a commit costs (3 µs against 6 µs): with it,
     // LMDB's free-page bookkeeping aborts the process (an assertion in mdb_freelist_save)
     // after the delete-only commits of a journal fold — the timer spec crashed every run.
-    return ok(open<Stored, string>({ path: folder, compression: false, encoding: 'msgpack', noSync: durability === 'process' }));
+    // `noSubdir: false` said outright: LMDB takes a path with an extension (`studio.state`,
+    // mktemp's `tmp.X`) for a database file and fails on the folder.
+    return ok(
+      open<Stored, string>({ path: folder, noSubdir: false, compression: false, encoding: 'msgpack', noSync: durability === 'process' }),
+    );
   } catch (error) {
     return fail('PB_STATE_UNAVAILABLE', `cannot open the state folder ${folder}: ${reasonOf(error)}`);
   }

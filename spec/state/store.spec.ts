@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { eventually } from '../helpers/eventually.ts';
@@ -23,6 +23,20 @@ test('values and records come back after the store is closed and opened again', 
     ['vars/c', false],
   ]);
   t.deepEqual(again.record('clock', 'timer/1'), { deadline: 5, duration: 3 });
+});
+
+test('a state folder whose name has a dot (studio.state, one made by mktemp -d) is a folder like any other', async (t) => {
+  for (const name of ['studio.state', 'tmp.Y6qEYAJsiM']) {
+    const folder = join(await stateFolder(), name);
+    await mkdir(folder); // there already, as an operator or mktemp makes it
+    const hub = StateStore.openOrWait(folder);
+    t.deepEqual(hub.health, { ok: true }, name);
+    hub.setValue('vars/a', 42);
+    await hub.close();
+    const again = await storeWith(t, {}, folder);
+    t.deepEqual(again.values(), [['vars/a', 42]], name);
+    t.deepEqual((await readdir(folder)).sort(), ['data.mdb', 'lock.mdb'], `${name}: the database is inside the folder`);
+  }
 });
 
 test('a reset forgets the values and records of one connection only', async (t) => {
