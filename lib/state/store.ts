@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { type ErrorCode, fail, ok, reasonOf, type Result } from '../core/errors.ts';
 import { afterTurn } from '../core/scheduler.ts';
 import type { Json } from '../core/value.ts';
 import { FolderLock } from './folder-lock.ts';
+import { firstMark, type JournalMark, JournalWriter, journalPath, readJournal, removeJournal } from './journal.ts';
 
 /**
  * How far an answered write is safe (R-S4). `process`: written to the operating system
@@ -21,9 +22,10 @@ export type StoreHealth =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: string; readonly code: Extract<ErrorCode, 'PB_STATE_UNAVAILABLE' | 'PB_STATE_LOCKED'> };
 
-// Keys: `v <address>` for values, `k <connection id>/<key>` for records, `j <number>` for
-// the journal. The space sorts before every character an address may hold, so a prefix
-// scan is a range.
+// Keys: `v <address>` for values, `k <connection id>/<key>` for records, `m journal` for
+// the journal's mark (`j <number>`: journal records an earlier version kept in the
+// database). The space sorts before every character an address may hold, so a prefix scan
+// is a range.
 const valueKey = (address: string) => `v ${address}`;
 /** The keys of every stored value of a connection's parameters. A fresh object each time: LMDB writes into the options it is given. */
 const valuesRange = (connectionId: string) => ({ start: valueKey(`${connectionId}/`), end: valueKey(`${connectionId}0`) });
@@ -32,9 +34,9 @@ const recordKey = (connectionId: string, key: string) => `k ${connectionId}/${ke
 // built per write) and a record by its database key: an address never holds a space.
 const isRecordKey = (key: string) => key.startsWith('k ');
 const databaseKey = (key: string) => (isRecordKey(key) ? key : valueKey(key));
-/** A fresh object each time: LMDB writes into the options it is given. */
-const journalRange = () => ({ start: 'j ', end: 'j!' });
-const journalKey = (n: number) => `j ${String(n).padStart(16, '0')}`;
+/** The journal records of an earlier version, kept in the database. A fresh object each time: LMDB writes into the options it is given. */
+const olderJournalRange = () => ({ start: 'j ', end: 'j!' });
+const MARK_KEY = 'm journal';
 
 /**
  * One turn's writes as one journal record, JSON (written at native speed): keys and values
@@ -42,18 +44,23 @@ const journalKey = (n: number) => `j ${String(n).padStart(16, '0')}`;
  */
 type JournalEntry = { readonly p: Stored[]; readonly r: string[] };
 
-/** Journal records a hub writes before it folds them into the keys they name. */
-const FOLD_AFTER = 64;
+/**
+ * The size of a hub's journal file past which it is folded into the keys (and the next
+ * file begun): what a start after a kill reads back at most. A fold is a database commit,
+ * as costly as fifty appends; folding every 64 turns cost as much as the appends did.
+ */
+const FOLD_AFTER_BYTES = 1024 * 1024;
 
 /**
  * The hub's embedded database (LMDB) in its state folder (R-S1). Writes go through at
- * once and LMDB commits every write of one event-loop turn in one transaction, so there is
- * no periodic flush and nothing waits in memory longer than a turn. A running hub commits
- * a turn's writes as one journal record (one database write for a hundred values instead
- * of a hundred), folded into the values' own keys every few dozen turns and whenever the
- * store is read, reset or closed: a fader moved a thousand times between two folds is
- * written to its key once. Other processes (the state command) write keys directly, after
- * folding the journal in the same transaction, so every write lands in commit order.
+ * once and every write of one event-loop turn is committed together, so there is no
+ * periodic flush and nothing waits in memory longer than a turn. A running hub commits a
+ * turn's writes as one record appended to its journal file (`journal.ts`: one write call,
+ * where a database commit took several), folded into the values' own keys in the database
+ * once the file passes a megabyte and whenever the store is read, reset or closed: a fader
+ * moved a thousand times between two folds is written to its key once. Other processes (the state
+ * command) write keys directly, after folding the journal in the same transaction, so
+ * every write lands in commit order.
  *
  * A failed commit (a full disk, a folder that became unwritable) never throws at the hub:
  * the store turns unhealthy with the reason, keeps the latest value of every unsaved key,
@@ -75,11 +82,16 @@ export class StateStore {
   private turnWaiters: (() => void)[] = [];
   /** `power`: the latest commit still running on LMDB's writer thread (`process` commits before the turn ends). */
   private inFlight: Promise<void> | undefined;
-  /** The number of the next journal record; 0 until the first commit reads the last one. */
-  private journalNext = 0;
   /**
-   * The batches of the journal records this store committed since it last folded, and the
-   * number of the first: while the journal holds exactly those, a fold applies them from
+   * The hub's journal file; undefined until its first commit or read, which folds what a
+   * hub before it left, and after each fold that starts the next file.
+   */
+  private writer: JournalWriter | undefined;
+  /** The generation of the file this hub appends to; 0 until it has folded what it found. */
+  private generation = 0;
+  /**
+   * The batches of the journal records this hub appended since it last folded, and where
+   * in its file the first begins: while the mark points there, a fold applies them from
    * memory instead of reading them back.
    */
   private journalled: ReadonlyMap<string, Stored | undefined>[] = [];
@@ -241,7 +253,9 @@ export class StateStore {
   /** Waits for pending writes, folds the journal, then closes the database and lets go of the folder. */
   async close(): Promise<void> {
     await this.settled();
-    this.foldJournal();
+    if (this.db && (this.journal || this.hasUnfolded(this.db))) this.foldNow(this.db);
+    this.writer?.close();
+    this.writer = undefined;
     await this.db?.close();
     this.db = undefined;
     this.lock?.release();
@@ -255,43 +269,83 @@ export class StateStore {
     return this.db?.get(databaseKey(key));
   }
 
-  /** Folds the journal (any process's records) into the keys, so that reads find the latest values there. */
+  /** Folds the journal into the keys, so that reads find the latest values there. */
   private foldJournal(): void {
     const db = this.db;
-    // Looked for once per turn: a restore reads a hundred thousand keys in one.
+    // Looked at once per turn: a restore reads a hundred thousand keys in one.
     if (!db || this.journalLookedAt) return;
     this.journalLookedAt = true;
     queueMicrotask(() => (this.journalLookedAt = false));
-    if (db.getKeysCount(journalRange()) === 0) return;
+    // A hub folds its own records, and at its first read what a hub before it left; the
+    // state command whatever a hub journalled and did not fold.
+    if (this.journal ? this.generation > 0 && this.journalled.length === 0 : !this.hasUnfolded(db)) return;
+    this.foldNow(db);
+  }
+
+  /** Whether a hub's journal holds records not folded yet: the file past the mark, or records of an earlier version. */
+  private hasUnfolded(db: RootDatabase<Stored, string>): boolean {
+    if (db.getKeysCount(olderJournalRange()) > 0) return true;
+    const mark = markOf(db);
+    return (statSync(journalPath(this.folder, mark.generation), { throwIfNoEntry: false })?.size ?? 0) > mark.offset;
+  }
+
+  private foldNow(db: RootDatabase<Stored, string>): void {
     try {
-      db.transactionSync(() => this.fold(db));
+      this.foldOrThrow(db);
     } catch (error) {
       this.failed(error);
     }
   }
 
   /**
-   * Inside a write transaction: applies every journal record in order to the keys it
-   * names (the latest value of each, once), then removes the records.
+   * Folds in a transaction of its own. A hub, which alone writes the file, also moves the
+   * mark to the next file and removes the folded one once the fold is committed; the state
+   * command leaves the file to the hub and moves the mark within it.
    */
-  private fold(db: RootDatabase<Stored, string>): void {
-    const records = [...db.getKeys(journalRange())];
-    const ours = this.journalled;
-    this.journalled = [];
-    if (records.length === 0) return;
+  private foldOrThrow(db: RootDatabase<Stored, string>): void {
+    const rotate = this.journal;
+    const folded = db.transactionSync(() => this.fold(db, rotate));
+    if (!rotate) return;
+    this.writer?.close();
+    this.writer = undefined;
+    this.generation = folded.generation + 1;
+    removeJournal(journalPath(this.folder, folded.generation));
+  }
+
+  /**
+   * Inside a write transaction: applies the journal records past the mark, in order, to
+   * the keys they name (the latest value of each, once), and moves the mark past them.
+   * Returns the mark the fold started from.
+   */
+  private fold(db: RootDatabase<Stored, string>, rotate = false): JournalMark {
+    const mark = markOf(db);
     const latest = new Map<string, Stored | undefined>();
-    if (records.length === ours.length && records[0] === journalKey(this.firstJournalled)) {
-      for (const batch of ours) for (const [key, value] of batch) latest.set(key, value);
-    } else {
-      // Not only this store's records, or some already folded by another process: read them back.
-      for (const { value } of db.getRange(journalRange())) {
-        const { p, r } = JSON.parse(value as string) as JournalEntry;
-        for (let i = 0; i < p.length; i += 2) latest.set(p[i] as string, p[i + 1]);
-        for (const key of r) latest.set(key, undefined);
-      }
+    const apply = (record: string) => {
+      const { p, r } = JSON.parse(record) as JournalEntry;
+      for (let i = 0; i < p.length; i += 2) latest.set(p[i] as string, p[i + 1]);
+      for (const key of r) latest.set(key, undefined);
+    };
+    // Records an earlier version kept in the database are older than any file's.
+    for (const { key, value } of db.getRange(olderJournalRange())) {
+      apply(value as string);
+      db.removeSync(key);
     }
+    let end: number;
+    if (this.writer && mark.generation === this.generation && mark.offset === this.firstJournalled) {
+      for (const batch of this.journalled) for (const [key, value] of batch) latest.set(key, value);
+      end = this.writer.size;
+    } else {
+      // Not where this hub's own records begin (another process folded some, or a hub before it left them): read them back.
+      const found = readJournal(journalPath(this.folder, mark.generation), mark.offset);
+      for (const record of found.records) apply(record);
+      end = found.end;
+    }
+    this.journalled = [];
+    this.firstJournalled = end;
     writeKeys(db, latest);
-    for (const key of records) db.removeSync(key);
+    const next: JournalMark = rotate ? { generation: mark.generation + 1, offset: 0 } : { generation: mark.generation, offset: end };
+    if (next.generation !== mark.generation || next.offset !== mark.offset) db.putSync(MARK_KEY, next as unknown as Stored);
+    return mark;
   }
 
   private write(key: string, value: Stored | undefined): void {
@@ -392,25 +446,28 @@ export class StateStore {
     if (!this.health.ok) this.healthSubject.next({ ok: true });
   }
 
-  /** A running hub's commit: the turn as one journal record, numbered after every earlier one; every 64th folds. */
+  /** A running hub's commit: the turn as one record appended to its journal file, folded once the file passes a megabyte. */
   private commitToJournal(db: RootDatabase<Stored, string>, batch: ReadonlyMap<string, Stored | undefined>): void {
     const entry: JournalEntry = { p: [], r: [] };
     for (const [key, value] of batch) {
       if (value === undefined) entry.r.push(key);
       else entry.p.push(key, value);
     }
-    db.transactionSync(() => {
-      if (this.journalNext === 0) {
-        // After the records a killed hub left: they are older.
-        const [last] = db.getKeys({ start: 'j!', end: 'j ', reverse: true, limit: 1 });
-        this.journalNext = last === undefined ? 1 : Number(last.slice(2)) + 1;
-      }
-      const number = this.journalNext++;
-      db.putSync(journalKey(number), JSON.stringify(entry));
-      if (this.journalled.length === 0) this.firstJournalled = number;
-      this.journalled.push(batch);
-      if (this.journalled.length >= FOLD_AFTER) this.fold(db);
-    });
+    // What a hub before this one left is folded first: it is older.
+    if (this.generation === 0) this.foldOrThrow(db);
+    this.writer ??= new JournalWriter(journalPath(this.folder, this.generation));
+    if (this.journalled.length === 0) this.firstJournalled = this.writer.size;
+    try {
+      this.writer.append(JSON.stringify(entry));
+    } catch (error) {
+      // Readers stop at a damaged record: the next commit folds what is whole and starts another file.
+      this.writer.close();
+      this.writer = undefined;
+      this.generation = 0;
+      throw error;
+    }
+    this.journalled.push(batch);
+    if (this.writer.size >= FOLD_AFTER_BYTES) this.foldOrThrow(db);
   }
 
   private failed(error: unknown): void {
@@ -430,6 +487,11 @@ export class StateStore {
 
 function tell(waiters: readonly (() => void)[]): void {
   for (const done of waiters) done();
+}
+
+/** The journal's mark: which of its records the keys hold already. */
+function markOf(db: RootDatabase<Stored, string>): JournalMark {
+  return (db.get(MARK_KEY) as JournalMark | undefined) ?? firstMark;
 }
 
 /** Inside a write transaction: each key's value into its own record, or the record removed (undefined). */

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
+import { open } from 'lmdb';
 import { eventually } from '../helpers/eventually.ts';
 import { StateStore } from '../../lib/state/store.ts';
 import { stateFolder, storeWith } from '../helpers/state.ts';
@@ -104,16 +105,17 @@ test('a hub journals its writes and the state command writes keys: both end in c
 
 /**
  * A running hub's store in a process of its own, which writes `turns` turns of ten values
- * and then waits to be killed: what `kill -9` of a hub leaves in its folder.
+ * (turn * 10 + i, or that number padded to `width` characters) and then waits to be
+ * killed: what `kill -9` of a hub leaves in its folder.
  */
-async function killedHubStore(folder: string, turns: number): Promise<void> {
+async function killedHubStore(folder: string, turns: number, width = 0): Promise<void> {
   const store = new URL('../../lib/state/store.ts', import.meta.url).href;
   const script = `
     const { StateStore } = await import(${JSON.stringify(store)});
     const store = StateStore.openOrWait(${JSON.stringify(folder)});
     if (!store.health.ok) throw new Error(store.health.reason);
     for (let turn = 0; turn < ${turns}; turn++) {
-      for (let i = 0; i < 10; i++) store.setValue('vars/p' + i, turn * 10 + i);
+      for (let i = 0; i < 10; i++) store.setValue('vars/p' + i, ${width} ? String(turn * 10 + i).padStart(${width}) : turn * 10 + i);
       await store.settled();
     }
     process.stdout.write('written');
@@ -143,6 +145,88 @@ test('a hub killed before its journal was folded leaves every committed write, a
     ['vars/p0', -1],
     ['vars/p1', 91],
   ]);
+});
+
+const journalFiles = async (folder: string) => (await readdir(folder)).filter((name) => name.startsWith('journal-'));
+
+test('a journal cut short keeps its whole records; one that fails its checksum is where reading stops; the next hub writes after them', async (t) => {
+  for (const damage of ['cut', 'checksum'] as const) {
+    const folder = await stateFolder();
+    await killedHubStore(folder, 10);
+    const [file] = await journalFiles(folder);
+    if (!file) return t.fail('the killed hub left no journal');
+    const bytes = await readFile(join(folder, file));
+    if (damage === 'cut') {
+      // What a write the disk did not finish leaves: a record that says 100 bytes and has 10.
+      const cut = Buffer.alloc(18, 0x20);
+      cut.writeUInt32LE(100, 0);
+      await writeFile(join(folder, file), Buffer.concat([bytes, cut]));
+    } else {
+      bytes[bytes.length - 3] ^= 0xff; // inside the last record: turn 9's values
+      await writeFile(join(folder, file), bytes);
+    }
+    const hub = StateStore.openOrWait(folder);
+    t.teardown(() => hub.close());
+    const expected = damage === 'cut' ? 99 : 89;
+    t.is(hub.value('vars/p9'), expected, `${damage}: the records before the damage`);
+    t.deepEqual(hub.health, { ok: true });
+    hub.setValue('vars/p0', -1);
+    await hub.settled();
+    const reader = await storeWith(t, {}, folder);
+    t.deepEqual(reader.values().slice(0, 2), [
+      ['vars/p0', -1],
+      ['vars/p1', expected - 8],
+    ]);
+    t.false((await journalFiles(folder)).includes(file), `${damage}: the damaged file is gone once folded`);
+  }
+});
+
+test('a hub whose journal passes a megabyte folds it and starts the next file: a kill after three files loses nothing', async (t) => {
+  const folder = await stateFolder();
+  await killedHubStore(folder, 3000, 40); // ten 40-character values a turn: about 1.5 MB of records
+  const files = await journalFiles(folder);
+  t.is(files.length, 1, 'one journal file at a time');
+  t.not(files[0], 'journal-2', 'a later file than the first a hub writes');
+  const hub = StateStore.openOrWait(folder);
+  t.teardown(() => hub.close());
+  t.deepEqual(
+    hub.values().map(([, value]) => Number(value)),
+    Array.from({ length: 10 }, (_, i) => 29_990 + i),
+  );
+});
+
+test('journal records an earlier version kept in the database are folded before anything newer', async (t) => {
+  const folder = await stateFolder();
+  const db = open<string, string>({ path: folder, encoding: 'msgpack' });
+  await db.put('j 0000000000000001', JSON.stringify({ p: ['vars/a', 1, 'vars/b', 'old'], r: [] }));
+  await db.put('j 0000000000000002', JSON.stringify({ p: ['vars/a', 2], r: ['vars/b'] }));
+  await db.close();
+  const hub = StateStore.openOrWait(folder);
+  t.teardown(() => hub.close());
+  t.is(hub.value('vars/a'), 2);
+  t.is(hub.value('vars/b'), undefined);
+  hub.setValue('vars/a', 3);
+  await hub.settled();
+  const reader = await storeWith(t, {}, folder);
+  t.deepEqual(reader.values(), [['vars/a', 3]]);
+});
+
+test('a journal that cannot be written keeps the values in memory, says why, and saves them once it can', async (t) => {
+  const folder = await stateFolder();
+  await mkdir(join(folder, 'journal-2')); // where the first file of a hub goes
+  const hub = StateStore.openOrWait(folder);
+  t.teardown(() => hub.close());
+  hub.setValue('vars/a', 1);
+  await hub.settled();
+  t.like(hub.health, { ok: false, code: 'PB_STATE_UNAVAILABLE' });
+  t.regex(hub.health.ok ? '' : hub.health.reason, /not saved: .*journal-2/);
+  t.is(hub.value('vars/a'), 1, 'the value works in memory');
+  await rm(join(folder, 'journal-2'), { recursive: true });
+  hub.retry();
+  await hub.settled();
+  t.deepEqual(hub.health, { ok: true });
+  const reader = await storeWith(t, {}, folder);
+  t.deepEqual(reader.values(), [['vars/a', 1]]);
 });
 
 test('one state folder serves one running hub: a second fails with PB_STATE_LOCKED and the reason, and takes the folder once the first closes', async (t) => {
