@@ -162,7 +162,7 @@ test('a journal cut short keeps its whole records; one that fails its checksum i
       cut.writeUInt32LE(100, 0);
       await writeFile(join(folder, file), Buffer.concat([bytes, cut]));
     } else {
-      bytes[bytes.length - 3] ^= 0xff; // inside the last record: turn 9's values
+      bytes.writeUInt8(bytes.readUInt8(bytes.length - 3) ^ 0xff, bytes.length - 3); // inside the last record: turn 9's values
       await writeFile(join(folder, file), bytes);
     }
     const hub = StateStore.openOrWait(folder);
