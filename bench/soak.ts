@@ -136,6 +136,10 @@ try {
 const after = samples.filter((sample) => sample.minute >= WARM_UP_MINUTES);
 const rssSlope = slope(after.map((s) => [s.minute, s.rss / 1024]));
 const heapSlope = slope(after.map((s) => [s.minute, s.heap / 1024]));
+// The second half alone: whether growth after warm-up levels off (the allocator settling) or goes on (a leak).
+const secondHalf = samples.filter((sample) => sample.minute >= minutes / 2);
+const rssSlopeLate = slope(secondHalf.map((s) => [s.minute, s.rss / 1024]));
+const heapSlopeLate = slope(secondHalf.map((s) => [s.minute, s.heap / 1024]));
 const commit = (() => {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
@@ -152,7 +156,7 @@ const table = [
   '',
   `\`npm run bench:soak -- --minutes ${minutes}\`: 1,000 WebSocket clients (200 per-message, 400 \`?batch=1\`, 400 \`?maxHz=10&batch=1\`), 1,000 changes/s to 1,000 kept parameters (state folder on), the flow file reloaded every 5 minutes; sampled every 10 s.`,
   '',
-  `After the first ${WARM_UP_MINUTES} minutes, least squares: **RSS ${signed(rssSlope)} KiB/min, V8 heap used ${signed(heapSlope)} KiB/min** (${after.length} samples). Largest event-loop delay p99: ${Math.max(...samples.map((s) => s.loopP99)).toFixed(1)} ms; descriptors ${Math.min(...samples.map((s) => s.descriptors))}–${Math.max(...samples.map((s) => s.descriptors))}.`,
+  `After the first ${WARM_UP_MINUTES} minutes, least squares: **RSS ${signed(rssSlope)} KiB/min, V8 heap used ${signed(heapSlope)} KiB/min** (${after.length} samples); over the second half alone RSS ${signed(rssSlopeLate)} KiB/min, heap ${signed(heapSlopeLate)} KiB/min (${secondHalf.length} samples). Largest event-loop delay p99: ${Math.max(...samples.map((s) => s.loopP99)).toFixed(1)} ms; descriptors ${Math.min(...samples.map((s) => s.descriptors))}–${Math.max(...samples.map((s) => s.descriptors))}.`,
   '',
   `![RSS, heap, event-loop delay and descriptors over the soak](${name}.png)`,
   '',
@@ -160,7 +164,7 @@ const table = [
   '|---|---|---|---|---|---|---|',
   ...samples.map(
     (s) =>
-      `| ${s.minute.toFixed(1)} | ${mib(s.rss)} | ${mib(s.heap)} | ${s.loopP99.toFixed(1)} | ${s.descriptors} | ${s.received.toLocaleString('en')} |`,
+      `| ${s.minute.toFixed(1)} | ${mib(s.rss)} | ${mib(s.heap)} | ${s.loopP99.toFixed(1)} | ${s.descriptors} | ${s.cpu.toFixed(2)} | ${s.received.toLocaleString('en')} |`,
   ),
   '',
 ].join('\n');
