@@ -26,6 +26,14 @@ const PARAMETERS = 1000;
 const SAMPLE_MS = 10_000;
 const RELOAD_MS = 5 * 60_000;
 const WARM_UP_MINUTES = 5;
+// Read at the start: the code the hub runs, whatever is committed during a half-hour run.
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
 
 const folder = mkdtempSync(join(tmpdir(), 'patchbay-soak-'));
 const flowFile = join(folder, 'soak.json5');
@@ -140,13 +148,6 @@ const heapSlope = slope(after.map((s) => [s.minute, s.heap / 1024]));
 const secondHalf = samples.filter((sample) => sample.minute >= minutes / 2);
 const rssSlopeLate = slope(secondHalf.map((s) => [s.minute, s.rss / 1024]));
 const heapSlopeLate = slope(secondHalf.map((s) => [s.minute, s.heap / 1024]));
-const commit = (() => {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-})();
 const date = new Date().toISOString().slice(0, 10);
 const name = `${date}-${commit}-soak`;
 const png = join(root, 'bench/results', `${name}.png`);
