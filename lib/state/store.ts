@@ -90,11 +90,11 @@ export class StateStore {
   /** The generation of the file this hub appends to; 0 until it has folded what it found. */
   private generation = 0;
   /**
-   * The batches of the journal records this hub appended since it last folded, and where
-   * in its file the first begins: while the mark points there, a fold applies them from
-   * memory instead of reading them back.
+   * The latest value of each key this hub journalled since it last folded, and where in its
+   * file the first of those records begins: while the mark points there, reads find these
+   * keys here and a fold applies them from memory instead of reading the file back.
    */
-  private journalled: ReadonlyMap<string, Stored | undefined>[] = [];
+  private journalled = new Map<string, Stored | undefined>();
   private firstJournalled = 0;
   private journalLookedAt = false;
 
@@ -265,8 +265,18 @@ export class StateStore {
   private read(key: string): Stored | undefined {
     if (this.turn.has(key)) return this.turn.get(key);
     if (this.unsaved.has(key)) return this.unsaved.get(key);
-    this.foldJournal();
+    if (this.journalled.has(key) && this.journalIsOurs()) return this.journalled.get(key);
+    // A key a running hub has not journalled since its last fold is current in the database
+    // (the state command writes there): no fold for it, so a turn that first reads many
+    // parameters while the hub writes others does not fold each time.
+    if (!this.journal || this.generation === 0 || this.journalled.has(key)) this.foldJournal();
     return this.db?.get(databaseKey(key));
+  }
+
+  /** Whether the journal's mark is where this hub's own records begin: no other process folded any since. */
+  private journalIsOurs(): boolean {
+    const mark = this.db ? markOf(this.db) : undefined;
+    return mark?.generation === this.generation && mark.offset === this.firstJournalled;
   }
 
   /** Folds the journal into the keys, so that reads find the latest values there. */
@@ -278,7 +288,7 @@ export class StateStore {
     queueMicrotask(() => (this.journalLookedAt = false));
     // A hub folds its own records, and at its first read what a hub before it left; the
     // state command whatever a hub journalled and did not fold.
-    if (this.journal ? this.generation > 0 && this.journalled.length === 0 : !this.hasUnfolded(db)) return;
+    if (this.journal ? this.generation > 0 && this.journalled.size === 0 : !this.hasUnfolded(db)) return;
     this.foldNow(db);
   }
 
@@ -305,6 +315,9 @@ export class StateStore {
   private foldOrThrow(db: RootDatabase<Stored, string>): void {
     const rotate = this.journal;
     const folded = db.transactionSync(() => this.fold(db, rotate));
+    // Only once the fold is committed: until then reads still find the values here.
+    this.journalled = new Map();
+    this.firstJournalled = folded.end;
     if (!rotate) return;
     this.writer?.close();
     this.writer = undefined;
@@ -315,9 +328,9 @@ export class StateStore {
   /**
    * Inside a write transaction: applies the journal records past the mark, in order, to
    * the keys they name (the latest value of each, once), and moves the mark past them.
-   * Returns the mark the fold started from.
+   * Returns the mark the fold started from and where the records it applied end.
    */
-  private fold(db: RootDatabase<Stored, string>, rotate = false): JournalMark {
+  private fold(db: RootDatabase<Stored, string>, rotate = false): { readonly generation: number; readonly end: number } {
     const mark = markOf(db);
     const latest = new Map<string, Stored | undefined>();
     const apply = (record: string) => {
@@ -332,7 +345,7 @@ export class StateStore {
     }
     let end: number;
     if (this.writer && mark.generation === this.generation && mark.offset === this.firstJournalled) {
-      for (const batch of this.journalled) for (const [key, value] of batch) latest.set(key, value);
+      for (const [key, value] of this.journalled) latest.set(key, value);
       end = this.writer.size;
     } else {
       // Not where this hub's own records begin (another process folded some, or a hub before it left them): read them back.
@@ -340,12 +353,10 @@ export class StateStore {
       for (const record of found.records) apply(record);
       end = found.end;
     }
-    this.journalled = [];
-    this.firstJournalled = end;
     writeKeys(db, latest);
     const next: JournalMark = rotate ? { generation: mark.generation + 1, offset: 0 } : { generation: mark.generation, offset: end };
     if (next.generation !== mark.generation || next.offset !== mark.offset) db.putSync(MARK_KEY, next as unknown as Stored);
-    return mark;
+    return { generation: mark.generation, end };
   }
 
   private write(key: string, value: Stored | undefined): void {
@@ -456,7 +467,7 @@ export class StateStore {
     // What a hub before this one left is folded first: it is older.
     if (this.generation === 0) this.foldOrThrow(db);
     this.writer ??= new JournalWriter(journalPath(this.folder, this.generation));
-    if (this.journalled.length === 0) this.firstJournalled = this.writer.size;
+    if (this.journalled.size === 0) this.firstJournalled = this.writer.size;
     try {
       this.writer.append(JSON.stringify(entry));
     } catch (error) {
@@ -466,7 +477,7 @@ export class StateStore {
       this.generation = 0;
       throw error;
     }
-    this.journalled.push(batch);
+    for (const [key, value] of batch) this.journalled.set(key, value);
     if (this.writer.size >= FOLD_AFTER_BYTES) this.foldOrThrow(db);
   }
 

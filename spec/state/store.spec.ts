@@ -181,6 +181,28 @@ test('a journal cut short keeps its whole records; one that fails its checksum i
   }
 });
 
+test('a running hub reads what it journalled from memory and other keys from the database: reads alone fold nothing', async (t) => {
+  const folder = await stateFolder();
+  const hub = StateStore.openOrWait(folder);
+  t.teardown(() => hub.close());
+  hub.setValue('vars/a', 1);
+  await hub.settled();
+  const files = await journalFiles(folder);
+  t.is(files.length, 1);
+  t.is(hub.value('vars/a'), 1);
+  t.is(hub.value('vars/b'), undefined, 'a parameter never kept');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(hub.value('vars/c'), undefined);
+  t.deepEqual(await journalFiles(folder), files, 'the journal is where it was: not folded for reads');
+  const command = await storeWith(t, {}, folder);
+  command.setValue('vars/b', 2); // its commit folds what the hub journalled, then writes b
+  await command.settled();
+  command.setValue('vars/a', 3);
+  await command.settled();
+  t.is(hub.value('vars/b'), 2, 'a key the hub did not journal comes from the database');
+  t.is(hub.value('vars/a'), 3, 'a key it journalled, once another process folded the journal, too');
+});
+
 test('a hub whose journal passes a megabyte folds it and starts the next file: a kill after three files loses nothing', async (t) => {
   const folder = await stateFolder();
   await killedHubStore(folder, 3000, 40); // ten 40-character values a turn: about 1.5 MB of records
