@@ -57,10 +57,11 @@ const FOLD_AFTER_BYTES = 1024 * 1024;
  * periodic flush and nothing waits in memory longer than a turn. A running hub commits a
  * turn's writes as one record appended to its journal file (`journal.ts`: one write call,
  * where a database commit took several), folded into the values' own keys in the database
- * once the file passes a megabyte and whenever the store is read, reset or closed: a fader
- * moved a thousand times between two folds is written to its key once. Other processes (the state
- * command) write keys directly, after folding the journal in the same transaction, so
- * every write lands in commit order.
+ * once the file passes a megabyte and when values are read by range, reset or closed (a
+ * single key the hub journalled is read from memory): a fader moved a thousand times
+ * between two folds is written to its key once. Other processes (the state command) write
+ * keys directly, after folding the journal in the same transaction, so every write lands
+ * in commit order.
  *
  * A failed commit (a full disk, a folder that became unwritable) never throws at the hub:
  * the store turns unhealthy with the reason, keeps the latest value of every unsaved key,
