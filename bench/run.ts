@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { nativeBinaryLoaded, nativeBinaryName } from '../lib/http/uws.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
 import { type LoadClients, type Report, startClients } from './lib/clients.ts';
+import { hubMetrics, metricValue } from './lib/metrics.ts';
 import { ask, cpuSeconds, forkLoad, machineTicks, rssBytes, type Server, startServer, stolenSince, stopChild } from './lib/processes.ts';
 import { resultsFileName, withLatest, withRun } from './lib/results.ts';
 import { updateScript, wrk, wrkInstalled, wrkMissing } from './lib/wrk.ts';
@@ -697,9 +698,11 @@ async function scenarioState() {
 
 /** The state store's commits and the seconds they took so far, from the hub's /metrics. */
 async function storeCommits(server: Server): Promise<{ commits: number; seconds: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { commits: value('patchbay_store_commits_total'), seconds: value('patchbay_store_commit_seconds_total') };
+  const text = await hubMetrics(server.port);
+  return {
+    commits: metricValue(text, 'patchbay_store_commits_total'),
+    seconds: metricValue(text, 'patchbay_store_commit_seconds_total'),
+  };
 }
 
 // --- 8. high-frequency clients (R-W1, R-W2) ----------------------------------------------

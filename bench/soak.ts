@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { sleep } from './lib/clock.ts';
 import { type LoadClients, startClients } from './lib/clients.ts';
+import { hubMetrics, metricValue } from './lib/metrics.ts';
 import { cpuSeconds, rssBytes, startServer } from './lib/processes.ts';
 
 const minutesArgument = process.argv.indexOf('--minutes');
@@ -112,7 +113,7 @@ try {
   console.log(`soak: ${minutes} min, 1,000 clients, 1,000 changes/s, a reload every 5 min; samples every 10 s`);
   while (Date.now() - started < minutes * 60_000) {
     await sleep(SAMPLE_MS);
-    const metrics = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+    const metrics = await hubMetrics(server.port);
     const received = (await Promise.all(clientGroups.map((clients) => clients.report(0)))).reduce(
       (sum, report) => sum + report.received,
       0,
@@ -171,11 +172,6 @@ const table = [
 ].join('\n');
 writeFileSync(join(root, 'bench/results', `${name}.md`), table);
 console.log(`\nRSS ${signed(rssSlope)} KiB/min, heap ${signed(heapSlope)} KiB/min after warm-up\nwrote bench/results/${name}.md and .png`);
-
-function metricValue(text: string, name: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
-}
 
 function mib(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(1);

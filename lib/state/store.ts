@@ -266,7 +266,7 @@ export class StateStore {
   private read(key: string): Stored | undefined {
     if (this.turn.has(key)) return this.turn.get(key);
     if (this.unsaved.has(key)) return this.unsaved.get(key);
-    if (this.journalled.has(key) && this.journalIsOurs()) return this.journalled.get(key);
+    if (this.journalled.has(key) && this.db && this.journalIsOurs(markOf(this.db))) return this.journalled.get(key);
     // A key a running hub has not journalled since its last fold is current in the database
     // (the state command writes there): no fold for it, so a turn that first reads many
     // parameters while the hub writes others does not fold each time.
@@ -274,10 +274,12 @@ export class StateStore {
     return this.db?.get(databaseKey(key));
   }
 
-  /** Whether the journal's mark is where this hub's own records begin: no other process folded any since. */
-  private journalIsOurs(): boolean {
-    const mark = this.db ? markOf(this.db) : undefined;
-    return mark?.generation === this.generation && mark.offset === this.firstJournalled;
+  /**
+   * Whether the journal's mark is where this hub's own records begin in the file it writes:
+   * no other process folded any since, so `journalled` holds every record past the mark.
+   */
+  private journalIsOurs(mark: JournalMark): boolean {
+    return this.writer !== undefined && mark.generation === this.generation && mark.offset === this.firstJournalled;
   }
 
   /** Folds the journal into the keys, so that reads find the latest values there. */
@@ -316,22 +318,22 @@ export class StateStore {
   private foldOrThrow(db: RootDatabase<Stored, string>): void {
     const rotate = this.journal;
     const folded = db.transactionSync(() => this.fold(db, rotate));
-    // Only once the fold is committed: until then reads still find the values here.
+    // Only once the fold is committed: until then reads still find the values here. The
+    // next append says where the records kept here begin.
     this.journalled = new Map();
-    this.firstJournalled = folded.end;
     if (!rotate) return;
     this.writer?.close();
     this.writer = undefined;
-    this.generation = folded.generation + 1;
-    removeJournal(journalPath(this.folder, folded.generation));
+    this.generation = folded + 1;
+    removeJournal(journalPath(this.folder, folded));
   }
 
   /**
    * Inside a write transaction: applies the journal records past the mark, in order, to
    * the keys they name (the latest value of each, once), and moves the mark past them.
-   * Returns the mark the fold started from and where the records it applied end.
+   * Returns the generation of the file it folded.
    */
-  private fold(db: RootDatabase<Stored, string>, rotate = false): { readonly generation: number; readonly end: number } {
+  private fold(db: RootDatabase<Stored, string>, rotate = false): number {
     const mark = markOf(db);
     const latest = new Map<string, Stored | undefined>();
     const apply = (record: string) => {
@@ -345,7 +347,7 @@ export class StateStore {
       db.removeSync(key);
     }
     let end: number;
-    if (this.writer && mark.generation === this.generation && mark.offset === this.firstJournalled) {
+    if (this.writer && this.journalIsOurs(mark)) {
       for (const [key, value] of this.journalled) latest.set(key, value);
       end = this.writer.size;
     } else {
@@ -357,7 +359,7 @@ export class StateStore {
     writeKeys(db, latest);
     const next: JournalMark = rotate ? { generation: mark.generation + 1, offset: 0 } : { generation: mark.generation, offset: end };
     if (next.generation !== mark.generation || next.offset !== mark.offset) db.putSync(MARK_KEY, next as unknown as Stored);
-    return { generation: mark.generation, end };
+    return mark.generation;
   }
 
   private write(key: string, value: Stored | undefined): void {
