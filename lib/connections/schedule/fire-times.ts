@@ -57,28 +57,38 @@ export function onceAt(at: number): FireTimes {
   return { after: (instant) => (at > instant ? at : undefined) };
 }
 
-const isoDateTime = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/;
+/**
+ * ISO 8601 / RFC 3339 date-times as people and programs write them: seconds optional, a
+ * fraction of them (`.123`, `,5`: what `new Date().toISOString()` gives), and an offset
+ * `Z`, `+01:00`, `+0100` or `+01`. `T` and `Z` in either case. A space for the `T` stays
+ * refused: it is the mark of a hand-typed local time that was meant otherwise as often as not.
+ */
+const isoDateTime = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
- * The instant of an ISO date-time to the second: with an offset (`Z`, `+01:00`) it names
- * the instant itself; without one it is a local time in `zone`, taken by `Zone`'s rule.
- * Undefined when the text is not such a date-time or names no real date.
+ * The instant of an ISO date-time, to the millisecond (finer fractions are cut): with an
+ * offset (`Z`, `+01:00`) it names the instant itself; without one it is a local time in
+ * `zone`, taken by `Zone`'s rule. Undefined when the text is not such a date-time or names
+ * no real date.
  */
 export function instantOfIso(text: string, zone: Zone): number | undefined {
   const match = isoDateTime.exec(text);
   if (!match) return undefined;
-  const [, year, month, date, hour, minute, seconds = '0', offset] = match;
+  const [, year, month, date, hour, minute, seconds = '0', fraction = '', offset] = match;
   const fields = [year, month, date, hour, minute, seconds].map(Number) as [number, number, number, number, number, number];
   const [y, mo, d, h, mi, s] = fields;
-  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s, ms);
   const read = new Date(wall);
   // Date.UTC rolls 31 April over to 1 May: a date that changed is one that does not exist.
   if (read.getUTCFullYear() !== y || read.getUTCMonth() !== mo - 1 || read.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
     return undefined;
   if (offset === undefined) return zone.instantOf(wall);
-  if (offset === 'Z') return wall;
+  if (offset === 'Z' || offset === 'z') return wall;
   const sign = offset.startsWith('-') ? -1 : 1;
-  const [offsetHours, offsetMinutes] = offset.slice(1).split(':').map(Number) as [number, number];
+  const digits = offset.slice(1).replace(':', '');
+  const offsetHours = Number(digits.slice(0, 2));
+  const offsetMinutes = Number(digits.slice(2) || '0');
   if (offsetHours > 14 || offsetMinutes > 59) return undefined;
   return wall - sign * (offsetHours * 3_600_000 + offsetMinutes * 60_000);
 }

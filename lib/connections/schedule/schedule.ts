@@ -67,7 +67,7 @@ const settings = Type.Object({
           at: Type.Optional(
             Type.String({
               description:
-                'One fire at this ISO date-time, to the second: "2026-12-24T18:00:00" is local time in the timezone; with an offset ("Z", "+01:00") it is that instant. Give cron or at.',
+                'One fire at this ISO 8601 date-time: "2026-12-24T18:00:00" is local time in the timezone; with an offset ("Z", "+01:00") it is that instant, as `new Date().toISOString()` writes it (a fraction of a second is kept to the millisecond). Give cron or at.',
             }),
           ),
           timezone: Type.Optional(Type.String({ ...timezone, description: "The entry's time zone; default: the connection's." })),
@@ -133,7 +133,9 @@ export const schedule = defineConnectionType({
         if (at === undefined) {
           issues.push({
             path: [...path, 'at'],
-            message: 'expected an ISO date-time to the second such as "2026-12-24T18:00:00", optionally with an offset ("Z", "+01:00")',
+            message:
+              'expected an ISO 8601 date-time such as "2026-12-24T18:00:00" (seconds and a fraction optional),' +
+              ' with an offset ("Z", "+01:00") for an instant, or without one for local time in the timezone',
           });
         } else times = onceAt(at);
       }

@@ -94,10 +94,13 @@ export class Zone {
     return high * second;
   }
 
-  /** `2026-03-29T03:00:00+02:00`: the instant as local time with its offset, to the second. */
+  /**
+   * `2026-03-29T03:00:00+02:00`: the instant as local time with its offset, to the second, or
+   * to the millisecond for an instant within a second (an `at` written with a fraction).
+   */
   iso(instant: number): string {
     const offset = this.offsetAt(instant);
-    const local = new Date(instant - mod(instant, second) + offset).toISOString().slice(0, 19);
+    const local = new Date(instant + offset).toISOString().slice(0, mod(instant, second) === 0 ? 19 : 23);
     const minutes = Math.round(Math.abs(offset) / 60_000);
     return `${local}${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
   }

@@ -118,11 +118,30 @@ test('a local date-time resolves by the same rule; one with an offset is that in
     '2026-07-01 12:00',
     '2026-07-01T24:00:00',
     'tomorrow',
-    '2026-07-01T12:00:00.5',
+    '2026-07-01T12:00.5',
+    '2026-07-01T12:00:00.',
     '2026-07-01T12:00:00+15:00',
+    '2026-07-01T12:00:00+1:00',
+    '2026-07-01T12:00:00+01:0',
   ]) {
     t.is(at(bad, berlin), undefined, bad);
   }
+});
+
+test('an ISO date-time as programs write it is taken to the millisecond: a fraction, a basic or short offset, lower case (R-Z1)', (t) => {
+  const at = (text: string) => {
+    const instant = instantOfIso(text, berlin);
+    return instant === undefined ? undefined : new Date(instant).toISOString();
+  };
+  const written = new Date(Date.UTC(2026, 11, 24, 17, 0, 0, 250)).toISOString();
+  t.is(at(written), '2026-12-24T17:00:00.250Z', 'what new Date().toISOString() writes');
+  t.is(at('2026-12-24T18:00:00.5+01:00'), '2026-12-24T17:00:00.500Z');
+  t.is(at('2026-12-24T18:00:00,123456+01:00'), '2026-12-24T17:00:00.123Z', 'a comma, and digits past the millisecond cut');
+  t.is(at('2026-12-24T18:00:00+0100'), '2026-12-24T17:00:00.000Z');
+  t.is(at('2026-12-24T18:00:00+01'), '2026-12-24T17:00:00.000Z');
+  t.is(at('2026-12-24t17:00:00z'), '2026-12-24T17:00:00.000Z');
+  t.is(at('2026-12-24T18:00:00.750'), '2026-12-24T17:00:00.750Z', 'local time with a fraction');
+  t.is(berlin.iso(Date.parse('2026-12-24T17:00:00.750Z')), '2026-12-24T18:00:00.750+01:00', 'next shows the fraction it fires at');
 });
 
 test('instants read as local ISO date-times with their offset', (t) => {

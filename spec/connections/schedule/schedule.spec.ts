@@ -312,7 +312,7 @@ test('bad expressions, date-times, time zones and ids are refused with their pat
       'connections.many.entries: expected a list of at most 256 entries',
       "connections.plan.entries[0].cron: expected a cron expression of six fields, seconds first (\"0 0 6 * * MON-FRI\"): mode '6-part' requires exactly 6 parts, but pattern '0 6 * * 1-5' has 5 parts.",
       'connections.plan.entries[1].cron: expected a cron expression of six fields, seconds first ("0 0 6 * * MON-FRI"): it matches no date (such as 30 February)',
-      'connections.plan.entries[2].at: expected an ISO date-time to the second such as "2026-12-24T18:00:00", optionally with an offset ("Z", "+01:00")',
+      'connections.plan.entries[2].at: expected an ISO 8601 date-time such as "2026-12-24T18:00:00" (seconds and a fraction optional), with an offset ("Z", "+01:00") for an instant, or without one for local time in the timezone',
       'connections.plan.entries[3]: expected exactly one of cron and at',
       'connections.plan.entries[4]: expected exactly one of cron and at',
       'connections.plan.entries[5].id: expected an id of its own; "a" names an earlier entry',
