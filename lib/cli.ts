@@ -103,7 +103,10 @@ export async function main(argv: readonly string[], out = process.stdout, err = 
         err.write(`${result.error.message}\n`);
         return Exit.Usage;
       }
-      out.write(`${result.flow.path}: valid (${result.flow.connections.length} connections)\n`);
+      const { path, connections, warnings } = result.flow;
+      const count = warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`;
+      out.write(`${path}: valid (${connections.length} connections)${warnings.length > 0 ? `, with ${count}:` : ''}\n`);
+      for (const warning of warnings) out.write(`  ${formatIssue(warning)}\n`);
       return Exit.Ok;
     }
     case 'schema':
@@ -156,6 +159,7 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   };
   log.info(`flow file ${loaded.flow.path}`);
   for (const issue of loaded.flow.diagnostics) log.warn(`${formatIssue(issue)} (that connection will fail to start; the others run)`);
+  for (const issue of loaded.flow.warnings) log.warn(formatIssue(issue));
   const folder = stateFolderOf(loaded.flow, stateOption);
   const state = folder === undefined ? undefined : StateStore.openOrWait(folder, { durability: loaded.flow.durability });
   log.info(

@@ -49,6 +49,7 @@ const flowWith = (...connections: ConnectionConfig[]): Flow => ({
   flows: [],
   durability: 'process',
   diagnostics: [],
+  warnings: [],
 });
 
 test('connections start in flow order and stop in reverse order', async (t) => {

@@ -29,6 +29,8 @@ export interface Flow {
    * connection fails with the reason and the others run. Read to validate, they are mistakes.
    */
   readonly diagnostics: readonly Issue[];
+  /** What runs but likely wants attention (a folder not there yet): `validate` lists them, `run` logs them. */
+  readonly warnings: readonly Issue[];
 }
 
 /** What a flow file is read for: to `validate` it (every mistake refuses it), or to `start` it (see `Flow.diagnostics`). */
@@ -105,6 +107,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
 
   const connections: ConnectionConfig[] = [];
   const diagnostics: Issue[] = [];
+  const warnings: Issue[] = [];
   const links: Link[] = [];
   const claims: IdClaim[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
@@ -117,6 +120,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
     issues.push(...checked.issues);
     // Read to start, they fail that connection alone; read to validate, they are mistakes.
     (start ? diagnostics : issues).push(...checked.diagnostics);
+    warnings.push(...checked.warnings);
     links.push(...checked.links);
     claims.push(...checked.claims);
     if (checked.config && checked.whole) connections.push(checked.config);
@@ -161,6 +165,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
       flows: (valid.flows ?? []).map((f) => resolve(baseDir, f)),
       durability: valid.durability ?? 'process',
       diagnostics,
+      warnings,
     },
   };
 }
@@ -213,7 +218,17 @@ function checkConnection(
   baseDir: string,
   /** Settings with a placeholder that could not be filled in: not checked further. */
   unfilled: readonly (string | number | undefined)[],
-): { issues: Issue[]; diagnostics: Issue[]; links: Link[]; claims: IdClaim[]; config?: ConnectionConfig; whole: boolean } | undefined {
+):
+  | {
+      issues: Issue[];
+      diagnostics: Issue[];
+      warnings: Issue[];
+      links: Link[];
+      claims: IdClaim[];
+      config?: ConnectionConfig;
+      whole: boolean;
+    }
+  | undefined {
   const raw = asRecord(entry);
   const type = connectionTypes.find((t) => t.type === raw['type']);
   if (!type) return undefined;
@@ -222,7 +237,7 @@ function checkConnection(
     if (key !== 'type' && !commonSettingNames.includes(key) && !unfilled.includes(key)) own[key] = value;
   }
   const pruned = pruneToSchema(type.settings, own);
-  if (!pruned) return { issues: [], diagnostics: [], links: [], claims: [], whole: false };
+  if (!pruned) return { issues: [], diagnostics: [], warnings: [], links: [], claims: [], whole: false };
   // Addresses and paths in the whole document: the parser's paths are the pruned settings' own.
   const mapLinks = (links: readonly Link[]) =>
     links.map((link) => ({ ...link, output: `${id}/${link.output}`, path: ['connections', id, ...pruned.original(link.path)] }));
@@ -242,6 +257,7 @@ function checkConnection(
     return {
       issues,
       diagnostics: [],
+      warnings: [],
       links: plan.ok ? mapLinks(plan.value.links) : [],
       claims: plan.ok ? mapClaims(plan.value.claims) : [],
       whole: false,
@@ -261,10 +277,12 @@ function checkConnection(
       persist: raw['persist'] !== false,
     },
   };
-  const diagnostics = plan.value.diagnostics.map((issue) => ({ ...issue, path: ['connections', id, ...pruned.original(issue.path)] }));
+  const located = (issues: readonly Issue[]) =>
+    issues.map((issue) => ({ ...issue, path: ['connections', id, ...pruned.original(issue.path)] }));
   return {
     issues: [],
-    diagnostics,
+    diagnostics: located(plan.value.diagnostics),
+    warnings: located(plan.value.warnings),
     links: mapLinks(plan.value.links),
     claims: mapClaims(plan.value.claims),
     config,

@@ -107,6 +107,8 @@ export interface ConnectionPlan {
   readonly discovers: Discovery;
   /** Mistakes that keep this connection alone from starting (see `diagnose`). */
   readonly diagnostics: readonly Issue[];
+  /** What runs but likely wants attention (see `warn`). */
+  readonly warnings: readonly Issue[];
   /**
    * Its parameter of this id as the settings define it, known without running (see
    * `DeclaredParameter`); undefined for an id it does not define. Undefined itself for a
@@ -418,6 +420,11 @@ interface TypeBasics<S extends TObject, P> {
    * (a folder that must exist), its start checks again.
    */
   diagnose?(settings: P, connection: ParseContext): readonly Issue[];
+  /**
+   * What runs, but likely not as the author meant (a folder not there yet), paths relative to
+   * the connection: `validate` lists them and still accepts the file; `run` logs them.
+   */
+  warn?(settings: P, connection: ParseContext): readonly Issue[];
   /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
   readonly metrics?: readonly ConnectionMetric[];
   /**
@@ -477,6 +484,7 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
         servesHub: definition.servesHub === true,
         redundancyGroup: definition.redundancyGroup?.(parsed.value),
         diagnostics: definition.diagnose?.(parsed.value, connection) ?? [],
+        warnings: definition.warn?.(parsed.value, connection) ?? [],
         // Made when first asked (by the state command), not at every start.
         declared: definition.declared ? (id) => (declared ??= definition.declared?.(parsed.value) ?? (() => undefined))(id) : undefined,
         create(context) {

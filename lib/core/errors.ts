@@ -104,7 +104,7 @@ export const errorTable = {
   PB_RULE_FAILED: { status: 500, text: "A rule's pipe failed and the rule stopped; the message says why. The other rules run on." },
   PB_FILE_WRITE: {
     status: 503,
-    text: 'A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again. A folder missing at start fails the connection: create it and reload.',
+    text: 'A file the connection writes cannot be written (missing folder, no permission, full disk); it is tried again every 2 seconds and on the next write, and the connection is ok once it is saved.',
   },
   PB_STATE_UNAVAILABLE: {
     status: 503,

@@ -1,6 +1,9 @@
 /**
  * `xml-file-output`: an XML file rendered from a template on every write (R-X1–R-X5), and
- * at start from the values the hub restored (`renderAtStart`).
+ * at start from the values the hub restored (`renderAtStart`). A save that fails (a folder
+ * not there yet, no permission) leaves the connection `degraded` with the reason and is
+ * tried again every few seconds and on the next write, so the file appears with the latest
+ * values once the folder does (a share mounted after the hub started).
  *
  * Parameters:
  *   <Name>   S   write-only   one per distinct `$Name` placeholder in the template's text
@@ -9,13 +12,18 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
+import type { Subscription } from 'rxjs';
 import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
 import { XmlTemplate } from './template.ts';
 import { asWritten, type DeclaredParameter, defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
-import { HubError, reasonOf } from '../../core/errors.ts';
+import { reasonOf } from '../../core/errors.ts';
 import type { Issue } from '../../core/issue.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
+import { after } from '../../core/scheduler.ts';
+
+/** How long a failed save waits before it is tried again without a write. */
+const retryMs = 2000;
 
 const settings = Type.Object({
   filename: Type.String({ minLength: 1, description: 'The file to write; relative paths resolve against the flow file folder.' }),
@@ -34,19 +42,21 @@ export const xmlFileOutput = defineConnectionType({
   summary: 'An XML file rendered from a template at start and on every write.',
   settings,
   parse: asWritten,
-  // R-X2: `validate` shows a bad template with its line and column, and a folder that is not
-  // there; `run` starts the hub, and this connection's start fails on them with the same reason.
-  diagnose(settings, { baseDir }) {
-    const issues: Issue[] = [];
+  // R-X2: `validate` shows a bad template with its line and column; `run` starts the hub,
+  // and this connection's start fails on it with the same reason.
+  diagnose(settings) {
     try {
       XmlTemplate.parse(settings.template);
+      return [];
     } catch (error) {
-      issues.push({ path: ['template'], message: reasonOf(error).replace(/^template is /, '') });
+      return [{ path: ['template'], message: reasonOf(error).replace(/^template is /, '') }];
     }
+  },
+  // A folder not there is a write failure to retry (R-X5), not a mistake: a share is often
+  // mounted after the hub starts. `validate` says so, in case it is a typo.
+  warn(settings, { baseDir }): Issue[] {
     const folder = missingFolder(resolve(baseDir, settings.filename));
-    if (folder !== undefined)
-      issues.push({ path: ['filename'], message: `${folderMissing(folder)}; create it, or name a file in a folder that does` });
-    return issues;
+    return folder === undefined ? [] : [{ path: ['filename'], message: `${folderMissing(folder)} (yet); ${writtenOnceItDoes}` }];
   },
   declared(settings) {
     let placeholders: readonly string[] = [];
@@ -61,16 +71,39 @@ export const xmlFileOutput = defineConnectionType({
     const fields = new Map<string, OwnedParameter>();
     let template: XmlTemplate | undefined;
     let file: AtomicFile | undefined;
-    let failing = false;
+    // What keeps the connection degraded: a save that failed (tried again until it lands), or
+    // a folder found missing before any save (looked for again until it is there).
+    let trouble: 'save' | 'folder' | undefined;
+    let retry: Subscription | undefined;
+    const degrade = (kind: 'save' | 'folder', reason: string) => {
+      trouble = kind;
+      context.setStatus('degraded', reason, 'PB_FILE_WRITE');
+      retry?.unsubscribe();
+      retry = after(context.scheduler, retryMs, () => {
+        retry = undefined;
+        if (trouble === 'save') file?.save();
+        else if (trouble === 'folder') checkFolder();
+      });
+    };
+    const recover = () => {
+      retry?.unsubscribe();
+      retry = undefined;
+      if (trouble !== undefined) context.setStatus('ok');
+      trouble = undefined;
+    };
+    const checkFolder = () => {
+      const folder = missingFolder(file?.path ?? '');
+      if (folder !== undefined) degrade(trouble ?? 'folder', `${folderMissing(folder)}; ${writtenOnceItDoes}`);
+      else if (trouble === 'folder') recover();
+    };
     const report = (outcome: WriteOutcome) => {
-      if (outcome.ok) context.log.debug(`saved ${file?.path ?? ''}`);
-      if (outcome.ok && failing) {
-        failing = false;
-        context.setStatus('ok');
-      } else if (!outcome.ok) {
-        failing = true;
-        context.setStatus('degraded', `cannot write ${file?.path ?? ''}: ${outcome.reason}`, 'PB_FILE_WRITE');
+      if (outcome.ok) {
+        context.log.debug(`saved ${file?.path ?? ''}`);
+        return recover();
       }
+      const path = file?.path ?? '';
+      const folder = missingFolder(path);
+      degrade('save', folder === undefined ? `cannot write ${path}: ${outcome.reason}` : `${folderMissing(folder)}; ${writtenOnceItDoes}`);
     };
     // Used by start and by an update: placeholders that stay keep their values (R-S3), and
     // with renderAtStart the file is written from them at once, so what a graphics system
@@ -78,10 +111,6 @@ export const xmlFileOutput = defineConnectionType({
     const apply = async ({ filename, template: source, renderAtStart }: typeof settings) => {
       const parsed = XmlTemplate.parse(source); // R-X2: a bad template fails the connection
       const path = resolve(context.baseDir, filename);
-      const folder = missingFolder(path);
-      // Missing at start, it is a mistake of the settings (validate says so); missing later,
-      // it is a write failure the next write retries (R-X5).
-      if (folder !== undefined) throw new HubError('PB_FILE_WRITE', `${folderMissing(folder)}; create it, then reload or restart`);
       if (file?.path !== path) {
         await file?.flush();
         file = new AtomicFile(path, () => template?.render((name) => fields.get(name)?.value as string | undefined) ?? '', report);
@@ -98,6 +127,8 @@ export const xmlFileOutput = defineConnectionType({
           fields.set(name, context.define(name, { type: 'S', access: 'write-only', persist: true, onWrite: () => file?.save() }));
       }
       context.log.info(`${parsed.placeholders.length} placeholders, writing ${path}`);
+      // Degraded from the start when the folder is not there, never `ok` until the save fails.
+      checkFolder();
       if (renderAtStart) file?.save();
     };
     return {
@@ -108,6 +139,7 @@ export const xmlFileOutput = defineConnectionType({
       },
       async stop() {
         await file?.flush();
+        retry?.unsubscribe();
         file = undefined;
         fields.clear();
       },
@@ -123,3 +155,4 @@ function missingFolder(file: string): string | undefined {
 }
 
 const folderMissing = (folder: string) => `the folder ${folder} does not exist`;
+const writtenOnceItDoes = 'the file is written once it does';
