@@ -14,12 +14,13 @@
  * others keep running.
  */
 import type { Observable, Subscription } from 'rxjs';
+import type { ErrorCode } from '../core/errors.ts';
 import type { Access } from '../core/parameter.ts';
 import type { OwnedParameter, Parameter, SetResult } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Value, ValueType } from '../core/value.ts';
 
-export type { Observable, OwnedParameter, Parameter, Scheduler, SetResult, Value, ValueType };
+export type { ErrorCode, Observable, OwnedParameter, Parameter, Scheduler, SetResult, Value, ValueType };
 
 /**
  * The hub's log as a flow sees it: one method per level, each taking a message (and,
@@ -34,6 +35,23 @@ export interface FlowLog {
   debug(message: string, ...values: unknown[]): void;
   trace(message: string, ...values: unknown[]): void;
 }
+
+/**
+ * How a flow answers a write of a parameter it defined: nothing or `{ ok: true }` takes
+ * it; `{ ok: false, error: { code, message } }` refuses it with a code of the hub's table
+ * (docs/reference/errors.md) — the result `writeConfirmed` resolves with is either.
+ */
+export type WriteAnswer =
+  | undefined
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string } };
+
+/**
+ * Answers a write of a parameter the flow defined, with the value converted to its type and
+ * who wrote it (`http <address>`, `ws <address>`, `rule <path>`…). The writer waits for a
+ * promise; the value is stored, with the writer as who changed it, once the write is taken.
+ */
+export type WriteHandler = (value: Value, origin: string | undefined) => WriteAnswer | void | PromiseLike<WriteAnswer | void>;
 
 export interface FlowApi {
   /**
@@ -58,8 +76,18 @@ export interface FlowApi {
   watch(address: string): Observable<Value | undefined>;
   /** Converts and writes, as a client would (R-C); the result says why a write failed. */
   write(address: string, value: unknown): SetResult;
-  /** Defines `<flow id>/<id>`; read-write unless said otherwise. Removed when the flow stops. */
-  define(id: string, spec: { type: ValueType; access?: Access; initial?: Value }): OwnedParameter;
+  /**
+   * Writes as `write` does, and resolves with the answer a client would hear: at once for
+   * a value the hub holds; for a device's parameter once the device confirmed, refused or
+   * did not confirm in time (R-G1); for another hub's, once that hub answered. Never rejects.
+   */
+  writeConfirmed(address: string, value: unknown): Promise<SetResult>;
+  /**
+   * Defines `<flow id>/<id>`; read-write unless said otherwise. Removed when the flow stops.
+   * With `onWrite`, every write of it is answered by the handler (a refusal, or what a device
+   * answered through `writeConfirmed`) and stored only once taken.
+   */
+  define(id: string, spec: { type: ValueType; access?: Access; initial?: Value; onWrite?: WriteHandler }): OwnedParameter;
 }
 
 /** What a flow may hand the hub to own. */

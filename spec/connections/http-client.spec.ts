@@ -165,6 +165,105 @@ test('failures degrade the connection with the reason until the next success, an
   t.false(JSON.stringify(lines()).includes('hunter2'), 'the query is never logged');
 });
 
+/** A player as in the automation guide: a JSON status and a cue; `stop` takes it away, `start` brings it back on its port. */
+async function player(t: ExecutionContext) {
+  const state = { cue: 200 };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => (req.url?.startsWith('/api/cue') ? json(res, state.cue, {}) : json(res, 200, { current: { name: 'Intro' } })));
+  });
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const stop = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  };
+  t.teardown(() => (server.listening ? stop() : undefined));
+  return { base: `http://127.0.0.1:${port}`, state, stop, start: () => listen(port) };
+}
+
+test('a cue refused while the device was away does not keep the connection degraded: the next poll after it is back puts it to ok (R-J1)', async (t) => {
+  const device = await player(t);
+  const { log, lines } = capturedLog('warn');
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        player: {
+          type: 'http-client',
+          requests: [
+            { id: 'status', url: `${device.base}/api/status`, every: 200, extract: { clip: { pointer: '/current/name', type: 'S' } } },
+            { id: 'cue', method: 'POST', url: `${device.base}/api/cue` },
+          ],
+        },
+      },
+    },
+    { log },
+  );
+  const api = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port']}`;
+  const info = () => hub.connection('player')?.info;
+  await eventually(() => hub.graph.get('player/status/clip')?.value === 'Intro', 'the first poll');
+  await device.stop();
+  const cue = await fetch(`${api}/update?parameter=player/cue/send&value=`);
+  t.is(cue.status, 503);
+  t.is(cue.headers.get('x-patchbay-code'), 'PB_DEVICE_UNAVAILABLE');
+  t.is(info()?.status, 'degraded');
+  // A poll may fail beside it; the reason shows the latest failure, and the cue is one of those failing.
+  t.regex(info()?.reason ?? '', /: ECONNREFUSED/);
+  t.like(info()?.details?.['requests'], [{ id: 'status' }, { id: 'cue', failing: true }]);
+
+  await device.start();
+  await eventually(
+    () => info()?.status === 'ok',
+    () => `ok once the device answers polls again, not ${JSON.stringify(info())}`,
+  );
+  t.falsy(info()?.reason);
+  t.false(JSON.stringify(info()?.details).includes('failing'), 'no request is shown failing');
+
+  // A device that answers the cue with an error: the writer hears it, the status says so until the device answers again.
+  device.state.cue = 500;
+  const refused = await fetch(`${api}/update?parameter=player/cue/send&value=`);
+  t.is(refused.status, 502);
+  t.true(
+    lines().some((line) => /POST http:\/\/127\.0\.0\.1:\d+\/api\/cue: answered 500/.test(line.msg)),
+    'the failure is reported',
+  );
+  await eventually(() => info()?.status === 'ok', 'ok at the next poll');
+});
+
+test('a polled request that fails every time keeps the connection degraded with its reason, however often another succeeds (R-J1)', async (t) => {
+  const { base, seen } = await device(t, (req, res) => (req.url === '/broken' ? json(res, 500, {}) : json(res, 200, { v: 1 })));
+  const hub = await startHub(t, {
+    connections: {
+      svc: {
+        type: 'http-client',
+        requests: [
+          { id: 'broken', url: `${base}/broken`, every: 100 },
+          { id: 'fine', url: `${base}/fine`, every: 100 },
+          { id: 'once', url: `${base}/once` },
+        ],
+      },
+    },
+  });
+  const info = () => hub.connection('svc')?.info;
+  await eventually(() => info()?.status === 'degraded', 'degraded by the broken poll');
+  const statuses = new Set<string>();
+  const answered = (path: string) => seen.filter((request) => request.url === path).length;
+  const enough = answered('/fine') + 5;
+  await eventually(() => {
+    statuses.add(`${info()?.status}: ${info()?.reason}`);
+    return answered('/fine') >= enough;
+  }, 'five more answers of the fine poll');
+  // A success of another request is no news about this one: the status stays, and does not flap with every answer.
+  t.deepEqual([...statuses], [`degraded: GET ${base}/broken: answered 500`]);
+  const once = await new Promise<{ ok: boolean }>((resolve) => param(hub, 'svc/once/send').set(null, 'spec', resolve));
+  t.true(once.ok);
+  t.is(info()?.status, 'degraded', 'nor does a successful send clear it');
+});
+
 test('a 50 MiB answer is cut off at maxBodyBytes, a non-JSON answer cannot be extracted from, redirects are followed, and maxInFlight bounds the requests waiting (R-J1, R-G4)', async (t) => {
   const { base } = await device(t, (req, res) => {
     if (req.url === '/huge') {

@@ -118,6 +118,8 @@ import { map } from 'rxjs';
 
 const flow: CodeFlow = (hub) => {
   const doubled = hub.define('doubled', { type: 'F', access: 'read-only' });
+  // A write of doubler/level is answered with the answer of vars/level, which it writes.
+  hub.define('level', { type: 'F', onWrite: (value) => hub.writeConfirmed('vars/level', value) });
   return hub.watch('vars/level').pipe(map((level) => doubled.report(Number(level) * 2)));
 };
 export default flow;
@@ -159,6 +161,8 @@ export default flow;
     t.is(await hub.read('doubler/doubled'), '3', hub.log());
     t.is(await hub.write('vars/level', '4'), 'OK');
     t.is(await hub.read('doubler/doubled'), '8');
+    t.is(await hub.write('doubler/level', '5'), 'OK');
+    t.is(await hub.read('doubler/doubled'), '10');
     t.is(await hub.read('greeter/text'), 'hello from function');
     t.deepEqual(await hub.problems(), []);
     t.is(await terminate(hub), 0);

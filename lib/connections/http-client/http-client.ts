@@ -4,9 +4,11 @@
  * sent when its `send` trigger fires, and every `every` ms when given; `{{connection/
  * parameter}}` in its URL, headers and body is that parameter's value when it is sent.
  *
- * The connection is `ok` while the latest answer of every request was a success, and
- * `degraded` with the reason while one's was not (a network failure, a timeout, a status of
- * 400 or more, an answer over `maxBodyBytes`, a value `extract` did not find). What is shown
+ * The connection is `degraded` with the reason of a failure (a network failure, a timeout, a
+ * status of 400 or more, an answer over `maxBodyBytes`, a value `extract` did not find) until
+ * the device answers again: a polled request's failure until that request succeeds (it is
+ * asked again within `every`), a sent-once request's until any request succeeds (nothing
+ * asks it again, and its writer heard the failure). What is shown
  * of a request — in `/connections`, in reasons, in the log — is its method and its URL
  * without user info or query, never its headers or body: that is where secrets go.
  *
@@ -255,6 +257,18 @@ export const httpClient = defineConnectionType({
       context.setStatus(Status.Degraded, `${latest}${more}`, 'PB_DEVICE_UNAVAILABLE');
     };
 
+    /**
+     * The device answered: this request's failure is over, and so is every failure of a
+     * request sent only on demand, which no poll would ever clear (R-J1 "until the next
+     * success"). A polled request's failure stays until its own next answer: it says what
+     * fails now, and does not flap with every success of another request.
+     */
+    const succeeded = (request: Request): void => {
+      failing.delete(request.id);
+      for (const other of requests) if (other.every === undefined) failing.delete(other.id);
+      showStatus();
+    };
+
     /** A template with each `{{address}}` replaced by that parameter's text; fails on an unknown value. */
     const fill = (template: Template, encode: (text: string) => string): string => {
       let text = template.parts[0] as string;
@@ -342,8 +356,7 @@ export const httpClient = defineConnectionType({
           redirect: 'follow',
         });
         answered(request, response.status, await readBody(response, controller));
-        failing.delete(request.id);
-        showStatus();
+        succeeded(request);
         return undefined;
       } catch (error) {
         if (stopped) return new HubError('PB_DEVICE_UNAVAILABLE', 'the connection stopped');

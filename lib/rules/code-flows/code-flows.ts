@@ -5,6 +5,7 @@ import { isConnectionId } from '../../core/address.ts';
 import { HubError, reasonOf } from '../../core/errors.ts';
 import type { Graph } from '../../core/graph.ts';
 import type { Logger } from '../../core/log.ts';
+import type { OwnedParameter, SetResult } from '../../core/parameter.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import type { Value } from '../../core/value.ts';
 import type { CodeFlow, FlowApi, FlowOutput } from '../flow-api.ts';
@@ -13,6 +14,7 @@ import { flowIdOf } from './flow-id.ts';
 import { FlowParameter, type Guarded, OwnedFlowParameter } from './flow-parameter.ts';
 import { loadFailure, ModuleLoader } from './module-loader.ts';
 import { current, type RunningFlow, within } from './running-flow.ts';
+import { answeredBy } from './write-handler.ts';
 
 export interface CodeFlowsOptions {
   readonly graph: Graph;
@@ -260,9 +262,25 @@ export class CodeFlows {
       value: (address) => graph.get(address)?.value,
       watch: (address) => within(flow, this.watched(flow, address)),
       write: (address, value) => guarded(address, () => graph.write(address, value, origin)),
-      define: (parameterId, { type, access = 'read-write', initial }) => {
-        const defined = graph.define(flow.id, parameterId, initial === undefined ? { type, access } : { type, access, initial });
+      writeConfirmed: (address, value) =>
+        new Promise<SetResult>((resolve) => {
+          // Only a parameter written through (a device's, another hub's) answers later; the others have answered.
+          const later = graph.get(address)?.remote === true;
+          const written = guarded(address, () => graph.write(address, value, origin, resolve));
+          if (!written.ok || !later) resolve(written);
+        }),
+      define: (parameterId, { type, access = 'read-write', initial, onWrite }) => {
+        let owned: OwnedParameter | undefined;
+        // A parameter whose writes the flow answers is this hub's own, answered later as a device's is.
+        const answered = onWrite && { device: true, forward: answeredBy(onWrite, flow, (value, by) => owned?.report(value, by)) };
+        const defined = graph.define(flow.id, parameterId, {
+          type,
+          access,
+          ...(initial === undefined ? {} : { initial }),
+          ...answered,
+        });
         if (!defined.ok) throw defined.error;
+        owned = defined.value;
         return new OwnedFlowParameter(defined.value, flow, guarded, origin);
       },
     };

@@ -1,4 +1,4 @@
-import type { OwnedParameter, Parameter, SetResult } from '../../core/parameter.ts';
+import type { Answered, OwnedParameter, Parameter, SetResult } from '../../core/parameter.ts';
 import { type RunningFlow, within } from './running-flow.ts';
 
 export type Guarded = (address: string, write: () => SetResult) => SetResult;
@@ -52,8 +52,8 @@ export class FlowParameter<P extends Parameter = Parameter> implements Parameter
   get changes$(): Parameter['changes$'] {
     return within(this.flow, this.parameter.changes$);
   }
-  set(raw: unknown, origin = this.origin): SetResult {
-    return this.guarded(this.address, () => this.parameter.set(raw, origin));
+  set(raw: unknown, origin = this.origin, answered?: Answered): SetResult {
+    return this.guarded(this.address, () => this.parameter.set(raw, origin, answered));
   }
 }
 
