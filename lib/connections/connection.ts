@@ -305,6 +305,12 @@ export interface HubServices {
   readonly connectionMetrics: readonly TypedConnectionMetric[];
   /** The key that signs browsers' session cookies now (R-H11): kept in the state folder when there is one. */
   signInKey(): Buffer;
+  /**
+   * Runs `work` once the hub serves (at once when it does): its start is over, every
+   * connection started and, unless it is a standby, its code flows and rules run. A client
+   * answered before then could hear `OK` for a write whose rules never saw it.
+   */
+  whenServing(work: () => void): void;
   /** The hub's side of a redundancy group (R-B1–B5): what the mqtt connection of a group drives. */
   readonly redundancy: Redundancy;
 }

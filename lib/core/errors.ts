@@ -83,6 +83,10 @@ export const errorTable = {
     status: 503,
     text: 'The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.',
   },
+  PB_STARTING: {
+    status: 503,
+    text: 'The hub is starting: its connections, code flows and rules are not all running yet, so a request now could be answered before the rules that follow it run. Try again in a moment (the answer has Retry-After), or wait for /readyz.',
+  },
   PB_TLS: {
     status: 503,
     text: 'The rest-api cannot serve TLS: its `cert` or `key` file is missing or unreadable, the two do not match, or the key needs a passphrase that the variable named by `passphraseEnv` does not hold.',

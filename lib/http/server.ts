@@ -11,7 +11,7 @@ import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
 import { fullAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
-import { answerHead, type Tally, tallyIn, jsonClient, sendEmpty, sendOk, withPolicy } from './respond.ts';
+import { answerHead, type CodedError, jsonClient, sendEmpty, sendError, sendOk, type Tally, tallyIn, withPolicy } from './respond.ts';
 import {
   answerFault,
   getOther,
@@ -67,6 +67,13 @@ export interface RestServerOptions {
   readonly rules: () => readonly ListedRule[];
   /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
   readonly settled?: (done: () => void) => void;
+  /**
+   * Calls back once the hub serves: every connection started, and its code flows and rules
+   * running (a standby: its connections). Until then every request and WebSocket upgrade is
+   * answered 503 PB_STARTING, so no client hears `OK` for a write whose rules have not run
+   * (R-S4, R-R1). Absent: the server serves from the moment it listens.
+   */
+  readonly whenServing?: (work: () => void) => void;
   /** The hub's redundancy group, while it is in one (R-B1): `/update` waits for the broker on the active hub, `/failover` asks it. */
   readonly group?: () => GroupView | undefined;
   readonly scheduler: Scheduler;
@@ -127,11 +134,15 @@ export class RestServer {
   private readonly tallies = new Map<string, Tally>();
   private listening: AcceptGuard | undefined;
   private stopped = false;
+  /** False until the hub serves (`whenServing`): requests meanwhile are answered 503 PB_STARTING. */
+  private serving: boolean;
   private readonly edge: Edge;
   private readonly webSocketRoute: WebSocketRoute;
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
     const { graph, files, connections, problems, rules, log, settled, group } = options;
+    this.serving = options.whenServing === undefined;
+    options.whenServing?.(() => (this.serving = true));
     this.edge = new Edge({
       auth: options.auth,
       allowedOrigins: options.allowedOrigins ?? [],
@@ -177,7 +188,7 @@ export class RestServer {
       log,
       refusals,
       ...(options.connectionChanges$ ? { connectionChanges$: options.connectionChanges$ } : {}),
-      admit: (res, req) => this.edge.admitted(res, req, true, true),
+      admit: (res, req) => (this.serving ? this.edge.admitted(res, req, true, true) : notServing(res, req, true)),
     });
     // The ws route comes first: this uWS build crashes when publishing before one exists.
     this.webSocketRoute.register(this.app);
@@ -280,6 +291,7 @@ export class RestServer {
       try {
         tallyIn(res, tally);
         if (head) answerHead(res);
+        if (!this.serving) return void notServing(res, req, false);
         const access = this.edge.admitted(res, req, changesState, false);
         if (access) handler(res, req, context, access);
       } catch (error) {
@@ -293,6 +305,14 @@ export class RestServer {
     this.tallies.set(route, tally);
     return tally;
   }
+}
+
+const STARTING: CodedError = { code: 'PB_STARTING', message: 'the hub is starting; try again in a moment' };
+
+/** The answer to a request that came before the hub serves: 503 with Retry-After; an upgrade is closed after it. */
+function notServing(res: HttpResponse, req: HttpRequest, upgrade: boolean): undefined {
+  sendError(res, STARTING, jsonClient(req), { headers: [['Retry-After', '1']], close: upgrade });
+  return undefined;
 }
 
 /** An app serving TLS with `files`, checked first: uWS would say no more than that construction failed. */

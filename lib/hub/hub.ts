@@ -106,6 +106,9 @@ export class Hub {
   /** True while connections, code flows and rules all run; work waiting for that meanwhile. */
   private running = false;
   private untilRunning: (() => void)[] = [];
+  /** True once `start` is over (see `HubServices.whenServing`); work waiting for that meanwhile. */
+  private serving = false;
+  private untilServing: (() => void)[] = [];
 
   /** Problems of rules as they happen: missing addresses, failed writes, cut loops. */
   readonly ruleProblems$: Observable<RuleProblem>;
@@ -245,6 +248,8 @@ export class Hub {
     if (this.group !== undefined) this.role = 'standby';
     for (const runner of this.runningHere()) await runner.start();
     const rules = this.role === 'standby' ? 0 : await this.startLogic();
+    this.serving = true;
+    for (const work of this.untilServing.splice(0)) work();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
     const group = this.group === undefined ? '' : `, a standby of group ${this.group} until its mqtt connection hears which hub is active`;
     this.log.info(
@@ -384,6 +389,10 @@ export class Hub {
     rules: () => this.rules(),
     counts: () => this.counts(),
     signInKey: () => this.signInKey(),
+    whenServing: (work) => {
+      if (this.serving) work();
+      else this.untilServing.push(work);
+    },
     connectionMetrics: connectionTypes.flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
     redundancy: this.redundancy(),
   };

@@ -18,20 +18,24 @@ interface Running {
 // These specs start and kill real hubs one after the other (test.serial): several at once
 // on a two-core machine made their start times, not the hub, what was measured.
 
-/** Runs `patchbay run` on a flow file as a real process and resolves once it listens. */
-async function run(t: ExecutionContext, flow: string, ...args: string[]): Promise<Running> {
+/**
+ * Runs `patchbay run` on a flow file as a real process and resolves once it listens, and
+ * unless `until` says otherwise, once it runs.
+ */
+async function run(t: ExecutionContext, flow: string, { until = 'running' }: { until?: 'listening' | 'running' } = {}, ...args: string[]) {
   const child = spawn(process.execPath, [bin, 'run', flow, '--log-format', 'json', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   t.teardown(() => void child.kill('SIGKILL'));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const listening = () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
   await eventually(
-    () => log.includes('"msg":"running:'),
+    () => (until === 'running' ? log.includes('"msg":"running:') : listening() !== undefined),
     () => `the hub to start (log so far: ${log})`,
     startBound,
   );
-  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
-  return { child, port, base: `http://127.0.0.1:${port}`, exited };
+  const port = Number(listening());
+  return { child, port, base: `http://127.0.0.1:${port}`, exited } satisfies Running;
 }
 
 async function kill(running: Running): Promise<void> {
@@ -88,6 +92,49 @@ test.serial('every answered HTTP write survives SIGKILL right after the last ans
   await kill(second);
 });
 
+test.serial(
+  'a rule write survives SIGKILL right after the answer that caused it, also for the first write a starting hub answers (R-S4)',
+  async (t) => {
+    const flow = await flowFile({
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        desk: { type: 'dummy', parameters: 'fader,I,0' },
+        mixer: { type: 'dummy', parameters: 'gain,S,unset' },
+      },
+      rules: [{ source: 'desk/fader', destinations: ['mixer/gain'], pipe: [{ format: '$VALUE dB' }] }],
+      // A code flow whose module takes a while to load holds the hub's start open after the
+      // rest-api listens and before the rules run: a client may reach the hub meanwhile.
+      flows: ['slow-to-load.mjs'],
+    });
+    await writeFile(
+      join(flow, '../slow-to-load.mjs'),
+      'await new Promise((resolve) => setTimeout(resolve, 300));\nexport default () => {};\n',
+    );
+    let refused = 0;
+    for (let round = 1; round <= 3; round++) {
+      const starting = await run(t, flow, { until: 'listening' });
+      // Written the moment the hub answers, then killed at once.
+      let answer: Response;
+      for (;;) {
+        answer = await fetch(`${starting.base}/update?parameter=desk/fader&value=${round}`, { headers: { accept: 'application/json' } });
+        if (answer.status !== 503) break;
+        t.like(await answer.json(), { ok: false, code: 'PB_STARTING' });
+        t.is(answer.headers.get('retry-after'), '1');
+        refused++;
+      }
+      starting.child.kill('SIGKILL');
+      await starting.exited;
+      t.is(answer.status, 200, `round ${round}`);
+      const again = await run(t, flow);
+      const after = await values(again.base);
+      t.is(after['desk/fader'], round, `round ${round}: the source`);
+      t.is(after['mixer/gain'], `${round} dB`, `round ${round}: the rule's destination`);
+      await kill(again);
+    }
+    t.log(`${refused} writes answered 503 while the hubs started`);
+  },
+);
+
 test.serial('a timer started for 3 s survives a restart after 1 s and fires near its deadline', async (t) => {
   const flow = await flowFile({
     connections: {
@@ -130,7 +177,7 @@ test.serial('--state none starts from the defaults and keeps nothing', async (t)
   const keeping = await run(t, flow);
   await fetch(`${keeping.base}/update?parameter=vars/p1&value=11`);
   await kill(keeping);
-  const without = await run(t, flow, '--state', 'none');
+  const without = await run(t, flow, {}, '--state', 'none');
   t.is((await values(without.base))['vars/p1'], 0);
   await fetch(`${without.base}/update?parameter=vars/p1&value=22`);
   await kill(without);

@@ -218,6 +218,7 @@ export const restApi = defineConnectionType({
           counts: context.hub.counts,
           connectionMetrics: context.hub.connectionMetrics,
           ...(context.settled ? { settled: context.settled } : {}),
+          whenServing: context.hub.whenServing,
           group: () => context.hub.redundancy.current,
           scheduler: context.scheduler,
           log: context.log,
