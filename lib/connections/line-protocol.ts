@@ -622,6 +622,7 @@ export function defineLineType<S extends TObject>(definition: {
   readonly summary: string;
   readonly settings: S;
   readonly claims?: (settings: LineTypeSettings<S>) => readonly Claim[];
+  readonly pathsAsWritten?: (settings: LineTypeSettings<S>) => readonly string[];
   /** The transport, as these settings make it. */
   open(settings: LineTypeSettings<S>, streams: FrameStreams): LineTransport;
 }): ConnectionType {
@@ -632,6 +633,7 @@ export function defineLineType<S extends TObject>(definition: {
     parse: (written) => parseLine(written as Parsed<S> & LineSettingsWritten),
     links: noLinks,
     ...(definition.claims ? { claims: definition.claims } : {}),
+    ...(definition.pathsAsWritten ? { pathsAsWritten: definition.pathsAsWritten } : {}),
     declared: (parsed) => declaredLines(parsed),
     metrics: lineMetrics(definition.type),
     create(context, parsed) {

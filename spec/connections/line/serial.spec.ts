@@ -81,3 +81,15 @@ withSocat(
     device.close();
   },
 );
+
+test('a serial port that is not there: /connections shows its path as the flow file writes it, not relative to the flow file folder', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-serial-'));
+  const path = join(dir, 'usb-adapter');
+  const { hub, base } = await serve(t, {}, { gpio: { type: 'serial', path, parameters: ['in/1,B'] } });
+  await eventually(() => hub.connection('gpio')?.info.status === 'degraded', 'degraded while the port is missing');
+  const served = (await (await fetch(`${base}/connections`)).json()) as { id: string; reason?: string; details?: { path?: string } }[];
+  const gpio = served.find((connection) => connection.id === 'gpio');
+  t.true(gpio?.reason?.startsWith(`${path}: `), `the reason names ${path}: ${gpio?.reason}`);
+  t.false(gpio?.reason?.includes('..'), 'no path relative to the flow file folder, which the hub does not open');
+  t.is(gpio?.details?.path, path);
+});
