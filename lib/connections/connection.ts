@@ -103,6 +103,11 @@ export interface ConnectionPlan {
   readonly links: readonly Link[];
   /** What it holds exclusively while it runs, for the flow file's check that no two connections hold one thing. */
   readonly claims: readonly Claim[];
+  /**
+   * Paths it opens as its settings write them (a serial port), which served messages show as
+   * written rather than relative to the flow file folder (see `relativePaths`).
+   */
+  readonly pathsAsWritten: readonly string[];
   /** What it finds only while running (see `Discovery`). */
   readonly discovers: Discovery;
   /** Mistakes that keep this connection alone from starting (see `diagnose`). */
@@ -415,6 +420,8 @@ interface TypeBasics<S extends TObject, P> {
   links?(settings: P): readonly Link[];
   /** What it holds alone while running (see `Claim`). */
   claims?(settings: P): readonly Claim[];
+  /** Paths it opens as written, not resolved against the flow file folder (see `ConnectionPlan.pathsAsWritten`). */
+  pathsAsWritten?(settings: P): readonly string[];
   /** What it finds only while running (see `Discovery`); nothing when absent. */
   discovers?(settings: P): Partial<Discovery>;
   /** The redundancy group its settings put the hub in (R-B1); none when absent. */
@@ -486,6 +493,7 @@ export function defineConnectionType<S extends TObject, P = Parsed<S>>(definitio
         },
         links: definition.links?.(parsed.value) ?? [],
         claims: definition.claims?.(parsed.value) ?? [],
+        pathsAsWritten: definition.pathsAsWritten?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
         servesHub: definition.servesHub === true,
         redundancyGroup: definition.redundancyGroup?.(parsed.value),

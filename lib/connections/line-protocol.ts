@@ -7,8 +7,10 @@
  * Frames are text in the connection's `encoding` (see `framing.ts`). Each received frame is
  * tried against the `receive` patterns in order (RE2, as every user expression in the hub);
  * the first that matches sets the parameters its `set` names, with `$name` standing for the
- * pattern's named group. A frame no pattern matches is counted and logged at debug level.
- * A write sends the frame of its parameter's `send` entry, `$VALUE` standing for the value,
+ * pattern's named group (for each match of its `each` pattern, when it has one: the lines of
+ * a block). A frame no pattern matches is counted and logged at debug level.
+ * A write sends the frame of its parameter's `send` entry, `$VALUE` standing for the value
+ * (and `$1` for the number of a range the entry's parameter has, `out/{0..39}`),
  * and is answered once the transport took it (devices of this kind confirm nothing); its
  * value is then the parameter's, as the device says nothing back (R-G1). Nothing is sent at
  * start, restored values included (R-G3); polls run while the link is up.
@@ -20,7 +22,7 @@ import { HubError } from '../core/errors.ts';
 import type { ConnectionMetric } from '../core/counts.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import { Access } from '../core/parameter.ts';
-import { compileRegex, type GroupPattern } from '../core/regex.ts';
+import { compileRegex, type GroupPattern, regexLimits } from '../core/regex.ts';
 import { changeClockOf, every } from '../core/scheduler.ts';
 import { SparseLog } from '../core/sparse-log.ts';
 import type { Value } from '../core/value.ts';
@@ -32,6 +34,7 @@ import { DeviceParameters } from './device-parameters.ts';
 import { bytesOf, type Encoding, type Framing, type FramingOptions, Framer, notHex, wireFrame } from './framing.ts';
 import { Overruns } from './overruns.ts';
 import { type ParameterLines, parseParameterLines } from './parameter-lines.ts';
+import { expandRanges, fillRangeNumbers, hasRange, MAX_RANGE_NAMES, unknownRangeReference } from './ranges.ts';
 
 export const DEFAULT_DELIMITER = '\r\n';
 
@@ -40,7 +43,7 @@ export const lineSettings = {
   parameters: withDefault(
     Type.Union([Type.String(), Type.Array(Type.String())], {
       description:
-        "The device's parameters, one per line as a dummy has them: <parameter id>[,<type>[,<default value>]]. A parameter that a `send` entry names takes writes; the others are read-only.",
+        "The device's parameters, one per line as a dummy has them: <parameter id>[,<type>[,<default value>]]; out/{0..39},I declares out/0 … out/39. A parameter that a `send` entry names takes writes; the others are read-only.",
     }),
     '',
   ),
@@ -90,6 +93,13 @@ export const lineSettings = {
             minLength: 1,
             description: 'An RE2 expression tried on each frame, unanchored: (?P<name>…) or (?<name>…) are named groups.',
           }),
+          each: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description:
+                'An RE2 expression tried on the whole frame once `match` matched it: `set` applies for each of its matches, with its named groups beside those of `match` (the lines of a block: "(?m)^(?P<dst>\\d+) (?P<src>\\d+)$").',
+            }),
+          ),
           set: Type.Record(Type.String(), Type.String(), {
             description:
               'Parameter id → value, when the frame matches; $name in either stands for the named group (an id with $name names the parameter by what the frame says). "" fires a trigger.',
@@ -105,9 +115,13 @@ export const lineSettings = {
     Type.Array(
       Type.Object(
         {
-          parameter: Type.String({ minLength: 1, description: 'The parameter whose accepted writes send this frame.' }),
+          parameter: Type.String({
+            minLength: 1,
+            description: 'The parameter whose accepted writes send this frame; with a range (out/{0..39}), each parameter of the range.',
+          }),
           frame: Type.String({
-            description: 'The frame as written on the wire (with its delimiter: "VOL $VALUE\\r\\n"); $VALUE stands for the written value.',
+            description:
+              'The frame as written on the wire (with its delimiter: "VOL $VALUE\\r\\n"); $VALUE stands for the written value, $1 for the number of the parameter\'s first range ($2 the second\'s).',
           }),
           values: Type.Optional(
             Type.Record(Type.String(), Type.String(), {
@@ -149,7 +163,7 @@ export interface LineSettingsWritten {
   readonly encoding: Encoding;
   readonly maxFrameBytes: number;
   readonly maxFramesPerSecond: number;
-  readonly receive: readonly { readonly match: string; readonly set: Readonly<Record<string, string>> }[];
+  readonly receive: readonly { readonly match: string; readonly each?: string; readonly set: Readonly<Record<string, string>> }[];
   readonly send: readonly { readonly parameter: string; readonly frame: string; readonly values?: Readonly<Record<string, string>> }[];
   readonly poll: readonly { readonly frame: string; readonly every: number }[];
   readonly timeout: number;
@@ -180,6 +194,8 @@ export interface LineProtocol extends FramingOptions {
   readonly parameters: ParameterLines;
   readonly receivers: readonly {
     readonly pattern: GroupPattern;
+    /** Applies `set` once for each of its matches; its groups come before those of `pattern`. */
+    readonly each?: GroupPattern;
     readonly set: readonly { readonly id: Filled; readonly value: Filled }[];
   }[];
   /** The send entry of each parameter that takes writes. */
@@ -253,10 +269,17 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
 
   const receivers: LineProtocol['receivers'][number][] = [];
   settings.receive.forEach((entry, index) => {
-    // Hex frames are lowercase digits; a pattern written in capitals should find them all the same.
-    const compiled = compileRegex(encoding === 'hex' ? `(?i)${entry.match}` : entry.match);
-    if (!compiled.ok) return void issues.push({ path: ['receive', index, 'match'], message: compiled.error.message });
-    const groups = new Set(compiled.value.names);
+    const compile = (key: 'match' | 'each', source: string) => {
+      // Hex frames are lowercase digits; a pattern written in capitals should find them all the same.
+      const compiled = compileRegex(encoding === 'hex' ? `(?i)${source}` : source);
+      if (!compiled.ok) issues.push({ path: ['receive', index, key], message: patternMistake(compiled.error.message, source) });
+      return compiled.ok ? compiled.value : undefined;
+    };
+    const pattern = compile('match', entry.match);
+    const each = entry.each === undefined ? undefined : compile('each', entry.each);
+    if (!pattern || (entry.each !== undefined && !each)) return;
+    const names = [...(each?.names ?? []), ...pattern.names];
+    const groups = new Set(names);
     const set = Object.entries(entry.set).map(([id, value]) => ({ id: templateOf(id), value: templateOf(value) }));
     for (const [position, { id, value }] of set.entries()) {
       const key = Object.keys(entry.set)[position] as string;
@@ -266,31 +289,52 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
             path: ['receive', index, 'set', key],
             message: `$${name} is not a named group of the pattern (${[...groups].map((g) => `$${g}`).join(', ') || 'it has none'})`,
           });
-      if (id.names.length === 0 && !known(key))
+      if (id.names.length === 0 && hasRange(key))
+        issues.push({
+          path: ['receive', index, 'set', key],
+          message: `a received frame names its parameter with a named group ("out/$dst"), not a range`,
+        });
+      else if (id.names.length === 0 && !known(key))
         issues.push({ path: ['receive', index, 'set', key], message: `no parameter "${key}" in parameters` });
     }
-    const { names } = compiled.value;
     receivers.push({
-      pattern: compiled.value,
+      pattern,
+      ...(each ? { each } : {}),
       set: set.map(({ id, value }) => ({ id: filledOf(id, names), value: filledOf(value, names) })),
     });
   });
 
   const sends = new Map<string, { frame: Template; values: Readonly<Record<string, string>> }>();
+  let rangeNamesLeft = MAX_RANGE_NAMES;
   settings.send.forEach((entry, index) => {
-    if (!known(entry.parameter))
-      issues.push({ path: ['send', index, 'parameter'], message: `no parameter "${entry.parameter}" in parameters` });
-    else if (sends.has(entry.parameter))
-      issues.push({ path: ['send', index, 'parameter'], message: `"${entry.parameter}" has a send entry already` });
-    const frame = templateOf(entry.frame);
-    const unknown = frame.names.filter((name) => name !== 'VALUE');
+    const names = expandRanges(entry.parameter, rangeNamesLeft);
+    if (typeof names === 'string') return void issues.push({ path: ['send', index, 'parameter'], message: names });
+    rangeNamesLeft -= names.length;
+    const unknown = names.filter(({ text }) => !known(text)).map(({ text }) => text);
     if (unknown.length > 0)
+      issues.push({ path: ['send', index, 'parameter'], message: `no parameter "${unknown[0]}" in parameters${more(unknown)}` });
+    const repeated = names.filter(({ text }) => sends.has(text)).map(({ text }) => text);
+    if (repeated.length > 0)
+      issues.push({ path: ['send', index, 'parameter'], message: `"${repeated[0]}" has a send entry already${more(repeated)}` });
+    // Without a range a `$1` is the text it always was; with one it is the range's number.
+    const ranges = names[0]?.numbers.length ?? 0;
+    const beyond = ranges > 0 ? unknownRangeReference(entry.frame, ranges) : undefined;
+    if (beyond)
+      return void issues.push({
+        path: ['send', index, 'frame'],
+        message: `${beyond} is no range of "${entry.parameter}", which has ${ranges === 1 ? 'one ($1)' : `${ranges} ($1 to $${ranges})`}`,
+      });
+    const frames = names.map(({ text, numbers }) => ({ id: text, frame: templateOf(fillRangeNumbers(entry.frame, numbers)) }));
+    const first = frames[0];
+    const frame = first?.frame ?? templateOf(entry.frame);
+    const notValue = frame.names.filter((name) => name !== 'VALUE');
+    if (notValue.length > 0)
       issues.push({
         path: ['send', index, 'frame'],
-        message: `$${unknown[0]} is not known here: a frame may hold $VALUE (and $$ for a dollar sign)`,
+        message: `$${notValue[0]} is not known here: a frame may hold $VALUE, $1 for the number of a range in its parameter (and $$ for a dollar sign)`,
       });
-    if (typeOf(entry.parameter) === 'T' && frame.names.length > 0)
-      issues.push({ path: ['send', index, 'frame'], message: `"${entry.parameter}" is a trigger, which has no value for $VALUE` });
+    if (typeOf(first?.id ?? '') === 'T' && frame.names.length > 0)
+      issues.push({ path: ['send', index, 'frame'], message: `"${first?.id}" is a trigger, which has no value for $VALUE` });
     if (encoding === 'hex') {
       const literal = notHex(frame.parts.join(''));
       if (literal) issues.push({ path: ['send', index, 'frame'], message: literal });
@@ -299,7 +343,7 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
         if (problem) issues.push({ path: ['send', index, 'values', text], message: problem });
       }
     }
-    sends.set(entry.parameter, { frame, values: entry.values ?? {} });
+    for (const { id, frame } of frames) sends.set(id, { frame, values: entry.values ?? {} });
   });
 
   const options: FramingOptions = { framing, encoding, maxFrameBytes: settings.maxFrameBytes };
@@ -316,6 +360,22 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
     maxFramesPerSecond: settings.maxFramesPerSecond,
     timeout: settings.timeout,
   });
+}
+
+/**
+ * What is wrong with a receive pattern; past the bounds every user expression has (R-H9),
+ * with how a line protocol stays within them.
+ */
+function patternMistake(message: string, source: string): string {
+  const tooLarge = source.length > regexLimits.maxLength || message.includes('instructions');
+  return tooLarge
+    ? `${message}. A pattern matches one thing: name the parameter with a named group ("dest/$dst") rather than a group for each, and read a block of many lines with \`each\` (one line's pattern, applied to every line)`
+    : message;
+}
+
+/** ` (and 3 more)` after the first of several names that share a mistake. */
+function more(names: readonly string[]): string {
+  return names.length > 1 ? ` (and ${names.length - 1} more)` : '';
 }
 
 /** The delimiter's bytes; a hex one that is not hex (a mistake `parseLineProtocol` names) stands in as CR LF. */
@@ -456,7 +516,8 @@ export class LineDevice implements FrameStreams {
       const groups = receiver.pattern.groups(text);
       if (!groups) continue;
       this.counts.matched++;
-      for (const { id, value } of receiver.set) this.set(fillGroups(id, groups), fillGroups(value, groups), text);
+      const found = receiver.each ? receiver.each.everyGroups(text).map((line) => [...line, ...groups]) : [groups];
+      for (const all of found) for (const { id, value } of receiver.set) this.set(fillGroups(id, all), fillGroups(value, all), text);
       return;
     }
     this.counts.unmatched++;
@@ -561,6 +622,7 @@ export function defineLineType<S extends TObject>(definition: {
   readonly summary: string;
   readonly settings: S;
   readonly claims?: (settings: LineTypeSettings<S>) => readonly Claim[];
+  readonly pathsAsWritten?: (settings: LineTypeSettings<S>) => readonly string[];
   /** The transport, as these settings make it. */
   open(settings: LineTypeSettings<S>, streams: FrameStreams): LineTransport;
 }): ConnectionType {
@@ -571,6 +633,7 @@ export function defineLineType<S extends TObject>(definition: {
     parse: (written) => parseLine(written as Parsed<S> & LineSettingsWritten),
     links: noLinks,
     ...(definition.claims ? { claims: definition.claims } : {}),
+    ...(definition.pathsAsWritten ? { pathsAsWritten: definition.pathsAsWritten } : {}),
     declared: (parsed) => declaredLines(parsed),
     metrics: lineMetrics(definition.type),
     create(context, parsed) {

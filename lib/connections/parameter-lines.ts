@@ -10,6 +10,7 @@ import { Access } from '../core/parameter.ts';
 import { TextIndex } from '../core/text-index.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
 import { checked } from './connection.ts';
+import { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
 
 /**
  * One parsed line, which is also the spec of its parameter: a connection of a million
@@ -27,7 +28,8 @@ export interface ParameterLines extends ParameterTable {
 
 /**
  * Parses the `parameters` setting. Every bad line is reported with its line number (and,
- * for the array form, its index), so one pass shows every mistake.
+ * for the array form, its index), so one pass shows every mistake. An id with a range
+ * (`out/{0..39},I`) declares one parameter for each of its numbers, alike (see `ranges.ts`).
  */
 export function parseParameterLines(parameters: string | readonly string[]): Checked<ParameterLines> {
   const texts = typeof parameters === 'string' ? parameters.split(/\r?\n/) : parameters;
@@ -37,21 +39,33 @@ export function parseParameterLines(parameters: string | readonly string[]): Che
   /** The ids of the lines with a valid one, and those lines' indices: repeats are looked for once, at the end. */
   const ids: string[] = [];
   const idLines: number[] = [];
+  let rangeNamesLeft = MAX_RANGE_NAMES;
+  /** Takes one parameter of line `index`; false when the line is wrong (its mistake noted). */
+  const declare = (id: string, letter: string, defaultText: string | undefined, index: number): boolean => {
+    const checkedId = checkParameterId(id);
+    const line = checkedId.ok ? lineOf(id, letter, defaultText) : checkedId.error.message;
+    if (checkedId.ok) {
+      ids.push(id);
+      idLines.push(index);
+    }
+    if (typeof line === 'string') mistakes.set(index, line);
+    else lines.push(line);
+    return typeof line !== 'string';
+  };
   texts.forEach((text, index) => {
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const firstComma = trimmed.indexOf(',');
     const secondComma = firstComma < 0 ? -1 : trimmed.indexOf(',', firstComma + 1);
-    const id = (firstComma < 0 ? trimmed : trimmed.slice(0, firstComma)).trim();
-    const checkedId = checkParameterId(id);
-    if (!checkedId.ok) return void mistakes.set(index, checkedId.error.message);
-    ids.push(id);
-    idLines.push(index);
+    const written = (firstComma < 0 ? trimmed : trimmed.slice(0, firstComma)).trim();
     const letter =
       (firstComma < 0 ? '' : trimmed.slice(firstComma + 1, secondComma < 0 ? undefined : secondComma)).trim().toUpperCase() || 'S';
-    const line = lineOf(id, letter, secondComma < 0 ? undefined : trimmed.slice(secondComma + 1).trim());
-    if (typeof line === 'string') mistakes.set(index, line);
-    else lines.push(line);
+    const defaultText = secondComma < 0 ? undefined : trimmed.slice(secondComma + 1).trim();
+    if (!hasRange(written)) return void declare(written, letter, defaultText, index);
+    const names = expandRanges(written, rangeNamesLeft);
+    if (typeof names === 'string') return void mistakes.set(index, names);
+    rangeNamesLeft -= names.length;
+    for (const { text } of names) if (!declare(text, letter, defaultText, index)) return;
   });
   // A repeated id is that line's mistake, whatever else is wrong with it. The same index
   // finds the parameters once they are defined, when every line is valid.

@@ -16,23 +16,39 @@ const end = `\\s'"\`()\\[\\]{},;:`;
  * any other token starting with `/<entry>` where `<entry>` is one of `roots`, the entries
  * of this machine's root folder (`/home`, `/tmp`, `/srv` …). HTTP paths such as
  * `/parameters` name no root entry and stay. `file://` URLs are taken as their paths.
+ * A path in `asWritten` (one the flow file writes and the hub opens as written, a serial
+ * port) stays as it is: relative to the folder it would name a file the hub never opens.
  */
-export function relativePaths(folder: string, roots: readonly string[]): (text: string) => string {
+export function relativePaths(folder: string, roots: readonly string[], asWritten: readonly string[] = []): (text: string) => string {
   const rel = (path: string) => relative(folder, path) || '.';
   const fileUrls = new RegExp(`file://[^${end}]+`, 'g');
   const inFolder = new RegExp(`${escapeRegex(folder)}(?=/|[${end}]|$)[^${end}]*`, 'g');
   const entries = roots.map(escapeRegex).join('|');
   const anywhere = entries ? new RegExp(`(?<=^|[${end}])/(?:${entries})(?=/|[${end}]|$)[^${end}]*`, 'g') : undefined;
+  const rewrite = (text: string) => {
+    const result = isAbsolute(folder) ? text.replace(inFolder, rel) : text;
+    return anywhere ? result.replace(anywhere, rel) : result;
+  };
+  // Longest first, so a kept path is never cut short by another that begins it.
+  const keptPaths = [...new Set(asWritten)].sort((a, b) => b.length - a.length).map(escapeRegex);
+  const kept = keptPaths.length > 0 ? new RegExp(`(?<=^|[${end}])(?:${keptPaths.join('|')})(?=[${end}]|$)`, 'g') : undefined;
   return (text) => {
-    let result = text.replace(fileUrls, (url) => {
+    const result = text.replace(fileUrls, (url) => {
       try {
         return fileURLToPath(url);
       } catch {
         return url;
       }
     });
-    if (isAbsolute(folder)) result = result.replace(inFolder, rel);
-    return anywhere ? result.replace(anywhere, rel) : result;
+    if (!kept) return rewrite(result);
+    // Only the text between the kept paths is rewritten.
+    let served = '';
+    let last = 0;
+    for (const found of result.matchAll(kept)) {
+      served += rewrite(result.slice(last, found.index)) + found[0];
+      last = found.index + found[0].length;
+    }
+    return served + rewrite(result.slice(last));
   };
 }
 

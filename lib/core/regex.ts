@@ -14,6 +14,8 @@ export interface GroupPattern extends Pattern {
   readonly names: readonly string[];
   /** The text of each named group in the first match in `text` ("" for one that took no part), or undefined when none. */
   groups(text: string): readonly string[] | undefined;
+  /** The text of each named group in every match in `text`, in order, matches not overlapping (as `String.matchAll`). */
+  everyGroups(text: string): (readonly string[])[];
 }
 
 /**
@@ -53,7 +55,7 @@ const compiledBySource = new Map<string, Result<GroupPattern>>();
 
 function compileOnce(source: string): Result<GroupPattern> {
   if (source.length > regexLimits.maxLength) {
-    return fail('PB_BAD_FILTER', `expression longer than ${regexLimits.maxLength} characters`);
+    return fail('PB_BAD_FILTER', `expression of ${source.length} characters, longer than the ${regexLimits.maxLength} the hub takes`);
   }
   let compiled: RE2JS;
   try {
@@ -82,6 +84,13 @@ function compileOnce(source: string): Result<GroupPattern> {
       const matcher = compiled.matcher(text);
       if (!matcher.find()) return undefined;
       return numbers.map((number) => matcher.group(number) ?? '');
+    },
+    everyGroups(text) {
+      const matcher = compiled.matcher(text);
+      const found: (readonly string[])[] = [];
+      // find() goes on after the previous match, and past an empty one, so this ends within the text.
+      while (matcher.find()) found.push(numbers.map((number) => matcher.group(number) ?? ''));
+      return found;
     },
   });
 }

@@ -456,7 +456,11 @@ export class Hub {
   }
 
   private servedPaths(): (text: string) => string {
-    return relativePaths(this.flow.baseDir, rootEntries);
+    return relativePaths(
+      this.flow.baseDir,
+      rootEntries,
+      this.flow.connections.flatMap((connection) => connection.plan.pathsAsWritten),
+    );
   }
 
   private unwatch(runner: ConnectionRunner): void {

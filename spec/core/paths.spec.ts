@@ -24,3 +24,10 @@ test('mapStrings rewrites every string of a JSON-like value', (t) => {
     a: ['../../../srv/x', 1, null, { b: 'y' }],
   });
 });
+
+test('a path the hub opens as the flow file writes it stays whole, in the folder or out of it; others next to it do not', (t) => {
+  const keeping = relativePaths('/home/ann/My Shows', ['home', 'srv', 'tmp'], ['/tmp/gpio-hub', '/home/ann/My Shows/ports/box']);
+  t.is(keeping('/tmp/gpio-hub: cannot open /tmp/gpio-hub'), '/tmp/gpio-hub: cannot open /tmp/gpio-hub');
+  t.is(keeping('/home/ann/My Shows/ports/box closed'), '/home/ann/My Shows/ports/box closed');
+  t.is(keeping('/tmp/gpio-hub2 and /tmp/gpio-hub/x'), '../../../tmp/gpio-hub2 and ../../../tmp/gpio-hub/x');
+});

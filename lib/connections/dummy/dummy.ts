@@ -12,7 +12,8 @@ import { parseParameterLines } from '../parameter-lines.ts';
 const settings = Type.Object({
   parameters: withDefault(
     Type.Union([Type.String(), Type.Array(Type.String())], {
-      description: 'One parameter per line: <parameter id>[,<type>[,<default value>]]. Blank lines and lines starting with # are ignored.',
+      description:
+        'One parameter per line: <parameter id>[,<type>[,<default value>]]; a range declares one for each number (fader/{1..8},F,0). Blank lines and lines starting with # are ignored.',
     }),
     '',
   ),

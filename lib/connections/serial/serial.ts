@@ -81,5 +81,8 @@ export const serialType = defineLineType({
   summary: 'A device on a serial port, speaking a line protocol of delimited, fixed or length-prefixed frames.',
   settings,
   claims: ({ path }) => [{ what: `serial port ${path}`, on: '', path: ['path'] }],
+  // The port is opened as written (a relative one from the working folder, as `COM3` must be):
+  // shown relative to the flow file folder, it would name a file the hub never opens.
+  pathsAsWritten: ({ path }) => [path],
   open: ({ path, baudRate, dataBits, parity, stopBits }, streams) => serial({ path, baudRate, dataBits, parity, stopBits }, streams),
 });

@@ -81,3 +81,52 @@ withSocat(
     device.close();
   },
 );
+
+test('a serial port that is not there: /connections shows its path as the flow file writes it, not relative to the flow file folder', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-serial-'));
+  const path = join(dir, 'usb-adapter');
+  const { hub, base } = await serve(t, {}, { gpio: { type: 'serial', path, parameters: ['in/1,B'] } });
+  await eventually(() => hub.connection('gpio')?.info.status === 'degraded', 'degraded while the port is missing');
+  const served = (await (await fetch(`${base}/connections`)).json()) as { id: string; reason?: string; details?: { path?: string } }[];
+  const gpio = served.find((connection) => connection.id === 'gpio');
+  t.true(gpio?.reason?.startsWith(`${path}: `), `the reason names ${path}: ${gpio?.reason}`);
+  t.false(gpio?.reason?.includes('..'), 'no path relative to the flow file folder, which the hub does not open');
+  t.is(gpio?.details?.path, path);
+});
+
+withSocat(
+  'a GPIO box of 16 inputs and 8 relays declared with ranges on a serial port (a socat pty pair): padded ids read, each relay written with its number (R-N2)',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'patchbay-serial-'));
+    const pair = await ptyPair(dir);
+    t.teardown(() => pair.kill());
+    const { hub, base } = await serve(
+      t,
+      {},
+      {
+        gpio: {
+          type: 'serial',
+          path: join(dir, 'hub'),
+          delimiter: '\r',
+          parameters: ['in/{01..16},B', 'relay/{1..8},B'],
+          receive: [{ match: '^I(?P<n>\\d\\d):(?P<v>[01])$', set: { 'in/$n': '$v' } }],
+          send: [{ parameter: 'relay/{1..8}', frame: 'R$1:$VALUE\r', values: { true: '1', false: '0' } }],
+        },
+      },
+    );
+    await eventually(() => hub.connection('gpio')?.info.status === 'ok', 'the port open');
+    const device = box(dir);
+    t.teardown(() => device.close());
+    device.say('I01:1\rI16:1\rI09:0\r');
+    await eventually(() => param(hub, 'gpio/in/16').value === true, 'the last input');
+    t.is(param(hub, 'gpio/in/01').value, true);
+    t.is(param(hub, 'gpio/in/09').value, false);
+    t.is(param(hub, 'gpio/in/09').access, 'read-only');
+    t.is((await fetch(`${base}/update?parameter=gpio/relay/8&value=true`)).status, 200);
+    t.is((await fetch(`${base}/update?parameter=gpio/relay/3&value=true`)).status, 200);
+    await eventually(
+      () => device.heard() === 'R8:1\rR3:1\r',
+      () => `R8:1 then R3:1 on the box, heard ${JSON.stringify(device.heard())}`,
+    );
+  },
+);
