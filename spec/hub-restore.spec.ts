@@ -21,6 +21,19 @@ const flow = {
   rules: [{ source: 'vars/level', destinations: ['vars/copy'] }],
 };
 
+test('a stored value that no longer fits is warned of as the hub starts, before anything uses its parameter (R-S3)', async (t) => {
+  const { log, lines } = capturedLog();
+  const hub = await startHub(t, flow, { log, state: await storeWith(t, stored) });
+  const warnings = lines().filter((l) => l.level === 40 && l.msg.includes('no longer fits'));
+  t.deepEqual(
+    warnings.map((l) => l.msg.replace(/ \(.*\)/, '')),
+    ['vars/count: the stored value no longer fits; the default is used'],
+    'once, at start',
+  );
+  t.is(param(hub, 'vars/count').value, 3);
+  t.is(lines().filter((l) => l.msg.includes('no longer fits')).length, 1, 'not again when the parameter is first used');
+});
+
 test('persistent parameters start with their stored values, without notifying anyone', async (t) => {
   const { log, lines } = capturedLog();
   const hub = await startHub(t, flow, { log, state: await storeWith(t, stored) });

@@ -1,6 +1,6 @@
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { asHubError, type ErrorCode, type HubError, reasonOf } from '../core/errors.ts';
-import type { Graph } from '../core/graph.ts';
+import type { Graph, ParameterTable } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -46,6 +46,9 @@ export interface RunnerEnvironment {
     changed(connectionId: string, records: readonly (readonly [string, Json])[]): void;
   };
 }
+
+/** The record of a connection with a table: the fingerprint of the settings its stored values were last checked against. */
+const CHECKED_AGAINST = '~checked-against';
 
 /**
  * Runs one configured connection through its lifecycle (R-L1, R-L2): disabled, or
@@ -262,9 +265,11 @@ export class ConnectionRunner {
       },
       defineTable: (table) => {
         // Kept values are read as each parameter is made, so `keeps` cannot wait for that.
-        if (this.env.state && this.current.common.persist && table.rows.some((row) => row.persist && row.type !== 'T')) this.keeps = true;
-        const defined = graph.defineTable(id, table, (row, quiet) => this.seeded(row.id, row, quiet));
+        const keeps = this.env.state && this.current.common.persist && table.rows.some((row) => row.persist && row.type !== 'T');
+        if (keeps) this.keeps = true;
+        const defined = graph.defineTable(id, table, (row) => this.seeded(row.id, row, true));
         if (!defined.ok) throw defined.error;
+        if (keeps) this.tellMisfits(table);
       },
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
       setStatus: (status, reason = '', code) => {
@@ -312,10 +317,38 @@ export class ConnectionRunner {
   }
 
   /**
+   * Warns of every stored value of a table's kept rows that no longer fits its row (R-S3),
+   * now, as the connection starts: its rows are made when first used, which may be never,
+   * and a warning an operator can rely on is in the log before the hub serves anyone. Every
+   * value was stored converted to its row's type, so only settings changed since the last
+   * pass (their fingerprint is kept as a record) can make one misfit: reading back every
+   * stored value of a hundred thousand rows takes half a second.
+   */
+  private tellMisfits(table: ParameterTable): void {
+    const state = this.env.state;
+    const fingerprint = this.current.plan.fingerprint;
+    if (!state || state.record(this.id, CHECKED_AGAINST) === fingerprint) return;
+    const stored = this.restoring ? (this.restoring.values ??= state.valuesOf(this.id)) : state.valuesOf(this.id);
+    const prefix = this.id.length + 1;
+    for (const [address, value] of stored) {
+      const row = table.rows[table.ids.indexOf(address.slice(prefix))];
+      if (row?.persist !== true || row.type === 'T') continue;
+      const converted = convert(value, row.type);
+      if (!converted.ok) this.warnMisfit(address, converted.error, row);
+    }
+    state.setRecord(this.id, CHECKED_AGAINST, fingerprint);
+  }
+
+  private warnMisfit(address: string, error: HubError, spec: ParameterSpec): void {
+    this.log.warn(
+      `${address}: the stored value no longer fits (${error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`,
+    );
+  }
+
+  /**
    * The spec with the stored value as its initial one, when the parameter persists and a
    * usable value is stored (R-S3); with `persist: false` on the connection it does not persist.
-   * `quiet`: a table's row only read, again at each walk: a stored value that does not fit
-   * is told of when the parameter is made.
+   * `quiet`: a table's row, whose stored value was checked when the table was defined.
    */
   private seeded(parameterId: string, spec: ParameterSpec, quiet = false): ParameterSpec {
     const restored = this.restored(parameterId, spec, quiet);
@@ -338,10 +371,7 @@ export class ConnectionRunner {
     if (stored === undefined) return spec;
     const converted = convert(stored, spec.type);
     if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore' };
-    if (!quiet)
-      this.log.warn(
-        `${address}: the stored value no longer fits (${converted.error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`,
-      );
+    if (!quiet) this.warnMisfit(address, converted.error, spec);
     return spec;
   }
 

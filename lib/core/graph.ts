@@ -108,7 +108,7 @@ class Table {
   constructor(
     readonly connectionId: string,
     readonly source: ParameterTable,
-    private readonly specOf: (row: ParameterRow, quiet: boolean) => ParameterSpec,
+    private readonly specOf: (row: ParameterRow) => ParameterSpec,
     private readonly make: (id: string, spec: ParameterSpec, address: string) => OwnedParameter,
   ) {
     // Filled, not `new Array(n)`: a large holey array is a dictionary in V8.
@@ -127,7 +127,7 @@ class Table {
     const made = this.made[position];
     if (made) return made;
     const row = this.source.rows[position] as ParameterRow;
-    const spec = this.specOf(row, false);
+    const spec = this.specOf(row);
     const restored = spec.initialBy === undefined ? spec : { ...spec, initialAt: this.definedAt };
     return (this.made[position] = this.make(row.id, restored, `${this.connectionId}/${row.id}`));
   }
@@ -137,7 +137,7 @@ class Table {
     const made = this.made[position];
     if (made !== undefined) return made ?? undefined;
     const row = this.source.rows[position] as ParameterRow;
-    return new UnmadeRow(this, position, row.id, this.specOf(row, true));
+    return new UnmadeRow(this, position, row.id, this.specOf(row));
   }
 
   /** Whether the table's addresses and those beginning with `prefix` can meet. */
@@ -314,16 +314,11 @@ export class Graph {
   /**
    * Defines a connection's parameters from the table it parsed, at `<connectionId>/<id>`,
    * as one: each is made on first use (looked up, or met by `values`), with the spec
-   * `specOf` gives for its row then; `readings` read rows through it too, `quiet` (it
-   * should say nothing of what it finds: a walk reads a row again each time). One table
-   * per connection; fails when the connection has one, or when an id repeats or is defined
-   * already.
+   * `specOf` gives for its row then; `readings` read rows through it too (again at each
+   * walk). One table per connection; fails when the connection has one, or when an id
+   * repeats or is defined already.
    */
-  defineTable(
-    connectionId: string,
-    source: ParameterTable,
-    specOf: (row: ParameterRow, quiet: boolean) => ParameterSpec = (row) => row,
-  ): Result<void> {
+  defineTable(connectionId: string, source: ParameterTable, specOf: (row: ParameterRow) => ParameterSpec = (row) => row): Result<void> {
     if (this.tables.has(connectionId)) return fail('PB_DUPLICATE_PARAMETER', `${connectionId} has its table of parameters already`);
     const [repeated] = source.ids.repeats();
     const taken =

@@ -56,7 +56,10 @@ test('GET /connections and GET /problems send no absolute file-system path: path
   ) as Record<string, { reason: string; details?: object }>;
   t.deepEqual(byId['np']?.details, { filename: 'out/now.xml' });
   t.is(byId['missing']?.reason, 'the folder later does not exist; the file is written once it does');
-  t.regex(byId['outside']?.reason ?? '', /^the folder \.\.\/patchbay-elsewhere-\w+\/gone does not exist; the file is written once it does$/);
+  t.regex(
+    byId['outside']?.reason ?? '',
+    /^the folder \.\.\/patchbay-elsewhere-\w+\/gone does not exist; the file is written once it does$/,
+  );
   t.regex(byId['www']?.reason ?? '', /^documentRoot \.\.\/patchbay-elsewhere-\w+\/site does not exist$/);
   t.regex(problems, /code flow/);
 });
