@@ -238,6 +238,36 @@ export function matrixConnectionMessage(path: string, target: number, sources: r
   return elementsMessage([new Model.QualifiedElementImpl(path, contents as unknown as EmberElement) as unknown as Types.RootElement]);
 }
 
+/** A linear matrix's contents, with the connections given (a node's listing gives none). */
+export function matrixContents(fields: {
+  identifier: string;
+  matrixType: Model.MatrixType;
+  targetCount: number;
+  sourceCount: number;
+  connections?: Record<number, { readonly sources: readonly number[] }>;
+}): EmberElement {
+  const { identifier, matrixType, targetCount, sourceCount, connections } = fields;
+  const tally =
+    connections &&
+    Object.fromEntries(
+      Object.entries(connections).map(([target, { sources }]) => [
+        target,
+        { target: Number(target), sources: [...sources], operation: 'ABSOLUTE', disposition: 'TALLY' } as unknown as EmberConnection,
+      ]),
+    );
+  return new Model.MatrixImpl(
+    identifier,
+    undefined,
+    undefined,
+    tally,
+    undefined,
+    matrixType,
+    Model.MatrixAddressingMode.Linear,
+    targetCount,
+    sourceCount,
+  ) as unknown as EmberElement;
+}
+
 /** A command on the element at `path`, or on the root when `path` is empty. */
 export function commandMessage(path: string, number: number, extra: Partial<Command> = {}): Buffer {
   const command = { type: ElementType.Command, number, ...extra } as Command;
