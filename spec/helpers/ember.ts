@@ -38,6 +38,8 @@ export interface DeviceOptions {
   readonly lockedTarget?: number;
   /** An nToN target keeps only the first source asked for. */
   readonly oneSource?: boolean;
+  /** It never answers a GetDirectory, as a provider still starting up. */
+  readonly silentTree?: boolean;
 }
 
 /** Starts the stand-in device on a free port; it is killed when the spec ends. */

@@ -23,6 +23,15 @@ import type { Model } from 'emberplus-connection';
 
 export type EmberMatrix = Extract<EmberElement, { type: Model.ElementType.Matrix }>;
 
+/**
+ * Why a write made through a reading whose link closed is refused at once: its socket is
+ * gone, and the reading of the new link has not met the element yet, so nothing would
+ * answer it before `timeout`.
+ */
+export function readingAgain(): HubError {
+  return new HubError('PB_DEVICE_UNAVAILABLE', "the provider's tree is being read again after a reconnect: write again in a moment");
+}
+
 /** A connect sent and not yet answered. */
 interface PendingConnect {
   readonly sources: readonly number[];
@@ -51,6 +60,7 @@ export class MatrixReading {
   private readonly pending = new Map<number, PendingConnect[]>();
   /** Label values heard before the matrix said which targets and sources it has. */
   private readonly labels = new Map<string, string>();
+  private ended = false;
 
   constructor(
     /** The matrix's numbered path. */
@@ -110,6 +120,7 @@ export class MatrixReading {
 
   /** The link closed: connects waiting for an answer are refused at once (R-G1). */
   end(): void {
+    this.ended = true;
     for (const connects of this.pending.values())
       for (const connect of connects) connect.confirm(new Error('the link closed before the provider answered'));
     this.pending.clear();
@@ -152,6 +163,7 @@ export class MatrixReading {
 
   /** A hub write: asks the provider for exactly these sources on the target. */
   private connect(target: number, value: Value, confirm: (error?: unknown) => void): void {
+    if (this.ended) return confirm(readingAgain());
     const sources = this.many ? parseSources(String(value)) : Number(value) === -1 ? [] : [Number(value)];
     const wrong = sources === undefined ? undefined : sources.find((source) => !this.isSource(source));
     if (sources === undefined || wrong !== undefined) {

@@ -25,7 +25,7 @@ import {
   qualified,
 } from '../ember-plus.ts';
 import type { Model } from 'emberplus-connection';
-import { type EmberMatrix, MatrixReading } from './matrix-reading.ts';
+import { type EmberMatrix, MatrixReading, readingAgain } from './matrix-reading.ts';
 
 type EmberParameter = Extract<EmberElement, { type: Model.ElementType.Parameter }>;
 
@@ -239,6 +239,7 @@ export class TreeReading {
 
   /** A hub write: a setValue of the parameter, confirmed when the provider answers with the value written. */
   private write(path: string, parameterType: Model.ParameterType, value: Value, confirm: (error?: unknown) => void): void {
+    if (this.ended) return confirm(readingAgain());
     const emberValue: EmberValue = parameterType === ParameterType.String ? String(value) : (value as EmberValue);
     const writes = this.pending.get(path) ?? [];
     if (writes.length >= MAX_PENDING_PER_PARAMETER) writes.shift();

@@ -8,7 +8,7 @@ import type { SetResult } from '../../../lib/core/parameter.ts';
 import type { Hub } from '../../../lib/hub/hub.ts';
 import { type DeviceOptions, startDevice } from '../../helpers/ember.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { param, startHub } from '../../helpers/hub.ts';
+import { capturedLog, param, startHub } from '../../helpers/hub.ts';
 
 const VIDEO = 'dev/device/router/video';
 const AUDIO = 'dev/device/router/audio';
@@ -130,4 +130,40 @@ test('a provider that states a huge target count makes no more than maxParameter
   await eventually(() => hub.connection('dev')?.info.status === 'degraded', 'the connection to be degraded');
   t.regex(hub.connection('dev')?.info.reason ?? '', /maxParameters \(60\)/);
   t.is(hub.graph.byPrefix('dev/').length, 60);
+});
+
+test('a router restarted: connects are refused at once while it is away, and switch it again once the matrix is read again', async (t) => {
+  const captured = capturedLog();
+  const device = await startDevice(t, { matrix: true });
+  const hub = await startHub(
+    t,
+    { connections: { dev: { type: 'ember-consumer', host: '127.0.0.1', port: device.port } } },
+    { log: captured.log },
+  );
+  const treesRead = () => captured.lines().filter((line) => line.msg.startsWith('tree read')).length;
+  await matrixRead(hub);
+  await eventually(() => treesRead() === 1, 'the first reading to end');
+  await device.kill();
+  await eventually(() => hub.connection('dev')?.info.status === 'degraded', 'the connection to show the router away');
+  const refused = param(hub, `${VIDEO}/targets/2/source`).set(4, 'spec', () => t.fail('answered later'));
+  t.is(refused.ok ? undefined : refused.error.code, 'PB_DEVICE_UNAVAILABLE');
+  await device.restart({ matrix: true });
+  await eventually(() => treesRead() === 2, 'the tree to be read again');
+  t.deepEqual(await written(hub, `${VIDEO}/targets/2/source`, 4), { ok: true, value: true });
+  await eventually(() => device.connects().includes('1.10.1 2 [4]'), () => `the new router to be asked, heard ${device.connects()}`);
+  t.is(param(hub, `${VIDEO}/targets/2/source`).value, 4);
+});
+
+test('a connect after a reconnect, before the matrix is read again, is refused at once rather than sent on the closed link', async (t) => {
+  const { hub, device } = await routerHub(t, {}, { timeout: 5000 });
+  await matrixRead(hub);
+  await device.kill();
+  await eventually(() => hub.connection('dev')?.info.status === 'degraded', 'the connection to show the router away');
+  await device.restart({ matrix: true, silentTree: true });
+  await eventually(() => hub.connection('dev')?.info.status === 'ok', 'the link to be up again');
+  const result = await written(hub, `${VIDEO}/targets/2/source`, 4);
+  t.is(result.ok ? undefined : result.error.code, 'PB_DEVICE_UNAVAILABLE');
+  t.regex(result.ok ? '' : result.error.message, /read again after a reconnect/);
+  const plain = await written(hub, 'dev/device/gain', 7);
+  t.is(plain.ok ? undefined : plain.error.code, 'PB_DEVICE_UNAVAILABLE', 'a parameter’s write alike');
 });
