@@ -150,7 +150,10 @@ test('a router restarted: connects are refused at once while it is away, and swi
   await device.restart({ matrix: true });
   await eventually(() => treesRead() === 2, 'the tree to be read again');
   t.deepEqual(await written(hub, `${VIDEO}/targets/2/source`, 4), { ok: true, value: true });
-  await eventually(() => device.connects().includes('1.10.1 2 [4]'), () => `the new router to be asked, heard ${device.connects()}`);
+  await eventually(
+    () => device.connects().includes('1.10.1 2 [4]'),
+    () => `the new router to be asked, heard ${device.connects()}`,
+  );
   t.is(param(hub, `${VIDEO}/targets/2/source`).value, 4);
 });
 
