@@ -168,7 +168,8 @@ export class MatrixReading {
     const wrong = sources === undefined ? undefined : sources.find((source) => !this.isSource(source));
     if (sources === undefined || wrong !== undefined) {
       const what = sources === undefined ? `"${String(value)}" is not a list of source numbers ("1,4")` : `${wrong} is not a source`;
-      return confirm(new HubError('PB_CONVERSION', `${what} of the matrix ${this.id}`));
+      const range = this.sources === undefined && this.sourceCount !== undefined ? ` (0–${this.sourceCount - 1})` : '';
+      return confirm(new HubError('PB_CONVERSION', `${what} of the matrix ${this.id}${range}`));
     }
     const connects = this.pending.get(target) ?? [];
     if (connects.length >= MAX_PENDING_PER_TARGET) connects.shift();
