@@ -119,10 +119,10 @@ export class ServedMatrix {
         ? converted
         : fail('PB_CONVERSION', `${source} is not a source of the matrix ${id} (${range}, or -1 for none)`);
     }
-    const text = String(typeof raw === 'number' ? raw : typeof raw === 'string' ? raw : '').trim();
+    if (typeof raw !== 'string' && typeof raw !== 'number') return convert(raw, 'S');
+    const text = String(raw).trim();
     const parts = text === '' ? [] : text.split(',').map((part) => part.trim());
     const numbers = parts.map((part) => (/^\d{1,9}$/.test(part) ? Number(part) : Number.NaN));
-    if (typeof raw !== 'string' && typeof raw !== 'number') return convert(raw, 'S');
     if (numbers.some((source) => !(source < sources)))
       return fail('PB_CONVERSION', `"${text}" is not a list of sources of the matrix ${id} (${range}, comma-separated)`);
     return ok(this.valueOf(numbers));
