@@ -7,7 +7,11 @@
  */
 import { berDecode, berEncode, Model, S101Codec, Types } from 'emberplus-connection';
 
-export const { ElementType, ParameterType, ParameterAccess } = Model;
+export const { ElementType, ParameterType, ParameterAccess, MatrixType } = Model;
+
+/** How a provider says a connect went (Glow's dispositions; the library's index does not export its enum). */
+export const ConnectionDisposition = { Tally: 'TALLY', Modified: 'MODIFIED', Pending: 'PENDING', Locked: 'LOCKED' } as const;
+export type EmberConnection = Model.Connections[number];
 export type EmberElement = Model.EmberElement;
 export type EmberValue = Types.EmberValue;
 type Command = Extract<EmberElement, { type: Model.ElementType.Command }>;
@@ -220,6 +224,47 @@ export function parameterContents(
     undefined,
     undefined,
     isOnline,
+  ) as unknown as EmberElement;
+}
+
+/**
+ * A consumer's request that `target` of the matrix at `path` have exactly `sources` connected
+ * (the absolute operation, Ember+'s default: every matrix type takes it, and an empty list
+ * disconnects).
+ */
+export function matrixConnectionMessage(path: string, target: number, sources: readonly number[]): Buffer {
+  const connection = { target, sources: [...sources], operation: 'ABSOLUTE' } as unknown as EmberConnection;
+  const contents = new Model.MatrixImpl(undefined as never, undefined, undefined, { [target]: connection });
+  return elementsMessage([new Model.QualifiedElementImpl(path, contents as unknown as EmberElement) as unknown as Types.RootElement]);
+}
+
+/** A linear matrix's contents, with the connections given (a node's listing gives none). */
+export function matrixContents(fields: {
+  identifier: string;
+  matrixType: Model.MatrixType;
+  targetCount: number;
+  sourceCount: number;
+  connections?: Record<number, { readonly sources: readonly number[] }>;
+}): EmberElement {
+  const { identifier, matrixType, targetCount, sourceCount, connections } = fields;
+  const tally =
+    connections &&
+    Object.fromEntries(
+      Object.entries(connections).map(([target, { sources }]) => [
+        target,
+        { target: Number(target), sources: [...sources], operation: 'ABSOLUTE', disposition: 'TALLY' } as unknown as EmberConnection,
+      ]),
+    );
+  return new Model.MatrixImpl(
+    identifier,
+    undefined,
+    undefined,
+    tally,
+    undefined,
+    matrixType,
+    Model.MatrixAddressingMode.Linear,
+    targetCount,
+    sourceCount,
   ) as unknown as EmberElement;
 }
 

@@ -208,6 +208,9 @@ test('ember studio: an Ember+ consumer reads the faders and on-air state, and it
   const onair = (await client.getElementByPath('studio.onair')) as Model.TreeElement<Model.Parameter>;
   param(hub, 'studio/onair').set(true);
   await eventually(() => onair.contents.value === true, 'the consumer to see the studio on air');
+  const router = (await client.getElementByPath('ember.router')) as Model.TreeElement<Model.Matrix>;
+  await (await client.matrixConnect(router as never, 1, [3])).response;
+  t.is(param(hub, 'ember/router/targets/1/source').value, 3);
 });
 
 test('ember device dashboard: the device’s tree reaches the WebSocket and the MQTT topics, and writes reach the device', async (t) => {

@@ -11,8 +11,12 @@ export interface StandInDevice {
   readonly port: number;
   /** The writes it took so far: `1.1 42`. */
   sets(): string[];
+  /** The connects it was asked for: `1.10.1 0 [3]`. */
+  connects(): string[];
   /** Changes a value as the device itself would. */
   update(path: string, value: unknown): void;
+  /** Routes `sources` to `target` of the matrix at `path`, as a router panel would. */
+  route(path: string, target: number, sources: number[]): void;
   /** Kills it (SIGKILL): its connections drop as a crashed device's would. */
   kill(): Promise<void>;
   /** Starts it again on the same port, with these options. */
@@ -24,6 +28,18 @@ export interface DeviceOptions {
   readonly swallow?: boolean;
   /** It has one more parameter, `device/extra`. */
   readonly extra?: boolean;
+  /** It has a router: a oneToN video matrix with labels and an nToN audio matrix (see the fixture). */
+  readonly matrix?: boolean;
+  /** The video matrix's type. */
+  readonly matrixType?: 'ONE_TO_N' | 'ONE_TO_ONE' | 'N_TO_N';
+  /** The video matrix's target count, when it lies. */
+  readonly targetCount?: number;
+  /** A target of either matrix that answers every connect with what it holds, locked. */
+  readonly lockedTarget?: number;
+  /** An nToN target keeps only the first source asked for. */
+  readonly oneSource?: boolean;
+  /** It never answers a GetDirectory, as a provider still starting up. */
+  readonly silentTree?: boolean;
 }
 
 /** Starts the stand-in device on a free port; it is killed when the spec ends. */
@@ -61,7 +77,13 @@ export async function startDevice(t: ExecutionContext, options: DeviceOptions = 
         .split('\n')
         .filter((line) => line.startsWith('set '))
         .map((line) => line.slice(4)),
+    connects: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('connect '))
+        .map((line) => line.slice(8)),
     update: (path, value) => void child?.stdin?.write(`update ${path} ${JSON.stringify(value)}\n`),
+    route: (path, target, sources) => void child?.stdin?.write(`route ${path} ${target} ${JSON.stringify(sources)}\n`),
     kill,
     restart: async (next = options) => {
       await kill();

@@ -2,14 +2,19 @@
  * `ember-consumer`: an Ember+ consumer (R-E2, R-G1–R-G5). It connects to a provider over TCP,
  * reads its tree (or the subtrees in `paths`) at every connect and shows each Ember+ parameter
  * as a parameter of its own, typed and with the provider's access; values follow the provider.
- * A hub write is a setValue, answered once the provider answers with the value written. It
- * tells the provider nothing at start (R-G3): no value is sent but the writes hub clients make.
+ * A hub write is a setValue, answered once the provider answers with the value written. Each
+ * matrix target is a parameter too, whose write connects (see `MatrixReading`). It tells the
+ * provider nothing at start (R-G3): nothing is sent but the writes hub clients make.
  *
  * Parameters:
  *   <identifier path>   B I F S   as the provider says   one per Ember+ parameter: boolean B,
  *                                                      integer and enum I (enum names in the
  *                                                      connection's details), real F, string S;
  *                                                      identifiers joined by `/`
+ *   <matrix>/targets/<t>/source    I   read-write      oneToN, oneToOne: the source, -1 none
+ *   <matrix>/targets/<t>/sources   S   read-write      nToN: the sources, "1,4"
+ *   <matrix>/targets/<t>/label     S   read-only       labels, when the matrix has them
+ *   <matrix>/sources/<s>/label     S   read-only
  */
 import { connect, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';

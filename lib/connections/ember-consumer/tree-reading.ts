@@ -25,6 +25,7 @@ import {
   qualified,
 } from '../ember-plus.ts';
 import type { Model } from 'emberplus-connection';
+import { type EmberMatrix, MatrixReading, readingAgain } from './matrix-reading.ts';
 
 type EmberParameter = Extract<EmberElement, { type: Model.ElementType.Parameter }>;
 
@@ -80,6 +81,9 @@ export class TreeReading {
   private readonly unanswered = new Set<string>();
   private readonly seen = new Set<string>();
   private readonly pending = new Map<string, PendingWrite[]>();
+  private readonly matrices = new Map<string, MatrixReading>();
+  /** Label nodes' numbered paths (`<basePath>.1` targets, `.2` sources), with the matrix they name. */
+  private readonly labelNodes = new Map<string, MatrixReading>();
   private complete = false;
   private ended = false;
 
@@ -100,6 +104,7 @@ export class TreeReading {
     for (const writes of this.pending.values())
       for (const write of writes) write.confirm(new Error('the link closed before the provider answered'));
     this.pending.clear();
+    for (const matrix of this.matrices.values()) matrix.end();
   }
 
   /** The elements of one message from the provider. */
@@ -110,17 +115,64 @@ export class TreeReading {
       if (item.kind !== 'element') continue;
       this.unanswered.delete(item.path);
       if (item.contents.type === ElementType.Node) this.node(item.path, item.contents);
-      else if (item.contents.type === ElementType.Parameter) this.parameter(item.path, item.contents);
+      else if (item.contents.type === ElementType.Parameter) {
+        this.label(item.path, item.contents);
+        this.parameter(item.path, item.contents);
+      } else if (item.contents.type === ElementType.Matrix) this.matrix(item.path, item.contents);
       else this.skip(item.path, item.contents.type, 'identifier' in item.contents ? item.contents.identifier : undefined);
     }
     if (!this.complete && this.unanswered.size === 0 && this.asked.size > 0) this.finish();
   }
 
-  private ask(path: string): void {
+  /** A GetDirectory; `awaited`: the reading is complete only once it is answered. */
+  private ask(path: string, awaited = true): void {
     if (this.asked.has(path)) return;
     this.asked.add(path);
-    this.unanswered.add(path);
+    if (awaited) this.unanswered.add(path);
     this.send(commandMessage(path, CommandNumber.GetDirectory));
+  }
+
+  /**
+   * A matrix: its parameters under its identifier path. Asking for the matrix itself brings its
+   * targets, sources and connections (a node's directory lists a matrix without them) and
+   * subscribes to its connections; asking for its label node brings its labels, wherever
+   * the provider keeps them.
+   */
+  private matrix(path: string, contents: EmberMatrix): void {
+    const names = this.namesOf(path, contents.identifier);
+    if (names === undefined || !this.selects(names)) return;
+    let matrix = this.matrices.get(path);
+    if (matrix === undefined) {
+      const id = parameterIdOf(names);
+      if (id === undefined) return;
+      const here = new MatrixReading(path, id, {
+        parameters: this.options.parameters,
+        send: this.send,
+        origin: this.options.origin,
+        made: (made) => this.seen.add(made),
+      });
+      matrix = here;
+      this.matrices.set(path, here);
+      this.known.set(path, { names });
+      this.ask(path);
+    }
+    const labels = matrix.labelsPath(contents);
+    if (labels !== undefined && /^\d+(\.\d+)*$/.test(labels)) {
+      for (const group of ['1', '2']) {
+        // Not awaited: a provider that names a label node it does not have leaves no reading unfinished.
+        this.labelNodes.set(`${labels}.${group}`, matrix);
+        this.ask(`${labels}.${group}`, false);
+      }
+    }
+    matrix.receive(contents);
+  }
+
+  /** A string parameter in a matrix's label node is the label of a target or a source. */
+  private label(path: string, contents: EmberParameter): void {
+    const node = parentPath(path);
+    const matrix = this.labelNodes.get(node);
+    if (matrix === undefined || typeof contents.value !== 'string') return;
+    matrix.label(`${node.slice(node.lastIndexOf('.') + 1)}.${path.slice(path.lastIndexOf('.') + 1)}`, contents.value);
   }
 
   private namesOf(path: string, identifier: string | undefined): string[] | undefined {
@@ -187,6 +239,7 @@ export class TreeReading {
 
   /** A hub write: a setValue of the parameter, confirmed when the provider answers with the value written. */
   private write(path: string, parameterType: Model.ParameterType, value: Value, confirm: (error?: unknown) => void): void {
+    if (this.ended) return confirm(readingAgain());
     const emberValue: EmberValue = parameterType === ParameterType.String ? String(value) : (value as EmberValue);
     const writes = this.pending.get(path) ?? [];
     if (writes.length >= MAX_PENDING_PER_PARAMETER) writes.shift();

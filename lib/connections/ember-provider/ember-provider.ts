@@ -8,14 +8,20 @@
  * a refused write leaves it at the hub's. Parameters that appear are announced; parameters that
  * go are shown offline. Numbers stay with addresses across reloads and restarts (see
  * `ExposedTree`). Many consumers at once; one that stops reading is cut off past a bound.
+ * The matrices it declares (`matrices`) are served as Ember+ matrices at `<connection>/<id>`,
+ * held in parameters of its own (see `ServedMatrix`); a consumer's connect is a hub write.
  *
- * Parameters: none of its own.
+ * Parameters, for each matrix:
+ *   <id>/targets/<t>/source    I   read-write   oneToN, oneToOne: the source on target t, -1 none
+ *   <id>/targets/<t>/sources   S   read-write   nToN: the sources on target t, "1,4"
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import type { Model } from 'emberplus-connection';
 import type { Subscription } from 'rxjs';
 import { AddressPatterns } from '../../core/address-pattern.ts';
+import { checkParameterId } from '../../core/address.ts';
+import type { Issue } from '../../core/issue.ts';
 import { HubError } from '../../core/errors.ts';
 import type { Parameter } from '../../core/parameter.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
@@ -26,6 +32,7 @@ import {
   CommandNumber,
   DEFAULT_MAX_MESSAGE_BYTES,
   decodeMessage,
+  type EmberConnection,
   type EmberElement,
   type EmberValue,
   ElementType,
@@ -44,7 +51,8 @@ import {
   S101Reader,
 } from '../ember-plus.ts';
 import { ConsumerSession } from './consumer-session.ts';
-import { type Entry, ExposedTree, type Leaf } from './exposed-tree.ts';
+import { type Entry, ExposedTree, type Leaf, type MatrixEntry } from './exposed-tree.ts';
+import { matrixDeclaration, ServedMatrix } from './served-matrix.ts';
 
 const settings = Type.Object({
   port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port consumers connect to; 0 picks a free one.' }), 9000),
@@ -62,6 +70,12 @@ const settings = Type.Object({
   maxMessageBytes: withDefault(
     Type.Integer({ minimum: 1024, description: 'Bytes of one message from a consumer, all its frames together; a larger one is dropped.' }),
     DEFAULT_MAX_MESSAGE_BYTES,
+  ),
+  matrices: withDefault(
+    Type.Array(matrixDeclaration, {
+      description: 'Matrices (routers) to serve, each held in parameters `<id>/targets/<t>/source` (or `sources` for nToN).',
+    }),
+    [],
   ),
 });
 
@@ -85,7 +99,16 @@ export const emberProvider = defineConnectionType({
   parse(written) {
     const patterns = AddressPatterns.compile(written.expose);
     if (!patterns.ok) return { ok: false, issues: [{ path: ['expose'], message: patterns.error.message }] };
-    return checked([], { ...written, patterns: patterns.value });
+    const issues: Issue[] = [];
+    const ids = new Set<string>();
+    written.matrices.forEach(({ id }, index) => {
+      const checkedId = checkParameterId(`${id}/targets/0/source`);
+      if (!checkedId.ok) issues.push({ path: ['matrices', index, 'id'], message: `not a parameter id: ${checkedId.error.message}` });
+      else if ([...ids].some((other) => other === id || other.startsWith(`${id}/`) || id.startsWith(`${other}/`)))
+        issues.push({ path: ['matrices', index, 'id'], message: `"${id}" is taken by another matrix, or holds one` });
+      ids.add(id);
+    });
+    return checked(issues, { ...written, patterns: patterns.value });
   },
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   metrics: [
@@ -102,8 +125,11 @@ export const emberProvider = defineConnectionType({
       samples: (details) => [{ value: Number(details['cutOff'] ?? 0) }],
     },
   ],
-  create(context, { port, bindIp, patterns, maxQueuedBytes, maxMessageBytes }) {
+  create(context, { port, bindIp, patterns, maxQueuedBytes, maxMessageBytes, matrices: declared }) {
     const tree = new ExposedTree(context.records);
+    const matrices = declared.map((declaration) => new ServedMatrix(context, declaration));
+    /** A matrix's parameters are served as the matrix, not as parameters of their own. */
+    const matrixParameters = new Set(matrices.flatMap((matrix) => matrix.targets.map((parameter) => parameter.address)));
     const sessions = new Set<ConsumerSession>();
     /** Who follows each numbered path. */
     const followers = new Map<string, Set<ConsumerSession>>();
@@ -117,6 +143,7 @@ export const emberProvider = defineConnectionType({
 
     const contentsOf = (entry: Entry): EmberElement => {
       if (entry.kind === 'node') return nodeContents(entry.identifier);
+      if (entry.kind === 'matrix') return entry.matrix.contents(entry.identifier);
       const { parameter } = entry;
       if (parameter.type === 'T') return functionContents(entry.identifier);
       return parameterContents(EMBER_TYPES[parameter.type], {
@@ -138,7 +165,7 @@ export const emberProvider = defineConnectionType({
     };
 
     const follow = (parameter: Parameter) => {
-      if (follows.has(parameter.address) || !patterns.matches(parameter.address)) return;
+      if (follows.has(parameter.address) || !patterns.matches(parameter.address) || matrixParameters.has(parameter.address)) return;
       for (const entry of tree.add(parameter)) tell(entry.path, elementsMessage([qualified(entry.path, contentsOf(entry))]));
       const leaf = tree.leafOf(parameter.address) as Leaf;
       if (parameter.type === 'T') return void follows.set(parameter.address, { unsubscribe() {} } as Subscription);
@@ -174,7 +201,9 @@ export const emberProvider = defineConnectionType({
       if (entry === undefined) return;
       subscribe(session, path);
       if (entry.kind === 'leaf') return session.send(elementsMessage([qualified(path, contentsOf(entry))]));
-      const online = [...entry.children.values()].filter((child) => child.kind === 'node' || child.online);
+      // Empty children: emberplus-connection's consumer waits for children in a directory's answer.
+      if (entry.kind === 'matrix') return session.send(connectionsMessage(entry, entry.matrix.allTargets(), new Map()));
+      const online = [...entry.children.values()].filter((child) => child.kind !== 'leaf' || child.online);
       if (path === '') return session.send(elementsMessage(online.map((child) => numbered(child.number, contentsOf(child)))));
       const children = new Map(online.map((child) => [child.number, contentsOf(child)]));
       session.send(elementsMessage([qualified(path, contentsOf(entry), children)]));
@@ -197,6 +226,25 @@ export const emberProvider = defineConnectionType({
       if (!result.ok || !result.value || !heardIt) answer();
     };
 
+    /** A consumer's connect: a hub write of each target it names; the writer always hears what the targets hold after. */
+    const connect = (session: ConsumerSession, path: string, requests: readonly EmberConnection[]) => {
+      const entry = tree.at(path);
+      if (entry?.kind !== 'matrix') return;
+      const heardIt = session.subscriptions.has(parentPath(path)) || session.subscriptions.has(path);
+      for (const request of requests) {
+        const value = entry.matrix.asked(request);
+        const parameter = entry.matrix.targets[request.target];
+        if (value === undefined || parameter === undefined) continue;
+        const answer = () => session.send(connectionsMessage(entry, [request.target]));
+        if (parameter.remote) {
+          if (!parameter.set(value, session.origin, answer).ok) answer();
+          continue;
+        }
+        const result = parameter.set(value, session.origin);
+        if (!result.ok || !result.value || !heardIt) answer();
+      }
+    };
+
     const invoke = (session: ConsumerSession, path: string, id: number) => {
       const entry = tree.at(path);
       const fired = entry?.kind === 'leaf' && entry.online && entry.parameter.type === 'T' && entry.parameter.set(null, session.origin).ok;
@@ -215,6 +263,8 @@ export const emberProvider = defineConnectionType({
         } else if (item.kind === 'element' && item.contents.type === ElementType.Parameter) {
           // Some consumers send the element they read, children (none) and all: it is a setValue all the same.
           write(session, item.path, item.contents.value);
+        } else if (item.kind === 'element' && item.contents.type === ElementType.Matrix && item.contents.connections) {
+          connect(session, item.path, Object.values(item.contents.connections));
         }
       }
     };
@@ -261,6 +311,18 @@ export const emberProvider = defineConnectionType({
           }),
         );
         for (const parameter of graph.all()) follow(parameter);
+        for (const matrix of matrices) {
+          const address = `${context.id}/${matrix.declared.id}`;
+          for (const entry of tree.addMatrix(address, matrix))
+            tell(entry.path, elementsMessage([qualified(entry.path, contentsOf(entry))]));
+          const entry = tree.atMatrix(address) as MatrixEntry;
+          matrix.targets.forEach((parameter, target) =>
+            follows.set(
+              parameter.address,
+              parameter.changes$.subscribe(() => tell(entry.path, connectionsMessage(entry, [target]))),
+            ),
+          );
+        }
         const listening = createServer(accept);
         server = listening;
         await new Promise<void>((resolve, reject) => {
@@ -287,6 +349,11 @@ export const emberProvider = defineConnectionType({
     };
   },
 });
+
+/** The matrix at `entry` with what the targets given hold now. */
+function connectionsMessage(entry: MatrixEntry, targets: readonly number[], children?: ReadonlyMap<number, EmberElement>): Buffer {
+  return elementsMessage([qualified(entry.path, entry.matrix.contents(entry.identifier, targets), children)]);
+}
 
 function valueField(value: Value | undefined): { value?: EmberValue } {
   return value === undefined ? {} : { value: value as EmberValue };
