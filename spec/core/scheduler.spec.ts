@@ -88,19 +88,24 @@ test('a delay longer than one timer can hold is waited for in steps, never fired
   const started = performance.now();
   const ran = new Promise<number>((resolve) => after(scheduler, 150, () => resolve(performance.now() - started)));
   t.true((await ran) >= 149, 'waited the whole delay');
-  const times: number[] = [];
+  // A loaded machine may hold the process past a whole interval, and `every` then skips the
+  // missed run: what holds is that run n is never before n intervals, in order.
+  const runs: { n: number; at: number }[] = [];
   const origin = performance.now();
   await new Promise<void>((resolve) => {
-    const runs = every(scheduler, 100, (n) => {
-      times.push(performance.now() - origin);
-      if (n === 3) {
-        runs.unsubscribe();
+    const pulses = every(scheduler, 100, (n) => {
+      runs.push({ n, at: performance.now() - origin });
+      if (n >= 3) {
+        pulses.unsubscribe();
         resolve();
       }
     });
   });
-  t.is(times.length, 3);
-  times.forEach((time, i) => t.true(time >= (i + 1) * 100 - 1, `run ${i + 1} at ${time} ms`));
+  t.true(runs.length >= 1 && runs.length <= 3);
+  runs.forEach(({ n, at }, i) => {
+    t.true(at >= n * 100 - 1, `run ${n} at ${at} ms`);
+    if (i > 0) t.true(n > (runs[i - 1]?.n ?? 0), 'in order, none twice');
+  });
 });
 
 test('unsubscribing a long wait cancels it between steps', async (t) => {
