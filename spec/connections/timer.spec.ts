@@ -227,3 +227,22 @@ test('a deadline that passed while the hub was down fires once the rules and cod
   await eventually(() => param(second, 'd/rule').value === 1, 'the rule heard the overdue fire');
   t.is(param(second, 'd/rule').lastChange?.by, 'rule rules[0]');
 });
+
+test('a deadline reached while the hub is still starting fires once the rules that listen to it run (R-S5)', async (t) => {
+  const state = await storeWith(t);
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-timer-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // A code flow whose module takes a second to load holds the start open past the deadline.
+  await writeFile(join(dir, 'slow.mjs'), 'await new Promise((resolve) => setTimeout(resolve, 1000));\nexport default () => {};\n');
+  const flow = {
+    connections: { clock: { type: 'timer', timers: [{ duration: 30 }] }, d: { type: 'dummy', parameters: ['rule,I,0'] } },
+    rules: [{ source: 'clock/timer/1/trigger', destinations: ['d/rule'], pipe: [{ set: 1 }] }],
+    flows: ['slow.mjs'],
+  };
+  const first = await startHub(t, flow, { state, dir });
+  param(first, 'clock/timer/1/start').set(500); // due while the next hub loads its code flow
+  await first.stop();
+  const second = await startHub(t, flow, { state, dir });
+  await eventually(() => param(second, 'd/rule').value === 1, 'the rule heard the fire');
+  t.is(param(second, 'd/rule').lastChange?.by, 'rule rules[0]');
+});

@@ -115,9 +115,10 @@ export const timer = defineConnectionType({
             return;
           }
           start.report(kept.duration);
-          if (kept.deadline > scheduler.now()) run(kept.deadline);
-          // Overdue: it fires once the rules and code flows that listen to it run (R-S5).
-          else context.whenRunning(() => stopped || run(kept.deadline));
+          // Planned once the rules and code flows that listen to it run (R-S5): at its deadline,
+          // or at once when that passed while the hub was down or starting. Planned here, a
+          // deadline reached before the hub's start was over fired to no one.
+          context.whenRunning(() => stopped || run(kept.deadline));
           context.log.info(`timer/${n}: running again, ${Math.max(0, kept.deadline - scheduler.now())} ms left`);
         });
         pulses.forEach(({ enabled, interval }, index) => {
