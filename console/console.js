@@ -2,7 +2,8 @@
 // The operator console (R-U1): connections, the parameter tree with live values and typed
 // editors, problems, and the hub's role in its redundancy group. Data comes from the public
 // API only: GET /connections, /parameters, /problems, and one WebSocket (?batch=1 for 1,000
-// changes/s, ?events=1 to follow reloads); POST /failover when the operator takes over.
+// changes/s, ?origins=1 for who changed each value, ?events=1 to follow reloads); POST
+// /failover when the operator takes over.
 import { h, render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
@@ -34,9 +35,10 @@ import htm from 'htm';
  */
 /** @typedef {{ '/connections': Connection[], '/parameters': Listing[], '/problems': Problem[], '/rules': Rule[] }} Answers */
 /**
- * What the WebSocket sends: a change (its value in wire form, always a string), the answer
- * to a write that failed, or (with ?events=1) word that the parameters changed.
- * @typedef {{ p: string, v: string }} Change
+ * What the WebSocket sends: a change (its value in wire form, always a string; with
+ * ?origins=1 who made it and when, as `GET /parameters` lists them), the answer to a write
+ * that failed, or (with ?events=1) word that the parameters changed.
+ * @typedef {{ p: string, v: string, by?: string, at?: string }} Change
  * @typedef {{ p: string | null, error: string, code: string }} Refusal
  * @typedef {{ event: 'parameters' | 'connections' }} HubEvent
  * @typedef {Change | Refusal | HubEvent} ServerItem
@@ -47,9 +49,9 @@ import htm from 'htm';
  */
 /**
  * What the console knows of a value: as `GET /parameters` listed it, or as the WebSocket
- * last sent it (`live`, without who wrote it).
+ * last sent it (`live`).
  * @typedef {{ v: Value | undefined, by: string | undefined, at: string | undefined, live?: never }} ListedValue
- * @typedef {{ v: string, at: string, live: true, by?: never }} LiveValue
+ * @typedef {{ v: string, by: string | undefined, at: string, live: true }} LiveValue
  */
 /** @typedef {{ text: string, error: boolean }} Notice */
 /**
@@ -241,7 +243,7 @@ function App() {
       open();
     };
     const open = () => {
-      const url = new URL('/ws?batch=1&events=1', location.href);
+      const url = new URL('/ws?batch=1&origins=1&events=1', location.href);
       url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
       const ws = new WebSocket(url);
       socket = ws;
@@ -259,8 +261,7 @@ function App() {
             else void reload();
           } else if ('error' in item) setNotice({ text: refusalText(item), error: true });
           else {
-            // The stream does not say who wrote: that is known again at the next listing.
-            values.set(item.p, { v: item.v, at: new Date().toISOString(), live: true });
+            values.set(item.p, { v: item.v, by: item.by, at: item.at ?? new Date().toISOString(), live: true });
             roleChanged ||= HUB_ROLE.test(item.p);
           }
         }

@@ -15,6 +15,8 @@ function policyViolations(page: Page): string[] {
 }
 
 const value = (page: Page, address: string) => page.locator(`.row[data-address="${address}"] [data-testid=value]`);
+/** The "by" column of a parameter's row: who changed it last. */
+const by = (page: Page, address: string) => page.locator(`.row[data-address="${address}"] .by`);
 
 live(`the console lists connections with a failed one's reason, shows live values and writes every type${whyNoBrowser}`, async (t) => {
   // A port another process holds: the second rest-api fails, with the reason.
@@ -46,15 +48,21 @@ live(`the console lists connections with a failed one's reason, shows live value
   t.is(await value(page, 'studio/program/level').textContent(), '0.75');
   t.truthy(await page.locator('.row[data-address="clock/timer/1/trigger"] .edit').filter({ hasText: 'read-only' }).count());
 
-  // A change in the hub shows without a reload.
-  param(hub, 'studio/clips').set(4);
+  // A change in the hub shows without a reload, with who made it (R-O2).
+  param(hub, 'studio/clips').set(4, 'rule cliplist');
   await value(page, 'studio/clips').filter({ hasText: /^4$/ }).waitFor();
+  t.is(await by(page, 'studio/clips').textContent(), 'rule cliplist');
+  t.is((await fetch(`${base}/update?parameter=studio/clips&value=5`)).status, 200);
+  await value(page, 'studio/clips').filter({ hasText: /^5$/ }).waitFor();
+  t.is(await by(page, 'studio/clips').textContent(), 'http 127.0.0.1');
+  t.regex((await value(page, 'studio/clips').getAttribute('title')) ?? '', /^last changed by http 127\.0\.0\.1, /);
 
   // Each type's editor writes, and the value comes back.
   await page.getByLabel('new value for studio/program/title').fill('Evening News');
   await page.getByLabel('new value for studio/program/title').press('Enter');
   await value(page, 'studio/program/title').filter({ hasText: 'Evening News' }).waitFor();
   t.is(param(hub, 'studio/program/title').value, 'Evening News');
+  t.is(await by(page, 'studio/program/title').textContent(), 'ws 127.0.0.1', "the console's own write, by its socket");
   await page.getByLabel('new value for studio/program/level').fill('0.5');
   await page.getByLabel('new value for studio/program/level').press('Enter');
   await value(page, 'studio/program/level')
