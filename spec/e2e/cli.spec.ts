@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { eventually, startBound } from '../helpers/eventually.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 const demo = fileURLToPath(new URL('../../flows/demo.json5', import.meta.url));
@@ -144,8 +145,10 @@ test('validate refuses an xml-file-output whose folder does not exist; run start
   t.regex(stderr, /running: 2 connections, 1 parameter, 0 rules, 1 failed/);
 });
 
-test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {
-  const run = await running(t, ['run', '--log-format', 'json']);
+test('run with no flow file runs the demo flow on the PORT it is given; SIGINT stops it with exit 0', async (t) => {
+  const port = await freePort();
+  const run = await running(t, ['run', '--log-format', 'json'], { ...process.env, PORT: String(port) });
+  t.is((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
   run.child.kill('SIGINT');
   const { code, stderr } = await run.done;
   t.is(code, 0);
