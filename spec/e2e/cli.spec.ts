@@ -194,6 +194,40 @@ test('run --watch reloads an edited flow file and refuses one with mistakes, kee
   t.is((await run.done).code, 0);
 });
 
+test('run --watch says a refusal once, though one save reaches it as two changes; SIGHUP is answered again', async (t) => {
+  const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }`);
+  const run = patchbay(['run', path, '--watch', '--log-level', 'debug', '--log-format', 'json']);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  const messages = () =>
+    run
+      .stderrSoFar()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+  const refusals = () => messages().filter((m) => m.startsWith('reload refused, the running flow is kept')).length;
+  await eventually(
+    () => messages().some((m) => m.startsWith('watching ')),
+    () => `the watcher (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
+  const mistaken = `{ connections: { vars: { type: 'dummy', parameters: 'a,I,abc' } } }`;
+  await writeFile(path, mistaken);
+  await eventually(() => refusals() === 1, () => `the refusal (log so far: ${run.stderrSoFar()})`, 30_000);
+  // The same text once more, as an editor that saves in two steps writes it.
+  await writeFile(path, mistaken);
+  await eventually(
+    () => refusals() > 1 || messages().includes('reload refused again for the same mistakes, said above'),
+    () => `the second reload (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
+  t.is(refusals(), 1, run.stderrSoFar());
+  run.child.kill('SIGHUP');
+  await eventually(() => refusals() === 2, () => `the answer to SIGHUP (log so far: ${run.stderrSoFar()})`, 30_000);
+  run.child.kill('SIGTERM');
+  t.is((await run.done).code, 0);
+});
+
 test('a hub whose log reader went away still stops cleanly on SIGTERM', async (t) => {
   const path = await flowFile(
     `{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' }, tick: { type: 'timer', pulses: [{ interval: 10 }] } } }`,
