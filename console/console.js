@@ -30,8 +30,9 @@ import htm from 'htm';
  * @typedef {{ source: 'connection' | 'code-flow' | 'rule' | 'state', id: string, code: string, message: string }} Problem
  */
 /**
- * An entry of `GET /rules`, in the order the rules run; `pipe` as written (`[{ scale: [0, 1, 0, 100] }]`).
- * @typedef {{ path: string, name: string, source: string, destinations: string[], pipe: Record<string, unknown>[] }} Rule
+ * An entry of `GET /rules`, in the order the rules run; `folders` the names of the folders it stands
+ * in, outermost first; `pipe` as written (`[{ scale: [0, 1, 0, 100] }]`).
+ * @typedef {{ path: string, folders: string[], name: string, source: string, destinations: string[], pipe: Record<string, unknown>[] }} Rule
  */
 /** @typedef {{ '/connections': Connection[], '/parameters': Listing[], '/problems': Problem[], '/rules': Rule[] }} Answers */
 /**
@@ -538,7 +539,8 @@ const details = (d) =>
     )
     .join(' · ');
 
-// The flow's enabled rules in the order they run, each with the problems reported for it.
+// The flow's enabled rules in the order they run, each under the folders it stands in (R-R2),
+// with the problems reported for it.
 /** @param {{ rules: Rule[], problems: Problem[] }} props */
 function Rules({ rules, problems }) {
   if (!rules.length) return html`<p class="empty">No rules run in this flow (or none this login may read).</p>`;
@@ -550,7 +552,7 @@ function Rules({ rules, problems }) {
   return html`<ul class="rules">${rules.map((r) => {
     const own = problems.filter((p) => p.source === 'rule' && p.id === r.name);
     return html`<li class=${own.length ? 'failing' : ''} data-rule=${r.path}>
-      <b>${r.name}</b>
+      ${r.folders.length ? html`<span class="folders muted" data-testid="folders">${r.folders.join(' / ')} /</span> ` : ''}<b>${r.name}</b>
       <div class="wiring"><code>${r.source}</code> → ${r.destinations.map((d, i) => html`${i ? ', ' : ''}<code>${d}</code>`)}</div>
       ${r.pipe.length ? html`<div class="pipe">${r.pipe.map(step).join(' | ')}</div>` : ''}
       ${own.map((p) => html`<div class="problem"><span class="code">${p.code}</span> ${p.message}</div>`)}

@@ -226,7 +226,7 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
   t.is(status, 403);
 });
 
-live(`the console lists the rules in the order they run, each with its problems${whyNoBrowser}`, async (t) => {
+live(`the console lists the rules in the order they run, each under its folders with its problems${whyNoBrowser}`, async (t) => {
   const hub = await startHub(t, {
     connections: {
       api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
@@ -235,6 +235,7 @@ live(`the console lists the rules in the order they run, each with its problems$
     rules: [
       { source: 'studio/fader', destinations: ['studio/level'], pipe: [{ scale: [0, 1, 0, 100] }] },
       { source: 'studio/fader', destinations: ['studio/missing'], description: 'to nowhere' },
+      { folder: 'studio A', rules: [{ folder: 'mics', rules: [{ source: 'studio/level', destinations: ['studio/fader'] }] }] },
     ],
   });
   const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
@@ -250,4 +251,8 @@ live(`the console lists the rules in the order they run, each with its problems$
   const broken = page.locator('li[data-rule="rules[1]"]');
   t.true(((await broken.getAttribute('class')) ?? '').includes('failing'));
   t.regex((await broken.textContent()) ?? '', /to nowhere.*PB_WAITING.*studio\/missing/s);
+  t.is(await broken.locator('[data-testid=folders]').count(), 0, 'a rule at the top stands in no folder');
+  // A rule in folders says which (R-R2).
+  const filed = page.locator('li[data-rule="rules[2].rules[0].rules[0]"]');
+  t.is(await filed.locator('[data-testid=folders]').textContent(), 'studio A / mics /');
 });
