@@ -256,7 +256,13 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     process.on('unhandledRejection', escaped);
     started.then(
       () => {
-        if (watch && !stopping) watcher = watchForReload(hub, () => flow, () => reload(false), log);
+        if (watch && !stopping)
+          watcher = watchForReload(
+            hub,
+            () => flow,
+            () => reload(false),
+            log,
+          );
       },
       (error: unknown) => {
         log.fatal(`start failed: ${reasonOf(error)}`);

@@ -37,11 +37,7 @@ export interface Rule {
  * The enabled rules of a tree in the order they run for one change (R-R2): top to
  * bottom, depth first into folders. A disabled folder disables everything below it.
  */
-export function flattenRules(
-  nodes: readonly TreeNode[],
-  path: (string | number)[] = ['rules'],
-  folders: readonly string[] = [],
-): Rule[] {
+export function flattenRules(nodes: readonly TreeNode[], path: (string | number)[] = ['rules'], folders: readonly string[] = []): Rule[] {
   return nodes.flatMap((node, index): Rule[] => {
     const at = [...path, index];
     if (node.enabled === false) return [];

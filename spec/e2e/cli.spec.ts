@@ -213,7 +213,11 @@ test('run --watch says a refusal once, though one save reaches it as two changes
   );
   const mistaken = `{ connections: { vars: { type: 'dummy', parameters: 'a,I,abc' } } }`;
   await writeFile(path, mistaken);
-  await eventually(() => refusals() === 1, () => `the refusal (log so far: ${run.stderrSoFar()})`, 30_000);
+  await eventually(
+    () => refusals() === 1,
+    () => `the refusal (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
   // The same text once more, as an editor that saves in two steps writes it.
   await writeFile(path, mistaken);
   await eventually(
@@ -223,7 +227,11 @@ test('run --watch says a refusal once, though one save reaches it as two changes
   );
   t.is(refusals(), 1, run.stderrSoFar());
   run.child.kill('SIGHUP');
-  await eventually(() => refusals() === 2, () => `the answer to SIGHUP (log so far: ${run.stderrSoFar()})`, 30_000);
+  await eventually(
+    () => refusals() === 2,
+    () => `the answer to SIGHUP (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
   run.child.kill('SIGTERM');
   t.is((await run.done).code, 0);
 });
