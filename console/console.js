@@ -155,6 +155,18 @@ const HUB_ROLE = /^[^/]+\/_hub\/(role|epoch|active)$/;
 /** Booleans named like a tally or an on-air light: shown as large tiles on request. */
 const TILE_NAME = /(^|\/)(tally|on-?air)([/_.-]?\d*)?(\/|$)/i;
 
+/** @param {number} n @param {number} [width] */
+const padded = (n, width = 2) => String(n).padStart(width, '0');
+/**
+ * A time of day on the 24-hour clock, as the hub's log writes it (`14:03:07.120`), in the
+ * browser's time zone: whatever the browser's locale, the console and the log read alike.
+ * @param {Date} d @param {boolean} [millis]
+ */
+const clock = (d, millis = false) =>
+  `${padded(d.getHours())}:${padded(d.getMinutes())}:${padded(d.getSeconds())}${millis ? `.${padded(d.getMilliseconds(), 3)}` : ''}`;
+/** A date and time on the 24-hour clock: `2026-11-24 14:03:07`. @param {Date} d */
+const dateAndClock = (d) => `${d.getFullYear()}-${padded(d.getMonth() + 1)}-${padded(d.getDate())} ${clock(d)}`;
+
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -612,7 +624,7 @@ function Log() {
   return html`<div class="log">
     <div class="search"><label>level <select aria-label="log level" value=${level} onChange=${(/** @type {TargetedEvent<HTMLSelectElement>} */ e) => setLevel(e.currentTarget.value)}>${LEVELS.map((l) => html`<option>${l}</option>`)}</select></label> <span class="muted">${state}</span>
     ${hidden ? html`<div class="hint">the hub logs at ${hubLevel}: ${level} lines come only from connections with <code>debug: true</code>; start the hub with <code>--log-level ${level}</code> to see them all</div>` : ''}</div>
-    <ol class="lines">${lines.map((l) => html`<li class=${`level-${l.level}`}><span class="muted">${new Date(l.time).toLocaleTimeString()}</span> <b>${l.level}</b> ${l.connection ? `[${l.connection}] ` : ''}${l.msg}</li>`)}</ol>
+    <ol class="lines">${lines.map((l) => html`<li class=${`level-${l.level}`}><span class="muted" data-testid="time">${clock(new Date(l.time), true)}</span> <b>${l.level}</b> ${l.connection ? `[${l.connection}] ` : ''}${l.msg}</li>`)}</ol>
   </div>`;
 }
 
@@ -685,9 +697,8 @@ function Row({ parameter, top, range, write }) {
   const { p, type, access } = parameter;
   const state = values.get(p) ?? UNKNOWN;
   const v = state.v;
-  const shown =
-    type === 'T' ? (state.live ? `fired ${new Date(state.at).toLocaleTimeString()}` : '—') : v === undefined ? 'unknown' : String(v);
-  const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${new Date(state.at).toLocaleString()}` : '';
+  const shown = type === 'T' ? (state.live ? `fired ${clock(new Date(state.at))}` : '—') : v === undefined ? 'unknown' : String(v);
+  const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${dateAndClock(new Date(state.at))}` : '';
   return html`<div class="row" style=${`top:${top}px`} data-address=${p}>
     <span class="address" title=${p}>${p.slice(p.indexOf('/') + 1)}</span>
     <span class="type">${type}</span>

@@ -55,7 +55,10 @@ live(`the console lists connections with a failed one's reason, shows live value
   t.is((await fetch(`${base}/update?parameter=studio/clips&value=5`)).status, 200);
   await value(page, 'studio/clips').filter({ hasText: /^5$/ }).waitFor();
   t.is(await by(page, 'studio/clips').textContent(), 'http 127.0.0.1');
-  t.regex((await value(page, 'studio/clips').getAttribute('title')) ?? '', /^last changed by http 127\.0\.0\.1, /);
+  t.regex(
+    (await value(page, 'studio/clips').getAttribute('title')) ?? '',
+    /^last changed by http 127\.0\.0\.1, \d{4}-\d\d-\d\d [0-2]\d:[0-5]\d:[0-5]\d$/,
+  );
 
   // Each type's editor writes, and the value comes back.
   await page.getByLabel('new value for studio/program/title').fill('Evening News');
@@ -186,7 +189,8 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
   const hub = await startHub(t, { connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] } } }, { log });
   const base = `http://127.0.0.1:${hub.connection('api')!.info.details?.['port'] as number}`;
   const browser = await openBrowser(t);
-  const page = await browser.newPage();
+  // A browser whose locale writes 12-hour times: the console still shows the log's 24-hour ones.
+  const page = await browser.newPage({ locale: 'en-US', timezoneId: 'America/New_York' });
   await page.goto(`${base}/console/`);
   await page.getByRole('button', { name: 'log' }).click();
   await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
@@ -198,6 +202,9 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
     .filter({ hasText: /reload/i })
     .first()
     .waitFor();
+  const times = await page.locator('.lines li > span:first-child').allTextContents();
+  t.true(times.length > 0);
+  for (const time of times) t.regex(time, /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}$/, 'HH:MM:ss.mmm, as the hub logs');
   // Every status the page shows from here on: the new stream's, not the end of the one it replaces.
   await page.evaluate(`(() => {
     const log = document.querySelector('.log');
