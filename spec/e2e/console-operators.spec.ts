@@ -274,7 +274,9 @@ live(`every tab of the console fits a phone as well as a desktop${whyNoBrowser}`
   for (const width of [390, 360, 320]) {
     await page.setViewportSize({ width, height: 700 });
     await settle(150);
-    const rows = await page.evaluate("new Set([...document.querySelectorAll('nav button')].map((b) => b.getBoundingClientRect().top)).size");
+    const rows = await page.evaluate(
+      "new Set([...document.querySelectorAll('nav button')].map((b) => b.getBoundingClientRect().top)).size",
+    );
     t.is(rows, 1, `the tabs take ${String(rows)} rows at ${width} px`);
     t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), `the page is wider than ${width} px`);
   }
