@@ -2,7 +2,8 @@
 // The operator console (R-U1): connections, the parameter tree with live values and typed
 // editors, problems, and the hub's role in its redundancy group. Data comes from the public
 // API only: GET /connections, /parameters, /problems, and one WebSocket (?batch=1 for 1,000
-// changes/s, ?events=1 to follow reloads); POST /failover when the operator takes over.
+// changes/s, ?origins=1 for who changed each value, ?events=1 to follow reloads); POST
+// /failover when the operator takes over.
 import { h, render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
@@ -29,14 +30,16 @@ import htm from 'htm';
  * @typedef {{ source: 'connection' | 'code-flow' | 'rule' | 'state', id: string, code: string, message: string }} Problem
  */
 /**
- * An entry of `GET /rules`, in the order the rules run; `pipe` as written (`[{ scale: [0, 1, 0, 100] }]`).
- * @typedef {{ path: string, name: string, source: string, destinations: string[], pipe: Record<string, unknown>[] }} Rule
+ * An entry of `GET /rules`, in the order the rules run; `folders` the names of the folders it stands
+ * in, outermost first; `pipe` as written (`[{ scale: [0, 1, 0, 100] }]`).
+ * @typedef {{ path: string, folders: string[], name: string, source: string, destinations: string[], pipe: Record<string, unknown>[] }} Rule
  */
 /** @typedef {{ '/connections': Connection[], '/parameters': Listing[], '/problems': Problem[], '/rules': Rule[] }} Answers */
 /**
- * What the WebSocket sends: a change (its value in wire form, always a string), the answer
- * to a write that failed, or (with ?events=1) word that the parameters changed.
- * @typedef {{ p: string, v: string }} Change
+ * What the WebSocket sends: a change (its value in wire form, always a string; with
+ * ?origins=1 who made it and when, as `GET /parameters` lists them), the answer to a write
+ * that failed, or (with ?events=1) word that the parameters changed.
+ * @typedef {{ p: string, v: string, by?: string, at?: string }} Change
  * @typedef {{ p: string | null, error: string, code: string }} Refusal
  * @typedef {{ event: 'parameters' | 'connections' }} HubEvent
  * @typedef {Change | Refusal | HubEvent} ServerItem
@@ -47,9 +50,9 @@ import htm from 'htm';
  */
 /**
  * What the console knows of a value: as `GET /parameters` listed it, or as the WebSocket
- * last sent it (`live`, without who wrote it).
+ * last sent it (`live`).
  * @typedef {{ v: Value | undefined, by: string | undefined, at: string | undefined, live?: never }} ListedValue
- * @typedef {{ v: string, at: string, live: true, by?: never }} LiveValue
+ * @typedef {{ v: string, by: string | undefined, at: string, live: true }} LiveValue
  */
 /** @typedef {{ text: string, error: boolean }} Notice */
 /**
@@ -152,6 +155,18 @@ const HUB_ROLE = /^[^/]+\/_hub\/(role|epoch|active)$/;
 /** Booleans named like a tally or an on-air light: shown as large tiles on request. */
 const TILE_NAME = /(^|\/)(tally|on-?air)([/_.-]?\d*)?(\/|$)/i;
 
+/** @param {number} n @param {number} [width] */
+const padded = (n, width = 2) => String(n).padStart(width, '0');
+/**
+ * A time of day on the 24-hour clock, as the hub's log writes it (`14:03:07.120`), in the
+ * browser's time zone: whatever the browser's locale, the console and the log read alike.
+ * @param {Date} d @param {boolean} [millis]
+ */
+const clock = (d, millis = false) =>
+  `${padded(d.getHours())}:${padded(d.getMinutes())}:${padded(d.getSeconds())}${millis ? `.${padded(d.getMilliseconds(), 3)}` : ''}`;
+/** A date and time on the 24-hour clock: `2026-11-24 14:03:07`. @param {Date} d */
+const dateAndClock = (d) => `${d.getFullYear()}-${padded(d.getMonth() + 1)}-${padded(d.getDate())} ${clock(d)}`;
+
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -241,7 +256,7 @@ function App() {
       open();
     };
     const open = () => {
-      const url = new URL('/ws?batch=1&events=1', location.href);
+      const url = new URL('/ws?batch=1&origins=1&events=1', location.href);
       url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
       const ws = new WebSocket(url);
       socket = ws;
@@ -259,8 +274,7 @@ function App() {
             else void reload();
           } else if ('error' in item) setNotice({ text: refusalText(item), error: true });
           else {
-            // The stream does not say who wrote: that is known again at the next listing.
-            values.set(item.p, { v: item.v, at: new Date().toISOString(), live: true });
+            values.set(item.p, { v: item.v, by: item.by, at: item.at ?? new Date().toISOString(), live: true });
             roleChanged ||= HUB_ROLE.test(item.p);
           }
         }
@@ -537,7 +551,8 @@ const details = (d) =>
     )
     .join(' · ');
 
-// The flow's enabled rules in the order they run, each with the problems reported for it.
+// The flow's enabled rules in the order they run, each under the folders it stands in (R-R2),
+// with the problems reported for it.
 /** @param {{ rules: Rule[], problems: Problem[] }} props */
 function Rules({ rules, problems }) {
   if (!rules.length) return html`<p class="empty">No rules run in this flow (or none this login may read).</p>`;
@@ -549,7 +564,7 @@ function Rules({ rules, problems }) {
   return html`<ul class="rules">${rules.map((r) => {
     const own = problems.filter((p) => p.source === 'rule' && p.id === r.name);
     return html`<li class=${own.length ? 'failing' : ''} data-rule=${r.path}>
-      <b>${r.name}</b>
+      ${r.folders.length ? html`<span class="folders muted" data-testid="folders">${r.folders.join(' / ')} /</span> ` : ''}<b>${r.name}</b>
       <div class="wiring"><code>${r.source}</code> → ${r.destinations.map((d, i) => html`${i ? ', ' : ''}<code>${d}</code>`)}</div>
       ${r.pipe.length ? html`<div class="pipe">${r.pipe.map(step).join(' | ')}</div>` : ''}
       ${own.map((p) => html`<div class="problem"><span class="code">${p.code}</span> ${p.message}</div>`)}
@@ -609,7 +624,7 @@ function Log() {
   return html`<div class="log">
     <div class="search"><label>level <select aria-label="log level" value=${level} onChange=${(/** @type {TargetedEvent<HTMLSelectElement>} */ e) => setLevel(e.currentTarget.value)}>${LEVELS.map((l) => html`<option>${l}</option>`)}</select></label> <span class="muted">${state}</span>
     ${hidden ? html`<div class="hint">the hub logs at ${hubLevel}: ${level} lines come only from connections with <code>debug: true</code>; start the hub with <code>--log-level ${level}</code> to see them all</div>` : ''}</div>
-    <ol class="lines">${lines.map((l) => html`<li class=${`level-${l.level}`}><span class="muted">${new Date(l.time).toLocaleTimeString()}</span> <b>${l.level}</b> ${l.connection ? `[${l.connection}] ` : ''}${l.msg}</li>`)}</ol>
+    <ol class="lines">${lines.map((l) => html`<li class=${`level-${l.level}`}><span class="muted" data-testid="time">${clock(new Date(l.time), true)}</span> <b>${l.level}</b> ${l.connection ? `[${l.connection}] ` : ''}${l.msg}</li>`)}</ol>
   </div>`;
 }
 
@@ -682,9 +697,8 @@ function Row({ parameter, top, range, write }) {
   const { p, type, access } = parameter;
   const state = values.get(p) ?? UNKNOWN;
   const v = state.v;
-  const shown =
-    type === 'T' ? (state.live ? `fired ${new Date(state.at).toLocaleTimeString()}` : '—') : v === undefined ? 'unknown' : String(v);
-  const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${new Date(state.at).toLocaleString()}` : '';
+  const shown = type === 'T' ? (state.live ? `fired ${clock(new Date(state.at))}` : '—') : v === undefined ? 'unknown' : String(v);
+  const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${dateAndClock(new Date(state.at))}` : '';
   return html`<div class="row" style=${`top:${top}px`} data-address=${p}>
     <span class="address" title=${p}>${p.slice(p.indexOf('/') + 1)}</span>
     <span class="type">${type}</span>

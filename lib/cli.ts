@@ -185,21 +185,33 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   /** The reload being applied to the hub, which a stop lets finish. */
   let applying: Promise<unknown> = Promise.resolve();
   let stopping = false;
-  const reload = () => {
+  /** What the last reload was refused for, until one is taken. */
+  let lastRefusal: string | undefined;
+  /**
+   * An editor's one save can reach the watcher as events further apart than it waits for
+   * (a write, then the same text again): `--watch` says a refusal once until its mistakes
+   * change. A SIGHUP is an operator asking, and is always answered.
+   */
+  const refused = (reason: string, asked: boolean) => {
+    const repeated = reason === lastRefusal && !asked;
+    lastRefusal = reason;
+    if (repeated) return log.debug('reload refused again for the same mistakes, said above');
+    log.error(`reload refused, the running flow is kept: ${reason}`);
+  };
+  const reload = (asked: boolean) => {
     reloads = reloads.then(async () => {
       if (stopping) return;
       const next = await loadFlowFile(loaded.flow.path);
-      if (!next.ok) return log.error(`reload refused, the running flow is kept: ${next.error.message}`);
+      if (!next.ok) return refused(next.error.message, asked);
       if (stopping) return;
       applying = hub.reload(next.flow).then(
         () => {
           flow = next.flow;
+          lastRefusal = undefined;
         },
         (error: unknown) =>
           // A code flow that would not load as edited: the hub runs on as it was, as above.
-          error instanceof ReloadRefused
-            ? log.error(`reload refused, the running flow is kept: ${error.message}`)
-            : log.error(`reload failed: ${reasonOf(error)}`),
+          error instanceof ReloadRefused ? refused(error.message, asked) : log.error(`reload failed: ${reasonOf(error)}`),
       );
       await applying;
       watcher?.refresh();
@@ -233,7 +245,7 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     process.on('SIGHUP', () => {
       if (stopping) return;
       log.info('SIGHUP: reloading the flow file');
-      reload();
+      reload(true);
     });
     // An error that escapes every handler — thrown from a timer, or a rejection nobody
     // handles — is a failure of the code flow that raised it, when one did: that flow is
@@ -248,7 +260,13 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     process.on('unhandledRejection', escaped);
     started.then(
       () => {
-        if (watch && !stopping) watcher = watchForReload(hub, () => flow, reload, log);
+        if (watch && !stopping)
+          watcher = watchForReload(
+            hub,
+            () => flow,
+            () => reload(false),
+            log,
+          );
       },
       (error: unknown) => {
         log.fatal(`start failed: ${reasonOf(error)}`);

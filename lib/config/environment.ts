@@ -72,3 +72,20 @@ export function asWanted(text: string, wanted: readonly string[]): number | bool
   if (wanted.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
   return undefined;
 }
+
+/** A string that is exactly one placeholder, `${PORT}` or `${PORT:-17011}`, as an editor's schema accepts it. */
+const wholePlaceholder = { type: 'string', pattern: '^\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}$' };
+
+/**
+ * The flow-file schema as editors read it: wherever it wants a number or `true`/`false`, a
+ * string that is one placeholder is accepted too, since the hub fills it in and converts it
+ * before it validates (`'${PORT:-17011}'`). Without this, an editor marks the demo's port.
+ */
+export function acceptingPlaceholders(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(acceptingPlaceholders);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, acceptingPlaceholders(value)]));
+  if (node['type'] !== 'number' && node['type'] !== 'integer' && node['type'] !== 'boolean') return node;
+  const { description, ...typed } = node;
+  return { ...(description === undefined ? {} : { description }), anyOf: [typed, wholePlaceholder] };
+}

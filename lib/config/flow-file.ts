@@ -12,7 +12,7 @@ import { commonSettingNames, flowFileSchema } from './schema.ts';
 import { describeExpected } from './expected.ts';
 import { checkRuleTree, type TreeNode } from '../rules/rule-tree.ts';
 import { flowIdOf } from '../rules/code-flows/flow-id.ts';
-import { asWanted, substituteEnvironment } from './environment.ts';
+import { acceptingPlaceholders, asWanted, substituteEnvironment } from './environment.ts';
 import { pruneToSchema } from './prune.ts';
 
 /** A validated flow file. Paths are absolute. */
@@ -401,9 +401,9 @@ function pathOf(pointer: string, document: unknown): (string | number)[] {
   return path;
 }
 
-/** The flow-file JSON Schema, for editors (`patchbay schema`). */
+/** The flow-file JSON Schema, for editors (`patchbay schema`): a placeholder is accepted where a number or boolean is wanted. */
 export function flowFileJsonSchema(): string {
-  return `${JSON.stringify(schema, null, 2)}\n`;
+  return `${JSON.stringify(acceptingPlaceholders(schema), null, 2)}\n`;
 }
 
 /** A hub is in one redundancy group at most (R-B1): a second connection that names one is a mistake. */

@@ -59,6 +59,8 @@ export interface Problem {
 export interface RuleListing {
   /** `rules[1].rules[0]`: where the rule stands in the flow file. */
   readonly path: string;
+  /** The names of the folders it stands in, outermost first (R-R2): `["studio A", "mics"]`; empty at the top. */
+  readonly folders: readonly string[];
   /** Its path, and its description when it has one: how problems name it. */
   readonly name: string;
   readonly source: string;

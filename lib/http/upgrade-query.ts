@@ -1,7 +1,7 @@
 /**
  * The query of a `/ws` upgrade, parsed once at the edge into what the client asked for:
- * its filters (R-H3), batches (R-W1), a rate limit (R-W2), parameter events and a log
- * level (R-U1). A pure function: the uWS glue only hands it the query string.
+ * its filters (R-H3), batches (R-W1), a rate limit (R-W2), who changed each value (R-O2),
+ * parameter events and a log level (R-U1). A pure function: the uWS glue only hands it the query string.
  */
 import { logLevels } from '../core/log.ts';
 import type { Pattern } from '../core/regex.ts';
@@ -14,6 +14,8 @@ export interface UpgradeRequest {
   readonly batch: boolean;
   /** At most this many times a second per parameter, a step of the rate ladder (`rate-ladder.ts`); 0: no limit. */
   readonly maxHz: number;
+  /** `?origins=1`: each value comes with `by` and `at`, who changed it last and when (R-O2). */
+  readonly origins: boolean;
   readonly events: boolean;
   /** The log level the client follows; "" for none. */
   readonly logLevel: (typeof logLevels)[number] | '';
@@ -38,7 +40,9 @@ export function parseUpgradeQuery(query: string, { mayReadLog }: { readonly mayR
   if (logLevel !== '' && !mayReadLog) return { ok: false, error: { code: 'PB_FORBIDDEN', message: 'this token may not read the log' } };
   const events = flag(params.get('events'));
   if (events === undefined) return bad('events is 1 or 0 (true or false)');
-  return { ok: true, value: { filters: filters.value, batch, maxHz, events, logLevel } };
+  const origins = flag(params.get('origins'));
+  if (origins === undefined) return bad('origins is 1 or 0 (true or false)');
+  return { ok: true, value: { filters: filters.value, batch, maxHz, origins, events, logLevel } };
 }
 
 const isLogLevel = (value: string): value is (typeof logLevels)[number] => (logLevels as readonly string[]).includes(value);

@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { Graph, Reading } from '../core/graph.ts';
-import type { Parameter } from '../core/parameter.ts';
+import type { LastChange, Parameter } from '../core/parameter.ts';
 import { after, afterTurn, type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
 import { toWire, type Value } from '../core/value.ts';
@@ -20,6 +20,8 @@ export interface WsClient {
   readonly batch: boolean;
   /** `?maxHz=<n>`: each parameter at most n times a second, its latest value always (R-W2); 0 for no limit. Taken down to the rate ladder. */
   readonly maxHz: number;
+  /** `?origins=1`: each value comes with who changed it last and when, `{p, v, by, at}` as `GET /parameters` lists it (R-O2). */
+  readonly origins: boolean;
   /** `?events=1`: also told when parameters appear or go (lib/http/ws-messages.ts). */
   readonly events?: boolean;
   /** `?log=<level>`: also sent the hub's log lines at that level and above ("" for none). */
@@ -85,9 +87,33 @@ const MATCHED_AT_MOST = 10_000;
  */
 const PUBLISH_AT_MOST = 32;
 
+/** How a client asked to be sent values on its upgrade: `?batch=1`, `?maxHz=<n>`, `?origins=1`. */
+export interface SendingAsked {
+  readonly batch?: boolean;
+  readonly maxHz?: number;
+  readonly origins?: boolean;
+}
+
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
-export function newWsClient(filters: readonly Pattern[], access: Access = fullAccess, origin = 'ws', batch = false, maxHz = 0): WsClient {
-  return { filters, access, origin, batch, maxHz, topic: undefined, lagging: false, snapshotBytes: 0, missedSince: 0, snapshot: undefined };
+export function newWsClient(
+  filters: readonly Pattern[],
+  access: Access = fullAccess,
+  origin = 'ws',
+  { batch = false, maxHz = 0, origins = false }: SendingAsked = {},
+): WsClient {
+  return {
+    filters,
+    access,
+    origin,
+    batch,
+    maxHz,
+    origins,
+    topic: undefined,
+    lagging: false,
+    snapshotBytes: 0,
+    missedSince: 0,
+    snapshot: undefined,
+  };
 }
 
 /**
@@ -157,6 +183,8 @@ class Topic {
     readonly batch: boolean,
     /** Milliseconds between two sends of one parameter; 0 for no limit. */
     readonly interval: number,
+    /** Its messages carry who changed each value and when (`?origins=1`). */
+    readonly origins: boolean,
   ) {
     this.passesAll = filters.length === 0 && access.full;
   }
@@ -189,6 +217,21 @@ const NO_TOPICS: readonly Topic[] = [];
 const prefixOf = (address: string) => `{"p":${JSON.stringify(address)},"v":`;
 /** `{"p":…,"v":…}`: a value's message, from its parameter's prefix. */
 const messageOf = (prefix: string, value: Value) => `${prefix}${JSON.stringify(toWire(value))}}`;
+
+/** The last time turned into ISO form: the changes of one turn share their time (`wallClockOfTurn`). */
+let isoAt = Number.NaN;
+let iso = '';
+const isoOf = (at: number) => {
+  if (at !== isoAt) {
+    isoAt = at;
+    iso = new Date(at).toISOString();
+  }
+  return iso;
+};
+
+/** `{"p":…,"v":…,"by":…,"at":…}`: a value's message with who changed it and when, as `GET /parameters` lists them (R-O2). */
+const withOrigin = (message: string, last: LastChange | undefined) =>
+  last === undefined ? message : `${message.slice(0, -1)},"by":${JSON.stringify(last.by)},"at":"${isoOf(last.at)}"}`;
 
 /**
  * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients
@@ -304,16 +347,16 @@ export class WsHub {
 
   /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes. */
   join(ws: WsSocket): void {
-    const { filters: clientFilters, access, batch, maxHz: asked } = ws.getUserData();
+    const { filters: clientFilters, access, batch, maxHz: asked, origins } = ws.getUserData();
     // On the rate ladder, however the client was made: the topics of one filter set stay few.
     const maxHz = rateAtOrBelow(asked) ?? rateLadder[0];
-    const key = `${batch ? 'batch' : ''} ${maxHz}\n${access.name}\n${clientFilters
+    const key = `${batch ? 'batch' : ''} ${maxHz}${origins ? ' origins' : ''}\n${access.name}\n${clientFilters
       .map((f) => f.source)
       .sort()
       .join('\n')}`;
     let topic = this.topics.get(key);
     if (!topic) {
-      topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access, batch, maxHz > 0 ? 1000 / maxHz : 0);
+      topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access, batch, maxHz > 0 ? 1000 / maxHz : 0, origins);
       this.topics.set(key, topic);
       this.topicsVersion++;
     }
@@ -441,10 +484,13 @@ export class WsHub {
     if (parameter.type !== 'T') entry.message = message;
     const topics = this.topicsOf(entry);
     if (topics.length === 0) return;
+    // Made once per change, and only when a topic asked for origins: `{p, v}` clients pay nothing for it.
+    let originMessage: string | undefined;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
-      if (topic.interval > 0) this.hold(topic, entry, message);
-      else this.send(topic, message);
+      const sent = topic.origins ? (originMessage ??= withOrigin(message, parameter.lastChange)) : message;
+      if (topic.interval > 0) this.hold(topic, entry, sent);
+      else this.send(topic, sent);
     }
     this.publishedSinceScan = true;
     this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
@@ -457,6 +503,19 @@ export class WsHub {
    * (false when a parameter was removed since the snapshot began: it may be this one).
    */
   private snapshotMessage(
+    topic: Topic,
+    parameter: Reading,
+    since: number,
+    until: number,
+    matched: boolean,
+    live: boolean,
+  ): string | undefined {
+    const message = this.snapshotValue(topic, parameter, since, until, matched, live);
+    return topic.origins && message !== undefined ? withOrigin(message, parameter.lastChange) : message;
+  }
+
+  /** `snapshotMessage` without who changed it. */
+  private snapshotValue(
     topic: Topic,
     parameter: Reading,
     since: number,

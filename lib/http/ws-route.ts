@@ -105,9 +105,9 @@ export class WebSocketRoute {
           if (!access) return;
           const asked = parseUpgradeQuery(req.getQuery() ?? '', { mayReadLog: access === fullAccess || access.metrics });
           if (!asked.ok) return sendError(res, asked.error, jsonClient(req), { close: true });
-          const { filters, batch, maxHz, events, logLevel } = asked.value;
+          const { filters, batch, maxHz, origins, events, logLevel } = asked.value;
           res.upgrade<WsClient>(
-            { ...newWsClient(filters, access, `ws ${clientAddress(res)}`, batch, maxHz), events, logLevel },
+            { ...newWsClient(filters, access, `ws ${clientAddress(res)}`, { batch, maxHz, origins }), events, logLevel },
             req.getHeader('sec-websocket-key'),
             req.getHeader('sec-websocket-protocol'),
             req.getHeader('sec-websocket-extensions'),

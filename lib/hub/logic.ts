@@ -133,10 +133,11 @@ export class Logic {
   /** The enabled rules of `rules`, in the order they run, with where each stands (`GET /rules`). */
   listing(rules: readonly TreeNode[]): RuleListing[] {
     const states = this.engine?.states();
-    return flattenRules(rules).map(({ path, name, source, destinations, pipe }) => {
+    return flattenRules(rules).map(({ path, folders, name, source, destinations, pipe }) => {
       const state = states?.get(path);
       return {
         path,
+        folders,
         name,
         source,
         destinations,

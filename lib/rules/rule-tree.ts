@@ -24,6 +24,8 @@ const isFolder = (node: TreeNode): node is FolderNode => 'folder' in node;
 export interface Rule {
   /** `rules[1].rules[0]`: where the rule stands in the flow file. */
   readonly path: string;
+  /** The names of the folders it stands in, outermost first (R-R2); empty at the top. */
+  readonly folders: readonly string[];
   /** How messages name the rule: its path, and its description when it has one. */
   readonly name: string;
   readonly source: string;
@@ -35,15 +37,16 @@ export interface Rule {
  * The enabled rules of a tree in the order they run for one change (R-R2): top to
  * bottom, depth first into folders. A disabled folder disables everything below it.
  */
-export function flattenRules(nodes: readonly TreeNode[], path: (string | number)[] = ['rules']): Rule[] {
+export function flattenRules(nodes: readonly TreeNode[], path: (string | number)[] = ['rules'], folders: readonly string[] = []): Rule[] {
   return nodes.flatMap((node, index): Rule[] => {
     const at = [...path, index];
     if (node.enabled === false) return [];
-    if (isFolder(node)) return flattenRules(node.rules, [...at, 'rules']);
+    if (isFolder(node)) return flattenRules(node.rules, [...at, 'rules'], [...folders, node.folder]);
     const where = formatPath(at);
     return [
       {
         path: where,
+        folders,
         name: node.description ? `${where} "${node.description}"` : where,
         source: node.source,
         destinations: node.destinations,

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import test from 'ava';
 import { Ajv } from 'ajv';
 import JSON5 from 'json5';
@@ -8,6 +9,7 @@ import { flowFileJsonSchema, loadFlowFile, validateFlow } from '../../lib/config
 import { connectionTypes } from '../../lib/config/connection-types.ts';
 import { fingerprintOf } from '../../lib/connections/connection.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
+import { substituteEnvironment } from '../../lib/config/environment.ts';
 
 const messagesOf = (document: unknown) => {
   const result = validateFlow(document, '/virtual/flow.json5');
@@ -109,6 +111,34 @@ test('the shipped flow files are valid', async (t) => {
   t.true(result.ok, result.ok ? '' : result.error.message);
 });
 
+test('the demo and every example with a rest-api listen on PORT when it is set, and on their own port when not', async (t) => {
+  const examples = new URL('../../flows/examples/', import.meta.url).pathname;
+  const shipped = [
+    new URL('../../flows/demo.json5', import.meta.url).pathname,
+    ...readdirSync(examples)
+      .filter((name) => name.endsWith('.json5'))
+      .map((name) => join(examples, name)),
+  ];
+  const { PORT: _, ...others } = process.env;
+  const unset = { ...others, HUB_ID: 'a' }; // standby-pair names its hub
+  // The examples with hubs on a broker read their site key from the process's environment (this spec file's own worker).
+  process.env['PATCHBAY_SITE_KEY'] ??= 'ab'.repeat(32);
+  let withApi = 0;
+  for (const path of shipped) {
+    const document = JSON5.parse(await readFile(path, 'utf8')) as { connections: Record<string, { type: string; port?: unknown }> };
+    const apis = Object.keys(document.connections).filter((id) => document.connections[id]?.type === 'rest-api');
+    if (apis.length === 0) continue;
+    withApi++;
+    const substituted = substituteEnvironment(document, { ...unset, PORT: '23456' }).document as typeof document;
+    for (const id of apis) t.is(substituted.connections[id]?.port, '23456', `${path}: ${id}`);
+    for (const env of [{ ...unset, PORT: '23456' }, unset] as NodeJS.ProcessEnv[]) {
+      const result = await loadFlowFile(path, env);
+      t.true(result.ok, `${path}${env['PORT'] ? ' with PORT' : ''}: ${result.ok ? '' : result.error.message}`);
+    }
+  }
+  t.is(withApi, 15, 'the demo and 14 examples');
+});
+
 test('flows/flow-file.schema.json is the schema the hub validates with', async (t) => {
   const committed = await readFile(new URL('../../flows/flow-file.schema.json', import.meta.url), 'utf8');
   t.is(committed, flowFileJsonSchema(), 'regenerate it with: npm run docs');
@@ -118,7 +148,10 @@ test('the exported schema works in a plain JSON Schema validator, as an editor w
   const ajv = new Ajv({ strict: false });
   const validate = ajv.compile(JSON.parse(flowFileJsonSchema()) as object);
   const demo = JSON5.parse(await readFile(new URL('../../flows/demo.json5', import.meta.url), 'utf8'));
-  t.true(validate(demo));
+  t.true(validate(demo), JSON.stringify(validate.errors));
+  const placeholders = { connections: { api: { type: 'rest-api', port: '${PORT:-17011}', console: '${CONSOLE}' } } };
+  t.true(validate(placeholders), 'a placeholder where a number or a boolean is wanted, as the hub fills it in');
+  t.false(validate({ connections: { api: { type: 'rest-api', port: 'http' } } }));
   t.false(validate({ connections: { a: { type: 'timer', pulses: [{ interval: 1 }] } } }));
 });
 

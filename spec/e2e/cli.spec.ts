@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { eventually, startBound } from '../helpers/eventually.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 const demo = fileURLToPath(new URL('../../flows/demo.json5', import.meta.url));
@@ -146,8 +147,10 @@ test('validate warns of an xml-file-output whose folder does not exist and accep
   t.false(stderr.includes('failed'), stderr);
 });
 
-test('run with no flow file runs the demo flow; SIGINT stops it with exit 0', async (t) => {
-  const run = await running(t, ['run', '--log-format', 'json']);
+test('run with no flow file runs the demo flow on the PORT it is given; SIGINT stops it with exit 0', async (t) => {
+  const port = await freePort();
+  const run = await running(t, ['run', '--log-format', 'json'], { ...process.env, PORT: String(port) });
+  t.is((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
   run.child.kill('SIGINT');
   const { code, stderr } = await run.done;
   t.is(code, 0);
@@ -189,6 +192,48 @@ test('run --watch reloads an edited flow file and refuses one with mistakes, kee
     30_000,
   );
   t.true(messages().includes('reloaded: 1 kept (0 updated in place), 0 restarted, 1 added, 0 removed, 0 rules'));
+  run.child.kill('SIGTERM');
+  t.is((await run.done).code, 0);
+});
+
+test('run --watch says a refusal once, though one save reaches it as two changes; SIGHUP is answered again', async (t) => {
+  const path = await flowFile(`{ connections: { vars: { type: 'dummy', parameters: 'a,I,1' } } }`);
+  const run = patchbay(['run', path, '--watch', '--log-level', 'debug', '--log-format', 'json']);
+  t.teardown(() => run.child.kill('SIGKILL'));
+  const messages = () =>
+    run
+      .stderrSoFar()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+  const refusals = () => messages().filter((m) => m.startsWith('reload refused, the running flow is kept')).length;
+  await eventually(
+    () => messages().some((m) => m.startsWith('watching ')),
+    () => `the watcher (log so far: ${run.stderrSoFar()})`,
+    startBound,
+  );
+  const mistaken = `{ connections: { vars: { type: 'dummy', parameters: 'a,I,abc' } } }`;
+  await writeFile(path, mistaken);
+  await eventually(
+    () => refusals() === 1,
+    () => `the refusal (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
+  // The same text once more, as an editor that saves in two steps writes it.
+  await writeFile(path, mistaken);
+  await eventually(
+    () => refusals() > 1 || messages().includes('reload refused again for the same mistakes, said above'),
+    () => `the second reload (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
+  t.is(refusals(), 1, run.stderrSoFar());
+  run.child.kill('SIGHUP');
+  await eventually(
+    () => refusals() === 2,
+    () => `the answer to SIGHUP (log so far: ${run.stderrSoFar()})`,
+    30_000,
+  );
   run.child.kill('SIGTERM');
   t.is((await run.done).code, 0);
 });

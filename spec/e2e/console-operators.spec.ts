@@ -236,7 +236,7 @@ live(`every tab of the console fits a phone as well as a desktop${whyNoBrowser}`
       },
       rules: [
         { source: 'studio/fader', destinations: ['studio/level'], pipe: [{ scale: [0, 1, 0, 100] }], description: 'fader to level' },
-        { source: 'studio/onair', destinations: ['studio/missing'], description: 'to nowhere' },
+        { folder: 'studio A', rules: [{ source: 'studio/onair', destinations: ['studio/missing'], description: 'to nowhere' }] },
       ],
     },
     { log },
@@ -269,5 +269,15 @@ live(`every tab of the console fits a phone as well as a desktop${whyNoBrowser}`
       t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), `${tab} is wider than a ${name}`);
       if (shots) await page.screenshot({ path: `${shots}/console-${tab}-${name}.png` });
     }
+  }
+  // The tabs stay one row down to a small phone's 320 px, where the row scrolls sideways if it must.
+  for (const width of [390, 360, 320]) {
+    await page.setViewportSize({ width, height: 700 });
+    await settle(150);
+    const rows = await page.evaluate(
+      "new Set([...document.querySelectorAll('nav button')].map((b) => b.getBoundingClientRect().top)).size",
+    );
+    t.is(rows, 1, `the tabs take ${String(rows)} rows at ${width} px`);
+    t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), `the page is wider than ${width} px`);
   }
 });

@@ -15,6 +15,8 @@ function policyViolations(page: Page): string[] {
 }
 
 const value = (page: Page, address: string) => page.locator(`.row[data-address="${address}"] [data-testid=value]`);
+/** The "by" column of a parameter's row: who changed it last. */
+const by = (page: Page, address: string) => page.locator(`.row[data-address="${address}"] .by`);
 
 live(`the console lists connections with a failed one's reason, shows live values and writes every type${whyNoBrowser}`, async (t) => {
   // A port another process holds: the second rest-api fails, with the reason.
@@ -46,15 +48,24 @@ live(`the console lists connections with a failed one's reason, shows live value
   t.is(await value(page, 'studio/program/level').textContent(), '0.75');
   t.truthy(await page.locator('.row[data-address="clock/timer/1/trigger"] .edit').filter({ hasText: 'read-only' }).count());
 
-  // A change in the hub shows without a reload.
-  param(hub, 'studio/clips').set(4);
+  // A change in the hub shows without a reload, with who made it (R-O2).
+  param(hub, 'studio/clips').set(4, 'rule cliplist');
   await value(page, 'studio/clips').filter({ hasText: /^4$/ }).waitFor();
+  t.is(await by(page, 'studio/clips').textContent(), 'rule cliplist');
+  t.is((await fetch(`${base}/update?parameter=studio/clips&value=5`)).status, 200);
+  await value(page, 'studio/clips').filter({ hasText: /^5$/ }).waitFor();
+  t.is(await by(page, 'studio/clips').textContent(), 'http 127.0.0.1');
+  t.regex(
+    (await value(page, 'studio/clips').getAttribute('title')) ?? '',
+    /^last changed by http 127\.0\.0\.1, \d{4}-\d\d-\d\d [0-2]\d:[0-5]\d:[0-5]\d$/,
+  );
 
   // Each type's editor writes, and the value comes back.
   await page.getByLabel('new value for studio/program/title').fill('Evening News');
   await page.getByLabel('new value for studio/program/title').press('Enter');
   await value(page, 'studio/program/title').filter({ hasText: 'Evening News' }).waitFor();
   t.is(param(hub, 'studio/program/title').value, 'Evening News');
+  t.is(await by(page, 'studio/program/title').textContent(), 'ws 127.0.0.1', "the console's own write, by its socket");
   await page.getByLabel('new value for studio/program/level').fill('0.5');
   await page.getByLabel('new value for studio/program/level').press('Enter');
   await value(page, 'studio/program/level')
@@ -178,7 +189,8 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
   const hub = await startHub(t, { connections: { api, vars: { type: 'dummy', parameters: ['a,I,1'] } } }, { log });
   const base = `http://127.0.0.1:${hub.connection('api')!.info.details?.['port'] as number}`;
   const browser = await openBrowser(t);
-  const page = await browser.newPage();
+  // A browser whose locale writes 12-hour times: the console still shows the log's 24-hour ones.
+  const page = await browser.newPage({ locale: 'en-US', timezoneId: 'America/New_York' });
   await page.goto(`${base}/console/`);
   await page.getByRole('button', { name: 'log' }).click();
   await page.locator('.log .muted').filter({ hasText: 'live' }).waitFor();
@@ -190,6 +202,9 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
     .filter({ hasText: /reload/i })
     .first()
     .waitFor();
+  const times = await page.locator('.lines li > span:first-child').allTextContents();
+  t.true(times.length > 0);
+  for (const time of times) t.regex(time, /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}$/, 'HH:MM:ss.mmm, as the hub logs');
   // Every status the page shows from here on: the new stream's, not the end of the one it replaces.
   await page.evaluate(`(() => {
     const log = document.querySelector('.log');
@@ -218,7 +233,7 @@ live(`the console's log shows the hub's lines live at the chosen level, and a sc
   t.is(status, 403);
 });
 
-live(`the console lists the rules in the order they run, each with its problems${whyNoBrowser}`, async (t) => {
+live(`the console lists the rules in the order they run, each under its folders with its problems${whyNoBrowser}`, async (t) => {
   const hub = await startHub(t, {
     connections: {
       api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
@@ -227,6 +242,7 @@ live(`the console lists the rules in the order they run, each with its problems$
     rules: [
       { source: 'studio/fader', destinations: ['studio/level'], pipe: [{ scale: [0, 1, 0, 100] }] },
       { source: 'studio/fader', destinations: ['studio/missing'], description: 'to nowhere' },
+      { folder: 'studio A', rules: [{ folder: 'mics', rules: [{ source: 'studio/level', destinations: ['studio/fader'] }] }] },
     ],
   });
   const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
@@ -242,4 +258,8 @@ live(`the console lists the rules in the order they run, each with its problems$
   const broken = page.locator('li[data-rule="rules[1]"]');
   t.true(((await broken.getAttribute('class')) ?? '').includes('failing'));
   t.regex((await broken.textContent()) ?? '', /to nowhere.*PB_WAITING.*studio\/missing/s);
+  t.is(await broken.locator('[data-testid=folders]').count(), 0, 'a rule at the top stands in no folder');
+  // A rule in folders says which (R-R2).
+  const filed = page.locator('li[data-rule="rules[2].rules[0].rules[0]"]');
+  t.is(await filed.locator('[data-testid=folders]').textContent(), 'studio A / mics /');
 });

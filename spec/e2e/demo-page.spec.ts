@@ -18,6 +18,11 @@ live(`the demo page lists parameters, follows changes live and lets a user edit 
   await page.goto(`${base}/`);
   await page.locator('#link.up').waitFor();
   const value = (address: string) => page.locator(`tr[data-address="${address}"] td.value`);
+  // Headless Chromium asks for no icon; a browser with a window asks for the one the page names, or /favicon.ico.
+  const named = await page.evaluate("document.querySelector('link[rel=icon]')?.getAttribute('href') ?? '/favicon.ico'");
+  const icon = await fetch(new URL(String(named), `${base}/`));
+  t.is(icon.status, 200, `the icon ${String(named)}`);
+  t.is(icon.headers.get('content-type'), 'image/svg+xml');
 
   await t.notThrowsAsync(value('studio/program/title').filter({ hasText: 'Morning Show' }).waitFor());
   t.is(await value('studio/program/level').textContent(), '0.75');
@@ -75,6 +80,11 @@ live(`the demo page follows reloads, updates every row it lists, clears an old e
   await page.goto(`${base}/`);
   await page.locator('#link.up').waitFor();
   const value = (address: string) => page.locator(`tr[data-address="${address}"] td.value`);
+  // Headless Chromium asks for no icon; a browser with a window asks for the one the page names, or /favicon.ico.
+  const named = await page.evaluate("document.querySelector('link[rel=icon]')?.getAttribute('href') ?? '/favicon.ico'");
+  const icon = await fetch(new URL(String(named), `${base}/`));
+  t.is(icon.status, 200, `the icon ${String(named)}`);
+  t.is(icon.headers.get('content-type'), 'image/svg+xml');
   await value('studio/note').filter({ hasText: 'first' }).waitFor();
   t.false(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'the page is wider than a phone');
 

@@ -268,7 +268,7 @@ test('GET /problems lists a failed connection and a rule that cannot run, with t
   t.regex(problems[0]?.message ?? '', /^failed: documentRoot .* does not exist/);
 });
 
-test('GET /rules lists the enabled rules in the order they run, with their pipes; a scoped token sees those whose addresses it reads', async (t) => {
+test('GET /rules lists the enabled rules in the order they run, with their folders and pipes; a scoped token sees those whose addresses it reads', async (t) => {
   const flow = flowOf({
     connections: {
       api: {
@@ -296,6 +296,7 @@ test('GET /rules lists the enabled rules in the order they run, with their pipes
   t.deepEqual(await list('admin'), [
     {
       path: 'rules[0]',
+      folders: [],
       name: 'rules[0]',
       source: 'studio/a',
       destinations: ['studio/b'],
@@ -304,6 +305,7 @@ test('GET /rules lists the enabled rules in the order they run, with their pipes
     },
     {
       path: 'rules[2].rules[0]',
+      folders: ['to the back'],
       name: 'rules[2].rules[0] "level to the back"',
       source: 'studio/b',
       destinations: ['backstage/d'],

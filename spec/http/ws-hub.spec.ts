@@ -15,6 +15,8 @@ import { VirtualClock } from '../helpers/virtual-time.ts';
 class FakeSocket implements WsSocket {
   /** Every message the client has read, in order, as `address=value`. */
   readonly seen: string[] = [];
+  /** Every message the client has read, as sent. */
+  readonly messages: string[] = [];
   readonly topics = new Set<string>();
   /** The time of each write to the socket: a corked run of sends is one write. */
   readonly writtenAt: number[] = [];
@@ -31,8 +33,9 @@ class FakeSocket implements WsSocket {
     private readonly dropLimit: number,
     maxHz = 0,
     private readonly now: () => number = () => 0,
+    origins = false,
   ) {
-    this.data = newWsClient(filters, undefined, 'ws', false, maxHz);
+    this.data = newWsClient(filters, undefined, 'ws', { maxHz, origins });
   }
 
   send(message: string | Buffer): void {
@@ -102,6 +105,7 @@ class FakeSocket implements WsSocket {
   }
 
   private take(message: string): void {
+    this.messages.push(message);
     const { p, v } = JSON.parse(message) as { p: string; v: string };
     this.seen.push(`${p}=${v}`);
   }
@@ -148,8 +152,18 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
       return unwrap(graph.define('studio', id, { type, access: 'read-write', ...(initial === undefined ? {} : { initial }) }));
     },
     /** A client that joins now; a stalled one does not read from the start, its snapshot included. */
-    connect({ filters = [], stalled = false, maxHz = 0 }: { filters?: RegExp[]; stalled?: boolean; maxHz?: number } = {}): FakeSocket {
-      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now);
+    connect({
+      filters = [],
+      stalled = false,
+      maxHz = 0,
+      origins = false,
+    }: {
+      filters?: RegExp[];
+      stalled?: boolean;
+      maxHz?: number;
+      origins?: boolean;
+    } = {}): FakeSocket {
+      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now, origins);
       if (stalled) socket.stall();
       sockets.add(socket);
       hub.join(socket);
@@ -202,6 +216,33 @@ test('a client gets every known value as a snapshot, then each change as it happ
   note.set('first value');
   endTurn();
   t.deepEqual(client.seen.slice(2), ['studio/count=5', 'studio/title=News', 'studio/note=first value']);
+});
+
+test('a client that asks for origins gets who changed each value and when, in its snapshot and its stream; the others get {p, v} alone (R-O2)', (t) => {
+  const { define, connect, endTurn } = setup(t);
+  const title = define('title', 'S', 'Morning');
+  const level = define('level', 'F');
+  title.set('News', 'ws 10.0.0.7');
+  const plain = connect();
+  const told = connect({ origins: true });
+  const slow = connect({ origins: true, maxHz: 10 });
+  const parsed = (socket: FakeSocket) => socket.messages.map((m) => JSON.parse(m) as Record<string, string>);
+  const [first] = parsed(told);
+  t.like(first, { p: 'studio/title', v: 'News', by: 'ws 10.0.0.7' });
+  t.true(new Date(first?.['at'] ?? '').getTime() > 0, 'when, as an ISO date-time');
+  level.set(0.5, 'rule fader');
+  title.set('Late', 'code-flow clock');
+  endTurn();
+  t.deepEqual(
+    parsed(told).map(({ p, v, by }) => `${p}=${v} by ${by}`),
+    ['studio/title=News by ws 10.0.0.7', 'studio/level=0.5 by rule fader', 'studio/title=Late by code-flow clock'],
+  );
+  t.deepEqual(plain.messages, ['{"p":"studio/title","v":"News"}', '{"p":"studio/level","v":"0.5"}', '{"p":"studio/title","v":"Late"}']);
+  t.deepEqual(
+    parsed(slow).map(({ p, by }) => `${p} by ${by}`),
+    ['studio/title by ws 10.0.0.7', 'studio/level by rule fader', 'studio/title by code-flow clock'],
+    'a rate-limited client too',
+  );
 });
 
 test('clients that join between changes lose none and see none twice', (t) => {

@@ -6,11 +6,11 @@
  *   GET  /parameters             [{p, type, access, v?}], ?filter=<regex>
  *   GET  /connections            [{id, type, status, reason, …}]
  *   GET  /problems               [{source, id, code, message}]
- *   GET  /rules                  [{path, name, source, destinations, pipe}]
+ *   GET  /rules                  [{path, folders, name, source, destinations, pipe}]
  *   GET  /update?parameter=&value=, POST /update (form or JSON)
  *   GET  /healthz, /readyz       liveness, and readiness of the connections
  *   GET  /metrics                Prometheus text format
- *   GET  /ws                     snapshot, then changes; client writes {p, v}; ?events=1 adds reload notices
+ *   GET  /ws                     snapshot, then changes; client writes {p, v}; ?origins=1 adds by and at; ?events=1 adds reload notices
  *   GET  /console/               the operator console (R-U1), unless `console: false`
  *   GET  /<file>                 files below documentRoot
  *   OPTIONS *                     CORS preflights for allowedOrigins
