@@ -2,7 +2,7 @@ import { type Observable, Subject } from 'rxjs';
 import { fail, ok, type Result } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { ConnectionInfo, MirroredConnection } from '../connections/connection.ts';
-import { Status } from '../connections/connection.ts';
+import { canonicalJson, Status } from '../connections/connection.ts';
 
 /**
  * The connections other hubs run that this hub shows (R-M5), kept beside its own: one
@@ -45,6 +45,9 @@ export class Mirrors {
       show: (info) => {
         if (!open) return;
         const next = { id, owner, ...info };
+        // Only a change is news: the hub tells its clients of each, and the sharing that shows
+        // this connection reviews its mirrors on every change, showing each again as it goes.
+        if (canonicalJson(next) === canonicalJson(shown.get(id))) return;
         shown.set(id, next);
         this.changed.next(next);
       },

@@ -512,6 +512,34 @@ withBroker(
 );
 
 withBroker(
+  `a hub that shows another's connection tells its WebSocket clients when the connection changes, and nothing while it does not (R-M5)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const { a } = await twoHubs(t, prefix);
+    const shower = await startHub(t, {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        bus: { type: 'mqtt', url: broker.url, prefix, hub: { id: 'v', share: [], key: siteKey } },
+      },
+    });
+    await eventually(() => shower.listConnections().find((c) => c.id === 'studio')?.status === 'ok', 'studio shown as ok');
+    const port = shower.connection('api')?.info.details?.['port'] as number;
+    const { default: WebSocket } = await import('ws');
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?events=1&filter=%5E%24`);
+    t.teardown(() => socket.close());
+    const events: string[] = [];
+    socket.on('message', (data) => events.push(data.toString()));
+    await new Promise((resolve) => socket.once('open', resolve));
+    // Notices come at most one per 100 ms: five of those with nothing changed must bring none
+    // (a console that hears one fetches GET /connections again).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.deepEqual(events, [], 'connection notices while nothing changed');
+    await a.stop();
+    await eventually(() => events.includes('{"event":"connections"}'), 'the notice that studio is away');
+  },
+);
+
+withBroker(
   `over mqtts:// with the broker's certificate authority in \`ca\`; a broker it cannot verify leaves the connection degraded with the reason (R-M1)${whyNoBroker}`,
   async (t) => {
     const secure = await startBroker({ tls: true });

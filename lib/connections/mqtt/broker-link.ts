@@ -13,7 +13,7 @@ import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscripti
 import { reasonOf } from '../../core/errors.ts';
 import type { Logger } from '../../core/log.ts';
 import { unfenced } from '../../core/lease.ts';
-import { after, type Scheduler } from '../../core/scheduler.ts';
+import { after, afterTurn, type Scheduler } from '../../core/scheduler.ts';
 import type { ConnectionContext } from '../connection.ts';
 import { DeviceLink, type LinkAttempt } from '../device-link.ts';
 import type { Signer } from './signing.ts';
@@ -155,7 +155,10 @@ export class BrokerLink {
       (client.stream as Partial<Socket>).setNoDelay?.(true);
       void this.synchronise(client);
     });
-    client.on('message', (topic, payload, packet) => this.received(topic, payload, packet.properties ?? {}));
+    client.on('message', (topic, payload, packet) => {
+      this.holdWritesForTurn(client);
+      this.received(topic, payload, packet.properties ?? {});
+    });
     client.on('error', (error) => {
       const code = (error as { code?: unknown }).code;
       // A broker of MQTT 3.1.1 only: connect again in its protocol (hub sharing then says it needs 5).
@@ -177,6 +180,25 @@ export class BrokerLink {
       client.stream.destroy();
     }
   }
+
+  /**
+   * Holds what the client writes until the end of the turn, then sends it in one write.
+   * MQTT.js handles each message of a read in a tick of its own and writes its
+   * acknowledgement (QoS 1) at once: a write, and a wake-up of the broker, for every value
+   * another hub shares, where one per turn carries them all.
+   */
+  private holdWritesForTurn(client: MqttClient): void {
+    if (this.writesHeld) return;
+    const stream = client.stream;
+    stream.cork();
+    this.writesHeld = true;
+    afterTurn(() => {
+      this.writesHeld = false;
+      stream.uncork();
+    });
+  }
+
+  private writesHeld = false;
 
   private received(topic: string, payload: Buffer, properties: MessageProperties): void {
     this.counts.received++;

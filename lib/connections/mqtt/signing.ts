@@ -56,12 +56,28 @@ export interface SignedProperties {
   correlationData?: Buffer;
 }
 
-function mac(key: Buffer, topic: string, payload: string | Buffer, properties: SignedProperties): string {
-  const user = properties.userProperties ?? {};
-  // One string for all but the payload: each update is a call into native code.
+/**
+ * The signature of a message. What it covers is the wire format, which hubs of other versions
+ * check: the topic, then `\0name=value` for each user property but `sig`, by name, then the
+ * response topic, the correlation data in hex and the payload, each after a `\0`. It takes the
+ * parts rather than a properties object: a hub signs or checks every value it shares, and
+ * objects made per message (spread, destructured) were half of what signing cost.
+ */
+function mac(
+  key: Buffer,
+  topic: string,
+  payload: string | Buffer,
+  user: Readonly<Record<string, string | string[]>> | undefined,
+  responseTopic: string | undefined,
+  correlationData: Buffer | undefined,
+): string {
   let text = topic;
-  for (const name of Object.keys(user).sort()) if (name !== 'sig') text += `\0${name}=${String(user[name])}`;
-  text += `\0${properties.responseTopic ?? ''}\0${properties.correlationData?.toString('hex') ?? ''}\0`;
+  if (user) {
+    const names = Object.keys(user);
+    if (names.length > 1) names.sort();
+    for (const name of names) if (name !== 'sig') text += `\0${name}=${String(user[name])}`;
+  }
+  text += `\0${responseTopic ?? ''}\0${correlationData === undefined ? '' : correlationData.toString('hex')}\0`;
   return createHmac('sha256', key).update(text).update(payload).digest('base64url').slice(0, MAC_LENGTH);
 }
 
@@ -101,14 +117,13 @@ export class Signer {
   }
 
   private signed<P extends SignedProperties>(topic: string, payload: string | Buffer, properties: P, sequence: string): P {
-    const userProperties: Record<string, string | string[]> = {
-      ...properties.userProperties,
-      hub: this.hubId,
-      n: `${this.start}.${this.session}.${sequence}`,
-    };
-    const signed = { ...properties, userProperties };
-    userProperties['sig'] = mac(this.key, topic, payload, signed);
-    return signed;
+    const userProperties: Record<string, string | string[]> = {};
+    const given = properties.userProperties;
+    if (given) for (const name of Object.keys(given)) userProperties[name] = given[name]!;
+    userProperties['hub'] = this.hubId;
+    userProperties['n'] = `${this.start}.${this.session}.${sequence}`;
+    userProperties['sig'] = mac(this.key, topic, payload, userProperties, properties.responseTopic, properties.correlationData);
+    return { ...properties, userProperties };
   }
 }
 
@@ -127,9 +142,11 @@ export class Verifier {
 
   verify(topic: string, payload: Buffer, properties: SignedProperties): Verified {
     const user = properties.userProperties;
-    const [hub, n, sig] = [user?.['hub'], user?.['n'], user?.['sig']];
+    const hub = user?.['hub'];
+    const n = user?.['n'];
+    const sig = user?.['sig'];
     if (typeof hub !== 'string' || typeof n !== 'string' || typeof sig !== 'string') return { ok: false, why: 'unsigned' };
-    const expected = Buffer.from(mac(this.key, topic, payload, properties));
+    const expected = Buffer.from(mac(this.key, topic, payload, user, properties.responseTopic, properties.correlationData));
     const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, why: 'bad signature' };
     const counter = readCounter(n);
