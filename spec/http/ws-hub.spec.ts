@@ -31,8 +31,9 @@ class FakeSocket implements WsSocket {
     private readonly dropLimit: number,
     maxHz = 0,
     private readonly now: () => number = () => 0,
+    batch = false,
   ) {
-    this.data = newWsClient(filters, undefined, 'ws', false, maxHz);
+    this.data = newWsClient(filters, undefined, 'ws', batch, maxHz);
   }
 
   send(message: string | Buffer): void {
@@ -101,9 +102,13 @@ class FakeSocket implements WsSocket {
     return Object.fromEntries(this.seen.map((line) => line.split('=') as [string, string]));
   }
 
+  /** Every message the client has read, as sent: a batch client's are arrays. */
+  readonly messages: string[] = [];
+
   private take(message: string): void {
-    const { p, v } = JSON.parse(message) as { p: string; v: string };
-    this.seen.push(`${p}=${v}`);
+    this.messages.push(message);
+    const parsed = JSON.parse(message) as { p: string; v: string } | { p: string; v: string }[];
+    for (const { p, v } of Array.isArray(parsed) ? parsed : [parsed]) this.seen.push(`${p}=${v}`);
   }
 }
 
@@ -148,8 +153,18 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
       return unwrap(graph.define('studio', id, { type, access: 'read-write', ...(initial === undefined ? {} : { initial }) }));
     },
     /** A client that joins now; a stalled one does not read from the start, its snapshot included. */
-    connect({ filters = [], stalled = false, maxHz = 0 }: { filters?: RegExp[]; stalled?: boolean; maxHz?: number } = {}): FakeSocket {
-      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now);
+    connect({
+      filters = [],
+      stalled = false,
+      maxHz = 0,
+      batch = false,
+    }: {
+      filters?: RegExp[];
+      stalled?: boolean;
+      maxHz?: number;
+      batch?: boolean;
+    } = {}): FakeSocket {
+      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now, batch);
       if (stalled) socket.stall();
       sockets.add(socket);
       hub.join(socket);
@@ -317,6 +332,35 @@ test('a snapshot too large for one slice is sent over several turns, followed by
   parameters[5]?.set(5555);
   endTurn();
   t.is(client.seen.at(-1), 'studio/bank/5/p5=5555', 'then changes stream');
+});
+
+test('a batch snapshot in slices is arrays of every value as written, any text and size, then the changes made meanwhile, in order (R-W1)', async (t) => {
+  const { define, connect, current, endTurn } = setup(t);
+  const texts = ['say "hi"', 'back\\slash', 'Zürich', '🎚 fader', 'tab\there', 'nul\u0000', '</script>', 'x'.repeat(300_000)];
+  const parameters = Array.from({ length: 50_000 }, (_, i) => define(`bank/${i % 100}/p${i}`, 'S', i % 997 === 0 ? texts[i % 8] : `v${i}`));
+  const changed = parameters[1];
+  changed?.set('changed "before" the client');
+  endTurn();
+  const sent = parameters.map((parameter) => `${parameter.address}=${parameter.value}`);
+  const client = connect({ batch: true });
+  t.false(client.topics.size > 0, 'join returned before the whole snapshot was sent');
+  parameters[0]?.set('after "0"'); // already sent: the change follows
+  parameters.at(-1)?.set('after 🎚'); // not sent yet: comes once, as its change
+  for (let turn = 0; client.topics.size === 0 && turn < 10_000; turn++) await new Promise((resolve) => setImmediate(resolve));
+  t.true(client.messages.length > 2, `${client.messages.length} arrays`);
+  t.true(
+    client.messages.every((message) => message.startsWith('[{') && message.endsWith('}]')),
+    'each message a JSON array of values',
+  );
+  t.deepEqual(
+    client.seen,
+    [...sent.slice(0, -1), 'studio/bank/0/p0=after "0"', 'studio/bank/99/p49999=after 🎚'],
+    'each value once, in order, each text as it was; then the changes made meanwhile',
+  );
+  t.deepEqual(client.state(), current());
+  parameters[5]?.set('then "5"');
+  endTurn();
+  t.is(client.seen.at(-1), 'studio/bank/5/p5=then "5"', 'then changes stream');
 });
 
 test('clients sharing filters have each parameter tested against them once, not once per client', async (t) => {
