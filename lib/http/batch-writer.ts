@@ -10,8 +10,10 @@ const BETWEEN = Buffer.from(',"v":');
 /** The most bytes a string takes: plain, a byte a character and two quotes; JSON text, at most three bytes a character. */
 const most = (plain: string, json: string | undefined) => (json === undefined ? plain.length + 2 : 3 * json.length);
 
-/** The buffer kept between arrays; one grown past it for a large array is let go after sending. */
-const KEPT_BYTES = 256 * 1024;
+/** The buffer a writer starts with; it grows for a larger array, and one grown past `KEPT_AT_MOST` is let go after sending. */
+const FIRST_BYTES = 256 * 1024;
+/** A slice of a fast snapshot fills a few hundred KiB: a buffer grown for one is kept for the next, up to this. */
+const KEPT_AT_MOST = 1024 * 1024;
 
 /**
  * Writes a batch array (`[{"p":…,"v":…},…]`, R-W1) straight into one buffer that is
@@ -21,7 +23,7 @@ const KEPT_BYTES = 256 * 1024;
  * Written here, a value leaves its JSON strings at most, and only when they need escapes.
  */
 export class BatchWriter {
-  private buffer = Buffer.allocUnsafe(KEPT_BYTES);
+  private buffer = Buffer.allocUnsafe(FIRST_BYTES);
   /** Bytes written, `[` included; 0 while the array is empty. */
   private used = 0;
 
@@ -54,7 +56,7 @@ export class BatchWriter {
     target.send(this.buffer.subarray(0, this.used));
     const sent = this.used;
     this.used = 0;
-    if (this.buffer.length > KEPT_BYTES) this.buffer = Buffer.allocUnsafe(KEPT_BYTES);
+    if (this.buffer.length > KEPT_AT_MOST) this.buffer = Buffer.allocUnsafe(FIRST_BYTES);
     return sent;
   }
 
