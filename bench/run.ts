@@ -528,6 +528,14 @@ async function scenarioScale() {
       longest! <= 20,
     );
     row('5 scale', `snapshot of 1,000,000 values (batch), ${label}: ms until it had every value`, fmt(took!), '', undefined);
+    const collections = new RegExp(`\\| ${what} \\|[^\\n]*\\| (\\d+), longest`).exec(snapshot)?.[1];
+    row(
+      '5 scale',
+      `snapshot of 1,000,000 values (batch), ${label}: garbage collections while it went`,
+      fmt(Number(collections)),
+      '',
+      undefined,
+    );
   }
   const idle = quick ? 2000 : 10_000;
   // Two rounds, alternating, best of each (as in scenario 7): one burst of other work on

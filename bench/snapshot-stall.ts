@@ -1,7 +1,8 @@
 /**
  * A WebSocket snapshot of N values (default 1,000,000) to a new client: the longest stall of
  * the hub's event loop while it is sent (what every other client waits at worst), beside
- * the idle hub's own and how long the whole snapshot took to arrive.
+ * the idle hub's own, how long the whole snapshot took to arrive, and how many garbage
+ * collections (each a pause of the whole hub) it caused.
  * The hub runs in this process (so its loop can be watched); the client is the bench's C
  * load client in its own process.
  *
@@ -10,7 +11,7 @@
  * `path` is the upgrade path (default `/ws?batch=1`; `/ws` sends a message per value).
  * Printed, not asserted.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { validateFlow } from '../lib/config/flow-file.ts';
 import { Hub } from '../lib/hub/hub.ts';
@@ -22,19 +23,35 @@ export interface SnapshotStall {
   /** The longest event-loop stall of the idle hub over 1.5 s: this machine's noise, garbage collection included. */
   readonly idleMs: number;
   /** The first client of a filter set. */
-  readonly first: { readonly longestStallMs: number; readonly tookMs: number };
+  readonly first: Stall;
   /** A second client of the same filter set. */
-  readonly second: { readonly longestStallMs: number; readonly tookMs: number };
+  readonly second: Stall;
 }
 
-/** The longest event-loop stall while `work` runs, in ms, and how long it took. */
-async function stallDuring(work: () => Promise<void>): Promise<{ longestStallMs: number; tookMs: number }> {
+export interface Stall {
+  readonly longestStallMs: number;
+  readonly tookMs: number;
+  /** Garbage collections while it went (each a pause of every client), and the longest of them. */
+  readonly collections: number;
+  readonly longestCollectionMs: number;
+}
+
+/** The longest event-loop stall while `work` runs, in ms, how long it took, and the garbage collections meanwhile. */
+async function stallDuring(work: () => Promise<void>): Promise<Stall> {
+  const pauses: number[] = [];
+  const collections = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push(entry.duration);
+  });
+  collections.observe({ entryTypes: ['gc'] });
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   const started = nowMs();
   await work();
   histogram.disable();
-  return { longestStallMs: histogram.max / 1e6, tookMs: nowMs() - started };
+  const tookMs = nowMs() - started;
+  await sleep(50); // its last entries
+  collections.disconnect();
+  return { longestStallMs: histogram.max / 1e6, tookMs, collections: pauses.length, longestCollectionMs: Math.max(0, ...pauses) };
 }
 
 export async function measureSnapshotStall(count: number, path = '/ws?batch=1'): Promise<SnapshotStall> {
@@ -74,10 +91,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { idleMs, first, second } = await measureSnapshotStall(count, path);
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   console.log(`${count.toLocaleString('en')} values to a new client (${path}), Node ${process.version}`);
-  console.log(`| what | longest event-loop stall | until the client had every value |`);
-  console.log(`|---|---|---|`);
-  console.log(`| idle hub, 1.5 s (this machine's noise and garbage collection) | ${ms(idleMs)} | |`);
-  console.log(`| first client of its filter set | ${ms(first.longestStallMs)} | ${ms(first.tookMs)} |`);
-  console.log(`| second client of the same filter set | ${ms(second.longestStallMs)} | ${ms(second.tookMs)} |`);
+  const collected = (stall: Stall) => `${stall.collections}, longest ${ms(stall.longestCollectionMs)}`;
+  console.log(`| what | longest event-loop stall | until the client had every value | garbage collections meanwhile |`);
+  console.log(`|---|---|---|---|`);
+  console.log(`| idle hub, 1.5 s (this machine's noise and garbage collection) | ${ms(idleMs)} | | |`);
+  console.log(`| first client of its filter set | ${ms(first.longestStallMs)} | ${ms(first.tookMs)} | ${collected(first)} |`);
+  console.log(`| second client of the same filter set | ${ms(second.longestStallMs)} | ${ms(second.tookMs)} | ${collected(second)} |`);
   process.exit(0);
 }

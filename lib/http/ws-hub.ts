@@ -7,6 +7,7 @@ import { toWire, type Value } from '../core/value.ts';
 import { SLICE_MS } from './stream.ts';
 import { rateAtOrBelow, rateLadder } from './rate-ladder.ts';
 import { type Access, fullAccess } from './access.ts';
+import { BatchWriter } from './batch-writer.ts';
 
 /** What the hub keeps per WebSocket client. */
 export interface WsClient {
@@ -266,6 +267,8 @@ export class WsHub {
   private sentBytes = 0;
   /** Topics with messages waiting for the end of the turn. */
   private readonly waiting = new Set<Topic>();
+  /** Where a slice of a batch snapshot is written: one buffer for every client, one slice at a time. */
+  private readonly batchWriter = new BatchWriter();
 
   constructor(
     private readonly graph: Graph,
@@ -497,24 +500,28 @@ export class WsHub {
   }
 
   /**
-   * The message of a parameter's current value for a snapshot, when the topic sends it and
-   * it has not changed after `until` (then the change follows the snapshot). `matched`: it
-   * comes from the topic's `matched`, which passes the filters; `live`: it is in the graph
-   * (false when a parameter was removed since the snapshot began: it may be this one).
+   * What a snapshot sends of a parameter, when the topic sends it and it has not changed
+   * after `until` (then the change follows the snapshot): the message of its last change,
+   * or the parameter itself when it has not changed since the hub started (its message is
+   * made as it is sent, not kept for each of a million). `matched`: it comes from the
+   * topic's `matched`, which passes the filters; `live`: it is in the graph (false when a
+   * parameter was removed since the snapshot began: it may be this one).
    */
-  private snapshotMessage(
+  private snapshotPart(
     topic: Topic,
     parameter: Reading,
     since: number,
     until: number,
     matched: boolean,
     live: boolean,
-  ): string | undefined {
-    const message = this.snapshotValue(topic, parameter, since, until, matched, live);
-    return topic.origins && message !== undefined ? withOrigin(message, parameter.lastChange) : message;
+  ): string | Reading | undefined {
+    const part = this.snapshotValue(topic, parameter, since, until, matched, live);
+    if (!topic.origins || part === undefined) return part;
+    const message = typeof part === 'string' ? part : messageOf(prefixOf(part.address), part.value as Value);
+    return withOrigin(message, parameter.lastChange);
   }
 
-  /** `snapshotMessage` without who changed it. */
+  /** `snapshotPart` without who changed it. */
   private snapshotValue(
     topic: Topic,
     parameter: Reading,
@@ -522,18 +529,16 @@ export class WsHub {
     until: number,
     matched: boolean,
     live: boolean,
-  ): string | undefined {
+  ): string | Reading | undefined {
     const address = parameter.address;
     const entry = this.entries.get(address);
     if (entry !== undefined && entry.parameter === parameter) {
       if (entry.changedAt <= since || entry.changedAt > until || entry.prefix === '') return undefined;
       return matched || topic.matches(address) ? entry.message : undefined;
     }
-    // Unchanged since the hub started: its message is made now, not kept for each of a million.
-    const value = parameter.value;
-    if (since >= 0 || value === undefined) return undefined;
+    if (since >= 0 || parameter.value === undefined) return undefined;
     if (matched ? !live && this.graph.current(parameter) !== parameter : !this.passes(topic, address)) return undefined;
-    return messageOf(prefixOf(address), value);
+    return parameter;
   }
 
   /**
@@ -659,14 +664,14 @@ export class WsHub {
     const started = performance.now();
     let full = false;
     ws.cork(() => {
-      const values: string[] = [];
+      const batch = topic.batch ? this.batchWriter : undefined;
       let bytes = 0;
       let messages = 0;
       const put = (message: string) => {
-        bytes += message.length;
-        if (topic.batch) values.push(message);
+        if (batch) batch.message(message);
         else {
           ws.send(message);
+          bytes += message.length;
           messages++;
         }
       };
@@ -678,10 +683,13 @@ export class WsHub {
             // A row kept since the filters found it may have been made (and changed) or removed since.
             const reading = snapshot.matched ? this.graph.current(next.value) : next.value;
             // Changed since the snapshot began: its changes are in the queue.
-            const message =
+            const part =
               reading &&
-              this.snapshotMessage(topic, reading, snapshot.since, snapshot.began, snapshot.matched, snapshot.removals === this.removals);
-            if (message !== undefined) put(message);
+              this.snapshotPart(topic, reading, snapshot.since, snapshot.began, snapshot.matched, snapshot.removals === this.removals);
+            if (typeof part === 'string') put(part);
+            // Its value is known: `snapshotPart` leaves out the unknown.
+            else if (part !== undefined && batch) batch.value(part.address, part.value as Value);
+            else if (part !== undefined) put(messageOf(prefixOf(part.address), part.value as Value));
           }
         } else if (snapshot.next < snapshot.queue.length) {
           put(snapshot.queue[snapshot.next++] as string);
@@ -691,10 +699,9 @@ export class WsHub {
           if (full || performance.now() - started > SLICE_MS) break;
         }
       }
-      if (values.length > 0) {
-        ws.send(`[${values.join(',')}]`);
-        bytes += values.length + 1;
-        messages++;
+      if (batch) {
+        bytes = batch.sendTo(ws);
+        messages = bytes > 0 ? 1 : 0;
       }
       snapshot.bytes += bytes;
       this.sentBytes += bytes;

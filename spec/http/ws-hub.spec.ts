@@ -15,7 +15,7 @@ import { VirtualClock } from '../helpers/virtual-time.ts';
 class FakeSocket implements WsSocket {
   /** Every message the client has read, in order, as `address=value`. */
   readonly seen: string[] = [];
-  /** Every message the client has read, as sent. */
+  /** Every message the client has read, as sent: a batch client's are arrays. */
   readonly messages: string[] = [];
   readonly topics = new Set<string>();
   /** The time of each write to the socket: a corked run of sends is one write. */
@@ -33,9 +33,9 @@ class FakeSocket implements WsSocket {
     private readonly dropLimit: number,
     maxHz = 0,
     private readonly now: () => number = () => 0,
-    origins = false,
+    { origins = false, batch = false }: { origins?: boolean; batch?: boolean } = {},
   ) {
-    this.data = newWsClient(filters, undefined, 'ws', { maxHz, origins });
+    this.data = newWsClient(filters, undefined, 'ws', { maxHz, origins, batch });
   }
 
   send(message: string | Buffer): void {
@@ -106,8 +106,8 @@ class FakeSocket implements WsSocket {
 
   private take(message: string): void {
     this.messages.push(message);
-    const { p, v } = JSON.parse(message) as { p: string; v: string };
-    this.seen.push(`${p}=${v}`);
+    const parsed = JSON.parse(message) as { p: string; v: string } | { p: string; v: string }[];
+    for (const { p, v } of Array.isArray(parsed) ? parsed : [parsed]) this.seen.push(`${p}=${v}`);
   }
 }
 
@@ -157,13 +157,15 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
       stalled = false,
       maxHz = 0,
       origins = false,
+      batch = false,
     }: {
       filters?: RegExp[];
       stalled?: boolean;
       maxHz?: number;
       origins?: boolean;
+      batch?: boolean;
     } = {}): FakeSocket {
-      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now, origins);
+      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now, { origins, batch });
       if (stalled) socket.stall();
       sockets.add(socket);
       hub.join(socket);
@@ -358,6 +360,35 @@ test('a snapshot too large for one slice is sent over several turns, followed by
   parameters[5]?.set(5555);
   endTurn();
   t.is(client.seen.at(-1), 'studio/bank/5/p5=5555', 'then changes stream');
+});
+
+test('a batch snapshot in slices is arrays of every value as written, any text and size, then the changes made meanwhile, in order (R-W1)', async (t) => {
+  const { define, connect, current, endTurn } = setup(t);
+  const texts = ['say "hi"', 'back\\slash', 'Zürich', '🎚 fader', 'tab\there', 'nul\u0000', '</script>', 'x'.repeat(300_000)];
+  const parameters = Array.from({ length: 50_000 }, (_, i) => define(`bank/${i % 100}/p${i}`, 'S', i % 997 === 0 ? texts[i % 8] : `v${i}`));
+  const changed = parameters[1];
+  changed?.set('changed "before" the client');
+  endTurn();
+  const sent = parameters.map((parameter) => `${parameter.address}=${parameter.value}`);
+  const client = connect({ batch: true });
+  t.false(client.topics.size > 0, 'join returned before the whole snapshot was sent');
+  parameters[0]?.set('after "0"'); // already sent: the change follows
+  parameters.at(-1)?.set('after 🎚'); // not sent yet: comes once, as its change
+  for (let turn = 0; client.topics.size === 0 && turn < 10_000; turn++) await new Promise((resolve) => setImmediate(resolve));
+  t.true(client.messages.length > 2, `${client.messages.length} arrays`);
+  t.true(
+    client.messages.every((message) => message.startsWith('[{') && message.endsWith('}]')),
+    'each message a JSON array of values',
+  );
+  t.deepEqual(
+    client.seen,
+    [...sent.slice(0, -1), 'studio/bank/0/p0=after "0"', 'studio/bank/99/p49999=after 🎚'],
+    'each value once, in order, each text as it was; then the changes made meanwhile',
+  );
+  t.deepEqual(client.state(), current());
+  parameters[5]?.set('then "5"');
+  endTurn();
+  t.is(client.seen.at(-1), 'studio/bank/5/p5=then "5"', 'then changes stream');
 });
 
 test('clients sharing filters have each parameter tested against them once, not once per client', async (t) => {

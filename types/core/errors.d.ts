@@ -113,6 +113,10 @@ export declare const errorTable: {
         readonly status: 503;
         readonly text: "The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.";
     };
+    readonly PB_STARTING: {
+        readonly status: 503;
+        readonly text: "The hub is starting: its connections, code flows and rules are not all running yet, so a request now could be answered before the rules that follow it run. Try again in a moment (the answer has Retry-After), or wait for /readyz.";
+    };
     readonly PB_TLS: {
         readonly status: 503;
         readonly text: "The rest-api cannot serve TLS: its `cert` or `key` file is missing or unreadable, the two do not match, or the key needs a passphrase that the variable named by `passphraseEnv` does not hold.";
@@ -143,7 +147,7 @@ export declare const errorTable: {
     };
     readonly PB_FILE_WRITE: {
         readonly status: 503;
-        readonly text: "A file the connection writes cannot be written (missing folder, no permission, full disk); the next write tries again. A folder missing at start fails the connection: create it and reload.";
+        readonly text: "A file the connection writes cannot be written (missing folder, no permission, full disk); it is tried again every 2 seconds and on the next write, and the connection is ok once it is saved.";
     };
     readonly PB_STATE_UNAVAILABLE: {
         readonly status: 503;
