@@ -85,7 +85,7 @@ export const errorTable = {
   },
   PB_STARTING: {
     status: 503,
-    text: 'The hub is starting: its connections, code flows and rules are not all running yet, so a request now could be answered before the rules that follow it run. Try again in a moment (the answer has Retry-After), or wait for /readyz.',
+    text: 'The hub is starting: its connections, code flows and rules are not all running yet, so a request now could be answered before the rules that follow it run. Try again in a moment (the answer has Retry-After), or wait until /healthz answers 200.',
   },
   PB_TLS: {
     status: 503,

@@ -115,7 +115,7 @@ export declare const errorTable: {
     };
     readonly PB_STARTING: {
         readonly status: 503;
-        readonly text: "The hub is starting: its connections, code flows and rules are not all running yet, so a request now could be answered before the rules that follow it run. Try again in a moment (the answer has Retry-After), or wait for /readyz.";
+        readonly text: "The hub is starting: its connections, code flows and rules are not all running yet, so a request now could be answered before the rules that follow it run. Try again in a moment (the answer has Retry-After), or wait until /healthz answers 200.";
     };
     readonly PB_TLS: {
         readonly status: 503;

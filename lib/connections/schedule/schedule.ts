@@ -22,7 +22,7 @@ import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
 import type { Issue } from '../../core/issue.ts';
 import type { OwnedParameter } from '../../core/parameter.ts';
-import { after } from '../../core/scheduler.ts';
+import { after, realTime } from '../../core/scheduler.ts';
 import { checked, defineConnectionType } from '../connection.ts';
 import { withDefault } from '../defaults.ts';
 import { type Entry, EntryRun } from './entry-run.ts';
@@ -142,6 +142,16 @@ export const schedule = defineConnectionType({
       if (times && entryZone) entries.push({ id: entry.id, zone: entryZone, times, catchUp: entry.catchUp ?? written.catchUp });
     });
     return checked<Parsed>(issues, { zone: zone as Zone, entries });
+  },
+  // An `at` that has passed is valid (a show that ran) but never fires again: likely a typo
+  // of the year, or a time a slow start let pass. Entries stand in the order written.
+  warn({ entries }): Issue[] {
+    const now = realTime.now();
+    return entries.flatMap((entry, index) =>
+      !entry.catchUp && entry.times.after(now) === undefined
+        ? [{ path: ['entries', index, 'at'], message: `this time has passed (it is ${entry.zone.iso(now)} now): the entry will not fire` }]
+        : [],
+    );
   },
   declared({ entries }) {
     const ids = new Set(entries.map((entry) => entry.id));

@@ -126,7 +126,8 @@ export const xmlFileOutput = defineConnectionType({
         if (!fields.has(name))
           fields.set(name, context.define(name, { type: 'S', access: 'write-only', persist: true, onWrite: () => file?.save() }));
       }
-      context.log.info(`${parsed.placeholders.length} placeholders, writing ${path}`);
+      const count = parsed.placeholders.length;
+      context.log.info(`${count} placeholder${count === 1 ? '' : 's'}, writing ${path}`);
       // Degraded from the start when the folder is not there, never `ok` until the save fails.
       checkFolder();
       if (renderAtStart) file?.save();

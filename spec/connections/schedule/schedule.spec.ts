@@ -323,3 +323,27 @@ test('bad expressions, date-times, time zones and ids are refused with their pat
     ]);
   }
 });
+
+test('an at that has passed is valid but validate warns that it will not fire', (t) => {
+  const result = validateFlow(
+    {
+      connections: {
+        plan: {
+          type: 'schedule',
+          timezone: 'UTC',
+          entries: [
+            { id: 'gone', at: '2020-01-01T00:00:00.000Z' },
+            { id: 'ahead', at: '2999-01-01T00:00:00Z' },
+            { id: 'kept', at: '2020-01-01T00:00:00Z', catchUp: true },
+          ],
+        },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  if (!result.ok) throw result.error;
+  t.deepEqual(
+    result.flow.warnings.map((issue) => formatIssue(issue).replace(/it is [^)]+ now/, 'it is … now')),
+    ['connections.plan.entries[0].at: this time has passed (it is … now): the entry will not fire'],
+  );
+});
