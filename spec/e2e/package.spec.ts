@@ -66,6 +66,12 @@ test.serial(
       listed.flatMap((f) => (f.startsWith('package/node_modules/') ? [packageFolder(f.slice('package/'.length))] : [])),
     );
     t.deepEqual([...packed].sort(), [...bundled].sort(), 'node_modules/ holds exactly the bundled packages');
+    // A later `npm install` in the studio folder reads the bundled packages' dependencies: one
+    // named by a git URL there (emberplus-connection's asn1) failed it without GitHub.
+    const ember = JSON.parse((await run('tar', ['xzOf', tarball, 'package/node_modules/emberplus-connection/package.json'])).stdout) as {
+      dependencies: Record<string, string>;
+    };
+    t.is(ember.dependencies['asn1'], 'npm:gdnet-asn1@1.0.0', 'the bundled package names the override, not a git URL');
 
     // Every relative link of the packaged README, and of the docs it packs, points at a file
     // the package holds (and at a heading that is there, when it names one).
