@@ -67,6 +67,9 @@ async function groupOfTwo(t: ExecutionContext, failover: 'auto' | 'manual') {
 /** A hub's console, signed in with a token, live. */
 async function consoleOf(browser: Browser, hub: HubProcess, token: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
+  // A bound, not a measure: a loaded machine running the whole suite took longer than
+  // Playwright's 30 s for a standby to hear its active hub and show it.
+  page.setDefaultTimeout(90_000);
   await page.goto(`${hub.base}/console/?access_token=${token}`);
   await page.locator('[data-testid=link].live').waitFor();
   return page;
