@@ -60,6 +60,8 @@ test('a write connects, answered once the provider confirms; a router panel’s 
   t.is(param(hub, `${VIDEO}/targets/2/source`).value, 5);
   t.deepEqual(await written(hub, `${VIDEO}/targets/0/source`, -1), { ok: true, value: true }, '-1 disconnects');
   t.is(param(hub, `${VIDEO}/targets/0/source`).value, -1);
+  // The device says what it was asked on its output, which may come after its answer on the socket.
+  await eventually(() => device.connects().length >= 2, 'the device to report both connects');
   t.deepEqual(device.connects(), ['1.10.1 2 [5]', '1.10.1 0 []']);
   device.route('1.10.1', 3, [6]);
   await eventually(() => param(hub, `${VIDEO}/targets/3/source`).value === 6, 'the panel’s route to be followed');
@@ -80,6 +82,8 @@ test('an nToN matrix shows each target’s sources as a list; a write sets exact
   t.is(param(hub, `${AUDIO}/targets/2/sources`).value, '1,3');
   t.deepEqual(await written(hub, `${AUDIO}/targets/1/sources`, ''), { ok: true, value: true });
   t.is(param(hub, `${AUDIO}/targets/1/sources`).value, '');
+  // The device says what it was asked on its output, which may come after its answer on the socket.
+  await eventually(() => device.connects().length >= 2, 'the device to report both connects');
   t.deepEqual(device.connects(), ['1.10.2 2 [3,1]', '1.10.2 1 []']);
 });
 
