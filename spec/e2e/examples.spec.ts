@@ -231,6 +231,8 @@ test('ember device dashboard: the device’s tree reaches the WebSocket and the 
   socket.on('message', (data) => heard.push(String(data)));
   await new Promise((resolve) => socket.once('open', resolve));
   t.is(await (await fetch(`${base}/update?parameter=desk/device/gain&value=42`)).text(), 'OK');
+  // The device says what it took on its output, which may come after its answer on the socket.
+  await eventually(() => device.sets().length >= 1, 'the device to report its writes');
   t.deepEqual(device.sets(), ['1.1 42']);
   await eventually(() => heard.some((message) => message.includes('"v":"42"')), 'the dashboard to hear the new gain');
   if (broker) {

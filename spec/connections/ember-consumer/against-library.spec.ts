@@ -77,6 +77,8 @@ test('a hub write is a setValue, answered once the provider confirms it, and the
   t.deepEqual(await written(hub, 'dev/device/level', 0.25), { ok: true, value: true });
   t.deepEqual(await written(hub, 'dev/device/label', 'Guest'), { ok: true, value: true });
   t.deepEqual(await written(hub, 'dev/device/mode', 2), { ok: true, value: true });
+  // The device says what it took on its output, which may come after its answer on the socket.
+  await eventually(() => device.sets().length >= 5, 'the device to report its writes');
   t.deepEqual(device.sets(), ['1.1 42', '1.2 true', '1.3 0.25', '1.4 "Guest"', '1.5 2']);
   t.is(param(hub, 'dev/device/label').value, 'Guest');
 });
@@ -128,6 +130,8 @@ test('a provider killed and restarted: writes are refused at once while it is aw
     () => device.sets().includes('1.1 8'),
     () => `the new provider set, heard ${JSON.stringify(device.sets())}`,
   );
+  // The device says what it took on its output, which may come after its answer on the socket.
+  await eventually(() => device.sets().length >= 1, 'the device to report its writes');
   t.deepEqual(device.sets(), ['1.1 8']);
 });
 
