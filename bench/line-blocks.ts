@@ -15,7 +15,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { RE2JS } from 're2js';
-import { parseLineProtocol } from '../lib/connections/line-protocol.ts';
+import { parseLineProtocol } from '../lib/sdk/device/line-protocol.ts';
 
 const SIZE = 40;
 const LINE = '(?m)^(?P<out>\\d+) (?P<in>\\d+)$';

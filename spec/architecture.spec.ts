@@ -13,10 +13,14 @@ import { readModule } from './helpers/module-syntax.ts';
  */
 const allowed: Readonly<Record<string, readonly string[]>> = {
   core: [],
+  // The public face of connection types (`patchbay/connection`) and the device kit behind it.
+  sdk: ['core'],
+  // Wire codecs that more than one type speaks (Ember+), and no part of the public face.
+  protocols: [],
   rules: ['core'],
   http: ['core'],
-  'connections/*': ['core', 'connections', 'http'],
-  connections: ['core'],
+  'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http'],
+  connections: ['core', 'sdk'],
   state: ['core'],
   config: ['core', 'connections', 'connections/*', 'rules'],
   hub: ['core', 'config', 'connections', 'rules', 'state'],
@@ -29,6 +33,18 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
   http: ['connections/rest-api/rest-api.ts'],
   // Type folders are reached through the list of types alone.
   'connections/*': ['config/connection-types.ts'],
+};
+
+/**
+ * What a type's folder may import of lib/ (R-PK2): the public face, the value helpers of
+ * core, and shared wire codecs — what a type from a package gets (less the codecs, which it
+ * brings itself). The types that serve the hub also reach its plumbing and the HTTP layer.
+ */
+const publicFace = ['sdk/index.ts'];
+const valueHelpers = ['core/value.ts', 'core/address.ts', 'core/address-pattern.ts', 'core/sparse-log.ts', 'core/regex.ts', 'core/json-pointer.ts'];
+const servingTypes: Readonly<Record<string, readonly string[]>> = {
+  'connections/rest-api': ['connections/serving.ts', 'connections/connection.ts', 'http/'],
+  'connections/mqtt': ['connections/serving.ts'],
 };
 
 const lib = resolve(dirname(fileURLToPath(import.meta.url)), '../lib');
@@ -121,6 +137,17 @@ test('the spec reads imports of every kind, and every folder of lib/ is in the t
     [...folders].filter((folder) => !(folder in allowed)),
     [],
   );
+});
+
+test('a connection type imports only the public face, value helpers and codecs; the types that serve the hub its plumbing too', (t) => {
+  const wrong = imports.flatMap(({ from, to }) => {
+    const source = folderOf(from);
+    const target = name(to);
+    if (!source.startsWith('connections/') || folderOf(to) === source) return [];
+    const allowedHere = [...publicFace, ...valueHelpers, 'protocols/', ...(servingTypes[source] ?? [])];
+    return allowedHere.some((path) => target === path || (path.endsWith('/') && target.startsWith(path))) ? [] : [`${name(from)} → ${target}`];
+  });
+  t.deepEqual(wrong, []);
 });
 
 test('a connection type folder holds no code another type imports', (t) => {

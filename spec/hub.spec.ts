@@ -4,39 +4,36 @@ import { join } from 'node:path';
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
 import type { Flow } from '../lib/config/flow-file.ts';
-import {
-  asWritten,
-  type ConnectionConfig,
-  type ConnectionType,
-  defineConnectionType,
-  fingerprintOf,
-} from '../lib/connections/connection.ts';
+import { type ConnectionConfig, type ConnectionType, connectionTypeOf, fingerprintOf } from '../lib/connections/connection.ts';
+import { asWritten, defineConnectionType } from '../lib/sdk/index.ts';
 import { Hub } from '../lib/hub/hub.ts';
 import { capturedLog, configOf as configOfType, flowOf, param, startHub } from './helpers/hub.ts';
 
 /** A connection type that records its lifecycle and can be told to fail or degrade. */
 function probeType(events: string[], behaviour: { failStart?: boolean; failStop?: boolean; degrade?: string } = {}): ConnectionType {
-  return defineConnectionType({
-    type: 'probe',
-    summary: 'records its lifecycle',
-    settings: Type.Object({}),
-    parse: asWritten,
-    create(context) {
-      return {
-        async start() {
-          context.define('value', { type: 'I', access: 'read-write', initial: 1 });
-          events.push(`start ${context.id}`);
-          await Promise.resolve();
-          if (behaviour.failStart) throw new Error('device not answering');
-          if (behaviour.degrade) context.setStatus('degraded', behaviour.degrade, 'PB_FILE_WRITE');
-        },
-        stop() {
-          events.push(`stop ${context.id}`);
-          if (behaviour.failStop) throw new Error('stuck');
-        },
-      };
-    },
-  });
+  return connectionTypeOf(
+    defineConnectionType({
+      type: 'probe',
+      summary: 'records its lifecycle',
+      settings: Type.Object({}),
+      parse: asWritten,
+      create(context) {
+        return {
+          async start() {
+            context.define('value', { type: 'I', access: 'read-write', initial: 1 });
+            events.push(`start ${context.id}`);
+            await Promise.resolve();
+            if (behaviour.failStart) throw new Error('device not answering');
+            if (behaviour.degrade) context.setStatus('degraded', behaviour.degrade, 'PB_FILE_WRITE');
+          },
+          stop() {
+            events.push(`stop ${context.id}`);
+            if (behaviour.failStop) throw new Error('stuck');
+          },
+        };
+      },
+    }),
+  );
 }
 
 const configOf = (id: string, type: ConnectionType, overrides: Partial<ConnectionConfig['common']> = {}) =>

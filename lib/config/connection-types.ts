@@ -1,4 +1,4 @@
-import type { ConnectionType } from '../connections/connection.ts';
+import { type ConnectionType, connectionTypeOf } from '../connections/connection.ts';
 import { dummy } from '../connections/dummy/dummy.ts';
 import { httpClient } from '../connections/http-client/http-client.ts';
 import { emberConsumer } from '../connections/ember-consumer/ember-consumer.ts';
@@ -24,21 +24,21 @@ import { scenes } from '../connections/scenes/scenes.ts';
  */
 // biome-ignore format: one type a line, so that adding a type adds a line
 export const connectionTypes: readonly ConnectionType[] = [
-  dummy,
-  timer,
-  restApi,
-  xmlFileOutput,
-  keyboard,
-  virtualCore,
-  mqttConnection,
-  tcpClientType,
-  tcpServerType,
-  udpType,
-  serialType,
-  osc,
-  httpClient,
-  emberProvider,
-  emberConsumer,
-  scenes,
-  schedule,
+  connectionTypeOf(dummy),
+  connectionTypeOf(timer),
+  connectionTypeOf(restApi),
+  connectionTypeOf(xmlFileOutput),
+  connectionTypeOf(keyboard),
+  connectionTypeOf(virtualCore),
+  connectionTypeOf(mqttConnection),
+  connectionTypeOf(tcpClientType),
+  connectionTypeOf(tcpServerType),
+  connectionTypeOf(udpType),
+  connectionTypeOf(serialType),
+  connectionTypeOf(osc),
+  connectionTypeOf(httpClient),
+  connectionTypeOf(emberProvider),
+  connectionTypeOf(emberConsumer),
+  connectionTypeOf(scenes),
+  connectionTypeOf(schedule),
 ];

@@ -11,14 +11,13 @@ import {
   type ConnectionConfig,
   type ConnectionInfo,
   type ConnectionInstance,
-  type HubServices,
   type KeptState,
-  type Records,
-  type ServingContext,
   Status,
   type StopReason,
   type StatusReport,
 } from './connection.ts';
+import type { Records } from '../sdk/context.ts';
+import type { HubServices, ServingContext } from './serving.ts';
 
 export const connectedParameterId = '_status/connected';
 

@@ -3,18 +3,8 @@ import { readdirSync } from 'node:fs';
 import { type Observable, Subject, Subscription } from 'rxjs';
 import { connectionTypes } from '../config/connection-types.ts';
 import type { Flow } from '../config/flow-file.ts';
-import {
-  type ConnectionConfig,
-  type Carried,
-  type ConnectionInfo,
-  type GroupControl,
-  type HubServices,
-  type Problem,
-  type Redundancy,
-  type Role,
-  type RuleListing,
-  Status,
-} from '../connections/connection.ts';
+import { type ConnectionConfig, type ConnectionInfo, type Problem, type RuleListing, Status } from '../connections/connection.ts';
+import type { Carried, GroupControl, HubServices, Redundancy, Role } from '../connections/serving.ts';
 import { ConnectionRunner } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
 import { HubError } from '../core/errors.ts';

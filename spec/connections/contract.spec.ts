@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import test from 'ava';
-import { asWritten, type ConnectionContext, defineConnectionType, type ServingContext } from '../../lib/connections/connection.ts';
+import { defineServingType, type ServingContext } from '../../lib/connections/serving.ts';
+import { asWritten, type ConnectionContext, defineConnectionType } from '../../lib/sdk/index.ts';
 import { Graph } from '../../lib/core/graph.ts';
 import { Hub } from '../../lib/hub/hub.ts';
 import { configOf, flowOf } from '../helpers/hub.ts';
@@ -14,7 +15,7 @@ async function contextOf(t: import('ava').ExecutionContext, servesHub: boolean):
   };
   const base = { type: 'probe', summary: 'A probe.', settings: Type.Object({}), parse: asWritten };
   const type = servesHub
-    ? defineConnectionType({ ...base, servesHub: true, create: (context: ServingContext) => instance(context) })
+    ? defineServingType({ ...base, create: (context: ServingContext) => instance(context) })
     : defineConnectionType({ ...base, create: (context: ConnectionContext) => instance(context) });
   const probe = configOf('probe', type);
   const flow = flowOf({ connections: { probe: { type: 'dummy' } } });

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import test from 'ava';
-import { asWritten, defineConnectionType } from '../../lib/connections/connection.ts';
-import { fillDefaults, withDefault } from '../../lib/connections/defaults.ts';
+import { connectionTypeOf } from '../../lib/connections/connection.ts';
+import { asWritten, defineConnectionType, withDefault } from '../../lib/sdk/index.ts';
+import { fillDefaults } from '../../lib/sdk/settings.ts';
 
 const schema = Type.Object({
   port: withDefault(Type.Integer({ description: 'A port.' }), 17011),
@@ -57,6 +58,6 @@ test("a type's parse receives its settings with the schema's defaults in place",
     },
     create: () => ({ start() {}, stop() {} }),
   });
-  t.true(type.prepare({ pulses: [{ label: 'x' }] }, { id: 'probe', baseDir: '/' }).ok);
+  t.true(connectionTypeOf(type).prepare({ pulses: [{ label: 'x' }] }, { id: 'probe', baseDir: '/' }).ok);
   t.deepEqual(seen, { port: 17011, pulses: [{ label: 'x', interval: 1000 }], lines: [], limits: { size: 64 } });
 });

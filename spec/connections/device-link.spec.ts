@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DeviceLink, type LinkAttempt } from '../../lib/connections/device-link.ts';
+import { DeviceLink, type LinkAttempt } from '../../lib/sdk/device/device-link.ts';
 import { HubError } from '../../lib/core/errors.ts';
 import { type Fence, Lease, unfenced } from '../../lib/core/lease.ts';
 import type { SetResult } from '../../lib/core/parameter.ts';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parameterIdOf } from '../../lib/connections/device-parameters.ts';
+import { parameterIdOf } from '../../lib/sdk/device/device-parameters.ts';
 
 test('names a device gives become parameter ids: characters an id cannot hold replaced, empty names numbered, the reserved "_" avoided (R-G2)', (t) => {
   t.is(parameterIdOf(['Studio A', 'Fader 1', 'Gain (dB)']), 'Studio_A/Fader_1/Gain__dB_');

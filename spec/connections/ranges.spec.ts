@@ -1,6 +1,6 @@
 import test from 'ava';
-import { parseParameterLines } from '../../lib/connections/parameter-lines.ts';
-import { expandRanges, fillRangeNumbers, unknownRangeReference } from '../../lib/connections/ranges.ts';
+import { parseParameterLines } from '../../lib/sdk/parameter-lines.ts';
+import { expandRanges, fillRangeNumbers, unknownRangeReference } from '../../lib/sdk/ranges.ts';
 
 const texts = (text: string) => {
   const names = expandRanges(text, 1000);

@@ -1,7 +1,10 @@
 import { PassThrough } from 'node:stream';
 import type { ExecutionContext } from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
-import type { ConnectionConfig, ConnectionType } from '../../lib/connections/connection.ts';
+import { type ConnectionConfig, type ConnectionType, connectionTypeOf } from '../../lib/connections/connection.ts';
+import type { ServingTypeDefinition } from '../../lib/connections/serving.ts';
+import type { DefinedConnectionType } from '../../lib/sdk/index.ts';
+import type { TObject } from '@sinclair/typebox';
 import { createLogger, type Logger, type LogLevel } from '../../lib/core/log.ts';
 import type { Parameter } from '../../lib/core/parameter.ts';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
@@ -29,7 +32,12 @@ export interface SpecHubOptions {
  * A connection of a type the spec defines (one a flow file cannot name), ready to put into a
  * flow: its settings `{}`, enabled, nothing else unless `common` says so.
  */
-export function configOf(id: string, type: ConnectionType, common: Partial<ConnectionConfig['common']> = {}): ConnectionConfig {
+export function configOf<S extends TObject, P>(
+  id: string,
+  typeOrDefinition: ConnectionType | DefinedConnectionType<S, P> | ServingTypeDefinition<S, P>,
+  common: Partial<ConnectionConfig['common']> = {},
+): ConnectionConfig {
+  const type = 'prepare' in typeOrDefinition ? typeOrDefinition : connectionTypeOf(typeOrDefinition);
   const plan = type.prepare({}, { id, baseDir: '/virtual' });
   if (!plan.ok) throw new Error(`the ${type.type} type takes no settings`);
   const defaults = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: false, persist: false };

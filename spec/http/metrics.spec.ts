@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import test from 'ava';
-import { asWritten, defineConnectionType, type ServingContext } from '../../lib/connections/connection.ts';
+import { defineServingType, type ServingContext } from '../../lib/connections/serving.ts';
+import { asWritten } from '../../lib/sdk/index.ts';
 import { ok } from '../../lib/core/errors.ts';
 import { Hub } from '../../lib/hub/hub.ts';
 import { configOf, flowOf } from '../helpers/hub.ts';
@@ -12,12 +13,11 @@ const studio = {
 };
 
 /** A serving type that shows one connection of another hub, away, with one parameter, as hub sharing would. */
-const sharing = defineConnectionType({
+const sharing = defineServingType({
   type: 'sharing',
   summary: 'Shows a connection of another hub.',
   settings: Type.Object({}),
   parse: asWritten,
-  servesHub: true,
   create: (context: ServingContext) => ({
     start() {
       const opened = context.hub.mirror('desk', 'studio-b');

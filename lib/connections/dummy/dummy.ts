@@ -5,9 +5,7 @@
  *   <parameter id>   type from its line (S B I F T, default S)   read-write
  */
 import { Type } from '@sinclair/typebox';
-import { defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
-import { parseParameterLines } from '../parameter-lines.ts';
+import { defineConnectionType, parseParameterLines, withDefault } from '../../sdk/index.ts';
 
 const settings = Type.Object({
   parameters: withDefault(

@@ -18,13 +18,18 @@
  */
 import { connect, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
-import type { Issue } from '../../core/issue.ts';
-import { checked, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
-import { DEFAULT_TIMEOUT_MS, DeviceLink } from '../device-link.ts';
-import { DEFAULT_MAX_PARAMETERS, DeviceParameters } from '../device-parameters.ts';
-import { DEFAULT_MAX_MESSAGE_BYTES, decodeMessage, KEEPALIVE_RESPONSE, S101Reader } from '../ember-plus.ts';
-import { Overruns } from '../overruns.ts';
+import {
+  checked,
+  DEFAULT_MAX_PARAMETERS,
+  DEFAULT_TIMEOUT_MS,
+  defineConnectionType,
+  DeviceLink,
+  DeviceParameters,
+  type Issue,
+  Overruns,
+  withDefault,
+} from '../../sdk/index.ts';
+import { DEFAULT_MAX_MESSAGE_BYTES, decodeMessage, KEEPALIVE_RESPONSE, S101Reader } from '../../protocols/ember-plus.ts';
 import { TreeReading } from './tree-reading.ts';
 
 const settings = Type.Object({

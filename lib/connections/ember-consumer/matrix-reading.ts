@@ -14,11 +14,15 @@
  * targets a provider can make appear is bounded by the connection's `maxParameters` (R-G4):
  * a count the provider states is never used to allocate anything.
  */
-import { HubError } from '../../core/errors.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
+import { type DeviceParameters, HubError, type OwnedParameter } from '../../sdk/index.ts';
 import type { Value } from '../../core/value.ts';
-import type { DeviceParameters } from '../device-parameters.ts';
-import { ConnectionDisposition, type EmberConnection, type EmberElement, MatrixType, matrixConnectionMessage } from '../ember-plus.ts';
+import {
+  ConnectionDisposition,
+  type EmberConnection,
+  type EmberElement,
+  MatrixType,
+  matrixConnectionMessage,
+} from '../../protocols/ember-plus.ts';
 import type { Model } from 'emberplus-connection';
 
 export type EmberMatrix = Extract<EmberElement, { type: Model.ElementType.Matrix }>;

@@ -5,11 +5,8 @@
  * values, and settles writes when the provider answers them. A new reading starts at every
  * connect; once every node asked for has answered, parameters the provider no longer has go.
  */
-import type { Logger } from '../../core/log.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
+import { type DeviceParameters, type Logger, type OwnedParameter, parameterIdOf } from '../../sdk/index.ts';
 import type { Value, ValueType } from '../../core/value.ts';
-import type { DeviceParameters } from '../device-parameters.ts';
-import { parameterIdOf } from '../device-parameters.ts';
 import {
   CommandNumber,
   commandMessage,
@@ -23,7 +20,7 @@ import {
   parameterContents,
   parentPath,
   qualified,
-} from '../ember-plus.ts';
+} from '../../protocols/ember-plus.ts';
 import type { Model } from 'emberplus-connection';
 import { type EmberMatrix, MatrixReading, readingAgain } from './matrix-reading.ts';
 

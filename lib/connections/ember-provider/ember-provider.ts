@@ -21,13 +21,9 @@ import type { Model } from 'emberplus-connection';
 import type { Subscription } from 'rxjs';
 import { AddressPatterns } from '../../core/address-pattern.ts';
 import { checkParameterId } from '../../core/address.ts';
-import type { Issue } from '../../core/issue.ts';
-import { HubError } from '../../core/errors.ts';
-import type { Parameter } from '../../core/parameter.ts';
+import { checked, defineConnectionType, HubError, type Issue, type Parameter, withDefault } from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
 import type { Value, ValueType } from '../../core/value.ts';
-import { checked, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
 import {
   CommandNumber,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -49,7 +45,7 @@ import {
   parentPath,
   qualified,
   S101Reader,
-} from '../ember-plus.ts';
+} from '../../protocols/ember-plus.ts';
 import { ConsumerSession } from './consumer-session.ts';
 import { type Entry, ExposedTree, type Leaf, type MatrixEntry } from './exposed-tree.ts';
 import { matrixDeclaration, ServedMatrix } from './served-matrix.ts';

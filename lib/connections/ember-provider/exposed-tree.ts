@@ -7,8 +7,7 @@
  * finds its number again when it comes back. Matrices the provider declares are elements of
  * the tree too, numbered the same way.
  */
-import type { Parameter } from '../../core/parameter.ts';
-import type { Records } from '../connection.ts';
+import type { Parameter, Records } from '../../sdk/index.ts';
 import type { ServedMatrix } from './served-matrix.ts';
 
 export interface TreeNode {

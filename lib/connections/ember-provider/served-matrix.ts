@@ -11,12 +11,9 @@
  * connected to one target leaves the target it was on.
  */
 import { Type } from '@sinclair/typebox';
-import { fail, ok, type Result } from '../../core/errors.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
+import { type ConnectionContext, fail, ok, type OwnedParameter, type Result, withDefault } from '../../sdk/index.ts';
 import { convert, type Value } from '../../core/value.ts';
-import type { ConnectionContext } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
-import { type EmberConnection, type EmberElement, MatrixType, matrixContents } from '../ember-plus.ts';
+import { type EmberConnection, type EmberElement, MatrixType, matrixContents } from '../../protocols/ember-plus.ts';
 
 /** At most this many targets, and as many sources, in one declared matrix: 4,096 is past the largest routers' levels. */
 export const MAX_SIGNALS = 4096;

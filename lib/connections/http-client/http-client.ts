@@ -21,15 +21,21 @@
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
 import { parseAddress } from '../../core/address.ts';
-import { HubError, reasonOf } from '../../core/errors.ts';
-import type { Issue } from '../../core/issue.ts';
+import {
+  Access,
+  checked,
+  defineConnectionType,
+  every,
+  HubError,
+  type Issue,
+  type OwnedParameter,
+  reasonOf,
+  Status,
+  withDefault,
+} from '../../sdk/index.ts';
 import { parsePointer, resolvePointer } from '../../core/json-pointer.ts';
-import { Access, type OwnedParameter } from '../../core/parameter.ts';
-import { every } from '../../core/scheduler.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
 import type { ValueType } from '../../core/value.ts';
-import { checked, defineConnectionType, Status } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
 
 const valueType = Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F')], {
   description: 'The type of the parameter: S string, B boolean, I integer, F float.',

@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../../core/errors.ts';
+import { fail, ok, type Result } from '../../sdk/index.ts';
 
 /** Modifiers in the order a normalised combination lists them. */
 export const modifiers = ['ctrl', 'shift', 'alt', 'meta'] as const;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { HubError } from '../../core/errors.ts';
+import { HubError } from '../../sdk/index.ts';
 
 const require = createRequire(import.meta.url);
 const probes = new Map<string, Promise<void>>();

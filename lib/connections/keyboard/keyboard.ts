@@ -6,15 +6,11 @@
  *   output/<combination>   T   write-only   each fire presses and releases the combination
  */
 import { Type } from '@sinclair/typebox';
-import type { Issue } from '../../core/issue.ts';
+import { checked, defineConnectionType, type Issue, type OwnedParameter, reasonOf, withDefault } from '../../sdk/index.ts';
 import { type Combination, parseCombination } from './combination.ts';
 import { probeDisplay } from './display.ts';
 import { globalHook } from './global-hook.ts';
 import { tap } from './typist.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
-import { checked, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
-import { reasonOf } from '../../core/errors.ts';
 
 const combinations = (description: string) => withDefault(Type.Array(Type.String({ minLength: 1 }), { description }), []);
 

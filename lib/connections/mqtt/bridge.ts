@@ -7,12 +7,19 @@
  */
 import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
-import { fail, HubError, ok, type Result } from '../../core/errors.ts';
-import type { OwnedParameter, Parameter, SetResult } from '../../core/parameter.ts';
-import { after } from '../../core/scheduler.ts';
+import {
+  after,
+  type ConnectionContext,
+  DEFAULT_TIMEOUT_MS,
+  fail,
+  HubError,
+  ok,
+  type OwnedParameter,
+  type Parameter,
+  type Result,
+  type SetResult,
+} from '../../sdk/index.ts';
 import { toWire, type Value } from '../../core/value.ts';
-import type { ConnectionContext } from '../connection.ts';
-import { DEFAULT_TIMEOUT_MS } from '../device-link.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import type { MappedTopic, MqttSettings } from './settings.ts';
 import { SparseLog } from '../../core/sparse-log.ts';

@@ -10,12 +10,17 @@
 import type { Socket } from 'node:net';
 import type { Subscription } from 'rxjs';
 import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
-import { reasonOf } from '../../core/errors.ts';
-import type { Logger } from '../../core/log.ts';
-import { unfenced } from '../../core/lease.ts';
-import { after, afterTurn, type Scheduler } from '../../core/scheduler.ts';
-import type { ConnectionContext } from '../connection.ts';
-import { DeviceLink, type LinkAttempt } from '../device-link.ts';
+import {
+  after,
+  afterTurn,
+  type ConnectionContext,
+  DeviceLink,
+  type LinkAttempt,
+  type Logger,
+  reasonOf,
+  type Scheduler,
+} from '../../sdk/index.ts';
+import { unfenced } from '../serving.ts';
 import type { Signer } from './signing.ts';
 
 export interface LinkSettings {

@@ -33,11 +33,9 @@
 import { performance } from 'node:perf_hooks';
 import type { IClientPublishOptions } from 'mqtt';
 import type { Subscription } from 'rxjs';
-import { fail, ok, type Result } from '../../core/errors.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
-import { after, every } from '../../core/scheduler.ts';
+import { after, every, fail, ok, type OwnedParameter, type Result } from '../../sdk/index.ts';
+import type { Carried, GroupControl, Role, ServingContext } from '../serving.ts';
 import type { Json } from '../../core/value.ts';
-import type { Carried, GroupControl, Role, ServingContext } from '../connection.ts';
 import type { BrokerLink } from './broker-link.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
 

@@ -21,11 +21,21 @@
 import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
-import { fail, HubError, ok } from '../../core/errors.ts';
-import type { Access, Answered, Parameter, ProxyParameter, SetResult } from '../../core/parameter.ts';
-import { after, afterTurn, every } from '../../core/scheduler.ts';
+import {
+  type Access,
+  after,
+  afterTurn,
+  type Answered,
+  every,
+  fail,
+  HubError,
+  ok,
+  type Parameter,
+  type SetResult,
+  Status,
+} from '../../sdk/index.ts';
+import type { Carried, ConnectionInfo, MirroredConnection, ProxyParameter, ServingContext } from '../serving.ts';
 import { type Json, toWire, type Value, type ValueType, valueTypes } from '../../core/value.ts';
-import { type Carried, type ConnectionInfo, type ServingContext, type MirroredConnection, Status } from '../connection.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import { NO_HUB, type Publishing, REJECTED, type WriteAnswer } from './bridge.ts';
 import type { MqttOverruns } from './settings.ts';

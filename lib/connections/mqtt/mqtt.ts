@@ -10,21 +10,19 @@
  * Parameters: one per entry of `topics`, `<connection id>/<id>`, of its type and access.
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { ConnectionMetric } from '../../core/counts.ts';
-import { HubError } from '../../core/errors.ts';
-import { defineConnectionType } from '../connection.ts';
+import { type ConnectionMetric, HubError, Overruns } from '../../sdk/index.ts';
+import { defineServingType } from '../serving.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
 import { HubShare, type SiteTrust } from './hub-share.ts';
 import { GROUP_KEEPALIVE_S, RedundancyGroup } from './group.ts';
-import { Overruns } from '../overruns.ts';
 import { loadSiteKey, Signer, Verifier } from './signing.ts';
 import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
 
 /** Room for one parameter in a hub's description (its id, type and access), beyond `payloadBytes`. */
 const DESCRIBED_PARAMETER_BYTES = 256;
 
-export const mqttConnection = defineConnectionType({
+export const mqttConnection = defineServingType({
   type: 'mqtt',
   summary: 'An MQTT broker: publishes parameters, maps topics to parameters, and lets hubs share their connections.',
   settings: mqttSettings,
@@ -47,7 +45,6 @@ export const mqttConnection = defineConnectionType({
     return key.ok ? [] : [{ path: ['hub', 'key'], message: key.error.message }];
   },
   // It shares the hub's connections with other hubs and shows theirs here.
-  servesHub: true,
   metrics: [
     {
       name: 'patchbay_mqtt_connected',

@@ -6,12 +6,18 @@ import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { AddressPatterns } from '../../core/address-pattern.ts';
 import { checkParameterId } from '../../core/address.ts';
-import type { Checked, Issue } from '../../core/issue.ts';
-import { type Access, Access as Accesses } from '../../core/parameter.ts';
+import {
+  type Access,
+  Access as Accesses,
+  type Checked,
+  checked,
+  type Issue,
+  type Overruns,
+  type ParseContext,
+  type Parsed,
+  withDefault,
+} from '../../sdk/index.ts';
 import type { ValueType } from '../../core/value.ts';
-import { checked, type ParseContext } from '../connection.ts';
-import { type Parsed, withDefault } from '../defaults.ts';
-import type { Overruns } from '../overruns.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
 

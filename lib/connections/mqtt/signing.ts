@@ -13,7 +13,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fail, ok, type Result } from '../../core/errors.ts';
+import { fail, ok, type Result } from '../../sdk/index.ts';
 
 /** Where the site key comes from: a file (its absolute path) or an environment variable. */
 export type KeySource = { readonly file: string } | { readonly env: string };

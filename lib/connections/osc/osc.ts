@@ -15,13 +15,17 @@
  *   <address without its />   S/B/I/F/T   read-write   with `learn`, one per new address heard
  */
 import type { Value, ValueType } from '../../core/value.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
+import {
+  type Access,
+  defineConnectionType,
+  DeviceLink,
+  DeviceParameters,
+  type DeviceSend,
+  Overruns,
+  type OwnedParameter,
+  parameterIdOf,
+} from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
-import type { Access } from '../../core/parameter.ts';
-import { defineConnectionType } from '../connection.ts';
-import { DeviceLink } from '../device-link.ts';
-import { type DeviceSend, DeviceParameters, parameterIdOf } from '../device-parameters.ts';
-import { Overruns } from '../overruns.ts';
 import { encodeWrite, type OscMessage, readPacket, typeOfTag, valueOfArgument } from './packets.ts';
 import { type OscSettings, oscSettings, parseOscSettings } from './settings.ts';
 import { type OscTransport, type PacketHandlers, TcpTransport, UdpTransport } from './transports.ts';

@@ -6,7 +6,7 @@
  * and an `f` 1 decode alike): what a learned address takes its type from.
  */
 import { decode as decodeOsc, encode as encodeOsc } from 'node-osc';
-import { HubError } from '../../core/errors.ts';
+import { HubError } from '../../sdk/index.ts';
 import type { Value, ValueType } from '../../core/value.ts';
 
 /** One message of a packet: its address, its first argument (absent when it has none) and that argument's tag. */

@@ -3,12 +3,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../../core/address.ts';
-import type { Checked, Issue } from '../../core/issue.ts';
-import type { Access } from '../../core/parameter.ts';
+import { type Access, type Checked, checked, DEFAULT_MAX_PARAMETERS, type Issue, type Parsed, withDefault } from '../../sdk/index.ts';
 import type { ValueType } from '../../core/value.ts';
-import { checked } from '../connection.ts';
-import { type Parsed, withDefault } from '../defaults.ts';
-import { DEFAULT_MAX_PARAMETERS } from '../device-parameters.ts';
 import { oscAddressProblem } from './packets.ts';
 
 /** One OSC address as a parameter of the connection. */

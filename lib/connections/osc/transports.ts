@@ -7,9 +7,7 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { connect, type Socket as TcpSocket } from 'node:net';
-import { HubError } from '../../core/errors.ts';
-import type { LinkAttempt, LinkProtocol } from '../device-link.ts';
-import { roomForBursts } from '../datagrams.ts';
+import { HubError, type LinkAttempt, type LinkProtocol, roomForBursts } from '../../sdk/index.ts';
 import { SlipReader, slipFrame } from './slip.ts';
 
 export interface PacketHandlers {

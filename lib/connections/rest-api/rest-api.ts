@@ -26,12 +26,10 @@ import { Authenticator, type ScopedToken } from '../../http/auth.ts';
 import { RestServer } from '../../http/server.ts';
 import { StaticFiles } from '../../http/static-files.ts';
 import type { TlsFiles } from '../../http/tls.ts';
-import { HubError } from '../../core/errors.ts';
+import { checked, HubError, type Issue, withDefault } from '../../sdk/index.ts';
+import { defineServingType } from '../serving.ts';
 import { nativeBinaryLoaded, nativeBinaryName, nativeBinaryProblem } from '../../http/uws.ts';
-import type { Issue } from '../../core/issue.ts';
 import { compileRegex } from '../../core/regex.ts';
-import { checked, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
 
 const settings = Type.Object({
   port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one, which is logged.' }), 17011),
@@ -116,7 +114,7 @@ function tlsFiles({ cert, key, passphraseEnv }: { cert: string; key: string; pas
 /** The `bindIp` values that listen on every interface. */
 const everyInterface = new Set(['', '0.0.0.0', '::', '[::]']);
 
-export const restApi = defineConnectionType({
+export const restApi = defineServingType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
@@ -190,7 +188,6 @@ export const restApi = defineConnectionType({
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   // It serves the whole hub: the graph with writes, connections, problems, rules and counts.
-  servesHub: true,
   create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, hostnames, tls, required, console }) {
     let server: RestServer | undefined;
     let listeningOn = 0;

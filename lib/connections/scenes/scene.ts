@@ -4,10 +4,8 @@
  * address.
  */
 import type { AddressPatterns } from '../../core/address-pattern.ts';
-import { HubError, ok } from '../../core/errors.ts';
-import type { OwnedParameter, Parameter } from '../../core/parameter.ts';
+import { type ConnectionContext, HubError, ok, type OwnedParameter, type Parameter } from '../../sdk/index.ts';
 import type { Json, Value } from '../../core/value.ts';
-import type { ConnectionContext } from '../connection.ts';
 
 /** A scene as the settings give it, its member patterns compiled. */
 export interface SceneSettings {

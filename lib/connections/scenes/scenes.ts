@@ -19,9 +19,7 @@
 import { Type } from '@sinclair/typebox';
 import { segmentPattern } from '../../core/address.ts';
 import { AddressPatterns } from '../../core/address-pattern.ts';
-import type { Issue } from '../../core/issue.ts';
-import { checked, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
+import { checked, defineConnectionType, type Issue, withDefault } from '../../sdk/index.ts';
 import { Scene, type SceneBound, type SceneSettings } from './scene.ts';
 
 const settings = Type.Object({

@@ -5,9 +5,7 @@
  * next fire is always looked for after it.
  */
 import type { Subscription } from 'rxjs';
-import type { OwnedParameter } from '../../core/parameter.ts';
-import { after } from '../../core/scheduler.ts';
-import type { ConnectionContext } from '../connection.ts';
+import { after, type ConnectionContext, type OwnedParameter } from '../../sdk/index.ts';
 import type { FireTimes } from './fire-times.ts';
 import type { Zone } from './zone.ts';
 

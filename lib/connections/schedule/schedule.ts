@@ -20,11 +20,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
-import type { Issue } from '../../core/issue.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
-import { after, realTime } from '../../core/scheduler.ts';
-import { checked, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
+import { after, checked, defineConnectionType, type Issue, type OwnedParameter, withDefault } from '../../sdk/index.ts';
 import { type Entry, EntryRun } from './entry-run.ts';
 import { cronCalendar, cronTimes, type FireTimes, instantOfIso, onceAt } from './fire-times.ts';
 import { Zone } from './zone.ts';
@@ -146,7 +142,7 @@ export const schedule = defineConnectionType({
   // An `at` that has passed is valid (a show that ran) but never fires again: likely a typo
   // of the year, or a time a slow start let pass. Entries stand in the order written.
   warn({ entries }): Issue[] {
-    const now = realTime.now();
+    const now = Date.now();
     return entries.flatMap((entry, index) =>
       !entry.catchUp && entry.times.after(now) === undefined
         ? [{ path: ['entries', index, 'at'], message: `this time has passed (it is ${entry.zone.iso(now)} now): the entry will not fire` }]

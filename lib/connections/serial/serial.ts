@@ -10,10 +10,16 @@
  */
 import { Type } from '@sinclair/typebox';
 import { SerialPort } from 'serialport';
-import { HubError } from '../../core/errors.ts';
-import { withDefault } from '../defaults.ts';
-import type { LinkAttempt } from '../device-link.ts';
-import { defineLineType, type FrameStreams, lineSettings, type LineTransport, writeBounded } from '../line-protocol.ts';
+import {
+  defineLineType,
+  type FrameStreams,
+  HubError,
+  lineSettings,
+  type LineTransport,
+  type LinkAttempt,
+  withDefault,
+  writeBounded,
+} from '../../sdk/index.ts';
 
 const settings = Type.Object({
   path: Type.String({ minLength: 1, description: 'The serial port: /dev/ttyUSB0, /dev/serial/by-id/…, COM3.' }),

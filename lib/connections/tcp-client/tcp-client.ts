@@ -9,10 +9,16 @@
  */
 import { connect, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
-import { HubError } from '../../core/errors.ts';
-import { withDefault } from '../defaults.ts';
-import type { LinkAttempt } from '../device-link.ts';
-import { defineLineType, type FrameStreams, lineSettings, type LineTransport, writeBounded } from '../line-protocol.ts';
+import {
+  defineLineType,
+  type FrameStreams,
+  HubError,
+  lineSettings,
+  type LineTransport,
+  type LinkAttempt,
+  withDefault,
+  writeBounded,
+} from '../../sdk/index.ts';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: "The device's host name or IP address." }),

@@ -12,10 +12,16 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
-import { HubError } from '../../core/errors.ts';
-import { withDefault } from '../defaults.ts';
-import type { LinkAttempt } from '../device-link.ts';
-import { defineLineType, type FrameStreams, lineSettings, type LineTransport, writeBounded } from '../line-protocol.ts';
+import {
+  defineLineType,
+  type FrameStreams,
+  HubError,
+  lineSettings,
+  type LineTransport,
+  type LinkAttempt,
+  withDefault,
+  writeBounded,
+} from '../../sdk/index.ts';
 
 const settings = Type.Object({
   port: Type.Integer({ minimum: 1, maximum: 65_535, description: 'The TCP port the hub listens on for devices.' }),

@@ -13,11 +13,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
-import { ok, type Result } from '../../core/errors.ts';
-import { after, every } from '../../core/scheduler.ts';
+import { after, asWritten, defineConnectionType, every, ok, type Result, withDefault } from '../../sdk/index.ts';
 import type { Value } from '../../core/value.ts';
-import { asWritten, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
 
 const settings = Type.Object({
   timers: withDefault(

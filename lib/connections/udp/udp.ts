@@ -14,11 +14,16 @@ import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
-import { HubError } from '../../core/errors.ts';
-import { roomForBursts } from '../datagrams.ts';
-import { withDefault } from '../defaults.ts';
-import type { LinkAttempt } from '../device-link.ts';
-import { defineLineType, type FrameStreams, lineSettings, type LineTransport } from '../line-protocol.ts';
+import {
+  defineLineType,
+  type FrameStreams,
+  HubError,
+  lineSettings,
+  type LineTransport,
+  type LinkAttempt,
+  roomForBursts,
+  withDefault,
+} from '../../sdk/index.ts';
 
 const settings = Type.Object({
   port: withDefault(

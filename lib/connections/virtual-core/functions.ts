@@ -13,8 +13,8 @@ import {
   switchMap,
   timer,
 } from 'rxjs';
-import type { GraphView } from '../../core/graph.ts';
-import type { Scheduler } from '../../core/scheduler.ts';
+import type { GraphView } from '../../sdk/index.ts';
+import type { Scheduler } from '../../sdk/index.ts';
 import { convert, type Value } from '../../core/value.ts';
 
 /** The logic functions of R-V2. */

@@ -9,11 +9,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
 import { segmentPattern } from '../../core/address.ts';
-import type { Issue } from '../../core/issue.ts';
+import { checked, type DeclaredParameter, defineConnectionType, type Issue, type OwnedParameter, withDefault } from '../../sdk/index.ts';
 import { inputCounts, levelOf, type LogicOp, logicFunction, logicOps, timedOps } from './functions.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
-import { checked, type DeclaredParameter, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
 
 const settings = Type.Object({
   logics: withDefault(Type.Integer({ minimum: 0, maximum: 4096, description: 'How many logic/<n> parameters.' }), 64),

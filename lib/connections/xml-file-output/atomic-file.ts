@@ -1,6 +1,6 @@
 import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { reasonOf } from '../../core/errors.ts';
+import { reasonOf } from '../../sdk/index.ts';
 
 export type WriteOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 

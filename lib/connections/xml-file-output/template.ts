@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { HubError } from '../../core/errors.ts';
+import { HubError } from '../../sdk/index.ts';
 
 const placeholderRe = /\$([A-Za-z0-9]+)/g;
 

@@ -15,12 +15,16 @@ import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
 import { AtomicFile, type WriteOutcome } from './atomic-file.ts';
 import { XmlTemplate } from './template.ts';
-import { asWritten, type DeclaredParameter, defineConnectionType } from '../connection.ts';
-import { withDefault } from '../defaults.ts';
-import { reasonOf } from '../../core/errors.ts';
-import type { Issue } from '../../core/issue.ts';
-import type { OwnedParameter } from '../../core/parameter.ts';
-import { after } from '../../core/scheduler.ts';
+import {
+  after,
+  asWritten,
+  type DeclaredParameter,
+  defineConnectionType,
+  type Issue,
+  type OwnedParameter,
+  reasonOf,
+  withDefault,
+} from '../../sdk/index.ts';
 
 /** How long a failed save waits before it is tried again without a write. */
 const retryMs = 2000;

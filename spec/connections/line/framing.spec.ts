@@ -1,5 +1,5 @@
 import test from 'ava';
-import { type FramingOptions, Framer, wireFrame } from '../../../lib/connections/framing.ts';
+import { type FramingOptions, Framer, wireFrame } from '../../../lib/sdk/device/framing.ts';
 
 function framed(options: FramingOptions, chunks: readonly Buffer[], end?: { lastFrameOpen: boolean }) {
   const frames: string[] = [];

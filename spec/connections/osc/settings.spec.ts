@@ -1,6 +1,7 @@
 import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
+import { connectionTypeOf } from '../../../lib/connections/connection.ts';
 import { osc as oscType } from '../../../lib/connections/osc/osc.ts';
 import { oscAddressProblem, shortestFloat32 } from '../../../lib/connections/osc/packets.ts';
 
@@ -56,7 +57,7 @@ test('two udp osc connections cannot receive on one port', (t) => {
 test('an osc connection that learns says it discovers parameters, so rules may name addresses not heard yet (R-G2)', (t) => {
   const rule = { source: 'desk/fader/1', destinations: ['desk/fader/2'] };
   t.deepEqual(mistakes({ ...osc({ learn: true }), rules: [rule] }), []);
-  const plan = (learn: boolean) => oscType.prepare({ port: 9000, learn }, { id: 'desk', baseDir: '/virtual' });
+  const plan = (learn: boolean) => connectionTypeOf(oscType).prepare({ port: 9000, learn }, { id: 'desk', baseDir: '/virtual' });
   const learning = plan(true);
   const listing = plan(false);
   t.true(learning.ok && learning.value.discovers.parameters);

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
+import { connectionTypeOf } from '../../../lib/connections/connection.ts';
 import { schedule } from '../../../lib/connections/schedule/schedule.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import type { StateStore } from '../../../lib/state/store.ts';
@@ -272,7 +273,10 @@ test('a reload with other entries restarts the connection: the new entries fire,
 });
 
 test('of its parameters, the hub keeps enabled only: what patchbay state import may store', (t) => {
-  const plan = schedule.prepare({ timezone: 'UTC', entries: [{ id: 'news', cron: '0 0 * * * *' }] }, { id: 'plan', baseDir: '/virtual' });
+  const plan = connectionTypeOf(schedule).prepare(
+    { timezone: 'UTC', entries: [{ id: 'news', cron: '0 0 * * * *' }] },
+    { id: 'plan', baseDir: '/virtual' },
+  );
   if (!plan.ok) return void t.fail('the settings are fine');
   const declared = (id: string) => plan.value.declared?.(id);
   t.deepEqual(declared('news/enabled'), { type: 'B', persist: true });

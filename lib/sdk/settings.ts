@@ -5,6 +5,9 @@
  * present, typed as such, and never write the default a second time.
  */
 import { type Static, type TArray, type TObject, type TOptional, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import type { Checked, Issue } from '../core/issue.ts';
+
+export type { Checked, Issue } from '../core/issue.ts';
 
 declare const defaultOf: unique symbol;
 
@@ -67,3 +70,13 @@ export function fillDefaults(schema: TSchema, settings: unknown): unknown {
 const holdsDefaults = (node: Node): boolean =>
   Object.values(node.properties ?? {}).some((property) => property.default !== undefined || holdsDefaults(property)) ||
   (node.items !== undefined && (node.items.default !== undefined || holdsDefaults(node.items)));
+
+/** For types whose settings need nothing beyond the schema. */
+export function asWritten<T>(settings: T): Checked<T> {
+  return { ok: true, value: settings };
+}
+
+/** Mistakes found while parsing, or the parsed value when there are none. */
+export function checked<T>(issues: readonly Issue[], value: T): Checked<T> {
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+}

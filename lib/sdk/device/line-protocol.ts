@@ -18,23 +18,23 @@
 import type { Writable } from 'node:stream';
 import { type TObject, Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
-import { HubError } from '../core/errors.ts';
-import type { ConnectionMetric } from '../core/counts.ts';
-import type { Checked, Issue } from '../core/issue.ts';
-import { Access } from '../core/parameter.ts';
-import { compileRegex, type GroupPattern, regexLimits } from '../core/regex.ts';
-import { changeClockOf, every } from '../core/scheduler.ts';
-import { SparseLog } from '../core/sparse-log.ts';
-import type { Value } from '../core/value.ts';
-import type { Claim, ConnectionContext, ConnectionType, DeclaredParameter, Link } from './connection.ts';
-import { checked, defineConnectionType } from './connection.ts';
-import { type Parsed, withDefault } from './defaults.ts';
+import { HubError } from '../../core/errors.ts';
+import type { ConnectionMetric } from '../../core/counts.ts';
+import type { Checked, Issue } from '../../core/issue.ts';
+import { Access } from '../../core/parameter.ts';
+import { compileRegex, type GroupPattern, regexLimits } from '../../core/regex.ts';
+import { changeClockOf, every } from '../../core/scheduler.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
+import type { Value } from '../../core/value.ts';
+import type { ConnectionContext } from '../context.ts';
+import { checked, type Parsed, withDefault } from '../settings.ts';
+import { type Claim, type DeclaredParameter, type DefinedConnectionType, defineConnectionType, type Link } from '../type.ts';
 import { DeviceLink, type LinkAttempt } from './device-link.ts';
 import { DeviceParameters } from './device-parameters.ts';
 import { bytesOf, type Encoding, type Framing, type FramingOptions, Framer, notHex, wireFrame } from './framing.ts';
 import { Overruns } from './overruns.ts';
-import { type ParameterLines, parseParameterLines } from './parameter-lines.ts';
-import { expandRanges, fillRangeNumbers, hasRange, MAX_RANGE_NAMES, unknownRangeReference } from './ranges.ts';
+import { type ParameterLines, parseParameterLines } from '../parameter-lines.ts';
+import { expandRanges, fillRangeNumbers, hasRange, MAX_RANGE_NAMES, unknownRangeReference } from '../ranges.ts';
 
 export const DEFAULT_DELIMITER = '\r\n';
 
@@ -625,7 +625,7 @@ export function defineLineType<S extends TObject>(definition: {
   readonly pathsAsWritten?: (settings: LineTypeSettings<S>) => readonly string[];
   /** The transport, as these settings make it. */
   open(settings: LineTypeSettings<S>, streams: FrameStreams): LineTransport;
-}): ConnectionType {
+}): DefinedConnectionType<S, LineTypeSettings<S>> {
   return defineConnectionType<S, LineTypeSettings<S>>({
     type: definition.type,
     summary: definition.summary,

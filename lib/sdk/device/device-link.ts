@@ -7,11 +7,11 @@
  * answered when the device confirms, or refused when it does not confirm in time.
  */
 import type { Subscription } from 'rxjs';
-import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
-import type { Answered, SetResult } from '../core/parameter.ts';
-import type { Fence } from '../core/lease.ts';
-import { after, type Scheduler } from '../core/scheduler.ts';
-import { type ConnectionContext, Status } from './connection.ts';
+import { type ErrorCode, HubError, reasonOf } from '../../core/errors.ts';
+import type { Answered, SetResult } from '../../core/parameter.ts';
+import type { Fence } from '../../core/lease.ts';
+import { after, type Scheduler } from '../../core/scheduler.ts';
+import { type ConnectionContext, Status } from '../context.ts';
 
 /** One attempt of a protocol to open its link: it says once that it is up, and once that it is down. */
 export interface LinkAttempt {

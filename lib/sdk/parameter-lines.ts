@@ -9,7 +9,7 @@ import type { Checked, Issue } from '../core/issue.ts';
 import { Access } from '../core/parameter.ts';
 import { TextIndex } from '../core/text-index.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
-import { checked } from './connection.ts';
+import { checked } from './settings.ts';
 import { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
 
 /**

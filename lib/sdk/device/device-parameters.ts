@@ -5,10 +5,10 @@
  * confirms, or when it did not in time. What a device makes appear is bounded by
  * `maxParameters`: past it nothing more is made, and the connection is `degraded` saying so.
  */
-import { checkParameterId } from '../core/address.ts';
-import type { Answered, OwnedParameter } from '../core/parameter.ts';
-import type { Value, ValueType } from '../core/value.ts';
-import type { ConnectionContext } from './connection.ts';
+import { checkParameterId } from '../../core/address.ts';
+import type { Answered, OwnedParameter } from '../../core/parameter.ts';
+import type { Value, ValueType } from '../../core/value.ts';
+import type { ConnectionContext } from '../context.ts';
 import type { DeviceLink } from './device-link.ts';
 import type { Overruns } from './overruns.ts';
 

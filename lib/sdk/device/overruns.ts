@@ -4,9 +4,9 @@
  * top of the status its link reports, which it leaves alone otherwise.
  */
 import type { Subscription } from 'rxjs';
-import type { ErrorCode } from '../core/errors.ts';
-import { after, type Scheduler } from '../core/scheduler.ts';
-import { type ConnectionContext, Status } from './connection.ts';
+import type { ErrorCode } from '../../core/errors.ts';
+import { after, type Scheduler } from '../../core/scheduler.ts';
+import { type ConnectionContext, Status } from '../context.ts';
 
 /** How long the connection stays degraded after the latest overrun. */
 const DEGRADED_FOR_MS = 60_000;

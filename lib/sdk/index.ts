@@ -1,0 +1,68 @@
+/**
+ * `patchbay/connection`: the whole contract a connection type is written against (R-PK2),
+ * built-in or from a package. One file a concept:
+ *
+ * - `type.ts`: what a type declares (`defineConnectionType`) and the contract's `apiVersion`;
+ * - `context.ts`: what a running connection gets from the hub, and the statuses it reports;
+ * - `settings.ts`: settings schemas with defaults, and parsing them with paths;
+ * - `parameter-lines.ts`, `ranges.ts`: parameters declared as lines (`out/{0..39}:I`);
+ * - `device/`: the device kit, transports written once (link, TCP, UDP, serial, lines).
+ *
+ * Parameters, values, errors and time come from the hub's own core, re-exported here. A
+ * package imports `patchbay/connection` and nothing else of patchbay.
+ */
+
+// What a type declares.
+export {
+  apiVersion,
+  type Claim,
+  type ConnectionMetric,
+  type ConnectionTypeDefinition,
+  type DeclaredParameter,
+  type DefinedConnectionType,
+  defineConnectionType,
+  type Discovery,
+  type Link,
+  type ParseContext,
+  type StopReason,
+  type TypedInstance,
+} from './type.ts';
+
+// What it gets while it runs.
+export { type ConnectionContext, type Fence, type GraphView, type Logger, type Records, Status, type StatusReport } from './context.ts';
+
+// Its settings.
+export { asWritten, type Checked, checked, type Issue, type Parsed, type TDefaulted, withDefault } from './settings.ts';
+export { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+export { type ParameterLine, type ParameterLines, parseParameterLines } from './parameter-lines.ts';
+export { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
+
+// Parameters and values.
+export { type Answered, Access, type OwnedParameter, type Parameter, type ParameterSpec, type SetResult } from '../core/parameter.ts';
+export type { ParameterRow, ParameterTable } from '../core/graph.ts';
+export { convert, FIRE, type Json, toWire, type Value, ValueType, valueTypes } from '../core/value.ts';
+export { checkParameterId } from '../core/address.ts';
+
+// Errors and time.
+export { type ErrorCode, fail, HubError, ok, reasonOf, type Result } from '../core/errors.ts';
+export { after, afterTurn, every, type Scheduler } from '../core/scheduler.ts';
+
+// The device kit.
+export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';
+export {
+  DEFAULT_MAX_PARAMETERS,
+  type DeviceParameterSpec,
+  DeviceParameters,
+  type DeviceSend,
+  parameterIdOf,
+} from './device/device-parameters.ts';
+export { Overruns } from './device/overruns.ts';
+export { roomForBursts } from './device/datagrams.ts';
+export {
+  defineLineType,
+  type FrameStreams,
+  lineSettings,
+  type LineTransport,
+  type LineTypeSettings,
+  writeBounded,
+} from './device/line-protocol.ts';

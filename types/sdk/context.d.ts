@@ -1,0 +1,93 @@
+/**
+ * What a running connection gets from the hub (R-L2): its only door to parameters, time,
+ * status and the records it keeps. The same for a type in the hub's process and one in a
+ * process of its own.
+ */
+import type { ErrorCode } from '../core/errors.ts';
+import type { GraphView, ParameterTable } from '../core/graph.ts';
+import type { Fence } from '../core/lease.ts';
+import type { Logger } from '../core/log.ts';
+import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
+import type { Scheduler } from '../core/scheduler.ts';
+import type { Json } from '../core/value.ts';
+export type { Fence } from '../core/lease.ts';
+export type { Logger } from '../core/log.ts';
+export type { GraphView } from '../core/graph.ts';
+/** The status values of R-L2. */
+export declare const Status: {
+    readonly Starting: "starting";
+    /** A device connection whose link is not up yet (R-G1). */
+    readonly Connecting: "connecting";
+    readonly Ok: "ok";
+    readonly Degraded: "degraded";
+    readonly Failed: "failed";
+    readonly Disabled: "disabled";
+};
+export type Status = (typeof Status)[keyof typeof Status];
+export interface StatusReport {
+    readonly status: Status;
+    /** Why the connection is degraded, failed or disabled; empty otherwise. */
+    readonly reason: string;
+    /** The stable code of a failure, when it has one. */
+    readonly code?: ErrorCode;
+}
+/** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */
+export interface Records {
+    get(key: string): Json | undefined;
+    /** `undefined` forgets the record. */
+    set(key: string, value: Json | undefined): void;
+}
+/**
+ * What every running connection gets from the hub: its only door to parameters and time.
+ * It reads the graph through a view that cannot change it, and writes only its own
+ * parameters (`define`, `defineTable`, `remove`, and the parameters these return).
+ */
+export interface ConnectionContext {
+    readonly id: string;
+    readonly scheduler: Scheduler;
+    readonly log: Logger;
+    /**
+     * Asked before a command goes to a device (R-B3): in a redundancy group only the active
+     * hub, holding its lease, sends any. `DeviceLink` asks it for every write.
+     */
+    readonly fence: Fence;
+    /** The folder of the flow file: relative paths in settings resolve against it. */
+    readonly baseDir: string;
+    /** Read access to every parameter, for connections that combine others (virtual-core). */
+    readonly graph: GraphView;
+    /**
+     * Defines `<connection id>/<id>`; throws a HubError on a bad or duplicate id. A
+     * parameter with `persist` takes the hub's stored value, when it has one, in place of
+     * `initial` (R-S3): seeded before anyone can listen, so restoring notifies no one.
+     */
+    define(id: string, spec: ParameterSpec): OwnedParameter;
+    /**
+     * Defines the connection's parameters from the table it parsed, as `define` would each,
+     * but made on first use: what a connection of a million does. Throws a HubError on a
+     * repeated or taken id.
+     */
+    defineTable(table: ParameterTable): void;
+    /** Removes one of this connection's parameters (an in-place update that drops it). */
+    remove(id: string): void;
+    /** Kept across restarts when the hub has a state folder; in memory otherwise. */
+    readonly records: Records;
+    /**
+     * Runs `work` once the hub runs: every connection started, and the code flows and rules
+     * listening (at once when that is so already). For what a start must not do before anyone
+     * can hear it, such as firing a timer whose deadline passed while the hub was down (R-S5).
+     */
+    whenRunning(work: () => void): void;
+    /**
+     * Calls `done` once every write so far is stored as safely as the hub promises (R-S4):
+     * a connection that answers clients waits for it before saying a write was taken.
+     * Absent when the hub keeps nothing (no state folder, or `persist: false`).
+     */
+    readonly settled?: (done: () => void) => void;
+    /**
+     * Reports a passing problem (`degraded`), its end (`ok`), a link not up yet
+     * (`connecting`), or that the connection chose not to run here (`disabled`, with the reason).
+     */
+    setStatus(status: typeof Status.Ok | typeof Status.Connecting | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
+    /** A passing problem always says what it is, with a code clients can read. */
+    setStatus(status: typeof Status.Degraded, reason: string, code: ErrorCode): void;
+}
