@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { config as rxjsConfig } from 'rxjs';
-import { type Flow, flowFileJsonSchema, loadFlowFile } from './config/flow-file.ts';
+import { type Flow, flowFileJsonSchema, loadFlowFile, pluginsOf } from './config/flow-file.ts';
 import { formatIssue } from './core/issue.ts';
 import { FlowWatcher } from './config/flow-watcher.ts';
 import { fail, ok, reasonOf, type Result } from './core/errors.ts';
@@ -34,8 +34,9 @@ const usage = `Usage:
       token is signed out, also by a running hub. May run beside a running hub.
   patchbay validate <flow file>
       Checks a flow file and prints every mistake with its JSON path; exits 0 or 2.
-  patchbay schema
-      Prints the JSON Schema of flow files, for editors.
+  patchbay schema [flow file]
+      Prints the JSON Schema of flow files, for editors; given a flow file, with the
+      connection types of the packages its plugins list.
 
 Options:
   --log-level   ${[...logLevels, 'silent'].join(', ')} (default info)
@@ -62,7 +63,11 @@ function parseCommandLine(argv: readonly string[]) {
 }
 
 /** Runs one command line and resolves with the exit status. */
-export async function main(argv: readonly string[], out = process.stdout, err = process.stderr): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(argv);
@@ -109,9 +114,19 @@ export async function main(argv: readonly string[], out = process.stdout, err = 
       for (const warning of warnings) out.write(`  ${formatIssue(warning)}\n`);
       return Exit.Ok;
     }
-    case 'schema':
-      out.write(flowFileJsonSchema());
+    case 'schema': {
+      if (rest.length > 1) return badUsage('schema takes at most one flow file');
+      if (rest.length === 0) {
+        out.write(flowFileJsonSchema());
+        return Exit.Ok;
+      }
+      // The types of the flow's packages, whatever else the file holds: an editor wants the schema of a file being written.
+      const result = await loadFlowFile(rest[0] as string, process.env, { start: true });
+      const plugins = result.ok ? result.flow.plugins : await pluginsOf(rest[0] as string);
+      for (const { error } of plugins.refused) err.write(`${error.code}: ${error.message}\n`);
+      out.write(flowFileJsonSchema(plugins));
       return Exit.Ok;
+    }
     case undefined:
       return badUsage('missing command');
     default:
@@ -158,6 +173,10 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     if (!codeFlowFailed(error)) log.error(`unhandled error in a subscriber: ${reasonOf(error)}`);
   };
   log.info(`flow file ${loaded.flow.path}`);
+  for (const { name, version, folder, types } of loaded.flow.plugins.packages)
+    log.info(`package ${name} ${version} (${folder}): connection type${types.length > 1 ? 's' : ''} ${types.join(', ')}`);
+  for (const { index, error } of loaded.flow.plugins.refused)
+    log.error(`plugins[${index}]: ${error.code}: ${error.message} (its connections fail to start; the others run)`);
   for (const issue of loaded.flow.diagnostics) log.warn(`${formatIssue(issue)} (that connection will fail to start; the others run)`);
   for (const issue of loaded.flow.warnings) log.warn(formatIssue(issue));
   const folder = stateFolderOf(loaded.flow, stateOption);

@@ -22,7 +22,7 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http'],
   connections: ['core', 'sdk'],
   state: ['core'],
-  config: ['core', 'connections', 'connections/*', 'rules'],
+  config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
   hub: ['core', 'config', 'connections', 'rules', 'state'],
   '.': ['core', 'config', 'hub', 'rules', 'state'],
 };
@@ -41,7 +41,14 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
  * brings itself). The types that serve the hub also reach its plumbing and the HTTP layer.
  */
 const publicFace = ['sdk/index.ts'];
-const valueHelpers = ['core/value.ts', 'core/address.ts', 'core/address-pattern.ts', 'core/sparse-log.ts', 'core/regex.ts', 'core/json-pointer.ts'];
+const valueHelpers = [
+  'core/value.ts',
+  'core/address.ts',
+  'core/address-pattern.ts',
+  'core/sparse-log.ts',
+  'core/regex.ts',
+  'core/json-pointer.ts',
+];
 const servingTypes: Readonly<Record<string, readonly string[]>> = {
   'connections/rest-api': ['connections/serving.ts', 'connections/connection.ts', 'http/'],
   'connections/mqtt': ['connections/serving.ts'],
@@ -145,7 +152,9 @@ test('a connection type imports only the public face, value helpers and codecs; 
     const target = name(to);
     if (!source.startsWith('connections/') || folderOf(to) === source) return [];
     const allowedHere = [...publicFace, ...valueHelpers, 'protocols/', ...(servingTypes[source] ?? [])];
-    return allowedHere.some((path) => target === path || (path.endsWith('/') && target.startsWith(path))) ? [] : [`${name(from)} → ${target}`];
+    return allowedHere.some((path) => target === path || (path.endsWith('/') && target.startsWith(path)))
+      ? []
+      : [`${name(from)} → ${target}`];
   });
   t.deepEqual(wrong, []);
 });

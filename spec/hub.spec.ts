@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { Type } from '@sinclair/typebox';
 import type { Flow } from '../lib/config/flow-file.ts';
+import { noPlugins } from '../lib/config/plugins.ts';
 import { type ConnectionConfig, type ConnectionType, connectionTypeOf, fingerprintOf } from '../lib/connections/connection.ts';
 import { asWritten, defineConnectionType } from '../lib/sdk/index.ts';
 import { Hub } from '../lib/hub/hub.ts';
@@ -47,6 +48,7 @@ const flowWith = (...connections: ConnectionConfig[]): Flow => ({
   durability: 'process',
   diagnostics: [],
   warnings: [],
+  plugins: noPlugins,
 });
 
 test('connections start in flow order and stop in reverse order', async (t) => {

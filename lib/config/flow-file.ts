@@ -4,8 +4,9 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import JSON5 from 'json5';
 import { HubError, reasonOf } from '../core/errors.ts';
-import type { Claim, ConnectionConfig, Link } from '../connections/connection.ts';
+import type { Claim, ConnectionConfig, ConnectionType, Link } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
+import { loadPlugins, noPlugins, type Plugins, refusedType } from './plugins.ts';
 import { formatIssue, formatPath, type Issue } from '../core/issue.ts';
 import { isConnectionId } from '../core/address.ts';
 import { commonSettingNames, flowFileSchema } from './schema.ts';
@@ -31,11 +32,18 @@ export interface Flow {
   readonly diagnostics: readonly Issue[];
   /** What runs but likely wants attention (a folder not there yet): `validate` lists them, `run` logs them. */
   readonly warnings: readonly Issue[];
+  /**
+   * The packages of `plugins` (R-PK1): their types, and those refused (R-PK3), which a flow
+   * read to validate has as mistakes and one read to start runs without.
+   */
+  readonly plugins: Plugins;
 }
 
 /** What a flow file is read for: to `validate` it (every mistake refuses it), or to `start` it (see `Flow.diagnostics`). */
 export interface ReadFor {
   readonly start?: boolean;
+  /** The types of the flow's `plugins`, loaded (`loadFlowFile` does it; a document validated alone has none). */
+  readonly plugins?: Plugins;
 }
 
 export type FlowResult =
@@ -45,7 +53,25 @@ export type FlowResult =
 const schema = flowFileSchema(connectionTypes);
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
 ajv.addVocabulary(['expected', 'keyExpected']);
-const validateSchema = ajv.compile(schema);
+const validateBuiltIn = ajv.compile(schema);
+/** Validators of flows with types of packages, by the types they know: compiled once for a set. */
+const validators = new Map<string, typeof validateBuiltIn>();
+
+/** The schema validator for a flow whose types are the built-in ones and `extra`. */
+function validatorFor(extra: readonly ConnectionType[]): typeof validateBuiltIn {
+  if (extra.length === 0) return validateBuiltIn;
+  const key = extra
+    .map((type) => `${type.type}@${type.origin?.package ?? ''}@${type.origin?.version ?? ''}@${type.refused ? 'refused' : ''}`)
+    .join();
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false })
+      .addVocabulary(['expected', 'keyExpected'])
+      .compile(flowFileSchema([...connectionTypes, ...extra]));
+    validators.set(key, validate);
+  }
+  return validate;
+}
 
 /** Where `${NAME}` placeholders of flow files are looked up: the process environment, or another for specs. */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -69,7 +95,18 @@ export async function loadFlowFile(file: string, env: Environment = process.env,
     const reason = message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
     return { ok: false, error: new HubError('PB_FLOW_FILE_READ', `${path}${where}: ${reason}`), issues: [] };
   }
-  return validateFlow(document, path, env, readFor);
+  const plugins = await loadPlugins(asRecord(document)['plugins'], dirname(path), connectionTypes);
+  return validateFlow(document, path, env, { ...readFor, plugins });
+}
+
+/** The packages of a flow file's `plugins`, loaded, however the rest of the file stands: none when it cannot be read. */
+export async function pluginsOf(file: string): Promise<Plugins> {
+  try {
+    const document = parseJson5(await readFile(resolve(file), 'utf8'));
+    return await loadPlugins(asRecord(document)['plugins'], dirname(resolve(file)), connectionTypes);
+  } catch {
+    return noPlugins;
+  }
 }
 
 /**
@@ -92,12 +129,20 @@ function parseJson5(text: string): unknown {
  * beyond it run in one pass: each part the schema found no fault with is checked further,
  * so one run shows every mistake.
  */
-export function validateFlow(raw: unknown, path: string, env: Environment = process.env, { start = false }: ReadFor = {}): FlowResult {
+export function validateFlow(
+  raw: unknown,
+  path: string,
+  env: Environment = process.env,
+  { start = false, plugins = noPlugins }: ReadFor = {},
+): FlowResult {
   const baseDir = dirname(path);
   const substituted = substituteEnvironment(raw, env);
   const document = substituted.document;
+  const extraTypes = [...plugins.types, ...refusedTypes(plugins, document, start)];
+  const types = [...connectionTypes, ...extraTypes];
+  const validateSchema = validatorFor(extraTypes);
   const placeholderAt = new Set(substituted.issues.map((issue) => JSON.stringify(issue.path)));
-  const schemaMistakes = schemaIssues(schemaErrors(document, substituted.whole), document).filter(
+  const schemaMistakes = schemaIssues(schemaErrors(validateSchema, document, substituted.whole), document).filter(
     (issue) => !placeholderAt.has(JSON.stringify(issue.path)),
   );
   const issues: Issue[] = [...substituted.issues, ...schemaMistakes];
@@ -115,7 +160,7 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
     const unfilled = substituted.issues
       .filter((issue) => issue.path[0] === 'connections' && issue.path[1] === id)
       .map((issue) => issue.path[2]);
-    const checked = checkConnection(id, entry, baseDir, unfilled);
+    const checked = checkConnection(id, entry, baseDir, unfilled, types);
     if (!checked) continue;
     issues.push(...checked.issues);
     // Read to start, they fail that connection alone; read to validate, they are mistakes.
@@ -126,6 +171,9 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
     if (checked.config && checked.whole) connections.push(checked.config);
   }
   issues.push(...linkCycles(links), ...claimCollisions(claims), ...groupClashes(connections));
+  // A refused package is a mistake to validate; to start, its connections fail and the rest runs (R-PK3).
+  if (!start)
+    issues.push(...plugins.refused.map(({ index, error }) => ({ path: ['plugins', index], message: `${error.code}: ${error.message}` })));
   const connectionIds = entries.map(([id]) => id);
   const flows = asRecord(document)['flows'];
   const flowFiles = (Array.isArray(flows) ? flows : [])
@@ -166,15 +214,37 @@ export function validateFlow(raw: unknown, path: string, env: Environment = proc
       durability: valid.durability ?? 'process',
       diagnostics,
       warnings,
+      plugins,
     },
   };
+}
+
+/**
+ * Stand-in types for the connections of refused packages (`refusedType`): the type names a
+ * refused package declares, and, read to start, any type nobody knows while a package whose
+ * names could not be read was refused (it may be that package's).
+ */
+function refusedTypes(plugins: Plugins, document: unknown, start: boolean): ConnectionType[] {
+  const known = new Set([...connectionTypes, ...plugins.types].map((type) => type.type));
+  const standIns = new Map<string, ConnectionType>();
+  for (const { types, error } of plugins.refused) {
+    for (const type of types) if (!known.has(type) && !standIns.has(type)) standIns.set(type, refusedType(type, error));
+  }
+  const unnamed = plugins.refused.find((refused) => refused.types.length === 0);
+  if (start && unnamed) {
+    for (const entry of Object.values(asRecord(asRecord(document)['connections']))) {
+      const type = asRecord(entry)['type'];
+      if (typeof type === 'string' && !known.has(type) && !standIns.has(type)) standIns.set(type, refusedType(type, unnamed.error));
+    }
+  }
+  return [...standIns.values()];
 }
 
 /**
  * Runs the schema. A string that was one whole placeholder (`port: '${PORT:-17011}'`) where
  * the schema wants a number or a boolean is converted (in `document`) and the schema runs again.
  */
-function schemaErrors(document: unknown, whole: ReadonlySet<string>): readonly ErrorObject[] {
+function schemaErrors(validateSchema: typeof validateBuiltIn, document: unknown, whole: ReadonlySet<string>): readonly ErrorObject[] {
   if (validateSchema(document)) return [];
   let converted = false;
   for (const error of validateSchema.errors ?? []) {
@@ -218,6 +288,7 @@ function checkConnection(
   baseDir: string,
   /** Settings with a placeholder that could not be filled in: not checked further. */
   unfilled: readonly (string | number | undefined)[],
+  types: readonly ConnectionType[],
 ):
   | {
       issues: Issue[];
@@ -230,8 +301,14 @@ function checkConnection(
     }
   | undefined {
   const raw = asRecord(entry);
-  const type = connectionTypes.find((t) => t.type === raw['type']);
+  const type = types.find((t) => t.type === raw['type']);
   if (!type) return undefined;
+  if (type.refused) {
+    // Its package was refused: nothing to check, and a connection that fails at start.
+    const plan = type.prepare({}, { id, baseDir });
+    const config = plan.ok ? { id, plan: plan.value, common: commonOf(raw) } : undefined;
+    return { issues: [], diagnostics: [], warnings: [], links: [], claims: [], ...(config ? { config } : {}), whole: true };
+  }
   const own: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key !== 'type' && !commonSettingNames.includes(key) && !unfilled.includes(key)) own[key] = value;
@@ -263,20 +340,7 @@ function checkConnection(
       whole: false,
     };
   }
-  const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
-  const config: ConnectionConfig = {
-    id,
-    plan: plan.value,
-    common: {
-      enabled: raw['enabled'] !== false,
-      description: text('description'),
-      location: text('location'),
-      group: text('group'),
-      debug: raw['debug'] === true,
-      statusParameters: raw['statusParameters'] === true,
-      persist: raw['persist'] !== false,
-    },
-  };
+  const config: ConnectionConfig = { id, plan: plan.value, common: commonOf(raw) };
   const located = (issues: readonly Issue[]) =>
     issues.map((issue) => ({ ...issue, path: ['connections', id, ...pruned.original(issue.path)] }));
   return {
@@ -287,6 +351,20 @@ function checkConnection(
     claims: mapClaims(plan.value.claims),
     config,
     whole: pruned.whole(),
+  };
+}
+
+/** The settings every connection has, from its entry (which the schema accepted). */
+function commonOf(raw: Record<string, unknown>): ConnectionConfig['common'] {
+  const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
+  return {
+    enabled: raw['enabled'] !== false,
+    description: text('description'),
+    location: text('location'),
+    group: text('group'),
+    debug: raw['debug'] === true,
+    statusParameters: raw['statusParameters'] === true,
+    persist: raw['persist'] !== false,
   };
 }
 
@@ -402,8 +480,9 @@ function pathOf(pointer: string, document: unknown): (string | number)[] {
 }
 
 /** The flow-file JSON Schema, for editors (`patchbay schema`): a placeholder is accepted where a number or boolean is wanted. */
-export function flowFileJsonSchema(): string {
-  return `${JSON.stringify(acceptingPlaceholders(schema), null, 2)}\n`;
+export function flowFileJsonSchema(plugins: Plugins = noPlugins): string {
+  const withPlugins = plugins.types.length === 0 ? schema : flowFileSchema([...connectionTypes, ...plugins.types]);
+  return `${JSON.stringify(acceptingPlaceholders(withPlugins), null, 2)}\n`;
 }
 
 /** A hub is in one redundancy group at most (R-B1): a second connection that names one is a mistake. */

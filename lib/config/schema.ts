@@ -87,7 +87,11 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
         description: `The connection type: ${types.map((t) => `${t.type} (${t.summary})`).join('; ')}`,
       },
     },
-    allOf: types.map((t) => ({ if: { properties: { type: { const: t.type } }, required: ['type'] }, then: connectionSchema(t) })),
+    // A refused package's type takes any settings: its connections fail at start with the reason (R-PK3).
+    allOf: types.map((t) => ({
+      if: { properties: { type: { const: t.type } }, required: ['type'] },
+      then: t.refused ? {} : connectionSchema(t),
+    })),
   };
   return Type.Object(
     {
@@ -103,6 +107,13 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
       rules: Type.Optional(Type.Array(Type.Unsafe({ $ref: '#/$defs/node' }), { default: [], description: 'The rule tree.' })),
       flows: Type.Optional(
         Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Code flow modules, relative to this file.' }),
+      ),
+      plugins: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), {
+          default: [],
+          description:
+            "Packages whose connection types this flow uses: package names, found as Node finds them from this file's folder (npm install them here), or paths relative to this file.",
+        }),
       ),
       durability: Type.Optional(
         Type.Union([Type.Literal('process'), Type.Literal('power')], {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
 import { Value as SchemaValue } from '@sinclair/typebox/value';
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode, HubError } from '../core/errors.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import type { ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 import type { ConnectionMetric } from '../core/counts.ts';
@@ -28,6 +28,8 @@ export type { Claim, DeclaredParameter, Discovery, Link, ParseContext, StopReaso
 export interface ConnectionInfo extends StatusReport {
   readonly id: string;
   readonly type: string;
+  /** The package its type comes from (R-PK1); absent for a built-in type. */
+  readonly package?: { readonly name: string; readonly version: string };
   readonly description: string;
   readonly location: string;
   readonly group: string;
@@ -90,6 +92,8 @@ export interface ConnectionConfig {
  */
 export interface ConnectionPlan {
   readonly type: string;
+  /** The package its type comes from (R-PK1); absent for a built-in type. */
+  readonly origin?: TypeOrigin;
   /** A digest of the settings as written (`fingerprintOf`): equal fingerprints run identically. */
   readonly fingerprint: string;
   /** Its parameters that follow others in the same turn, for the flow file's cycle check. */
@@ -176,12 +180,27 @@ export interface ConnectionInstance {
   details?(): Readonly<Record<string, unknown>>;
 }
 
+/** The package a type came from (R-PK1), as `/connections` shows it beside the type. */
+export interface TypeOrigin {
+  readonly package: string;
+  readonly version: string;
+  /** The module that exports the type, absolute: what a process of its own loads (R-PK4). */
+  readonly module: string;
+}
+
 /** A connection type as the registry and the flow file see it. */
 export interface ConnectionType {
   readonly type: string;
   readonly summary: string;
   readonly settings: TObject;
   readonly metrics: readonly ConnectionMetric[];
+  /** Where a type of a package comes from; absent for a built-in type. */
+  readonly origin?: TypeOrigin;
+  /**
+   * Why the package that declares this type was refused (R-PK3): the flow file checks none of
+   * its settings, and its connections fail at start with this error while the others run.
+   */
+  readonly refused?: HubError;
   /** Parses a connection's own settings once: its plan, or every mistake with its path. */
   prepare(settings: Readonly<Record<string, unknown>>, connection: ParseContext): Checked<ConnectionPlan>;
 }
@@ -194,6 +213,7 @@ export interface ConnectionType {
  */
 export function connectionTypeOf<S extends TObject, P>(
   definition: DefinedConnectionType<S, P> | ServingTypeDefinition<S, P>,
+  origin?: TypeOrigin,
 ): ConnectionType {
   // Plans of this type, with their parsed settings: how `update` gets typed settings from
   // an erased plan, and tells a plan of another type (which needs a restart).
@@ -203,6 +223,7 @@ export function connectionTypeOf<S extends TObject, P>(
     summary: definition.summary,
     settings: definition.settings,
     metrics: definition.metrics ?? [],
+    ...(origin ? { origin } : {}),
     prepare(settings, connection) {
       if (!SchemaValue.Check(definition.settings, settings)) {
         return { ok: false, issues: [{ path: [], message: `settings do not match the ${definition.type} schema` }] };
@@ -214,6 +235,7 @@ export function connectionTypeOf<S extends TObject, P>(
       let declared: ((id: string) => DeclaredParameter | undefined) | undefined;
       const plan: ConnectionPlan = {
         type: definition.type,
+        ...(origin ? { origin } : {}),
         // Made when a reload compares plans, not at every start: a dummy's million lines take a while to digest.
         get fingerprint() {
           return (fingerprint ??= fingerprintOf(settings));

@@ -104,6 +104,7 @@ export class ConnectionRunner {
     return {
       id,
       type: plan.type,
+      ...(plan.origin ? { package: { name: plan.origin.package, version: plan.origin.version } } : {}),
       ...this.status,
       description: common.description,
       location: common.location,

@@ -42,7 +42,7 @@ export interface HubServices {
   /** What the hub counted of its own work: rule writes, store commits (R-O1). */
   counts(): HubCounts;
   /** What each connection type reports of its connections, for `/metrics` (see `ConnectionMetric`). */
-  readonly connectionMetrics: readonly TypedConnectionMetric[];
+  connectionMetrics(): readonly TypedConnectionMetric[];
   /** The key that signs browsers' session cookies now (R-H11): kept in the state folder when there is one. */
   signInKey(): Buffer;
   /**

@@ -162,6 +162,18 @@ export const errorTable = {
     status: 503,
     text: "A broker or a device sent more than its connection's bounds allow (an mqtt connection's `limits`; a device's frame size, frames a second or parameters made); what was over was dropped and counted. Find the sender, or raise the bound.",
   },
+  PB_PLUGIN_INCOMPATIBLE: {
+    status: 503,
+    text: "A package of the flow's `plugins` is written for a connection API (`patchbay.apiVersion` in its package.json) that this hub does not speak; the message names both. Install a version of the package written for this hub's API, or a hub that speaks the package's. Its connections fail; the others run.",
+  },
+  PB_PLUGIN_LOAD: {
+    status: 503,
+    text: "A package of the flow's `plugins` cannot be used: it is not installed where the flow file's folder resolves it, its package.json declares no `patchbay` types, or a module of a type fails to load or does not export a connection type; the message names the package and why. Its connections fail; the others run.",
+  },
+  PB_TYPE_TAKEN: {
+    status: 503,
+    text: 'Two sources claim one connection type name: a package names a type built into patchbay, or one another package of the flow declares first; the message names both owners. The later package is refused (its connections fail; the others run): remove one of the two packages from `plugins`.',
+  },
   PB_START_FAILED: {
     status: 503,
     text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.',
@@ -176,9 +188,20 @@ export function statusOf(code: ErrorCode): ErrorStatus {
   return errorTable[code].status;
 }
 
-/** An error that reaches users: a stable code plus a message that says what went wrong. */
+/**
+ * An error that reaches users: a stable code plus a message that says what went wrong. Told
+ * by its code, not its class: a connection type of a package may bring its own copy of
+ * `patchbay/connection`, whose HubError is another class with the same codes.
+ */
 export class HubError extends Error {
   readonly code: ErrorCode;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // Subclasses keep the class test: a ReloadRefused is not any HubError.
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass asked about, not HubError
+    if (this !== HubError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return value instanceof Error && Object.hasOwn(errorTable, (value as { code?: unknown }).code as PropertyKey);
+  }
 
   constructor(code: ErrorCode, message: string, options?: { readonly cause?: unknown }) {
     super(message, options);

@@ -383,7 +383,9 @@ export class Hub {
       if (this.serving) work();
       else this.untilServing.push(work);
     },
-    connectionMetrics: connectionTypes.flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
+    // The types of packages the flow names too (R-PK1): those of the flow the hub started with.
+    connectionMetrics: () =>
+      [...connectionTypes, ...this.flow.plugins.types].flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
     redundancy: this.redundancy(),
   };
 

@@ -60,7 +60,7 @@ test('a type that declares servesHub gets the hub services, the whole graph amon
     ['probe'],
   );
   t.true(
-    hub.connectionMetrics.some((metric) => metric.type === 'mqtt'),
+    hub.connectionMetrics().some((metric) => metric.type === 'mqtt'),
     'each type reports its own metrics',
   );
 });

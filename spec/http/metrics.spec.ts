@@ -4,6 +4,7 @@ import { defineServingType, type ServingContext } from '../../lib/connections/se
 import { asWritten } from '../../lib/sdk/index.ts';
 import { ok } from '../../lib/core/errors.ts';
 import { Hub } from '../../lib/hub/hub.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { configOf, flowOf } from '../helpers/hub.ts';
 import { Client, serve } from '../helpers/http.ts';
 
@@ -86,7 +87,7 @@ test('/healthz answers while the hub serves; /readyz is 503 with the reasons whi
   t.deepEqual(await (await fetch(`${base}/readyz`)).json(), { ok: true, connections: 3 }, 'the disabled connection is not waited for');
   await rm(folder, { recursive: true }); // the output folder goes while the hub runs
   hub.graph.write('out/V', 'x');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await eventually(async () => (await fetch(`${base}/readyz`)).status === 503, 'readyz says not ready once the write failed');
   const notReady = await fetch(`${base}/readyz`);
   t.is(notReady.status, 503);
   t.like(await notReady.json(), {
@@ -96,8 +97,7 @@ test('/healthz answers while the hub serves; /readyz is 503 with the reasons whi
   });
   await mkdir(folder);
   hub.graph.write('out/V', 'y');
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  t.is((await fetch(`${base}/readyz`)).status, 200);
+  await eventually(async () => (await fetch(`${base}/readyz`)).status === 200, 'readyz is ready again once the file is written');
 });
 
 test('/readyz waits only for the connections in `required`; /metrics needs full access or a token given it', async (t) => {

@@ -213,7 +213,7 @@ export const restApi = defineServingType({
           problems: context.hub.problems,
           rules: context.hub.rules,
           counts: context.hub.counts,
-          connectionMetrics: context.hub.connectionMetrics,
+          connectionMetrics: context.hub.connectionMetrics(),
           ...(context.settled ? { settled: context.settled } : {}),
           whenServing: context.hub.whenServing,
           group: () => context.hub.redundancy.current,

@@ -1,0 +1,258 @@
+/**
+ * Connection types from packages (R-PK1, R-PK3): the flow file's `plugins` list, each a
+ * package name (looked up in the `node_modules` folders from the flow file's folder up, as
+ * Node finds a package) or a path relative to the flow file. A package declares its types in
+ * its package.json, `"patchbay": { "apiVersion": 1, "types": { "<type>": "<module>" } }`;
+ * each module exports the type as its default (`defineConnectionType`). Nothing is guessed:
+ * no folder is scanned, and a package that cannot be used is refused with a code and the
+ * reason, its connections fail, and the hub runs the rest.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Type } from '@sinclair/typebox';
+import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
+import { type ConnectionPlan, type ConnectionType, connectionTypeOf } from '../connections/connection.ts';
+import { apiVersion, type DefinedConnectionType } from '../sdk/type.ts';
+
+/** A package of the flow's `plugins` that was used. */
+export interface PluginPackage {
+  readonly name: string;
+  readonly version: string;
+  readonly folder: string;
+  readonly types: readonly string[];
+}
+
+/** A package of the flow's `plugins` that was refused, and why. */
+export interface RefusedPlugin {
+  /** Its position in `plugins`. */
+  readonly index: number;
+  readonly entry: string;
+  readonly error: HubError;
+  /** The type names it declares, when its package.json could be read: their connections fail with its error. */
+  readonly types: readonly string[];
+}
+
+export interface Plugins {
+  /** The types of the packages in use. */
+  readonly types: readonly ConnectionType[];
+  readonly packages: readonly PluginPackage[];
+  readonly refused: readonly RefusedPlugin[];
+}
+
+export const noPlugins: Plugins = { types: [], packages: [], refused: [] };
+
+/** The versions of the connection API this hub speaks. */
+export const spokenApiVersions: readonly number[] = [apiVersion];
+
+/**
+ * Loads the packages a flow file's `plugins` names. `taken` are the types already there
+ * (the built-in ones). Entries that are not strings are the schema's to report.
+ */
+export async function loadPlugins(entries: unknown, baseDir: string, taken: readonly ConnectionType[]): Promise<Plugins> {
+  if (!Array.isArray(entries)) return noPlugins;
+  const owners = new Map<string, string>(taken.map((type) => [type.type, 'patchbay (built in)']));
+  const types: ConnectionType[] = [];
+  const packages: PluginPackage[] = [];
+  const refused: RefusedPlugin[] = [];
+  for (const [index, entry] of entries.entries()) {
+    if (typeof entry !== 'string' || entry === '') continue;
+    const loaded = await loadPackage(entry, baseDir);
+    if (!loaded.ok) {
+      refused.push({ index, entry, error: loaded.error, types: loaded.types });
+      continue;
+    }
+    const { name, version, folder, modules } = loaded;
+    const label = `package "${name}" ${version}`;
+    const clash = modules.map(([type]) => type).find((type) => owners.has(type));
+    if (clash !== undefined) {
+      const error = new HubError(
+        'PB_TYPE_TAKEN',
+        `${label} declares the connection type "${clash}", which ${owners.get(clash)} has already`,
+      );
+      refused.push({ index, entry, error, types: modules.map(([type]) => type).filter((type) => !owners.has(type)) });
+      continue;
+    }
+    const made: ConnectionType[] = [];
+    let failure: HubError | undefined;
+    for (const [typeName, modulePath] of modules) {
+      const module = resolve(folder, modulePath);
+      const definition = await importType(module, typeName, label);
+      if (!definition.ok) {
+        failure = definition.error;
+        break;
+      }
+      made.push(connectionTypeOf(definition.value, { package: name, version, module }));
+    }
+    if (failure) {
+      refused.push({ index, entry, error: failure, types: modules.map(([type]) => type) });
+      continue;
+    }
+    for (const type of made) owners.set(type.type, `${label}`);
+    types.push(...made);
+    packages.push({ name, version, folder, types: made.map((type) => type.type) });
+  }
+  return { types, packages, refused };
+}
+
+type Loaded =
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly version: string;
+      readonly folder: string;
+      readonly modules: readonly [string, string][];
+    }
+  | { readonly ok: false; readonly error: HubError; readonly types: readonly string[] };
+
+const refusal = (code: ErrorCode, message: string, types: readonly string[] = []): Loaded => ({
+  ok: false,
+  error: new HubError(code, message),
+  types,
+});
+
+/** Finds a package and reads what its package.json declares. */
+async function loadPackage(entry: string, baseDir: string): Promise<Loaded> {
+  const folder = packageFolder(entry, baseDir);
+  if (folder === undefined) {
+    return refusal(
+      'PB_PLUGIN_LOAD',
+      `package "${entry}" is not installed where ${baseDir} finds it (in a node_modules folder of it or above); run npm install ${entry} there`,
+    );
+  }
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    return refusal('PB_PLUGIN_LOAD', `package "${entry}" (${folder}): its package.json cannot be read: ${reasonOf(error)}`);
+  }
+  const name = typeof manifest['name'] === 'string' ? manifest['name'] : entry;
+  const version = typeof manifest['version'] === 'string' ? manifest['version'] : '(no version)';
+  const label = `package "${name}" ${version}`;
+  const declared = manifest['patchbay'];
+  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
+    return refusal('PB_PLUGIN_LOAD', `${label} (${folder}) declares no connection types: its package.json has no "patchbay" object`);
+  }
+  const { apiVersion: wanted, types } = declared as Record<string, unknown>;
+  const modules =
+    typeof types === 'object' && types !== null && !Array.isArray(types)
+      ? Object.entries(types).filter((pair): pair is [string, string] => typeof pair[1] === 'string')
+      : [];
+  const names = modules.map(([type]) => type);
+  if (!spokenApiVersions.includes(wanted as number)) {
+    return refusal(
+      'PB_PLUGIN_INCOMPATIBLE',
+      `${label} is written for connection API ${JSON.stringify(wanted ?? null)} ("patchbay.apiVersion" in its package.json); this hub speaks ${spokenApiVersions.join(', ')}`,
+      names,
+    );
+  }
+  const badName = names.find((type) => !/^[a-z][a-z0-9-]{0,63}$/.test(type));
+  if (modules.length === 0 || badName !== undefined) {
+    return refusal(
+      'PB_PLUGIN_LOAD',
+      badName === undefined
+        ? `${label} declares no connection types: "patchbay.types" maps type names to modules, as { "my-device": "./dist/my-device.js" }`
+        : `${label} declares the type name ${JSON.stringify(badName)}: a type name is 1–64 characters of a-z, 0-9 and -, starting with a letter`,
+      names,
+    );
+  }
+  return { ok: true, name, version, folder, modules };
+}
+
+/** The folder of a package as Node would find it from `baseDir`, or of a path written relative to the flow file. */
+function packageFolder(entry: string, baseDir: string): string | undefined {
+  if (entry.startsWith('.') || isAbsolute(entry)) {
+    const folder = resolve(baseDir, entry);
+    return existsSync(join(folder, 'package.json')) ? folder : undefined;
+  }
+  for (let dir = resolve(baseDir); ; dir = dirname(dir)) {
+    const folder = join(dir, 'node_modules', entry);
+    if (existsSync(join(folder, 'package.json'))) return folder;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Imports a type's module: its default export must be a connection type of the name its package declares. */
+async function importType(
+  module: string,
+  typeName: string,
+  label: string,
+): Promise<{ ok: true; value: DefinedConnectionType } | { ok: false; error: HubError }> {
+  let exported: unknown;
+  try {
+    exported = ((await import(pathToFileURL(module).href)) as { default?: unknown }).default;
+  } catch (error) {
+    return {
+      ok: false,
+      error: new HubError('PB_PLUGIN_LOAD', `${label}: the module of type "${typeName}" (${module}) failed to load: ${reasonOf(error)}`),
+    };
+  }
+  const definition = exported as Partial<DefinedConnectionType> | undefined;
+  if (
+    typeof definition !== 'object' ||
+    definition === null ||
+    typeof definition.create !== 'function' ||
+    typeof definition.parse !== 'function'
+  ) {
+    return {
+      ok: false,
+      error: new HubError(
+        'PB_PLUGIN_LOAD',
+        `${label}: the module of type "${typeName}" (${module}) does not export a connection type as its default (export default defineConnectionType({ … }))`,
+      ),
+    };
+  }
+  if (typeof definition.settings !== 'object' || definition.settings === null || !(Symbol.for('TypeBox.Kind') in definition.settings)) {
+    return {
+      ok: false,
+      error: new HubError(
+        'PB_PLUGIN_LOAD',
+        `${label}: the settings of type "${typeName}" (${module}) are not a TypeBox schema: write them with the Type that patchbay/connection exports (Type.Object({ … }))`,
+      ),
+    };
+  }
+  if (definition.type !== typeName) {
+    return {
+      ok: false,
+      error: new HubError(
+        'PB_PLUGIN_LOAD',
+        `${label}: the module of type "${typeName}" (${module}) exports the type "${String(definition.type)}"; the names in package.json and in the module must be one`,
+      ),
+    };
+  }
+  return { ok: true, value: definition as DefinedConnectionType };
+}
+
+/**
+ * What a connection of a refused package's type is: a type that takes any settings and
+ * fails at start with the package's error, so the hub runs everything else (R-PK3).
+ */
+export function refusedType(type: string, error: HubError): ConnectionType {
+  const plan: Omit<ConnectionPlan, 'type'> = {
+    fingerprint: error.message,
+    links: [],
+    claims: [],
+    pathsAsWritten: [],
+    discovers: { parameters: false, connections: false },
+    diagnostics: [],
+    warnings: [],
+    declared: undefined,
+    servesHub: false,
+    redundancyGroup: undefined,
+    create: () => ({
+      start() {
+        throw error;
+      },
+      stop() {},
+    }),
+  };
+  return {
+    type,
+    summary: `A type of a package that was refused: ${error.message}.`,
+    settings: Type.Object({}),
+    metrics: [],
+    refused: error,
+    prepare: () => ({ ok: true, value: { type, ...plan } }),
+  };
+}
