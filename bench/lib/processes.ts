@@ -56,12 +56,28 @@ export function startServer(name: string, command: string, args: string[], env: 
       child.stderr?.off('data', look);
       child.stdout?.resume();
       child.stderr?.resume();
-      resolve({ name, pid: child.pid as number, port: Number(match[1] ?? match[2]), stop: () => stopChild(child) });
+      const server = { name, pid: child.pid as number, port: Number(match[1] ?? match[2]), stop: () => stopChild(child) };
+      // A hub answers 503 PB_STARTING until its start is over (R-S4): load waits for /healthz.
+      if (match[1] === undefined) resolve(server);
+      else whenServing(server.port).then(() => resolve(server), reject);
     };
     child.stdout?.on('data', look);
     child.stderr?.on('data', look);
     child.on('exit', (code) => reject(new Error(`${name} exited (${code}) before it listened:\n${output}`)));
   });
+}
+
+/** Resolves once a hub on `port` answers /healthz with 200: its start is over. */
+async function whenServing(port: number): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (answer) => answer.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the hub on port ${port} did not serve within 30 s`);
 }
 
 /** Forks one of bench/load/*.ts with tsx, for load generators that talk over IPC. */
