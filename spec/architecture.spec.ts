@@ -23,7 +23,7 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   connections: ['core', 'sdk'],
   state: ['core'],
   config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
-  hub: ['core', 'config', 'connections', 'rules', 'state'],
+  hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
   '.': ['core', 'config', 'hub', 'rules', 'state'],
 };
 

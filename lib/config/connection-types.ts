@@ -1,4 +1,7 @@
+import type { TObject } from '@sinclair/typebox';
 import { type ConnectionType, connectionTypeOf } from '../connections/connection.ts';
+import type { ServingTypeDefinition } from '../connections/serving.ts';
+import type { DefinedConnectionType } from '../sdk/type.ts';
 import { dummy } from '../connections/dummy/dummy.ts';
 import { httpClient } from '../connections/http-client/http-client.ts';
 import { emberConsumer } from '../connections/ember-consumer/ember-consumer.ts';
@@ -17,28 +20,39 @@ import { virtualCore } from '../connections/virtual-core/virtual-core.ts';
 import { xmlFileOutput } from '../connections/xml-file-output/xml-file-output.ts';
 import { scenes } from '../connections/scenes/scenes.ts';
 
+/** A built-in type as its module defines it. */
+type BuiltIn = DefinedConnectionType<TObject, unknown> | ServingTypeDefinition<TObject, unknown>;
+
 /**
  * Every connection type the hub knows. A new type is a folder `lib/connections/<type>/`
  * named after it and one entry here; `npm run docs` then writes its reference page from its
  * settings' schema (spec/config/connection-types.spec.ts keeps both true).
  */
 // biome-ignore format: one type a line, so that adding a type adds a line
-export const connectionTypes: readonly ConnectionType[] = [
-  connectionTypeOf(dummy),
-  connectionTypeOf(timer),
-  connectionTypeOf(restApi),
-  connectionTypeOf(xmlFileOutput),
-  connectionTypeOf(keyboard),
-  connectionTypeOf(virtualCore),
-  connectionTypeOf(mqttConnection),
-  connectionTypeOf(tcpClientType),
-  connectionTypeOf(tcpServerType),
-  connectionTypeOf(udpType),
-  connectionTypeOf(serialType),
-  connectionTypeOf(osc),
-  connectionTypeOf(httpClient),
-  connectionTypeOf(emberProvider),
-  connectionTypeOf(emberConsumer),
-  connectionTypeOf(scenes),
-  connectionTypeOf(schedule),
+const builtIns: readonly BuiltIn[] = [
+  dummy,
+  timer,
+  restApi,
+  xmlFileOutput,
+  keyboard,
+  virtualCore,
+  mqttConnection,
+  tcpClientType,
+  tcpServerType,
+  udpType,
+  serialType,
+  osc,
+  httpClient,
+  emberProvider,
+  emberConsumer,
+  scenes,
+  schedule,
 ];
+
+export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));
+
+/** A built-in type's definition by its name, for a process of its own that runs it (R-PK4); undefined for the types that serve the hub. */
+export function builtInDefinition(type: string): DefinedConnectionType<TObject, unknown> | undefined {
+  const definition = builtIns.find((candidate) => candidate.type === type);
+  return definition && !('servesHub' in definition) ? definition : undefined;
+}

@@ -341,6 +341,21 @@ function checkConnection(
     };
   }
   const config: ConnectionConfig = { id, plan: plan.value, common: commonOf(raw) };
+  if (config.common.isolate === 'process' && plan.value.servesHub) {
+    return {
+      issues: [
+        {
+          path: ['connections', id, 'isolate'],
+          message: `a ${type.type} connection serves the hub and runs in its process; leave isolate out`,
+        },
+      ],
+      diagnostics: [],
+      warnings: [],
+      links: [],
+      claims: [],
+      whole: false,
+    };
+  }
   const located = (issues: readonly Issue[]) =>
     issues.map((issue) => ({ ...issue, path: ['connections', id, ...pruned.original(issue.path)] }));
   return {
@@ -365,6 +380,9 @@ function commonOf(raw: Record<string, unknown>): ConnectionConfig['common'] {
     debug: raw['debug'] === true,
     statusParameters: raw['statusParameters'] === true,
     persist: raw['persist'] !== false,
+    ...(raw['isolate'] === 'process' || raw['isolate'] === 'none' ? { isolate: raw['isolate'] } : {}),
+    ...(typeof raw['maxMemoryMb'] === 'number' ? { maxMemoryMb: raw['maxMemoryMb'] } : {}),
+    ...(typeof raw['hangMs'] === 'number' ? { hangMs: raw['hangMs'] } : {}),
   };
 }
 

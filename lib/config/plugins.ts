@@ -231,6 +231,7 @@ async function importType(
 export function refusedType(type: string, error: HubError): ConnectionType {
   const plan: Omit<ConnectionPlan, 'type'> = {
     fingerprint: error.message,
+    written: {},
     links: [],
     claims: [],
     pathsAsWritten: [],

@@ -20,6 +20,29 @@ export const commonSettings = {
   statusParameters: Type.Optional(
     Type.Boolean({ default: false, description: 'Adds `_status/connected` (B, read-only), true while the connection is working.' }),
   ),
+  isolate: Type.Optional(
+    Type.Union([Type.Literal('process'), Type.Literal('none')], {
+      description:
+        'Where the connection runs (R-PK4): "process", a process of its own, so a crash, a hang or a leak costs this connection alone, which restarts with a backoff and keeps its last values meanwhile; "none", the hub\'s process. Default: "process" for a type of a package, "none" for a built-in type. The types that serve the hub (rest-api, mqtt) run in its process.',
+    }),
+  ),
+  maxMemoryMb: Type.Optional(
+    Type.Integer({
+      minimum: 32,
+      maximum: 16384,
+      default: 512,
+      description: 'With isolate "process": the JavaScript heap its process may use, in MB; past it the process is stopped and restarted.',
+    }),
+  ),
+  hangMs: Type.Optional(
+    Type.Integer({
+      minimum: 500,
+      maximum: 600000,
+      default: 5000,
+      description:
+        'With isolate "process": how long its process may leave the hub\'s pings unanswered (a blocked event loop) before it is killed and restarted.',
+    }),
+  ),
 };
 export const commonSettingNames = Object.keys(commonSettings);
 

@@ -77,6 +77,12 @@ export interface CommonSettings {
   readonly statusParameters: boolean;
   /** Whether the hub keeps the values of its persistent parameters (R-S2). */
   readonly persist: boolean;
+  /** Where it runs (R-PK4): a process of its own, or the hub's; undefined for its type's default. */
+  readonly isolate?: 'process' | 'none';
+  /** With a process of its own: its heap limit in MB. */
+  readonly maxMemoryMb?: number;
+  /** With a process of its own: how long it may leave the hub's pings unanswered, in ms. */
+  readonly hangMs?: number;
 }
 
 /** One connection of a flow file, its settings parsed and bound to its type. */
@@ -94,6 +100,8 @@ export interface ConnectionPlan {
   readonly type: string;
   /** The package its type comes from (R-PK1); absent for a built-in type. */
   readonly origin?: TypeOrigin;
+  /** Its own settings as the flow file writes them: what a process of its own parses again (R-PK4). */
+  readonly written: Readonly<Record<string, unknown>>;
   /** A digest of the settings as written (`fingerprintOf`): equal fingerprints run identically. */
   readonly fingerprint: string;
   /** Its parameters that follow others in the same turn, for the flow file's cycle check. */
@@ -236,6 +244,7 @@ export function connectionTypeOf<S extends TObject, P>(
       const plan: ConnectionPlan = {
         type: definition.type,
         ...(origin ? { origin } : {}),
+        written: settings,
         // Made when a reload compares plans, not at every start: a dummy's million lines take a while to digest.
         get fingerprint() {
           return (fingerprint ??= fingerprintOf(settings));

@@ -16,7 +16,7 @@ import {
   type StopReason,
   type StatusReport,
 } from './connection.ts';
-import type { Records } from '../sdk/context.ts';
+import type { ConnectionContext, Records } from '../sdk/context.ts';
 import type { HubServices, ServingContext } from './serving.ts';
 
 export const connectedParameterId = '_status/connected';
@@ -44,6 +44,21 @@ export interface RunnerEnvironment {
     carried(connectionId: string): readonly (readonly [string, Json])[] | undefined;
     changed(connectionId: string, records: readonly (readonly [string, Json])[]): void;
   };
+  /**
+   * Runs a connection in a process of its own (R-PK4): what its settings or its type ask
+   * for. Absent: every connection runs in the hub's process.
+   */
+  readonly isolate?: (config: ConnectionConfig, hooks: IsolationHooks) => ConnectionInstance;
+}
+
+/** What a connection in a process of its own gets from its runner (see `RunnerEnvironment.isolate`). */
+export interface IsolationHooks {
+  /** Its context in the hub: where its parameters, statuses and records go. */
+  readonly context: ConnectionContext;
+  /** Every record it keeps now, for the process to read as it starts. */
+  records(): readonly (readonly [string, Json])[];
+  /** Shows it `failed` with the reason while its parameters stay (its process is gone, a new one is coming). */
+  failed(error: HubError): void;
 }
 
 /** The record of a connection with a table: the fingerprint of the settings its stored values were last checked against. */
@@ -131,7 +146,16 @@ export class ConnectionRunner {
     }
     this.setStatus(Status.Starting, '');
     try {
-      this.instance = plan.create(this.context());
+      const context = this.context();
+      const isolate = common.isolate ?? (plan.origin ? 'process' : 'none');
+      this.instance =
+        isolate === 'process' && this.env.isolate && !plan.servesHub
+          ? this.env.isolate(this.current, {
+              context,
+              records: () => this.listRecords(),
+              failed: (error) => this.setStatus(Status.Failed, error.message, error.code),
+            })
+          : plan.create(context);
       // What its start defines before its first await is restored from one read of the store,
       // made at the first `define` (a table's parameters read theirs as they are made).
       this.restoring = this.env.state && common.persist ? {} : undefined;
@@ -169,8 +193,8 @@ export class ConnectionRunner {
    */
   async update(config: ConnectionConfig): Promise<boolean> {
     const before = this.current;
-    const lifecycle = ({ enabled, debug, statusParameters, persist }: ConnectionConfig['common']) =>
-      canonicalJson({ enabled, debug, statusParameters, persist });
+    const lifecycle = ({ enabled, debug, statusParameters, persist, isolate, maxMemoryMb, hangMs }: ConnectionConfig['common']) =>
+      canonicalJson({ enabled, debug, statusParameters, persist, isolate, maxMemoryMb, hangMs });
     if (config.plan.type !== before.plan.type || lifecycle(config.common) !== lifecycle(before.common)) return false;
     if (config.plan.fingerprint !== before.plan.fingerprint) {
       const instance = this.instance;
@@ -278,6 +302,16 @@ export class ConnectionRunner {
     };
   }
 
+  /** Every record of the connection now, as [key, record]. */
+  private listRecords(): [string, Json][] {
+    if (this.recorded) return [...this.recorded];
+    if (this.env.state && this.current.common.persist) return this.env.state.recordsOf(this.id);
+    return [...(this.memory ?? [])];
+  }
+
+  /** The records of a connection whose hub keeps nothing, while it runs. */
+  private memory: Map<string, Json> | undefined;
+
   /** Every record of the running connection, as [key, record]: what a standby keeps of it. */
   recordEntries(): [string, Json][] {
     return [...(this.recorded ?? [])];
@@ -291,7 +325,8 @@ export class ConnectionRunner {
    */
   private recordsFor(keeping: KeptState | undefined): Records {
     const id = this.id;
-    const base = keeping ? keptRecords(keeping, id) : memoryRecords();
+    this.memory = keeping ? undefined : new Map();
+    const base = keeping ? keptRecords(keeping, id) : memoryRecords(this.memory as Map<string, Json>);
     const replicas = this.env.replicas;
     if (!replicas) return base;
     const carried = replicas.carried(id);
@@ -416,8 +451,7 @@ function keptRecords(state: KeptState, connectionId: string): Records {
   };
 }
 
-function memoryRecords(): Records {
-  const records = new Map<string, Json>();
+function memoryRecords(records: Map<string, Json>): Records {
   return {
     get: (key) => records.get(key),
     set: (key, value) => void (value === undefined ? records.delete(key) : records.set(key, value)),

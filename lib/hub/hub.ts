@@ -6,6 +6,7 @@ import type { Flow } from '../config/flow-file.ts';
 import { type ConnectionConfig, type ConnectionInfo, type Problem, type RuleListing, Status } from '../connections/connection.ts';
 import type { Carried, GroupControl, HubServices, Redundancy, Role } from '../connections/serving.ts';
 import { ConnectionRunner } from '../connections/runner.ts';
+import { IsolatedConnection } from './isolation/isolated-connection.ts';
 import type { HubCounts } from '../core/counts.ts';
 import { HubError } from '../core/errors.ts';
 import { Graph } from '../core/graph.ts';
@@ -435,6 +436,7 @@ export class Hub {
         else this.untilRunning.push(work);
       },
       ...(this.state ? { state: this.state } : {}),
+      isolate: (isolated, hooks) => new IsolatedConnection(isolated, hooks),
     });
     this.statusWatches.set(
       runner,

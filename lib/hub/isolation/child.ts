@@ -1,0 +1,255 @@
+/**
+ * A connection in a process of its own (R-PK4): the entry point the hub forks. It loads the
+ * type, runs one instance of it against a graph of its own parameters, and tells the hub
+ * every definition and change; the hub's writes come back here. It ends when the hub asks,
+ * and by itself when the hub is gone (its IPC channel closes), so no process outlives its hub.
+ */
+import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { builtInDefinition } from '../../config/connection-types.ts';
+import { HubError, reasonOf } from '../../core/errors.ts';
+import { Graph } from '../../core/graph.ts';
+import type { Fence } from '../../core/lease.ts';
+import { createLogger } from '../../core/log.ts';
+import type { OwnedParameter, ParameterSpec } from '../../core/parameter.ts';
+import { realTime } from '../../core/scheduler.ts';
+import type { Json, Value } from '../../core/value.ts';
+import type { ConnectionContext } from '../../sdk/context.ts';
+import { fillDefaults, type Parsed } from '../../sdk/settings.ts';
+import type { DefinedConnectionType, TypedInstance } from '../../sdk/type.ts';
+import type { FenceState, FromChild, ToChild, WireError } from './messages.ts';
+
+type StartMessage = Extract<ToChild, { t: 'start' }>;
+
+const send = (message: FromChild): void => {
+  process.send?.(message);
+};
+const wire = (error: unknown): WireError => {
+  const failure = error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error));
+  return { code: failure.code, message: failure.message };
+};
+
+// A crash is told before the process ends, so the hub can say why.
+process.on('uncaughtException', (error) => {
+  send({ t: 'crash', reason: `it threw: ${reasonOf(error)}` });
+  process.exit(1);
+});
+process.on('unhandledRejection', (error) => {
+  send({ t: 'crash', reason: `a promise it made was rejected and nobody handled it: ${reasonOf(error)}` });
+  process.exit(1);
+});
+// The hub is gone (stopped, killed, crashed): so is this process.
+process.on('disconnect', () => process.exit(0));
+
+let instance: TypedInstance<unknown> | undefined;
+let session: Session | undefined;
+
+process.on('message', (message: ToChild) => {
+  if (message.t === 'start') void start(message);
+  else if (message.t === 'ping') send({ t: 'pong', n: message.n, details: safeDetails() });
+  else if (message.t === 'stop') void stop(message.reason);
+  else session?.receive(message);
+});
+
+function safeDetails(): Readonly<Record<string, unknown>> | undefined {
+  try {
+    return instance?.details?.();
+  } catch {
+    return undefined;
+  }
+}
+
+async function start(message: StartMessage): Promise<void> {
+  try {
+    const definition = await definitionOf(message);
+    const parsed = definition.parse(fillDefaults(definition.settings, message.settings) as Parsed<typeof definition.settings>, {
+      id: message.id,
+      baseDir: message.baseDir,
+    });
+    if (!parsed.ok) {
+      const first = parsed.issues[0];
+      throw new HubError('PB_START_FAILED', `its settings were refused in its own process: ${first ? first.message : 'no reason given'}`);
+    }
+    session = new Session(message);
+    instance = definition.create(session.context, parsed.value);
+    await instance.start();
+    send({ t: 'started' });
+  } catch (error) {
+    send({ t: 'failed', error: wire(error) });
+  }
+}
+
+async function stop(reason: 'stop' | 'restart'): Promise<void> {
+  try {
+    await instance?.stop(reason);
+  } catch (error) {
+    send({ t: 'log', line: JSON.stringify({ level: 50, msg: `stop failed: ${reasonOf(error)}` }) });
+  }
+  instance = undefined;
+  send({ t: 'stopped' });
+  process.disconnect?.();
+}
+
+async function definitionOf({ module, type }: StartMessage): Promise<DefinedConnectionType<never, unknown>> {
+  const definition =
+    module === undefined
+      ? builtInDefinition(type)
+      : ((await import(pathToFileURL(module).href)) as { default?: DefinedConnectionType<never, unknown> }).default;
+  if (!definition || definition.type !== type)
+    throw new HubError('PB_PLUGIN_LOAD', `the module ${module ?? '(built in)'} does not export the type "${type}"`);
+  return definition as DefinedConnectionType<never, unknown>;
+}
+
+/** The connection's side of the wall: its context, its own graph, and what the hub asks of it. */
+class Session {
+  readonly context: ConnectionContext;
+  private readonly graph = new Graph();
+  private readonly stored: Map<string, Value>;
+  private readonly records: Map<string, Json>;
+  private running: boolean;
+  private untilRunning: (() => void)[] = [];
+  private fence: FenceState;
+  private nextSettle = 0;
+  private readonly settling = new Map<number, () => void>();
+
+  constructor(private readonly start: StartMessage) {
+    const { id, baseDir, values, records, debug } = start;
+    this.stored = new Map(values);
+    this.records = new Map(records);
+    this.running = start.running;
+    this.fence = start.fence;
+    this.graph.registerConnection(id);
+    // Every change of its parameters goes to the hub, with who made it (R-PK5).
+    this.graph.onDelivery((parameter, value) => {
+      const by = parameter.lastChange?.by;
+      send({ t: 'value', id: parameter.id, value, by: by === 'connection' ? undefined : by });
+    });
+    const lines = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n')) if (line) send({ t: 'log', line });
+        done();
+      },
+    });
+    const session = this;
+    const fence: Fence = {
+      holds: () => session.fence.holds,
+      get epoch() {
+        return session.fence.epoch;
+      },
+      refusal: () => new HubError('PB_NOT_ACTIVE', session.fence.refusal),
+    };
+    this.context = {
+      id,
+      baseDir,
+      scheduler: realTime,
+      log: createLogger({ level: debug ? 'debug' : 'info', format: 'json', destination: lines }),
+      fence,
+      graph: unavailableGraph(),
+      define: (parameterId, spec) => this.define(parameterId, spec),
+      defineTable: (table) => {
+        const defined = this.graph.defineTable(id, table, (row) => this.seeded(row.id, row));
+        if (!defined.ok) throw defined.error;
+        send({
+          t: 'table',
+          rows: table.rows.map((row) => ({
+            id: row.id,
+            type: row.type,
+            access: row.access,
+            persist: row.persist === true,
+            value: this.stored.get(row.id) ?? row.initial,
+          })),
+        });
+      },
+      remove: (parameterId) => {
+        this.graph.remove(`${id}/${parameterId}`);
+        send({ t: 'remove', id: parameterId });
+      },
+      records: {
+        get: (key) => this.records.get(key),
+        set: (key, value) => {
+          if (value === undefined) this.records.delete(key);
+          else this.records.set(key, value);
+          send({ t: 'record', key, value });
+        },
+      },
+      whenRunning: (work) => {
+        if (this.running) work();
+        else this.untilRunning.push(work);
+      },
+      settled: (done) => {
+        const n = this.nextSettle++;
+        this.settling.set(n, done);
+        send({ t: 'settle', n });
+      },
+      setStatus: (status: 'ok' | 'connecting' | 'disabled' | 'degraded', reason = '', code?: HubError['code']) =>
+        send({ t: 'status', status, reason, code }),
+    };
+  }
+
+  /** A parameter as the type defines it, from the hub's last value when there is one. */
+  private seeded(parameterId: string, spec: ParameterSpec): ParameterSpec {
+    const last = this.stored.get(parameterId);
+    return last === undefined || spec.type === 'T' ? spec : { ...spec, initial: last, initialBy: 'restore' };
+  }
+
+  private define(parameterId: string, spec: ParameterSpec): OwnedParameter {
+    const defined = this.graph.define(this.start.id, parameterId, this.seeded(parameterId, spec));
+    if (!defined.ok) throw defined.error;
+    send({
+      t: 'define',
+      id: parameterId,
+      spec: { type: spec.type, access: spec.access, persist: spec.persist === true, value: defined.value.value },
+    });
+    return defined.value;
+  }
+
+  receive(message: ToChild): void {
+    switch (message.t) {
+      case 'write':
+        this.write(message);
+        return;
+      case 'running':
+        this.running = true;
+        for (const work of this.untilRunning.splice(0)) work();
+        return;
+      case 'fence':
+        this.fence = message.fence;
+        return;
+      case 'settled':
+        this.settling.get(message.n)?.();
+        this.settling.delete(message.n);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A write the hub took for one of its parameters: as a write of it here, answered when it is. */
+  private write({ n, id, value, origin }: Extract<ToChild, { t: 'write' }>): void {
+    const parameter = this.graph.get(`${this.start.id}/${id}`);
+    if (!parameter) {
+      send({ t: 'answer', n, changed: false, error: { code: 'PB_UNKNOWN_PARAMETER', message: `no parameter ${this.start.id}/${id}` } });
+      return;
+    }
+    // A parameter whose writes go on (to a device) answers later, with the device's answer.
+    const later = parameter.remote;
+    const result = parameter.set(value, origin, (answer) => {
+      if (later)
+        send(answer.ok ? { t: 'answer', n, changed: answer.value } : { t: 'answer', n, changed: false, error: wire(answer.error) });
+    });
+    if (!result.ok) send({ t: 'answer', n, changed: false, error: wire(result.error) });
+    else if (!later) send({ t: 'answer', n, changed: result.value });
+  }
+}
+
+/** What a type in a process of its own gets for `graph`: the hub's parameters are not in this process. */
+function unavailableGraph(): ConnectionContext['graph'] {
+  return new Proxy({} as ConnectionContext['graph'], {
+    get() {
+      throw new HubError(
+        'PB_START_FAILED',
+        'this type reads other connections\' parameters (context.graph), which a process of its own cannot: run it with isolate: "none"',
+      );
+    },
+  });
+}

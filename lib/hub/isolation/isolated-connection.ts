@@ -1,0 +1,380 @@
+/**
+ * The hub's side of a connection in a process of its own (R-PK4). It forks the process,
+ * defines in the hub the parameters the process defines, and mirrors their changes with who
+ * made them (R-PK5); writes go to the process and are answered with its answer. When the
+ * process exits, throws, is killed, runs out of its heap or stops answering pings, the
+ * connection is `failed` with the reason, its parameters keep their last values (writes are
+ * refused with PB_DEVICE_UNAVAILABLE), and a new process starts after a backoff: 1 s three
+ * times, then doubling up to 60 s. The hub and every other connection carry on.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { fail, HubError, ok } from '../../core/errors.ts';
+import type { Answered, OwnedParameter, ParameterSpec } from '../../core/parameter.ts';
+import { TextIndex } from '../../core/text-index.ts';
+import type { Value } from '../../core/value.ts';
+import type { ConnectionConfig, ConnectionInstance } from '../../connections/connection.ts';
+import type { IsolationHooks } from '../../connections/runner.ts';
+import type { StopReason } from '../../sdk/type.ts';
+import type { DefinedSpec, FenceState, FromChild, ToChild } from './messages.ts';
+
+/** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
+export function restartDelayMs(attempt: number): number {
+  return attempt <= 3 ? 1000 : Math.min(60_000, 1000 * 2 ** (attempt - 3));
+}
+
+/** How long a process must run before its failures count from the start again. */
+const STEADY_MS = 60_000;
+/** How long a stopping process has to stop before it is killed. */
+const STOP_GRACE_MS = 2000;
+const DEFAULT_HANG_MS = 5000;
+/**
+ * How long a new process may take to answer its first ping: loading Node and the hub's code
+ * takes seconds on a busy machine, and is no hang of the type's.
+ */
+const FIRST_ANSWER_MS = 60_000;
+const DEFAULT_MAX_MEMORY_MB = 512;
+
+const fromSources = import.meta.url.endsWith('.ts');
+const childEntry = fileURLToPath(new URL(`./child.${fromSources ? 'ts' : 'js'}`, import.meta.url));
+/**
+ * How the process runs: the hub's own Node options, its heap bound, and, in a checkout (the
+ * sources are TypeScript), tsx's loader, which the command registers in the hub alone.
+ */
+function execArgvFor(maxMemoryMb: number): string[] {
+  const own = process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size'));
+  const loader = fromSources && !own.some((arg) => arg.includes('tsx')) ? [`--import=${import.meta.resolve('tsx')}`] : [];
+  return [...own, ...loader, `--max-old-space-size=${maxMemoryMb}`];
+}
+
+export class IsolatedConnection implements ConnectionInstance {
+  private child: ChildProcess | undefined;
+  /** True once the current process has started its instance. */
+  private up = false;
+  private stopping = false;
+  private attempts = 0;
+  private startedAt = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private lastPong = 0;
+  /** True once the current process answered a ping. */
+  private answered = false;
+  private pings = 0;
+  private details_: Readonly<Record<string, unknown>> | undefined;
+  /** Why the last process ended, while none runs. */
+  private down = 'it has not started yet';
+  /** Its parameters in the hub, kept across processes so their values stay readable. */
+  private readonly parameters = new Map<string, OwnedParameter>();
+  private tableDefined = false;
+  private nextWrite = 0;
+  private readonly pending = new Map<number, Answered>();
+  private fence: FenceState;
+  private readonly hangMs: number;
+  private readonly maxMemoryMb: number;
+  /** The end of what the process wrote to its standard error, to say why it ended. */
+  private stderrTail = '';
+
+  constructor(
+    private readonly config: ConnectionConfig,
+    private readonly hooks: IsolationHooks,
+  ) {
+    this.hangMs = config.common.hangMs ?? DEFAULT_HANG_MS;
+    this.maxMemoryMb = config.common.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB;
+    this.fence = this.fenceState();
+  }
+
+  /** Resolves once the first process has started its instance, or failed to (then a restart waits). */
+  start(): Promise<void> {
+    return new Promise((resolve) => this.spawn(resolve));
+  }
+
+  async stop(reason: StopReason = 'stop'): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    clearInterval(this.pingTimer);
+    const child = this.child;
+    this.answerPending('its connection is stopping');
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      child.once('exit', () => {
+        clearTimeout(killer);
+        resolve();
+      });
+      if (child.connected) child.send({ t: 'stop', reason } satisfies ToChild);
+      else child.kill('SIGKILL');
+    });
+  }
+
+  details(): Readonly<Record<string, unknown>> {
+    return { ...this.details_, process: this.child?.pid && this.up ? { pid: this.child.pid } : { down: this.down } };
+  }
+
+  private spawn(started?: () => void): void {
+    const { config, hooks } = this;
+    const { id, plan, common } = config;
+    this.up = false;
+    this.stderrTail = '';
+    this.definedNow = new Set();
+    let reported = false;
+    let crash: string | undefined;
+    const child = fork(childEntry, [], {
+      execArgv: execArgvFor(this.maxMemoryMb),
+      serialization: 'advanced',
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    this.child = child;
+    this.startedAt = Date.now();
+    this.lastPong = Date.now();
+    this.answered = false;
+    child.stdout?.on('data', (chunk: Buffer) => hooks.context.log.info(`process: ${String(chunk).trimEnd()}`));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + String(chunk)).slice(-4000);
+      hooks.context.log.warn(`process: ${String(chunk).trimEnd()}`);
+    });
+    child.on('message', (message: FromChild) => {
+      if (this.child !== child) return;
+      switch (message.t) {
+        case 'started':
+          this.up = true;
+          this.removeUndefined();
+          if (!reported) hooks.context.setStatus('ok');
+          started?.();
+          started = undefined;
+          return;
+        case 'failed':
+          crash = message.error.message;
+          hooks.failed(new HubError(message.error.code, message.error.message));
+          child.kill('SIGKILL');
+          return;
+        case 'crash':
+          crash = message.reason;
+          return;
+        case 'status':
+          reported = true;
+          if (message.status === 'degraded') hooks.context.setStatus('degraded', message.reason, message.code ?? 'PB_START_FAILED');
+          else if (message.status === 'ok' || message.status === 'connecting' || message.status === 'disabled')
+            hooks.context.setStatus(message.status, message.reason, message.code);
+          return;
+        case 'pong':
+          this.lastPong = Date.now();
+          this.answered = true;
+          this.details_ = message.details;
+          return;
+        default:
+          this.receive(message);
+      }
+    });
+    child.on('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      this.up = false;
+      clearInterval(this.pingTimer);
+      if (this.stopping) return;
+      const reason = this.exitReason(code, signal, crash);
+      this.down = reason;
+      this.answerPending(reason);
+      hooks.failed(new HubError('PB_START_FAILED', reason));
+      if (Date.now() - this.startedAt > STEADY_MS) this.attempts = 0;
+      this.attempts += 1;
+      const delay = restartDelayMs(this.attempts);
+      hooks.context.log.warn(`${reason}; starting it again in ${delay / 1000} s (attempt ${this.attempts})`);
+      this.restartTimer = setTimeout(() => this.spawn(), delay);
+      // A first start that failed is over for the runner: the restarts go on without it.
+      started?.();
+      started = undefined;
+    });
+    // Pings find a process whose event loop is blocked; the fence goes with them.
+    this.pingTimer = setInterval(() => this.tick(child), Math.min(1000, Math.max(50, Math.floor(this.hangMs / 5))));
+    child.send({
+      t: 'start',
+      module: plan.origin?.module,
+      type: plan.type,
+      id,
+      baseDir: hooks.context.baseDir,
+      settings: plan.written,
+      // What the hub keeps of it, as a restart of the hub would give it: the values of its kept
+      // parameters (the others start as the type defines them).
+      values: [...this.parameters].flatMap(([parameterId, parameter]) =>
+        parameter.value === undefined || !parameter.persist ? [] : [[parameterId, parameter.value] as const],
+      ),
+      records: hooks.records(),
+      debug: common.debug,
+      running: false,
+      fence: this.fence,
+    } satisfies ToChild);
+    hooks.context.whenRunning(() => {
+      if (this.child === child && child.connected) child.send({ t: 'running' } satisfies ToChild);
+    });
+  }
+
+  private tick(child: ChildProcess): void {
+    if (this.child !== child || !child.connected) return;
+    const bound = this.answered ? this.hangMs : Math.max(this.hangMs, FIRST_ANSWER_MS);
+    if (Date.now() - this.lastPong > bound) {
+      this.hooks.context.log.warn(`its process did not answer for ${bound} ms: killing it`);
+      this.hungFor = bound;
+      child.kill('SIGKILL');
+      return;
+    }
+    const fence = this.fenceState();
+    if (fence.holds !== this.fence.holds || fence.epoch !== this.fence.epoch) {
+      this.fence = fence;
+      child.send({ t: 'fence', fence } satisfies ToChild);
+    }
+    child.send({ t: 'ping', n: this.pings++ } satisfies ToChild);
+  }
+
+  /** Set when the process was killed for not answering: the reason it ended. */
+  private hungFor: number | undefined;
+
+  private exitReason(code: number | null, signal: NodeJS.Signals | null, crash: string | undefined): string {
+    if (this.hungFor !== undefined) {
+      const ms = this.hungFor;
+      this.hungFor = undefined;
+      return `its process did not answer for ${ms} ms (hangMs) and was killed`;
+    }
+    if (/heap out of memory|Reached heap limit/i.test(this.stderrTail)) {
+      return `its process used more than its ${this.maxMemoryMb} MB of heap (maxMemoryMb) and was stopped`;
+    }
+    if (crash !== undefined) return `its process failed: ${crash}`;
+    if (signal) return `its process was killed (${signal})`;
+    return `its process exited with code ${code}`;
+  }
+
+  private fenceState(): FenceState {
+    const { fence } = this.hooks.context;
+    const holds = fence.holds();
+    return { holds, epoch: fence.epoch, refusal: holds ? '' : fence.refusal().message };
+  }
+
+  /** What the process tells of its parameters and records. */
+  private receive(message: FromChild): void {
+    const { context } = this.hooks;
+    switch (message.t) {
+      case 'define':
+        this.define(message.id, message.spec);
+        return;
+      case 'table':
+        this.defineTable(message.rows);
+        return;
+      case 'remove':
+        this.parameters.delete(message.id);
+        context.remove(message.id);
+        return;
+      case 'value':
+        this.parameters.get(message.id)?.report(message.value, message.by);
+        return;
+      case 'record':
+        context.records.set(message.key, message.value);
+        return;
+      case 'answer': {
+        const answered = this.pending.get(message.n);
+        this.pending.delete(message.n);
+        answered?.(message.error ? fail(message.error.code, message.error.message) : ok(message.changed));
+        return;
+      }
+      case 'settle': {
+        const reply = () => this.child?.send({ t: 'settled', n: message.n } satisfies ToChild);
+        if (context.settled) context.settled(reply);
+        else reply();
+        return;
+      }
+      case 'log':
+        this.log(message.line);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Parameters the current process defined; the others go once it has started. */
+  private definedNow = new Set<string>();
+
+  private define(parameterId: string, spec: DefinedSpec): void {
+    this.definedNow.add(parameterId);
+    const existing = this.parameters.get(parameterId);
+    if (existing && existing.type === spec.type && existing.access === spec.access && existing.persist === spec.persist) {
+      if (spec.value !== undefined && spec.value !== existing.value) existing.report(spec.value);
+      return;
+    }
+    if (existing) this.hooks.context.remove(parameterId);
+    this.parameters.set(parameterId, this.hooks.context.define(parameterId, this.hubSpec(parameterId, spec)));
+  }
+
+  private defineTable(rows: readonly (DefinedSpec & { readonly id: string })[]): void {
+    for (const row of rows) this.definedNow.add(row.id);
+    if (this.tableDefined) return;
+    this.tableDefined = true;
+    const specs = rows.map((row) => ({ id: row.id, ...this.hubSpec(row.id, row) }));
+    this.hooks.context.defineTable({ rows: specs, ids: new TextIndex(specs.map((row) => row.id)) });
+    for (const row of rows) {
+      const parameter = this.hooks.context.graph.get(`${this.config.id}/${row.id}`);
+      if (parameter) this.parameters.set(row.id, parameter as OwnedParameter);
+    }
+  }
+
+  /** The hub's parameter for one of the process's: its writes go to the process, answered with its answer. */
+  private hubSpec(parameterId: string, { type, access, persist, value }: DefinedSpec): ParameterSpec {
+    return {
+      type,
+      access,
+      persist,
+      ...(value === undefined ? {} : { initial: value }),
+      ...(access === 'read-only'
+        ? {}
+        : {
+            device: true,
+            forward: (written: Value, origin: string | undefined, answered?: Answered) => {
+              const child = this.child;
+              if (!child?.connected || !this.up) {
+                return fail(
+                  'PB_DEVICE_UNAVAILABLE',
+                  `connection "${this.config.id}" runs in a process of its own, which is not running: ${this.down}`,
+                );
+              }
+              const n = this.nextWrite++;
+              if (answered) this.pending.set(n, answered);
+              child.send({ t: 'write', n, id: parameterId, value: written, origin } satisfies ToChild);
+              return ok(true);
+            },
+          }),
+    };
+  }
+
+  private removeUndefined(): void {
+    for (const parameterId of [...this.parameters.keys()]) {
+      if (this.definedNow.has(parameterId)) continue;
+      this.parameters.delete(parameterId);
+      this.hooks.context.remove(parameterId);
+    }
+    this.definedNow = new Set();
+  }
+
+  private answerPending(reason: string): void {
+    const error = new HubError(
+      'PB_DEVICE_UNAVAILABLE',
+      `connection "${this.config.id}" runs in a process of its own, which ended before it answered: ${reason}`,
+    );
+    for (const answered of this.pending.values()) answered({ ok: false, error });
+    this.pending.clear();
+  }
+
+  /** A line the process logged (pino JSON), logged again by the hub at its level. */
+  private log(line: string): void {
+    const { log } = this.hooks.context;
+    let entry: { level?: number; msg?: string };
+    try {
+      entry = JSON.parse(line) as { level?: number; msg?: string };
+    } catch {
+      log.info(line);
+      return;
+    }
+    const message = entry.msg ?? line;
+    const level = entry.level ?? 30;
+    if (level >= 50) log.error(message);
+    else if (level >= 40) log.warn(message);
+    else if (level >= 30) log.info(message);
+    else log.debug(message);
+  }
+}

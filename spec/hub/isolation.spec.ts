@@ -1,0 +1,191 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import test, { type ExecutionContext } from 'ava';
+
+// Each spec runs processes and times what they do: one at a time.
+import { loadFlowFile } from '../../lib/config/flow-file.ts';
+import type { SetResult } from '../../lib/core/parameter.ts';
+import { Hub } from '../../lib/hub/hub.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { runHub } from '../helpers/hub-process.ts';
+
+/** How a package's module reaches the public face here: the source, as an installed package's dist would be. */
+const face = pathToFileURL(new URL('../../lib/sdk/index.ts', import.meta.url).pathname).href;
+
+/**
+ * A type that misbehaves on command, as a faulty package would: `level` keeps what is
+ * written, `pid` tells the process it runs in, and the triggers throw, block its event loop
+ * or allocate without bound.
+ */
+const faultyModule = `import { asWritten, defineConnectionType, Type } from '${face}';
+export default defineConnectionType({
+  type: 'faulty',
+  summary: 'Misbehaves on command.',
+  settings: Type.Object({}),
+  parse: asWritten,
+  create(context) {
+    const kept = [];
+    return {
+      start() {
+        context.define('level', { type: 'I', access: 'read-write', initial: 1, persist: true });
+        context.define('pid', { type: 'I', access: 'read-only', initial: process.pid });
+        context.define('crash', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { throw new Error('a bug in the package'); }) });
+        context.define('hang', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { for (;;) {} }) });
+        context.define('leak', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 100; i++) kept.push(new Array(10000).fill(i)); }, 1) });
+        context.log.info('faulty started in ' + process.pid);
+      },
+      stop() {},
+      details: () => ({ leaked: kept.length }),
+    };
+  },
+});
+`;
+
+/** A studio folder with the faulty package installed and a flow of it and a dummy. */
+async function studio(faulty: Record<string, unknown> = {}): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-isolation-'));
+  const folder = join(dir, 'node_modules', 'faulty-device');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, 'package.json'),
+    JSON.stringify({
+      name: 'faulty-device',
+      version: '0.1.0',
+      type: 'module',
+      patchbay: { apiVersion: 1, types: { faulty: './faulty.js' } },
+    }),
+  );
+  await writeFile(join(folder, 'faulty.js'), faultyModule);
+  const file = join(dir, 'flow.json5');
+  await writeFile(
+    file,
+    JSON.stringify({
+      plugins: ['faulty-device'],
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        device: { type: 'faulty', ...faulty },
+        vars: { type: 'dummy', parameters: ['x,I,1'] },
+      },
+    }),
+  );
+  return file;
+}
+
+async function startHub(t: ExecutionContext, faulty: Record<string, unknown> = {}): Promise<Hub> {
+  const loaded = await loadFlowFile(await studio(faulty), {}, { start: true });
+  if (!loaded.ok) throw loaded.error;
+  const hub = new Hub({ flow: loaded.flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  return hub;
+}
+
+/** A write as a client makes it: answered at once, or, for a parameter whose writes go elsewhere, with that answer. */
+const write = (hub: Hub, address: string, value: unknown, origin = 'http 10.0.0.7') =>
+  new Promise<SetResult>((resolve, reject) => {
+    const parameter = hub.graph.get(address);
+    if (!parameter) return reject(new Error(`no ${address}`));
+    const taken = parameter.set(value, origin, resolve);
+    if (!taken.ok || !parameter.remote) resolve(taken);
+  });
+
+const statusOf = (hub: Hub, id: string) => hub.listConnections().find((c) => c.id === id);
+const pidOf = (hub: Hub) => hub.graph.get('device/pid')?.value as number;
+
+test.serial(
+  'a type of a package runs in a process of its own: its values, writes and who made them look as if it ran in the hub',
+  async (t) => {
+    const hub = await startHub(t);
+    t.like(statusOf(hub, 'device'), { status: 'ok', type: 'faulty', package: { name: 'faulty-device', version: '0.1.0' } });
+    t.not(pidOf(hub), process.pid, 'another process');
+    t.like(await write(hub, 'device/level', '7'), { ok: true });
+    t.is(hub.graph.get('device/level')?.value, 7);
+    t.is(hub.graph.get('device/level')?.lastChange?.by, 'http 10.0.0.7', 'the write keeps its origin across the wall (R-PK5)');
+    await eventually(
+      () => (statusOf(hub, 'device')?.details as { process?: { pid?: number } })?.process?.pid === pidOf(hub),
+      'details show its process',
+    );
+    t.like(await write(hub, 'device/level', 'loud'), { ok: false }, 'a value of the wrong type is refused as in the hub');
+  },
+);
+
+test.serial('isolate "none" runs a type of a package in the hub process', async (t) => {
+  const hub = await startHub(t, { isolate: 'none' });
+  t.is(pidOf(hub), process.pid);
+  t.like(await write(hub, 'device/level', '3'), { ok: true });
+  t.is(hub.graph.get('device/level')?.value, 3);
+});
+
+test.serial(
+  'kill -9 of its process: failed with the reason at once, last values readable, writes refused 503, the rest untouched, back after a second',
+  async (t) => {
+    const hub = await startHub(t);
+    await write(hub, 'device/level', '42');
+    const first = pidOf(hub);
+    const killedAt = Date.now();
+    process.kill(first, 'SIGKILL');
+    await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 1000);
+    t.true(Date.now() - killedAt < 1000, 'failed within a second');
+    t.like(statusOf(hub, 'device'), { status: 'failed', reason: 'its process was killed (SIGKILL)' });
+    t.is(hub.graph.get('device/level')?.value, 42, 'its last value stays readable');
+    const refused = await write(hub, 'device/level', '5');
+    t.false(refused.ok);
+    if (!refused.ok) t.is(refused.error.code, 'PB_DEVICE_UNAVAILABLE');
+    t.like(statusOf(hub, 'vars'), { status: 'ok' });
+    t.like(statusOf(hub, 'api'), { status: 'ok' });
+    await eventually(() => statusOf(hub, 'device')?.status === 'ok', 'it runs again after the backoff', 10_000);
+    t.true(Date.now() - killedAt >= 1000, 'after a second');
+    t.not(pidOf(hub), first, 'in a new process');
+    t.is(hub.graph.get('device/level')?.value, 42, 'from its last values');
+    t.like(await write(hub, 'device/level', '43'), { ok: true });
+  },
+);
+
+test.serial('an exception its code throws fails it with the message, and it restarts', async (t) => {
+  const hub = await startHub(t);
+  const first = pidOf(hub);
+  t.like(await write(hub, 'device/crash', 'true'), { ok: true });
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails');
+  t.is(statusOf(hub, 'device')?.reason, 'its process failed: it threw: a bug in the package');
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again');
+});
+
+test.serial('a process that blocks its event loop is killed after hangMs and restarted', async (t) => {
+  const hub = await startHub(t, { hangMs: 600 });
+  const first = pidOf(hub);
+  await write(hub, 'device/hang', 'true');
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 10_000);
+  t.is(statusOf(hub, 'device')?.reason, 'its process did not answer for 600 ms (hangMs) and was killed');
+  t.throws(() => process.kill(first, 0), undefined, 'the blocked process is gone');
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 10_000);
+});
+
+test.serial('a process that allocates without bound stops at maxMemoryMb and is restarted', async (t) => {
+  const hub = await startHub(t, { maxMemoryMb: 64 });
+  const first = pidOf(hub);
+  await write(hub, 'device/leak', 'true');
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 30_000);
+  t.is(statusOf(hub, 'device')?.reason, 'its process used more than its 64 MB of heap (maxMemoryMb) and was stopped');
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 10_000);
+});
+
+test.serial('a hub that is killed leaves no process of a connection behind', async (t) => {
+  const file = await studio();
+  const hub = await runHub(t, file, { args: ['--state', 'none'] });
+  const pid = Number(await hub.read('device/pid'));
+  t.true(pid > 0 && pid !== hub.child.pid);
+  t.notThrows(() => process.kill(pid, 0), 'its process runs');
+  hub.child.kill('SIGKILL');
+  await hub.exited;
+  await eventually(() => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }, 'the connection process to notice its hub is gone and end');
+  t.pass();
+});
