@@ -69,7 +69,7 @@ export const mqttConnection = defineServingType({
     },
     {
       name: 'patchbay_mqtt_dropped_messages_total',
-      help: 'What an mqtt connection dropped from the broker: unverified (no valid signature of a hub, or replayed), or past one of its limits.',
+      help: "What an mqtt connection dropped from the broker: unverified (no valid signature of a hub), replayed (a hub's message taken before, or bound to another hub or session), refused (a role record the group's rules do not allow), or past one of its limits.",
       kind: 'counter',
       labelNames: ['reason'],
       samples: (details) => {
