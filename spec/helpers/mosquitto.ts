@@ -36,12 +36,15 @@ export async function startBroker({
   inflight = 1000,
   tls = false,
   acl,
+  log,
 }: {
   queued?: number;
   inflight?: number;
   tls?: boolean;
   /** Users only (no anonymous clients), each with its password, and the ACL file that limits them. */
   acl?: { readonly file: string; readonly users: Readonly<Record<string, string>> };
+  /** A file for the broker's log (connections, and clients closed for a duplicate id); none by default. */
+  log?: string;
 } = {}): Promise<Broker> {
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-broker-'));
@@ -70,7 +73,7 @@ export async function startBroker({
       'set_tcp_nodelay true',
       `max_queued_messages ${queued}`,
       `max_inflight_messages ${inflight}`,
-      'log_dest none',
+      ...(log ? [`log_dest file ${log}`, 'log_type all'] : ['log_dest none']),
       '',
     ].join('\n'),
   );

@@ -7,6 +7,7 @@
  * that must not be lost while the broker is away are kept, the latest per topic, and sent
  * once it is back: nothing stale, nothing replayed.
  */
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Subscription } from 'rxjs';
 import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
@@ -25,7 +26,8 @@ import type { Signer } from './signing.ts';
 
 export interface LinkSettings {
   readonly url: string;
-  readonly clientId: string;
+  /** The client id of each new session. */
+  readonly clientId: () => string;
   readonly username: string;
   readonly password: string;
   readonly keepalive: number;
@@ -34,8 +36,8 @@ export interface LinkSettings {
   readonly key?: Buffer;
   /** The last will, for hubs sharing the broker: their presence (R-M5). */
   readonly will?: { readonly topic: string; readonly payload: string };
-  /** Where the marker goes; the link subscribes to it. */
-  readonly syncTopic: string;
+  /** Where the marker of a session goes (a random token names it, not the client id); the link subscribes to it. */
+  readonly syncTopic: (token: string) => string;
   /** The largest payload taken; the broker is asked not to send packets over `maxPacket` at all. */
   readonly maxPayload: number;
   /** A larger bound for some topics (a hub's description), asked only of messages over `maxPayload`. */
@@ -79,9 +81,9 @@ export class BrokerLink {
   /** The link's attempt now: told when the broker is up (every retained message in) and when it closed. */
   private attempt: LinkAttempt | undefined;
   private readonly link: DeviceLink;
-  private syncCount = 0;
   /** The marker of the latest connect: when it comes back, every retained message before it is in. */
   private pendingMarker = '';
+  private pendingSync = '';
   private readonly kept = new Map<string, Kept>();
   private lastReason = '';
   /** Messages handed to the broker and received from it since the start (`/metrics`). */
@@ -131,9 +133,12 @@ export class BrokerLink {
     if (this.client) {
       // Each session's will counts after all that session sent: signed again for the new one.
       if (this.client.options.will) this.client.options.will = this.will()!;
+      // A session of its own: one who took the last one's id (and closed it) does not take this one.
+      this.client.options.clientId = this.settings.clientId();
       return void this.client.reconnect();
     }
-    const { url, clientId, username, password, keepalive, ca, cert, key, will } = this.settings;
+    const clientId = this.settings.clientId();
+    const { url, username, password, keepalive, ca, cert, key, will } = this.settings;
     const options: IClientOptions = {
       clientId,
       keepalive,
@@ -175,11 +180,13 @@ export class BrokerLink {
 
   /** Subscribes, sends the marker and waits for it: then every retained message is in. */
   private async synchronise(client: MqttClient): Promise<void> {
-    const marker = `${this.settings.clientId}:${++this.syncCount}`;
+    const marker = randomBytes(12).toString('base64url');
+    const syncTopic = this.settings.syncTopic(marker);
     this.pendingMarker = marker;
+    this.pendingSync = syncTopic;
     try {
-      await client.subscribeAsync({ ...this.owner.subscriptions(), [this.settings.syncTopic]: { qos: 1 } });
-      await client.publishAsync(this.settings.syncTopic, marker, { qos: 1 });
+      await client.subscribeAsync({ ...this.owner.subscriptions(), [syncTopic]: { qos: 1 } });
+      await client.publishAsync(syncTopic, marker, { qos: 1 });
     } catch (error) {
       this.log.debug(`subscribing failed: ${reasonOf(error)}`);
       client.stream.destroy();
@@ -207,7 +214,7 @@ export class BrokerLink {
 
   private received(topic: string, payload: Buffer, properties: MessageProperties): void {
     this.counts.received++;
-    if (topic === this.settings.syncTopic) {
+    if (topic === this.pendingSync) {
       if (!this.isUp && payload.toString() === this.pendingMarker) this.cameUp();
       return;
     }

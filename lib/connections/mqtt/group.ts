@@ -56,7 +56,8 @@ export const SILENCE_MS = 1000;
  */
 export const GROUP_KEEPALIVE_S = 1;
 
-interface RoleRecord {
+/** A hub's role in its group, as its record on the broker says. */
+export interface RoleRecord {
   readonly group: string;
   readonly role: Role;
   readonly epoch: number;
@@ -72,14 +73,11 @@ export class GroupDirectory {
   /** The first hub heard claiming each epoch of each group: the broker's order decides. */
   private readonly firstClaims = new Map<string, string>();
 
-  /** A hub's record, signed by it; false when it does not read as one. */
-  heard(hubId: string, payload: Buffer): RoleRecord | undefined {
-    const record = readRecord(payload);
-    if (!record) return undefined;
+  /** A hub's record, signed by it, as the group's rules allow it (hub-share.ts asks `RedundancyGroup.refusal`). */
+  heard(hubId: string, record: RoleRecord): void {
     this.records.set(hubId, record);
     const key = `${record.group} ${record.epoch}`;
     if (record.role === 'active' && !this.firstClaims.has(key)) this.firstClaims.set(key, hubId);
-    return record;
   }
 
   recordOf(hubId: string): RoleRecord | undefined {
@@ -131,6 +129,10 @@ export interface GroupSharing {
   carried(owner: string | undefined): Carried;
   /** The role or the active hub changed: mirror the active hub's connections, or stop mirroring them. */
   roleChanged(): void;
+  /** The sessions of the other hubs of the group that are here: each renewal is bound to them (R-AV3). */
+  sessions(): Record<string, string>;
+  /** Hubs whose records say they are active in an epoch more than one step ahead, not confirmed by their renewals yet. */
+  unconfirmedActive(): readonly string[];
 }
 
 export class RedundancyGroup implements GroupControl {
@@ -266,9 +268,33 @@ export class RedundancyGroup implements GroupControl {
     this.decide();
   }
 
-  /** A renewal of a hub of the group, signed by it. */
+  /** A renewal of a hub of the group, signed by it and bound to this hub's session: it is here now. */
   renewalHeard(hubId: string): void {
     this.peer(hubId).heardAt = performance.now();
+  }
+
+  /**
+   * Why a role record that names this group is not taken (undefined when it is): it comes from
+   * a hub that is not one of the group's members, it is this hub's own from before (someone
+   * else put it there: `own`), or it says an epoch more than one step ahead of what this hub
+   * knows (`unconfirmed`: taken once that hub's renewals say the same epoch). An epoch grows
+   * one claim at a time; a hub that missed some, away, learns them from the hubs that are here.
+   */
+  refusal(hubId: string, record: RoleRecord, own: boolean): string | 'unconfirmed' | undefined {
+    if (record.group !== this.hub.group) return undefined;
+    const { members } = this.hub;
+    if (members && !members.includes(hubId))
+      return `hub ${hubId} is not a member of group ${this.hub.group} (${members.join(', ')}): its role record is ignored`;
+    if (own) return "a role record of this hub's that it did not send: put back";
+    if (record.epoch > this.epoch + 1) return 'unconfirmed';
+    return undefined;
+  }
+
+  /** Says this hub's role again: its record on the broker was overwritten. */
+  republishRecord(): void {
+    if (this.upSince === undefined || this.stopped) return;
+    if (this.claim) return this.publishRecord('active', this.claim.epoch);
+    this.publishRecord(this.current, this.current === 'active' ? this.context.hub.redundancy.lease.epoch : this.epoch);
   }
 
   /** A hub's role record as the directory took it (this hub's own come back too: their order decides claims). */
@@ -324,6 +350,8 @@ export class RedundancyGroup implements GroupControl {
     if (this.claim) return this.tryActivate();
     const holder = this.holder();
     if (holder && holder !== this.hub.id && this.alive(holder)) return;
+    // A hub that says it holds a later epoch than this one knows may, while it renews: its renewals confirm it soon.
+    if (this.sharing?.unconfirmedActive().some((hubId) => hubId !== this.hub.id && this.alive(hubId))) return;
     // No hub holds the lease: the first ever (epoch 0) is taken either way; later, "manual" waits for an operator.
     if (this.hub.failover === 'manual' && this.epoch > 0) {
       if (!this.waitingLogged) {
@@ -459,7 +487,9 @@ export class RedundancyGroup implements GroupControl {
     this.acknowledgedUntil = 0;
     const renew = () => {
       const sentAt = performance.now();
-      this.link.publish(this.settings.layout.lease(this.hub.id), '', { qos: 1, retain: false }, 'drop', (error) => {
+      // Bound to each other hub's session, with the epoch this hub knows: a renewal played back later counts for nothing (R-AV3).
+      const renewal = JSON.stringify({ epoch: this.epoch, seen: this.sharing?.sessions() ?? {} });
+      this.link.publish(this.settings.layout.lease(this.hub.id), renewal, { qos: 1, retain: false }, 'drop', (error) => {
         if (error) return;
         this.freshSince = Math.max(this.freshSince, sentAt);
         this.acknowledgedUntil = Math.max(this.acknowledgedUntil, sentAt + LEASE_MS);
@@ -480,7 +510,8 @@ export class RedundancyGroup implements GroupControl {
   }
 }
 
-function readRecord(payload: Buffer): RoleRecord | undefined {
+/** A role record, when the payload reads as one. */
+export function readRecord(payload: Buffer): RoleRecord | undefined {
   try {
     const data = JSON.parse(payload.toString()) as Partial<RoleRecord> | null;
     if (

@@ -43,7 +43,7 @@ import type { HubSettings, MqttSettings } from './settings.ts';
 import type { Rejection, Signer, Verifier } from './signing.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
 import type { TopicLayout } from './topics.ts';
-import { GroupDirectory, type GroupSharing, type RedundancyGroup } from './group.ts';
+import { GroupDirectory, type GroupSharing, readRecord, type RedundancyGroup, type RoleRecord, SILENCE_MS } from './group.ts';
 
 /** A connection as its owner describes it on the broker. */
 interface SharedConnection {
@@ -72,6 +72,8 @@ interface Claimed extends SharedConnection {
 
 interface OtherHub {
   online: boolean;
+  /** Its broker session, as its presence says: what a write forwarded to it, or a renewal sent to it, is bound to. */
+  session: string | undefined;
   connections: ReadonlyMap<string, Claimed>;
 }
 
@@ -136,6 +138,16 @@ export class HubShare implements Publishing, GroupSharing {
   private lastMeta = '';
   private reviewQueued = false;
   private readonly watches: Subscription;
+  /**
+   * This hub's broker session, new at every connect and said in its presence: the other hubs
+   * bind the writes they forward to it, and their lease renewals, so that none of them played
+   * back later (after a restart, a takeover, a reconnect) is taken (R-AV3).
+   */
+  private session = newSession();
+  /** `scheduler.now()` when the session began: the others may bind to the one before for a moment. */
+  private sessionSince = 0;
+  /** Role records of the group's hubs whose epoch is more than one step ahead: taken once that hub's own fresh renewals say the same epoch. */
+  private readonly unconfirmed = new Map<string, RoleRecord>();
   /** Told when what this hub publishes changed: a claim was lost or won. */
   onPublishingChanged: (republish: readonly string[]) => void = () => {};
   /** Told to publish a parameter's value again: someone else published on its value topic. */
@@ -216,7 +228,22 @@ export class HubShare implements Publishing, GroupSharing {
     return { by: parameter.lastChange?.by ?? '' };
   }
 
+  /** Who sent a write on a `set` topic: a hub's write counts only when it is bound to this hub's session now (R-AV3). */
   sender(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED {
+    const from = this.verified(topic, payload, properties);
+    if (typeof from !== 'string') return from;
+    const user = properties.userProperties;
+    if (user?.['to'] === this.hub.id && user['session'] === this.session) return from;
+    this.refuse(
+      'replayed',
+      topic,
+      `a write of hub ${from} for ${describeBinding(user, this.hub.id)}: played back, or sent before this hub reconnected`,
+    );
+    return REJECTED;
+  }
+
+  /** The hub that signed a message; `none` when unsigned, `rejected` (counted) when it does not verify or was taken before. */
+  private verified(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED {
     if (properties.userProperties?.['sig'] === undefined) return NO_HUB;
     const verified = this.trust.verifier.verify(topic, payload, properties);
     if (verified.ok) return verified.hub;
@@ -227,14 +254,23 @@ export class HubShare implements Publishing, GroupSharing {
 
   /** Counts a message that is not taken, and says so: at most one line in ten seconds (all are counted in /metrics). */
   private unverified(topic: string, why: Rejection): void {
+    if (why === 'replayed') return this.refuse('replayed', topic, REJECTIONS[why]);
     this.overruns.dropped('unverified', why, 1, true);
     this.ignored.warn(`ignored a message on ${topic}: ${REJECTIONS[why]}`);
   }
 
+  /** Counts a signed message that is not taken: played back (`replayed`), or a role record the group's rules do not allow (`refused`). */
+  private refuse(kind: 'replayed' | 'refused', topic: string, why: string): void {
+    this.overruns.dropped(kind, why, 1, true);
+    this.ignored.warn(`ignored a message on ${topic}: ${why}`);
+  }
+
   /** The hub that signed a message on a hub or value topic; undefined (counted) for anything else. */
   private signedBy(topic: string, payload: Buffer, properties: MessageProperties): string | undefined {
-    const from = this.sender(topic, payload, properties);
+    const from = this.verified(topic, payload, properties);
     if (from === NO_HUB) this.unverified(topic, 'unsigned');
+    // Signed as this hub, not by this run: what it sends next must count after it.
+    else if (from === this.hub.id && !this.fromThisRun(properties)) this.passSigned(properties);
     return typeof from === 'string' ? from : undefined;
   }
 
@@ -244,6 +280,8 @@ export class HubShare implements Publishing, GroupSharing {
       this.context.log.error('sharing connections with other hubs needs a broker that speaks MQTT 5; this one does not');
       return;
     }
+    this.session = newSession();
+    this.sessionSince = this.context.scheduler.now();
     this.publishPresence();
     this.lastMeta = '';
     this.review();
@@ -251,7 +289,8 @@ export class HubShare implements Publishing, GroupSharing {
   }
 
   private publishPresence(): void {
-    this.link.publish(this.layout.presence(this.hub.id), JSON.stringify({ online: true }), { qos: 1, retain: true }, 'drop');
+    const presence = JSON.stringify({ online: true, session: this.session });
+    this.link.publish(this.layout.presence(this.hub.id), presence, { qos: 1, retain: true }, 'drop');
   }
 
   down(reason: string): void {
@@ -351,7 +390,7 @@ export class HubShare implements Publishing, GroupSharing {
   message(topic: string, payload: Buffer, properties: MessageProperties): boolean {
     const renewing = this.layout.leaseOf(topic);
     if (renewing !== undefined) {
-      if (this.group && this.signedBy(topic, payload, properties) === renewing) this.group.renewalHeard(renewing);
+      if (this.group && this.signedBy(topic, payload, properties) === renewing) this.renewal(topic, renewing, payload);
       return true;
     }
     const hubTopic = this.layout.hubTopic(topic);
@@ -360,7 +399,7 @@ export class HubShare implements Publishing, GroupSharing {
       if (hubTopic.kind === 'answers' && hubTopic.hubId !== this.hub.id) return true;
       const from = this.signedBy(topic, payload, properties);
       if (hubTopic.kind === 'role') {
-        if (from === hubTopic.hubId) this.roleRecord(from, payload);
+        if (from === hubTopic.hubId) this.roleRecord(topic, from, payload, properties);
         return true;
       }
       if (hubTopic.kind === 'records') {
@@ -393,13 +432,73 @@ export class HubShare implements Publishing, GroupSharing {
     return true;
   }
 
-  /** A hub's role in its redundancy group: who owns a group's connections may have changed. */
-  private roleRecord(hubId: string, payload: Buffer): void {
-    const before = this.groups.recordOf(hubId);
-    const record = this.groups.heard(hubId, payload);
+  /**
+   * A renewal of a hub of the group: it counts when it is bound to this hub's session (one
+   * played back from before is not), and it confirms a record of that hub's that was more
+   * than one epoch ahead.
+   */
+  private renewal(topic: string, hubId: string, payload: Buffer): void {
+    const renewal = parseJson(payload);
+    const seen = renewal?.['seen'] as Record<string, unknown> | undefined;
+    if (seen?.[this.hub.id] !== this.session) {
+      // Sent before that hub heard this session's presence: not counted for a moment after a connect.
+      if (this.context.scheduler.now() > this.sessionSince + 2 * SILENCE_MS)
+        this.refuse('replayed', topic, `a renewal of hub ${hubId} not bound to this session: played back`);
+      return;
+    }
+    this.group?.renewalHeard(hubId);
+    const unconfirmed = this.unconfirmed.get(hubId);
+    if (unconfirmed && renewal?.['epoch'] === unconfirmed.epoch) {
+      this.unconfirmed.delete(hubId);
+      this.takeRecord(hubId, unconfirmed);
+    }
+  }
+
+  /** The hubs whose records say they are active in a later epoch than this hub knows, not confirmed yet. */
+  unconfirmedActive(): string[] {
+    return [...this.unconfirmed].filter(([, record]) => record.role === 'active').map(([hubId]) => hubId);
+  }
+
+  /** The broker sessions of the other hubs of the group that are here: a renewal names them, bound to each. */
+  sessions(): Record<string, string> {
+    const sessions: Record<string, string> = {};
+    for (const [hubId, other] of this.others)
+      if (other.online && other.session && (this.group?.isPeer(hubId) || this.unconfirmed.has(hubId))) sessions[hubId] = other.session;
+    return sessions;
+  }
+
+  /** A hub's role in a redundancy group, as the group's rules allow it: who owns a group's connections may have changed. */
+  private roleRecord(topic: string, hubId: string, payload: Buffer, properties: MessageProperties): void {
+    const record = readRecord(payload);
     if (!record) return;
+    if (this.group) {
+      // Its own record from before (not of this run), once up: someone else's doing, put right.
+      const own = hubId === this.hub.id && this.link.up && !this.fromThisRun(properties);
+      const refusal = this.group.refusal(hubId, record, own);
+      if (refusal === 'unconfirmed') {
+        this.unconfirmed.set(hubId, record);
+        return this.refuse(
+          'refused',
+          topic,
+          `hub ${hubId} says epoch ${record.epoch}, more than one step ahead: taken once its renewals confirm it`,
+        );
+      }
+      if (refusal !== undefined) {
+        this.refuse('refused', topic, refusal);
+        if (own) this.correct(topic, () => this.group?.republishRecord());
+        return;
+      }
+      this.unconfirmed.delete(hubId);
+    }
+    this.takeRecord(hubId, record);
+  }
+
+  private takeRecord(hubId: string, record: RoleRecord): void {
+    const before = this.groups.recordOf(hubId);
+    this.groups.heard(hubId, record);
     this.group?.record(hubId, record);
-    if (before?.role !== record.role || before.epoch !== record.epoch || before.group !== record.group) this.resolveClaims();
+    if (before === undefined || before.role !== record.role || before.epoch !== record.epoch || before.group !== record.group)
+      this.resolveClaims();
   }
 
   /** Records of a hub's connections, signed by it: kept, in case it is the active hub of this hub's group when it goes (R-B4). */
@@ -436,6 +535,11 @@ export class HubShare implements Publishing, GroupSharing {
   roleChanged(): void {
     this.resolveClaims();
     this.queueReview();
+  }
+
+  private passSigned(properties: MessageProperties): void {
+    const start = this.trust.signer.passed(properties.userProperties?.['n']);
+    if (start !== undefined) this.context.records.set('signer start', start);
   }
 
   /** True when the message was signed by this run of this hub (not one before a restart). */
@@ -528,8 +632,10 @@ export class HubShare implements Publishing, GroupSharing {
   }
 
   private presence(hubId: string, payload: Buffer): void {
-    const online = payload.length > 0 && parseJson(payload)?.['online'] === true;
+    const data = payload.length > 0 ? parseJson(payload) : undefined;
+    const online = data?.['online'] === true;
     const other = this.other(hubId);
+    other.session = online && typeof data?.['session'] === 'string' ? data['session'] : undefined;
     if (other.online === online) return;
     other.online = online;
     this.context.log.info(`hub ${hubId} ${online ? 'is here' : 'went away'}`);
@@ -570,7 +676,7 @@ export class HubShare implements Publishing, GroupSharing {
 
   private other(hubId: string): OtherHub {
     let other = this.others.get(hubId);
-    if (!other) this.others.set(hubId, (other = { online: false, connections: new Map() }));
+    if (!other) this.others.set(hubId, (other = { online: false, session: undefined, connections: new Map() }));
     return other;
   }
 
@@ -728,7 +834,8 @@ export class HubShare implements Publishing, GroupSharing {
       return fail('PB_BROKER_UNAVAILABLE', `${address}: not sent: ${this.link.downReason || 'the broker is not connected yet'}`);
     if (!mirror || !this.others.get(mirror.owner)?.online)
       return fail('PB_OWNER_UNAVAILABLE', `${address}: hub ${mirror?.owner ?? '?'} is away`);
-    const userProperties = { origin: origin ?? '' };
+    // Bound to the owner and its session now: played back later, to it or to a hub that took over, it is refused (R-AV3).
+    const userProperties = { origin: origin ?? '', to: mirror.owner, session: this.others.get(mirror.owner)?.session ?? '' };
     let properties: IClientPublishOptions['properties'] = { userProperties };
     if (answered) {
       // Random: no one who reads the broker can guess which answer a write waits for.
@@ -774,6 +881,18 @@ export class HubShare implements Publishing, GroupSharing {
       this.sweep = undefined;
     }
   }
+}
+
+/** A new broker session's name: random, so that no one can bind a message to a session before it begins. */
+function newSession(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** What a write was bound to, as a reason says it. */
+function describeBinding(user: MessageProperties['userProperties'], hubId: string): string {
+  const to = user?.['to'];
+  if (typeof to !== 'string' || to === '') return 'no hub (from a hub that binds no writes)';
+  return to === hubId ? 'an earlier session of this hub' : `hub ${to}`;
 }
 
 function parseJson(payload: Buffer): Record<string, unknown> | undefined {

@@ -9,6 +9,7 @@
  *
  * Parameters: one per entry of `topics`, `<connection id>/<id>`, of its type and access.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { type ConnectionMetric, HubError, Overruns } from '../../sdk/index.ts';
 import { defineServingType } from '../serving.ts';
@@ -16,7 +17,7 @@ import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
 import { HubShare, type SiteTrust } from './hub-share.ts';
 import { GROUP_KEEPALIVE_S, RedundancyGroup } from './group.ts';
-import { loadSiteKey, Signer, Verifier } from './signing.ts';
+import { type KeptMarks, loadSiteKey, nextStart, Signer, Verifier } from './signing.ts';
 import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
 
 /** Room for one parameter in a hub's description (its id, type and access), beyond `payloadBytes`. */
@@ -68,7 +69,7 @@ export const mqttConnection = defineServingType({
     },
     {
       name: 'patchbay_mqtt_dropped_messages_total',
-      help: 'What an mqtt connection dropped from the broker: unverified (no valid signature of a hub, or replayed), or past one of its limits.',
+      help: "What an mqtt connection dropped from the broker: unverified (no valid signature of a hub), replayed (a hub's message taken before, or bound to another hub or session), refused (a role record the group's rules do not allow), or past one of its limits.",
       kind: 'counter',
       labelNames: ['reason'],
       samples: (details) => {
@@ -114,7 +115,8 @@ export const mqttConnection = defineServingType({
         const { layout, hub, files } = settings;
         const read = (file: string | undefined) => (file ? readFileSync(file) : undefined);
         const [ca, cert, key] = [read(files.ca), read(files.cert), read(files.key)];
-        const clientId = settings.clientId || `patchbay-${hub?.id ?? context.id}-${Math.random().toString(16).slice(2, 10)}`;
+        // A new random id at every connect, published nowhere: no reader of the broker can take a hub's session (R-AV3).
+        const clientId = () => settings.clientId || `patchbay-${hub?.id ?? context.id}-${randomBytes(12).toString('base64url')}`;
         const { payloadBytes, parametersPerHub } = settings.limits;
         // A hub's description lists every shared parameter: it may be larger than any value.
         const descriptionBytes = payloadBytes + parametersPerHub * DESCRIBED_PARAMETER_BYTES;
@@ -124,7 +126,21 @@ export const mqttConnection = defineServingType({
           if (!siteKey?.ok) throw siteKey?.error ?? new HubError('PB_START_FAILED', 'sharing with other hubs needs a site key (hub.key)');
           if (hub.key && 'file' in hub.key && (statSync(hub.key.file).mode & 0o077) !== 0)
             context.log.warn(`the site key file ${hub.key.file} can be read by other users of this machine: chmod 600 it`);
-          trust = { signer: new Signer(siteKey.value, hub.id), verifier: new Verifier(siteKey.value) };
+          // Counters grow across restarts, and what was taken on retained topics is remembered (R-AV3).
+          const start = nextStart(context.records.get('signer start'));
+          context.records.set('signer start', start);
+          const marks: KeptMarks = {
+            keeps: (topic) => {
+              const kind = layout.hubTopic(topic)?.kind;
+              return kind !== undefined && kind !== 'answers';
+            },
+            get: (key) => {
+              const kept = context.records.get(`mark ${key.replace('\0', ' ')}`);
+              return typeof kept === 'string' ? kept : undefined;
+            },
+            set: (key, n) => context.records.set(`mark ${key.replace('\0', ' ')}`, n),
+          };
+          trust = { signer: new Signer(siteKey.value, hub.id, start), verifier: new Verifier(siteKey.value, marks) };
         }
         link = new BrokerLink(
           {
@@ -138,7 +154,7 @@ export const mqttConnection = defineServingType({
             ...(cert ? { cert } : {}),
             ...(key ? { key } : {}),
             ...(hub ? { will: HubShare.will(layout, hub.id) } : {}),
-            syncTopic: layout.sync(clientId),
+            syncTopic: (token) => layout.sync(token),
             maxPayload: payloadBytes,
             // A hub's description, and the records of a connection (scenes), may be larger than any value.
             maxPayloadOf: (topic) => {

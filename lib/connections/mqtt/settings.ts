@@ -34,7 +34,13 @@ export const mqttSettings = Type.Object({
   url: Type.String({ description: 'The broker: mqtt://host:1883, mqtts://host:8883, ws://host/path or wss://host/path.' }),
   username: withDefault(Type.String({ description: 'User name, when the broker wants one.' }), ''),
   password: withDefault(Type.String({ description: 'Password, when the broker wants one.' }), ''),
-  clientId: withDefault(Type.String({ description: 'The MQTT client id; default: patchbay-<hub id or connection id>-<random>.' }), ''),
+  clientId: withDefault(
+    Type.String({
+      description:
+        'The MQTT client id; default: patchbay-<hub id or connection id>-<random>, a new one at every connect (published nowhere: leave it unset on hubs, R-AV3).',
+    }),
+    '',
+  ),
   prefix: withDefault(
     Type.String({ minLength: 1, description: 'The first topic levels of every value, write and hub topic.' }),
     'patchbay',
@@ -142,6 +148,14 @@ export const mqttSettings = Type.Object({
           }),
           'auto',
         ),
+        members: Type.Optional(
+          Type.Array(Type.String({ pattern: '^[a-z0-9-]{1,64}$' }), {
+            minItems: 1,
+            uniqueItems: true,
+            description:
+              "In a group: the ids of its hubs. Role records of any other hub naming the group are ignored (and counted), whoever signed them; this hub's id must be one of them. Without it, every holder of the site key that names the group is one of its hubs.",
+          }),
+        ),
         key: Type.Optional(
           Type.Union(
             [
@@ -189,6 +203,8 @@ export interface HubSettings {
   /** The redundancy group, if any (R-B1). */
   readonly group: string | undefined;
   readonly failover: 'auto' | 'manual';
+  /** The hubs of the group, when the flow lists them: no other hub's role record counts. */
+  readonly members: readonly string[] | undefined;
   /** Undefined only in a flow file with a mistake: `diagnose` says so. */
   readonly key: KeySource | undefined;
 }
@@ -242,6 +258,14 @@ export function parseMqttSettings(
       path: ['qos'],
       message: 'a redundancy group needs qos 1 or 2: the active hub answers a write once the broker acknowledged its value',
     });
+  if (hub?.members && (hub.group === undefined || !hub.members.includes(hub.id)))
+    issues.push({
+      path: ['hub', 'members'],
+      message:
+        hub.group === undefined
+          ? 'members lists the hubs of a redundancy group: set hub.group too'
+          : `expected this hub's id (${hub.id}) among the members of its group`,
+    });
   const mapped = topics.map(({ id, topic, type, access, commandTopic }, index): MappedTopic => {
     const idOk = checkParameterId(id);
     if (!idOk.ok) issues.push({ path: ['topics', index, 'id'], message: idOk.error.message });
@@ -282,6 +306,7 @@ export function parseMqttSettings(
             share: shared,
             group: hub.group,
             failover: hub.failover,
+            members: hub.members,
             key: hub.key && ('file' in hub.key ? { file: resolve(baseDir, hub.key.file) } : hub.key),
           }
         : undefined,
@@ -289,5 +314,5 @@ export function parseMqttSettings(
 }
 
 /** What a broker may send past `limits`, by kind. */
-export const OVERRUN_KINDS = ['payload', 'hubs', 'connections', 'parameters', 'held', 'unverified'] as const;
+export const OVERRUN_KINDS = ['payload', 'hubs', 'connections', 'parameters', 'held', 'unverified', 'replayed', 'refused'] as const;
 export type MqttOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;

@@ -8,6 +8,12 @@
  * verifies and the counter is above the last one it took from that hub on that topic: a
  * client without the key can neither forge a message nor replay one it overheard.
  *
+ * Counters outlive a run on both sides (R-AV3). A signer's start only grows, across restarts
+ * and clock jumps back (the hub keeps it in its state folder); a verifier keeps the last
+ * counter it took on the topics the broker retains (presence, role, description, records),
+ * so a message from before its own restart, played back, is still refused. What is not
+ * retained is bound instead to the receiver's broker session (hub-share.ts, group.ts).
+ *
  * Any holder of the site key is a hub of the site: the key is the trust boundary, kept in a
  * file or an environment variable, never in the flow file.
  */
@@ -81,19 +87,36 @@ function mac(
   return createHmac('sha256', key).update(text).update(payload).digest('base64url').slice(0, MAC_LENGTH);
 }
 
+/** How far ahead of this machine's clock a counter's start may be: clocks a little apart, a start kept past a clock set back. */
+const AHEAD_MS = 24 * 3600 * 1000;
+
 /** The sequence of a last will: above every message of its session, below every message of the next. */
 const LAST = 'last';
 
 /** Signs what one hub publishes. */
 export class Signer {
-  private readonly start = Date.now();
   private session = 0;
   private sequence = 0;
 
+  /** `start`: this run's first counter part, above every earlier run's (see `nextStart`). */
   constructor(
     private readonly key: Buffer,
     readonly hubId: string,
+    private start = Date.now(),
   ) {}
+
+  /**
+   * A message of this hub's that it did not send carries counter `n` (a holder of the key
+   * signed it, as this hub): this hub's counters move past it, so that what it sends next is
+   * taken over it. Returns the new start to keep, when it moved.
+   */
+  passed(n: unknown): number | undefined {
+    if (typeof n !== 'string') return undefined;
+    const [start] = readCounter(n);
+    if (start === undefined || !Number.isSafeInteger(start) || start < this.start) return undefined;
+    this.start = start + 1;
+    return this.start;
+  }
 
   /** True when counter `n` is one this signer gave: a message of this run, not of one before a restart. */
   issued(n: unknown): boolean {
@@ -127,18 +150,37 @@ export class Signer {
   }
 }
 
+/**
+ * The start of a signer's run: now, or one past the start of the run before when the clock
+ * says earlier (it was set back): counters then grow across restarts whatever the clock does.
+ */
+export function nextStart(before: unknown, now = Date.now()): number {
+  return typeof before === 'number' && Number.isSafeInteger(before) && before >= now ? before + 1 : now;
+}
+
 /** Why a message was not taken: `duplicate` is the same message again (a retained one after a reconnect). */
 export type Rejection = 'unsigned' | 'bad signature' | 'replayed' | 'duplicate';
 
 /** The hub that signed a message, or why it is not taken. */
 export type Verified = { readonly ok: true; readonly hub: string } | { readonly ok: false; readonly why: Rejection };
 
+/** The last counter taken on topics whose marks outlive the run: kept in the hub's state folder. */
+export interface KeptMarks {
+  /** True for a topic whose mark is kept (what the broker retains). */
+  keeps(topic: string): boolean;
+  get(key: string): string | undefined;
+  set(key: string, n: string): void;
+}
+
 /** Checks what other hubs (and anyone else) publish. */
 export class Verifier {
   /** The last counter taken per hub and topic. */
   private readonly last = new Map<string, readonly number[]>();
 
-  constructor(private readonly key: Buffer) {}
+  constructor(
+    private readonly key: Buffer,
+    private readonly kept?: KeptMarks,
+  ) {}
 
   verify(topic: string, payload: Buffer, properties: SignedProperties): Verified {
     const user = properties.userProperties;
@@ -152,10 +194,17 @@ export class Verifier {
     const counter = readCounter(n);
     const key = `${hub}\0${topic}`;
     const before = this.last.get(key);
-    const order = before ? compare(counter, before) : 1;
+    let order = before ? compare(counter, before) : 1;
+    const kept = this.kept?.keeps(topic) ? this.kept : undefined;
+    const mark = !before && kept?.get(key);
+    // The message taken last before a restart, still retained, is taken again once.
+    if (mark) order = compare(counter, readCounter(mark)) < 0 ? -1 : 1;
     if (order === 0) return { ok: false, why: 'duplicate' };
-    if (order < 0 || counter.length !== 3 || counter.some(Number.isNaN)) return { ok: false, why: 'replayed' };
+    // A start far ahead of the clock would hold every later message of the hub on the topic back.
+    if (order < 0 || counter.length !== 3 || counter.some(Number.isNaN) || counter[0]! > Date.now() + AHEAD_MS)
+      return { ok: false, why: 'replayed' };
     this.last.set(key, counter);
+    kept?.set(key, n);
     return { ok: true, hub };
   }
 }

@@ -7,7 +7,8 @@
  *
  * Hubs that share a broker add, under `$hub` (no connection id can be that: ids are a-z 0-9 -):
  *
- *   <prefix>/$hub/<hub id>               presence: {"online": true|false}, retained; the last will says false
+ *   <prefix>/$hub/<hub id>               presence: {"online": true, "session"} or {"online": false}, retained;
+ *                                        the last will says false; `session` is new at every connect
  *   <prefix>/$hub/<hub id>/connections   the connections it runs, with their parameters, retained
  *   <prefix>/$hub/<hub id>/answers       answers to the writes it forwarded (MQTT 5 response topic)
  *   <prefix>/$hub/<hub id>/role          in a redundancy group: {"group", "role", "epoch"}, retained (R-B1)
@@ -21,10 +22,12 @@
  *
  * and every mqtt connection, hub or not:
  *
- *   <prefix>/$sync/<client id>           a marker it sends itself after subscribing: once it is
- *                                        back, every retained message before it has arrived
- *   <prefix>/$lease/<hub id>             in a group, the active hub's lease renewals: nobody reads
- *                                        them, the broker's acknowledgement is what renews the lease
+ *   <prefix>/$sync/<random>              a marker it sends itself after subscribing: once it is
+ *                                        back, every retained message before it has arrived (a
+ *                                        token of the session: the client id is published nowhere)
+ *   <prefix>/$lease/<hub id>             in a group, every hub's renewals, `{"epoch", "seen"}`: the
+ *                                        broker's acknowledgement renews the active hub's lease; the
+ *                                        others count one only when `seen` names their session now
  */
 
 /** A `$hub` topic, read back: of which hub, and what it carries. */
@@ -119,8 +122,8 @@ export class TopicLayout {
     return hubId && !hubId.includes('/') ? hubId : undefined;
   }
 
-  sync(clientId: string): string {
-    return `${this.prefix}/$sync/${clientId}`;
+  sync(token: string): string {
+    return `${this.prefix}/$sync/${token}`;
   }
 
   /** Filter for every hub's presence and connections. */
