@@ -341,21 +341,6 @@ function checkConnection(
     };
   }
   const config: ConnectionConfig = { id, plan: plan.value, common: commonOf(raw) };
-  if (config.common.isolate === 'process' && plan.value.servesHub) {
-    return {
-      issues: [
-        {
-          path: ['connections', id, 'isolate'],
-          message: `a ${type.type} connection serves the hub and runs in its process; leave isolate out`,
-        },
-      ],
-      diagnostics: [],
-      warnings: [],
-      links: [],
-      claims: [],
-      whole: false,
-    };
-  }
   const located = (issues: readonly Issue[]) =>
     issues.map((issue) => ({ ...issue, path: ['connections', id, ...pruned.original(issue.path)] }));
   return {

@@ -253,6 +253,7 @@ export function refusedType(type: string, error: HubError): ConnectionType {
     summary: `A type of a package that was refused: ${error.message}.`,
     settings: Type.Object({}),
     metrics: [],
+    servesHub: false,
     refused: error,
     prepare: () => ({ ok: true, value: { type, ...plan } }),
   };

@@ -14,7 +14,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ConnectionType } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
 import { flowFileJsonSchema } from './flow-file.ts';
-import { commonSettings } from './schema.ts';
+import { sharedSettings } from './schema.ts';
 
 export const generatedStart = '<!-- generated:start (npm run docs writes this part from the schema; edit the schema, not this) -->';
 export const generatedEnd = '<!-- generated:end -->';
@@ -233,7 +233,7 @@ export function writeReference(folder = referenceFolder): string[] {
     writeFileSync(schemaFile, schema);
     changed.push(schemaFile);
   }
-  for (const part of connectionReference(connectionTypes, commonSettings)) {
+  for (const part of connectionReference(connectionTypes, sharedSettings)) {
     const file = join(folder, part.file);
     const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     const after = withGenerated(before, part);

@@ -3,7 +3,7 @@ import { connectionIdPattern, parameterIdPattern } from '../core/address.ts';
 import type { ConnectionType } from '../connections/connection.ts';
 import { pipeSteps } from '../rules/steps/index.ts';
 
-/** Settings every connection accepts (R-L1). */
+/** Settings every connection accepts (R-L1); those of `isolation` all but the types that serve the hub. */
 export const commonSettings = {
   enabled: Type.Optional(Type.Boolean({ default: true, description: 'A disabled connection is not started; its status is `disabled`.' })),
   description: Type.Optional(Type.String({ description: 'Free text for people.' })),
@@ -20,6 +20,10 @@ export const commonSettings = {
   statusParameters: Type.Optional(
     Type.Boolean({ default: false, description: 'Adds `_status/connected` (B, read-only), true while the connection is working.' }),
   ),
+};
+
+/** Where a connection runs (R-PK4): settings of every type but those that serve the hub, which run in its process. */
+export const isolationSettings = {
   isolate: Type.Optional(
     Type.Union([Type.Literal('process'), Type.Literal('none')], {
       description:
@@ -44,7 +48,9 @@ export const commonSettings = {
     }),
   ),
 };
-export const commonSettingNames = Object.keys(commonSettings);
+/** The settings besides its own that a connection may have, as the reference lists them. */
+export const sharedSettings = { ...commonSettings, ...isolationSettings };
+export const commonSettingNames = Object.keys(sharedSettings);
 
 const addressPattern = `^${connectionIdPattern.slice(1, -1)}/${parameterIdPattern.slice(1)}`;
 const address = (description: string) =>
@@ -91,7 +97,7 @@ const ruleDefinitions = {
 /** The full settings object of one connection type: `type`, the common settings and its own. */
 function connectionSchema(type: ConnectionType): TObject {
   return Type.Object(
-    { type: Type.Literal(type.type), ...commonSettings, ...type.settings.properties },
+    { type: Type.Literal(type.type), ...commonSettings, ...(type.servesHub ? {} : isolationSettings), ...type.settings.properties },
     { additionalProperties: false, description: `${type.type}: ${type.summary}` },
   );
 }

@@ -204,6 +204,8 @@ export interface ConnectionType {
   readonly metrics: readonly ConnectionMetric[];
   /** Where a type of a package comes from; absent for a built-in type. */
   readonly origin?: TypeOrigin;
+  /** True for the types that serve the hub (rest-api, mqtt): they run in its process, always. */
+  readonly servesHub: boolean;
   /**
    * Why the package that declares this type was refused (R-PK3): the flow file checks none of
    * its settings, and its connections fail at start with this error while the others run.
@@ -232,6 +234,7 @@ export function connectionTypeOf<S extends TObject, P>(
     settings: definition.settings,
     metrics: definition.metrics ?? [],
     ...(origin ? { origin } : {}),
+    servesHub: 'servesHub' in definition,
     prepare(settings, connection) {
       if (!SchemaValue.Check(definition.settings, settings)) {
         return { ok: false, issues: [{ path: [], message: `settings do not match the ${definition.type} schema` }] };

@@ -44,7 +44,7 @@ test('every mistake is reported at once, each with its JSON path and what was ex
       'extra: unknown key; expected one of $schema, connections, rules, flows, plugins, durability',
       'connections.Studio: "Studio" is not a valid connection id: 1–64 characters of a-z, 0-9 and -, starting with a letter or digit',
       'connections.clock.pulses[0].interval: expected an integer of at least 10',
-      'connections.vars.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, parameters',
+      'connections.vars.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, isolate, maxMemoryMb, hangMs, parameters',
       'connections.vars.parameters: expected a string or a list, each a string',
       `connections.x.type: expected one of ${typeNames}`,
       `connections.y.type: missing; expected one of ${typeNames}`,
@@ -179,9 +179,9 @@ test('schema mistakes and the checks beyond the schema are reported in one pass'
   });
   t.deepEqual(messages, [
     'connections.api.port: expected an integer from 0 to 65535',
-    'connections.core.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, logics, functions',
+    'connections.core.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, isolate, maxMemoryMb, hangMs, logics, functions',
     'connections.core.functions[2].op: expected one of "and", "or", "xor", "nand", "nor", "not", "flipflop", "latch", "delay-on", "delay-off", "pulse"',
-    'connections.vars.extra: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, parameters',
+    'connections.vars.extra: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, isolate, maxMemoryMb, hangMs, parameters',
     'connections.keys.whenNoDisplay: expected one of "fail", "disable"',
     'rules[0].enabled: expected true or false',
     'connections.api.wsFilters[0]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',

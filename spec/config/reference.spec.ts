@@ -15,9 +15,9 @@ import {
   settingRows,
   withGenerated,
 } from '../../lib/config/reference.ts';
-import { commonSettings } from '../../lib/config/schema.ts';
+import { sharedSettings } from '../../lib/config/schema.ts';
 
-const pages = connectionReference(connectionTypes, commonSettings);
+const pages = connectionReference(connectionTypes, sharedSettings);
 
 test('every page of docs/reference/connections/ holds what the schema makes of it (run npm run docs)', async (t) => {
   for (const page of pages) {
@@ -44,7 +44,7 @@ test('every setting of every type, and every common setting, says what it is for
     for (const row of settingRows(type.settings.properties, type.settings.required))
       t.not(row.description, '', `${type.type}: ${row.name}`);
   }
-  for (const row of settingRows(commonSettings)) t.not(row.description, '', row.name);
+  for (const row of settingRows(sharedSettings)) t.not(row.description, '', row.name);
 });
 
 test('a settings row gives the type, the default or that it is required, and what values are allowed', (t) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { eventually } from '../helpers/eventually.ts';
 import { runHub, terminate } from '../helpers/hub-process.ts';
 import { headingAnchors, relativeLinks } from '../helpers/markdown-links.ts';
 
@@ -173,6 +174,44 @@ export default flow;
     t.deepEqual(await hub.problems(), []);
     t.is(await terminate(hub), 0);
     await Promise.all(typeChecks);
+
+    // A connection type from a package, packed and installed beside patchbay as a studio
+    // would (R-PK1): it imports patchbay/connection alone and runs in a process of its own.
+    const example = join(checkout, 'packages/example-echo');
+    const examplePacked = (await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: example })).stdout
+      .trim()
+      .split('\n')
+      .pop();
+    const plugin = join(dir, examplePacked as string);
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', plugin], { cwd: app });
+    await writeFile(
+      join(app, 'echo.json5'),
+      JSON.stringify({
+        plugins: ['patchbay-example-echo'],
+        connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, echo: { type: 'echo', delayMs: 10 } },
+      }),
+    );
+    const echoHub = await runHub(t, 'echo.json5', {
+      command: [join(app, 'node_modules/.bin/patchbay')],
+      cwd: app,
+      args: ['--state', 'none'],
+    });
+    const connections = (await (await fetch(`${echoHub.base}/connections`)).json()) as {
+      id: string;
+      type: string;
+      status: string;
+      package?: { name: string; version: string };
+      details?: { pid?: number };
+    }[];
+    t.like(
+      connections.find((c) => c.id === 'echo'),
+      { type: 'echo', status: 'ok', package: { name: 'patchbay-example-echo', version: '1.0.0' } },
+      echoHub.log(),
+    );
+    t.not(connections.find((c) => c.id === 'echo')?.details?.pid, echoHub.child.pid, 'in a process of its own');
+    t.is(await echoHub.write('echo/in', 'hello'), 'OK');
+    await eventually(async () => (await echoHub.read('echo/out')) === 'hello', 'the echo comes out');
+    t.is(await terminate(echoHub), 0);
   },
 );
 

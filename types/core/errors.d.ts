@@ -201,6 +201,18 @@ export declare const errorTable: {
         readonly status: 503;
         readonly text: "A broker or a device sent more than its connection's bounds allow (an mqtt connection's `limits`; a device's frame size, frames a second or parameters made); what was over was dropped and counted. Find the sender, or raise the bound.";
     };
+    readonly PB_PLUGIN_INCOMPATIBLE: {
+        readonly status: 503;
+        readonly text: "A package of the flow's `plugins` is written for a connection API (`patchbay.apiVersion` in its package.json) that this hub does not speak; the message names both. Install a version of the package written for this hub's API, or a hub that speaks the package's. Its connections fail; the others run.";
+    };
+    readonly PB_PLUGIN_LOAD: {
+        readonly status: 503;
+        readonly text: "A package of the flow's `plugins` cannot be used: it is not installed where the flow file's folder resolves it, its package.json declares no `patchbay` types, or a module of a type fails to load or does not export a connection type; the message names the package and why. Its connections fail; the others run.";
+    };
+    readonly PB_TYPE_TAKEN: {
+        readonly status: 503;
+        readonly text: "Two sources claim one connection type name: a package names a type built into patchbay, or one another package of the flow declares first; the message names both owners. The later package is refused (its connections fail; the others run): remove one of the two packages from `plugins`.";
+    };
     readonly PB_START_FAILED: {
         readonly status: 503;
         readonly text: "The connection failed to start for a reason of its own; the message says why. The other connections run on.";
@@ -210,9 +222,14 @@ export type ErrorCode = keyof typeof errorTable;
 export type ErrorStatus = (typeof errorTable)[ErrorCode]['status'];
 /** The HTTP status an error with this code answers with. */
 export declare function statusOf(code: ErrorCode): ErrorStatus;
-/** An error that reaches users: a stable code plus a message that says what went wrong. */
+/**
+ * An error that reaches users: a stable code plus a message that says what went wrong. Told
+ * by its code, not its class: a connection type of a package may bring its own copy of
+ * `patchbay/connection`, whose HubError is another class with the same codes.
+ */
 export declare class HubError extends Error {
     readonly code: ErrorCode;
+    static [Symbol.hasInstance](value: unknown): boolean;
     constructor(code: ErrorCode, message: string, options?: {
         readonly cause?: unknown;
     });

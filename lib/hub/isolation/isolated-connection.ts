@@ -28,6 +28,8 @@ const STEADY_MS = 60_000;
 /** How long a stopping process has to stop before it is killed. */
 const STOP_GRACE_MS = 2000;
 const DEFAULT_HANG_MS = 5000;
+/** How often the hub looks at its fence for the process, and at the process's answers. */
+const FENCE_CHECK_MS = 100;
 /**
  * How long a new process may take to answer its first ping: loading Node and the hub's code
  * takes seconds on a busy machine, and is no hang of the type's.
@@ -57,6 +59,7 @@ export class IsolatedConnection implements ConnectionInstance {
   private restartTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private lastPong = 0;
+  private lastPing = 0;
   /** True once the current process answered a ping. */
   private answered = false;
   private pings = 0;
@@ -184,8 +187,9 @@ export class IsolatedConnection implements ConnectionInstance {
       started?.();
       started = undefined;
     });
-    // Pings find a process whose event loop is blocked; the fence goes with them.
-    this.pingTimer = setInterval(() => this.tick(child), Math.min(1000, Math.max(50, Math.floor(this.hangMs / 5))));
+    // Every 100 ms: the fence's changes go to the process, and pings (a few per hangMs) find
+    // a process whose event loop is blocked.
+    this.pingTimer = setInterval(() => this.tick(child), FENCE_CHECK_MS);
     child.send({
       t: 'start',
       module: plan.origin?.module,
@@ -222,6 +226,9 @@ export class IsolatedConnection implements ConnectionInstance {
       this.fence = fence;
       child.send({ t: 'fence', fence } satisfies ToChild);
     }
+    const pingEvery = Math.min(1000, Math.max(FENCE_CHECK_MS, Math.floor(this.hangMs / 5)));
+    if (Date.now() - this.lastPing < pingEvery) return;
+    this.lastPing = Date.now();
     child.send({ t: 'ping', n: this.pings++ } satisfies ToChild);
   }
 
@@ -333,6 +340,9 @@ export class IsolatedConnection implements ConnectionInstance {
                   `connection "${this.config.id}" runs in a process of its own, which is not running: ${this.down}`,
                 );
               }
+              // A hub that lost its lease sends nothing on, whatever the process last heard (R-B3).
+              const { fence } = this.hooks.context;
+              if (!fence.holds()) return { ok: false, error: fence.refusal() };
               const n = this.nextWrite++;
               if (answered) this.pending.set(n, answered);
               child.send({ t: 'write', n, id: parameterId, value: written, origin } satisfies ToChild);
