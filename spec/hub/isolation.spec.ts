@@ -34,6 +34,12 @@ export default defineConnectionType({
         context.define('crash', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { throw new Error('a bug in the package'); }) });
         context.define('hang', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { for (;;) {} }) });
         context.define('leak', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 100; i++) kept.push(new Array(10000).fill(i)); }, 1) });
+        const count = context.define('count', { type: 'I', access: 'read-only', initial: 0 });
+        const tick = context.define('tick', { type: 'T', access: 'read-only' });
+        // A device far faster than the hub: 200,000 changes and 2,000 fires in one turn.
+        context.define('flood', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => {
+          for (let i = 1; i <= 200000; i++) { count.report(i); if (i % 100 === 0) tick.report(true); }
+        }) });
         context.log.info('faulty started in ' + process.pid);
       },
       stop() {},
@@ -108,6 +114,26 @@ test.serial(
       'details show its process',
     );
     t.like(await write(hub, 'device/level', 'loud'), { ok: false }, 'a value of the wrong type is refused as in the hub');
+  },
+);
+
+test.serial(
+  'a process that reports faster than the hub takes it: each parameter ends at its last value, every fire arrives, memory stays bounded',
+  async (t) => {
+    const hub = await startHub(t);
+    let changes = 0;
+    let fires = 0;
+    hub.graph.get('device/count')?.changes$.subscribe(() => changes++);
+    hub.graph.get('device/tick')?.changes$.subscribe(() => fires++);
+    await write(hub, 'device/flood', 'true');
+    await eventually(
+      () => hub.graph.get('device/count')?.value === 200_000 && fires === 2000,
+      () => `the last value and every fire (${changes} changes, ${fires} fires)`,
+      30_000,
+    );
+    t.true(changes < 200_000, `changes were conflated while the channel was full (${changes} of 200,000 reached the hub)`);
+    t.like(await write(hub, 'device/level', '9'), { ok: true }, 'and it answers as before');
+    t.is(hub.graph.get('device/level')?.value, 9);
   },
 );
 

@@ -21,23 +21,90 @@ import type { FenceState, FromChild, ToChild, WireError } from './messages.ts';
 
 type StartMessage = Extract<ToChild, { t: 'start' }>;
 
-const send = (message: FromChild): void => {
-  process.send?.(message);
-};
+type ValueMessage = Extract<FromChild, { t: 'value' }>;
+
+/** Messages the hub has not taken yet past which a parameter's changes wait, conflated. */
+const HIGH_WATER = 256;
+/** Fires of triggers that may wait; past it later fires are dropped, and the log says so. */
+const MOST_WAITING_FIRES = 100_000;
+
+/**
+ * What goes to the hub, in order and in bounded memory. A device may report faster than the
+ * hub takes it: then, while a few hundred messages wait in the channel, each parameter's
+ * changes wait as its latest value (R-W's rule for a slow client: every final value, in
+ * order per parameter), a trigger's fires wait each, and any other message (an answer, a
+ * status) first sends everything that waits, so that it overtakes nothing.
+ */
+class Outbox {
+  private inFlight = 0;
+  /** By parameter id, or by fire for a trigger; in the order they first came. */
+  private readonly waiting = new Map<string, ValueMessage>();
+  private fires = 0;
+  private dropped = 0;
+
+  value(message: ValueMessage, trigger: boolean): void {
+    if (this.inFlight < HIGH_WATER && this.waiting.size === 0) return this.post(message);
+    if (!trigger) {
+      this.waiting.delete(message.id);
+      this.waiting.set(message.id, message);
+      return;
+    }
+    if (this.fires >= MOST_WAITING_FIRES) {
+      this.dropped += 1;
+      return;
+    }
+    this.fires += 1;
+    this.waiting.set(`${message.id}\u0000${this.fires}`, message);
+  }
+
+  /** Sends `message` after everything that waits; `sent` is called once it is out. */
+  send(message: FromChild, sent?: () => void): void {
+    this.flush(Number.POSITIVE_INFINITY);
+    this.post(message, sent);
+  }
+
+  private post(message: FromChild, sent?: () => void): void {
+    this.inFlight += 1;
+    process.send?.(message, undefined, undefined, () => {
+      sent?.();
+      this.inFlight -= 1;
+      if (this.waiting.size > 0 && this.inFlight < HIGH_WATER / 4) this.flush(HIGH_WATER);
+    });
+  }
+
+  private flush(upTo: number): void {
+    for (const [key, message] of this.waiting) {
+      if (this.inFlight >= upTo) break;
+      this.waiting.delete(key);
+      this.post(message);
+    }
+    if (this.waiting.size === 0) this.fires = 0;
+    if (this.dropped > 0) {
+      const dropped = this.dropped;
+      this.dropped = 0;
+      this.post({
+        t: 'log',
+        line: JSON.stringify({ level: 40, msg: `${dropped} trigger fires dropped: the hub took them slower than they came` }),
+      });
+    }
+  }
+}
+
+const outbox = new Outbox();
+const send = (message: FromChild): void => outbox.send(message);
+
+/** Ends the process once the hub has been told why (or after a second, if it cannot be). */
+function crash(reason: string): void {
+  setTimeout(() => process.exit(1), 1000).unref();
+  outbox.send({ t: 'crash', reason }, () => process.exit(1));
+}
+process.on('uncaughtException', (error) => crash(`it threw: ${reasonOf(error)}`));
+process.on('unhandledRejection', (error) => crash(`a promise it made was rejected and nobody handled it: ${reasonOf(error)}`));
 const wire = (error: unknown): WireError => {
   const failure = error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error));
   return { code: failure.code, message: failure.message };
 };
 
-// A crash is told before the process ends, so the hub can say why.
-process.on('uncaughtException', (error) => {
-  send({ t: 'crash', reason: `it threw: ${reasonOf(error)}` });
-  process.exit(1);
-});
-process.on('unhandledRejection', (error) => {
-  send({ t: 'crash', reason: `a promise it made was rejected and nobody handled it: ${reasonOf(error)}` });
-  process.exit(1);
-});
 // The hub is gone (stopped, killed, crashed): so is this process.
 process.on('disconnect', () => process.exit(0));
 
@@ -122,7 +189,7 @@ class Session {
     // Every change of its parameters goes to the hub, with who made it (R-PK5).
     this.graph.onDelivery((parameter, value) => {
       const by = parameter.lastChange?.by;
-      send({ t: 'value', id: parameter.id, value, by: by === 'connection' ? undefined : by });
+      outbox.value({ t: 'value', id: parameter.id, value, by: by === 'connection' ? undefined : by }, parameter.type === 'T');
     });
     const lines = new Writable({
       write(chunk, _encoding, done) {
