@@ -17,36 +17,52 @@ import type { Json, Value } from '../../core/value.ts';
 import type { ConnectionContext } from '../../sdk/context.ts';
 import { fillDefaults, type Parsed } from '../../sdk/settings.ts';
 import type { DefinedConnectionType, TypedInstance } from '../../sdk/type.ts';
-import type { FenceState, FromChild, ToChild, WireError } from './messages.ts';
+import type { Change, FenceState, FromChild, ToChild, WireError } from './messages.ts';
 
 type StartMessage = Extract<ToChild, { t: 'start' }>;
 
-type ValueMessage = Extract<FromChild, { t: 'value' }>;
-
-/** Messages the hub has not taken yet past which a parameter's changes wait, conflated. */
-const HIGH_WATER = 256;
+/** Messages the hub has not taken yet past which changes wait, conflated. */
+const HIGH_WATER = 32;
+/** The most changes one message carries. */
+const BATCH = 5000;
 /** Fires of triggers that may wait; past it later fires are dropped, and the log says so. */
 const MOST_WAITING_FIRES = 100_000;
 
 /**
- * What goes to the hub, in order and in bounded memory. A device may report faster than the
- * hub takes it: then, while a few hundred messages wait in the channel, each parameter's
- * changes wait as its latest value (R-W's rule for a slow client: every final value, in
- * order per parameter), a trigger's fires wait each, and any other message (an answer, a
- * status) first sends everything that waits, so that it overtakes nothing.
+ * What goes to the hub, in order and in bounded memory. The changes of a turn go as one
+ * message (one message a change cost the hub more than the change). A device may report
+ * faster than the hub takes them: then, while a few batches wait in the channel, each
+ * parameter's changes wait as its latest value (R-W's rule for a slow client: every final
+ * value, in order per parameter), a trigger's fires wait each, and any other message (an
+ * answer, a status) first sends everything that waits, so that it overtakes nothing.
  */
 class Outbox {
   private inFlight = 0;
-  /** By parameter id, or by fire for a trigger; in the order they first came. */
-  private readonly waiting = new Map<string, ValueMessage>();
+  /** This turn's changes, as they came. */
+  private batch: Change[] = [];
+  private flushing = false;
+  /** While the channel is full: by parameter id, or by fire for a trigger; in the order they first came. */
+  private readonly waiting = new Map<string, Change>();
   private fires = 0;
   private dropped = 0;
 
-  value(message: ValueMessage, trigger: boolean): void {
-    if (this.inFlight < HIGH_WATER && this.waiting.size === 0) return this.post(message);
+  value(change: Change, trigger: boolean): void {
+    if (this.inFlight < HIGH_WATER && this.waiting.size === 0) {
+      this.batch.push(change);
+      if (this.batch.length >= BATCH) this.sendBatch();
+      else if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => {
+          this.flushing = false;
+          this.sendBatch();
+        });
+      }
+      return;
+    }
+    const [id] = change;
     if (!trigger) {
-      this.waiting.delete(message.id);
-      this.waiting.set(message.id, message);
+      this.waiting.delete(id);
+      this.waiting.set(id, change);
       return;
     }
     if (this.fires >= MOST_WAITING_FIRES) {
@@ -54,31 +70,27 @@ class Outbox {
       return;
     }
     this.fires += 1;
-    this.waiting.set(`${message.id}\u0000${this.fires}`, message);
+    this.waiting.set(`${id}\u0000${this.fires}`, change);
   }
 
   /** Sends `message` after everything that waits; `sent` is called once it is out. */
   send(message: FromChild, sent?: () => void): void {
-    this.flush(Number.POSITIVE_INFINITY);
+    this.sendBatch();
+    this.sendWaiting();
     this.post(message, sent);
   }
 
-  private post(message: FromChild, sent?: () => void): void {
-    this.inFlight += 1;
-    process.send?.(message, undefined, undefined, () => {
-      sent?.();
-      this.inFlight -= 1;
-      if (this.waiting.size > 0 && this.inFlight < HIGH_WATER / 4) this.flush(HIGH_WATER);
-    });
+  private sendBatch(): void {
+    if (this.batch.length === 0) return;
+    const changes = this.batch;
+    this.batch = [];
+    this.post({ t: 'values', changes });
   }
 
-  private flush(upTo: number): void {
-    for (const [key, message] of this.waiting) {
-      if (this.inFlight >= upTo) break;
-      this.waiting.delete(key);
-      this.post(message);
-    }
-    if (this.waiting.size === 0) this.fires = 0;
+  private sendWaiting(): void {
+    if (this.waiting.size > 0) this.post({ t: 'values', changes: [...this.waiting.values()] });
+    this.waiting.clear();
+    this.fires = 0;
     if (this.dropped > 0) {
       const dropped = this.dropped;
       this.dropped = 0;
@@ -87,6 +99,18 @@ class Outbox {
         line: JSON.stringify({ level: 40, msg: `${dropped} trigger fires dropped: the hub took them slower than they came` }),
       });
     }
+  }
+
+  private post(message: FromChild, sent?: () => void): void {
+    this.inFlight += 1;
+    process.send?.(message, undefined, undefined, () => {
+      sent?.();
+      this.inFlight -= 1;
+      if (this.waiting.size > 0 && this.inFlight < HIGH_WATER / 4) {
+        this.sendBatch();
+        this.sendWaiting();
+      }
+    });
   }
 }
 
@@ -189,7 +213,7 @@ class Session {
     // Every change of its parameters goes to the hub, with who made it (R-PK5).
     this.graph.onDelivery((parameter, value) => {
       const by = parameter.lastChange?.by;
-      outbox.value({ t: 'value', id: parameter.id, value, by: by === 'connection' ? undefined : by }, parameter.type === 'T');
+      outbox.value([parameter.id, value, by === 'connection' ? undefined : by], parameter.type === 'T');
     });
     const lines = new Writable({
       write(chunk, _encoding, done) {

@@ -60,6 +60,7 @@ export class IsolatedConnection implements ConnectionInstance {
   private pingTimer: NodeJS.Timeout | undefined;
   private lastPong = 0;
   private lastPing = 0;
+  private lastTick = 0;
   /** True once the current process answered a ping. */
   private answered = false;
   private pings = 0;
@@ -129,6 +130,7 @@ export class IsolatedConnection implements ConnectionInstance {
     this.child = child;
     this.startedAt = Date.now();
     this.lastPong = Date.now();
+    this.lastTick = 0;
     this.answered = false;
     child.stdout?.on('data', (chunk: Buffer) => hooks.context.log.info(`process: ${String(chunk).trimEnd()}`));
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -214,6 +216,12 @@ export class IsolatedConnection implements ConnectionInstance {
 
   private tick(child: ChildProcess): void {
     if (this.child !== child || !child.connected) return;
+    // A hub whose own event loop stood still (a burst of clients, a million-value snapshot)
+    // read no answer meanwhile: its stall is not the process's.
+    const now = Date.now();
+    const stalled = this.lastTick === 0 ? 0 : now - this.lastTick - FENCE_CHECK_MS;
+    this.lastTick = now;
+    if (stalled > FENCE_CHECK_MS) this.lastPong += stalled;
     const bound = this.answered ? this.hangMs : Math.max(this.hangMs, FIRST_ANSWER_MS);
     if (Date.now() - this.lastPong > bound) {
       this.hooks.context.log.warn(`its process did not answer for ${bound} ms: killing it`);
@@ -269,8 +277,8 @@ export class IsolatedConnection implements ConnectionInstance {
         this.parameters.delete(message.id);
         context.remove(message.id);
         return;
-      case 'value':
-        this.parameters.get(message.id)?.report(message.value, message.by);
+      case 'values':
+        for (const [id, value, by] of message.changes) this.parameters.get(id)?.report(value, by);
         return;
       case 'record':
         context.records.set(message.key, message.value);

@@ -18,6 +18,9 @@ export interface DefinedSpec {
   readonly value: Value | undefined;
 }
 
+/** A change of one of its parameters: its id, its value, and who made it (undefined: the connection itself). */
+export type Change = readonly [id: string, value: Value, by: string | undefined];
+
 /** An error across the wall: its code and message. */
 export interface WireError {
   readonly code: ErrorCode;
@@ -61,7 +64,8 @@ export type FromChild =
   /** A table of parameters (`defineTable`), by rows: each row's spec and value. */
   | { readonly t: 'table'; readonly rows: readonly (DefinedSpec & { readonly id: string })[] }
   | { readonly t: 'remove'; readonly id: string }
-  | { readonly t: 'value'; readonly id: string; readonly value: Value; readonly by: string | undefined }
+  /** Changes of its parameters, in the order they were made: [id, value, who made it (absent: the connection)]. */
+  | { readonly t: 'values'; readonly changes: readonly Change[] }
   | { readonly t: 'status'; readonly status: Status; readonly reason: string; readonly code: ErrorCode | undefined }
   | { readonly t: 'record'; readonly key: string; readonly value: Json | undefined }
   | { readonly t: 'answer'; readonly n: number; readonly changed: boolean; readonly error?: WireError }
