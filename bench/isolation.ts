@@ -3,7 +3,7 @@
  * (R-PK4, R-PK5). A device process sends values at a steady rate (2,000 and 8,000 a second);
  * a type of a package reads them over TCP and reports them as parameters; 1,000 WebSocket
  * clients of the hub receive every change. The same type runs in a process of its own
- * (`isolate: "process"`) and in the hub's (`"none"`), three alternating rounds, best of each:
+ * (`isolate: "process"`) and in the hub's (`"none"`), three alternating rounds, the median of each:
  * values each client received a second, and CPU a delivered value (hub and connection
  * process together). Then the resident memory an idle connection in a process of its own
  * adds, over ten of them.
@@ -129,7 +129,7 @@ async function round(isolate: 'process' | 'none', rate: number): Promise<Round> 
     const pids = isolate === 'process' ? await waitForPids(hub.port, 1) : [];
     const restarted = async () => isolate === 'process' && (await connectionPids(hub.port)).join() !== pids.join();
     await clients.connect(hub.port, '/ws?filter=%5Edev%2F', CLIENTS);
-    await sleep(1000); // snapshots, and the flow of values settles
+    await sleep(3000); // snapshots, and what the hub fell behind on while 1,000 clients came
     if (await restarted()) {
       const listed = await (await fetch(`http://127.0.0.1:${hub.port}/connections`)).json();
       throw new Error(`the connection's process ended as the clients came: ${JSON.stringify(listed)}`);
@@ -177,7 +177,7 @@ async function idleCost(): Promise<{ isolated: number; inHub: number }> {
 
 const ratesArg = process.argv.indexOf('--rates');
 const RATES = ratesArg > 0 ? (process.argv[ratesArg + 1] ?? '').split(',').map(Number) : [2000, 8000];
-const best = new Map<string, Round>();
+const rounds = new Map<string, Round[]>();
 for (const rate of RATES) {
   for (let i = 0; i < 3; i++) {
     for (const isolate of ['process', 'none'] as const) {
@@ -186,10 +186,15 @@ for (const rate of RATES) {
         `  ${rate}/s, round ${i + 1}, isolate ${isolate}: ${result.valuesPerSecond.toFixed(0)} values/s to each of ${CLIENTS} clients, ${result.cpuMicrosPerDelivery.toFixed(2)} µs CPU a delivery`,
       );
       const key = `${rate} ${isolate}`;
-      if ((best.get(key)?.valuesPerSecond ?? -1) < result.valuesPerSecond) best.set(key, result);
+      rounds.set(key, [...(rounds.get(key) ?? []), result]);
     }
   }
 }
+/** The median round of a rate and mode, by values a second: one burst or one stall does not decide. */
+const median = (key: string): Round => {
+  const sorted = [...(rounds.get(key) ?? [])].sort((a, b) => a.valuesPerSecond - b.valuesPerSecond);
+  return sorted[Math.floor(sorted.length / 2)] as Round;
+};
 const idle = await idleCost();
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
@@ -197,13 +202,13 @@ const table = `# Isolation: a type of a package in a process of its own (${new D
 
 A device process sends values at a steady rate; a type of a package reads them over TCP
 and reports them to 100 parameters; ${CLIENTS} WebSocket clients receive every change.
-Best of three alternating rounds of ${seconds} s (\`npm run bench:isolation\`).
+The median of three alternating rounds of ${seconds} s (\`npm run bench:isolation\`).
 
 | metric | isolate "process" | isolate "none" (baseline) | ratio | target |
 |---|---|---|---|---|
 ${RATES.map((rate) => {
-  const isolated = best.get(`${rate} process`)!;
-  const inHub = best.get(`${rate} none`)!;
+  const isolated = median(`${rate} process`);
+  const inHub = median(`${rate} none`);
   return `| ${rate.toLocaleString('en')}/s: values/s each client received | ${isolated.valuesPerSecond.toFixed(0)} | ${inHub.valuesPerSecond.toFixed(0)} | ${(isolated.valuesPerSecond / inHub.valuesPerSecond).toFixed(2)}× | ≥ 0.8× |
 | ${rate.toLocaleString('en')}/s: CPU µs a delivery (hub + connection process) | ${isolated.cpuMicrosPerDelivery.toFixed(2)} | ${inHub.cpuMicrosPerDelivery.toFixed(2)} | ${(isolated.cpuMicrosPerDelivery / inHub.cpuMicrosPerDelivery).toFixed(2)}× | |`;
 }).join('\n')}

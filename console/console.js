@@ -22,7 +22,7 @@ import htm from 'htm';
  * @typedef {{
  *   id: string, type: string, description: string, location: string, group: string,
  *   status: 'starting' | 'ok' | 'degraded' | 'failed' | 'disabled', reason: string, code?: string,
- *   details?: Record<string, unknown>,
+ *   details?: Record<string, unknown>, package?: { name: string, version: string },
  * }} Connection
  */
 /**
@@ -520,7 +520,11 @@ function Connections({ connections }) {
   return html`<ul class="connections">
     ${connections.map(
       (c) => html`<li class=${`status-${c.status}`} data-connection=${c.id}>
-        <div class="line"><b>${c.id}</b> <span class="type">${c.type}</span> <span class=${`badge ${c.status}`}>${c.status}</span></div>
+        <div class="line">
+          <b>${c.id}</b> <span class="type">${c.type}</span>
+          ${c.package && html`<span class="muted package" title="the package this type comes from">${c.package.name} ${c.package.version}</span>`}
+          <span class=${`badge ${c.status}`}>${c.status}</span>
+        </div>
         ${c.reason && html`<div class="reason">${c.reason}${c.code ? ` (${c.code})` : ''}</div>`}
         ${c.description && html`<div>${c.description}</div>`}
         ${(c.location || c.group) && html`<div class="muted">${[c.location, c.group].filter(Boolean).join(' · ')}</div>`}

@@ -21,33 +21,34 @@ import type { Change, FenceState, FromChild, ToChild, WireError } from './messag
 
 type StartMessage = Extract<ToChild, { t: 'start' }>;
 
-/** Messages the hub has not taken yet past which changes wait, conflated. */
-const HIGH_WATER = 32;
+/** `values` messages the hub may have untaken; past them changes wait, conflated. */
+const MOST_UNTAKEN = 2;
 /** The most changes one message carries. */
-const BATCH = 5000;
+const BATCH = 1000;
 /** Fires of triggers that may wait; past it later fires are dropped, and the log says so. */
 const MOST_WAITING_FIRES = 100_000;
 
 /**
  * What goes to the hub, in order and in bounded memory. The changes of a turn go as one
- * message (one message a change cost the hub more than the change). A device may report
- * faster than the hub takes them: then, while a few batches wait in the channel, each
+ * message (a message a change cost the hub more than the change), and the hub says when it
+ * has taken each: a device may report faster than the hub can take (in its own process it
+ * would be read no faster than that). While two messages of changes are untaken, each
  * parameter's changes wait as its latest value (R-W's rule for a slow client: every final
  * value, in order per parameter), a trigger's fires wait each, and any other message (an
  * answer, a status) first sends everything that waits, so that it overtakes nothing.
  */
 class Outbox {
-  private inFlight = 0;
+  private untaken = 0;
   /** This turn's changes, as they came. */
   private batch: Change[] = [];
   private flushing = false;
-  /** While the channel is full: by parameter id, or by fire for a trigger; in the order they first came. */
+  /** While the hub is behind: by parameter id, or by fire for a trigger; in the order they first came. */
   private readonly waiting = new Map<string, Change>();
   private fires = 0;
   private dropped = 0;
 
   value(change: Change, trigger: boolean): void {
-    if (this.inFlight < HIGH_WATER && this.waiting.size === 0) {
+    if (this.untaken < MOST_UNTAKEN && this.waiting.size === 0) {
       this.batch.push(change);
       if (this.batch.length >= BATCH) this.sendBatch();
       else if (!this.flushing) {
@@ -73,6 +74,15 @@ class Outbox {
     this.waiting.set(`${id}\u0000${this.fires}`, change);
   }
 
+  /** The hub took a message of changes: what waits may go. */
+  taken(): void {
+    this.untaken = Math.max(0, this.untaken - 1);
+    if (this.untaken < MOST_UNTAKEN) {
+      this.sendBatch();
+      this.sendWaiting();
+    }
+  }
+
   /** Sends `message` after everything that waits; `sent` is called once it is out. */
   send(message: FromChild, sent?: () => void): void {
     this.sendBatch();
@@ -84,11 +94,15 @@ class Outbox {
     if (this.batch.length === 0) return;
     const changes = this.batch;
     this.batch = [];
+    this.untaken += 1;
     this.post({ t: 'values', changes });
   }
 
   private sendWaiting(): void {
-    if (this.waiting.size > 0) this.post({ t: 'values', changes: [...this.waiting.values()] });
+    if (this.waiting.size > 0) {
+      this.untaken += 1;
+      this.post({ t: 'values', changes: [...this.waiting.values()] });
+    }
     this.waiting.clear();
     this.fires = 0;
     if (this.dropped > 0) {
@@ -102,15 +116,7 @@ class Outbox {
   }
 
   private post(message: FromChild, sent?: () => void): void {
-    this.inFlight += 1;
-    process.send?.(message, undefined, undefined, () => {
-      sent?.();
-      this.inFlight -= 1;
-      if (this.waiting.size > 0 && this.inFlight < HIGH_WATER / 4) {
-        this.sendBatch();
-        this.sendWaiting();
-      }
-    });
+    process.send?.(message, undefined, undefined, () => sent?.());
   }
 }
 
@@ -139,6 +145,7 @@ process.on('message', (message: ToChild) => {
   if (message.t === 'start') void start(message);
   else if (message.t === 'ping') send({ t: 'pong', n: message.n, details: safeDetails() });
   else if (message.t === 'stop') void stop(message.reason);
+  else if (message.t === 'taken') outbox.taken();
   else session?.receive(message);
 });
 

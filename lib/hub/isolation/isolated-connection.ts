@@ -279,6 +279,7 @@ export class IsolatedConnection implements ConnectionInstance {
         return;
       case 'values':
         for (const [id, value, by] of message.changes) this.parameters.get(id)?.report(value, by);
+        this.child?.send({ t: 'taken' } satisfies ToChild);
         return;
       case 'record':
         context.records.set(message.key, message.value);

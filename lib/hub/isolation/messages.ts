@@ -47,6 +47,8 @@ export type ToChild =
   | { readonly t: 'running' }
   | { readonly t: 'fence'; readonly fence: FenceState }
   | { readonly t: 'settled'; readonly n: number }
+  /** The hub has handled a `values` message: the process may send another. */
+  | { readonly t: 'taken' }
   | { readonly t: 'ping'; readonly n: number }
   | { readonly t: 'stop'; readonly reason: StopReason };
 
