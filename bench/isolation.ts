@@ -1,6 +1,6 @@
 /**
  * `npm run bench:isolation`: what a process of its own costs a connection type of a package
- * (R-PK4, R-PK5). A device process sends values at a steady rate (2,000 and 8,000 a second);
+ * (R-PK4, R-PK5). A device process sends values at a steady rate (1,000 and 2,000 a second);
  * a type of a package reads them over TCP and reports them as parameters; 1,000 WebSocket
  * clients of the hub receive every change. The same type runs in a process of its own
  * (`isolate: "process"`) and in the hub's (`"none"`), three alternating rounds, the median of each:
@@ -8,7 +8,7 @@
  * process together). Then the resident memory an idle connection in a process of its own
  * adds, over ten of them.
  *
- *   npm run bench:isolation [-- --seconds 5] [--rates 2000,8000]
+ *   npm run bench:isolation [-- --seconds 5] [--rates 1000,2000]
  *
  * Printed, and kept in bench/results/<date>-<commit>-isolation.md.
  */
@@ -176,7 +176,7 @@ async function idleCost(): Promise<{ isolated: number; inHub: number }> {
 }
 
 const ratesArg = process.argv.indexOf('--rates');
-const RATES = ratesArg > 0 ? (process.argv[ratesArg + 1] ?? '').split(',').map(Number) : [2000, 8000];
+const RATES = ratesArg > 0 ? (process.argv[ratesArg + 1] ?? '').split(',').map(Number) : [1000, 2000];
 const rounds = new Map<string, Round[]>();
 for (const rate of RATES) {
   for (let i = 0; i < 3; i++) {
