@@ -12,4 +12,8 @@ if (existsSync(new URL('../lib/cli.ts', import.meta.url))) {
 } else {
   cli = await import('../dist/cli.js');
 }
-process.exit(await cli.main(process.argv.slice(2)));
+const code = await cli.main(process.argv.slice(2));
+// What is still on its way to a pipe (`patchbay schema | …`, some 200 KB) goes out before
+// the process ends: exiting at once cut it at 64 KB.
+process.exitCode = code;
+process.stdout.write('', () => process.exit(code));

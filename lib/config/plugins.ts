@@ -115,6 +115,9 @@ const refusal = (code: ErrorCode, message: string, types: readonly string[] = []
 /** Finds a package and reads what its package.json declares. */
 async function loadPackage(entry: string, baseDir: string): Promise<Loaded> {
   const folder = packageFolder(entry, baseDir);
+  if (folder === undefined && (entry.startsWith('.') || isAbsolute(entry))) {
+    return refusal('PB_PLUGIN_LOAD', `package folder "${entry}" (${resolve(baseDir, entry)}) holds no package.json`);
+  }
   if (folder === undefined) {
     return refusal(
       'PB_PLUGIN_LOAD',

@@ -174,6 +174,10 @@ export const errorTable = {
     status: 503,
     text: 'Two sources claim one connection type name: a package names a type built into patchbay, or one another package of the flow declares first; the message names both owners. The later package is refused (its connections fail; the others run): remove one of the two packages from `plugins`.',
   },
+  PB_PROCESS_ENDED: {
+    status: 503,
+    text: 'The process of its own that the connection runs in (`isolate: "process"`) ended: an exception nobody handled, an exit, a signal (kill -9), a heap past `maxMemoryMb`, or no answer for `hangMs`; the message says which, and the hub log has the stack of an exception. Its parameters keep their last values, and a new process starts after 1 s (three times), then after 2, 4, 8 … up to 60 s.',
+  },
   PB_START_FAILED: {
     status: 503,
     text: 'The connection failed to start for a reason of its own; the message says why. The other connections run on.',

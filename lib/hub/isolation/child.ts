@@ -6,7 +6,6 @@
  */
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { builtInDefinition } from '../../config/connection-types.ts';
 import { HubError, reasonOf } from '../../core/errors.ts';
 import { Graph } from '../../core/graph.ts';
 import type { Fence } from '../../core/lease.ts';
@@ -124,12 +123,12 @@ const outbox = new Outbox();
 const send = (message: FromChild): void => outbox.send(message);
 
 /** Ends the process once the hub has been told why (or after a second, if it cannot be). */
-function crash(reason: string): void {
+function crash(reason: string, error: unknown): void {
   setTimeout(() => process.exit(1), 1000).unref();
-  outbox.send({ t: 'crash', reason }, () => process.exit(1));
+  outbox.send({ t: 'crash', reason, stack: error instanceof Error ? error.stack : undefined }, () => process.exit(1));
 }
-process.on('uncaughtException', (error) => crash(`it threw: ${reasonOf(error)}`));
-process.on('unhandledRejection', (error) => crash(`a promise it made was rejected and nobody handled it: ${reasonOf(error)}`));
+process.on('uncaughtException', (error) => crash(`it threw: ${reasonOf(error)}`, error));
+process.on('unhandledRejection', (error) => crash(`a promise it made was rejected and nobody handled it: ${reasonOf(error)}`, error));
 const wire = (error: unknown): WireError => {
   const failure = error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error));
   return { code: failure.code, message: failure.message };
@@ -189,9 +188,11 @@ async function stop(reason: 'stop' | 'restart'): Promise<void> {
 }
 
 async function definitionOf({ module, type }: StartMessage): Promise<DefinedConnectionType<never, unknown>> {
+  // The list of built-in types loads every one of them and their native modules: only a
+  // built-in type run in a process of its own needs it.
   const definition =
     module === undefined
-      ? builtInDefinition(type)
+      ? (await import('../../config/connection-types.ts')).builtInDefinition(type)
       : ((await import(pathToFileURL(module).href)) as { default?: DefinedConnectionType<never, unknown> }).default;
   if (!definition || definition.type !== type)
     throw new HubError('PB_PLUGIN_LOAD', `the module ${module ?? '(built in)'} does not export the type "${type}"`);

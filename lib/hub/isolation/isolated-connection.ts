@@ -154,6 +154,7 @@ export class IsolatedConnection implements ConnectionInstance {
           return;
         case 'crash':
           crash = message.reason;
+          if (message.stack) hooks.context.log.error(`its process failed: ${message.stack}`);
           return;
         case 'status':
           reported = true;
@@ -179,7 +180,7 @@ export class IsolatedConnection implements ConnectionInstance {
       const reason = this.exitReason(code, signal, crash);
       this.down = reason;
       this.answerPending(reason);
-      hooks.failed(new HubError('PB_START_FAILED', reason));
+      hooks.failed(new HubError('PB_PROCESS_ENDED', reason));
       if (Date.now() - this.startedAt > STEADY_MS) this.attempts = 0;
       this.attempts += 1;
       const delay = restartDelayMs(this.attempts);

@@ -74,5 +74,5 @@ export type FromChild =
   | { readonly t: 'settle'; readonly n: number }
   | { readonly t: 'pong'; readonly n: number; readonly details: Readonly<Record<string, unknown>> | undefined }
   | { readonly t: 'log'; readonly line: string }
-  | { readonly t: 'crash'; readonly reason: string }
+  | { readonly t: 'crash'; readonly reason: string; readonly stack: string | undefined }
   | { readonly t: 'stopped' };
