@@ -161,7 +161,7 @@ test.serial(
     if (!refused.ok) t.is(refused.error.code, 'PB_DEVICE_UNAVAILABLE');
     t.like(statusOf(hub, 'vars'), { status: 'ok' });
     t.like(statusOf(hub, 'api'), { status: 'ok' });
-    await eventually(() => statusOf(hub, 'device')?.status === 'ok', 'it runs again after the backoff', 10_000);
+    await eventually(() => statusOf(hub, 'device')?.status === 'ok', 'it runs again after the backoff', 60_000);
     t.true(Date.now() - killedAt >= 1000, 'after a second');
     t.not(pidOf(hub), first, 'in a new process');
     t.is(hub.graph.get('device/level')?.value, 42, 'from its last values');
@@ -175,26 +175,26 @@ test.serial('an exception its code throws fails it with the message, and it rest
   t.like(await write(hub, 'device/crash', 'true'), { ok: true });
   await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails');
   t.is(statusOf(hub, 'device')?.reason, 'its process failed: it threw: a bug in the package');
-  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again');
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
 });
 
 test.serial('a process that blocks its event loop is killed after hangMs and restarted', async (t) => {
   const hub = await startHub(t, { hangMs: 600 });
   const first = pidOf(hub);
   await write(hub, 'device/hang', 'true');
-  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 10_000);
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 60_000);
   t.is(statusOf(hub, 'device')?.reason, 'its process did not answer for 600 ms (hangMs) and was killed');
   t.throws(() => process.kill(first, 0), undefined, 'the blocked process is gone');
-  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 10_000);
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
 });
 
 test.serial('a process that allocates without bound stops at maxMemoryMb and is restarted', async (t) => {
   const hub = await startHub(t, { maxMemoryMb: 64 });
   const first = pidOf(hub);
   await write(hub, 'device/leak', 'true');
-  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 30_000);
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 60_000);
   t.is(statusOf(hub, 'device')?.reason, 'its process used more than its 64 MB of heap (maxMemoryMb) and was stopped');
-  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 10_000);
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
 });
 
 test.serial('a hub that is killed leaves no process of a connection behind', async (t) => {
