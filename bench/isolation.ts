@@ -176,7 +176,13 @@ async function idleCost(): Promise<{ isolated: number; inHub: number }> {
 }
 
 const ratesArg = process.argv.indexOf('--rates');
-const RATES = ratesArg > 0 ? (process.argv[ratesArg + 1] ?? '').split(',').map(Number).filter((rate) => rate > 0) : [1000, 2000];
+const RATES =
+  ratesArg > 0
+    ? (process.argv[ratesArg + 1] ?? '')
+        .split(',')
+        .map(Number)
+        .filter((rate) => rate > 0)
+    : [1000, 2000];
 const rounds = new Map<string, Round[]>();
 for (const rate of RATES) {
   for (let i = 0; i < 3; i++) {
