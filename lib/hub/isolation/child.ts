@@ -205,7 +205,8 @@ class Session {
   private readonly graph = new Graph();
   private readonly stored: Map<string, Value>;
   private readonly records: Map<string, Json>;
-  private running: boolean;
+  /** Whether the hub runs (its `running` message came): see `ConnectionContext.whenRunning`. */
+  private running = false;
   private untilRunning: (() => void)[] = [];
   private fence: FenceState;
   private nextSettle = 0;
@@ -215,7 +216,6 @@ class Session {
     const { id, baseDir, values, records, debug } = start;
     this.stored = new Map(values);
     this.records = new Map(records);
-    this.running = start.running;
     this.fence = start.fence;
     this.graph.registerConnection(id);
     // Every change of its parameters goes to the hub, with who made it (R-PK5).

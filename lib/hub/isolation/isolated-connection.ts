@@ -61,10 +61,12 @@ export class IsolatedConnection implements ConnectionInstance {
   private lastPong = 0;
   private lastPing = 0;
   private lastTick = 0;
+  /** Set when the process was killed for not answering, to the ms it went unanswered: the reason it ended. */
+  private hungFor: number | undefined;
   /** True once the current process answered a ping. */
   private answered = false;
   private pings = 0;
-  private details_: Readonly<Record<string, unknown>> | undefined;
+  private reportedDetails: Readonly<Record<string, unknown>> | undefined;
   /** Why the last process ended, while none runs. */
   private down = 'it has not started yet';
   /** Its parameters in the hub, kept across processes so their values stay readable. */
@@ -111,7 +113,7 @@ export class IsolatedConnection implements ConnectionInstance {
   }
 
   details(): Readonly<Record<string, unknown>> {
-    return { ...this.details_, process: this.child?.pid && this.up ? { pid: this.child.pid } : { down: this.down } };
+    return { ...this.reportedDetails, process: this.child?.pid && this.up ? { pid: this.child.pid } : { down: this.down } };
   }
 
   private spawn(started?: () => void): void {
@@ -165,7 +167,7 @@ export class IsolatedConnection implements ConnectionInstance {
         case 'pong':
           this.lastPong = Date.now();
           this.answered = true;
-          this.details_ = message.details;
+          this.reportedDetails = message.details;
           return;
         default:
           this.receive(message);
@@ -207,7 +209,6 @@ export class IsolatedConnection implements ConnectionInstance {
       ),
       records: hooks.records(),
       debug: common.debug,
-      running: false,
       fence: this.fence,
     } satisfies ToChild);
     hooks.context.whenRunning(() => {
@@ -240,9 +241,6 @@ export class IsolatedConnection implements ConnectionInstance {
     this.lastPing = Date.now();
     child.send({ t: 'ping', n: this.pings++ } satisfies ToChild);
   }
-
-  /** Set when the process was killed for not answering: the reason it ended. */
-  private hungFor: number | undefined;
 
   private exitReason(code: number | null, signal: NodeJS.Signals | null, crash: string | undefined): string {
     if (this.hungFor !== undefined) {

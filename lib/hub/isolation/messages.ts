@@ -40,7 +40,6 @@ export type ToChild =
       readonly values: readonly (readonly [string, Value])[];
       readonly records: readonly (readonly [string, Json])[];
       readonly debug: boolean;
-      readonly running: boolean;
       readonly fence: FenceState;
     }
   | { readonly t: 'write'; readonly n: number; readonly id: string; readonly value: Value; readonly origin: string | undefined }
