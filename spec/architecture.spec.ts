@@ -233,8 +233,9 @@ const namePlaces = (type: string) => [`connections/${type}/`, `connections/${typ
 const typeNames = connectionTypes.map(({ type }) => type);
 /** Words of a type's own settings that happen to be another type's name, by the folder that uses them. */
 const ownWords: Readonly<Record<string, readonly string[]>> = {
-  // An osc connection's `transport` is "udp" or "tcp" (R-Q1): its own word, not the udp type.
+  // An osc or tsl-umd connection's `transport` is "udp" or "tcp" (R-Q1, R-SU1): its own word, not the udp type.
   'connections/osc/': ['udp'],
+  'connections/tsl-umd/': ['udp'],
 };
 const ownWord = (file: string, text: string) =>
   Object.entries(ownWords).some(([folder, words]) => file.startsWith(folder) && words.includes(text));

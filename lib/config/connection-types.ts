@@ -15,6 +15,7 @@ import { serialType } from '../connections/serial/serial.ts';
 import { tcpClientType } from '../connections/tcp-client/tcp-client.ts';
 import { tcpServerType } from '../connections/tcp-server/tcp-server.ts';
 import { timer } from '../connections/timer/timer.ts';
+import { tslUmd } from '../connections/tsl-umd/tsl-umd.ts';
 import { udpType } from '../connections/udp/udp.ts';
 import { virtualCore } from '../connections/virtual-core/virtual-core.ts';
 import { xmlFileOutput } from '../connections/xml-file-output/xml-file-output.ts';
@@ -47,6 +48,7 @@ const builtIns: readonly BuiltIn[] = [
   emberConsumer,
   scenes,
   schedule,
+  tslUmd,
 ];
 
 export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));

@@ -17,6 +17,8 @@ export class SparseLog {
     private readonly scheduler: Scheduler,
     /** What the count of unlogged ones is of: "refused", "ignored". */
     private readonly what: string,
+    /** `debug` for what is expected on a busy network and counted elsewhere (malformed tally packets). */
+    private readonly level: 'warn' | 'debug' = 'warn',
   ) {}
 
   warn(line: string): void {
@@ -28,7 +30,7 @@ export class SparseLog {
     const since = this.unlogged > 0 ? ` (${this.unlogged} more ${this.what} since the last line)` : '';
     this.at = now;
     this.unlogged = 0;
-    this.log.warn(`${line}${since}`);
+    this.log[this.level](`${line}${since}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
+import { whyNotBound } from '../core/ports.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
@@ -330,14 +331,7 @@ function tlsApp(files: TlsFiles): TemplatedApp {
 function whyNotListening(bindIp: string, port: number): Promise<string> {
   return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => {
-      const reasons: Record<string, string> = {
-        EADDRINUSE: 'the port is in use by another process',
-        EADDRNOTAVAIL: `${bindIp} is not an address of this machine`,
-        EACCES: 'permission denied (ports below 1024 need privileges)',
-      };
-      resolve(reasons[error.code ?? ''] ?? error.message);
-    });
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(whyNotBound(error, bindIp)));
     probe.listen({ ...(bindIp ? { host: bindIp } : {}), port, exclusive: true }, () => probe.close(() => resolve('the port was in use')));
   });
 }

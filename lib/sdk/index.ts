@@ -56,13 +56,23 @@ export {
   type DeviceSend,
   parameterIdOf,
 } from './device/device-parameters.ts';
-export { Overruns } from './device/overruns.ts';
-export { roomForBursts } from './device/datagrams.ts';
+export { droppedMetric, Overruns } from './device/overruns.ts';
 export {
   defineLineType,
   type FrameStreams,
   lineSettings,
   type LineTransport,
   type LineTypeSettings,
-  writeBounded,
 } from './device/line-protocol.ts';
+export {
+  connectTimeoutSetting,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  MAX_UNREAD_BYTES,
+  TcpConnection,
+  type TcpHandlers,
+  type TcpListenOptions,
+  TcpListener,
+  type TcpTarget,
+  writeBounded,
+} from './device/tcp.ts';
+export { roomForBursts, UdpEndpoint, type UdpOptions } from './device/udp.ts';

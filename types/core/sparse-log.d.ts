@@ -10,11 +10,15 @@ export declare class SparseLog {
     private readonly scheduler;
     /** What the count of unlogged ones is of: "refused", "ignored". */
     private readonly what;
+    /** `debug` for what is expected on a busy network and counted elsewhere (malformed tally packets). */
+    private readonly level;
     private at;
     private unlogged;
     constructor(log: Logger, scheduler: Scheduler, 
     /** What the count of unlogged ones is of: "refused", "ignored". */
-    what: string);
+    what: string, 
+    /** `debug` for what is expected on a busy network and counted elsewhere (malformed tally packets). */
+    level?: 'warn' | 'debug');
     warn(line: string): void;
 }
 /** A reason that names `address` once: as it is when it names the address already, else with it in front. */

@@ -25,6 +25,7 @@ export { type ErrorCode, fail, HubError, ok, reasonOf, type Result } from '../co
 export { after, afterTurn, every, type Scheduler } from '../core/scheduler.ts';
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';
 export { DEFAULT_MAX_PARAMETERS, type DeviceParameterSpec, DeviceParameters, type DeviceSend, parameterIdOf, } from './device/device-parameters.ts';
-export { Overruns } from './device/overruns.ts';
-export { roomForBursts } from './device/datagrams.ts';
-export { defineLineType, type FrameStreams, lineSettings, type LineTransport, type LineTypeSettings, writeBounded, } from './device/line-protocol.ts';
+export { droppedMetric, Overruns } from './device/overruns.ts';
+export { defineLineType, type FrameStreams, lineSettings, type LineTransport, type LineTypeSettings, } from './device/line-protocol.ts';
+export { connectTimeoutSetting, DEFAULT_CONNECT_TIMEOUT_MS, MAX_UNREAD_BYTES, TcpConnection, type TcpHandlers, type TcpListenOptions, TcpListener, type TcpTarget, writeBounded, } from './device/tcp.ts';
+export { roomForBursts, UdpEndpoint, type UdpOptions } from './device/udp.ts';

@@ -16,17 +16,19 @@
  *   <matrix>/targets/<t>/label     S   read-only       labels, when the matrix has them
  *   <matrix>/sources/<s>/label     S   read-only
  */
-import { connect, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import {
   checked,
+  connectTimeoutSetting,
   DEFAULT_MAX_PARAMETERS,
   DEFAULT_TIMEOUT_MS,
   defineConnectionType,
   DeviceLink,
   DeviceParameters,
+  droppedMetric,
   type Issue,
   Overruns,
+  TcpConnection,
   withDefault,
 } from '../../sdk/index.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES, decodeMessage, KEEPALIVE_RESPONSE, S101Reader } from '../../protocols/ember-plus.ts';
@@ -35,6 +37,7 @@ import { TreeReading } from './tree-reading.ts';
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: "The provider's host name or IP address." }),
   port: withDefault(Type.Integer({ minimum: 1, maximum: 65535, description: "The provider's TCP port." }), 9000),
+  connectTimeout: connectTimeoutSetting,
   paths: withDefault(
     Type.Array(Type.String({ minLength: 1, description: 'An identifier path, segments joined by `/`, as the parameter ids show it.' }), {
       description: 'Subtrees to read (`router/levels`); empty reads the whole tree.',
@@ -82,28 +85,19 @@ export const emberConsumer = defineConnectionType({
       kind: 'gauge',
       samples: (details) => [{ value: Number(details['parameters'] ?? 0) }],
     },
-    {
-      name: 'patchbay_ember_consumer_dropped_total',
-      help: 'What an ember-consumer dropped past its bounds, by kind (R-G4).',
-      kind: 'counter',
-      labelNames: ['kind'],
-      samples: (details) =>
-        Object.entries((details['dropped'] ?? {}) as Record<string, number>).map(([kind, value]) => ({ labels: { kind }, value })),
-    },
+    droppedMetric('patchbay_ember_consumer_dropped_total', 'What an ember-consumer dropped past its bounds, by kind (R-G4).'),
   ],
-  create(context, { host, port, paths, timeout, maxParameters, maxMessageBytes }) {
+  create(context, { host, port, connectTimeout, paths, timeout, maxParameters, maxMessageBytes }) {
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     const warned = new Set<string>();
     const enums = new Map<string, Record<string, string>>();
-    let socket: Socket | undefined;
+    let connection: TcpConnection | undefined;
     let reading: TreeReading | undefined;
     const link = new DeviceLink(
       {
         open(attempt) {
-          const opened = connect({ host, port });
-          socket = opened;
-          opened.setNoDelay(true);
-          const here = new TreeReading((message) => void opened.write(message), {
+          let opened: TcpConnection | undefined;
+          const here = new TreeReading((message) => opened?.write(message), {
             parameters,
             log: context.log,
             paths,
@@ -118,24 +112,19 @@ export const emberConsumer = defineConnectionType({
               if (met === undefined) return overruns.dropped('messages', 'a message from the provider that does not decode');
               here.receive(met);
             },
-            keepalive: () => void opened.write(KEEPALIVE_RESPONSE),
+            keepalive: () => opened?.write(KEEPALIVE_RESPONSE),
             dropped: (_kind, reason) => overruns.dropped('messages', `${reason} from the provider`),
           });
-          opened.on('data', (chunk: Buffer) => reader.push(chunk));
-          opened.once('connect', () => {
-            attempt.up();
-            here.begin();
-          });
-          const down = (reason: string) => {
-            here.end();
-            attempt.down(reason);
-          };
-          opened.once('close', () => down(`the provider at ${host}:${port} closed the connection`));
-          opened.on('error', (error) => down(`${host}:${port}: ${error.message}`));
+          opened = TcpConnection.open(
+            attempt,
+            { host, port, connectTimeout },
+            { data: (chunk) => reader.push(chunk), connected: () => here.begin(), closed: () => here.end() },
+          );
+          connection = opened;
         },
         close() {
           reading?.end();
-          socket?.destroy();
+          connection?.close();
         },
       },
       { scheduler: context.scheduler, status: overruns.status, timeoutMs: timeout, fence: context.fence },

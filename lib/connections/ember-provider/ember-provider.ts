@@ -15,13 +15,12 @@
  *   <id>/targets/<t>/source    I   read-write   oneToN, oneToOne: the source on target t, -1 none
  *   <id>/targets/<t>/sources   S   read-write   nToN: the sources on target t, "1,4"
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import type { Model } from 'emberplus-connection';
 import type { Subscription } from 'rxjs';
 import { AddressPatterns } from '../../core/address-pattern.ts';
 import { checkParameterId } from '../../core/address.ts';
-import { checked, defineConnectionType, HubError, type Issue, type Parameter, withDefault } from '../../sdk/index.ts';
+import { checked, defineConnectionType, type Issue, type Parameter, TcpListener, withDefault } from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
 import type { Value, ValueType } from '../../core/value.ts';
 import {
@@ -58,6 +57,10 @@ const settings = Type.Object({
       description: 'Address patterns of the parameters to serve; none by default.',
     }),
     [],
+  ),
+  maxConsumers: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1024, description: 'Consumers connected at once at most; one more is closed at once.' }),
+    64,
   ),
   maxQueuedBytes: withDefault(
     Type.Integer({ minimum: 1024, description: 'Bytes that may wait for one consumer; a consumer that stops reading is cut off past it.' }),
@@ -121,7 +124,7 @@ export const emberProvider = defineConnectionType({
       samples: (details) => [{ value: Number(details['cutOff'] ?? 0) }],
     },
   ],
-  create(context, { port, bindIp, patterns, maxQueuedBytes, maxMessageBytes, matrices: declared }) {
+  create(context, { port, bindIp, patterns, maxConsumers, maxQueuedBytes, maxMessageBytes, matrices: declared }) {
     const tree = new ExposedTree(context.records);
     const matrices = declared.map((declaration) => new ServedMatrix(context, declaration));
     /** A matrix's parameters are served as the matrix, not as parameters of their own. */
@@ -132,8 +135,6 @@ export const emberProvider = defineConnectionType({
     const follows = new Map<string, Subscription>();
     const ignored = new SparseLog(context.log, context.scheduler, 'ignored');
     let graphWatch: Subscription | undefined;
-    let server: Server | undefined;
-    let listeningOn = 0;
     let cutOff = 0;
     let dropped = 0;
 
@@ -265,8 +266,7 @@ export const emberProvider = defineConnectionType({
       }
     };
 
-    const accept = (socket: Socket) => {
-      socket.setNoDelay(true);
+    const listener = new TcpListener({ port, bindIp, maxClients: maxConsumers }, (socket) => {
       const session = new ConsumerSession(socket, maxQueuedBytes, (gone) => {
         cutOff++;
         forget(gone);
@@ -289,9 +289,8 @@ export const emberProvider = defineConnectionType({
         },
       });
       socket.on('data', (chunk: Buffer) => reader.push(chunk));
-      socket.on('error', () => {});
       socket.once('close', () => forget(session));
-    };
+    });
 
     return {
       async start() {
@@ -319,28 +318,23 @@ export const emberProvider = defineConnectionType({
             ),
           );
         }
-        const listening = createServer(accept);
-        server = listening;
-        await new Promise<void>((resolve, reject) => {
-          listening.once('error', (error) =>
-            reject(new HubError('PB_START_FAILED', `cannot listen on ${bindIp || '*'}:${port}: ${error.message}`)),
-          );
-          listening.listen({ port, ...(bindIp ? { host: bindIp } : {}), exclusive: true }, () => {
-            listeningOn = (listening.address() as { port: number }).port;
-            resolve();
-          });
-        });
+        await listener.listen();
       },
-      details: () => ({ port: listeningOn, consumers: sessions.size, parameters: follows.size, cutOff, dropped }),
+      details: () => ({
+        port: listener.port,
+        consumers: sessions.size,
+        refusedConsumers: listener.refused,
+        parameters: follows.size,
+        cutOff,
+        dropped,
+      }),
       async stop() {
         graphWatch?.unsubscribe();
         for (const subscription of follows.values()) subscription.unsubscribe();
         follows.clear();
         for (const session of sessions) session.close();
         sessions.clear();
-        const closing = server;
-        server = undefined;
-        if (closing?.listening) await new Promise((resolve) => closing.close(resolve));
+        await listener.close();
       },
     };
   },

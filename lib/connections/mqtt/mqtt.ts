@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { type ConnectionMetric, HubError, Overruns } from '../../sdk/index.ts';
+import { type ConnectionMetric, droppedMetric, HubError, Overruns } from '../../sdk/index.ts';
 import { defineServingType } from '../serving.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
@@ -67,17 +67,11 @@ export const mqttConnection = defineServingType({
       kind: 'counter',
       samples: (details) => [{ value: Number(details['refusedWrites'] ?? 0) }],
     },
-    {
-      name: 'patchbay_mqtt_dropped_messages_total',
-      help: "What an mqtt connection dropped from the broker: unverified (no valid signature of a hub), replayed (a hub's message taken before, or bound to another hub or session), refused (a role record the group's rules do not allow), or past one of its limits.",
-      kind: 'counter',
-      labelNames: ['reason'],
-      samples: (details) => {
-        const dropped = details['dropped'];
-        if (dropped === undefined || dropped === null || typeof dropped !== 'object') return [];
-        return Object.entries(dropped as Record<string, number>).map(([reason, value]) => ({ labels: { reason }, value }));
-      },
-    },
+    droppedMetric(
+      'patchbay_mqtt_dropped_messages_total',
+      "What an mqtt connection dropped from the broker: unverified (no valid signature of a hub), replayed (a hub's message taken before, or bound to another hub or session), refused (a role record the group's rules do not allow), or past one of its limits.",
+      'reason',
+    ),
     groupGauge(
       'patchbay_group_active',
       'In a redundancy group: 1 while this hub is the active hub (it drives the devices), 0 while it is a standby.',

@@ -21,6 +21,7 @@ import {
   DeviceLink,
   DeviceParameters,
   type DeviceSend,
+  droppedMetric,
   Overruns,
   type OwnedParameter,
   parameterIdOf,
@@ -55,17 +56,11 @@ export const osc = defineConnectionType({
       samples: (details) =>
         (['received', 'sent'] as const).map((direction) => ({ labels: { direction }, value: Number(details[direction] ?? 0) })),
     },
-    {
-      name: 'patchbay_osc_dropped_total',
-      help: 'What an osc connection dropped: malformed packets, packets over maxPacketBytes, addresses past maxParameters, messages whose argument did not convert.',
-      kind: 'counter',
-      labelNames: ['reason'],
-      samples: (details) => {
-        const dropped = details['dropped'];
-        if (dropped === undefined || dropped === null || typeof dropped !== 'object') return [];
-        return Object.entries(dropped as Record<string, number>).map(([reason, value]) => ({ labels: { reason }, value }));
-      },
-    },
+    droppedMetric(
+      'patchbay_osc_dropped_total',
+      'What an osc connection dropped: malformed packets, packets over maxPacketBytes, addresses past maxParameters, messages whose argument did not convert.',
+      'reason',
+    ),
   ],
   create(context, settings: OscSettings) {
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);

@@ -4,10 +4,14 @@
  * status: for TCP the link is the connection to the device; UDP has none, so its link is the
  * socket, up once it is bound (and `host` resolved), down when binding or resolving failed.
  */
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { lookup } from 'node:dns/promises';
-import { connect, type Socket as TcpSocket } from 'node:net';
-import { HubError, type LinkAttempt, type LinkProtocol, roomForBursts } from '../../sdk/index.ts';
+import {
+  HubError,
+  type LinkAttempt,
+  type LinkProtocol,
+  TcpConnection,
+  UdpEndpoint,
+  type UdpOptions as UdpEndpointOptions,
+} from '../../sdk/index.ts';
 import { SlipReader, slipFrame } from './slip.ts';
 
 export interface PacketHandlers {
@@ -25,9 +29,7 @@ export interface OscTransport extends LinkProtocol {
   readonly localPort: number;
 }
 
-export interface UdpOptions {
-  readonly port: number;
-  readonly bindIp: string;
+export interface UdpOptions extends UdpEndpointOptions {
   /** "" for the address the latest datagram came from. */
   readonly host: string;
   /** 0 for the port the latest datagram came from. */
@@ -36,70 +38,42 @@ export interface UdpOptions {
 }
 
 export class UdpTransport implements OscTransport {
-  private socket: UdpSocket | undefined;
-  private hostAddress = '';
+  private readonly endpoint: UdpEndpoint;
   private latestAddress = '';
   private latestPort = 0;
-  localPort = 0;
 
   constructor(
     private readonly options: UdpOptions,
-    private readonly handlers: PacketHandlers,
-  ) {}
-
-  open(attempt: LinkAttempt): void {
-    const { port, bindIp, host, maxBytes } = this.options;
-    const socket = createSocket({ type: bindIp.includes(':') ? 'udp6' : 'udp4' });
-    this.socket = socket;
-    socket.on('message', (packet, from) => {
+    handlers: PacketHandlers,
+  ) {
+    this.endpoint = new UdpEndpoint(options, (packet, from) => {
       const peer = `${from.address}:${from.port}`;
       this.latestAddress = from.address;
       this.latestPort = from.port;
-      if (packet.length > maxBytes) this.handlers.tooLarge(packet.length, peer);
-      else this.handlers.packet(packet, peer);
+      if (packet.length > options.maxBytes) handlers.tooLarge(packet.length, peer);
+      else handlers.packet(packet, peer);
     });
-    socket.once('error', (error) => {
-      this.release(socket);
-      attempt.down(`cannot receive on UDP port ${port}: ${error.message}`);
-    });
-    socket.bind(port, bindIp || undefined, () => {
-      this.localPort = socket.address().port;
-      roomForBursts(socket);
-      if (host === '') return attempt.up();
-      // Resolved once a link, not at every send: a name lookup per fader move would cost more than the send.
-      lookup(host, { family: bindIp.includes(':') ? 6 : 4 }).then(
-        ({ address }) => {
-          this.hostAddress = address;
-          attempt.up();
-        },
-        (error: Error) => {
-          this.release(socket);
-          attempt.down(`cannot resolve ${host}: ${error.message}`);
-        },
-      );
-    });
+  }
+
+  get localPort(): number {
+    return this.endpoint.localPort;
+  }
+
+  open(attempt: LinkAttempt): void {
+    this.endpoint.open(attempt);
   }
 
   send(packet: Buffer, confirm: (error?: unknown) => void): void {
-    const address = this.options.host === '' ? this.latestAddress : this.hostAddress;
+    const address = this.options.host === '' ? this.latestAddress : this.endpoint.hostAddress;
     const port = this.options.sendPort || this.latestPort;
-    if (!this.socket || address === '' || port === 0) {
+    if (address === '' || port === 0) {
       return confirm(new HubError('PB_DEVICE_UNAVAILABLE', 'nobody to send to: no `host` is set and no message was heard yet'));
     }
-    this.socket.send(packet, port, address, (error) => confirm(error ?? undefined));
+    this.endpoint.send(packet, port, address, confirm);
   }
 
   close(): void {
-    if (this.socket) this.release(this.socket);
-  }
-
-  private release(socket: UdpSocket): void {
-    if (this.socket === socket) this.socket = undefined;
-    try {
-      socket.close();
-    } catch {
-      // Closed already: an error after a close, or a close after an error.
-    }
+    this.endpoint.close();
   }
 }
 
@@ -110,7 +84,7 @@ export interface TcpOptions {
 }
 
 export class TcpTransport implements OscTransport {
-  private socket: TcpSocket | undefined;
+  private connection: TcpConnection | undefined;
   readonly localPort = 0;
 
   constructor(
@@ -125,28 +99,16 @@ export class TcpTransport implements OscTransport {
       frame: (packet) => this.handlers.packet(packet, peer),
       tooLarge: (bytes) => this.handlers.tooLarge(bytes, peer),
     });
-    const socket = connect({ host, port, noDelay: true, keepAlive: true });
-    this.socket = socket;
-    socket.on('connect', () => attempt.up());
-    socket.on('data', (chunk) => reader.push(chunk));
-    socket.on('error', (error) => {
-      socket.destroy();
-      attempt.down(`${peer}: ${error.message}`);
-    });
-    socket.on('close', () => {
-      if (this.socket === socket) this.socket = undefined;
-      attempt.down(`${peer} closed the connection`);
-    });
+    this.connection = TcpConnection.open(attempt, { host, port }, { data: (chunk) => reader.push(chunk) });
   }
 
   send(packet: Buffer, confirm: (error?: unknown) => void): void {
-    const socket = this.socket;
-    if (!socket) return confirm(new HubError('PB_DEVICE_UNAVAILABLE', 'the link is down'));
-    socket.write(slipFrame(packet), (error) => confirm(error ?? undefined));
+    if (!this.connection) return confirm(new HubError('PB_DEVICE_UNAVAILABLE', 'the link is down'));
+    this.connection.send(slipFrame(packet), confirm);
   }
 
   close(): void {
-    this.socket?.destroy();
-    this.socket = undefined;
+    this.connection?.close();
+    this.connection = undefined;
   }
 }

@@ -7,65 +7,45 @@
  *   <parameter id>   type from its line in `parameters`   read-write when a `send` entry
  *                                                       names it, read-only otherwise
  */
-import { connect, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import {
+  connectTimeoutSetting,
   defineLineType,
   type FrameStreams,
   HubError,
   lineSettings,
   type LineTransport,
   type LinkAttempt,
-  withDefault,
-  writeBounded,
+  TcpConnection,
+  type TcpTarget,
 } from '../../sdk/index.ts';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: "The device's host name or IP address." }),
   port: Type.Integer({ minimum: 1, maximum: 65_535, description: "The device's TCP port." }),
-  connectTimeout: withDefault(
-    Type.Integer({ minimum: 100, maximum: 60_000, description: 'Milliseconds a connection attempt may take before it counts as failed.' }),
-    5000,
-  ),
+  connectTimeout: connectTimeoutSetting,
   ...lineSettings,
 });
 
 /** One TCP connection at a time to the device, opened again by the link after it closes. */
-function tcpClient(host: string, port: number, connectTimeout: number, streams: FrameStreams): LineTransport {
-  let socket: Socket | undefined;
-  let connected = false;
+function tcpClient(target: TcpTarget, streams: FrameStreams): LineTransport {
+  let connection: TcpConnection | undefined;
   return {
     open(attempt: LinkAttempt) {
-      connected = false;
-      let reason = 'the connection closed';
-      const opened = connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: 10_000 });
-      socket = opened;
-      opened.setTimeout(connectTimeout, () => {
-        if (!connected) opened.destroy(new Error(`no connection within ${connectTimeout} ms`));
-      });
-      const framer = streams.open((why) => opened.destroy(new Error(`${why}; connecting again`)));
-      opened.on('connect', () => {
-        connected = true;
-        opened.setTimeout(0);
-        attempt.up();
-      });
-      opened.on('data', (chunk: Buffer) => framer.push(chunk));
-      opened.on('error', (error) => (reason = `${host}:${port}: ${error.message}`));
-      opened.on('close', () => {
-        if (socket === opened) connected = false;
-        framer.end();
-        attempt.down(reason);
-      });
+      let opened: TcpConnection | undefined;
+      const framer = streams.open((why) => opened?.close(`${why}; connecting again`));
+      opened = TcpConnection.open(attempt, target, { data: (chunk) => framer.push(chunk), closed: () => framer.end() });
+      connection = opened;
     },
     close() {
-      socket?.destroy();
-      socket = undefined;
+      connection?.close();
+      connection = undefined;
     },
     send(frame, done) {
-      if (!socket || !connected) return done(new HubError('PB_DEVICE_UNAVAILABLE', 'not connected'));
-      writeBounded(socket, frame, done);
+      if (!connection) return done(new HubError('PB_DEVICE_UNAVAILABLE', 'not connected'));
+      connection.send(frame, done);
     },
-    details: () => ({ host, port }),
+    details: () => ({ host: target.host, port: target.port }),
   };
 }
 
@@ -73,5 +53,5 @@ export const tcpClientType = defineLineType({
   type: 'tcp-client',
   summary: 'A device the hub connects to over TCP, speaking a line protocol of delimited, fixed or length-prefixed frames.',
   settings,
-  open: ({ host, port, connectTimeout }, streams) => tcpClient(host, port, connectTimeout, streams),
+  open: ({ host, port, connectTimeout }, streams) => tcpClient({ host, port, connectTimeout }, streams),
 });

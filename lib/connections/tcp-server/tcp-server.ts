@@ -10,7 +10,6 @@
  *   <parameter id>   type from its line in `parameters`   read-write when a `send` entry
  *                                                       names it, read-only otherwise
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import {
   defineLineType,
@@ -19,6 +18,8 @@ import {
   lineSettings,
   type LineTransport,
   type LinkAttempt,
+  type TcpListenOptions,
+  TcpListener,
   withDefault,
   writeBounded,
 } from '../../sdk/index.ts';
@@ -33,41 +34,18 @@ const settings = Type.Object({
   ...lineSettings,
 });
 
-function tcpServer(port: number, bindIp: string, maxClients: number, streams: FrameStreams): LineTransport {
-  let server: Server | undefined;
-  const clients = new Set<Socket>();
-  let refused = 0;
+function tcpServer(options: TcpListenOptions, streams: FrameStreams): LineTransport {
+  const listener = new TcpListener(options, (socket) => {
+    const framer = streams.open((why) => socket.destroy(new Error(why)));
+    socket.on('data', (chunk: Buffer) => framer.push(chunk));
+    socket.on('close', () => framer.end());
+  });
   return {
-    open(attempt: LinkAttempt) {
-      const listening = createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 10_000 }, (socket) => {
-        if (clients.size >= maxClients) {
-          refused++;
-          return void socket.destroy();
-        }
-        clients.add(socket);
-        const framer = streams.open((why) => socket.destroy(new Error(why)));
-        socket.on('data', (chunk: Buffer) => framer.push(chunk));
-        socket.on('error', () => {});
-        socket.on('close', () => {
-          clients.delete(socket);
-          framer.end();
-        });
-      });
-      server = listening;
-      listening.on('error', (error) => {
-        listening.close();
-        attempt.down(`port ${port}: ${error.message}`);
-      });
-      listening.listen({ port, host: bindIp || undefined, exclusive: true }, () => attempt.up());
-    },
-    close() {
-      server?.close();
-      server = undefined;
-      for (const socket of clients) socket.destroy();
-      clients.clear();
-    },
+    open: (attempt: LinkAttempt) => listener.open(attempt),
+    close: () => listener.close(),
     send(frame, done) {
-      if (clients.size === 0) return done(new HubError('PB_DEVICE_UNAVAILABLE', `no client is connected to port ${port}`));
+      const { clients } = listener;
+      if (clients.size === 0) return done(new HubError('PB_DEVICE_UNAVAILABLE', `no client is connected to port ${options.port}`));
       // Taken when one client took it; the write fails only when every client failed.
       let waiting = clients.size;
       let took = 0;
@@ -81,7 +59,7 @@ function tcpServer(port: number, bindIp: string, maxClients: number, streams: Fr
           if (--waiting === 0) done(took > 0 ? undefined : failure);
         });
     },
-    details: () => ({ port, clients: clients.size, refusedClients: refused }),
+    details: () => ({ port: options.port, clients: listener.clients.size, refusedClients: listener.refused }),
   };
 }
 
@@ -90,5 +68,5 @@ export const tcpServerType = defineLineType({
   summary: 'Devices that connect to the hub over TCP, speaking a line protocol; a send goes to every client.',
   settings,
   claims: ({ port, bindIp }) => [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }],
-  open: ({ port, bindIp, maxClients }, streams) => tcpServer(port, bindIp, maxClients, streams),
+  open: ({ port, bindIp, maxClients }, streams) => tcpServer({ port, bindIp, maxClients }, streams),
 });

@@ -10,18 +10,15 @@
  *   <parameter id>   type from its line in `parameters`   read-write when a `send` entry
  *                                                       names it, read-only otherwise
  */
-import { createSocket, type Socket } from 'node:dgram';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import {
   defineLineType,
   type FrameStreams,
-  HubError,
   lineSettings,
   type LineTransport,
   type LinkAttempt,
-  roomForBursts,
+  UdpEndpoint,
+  type UdpOptions,
   withDefault,
 } from '../../sdk/index.ts';
 
@@ -49,55 +46,19 @@ const settings = Type.Object({
   ...lineSettings,
 });
 
-function udp(
-  port: number,
-  bindIp: string,
-  host: string,
-  sendPort: number,
-  acceptFrom: 'host' | 'any',
-  streams: FrameStreams,
-): LineTransport {
-  let socket: Socket | undefined;
-  /** The device's address, looked up at each attempt. */
-  let address = '';
-  let bound = 0;
+function udp(options: UdpOptions, sendPort: number, acceptFrom: 'host' | 'any', streams: FrameStreams): LineTransport {
   let strangers = 0;
+  const endpoint = new UdpEndpoint(options, (datagram, from) => {
+    if (acceptFrom === 'host' && from.address !== endpoint.hostAddress) return void strangers++;
+    const framer = streams.open(() => {});
+    framer.push(datagram);
+    framer.end({ lastFrameOpen: true });
+  });
   return {
-    open(attempt: LinkAttempt) {
-      void (async () => {
-        try {
-          address = isIP(host) ? host : (await lookup(host)).address;
-        } catch (error) {
-          return attempt.down(`${host}: ${(error as Error).message}`);
-        }
-        const opened = createSocket({ type: isIP(address) === 6 ? 'udp6' : 'udp4', reuseAddr: false });
-        socket = opened;
-        opened.on('message', (datagram, from) => {
-          if (acceptFrom === 'host' && from.address !== address) return void strangers++;
-          const framer = streams.open(() => {});
-          framer.push(datagram);
-          framer.end({ lastFrameOpen: true });
-        });
-        opened.on('error', (error) => {
-          opened.close();
-          attempt.down(`port ${port}: ${error.message}`);
-        });
-        opened.bind({ port, address: bindIp || undefined, exclusive: true }, () => {
-          bound = opened.address().port;
-          roomForBursts(opened);
-          attempt.up();
-        });
-      })();
-    },
-    close() {
-      socket?.close();
-      socket = undefined;
-    },
-    send(frame, done) {
-      if (!socket) return done(new HubError('PB_DEVICE_UNAVAILABLE', 'the socket is closed'));
-      socket.send(frame, sendPort, address, (error) => done(error ?? undefined));
-    },
-    details: () => ({ port: bound, host, sendPort, strangers }),
+    open: (attempt: LinkAttempt) => endpoint.open(attempt),
+    close: () => endpoint.close(),
+    send: (frame, done) => endpoint.send(frame, sendPort, endpoint.hostAddress, done),
+    details: () => ({ port: endpoint.localPort, host: options.host, sendPort, strangers }),
   };
 }
 
@@ -106,5 +67,5 @@ export const udpType = defineLineType({
   summary: 'A device that speaks a line protocol in UDP datagrams, to and from one host.',
   settings,
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }]),
-  open: ({ port, bindIp, host, sendPort, acceptFrom }, streams) => udp(port, bindIp, host, sendPort, acceptFrom, streams),
+  open: ({ port, bindIp, host, sendPort, acceptFrom }, streams) => udp({ port, bindIp, host }, sendPort, acceptFrom, streams),
 });

@@ -15,7 +15,6 @@
  * value is then the parameter's, as the device says nothing back (R-G1). Nothing is sent at
  * start, restored values included (R-G3); polls run while the link is up.
  */
-import type { Writable } from 'node:stream';
 import { type TObject, Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
 import { HubError } from '../../core/errors.ts';
@@ -560,16 +559,6 @@ export class LineDevice implements FrameStreams {
   private stopPolls(): void {
     for (const poll of this.polls.splice(0)) poll.unsubscribe();
   }
-}
-
-/** Bytes a peer may leave unread before writes to it are refused (a device that stopped reading). */
-export const MAX_UNREAD_BYTES = 1024 * 1024;
-
-/** Writes a frame to a socket or port, refused when the peer left too much unread. */
-export function writeBounded(stream: Writable, frame: Buffer, done: (error?: Error) => void): void {
-  if (stream.writableLength > MAX_UNREAD_BYTES)
-    return done(new HubError('PB_DEVICE_UNAVAILABLE', `the device is not reading: ${stream.writableLength} bytes wait to be sent`));
-  stream.write(frame, (error) => done(error ?? undefined));
 }
 
 /** The line-protocol metrics of a type (`patchbay_<type>_…`), read from its connections' details. */

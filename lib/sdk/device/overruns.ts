@@ -7,6 +7,7 @@ import type { Subscription } from 'rxjs';
 import type { ErrorCode } from '../../core/errors.ts';
 import { after, type Scheduler } from '../../core/scheduler.ts';
 import { type ConnectionContext, Status } from '../context.ts';
+import type { ConnectionMetric } from '../type.ts';
 
 /** How long the connection stays degraded after the latest overrun. */
 const DEGRADED_FOR_MS = 60_000;
@@ -60,4 +61,22 @@ export class Overruns<Kind extends string> {
       return this.setStatus(Status.Degraded, `${this.latest} (${this.hint})`, 'PB_OVER_LIMIT');
     (this.setStatus as AnyStatus)(...this.link);
   }
+}
+
+/**
+ * The counter of what a connection dropped, by kind or reason: read from its details'
+ * `dropped` record (`{ ...overruns.counts }`, and any counts of the type's own).
+ */
+export function droppedMetric(name: string, help: string, labelName = 'kind'): ConnectionMetric {
+  return {
+    name,
+    help,
+    kind: 'counter',
+    labelNames: [labelName],
+    samples: (details) => {
+      const dropped = details['dropped'];
+      if (dropped === undefined || dropped === null || typeof dropped !== 'object') return [];
+      return Object.entries(dropped as Record<string, number>).map(([label, value]) => ({ labels: { [labelName]: label }, value }));
+    },
+  };
 }

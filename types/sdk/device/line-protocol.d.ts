@@ -15,7 +15,6 @@
  * value is then the parameter's, as the device says nothing back (R-G1). Nothing is sent at
  * start, restored values included (R-G3); polls run while the link is up.
  */
-import type { Writable } from 'node:stream';
 import { type TObject } from '@sinclair/typebox';
 import type { ConnectionMetric } from '../../core/counts.ts';
 import type { Checked } from '../../core/issue.ts';
@@ -166,10 +165,6 @@ export declare class LineDevice implements FrameStreams {
     private startPolls;
     private stopPolls;
 }
-/** Bytes a peer may leave unread before writes to it are refused (a device that stopped reading). */
-export declare const MAX_UNREAD_BYTES: number;
-/** Writes a frame to a socket or port, refused when the peer left too much unread. */
-export declare function writeBounded(stream: Writable, frame: Buffer, done: (error?: Error) => void): void;
 /** The line-protocol metrics of a type (`patchbay_<type>_…`), read from its connections' details. */
 export declare function lineMetrics(type: string): ConnectionMetric[];
 /** A line-protocol type's `parse`: its own settings as written, with the shared ones read into `protocol`. */

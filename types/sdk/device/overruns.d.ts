@@ -1,5 +1,6 @@
 import { type Scheduler } from '../../core/scheduler.ts';
 import { type ConnectionContext } from '../context.ts';
+import type { ConnectionMetric } from '../type.ts';
 /** `Kind` names what was dropped (`payload`, `parameters`…): each kind has its count. */
 export declare class Overruns<Kind extends string> {
     private readonly scheduler;
@@ -20,3 +21,8 @@ export declare class Overruns<Kind extends string> {
     stop(): void;
     private show;
 }
+/**
+ * The counter of what a connection dropped, by kind or reason: read from its details'
+ * `dropped` record (`{ ...overruns.counts }`, and any counts of the type's own).
+ */
+export declare function droppedMetric(name: string, help: string, labelName?: string): ConnectionMetric;

@@ -1,0 +1,413 @@
+/**
+ * `tsl-umd`: TSL UMD tally and under-monitor displays (R-SU1), v3.1 over UDP or v5.0 over
+ * UDP or TCP (packets in `packets.ts`).
+ *
+ * `mode: "receive"`: the hub listens on `port` and shows each display it hears (and those
+ * listed in `displays` from the start) as read-only parameters — what a vision mixer's
+ * tally says, for rules to carry to lamps, cameras and dashboards. Displays are made as
+ * heard, at most `maxDisplays`. `host`, when set, is the only sender taken.
+ *
+ * `mode: "send"`: the hub sends to `host`:`port` the displays listed in `displays`, whose
+ * parameters are writable: a display's message goes whenever one of its parameters
+ * changes (the changes of one turn in one message), to every display when the link comes
+ * up, and every `repeat` ms when set. TSL has no answers: a write is taken once the message
+ * is handed to the network.
+ *
+ * Malformed packets are counted and logged sparsely at debug, never an error (R-G4).
+ *
+ * Parameters (v3.1, address 0–126; v5.0, `<screen>/<index>`):
+ *   <display>/text          S   16 printable ASCII characters in v3.1; any text in v5.0
+ *   <display>/brightness    I   0–3
+ *   <address>/tally/1 … 4   B   v3.1
+ *   <display>/tally/rh      I   v5.0 right-hand tally: 0 off, 1 red, 2 green, 3 amber
+ *   <display>/tally/text    I   v5.0 text tally
+ *   <display>/tally/lh      I   v5.0 left-hand tally
+ */
+import { isIP, type Socket } from 'node:net';
+import { Type } from '@sinclair/typebox';
+import {
+  afterTurn,
+  checked,
+  connectTimeoutSetting,
+  defineConnectionType,
+  DeviceLink,
+  DeviceParameters,
+  type DeviceSend,
+  droppedMetric,
+  every,
+  HubError,
+  type Issue,
+  type LinkAttempt,
+  type LinkProtocol,
+  Overruns,
+  TcpConnection,
+  TcpListener,
+  UdpEndpoint,
+  type Value,
+  type ValueType,
+  withDefault,
+} from '../../sdk/index.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
+import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, V31_MAX_ADDRESS, type V31Display, wrapV5 } from './packets.ts';
+
+const settings = Type.Object({
+  version: Type.Union([Type.Literal('3.1'), Type.Literal('5.0')], { description: 'The TSL UMD protocol version: "3.1" or "5.0".' }),
+  mode: Type.Union([Type.Literal('receive'), Type.Literal('send')], {
+    description: 'receive: listen for displays a tally source sends. send: send the listed displays to a device.',
+  }),
+  transport: withDefault(
+    Type.Union([Type.Literal('udp'), Type.Literal('tcp')], { description: 'udp, or tcp (v5.0 only, DLE/STX framed).' }),
+    'udp',
+  ),
+  port: Type.Integer({
+    minimum: 0,
+    maximum: 65_535,
+    description: 'receive: the port the hub listens on (0 takes any free one). send: the port of the device.',
+  }),
+  bindIp: withDefault(Type.String({ description: 'receive: the address to listen on; "" listens on every address.' }), ''),
+  host: withDefault(
+    Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),
+    '',
+  ),
+  displays: withDefault(
+    Type.Array(Type.Union([Type.Integer(), Type.String()]), {
+      description:
+        'v3.1: display addresses (0–126). v5.0: "<screen>/<index>" (0–65534 each). send: the displays sent; receive: displays shown before they are heard.',
+    }),
+    [],
+  ),
+  repeat: withDefault(
+    Type.Integer({
+      minimum: 0,
+      maximum: 3_600_000,
+      description: 'send: milliseconds between repeats of every display; 0 sends only on changes.',
+    }),
+    0,
+  ),
+  connectTimeout: connectTimeoutSetting,
+  maxDisplays: withDefault(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10_000,
+      description: 'receive: displays made from what is heard at most; past it others are dropped.',
+    }),
+    1000,
+  ),
+  maxClients: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1024, description: 'receive over tcp: senders connected at once at most.' }),
+    16,
+  ),
+});
+
+/** A display's parameter: its id under the display, type and value before anything is heard or written. */
+interface Field {
+  readonly id: string;
+  readonly type: ValueType;
+  readonly initial: Value;
+  /** The largest value of an integer field (its smallest is 0). */
+  readonly max?: number;
+}
+
+const COMMON: readonly Field[] = [
+  { id: 'text', type: 'S', initial: '' },
+  { id: 'brightness', type: 'I', initial: 3, max: 3 },
+];
+const FIELDS = {
+  '3.1': [...COMMON, ...[1, 2, 3, 4].map((n): Field => ({ id: `tally/${n}`, type: 'B', initial: false }))],
+  '5.0': [...COMMON, ...['rh', 'text', 'lh'].map((side): Field => ({ id: `tally/${side}`, type: 'I', initial: 0, max: 3 }))],
+} as const;
+
+/** A display's values, by field id. */
+type DisplayValues = Map<string, Value>;
+
+const OVERRUN_KINDS = ['displays', 'parameters'] as const;
+
+export const tslUmd = defineConnectionType({
+  type: 'tsl-umd',
+  summary: 'TSL UMD tally and under-monitor displays, v3.1 or v5.0: received from a tally source, or sent to displays.',
+  settings,
+  parse(written) {
+    const issues: Issue[] = [];
+    const displays: string[] = [];
+    written.displays.forEach((display, index) => {
+      const key = displayKey(written.version, display);
+      if (typeof key === 'string') displays.push(key);
+      else issues.push({ path: ['displays', index], message: key.problem });
+    });
+    if (new Set(displays).size !== displays.length) issues.push({ path: ['displays'], message: 'each display once' });
+    if (written.transport === 'tcp' && written.version === '3.1')
+      issues.push({ path: ['transport'], message: 'v3.1 travels over UDP only; tcp needs version "5.0"' });
+    if (written.mode === 'send') {
+      if (written.host === '') issues.push({ path: ['host'], message: 'expected the device to send to' });
+      if (written.port === 0) issues.push({ path: ['port'], message: "expected the device's port" });
+      if (displays.length === 0) issues.push({ path: ['displays'], message: 'expected the displays to send' });
+      if (written.repeat > 0 && written.repeat < 50) issues.push({ path: ['repeat'], message: 'at least 50 ms, or 0 for no repeats' });
+    }
+    if (written.mode === 'receive' && written.host !== '' && !isIP(written.host))
+      issues.push({ path: ['host'], message: 'expected the IP address of the only sender taken, or "" for every sender' });
+    return checked(issues, { ...written, displays });
+  },
+  discovers: ({ mode }) => ({ parameters: mode === 'receive' }),
+  claims: ({ mode, transport, port, bindIp }) =>
+    mode === 'receive' && port !== 0 ? [{ what: `${transport.toUpperCase()} port ${port}`, on: bindIp, path: ['port'] }] : [],
+  metrics: [
+    {
+      name: 'patchbay_tsl_umd_messages_total',
+      help: 'TSL UMD display messages a tsl-umd connection received and sent, and packets it dropped as malformed or from another sender.',
+      kind: 'counter',
+      labelNames: ['kind'],
+      samples: (details) =>
+        (['received', 'sent', 'malformed', 'strangers'] as const).map((kind) => ({ labels: { kind }, value: Number(details[kind] ?? 0) })),
+    },
+    droppedMetric('patchbay_tsl_umd_dropped_total', 'What a tsl-umd connection dropped past its bounds, by kind (R-G4).'),
+  ],
+  create(context, options) {
+    const { version, mode, transport, port, bindIp, host, repeat, connectTimeout, maxDisplays, maxClients } = options;
+    const fields = FIELDS[version];
+    const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
+    const debug = new SparseLog(context.log, context.scheduler, 'dropped', 'debug');
+    const counts = { received: 0, sent: 0, malformed: 0, strangers: 0, displays: 0 };
+    const values = new Map<string, DisplayValues>();
+    const due = new Map<string, ((error?: unknown) => void)[]>();
+    let sendOut: ((packet: Buffer, done: (error?: Error) => void) => void) | undefined;
+
+    const malformed = (why: string, from: string) => {
+      counts.malformed++;
+      debug.warn(`${from}: ${why}`);
+    };
+
+    /** What a display's message says now. */
+    const encode = (key: string): Buffer => {
+      const shown = values.get(key) as DisplayValues;
+      const field = (id: string) => shown.get(id) as Value;
+      if (version === '3.1')
+        return encodeV31({
+          address: Number(key),
+          text: String(field('text')),
+          brightness: Number(field('brightness')),
+          tally: [1, 2, 3, 4].map((n) => field(`tally/${n}`) === true) as unknown as V31Display['tally'],
+        });
+      const [screen, index] = key.split('/').map(Number) as [number, number];
+      const packet = encodeV5(screen, [
+        {
+          index,
+          text: String(field('text')),
+          brightness: Number(field('brightness')),
+          rh: Number(field('tally/rh')),
+          textTally: Number(field('tally/text')),
+          lh: Number(field('tally/lh')),
+        },
+      ]);
+      return transport === 'tcp' ? wrapV5(packet) : packet;
+    };
+
+    /** Sends a display's message at the end of the turn, once for all of the turn's writes to it. */
+    const sendSoon = (key: string, confirm?: (error?: unknown) => void) => {
+      const waiting = due.get(key);
+      if (waiting) return void (confirm && waiting.push(confirm));
+      due.set(key, confirm ? [confirm] : []);
+      afterTurn(() => {
+        const confirms = due.get(key) ?? [];
+        due.delete(key);
+        if (!sendOut) return confirms.forEach((done) => done(new HubError('PB_DEVICE_UNAVAILABLE', link.downReason || 'not connected')));
+        sendOut(encode(key), (error) => {
+          if (!error) counts.sent++;
+          for (const done of confirms) done(error);
+        });
+      });
+    };
+
+    const sendField =
+      (key: string, field: Field): DeviceSend =>
+      (value, confirm) => {
+        if (field.max !== undefined && (Number(value) < 0 || Number(value) > field.max))
+          return confirm(new HubError('PB_CONVERSION', `${field.id} is 0–${field.max}, not ${String(value)}`));
+        values.get(key)?.set(field.id, value);
+        sendSoon(key, confirm);
+      };
+
+    /** Makes a display's parameters (once), read-only when received, writable when sent. */
+    const display = (key: string): DisplayValues | undefined => {
+      const known = values.get(key);
+      if (known) return known;
+      if (mode === 'receive' && values.size >= maxDisplays) {
+        overruns.dropped('displays', `more than maxDisplays (${maxDisplays}) displays: ${key} and others not shown`);
+        return undefined;
+      }
+      const made: DisplayValues = new Map(fields.map((field) => [field.id, field.initial]));
+      values.set(key, made);
+      counts.displays = values.size;
+      for (const field of fields)
+        parameters.define(
+          `${key}/${field.id}`,
+          { type: field.type, access: mode === 'send' ? 'read-write' : 'read-only', initial: field.initial },
+          sendField(key, field),
+          { echoes: false },
+        );
+      return made;
+    };
+
+    /** Shows what a received display message says. */
+    const show = (key: string, heard: Readonly<Record<string, Value>>, from: string) => {
+      const shown = display(key);
+      if (!shown) return;
+      counts.received++;
+      for (const [id, value] of Object.entries(heard)) {
+        shown.set(id, value);
+        parameters.get(`${key}/${id}`)?.report(value, `tsl ${from}`);
+      }
+    };
+
+    const receiveV31 = (packet: Buffer, from: string) => {
+      const heard = decodeV31(packet);
+      if (typeof heard === 'string') return malformed(heard, from);
+      const [t1, t2, t3, t4] = heard.tally;
+      show(
+        String(heard.address),
+        { text: heard.text, brightness: heard.brightness, 'tally/1': t1, 'tally/2': t2, 'tally/3': t3, 'tally/4': t4 },
+        from,
+      );
+    };
+
+    const receiveV5 = (packet: Buffer, from: string) => {
+      const heard = decodeV5(packet);
+      if (typeof heard === 'string') return malformed(heard, from);
+      for (const shown of heard.displays) {
+        const said: Record<string, Value> = {
+          text: shown.text,
+          brightness: shown.brightness,
+          'tally/rh': shown.rh,
+          'tally/text': shown.textTally,
+          'tally/lh': shown.lh,
+        };
+        // 0xFFFF is every screen or every index: the displays shown already.
+        if (heard.screen === EVERY || shown.index === EVERY) {
+          for (const key of values.keys()) if (matches(key, heard.screen, shown.index)) show(key, said, from);
+        } else show(`${heard.screen}/${shown.index}`, said, from);
+      }
+    };
+
+    const receive = version === '3.1' ? receiveV31 : receiveV5;
+    const protocol = mode === 'receive' ? receiver() : sender();
+    const link = new DeviceLink(protocol, {
+      scheduler: context.scheduler,
+      status: overruns.status,
+      fence: context.fence,
+    });
+    const parameters = new DeviceParameters(context, link, overruns);
+    let repeating: { unsubscribe(): void } | undefined;
+
+    function receiver(): LinkProtocol & { details(): Record<string, unknown> } {
+      if (transport === 'udp') {
+        const endpoint = new UdpEndpoint({ port, bindIp, host: '' }, (packet, from) => {
+          if (host !== '' && from.address !== host) return void counts.strangers++;
+          receive(packet, `${from.address}:${from.port}`);
+        });
+        return { open: (attempt) => endpoint.open(attempt), close: () => endpoint.close(), details: () => ({ port: endpoint.localPort }) };
+      }
+      const listener = new TcpListener({ port, bindIp, maxClients }, (socket: Socket) => {
+        const from = `${socket.remoteAddress}:${socket.remotePort}`;
+        if (host !== '' && socket.remoteAddress !== host) {
+          counts.strangers++;
+          return void socket.destroy();
+        }
+        const reader = new V5StreamReader({ packet: (packet) => receive(packet, from), skipped: (why) => malformed(why, from) });
+        socket.on('data', (chunk: Buffer) => reader.push(chunk));
+      });
+      return {
+        open: (attempt) => listener.open(attempt),
+        close: () => listener.close(),
+        details: () => ({ port: listener.port, clients: listener.clients.size, refusedClients: listener.refused }),
+      };
+    }
+
+    function sender(): LinkProtocol & { details(): Record<string, unknown> } {
+      const everyDisplay = () => {
+        for (const key of values.keys()) sendSoon(key);
+      };
+      if (transport === 'udp') {
+        const endpoint = new UdpEndpoint({ port: 0, bindIp, host }, () => {});
+        return {
+          open(attempt: LinkAttempt) {
+            endpoint.open({
+              up() {
+                sendOut = (packet, done) => endpoint.send(packet, port, endpoint.hostAddress, done);
+                attempt.up();
+                everyDisplay();
+              },
+              down(reason) {
+                sendOut = undefined;
+                attempt.down(reason);
+              },
+            });
+          },
+          close: () => {
+            sendOut = undefined;
+            endpoint.close();
+          },
+          details: () => ({ host, port }),
+        };
+      }
+      let connection: TcpConnection | undefined;
+      return {
+        open(attempt: LinkAttempt) {
+          const opened = TcpConnection.open(
+            attempt,
+            { host, port, connectTimeout },
+            {
+              // What a display device sends back is not part of the protocol: read and let go.
+              data: () => {},
+              connected: () => {
+                sendOut = (packet, done) => opened.send(packet, done);
+                everyDisplay();
+              },
+              closed: () => (sendOut = undefined),
+            },
+          );
+          connection = opened;
+        },
+        close: () => {
+          sendOut = undefined;
+          connection?.close();
+        },
+        details: () => ({ host, port }),
+      };
+    }
+
+    return {
+      async start() {
+        for (const key of options.displays) display(key);
+        await link.start();
+        if (mode === 'send' && repeat > 0)
+          repeating = every(context.scheduler, repeat, () => {
+            if (sendOut) for (const key of values.keys()) sendSoon(key);
+          });
+      },
+      details: () => ({ version, mode, transport, ...protocol.details(), ...counts, dropped: { ...overruns.counts } }),
+      async stop() {
+        repeating?.unsubscribe();
+        overruns.stop();
+        await link.stop();
+      },
+    };
+  },
+});
+
+/** A display's key from a `displays` entry: the address (v3.1) or `<screen>/<index>` (v5.0), or what is wrong. */
+function displayKey(version: '3.1' | '5.0', display: number | string): string | { problem: string } {
+  if (version === '3.1') {
+    if (typeof display !== 'number' || display < 0 || display > V31_MAX_ADDRESS)
+      return { problem: `expected a v3.1 display address, 0–${V31_MAX_ADDRESS}` };
+    return String(display);
+  }
+  const match = typeof display === 'string' ? /^(\d{1,5})\/(\d{1,5})$/.exec(display) : null;
+  const [screen, index] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!(screen < EVERY && index < EVERY)) return { problem: 'expected a v5.0 display as "<screen>/<index>", each 0–65534' };
+  return `${screen}/${index}`;
+}
+
+/** Whether display `key` is one that `screen`/`index` names, 0xFFFF naming every one. */
+function matches(key: string, screen: number, index: number): boolean {
+  const [keyScreen, keyIndex] = key.split('/').map(Number);
+  return (screen === EVERY || screen === keyScreen) && (index === EVERY || index === keyIndex);
+}
