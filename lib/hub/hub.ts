@@ -18,6 +18,7 @@ import { type Json, toWire } from '../core/value.ts';
 import type { RuleProblem } from '../rules/engine.ts';
 import { superviseStore } from '../state/supervise-store.ts';
 import type { StateStore } from '../state/store.ts';
+import { promoteStartGarbage } from './heap.ts';
 import { Logic } from './logic.ts';
 import { Mirrors } from './mirrors.ts';
 import { connectionProblem, stateProblem } from './problems.ts';
@@ -239,6 +240,7 @@ export class Hub {
     if (this.group !== undefined) this.role = 'standby';
     for (const runner of this.runningHere()) await runner.start();
     const rules = this.role === 'standby' ? 0 : await this.startLogic();
+    promoteStartGarbage();
     this.serving = true;
     for (const work of this.untilServing.splice(0)) work();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
