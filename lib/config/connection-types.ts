@@ -10,6 +10,7 @@ import { keyboard } from '../connections/keyboard/keyboard.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { osc } from '../connections/osc/osc.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
+import { satellite } from '../connections/satellite/satellite.ts';
 import { schedule } from '../connections/schedule/schedule.ts';
 import { serialType } from '../connections/serial/serial.ts';
 import { tcpClientType } from '../connections/tcp-client/tcp-client.ts';
@@ -49,6 +50,7 @@ const builtIns: readonly BuiltIn[] = [
   scenes,
   schedule,
   tslUmd,
+  satellite,
 ];
 
 export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));

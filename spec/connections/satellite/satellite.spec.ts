@@ -1,0 +1,289 @@
+import { spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import test, { type ExecutionContext } from 'ava';
+import { validateFlow } from '../../../lib/config/flow-file.ts';
+import { formatIssue } from '../../../lib/core/issue.ts';
+import type { Hub } from '../../../lib/hub/hub.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { serve } from '../../helpers/http.ts';
+
+/**
+ * A satellite scripted from Companion Satellite's published protocol (its client,
+ * satellite/src/client/client.ts): the lines it sends are formatted as that client
+ * formats them (values quoted, booleans as 1/0, a space before the newline), and what it
+ * reads is parsed here on its own.
+ */
+class ScriptedSatellite {
+  readonly lines: string[] = [];
+  private buffered = '';
+  private constructor(readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    // The hub may drop it (a bound, a silence): the spec reads that from the close.
+    socket.on('error', () => {});
+    socket.on('data', (chunk: string) => {
+      this.buffered += chunk;
+      let end = this.buffered.indexOf('\n');
+      while (end !== -1) {
+        this.lines.push(this.buffered.slice(0, end));
+        this.buffered = this.buffered.slice(end + 1);
+        end = this.buffered.indexOf('\n');
+      }
+    });
+  }
+
+  static async connect(t: ExecutionContext, port: number): Promise<ScriptedSatellite> {
+    const socket = connect(port, '127.0.0.1');
+    t.teardown(() => socket.destroy());
+    await new Promise((resolve) => socket.once('connect', resolve));
+    return new ScriptedSatellite(socket);
+  }
+
+  send(command: string, deviceId: string | null, args: Record<string, string | number | boolean>): void {
+    const chunks = [command];
+    if (deviceId) chunks.push(`DEVICEID="${deviceId}"`);
+    for (const [key, value] of Object.entries(args))
+      chunks.push(`${key}=${typeof value === 'boolean' ? (value ? '1' : '0') : typeof value === 'number' ? value : `"${value}"`}`);
+    chunks.push('\n');
+    this.socket.write(chunks.join(' '));
+  }
+
+  /** An ADD-DEVICE as the client sends it to a server of API below 1.9. */
+  addDevice(deviceId: string, keys: number, perRow: number, bitmaps: number): void {
+    this.send('ADD-DEVICE', deviceId, {
+      KEYS_TOTAL: keys,
+      KEYS_PER_ROW: perRow,
+      BITMAPS: bitmaps,
+      COLORS: 'hex',
+      TEXT: true,
+      TEXT_STYLE: false,
+      PRODUCT_NAME: 'Elgato Stream Deck',
+      VARIABLES: Buffer.from('[]').toString('base64'),
+      BRIGHTNESS: 50,
+      PINCODE_LOCK: 'FULL',
+    });
+  }
+
+  /** A press as a current client sends it: KEY as row/column. */
+  press(deviceId: string, row: number, column: number, pressed: boolean): void {
+    this.send('KEY-PRESS', deviceId, { CONTROLID: `${row}/${column}`, KEY: `${row}/${column}`, PRESSED: pressed });
+  }
+
+  /** The messages received of `command`, parsed. */
+  received(command: string): Record<string, string>[] {
+    return this.lines.filter((line) => line === command || line.startsWith(`${command} `)).map(parseLine);
+  }
+}
+
+/** `NAME=value` pairs of a line after its command, quotes taken off; bare words as "1". */
+function parseLine(line: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const afterCommand = line.includes(' ') ? line.slice(line.indexOf(' ') + 1) : '';
+  for (const match of afterCommand.matchAll(/([A-Za-z_]+)(?:=(?:"((?:[^"\\]|\\.)*)"|(\S*)))?/g)) {
+    fields[match[1] as string] = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? '1');
+  }
+  return fields;
+}
+
+const value = (hub: Hub, address: string) => hub.graph.get(address)?.value;
+const dropped = (hub: Hub) => (hub.connection('desk')?.info.details?.['dropped'] ?? {}) as Record<string, number>;
+
+async function surface(t: ExecutionContext, settings: object = {}, more: object = {}) {
+  const served = await serve(t, {}, { desk: { type: 'satellite', port: 0, bindIp: '127.0.0.1', ...settings }, ...more });
+  await eventually(() => served.hub.connection('desk')?.info.status === 'ok', 'listening');
+  const port = served.hub.connection('desk')?.info.details?.['port'] as number;
+  return { ...served, port };
+}
+
+test('a satellite is greeted with an API it accepts, adds a Stream Deck, and gets every key drawn at the size it asked (R-SU2)', async (t) => {
+  const { hub, port } = await surface(t);
+  const deck = await ScriptedSatellite.connect(t, port);
+  await eventually(() => deck.received('BEGIN').length === 1, 'greeted');
+  const begin = deck.received('BEGIN')[0] as Record<string, string>;
+  const [major, minor] = (begin['ApiVersion'] ?? '').split('.').map(Number);
+  t.true(major === 1 && (minor as number) >= 7, `API ${begin['ApiVersion']}: the client refuses below 1.7.0`);
+
+  deck.addDevice('CL15K1A00001', 15, 5, 72);
+  await eventually(
+    () => deck.received('KEY-STATE').length === 15,
+    () => `15 keys drawn, got ${deck.received('KEY-STATE').length}`,
+  );
+  t.deepEqual(deck.received('ADD-DEVICE')[0], { OK: '1', DEVICEID: 'CL15K1A00001' });
+  t.like(deck.received('BRIGHTNESS')[0], { DEVICEID: 'CL15K1A00001', VALUE: '100' });
+  const first = deck.received('KEY-STATE')[0] as Record<string, string>;
+  t.like(first, { DEVICEID: 'CL15K1A00001', KEY: '0', TYPE: 'BUTTON', COLOR: '#000000' });
+  t.is(Buffer.from(first['BITMAP'] ?? '', 'base64').length, 72 * 72 * 3, 'an RGB bitmap of 72×72');
+  t.is(value(hub, 'desk/CL15K1A00001/connected'), true);
+  t.is(value(hub, 'desk/CL15K1A00001/key/14/pressed'), false);
+  t.is(hub.graph.get('desk/CL15K1A00001/key/15/pressed'), undefined, 'keys as KEYS_TOTAL counts them');
+});
+
+test('presses are parameters; key colour, text and brightness written are sent, one message for a turn, bad values refused (R-SU2)', async (t) => {
+  const { hub, base, port } = await surface(t);
+  const deck = await ScriptedSatellite.connect(t, port);
+  deck.addDevice('deck', 32, 8, 0);
+  await eventually(() => deck.received('KEY-STATE').length === 32, 'drawn');
+
+  deck.press('deck', 1, 2, true);
+  await eventually(() => value(hub, 'desk/deck/key/10/pressed') === true, 'row 1, column 2 is key 10');
+  t.regex(hub.graph.get('desk/deck/key/10/pressed')?.lastChange?.by ?? '', /^satellite 127\.0\.0\.1:\d+ deck key 10$/);
+  deck.press('deck', 1, 2, false);
+  await eventually(() => value(hub, 'desk/deck/key/10/pressed') === false, 'released');
+  deck.send('KEY-PRESS', 'deck', { KEY: 4, PRESSED: true });
+  await eventually(() => value(hub, 'desk/deck/key/4/pressed') === true, 'KEY as an index, as older clients send it');
+
+  const before = deck.received('KEY-STATE').length;
+  hub.graph.get('desk/deck/key/5/color')?.set('#00FF00');
+  hub.graph.get('desk/deck/key/5/text')?.set('CAM 2 "live"');
+  await eventually(() => deck.received('KEY-STATE').length === before + 1, 'one message');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.is(deck.received('KEY-STATE').length, before + 1, 'and no more');
+  const state = deck.received('KEY-STATE').at(-1) as Record<string, string>;
+  t.like(state, { KEY: '5', COLOR: '#00ff00', TEXTCOLOR: '#ffffff' });
+  t.is(Buffer.from(state['TEXT'] ?? '', 'base64').toString(), 'CAM 2 "live"');
+
+  t.is((await fetch(`${base}/update?parameter=desk/deck/key/5/color&value=red`)).status, 400, 'a colour is #rrggbb');
+  t.is((await fetch(`${base}/update?parameter=desk/deck/brightness&value=30`)).status, 200);
+  await eventually(() => deck.received('BRIGHTNESS').some((message) => message['VALUE'] === '30'), 'brightness sent');
+  t.is((await fetch(`${base}/update?parameter=desk/deck/brightness&value=101`)).status, 400);
+  t.is((await fetch(`${base}/update?parameter=desk/deck/key/5/pressed&value=true`)).status, 403, 'presses come from the surface');
+});
+
+test('keys bound in the flow: colour follows the parameter, a press toggles it, and the look is kept while the device is away (R-SU2)', async (t) => {
+  const { hub, port } = await surface(
+    t,
+    { keys: [{ device: 'deck', key: 0, show: 'studio/onair', on: '#e00000', off: '#202020', text: 'ON AIR', press: 'toggle' }] },
+    { studio: { type: 'dummy', parameters: ['onair,B,false'] } },
+  );
+  const deck = await ScriptedSatellite.connect(t, port);
+  deck.addDevice('deck', 15, 5, 72);
+  await eventually(() => deck.received('KEY-STATE').length === 15, 'drawn');
+  const key0 = () => deck.received('KEY-STATE').filter((message) => message['KEY'] === '0');
+  t.like(key0()[0], { COLOR: '#202020' });
+  t.is(Buffer.from(key0()[0]?.['TEXT'] ?? '', 'base64').toString(), 'ON AIR');
+
+  deck.press('deck', 0, 0, true);
+  await eventually(() => value(hub, 'studio/onair') === true, 'the press toggled it');
+  deck.press('deck', 0, 0, false);
+  await eventually(() => key0().at(-1)?.['COLOR'] === '#e00000', 'the key shows it');
+  t.is(value(hub, 'desk/deck/key/0/color'), '#e00000');
+  // The bitmap: red around the edge, white pixels of the text inside.
+  const bitmap = Buffer.from(key0().at(-1)?.['BITMAP'] ?? '', 'base64');
+  const pixel = (x: number, y: number) => [...bitmap.subarray((y * 72 + x) * 3, (y * 72 + x) * 3 + 3)];
+  t.deepEqual(pixel(1, 1), [0xe0, 0, 0]);
+  let white = 0;
+  for (let at = 0; at < bitmap.length; at += 3) if (bitmap[at] === 255 && bitmap[at + 1] === 255 && bitmap[at + 2] === 255) white++;
+  t.true(white > 50, `the text drawn in white (${white} pixels)`);
+
+  deck.send('REMOVE-DEVICE', 'deck', {});
+  await eventually(() => value(hub, 'desk/deck/connected') === false, 'gone');
+  t.is(hub.graph.get('desk/deck/key/0/pressed'), undefined, 'nothing to press while it is away');
+  hub.graph.get('studio/onair')?.set(false);
+  await eventually(() => value(hub, 'desk/deck/key/0/color') === '#202020', 'the look follows while away');
+  const sent = deck.received('KEY-STATE').length;
+  deck.addDevice('deck', 15, 5, 72);
+  const drawnAgain = () =>
+    new Set(
+      deck
+        .received('KEY-STATE')
+        .slice(sent)
+        .map((message) => message['KEY']),
+    ).size;
+  await eventually(
+    () => drawnAgain() === 15,
+    () => `drawn again: ${drawnAgain()} keys`,
+  );
+  t.like(
+    deck
+      .received('KEY-STATE')
+      .filter((message) => message['KEY'] === '0')
+      .at(-1),
+    { COLOR: '#202020' },
+  );
+});
+
+test('pings are answered and sent; a silent satellite is dropped after timeout and its devices go (R-SU2)', async (t) => {
+  const { hub, port } = await surface(t, { timeout: 1000 });
+  const deck = await ScriptedSatellite.connect(t, port);
+  deck.addDevice('deck', 6, 3, 0);
+  deck.socket.write('PING 12345\n');
+  await eventually(() => deck.lines.includes('PONG 12345'), 'answered');
+  await eventually(() => deck.received('PING').length > 0, 'pinged by the hub', 5000);
+  const closed = new Promise((resolve) => deck.socket.once('close', resolve));
+  await closed;
+  await eventually(() => value(hub, 'desk/deck/connected') === false, 'its device gone');
+  t.is(hub.connection('desk')?.info.details?.['silent'], 1);
+});
+
+test('hostile satellites: a 10 MB line and 10,000 devices are refused past their bounds; the hub answers throughout (R-G4)', async (t) => {
+  const { hub, base, port } = await surface(t, { maxDevices: 4 });
+  const healthz = async () => {
+    const started = performance.now();
+    t.is((await fetch(`${base}/healthz`)).status, 200);
+    return performance.now() - started;
+  };
+  const quiet: number[] = [];
+  for (let i = 0; i < 10; i++) quiet.push(await healthz());
+
+  // The flooding satellite is a process of its own, so that only the hub shares this event loop.
+  const flooder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const socket = require('node:net').connect(${port}, '127.0.0.1');
+       let text = '', ok = 0, refused = 0;
+       socket.on('connect', () => socket.write(Array.from({ length: 10000 }, (_, i) => 'ADD-DEVICE DEVICEID="d' + i + '" KEYS_TOTAL=32 KEYS_PER_ROW=8 BITMAPS=0 \\n').join('')));
+       socket.setEncoding('utf8');
+       socket.on('data', (chunk) => {
+         text += chunk;
+         const lines = text.split('\\n'); text = lines.pop();
+         for (const line of lines) { if (line.startsWith('ADD-DEVICE OK')) ok++; else if (line.startsWith('ADD-DEVICE ERROR')) refused++; }
+         if (ok + refused === 10000) { console.log(JSON.stringify({ ok, refused })); socket.end(); }
+       });`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  t.teardown(() => flooder.kill());
+  let answers = '';
+  flooder.stdout.on('data', (chunk: Buffer) => (answers += chunk.toString()));
+  const ended = new Promise((resolve) => flooder.once('exit', resolve));
+  let running = true;
+  void ended.then(() => (running = false));
+  const during: number[] = [];
+  while (running) during.push(await healthz());
+  t.deepEqual(JSON.parse(answers), { ok: 4, refused: 9996 }, 'maxDevices taken, the rest refused');
+  t.truthy(hub.graph.get('desk/d3/connected'), 'the first four made');
+  t.is(hub.graph.get('desk/d4/connected'), undefined, 'no more');
+  t.is(dropped(hub)['devices'], 9996);
+  t.regex(hub.connection('desk')?.info.reason ?? '', /more than maxDevices \(4\)/);
+
+  const long = await ScriptedSatellite.connect(t, port);
+  const closed = new Promise((resolve) => long.socket.once('close', resolve));
+  long.socket.write(Buffer.alloc(10 * 1024 * 1024, 0x41));
+  await closed;
+  t.is(dropped(hub)['lines'], 1);
+  const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)] as number;
+  t.log(`/healthz median while 10,000 devices were refused ${median(during).toFixed(1)} ms, before ${median(quiet).toFixed(1)} ms`);
+  await healthz();
+});
+
+test('satellite settings are checked with their paths', (t) => {
+  const result = validateFlow(
+    {
+      connections: {
+        desk: {
+          type: 'satellite',
+          keys: [
+            { device: 'd', key: 0, press: 'toggle' },
+            { device: 'd', key: 1, show: 'onair', on: 'red' },
+          ],
+        },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), [
+    'connections.desk.keys[1].on: expected a string matching /^#[0-9a-fA-F]{6}$/',
+    'connections.desk.keys[0].press: a press needs a parameter: `target`, or `show`',
+    'connections.desk.keys[1].show: expected a parameter address, <connection>/<parameter>',
+  ]);
+});
