@@ -7,6 +7,7 @@ import { httpClient } from '../connections/http-client/http-client.ts';
 import { emberConsumer } from '../connections/ember-consumer/ember-consumer.ts';
 import { emberProvider } from '../connections/ember-provider/ember-provider.ts';
 import { keyboard } from '../connections/keyboard/keyboard.ts';
+import { midi } from '../connections/midi/midi.ts';
 import { mqttConnection } from '../connections/mqtt/mqtt.ts';
 import { osc } from '../connections/osc/osc.ts';
 import { restApi } from '../connections/rest-api/rest-api.ts';
@@ -51,6 +52,7 @@ const builtIns: readonly BuiltIn[] = [
   schedule,
   tslUmd,
   satellite,
+  midi,
 ];
 
 export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));

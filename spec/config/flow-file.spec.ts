@@ -136,7 +136,7 @@ test('the demo and every example with a rest-api listen on PORT when it is set, 
       t.true(result.ok, `${path}${env['PORT'] ? ' with PORT' : ''}: ${result.ok ? '' : result.error.message}`);
     }
   }
-  t.is(withApi, 15, 'the demo and 14 examples');
+  t.is(withApi, 18, 'the demo and 17 examples');
 });
 
 test('flows/flow-file.schema.json is the schema the hub validates with', async (t) => {

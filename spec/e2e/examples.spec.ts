@@ -318,3 +318,80 @@ test('schedule on air: the studio goes on air at 06:00 and off at 09:00 Berlin t
     ],
   );
 });
+
+test('stream deck: the on-air key toggles and shows the studio, camera keys show tally, the opening key recalls its scene (R-SU2)', async (t) => {
+  const hub = await runExample(t, 'stream-deck.json5', (document) =>
+    Object.assign(document.connections['desk'] as object, { port: 0, bindIp: '127.0.0.1' }),
+  );
+  const port = hub.connection('desk')?.info.details?.['port'] as number;
+  const { connect } = await import('node:net');
+  const satellite = connect(port, '127.0.0.1');
+  satellite.on('error', () => {});
+  t.teardown(() => satellite.destroy());
+  let heard = '';
+  satellite.setEncoding('utf8');
+  satellite.on('data', (chunk: string) => (heard += chunk));
+  await new Promise((resolve) => satellite.once('connect', resolve));
+  satellite.write('ADD-DEVICE DEVICEID="CL15K1A00001" KEYS_TOTAL=15 KEYS_PER_ROW=5 BITMAPS=72 COLORS="hex" TEXT=1 \n');
+  await eventually(() => hub.graph.get('desk/CL15K1A00001/connected')?.value === true, 'the deck added');
+  const keyState = (key: number) =>
+    heard
+      .split('\n')
+      .filter((line) => line.startsWith('KEY-STATE ') && line.includes(` KEY=${key} `))
+      .at(-1) ?? '';
+
+  satellite.write('KEY-PRESS DEVICEID="CL15K1A00001" KEY="0/0" PRESSED=1 \n');
+  await eventually(() => param(hub, 'studio/onair').value === true, 'on air');
+  await eventually(() => keyState(0).includes('COLOR="#e00000"'), 'the on-air key red');
+  param(hub, 'studio/camera/2/pgm').set(true);
+  await eventually(() => keyState(2).includes('COLOR="#e00000"'), 'camera 2 tally');
+  t.true(keyState(1).includes('COLOR="#202020"'), 'camera 1 not on program');
+
+  param(hub, 'show/opening/store').set(null);
+  param(hub, 'studio/title').set('Late News');
+  satellite.write('KEY-PRESS DEVICEID="CL15K1A00001" KEY=4 PRESSED=1 \n');
+  await eventually(() => param(hub, 'studio/title').value === 'Morning News', 'the opening scene recalled');
+});
+
+test('tsl tally: each input on program lights its display red, on preview green, with its name (R-SU1)', async (t) => {
+  const { createRequire } = await import('node:module');
+  const TSL5 = createRequire(import.meta.url)('tsl-umd-v5') as new () => import('node:events').EventEmitter & {
+    listenUDP(port: number): void;
+  };
+  const peerPort = await freePort();
+  const multiviewer = new TSL5();
+  const heard: { index: number; display: { lh_tally: number; rh_tally: number; text: string } }[] = [];
+  multiviewer.on('message', (message) => heard.push(message));
+  const dgram = createRequire(import.meta.url)('node:dgram') as Record<string, unknown>;
+  const createSocket = dgram['createSocket'] as (...args: unknown[]) => { close(): void };
+  let socket: { close(): void } | undefined;
+  dgram['createSocket'] = (...args: unknown[]) => (socket = createSocket(...args));
+  multiviewer.listenUDP(peerPort);
+  dgram['createSocket'] = createSocket;
+  t.teardown(() => socket?.close());
+
+  const hub = await runExample(t, 'tsl-tally.json5', (document) =>
+    Object.assign(document.connections['umds'] as object, { host: '127.0.0.1', port: peerPort }),
+  );
+  await eventually(
+    () => new Set(heard.filter((message) => message.display.text !== '').map((message) => message.index)).size === 3,
+    () => `every display with its name: ${JSON.stringify(heard.slice(-4))}`,
+  );
+  param(hub, 'mixer/input/2/pgm').set(true);
+  param(hub, 'mixer/input/3/pvw').set(true);
+  await eventually(() => heard.some((message) => message.index === 2 && message.display.lh_tally === 1), 'input 2 red');
+  await eventually(() => heard.some((message) => message.index === 3 && message.display.rh_tally === 2), 'input 3 green');
+  t.is(heard.filter((message) => message.index === 3).at(-1)?.display.text, 'GFX');
+});
+
+test('midi fader: the fader moves the mixer level through the rule; without MIDI the faders say why and the rest runs (R-SU3)', async (t) => {
+  const hub = await runExample(t, 'midi-fader.json5');
+  await eventually(() => hub.connection('faders')?.info.status !== 'connecting', 'looked for the ports');
+  const faders = hub.connection('faders')?.info;
+  if (!existsSync('/dev/snd/seq')) t.regex(faders?.reason ?? '', /^no MIDI on this machine/);
+  // What the fader reports, as its connection would on a control change.
+  (param(hub, 'faders/176/1') as import('../../lib/core/parameter.ts').OwnedParameter).report(127);
+  t.is(param(hub, 'mixer/channel/1/level').value, 10);
+  (param(hub, 'faders/176/1') as import('../../lib/core/parameter.ts').OwnedParameter).report(0);
+  t.is(param(hub, 'mixer/channel/1/level').value, -90);
+});

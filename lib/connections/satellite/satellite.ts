@@ -463,6 +463,18 @@ export const satellite = defineConnectionType({
       details: () => ({
         port: listener.port,
         satellites: satellites.size,
+        // What the console draws: each device as a grid of its keys, and what a bound key's press writes.
+        surfaces: [...devices.values()].map((device) => ({
+          device: device.deviceId,
+          id: device.id,
+          keys: device.keysTotal,
+          perRow: device.perRow,
+          bindings: Object.fromEntries(
+            bindings
+              .filter((binding) => binding.device === device.deviceId && binding.press !== 'none' && binding.key < device.keysTotal)
+              .map((binding) => [binding.key, { press: binding.press, target: binding.target || binding.show }]),
+          ),
+        })),
         devices: [...devices.values()].filter((device) => device.satellite).length,
         refusedClients: listener.refused,
         ...counts,

@@ -70,10 +70,23 @@ const settings = Type.Object({
     '',
   ),
   displays: withDefault(
-    Type.Array(Type.Union([Type.Integer(), Type.String()]), {
-      description:
-        'v3.1: display addresses (0–126). v5.0: "<screen>/<index>" (0–65534 each). send: the displays sent; receive: displays shown before they are heard.',
-    }),
+    Type.Array(
+      Type.Union([
+        Type.Integer(),
+        Type.String(),
+        Type.Object(
+          {
+            display: Type.Union([Type.Integer(), Type.String()], { description: 'The display, as above.' }),
+            text: Type.String({ description: 'Its text until another is written or heard.' }),
+          },
+          { additionalProperties: false },
+        ),
+      ]),
+      {
+        description:
+          'v3.1: display addresses (0–126). v5.0: "<screen>/<index>" (0–65534 each). Either as `{ display, text }` with the text it starts with. send: the displays sent; receive: displays shown before they are heard.',
+      },
+    ),
     [],
   ),
   repeat: withDefault(
@@ -129,11 +142,16 @@ export const tslUmd = defineConnectionType({
   parse(written) {
     const issues: Issue[] = [];
     const displays: string[] = [];
-    written.displays.forEach((display, index) => {
-      const key = displayKey(written.version, display);
-      if (typeof key === 'string') displays.push(key);
-      else issues.push({ path: ['displays', index], message: key.problem });
-    });
+    const texts: Record<string, string> = {};
+    for (const [index, entry] of written.displays.entries()) {
+      const key = displayKey(written.version, typeof entry === 'object' ? entry.display : entry);
+      if (typeof key !== 'string') {
+        issues.push({ path: typeof entry === 'object' ? ['displays', index, 'display'] : ['displays', index], message: key.problem });
+        continue;
+      }
+      displays.push(key);
+      if (typeof entry === 'object') texts[key] = entry.text;
+    }
     if (new Set(displays).size !== displays.length) issues.push({ path: ['displays'], message: 'each display once' });
     if (written.transport === 'tcp' && written.version === '3.1')
       issues.push({ path: ['transport'], message: 'v3.1 travels over UDP only; tcp needs version "5.0"' });
@@ -145,7 +163,7 @@ export const tslUmd = defineConnectionType({
     }
     if (written.mode === 'receive' && written.host !== '' && !isIP(written.host))
       issues.push({ path: ['host'], message: 'expected the IP address of the only sender taken, or "" for every sender' });
-    return checked(issues, { ...written, displays });
+    return checked(issues, { ...written, displays, texts });
   },
   discovers: ({ mode }) => ({ parameters: mode === 'receive' }),
   claims: ({ mode, transport, port, bindIp }) =>
@@ -231,16 +249,17 @@ export const tslUmd = defineConnectionType({
       const known = values.get(key);
       if (known) return known;
       if (mode === 'receive' && values.size >= maxDisplays) {
-        overruns.dropped('displays', `more than maxDisplays (${maxDisplays}) displays: ${key} and others not shown`);
+        overruns.dropped('displays', `more than maxDisplays (${maxDisplays}) displays: the others not shown`);
         return undefined;
       }
-      const made: DisplayValues = new Map(fields.map((field) => [field.id, field.initial]));
+      const initial = (field: Field) => (field.id === 'text' ? (options.texts[key] ?? field.initial) : field.initial);
+      const made: DisplayValues = new Map(fields.map((field) => [field.id, initial(field)]));
       values.set(key, made);
       counts.displays = values.size;
       for (const field of fields)
         parameters.define(
           `${key}/${field.id}`,
-          { type: field.type, access: mode === 'send' ? 'read-write' : 'read-only', initial: field.initial },
+          { type: field.type, access: mode === 'send' ? 'read-write' : 'read-only', initial: initial(field) },
           sendField(key, field),
           { echoes: false },
         );
