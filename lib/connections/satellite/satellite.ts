@@ -144,7 +144,11 @@ export const satellite = defineConnectionType({
   settings,
   parse(written) {
     const issues: Issue[] = [];
+    const bound = new Set<string>();
     written.keys.forEach((binding, index) => {
+      const key = `${binding.device}\n${binding.key}`;
+      if (bound.has(key)) issues.push({ path: ['keys', index, 'key'], message: `key ${binding.key} of ${binding.device} is bound twice` });
+      bound.add(key);
       if (binding.press !== 'none' && binding.show === '' && binding.target === '')
         issues.push({ path: ['keys', index, 'press'], message: 'a press needs a parameter: `target`, or `show`' });
       for (const field of ['show', 'target'] as const)
@@ -161,6 +165,14 @@ export const satellite = defineConnectionType({
       help: 'Devices a satellite connection has from its satellites now.',
       kind: 'gauge',
       samples: (details) => [{ value: Number(details['devices'] ?? 0) }],
+    },
+    {
+      name: 'patchbay_satellite_messages_total',
+      help: 'What a satellite connection received and sent: key presses and releases, key states sent, satellites dropped for silence, messages not understood.',
+      kind: 'counter',
+      labelNames: ['kind'],
+      samples: (details) =>
+        (['pressed', 'sent', 'silent', 'unknown'] as const).map((kind) => ({ labels: { kind }, value: Number(details[kind] ?? 0) })),
     },
     droppedMetric('patchbay_satellite_dropped_total', 'What a satellite connection refused or dropped past its bounds, by kind (R-G4).'),
   ],
@@ -447,6 +459,14 @@ export const satellite = defineConnectionType({
                 ),
             );
         }
+        // A misspelt address runs (the key waits for the parameter), but says so once the hub runs.
+        context.whenRunning(() =>
+          bindings.forEach((binding, index) => {
+            for (const field of ['show', 'target'] as const)
+              if (binding[field] !== '' && !context.graph.get(binding[field]))
+                context.log.warn(`keys[${index}].${field}: there is no parameter ${binding[field]} (yet); the key waits for it`);
+          }),
+        );
         await link.start();
         watching.push(
           every(context.scheduler, PING_EVERY_MS, () => {

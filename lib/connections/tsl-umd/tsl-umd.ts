@@ -158,7 +158,7 @@ export const tslUmd = defineConnectionType({
     if (written.mode === 'send') {
       if (written.host === '') issues.push({ path: ['host'], message: 'expected the device to send to' });
       if (written.port === 0) issues.push({ path: ['port'], message: "expected the device's port" });
-      if (displays.length === 0) issues.push({ path: ['displays'], message: 'expected the displays to send' });
+      if (written.displays.length === 0) issues.push({ path: ['displays'], message: 'expected the displays to send' });
       if (written.repeat > 0 && written.repeat < 50) issues.push({ path: ['repeat'], message: 'at least 50 ms, or 0 for no repeats' });
     }
     if (written.mode === 'receive' && written.host !== '' && !isIP(written.host))

@@ -275,6 +275,7 @@ test('satellite settings are checked with their paths', (t) => {
           keys: [
             { device: 'd', key: 0, press: 'toggle' },
             { device: 'd', key: 1, show: 'onair', on: 'red' },
+            { device: 'd', key: 1, text: 'again' },
           ],
         },
       },
@@ -285,5 +286,6 @@ test('satellite settings are checked with their paths', (t) => {
     'connections.desk.keys[1].on: expected a string matching /^#[0-9a-fA-F]{6}$/',
     'connections.desk.keys[0].press: a press needs a parameter: `target`, or `show`',
     'connections.desk.keys[1].show: expected a parameter address, <connection>/<parameter>',
+    'connections.desk.keys[2].key: key 1 of d is bound twice',
   ]);
 });

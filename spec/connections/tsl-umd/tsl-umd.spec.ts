@@ -280,7 +280,6 @@ test('settings are checked with their paths: display forms per version, tcp only
     'connections.umd.transport: v3.1 travels over UDP only; tcp needs version "5.0"',
     'connections.umd.host: expected the device to send to',
     "connections.umd.port: expected the device's port",
-    'connections.umd.displays: expected the displays to send',
     'connections.umd.repeat: at least 50 ms, or 0 for no repeats',
   ]);
   t.deepEqual(mistakes({ version: '5.0', mode: 'receive', port: 8900, host: 'mixer.local', displays: ['1/1', '01/1', '65535/0', 3] }), [
