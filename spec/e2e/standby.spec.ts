@@ -448,3 +448,28 @@ withBroker(
     t.is(await b.read('bus/_hub/active'), 'a');
   },
 );
+
+withBroker(
+  `with failover "manual", an active hub that only lost its lease by a pause of its own (no other hub claimed it) takes it back when it runs again: a starved CPU does not take the studio off air (R-B5)${whyNoBroker}`,
+  async (t) => {
+    const device = await recordingDevice(t);
+    const flow = await groupFlow(device.port, { failover: 'manual' });
+    const a = await hubIn(t, flow, 'a');
+    await eventually(async () => (await roleOf(a)) === 'active', 'the first hub to take the lease');
+    const b = await hubIn(t, flow, 'b');
+    await eventually(async () => (await b.read('bus/_hub/active')) === 'a', 'the standby to know the active hub');
+    const epoch = Number(await a.read('bus/_hub/epoch'));
+
+    // Paused for two seconds, twice its lease: it runs out, and in a manual group the standby waits.
+    a.child.kill('SIGSTOP');
+    t.teardown(() => void a.child.kill('SIGCONT'));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    a.child.kill('SIGCONT');
+    await eventually(() => a.messages().some((m) => /its lease ran out/.test(m)), 'the paused hub to see its lease ran out');
+    await eventually(async () => (await roleOf(a)) === 'active', 'the hub to take its own lease back', 10_000);
+    t.true(Number(await a.read('bus/_hub/epoch')) > epoch, 'with the next epoch');
+    t.is(await roleOf(b), 'standby', 'the standby did not take over: failover is manual');
+    t.like(await update(a, 'router/dest/1', '7'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 7'), 'the device to hear the hub again');
+  },
+);

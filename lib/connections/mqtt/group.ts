@@ -154,6 +154,13 @@ export class RedundancyGroup implements GroupControl {
   private stopped = false;
   private changing: Promise<void> = Promise.resolve();
   private waitingLogged = false;
+  /**
+   * The epoch this hub held when its own lease ran out (it was starved of CPU, or its
+   * renewals were not acknowledged), while no other hub had claimed it: in a manual group it
+   * takes its lease back with the next epoch, since that is no failover, only the same hub
+   * driving on. Any later epoch (another hub's claim) ends that.
+   */
+  private lapsedEpoch: number | undefined;
   private readonly parameters: { role: OwnedParameter; epoch: OwnedParameter; active: OwnedParameter };
   private readonly removeControl: () => void;
   sharing: GroupSharing | undefined;
@@ -352,8 +359,10 @@ export class RedundancyGroup implements GroupControl {
     if (holder && holder !== this.hub.id && this.alive(holder)) return;
     // A hub that says it holds a later epoch than this one knows may, while it renews: its renewals confirm it soon.
     if (this.sharing?.unconfirmedActive().some((hubId) => hubId !== this.hub.id && this.alive(hubId))) return;
-    // No hub holds the lease: the first ever (epoch 0) is taken either way; later, "manual" waits for an operator.
-    if (this.hub.failover === 'manual' && this.epoch > 0) {
+    // No hub holds the lease: the first ever (epoch 0) is taken either way; later, "manual" waits for an operator,
+    // unless this hub held it last and only lost it by its own lapse.
+    const ownLapse = this.lapsedEpoch !== undefined && this.lapsedEpoch === this.epoch;
+    if (this.hub.failover === 'manual' && this.epoch > 0 && !ownLapse) {
       if (!this.waitingLogged) {
         this.waitingLogged = true;
         this.context.log.warn(
@@ -496,8 +505,10 @@ export class RedundancyGroup implements GroupControl {
         this.context.hub.redundancy.lease.renew(this.acknowledgedUntil);
         this.decide();
       });
-      if (this.current === 'active' && !this.context.hub.redundancy.lease.holds())
+      if (this.current === 'active' && !this.context.hub.redundancy.lease.holds()) {
+        this.lapsedEpoch = this.epoch;
         this.standDown(`its lease ran out: the broker acknowledged no renewal for ${LEASE_MS / 1000} s`);
+      }
     };
     renew();
     this.renewals = every(this.context.scheduler, RENEW_EVERY_MS, renew);
