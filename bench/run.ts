@@ -988,6 +988,8 @@ interface PipeStep {
   p99: number;
   /** The two hubs' CPU cores (the hub path only). */
   cores?: number;
+  /** CPU microseconds a value that arrived: the two hubs, or the raw pair's publisher and subscriber. */
+  cpuUs: number;
 }
 
 /** WebSocket writes on hub A at each of `rates` to one WebSocket client of hub B; the hubs' CPU of each step in the notes. */
@@ -1014,7 +1016,8 @@ async function hubPath(a: Server, b: Server): Promise<PipeStep[]> {
         notes.push(`9 at ${fmt(rate)}/s: ${a.name} cut the writer off (writing faster than it applies) after ${fmt(written.sent)} values.`);
       const settled = await whenSettled(async () => (await clients.report(1)).received);
       const report = await clients.report(1);
-      const cores = (cpuSeconds(a.pid) + cpuSeconds(b.pid) - cpuBefore) / ((nowMs() - started) / 1000);
+      const cpu = cpuSeconds(a.pid) + cpuSeconds(b.pid) - cpuBefore;
+      const cores = cpu / ((nowMs() - started) / 1000);
       steps.push({
         rate,
         sent: written.sent,
@@ -1023,6 +1026,7 @@ async function hubPath(a: Server, b: Server): Promise<PipeStep[]> {
         p50: percentile(report.firsts, 50),
         p99: percentile(report.firsts, 99),
         cores,
+        cpuUs: (cpu * 1e6) / report.received,
       });
       notes.push(`9 at ${fmt(rate)}/s: ${a.name} and ${b.name} together ${fmt(cores, 2)} cores.`);
     }
@@ -1060,6 +1064,8 @@ async function scenarioMqtt() {
         const publisher = forkLoad('mqtt-load.ts');
         await new Promise((resolve) => publisher.once('message', resolve));
         const started = nowMs();
+        const subscriberBefore = cpuSeconds(subscriber.pid as number);
+        let publisherCpu = cpuSeconds(publisher.pid as number);
         const published = await ask<{ sent: number; nextSeq: number }>(publisher, {
           cmd: 'publish',
           url: broker.url,
@@ -1067,7 +1073,10 @@ async function scenarioMqtt() {
           seconds,
           topics,
           startSeq: seq,
-        }).finally(() => stopChild(publisher));
+        }).finally(() => {
+          publisherCpu = cpuSeconds(publisher.pid as number) - publisherCpu;
+          return stopChild(publisher);
+        });
         seq = published.nextSeq;
         // Measured as the hub path is: the same polling for the end, so both carry the same error.
         const settled = await whenSettled(async () => (await ask<{ received: number }>(subscriber, { cmd: 'count' })).received);
@@ -1079,6 +1088,7 @@ async function scenarioMqtt() {
           perSecond: report.received / ((settled.at - started) / 1000),
           p50: percentile(report.latencies, 50),
           p99: percentile(report.latencies, 99),
+          cpuUs: ((publisherCpu + cpuSeconds(subscriber.pid as number) - subscriberBefore) * 1e6) / report.received,
         });
       }
     } finally {
@@ -1120,6 +1130,15 @@ async function scenarioMqtt() {
           `${fmt(step.p50, 1)} / ${fmt(step.p99, 1)}`,
           `${fmt(base.p50, 1)} / ${fmt(base.p99, 1)}`,
           undefined,
+          step.rate === 10_000 ? 'p99 ≤ 2×' : '',
+          step.rate === 10_000 ? step.p99 <= 2 * base.p99 : undefined,
+        );
+        row(
+          label,
+          "CPU µs a value: hubs A + B vs the raw pair's two processes",
+          fmt(step.cpuUs, 1),
+          fmt(base.cpuUs, 1),
+          step.cpuUs / base.cpuUs,
         );
       }
       const two = await dashboards([a, b], a);

@@ -11,18 +11,10 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Subscription } from 'rxjs';
 import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
-import {
-  after,
-  afterTurn,
-  type ConnectionContext,
-  DeviceLink,
-  type LinkAttempt,
-  type Logger,
-  reasonOf,
-  type Scheduler,
-} from '../../sdk/index.ts';
+import { after, type ConnectionContext, DeviceLink, type LinkAttempt, type Logger, reasonOf, type Scheduler } from '../../sdk/index.ts';
 import { unfenced } from '../serving.ts';
 import type { Signer } from './signing.ts';
+import { writeOncePerTurn } from './turn-writes.ts';
 
 export interface LinkSettings {
   readonly url: string;
@@ -163,10 +155,10 @@ export class BrokerLink {
     client.on('connect', () => {
       // Without it each round trip waits for Nagle's algorithm: ~40 ms instead of ~0.15 ms.
       (client.stream as Partial<Socket>).setNoDelay?.(true);
+      writeOncePerTurn(client.stream);
       void this.synchronise(client);
     });
     client.on('message', (topic, payload, packet) => {
-      this.holdWritesForTurn(client);
       this.received(topic, payload, packet.properties ?? {});
     });
     client.on('error', (error) => {
@@ -192,25 +184,6 @@ export class BrokerLink {
       client.stream.destroy();
     }
   }
-
-  /**
-   * Holds what the client writes until the end of the turn, then sends it in one write.
-   * MQTT.js handles each message of a read in a tick of its own and writes its
-   * acknowledgement (QoS 1) at once: a write, and a wake-up of the broker, for every value
-   * another hub shares, where one per turn carries them all.
-   */
-  private holdWritesForTurn(client: MqttClient): void {
-    if (this.writesHeld) return;
-    const stream = client.stream;
-    stream.cork();
-    this.writesHeld = true;
-    afterTurn(() => {
-      this.writesHeld = false;
-      stream.uncork();
-    });
-  }
-
-  private writesHeld = false;
 
   private received(topic: string, payload: Buffer, properties: MessageProperties): void {
     this.counts.received++;
