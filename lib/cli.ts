@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile, pluginsOf } from './config/flow-file.ts';
+import { referencePage } from './config/reference.ts';
 import { formatIssue } from './core/issue.ts';
 import { FlowWatcher } from './config/flow-watcher.ts';
 import { fail, ok, reasonOf, type Result } from './core/errors.ts';
@@ -37,6 +38,9 @@ const usage = `Usage:
   patchbay schema [flow file]
       Prints the JSON Schema of flow files, for editors; given a flow file, with the
       connection types of the packages its plugins list.
+  patchbay reference <flow file>
+      Prints, in Markdown, the reference page of each connection type the packages of its
+      plugins bring: what a package's README can hold, generated from its settings schema.
 
 Options:
   --log-level   ${[...logLevels, 'silent'].join(', ')} (default info)
@@ -125,6 +129,17 @@ export async function main(
       const plugins = result.ok ? result.flow.plugins : await pluginsOf(rest[0] as string);
       for (const { error } of plugins.refused) err.write(`${error.code}: ${error.message}\n`);
       out.write(flowFileJsonSchema(plugins));
+      return Exit.Ok;
+    }
+    case 'reference': {
+      if (rest.length !== 1) return badUsage('reference takes exactly one flow file');
+      const plugins = await pluginsOf(rest[0] as string);
+      for (const { error } of plugins.refused) err.write(`${error.code}: ${error.message}\n`);
+      if (plugins.types.length === 0) {
+        err.write(`${rest[0]}: its plugins bring no connection types\n`);
+        return Exit.Usage;
+      }
+      out.write(plugins.types.map((type) => referencePage(type)).join('\n'));
       return Exit.Ok;
     }
     case undefined:

@@ -7,13 +7,14 @@
  * script) rewrites those parts, and `spec/config/reference.spec.ts` fails when a page
  * differs from what `connectionReference` makes. Everything but `writeReference` is pure.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TSchema } from '@sinclair/typebox';
 import type { ConnectionType } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
 import { flowFileJsonSchema } from './flow-file.ts';
+import { loadPlugins } from './plugins.ts';
 import { sharedSettings } from './schema.ts';
 
 export const generatedStart = '<!-- generated:start (npm run docs writes this part from the schema; edit the schema, not this) -->';
@@ -154,45 +155,99 @@ export function commonRows(types: readonly ConnectionType[], common: Readonly<Re
   ];
 }
 
-/** Every page of the connection reference, with its generated part, in the order of the registry. */
-export function connectionReference(types: readonly ConnectionType[], common: Readonly<Record<string, TSchema>>): ReferencePage[] {
+/**
+ * The generated part of a type's page. A type of a package says so, and how a studio gets
+ * it; `common` links to where the settings every connection takes are described (a page
+ * outside patchbay's docs names it instead).
+ */
+export function typeReference(t: ConnectionType, common?: string): string {
+  const from = t.origin
+    ? [
+        `From the package \`${t.origin.package}\` ${t.origin.version}, not built in: install it beside the hub (\`npm install ${t.origin.package}\`) and name it in the flow's \`plugins\` (\`plugins: ['${t.origin.package}']\`); its connections run in a process of their own.`,
+        '',
+      ]
+    : [];
+  return [
+    t.summary,
+    '',
+    ...from,
+    common === undefined
+      ? `Settings, besides the common ones of every connection (patchbay's \`docs/reference/connections/README.md\`) (\`type: '${t.type}'\`):`
+      : `Settings, besides the [common ones](${common}) (\`type: '${t.type}'\`):`,
+    '',
+    settingsTable(settingRows(t.settings.properties as Readonly<Record<string, Node>>, t.settings.required)),
+  ].join('\n');
+}
+
+/** The reference page of a package's type on its own: `patchbay reference <flow file>`. */
+export function referencePage(t: ConnectionType): string {
+  return `# \`${t.type}\` — ${t.summary.replace(/\.$/, '')}\n\n${typeReference(t)}\n`;
+}
+
+/** A type's name in a list of types: a type of a package says which. */
+const listed = (t: ConnectionType, page: string) =>
+  `| [\`${t.type}\`](${page}) | ${cell(t.summary)}${t.origin ? ` From the package \`${t.origin.package}\`.` : ''} |`;
+
+/**
+ * Every page of the connection reference, with its generated part, in the order of the
+ * registry: the built-in types, then `packaged`, the types of the packages this checkout
+ * ships (`packages/`).
+ */
+export function connectionReference(
+  types: readonly ConnectionType[],
+  common: Readonly<Record<string, TSchema>>,
+  packaged: readonly ConnectionType[] = [],
+): ReferencePage[] {
+  const all = [...types, ...packaged];
   const index: ReferencePage = {
     file: 'README.md',
     title: 'Connection types',
     generated: [
       '| type | what it is |',
       '|---|---|',
-      ...types.map((t) => `| [\`${t.type}\`](${pageOf(t.type)}) | ${cell(t.summary)} |`),
+      ...all.map((t) => listed(t, pageOf(t.type))),
       '',
       'Every connection accepts these settings besides its own (R-L1):',
       '',
       settingsTable(commonRows(types, common)),
     ].join('\n'),
   };
-  const pages = types.map(
+  const pages = all.map(
     (t): ReferencePage => ({
       file: pageOf(t.type),
       title: `\`${t.type}\` — ${t.summary.replace(/\.$/, '')}`,
-      generated: [
-        t.summary,
-        '',
-        `Settings, besides the [common ones](README.md) (\`type: '${t.type}'\`):`,
-        '',
-        settingsTable(settingRows(t.settings.properties as Readonly<Record<string, Node>>, t.settings.required)),
-      ].join('\n'),
+      generated: typeReference(t, 'README.md'),
     }),
   );
   // The README's list of types, so that a new type reaches it with `npm run docs` too.
   const readme: ReferencePage = {
     file: readmeFromReference,
     title: 'patchbay',
-    generated: [
-      '| type | what it is |',
-      '|---|---|',
-      ...types.map((t) => `| [\`${t.type}\`](docs/reference/connections/${pageOf(t.type)}) | ${cell(t.summary)} |`),
-    ].join('\n'),
+    generated: ['| type | what it is |', '|---|---|', ...all.map((t) => listed(t, `docs/reference/connections/${pageOf(t.type)}`))].join(
+      '\n',
+    ),
   };
   return [index, ...pages, readme];
+}
+
+/** The folder of the packages this checkout ships. */
+export const packagesFolder = fileURLToPath(new URL('../../packages/', import.meta.url));
+
+/**
+ * The types of the packages in `packages/` that a studio would install (the examples of
+ * the contributing guide aside), loaded as a flow's `plugins` loads them. Their modules
+ * import `patchbay/connection`: run with `--import ./tools/checkout-face.mjs`.
+ */
+export async function checkoutPackageTypes(): Promise<ConnectionType[]> {
+  if (!existsSync(packagesFolder)) return [];
+  const entries = readdirSync(packagesFolder)
+    .filter((name) => !name.startsWith('example-') && existsSync(join(packagesFolder, name, 'package.json')))
+    .sort()
+    .map((name) => `./${name}`);
+  const loaded = await loadPlugins(entries, packagesFolder, connectionTypes);
+  const refused = loaded.refused[0];
+  if (refused) throw new Error(`packages/${refused.entry.slice(2)}: ${refused.error.message}`);
+  return [...loaded.types];
 }
 
 /** The README, as a path from the reference folder: its list of types is generated too. */
@@ -226,14 +281,14 @@ export const referenceFolder = fileURLToPath(new URL('../../docs/reference/conne
 export const schemaFile = fileURLToPath(new URL('../../flows/flow-file.schema.json', import.meta.url));
 
 /** `npm run docs`: rewrites the generated parts of the pages and the editors' schema; returns the files it changed. */
-export function writeReference(folder = referenceFolder): string[] {
+export async function writeReference(folder = referenceFolder): Promise<string[]> {
   const changed: string[] = [];
   const schema = flowFileJsonSchema();
   if (!existsSync(schemaFile) || readFileSync(schemaFile, 'utf8') !== schema) {
     writeFileSync(schemaFile, schema);
     changed.push(schemaFile);
   }
-  for (const part of connectionReference(connectionTypes, sharedSettings)) {
+  for (const part of connectionReference(connectionTypes, sharedSettings, await checkoutPackageTypes())) {
     const file = join(folder, part.file);
     const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     const after = withGenerated(before, part);
@@ -246,7 +301,7 @@ export function writeReference(folder = referenceFolder): string[] {
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const changed = writeReference();
+  const changed = await writeReference();
   for (const file of changed) console.log(`wrote ${relative(process.cwd(), file)}`);
   if (changed.length === 0) console.log('the connection reference is up to date');
 }

@@ -6,6 +6,7 @@ import { connectionTypes } from '../../lib/config/connection-types.ts';
 import {
   allowedOf,
   cell,
+  checkoutPackageTypes,
   connectionReference,
   generatedEnd,
   generatedOf,
@@ -17,7 +18,8 @@ import {
 } from '../../lib/config/reference.ts';
 import { sharedSettings } from '../../lib/config/schema.ts';
 
-const pages = connectionReference(connectionTypes, sharedSettings);
+// The types of the packages in packages/ too: their pages and the README's list are generated alike.
+const pages = connectionReference(connectionTypes, sharedSettings, await checkoutPackageTypes());
 
 test('every page of docs/reference/connections/ holds what the schema makes of it (run npm run docs)', async (t) => {
   for (const page of pages) {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { eventually } from '../helpers/eventually.ts';
 import { runHub, terminate } from '../helpers/hub-process.ts';
+import { ScriptedVideohub } from '../helpers/videohub-device.ts';
 import { headingAnchors, relativeLinks } from '../helpers/markdown-links.ts';
 
 const run = promisify(execFile);
@@ -27,7 +28,7 @@ test.serial('the declarations of patchbay/flow in types/ are those of the source
 });
 
 test.serial(
-  'the packed package holds what a user needs; installed in a CommonJS project, npx patchbay runs its TypeScript and JavaScript code flows',
+  'the packed package holds what a user needs; installed in a CommonJS project, npx patchbay runs its TypeScript and JavaScript code flows, and the packed outside packages beside it',
   async (t) => {
     t.timeout(180_000, 'npm install may fetch what its cache lacks');
     const dir = await mkdtemp(join(tmpdir(), 'patchbay-package-'));
@@ -175,20 +176,31 @@ export default flow;
     t.is(await terminate(hub), 0);
     await Promise.all(typeChecks);
 
-    // A connection type from a package, packed and installed beside patchbay as a studio
-    // would (R-PK1): it imports patchbay/connection alone and runs in a process of its own.
-    const example = join(checkout, 'packages/example-echo');
-    const examplePacked = (await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: example })).stdout
-      .trim()
-      .split('\n')
-      .pop();
-    const plugin = join(dir, examplePacked as string);
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', plugin], { cwd: app });
+    // Connection types from packages, packed and installed beside patchbay as a studio
+    // would (R-PK1): they import patchbay/connection alone and run in processes of their own.
+    const packOf = async (folder: string) =>
+      join(
+        dir,
+        (await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: join(checkout, 'packages', folder) })).stdout
+          .trim()
+          .split('\n')
+          .pop() as string,
+      );
+    const plugins = [await packOf('example-echo'), await packOf('videohub')];
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...plugins], { cwd: app });
+    const router = new ScriptedVideohub(16, 16);
+    router.routes[3] = 9;
+    const routerPort = await router.start();
+    t.teardown(() => router.stop());
     await writeFile(
       join(app, 'echo.json5'),
       JSON.stringify({
-        plugins: ['patchbay-example-echo'],
-        connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, echo: { type: 'echo', delayMs: 10 } },
+        plugins: ['patchbay-example-echo', 'patchbay-videohub'],
+        connections: {
+          api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+          echo: { type: 'echo', delayMs: 10 },
+          router: { type: 'videohub', host: '127.0.0.1', port: routerPort },
+        },
       }),
     );
     const echoHub = await runHub(t, 'echo.json5', {
@@ -211,6 +223,14 @@ export default flow;
     t.not(connections.find((c) => c.id === 'echo')?.details?.pid, echoHub.child.pid, 'in a process of its own');
     t.is(await echoHub.write('echo/in', 'hello'), 'OK');
     await eventually(async () => (await echoHub.read('echo/out')) === 'hello', 'the echo comes out');
+    const version = JSON.parse(await readFile(join(checkout, 'packages/videohub/package.json'), 'utf8')) as { version: string };
+    await eventually(async () => (await echoHub.read('router/output/3/input')) === '9', 'the router read');
+    t.like(
+      ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'router'),
+      { type: 'videohub', status: 'ok', package: { name: 'patchbay-videohub', version: version.version } },
+    );
+    t.is(await echoHub.write('router/output/3/input', '4'), 'OK');
+    t.is(router.routes[3], 4, 'the router took the route');
     t.is(await terminate(echoHub), 0);
   },
 );
