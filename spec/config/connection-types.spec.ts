@@ -1,10 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import test from 'ava';
 import { connectionTypes } from '../../lib/config/connection-types.ts';
+import { checkoutPackageTypes } from '../../lib/config/reference.ts';
 
 const page = (type: string) => new URL(`../../docs/reference/connections/${type}.md`, import.meta.url);
 
-test('the README lists every connection type with a link to its reference page, in the order of the registry', async (t) => {
+test('the README lists every connection type with a link to its reference page, in the order of the registry, then the types of packages/', async (t) => {
   const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Connection types'), readme.indexOf('\n## ', readme.indexOf('## Connection types') + 1));
   const listed = [...section.matchAll(/^\| \[`([a-z-]+)`\]\(docs\/reference\/connections\/([a-z-]+)\.md\) \|/gm)].map(([, type, file]) => ({
@@ -13,7 +14,7 @@ test('the README lists every connection type with a link to its reference page, 
   }));
   t.deepEqual(
     listed,
-    connectionTypes.map(({ type }) => ({ type, file: type })),
+    [...connectionTypes, ...(await checkoutPackageTypes())].map(({ type }) => ({ type, file: type })),
   );
 });
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,14 +214,20 @@ test('run --watch says a refusal once, though one save reaches it as two changes
     startBound,
   );
   const mistaken = `{ connections: { vars: { type: 'dummy', parameters: 'a,I,abc' } } }`;
-  await writeFile(path, mistaken);
+  // Written whole (a new file renamed over the old): on a loaded machine the hub could read a
+  // file truncated and not yet written, a mistake of its own.
+  const save = async (text: string) => {
+    await writeFile(`${path}.saving`, text);
+    await rename(`${path}.saving`, path);
+  };
+  await save(mistaken);
   await eventually(
     () => refusals() === 1,
     () => `the refusal (log so far: ${run.stderrSoFar()})`,
     30_000,
   );
   // The same text once more, as an editor that saves in two steps writes it.
-  await writeFile(path, mistaken);
+  await save(mistaken);
   await eventually(
     () => refusals() > 1 || messages().includes('reload refused again for the same mistakes, said above'),
     () => `the second reload (log so far: ${run.stderrSoFar()})`,

@@ -30,7 +30,10 @@ live(
     const satellite = connect(hub.connection('desk')?.info.details?.['port'] as number, '127.0.0.1');
     satellite.on('error', () => {});
     t.teardown(() => satellite.destroy());
-    satellite.on('data', () => {});
+    // It answers the hub's pings, as Companion Satellite does: a loaded machine may take longer than `timeout` to open the page.
+    satellite.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line.startsWith('PING ')) satellite.write(`PONG ${line.slice(5)}\n`);
+    });
     await new Promise((resolve) => satellite.once('connect', resolve));
     satellite.write('ADD-DEVICE DEVICEID="deck" KEYS_TOTAL=15 KEYS_PER_ROW=5 BITMAPS=72 COLORS="hex" TEXT=1 \n');
     await eventually(() => hub.graph.get('desk/deck/connected')?.value === true, 'added');

@@ -186,7 +186,7 @@ export default flow;
           .split('\n')
           .pop() as string,
       );
-    const plugins = [await packOf('example-echo'), await packOf('videohub')];
+    const plugins = [await packOf('example-echo'), await packOf('videohub'), await packOf('sacn')];
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...plugins], { cwd: app });
     const router = new ScriptedVideohub(16, 16);
     router.routes[3] = 9;
@@ -195,11 +195,12 @@ export default flow;
     await writeFile(
       join(app, 'echo.json5'),
       JSON.stringify({
-        plugins: ['patchbay-example-echo', 'patchbay-videohub'],
+        plugins: ['patchbay-example-echo', 'patchbay-videohub', 'patchbay-sacn'],
         connections: {
           api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
           echo: { type: 'echo', delayMs: 10 },
           router: { type: 'videohub', host: '127.0.0.1', port: routerPort },
+          desk: { type: 'sacn', mode: 'receive', port: 0, bindIp: '127.0.0.1', multicast: false, universes: [1], channels: 4 },
         },
       }),
     );
@@ -231,6 +232,10 @@ export default flow;
     );
     t.is(await echoHub.write('router/output/3/input', '4'), 'OK');
     t.is(router.routes[3], 4, 'the router took the route');
+    t.like(
+      ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'desk'),
+      { type: 'sacn', status: 'ok', package: { name: 'patchbay-sacn', version: '1.0.0' } },
+    );
     t.is(await terminate(echoHub), 0);
   },
 );

@@ -19,8 +19,8 @@ import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import WebSocket from 'ws';
 import { eventually } from '../helpers/eventually.ts';
-import { bin, type HubProcess, runHub } from '../helpers/hub-process.ts';
-import { studioWith } from '../helpers/outside-package.ts';
+import { bin, type HubProcess } from '../helpers/hub-process.ts';
+import { connectionOf, hubWithPackage, studioWith, update } from '../helpers/outside-package.ts';
 import { freePort } from '../helpers/ports.ts';
 import { ScriptedVideohub } from '../helpers/videohub-device.ts';
 
@@ -34,36 +34,10 @@ const VideohubServer = require('videohub-server') as new () => {
 };
 
 /** Runs a hub of one `videohub` connection `router` with `settings`, the package installed beside it. */
-async function hubWith(t: ExecutionContext, settings: Record<string, unknown>): Promise<HubProcess> {
-  const studio = await studioWith('videohub');
-  await writeFile(
-    join(studio, 'flow.json5'),
-    JSON.stringify({
-      plugins: ['patchbay-videohub'],
-      connections: {
-        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
-        router: { type: 'videohub', host: '127.0.0.1', ...settings },
-      },
-    }),
-  );
-  return runHub(t, 'flow.json5', { cwd: studio, args: ['--state', 'none'] });
-}
+const hubWith = (t: ExecutionContext, settings: Record<string, unknown>) =>
+  hubWithPackage(t, 'videohub', { router: { type: 'videohub', host: '127.0.0.1', ...settings } });
 
-/** A write over HTTP as a client makes it: the status, and the body's code when refused. */
-async function update(hub: HubProcess, address: string, value: string): Promise<{ status: number; code?: string; message?: string }> {
-  const response = await fetch(`${hub.base}/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`, {
-    headers: { accept: 'application/json' },
-  });
-  const text = await response.text();
-  if (response.ok) return { status: response.status };
-  const body = JSON.parse(text) as { error: string; code: string };
-  return { status: response.status, code: body.code, message: body.error };
-}
-
-async function connection(hub: HubProcess): Promise<{ status: string; reason?: string; details?: Record<string, unknown> }> {
-  const list = (await (await fetch(`${hub.base}/connections`)).json()) as { id: string; status: string; reason?: string }[];
-  return list.find((c) => c.id === 'router') as { status: string; reason?: string };
-}
+const connection = async (hub: HubProcess) => (await connectionOf(hub, 'router')) ?? { status: 'missing', reason: '' };
 
 /** Answers videohub-server's call back on 127.0.0.1:9991 as a control panel would, so it keeps the client. */
 async function panel(t: ExecutionContext): Promise<void> {

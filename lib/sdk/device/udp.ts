@@ -41,6 +41,8 @@ export interface UdpOptions {
   readonly bindIp: string;
   /** The device's host name or address, looked up at each attempt; "" when there is none to send to. */
   readonly host: string;
+  /** Multicast groups to receive, joined once bound (on `bindIp`'s interface when one is given). */
+  readonly multicast?: readonly string[];
 }
 
 /** A UDP socket of a device type: bound at each attempt of its link, closed at the next. */
@@ -53,6 +55,9 @@ export class UdpEndpoint {
     private readonly options: UdpOptions,
     private readonly receive: (datagram: Buffer, from: RemoteInfo) => void,
   ) {}
+
+  /** The multicast groups of `multicast` this attempt could not join, each with why: the socket receives the others, and what is sent to it. */
+  notJoined: readonly string[] = [];
 
   /** The device's address as looked up at this attempt; "" without a host. */
   get hostAddress(): string {
@@ -85,6 +90,14 @@ export class UdpEndpoint {
       socket.bind({ port, ...(bindIp ? { address: bindIp } : {}), exclusive: true }, () => {
         this.bound = socket.address().port;
         roomForBursts(socket);
+        this.notJoined = (this.options.multicast ?? []).flatMap((group) => {
+          try {
+            socket.addMembership(group, bindIp || undefined);
+            return [];
+          } catch (error) {
+            return [`${group}: ${(error as Error).message}`];
+          }
+        });
         attempt.up();
       });
     })();

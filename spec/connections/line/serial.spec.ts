@@ -70,7 +70,7 @@ withSocat(
     // The adapter unplugged: the pty pair goes away.
     device.close();
     pair.kill();
-    await eventually(() => hub.connection('gpio')?.info.status === 'degraded', 'degraded while the port is gone');
+    await eventually(() => hub.connection('gpio')?.info.status === 'degraded', 'degraded while the port is gone', 20_000);
     const refused = await fetch(`${base}/update?parameter=gpio/relay/1&value=false`);
     t.is(refused.status, 503);
     pair = await ptyPair(dir);

@@ -21,6 +21,8 @@ export interface UdpOptions {
     readonly bindIp: string;
     /** The device's host name or address, looked up at each attempt; "" when there is none to send to. */
     readonly host: string;
+    /** Multicast groups to receive, joined once bound (on `bindIp`'s interface when one is given). */
+    readonly multicast?: readonly string[];
 }
 /** A UDP socket of a device type: bound at each attempt of its link, closed at the next. */
 export declare class UdpEndpoint {
@@ -30,6 +32,8 @@ export declare class UdpEndpoint {
     private resolved;
     private bound;
     constructor(options: UdpOptions, receive: (datagram: Buffer, from: RemoteInfo) => void);
+    /** The multicast groups of `multicast` this attempt could not join, each with why: the socket receives the others, and what is sent to it. */
+    notJoined: readonly string[];
     /** The device's address as looked up at this attempt; "" without a host. */
     get hostAddress(): string;
     /** The port received on (the one taken, for port 0); 0 while not bound. */
