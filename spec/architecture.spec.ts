@@ -24,6 +24,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   state: ['core'],
   config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
   hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
+  // `patchbay/testing`: a type of a package run in a real hub, for its author's specs.
+  testing: ['core', 'sdk', 'config', 'hub'],
   '.': ['core', 'config', 'hub', 'rules', 'state'],
 };
 

@@ -1,0 +1,97 @@
+/**
+ * `patchbay/testing` as a package's author uses it: the checkout's videohub package against
+ * a scripted router passes every check; types that leak a timer, refuse nothing or never
+ * come up fail the checks that say so.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import test from 'ava';
+import { checkConnectionType } from '../../lib/testing/index.ts';
+import { ScriptedVideohub } from '../helpers/videohub-device.ts';
+
+const videohub = fileURLToPath(new URL('../../packages/videohub', import.meta.url));
+
+test.serial('the videohub package passes every check of the kit against a router', async (t) => {
+  const router = new ScriptedVideohub(12, 12);
+  const port = await router.start();
+  t.teardown(() => router.stop());
+  const report = await checkConnectionType({
+    package: videohub,
+    type: 'videohub',
+    settings: { host: '127.0.0.1', port },
+    refused: [
+      { settings: { host: '127.0.0.1', ping: 500 }, path: 'ping' },
+      { settings: { host: '127.0.0.1', port: 'ninety' }, path: 'port' },
+      { settings: {}, path: 'host' },
+    ],
+    exercise: async (router12) => {
+      await router12.waitFor('output/11/input', (value) => value === 11);
+      const answer = await router12.write('output/2/input', 5);
+      if (!answer.ok) throw new Error(`the route was refused: ${answer.error.message}`);
+    },
+  });
+  t.deepEqual(report.failed, [], report.log.join('\n'));
+  t.is(report.passed.length, 9, report.passed.join('\n'));
+  t.is(router.routes[2], 5, 'the exercise reached the router');
+});
+
+/** A package of one type `sloppy` whose module is `source`. */
+async function sloppyPackage(source: string): Promise<string> {
+  const folder = join(await mkdtemp(join(tmpdir(), 'patchbay-sloppy-')), 'sloppy');
+  await mkdir(folder);
+  await writeFile(
+    join(folder, 'package.json'),
+    JSON.stringify({ name: 'sloppy', version: '0.0.1', type: 'module', patchbay: { apiVersion: 1, types: { sloppy: './sloppy.js' } } }),
+  );
+  await writeFile(join(folder, 'sloppy.js'), source);
+  return folder;
+}
+
+test.serial('a type that leaves a timer running, refuses nothing and stays connecting fails those checks, each saying why', async (t) => {
+  const leaky = await sloppyPackage(`import { asWritten, defineConnectionType, Status, Type } from 'patchbay/connection';
+export const leaked = [];
+export default defineConnectionType({
+  type: 'sloppy',
+  summary: 'Forgets its timer.',
+  settings: Type.Object({ rate: Type.Optional(Type.Integer()) }),
+  parse: asWritten,
+  create(context) {
+    return {
+      start() { leaked.push(setInterval(() => {}, 1000)); context.setStatus(Status.Ok); },
+      stop() {},
+    };
+  },
+});
+`);
+  const report = await checkConnectionType({
+    package: leaky,
+    type: 'sloppy',
+    settings: {},
+    refused: [{ settings: { rate: 0 }, path: 'rate' }],
+    timeoutMs: 1000,
+  });
+  // The spec's own clean-up: the timers the type forgot would keep this process alive.
+  for (const timer of ((await import(pathToFileURL(join(leaky, 'sloppy.js')).href)) as { leaked: NodeJS.Timeout[] }).leaked)
+    clearInterval(timer);
+  t.deepEqual(report.failed, [
+    'settings {"rate":0} are refused at rate: taken',
+    'first start: a stop releases what the start took: left behind: 1 × Timeout',
+    'a start after a stop: a stop releases what the start took: left behind: 1 × Timeout',
+  ]);
+
+  const never = await sloppyPackage(`import { asWritten, defineConnectionType, Status, Type } from 'patchbay/connection';
+export default defineConnectionType({
+  type: 'sloppy',
+  summary: 'Never comes up.',
+  settings: Type.Object({}),
+  parse: asWritten,
+  create(context) {
+    return { start() { context.setStatus(Status.Degraded, 'no device', 'PB_DEVICE_UNAVAILABLE'); }, stop() {} };
+  },
+});
+`);
+  const stuck = await checkConnectionType({ package: never, type: 'sloppy', settings: {}, timeoutMs: 500 });
+  t.deepEqual(stuck.failed, ['first start: reaches ok within 500 ms: degraded (no device)']);
+});

@@ -1,0 +1,215 @@
+import type { TObject } from '@sinclair/typebox';
+import type { Observable } from 'rxjs';
+import type { ErrorCode, HubError } from '../core/errors.ts';
+import type { Checked, Issue } from '../core/issue.ts';
+import type { ParameterSpec, ProxyParameter } from '../core/parameter.ts';
+import type { ConnectionMetric } from '../core/counts.ts';
+import type { Json } from '../core/value.ts';
+import type { StatusReport } from '../sdk/context.ts';
+import type { Claim, DeclaredParameter, DefinedConnectionType, Discovery, Link, ParseContext, StopReason } from '../sdk/type.ts';
+import type { ServingContext, ServingTypeDefinition } from './serving.ts';
+export { Status, type StatusReport } from '../sdk/context.ts';
+export type { Claim, DeclaredParameter, Discovery, Link, ParseContext, StopReason } from '../sdk/type.ts';
+/** A connection as dashboards and tools see it (`GET /connections`). */
+export interface ConnectionInfo extends StatusReport {
+    readonly id: string;
+    readonly type: string;
+    /** The package its type comes from (R-PK1); absent for a built-in type. */
+    readonly package?: {
+        readonly name: string;
+        readonly version: string;
+    };
+    readonly description: string;
+    readonly location: string;
+    readonly group: string;
+    /** The hub that runs it, for a connection shown from another hub (R-M5); absent for this hub's own. */
+    readonly owner?: string;
+    /** Facts the connection reports about itself while running, such as the port it listens on. */
+    readonly details?: Readonly<Record<string, unknown>>;
+}
+/** Something that keeps a connection, a code flow or a rule from working as written. */
+export interface Problem {
+    readonly source: 'connection' | 'code-flow' | 'rule' | 'state';
+    /** The connection id, the code flow's id, the rule's path and description, or the state folder. */
+    readonly id: string;
+    readonly code: ErrorCode;
+    readonly message: string;
+}
+/** A running rule as `GET /rules` lists it: where it stands, what it connects, its steps. */
+export interface RuleListing {
+    /** `rules[1].rules[0]`: where the rule stands in the flow file. */
+    readonly path: string;
+    /** The names of the folders it stands in, outermost first (R-R2): `["studio A", "mics"]`; empty at the top. */
+    readonly folders: readonly string[];
+    /** Its path, and its description when it has one: how problems name it. */
+    readonly name: string;
+    readonly source: string;
+    readonly destinations: readonly string[];
+    /** Its pipe as written: `[{ scale: [0, 1, 0, 100] }, …]`. */
+    readonly pipe: readonly Readonly<Record<string, unknown>>[];
+    /** Where it stands (R-G2): running, waiting for a parameter it names, failed, or idle (a disabled connection). */
+    readonly status: 'running' | 'waiting' | 'failed' | 'idle';
+    /** Why it is waiting or failed: PB_WAITING, or the code of what keeps it from running. */
+    readonly code?: ErrorCode;
+    readonly reason?: string;
+}
+/** The settings every connection has (R-L1), with defaults applied. */
+export interface CommonSettings {
+    readonly enabled: boolean;
+    readonly description: string;
+    readonly location: string;
+    readonly group: string;
+    readonly debug: boolean;
+    readonly statusParameters: boolean;
+    /** Whether the hub keeps the values of its persistent parameters (R-S2). */
+    readonly persist: boolean;
+    /** Where it runs (R-PK4): a process of its own, or the hub's; undefined for its type's default. */
+    readonly isolate?: 'process' | 'none';
+    /** With a process of its own: its heap limit in MB. */
+    readonly maxMemoryMb?: number;
+    /** With a process of its own: how long it may leave the hub's pings unanswered, in ms. */
+    readonly hangMs?: number;
+}
+/** One connection of a flow file, its settings parsed and bound to its type. */
+export interface ConnectionConfig {
+    readonly id: string;
+    readonly common: CommonSettings;
+    readonly plan: ConnectionPlan;
+}
+/**
+ * A connection type with parsed settings bound in, ready to create instances. It hides
+ * the settings' type, so the registry and the runner handle every type alike.
+ */
+export interface ConnectionPlan {
+    readonly type: string;
+    /** The package its type comes from (R-PK1); absent for a built-in type. */
+    readonly origin?: TypeOrigin;
+    /** Its own settings as the flow file writes them: what a process of its own parses again (R-PK4). */
+    readonly written: Readonly<Record<string, unknown>>;
+    /** A digest of the settings as written (`fingerprintOf`): equal fingerprints run identically. */
+    readonly fingerprint: string;
+    /** Its parameters that follow others in the same turn, for the flow file's cycle check. */
+    readonly links: readonly Link[];
+    /** What it holds exclusively while it runs, for the flow file's check that no two connections hold one thing. */
+    readonly claims: readonly Claim[];
+    /**
+     * Paths it opens as its settings write them (a serial port), which served messages show as
+     * written rather than relative to the flow file folder (see `relativePaths`).
+     */
+    readonly pathsAsWritten: readonly string[];
+    /** What it finds only while running (see `Discovery`). */
+    readonly discovers: Discovery;
+    /** Mistakes that keep this connection alone from starting (see `diagnose`). */
+    readonly diagnostics: readonly Issue[];
+    /** What runs but likely wants attention (see `warn`). */
+    readonly warnings: readonly Issue[];
+    /**
+     * Its parameter of this id as the settings define it, known without running (see
+     * `DeclaredParameter`); undefined for an id it does not define. Undefined itself for a
+     * type that keeps no values.
+     */
+    readonly declared: ((id: string) => DeclaredParameter | undefined) | undefined;
+    /** True for the types that serve the hub (rest-api, mqtt): every hub of a redundancy group runs these; the rest only the active one. */
+    readonly servesHub: boolean;
+    /** The redundancy group it puts the hub in (R-B1), for an mqtt connection with `hub.group`. */
+    readonly redundancyGroup: string | undefined;
+    /** Every type is handed the hub's services here; only those that declare `servesHub` keep them. */
+    create(context: ServingContext): ConnectionInstance;
+}
+/**
+ * What the hub keeps across restarts (R-S3–R-S5), as the runner needs it. Without a state
+ * folder there is none. Records are small JSON data a connection keeps for itself.
+ */
+export interface KeptState {
+    value(address: string): Json | undefined;
+    /** Every stored value of a connection's parameters, by address: `value` for many at once. */
+    valuesOf(connectionId: string): ReadonlyMap<string, Json>;
+    /** Stores a kept parameter's value; committed with the other writes of this turn. */
+    setValue(address: string, value: Json): void;
+    record(connectionId: string, key: string): Json | undefined;
+    setRecord(connectionId: string, key: string, value: Json | undefined): void;
+    /** Every record of a connection, as [key, record]. */
+    recordsOf(connectionId: string): [string, Json][];
+    /** Forgets every value and record of a connection. */
+    reset(connectionId: string): Promise<number>;
+    /** Resolves once every write so far is as safe as the hub's durability promises. */
+    settled(): Promise<void>;
+    /** `settled` as a callback, without a promise per caller: for answers on hot paths. */
+    whenSettled(done: () => void): void;
+    /** Whether values are being saved; while not, connections that keep values show `degraded`. */
+    readonly health$: Observable<{
+        readonly ok: true;
+    } | {
+        readonly ok: false;
+        readonly reason: string;
+        readonly code?: ErrorCode;
+    }>;
+}
+/**
+ * A connection another hub runs, shown on this one at the same addresses (R-M5): its
+ * parameters mirror the owner's, and writes to them go to the owner (`ParameterSpec.forward`).
+ */
+export interface MirroredConnection {
+    readonly id: string;
+    /** Defines `<id>/<parameterId>`; throws a HubError on a bad or duplicate id. */
+    define(parameterId: string, spec: ParameterSpec): ProxyParameter;
+    remove(parameterId: string): void;
+    /** What `GET /connections` shows of it: its owner's report, or why the owner is away. */
+    show(info: Omit<ConnectionInfo, 'id'>): void;
+    /** Makes one of its parameters' value unknown: its owner went away, or said so (R-M5). */
+    forget(parameter: ProxyParameter): void;
+    /** Takes it and its parameters off this hub. Idempotent. */
+    close(): void;
+}
+/** A started connection. `stop` is idempotent and must release everything `start` took. */
+export interface ConnectionInstance {
+    start(): void | Promise<void>;
+    stop(reason?: StopReason): void | Promise<void>;
+    /**
+     * Moves the running connection to new settings of its own type without a restart, so
+     * parameters that still exist keep their values and clients stay connected. Resolves
+     * false when these settings need a restart. Throwing fails the connection, as a start would.
+     */
+    update?(plan: ConnectionPlan): boolean | Promise<boolean>;
+    /** Facts worth showing while running (listening port, file name…). */
+    details?(): Readonly<Record<string, unknown>>;
+}
+/** The package a type came from (R-PK1), as `/connections` shows it beside the type. */
+export interface TypeOrigin {
+    readonly package: string;
+    readonly version: string;
+    /** The module that exports the type, absolute: what a process of its own loads (R-PK4). */
+    readonly module: string;
+}
+/** A connection type as the registry and the flow file see it. */
+export interface ConnectionType {
+    readonly type: string;
+    readonly summary: string;
+    readonly settings: TObject;
+    readonly metrics: readonly ConnectionMetric[];
+    /** Where a type of a package comes from; absent for a built-in type. */
+    readonly origin?: TypeOrigin;
+    /** True for the types that serve the hub (rest-api, mqtt): they run in its process, always. */
+    readonly servesHub: boolean;
+    /**
+     * Why the package that declares this type was refused (R-PK3): the flow file checks none of
+     * its settings, and its connections fail at start with this error while the others run.
+     */
+    readonly refused?: HubError;
+    /** Parses a connection's own settings once: its plan, or every mistake with its path. */
+    prepare(settings: Readonly<Record<string, unknown>>, connection: ParseContext): Checked<ConnectionPlan>;
+}
+/**
+ * A connection type as the registry and the flow file use it, from its author's definition
+ * (`patchbay/connection`'s `defineConnectionType`, or a type that serves the hub). Settings
+ * are parsed once, when the flow file is read; the instance receives them typed, and an
+ * update receives the next parsed settings.
+ */
+export declare function connectionTypeOf<S extends TObject, P>(definition: DefinedConnectionType<S, P> | ServingTypeDefinition<S, P>, origin?: TypeOrigin): ConnectionType;
+/**
+ * A digest of settings as canonical JSON: equal for settings that run identically. A digest
+ * rather than the text, which a connection of a million parameters would keep twice.
+ */
+export declare function fingerprintOf(settings: unknown): string;
+/** JSON with object keys sorted, so reordered keys in a flow file compare equal. */
+export declare function canonicalJson(value: unknown): string;

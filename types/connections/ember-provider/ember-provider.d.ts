@@ -1,0 +1,29 @@
+import { AddressPatterns } from '../../core/address-pattern.ts';
+export declare const emberProvider: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+    port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    expose: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    maxConsumers: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    maxQueuedBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    maxMessageBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    matrices: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
+        id: import("@sinclair/typebox").TString;
+        targets: import("@sinclair/typebox").TInteger;
+        sources: import("@sinclair/typebox").TInteger;
+        type: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"oneToN">, import("@sinclair/typebox").TLiteral<"oneToOne">, import("@sinclair/typebox").TLiteral<"nToN">]>>;
+    }>>>;
+}>, {
+    patterns: AddressPatterns;
+    port: number;
+    bindIp: string;
+    expose: string[];
+    maxConsumers: number;
+    maxQueuedBytes: number;
+    maxMessageBytes: number;
+    matrices: ({
+        id: string;
+        targets: number;
+        sources: number;
+        type: "oneToN" | "oneToOne" | "nToN";
+    } & {})[];
+}>;

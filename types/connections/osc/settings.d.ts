@@ -1,0 +1,31 @@
+import { type Access, type Checked, type Parsed } from '../../sdk/index.ts';
+import type { ValueType } from '../../core/value.ts';
+/** One OSC address as a parameter of the connection. */
+export interface OscAddress {
+    readonly id: string;
+    readonly address: string;
+    readonly type: ValueType;
+    readonly access: Access;
+}
+export declare const oscSettings: import("@sinclair/typebox").TObject<{
+    transport: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"udp">, import("@sinclair/typebox").TLiteral<"tcp">]>>;
+    port: import("@sinclair/typebox").TInteger;
+    bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    host: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    sendPort: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    addresses: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
+        id: import("@sinclair/typebox").TString;
+        address: import("@sinclair/typebox").TString;
+        type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">, import("@sinclair/typebox").TLiteral<"T">]>;
+        access: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"read-only">, import("@sinclair/typebox").TLiteral<"read-write">, import("@sinclair/typebox").TLiteral<"write-only">]>>;
+    }>>>;
+    learn: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TBoolean>;
+    maxParameters: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    maxPacketBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+}>;
+export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses'> & {
+    readonly addresses: readonly OscAddress[];
+};
+/** Checks what the schema cannot: ids, OSC addresses, each listed once, and where writes go. */
+export declare function parseOscSettings(settings: Parsed<typeof oscSettings>): Checked<OscSettings>;

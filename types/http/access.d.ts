@@ -1,0 +1,33 @@
+import type { AddressPatterns } from '../core/address-pattern.ts';
+import { type Result } from '../core/errors.ts';
+import type { Graph } from '../core/graph.ts';
+import type { Answered, Parameter, SetResult } from '../core/parameter.ts';
+/**
+ * What one authenticated client may do (R-A2): which parameters it can read and write,
+ * and which connections it can see. Everything a client is served or may change goes
+ * through one of these.
+ */
+export interface Access {
+    /** `*` for full access (no authentication, username/password, the `token`), else the scoped token's name. */
+    readonly name: string;
+    readonly full: boolean;
+    /** May read `/metrics`. */
+    readonly metrics: boolean;
+    /** May ask a standby to take over its redundancy group (`POST /failover`, R-B5). */
+    readonly admin: boolean;
+    canRead(address: string): boolean;
+    canWrite(address: string): boolean;
+    /** True when some parameter of the connection may be readable: it is listed in `/connections`. */
+    seesConnection(connectionId: string): boolean;
+}
+export declare const fullAccess: Access;
+/** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
+export declare function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics?: boolean, admin?: boolean): Access;
+/**
+ * The parameter at `address` as this client sees it: one it cannot read does not exist
+ * for it, with the same answer as a parameter that does not exist (404), so a scoped
+ * token learns nothing of what lies outside its patterns.
+ */
+export declare function lookupFor(access: Access, graph: Graph, address: string): Result<Parameter>;
+/** Writes `raw` to `address` for this client: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
+export declare function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string, answered?: Answered): SetResult;

@@ -1,0 +1,96 @@
+/**
+ * The HTTP routes of a rest-api connection (R-H1, R-H2, R-H4, R-H7): one handler per
+ * built-in path and method, plus hosted files and 404 for everything else. Handlers follow
+ * the rules of the native edge: request data is read before they return, `onAborted` is
+ * set before anything asynchronous, and every later answer is corked. Authentication and
+ * the fault guard are the server's (server.ts); parsing is the pure modules'.
+ */
+import type { Graph } from '../core/graph.ts';
+import { type Result } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { type SparseLog } from '../core/sparse-log.ts';
+import type { Registry } from 'prom-client';
+import { type Access } from './access.ts';
+import { type StaticFiles } from './static-files.ts';
+import type { HttpRequest, HttpResponse } from './uws.ts';
+/** An entry of `/connections` or `/problems`: JSON-able data with the id of what it is about. */
+export interface Listed {
+    readonly id: string;
+    readonly type?: string;
+    readonly status?: string;
+    readonly reason?: string;
+    readonly code?: string;
+    /** The hub that runs it, for a connection another hub runs (see `ConnectionInfo.owner`). */
+    readonly owner?: string;
+    /** Facts a connection reports about itself (see `ConnectionInfo.details`). */
+    readonly details?: Readonly<Record<string, unknown>>;
+}
+/** An entry of `/rules`: what it connects, so access can be judged. */
+export interface ListedRule {
+    readonly source: string;
+    readonly destinations: readonly string[];
+}
+/** What handlers read: the hub through plain data and functions, never lib/connections. */
+export interface RouteContext {
+    readonly graph: Graph;
+    readonly files: StaticFiles | undefined;
+    /** `GET /connections`: each connection as JSON-able data. */
+    readonly connections: () => readonly Listed[];
+    /** `GET /problems`: the hub's current problems as JSON-able data. */
+    readonly problems: () => readonly Listed[];
+    /** `GET /rules`: the flow's enabled rules as JSON-able data. */
+    readonly rules: () => readonly ListedRule[];
+    /** Largest accepted request body (413 above it). */
+    readonly maxBody: number;
+    /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
+    readonly settled?: (done: () => void) => void;
+    /** The hub's redundancy group, while it is in one (R-B1). */
+    readonly group?: () => GroupView | undefined;
+    readonly log: Logger;
+    /** The registry `/metrics` answers from (R-O1). */
+    readonly metrics: Registry;
+    /** The connections `/readyz` waits for; empty: every enabled one (R-O1). */
+    readonly required: readonly string[];
+    /** Refused writes, logged sparsely: a client that keeps failing is one line in ten seconds. */
+    readonly refusals: SparseLog;
+}
+/** A redundancy group as the routes see it (plain functions: lib/http depends on nothing in lib/connections). */
+export interface GroupView {
+    role(): 'active' | 'standby';
+    failover(): Result<string>;
+    /** Calls back once the broker acknowledged every value published so far; false when its connection closed first (R-B2). */
+    replicated(done: (acknowledged: boolean) => void): void;
+}
+/** A request handler; `access` is what the client's credentials grant (R-A2). */
+export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext, access: Access) => void;
+/** A built-in path: it wins over a hosted file of the same name, and other methods get 405. */
+export interface Route {
+    readonly path: string;
+    /** Absent for a path that only takes POST (`/failover`). */
+    readonly get?: Handler;
+    readonly post?: Handler;
+    /** `get` when a GET changes parameters (`/update`): a foreign page may not send it (R-H10). POSTs never may. */
+    readonly changes?: 'get';
+}
+/**
+ * The client's address as text, for "who changed it" (R-O2): an IPv4 client as `127.0.0.1`,
+ * also when the hub listens on every address and uWS names it as IPv6.
+ */
+export declare function clientAddress(res: {
+    getRemoteAddressAsText(): ArrayBuffer;
+}): string;
+/** The built-in paths (R-H4: they win over files of the same name). */
+export declare const routes: readonly Route[];
+/** The `Allow` value of a built-in path. */
+export declare const allowedMethods: (route: Route) => string;
+/** Any other method on a built-in path: 405 with `Allow`. */
+export declare const methodNotAllowed: (route: Route) => Handler;
+/** GET on any other path: 426 for `/ws` without an upgrade, else a hosted file or 404 (R-H4). */
+export declare const getOther: Handler;
+/** Any other method on any other path. */
+export declare const notFound: Handler;
+/**
+ * Answers a request whose handler faulted: 500 with the stack in the log, so one bad
+ * request never takes the hub down. The connection is closed, as its state is unknown.
+ */
+export declare function answerFault(res: HttpResponse, json: boolean, log: Logger, error: unknown): void;

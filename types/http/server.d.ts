@@ -1,0 +1,123 @@
+import type { Pattern } from '../core/regex.ts';
+import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
+import type { Graph } from '../core/graph.ts';
+import type { Logger } from '../core/log.ts';
+import type { Scheduler } from '../core/scheduler.ts';
+import type { Observable } from 'rxjs';
+import type { Authenticator } from './auth.ts';
+import { type GroupView, type Listed, type ListedRule } from './routes.ts';
+import type { StaticFiles } from './static-files.ts';
+import { type TlsFiles } from './tls.ts';
+import { WsHub } from './ws-hub.ts';
+export interface RestServerOptions {
+    readonly graph: Graph;
+    readonly auth: Authenticator;
+    readonly files: StaticFiles | undefined;
+    readonly wsFilters: readonly Pattern[];
+    /** Origins other than the hub's own whose pages may change parameters (R-H10). */
+    readonly allowedOrigins?: readonly string[];
+    /** Serve HTTPS and WSS with this certificate and key (checked first: PB_TLS says what is wrong). */
+    readonly tls?: TlsFiles;
+    /** Names the hub answers under besides IP literals, localhost and the machine's own (hosts.ts). */
+    readonly hostnames?: readonly string[];
+    /** The connections `/readyz` waits for; none: every enabled one. */
+    readonly required?: readonly string[];
+    /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
+    readonly connections: () => readonly Listed[];
+    /** Emits when a connection's status changes or connections come or go: `?events=1` clients are told (R-U1). */
+    readonly connectionChanges$?: Observable<void>;
+    /** What the hub counted of its own work (rules, store), for `/metrics`. */
+    readonly counts?: () => HubCounts;
+    /** What each connection type reports of its connections, for `/metrics`. */
+    readonly connectionMetrics?: readonly (ConnectionMetric & {
+        readonly type: string;
+    })[];
+    /** `GET /problems`: the hub's current problems, as plain data. */
+    readonly problems: () => readonly Listed[];
+    /** `GET /rules`: the flow's enabled rules, as plain data. */
+    readonly rules: () => readonly ListedRule[];
+    /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
+    readonly settled?: (done: () => void) => void;
+    /**
+     * Calls back once the hub serves: every connection started, and its code flows and rules
+     * running (a standby: its connections). Until then every request and WebSocket upgrade is
+     * answered 503 PB_STARTING, so no client hears `OK` for a write whose rules have not run
+     * (R-S4, R-R1). Absent: the server serves from the moment it listens.
+     */
+    readonly whenServing?: (work: () => void) => void;
+    /** The hub's redundancy group, while it is in one (R-B1): `/update` waits for the broker on the active hub, `/failover` asks it. */
+    readonly group?: () => GroupView | undefined;
+    readonly scheduler: Scheduler;
+    readonly log: Logger;
+    readonly limits?: Partial<Limits>;
+    /** R-U1: serve the operator console at /console/ (the `console` setting; default on). */
+    readonly console?: boolean;
+}
+export interface Limits {
+    /** Largest accepted request body (R-H2: 413 above it). */
+    readonly maxBody: number;
+    /** Largest accepted WebSocket message; a larger one closes the socket with 1009 (R-H12). */
+    readonly maxMessage: number;
+    /**
+     * What uWS itself reads of one message before it drops the connection (1006, no close
+     * frame): above `maxMessage`, so that a message somewhat too large is read and answered
+     * with 1009, and bounded, so that no socket can make the hub buffer more.
+     */
+    readonly maxMessageRead: number;
+    /** Error answers sent one by one per client message; the rest are counted in one more. */
+    readonly maxErrorAnswers: number;
+    /** Milliseconds of applying one client's WebSocket messages per event-loop turn; the rest waits (fair share). */
+    readonly writeShareMs: number;
+    /** Message bytes a client may have waiting; beyond them it is closed with 1008. */
+    readonly maxWaitingWrites: number;
+    /** Send-buffer bytes beyond a client's snapshot at which it stops getting changes. */
+    readonly lagLimit: number;
+    /** How often buffers are checked while changes flow. */
+    readonly scanIntervalMs: number;
+    /** uWS's own per-socket cap; past it uWS drops messages (the lag check repairs that). */
+    readonly maxBackpressure: number;
+}
+export declare const defaultLimits: Limits;
+/**
+ * The uWS app of one rest-api connection: the routes of routes.ts behind authentication
+ * and origin checks (edge.ts) and a fault guard, the WebSocket route (ws-route.ts), listening
+ * and stopping.
+ */
+export declare class RestServer {
+    private readonly options;
+    private readonly app;
+    private readonly ws;
+    private readonly limits;
+    private readonly context;
+    /** Answers by status per route, for `/metrics`. */
+    private readonly tallies;
+    private listening;
+    private stopped;
+    /** False until the hub serves (`whenServing`): requests meanwhile are answered 503 PB_STARTING. */
+    private serving;
+    private readonly edge;
+    private readonly webSocketRoute;
+    constructor(options: RestServerOptions);
+    get webSockets(): WsHub;
+    /**
+     * Listens on `bindIp` ("" for every interface) and resolves with the port. The port is
+     * exclusive (R-H8): uWS would otherwise set SO_REUSEPORT and share it with another hub at
+     * random. Rejects with PB_PORT_UNAVAILABLE and the system's reason.
+     */
+    listen(bindIp: string, port: number): Promise<number>;
+    /**
+     * Stops listening, which frees the port, and closes every connection: WebSockets with
+     * 1012 "service restart" when a reload replaces this server (`restart`), 1001 otherwise;
+     * HTTP connections kept alive at once, so none goes on being served by the settings this
+     * server had. Idempotent.
+     */
+    stop(reason?: 'stop' | 'restart'): void;
+    private routeHttp;
+    /**
+     * A handler behind the edge (origin, credentials) and the fault guard: a fault answers
+     * 500 and is logged instead of reaching the process, so one bad request never takes the
+     * hub down. `changesState` marks requests a foreign page may not send (R-H10).
+     */
+    private handle;
+    private tally;
+}

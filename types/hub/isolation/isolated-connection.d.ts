@@ -1,0 +1,59 @@
+import type { ConnectionConfig, ConnectionInstance } from '../../connections/connection.ts';
+import type { IsolationHooks } from '../../connections/runner.ts';
+import type { StopReason } from '../../sdk/type.ts';
+/** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
+export declare function restartDelayMs(attempt: number): number;
+export declare class IsolatedConnection implements ConnectionInstance {
+    private readonly config;
+    private readonly hooks;
+    private child;
+    /** True once the current process has started its instance. */
+    private up;
+    private stopping;
+    private attempts;
+    private startedAt;
+    private restartTimer;
+    private pingTimer;
+    private lastPong;
+    private lastPing;
+    private lastTick;
+    /** Set when the process was killed for not answering, to the ms it went unanswered: the reason it ended. */
+    private hungFor;
+    /** True once the current process answered a ping. */
+    private answered;
+    private pings;
+    private reportedDetails;
+    /** Why the last process ended, while none runs. */
+    private down;
+    /** Its parameters in the hub, kept across processes so their values stay readable. */
+    private readonly parameters;
+    private tableDefined;
+    private nextWrite;
+    private readonly pending;
+    private fence;
+    private readonly hangMs;
+    private readonly maxMemoryMb;
+    /** The end of what the process wrote to its standard error, to say why it ended. */
+    private stderrTail;
+    constructor(config: ConnectionConfig, hooks: IsolationHooks);
+    /** Resolves once the first process has started its instance, or failed to (then a restart waits). */
+    start(): Promise<void>;
+    stop(reason?: StopReason): Promise<void>;
+    details(): Readonly<Record<string, unknown>>;
+    private spawn;
+    private tick;
+    private exitReason;
+    private fenceState;
+    /** What the process tells of its parameters and records. */
+    private receive;
+    /** Parameters the current process defined; the others go once it has started. */
+    private definedNow;
+    private define;
+    private defineTable;
+    /** The hub's parameter for one of the process's: its writes go to the process, answered with its answer. */
+    private hubSpec;
+    private removeUndefined;
+    private answerPending;
+    /** A line the process logged (pino JSON), logged again by the hub at its level. */
+    private log;
+}

@@ -1,0 +1,2 @@
+/** The argument of the timed steps. */
+export declare const milliseconds: import("@sinclair/typebox").TInteger;
