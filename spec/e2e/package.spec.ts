@@ -237,6 +237,38 @@ export default flow;
       { type: 'sacn', status: 'ok', package: { name: 'patchbay-sacn', version: '1.0.0' } },
     );
     t.is(await terminate(echoHub), 0);
+
+    // The guide for package authors, as a stranger reads it: every JavaScript block type-checks
+    // against the installed patchbay, and its test of the echo type passes in the echo package.
+    const guide = await readFile(join(checkout, 'docs/contributing/connection-type-packages.md'), 'utf8');
+    const blocks = [...guide.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((match) => match[1] as string);
+    t.true(blocks.length >= 2, 'the type and its test');
+    const guideFolder = join(app, 'guide');
+    await mkdir(guideFolder);
+    await writeFile(join(guideFolder, 'package.json'), JSON.stringify({ type: 'module' }));
+    for (const [n, block] of blocks.entries()) await writeFile(join(guideFolder, `block-${n}.js`), block);
+    await writeFile(
+      join(guideFolder, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          allowJs: true,
+          checkJs: true,
+          noEmit: true,
+          strict: true,
+          module: 'nodenext',
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(checkout, 'node_modules/@types')],
+        },
+        include: ['*.js'],
+      }),
+    );
+    await t.notThrowsAsync(run(process.execPath, [tsc, '-p', join(guideFolder, 'tsconfig.json')]), "the guide's code type-checks");
+    const testBlock = blocks.find((block) => block.includes("from 'patchbay/testing'")) as string;
+    const echoFolder = join(app, 'node_modules/patchbay-example-echo');
+    await writeFile(join(echoFolder, 'echo.test.js'), testBlock);
+    const tested = await run(process.execPath, ['--test', 'echo.test.js'], { cwd: echoFolder }).catch((error: { stdout: string }) => error);
+    t.regex(tested.stdout, /^# pass 1$/m, tested.stdout);
   },
 );
 
