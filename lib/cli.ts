@@ -114,7 +114,8 @@ export async function main(
       }
       const { path, connections, warnings } = result.flow;
       const count = warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`;
-      out.write(`${path}: valid (${connections.length} connections)${warnings.length > 0 ? `, with ${count}:` : ''}\n`);
+      const listed = `${connections.length} connection${connections.length === 1 ? '' : 's'}`;
+      out.write(`${path}: valid (${listed})${warnings.length > 0 ? `, with ${count}:` : ''}\n`);
       for (const warning of warnings) out.write(`  ${formatIssue(warning)}\n`);
       return Exit.Ok;
     }

@@ -172,7 +172,7 @@ export function typeReference(t: ConnectionType, common?: string): string {
     '',
     ...from,
     common === undefined
-      ? `Settings, besides the common ones of every connection (patchbay's \`docs/reference/connections/README.md\`) (\`type: '${t.type}'\`):`
+      ? `Settings (\`type: '${t.type}'\`), besides the common ones of every connection that patchbay's \`docs/reference/connections/README.md\` lists:`
       : `Settings, besides the [common ones](${common}) (\`type: '${t.type}'\`):`,
     '',
     settingsTable(settingRows(t.settings.properties as Readonly<Record<string, Node>>, t.settings.required)),

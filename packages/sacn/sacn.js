@@ -70,7 +70,12 @@ const settings = Type.Object({
   priority: withDefault(Type.Integer({ minimum: 0, maximum: MAX_PRIORITY, description: 'send: the priority of this source, 0–200.' }), 100),
   sourceName: withDefault(Type.String({ maxLength: 63, description: 'send: the name receivers show for this source.' }), 'patchbay'),
   refresh: withDefault(
-    Type.Integer({ minimum: 100, maximum: 10_000, description: 'send: milliseconds between sends of a universe that did not change.' }),
+    Type.Integer({
+      minimum: 100,
+      maximum: 1000,
+      description:
+        'send: milliseconds between sends of a universe that did not change; at most 1000, as E1.31 asks (receivers drop a source silent for 2.5 s).',
+    }),
     1000,
   ),
   maxRate: withDefault(
@@ -102,6 +107,18 @@ export default defineConnectionType({
     if (written.mode === 'send' && written.port === 0)
       issues.push({ path: ['port'], message: 'the port to send to, 5568 for every receiver' });
     return checked(issues, written);
+  },
+  // A source's levels are kept (R-S2): a restarted hub, or a restarted process of the
+  // connection, sends the levels it sent before rather than a blackout.
+  declared: ({ mode, universes, channels }) => {
+    const listed = new Set(universes);
+    return (id) => {
+      const [universe, channel, more] = id.split('/');
+      const n = Number(channel);
+      return mode === 'send' && more === undefined && listed.has(Number(universe)) && Number.isInteger(n) && n >= 1 && n <= channels
+        ? { type: 'I', persist: true }
+        : undefined;
+    };
   },
   claims: ({ mode, port, bindIp }) => (mode === 'receive' && port !== 0 ? [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }] : []),
   create(context, options) {
@@ -305,6 +322,7 @@ export default defineConnectionType({
                     type: 'I',
                     access: 'read-write',
                     initial: 0,
+                    persist: true,
                     accept: (raw) => {
                       const level = Number(raw);
                       return Number.isInteger(level) && level >= 0 && level <= 255 && String(raw).trim() !== ''
@@ -321,6 +339,10 @@ export default defineConnectionType({
             );
           }
           channelParameters.set(universe, parameters);
+          // The levels kept from before a restart are what the source sends first.
+          const current = levels.get(universe);
+          if (mode === 'send' && current)
+            for (const [index, parameter] of parameters.entries()) current[index] = Number(parameter.value ?? 0);
           if (mode === 'receive')
             status.set(universe, {
               active: context.define(`${universe}/active`, { type: 'B', access: 'read-only', initial: false }),
@@ -330,8 +352,9 @@ export default defineConnectionType({
         }
         if (mode === 'send')
           timers.push(
-            every(context.scheduler, refresh, () => {
-              const stale = context.scheduler.now() - refresh + 1;
+            // Looked at four times a refresh, so that an unchanged universe goes `refresh` ms after it last went, not up to twice that.
+            every(context.scheduler, Math.max(25, refresh / 4), () => {
+              const stale = context.scheduler.now() - refresh;
               if (link.up)
                 for (const universe of universes) if ((lastSent.get(universe) ?? 0) <= stale && !dirty.has(universe)) send(universe);
             }),

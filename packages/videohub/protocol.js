@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 
 /** The largest router the protocol describes: 288 inputs and 288 outputs. */
 export const MAX_PORTS = 288;
-/** The longest line taken, in bytes: a label is at most a few dozen characters. */
+/** The longest line taken, in bytes (longer ones are skipped and counted): a label is at most a few dozen characters. */
 export const MAX_LINE_BYTES = 1024;
 /** The most bytes held without the blank line that ends a block: a block of 288 labels is some 20 KiB. */
 export const MAX_BLOCK_BYTES = 256 * 1024;
@@ -23,6 +23,8 @@ export class BlockReader {
   /** @type {string} */
   #held = '';
   #decoder = new StringDecoder('utf8');
+  /** Lines skipped as longer than `MAX_LINE_BYTES`. */
+  longLines = 0;
 
   /**
    * The blocks `chunk` completes, in order; throws when the device sends more than a block may hold.
@@ -48,9 +50,11 @@ export class BlockReader {
       while (lines.length > 0 && lines[0] === '') lines.shift();
       const first = lines.shift();
       if (first === undefined) continue;
-      const long = lines.find((line) => Buffer.byteLength(line) > MAX_LINE_BYTES);
-      if (long !== undefined) throw new Error(`the router sent a line of ${Buffer.byteLength(long)} bytes (at most ${MAX_LINE_BYTES})`);
-      blocks.push({ title: first.endsWith(':') ? first.slice(0, -1) : first, lines });
+      // A line too long is skipped, not the link closed: a router that keeps such a label
+      // (written by another panel) would otherwise close every connect the same way.
+      const kept = lines.filter((line) => Buffer.byteLength(line) <= MAX_LINE_BYTES);
+      this.longLines += lines.length - kept.length;
+      blocks.push({ title: first.endsWith(':') ? first.slice(0, -1) : first, lines: kept });
     }
   }
 }

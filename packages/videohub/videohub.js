@@ -306,6 +306,7 @@ export default defineConnectionType({
       {
         open(linkAttempt) {
           attempt = linkAttempt;
+          counts.skipped += reader.longLines;
           reader = new BlockReader();
           awaiting = [];
           preluded = false;
@@ -348,11 +349,15 @@ export default defineConnectionType({
       { scheduler: context.scheduler, status: context.setStatus, timeoutMs: timeout, fence: context.fence },
     );
 
-    /** Pings a link that was quiet for a `ping` interval; one unanswered within `timeout` closes it. */
+    /**
+     * Pings a link that was quiet for a `ping` interval; one unanswered within `timeout` closes
+     * it. Looked at four times an interval, so that a ping goes `ping` ms after the router was
+     * last heard, not up to twice that.
+     */
     const pinger = () =>
-      every(context.scheduler, ping, () => {
+      every(context.scheduler, Math.max(250, ping / 4), () => {
         const now = context.scheduler.now();
-        if (!connection || !preluded || now - lastHeard < ping) return;
+        if (!connection || !preluded || now - lastHeard < ping || awaiting.some((entry) => entry.kind === 'ping')) return;
         expectAnswer({ kind: 'ping' }, `no answer to PING within ${timeout} ms`);
         connection.write(block('PING', []));
       });
@@ -371,12 +376,17 @@ export default defineConnectionType({
         preludeWait?.unsubscribe();
         return link.stop();
       },
-      details: () => ({ host, port, inputs: size.inputs, outputs: size.outputs, ...counts }),
+      details: () => ({ host, port, inputs: size.inputs, outputs: size.outputs, ...counts, skipped: counts.skipped + reader.longLines }),
     };
   },
 });
 
+/** The longest label written, in bytes: what the router sends back must stay well within the line this type reads. */
+const MAX_LABEL_BYTES = 255;
+
 /** @param {import('patchbay/connection').Value} value */
 function oneLine(value) {
-  return /[\r\n]/.test(String(value)) ? 'a label is one line' : undefined;
+  if (/[\r\n]/.test(String(value))) return 'a label is one line';
+  const bytes = Buffer.byteLength(String(value));
+  return bytes > MAX_LABEL_BYTES ? `a label is at most ${MAX_LABEL_BYTES} bytes, not ${bytes}` : undefined;
 }

@@ -142,6 +142,14 @@ test.serial('levels written go to a receiver at once, again every refresh, and a
   t.is(packet.payloadAsBuffer?.length, 16);
   t.like(await update(hub, 'lights/1/3', '256'), { status: 400, code: 'PB_CONVERSION' });
   t.like(await update(hub, 'lights/1/3', 'full'), { status: 400, code: 'PB_CONVERSION' });
+  // The connection's process killed: the one that replaces it sends the levels of before, not a blackout.
+  const pid = ((await connectionOf(hub, 'lights'))?.details?.['process'] as { pid: number }).pid;
+  process.kill(pid, 'SIGKILL');
+  await eventually(async () => (await connectionOf(hub, 'lights'))?.status === 'failed', 'the process gone');
+  packets.length = 0;
+  await eventually(async () => (await connectionOf(hub, 'lights'))?.status === 'ok', 'a new process', 15_000);
+  await eventually(() => packets.some((p) => p.universe === 1), 'sending again');
+  t.is(packets.find((p) => p.universe === 1)?.payloadAsBuffer?.[2], 200, 'the level kept');
   // Nothing changes: universe 2 is sent again every 500 ms all the same.
   const before = packets.filter((p) => p.universe === 2).length;
   await eventually(() => packets.filter((p) => p.universe === 2).length >= before + 3, 'refreshed', 5000);
