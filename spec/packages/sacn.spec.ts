@@ -143,8 +143,10 @@ test.serial('levels written go to a receiver at once, again every refresh, and a
   t.like(await update(hub, 'lights/1/3', '256'), { status: 400, code: 'PB_CONVERSION' });
   t.like(await update(hub, 'lights/1/3', 'full'), { status: 400, code: 'PB_CONVERSION' });
   // The connection's process killed: the one that replaces it sends the levels of before, not a blackout.
-  const pid = ((await connectionOf(hub, 'lights'))?.details?.['process'] as { pid: number }).pid;
-  process.kill(pid, 'SIGKILL');
+  const lights = await connectionOf(hub, 'lights');
+  const pid = (lights?.details?.['process'] as { pid?: number } | undefined)?.pid ?? 0;
+  t.true(pid > 0, 'the process of the connection');
+  if (pid > 0) process.kill(pid, 'SIGKILL');
   await eventually(async () => (await connectionOf(hub, 'lights'))?.status === 'failed', 'the process gone');
   packets.length = 0;
   await eventually(async () => (await connectionOf(hub, 'lights'))?.status === 'ok', 'a new process', 15_000);
