@@ -36,7 +36,7 @@ import {
   UdpEndpoint,
   withDefault,
 } from 'patchbay/connection';
-import { decode, encode, groupOf, MAX_PRIORITY, MAX_UNIVERSE, MIN_UNIVERSE, outOfOrder, SACN_PORT, TERMINATED } from './e131.js';
+import { decode, encode, groupOf, MAX_PRIORITY, MAX_UNIVERSE, MIN_UNIVERSE, outOfOrder, PREVIEW, SACN_PORT, TERMINATED } from './e131.js';
 
 /** E1.31's network data loss: a source not heard for this long is gone. */
 const SOURCE_LOST_MS = 2500;
@@ -240,7 +240,8 @@ export default defineConnectionType({
         return;
       }
       const known = sources.get(packet.universe);
-      if (!known) {
+      // Preview data is for a desk's visualiser, never for live output (E1.31 6.2.6).
+      if (!known || packet.options & PREVIEW) {
         counts.ignored++;
         return;
       }

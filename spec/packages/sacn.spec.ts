@@ -107,6 +107,14 @@ test.serial('what is not a data packet of a listed universe is counted and dropp
   const counted = async () => (await connectionOf(hub, 'desk'))?.details ?? {};
   await eventually(async () => (await counted())['received'] === 1, 'counted');
   t.like(await counted(), { malformed: 3, ignored: 1, received: 1 });
+  // Preview data (a desk's visualiser) is not live output: not taken.
+  const preview = new Packet({ universe: 1, payload: { 1: 77 }, sequence: 2, sourceName: 'x', priority: 100, useRawDmxValues: true })
+    .buffer;
+  valid.copy(preview, 22, 22, 38);
+  preview.writeUInt8(0x80, 112);
+  await sendRaw(preview);
+  await eventually(async () => (await counted())['ignored'] === 2, 'preview counted');
+  t.is(await hub.read('desk/1/1'), '99');
   // The same packet again is out of order (E1.31 6.7.2): not taken.
   const older = new Packet({ universe: 1, payload: { 1: 12 }, sequence: 0, sourceName: 'x', priority: 100, useRawDmxValues: true }).buffer;
   valid.copy(older, 22, 22, 38);
