@@ -227,14 +227,15 @@ export function validateFlow(
 function refusedTypes(plugins: Plugins, document: unknown, start: boolean): ConnectionType[] {
   const known = new Set([...connectionTypes, ...plugins.types].map((type) => type.type));
   const standIns = new Map<string, ConnectionType>();
-  for (const { types, error } of plugins.refused) {
-    for (const type of types) if (!known.has(type) && !standIns.has(type)) standIns.set(type, refusedType(type, error));
+  for (const refused of plugins.refused) {
+    for (const type of refused.types) if (!known.has(type) && !standIns.has(type)) standIns.set(type, refusedType(type, refused));
   }
   const unnamed = plugins.refused.find((refused) => refused.types.length === 0);
   if (start && unnamed) {
     for (const entry of Object.values(asRecord(asRecord(document)['connections']))) {
       const type = asRecord(entry)['type'];
-      if (typeof type === 'string' && !known.has(type) && !standIns.has(type)) standIns.set(type, refusedType(type, unnamed.error));
+      if (typeof type === 'string' && !known.has(type) && !standIns.has(type))
+        standIns.set(type, refusedType(type, { error: unnamed.error }));
     }
   }
   return [...standIns.values()];

@@ -32,6 +32,8 @@ export interface RefusedPlugin {
   readonly error: HubError;
   /** The type names it declares, when its package.json could be read: their connections fail with its error. */
   readonly types: readonly string[];
+  /** Its name and version, when its package.json could be read: `/connections` shows them beside a refused connection. */
+  readonly package?: { readonly name: string; readonly version: string };
 }
 
 export interface Plugins {
@@ -60,18 +62,20 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
     if (typeof entry !== 'string' || entry === '') continue;
     const loaded = await loadPackage(entry, baseDir);
     if (!loaded.ok) {
-      refused.push({ index, entry, error: loaded.error, types: loaded.types });
+      refused.push({ index, entry, error: loaded.error, types: loaded.types, ...(loaded.package ? { package: loaded.package } : {}) });
       continue;
     }
     const { name, version, folder, modules } = loaded;
     const label = `package "${name}" ${version}`;
-    const clash = modules.map(([type]) => type).find((type) => owners.has(type));
-    if (clash !== undefined) {
+    const clashes = modules.map(([type]) => type).filter((type) => owners.has(type));
+    if (clashes.length > 0) {
+      const taken = clashes.map((type) => `"${type}", which ${owners.get(type)} has already`);
       const error = new HubError(
         'PB_TYPE_TAKEN',
-        `${label} declares the connection type "${clash}", which ${owners.get(clash)} has already`,
+        `${label} declares the connection type${clashes.length > 1 ? 's' : ''} ${taken.join('; and ')}`,
       );
-      refused.push({ index, entry, error, types: modules.map(([type]) => type).filter((type) => !owners.has(type)) });
+      const types = modules.map(([type]) => type).filter((type) => !owners.has(type));
+      refused.push({ index, entry, error, types, package: { name, version } });
       continue;
     }
     const made: ConnectionType[] = [];
@@ -86,7 +90,7 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
       made.push(connectionTypeOf(definition.value, { package: name, version, module }));
     }
     if (failure) {
-      refused.push({ index, entry, error: failure, types: modules.map(([type]) => type) });
+      refused.push({ index, entry, error: failure, types: modules.map(([type]) => type), package: { name, version } });
       continue;
     }
     for (const type of made) owners.set(type.type, `${label}`);
@@ -104,13 +108,19 @@ type Loaded =
       readonly folder: string;
       readonly modules: readonly [string, string][];
     }
-  | { readonly ok: false; readonly error: HubError; readonly types: readonly string[] };
+  | {
+      readonly ok: false;
+      readonly error: HubError;
+      readonly types: readonly string[];
+      readonly package?: { readonly name: string; readonly version: string };
+    };
 
-const refusal = (code: ErrorCode, message: string, types: readonly string[] = []): Loaded => ({
-  ok: false,
-  error: new HubError(code, message),
-  types,
-});
+const refusal = (
+  code: ErrorCode,
+  message: string,
+  types: readonly string[] = [],
+  known?: { readonly name: string; readonly version: string },
+): Loaded => ({ ok: false, error: new HubError(code, message), types, ...(known ? { package: known } : {}) });
 
 /** Finds a package and reads what its package.json declares. */
 async function loadPackage(entry: string, baseDir: string): Promise<Loaded> {
@@ -148,6 +158,7 @@ async function loadPackage(entry: string, baseDir: string): Promise<Loaded> {
       'PB_PLUGIN_INCOMPATIBLE',
       `${label} is written for connection API ${JSON.stringify(wanted ?? null)} ("patchbay.apiVersion" in its package.json); this hub speaks ${spokenApiVersions.join(', ')}`,
       names,
+      { name, version },
     );
   }
   const badName = names.find((type) => !/^[a-z][a-z0-9-]{0,63}$/.test(type));
@@ -158,6 +169,7 @@ async function loadPackage(entry: string, baseDir: string): Promise<Loaded> {
         ? `${label} declares no connection types: "patchbay.types" maps type names to modules, as { "my-device": "./dist/my-device.js" }`
         : `${label} declares the type name ${JSON.stringify(badName)}: a type name is 1–64 characters of a-z, 0-9 and -, starting with a letter`,
       names,
+      { name, version },
     );
   }
   return { ok: true, name, version, folder, modules };
@@ -231,8 +243,10 @@ async function importType(
  * What a connection of a refused package's type is: a type that takes any settings and
  * fails at start with the package's error, so the hub runs everything else (R-PK3).
  */
-export function refusedType(type: string, error: HubError): ConnectionType {
+export function refusedType(type: string, { error, package: known }: Pick<RefusedPlugin, 'error' | 'package'>): ConnectionType {
+  const origin = known ? { origin: { package: known.name, version: known.version, module: undefined } } : {};
   const plan: Omit<ConnectionPlan, 'type'> = {
+    ...origin,
     fingerprint: error.message,
     written: {},
     links: [],
@@ -254,6 +268,7 @@ export function refusedType(type: string, error: HubError): ConnectionType {
   return {
     type,
     summary: `A type of a package that was refused: ${error.message}.`,
+    ...origin,
     settings: Type.Object({}),
     metrics: [],
     servesHub: false,

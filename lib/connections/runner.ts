@@ -147,7 +147,9 @@ export class ConnectionRunner {
     this.setStatus(Status.Starting, '');
     try {
       const context = this.context();
-      const isolate = common.isolate ?? (plan.origin ? 'process' : 'none');
+      // A refused package's stand-in loads nothing of it: it fails here, as it would in a process.
+      const loaded = plan.origin === undefined || plan.origin.module !== undefined;
+      const isolate = loaded ? (common.isolate ?? (plan.origin ? 'process' : 'none')) : 'none';
       this.instance =
         isolate === 'process' && this.env.isolate && !plan.servesHub
           ? this.env.isolate(this.current, {

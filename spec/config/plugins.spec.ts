@@ -117,7 +117,8 @@ test('a package written for another API version is refused with PB_PLUGIN_INCOMP
   await hub.start();
   t.like(
     hub.listConnections().find((c) => c.id === 'tally'),
-    { status: 'failed', code: 'PB_PLUGIN_INCOMPATIBLE' },
+    { status: 'failed', code: 'PB_PLUGIN_INCOMPATIBLE', package: { name: 'old-counter', version: '1.2.3' } },
+    'the refused connection says which package it wanted',
   );
   t.like(
     hub.listConnections().find((c) => c.id === 'vars'),
@@ -188,13 +189,22 @@ test('a module that throws on load, one that exports no type, and a package not 
 
 test('two sources of one type name: a built-in name and a second package are refused with PB_TYPE_TAKEN naming the other owner', async (t) => {
   const flow = {
-    plugins: ['first-counter', 'second-counter', 'fake-dummy'],
-    connections: { tally: { type: 'counter' }, vars: { type: 'dummy', parameters: ['x,I,1'] } },
+    plugins: ['first-counter', 'second-counter', 'fake-dummy', 'greedy'],
+    connections: {
+      tally: { type: 'counter' },
+      vars: { type: 'dummy', parameters: ['x,I,1'] },
+      extra: { type: 'greedy-counter' },
+    },
   };
   const file = await studio(flow, [
     counterPackage('first-counter'),
     counterPackage('second-counter'),
     counterPackage('fake-dummy', 'dummy'),
+    {
+      name: 'greedy',
+      patchbay: { apiVersion: 1, types: { timer: './counter.js', 'greedy-counter': './counter.js', counter: './counter.js' } },
+      files: { 'counter.js': counterModule('greedy-counter') },
+    },
   ]);
   const validated = await loadFlowFile(file, {});
   t.false(validated.ok);
@@ -204,7 +214,9 @@ test('two sources of one type name: a built-in name and a second package are ref
     [
       'plugins.1: PB_TYPE_TAKEN: package "second-counter" 1.2.3 declares the connection type "counter", which package "first-counter" 1.2.3 has already',
       'plugins.2: PB_TYPE_TAKEN: package "fake-dummy" 1.2.3 declares the connection type "dummy", which patchbay (built in) has already',
+      'plugins.3: PB_TYPE_TAKEN: package "greedy" 1.2.3 declares the connection types "timer", which patchbay (built in) has already; and "counter", which package "first-counter" 1.2.3 has already',
     ],
+    'every clash of a package is named, not only its first',
   );
   const started = await loadFlowFile(file, {}, { start: true });
   if (!started.ok) return t.fail(started.error.message);
@@ -220,6 +232,11 @@ test('two sources of one type name: a built-in name and a second package are ref
     { status: 'ok', type: 'dummy' },
   );
   t.is(hub.listConnections().find((c) => c.id === 'vars')?.package, undefined);
+  t.like(
+    hub.listConnections().find((c) => c.id === 'extra'),
+    { status: 'failed', code: 'PB_TYPE_TAKEN', package: { name: 'greedy', version: '1.2.3' } },
+    'a type of the refused package fails with its refusal, naming the package',
+  );
 });
 
 test('validate exits 2 naming the refused package; schema with the flow file knows the package types and their settings', async (t) => {

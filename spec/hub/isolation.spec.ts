@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
+import WebSocket from 'ws';
 
 // Each spec runs processes and times what they do: one at a time.
 import { loadFlowFile } from '../../lib/config/flow-file.ts';
@@ -50,7 +51,7 @@ export default defineConnectionType({
 `;
 
 /** A studio folder with the faulty package installed and a flow of it and a dummy. */
-async function studio(faulty: Record<string, unknown> = {}): Promise<string> {
+async function studio(faulty: Record<string, unknown> = {}, api: Record<string, unknown> = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-isolation-'));
   const folder = join(dir, 'node_modules', 'faulty-device');
   await mkdir(folder, { recursive: true });
@@ -70,7 +71,7 @@ async function studio(faulty: Record<string, unknown> = {}): Promise<string> {
     JSON.stringify({
       plugins: ['faulty-device'],
       connections: {
-        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', ...api },
         device: { type: 'faulty', ...faulty },
         vars: { type: 'dummy', parameters: ['x,I,1'] },
       },
@@ -166,6 +167,66 @@ test.serial(
     t.not(pidOf(hub), first, 'in a new process');
     t.is(hub.graph.get('device/level')?.value, 42, 'from its last values');
     t.like(await write(hub, 'device/level', '43'), { ok: true });
+  },
+);
+
+test.serial(
+  'kill -9 of its process in a running hub: 1,000 WebSocket clients, /readyz and the other connections carry on; its last value stays readable',
+  async (t) => {
+    // The hub waits for the connections an operator named for readiness; the device is not one.
+    const hub = await runHub(t, await studio({}, { required: ['api', 'vars'] }), { args: ['--state', 'none'] });
+    t.is(await hub.write('device/level', '42'), 'OK');
+    const clients: { socket: WebSocket; x: string | undefined; closed: boolean }[] = [];
+    // A hundred at a time, each crowd connected before the next: a thousand at once overflows the listen backlog.
+    for (let crowd = 0; crowd < 10; crowd++) {
+      await Promise.all(
+        Array.from({ length: 100 }, async () => {
+          const socket = new WebSocket(`ws://127.0.0.1:${hub.port}/ws?filter=${encodeURIComponent('^vars/x$')}`);
+          const client = { socket, x: undefined as string | undefined, closed: false };
+          clients.push(client);
+          t.teardown(() => socket.terminate());
+          socket.on('message', (data) => {
+            const message = JSON.parse(String(data)) as { p?: string; v?: string };
+            if (message.p === 'vars/x') client.x = message.v;
+          });
+          socket.on('close', () => (client.closed = true));
+          await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+        }),
+      );
+    }
+    await eventually(() => clients.every((c) => c.x === '1'), 'every client has the snapshot');
+
+    const pid = Number(await hub.read('device/pid'));
+    const killedAt = Date.now();
+    process.kill(pid, 'SIGKILL');
+    const device = async () =>
+      ((await (await fetch(`${hub.base}/connections`)).json()) as { id: string; status: string; reason?: string }[]).find(
+        (c) => c.id === 'device',
+      );
+    await eventually(async () => (await device())?.status === 'failed', 'the connection fails', 1000);
+    t.true(Date.now() - killedAt < 1000, 'failed within a second');
+    t.is((await device())?.reason, 'its process was killed (SIGKILL)');
+
+    // While it is down: the hub is ready, its other connections answer, its last value reads.
+    const ready = await fetch(`${hub.base}/readyz`);
+    t.is(ready.status, 200, await ready.text());
+    t.is(await hub.read('device/level'), '42', 'its last value stays readable');
+    const refused = await fetch(`${hub.base}/update?parameter=device/level&value=5`, { headers: { accept: 'application/json' } });
+    t.is(refused.status, 503);
+    t.like(await refused.json(), { code: 'PB_DEVICE_UNAVAILABLE' });
+    t.is(await hub.write('vars/x', '2'), 'OK');
+    await eventually(
+      () => clients.every((c) => c.x === '2'),
+      () => `every client gets the change (${clients.filter((c) => c.x === '2').length} of 1,000)`,
+    );
+    t.is(clients.filter((c) => c.closed).length, 0, 'no client was dropped');
+
+    await eventually(async () => (await device())?.status === 'ok', 'it runs again after the backoff', 60_000);
+    t.true(Date.now() - killedAt >= 1000, 'after a second');
+    t.not(Number(await hub.read('device/pid')), pid, 'in a new process');
+    t.is(await hub.read('device/level'), '42');
+    t.is(await hub.write('device/level', '43'), 'OK');
+    t.is(clients.filter((c) => c.closed).length, 0);
   },
 );
 
