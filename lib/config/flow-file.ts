@@ -60,8 +60,12 @@ const validators = new Map<string, typeof validateBuiltIn>();
 /** The schema validator for a flow whose types are the built-in ones and `extra`. */
 function validatorFor(extra: readonly ConnectionType[]): typeof validateBuiltIn {
   if (extra.length === 0) return validateBuiltIn;
+  // By the module too: two folders may hold a package of one name and version with other settings.
   const key = extra
-    .map((type) => `${type.type}@${type.origin?.package ?? ''}@${type.origin?.version ?? ''}@${type.refused ? 'refused' : ''}`)
+    .map(
+      ({ type, origin, refused }) =>
+        `${type}@${origin?.package ?? ''}@${origin?.version ?? ''}@${origin?.module ?? ''}@${refused ? 'refused' : ''}`,
+    )
     .join();
   let validate = validators.get(key);
   if (!validate) {

@@ -219,6 +219,14 @@ export interface ConnectionType {
 }
 
 /**
+ * Plans with their parsed settings and the definition that parsed them: how `update` gets
+ * typed settings from an erased plan, and tells a plan of another type (which needs a
+ * restart). By definition, not by `ConnectionType`: a reload reads a package's types again,
+ * each time a new `ConnectionType` of the one definition its module exports.
+ */
+const parsedSettings = new WeakMap<ConnectionPlan, { readonly definition: object; readonly settings: unknown }>();
+
+/**
  * A connection type as the registry and the flow file use it, from its author's definition
  * (`patchbay/connection`'s `defineConnectionType`, or a type that serves the hub). Settings
  * are parsed once, when the flow file is read; the instance receives them typed, and an
@@ -228,9 +236,6 @@ export function connectionTypeOf<S extends TObject, P>(
   definition: DefinedConnectionType<S, P> | ServingTypeDefinition<S, P>,
   origin?: TypeOrigin,
 ): ConnectionType {
-  // Plans of this type, with their parsed settings: how `update` gets typed settings from
-  // an erased plan, and tells a plan of another type (which needs a restart).
-  const parsedSettings = new WeakMap<ConnectionPlan, P>();
   return {
     type: definition.type,
     summary: definition.summary,
@@ -277,15 +282,15 @@ export function connectionTypeOf<S extends TObject, P>(
             ...(update
               ? {
                   update(next: ConnectionPlan) {
-                    const settings = parsedSettings.get(next);
-                    return settings === undefined ? false : update(settings);
+                    const parsed = parsedSettings.get(next);
+                    return parsed?.definition === definition ? update(parsed.settings as P) : false;
                   },
                 }
               : {}),
           };
         },
       };
-      parsedSettings.set(plan, parsed.value);
+      parsedSettings.set(plan, { definition, settings: parsed.value });
       return { ok: true, value: plan };
     },
   };

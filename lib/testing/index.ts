@@ -9,6 +9,10 @@
  * - each of `refused` is refused, with a mistake at its path;
  * - the connection reaches `reaches` (default `ok`) within `timeoutMs`;
  * - `exercise`, the author's own checks, passes while it runs;
+ * - the parameters it keeps are the ones it declares (`declared`, which `patchbay state import`
+ *   and the flow's checks read), of the types it declares;
+ * - `changed` settings, when given, are taken while it runs (in place when it has `update`,
+ *   else by a restart), and it reaches its status again;
  * - a stop leaves no timer, socket, server or watcher of its own behind (those that keep the
  *   process alive: a timer made `unref()` is not seen);
  * - it starts again after a stop (ports and files released), and stops clean again.
@@ -29,6 +33,7 @@ import type { SetResult } from '../core/parameter.ts';
 import type { Value } from '../core/value.ts';
 import { Hub } from '../hub/hub.ts';
 import type { StatusReport } from '../sdk/context.ts';
+import type { DeclaredParameter } from '../sdk/type.ts';
 
 /** What to check: a type of a package, the settings that work with the author's device, and those that must not. */
 export interface TypeCheck {
@@ -46,6 +51,12 @@ export interface TypeCheck {
   readonly timeoutMs?: number;
   /** The author's own checks while the connection runs: throw (or reject) to fail. */
   readonly exercise?: (connection: RunningConnection) => void | Promise<void>;
+  /**
+   * Other settings that work with the device: after `exercise` the check reloads the hub with
+   * them, as an operator's edit of the flow file would, and the connection must take them and
+   * reach its status again.
+   */
+  readonly changed?: Readonly<Record<string, unknown>>;
 }
 
 /** The connection under check, while it runs: its parameters by id (without the connection's id). */
@@ -129,12 +140,36 @@ export async function checkConnectionType(check: TypeCheck): Promise<TypeCheckRe
           `${round}: reaches ${reaches} within ${timeoutMs} ms`,
           running ? undefined : `${seen || 'no status'}${runner?.status.reason ? ` (${runner.status.reason})` : ''}`,
         );
-        if (running && round === 'first start' && check.exercise) {
-          try {
-            await check.exercise(runningConnection(hub, statuses, timeoutMs));
-            outcome('exercise passes while it runs', undefined);
-          } catch (error) {
-            outcome('exercise passes while it runs', error instanceof Error ? error.message : String(error));
+        if (running && round === 'first start') {
+          if (check.exercise) {
+            try {
+              await check.exercise(runningConnection(hub, statuses, timeoutMs));
+              outcome('exercise passes while it runs', undefined);
+            } catch (error) {
+              outcome('exercise passes while it runs', error instanceof Error ? error.message : String(error));
+            }
+          }
+          outcome('the parameters it keeps are those it declares, of their types', undeclared(hub, plan?.declared));
+          if (check.changed) {
+            const changed = await flowOf(check.changed, 'changed');
+            const name = `changed settings are taken while it runs and it reaches ${reaches} again`;
+            if (!changed.ok) outcome(name, `the changed settings are refused: ${changed.error.message}`);
+            else {
+              const summary = await hub
+                .reload(changed.flow)
+                .catch((error: unknown) => new Error(String(error instanceof Error ? error.message : error)));
+              const how = summary instanceof Error ? undefined : summary.updated.includes(SUBJECT) ? 'in place' : 'by a restart';
+              const again = await until(() => hub.connection(SUBJECT)?.status.status === reaches, timeoutMs);
+              const now = hub.connection(SUBJECT)?.status;
+              outcome(
+                how ? name.replace('are taken', `are taken (${how})`) : name,
+                summary instanceof Error
+                  ? `the reload failed: ${summary.message}`
+                  : again
+                    ? undefined
+                    : `it is ${now?.status ?? 'gone'}${now?.reason ? ` (${now.reason})` : ''}`,
+              );
+            }
           }
         }
       } finally {
@@ -185,6 +220,25 @@ function runningConnection(hub: Hub, statuses: readonly StatusReport[], timeoutM
         .filter((parameter) => parameter.address.startsWith(`${SUBJECT}/`))
         .map((parameter) => parameter.address.slice(SUBJECT.length + 1)),
   };
+}
+
+/**
+ * What is wrong between the parameters the connection runs with and what its type declares
+ * of them: a kept one it does not declare kept, or one of another type than declared.
+ * Undefined when they agree. The hub's own parameters (`_status/…`) are not the type's.
+ */
+function undeclared(hub: Hub, declared: ((id: string) => DeclaredParameter | undefined) | undefined): string | undefined {
+  const mistakes = hub.graph.byPrefix(`${SUBJECT}/`).flatMap((parameter) => {
+    const id = parameter.address.slice(SUBJECT.length + 1);
+    if (id.startsWith('_')) return [];
+    const said = declared?.(id);
+    if (parameter.persist && !said?.persist)
+      return [`${id} is kept (persist: true) but ${declared ? 'not declared kept' : 'the type has no declared'}`];
+    if (said && said.type !== parameter.type) return [`${id} is ${parameter.type}, declared ${said.type}`];
+    if (said && said.persist !== parameter.persist) return [`${id} is not kept, declared kept`];
+    return [];
+  });
+  return mistakes.length === 0 ? undefined : mistakes.join('; ');
 }
 
 /** Polls `holds` until it is true or `ms` passed. */

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,12 +24,14 @@ const faultyModule = `import { asWritten, defineConnectionType, Type } from '${f
 export default defineConnectionType({
   type: 'faulty',
   summary: 'Misbehaves on command.',
-  settings: Type.Object({}),
+  settings: Type.Object({ label: Type.Optional(Type.String()) }),
   parse: asWritten,
-  create(context) {
+  create(context, settings) {
     const kept = [];
+    let label;
     return {
       start() {
+        label = context.define('label', { type: 'S', access: 'read-only', initial: settings.label ?? '' });
         context.define('level', { type: 'I', access: 'read-write', initial: 1, persist: true });
         context.define('pid', { type: 'I', access: 'read-only', initial: process.pid });
         context.define('crash', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { throw new Error('a bug in the package'); }) });
@@ -42,6 +44,11 @@ export default defineConnectionType({
           for (let i = 1; i <= 200000; i++) { count.report(i); if (i % 100 === 0) tick.report(true); }
         }) });
         context.log.info('faulty started in ' + process.pid);
+      },
+      // A new label is taken in place; anything else restarts it.
+      update(next) {
+        label.report(next.label ?? '');
+        return true;
       },
       stop() {},
       details: () => ({ leaked: kept.length }),
@@ -80,8 +87,8 @@ async function studio(faulty: Record<string, unknown> = {}, api: Record<string, 
   return file;
 }
 
-async function startHub(t: ExecutionContext, faulty: Record<string, unknown> = {}): Promise<Hub> {
-  const loaded = await loadFlowFile(await studio(faulty), {}, { start: true });
+async function startHub(t: ExecutionContext, faulty: Record<string, unknown> = {}, file?: string): Promise<Hub> {
+  const loaded = await loadFlowFile(file ?? (await studio(faulty)), {}, { start: true });
   if (!loaded.ok) throw loaded.error;
   const hub = new Hub({ flow: loaded.flow });
   t.teardown(() => hub.stop());
@@ -229,6 +236,25 @@ test.serial(
     t.is(clients.filter((c) => c.closed).length, 0);
   },
 );
+
+test.serial('new settings reach its process in place at a reload, and a later process starts with them', async (t) => {
+  const file = await studio({ label: 'one' });
+  const hub = await startHub(t, {}, file);
+  const first = pidOf(hub);
+  t.is(hub.graph.get('device/label')?.value, 'one');
+  const flow = JSON.parse(await readFile(file, 'utf8')) as { connections: { device: { label: string } } };
+  flow.connections.device.label = 'two';
+  await writeFile(file, JSON.stringify(flow));
+  const next = await loadFlowFile(file, {}, { start: true });
+  if (!next.ok) return t.fail(next.error.message);
+  const summary = await hub.reload(next.flow);
+  t.deepEqual(summary.updated, ['device'], 'taken in place, not by a restart');
+  t.is(pidOf(hub), first, 'by the same process');
+  await eventually(() => hub.graph.get('device/label')?.value === 'two', 'the process took the new label');
+  process.kill(first, 'SIGKILL');
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
+  t.is(hub.graph.get('device/label')?.value, 'two', 'a new process starts with the settings taken');
+});
 
 test.serial('an exception its code throws fails it with the message, and it restarts', async (t) => {
   const hub = await startHub(t);

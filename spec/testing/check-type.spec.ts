@@ -31,9 +31,14 @@ test.serial('the videohub package passes every check of the kit against a router
       const answer = await router12.write('output/2/input', 5);
       if (!answer.ok) throw new Error(`the route was refused: ${answer.error.message}`);
     },
+    changed: { host: '127.0.0.1', port, timeout: 1500 },
   });
   t.deepEqual(report.failed, [], report.log.join('\n'));
-  t.is(report.passed.length, 9, report.passed.join('\n'));
+  t.is(report.passed.length, 11, report.passed.join('\n'));
+  t.true(
+    report.passed.includes('changed settings are taken (by a restart) while it runs and it reaches ok again'),
+    report.passed.join('\n'),
+  );
   t.is(router.routes[2], 5, 'the exercise reached the router');
 });
 
@@ -95,3 +100,39 @@ export default defineConnectionType({
   const stuck = await checkConnectionType({ package: never, type: 'sloppy', settings: {}, timeoutMs: 500 });
   t.deepEqual(stuck.failed, ['first start: reaches ok within 500 ms: degraded (no device)']);
 });
+
+test.serial(
+  'a type that keeps a value it does not declare, declares another of the wrong type, and cannot take new settings fails those checks',
+  async (t) => {
+    const forgetful = await sloppyPackage(`import { asWritten, defineConnectionType, Type } from 'patchbay/connection';
+export default defineConnectionType({
+  type: 'sloppy',
+  summary: 'Keeps what it does not say.',
+  settings: Type.Object({ label: Type.Optional(Type.String()) }),
+  parse: asWritten,
+  declared: () => (id) => (id === 'gain' ? { type: 'F', persist: true } : undefined),
+  create(context) {
+    return {
+      start() {
+        context.define('level', { type: 'I', access: 'read-write', initial: 1, persist: true });
+        context.define('gain', { type: 'I', access: 'read-write', initial: 0, persist: true });
+      },
+      update() { throw new Error('a label cannot change while it runs'); },
+      stop() {},
+    };
+  },
+});
+`);
+    const report = await checkConnectionType({
+      package: forgetful,
+      type: 'sloppy',
+      settings: {},
+      changed: { label: 'studio 2' },
+      timeoutMs: 1000,
+    });
+    t.deepEqual(report.failed, [
+      'the parameters it keeps are those it declares, of their types: level is kept (persist: true) but not declared kept; gain is I, declared F',
+      'changed settings are taken (in place) while it runs and it reaches ok again: it is failed (a label cannot change while it runs)',
+    ]);
+  },
+);

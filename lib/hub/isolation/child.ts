@@ -139,12 +139,14 @@ process.on('disconnect', () => process.exit(0));
 
 let instance: TypedInstance<unknown> | undefined;
 let session: Session | undefined;
+let running: { readonly definition: DefinedConnectionType<never, unknown>; readonly start: StartMessage } | undefined;
 
 process.on('message', (message: ToChild) => {
   if (message.t === 'start') void start(message);
   else if (message.t === 'ping') send({ t: 'pong', n: message.n, details: safeDetails() });
   else if (message.t === 'stop') void stop(message.reason);
   else if (message.t === 'taken') outbox.taken();
+  else if (message.t === 'update') void update(message);
   else session?.receive(message);
 });
 
@@ -156,23 +158,39 @@ function safeDetails(): Readonly<Record<string, unknown>> | undefined {
   }
 }
 
+/** Settings parsed by the type, as the hub parsed them before it sent them. */
+function parsedBy(
+  definition: DefinedConnectionType<never, unknown>,
+  { id, baseDir }: StartMessage,
+  settings: Readonly<Record<string, unknown>>,
+): unknown {
+  const parsed = definition.parse(fillDefaults(definition.settings, settings) as Parsed<typeof definition.settings>, { id, baseDir });
+  if (parsed.ok) return parsed.value;
+  const first = parsed.issues[0];
+  throw new HubError('PB_START_FAILED', `its settings were refused in its own process: ${first ? first.message : 'no reason given'}`);
+}
+
 async function start(message: StartMessage): Promise<void> {
   try {
     const definition = await definitionOf(message);
-    const parsed = definition.parse(fillDefaults(definition.settings, message.settings) as Parsed<typeof definition.settings>, {
-      id: message.id,
-      baseDir: message.baseDir,
-    });
-    if (!parsed.ok) {
-      const first = parsed.issues[0];
-      throw new HubError('PB_START_FAILED', `its settings were refused in its own process: ${first ? first.message : 'no reason given'}`);
-    }
+    const settings = parsedBy(definition, message, message.settings);
+    running = { definition, start: message };
     session = new Session(message);
-    instance = definition.create(session.context, parsed.value);
+    instance = definition.create(session.context, settings);
     await instance.start();
     send({ t: 'started' });
   } catch (error) {
     send({ t: 'failed', error: wire(error) });
+  }
+}
+
+/** New settings for a running instance: taken in place when its type can (`update`), else the hub restarts it. */
+async function update({ n, settings }: Extract<ToChild, { t: 'update' }>): Promise<void> {
+  try {
+    const taken = running && instance?.update ? await instance.update(parsedBy(running.definition, running.start, settings)) : false;
+    send({ t: 'updated', n, taken });
+  } catch (error) {
+    send({ t: 'updated', n, taken: false, error: wire(error) });
   }
 }
 

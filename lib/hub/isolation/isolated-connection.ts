@@ -13,10 +13,10 @@ import { fail, HubError, ok } from '../../core/errors.ts';
 import type { Answered, OwnedParameter, ParameterSpec } from '../../core/parameter.ts';
 import { TextIndex } from '../../core/text-index.ts';
 import type { Value } from '../../core/value.ts';
-import type { ConnectionConfig, ConnectionInstance } from '../../connections/connection.ts';
+import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
 import type { StopReason } from '../../sdk/type.ts';
-import type { DefinedSpec, FenceState, FromChild, ToChild } from './messages.ts';
+import type { DefinedSpec, FenceState, FromChild, ToChild, WireError } from './messages.ts';
 
 /** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
 export function restartDelayMs(attempt: number): number {
@@ -74,6 +74,9 @@ export class IsolatedConnection implements ConnectionInstance {
   private tableDefined = false;
   private nextWrite = 0;
   private readonly pending = new Map<number, Answered>();
+  private nextUpdate = 0;
+  /** Updates sent to the process, by number: each settled by its answer, its end, or `hangMs`. */
+  private readonly updating = new Map<number, (taken: boolean, error?: WireError) => void>();
   private fence: FenceState;
   private readonly hangMs: number;
   private readonly maxMemoryMb: number;
@@ -81,7 +84,7 @@ export class IsolatedConnection implements ConnectionInstance {
   private stderrTail = '';
 
   constructor(
-    private readonly config: ConnectionConfig,
+    private config: ConnectionConfig,
     private readonly hooks: IsolationHooks,
   ) {
     this.hangMs = config.common.hangMs ?? DEFAULT_HANG_MS;
@@ -109,6 +112,29 @@ export class IsolatedConnection implements ConnectionInstance {
       });
       if (child.connected) child.send({ t: 'stop', reason } satisfies ToChild);
       else child.kill('SIGKILL');
+    });
+  }
+
+  /**
+   * New settings while it runs (a reload): the instance in its process takes them in place
+   * when its type has `update`; false (no `update`, declined, no process, no answer within
+   * `hangMs`) has the runner restart it; an `update` that throws fails it. The settings taken
+   * are the ones a later process starts with.
+   */
+  update(plan: ConnectionPlan): Promise<boolean> {
+    const child = this.child;
+    if (!child?.connected || !this.up) return Promise.resolve(false);
+    const n = this.nextUpdate++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.updating.get(n)?.(false), this.hangMs);
+      this.updating.set(n, (taken, error) => {
+        clearTimeout(timer);
+        this.updating.delete(n);
+        if (error) return reject(new HubError(error.code, error.message));
+        if (taken) this.config = { ...this.config, plan };
+        resolve(taken);
+      });
+      child.send({ t: 'update', n, settings: plan.written } satisfies ToChild);
     });
   }
 
@@ -289,6 +315,9 @@ export class IsolatedConnection implements ConnectionInstance {
         answered?.(message.error ? fail(message.error.code, message.error.message) : ok(message.changed));
         return;
       }
+      case 'updated':
+        this.updating.get(message.n)?.(message.taken, message.error);
+        return;
       case 'settle': {
         const reply = () => this.child?.send({ t: 'settled', n: message.n } satisfies ToChild);
         if (context.settled) context.settled(reply);
@@ -370,6 +399,8 @@ export class IsolatedConnection implements ConnectionInstance {
   }
 
   private answerPending(reason: string): void {
+    // An update its process did not answer: the runner restarts it with the new settings.
+    for (const settle of [...this.updating.values()]) settle(false);
     const error = new HubError(
       'PB_DEVICE_UNAVAILABLE',
       `connection "${this.config.id}" runs in a process of its own, which ended before it answered: ${reason}`,

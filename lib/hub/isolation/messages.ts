@@ -43,6 +43,8 @@ export type ToChild =
       readonly fence: FenceState;
     }
   | { readonly t: 'write'; readonly n: number; readonly id: string; readonly value: Value; readonly origin: string | undefined }
+  /** New settings, as the flow file writes them, for the instance's `update` (a reload). */
+  | { readonly t: 'update'; readonly n: number; readonly settings: Readonly<Record<string, unknown>> }
   | { readonly t: 'running' }
   | { readonly t: 'fence'; readonly fence: FenceState }
   | { readonly t: 'settled'; readonly n: number }
@@ -71,6 +73,8 @@ export type FromChild =
   | { readonly t: 'record'; readonly key: string; readonly value: Json | undefined }
   | { readonly t: 'answer'; readonly n: number; readonly changed: boolean; readonly error?: WireError }
   | { readonly t: 'settle'; readonly n: number }
+  /** The answer to `update`: taken in place, not (a restart is needed), or failed with the error. */
+  | { readonly t: 'updated'; readonly n: number; readonly taken: boolean; readonly error?: WireError }
   | { readonly t: 'pong'; readonly n: number; readonly details: Readonly<Record<string, unknown>> | undefined }
   | { readonly t: 'log'; readonly line: string }
   | { readonly t: 'crash'; readonly reason: string; readonly stack: string | undefined }
