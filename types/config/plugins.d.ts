@@ -15,6 +15,11 @@ export interface RefusedPlugin {
     readonly error: HubError;
     /** The type names it declares, when its package.json could be read: their connections fail with its error. */
     readonly types: readonly string[];
+    /** Its name and version, when its package.json could be read: `/connections` shows them beside a refused connection. */
+    readonly package?: {
+        readonly name: string;
+        readonly version: string;
+    };
 }
 export interface Plugins {
     /** The types of the packages in use. */
@@ -34,4 +39,4 @@ export declare function loadPlugins(entries: unknown, baseDir: string, taken: re
  * What a connection of a refused package's type is: a type that takes any settings and
  * fails at start with the package's error, so the hub runs everything else (R-PK3).
  */
-export declare function refusedType(type: string, error: HubError): ConnectionType;
+export declare function refusedType(type: string, { error, package: known }: Pick<RefusedPlugin, 'error' | 'package'>): ConnectionType;

@@ -178,8 +178,11 @@ export interface ConnectionInstance {
 export interface TypeOrigin {
     readonly package: string;
     readonly version: string;
-    /** The module that exports the type, absolute: what a process of its own loads (R-PK4). */
-    readonly module: string;
+    /**
+     * The module that exports the type, absolute: what a process of its own loads (R-PK4).
+     * Absent for a type of a refused package (R-PK3): nothing of it is loaded.
+     */
+    readonly module: string | undefined;
 }
 /** A connection type as the registry and the flow file see it. */
 export interface ConnectionType {

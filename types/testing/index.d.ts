@@ -20,6 +20,12 @@ export interface TypeCheck {
     readonly timeoutMs?: number;
     /** The author's own checks while the connection runs: throw (or reject) to fail. */
     readonly exercise?: (connection: RunningConnection) => void | Promise<void>;
+    /**
+     * Other settings that work with the device: after `exercise` the check reloads the hub with
+     * them, as an operator's edit of the flow file would, and the connection must take them and
+     * reach its status again.
+     */
+    readonly changed?: Readonly<Record<string, unknown>>;
 }
 /** The connection under check, while it runs: its parameters by id (without the connection's id). */
 export interface RunningConnection {

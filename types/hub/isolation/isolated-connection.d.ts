@@ -1,10 +1,10 @@
-import type { ConnectionConfig, ConnectionInstance } from '../../connections/connection.ts';
+import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
 import type { StopReason } from '../../sdk/type.ts';
 /** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
 export declare function restartDelayMs(attempt: number): number;
 export declare class IsolatedConnection implements ConnectionInstance {
-    private readonly config;
+    private config;
     private readonly hooks;
     private child;
     /** True once the current process has started its instance. */
@@ -30,6 +30,9 @@ export declare class IsolatedConnection implements ConnectionInstance {
     private tableDefined;
     private nextWrite;
     private readonly pending;
+    private nextUpdate;
+    /** Updates sent to the process, by number: each settled by its answer, its end, or `hangMs`. */
+    private readonly updating;
     private fence;
     private readonly hangMs;
     private readonly maxMemoryMb;
@@ -39,6 +42,13 @@ export declare class IsolatedConnection implements ConnectionInstance {
     /** Resolves once the first process has started its instance, or failed to (then a restart waits). */
     start(): Promise<void>;
     stop(reason?: StopReason): Promise<void>;
+    /**
+     * New settings while it runs (a reload): the instance in its process takes them in place
+     * when its type has `update`; false (no `update`, declined, no process, no answer within
+     * `hangMs`) has the runner restart it; an `update` that throws fails it. The settings taken
+     * are the ones a later process starts with.
+     */
+    update(plan: ConnectionPlan): Promise<boolean>;
     details(): Readonly<Record<string, unknown>>;
     private spawn;
     private tick;

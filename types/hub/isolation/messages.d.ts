@@ -42,6 +42,12 @@ export type ToChild = {
     readonly id: string;
     readonly value: Value;
     readonly origin: string | undefined;
+}
+/** New settings, as the flow file writes them, for the instance's `update` (a reload). */
+ | {
+    readonly t: 'update';
+    readonly n: number;
+    readonly settings: Readonly<Record<string, unknown>>;
 } | {
     readonly t: 'running';
 } | {
@@ -108,6 +114,13 @@ export type FromChild = {
 } | {
     readonly t: 'settle';
     readonly n: number;
+}
+/** The answer to `update`: taken in place, not (a restart is needed), or failed with the error. */
+ | {
+    readonly t: 'updated';
+    readonly n: number;
+    readonly taken: boolean;
+    readonly error?: WireError;
 } | {
     readonly t: 'pong';
     readonly n: number;
