@@ -6,9 +6,11 @@
  * (`isolate: "process"`) and in the hub's (`"none"`), three alternating rounds, the median of each:
  * values each client received a second, and CPU a delivered value (hub and connection
  * process together). Then the resident memory an idle connection in a process of its own
- * adds, over ten of them.
+ * adds, over ten of them: in this checkout (each process loads tsx and compiles the
+ * sources) and in a studio folder where the packed patchbay is installed (compiled dist/),
+ * as a user runs it.
  *
- *   npm run bench:isolation [-- --seconds 5] [--rates 1000,2000]
+ *   npm run bench:isolation [-- --seconds 5] [--rates 1000,2000] [--idle-only]
  *
  * Printed, and kept in bench/results/<date>-<commit>-isolation.md.
  */
@@ -28,8 +30,8 @@ const CLIENTS = 1000;
 const IDLE = 10;
 
 /** The type of the package: reads `p<k> <value>` lines from the device and reports them. */
-const typeModule = `import { connect } from 'node:net';
-import { defineConnectionType, Type, asWritten } from '${pathToFileURL(join(root, 'lib/sdk/index.ts')).href}';
+const typeModule = (face: string) => `import { connect } from 'node:net';
+import { defineConnectionType, Type, asWritten } from '${face}';
 export default defineConnectionType({
   type: 'bench-device',
   summary: 'Reads values a device reports as fast as it can.',
@@ -63,22 +65,26 @@ export default defineConnectionType({
 });
 `;
 
-const studio = mkdtempSync(join(tmpdir(), 'patchbay-bench-isolation-'));
-const packageFolder = join(studio, 'node_modules', 'bench-device');
-mkdirSync(packageFolder, { recursive: true });
-writeFileSync(
-  join(packageFolder, 'package.json'),
-  JSON.stringify({
-    name: 'bench-device',
-    version: '1.0.0',
-    type: 'module',
-    patchbay: { apiVersion: 1, types: { 'bench-device': './device.js' } },
-  }),
-);
-writeFileSync(join(packageFolder, 'device.js'), typeModule);
+/** A studio folder (new, or `folder`) with the type's package in its node_modules, importing the face as `face`. */
+function studioWith(face: string, folder = mkdtempSync(join(tmpdir(), 'patchbay-bench-isolation-'))): string {
+  const packageFolder = join(folder, 'node_modules', 'bench-device');
+  mkdirSync(packageFolder, { recursive: true });
+  writeFileSync(
+    join(packageFolder, 'package.json'),
+    JSON.stringify({
+      name: 'bench-device',
+      version: '1.0.0',
+      type: 'module',
+      patchbay: { apiVersion: 1, types: { 'bench-device': './device.js' } },
+    }),
+  );
+  writeFileSync(join(packageFolder, 'device.js'), typeModule(face));
+  return folder;
+}
+const studio = studioWith(pathToFileURL(join(root, 'lib/sdk/index.ts')).href);
 
-function flowFile(name: string, connections: Record<string, unknown>): string {
-  const file = join(studio, `${name}.json5`);
+function flowFile(name: string, connections: Record<string, unknown>, folder = studio): string {
+  const file = join(folder, `${name}.json5`);
   writeFileSync(
     file,
     JSON.stringify({ plugins: ['bench-device'], connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, ...connections } }),
@@ -86,8 +92,22 @@ function flowFile(name: string, connections: Record<string, unknown>): string {
   return file;
 }
 
-const startHub = (file: string): Promise<Server> =>
-  startServer('patchbay', process.execPath, [join(root, 'bin/patchbay.js'), 'run', file, '--state', 'none', '--log-format', 'json']);
+const startHub = (file: string, bin = join(root, 'bin/patchbay.js')): Promise<Server> =>
+  startServer('patchbay', process.execPath, [bin, 'run', file, '--state', 'none', '--log-format', 'json']);
+
+/** A studio folder with the packed patchbay installed as a user installs it, and its bin. */
+function installedStudio(): { folder: string; bin: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'patchbay-bench-installed-'));
+  const packed = execFileSync('npm', ['pack', '--pack-destination', folder, '--silent'], { cwd: root }).toString().trim().split('\n').pop();
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'studio', private: true }));
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(folder, packed as string)], {
+    cwd: folder,
+    stdio: 'ignore',
+  });
+  // After the install, which removes from node_modules what package.json does not name.
+  studioWith('patchbay/connection', folder);
+  return { folder, bin: join(folder, 'node_modules/patchbay/bin/patchbay.js') };
+}
 
 async function startDevice(rate: number): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/servers/value-device.ts'), String(rate)], {
@@ -159,11 +179,11 @@ async function round(isolate: 'process' | 'none', rate: number): Promise<Round> 
   }
 }
 
-async function idleCost(): Promise<{ isolated: number; inHub: number }> {
+async function idleCost(folder = studio, bin?: string): Promise<{ isolated: number; inHub: number }> {
   const idle = (isolate: string) =>
     Object.fromEntries(Array.from({ length: IDLE }, (_, i) => [`idle-${i}`, { type: 'bench-device', port: 0, isolate }]));
   const measure = async (isolate: 'process' | 'none') => {
-    const hub = await startHub(flowFile(`idle-${isolate}`, idle(isolate)));
+    const hub = await startHub(flowFile(`idle-${isolate}`, idle(isolate), folder), bin);
     try {
       const pids = isolate === 'process' ? await waitForPids(hub.port, IDLE) : [];
       await sleep(2000);
@@ -184,7 +204,8 @@ const RATES =
         .filter((rate) => rate > 0)
     : [1000, 2000];
 const rounds = new Map<string, Round[]>();
-for (const rate of RATES) {
+const measuredRates = process.argv.includes('--idle-only') ? [] : RATES;
+for (const rate of measuredRates) {
   for (let i = 0; i < 3; i++) {
     for (const isolate of ['process', 'none'] as const) {
       const result = await round(isolate, rate);
@@ -202,6 +223,8 @@ const median = (key: string): Round => {
   return sorted[Math.floor(sorted.length / 2)] as Round;
 };
 const idle = await idleCost();
+const installed = installedStudio();
+const idleInstalled = await idleCost(installed.folder, installed.bin);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
 const table = `# Isolation: a type of a package in a process of its own (${new Date().toISOString().slice(0, 10)}, ${commit})
@@ -212,14 +235,17 @@ The median of three alternating rounds of ${seconds} s (\`npm run bench:isolatio
 
 | metric | isolate "process" | isolate "none" (baseline) | ratio | target |
 |---|---|---|---|---|
-${RATES.map((rate) => {
-  const isolated = median(`${rate} process`);
-  const inHub = median(`${rate} none`);
-  return `| ${rate.toLocaleString('en')}/s: values/s each client received | ${isolated.valuesPerSecond.toFixed(0)} | ${inHub.valuesPerSecond.toFixed(0)} | ${(isolated.valuesPerSecond / inHub.valuesPerSecond).toFixed(2)}× | ≥ 0.8× |
-| ${rate.toLocaleString('en')}/s: CPU µs a delivery (hub + connection process) | ${isolated.cpuMicrosPerDelivery.toFixed(2)} | ${inHub.cpuMicrosPerDelivery.toFixed(2)} | ${(isolated.cpuMicrosPerDelivery / inHub.cpuMicrosPerDelivery).toFixed(2)}× | |`;
-}).join('\n')}
-| resident memory of a hub with ${IDLE} idle connections, MB | ${mb(idle.isolated)} | ${mb(idle.inHub)} | | |
-| resident memory an idle connection in a process of its own adds, MB | ${mb((idle.isolated - idle.inHub) / IDLE)} | | | |
+${measuredRates
+  .map((rate) => {
+    const isolated = median(`${rate} process`);
+    const inHub = median(`${rate} none`);
+    return `| ${rate.toLocaleString('en')}/s: values/s each client received | ${isolated.valuesPerSecond.toFixed(0)} | ${inHub.valuesPerSecond.toFixed(0)} | ${(isolated.valuesPerSecond / inHub.valuesPerSecond).toFixed(2)}× | ≥ 0.8× |
+| ${rate.toLocaleString('en')}/s: CPU µs a delivery (hub + connection process) | ${isolated.cpuMicrosPerDelivery.toFixed(2)} | ${inHub.cpuMicrosPerDelivery.toFixed(2)} | ${(isolated.cpuMicrosPerDelivery / inHub.cpuMicrosPerDelivery).toFixed(2)}× | |\n`;
+  })
+  .join('')}| resident memory of a hub with ${IDLE} idle connections (checkout), MB | ${mb(idle.isolated)} | ${mb(idle.inHub)} | | |
+| resident memory an idle connection in a process of its own adds (checkout: tsx compiles the sources), MB | ${mb((idle.isolated - idle.inHub) / IDLE)} | | | |
+| resident memory of a hub with ${IDLE} idle connections (packed patchbay installed), MB | ${mb(idleInstalled.isolated)} | ${mb(idleInstalled.inHub)} | | |
+| resident memory an idle connection in a process of its own adds (installed), MB | ${mb((idleInstalled.isolated - idleInstalled.inHub) / IDLE)} | | | |
 `;
 console.log(`\n${table}`);
 const out = join(root, 'bench/results', `${new Date().toISOString().slice(0, 10)}-${commit}-isolation.md`);

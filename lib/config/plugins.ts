@@ -247,6 +247,7 @@ export function refusedType(type: string, { error, package: known }: Pick<Refuse
   const origin = known ? { origin: { package: known.name, version: known.version, module: undefined } } : {};
   const plan: Omit<ConnectionPlan, 'type'> = {
     ...origin,
+    refused: error,
     fingerprint: error.message,
     written: {},
     links: [],

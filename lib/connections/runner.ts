@@ -140,16 +140,16 @@ export class ConnectionRunner {
       this.setStatus(Status.Disabled, '');
       return;
     }
-    if (this.refusal) {
-      this.setStatus(Status.Failed, this.refusal.message, this.refusal.code);
+    // Another hub owns its id, or its type's package was refused: nothing of it runs, here or in a process.
+    const refusal = this.refusal ?? plan.refused;
+    if (refusal) {
+      this.setStatus(Status.Failed, refusal.message, refusal.code);
       return;
     }
     this.setStatus(Status.Starting, '');
     try {
       const context = this.context();
-      // A refused package's stand-in loads nothing of it: it fails here, as it would in a process.
-      const loaded = plan.origin === undefined || plan.origin.module !== undefined;
-      const isolate = loaded ? (common.isolate ?? (plan.origin ? 'process' : 'none')) : 'none';
+      const isolate = common.isolate ?? (plan.origin ? 'process' : 'none');
       this.instance =
         isolate === 'process' && this.env.isolate && !plan.servesHub
           ? this.env.isolate(this.current, {

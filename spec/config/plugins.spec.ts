@@ -133,7 +133,8 @@ test('a module that throws on load, one that exports no type, and a package not 
     connections: {
       a: { type: 'boom' },
       b: { type: 'empty' },
-      c: { type: 'missing-type' },
+      // Asked to run in a process of its own: nothing of a refused package runs anywhere.
+      c: { type: 'missing-type', isolate: 'process' },
       d: { type: 'local', step: 2 },
     },
   };
@@ -185,6 +186,7 @@ test('a module that throws on load, one that exports no type, and a package not 
   await hub.start();
   const status = Object.fromEntries(hub.listConnections().map((c) => [c.id, `${c.status} ${c.code ?? ''}`.trim()]));
   t.deepEqual(status, { a: 'failed PB_PLUGIN_LOAD', b: 'failed PB_PLUGIN_LOAD', c: 'failed PB_PLUGIN_LOAD', d: 'ok' });
+  t.regex(hub.listConnections().find((c) => c.id === 'c')?.reason ?? '', /package "not-installed" is not installed/);
 });
 
 test('two sources of one type name: a built-in name and a second package are refused with PB_TYPE_TAKEN naming the other owner', async (t) => {
