@@ -191,8 +191,10 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   log.info(`flow file ${loaded.flow.path}`);
   for (const { name, version, folder, types } of loaded.flow.plugins.packages)
     log.info(`package ${name} ${version} (${folder}): connection type${types.length > 1 ? 's' : ''} ${types.join(', ')}`);
-  for (const { index, error } of loaded.flow.plugins.refused)
-    log.error(`plugins[${index}]: ${error.code}: ${error.message} (its connections fail to start; the others run)`);
+  for (const { index, error, repeats } of loaded.flow.plugins.refused)
+    log.error(
+      `plugins[${index}]: ${error.code}: ${error.message}${repeats === undefined ? ' (its connections fail to start; the others run)' : ''}`,
+    );
   for (const issue of loaded.flow.diagnostics) log.warn(`${formatIssue(issue)} (that connection will fail to start; the others run)`);
   for (const issue of loaded.flow.warnings) log.warn(formatIssue(issue));
   const folder = stateFolderOf(loaded.flow, stateOption);

@@ -17,22 +17,31 @@ export function describeExpected(schema: Record<string, unknown>): string {
       return `a number${range(min, max)}`;
     case 'boolean':
       return 'true or false';
-    case 'string':
+    case 'string': {
       if (typeof schema['pattern'] === 'string') return `a string matching /${schema['pattern']}/`;
-      return schema['minLength'] === 1 ? 'a non-empty string' : 'a string';
+      const least = schema['minLength'] as number | undefined;
+      const most = schema['maxLength'] as number | undefined;
+      if (least === 1 && most === undefined) return 'a non-empty string';
+      return `a string${count(least, most, 'character', 'characters')}`;
+    }
     case 'array': {
-      const most = schema['maxItems'] as number | undefined;
-      const least = schema['minItems'] as number | undefined;
       const items = schema['items'] as Record<string, unknown> | undefined;
       const each = items && typeof items['type'] === 'string' && items['type'] !== 'object' ? `, each ${describeExpected(items)}` : '';
-      if (most !== undefined) return `a list of at most ${most} entries${each}`;
-      return least ? `a list of at least ${least} entr${least === 1 ? 'y' : 'ies'}${each}` : `a list${each}`;
+      return `a list${count(schema['minItems'] as number | undefined, schema['maxItems'] as number | undefined, 'entry', 'entries')}${each}`;
     }
     case 'object':
       return 'an object';
     default:
       return 'a valid value';
   }
+}
+
+/** " of 1 to 64 entries", " of at least 1 entry", " of at most 255 characters", or "" (a lower bound of 0 says nothing). */
+function count(least: number | undefined, most: number | undefined, one: string, many: string): string {
+  const least1 = least ? least : undefined;
+  if (least1 !== undefined && most !== undefined) return ` of ${least1} to ${most} ${most === 1 ? one : many}`;
+  if (least1 !== undefined) return ` of at least ${least1} ${least1 === 1 ? one : many}`;
+  return most !== undefined ? ` of at most ${most} ${most === 1 ? one : many}` : '';
 }
 
 function range(min: number | undefined, max: number | undefined): string {

@@ -234,7 +234,7 @@ function refusedTypes(plugins: Plugins, document: unknown, start: boolean): Conn
   for (const refused of plugins.refused) {
     for (const type of refused.types) if (!known.has(type) && !standIns.has(type)) standIns.set(type, refusedType(type, refused));
   }
-  const unnamed = plugins.refused.find((refused) => refused.types.length === 0);
+  const unnamed = plugins.refused.find((refused) => refused.types.length === 0 && refused.repeats === undefined);
   if (start && unnamed) {
     for (const entry of Object.values(asRecord(asRecord(document)['connections']))) {
       const type = asRecord(entry)['type'];

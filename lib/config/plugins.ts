@@ -34,6 +34,8 @@ export interface RefusedPlugin {
   readonly types: readonly string[];
   /** Its name and version, when its package.json could be read: `/connections` shows them beside a refused connection. */
   readonly package?: { readonly name: string; readonly version: string };
+  /** Set when the entry names a package an earlier entry already loaded (its position): that one's types run. */
+  readonly repeats?: number;
 }
 
 export interface Plugins {
@@ -58,6 +60,8 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
   const types: ConnectionType[] = [];
   const packages: PluginPackage[] = [];
   const refused: RefusedPlugin[] = [];
+  /** The position of the entry that loaded each package folder. */
+  const loadedFrom = new Map<string, number>();
   for (const [index, entry] of entries.entries()) {
     if (typeof entry !== 'string' || entry === '') continue;
     const loaded = await loadPackage(entry, baseDir);
@@ -67,6 +71,15 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
     }
     const { name, version, folder, modules } = loaded;
     const label = `package "${name}" ${version}`;
+    const first = loadedFrom.get(folder);
+    if (first !== undefined) {
+      const error = new HubError(
+        'PB_TYPE_TAKEN',
+        `${label} is listed twice: plugins[${first}] already brings its types, which run from there; remove this entry`,
+      );
+      refused.push({ index, entry, error, types: [], package: { name, version }, repeats: first });
+      continue;
+    }
     const clashes = modules.map(([type]) => type).filter((type) => owners.has(type));
     if (clashes.length > 0) {
       const taken = clashes.map((type) => `"${type}", which ${owners.get(type)} has already`);
@@ -94,6 +107,7 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
       continue;
     }
     for (const type of made) owners.set(type.type, `${label}`);
+    loadedFrom.set(folder, index);
     types.push(...made);
     packages.push({ name, version, folder, types: made.map((type) => type.type) });
   }

@@ -54,6 +54,12 @@ test('every mistake is reported at once, each with its JSON path and what was ex
   );
 });
 
+test('a list bounded on both sides says both bounds, whichever it broke', (t) => {
+  t.deepEqual(messagesOf({ connections: { web: { type: 'http-client', requests: [] } } }), [
+    'connections.web.requests: expected a list of 1 to 256 entries',
+  ]);
+});
+
 test('the rule tree is checked to any depth', (t) => {
   t.deepEqual(
     messagesOf({

@@ -191,7 +191,7 @@ test('a module that throws on load, one that exports no type, and a package not 
 
 test('two sources of one type name: a built-in name and a second package are refused with PB_TYPE_TAKEN naming the other owner', async (t) => {
   const flow = {
-    plugins: ['first-counter', 'second-counter', 'fake-dummy', 'greedy'],
+    plugins: ['first-counter', 'second-counter', 'fake-dummy', 'greedy', 'first-counter'],
     connections: {
       tally: { type: 'counter' },
       vars: { type: 'dummy', parameters: ['x,I,1'] },
@@ -217,6 +217,7 @@ test('two sources of one type name: a built-in name and a second package are ref
       'plugins.1: PB_TYPE_TAKEN: package "second-counter" 1.2.3 declares the connection type "counter", which package "first-counter" 1.2.3 has already',
       'plugins.2: PB_TYPE_TAKEN: package "fake-dummy" 1.2.3 declares the connection type "dummy", which patchbay (built in) has already',
       'plugins.3: PB_TYPE_TAKEN: package "greedy" 1.2.3 declares the connection types "timer", which patchbay (built in) has already; and "counter", which package "first-counter" 1.2.3 has already',
+      'plugins.4: PB_TYPE_TAKEN: package "first-counter" 1.2.3 is listed twice: plugins[0] already brings its types, which run from there; remove this entry',
     ],
     'every clash of a package is named, not only its first',
   );

@@ -20,6 +20,8 @@ export interface RefusedPlugin {
         readonly name: string;
         readonly version: string;
     };
+    /** Set when the entry names a package an earlier entry already loaded (its position): that one's types run. */
+    readonly repeats?: number;
 }
 export interface Plugins {
     /** The types of the packages in use. */

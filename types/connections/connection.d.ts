@@ -113,6 +113,8 @@ export interface ConnectionPlan {
     readonly servesHub: boolean;
     /** The redundancy group it puts the hub in (R-B1), for an mqtt connection with `hub.group`. */
     readonly redundancyGroup: string | undefined;
+    /** Why the package of its type was refused (R-PK3): it fails at start with this, and nothing of the package runs. */
+    readonly refused?: HubError;
     /** Every type is handed the hub's services here; only those that declare `servesHub` keep them. */
     create(context: ServingContext): ConnectionInstance;
 }
