@@ -1,8 +1,9 @@
 /**
  * The link of a connection to a device or a broker (R-G1), written once for every such
  * type: the type supplies its protocol — how to open the link once and how to close it —
- * and the link does the rest. It reports `connecting` until the first attempt is up, `ok`
- * while up, and `degraded` with the reason while it tries again, after 0.25 s, doubling to
+ * and the link does the rest. It reports `connecting` while the first attempt runs, `ok`
+ * while up, and `degraded` with the reason from the first attempt that fails (a device never
+ * reached shows why at once) while it tries again, after 0.25 s, doubling to
  * at most 10 s, forever. Writes go through `write`: refused at once while the link is down,
  * answered when the device confirms, or refused when it does not confirm in time.
  */
