@@ -22,6 +22,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http'],
   connections: ['core', 'sdk'],
   state: ['core'],
+  // Who may drive in a redundancy group: the voters' rule, the hubs' side of the vote, the witness (R-AV2).
+  group: ['core'],
   config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
   hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
   // `patchbay/testing`: a type of a package run in a real hub, for its author's specs.

@@ -1,0 +1,161 @@
+/**
+ * A hub's side of the vote (R-AV2). Every `ASK_EVERY_MS` it asks every voter of its group,
+ * itself included:
+ *
+ * - the holder renews its epoch, and holds the lease while a majority granted one of its
+ *   rounds: until that round was *sent* plus `LEASE_MS` less `DRIFT_MARGIN_MS` (voter.ts says
+ *   why that keeps two holders apart);
+ * - the others only ask who holds it (`probe`), and claim the next epoch only when no voter
+ *   has named another holder for two rounds (a voter names the holder while its grant runs,
+ *   a lease after the holder's last renewal it heard) — so the role moves only when the holder is
+ *   gone from a majority, never because one link or the witness failed — and then after a
+ *   wait by their rank in the group (the first member first) and a random part, so that two
+ *   hubs starting together do not split the votes for ever.
+ *
+ * A round's answers count only for that round, so an answer played back or delayed from
+ * another round counts for nothing. Pure: time is passed in, `send` carries a request to a
+ * voter, `random` draws the waits.
+ */
+import { DRIFT_MARGIN_MS, LEASE_MS, type VoteAnswer, type VoteRequest } from './voter.ts';
+
+/** How often a candidate asks: five rounds a lease, so that a lost datagram or two costs nothing. */
+export const ASK_EVERY_MS = 200;
+/** Rounds whose answers are still taken: a round older than a lease can no longer extend it. */
+const OPEN_ROUNDS = Math.ceil(LEASE_MS / ASK_EVERY_MS) + 1;
+/** The wait before a claim, for each rank after the first. */
+const RANK_WAIT_MS = 300;
+/** The random part of the wait before a claim, at most. */
+const RANDOM_WAIT_MS = 200;
+/** How long a voter's naming of another holder counts: two rounds, so that one lost answer does not start a claim. */
+const NAMED_FOR_MS = 2 * ASK_EVERY_MS;
+
+export interface Round {
+  readonly n: number;
+  readonly epoch: number;
+  readonly sentAt: number;
+  readonly granted: Set<string>;
+}
+
+export interface CandidateOptions {
+  /** Its place among the group's hubs (0: the first member): who claims first when none holds. */
+  readonly rank: number;
+  /** A number in [0, 1): Math.random, or a seeded source in a spec. */
+  readonly random?: () => number;
+}
+
+export class Candidate {
+  private next = 0;
+  private readonly rounds: Round[] = [];
+  /** The epoch of the lease and the time (this hub's clock) it holds until; until 0: not held. */
+  private held = { epoch: 0, until: 0 };
+  /** The highest epoch any voter said it promised. */
+  private seen = 0;
+  /** When a voter last named another hub as the holder, and which. */
+  private otherHolder: { readonly hub: string; readonly at: number } | undefined;
+  /** When this hub first found no holder, since it last knew one: its claim waits from then. */
+  private noneSince: number | undefined;
+  private claimAt: number | undefined;
+  /**
+   * Set while it holds the lease and a voter refused it because it promised that epoch (or a
+   * later one) to another hub — two hubs that claimed one epoch together, one winning with the
+   * others' votes: the holder then renews with the next epoch, so that every voter can grant it
+   * again and losing any one other voter does not take it off air.
+   */
+  private behind = false;
+  /** Its first round: a hub just started hears the voters for a lease before it may claim. */
+  private startedAt: number | undefined;
+  /** What each voter answered last, for the status of the group (which voters this hub reaches). */
+  readonly lastAnswer = new Map<string, { readonly at: number; readonly answer: VoteAnswer }>();
+  private readonly random: () => number;
+
+  constructor(
+    readonly id: string,
+    readonly voters: readonly string[],
+    private readonly send: (voter: string, request: VoteRequest & { readonly n: number }) => void,
+    private readonly options: CandidateOptions = { rank: 0 },
+  ) {
+    this.random = options.random ?? Math.random;
+  }
+
+  get majority(): number {
+    return Math.floor(this.voters.length / 2) + 1;
+  }
+
+  /** The highest epoch heard of: a claim asks for one more. */
+  get highestEpoch(): number {
+    return Math.max(this.seen, this.held.epoch);
+  }
+
+  /** The epoch held, and until when (this hub's clock), while it holds at `now`. */
+  lease(now: number): { readonly epoch: number; readonly until: number } | undefined {
+    return now < this.held.until ? this.held : undefined;
+  }
+
+  /** The hub a voter named as holder within the last lease, if not this one. */
+  holderSeen(now: number): string | undefined {
+    return this.otherHolder && now - this.otherHolder.at < NAMED_FOR_MS ? this.otherHolder.hub : undefined;
+  }
+
+  /** A round: renew, watch, or claim (see the header). `claims` false: never claim (a manual group waiting for its operator). */
+  tick(now: number, claims = true): void {
+    this.startedAt ??= now;
+    const held = this.lease(now);
+    if (held) return void this.ask(this.behind ? this.highestEpoch + 1 : held.epoch, now);
+    if (this.holderSeen(now) !== undefined) {
+      this.noneSince = undefined;
+      this.claimAt = undefined;
+    } else {
+      this.noneSince ??= now;
+      this.claimAt ??=
+        Math.max(this.noneSince, this.startedAt + LEASE_MS) + this.options.rank * RANK_WAIT_MS + this.random() * RANDOM_WAIT_MS;
+    }
+    if (claims && this.claimAt !== undefined && now >= this.claimAt) {
+      this.claimAt = now + ASK_EVERY_MS + this.random() * RANDOM_WAIT_MS * 2;
+      return void this.ask(this.highestEpoch + 1, now);
+    }
+    this.ask(this.highestEpoch, now, true);
+  }
+
+  /** Claims the next epoch now (an operator's failover), whoever holds it: the voters still refuse while a grant runs. */
+  claim(now: number): number {
+    return this.ask(this.highestEpoch + 1, now);
+  }
+
+  /** Asks every voter for `epoch` (to renew or claim), or only who holds it (`probe`); the round's number. */
+  ask(epoch: number, now: number, probe = false): number {
+    const round: Round = { n: this.next++, epoch, sentAt: now, granted: new Set() };
+    if (!probe) {
+      this.rounds.push(round);
+      if (this.rounds.length > OPEN_ROUNDS) this.rounds.shift();
+    }
+    for (const voter of this.voters) this.send(voter, { n: round.n, candidate: this.id, epoch, ...(probe ? { probe } : {}) });
+    return round.n;
+  }
+
+  /** A voter's answer to round `n`; the lease as it holds now, if it does. */
+  answered(voter: string, n: number, answer: VoteAnswer, now: number): { readonly epoch: number; readonly until: number } | undefined {
+    if (!this.voters.includes(voter)) return this.lease(now);
+    this.lastAnswer.set(voter, { at: now, answer });
+    this.seen = Math.max(this.seen, answer.epoch);
+    if (!answer.granted && answer.holder !== undefined && answer.holder !== this.id) this.otherHolder = { hub: answer.holder, at: now };
+    const lease = this.lease(now);
+    if (lease && !answer.granted && answer.epoch >= lease.epoch) this.behind = true;
+    const round = this.rounds.find((open) => open.n === n);
+    if (!round || !answer.granted || answer.epoch !== round.epoch) return this.lease(now);
+    round.granted.add(voter);
+    if (round.granted.size >= this.majority) {
+      const until = round.sentAt + LEASE_MS - DRIFT_MARGIN_MS;
+      // A later epoch replaces the lease; the same one only grows (a slow answer of an old round never shortens it).
+      if (round.epoch > this.held.epoch) this.behind = false;
+      if (round.epoch > this.held.epoch || (round.epoch === this.held.epoch && until > this.held.until))
+        this.held = { epoch: round.epoch, until };
+    }
+    return this.lease(now);
+  }
+
+  /** Ends the lease here at once (standing down): no round asked before counts any more. */
+  end(): void {
+    this.held = { epoch: this.held.epoch, until: 0 };
+    this.rounds.length = 0;
+  }
+}
