@@ -15,6 +15,8 @@ import { keepAlive, realTime } from './core/scheduler.ts';
 import { Hub, ReloadRefused } from './hub/hub.ts';
 import { codeFlowFailed } from './rules/code-flows/running-flow.ts';
 import { StateStore } from './state/store.ts';
+import { loadSiteKey } from './core/site-key.ts';
+import { startWitness } from './group/witness.ts';
 import { KeptSessionKey, rotateSignInKey } from './state/sign-in-key.ts';
 import { exportState, importState } from './state/transfer.ts';
 
@@ -41,6 +43,11 @@ const usage = `Usage:
   patchbay reference <flow file>
       Prints, in Markdown, the reference page of each connection type the packages of its
       plugins bring: what a package's README can hold, generated from its settings schema.
+  patchbay witness --group NAME --members A,B --listen HOST:PORT [--id ID] [--key-env VAR | --key-file FILE] [--state DIR|none]
+      The third voter of a redundancy group of two hubs: grants the lease to one hub at a
+      time, over UDP, signed with the site key (default: the PATCHBAY_SITE_KEY variable).
+      Run it on a third machine (the broker's is a good one). Default id: witness.
+      (Groups still take their lease from the broker: see docs/decisions.md.)
 
 Options:
   --log-level   ${[...logLevels, 'silent'].join(', ')} (default info)
@@ -60,6 +67,12 @@ function parseCommandLine(argv: readonly string[]) {
       'log-format': { type: 'string', default: 'pretty' },
       watch: { type: 'boolean', default: false },
       state: { type: 'string' },
+      group: { type: 'string' },
+      members: { type: 'string' },
+      listen: { type: 'string' },
+      id: { type: 'string' },
+      'key-env': { type: 'string' },
+      'key-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -143,6 +156,8 @@ export async function main(
       out.write(plugins.types.map((type) => referencePage(type)).join('\n'));
       return Exit.Ok;
     }
+    case 'witness':
+      return witness(values, { level, format }, err, badUsage);
     case undefined:
       return badUsage('missing command');
     default:
@@ -457,4 +472,51 @@ function watchForReload(hub: Hub, current: () => Flow, reload: () => void, log: 
       watcher.close();
     },
   };
+}
+
+/** `patchbay witness`: runs until SIGINT or SIGTERM. */
+async function witness(
+  values: ReturnType<typeof parseCommandLine>['values'],
+  { level, format }: { readonly level: LogLevel; readonly format: LogFormat },
+  err: NodeJS.WritableStream,
+  badUsage: (message: string) => number,
+): Promise<number> {
+  const { group, members, listen } = values;
+  if (!group || !members || !listen) return badUsage('witness needs --group, --members and --listen');
+  const address = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(listen);
+  if (!address) return badUsage(`--listen ${listen}: expected HOST:PORT (an IPv6 address in brackets: [::1]:17070)`);
+  const memberIds = members.split(',').filter(Boolean);
+  const id = values.id ?? 'witness';
+  if (memberIds.length !== 2 || memberIds.includes(id))
+    return badUsage(`--members ${members}: the group's two hubs, by their ids, other than the witness's (${id})`);
+  const source = values['key-file'] ? { file: resolve(values['key-file']) } : { env: values['key-env'] ?? 'PATCHBAY_SITE_KEY' };
+  const key = loadSiteKey(source);
+  if (!key.ok) {
+    err.write(`patchbay witness: ${key.error.message}\n`);
+    return Exit.RuntimeFailure;
+  }
+  const log = createLogger({ level, format });
+  const stateFolder = values.state === 'none' ? undefined : resolve(values.state ?? '.patchbay');
+  let running: Awaited<ReturnType<typeof startWitness>>;
+  try {
+    running = await startWitness({
+      id,
+      group,
+      members: memberIds,
+      listen: { host: address[1] ?? address[2] ?? '', port: Number(address[3]) },
+      siteKey: key.value,
+      stateFolder,
+      log,
+    });
+  } catch (error) {
+    log.error(`the witness cannot start: ${reasonOf(error)}`);
+    return Exit.RuntimeFailure;
+  }
+  await new Promise<void>((resolveStop) => {
+    process.once('SIGINT', resolveStop);
+    process.once('SIGTERM', resolveStop);
+  });
+  await running.stop();
+  log.info('witness stopped');
+  return Exit.Ok;
 }

@@ -28,7 +28,7 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
   // `patchbay/testing`: a type of a package run in a real hub, for its author's specs.
   testing: ['core', 'sdk', 'config', 'hub'],
-  '.': ['core', 'config', 'hub', 'rules', 'state'],
+  '.': ['core', 'config', 'hub', 'rules', 'state', 'group'],
 };
 
 /** Files that may import a folder beyond their own folder's arrows: the one place each seam is crossed. */
@@ -55,7 +55,7 @@ const valueHelpers = [
 ];
 const servingTypes: Readonly<Record<string, readonly string[]>> = {
   'connections/rest-api': ['connections/serving.ts', 'connections/connection.ts', 'http/'],
-  'connections/mqtt': ['connections/serving.ts'],
+  'connections/mqtt': ['connections/serving.ts', 'core/site-key.ts'],
 };
 
 const lib = resolve(dirname(fileURLToPath(import.meta.url)), '../lib');

@@ -18,42 +18,11 @@
  * file or an environment variable, never in the flow file.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fail, ok, type Result } from '../../sdk/index.ts';
 
-/** Where the site key comes from: a file (its absolute path) or an environment variable. */
-export type KeySource = { readonly file: string } | { readonly env: string };
+export { type KeySource, loadSiteKey, MIN_KEY_LENGTH } from '../../core/site-key.ts';
 
-/** The shortest key taken, in characters: `openssl rand -hex 32` makes 64 (256 random bits). */
-export const MIN_KEY_LENGTH = 32;
 /** The signature: the HMAC-SHA256 in base64url, cut to 22 characters (128 bits and a little more). */
 const MAC_LENGTH = 22;
-
-/** Reads the site key; the reason when it is missing or too short. */
-export function loadSiteKey(source: KeySource): Result<Buffer> {
-  let text: string | undefined;
-  let where: string;
-  if ('file' in source) {
-    where = `the key file ${source.file}`;
-    try {
-      text = readFileSync(source.file, 'utf8');
-    } catch (error) {
-      return fail('PB_START_FAILED', `${where} cannot be read: ${(error as Error).message}`);
-    }
-  } else {
-    where = `the environment variable ${source.env}`;
-    text = process.env[source.env];
-    if (text === undefined || text === '')
-      return fail('PB_START_FAILED', `${where} is not set: hubs that share a broker need the site key`);
-  }
-  const key = Buffer.from(text.trim(), 'utf8');
-  if (key.length < MIN_KEY_LENGTH)
-    return fail(
-      'PB_START_FAILED',
-      `${where} holds ${key.length} characters; a site key has at least ${MIN_KEY_LENGTH} (make one with: openssl rand -hex 32, 64 characters of 256 random bits)`,
-    );
-  return ok(key);
-}
 
 /** What is signed besides topic and payload. */
 export interface SignedProperties {
