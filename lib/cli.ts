@@ -47,7 +47,7 @@ const usage = `Usage:
       The third voter of a redundancy group of two hubs: grants the lease to one hub at a
       time, over UDP, signed with the site key (default: the PATCHBAY_SITE_KEY variable).
       Run it on a third machine (the broker's is a good one). Default id: witness.
-      (Groups still take their lease from the broker: see docs/decisions.md.)
+      The hubs name it in their mqtt connection's hub.voters (docs/guides/standby.md).
 
 Options:
   --log-level   ${[...logLevels, 'silent'].join(', ')} (default info)

@@ -19,7 +19,7 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   protocols: [],
   rules: ['core'],
   http: ['core'],
-  'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http'],
+  'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http', 'group'],
   connections: ['core', 'sdk'],
   state: ['core'],
   // Who may drive in a redundancy group: the voters' rule, the hubs' side of the vote, the witness (R-AV2).
@@ -55,7 +55,7 @@ const valueHelpers = [
 ];
 const servingTypes: Readonly<Record<string, readonly string[]>> = {
   'connections/rest-api': ['connections/serving.ts', 'connections/connection.ts', 'http/'],
-  'connections/mqtt': ['connections/serving.ts', 'core/site-key.ts'],
+  'connections/mqtt': ['connections/serving.ts', 'core/site-key.ts', 'group/'],
 };
 
 const lib = resolve(dirname(fileURLToPath(import.meta.url)), '../lib');

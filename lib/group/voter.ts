@@ -47,7 +47,7 @@ export class Voter {
   private promised: Pledge;
   /** The running grant: to the promised candidate, until this time (the voter's clock). */
   private until = 0;
-  /** A voter that restarted may have granted a lease it no longer knows runs: it grants none other until this time. */
+  /** A voter that (re)started may have granted a lease it no longer knows runs: it grants no other hub until this time. */
   private readonly quietUntil: number;
 
   constructor(
@@ -57,7 +57,8 @@ export class Voter {
     private readonly keep: (promised: Pledge) => void = () => {},
   ) {
     this.promised = kept ?? { epoch: 0, candidate: '' };
-    this.quietUntil = kept ? now + LEASE_MS : 0;
+    // Whether or not a promise was kept: the last one may not have reached the disk before a kill.
+    this.quietUntil = now + LEASE_MS;
   }
 
   /** The highest epoch promised, and to whom. */

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import test, { type ExecutionContext } from 'ava';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
+import { recordingDevice } from '../helpers/devices.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
 import { canRunBroker, whyNoBroker } from '../helpers/mosquitto.ts';
@@ -26,28 +26,6 @@ test.beforeEach(async () => {
   await broker.kill();
   await broker.restart();
 });
-
-/** A device on TCP that keeps every line it was sent, with the connection it came on (one per hub run). */
-async function recordingDevice(t: ExecutionContext) {
-  const lines: { connection: number; line: string; at: number }[] = [];
-  const sockets: Socket[] = [];
-  const server: Server = createServer((socket) => {
-    const connection = sockets.push(socket);
-    let carry = '';
-    socket.on('data', (chunk) => {
-      const parts = (carry + chunk.toString()).split('\n');
-      carry = parts.pop()!;
-      for (const line of parts) if (line !== 'STATUS?') lines.push({ connection, line, at: performance.now() });
-    });
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
-  });
-  return { port: (server.address() as { port: number }).port, lines, sockets };
-}
 
 let groups = 0;
 

@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import type { ExecutionContext } from 'ava';
 
 /**
  * A video router as the spec writes it, on plain `net`: it answers `ROUTE?` with every route,
@@ -45,4 +46,26 @@ export class RouterSimulator {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/** A device on TCP that keeps every line it was sent, with the connection it came on (one per hub run). */
+export async function recordingDevice(t: ExecutionContext) {
+  const lines: { connection: number; line: string; at: number }[] = [];
+  const sockets: Socket[] = [];
+  const server: Server = createServer((socket) => {
+    const connection = sockets.push(socket);
+    let carry = '';
+    socket.on('data', (chunk) => {
+      const parts = (carry + chunk.toString()).split('\n');
+      carry = parts.pop()!;
+      for (const line of parts) if (line !== 'STATUS?') lines.push({ connection, line, at: performance.now() });
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return { port: (server.address() as { port: number }).port, lines, sockets };
 }

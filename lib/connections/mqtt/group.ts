@@ -36,8 +36,13 @@ import type { Subscription } from 'rxjs';
 import { after, every, fail, ok, type OwnedParameter, type Result } from '../../sdk/index.ts';
 import type { Carried, GroupControl, Role, ServingContext } from '../serving.ts';
 import type { Json } from '../../core/value.ts';
+import { ASK_EVERY_MS, Candidate } from '../../group/candidate.ts';
+import { type Dropped, VoteEndpoint } from '../../group/endpoint.ts';
+import { LEASE_MS as VOTE_LEASE_MS, type Pledge, Voter } from '../../group/voter.ts';
+import { type Stamp, voteKey } from '../../group/wire.ts';
 import type { BrokerLink } from './broker-link.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
+import { nextStart } from './signing.ts';
 
 /**
  * How long a renewal the broker acknowledged keeps the lease. An active hub whose event loop
@@ -164,6 +169,13 @@ export class RedundancyGroup implements GroupControl {
   private readonly parameters: { role: OwnedParameter; epoch: OwnedParameter; active: OwnedParameter };
   private readonly removeControl: () => void;
   sharing: GroupSharing | undefined;
+  /**
+   * The group's vote, when `hub.voters` lists its voters (R-AV1, R-AV2): the lease comes from a
+   * majority of them over UDP, and the broker carries only roles, values and records.
+   */
+  private vote: Vote | undefined;
+  /** An operator asked this hub to take over (a manual group's failover), until it holds the lease. */
+  private operatorAsked = false;
 
   constructor(
     private readonly context: ServingContext,
@@ -197,6 +209,8 @@ export class RedundancyGroup implements GroupControl {
   /** The hub that is active now, as this hub knows it: itself, or the holder of the latest epoch while it is here and renews. */
   activeHub(): string | undefined {
     if (this.current === 'active') return this.hub.id;
+    const named = this.vote?.candidate.holderSeen(performance.now());
+    if (named !== undefined) return named;
     const holder = this.holder();
     return holder && holder !== this.hub.id && this.alive(holder) ? holder : undefined;
   }
@@ -219,6 +233,17 @@ export class RedundancyGroup implements GroupControl {
       return fail('PB_ALREADY_ACTIVE', `hub ${this.hub.id} is the active hub of group ${this.hub.group} already`);
     if (this.claim) return ok(`hub ${this.hub.id} is taking over already (epoch ${this.claim.epoch})`);
     if (!this.link.up) return fail('PB_BROKER_UNAVAILABLE', 'the broker is not connected: a takeover needs it to order the claims');
+    if (this.vote) {
+      // The active hub stands down on hearing the claim; the voters grant this hub once its grants ran out.
+      this.operatorAsked = true;
+      this.publishRecord('active', this.epoch + 1);
+      this.context.log.warn(
+        `asks to take over group ${this.hub.group} (epoch ${this.epoch + 1}): the active hub stands down, then the voters decide`,
+      );
+      return ok(
+        `hub ${this.hub.id} asks the voters for the lease as epoch ${this.epoch + 1}: it is active once ${this.context.id}/_hub/role says so`,
+      );
+    }
     const claim = this.claimNext();
     return ok(
       `hub ${this.hub.id} claims the lease as epoch ${claim.epoch}${claim.previous ? ` from hub ${claim.previous}` : ''}: it is active once ${this.context.id}/_hub/role says so`,
@@ -232,6 +257,8 @@ export class RedundancyGroup implements GroupControl {
   }
 
   replicated(done: (acknowledged: boolean) => void): void {
+    // With voters the active hub answers without the broker (after its own commit); the standby gets the value when it is back (R-AV1).
+    if (this.vote && !this.link.up) return done(true);
     this.link.whenAcknowledged(done);
   }
 
@@ -242,6 +269,7 @@ export class RedundancyGroup implements GroupControl {
       epoch: this.epoch,
       active: this.activeHub() ?? null,
       failover: this.hub.failover,
+      ...(this.vote ? { voters: this.votersReached() } : {}),
       ...(this.claim ? { claiming: this.claim.epoch } : {}),
       ...(this.waitingForOperator() ? { waiting: 'for an operator: POST /failover on this hub takes over' } : {}),
     };
@@ -253,14 +281,19 @@ export class RedundancyGroup implements GroupControl {
   up(): void {
     if (this.stopped) return;
     this.upSince = performance.now();
+    if (this.vote) return this.publishRecord(this.current, this.epoch);
     this.publishRecord('standby', this.epoch);
     this.startRenewing();
     this.decide();
   }
 
-  /** The broker link closed: a lease belongs to one session, so it ends now. */
+  /**
+   * The broker link closed. With voters nothing changes for the lease: the active hub drives on
+   * (R-AV1). Without them the lease belongs to one broker session, so it ends now.
+   */
   down(reason: string): void {
     this.upSince = undefined;
+    if (this.vote) return;
     this.stopRenewing();
     this.claim = undefined;
     if (this.current === 'active') this.standDown(`the broker connection closed (${reason})`);
@@ -312,9 +345,11 @@ export class RedundancyGroup implements GroupControl {
       if (this.claim && record.role === 'active' && record.epoch === this.claim.epoch) this.claimCameBack();
     } else if (this.current === 'active' && record.epoch > this.context.hub.redundancy.lease.epoch) {
       // A later epoch was claimed (a record carries one only after its claim was heard): that hub takes over.
+      // With voters: this hub stops renewing, and the voters grant the claimant once its grants ran out.
+      this.vote?.candidate.end();
       this.standDown(`hub ${hubId} claimed the lease (epoch ${record.epoch})`, record.epoch);
     }
-    this.decide();
+    if (!this.vote) this.decide();
   }
 
   /**
@@ -327,6 +362,7 @@ export class RedundancyGroup implements GroupControl {
     this.upSince = undefined;
     this.claim = undefined;
     this.stopRenewing();
+    this.stopVoting();
     this.removeControl();
     if (this.current !== 'active') return [];
     this.context.hub.redundancy.lease.end();
@@ -353,6 +389,8 @@ export class RedundancyGroup implements GroupControl {
 
   private decide(): void {
     this.showActive();
+    // With voters the vote decides (voteChanged): the broker's claims and renewals do not.
+    if (this.vote) return;
     if (this.current === 'active' || this.upSince === undefined || this.stopped) return;
     if (this.claim) return this.tryActivate();
     const holder = this.holder();
@@ -426,15 +464,22 @@ export class RedundancyGroup implements GroupControl {
     const previous = claim.previous ?? this.lastHolder;
     const stoodDown = previous !== undefined && this.directory.recordOf(previous)?.role === 'standby';
     if ((!stoodDown && now < claim.wonAt + FENCE_WAIT_MS) || this.acknowledgedUntil <= now) return;
-    const carried = this.sharing?.carried(previous) ?? { values: new Map(), records: new Map() };
     this.claim = undefined;
+    this.becomeActive(claim.epoch, this.acknowledgedUntil, previous);
+  }
+
+  /** Takes over: the lease granted until `until`, the connections started from what `previous` ran. */
+  private becomeActive(epoch: number, until: number, previous: string | undefined): void {
+    const carried = this.sharing?.carried(previous) ?? { values: new Map(), records: new Map() };
     this.current = 'active';
-    this.context.hub.redundancy.lease.grant(claim.epoch, this.acknowledgedUntil);
-    this.context.records.set('epoch', claim.epoch);
-    this.parameters.epoch.report(claim.epoch);
+    this.context.hub.redundancy.lease.grant(epoch, until);
+    this.learnEpoch(epoch);
+    this.context.records.set('epoch', epoch);
+    this.parameters.epoch.report(epoch);
     this.showActive();
     this.sharing?.roleChanged();
-    this.context.log.warn(`takes over as the active hub of group ${this.hub.group} (epoch ${claim.epoch})`);
+    this.context.log.warn(`takes over as the active hub of group ${this.hub.group} (epoch ${epoch})`);
+    if (this.vote && this.link.up) this.publishRecord('active', epoch);
     // `_hub/role` says active once the connections run: a client that sees it may write to them.
     this.changing = this.changing
       .then(() => this.context.hub.redundancy.activate(carried))
@@ -488,6 +533,120 @@ export class RedundancyGroup implements GroupControl {
     this.link.publish(this.settings.layout.role(this.hub.id), JSON.stringify(record), { qos: 1, retain: true }, 'drop');
   }
 
+  // --- The vote (R-AV2) ------------------------------------------------------------------
+
+  /** With `hub.voters`: votes on a UDP port of its own, and asks the voters every round. Rejects when its port cannot be had. */
+  async startVoting(siteKey: Buffer): Promise<void> {
+    const voters = this.hub.voters;
+    const own = voters?.[this.hub.id];
+    if (!voters || !own) return;
+    const { records, log } = this.context;
+    const start = nextStart(records.get('vote start'));
+    records.set('vote start', start);
+    const voter = new Voter(this.hub.id, readPledge(records.get('vote pledge')), performance.now(), (pledge) =>
+      records.set('vote pledge', { ...pledge }),
+    );
+    const taken: Record<string, Stamp> = readTaken(records.get('vote taken'));
+    let takenChanged = false;
+    const dropped: Record<Dropped, number> = { unsigned: 0, malformed: 0, stranger: 0, replayed: 0 };
+    let candidate: Candidate | undefined;
+    const endpoint = await VoteEndpoint.open({
+      id: this.hub.id,
+      group: this.hub.group,
+      key: voteKey(siteKey),
+      listen: own,
+      voters,
+      voter,
+      start,
+      lastTaken: taken,
+      keepTaken: (sender, stamp) => {
+        taken[sender] = stamp;
+        takenChanged = true;
+      },
+      answered: (from, n, answer) => {
+        candidate?.answered(from, n, answer, performance.now());
+        this.voteChanged();
+      },
+      dropped: (why, from) => {
+        dropped[why] += 1;
+        if (dropped[why] === 1 || dropped[why] % 1000 === 0)
+          log.warn(`a vote not taken (${why}${from ? `, from ${from}` : ''}): ${dropped[why]} so far`);
+      },
+    });
+    const rank = Math.max(0, this.hub.members?.indexOf(this.hub.id) ?? 0);
+    candidate = new Candidate(this.hub.id, Object.keys(voters), (to, request) => endpoint.ask(to, request), { rank });
+    const voting = candidate;
+    const rounds = every(this.context.scheduler, ASK_EVERY_MS, () => {
+      voting.tick(performance.now(), this.mayClaim());
+      this.voteChanged();
+    });
+    // What was taken from each voter is kept a second apart: the state folder is not written at every round.
+    const keeping = every(this.context.scheduler, VOTE_LEASE_MS, () => {
+      if (!takenChanged) return;
+      takenChanged = false;
+      records.set('vote taken', Object.fromEntries(Object.entries(taken).map(([sender, { start, n }]) => [sender, { start, n }])));
+    });
+    this.vote = { candidate: voting, endpoint, rounds, keeping, dropped };
+    log.info(`votes on ${own.host}:${endpoint.port}/udp in group ${this.hub.group}, with ${Object.keys(voters).join(', ')}`);
+  }
+
+  private stopVoting(): void {
+    const vote = this.vote;
+    if (!vote) return;
+    vote.rounds.unsubscribe();
+    vote.keeping.unsubscribe();
+    vote.candidate.end();
+    void vote.endpoint.close();
+  }
+
+  /** Whether this hub may claim the lease when no voter names a holder: always in an auto group; in a manual one, at the first start, at an operator's word, or to take back its own lapse. */
+  private mayClaim(): boolean {
+    if (this.hub.failover === 'auto' || this.epoch === 0 || this.operatorAsked) return true;
+    if (this.lapsedEpoch !== undefined && this.lapsedEpoch === this.epoch) return true;
+    if (!this.waitingLogged) {
+      this.waitingLogged = true;
+      this.context.log.warn(`no hub of group ${this.hub.group} is active: failover is manual, POST /failover on a standby takes over`);
+    }
+    return false;
+  }
+
+  /** After a round or an answer: takes over, renews, or stands down, as the majority says. */
+  private voteChanged(): void {
+    const vote = this.vote;
+    if (!vote || this.stopped) return;
+    const lease = vote.candidate.lease(performance.now());
+    if (lease) {
+      this.operatorAsked = false;
+      this.waitingLogged = false;
+      if (this.current !== 'active') {
+        const holder = this.holder();
+        return this.becomeActive(lease.epoch, lease.until, holder === this.hub.id ? this.lastHolder : (holder ?? this.lastHolder));
+      }
+      const fence = this.context.hub.redundancy.lease;
+      if (lease.epoch !== fence.epoch) {
+        this.learnEpoch(lease.epoch);
+        this.parameters.epoch.report(lease.epoch);
+        if (this.link.up) this.publishRecord('active', lease.epoch);
+      }
+      fence.grant(lease.epoch, lease.until);
+    } else if (this.current === 'active') {
+      this.lapsedEpoch = this.epoch;
+      this.standDown(`its lease ended: a majority of the voters did not renew it for ${VOTE_LEASE_MS / 1000} s`);
+    }
+    this.showActive();
+  }
+
+  /** Which voters this hub heard from within a lease, and whether each granted it the last time. */
+  private votersReached(): Record<string, { reached: boolean; granted: boolean }> {
+    const now = performance.now();
+    const reached: Record<string, { reached: boolean; granted: boolean }> = {};
+    for (const voter of this.vote?.candidate.voters ?? []) {
+      const last = this.vote?.candidate.lastAnswer.get(voter);
+      reached[voter] = { reached: last !== undefined && now - last.at < VOTE_LEASE_MS, granted: last?.answer.granted === true };
+    }
+    return reached;
+  }
+
   // --- Renewals ----------------------------------------------------------------------------
 
   /** Every 200 ms a renewal: the active hub's lease, and every hub's proof that what it hears is current. */
@@ -519,6 +678,33 @@ export class RedundancyGroup implements GroupControl {
     this.renewals = undefined;
     this.acknowledgedUntil = 0;
   }
+}
+
+interface Vote {
+  readonly candidate: Candidate;
+  readonly endpoint: VoteEndpoint;
+  readonly rounds: Subscription;
+  readonly keeping: Subscription;
+  readonly dropped: Record<Dropped, number>;
+}
+
+/** A voter's promise as kept in the records, when it reads as one. */
+function readPledge(kept: Json | undefined): Pledge | undefined {
+  const pledge = kept as Partial<Pledge> | undefined;
+  return typeof pledge?.candidate === 'string' && Number.isSafeInteger(pledge.epoch)
+    ? { candidate: pledge.candidate, epoch: pledge.epoch as number }
+    : undefined;
+}
+
+/** The last vote request taken from each voter, as kept in the records. */
+function readTaken(kept: Json | undefined): Record<string, Stamp> {
+  const taken: Record<string, Stamp> = {};
+  if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return taken;
+  for (const [sender, stamp] of Object.entries(kept)) {
+    const { start, n } = (stamp ?? {}) as Partial<Stamp>;
+    if (Number.isSafeInteger(start) && Number.isSafeInteger(n)) taken[sender] = { start: start as number, n: n as number };
+  }
+  return taken;
 }
 
 /** A role record, when the payload reads as one. */

@@ -115,6 +115,7 @@ export const mqttConnection = defineServingType({
         // A hub's description lists every shared parameter: it may be larger than any value.
         const descriptionBytes = payloadBytes + parametersPerHub * DESCRIBED_PARAMETER_BYTES;
         let trust: SiteTrust | undefined;
+        let siteKeyBytes: Buffer | undefined;
         if (hub) {
           const siteKey = hub.key ? loadSiteKey(hub.key) : undefined;
           if (!siteKey?.ok) throw siteKey?.error ?? new HubError('PB_START_FAILED', 'sharing with other hubs needs a site key (hub.key)');
@@ -135,6 +136,7 @@ export const mqttConnection = defineServingType({
             set: (key, n) => context.records.set(`mark ${key.replace('\0', ' ')}`, n),
           };
           trust = { signer: new Signer(siteKey.value, hub.id, start), verifier: new Verifier(siteKey.value, marks) };
+          siteKeyBytes = siteKey.value;
         }
         link = new BrokerLink(
           {
@@ -191,6 +193,8 @@ export const mqttConnection = defineServingType({
           group = new RedundancyGroup(context, settings, { ...hub, group: hub.group }, link, share.groups);
           group.sharing = share;
           share.group = group;
+          // With voters the group decides without the broker: its vote runs from now, whatever the link does (R-AV1).
+          if (siteKeyBytes) await group.startVoting(siteKeyBytes);
         }
         const published = new Bridge(context, settings, link, share ?? alone);
         bridge = published;

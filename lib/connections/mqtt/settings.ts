@@ -156,6 +156,16 @@ export const mqttSettings = Type.Object({
               "In a group: the ids of its hubs. Role records of any other hub naming the group are ignored (and counted), whoever signed them; this hub's id must be one of them. Without it, every holder of the site key that names the group is one of its hubs.",
           }),
         ),
+        voters: Type.Optional(
+          Type.Record(
+            Type.String({ pattern: '^[a-z0-9-]{1,64}$' }),
+            Type.String({ pattern: '^(\\[[0-9a-fA-F:.]+\\]|[^:\\s]+):[0-9]{1,5}$', description: 'host:port (UDP) where it votes.' }),
+            {
+              description:
+                'In a group: who decides which hub drives, by id, each with the host:port (UDP) it votes on: every hub of members and, with two hubs, a witness (patchbay witness). An odd number, at least three. A majority of them keeps a hub active, without the broker; without voters the broker decides (R-AV1, R-AV2).',
+            },
+          ),
+        ),
         key: Type.Optional(
           Type.Union(
             [
@@ -207,6 +217,8 @@ export interface HubSettings {
   readonly members: readonly string[] | undefined;
   /** Undefined only in a flow file with a mistake: `diagnose` says so. */
   readonly key: KeySource | undefined;
+  /** Who votes on the group's lease, and where (UDP); undefined: the broker decides. */
+  readonly voters: Readonly<Record<string, { readonly host: string; readonly port: number }>> | undefined;
 }
 
 export type Limits = Parsed<typeof mqttSettings>['limits'];
@@ -266,6 +278,7 @@ export function parseMqttSettings(
           ? 'members lists the hubs of a redundancy group: set hub.group too'
           : `expected this hub's id (${hub.id}) among the members of its group`,
     });
+  const voters = hub?.voters && votersOf(hub.voters, hub.id, hub.group, hub.members, issues);
   const mapped = topics.map(({ id, topic, type, access, commandTopic }, index): MappedTopic => {
     const idOk = checkParameterId(id);
     if (!idOk.ok) issues.push({ path: ['topics', index, 'id'], message: idOk.error.message });
@@ -307,6 +320,7 @@ export function parseMqttSettings(
             group: hub.group,
             failover: hub.failover,
             members: hub.members,
+            voters,
             key: hub.key && ('file' in hub.key ? { file: resolve(baseDir, hub.key.file) } : hub.key),
           }
         : undefined,
@@ -316,3 +330,31 @@ export function parseMqttSettings(
 /** What a broker may send past `limits`, by kind. */
 export const OVERRUN_KINDS = ['payload', 'hubs', 'connections', 'parameters', 'held', 'unverified', 'replayed', 'refused'] as const;
 export type MqttOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;
+
+/** The voters as addresses, or the mistakes that keep them from deciding (added to `issues`). */
+function votersOf(
+  written: Readonly<Record<string, string>>,
+  id: string,
+  group: string | undefined,
+  members: readonly string[] | undefined,
+  issues: Issue[],
+): HubSettings['voters'] {
+  const at = (message: string, key?: string) => issues.push({ path: ['hub', 'voters', ...(key ? [key] : [])], message });
+  const ids = Object.keys(written);
+  if (group === undefined) at('voters decide who drives a redundancy group: set hub.group too');
+  else if (!members) at('voters need hub.members, the hubs among them');
+  else {
+    for (const member of members) if (!(member in written)) at(`expected every member among the voters; ${member} is missing`);
+    if (ids.length < 3 || ids.length % 2 === 0)
+      at(`expected an odd number of voters, at least three (${ids.length}): with two hubs, add a witness (patchbay witness)`);
+    if (!(id in written)) at(`expected this hub's id (${id}) among the voters`);
+  }
+  const addresses: Record<string, { host: string; port: number }> = {};
+  for (const [voter, text] of Object.entries(written)) {
+    const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text);
+    const port = Number(match?.[3]);
+    if (!match || port < 1 || port > 65_535) at(`"${text}" is not host:port with a port from 1 to 65535`, voter);
+    else addresses[voter] = { host: match[1] ?? match[2] ?? '', port };
+  }
+  return addresses;
+}

@@ -84,10 +84,14 @@ test('a consumer that never reads is cut off past maxQueuedBytes, and the others
   const title = (await client.getElementByPath('studio.title')) as Model.TreeElement<Model.Parameter>;
   const long = 'x'.repeat(60_000);
   let n = 0;
-  await eventually(() => {
-    for (let i = 0; i < 20; i++) param(hub, 'studio/title').set(`${n++}${long}`);
-    return hub.connection('ember')?.info.details?.['cutOff'] === 1;
-  }, 'the stalled consumer to be cut off');
+  await eventually(
+    () => {
+      for (let i = 0; i < 20; i++) param(hub, 'studio/title').set(`${n++}${long}`);
+      return hub.connection('ember')?.info.details?.['cutOff'] === 1;
+    },
+    'the stalled consumer to be cut off',
+    30_000,
+  );
   param(hub, 'studio/title').set('last');
   await eventually(() => title.contents.value === 'last', 'the reading consumer to hear the last change');
   t.is(hub.connection('ember')?.info.details?.['consumers'], 1);

@@ -91,6 +91,13 @@ export declare class RedundancyGroup implements GroupControl {
     private readonly parameters;
     private readonly removeControl;
     sharing: GroupSharing | undefined;
+    /**
+     * The group's vote, when `hub.voters` lists its voters (R-AV1, R-AV2): the lease comes from a
+     * majority of them over UDP, and the broker carries only roles, values and records.
+     */
+    private vote;
+    /** An operator asked this hub to take over (a manual group's failover), until it holds the lease. */
+    private operatorAsked;
     constructor(context: ServingContext, settings: MqttSettings, hub: HubSettings & {
         readonly group: string;
     }, link: BrokerLink, directory: GroupDirectory);
@@ -107,7 +114,10 @@ export declare class RedundancyGroup implements GroupControl {
     details(): Record<string, unknown>;
     /** Connected, every retained message in: this hub joins as a standby, and looks for an active hub. */
     up(): void;
-    /** The broker link closed: a lease belongs to one session, so it ends now. */
+    /**
+     * The broker link closed. With voters nothing changes for the lease: the active hub drives on
+     * (R-AV1). Without them the lease belongs to one broker session, so it ends now.
+     */
     down(reason: string): void;
     /** A hub's presence, signed by it: one that went is no longer heard from. */
     presence(hubId: string, online: boolean): void;
@@ -148,12 +158,23 @@ export declare class RedundancyGroup implements GroupControl {
      * back, or at once when the hub that held it said it stood down for this claim.
      */
     private tryActivate;
+    /** Takes over: the lease granted until `until`, the connections started from what `previous` ran. */
+    private becomeActive;
     /** Ends the lease now, and stops the connections only the active hub runs. */
     private standDown;
     private learnEpoch;
     private showActive;
     private peer;
     private publishRecord;
+    /** With `hub.voters`: votes on a UDP port of its own, and asks the voters every round. Rejects when its port cannot be had. */
+    startVoting(siteKey: Buffer): Promise<void>;
+    private stopVoting;
+    /** Whether this hub may claim the lease when no voter names a holder: always in an auto group; in a manual one, at the first start, at an operator's word, or to take back its own lapse. */
+    private mayClaim;
+    /** After a round or an answer: takes over, renews, or stands down, as the majority says. */
+    private voteChanged;
+    /** Which voters this hub heard from within a lease, and whether each granted it the last time. */
+    private votersReached;
     /** Every 200 ms a renewal: the active hub's lease, and every hub's proof that what it hears is current. */
     private startRenewing;
     private stopRenewing;

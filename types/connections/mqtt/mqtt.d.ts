@@ -32,6 +32,7 @@ export declare const mqttConnection: import("../serving.ts").ServingTypeDefiniti
         group: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
         failover: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"auto">, import("@sinclair/typebox").TLiteral<"manual">]>>;
         members: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+        voters: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TRecord<import("@sinclair/typebox").TString, import("@sinclair/typebox").TString>>;
         key: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<[import("../../sdk/index.ts").TObject<{
             file: import("@sinclair/typebox").TString;
         }>, import("../../sdk/index.ts").TObject<{

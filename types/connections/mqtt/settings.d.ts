@@ -44,6 +44,7 @@ export declare const mqttSettings: import("@sinclair/typebox").TObject<{
         group: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
         failover: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"auto">, import("@sinclair/typebox").TLiteral<"manual">]>>;
         members: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+        voters: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TRecord<import("@sinclair/typebox").TString, import("@sinclair/typebox").TString>>;
         key: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TObject<{
             file: import("@sinclair/typebox").TString;
         }>, import("@sinclair/typebox").TObject<{
@@ -81,6 +82,11 @@ export interface HubSettings {
     readonly members: readonly string[] | undefined;
     /** Undefined only in a flow file with a mistake: `diagnose` says so. */
     readonly key: KeySource | undefined;
+    /** Who votes on the group's lease, and where (UDP); undefined: the broker decides. */
+    readonly voters: Readonly<Record<string, {
+        readonly host: string;
+        readonly port: number;
+    }>> | undefined;
 }
 export type Limits = Parsed<typeof mqttSettings>['limits'];
 export declare function parseMqttSettings({ url, username, password, clientId, prefix, qos, ca, cert, key, keepalive, publish, setAccess, limits, topics, hub, }: Parsed<typeof mqttSettings>, { baseDir }: ParseContext): Checked<MqttSettings>;

@@ -1,0 +1,223 @@
+/**
+ * A redundancy group decided by its voters (R-AV1, R-AV2): two real hub processes and a
+ * `patchbay witness` process voting over UDP, a real Mosquitto for roles and values, and a
+ * TCP device that records which hub's connection sent each command. The broker killed, the
+ * witness killed: the active hub drives on and answers writes. The active hub killed: the
+ * other takes over.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
+import { recordingDevice } from '../helpers/devices.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { bin, type HubProcess, runHub } from '../helpers/hub-process.ts';
+import { canRunBroker, whyNoBroker } from '../helpers/mosquitto.ts';
+import { siteKeyFile } from '../helpers/site-key.ts';
+
+const broker = brokerOfFile();
+test.beforeEach(async () => {
+  if (!canRunBroker) return;
+  await broker.kill();
+  await broker.restart();
+});
+
+/** UDP ports of 127.0.0.1 free now: bound to see them free, then released. */
+async function freeUdpPorts(count: number): Promise<number[]> {
+  const sockets = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const socket = createSocket('udp4');
+      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+      return socket;
+    }),
+  );
+  const ports = sockets.map((socket) => socket.address().port);
+  for (const socket of sockets) socket.close();
+  return ports;
+}
+
+let groups = 0;
+
+interface Group {
+  readonly flow: string;
+  readonly witnessPort: number;
+  readonly group: string;
+}
+
+/** One flow file for both hubs, with the voters: the two hubs and the witness, each on a UDP port of 127.0.0.1. */
+async function votedGroupFlow(devicePort: number): Promise<Group> {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-voted-'));
+  const flow = join(dir, 'studio.json5');
+  const group = `voted-${++groups}`;
+  const [a, b, witness] = (await freeUdpPorts(3)) as [number, number, number];
+  await writeFile(
+    flow,
+    JSON.stringify({
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        bus: {
+          type: 'mqtt',
+          url: broker.url,
+          hub: {
+            id: '${HUB}',
+            group,
+            members: ['a', 'b'],
+            voters: { a: `127.0.0.1:${a}`, b: `127.0.0.1:${b}`, witness: `127.0.0.1:${witness}` },
+            share: [],
+            key: { file: siteKeyFile },
+          },
+        },
+        desk: { type: 'dummy', parameters: ['title,S,morning', 'count,I,0'] },
+        router: {
+          type: 'tcp-client',
+          host: '127.0.0.1',
+          port: devicePort,
+          parameters: ['dest/1,I'],
+          receive: [],
+          send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\n' }],
+        },
+      },
+    }),
+  );
+  return { flow, witnessPort: witness, group };
+}
+
+async function startWitness(t: ExecutionContext, { flow, witnessPort, group }: Group): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      'witness',
+      '--group',
+      group,
+      '--members',
+      'a,b',
+      '--listen',
+      `127.0.0.1:${witnessPort}`,
+      '--key-file',
+      siteKeyFile,
+      '--state',
+      join(dirname(flow), 'witness'),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  t.teardown(() => void child.kill('SIGKILL'));
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  await eventually(
+    () => log.includes('/udp') || child.exitCode !== null,
+    () => `the witness to start: ${log}`,
+    30_000,
+  );
+  return child;
+}
+
+const hubIn = (t: ExecutionContext, flow: string, id: string) =>
+  runHub(t, flow, { env: { HUB: id }, args: ['--state', join(dirname(flow), `state-${id}`)] });
+const update = async (hub: HubProcess, address: string, value: string) => {
+  const response = await fetch(`${hub.base}/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`, {
+    headers: { accept: 'application/json' },
+  });
+  return { status: response.status, body: (await response.json()) as { ok?: boolean; code?: string } };
+};
+const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role');
+
+/** A device, a witness and two hubs: a active (the first member, when both start together), b standby. */
+async function votedPair(t: ExecutionContext) {
+  const device = await recordingDevice(t);
+  const group = await votedGroupFlow(device.port);
+  const witness = await startWitness(t, group);
+  const [a, b] = await Promise.all([hubIn(t, group.flow, 'a'), hubIn(t, group.flow, 'b')]);
+  await eventually(
+    async () => (await roleOf(a)) === 'active' || (await roleOf(b)) === 'active',
+    () => `a hub to take the lease: ${a.log()}`,
+    15_000,
+  );
+  const [active, standby] = (await roleOf(a)) === 'active' ? [a, b] : [b, a];
+  await eventually(async () => (await standby.read('bus/_hub/active')) !== '', 'the standby to know the active hub');
+  t.like(await update(active, 'router/dest/1', '1'), { status: 200 });
+  await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 1'), 'the device to hear the active hub');
+  return { device, group, witness, active, standby };
+}
+
+/** Writes `router/dest/1` on the active hub every 250 ms for `ms`: each answer, and how long the device took to hear it. */
+async function driveFor(hub: HubProcess, device: Awaited<ReturnType<typeof recordingDevice>>, from: number, ms: number) {
+  const results: { value: number; status: number; heardAfter: number | undefined }[] = [];
+  const end = performance.now() + ms;
+  for (let value = from; performance.now() < end; value++) {
+    const sentAt = performance.now();
+    const { status } = await update(hub, 'router/dest/1', String(value));
+    let heardAfter: number | undefined;
+    await eventually(() => device.lines.some((l) => l.line === `ROUTE 1 ${value}`), 'the device', 1000).then(
+      () => (heardAfter = performance.now() - sentAt),
+      () => undefined,
+    );
+    results.push({ value, status, heardAfter });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return results;
+}
+
+withBroker(
+  `the broker killed under a voted pair: the active hub drives on and answers writes; back, the standby has the values (R-AV1)${whyNoBroker}`,
+  async (t) => {
+    const { device, active, standby } = await votedPair(t);
+    const connection = device.lines.find((l) => l.line === 'ROUTE 1 1')?.connection;
+
+    await broker.kill('SIGKILL');
+    const duringOutage = await driveFor(active, device, 100, 5000);
+    t.true(duringOutage.length >= 10, `${duringOutage.length} writes during the outage`);
+    t.deepEqual(
+      duringOutage.filter((r) => r.status !== 200 || r.heardAfter === undefined),
+      [],
+      'every write answered 200 and on the device within a second, without the broker',
+    );
+    t.like(await update(active, 'desk/title', 'written without the broker'), { status: 200 });
+    t.is(await roleOf(active), 'active', 'the roles stay');
+    t.is(await roleOf(standby), 'standby');
+    t.true(
+      device.lines.every((l) => l.connection === connection),
+      'one hub drove the device all along',
+    );
+
+    await broker.restart();
+    await eventually(
+      async () => (await standby.read('desk/title')) === 'written without the broker',
+      'the standby to have what changed meanwhile',
+      20_000,
+    );
+    t.is(await roleOf(active), 'active');
+    t.is(await roleOf(standby), 'standby');
+  },
+);
+
+withBroker(
+  `the witness killed: the active hub drives on; the witness back and the active hub killed: the other takes over (R-AV2)${whyNoBroker}`,
+  async (t) => {
+    const { device, group, witness, active, standby } = await votedPair(t);
+    witness.kill('SIGKILL');
+    const withoutWitness = await driveFor(active, device, 200, 3000);
+    t.deepEqual(
+      withoutWitness.filter((r) => r.status !== 200 || r.heardAfter === undefined),
+      [],
+      'every write answered and driven without the witness',
+    );
+    t.is(await roleOf(active), 'active');
+
+    // The witness back, the active hub killed: the standby takes over with the witness's vote.
+    await startWitness(t, group);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const killedAt = performance.now();
+    active.child.kill('SIGKILL');
+    await eventually(async () => (await roleOf(standby)) === 'active', 'the standby to take over', 8000);
+    const takeover = performance.now() - killedAt;
+    t.log(`takeover after SIGKILL with voters: ${Math.round(takeover)} ms`);
+    t.true(takeover < 5000, `took over in ${Math.round(takeover)} ms`);
+    t.like(await update(standby, 'router/dest/1', '999'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 999'), 'the device to hear the new active hub');
+  },
+);
