@@ -1,5 +1,5 @@
 /**
- * The site key (R-MQ, R-AV3): the one secret every hub of a site holds, and the witness of a
+ * The site key (R-M5, R-AV3): the one secret every hub of a site holds, and the witness of a
  * group. It signs what hubs share on the broker and the votes of a group. Read from a file or
  * an environment variable, never from the flow file.
  */

@@ -207,6 +207,11 @@ withBroker(
       'every write answered and driven without the witness',
     );
     t.is(await roleOf(active), 'active');
+    // What Grafana reads: the witness not reached; the standby reached, granting the lease.
+    const standbyId = (await standby.read('bus/_hub/active')) === 'a' ? 'b' : 'a';
+    const metrics = await (await fetch(`${active.base}/metrics`)).text();
+    t.regex(metrics, /^patchbay_group_voter_reached\{[^}]*voter="witness"[^}]*\} 0$/m);
+    t.regex(metrics, new RegExp(`^patchbay_group_voter_granted\\{[^}]*voter="${standbyId}"[^}]*\\} 1$`, 'm'));
 
     // The witness back, the active hub killed: the standby takes over with the witness's vote.
     await startWitness(t, group);

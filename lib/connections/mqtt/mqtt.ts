@@ -82,6 +82,16 @@ export const mqttConnection = defineServingType({
       'In a redundancy group: the latest epoch of its lease this hub knows; it grows by one at each takeover.',
       (group) => Number(group.epoch ?? 0),
     ),
+    voterGauge(
+      'patchbay_group_voter_reached',
+      'In a redundancy group with voters: 1 for each voter that answered this hub within the last second, 0 for one that did not.',
+      'reached',
+    ),
+    voterGauge(
+      'patchbay_group_voter_granted',
+      'In a redundancy group with voters: 1 for each voter whose last answer granted this hub the lease (the active hub has a majority of them), 0 otherwise.',
+      'granted',
+    ),
     {
       name: 'patchbay_mqtt_hubs',
       help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
@@ -229,6 +239,24 @@ export const mqttConnection = defineServingType({
     };
   },
 });
+
+/** A gauge of each voter of the hub's group, from `details.redundancy.voters`; no sample without voters. */
+function voterGauge(name: string, help: string, field: 'reached' | 'granted'): ConnectionMetric {
+  return {
+    name,
+    help,
+    kind: 'gauge',
+    labelNames: ['group', 'voter'],
+    samples: (details) => {
+      const group = details['redundancy'] as
+        | { group?: string; voters?: Record<string, { reached: boolean; granted: boolean }> }
+        | undefined;
+      const name = group?.group;
+      if (!name || !group.voters) return [];
+      return Object.entries(group.voters).map(([voter, seen]) => ({ labels: { group: name, voter }, value: seen[field] ? 1 : 0 }));
+    },
+  };
+}
 
 /** A gauge of the hub's redundancy group, from the connection's `details.redundancy`; no sample outside a group. */
 function groupGauge(name: string, help: string, value: (group: { role?: string; epoch?: number }) => number): ConnectionMetric {
