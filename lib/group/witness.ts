@@ -71,7 +71,8 @@ export async function startWitness(options: WitnessOptions): Promise<RunningWitn
     log.info(`grants the lease of group ${group} to hub ${promised.candidate} (epoch ${promised.epoch})`);
   });
   const dropped: Record<Dropped, number> = { unsigned: 0, malformed: 0, stranger: 0, replayed: 0 };
-  let lastWarned = 0;
+  /** When each reason was last logged: the first of each at once, then a line in ten seconds at most. */
+  const lastWarned = new Map<Dropped, number>();
   const endpoint = await VoteEndpoint.open({
     id,
     group,
@@ -87,9 +88,10 @@ export async function startWitness(options: WitnessOptions): Promise<RunningWitn
     },
     dropped: (why, from) => {
       dropped[why] += 1;
-      // A line in ten seconds at most: a flood of bad datagrams does not flood the log.
-      if (performance.now() - lastWarned < 10_000) return;
-      lastWarned = performance.now();
+      // A flood of bad datagrams does not flood the log.
+      const last = lastWarned.get(why);
+      if (last !== undefined && performance.now() - last < 10_000) return;
+      lastWarned.set(why, performance.now());
       log.warn(`a vote not taken (${why}${from ? `, from ${from}` : ''}); so far: ${JSON.stringify(dropped)}`);
     },
   });

@@ -202,7 +202,8 @@ test('keys bound in the flow: colour follows the parameter, a press toggles it, 
 });
 
 test('pings are answered and sent; a silent satellite is dropped after timeout and its devices go (R-SU2)', async (t) => {
-  const { hub, port } = await surface(t, { timeout: 1000 });
+  // Pings go every second: a timeout of 2.5 s sees one or two sent before the silent satellite is dropped, however late a tick runs.
+  const { hub, port } = await surface(t, { timeout: 2500 });
   const deck = await ScriptedSatellite.connect(t, port);
   deck.addDevice('deck', 6, 3, 0);
   deck.socket.write('PING 12345\n');
