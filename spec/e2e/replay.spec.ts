@@ -7,13 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
 import { Signer } from '../../lib/connections/mqtt/signing.ts';
 import { withBroker } from '../helpers/broker-tests.ts';
+import { recordingDevice } from '../helpers/devices.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
 import { type Broker, canRunBroker, startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
@@ -33,28 +33,6 @@ test.after.always(async () => {
 const url = () => broker!.url;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A device on TCP that keeps every line it was sent, with the connection it came on (one per hub run). */
-async function recordingDevice(t: ExecutionContext) {
-  const lines: { connection: number; line: string }[] = [];
-  const sockets: Socket[] = [];
-  const server: Server = createServer((socket) => {
-    const connection = sockets.push(socket);
-    let carry = '';
-    socket.on('data', (chunk) => {
-      const parts = (carry + chunk.toString()).split('\n');
-      carry = parts.pop()!;
-      for (const line of parts) lines.push({ connection, line });
-    });
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
-  });
-  return { port: (server.address() as { port: number }).port, lines, sockets };
-}
 
 let groups = 0;
 

@@ -6,7 +6,6 @@
  * other takes over.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +13,7 @@ import test, { type ExecutionContext } from 'ava';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { recordingDevice } from '../helpers/devices.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { freeUdpPorts } from '../helpers/ports.ts';
 import { bin, type HubProcess, runHub } from '../helpers/hub-process.ts';
 import { canRunBroker, whyNoBroker } from '../helpers/mosquitto.ts';
 import { siteKeyFile } from '../helpers/site-key.ts';
@@ -24,20 +24,6 @@ test.beforeEach(async () => {
   await broker.kill();
   await broker.restart();
 });
-
-/** UDP ports of 127.0.0.1 free now: bound to see them free, then released. */
-async function freeUdpPorts(count: number): Promise<number[]> {
-  const sockets = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const socket = createSocket('udp4');
-      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-      return socket;
-    }),
-  );
-  const ports = sockets.map((socket) => socket.address().port);
-  for (const socket of sockets) socket.close();
-  return ports;
-}
 
 let groups = 0;
 

@@ -18,6 +18,7 @@ import { type Address, VoteEndpoint } from '../../lib/group/endpoint.ts';
 import { Voter } from '../../lib/group/voter.ts';
 import { voteKey } from '../../lib/group/wire.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { freeUdpPorts } from '../helpers/ports.ts';
 import { bin } from '../helpers/hub-process.ts';
 
 const siteKey = 'a site key of sixty-four characters, as openssl rand -hex 32 makes';
@@ -135,20 +136,6 @@ async function watch(hubs: readonly Hub[], ms: number): Promise<string[][]> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return seen;
-}
-
-/** Two free UDP ports for the hubs: bound to see them free, then released. */
-async function freeUdpPorts(count: number): Promise<number[]> {
-  const sockets = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const socket = createSocket('udp4');
-      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-      return socket;
-    }),
-  );
-  const ports = sockets.map((socket) => socket.address().port);
-  for (const socket of sockets) socket.close();
-  return ports;
 }
 
 test.serial(

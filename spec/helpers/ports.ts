@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 
 /**
@@ -14,4 +15,18 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** UDP ports of 127.0.0.1 free now: bound to see them free, then released (a group's voters). */
+export async function freeUdpPorts(count: number): Promise<number[]> {
+  const sockets = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const socket = createSocket('udp4');
+      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+      return socket;
+    }),
+  );
+  const ports = sockets.map((socket) => socket.address().port);
+  for (const socket of sockets) socket.close();
+  return ports;
 }
