@@ -62,6 +62,7 @@ import htm from 'htm';
  * @typedef {{
  *   group: string, role: 'active' | 'standby', epoch: number, active: string | null,
  *   failover: 'auto' | 'manual', claiming?: number, waiting?: string,
+ *   voters?: Record<string, { reached: boolean, granted: boolean }>,
  * }} Redundancy
  */
 /** The redundancy group of the hub the console shows: its id, and its place in the group. @typedef {{ hub: string, redundancy: Redundancy }} Membership */
@@ -150,7 +151,7 @@ function rangesOf(rules) {
 }
 
 /** The parameters of a hub's role in its redundancy group (`<mqtt connection>/_hub/role`, R-B1). */
-const HUB_ROLE = /^[^/]+\/_hub\/(role|epoch|active)$/;
+const HUB_ROLE = /^[^/]+\/_hub\/(role|epoch|active|voters)$/;
 
 /** Booleans named like a tally or an on-air light: shown as large tiles on request. */
 const TILE_NAME = /(^|\/)(tally|on-?air)([/_.-]?\d*)?(\/|$)/i;
@@ -433,6 +434,7 @@ function Role({ membership: { hub, redundancy: r }, asking, takeOver }) {
         : `standby in group ${r.group} — active: ${r.active === null ? 'none' : `hub ${r.active}`}`;
   return html`<section class=${`role ${r.waiting ? 'waiting' : r.role}`} data-testid="role" data-role=${r.role} aria-label="redundancy group">
     <span><b>hub ${hub}</b> ${state} <span class="muted failover">failover ${r.failover}</span></span>
+    ${r.voters && html`<span class="voters" data-testid="voters">voters ${Object.entries(r.voters).map(([id, v]) => html`<span class=${`voter ${v.reached ? 'reached' : 'unreached'}`} title=${v.reached ? `${id} answers this hub${v.granted ? ' and grants it the lease' : ''}` : `${id} has not answered this hub for a second`}>${id}</span>`)}</span>`}
     ${r.role === 'standby' && html`<button onClick=${takeOver} disabled=${asking || r.claiming !== undefined}>Take over</button>`}
     ${r.waiting && html`<strong class="warning" role="alert" title=${r.waiting}>No hub of group ${r.group} is active, and failover is manual: nothing drives the devices, timers and rules until an operator takes over.</strong>`}
   </section>`;

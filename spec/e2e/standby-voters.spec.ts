@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { recordingDevice } from '../helpers/devices.ts';
+import { canRunBrowser, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freeUdpPorts } from '../helpers/ports.ts';
 import { bin, type HubProcess, runHub } from '../helpers/hub-process.ts';
@@ -198,6 +199,19 @@ withBroker(
     const metrics = await (await fetch(`${active.base}/metrics`)).text();
     t.regex(metrics, /^patchbay_group_voter_reached\{[^}]*voter="witness"[^}]*\} 0$/m);
     t.regex(metrics, new RegExp(`^patchbay_group_voter_granted\\{[^}]*voter="${standbyId}"[^}]*\\} 1$`, 'm'));
+    t.is(await active.read('bus/_hub/voters'), ['a', 'b'].sort().join(' '), 'the voters it reaches, as a parameter');
+    // And what the operator sees: the console's role bar strikes out the witness.
+    if (canRunBrowser) {
+      const browser = await openBrowser(t);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      page.setDefaultTimeout(60_000);
+      await page.goto(`${active.base}/console/`);
+      await page.locator('[data-testid=voters] .voter.unreached', { hasText: 'witness' }).waitFor();
+      t.is(await page.locator('[data-testid=voters] .voter.reached').count(), 2);
+      // A folder to look at it in (PATCHBAY_SCREENSHOTS, as for the console's other specs).
+      const shots = process.env['PATCHBAY_SCREENSHOTS'];
+      if (shots) await page.screenshot({ path: join(shots, 'console-voters.png') });
+    } else t.log(`the console not looked at${whyNoBrowser}`);
 
     // The witness back, the active hub killed: the standby takes over with the witness's vote.
     await startWitness(t, group);

@@ -166,7 +166,7 @@ export class RedundancyGroup implements GroupControl {
    * driving on. Any later epoch (another hub's claim) ends that.
    */
   private lapsedEpoch: number | undefined;
-  private readonly parameters: { role: OwnedParameter; epoch: OwnedParameter; active: OwnedParameter };
+  private readonly parameters: { role: OwnedParameter; epoch: OwnedParameter; active: OwnedParameter; voters?: OwnedParameter };
   private readonly removeControl: () => void;
   sharing: GroupSharing | undefined;
   /**
@@ -196,6 +196,8 @@ export class RedundancyGroup implements GroupControl {
       role: define('_hub/role', 'S', 'standby'),
       epoch: define('_hub/epoch', 'I', this.epoch),
       active: define('_hub/active', 'S', ''),
+      // With voters: those this hub reached within the last second, space-separated (dashboards, the console).
+      ...(hub.voters ? { voters: define('_hub/voters', 'S', '') } : {}),
     };
     this.removeControl = context.hub.redundancy.control(this);
   }
@@ -633,6 +635,11 @@ export class RedundancyGroup implements GroupControl {
       this.lapsedEpoch = this.epoch;
       this.standDown(`its lease ended: a majority of the voters did not renew it for ${VOTE_LEASE_MS / 1000} s`);
     }
+    const reached = Object.entries(this.votersReached())
+      .filter(([, voter]) => voter.reached)
+      .map(([id]) => id)
+      .join(' ');
+    if (this.parameters.voters?.value !== reached) this.parameters.voters?.report(reached);
     this.showActive();
   }
 
