@@ -159,7 +159,11 @@ export const mqttSettings = Type.Object({
         voters: Type.Optional(
           Type.Record(
             Type.String({ pattern: '^[a-z0-9-]{1,64}$' }),
-            Type.String({ pattern: '^(\\[[0-9a-fA-F:.]+\\]|[^:\\s]+):[0-9]{1,5}$', description: 'host:port (UDP) where it votes.' }),
+            Type.String({
+              pattern: '^(\\[[0-9a-fA-F:.]+\\]|[^:\\s]+):[0-9]{1,5}$',
+              description: 'host:port (UDP) where it votes.',
+              expected: 'host:port, as 10.0.0.10:17070 or [fe80::1]:17070',
+            }),
             {
               description:
                 'In a group: who decides which hub drives, by id, each with the host:port (UDP) it votes on: every hub of members and, with two hubs, a witness (patchbay witness). An odd number, at least three. A majority of them keeps a hub active, without the broker; without voters the broker decides (R-AV1, R-AV2).',
