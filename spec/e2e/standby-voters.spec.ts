@@ -5,7 +5,6 @@
  * witness killed: the active hub drives on and answers writes. The active hub killed: the
  * other takes over.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,9 +14,10 @@ import { recordingDevice } from '../helpers/devices.ts';
 import { canRunBrowser, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freeUdpPorts } from '../helpers/ports.ts';
-import { bin, type HubProcess, runHub } from '../helpers/hub-process.ts';
+import { type HubProcess, runHub } from '../helpers/hub-process.ts';
 import { canRunBroker, whyNoBroker } from '../helpers/mosquitto.ts';
 import { siteKeyFile } from '../helpers/site-key.ts';
+import { startWitness } from '../helpers/witness-process.ts';
 
 const broker = brokerOfFile();
 test.beforeEach(async () => {
@@ -72,36 +72,8 @@ async function votedGroupFlow(devicePort: number): Promise<Group> {
   return { flow, witnessPort: witness, group };
 }
 
-async function startWitness(t: ExecutionContext, { flow, witnessPort, group }: Group): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      'witness',
-      '--group',
-      group,
-      '--members',
-      'a,b',
-      '--listen',
-      `127.0.0.1:${witnessPort}`,
-      '--key-file',
-      siteKeyFile,
-      '--state',
-      join(dirname(flow), 'witness'),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  t.teardown(() => void child.kill('SIGKILL'));
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(
-    () => log.includes('/udp') || child.exitCode !== null,
-    () => `the witness to start: ${log}`,
-    30_000,
-  );
-  return child;
-}
+const witnessOf = (t: ExecutionContext, { flow, witnessPort, group }: Group) =>
+  startWitness(t, { group, listen: `127.0.0.1:${witnessPort}`, state: join(dirname(flow), 'witness'), keyFile: siteKeyFile });
 
 const hubIn = (t: ExecutionContext, flow: string, id: string) =>
   runHub(t, flow, { env: { HUB: id }, args: ['--state', join(dirname(flow), `state-${id}`)] });
@@ -117,7 +89,7 @@ const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role');
 async function votedPair(t: ExecutionContext) {
   const device = await recordingDevice(t);
   const group = await votedGroupFlow(device.port);
-  const witness = await startWitness(t, group);
+  const witness = await witnessOf(t, group);
   const [a, b] = await Promise.all([hubIn(t, group.flow, 'a'), hubIn(t, group.flow, 'b')]);
   await eventually(
     async () => (await roleOf(a)) === 'active' || (await roleOf(b)) === 'active',
@@ -186,7 +158,7 @@ withBroker(
   `the witness killed: the active hub drives on; the witness back and the active hub killed: the other takes over (R-AV2)${whyNoBroker}`,
   async (t) => {
     const { device, group, witness, active, standby } = await votedPair(t);
-    witness.kill('SIGKILL');
+    witness.child.kill('SIGKILL');
     const withoutWitness = await driveFor(active, device, 200, 3000);
     t.deepEqual(
       withoutWitness.filter((r) => r.status !== 200 || r.heardAfter === undefined),
@@ -214,7 +186,7 @@ withBroker(
     } else t.log(`the console not looked at${whyNoBrowser}`);
 
     // The witness back, the active hub killed: the standby takes over with the witness's vote.
-    await startWitness(t, group);
+    await witnessOf(t, group);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const killedAt = performance.now();
     active.child.kill('SIGKILL');

@@ -6,7 +6,6 @@
  * holder gone and its requests played back to the witness: refused, and the other hub takes
  * over all the same.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,34 +18,13 @@ import { Voter } from '../../lib/group/voter.ts';
 import { voteKey } from '../../lib/group/wire.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freeUdpPorts } from '../helpers/ports.ts';
-import { bin } from '../helpers/hub-process.ts';
+import { startWitness } from '../helpers/witness-process.ts';
 
 const siteKey = 'a site key of sixty-four characters, as openssl rand -hex 32 makes';
 
-interface Witness {
-  readonly child: ChildProcess;
-  readonly port: number;
-  log(): string;
-}
-
-async function startWitness(t: ExecutionContext, state: string, port = 0): Promise<Witness> {
-  const child = spawn(
-    process.execPath,
-    [bin, 'witness', '--group', 'studio', '--members', 'a,b', '--listen', `127.0.0.1:${port}`, '--state', state, '--log-format', 'json'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATCHBAY_SITE_KEY: siteKey } },
-  );
-  t.teardown(() => void child.kill('SIGKILL'));
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await eventually(
-    () => /listening on 127\.0\.0\.1:\d+\/udp/.test(log) || child.exitCode !== null,
-    () => `the witness to start: ${log}`,
-    30_000,
-  );
-  if (child.exitCode !== null) throw new Error(`the witness exited: ${log}`);
-  return { child, port: Number(/listening on 127\.0\.0\.1:(\d+)\/udp/.exec(log)?.[1]), log: () => log };
-}
+/** The witness of group `studio` on 127.0.0.1 (`port` 0: any), the site key from the environment. */
+const witnessOn = (t: ExecutionContext, state: string, port = 0) =>
+  startWitness(t, { group: 'studio', listen: `127.0.0.1:${port}`, state, env: { PATCHBAY_SITE_KEY: siteKey } });
 
 /** A UDP relay between one hub and the witness that keeps what the hub sent: a reader of the network. */
 class Relay {
@@ -142,7 +120,7 @@ test.serial(
   'a witness and two hubs: one holds; the witness killed, it holds on; the holder gone and its requests played back, the other takes over',
   async (t) => {
     const state = await mkdtemp(join(tmpdir(), 'patchbay-witness-'));
-    let witness = await startWitness(t, state);
+    let witness = await witnessOn(t, state);
     const [portA, portB] = (await freeUdpPorts(2)) as [number, number];
     const relays = {
       a: await Relay.open({ host: '127.0.0.1', port: witness.port }),
@@ -182,7 +160,7 @@ test.serial(
     await eventually(() => holder.holds(), 'the holder to hold without the witness', 5000);
 
     // Back, from its state folder, on its old port.
-    witness = await startWitness(t, state, witness.port);
+    witness = await witnessOn(t, state, witness.port);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const captured = relays[holder.id as 'a' | 'b'].sent.slice(-20);
     t.true(captured.length >= 5, 'the relay heard the holder ask the witness');

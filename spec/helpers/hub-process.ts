@@ -5,7 +5,7 @@ import { eventually, startBound } from './eventually.ts';
 
 export const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 
-/** A `patchbay run` process with a JSON log, listening on 127.0.0.1. */
+/** A `patchbay run` process with a JSON log, its rest-api reached at `base`. */
 export interface HubProcess {
   readonly child: ChildProcess;
   readonly port: number;
@@ -54,8 +54,10 @@ export async function runHub(
     startBound,
   );
   if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode}: ${log}`);
-  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
-  const base = `http://127.0.0.1:${port}`;
+  // Where its rest-api listens: 127.0.0.1 in most specs, a namespace's address in the partition specs.
+  const [, host = '', listened] = /listening on http:\/\/([\d.]+):(\d+)/.exec(log) ?? [];
+  const port = Number(listened);
+  const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const text = async (url: string) => {
     const response = await fetch(url);
     return response.ok ? response.text() : `HTTP ${response.status}`;

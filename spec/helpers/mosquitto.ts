@@ -15,7 +15,7 @@ export const canRunBroker = existsSync(binary);
 /** Appended to a spec's title: why it was skipped, when it was. */
 export const whyNoBroker = canRunBroker ? '' : ' (skipped: mosquitto is missing; apt-get install mosquitto)';
 
-/** A Mosquitto of the spec's own, on a free port of 127.0.0.1. */
+/** A Mosquitto of the spec's own, on a free port of 127.0.0.1 (or where `host` and `port` say). */
 export interface Broker {
   readonly port: number;
   readonly url: string;
@@ -37,6 +37,9 @@ export async function startBroker({
   tls = false,
   acl,
   log,
+  host = '127.0.0.1',
+  port: asked,
+  command = [],
 }: {
   queued?: number;
   inflight?: number;
@@ -45,8 +48,13 @@ export async function startBroker({
   acl?: { readonly file: string; readonly users: Readonly<Record<string, string>> };
   /** A file for the broker's log (connections, and clients closed for a duplicate id); none by default. */
   log?: string;
+  /** The address it listens on: one of a network namespace's, with `command`. */
+  host?: string;
+  port?: number;
+  /** What runs it, before the binary: `ip netns exec <namespace>` for a broker on an address of its own. */
+  command?: readonly string[];
 } = {}): Promise<Broker> {
-  const port = await freePort();
+  const port = asked ?? (await freePort());
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-broker-'));
   const config = join(folder, 'mosquitto.conf');
   // With `tls`, the listener speaks TLS only, with a certificate for 127.0.0.1 signed by spec/fixtures/tls/ca.pem.
@@ -64,7 +72,7 @@ export async function startBroker({
     config,
     // As the user running the specs: started as root, Mosquitto would otherwise become `mosquitto`, which may not read the certificates.
     [
-      `listener ${port} 127.0.0.1`,
+      `listener ${port} ${host}`,
       ...certificates,
       `user ${userInfo().username}`,
       `allow_anonymous ${acl ? 'false' : 'true'}`,
@@ -79,9 +87,10 @@ export async function startBroker({
   );
   let child: ChildProcess | undefined;
   const launch = async () => {
-    const started = spawn(binary, ['-c', config], { stdio: 'ignore' });
+    const [file = binary, ...rest] = [...command, binary];
+    const started = spawn(file, [...rest, '-c', config], { stdio: 'ignore' });
     child = started;
-    await eventually(() => started.exitCode !== null || canConnect(port), 'mosquitto to listen', startBound);
+    await eventually(() => started.exitCode !== null || canConnect(port, host), 'mosquitto to listen', startBound);
     if (started.exitCode !== null) throw new Error(`mosquitto exited with ${started.exitCode}`);
   };
   const kill = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') => {
@@ -95,7 +104,7 @@ export async function startBroker({
   await launch();
   return {
     port,
-    url: `${tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
+    url: `${tls ? 'mqtts' : 'mqtt'}://${host}:${port}`,
     kill,
     restart: launch,
     stop: async () => {
@@ -106,10 +115,10 @@ export async function startBroker({
 }
 
 /** True when something listens on the port (checked with a real connection). */
-async function canConnect(port: number): Promise<boolean> {
+async function canConnect(port: number, host: string): Promise<boolean> {
   const { connect } = await import('node:net');
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(port, host);
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
