@@ -20,9 +20,20 @@
  * rounds in turns, the faster of each; `--state none` on both, so that the ratio is the
  * acknowledgement alone (scenario 7 of `npm run bench` measures a state folder).
  *
+ * Voted group (R-AV1, R-AV2). The same two hubs with `hub.voters` and a `patchbay witness`
+ * process, driving a TCP device of the bench's that records which hub's connection sent each
+ * command; a client writes a new value to both hubs every 20 ms all along (the standby
+ * forwards its copy). Rounds of: the broker SIGKILLed and started again 3 s later, the witness
+ * the same, and the active hub SIGKILLed and started again. Off air is the longest the device
+ * went without a command, less the 20 ms between writes. Targets: 0 s off air when the broker
+ * or the witness goes (and every write to the active hub answered 200); the active hub's loss
+ * taken over within 5 s, at the median within 2 s.
+ *
  * Prints one table and keeps it in bench/results/<date>-<commit>-takeover.md; the hubs' logs
  * stay in the temporary folder it names. */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { createServer, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -38,6 +49,12 @@ const option = (name: string, fallback: number) => {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 };
 const ROUNDS = option('rounds', 20);
+/** Rounds of each failure of the voted group: the broker, the witness, the active hub. */
+const VOTED_ROUNDS = option('voted-rounds', 5);
+/** The voted group's writes: a new value every this many ms, to both hubs. */
+const WRITE_EVERY_MS = 20;
+/** How long the broker or the witness stays away in a round. */
+const OUTAGE_MS = 3000;
 const WRITES = option('writes', 40_000);
 /** A measured run of writes stops after this, whatever its count. */
 const WRITE_SECONDS = 15;
@@ -75,14 +92,34 @@ if (!canRunBroker) {
  * redundancy group; `owner` runs and shares the 1,000 bench parameters (a hub without it
  * only mirrors them).
  */
-function flowFile(name: string, url: string, prefix: string, { group, owner }: { group?: string; owner: boolean }): string {
+function flowFile(
+  name: string,
+  url: string,
+  prefix: string,
+  { group, owner, voted }: { group?: string; owner: boolean; voted?: { voters: Record<string, string>; devicePort: number } },
+): string {
   const file = join(folder, `${name}.json5`);
-  const hub = { id: '${HUB}', share: owner ? ['bench/#'] : [], key: { file: keyFile }, ...(group ? { group } : {}) };
+  const hub = {
+    id: '${HUB}',
+    share: owner ? ['bench/#'] : [],
+    key: { file: keyFile },
+    ...(group ? { group } : {}),
+    ...(voted ? { members: ['a', 'b'], voters: voted.voters } : {}),
+  };
   const connections: Record<string, unknown> = {
     api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
     bus: { type: 'mqtt', url, prefix, hub },
   };
   if (owner) connections['bench'] = { type: 'dummy', parameters: Array.from({ length: PARAMETERS }, (_, i) => `p${i},S,0`) };
+  if (voted)
+    connections['router'] = {
+      type: 'tcp-client',
+      host: '127.0.0.1',
+      port: voted.devicePort,
+      parameters: ['dest/1,I'],
+      receive: [],
+      send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\n' }],
+    };
   writeFileSync(file, JSON.stringify({ connections }));
   return file;
 }
@@ -278,6 +315,196 @@ async function takeovers(url: string): Promise<{ rounds: Round[]; firstActiveMs:
   }
 }
 
+// --- voted group ------------------------------------------------------------------------
+
+interface VotedRound {
+  readonly kind: 'broker' | 'witness' | 'active hub';
+  /** The longest the device went without a command during the round, less the time between writes. */
+  readonly offAirMs: number;
+  /** Writes to the active hub not answered 200 during the round. */
+  readonly refused: number;
+  /** The broker back: until the standby showed the latest value written meanwhile (broker rounds). */
+  readonly catchUpMs?: number;
+  /** The active hub killed: until the device heard the other hub's first command. */
+  readonly takeoverMs?: number;
+  readonly roles: 'kept' | 'moved';
+}
+
+/** UDP ports of 127.0.0.1 free now, for the voters. */
+async function freeUdpPorts(count: number): Promise<number[]> {
+  const sockets = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const socket = createSocket('udp4');
+      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+      return socket;
+    }),
+  );
+  const ports = sockets.map((socket) => socket.address().port);
+  for (const socket of sockets) socket.close();
+  return ports;
+}
+
+/** The bench's device: every `ROUTE 1 <n>` it hears, with the connection (one per hub run) and when. */
+async function recordingDevice() {
+  const heard: { connection: number; value: number; at: number }[] = [];
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    const connection = sockets.push(socket);
+    let carry = '';
+    socket.on('data', (chunk) => {
+      const lines = (carry + chunk.toString()).split('\n');
+      carry = lines.pop() ?? '';
+      for (const line of lines) {
+        const route = /^ROUTE 1 (\d+)$/.exec(line);
+        if (route) heard.push({ connection, value: Number(route[1]), at: nowMs() });
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    heard,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+function startWitness(group: string, listen: string, state: string): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'bin/patchbay.js'),
+      'witness',
+      '--group',
+      group,
+      '--members',
+      'a,b',
+      '--listen',
+      listen,
+      '--key-file',
+      keyFile,
+      '--state',
+      state,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const log = createWriteStream(join(folder, `witness-${++starts}.log`));
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+async function votedGroup(broker: Awaited<ReturnType<typeof startBroker>>): Promise<{ rounds: VotedRound[]; failure?: string }> {
+  const device = await recordingDevice();
+  const [a, b, w] = (await freeUdpPorts(3)) as [number, number, number];
+  const witnessAt = `127.0.0.1:${w}`;
+  const voters = { a: `127.0.0.1:${a}`, b: `127.0.0.1:${b}`, witness: witnessAt };
+  const flow = flowFile('voted', broker.url, 'voted', { group: 'voted', owner: true, voted: { voters, devicePort: device.port } });
+  const state = (id: string) => join(folder, `voted-state-${id}`);
+  const rounds: VotedRound[] = [];
+  let witness = startWitness('voted', witnessAt, join(folder, 'voted-witness'));
+  const hubs = new Map<string, HubProcess>();
+  let value = 0;
+  const answers: { hub: string; value: number; status: number; at: number }[] = [];
+  const writer = setInterval(() => {
+    const sent = ++value;
+    for (const [id, hub] of hubs) {
+      const at = nowMs();
+      fetch(`http://127.0.0.1:${hub.port}/update?parameter=router/dest/1&value=${sent}`, { signal: AbortSignal.timeout(2000) }).then(
+        (response) => answers.push({ hub: id, value: sent, status: response.status, at }),
+        () => answers.push({ hub: id, value: sent, status: 0, at }),
+      );
+    }
+  }, WRITE_EVERY_MS);
+  const activeOf = () => [...hubs.values()].find((hub) => hub.hub.get('_hub/role') === 'active');
+  /** The longest the device went without a command between two instants (from the last before `from`), less the write interval. */
+  const offAir = (from: number, to: number) => {
+    const times = [
+      device.heard.findLast((h) => h.at < from)?.at ?? from,
+      ...device.heard.filter((h) => h.at >= from && h.at < to).map((h) => h.at),
+      to,
+    ];
+    let longest = 0;
+    for (let i = 1; i < times.length; i++) longest = Math.max(longest, times[i]! - times[i - 1]!);
+    return Math.max(0, longest - WRITE_EVERY_MS);
+  };
+  const refusedBy = (id: string, from: number, to: number) =>
+    answers.filter((answer) => answer.hub === id && answer.at >= from && answer.at < to && answer.status !== 200).length;
+  try {
+    const [first, second] = await Promise.all([HubProcess.start('a', flow, state('a')), HubProcess.start('b', flow, state('b'))]);
+    hubs.set('a', first);
+    hubs.set('b', second);
+    await Promise.race([
+      first.until(roleIs('active'), 'active', TAKEOVER_BOUND_MS),
+      second.until(roleIs('active'), 'active', TAKEOVER_BOUND_MS),
+    ]);
+    for (const kind of ['broker', 'witness', 'active hub'] as const)
+      for (let round = 1; round <= VOTED_ROUNDS; round++) {
+        const active = activeOf();
+        if (!active) throw new Error(`no active hub before ${kind} round ${round}`);
+        const other = [...hubs.values()].find((hub) => hub !== active)!;
+        await other.until(standbyOf(active.id), `a standby of hub ${active.id}`, REJOIN_BOUND_MS);
+        await sleep(1000 + Math.random() * 1000);
+        const from = nowMs();
+        let catchUpMs: number | undefined;
+        let takeoverMs: number | undefined;
+        if (kind === 'broker') {
+          await broker.kill('SIGKILL');
+          await sleep(OUTAGE_MS);
+          await broker.restart();
+          const backAt = nowMs();
+          const latest = value;
+          while (Number(await fetch(`http://127.0.0.1:${other.port}/parameters/router/dest/1`).then((r) => r.text())) < latest) {
+            if (nowMs() - backAt > REJOIN_BOUND_MS) throw new Error('the standby never caught up after the broker came back');
+            await sleep(20);
+          }
+          catchUpMs = nowMs() - backAt;
+        } else if (kind === 'witness') {
+          witness.kill('SIGKILL');
+          await sleep(OUTAGE_MS);
+          witness = startWitness('voted', witnessAt, join(folder, 'voted-witness'));
+        } else {
+          const lastConnection = device.heard.at(-1)?.connection;
+          await active.kill();
+          hubs.delete(active.id);
+          await other.until(roleIs('active'), 'active', TAKEOVER_BOUND_MS);
+          while (!device.heard.some((h) => h.at > from && h.connection !== lastConnection)) {
+            if (nowMs() - from > TAKEOVER_BOUND_MS) throw new Error('the device never heard the new active hub');
+            await sleep(5);
+          }
+          takeoverMs = device.heard.find((h) => h.at > from && h.connection !== lastConnection)!.at - from;
+          hubs.set(active.id, await HubProcess.start(active.id, flow, state(active.id)));
+        }
+        await sleep(2500);
+        const to = nowMs();
+        const roles = activeOf() === active ? 'kept' : 'moved';
+        const measured: VotedRound = {
+          kind,
+          offAirMs: offAir(from, to),
+          refused: kind === 'active hub' ? 0 : refusedBy(active.id, from, to),
+          ...(catchUpMs === undefined ? {} : { catchUpMs }),
+          ...(takeoverMs === undefined ? {} : { takeoverMs }),
+          roles,
+        };
+        rounds.push(measured);
+        console.log(
+          `  ${kind} round ${round}: off air ${fmt(measured.offAirMs)} ms, ${measured.refused} writes refused, roles ${roles}${catchUpMs === undefined ? '' : `, the standby caught up ${fmt(catchUpMs)} ms after the broker was back`}${takeoverMs === undefined ? '' : `, the device heard the other hub ${fmt(takeoverMs)} ms after the kill`}`,
+        );
+      }
+    return { rounds };
+  } catch (error) {
+    return { rounds, failure: (error as Error).message };
+  } finally {
+    clearInterval(writer);
+    for (const hub of hubs.values()) await hub.stop();
+    witness.kill('SIGKILL');
+    device.close();
+  }
+}
+
 // --- writes -----------------------------------------------------------------------------
 
 interface Writes {
@@ -376,12 +603,21 @@ const loadBefore = loadAverage();
 const broker = await startBroker({ queued: 2_000_000 });
 const stolen: string[] = [];
 let taken: Awaited<ReturnType<typeof takeovers>>;
+let voted: Awaited<ReturnType<typeof votedGroup>> = { rounds: [] };
 const writes: Record<'group' | 'alone', Writes[]> = { group: [], alone: [] };
 try {
   console.log(`takeover: ${ROUNDS} rounds of SIGKILL to the active hub of a group of two`);
   let ticks = machineTicks();
   taken = await takeovers(broker.url);
   stolen.push(`takeover ${fmt(stolenSince(ticks) * 100)} %`);
+  if (VOTED_ROUNDS > 0) {
+    console.log(
+      `voted group: ${VOTED_ROUNDS} rounds each of the broker, the witness and the active hub SIGKILLed, a write every ${WRITE_EVERY_MS} ms`,
+    );
+    ticks = machineTicks();
+    voted = await votedGroup(broker);
+    stolen.push(`voted group ${fmt(stolenSince(ticks) * 100)} %`);
+  }
   console.log(`writes: ${fmt(WRITES)} /update writes from ${CLIENTS} keep-alive clients, the active hub of a group against a hub alone`);
   ticks = machineTicks();
   for (let round = 0; round < WRITE_ROUNDS; round++)
@@ -407,6 +643,15 @@ const claimMs = rounds.map((r) => r.claimMs);
 const tookOverMs = rounds.map((r) => r.tookOverMs);
 const rejoinMs = rounds.map((r) => r.rejoinMs);
 const maxOf = (values: number[]) => (values.length ? Math.max(...values) : Number.NaN);
+const votedOf = (kind: VotedRound['kind']) => voted.rounds.filter((r) => r.kind === kind);
+const offAirOf = (kind: VotedRound['kind']) => votedOf(kind).map((r) => r.offAirMs);
+const refusedOf = (kind: VotedRound['kind']) => votedOf(kind).reduce((sum, r) => sum + r.refused, 0);
+const movedOf = (kind: VotedRound['kind']) => votedOf(kind).filter((r) => r.roles === 'moved').length;
+const catchUpMs = votedOf('broker').map((r) => r.catchUpMs ?? Number.NaN);
+const votedTakeoverMs = votedOf('active hub').map((r) => r.takeoverMs ?? Number.NaN);
+/** Off air "0 s": the device never waited five write intervals (a collection or a busy moment of the machine is not off air). */
+const onAir = (kind: VotedRound['kind']) =>
+  votedOf(kind).length === VOTED_ROUNDS && maxOf(offAirOf(kind)) < 5 * WRITE_EVERY_MS && refusedOf(kind) === 0 && movedOf(kind) === 0;
 const ms = (n: number) => `${fmt(n)} ms`;
 /** The mean latency of a write in µs: with one write in flight per client, clients / writes per second. */
 const meanUs = (w: Writes) => (CLIENTS * 1e6) / w.perSecond;
@@ -433,6 +678,15 @@ const body = [
   `| takeover | SIGKILL → it takes over (its log; 1,100 ms after its claim came back at the earliest), p50 / max | ${ms(percentile(tookOverMs, 50))} / ${ms(maxOf(tookOverMs))} |  |  |  |  |`,
   `| takeover | SIGKILL → its WebSocket stream says \`_hub/role\` = active, p50 / max | ${ms(percentile(takeoverMs, 50))} / ${ms(maxOf(takeoverMs))} |  |  | max ≤ 5,000 ms | ${met(!failure && rounds.length === ROUNDS && maxOf(takeoverMs) <= 5000)} |`,
   `| takeover | restart of the killed hub → a standby naming the new active hub, p50 / max | ${ms(percentile(rejoinMs, 50))} / ${ms(maxOf(rejoinMs))} |  |  |  |  |`,
+  ...(VOTED_ROUNDS > 0
+    ? [
+        `| voted group | the broker SIGKILLed for ${fmt(OUTAGE_MS)} ms: off air, p50 / max (writes every ${WRITE_EVERY_MS} ms) | ${ms(percentile(offAirOf('broker'), 50))} / ${ms(maxOf(offAirOf('broker')))} |  |  | 0 s (< ${5 * WRITE_EVERY_MS} ms), no write refused, roles kept | ${met(onAir('broker'))} |`,
+        `| voted group | the same: writes to the active hub refused; rounds whose roles moved | ${refusedOf('broker')}; ${movedOf('broker')} of ${votedOf('broker').length} |  |  |  |  |`,
+        `| voted group | the broker back → the standby has the latest value, p50 / max | ${ms(percentile(catchUpMs, 50))} / ${ms(maxOf(catchUpMs))} |  |  |  |  |`,
+        `| voted group | the witness SIGKILLed for ${fmt(OUTAGE_MS)} ms: off air, p50 / max; writes refused; roles moved | ${ms(percentile(offAirOf('witness'), 50))} / ${ms(maxOf(offAirOf('witness')))}; ${refusedOf('witness')}; ${movedOf('witness')} |  |  | 0 s (< ${5 * WRITE_EVERY_MS} ms), no write refused, roles kept | ${met(onAir('witness'))} |`,
+        `| voted group | the active hub SIGKILLed → the device hears the other hub, p50 / max | ${ms(percentile(votedTakeoverMs, 50))} / ${ms(maxOf(votedTakeoverMs))} |  |  | p50 ≤ 2,000 ms, max ≤ 5,000 ms | ${met(votedOf('active hub').length === VOTED_ROUNDS && percentile(votedTakeoverMs, 50) <= 2000 && maxOf(votedTakeoverMs) <= 5000)} |`,
+      ]
+    : []),
   `| writes | /update writes/s, active hub of a group vs a hub without a group | ${fmt(group.perSecond)} | ${fmt(alone.perSecond)} | ${ratio(group.perSecond, alone.perSecond)} | ≥ 0.8× | ${met(group.perSecond / alone.perSecond >= 0.8)} |`,
   `| writes | latency p50 ms | ${fmt(group.p50, 3)} | ${fmt(alone.p50, 3)} | ${ratio(group.p50, alone.p50)} |  |  |`,
   `| writes | latency p99 ms | ${fmt(group.p99, 3)} | ${fmt(alone.p99, 3)} | ${ratio(group.p99, alone.p99)} |  |  |`,
@@ -445,6 +699,7 @@ const body = [
   '',
   `Takeovers, ms from the SIGKILL to the stream's \`active\` (claim / took over in the hub's log; epoch): ${rounds.map((r) => `${fmt(r.takeoverMs)} (${fmt(r.claimMs)} / ${fmt(r.tookOverMs)}; ${r.epoch})`).join(', ')}. The first hub of the new group said it was active ${ms(firstActiveMs)} after it was started.`,
   ...(failure ? ['', `The takeover rounds stopped: ${failure}`] : []),
+  ...(voted.failure ? ['', `The voted group's rounds stopped: ${voted.failure}`] : []),
   '',
   `Every round of writes (writes/s, p50 / p99 ms): group ${writes.group.map((w) => `${fmt(w.perSecond)} (${fmt(w.p50, 3)} / ${fmt(w.p99, 3)})`).join(', ')}; alone ${writes.alone.map((w) => `${fmt(w.perSecond)} (${fmt(w.p50, 3)} / ${fmt(w.p99, 3)})`).join(', ')}.`,
   '',
@@ -456,4 +711,4 @@ const name = `${date}-${commit}-takeover.md`;
 const results = join(root, 'bench/results', name);
 writeFileSync(results, withRun(existsSync(results) ? readFileSync(results, 'utf8') : undefined, date, commit, `## ${heading}\n\n${body}`));
 console.log(`\nwrote bench/results/${name}; hub logs in ${folder}`);
-process.exit(failure ? 1 : 0);
+process.exit(failure || voted.failure ? 1 : 0);

@@ -9,7 +9,8 @@
  *   has named another holder for two rounds (a voter names the holder while its grant runs,
  *   a lease after the holder's last renewal it heard) — so the role moves only when the holder is
  *   gone from a majority, never because one link or the witness failed — and then after a
- *   wait by their rank in the group (the first member first) and a random part, so that two
+ *   wait by their rank among the hubs that may take it (the group's members in order, less
+ *   the holder that went: a standby alone takes over at once) and a random part, so that two
  *   hubs starting together do not split the votes for ever.
  *
  * A round's answers count only for that round, so an answer played back or delayed from
@@ -37,8 +38,8 @@ export interface Round {
 }
 
 export interface CandidateOptions {
-  /** Its place among the group's hubs (0: the first member): who claims first when none holds. */
-  readonly rank: number;
+  /** The group's hubs in order: who claims first when none holds (the first that is not the holder that went). */
+  readonly members: readonly string[];
   /** A number in [0, 1): Math.random, or a seeded source in a spec. */
   readonly random?: () => number;
 }
@@ -72,7 +73,7 @@ export class Candidate {
     readonly id: string,
     readonly voters: readonly string[],
     private readonly send: (voter: string, request: VoteRequest & { readonly n: number }) => void,
-    private readonly options: CandidateOptions = { rank: 0 },
+    private readonly options: CandidateOptions = { members: [id] },
   ) {
     this.random = options.random ?? Math.random;
   }
@@ -96,6 +97,13 @@ export class Candidate {
     return this.otherHolder && now - this.otherHolder.at < NAMED_FOR_MS ? this.otherHolder.hub : undefined;
   }
 
+  /** Its place among the members that may take the lease now: all of them, less the last holder a voter named. */
+  private rank(): number {
+    const takers = this.options.members.filter((member) => member !== this.otherHolder?.hub);
+    const at = takers.indexOf(this.id);
+    return at < 0 ? takers.length : at;
+  }
+
   /** A round: renew, watch, or claim (see the header). `claims` false: never claim (a manual group waiting for its operator). */
   tick(now: number, claims = true): void {
     this.startedAt ??= now;
@@ -106,8 +114,7 @@ export class Candidate {
       this.claimAt = undefined;
     } else {
       this.noneSince ??= now;
-      this.claimAt ??=
-        Math.max(this.noneSince, this.startedAt + LEASE_MS) + this.options.rank * RANK_WAIT_MS + this.random() * RANDOM_WAIT_MS;
+      this.claimAt ??= Math.max(this.noneSince, this.startedAt + LEASE_MS) + this.rank() * RANK_WAIT_MS + this.random() * RANDOM_WAIT_MS;
     }
     if (claims && this.claimAt !== undefined && now >= this.claimAt) {
       this.claimAt = now + ASK_EVERY_MS + this.random() * RANDOM_WAIT_MS * 2;

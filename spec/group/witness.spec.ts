@@ -92,7 +92,7 @@ async function startHub(t: ExecutionContext, id: 'a' | 'b', voters: Record<strin
     start: Date.now(),
     answered: (from, n, answer) => candidate?.answered(from, n, answer, performance.now()),
   });
-  candidate = new Candidate(id, Object.keys(voters), (to, request) => endpoint.ask(to, request), { rank: id === 'a' ? 0 : 1 });
+  candidate = new Candidate(id, Object.keys(voters), (to, request) => endpoint.ask(to, request), { members: ['a', 'b'] });
   const rounds = setInterval(() => candidate?.tick(performance.now()), ASK_EVERY_MS);
   let stopped = false;
   const stop = async () => {

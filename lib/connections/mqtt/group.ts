@@ -575,8 +575,8 @@ export class RedundancyGroup implements GroupControl {
           log.warn(`a vote not taken (${why}${from ? `, from ${from}` : ''}): ${dropped[why]} so far`);
       },
     });
-    const rank = Math.max(0, this.hub.members?.indexOf(this.hub.id) ?? 0);
-    candidate = new Candidate(this.hub.id, Object.keys(voters), (to, request) => endpoint.ask(to, request), { rank });
+    const members = this.hub.members ?? [this.hub.id];
+    candidate = new Candidate(this.hub.id, Object.keys(voters), (to, request) => endpoint.ask(to, request), { members });
     const voting = candidate;
     const rounds = every(this.context.scheduler, ASK_EVERY_MS, () => {
       voting.tick(performance.now(), this.mayClaim());
