@@ -101,24 +101,30 @@ export function after(scheduler: Scheduler, ms: number, work: () => void): Subsc
 /**
  * Runs `work(n)` at start + n × `intervalMs` for n = 1, 2, …. Each run is planned from the
  * start, never from the previous run, so lateness never accumulates (no drift). When the
- * process was blocked past whole intervals, the missed runs are skipped rather than fired
- * in a burst, and counting resumes at the next slot. Unsubscribe to stop.
+ * process was blocked past whole intervals (or the wall clock was set forward), the missed
+ * runs are skipped rather than fired in a burst, and counting resumes at the next slot. When
+ * the wall clock was set back (an operator, or NTP stepping it), the runs go on at the
+ * interval from the run after the step, rather than wait for the clock to come round to
+ * the old slots again. Unsubscribe to stop.
  *
  * `start` (scheduler time, now by default) may lie in the past, to keep the phase of a
  * run that began earlier (a pulse across a restart): the first run is then at the next
  * slot after now.
  */
 export function every(scheduler: Scheduler, intervalMs: number, work: (n: number) => void, start = scheduler.now()): Subscription {
-  const slotAfter = (now: number) => Math.max(1, Math.floor((now - start) / intervalMs) + 1);
+  let origin = start;
+  const slotAfter = (now: number) => Math.max(1, Math.floor((now - origin) / intervalMs) + 1);
   const first = slotAfter(scheduler.now());
   return scheduler.schedule(
     function (this: SchedulerAction<number>, n = first) {
       work(n);
       const now = scheduler.now();
+      // A clock more than an interval before the slot that just ran was set back: plan from now.
+      if (now < origin + (n - 1) * intervalMs) origin = now - n * intervalMs;
       const next = Math.max(n + 1, slotAfter(now));
-      this.schedule(next, start + next * intervalMs - now);
+      this.schedule(next, origin + next * intervalMs - now);
     },
-    start + first * intervalMs - scheduler.now(),
+    origin + first * intervalMs - scheduler.now(),
     first,
   );
 }

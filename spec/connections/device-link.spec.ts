@@ -6,7 +6,7 @@ import type { SetResult } from '../../lib/core/parameter.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 
 /** A device whose every attempt the spec decides: the attempts are kept, in order, with when they were made. */
-function device(fence: Fence = unfenced) {
+function device(fence: Fence = unfenced, longestRetryMs?: number) {
   const clock = new VirtualClock();
   const attempts: { attempt: LinkAttempt; at: number }[] = [];
   const statuses: string[] = [];
@@ -17,6 +17,7 @@ function device(fence: Fence = unfenced) {
       scheduler: clock.scheduler,
       status: (status: string, reason?: string, code?: string) => void statuses.push([status, reason, code].filter(Boolean).join(' ')),
       fence,
+      ...(longestRetryMs === undefined ? {} : { longestRetryMs }),
     },
   );
   const last = () => attempts[attempts.length - 1]!.attempt;
@@ -52,6 +53,23 @@ test('a link reports connecting, ok, and degraded with the reason while it tries
   const before = clock2.attempts.length;
   clock2.clock.advanceBy(250);
   t.is(clock2.attempts.length, before + 1, 'once up, the backoff starts again at 0.25 s');
+});
+
+test('longestRetryMs caps the backoff: a link that everything waits for (a broker) tries every second', (t) => {
+  const { clock, link, attempts, last } = device(unfenced, 1000);
+  void link.start();
+  const times: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const before = attempts.length;
+    last().down('gone');
+    let waited = 0;
+    while (attempts.length === before) {
+      clock.advanceBy(1);
+      waited++;
+    }
+    times.push(waited);
+  }
+  t.deepEqual(times, [250, 500, 1000, 1000, 1000, 1000]);
 });
 
 test('a write while the link is down is refused at once; one the device never confirms times out; confirmations and refusals are answered (R-G1)', async (t) => {

@@ -268,6 +268,26 @@ withBroker(
   },
 );
 
+withBroker(
+  `a broker back after eight seconds away is found within a second and a half: a hub tries it every second at most, not at a device's ten (R-M4, R-AV1)${whyNoBroker}`,
+  async (t) => {
+    const own = await startBroker();
+    t.teardown(() => own.stop());
+    const hub = await startHub(t, { connections: { bus: { type: 'mqtt', url: own.url, prefix: prefixOf(), publish: [] } } });
+    t.is(statusOf(hub, 'bus')?.status, 'ok');
+    await own.kill();
+    await eventually(() => statusOf(hub, 'bus')?.status === 'degraded', 'degraded');
+    // Away long enough for a device's backoff to have grown past 4 s (0.25, 0.5, 1, 2, 4 …).
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    await own.restart();
+    const back = performance.now();
+    await eventually(() => statusOf(hub, 'bus')?.status === 'ok', 'ok again', 15_000);
+    const after = performance.now() - back;
+    t.log(`connected again ${Math.round(after)} ms after the broker was back`);
+    t.true(after < 1500, `connected again ${Math.round(after)} ms after the broker was back`);
+  },
+);
+
 async function twoHubs(t: ExecutionContext, prefix: string) {
   const a = await startHub(t, {
     connections: {

@@ -51,6 +51,27 @@ test('runs missed while the process was blocked are skipped, not fired in a burs
   ]);
 });
 
+test('a wall clock set back an hour does not hold the runs for an hour: they go on at the interval', (t) => {
+  const clock = new VirtualClock();
+  // The scheduler a hub runs on reads the wall clock, which an operator or NTP may set back; its timers wait on a monotonic clock.
+  let setBack = 0;
+  const wall = { now: () => clock.now - setBack, schedule: clock.scheduler.schedule.bind(clock.scheduler) };
+  const fires: [number, number][] = [];
+  const runs = every(wall, 10, (n) => {
+    fires.push([clock.now, n]);
+    if (n === 2) setBack = 3_600_000;
+  });
+  clock.advanceBy(55);
+  runs.unsubscribe();
+  t.deepEqual(fires, [
+    [10, 1],
+    [20, 2],
+    [30, 3],
+    [40, 4],
+    [50, 5],
+  ]);
+});
+
 test('unsubscribing stops the runs', (t) => {
   const clock = new VirtualClock();
   let count = 0;

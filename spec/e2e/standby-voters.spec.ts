@@ -5,6 +5,7 @@
  * witness killed: the active hub drives on and answers writes. The active hub killed: the
  * other takes over.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -75,8 +76,8 @@ async function votedGroupFlow(devicePort: number): Promise<Group> {
 const witnessOf = (t: ExecutionContext, { flow, witnessPort, group }: Group) =>
   startWitness(t, { group, listen: `127.0.0.1:${witnessPort}`, state: join(dirname(flow), 'witness'), keyFile: siteKeyFile });
 
-const hubIn = (t: ExecutionContext, flow: string, id: string) =>
-  runHub(t, flow, { env: { HUB: id }, args: ['--state', join(dirname(flow), `state-${id}`)] });
+const hubIn = (t: ExecutionContext, flow: string, id: string, env: Readonly<Record<string, string>> = {}) =>
+  runHub(t, flow, { env: { ...env, HUB: id }, args: ['--state', join(dirname(flow), `state-${id}`)] });
 const update = async (hub: HubProcess, address: string, value: string) => {
   const response = await fetch(`${hub.base}/update?parameter=${encodeURIComponent(address)}&value=${encodeURIComponent(value)}`, {
     headers: { accept: 'application/json' },
@@ -85,12 +86,12 @@ const update = async (hub: HubProcess, address: string, value: string) => {
 };
 const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role');
 
-/** A device, a witness and two hubs: a active (the first member, when both start together), b standby. */
-async function votedPair(t: ExecutionContext) {
+/** A device, a witness and two hubs: a active (the first member, when both start together), b standby; `envOf` adds to a hub's environment. */
+async function votedPair(t: ExecutionContext, envOf: (id: 'a' | 'b') => Readonly<Record<string, string>> = () => ({})) {
   const device = await recordingDevice(t);
   const group = await votedGroupFlow(device.port);
   const witness = await witnessOf(t, group);
-  const [a, b] = await Promise.all([hubIn(t, group.flow, 'a'), hubIn(t, group.flow, 'b')]);
+  const [a, b] = await Promise.all([hubIn(t, group.flow, 'a', envOf('a')), hubIn(t, group.flow, 'b', envOf('b'))]);
   await eventually(
     async () => (await roleOf(a)) === 'active' || (await roleOf(b)) === 'active',
     () => `a hub to take the lease: ${a.log()}`,
@@ -105,17 +106,17 @@ async function votedPair(t: ExecutionContext) {
 
 /** Writes `router/dest/1` on the active hub every 250 ms for `ms`: each answer, and how long the device took to hear it. */
 async function driveFor(hub: HubProcess, device: Awaited<ReturnType<typeof recordingDevice>>, from: number, ms: number) {
-  const results: { value: number; status: number; heardAfter: number | undefined }[] = [];
+  const results: { value: number; status: number; code?: string; heardAfter: number | undefined }[] = [];
   const end = performance.now() + ms;
   for (let value = from; performance.now() < end; value++) {
     const sentAt = performance.now();
-    const { status } = await update(hub, 'router/dest/1', String(value));
+    const { status, body } = await update(hub, 'router/dest/1', String(value));
     let heardAfter: number | undefined;
     await eventually(() => device.lines.some((l) => l.line === `ROUTE 1 ${value}`), 'the device', 1000).then(
       () => (heardAfter = performance.now() - sentAt),
       () => undefined,
     );
-    results.push({ value, status, heardAfter });
+    results.push({ value, status, ...(body.code ? { code: body.code } : {}), heardAfter });
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return results;
@@ -193,6 +194,53 @@ withBroker(
     await eventually(async () => (await roleOf(standby)) === 'active', 'the standby to take over', 8000);
     const takeover = performance.now() - killedAt;
     t.log(`takeover after SIGKILL with voters: ${Math.round(takeover)} ms`);
+    t.true(takeover < 5000, `took over in ${Math.round(takeover)} ms`);
+    t.like(await update(standby, 'router/dest/1', '999'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 999'), 'the device to hear the new active hub');
+  },
+);
+
+/** libfaketime (Debian's faketime): a process's wall clock set from a file, its monotonic clock left alone. */
+const faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+const canJumpClocks = existsSync(faketime);
+const withClocks = canRunBroker && canJumpClocks ? test.serial : test.serial.skip;
+const whyNoClocks = whyNoBroker || (canJumpClocks ? '' : ' (skipped: libfaketime is missing; apt-get install faketime)');
+
+withClocks(
+  `wall clocks that jump an hour ahead or back change nothing: the roles stay, every write is driven, and the other still takes over within 5 s of a kill (R-AV2)${whyNoClocks}`,
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-clocks-'));
+    const clockOf = (id: string) => join(dir, `clock-${id}`);
+    await Promise.all(['a', 'b'].map((id) => writeFile(clockOf(id), '+0\n')));
+    const { device, active, standby } = await votedPair(t, (id) => ({
+      LD_PRELOAD: faketime,
+      FAKETIME_TIMESTAMP_FILE: clockOf(id),
+      FAKETIME_CACHE_DURATION: '1',
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    }));
+    const activeId = (await standby.read('bus/_hub/active')) as 'a' | 'b';
+    const standbyId = activeId === 'a' ? 'b' : 'a';
+    const jump = async (id: string, offset: string, value: number) => {
+      await writeFile(clockOf(id), `${offset}\n`);
+      const driven = await driveFor(active, device, value, 3000);
+      t.deepEqual(
+        driven.filter((r) => r.status !== 200 || r.heardAfter === undefined),
+        [],
+        `every write answered and driven with hub ${id}'s clock at ${offset}`,
+      );
+      t.is(await roleOf(active), 'active', `the roles stay with hub ${id}'s clock at ${offset}`);
+      t.is(await roleOf(standby), 'standby');
+    };
+    await jump(activeId, '+1h', 300);
+    await jump(activeId, '-1h', 400);
+    await jump(standbyId, '-2h', 500);
+    t.regex(await standby.read('bus/_hub/epoch'), /^\d+$/);
+
+    const killedAt = performance.now();
+    active.child.kill('SIGKILL');
+    await eventually(async () => (await roleOf(standby)) === 'active', 'the standby, its clock two hours behind, to take over', 8000);
+    const takeover = performance.now() - killedAt;
+    t.log(`takeover with the standby's wall clock two hours behind: ${Math.round(takeover)} ms`);
     t.true(takeover < 5000, `took over in ${Math.round(takeover)} ms`);
     t.like(await update(standby, 'router/dest/1', '999'), { status: 200 });
     await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 999'), 'the device to hear the new active hub');

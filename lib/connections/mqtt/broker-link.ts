@@ -16,6 +16,9 @@ import { unfenced } from '../serving.ts';
 import type { Signer } from './signing.ts';
 import { writeOncePerTurn } from './turn-writes.ts';
 
+/** The longest wait between two attempts to reach the broker. */
+export const BROKER_RETRY_MS = 1000;
+
 export interface LinkSettings {
   readonly url: string;
   /** The client id of each new session. */
@@ -96,6 +99,8 @@ export class BrokerLink {
         unavailable: 'PB_BROKER_UNAVAILABLE',
         // The broker is how a hub learns whether it may drive devices, never fenced itself.
         fence: unfenced,
+        // Hubs, bridges and dashboards all wait for it: a broker back after a restart is found within a second (MQTT.js's own pace).
+        longestRetryMs: BROKER_RETRY_MS,
       },
     );
   }

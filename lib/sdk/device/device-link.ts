@@ -4,7 +4,7 @@
  * and the link does the rest. It reports `connecting` while the first attempt runs, `ok`
  * while up, and `degraded` with the reason from the first attempt that fails (a device never
  * reached shows why at once) while it tries again, after 0.25 s, doubling to
- * at most 10 s, forever. Writes go through `write`: refused at once while the link is down,
+ * at most 10 s (or `longestRetryMs`), forever. Writes go through `write`: refused at once while the link is down,
  * answered when the device confirms, or refused when it does not confirm in time.
  */
 import type { Subscription } from 'rxjs';
@@ -40,6 +40,8 @@ export interface DeviceLinkOptions {
   readonly timeoutMs?: number;
   /** Asked before every write (R-B3): `context.fence` for a device, `unfenced` for a broker. */
   readonly fence: Fence;
+  /** The longest wait between two attempts; default 10 s. A link that everything waits for (a broker) tries more often. */
+  readonly longestRetryMs?: number;
 }
 
 export const FIRST_RETRY_MS = 250;
@@ -113,7 +115,7 @@ export class DeviceLink {
           this.retry = undefined;
           this.attempt();
         });
-        this.retryMs = Math.min(this.retryMs * 2, LONGEST_RETRY_MS);
+        this.retryMs = Math.min(this.retryMs * 2, this.options.longestRetryMs ?? LONGEST_RETRY_MS);
       },
     });
   }
