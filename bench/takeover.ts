@@ -33,7 +33,6 @@
  * Prints one table and keeps it in bench/results/<date>-<commit>-takeover.md; the hubs' logs
  * stay in the temporary folder it names. */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { createServer, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -83,6 +82,7 @@ const keyFile = join(folder, 'site.key');
 writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 });
 
 const { canRunBroker, startBroker } = await import('../spec/helpers/mosquitto.ts');
+const { freeUdpPorts } = await import('../spec/helpers/ports.ts');
 if (!canRunBroker) {
   console.error('mosquitto is missing (apt-get install mosquitto): the takeover bench needs a broker');
   process.exit(1);
@@ -331,20 +331,6 @@ interface VotedRound {
   /** The active hub killed: until the device heard the other hub's first command. */
   readonly takeoverMs?: number;
   readonly roles: 'kept' | 'moved';
-}
-
-/** UDP ports of 127.0.0.1 free now, for the voters. */
-async function freeUdpPorts(count: number): Promise<number[]> {
-  const sockets = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const socket = createSocket('udp4');
-      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-      return socket;
-    }),
-  );
-  const ports = sockets.map((socket) => socket.address().port);
-  for (const socket of sockets) socket.close();
-  return ports;
 }
 
 /** The bench's device: every `ROUTE 1 <n>` it hears, with the connection (one per hub run) and when. */
