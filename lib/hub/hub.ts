@@ -9,7 +9,7 @@ import { ConnectionRunner } from '../connections/runner.ts';
 import { IsolatedConnection } from './isolation/isolated-connection.ts';
 import type { HubCounts } from '../core/counts.ts';
 import { HubError } from '../core/errors.ts';
-import { Graph } from '../core/graph.ts';
+import { Graph, type Reading } from '../core/graph.ts';
 import { Lease, unfenced } from '../core/lease.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
 import { mapStrings, relativePaths } from '../core/paths.ts';
@@ -255,6 +255,8 @@ export class Hub {
     if (this.role !== 'standby') return;
     this.role = 'active';
     this.carried = carried;
+    // What it kept showing since it stood down gives way to the connections themselves.
+    this.mirrors.release();
     const activeOnly = this.runners.filter((runner) => !runner.config.plan.servesHub);
     try {
       for (const runner of activeOnly) await runner.start();
@@ -275,9 +277,18 @@ export class Hub {
     if (this.role !== 'active') return;
     this.role = 'standby';
     this.stopLogic();
-    for (const runner of [...this.runners].reverse()) if (!runner.config.plan.servesHub) await runner.dispose({ forget: false });
+    const activeOnly = [...this.runners].reverse().filter((runner) => !runner.config.plan.servesHub);
+    const last = readingsOf(this.graph, new Set(activeOnly.map((runner) => runner.id)));
+    for (const runner of activeOnly) {
+      const info = runner.info;
+      await runner.dispose({ forget: false });
+      // Shown as they were until the active hub's mirror comes: a dashboard reads values, not 404 (R-AV1).
+      this.mirrors.keep(info, last.get(runner.id) ?? [], () => this.lease.refusal());
+    }
     this.connectionsChanged.next();
-    this.log.warn(`standby in group ${this.group}: the connections only the active hub runs are stopped`);
+    this.log.warn(
+      `standby in group ${this.group}: the connections only the active hub runs are stopped; their last values are shown, writes refused, until the active hub's are`,
+    );
   }
 
   /**
@@ -484,6 +495,18 @@ export class Hub {
 }
 
 /** The redundancy group a flow puts its hub in (R-B1), if any. */
+/** The readings of the connections `ids`, by connection, in one walk of the graph that makes no parameter. */
+function readingsOf(graph: Graph, ids: ReadonlySet<string>): Map<string, Reading[]> {
+  const found = new Map<string, Reading[]>();
+  for (const reading of graph.readings()) {
+    if (!ids.has(reading.connectionId)) continue;
+    let list = found.get(reading.connectionId);
+    if (!list) found.set(reading.connectionId, (list = []));
+    list.push(reading);
+  }
+  return found;
+}
+
 function groupOf(flow: Flow): string | undefined {
   return flow.connections.find((config) => config.plan.redundancyGroup !== undefined)?.plan.redundancyGroup;
 }

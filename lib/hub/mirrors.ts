@@ -1,15 +1,20 @@
 import { type Observable, Subject } from 'rxjs';
-import { fail, ok, type Result } from '../core/errors.ts';
-import type { Graph } from '../core/graph.ts';
+import { fail, type HubError, ok, type Result } from '../core/errors.ts';
+import type { Graph, ParameterRow, Reading } from '../core/graph.ts';
+import { TextIndex } from '../core/text-index.ts';
 import type { ConnectionInfo, MirroredConnection } from '../connections/connection.ts';
 import { canonicalJson, Status } from '../connections/connection.ts';
 
 /**
  * The connections other hubs run that this hub shows (R-M5), kept beside its own: one
  * place for their listing, and for the rule that an id is this hub's or a mirror, never both.
+ * Also the connections a hub of a redundancy group stopped when it stood down, shown as it
+ * last had them until the active hub's take their place (`keep`).
  */
 export class Mirrors {
   private readonly shown = new Map<string, ConnectionInfo>();
+  /** The ids `keep` shows: given up to the active hub's mirror (`open`), or to this hub's own connection when it takes over. */
+  private readonly kept = new Set<string>();
   private readonly changed = new Subject<ConnectionInfo>();
 
   /** Each mirrored connection's report as it changes, for the hub's problems. */
@@ -26,6 +31,7 @@ export class Mirrors {
   }
 
   open(id: string, owner: string): Result<MirroredConnection> {
+    this.release(id);
     if (this.ownsId(id)) return fail('PB_CONNECTION_OWNED', `this hub runs a connection "${id}" itself`);
     if (this.shown.has(id)) return fail('PB_CONNECTION_OWNED', `connection "${id}" is shown here already`);
     const { graph, shown } = this;
@@ -60,5 +66,48 @@ export class Mirrors {
         shown.delete(id);
       },
     });
+  }
+
+  /**
+   * Shows a connection this hub stopped when it stood down (R-AV1): every parameter at the
+   * value, and with the last writer, it had then, and every write refused (`refusal`:
+   * PB_NOT_ACTIVE), so that dashboards go on reading while no mirror of the active hub has
+   * come (the broker away, or this hub cut off). One table, so a large connection costs a
+   * row each and no parameter until one is read.
+   */
+  keep(info: ConnectionInfo, readings: readonly Reading[], refusal: () => HubError): void {
+    if (this.shown.has(info.id) || this.ownsId(info.id)) return;
+    const forward = () => ({ ok: false as const, error: refusal() });
+    const rows: ParameterRow[] = readings.map(({ id, type, access, value, lastChange }) => ({
+      id,
+      type,
+      access,
+      forward,
+      ...(value === undefined ? {} : { initial: value }),
+      ...(lastChange ? { initialBy: lastChange.by, initialAt: lastChange.at } : {}),
+    }));
+    this.graph.registerConnection(info.id);
+    const defined = this.graph.defineTable(info.id, { rows, ids: new TextIndex(rows.map((row) => row.id)) });
+    if (!defined.ok) return void this.graph.unregisterConnection(info.id);
+    this.kept.add(info.id);
+    const { details: _running, ...described } = info;
+    const next: ConnectionInfo = {
+      ...described,
+      status: Status.Degraded,
+      reason: `${refusal().message}; its values as this hub last had them, until the active hub's are shown`,
+      code: 'PB_NOT_ACTIVE',
+    };
+    this.shown.set(info.id, next);
+    this.changed.next(next);
+  }
+
+  /** Stops showing what `keep` showed of `id` (every id without one): the active hub's mirror, or this hub's own connection, takes its place. */
+  release(id?: string): void {
+    for (const kept of id === undefined ? [...this.kept] : this.kept.has(id) ? [id] : []) {
+      this.kept.delete(kept);
+      this.graph.removeParameters(kept);
+      this.graph.unregisterConnection(kept);
+      this.shown.delete(kept);
+    }
   }
 }

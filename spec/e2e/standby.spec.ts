@@ -374,6 +374,38 @@ withBroker(
   },
 );
 
+withBroker(
+  `an active hub that stands down without the broker keeps showing what it ran: reads answer its last values, writes 503 PB_NOT_ACTIVE, /connections says why (R-AV1)${whyNoBroker}`,
+  async (t) => {
+    const { a, b } = await activeAndStandby(t);
+    t.like(await update(a, 'desk/title', 'before the outage'), { status: 200 });
+    await eventually(async () => (await b.read('desk/title')) === 'before the outage', 'the standby to have the value');
+    await broker.kill('SIGKILL');
+    await eventually(async () => (await roleOf(a)) === 'standby', 'the active hub to stand down without the broker', 10_000);
+    t.is(await a.read('desk/title'), 'before the outage', 'its last value, not a 404');
+    t.is(await b.read('desk/title'), 'before the outage', "the standby's mirror, stale but there");
+    const refused = await update(a, 'desk/title', 'during the outage');
+    t.is(refused.status, 503);
+    t.is(refused.body.code, 'PB_NOT_ACTIVE');
+    const { body: listed } = await json<{ id: string; status: string; code?: string; reason: string }[]>(a, '/connections');
+    t.like(
+      listed.find((c) => c.id === 'desk'),
+      { status: 'degraded', code: 'PB_NOT_ACTIVE' },
+      'the connection says it is shown as the hub last had it',
+    );
+    await broker.restart();
+    await eventually(
+      async () => [await roleOf(a), await roleOf(b)].filter((role) => role === 'active').length === 1,
+      'one active hub once the broker is back',
+      15_000,
+    );
+    const [active, standby] = (await roleOf(a)) === 'active' ? [a, b] : [b, a];
+    t.is(await active.read('desk/title'), 'before the outage', 'the active hub goes on from the last value');
+    t.like(await update(standby, 'desk/title', 'after the outage'), { status: 200 }, "the standby's write reaches the active hub");
+    await eventually(async () => (await standby.read('desk/title')) === 'after the outage', 'the standby to show the new value');
+  },
+);
+
 withBroker(`the broker restarted under a live pair: afterwards one hub is active, never two (R-B3)${whyNoBroker}`, async (t) => {
   const { device, a, b } = await activeAndStandby(t);
   // Stopped as its service manager stops it: the hubs hear each other's last will first.
