@@ -7,6 +7,7 @@ import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile, pluginsOf } from './config/flow-file.ts';
 import { referencePage } from './config/reference.ts';
 import { formatIssue } from './core/issue.ts';
+import { FlowEditor } from './config/flow-editor.ts';
 import { FlowWatcher } from './config/flow-watcher.ts';
 import { fail, ok, reasonOf, type Result } from './core/errors.ts';
 import type { ValueType } from './core/value.ts';
@@ -221,9 +222,18 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
   );
   // Browsers signed in by token stay signed in across restarts when the key is kept (R-H11).
   const signInKey = folder === undefined ? undefined : new KeptSessionKey(folder, log);
+  // The console's editor saves the file and applies it by the reload below (R-ED2).
+  let applyFlow: (next: Flow) => Promise<void> = () => Promise.reject(new Error('the hub has not started'));
+  const flowFile = new FlowEditor({
+    path: loaded.flow.path,
+    historyFolder: folder === undefined ? undefined : join(folder, 'flow-history'),
+    apply: (next) => applyFlow(next),
+    log,
+  });
   const hub = new Hub({
     flow: loaded.flow,
     log,
+    flowFile,
     ...(state ? { state } : {}),
     ...(signInKey ? { signInKey: () => signInKey.current() } : {}),
   });
@@ -249,6 +259,19 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     lastRefusal = reason;
     if (repeated) return log.debug('reload refused again for the same mistakes, said above');
     log.error(`reload refused, the running flow is kept: ${reason}`);
+  };
+  // A flow saved from the console: applied in turn with the other reloads; rejects when the hub refuses it.
+  applyFlow = (next) => {
+    const done = reloads.then(async () => {
+      if (stopping) throw new Error('the hub is stopping');
+      applying = hub.reload(next);
+      await applying;
+      flow = next;
+      lastRefusal = undefined;
+      watcher?.refresh();
+    });
+    reloads = done.catch(() => {});
+    return done;
   };
   const reload = (asked: boolean) => {
     reloads = reloads.then(async () => {

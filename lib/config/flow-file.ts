@@ -90,6 +90,15 @@ export async function loadFlowFile(file: string, env: Environment = process.env,
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : reasonOf(error);
     return { ok: false, error: new HubError('PB_FLOW_FILE_READ', `${path}: ${reason}`), issues: [] };
   }
+  return flowOfText(text, path, env, readFor);
+}
+
+/**
+ * Validates `text` as the flow file at `path` would be (relative paths and packages found
+ * from its folder), as `loadFlowFile` does once it has read it: what an editor checks
+ * before it writes the file.
+ */
+export async function flowOfText(text: string, path: string, env: Environment = process.env, readFor: ReadFor = {}): Promise<FlowResult> {
   let document: unknown;
   try {
     document = parseJson5(text);

@@ -6,6 +6,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
 import type { HubError, Result } from '../core/errors.ts';
+import type { FlowView } from '../core/flow-view.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Lease } from '../core/lease.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
@@ -53,6 +54,8 @@ export interface HubServices {
   whenServing(work: () => void): void;
   /** The hub's side of a redundancy group (R-B1–B5): what the mqtt connection of a group drives. */
   readonly redundancy: Redundancy;
+  /** The flow file the hub runs, to read and save (R-ED3); undefined for a hub not started from one. */
+  flowFile(): FlowView | undefined;
 }
 
 /** The role of a hub in its redundancy group. */

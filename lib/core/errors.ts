@@ -46,7 +46,7 @@ export const errorTable = {
   },
   PB_FORBIDDEN: {
     status: 403,
-    text: 'The token may not do this: write a parameter outside its `write` patterns (it may read it), or read `/metrics` without `metrics: true`.',
+    text: 'The token may not do this: write a parameter outside its `write` patterns (it may read it), read `/metrics` without `metrics: true`, or read or change the flow, or ask for a takeover, without `admin: true`.',
   },
   PB_NOT_READY: {
     status: 503,
@@ -79,6 +79,22 @@ export const errorTable = {
   },
   PB_FLOW_FILE_READ: { status: 400, text: 'The flow file cannot be read or is not valid JSON5; the message gives the line and column.' },
   PB_FLOW_FILE_INVALID: { status: 400, text: 'The flow file has mistakes; each one is listed with its JSON path and what was expected.' },
+  PB_FLOW_INVALID: {
+    status: 422,
+    text: 'The flow sent to `PUT /flow` has mistakes, or its reload was refused: nothing was written. The answer lists each as `{ path, message }`.',
+  },
+  PB_FLOW_CHANGED: {
+    status: 412,
+    text: 'The flow file changed since it was read (another editor, a `git pull`): nothing was written. Read it again (`GET /flow`), and save on top of that.',
+  },
+  PB_IF_MATCH_REQUIRED: {
+    status: 428,
+    text: '`PUT /flow` needs `If-Match` with the `ETag` of the text it changes, so that nobody saves over an edit they have not seen.',
+  },
+  PB_FLOW_READ_ONLY: {
+    status: 409,
+    text: 'The hub runs a flow file it may not write: one inside an installed package (the demo), or a file or folder without write permission. Copy it to a folder of your own and run that.',
+  },
   PB_PORT_UNAVAILABLE: {
     status: 503,
     text: 'The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.',

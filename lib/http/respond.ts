@@ -17,9 +17,12 @@ export const statusLines = {
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   409: '409 Conflict',
+  412: '412 Precondition Failed',
   413: '413 Payload Too Large',
   415: '415 Unsupported Media Type',
+  422: '422 Unprocessable Content',
   426: '426 Upgrade Required',
+  428: '428 Precondition Required',
   500: '500 Internal Server Error',
   502: '502 Bad Gateway',
   503: '503 Service Unavailable',
@@ -127,8 +130,10 @@ export function startOk(res: HttpResponse, contentType: string): HttpResponse {
 }
 
 /** Writes a whole 200 response. Call inside `res.cork` when after an await. */
-export function sendOk(res: HttpResponse, contentType: string, body: string | Buffer): void {
-  finish(writeStatus(res, 200).writeHeader('Content-Type', contentType), body);
+export function sendOk(res: HttpResponse, contentType: string, body: string | Buffer, headers: readonly Header[] = []): void {
+  writeStatus(res, 200).writeHeader('Content-Type', contentType);
+  for (const [name, value] of headers) res.writeHeader(name, value);
+  finish(res, body);
 }
 
 /** An answer without a body: 204, or 303 to `headers`' Location. */

@@ -5,9 +5,10 @@
  * set before anything asynchronous, and every later answer is corked. Authentication and
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
+import type { FlowView } from '../core/flow-view.ts';
 import type { Graph, Reading } from '../core/graph.ts';
 import { keepsOrigins } from '../core/origins.ts';
-import { ok, reasonOf, type Result } from '../core/errors.ts';
+import { reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { namingOnce, type SparseLog } from '../core/sparse-log.ts';
 import type { Registry } from 'prom-client';
@@ -17,6 +18,8 @@ import { type Access, lookupFor, writeFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import { FILE_CHUNK, fileChunks, type StaticFiles } from './static-files.ts';
 import { readFile } from 'node:fs/promises';
+import { flowRoutes } from './flow-routes.ts';
+import { answerFault, answerLater, clientAddress, readBody } from './handling.ts';
 import { redacted } from './redact.ts';
 import { stream } from './stream.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
@@ -63,6 +66,8 @@ export interface RouteContext {
   readonly required: readonly string[];
   /** Refused writes, logged sparsely: a client that keeps failing is one line in ten seconds. */
   readonly refusals: SparseLog;
+  /** The flow file, for `/flow` (R-ED3); absent for a hub that was not started from one (a spec's). */
+  readonly flow?: FlowView;
 }
 
 /** A redundancy group as the routes see it (plain functions: lib/http depends on nothing in lib/connections). */
@@ -82,12 +87,12 @@ export interface Route {
   /** Absent for a path that only takes POST (`/failover`). */
   readonly get?: Handler;
   readonly post?: Handler;
+  readonly put?: Handler;
   /** `get` when a GET changes parameters (`/update`): a foreign page may not send it (R-H10). POSTs never may. */
   readonly changes?: 'get';
 }
 
 const PARAMETERS = '/parameters/';
-const INTERNAL: CodedError = { code: 'PB_INTERNAL', message: 'internal error; see the hub log' };
 
 /** R-H1: the value as text, or as JSON for clients that accept it; 503 while unknown. */
 const readParameter: Handler = (res, req, { graph }, access) => {
@@ -263,19 +268,6 @@ function httpOrigin(res: HttpResponse): string {
 }
 
 /** How uWS writes an IPv4 client of a socket that listens on every address (IPv6 too). */
-const MAPPED_IPV4 = '0000:0000:0000:0000:0000:ffff:';
-
-/**
- * The client's address as text, for "who changed it" (R-O2): an IPv4 client as `127.0.0.1`,
- * also when the hub listens on every address and uWS names it as IPv6.
- */
-export function clientAddress(res: { getRemoteAddressAsText(): ArrayBuffer }): string {
-  const text = Buffer.from(res.getRemoteAddressAsText()).toString();
-  if (!text.startsWith(MAPPED_IPV4)) return text;
-  const high = Number.parseInt(text.slice(30, 34), 16);
-  const low = Number.parseInt(text.slice(35, 39), 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
 
 function answerTaken(res: HttpResponse, json: boolean): void {
   if (json) sendOk(res, JSON_TYPE, '{"ok":true}');
@@ -318,32 +310,6 @@ function ambiguousLength(req: HttpRequest): boolean {
     else if (name === 'transfer-encoding') chunked = true;
   });
   return lengths > 1 || (lengths > 0 && chunked);
-}
-
-/**
- * Collects a body, copying each chunk (uWS reuses its memory), and hands it over once:
- * whole, or as 413 as soon as it grows past `maxBody`. Nothing is handed over once the
- * client has gone.
- */
-function readBody(res: HttpResponse, maxBody: number, done: (body: Result<Buffer>) => void): void {
-  let finished = false;
-  res.onAborted(() => (finished = true));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  res.onData((chunk, isLast) => {
-    if (finished) return;
-    size += chunk.byteLength;
-    const checked = checkSize(size, maxBody);
-    if (!checked.ok) {
-      finished = true;
-      return done(checked);
-    }
-    chunks.push(Buffer.from(new Uint8Array(chunk)));
-    if (isLast) {
-      finished = true;
-      done(ok(Buffer.concat(chunks)));
-    }
-  });
 }
 
 /** R-O1: 200 while the process serves. */
@@ -439,6 +405,7 @@ export const routes: readonly Route[] = [
   { path: '/readyz', get: readyz },
   { path: '/metrics', get: metrics },
   { path: '/failover', post: failover },
+  ...flowRoutes,
 ];
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
@@ -453,7 +420,12 @@ function visibleRule(access: Access, rule: ListedRule): boolean {
 
 /** The `Allow` value of a built-in path. */
 export const allowedMethods = (route: Route): string =>
-  [...(route.get ? (route.post ? ['GET'] : ['GET', 'HEAD']) : []), ...(route.post ? ['POST'] : []), 'OPTIONS'].join(', ');
+  [
+    ...(route.get ? (route.post || route.put ? ['GET'] : ['GET', 'HEAD']) : []),
+    ...(route.post ? ['POST'] : []),
+    ...(route.put ? ['PUT'] : []),
+    'OPTIONS',
+  ].join(', ');
 
 /** Any other method on a built-in path: 405 with `Allow`. */
 export const methodNotAllowed =
@@ -503,27 +475,3 @@ export const notFound: Handler = (res, req) => {
 };
 
 const nothingAt = (method: string, url: string): CodedError => ({ code: 'PB_NOT_FOUND', message: `nothing at ${method} ${url}` });
-
-/**
- * Answers a request whose handler faulted: 500 with the stack in the log, so one bad
- * request never takes the hub down. The connection is closed, as its state is unknown.
- */
-export function answerFault(res: HttpResponse, json: boolean, log: Logger, error: unknown): void {
-  log.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  try {
-    sendError(res, INTERNAL, json, { close: true });
-  } catch {
-    // The response was already answered or aborted.
-  }
-}
-
-/** An answer made after the handler returned: corked, and guarded like the handler was. */
-function answerLater(res: HttpResponse, json: boolean, log: Logger, answer: () => void): void {
-  res.cork(() => {
-    try {
-      answer();
-    } catch (error) {
-      answerFault(res, json, log, error);
-    }
-  });
-}

@@ -3,6 +3,7 @@ import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import { whyNotBound } from '../core/ports.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
+import type { FlowView } from '../core/flow-view.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -13,8 +14,8 @@ import type { Authenticator } from './auth.ts';
 import { fullAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, type CodedError, jsonClient, sendEmpty, sendError, sendOk, type Tally, tallyIn, withPolicy } from './respond.ts';
+import { answerFault } from './handling.ts';
 import {
-  answerFault,
   getOther,
   type GroupView,
   type Handler,
@@ -77,6 +78,8 @@ export interface RestServerOptions {
   readonly whenServing?: (work: () => void) => void;
   /** The hub's redundancy group, while it is in one (R-B1): `/update` waits for the broker on the active hub, `/failover` asks it. */
   readonly group?: () => GroupView | undefined;
+  /** The flow file the hub runs, for `/flow` (R-ED3). */
+  readonly flow?: FlowView;
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;
@@ -141,7 +144,7 @@ export class RestServer {
   private readonly webSocketRoute: WebSocketRoute;
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
-    const { graph, files, connections, problems, rules, log, settled, group } = options;
+    const { graph, files, connections, problems, rules, log, settled, group, flow } = options;
     this.serving = options.whenServing === undefined;
     options.whenServing?.(() => (this.serving = true));
     this.edge = new Edge({
@@ -176,6 +179,7 @@ export class RestServer {
       rules,
       ...(settled ? { settled } : {}),
       ...(group ? { group } : {}),
+      ...(flow ? { flow } : {}),
       maxBody: this.limits.maxBody,
       log,
       metrics,
@@ -249,13 +253,14 @@ export class RestServer {
       app.options(route.path, preflight);
       if (route.get) {
         app.get(route.path, this.handle(tally, route.get, route.changes === 'get'));
-        if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
+        if (!route.changes && !route.put) app.head(route.path, this.handle(tally, route.get, false, true));
       } else {
         // Named here: the hosted files' GET of every other path would answer it 404.
         app.get(route.path, this.handle(tally, methodNotAllowed(route)));
         app.head(route.path, this.handle(tally, methodNotAllowed(route), false, true));
       }
       if (route.post) app.post(route.path, this.handle(tally, route.post, true));
+      if (route.put) app.put(route.path, this.handle(tally, route.put, true));
       app.any(route.path, this.handle(tally, methodNotAllowed(route)));
     }
     if (this.options.console !== false) {

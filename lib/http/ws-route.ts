@@ -13,7 +13,7 @@ import { after, type Scheduler } from '../core/scheduler.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
 import { FairShare } from './fair-share.ts';
 import { type CodedError, jsonClient, sendError } from './respond.ts';
-import { answerFault, clientAddress } from './routes.ts';
+import { answerFault, clientAddress } from './handling.ts';
 import type { Limits } from './server.ts';
 import { parseUpgradeQuery } from './upgrade-query.ts';
 import { type HttpRequest, type HttpResponse, type TemplatedApp, uws, type WebSocket } from './uws.ts';

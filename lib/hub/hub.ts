@@ -9,6 +9,7 @@ import { ConnectionRunner } from '../connections/runner.ts';
 import { IsolatedConnection } from './isolation/isolated-connection.ts';
 import type { HubCounts } from '../core/counts.ts';
 import { HubError } from '../core/errors.ts';
+import type { FlowView } from '../core/flow-view.ts';
 import { Graph, type Reading } from '../core/graph.ts';
 import { Lease, unfenced } from '../core/lease.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
@@ -36,6 +37,8 @@ export interface HubOptions {
    * counts at once. Default: a key of this process alone (a restart signs browsers out).
    */
   readonly signInKey?: () => Buffer;
+  /** The flow file as the console edits it (R-ED3); absent: `/flow` says there is none. */
+  readonly flowFile?: FlowView;
 }
 
 /** What a reload changed. */
@@ -80,6 +83,7 @@ export class Hub {
   private role: Role | undefined;
   private carried: Carried | undefined;
   private readonly lease = new Lease();
+  private readonly flowFile: FlowView | undefined;
   private groupControl: GroupControl | undefined;
 
   /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
@@ -111,8 +115,9 @@ export class Hub {
    */
   readonly problems$: Observable<Problem> = this.problemStream.asObservable();
 
-  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, state, signInKey }: HubOptions) {
+  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, state, signInKey, flowFile }: HubOptions) {
     this.log = log;
+    this.flowFile = flowFile;
     this.signInKey = signInKey ?? processKey();
     this.flow = flow;
     this.scheduler = scheduler;
@@ -401,6 +406,7 @@ export class Hub {
     connectionMetrics: () =>
       [...connectionTypes, ...this.flow.plugins.types].flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
     redundancy: this.redundancy(),
+    flowFile: () => this.flowFile,
   };
 
   private redundancy(): Redundancy {

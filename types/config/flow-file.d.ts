@@ -43,6 +43,12 @@ export type FlowResult = {
 export type Environment = Readonly<Record<string, string | undefined>>;
 /** Reads and validates a flow file: every mistake at once, each with its JSON path. */
 export declare function loadFlowFile(file: string, env?: Environment, readFor?: ReadFor): Promise<FlowResult>;
+/**
+ * Validates `text` as the flow file at `path` would be (relative paths and packages found
+ * from its folder), as `loadFlowFile` does once it has read it: what an editor checks
+ * before it writes the file.
+ */
+export declare function flowOfText(text: string, path: string, env?: Environment, readFor?: ReadFor): Promise<FlowResult>;
 /** The packages of a flow file's `plugins`, loaded, however the rest of the file stands: none when it cannot be read. */
 export declare function pluginsOf(file: string): Promise<Plugins>;
 /**

@@ -55,7 +55,7 @@ export declare const errorTable: {
     };
     readonly PB_FORBIDDEN: {
         readonly status: 403;
-        readonly text: "The token may not do this: write a parameter outside its `write` patterns (it may read it), or read `/metrics` without `metrics: true`.";
+        readonly text: "The token may not do this: write a parameter outside its `write` patterns (it may read it), read `/metrics` without `metrics: true`, or read or change the flow, or ask for a takeover, without `admin: true`.";
     };
     readonly PB_NOT_READY: {
         readonly status: 503;
@@ -108,6 +108,22 @@ export declare const errorTable: {
     readonly PB_FLOW_FILE_INVALID: {
         readonly status: 400;
         readonly text: "The flow file has mistakes; each one is listed with its JSON path and what was expected.";
+    };
+    readonly PB_FLOW_INVALID: {
+        readonly status: 422;
+        readonly text: "The flow sent to `PUT /flow` has mistakes, or its reload was refused: nothing was written. The answer lists each as `{ path, message }`.";
+    };
+    readonly PB_FLOW_CHANGED: {
+        readonly status: 412;
+        readonly text: "The flow file changed since it was read (another editor, a `git pull`): nothing was written. Read it again (`GET /flow`), and save on top of that.";
+    };
+    readonly PB_IF_MATCH_REQUIRED: {
+        readonly status: 428;
+        readonly text: "`PUT /flow` needs `If-Match` with the `ETag` of the text it changes, so that nobody saves over an edit they have not seen.";
+    };
+    readonly PB_FLOW_READ_ONLY: {
+        readonly status: 409;
+        readonly text: "The hub runs a flow file it may not write: one inside an installed package (the demo), or a file or folder without write permission. Copy it to a folder of your own and run that.";
     };
     readonly PB_PORT_UNAVAILABLE: {
         readonly status: 503;

@@ -26,8 +26,11 @@ export declare function after(scheduler: Scheduler, ms: number, work: () => void
 /**
  * Runs `work(n)` at start + n × `intervalMs` for n = 1, 2, …. Each run is planned from the
  * start, never from the previous run, so lateness never accumulates (no drift). When the
- * process was blocked past whole intervals, the missed runs are skipped rather than fired
- * in a burst, and counting resumes at the next slot. Unsubscribe to stop.
+ * process was blocked past whole intervals (or the wall clock was set forward), the missed
+ * runs are skipped rather than fired in a burst, and counting resumes at the next slot. When
+ * the wall clock was set back (an operator, or NTP stepping it), the runs go on at the
+ * interval from the run after the step, rather than wait for the clock to come round to
+ * the old slots again. Unsubscribe to stop.
  *
  * `start` (scheduler time, now by default) may lie in the past, to keep the phase of a
  * run that began earlier (a pulse across a restart): the first run is then at the next

@@ -9,7 +9,8 @@
  *   has named another holder for two rounds (a voter names the holder while its grant runs,
  *   a lease after the holder's last renewal it heard) — so the role moves only when the holder is
  *   gone from a majority, never because one link or the witness failed — and then after a
- *   wait by their rank in the group (the first member first) and a random part, so that two
+ *   wait by their rank among the hubs that may take it (the group's members in order, less
+ *   the holder that went: a standby alone takes over at once) and a random part, so that two
  *   hubs starting together do not split the votes for ever.
  *
  * A round's answers count only for that round, so an answer played back or delayed from
@@ -26,8 +27,8 @@ export interface Round {
     readonly granted: Set<string>;
 }
 export interface CandidateOptions {
-    /** Its place among the group's hubs (0: the first member): who claims first when none holds. */
-    readonly rank: number;
+    /** The group's hubs in order: who claims first when none holds (the first that is not the holder that went). */
+    readonly members: readonly string[];
     /** A number in [0, 1): Math.random, or a seeded source in a spec. */
     readonly random?: () => number;
 }
@@ -75,6 +76,8 @@ export declare class Candidate {
     } | undefined;
     /** The hub a voter named as holder within the last lease, if not this one. */
     holderSeen(now: number): string | undefined;
+    /** Its place among the members that may take the lease now: all of them, less the last holder a voter named. */
+    private rank;
     /** A round: renew, watch, or claim (see the header). `claims` false: never claim (a manual group waiting for its operator). */
     tick(now: number, claims?: boolean): void;
     /** Claims the next epoch now (an operator's failover), whoever holds it: the voters still refuse while a grant runs. */

@@ -15,9 +15,12 @@ export declare const statusLines: {
     readonly 404: "404 Not Found";
     readonly 405: "405 Method Not Allowed";
     readonly 409: "409 Conflict";
+    readonly 412: "412 Precondition Failed";
     readonly 413: "413 Payload Too Large";
     readonly 415: "415 Unsupported Media Type";
+    readonly 422: "422 Unprocessable Content";
     readonly 426: "426 Upgrade Required";
+    readonly 428: "428 Precondition Required";
     readonly 500: "500 Internal Server Error";
     readonly 502: "502 Bad Gateway";
     readonly 503: "503 Service Unavailable";
@@ -70,7 +73,7 @@ export declare function tallyIn(res: HttpResponse, tally: Tally): void;
 /** Starts a 200 answer whose body follows in chunks (lib/http/stream.ts). */
 export declare function startOk(res: HttpResponse, contentType: string): HttpResponse;
 /** Writes a whole 200 response. Call inside `res.cork` when after an await. */
-export declare function sendOk(res: HttpResponse, contentType: string, body: string | Buffer): void;
+export declare function sendOk(res: HttpResponse, contentType: string, body: string | Buffer, headers?: readonly Header[]): void;
 /** An answer without a body: 204, or 303 to `headers`' Location. */
 export declare function sendEmpty(res: HttpResponse, status: 204 | 303, headers: readonly Header[]): void;
 /**

@@ -5,6 +5,7 @@
  * set before anything asynchronous, and every later answer is corked. Authentication and
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
+import type { FlowView } from '../core/flow-view.ts';
 import type { Graph } from '../core/graph.ts';
 import { type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
@@ -53,6 +54,8 @@ export interface RouteContext {
     readonly required: readonly string[];
     /** Refused writes, logged sparsely: a client that keeps failing is one line in ten seconds. */
     readonly refusals: SparseLog;
+    /** The flow file, for `/flow` (R-ED3); absent for a hub that was not started from one (a spec's). */
+    readonly flow?: FlowView;
 }
 /** A redundancy group as the routes see it (plain functions: lib/http depends on nothing in lib/connections). */
 export interface GroupView {
@@ -69,16 +72,10 @@ export interface Route {
     /** Absent for a path that only takes POST (`/failover`). */
     readonly get?: Handler;
     readonly post?: Handler;
+    readonly put?: Handler;
     /** `get` when a GET changes parameters (`/update`): a foreign page may not send it (R-H10). POSTs never may. */
     readonly changes?: 'get';
 }
-/**
- * The client's address as text, for "who changed it" (R-O2): an IPv4 client as `127.0.0.1`,
- * also when the hub listens on every address and uWS names it as IPv6.
- */
-export declare function clientAddress(res: {
-    getRemoteAddressAsText(): ArrayBuffer;
-}): string;
 /** The built-in paths (R-H4: they win over files of the same name). */
 export declare const routes: readonly Route[];
 /** The `Allow` value of a built-in path. */
@@ -89,8 +86,3 @@ export declare const methodNotAllowed: (route: Route) => Handler;
 export declare const getOther: Handler;
 /** Any other method on any other path. */
 export declare const notFound: Handler;
-/**
- * Answers a request whose handler faulted: 500 with the stack in the log, so one bad
- * request never takes the hub down. The connection is closed, as its state is unknown.
- */
-export declare function answerFault(res: HttpResponse, json: boolean, log: Logger, error: unknown): void;

@@ -1,5 +1,6 @@
 import type { Pattern } from '../core/regex.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
+import type { FlowView } from '../core/flow-view.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -47,6 +48,8 @@ export interface RestServerOptions {
     readonly whenServing?: (work: () => void) => void;
     /** The hub's redundancy group, while it is in one (R-B1): `/update` waits for the broker on the active hub, `/failover` asks it. */
     readonly group?: () => GroupView | undefined;
+    /** The flow file the hub runs, for `/flow` (R-ED3). */
+    readonly flow?: FlowView;
     readonly scheduler: Scheduler;
     readonly log: Logger;
     readonly limits?: Partial<Limits>;

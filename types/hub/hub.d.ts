@@ -4,6 +4,7 @@ import { type ConnectionInfo, type Problem, type RuleListing } from '../connecti
 import { ConnectionRunner } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
 import { HubError } from '../core/errors.ts';
+import type { FlowView } from '../core/flow-view.ts';
 import { Graph } from '../core/graph.ts';
 import { type Logger } from '../core/log.ts';
 import { type Scheduler } from '../core/scheduler.ts';
@@ -22,6 +23,8 @@ export interface HubOptions {
      * counts at once. Default: a key of this process alone (a restart signs browsers out).
      */
     readonly signInKey?: () => Buffer;
+    /** The flow file as the console edits it (R-ED3); absent: `/flow` says there is none. */
+    readonly flowFile?: FlowView;
 }
 /** What a reload changed. */
 /**
@@ -61,6 +64,7 @@ export declare class Hub {
     private role;
     private carried;
     private readonly lease;
+    private readonly flowFile;
     private groupControl;
     /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
     readonly codeFlowFiles$: Observable<void>;
@@ -88,7 +92,7 @@ export declare class Hub {
      * degraded, a code flow that fails, a rule that cannot run or fails to write.
      */
     readonly problems$: Observable<Problem>;
-    constructor({ flow, scheduler, log, loopLimit, state, signInKey }: HubOptions);
+    constructor({ flow, scheduler, log, loopLimit, state, signInKey, flowFile }: HubOptions);
     /**
      * Debug lines for every write and report with its origin: all of them at `--log-level
      * debug`, those of connections with `debug: true` otherwise. Without either, no tracer is

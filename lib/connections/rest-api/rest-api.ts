@@ -86,7 +86,10 @@ const settings = Type.Object({
           ),
           metrics: withDefault(Type.Boolean({ description: 'May read /metrics.' }), false),
           admin: withDefault(
-            Type.Boolean({ description: 'May ask this hub to take over its redundancy group (POST /failover, R-B5).' }),
+            Type.Boolean({
+              description:
+                'May read and change the flow file (GET and PUT /flow, R-ED3) and ask this hub to take over its redundancy group (POST /failover, R-B5).',
+            }),
             false,
           ),
         },
@@ -198,6 +201,7 @@ export const restApi = defineServingType({
         else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on a slow JavaScript stand-in`);
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
         const auth = new Authenticator(credentials, { key: () => context.hub.signInKey(), scope: context.id });
+        const flowFile = context.hub.flowFile();
         server = new RestServer({
           ...(tls ? { tls: tlsFiles(tls) } : {}),
           graph: context.hub.graph,
@@ -217,6 +221,7 @@ export const restApi = defineServingType({
           ...(context.settled ? { settled: context.settled } : {}),
           whenServing: context.hub.whenServing,
           group: () => context.hub.redundancy.current,
+          ...(flowFile ? { flow: flowFile } : {}),
           scheduler: context.scheduler,
           log: context.log,
         });

@@ -1,6 +1,8 @@
 import { type IClientPublishOptions, type ISubscriptionMap } from 'mqtt';
 import { type ConnectionContext, type Logger, type Scheduler } from '../../sdk/index.ts';
 import type { Signer } from './signing.ts';
+/** The longest wait between two attempts to reach the broker. */
+export declare const BROKER_RETRY_MS = 1000;
 export interface LinkSettings {
     readonly url: string;
     /** The client id of each new session. */

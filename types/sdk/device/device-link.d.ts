@@ -27,6 +27,8 @@ export interface DeviceLinkOptions {
     readonly timeoutMs?: number;
     /** Asked before every write (R-B3): `context.fence` for a device, `unfenced` for a broker. */
     readonly fence: Fence;
+    /** The longest wait between two attempts; default 10 s. A link that everything waits for (a broker) tries more often. */
+    readonly longestRetryMs?: number;
 }
 export declare const FIRST_RETRY_MS = 250;
 export declare const LONGEST_RETRY_MS = 10000;

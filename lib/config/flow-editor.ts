@@ -1,0 +1,247 @@
+/**
+ * The flow file as the console edits it (R-ED2, R-ED3): read with an `ETag`, saved only on top
+ * of the text the editor read (else PB_FLOW_CHANGED: a `git pull` or another editor is never
+ * overwritten), checked as `patchbay validate` checks it before anything is written, written
+ * atomically (a temporary file beside it, renamed over it), applied by a live reload, and put
+ * back as it was when the reload is refused. Every version saved, and the file as it was
+ * found before each save, is kept: the last `KEPT_VERSIONS`, in the state folder's
+ * `flow-history/` (in memory for a hub without a state folder), and any can be brought back.
+ * One save at a time.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { HubError } from '../core/errors.ts';
+import type { FlowVersion, FlowView, Saved } from '../core/flow-view.ts';
+import type { Logger } from '../core/log.ts';
+import { type Environment, type Flow, flowOfText } from './flow-file.ts';
+
+/** How many versions of the flow file are kept. */
+export const KEPT_VERSIONS = 20;
+
+export interface FlowEditorOptions {
+  /** The flow file the hub runs. */
+  readonly path: string;
+  /** Where versions are kept; undefined: in memory, for this run. */
+  readonly historyFolder: string | undefined;
+  /** Where `${NAME}` placeholders are read, as the hub read them. */
+  readonly env?: Environment;
+  /** Applies a flow that passed its checks: the hub's live reload. Rejects when the hub refuses it. */
+  readonly apply: (flow: Flow) => Promise<void>;
+  readonly log: Logger;
+}
+
+/** The `ETag` of a text: the same text, the same tag. */
+export function etagOf(text: string): string {
+  return `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+}
+
+export class FlowEditor implements FlowView {
+  private queue: Promise<unknown> = Promise.resolve();
+  private versions: FlowVersion[] | undefined;
+  /** The texts of the kept versions when there is no folder for them. */
+  private readonly texts = new Map<number, string>();
+
+  constructor(private readonly options: FlowEditorOptions) {}
+
+  get path(): string {
+    return this.options.path;
+  }
+
+  /** Why the file may not be saved (a flow inside an installed package, no write permission), or undefined. */
+  async readOnly(): Promise<string | undefined> {
+    const { path } = this.options;
+    if (path.split(/[\\/]/).includes('node_modules'))
+      return `${path} is inside an installed package: copy it to a folder of your own and run that to edit it`;
+    for (const [what, where] of [
+      ['the file', path],
+      ['its folder', dirname(path)],
+    ] as const) {
+      try {
+        await access(where, constants.W_OK);
+      } catch {
+        return `${what} ${where} may not be written by this hub's user`;
+      }
+    }
+    return undefined;
+  }
+
+  /** The file's text now, and its tag. */
+  async read(): Promise<{ readonly text: string; readonly etag: string }> {
+    const text = await readFile(this.options.path, 'utf8');
+    return { text, etag: etagOf(text) };
+  }
+
+  /** The kept versions, newest last. */
+  history(): Promise<readonly FlowVersion[]> {
+    return this.serial(() => this.loadVersions());
+  }
+
+  /** A kept version's text, or undefined when it is not kept. */
+  versionText(version: number): Promise<string | undefined> {
+    return this.serial(() => this.versionTextNow(version));
+  }
+
+  /**
+   * Saves `text` over the file whose tag is `ifMatch`, as `by`: checked, written, applied;
+   * or nothing written, and why (read-only, changed since, mistakes, a refused reload).
+   */
+  save(text: string, ifMatch: string, by: string): Promise<Saved> {
+    return this.serial(() => this.saveNow(text, ifMatch, by, 'saved'));
+  }
+
+  /** Brings back a kept version, as a save of its text by `by` over whatever the file is now (which is kept too). */
+  restore(version: number, by: string): Promise<Saved> {
+    return this.serial(async () => {
+      const text = await this.versionTextNow(version);
+      if (text === undefined)
+        return { ok: false, error: new HubError('PB_NOT_FOUND', `version ${version} of the flow file is not kept`) } as const;
+      const current = await this.read();
+      return this.saveNow(text, current.etag, by, `restored from version ${version}`);
+    });
+  }
+
+  private async saveNow(text: string, ifMatch: string, by: string, how: string): Promise<Saved> {
+    const { path, log } = this.options;
+    const readOnly = await this.readOnly();
+    if (readOnly) return { ok: false, error: new HubError('PB_FLOW_READ_ONLY', readOnly) };
+    const before = await this.read();
+    if (before.etag !== ifMatch)
+      return {
+        ok: false,
+        error: new HubError('PB_FLOW_CHANGED', `${path} changed since it was read (its tag is ${before.etag} now, not ${ifMatch})`),
+        etag: before.etag,
+      };
+    const checked = await flowOfText(text, path, this.options.env ?? process.env);
+    if (!checked.ok)
+      return {
+        ok: false,
+        error: new HubError('PB_FLOW_INVALID', checked.error.message),
+        issues: checked.issues.length > 0 ? checked.issues : [{ path: [], message: checked.error.message }],
+      };
+    await this.keep(before.text, 'on disk');
+    await writeAtomically(path, text);
+    try {
+      await this.options.apply(checked.flow);
+    } catch (error) {
+      // The hub runs on as it was: so does the file.
+      await writeAtomically(path, before.text);
+      const message = `the hub refused the reload, the file is as it was: ${error instanceof Error ? error.message : String(error)}`;
+      return { ok: false, error: new HubError('PB_FLOW_INVALID', message), issues: [{ path: [], message }] };
+    }
+    const version = await this.keep(text, by);
+    const { added, removed } = lineChanges(before.text, text);
+    log.info(`flow file ${how} by ${by} (version ${version}): ${added} line${added === 1 ? '' : 's'} added, ${removed} removed`);
+    return { ok: true, etag: etagOf(text), version };
+  }
+
+  /** Keeps `text` as the next version, unless it is the newest already; its version. */
+  private async keep(text: string, by: string): Promise<number> {
+    const versions = await this.loadVersions();
+    const etag = etagOf(text);
+    const newest = versions.at(-1);
+    if (newest?.etag === etag) return newest.version;
+    const version = (newest?.version ?? 0) + 1;
+    versions.push({ version, savedAt: Date.now(), by, bytes: Buffer.byteLength(text), etag });
+    const dropped = versions.splice(0, Math.max(0, versions.length - KEPT_VERSIONS));
+    const { historyFolder } = this.options;
+    if (!historyFolder) {
+      this.texts.set(version, text);
+      for (const gone of dropped) this.texts.delete(gone.version);
+    } else {
+      await mkdir(historyFolder, { recursive: true });
+      await writeAtomically(join(historyFolder, `${version}.json5`), text);
+      await writeAtomically(join(historyFolder, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`);
+      for (const gone of dropped) await rm(join(historyFolder, `${gone.version}.json5`), { force: true });
+    }
+    return version;
+  }
+
+  private async loadVersions(): Promise<FlowVersion[]> {
+    if (this.versions) return this.versions;
+    const { historyFolder } = this.options;
+    let loaded: FlowVersion[] = [];
+    if (historyFolder) {
+      try {
+        const parsed = JSON.parse(await readFile(join(historyFolder, 'versions.json'), 'utf8')) as unknown;
+        if (Array.isArray(parsed)) loaded = parsed.filter(isVersion);
+      } catch {
+        // None kept yet, or a list that does not read: the history starts again.
+      }
+    }
+    this.versions = loaded;
+    return loaded;
+  }
+
+  private async versionTextNow(version: number): Promise<string | undefined> {
+    const versions = await this.loadVersions();
+    if (!versions.some((kept) => kept.version === version)) return undefined;
+    const { historyFolder } = this.options;
+    if (!historyFolder) return this.texts.get(version);
+    try {
+      return await readFile(join(historyFolder, `${version}.json5`), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(work, work);
+    this.queue = done.catch(() => {});
+    return done;
+  }
+}
+
+function isVersion(value: unknown): value is FlowVersion {
+  const v = value as Partial<FlowVersion> | null;
+  return (
+    typeof v?.version === 'number' &&
+    typeof v.savedAt === 'number' &&
+    typeof v.by === 'string' &&
+    typeof v.bytes === 'number' &&
+    typeof v.etag === 'string'
+  );
+}
+
+/**
+ * Writes `text` to a temporary file beside `path`, flushed to the disk, then renames it over
+ * `path`: a reader (the hub's `--watch`, a crash) sees the old file or the new, never half.
+ * The file keeps its permissions.
+ */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, text, { flag: 'wx' });
+    const mode = await stat(path).then(
+      (found) => found.mode & 0o7777,
+      () => undefined,
+    );
+    if (mode !== undefined) await chmod(temporary, mode);
+    const handle = await open(temporary, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Lines added and removed from `before` to `after`, as a count of each line's copies. */
+function lineChanges(before: string, after: string): { added: number; removed: number } {
+  const counts = new Map<string, number>();
+  for (const line of before.split('\n')) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let added = 0;
+  for (const line of after.split('\n')) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) counts.set(line, left - 1);
+    else added++;
+  }
+  let removed = 0;
+  for (const left of counts.values()) removed += left;
+  return { added, removed };
+}

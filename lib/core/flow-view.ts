@@ -1,0 +1,39 @@
+/**
+ * The flow file as an editor reaches it (R-ED2, R-ED3): the shape the hub's flow editor
+ * (lib/config/flow-editor.ts) has and the HTTP routes serve, in one place.
+ */
+import type { HubError } from './errors.ts';
+import type { Issue } from './issue.ts';
+
+/** One kept version of the flow file. */
+export interface FlowVersion {
+  readonly version: number;
+  /** Milliseconds since the epoch. */
+  readonly savedAt: number;
+  /** Who saved it: `token ops from 10.0.0.5`, or `on disk` for the file as a save found it. */
+  readonly by: string;
+  readonly bytes: number;
+  readonly etag: string;
+}
+
+/** What a save answers: the new text's tag and version, or why nothing was written. */
+export type Saved =
+  | { readonly ok: true; readonly etag: string; readonly version: number }
+  | { readonly ok: false; readonly error: HubError; readonly issues?: readonly Issue[]; readonly etag?: string };
+
+export interface FlowView {
+  /** The file the hub runs. */
+  readonly path: string;
+  /** Why the file may not be saved, or undefined. */
+  readOnly(): Promise<string | undefined>;
+  /** The file's text now, and its tag. */
+  read(): Promise<{ readonly text: string; readonly etag: string }>;
+  /** Saves `text` over the file whose tag is `ifMatch`, as `by`. */
+  save(text: string, ifMatch: string, by: string): Promise<Saved>;
+  /** The kept versions, newest last. */
+  history(): Promise<readonly FlowVersion[]>;
+  /** A kept version's text, or undefined. */
+  versionText(version: number): Promise<string | undefined>;
+  /** Brings back a kept version, as a save by `by`. */
+  restore(version: number, by: string): Promise<Saved>;
+}

@@ -1,0 +1,163 @@
+/**
+ * The flow file over HTTP (R-ED3), for the console's editor and any other: `GET /flow` its
+ * text with an `ETag`; `PUT /flow` with `If-Match` saves a new text — 200 once applied, 412
+ * when the file changed since, 422 with its mistakes as `[{ path, message }]`, 409 when the
+ * hub may not write it; `GET /flow/history` the kept versions, `GET /flow/history/<version>`
+ * one's text, `POST /flow/restore/<version>` brings one back. Full access or an `admin` token
+ * alone (a flow names hosts and placeholders); each change is logged with who made it.
+ */
+import type { Saved } from '../core/flow-view.ts';
+import { reasonOf } from '../core/errors.ts';
+import { checkSize, decodeUtf8 } from './body.ts';
+import type { Access } from './access.ts';
+import { type CodedError, JSON_TYPE, jsonClient, sendError, sendOk } from './respond.ts';
+import { answerLater, clientAddress, readBody } from './handling.ts';
+import type { Handler, Route, RouteContext } from './routes.ts';
+import type { HttpResponse } from './uws.ts';
+
+/** The largest flow file taken: far above a studio's (a flow of 500 connections and 2,000 rules is some 200 KB). */
+export const MAX_FLOW_BYTES = 16 * 1024 * 1024;
+/** How a flow file's text is served. */
+const FLOW_TYPE = 'application/json5; charset=utf-8';
+
+const noEditor: CodedError = {
+  code: 'PB_FLOW_READ_ONLY',
+  message: 'this hub was not started from a flow file (patchbay run): there is no file to edit',
+};
+
+/** Full access or an `admin` token; anything else is answered 403 here. */
+function mayEdit(res: HttpResponse, json: boolean, access: Access): boolean {
+  if (access.full || access.admin) return true;
+  sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read or change the flow: it needs `admin`' }, json);
+  return false;
+}
+
+/** Who a change is logged as: the login and where it came from. */
+const who = (res: HttpResponse, access: Access) => `${access.full ? 'full access' : `token ${access.name}`} from ${clientAddress(res)}`;
+
+/** Runs `work` for an answer made after an await: aborted requests get none, faults a 500. */
+function later(res: HttpResponse, json: boolean, context: RouteContext, work: () => Promise<(res: HttpResponse) => void>): void {
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  work().then(
+    (answer) => {
+      if (!aborted) answerLater(res, json, context.log, () => answer(res));
+    },
+    (error: unknown) => {
+      context.log.error(`flow request failed: ${reasonOf(error)}`);
+      if (!aborted)
+        answerLater(res, json, context.log, () =>
+          sendError(res, { code: 'PB_INTERNAL', message: `the flow file could not be read or written: ${reasonOf(error)}` }, json),
+        );
+    },
+  );
+}
+
+/** A save's answer: the new tag, or why nothing was written (with the mistakes, or the tag the file has now). */
+const answerSaved = (saved: Saved, json: boolean) => (res: HttpResponse) => {
+  if (saved.ok)
+    return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, etag: saved.etag, version: saved.version }), [['ETag', saved.etag]]);
+  const extra = {
+    ...(saved.issues ? { issues: saved.issues.map(({ path, message }) => ({ path, message })) } : {}),
+    ...(saved.etag ? { etag: saved.etag } : {}),
+  };
+  sendError(res, saved.error, json || saved.issues !== undefined, {
+    extra,
+    ...(saved.etag ? { headers: [['ETag', saved.etag]] as const } : {}),
+  });
+};
+
+const readFlow: Handler = (res, req, context, access) => {
+  const json = jsonClient(req);
+  if (!mayEdit(res, json, access)) return;
+  const { flow } = context;
+  if (!flow) return sendError(res, noEditor, json);
+  later(res, json, context, async () => {
+    const [{ text, etag }, readOnly] = await Promise.all([flow.read(), flow.readOnly()]);
+    const headers: [string, string][] = [
+      ['ETag', etag],
+      ['Cache-Control', 'no-store'],
+    ];
+    // Said beside the text, so an editor can say why it will not save before anyone edits.
+    if (readOnly) headers.push(['X-Patchbay-Read-Only', encodeURIComponent(readOnly)]);
+    return (res) => sendOk(res, FLOW_TYPE, text, headers);
+  });
+};
+
+const saveFlow: Handler = (res, req, context, access) => {
+  const json = jsonClient(req);
+  // Read before the body: uWS's request is gone once the handler returns.
+  const ifMatch = req.getHeader('if-match');
+  const declared = checkSize(Number(req.getHeader('content-length') || 0), MAX_FLOW_BYTES);
+  if (!mayEdit(res, json, access)) return;
+  const { flow } = context;
+  if (!flow) return sendError(res, noEditor, json, { close: true });
+  if (!ifMatch)
+    return sendError(
+      res,
+      { code: 'PB_IF_MATCH_REQUIRED', message: 'send If-Match with the ETag of the flow you changed (GET /flow gives it)' },
+      json,
+      { close: true },
+    );
+  if (!declared.ok) return sendError(res, declared.error, json, { close: true });
+  const by = who(res, access);
+  readBody(res, MAX_FLOW_BYTES, (body) => {
+    if (!body.ok) return answerLater(res, json, context.log, () => sendError(res, body.error, json, { close: true }));
+    const text = decodeUtf8(body.value);
+    if (!text.ok) return answerLater(res, json, context.log, () => sendError(res, text.error, json));
+    later(res, json, context, async () => answerSaved(await flow.save(text.value, ifMatch, by), json));
+  });
+};
+
+const listVersions: Handler = (res, req, context, access) => {
+  const json = jsonClient(req);
+  if (!mayEdit(res, json, access)) return;
+  const { flow } = context;
+  if (!flow) return sendError(res, noEditor, json);
+  later(res, json, context, async () => {
+    const [versions, current] = await Promise.all([flow.history(), flow.read()]);
+    const listed = versions.map((version) => ({ ...version, current: version.etag === current.etag }));
+    return (res) => sendOk(res, JSON_TYPE, JSON.stringify(listed));
+  });
+};
+
+/** The version number of `/flow/history/<n>` or `/flow/restore/<n>`, or undefined. */
+function versionOf(parameter: string | undefined): number | undefined {
+  return parameter && /^[1-9]\d{0,8}$/.test(parameter) ? Number(parameter) : undefined;
+}
+
+const notKept = (asked: string): CodedError => ({ code: 'PB_NOT_FOUND', message: `no kept version ${asked} of the flow file` });
+
+const readVersion: Handler = (res, req, context, access) => {
+  const json = jsonClient(req);
+  const asked = req.getParameter(0) ?? '';
+  if (!mayEdit(res, json, access)) return;
+  const { flow } = context;
+  if (!flow) return sendError(res, noEditor, json);
+  const version = versionOf(asked);
+  if (version === undefined) return sendError(res, notKept(asked), json);
+  later(res, json, context, async () => {
+    const text = await flow.versionText(version);
+    return (res) =>
+      text === undefined ? sendError(res, notKept(asked), json) : sendOk(res, FLOW_TYPE, text, [['Cache-Control', 'no-store']]);
+  });
+};
+
+const restoreVersion: Handler = (res, req, context, access) => {
+  const json = jsonClient(req);
+  const asked = req.getParameter(0) ?? '';
+  if (!mayEdit(res, json, access)) return;
+  const { flow } = context;
+  if (!flow) return sendError(res, noEditor, json);
+  const version = versionOf(asked);
+  if (version === undefined) return sendError(res, notKept(asked), json);
+  const by = who(res, access);
+  later(res, json, context, async () => answerSaved(await flow.restore(version, by), json));
+};
+
+export const flowRoutes: readonly Route[] = [
+  { path: '/flow', get: readFlow, put: saveFlow },
+  { path: '/flow/history', get: listVersions },
+  { path: '/flow/history/:version', get: readVersion },
+  { path: '/flow/restore/:version', post: restoreVersion },
+];
