@@ -57,6 +57,17 @@ export class Candidate {
   private noneSince: number | undefined;
   private claimAt: number | undefined;
   /**
+   * The voters that answered since `noneSince` without naming a holder: a claim needs a
+   * majority of them, so a hub that wakes from a pause hears who holds before it claims.
+   */
+  private readonly heardNone = new Set<string>();
+  /** Until then it claims at every round, whoever holds: an operator asked it to take over. */
+  private eagerUntil = 0;
+  /** Until then it claims nothing: it stood down for another hub, or released the lease. */
+  private asideUntil = 0;
+  /** The epoch of its last claim: claimed again while no voter has said a later one, so that a lost answer spends no epoch. */
+  private claiming = 0;
+  /**
    * Set while it holds the lease and a voter refused it because it promised that epoch (or a
    * later one) to another hub — two hubs that claimed one epoch together, one winning with the
    * others' votes: the holder then renews with the next epoch, so that every voter can grant it
@@ -108,34 +119,75 @@ export class Candidate {
   tick(now: number, claims = true): void {
     this.startedAt ??= now;
     const held = this.lease(now);
-    if (held) return void this.ask(this.behind ? this.highestEpoch + 1 : held.epoch, now);
-    if (this.holderSeen(now) !== undefined) {
-      this.noneSince = undefined;
-      this.claimAt = undefined;
-    } else {
-      this.noneSince ??= now;
-      this.claimAt ??= Math.max(this.noneSince, this.startedAt + LEASE_MS) + this.rank() * RANK_WAIT_MS + this.random() * RANDOM_WAIT_MS;
+    if (held) {
+      this.forgetNone();
+      return void this.ask(this.behind ? this.highestEpoch + 1 : held.epoch, now);
     }
-    if (claims && this.claimAt !== undefined && now >= this.claimAt) {
+    if (claims && now < this.eagerUntil && now >= this.asideUntil) return void this.ask(this.claimEpoch(), now);
+    if (this.holderSeen(now) !== undefined) this.forgetNone();
+    else if (this.noneSince === undefined) {
+      this.noneSince = now;
+      this.claimAt = Math.max(now, this.startedAt + LEASE_MS) + this.rank() * RANK_WAIT_MS + this.random() * RANDOM_WAIT_MS;
+    }
+    const heard = this.heardNone.size >= this.majority;
+    if (claims && heard && now >= this.asideUntil && this.claimAt !== undefined && now >= this.claimAt) {
       this.claimAt = now + ASK_EVERY_MS + this.random() * RANDOM_WAIT_MS * 2;
-      return void this.ask(this.highestEpoch + 1, now);
+      return void this.ask(this.claimEpoch(), now);
     }
     this.ask(this.highestEpoch, now, true);
   }
 
-  /** Claims the next epoch now (an operator's failover), whoever holds it: the voters still refuse while a grant runs. */
-  claim(now: number): number {
-    return this.ask(this.highestEpoch + 1, now);
+  /** The epoch to claim: the one claimed last while no voter said a later one, else one past the highest heard of. */
+  private claimEpoch(): number {
+    this.claiming = this.claiming > this.held.epoch && this.seen <= this.claiming ? this.claiming : this.highestEpoch + 1;
+    return this.claiming;
   }
 
-  /** Asks every voter for `epoch` (to renew or claim), or only who holds it (`probe`); the round's number. */
-  ask(epoch: number, now: number, probe = false): number {
+  /** Starts over the wait for a claim: a holder is known again (or this hub holds). */
+  private forgetNone(): void {
+    this.noneSince = undefined;
+    this.claimAt = undefined;
+    this.heardNone.clear();
+  }
+
+  /**
+   * The hub `hub` says it no longer holds (it stood down, or stops): a voter's naming of it
+   * no longer holds this hub back, nor does standing aside. Only the wait changes: the
+   * voters still grant no one while its grants run, unless it gave them back.
+   */
+  holderGone(hub: string): void {
+    if (this.otherHolder?.hub === hub) this.otherHolder = undefined;
+    // It stood aside for a hub that holds nothing now.
+    this.asideUntil = 0;
+  }
+
+  /** Claims at every round for `ms`, whoever holds (an operator's failover): the voters still grant only once the holder's grants ran out. */
+  claimFor(now: number, ms: number): void {
+    this.eagerUntil = now + ms;
+    this.asideUntil = 0;
+  }
+
+  /** Ends the lease here and claims nothing for `ms`: another hub was asked to take over. */
+  standAside(now: number, ms: number): void {
+    this.end();
+    this.asideUntil = now + ms;
+    this.eagerUntil = 0;
+  }
+
+  /** Claims the next epoch now (an operator's failover), whoever holds it: the voters still refuse while a grant runs. */
+  claim(now: number): number {
+    return this.ask(this.claimEpoch(), now);
+  }
+
+  /** Asks every voter for `epoch` (to renew or claim), only who holds it (`probe`), or to free its grant (`release`); the round's number. */
+  ask(epoch: number, now: number, probe = false, release = false): number {
     const round: Round = { n: this.next++, epoch, sentAt: now, granted: new Set() };
-    if (!probe) {
+    if (!probe && !release) {
       this.rounds.push(round);
       if (this.rounds.length > OPEN_ROUNDS) this.rounds.shift();
     }
-    for (const voter of this.voters) this.send(voter, { n: round.n, candidate: this.id, epoch, ...(probe ? { probe } : {}) });
+    const kind = probe ? { probe } : release ? { release } : {};
+    for (const voter of this.voters) this.send(voter, { n: round.n, candidate: this.id, epoch, ...kind });
     return round.n;
   }
 
@@ -144,10 +196,13 @@ export class Candidate {
     if (!this.voters.includes(voter)) return this.lease(now);
     this.lastAnswer.set(voter, { at: now, answer });
     this.seen = Math.max(this.seen, answer.epoch);
-    if (!answer.granted && answer.holder !== undefined && answer.holder !== this.id) this.otherHolder = { hub: answer.holder, at: now };
+    const namesOther = !answer.granted && answer.holder !== undefined && answer.holder !== this.id;
+    if (namesOther) this.otherHolder = { hub: answer.holder, at: now };
+    else if (this.noneSince !== undefined && now >= this.noneSince) this.heardNone.add(voter);
     const lease = this.lease(now);
-    if (lease && !answer.granted && answer.epoch >= lease.epoch) this.behind = true;
     const round = this.rounds.find((open) => open.n === n);
+    // A renewal refused for an epoch promised past it (not a probe's answer, which refuses every time).
+    if (lease && round && !answer.granted && answer.epoch >= lease.epoch && answer.holder !== this.id) this.behind = true;
     if (!round || !answer.granted || answer.epoch !== round.epoch) return this.lease(now);
     round.granted.add(voter);
     if (round.granted.size >= this.majority) {
@@ -164,5 +219,16 @@ export class Candidate {
   end(): void {
     this.held = { epoch: this.held.epoch, until: 0 };
     this.rounds.length = 0;
+  }
+
+  /**
+   * Gives the lease back to every voter, so that another hub is granted it at once rather
+   * than when its grants run out. Call only once this hub drives nothing (its lease ended
+   * here): the voters free their grants as they read this.
+   */
+  release(now: number): void {
+    const { epoch } = this.held;
+    this.end();
+    if (epoch > 0) this.ask(epoch, now, false, true);
   }
 }

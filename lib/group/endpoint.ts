@@ -47,6 +47,8 @@ export interface EndpointOptions {
 
 export class VoteEndpoint {
   private readonly lastTaken: Map<string, Stamp>;
+  /** Datagrams handed to the socket and not sent yet. */
+  private sending = 0;
 
   private constructor(
     private readonly socket: Socket,
@@ -88,7 +90,9 @@ export class VoteEndpoint {
     this.send(address, encode(key, { k: 'ask', g: group, from: id, to: voter, s: { start, n }, request: asked }));
   }
 
-  close(): Promise<void> {
+  /** Closes its socket once what it sent has left (a release sent as the hub stops), within a tenth of a second. */
+  async close(): Promise<void> {
+    for (let waited = 0; this.sending > 0 && waited < 100; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
     return new Promise((resolve) => this.socket.close(() => resolve()));
   }
 
@@ -118,6 +122,7 @@ export class VoteEndpoint {
   }
 
   private send(address: Address, bytes: Buffer): void {
-    this.socket.send(bytes, address.port, address.host);
+    this.sending++;
+    this.socket.send(bytes, address.port, address.host, () => this.sending--);
   }
 }

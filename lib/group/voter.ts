@@ -30,6 +30,8 @@ export interface VoteRequest {
   readonly epoch: number;
   /** Asks only who holds the lease: nothing is granted or promised (a standby watching). */
   readonly probe?: boolean;
+  /** Gives back the grant of `epoch` (a hub that stood down or stops): the voter may grant another at once. */
+  readonly release?: boolean;
 }
 
 export type VoteAnswer =
@@ -71,10 +73,14 @@ export class Voter {
     return now < this.until ? this.promised.candidate : undefined;
   }
 
-  ask({ candidate, epoch, probe }: VoteRequest, now: number): VoteAnswer {
+  ask({ candidate, epoch, probe, release }: VoteRequest, now: number): VoteAnswer {
     const { promised } = this;
     const refuse = (reason: string): VoteAnswer => ({ granted: false, epoch: promised.epoch, holder: this.holder(now), reason });
     if (probe) return refuse('asked who holds it');
+    if (release) {
+      this.release(candidate, epoch);
+      return refuse('given back');
+    }
     const same = candidate === promised.candidate;
     if (epoch < promised.epoch) return refuse(`epoch ${epoch} is behind ${promised.epoch}`);
     // An epoch is one hub's: a claim of an epoch promised to another asks for the next.

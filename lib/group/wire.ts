@@ -84,7 +84,15 @@ function wellFormed(datagram: Datagram): boolean {
   if (typeof datagram.g !== 'string' || typeof datagram.from !== 'string' || typeof datagram.to !== 'string') return false;
   if (datagram.k === 'ask') {
     const { request } = datagram;
-    return isStamp(datagram.s) && typeof request?.candidate === 'string' && isEpoch(request.epoch) && request.candidate === datagram.from;
+    const flag = (value: unknown) => value === undefined || typeof value === 'boolean';
+    return (
+      isStamp(datagram.s) &&
+      typeof request?.candidate === 'string' &&
+      isEpoch(request.epoch) &&
+      request.candidate === datagram.from &&
+      flag(request.probe) &&
+      flag(request.release)
+    );
   }
   if (datagram.k === 'answer') {
     const { answer } = datagram;

@@ -86,9 +86,9 @@ export class Mirrors {
       ...(value === undefined ? {} : { initial: value }),
       ...(lastChange ? { initialBy: lastChange.by, initialAt: lastChange.at } : {}),
     }));
-    this.graph.registerConnection(info.id);
+    // Its parameters only: the connection is no longer this hub's (sharing then shows the active hub's in its place).
     const defined = this.graph.defineTable(info.id, { rows, ids: new TextIndex(rows.map((row) => row.id)) });
-    if (!defined.ok) return void this.graph.unregisterConnection(info.id);
+    if (!defined.ok) return;
     this.kept.add(info.id);
     const { details: _running, ...described } = info;
     const next: ConnectionInfo = {
@@ -106,7 +106,6 @@ export class Mirrors {
     for (const kept of id === undefined ? [...this.kept] : this.kept.has(id) ? [id] : []) {
       this.kept.delete(kept);
       this.graph.removeParameters(kept);
-      this.graph.unregisterConnection(kept);
       this.shown.delete(kept);
     }
   }

@@ -200,6 +200,50 @@ withBroker(
   },
 );
 
+withBroker(
+  `POST /failover on the standby of a voted pair moves the role at once and the old hub drives no more; a SIGTERM of the active hub hands over within a second (R-B5, R-AV2)${whyNoBroker}`,
+  async (t) => {
+    const { device, active, standby } = await votedPair(t);
+    const epoch = Number(await active.read('bus/_hub/epoch'));
+    const asked = await fetch(`${standby.base}/failover`, { method: 'POST', headers: { accept: 'application/json' } });
+    t.is(asked.status, 200);
+    const askedAt = performance.now();
+    await eventually(
+      async () => (await roleOf(standby)) === 'active',
+      () => `the standby to take over: ${standby.log()}`,
+      5000,
+    );
+    t.log(`failover with voters: active ${Math.round(performance.now() - askedAt)} ms after the request`);
+    await eventually(async () => (await roleOf(active)) === 'standby', 'the old active hub to stand by');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    t.is(await roleOf(standby), 'active', 'the role stays moved: the old hub did not take it back');
+    t.is(Number(await standby.read('bus/_hub/epoch')), epoch + 1, 'one epoch more');
+    t.is(await active.read('bus/_hub/active'), await standby.read('bus/_hub/active'), 'both name the new active hub');
+    t.like(await update(standby, 'router/dest/1', '600'), { status: 200 });
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 600'), 'the device to hear the new active hub');
+    const newConnection = device.lines.find((l) => l.line === 'ROUTE 1 600')?.connection;
+    // The old hub shows the new one's router, once its description came through the broker, and forwards to it.
+    let forwarded: Awaited<ReturnType<typeof update>> | undefined;
+    await eventually(
+      async () => (forwarded = await update(active, 'router/dest/1', '601')).status === 200,
+      () => `the old hub to forward: ${JSON.stringify(forwarded)}`,
+      5000,
+    );
+    await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 601'), 'a forwarded write to reach the device');
+    t.true(
+      device.lines.filter((l) => l.line === 'ROUTE 1 600' || l.line === 'ROUTE 1 601').every((l) => l.connection === newConnection),
+      'only the new active hub drove the device',
+    );
+
+    const stoppedAt = performance.now();
+    standby.child.kill('SIGTERM');
+    await eventually(async () => (await roleOf(active)) === 'active', 'the other hub to take over from a stop', 5000);
+    const handover = performance.now() - stoppedAt;
+    t.log(`handover after SIGTERM with voters: ${Math.round(handover)} ms`);
+    t.true(handover < 1000, `handed over in ${Math.round(handover)} ms`);
+  },
+);
+
 /** libfaketime (Debian's faketime): a process's wall clock set from a file, its monotonic clock left alone. */
 const faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 const canJumpClocks = existsSync(faketime);

@@ -49,6 +49,17 @@ export declare class Candidate {
     private noneSince;
     private claimAt;
     /**
+     * The voters that answered since `noneSince` without naming a holder: a claim needs a
+     * majority of them, so a hub that wakes from a pause hears who holds before it claims.
+     */
+    private readonly heardNone;
+    /** Until then it claims at every round, whoever holds: an operator asked it to take over. */
+    private eagerUntil;
+    /** Until then it claims nothing: it stood down for another hub, or released the lease. */
+    private asideUntil;
+    /** The epoch of its last claim: claimed again while no voter has said a later one, so that a lost answer spends no epoch. */
+    private claiming;
+    /**
      * Set while it holds the lease and a voter refused it because it promised that epoch (or a
      * later one) to another hub — two hubs that claimed one epoch together, one winning with the
      * others' votes: the holder then renews with the next epoch, so that every voter can grant it
@@ -80,10 +91,24 @@ export declare class Candidate {
     private rank;
     /** A round: renew, watch, or claim (see the header). `claims` false: never claim (a manual group waiting for its operator). */
     tick(now: number, claims?: boolean): void;
+    /** The epoch to claim: the one claimed last while no voter said a later one, else one past the highest heard of. */
+    private claimEpoch;
+    /** Starts over the wait for a claim: a holder is known again (or this hub holds). */
+    private forgetNone;
+    /**
+     * The hub `hub` says it no longer holds (it stood down, or stops): a voter's naming of it
+     * no longer holds this hub back, nor does standing aside. Only the wait changes: the
+     * voters still grant no one while its grants run, unless it gave them back.
+     */
+    holderGone(hub: string): void;
+    /** Claims at every round for `ms`, whoever holds (an operator's failover): the voters still grant only once the holder's grants ran out. */
+    claimFor(now: number, ms: number): void;
+    /** Ends the lease here and claims nothing for `ms`: another hub was asked to take over. */
+    standAside(now: number, ms: number): void;
     /** Claims the next epoch now (an operator's failover), whoever holds it: the voters still refuse while a grant runs. */
     claim(now: number): number;
-    /** Asks every voter for `epoch` (to renew or claim), or only who holds it (`probe`); the round's number. */
-    ask(epoch: number, now: number, probe?: boolean): number;
+    /** Asks every voter for `epoch` (to renew or claim), only who holds it (`probe`), or to free its grant (`release`); the round's number. */
+    ask(epoch: number, now: number, probe?: boolean, release?: boolean): number;
     /** A voter's answer to round `n`; the lease as it holds now, if it does. */
     answered(voter: string, n: number, answer: VoteAnswer, now: number): {
         readonly epoch: number;
@@ -91,4 +116,10 @@ export declare class Candidate {
     } | undefined;
     /** Ends the lease here at once (standing down): no round asked before counts any more. */
     end(): void;
+    /**
+     * Gives the lease back to every voter, so that another hub is granted it at once rather
+     * than when its grants run out. Call only once this hub drives nothing (its lease ended
+     * here): the voters free their grants as they read this.
+     */
+    release(now: number): void;
 }

@@ -35,6 +35,8 @@ export declare class VoteEndpoint {
     private readonly socket;
     private readonly options;
     private readonly lastTaken;
+    /** Datagrams handed to the socket and not sent yet. */
+    private sending;
     private constructor();
     /** Binds its socket; rejects with the reason when the address cannot be had. */
     static open(options: EndpointOptions): Promise<VoteEndpoint>;
@@ -44,6 +46,7 @@ export declare class VoteEndpoint {
     ask(voter: string, request: VoteRequest & {
         readonly n: number;
     }): void;
+    /** Closes its socket once what it sent has left (a release sent as the hub stops), within a tenth of a second. */
     close(): Promise<void>;
     private receive;
     private send;

@@ -27,6 +27,8 @@ export interface VoteRequest {
     readonly epoch: number;
     /** Asks only who holds the lease: nothing is granted or promised (a standby watching). */
     readonly probe?: boolean;
+    /** Gives back the grant of `epoch` (a hub that stood down or stops): the voter may grant another at once. */
+    readonly release?: boolean;
 }
 export type VoteAnswer = {
     readonly granted: true;
@@ -52,7 +54,7 @@ export declare class Voter {
     get promise(): Pledge;
     /** The hub whose grant runs now, if any. */
     holder(now: number): string | undefined;
-    ask({ candidate, epoch, probe }: VoteRequest, now: number): VoteAnswer;
+    ask({ candidate, epoch, probe, release }: VoteRequest, now: number): VoteAnswer;
     /** A hub that stands down gives its grant back: the voter may grant another at once. */
     release(candidate: string, epoch: number): void;
 }

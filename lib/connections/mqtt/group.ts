@@ -49,6 +49,13 @@ import { nextStart } from './signing.ts';
  * stalls for longer loses it (and takes it again when no other hub took it meanwhile).
  */
 export const LEASE_MS = 1000;
+/**
+ * With voters, how long a hub asked to take over (`POST /failover`) claims at every round,
+ * and how long the active hub that heard the claim claims nothing: long enough for a claim
+ * round after the active hub gave its grants back, short enough that a claimant that died
+ * meanwhile leaves the group to its usual rule soon.
+ */
+const FAILOVER_MS = 3000;
 /** How often every hub of a group renews. */
 const RENEW_EVERY_MS = 200;
 /** How long after its claim came back a hub waits before it drives devices: the old lease has run out by then. */
@@ -176,6 +183,8 @@ export class RedundancyGroup implements GroupControl {
   private vote: Vote | undefined;
   /** An operator asked this hub to take over (a manual group's failover), until it holds the lease. */
   private operatorAsked = false;
+  /** With voters: until when the takeover an operator asked of this hub may take (`performance.now()`); 0 when none was asked. */
+  private failoverUntil = 0;
 
   constructor(
     private readonly context: ServingContext,
@@ -220,6 +229,8 @@ export class RedundancyGroup implements GroupControl {
   /** The hub whose connections this hub shows: the holder of the lease, or while this hub claims it, the one that held it until then. */
   owner(): string | undefined {
     if (this.current === 'active') return this.hub.id;
+    // With voters the vote says who holds the lease, not the role records (a hub asked to take over says it claims first).
+    if (this.vote) return this.activeHub();
     if (this.claim) return this.claim.previous;
     const holder = this.holder();
     return holder === this.hub.id ? undefined : holder;
@@ -236,8 +247,10 @@ export class RedundancyGroup implements GroupControl {
     if (this.claim) return ok(`hub ${this.hub.id} is taking over already (epoch ${this.claim.epoch})`);
     if (!this.link.up) return fail('PB_BROKER_UNAVAILABLE', 'the broker is not connected: a takeover needs it to order the claims');
     if (this.vote) {
-      // The active hub stands down on hearing the claim; the voters grant this hub once its grants ran out.
+      // The active hub stands down on hearing the claim and gives its grants back; this hub claims at every round meanwhile.
       this.operatorAsked = true;
+      this.failoverUntil = performance.now() + FAILOVER_MS;
+      this.vote.candidate.claimFor(performance.now(), FAILOVER_MS);
       this.publishRecord('active', this.epoch + 1);
       this.context.log.warn(
         `asks to take over group ${this.hub.group} (epoch ${this.epoch + 1}): the active hub stands down, then the voters decide`,
@@ -343,13 +356,17 @@ export class RedundancyGroup implements GroupControl {
   record(hubId: string, record: RoleRecord): void {
     if (record.group !== this.hub.group || this.stopped) return;
     this.learnEpoch(record.epoch);
+    // A hub that says it stands by (a stop's goodbye, a failover) holds nothing: this one need not wait for the voters to stop naming it.
+    if (this.vote && hubId !== this.hub.id && record.role === 'standby') this.vote.candidate.holderGone(hubId);
     if (hubId === this.hub.id) {
       if (this.claim && record.role === 'active' && record.epoch === this.claim.epoch) this.claimCameBack();
     } else if (this.current === 'active' && record.epoch > this.context.hub.redundancy.lease.epoch) {
       // A later epoch was claimed (a record carries one only after its claim was heard): that hub takes over.
-      // With voters: this hub stops renewing, and the voters grant the claimant once its grants ran out.
-      this.vote?.candidate.end();
       this.standDown(`hub ${hubId} claimed the lease (epoch ${record.epoch})`, record.epoch);
+      // With voters: its lease ended here (above), so it gives its grants back and claims nothing while the other claims.
+      const now = performance.now();
+      this.vote?.candidate.release(now);
+      this.vote?.candidate.standAside(now, FAILOVER_MS);
     }
     if (!this.vote) this.decide();
   }
@@ -364,6 +381,11 @@ export class RedundancyGroup implements GroupControl {
     this.upSince = undefined;
     this.claim = undefined;
     this.stopRenewing();
+    if (this.vote && this.current === 'active') {
+      // Drives nothing from here on, then frees the voters' grants: the other hub is granted at its next round.
+      this.context.hub.redundancy.lease.end();
+      this.vote.candidate.release(performance.now());
+    }
     this.stopVoting();
     this.removeControl();
     if (this.current !== 'active') return [];
@@ -515,7 +537,7 @@ export class RedundancyGroup implements GroupControl {
     if (holder !== undefined && holder !== this.hub.id) this.lastHolder = holder;
     const active = this.activeHub();
     this.parameters.active.report(active ?? '');
-    if (this.current !== 'active') this.parameters.epoch.report(this.epoch);
+    if (this.current !== 'active' && this.parameters.epoch.value !== this.epoch) this.parameters.epoch.report(this.epoch);
     if (this.current === 'active') this.shownActive = this.hub.id;
     else if (active !== this.shownActive && this.upSince !== undefined) {
       if (active !== undefined)
@@ -616,7 +638,20 @@ export class RedundancyGroup implements GroupControl {
   private voteChanged(): void {
     const vote = this.vote;
     if (!vote || this.stopped) return;
-    const lease = vote.candidate.lease(performance.now());
+    const now = performance.now();
+    const lease = vote.candidate.lease(now);
+    if (this.failoverUntil > 0 && (lease || now >= this.failoverUntil)) {
+      this.failoverUntil = 0;
+      if (!lease) {
+        // Said again as a standby: its claim record would otherwise stand on the broker.
+        this.operatorAsked = false;
+        if (this.link.up) this.publishRecord('standby', this.epoch);
+        const holder = vote.candidate.holderSeen(now);
+        this.context.log.warn(
+          `the takeover asked of hub ${this.hub.id} did not take within ${FAILOVER_MS / 1000} s${holder ? `: hub ${holder} holds the lease` : ''}`,
+        );
+      }
+    }
     if (lease) {
       this.operatorAsked = false;
       this.waitingLogged = false;
@@ -649,7 +684,9 @@ export class RedundancyGroup implements GroupControl {
     const reached: Record<string, { reached: boolean; granted: boolean }> = {};
     for (const voter of this.vote?.candidate.voters ?? []) {
       const last = this.vote?.candidate.lastAnswer.get(voter);
-      reached[voter] = { reached: last !== undefined && now - last.at < VOTE_LEASE_MS, granted: last?.answer.granted === true };
+      const heard = last !== undefined && now - last.at < VOTE_LEASE_MS;
+      // A grant counts while its voter answers: one not heard for a lease grants nothing any more.
+      reached[voter] = { reached: heard, granted: heard && last?.answer.granted === true };
     }
     return reached;
   }

@@ -98,6 +98,8 @@ export declare class RedundancyGroup implements GroupControl {
     private vote;
     /** An operator asked this hub to take over (a manual group's failover), until it holds the lease. */
     private operatorAsked;
+    /** With voters: until when the takeover an operator asked of this hub may take (`performance.now()`); 0 when none was asked. */
+    private failoverUntil;
     constructor(context: ServingContext, settings: MqttSettings, hub: HubSettings & {
         readonly group: string;
     }, link: BrokerLink, directory: GroupDirectory);
