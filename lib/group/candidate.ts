@@ -65,8 +65,10 @@ export class Candidate {
   private eagerUntil = 0;
   /** Until then it claims nothing: it stood down for another hub, or released the lease. */
   private asideUntil = 0;
-  /** The epoch of its last claim: claimed again while no voter has said a later one, so that a lost answer spends no epoch. */
+  /** The epoch of its last claim: claimed again while no voter refused it or named another holder, so that a lost answer spends no epoch. */
   private claiming = 0;
+  /** Set once a voter refused `claiming` for a promise at or past it, or named another holder: the next claim asks for more. */
+  private claimSpent = false;
   /**
    * Set while it holds the lease and a voter refused it because it promised that epoch (or a
    * later one) to another hub — two hubs that claimed one epoch together, one winning with the
@@ -139,7 +141,10 @@ export class Candidate {
 
   /** The epoch to claim: the one claimed last while no voter said a later one, else one past the highest heard of. */
   private claimEpoch(): number {
-    this.claiming = this.claiming > this.held.epoch && this.seen <= this.claiming ? this.claiming : this.highestEpoch + 1;
+    if (this.claiming <= this.held.epoch || this.claimSpent || this.seen > this.claiming) {
+      this.claiming = this.highestEpoch + 1;
+      this.claimSpent = false;
+    }
     return this.claiming;
   }
 
@@ -197,12 +202,16 @@ export class Candidate {
     this.lastAnswer.set(voter, { at: now, answer });
     this.seen = Math.max(this.seen, answer.epoch);
     const namesOther = !answer.granted && answer.holder !== undefined && answer.holder !== this.id;
-    if (namesOther) this.otherHolder = { hub: answer.holder, at: now };
-    else if (this.noneSince !== undefined && now >= this.noneSince) this.heardNone.add(voter);
+    if (namesOther) {
+      this.otherHolder = { hub: answer.holder, at: now };
+      this.claimSpent = true;
+    } else if (this.noneSince !== undefined && now >= this.noneSince) this.heardNone.add(voter);
     const lease = this.lease(now);
     const round = this.rounds.find((open) => open.n === n);
     // A renewal refused for an epoch promised past it (not a probe's answer, which refuses every time).
     if (lease && round && !answer.granted && answer.epoch >= lease.epoch && answer.holder !== this.id) this.behind = true;
+    // A claim refused for a promise of its epoch or a later one: that epoch is another hub's.
+    if (round && round.epoch === this.claiming && !answer.granted && answer.epoch >= round.epoch) this.claimSpent = true;
     if (!round || !answer.granted || answer.epoch !== round.epoch) return this.lease(now);
     round.granted.add(voter);
     if (round.granted.size >= this.majority) {

@@ -171,6 +171,7 @@ withBroker(
     const standbyId = (await standby.read('bus/_hub/active')) === 'a' ? 'b' : 'a';
     const metrics = await (await fetch(`${active.base}/metrics`)).text();
     t.regex(metrics, /^patchbay_group_voter_reached\{[^}]*voter="witness"[^}]*\} 0$/m);
+    t.regex(metrics, /^patchbay_group_voter_granted\{[^}]*voter="witness"[^}]*\} 0$/m, 'a voter not heard grants nothing');
     t.regex(metrics, new RegExp(`^patchbay_group_voter_granted\\{[^}]*voter="${standbyId}"[^}]*\\} 1$`, 'm'));
     t.is(await active.read('bus/_hub/voters'), ['a', 'b'].sort().join(' '), 'the voters it reaches, as a parameter');
     // And what the operator sees: the console's role bar strikes out the witness.
@@ -191,7 +192,11 @@ withBroker(
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const killedAt = performance.now();
     active.child.kill('SIGKILL');
-    await eventually(async () => (await roleOf(standby)) === 'active', 'the standby to take over', 8000);
+    await eventually(
+      async () => (await roleOf(standby)) === 'active',
+      () => `the standby to take over: ${standby.log()}`,
+      8000,
+    );
     const takeover = performance.now() - killedAt;
     t.log(`takeover after SIGKILL with voters: ${Math.round(takeover)} ms`);
     t.true(takeover < 5000, `took over in ${Math.round(takeover)} ms`);

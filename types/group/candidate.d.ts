@@ -57,8 +57,10 @@ export declare class Candidate {
     private eagerUntil;
     /** Until then it claims nothing: it stood down for another hub, or released the lease. */
     private asideUntil;
-    /** The epoch of its last claim: claimed again while no voter has said a later one, so that a lost answer spends no epoch. */
+    /** The epoch of its last claim: claimed again while no voter refused it or named another holder, so that a lost answer spends no epoch. */
     private claiming;
+    /** Set once a voter refused `claiming` for a promise at or past it, or named another holder: the next claim asks for more. */
+    private claimSpent;
     /**
      * Set while it holds the lease and a voter refused it because it promised that epoch (or a
      * later one) to another hub — two hubs that claimed one epoch together, one winning with the
