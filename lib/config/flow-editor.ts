@@ -6,6 +6,7 @@
  * back as it was when the reload is refused. Every version saved, and the file as it was
  * found before each save, is kept: the last `KEPT_VERSIONS`, in the state folder's
  * `flow-history/` (in memory for a hub without a state folder), and any can be brought back.
+ * Texts leave with their secrets hidden, and come back with them put back (flow-secrets.ts).
  * One save at a time.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { HubError } from '../core/errors.ts';
 import type { FlowVersion, FlowView, Saved } from '../core/flow-view.ts';
 import type { Logger } from '../core/log.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
+import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 
 /** How many versions of the flow file are kept. */
 export const KEPT_VERSIONS = 20;
@@ -67,8 +69,13 @@ export class FlowEditor implements FlowView {
     return undefined;
   }
 
-  /** The file's text now, and its tag. */
+  /** The file's text now, its secrets hidden (flow-secrets.ts), and the tag of the file as it is. */
   async read(): Promise<{ readonly text: string; readonly etag: string }> {
+    const { text, etag } = await this.readWhole();
+    return { text: hideSecrets(text), etag };
+  }
+
+  private async readWhole(): Promise<{ readonly text: string; readonly etag: string }> {
     const text = await readFile(this.options.path, 'utf8');
     return { text, etag: etagOf(text) };
   }
@@ -78,9 +85,10 @@ export class FlowEditor implements FlowView {
     return this.serial(() => this.loadVersions());
   }
 
-  /** A kept version's text, or undefined when it is not kept. */
-  versionText(version: number): Promise<string | undefined> {
-    return this.serial(() => this.versionTextNow(version));
+  /** A kept version's text, its secrets hidden, or undefined when it is not kept. */
+  async versionText(version: number): Promise<string | undefined> {
+    const text = await this.serial(() => this.versionTextNow(version));
+    return text === undefined ? undefined : hideSecrets(text);
   }
 
   /**
@@ -97,22 +105,26 @@ export class FlowEditor implements FlowView {
       const text = await this.versionTextNow(version);
       if (text === undefined)
         return { ok: false, error: new HubError('PB_NOT_FOUND', `version ${version} of the flow file is not kept`) } as const;
-      const current = await this.read();
+      const current = await this.readWhole();
       return this.saveNow(text, current.etag, by, `restored from version ${version}`);
     });
   }
 
-  private async saveNow(text: string, ifMatch: string, by: string, how: string): Promise<Saved> {
+  private async saveNow(edited: string, ifMatch: string, by: string, how: string): Promise<Saved> {
     const { path, log } = this.options;
     const readOnly = await this.readOnly();
     if (readOnly) return { ok: false, error: new HubError('PB_FLOW_READ_ONLY', readOnly) };
-    const before = await this.read();
+    const before = await this.readWhole();
     if (before.etag !== ifMatch)
       return {
         ok: false,
         error: new HubError('PB_FLOW_CHANGED', `${path} changed since it was read (its tag is ${before.etag} now, not ${ifMatch})`),
         etag: before.etag,
       };
+    // The secrets an editor was shown hidden go back as they are in the file.
+    const { text, issues: hidden } = restoreSecrets(edited, before.text);
+    if (hidden.length > 0)
+      return { ok: false, error: new HubError('PB_FLOW_INVALID', `${path}: a hidden secret cannot be put back`), issues: hidden };
     const checked = await flowOfText(text, path, this.options.env ?? process.env);
     if (!checked.ok)
       return {

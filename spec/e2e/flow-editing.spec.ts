@@ -69,6 +69,9 @@ async function valueOn(hub: HubProcess, address: string) {
   return response.ok ? response.text() : `HTTP ${response.status}`;
 }
 
+/** The original as a browser is shown it: the tokens hidden. */
+const shown = original.replaceAll(ops.token, '••••••').replaceAll(panel.token, '••••••');
+
 const withCount = original.replace("parameters: ['title,S,morning'] },", "parameters: ['title,S,morning', 'count,I,7'] },");
 
 test.serial(
@@ -77,15 +80,18 @@ test.serial(
     const { flow, hub } = await studio(t);
     const read = await getFlow(hub);
     t.is(read.status, 200);
-    t.is(read.text, original, 'comments, quoting and order as in the file');
+    t.is(read.text, shown, 'comments, quoting and order as in the file; the tokens hidden');
+    t.false(read.text.includes(ops.token), 'no secret leaves the hub');
     t.regex(read.etag, /^"[\w-]+"$/);
     t.is(read.headers.get('x-patchbay-read-only'), null);
 
-    const saved = await putFlow(hub, withCount, read.etag);
+    // The editor changes one line of what it was shown and sends it all back.
+    const edited = read.text.replace("parameters: ['title,S,morning'] },", "parameters: ['title,S,morning', 'count,I,7'] },");
+    const saved = await putFlow(hub, edited, read.etag);
     t.is(saved.status, 200, JSON.stringify(saved.body));
     t.true(saved.body.ok);
     t.not(saved.body.etag, read.etag);
-    t.is(await readFile(flow, 'utf8'), withCount, 'the file holds exactly the text sent');
+    t.is(await readFile(flow, 'utf8'), withCount, 'the file is the text sent, its hidden tokens as they were');
     t.is(await valueOn(hub, 'desk/count'), '7', 'applied: the new parameter runs');
     t.is((await getFlow(hub)).etag, saved.body.etag ?? '');
     await eventually(
@@ -148,7 +154,7 @@ test.serial(
         { version: 2, by: 'token ops from 127.0.0.1', current: true },
       ],
     );
-    t.is(await (await fetch(`${hub.base}/flow/history/1`, { headers: as(ops.token) })).text(), original);
+    t.is(await (await fetch(`${hub.base}/flow/history/1`, { headers: as(ops.token) })).text(), shown, 'a version as shown: secrets hidden');
     const restored = await fetch(`${hub.base}/flow/restore/1`, {
       method: 'POST',
       headers: { ...as(ops.token), accept: 'application/json' },
@@ -210,5 +216,24 @@ test.serial(
     t.regex(refused.body.issues?.[0]?.message ?? '', /^the hub refused the reload, the file is as it was: .*clock/);
     t.is(await readFile(flow, 'utf8'), withFlow, 'the file as it was');
     t.is(await valueOn(hub, 'desk/title'), 'morning', 'the running flow as it was');
+  },
+);
+
+test.serial(
+  'a hidden secret with none to put back (a connection renamed) is refused at its path: 422, nothing written (R-ED2)',
+  async (t) => {
+    const { flow, hub } = await studio(t);
+    const read = await getFlow(hub);
+    const renamed = read.text.replace('    api: {', '    web: {');
+    const refused = await putFlow(hub, renamed, read.etag);
+    t.is(refused.status, 422);
+    t.deepEqual(
+      refused.body.issues?.map((issue) => issue.path),
+      [
+        ['connections', 'web', 'tokens', 0, 'token'],
+        ['connections', 'web', 'tokens', 1, 'token'],
+      ],
+    );
+    t.is(await readFile(flow, 'utf8'), original);
   },
 );

@@ -30,16 +30,16 @@ export interface FlowView {
     readonly path: string;
     /** Why the file may not be saved, or undefined. */
     readOnly(): Promise<string | undefined>;
-    /** The file's text now, and its tag. */
+    /** The file's text now, literal secrets hidden, and the tag of the file. */
     read(): Promise<{
         readonly text: string;
         readonly etag: string;
     }>;
-    /** Saves `text` over the file whose tag is `ifMatch`, as `by`. */
+    /** Saves `text` over the file whose tag is `ifMatch`, as `by`; hidden secrets are put back from the file. */
     save(text: string, ifMatch: string, by: string): Promise<Saved>;
     /** The kept versions, newest last. */
     history(): Promise<readonly FlowVersion[]>;
-    /** A kept version's text, or undefined. */
+    /** A kept version's text, secrets hidden, or undefined. */
     versionText(version: number): Promise<string | undefined>;
     /** Brings back a kept version, as a save by `by`. */
     restore(version: number, by: string): Promise<Saved>;

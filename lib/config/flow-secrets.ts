@@ -1,0 +1,145 @@
+/**
+ * The secrets of a flow file, kept from an editor (R-ED2): the text an editor is shown has
+ * each literal secret replaced by `HIDDEN` (a URL's user info too), and a text it sends back
+ * has each `HIDDEN` put back to the secret at the same place in the file as it is — so a save
+ * never writes the mask, and never needs the secret. What is a secret is what the hub masks
+ * in `/connections` (lib/core/secrets.ts). Shown as written: an empty value ("not set"), a
+ * value with a `${…}` placeholder (it names a variable), a `sha256:` token (a hash). The
+ * text is changed only where a secret stands: comments, order and quoting stay as written.
+ */
+import { JsonArrayNode, JsonObjectNode, JsonParser, JsonPrimitiveNode, type JsonValueNode } from '@croct/json5-parser';
+import type { Issue } from '../core/issue.ts';
+import { holdsSecret, URL_USER_INFO } from '../core/secrets.ts';
+
+/** What a browser sees in place of a secret. */
+export const HIDDEN = '••••••';
+
+type Path = readonly (string | number)[];
+
+/** A string value of the document, where it stands, and where its literal is in the text. */
+interface StringAt {
+  readonly path: Path;
+  readonly value: string;
+  /** The key it is the value of (of its array, for an element), and the key of the object holding it. */
+  readonly key: string;
+  readonly parentKey: string;
+  /** Its literal in the text: from `start` to `end`, quoted with `quote`. */
+  readonly start: number;
+  readonly end: number;
+  readonly quote: string;
+}
+
+/** `value` as an editor may see it: hidden when it is a secret, its URLs' user info hidden otherwise. */
+function shown(value: string, key: string, parentKey: string): string {
+  if (value === '' || value.includes('${') || value.startsWith('sha256:')) return value;
+  if (holdsSecret(key, parentKey)) return HIDDEN;
+  return value.replace(URL_USER_INFO, `$1${HIDDEN}@`);
+}
+
+/**
+ * A secret's key and its literal, in a text the lossless parser cannot read: a file with a
+ * mistake, or a string it does not take (a `"` inside single quotes). What it finds is
+ * hidden all the same: better an edit refused than a secret sent.
+ */
+const KEYED_LITERAL = /(["']?)([\w$-]+)\1(\s*:\s*)(['"])((?:\\.|(?!\4)[^\\\n])*)\4/g;
+
+/** `text` with every secret hidden; a text the parser cannot read is hidden by the shape of its lines (KEYED_LITERAL). */
+export function hideSecrets(text: string): string {
+  const root = parse(text);
+  if (!root)
+    return text
+      .replace(KEYED_LITERAL, (whole, keyQuote: string, key: string, colon: string, quote: string, body: string) =>
+        body !== '' && !body.includes('${') && !body.startsWith('sha256:') && holdsSecret(key, '')
+          ? `${keyQuote}${key}${keyQuote}${colon}${quote}${HIDDEN}${quote}`
+          : whole,
+      )
+      .replace(URL_USER_INFO, `$1${HIDDEN}@`);
+  const changes: Change[] = [];
+  for (const at of strings(root)) {
+    const masked = shown(at.value, at.key, at.parentKey);
+    if (masked !== at.value) changes.push({ at, value: masked });
+  }
+  return applied(text, changes);
+}
+
+/**
+ * `edited` with each hidden secret put back from `current` (the file as it is): a value that
+ * still reads as `current`'s would be shown at the same path is given `current`'s value. A
+ * `HIDDEN` with no secret to put back (a connection renamed, a token added as `HIDDEN`) is a
+ * mistake at its path: type the value.
+ */
+export function restoreSecrets(edited: string, current: string): { text: string; issues: readonly Issue[] } {
+  if (!edited.includes(HIDDEN)) return { text: edited, issues: [] };
+  const root = parse(edited);
+  if (!root) {
+    const message =
+      "the hidden secrets cannot be put back: the text has a mistake, or a string the editor cannot read (a \" inside single quotes: write that string in double quotes); or type the secrets";
+    return { text: edited, issues: [{ path: [], message }] };
+  }
+  const known = new Map<string, StringAt>();
+  const before = parse(current);
+  if (before) for (const at of strings(before)) known.set(JSON.stringify(at.path), at);
+  const issues: Issue[] = [];
+  const changes: Change[] = [];
+  for (const at of strings(root)) {
+    if (!at.value.includes(HIDDEN)) continue;
+    const was = known.get(JSON.stringify(at.path));
+    if (was && shown(was.value, was.key, was.parentKey) === at.value) changes.push({ at, value: was.value });
+    else issues.push({ path: at.path, message: 'a hidden secret with none to put back here: type its value' });
+  }
+  return { text: applied(edited, changes), issues };
+}
+
+interface Change {
+  readonly at: StringAt;
+  readonly value: string;
+}
+
+/** `text` with each change's literal written anew in its own quotes; the rest as it was. */
+function applied(text: string, changes: readonly Change[]): string {
+  let result = text;
+  for (const { at, value } of [...changes].sort((x, y) => y.at.start - x.at.start))
+    result = result.slice(0, at.start) + quoted(value, at.quote) + result.slice(at.end);
+  return result;
+}
+
+/** A JSON5 string literal of `value` in `quote`. */
+function quoted(value: string, quote: string): string {
+  const escaped = JSON.stringify(value).slice(1, -1);
+  return quote === "'" ? `'${escaped.replaceAll('\\"', '"').replaceAll("'", "\\'")}'` : `"${escaped}"`;
+}
+
+function parse(text: string): JsonObjectNode | undefined {
+  try {
+    return JsonParser.parse(text, JsonObjectNode);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every string value of the document, depth first, with its literal's place in the text. */
+function* strings(node: JsonValueNode, path: Path = [], key = '', parentKey = ''): Generator<StringAt> {
+  const entries: [string | number, JsonValueNode, string, string][] =
+    node instanceof JsonObjectNode
+      ? node.properties.map((property) => {
+          const name = String(property.key.toJSON());
+          return [name, property.value, name, key];
+        })
+      : node instanceof JsonArrayNode
+        ? node.elements.map((element, index) => [index, element, key, parentKey])
+        : [];
+  for (const [step, value, valueKey, valueParentKey] of entries) {
+    if (value instanceof JsonPrimitiveNode && typeof value.value === 'string') {
+      const { start, end } = value.token.location;
+      yield {
+        path: [...path, step],
+        value: value.value,
+        key: valueKey,
+        parentKey: valueParentKey,
+        start: start.index,
+        end: end.index,
+        quote: value.token.value[0] ?? '"',
+      };
+    } else yield* strings(value, [...path, step], valueKey, valueParentKey);
+  }
+}

@@ -1,0 +1,69 @@
+import test from 'ava';
+import { HIDDEN, hideSecrets, restoreSecrets } from '../../lib/config/flow-secrets.ts';
+
+const file = `// Studio A
+{
+  connections: {
+    api: {
+      type: 'rest-api',
+      token: 'full-access-secret', // the engineer's
+      tokens: [
+        { name: 'ops', token: 'ops-secret', read: ['#'] },
+        { name: 'wall', token: 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', read: ['+/onair'] },
+        { name: 'desk', token: '\${DESK_TOKEN}', read: ['#'] },
+      ],
+    },
+    bus: { type: "mqtt", url: "mqtts://hub:broker-secret@broker.lan:8883", password: '' },
+    player: { type: 'http-client', baseUrl: 'http://10.0.0.7', headers: { Authorization: 'Bearer player-secret', 'X-Studio': 'A' } },
+  },
+}
+`;
+
+test('a browser is shown every literal secret hidden, and placeholders, hashes and empty values as written', (t) => {
+  const shown = hideSecrets(file);
+  for (const secret of ['full-access-secret', 'ops-secret', 'broker-secret', 'player-secret']) t.false(shown.includes(secret), secret);
+  t.true(shown.includes(`token: '${HIDDEN}', // the engineer's`), 'in place, quoting and comment kept');
+  t.true(shown.includes('sha256:9f86d08'), 'a hash is no secret');
+  t.true(shown.includes("token: '${DESK_TOKEN}'"), 'a placeholder names a variable');
+  t.true(
+    shown.includes(`url: "mqtts://${HIDDEN}@broker.lan:8883", password: ''`),
+    "a URL's user info; an empty password shows it is not set",
+  );
+  t.true(
+    shown.includes(`headers: { Authorization: '${HIDDEN}', 'X-Studio': '${HIDDEN}' }`),
+    'every header value, as /connections masks them',
+  );
+  t.is(shown.split('\n').length, file.split('\n').length);
+});
+
+test('a text sent back gets every hidden secret from the file as it is, byte for byte where nothing else changed', (t) => {
+  const shown = hideSecrets(file);
+  t.deepEqual(restoreSecrets(shown, file), { text: file, issues: [] });
+  const edited = shown.replace("read: ['+/onair']", "read: ['+/onair', 'clock/#']");
+  t.deepEqual(restoreSecrets(edited, file), { text: file.replace("read: ['+/onair']", "read: ['+/onair', 'clock/#']"), issues: [] });
+});
+
+test('a secret typed over the hidden one is saved as typed; a hidden one with none to put back is a mistake at its path', (t) => {
+  const shown = hideSecrets(file);
+  const retyped = shown.replace(`token: '${HIDDEN}', // the engineer's`, "token: 'a-new-secret', // the engineer's");
+  const { text } = restoreSecrets(retyped, file);
+  t.true(text.includes("token: 'a-new-secret'"));
+  t.true(text.includes("token: 'ops-secret'"));
+  const moved = shown.replace('    player: {', '    deck: {');
+  t.deepEqual(restoreSecrets(moved, file).issues, [
+    { path: ['connections', 'deck', 'headers', 'Authorization'], message: 'a hidden secret with none to put back here: type its value' },
+    { path: ['connections', 'deck', 'headers', 'X-Studio'], message: 'a hidden secret with none to put back here: type its value' },
+  ]);
+});
+
+test('a text the lossless parser cannot read (a " inside single quotes, a mistake) still has its secrets hidden, and a save of it with a hidden one is refused', (t) => {
+  const odd = `{ connections: { api: { type: 'rest-api', password: 'a "quoted" secret', url: "mqtt://user:pw@broker", note: 'say "hi"' } } }`;
+  const shown = hideSecrets(odd);
+  t.false(shown.includes('secret'), shown);
+  t.false(shown.includes('user:pw'), shown);
+  // Nor can the text sent back get them back: the save is refused, with why.
+  const { issues } = restoreSecrets(shown, odd);
+  t.is(issues.length, 1);
+  t.deepEqual(issues[0]?.path, []);
+  t.regex(issues[0]?.message ?? '', /cannot be put back.*double quotes/);
+});
