@@ -73,7 +73,7 @@ export function restoreSecrets(edited: string, current: string): { text: string;
   const root = parse(edited);
   if (!root) {
     const message =
-      "the hidden secrets cannot be put back: the text has a mistake, or a string the editor cannot read (a \" inside single quotes: write that string in double quotes); or type the secrets";
+      'the hidden secrets cannot be put back: the text has a mistake, or a string the editor cannot read (a " inside single quotes: write that string in double quotes); or type the secrets';
     return { text: edited, issues: [{ path: [], message }] };
   }
   const known = new Map<string, StringAt>();
