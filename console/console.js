@@ -7,6 +7,7 @@
 import { h, render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { FlowTab, mayEditFlow } from './flow-tab.js';
 /** @import { RefObject, TargetedEvent } from 'preact' */
 
 // The hub's answers, as its public API documents them (the console trusts its own hub).
@@ -195,6 +196,11 @@ function App() {
   const [search, setSearch] = useState('');
   const [matching, setMatching] = useState(/** @type {Set<string> | undefined} */ (undefined)); // the addresses of a /regex/ search
   const [tab, setTab] = useState('parameters');
+  // The flow tab is offered to the logins the hub lets read the flow (R-ED1): asked once signed in.
+  const [flowEditable, setFlowEditable] = useState(false);
+  useEffect(() => {
+    if (link === 'live') void mayEditFlow().then(setFlowEditable);
+  }, [link]);
   const [asking, setAsking] = useState(false); // a takeover asked for and not yet answered
   /** Listings asked for one after another may come back out of order: the latest asked is shown. */
   const listed = useRef(0);
@@ -360,6 +366,7 @@ function App() {
           ...(connections.some(hasSurfaces) ? ['surfaces'] : []),
           'connections',
           'rules',
+          ...(flowEditable ? ['flow'] : []),
           'problems',
           'log',
         ].map(
@@ -375,6 +382,7 @@ function App() {
     ${tab === 'surfaces' && html`<${Surfaces} connections=${connections} write=${write} />`}
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
+    ${tab === 'flow' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
     ${tab === 'log' && html`<${Log} />`}
     ${

@@ -118,20 +118,26 @@ export class FlowEditor implements FlowView {
     if (before.etag !== ifMatch)
       return {
         ok: false,
-        error: new HubError('PB_FLOW_CHANGED', `${path} changed since it was read (its tag is ${before.etag} now, not ${ifMatch})`),
+        error: new HubError(
+          'PB_FLOW_CHANGED',
+          `${basename(path)} changed since it was read (its tag is ${before.etag} now, not ${ifMatch})`,
+        ),
         etag: before.etag,
       };
     // The secrets an editor was shown hidden go back as they are in the file.
     const { text, issues: hidden } = restoreSecrets(edited, before.text);
     if (hidden.length > 0)
-      return { ok: false, error: new HubError('PB_FLOW_INVALID', `${path}: a hidden secret cannot be put back`), issues: hidden };
+      return { ok: false, error: new HubError('PB_FLOW_INVALID', `${basename(path)}: a hidden secret cannot be put back`), issues: hidden };
     const checked = await flowOfText(text, path, this.options.env ?? process.env);
-    if (!checked.ok)
+    if (!checked.ok) {
+      // Named by the file's name: the answer goes to a browser, which has no business with the hub's folders.
+      const message = checked.error.message.replaceAll(path, basename(path));
       return {
         ok: false,
-        error: new HubError('PB_FLOW_INVALID', checked.error.message),
-        issues: checked.issues.length > 0 ? checked.issues : [{ path: [], message: checked.error.message }],
+        error: new HubError('PB_FLOW_INVALID', message),
+        issues: checked.issues.length > 0 ? checked.issues : [{ path: [], message }],
       };
+    }
     await this.keep(before.text, 'on disk');
     await writeAtomically(path, text);
     try {
