@@ -6,14 +6,14 @@
  * one's text, `POST /flow/restore/<version>` brings one back. Full access or an `admin` token
  * alone (a flow names hosts and placeholders); each change is logged with who made it.
  */
-import type { Saved } from '../core/flow-view.ts';
+import type { FlowView, Saved } from '../core/flow-view.ts';
 import { reasonOf } from '../core/errors.ts';
 import { checkSize, decodeUtf8 } from './body.ts';
 import type { Access } from './access.ts';
 import { type CodedError, JSON_TYPE, jsonClient, sendError, sendOk } from './respond.ts';
 import { answerLater, clientAddress, readBody } from './handling.ts';
 import type { Handler, Route, RouteContext } from './routes.ts';
-import type { HttpResponse } from './uws.ts';
+import type { HttpRequest, HttpResponse } from './uws.ts';
 
 /** The largest flow file taken: far above a studio's (a flow of 500 connections and 2,000 rules is some 200 KB). */
 export const MAX_FLOW_BYTES = 16 * 1024 * 1024;
@@ -25,12 +25,39 @@ const noEditor: CodedError = {
   message: 'this hub was not started from a flow file (patchbay run): there is no file to edit',
 };
 
-/** Full access or an `admin` token; anything else is answered 403 here. */
-function mayEdit(res: HttpResponse, json: boolean, access: Access): boolean {
-  if (access.full || access.admin) return true;
-  sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read or change the flow: it needs `admin`' }, json);
-  return false;
+/**
+ * A handler of the flow file: for full access or an `admin` token (403 otherwise), on a hub
+ * that runs one. `handle` runs before the handler returns, so it may still read the request.
+ */
+function forEditors(
+  handle: (res: HttpResponse, req: HttpRequest, flow: FlowView, json: boolean, access: Access, context: RouteContext) => void,
+): Handler {
+  return (res, req, context, access) => {
+    const json = jsonClient(req);
+    // A refused PUT's body is never read: the connection closes after the answer.
+    const close = req.getMethod() === 'put';
+    if (!access.full && !access.admin)
+      return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read or change the flow: it needs `admin`' }, json, {
+        close,
+      });
+    if (!context.flow) return sendError(res, noEditor, json, { close });
+    handle(res, req, context.flow, json, access, context);
+  };
 }
+
+/** The kept version a path names (`/flow/history/<n>`, `/flow/restore/<n>`), or 404. */
+function forVersion(
+  handle: (res: HttpResponse, version: number, flow: FlowView, json: boolean, access: Access, context: RouteContext) => void,
+) {
+  return forEditors((res, req, flow, json, access, context) => {
+    const asked = req.getParameter(0) ?? '';
+    const version = /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : undefined;
+    if (version === undefined) return sendError(res, notKept(asked), json);
+    handle(res, version, flow, json, access, context);
+  });
+}
+
+const notKept = (asked: string | number): CodedError => ({ code: 'PB_NOT_FOUND', message: `no kept version ${asked} of the flow file` });
 
 /** Who a change is logged as: the login and where it came from. */
 const who = (res: HttpResponse, access: Access) => `${access.full ? 'full access' : `token ${access.name}`} from ${clientAddress(res)}`;
@@ -67,11 +94,7 @@ const answerSaved = (saved: Saved, json: boolean) => (res: HttpResponse) => {
   });
 };
 
-const readFlow: Handler = (res, req, context, access) => {
-  const json = jsonClient(req);
-  if (!mayEdit(res, json, access)) return;
-  const { flow } = context;
-  if (!flow) return sendError(res, noEditor, json);
+const readFlow = forEditors((res, _req, flow, json, _access, context) =>
   later(res, json, context, async () => {
     const [{ text, etag }, readOnly] = await Promise.all([flow.read(), flow.readOnly()]);
     const headers: [string, string][] = [
@@ -81,17 +104,11 @@ const readFlow: Handler = (res, req, context, access) => {
     // Said beside the text, so an editor can say why it will not save before anyone edits.
     if (readOnly) headers.push(['X-Patchbay-Read-Only', encodeURIComponent(readOnly)]);
     return (res) => sendOk(res, FLOW_TYPE, text, headers);
-  });
-};
+  }),
+);
 
-const saveFlow: Handler = (res, req, context, access) => {
-  const json = jsonClient(req);
-  // Read before the body: uWS's request is gone once the handler returns.
+const saveFlow = forEditors((res, req, flow, json, access, context) => {
   const ifMatch = req.getHeader('if-match');
-  const declared = checkSize(Number(req.getHeader('content-length') || 0), MAX_FLOW_BYTES);
-  if (!mayEdit(res, json, access)) return;
-  const { flow } = context;
-  if (!flow) return sendError(res, noEditor, json, { close: true });
   if (!ifMatch)
     return sendError(
       res,
@@ -99,6 +116,7 @@ const saveFlow: Handler = (res, req, context, access) => {
       json,
       { close: true },
     );
+  const declared = checkSize(Number(req.getHeader('content-length') || 0), MAX_FLOW_BYTES);
   if (!declared.ok) return sendError(res, declared.error, json, { close: true });
   const by = who(res, access);
   readBody(res, MAX_FLOW_BYTES, (body) => {
@@ -107,53 +125,28 @@ const saveFlow: Handler = (res, req, context, access) => {
     if (!text.ok) return answerLater(res, json, context.log, () => sendError(res, text.error, json));
     later(res, json, context, async () => answerSaved(await flow.save(text.value, ifMatch, by), json));
   });
-};
+});
 
-const listVersions: Handler = (res, req, context, access) => {
-  const json = jsonClient(req);
-  if (!mayEdit(res, json, access)) return;
-  const { flow } = context;
-  if (!flow) return sendError(res, noEditor, json);
+const listVersions = forEditors((res, _req, flow, json, _access, context) =>
   later(res, json, context, async () => {
     const [versions, current] = await Promise.all([flow.history(), flow.read()]);
     const listed = versions.map((version) => ({ ...version, current: version.etag === current.etag }));
     return (res) => sendOk(res, JSON_TYPE, JSON.stringify(listed));
-  });
-};
+  }),
+);
 
-/** The version number of `/flow/history/<n>` or `/flow/restore/<n>`, or undefined. */
-function versionOf(parameter: string | undefined): number | undefined {
-  return parameter && /^[1-9]\d{0,8}$/.test(parameter) ? Number(parameter) : undefined;
-}
-
-const notKept = (asked: string): CodedError => ({ code: 'PB_NOT_FOUND', message: `no kept version ${asked} of the flow file` });
-
-const readVersion: Handler = (res, req, context, access) => {
-  const json = jsonClient(req);
-  const asked = req.getParameter(0) ?? '';
-  if (!mayEdit(res, json, access)) return;
-  const { flow } = context;
-  if (!flow) return sendError(res, noEditor, json);
-  const version = versionOf(asked);
-  if (version === undefined) return sendError(res, notKept(asked), json);
+const readVersion = forVersion((res, version, flow, json, _access, context) =>
   later(res, json, context, async () => {
     const text = await flow.versionText(version);
     return (res) =>
-      text === undefined ? sendError(res, notKept(asked), json) : sendOk(res, FLOW_TYPE, text, [['Cache-Control', 'no-store']]);
-  });
-};
+      text === undefined ? sendError(res, notKept(version), json) : sendOk(res, FLOW_TYPE, text, [['Cache-Control', 'no-store']]);
+  }),
+);
 
-const restoreVersion: Handler = (res, req, context, access) => {
-  const json = jsonClient(req);
-  const asked = req.getParameter(0) ?? '';
-  if (!mayEdit(res, json, access)) return;
-  const { flow } = context;
-  if (!flow) return sendError(res, noEditor, json);
-  const version = versionOf(asked);
-  if (version === undefined) return sendError(res, notKept(asked), json);
+const restoreVersion = forVersion((res, version, flow, json, access, context) => {
   const by = who(res, access);
   later(res, json, context, async () => answerSaved(await flow.restore(version, by), json));
-};
+});
 
 export const flowRoutes: readonly Route[] = [
   { path: '/flow', get: readFlow, put: saveFlow },

@@ -9,6 +9,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { runHub } from '../helpers/hub-process.ts';
@@ -52,6 +53,15 @@ function changedLines(before: string, after: string) {
   return { added: minus(b, a), removed: minus(a, b) };
 }
 
+/** The original flow in a folder of its own, a hub running it, and a browser. */
+async function studio(t: ExecutionContext) {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-flow-'));
+  const flow = join(dir, 'studio.json5');
+  await writeFile(flow, original);
+  const hub = await runHub(t, flow, { args: ['--state', join(dir, 'state')] });
+  return { flow, hub, browser: await openBrowser(t) };
+}
+
 const flowText = (page: Page) => page.locator('[data-testid=flow-text]');
 
 async function openFlowTab(page: Page, base: string, token: string) {
@@ -65,11 +75,7 @@ async function openFlowTab(page: Page, base: string, token: string) {
 live(
   `the flow tab edits the file in place: a dummy and a timer added, the diff shown, saved, running; a mistake shown at its field${whyNoBrowser}`,
   async (t) => {
-    const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-flow-'));
-    const flow = join(dir, 'studio.json5');
-    await writeFile(flow, original);
-    const hub = await runHub(t, flow, { args: ['--state', join(dir, 'state')] });
-    const browser = await openBrowser(t);
+    const { flow, hub, browser } = await studio(t);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
     await openFlowTab(page, hub.base, 'ops-flow-token');
@@ -120,11 +126,7 @@ live(
 live(
   `a second browser saving after the first is told and shown the difference, and loses nothing; a token without admin sees no flow tab; restore brings the first version back byte for byte${whyNoBrowser}`,
   async (t) => {
-    const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-flow-'));
-    const flow = join(dir, 'studio.json5');
-    await writeFile(flow, original);
-    const hub = await runHub(t, flow, { args: ['--state', join(dir, 'state')] });
-    const browser = await openBrowser(t);
+    const { flow, hub, browser } = await studio(t);
     const first = await (await browser.newContext()).newPage();
     const second = await (await browser.newContext()).newPage();
     for (const page of [first, second]) page.setDefaultTimeout(60_000);
