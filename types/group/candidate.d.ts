@@ -11,7 +11,11 @@
  *   gone from a majority, never because one link or the witness failed — and then after a
  *   wait by their rank among the hubs that may take it (the group's members in order, less
  *   the holder that went: a standby alone takes over at once) and a random part, so that two
- *   hubs starting together do not split the votes for ever.
+ *   hubs starting together do not split the votes for ever. A claim also needs a majority of
+ *   voters heard since, naming no holder: a hub woken from a pause hears who holds first;
+ * - a hub an operator asked to take over claims at every round for a while (`claimFor`),
+ *   and the holder that heard of it gives its grants back (`release`) and claims nothing
+ *   meanwhile (`standAside`).
  *
  * A round's answers count only for that round, so an answer played back or delayed from
  * another round counts for nothing. Pure: time is passed in, `send` carries a request to a
