@@ -114,6 +114,7 @@ export function FlowTab({ notify }) {
         await load();
       } else if (answer.code === 'PB_FLOW_CHANGED') {
         setChanged(await readFlow());
+        setVersions(await readVersions());
         setReviewing(true);
         notify(
           'the flow file changed since you opened it: nothing was saved. Your edit is kept; the changes below are between the file now and your edit',
@@ -128,7 +129,13 @@ export function FlowTab({ notify }) {
         notify(`not saved: ${answer.error} (${answer.code})`, true);
       }
     } catch (error) {
-      notify(`not saved: ${/** @type {Error} */ (error).message}`, true);
+      // A save that changes the hub's own web server (its tokens, its port) restarts it, and
+      // the answer may be lost on the way: the file tells whether the save was taken.
+      const now = await readFlow().catch(() => undefined);
+      if (now && now.etag !== etag) {
+        notify('the answer was lost (the hub restarted its web server to apply the save): the file below is the flow as it is now', true);
+        await load();
+      } else notify(`not saved: ${/** @type {Error} */ (error).message}`, true);
     } finally {
       setBusy(false);
     }
@@ -159,6 +166,7 @@ export function FlowTab({ notify }) {
       data-testid="flow-text"
       aria-label="the flow file"
       spellcheck=${false}
+      wrap="off"
       readonly=${Boolean(file.readOnly)}
       value=${text}
       onInput=${(/** @type {Event} */ e) => {

@@ -4,7 +4,8 @@
  * has each `HIDDEN` put back to the secret at the same place in the file as it is — so a save
  * never writes the mask, and never needs the secret. What is a secret is what the hub masks
  * in `/connections` (lib/core/secrets.ts). Shown as written: an empty value ("not set"), a
- * value with a `${…}` placeholder (it names a variable), a `sha256:` token (a hash). The
+ * `${…}` placeholder (it names a variable; a default it gives a secret is hidden), a
+ * `sha256:` token (a hash). A secret put back follows its list entry by `name` or `id`. The
  * text is changed only where a secret stands: comments, order and quoting stay as written.
  */
 import { JsonArrayNode, JsonObjectNode, JsonParser, JsonPrimitiveNode, type JsonValueNode } from '@croct/json5-parser';
@@ -14,11 +15,20 @@ import { holdsSecret, URL_USER_INFO } from '../core/secrets.ts';
 /** What a browser sees in place of a secret. */
 export const HIDDEN = '••••••';
 
+/** A placeholder with a default: `${NAME:-default}`. */
+const PLACEHOLDER_DEFAULT = /\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}/g;
+
 type Path = readonly (string | number)[];
 
 /** A string value of the document, where it stands, and where its literal is in the text. */
 interface StringAt {
   readonly path: Path;
+  /**
+   * Where it stands by what it belongs to: the path, with each list entry that has a `name`
+   * or an `id` named by it instead of its place (`tokens[#ops].token`), so that a secret put
+   * back follows its entry when entries are reordered or removed, never its old place.
+   */
+  readonly identity: string;
   readonly value: string;
   /** The key it is the value of (of its array, for an element), and the key of the object holding it. */
   readonly key: string;
@@ -31,8 +41,14 @@ interface StringAt {
 
 /** `value` as an editor may see it: hidden when it is a secret, its URLs' user info hidden otherwise. */
 function shown(value: string, key: string, parentKey: string): string {
-  if (value === '' || value.includes('${') || value.startsWith('sha256:')) return value;
-  if (holdsSecret(key, parentKey)) return HIDDEN;
+  const secret = holdsSecret(key, parentKey);
+  // A placeholder names a variable, but its default (`${PASS:-…}`) may be the secret itself.
+  if (value.includes('${'))
+    return secret
+      ? value.replace(PLACEHOLDER_DEFAULT, (whole, name: string, fallback: string) => (fallback ? `\${${name}:-${HIDDEN}}` : whole))
+      : value;
+  if (value === '' || value.startsWith('sha256:')) return value;
+  if (secret) return HIDDEN;
   return value.replace(URL_USER_INFO, `$1${HIDDEN}@`);
 }
 
@@ -48,11 +64,10 @@ export function hideSecrets(text: string): string {
   const root = parse(text);
   if (!root)
     return text
-      .replace(KEYED_LITERAL, (whole, keyQuote: string, key: string, colon: string, quote: string, body: string) =>
-        body !== '' && !body.includes('${') && !body.startsWith('sha256:') && holdsSecret(key, '')
-          ? `${keyQuote}${key}${keyQuote}${colon}${quote}${HIDDEN}${quote}`
-          : whole,
-      )
+      .replace(KEYED_LITERAL, (whole, keyQuote: string, key: string, colon: string, quote: string, body: string) => {
+        const masked = holdsSecret(key, '') ? shown(body, key, '') : body;
+        return masked === body ? whole : `${keyQuote}${key}${keyQuote}${colon}${quote}${masked}${quote}`;
+      })
       .replace(URL_USER_INFO, `$1${HIDDEN}@`);
   const changes: Change[] = [];
   for (const at of strings(root)) {
@@ -78,12 +93,12 @@ export function restoreSecrets(edited: string, current: string): { text: string;
   }
   const known = new Map<string, StringAt>();
   const before = parse(current);
-  if (before) for (const at of strings(before)) known.set(JSON.stringify(at.path), at);
+  if (before) for (const at of strings(before)) known.set(at.identity, at);
   const issues: Issue[] = [];
   const changes: Change[] = [];
   for (const at of strings(root)) {
     if (!at.value.includes(HIDDEN)) continue;
-    const was = known.get(JSON.stringify(at.path));
+    const was = known.get(at.identity);
     if (was && shown(was.value, was.key, was.parentKey) === at.value) changes.push({ at, value: was.value });
     else issues.push({ path: at.path, message: 'a hidden secret with none to put back here: type its value' });
   }
@@ -118,21 +133,22 @@ function parse(text: string): JsonObjectNode | undefined {
 }
 
 /** Every string value of the document, depth first, with its literal's place in the text. */
-function* strings(node: JsonValueNode, path: Path = [], key = '', parentKey = ''): Generator<StringAt> {
-  const entries: [string | number, JsonValueNode, string, string][] =
+function* strings(node: JsonValueNode, path: Path = [], key = '', parentKey = '', identity = ''): Generator<StringAt> {
+  const entries: [string | number, string, JsonValueNode, string, string][] =
     node instanceof JsonObjectNode
       ? node.properties.map((property) => {
           const name = String(property.key.toJSON());
-          return [name, property.value, name, key];
+          return [name, `${identity}.${JSON.stringify(name)}`, property.value, name, key];
         })
       : node instanceof JsonArrayNode
-        ? node.elements.map((element, index) => [index, element, key, parentKey])
+        ? node.elements.map((element, index) => [index, `${identity}[${entryName(element) ?? index}]`, element, key, parentKey])
         : [];
-  for (const [step, value, valueKey, valueParentKey] of entries) {
+  for (const [step, stepIdentity, value, valueKey, valueParentKey] of entries) {
     if (value instanceof JsonPrimitiveNode && typeof value.value === 'string') {
       const { start, end } = value.token.location;
       yield {
         path: [...path, step],
+        identity: stepIdentity,
         value: value.value,
         key: valueKey,
         parentKey: valueParentKey,
@@ -140,6 +156,17 @@ function* strings(node: JsonValueNode, path: Path = [], key = '', parentKey = ''
         end: end.index,
         quote: value.token.value[0] ?? '"',
       };
-    } else yield* strings(value, [...path, step], valueKey, valueParentKey);
+    } else yield* strings(value, [...path, step], valueKey, valueParentKey, stepIdentity);
   }
+}
+
+/** What a list entry is called: its `name` or `id`, as `#"ops"`; undefined for one without. */
+function entryName(element: JsonValueNode): string | undefined {
+  if (!(element instanceof JsonObjectNode)) return undefined;
+  for (const key of ['name', 'id']) {
+    if (!element.has(key)) continue;
+    const value = element.get(key);
+    if (value instanceof JsonPrimitiveNode && typeof value.value === 'string') return `#${JSON.stringify(value.value)}`;
+  }
+  return undefined;
 }

@@ -130,7 +130,9 @@ const saveFlow = forEditors((res, req, flow, json, access, context) => {
 const listVersions = forEditors((res, _req, flow, json, _access, context) =>
   later(res, json, context, async () => {
     const [versions, current] = await Promise.all([flow.history(), flow.read()]);
-    const listed = versions.map((version) => ({ ...version, current: version.etag === current.etag }));
+    // The newest version with the file's text is the current one (a restore makes an older one's text current again).
+    const currentAt = versions.findLastIndex((version) => version.etag === current.etag);
+    const listed = versions.map((version, at) => ({ ...version, current: at === currentAt }));
     return (res) => sendOk(res, JSON_TYPE, JSON.stringify(listed));
   }),
 );

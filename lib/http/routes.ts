@@ -421,7 +421,7 @@ function visibleRule(access: Access, rule: ListedRule): boolean {
 /** The `Allow` value of a built-in path. */
 export const allowedMethods = (route: Route): string =>
   [
-    ...(route.get ? (route.post || route.put ? ['GET'] : ['GET', 'HEAD']) : []),
+    ...(route.get ? (route.post ? ['GET'] : ['GET', 'HEAD']) : []),
     ...(route.post ? ['POST'] : []),
     ...(route.put ? ['PUT'] : []),
     'OPTIONS',

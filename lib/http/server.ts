@@ -253,7 +253,7 @@ export class RestServer {
       app.options(route.path, preflight);
       if (route.get) {
         app.get(route.path, this.handle(tally, route.get, route.changes === 'get'));
-        if (!route.changes && !route.put) app.head(route.path, this.handle(tally, route.get, false, true));
+        if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
       } else {
         // Named here: the hosted files' GET of every other path would answer it 404.
         app.get(route.path, this.handle(tally, methodNotAllowed(route)));

@@ -67,3 +67,27 @@ test('a text the lossless parser cannot read (a " inside single quotes, a mistak
   t.deepEqual(issues[0]?.path, []);
   t.regex(issues[0]?.message ?? '', /cannot be put back.*double quotes/);
 });
+
+test('a hidden secret follows its entry by name, not its place: tokens reordered or removed keep their own secrets', (t) => {
+  const shown = hideSecrets(file);
+  const opsLine = "        { name: 'ops', token: '••••••', read: ['#'] },\n";
+  t.true(shown.includes(opsLine));
+  // Removed: the entries after it move up a place, and keep their own secrets.
+  const removed = restoreSecrets(shown.replace(opsLine, ''), file);
+  t.deepEqual(removed.issues, []);
+  t.false(removed.text.includes('ops-secret'), "the removed token's secret is gone with it");
+  // Reordered: each keeps its own.
+  const wall = shown.split('\n').find((line) => line.includes("name: 'wall'")) ?? '';
+  const swapped = restoreSecrets(shown.replace(`${opsLine}${wall}\n`, `${wall}\n${opsLine}`), file);
+  t.deepEqual(swapped.issues, []);
+  t.regex(swapped.text, /\{ name: 'ops', token: 'ops-secret', read: \['#'\] \}/);
+  // Renamed: its secret is not handed on; type it.
+  t.is(restoreSecrets(shown.replace("name: 'ops'", "name: 'operator'"), file).issues.length, 1);
+});
+
+test("a placeholder's default is hidden where it gives a secret, and put back", (t) => {
+  const withDefault = "{ connections: { bus: { type: 'mqtt', password: '${BROKER_PASS:-fallback-secret}', clientId: '${ID:-studio}' } } }";
+  const shown = hideSecrets(withDefault);
+  t.is(shown, "{ connections: { bus: { type: 'mqtt', password: '${BROKER_PASS:-••••••}', clientId: '${ID:-studio}' } } }");
+  t.deepEqual(restoreSecrets(shown, withDefault), { text: withDefault, issues: [] });
+});

@@ -84,6 +84,9 @@ test.serial(
     t.false(read.text.includes(ops.token), 'no secret leaves the hub');
     t.regex(read.etag, /^"[\w-]+"$/);
     t.is(read.headers.get('x-patchbay-read-only'), null);
+    const head = await fetch(`${hub.base}/flow`, { method: 'HEAD', headers: as(ops.token) });
+    t.is(head.status, 200, 'HEAD answers as GET does, without the text');
+    t.is(head.headers.get('etag'), read.etag);
 
     // The editor changes one line of what it was shown and sends it all back.
     const edited = read.text.replace("parameters: ['title,S,morning'] },", "parameters: ['title,S,morning', 'count,I,7'] },");
