@@ -228,6 +228,8 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     path: loaded.flow.path,
     historyFolder: folder === undefined ? undefined : join(folder, 'flow-history'),
     apply: (next) => applyFlow(next),
+    // The types of the flow running now: a package added by a save is in the forms once applied.
+    schema: () => flowFileJsonSchema(flow.plugins),
     log,
   });
   const hub = new Hub({

@@ -14,10 +14,12 @@ import { constants } from 'node:fs';
 import { access, chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HubError } from '../core/errors.ts';
-import type { FlowVersion, FlowView, Saved } from '../core/flow-view.ts';
+import type { Draft, FlowEdit, FlowVersion, FlowView, PlacedIssue, Saved } from '../core/flow-view.ts';
+import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
+import { editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
 /** How many versions of the flow file are kept. */
 export const KEPT_VERSIONS = 20;
@@ -31,6 +33,8 @@ export interface FlowEditorOptions {
   readonly env?: Environment;
   /** Applies a flow that passed its checks: the hub's live reload. Rejects when the hub refuses it. */
   readonly apply: (flow: Flow) => Promise<void>;
+  /** The flow-file JSON Schema of the types the hub runs now (its packages' too). */
+  readonly schema: () => string;
   readonly log: Logger;
 }
 
@@ -110,6 +114,40 @@ export class FlowEditor implements FlowView {
     });
   }
 
+  schema(): string {
+    return this.options.schema();
+  }
+
+  async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {
+    const made = editFlowText(edited, edits);
+    if (!made.ok) return { text: edited, issues: placed(edited, made.issues) };
+    const { text } = made;
+    const current = await this.readWhole();
+    const checked = await this.check(text, current.text);
+    return { text, issues: checked.ok ? [] : placed(text, checked.issues) };
+  }
+
+  /** `edited` with its hidden secrets put back from `current`, checked as `patchbay validate` checks a file. */
+  private async check(edited: string, current: string) {
+    const { path } = this.options;
+    const { text, issues: hidden } = restoreSecrets(edited, current);
+    if (hidden.length > 0)
+      return {
+        ok: false,
+        error: new HubError('PB_FLOW_INVALID', `${basename(path)}: a hidden secret cannot be put back`),
+        issues: hidden,
+      } as const;
+    const checked = await flowOfText(text, path, this.options.env ?? process.env);
+    if (checked.ok) return { ok: true, text, flow: checked.flow } as const;
+    // Named by the file's name: the answer goes to a browser, which has no business with the hub's folders.
+    const message = checked.error.message.replaceAll(path, basename(path));
+    return {
+      ok: false,
+      error: new HubError('PB_FLOW_INVALID', message),
+      issues: checked.issues.length > 0 ? checked.issues : [{ path: [], message }],
+    } as const;
+  }
+
   private async saveNow(edited: string, ifMatch: string, by: string, how: string): Promise<Saved> {
     const { path, log } = this.options;
     const readOnly = await this.readOnly();
@@ -125,19 +163,9 @@ export class FlowEditor implements FlowView {
         etag: before.etag,
       };
     // The secrets an editor was shown hidden go back as they are in the file.
-    const { text, issues: hidden } = restoreSecrets(edited, before.text);
-    if (hidden.length > 0)
-      return { ok: false, error: new HubError('PB_FLOW_INVALID', `${basename(path)}: a hidden secret cannot be put back`), issues: hidden };
-    const checked = await flowOfText(text, path, this.options.env ?? process.env);
-    if (!checked.ok) {
-      // Named by the file's name: the answer goes to a browser, which has no business with the hub's folders.
-      const message = checked.error.message.replaceAll(path, basename(path));
-      return {
-        ok: false,
-        error: new HubError('PB_FLOW_INVALID', message),
-        issues: checked.issues.length > 0 ? checked.issues : [{ path: [], message }],
-      };
-    }
+    const checked = await this.check(edited, before.text);
+    if (!checked.ok) return { ok: false, error: checked.error, issues: checked.issues };
+    const { text } = checked;
     await this.keep(before.text, 'on disk');
     await writeAtomically(path, text);
     try {
@@ -209,6 +237,13 @@ export class FlowEditor implements FlowView {
     this.queue = done.catch(() => {});
     return done;
   }
+}
+
+/** `issues` of `text`, each with where it stands: the value at its path, or the place of a mistake in the syntax. */
+function placed(text: string, issues: readonly Issue[]): PlacedIssue[] {
+  const document = FlowDocument.parse(text);
+  const syntax = document ? undefined : syntaxPlace(text);
+  return issues.map((issue) => ({ ...issue, ...(document ? document.place(issue.path) : (syntax ?? { from: 0, to: 0 })) }));
 }
 
 function isVersion(value: unknown): value is FlowVersion {

@@ -8,9 +8,10 @@
  * `sha256:` token (a hash). A secret put back follows its list entry by `name` or `id`. The
  * text is changed only where a secret stands: comments, order and quoting stay as written.
  */
-import { JsonArrayNode, JsonObjectNode, JsonParser, JsonPrimitiveNode, type JsonValueNode } from '@croct/json5-parser';
+import { JsonArrayNode, JsonObjectNode, JsonPrimitiveNode, type JsonValueNode } from '@croct/json5-parser';
 import type { Issue } from '../core/issue.ts';
 import { holdsSecret, URL_USER_INFO } from '../core/secrets.ts';
+import { FlowDocument, quoted } from './flow-text.ts';
 
 /** What a browser sees in place of a secret. */
 export const HIDDEN = '••••••';
@@ -54,15 +55,14 @@ function shown(value: string, key: string, parentKey: string): string {
 
 /**
  * A secret's key and its literal, in a text the lossless parser cannot read: a file with a
- * mistake, or a string it does not take (a `"` inside single quotes). What it finds is
- * hidden all the same: better an edit refused than a secret sent.
+ * mistake. What it finds is hidden all the same: better an edit refused than a secret sent.
  */
 const KEYED_LITERAL = /(["']?)([\w$-]+)\1(\s*:\s*)(['"])((?:\\.|(?!\4)[^\\\n])*)\4/g;
 
 /** `text` with every secret hidden; a text the parser cannot read is hidden by the shape of its lines (KEYED_LITERAL). */
 export function hideSecrets(text: string): string {
-  const root = parse(text);
-  if (!root)
+  const document = FlowDocument.parse(text);
+  if (!document)
     return text
       .replace(KEYED_LITERAL, (whole, keyQuote: string, key: string, colon: string, quote: string, body: string) => {
         const masked = holdsSecret(key, '') ? shown(body, key, '') : body;
@@ -70,7 +70,7 @@ export function hideSecrets(text: string): string {
       })
       .replace(URL_USER_INFO, `$1${HIDDEN}@`);
   const changes: Change[] = [];
-  for (const at of strings(root)) {
+  for (const at of strings(document)) {
     const masked = shown(at.value, at.key, at.parentKey);
     if (masked !== at.value) changes.push({ at, value: masked });
   }
@@ -85,18 +85,17 @@ export function hideSecrets(text: string): string {
  */
 export function restoreSecrets(edited: string, current: string): { text: string; issues: readonly Issue[] } {
   if (!edited.includes(HIDDEN)) return { text: edited, issues: [] };
-  const root = parse(edited);
-  if (!root) {
-    const message =
-      'the hidden secrets cannot be put back: the text has a mistake, or a string the editor cannot read (a " inside single quotes: write that string in double quotes); or type the secrets';
+  const document = FlowDocument.parse(edited);
+  if (!document) {
+    const message = 'the hidden secrets cannot be put back: the text has a mistake; correct it, or type the secrets';
     return { text: edited, issues: [{ path: [], message }] };
   }
   const known = new Map<string, StringAt>();
-  const before = parse(current);
+  const before = FlowDocument.parse(current);
   if (before) for (const at of strings(before)) known.set(at.identity, at);
   const issues: Issue[] = [];
   const changes: Change[] = [];
-  for (const at of strings(root)) {
+  for (const at of strings(document)) {
     if (!at.value.includes(HIDDEN)) continue;
     const was = known.get(at.identity);
     if (was && shown(was.value, was.key, was.parentKey) === at.value) changes.push({ at, value: was.value });
@@ -118,22 +117,19 @@ function applied(text: string, changes: readonly Change[]): string {
   return result;
 }
 
-/** A JSON5 string literal of `value` in `quote`. */
-function quoted(value: string, quote: string): string {
-  const escaped = JSON.stringify(value).slice(1, -1);
-  return quote === "'" ? `'${escaped.replaceAll('\\"', '"').replaceAll("'", "\\'")}'` : `"${escaped}"`;
+/** Every string value of the document, depth first, with its literal's place in the file's text. */
+function strings(document: FlowDocument): Generator<StringAt> {
+  return stringsBelow(document, document.root);
 }
 
-function parse(text: string): JsonObjectNode | undefined {
-  try {
-    return JsonParser.parse(text, JsonObjectNode);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every string value of the document, depth first, with its literal's place in the text. */
-function* strings(node: JsonValueNode, path: Path = [], key = '', parentKey = '', identity = ''): Generator<StringAt> {
+function* stringsBelow(
+  document: FlowDocument,
+  node: JsonValueNode,
+  path: Path = [],
+  key = '',
+  parentKey = '',
+  identity = '',
+): Generator<StringAt> {
   const entries: [string | number, string, JsonValueNode, string, string][] =
     node instanceof JsonObjectNode
       ? node.properties.map((property) => {
@@ -152,11 +148,11 @@ function* strings(node: JsonValueNode, path: Path = [], key = '', parentKey = ''
         value: value.value,
         key: valueKey,
         parentKey: valueParentKey,
-        start: start.index,
-        end: end.index,
+        start: document.fileOffset(start.index),
+        end: document.fileOffset(end.index),
         quote: value.token.value[0] ?? '"',
       };
-    } else yield* strings(value, [...path, step], valueKey, valueParentKey, stepIdentity);
+    } else yield* stringsBelow(document, value, [...path, step], valueKey, valueParentKey, stepIdentity);
   }
 }
 

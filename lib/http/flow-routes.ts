@@ -3,10 +3,13 @@
  * text with an `ETag`; `PUT /flow` with `If-Match` saves a new text — 200 once applied, 412
  * when the file changed since, 422 with its mistakes as `[{ path, message }]`, 409 when the
  * hub may not write it; `GET /flow/history` the kept versions, `GET /flow/history/<version>`
- * one's text, `POST /flow/restore/<version>` brings one back. Full access or an `admin` token
- * alone (a flow names hosts and placeholders); each change is logged with who made it.
+ * one's text, `POST /flow/restore/<version>` brings one back; `POST /flow/draft` makes an
+ * editor's edits in a text and checks it without writing anything (the console's forms and
+ * its marks), and `GET /flow/schema` is the flow-file JSON Schema its forms are made from.
+ * Full access or an `admin` token alone (a flow names hosts and placeholders); each change is
+ * logged with who made it.
  */
-import type { FlowView, Saved } from '../core/flow-view.ts';
+import type { FlowEdit, FlowView, Saved } from '../core/flow-view.ts';
 import { reasonOf } from '../core/errors.ts';
 import { checkSize, decodeUtf8 } from './body.ts';
 import type { Access } from './access.ts';
@@ -127,6 +130,54 @@ const saveFlow = forEditors((res, req, flow, json, access, context) => {
   });
 });
 
+/** A draft's body: the text as the editor has it, and the edits to make in it. */
+interface DraftAsked {
+  readonly text: string;
+  readonly edits: readonly FlowEdit[];
+}
+
+const isPath = (path: unknown): path is (string | number)[] =>
+  Array.isArray(path) && path.every((step) => typeof step === 'string' || (Number.isInteger(step) && step >= 0));
+
+/** The draft a body asks for, or why it is not one. */
+function draftAsked(body: unknown): DraftAsked | string {
+  const { text, edits = [] } = (body ?? {}) as { text?: unknown; edits?: unknown };
+  if (typeof text !== 'string') return "`text` must be the flow file's text, a string";
+  if (!Array.isArray(edits)) return '`edits` must be a list';
+  for (const [index, edit] of edits.entries()) {
+    const { op, path } = (edit ?? {}) as { op?: unknown; path?: unknown };
+    if (op !== 'set' && op !== 'add' && op !== 'remove') return `edits[${index}].op must be "set", "add" or "remove"`;
+    if (!isPath(path)) return `edits[${index}].path must be a list of keys and list positions`;
+    if (op !== 'remove' && !('value' in edit)) return `edits[${index}] needs a value`;
+  }
+  return { text, edits: edits as FlowEdit[] };
+}
+
+const draftFlow = forEditors((res, _req, flow, json, _access, context) => {
+  readBody(res, MAX_FLOW_BYTES * 2, (body) => {
+    if (!body.ok) return answerLater(res, json, context.log, () => sendError(res, body.error, json, { close: true }));
+    let asked: DraftAsked | string;
+    try {
+      asked = draftAsked(JSON.parse(body.value.toString('utf8')));
+    } catch {
+      asked = 'the body must be JSON: { "text": …, "edits": [ … ] }';
+    }
+    if (typeof asked === 'string') {
+      const reason = asked;
+      return answerLater(res, json, context.log, () => sendError(res, { code: 'PB_BAD_REQUEST', message: reason }, true));
+    }
+    const { text, edits } = asked;
+    later(res, true, context, async () => {
+      const draft = await flow.draft(text, edits);
+      return (res) => sendOk(res, JSON_TYPE, JSON.stringify(draft));
+    });
+  });
+});
+
+const flowSchema = forEditors((res, _req, flow) =>
+  sendOk(res, 'application/schema+json; charset=utf-8', flow.schema(), [['Cache-Control', 'no-store']]),
+);
+
 const listVersions = forEditors((res, _req, flow, json, _access, context) =>
   later(res, json, context, async () => {
     const [versions, current] = await Promise.all([flow.history(), flow.read()]);
@@ -152,6 +203,8 @@ const restoreVersion = forVersion((res, version, flow, json, access, context) =>
 
 export const flowRoutes: readonly Route[] = [
   { path: '/flow', get: readFlow, put: saveFlow },
+  { path: '/flow/draft', post: draftFlow },
+  { path: '/flow/schema', get: flowSchema },
   { path: '/flow/history', get: listVersions },
   { path: '/flow/history/:version', get: readVersion },
   { path: '/flow/restore/:version', post: restoreVersion },

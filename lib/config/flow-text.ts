@@ -1,0 +1,298 @@
+/**
+ * The flow file's text as an editor changes it (R-ED2): parsed into a concrete syntax tree
+ * (`@croct/json5-parser`), changed where an edit says, and written back with every comment,
+ * key order, quote and `${…}` placeholder it did not touch as it was, byte for byte.
+ *
+ * Two things JSON5 allows that the parser does not read are written in a form it reads
+ * before parsing, and put back as they were when the text is written: a `"` inside a
+ * single-quoted string (`'<a x="1">'`), and a key spelt as a literal (`{ true: 1, null: 0 }`,
+ * common in a `map` step). A new entry in a list whose entries each stand on one line is
+ * written on one line too; anything larger takes the style the parser learns from the file.
+ */
+import {
+  JsonArrayNode,
+  JsonCompositeNode,
+  JsonLexer,
+  type JsonNode,
+  JsonObjectNode,
+  JsonParser,
+  JsonTokenNode,
+  JsonTokenType,
+  type JsonValueNode,
+} from '@croct/json5-parser';
+import JSON5 from 'json5';
+import type { FlowEdit } from '../core/flow-view.ts';
+import type { Issue } from '../core/issue.ts';
+
+type Path = readonly (string | number)[];
+
+/** A token the parser would not read, and what it was written as. */
+interface Rewritten {
+  /** Where it stands in the text the parser reads. */
+  readonly at: number;
+  /** How much longer the parser's form is than the file's. */
+  readonly grew: number;
+  readonly original: string;
+}
+
+const BETWEEN_TOKENS = new Set<string>([
+  JsonTokenType.WHITESPACE,
+  JsonTokenType.NEWLINE,
+  JsonTokenType.LINE_COMMENT,
+  JsonTokenType.BLOCK_COMMENT,
+]);
+/** A `"` not escaped, after any number of escaped backslashes. */
+const BARE_DOUBLE_QUOTE = /((?:^|[^\\])(?:\\\\)*)"/g;
+
+/** A flow file's text, parsed so that it can be changed and written back as it was where it was not changed. */
+export class FlowDocument {
+  private constructor(
+    readonly root: JsonObjectNode,
+    private readonly rewritten: readonly Rewritten[],
+    private readonly originals: ReadonlyMap<JsonNode, string>,
+  ) {}
+
+  /** The document of `text`, or undefined when it does not parse (a mistake in the text). */
+  static parse(text: string): FlowDocument | undefined {
+    let tokens: ReturnType<typeof JsonLexer.tokenize>;
+    try {
+      tokens = JsonLexer.tokenize(text);
+    } catch {
+      return undefined;
+    }
+    const rewritten: Rewritten[] = [];
+    let readable = '';
+    tokens.forEach((token, index) => {
+      const form = readableForm(token.type, token.value, () => {
+        let next = index + 1;
+        while (next < tokens.length && BETWEEN_TOKENS.has(tokens[next]!.type)) next++;
+        return tokens[next]?.type === JsonTokenType.COLON;
+      });
+      if (form !== token.value) rewritten.push({ at: readable.length, grew: form.length - token.value.length, original: token.value });
+      readable += form;
+    });
+    let root: JsonObjectNode;
+    try {
+      root = JsonParser.parse(readable, JsonObjectNode);
+    } catch {
+      return undefined;
+    }
+    const byPlace = new Map(rewritten.map((change) => [change.at, change.original]));
+    const originals = new Map<JsonNode, string>();
+    if (byPlace.size > 0)
+      for (const token of tokensOf(root)) {
+        const original = byPlace.get(token.location.start.index);
+        if (original !== undefined) originals.set(token, original);
+      }
+    return new FlowDocument(root, rewritten, originals);
+  }
+
+  /** The text now: the file's own tokens as they were, and the changed parts in the file's style. */
+  toString(): string {
+    this.root.rebuild();
+    return tokensOf(this.root)
+      .map((token) => this.originals.get(token) ?? token.toString())
+      .join('');
+  }
+
+  /** The node at `path`, or undefined. */
+  nodeAt(path: Path): JsonValueNode | undefined {
+    let node: JsonValueNode = this.root;
+    for (const step of path) {
+      if (node instanceof JsonObjectNode && typeof step === 'string' && node.has(step)) node = node.get(step);
+      else if (node instanceof JsonArrayNode && typeof step === 'number' && step >= 0 && step < node.elements.length) node = node.get(step);
+      else return undefined;
+    }
+    return node;
+  }
+
+  /**
+   * Where in the file's text the value at `path` stands (the nearest enclosing value when the
+   * path goes further than the file), as offsets; for marks at a mistake.
+   */
+  place(path: Path): { readonly from: number; readonly to: number } {
+    for (let length = path.length; length >= 0; length--) {
+      const node = this.nodeAt(path.slice(0, length));
+      if (node) return { from: this.fileOffset(node.location.start.index), to: this.fileOffset(node.location.end.index) };
+    }
+    return { from: 0, to: 0 };
+  }
+
+  /** An offset of the parsed text (a node's `location`) as an offset of the file's. */
+  fileOffset(index: number): number {
+    let shift = 0;
+    for (const { at, grew } of this.rewritten) if (at < index) shift += grew;
+    return index - shift;
+  }
+}
+
+/** The token as the parser reads it. */
+function readableForm(type: string, value: string, isKey: () => boolean): string {
+  if (type === JsonTokenType.STRING && value.startsWith("'") && value.includes('"'))
+    return `'${value.slice(1, -1).replace(BARE_DOUBLE_QUOTE, '$1\\"').replace(BARE_DOUBLE_QUOTE, '$1\\"')}'`;
+  if ((type === JsonTokenType.BOOLEAN || type === JsonTokenType.NULL || type === JsonTokenType.NUMBER) && isKey())
+    return JSON.stringify(value);
+  return value;
+}
+
+function tokensOf(node: JsonNode): JsonNode[] {
+  return node instanceof JsonCompositeNode ? node.children.flatMap(tokensOf) : [node];
+}
+
+/**
+ * `text` with `edits` made in order, or the edits that cannot be made (a path into nothing,
+ * a text that does not parse), each at its path.
+ */
+export function editFlowText(
+  text: string,
+  edits: readonly FlowEdit[],
+): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly issues: readonly Issue[] } {
+  if (edits.length === 0) return { ok: true, text };
+  const document = FlowDocument.parse(text);
+  if (!document)
+    return {
+      ok: false,
+      issues: [{ path: [], message: 'the text has a mistake the editor cannot work around: correct it in the text first' }],
+    };
+  const quote = quoteOf(text);
+  for (const [index, edit] of edits.entries()) {
+    const refused = applyEdit(document, edit, quote);
+    if (refused) return { ok: false, issues: [{ path: edit.path, message: `edit ${index + 1} (${edit.op}): ${refused}` }] };
+  }
+  return { ok: true, text: document.toString() };
+}
+
+/** Makes one edit; why it cannot be made, or undefined. */
+function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): string | undefined {
+  const key = edit.path.at(-1);
+  if (key === undefined) return 'the path is empty: an edit changes something inside the file';
+  const parent = document.nodeAt(edit.path.slice(0, -1));
+  if (edit.op === 'add') {
+    const list = document.nodeAt(edit.path);
+    if (!(list instanceof JsonArrayNode)) return 'there is no list at this path to add to';
+    list.push(inserted(list, edit.value, quote));
+    return undefined;
+  }
+  if (parent instanceof JsonObjectNode && typeof key === 'string') {
+    if (edit.op === 'remove') {
+      const property = parent.properties.find((candidate) => candidate.key.toJSON() === key);
+      if (!property) return 'there is nothing at this path to remove';
+      dropCommentsAbove(parent, property);
+      parent.delete(key);
+    } else if (!parent.has(key)) parent.set(key, edit.value as never);
+    else {
+      const was = parent.get(key);
+      const now = updated(was, edit.value, quote);
+      if (now !== was) parent.set(key, now);
+    }
+    return undefined;
+  }
+  if (parent instanceof JsonArrayNode && typeof key === 'number' && key >= 0 && key < parent.elements.length) {
+    const was = parent.get(key);
+    if (edit.op === 'remove') {
+      dropCommentsAbove(parent, was);
+      parent.delete(key);
+    } else {
+      const now = updated(was, edit.value, quote);
+      if (now !== was) parent.set(key, now);
+    }
+    return undefined;
+  }
+  return 'there is nothing at this path';
+}
+
+/**
+ * `node` changed to `value`: an object or list changed in place where it differs, so the
+ * comments inside stay; one written on a single line without comments written anew on one
+ * line (the parser's style for what it adds there is its own); a primitive a new node.
+ */
+function updated(node: JsonValueNode, value: unknown, quote: string): JsonValueNode {
+  if (node instanceof JsonObjectNode || node instanceof JsonArrayNode) {
+    const written = node.toString();
+    const compact = written.includes('\n') || /\/[/*]/.test(written) ? undefined : compactText(value, quote);
+    if (compact !== undefined && compact.length <= ONE_LINE)
+      return JSON.stringify(node.toJSON()) === JSON.stringify(value) ? node : JsonParser.parse(compact);
+  }
+  return node.update(value as never);
+}
+
+const isToken = (node: JsonNode | undefined, ...types: string[]) => node instanceof JsonTokenNode && types.includes(node.type);
+
+/**
+ * Removes the comment lines right above `entry` (no blank line between): they speak of it,
+ * and go with it. A comment at the end of the line before, after another entry, stays.
+ */
+function dropCommentsAbove(container: JsonArrayNode | JsonObjectNode, entry: JsonNode): void {
+  const { children } = container;
+  const at = children.indexOf(entry);
+  let newline = isToken(children[at - 1], JsonTokenType.WHITESPACE) ? at - 2 : at - 1;
+  if (at < 0 || !isToken(children[newline], JsonTokenType.NEWLINE)) return;
+  const end = newline;
+  let start: number | undefined;
+  while (isToken(children[newline - 1], JsonTokenType.LINE_COMMENT, JsonTokenType.BLOCK_COMMENT)) {
+    const lineStart = isToken(children[newline - 2], JsonTokenType.WHITESPACE) ? newline - 2 : newline - 1;
+    if (!isToken(children[lineStart - 1], JsonTokenType.NEWLINE)) break;
+    start = lineStart;
+    newline = lineStart - 1;
+  }
+  if (start !== undefined) children.splice(start, end - start + 1);
+}
+
+/** The longest entry written on one line. */
+const ONE_LINE = 120;
+
+/**
+ * A new list entry: on one line when its siblings each stand on one (the rules of a folder,
+ * a dummy's parameter lines), else left to the parser's learned style.
+ */
+function inserted(list: JsonArrayNode, value: unknown, quote: string): JsonValueNode | never {
+  const oneLine = list.elements.length > 0 && list.elements.every((element) => !element.toString().includes('\n'));
+  const compact = oneLine ? compactText(value, quote) : undefined;
+  return compact !== undefined && compact.length <= ONE_LINE ? JsonParser.parse(compact) : (value as never);
+}
+
+const PLAIN_KEY = /^[A-Za-z_$][\w$]*$/;
+/** Keys the parser reads as values: written quoted. */
+const LITERALS = new Set(['true', 'false', 'null', 'Infinity', 'NaN']);
+
+/** `value` as JSON5 on one line, `{ key: 'value', list: [1, 2] }`, its strings in `quote`. */
+function compactText(value: unknown, quote: string): string | undefined {
+  if (typeof value === 'string') return quoted(value, quote);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((entry) => compactText(entry, quote)).join(', ')}]`;
+  if (typeof value === 'object' && value) {
+    const entries = Object.entries(value).map(
+      ([key, entry]) => `${PLAIN_KEY.test(key) && !LITERALS.has(key) ? key : quoted(key, quote)}: ${compactText(entry, quote)}`,
+    );
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+  }
+  return undefined;
+}
+
+/** A JSON5 string literal of `value` in `quote`. */
+export function quoted(value: string, quote: string): string {
+  const escaped = JSON.stringify(value).slice(1, -1);
+  return quote === "'" ? `'${escaped.replaceAll('\\"', '"').replaceAll("'", "\\'")}'` : `"${escaped}"`;
+}
+
+/** The quote most of the file's strings are written in. */
+function quoteOf(text: string): string {
+  let single = 0;
+  let double = 0;
+  for (const token of JsonLexer.tokenize(text)) if (token.type === JsonTokenType.STRING) token.value.startsWith("'") ? single++ : double++;
+  return single > double ? "'" : '"';
+}
+
+/** Where a text that does not parse goes wrong, as an offset (JSON5's line and column), or undefined. */
+export function syntaxPlace(text: string): { readonly from: number; readonly to: number } | undefined {
+  try {
+    JSON5.parse(text);
+    return undefined;
+  } catch (error) {
+    const { lineNumber, columnNumber } = error as { lineNumber?: number; columnNumber?: number };
+    if (lineNumber === undefined) return undefined;
+    const lines = text.split('\n');
+    const from = lines.slice(0, lineNumber - 1).reduce((sum, line) => sum + line.length + 1, 0) + Math.max(0, (columnNumber ?? 1) - 1);
+    return { from, to: Math.min(text.length, from + 1) };
+  }
+}
