@@ -1,5 +1,6 @@
 import { pino, type Logger, type Level } from 'pino';
 import pretty from 'pino-pretty';
+import type { LogLine } from './api-shapes.ts';
 import { wallClockOfTurn } from './scheduler.ts';
 
 export type { Logger };
@@ -46,13 +47,8 @@ export function createLogger({ level = 'info', format = 'pretty', destination = 
 /** A logger that drops everything (specs that do not read logs). */
 export const silentLogger: Logger = pino({ level: 'silent' });
 
-/** One log line as the console's live log shows it (R-U1). */
-export interface TappedLine {
-  readonly level: string;
-  readonly time: number;
-  readonly connection?: string;
-  readonly msg: string;
-}
+/** One log line as the console's live log shows it (R-U1): the shape of the log socket's lines. */
+export type TappedLine = LogLine;
 
 /** The last lines of a logger kept for clients that come later (the console's log tab). */
 export const HISTORY_LINES = 1000;

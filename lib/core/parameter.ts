@@ -3,11 +3,9 @@ import type { Cause, Causes } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
 import { keepsOrigins } from './origins.ts';
 import { wallClockOfTurn } from './scheduler.ts';
-import { convert, type Value, type ValueType } from './value.ts';
+import { type Access, convert, type Value, type ValueType } from './value.ts';
 
-/** Who may do what with a parameter, fixed by its connection type (R-P3). */
-export const Access = { ReadOnly: 'read-only', WriteOnly: 'write-only', ReadWrite: 'read-write' } as const;
-export type Access = (typeof Access)[keyof typeof Access];
+export { Access } from './value.ts';
 
 export interface ParameterSpec {
   readonly type: ValueType;

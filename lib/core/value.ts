@@ -5,6 +5,15 @@ export const ValueType = { String: 'S', Boolean: 'B', Integer: 'I', Float: 'F', 
 export type ValueType = (typeof ValueType)[keyof typeof ValueType];
 
 export const valueTypes: readonly ValueType[] = Object.values(ValueType);
+
+/**
+ * Who may do what with a parameter, fixed by its connection type (R-P3). Here, beside the
+ * value types, rather than with parameters: core/api-shapes.ts names it, and the console's
+ * type check reads that file and its imports with no Node types.
+ */
+export const Access = { ReadOnly: 'read-only', WriteOnly: 'write-only', ReadWrite: 'read-write' } as const;
+export type Access = (typeof Access)[keyof typeof Access];
+
 export const typeNames: Readonly<Record<ValueType, string>> = {
   S: 'string',
   B: 'boolean',

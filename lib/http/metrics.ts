@@ -1,14 +1,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { type ConnectionInfo, connectionStatuses } from '../core/api-shapes.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Tally } from './respond.ts';
-import type { Listed } from './routes.ts';
 import type { WsHub } from './ws-hub.ts';
 
 /** What `/metrics` reads, at scrape time only: nothing is counted twice or on a timer. */
 export interface MetricSources {
   readonly graph: Graph;
-  readonly connections: () => readonly Listed[];
+  readonly connections: () => readonly ConnectionInfo[];
   readonly webSockets: WsHub;
   /** Answers by status, per route. */
   readonly routes: ReadonlyMap<string, Tally>;
@@ -25,9 +25,7 @@ type TypedMetric = ConnectionMetric & { readonly type: string };
  * hub showing it serves it too, so a sum over hubs takes `owner=""` to count each once,
  * from the hub that runs it.
  */
-const ownerOf = (connection: Listed): { owner?: string } => (connection.owner === undefined ? {} : { owner: connection.owner });
-
-const statuses = ['starting', 'connecting', 'ok', 'degraded', 'failed', 'disabled'] as const;
+const ownerOf = (connection: ConnectionInfo): { owner?: string } => (connection.owner === undefined ? {} : { owner: connection.owner });
 
 /**
  * The Prometheus registry of one rest-api connection (R-O1): the process (prom-client's
@@ -48,8 +46,8 @@ export function hubMetrics(sources: MetricSources): Registry {
     collect() {
       this.reset();
       for (const connection of connections()) {
-        const labels = { connection: connection.id, type: connection.type ?? '', ...ownerOf(connection) };
-        for (const status of statuses) this.set({ ...labels, status }, connection.status === status ? 1 : 0);
+        const labels = { connection: connection.id, type: connection.type, ...ownerOf(connection) };
+        for (const status of connectionStatuses) this.set({ ...labels, status }, connection.status === status ? 1 : 0);
       }
     },
   });
@@ -115,7 +113,7 @@ export function hubMetrics(sources: MetricSources): Registry {
  * What each connection type reports of its connections (`ConnectionMetric`), read from each
  * connection's details when scraped: this module knows no type by name.
  */
-function connectionMetrics(metrics: readonly TypedMetric[], connections: () => readonly Listed[], registers: Registry[]): void {
+function connectionMetrics(metrics: readonly TypedMetric[], connections: () => readonly ConnectionInfo[], registers: Registry[]): void {
   for (const metric of metrics) {
     const labelNames = ['connection', ...(metric.labelNames ?? [])];
     const samples = () =>

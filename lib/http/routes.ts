@@ -5,6 +5,7 @@
  * set before anything asynchronous, and every later answer is corked. Authentication and
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
+import type { Answers, ConnectionInfo, FailoverAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import type { FlowView } from '../core/flow-view.ts';
 import type { Graph, Reading } from '../core/graph.ts';
 import { keepsOrigins } from '../core/origins.ts';
@@ -24,35 +25,16 @@ import { redacted } from './redact.ts';
 import { stream } from './stream.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
-/** An entry of `/connections` or `/problems`: JSON-able data with the id of what it is about. */
-export interface Listed {
-  readonly id: string;
-  readonly type?: string;
-  readonly status?: string;
-  readonly reason?: string;
-  readonly code?: string;
-  /** The hub that runs it, for a connection another hub runs (see `ConnectionInfo.owner`). */
-  readonly owner?: string;
-  /** Facts a connection reports about itself (see `ConnectionInfo.details`). */
-  readonly details?: Readonly<Record<string, unknown>>;
-}
-
-/** An entry of `/rules`: what it connects, so access can be judged. */
-export interface ListedRule {
-  readonly source: string;
-  readonly destinations: readonly string[];
-}
-
 /** What handlers read: the hub through plain data and functions, never lib/connections. */
 export interface RouteContext {
   readonly graph: Graph;
   readonly files: StaticFiles | undefined;
   /** `GET /connections`: each connection as JSON-able data. */
-  readonly connections: () => readonly Listed[];
+  readonly connections: () => Answers['/connections'];
   /** `GET /problems`: the hub's current problems as JSON-able data. */
-  readonly problems: () => readonly Listed[];
+  readonly problems: () => Answers['/problems'];
   /** `GET /rules`: the flow's enabled rules as JSON-able data. */
-  readonly rules: () => readonly ListedRule[];
+  readonly rules: () => Answers['/rules'];
   /** Largest accepted request body (413 above it). */
   readonly maxBody: number;
   /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
@@ -136,7 +118,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
       access: access.full ? p.access : accessAs(access, p),
       ...(p.value === undefined ? {} : { v: p.value }),
       ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}),
-    });
+    } satisfies ParameterListing);
   };
   // Readings, not parameters: listing a million a table has not made yet makes none of them.
   const rest = graph.readings();
@@ -318,6 +300,9 @@ const healthz: Handler = (res, req) => {
   else sendOk(res, TEXT, 'OK');
 };
 
+/** A connection `/readyz` waits for, or `missing` for a required id that no connection has. */
+type Readiness = Pick<ConnectionInfo, 'id' | 'reason' | 'code'> & { readonly status: ConnectionInfo['status'] | 'missing' };
+
 /**
  * R-O1: 200 when every connection it waits for (`required`, else every enabled one) is
  * `ok`; otherwise 503 `PB_NOT_READY` with each one that is not, as JSON for any client.
@@ -330,7 +315,7 @@ const readyz: Handler = (res, _req, context, access) => {
     return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token reads no connection, so /readyz has nothing to tell it' }, true);
   }
   // Another hub's connections are its readiness, not this one's: waited for only when named.
-  const waitedFor =
+  const waitedFor: readonly Readiness[] =
     required.length > 0
       ? required.map((id) => all.find((c) => c.id === id) ?? { id, status: 'missing', reason: 'no connection has this id' })
       : all.filter((c) => c.status !== 'disabled' && c.owner === undefined);
@@ -363,7 +348,7 @@ const failover: Handler = (res, req, { group, log }, access) => {
   const asked = view.failover();
   if (!asked.ok) return sendError(res, asked.error, json);
   log.warn(`takeover asked by ${clientAddress(res)} (${access.full ? 'full access' : `token ${access.name}`}): ${asked.value}`);
-  sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, message: asked.value }));
+  sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, message: asked.value } satisfies FailoverAnswer));
 };
 
 /** R-O1: the Prometheus text format, read from the hub now; for full access or tokens given `metrics`. */
@@ -409,12 +394,12 @@ export const routes: readonly Route[] = [
 ];
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
-function visibleProblem(access: Access, problem: Listed & { readonly source?: string }): boolean {
+function visibleProblem(access: Access, problem: Problem): boolean {
   return access.full || (problem.source === 'connection' && access.seesConnection(problem.id));
 }
 
 /** A scoped token sees the rules whose every address it may read. */
-function visibleRule(access: Access, rule: ListedRule): boolean {
+function visibleRule(access: Access, rule: RuleListing): boolean {
   return access.full || [rule.source, ...rule.destinations].every((address) => access.canRead(address));
 }
 

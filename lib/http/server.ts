@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import type { Answers } from '../core/api-shapes.ts';
 import type { Pattern } from '../core/regex.ts';
 import { HubError } from '../core/errors.ts';
 import { whyNotBound } from '../core/ports.ts';
@@ -15,17 +16,7 @@ import { fullAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, type CodedError, jsonClient, sendEmpty, sendError, sendOk, type Tally, tallyIn, withPolicy } from './respond.ts';
 import { answerFault } from './handling.ts';
-import {
-  getOther,
-  type GroupView,
-  type Handler,
-  type Listed,
-  type ListedRule,
-  methodNotAllowed,
-  notFound,
-  type RouteContext,
-  routes,
-} from './routes.ts';
+import { getOther, type GroupView, type Handler, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import {
   closeEverySocket,
@@ -56,7 +47,7 @@ export interface RestServerOptions {
   /** The connections `/readyz` waits for; none: every enabled one. */
   readonly required?: readonly string[];
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
-  readonly connections: () => readonly Listed[];
+  readonly connections: () => Answers['/connections'];
   /** Emits when a connection's status changes or connections come or go: `?events=1` clients are told (R-U1). */
   readonly connectionChanges$?: Observable<void>;
   /** What the hub counted of its own work (rules, store), for `/metrics`. */
@@ -64,9 +55,9 @@ export interface RestServerOptions {
   /** What each connection type reports of its connections, for `/metrics`. */
   readonly connectionMetrics?: readonly (ConnectionMetric & { readonly type: string })[];
   /** `GET /problems`: the hub's current problems, as plain data. */
-  readonly problems: () => readonly Listed[];
+  readonly problems: () => Answers['/problems'];
   /** `GET /rules`: the flow's enabled rules, as plain data. */
-  readonly rules: () => readonly ListedRule[];
+  readonly rules: () => Answers['/rules'];
   /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
   readonly settled?: (done: () => void) => void;
   /**

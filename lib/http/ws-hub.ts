@@ -214,6 +214,8 @@ interface Entry {
 
 const NO_TOPICS: readonly Topic[] = [];
 
+// A value's message is a `ChangeMessage` (core/api-shapes.ts), written by hand rather than by
+// JSON.stringify of one: its start is made once per parameter.
 /** `{"p":<address>,"v":`: what a parameter's messages begin with. */
 const prefixOf = (address: string) => `{"p":${JSON.stringify(address)},"v":`;
 /** `{"p":…,"v":…}`: a value's message, from its parameter's prefix. */

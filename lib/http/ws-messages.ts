@@ -5,6 +5,7 @@
  * the order the client sent the items.
  */
 import { HubError } from '../core/errors.ts';
+import type { HubEvent, RefusalMessage } from '../core/api-shapes.ts';
 import type { CodedError } from './respond.ts';
 
 /** One item of a client message: a write to make, or why it is not one. */
@@ -80,7 +81,7 @@ function parseItem(item: unknown): ClientItem {
 
 /** The answer to a bad item: `{"p": <address or null>, "error": "<reason>", "code": "PB_…"}`. */
 export function errorAnswer(p: string | null, error: CodedError): string {
-  return JSON.stringify({ p, error: error.message, code: error.code });
+  return JSON.stringify({ p, error: error.message, code: error.code } satisfies RefusalMessage);
 }
 
 /**
@@ -90,10 +91,10 @@ export function errorAnswer(p: string | null, error: CodedError): string {
  * `GET /parameters` and `GET /connections` again. Clients without the flag never see it, so
  * a `{p, v}` client is not disturbed by a message it does not know.
  */
-export const parametersChanged = JSON.stringify({ event: 'parameters' });
+export const parametersChanged = JSON.stringify({ event: 'parameters' } satisfies HubEvent);
 
 /**
  * Server → client, only to `?events=1` clients (R-U1): a connection's status changed, or
  * connections came or went. They fetch `GET /connections` again: no polling.
  */
-export const connectionsChanged = JSON.stringify({ event: 'connections' });
+export const connectionsChanged = JSON.stringify({ event: 'connections' } satisfies HubEvent);

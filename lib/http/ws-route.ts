@@ -5,6 +5,7 @@
  * error answers (R-H12); and the two side streams, parameter events and the live log.
  */
 import type { Observable, Subscription } from 'rxjs';
+import type { LogMessage } from '../core/api-shapes.ts';
 import type { Graph } from '../core/graph.ts';
 import { type Logger, logHistory, logLevels, tapLog } from '../core/log.ts';
 import { namingOnce, type SparseLog } from '../core/sparse-log.ts';
@@ -85,7 +86,7 @@ export class WebSocketRoute {
     this.untap = tapLog(log, (line) => {
       if (this.logClients.size === 0) return;
       const rank = logLevels.indexOf(line.level as never);
-      const message = JSON.stringify({ log: line });
+      const message = JSON.stringify({ log: line } satisfies LogMessage);
       for (const ws of this.logClients) if (rank <= logLevels.indexOf(ws.getUserData().logLevel as never)) ws.send(message);
     });
   }
@@ -174,8 +175,9 @@ export class WebSocketRoute {
     const { log } = this.options;
     const rank = logLevels.indexOf(ws.getUserData().logLevel as never);
     ws.cork(() => {
-      ws.send(JSON.stringify({ logLevel: log.level }));
-      for (const line of logHistory(log)) if (logLevels.indexOf(line.level as never) <= rank) ws.send(JSON.stringify({ log: line }));
+      ws.send(JSON.stringify({ logLevel: log.level } satisfies LogMessage));
+      for (const line of logHistory(log))
+        if (logLevels.indexOf(line.level as never) <= rank) ws.send(JSON.stringify({ log: line } satisfies LogMessage));
     });
     this.logClients.add(ws);
   }

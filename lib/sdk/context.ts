@@ -3,6 +3,7 @@
  * status and the records it keeps. The same for a type in the hub's process and one in a
  * process of its own.
  */
+import type { ConnectionStatus } from '../core/api-shapes.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { GraphView, ParameterTable } from '../core/graph.ts';
 import type { Fence } from '../core/lease.ts';
@@ -11,11 +12,15 @@ import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Json } from '../core/value.ts';
 
+export type { StatusReport } from '../core/api-shapes.ts';
 export type { Fence } from '../core/lease.ts';
 export type { Logger } from '../core/log.ts';
 export type { GraphView } from '../core/graph.ts';
 
-/** The status values of R-L2. */
+/**
+ * The status values of R-L2, by name: `connectionStatuses` of core/api-shapes.ts, the one
+ * list that `GET /connections`, `/metrics` and the console share, is where a status is added.
+ */
 export const Status = {
   Starting: 'starting',
   /** A device connection whose link is not up yet (R-G1). */
@@ -24,16 +29,8 @@ export const Status = {
   Degraded: 'degraded',
   Failed: 'failed',
   Disabled: 'disabled',
-} as const;
-export type Status = (typeof Status)[keyof typeof Status];
-
-export interface StatusReport {
-  readonly status: Status;
-  /** Why the connection is degraded, failed or disabled; empty otherwise. */
-  readonly reason: string;
-  /** The stable code of a failure, when it has one. */
-  readonly code?: ErrorCode;
-}
+} as const satisfies Readonly<Record<string, ConnectionStatus>>;
+export type Status = ConnectionStatus;
 
 /** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */
 export interface Records {

@@ -2,21 +2,16 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import type { ParameterListing } from '../../lib/core/api-shapes.ts';
 import { startHub } from '../helpers/hub.ts';
 import { Client, settle } from '../helpers/http.ts';
 import { storeWith } from '../helpers/state.ts';
-
-interface Listed {
-  readonly p: string;
-  readonly by?: string;
-  readonly at?: string;
-}
 
 test('a hub listening on every address names an IPv4 client as one, not as IPv6', async (t) => {
   const hub = await startHub(t, { connections: { api: { type: 'rest-api', port: 0 }, studio: { type: 'dummy', parameters: ['a,S'] } } });
   const port = hub.connection('api')?.info.details?.['port'] as number;
   await fetch(`http://127.0.0.1:${port}/update?parameter=studio/a&value=1`);
-  const [listed] = (await (await fetch(`http://127.0.0.1:${port}/parameters?filter=studio/a`)).json()) as Listed[];
+  const [listed] = (await (await fetch(`http://127.0.0.1:${port}/parameters?filter=studio/a`)).json()) as ParameterListing[];
   t.is(listed?.by, 'http 127.0.0.1');
 });
 
@@ -53,7 +48,7 @@ test('every parameter says who changed it last and when: REST with the client ad
   client.send({ p: 'studio/c', v: '3' });
   client.send({ p: 'logic/logic/1', v: true });
   await settle(100);
-  const list = (await (await fetch(`${base}/parameters`)).json()) as Listed[];
+  const list = (await (await fetch(`${base}/parameters`)).json()) as ParameterListing[];
   const by = Object.fromEntries(list.map((p) => [p.p, p.by]));
   t.like(by, {
     'studio/a': 'http 127.0.0.1',

@@ -1,58 +1,16 @@
 import type { TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
+import type { ConnectionInfo } from '../core/api-shapes.ts';
 import type { ErrorCode, HubError } from '../core/errors.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import type { ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 import type { ConnectionMetric } from '../core/counts.ts';
 import type { Json } from '../core/value.ts';
-import type { StatusReport } from '../sdk/context.ts';
 import type { Claim, DeclaredParameter, DefinedConnectionType, Discovery, Link, ParseContext, StopReason } from '../sdk/type.ts';
 import type { ServingContext, ServingTypeDefinition } from './serving.ts';
 export { Status, type StatusReport } from '../sdk/context.ts';
+export type { ConnectionInfo, Problem, RuleListing } from '../core/api-shapes.ts';
 export type { Claim, DeclaredParameter, Discovery, Link, ParseContext, StopReason } from '../sdk/type.ts';
-/** A connection as dashboards and tools see it (`GET /connections`). */
-export interface ConnectionInfo extends StatusReport {
-    readonly id: string;
-    readonly type: string;
-    /** The package its type comes from (R-PK1); absent for a built-in type. */
-    readonly package?: {
-        readonly name: string;
-        readonly version: string;
-    };
-    readonly description: string;
-    readonly location: string;
-    readonly group: string;
-    /** The hub that runs it, for a connection shown from another hub (R-M5); absent for this hub's own. */
-    readonly owner?: string;
-    /** Facts the connection reports about itself while running, such as the port it listens on. */
-    readonly details?: Readonly<Record<string, unknown>>;
-}
-/** Something that keeps a connection, a code flow or a rule from working as written. */
-export interface Problem {
-    readonly source: 'connection' | 'code-flow' | 'rule' | 'state';
-    /** The connection id, the code flow's id, the rule's path and description, or the state folder. */
-    readonly id: string;
-    readonly code: ErrorCode;
-    readonly message: string;
-}
-/** A running rule as `GET /rules` lists it: where it stands, what it connects, its steps. */
-export interface RuleListing {
-    /** `rules[1].rules[0]`: where the rule stands in the flow file. */
-    readonly path: string;
-    /** The names of the folders it stands in, outermost first (R-R2): `["studio A", "mics"]`; empty at the top. */
-    readonly folders: readonly string[];
-    /** Its path, and its description when it has one: how problems name it. */
-    readonly name: string;
-    readonly source: string;
-    readonly destinations: readonly string[];
-    /** Its pipe as written: `[{ scale: [0, 1, 0, 100] }, …]`. */
-    readonly pipe: readonly Readonly<Record<string, unknown>>[];
-    /** Where it stands (R-G2): running, waiting for a parameter it names, failed, or idle (a disabled connection). */
-    readonly status: 'running' | 'waiting' | 'failed' | 'idle';
-    /** Why it is waiting or failed: PB_WAITING, or the code of what keeps it from running. */
-    readonly code?: ErrorCode;
-    readonly reason?: string;
-}
 /** The settings every connection has (R-L1), with defaults applied. */
 export interface CommonSettings {
     readonly enabled: boolean;

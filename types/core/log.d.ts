@@ -1,4 +1,5 @@
 import { type Logger } from 'pino';
+import type { LogLine } from './api-shapes.ts';
 export type { Logger };
 export declare const logLevels: readonly ["fatal", "error", "warn", "info", "debug", "trace"];
 export type LogLevel = (typeof logLevels)[number] | 'silent';
@@ -18,13 +19,8 @@ export interface LogOptions {
 export declare function createLogger({ level, format, destination }?: LogOptions): Logger;
 /** A logger that drops everything (specs that do not read logs). */
 export declare const silentLogger: Logger;
-/** One log line as the console's live log shows it (R-U1). */
-export interface TappedLine {
-    readonly level: string;
-    readonly time: number;
-    readonly connection?: string;
-    readonly msg: string;
-}
+/** One log line as the console's live log shows it (R-U1): the shape of the log socket's lines. */
+export type TappedLine = LogLine;
 /** The last lines of a logger kept for clients that come later (the console's log tab). */
 export declare const HISTORY_LINES = 1000;
 /** The last lines `logger` (and its parent's other children) wrote, oldest first; none for a logger not made by createLogger. */

@@ -1,14 +1,8 @@
 import { Observable } from 'rxjs';
 import type { Causes } from './cause.ts';
 import { type Result } from './errors.ts';
-import { type Value, type ValueType } from './value.ts';
-/** Who may do what with a parameter, fixed by its connection type (R-P3). */
-export declare const Access: {
-    readonly ReadOnly: "read-only";
-    readonly WriteOnly: "write-only";
-    readonly ReadWrite: "read-write";
-};
-export type Access = (typeof Access)[keyof typeof Access];
+import { type Access, type Value, type ValueType } from './value.ts';
+export { Access } from './value.ts';
 export interface ParameterSpec {
     readonly type: ValueType;
     readonly access: Access;

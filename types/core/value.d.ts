@@ -9,6 +9,17 @@ export declare const ValueType: {
 };
 export type ValueType = (typeof ValueType)[keyof typeof ValueType];
 export declare const valueTypes: readonly ValueType[];
+/**
+ * Who may do what with a parameter, fixed by its connection type (R-P3). Here, beside the
+ * value types, rather than with parameters: core/api-shapes.ts names it, and the console's
+ * type check reads that file and its imports with no Node types.
+ */
+export declare const Access: {
+    readonly ReadOnly: "read-only";
+    readonly WriteOnly: "write-only";
+    readonly ReadWrite: "read-write";
+};
+export type Access = (typeof Access)[keyof typeof Access];
 export declare const typeNames: Readonly<Record<ValueType, string>>;
 /**
  * A value as it travels between parameters. A trigger's fire travels as `true`, which

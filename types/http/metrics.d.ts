@@ -1,13 +1,13 @@
 import { Registry } from 'prom-client';
+import { type ConnectionInfo } from '../core/api-shapes.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Tally } from './respond.ts';
-import type { Listed } from './routes.ts';
 import type { WsHub } from './ws-hub.ts';
 /** What `/metrics` reads, at scrape time only: nothing is counted twice or on a timer. */
 export interface MetricSources {
     readonly graph: Graph;
-    readonly connections: () => readonly Listed[];
+    readonly connections: () => readonly ConnectionInfo[];
     readonly webSockets: WsHub;
     /** Answers by status, per route. */
     readonly routes: ReadonlyMap<string, Tally>;

@@ -5,6 +5,7 @@
  * set before anything asynchronous, and every later answer is corked. Authentication and
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
+import type { Answers } from '../core/api-shapes.ts';
 import type { FlowView } from '../core/flow-view.ts';
 import type { Graph } from '../core/graph.ts';
 import { type Result } from '../core/errors.ts';
@@ -14,33 +15,16 @@ import type { Registry } from 'prom-client';
 import { type Access } from './access.ts';
 import { type StaticFiles } from './static-files.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
-/** An entry of `/connections` or `/problems`: JSON-able data with the id of what it is about. */
-export interface Listed {
-    readonly id: string;
-    readonly type?: string;
-    readonly status?: string;
-    readonly reason?: string;
-    readonly code?: string;
-    /** The hub that runs it, for a connection another hub runs (see `ConnectionInfo.owner`). */
-    readonly owner?: string;
-    /** Facts a connection reports about itself (see `ConnectionInfo.details`). */
-    readonly details?: Readonly<Record<string, unknown>>;
-}
-/** An entry of `/rules`: what it connects, so access can be judged. */
-export interface ListedRule {
-    readonly source: string;
-    readonly destinations: readonly string[];
-}
 /** What handlers read: the hub through plain data and functions, never lib/connections. */
 export interface RouteContext {
     readonly graph: Graph;
     readonly files: StaticFiles | undefined;
     /** `GET /connections`: each connection as JSON-able data. */
-    readonly connections: () => readonly Listed[];
+    readonly connections: () => Answers['/connections'];
     /** `GET /problems`: the hub's current problems as JSON-able data. */
-    readonly problems: () => readonly Listed[];
+    readonly problems: () => Answers['/problems'];
     /** `GET /rules`: the flow's enabled rules as JSON-able data. */
-    readonly rules: () => readonly ListedRule[];
+    readonly rules: () => Answers['/rules'];
     /** Largest accepted request body (413 above it). */
     readonly maxBody: number;
     /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */

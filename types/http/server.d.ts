@@ -1,3 +1,4 @@
+import type { Answers } from '../core/api-shapes.ts';
 import type { Pattern } from '../core/regex.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { FlowView } from '../core/flow-view.ts';
@@ -6,7 +7,7 @@ import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Observable } from 'rxjs';
 import type { Authenticator } from './auth.ts';
-import { type GroupView, type Listed, type ListedRule } from './routes.ts';
+import { type GroupView } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type TlsFiles } from './tls.ts';
 import { WsHub } from './ws-hub.ts';
@@ -24,7 +25,7 @@ export interface RestServerOptions {
     /** The connections `/readyz` waits for; none: every enabled one. */
     readonly required?: readonly string[];
     /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
-    readonly connections: () => readonly Listed[];
+    readonly connections: () => Answers['/connections'];
     /** Emits when a connection's status changes or connections come or go: `?events=1` clients are told (R-U1). */
     readonly connectionChanges$?: Observable<void>;
     /** What the hub counted of its own work (rules, store), for `/metrics`. */
@@ -34,9 +35,9 @@ export interface RestServerOptions {
         readonly type: string;
     })[];
     /** `GET /problems`: the hub's current problems, as plain data. */
-    readonly problems: () => readonly Listed[];
+    readonly problems: () => Answers['/problems'];
     /** `GET /rules`: the flow's enabled rules, as plain data. */
-    readonly rules: () => readonly ListedRule[];
+    readonly rules: () => Answers['/rules'];
     /** Calls back once every write so far is stored as safely as the hub promises; `/update` waits for it for kept values (R-S4). */
     readonly settled?: (done: () => void) => void;
     /**

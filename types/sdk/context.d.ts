@@ -3,6 +3,7 @@
  * status and the records it keeps. The same for a type in the hub's process and one in a
  * process of its own.
  */
+import type { ConnectionStatus } from '../core/api-shapes.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { GraphView, ParameterTable } from '../core/graph.ts';
 import type { Fence } from '../core/lease.ts';
@@ -10,10 +11,14 @@ import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Json } from '../core/value.ts';
+export type { StatusReport } from '../core/api-shapes.ts';
 export type { Fence } from '../core/lease.ts';
 export type { Logger } from '../core/log.ts';
 export type { GraphView } from '../core/graph.ts';
-/** The status values of R-L2. */
+/**
+ * The status values of R-L2, by name: `connectionStatuses` of core/api-shapes.ts, the one
+ * list that `GET /connections`, `/metrics` and the console share, is where a status is added.
+ */
 export declare const Status: {
     readonly Starting: "starting";
     /** A device connection whose link is not up yet (R-G1). */
@@ -23,14 +28,7 @@ export declare const Status: {
     readonly Failed: "failed";
     readonly Disabled: "disabled";
 };
-export type Status = (typeof Status)[keyof typeof Status];
-export interface StatusReport {
-    readonly status: Status;
-    /** Why the connection is degraded, failed or disabled; empty otherwise. */
-    readonly reason: string;
-    /** The stable code of a failure, when it has one. */
-    readonly code?: ErrorCode;
-}
+export type Status = ConnectionStatus;
 /** Records a connection keeps across restarts and reloads, such as a running timer's deadline. */
 export interface Records {
     get(key: string): Json | undefined;

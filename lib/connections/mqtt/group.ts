@@ -34,7 +34,7 @@ import { performance } from 'node:perf_hooks';
 import type { IClientPublishOptions } from 'mqtt';
 import type { Subscription } from 'rxjs';
 import { after, every, fail, ok, type OwnedParameter, type Result } from '../../sdk/index.ts';
-import type { Carried, GroupControl, Role, ServingContext } from '../serving.ts';
+import type { Carried, GroupControl, RedundancyDetails, Role, ServingContext } from '../serving.ts';
 import type { Json } from '../../core/value.ts';
 import { ASK_EVERY_MS, Candidate } from '../../group/candidate.ts';
 import { type Dropped, VoteEndpoint } from '../../group/endpoint.ts';
@@ -277,7 +277,7 @@ export class RedundancyGroup implements GroupControl {
     this.link.whenAcknowledged(done);
   }
 
-  details(): Record<string, unknown> {
+  details(): RedundancyDetails {
     return {
       group: this.hub.group,
       role: this.current,

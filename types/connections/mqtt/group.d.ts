@@ -1,6 +1,6 @@
 import type { IClientPublishOptions } from 'mqtt';
 import { type Result } from '../../sdk/index.ts';
-import type { Carried, GroupControl, Role, ServingContext } from '../serving.ts';
+import type { Carried, GroupControl, RedundancyDetails, Role, ServingContext } from '../serving.ts';
 import type { Json } from '../../core/value.ts';
 import type { BrokerLink } from './broker-link.ts';
 import type { HubSettings, MqttSettings } from './settings.ts';
@@ -113,7 +113,7 @@ export declare class RedundancyGroup implements GroupControl {
     failover(): Result<string>;
     recordsChanged(connectionId: string, records: readonly (readonly [string, Json])[]): void;
     replicated(done: (acknowledged: boolean) => void): void;
-    details(): Record<string, unknown>;
+    details(): RedundancyDetails;
     /** Connected, every retained message in: this hub joins as a standby, and looks for an active hub. */
     up(): void;
     /**
