@@ -1,8 +1,9 @@
 /**
- * The operator console (R-U1): a few static files of the package's `console/` folder and
- * the ES modules of preact and htm, found in node_modules when the hub starts, so it runs
- * in the browser with no build step, from a checkout and from an installed package alike.
- * Everything is read once into memory (about 40 KiB) and served from there.
+ * The operator console (R-U1): the static files of the package's `console/` folder (its page,
+ * styles, and one ES module per view, in one flat folder: every file of a known type in it is
+ * served) and the ES modules of preact and htm, found in node_modules when the hub starts, so
+ * it runs in the browser with no build step, from a checkout and from an installed package
+ * alike. Everything is read once into memory (about 120 KiB) and served from there.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -19,7 +19,10 @@ test('R-U1 /console/ is built in: it wins over a documentRoot file, serves preac
   t.is(page.status, 200);
   t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
   t.regex(await page.text(), /importmap/);
-  for (const module of ['vendor/preact.mjs', 'vendor/hooks.mjs', 'vendor/htm.mjs', 'console.js']) {
+  // The console is a folder of flat modules, one per view, each loaded by its name: every one is served.
+  const own = readdirSync(new URL('../../console/', import.meta.url)).filter((name) => name.endsWith('.js'));
+  t.true(own.includes('console.js') && own.includes('app.js'), own.join(', '));
+  for (const module of ['vendor/preact.mjs', 'vendor/hooks.mjs', 'vendor/htm.mjs', ...own]) {
     const answer = await fetch(`${base}/console/${module}`);
     t.is(answer.status, 200, module);
     t.regex(answer.headers.get('content-type') ?? '', /^text\/javascript/, module);

@@ -1,0 +1,98 @@
+// The console's frame: the header with how it stands with the hub and its tabs, the bars shown
+// on every tab (sign-in, the hub's role, the last notice), and the view of the tab chosen.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Connections } from './connections.js';
+import { FlowTab, mayEditFlow } from './flow-tab.js';
+import { html } from './html.js';
+import { useHub } from './hub-link.js';
+import { useFrames } from './live.js';
+import { Log } from './log.js';
+import { rangesOf, Tree, useMatching } from './parameter-tree.js';
+import { Problems } from './problems.js';
+import { membershipOf, Role, useTakeOver } from './role.js';
+import { Rules } from './rules.js';
+import { hasScenes, Scenes } from './scenes.js';
+import { SignInBar } from './sign-in.js';
+import { hasSurfaces, Surfaces } from './surfaces.js';
+import { Tiles, useTilesOption } from './tiles.js';
+/** @import { TargetedEvent } from 'preact' */
+/** @import { Link, Notice } from './shapes.js' */
+
+export function App() {
+  const [notice, setNotice] = useState(/** @type {Notice | undefined} */ (undefined));
+  const { connections, parameters, problems, rules, link, signIn, failed, write, reconnect } = useHub(setNotice);
+  useFrames();
+  useDimmedUnlessLive(link);
+  const flowEditable = useFlowEditable(link);
+  const [tab, setTab] = useState('parameters');
+  const [search, setSearch] = useState('');
+  const matching = useMatching(search, setNotice);
+  const [tiles, showTiles] = useTilesOption();
+  const { asking, takeOver } = useTakeOver(setNotice, failed);
+  const membership = membershipOf(connections);
+  const ranges = useMemo(() => rangesOf(rules), [rules]);
+  const tabs = [
+    'parameters',
+    ...(connections.some(hasScenes) ? ['scenes'] : []),
+    ...(connections.some(hasSurfaces) ? ['surfaces'] : []),
+    'connections',
+    'rules',
+    ...(flowEditable ? ['flow'] : []),
+    'problems',
+    'log',
+  ];
+
+  return html`
+    <header>
+      <h1>patchbay</h1>
+      <span class=${`link ${link.replace(' ', '-')}`} data-testid="link">${link}</span>
+      <nav>
+        ${tabs.map(
+          (name) =>
+            html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
+        )}
+      </nav>
+    </header>
+    ${link === 'signed out' && html`<${SignInBar} offers=${signIn} signedIn=${reconnect} />`}
+    ${membership && html`<${Role} membership=${membership} asking=${asking} takeOver=${() => takeOver(membership)} />`}
+    <p class=${`notice ${notice?.error ? 'error' : ''}`} role="status">${notice?.text ?? ''}</p>
+    ${tab === 'scenes' && html`<${Scenes} parameters=${parameters} connections=${connections} write=${write} />`}
+    ${tab === 'surfaces' && html`<${Surfaces} connections=${connections} write=${write} />`}
+    ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
+    ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
+    ${tab === 'flow' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} />`}
+    ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
+    ${tab === 'log' && html`<${Log} />`}
+    ${
+      tab === 'parameters' &&
+      html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setSearch(e.currentTarget.value)} />
+        <button class=${`option ${tiles ? 'on' : ''}`} aria-pressed=${tiles} onClick=${() => showTiles(!tiles)}>tiles</button></div>
+      ${tiles && html`<${Tiles} parameters=${parameters} write=${write} />`}
+      <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} ranges=${ranges} write=${write} />`
+    }
+  `;
+}
+
+/**
+ * Every value is shown dimmed unless the socket is live: a value the hub no longer sends
+ * (an on-air tick while the hub is down) must not look current.
+ * @param {Link} link
+ */
+function useDimmedUnlessLive(link) {
+  useEffect(() => {
+    document.body.classList.toggle('stale', link !== 'live');
+  }, [link]);
+}
+
+/**
+ * Whether the flow tab is offered: to the logins the hub lets read the flow (R-ED1), asked
+ * once signed in.
+ * @param {Link} link
+ */
+function useFlowEditable(link) {
+  const [flowEditable, setFlowEditable] = useState(false);
+  useEffect(() => {
+    if (link === 'live') void mayEditFlow().then(setFlowEditable);
+  }, [link]);
+  return flowEditable;
+}

@@ -1,0 +1,43 @@
+// The connections tab: each connection with its status, its reason, and what it reports of itself.
+import { html } from './html.js';
+/** @import { ConnectionInfo } from '../lib/core/api-shapes.ts' */
+
+/** @param {{ connections: readonly ConnectionInfo[] }} props */
+export function Connections({ connections }) {
+  return html`<ul class="connections">
+    ${connections.map(
+      (c) => html`<li class=${`status-${c.status}`} data-connection=${c.id}>
+        <div class="line">
+          <b>${c.id}</b> <span class="type">${c.type}</span>
+          ${c.package && html`<span class="muted package" title="the package this type comes from">${c.package.name} ${c.package.version}</span>`}
+          <span class=${`badge ${c.status}`}>${c.status}</span>
+        </div>
+        ${c.reason && html`<div class="reason">${c.reason}${c.code ? ` (${c.code})` : ''}</div>`}
+        ${c.description && html`<div>${c.description}</div>`}
+        ${(c.location || c.group) && html`<div class="muted">${[c.location, c.group].filter(Boolean).join(' · ')}</div>`}
+        ${c.details && html`<div class="muted details">${details(c.details)}</div>`}
+      </li>`,
+    )}
+  </ul>`;
+}
+
+// A connection's details, one level of nesting flattened ("webSockets clients: 2"), lists
+// joined ("shared: stage, desk"), anything deeper as key: value pairs.
+/** @type {(v: unknown) => string} */
+const text = (v) =>
+  Array.isArray(v)
+    ? v.map(text).join(', ')
+    : v && typeof v === 'object'
+      ? Object.entries(v)
+          .map(([k, x]) => `${k}: ${text(x)}`)
+          .join(', ')
+      : String(v);
+/** @param {Record<string, unknown>} d */
+const details = (d) =>
+  Object.entries(d)
+    .flatMap(([k, v]) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.entries(v).map(([k2, v2]) => `${k} ${k2}: ${text(v2)}`)
+        : [`${k}: ${text(v)}`],
+    )
+    .join(' · ');

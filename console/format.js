@@ -1,0 +1,21 @@
+// How the console writes times, errors and refusals: the same words on every view.
+/** @import { RefusalMessage } from '../lib/core/api-shapes.ts' */
+
+/** @param {number} n @param {number} [width] */
+const padded = (n, width = 2) => String(n).padStart(width, '0');
+/**
+ * A time of day on the 24-hour clock, as the hub's log writes it (`14:03:07.120`), in the
+ * browser's time zone: whatever the browser's locale, the console and the log read alike.
+ * @param {Date} d @param {boolean} [millis]
+ */
+export const clock = (d, millis = false) =>
+  `${padded(d.getHours())}:${padded(d.getMinutes())}:${padded(d.getSeconds())}${millis ? `.${padded(d.getMilliseconds(), 3)}` : ''}`;
+/** A date and time on the 24-hour clock: `2026-11-24 14:03:07`. @param {Date} d */
+export const dateAndClock = (d) => `${d.getFullYear()}-${padded(d.getMonth() + 1)}-${padded(d.getDate())} ${clock(d)}`;
+
+/** @param {unknown} error */
+export const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/** A refusal's reason naming its address once: the hub's reasons mostly name it already. */
+export const refusalText = (/** @type {RefusalMessage} */ item) =>
+  `${item.p === null || item.error.includes(item.p) ? item.error : `${item.p}: ${item.error}`} (${item.code})`;

@@ -1,0 +1,66 @@
+// The surfaces tab (R-SU2): each Stream Deck of a satellite connection as a grid of its keys,
+// as the desk shows them, pressable where the flow binds a key.
+import { html } from './html.js';
+import { values } from './live.js';
+/** @import { ConnectionInfo } from '../lib/core/api-shapes.ts' */
+/** @import { Write } from './shapes.js' */
+
+/**
+ * Whether a connection has surfaces, as it says in its details (a list of `surfaces`: the
+ * Stream Decks of a satellite connection, R-SU2): the surfaces tab shows only where a flow
+ * has them, as for scenes.
+ */
+export const hasSurfaces = (/** @type {ConnectionInfo} */ c) => Array.isArray(c.details?.['surfaces']);
+
+/**
+ * A surface as its connection describes it: the device, the id of its parameters, its keys
+ * and how they are laid out, and what a press of a bound key writes.
+ * @typedef {{ device: string, id: string, keys: number, perRow: number, bindings: Record<string, { press: 'toggle' | 'momentary' | 'fire', target: string }> }} Surface
+ */
+
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+/** @param {string} address @param {string} fallback */
+const colorAt = (address, fallback) => {
+  const v = String(values.get(address)?.v ?? '');
+  return COLOR.test(v) ? v : fallback;
+};
+/** @param {string} address */
+const isTrue = (address) => {
+  const v = values.get(address)?.v;
+  return v === true || v === 'true';
+};
+
+// Each surface as a grid of its keys, in their colours with their text, as the desk shows
+// them. A key bound in the flow (`keys`, with `press`) is pressable here: the console makes
+// the write the key's press makes, checked against the login's access as any other write.
+/** @param {{ connections: readonly ConnectionInfo[], write: Write }} props */
+export function Surfaces({ connections, write }) {
+  const surfaces = connections
+    .filter(hasSurfaces)
+    .flatMap((c) => /** @type {Surface[]} */ (c.details?.['surfaces'] ?? []).map((s) => ({ ...s, at: `${c.id}/${s.id}` })));
+  if (!surfaces.length) return html`<p class="empty">No surface has been connected yet.</p>`;
+  return html`<div class="surfaces">${surfaces.map((s) => {
+    const connected = isTrue(`${s.at}/connected`);
+    return html`<section class="surface" data-surface=${s.at}>
+      <h2>${s.device} <span class=${`badge ${connected ? 'ok' : 'disabled'}`}>${connected ? 'connected' : 'away'}</span></h2>
+      <div class="keys" style=${`grid-template-columns: repeat(${Math.max(1, s.perRow)}, 1fr)`}>
+        ${Array.from({ length: s.keys }, (_, n) => {
+          const key = `${s.at}/key/${n}`;
+          const binding = s.bindings[String(n)];
+          const text = String(values.get(`${key}/text`)?.v ?? '');
+          const style = `background: ${colorAt(`${key}/color`, '#000000')}; color: ${colorAt(`${key}/text-color`, '#ffffff')}`;
+          /** @param {boolean} down */
+          const press = (down) => {
+            if (!binding) return;
+            if (binding.press === 'momentary') write(binding.target, down);
+            else if (down && binding.press === 'toggle') write(binding.target, !isTrue(binding.target));
+            else if (down && binding.press === 'fire') write(binding.target, null);
+          };
+          return html`<button class=${`key ${isTrue(`${key}/pressed`) ? 'down' : ''}`} data-key=${n} style=${style} disabled=${!binding}
+            title=${binding ? `${binding.press} ${binding.target}` : `key ${n}: not bound to a press`}
+            onPointerDown=${() => press(true)} onPointerUp=${() => press(false)} onPointerLeave=${() => binding?.press === 'momentary' && press(false)}>${text}</button>`;
+        })}
+      </div>
+    </section>`;
+  })}</div>`;
+}
