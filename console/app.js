@@ -60,7 +60,7 @@ export function App() {
     ${tab === 'surfaces' && html`<${Surfaces} connections=${connections} write=${write} />`}
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
-    ${tab === 'flow' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} />`}
+    ${tab === 'flow' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
     ${tab === 'log' && html`<${Log} />`}
     ${

@@ -1,19 +1,29 @@
-// The flow tab (R-ED1–R-ED3): the flow file's text as the hub serves it (its secrets hidden),
-// edited in place; what a save will change shown as a diff before it is sent; a save on top
-// of the text that was read (If-Match), so a change made meanwhile is never overwritten: the
-// tab then shows how the file differs from this edit and keeps the edit; the hub's mistakes
-// listed at their paths; the kept versions, each one to bring back. Shown only to logins the
-// hub lets read the flow (full access, or an admin token).
+// The flow tab (R-ED1–R-ED3): the flow file as the hub serves it (its secrets hidden), changed
+// through forms — connections added, edited, disabled and removed; rules in their folders —
+// or as text. Every change is made in the file's own text by the hub (POST /flow/draft), so
+// comments and order stay; nothing is saved until the operator has seen what a save will
+// change as a diff. A save goes on top of the text that was read (If-Match), so a change
+// made meanwhile is never overwritten: the tab then shows how the file differs from this
+// edit and keeps the edit. The hub's mistakes are shown at their fields and listed at their
+// paths; the kept versions can each be brought back. Shown only to logins the hub lets read
+// the flow (full access, or an admin token).
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
+import { ConnectionForm, pipeSteps, RuleForm, typeSchemas } from './flow-forms.js';
 
 const html = htm.bind(h);
 
 /** @typedef {{ version: number, savedAt: number, by: string, bytes: number, etag: string, current: boolean }} FlowVersion */
-/** @typedef {{ path: (string | number)[], message: string }} FlowIssue */
+/** @typedef {{ path: (string | number)[], message: string, from?: number, to?: number }} FlowIssue */
+/** @typedef {{ text: string, issues: FlowIssue[], document?: FlowDocument }} Draft */
+/** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[] }} FlowDocument */
+/** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], description?: string, enabled?: boolean }} RuleNode */
+/** @typedef {{ op: 'set' | 'add', path: (string | number)[], value: unknown } | { op: 'remove', path: (string | number)[] }} FlowEdit */
+/** @typedef {{ id: string, type: string, status: string }} LiveConnection */
+/** @typedef {{ kind: 'connection', id: string, isNew: boolean } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean }} Editing */
 /** @typedef {{ text: string, etag: string, readOnly: string }} FlowFile */
-/** @typedef {{ kind: ' ' | '-' | '+', text: string }} DiffLine */
+/** @typedef {{ kind: ' ' | '-' | '+' | '…', text: string }} DiffLine */
 /** @typedef {(text: string, error: boolean) => void} Notify */
 
 /** Whether this login may edit the flow: the hub answers `GET /flow` to it. */
@@ -30,16 +40,42 @@ async function readFlow() {
   return { text: await response.text(), etag: response.headers.get('etag') ?? '', readOnly: readOnly ? decodeURIComponent(readOnly) : '' };
 }
 
+/**
+ * Has the hub make `edits` in `text` and check the result; nothing is written.
+ * @param {string} text @param {FlowEdit[]} edits @returns {Promise<Draft>}
+ */
+async function draftOf(text, edits) {
+  const response = await fetch('/flow/draft', {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ text, edits }),
+    credentials: 'same-origin',
+  });
+  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+  return /** @type {Promise<Draft>} */ (response.json());
+}
+
+/** The flow-file JSON Schema of the types this hub knows. @returns {Promise<Record<string, any>>} */
+async function readSchema() {
+  const response = await fetch('/flow/schema', { credentials: 'same-origin' });
+  return response.ok ? response.json() : {};
+}
+
 /** @returns {Promise<FlowVersion[]>} */
 async function readVersions() {
   const response = await fetch('/flow/history', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
   return response.ok ? /** @type {Promise<FlowVersion[]>} */ (response.json()) : [];
 }
 
+/** Unchanged lines shown around each change. */
+const CONTEXT = 2;
+/** The longest diff worked out line by line (lines removed and added); past it, the changed stretch is shown whole. */
+const MOST_CHANGES = 2000;
+
 /**
- * The lines of `after` against `before`: what both share at the start and the end is kept,
- * what lies between is removed and added. An edit in one place — what an editor makes
- * between two saves — reads as exactly that, at any size of file.
+ * The lines of `after` against `before`, as `git diff` shows them: the fewest lines removed
+ * and added (Myers' algorithm, between what both share at the start and the end), with
+ * `CONTEXT` unchanged lines around each change and a `…` row for those left out.
  * @param {string} before @param {string} after @returns {DiffLine[]}
  */
 export function lineDiff(before, after) {
@@ -49,13 +85,84 @@ export function lineDiff(before, after) {
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const middleA = a.slice(start, a.length - end);
+  const middleB = b.slice(start, b.length - end);
+  /** @type {DiffLine[]} */
+  const lines = [
+    ...a.slice(0, start).map((text) => /** @type {DiffLine} */ ({ kind: ' ', text })),
+    ...(fewestChanges(middleA, middleB) ?? [
+      ...middleA.map((text) => /** @type {DiffLine} */ ({ kind: '-', text })),
+      ...middleB.map((text) => /** @type {DiffLine} */ ({ kind: '+', text })),
+    ]),
+    ...a.slice(a.length - end).map((text) => /** @type {DiffLine} */ ({ kind: ' ', text })),
+  ];
+  const near = lines.map((line) => line.kind !== ' ');
+  /** @type {DiffLine[]} */
+  const shown = [];
+  lines.forEach((line, index) => {
+    const close = near.slice(Math.max(0, index - CONTEXT), index + CONTEXT + 1).some(Boolean);
+    if (close) shown.push(line);
+    else if (shown.at(-1)?.kind !== '…') shown.push({ kind: '…', text: '' });
+  });
+  while (shown[0]?.kind === '…') shown.shift();
+  while (shown.at(-1)?.kind === '…') shown.pop();
+  return shown.some((line) => line.kind !== ' ' && line.kind !== '…') ? shown : [];
+}
+
+/**
+ * The fewest removals and additions that make `b` of `a`, with the lines they keep (Myers,
+ * "An O(ND) Difference Algorithm"); undefined past `MOST_CHANGES`.
+ * @param {string[]} a @param {string[]} b @returns {DiffLine[] | undefined}
+ */
+function fewestChanges(a, b) {
+  const n = a.length;
+  const m = b.length;
+  const offset = n + m + 1;
+  const v = new Int32Array(2 * offset + 1);
+  /** @type {Int32Array[]} */
+  const trace = [];
+  let found = -1;
+  for (let d = 0; d <= Math.min(n + m, MOST_CHANGES) && found < 0; d++) {
+    trace.push(v.slice());
+    const at = (/** @type {number} */ k) => v[offset + k] ?? 0;
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? at(k + 1) : at(k - 1) + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) {
+        found = d;
+        break;
+      }
+    }
+  }
+  if (found < 0) return undefined;
   /** @type {DiffLine[]} */
   const lines = [];
-  for (const text of a.slice(Math.max(0, start - 2), start)) lines.push({ kind: ' ', text });
-  for (const text of a.slice(start, a.length - end)) lines.push({ kind: '-', text });
-  for (const text of b.slice(start, b.length - end)) lines.push({ kind: '+', text });
-  for (const text of a.slice(a.length - end, a.length - end + 2)) lines.push({ kind: ' ', text });
-  return lines;
+  let x = n;
+  let y = m;
+  for (let d = found; d > 0; d--) {
+    const before = /** @type {Int32Array} */ (trace[d]);
+    const at = (/** @type {number} */ k) => before[offset + k] ?? 0;
+    const k = x - y;
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
+    const previousX = at(down ? k + 1 : k - 1);
+    const previousY = previousX - (down ? k + 1 : k - 1);
+    while (x > previousX && y > previousY) {
+      lines.push({ kind: ' ', text: /** @type {string} */ (a[--x]) });
+      y--;
+    }
+    if (down) lines.push({ kind: '+', text: /** @type {string} */ (b[--y]) });
+    else lines.push({ kind: '-', text: /** @type {string} */ (a[--x]) });
+  }
+  while (x > 0 && y > 0) {
+    lines.push({ kind: ' ', text: /** @type {string} */ (a[--x]) });
+    y--;
+  }
+  return lines.reverse();
 }
 
 /** `connections.api.port`, `rules[0].destinations[2]`: a path as the hub's messages write it. */
@@ -69,32 +176,86 @@ const clock = (/** @type {number} */ at) => {
   return when.toDateString() === new Date().toDateString() ? time : `${when.toLocaleDateString()} ${time.slice(0, 5)}`;
 };
 
-/** @param {{ notify: Notify }} props */
-export function FlowTab({ notify }) {
+const under = (/** @type {(string | number)[]} */ path, /** @type {(string | number)[]} */ prefix) =>
+  prefix.every((step, i) => path[i] === step);
+
+/** A rule's one-line summary: source → destinations, and its steps. @param {RuleNode} rule */
+const ruleText = (rule) =>
+  `${rule.source ?? '?'} → ${(rule.destinations ?? []).join(', ')}${rule.pipe?.length ? ` · ${rule.pipe.map((step) => Object.keys(step)[0]).join(', ')}` : ''}`;
+
+/**
+ * @param {{ notify: Notify, connections?: LiveConnection[], addresses?: { p: string, access: string }[] }} props
+ */
+export function FlowTab({ notify, connections = [], addresses = [] }) {
   const [file, setFile] = useState(/** @type {FlowFile | undefined} */ (undefined));
   const [text, setText] = useState('');
+  const [document, setDocument] = useState(/** @type {FlowDocument | undefined} */ (undefined));
+  const [schema, setSchema] = useState(/** @type {Record<string, any>} */ ({}));
+  const [view, setView] = useState(/** @type {'connections' | 'rules' | 'text'} */ ('connections'));
+  const [editing, setEditing] = useState(/** @type {Editing | undefined} */ (undefined));
   const [reviewing, setReviewing] = useState(false);
   const [issues, setIssues] = useState(/** @type {FlowIssue[]} */ ([]));
   /** The file as it is now, when a save found it changed since it was read: this edit is kept, and shown against it. */
   const [changed, setChanged] = useState(/** @type {FlowFile | undefined} */ (undefined));
   const [versions, setVersions] = useState(/** @type {FlowVersion[]} */ ([]));
   const [busy, setBusy] = useState(false);
+  const types = useMemo(() => typeSchemas(schema), [schema]);
+  const steps = useMemo(() => pipeSteps(schema), [schema]);
+
+  /** Takes a draft the hub made as the text being edited. @param {Draft} draft */
+  const take = (draft) => {
+    setText(draft.text);
+    setDocument(draft.document);
+    setIssues(draft.issues);
+  };
 
   const load = async () => {
     const read = await readFlow();
     setFile(read);
-    setText(read.text);
     setChanged(undefined);
-    setIssues([]);
     setReviewing(false);
+    setEditing(undefined);
+    take(await draftOf(read.text, []));
     setVersions(await readVersions());
   };
   useEffect(() => {
+    readSchema().then(setSchema, () => {});
     load().catch((/** @type {Error} */ error) => notify(`the flow could not be read: ${error.message}`, true));
   }, []);
 
   if (!file) return html`<p class="empty">reading the flow file…</p>`;
   const edited = text !== file.text;
+  const readOnly = Boolean(file.readOnly);
+
+  /**
+   * Has the hub make `edits` in the text. The mistakes below `mine` refuse them (the form
+   * stays open and shows them at their fields); others are the file's own and are listed.
+   * @param {FlowEdit[]} edits @param {(string | number)[]} mine @param {string} done
+   * @returns {Promise<FlowIssue[]>}
+   */
+  const change = async (edits, mine, done) => {
+    try {
+      const draft = await draftOf(text, edits);
+      const refused = draft.issues.filter((issue) => under(issue.path, mine));
+      if (refused.length > 0 || draft.text === text) {
+        if (refused.length > 0)
+          notify(`not changed: ${refused.length === 1 ? 'a mistake' : `${refused.length} mistakes`}, shown at the fields`, true);
+        return refused.length > 0 ? refused : [];
+      }
+      take(draft);
+      setEditing(undefined);
+      setReviewing(true);
+      notify(`${done} in the text, not saved yet: the changes are below; save to apply them`, false);
+      return [];
+    } catch (error) {
+      notify(`not changed: ${/** @type {Error} */ (error).message}`, true);
+      return [];
+    }
+  };
+
+  /** The edits that make sure a list or map is there before something is put in it. */
+  const ensure = (/** @type {'connections' | 'rules'} */ key) =>
+    /** @type {FlowEdit[]} */ (document?.[key] === undefined ? [{ op: 'set', path: [key], value: key === 'rules' ? [] : {} }] : []);
 
   /** Sends the edit on top of `etag`; what the hub said is shown. @param {string} etag */
   const save = async (etag) => {
@@ -121,9 +282,10 @@ export function FlowTab({ notify }) {
           true,
         );
       } else if (answer.issues?.length) {
-        setIssues(answer.issues);
+        // Placed in the text, for the marks and the forms' fields.
+        take(await draftOf(text, []));
         const count = answer.issues.length;
-        notify(`not saved: ${count === 1 ? 'a mistake' : `${count} mistakes`}, listed below the text (${answer.code})`, true);
+        notify(`not saved: ${count === 1 ? 'a mistake' : `${count} mistakes`}, listed below (${answer.code})`, true);
       } else {
         setIssues([]);
         notify(`not saved: ${answer.error} (${answer.code})`, true);
@@ -157,37 +319,132 @@ export function FlowTab({ notify }) {
     if (answer.ok) await load();
   };
 
+  /** Shows the text with the mistake's place selected. @param {FlowIssue} issue */
+  const showInText = (issue) => {
+    setView('text');
+    requestAnimationFrame(() => {
+      const area = /** @type {HTMLTextAreaElement | null} */ (window.document.querySelector('.flow-text'));
+      if (!area || issue.from === undefined) return;
+      area.focus();
+      area.setSelectionRange(issue.from, issue.to ?? issue.from);
+    });
+  };
+
+  const ids = Object.keys(document?.connections ?? {});
+  const live = new Map(connections.map((c) => [c.id, c]));
   const base = changed ?? file;
   const diff = reviewing ? lineDiff(base.text, text) : [];
-  return html`<section class="flow">
-    ${file.readOnly && html`<p class="read-only" role="note">read-only: ${file.readOnly}</p>`}
-    <textarea
+
+  /** @type {any} */
+  let body;
+  if (editing?.kind === 'connection') {
+    const value = editing.isNew
+      ? { type: types.has('dummy') ? 'dummy' : ([...types.keys()][0] ?? '') }
+      : (document?.connections?.[editing.id] ?? {});
+    body = html`<${ConnectionForm} key=${editing.id} id=${editing.id} value=${value} types=${types} isNew=${editing.isNew}
+      taken=${ids}
+      apply=${(/** @type {string} */ id, /** @type {Record<string, any>} */ settings) =>
+        change(
+          [
+            ...ensure('connections'),
+            ...(!editing.isNew && id !== editing.id ? [/** @type {FlowEdit} */ ({ op: 'remove', path: ['connections', editing.id] })] : []),
+            { op: 'set', path: ['connections', id], value: settings },
+          ],
+          ['connections', id],
+          editing.isNew ? `connection ${id} added` : `connection ${id} changed`,
+        )}
+      cancel=${() => setEditing(undefined)} />`;
+  } else if (editing?.kind === 'rule') {
+    const value = editing.isNew ? {} : /** @type {RuleNode} */ (nodeAt(document, editing.path) ?? {});
+    body = html`<${RuleForm} path=${editing.path} value=${value} steps=${steps} addresses=${addresses}
+      apply=${(/** @type {RuleNode} */ rule) =>
+        change(
+          editing.isNew
+            ? [...(editing.list.length === 1 ? ensure('rules') : []), { op: 'add', path: editing.list, value: rule }]
+            : [{ op: 'set', path: editing.path, value: rule }],
+          editing.path,
+          editing.isNew ? 'rule added' : 'rule changed',
+        )}
+      cancel=${() => setEditing(undefined)} />`;
+  } else if (view === 'connections')
+    body = html`<table class="flow-connections" data-testid="flow-connections">
+        <thead><tr><th>id</th><th>type</th><th>status</th><th></th></tr></thead>
+        <tbody>${Object.entries(document?.connections ?? {}).map(([id, settings]) => {
+          const disabled = settings.enabled === false;
+          const status = live.get(id)?.status ?? 'not saved yet';
+          return html`<tr class=${disabled ? 'disabled' : ''}>
+            <td>${id}</td><td>${settings.type}</td><td><span class=${`badge ${disabled ? 'disabled' : status.replaceAll(' ', '-')}`}>${disabled ? 'disabled' : status}</span></td>
+            <td class="row-actions">
+              <button disabled=${readOnly} onClick=${() => setEditing({ kind: 'connection', id, isNew: false })}>edit</button>
+              <button disabled=${readOnly} onClick=${() =>
+                change(
+                  [
+                    disabled
+                      ? { op: 'remove', path: ['connections', id, 'enabled'] }
+                      : { op: 'set', path: ['connections', id, 'enabled'], value: false },
+                  ],
+                  ['connections', id],
+                  `connection ${id} ${disabled ? 'enabled' : 'disabled'}`,
+                )}>${disabled ? 'enable' : 'disable'}</button>
+              <button disabled=${readOnly} onClick=${() =>
+                window.confirm(`Remove connection ${id} from the flow? Rules that name it stay, and wait for it.`) &&
+                change([{ op: 'remove', path: ['connections', id] }], ['connections', id], `connection ${id} removed`)}>remove</button>
+            </td>
+          </tr>`;
+        })}</tbody>
+      </table>
+      <button class="primary" disabled=${readOnly || types.size === 0} onClick=${() => setEditing({ kind: 'connection', id: '', isNew: true })}>add a connection</button>`;
+  else if (view === 'rules')
+    body = html`<div class="flow-rules" data-testid="flow-rules">
+      <${RuleList} nodes=${document?.rules ?? []} path=${['rules']} readOnly=${readOnly} edit=${setEditing} change=${change} />
+    </div>`;
+  else
+    body = html`<textarea
       class="flow-text"
       data-testid="flow-text"
       aria-label="the flow file"
       spellcheck=${false}
       wrap="off"
-      readonly=${Boolean(file.readOnly)}
+      readonly=${readOnly}
       value=${text}
       onInput=${(/** @type {Event} */ e) => {
         setText(/** @type {HTMLTextAreaElement} */ (e.currentTarget).value);
         setReviewing(false);
       }}
-    ></textarea>
+      onBlur=${() => text !== file.text && draftOf(text, []).then(take, () => {})}
+    ></textarea>`;
+
+  return html`<section class="flow">
+    ${file.readOnly && html`<p class="read-only" role="note">read-only: ${file.readOnly}</p>`}
+    <nav class="flow-views" aria-label="flow views">
+      ${
+        /** @type {const} */ (['connections', 'rules', 'text']).map(
+          (name) => html`<button class=${view === name && !editing ? 'active' : ''} aria-pressed=${view === name && !editing}
+          onClick=${() => {
+            setEditing(undefined);
+            setView(name);
+          }}>${name}</button>`,
+        )
+      }
+    </nav>
+    ${body}
     <div class="flow-actions">
       <button disabled=${!edited && !changed} onClick=${() => setReviewing(!reviewing)}>${reviewing ? 'hide changes' : 'review changes'}</button>
-      <button class="primary" disabled=${busy || Boolean(file.readOnly) || (!edited && !changed)} onClick=${() => save(base.etag)}>
+      <button class="primary" disabled=${busy || readOnly || (!edited && !changed)} onClick=${() => save(base.etag)}>
         ${changed ? 'save mine over it' : 'save'}
       </button>
       <button disabled=${busy || (!edited && !changed)} onClick=${() => load()}>${changed ? 'take the file as it is' : 'discard'}</button>
     </div>
     ${
       issues.length > 0 &&
-      html`<ul class="issues" data-testid="flow-issues">${issues.map((issue) => html`<li><code>${pathText(issue.path)}</code>: ${issue.message}</li>`)}</ul>`
+      html`<ul class="issues" data-testid="flow-issues">${issues.map(
+        (issue) =>
+          html`<li><button class="at" onClick=${() => showInText(issue)}><code>${pathText(issue.path)}</code></button>: ${issue.message}</li>`,
+      )}</ul>`
     }
     ${
       reviewing &&
-      html`<pre class="diff" data-testid="flow-diff">${diff.length === 0 ? 'no change' : diff.map((line) => html`<span class=${`line ${line.kind === '+' ? 'added' : line.kind === '-' ? 'removed' : ''}`}>${line.kind} ${line.text}</span>`)}</pre>`
+      html`<pre class="diff" data-testid="flow-diff">${diff.length === 0 ? 'no change' : diff.map((line) => html`<span class=${`line ${line.kind === '+' ? 'added' : line.kind === '-' ? 'removed' : line.kind === '…' ? 'gap' : ''}`}>${line.kind === '…' ? '…' : `${line.kind} ${line.text}`}</span>`)}</pre>`
     }
     <h2>versions</h2>
     ${
@@ -198,10 +455,67 @@ export function FlowTab({ notify }) {
             <tbody>${[...versions].reverse().map(
               (v) => html`<tr>
                 <td>${v.version}</td><td>${clock(v.savedAt)}</td><td>${v.by}</td><td>${v.bytes}</td>
-                <td>${v.current ? html`<span class="current">current</span>` : html`<button disabled=${Boolean(file.readOnly)} onClick=${() => restore(v.version)}>restore</button>`}</td>
+                <td>${v.current ? html`<span class="current">current</span>` : html`<button disabled=${readOnly} onClick=${() => restore(v.version)}>restore</button>`}</td>
               </tr>`,
             )}</tbody>
           </table>`
     }
   </section>`;
+}
+
+/** The node of the document at `path`. @param {unknown} document @param {(string | number)[]} path @returns {unknown} */
+function nodeAt(document, path) {
+  let node = /** @type {any} */ (document);
+  for (const step of path) node = node?.[step];
+  return node;
+}
+
+/**
+ * The rule tree: folders (with the rules below them) and rules, each to edit, disable or
+ * remove; a rule or a folder added at any level.
+ * @param {{ nodes: RuleNode[], path: (string | number)[], readOnly: boolean, edit: (editing: Editing) => void,
+ *   change: (edits: FlowEdit[], mine: (string | number)[], done: string) => Promise<FlowIssue[]> }} props
+ */
+function RuleList({ nodes, path, readOnly, edit, change }) {
+  const toggle = (/** @type {RuleNode} */ node, /** @type {(string | number)[]} */ at, /** @type {string} */ what) =>
+    change(
+      [node.enabled === false ? { op: 'remove', path: [...at, 'enabled'] } : { op: 'set', path: [...at, 'enabled'], value: false }],
+      at,
+      `${what} ${node.enabled === false ? 'enabled' : 'disabled'}`,
+    );
+  const addFolder = () => {
+    const name = window.prompt('The new folder’s name');
+    if (name) change([{ op: 'add', path, value: { folder: name, rules: [] } }], path, `folder ${name} added`);
+  };
+  return html`<ul class="rule-tree">
+    ${nodes.map((node, index) => {
+      const at = [...path, index];
+      const off = node.enabled === false ? ' disabled' : '';
+      if (node.folder !== undefined)
+        return html`<li class=${`folder${off}`}><details open>
+          <summary><span class="folder-name">${node.folder}</span>${off && html` <span class="badge disabled">disabled</span>`}
+            <span class="row-actions">
+              <button disabled=${readOnly} onClick=${() => toggle(node, at, `folder ${node.folder}`)}>${off ? 'enable' : 'disable'}</button>
+              <button disabled=${readOnly} onClick=${() =>
+                window.confirm(`Remove folder ${node.folder} and every rule in it?`) &&
+                change([{ op: 'remove', path: at }], at, `folder ${node.folder} removed`)}>remove</button>
+            </span>
+          </summary>
+          <${RuleList} nodes=${node.rules ?? []} path=${[...at, 'rules']} readOnly=${readOnly} edit=${edit} change=${change} />
+        </details></li>`;
+      return html`<li class=${`rule${off}`}>
+        <span class="rule-text">${ruleText(node)}</span>${node.description && html` <span class="muted">${node.description}</span>`}
+        ${off && html` <span class="badge disabled">disabled</span>`}
+        <span class="row-actions">
+          <button disabled=${readOnly} onClick=${() => edit({ kind: 'rule', path: at, list: path, isNew: false })}>edit</button>
+          <button disabled=${readOnly} onClick=${() => toggle(node, at, 'rule')}>${off ? 'enable' : 'disable'}</button>
+          <button disabled=${readOnly} onClick=${() => change([{ op: 'remove', path: at }], at, 'rule removed')}>remove</button>
+        </span>
+      </li>`;
+    })}
+    <li class="add">
+      <button disabled=${readOnly} onClick=${() => edit({ kind: 'rule', path: [...path, nodes.length], list: path, isNew: true })}>add a rule${path.length > 1 ? ' here' : ''}</button>
+      <button disabled=${readOnly} onClick=${addFolder}>add a folder${path.length > 1 ? ' here' : ''}</button>
+    </li>
+  </ul>`;
 }

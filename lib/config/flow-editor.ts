@@ -120,11 +120,11 @@ export class FlowEditor implements FlowView {
 
   async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {
     const made = editFlowText(edited, edits);
-    if (!made.ok) return { text: edited, issues: placed(edited, made.issues) };
+    if (!made.ok) return { text: edited, issues: placed(edited, made.issues), document: FlowDocument.parse(edited)?.root.toJSON() };
     const { text } = made;
     const current = await this.readWhole();
     const checked = await this.check(text, current.text);
-    return { text, issues: checked.ok ? [] : placed(text, checked.issues) };
+    return { text, issues: checked.ok ? [] : placed(text, checked.issues), document: FlowDocument.parse(text)?.root.toJSON() };
   }
 
   /** `edited` with its hidden secrets put back from `current`, checked as `patchbay validate` checks a file. */

@@ -50,7 +50,25 @@ export class FlowDocument {
     readonly root: JsonObjectNode,
     private readonly rewritten: readonly Rewritten[],
     private readonly originals: ReadonlyMap<JsonNode, string>,
+    /** The text as parsed: where the nodes' locations point. */
+    private readonly parsed: string,
   ) {}
+
+  /**
+   * The indentation of the entries of `container` (as its first entry has it, or one step
+   * deeper than the container's line), and one step of the file's indentation.
+   */
+  indentationIn(container: JsonArrayNode | JsonObjectNode): { readonly entries: string; readonly step: string } {
+    const step = /\n([ \t]+)\S/.exec(this.parsed)?.[1] ?? '  ';
+    const first = container instanceof JsonArrayNode ? container.elements[0] : container.properties[0];
+    const lineOf = (index: number) => this.parsed.slice(this.parsed.lastIndexOf('\n', index - 1) + 1, index);
+    if (first) {
+      const before = lineOf(first.location.start.index);
+      if (/^[ \t]*$/.test(before)) return { entries: before, step };
+    }
+    const own = /^[ \t]*/.exec(lineOf(container.location.start.index))?.[0] ?? '';
+    return { entries: own + step, step };
+  }
 
   /** The document of `text`, or undefined when it does not parse (a mistake in the text). */
   static parse(text: string): FlowDocument | undefined {
@@ -84,7 +102,7 @@ export class FlowDocument {
         const original = byPlace.get(token.location.start.index);
         if (original !== undefined) originals.set(token, original);
       }
-    return new FlowDocument(root, rewritten, originals);
+    return new FlowDocument(root, rewritten, originals, readable);
   }
 
   /** The text now: the file's own tokens as they were, and the changed parts in the file's style. */
@@ -170,7 +188,7 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
   if (edit.op === 'add') {
     const list = document.nodeAt(edit.path);
     if (!(list instanceof JsonArrayNode)) return 'there is no list at this path to add to';
-    list.push(inserted(list, edit.value, quote));
+    list.push(newEntry(document, list, edit.value, quote));
     return undefined;
   }
   if (parent instanceof JsonObjectNode && typeof key === 'string') {
@@ -179,7 +197,7 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
       if (!property) return 'there is nothing at this path to remove';
       dropCommentsAbove(parent, property);
       parent.delete(key);
-    } else if (!parent.has(key)) parent.set(key, edit.value as never);
+    } else if (!parent.has(key)) parent.set(key, newEntry(document, parent, edit.value, quote));
     else {
       const was = parent.get(key);
       const now = updated(was, edit.value, quote);
@@ -242,13 +260,34 @@ function dropCommentsAbove(container: JsonArrayNode | JsonObjectNode, entry: Jso
 const ONE_LINE = 120;
 
 /**
- * A new list entry: on one line when its siblings each stand on one (the rules of a folder,
- * a dummy's parameter lines), else left to the parser's learned style.
+ * A new entry of `container`, written as the file writes its neighbours: on one line when
+ * they each stand on one (the rules of a folder, a dummy's parameter lines) and it fits;
+ * else a line a key, indented as the file is, with short lists and objects inside on one line.
  */
-function inserted(list: JsonArrayNode, value: unknown, quote: string): JsonValueNode | never {
-  const oneLine = list.elements.length > 0 && list.elements.every((element) => !element.toString().includes('\n'));
-  const compact = oneLine ? compactText(value, quote) : undefined;
-  return compact !== undefined && compact.length <= ONE_LINE ? JsonParser.parse(compact) : (value as never);
+function newEntry(document: FlowDocument, container: JsonArrayNode | JsonObjectNode, value: unknown, quote: string): JsonValueNode {
+  const neighbours = container instanceof JsonArrayNode ? container.elements : container.properties;
+  const oneLine = neighbours.length > 0 && neighbours.every((entry) => !entry.toString().includes('\n'));
+  const compact = compactText(value, quote);
+  if (compact === undefined) return JsonParser.parse(JSON.stringify(value ?? null));
+  if (oneLine && compact.length <= ONE_LINE) return JsonParser.parse(compact);
+  const { entries, step } = document.indentationIn(container);
+  return JsonParser.parse(blockText(value, entries, step, quote));
+}
+
+/** Lists and objects up to this long are written on one line inside a block. */
+const SHORT = 80;
+
+/** `value` as JSON5 over lines: `{`, a line a key at `indent` + `step`, `}` at `indent`; inside, short values on one line. */
+function blockText(value: unknown, indent: string, step: string, quote: string, whole = true): string {
+  const compact = compactText(value, quote) ?? 'null';
+  if (value === null || typeof value !== 'object' || (!whole && compact.length <= SHORT) || compact.length <= 2) return compact;
+  const inner = indent + step;
+  if (Array.isArray(value))
+    return `[\n${value.map((entry) => `${inner}${blockText(entry, inner, step, quote, false)},\n`).join('')}${indent}]`;
+  const lines = Object.entries(value).map(
+    ([key, entry]) => `${inner}${keyText(key, quote)}: ${blockText(entry, inner, step, quote, false)},\n`,
+  );
+  return `{\n${lines.join('')}${indent}}`;
 }
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$]*$/;
@@ -261,13 +300,14 @@ function compactText(value: unknown, quote: string): string | undefined {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((entry) => compactText(entry, quote)).join(', ')}]`;
   if (typeof value === 'object' && value) {
-    const entries = Object.entries(value).map(
-      ([key, entry]) => `${PLAIN_KEY.test(key) && !LITERALS.has(key) ? key : quoted(key, quote)}: ${compactText(entry, quote)}`,
-    );
+    const entries = Object.entries(value).map(([key, entry]) => `${keyText(key, quote)}: ${compactText(entry, quote)}`);
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
   }
   return undefined;
 }
+
+/** A key as JSON5 writes it: bare when it may be. */
+const keyText = (key: string, quote: string) => (PLAIN_KEY.test(key) && !LITERALS.has(key) ? key : quoted(key, quote));
 
 /** A JSON5 string literal of `value` in `quote`. */
 export function quoted(value: string, quote: string): string {

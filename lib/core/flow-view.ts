@@ -31,6 +31,8 @@ export interface PlacedIssue extends Issue {
 export interface Draft {
   readonly text: string;
   readonly issues: readonly PlacedIssue[];
+  /** The text's document, as the forms show it; undefined when the text does not parse. */
+  readonly document?: unknown;
 }
 
 export interface FlowView {

@@ -1,7 +1,7 @@
 /**
  * The console's flow tab (R-ED1–R-ED3) in Chromium, on a real hub process and a real file:
- * an edit saved changes the file by exactly its lines and runs; a mistake is shown at its path
- * and nothing is written; a second browser that saves after the first is told, shown the
+ * connections and a rule added from forms change the file by exactly their lines and run; a
+ * mistake is refused at its field and nothing is written; the text edited directly likewise; a second browser that saves after the first is told, shown the
  * difference, and keeps its edit; a token without `admin` sees no flow tab; restore brings the
  * first version back byte for byte. With PATCHBAY_SCREENSHOTS, pictures of the tab on a desktop
  * and a phone are taken there (docs/console-flow-*.png).
@@ -63,65 +63,137 @@ async function studio(t: ExecutionContext) {
 }
 
 const flowText = (page: Page) => page.locator('[data-testid=flow-text]');
+/** One of the flow tab's views: connections, rules or text. */
+const flowView = (page: Page, name: string) => page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name });
 
 async function openFlowTab(page: Page, base: string, token: string) {
   await page.goto(`${base}/console/?access_token=${token}`);
-  await page.getByRole('button', { name: 'flow' }).click();
-  await flowText(page).waitFor();
+  await page.getByRole('button', { name: 'flow', exact: true }).click();
+  await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).waitFor();
+}
+
+async function openFlowText(page: Page, base: string, token: string) {
+  await openFlowTab(page, base, token);
+  await flowView(page, 'text').click();
   // The text is there once the hub answered (the specs run without DOM types: the code is text).
   await page.waitForFunction("document.querySelector('[data-testid=flow-text]')?.value.includes('connections')");
 }
 
+/** A parameter's value as the ops token reads it. */
+async function valueAt(base: string, address: string) {
+  const response = await fetch(`${base}/parameters/${address}`, { headers: { authorization: 'Bearer ops-flow-token' } });
+  return response.ok ? response.text() : `HTTP ${response.status}`;
+}
+
 live(
-  `the flow tab edits the file in place: a dummy and a timer added, the diff shown, saved, running; a mistake shown at its field${whyNoBrowser}`,
+  `connections and a rule added from forms: the diff shown, saved, the file changed by the added lines alone, the rule running; a port of 70000 refused at its field, nothing written${whyNoBrowser}`,
   async (t) => {
     const { flow, hub, browser } = await studio(t);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
     await openFlowTab(page, hub.base, 'ops-flow-token');
-    const shown = await flowText(page).inputValue();
-    t.false(shown.includes('ops-flow-token'), 'no token reaches the browser');
+    await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).locator('.badge.ok').waitFor();
 
-    // The engineer adds two connections where they belong, and reviews before saving.
-    const added = "    clock: { type: 'timer', timers: [{ duration: 5000 }] },\n    cue: { type: 'dummy', parameters: ['go,T'] },\n";
-    const edited = shown.replace("    desk: { type: 'dummy', parameters: ['title,S,morning'] },\n", (line) => line + added);
-    await flowText(page).fill(edited);
-    await page.getByRole('button', { name: 'review changes' }).click();
-    await page.locator('[data-testid=flow-diff] .added', { hasText: "clock: { type: 'timer'" }).waitFor();
+    // A dummy, from its form: the id, and its parameter lines.
+    await page.getByRole('button', { name: 'add a connection' }).click();
+    const form = page.locator('[data-testid=connection-form]');
+    await form.getByLabel('id *').fill('cue');
+    await form.getByLabel('type *').selectOption('dummy');
+    await form.getByLabel('parameters', { exact: true }).fill('go,T\nshown,S');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('[data-testid=flow-connections] tr', { hasText: 'cue' }).waitFor();
+
+    // A timer with one timer of 5 s: a nested list, an entry added.
+    await page.getByRole('button', { name: 'add a connection' }).click();
+    await form.getByLabel('id *').fill('clock');
+    await form.getByLabel('type *').selectOption('timer');
+    await form.getByRole('button', { name: 'add to timers' }).click();
+    await form.getByLabel('duration', { exact: false }).fill('5000');
+    if (shots) await page.screenshot({ path: join(shots, 'console-flow-form.png'), fullPage: true });
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('[data-testid=flow-connections] tr', { hasText: 'clock' }).waitFor();
+
+    // A rule into the studio folder-less list: the pickers complete from live addresses, and take one not there yet.
+    await flowView(page, 'rules').click();
+    await page.getByRole('button', { name: 'add a rule' }).click();
+    const rule = page.locator('[data-testid=rule-form]');
+    t.true((await rule.locator('#readable-addresses option[value="desk/title"]').count()) === 1, 'the source picker offers live addresses');
+    await rule.getByLabel('source *').fill('desk/title');
+    await rule.getByLabel('destination 1').fill('cue/shown');
+    await rule.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'desk/title → cue/shown' }).waitFor();
+
+    // What a save will change, before it is applied: lines added, none removed.
+    await page.locator('[data-testid=flow-diff] .added', { hasText: "type: 'timer'" }).waitFor();
     t.is(await page.locator('[data-testid=flow-diff] .removed').count(), 0, 'nothing removed');
     if (shots) await page.screenshot({ path: join(shots, 'console-flow-desktop.png') });
     await page.getByRole('button', { name: 'save', exact: true }).click();
     await page.locator('.notice', { hasText: 'saved and applied: version 2' }).waitFor();
 
     const saved = await readFile(flow, 'utf8');
-    t.deepEqual(
-      changedLines(original, saved),
-      { added: added.trimEnd().split('\n'), removed: [] },
-      'the file differs by the added lines alone',
+    const { added, removed } = changedLines(original, saved);
+    t.deepEqual(removed, [], `the file differs by added lines alone:\n${saved}`);
+    t.true(added.some((line) => line.includes("type: 'timer'")) && added.some((line) => line.includes("'go,T'")));
+    t.true(
+      added.some((line) => line.includes("{ source: 'desk/title', destinations: ['cue/shown'] }")),
+      saved,
     );
     t.true(saved.includes('// Studio A: written by hand, kept in git') && saved.includes('// placeholder rule'), 'comments kept');
-    const cue = await fetch(`${hub.base}/parameters`, { headers: { authorization: 'Bearer ops-flow-token' } });
-    t.true(
-      ((await cue.json()) as { p: string }[]).some((p) => p.p === 'cue/go'),
-      'the new connection runs',
-    );
+    const written = await fetch(`${hub.base}/update`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer ops-flow-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ parameter: 'desk/title', value: 'evening news' }),
+    });
+    t.is(written.status, 200);
+    const deadline = Date.now() + 20_000;
+    while ((await valueAt(hub.base, 'cue/shown')) !== 'evening news' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    t.is(await valueAt(hub.base, 'cue/shown'), 'evening news', 'the rule runs');
 
-    // A port of 70000: refused, shown at its field, and nothing written.
-    await flowText(page).fill((await flowText(page).inputValue()).replace('port: 0,', 'port: 70000,'));
-    await page.getByRole('button', { name: 'save', exact: true }).click();
-    await page
-      .locator('[data-testid=flow-issues] li', { hasText: 'connections.api.port' })
-      .filter({ hasText: 'expected an integer from 0 to 65535' })
-      .waitFor();
+    // A port of 70000 in the rest-api's form: refused at its field, nothing changed or written.
+    await flowView(page, 'connections').click();
+    await page.locator('[data-testid=flow-connections] tr', { hasText: 'rest-api' }).getByRole('button', { name: 'edit' }).click();
+    await form.locator('[id="field-connections.api.port"]').fill('70000');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await form.locator('[data-field="connections.api.port"] .field-error', { hasText: 'expected an integer from 0 to 65535' }).waitFor();
     t.is(await readFile(flow, 'utf8'), saved);
+    t.true(await page.getByRole('button', { name: 'save', exact: true }).isDisabled(), 'nothing to save');
 
-    // A phone's picture of the tab, with the mistake listed.
+    // A phone's picture of the form, with the mistake at its field.
     if (shots) {
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.screenshot({ path: join(shots, 'console-flow-phone.png'), fullPage: true });
+      await form.locator('[data-field="connections.api.port"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(shots, 'console-flow-phone.png') });
     }
   },
 );
+
+live(`the text edited directly: saved by its lines alone; a mistake listed at its path and nothing written${whyNoBrowser}`, async (t) => {
+  const { flow, hub, browser } = await studio(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await openFlowText(page, hub.base, 'ops-flow-token');
+  const shown = await flowText(page).inputValue();
+  t.false(shown.includes('ops-flow-token'), 'no token reaches the browser');
+  const added = "    cue: { type: 'dummy', parameters: ['go,T'] },\n";
+  await flowText(page).fill(shown.replace("    desk: { type: 'dummy', parameters: ['title,S,morning'] },\n", (line) => line + added));
+  await page.getByRole('button', { name: 'review changes' }).click();
+  await page.locator('[data-testid=flow-diff] .added', { hasText: "cue: { type: 'dummy'" }).waitFor();
+  await page.getByRole('button', { name: 'save', exact: true }).click();
+  await page.locator('.notice', { hasText: 'saved and applied: version 2' }).waitFor();
+  const saved = await readFile(flow, 'utf8');
+  t.deepEqual(changedLines(original, saved), { added: [added.trimEnd()], removed: [] });
+
+  await flowView(page, 'text').click();
+  await flowText(page).fill((await flowText(page).inputValue()).replace('port: 0,', 'port: 70000,'));
+  await page.getByRole('button', { name: 'save', exact: true }).click();
+  await page
+    .locator('[data-testid=flow-issues] li', { hasText: 'connections.api.port' })
+    .filter({ hasText: 'expected an integer from 0 to 65535' })
+    .waitFor();
+  t.is(await readFile(flow, 'utf8'), saved);
+});
 
 live(
   `a second browser saving after the first is told and shown the difference, and loses nothing; a token without admin sees no flow tab; restore brings the first version back byte for byte${whyNoBrowser}`,
@@ -130,8 +202,8 @@ live(
     const first = await (await browser.newContext()).newPage();
     const second = await (await browser.newContext()).newPage();
     for (const page of [first, second]) page.setDefaultTimeout(60_000);
-    await openFlowTab(first, hub.base, 'ops-flow-token');
-    await openFlowTab(second, hub.base, 'ops-flow-token');
+    await openFlowText(first, hub.base, 'ops-flow-token');
+    await openFlowText(second, hub.base, 'ops-flow-token');
 
     await flowText(first).fill((await flowText(first).inputValue()).replace("'title,S,morning'", "'title,S,evening'"));
     await first.getByRole('button', { name: 'save', exact: true }).click();
@@ -150,12 +222,12 @@ live(
     await panel.goto(`${hub.base}/console/?access_token=panel-flow-token`);
     await panel.getByRole('button', { name: 'connections' }).waitFor();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    t.is(await panel.getByRole('button', { name: 'flow' }).count(), 0);
+    t.is(await panel.getByRole('button', { name: 'flow', exact: true }).count(), 0);
 
     // Version 1 is the file as the first save found it: back, byte for byte.
     first.on('dialog', (dialog) => void dialog.accept());
     await first.reload();
-    await first.getByRole('button', { name: 'flow' }).click();
+    await first.getByRole('button', { name: 'flow', exact: true }).click();
     await first.locator('[data-testid=flow-versions] tr', { hasText: 'on disk' }).getByRole('button', { name: 'restore' }).click();
     await first.locator('.notice', { hasText: 'version 1 brought back' }).waitFor();
     t.is(await readFile(flow, 'utf8'), original);

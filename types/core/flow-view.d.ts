@@ -25,6 +25,18 @@ export type Saved = {
     readonly issues?: readonly Issue[];
     readonly etag?: string;
 };
+/** A mistake of a draft, with where it stands in the draft's text (offsets), for a mark. */
+export interface PlacedIssue extends Issue {
+    readonly from: number;
+    readonly to: number;
+}
+/** A text with edits made, not saved, and the mistakes a save of it would be refused for. */
+export interface Draft {
+    readonly text: string;
+    readonly issues: readonly PlacedIssue[];
+    /** The text's document, as the forms show it; undefined when the text does not parse. */
+    readonly document?: unknown;
+}
 export interface FlowView {
     /** The file the hub runs. */
     readonly path: string;
@@ -43,4 +55,26 @@ export interface FlowView {
     versionText(version: number): Promise<string | undefined>;
     /** Brings back a kept version, as a save by `by`. */
     restore(version: number, by: string): Promise<Saved>;
+    /** `text` (as an editor has it, secrets hidden) with `edits` made, checked as a save would check it; nothing is written. */
+    draft(text: string, edits: readonly FlowEdit[]): Promise<Draft>;
+    /** The flow-file JSON Schema of the types this hub knows (its packages' too), for forms and completion. */
+    schema(): string;
 }
+/**
+ * A change an editor asks of the flow file's text, at a path of its document: `set` a value
+ * (an object's key, added when missing; a list's entry), `add` an entry at the end of the
+ * list at `path`, `remove` what is at `path`. A `set` over a value that is there changes only
+ * what differs, so the comments inside it stay.
+ */
+export type FlowEdit = {
+    readonly op: 'set';
+    readonly path: readonly (string | number)[];
+    readonly value: unknown;
+} | {
+    readonly op: 'add';
+    readonly path: readonly (string | number)[];
+    readonly value: unknown;
+} | {
+    readonly op: 'remove';
+    readonly path: readonly (string | number)[];
+};
