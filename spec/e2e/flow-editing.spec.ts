@@ -182,6 +182,8 @@ test.serial('only full access or an admin token reads or changes the flow: 403 P
   t.is(refused.body.code, 'PB_FORBIDDEN');
   t.is((await fetch(`${hub.base}/flow/history`, { headers: as(panel.token) })).status, 403);
   t.is((await fetch(`${hub.base}/flow/restore/1`, { method: 'POST', headers: as(panel.token) })).status, 403);
+  t.is((await fetch(`${hub.base}/flow/schema`, { headers: as(panel.token) })).status, 403);
+  t.is((await fetch(`${hub.base}/flow/draft`, { method: 'POST', headers: as(panel.token), body: '{"text":""}' })).status, 403);
   t.is((await fetch(`${hub.base}/flow`)).status, 401, 'no credentials at all');
   t.is(await readFile(flow, 'utf8'), original);
 });
@@ -238,5 +240,68 @@ test.serial(
       ],
     );
     t.is(await readFile(flow, 'utf8'), original);
+  },
+);
+
+async function draft(hub: HubProcess, body: unknown) {
+  const response = await fetch(`${hub.base}/flow/draft`, {
+    method: 'POST',
+    headers: { ...as(ops.token), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      text: string;
+      issues: { path: unknown[]; message: string; from: number; to: number }[];
+      document?: { connections?: Record<string, unknown> };
+      code?: string;
+    },
+  };
+}
+
+test.serial(
+  'POST /flow/draft makes edits in the text as the editor has it and checks them, each mistake placed in the text; nothing is written (R-ED1, R-ED2)',
+  async (t) => {
+    const { flow, hub } = await studio(t);
+    const { text, etag } = await getFlow(hub);
+    const added = await draft(hub, {
+      text,
+      edits: [{ op: 'set', path: ['connections', 'clock'], value: { type: 'timer', timers: [{ duration: 5000 }] } }],
+    });
+    t.is(added.status, 200);
+    t.deepEqual(added.body.issues, []);
+    t.true(added.body.text.startsWith(text.slice(0, text.lastIndexOf('  },\n}'))), 'the text before the new entry is as it was');
+    // Written as the file writes (its neighbour api over lines, its strings mostly in double quotes).
+    t.true(added.body.text.includes('    clock: {\n      type: "timer",\n      timers: [{ duration: 5000 }],\n    },\n'), added.body.text);
+    t.deepEqual(Object.keys(added.body.document?.connections ?? {}), ['api', 'desk', 'clock']);
+    t.false(added.body.text.includes(ops.token), 'the secrets stay hidden');
+
+    const wrong = await draft(hub, { text, edits: [{ op: 'set', path: ['connections', 'api', 'port'], value: 70000 }] });
+    t.is(wrong.status, 200);
+    const [issue] = wrong.body.issues;
+    t.deepEqual(issue?.path, ['connections', 'api', 'port']);
+    t.regex(issue?.message ?? '', /integer from 0 to 65535/);
+    t.is(wrong.body.text.slice(issue?.from, issue?.to), '70000', 'the mark is on the value');
+
+    const nowhere = await draft(hub, { text, edits: [{ op: 'remove', path: ['connections', 'nothing'] }] });
+    t.deepEqual(
+      nowhere.body.issues.map((i) => i.path),
+      [['connections', 'nothing']],
+    );
+    t.is(nowhere.body.text, text);
+
+    const broken = await draft(hub, { text: text.replace("type: 'dummy'", 'type: dummy'), edits: [] });
+    t.is(broken.body.issues.length, 1);
+    t.true(broken.body.text.slice(broken.body.issues[0]?.from).startsWith('dummy'), 'a syntax mistake is placed where it stands');
+
+    const bad = await draft(hub, { text, edits: [{ op: 'replace', path: ['x'] }] });
+    t.is(bad.status, 400);
+    t.is(bad.body.code, 'PB_BAD_REQUEST');
+    t.is(await readFile(flow, 'utf8'), original, 'nothing written');
+    t.is((await getFlow(hub)).etag, etag);
+
+    const schema = (await (await fetch(`${hub.base}/flow/schema`, { headers: as(ops.token) })).json()) as { title?: string };
+    t.is(schema.title, 'patchbay flow file');
   },
 );
