@@ -19,7 +19,7 @@ import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
-import { editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
+import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
 /** How many versions of the flow file are kept. */
 export const KEPT_VERSIONS = 20;
@@ -120,11 +120,11 @@ export class FlowEditor implements FlowView {
 
   async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {
     const made = editFlowText(edited, edits);
-    if (!made.ok) return { text: edited, issues: placed(edited, made.issues), document: FlowDocument.parse(edited)?.root.toJSON() };
-    const { text } = made;
+    if (!made.ok) return { text: edited, issues: placed(edited, made.issues), document: documentOf(edited) };
+    const { text, document } = made;
     const current = await this.readWhole();
     const checked = await this.check(text, current.text);
-    return { text, issues: checked.ok ? [] : placed(text, checked.issues), document: FlowDocument.parse(text)?.root.toJSON() };
+    return { text, issues: checked.ok ? [] : placed(text, checked.issues), document };
   }
 
   /** `edited` with its hidden secrets put back from `current`, checked as `patchbay validate` checks a file. */

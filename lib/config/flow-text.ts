@@ -52,7 +52,17 @@ export class FlowDocument {
     private readonly originals: ReadonlyMap<JsonNode, string>,
     /** The text as parsed: where the nodes' locations point. */
     private readonly parsed: string,
+    /** The quote most of the file's strings are written in: new ones are written in it too. */
+    readonly quote: string,
   ) {}
+
+  /** The lists and objects an edit changed, to be laid out again when the text is written. */
+  private readonly touched = new Set<JsonArrayNode | JsonObjectNode>();
+
+  /** Marks `node` as changed by an edit. */
+  touch(node: JsonValueNode): void {
+    if (node instanceof JsonArrayNode || node instanceof JsonObjectNode) this.touched.add(node);
+  }
 
   /**
    * The indentation of the entries of `container` (as its first entry has it, or one step
@@ -102,12 +112,18 @@ export class FlowDocument {
         const original = byPlace.get(token.location.start.index);
         if (original !== undefined) originals.set(token, original);
       }
-    return new FlowDocument(root, rewritten, originals, readable);
+    let single = 0;
+    let double = 0;
+    for (const token of tokens) if (token.type === JsonTokenType.STRING) token.value.startsWith("'") ? single++ : double++;
+    return new FlowDocument(root, rewritten, originals, readable, single > double ? "'" : '"');
   }
 
   /** The text now: the file's own tokens as they were, and the changed parts in the file's style. */
   toString(): string {
-    this.root.rebuild();
+    // Only what an edit touched is laid out again: the whole tree would take the parser
+    // seconds on a large file, and what was not touched is written as it was anyway.
+    for (const node of this.touched) node.rebuild();
+    this.touched.clear();
     return tokensOf(this.root)
       .map((token) => this.originals.get(token) ?? token.toString())
       .join('');
@@ -153,8 +169,11 @@ function readableForm(type: string, value: string, isKey: () => boolean): string
   return value;
 }
 
-function tokensOf(node: JsonNode): JsonNode[] {
-  return node instanceof JsonCompositeNode ? node.children.flatMap(tokensOf) : [node];
+/** The tokens below `node`, in the order of the text. */
+function tokensOf(node: JsonNode, into: JsonNode[] = []): JsonNode[] {
+  if (node instanceof JsonCompositeNode) for (const child of node.children) tokensOf(child, into);
+  else into.push(node);
+  return into;
 }
 
 /**
@@ -164,20 +183,20 @@ function tokensOf(node: JsonNode): JsonNode[] {
 export function editFlowText(
   text: string,
   edits: readonly FlowEdit[],
-): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly issues: readonly Issue[] } {
-  if (edits.length === 0) return { ok: true, text };
+): { readonly ok: true; readonly text: string; readonly document: unknown } | { readonly ok: false; readonly issues: readonly Issue[] } {
+  if (edits.length === 0) return { ok: true, text, document: documentOf(text) };
   const document = FlowDocument.parse(text);
   if (!document)
     return {
       ok: false,
       issues: [{ path: [], message: 'the text has a mistake the editor cannot work around: correct it in the text first' }],
     };
-  const quote = quoteOf(text);
+  const { quote } = document;
   for (const [index, edit] of edits.entries()) {
     const refused = applyEdit(document, edit, quote);
     if (refused) return { ok: false, issues: [{ path: edit.path, message: `edit ${index + 1} (${edit.op}): ${refused}` }] };
   }
-  return { ok: true, text: document.toString() };
+  return { ok: true, text: document.toString(), document: document.root.toJSON() };
 }
 
 /** Makes one edit; why it cannot be made, or undefined. */
@@ -189,9 +208,11 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
     const list = document.nodeAt(edit.path);
     if (!(list instanceof JsonArrayNode)) return 'there is no list at this path to add to';
     list.push(newEntry(document, list, edit.value, quote));
+    document.touch(list);
     return undefined;
   }
   if (parent instanceof JsonObjectNode && typeof key === 'string') {
+    document.touch(parent);
     if (edit.op === 'remove') {
       const property = parent.properties.find((candidate) => candidate.key.toJSON() === key);
       if (!property) return 'there is nothing at this path to remove';
@@ -202,17 +223,20 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
       const was = parent.get(key);
       const now = updated(was, edit.value, quote);
       if (now !== was) parent.set(key, now);
+      else document.touch(was);
     }
     return undefined;
   }
   if (parent instanceof JsonArrayNode && typeof key === 'number' && key >= 0 && key < parent.elements.length) {
     const was = parent.get(key);
+    document.touch(parent);
     if (edit.op === 'remove') {
       dropCommentsAbove(parent, was);
       parent.delete(key);
     } else {
       const now = updated(was, edit.value, quote);
       if (now !== was) parent.set(key, now);
+      else document.touch(was);
     }
     return undefined;
   }
@@ -230,8 +254,12 @@ function updated(node: JsonValueNode, value: unknown, quote: string): JsonValueN
     const compact = written.includes('\n') || /\/[/*]/.test(written) ? undefined : compactText(value, quote);
     if (compact !== undefined && compact.length <= ONE_LINE)
       return JSON.stringify(node.toJSON()) === JSON.stringify(value) ? node : JsonParser.parse(compact);
+    return node.update(value as never);
   }
-  return node.update(value as never);
+  // A value of its own: written in the file's quote (the parser's own choice may be the other).
+  const compact = compactText(value, quote);
+  if (compact === undefined || JSON.stringify(node.toJSON()) === JSON.stringify(value)) return node;
+  return JsonParser.parse(compact);
 }
 
 const isToken = (node: JsonNode | undefined, ...types: string[]) => node instanceof JsonTokenNode && types.includes(node.type);
@@ -315,14 +343,6 @@ export function quoted(value: string, quote: string): string {
   return quote === "'" ? `'${escaped.replaceAll('\\"', '"').replaceAll("'", "\\'")}'` : `"${escaped}"`;
 }
 
-/** The quote most of the file's strings are written in. */
-function quoteOf(text: string): string {
-  let single = 0;
-  let double = 0;
-  for (const token of JsonLexer.tokenize(text)) if (token.type === JsonTokenType.STRING) token.value.startsWith("'") ? single++ : double++;
-  return single > double ? "'" : '"';
-}
-
 /** Where a text that does not parse goes wrong, as an offset (JSON5's line and column), or undefined. */
 export function syntaxPlace(text: string): { readonly from: number; readonly to: number } | undefined {
   try {
@@ -334,5 +354,14 @@ export function syntaxPlace(text: string): { readonly from: number; readonly to:
     const lines = text.split('\n');
     const from = lines.slice(0, lineNumber - 1).reduce((sum, line) => sum + line.length + 1, 0) + Math.max(0, (columnNumber ?? 1) - 1);
     return { from, to: Math.min(text.length, from + 1) };
+  }
+}
+
+/** The document `text` holds, as JSON5 reads it; undefined when it does not parse. */
+export function documentOf(text: string): unknown {
+  try {
+    return JSON5.parse(text);
+  } catch {
+    return undefined;
   }
 }
