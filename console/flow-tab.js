@@ -11,6 +11,7 @@ import { h } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
 import { ConnectionForm, pipeSteps, RuleForm, typeSchemas } from './flow-forms.js';
+import { FlowSource } from './flow-source.js';
 
 const html = htm.bind(h);
 
@@ -199,6 +200,8 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   const [changed, setChanged] = useState(/** @type {FlowFile | undefined} */ (undefined));
   const [versions, setVersions] = useState(/** @type {FlowVersion[]} */ ([]));
   const [busy, setBusy] = useState(false);
+  /** Where the text view shows the cursor: a mistake's place, chosen in the list. */
+  const [place, setPlace] = useState(/** @type {{ from: number, to: number } | undefined} */ (undefined));
   const types = useMemo(() => typeSchemas(schema), [schema]);
   const steps = useMemo(() => pipeSteps(schema), [schema]);
 
@@ -237,10 +240,14 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     try {
       const draft = await draftOf(text, edits);
       const refused = draft.issues.filter((issue) => under(issue.path, mine));
-      if (refused.length > 0 || draft.text === text) {
-        if (refused.length > 0)
-          notify(`not changed: ${refused.length === 1 ? 'a mistake' : `${refused.length} mistakes`}, shown at the fields`, true);
-        return refused.length > 0 ? refused : [];
+      if (refused.length > 0) {
+        notify(`not changed: ${refused.length === 1 ? 'a mistake' : `${refused.length} mistakes`}, shown at the fields`, true);
+        return refused;
+      }
+      if (draft.text === text) {
+        setEditing(undefined);
+        notify('nothing to change: the flow already says that', false);
+        return [];
       }
       take(draft);
       setEditing(undefined);
@@ -321,13 +328,9 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
 
   /** Shows the text with the mistake's place selected. @param {FlowIssue} issue */
   const showInText = (issue) => {
+    setEditing(undefined);
     setView('text');
-    requestAnimationFrame(() => {
-      const area = /** @type {HTMLTextAreaElement | null} */ (window.document.querySelector('.flow-text'));
-      if (!area || issue.from === undefined) return;
-      area.focus();
-      area.setSelectionRange(issue.from, issue.to ?? issue.from);
-    });
+    if (issue.from !== undefined) setPlace({ from: issue.from, to: issue.to ?? issue.from });
   };
 
   const ids = Object.keys(document?.connections ?? {});
@@ -399,20 +402,22 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
       <${RuleList} nodes=${document?.rules ?? []} path=${['rules']} readOnly=${readOnly} edit=${setEditing} change=${change} />
     </div>`;
   else
-    body = html`<textarea
-      class="flow-text"
-      data-testid="flow-text"
-      aria-label="the flow file"
-      spellcheck=${false}
-      wrap="off"
-      readonly=${readOnly}
-      value=${text}
-      onInput=${(/** @type {Event} */ e) => {
-        setText(/** @type {HTMLTextAreaElement} */ (e.currentTarget).value);
+    body = html`<${FlowSource}
+      text=${text}
+      readOnly=${readOnly}
+      schema=${schema}
+      place=${place}
+      setText=${(/** @type {string} */ typed) => {
+        setText(typed);
         setReviewing(false);
       }}
-      onBlur=${() => text !== file.text && draftOf(text, []).then(take, () => {})}
-    ></textarea>`;
+      check=${async (/** @type {string} */ typed) => {
+        const checked = await draftOf(typed, []);
+        setIssues(checked.issues);
+        if (checked.document !== undefined) setDocument(checked.document);
+        return checked.issues;
+      }}
+    />`;
 
   return html`<section class="flow">
     ${file.readOnly && html`<p class="read-only" role="note">read-only: ${file.readOnly}</p>`}

@@ -40,7 +40,79 @@ function vendorFiles(): Map<string, string> {
     ['vendor/preact.mjs', require.resolve('preact')],
     ['vendor/hooks.mjs', require.resolve('preact/hooks')],
     ['vendor/htm.mjs', join(dirname(require.resolve('htm')), 'htm.mjs')],
+    ...editorModules(),
   ]);
+}
+
+/**
+ * The flow tab's text editor (CodeMirror 6 and the JSON5 language), each package's ES module
+ * as `vendor/<package>.js`, the name the page's import map gives it. The page loads them only
+ * when the text view opens. A package is found as the one that imports it finds it (npm may
+ * nest one below another), and its module is what its `exports` give `import`.
+ */
+export const EDITOR_PACKAGES = [
+  'codemirror',
+  '@codemirror/autocomplete',
+  '@codemirror/commands',
+  '@codemirror/language',
+  '@codemirror/lint',
+  '@codemirror/search',
+  '@codemirror/state',
+  '@codemirror/streamparser',
+  '@codemirror/view',
+  '@lezer/common',
+  '@lezer/highlight',
+  '@lezer/lr',
+  '@marijn/find-cluster-break',
+  'codemirror-json5',
+  'crelt',
+  'json5',
+  'lezer-json5',
+  'style-mod',
+  'w3c-keyname',
+] as const;
+
+function editorModules(): [string, string][] {
+  const found: [string, string][] = [];
+  const from = [fileURLToPath(import.meta.url)];
+  for (const name of EDITOR_PACKAGES) {
+    const folder = packageFolder(name, from);
+    from.push(join(folder, 'package.json'));
+    found.push([`vendor/${name}.js`, join(folder, esModuleOf(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))))]);
+  }
+  return found;
+}
+
+/** The folder of package `name`, as the first of `from` (files) that finds it finds it. */
+function packageFolder(name: string, from: readonly string[]): string {
+  for (const file of [...from].reverse()) {
+    let entry: string;
+    try {
+      entry = createRequire(file).resolve(name);
+    } catch {
+      continue;
+    }
+    for (let folder = dirname(entry); folder !== dirname(folder); folder = dirname(folder)) {
+      try {
+        if ((JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string }).name === name) return folder;
+      } catch {
+        // No package.json here: one folder up.
+      }
+    }
+  }
+  throw new Error(`the console's editor needs the package ${name}: run npm install`);
+}
+
+type Exports = string | { readonly [condition: string]: Exports } | undefined;
+
+/** The file a package's `import` gives: its `exports` for `import` (or `default`), else `module`, else `main`. */
+function esModuleOf(pkg: { exports?: Exports; module?: string; main?: string }): string {
+  const pick = (exports: Exports): string | undefined => {
+    if (typeof exports === 'string' || exports === undefined) return exports;
+    if ('.' in exports) return pick(exports['.']);
+    return pick(exports['import'] ?? exports['default']);
+  };
+  return pick(pkg.exports) ?? pkg.module ?? pkg.main ?? 'index.js';
 }
 
 /**

@@ -62,7 +62,16 @@ async function studio(t: ExecutionContext) {
   return { flow, hub, browser: await openBrowser(t) };
 }
 
+/** The text view's editor (CodeMirror's content, in the view's shadow root: locators reach it). */
 const flowText = (page: Page) => page.locator('[data-testid=flow-text]');
+
+/** The text the editor holds, as CodeMirror has it (the page shows only the lines in view). */
+const editorText = (page: Page) =>
+  page.evaluate(`(async () => {
+    const { EditorView } = await import('/console/vendor/@codemirror/view.js');
+    const editor = document.querySelector('.flow-source').shadowRoot.querySelector('.cm-editor');
+    return EditorView.findFromDOM(editor).state.doc.toString();
+  })()`) as Promise<string>;
 /** One of the flow tab's views: connections, rules or text. */
 const flowView = (page: Page, name: string) => page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name });
 
@@ -75,8 +84,7 @@ async function openFlowTab(page: Page, base: string, token: string) {
 async function openFlowText(page: Page, base: string, token: string) {
   await openFlowTab(page, base, token);
   await flowView(page, 'text').click();
-  // The text is there once the hub answered (the specs run without DOM types: the code is text).
-  await page.waitForFunction("document.querySelector('[data-testid=flow-text]')?.value.includes('connections')");
+  await flowText(page).filter({ hasText: 'connections' }).waitFor();
 }
 
 /** A parameter's value as the ops token reads it. */
@@ -169,31 +177,56 @@ live(
   },
 );
 
-live(`the text edited directly: saved by its lines alone; a mistake listed at its path and nothing written${whyNoBrowser}`, async (t) => {
-  const { flow, hub, browser } = await studio(t);
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await openFlowText(page, hub.base, 'ops-flow-token');
-  const shown = await flowText(page).inputValue();
-  t.false(shown.includes('ops-flow-token'), 'no token reaches the browser');
-  const added = "    cue: { type: 'dummy', parameters: ['go,T'] },\n";
-  await flowText(page).fill(shown.replace("    desk: { type: 'dummy', parameters: ['title,S,morning'] },\n", (line) => line + added));
-  await page.getByRole('button', { name: 'review changes' }).click();
-  await page.locator('[data-testid=flow-diff] .added', { hasText: "cue: { type: 'dummy'" }).waitFor();
-  await page.getByRole('button', { name: 'save', exact: true }).click();
-  await page.locator('.notice', { hasText: 'saved and applied: version 2' }).waitFor();
-  const saved = await readFile(flow, 'utf8');
-  t.deepEqual(changedLines(original, saved), { added: [added.trimEnd()], removed: [] });
+live(
+  `the text edited directly, with the schema's completion and the hub's marks: saved by its lines alone; a mistake marked, listed at its path, nothing written${whyNoBrowser}`,
+  async (t) => {
+    const { flow, hub, browser } = await studio(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+    await openFlowText(page, hub.base, 'ops-flow-token');
+    const shown = await editorText(page);
+    t.false(shown.includes('ops-flow-token'), 'no token reaches the browser');
+    // A connection typed key by key: the schema offers `type`, then the types.
+    await page.locator('.cm-line', { hasText: 'desk:' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('cue: { ty');
+    await page.keyboard.press('Control+Space');
+    // Chosen with the mouse: an Enter right as the list opens is a new line, by CodeMirror's design.
+    await page.locator('.cm-tooltip-autocomplete li', { hasText: 'type' }).first().click();
+    await page.keyboard.press('Control+Space');
+    await page.locator('.cm-tooltip-autocomplete li', { hasText: "'dummy'" }).click();
+    await page.locator('.cm-line', { hasText: "cue: { type: 'dummy'" }).waitFor();
+    await flowText(page).fill(
+      (await editorText(page)).replace(/ {4}cue: \{ type: 'dummy'.*\n/, "    cue: { type: 'dummy', parameters: ['go,T'] },\n"),
+    );
+    const added = "    cue: { type: 'dummy', parameters: ['go,T'] },\n";
+    t.is(
+      await editorText(page),
+      shown.replace("    desk: { type: 'dummy', parameters: ['title,S,morning'] },\n", (line) => line + added),
+    );
+    await page.getByRole('button', { name: 'review changes' }).click();
+    await page.locator('[data-testid=flow-diff] .added', { hasText: "cue: { type: 'dummy'" }).waitFor();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied: version 2' }).waitFor();
+    const saved = await readFile(flow, 'utf8');
+    t.deepEqual(changedLines(original, saved), { added: [added.trimEnd()], removed: [] });
 
-  await flowView(page, 'text').click();
-  await flowText(page).fill((await flowText(page).inputValue()).replace('port: 0,', 'port: 70000,'));
-  await page.getByRole('button', { name: 'save', exact: true }).click();
-  await page
-    .locator('[data-testid=flow-issues] li', { hasText: 'connections.api.port' })
-    .filter({ hasText: 'expected an integer from 0 to 65535' })
-    .waitFor();
-  t.is(await readFile(flow, 'utf8'), saved);
-});
+    await flowView(page, 'text').click();
+    await flowText(page).fill((await editorText(page)).replace('port: 0,', 'port: 70000,'));
+    // The hub's check, a pause after typing: the value marked where it stands, and listed.
+    await flowText(page).locator('.cm-lintRange-error', { hasText: '70000' }).waitFor();
+    await page.locator('[data-testid=flow-issues] li', { hasText: 'connections.api.port' }).waitFor();
+    if (shots) await page.screenshot({ path: join(shots, 'console-flow-text.png') });
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page
+      .locator('[data-testid=flow-issues] li', { hasText: 'connections.api.port' })
+      .filter({ hasText: 'expected an integer from 0 to 65535' })
+      .waitFor();
+    t.is(await readFile(flow, 'utf8'), saved);
+  },
+);
 
 live(
   `a second browser saving after the first is told and shown the difference, and loses nothing; a token without admin sees no flow tab; restore brings the first version back byte for byte${whyNoBrowser}`,
@@ -205,16 +238,16 @@ live(
     await openFlowText(first, hub.base, 'ops-flow-token');
     await openFlowText(second, hub.base, 'ops-flow-token');
 
-    await flowText(first).fill((await flowText(first).inputValue()).replace("'title,S,morning'", "'title,S,evening'"));
+    await flowText(first).fill((await editorText(first)).replace("'title,S,morning'", "'title,S,evening'"));
     await first.getByRole('button', { name: 'save', exact: true }).click();
     await first.locator('.notice', { hasText: 'saved and applied' }).waitFor();
 
-    const mine = (await flowText(second).inputValue()).replace('// What the presenter sees', '// What the presenter sees, and reads');
+    const mine = (await editorText(second)).replace('// What the presenter sees', '// What the presenter sees, and reads');
     await flowText(second).fill(mine);
     await second.getByRole('button', { name: 'save', exact: true }).click();
     await second.locator('.notice', { hasText: 'changed since you opened it' }).waitFor();
     await second.locator('[data-testid=flow-diff] .removed', { hasText: "'title,S,evening'" }).waitFor();
-    t.is(await flowText(second).inputValue(), mine, 'the second edit is kept in the editor');
+    t.is(await editorText(second), mine, 'the second edit is kept in the editor');
     t.true((await readFile(flow, 'utf8')).includes("'title,S,evening'"), 'the first save is not overwritten');
 
     // The panel token may not read the flow: no tab.

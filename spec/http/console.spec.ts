@@ -2,6 +2,7 @@ import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { EDITOR_PACKAGES } from '../../lib/http/console.ts';
 import { flowOf } from '../helpers/hub.ts';
 import { Client, serve, settle } from '../helpers/http.ts';
 
@@ -18,11 +19,27 @@ test('R-U1 /console/ is built in: it wins over a documentRoot file, serves preac
   const page = await fetch(`${base}/console/`);
   t.is(page.status, 200);
   t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
-  t.regex(await page.text(), /importmap/);
+  const index = await page.text();
+  t.regex(index, /importmap/);
+  // Every module of the text editor is named in the page's import map, and served: a package
+  // CodeMirror comes to need is missed by neither.
+  const imports = (
+    JSON.parse(/<script type="importmap">([\s\S]*?)<\/script>/.exec(index)?.[1] ?? '{}') as { imports: Record<string, string> }
+  ).imports;
+  const editor = EDITOR_PACKAGES.map((name) => `vendor/${name}.js`);
+  t.deepEqual(
+    Object.values(imports).filter((path) => !path.endsWith('.mjs')),
+    editor.map((path) => `./${path}`),
+  );
+  for (const module of editor) {
+    const source = await (await fetch(`${base}/console/${module}`)).text();
+    for (const [, imported] of source.matchAll(/^(?:import|export)\b[^'"]*from '([^'.][^']*)'/gm))
+      t.true(imported !== undefined && imported in imports, `${module} imports ${imported}, which the import map does not name`);
+  }
   // The console is a folder of flat modules, one per view, each loaded by its name: every one is served.
   const own = readdirSync(new URL('../../console/', import.meta.url)).filter((name) => name.endsWith('.js'));
   t.true(own.includes('console.js') && own.includes('app.js'), own.join(', '));
-  for (const module of ['vendor/preact.mjs', 'vendor/hooks.mjs', 'vendor/htm.mjs', ...own]) {
+  for (const module of ['vendor/preact.mjs', 'vendor/hooks.mjs', 'vendor/htm.mjs', ...editor, ...own]) {
     const answer = await fetch(`${base}/console/${module}`);
     t.is(answer.status, 200, module);
     t.regex(answer.headers.get('content-type') ?? '', /^text\/javascript/, module);
