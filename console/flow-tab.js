@@ -200,6 +200,8 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   const [changed, setChanged] = useState(/** @type {FlowFile | undefined} */ (undefined));
   const [versions, setVersions] = useState(/** @type {FlowVersion[]} */ ([]));
   const [busy, setBusy] = useState(false);
+  /** A kept version shown against the file as it is: what a restore would change. */
+  const [comparing, setComparing] = useState(/** @type {{ version: number, text: string } | undefined} */ (undefined));
   /** Where the text view shows the cursor: a mistake's place, chosen in the list. */
   const [place, setPlace] = useState(/** @type {{ from: number, to: number } | undefined} */ (undefined));
   const types = useMemo(() => typeSchemas(schema), [schema]);
@@ -218,6 +220,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     setChanged(undefined);
     setReviewing(false);
     setEditing(undefined);
+    setComparing(undefined);
     take(await draftOf(read.text, []));
     setVersions(await readVersions());
   };
@@ -308,6 +311,14 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     } finally {
       setBusy(false);
     }
+  };
+
+  /** Shows what bringing back `version` would change, or hides it. @param {number} version */
+  const compare = async (version) => {
+    if (comparing?.version === version) return setComparing(undefined);
+    const response = await fetch(`/flow/history/${version}`, { credentials: 'same-origin' });
+    if (!response.ok) return notify(`version ${version} could not be read: ${response.status}`, true);
+    setComparing({ version, text: await response.text() });
   };
 
   /** @param {number} version */
@@ -447,10 +458,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
           html`<li><button class="at" onClick=${() => showInText(issue)}><code>${pathText(issue.path)}</code></button>: ${issue.message}</li>`,
       )}</ul>`
     }
-    ${
-      reviewing &&
-      html`<pre class="diff" data-testid="flow-diff">${diff.length === 0 ? 'no change' : diff.map((line) => html`<span class=${`line ${line.kind === '+' ? 'added' : line.kind === '-' ? 'removed' : line.kind === '…' ? 'gap' : ''}`}>${line.kind === '…' ? '…' : `${line.kind} ${line.text}`}</span>`)}</pre>`
-    }
+    ${reviewing && html`<${DiffView} lines=${diff} testid="flow-diff" />`}
     <h2>versions</h2>
     ${
       versions.length === 0
@@ -460,12 +468,37 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
             <tbody>${[...versions].reverse().map(
               (v) => html`<tr>
                 <td>${v.version}</td><td>${clock(v.savedAt)}</td><td>${v.by}</td><td>${v.bytes}</td>
-                <td>${v.current ? html`<span class="current">current</span>` : html`<button disabled=${readOnly} onClick=${() => restore(v.version)}>restore</button>`}</td>
+                <td class="row-actions">${
+                  v.current
+                    ? html`<span class="current">current</span>`
+                    : html`<button aria-pressed=${comparing?.version === v.version} onClick=${() => compare(v.version)}>changes</button>
+                        <button disabled=${readOnly} onClick=${() => restore(v.version)}>restore</button>`
+                }</td>
               </tr>`,
             )}</tbody>
           </table>`
     }
+    ${
+      comparing &&
+      html`<p>Bringing back version ${comparing.version} would change the file as it is now like this:</p>
+        <${DiffView} lines=${lineDiff(file.text, comparing.text)} testid="flow-version-diff" />`
+    }
   </section>`;
+}
+
+/**
+ * Lines removed and added, with the unchanged ones around them.
+ * @param {{ lines: DiffLine[], testid: string }} props
+ */
+function DiffView({ lines, testid }) {
+  return html`<pre class="diff" data-testid=${testid}>${
+    lines.length === 0
+      ? 'no change'
+      : lines.map(
+          (line) =>
+            html`<span class=${`line ${line.kind === '+' ? 'added' : line.kind === '-' ? 'removed' : line.kind === '…' ? 'gap' : ''}`}>${line.kind === '…' ? '…' : `${line.kind} ${line.text}`}</span>`,
+        )
+  }</pre>`;
 }
 
 /** The node of the document at `path`. @param {unknown} document @param {(string | number)[]} path @returns {unknown} */

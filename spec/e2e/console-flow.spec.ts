@@ -261,6 +261,10 @@ live(
     first.on('dialog', (dialog) => void dialog.accept());
     await first.reload();
     await first.getByRole('button', { name: 'flow', exact: true }).click();
+    // What bringing it back would change, before it is brought back.
+    await first.locator('[data-testid=flow-versions] tr', { hasText: 'on disk' }).getByRole('button', { name: 'changes' }).click();
+    await first.locator('[data-testid=flow-version-diff] .removed', { hasText: "'title,S,evening'" }).waitFor();
+    await first.locator('[data-testid=flow-version-diff] .added', { hasText: "'title,S,morning'" }).waitFor();
     await first.locator('[data-testid=flow-versions] tr', { hasText: 'on disk' }).getByRole('button', { name: 'restore' }).click();
     await first.locator('.notice', { hasText: 'version 1 brought back' }).waitFor();
     t.is(await readFile(flow, 'utf8'), original);
