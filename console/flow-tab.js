@@ -521,6 +521,11 @@ function RuleList({ nodes, path, readOnly, edit, change }) {
       at,
       `${what} ${node.enabled === false ? 'enabled' : 'disabled'}`,
     );
+  const rename = (/** @type {RuleNode} */ node, /** @type {(string | number)[]} */ at) => {
+    const name = window.prompt('The folder’s new name', node.folder);
+    if (name && name !== node.folder)
+      change([{ op: 'set', path: [...at, 'folder'], value: name }], at, `folder ${node.folder} renamed ${name}`);
+  };
   const addFolder = () => {
     const name = window.prompt('The new folder’s name');
     if (name) change([{ op: 'add', path, value: { folder: name, rules: [] } }], path, `folder ${name} added`);
@@ -533,6 +538,7 @@ function RuleList({ nodes, path, readOnly, edit, change }) {
         return html`<li class=${`folder${off}`}><details open>
           <summary><span class="folder-name">${node.folder}</span>${off && html` <span class="badge disabled">disabled</span>`}
             <span class="row-actions">
+              <button disabled=${readOnly} onClick=${() => rename(node, at)}>rename</button>
               <button disabled=${readOnly} onClick=${() => toggle(node, at, `folder ${node.folder}`)}>${off ? 'enable' : 'disable'}</button>
               <button disabled=${readOnly} onClick=${() =>
                 window.confirm(`Remove folder ${node.folder} and every rule in it?`) &&

@@ -131,6 +131,13 @@ live(
     await rule.getByLabel('destination 1').fill('cue/shown');
     await rule.getByRole('button', { name: 'apply to the flow' }).click();
     await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'desk/title → cue/shown' }).waitFor();
+    // A folder, added and renamed (the names are asked in the browser's prompt).
+    const names = ['studio', 'studio A'];
+    page.on('dialog', (dialog) => void dialog.accept(names.shift()));
+    await page.getByRole('button', { name: 'add a folder' }).click();
+    await page.locator('[data-testid=flow-rules] .folder-name', { hasText: 'studio' }).waitFor();
+    await page.locator('[data-testid=flow-rules] .folder').getByRole('button', { name: 'rename' }).click();
+    await page.locator('[data-testid=flow-rules] .folder-name', { hasText: 'studio A' }).waitFor();
 
     // What a save will change, before it is applied: lines added, none removed.
     await page.locator('[data-testid=flow-diff] .added', { hasText: "type: 'timer'" }).waitFor();
@@ -145,6 +152,10 @@ live(
     t.true(added.some((line) => line.includes("type: 'timer'")) && added.some((line) => line.includes("'go,T'")));
     t.true(
       added.some((line) => line.includes("{ source: 'desk/title', destinations: ['cue/shown'] }")),
+      saved,
+    );
+    t.true(
+      added.some((line) => line.includes("{ folder: 'studio A', rules: [] }")),
       saved,
     );
     t.true(saved.includes('// Studio A: written by hand, kept in git') && saved.includes('// placeholder rule'), 'comments kept');
