@@ -162,7 +162,15 @@ function Field({ name, schema, value, path, issues, set, base }) {
       autocomplete=${secret ? 'off' : undefined} spellcheck=${false}
       value=${value === undefined ? '' : String(value)} placeholder=${secret ? '(not set)' : hint} onInput=${onText} />`;
   }
-  const range = [typed.minimum, typed.maximum].every((bound) => bound !== undefined) ? ` (${typed.minimum}–${typed.maximum})` : '';
+  const { minimum, maximum } = typed;
+  const range =
+    minimum !== undefined && maximum !== undefined
+      ? ` (${minimum}–${maximum})`
+      : minimum !== undefined
+        ? ` (≥ ${minimum})`
+        : maximum !== undefined
+          ? ` (≤ ${maximum})`
+          : '';
   return html`<div class=${`field${invalid ? ' invalid' : ''}`} data-field=${full.join('.')}>
     <label for=${id}>${name}${range}</label>
     ${input}
@@ -256,14 +264,18 @@ export function ConnectionForm({ id, value, types, isNew, taken, apply, cancel }
   const schema = types.get(draft.type);
   const base = ['connections', name];
   const set = (/** @type {Path} */ path, /** @type {unknown} */ next) => setDraft(setIn(draft, path, next));
-  const nameWrong = !/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)
-    ? 'an id is 1–64 characters of a-z, 0-9 and -, starting with a letter or digit'
-    : name !== id && taken.includes(name)
-      ? `a connection "${name}" is there already`
-      : '';
+  // An id not typed yet is not a mistake to show; the form waits for it.
+  const nameWrong =
+    name === ''
+      ? ''
+      : !/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)
+        ? 'an id is 1–64 characters of a-z, 0-9 and -, starting with a letter or digit'
+        : name !== id && taken.includes(name)
+          ? `a connection "${name}" is there already`
+          : '';
   const submit = async (/** @type {Event} */ e) => {
     e.preventDefault();
-    if (nameWrong || !schema) return;
+    if (name === '' || nameWrong || !schema) return;
     setBusy(true);
     setIssues(
       await apply(name, inOrder(clean(draft), ['type', ...Object.keys(value), ...Object.keys(schema.properties ?? {})])).finally(() =>
@@ -301,7 +313,7 @@ export function ConnectionForm({ id, value, types, isNew, taken, apply, cancel }
         : html`<p class="empty">this hub does not know the type ${draft.type}</p>`
     }
     <div class="form-actions">
-      <button class="primary" type="submit" disabled=${busy || Boolean(nameWrong)}>apply to the flow</button>
+      <button class="primary" type="submit" disabled=${busy || name === '' || Boolean(nameWrong)}>apply to the flow</button>
       <button type="button" onClick=${cancel}>cancel</button>
     </div>
   </form>`;

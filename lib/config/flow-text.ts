@@ -49,7 +49,7 @@ export class FlowDocument {
   private constructor(
     readonly root: JsonObjectNode,
     private readonly rewritten: readonly Rewritten[],
-    private readonly originals: ReadonlyMap<JsonNode, string>,
+    private readonly originals: Map<JsonNode, string>,
     /** The text as parsed: where the nodes' locations point. */
     private readonly parsed: string,
     /** The quote most of the file's strings are written in: new ones are written in it too. */
@@ -58,6 +58,20 @@ export class FlowDocument {
 
   /** The lists and objects an edit changed, to be laid out again when the text is written. */
   private readonly touched = new Set<JsonArrayNode | JsonObjectNode>();
+
+  /** A value written by an edit (`text`, JSON5), as a node whose tokens are written back as given. */
+  valueOf(text: string): JsonValueNode {
+    const { readable, rewritten } = readableText(text);
+    const node = JsonParser.parse(readable);
+    keepOriginals(node, rewritten, this.originals);
+    return node;
+  }
+
+  /** Whether `node` is written on one line, without comments, in the file as parsed. */
+  onOneLine(node: JsonValueNode): boolean {
+    const written = this.parsed.slice(node.location.start.index, node.location.end.index);
+    return !written.includes('\n') && !/\/[/*]/.test(written);
+  }
 
   /** Marks `node` as changed by an edit. */
   touch(node: JsonValueNode): void {
@@ -82,36 +96,17 @@ export class FlowDocument {
 
   /** The document of `text`, or undefined when it does not parse (a mistake in the text). */
   static parse(text: string): FlowDocument | undefined {
-    let tokens: ReturnType<typeof JsonLexer.tokenize>;
-    try {
-      tokens = JsonLexer.tokenize(text);
-    } catch {
-      return undefined;
-    }
-    const rewritten: Rewritten[] = [];
-    let readable = '';
-    tokens.forEach((token, index) => {
-      const form = readableForm(token.type, token.value, () => {
-        let next = index + 1;
-        while (next < tokens.length && BETWEEN_TOKENS.has(tokens[next]!.type)) next++;
-        return tokens[next]?.type === JsonTokenType.COLON;
-      });
-      if (form !== token.value) rewritten.push({ at: readable.length, grew: form.length - token.value.length, original: token.value });
-      readable += form;
-    });
+    let read: ReturnType<typeof readableText>;
     let root: JsonObjectNode;
     try {
-      root = JsonParser.parse(readable, JsonObjectNode);
+      read = readableText(text);
+      root = JsonParser.parse(read.readable, JsonObjectNode);
     } catch {
       return undefined;
     }
-    const byPlace = new Map(rewritten.map((change) => [change.at, change.original]));
+    const { tokens, rewritten, readable } = read;
     const originals = new Map<JsonNode, string>();
-    if (byPlace.size > 0)
-      for (const token of tokensOf(root)) {
-        const original = byPlace.get(token.location.start.index);
-        if (original !== undefined) originals.set(token, original);
-      }
+    keepOriginals(root, rewritten, originals);
     let single = 0;
     let double = 0;
     for (const token of tokens) if (token.type === JsonTokenType.STRING) token.value.startsWith("'") ? single++ : double++;
@@ -120,9 +115,10 @@ export class FlowDocument {
 
   /** The text now: the file's own tokens as they were, and the changed parts in the file's style. */
   toString(): string {
-    // Only what an edit touched is laid out again: the whole tree would take the parser
-    // seconds on a large file, and what was not touched is written as it was anyway.
-    for (const node of this.touched) node.rebuild();
+    // Laid out again from the root, so what an edit adds takes the style the parser learns
+    // from the whole file (a part laid out alone learns its style from itself, and rewrote
+    // the quotes of the keys around a change); what was not changed keeps its tokens.
+    if (this.touched.size > 0) this.root.rebuild();
     this.touched.clear();
     return tokensOf(this.root)
       .map((token) => this.originals.get(token) ?? token.toString())
@@ -157,6 +153,33 @@ export class FlowDocument {
     let shift = 0;
     for (const { at, grew } of this.rewritten) if (at < index) shift += grew;
     return index - shift;
+  }
+}
+
+/** `text` as the parser reads it, and the tokens that had to be written otherwise for it. */
+function readableText(text: string) {
+  const tokens = JsonLexer.tokenize(text);
+  const rewritten: Rewritten[] = [];
+  let readable = '';
+  tokens.forEach((token, index) => {
+    const form = readableForm(token.type, token.value, () => {
+      let next = index + 1;
+      while (next < tokens.length && BETWEEN_TOKENS.has(tokens[next]!.type)) next++;
+      return tokens[next]?.type === JsonTokenType.COLON;
+    });
+    if (form !== token.value) rewritten.push({ at: readable.length, grew: form.length - token.value.length, original: token.value });
+    readable += form;
+  });
+  return { tokens, rewritten, readable };
+}
+
+/** Notes in `originals` how each rewritten token below `node` was written. */
+function keepOriginals(node: JsonNode, rewritten: readonly Rewritten[], originals: Map<JsonNode, string>): void {
+  if (rewritten.length === 0) return;
+  const byPlace = new Map(rewritten.map((change) => [change.at, change.original]));
+  for (const token of tokensOf(node)) {
+    const original = byPlace.get(token.location.start.index);
+    if (original !== undefined) originals.set(token, original);
   }
 }
 
@@ -203,6 +226,17 @@ export function editFlowText(
 function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): string | undefined {
   const key = edit.path.at(-1);
   if (key === undefined) return 'the path is empty: an edit changes something inside the file';
+  // Inside a list or object written on one line, the edit is made in its value and the line
+  // written anew: the parser's own insertions there lose the line's spacing.
+  for (let length = 1; length < edit.path.length; length++) {
+    const outer = document.nodeAt(edit.path.slice(0, length));
+    if (!outer || !(outer instanceof JsonArrayNode || outer instanceof JsonObjectNode) || !document.onOneLine(outer)) continue;
+    const value = edited(outer.toJSON(), edit.path.slice(length), edit);
+    if (typeof value === 'string') return value;
+    const compact = compactText(value.value, quote);
+    if (compact === undefined || compact.length > ONE_LINE) break;
+    return applyEdit(document, { op: 'set', path: edit.path.slice(0, length), value: value.value }, quote);
+  }
   const parent = document.nodeAt(edit.path.slice(0, -1));
   if (edit.op === 'add') {
     const list = document.nodeAt(edit.path);
@@ -221,7 +255,7 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
     } else if (!parent.has(key)) parent.set(key, newEntry(document, parent, edit.value, quote));
     else {
       const was = parent.get(key);
-      const now = updated(was, edit.value, quote);
+      const now = updated(document, was, edit.value, quote);
       if (now !== was) parent.set(key, now);
       else document.touch(was);
     }
@@ -234,7 +268,7 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
       dropCommentsAbove(parent, was);
       parent.delete(key);
     } else {
-      const now = updated(was, edit.value, quote);
+      const now = updated(document, was, edit.value, quote);
       if (now !== was) parent.set(key, now);
       else document.touch(was);
     }
@@ -248,18 +282,40 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
  * comments inside stay; one written on a single line without comments written anew on one
  * line (the parser's style for what it adds there is its own); a primitive a new node.
  */
-function updated(node: JsonValueNode, value: unknown, quote: string): JsonValueNode {
+function updated(document: FlowDocument, node: JsonValueNode, value: unknown, quote: string): JsonValueNode {
   if (node instanceof JsonObjectNode || node instanceof JsonArrayNode) {
     const written = node.toString();
     const compact = written.includes('\n') || /\/[/*]/.test(written) ? undefined : compactText(value, quote);
     if (compact !== undefined && compact.length <= ONE_LINE)
-      return JSON.stringify(node.toJSON()) === JSON.stringify(value) ? node : JsonParser.parse(compact);
+      return JSON.stringify(node.toJSON()) === JSON.stringify(value) ? node : document.valueOf(compact);
     return node.update(value as never);
   }
   // A value of its own: written in the file's quote (the parser's own choice may be the other).
   const compact = compactText(value, quote);
   if (compact === undefined || JSON.stringify(node.toJSON()) === JSON.stringify(value)) return node;
-  return JsonParser.parse(compact);
+  return document.valueOf(compact);
+}
+
+/** `value` with `edit` made at `path` inside it, or why it cannot be made. */
+function edited(value: unknown, path: readonly (string | number)[], edit: FlowEdit): { readonly value: unknown } | string {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  const inside = path.slice(0, -1).reduce<unknown>((node, step) => (node as Record<string | number, unknown> | undefined)?.[step], copy);
+  const last = path.at(-1)!;
+  if (edit.op === 'add') {
+    const list = (inside as Record<string | number, unknown> | undefined)?.[last];
+    if (!Array.isArray(list)) return 'there is no list at this path to add to';
+    list.push(edit.value);
+  } else if (Array.isArray(inside) && typeof last === 'number' && last < inside.length) {
+    if (edit.op === 'remove') inside.splice(last, 1);
+    else inside[last] = edit.value;
+  } else if (inside && typeof inside === 'object' && !Array.isArray(inside) && typeof last === 'string') {
+    const object = inside as Record<string, unknown>;
+    if (edit.op === 'remove') {
+      if (!(last in object)) return 'there is nothing at this path to remove';
+      delete object[last];
+    } else object[last] = edit.value;
+  } else return 'there is nothing at this path';
+  return { value: copy };
 }
 
 const isToken = (node: JsonNode | undefined, ...types: string[]) => node instanceof JsonTokenNode && types.includes(node.type);
@@ -296,10 +352,10 @@ function newEntry(document: FlowDocument, container: JsonArrayNode | JsonObjectN
   const neighbours = container instanceof JsonArrayNode ? container.elements : container.properties;
   const oneLine = neighbours.length > 0 && neighbours.every((entry) => !entry.toString().includes('\n'));
   const compact = compactText(value, quote);
-  if (compact === undefined) return JsonParser.parse(JSON.stringify(value ?? null));
-  if (oneLine && compact.length <= ONE_LINE) return JsonParser.parse(compact);
+  if (compact === undefined) return document.valueOf(JSON.stringify(value ?? null));
+  if (oneLine && compact.length <= ONE_LINE) return document.valueOf(compact);
   const { entries, step } = document.indentationIn(container);
-  return JsonParser.parse(blockText(value, entries, step, quote));
+  return document.valueOf(blockText(value, entries, step, quote));
 }
 
 /** Lists and objects up to this long are written on one line inside a block. */

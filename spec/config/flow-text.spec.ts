@@ -118,3 +118,35 @@ test('an edit that cannot be made is refused at its path, and a mistake is place
   t.is(FlowDocument.parse(broken), undefined);
   t.is(broken.slice(syntaxPlace(broken)?.from), 'dummy },\n  },\n}\n');
 });
+
+test('a connection over lines set over itself changes only what differs: quotes, tokens and comments elsewhere in it stay', (t) => {
+  const demo = readFileSync(join(flows, 'demo.json5'), 'utf8');
+  const document = FlowDocument.parse(demo)?.root.toJSON() as { connections: Record<string, Record<string, unknown>> };
+  const studio = document.connections['studio']!;
+  const api = document.connections['api']!;
+  const made = editFlowText(demo, [
+    {
+      op: 'set',
+      path: ['connections', 'studio'],
+      value: { ...studio, parameters: [...(studio['parameters'] as string[]), 'standby,B,false'] },
+    },
+    { op: 'set', path: ['connections', 'api'], value: { ...api, port: '${PORT:-17542}' } },
+  ]);
+  if (!made.ok) return t.fail(JSON.stringify(made.issues));
+  t.deepEqual(changed(demo, made.text), [
+    "-      port: '${PORT:-17011}',",
+    "+      port: '${PORT:-17542}',",
+    "+        'standby,B,false',",
+  ]);
+});
+
+test('a one-line connection disabled and enabled again is its line as it was', (t) => {
+  const disabled = editFlowText(studio, [{ op: 'set', path: ['connections', 'api', 'enabled'], value: false }]);
+  if (!disabled.ok) return t.fail(JSON.stringify(disabled.issues));
+  t.deepEqual(changed(studio, disabled.text), [
+    "-    api: { type: 'rest-api', port: '${PORT:-8080}' }, // the dashboards",
+    "+    api: { type: 'rest-api', port: '${PORT:-8080}', enabled: false }, // the dashboards",
+  ]);
+  const enabled = editFlowText(disabled.text, [{ op: 'remove', path: ['connections', 'api', 'enabled'] }]);
+  t.deepEqual(enabled, { ok: true, text: studio, document: FlowDocument.parse(studio)?.root.toJSON() });
+});
