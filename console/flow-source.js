@@ -20,6 +20,8 @@ export function FlowSource({ text, setText, readOnly, schema, check, place }) {
   const view = useRef(/** @type {import('@codemirror/view').EditorView | null} */ (null));
   const editor = useRef(/** @type {Editor | null} */ (null));
   const [failed, setFailed] = useState(false);
+  /** The last text the editor sent up. */
+  const sent = useRef(/** @type {string | undefined} */ (undefined));
   // The editor's callbacks outlive a render: they read the props of the latest one.
   const latest = useRef({ setText, check, schema, place });
   latest.current = { setText, check, schema, place };
@@ -35,7 +37,10 @@ export function FlowSource({ text, setText, readOnly, schema, check, place }) {
           text,
           readOnly,
           schema: () => latest.current.schema,
-          onChange: (changed) => latest.current.setText(changed),
+          onChange: (changed) => {
+            sent.current = changed;
+            latest.current.setText(changed);
+          },
           check: (checked) => latest.current.check(checked),
         });
         const { place: asked } = latest.current;
@@ -49,10 +54,12 @@ export function FlowSource({ text, setText, readOnly, schema, check, place }) {
     };
   }, []);
 
-  // A text from elsewhere (a form's change, a load) replaces the editor's.
+  // A text from elsewhere (a form's change, a load) replaces the editor's; the editor's own,
+  // come back as the tab's, does not: typing may have gone on since it was sent.
   useEffect(() => {
     const shown = view.current;
-    if (shown && shown.state.doc.toString() !== text) shown.dispatch({ changes: { from: 0, to: shown.state.doc.length, insert: text } });
+    if (!shown || text === sent.current) return;
+    if (shown.state.doc.toString() !== text) shown.dispatch({ changes: { from: 0, to: shown.state.doc.length, insert: text } });
   }, [text]);
 
   useEffect(() => {
