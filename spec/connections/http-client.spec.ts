@@ -295,7 +295,7 @@ test('a 50 MiB answer is cut off at maxBodyBytes, a non-JSON answer cannot be ex
         requests: [
           { id: 'huge', url: `${base}/huge` },
           { id: 'text', url: `${base}/text`, extract: { v: { pointer: '/v', type: 'I' } } },
-          { id: 'moved', url: `${base}/moved`, extract: { where: { pointer: '/where', type: 'S' } } },
+          { id: 'moved', url: `${base}/moved`, followRedirects: true, extract: { where: { pointer: '/where', type: 'S' } } },
           { id: 'slow/1', url: `${base}/slow` },
           { id: 'slow/2', url: `${base}/slow` },
           { id: 'slow/3', url: `${base}/slow` },
@@ -357,19 +357,111 @@ test('validate names bad URLs, placeholders and pointers with their paths (R-J1)
     t.true(text.includes(expected), `${expected}\n--- in ---\n${text}`);
 });
 
-test('a redirect to another host does not carry the Authorization header on (R-J1)', async (t) => {
+test('redirects: not followed unless asked, then on the same origin with the headers, to another only when listed and without them (R-J1)', async (t) => {
   const elsewhere = await device(t, (_req, res) => json(res, 200, { ok: true }));
-  const first = await device(t, (_req, res) => void res.writeHead(302, { location: `${elsewhere.base}/landing` }).end());
+  const first = await device(t, (req, res) => {
+    if (req.url === '/start') return void res.writeHead(302, { location: `${elsewhere.base}/landing` }).end();
+    if (req.url === '/here') return void res.writeHead(307, { location: '/there' }).end();
+    json(res, 200, { where: req.url });
+  });
+  const secret = { authorization: 'Bearer s3cr3t', 'x-api-key': 'k3y' };
+  const request = (id: string, path: string, more: Record<string, unknown> = {}) => ({
+    id,
+    url: `${first.base}${path}`,
+    headers: secret,
+    ...more,
+  });
   const hub = await startHub(t, {
     connections: {
-      svc: { type: 'http-client', requests: [{ id: 'go', url: `${first.base}/start`, headers: { authorization: 'Bearer s3cr3t' } }] },
+      svc: {
+        type: 'http-client',
+        requests: [
+          request('off', '/start'),
+          request('same', '/here', { followRedirects: true }),
+          request('unlisted', '/start', { followRedirects: true }),
+          request('listed', '/start', { followRedirects: true, redirectOrigins: [elsewhere.base] }),
+        ],
+      },
     },
   });
-  const answered = new Promise<unknown>((resolve) => param(hub, 'svc/go/send').set(null, 'spec', resolve));
-  t.like(await answered, { ok: true });
-  t.is(first.seen[0]?.headers.authorization, 'Bearer s3cr3t');
+  const send = (id: string) =>
+    new Promise<{ ok: boolean; error?: { code: string; message: string } }>((resolve) =>
+      param(hub, `svc/${id}/send`).set(null, 'spec', resolve as never),
+    );
+
+  const off = await send('off');
+  t.like(off, { ok: false, error: { code: 'PB_BAD_ANSWER' } });
+  t.regex(off.error?.message ?? '', /answered 302, a redirect to http:\/\/127\.0\.0\.1:\d+\/landing, and followRedirects is off/);
+  const unlisted = await send('unlisted');
+  t.regex(unlisted.error?.message ?? '', /another origin, not followed: list it in redirectOrigins/);
+  t.is(elsewhere.seen.length, 0, 'nothing reached the other origin');
+
+  t.like(await send('same'), { ok: true });
+  t.is(param(hub, 'svc/same/body').value, JSON.stringify({ where: '/there' }));
+  t.is(first.seen.find((r) => r.url === '/there')?.headers['x-api-key'], 'k3y', 'the same origin gets the headers');
+
+  t.like(await send('listed'), { ok: true });
   t.is(elsewhere.seen[0]?.url, '/landing');
-  t.is(elsewhere.seen[0]?.headers.authorization, undefined, 'not sent to the other host');
+  t.is(elsewhere.seen[0]?.headers.authorization, undefined, 'no Authorization to the other origin');
+  t.is(elsewhere.seen[0]?.headers['x-api-key'], undefined, "none of the flow's headers either");
+});
+
+test('a value cannot steer a request: placeholders in the scheme, host or port are refused by validate; a path value of . or .. is refused and nothing sent (R-J1)', async (t) => {
+  const result = validateFlow(
+    {
+      connections: {
+        svc: {
+          type: 'http-client',
+          requests: [
+            { id: 'a', url: 'http://{{panel/x}}/a' },
+            { id: 'b', url: 'http://device{{panel/x}}/a' },
+            { id: 'c', url: 'http://{{panel/x}}.example/a' },
+            { id: 'd', url: 'http://device:{{panel/port}}/a' },
+            { id: 'e', url: '{{panel/url}}' },
+            { id: 'f', url: 'http://device/api/{{panel/clip}}?q={{panel/q}}' },
+            { id: 'g', url: 'http://device/a', followRedirects: true, redirectOrigins: ['not an origin', 'https://cdn.example.com/path'] },
+          ],
+        },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  const text = result.ok ? '' : result.error.message;
+  for (const index of [0, 1, 2, 3, 4])
+    t.true(text.includes(`connections.svc.requests[${index}].url: a {{placeholder}} in the scheme, host or port`), `${index}\n${text}`);
+  t.false(text.includes('requests[5]'), text);
+  t.true(text.includes('connections.svc.requests[6].redirectOrigins[0]: "not an origin" is not an origin'), text);
+  t.true(text.includes('connections.svc.requests[6].redirectOrigins[1]'), text);
+
+  const { base, seen } = await device(t, (req, res) => json(res, 200, { url: req.url }));
+  const hub = await startHub(t, {
+    connections: {
+      panel: { type: 'dummy', parameters: ['clip,S,intro'] },
+      svc: { type: 'http-client', requests: [{ id: 'play', method: 'POST', url: `${base}/api/clips/{{panel/clip}}/play` }] },
+    },
+  });
+  const send = () =>
+    new Promise<{ ok: boolean; error?: { code: string; message: string } }>((resolve) =>
+      param(hub, 'svc/play/send').set(null, 'spec', resolve as never),
+    );
+  t.like(await send(), { ok: true });
+  t.is(seen.at(-1)?.url, '/api/clips/intro/play');
+  for (const climb of ['..', '.', 'a/../..', '%2e%2e']) {
+    param(hub, 'panel/clip').set(climb, 'spec');
+    const answer = await send();
+    if (climb === 'a/../..' || climb === '%2e%2e') {
+      // A slash or a percent is encoded: the value stays one segment, of its own text.
+      t.like(answer, { ok: true });
+      t.is(seen.at(-1)?.url, `/api/clips/${encodeURIComponent(climb)}/play`);
+    } else {
+      t.like(answer, { ok: false, error: { code: 'PB_CONVERSION' } }, climb);
+      t.regex(answer.error?.message ?? '', /cannot be \. or \.\./);
+    }
+  }
+  t.false(
+    seen.some((r) => r.url === '/api/play' || r.url === '/api/clips/play'),
+    'the path never climbed',
+  );
 });
 
 test('a URL is never shown with its query, even where the failure quotes it whole; a URL with a user and password is refused by validate (R-J1)', async (t) => {
@@ -380,8 +472,8 @@ test('a URL is never shown with its query, even where the failure quotes it whol
     t,
     {
       connections: {
-        panel: { type: 'dummy', parameters: ['host,S,bad host'] },
-        svc: { type: 'http-client', requests: [{ id: 'go', url: 'http://{{panel/host}}/x?key=${PB_SPEC_QUERY_KEY}' }] },
+        panel: { type: 'dummy', parameters: ['which,S,a b'] },
+        svc: { type: 'http-client', requests: [{ id: 'go', url: 'http://127.0.0.1:9/x?key=${PB_SPEC_QUERY_KEY}&which={{panel/which}}' }] },
       },
     },
     { log },
@@ -391,7 +483,7 @@ test('a URL is never shown with its query, even where the failure quotes it whol
   );
   t.false(answer.ok);
   const shown = JSON.stringify([answer, hub.connection('svc')?.info, hub.problems(), lines()]);
-  t.regex(shown, /GET http:\/\/\{\{panel\/host\}\}\/x: /, 'the failure names the request as written, without its query');
+  t.regex(shown, /GET http:\/\/127\.0\.0\.1:9\/x: /, 'the failure names the request as written, without its query');
   t.false(shown.includes('k3y-in-query'), shown);
 
   const refused = validateFlow(

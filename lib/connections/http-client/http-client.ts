@@ -3,6 +3,9 @@
  * parameters (R-J1, R-G1, R-G4), on Node's built-in `fetch`. Each entry of `requests` is
  * sent when its `send` trigger fires, and every `every` ms when given; `{{connection/
  * parameter}}` in its URL, headers and body is that parameter's value when it is sent.
+ * A value cannot steer a request elsewhere: placeholders are refused in the scheme, host and
+ * port, a value in the path is never `.` or `..`, and redirects are followed only when the
+ * request says so, on its own origin or one it lists, never with its headers to another.
  *
  * The connection is `degraded` with the reason of a failure (a network failure, a timeout, a
  * status of 400 or more, an answer over `maxBodyBytes`, a value `extract` did not find) until
@@ -51,7 +54,8 @@ const settings = Type.Object({
         }),
         url: Type.String({
           minLength: 1,
-          description: 'http:// or https://; {{connection/parameter}} is that value, URL-encoded, when the request is sent.',
+          description:
+            'http:// or https://; {{connection/parameter}} in the path or query is that value, URL-encoded, when the request is sent (never . or .. in the path); the scheme, host and port are written out.',
         }),
         method: withDefault(
           Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')], {
@@ -79,6 +83,20 @@ const settings = Type.Object({
             description: 'Milliseconds the whole answer may take; past it the request fails (504 to a writer of send).',
           }),
           5000,
+        ),
+        followRedirects: withDefault(
+          Type.Boolean({
+            description:
+              'Follows a redirect (3xx with Location), at most 5, on the same origin (scheme, host and port) only, unless the other is in `redirectOrigins`; off, a redirect is a failure with where it pointed.',
+          }),
+          false,
+        ),
+        redirectOrigins: withDefault(
+          Type.Array(Type.String({ minLength: 1 }), {
+            description:
+              'Origins besides the URL\'s own that a followed redirect may go to ("https://cdn.example.com"); the request\'s headers are never sent to another origin.',
+          }),
+          [],
         ),
         extract: withDefault(
           Type.Record(
@@ -135,6 +153,11 @@ interface Request {
   readonly id: string;
   readonly method: string;
   readonly url: Template;
+  /** Of each placeholder of the URL, whether it stands in the path (its value may not be `.` or `..`). */
+  readonly inPath: readonly boolean[];
+  readonly followRedirects: boolean;
+  /** Origins besides the URL's own that a redirect may go to. */
+  readonly redirectOrigins: readonly string[];
   /** The URL as shown: scheme, host and path, without user info or query. */
   readonly shown: string;
   readonly headers: readonly (readonly [string, Template])[];
@@ -182,6 +205,8 @@ function parseRequests(written: {
     readonly body?: string;
     readonly every?: number;
     readonly timeout: number;
+    readonly followRedirects: boolean;
+    readonly redirectOrigins: readonly string[];
     readonly extract: Readonly<Record<string, { readonly pointer: string; readonly type: 'S' | 'B' | 'I' | 'F' }>>;
   }[];
   readonly maxInFlight: number;
@@ -194,6 +219,33 @@ function parseRequests(written: {
     if (ids.has(entry.id)) issues.push({ path: [...at, 'id'], message: `"${entry.id}" names an earlier request too` });
     ids.add(entry.id);
     const url = templateOf(entry.url, [...at, 'url'], issues);
+    // Where the request goes is the flow's to say: a value may fill the path and the query,
+    // never the scheme, the host or the port (whoever may write it would choose who gets the
+    // request and its headers).
+    const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(entry.url)?.[0] ?? '';
+    if (authority === '' ? entry.url.trimStart().startsWith('{{') : authority.includes('{{'))
+      issues.push({
+        path: [...at, 'url'],
+        message:
+          'a {{placeholder}} in the scheme, host or port would let whoever writes that parameter choose where the request and its headers go: write them out',
+      });
+    const queryAt = entry.url.slice(authority.length).search(/[?#]/);
+    const pathEnd = queryAt < 0 ? entry.url.length : authority.length + queryAt;
+    const inPath = [...entry.url.matchAll(PLACEHOLDER)].map((found) => found.index >= authority.length && found.index < pathEnd);
+    const redirectOrigins = entry.redirectOrigins.flatMap((origin, i) => {
+      try {
+        const parsed = new URL(origin);
+        if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.origin === origin.replace(/\/$/, ''))
+          return [parsed.origin];
+      } catch {
+        // Said below.
+      }
+      issues.push({
+        path: [...at, 'redirectOrigins', i],
+        message: `"${origin}" is not an origin: scheme, host and port, as https://cdn.example.com`,
+      });
+      return [];
+    });
     // The scheme and host are checked as written, placeholders standing for "x".
     try {
       const probe = new URL(url.parts.join('x'));
@@ -223,6 +275,9 @@ function parseRequests(written: {
       id: entry.id,
       method: entry.method,
       url,
+      inPath,
+      followRedirects: entry.followRedirects,
+      redirectOrigins,
       shown: `${entry.method} ${shownUrl(entry.url)}`,
       headers: Object.entries(entry.headers ?? {}).map(
         ([name, value]) => [name, templateOf(value, [...at, 'headers', name], issues)] as const,
@@ -235,6 +290,9 @@ function parseRequests(written: {
   });
   return checked<Parsed>(issues, { requests, maxInFlight: written.maxInFlight, maxBodyBytes: written.maxBodyBytes });
 }
+
+/** The most redirects a request follows. */
+const MAX_REDIRECTS = 5;
 
 /** How a request failed: the code a writer of `send` gets, and the reason the status shows. */
 class Failure extends HubError {}
@@ -276,14 +334,58 @@ export const httpClient = defineConnectionType({
     };
 
     /** A template with each `{{address}}` replaced by that parameter's text; fails on an unknown value. */
-    const fill = (template: Template, encode: (text: string) => string): string => {
+    const fill = (template: Template, encode: (text: string) => string, inPath: readonly boolean[] = []): string => {
       let text = template.parts[0] as string;
       template.addresses.forEach((address, i) => {
         const value = context.graph.get(address)?.value;
         if (value === undefined) throw new Failure('PB_STATE_UNKNOWN', `{{${address}}} has no value (yet)`);
-        text += encode(String(value)) + template.parts[i + 1];
+        const encoded = encode(String(value));
+        // A path segment of `.` or `..` climbs the path (a `%` is encoded, so `%2e` stays text).
+        if (inPath[i] && /^\.{1,2}$/.test(encoded))
+          throw new Failure(
+            'PB_CONVERSION',
+            `{{${address}}} is "${String(value)}": a value in a URL's path cannot be . or .. (it would climb the path)`,
+          );
+        text += encoded + template.parts[i + 1];
       });
       return text;
+    };
+
+    /**
+     * Sends the request, following redirects as the request allows: on its own origin, or to
+     * one it lists, never with its headers to another origin; a 303, or a 301/302 of a POST,
+     * goes on as a GET without the body, as browsers do.
+     */
+    const sendFollowing = async (request: Request, url: string, init: RequestInit & { headers: Record<string, string> }) => {
+      const origin = new URL(url).origin;
+      let target = url;
+      let next: RequestInit & { headers: Record<string, string> } = init;
+      for (let hop = 0; ; hop++) {
+        const response = await fetch(target, { ...next, redirect: 'manual' });
+        const location = response.headers.get('location');
+        if (response.status < 300 || response.status >= 400 || location === null) return response;
+        await response.body?.cancel();
+        const to = new URL(location, target);
+        const where = shownUrl(to.href);
+        if (!request.followRedirects)
+          throw new Failure('PB_BAD_ANSWER', `answered ${response.status}, a redirect to ${where}, and followRedirects is off`);
+        if (hop >= MAX_REDIRECTS) throw new Failure('PB_BAD_ANSWER', `more than ${MAX_REDIRECTS} redirects (the last to ${where})`);
+        if (to.protocol !== 'http:' && to.protocol !== 'https:')
+          throw new Failure('PB_BAD_ANSWER', `redirected to ${to.protocol}, which is not http: or https:`);
+        if (to.origin !== origin && !request.redirectOrigins.includes(to.origin))
+          throw new Failure(
+            'PB_BAD_ANSWER',
+            `redirected to ${to.origin}, another origin, not followed: list it in redirectOrigins to follow it`,
+          );
+        const asGet = response.status === 303 || ((response.status === 301 || response.status === 302) && next.method === 'POST');
+        const { body: _body, ...withoutBody } = next;
+        next = {
+          ...(asGet ? { ...withoutBody, method: 'GET' } : next),
+          // The flow's headers (its secrets) stay with the flow's own origin.
+          headers: to.origin === origin ? next.headers : {},
+        };
+        target = to.href;
+      }
     };
 
     /** Reads at most `maxBodyBytes` of the answer: past it, the rest is not read. */
@@ -351,15 +453,14 @@ export const httpClient = defineConnectionType({
       );
       let url = '';
       try {
-        url = fill(request.url, encodeURIComponent);
+        url = fill(request.url, encodeURIComponent, request.inPath);
         const headers = Object.fromEntries(request.headers.map(([name, value]) => [name, fill(value, (text) => text)]));
         const body = request.body && fill(request.body, (text) => text);
-        const response = await fetch(url, {
+        const response = await sendFollowing(request, url, {
           method: request.method,
           headers,
           ...(body !== undefined ? { body } : {}),
           signal: controller.signal,
-          redirect: 'follow',
         });
         answered(request, response.status, await readBody(response, controller));
         succeeded(request);

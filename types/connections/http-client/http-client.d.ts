@@ -13,6 +13,11 @@ interface Request {
     readonly id: string;
     readonly method: string;
     readonly url: Template;
+    /** Of each placeholder of the URL, whether it stands in the path (its value may not be `.` or `..`). */
+    readonly inPath: readonly boolean[];
+    readonly followRedirects: boolean;
+    /** Origins besides the URL's own that a redirect may go to. */
+    readonly redirectOrigins: readonly string[];
     /** The URL as shown: scheme, host and path, without user info or query. */
     readonly shown: string;
     readonly headers: readonly (readonly [string, Template])[];
@@ -37,6 +42,8 @@ export declare const httpClient: import("../../sdk/type.ts").DefinedConnectionTy
         body: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
         every: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TInteger>;
         timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+        followRedirects: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TBoolean>;
+        redirectOrigins: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
         extract: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TRecord<import("@sinclair/typebox").TString, import("@sinclair/typebox").TObject<{
             pointer: import("@sinclair/typebox").TString;
             type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">]>;
