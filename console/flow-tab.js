@@ -381,7 +381,10 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
         )}
       cancel=${() => setEditing(undefined)} />`;
   } else if (view === 'connections')
-    body = html`<table class="flow-connections" data-testid="flow-connections">
+    body = html`${
+      (edited || changed) &&
+      html`<p class="help">The rows are the flow with your changes, not saved yet; each status is the running hub's.</p>`
+    }<table class="flow-connections" data-testid="flow-connections">
         <thead><tr><th>id</th><th>type</th><th>status</th><th></th></tr></thead>
         <tbody>${Object.entries(document?.connections ?? {}).map(([id, settings]) => {
           const disabled = settings.enabled === false;
