@@ -9,6 +9,7 @@ import { linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import { json5 } from 'codemirror-json5';
+import { pathText } from './format.js';
 
 /** @import { CompletionContext, CompletionResult, Completion } from '@codemirror/autocomplete' */
 /** @import { SyntaxNode } from '@lezer/common' */
@@ -84,10 +85,6 @@ export function select(view, from, to) {
   view.dispatch({ selection: { anchor: Math.min(from, length), head: Math.min(to, length) }, scrollIntoView: true });
   view.focus();
 }
-
-/** `connections.api.port`: a path as the hub's messages write it. @param {(string | number)[]} path */
-const pathText = (path) =>
-  path.length === 0 ? 'the file' : path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
 
 /** A key's or a string's text without its quotes. @param {string} text */
 const unquoted = (text) => (/^['"]/.test(text) ? text.slice(1, -1) : text);

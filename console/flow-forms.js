@@ -85,7 +85,8 @@ export function pipeSteps(flowSchema) {
 }
 
 const samePath = (/** @type {Path} */ a, /** @type {Path} */ b) => a.length === b.length && a.every((step, i) => step === b[i]);
-const under = (/** @type {Path} */ path, /** @type {Path} */ prefix) => prefix.every((step, i) => path[i] === step);
+/** Whether `path` lies at or below `prefix`. */
+export const under = (/** @type {Path} */ path, /** @type {Path} */ prefix) => prefix.every((step, i) => path[i] === step);
 
 /** The messages of the issues at `path` exactly. @param {FieldIssue[]} issues @param {Path} path */
 const messagesAt = (issues, path) => issues.filter((issue) => samePath(issue.path, path)).map((issue) => issue.message);

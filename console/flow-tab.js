@@ -10,7 +10,8 @@
 import { h } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
-import { ConnectionForm, pipeSteps, RuleForm, typeSchemas } from './flow-forms.js';
+import { ConnectionForm, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
+import { pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
 
 const html = htm.bind(h);
@@ -166,19 +167,12 @@ function fewestChanges(a, b) {
   return lines.reverse();
 }
 
-/** `connections.api.port`, `rules[0].destinations[2]`: a path as the hub's messages write it. */
-const pathText = (/** @type {(string | number)[]} */ path) =>
-  path.length === 0 ? 'the file' : path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
-
 /** When a version was saved: the time of day for today's, the date and time for older ones (24-hour clock). */
 const clock = (/** @type {number} */ at) => {
   const when = new Date(at);
   const time = when.toLocaleTimeString(undefined, { hour12: false });
   return when.toDateString() === new Date().toDateString() ? time : `${when.toLocaleDateString()} ${time.slice(0, 5)}`;
 };
-
-const under = (/** @type {(string | number)[]} */ path, /** @type {(string | number)[]} */ prefix) =>
-  prefix.every((step, i) => path[i] === step);
 
 /** A rule's one-line summary: source → destinations, and its steps. @param {RuleNode} rule */
 const ruleText = (rule) =>

@@ -19,3 +19,7 @@ export const messageOf = (error) => (error instanceof Error ? error.message : St
 /** A refusal's reason naming its address once: the hub's reasons mostly name it already. */
 export const refusalText = (/** @type {RefusalMessage} */ item) =>
   `${item.p === null || item.error.includes(item.p) ? item.error : `${item.p}: ${item.error}`} (${item.code})`;
+
+/** `connections.api.port`, `rules[0].destinations[2]`: a path in the flow file as the hub's messages write it. */
+export const pathText = (/** @type {(string | number)[]} */ path) =>
+  path.length === 0 ? 'the file' : path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');

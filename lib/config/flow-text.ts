@@ -56,8 +56,8 @@ export class FlowDocument {
     readonly quote: string,
   ) {}
 
-  /** The lists and objects an edit changed, to be laid out again when the text is written. */
-  private readonly touched = new Set<JsonArrayNode | JsonObjectNode>();
+  /** Whether an edit changed the tree, which is then laid out again when the text is written. */
+  private changed = false;
 
   /** A value written by an edit (`text`, JSON5), as a node whose tokens are written back as given. */
   valueOf(text: string): JsonValueNode {
@@ -73,9 +73,9 @@ export class FlowDocument {
     return !written.includes('\n') && !/\/[/*]/.test(written);
   }
 
-  /** Marks `node` as changed by an edit. */
-  touch(node: JsonValueNode): void {
-    if (node instanceof JsonArrayNode || node instanceof JsonObjectNode) this.touched.add(node);
+  /** Notes that an edit changed the tree. */
+  markChanged(): void {
+    this.changed = true;
   }
 
   /**
@@ -118,8 +118,8 @@ export class FlowDocument {
     // Laid out again from the root, so what an edit adds takes the style the parser learns
     // from the whole file (a part laid out alone learns its style from itself, and rewrote
     // the quotes of the keys around a change); what was not changed keeps its tokens.
-    if (this.touched.size > 0) this.root.rebuild();
-    this.touched.clear();
+    if (this.changed) this.root.rebuild();
+    this.changed = false;
     return tokensOf(this.root)
       .map((token) => this.originals.get(token) ?? token.toString())
       .join('');
@@ -242,11 +242,11 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
     const list = document.nodeAt(edit.path);
     if (!(list instanceof JsonArrayNode)) return 'there is no list at this path to add to';
     list.push(newEntry(document, list, edit.value, quote));
-    document.touch(list);
+    document.markChanged();
     return undefined;
   }
   if (parent instanceof JsonObjectNode && typeof key === 'string') {
-    document.touch(parent);
+    document.markChanged();
     if (edit.op === 'remove') {
       const property = parent.properties.find((candidate) => candidate.key.toJSON() === key);
       if (!property) return 'there is nothing at this path to remove';
@@ -257,20 +257,18 @@ function applyEdit(document: FlowDocument, edit: FlowEdit, quote: string): strin
       const was = parent.get(key);
       const now = updated(document, was, edit.value, quote);
       if (now !== was) parent.set(key, now);
-      else document.touch(was);
     }
     return undefined;
   }
   if (parent instanceof JsonArrayNode && typeof key === 'number' && key >= 0 && key < parent.elements.length) {
     const was = parent.get(key);
-    document.touch(parent);
+    document.markChanged();
     if (edit.op === 'remove') {
       dropCommentsAbove(parent, was);
       parent.delete(key);
     } else {
       const now = updated(document, was, edit.value, quote);
       if (now !== was) parent.set(key, now);
-      else document.touch(was);
     }
     return undefined;
   }
