@@ -82,6 +82,7 @@ const client = (access: Access, origins: boolean): WsClient => ({
   batch: false,
   maxHz: 0,
   origins,
+  resume: undefined,
   topic: undefined,
   lagging: false,
   snapshotBytes: 0,

@@ -119,14 +119,23 @@ export type FailoverAnswer = { readonly ok: true; readonly message: string } | E
 
 /**
  * A change on the value socket (R-H3): the value in wire form, always a string; with
- * `?origins=1` who made it and when, as `GET /parameters` lists them.
+ * `?origins=1` who made it and when, as `GET /parameters` lists them; with `?resume=1`
+ * its place in the stream (R-W3), except in a snapshot.
  */
 export interface ChangeMessage {
   readonly p: string;
   readonly v: string;
   readonly by?: string;
   readonly at?: string;
+  readonly seq?: number;
 }
+
+/**
+ * `?resume=1` (R-W3): the first message, the token to come back with and the `seq` the
+ * stream stands at; and, alone, the end of a snapshot's values: the client has every value as
+ * of that `seq` and may resume from it.
+ */
+export type ResumeMessage = { readonly resume: string; readonly seq: number } | { readonly seq: number };
 
 /** The answer to an item of a client's message that was not written: its address (null when it had none), why, and the code. */
 export interface RefusalMessage {
@@ -135,13 +144,16 @@ export interface RefusalMessage {
   readonly code: ErrorCode;
 }
 
-/** Sent only to `?events=1` clients (R-U1): the parameters, or the connections, changed; list them again. */
+/**
+ * Sent only to `?events=1` clients (R-U1): the parameters, or the connections, changed; list them again.
+ * `resync`, only to `?resume` clients (R-W3): what they missed is no longer kept; a snapshot follows.
+ */
 export interface HubEvent {
-  readonly event: 'parameters' | 'connections';
+  readonly event: 'parameters' | 'connections' | 'resync';
 }
 
 /** An item of a message of the value socket: a message holds one, or (`?batch=1`) an array of them. */
-export type SocketItem = ChangeMessage | RefusalMessage | HubEvent;
+export type SocketItem = ChangeMessage | RefusalMessage | HubEvent | ResumeMessage;
 
 /** One line of the hub's log, as the console's live log shows it (R-U1). */
 export interface LogLine {

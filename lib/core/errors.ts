@@ -87,6 +87,10 @@ export const errorTable = {
     status: 412,
     text: 'The flow file changed since it was read (another editor, a `git pull`): nothing was written. Read it again (`GET /flow`), and save on top of that.',
   },
+  PB_RESUME_REFUSED: {
+    status: 409,
+    text: 'A WebSocket upgrade brought a resume token given to another login, or to other filters or options (R-W3): come back with the same ones, or open a new stream with `?resume=1`.',
+  },
   PB_IF_MATCH_REQUIRED: {
     status: 428,
     text: '`PUT /flow` needs `If-Match` with the `ETag` of the text it changes, so that nobody saves over an edit they have not seen.',

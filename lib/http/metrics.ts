@@ -104,6 +104,31 @@ export function hubMetrics(sources: MetricSources): Registry {
       this.inc(webSockets.sent().bytes);
     },
   });
+  new Gauge({
+    name: 'patchbay_websocket_resume_buffered',
+    help: 'What ?resume=1 filter sets keep for clients that come back (R-W3): filter sets, messages and bytes.',
+    labelNames: ['kept'],
+    registers,
+    collect() {
+      const { topics, messages, bytes } = webSockets.resumeStats();
+      this.set({ kept: 'filter_sets' }, topics);
+      this.set({ kept: 'messages' }, messages);
+      this.set({ kept: 'bytes' }, bytes);
+    },
+  });
+  new Counter({
+    name: 'patchbay_websocket_comebacks_total',
+    help: 'WebSocket clients that came back with a resume token: resumed, sent a snapshot instead (resync), or refused.',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      this.reset();
+      const { resumed, resynced, refused } = webSockets.resumeStats();
+      this.inc({ result: 'resumed' }, resumed);
+      this.inc({ result: 'resync' }, resynced);
+      this.inc({ result: 'refused' }, refused);
+    },
+  });
   if (counts) hubCountMetrics(counts, registers);
   connectionMetrics(sources.connectionMetrics, connections, registers);
   return registry;

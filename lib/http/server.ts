@@ -32,6 +32,7 @@ import { checkTls, type TlsFiles } from './tls.ts';
 import { WebSocketRoute } from './ws-route.ts';
 import { consoleFiles, consolePolicy } from './console.ts';
 import { WsHub } from './ws-hub.ts';
+import { defaultResumeLimits } from './ws-resume.ts';
 
 export interface RestServerOptions {
   readonly graph: Graph;
@@ -46,6 +47,8 @@ export interface RestServerOptions {
   readonly hostnames?: readonly string[];
   /** The connections `/readyz` waits for; none: every enabled one. */
   readonly required?: readonly string[];
+  /** How long and how much a `?resume=1` client may miss and come back to (R-W3); the bytes bound is the hub's. */
+  readonly resume?: { readonly window: number; readonly changes: number };
   /** `GET /connections`: plain data, so that lib/http depends on nothing in lib/connections. */
   readonly connections: () => Answers['/connections'];
   /** Emits when a connection's status changes or connections come or go: `?events=1` clients are told (R-U1). */
@@ -150,6 +153,7 @@ export class RestServer {
       scanIntervalMs: this.limits.scanIntervalMs,
       dropLimit: this.limits.maxBackpressure,
       scheduler: options.scheduler,
+      resume: { ...defaultResumeLimits, ...options.resume },
     });
     const metrics = hubMetrics({
       graph,

@@ -1,13 +1,14 @@
 /**
  * The query of a `/ws` upgrade, parsed once at the edge into what the client asked for:
  * its filters (R-H3), batches (R-W1), a rate limit (R-W2), who changed each value (R-O2),
- * parameter events and a log level (R-U1). A pure function: the uWS glue only hands it the query string.
+ * parameter events and a log level (R-U1), and a resume (R-W3). A pure function: the uWS glue only hands it the query string.
  */
 import { logLevels } from '../core/log.ts';
 import type { Pattern } from '../core/regex.ts';
 import { compileFilters } from './filters.ts';
 import { rateAtOrBelow } from './rate-ladder.ts';
 import type { CodedError } from './respond.ts';
+import { RESUME_TOKEN } from './ws-resume.ts';
 
 export interface UpgradeRequest {
   readonly filters: readonly Pattern[];
@@ -19,6 +20,15 @@ export interface UpgradeRequest {
   readonly events: boolean;
   /** The log level the client follows; "" for none. */
   readonly logLevel: (typeof logLevels)[number] | '';
+  /** `?resume=1`, or `?resume=<token>&seq=<n>` to come back (R-W3); undefined when not asked. */
+  readonly resume: ResumeAsked | undefined;
+}
+
+/** A client that may come back for what it missed (R-W3): `{}` for `?resume=1`, else the token it was given and the last `seq` it received. */
+export interface ResumeAsked {
+  readonly token?: string;
+  /** Undefined when it received none after its greeting: it is sent a snapshot. */
+  readonly seq?: number;
 }
 
 export type UpgradeQuery = { readonly ok: true; readonly value: UpgradeRequest } | { readonly ok: false; readonly error: CodedError };
@@ -42,7 +52,19 @@ export function parseUpgradeQuery(query: string, { mayReadLog }: { readonly mayR
   if (events === undefined) return bad('events is 1 or 0 (true or false)');
   const origins = flag(params.get('origins'));
   if (origins === undefined) return bad('origins is 1 or 0 (true or false)');
-  return { ok: true, value: { filters: filters.value, batch, maxHz, origins, events, logLevel } };
+  const resume = resumeAsked(params.get('resume'), params.get('seq'));
+  if (typeof resume === 'string') return bad(resume);
+  return { ok: true, value: { filters: filters.value, batch, maxHz, origins, events, logLevel, resume } };
+}
+
+/** `?resume=` and `?seq=`, or what is wrong with them. */
+function resumeAsked(resume: string | null, seq: string | null): ResumeAsked | undefined | string {
+  if (resume === null || resume === '0' || resume === 'false') return seq === null ? undefined : 'seq comes with resume=<token>';
+  if (resume === '1' || resume === 'true') return seq === null ? {} : 'seq comes with resume=<token>, not resume=1';
+  if (!RESUME_TOKEN.test(resume)) return 'resume is 1, or the token the hub gave in its {"resume"} greeting';
+  if (seq === null) return { token: resume };
+  if (!/^\d{1,16}$/.test(seq) || !Number.isSafeInteger(Number(seq))) return 'seq is the last "seq" received, a whole number';
+  return { token: resume, seq: Number(seq) };
 }
 
 const isLogLevel = (value: string): value is (typeof logLevels)[number] => (logLevels as readonly string[]).includes(value);

@@ -1,4 +1,5 @@
 import type { Subscription } from 'rxjs';
+import type { HubEvent, ResumeMessage } from '../core/api-shapes.ts';
 import type { Graph, Reading } from '../core/graph.ts';
 import type { LastChange, Parameter } from '../core/parameter.ts';
 import { after, afterTurn, type Scheduler } from '../core/scheduler.ts';
@@ -8,6 +9,8 @@ import { SLICE_MS } from './stream.ts';
 import { rateAtOrBelow, rateLadder } from './rate-ladder.ts';
 import { type Access, fullAccess } from './access.ts';
 import { BatchWriter } from './batch-writer.ts';
+import type { ResumeAsked } from './upgrade-query.ts';
+import { defaultResumeLimits, ReplayBuffer, type ResumeLimits, ResumeTokens, seqOf, type TokenCheck, withSeq } from './ws-resume.ts';
 
 /** What the hub keeps per WebSocket client. */
 export interface WsClient {
@@ -27,6 +30,10 @@ export interface WsClient {
   readonly events?: boolean;
   /** `?log=<level>`: also sent the hub's log lines at that level and above ("" for none). */
   readonly logLevel?: string;
+  /** `?resume=`: it may come back for what it missed (R-W3); undefined when it did not ask. */
+  readonly resume: ResumeAsked | undefined;
+  /** A resume client that was sent a snapshot already, or came back and could not resume: its next snapshot follows `{"event":"resync"}`. */
+  resynced?: boolean;
   topic: Topic | undefined;
   /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
   lagging: boolean;
@@ -37,6 +44,11 @@ export interface WsClient {
   /** The snapshot being sent to it, while it is sent in slices; it joins the stream at its end. */
   snapshot: Snapshot | undefined;
 }
+
+/** What a topic's clients are told, beyond values, for `?resume` (R-W3; shapes in core/api-shapes.ts). */
+const greeting = (token: string, seq: number) => JSON.stringify({ resume: token, seq } satisfies ResumeMessage);
+const seqMark = (seq: number) => JSON.stringify({ seq } satisfies ResumeMessage);
+const resync = JSON.stringify({ event: 'resync' } satisfies HubEvent);
 
 /**
  * A snapshot sent in slices of a few milliseconds, so that a million values for one client
@@ -59,6 +71,8 @@ interface Snapshot {
   readonly matched: boolean;
   /** The hub's count of removed parameters when it began: while it stays, every parameter of `rest` is in the graph. */
   readonly removals: number;
+  /** A resumable topic's snapshot of values ends with `{"seq": began}`: from there on the client may resume (R-W3). */
+  readonly mark: boolean;
   /** Whether every parameter has been gone through. */
   done: boolean;
   readonly queue: string[];
@@ -88,11 +102,12 @@ const MATCHED_AT_MOST = 10_000;
  */
 const PUBLISH_AT_MOST = 32;
 
-/** How a client asked to be sent values on its upgrade: `?batch=1`, `?maxHz=<n>`, `?origins=1`. */
+/** How a client asked to be sent values on its upgrade: `?batch=1`, `?maxHz=<n>`, `?origins=1`, `?resume=`. */
 export interface SendingAsked {
   readonly batch?: boolean;
   readonly maxHz?: number;
   readonly origins?: boolean;
+  readonly resume?: ResumeAsked | undefined;
 }
 
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
@@ -100,7 +115,7 @@ export function newWsClient(
   filters: readonly Pattern[],
   access: Access = fullAccess,
   origin = 'ws',
-  { batch = false, maxHz = 0, origins = false }: SendingAsked = {},
+  { batch = false, maxHz = 0, origins = false, resume }: SendingAsked = {},
 ): WsClient {
   return {
     filters,
@@ -109,6 +124,7 @@ export function newWsClient(
     batch,
     maxHz,
     origins,
+    resume,
     topic: undefined,
     lagging: false,
     snapshotBytes: 0,
@@ -142,7 +158,16 @@ export interface WsHubOptions {
   readonly scheduler: Scheduler;
   /** Runs work once the turn's I/O is done (`afterTurn`); specs pass their virtual clock's. */
   readonly afterTurn?: (work: () => void) => void;
+  /** What a resumable topic keeps for clients that come back (R-W3). */
+  readonly resume?: ResumeLimits;
 }
+
+/**
+ * Topics whose clients all left and that wait `resumeWindow` for one to come back, at most:
+ * past it the longest waiting goes (its clients get a snapshot). Each holds up to its
+ * `ResumeLimits`, so this bounds what clients that never come back cost.
+ */
+const WAITING_TOPICS_AT_MOST = 64;
 
 /** One distinct client filter set and access: every client with the same ones shares its uWS topic. */
 class Topic {
@@ -175,6 +200,12 @@ class Topic {
   readonly passesAll: boolean;
   /** Clients being sent a snapshot in slices: what the topic sends is queued for them. */
   readonly snapshots = new Set<WsClient>();
+  /** `?resume` topics (R-W3): what it sent, for clients that come back; undefined for the others, which keep nothing. */
+  replay: ReplayBuffer | undefined;
+  /** The token its clients are given: the topic's key under the hub's MAC key. */
+  token = '';
+  /** While it has no members: when it goes, unless a client comes back first. */
+  goes: Subscription | undefined;
 
   constructor(
     readonly name: string,
@@ -213,6 +244,19 @@ interface Entry {
 }
 
 const NO_TOPICS: readonly Topic[] = [];
+
+/**
+ * The key of the topic a client belongs to: what it is sent and how (options, rate on the
+ * ladder), the login's access and its filters. A resume token is this key's MAC.
+ */
+function topicKeyOf({ filters, access, batch, maxHz, origins, resume }: WsClient): string {
+  const rate = rateAtOrBelow(maxHz) ?? rateLadder[0];
+  const sources = filters.map((f) => f.source).sort();
+  return `${batch ? 'batch' : ''} ${rate}${origins ? ' origins' : ''}${resume ? ' resume' : ''}\n${access.name}\n${sources.join('\n')}`;
+}
+
+/** The parameters a replay goes through: none, its messages are all in the queue. */
+const NO_READINGS: Iterator<Reading> = { next: () => ({ done: true, value: undefined }) };
 
 // A value's message is a `ChangeMessage` (core/api-shapes.ts), written by hand rather than by
 // JSON.stringify of one: its start is made once per parameter.
@@ -271,6 +315,11 @@ export class WsHub {
   private readonly waiting = new Set<Topic>();
   /** Where a slice of a batch snapshot is written: one buffer for every client, one slice at a time. */
   private readonly batchWriter = new BatchWriter();
+  private readonly tokens = new ResumeTokens();
+  /** Resumable topics without members, waiting for a client to come back; the longest waiting first. */
+  private readonly idleTopics = new Set<Topic>();
+  /** Clients that came back (R-W3): resumed, sent a snapshot instead, refused at the upgrade. */
+  private readonly comebacks = { resumed: 0, resynced: 0, refused: 0 };
 
   constructor(
     private readonly graph: Graph,
@@ -332,7 +381,10 @@ export class WsHub {
     for (const subscription of this.graphEvents) subscription.unsubscribe();
     this.stopDeliveries?.();
     this.entries.clear();
-    for (const topic of this.topics.values()) topic.nextTick?.unsubscribe();
+    for (const topic of this.topics.values()) {
+      topic.nextTick?.unsubscribe();
+      topic.goes?.unsubscribe();
+    }
     this.scan?.unsubscribe();
     this.clients.clear();
     this.lagging.clear();
@@ -350,24 +402,57 @@ export class WsHub {
     return { messages: this.sentMessages, bytes: this.sentBytes };
   }
 
-  /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes. */
+  /** What resumable topics keep for clients that come back, and how those fared (R-W3): for `/metrics`. */
+  resumeStats(): { topics: number; messages: number; bytes: number; resumed: number; resynced: number; refused: number } {
+    let [topics, messages, bytes] = [0, 0, 0];
+    for (const topic of this.topics.values()) {
+      if (!topic.replay) continue;
+      topics++;
+      messages += topic.replay.size;
+      bytes += topic.replay.bytes;
+    }
+    return { topics, messages, bytes, ...this.comebacks };
+  }
+
+  /**
+   * What the token a client brings back says of it (R-W3), before it is let in: one given
+   * to another login or to other filters or options is `foreign`, and refused; undefined
+   * for a client that brings none.
+   */
+  checkResume(client: WsClient): TokenCheck | undefined {
+    const token = client.resume?.token;
+    if (token === undefined) return undefined;
+    const check = this.tokens.check(token, topicKeyOf(client));
+    if (check === 'foreign') this.comebacks.refused++;
+    return check;
+  }
+
+  /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes; a client that came back, what it missed. */
   join(ws: WsSocket): void {
-    const { filters: clientFilters, access, batch, maxHz: asked, origins } = ws.getUserData();
-    // On the rate ladder, however the client was made: the topics of one filter set stay few.
-    const maxHz = rateAtOrBelow(asked) ?? rateLadder[0];
-    const key = `${batch ? 'batch' : ''} ${maxHz}${origins ? ' origins' : ''}\n${access.name}\n${clientFilters
-      .map((f) => f.source)
-      .sort()
-      .join('\n')}`;
+    const client = ws.getUserData();
+    const key = topicKeyOf(client);
     let topic = this.topics.get(key);
     if (!topic) {
-      topic = new Topic(`t${++this.topicCount}`, key, clientFilters, access, batch, maxHz > 0 ? 1000 / maxHz : 0, origins);
+      // On the rate ladder, however the client was made: the topics of one filter set stay few.
+      const maxHz = rateAtOrBelow(client.maxHz) ?? rateLadder[0];
+      const { filters, access, batch, origins } = client;
+      topic = new Topic(`t${++this.topicCount}`, key, filters, access, batch, maxHz > 0 ? 1000 / maxHz : 0, origins);
+      if (client.resume) {
+        topic.replay = new ReplayBuffer(this.options.resume ?? defaultResumeLimits, this.changeCount);
+        topic.token = this.tokens.tokenFor(key);
+      }
       this.topics.set(key, topic);
       this.topicsVersion++;
     }
+    if (topic.goes) {
+      topic.goes.unsubscribe();
+      topic.goes = undefined;
+      this.idleTopics.delete(topic);
+    }
     topic.members++;
-    ws.getUserData().topic = topic;
+    client.topic = topic;
     this.clients.add(ws);
+    if (client.resume?.token !== undefined && this.resumed(ws, client.resume.token, client.resume.seq)) return;
     if (!topic.matched && !topic.wide && !(topic.passesAll && this.serverFilters.length === 0)) {
       // Its snapshot begins once the topic knows its parameters.
       topic.waiting.push(ws);
@@ -430,6 +515,47 @@ export class WsHub {
     this.endSnapshot(client);
     topic?.listening.delete(ws);
     if (!topic || --topic.members > 0) return;
+    const window = this.options.resume?.window ?? defaultResumeLimits.window;
+    if (topic.replay && window > 0) this.idle(topic, window);
+    else this.drop(topic);
+  }
+
+  /**
+   * A client that came back with its token and the last `seq` it received (R-W3): when the
+   * topic still holds everything it sent after that `seq`, the client is greeted, sent
+   * exactly that (conflated for a rate-limited client) and joins the stream: true. Else
+   * false: it gets `{"event":"resync"}` and a snapshot.
+   */
+  private resumed(ws: WsSocket, token: string, seq: number | undefined): boolean {
+    const client = ws.getUserData();
+    const topic = client.topic as Topic;
+    client.resynced = true;
+    // The turn's messages go to the members now; the replay holds them for this client.
+    this.flush(topic);
+    const missed =
+      seq !== undefined && seq <= this.changeCount && this.tokens.check(token, topic.key) === 'ours'
+        ? topic.replay?.since(seq, topic.interval > 0, this.options.scheduler.now())
+        : undefined;
+    if (!missed) {
+      this.comebacks.resynced++;
+      return false;
+    }
+    this.comebacks.resumed++;
+    ws.send(greeting(topic.token, seq as number));
+    this.sendSnapshot(ws, seq as number, missed.messages);
+    return true;
+  }
+
+  /** A resumable topic whose clients all left waits `window` for one to come back, still keeping what it would send. */
+  private idle(topic: Topic, window: number): void {
+    topic.goes = after(this.options.scheduler, window, () => this.drop(topic));
+    this.idleTopics.add(topic);
+    if (this.idleTopics.size > WAITING_TOPICS_AT_MOST) this.drop(this.idleTopics.values().next().value as Topic);
+  }
+
+  private drop(topic: Topic): void {
+    topic.goes?.unsubscribe();
+    this.idleTopics.delete(topic);
     this.topics.delete(topic.key);
     this.topicsVersion++;
     topic.nextTick?.unsubscribe();
@@ -489,11 +615,20 @@ export class WsHub {
     if (parameter.type !== 'T') entry.message = message;
     const topics = this.topicsOf(entry);
     if (topics.length === 0) return;
-    // Made once per change, and only when a topic asked for origins: `{p, v}` clients pay nothing for it.
+    // Made once per change, and only when a topic asked for origins or resume: `{p, v}` clients pay nothing for them.
     let originMessage: string | undefined;
+    let seqMessage: string | undefined;
+    let seqOriginMessage: string | undefined;
+    let now: number | undefined;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
-      const sent = topic.origins ? (originMessage ??= withOrigin(message, parameter.lastChange)) : message;
+      let sent = topic.origins ? (originMessage ??= withOrigin(message, parameter.lastChange)) : message;
+      if (topic.replay) {
+        sent = topic.origins ? (seqOriginMessage ??= withSeq(sent, entry.changedAt)) : (seqMessage ??= withSeq(message, entry.changedAt));
+        topic.replay.push(entry.changedAt, entry, sent, (now ??= this.options.scheduler.now()));
+        // Waiting for a client to come back: kept, sent to nobody.
+        if (topic.members === 0) continue;
+      }
       if (topic.interval > 0) this.hold(topic, entry, sent);
       else this.send(topic, sent);
     }
@@ -572,6 +707,8 @@ export class WsHub {
    * parameters change, a client is written to at most n times a second (see `sendEach`).
    */
   private hold(topic: Topic, entry: Entry, message: string): void {
+    // A resumable topic's tick goes in the order of last changes, so its `seq`s only grow.
+    if (topic.replay) topic.held.delete(entry);
     topic.held.set(entry, message);
     if (topic.nextTick) return;
     const wait = Math.max(0, topic.lastTick + topic.interval - this.options.scheduler.now());
@@ -628,23 +765,35 @@ export class WsHub {
 
   /**
    * Sends the current value of every parameter of the client's topic changed after `since`,
-   * then subscribes it: at once when that fits in one slice, else slice by slice.
+   * then subscribes it: at once when that fits in one slice, else slice by slice. With
+   * `replay` (R-W3), those messages instead of values: what a resumable topic sent after
+   * `since`. A full snapshot to a resumable topic's client begins with its greeting.
    */
-  private sendSnapshot(ws: WsSocket, since: number): void {
+  private sendSnapshot(ws: WsSocket, since: number, replay?: string[]): void {
     const client = ws.getUserData();
     const topic = client.topic;
     if (!topic) return;
     const matched = topic.matched !== undefined;
-    const rest = topic.matched ? topic.matched.values() : this.graph.readings();
+    const rest = replay ? NO_READINGS : topic.matched ? topic.matched.values() : this.graph.readings();
+    const mark = topic.replay !== undefined && !replay;
+    if (mark && since < 0) {
+      ws.cork(() => {
+        if (client.resynced) ws.send(resync);
+        ws.send(greeting(topic.token, this.changeCount));
+      });
+      client.resynced = true;
+    }
     client.snapshot = {
       ws,
       since,
-      began: this.changeCount,
+      // A replay is sent as a queue: a client cut off from it missed what follows `since`.
+      began: replay ? since : this.changeCount,
       rest,
       matched,
       removals: this.removals,
-      done: false,
-      queue: [],
+      mark,
+      done: replay !== undefined,
+      queue: replay ?? [],
       next: 0,
       queuedBytes: 0,
       bytes: 0,
@@ -677,11 +826,23 @@ export class WsHub {
           messages++;
         }
       };
+      const sendBatch = () => {
+        const sent = batch?.sendTo(ws) ?? 0;
+        bytes += sent;
+        if (sent > 0) messages++;
+      };
       for (let count = 1; ; count++) {
         if (!snapshot.done) {
           const next = snapshot.rest.next();
-          if (next.done) snapshot.done = true;
-          else {
+          if (next.done) {
+            snapshot.done = true;
+            if (snapshot.mark) {
+              // The values first, then where they stand: what the queue holds follows that `seq`.
+              sendBatch();
+              batch ? ws.send(seqMark(snapshot.began)) : put(seqMark(snapshot.began));
+              if (batch) messages++;
+            }
+          } else {
             // A row kept since the filters found it may have been made (and changed) or removed since.
             const reading = snapshot.matched ? this.graph.current(next.value) : next.value;
             // Changed since the snapshot began: its changes are in the queue.
@@ -701,10 +862,7 @@ export class WsHub {
           if (full || performance.now() - started > SLICE_MS) break;
         }
       }
-      if (batch) {
-        bytes = batch.sendTo(ws);
-        messages = bytes > 0 ? 1 : 0;
-      }
+      sendBatch();
       snapshot.bytes += bytes;
       this.sentBytes += bytes;
       this.sentMessages += messages;
@@ -738,8 +896,14 @@ export class WsHub {
     if (snapshot.queuedBytes <= this.options.lagLimit) return;
     this.endSnapshot(client);
     client.lagging = true;
-    // What went is as of its start; with parameters still to go, they all go again.
-    client.missedSince = snapshot.done ? snapshot.began : snapshot.since;
+    // What went is as of its start; with parameters still to go, they all go again. A
+    // resumable topic's client missed what follows the last queued message it was sent.
+    client.missedSince =
+      client.topic?.replay && snapshot.next > 0
+        ? seqOf(snapshot.queue[snapshot.next - 1] as string)
+        : snapshot.done
+          ? snapshot.began
+          : snapshot.since;
     this.lagging.add(snapshot.ws);
     this.scan ??= after(this.options.scheduler, this.options.scanIntervalMs, () => this.checkBuffers());
   }
@@ -779,9 +943,14 @@ export class WsHub {
   private resumeIfDrained(ws: WsSocket): void {
     if (ws.getBufferedAmount() > this.options.lagLimit / 4) return;
     this.lagging.delete(ws);
-    const topic = ws.getUserData().topic;
+    const client = ws.getUserData();
+    const topic = client.topic;
     if (topic) this.flush(topic);
-    // What it was sent before it lagged is on its way; only what changed since is missing.
-    this.sendSnapshot(ws, ws.getUserData().missedSince);
+    // What it was sent before it lagged is on its way; only what changed since is missing:
+    // replayed exactly, trigger fires too, when its topic keeps it (R-W3).
+    const missed =
+      client.missedSince >= 0 ? topic?.replay?.since(client.missedSince, topic.interval > 0, this.options.scheduler.now()) : undefined;
+    if (missed) this.sendSnapshot(ws, client.missedSince, missed.messages);
+    else this.sendSnapshot(ws, topic?.replay ? -1 : client.missedSince);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-U1): the upgrade behind
+ * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-W3, R-U1): the upgrade behind
  * the edge, with its query parsed by `upgrade-query.ts`; clients joining and leaving the
  * stream of `ws-hub.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
  * error answers (R-H12); and the two side streams, parameter events and the live log.
@@ -106,9 +106,21 @@ export class WebSocketRoute {
           if (!access) return;
           const asked = parseUpgradeQuery(req.getQuery() ?? '', { mayReadLog: access === fullAccess || access.metrics });
           if (!asked.ok) return sendError(res, asked.error, jsonClient(req), { close: true });
-          const { filters, batch, maxHz, origins, events, logLevel } = asked.value;
+          const { filters, batch, maxHz, origins, events, logLevel, resume } = asked.value;
+          const client = {
+            ...newWsClient(filters, access, `ws ${clientAddress(res)}`, { batch, maxHz, origins, resume }),
+            events,
+            logLevel,
+          };
+          if (hub.checkResume(client) === 'foreign')
+            return sendError(
+              res,
+              { code: 'PB_RESUME_REFUSED', message: 'this resume token was given to another login, or to other filters or options' },
+              jsonClient(req),
+              { close: true },
+            );
           res.upgrade<WsClient>(
-            { ...newWsClient(filters, access, `ws ${clientAddress(res)}`, { batch, maxHz, origins }), events, logLevel },
+            client,
             req.getHeader('sec-websocket-key'),
             req.getHeader('sec-websocket-protocol'),
             req.getHeader('sec-websocket-extensions'),

@@ -334,7 +334,7 @@ test('connections with mistakes still take part in the checks across connections
       },
     }),
     [
-      'connections.api.prot: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, hostnames, cert, key, passphraseEnv, tokens, console, required',
+      'connections.api.prot: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, hostnames, cert, key, passphraseEnv, tokens, console, required, resumeWindow, resumeChanges',
       'connections.core.logics: expected an integer from 0 to 4096',
       'connections.api.wsFilters[0]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(`',
       'connections.core.functions[1].ms: missing; pulse needs a time in ms',

@@ -33,9 +33,9 @@ class FakeSocket implements WsSocket {
     private readonly dropLimit: number,
     maxHz = 0,
     private readonly now: () => number = () => 0,
-    { origins = false, batch = false }: { origins?: boolean; batch?: boolean } = {},
+    { origins = false, batch = false, resume = false }: { origins?: boolean; batch?: boolean; resume?: boolean } = {},
   ) {
-    this.data = newWsClient(filters, undefined, 'ws', { maxHz, origins, batch });
+    this.data = newWsClient(filters, undefined, 'ws', { maxHz, origins, batch, ...(resume ? { resume: {} } : {}) });
   }
 
   send(message: string | Buffer): void {
@@ -106,8 +106,9 @@ class FakeSocket implements WsSocket {
 
   private take(message: string): void {
     this.messages.push(message);
-    const parsed = JSON.parse(message) as { p: string; v: string } | { p: string; v: string }[];
-    for (const { p, v } of Array.isArray(parsed) ? parsed : [parsed]) this.seen.push(`${p}=${v}`);
+    const parsed = JSON.parse(message) as { p?: string; v: string } | { p?: string; v: string }[];
+    // A value's address and value; a resume client's greeting and marks are not values.
+    for (const { p, v } of Array.isArray(parsed) ? parsed : [parsed]) if (p !== undefined) this.seen.push(`${p}=${v}`);
   }
 }
 
@@ -158,14 +159,16 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
       maxHz = 0,
       origins = false,
       batch = false,
+      resume = false,
     }: {
       filters?: RegExp[];
       stalled?: boolean;
       maxHz?: number;
       origins?: boolean;
       batch?: boolean;
+      resume?: boolean;
     } = {}): FakeSocket {
-      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now, { origins, batch });
+      const socket = new FakeSocket(filters, dropLimit, maxHz, () => clock.now, { origins, batch, resume });
       if (stalled) socket.stall();
       sockets.add(socket);
       hub.join(socket);
@@ -450,6 +453,37 @@ test('once drained, a lagging client is sent only what changed while it was off 
   endTurn();
   t.is(slow.seen.at(-1), 'studio/p2=live');
   t.deepEqual(slow.state(), current());
+});
+
+test('a ?resume client that lags is sent, once drained, exactly what it missed, trigger fires included, each with its seq (R-W3)', (t) => {
+  const { define, connect, clock, hub, current, endTurn } = setup(t, { lagLimit: 2000 });
+  const { parameters, burst } = bank(define);
+  const cue = define('cue', 'T');
+  const slow = connect({ resume: true });
+  t.like(JSON.parse(slow.messages[0] as string), { seq: 0 });
+  t.deepEqual(JSON.parse(slow.messages.at(-1) as string), { seq: 0 }, 'the snapshot ends with where it stands');
+  slow.stall();
+  burst('a');
+  burst('b');
+  clock.advanceBy(SCAN_MS);
+  t.is(hub.stats().lagging, 1);
+  parameters[0]?.set('while off 1');
+  cue.set(true);
+  parameters[0]?.set('while off 2');
+  slow.read();
+  hub.drained(slow);
+  t.is(hub.stats().lagging, 0);
+  t.deepEqual(slow.seen.slice(-3), ['studio/p0=while off 1', 'studio/cue=true', 'studio/p0=while off 2']);
+  t.is(slow.seen.length, 10 + 20 + 3, 'nothing twice');
+  const seqs = slow.messages.slice(12).map((m) => (JSON.parse(m) as { seq: number }).seq);
+  t.deepEqual(
+    seqs,
+    Array.from({ length: 23 }, (_, i) => i + 1),
+  );
+  parameters[2]?.set('live');
+  endTurn();
+  t.is(slow.seen.at(-1), 'studio/p2=live');
+  t.deepEqual(slow.state(), { ...current(), 'studio/cue': 'true' });
 });
 
 test('a lagging client that drains while nothing changes is resumed by the periodic check', (t) => {

@@ -117,6 +117,10 @@ export declare const errorTable: {
         readonly status: 412;
         readonly text: "The flow file changed since it was read (another editor, a `git pull`): nothing was written. Read it again (`GET /flow`), and save on top of that.";
     };
+    readonly PB_RESUME_REFUSED: {
+        readonly status: 409;
+        readonly text: "A WebSocket upgrade brought a resume token given to another login, or to other filters or options (R-W3): come back with the same ones, or open a new stream with `?resume=1`.";
+    };
     readonly PB_IF_MATCH_REQUIRED: {
         readonly status: 428;
         readonly text: "`PUT /flow` needs `If-Match` with the `ETag` of the text it changes, so that nobody saves over an edit they have not seen.";

@@ -1,7 +1,7 @@
 /**
  * The query of a `/ws` upgrade, parsed once at the edge into what the client asked for:
  * its filters (R-H3), batches (R-W1), a rate limit (R-W2), who changed each value (R-O2),
- * parameter events and a log level (R-U1). A pure function: the uWS glue only hands it the query string.
+ * parameter events and a log level (R-U1), and a resume (R-W3). A pure function: the uWS glue only hands it the query string.
  */
 import { logLevels } from '../core/log.ts';
 import type { Pattern } from '../core/regex.ts';
@@ -16,6 +16,14 @@ export interface UpgradeRequest {
     readonly events: boolean;
     /** The log level the client follows; "" for none. */
     readonly logLevel: (typeof logLevels)[number] | '';
+    /** `?resume=1`, or `?resume=<token>&seq=<n>` to come back (R-W3); undefined when not asked. */
+    readonly resume: ResumeAsked | undefined;
+}
+/** A client that may come back for what it missed (R-W3): `{}` for `?resume=1`, else the token it was given and the last `seq` it received. */
+export interface ResumeAsked {
+    readonly token?: string;
+    /** Undefined when it received none after its greeting: it is sent a snapshot. */
+    readonly seq?: number;
 }
 export type UpgradeQuery = {
     readonly ok: true;

@@ -4,6 +4,8 @@ import type { Parameter } from '../core/parameter.ts';
 import { type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
 import { type Access } from './access.ts';
+import type { ResumeAsked } from './upgrade-query.ts';
+import { ReplayBuffer, type ResumeLimits, type TokenCheck } from './ws-resume.ts';
 /** What the hub keeps per WebSocket client. */
 export interface WsClient {
     /** The client's own `?filter=` expressions, from the upgrade URL. */
@@ -22,6 +24,10 @@ export interface WsClient {
     readonly events?: boolean;
     /** `?log=<level>`: also sent the hub's log lines at that level and above ("" for none). */
     readonly logLevel?: string;
+    /** `?resume=`: it may come back for what it missed (R-W3); undefined when it did not ask. */
+    readonly resume: ResumeAsked | undefined;
+    /** A resume client that was sent a snapshot already, or came back and could not resume: its next snapshot follows `{"event":"resync"}`. */
+    resynced?: boolean;
     topic: Topic | undefined;
     /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
     lagging: boolean;
@@ -53,6 +59,8 @@ interface Snapshot {
     readonly matched: boolean;
     /** The hub's count of removed parameters when it began: while it stays, every parameter of `rest` is in the graph. */
     readonly removals: number;
+    /** A resumable topic's snapshot of values ends with `{"seq": began}`: from there on the client may resume (R-W3). */
+    readonly mark: boolean;
     /** Whether every parameter has been gone through. */
     done: boolean;
     readonly queue: string[];
@@ -61,14 +69,15 @@ interface Snapshot {
     queuedBytes: number;
     bytes: number;
 }
-/** How a client asked to be sent values on its upgrade: `?batch=1`, `?maxHz=<n>`, `?origins=1`. */
+/** How a client asked to be sent values on its upgrade: `?batch=1`, `?maxHz=<n>`, `?origins=1`, `?resume=`. */
 export interface SendingAsked {
     readonly batch?: boolean;
     readonly maxHz?: number;
     readonly origins?: boolean;
+    readonly resume?: ResumeAsked | undefined;
 }
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
-export declare function newWsClient(filters: readonly Pattern[], access?: Access, origin?: string, { batch, maxHz, origins }?: SendingAsked): WsClient;
+export declare function newWsClient(filters: readonly Pattern[], access?: Access, origin?: string, { batch, maxHz, origins, resume }?: SendingAsked): WsClient;
 /**
  * What the hub needs of a client's socket: uWS's WebSocket has all of it, and specs pass
  * fakes whose buffers they fill and drain in virtual time.
@@ -93,6 +102,8 @@ export interface WsHubOptions {
     readonly scheduler: Scheduler;
     /** Runs work once the turn's I/O is done (`afterTurn`); specs pass their virtual clock's. */
     readonly afterTurn?: (work: () => void) => void;
+    /** What a resumable topic keeps for clients that come back (R-W3). */
+    readonly resume?: ResumeLimits;
 }
 /** One distinct client filter set and access: every client with the same ones shares its uWS topic. */
 declare class Topic {
@@ -138,6 +149,12 @@ declare class Topic {
     readonly passesAll: boolean;
     /** Clients being sent a snapshot in slices: what the topic sends is queued for them. */
     readonly snapshots: Set<WsClient>;
+    /** `?resume` topics (R-W3): what it sent, for clients that come back; undefined for the others, which keep nothing. */
+    replay: ReplayBuffer | undefined;
+    /** The token its clients are given: the topic's key under the hub's MAC key. */
+    token: string;
+    /** While it has no members: when it goes, unless a client comes back first. */
+    goes: Subscription | undefined;
     constructor(name: string, key: string, filters: readonly Pattern[], access: Access, batch: boolean, 
     /** Milliseconds between two sends of one parameter; 0 for no limit. */
     interval: number, 
@@ -200,6 +217,11 @@ export declare class WsHub {
     private readonly waiting;
     /** Where a slice of a batch snapshot is written: one buffer for every client, one slice at a time. */
     private readonly batchWriter;
+    private readonly tokens;
+    /** Resumable topics without members, waiting for a client to come back; the longest waiting first. */
+    private readonly idleTopics;
+    /** Clients that came back (R-W3): resumed, sent a snapshot instead, refused at the upgrade. */
+    private readonly comebacks;
     constructor(graph: Graph, serverFilters: readonly Pattern[], publish: (topic: string, message: string) => void, options: WsHubOptions);
     start(): void;
     /**
@@ -224,7 +246,22 @@ export declare class WsHub {
         messages: number;
         bytes: number;
     };
-    /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes. */
+    /** What resumable topics keep for clients that come back, and how those fared (R-W3): for `/metrics`. */
+    resumeStats(): {
+        topics: number;
+        messages: number;
+        bytes: number;
+        resumed: number;
+        resynced: number;
+        refused: number;
+    };
+    /**
+     * What the token a client brings back says of it (R-W3), before it is let in: one given
+     * to another login or to other filters or options is `foreign`, and refused; undefined
+     * for a client that brings none.
+     */
+    checkResume(client: WsClient): TokenCheck | undefined;
+    /** Subscribes a new client: snapshot first (see `continueSnapshot`), then changes; a client that came back, what it missed. */
     join(ws: WsSocket): void;
     /**
      * Finds the parameters a topic's filters pass, in slices of a few milliseconds (each
@@ -234,6 +271,16 @@ export declare class WsHub {
      */
     private find;
     leave(ws: WsSocket): void;
+    /**
+     * A client that came back with its token and the last `seq` it received (R-W3): when the
+     * topic still holds everything it sent after that `seq`, the client is greeted, sent
+     * exactly that (conflated for a rate-limited client) and joins the stream: true. Else
+     * false: it gets `{"event":"resync"}` and a snapshot.
+     */
+    private resumed;
+    /** A resumable topic whose clients all left waits `window` for one to come back, still keeping what it would send. */
+    private idle;
+    private drop;
     /** uWS reports that a client's send buffer shrank: a lagging client may be ready again. */
     drained(ws: WsSocket): void;
     /** Whether the server's filters let the parameter at `address` out at all. */
@@ -291,7 +338,9 @@ export declare class WsHub {
     private flush;
     /**
      * Sends the current value of every parameter of the client's topic changed after `since`,
-     * then subscribes it: at once when that fits in one slice, else slice by slice.
+     * then subscribes it: at once when that fits in one slice, else slice by slice. With
+     * `replay` (R-W3), those messages instead of values: what a resumable topic sent after
+     * `since`. A full snapshot to a resumable topic's client begins with its greeting.
      */
     private sendSnapshot;
     /**

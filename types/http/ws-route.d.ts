@@ -1,5 +1,5 @@
 /**
- * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-U1): the upgrade behind
+ * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-W3, R-U1): the upgrade behind
  * the edge, with its query parsed by `upgrade-query.ts`; clients joining and leaving the
  * stream of `ws-hub.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
  * error answers (R-H12); and the two side streams, parameter events and the live log.

@@ -104,6 +104,23 @@ const settings = Type.Object({
     Type.Array(Type.String(), { description: 'Connection ids /readyz waits for; none: every enabled connection.' }),
     [],
   ),
+  resumeWindow: withDefault(
+    Type.Integer({
+      minimum: 0,
+      maximum: 600_000,
+      description:
+        'Milliseconds a ?resume=1 WebSocket client may be away and come back to exactly what it missed (R-W3); 0: never, it gets a snapshot.',
+    }),
+    30_000,
+  ),
+  resumeChanges: withDefault(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000,
+      description: 'Messages kept per filter set for ?resume=1 clients; one further behind gets a snapshot (R-W3).',
+    }),
+    10_000,
+  ),
 });
 
 /** The files of `cert` and `key` with the passphrase from the variable `passphraseEnv` names, read now. */
@@ -138,6 +155,8 @@ export const restApi = defineServingType({
       tokens,
       required,
       console,
+      resumeWindow,
+      resumeChanges,
     },
     { baseDir },
   ) {
@@ -186,12 +205,13 @@ export const restApi = defineServingType({
       tls,
       required,
       console,
+      resume: { window: resumeWindow, changes: resumeChanges },
     });
   },
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   // It serves the whole hub: the graph with writes, connections, problems, rules and counts.
-  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, hostnames, tls, required, console }) {
+  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, hostnames, tls, required, console, resume }) {
     let server: RestServer | undefined;
     let listeningOn = 0;
     return {
@@ -212,6 +232,7 @@ export const restApi = defineServingType({
           hostnames,
           required,
           console,
+          resume,
           connections: context.hub.connections,
           connectionChanges$: context.hub.connectionChanges$,
           problems: context.hub.problems,

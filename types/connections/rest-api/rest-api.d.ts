@@ -22,6 +22,8 @@ export declare const restApi: import("../serving.ts").ServingTypeDefinition<impo
     }>>>;
     console: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TBoolean>;
     required: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    resumeWindow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    resumeChanges: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>, {
     port: number;
     bindIp: string;
@@ -42,4 +44,8 @@ export declare const restApi: import("../serving.ts").ServingTypeDefinition<impo
     } | undefined;
     required: string[];
     console: boolean;
+    resume: {
+        window: number;
+        changes: number;
+    };
 }>;

@@ -1,0 +1,46 @@
+import test from 'ava';
+import { ReplayBuffer, ResumeTokens } from '../../lib/http/ws-resume.ts';
+
+const limits = { window: 1000, changes: 5, bytes: 100 };
+
+test('a replay buffer gives what followed a seq, in order, or nothing once any of it was let go: by count, by bytes, by age', (t) => {
+  const buffer = new ReplayBuffer(limits, 10);
+  t.deepEqual(buffer.since(10, false, 0)?.messages, [], 'nothing missed');
+  t.is(buffer.since(9, false, 0), undefined, 'from before the topic began');
+  for (let seq = 11; seq <= 17; seq++) buffer.push(seq, 'a', `m${seq}`, 0);
+  t.is(buffer.size, 5);
+  t.deepEqual(buffer.since(12, false, 0)?.messages, ['m13', 'm14', 'm15', 'm16', 'm17']);
+  t.is(buffer.since(11, false, 0), undefined, 'm12 was let go: a replay from 11 would miss it');
+  // A long message takes the place of several.
+  buffer.push(18, 'b', 'x'.repeat(95), 0);
+  t.is(buffer.size, 2);
+  t.true(buffer.bytes <= 100);
+  t.deepEqual(buffer.since(16, false, 0)?.seqs, [17, 18]);
+  // Past the window: none of it is kept.
+  t.is(buffer.since(17, false, 1001), undefined);
+  t.is(buffer.size, 0);
+  t.is(buffer.bytes, 0);
+});
+
+test("a conflated replay keeps each key's last message, in the order of those messages", (t) => {
+  const buffer = new ReplayBuffer({ ...limits, changes: 10, bytes: 1000 }, 0);
+  for (const [seq, key] of [
+    [1, 'level'],
+    [2, 'title'],
+    [3, 'level'],
+    [4, 'cue'],
+    [5, 'title'],
+  ] as const)
+    buffer.push(seq, key, `${key}${seq}`, 0);
+  t.deepEqual(buffer.since(1, true, 0)?.messages, ['level3', 'cue4', 'title5']);
+  t.deepEqual(buffer.since(1, false, 0)?.messages, ['title2', 'level3', 'cue4', 'title5']);
+});
+
+test('a resume token is ours only for the key it was made for, and stale from another run', (t) => {
+  const tokens = new ResumeTokens();
+  const token = tokens.tokenFor('batch 0\n*\nlevel');
+  t.is(tokens.check(token, 'batch 0\n*\nlevel'), 'ours');
+  t.is(tokens.check(token, 'batch 0\n*\ntitle'), 'foreign');
+  t.is(tokens.check(`${token.slice(0, -1)}x`, 'batch 0\n*\nlevel'), 'foreign');
+  t.is(new ResumeTokens().check(token, 'batch 0\n*\nlevel'), 'stale');
+});
