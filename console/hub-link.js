@@ -1,7 +1,8 @@
 // The console's link to its hub: the listings it shows (connections, parameters, problems,
 // rules), and the one WebSocket (?batch=1 for 1,000 changes/s, ?origins=1 for who changed each
-// value, ?events=1 to follow reloads) that keeps values live and carries writes; tried again
-// while the hub is away, and held while the browser is signed out.
+// value, ?events=1 to follow reloads, ?resume=1 to come back to what it missed, R-W3) that
+// keeps values live and carries writes; tried again while the hub is away, and held while
+// the browser is signed out.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson, SignedOut } from './api.js';
 import { messageOf, refusalText } from './format.js';
@@ -14,6 +15,12 @@ const HUB_ROLE = /^[^/]+\/_hub\/(role|epoch|active|voters)$/;
 
 /** @type {WebSocket | undefined} */
 let socket;
+/**
+ * Where the socket comes back to after a cut (R-W3): the token of its greeting and the last
+ * `seq` received; without a `seq` (cut during a snapshot) it comes back to a snapshot.
+ * @type {{ token: string, seq?: number } | undefined}
+ */
+let resume;
 
 /**
  * The items of a message of the console's socket: one, or an array of them (?batch=1).
@@ -96,6 +103,8 @@ export function useHub(setNotice) {
     const open = () => {
       const url = new URL('/ws?batch=1&origins=1&events=1', location.href);
       url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      url.searchParams.set('resume', resume?.token ?? '1');
+      if (resume?.seq !== undefined) url.searchParams.set('seq', String(resume.seq));
       const ws = new WebSocket(url);
       socket = ws;
       ws.onopen = () => {
@@ -106,6 +115,14 @@ export function useHub(setNotice) {
       ws.onmessage = (event) => {
         let roleChanged = false;
         for (const item of itemsOf(event.data)) {
+          if ('resume' in item) {
+            // Where it left off (nothing missed is lost), or a fresh stream: a snapshot follows.
+            resume = { token: item.resume, ...(item.seq === resume?.seq ? { seq: item.seq } : {}) };
+            continue;
+          }
+          if ('seq' in item && resume) resume.seq = item.seq;
+          // The end of a snapshot: from here on it may come back.
+          if (!('p' in item) && 'seq' in item) continue;
           if ('event' in item) {
             // Status changes are pushed (no polling); a reload lists everything again.
             if (item.event === 'connections') listConnections();

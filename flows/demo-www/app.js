@@ -2,6 +2,10 @@
 // - GET /parameters lists the parameters; /ws sends their changes and takes writes {p, v}.
 // - /ws?events=1 also says {"event":"parameters"} when parameters appear or go (a reload):
 //   the page lists them again.
+// - /ws?resume=1 lets the page come back after a cut (a laptop that slept) to exactly what it
+//   missed, trigger fires included: keep the token of the first message and the last "seq",
+//   and reconnect with ?resume=<token>&seq=<n>. {"event":"resync"} says that was too late:
+//   a fresh snapshot follows.
 // - The socket streams only the addresses the rest-api's wsFilters let through; rows it does
 //   not stream are refreshed from GET /parameters every few seconds, marked "polled".
 // - Open it with ?access_token=<token> once: the hub signs the browser in with a cookie that
@@ -16,6 +20,8 @@ const cells = new Map(); // address → { row, value, type, access }
 let socket;
 let streamed = new Set(); // addresses the socket sent since it opened
 let pollTimer;
+let resume; // { token, seq? }: where to come back to
+const fired = new Map(); // trigger address → when it last fired, shown again when the rows are listed anew
 
 async function listParameters() {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
@@ -31,7 +37,8 @@ function show(address, value) {
   if (cell.lastError && message.textContent === cell.lastError) message.textContent = ''; // a later success clears its error
   cell.lastError = undefined;
   if (cell.type === 'T') {
-    cell.value.textContent = `fired ${new Date().toLocaleTimeString()}`;
+    fired.set(address, `fired ${new Date().toLocaleTimeString()}`);
+    cell.value.textContent = fired.get(address);
   } else {
     cell.value.textContent = value;
     if (cell.input && document.activeElement !== cell.input) cell.input.value = value;
@@ -110,7 +117,9 @@ function render(parameters) {
     row.dataset.address = parameter.p;
     const value = document.createElement('td');
     value.className = 'value';
-    if (parameter.v === undefined) {
+    if (parameter.type === 'T' && fired.has(parameter.p)) {
+      value.textContent = fired.get(parameter.p);
+    } else if (parameter.v === undefined) {
       value.textContent = parameter.type === 'T' ? '—' : 'unknown';
       value.classList.add('unknown');
     } else {
@@ -145,20 +154,31 @@ function connect(delay = 500) {
   const url = new URL('/ws?events=1', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   if (token) url.searchParams.set('access_token', token);
+  url.searchParams.set('resume', resume?.token ?? '1');
+  if (resume?.seq !== undefined) url.searchParams.set('seq', resume.seq);
   socket = new WebSocket(url);
   socket.addEventListener('open', async () => {
     link.textContent = 'live';
     link.className = 'link up';
     message.textContent = '';
     delay = 500;
-    streamed = new Set();
     await relist();
     clearInterval(pollTimer);
     pollTimer = setInterval(() => poll().catch((error) => (message.textContent = String(error))), POLL_MS);
   });
   socket.addEventListener('message', (event) => {
     const data = JSON.parse(event.data);
+    // The greeting: a fresh stream (a snapshot follows) unless it is where the page left off.
+    if (data.resume !== undefined) {
+      if (data.seq !== resume?.seq) streamed = new Set();
+      resume = { token: data.resume, seq: data.seq === resume?.seq ? data.seq : undefined };
+      return;
+    }
+    if (data.seq !== undefined && resume) resume.seq = data.seq;
+    if (data.p === undefined && data.seq !== undefined) return; // the snapshot's end
+    if (data.event === 'resync') return;
     if (data.event === 'parameters') return void relist();
+    if (data.event) return;
     if (data.error) {
       message.textContent = data.error;
       const cell = cells.get(data.p);

@@ -133,7 +133,14 @@ export class WebSocketRoute {
       open: (ws) => {
         this.sockets.add(ws);
         hub.join(ws);
-        if (ws.getUserData().events) this.eventClients.add(ws);
+        const { events, resume } = ws.getUserData();
+        if (events) this.eventClients.add(ws);
+        // The notices are not kept for a client that comes back: it is told to list again, as it would have been.
+        if (events && resume?.token !== undefined)
+          ws.cork(() => {
+            ws.send(parametersChanged);
+            ws.send(connectionsChanged);
+          });
         if (ws.getUserData().logLevel) this.joinLog(ws);
         if (!log.isLevelEnabled('debug')) return;
         const { filters, origin } = ws.getUserData();

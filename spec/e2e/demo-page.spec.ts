@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { flowOf, param } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const documentRoot = fileURLToPath(new URL('../../flows/demo-www', import.meta.url));
 
@@ -134,3 +135,39 @@ live(`the demo page opens with a token in its address alone${whyNoBrowser}`, asy
   await page.locator('tr[data-address="studio/onair"] td.value').filter({ hasText: 'true' }).waitFor();
   t.pass();
 });
+
+live(
+  `the demo page and the console come back after a cut to the values and trigger fires they missed, without a snapshot (R-W3)${whyNoBrowser}`,
+  async (t) => {
+    const { hub, port } = await serve(t, { documentRoot }, { studio: { type: 'dummy', parameters: ['title,S,Morning', 'cue,T'] } });
+    const proxy = await TcpProxy.start(t, port);
+    const base = `http://127.0.0.1:${proxy.port}`;
+    const browser = await openBrowser(t);
+    const demo = await browser.newPage();
+    await demo.goto(`${base}/`);
+    const operator = await browser.newPage();
+    await operator.goto(`${base}/console/#/parameters`);
+    await demo.locator('#link.up').waitFor();
+    const value = (address: string) => demo.locator(`tr[data-address="${address}"] td.value`);
+    await value('studio/title').filter({ hasText: 'Morning' }).waitFor();
+    await operator.getByText('Morning', { exact: true }).waitFor();
+    // Both were sent a change, so both have a place to come back to.
+    param(hub, 'studio/title').set('Noon');
+    await value('studio/title').filter({ hasText: 'Noon' }).waitFor();
+    await operator.getByText('Noon', { exact: true }).waitFor();
+
+    proxy.blackhole();
+    param(hub, 'studio/title').set('Evening');
+    param(hub, 'studio/cue').set(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.cut();
+    await value('studio/title').filter({ hasText: 'Evening' }).waitFor();
+    await value('studio/cue')
+      .filter({ hasText: /^fired / })
+      .waitFor();
+    await operator.getByText('Evening', { exact: true }).waitFor();
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    t.regex(metrics, /^patchbay_websocket_comebacks_total\{result="resumed"\} 2$/m, 'both came back to what they missed');
+    t.regex(metrics, /^patchbay_websocket_comebacks_total\{result="resync"\} 0$/m);
+  },
+);
