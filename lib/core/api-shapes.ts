@@ -8,38 +8,78 @@
  * reads this file, and what it imports, with the browser's types alone: it imports only core
  * modules that need nothing of Node.
  */
-import type { ErrorCode } from './errors.ts';
-import type { Access, Value, ValueType } from './value.ts';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type ErrorCode, errorTable } from './errors.ts';
+import { Access, type Value, ValueType } from './value.ts';
 
 export type { Access, ErrorCode, Value, ValueType };
+
+/**
+ * Each shape is a TypeBox schema and the type made from it: the schema is what
+ * `/openapi.json` and `/asyncapi.json` describe (lib/http/descriptions), the type what the
+ * hub and the console are checked against. Read-only throughout, arrays too: what a client
+ * is handed is not changed.
+ */
+export type Shape<T extends TSchema> = DeepReadonly<Static<T>>;
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** A string that is one of `values`, typed as their union. */
+const oneOf = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+export const ErrorCodeSchema = oneOf(Object.keys(errorTable) as ErrorCode[], 'A stable error code: docs/reference/errors.md.');
+export const ValueTypeSchema = oneOf(Object.values(ValueType), 'S string, B boolean, I integer, F float, T trigger (R-P2).');
+export const AccessSchema = oneOf(Object.values(Access), 'Who may do what with the parameter (R-P3).');
+export const ValueSchema = Type.Unsafe<Value>({
+  type: ['string', 'number', 'boolean'],
+  description: 'A value in its type: text, a number, true or false.',
+});
 
 /** A connection's statuses (R-L2): `status` of `GET /connections`, and the `status` label of `patchbay_connection_status`. */
 export const connectionStatuses = ['starting', 'connecting', 'ok', 'degraded', 'failed', 'disabled'] as const;
 export type ConnectionStatus = (typeof connectionStatuses)[number];
 
 /** Where a connection stands, as it reports it. */
-export interface StatusReport {
-  readonly status: ConnectionStatus;
-  /** Why the connection is degraded, failed or disabled; empty otherwise. */
-  readonly reason: string;
-  /** The stable code of a failure, when it has one. */
-  readonly code?: ErrorCode;
-}
+export const StatusReport = Type.Object({
+  status: oneOf(connectionStatuses),
+  reason: Type.String({ description: 'Why the connection is degraded, failed or disabled; empty otherwise.' }),
+  code: Type.Optional(ErrorCodeSchema),
+});
+export type StatusReport = Shape<typeof StatusReport>;
 
 /** A connection as dashboards and tools see it: an entry of `GET /connections`. */
-export interface ConnectionInfo extends StatusReport {
-  readonly id: string;
-  readonly type: string;
-  /** The package its type comes from (R-PK1); absent for a built-in type. */
-  readonly package?: { readonly name: string; readonly version: string };
-  readonly description: string;
-  readonly location: string;
-  readonly group: string;
-  /** The hub that runs it, for a connection shown from another hub (R-M5); absent for this hub's own. */
-  readonly owner?: string;
-  /** Facts the connection reports about itself while running, such as the port it listens on. */
-  readonly details?: Readonly<Record<string, unknown>>;
-}
+export const ConnectionInfo = Type.Composite(
+  [
+    StatusReport,
+    Type.Object({
+      id: Type.String(),
+      type: Type.String(),
+      package: Type.Optional(
+        Type.Object(
+          { name: Type.String(), version: Type.String() },
+          { description: 'The package its type comes from (R-PK1); absent for a built-in type.' },
+        ),
+      ),
+      description: Type.String(),
+      location: Type.String(),
+      group: Type.String(),
+      owner: Type.Optional(
+        Type.String({ description: "The hub that runs it, for a connection shown from another hub (R-M5); absent for this hub's own." }),
+      ),
+      details: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: 'Facts the connection reports about itself while running, such as the port it listens on.',
+        }),
+      ),
+    }),
+  ],
+  { description: 'A connection as dashboards and tools see it: an entry of `GET /connections`.' },
+);
+export type ConnectionInfo = Shape<typeof ConnectionInfo>;
 
 /**
  * A hub's place in its redundancy group (R-B1), as its mqtt connection reports it in
@@ -47,57 +87,65 @@ export interface ConnectionInfo extends StatusReport {
  * epoch this hub is taking over as, `waiting` set while a manual group has no active hub,
  * `voters` (a group with voters) whether each answers this hub and grants it the lease.
  */
-export interface RedundancyDetails {
-  readonly group: string;
-  readonly role: 'active' | 'standby';
-  readonly epoch: number;
-  readonly active: string | null;
-  readonly failover: 'auto' | 'manual';
-  readonly claiming?: number;
-  readonly waiting?: string;
-  readonly voters?: Readonly<Record<string, { readonly reached: boolean; readonly granted: boolean }>>;
-}
+export const RedundancyDetails = Type.Object({
+  group: Type.String(),
+  role: oneOf(['active', 'standby'] as const),
+  epoch: Type.Number(),
+  active: Type.Union([Type.String(), Type.Null()]),
+  failover: oneOf(['auto', 'manual'] as const),
+  claiming: Type.Optional(Type.Number()),
+  waiting: Type.Optional(Type.String()),
+  voters: Type.Optional(Type.Record(Type.String(), Type.Object({ reached: Type.Boolean(), granted: Type.Boolean() }))),
+});
+export type RedundancyDetails = Shape<typeof RedundancyDetails>;
 
 /** An entry of `GET /parameters` (R-H7): the value when known, who changed it last and when (R-O2). */
-export interface ParameterListing {
-  /** The parameter's address, `<connection>/<parameter id>`. */
-  readonly p: string;
-  readonly type: ValueType;
-  /** What this login may do with it: a parameter it may not write is listed read-only. */
-  readonly access: Access;
-  readonly v?: Value;
-  readonly by?: string;
-  /** When it changed last, in ISO 8601. */
-  readonly at?: string;
-}
+export const ParameterListing = Type.Object(
+  {
+    p: Type.String({ description: "The parameter's address, `<connection>/<parameter id>`." }),
+    type: ValueTypeSchema,
+    access: oneOf(Object.values(Access), 'What this login may do with it: a parameter it may not write is listed read-only.'),
+    v: Type.Optional(ValueSchema),
+    by: Type.Optional(Type.String({ description: 'Who changed it last (R-O2).' })),
+    at: Type.Optional(Type.String({ format: 'date-time', description: 'When it changed last, in ISO 8601.' })),
+  },
+  { description: 'A parameter: the value when known, who changed it last and when.' },
+);
+export type ParameterListing = Shape<typeof ParameterListing>;
 
 /** Something that keeps a connection, a code flow or a rule from working as written: an entry of `GET /problems`. */
-export interface Problem {
-  readonly source: 'connection' | 'code-flow' | 'rule' | 'state';
-  /** The connection id, the code flow's id, the rule's path and description, or the state folder. */
-  readonly id: string;
-  readonly code: ErrorCode;
-  readonly message: string;
-}
+export const Problem = Type.Object(
+  {
+    source: oneOf(['connection', 'code-flow', 'rule', 'state'] as const),
+    id: Type.String({ description: "The connection id, the code flow's id, the rule's path and description, or the state folder." }),
+    code: ErrorCodeSchema,
+    message: Type.String(),
+  },
+  { description: 'Something that keeps a connection, a code flow or a rule from working as written.' },
+);
+export type Problem = Shape<typeof Problem>;
 
 /** A running rule as `GET /rules` lists it: where it stands, what it connects, its steps. */
-export interface RuleListing {
-  /** `rules[1].rules[0]`: where the rule stands in the flow file. */
-  readonly path: string;
-  /** The names of the folders it stands in, outermost first (R-R2): `["studio A", "mics"]`; empty at the top. */
-  readonly folders: readonly string[];
-  /** Its path, and its description when it has one: how problems name it. */
-  readonly name: string;
-  readonly source: string;
-  readonly destinations: readonly string[];
-  /** Its pipe as written: `[{ scale: [0, 1, 0, 100] }, …]`. */
-  readonly pipe: readonly Readonly<Record<string, unknown>>[];
-  /** Where it stands (R-G2): running, waiting for a parameter it names, failed, or idle (a disabled connection). */
-  readonly status: 'running' | 'waiting' | 'failed' | 'idle';
-  /** Why it is waiting or failed: PB_WAITING, or the code of what keeps it from running. */
-  readonly code?: ErrorCode;
-  readonly reason?: string;
-}
+export const RuleListing = Type.Object(
+  {
+    path: Type.String({ description: '`rules[1].rules[0]`: where the rule stands in the flow file.' }),
+    folders: Type.Array(Type.String(), {
+      description: 'The names of the folders it stands in, outermost first (R-R2): `["studio A", "mics"]`; empty at the top.',
+    }),
+    name: Type.String({ description: 'Its path, and its description when it has one: how problems name it.' }),
+    source: Type.String(),
+    destinations: Type.Array(Type.String()),
+    pipe: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Its pipe as written: `[{ scale: [0, 1, 0, 100] }, …]`.' }),
+    status: oneOf(
+      ['running', 'waiting', 'failed', 'idle'] as const,
+      'Where it stands (R-G2): running, waiting for a parameter it names, failed, or idle (a disabled connection).',
+    ),
+    code: Type.Optional(ErrorCodeSchema),
+    reason: Type.Optional(Type.String({ description: 'Why it is waiting or failed.' })),
+  },
+  { description: 'A running rule: where it stands, what it connects, its steps.' },
+);
+export type RuleListing = Shape<typeof RuleListing>;
 
 /** What each listing of the public API answers, by its path. */
 export interface Answers {
@@ -108,62 +156,92 @@ export interface Answers {
 }
 
 /** A coded error as a JSON client gets it (`Accept: application/json`). */
-export interface ErrorAnswer {
-  readonly ok: false;
-  readonly error: string;
-  readonly code: ErrorCode;
-}
+export const ErrorAnswer = Type.Object(
+  { ok: Type.Literal(false), error: Type.String({ description: 'What went wrong, for a person.' }), code: ErrorCodeSchema },
+  { description: 'A coded error, as a JSON client gets it (`Accept: application/json`).' },
+);
+export type ErrorAnswer = Shape<typeof ErrorAnswer>;
+
+/** `{"ok": true}`: what a JSON client gets for a write that was taken. */
+export const Taken = Type.Object({ ok: Type.Literal(true) }, { description: 'The write was taken.' });
 
 /** The answer of `POST /failover` (R-B5): the takeover asked for, in words, or why not. */
-export type FailoverAnswer = { readonly ok: true; readonly message: string } | ErrorAnswer;
+export const FailoverAnswer = Type.Union([Type.Object({ ok: Type.Literal(true), message: Type.String() }), ErrorAnswer]);
+export type FailoverAnswer = Shape<typeof FailoverAnswer>;
 
 /**
  * A change on the value socket (R-H3): the value in wire form, always a string; with
  * `?origins=1` who made it and when, as `GET /parameters` lists them; with `?resume=1`
  * its place in the stream (R-W3), except in a snapshot.
  */
-export interface ChangeMessage {
-  readonly p: string;
-  readonly v: string;
-  readonly by?: string;
-  readonly at?: string;
-  readonly seq?: number;
-}
+export const ChangeMessage = Type.Object(
+  {
+    p: Type.String({ description: 'The address.' }),
+    v: Type.String({ description: 'The value in wire form (a trigger fire: "true").' }),
+    by: Type.Optional(Type.String({ description: 'With `origins=1`: who changed it (R-O2).' })),
+    at: Type.Optional(Type.String({ format: 'date-time', description: 'With `origins=1`: when.' })),
+    seq: Type.Optional(
+      Type.Integer({ minimum: 0, description: "With `resume=1`: its place in the stream (R-W3); none in a snapshot's values." }),
+    ),
+  },
+  { description: 'A value, or a trigger fire.' },
+);
+export type ChangeMessage = Shape<typeof ChangeMessage>;
 
 /**
  * `?resume=1` (R-W3): the first message, the token to come back with and the `seq` the
  * stream stands at; and, alone, the end of a snapshot's values: the client has every value as
  * of that `seq` and may resume from it.
  */
-export type ResumeMessage = { readonly resume: string; readonly seq: number } | { readonly seq: number };
+export const ResumeGreeting = Type.Object(
+  {
+    resume: Type.String({ description: 'The token to come back with: `?resume=<token>&seq=<n>`.' }),
+    seq: Type.Integer({ minimum: 0, description: 'Where the stream stands (on coming back: where it resumes from).' }),
+  },
+  { description: 'The first message of a `resume=1` stream (R-W3).' },
+);
+export const SnapshotEnd = Type.Object(
+  { seq: Type.Integer({ minimum: 0 }) },
+  { description: "The end of a snapshot's values: the client has every value as of `seq` and may come back from it (R-W3)." },
+);
+export const ResumeMessage = Type.Union([ResumeGreeting, SnapshotEnd]);
+export type ResumeMessage = Shape<typeof ResumeMessage>;
 
 /** The answer to an item of a client's message that was not written: its address (null when it had none), why, and the code. */
-export interface RefusalMessage {
-  readonly p: string | null;
-  readonly error: string;
-  readonly code: ErrorCode;
-}
+export const RefusalMessage = Type.Object(
+  { p: Type.Union([Type.String(), Type.Null()]), error: Type.String(), code: ErrorCodeSchema },
+  { description: "The answer to an item of the client's message that was not written, in the order of the items (R-H3)." },
+);
+export type RefusalMessage = Shape<typeof RefusalMessage>;
 
 /**
  * Sent only to `?events=1` clients (R-U1): the parameters, or the connections, changed; list them again.
  * `resync`, only to `?resume` clients (R-W3): what they missed is no longer kept; a snapshot follows.
  */
-export interface HubEvent {
-  readonly event: 'parameters' | 'connections' | 'resync';
-}
+export const HubEvent = Type.Object(
+  { event: oneOf(['parameters', 'connections', 'resync'] as const) },
+  {
+    description:
+      '`parameters` and `connections` (only with `events=1`): list them again. `resync` (only with `resume`): what the client missed is no longer kept; a snapshot follows.',
+  },
+);
+export type HubEvent = Shape<typeof HubEvent>;
 
 /** An item of a message of the value socket: a message holds one, or (`?batch=1`) an array of them. */
 export type SocketItem = ChangeMessage | RefusalMessage | HubEvent | ResumeMessage;
 
 /** One line of the hub's log, as the console's live log shows it (R-U1). */
-export interface LogLine {
-  readonly level: string;
-  /** Milliseconds since the epoch. */
-  readonly time: number;
-  /** The connection that logged it, for a connection's line. */
-  readonly connection?: string;
-  readonly msg: string;
-}
+export const LogLine = Type.Object({
+  level: Type.String(),
+  time: Type.Number({ description: 'Milliseconds since the epoch.' }),
+  connection: Type.Optional(Type.String({ description: "The connection that logged it, for a connection's line." })),
+  msg: Type.String(),
+});
+export type LogLine = Shape<typeof LogLine>;
 
 /** A message of a `?log=<level>` socket: first the level the hub logs at, then its lines, the last ones kept first. */
-export type LogMessage = { readonly logLevel: string } | { readonly log: LogLine };
+export const LogMessage = Type.Union([
+  Type.Object({ logLevel: Type.String() }, { description: 'The level the hub logs at: the first message of a `log=` stream.' }),
+  Type.Object({ log: LogLine }, { description: 'A line of the log.' }),
+]);
+export type LogMessage = Shape<typeof LogMessage>;

@@ -42,6 +42,10 @@ export class Edge {
     this.challenges = auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
   }
 
+  get sessionCookie(): string {
+    return this.cookieName;
+  }
+
   /** Names the session cookie after the port the connection listens on. */
   listeningOn(port: number): void {
     this.cookieName = `patchbay-${port}`;

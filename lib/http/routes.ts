@@ -19,6 +19,7 @@ import { type Access, lookupFor, writeFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import { FILE_CHUNK, fileChunks, type StaticFiles } from './static-files.ts';
 import { readFile } from 'node:fs/promises';
+import { descriptionRoutes } from './description-routes.ts';
 import { flowRoutes } from './flow-routes.ts';
 import { answerFault, answerLater, clientAddress, readBody } from './handling.ts';
 import { redacted } from './redact.ts';
@@ -50,6 +51,8 @@ export interface RouteContext {
   readonly refusals: SparseLog;
   /** The flow file, for `/flow` (R-ED3); absent for a hub that was not started from one (a spec's). */
   readonly flow?: FlowView;
+  /** The name of the session cookie, which holds the port (for the descriptions, R-DS1). */
+  readonly sessionCookie: () => string;
 }
 
 /** A redundancy group as the routes see it (plain functions: lib/http depends on nothing in lib/connections). */
@@ -391,6 +394,7 @@ export const routes: readonly Route[] = [
   { path: '/metrics', get: metrics },
   { path: '/failover', post: failover },
   ...flowRoutes,
+  ...descriptionRoutes,
 ];
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */

@@ -123,8 +123,32 @@ export const defaultLimits: Limits = {
  * and origin checks (edge.ts) and a fault guard, the WebSocket route (ws-route.ts), listening
  * and stopping.
  */
+/** Methods of a uWS app that route a path; `ws` is a GET upgrade. */
+const ROUTING = new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'any', 'ws']);
+
+/**
+ * The app to route on, noting in `routed` each method and path it is given a handler for.
+ * Only for routing, at start: the server sends and publishes on the app itself.
+ */
+function recording(app: TemplatedApp, routed: { method: string; path: string }[]): TemplatedApp {
+  return new Proxy(app, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key) as unknown;
+      if (typeof value !== 'function') return value;
+      if (typeof key !== 'string' || !ROUTING.has(key)) return value.bind(target);
+      return (path: string, ...rest: unknown[]) => {
+        routed.push({ method: key === 'ws' ? 'get' : key, path });
+        value.call(target, path, ...rest);
+        return receiver;
+      };
+    },
+  });
+}
+
 export class RestServer {
   private readonly app: TemplatedApp;
+  /** Every method and path routed, as registered: what `/openapi.json` must describe (R-DS1). */
+  readonly routed: { readonly method: string; readonly path: string; readonly refuses?: true }[] = [];
   private readonly ws: WsHub;
   private readonly limits: Limits;
   private readonly context: RouteContext;
@@ -179,6 +203,7 @@ export class RestServer {
       log,
       metrics,
       required,
+      sessionCookie: () => this.edge.sessionCookie,
     };
     this.webSocketRoute = new WebSocketRoute({
       graph,
@@ -191,7 +216,7 @@ export class RestServer {
       admit: (res, req) => (this.serving ? this.edge.admitted(res, req, true, true) : notServing(res, req, true)),
     });
     // The ws route comes first: this uWS build crashes when publishing before one exists.
-    this.webSocketRoute.register(this.app);
+    this.webSocketRoute.register(recording(this.app, this.routed));
     this.routeHttp();
   }
 
@@ -241,7 +266,7 @@ export class RestServer {
   }
 
   private routeHttp(): void {
-    const app = this.app;
+    const app = recording(this.app, this.routed);
     const preflight = (res: HttpResponse, req: HttpRequest) => this.edge.preflight(res, req);
     for (const route of routes) {
       const tally = this.tally(route.path);
@@ -250,9 +275,10 @@ export class RestServer {
         app.get(route.path, this.handle(tally, route.get, route.changes === 'get'));
         if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
       } else {
-        // Named here: the hosted files' GET of every other path would answer it 404.
-        app.get(route.path, this.handle(tally, methodNotAllowed(route)));
-        app.head(route.path, this.handle(tally, methodNotAllowed(route), false, true));
+        // Named here: the hosted files' GET of every other path would answer it 404. A refusal, not an operation.
+        this.app.get(route.path, this.handle(tally, methodNotAllowed(route)));
+        this.app.head(route.path, this.handle(tally, methodNotAllowed(route), false, true));
+        this.routed.push({ method: 'get', path: route.path, refuses: true });
       }
       if (route.post) app.post(route.path, this.handle(tally, route.post, true));
       if (route.put) app.put(route.path, this.handle(tally, route.put, true));

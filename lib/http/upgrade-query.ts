@@ -3,12 +3,58 @@
  * its filters (R-H3), batches (R-W1), a rate limit (R-W2), who changed each value (R-O2),
  * parameter events and a log level (R-U1), and a resume (R-W3). A pure function: the uWS glue only hands it the query string.
  */
+import { Type } from '@sinclair/typebox';
 import { logLevels } from '../core/log.ts';
 import type { Pattern } from '../core/regex.ts';
 import { compileFilters } from './filters.ts';
 import { rateAtOrBelow } from './rate-ladder.ts';
 import type { CodedError } from './respond.ts';
 import { RESUME_TOKEN } from './ws-resume.ts';
+
+/** The options of an upgrade, as `/asyncapi.json` describes them (R-DS1); `parseUpgradeQuery` reads each. */
+export const upgradeOptions = Type.Object({
+  filter: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'Regular expressions (RE2, repeatable): only addresses any of them matches are sent (R-H3).',
+    }),
+  ),
+  batch: Type.Optional(
+    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+      description: 'One JSON array of items per event-loop turn instead of a message per item (R-W1).',
+    }),
+  ),
+  maxHz: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 1000,
+      description:
+        'Each parameter at most this many times a second, its latest value always (R-W2); taken down to the rate ladder; 0: no limit.',
+    }),
+  ),
+  origins: Type.Optional(
+    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+      description: 'Each value says who changed it last and when (`by`, `at`, R-O2).',
+    }),
+  ),
+  events: Type.Optional(
+    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+      description: 'Also `{"event": "parameters"}` and `{"event": "connections"}` when they change (R-U1).',
+    }),
+  ),
+  log: Type.Optional(
+    Type.Union(
+      logLevels.map((level) => Type.Literal(level)),
+      { description: "Also the hub's log lines at this level and above (full access or a `metrics` token)." },
+    ),
+  ),
+  resume: Type.Optional(
+    Type.String({
+      description: '`1` for a stream the client can come back to, or the token of its greeting to come back (R-W3).',
+    }),
+  ),
+  seq: Type.Optional(Type.Integer({ minimum: 0, description: 'With `resume=<token>`: the last `seq` the client received (R-W3).' })),
+  access_token: Type.Optional(Type.String({ description: 'The token, for clients that cannot send a header (R-H5).' })),
+});
 
 export interface UpgradeRequest {
   readonly filters: readonly Pattern[];

@@ -1,0 +1,152 @@
+/**
+ * `GET /openapi.json` (R-DS1): the OpenAPI 3.1 description of a rest-api connection's HTTP
+ * API, made from the operations (`operations.ts`) and the shapes of `core/api-shapes.ts`,
+ * never written by hand. Every error a route may answer is listed under its status, with
+ * the codes of the error table; what the edge answers for any request is added to each.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { ConnectionInfo, ErrorAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
+import { type ErrorCode, errorTable, statusOf } from '../core/errors.ts';
+import { EDGE_ERRORS, errorAnswerOf, type OperationDescription, operations } from './operations.ts';
+
+type Json = Record<string, unknown>;
+
+/** Shapes named once under `components.schemas` and referred to wherever they appear. */
+const named = new Map<TSchema, string>([
+  [ConnectionInfo, 'ConnectionInfo'],
+  [ParameterListing, 'ParameterListing'],
+  [Problem, 'Problem'],
+  [RuleListing, 'RuleListing'],
+  [ErrorAnswer, 'ErrorAnswer'],
+]);
+
+/** A schema as JSON, each named shape inside it a `$ref` (TypeBox's own symbol keys fall away). */
+function schemaJson(schema: TSchema, top = true): Json {
+  return JSON.parse(
+    JSON.stringify(schema, function (this: unknown, key, value: unknown) {
+      if ((key !== '' || !top) && named.has(value as TSchema)) return { $ref: `#/components/schemas/${named.get(value as TSchema)}` };
+      return value;
+    }),
+  ) as Json;
+}
+
+/** The OpenAPI path of a route: its variable part (`*`, `:version`) as `{name}`. */
+function openPath(path: string, operation: OperationDescription): string {
+  const name = operation.variable?.name;
+  return name === undefined ? path : path.replace(/\*$|:[a-z]+/, `{${name}}`);
+}
+
+const content = (bodies: Readonly<Record<string, TSchema>>) =>
+  Object.fromEntries(Object.entries(bodies).map(([type, schema]) => [type, { schema: schemaJson(schema, false) }]));
+
+/** The error answers of an operation, one per status, each naming its codes and what they mean. */
+function errorAnswers(operation: OperationDescription): Json {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set([...operation.errors, ...EDGE_ERRORS])) {
+    const status = statusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      String(status),
+      {
+        description: codes.map((code) => `\`${code}\`: ${errorTable[code].text}`).join('\n\n'),
+        headers: { 'X-Patchbay-Code': { description: 'The code, for clients that read text.', schema: { type: 'string' } } },
+        content: {
+          'application/json': { schema: schemaJson(errorAnswerOf(codes), false) },
+          'text/plain; charset=utf-8': { schema: { type: 'string' } },
+        },
+      },
+    ]),
+  );
+}
+
+function describeOperation(path: string, method: string, operation: OperationDescription): Json {
+  const parameters: Json[] = [];
+  if (operation.variable)
+    parameters.push({
+      name: operation.variable.name,
+      in: 'path',
+      required: true,
+      description: operation.variable.description,
+      schema: operation.variable.schema ? schemaJson(operation.variable.schema, false) : { type: 'string' },
+    });
+  for (const [name, query] of Object.entries(operation.query ?? {}))
+    parameters.push({
+      name,
+      in: 'query',
+      required: query.required ?? false,
+      description: query.description,
+      schema: query.repeats ? { type: 'array', items: schemaJson(query.schema, false) } : schemaJson(query.schema, false),
+      ...(query.repeats ? { style: 'form', explode: true } : {}),
+    });
+  const answers = Object.fromEntries(
+    Object.entries(operation.answers).map(([status, answer]) => [
+      status,
+      {
+        description: answer.description,
+        ...(answer.headers
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(answer.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+              ),
+            }
+          : {}),
+        ...(answer.content ? { content: content(answer.content) } : {}),
+      },
+    ]),
+  );
+  return {
+    operationId: `${method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase()) || 'Root'}`,
+    summary: operation.summary,
+    description: operation.description,
+    tags: [operation.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.body ? { requestBody: { required: true, content: content(operation.body) } } : {}),
+    responses: { ...answers, ...errorAnswers(operation) },
+  };
+}
+
+/** The document, for the hub of `version` whose session cookie is `cookie`. */
+export function openApiDocument({ version, cookie }: { readonly version: string; readonly cookie: string }): Json {
+  const paths: Record<string, Json> = {};
+  for (const [path, methods] of Object.entries(operations)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const at = openPath(path, operation);
+      paths[at] = { ...paths[at], [method]: describeOperation(path, method, operation) };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'patchbay',
+      version,
+      description:
+        'The HTTP API of a patchbay rest-api connection: its parameters, connections, rules and flow file. `HEAD` is answered on every path that answers `GET`; `OPTIONS` gives CORS preflight answers for `allowedOrigins`. The WebSocket `/ws` is described in `/asyncapi.json`. Reference: docs/reference/http.md.',
+    },
+    tags: [
+      { name: 'values', description: 'Read and write parameters (R-H1–R-H3, R-H7).' },
+      { name: 'hub', description: 'Connections, problems, rules, health and metrics.' },
+      { name: 'flow', description: 'The flow file (R-ED2, R-ED3).' },
+      { name: 'files', description: 'The console and hosted files.' },
+      { name: 'descriptions', description: 'These descriptions (R-DS1).' },
+    ],
+    paths,
+    components: {
+      schemas: Object.fromEntries([...named].map(([schema, name]) => [name, schemaJson(schema)])),
+      securitySchemes: {
+        basic: { type: 'http', scheme: 'basic', description: 'The rest-api `username` and `password`.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The rest-api `token`, or a scoped token of `tokens` (R-A1).' },
+        accessToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'access_token',
+          description: 'A token in the address: signs a browser in (a session cookie) and opens the WebSocket (R-H5, R-H11).',
+        },
+        session: { type: 'apiKey', in: 'cookie', name: cookie, description: 'The session of a browser signed in with `?access_token=`.' },
+      },
+    },
+    // Any one of them; none at all on a hub without credentials.
+    security: [{ basic: [] }, { bearer: [] }, { accessToken: [] }, { session: [] }, {}],
+  };
+}

@@ -1,0 +1,420 @@
+/**
+ * What each HTTP operation of a rest-api connection takes and answers, for the OpenAPI
+ * description (`openapi.ts`, R-DS1): by path as the route table (`routes.ts`,
+ * `flow-routes.ts`) and the server (`server.ts`) name it, and by method. The shapes are the
+ * schemas of `core/api-shapes.ts`, the ones the hub and the console are checked against;
+ * the error codes carry their statuses from the error table. `spec/http/descriptions.spec.ts`
+ * fails when the server routes something this does not describe.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  ConnectionInfo,
+  ErrorCodeSchema,
+  FailoverAnswer,
+  ParameterListing,
+  Problem,
+  RuleListing,
+  Taken,
+  ValueSchema,
+} from '../core/api-shapes.ts';
+import type { ErrorCode } from '../core/errors.ts';
+
+export interface OperationDescription {
+  readonly summary: string;
+  readonly description: string;
+  /** The group it is listed under. */
+  readonly tag: 'values' | 'hub' | 'flow' | 'files' | 'descriptions';
+  readonly query?: Readonly<Record<string, Query>>;
+  /** The path's one variable part (`*` or `:name` in the route), when it has one. */
+  readonly variable?: { readonly name: string; readonly description: string; readonly schema?: TSchema };
+  /** Request bodies by media type. */
+  readonly body?: Readonly<Record<string, TSchema>>;
+  /** Answers other than errors, by status. */
+  readonly answers: Readonly<Record<number, Answer>>;
+  /** The error codes it may answer with (besides those of the edge, `EDGE_ERRORS`). */
+  readonly errors: readonly ErrorCode[];
+  /** A GET that changes a parameter: a page of another origin may not send it (R-H10). */
+  readonly changes?: boolean;
+}
+
+export interface Query {
+  readonly description: string;
+  readonly schema: TSchema;
+  readonly required?: boolean;
+  /** It may be given more than once (`?filter=a&filter=b`). */
+  readonly repeats?: boolean;
+}
+
+export interface Answer {
+  readonly description: string;
+  /** Bodies by media type. */
+  readonly content?: Readonly<Record<string, TSchema>>;
+  /** Headers it carries, by name: what each says. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What any request may be answered by the edge and the server before (or instead of) its handler. */
+export const EDGE_ERRORS: readonly ErrorCode[] = ['PB_UNAUTHORIZED', 'PB_BAD_HOST', 'PB_STARTING', 'PB_INTERNAL'];
+
+const TEXT = 'text/plain; charset=utf-8';
+const JSON_TYPE = 'application/json';
+const JSON5 = 'application/json5';
+const FORM = 'application/x-www-form-urlencoded';
+
+const filter: Query = {
+  description: 'A regular expression (RE2 syntax); only addresses any given one matches are listed (R-H9).',
+  schema: Type.String(),
+  repeats: true,
+};
+
+/** A value written: text from a query or a form, any JSON value from a JSON body (`null` fires a trigger). */
+const update = Type.Object({
+  parameter: Type.String({ description: 'The address, `<connection>/<parameter id>`.' }),
+  value: Type.Unknown({ description: "The value, converted to the parameter's type (R-C); any value fires a trigger." }),
+});
+
+const ok = (description: string, content: Readonly<Record<string, TSchema>>, headers?: Readonly<Record<string, string>>): Answer => ({
+  description,
+  content,
+  ...(headers ? { headers } : {}),
+});
+
+const takenAnswer = ok('Taken: `OK`, or `{"ok": true}` for a JSON client.', { [TEXT]: Type.Literal('OK'), [JSON_TYPE]: Taken });
+
+const flowVersion = Type.Object({
+  version: Type.Integer({ minimum: 1 }),
+  savedAt: Type.Number({ description: 'Milliseconds since the epoch.' }),
+  by: Type.String({ description: 'Who saved it: `token ops from 10.0.0.5`, or `on disk` for the file as a save found it.' }),
+  bytes: Type.Integer({ minimum: 0 }),
+  etag: Type.String(),
+  current: Type.Boolean({ description: "Whether it is the file's text now." }),
+});
+
+const issue = Type.Object({
+  path: Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]), { description: 'Where in the flow file.' }),
+  message: Type.String(),
+});
+
+const saved = ok(
+  'Written and applied by a live reload.',
+  { [JSON_TYPE]: Type.Object({ ok: Type.Literal(true), etag: Type.String(), version: Type.Integer({ minimum: 1 }) }) },
+  { ETag: "The new text's tag." },
+);
+
+const saveErrors: readonly ErrorCode[] = [
+  'PB_FORBIDDEN',
+  'PB_FLOW_READ_ONLY',
+  'PB_FLOW_CHANGED',
+  'PB_FLOW_INVALID',
+  'PB_BODY_TOO_LARGE',
+  'PB_BAD_REQUEST',
+];
+
+const version = { name: 'version', description: 'A kept version, as `GET /flow/history` lists it.', schema: Type.Integer({ minimum: 1 }) };
+
+const forEditors = 'Full access or a token with `admin: true` (R-ED3).';
+
+/** Every HTTP operation, by route path and method. */
+export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' | 'post' | 'put', OperationDescription>>>>> = {
+  '/parameters/*': {
+    get: {
+      summary: 'Read a value',
+      description:
+        'The value as text, or as JSON with `Accept: application/json` (R-H1); 503 `PB_STATE_UNKNOWN` while unknown (a trigger always).',
+      tag: 'values',
+      variable: { name: 'address', description: 'The address, `<connection>/<parameter id>` (percent-encoded where needed).' },
+      answers: { 200: ok('The value.', { [TEXT]: Type.String(), [JSON_TYPE]: ValueSchema }) },
+      errors: ['PB_BAD_ADDRESS', 'PB_UNKNOWN_CONNECTION', 'PB_UNKNOWN_PARAMETER', 'PB_STATE_UNKNOWN'],
+    },
+  },
+  '/parameters': {
+    get: {
+      summary: 'List the parameters',
+      description:
+        'Every parameter this login may read, with type, access as it has it, the value when known and who changed it last (R-H7, R-O2); sent in slices above 2,000.',
+      tag: 'values',
+      query: { filter },
+      answers: { 200: ok('The parameters, in definition order.', { [JSON_TYPE]: Type.Array(ParameterListing) }) },
+      errors: ['PB_BAD_FILTER'],
+    },
+  },
+  '/update': {
+    get: {
+      summary: 'Write a value (query)',
+      description:
+        'Converts and writes (R-H2). A kept value is stored first (R-S4); on the active hub of a redundancy group the answer waits for the broker (R-B2).',
+      tag: 'values',
+      changes: true,
+      query: {
+        parameter: { description: 'The address.', schema: Type.String(), required: true },
+        value: { description: "The value, converted to the parameter's type.", schema: Type.String(), required: true },
+      },
+      answers: { 200: takenAnswer },
+      errors: [
+        'PB_BAD_REQUEST',
+        'PB_CONVERSION',
+        'PB_READ_ONLY',
+        'PB_FORBIDDEN',
+        'PB_CROSS_ORIGIN',
+        'PB_BAD_ADDRESS',
+        'PB_UNKNOWN_CONNECTION',
+        'PB_UNKNOWN_PARAMETER',
+        'PB_BROKER_UNAVAILABLE',
+      ],
+    },
+    post: {
+      summary: 'Write a value (form or JSON)',
+      description:
+        'As `GET /update`, the fields in a form or a JSON object (`{"parameter": "studio/cue", "value": null}` fires a trigger).',
+      tag: 'values',
+      body: { [FORM]: update, [JSON_TYPE]: update },
+      answers: { 200: takenAnswer },
+      errors: [
+        'PB_BAD_REQUEST',
+        'PB_CONVERSION',
+        'PB_READ_ONLY',
+        'PB_FORBIDDEN',
+        'PB_CROSS_ORIGIN',
+        'PB_BAD_ADDRESS',
+        'PB_UNKNOWN_CONNECTION',
+        'PB_UNKNOWN_PARAMETER',
+        'PB_BROKER_UNAVAILABLE',
+        'PB_BODY_TOO_LARGE',
+        'PB_UNSUPPORTED_MEDIA_TYPE',
+      ],
+    },
+  },
+  '/connections': {
+    get: {
+      summary: 'List the connections',
+      description: 'Each connection with its status (R-L2); secrets and absolute paths are masked.',
+      tag: 'hub',
+      answers: { 200: ok('The connections this login sees.', { [JSON_TYPE]: Type.Array(ConnectionInfo) }) },
+      errors: [],
+    },
+  },
+  '/problems': {
+    get: {
+      summary: 'List the problems',
+      description: 'Failed or degraded connections, failed code flows, rules with problems, a state folder that cannot be written.',
+      tag: 'hub',
+      answers: { 200: ok('The problems now.', { [JSON_TYPE]: Type.Array(Problem) }) },
+      errors: [],
+    },
+  },
+  '/rules': {
+    get: {
+      summary: 'List the rules',
+      description:
+        "The flow's enabled rules in the order they run (R-R2, R-G2); a scoped token sees those whose every address it may read.",
+      tag: 'hub',
+      answers: { 200: ok('The rules.', { [JSON_TYPE]: Type.Array(RuleListing) }) },
+      errors: [],
+    },
+  },
+  '/healthz': {
+    get: {
+      summary: 'Liveness',
+      description: '200 while the process serves (R-O1).',
+      tag: 'hub',
+      answers: { 200: ok('Alive.', { [TEXT]: Type.Literal('OK'), [JSON_TYPE]: Taken }) },
+      errors: [],
+    },
+  },
+  '/readyz': {
+    get: {
+      summary: 'Readiness',
+      description:
+        'Whether every connection it waits for (`required`, else every enabled one) is ok (R-O1); in a redundancy group, the role.',
+      tag: 'hub',
+      answers: {
+        200: ok('Ready.', {
+          [JSON_TYPE]: Type.Object({
+            ok: Type.Literal(true),
+            connections: Type.Integer({ minimum: 0, description: 'How many it waited for.' }),
+            role: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('standby')])),
+          }),
+        }),
+      },
+      errors: ['PB_NOT_READY', 'PB_FORBIDDEN'],
+    },
+  },
+  '/metrics': {
+    get: {
+      summary: 'Prometheus metrics',
+      description: 'The Prometheus text format, read now (R-O1): full access or a token with `metrics: true`.',
+      tag: 'hub',
+      answers: { 200: ok('The metrics.', { 'text/plain; version=0.0.4; charset=utf-8': Type.String() }) },
+      errors: ['PB_FORBIDDEN'],
+    },
+  },
+  '/failover': {
+    post: {
+      summary: 'Take over the redundancy group',
+      description: 'Asks this standby to take over now (R-B5): full access or a token with `admin: true`.',
+      tag: 'hub',
+      answers: { 200: ok('The takeover asked for, in words.', { [JSON_TYPE]: FailoverAnswer }) },
+      errors: ['PB_FORBIDDEN', 'PB_BAD_REQUEST', 'PB_ALREADY_ACTIVE', 'PB_BROKER_UNAVAILABLE', 'PB_CROSS_ORIGIN'],
+    },
+  },
+  '/flow': {
+    get: {
+      summary: 'Read the flow file',
+      description: `The flow file's text as written, with its tag (R-ED3). ${forEditors}`,
+      tag: 'flow',
+      answers: {
+        200: ok(
+          'The text.',
+          { [JSON5]: Type.String() },
+          { ETag: "The text's tag, for `If-Match`.", 'X-Patchbay-Read-Only': 'Why it may not be saved, URL-encoded; absent when it may.' },
+        ),
+      },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
+    },
+    put: {
+      summary: 'Save the flow file',
+      description: `Checked as \`patchbay validate\` checks, written atomically and applied by a live reload (R-ED2, R-ED3); \`If-Match\` with the tag of the text it changes. ${forEditors}`,
+      tag: 'flow',
+      body: { [JSON5]: Type.String({ description: 'The new text.' }) },
+      answers: { 200: saved },
+      errors: [...saveErrors, 'PB_IF_MATCH_REQUIRED', 'PB_CROSS_ORIGIN'],
+    },
+  },
+  '/flow/draft': {
+    post: {
+      summary: 'Make and check edits, writing nothing',
+      description: `The edits made in the text as a save would and checked: what an editor shows before saving. ${forEditors}`,
+      tag: 'flow',
+      body: {
+        [JSON_TYPE]: Type.Object({
+          text: Type.String(),
+          edits: Type.Optional(
+            Type.Array(
+              Type.Object({
+                op: Type.Union([Type.Literal('set'), Type.Literal('add'), Type.Literal('remove')]),
+                path: Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })])),
+                value: Type.Optional(Type.Unknown()),
+              }),
+            ),
+          ),
+        }),
+      },
+      answers: {
+        200: ok('The text with the edits made, its mistakes placed in it, and its document.', {
+          [JSON_TYPE]: Type.Object({
+            text: Type.String(),
+            issues: Type.Array(Type.Composite([issue, Type.Object({ from: Type.Integer(), to: Type.Integer() })])),
+            document: Type.Optional(Type.Unknown({ description: 'The parsed document; absent when the text does not parse.' })),
+          }),
+        }),
+      },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
+    },
+  },
+  '/flow/schema': {
+    get: {
+      summary: 'The flow-file schema',
+      description: `The JSON Schema of flow files for the types this hub runs, its packages' included. ${forEditors}`,
+      tag: 'flow',
+      answers: { 200: ok('The schema.', { 'application/schema+json': Type.Object({}, { additionalProperties: true }) }) },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
+    },
+  },
+  '/flow/history': {
+    get: {
+      summary: 'List the kept versions',
+      description: `The last 20 versions of the flow file, oldest first. ${forEditors}`,
+      tag: 'flow',
+      answers: { 200: ok('The versions.', { [JSON_TYPE]: Type.Array(flowVersion) }) },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
+    },
+  },
+  '/flow/history/:version': {
+    get: {
+      summary: 'Read a kept version',
+      description: `One kept version's text. ${forEditors}`,
+      tag: 'flow',
+      variable: version,
+      answers: { 200: ok('The text.', { [JSON5]: Type.String() }) },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_NOT_FOUND'],
+    },
+  },
+  '/flow/restore/:version': {
+    post: {
+      summary: 'Bring a kept version back',
+      description: `A save of the kept version's text, with the answers of \`PUT /flow\`. ${forEditors}`,
+      tag: 'flow',
+      variable: version,
+      answers: { 200: saved },
+      errors: [...saveErrors, 'PB_NOT_FOUND', 'PB_CROSS_ORIGIN'],
+    },
+  },
+  '/openapi.json': {
+    get: {
+      summary: 'This description',
+      description: 'The OpenAPI 3.1 description of the HTTP API (R-DS1).',
+      tag: 'descriptions',
+      answers: { 200: ok('The description.', { [JSON_TYPE]: Type.Object({}, { additionalProperties: true }) }) },
+      errors: [],
+    },
+  },
+  '/asyncapi.json': {
+    get: {
+      summary: 'The WebSocket description',
+      description: 'The AsyncAPI 3.0 description of `/ws`: options, messages both ways, batches and resume (R-DS1).',
+      tag: 'descriptions',
+      answers: { 200: ok('The description.', { [JSON_TYPE]: Type.Object({}, { additionalProperties: true }) }) },
+      errors: [],
+    },
+  },
+  '/ws': {
+    get: {
+      summary: 'The WebSocket',
+      description:
+        'The upgrade to the value stream (R-H3): a snapshot, then every change; writes `{p, v}`. Its options and messages are in `/asyncapi.json`. A plain GET answers 426.',
+      tag: 'values',
+      query: {
+        access_token: { description: 'The token, for clients that cannot send a header (R-H5).', schema: Type.String() },
+      },
+      answers: { 101: { description: 'Switching to the WebSocket protocol.' } },
+      errors: ['PB_BAD_REQUEST', 'PB_BAD_FILTER', 'PB_FORBIDDEN', 'PB_CROSS_ORIGIN', 'PB_RESUME_REFUSED'],
+    },
+  },
+  '/console': {
+    get: {
+      summary: 'The console',
+      description: 'Redirects to `/console/` (R-U1).',
+      tag: 'files',
+      answers: { 303: { description: 'To `/console/`.', headers: { Location: '`/console/`' } } },
+      errors: [],
+    },
+  },
+  '/console/*': {
+    get: {
+      summary: "The console's files",
+      description: 'The operator console (R-U1), built in; `console: false` leaves the path to `documentRoot`.',
+      tag: 'files',
+      variable: { name: 'file', description: 'A file of the console; empty for its page.' },
+      answers: { 200: ok('The file.', { 'text/html; charset=utf-8': Type.String(), 'text/javascript; charset=utf-8': Type.String() }) },
+      errors: ['PB_NOT_FOUND'],
+    },
+  },
+  '/*': {
+    get: {
+      summary: 'A hosted file',
+      description: 'A file below `documentRoot` (R-H4); `index.html` for a folder.',
+      tag: 'files',
+      variable: { name: 'file', description: 'The path of the file below `documentRoot`.' },
+      answers: { 200: ok('The file, with its type.', { 'application/octet-stream': Type.String({ contentEncoding: 'binary' }) }) },
+      errors: ['PB_NOT_FOUND'],
+    },
+  },
+};
+
+/** The schema of a coded error answer whose code is one of `codes`. */
+export const errorAnswerOf = (codes: readonly ErrorCode[]) =>
+  Type.Object({
+    ok: Type.Literal(false),
+    error: Type.String({ description: 'What went wrong, for a person.' }),
+    code: codes.length > 0 ? Type.Unsafe<ErrorCode>({ ...ErrorCodeSchema, enum: [...codes] }) : ErrorCodeSchema,
+  });
