@@ -16,9 +16,9 @@ import { connectionTypes } from './connection-types.ts';
 import { flowFileJsonSchema } from './flow-file.ts';
 import { loadPlugins } from './plugins.ts';
 import { sharedSettings } from './schema.ts';
+import { generatedEnd, generatedOf, generatedStart, withGenerated } from '../core/generated-part.ts';
 
-export const generatedStart = '<!-- generated:start (npm run docs writes this part from the schema; edit the schema, not this) -->';
-export const generatedEnd = '<!-- generated:end -->';
+export { generatedEnd, generatedOf, generatedStart, withGenerated };
 
 /** One page of the reference: where it lives (relative to the reference folder), its title for a new page, and its generated part. */
 export interface ReferencePage {
@@ -252,27 +252,6 @@ export async function checkoutPackageTypes(): Promise<ConnectionType[]> {
 
 /** The README, as a path from the reference folder: its list of types is generated too. */
 export const readmeFromReference = '../../../README.md';
-
-/** The generated part of a page, or undefined when it has none. */
-export function generatedOf(page: string): string | undefined {
-  const start = page.indexOf(generatedStart);
-  const end = page.indexOf(generatedEnd);
-  if (start < 0 || end < start) return undefined;
-  return page
-    .slice(start + generatedStart.length, end)
-    .replace(/^\n/, '')
-    .replace(/\n$/, '');
-}
-
-/** The page with its generated part replaced; a page that does not exist yet gets a title and the part. */
-export function withGenerated(page: string | undefined, part: ReferencePage): string {
-  const block = `${generatedStart}\n${part.generated}\n${generatedEnd}`;
-  if (page === undefined) return `# ${part.title}\n\n${block}\n`;
-  const start = page.indexOf(generatedStart);
-  const end = page.indexOf(generatedEnd);
-  if (start < 0 || end < start) throw new Error(`no ${generatedStart} … ${generatedEnd} part to replace`);
-  return `${page.slice(0, start)}${block}${page.slice(end + generatedEnd.length)}`;
-}
 
 /** Where the reference lives in a checkout. */
 export const referenceFolder = fileURLToPath(new URL('../../docs/reference/connections/', import.meta.url));

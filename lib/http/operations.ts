@@ -112,7 +112,7 @@ const saveErrors: readonly ErrorCode[] = [
 
 const version = { name: 'version', description: 'A kept version, as `GET /flow/history` lists it.', schema: Type.Integer({ minimum: 1 }) };
 
-const forEditors = 'Full access or a token with `admin: true` (R-ED3).';
+const forEditors = 'Full access or a token with `admin: true`.';
 
 /** Every HTTP operation, by route path and method. */
 export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' | 'post' | 'put', OperationDescription>>>>> = {
@@ -120,7 +120,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
     get: {
       summary: 'Read a value',
       description:
-        'The value as text, or as JSON with `Accept: application/json` (R-H1); 503 `PB_STATE_UNKNOWN` while unknown (a trigger always).',
+        'The string form (`text/plain; charset=utf-8`), or the JSON value with `Accept: application/json` (R-H1); **503 State Unknown** while unknown (a trigger always); 404 for an unknown connection or parameter, with the reason.',
       tag: 'values',
       variable: { name: 'address', description: 'The address, `<connection>/<parameter id>` (percent-encoded where needed).' },
       answers: { 200: ok('The value.', { [TEXT]: Type.String(), [JSON_TYPE]: ValueSchema }) },
@@ -131,7 +131,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
     get: {
       summary: 'List the parameters',
       description:
-        'Every parameter this login may read, with type, access as it has it, the value when known and who changed it last (R-H7, R-O2); sent in slices above 2,000.',
+        '`[{"p", "type", "access", "v"?, "by"?, "at"?}]` for every parameter (R-H7): `v`, the JSON value, absent while unknown; `by` and `at`, who made the last change and when (R-O2); `access` as the asking token has it (`read-only` where a scoped token may not write); narrowed by filters (any may match). Above 2,000 parameters it is sent in slices of about a millisecond, so a list of 100,000 holds no other client.',
       tag: 'values',
       query: { filter },
       answers: { 200: ok('The parameters, in definition order.', { [JSON_TYPE]: Type.Array(ParameterListing) }) },
@@ -142,7 +142,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
     get: {
       summary: 'Write a value (query)',
       description:
-        'Converts and writes (R-H2). A kept value is stored first (R-S4); on the active hub of a redundancy group the answer waits for the broker (R-B2).',
+        'Converts and writes (R-H2): 200 `OK` (JSON clients: `{"ok":true}`); 400 missing field or unconvertible value; 403 read-only; 404 unknown. A kept value is stored first (R-S4); on the active hub of a redundancy group the answer also waits until the broker acknowledged the value, so a standby that takes over has it (R-B2): 503 `PB_BROKER_UNAVAILABLE` when the broker link closed first.',
       tag: 'values',
       changes: true,
       query: {
@@ -165,7 +165,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
     post: {
       summary: 'Write a value (form or JSON)',
       description:
-        'As `GET /update`, the fields in a form or a JSON object (`{"parameter": "studio/cue", "value": null}` fires a trigger).',
+        'The same two fields as `application/x-www-form-urlencoded` or a JSON object (`{"parameter": "studio/cue", "value": null}` fires a trigger); also 413 for a body over 64 KiB and 415 for another content type.',
       tag: 'values',
       body: { [FORM]: update, [JSON_TYPE]: update },
       answers: { 200: takenAnswer },
@@ -187,7 +187,8 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
   '/connections': {
     get: {
       summary: 'List the connections',
-      description: 'Each connection with its status (R-L2); secrets and absolute paths are masked.',
+      description:
+        '`[{"id", "type", "status", "reason", "code"?, "owner"?, "description", "location", "group", "details"?}]` (R-L2); `code` while failed or degraded; `owner` names the hub that runs a connection shown from another hub (R-M5); a rest-api\'s details hold its port, `tls` and WebSocket client counts; secrets and absolute paths are masked (below).',
       tag: 'hub',
       answers: { 200: ok('The connections this login sees.', { [JSON_TYPE]: Type.Array(ConnectionInfo) }) },
       errors: [],
@@ -196,7 +197,8 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
   '/problems': {
     get: {
       summary: 'List the problems',
-      description: 'Failed or degraded connections, failed code flows, rules with problems, a state folder that cannot be written.',
+      description:
+        'The hub\'s current problems: failed or degraded connections, failed code flows, rules with problems, a state folder that cannot be written; each `{ source: "connection" | "code-flow" | "rule" | "state", id, code, message }`.',
       tag: 'hub',
       answers: { 200: ok('The problems now.', { [JSON_TYPE]: Type.Array(Problem) }) },
       errors: [],
@@ -206,7 +208,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
     get: {
       summary: 'List the rules',
       description:
-        "The flow's enabled rules in the order they run (R-R2, R-G2); a scoped token sees those whose every address it may read.",
+        "The flow's enabled rules in the order they run: `[{ path, folders, name, source, destinations, pipe, status, code?, reason? }]` (`folders` the names of the folders the rule stands in, outermost first, R-R2; `pipe` as written in the flow file; `status` `running`, `waiting` for a parameter it names (`PB_WAITING`, R-G2), `failed` or `idle`); a scoped token sees the rules whose every address it may read.",
       tag: 'hub',
       answers: { 200: ok('The rules.', { [JSON_TYPE]: Type.Array(RuleListing) }) },
       errors: [],
@@ -251,7 +253,8 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
   '/failover': {
     post: {
       summary: 'Take over the redundancy group',
-      description: 'Asks this standby to take over now (R-B5): full access or a token with `admin: true`.',
+      description:
+        'In a redundancy group (R-B5): asks this standby to take over now — 200 `{"ok":true,"message"}`; 409 `PB_ALREADY_ACTIVE` on the active hub; 403 for a token without `admin: true`; 400 on a hub in no group; 503 `PB_BROKER_UNAVAILABLE` without the broker (see [Staying on air](../guides/standby.md)).',
       tag: 'hub',
       answers: { 200: ok('The takeover asked for, in words.', { [JSON_TYPE]: FailoverAnswer }) },
       errors: ['PB_FORBIDDEN', 'PB_BAD_REQUEST', 'PB_ALREADY_ACTIVE', 'PB_BROKER_UNAVAILABLE', 'PB_CROSS_ORIGIN'],
@@ -260,7 +263,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
   '/flow': {
     get: {
       summary: 'Read the flow file',
-      description: `The flow file's text as written, with its tag (R-ED3). ${forEditors}`,
+      description: `The flow file's text as written (\`application/json5\`), with its \`ETag\`; \`X-Patchbay-Read-Only\` (URL-encoded) says why it may not be saved, when it may not (R-ED3). ${forEditors}`,
       tag: 'flow',
       answers: {
         200: ok(
@@ -273,7 +276,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
     },
     put: {
       summary: 'Save the flow file',
-      description: `Checked as \`patchbay validate\` checks, written atomically and applied by a live reload (R-ED2, R-ED3); \`If-Match\` with the tag of the text it changes. ${forEditors}`,
+      description: `The new text, with \`If-Match: <ETag>\`: 200 \`{"ok":true,"etag","version"}\` once checked as \`patchbay validate\` checks, written atomically and applied by a live reload (R-ED2, R-ED3); 412 \`PB_FLOW_CHANGED\` when the file changed since (\`etag\` the one it has now); 422 \`PB_FLOW_INVALID\` with \`issues: [{ path, message }]\`; 428 without \`If-Match\`. ${forEditors}`,
       tag: 'flow',
       body: { [JSON5]: Type.String({ description: 'The new text.' }) },
       answers: { 200: saved },
@@ -283,7 +286,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
   '/flow/draft': {
     post: {
       summary: 'Make and check edits, writing nothing',
-      description: `The edits made in the text as a save would and checked: what an editor shows before saving. ${forEditors}`,
+      description: `\`{"text", "edits": [{"op": "set" | "add" | "remove", "path", "value"?}]}\`: the edits made in the text and checked, nothing written: 200 \`{"text", "issues": [{path, message, from, to}], "document"}\`. ${forEditors}`,
       tag: 'flow',
       body: {
         [JSON_TYPE]: Type.Object({
@@ -323,7 +326,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
   '/flow/history': {
     get: {
       summary: 'List the kept versions',
-      description: `The last 20 versions of the flow file, oldest first. ${forEditors}`,
+      description: `The kept versions (the last 20) \`[{version, savedAt, by, bytes, etag, current}]\`, oldest first. ${forEditors}`,
       tag: 'flow',
       answers: { 200: ok('The versions.', { [JSON_TYPE]: Type.Array(flowVersion) }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],

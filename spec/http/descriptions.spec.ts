@@ -2,6 +2,7 @@ import { Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import test from 'ava';
 import { Authenticator } from '../../lib/http/auth.ts';
+import { httpReferenceCurrent } from '../../lib/http/http-reference.ts';
 import { RestServer } from '../../lib/http/server.ts';
 import { Graph } from '../../lib/core/graph.ts';
 import { realTime } from '../../lib/core/scheduler.ts';
@@ -83,3 +84,7 @@ test('every method and path the server routes is in /openapi.json, and nothing i
 
 /** A path with its variable part written one way: `/parameters/*`, `/flow/history/:version` and `{name}` alike. */
 const openPath = (path: string) => path.replace(/\{[a-z]+\}|:[a-z]+|\*$/, '{}');
+
+test('the table of requests in docs/reference/http.md is what the operations make (run npm run docs)', (t) => {
+  t.true(httpReferenceCurrent(), 'docs/reference/http.md is stale: run npm run docs');
+});
