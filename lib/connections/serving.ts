@@ -18,6 +18,7 @@ import type { ConnectionInfo, MirroredConnection, Problem, RuleListing } from '.
 
 export { unfenced } from '../core/lease.ts';
 export type { ProxyParameter } from '../core/parameter.ts';
+export type { Graph, Reading } from '../core/graph.ts';
 export type { ConnectionInfo, MirroredConnection } from './connection.ts';
 export type { RedundancyDetails } from '../core/api-shapes.ts';
 export type { ConnectionMetric, HubCounts } from '../core/counts.ts';

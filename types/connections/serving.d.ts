@@ -17,6 +17,7 @@ import type { TypeBasics, TypedInstance } from '../sdk/type.ts';
 import type { ConnectionInfo, MirroredConnection, Problem, RuleListing } from './connection.ts';
 export { unfenced } from '../core/lease.ts';
 export type { ProxyParameter } from '../core/parameter.ts';
+export type { Graph, Reading } from '../core/graph.ts';
 export type { ConnectionInfo, MirroredConnection } from './connection.ts';
 export type { RedundancyDetails } from '../core/api-shapes.ts';
 export type { ConnectionMetric, HubCounts } from '../core/counts.ts';

@@ -25,6 +25,7 @@ export declare class Edge {
     /** The session cookie's name holds the port: browsers share cookies between the ports of a host. */
     private cookieName;
     constructor({ auth, allowedOrigins, hostnames, secure }: EdgeOptions);
+    get sessionCookie(): string;
     /** Names the session cookie after the port the connection listens on. */
     listeningOn(port: number): void;
     /**

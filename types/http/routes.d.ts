@@ -40,6 +40,8 @@ export interface RouteContext {
     readonly refusals: SparseLog;
     /** The flow file, for `/flow` (R-ED3); absent for a hub that was not started from one (a spec's). */
     readonly flow?: FlowView;
+    /** The name of the session cookie, which holds the port (for the descriptions, R-DS1). */
+    readonly sessionCookie: () => string;
 }
 /** A redundancy group as the routes see it (plain functions: lib/http depends on nothing in lib/connections). */
 export interface GroupView {

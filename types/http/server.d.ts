@@ -87,14 +87,15 @@ export interface Limits {
     readonly maxBackpressure: number;
 }
 export declare const defaultLimits: Limits;
-/**
- * The uWS app of one rest-api connection: the routes of routes.ts behind authentication
- * and origin checks (edge.ts) and a fault guard, the WebSocket route (ws-route.ts), listening
- * and stopping.
- */
 export declare class RestServer {
     private readonly options;
     private readonly app;
+    /** Every method and path routed, as registered: what `/openapi.json` must describe (R-DS1). */
+    readonly routed: {
+        readonly method: string;
+        readonly path: string;
+        readonly refuses?: true;
+    }[];
     private readonly ws;
     private readonly limits;
     private readonly context;

@@ -1,11 +1,18 @@
-/**
- * The query of a `/ws` upgrade, parsed once at the edge into what the client asked for:
- * its filters (R-H3), batches (R-W1), a rate limit (R-W2), who changed each value (R-O2),
- * parameter events and a log level (R-U1), and a resume (R-W3). A pure function: the uWS glue only hands it the query string.
- */
 import { logLevels } from '../core/log.ts';
 import type { Pattern } from '../core/regex.ts';
 import type { CodedError } from './respond.ts';
+/** The options of an upgrade, as `/asyncapi.json` describes them (R-DS1); `parseUpgradeQuery` reads each. */
+export declare const upgradeOptions: import("@sinclair/typebox").TObject<{
+    filter: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    batch: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"1">, import("@sinclair/typebox").TLiteral<"0">, import("@sinclair/typebox").TLiteral<"true">, import("@sinclair/typebox").TLiteral<"false">]>>;
+    maxHz: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TNumber>;
+    origins: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"1">, import("@sinclair/typebox").TLiteral<"0">, import("@sinclair/typebox").TLiteral<"true">, import("@sinclair/typebox").TLiteral<"false">]>>;
+    events: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"1">, import("@sinclair/typebox").TLiteral<"0">, import("@sinclair/typebox").TLiteral<"true">, import("@sinclair/typebox").TLiteral<"false">]>>;
+    log: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<import("@sinclair/typebox").TLiteral<"error" | "trace" | "fatal" | "warn" | "info" | "debug">[]>>;
+    resume: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
+    seq: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TInteger>;
+    access_token: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
+}>;
 export interface UpgradeRequest {
     readonly filters: readonly Pattern[];
     readonly batch: boolean;

@@ -8,7 +8,9 @@
  * socket took it: OSC has no acknowledgements, so the written value is the parameter's.
  * With `learn`, each new incoming address becomes a parameter typed by its first argument,
  * at most `maxParameters` (R-G2, R-G4). Packets over `maxPacketBytes` are dropped and
- * degrade the connection a while; malformed ones are counted and logged sparsely.
+ * degrade the connection a while; malformed ones are counted and logged sparsely. With
+ * `oscQuery` it serves the hub's parameters that `expose` matches as an OSCQuery namespace
+ * (R-DS2, oscquery.ts): for that it serves the hub, and so reaches the graph.
  *
  * Parameters:
  *   <id>                      S/B/I/F/T   as listed    one per entry of `addresses`
@@ -17,7 +19,6 @@
 import type { Value, ValueType } from '../../core/value.ts';
 import {
   type Access,
-  defineConnectionType,
   DeviceLink,
   DeviceParameters,
   type DeviceSend,
@@ -30,6 +31,8 @@ import { SparseLog } from '../../core/sparse-log.ts';
 import { encodeWrite, type OscMessage, readPacket, typeOfTag, valueOfArgument } from './packets.ts';
 import { type OscSettings, oscSettings, parseOscSettings } from './settings.ts';
 import { type OscTransport, type PacketHandlers, TcpTransport, UdpTransport } from './transports.ts';
+import { defineServingType } from '../serving.ts';
+import { OscQueryServer } from './oscquery.ts';
 
 const OVERRUN_KINDS = ['size', 'parameters'] as const;
 
@@ -39,7 +42,7 @@ interface Bound {
   readonly access: Access;
 }
 
-export const osc = defineConnectionType({
+export const osc = defineServingType({
   type: 'osc',
   summary: 'Open Sound Control over UDP or TCP: OSC addresses as parameters, listed or learned as they are heard.',
   settings: oscSettings,
@@ -70,6 +73,7 @@ export const osc = defineConnectionType({
     let transport: OscTransport | undefined;
     let link: DeviceLink | undefined;
     let parameters: DeviceParameters | undefined;
+    let oscQuery: OscQueryServer | undefined;
 
     const sendTo =
       (address: string, type: ValueType): DeviceSend =>
@@ -105,7 +109,10 @@ export const osc = defineConnectionType({
         const origin = `osc ${peer}`;
         const outcome = readPacket(packet, (message) => {
           counts.received++;
-          const target = bound.get(message.address) ?? (settings.learn ? learn(message) : undefined);
+          const listed = bound.get(message.address);
+          // An address of the hub's namespace (R-DS2) is a hub write; a listed one stays the connection's own.
+          if (!listed && oscQuery?.received(message, origin)) return;
+          const target = listed ?? (settings.learn ? learn(message) : undefined);
           if (!target) return void counts.unmatched++;
           if (target.access === 'write-only') return;
           const reported = target.parameter.report(valueOfArgument(message.firstTag, message.first), origin);
@@ -124,8 +131,31 @@ export const osc = defineConnectionType({
       },
     };
 
+    const startOscQuery = async (asked: NonNullable<OscSettings['oscQuery']>) => {
+      oscQuery = new OscQueryServer(
+        context.hub.graph,
+        asked,
+        {
+          name: `patchbay ${context.id}`,
+          transport: settings.transport === 'tcp' ? 'TCP' : 'UDP',
+          port: () => (settings.transport === 'udp' ? transport?.localPort : undefined),
+        },
+        context.log,
+        context.scheduler,
+      );
+      const port = await oscQuery.start();
+      const { expose, write } = asked.written;
+      context.log.info(
+        `OSCQuery on http://${asked.bindIp || '0.0.0.0'}:${port}: shows ${expose.join(' ')}; ${write.length > 0 ? `writes ${write.join(' ')}` : 'takes no writes'}`,
+      );
+      if (asked.bindIp === '' && write.length > 0)
+        context.log.warn(
+          'OSCQuery takes writes from every machine that reaches this one: set oscQuery.bindIp (such as 127.0.0.1) or narrow oscQuery.write',
+        );
+    };
+
     return {
-      start() {
+      async start() {
         const { transport: kind, port, bindIp, host, sendPort, maxPacketBytes: maxBytes } = settings;
         transport =
           kind === 'tcp'
@@ -142,9 +172,13 @@ export const osc = defineConnectionType({
           const parameter = parameters.define(entry.id, entry, sendTo(entry.address, entry.type), { echoes: false });
           if (parameter) bound.set(entry.address, { parameter, access: entry.access });
         }
-        return link.start();
+        const linked = link.start();
+        if (settings.oscQuery) await startOscQuery(settings.oscQuery);
+        return linked;
       },
       async stop() {
+        oscQuery?.stop();
+        oscQuery = undefined;
         overruns.stop();
         await link?.stop();
         link = undefined;
@@ -165,6 +199,7 @@ export const osc = defineConnectionType({
           unconverted: counts.unconverted,
         },
         unmatched: counts.unmatched,
+        ...(oscQuery ? { oscQuery: { port: oscQuery.port, listeners: oscQuery.listeners } } : {}),
       }),
     };
   },

@@ -5,6 +5,8 @@ import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../../core/address.ts';
 import { type Access, type Checked, checked, DEFAULT_MAX_PARAMETERS, type Issue, type Parsed, withDefault } from '../../sdk/index.ts';
 import type { ValueType } from '../../core/value.ts';
+import { AddressPatterns } from '../../core/address-pattern.ts';
+import type { OscQuerySettings } from './oscquery.ts';
 import { oscAddressProblem } from './packets.ts';
 
 /** One OSC address as a parameter of the connection. */
@@ -91,9 +93,40 @@ export const oscSettings = Type.Object({
     Type.Integer({ minimum: 1, description: 'Milliseconds a write may wait for the socket to take it before it is refused (504).' }),
     2000,
   ),
+  oscQuery: Type.Optional(
+    Type.Object(
+      {
+        port: Type.Integer({
+          minimum: 0,
+          maximum: 65535,
+          description: 'The TCP port of the OSCQuery server (HTTP and WebSocket); 0 picks a free one, which is logged.',
+        }),
+        bindIp: withDefault(Type.String({ description: 'The address it listens on; "" for every interface.' }), '127.0.0.1'),
+        expose: Type.Array(Type.String(), {
+          minItems: 1,
+          description:
+            "Address patterns (studio/#, +/onair) of the hub's parameters the namespace shows: any connection's, as a scoped token reads them.",
+        }),
+        write: withDefault(
+          Type.Array(Type.String(), {
+            description: 'Address patterns of exposed parameters an OSC message (or an OSCQuery client) may write; none by default.',
+          }),
+          [],
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Serve the hub's parameters as an OSCQuery namespace (R-DS2): TouchDesigner, Chataigne, MadMapper and the like find their types, values and access there, LISTEN to changes, and write by OSC to the connection's port.",
+      },
+    ),
+  ),
 });
 
-export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses'> & { readonly addresses: readonly OscAddress[] };
+export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses' | 'oscQuery'> & {
+  readonly addresses: readonly OscAddress[];
+  readonly oscQuery: OscQuerySettings | undefined;
+};
 
 /** Checks what the schema cannot: ids, OSC addresses, each listed once, and where writes go. */
 export function parseOscSettings(settings: Parsed<typeof oscSettings>): Checked<OscSettings> {
@@ -114,5 +147,16 @@ export function parseOscSettings(settings: Parsed<typeof oscSettings>): Checked<
     issues.push({ path: ['host'], message: 'expected the device to connect to: tcp connects to `host`:`port`' });
   if (settings.transport === 'udp' && settings.host !== '' && settings.sendPort === 0)
     issues.push({ path: ['sendPort'], message: `expected the port of ${settings.host} that writes go to` });
-  return checked(issues, settings);
+  const patterns = (list: readonly string[], key: 'expose' | 'write') => {
+    const compiled = AddressPatterns.compile(list);
+    if (!compiled.ok) issues.push({ path: ['oscQuery', key], message: compiled.error.message });
+    return compiled.ok ? compiled.value : undefined;
+  };
+  const asked = settings.oscQuery;
+  const [expose, write] = asked ? [patterns(asked.expose, 'expose'), patterns(asked.write, 'write')] : [];
+  const oscQuery =
+    asked && expose && write
+      ? { port: asked.port, bindIp: asked.bindIp, expose, write, written: { expose: asked.expose, write: asked.write } }
+      : undefined;
+  return checked(issues, { ...settings, oscQuery });
 }

@@ -1,5 +1,5 @@
 import { type OscSettings } from './settings.ts';
-export declare const osc: import("../../sdk/type.ts").DefinedConnectionType<import("../../sdk/index.ts").TObject<{
+export declare const osc: import("../serving.ts").ServingTypeDefinition<import("../../sdk/index.ts").TObject<{
     transport: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"udp">, import("@sinclair/typebox").TLiteral<"tcp">]>>;
     port: import("@sinclair/typebox").TInteger;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
@@ -15,4 +15,10 @@ export declare const osc: import("../../sdk/type.ts").DefinedConnectionType<impo
     maxParameters: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxPacketBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    oscQuery: import("@sinclair/typebox").TOptional<import("../../sdk/index.ts").TObject<{
+        port: import("@sinclair/typebox").TInteger;
+        bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+        expose: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>;
+        write: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    }>>;
 }>, OscSettings>;

@@ -1,5 +1,6 @@
 import { type Access, type Checked, type Parsed } from '../../sdk/index.ts';
 import type { ValueType } from '../../core/value.ts';
+import type { OscQuerySettings } from './oscquery.ts';
 /** One OSC address as a parameter of the connection. */
 export interface OscAddress {
     readonly id: string;
@@ -23,9 +24,16 @@ export declare const oscSettings: import("@sinclair/typebox").TObject<{
     maxParameters: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxPacketBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    oscQuery: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TObject<{
+        port: import("@sinclair/typebox").TInteger;
+        bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+        expose: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>;
+        write: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    }>>;
 }>;
-export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses'> & {
+export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses' | 'oscQuery'> & {
     readonly addresses: readonly OscAddress[];
+    readonly oscQuery: OscQuerySettings | undefined;
 };
 /** Checks what the schema cannot: ids, OSC addresses, each listed once, and where writes go. */
 export declare function parseOscSettings(settings: Parsed<typeof oscSettings>): Checked<OscSettings>;

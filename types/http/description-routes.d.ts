@@ -1,0 +1,2 @@
+import type { Route } from './routes.ts';
+export declare const descriptionRoutes: readonly Route[];
