@@ -77,6 +77,8 @@ export class Hub {
   private readonly problemStream = new Subject<Problem>();
   private readonly codeFlowFilesChanged = new Subject<void>();
   private readonly connectionsChanged = new Subject<void>();
+  /** Without a state folder, the records of each connection (`ConnectionContext.records`): kept across the reloads that start it again, gone with it. */
+  private readonly recordsInMemory = new Map<string, Map<string, Json>>();
   /** Connections other hubs run, shown here (R-M5); in a redundancy group, the active hub's on a standby. */
   private readonly mirrors = new Mirrors(this.graph, (id) => this.connection(id) !== undefined);
   /** In a redundancy group (R-B1): this hub's role, and the values a takeover carries into its connections. */
@@ -349,6 +351,7 @@ export class Hub {
       this.unwatch(runner);
       // A standby's stopped connection is not in the graph, but what it keeps goes when it leaves the flow.
       if (this.runsHere(runner)) await runner.dispose({ forget: !next.has(runner.id) });
+      if (!next.has(runner.id)) this.recordsInMemory.delete(runner.id);
       else if (!next.has(runner.id)) await this.state?.reset(runner.id);
     }
     const previous = new Map(this.runners.map((r) => [r.id, r]));
@@ -433,6 +436,7 @@ export class Hub {
 
   private runnerFor(config: ConnectionConfig, flow: Flow): ConnectionRunner {
     const runner = new ConnectionRunner(config, {
+      memory: (id) => this.recordsInMemory.get(id) ?? this.recordsInMemory.set(id, new Map()).get(id)!,
       graph: this.graph,
       scheduler: this.scheduler,
       log: this.log,

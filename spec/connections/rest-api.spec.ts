@@ -138,7 +138,7 @@ test('settings are checked with their paths', (t) => {
   if (!result.ok) {
     t.deepEqual(result.issues.map(formatIssue).sort(), [
       'connections.api.port: expected an integer from 0 to 65535',
-      'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, hostnames, cert, key, passphraseEnv, tokens, console, required',
+      'connections.api.realm: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, port, bindIp, documentRoot, username, password, token, wsFilters, allowedOrigins, hostnames, cert, key, passphraseEnv, tokens, console, required, resumeWindow, resumeChanges',
       'connections.api.token: expected a string',
       'connections.api.wsFilters[1]: not a regular expression the hub accepts (RE2 syntax): missing closing ): `(broken`',
     ]);

@@ -28,6 +28,11 @@ export interface RunnerEnvironment {
      * In a redundancy group: the records a takeover carries into a connection (they replace
      * its own), and where each change of its records goes, with all of them (R-B4).
      */
+    /**
+     * Without a state folder: the records of a connection, kept in memory by the hub, so that a
+     * reload that starts it again keeps them as the folder would. Absent: each start begins empty.
+     */
+    readonly memory?: (connectionId: string) => Map<string, Json>;
     readonly replicas?: {
         carried(connectionId: string): readonly (readonly [string, Json])[] | undefined;
         changed(connectionId: string, records: readonly (readonly [string, Json])[]): void;

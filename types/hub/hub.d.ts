@@ -58,6 +58,8 @@ export declare class Hub {
     private readonly problemStream;
     private readonly codeFlowFilesChanged;
     private readonly connectionsChanged;
+    /** Without a state folder, the records of each connection (`ConnectionContext.records`): kept across the reloads that start it again, gone with it. */
+    private readonly recordsInMemory;
     /** Connections other hubs run, shown here (R-M5); in a redundancy group, the active hub's on a standby. */
     private readonly mirrors;
     /** In a redundancy group (R-B1): this hub's role, and the values a takeover carries into its connections. */

@@ -16,6 +16,7 @@ import { defineServingType } from '../serving.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
 import { HubShare, type SiteTrust } from './hub-share.ts';
+import { HomeAssistant, hasAnnounced, OFFLINE, ONLINE } from './home-assistant.ts';
 import { GROUP_KEEPALIVE_S, RedundancyGroup } from './group.ts';
 import { type KeptMarks, loadSiteKey, nextStart, Signer, Verifier } from './signing.ts';
 import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
@@ -113,6 +114,9 @@ export const mqttConnection = defineServingType({
     let bridge: Bridge | undefined;
     let share: HubShare | undefined;
     let group: RedundancyGroup | undefined;
+    let homeAssistant: HomeAssistant | undefined;
+    // Without `hub`, Home Assistant reads a topic of this connection's own, which its last will clears.
+    const ownAvailability = settings.homeAssistant && !settings.hub ? settings.layout.availability(context.id) : undefined;
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     return {
       async start() {
@@ -160,6 +164,7 @@ export const mqttConnection = defineServingType({
             ...(cert ? { cert } : {}),
             ...(key ? { key } : {}),
             ...(hub ? { will: HubShare.will(layout, hub.id) } : {}),
+            ...(ownAvailability ? { will: { topic: ownAvailability, payload: OFFLINE } } : {}),
             syncTopic: (token) => layout.sync(token),
             maxPayload: payloadBytes,
             // A hub's description, and the records of a connection (scenes), may be larger than any value.
@@ -181,10 +186,13 @@ export const mqttConnection = defineServingType({
               share?.up();
               bridge?.up();
               group?.up();
+              if (ownAvailability) link?.publish(ownAvailability, ONLINE, { qos: settings.qos, retain: true }, 'drop');
+              homeAssistant?.connected();
             },
             down: (reason) => {
               group?.down(reason);
               share?.down(reason);
+              homeAssistant?.disconnected();
             },
             tooLarge: (topic, size, limit) => overruns.dropped('payload', `a message of ${size} bytes on ${topic} is over ${limit} bytes`),
           },
@@ -208,6 +216,18 @@ export const mqttConnection = defineServingType({
         }
         const published = new Bridge(context, settings, link, share ?? alone);
         bridge = published;
+        // Also when the option is gone: what it announced before is removed once connected.
+        if (settings.homeAssistant || hasAnnounced(context.records))
+          homeAssistant = new HomeAssistant(
+            context,
+            settings,
+            settings.homeAssistant,
+            link,
+            hub
+              ? { topic: layout.presence(hub.id), template: "{{ 'online' if value_json.online else 'offline' }}" }
+              : { topic: layout.availability(context.id) },
+            hub?.id ?? context.id,
+          );
         if (share) {
           share.onPublishingChanged = (republish) => {
             published.review();
@@ -221,10 +241,12 @@ export const mqttConnection = defineServingType({
         overruns.stop();
         const released = group?.stop() ?? [];
         bridge?.stop();
-        const last = [...released, ...(share?.stop() ?? [])];
+        homeAssistant?.stop();
+        const gone = ownAvailability ? [{ topic: ownAvailability, payload: OFFLINE, options: { qos: settings.qos, retain: true } }] : [];
+        const last = [...released, ...(share?.stop() ?? []), ...gone];
         await link?.stop(last);
         link = undefined;
-        bridge = share = group = undefined;
+        bridge = share = group = homeAssistant = undefined;
       },
       details: () => ({
         url: shownUrl(settings.url),

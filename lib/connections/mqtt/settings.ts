@@ -20,6 +20,7 @@ import {
 import type { ValueType } from '../../core/value.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
+import type { HomeAssistantSettings } from './home-assistant.ts';
 
 /** A broker topic as a parameter of the connection (R-M3). */
 export interface MappedTopic {
@@ -68,6 +69,23 @@ export const mqttSettings = Type.Object({
       description: "Address patterns of this hub's parameters to publish under <prefix>/<connection>/val/<parameter>.",
     }),
     [],
+  ),
+  homeAssistant: Type.Optional(
+    Type.Object(
+      {
+        expose: Type.Array(Type.String(), {
+          minItems: 1,
+          description:
+            'Address patterns of the parameters Home Assistant finds (each a switch, binary_sensor, number, sensor, text or button); they are published as `publish` would, and commands are writes under `setAccess`.',
+        }),
+        prefix: withDefault(Type.String({ minLength: 1, description: "Home Assistant's discovery prefix." }), 'homeassistant'),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'Announce parameters to Home Assistant by MQTT discovery (R-DS3): a retained config each, removed when the parameter goes.',
+      },
+    ),
   ),
   setAccess: Type.Optional(
     Type.Array(Type.String(), {
@@ -209,6 +227,8 @@ export interface MqttSettings {
   readonly limits: Limits;
   readonly topics: readonly MappedTopic[];
   readonly hub: HubSettings | undefined;
+  /** Home Assistant discovery (R-DS3); undefined when the flow does not ask for it. */
+  readonly homeAssistant: HomeAssistantSettings | undefined;
 }
 
 export interface HubSettings {
@@ -246,6 +266,7 @@ export function parseMqttSettings(
     limits,
     topics,
     hub,
+    homeAssistant,
   }: Parsed<typeof mqttSettings>,
   { baseDir }: ParseContext,
 ): Checked<MqttSettings> {
@@ -265,7 +286,11 @@ export function parseMqttSettings(
     if (!compiled.ok) issues.push({ path, message: compiled.error.message });
     return compiled.ok ? compiled.value : undefined;
   };
-  const published = patterns(publish, ['publish']);
+  // What Home Assistant is shown is published: its entities read the value topics.
+  const published = patterns([...publish, ...(homeAssistant?.expose ?? [])], ['publish']);
+  const exposed = homeAssistant ? patterns(homeAssistant.expose, ['homeAssistant', 'expose']) : undefined;
+  if (homeAssistant && (/[+#]/.test(homeAssistant.prefix) || homeAssistant.prefix.startsWith('/') || homeAssistant.prefix.endsWith('/')))
+    issues.push({ path: ['homeAssistant', 'prefix'], message: 'expected topic levels without + or #, not starting or ending with /' });
   const writable = setAccess ? patterns(setAccess, ['setAccess']) : published;
   const shared = hub ? patterns(hub.share, ['hub', 'share']) : undefined;
   // The active hub of a group answers a write once the broker acknowledged the value: QoS 0 has no acknowledgement (R-B2).
@@ -328,6 +353,7 @@ export function parseMqttSettings(
             key: hub.key && ('file' in hub.key ? { file: resolve(baseDir, hub.key.file) } : hub.key),
           }
         : undefined,
+    homeAssistant: homeAssistant && exposed ? { expose: exposed, prefix: homeAssistant.prefix } : undefined,
   });
 }
 

@@ -20,6 +20,10 @@
  *
  *   <prefix>/$answers/<anything>
  *
+ * an mqtt connection with `homeAssistant` and without `hub` (a hub's presence serves otherwise):
+ *
+ *   <prefix>/$status/<connection id>     "online", retained; the last will says "offline" (R-DS3)
+ *
  * and every mqtt connection, hub or not:
  *
  *   <prefix>/$sync/<random>              a marker it sends itself after subscribing: once it is
@@ -82,6 +86,11 @@ export class TopicLayout {
 
   presence(hubId: string): string {
     return `${this.prefix}/$hub/${hubId}`;
+  }
+
+  /** Whether a connection without `hub` is there, for Home Assistant (R-DS3). */
+  availability(connectionId: string): string {
+    return `${this.prefix}/$status/${connectionId}`;
   }
 
   connections(hubId: string): string {

@@ -11,6 +11,10 @@ export declare const mqttConnection: import("../serving.ts").ServingTypeDefiniti
     key: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
     keepalive: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     publish: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    homeAssistant: import("@sinclair/typebox").TOptional<import("../../sdk/index.ts").TObject<{
+        expose: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>;
+        prefix: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    }>>;
     setAccess: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     limits: import("../../sdk/settings.ts").TDefaulted<import("../../sdk/index.ts").TObject<{
         payloadBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;

@@ -3,6 +3,7 @@ import { type Access, type Checked, type Overruns, type ParseContext, type Parse
 import type { ValueType } from '../../core/value.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
+import type { HomeAssistantSettings } from './home-assistant.ts';
 /** A broker topic as a parameter of the connection (R-M3). */
 export interface MappedTopic {
     readonly id: string;
@@ -23,6 +24,10 @@ export declare const mqttSettings: import("@sinclair/typebox").TObject<{
     key: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
     keepalive: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     publish: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    homeAssistant: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TObject<{
+        expose: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>;
+        prefix: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    }>>;
     setAccess: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     limits: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TObject<{
         payloadBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
@@ -71,6 +76,8 @@ export interface MqttSettings {
     readonly limits: Limits;
     readonly topics: readonly MappedTopic[];
     readonly hub: HubSettings | undefined;
+    /** Home Assistant discovery (R-DS3); undefined when the flow does not ask for it. */
+    readonly homeAssistant: HomeAssistantSettings | undefined;
 }
 export interface HubSettings {
     readonly id: string;
@@ -89,7 +96,7 @@ export interface HubSettings {
     }>> | undefined;
 }
 export type Limits = Parsed<typeof mqttSettings>['limits'];
-export declare function parseMqttSettings({ url, username, password, clientId, prefix, qos, ca, cert, key, keepalive, publish, setAccess, limits, topics, hub, }: Parsed<typeof mqttSettings>, { baseDir }: ParseContext): Checked<MqttSettings>;
+export declare function parseMqttSettings({ url, username, password, clientId, prefix, qos, ca, cert, key, keepalive, publish, setAccess, limits, topics, hub, homeAssistant, }: Parsed<typeof mqttSettings>, { baseDir }: ParseContext): Checked<MqttSettings>;
 /** What a broker may send past `limits`, by kind. */
 export declare const OVERRUN_KINDS: readonly ["payload", "hubs", "connections", "parameters", "held", "unverified", "replayed", "refused"];
 export type MqttOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;

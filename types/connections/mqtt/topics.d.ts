@@ -20,6 +20,10 @@
  *
  *   <prefix>/$answers/<anything>
  *
+ * an mqtt connection with `homeAssistant` and without `hub` (a hub's presence serves otherwise):
+ *
+ *   <prefix>/$status/<connection id>     "online", retained; the last will says "offline" (R-DS3)
+ *
  * and every mqtt connection, hub or not:
  *
  *   <prefix>/$sync/<random>              a marker it sends itself after subscribing: once it is
@@ -56,6 +60,8 @@ export declare class TopicLayout {
     /** The parameter a value or write topic is about; undefined for any other topic. */
     parameterOf(topic: string): ParameterTopic | undefined;
     presence(hubId: string): string;
+    /** Whether a connection without `hub` is there, for Home Assistant (R-DS3). */
+    availability(connectionId: string): string;
     connections(hubId: string): string;
     answers(hubId: string): string;
     /** Where plain clients may ask for answers to their writes: `<prefix>/$answers/<anything>`. */

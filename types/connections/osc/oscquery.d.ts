@@ -24,7 +24,6 @@ export declare class OscQueryServer {
     private readonly graph;
     private readonly settings;
     private readonly osc;
-    private readonly log;
     private app;
     private socket;
     private readonly clients;
