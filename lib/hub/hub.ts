@@ -351,8 +351,8 @@ export class Hub {
       this.unwatch(runner);
       // A standby's stopped connection is not in the graph, but what it keeps goes when it leaves the flow.
       if (this.runsHere(runner)) await runner.dispose({ forget: !next.has(runner.id) });
-      if (!next.has(runner.id)) this.recordsInMemory.delete(runner.id);
       else if (!next.has(runner.id)) await this.state?.reset(runner.id);
+      if (!next.has(runner.id)) this.recordsInMemory.delete(runner.id);
     }
     const previous = new Map(this.runners.map((r) => [r.id, r]));
     this.flow = flow;
