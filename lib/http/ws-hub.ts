@@ -10,7 +10,16 @@ import { rateAtOrBelow, rateLadder } from './rate-ladder.ts';
 import { type Access, fullAccess } from './access.ts';
 import { BatchWriter } from './batch-writer.ts';
 import type { ResumeAsked } from './upgrade-query.ts';
-import { defaultResumeLimits, ReplayBuffer, type ResumeLimits, ResumeTokens, seqOf, type TokenCheck, withSeq } from './ws-resume.ts';
+import {
+  defaultResumeLimits,
+  ReplayBudget,
+  ReplayBuffer,
+  type ResumeLimits,
+  ResumeTokens,
+  seqOf,
+  type TokenCheck,
+  withSeq,
+} from './ws-resume.ts';
 
 /** What the hub keeps per WebSocket client. */
 export interface WsClient {
@@ -316,6 +325,8 @@ export class WsHub {
   /** Where a slice of a batch snapshot is written: one buffer for every client, one slice at a time. */
   private readonly batchWriter = new BatchWriter();
   private readonly tokens = new ResumeTokens();
+  /** What every resumable topic keeps together (`ResumeLimits.totalBytes`). */
+  private readonly replayBudget = new ReplayBudget();
   /** Resumable topics without members, waiting for a client to come back; the longest waiting first. */
   private readonly idleTopics = new Set<Topic>();
   /** Clients that came back (R-W3): resumed, sent a snapshot instead, refused at the upgrade. */
@@ -438,7 +449,7 @@ export class WsHub {
       const { filters, access, batch, origins } = client;
       topic = new Topic(`t${++this.topicCount}`, key, filters, access, batch, maxHz > 0 ? 1000 / maxHz : 0, origins);
       if (client.resume) {
-        topic.replay = new ReplayBuffer(this.options.resume ?? defaultResumeLimits, this.changeCount);
+        topic.replay = new ReplayBuffer(this.options.resume ?? defaultResumeLimits, this.changeCount, this.replayBudget);
         topic.token = this.tokens.tokenFor(key);
       }
       this.topics.set(key, topic);
@@ -555,6 +566,7 @@ export class WsHub {
 
   private drop(topic: Topic): void {
     topic.goes?.unsubscribe();
+    topic.replay?.clear();
     this.idleTopics.delete(topic);
     this.topics.delete(topic.key);
     this.topicsVersion++;

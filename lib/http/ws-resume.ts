@@ -13,9 +13,24 @@ export interface ResumeLimits {
   readonly changes: number;
   /** Bytes of messages a topic keeps at most: a few long strings must not hold the hub's memory. */
   readonly bytes: number;
+  /**
+   * Bytes all topics of the hub keep together: a thousand clients with a filter set each must
+   * not make a thousand times `bytes`. A topic that would pass it lets go of its own oldest.
+   */
+  readonly totalBytes: number;
 }
 
-export const defaultResumeLimits: ResumeLimits = { window: 30_000, changes: 10_000, bytes: 4 * 1024 * 1024 };
+export const defaultResumeLimits: ResumeLimits = {
+  window: 30_000,
+  changes: 10_000,
+  bytes: 4 * 1024 * 1024,
+  totalBytes: 64 * 1024 * 1024,
+};
+
+/** What the topics of one hub keep together, in bytes (see `ResumeLimits.totalBytes`). */
+export class ReplayBudget {
+  used = 0;
+}
 
 /**
  * The messages one resumable topic sent, with their `seq`, newest last: at most
@@ -40,6 +55,7 @@ export class ReplayBuffer {
   constructor(
     private readonly limits: ResumeLimits,
     from: number,
+    private readonly budget: ReplayBudget = new ReplayBudget(),
   ) {
     this.lostUpTo = from;
   }
@@ -59,7 +75,11 @@ export class ReplayBuffer {
       this.lostUpTo = seq;
       return;
     }
-    while (this.count > 0 && (this.count === this.limits.changes || this.held + message.length > this.limits.bytes)) this.dropOldest();
+    const over = () =>
+      this.count === this.limits.changes ||
+      this.held + message.length > this.limits.bytes ||
+      this.budget.used + message.length > this.limits.totalBytes;
+    while (this.count > 0 && over()) this.dropOldest();
     this.dropOlderThan(now);
     const at = (this.head + this.count) % this.limits.changes;
     this.seqs[at] = seq;
@@ -68,6 +88,12 @@ export class ReplayBuffer {
     this.times[at] = now;
     this.count++;
     this.held += message.length;
+    this.budget.used += message.length;
+  }
+
+  /** Lets go of everything: the topic is gone. */
+  clear(): void {
+    while (this.count > 0) this.dropOldest();
   }
 
   /**
@@ -101,7 +127,9 @@ export class ReplayBuffer {
 
   private dropOldest(): void {
     this.lostUpTo = this.seqs[this.head] as number;
-    this.held -= (this.messages[this.head] as string).length;
+    const length = (this.messages[this.head] as string).length;
+    this.held -= length;
+    this.budget.used -= length;
     this.messages[this.head] = '';
     this.keys[this.head] = undefined;
     this.head = (this.head + 1) % this.limits.changes;

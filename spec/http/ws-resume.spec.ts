@@ -1,7 +1,7 @@
 import test from 'ava';
-import { ReplayBuffer, ResumeTokens } from '../../lib/http/ws-resume.ts';
+import { ReplayBudget, ReplayBuffer, ResumeTokens } from '../../lib/http/ws-resume.ts';
 
-const limits = { window: 1000, changes: 5, bytes: 100 };
+const limits = { window: 1000, changes: 5, bytes: 100, totalBytes: 1_000_000 };
 
 test('a replay buffer gives what followed a seq, in order, or nothing once any of it was let go: by count, by bytes, by age', (t) => {
   const buffer = new ReplayBuffer(limits, 10);
@@ -20,6 +20,18 @@ test('a replay buffer gives what followed a seq, in order, or nothing once any o
   t.is(buffer.since(17, false, 1001), undefined);
   t.is(buffer.size, 0);
   t.is(buffer.bytes, 0);
+});
+
+test('the topics of a hub keep at most totalBytes together: a topic that would pass it lets go of its own oldest', (t) => {
+  const budget = new ReplayBudget();
+  const shared = { window: 1000, changes: 1000, bytes: 1000, totalBytes: 300 };
+  const [a, b, c] = [new ReplayBuffer(shared, 0, budget), new ReplayBuffer(shared, 0, budget), new ReplayBuffer(shared, 0, budget)];
+  for (let seq = 1; seq <= 100; seq++) for (const buffer of [a, b, c]) buffer.push(seq, 'k', 'x'.repeat(10), 0);
+  t.true(budget.used <= 300 + 3 * 10, `${budget.used} bytes kept`);
+  t.true(a.size > 0 && b.size > 0 && c.size > 0, 'each keeps its newest');
+  t.is(a.since(50, false, 0), undefined, 'what it let go is not replayed');
+  a.clear();
+  t.is(budget.used, b.bytes + c.bytes, 'a topic that goes gives its bytes back');
 });
 
 test("a conflated replay keeps each key's last message, in the order of those messages", (t) => {

@@ -218,6 +218,8 @@ export declare class WsHub {
     /** Where a slice of a batch snapshot is written: one buffer for every client, one slice at a time. */
     private readonly batchWriter;
     private readonly tokens;
+    /** What every resumable topic keeps together (`ResumeLimits.totalBytes`). */
+    private readonly replayBudget;
     /** Resumable topics without members, waiting for a client to come back; the longest waiting first. */
     private readonly idleTopics;
     /** Clients that came back (R-W3): resumed, sent a snapshot instead, refused at the upgrade. */

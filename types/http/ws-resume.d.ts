@@ -6,8 +6,17 @@ export interface ResumeLimits {
     readonly changes: number;
     /** Bytes of messages a topic keeps at most: a few long strings must not hold the hub's memory. */
     readonly bytes: number;
+    /**
+     * Bytes all topics of the hub keep together: a thousand clients with a filter set each must
+     * not make a thousand times `bytes`. A topic that would pass it lets go of its own oldest.
+     */
+    readonly totalBytes: number;
 }
 export declare const defaultResumeLimits: ResumeLimits;
+/** What the topics of one hub keep together, in bytes (see `ResumeLimits.totalBytes`). */
+export declare class ReplayBudget {
+    used: number;
+}
 /**
  * The messages one resumable topic sent, with their `seq`, newest last: at most
  * `changes` of them and `bytes` of text, none older than `window`. What it lets go, it
@@ -16,6 +25,7 @@ export declare const defaultResumeLimits: ResumeLimits;
  */
 export declare class ReplayBuffer {
     private readonly limits;
+    private readonly budget;
     private readonly seqs;
     private readonly messages;
     /** What each message is of (its parameter): a rate-limited client's replay keeps one message per key. */
@@ -28,11 +38,13 @@ export declare class ReplayBuffer {
     /** Every message with a `seq` at or below this may have been let go. */
     private lostUpTo;
     /** `from`: the hub's `seq` when the topic began; nothing before it was kept. */
-    constructor(limits: ResumeLimits, from: number);
+    constructor(limits: ResumeLimits, from: number, budget?: ReplayBudget);
     get size(): number;
     /** Bytes of text held (two a character at most in V8; counted as one, as `/metrics` counts sent bytes). */
     get bytes(): number;
     push(seq: number, key: unknown, message: string, now: number): void;
+    /** Lets go of everything: the topic is gone. */
+    clear(): void;
     /**
      * What was sent after `seq`, in order; with `conflate`, only the last message of each
      * key (a rate-limited client resumes to the latest value of each parameter). Undefined
