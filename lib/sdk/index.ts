@@ -76,3 +76,4 @@ export {
   writeBounded,
 } from './device/tcp.ts';
 export { roomForBursts, UdpEndpoint, type UdpOptions } from './device/udp.ts';
+export { allowSetting, Peers } from './device/peers.ts';

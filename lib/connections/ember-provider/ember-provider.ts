@@ -20,7 +20,16 @@ import type { Model } from 'emberplus-connection';
 import type { Subscription } from 'rxjs';
 import { AddressPatterns } from '../../core/address-pattern.ts';
 import { checkParameterId } from '../../core/address.ts';
-import { checked, defineConnectionType, type Issue, type Parameter, TcpListener, withDefault } from '../../sdk/index.ts';
+import {
+  allowSetting,
+  checked,
+  defineConnectionType,
+  type Issue,
+  type Parameter,
+  Peers,
+  TcpListener,
+  withDefault,
+} from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
 import type { Value, ValueType } from '../../core/value.ts';
 import {
@@ -58,6 +67,14 @@ const settings = Type.Object({
     }),
     [],
   ),
+  write: withDefault(
+    Type.Array(Type.String({ minLength: 1, description: 'An address pattern (`studio/#`, `+/onair`).' }), {
+      description:
+        "Address patterns of the served parameters (and matrices' targets) a consumer may change: setValue, invoke, connect; none by default (Ember+ has no credentials: what this lets, anyone who reaches the port may).",
+    }),
+    [],
+  ),
+  allow: allowSetting,
   maxConsumers: withDefault(
     Type.Integer({ minimum: 1, maximum: 1024, description: 'Consumers connected at once at most; one more is closed at once.' }),
     64,
@@ -98,6 +115,10 @@ export const emberProvider = defineConnectionType({
   parse(written) {
     const patterns = AddressPatterns.compile(written.expose);
     if (!patterns.ok) return { ok: false, issues: [{ path: ['expose'], message: patterns.error.message }] };
+    const writable = AddressPatterns.compile(written.write);
+    if (!writable.ok) return { ok: false, issues: [{ path: ['write'], message: writable.error.message }] };
+    const peers = Peers.compile(written.allow);
+    if (Array.isArray(peers)) return { ok: false, issues: peers };
     const issues: Issue[] = [];
     const ids = new Set<string>();
     written.matrices.forEach(({ id }, index) => {
@@ -107,8 +128,19 @@ export const emberProvider = defineConnectionType({
         issues.push({ path: ['matrices', index, 'id'], message: `"${id}" is taken by another matrix, or holds one` });
       ids.add(id);
     });
-    return checked(issues, { ...written, patterns: patterns.value });
+    return checked(issues, { ...written, patterns: patterns.value, writable: writable.value, peers });
   },
+  // Every machine that reaches this one may change what `write` lets: worth a warning, as the rest-api gives.
+  warn: ({ bindIp, write, allow }) =>
+    bindIp === '' && write.length > 0 && allow.length === 0
+      ? [
+          {
+            path: ['bindIp'],
+            message:
+              'consumers on every machine that reaches this one may change what `write` matches (Ember+ has no credentials): set bindIp (such as 127.0.0.1) or allow',
+          },
+        ]
+      : [],
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   metrics: [
     {
@@ -124,7 +156,22 @@ export const emberProvider = defineConnectionType({
       samples: (details) => [{ value: Number(details['cutOff'] ?? 0) }],
     },
   ],
-  create(context, { port, bindIp, patterns, maxConsumers, maxQueuedBytes, maxMessageBytes, matrices: declared }) {
+  create(
+    context,
+    {
+      port,
+      bindIp,
+      expose,
+      write: writePatterns,
+      patterns,
+      writable,
+      peers,
+      maxConsumers,
+      maxQueuedBytes,
+      maxMessageBytes,
+      matrices: declared,
+    },
+  ) {
     const tree = new ExposedTree(context.records);
     const matrices = declared.map((declaration) => new ServedMatrix(context, declaration));
     /** A matrix's parameters are served as the matrix, not as parameters of their own. */
@@ -137,6 +184,11 @@ export const emberProvider = defineConnectionType({
     let graphWatch: Subscription | undefined;
     let cutOff = 0;
     let dropped = 0;
+    const refusals = new SparseLog(context.log, context.scheduler, 'refused');
+    /** What a consumer may change: the parameter takes writes and `write` matches it. */
+    const mayWrite = (parameter: Parameter) => parameter.access !== 'read-only' && writable.matches(parameter.address);
+    const refuse = (session: ConsumerSession, parameter: Parameter) =>
+      refusals.warn(`${session.origin} may not change ${parameter.address}: \`write\` does not let it (or it is read-only)`);
 
     const contentsOf = (entry: Entry): EmberElement => {
       if (entry.kind === 'node') return nodeContents(entry.identifier);
@@ -146,7 +198,12 @@ export const emberProvider = defineConnectionType({
       return parameterContents(EMBER_TYPES[parameter.type], {
         identifier: entry.identifier,
         ...valueField(parameter.value),
-        access: ACCESS[parameter.access],
+        // What consumers may do with it: a parameter `write` leaves out is read-only to them.
+        access: mayWrite(parameter)
+          ? ACCESS[parameter.access]
+          : parameter.access === 'write-only'
+            ? ParameterAccess.None
+            : ParameterAccess.Read,
         ...(entry.online ? {} : { isOnline: false }),
       });
     };
@@ -213,6 +270,10 @@ export const emberProvider = defineConnectionType({
       const { parameter } = entry;
       // The writer always hears the hub's value after its write: the new one, or the one that stayed.
       const answer = () => session.send(valueMessage(entry, parameter.value));
+      if (!mayWrite(parameter)) {
+        refuse(session, parameter);
+        return answer();
+      }
       if (parameter.remote) {
         const taken = parameter.set(value, session.origin, answer);
         if (!taken.ok) answer();
@@ -233,6 +294,11 @@ export const emberProvider = defineConnectionType({
         const parameter = entry.matrix.targets[request.target];
         if (value === undefined || parameter === undefined) continue;
         const answer = () => session.send(connectionsMessage(entry, [request.target]));
+        if (!mayWrite(parameter)) {
+          refuse(session, parameter);
+          answer();
+          continue;
+        }
         if (parameter.remote) {
           if (!parameter.set(value, session.origin, answer).ok) answer();
           continue;
@@ -244,7 +310,9 @@ export const emberProvider = defineConnectionType({
 
     const invoke = (session: ConsumerSession, path: string, id: number) => {
       const entry = tree.at(path);
-      const fired = entry?.kind === 'leaf' && entry.online && entry.parameter.type === 'T' && entry.parameter.set(null, session.origin).ok;
+      const allowed = entry?.kind === 'leaf' && mayWrite(entry.parameter);
+      if (entry?.kind === 'leaf' && !allowed) refuse(session, entry.parameter);
+      const fired = allowed && entry.online && entry.parameter.type === 'T' && entry.parameter.set(null, session.origin).ok;
       session.send(invocationResultMessage(id, fired === true));
     };
 
@@ -266,31 +334,40 @@ export const emberProvider = defineConnectionType({
       }
     };
 
-    const listener = new TcpListener({ port, bindIp, maxClients: maxConsumers }, (socket) => {
-      const session = new ConsumerSession(socket, maxQueuedBytes, (gone) => {
-        cutOff++;
-        forget(gone);
-        context.log.warn(`${gone.origin} stopped reading: cut off with more than ${maxQueuedBytes} bytes waiting for it`);
-      });
-      sessions.add(session);
-      const reader = new S101Reader(maxMessageBytes, {
-        message(ber) {
-          const met = decodeMessage(ber);
-          if (met === undefined) {
+    const listener = new TcpListener(
+      {
+        port,
+        bindIp,
+        maxClients: maxConsumers,
+        allow: peers,
+        refusedPeer: (address) => refusals.warn(`a consumer from ${address} refused: \`allow\` does not let it in`),
+      },
+      (socket) => {
+        const session = new ConsumerSession(socket, maxQueuedBytes, (gone) => {
+          cutOff++;
+          forget(gone);
+          context.log.warn(`${gone.origin} stopped reading: cut off with more than ${maxQueuedBytes} bytes waiting for it`);
+        });
+        sessions.add(session);
+        const reader = new S101Reader(maxMessageBytes, {
+          message(ber) {
+            const met = decodeMessage(ber);
+            if (met === undefined) {
+              dropped++;
+              return ignored.warn(`${session.origin}: a message that does not decode, dropped`);
+            }
+            receive(session, met);
+          },
+          keepalive: () => session.send(KEEPALIVE_RESPONSE),
+          dropped(_kind, reason) {
             dropped++;
-            return ignored.warn(`${session.origin}: a message that does not decode, dropped`);
-          }
-          receive(session, met);
-        },
-        keepalive: () => session.send(KEEPALIVE_RESPONSE),
-        dropped(_kind, reason) {
-          dropped++;
-          ignored.warn(`${session.origin}: ${reason}, dropped`);
-        },
-      });
-      socket.on('data', (chunk: Buffer) => reader.push(chunk));
-      socket.once('close', () => forget(session));
-    });
+            ignored.warn(`${session.origin}: ${reason}, dropped`);
+          },
+        });
+        socket.on('data', (chunk: Buffer) => reader.push(chunk));
+        socket.once('close', () => forget(session));
+      },
+    );
 
     return {
       async start() {
@@ -318,12 +395,16 @@ export const emberProvider = defineConnectionType({
             ),
           );
         }
-        await listener.listen();
+        const listening = await listener.listen();
+        context.log.info(
+          `serving Ember+ on ${bindIp || '*'}:${listening}: shows ${expose.join(' ') || 'nothing'}; consumers may change ${writePatterns.join(' ') || 'nothing'}; lets in ${peers.describe()}`,
+        );
       },
       details: () => ({
         port: listener.port,
         consumers: sessions.size,
         refusedConsumers: listener.refused,
+        refusedPeers: listener.refusedPeers,
         parameters: follows.size,
         cutOff,
         dropped,

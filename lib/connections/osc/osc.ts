@@ -160,7 +160,7 @@ export const osc = defineServingType({
         transport =
           kind === 'tcp'
             ? new TcpTransport({ host, port, maxBytes }, handlers)
-            : new UdpTransport({ port, bindIp, host, sendPort, maxBytes }, handlers);
+            : new UdpTransport({ port, bindIp, host, sendPort, maxBytes, allow: settings.peers }, handlers);
         link = new DeviceLink(transport, {
           scheduler: context.scheduler,
           status: overruns.status,
@@ -173,6 +173,8 @@ export const osc = defineServingType({
           if (parameter) bound.set(entry.address, { parameter, access: entry.access });
         }
         const linked = link.start();
+        if (kind === 'udp')
+          context.log.info(`receiving OSC on ${bindIp || '*'}:${port || 'a free port'}; lets in ${settings.peers.describe()}`);
         if (settings.oscQuery) await startOscQuery(settings.oscQuery);
         return linked;
       },

@@ -3,7 +3,17 @@
  */
 import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../../core/address.ts';
-import { type Access, type Checked, checked, DEFAULT_MAX_PARAMETERS, type Issue, type Parsed, withDefault } from '../../sdk/index.ts';
+import {
+  type Access,
+  allowSetting,
+  type Checked,
+  checked,
+  DEFAULT_MAX_PARAMETERS,
+  type Issue,
+  type Parsed,
+  Peers,
+  withDefault,
+} from '../../sdk/index.ts';
 import type { ValueType } from '../../core/value.ts';
 import { AddressPatterns } from '../../core/address-pattern.ts';
 import type { OscQuerySettings } from './oscquery.ts';
@@ -30,6 +40,7 @@ export const oscSettings = Type.Object({
     description: 'udp: the port the hub receives on and sends from (0: any free one). tcp: the port of the device the hub connects to.',
   }),
   bindIp: withDefault(Type.String({ description: 'udp: the address to receive on; "" for every IPv4 interface.' }), ''),
+  allow: allowSetting,
   host: withDefault(
     Type.String({
       description:
@@ -124,6 +135,8 @@ export const oscSettings = Type.Object({
 });
 
 export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses' | 'oscQuery'> & {
+  /** udp: the peers whose packets are taken. */
+  readonly peers: Peers;
   readonly addresses: readonly OscAddress[];
   readonly oscQuery: OscQuerySettings | undefined;
 };
@@ -158,5 +171,7 @@ export function parseOscSettings(settings: Parsed<typeof oscSettings>): Checked<
     asked && expose && write
       ? { port: asked.port, bindIp: asked.bindIp, expose, write, written: { expose: asked.expose, write: asked.write } }
       : undefined;
-  return checked(issues, { ...settings, oscQuery });
+  const peers = Peers.compile(settings.allow);
+  if (Array.isArray(peers)) issues.push(...peers);
+  return checked(issues, { ...settings, oscQuery, peers: Array.isArray(peers) ? Peers.anyone : peers });
 }

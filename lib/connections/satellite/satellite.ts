@@ -29,22 +29,25 @@ import type { Socket } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import {
   afterTurn,
+  allowSetting,
   checked,
   defineConnectionType,
   DeviceLink,
   droppedMetric,
   every,
-  FIRE,
   fail,
+  FIRE,
   type Issue,
-  type OwnedParameter,
-  Overruns,
   ok,
+  Overruns,
+  type OwnedParameter,
   parameterIdOf,
+  Peers,
   TcpListener,
   type Value,
   withDefault,
 } from '../../sdk/index.ts';
+import { SparseLog } from '../../core/sparse-log.ts';
 import { keyImage } from './key-image.ts';
 import { formatMessage, type Message, parseMessage } from './messages.ts';
 
@@ -83,6 +86,7 @@ const settings = Type.Object({
     16_622,
   ),
   bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
+  allow: allowSetting,
   keys: withDefault(Type.Array(keyBinding, { description: 'Keys bound to parameters, without rules.' }), []),
   timeout: withDefault(
     Type.Integer({ minimum: 1000, maximum: 60_000, description: 'Milliseconds a satellite may stay silent before it is dropped.' }),
@@ -155,7 +159,9 @@ export const satellite = defineConnectionType({
         if (binding[field] !== '' && !binding[field].includes('/'))
           issues.push({ path: ['keys', index, field], message: 'expected a parameter address, <connection>/<parameter>' });
     });
-    return checked(issues, written);
+    const peers = Peers.compile(written.allow);
+    if (Array.isArray(peers)) issues.push(...peers);
+    return checked(issues, { ...written, peers: Array.isArray(peers) ? Peers.anyone : peers });
   },
   discovers: () => ({ parameters: true }),
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
@@ -176,7 +182,7 @@ export const satellite = defineConnectionType({
     },
     droppedMetric('patchbay_satellite_dropped_total', 'What a satellite connection refused or dropped past its bounds, by kind (R-G4).'),
   ],
-  create(context, { port, bindIp, keys: bindings, timeout, maxClients, maxDevices, maxKeys, maxLineBytes }) {
+  create(context, { port, bindIp, peers, keys: bindings, timeout, maxClients, maxDevices, maxKeys, maxLineBytes }) {
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     const satellites = new Set<Satellite>();
     const devices = new Map<string, Device>();
@@ -395,51 +401,61 @@ export const satellite = defineConnectionType({
       }
     };
 
-    const listener = new TcpListener({ port, bindIp, maxClients }, (socket) => {
-      const from: Satellite = {
-        socket,
-        peer: `${socket.remoteAddress}:${socket.remotePort}`,
-        devices: new Set(),
-        heardAt: context.scheduler.now(),
-      };
-      satellites.add(from);
-      let buffered = '';
-      /**
-       * Reads the lines buffered, at most `LINES_A_TURN` before it lets the hub serve others:
-       * a satellite that sends ten thousand lines at once is read over many turns, its
-       * socket paused meanwhile, rather than holding every client up for all of them.
-       */
-      const readLines = () => {
-        let end = buffered.indexOf('\n');
-        for (let read = 0; end !== -1; read++) {
-          if (read === LINES_A_TURN) {
-            socket.pause();
-            return void setImmediate(() => {
-              readLines();
-              if (!socket.destroyed) socket.resume();
-            });
+    const refusals = new SparseLog(context.log, context.scheduler, 'refused');
+    const listener = new TcpListener(
+      {
+        port,
+        bindIp,
+        maxClients,
+        allow: peers,
+        refusedPeer: (address) => refusals.warn(`a satellite from ${address} refused: \`allow\` does not let it in`),
+      },
+      (socket) => {
+        const from: Satellite = {
+          socket,
+          peer: `${socket.remoteAddress}:${socket.remotePort}`,
+          devices: new Set(),
+          heardAt: context.scheduler.now(),
+        };
+        satellites.add(from);
+        let buffered = '';
+        /**
+         * Reads the lines buffered, at most `LINES_A_TURN` before it lets the hub serve others:
+         * a satellite that sends ten thousand lines at once is read over many turns, its
+         * socket paused meanwhile, rather than holding every client up for all of them.
+         */
+        const readLines = () => {
+          let end = buffered.indexOf('\n');
+          for (let read = 0; end !== -1; read++) {
+            if (read === LINES_A_TURN) {
+              socket.pause();
+              return void setImmediate(() => {
+                readLines();
+                if (!socket.destroyed) socket.resume();
+              });
+            }
+            receive(from, buffered.slice(0, end).replace(/\r$/, ''));
+            buffered = buffered.slice(end + 1);
+            end = buffered.indexOf('\n');
           }
-          receive(from, buffered.slice(0, end).replace(/\r$/, ''));
-          buffered = buffered.slice(end + 1);
-          end = buffered.indexOf('\n');
-        }
-        if (buffered.length > maxLineBytes) {
-          overruns.dropped('lines', `a line of more than maxLineBytes (${maxLineBytes}) from ${from.peer}: the satellite was dropped`);
-          buffered = '';
-          socket.destroy();
-        }
-      };
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => {
-        buffered += chunk;
-        readLines();
-      });
-      socket.on('close', () => {
-        satellites.delete(from);
-        for (const device of [...from.devices]) detach(device);
-      });
-      send(from, `BEGIN CompanionVersion=patchbay ApiVersion=${API_VERSION}\n`);
-    });
+          if (buffered.length > maxLineBytes) {
+            overruns.dropped('lines', `a line of more than maxLineBytes (${maxLineBytes}) from ${from.peer}: the satellite was dropped`);
+            buffered = '';
+            socket.destroy();
+          }
+        };
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          buffered += chunk;
+          readLines();
+        });
+        socket.on('close', () => {
+          satellites.delete(from);
+          for (const device of [...from.devices]) detach(device);
+        });
+        send(from, `BEGIN CompanionVersion=patchbay ApiVersion=${API_VERSION}\n`);
+      },
+    );
 
     const link = new DeviceLink(listener, { scheduler: context.scheduler, status: overruns.status, fence: context.fence });
 
@@ -468,6 +484,7 @@ export const satellite = defineConnectionType({
           }),
         );
         await link.start();
+        context.log.info(`listening for Companion Satellite on ${bindIp || '*'}:${listener.port}; lets in ${peers.describe()}`);
         watching.push(
           every(context.scheduler, PING_EVERY_MS, () => {
             const now = context.scheduler.now();
@@ -497,6 +514,7 @@ export const satellite = defineConnectionType({
         })),
         devices: [...devices.values()].filter((device) => device.satellite).length,
         refusedClients: listener.refused,
+        refusedPeers: listener.refusedPeers,
         ...counts,
         dropped: { ...overruns.counts },
       }),

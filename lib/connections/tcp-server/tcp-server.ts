@@ -12,12 +12,14 @@
  */
 import { Type } from '@sinclair/typebox';
 import {
+  allowSetting,
   defineLineType,
   type FrameStreams,
   HubError,
   lineSettings,
   type LineTransport,
   type LinkAttempt,
+  Peers,
   type TcpListenOptions,
   TcpListener,
   withDefault,
@@ -27,6 +29,7 @@ import {
 const settings = Type.Object({
   port: Type.Integer({ minimum: 1, maximum: 65_535, description: 'The TCP port the hub listens on for devices.' }),
   bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
+  allow: allowSetting,
   maxClients: withDefault(
     Type.Integer({ minimum: 1, maximum: 1024, description: 'Clients connected at once at most; one more is closed at once.' }),
     16,
@@ -59,7 +62,12 @@ function tcpServer(options: TcpListenOptions, streams: FrameStreams): LineTransp
           if (--waiting === 0) done(took > 0 ? undefined : failure);
         });
     },
-    details: () => ({ port: options.port, clients: listener.clients.size, refusedClients: listener.refused }),
+    details: () => ({
+      port: options.port,
+      clients: listener.clients.size,
+      refusedClients: listener.refused,
+      refusedPeers: listener.refusedPeers,
+    }),
   };
 }
 
@@ -68,5 +76,12 @@ export const tcpServerType = defineLineType({
   summary: 'Devices that connect to the hub over TCP, speaking a line protocol; a send goes to every client.',
   settings,
   claims: ({ port, bindIp }) => [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }],
-  open: ({ port, bindIp, maxClients }, streams) => tcpServer({ port, bindIp, maxClients }, streams),
+  diagnose: ({ allow }) => {
+    const peers = Peers.compile(allow);
+    return Array.isArray(peers) ? peers : [];
+  },
+  open: ({ port, bindIp, maxClients, allow }, streams) => {
+    const peers = Peers.compile(allow);
+    return tcpServer({ port, bindIp, maxClients, allow: Array.isArray(peers) ? Peers.anyone : peers }, streams);
+  },
 });

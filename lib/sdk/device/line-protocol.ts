@@ -612,6 +612,8 @@ export function defineLineType<S extends TObject>(definition: {
   readonly settings: S;
   readonly claims?: (settings: LineTypeSettings<S>) => readonly Claim[];
   readonly pathsAsWritten?: (settings: LineTypeSettings<S>) => readonly string[];
+  /** Mistakes in its own settings that the line settings' checks do not see (see `diagnose` of a type). */
+  readonly diagnose?: (settings: LineTypeSettings<S>) => readonly Issue[];
   /** The transport, as these settings make it. */
   open(settings: LineTypeSettings<S>, streams: FrameStreams): LineTransport;
 }): DefinedConnectionType<S, LineTypeSettings<S>> {
@@ -623,6 +625,7 @@ export function defineLineType<S extends TObject>(definition: {
     links: noLinks,
     ...(definition.claims ? { claims: definition.claims } : {}),
     ...(definition.pathsAsWritten ? { pathsAsWritten: definition.pathsAsWritten } : {}),
+    ...(definition.diagnose ? { diagnose: definition.diagnose } : {}),
     declared: (parsed) => declaredLines(parsed),
     metrics: lineMetrics(definition.type),
     create(context, parsed) {

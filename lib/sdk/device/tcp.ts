@@ -7,6 +7,7 @@
  */
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import type { Writable } from 'node:stream';
+import type { Peers } from './peers.ts';
 import { HubError } from '../../core/errors.ts';
 import { whyNotBound } from '../../core/ports.ts';
 import { Type } from '@sinclair/typebox';
@@ -121,6 +122,10 @@ export interface TcpListenOptions {
   readonly bindIp: string;
   /** Clients connected at once at most; one more is closed at once and counted. */
   readonly maxClients: number;
+  /** The peers it lets in (the `allow` setting); others are closed at once and counted. Absent: every peer. */
+  readonly allow?: Peers;
+  /** Told of each peer refused by `allow` (for a log line: sparse, a flood is one). */
+  readonly refusedPeer?: (address: string) => void;
 }
 
 /** A TCP port devices connect to: each accepted socket goes to `accept`, past `maxClients` none. */
@@ -128,6 +133,7 @@ export class TcpListener {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private refusedCount = 0;
+  private refusedPeerCount = 0;
   private boundPort = 0;
 
   constructor(
@@ -143,6 +149,11 @@ export class TcpListener {
   /** Clients closed at once because `maxClients` were connected. */
   get refused(): number {
     return this.refusedCount;
+  }
+
+  /** Clients closed at once because `allow` does not let their address in. */
+  get refusedPeers(): number {
+    return this.refusedPeerCount;
   }
 
   /** The port listened on (the one taken, for port 0); 0 while not listening. */
@@ -189,6 +200,11 @@ export class TcpListener {
   }
 
   private accepted(socket: Socket): void {
+    if (this.options.allow && !this.options.allow.allows(socket.remoteAddress)) {
+      this.refusedPeerCount++;
+      this.options.refusedPeer?.(socket.remoteAddress ?? 'an unknown address');
+      return void socket.destroy();
+    }
     if (this.sockets.size >= this.options.maxClients) {
       this.refusedCount++;
       return void socket.destroy();

@@ -8,6 +8,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { Peers } from './peers.ts';
 import { HubError } from '../../core/errors.ts';
 import { whyNotBound } from '../../core/ports.ts';
 import type { LinkAttempt } from './device-link.ts';
@@ -43,6 +44,8 @@ export interface UdpOptions {
   readonly host: string;
   /** Multicast groups to receive, joined once bound (on `bindIp`'s interface when one is given). */
   readonly multicast?: readonly string[];
+  /** The peers whose datagrams it takes (the `allow` setting); others are dropped and counted. Absent: every peer. */
+  readonly allow?: Peers;
 }
 
 /** A UDP socket of a device type: bound at each attempt of its link, closed at the next. */
@@ -50,6 +53,12 @@ export class UdpEndpoint {
   private socket: Socket | undefined;
   private resolved = '';
   private bound = 0;
+  private refusedPeerCount = 0;
+
+  /** Datagrams dropped because `allow` does not let their sender in. */
+  get refusedPeers(): number {
+    return this.refusedPeerCount;
+  }
 
   constructor(
     private readonly options: UdpOptions,
@@ -82,7 +91,11 @@ export class UdpEndpoint {
       const type = (family ?? (isIP(this.resolved) === 6 ? 6 : 4)) === 6 ? 'udp6' : 'udp4';
       const socket = createSocket({ type, reuseAddr: false });
       this.socket = socket;
-      socket.on('message', (datagram, from) => this.receive(datagram, from));
+      const allow = this.options.allow;
+      socket.on('message', (datagram, from) => {
+        if (allow && !allow.allows(from.address)) return void this.refusedPeerCount++;
+        this.receive(datagram, from);
+      });
       socket.once('error', (error: NodeJS.ErrnoException) => {
         this.release(socket);
         attempt.down(`cannot receive on UDP port ${port}: ${whyNotBound(error, bindIp)}`);

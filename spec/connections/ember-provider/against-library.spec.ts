@@ -24,7 +24,12 @@ const studio = (lines: string[] = []) => ({
 async function providerHub(t: ExecutionContext, port: number, connections: object = studio(), options = {}) {
   return startHub(
     t,
-    { connections: { ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', expose: ['studio/#', 'clock/#'] }, ...connections } },
+    {
+      connections: {
+        ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', expose: ['studio/#', 'clock/#'], write: ['studio/#', 'clock/#'] },
+        ...connections,
+      },
+    },
     options,
   );
 }
@@ -126,7 +131,10 @@ test('parameters that appear are added to the tree, and parameters that go are s
   const client = await consumer(t, port);
   const flow = (lines: string[]) =>
     flowOf({
-      connections: { ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', expose: ['studio/#', 'clock/#'] }, ...studio(lines) },
+      connections: {
+        ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', expose: ['studio/#', 'clock/#'], write: ['studio/#', 'clock/#'] },
+        ...studio(lines),
+      },
     });
   await hub.reload(flow(['fader/3,F,0.9']));
   const faders = await at(client, 'studio.fader');

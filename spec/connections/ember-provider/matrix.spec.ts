@@ -23,7 +23,7 @@ const MATRICES = [
 
 async function providerHub(t: ExecutionContext, port: number, more: object = {}) {
   return startHub(t, {
-    connections: { ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', matrices: MATRICES }, ...more },
+    connections: { ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', matrices: MATRICES, write: ['ember/#'] }, ...more },
   });
 }
 

@@ -16,7 +16,7 @@ async function provider(t: ExecutionContext, lines: string[], settings: object =
   const hub = await startHub(t, {
     connections: {
       studio: { type: 'dummy', parameters: lines },
-      ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', expose: ['studio/#'], ...settings },
+      ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', expose: ['studio/#'], write: ['studio/#'], ...settings },
     },
   });
   return { hub, port };

@@ -1,8 +1,11 @@
 import { AddressPatterns } from '../../core/address-pattern.ts';
+import { Peers } from '../../sdk/index.ts';
 export declare const emberProvider: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     expose: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    write: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     maxConsumers: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxQueuedBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxMessageBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
@@ -14,9 +17,13 @@ export declare const emberProvider: import("../../sdk/type.ts").DefinedConnectio
     }>>>;
 }>, {
     patterns: AddressPatterns;
+    writable: AddressPatterns;
+    peers: Peers;
     port: number;
     bindIp: string;
     expose: string[];
+    write: string[];
+    allow: string[];
     maxConsumers: number;
     maxQueuedBytes: number;
     maxMessageBytes: number;

@@ -3,6 +3,7 @@ export declare const osc: import("../serving.ts").ServingTypeDefinition<import("
     transport: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"udp">, import("@sinclair/typebox").TLiteral<"tcp">]>>;
     port: import("@sinclair/typebox").TInteger;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     host: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     sendPort: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     addresses: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("../../sdk/index.ts").TObject<{

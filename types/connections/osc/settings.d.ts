@@ -1,4 +1,4 @@
-import { type Access, type Checked, type Parsed } from '../../sdk/index.ts';
+import { type Access, type Checked, type Parsed, Peers } from '../../sdk/index.ts';
 import type { ValueType } from '../../core/value.ts';
 import type { OscQuerySettings } from './oscquery.ts';
 /** One OSC address as a parameter of the connection. */
@@ -12,6 +12,7 @@ export declare const oscSettings: import("@sinclair/typebox").TObject<{
     transport: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"udp">, import("@sinclair/typebox").TLiteral<"tcp">]>>;
     port: import("@sinclair/typebox").TInteger;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     host: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     sendPort: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     addresses: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
@@ -32,6 +33,8 @@ export declare const oscSettings: import("@sinclair/typebox").TObject<{
     }>>;
 }>;
 export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses' | 'oscQuery'> & {
+    /** udp: the peers whose packets are taken. */
+    readonly peers: Peers;
     readonly addresses: readonly OscAddress[];
     readonly oscQuery: OscQuerySettings | undefined;
 };

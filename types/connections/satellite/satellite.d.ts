@@ -1,6 +1,8 @@
+import { Peers } from '../../sdk/index.ts';
 export declare const satellite: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     keys: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
         device: import("@sinclair/typebox").TString;
         key: import("@sinclair/typebox").TInteger;
@@ -18,8 +20,10 @@ export declare const satellite: import("../../sdk/type.ts").DefinedConnectionTyp
     maxKeys: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxLineBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>, {
+    peers: Peers;
     port: number;
     bindIp: string;
+    allow: string[];
     keys: ({
         device: string;
         key: number;
@@ -36,4 +40,4 @@ export declare const satellite: import("../../sdk/type.ts").DefinedConnectionTyp
     maxDevices: number;
     maxKeys: number;
     maxLineBytes: number;
-} & {}>;
+}>;

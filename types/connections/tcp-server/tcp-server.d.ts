@@ -23,6 +23,7 @@ export declare const tcpServerType: import("../../sdk/type.ts").DefinedConnectio
     timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     port: import("@sinclair/typebox").TInteger;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     maxClients: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>, import("../../sdk/index.ts").LineTypeSettings<import("@sinclair/typebox").TObject<{
     parameters: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TString, import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>]>>;
@@ -49,5 +50,6 @@ export declare const tcpServerType: import("../../sdk/type.ts").DefinedConnectio
     timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     port: import("@sinclair/typebox").TInteger;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     maxClients: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>>>;

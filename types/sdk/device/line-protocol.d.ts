@@ -17,7 +17,7 @@
  */
 import { type TObject } from '@sinclair/typebox';
 import type { ConnectionMetric } from '../../core/counts.ts';
-import type { Checked } from '../../core/issue.ts';
+import type { Checked, Issue } from '../../core/issue.ts';
 import { type GroupPattern } from '../../core/regex.ts';
 import type { ConnectionContext } from '../context.ts';
 import { type Parsed } from '../settings.ts';
@@ -192,6 +192,8 @@ export declare function defineLineType<S extends TObject>(definition: {
     readonly settings: S;
     readonly claims?: (settings: LineTypeSettings<S>) => readonly Claim[];
     readonly pathsAsWritten?: (settings: LineTypeSettings<S>) => readonly string[];
+    /** Mistakes in its own settings that the line settings' checks do not see (see `diagnose` of a type). */
+    readonly diagnose?: (settings: LineTypeSettings<S>) => readonly Issue[];
     /** The transport, as these settings make it. */
     open(settings: LineTypeSettings<S>, streams: FrameStreams): LineTransport;
 }): DefinedConnectionType<S, LineTypeSettings<S>>;

@@ -7,6 +7,7 @@
  */
 import { type Socket } from 'node:net';
 import type { Writable } from 'node:stream';
+import type { Peers } from './peers.ts';
 import type { LinkAttempt } from './device-link.ts';
 /** Bytes a peer may leave unread before writes to it are refused (a device that stopped reading). */
 export declare const MAX_UNREAD_BYTES: number;
@@ -57,6 +58,10 @@ export interface TcpListenOptions {
     readonly bindIp: string;
     /** Clients connected at once at most; one more is closed at once and counted. */
     readonly maxClients: number;
+    /** The peers it lets in (the `allow` setting); others are closed at once and counted. Absent: every peer. */
+    readonly allow?: Peers;
+    /** Told of each peer refused by `allow` (for a log line: sparse, a flood is one). */
+    readonly refusedPeer?: (address: string) => void;
 }
 /** A TCP port devices connect to: each accepted socket goes to `accept`, past `maxClients` none. */
 export declare class TcpListener {
@@ -65,12 +70,15 @@ export declare class TcpListener {
     private server;
     private readonly sockets;
     private refusedCount;
+    private refusedPeerCount;
     private boundPort;
     constructor(options: TcpListenOptions, accept: (socket: Socket) => void);
     /** The clients connected now. */
     get clients(): ReadonlySet<Socket>;
     /** Clients closed at once because `maxClients` were connected. */
     get refused(): number;
+    /** Clients closed at once because `allow` does not let their address in. */
+    get refusedPeers(): number;
     /** The port listened on (the one taken, for port 0); 0 while not listening. */
     get port(): number;
     /** Listens; rejects with why not (the port taken, the address not this machine's). */

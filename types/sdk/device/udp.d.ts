@@ -6,6 +6,7 @@
  * the device's (an IPv6 socket on every address would show IPv4 senders as `::ffff:…`).
  */
 import { type RemoteInfo, type Socket } from 'node:dgram';
+import type { Peers } from './peers.ts';
 import type { LinkAttempt } from './device-link.ts';
 /**
  * A receive buffer for bursts: 4 MiB where the system allows it (Linux caps it at
@@ -23,6 +24,8 @@ export interface UdpOptions {
     readonly host: string;
     /** Multicast groups to receive, joined once bound (on `bindIp`'s interface when one is given). */
     readonly multicast?: readonly string[];
+    /** The peers whose datagrams it takes (the `allow` setting); others are dropped and counted. Absent: every peer. */
+    readonly allow?: Peers;
 }
 /** A UDP socket of a device type: bound at each attempt of its link, closed at the next. */
 export declare class UdpEndpoint {
@@ -31,6 +34,9 @@ export declare class UdpEndpoint {
     private socket;
     private resolved;
     private bound;
+    private refusedPeerCount;
+    /** Datagrams dropped because `allow` does not let their sender in. */
+    get refusedPeers(): number;
     constructor(options: UdpOptions, receive: (datagram: Buffer, from: RemoteInfo) => void);
     /** The multicast groups of `multicast` this attempt could not join, each with why: the socket receives the others, and what is sent to it. */
     notJoined: readonly string[];
