@@ -53,13 +53,17 @@ function errorAnswers(operation: OperationDescription): Json {
         description: codes.map((code) => `\`${code}\`: ${errorTable[code].text}`).join('\n\n'),
         headers: { 'X-Patchbay-Code': { description: 'The code, for clients that read text.', schema: { type: 'string' } } },
         content: {
-          'application/json': { schema: schemaJson(errorAnswerOf(codes), false) },
+          'application/json': { schema: schemaJson(errorAnswerOf(codes, operation.errorFields), false) },
           'text/plain; charset=utf-8': { schema: { type: 'string' } },
         },
       },
     ]),
   );
 }
+
+/** `getParametersAddress`: the method and the path's words, its variable part included, so no two operations share one. */
+const operationIdOf = (method: string, path: string) =>
+  `${method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase()) || 'Root'}`;
 
 function describeOperation(path: string, method: string, operation: OperationDescription): Json {
   const parameters: Json[] = [];
@@ -97,7 +101,7 @@ function describeOperation(path: string, method: string, operation: OperationDes
     ]),
   );
   return {
-    operationId: `${method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase()) || 'Root'}`,
+    operationId: operationIdOf(method, openPath(path, operation)),
     summary: operation.summary,
     description: operation.description,
     tags: [operation.tag],

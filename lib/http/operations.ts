@@ -33,6 +33,8 @@ export interface OperationDescription {
   readonly answers: Readonly<Record<number, Answer>>;
   /** The error codes it may answer with (besides those of the edge, `EDGE_ERRORS`). */
   readonly errors: readonly ErrorCode[];
+  /** Fields some of its error answers carry besides `ok`, `error` and `code` (`/readyz`'s connections, a save's issues). */
+  readonly errorFields?: Readonly<Record<string, TSchema>>;
   /** A GET that changes a parameter: a page of another origin may not send it (R-H10). */
   readonly changes?: boolean;
 }
@@ -94,6 +96,12 @@ const issue = Type.Object({
   path: Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]), { description: 'Where in the flow file.' }),
   message: Type.String(),
 });
+
+/** What a refused save says besides its code: the mistakes, and the tag of the file now. */
+const saveErrorFields = {
+  issues: Type.Array(issue, { description: 'With PB_FLOW_INVALID: each mistake at its path.' }),
+  etag: Type.String({ description: "With PB_FLOW_CHANGED: the file's tag now." }),
+};
 
 const saved = ok(
   'Written and applied by a live reload.',
@@ -239,6 +247,12 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
         }),
       },
       errors: ['PB_NOT_READY', 'PB_FORBIDDEN'],
+      errorFields: {
+        connections: Type.Array(
+          Type.Object({ id: Type.String(), status: Type.String(), reason: Type.String(), code: Type.Optional(ErrorCodeSchema) }),
+          { description: 'With PB_NOT_READY: each connection it waits for that is not ok.' },
+        ),
+      },
     },
   },
   '/metrics': {
@@ -281,6 +295,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
       body: { [JSON5]: Type.String({ description: 'The new text.' }) },
       answers: { 200: saved },
       errors: [...saveErrors, 'PB_IF_MATCH_REQUIRED', 'PB_CROSS_ORIGIN'],
+      errorFields: saveErrorFields,
     },
   },
   '/flow/draft': {
@@ -350,6 +365,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
       variable: version,
       answers: { 200: saved },
       errors: [...saveErrors, 'PB_NOT_FOUND', 'PB_CROSS_ORIGIN'],
+      errorFields: saveErrorFields,
     },
   },
   '/openapi.json': {
@@ -380,7 +396,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
         access_token: { description: 'The token, for clients that cannot send a header (R-H5).', schema: Type.String() },
       },
       answers: { 101: { description: 'Switching to the WebSocket protocol.' } },
-      errors: ['PB_BAD_REQUEST', 'PB_BAD_FILTER', 'PB_FORBIDDEN', 'PB_CROSS_ORIGIN', 'PB_RESUME_REFUSED'],
+      errors: ['PB_BAD_REQUEST', 'PB_BAD_FILTER', 'PB_FORBIDDEN', 'PB_CROSS_ORIGIN', 'PB_RESUME_REFUSED', 'PB_UPGRADE_REQUIRED'],
     },
   },
   '/console': {
@@ -415,9 +431,10 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
 };
 
 /** The schema of a coded error answer whose code is one of `codes`. */
-export const errorAnswerOf = (codes: readonly ErrorCode[]) =>
+export const errorAnswerOf = (codes: readonly ErrorCode[], fields: Readonly<Record<string, TSchema>> = {}) =>
   Type.Object({
     ok: Type.Literal(false),
     error: Type.String({ description: 'What went wrong, for a person.' }),
     code: codes.length > 0 ? Type.Unsafe<ErrorCode>({ ...ErrorCodeSchema, enum: [...codes] }) : ErrorCodeSchema,
+    ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Type.Optional(schema)])),
   });

@@ -98,6 +98,7 @@ export function parseUpgradeQuery(query: string, { mayReadLog }: { readonly mayR
   if (events === undefined) return bad('events is 1 or 0 (true or false)');
   const origins = flag(params.get('origins'));
   if (origins === undefined) return bad('origins is 1 or 0 (true or false)');
+  if (params.getAll('resume').length > 1 || params.getAll('seq').length > 1) return bad('resume and seq are given once each');
   const resume = resumeAsked(params.get('resume'), params.get('seq'));
   if (typeof resume === 'string') return bad(resume);
   return { ok: true, value: { filters: filters.value, batch, maxHz, origins, events, logLevel, resume } };

@@ -115,7 +115,7 @@ export class WebSocketRoute {
           if (hub.checkResume(client) === 'foreign')
             return sendError(
               res,
-              { code: 'PB_RESUME_REFUSED', message: 'this resume token was given to another login, or to other filters or options' },
+              { code: 'PB_RESUME_REFUSED', message: 'this resume token was not given to this login with these filters and options' },
               jsonClient(req),
               { close: true },
             );

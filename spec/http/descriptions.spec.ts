@@ -10,7 +10,7 @@ import { capturedLog } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
 
 type Document = {
-  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>>;
   channels: Record<string, { bindings: { ws: { query: { properties: Record<string, unknown> } } } }>;
 };
 
@@ -26,6 +26,9 @@ test('GET /openapi.json is an OpenAPI 3.1 document an independent validator acce
   const validator = new Validator();
   const result = await validator.validate(document as never);
   t.true(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+  // Client generators name a function after each operation: no two may share an id.
+  const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+  t.is(new Set(ids).size, ids.length, `operationIds repeated: ${ids.filter((id, i) => ids.indexOf(id) !== i)}`);
   // Each error status names its codes with the error table's statuses.
   const read = document.paths['/parameters/{address}']?.['get']?.responses as Record<string, { description: string }>;
   t.regex(read['404']?.description ?? '', /PB_UNKNOWN_PARAMETER/);

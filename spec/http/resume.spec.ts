@@ -178,6 +178,15 @@ test('a ?maxHz client resumes to the latest value of each parameter, conflated, 
 
 test('bad resume queries are refused with 400 before anything is looked up', async (t) => {
   const { port } = await serve(t, {}, studio);
-  for (const query of ['resume=yes', 'resume=1&seq=4', 'seq=4', 'resume=abc.def&seq=-1', 'resume=abc.def&seq=1e3', 'resume=a.b/c'])
+  for (const query of [
+    'resume=yes',
+    'resume=1&seq=4',
+    'seq=4',
+    'resume=abc.def&seq=-1',
+    'resume=abc.def&seq=1e3',
+    'resume=a.b/c',
+    'resume=1&resume=1',
+    'resume=abc.def&seq=1&seq=2',
+  ])
     await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?${query}`), { message: 'upgrade refused: 400' }, query);
 });

@@ -26,6 +26,8 @@ export interface OperationDescription {
     readonly answers: Readonly<Record<number, Answer>>;
     /** The error codes it may answer with (besides those of the edge, `EDGE_ERRORS`). */
     readonly errors: readonly ErrorCode[];
+    /** Fields some of its error answers carry besides `ok`, `error` and `code` (`/readyz`'s connections, a save's issues). */
+    readonly errorFields?: Readonly<Record<string, TSchema>>;
     /** A GET that changes a parameter: a page of another origin may not send it (R-H10). */
     readonly changes?: boolean;
 }
@@ -48,7 +50,7 @@ export declare const EDGE_ERRORS: readonly ErrorCode[];
 /** Every HTTP operation, by route path and method. */
 export declare const operations: Readonly<Record<string, Readonly<Partial<Record<'get' | 'post' | 'put', OperationDescription>>>>>;
 /** The schema of a coded error answer whose code is one of `codes`. */
-export declare const errorAnswerOf: (codes: readonly ErrorCode[]) => import("@sinclair/typebox").TObject<{
+export declare const errorAnswerOf: (codes: readonly ErrorCode[], fields?: Readonly<Record<string, TSchema>>) => import("@sinclair/typebox").TObject<{
     ok: import("@sinclair/typebox").TLiteral<false>;
     error: import("@sinclair/typebox").TString;
     code: import("@sinclair/typebox").TUnsafe<"PB_BAD_ADDRESS" | "PB_RESERVED_ID" | "PB_UNKNOWN_CONNECTION" | "PB_UNKNOWN_PARAMETER" | "PB_DUPLICATE_PARAMETER" | "PB_READ_ONLY" | "PB_WRITE_ONLY" | "PB_CONVERSION" | "PB_STATE_UNKNOWN" | "PB_BAD_REQUEST" | "PB_BAD_FILTER" | "PB_UNAUTHORIZED" | "PB_FORBIDDEN" | "PB_NOT_READY" | "PB_CROSS_ORIGIN" | "PB_BAD_HOST" | "PB_NOT_FOUND" | "PB_METHOD_NOT_ALLOWED" | "PB_UPGRADE_REQUIRED" | "PB_BODY_TOO_LARGE" | "PB_BATCH_TOO_LARGE" | "PB_UNSUPPORTED_MEDIA_TYPE" | "PB_INTERNAL" | "PB_BAD_KEY" | "PB_FLOW_FILE_READ" | "PB_FLOW_FILE_INVALID" | "PB_FLOW_INVALID" | "PB_FLOW_CHANGED" | "PB_RESUME_REFUSED" | "PB_IF_MATCH_REQUIRED" | "PB_FLOW_READ_ONLY" | "PB_PORT_UNAVAILABLE" | "PB_STARTING" | "PB_TLS" | "PB_DOCUMENT_ROOT" | "PB_BAD_TEMPLATE" | "PB_NO_DISPLAY" | "PB_CODE_FLOW" | "PB_FEEDBACK_LOOP" | "PB_RULE_FAILED" | "PB_FILE_WRITE" | "PB_STATE_UNAVAILABLE" | "PB_STATE_LOCKED" | "PB_BROKER_UNAVAILABLE" | "PB_OWNER_UNAVAILABLE" | "PB_NOT_ACTIVE" | "PB_ALREADY_ACTIVE" | "PB_CONNECTION_OWNED" | "PB_WAITING" | "PB_DEVICE_UNAVAILABLE" | "PB_DEVICE_TIMEOUT" | "PB_BAD_ANSWER" | "PB_SCENE_EMPTY" | "PB_OVER_LIMIT" | "PB_PLUGIN_INCOMPATIBLE" | "PB_PLUGIN_LOAD" | "PB_TYPE_TAKEN" | "PB_PROCESS_ENDED" | "PB_START_FAILED">;

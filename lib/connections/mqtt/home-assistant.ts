@@ -74,7 +74,7 @@ export class HomeAssistant {
     private readonly availability: Availability,
     nodeId: string,
   ) {
-    this.node = discoveryId(`patchbay_${nodeId}`);
+    this.node = `patchbay_${discoveryId(nodeId)}`;
     const { graph } = context;
     this.watching = graph.added$.subscribe((parameter) => this.announce(parameter));
     this.watching.add(graph.removed$.subscribe((parameter) => this.withdraw(parameter.address)));

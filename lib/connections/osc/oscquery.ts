@@ -243,7 +243,7 @@ export class OscQueryServer {
       TYPE: TYPE_TAG[parameter.type],
       ...(readable && parameter.value !== undefined ? { VALUE: [parameter.value] } : {}),
       ACCESS: access,
-      DESCRIPTION: `${parameter.address}: ${typeNames[parameter.type]}, ${parameter.access}`,
+      DESCRIPTION: `${parameter.address}: ${typeNames[parameter.type]}${access === 1 ? ', read-only here' : access === 2 ? ', write-only' : ''}`,
     };
   }
 
