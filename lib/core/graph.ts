@@ -53,6 +53,8 @@ export interface TableChange {
   has(id: string): boolean;
   /** Its parameters, each made as it is met; of a removed table, those that had been made. */
   parameters(): Iterable<Parameter>;
+  /** Its rows as a walk meets them, none made; of a removed table, those that had been made. */
+  readings(): Iterable<Reading>;
 }
 
 /**
@@ -167,6 +169,7 @@ class Table {
       added,
       has: (id) => this.source.ids.indexOf(id) >= 0,
       parameters: () => (added ? this.parameters() : made),
+      readings: () => (added ? this.readings() : made),
     };
   }
 }

@@ -344,7 +344,7 @@ export class WsHub {
     this.graphEvents.push(
       this.graph.added$.subscribe((parameter) => this.appeared([parameter])),
       this.graph.removed$.subscribe((parameter) => this.gone([parameter])),
-      this.graph.tables$.subscribe((table) => (table.added ? this.appeared(table.parameters()) : this.gone(table.parameters()))),
+      this.graph.tables$.subscribe((table) => (table.added ? this.appearedRows(table.readings()) : this.gone(table.parameters()))),
       // Unknown again: a client that joins now gets no value for it in its snapshot.
       this.graph.forgotten$.subscribe((parameter) => {
         const entry = this.entries.get(parameter.address);
@@ -625,23 +625,54 @@ export class WsHub {
     const message = messageOf(entry.prefix, value);
     entry.changedAt = ++this.changeCount;
     if (parameter.type !== 'T') entry.message = message;
-    const topics = this.topicsOf(entry);
+    this.fanOut(this.topicsOf(entry), message, parameter.lastChange, entry.changedAt, entry);
+  }
+
+  /**
+   * A table's rows, defined while clients are connected (a reload): as `appeared`, but read
+   * as they are, none made — a table of a million rows made a million parameters here. Each
+   * value goes out once; a row that changes later is made then, as any.
+   */
+  private appearedRows(rows: Iterable<Reading>): void {
+    if (this.topics.size === 0) return;
+    const topics = [...this.topics.values()];
+    for (const row of rows) {
+      const address = row.address;
+      for (const topic of topics) if (topic.matched && this.passes(topic, address)) this.keepMatched(topic, row);
+      if (row.value === undefined || !this.exposes(address)) continue;
+      const message = messageOf(prefixOf(address), row.value);
+      this.fanOut(
+        topics.filter((topic) => topic.matches(address)),
+        message,
+        row.lastChange,
+        ++this.changeCount,
+        address,
+      );
+    }
+  }
+
+  /**
+   * A change's message to each of `topics`, with who made it for `origins` topics and its
+   * `seq` for resumable ones — each made once, and only when a topic asks: `{p, v}` clients pay
+   * nothing for them. Kept for clients that may come back; held for a rate-limited topic's
+   * tick by the parameter's entry (a row without one goes at once).
+   */
+  private fanOut(topics: readonly Topic[], message: string, last: LastChange | undefined, seq: number, key: Entry | string): void {
     if (topics.length === 0) return;
-    // Made once per change, and only when a topic asked for origins or resume: `{p, v}` clients pay nothing for them.
     let originMessage: string | undefined;
     let seqMessage: string | undefined;
     let seqOriginMessage: string | undefined;
     let now: number | undefined;
     for (let i = 0; i < topics.length; i++) {
       const topic = topics[i] as Topic;
-      let sent = topic.origins ? (originMessage ??= withOrigin(message, parameter.lastChange)) : message;
+      let sent = topic.origins ? (originMessage ??= withOrigin(message, last)) : message;
       if (topic.replay) {
-        sent = topic.origins ? (seqOriginMessage ??= withSeq(sent, entry.changedAt)) : (seqMessage ??= withSeq(message, entry.changedAt));
-        topic.replay.push(entry.changedAt, entry, sent, (now ??= this.options.scheduler.now()));
+        sent = topic.origins ? (seqOriginMessage ??= withSeq(sent, seq)) : (seqMessage ??= withSeq(message, seq));
+        topic.replay.push(seq, key, sent, (now ??= this.options.scheduler.now()));
         // Waiting for a client to come back: kept, sent to nobody.
         if (topic.members === 0) continue;
       }
-      if (topic.interval > 0) this.hold(topic, entry, sent);
+      if (topic.interval > 0 && typeof key !== 'string') this.hold(topic, key, sent);
       else this.send(topic, sent);
     }
     this.publishedSinceScan = true;

@@ -591,6 +591,28 @@ test('snapshots read a table without making its parameters, whatever filters the
   t.deepEqual(made, [], 'no parameter object was made for a snapshot or a filter');
 });
 
+test('a table defined while clients are connected sends its values without making its rows (issue 44 item 5)', (t) => {
+  const { connect, graph, endTurn } = setup(t);
+  const clients = [connect(), connect({ filters: [/bank\/1\d$/] }), connect({ maxHz: 10 }), connect({ resume: true })];
+  endTurn();
+  const ids = Array.from({ length: 20_000 }, (_, i) => `bank/${i}`);
+  graph.defineTable('vars', { rows: ids.map((id, i) => ({ id, type: 'I', access: 'read-write', initial: i })), ids: new TextIndex(ids) });
+  endTurn();
+  t.deepEqual(
+    clients.map((c) => c.seen.length),
+    [20_000, 10, 20_000, 20_000],
+  );
+  t.is(clients[1]?.seen[0], 'vars/bank/10=10');
+  // A row that changes later is made then, and streams as any.
+  graph.write('vars/bank/3', 33);
+  endTurn();
+  t.is(clients[0]?.seen.at(-1), 'vars/bank/3=33');
+  const made: string[] = [];
+  graph.tables$.subscribe((change) => made.push(...[...change.parameters()].map((p) => p.address)));
+  graph.removeParameters('vars');
+  t.deepEqual(made, ['vars/bank/3'], 'the written row alone was made');
+});
+
 test('a row found for a filter and changed later is in later snapshots with its new value', (t) => {
   const { connect, graph } = setup(t);
   const ids = ['bank/a', 'bank/b', 'other'];

@@ -32,6 +32,8 @@ export interface TableChange {
     has(id: string): boolean;
     /** Its parameters, each made as it is met; of a removed table, those that had been made. */
     parameters(): Iterable<Parameter>;
+    /** Its rows as a walk meets them, none made; of a removed table, those that had been made. */
+    readings(): Iterable<Reading>;
 }
 /**
  * A parameter as a walk through the graph meets it (`Graph.readings`): the parameter

@@ -295,6 +295,19 @@ export declare class WsHub {
     private untrack;
     private changed;
     /**
+     * A table's rows, defined while clients are connected (a reload): as `appeared`, but read
+     * as they are, none made — a table of a million rows made a million parameters here. Each
+     * value goes out once; a row that changes later is made then, as any.
+     */
+    private appearedRows;
+    /**
+     * A change's message to each of `topics`, with who made it for `origins` topics and its
+     * `seq` for resumable ones — each made once, and only when a topic asks: `{p, v}` clients pay
+     * nothing for them. Kept for clients that may come back; held for a rate-limited topic's
+     * tick by the parameter's entry (a row without one goes at once).
+     */
+    private fanOut;
+    /**
      * What a snapshot sends of a parameter, when the topic sends it and it has not changed
      * after `until` (then the change follows the snapshot): the message of its last change,
      * or the parameter itself when it has not changed since the hub started (its message is
