@@ -46,6 +46,18 @@ export class Edge {
     return this.cookieName;
   }
 
+  /** The session cookie a request was let in by alone (no header, no token in the address); undefined otherwise. */
+  sessionOnly(req: HttpRequest): string | undefined {
+    if (!this.auth.required || req.getHeader('authorization') !== '' || (req.getQuery('access_token') ?? '') !== '') return undefined;
+    const session = cookieValue(req.getHeader('cookie'), this.cookieName);
+    return session === '' ? undefined : session;
+  }
+
+  /** Whether a session still signs its browser in: a new sign-in key, or its token changed, ends it. */
+  signedIn(session: string): boolean {
+    return this.auth.identify({ authorization: '', session }) !== undefined;
+  }
+
   /** Names the session cookie after the port the connection listens on. */
   listeningOn(port: number): void {
     this.cookieName = `patchbay-${port}`;

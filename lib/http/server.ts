@@ -214,6 +214,7 @@ export class RestServer {
       refusals,
       ...(options.connectionChanges$ ? { connectionChanges$: options.connectionChanges$ } : {}),
       admit: (res, req) => (this.serving ? this.edge.admitted(res, req, true, true) : notServing(res, req, true)),
+      sessions: { only: (req) => this.edge.sessionOnly(req), signedIn: (session) => this.edge.signedIn(session) },
     });
     // The ws route comes first: this uWS build crashes when publishing before one exists.
     this.webSocketRoute.register(recording(this.app, this.routed));

@@ -10,7 +10,7 @@ import type { Graph } from '../core/graph.ts';
 import { type Logger, logHistory, logLevels, tapLog } from '../core/log.ts';
 import { namingOnce, type SparseLog } from '../core/sparse-log.ts';
 import type { SetResult } from '../core/parameter.ts';
-import { after, type Scheduler } from '../core/scheduler.ts';
+import { after, every, type Scheduler } from '../core/scheduler.ts';
 import { type Access, fullAccess, writeFor } from './access.ts';
 import { FairShare } from './fair-share.ts';
 import { type CodedError, jsonClient, sendError } from './respond.ts';
@@ -33,7 +33,12 @@ export interface WebSocketRouteOptions {
   readonly connectionChanges$?: Observable<void>;
   /** The edge: the client's access, or undefined once it has answered a refusal. */
   readonly admit: (res: HttpResponse, req: HttpRequest) => Access | undefined;
+  /** The session cookie an upgrade was let in by alone, and whether a session still signs in (R-H11). */
+  readonly sessions?: { only(req: HttpRequest): string | undefined; signedIn(session: string): boolean };
 }
+
+/** How often the sockets of signed-in browsers are checked against the sign-in key. */
+const SESSION_CHECK_MS = 1000;
 
 export class WebSocketRoute {
   private readonly writes: FairShare<WebSocket<WsClient>>;
@@ -49,6 +54,10 @@ export class WebSocketRoute {
   private readonly departed = new WeakMap<WebSocket<WsClient>, WsClient>();
   private readonly untap: () => void;
   private readonly graphEvents: Subscription[];
+  /** Sockets of browsers let in by their session cookie: closed once it no longer signs in (a rotated sign-in key). */
+  private readonly sessionSockets = new Set<WebSocket<WsClient>>();
+  /** While there are such sockets: checks them every second. */
+  private sessionCheck: Subscription | undefined;
 
   constructor(private readonly options: WebSocketRouteOptions) {
     const { limits, graph, scheduler, log } = options;
@@ -107,10 +116,12 @@ export class WebSocketRoute {
           const asked = parseUpgradeQuery(req.getQuery() ?? '', { mayReadLog: access === fullAccess || access.metrics });
           if (!asked.ok) return sendError(res, asked.error, jsonClient(req), { close: true });
           const { filters, batch, maxHz, origins, events, logLevel, resume } = asked.value;
+          const session = this.options.sessions?.only(req);
           const client = {
             ...newWsClient(filters, access, `ws ${clientAddress(res)}`, { batch, maxHz, origins, resume }),
             events,
             logLevel,
+            ...(session === undefined ? {} : { session }),
           };
           if (hub.checkResume(client) === 'foreign')
             return sendError(
@@ -132,6 +143,7 @@ export class WebSocketRoute {
       },
       open: (ws) => {
         this.sockets.add(ws);
+        if (ws.getUserData().session !== undefined) this.followSession(ws);
         hub.join(ws);
         const { events, resume } = ws.getUserData();
         if (events) this.eventClients.add(ws);
@@ -156,6 +168,11 @@ export class WebSocketRoute {
       close: (ws, code) => {
         // What it sent before leaving is still applied (FairShare.leave), as the client it was.
         this.sockets.delete(ws);
+        this.sessionSockets.delete(ws);
+        if (this.sessionSockets.size === 0) {
+          this.sessionCheck?.unsubscribe();
+          this.sessionCheck = undefined;
+        }
         this.departed.set(ws, ws.getUserData());
         this.writes.leave(ws);
         this.eventClients.delete(ws);
@@ -177,12 +194,32 @@ export class WebSocketRoute {
   stop(code: 1001 | 1012, reason: string): void {
     for (const ws of [...this.sockets]) ws.end(code, reason);
     this.sockets.clear();
+    this.sessionSockets.clear();
+    this.sessionCheck?.unsubscribe();
+    this.sessionCheck = undefined;
     this.eventsDue?.unsubscribe();
     this.connectionsDue?.unsubscribe();
     this.untap();
     this.logClients.clear();
     for (const subscription of this.graphEvents.splice(0)) subscription.unsubscribe();
     this.eventClients.clear();
+  }
+
+  /**
+   * A browser's socket let in by its session cookie (R-H11): closed with 1008 once the
+   * session no longer signs in — the sign-in key was rotated, or its token changed — as its
+   * HTTP requests are refused then; checked every second while there are such sockets.
+   */
+  private followSession(ws: WebSocket<WsClient>): void {
+    this.sessionSockets.add(ws);
+    const { sessions, scheduler } = this.options;
+    if (!sessions) return;
+    this.sessionCheck ??= every(scheduler, SESSION_CHECK_MS, () => {
+      for (const socket of this.sessionSockets) {
+        const session = socket.getUserData().session;
+        if (session !== undefined && !sessions.signedIn(session)) socket.end(1008, 'signed out: the sign-in key changed');
+      }
+    });
   }
 
   /**

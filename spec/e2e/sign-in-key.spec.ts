@@ -4,6 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import WebSocket from 'ws';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/http.ts';
 import { bin, runHub, terminate } from '../helpers/hub-process.ts';
@@ -64,4 +65,28 @@ test('without a state folder a restart signs browsers out, as the docs say', asy
   t.is(await statusWith(hub.base, cookie), 401);
   const rotated = patchbay('state', flow, 'rotate-sign-in-key', '--state', 'none');
   t.is(rotated.status, 2);
+});
+
+test("a new sign-in key closes the WebSockets of the browsers it signed out; a token's socket stays (issue 44 item 5)", async (t) => {
+  const port = await freePort();
+  const { flow } = await project(port);
+  const hub = await runHub(t, flow);
+  const cookie = await signIn(hub.base);
+  const open = async (headers: Record<string, string>) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+    t.teardown(() => socket.terminate());
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    return { socket, closed };
+  };
+  const browser = await open({ cookie });
+  const script = await open({ authorization: 'Bearer desk-token' });
+  const rotated = patchbay('state', flow, 'rotate-sign-in-key');
+  t.is(rotated.status, 0, rotated.stderr);
+  const inTime = await Promise.race([browser.closed, new Promise((resolve) => setTimeout(() => resolve('still open after 10 s'), 10_000))]);
+  t.deepEqual(inTime, { code: 1008, reason: 'signed out: the sign-in key changed' });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  t.is(script.socket.readyState, WebSocket.OPEN, "the token's socket is not the key's to close");
 });

@@ -26,6 +26,10 @@ export declare class Edge {
     private cookieName;
     constructor({ auth, allowedOrigins, hostnames, secure }: EdgeOptions);
     get sessionCookie(): string;
+    /** The session cookie a request was let in by alone (no header, no token in the address); undefined otherwise. */
+    sessionOnly(req: HttpRequest): string | undefined;
+    /** Whether a session still signs its browser in: a new sign-in key, or its token changed, ends it. */
+    signedIn(session: string): boolean;
     /** Names the session cookie after the port the connection listens on. */
     listeningOn(port: number): void;
     /**

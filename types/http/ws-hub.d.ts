@@ -26,6 +26,8 @@ export interface WsClient {
     readonly logLevel?: string;
     /** `?resume=`: it may come back for what it missed (R-W3); undefined when it did not ask. */
     readonly resume: ResumeAsked | undefined;
+    /** The session cookie it was let in by alone (a browser signed in by token): it is closed once that no longer signs in. */
+    session?: string;
     /** A resume client that was sent a snapshot already, or came back and could not resume: its next snapshot follows `{"event":"resync"}`. */
     resynced?: boolean;
     topic: Topic | undefined;

@@ -25,6 +25,11 @@ export interface WebSocketRouteOptions {
     readonly connectionChanges$?: Observable<void>;
     /** The edge: the client's access, or undefined once it has answered a refusal. */
     readonly admit: (res: HttpResponse, req: HttpRequest) => Access | undefined;
+    /** The session cookie an upgrade was let in by alone, and whether a session still signs in (R-H11). */
+    readonly sessions?: {
+        only(req: HttpRequest): string | undefined;
+        signedIn(session: string): boolean;
+    };
 }
 export declare class WebSocketRoute {
     private readonly options;
@@ -41,6 +46,10 @@ export declare class WebSocketRoute {
     private readonly departed;
     private readonly untap;
     private readonly graphEvents;
+    /** Sockets of browsers let in by their session cookie: closed once it no longer signs in (a rotated sign-in key). */
+    private readonly sessionSockets;
+    /** While there are such sockets: checks them every second. */
+    private sessionCheck;
     constructor(options: WebSocketRouteOptions);
     /** Adds the route to `app`; before anything may publish, which this uWS build does not survive. */
     register(app: TemplatedApp): void;
@@ -50,6 +59,12 @@ export declare class WebSocketRoute {
      * events and the clients of the side streams. Idempotent.
      */
     stop(code: 1001 | 1012, reason: string): void;
+    /**
+     * A browser's socket let in by its session cookie (R-H11): closed with 1008 once the
+     * session no longer signs in — the sign-in key was rotated, or its token changed — as its
+     * HTTP requests are refused then; checked every second while there are such sockets.
+     */
+    private followSession;
     /**
      * A `?log=` client: first the level the hub logs at (`{"logLevel"}`: lines below it are
      * never made, so a client asking for more learns why it gets none), then the hub's last
