@@ -12,6 +12,9 @@ export class ConsumerSession {
   /** The numbered paths it follows: nodes it asked for (their children), elements it subscribed to. */
   readonly subscriptions = new Set<string>();
   private closed = false;
+  /** Requests in the current second, and when it began. */
+  private requests = 0;
+  private secondBegan = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly socket: Socket,
@@ -28,6 +31,23 @@ export class ConsumerSession {
       this.close();
       this.cutOff(this);
     }
+  }
+
+  /**
+   * Counts `count` requests (commands and elements of its messages) at `now`: false once it
+   * asked for more than `perSecond` within a second — the caller cuts it off.
+   */
+  asks(count: number, now: number, perSecond: number): boolean {
+    if (now - this.secondBegan >= 1000) {
+      this.secondBegan = now;
+      this.requests = 0;
+    }
+    this.requests += count;
+    return this.requests <= perSecond;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   close(): void {

@@ -58,6 +58,17 @@ import { ConsumerSession } from './consumer-session.ts';
 import { type Entry, ExposedTree, type Leaf, type MatrixEntry } from './exposed-tree.ts';
 import { matrixDeclaration, ServedMatrix } from './served-matrix.ts';
 
+/**
+ * Paths one consumer may follow at most: a tree's nodes and parameters it watches. Past it,
+ * it is cut off: a million Subscribes must not cost a million entries.
+ */
+const SUBSCRIPTIONS_AT_MOST = 10_000;
+/**
+ * Requests (commands and elements) one consumer may send in a second: a desk sends tens, a
+ * tree read some thousands. Past it, it is cut off rather than hold the hub.
+ */
+const REQUESTS_PER_SECOND = 20_000;
+
 const settings = Type.Object({
   port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port consumers connect to; 0 picks a free one.' }), 9000),
   bindIp: withDefault(Type.String({ description: 'The address to listen on; empty listens on every interface.' }), ''),
@@ -235,7 +246,11 @@ export const emberProvider = defineConnectionType({
       if (leaf) tell(leaf.path, elementsMessage([qualified(leaf.path, contentsOf(leaf))]));
     };
 
+    /** Follows the element at `path` for the consumer: nothing is kept for a path that names nothing. */
     const subscribe = (session: ConsumerSession, path: string) => {
+      if (tree.at(path) === undefined || session.subscriptions.has(path)) return;
+      if (session.subscriptions.size >= SUBSCRIPTIONS_AT_MOST)
+        return cutOffFor(session, `it follows ${SUBSCRIPTIONS_AT_MOST} paths, the most one may`);
       session.subscriptions.add(path);
       const set = followers.get(path) ?? new Set();
       set.add(session);
@@ -316,8 +331,20 @@ export const emberProvider = defineConnectionType({
       session.send(invocationResultMessage(id, fired === true));
     };
 
+    /** Closes a consumer past a bound, with a log line; what it followed is let go. */
+    const cutOffFor = (session: ConsumerSession, why: string) => {
+      if (session.isClosed) return;
+      session.close();
+      forget(session);
+      cutOff++;
+      context.log.warn(`${session.origin} cut off: ${why}`);
+    };
+
     const receive = (session: ConsumerSession, met: readonly Met[]) => {
+      if (!session.asks(met.length, context.scheduler.now(), REQUESTS_PER_SECOND))
+        return cutOffFor(session, `more than ${REQUESTS_PER_SECOND} requests in a second`);
       for (const item of met) {
+        if (session.isClosed) return;
         if (item.kind === 'command') {
           const { command, path } = item;
           if (command.number === CommandNumber.GetDirectory) directory(session, path);
@@ -351,6 +378,8 @@ export const emberProvider = defineConnectionType({
         sessions.add(session);
         const reader = new S101Reader(maxMessageBytes, {
           message(ber) {
+            // Cut off: what is left of its last chunk is not even decoded.
+            if (session.isClosed) return;
             const met = decodeMessage(ber);
             if (met === undefined) {
               dropped++;
@@ -405,6 +434,8 @@ export const emberProvider = defineConnectionType({
         consumers: sessions.size,
         refusedConsumers: listener.refused,
         refusedPeers: listener.refusedPeers,
+        // Paths consumers follow now: what a flood of requests for made-up paths would grow.
+        followedPaths: followers.size,
         parameters: follows.size,
         cutOff,
         dropped,

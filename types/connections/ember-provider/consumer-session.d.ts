@@ -14,7 +14,16 @@ export declare class ConsumerSession {
     /** The numbered paths it follows: nodes it asked for (their children), elements it subscribed to. */
     readonly subscriptions: Set<string>;
     private closed;
+    /** Requests in the current second, and when it began. */
+    private requests;
+    private secondBegan;
     constructor(socket: Socket, maxQueuedBytes: number, cutOff: (session: ConsumerSession) => void);
     send(message: Buffer): void;
+    /**
+     * Counts `count` requests (commands and elements of its messages) at `now`: false once it
+     * asked for more than `perSecond` within a second — the caller cuts it off.
+     */
+    asks(count: number, now: number, perSecond: number): boolean;
+    get isClosed(): boolean;
     close(): void;
 }
