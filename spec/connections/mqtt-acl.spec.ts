@@ -89,5 +89,8 @@ withBroker(`a panel user writes what setAccess allows, gets its answer, and cann
 
 test("the operating guide's ACL is the file these specs run the broker with", (t) => {
   const guide = readFileSync(fileURLToPath(new URL('../../docs/guides/operating.md', import.meta.url)), 'utf8');
-  t.true(guide.includes(`\`\`\`\n${readFileSync(aclFile, 'utf8')}\`\`\``), 'the operating guide shows flows/examples/mosquitto-site.acl as it is');
+  t.true(
+    guide.includes(`\`\`\`\n${readFileSync(aclFile, 'utf8')}\`\`\``),
+    'the operating guide shows flows/examples/mosquitto-site.acl as it is',
+  );
 });
