@@ -198,11 +198,15 @@ export const ResumeGreeting = Type.Object(
     resume: Type.String({ description: 'The token to come back with: `?resume=<token>&seq=<n>`.' }),
     seq: Type.Integer({ minimum: 0, description: 'Where the stream stands (on coming back: where it resumes from).' }),
   },
-  { description: 'The first message of a `resume=1` stream (R-W3).' },
+  { additionalProperties: false, description: 'The first message of a `resume=1` stream (R-W3).' },
 );
 export const SnapshotEnd = Type.Object(
   { seq: Type.Integer({ minimum: 0 }) },
-  { description: "The end of a snapshot's values: the client has every value as of `seq` and may come back from it (R-W3)." },
+  {
+    // `seq` alone: a change (which carries one too) or a greeting must not read as this.
+    additionalProperties: false,
+    description: "The end of a snapshot's values: the client has every value as of `seq` and may come back from it (R-W3).",
+  },
 );
 export const ResumeMessage = Type.Union([ResumeGreeting, SnapshotEnd]);
 export type ResumeMessage = Shape<typeof ResumeMessage>;
