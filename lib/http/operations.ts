@@ -81,6 +81,19 @@ const ok = (description: string, content: Readonly<Record<string, TSchema>>, hea
   ...(headers ? { headers } : {}),
 });
 
+/** What a write through `/update` may be refused with, however its fields came. */
+const updateErrors: readonly ErrorCode[] = [
+  'PB_BAD_REQUEST',
+  'PB_CONVERSION',
+  'PB_READ_ONLY',
+  'PB_FORBIDDEN',
+  'PB_CROSS_ORIGIN',
+  'PB_BAD_ADDRESS',
+  'PB_UNKNOWN_CONNECTION',
+  'PB_UNKNOWN_PARAMETER',
+  'PB_BROKER_UNAVAILABLE',
+];
+
 const takenAnswer = ok('Taken: `OK`, or `{"ok": true}` for a JSON client.', { [TEXT]: Type.Literal('OK'), [JSON_TYPE]: Taken });
 
 const flowVersion = Type.Object({
@@ -158,17 +171,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
         value: { description: "The value, converted to the parameter's type.", schema: Type.String(), required: true },
       },
       answers: { 200: takenAnswer },
-      errors: [
-        'PB_BAD_REQUEST',
-        'PB_CONVERSION',
-        'PB_READ_ONLY',
-        'PB_FORBIDDEN',
-        'PB_CROSS_ORIGIN',
-        'PB_BAD_ADDRESS',
-        'PB_UNKNOWN_CONNECTION',
-        'PB_UNKNOWN_PARAMETER',
-        'PB_BROKER_UNAVAILABLE',
-      ],
+      errors: updateErrors,
     },
     post: {
       summary: 'Write a value (form or JSON)',
@@ -177,19 +180,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
       tag: 'values',
       body: { [FORM]: update, [JSON_TYPE]: update },
       answers: { 200: takenAnswer },
-      errors: [
-        'PB_BAD_REQUEST',
-        'PB_CONVERSION',
-        'PB_READ_ONLY',
-        'PB_FORBIDDEN',
-        'PB_CROSS_ORIGIN',
-        'PB_BAD_ADDRESS',
-        'PB_UNKNOWN_CONNECTION',
-        'PB_UNKNOWN_PARAMETER',
-        'PB_BROKER_UNAVAILABLE',
-        'PB_BODY_TOO_LARGE',
-        'PB_UNSUPPORTED_MEDIA_TYPE',
-      ],
+      errors: [...updateErrors, 'PB_BODY_TOO_LARGE', 'PB_UNSUPPORTED_MEDIA_TYPE'],
     },
   },
   '/connections': {
