@@ -39,6 +39,8 @@ const codec = new S101Codec();
 
 /** What an `S101Reader` hands on. */
 export interface S101Events {
+  /** Each whole frame, before what it carries is handed on: what a bound on a peer's rate counts. */
+  frame?(): void;
   /** One whole Glow message (the BER of all its frames). */
   message(ber: Buffer): void;
   /** The peer asks whether we are alive. */
@@ -125,6 +127,7 @@ export class S101Reader {
   }
 
   private end(): void {
+    this.events.frame?.();
     if (this.tooLong) return this.events.dropped('oversized', `a frame over ${this.maxMessageBytes} bytes`);
     const frame = this.frame.subarray(0, this.length);
     if (frame.length < 4 || !codec.validateFrame(frame)) return this.events.dropped('malformed', 'a frame with a bad CRC');
@@ -283,27 +286,46 @@ export type Met =
   | { readonly kind: 'invocation-result'; readonly id: number; readonly success: boolean };
 
 /**
- * The elements a Glow message carries, parents before children, each with its full path;
- * undefined when it does not decode. A provider's answers and a consumer's requests read alike.
+ * How deep a path may go: Ember+ trees of real devices are a dozen levels deep. A deeper
+ * path is no device's, and the message that holds it is dropped.
  */
-export function decodeMessage(ber: Buffer): Met[] | undefined {
+export const MAX_PATH_DEPTH = 64;
+
+/** A decoded Glow message: the elements it carries, or why it was dropped. */
+export type Decoded = { readonly met: Met[] } | { readonly dropped: string };
+
+/**
+ * The elements a Glow message carries, parents before children, each with its full path; a
+ * provider's answers and a consumer's requests read alike. Runs in the decoding thread (see
+ * `ember-decoding.ts`): emberplus-connection's decoder has no bound on the time a message takes.
+ */
+export function decodeMessage(ber: Buffer): Decoded {
   let root: Types.Root;
   try {
     root = berDecode(ber).value;
   } catch {
-    return undefined;
+    return { dropped: 'a message that does not decode' };
   }
-  if (root === null || typeof root !== 'object') return undefined;
-  if ('id' in root && typeof root.id === 'number') return [{ kind: 'invocation-result', id: root.id, success: root.success !== false }];
+  if (root === null || typeof root !== 'object') return { dropped: 'a message that does not decode' };
+  if ('id' in root && typeof root.id === 'number')
+    return { met: [{ kind: 'invocation-result', id: root.id, success: root.success !== false }] };
   const met: Met[] = [];
-  type Decoded = Model.TreeElement<EmberElement> & { readonly path?: string; readonly number?: number };
-  for (const element of Object.values(root as unknown as Record<number, Decoded>)) {
+  type Listed = Model.TreeElement<EmberElement> & { readonly path?: string; readonly number?: number };
+  for (const element of Object.values(root as unknown as Record<number, Listed>)) {
     if (element === null || typeof element !== 'object' || !('contents' in element)) continue;
     if (typeof element.path === 'string') visit(element, element.path, met);
     else if (typeof element.number === 'number')
       visit(element, element.contents.type === ElementType.Command ? '' : String(element.number), met);
   }
-  return met;
+  if (met.some((item) => 'path' in item && depthOf(item.path) > MAX_PATH_DEPTH))
+    return { dropped: `a message with a path deeper than ${MAX_PATH_DEPTH} levels` };
+  return { met };
+}
+
+function depthOf(path: string): number {
+  let depth = path === '' ? 0 : 1;
+  for (let i = path.indexOf('.'); i >= 0; i = path.indexOf('.', i + 1)) depth++;
+  return depth;
 }
 
 function visit(element: Model.TreeElement<EmberElement>, path: string, met: Met[]): void {
@@ -313,6 +335,8 @@ function visit(element: Model.TreeElement<EmberElement>, path: string, met: Met[
   const command = children.find((child) => child.contents.type === ElementType.Command);
   if (command) return void met.push({ kind: 'command', path, command: command.contents as Command });
   met.push({ kind: 'element', path, contents: contents as Exclude<EmberElement, Command> });
+  // One level past the bound is enough for the message to be dropped: no need to go on.
+  if (depthOf(path) > MAX_PATH_DEPTH) return;
   for (const child of children) visit(child, path === '' ? String(child.number) : `${path}.${child.number}`, met);
 }
 

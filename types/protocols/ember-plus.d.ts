@@ -31,6 +31,8 @@ export declare const CommandNumber: {
 export declare const DEFAULT_MAX_MESSAGE_BYTES: number;
 /** What an `S101Reader` hands on. */
 export interface S101Events {
+    /** Each whole frame, before what it carries is handed on: what a bound on a peer's rate counts. */
+    frame?(): void;
     /** One whole Glow message (the BER of all its frames). */
     message(ber: Buffer): void;
     /** The peer asks whether we are alive. */
@@ -115,10 +117,22 @@ export type Met = {
     readonly success: boolean;
 };
 /**
- * The elements a Glow message carries, parents before children, each with its full path;
- * undefined when it does not decode. A provider's answers and a consumer's requests read alike.
+ * How deep a path may go: Ember+ trees of real devices are a dozen levels deep. A deeper
+ * path is no device's, and the message that holds it is dropped.
  */
-export declare function decodeMessage(ber: Buffer): Met[] | undefined;
+export declare const MAX_PATH_DEPTH = 64;
+/** A decoded Glow message: the elements it carries, or why it was dropped. */
+export type Decoded = {
+    readonly met: Met[];
+} | {
+    readonly dropped: string;
+};
+/**
+ * The elements a Glow message carries, parents before children, each with its full path; a
+ * provider's answers and a consumer's requests read alike. Runs in the decoding thread (see
+ * `ember-decoding.ts`): emberplus-connection's decoder has no bound on the time a message takes.
+ */
+export declare function decodeMessage(ber: Buffer): Decoded;
 /** The path of the element that holds the one at `path`; empty for the root's elements. */
 export declare function parentPath(path: string): string;
 export {};

@@ -31,7 +31,8 @@ import {
   TcpConnection,
   withDefault,
 } from '../../sdk/index.ts';
-import { DEFAULT_MAX_MESSAGE_BYTES, decodeMessage, KEEPALIVE_RESPONSE, S101Reader } from '../../protocols/ember-plus.ts';
+import { EmberReceiver } from '../../protocols/ember-decoding.ts';
+import { DEFAULT_MAX_MESSAGE_BYTES, KEEPALIVE_RESPONSE } from '../../protocols/ember-plus.ts';
 import { TreeReading } from './tree-reading.ts';
 
 const settings = Type.Object({
@@ -62,6 +63,8 @@ const settings = Type.Object({
 });
 
 const OVERRUN_KINDS = ['parameters', 'messages'] as const;
+/** A provider's keep-alive asks get one answer in this time at most. */
+const KEEPALIVE_ANSWER_MS = 100;
 
 export const emberConsumer = defineConnectionType({
   type: 'ember-consumer',
@@ -106,19 +109,33 @@ export const emberConsumer = defineConnectionType({
             origin: `ember ${host}:${port}`,
           });
           reading = here;
-          const reader = new S101Reader(maxMessageBytes, {
-            message(ber) {
-              const met = decodeMessage(ber);
-              if (met === undefined) return overruns.dropped('messages', 'a message from the provider that does not decode');
-              here.receive(met);
+          let lastKeepalive = Number.NEGATIVE_INFINITY;
+          const receiver = new EmberReceiver(
+            maxMessageBytes,
+            { pause: () => opened?.pause(), resume: () => opened?.resume() },
+            {
+              met: (met) => here.receive(met),
+              keepalive() {
+                // A provider asks every few seconds: a flood of asks gets ten answers a second.
+                const now = context.scheduler.now();
+                if (now - lastKeepalive < KEEPALIVE_ANSWER_MS) return;
+                lastKeepalive = now;
+                opened?.write(KEEPALIVE_RESPONSE);
+              },
+              dropped: (_kind, reason) => overruns.dropped('messages', `${reason} from the provider`),
             },
-            keepalive: () => opened?.write(KEEPALIVE_RESPONSE),
-            dropped: (_kind, reason) => overruns.dropped('messages', `${reason} from the provider`),
-          });
+          );
           opened = TcpConnection.open(
             attempt,
             { host, port, connectTimeout },
-            { data: (chunk) => reader.push(chunk), connected: () => here.begin(), closed: () => here.end() },
+            {
+              data: (chunk) => receiver.push(chunk),
+              connected: () => here.begin(),
+              closed: () => {
+                receiver.close();
+                here.end();
+              },
+            },
           );
           connection = opened;
         },

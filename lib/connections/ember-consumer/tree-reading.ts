@@ -209,7 +209,7 @@ export class TreeReading {
       if (parameter === undefined) return;
     }
     this.seen.add(known.id as string);
-    if (contents.value === undefined || contents.value === null || Buffer.isBuffer(contents.value)) return;
+    if (contents.value === undefined || contents.value === null || contents.value instanceof Uint8Array) return;
     parameter.report(contents.value, this.options.origin);
     this.settle(path, contents.value);
   }

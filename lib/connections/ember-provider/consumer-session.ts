@@ -11,6 +11,8 @@ export class ConsumerSession {
   readonly origin: string;
   /** The numbered paths it follows: nodes it asked for (their children), elements it subscribed to. */
   readonly subscriptions = new Set<string>();
+  /** Its messages dropped so far (malformed, past a bound). */
+  dropped = 0;
   private closed = false;
   /** Requests in the current second, and when it began. */
   private requests = 0;

@@ -34,8 +34,6 @@ import { SparseLog } from '../../core/sparse-log.ts';
 import type { Value, ValueType } from '../../core/value.ts';
 import {
   CommandNumber,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  decodeMessage,
   type EmberConnection,
   type EmberElement,
   type EmberValue,
@@ -52,8 +50,8 @@ import {
   parameterContents,
   parentPath,
   qualified,
-  S101Reader,
 } from '../../protocols/ember-plus.ts';
+import { EmberReceiver } from '../../protocols/ember-decoding.ts';
 import { ConsumerSession } from './consumer-session.ts';
 import { type Entry, ExposedTree, type Leaf, type MatrixEntry } from './exposed-tree.ts';
 import { matrixDeclaration, ServedMatrix } from './served-matrix.ts';
@@ -68,6 +66,13 @@ const SUBSCRIPTIONS_AT_MOST = 10_000;
  * tree read some thousands. Past it, it is cut off rather than hold the hub.
  */
 const REQUESTS_PER_SECOND = 20_000;
+/** Messages of one consumer dropped (malformed, past a bound) before it is cut off. */
+const DROPPED_AT_MOST = 100;
+/**
+ * A consumer's message at most, by default: commands and values, a few hundred bytes each. It
+ * is also what one consumer may leave waiting as a message whose last frame never comes.
+ */
+const CONSUMER_MESSAGE_BYTES = 64 * 1024;
 
 const settings = Type.Object({
   port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port consumers connect to; 0 picks a free one.' }), 9000),
@@ -95,8 +100,12 @@ const settings = Type.Object({
     8 * 1024 * 1024,
   ),
   maxMessageBytes: withDefault(
-    Type.Integer({ minimum: 1024, description: 'Bytes of one message from a consumer, all its frames together; a larger one is dropped.' }),
-    DEFAULT_MAX_MESSAGE_BYTES,
+    Type.Integer({
+      minimum: 1024,
+      description:
+        'Bytes of one message from a consumer, all its frames together; a larger one is dropped. A consumer asks and sets: its messages are small.',
+    }),
+    CONSUMER_MESSAGE_BYTES,
   ),
   matrices: withDefault(
     Type.Array(matrixDeclaration, {
@@ -281,7 +290,8 @@ export const emberProvider = defineConnectionType({
     const write = (session: ConsumerSession, path: string, value: EmberValue | undefined) => {
       const entry = tree.at(path);
       if (entry?.kind !== 'leaf' || !entry.online || entry.parameter.type === 'T') return;
-      if (value === undefined || value === null || Buffer.isBuffer(value)) return;
+      // Octets (a Uint8Array once decoded) have no parameter type to go to.
+      if (value === undefined || value === null || value instanceof Uint8Array) return;
       const { parameter } = entry;
       // The writer always hears the hub's value after its write: the new one, or the one that stayed.
       const answer = () => session.send(valueMessage(entry, parameter.value));
@@ -341,6 +351,7 @@ export const emberProvider = defineConnectionType({
     };
 
     const receive = (session: ConsumerSession, met: readonly Met[]) => {
+      if (session.isClosed) return;
       if (!session.asks(met.length, context.scheduler.now(), REQUESTS_PER_SECOND))
         return cutOffFor(session, `more than ${REQUESTS_PER_SECOND} requests in a second`);
       for (const item of met) {
@@ -376,25 +387,26 @@ export const emberProvider = defineConnectionType({
           context.log.warn(`${gone.origin} stopped reading: cut off with more than ${maxQueuedBytes} bytes waiting for it`);
         });
         sessions.add(session);
-        const reader = new S101Reader(maxMessageBytes, {
-          message(ber) {
-            // Cut off: what is left of its last chunk is not even decoded.
-            if (session.isClosed) return;
-            const met = decodeMessage(ber);
-            if (met === undefined) {
-              dropped++;
-              return ignored.warn(`${session.origin}: a message that does not decode, dropped`);
-            }
-            receive(session, met);
+        const receiver = new EmberReceiver(maxMessageBytes, socket, {
+          // Every frame counts, keep-alives and empty ones too: a flood of either is a flood.
+          frame() {
+            if (!session.asks(1, context.scheduler.now(), REQUESTS_PER_SECOND))
+              cutOffFor(session, `more than ${REQUESTS_PER_SECOND} requests in a second`);
           },
+          met: (met) => receive(session, met),
           keepalive: () => session.send(KEEPALIVE_RESPONSE),
           dropped(_kind, reason) {
             dropped++;
             ignored.warn(`${session.origin}: ${reason}, dropped`);
+            // No consumer sends such messages by mistake for long: one that goes on is cut off.
+            if (++session.dropped > DROPPED_AT_MOST) cutOffFor(session, `more than ${DROPPED_AT_MOST} of its messages dropped`);
           },
         });
-        socket.on('data', (chunk: Buffer) => reader.push(chunk));
-        socket.once('close', () => forget(session));
+        socket.on('data', (chunk: Buffer) => receiver.push(chunk));
+        socket.once('close', () => {
+          receiver.close();
+          forget(session);
+        });
       },
     );
 

@@ -110,6 +110,20 @@ export class TcpConnection {
     });
   }
 
+  /**
+   * Stops reading what the device sends until `resume`: for a type whose work on what it read
+   * takes a while (decoding in another thread), so what the device sends next waits in the
+   * TCP buffers, and the device slows down, rather than in the hub's memory.
+   */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  /** Reads what the device sends again, after `pause`. */
+  resume(): void {
+    this.socket.resume();
+  }
+
   /** Closes the connection (the attempt is down with `reason`, or the last error). */
   close(reason?: string): void {
     this.socket.destroy(reason === undefined ? undefined : new Error(reason));

@@ -82,14 +82,16 @@ test('a consumer that never reads is cut off past maxQueuedBytes, and the others
   await client.connect();
   await client.expand(client.tree as never);
   const title = (await client.getElementByPath('studio.title')) as Model.TreeElement<Model.Parameter>;
-  const long = 'x'.repeat(60_000);
+  // Changes well within what the reading consumer (in this process) reads between two polls:
+  // a burst past maxQueuedBytes at once cut it off too, now and then.
+  const long = 'x'.repeat(16_000);
   let n = 0;
   await eventually(
     () => {
-      for (let i = 0; i < 20; i++) param(hub, 'studio/title').set(`${n++}${long}`);
+      for (let i = 0; i < 3; i++) param(hub, 'studio/title').set(`${n++}${long}`);
       return hub.connection('ember')?.info.details?.['cutOff'] === 1;
     },
-    'the stalled consumer to be cut off',
+    () => `the stalled consumer to be cut off: ${JSON.stringify(hub.connection('ember')?.info.details)}`,
     30_000,
   );
   param(hub, 'studio/title').set('last');

@@ -231,14 +231,15 @@ test('hostile satellites: a 10 MB line and 10,000 devices are refused past their
     [
       '-e',
       `const socket = require('node:net').connect(${port}, '127.0.0.1');
-       let text = '', ok = 0, refused = 0;
+       let text = '', ok = 0, refused = 0, told = false;
        socket.on('connect', () => socket.write(Array.from({ length: 10000 }, (_, i) => 'ADD-DEVICE DEVICEID="d' + i + '" KEYS_TOTAL=32 KEYS_PER_ROW=8 BITMAPS=0 \\n').join('')));
        socket.setEncoding('utf8');
        socket.on('data', (chunk) => {
          text += chunk;
          const lines = text.split('\\n'); text = lines.pop();
          for (const line of lines) { if (line.startsWith('ADD-DEVICE OK')) ok++; else if (line.startsWith('ADD-DEVICE ERROR')) refused++; }
-         if (ok + refused === 10000) { console.log(JSON.stringify({ ok, refused })); socket.end(); }
+         // Once: the hub's pings may come after the last answer.
+         if (ok + refused === 10000 && !told) { told = true; console.log(JSON.stringify({ ok, refused })); socket.end(); }
        });`,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },

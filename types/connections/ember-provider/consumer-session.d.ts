@@ -13,6 +13,8 @@ export declare class ConsumerSession {
     readonly origin: string;
     /** The numbered paths it follows: nodes it asked for (their children), elements it subscribed to. */
     readonly subscriptions: Set<string>;
+    /** Its messages dropped so far (malformed, past a bound). */
+    dropped: number;
     private closed;
     /** Requests in the current second, and when it began. */
     private requests;

@@ -49,6 +49,14 @@ export declare class TcpConnection {
      * reading them is dropped: the link connects again rather than queue without end.
      */
     write(bytes: Buffer): void;
+    /**
+     * Stops reading what the device sends until `resume`: for a type whose work on what it read
+     * takes a while (decoding in another thread), so what the device sends next waits in the
+     * TCP buffers, and the device slows down, rather than in the hub's memory.
+     */
+    pause(): void;
+    /** Reads what the device sends again, after `pause`. */
+    resume(): void;
     /** Closes the connection (the attempt is down with `reason`, or the last error). */
     close(reason?: string): void;
 }
