@@ -1,17 +1,23 @@
 /**
  * The doors a hub opens to devices take `allow` (issue 44): a peer it does not list is
- * refused at once and counted, whatever it sends; one it lists is served as before.
+ * refused at once and counted, whatever it sends; one it lists is served as before. Each
+ * says at start where it listens and whom it lets in.
  */
+import { createSocket } from 'node:dgram';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import test from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { param, startHub } from '../helpers/hub.ts';
+import { capturedLog, param, startHub } from '../helpers/hub.ts';
 import { canRunLiblo, oscsend, whyNoLiblo } from '../helpers/liblo.ts';
 import { freePort } from '../helpers/ports.ts';
 
 const liblo = canRunLiblo ? test : test.skip;
+const TslUmdV5 = createRequire(import.meta.url)('tsl-umd-v5') as new () => {
+  sendTallyUDP(ip: string, port: number, tally: object): void;
+};
 
 /** Connects from 127.0.0.1 and writes `line`: resolves with whether the hub closed the connection within a second. */
 function closedAtOnce(port: number, line: string): Promise<boolean> {
@@ -82,5 +88,91 @@ test('an allow entry that is no address or block is a mistake with its path', (t
   t.deepEqual(issues, [
     'connections.tally.allow[1]: "10.0.0.0/40" is no address or block: expected 10.0.0.5, 10.0.0.0/24, ::1 or fd00::/8',
     'connections.tally.allow[2]: "desk.local" is no address or block: expected 10.0.0.5, 10.0.0.0/24, ::1 or fd00::/8',
+  ]);
+});
+
+test('a udp connection with acceptFrom "any" takes datagrams only from the senders allow lists', async (t) => {
+  const device = createSocket('udp4');
+  t.teardown(() => device.close());
+  await new Promise<void>((resolve) => device.bind(0, '127.0.0.1', resolve));
+  const gpio = (allow: string[]) => ({
+    type: 'udp',
+    port: 0,
+    bindIp: '127.0.0.1',
+    host: '127.0.0.1',
+    sendPort: device.address().port,
+    acceptFrom: 'any',
+    allow,
+    delimiter: '\n',
+    parameters: ['gpi/1,B'],
+    receive: [{ match: '^GPI1 (?P<on>ON|OFF)$', set: { 'gpi/1': '$on' } }],
+  });
+  const hub = await startHub(t, { connections: { closed: gpio(['10.0.0.0/8']), open: gpio(['127.0.0.1']) } });
+  await eventually(() => hub.connection('closed')?.info.status === 'ok' && hub.connection('open')?.info.status === 'ok', 'bound');
+  const portOf = (id: string) => hub.connection(id)?.info.details?.['port'] as number;
+  device.send('GPI1 ON\n', portOf('closed'), '127.0.0.1');
+  device.send('GPI1 ON\n', portOf('open'), '127.0.0.1');
+  await eventually(() => param(hub, 'open/gpi/1').value === true, 'the listed sender is heard');
+  await eventually(() => hub.connection('closed')?.info.details?.['refusedPeers'] === 1, 'the other sender counted');
+  t.not(param(hub, 'closed/gpi/1').value, true);
+});
+
+test('a tsl-umd receiver takes displays only from the sources allow lists (tsl-umd-v5 sending)', async (t) => {
+  const [closedPort, openPort] = [await freePort(), await freePort()];
+  const receiver = (port: number, allow: string[]) => ({
+    type: 'tsl-umd',
+    version: '5.0',
+    mode: 'receive',
+    port,
+    bindIp: '127.0.0.1',
+    allow,
+  });
+  const hub = await startHub(t, {
+    connections: { closed: receiver(closedPort, ['192.0.2.7']), open: receiver(openPort, ['127.0.0.0/8']) },
+  });
+  await eventually(() => hub.connection('closed')?.info.status === 'ok' && hub.connection('open')?.info.status === 'ok', 'listening');
+  const source = new TslUmdV5();
+  const tally = { screen: 1, index: 3, display: { rh_tally: 1, text_tally: 0, lh_tally: 0, brightness: 3, text: 'CAM 3' } };
+  source.sendTallyUDP('127.0.0.1', closedPort, tally);
+  source.sendTallyUDP('127.0.0.1', openPort, tally);
+  await eventually(() => hub.graph.get('open/1/3/text')?.value === 'CAM 3', 'the listed source is shown');
+  await eventually(() => hub.connection('closed')?.info.details?.['refusedPeers'] === 1, 'the other source counted');
+  t.is(hub.graph.get('closed/1/3/text'), undefined);
+});
+
+test('every listener says at start where it listens and whom it lets in', async (t) => {
+  const captured = capturedLog();
+  const port = await freePort();
+  const hub = await startHub(
+    t,
+    {
+      connections: {
+        tally: tally(port, ['10.1.0.0/16']),
+        gpio: { type: 'udp', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', sendPort: 9, parameters: ['gpi/1,B'] },
+        umd: { type: 'tsl-umd', version: '3.1', mode: 'receive', port: 0, bindIp: '', allow: ['10.0.0.9'] },
+      },
+    },
+    { log: captured.log },
+  );
+  await eventually(() => ['tally', 'gpio', 'umd'].every((id) => hub.connection(id)?.info.status === 'ok'), 'all listening');
+  const said = (id: string) => captured.lines().find((line) => line.connection === id && /listen|receiving/.test(line.msg))?.msg;
+  t.is(said('tally'), `listening for devices on 127.0.0.1:${port}; lets in peers 10.1.0.0/16, 16 at once at most`);
+  t.regex(said('gpio') ?? '', /^receiving on 127\.0\.0\.1:\d+; takes datagrams from 127\.0\.0\.1 only$/);
+  t.regex(said('umd') ?? '', /^receiving TSL UMD 3\.1 over UDP on \*:\d+; takes peers 10\.0\.0\.9$/);
+});
+
+test('allow where it cannot apply is a mistake: a udp connection taking its host only, a tsl-umd sender', (t) => {
+  const result = validateFlow(
+    {
+      connections: {
+        gpio: { type: 'udp', host: '10.0.0.5', sendPort: 9, allow: ['10.0.0.0/24'], parameters: ['gpi/1,B'] },
+        lamps: { type: 'tsl-umd', version: '5.0', mode: 'send', host: '10.0.0.6', port: 8900, displays: ['1/1'], allow: ['10.0.0.0/24'] },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  t.deepEqual(result.ok ? [] : (result.issues ?? []).map(formatIssue), [
+    'connections.gpio.allow: allow lists the senders of acceptFrom: "any"; with "host" only the device\'s address is taken',
+    'connections.lamps.allow: allow lists the senders a receiver takes; a sender listens to no one',
   ]);
 });

@@ -62,6 +62,8 @@ function tcpServer(options: TcpListenOptions, streams: FrameStreams): LineTransp
           if (--waiting === 0) done(took > 0 ? undefined : failure);
         });
     },
+    listening: () =>
+      `listening for devices on ${options.bindIp || '*'}:${listener.port}; lets in ${(options.allow ?? Peers.anyone).describe()}, ${options.maxClients} at once at most`,
     details: () => ({
       port: options.port,
       clients: listener.clients.size,

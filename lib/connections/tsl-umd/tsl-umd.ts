@@ -33,6 +33,7 @@ import {
   DeviceLink,
   DeviceParameters,
   type DeviceSend,
+  allowSetting,
   droppedMetric,
   every,
   HubError,
@@ -40,6 +41,7 @@ import {
   type LinkAttempt,
   type LinkProtocol,
   Overruns,
+  Peers,
   TcpConnection,
   TcpListener,
   UdpEndpoint,
@@ -69,6 +71,7 @@ const settings = Type.Object({
     Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),
     '',
   ),
+  allow: allowSetting,
   displays: withDefault(
     Type.Array(
       Type.Union([
@@ -163,7 +166,11 @@ export const tslUmd = defineConnectionType({
     }
     if (written.mode === 'receive' && written.host !== '' && !isIP(written.host))
       issues.push({ path: ['host'], message: 'expected the IP address of the only sender taken, or "" for every sender' });
-    return checked(issues, { ...written, displays, texts });
+    const peers = Peers.compile(written.allow);
+    if (Array.isArray(peers)) issues.push(...peers);
+    else if (written.mode === 'send' && written.allow.length > 0)
+      issues.push({ path: ['allow'], message: 'allow lists the senders a receiver takes; a sender listens to no one' });
+    return checked(issues, { ...written, displays, texts, peers: Array.isArray(peers) ? Peers.anyone : peers });
   },
   discovers: ({ mode }) => ({ parameters: mode === 'receive' }),
   claims: ({ mode, transport, port, bindIp }) =>
@@ -180,7 +187,7 @@ export const tslUmd = defineConnectionType({
     droppedMetric('patchbay_tsl_umd_dropped_total', 'What a tsl-umd connection dropped past its bounds, by kind (R-G4).'),
   ],
   create(context, options) {
-    const { version, mode, transport, port, bindIp, host, repeat, connectTimeout, maxDisplays, maxClients } = options;
+    const { version, mode, transport, port, bindIp, host, peers, repeat, connectTimeout, maxDisplays, maxClients } = options;
     const fields = FIELDS[version];
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     const debug = new SparseLog(context.log, context.scheduler, 'dropped', 'debug');
@@ -317,14 +324,27 @@ export const tslUmd = defineConnectionType({
     let repeating: { unsubscribe(): void } | undefined;
 
     function receiver(): LinkProtocol & { details(): Record<string, unknown> } {
+      const takes = `takes ${host === '' ? peers.describe() : `${host} only`}`;
+      /** Says where it listens and whom it takes, as every listener does, then is up. */
+      const listening = (attempt: LinkAttempt, where: () => string) => ({
+        up() {
+          context.log.info(`receiving TSL UMD ${version} over ${transport.toUpperCase()} on ${bindIp || '*'}:${where()}; ${takes}`);
+          attempt.up();
+        },
+        down: (reason: string) => attempt.down(reason),
+      });
       if (transport === 'udp') {
-        const endpoint = new UdpEndpoint({ port, bindIp, host: '' }, (packet, from) => {
+        const endpoint = new UdpEndpoint({ port, bindIp, host: '', allow: peers }, (packet, from) => {
           if (host !== '' && from.address !== host) return void counts.strangers++;
           receive(packet, `${from.address}:${from.port}`);
         });
-        return { open: (attempt) => endpoint.open(attempt), close: () => endpoint.close(), details: () => ({ port: endpoint.localPort }) };
+        return {
+          open: (attempt) => endpoint.open(listening(attempt, () => String(endpoint.localPort))),
+          close: () => endpoint.close(),
+          details: () => ({ port: endpoint.localPort, refusedPeers: endpoint.refusedPeers }),
+        };
       }
-      const listener = new TcpListener({ port, bindIp, maxClients }, (socket: Socket) => {
+      const listener = new TcpListener({ port, bindIp, maxClients, allow: peers }, (socket: Socket) => {
         const from = `${socket.remoteAddress}:${socket.remotePort}`;
         if (host !== '' && socket.remoteAddress !== host) {
           counts.strangers++;
@@ -334,9 +354,14 @@ export const tslUmd = defineConnectionType({
         socket.on('data', (chunk: Buffer) => reader.push(chunk));
       });
       return {
-        open: (attempt) => listener.open(attempt),
+        open: (attempt) => listener.open(listening(attempt, () => String(listener.port))),
         close: () => listener.close(),
-        details: () => ({ port: listener.port, clients: listener.clients.size, refusedClients: listener.refused }),
+        details: () => ({
+          port: listener.port,
+          clients: listener.clients.size,
+          refusedClients: listener.refused,
+          refusedPeers: listener.refusedPeers,
+        }),
       };
     }
 

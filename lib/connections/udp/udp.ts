@@ -2,8 +2,8 @@
  * `udp`: a device that speaks a line protocol in datagrams (R-N1, R-N2): tally and GPIO
  * boxes, players. The hub receives on `port` and sends to `host`:`sendPort`. Each datagram is
  * framed on its own: a delimited datagram's last frame needs no delimiter. Only datagrams
- * from `host` are taken (any sender with `acceptFrom: "any"`), so a stranger on the LAN
- * cannot set the device's parameters. UDP has no link to lose: the connection is `ok` once
+ * from `host` are taken (any sender with `acceptFrom: "any"`, or those `allow` lists), so a
+ * stranger on the LAN cannot set the device's parameters. UDP has no link to lose: the connection is `ok` once
  * its port is bound, and a write is taken once the datagram is handed to the network.
  *
  * Parameters:
@@ -12,11 +12,13 @@
  */
 import { Type } from '@sinclair/typebox';
 import {
+  allowSetting,
   defineLineType,
   type FrameStreams,
   lineSettings,
   type LineTransport,
   type LinkAttempt,
+  Peers,
   UdpEndpoint,
   type UdpOptions,
   withDefault,
@@ -39,10 +41,11 @@ const settings = Type.Object({
   sendPort: Type.Integer({ minimum: 1, maximum: 65_535, description: "The device's UDP port, where frames go." }),
   acceptFrom: withDefault(
     Type.Union([Type.Literal('host'), Type.Literal('any')], {
-      description: '"host" takes datagrams only from the device\'s address; "any" from every sender.',
+      description: '"host" takes datagrams only from the device\'s address; "any" from every sender `allow` lets in.',
     }),
     'host',
   ),
+  allow: allowSetting,
   ...lineSettings,
 });
 
@@ -54,11 +57,13 @@ function udp(options: UdpOptions, sendPort: number, acceptFrom: 'host' | 'any', 
     framer.push(datagram);
     framer.end({ lastFrameOpen: true });
   });
+  const takes = acceptFrom === 'host' ? `${options.host} only` : (options.allow ?? Peers.anyone).describe();
   return {
     open: (attempt: LinkAttempt) => endpoint.open(attempt),
     close: () => endpoint.close(),
     send: (frame, done) => endpoint.send(frame, sendPort, endpoint.hostAddress, done),
-    details: () => ({ port: endpoint.localPort, host: options.host, sendPort, strangers }),
+    listening: () => `receiving on ${options.bindIp || '*'}:${endpoint.localPort}; takes datagrams from ${takes}`,
+    details: () => ({ port: endpoint.localPort, host: options.host, sendPort, strangers, refusedPeers: endpoint.refusedPeers }),
   };
 }
 
@@ -67,5 +72,15 @@ export const udpType = defineLineType({
   summary: 'A device that speaks a line protocol in UDP datagrams, to and from one host.',
   settings,
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }]),
-  open: ({ port, bindIp, host, sendPort, acceptFrom }, streams) => udp({ port, bindIp, host }, sendPort, acceptFrom, streams),
+  diagnose: ({ allow, acceptFrom }) => {
+    const peers = Peers.compile(allow);
+    if (Array.isArray(peers)) return peers;
+    return acceptFrom === 'host' && allow.length > 0
+      ? [{ path: ['allow'], message: 'allow lists the senders of acceptFrom: "any"; with "host" only the device\'s address is taken' }]
+      : [];
+  },
+  open: ({ port, bindIp, host, sendPort, acceptFrom, allow }, streams) => {
+    const peers = Peers.compile(allow);
+    return udp({ port, bindIp, host, allow: Array.isArray(peers) ? Peers.anyone : peers }, sendPort, acceptFrom, streams);
+  },
 });

@@ -403,6 +403,11 @@ export interface LineTransport {
   send(frame: Buffer, done: (error?: Error) => void): void;
   /** Facts about the link worth showing (peers, the port). */
   details?(): Readonly<Record<string, unknown>>;
+  /**
+   * For a transport that listens: where, and whom it lets in (`receiving on *:9000; takes
+   * datagrams from 10.0.0.5`), logged each time its link comes up, as every listener says.
+   */
+  listening?(): string;
 }
 
 export type OverrunKind = 'frames' | 'parameters' | 'flood';
@@ -435,6 +440,8 @@ export class LineDevice implements FrameStreams {
         open: (attempt) =>
           this.transport.open({
             up: () => {
+              const listening = this.transport.listening?.();
+              if (listening !== undefined) context.log.info(listening);
               attempt.up();
               this.startPolls();
             },

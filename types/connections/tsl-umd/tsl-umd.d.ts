@@ -1,3 +1,4 @@
+import { Peers } from '../../sdk/index.ts';
 export declare const tslUmd: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     version: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"3.1">, import("@sinclair/typebox").TLiteral<"5.0">]>;
     mode: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"receive">, import("@sinclair/typebox").TLiteral<"send">]>;
@@ -5,6 +6,7 @@ export declare const tslUmd: import("../../sdk/type.ts").DefinedConnectionType<i
     port: import("@sinclair/typebox").TInteger;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     host: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     displays: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TInteger, import("@sinclair/typebox").TString, import("@sinclair/typebox").TObject<{
         display: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TInteger, import("@sinclair/typebox").TString]>;
         text: import("@sinclair/typebox").TString;
@@ -16,12 +18,14 @@ export declare const tslUmd: import("../../sdk/type.ts").DefinedConnectionType<i
 }>, {
     displays: string[];
     texts: Record<string, string>;
+    peers: Peers;
     version: "3.1" | "5.0";
     mode: "receive" | "send";
     transport: "udp" | "tcp";
     port: number;
     bindIp: string;
     host: string;
+    allow: string[];
     repeat: number;
     connectTimeout: number;
     maxDisplays: number;

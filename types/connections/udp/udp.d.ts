@@ -26,6 +26,7 @@ export declare const udpType: import("../../sdk/type.ts").DefinedConnectionType<
     host: import("@sinclair/typebox").TString;
     sendPort: import("@sinclair/typebox").TInteger;
     acceptFrom: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"host">, import("@sinclair/typebox").TLiteral<"any">]>>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
 }>, import("../../sdk/index.ts").LineTypeSettings<import("@sinclair/typebox").TObject<{
     parameters: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TString, import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>]>>;
     delimiter: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
@@ -54,4 +55,5 @@ export declare const udpType: import("../../sdk/type.ts").DefinedConnectionType<
     host: import("@sinclair/typebox").TString;
     sendPort: import("@sinclair/typebox").TInteger;
     acceptFrom: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"host">, import("@sinclair/typebox").TLiteral<"any">]>>;
+    allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
 }>>>;

@@ -128,6 +128,11 @@ export interface LineTransport {
     send(frame: Buffer, done: (error?: Error) => void): void;
     /** Facts about the link worth showing (peers, the port). */
     details?(): Readonly<Record<string, unknown>>;
+    /**
+     * For a transport that listens: where, and whom it lets in (`receiving on *:9000; takes
+     * datagrams from 10.0.0.5`), logged each time its link comes up, as every listener says.
+     */
+    listening?(): string;
 }
 export type OverrunKind = 'frames' | 'parameters' | 'flood';
 /** The device of one line-protocol connection: its parameters, what frames mean, its polls. */
