@@ -76,4 +76,4 @@ export {
   writeBounded,
 } from './device/tcp.ts';
 export { roomForBursts, UdpEndpoint, type UdpOptions } from './device/udp.ts';
-export { allowSetting, Peers } from './device/peers.ts';
+export { allowSetting, openListenerWarnings, Peers } from './device/peers.ts';

@@ -176,3 +176,30 @@ test('allow where it cannot apply is a mistake: a udp connection taking its host
     'connections.lamps.allow: allow lists the senders a receiver takes; a sender listens to no one',
   ]);
 });
+
+test('validate warns of each listener on every interface whose peers may change parameters; bindIp or allow closes it', (t) => {
+  const listeners = {
+    tally: { type: 'tcp-server', port: 7000, parameters: ['cam/1,B'] },
+    gpio: { type: 'udp', host: '10.0.0.5', sendPort: 9, acceptFrom: 'any', parameters: ['gpi/1,B'] },
+    fader: { type: 'osc', port: 8000, addresses: [{ id: 'fader', address: '/fader', type: 'F' }] },
+    deck: { type: 'satellite' },
+    umd: { type: 'tsl-umd', version: '5.0', mode: 'receive', port: 8900 },
+  };
+  const warnings = (connections: object) => {
+    const result = validateFlow({ connections }, '/virtual/flow.json5');
+    if (!result.ok) throw result.error ?? new Error(JSON.stringify(result.issues));
+    return result.flow.warnings.map(formatIssue);
+  };
+  t.deepEqual(warnings(listeners), [
+    'connections.tally.bindIp: peers on every machine that reaches this one may set the parameters its receive lines make: set bindIp (such as 127.0.0.1) or allow',
+    'connections.gpio.bindIp: peers on every machine that reaches this one may set the parameters its receive lines make (acceptFrom: "any"): set bindIp (such as 127.0.0.1) or allow',
+    'connections.fader.bindIp: peers on every machine that reaches this one may set its addresses: set bindIp (such as 127.0.0.1) or allow',
+    'connections.deck.bindIp: peers on every machine that reaches this one may press the keys, writing to their targets: set bindIp (such as 127.0.0.1) or allow',
+    'connections.umd.bindIp: peers on every machine that reaches this one may set tally and text: set bindIp (such as 127.0.0.1) or allow',
+  ]);
+  const closed = (extra: object) => Object.fromEntries(Object.entries(listeners).map(([id, settings]) => [id, { ...settings, ...extra }]));
+  t.deepEqual(warnings(closed({ bindIp: '127.0.0.1' })), []);
+  t.deepEqual(warnings(closed({ allow: ['10.0.0.0/24'] })), []);
+  // Taking the device's address only (udp's default, a tsl-umd receiver's host) is closed too.
+  t.deepEqual(warnings({ gpio: { ...listeners.gpio, acceptFrom: 'host' }, umd: { ...listeners.umd, host: '10.0.0.9' } }), []);
+});

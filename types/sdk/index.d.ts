@@ -29,4 +29,4 @@ export { droppedMetric, Overruns } from './device/overruns.ts';
 export { defineLineType, type FrameStreams, lineSettings, type LineTransport, type LineTypeSettings, } from './device/line-protocol.ts';
 export { connectTimeoutSetting, DEFAULT_CONNECT_TIMEOUT_MS, MAX_UNREAD_BYTES, TcpConnection, type TcpHandlers, type TcpListenOptions, TcpListener, type TcpTarget, writeBounded, } from './device/tcp.ts';
 export { roomForBursts, UdpEndpoint, type UdpOptions } from './device/udp.ts';
-export { allowSetting, Peers } from './device/peers.ts';
+export { allowSetting, openListenerWarnings, Peers } from './device/peers.ts';

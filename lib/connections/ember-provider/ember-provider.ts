@@ -25,6 +25,7 @@ import {
   checked,
   defineConnectionType,
   type Issue,
+  openListenerWarnings,
   type Parameter,
   Peers,
   TcpListener,
@@ -151,16 +152,8 @@ export const emberProvider = defineConnectionType({
     return checked(issues, { ...written, patterns: patterns.value, writable: writable.value, peers });
   },
   // Every machine that reaches this one may change what `write` lets: worth a warning, as the rest-api gives.
-  warn: ({ bindIp, write, allow }) =>
-    bindIp === '' && write.length > 0 && allow.length === 0
-      ? [
-          {
-            path: ['bindIp'],
-            message:
-              'consumers on every machine that reaches this one may change what `write` matches (Ember+ has no credentials): set bindIp (such as 127.0.0.1) or allow',
-          },
-        ]
-      : [],
+  warn: (settings) =>
+    settings.write.length > 0 ? openListenerWarnings(settings, 'change what `write` matches (Ember+ has no credentials)') : [],
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   metrics: [
     {

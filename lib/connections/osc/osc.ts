@@ -23,6 +23,7 @@ import {
   DeviceParameters,
   type DeviceSend,
   droppedMetric,
+  openListenerWarnings,
   Overruns,
   type OwnedParameter,
   parameterIdOf,
@@ -47,6 +48,7 @@ export const osc = defineServingType({
   summary: 'Open Sound Control over UDP or TCP: OSC addresses as parameters, listed or learned as they are heard.',
   settings: oscSettings,
   parse: parseOscSettings,
+  warn: (settings) => (settings.transport === 'udp' ? openListenerWarnings(settings, 'set its addresses') : []),
   discovers: ({ learn }) => ({ parameters: learn }),
   claims: ({ transport, port, bindIp }) =>
     transport === 'udp' && port !== 0 ? [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }] : [],

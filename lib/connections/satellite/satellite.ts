@@ -30,6 +30,7 @@ import { Type } from '@sinclair/typebox';
 import {
   afterTurn,
   allowSetting,
+  openListenerWarnings,
   checked,
   defineConnectionType,
   DeviceLink,
@@ -163,6 +164,7 @@ export const satellite = defineConnectionType({
     if (Array.isArray(peers)) issues.push(...peers);
     return checked(issues, { ...written, peers: Array.isArray(peers) ? Peers.anyone : peers });
   },
+  warn: (settings) => openListenerWarnings(settings, 'press the keys, writing to their targets'),
   discovers: () => ({ parameters: true }),
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   metrics: [

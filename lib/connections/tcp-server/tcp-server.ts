@@ -19,6 +19,7 @@ import {
   lineSettings,
   type LineTransport,
   type LinkAttempt,
+  openListenerWarnings,
   Peers,
   type TcpListenOptions,
   TcpListener,
@@ -82,6 +83,7 @@ export const tcpServerType = defineLineType({
     const peers = Peers.compile(allow);
     return Array.isArray(peers) ? peers : [];
   },
+  warn: (settings) => openListenerWarnings(settings, 'set the parameters its receive lines make'),
   open: ({ port, bindIp, maxClients, allow }, streams) => {
     const peers = Peers.compile(allow);
     return tcpServer({ port, bindIp, maxClients, allow: Array.isArray(peers) ? Peers.anyone : peers }, streams);

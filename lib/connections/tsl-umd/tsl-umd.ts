@@ -40,6 +40,7 @@ import {
   type Issue,
   type LinkAttempt,
   type LinkProtocol,
+  openListenerWarnings,
   Overruns,
   Peers,
   TcpConnection,
@@ -172,6 +173,7 @@ export const tslUmd = defineConnectionType({
       issues.push({ path: ['allow'], message: 'allow lists the senders a receiver takes; a sender listens to no one' });
     return checked(issues, { ...written, displays, texts, peers: Array.isArray(peers) ? Peers.anyone : peers });
   },
+  warn: (settings) => (settings.mode === 'receive' && settings.host === '' ? openListenerWarnings(settings, 'set tally and text') : []),
   discovers: ({ mode }) => ({ parameters: mode === 'receive' }),
   claims: ({ mode, transport, port, bindIp }) =>
     mode === 'receive' && port !== 0 ? [{ what: `${transport.toUpperCase()} port ${port}`, on: bindIp, path: ['port'] }] : [],

@@ -18,6 +18,7 @@ import {
   lineSettings,
   type LineTransport,
   type LinkAttempt,
+  openListenerWarnings,
   Peers,
   UdpEndpoint,
   type UdpOptions,
@@ -79,6 +80,8 @@ export const udpType = defineLineType({
       ? [{ path: ['allow'], message: 'allow lists the senders of acceptFrom: "any"; with "host" only the device\'s address is taken' }]
       : [];
   },
+  warn: (settings) =>
+    settings.acceptFrom === 'any' ? openListenerWarnings(settings, 'set the parameters its receive lines make (acceptFrom: "any")') : [],
   open: ({ port, bindIp, host, sendPort, acceptFrom, allow }, streams) => {
     const peers = Peers.compile(allow);
     return udp({ port, bindIp, host, allow: Array.isArray(peers) ? Peers.anyone : peers }, sendPort, acceptFrom, streams);

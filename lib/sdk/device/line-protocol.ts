@@ -621,6 +621,8 @@ export function defineLineType<S extends TObject>(definition: {
   readonly pathsAsWritten?: (settings: LineTypeSettings<S>) => readonly string[];
   /** Mistakes in its own settings that the line settings' checks do not see (see `diagnose` of a type). */
   readonly diagnose?: (settings: LineTypeSettings<S>) => readonly Issue[];
+  /** What `validate` should warn of in its settings (see `warn` of a type). */
+  readonly warn?: (settings: LineTypeSettings<S>) => readonly Issue[];
   /** The transport, as these settings make it. */
   open(settings: LineTypeSettings<S>, streams: FrameStreams): LineTransport;
 }): DefinedConnectionType<S, LineTypeSettings<S>> {
@@ -633,6 +635,7 @@ export function defineLineType<S extends TObject>(definition: {
     ...(definition.claims ? { claims: definition.claims } : {}),
     ...(definition.pathsAsWritten ? { pathsAsWritten: definition.pathsAsWritten } : {}),
     ...(definition.diagnose ? { diagnose: definition.diagnose } : {}),
+    ...(definition.warn ? { warn: definition.warn } : {}),
     declared: (parsed) => declaredLines(parsed),
     metrics: lineMetrics(definition.type),
     create(context, parsed) {

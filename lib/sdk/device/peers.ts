@@ -68,3 +68,19 @@ export class Peers {
     return this.open ? 'every peer' : `peers ${this.written.join(', ')}`;
   }
 }
+
+/**
+ * The warning `validate` gives (and the hub logs at start) for a listener whose peers may
+ * change parameters, on every interface (`bindIp` "") with no `allow`: the rest-api's warning
+ * for an open write API, for a device protocol, which has no credentials. `what` says what
+ * such a peer may do: "set the parameters its receive lines make".
+ */
+export function openListenerWarnings(settings: { readonly bindIp: string; readonly allow: readonly string[] }, what: string): Issue[] {
+  if (settings.bindIp !== '' || settings.allow.length > 0) return [];
+  return [
+    {
+      path: ['bindIp'],
+      message: `peers on every machine that reaches this one may ${what}: set bindIp (such as 127.0.0.1) or allow`,
+    },
+  ];
+}

@@ -103,7 +103,7 @@ test('allow takes addresses and blocks; validate warns of a provider open to eve
   const open = flow({ write: ['studio/#'] });
   if (!open.ok) throw open.error;
   t.deepEqual(open.flow.warnings.map(formatIssue), [
-    'connections.ember.bindIp: consumers on every machine that reaches this one may change what `write` matches (Ember+ has no credentials): set bindIp (such as 127.0.0.1) or allow',
+    'connections.ember.bindIp: peers on every machine that reaches this one may change what `write` matches (Ember+ has no credentials): set bindIp (such as 127.0.0.1) or allow',
   ]);
   for (const closed of [{ write: ['studio/#'], bindIp: '127.0.0.1' }, { write: ['studio/#'], allow: ['10.0.0.0/24'] }, {}]) {
     const result = flow(closed);

@@ -17,3 +17,13 @@ export declare class Peers {
     /** For the start log line: `every peer`, or the list. */
     describe(): string;
 }
+/**
+ * The warning `validate` gives (and the hub logs at start) for a listener whose peers may
+ * change parameters, on every interface (`bindIp` "") with no `allow`: the rest-api's warning
+ * for an open write API, for a device protocol, which has no credentials. `what` says what
+ * such a peer may do: "set the parameters its receive lines make".
+ */
+export declare function openListenerWarnings(settings: {
+    readonly bindIp: string;
+    readonly allow: readonly string[];
+}, what: string): Issue[];
