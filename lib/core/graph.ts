@@ -1,6 +1,6 @@
 import { merge, Observable, of, Subject, type Subscription } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
-import type { Causes, CauseTracker, Delivery, WriteTrace } from './cause.ts';
+import type { CauseTracker } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
 import type { TextIndex } from './text-index.ts';
 import { keepsOrigins } from './origins.ts';
@@ -10,12 +10,15 @@ import {
   type Access,
   type Answered,
   createParameter,
+  type Delivery,
   type LastChange,
   type OwnedParameter,
   type Parameter,
+  type ParameterHooks,
   type ParameterSpec,
   type ProxyParameter,
   type SetResult,
+  type WriteTrace,
 } from './parameter.ts';
 
 /**
@@ -206,23 +209,16 @@ export class Graph {
   /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
   readonly forgotten$: Observable<Parameter> = this.forgotten.asObservable();
   /**
-   * The graph's hooks, which every parameter of it calls (see `Causes`): private, each set
-   * through its own method by its one owner — `keepWith` (the hub's state store),
-   * `traceWith` (the hub's debug log), `followCausesWith` (the hub's loop guard) and
+   * The graph's hooks, which every parameter of it calls (see `ParameterHooks`): private, each
+   * set through its own method by its one owner — `keepWith` (the hub's state store),
+   * `traceWith` (the hub's debug log), `followCausesWith` (the rules' loop guard) and
    * `onDelivery` (the WebSocket layer). Connections get none of them.
    */
-  private readonly causes: Causes = { tracker: undefined, trace: undefined };
-  private readonly owners = new Map<keyof Causes, string>();
+  private readonly hooks: ParameterHooks = { tracker: undefined, trace: undefined };
+  private readonly owners = new Map<keyof ParameterHooks, string>();
 
   private deliveries: readonly Delivery[] = [];
 
-  /**
-   * Tells `listener` of every change and fire of every parameter, now defined or later, in
-   * delivery order and before each parameter's own listeners: one call per change, where
-   * following a million parameters by subscription would cost a subscription each. A
-   * parameter removed from the graph is still delivered by whoever holds it and writes it:
-   * `get` tells. Returns what stops it.
-   */
   /**
    * Sets the hook that writes each change of a kept parameter through to the store (R-S4).
    * One owner: a second owner is a mistake of the hub's wiring, and throws.
@@ -241,14 +237,21 @@ export class Graph {
     this.hook('tracker', owner, tracker);
   }
 
-  private hook<K extends Exclude<keyof Causes, 'delivery'>>(name: K, owner: string, value: Causes[K]): void {
+  private hook<K extends Exclude<keyof ParameterHooks, 'delivery'>>(name: K, owner: string, value: ParameterHooks[K]): void {
     const held = this.owners.get(name);
     if (held !== undefined && held !== owner) throw new Error(`the graph's ${name} hook belongs to ${held}, not ${owner}`);
     if (value === undefined) this.owners.delete(name);
     else this.owners.set(name, owner);
-    this.causes[name] = value;
+    this.hooks[name] = value;
   }
 
+  /**
+   * Tells `listener` of every change and fire of every parameter, now defined or later, in
+   * delivery order and before each parameter's own listeners: one call per change, where
+   * following a million parameters by subscription would cost a subscription each. A
+   * parameter removed from the graph is still delivered by whoever holds it and writes it:
+   * `get` tells. Returns what stops it.
+   */
   onDelivery(listener: Delivery): () => void {
     this.setDeliveries([...this.deliveries, listener]);
     return () => this.setDeliveries(this.deliveries.filter((other) => other !== listener));
@@ -257,7 +260,7 @@ export class Graph {
   private setDeliveries(deliveries: readonly Delivery[]): void {
     this.deliveries = deliveries;
     const [only] = deliveries;
-    this.causes.delivery =
+    this.hooks.delivery =
       deliveries.length <= 1
         ? only
         : (parameter, value) => {
@@ -302,7 +305,7 @@ export class Graph {
     if (this.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
     let parameter: ProxyParameter;
     try {
-      parameter = createParameter(connectionId, id, spec, this.causes, address);
+      parameter = createParameter(connectionId, id, spec, this.hooks, address);
     } catch (error) {
       if (error instanceof HubError) return { ok: false, error };
       throw error;
@@ -331,11 +334,11 @@ export class Graph {
     if (taken) return fail('PB_DUPLICATE_PARAMETER', `${connectionId}/${taken.id} is already defined`);
     const table = new Table(connectionId, source, specOf, (id, spec, address) => {
       try {
-        return createParameter(connectionId, id, spec, this.causes, address);
+        return createParameter(connectionId, id, spec, this.hooks, address);
       } catch {
         // An initial value that does not convert (a parsed table has converted its own): unknown instead.
         const { initial: _unconverted, ...unknown } = spec;
-        return createParameter(connectionId, id, unknown, this.causes, address);
+        return createParameter(connectionId, id, unknown, this.hooks, address);
       }
     });
     this.entries.set(table, table);

@@ -1,5 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
-import type { Cause, Causes } from './cause.ts';
+import type { Cause, CauseTracker } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
 import { keepsOrigins } from './origins.ts';
 import { wallClockOfTurn } from './scheduler.ts';
@@ -141,7 +141,7 @@ class TypedParameter implements ProxyParameter {
     readonly connectionId: string,
     readonly id: string,
     private readonly spec: ParameterSpec,
-    private readonly causes: Causes | undefined,
+    private readonly hooks: ParameterHooks | undefined,
     address: string,
   ) {
     this.address = address;
@@ -235,14 +235,14 @@ class TypedParameter implements ProxyParameter {
   }
 
   private store(value: Value, origin: string): SetResult {
-    const trace = this.causes?.trace;
+    const trace = this.hooks?.trace;
     if (this.spec.type !== 'T') {
       if (this.current === value) {
         if (trace) trace(this, value, origin, false);
         return UNCHANGED;
       }
       this.current = value;
-      if (this.spec.persist === true) this.causes?.kept?.(this, value);
+      if (this.spec.persist === true) this.hooks?.kept?.(this, value);
     }
     this.changed(origin);
     if (trace) trace(this, value, origin, true);
@@ -254,7 +254,7 @@ class TypedParameter implements ProxyParameter {
     if (this.delivering) {
       // The write waits for the delivery in progress, so it leaves its writer's call stack;
       // its cause goes with it, or whoever follows causes would see a fresh change.
-      (this.queued ??= []).push({ value, cause: this.causes?.tracker?.capture() });
+      (this.queued ??= []).push({ value, cause: this.hooks?.tracker?.capture() });
       return;
     }
     this.delivering = true;
@@ -269,7 +269,7 @@ class TypedParameter implements ProxyParameter {
   /** Delivers the writes queued meanwhile, in order, each with the chain of causes it was made in. */
   private drain(queued: { readonly value: Value; readonly cause: Cause }[]): void {
     for (let next = queued.shift(); next !== undefined; next = queued.shift()) {
-      const tracker = this.causes?.tracker;
+      const tracker = this.hooks?.tracker;
       tracker?.resume(next.cause);
       try {
         this.emit(next.value);
@@ -281,7 +281,7 @@ class TypedParameter implements ProxyParameter {
 
   private emit(value: Value): void {
     if (this.spec.type !== 'T') this.delivered = value;
-    this.causes?.delivery?.(this, value);
+    this.hooks?.delivery?.(this, value);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.next(value);
   }
@@ -293,15 +293,53 @@ class TypedParameter implements ProxyParameter {
 
 /**
  * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
- * `causes` is its graph's, for delivering queued writes with their causes; `address` is
+ * `hooks` are its graph's (see `ParameterHooks`); `address` is
  * given when the caller has made it already (one string per parameter, not two).
  */
 export function createParameter(
   connectionId: string,
   id: string,
   spec: ParameterSpec,
-  causes?: Causes,
+  hooks?: ParameterHooks,
   address = `${connectionId}/${id}`,
 ): ProxyParameter {
-  return new TypedParameter(connectionId, id, spec, causes, address);
+  return new TypedParameter(connectionId, id, spec, hooks, address);
 }
+
+/**
+ * The hooks every parameter of one graph calls as a value goes through it: the way past
+ * `set` a write reaches the state store, the WebSocket clients, debug tracing and the loop
+ * guard without a hook per parameter (docs/reference/write-path.md). Private to the graph,
+ * each set through a method of `Graph` by its one owner, named at each hook below.
+ * Guarantee: a parameter that queues a re-entrant write captures the chain of causes in effect
+ * with it and delivers it with that chain resumed, so the write counts as caused by its writer
+ * exactly as an immediate delivery would.
+ */
+export interface ParameterHooks {
+  /** The chain of causes in effect (the rules' loop guard, R-R5): set by hub/logic.ts with `Graph.followCausesWith`. */
+  tracker: CauseTracker | undefined;
+  /**
+   * Told of every write and report a parameter stores (before its listeners hear of it), with
+   * its origin, while debug logging wants them (R-O2): one check on the hot path when it does
+   * not. Set by `Hub` (hub/hub.ts) with `Graph.traceWith`.
+   */
+  trace?: WriteTrace | undefined;
+  /**
+   * Told of every change and fire of every parameter, in delivery order and before the
+   * parameter's own listeners: the WebSocket layer's fan-out (http/ws-hub.ts) and a connection
+   * process's mirror (hub/isolation/child.ts), through `Graph.onDelivery`.
+   */
+  delivery?: Delivery | undefined;
+  /**
+   * Told of every change of a parameter whose `persist` is true (not of its initial value),
+   * before its listeners: how the hub writes kept values through to its state store (R-S1).
+   * Set by `Hub` (hub/hub.ts) with `Graph.keepWith`.
+   */
+  kept?: Delivery | undefined;
+}
+
+/** A change (or fire) as it is delivered: the parameter, and its new value. */
+export type Delivery = (parameter: Parameter, value: Value) => void;
+
+/** One stored write: `origin` is the writer's name (`http`, `ws`, `rule rules[0]`, `flow <id>`), undefined for a report of the owning connection. */
+export type WriteTrace = (parameter: Parameter, value: Value, origin: string | undefined, changed: boolean) => void;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { asyncApiDocument } from './asyncapi.ts';
 import { openApiDocument } from './openapi.ts';
 import { JSON_TYPE, sendOk } from './respond.ts';
-import type { Handler, Route } from './routes.ts';
+import type { Handler, Route } from './route.ts';
 
 /** The hub's version, from its package.json (beside lib/ in a checkout, beside dist/ when installed). */
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -15,7 +15,7 @@ import { checkSize, decodeUtf8 } from './body.ts';
 import type { Access } from './access.ts';
 import { type CodedError, JSON_TYPE, jsonClient, sendError, sendOk } from './respond.ts';
 import { answerLater, clientAddress, readBody } from './handling.ts';
-import type { Handler, Route, RouteContext } from './routes.ts';
+import type { Handler, Route, RouteContext } from './route.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
 /** The largest flow file taken: far above a studio's (a flow of 500 connections and 2,000 rules is some 200 KB). */

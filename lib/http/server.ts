@@ -16,7 +16,8 @@ import { fullAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, type CodedError, jsonClient, sendEmpty, sendError, sendOk, type Tally, tallyIn, withPolicy } from './respond.ts';
 import { answerFault } from './handling.ts';
-import { getOther, type GroupView, type Handler, methodNotAllowed, notFound, type RouteContext, routes } from './routes.ts';
+import type { GroupView, Handler, RouteContext } from './route.ts';
+import { getOther, methodNotAllowed, notFound, routes } from './routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import {
   closeEverySocket,
@@ -29,6 +30,7 @@ import {
 } from './uws.ts';
 import { Edge } from './edge.ts';
 import { checkTls, type TlsFiles } from './tls.ts';
+import { defaultLimits, type Limits } from './limits.ts';
 import { WebSocketRoute } from './ws-route.ts';
 import { consoleFiles, consolePolicy } from './console.ts';
 import { WsHub } from './ws-hub.ts';
@@ -80,43 +82,6 @@ export interface RestServerOptions {
   /** R-U1: serve the operator console at /console/ (the `console` setting; default on). */
   readonly console?: boolean;
 }
-
-export interface Limits {
-  /** Largest accepted request body (R-H2: 413 above it). */
-  readonly maxBody: number;
-  /** Largest accepted WebSocket message; a larger one closes the socket with 1009 (R-H12). */
-  readonly maxMessage: number;
-  /**
-   * What uWS itself reads of one message before it drops the connection (1006, no close
-   * frame): above `maxMessage`, so that a message somewhat too large is read and answered
-   * with 1009, and bounded, so that no socket can make the hub buffer more.
-   */
-  readonly maxMessageRead: number;
-  /** Error answers sent one by one per client message; the rest are counted in one more. */
-  readonly maxErrorAnswers: number;
-  /** Milliseconds of applying one client's WebSocket messages per event-loop turn; the rest waits (fair share). */
-  readonly writeShareMs: number;
-  /** Message bytes a client may have waiting; beyond them it is closed with 1008. */
-  readonly maxWaitingWrites: number;
-  /** Send-buffer bytes beyond a client's snapshot at which it stops getting changes. */
-  readonly lagLimit: number;
-  /** How often buffers are checked while changes flow. */
-  readonly scanIntervalMs: number;
-  /** uWS's own per-socket cap; past it uWS drops messages (the lag check repairs that). */
-  readonly maxBackpressure: number;
-}
-
-export const defaultLimits: Limits = {
-  maxBody: 64 * 1024,
-  maxMessage: 1024 * 1024,
-  maxMessageRead: 8 * 1024 * 1024,
-  maxErrorAnswers: 32,
-  writeShareMs: 2,
-  maxWaitingWrites: 4 * 1024 * 1024,
-  lagLimit: 512 * 1024,
-  scanIntervalMs: 50,
-  maxBackpressure: 32 * 1024 * 1024,
-};
 
 /**
  * The uWS app of one rest-api connection: the routes of routes.ts behind authentication

@@ -15,7 +15,7 @@ import { type Access, fullAccess, writeFor } from './access.ts';
 import { FairShare } from './fair-share.ts';
 import { type CodedError, jsonClient, sendError } from './respond.ts';
 import { answerFault, clientAddress } from './handling.ts';
-import type { Limits } from './server.ts';
+import type { Limits } from './limits.ts';
 import { parseUpgradeQuery } from './upgrade-query.ts';
 import { type HttpRequest, type HttpResponse, type TemplatedApp, uws, type WebSocket } from './uws.ts';
 import { newWsClient, type WsClient, type WsHub } from './ws-hub.ts';

@@ -2,7 +2,8 @@ import { type Observable, Subject } from 'rxjs';
 import { fail, type HubError, ok, type Result } from '../core/errors.ts';
 import type { Graph, ParameterRow, Reading } from '../core/graph.ts';
 import { TextIndex } from '../core/text-index.ts';
-import type { ConnectionInfo, MirroredConnection } from '../connections/connection.ts';
+import type { ConnectionInfo } from '../connections/connection.ts';
+import type { MirroredConnection } from '../connections/serving.ts';
 import { canonicalJson, Status } from '../connections/connection.ts';
 
 /**

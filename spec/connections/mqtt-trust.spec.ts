@@ -282,6 +282,8 @@ withBroker(
       { retain: true },
     );
     await handled(a, before, 2);
+    // Received is not yet shown: a loaded machine showed none at this point once.
+    await eventually(() => a.graph.byPrefix('huge/').length >= 997, 'the claim shown');
     for (const id of ['api', 'studio', 'local', 'bus']) t.is(statusOf(a, id)?.status === 'failed' ? id : 'running', 'running');
     t.is(a.graph.byPrefix('huge/').length, 997, 'the parameters past parametersPerHub (three in the other claims) are not shown');
     t.like(statusOf(a, 'bus'), { status: 'degraded', code: 'PB_OVER_LIMIT' });

@@ -1,5 +1,6 @@
 import test from 'ava';
-import type { Cause, Causes } from '../../lib/core/cause.ts';
+import type { Cause } from '../../lib/core/cause.ts';
+import type { ParameterHooks } from '../../lib/core/parameter.ts';
 import { createParameter } from '../../lib/core/parameter.ts';
 import type { Value } from '../../lib/core/value.ts';
 
@@ -111,7 +112,7 @@ test('a write made while the parameter notifies is delivered with the cause it w
   // A tracker whose chain is one name: what is writing now.
   let current: Cause;
   const events: string[] = [];
-  const causes: Causes = {
+  const causes: ParameterHooks = {
     tracker: {
       capture: () => current,
       resume(cause) {

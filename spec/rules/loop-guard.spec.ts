@@ -1,12 +1,12 @@
 import test from 'ava';
-import type { Causes } from '../../lib/core/cause.ts';
+import type { ParameterHooks } from '../../lib/core/parameter.ts';
 import { createParameter, type OwnedParameter } from '../../lib/core/parameter.ts';
 import type { Value } from '../../lib/core/value.ts';
 import { Loop, LoopGuard } from '../../lib/rules/loop-guard.ts';
 
 /** Parameters of one graph whose cause tracker is `guard`. */
 function parameters(guard: LoopGuard, ...ids: string[]): OwnedParameter[] {
-  const causes: Causes = { tracker: guard };
+  const causes: ParameterHooks = { tracker: guard };
   return ids.map((id) => createParameter('c', id, { type: 'I', access: 'read-write' }, causes));
 }
 

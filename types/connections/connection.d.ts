@@ -1,9 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
-import type { ConnectionInfo } from '../core/api-shapes.ts';
 import type { ErrorCode, HubError } from '../core/errors.ts';
 import type { Checked, Issue } from '../core/issue.ts';
-import type { ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 import type { ConnectionMetric } from '../core/counts.ts';
 import type { Json } from '../core/value.ts';
 import type { Claim, DeclaredParameter, DefinedConnectionType, Discovery, Link, ParseContext, StopReason } from '../sdk/type.ts';
@@ -104,22 +102,6 @@ export interface KeptState {
         readonly reason: string;
         readonly code?: ErrorCode;
     }>;
-}
-/**
- * A connection another hub runs, shown on this one at the same addresses (R-M5): its
- * parameters mirror the owner's, and writes to them go to the owner (`ParameterSpec.forward`).
- */
-export interface MirroredConnection {
-    readonly id: string;
-    /** Defines `<id>/<parameterId>`; throws a HubError on a bad or duplicate id. */
-    define(parameterId: string, spec: ParameterSpec): ProxyParameter;
-    remove(parameterId: string): void;
-    /** What `GET /connections` shows of it: its owner's report, or why the owner is away. */
-    show(info: Omit<ConnectionInfo, 'id'>): void;
-    /** Makes one of its parameters' value unknown: its owner went away, or said so (R-M5). */
-    forget(parameter: ProxyParameter): void;
-    /** Takes it and its parameters off this hub. Idempotent. */
-    close(): void;
 }
 /** A started connection. `stop` is idempotent and must release everything `start` took. */
 export interface ConnectionInstance {

@@ -14,11 +14,12 @@ import type { Json, Value } from '../core/value.ts';
 import type { ConnectionContext } from '../sdk/context.ts';
 import type { Parsed } from '../sdk/settings.ts';
 import type { TypeBasics, TypedInstance } from '../sdk/type.ts';
-import type { ConnectionInfo, MirroredConnection, Problem, RuleListing } from './connection.ts';
+import type { ConnectionInfo, Problem, RuleListing } from '../core/api-shapes.ts';
 export { unfenced } from '../core/lease.ts';
+import type { ParameterSpec, ProxyParameter } from '../core/parameter.ts';
 export type { ProxyParameter } from '../core/parameter.ts';
 export type { Graph, Reading } from '../core/graph.ts';
-export type { ConnectionInfo, MirroredConnection } from './connection.ts';
+export type { ConnectionInfo } from '../core/api-shapes.ts';
 export type { RedundancyDetails } from '../core/api-shapes.ts';
 export type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 /**
@@ -117,3 +118,19 @@ export interface ServingTypeDefinition<S extends TObject, P = Parsed<S>> extends
 }
 /** Declares a type that serves the hub (see `ServingTypeDefinition`). */
 export declare function defineServingType<S extends TObject, P = Parsed<S>>(definition: Omit<ServingTypeDefinition<S, P>, 'servesHub'>): ServingTypeDefinition<S, P>;
+/**
+ * A connection another hub runs, shown on this one at the same addresses (R-M5): its
+ * parameters mirror the owner's, and writes to them go to the owner (`ParameterSpec.forward`).
+ */
+export interface MirroredConnection {
+    readonly id: string;
+    /** Defines `<id>/<parameterId>`; throws a HubError on a bad or duplicate id. */
+    define(parameterId: string, spec: ParameterSpec): ProxyParameter;
+    remove(parameterId: string): void;
+    /** What `GET /connections` shows of it: its owner's report, or why the owner is away. */
+    show(info: Omit<ConnectionInfo, 'id'>): void;
+    /** Makes one of its parameters' value unknown: its owner went away, or said so (R-M5). */
+    forget(parameter: ProxyParameter): void;
+    /** Takes it and its parameters off this hub. Idempotent. */
+    close(): void;
+}

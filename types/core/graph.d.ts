@@ -1,9 +1,9 @@
 import { Observable } from 'rxjs';
-import type { CauseTracker, Delivery, WriteTrace } from './cause.ts';
+import type { CauseTracker } from './cause.ts';
 import { type Result } from './errors.ts';
 import type { TextIndex } from './text-index.ts';
 import type { Value } from './value.ts';
-import { type Answered, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult } from './parameter.ts';
+import { type Answered, type Delivery, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult, type WriteTrace } from './parameter.ts';
 /**
  * The graph as every connection type reads it: lookups, walks and following, and nothing
  * that changes the graph's shape or its hooks (see `Graph.readOnly`).
@@ -71,21 +71,14 @@ export declare class Graph {
     /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
     readonly forgotten$: Observable<Parameter>;
     /**
-     * The graph's hooks, which every parameter of it calls (see `Causes`): private, each set
-     * through its own method by its one owner — `keepWith` (the hub's state store),
-     * `traceWith` (the hub's debug log), `followCausesWith` (the hub's loop guard) and
+     * The graph's hooks, which every parameter of it calls (see `ParameterHooks`): private, each
+     * set through its own method by its one owner — `keepWith` (the hub's state store),
+     * `traceWith` (the hub's debug log), `followCausesWith` (the rules' loop guard) and
      * `onDelivery` (the WebSocket layer). Connections get none of them.
      */
-    private readonly causes;
+    private readonly hooks;
     private readonly owners;
     private deliveries;
-    /**
-     * Tells `listener` of every change and fire of every parameter, now defined or later, in
-     * delivery order and before each parameter's own listeners: one call per change, where
-     * following a million parameters by subscription would cost a subscription each. A
-     * parameter removed from the graph is still delivered by whoever holds it and writes it:
-     * `get` tells. Returns what stops it.
-     */
     /**
      * Sets the hook that writes each change of a kept parameter through to the store (R-S4).
      * One owner: a second owner is a mistake of the hub's wiring, and throws.
@@ -96,6 +89,13 @@ export declare class Graph {
     /** Sets the tracker of causes parameters report queued writes to (the loop guard, R-R5); see `keepWith` for owners. */
     followCausesWith(owner: string, tracker: CauseTracker | undefined): void;
     private hook;
+    /**
+     * Tells `listener` of every change and fire of every parameter, now defined or later, in
+     * delivery order and before each parameter's own listeners: one call per change, where
+     * following a million parameters by subscription would cost a subscription each. A
+     * parameter removed from the graph is still delivered by whoever holds it and writes it:
+     * `get` tells. Returns what stops it.
+     */
     onDelivery(listener: Delivery): () => void;
     private setDeliveries;
     get size(): number;

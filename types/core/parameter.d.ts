@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import type { Causes } from './cause.ts';
+import type { CauseTracker } from './cause.ts';
 import { type Result } from './errors.ts';
 import { type Access, type Value, type ValueType } from './value.ts';
 export { Access } from './value.ts';
@@ -101,7 +101,42 @@ export interface ProxyParameter extends OwnedParameter {
 }
 /**
  * Creates a parameter; throws a PB_CONVERSION HubError when `initial` does not convert.
- * `causes` is its graph's, for delivering queued writes with their causes; `address` is
+ * `hooks` are its graph's (see `ParameterHooks`); `address` is
  * given when the caller has made it already (one string per parameter, not two).
  */
-export declare function createParameter(connectionId: string, id: string, spec: ParameterSpec, causes?: Causes, address?: string): ProxyParameter;
+export declare function createParameter(connectionId: string, id: string, spec: ParameterSpec, hooks?: ParameterHooks, address?: string): ProxyParameter;
+/**
+ * The hooks every parameter of one graph calls as a value goes through it: the way past
+ * `set` a write reaches the state store, the WebSocket clients, debug tracing and the loop
+ * guard without a hook per parameter (docs/reference/write-path.md). Private to the graph,
+ * each set through a method of `Graph` by its one owner, named at each hook below.
+ * Guarantee: a parameter that queues a re-entrant write captures the chain of causes in effect
+ * with it and delivers it with that chain resumed, so the write counts as caused by its writer
+ * exactly as an immediate delivery would.
+ */
+export interface ParameterHooks {
+    /** The chain of causes in effect (the rules' loop guard, R-R5): set by hub/logic.ts with `Graph.followCausesWith`. */
+    tracker: CauseTracker | undefined;
+    /**
+     * Told of every write and report a parameter stores (before its listeners hear of it), with
+     * its origin, while debug logging wants them (R-O2): one check on the hot path when it does
+     * not. Set by `Hub` (hub/hub.ts) with `Graph.traceWith`.
+     */
+    trace?: WriteTrace | undefined;
+    /**
+     * Told of every change and fire of every parameter, in delivery order and before the
+     * parameter's own listeners: the WebSocket layer's fan-out (http/ws-hub.ts) and a connection
+     * process's mirror (hub/isolation/child.ts), through `Graph.onDelivery`.
+     */
+    delivery?: Delivery | undefined;
+    /**
+     * Told of every change of a parameter whose `persist` is true (not of its initial value),
+     * before its listeners: how the hub writes kept values through to its state store (R-S1).
+     * Set by `Hub` (hub/hub.ts) with `Graph.keepWith`.
+     */
+    kept?: Delivery | undefined;
+}
+/** A change (or fire) as it is delivered: the parameter, and its new value. */
+export type Delivery = (parameter: Parameter, value: Value) => void;
+/** One stored write: `origin` is the writer's name (`http`, `ws`, `rule rules[0]`, `flow <id>`), undefined for a report of the owning connection. */
+export type WriteTrace = (parameter: Parameter, value: Value, origin: string | undefined, changed: boolean) => void;

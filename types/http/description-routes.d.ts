@@ -1,2 +1,2 @@
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 export declare const descriptionRoutes: readonly Route[];

@@ -10,7 +10,7 @@ import { type Logger } from '../core/log.ts';
 import { type SparseLog } from '../core/sparse-log.ts';
 import { type Scheduler } from '../core/scheduler.ts';
 import { type Access } from './access.ts';
-import type { Limits } from './server.ts';
+import type { Limits } from './limits.ts';
 import { type HttpRequest, type HttpResponse, type TemplatedApp } from './uws.ts';
 import { type WsHub } from './ws-hub.ts';
 export interface WebSocketRouteOptions {

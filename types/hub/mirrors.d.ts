@@ -1,7 +1,8 @@
 import { type Observable } from 'rxjs';
 import { type HubError, type Result } from '../core/errors.ts';
 import type { Graph, Reading } from '../core/graph.ts';
-import type { ConnectionInfo, MirroredConnection } from '../connections/connection.ts';
+import type { ConnectionInfo } from '../connections/connection.ts';
+import type { MirroredConnection } from '../connections/serving.ts';
 /**
  * The connections other hubs run that this hub shows (R-M5), kept beside its own: one
  * place for their listing, and for the rule that an id is this hub's or a mirror, never both.

@@ -20,7 +20,6 @@ import {
 import type { ValueType } from '../../core/value.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
-import type { HomeAssistantSettings } from './home-assistant.ts';
 
 /** A broker topic as a parameter of the connection (R-M3). */
 export interface MappedTopic {
@@ -211,6 +210,13 @@ export const mqttSettings = Type.Object({
     ),
   ),
 });
+
+/** `homeAssistant` once parsed: which parameters are announced, under which prefix (see home-assistant.ts). */
+export interface HomeAssistantSettings {
+  readonly expose: { matches(address: string): boolean };
+  /** The discovery prefix Home Assistant listens on. */
+  readonly prefix: string;
+}
 
 export interface MqttSettings {
   readonly url: string;

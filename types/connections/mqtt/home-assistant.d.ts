@@ -1,13 +1,6 @@
 import type { ConnectionContext } from '../../sdk/index.ts';
 import type { BrokerLink } from './broker-link.ts';
-import type { MqttSettings } from './settings.ts';
-export interface HomeAssistantSettings {
-    readonly expose: {
-        matches(address: string): boolean;
-    };
-    /** The discovery prefix Home Assistant listens on. */
-    readonly prefix: string;
-}
+import type { HomeAssistantSettings, MqttSettings } from './settings.ts';
 /** Where an entity reads whether the hub is there. */
 export interface Availability {
     readonly topic: string;

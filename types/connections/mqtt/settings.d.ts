@@ -3,7 +3,6 @@ import { type Access, type Checked, type Overruns, type ParseContext, type Parse
 import type { ValueType } from '../../core/value.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
-import type { HomeAssistantSettings } from './home-assistant.ts';
 /** A broker topic as a parameter of the connection (R-M3). */
 export interface MappedTopic {
     readonly id: string;
@@ -57,6 +56,14 @@ export declare const mqttSettings: import("@sinclair/typebox").TObject<{
         }>]>>;
     }>>;
 }>;
+/** `homeAssistant` once parsed: which parameters are announced, under which prefix (see home-assistant.ts). */
+export interface HomeAssistantSettings {
+    readonly expose: {
+        matches(address: string): boolean;
+    };
+    /** The discovery prefix Home Assistant listens on. */
+    readonly prefix: string;
+}
 export interface MqttSettings {
     readonly url: string;
     readonly username: string;

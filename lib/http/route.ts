@@ -1,0 +1,66 @@
+/**
+ * What a route is: a path with a handler per method, and what every handler reads (the hub
+ * through plain data and functions). The routes are in routes.ts, flow-routes.ts and
+ * description-routes.ts; the server (server.ts) calls them.
+ */
+import type { Registry } from 'prom-client';
+import type { Answers } from '../core/api-shapes.ts';
+import type { Result } from '../core/errors.ts';
+import type { FlowView } from '../core/flow-view.ts';
+import type { Graph } from '../core/graph.ts';
+import type { Logger } from '../core/log.ts';
+import type { SparseLog } from '../core/sparse-log.ts';
+import type { Access } from './access.ts';
+import type { StaticFiles } from './static-files.ts';
+import type { HttpRequest, HttpResponse } from './uws.ts';
+
+/** What handlers read: the hub through plain data and functions, never lib/connections. */
+export interface RouteContext {
+  readonly graph: Graph;
+  readonly files: StaticFiles | undefined;
+  /** `GET /connections`: each connection as JSON-able data. */
+  readonly connections: () => Answers['/connections'];
+  /** `GET /problems`: the hub's current problems as JSON-able data. */
+  readonly problems: () => Answers['/problems'];
+  /** `GET /rules`: the flow's enabled rules as JSON-able data. */
+  readonly rules: () => Answers['/rules'];
+  /** Largest accepted request body (413 above it). */
+  readonly maxBody: number;
+  /** Calls back once every write so far is stored as safely as the hub promises (R-S4). */
+  readonly settled?: (done: () => void) => void;
+  /** The hub's redundancy group, while it is in one (R-B1). */
+  readonly group?: () => GroupView | undefined;
+  readonly log: Logger;
+  /** The registry `/metrics` answers from (R-O1). */
+  readonly metrics: Registry;
+  /** The connections `/readyz` waits for; empty: every enabled one (R-O1). */
+  readonly required: readonly string[];
+  /** Refused writes, logged sparsely: a client that keeps failing is one line in ten seconds. */
+  readonly refusals: SparseLog;
+  /** The flow file, for `/flow` (R-ED3); absent for a hub that was not started from one (a spec's). */
+  readonly flow?: FlowView;
+  /** The name of the session cookie, which holds the port (for the descriptions, R-DS1). */
+  readonly sessionCookie: () => string;
+}
+
+/** A redundancy group as the routes see it (plain functions: lib/http depends on nothing in lib/connections). */
+export interface GroupView {
+  role(): 'active' | 'standby';
+  failover(): Result<string>;
+  /** Calls back once the broker acknowledged every value published so far; false when its connection closed first (R-B2). */
+  replicated(done: (acknowledged: boolean) => void): void;
+}
+
+/** A request handler; `access` is what the client's credentials grant (R-A2). */
+export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext, access: Access) => void;
+
+/** A built-in path: it wins over a hosted file of the same name, and other methods get 405. */
+export interface Route {
+  readonly path: string;
+  /** Absent for a path that only takes POST (`/failover`). */
+  readonly get?: Handler;
+  readonly post?: Handler;
+  readonly put?: Handler;
+  /** `get` when a GET changes parameters (`/update`): a foreign page may not send it (R-H10). POSTs never may. */
+  readonly changes?: 'get';
+}
