@@ -290,3 +290,21 @@ test('the parsed checks see type-only imports, require() calls and each type nam
     [],
   );
 });
+
+test('docs/architecture.md shows every folder of lib/ and of the checkout in its layout', (t) => {
+  const page = readFileSync(join(lib, '../docs/architecture.md'), 'utf8');
+  const layout = page.slice(page.indexOf('## Project layout')).split('```')[1] ?? '';
+  const folders = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => [join(dir, entry.name), ...folders(join(dir, entry.name))]);
+  // A folder is named by its path from the root (`lib/hub/`) or, in its parent's entry, by
+  // its own name (`isolation/`).
+  const shown = (path: string) => layout.includes(`${path}/`) || new RegExp(`(^|[\\s(])${path.split('/').at(-1)}/`).test(layout);
+  const root = join(lib, '..');
+  const checkout = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !['node_modules', 'dist'].includes(entry.name))
+    .map((entry) => entry.name);
+  const missing = [...folders(lib).map((folder) => relative(root, folder)), ...checkout].filter((folder) => !shown(folder));
+  t.deepEqual(missing, []);
+});

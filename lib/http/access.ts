@@ -59,11 +59,16 @@ export function lookupFor(access: Access, graph: Graph, address: string): Result
     : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${connectionId}"`);
 }
 
-/** Writes `raw` to `address` for this client: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
+/** The parameter at `address` this client may write: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
+export function writableFor(access: Access, graph: Graph, address: string): Result<Parameter> {
+  const found = lookupFor(access, graph, address);
+  if (!found.ok || access.full || access.canWrite(address)) return found;
+  return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
+}
+
+/** Writes `raw` to `address` for this client: refused as `writableFor` refuses. */
 export function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string, answered?: Answered): SetResult {
   if (access.full) return graph.write(address, raw, origin, answered);
-  const found = lookupFor(access, graph, address);
-  if (!found.ok) return found;
-  if (!access.canWrite(address)) return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
-  return found.value.set(raw, origin, answered);
+  const found = writableFor(access, graph, address);
+  return found.ok ? found.value.set(raw, origin, answered) : found;
 }

@@ -7,12 +7,13 @@
  */
 import type { ConnectionInfo, FailoverAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import type { Reading } from '../core/graph.ts';
+import type { Parameter } from '../core/parameter.ts';
 import { keepsOrigins } from '../core/origins.ts';
 import { reasonOf, type Result } from '../core/errors.ts';
 import { namingOnce } from '../core/sparse-log.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { compileFilters } from './filters.ts';
-import { type Access, lookupFor, writeFor } from './access.ts';
+import { type Access, lookupFor, writableFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import { FILE_CHUNK, fileChunks } from './static-files.ts';
 import { readFile } from 'node:fs/promises';
@@ -123,14 +124,16 @@ function accessAs(access: Access, p: Reading): Reading['access'] {
  */
 function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, fields: Result<UpdateFields>, json: boolean): void {
   if (!fields.ok) return sendError(res, fields.error, json);
-  const { graph, settled, log } = context;
-  if (graph.get(fields.value.parameter)?.remote) return answerForwarded(res, context, access, fields.value, json);
-  const written = writeFor(access, graph, fields.value.parameter, fields.value.value, httpOrigin(res));
-  if (!written.ok) {
-    logRefusal(context, res, fields.value.parameter, written.error);
-    return sendError(res, written.error, json);
-  }
-  const kept = settled !== undefined && graph.get(fields.value.parameter)?.persist === true;
+  const { parameter: address, value } = fields.value;
+  const { settled, log } = context;
+  // Looked up once, here: whether it answers later, the write, whether it is kept.
+  const found = writableFor(access, context.graph, address);
+  if (!found.ok) return refuse(context, res, address, found.error, json);
+  const parameter = found.value;
+  if (parameter.remote) return answerForwarded(res, context, parameter, value, json);
+  const written = parameter.set(value, httpOrigin(res));
+  if (!written.ok) return refuse(context, res, address, written.error, json);
+  const kept = settled !== undefined && parameter.persist === true;
   // On the active hub of a group a write is answered once the broker has it: a standby that takes over has it too (R-B2).
   const group = context.group?.();
   const replicated = group?.role() === 'active' ? group : undefined;
@@ -162,33 +165,26 @@ const notReplicated: CodedError = {
 };
 
 /**
- * A write to a parameter owned elsewhere (another hub, a broker topic, R-M5) is answered
- * with its owner's answer: taken, or the owner's error and code.
+ * A write to a parameter answered later — owned by another hub or a broker topic (R-M5), a
+ * device, a scene, an http-client request — is answered with its owner's answer: taken, or
+ * the owner's error and code.
  */
-function answerForwarded(
-  res: HttpResponse,
-  context: RouteContext,
-  access: Access,
-  { parameter, value }: UpdateFields,
-  json: boolean,
-): void {
-  const { graph, log } = context;
+function answerForwarded(res: HttpResponse, context: RouteContext, parameter: Parameter, value: unknown, json: boolean): void {
+  const { log } = context;
   let aborted = false;
   res.onAborted(() => (aborted = true));
   const client = clientAddress(res);
-  const written = writeFor(access, graph, parameter, value, httpOrigin(res), (answer) => {
-    if (!answer.ok) context.refusals.warn(refusalLine(client, parameter, answer.error));
+  const written = parameter.set(value, httpOrigin(res), (answer) => {
+    if (!answer.ok) context.refusals.warn(refusalLine(client, parameter.address, answer.error));
     if (!aborted) answerLater(res, json, log, () => (answer.ok ? answerTaken(res, json) : sendError(res, answer.error, json)));
   });
-  if (!written.ok) {
-    logRefusal(context, res, parameter, written.error);
-    sendError(res, written.error, json);
-  }
+  if (!written.ok) refuse(context, res, parameter.address, written.error, json);
 }
 
-/** An HTTP write the hub refused, in its log (sparsely): whoever watches the hub sees what clients get wrong. */
-function logRefusal(context: RouteContext, res: HttpResponse, address: string, error: CodedError): void {
+/** Answers a refused write, and logs it (sparsely): whoever watches the hub sees what clients get wrong. */
+function refuse(context: RouteContext, res: HttpResponse, address: string, error: CodedError, json: boolean): void {
   context.refusals.warn(refusalLine(clientAddress(res), address, error));
+  sendError(res, error, json);
 }
 
 const refusalLine = (client: string, address: string, error: CodedError) =>

@@ -29,5 +29,7 @@ export declare function scopedAccess(name: string, read: AddressPatterns, write:
  * token learns nothing of what lies outside its patterns.
  */
 export declare function lookupFor(access: Access, graph: Graph, address: string): Result<Parameter>;
-/** Writes `raw` to `address` for this client: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
+/** The parameter at `address` this client may write: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
+export declare function writableFor(access: Access, graph: Graph, address: string): Result<Parameter>;
+/** Writes `raw` to `address` for this client: refused as `writableFor` refuses. */
 export declare function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string, answered?: Answered): SetResult;
