@@ -13,7 +13,6 @@ import { firstMark, type JournalMark, JournalWriter, journalPath, readJournal, r
  * power cut. `power`: also synced to the disk before the answer.
  */
 export type Durability = 'process' | 'power';
-export const durabilities: readonly Durability[] = ['process', 'power'];
 
 /** What the store holds: parameter values, and small records connections keep (timer deadlines). */
 export type Stored = Json;

@@ -7,7 +7,6 @@ import type { Json } from '../core/value.ts';
  * power cut. `power`: also synced to the disk before the answer.
  */
 export type Durability = 'process' | 'power';
-export declare const durabilities: readonly Durability[];
 /** What the store holds: parameter values, and small records connections keep (timer deadlines). */
 export type Stored = Json;
 export type StoreHealth = {

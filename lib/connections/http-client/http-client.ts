@@ -26,6 +26,7 @@ import type { Subscription } from 'rxjs';
 import { parseAddress } from '../../core/address.ts';
 import {
   Access,
+  after,
   checked,
   defineConnectionType,
   every,
@@ -447,9 +448,8 @@ export const httpClient = defineConnectionType({
       counts.sent++;
       const controller = new AbortController();
       aborts.add(controller);
-      const timer = setTimeout(
-        () => controller.abort(new Failure('PB_DEVICE_TIMEOUT', `no answer within ${request.timeout} ms`)),
-        request.timeout,
+      const timer = after(context.scheduler, request.timeout, () =>
+        controller.abort(new Failure('PB_DEVICE_TIMEOUT', `no answer within ${request.timeout} ms`)),
       );
       let url = '';
       try {
@@ -478,7 +478,7 @@ export const httpClient = defineConnectionType({
         log.warn(reason);
         return new HubError(failure.code, reason);
       } finally {
-        clearTimeout(timer);
+        timer.unsubscribe();
         aborts.delete(controller);
         inFlight.delete(request.id);
       }
