@@ -24,7 +24,7 @@ import { pathToFileURL } from 'node:url';
 import type { Graph as GraphOf } from '../lib/core/graph.ts';
 import type { OwnedParameter } from '../lib/core/parameter.ts';
 import type { Scheduler } from '../lib/core/scheduler.ts';
-import type { Access } from '../lib/http/access.ts';
+import type { ClientAccess } from '../lib/http/access.ts';
 import type { WsClient, WsHub as WsHubOf, WsSocket } from '../lib/http/ws-hub.ts';
 
 const PARAMETERS = 1000;
@@ -38,7 +38,7 @@ const ROUNDS = 12;
 interface Code {
   readonly Graph: typeof GraphOf;
   readonly WsHub: typeof WsHubOf;
-  readonly fullAccess: Access;
+  readonly fullAccess: ClientAccess;
   readonly realTime: Scheduler;
 }
 
@@ -75,7 +75,7 @@ class Sink implements WsSocket {
 }
 
 /** A client as the upgrade makes one; written out rather than through `newWsClient`, whose arguments changed with `origins`. */
-const client = (access: Access, origins: boolean): WsClient => ({
+const client = (access: ClientAccess, origins: boolean): WsClient => ({
   filters: [],
   access,
   origin: 'ws',

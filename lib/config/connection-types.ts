@@ -2,26 +2,26 @@ import type { TObject } from '@sinclair/typebox';
 import { type ConnectionType, connectionTypeOf } from '../connections/connection.ts';
 import type { ServingTypeDefinition } from '../connections/serving.ts';
 import type { DefinedConnectionType } from '../sdk/type.ts';
-import { dummy } from '../connections/dummy/dummy.ts';
-import { httpClient } from '../connections/http-client/http-client.ts';
-import { emberConsumer } from '../connections/ember-consumer/ember-consumer.ts';
-import { emberProvider } from '../connections/ember-provider/ember-provider.ts';
-import { keyboard } from '../connections/keyboard/keyboard.ts';
-import { midi } from '../connections/midi/midi.ts';
-import { mqttConnection } from '../connections/mqtt/mqtt.ts';
-import { osc } from '../connections/osc/osc.ts';
-import { restApi } from '../connections/rest-api/rest-api.ts';
-import { satellite } from '../connections/satellite/satellite.ts';
-import { schedule } from '../connections/schedule/schedule.ts';
+import { dummyType } from '../connections/dummy/dummy.ts';
+import { httpClientType } from '../connections/http-client/http-client.ts';
+import { emberConsumerType } from '../connections/ember-consumer/ember-consumer.ts';
+import { emberProviderType } from '../connections/ember-provider/ember-provider.ts';
+import { keyboardType } from '../connections/keyboard/keyboard.ts';
+import { midiType } from '../connections/midi/midi.ts';
+import { mqttType } from '../connections/mqtt/mqtt.ts';
+import { oscType } from '../connections/osc/osc.ts';
+import { restApiType } from '../connections/rest-api/rest-api.ts';
+import { satelliteType } from '../connections/satellite/satellite.ts';
+import { scheduleType } from '../connections/schedule/schedule.ts';
 import { serialType } from '../connections/serial/serial.ts';
 import { tcpClientType } from '../connections/tcp-client/tcp-client.ts';
 import { tcpServerType } from '../connections/tcp-server/tcp-server.ts';
-import { timer } from '../connections/timer/timer.ts';
-import { tslUmd } from '../connections/tsl-umd/tsl-umd.ts';
+import { timerType } from '../connections/timer/timer.ts';
+import { tslUmdType } from '../connections/tsl-umd/tsl-umd.ts';
 import { udpType } from '../connections/udp/udp.ts';
-import { virtualCore } from '../connections/virtual-core/virtual-core.ts';
-import { xmlFileOutput } from '../connections/xml-file-output/xml-file-output.ts';
-import { scenes } from '../connections/scenes/scenes.ts';
+import { virtualCoreType } from '../connections/virtual-core/virtual-core.ts';
+import { xmlFileOutputType } from '../connections/xml-file-output/xml-file-output.ts';
+import { scenesType } from '../connections/scenes/scenes.ts';
 
 /** A built-in type as its module defines it. */
 type BuiltIn = DefinedConnectionType<TObject, unknown> | ServingTypeDefinition<TObject, unknown>;
@@ -33,26 +33,26 @@ type BuiltIn = DefinedConnectionType<TObject, unknown> | ServingTypeDefinition<T
  */
 // biome-ignore format: one type a line, so that adding a type adds a line
 const builtIns: readonly BuiltIn[] = [
-  dummy,
-  timer,
-  restApi,
-  xmlFileOutput,
-  keyboard,
-  virtualCore,
-  mqttConnection,
+  dummyType,
+  timerType,
+  restApiType,
+  xmlFileOutputType,
+  keyboardType,
+  virtualCoreType,
+  mqttType,
   tcpClientType,
   tcpServerType,
   udpType,
   serialType,
-  osc,
-  httpClient,
-  emberProvider,
-  emberConsumer,
-  scenes,
-  schedule,
-  tslUmd,
-  satellite,
-  midi,
+  oscType,
+  httpClientType,
+  emberProviderType,
+  emberConsumerType,
+  scenesType,
+  scheduleType,
+  tslUmdType,
+  satelliteType,
+  midiType,
 ];
 
 export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));

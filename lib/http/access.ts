@@ -8,7 +8,7 @@ import type { Answered, Parameter, SetResult } from '../core/parameter.ts';
  * and which connections it can see. Everything a client is served or may change goes
  * through one of these.
  */
-export interface Access {
+export interface ClientAccess {
   /** `*` for full access (no authentication, username/password, the `token`), else the scoped token's name. */
   readonly name: string;
   readonly full: boolean;
@@ -22,7 +22,7 @@ export interface Access {
   seesConnection(connectionId: string): boolean;
 }
 
-export const fullAccess: Access = {
+export const fullAccess: ClientAccess = {
   name: '*',
   full: true,
   metrics: true,
@@ -33,7 +33,7 @@ export const fullAccess: Access = {
 };
 
 /** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
-export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics = false, admin = false): Access {
+export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics = false, admin = false): ClientAccess {
   return {
     name,
     full: false,
@@ -50,7 +50,7 @@ export function scopedAccess(name: string, read: AddressPatterns, write: Address
  * for it, with the same answer as a parameter that does not exist (404), so a scoped
  * token learns nothing of what lies outside its patterns.
  */
-export function lookupFor(access: Access, graph: Graph, address: string): Result<Parameter> {
+export function lookupFor(access: ClientAccess, graph: Graph, address: string): Result<Parameter> {
   if (access.full || access.canRead(address)) return graph.lookup(address);
   const slash = address.indexOf('/');
   const connectionId = slash < 0 ? address : address.slice(0, slash);
@@ -60,14 +60,21 @@ export function lookupFor(access: Access, graph: Graph, address: string): Result
 }
 
 /** The parameter at `address` this client may write: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
-export function writableFor(access: Access, graph: Graph, address: string): Result<Parameter> {
+export function writableFor(access: ClientAccess, graph: Graph, address: string): Result<Parameter> {
   const found = lookupFor(access, graph, address);
   if (!found.ok || access.full || access.canWrite(address)) return found;
   return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
 }
 
 /** Writes `raw` to `address` for this client: refused as `writableFor` refuses. */
-export function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string, answered?: Answered): SetResult {
+export function writeFor(
+  access: ClientAccess,
+  graph: Graph,
+  address: string,
+  raw: unknown,
+  origin: string,
+  answered?: Answered,
+): SetResult {
   if (access.full) return graph.write(address, raw, origin, answered);
   const found = writableFor(access, graph, address);
   return found.ok ? found.value.set(raw, origin, answered) : found;

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressPatterns } from '../core/address-pattern.ts';
-import { type Access, fullAccess, scopedAccess } from './access.ts';
+import { type ClientAccess, fullAccess, scopedAccess } from './access.ts';
 
 /** A named token with the addresses it may read and write (R-A1). */
 export interface ScopedToken {
@@ -31,7 +31,7 @@ export interface Offered {
 
 interface Holder {
   readonly digest: Buffer;
-  readonly access: Access;
+  readonly access: ClientAccess;
 }
 
 /** What signs session cookies besides the credentials. */
@@ -85,7 +85,7 @@ export class Authenticator {
   }
 
   /** The access the credentials grant, or undefined when they grant none. */
-  identify({ authorization, accessToken = '', session = '' }: Offered): Access | undefined {
+  identify({ authorization, accessToken = '', session = '' }: Offered): ClientAccess | undefined {
     if (!this.required) return fullAccess;
     const space = authorization.indexOf(' ');
     const scheme = authorization.slice(0, Math.max(space, 0)).toLowerCase();
@@ -100,20 +100,20 @@ export class Authenticator {
   }
 
   /** The access of a token, or undefined. Every holder is compared, so the time says nothing of which. */
-  byToken(token: string): Access | undefined {
+  byToken(token: string): ClientAccess | undefined {
     const offered = digest(token);
-    let granted: Access | undefined;
+    let granted: ClientAccess | undefined;
     for (const holder of this.holders) if (same(offered, holder.digest)) granted ??= holder.access;
     return granted;
   }
 
   /** The value of a session cookie for this access: its name, signed. */
-  sessionFor(access: Access): string {
+  sessionFor(access: ClientAccess): string {
     const holder = this.holders.find((h) => h.access === access);
     return holder ? `${encodeURIComponent(access.name)}.${this.sign(holder)}` : '';
   }
 
-  private bySession(session: string): Access | undefined {
+  private bySession(session: string): ClientAccess | undefined {
     const dot = session.lastIndexOf('.');
     if (dot < 0) return undefined;
     let name: string;

@@ -4,7 +4,7 @@
  * sign-in of browsers by token (R-H11). It answers the requests it refuses; the others go
  * on with the access their credentials give.
  */
-import { type Access, fullAccess } from './access.ts';
+import { type ClientAccess, fullAccess } from './access.ts';
 import type { Authenticator } from './auth.ts';
 import { HostAllowList } from './hosts.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders, SAME_ORIGIN } from './origins.ts';
@@ -70,7 +70,7 @@ export class Edge {
    * when it goes no further; a refused `upgrade` closes the connection, since the client
    * was waiting for a socket, not more HTTP.
    */
-  admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): Access | undefined {
+  admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): ClientAccess | undefined {
     const close = upgrade;
     const host = req.getHeader('host');
     if (!this.answersTo(host)) {
@@ -140,7 +140,7 @@ export class Edge {
   }
 
   /** R-H11: the session cookie, and the same URL without the token, so it leaves the address bar and history. */
-  private signIn(res: HttpResponse, req: HttpRequest, access: Access): void {
+  private signIn(res: HttpResponse, req: HttpRequest, access: ClientAccess): void {
     const query = new URLSearchParams(req.getQuery() ?? '');
     query.delete('access_token');
     const rest = query.toString();

@@ -12,7 +12,7 @@
 import type { FlowEdit, FlowView, Saved } from '../core/flow-view.ts';
 import { reasonOf } from '../core/errors.ts';
 import { checkSize, decodeUtf8 } from './body.ts';
-import type { Access } from './access.ts';
+import type { ClientAccess } from './access.ts';
 import { type CodedError, JSON_TYPE, jsonClient, sendError, sendOk } from './respond.ts';
 import { answerLater, clientAddress, readBody } from './handling.ts';
 import type { Handler, Route, RouteContext } from './route.ts';
@@ -33,7 +33,7 @@ const noEditor: CodedError = {
  * that runs one. `handle` runs before the handler returns, so it may still read the request.
  */
 function forEditors(
-  handle: (res: HttpResponse, req: HttpRequest, flow: FlowView, json: boolean, access: Access, context: RouteContext) => void,
+  handle: (res: HttpResponse, req: HttpRequest, flow: FlowView, json: boolean, access: ClientAccess, context: RouteContext) => void,
 ): Handler {
   return (res, req, context, access) => {
     const json = jsonClient(req);
@@ -50,7 +50,7 @@ function forEditors(
 
 /** The kept version a path names (`/flow/history/<n>`, `/flow/restore/<n>`), or 404. */
 function forVersion(
-  handle: (res: HttpResponse, version: number, flow: FlowView, json: boolean, access: Access, context: RouteContext) => void,
+  handle: (res: HttpResponse, version: number, flow: FlowView, json: boolean, access: ClientAccess, context: RouteContext) => void,
 ) {
   return forEditors((res, req, flow, json, access, context) => {
     const asked = req.getParameter(0) ?? '';
@@ -63,7 +63,8 @@ function forVersion(
 const notKept = (asked: string | number): CodedError => ({ code: 'PB_NOT_FOUND', message: `no kept version ${asked} of the flow file` });
 
 /** Who a change is logged as: the login and where it came from. */
-const who = (res: HttpResponse, access: Access) => `${access.full ? 'full access' : `token ${access.name}`} from ${clientAddress(res)}`;
+const who = (res: HttpResponse, access: ClientAccess) =>
+  `${access.full ? 'full access' : `token ${access.name}`} from ${clientAddress(res)}`;
 
 /** Runs `work` for an answer made after an await: aborted requests get none, faults a 500. */
 function later(res: HttpResponse, json: boolean, context: RouteContext, work: () => Promise<(res: HttpResponse) => void>): void {

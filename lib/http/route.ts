@@ -10,7 +10,7 @@ import type { FlowView } from '../core/flow-view.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { SparseLog } from '../core/sparse-log.ts';
-import type { Access } from './access.ts';
+import type { ClientAccess } from './access.ts';
 import type { StaticFiles } from './static-files.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
@@ -52,7 +52,7 @@ export interface GroupView {
 }
 
 /** A request handler; `access` is what the client's credentials grant (R-A2). */
-export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext, access: Access) => void;
+export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext, access: ClientAccess) => void;
 
 /** A built-in path: it wins over a hosted file of the same name, and other methods get 405. */
 export interface Route {

@@ -13,7 +13,7 @@ import { reasonOf, type Result } from '../core/errors.ts';
 import { namingOnce } from '../core/sparse-log.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { compileFilters } from './filters.ts';
-import { type Access, lookupFor, writableFor } from './access.ts';
+import { type ClientAccess, lookupFor, writableFor } from './access.ts';
 import { acceptsJson, type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import { FILE_CHUNK, fileChunks } from './static-files.ts';
 import { readFile } from 'node:fs/promises';
@@ -112,7 +112,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
  * writes the token may not make. A write-only parameter the token may not write is listed
  * read-only, as everything else it may look at but not change.
  */
-function accessAs(access: Access, p: Reading): Reading['access'] {
+function accessAs(access: ClientAccess, p: Reading): Reading['access'] {
   if (p.access === 'read-only' || access.canWrite(p.address)) return p.access;
   return 'read-only';
 }
@@ -122,7 +122,7 @@ function accessAs(access: Access, p: Reading): Reading['access'] {
  * keeps is stored before the answer goes out (R-S4), so a client that has its `OK` knows
  * the value survives the hub being killed; answers waiting together share one commit.
  */
-function answerUpdate(res: HttpResponse, context: RouteContext, access: Access, fields: Result<UpdateFields>, json: boolean): void {
+function answerUpdate(res: HttpResponse, context: RouteContext, access: ClientAccess, fields: Result<UpdateFields>, json: boolean): void {
   if (!fields.ok) return sendError(res, fields.error, json);
   const { parameter: address, value } = fields.value;
   const { settled, log } = context;
@@ -341,12 +341,12 @@ export const routes: readonly Route[] = [
 ];
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
-function visibleProblem(access: Access, problem: Problem): boolean {
+function visibleProblem(access: ClientAccess, problem: Problem): boolean {
   return access.full || (problem.source === 'connection' && access.seesConnection(problem.id));
 }
 
 /** A scoped token sees the rules whose every address it may read. */
-function visibleRule(access: Access, rule: RuleListing): boolean {
+function visibleRule(access: ClientAccess, rule: RuleListing): boolean {
   return access.full || [rule.source, ...rule.destinations].every((address) => access.canRead(address));
 }
 

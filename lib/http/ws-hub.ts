@@ -7,7 +7,7 @@ import type { Pattern } from '../core/regex.ts';
 import { toWire, type Value } from '../core/value.ts';
 import { SLICE_MS } from './stream.ts';
 import { rateAtOrBelow, rateLadder } from './rate-ladder.ts';
-import { type Access, fullAccess } from './access.ts';
+import { type ClientAccess, fullAccess } from './access.ts';
 import { BatchWriter } from './batch-writer.ts';
 import type { ResumeAsked } from './upgrade-query.ts';
 import {
@@ -26,7 +26,7 @@ export interface WsClient {
   /** The client's own `?filter=` expressions, from the upgrade URL. */
   readonly filters: readonly Pattern[];
   /** What the client's credentials grant: it is sent only parameters it can read (R-A2). */
-  readonly access: Access;
+  readonly access: ClientAccess;
   /** `ws <client address>`: who its writes are from (R-O2). */
   readonly origin: string;
   /** `?batch=1`: one JSON array of `{p, v}` per event-loop turn instead of a message per change (R-W1). */
@@ -124,7 +124,7 @@ export interface SendingAsked {
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
 export function newWsClient(
   filters: readonly Pattern[],
-  access: Access = fullAccess,
+  access: ClientAccess = fullAccess,
   origin = 'ws',
   { batch = false, maxHz = 0, origins = false, resume }: SendingAsked = {},
 ): WsClient {
@@ -222,7 +222,7 @@ class Topic {
     readonly name: string,
     readonly key: string,
     private readonly filters: readonly Pattern[],
-    private readonly access: Access,
+    private readonly access: ClientAccess,
     readonly batch: boolean,
     /** Milliseconds between two sends of one parameter; 0 for no limit. */
     readonly interval: number,

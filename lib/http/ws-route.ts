@@ -11,7 +11,7 @@ import { type Logger, logHistory, logLevels, tapLog } from '../core/log.ts';
 import { namingOnce, type SparseLog } from '../core/sparse-log.ts';
 import type { SetResult } from '../core/parameter.ts';
 import { after, every, type Scheduler } from '../core/scheduler.ts';
-import { type Access, fullAccess, writeFor } from './access.ts';
+import { type ClientAccess, fullAccess, writeFor } from './access.ts';
 import { FairShare } from './fair-share.ts';
 import { type CodedError, jsonClient, sendError } from './respond.ts';
 import { answerFault, clientAddress } from './handling.ts';
@@ -32,7 +32,7 @@ export interface WebSocketRouteOptions {
   /** Emits when connections change status, come or go: `?events=1` clients are told. */
   readonly connectionChanges$?: Observable<void>;
   /** The edge: the client's access, or undefined once it has answered a refusal. */
-  readonly admit: (res: HttpResponse, req: HttpRequest) => Access | undefined;
+  readonly admit: (res: HttpResponse, req: HttpRequest) => ClientAccess | undefined;
   /** The session cookie an upgrade was let in by alone, and whether a session still signs in (R-H11). */
   readonly sessions?: { only(req: HttpRequest): string | undefined; signedIn(session: string): boolean };
 }

@@ -101,8 +101,8 @@ test('on a machine without an ALSA sequencer, the real port layer makes the conn
     t.pass('this machine has a sequencer: nothing to show');
     return;
   }
-  const { midi } = await import('../../lib/connections/midi/midi.ts');
-  const plan = connectionTypeOf(midi).prepare({ input: 'anything' }, { id: 'desk', baseDir: '/virtual' });
+  const { midiType } = await import('../../lib/connections/midi/midi.ts');
+  const plan = connectionTypeOf(midiType).prepare({ input: 'anything' }, { id: 'desk', baseDir: '/virtual' });
   if (!plan.ok) throw new Error('settings refused');
   const common = { enabled: true, description: '', location: '', group: '', debug: false, statusParameters: false, persist: false };
   const flow = flowOf({ connections: {} });

@@ -7,7 +7,7 @@ import type { Answered, Parameter, SetResult } from '../core/parameter.ts';
  * and which connections it can see. Everything a client is served or may change goes
  * through one of these.
  */
-export interface Access {
+export interface ClientAccess {
     /** `*` for full access (no authentication, username/password, the `token`), else the scoped token's name. */
     readonly name: string;
     readonly full: boolean;
@@ -20,16 +20,16 @@ export interface Access {
     /** True when some parameter of the connection may be readable: it is listed in `/connections`. */
     seesConnection(connectionId: string): boolean;
 }
-export declare const fullAccess: Access;
+export declare const fullAccess: ClientAccess;
 /** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
-export declare function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics?: boolean, admin?: boolean): Access;
+export declare function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics?: boolean, admin?: boolean): ClientAccess;
 /**
  * The parameter at `address` as this client sees it: one it cannot read does not exist
  * for it, with the same answer as a parameter that does not exist (404), so a scoped
  * token learns nothing of what lies outside its patterns.
  */
-export declare function lookupFor(access: Access, graph: Graph, address: string): Result<Parameter>;
+export declare function lookupFor(access: ClientAccess, graph: Graph, address: string): Result<Parameter>;
 /** The parameter at `address` this client may write: 404 as `lookupFor`, 403 PB_FORBIDDEN outside its `write` patterns. */
-export declare function writableFor(access: Access, graph: Graph, address: string): Result<Parameter>;
+export declare function writableFor(access: ClientAccess, graph: Graph, address: string): Result<Parameter>;
 /** Writes `raw` to `address` for this client: refused as `writableFor` refuses. */
-export declare function writeFor(access: Access, graph: Graph, address: string, raw: unknown, origin: string, answered?: Answered): SetResult;
+export declare function writeFor(access: ClientAccess, graph: Graph, address: string, raw: unknown, origin: string, answered?: Answered): SetResult;

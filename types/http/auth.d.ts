@@ -1,5 +1,5 @@
 import type { AddressPatterns } from '../core/address-pattern.ts';
-import { type Access } from './access.ts';
+import { type ClientAccess } from './access.ts';
 /** A named token with the addresses it may read and write (R-A1). */
 export interface ScopedToken {
     readonly name: string;
@@ -52,11 +52,11 @@ export declare class Authenticator {
     private readonly scope;
     constructor({ username, password, token, tokens }: Credentials, { key, scope }?: SessionSigning);
     /** The access the credentials grant, or undefined when they grant none. */
-    identify({ authorization, accessToken, session }: Offered): Access | undefined;
+    identify({ authorization, accessToken, session }: Offered): ClientAccess | undefined;
     /** The access of a token, or undefined. Every holder is compared, so the time says nothing of which. */
-    byToken(token: string): Access | undefined;
+    byToken(token: string): ClientAccess | undefined;
     /** The value of a session cookie for this access: its name, signed. */
-    sessionFor(access: Access): string;
+    sessionFor(access: ClientAccess): string;
     private bySession;
     /**
      * The signature of a session: the key, what it is good for, the token's digest and its

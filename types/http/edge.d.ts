@@ -4,7 +4,7 @@
  * sign-in of browsers by token (R-H11). It answers the requests it refuses; the others go
  * on with the access their credentials give.
  */
-import { type Access } from './access.ts';
+import { type ClientAccess } from './access.ts';
 import type { Authenticator } from './auth.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 export interface EdgeOptions {
@@ -39,7 +39,7 @@ export declare class Edge {
      * when it goes no further; a refused `upgrade` closes the connection, since the client
      * was waiting for a socket, not more HTTP.
      */
-    admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): Access | undefined;
+    admitted(res: HttpResponse, req: HttpRequest, changesState: boolean, upgrade: boolean): ClientAccess | undefined;
     /** CORS preflights: allowed origins get their answer; foreign pages 403; anyone else learns the methods. */
     preflight(res: HttpResponse, req: HttpRequest): void;
     /**

@@ -3,7 +3,7 @@ import type { Graph, Reading } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
 import { type Scheduler } from '../core/scheduler.ts';
 import type { Pattern } from '../core/regex.ts';
-import { type Access } from './access.ts';
+import { type ClientAccess } from './access.ts';
 import type { ResumeAsked } from './upgrade-query.ts';
 import { ReplayBuffer, type ResumeLimits, type TokenCheck } from './ws-resume.ts';
 /** What the hub keeps per WebSocket client. */
@@ -11,7 +11,7 @@ export interface WsClient {
     /** The client's own `?filter=` expressions, from the upgrade URL. */
     readonly filters: readonly Pattern[];
     /** What the client's credentials grant: it is sent only parameters it can read (R-A2). */
-    readonly access: Access;
+    readonly access: ClientAccess;
     /** `ws <client address>`: who its writes are from (R-O2). */
     readonly origin: string;
     /** `?batch=1`: one JSON array of `{p, v}` per event-loop turn instead of a message per change (R-W1). */
@@ -79,7 +79,7 @@ export interface SendingAsked {
     readonly resume?: ResumeAsked | undefined;
 }
 /** The state of a client that has not joined yet, with its own `?filter=` expressions. */
-export declare function newWsClient(filters: readonly Pattern[], access?: Access, origin?: string, { batch, maxHz, origins, resume }?: SendingAsked): WsClient;
+export declare function newWsClient(filters: readonly Pattern[], access?: ClientAccess, origin?: string, { batch, maxHz, origins, resume }?: SendingAsked): WsClient;
 /**
  * What the hub needs of a client's socket: uWS's WebSocket has all of it, and specs pass
  * fakes whose buffers they fill and drain in virtual time.
@@ -157,7 +157,7 @@ declare class Topic {
     token: string;
     /** While it has no members: when it goes, unless a client comes back first. */
     goes: Subscription | undefined;
-    constructor(name: string, key: string, filters: readonly Pattern[], access: Access, batch: boolean, 
+    constructor(name: string, key: string, filters: readonly Pattern[], access: ClientAccess, batch: boolean, 
     /** Milliseconds between two sends of one parameter; 0 for no limit. */
     interval: number, 
     /** Its messages carry who changed each value and when (`?origins=1`). */

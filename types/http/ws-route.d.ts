@@ -9,7 +9,7 @@ import type { Graph } from '../core/graph.ts';
 import { type Logger } from '../core/log.ts';
 import { type SparseLog } from '../core/sparse-log.ts';
 import { type Scheduler } from '../core/scheduler.ts';
-import { type Access } from './access.ts';
+import { type ClientAccess } from './access.ts';
 import type { Limits } from './limits.ts';
 import { type HttpRequest, type HttpResponse, type TemplatedApp } from './uws.ts';
 import { type WsHub } from './ws-hub.ts';
@@ -24,7 +24,7 @@ export interface WebSocketRouteOptions {
     /** Emits when connections change status, come or go: `?events=1` clients are told. */
     readonly connectionChanges$?: Observable<void>;
     /** The edge: the client's access, or undefined once it has answered a refusal. */
-    readonly admit: (res: HttpResponse, req: HttpRequest) => Access | undefined;
+    readonly admit: (res: HttpResponse, req: HttpRequest) => ClientAccess | undefined;
     /** The session cookie an upgrade was let in by alone, and whether a session still signs in (R-H11). */
     readonly sessions?: {
         only(req: HttpRequest): string | undefined;

@@ -17,7 +17,7 @@ const settings = Type.Object({
   ),
 });
 
-export const dummy = defineConnectionType({
+export const dummyType = defineConnectionType({
   type: 'dummy',
   summary: 'User-defined parameters as intermediate storage.',
   settings,

@@ -66,7 +66,7 @@ const OVERRUN_KINDS = ['parameters', 'messages'] as const;
 /** A provider's keep-alive asks get one answer in this time at most. */
 const KEEPALIVE_ANSWER_MS = 100;
 
-export const emberConsumer = defineConnectionType({
+export const emberConsumerType = defineConnectionType({
   type: 'ember-consumer',
   summary: 'Reads an Ember+ provider’s tree and shows its parameters, following their values and writing them.',
   settings,

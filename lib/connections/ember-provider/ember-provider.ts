@@ -129,7 +129,7 @@ const ACCESS = {
   'read-write': ParameterAccess.ReadWrite,
 } as const;
 
-export const emberProvider = defineConnectionType({
+export const emberProviderType = defineConnectionType({
   type: 'ember-provider',
   summary: 'Serves the hub’s parameters to Ember+ consumers as a tree, taking their writes.',
   settings,

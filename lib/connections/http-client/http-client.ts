@@ -298,7 +298,7 @@ const MAX_REDIRECTS = 5;
 /** How a request failed: the code a writer of `send` gets, and the reason the status shows. */
 class Failure extends HubError {}
 
-export const httpClient = defineConnectionType({
+export const httpClientType = defineConnectionType({
   type: 'http-client',
   summary: 'Calls HTTP APIs of devices and services, and puts their answers into parameters.',
   settings,

@@ -45,7 +45,7 @@ function parseList(list: readonly string[], setting: string, issues: Issue[]): C
   return combinations;
 }
 
-export const keyboard = defineConnectionType({
+export const keyboardType = defineConnectionType({
   type: 'keyboard',
   summary: 'Global hotkeys in, synthetic keystrokes out (X11).',
   settings,

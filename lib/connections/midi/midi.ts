@@ -226,7 +226,7 @@ export function midiTypeWith(ports: () => Promise<MidiPorts>) {
   });
 }
 
-export const midi = midiTypeWith(machinePorts);
+export const midiType = midiTypeWith(machinePorts);
 
 /** The index of the port named `wanted`: the same name, else the first whose name holds it (case ignored). */
 function pick(names: readonly string[], wanted: string, kind: 'input' | 'output'): number {

@@ -24,7 +24,7 @@ import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } fro
 /** Room for one parameter in a hub's description (its id, type and access), beyond `payloadBytes`. */
 const DESCRIBED_PARAMETER_BYTES = 256;
 
-export const mqttConnection = defineServingType({
+export const mqttType = defineServingType({
   type: 'mqtt',
   summary: 'An MQTT broker: publishes parameters, maps topics to parameters, and lets hubs share their connections.',
   settings: mqttSettings,

@@ -43,7 +43,7 @@ interface Bound {
   readonly access: Access;
 }
 
-export const osc = defineServingType({
+export const oscType = defineServingType({
   type: 'osc',
   summary: 'Open Sound Control over UDP or TCP: OSC addresses as parameters, listed or learned as they are heard.',
   settings: oscSettings,

@@ -134,7 +134,7 @@ function tlsFiles({ cert, key, passphraseEnv }: { cert: string; key: string; pas
 /** The `bindIp` values that listen on every interface. */
 const everyInterface = new Set(['', '0.0.0.0', '::', '[::]']);
 
-export const restApi = defineServingType({
+export const restApiType = defineServingType({
   type: 'rest-api',
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,

@@ -143,7 +143,7 @@ interface Device {
 
 const OVERRUN_KINDS = ['devices', 'keys', 'lines'] as const;
 
-export const satellite = defineConnectionType({
+export const satelliteType = defineConnectionType({
   type: 'satellite',
   summary: 'Stream Decks and other surfaces through Bitfocus Companion Satellite: keys with colour and text, presses as parameters.',
   settings,

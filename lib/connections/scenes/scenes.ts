@@ -71,7 +71,7 @@ function parseScenes(scenes: readonly { id: string; members: string[] }[]): { is
   return { issues, parsed };
 }
 
-export const scenes = defineConnectionType({
+export const scenesType = defineConnectionType({
   type: 'scenes',
   summary: 'Named scenes of other parameters that an operator stores and recalls in one go.',
   settings,

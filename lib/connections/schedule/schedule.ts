@@ -92,7 +92,7 @@ const utc = Zone.named('UTC') as Zone;
 
 const unknownZone = (name: string) => `expected an IANA time zone such as Europe/Berlin; this machine knows no zone "${name}"`;
 
-export const schedule = defineConnectionType({
+export const scheduleType = defineConnectionType({
   type: 'schedule',
   summary: 'Triggers at calendar times from cron expressions or date-times in a time zone, and the local clock for rules.',
   settings,

@@ -70,7 +70,7 @@ export function durationOf(raw: unknown, configured: number): number {
   return Number.isFinite(n) && n >= 1 ? Math.min(Math.trunc(n), Number.MAX_SAFE_INTEGER) : configured;
 }
 
-export const timer = defineConnectionType({
+export const timerType = defineConnectionType({
   type: 'timer',
   summary: 'One-shot timers and drift-free pulses.',
   settings,

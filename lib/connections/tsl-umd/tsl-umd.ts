@@ -139,7 +139,7 @@ type DisplayValues = Map<string, Value>;
 
 const OVERRUN_KINDS = ['displays', 'parameters'] as const;
 
-export const tslUmd = defineConnectionType({
+export const tslUmdType = defineConnectionType({
   type: 'tsl-umd',
   summary: 'TSL UMD tally and under-monitor displays, v3.1 or v5.0: received from a tally source, or sent to displays.',
   settings,

@@ -92,7 +92,7 @@ function checkFunctions(functions: readonly FunctionSettings[], coreId: string):
   return issues;
 }
 
-export const virtualCore = defineConnectionType({
+export const virtualCoreType = defineConnectionType({
   type: 'virtual-core',
   summary: 'A bank of boolean logics and logic functions over any parameters of the hub.',
   settings,

@@ -41,7 +41,7 @@ const settings = Type.Object({
   ),
 });
 
-export const xmlFileOutput = defineConnectionType({
+export const xmlFileOutputType = defineConnectionType({
   type: 'xml-file-output',
   summary: 'An XML file rendered from a template at start and on every write.',
   settings,

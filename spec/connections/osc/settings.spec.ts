@@ -2,7 +2,7 @@ import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import { connectionTypeOf } from '../../../lib/connections/connection.ts';
-import { osc as oscType } from '../../../lib/connections/osc/osc.ts';
+import { oscType } from '../../../lib/connections/osc/osc.ts';
 import { oscAddressProblem, shortestFloat32 } from '../../../lib/connections/osc/packets.ts';
 
 function mistakes(document: unknown): string[] {

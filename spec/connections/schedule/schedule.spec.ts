@@ -1,7 +1,7 @@
 import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { connectionTypeOf } from '../../../lib/connections/connection.ts';
-import { schedule } from '../../../lib/connections/schedule/schedule.ts';
+import { scheduleType } from '../../../lib/connections/schedule/schedule.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
 import type { StateStore } from '../../../lib/state/store.ts';
 import { flowOf, param, record, startHub } from '../../helpers/hub.ts';
@@ -273,7 +273,7 @@ test('a reload with other entries restarts the connection: the new entries fire,
 });
 
 test('of its parameters, the hub keeps enabled only: what patchbay state import may store', (t) => {
-  const plan = connectionTypeOf(schedule).prepare(
+  const plan = connectionTypeOf(scheduleType).prepare(
     { timezone: 'UTC', entries: [{ id: 'news', cron: '0 0 * * * *' }] },
     { id: 'plan', baseDir: '/virtual' },
   );

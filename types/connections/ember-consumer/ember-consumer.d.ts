@@ -1,4 +1,4 @@
-export declare const emberConsumer: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const emberConsumerType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     host: import("@sinclair/typebox").TString;
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     connectTimeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;

@@ -1,6 +1,6 @@
 import { AddressPatterns } from '../../core/address-pattern.ts';
 import { Peers } from '../../sdk/index.ts';
-export declare const emberProvider: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const emberProviderType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     expose: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;

@@ -33,7 +33,7 @@ interface Parsed {
 }
 /** What a URL shows of itself: no user info, no query, no fragment (and the placeholders as written). */
 export declare function shownUrl(url: string): string;
-export declare const httpClient: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const httpClientType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     requests: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
         id: import("@sinclair/typebox").TString;
         url: import("@sinclair/typebox").TString;

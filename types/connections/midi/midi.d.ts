@@ -13,7 +13,7 @@ export declare function midiTypeWith(ports: () => Promise<MidiPorts>): import(".
     learn: boolean;
     maxParameters: number;
 } & {}>;
-export declare const midi: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const midiType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     input: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     output: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     parameters: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;

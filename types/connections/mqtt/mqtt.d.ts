@@ -1,5 +1,5 @@
 import { type MqttSettings } from './settings.ts';
-export declare const mqttConnection: import("../serving.ts").ServingTypeDefinition<import("../../sdk/index.ts").TObject<{
+export declare const mqttType: import("../serving.ts").ServingTypeDefinition<import("../../sdk/index.ts").TObject<{
     url: import("@sinclair/typebox").TString;
     username: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     password: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;

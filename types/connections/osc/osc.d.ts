@@ -1,5 +1,5 @@
 import { type OscSettings } from './settings.ts';
-export declare const osc: import("../serving.ts").ServingTypeDefinition<import("../../sdk/index.ts").TObject<{
+export declare const oscType: import("../serving.ts").ServingTypeDefinition<import("../../sdk/index.ts").TObject<{
     transport: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"udp">, import("@sinclair/typebox").TLiteral<"tcp">]>>;
     port: import("@sinclair/typebox").TInteger;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;

@@ -1,5 +1,5 @@
 import { type ScopedToken } from '../../http/auth.ts';
-export declare const restApi: import("../serving.ts").ServingTypeDefinition<import("@sinclair/typebox").TObject<{
+export declare const restApiType: import("../serving.ts").ServingTypeDefinition<import("@sinclair/typebox").TObject<{
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     documentRoot: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;

@@ -1,5 +1,5 @@
 import { Peers } from '../../sdk/index.ts';
-export declare const satellite: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const satelliteType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;

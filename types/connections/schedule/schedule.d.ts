@@ -4,7 +4,7 @@ interface Parsed {
     readonly zone: Zone;
     readonly entries: readonly Entry[];
 }
-export declare const schedule: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const scheduleType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     timezone: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
     catchUp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TBoolean>;
     entries: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{

@@ -4,7 +4,7 @@
  * used is what the start parameter remembers (R-P6).
  */
 export declare function durationOf(raw: unknown, configured: number): number;
-export declare const timer: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const timerType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     timers: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
         duration: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     }>>>;

@@ -1,5 +1,5 @@
 import { Peers } from '../../sdk/index.ts';
-export declare const tslUmd: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const tslUmdType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     version: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"3.1">, import("@sinclair/typebox").TLiteral<"5.0">]>;
     mode: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"receive">, import("@sinclair/typebox").TLiteral<"send">]>;
     transport: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"udp">, import("@sinclair/typebox").TLiteral<"tcp">]>>;

@@ -1,4 +1,4 @@
-export declare const virtualCore: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const virtualCoreType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
     logics: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     functions: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
         id: import("@sinclair/typebox").TString;
