@@ -78,6 +78,7 @@ liblo(`an osc connection drops packets from senders allow does not list${whyNoLi
   await oscsend(portOf('closed'), '/fader', 'f', '0.5');
   await oscsend(portOf('open'), '/fader', 'f', '0.5');
   await eventually(() => param(hub, 'open/fader').value === 0.5, 'the listed sender is heard');
+  await eventually(() => hub.connection('closed')?.info.details?.['refusedPeers'] === 1, 'the other sender counted');
   t.is(param(hub, 'closed/fader').value, undefined);
 });
 

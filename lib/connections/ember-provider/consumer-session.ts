@@ -17,6 +17,7 @@ export class ConsumerSession {
   /** Requests in the current second, and when it began. */
   private requests = 0;
   private secondBegan = Number.NEGATIVE_INFINITY;
+  private lastKeepalive = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly socket: Socket,
@@ -46,6 +47,13 @@ export class ConsumerSession {
     }
     this.requests += count;
     return this.requests <= perSecond;
+  }
+
+  /** Whether a keep-alive asked at `now` is answered: one in 100 ms at most. */
+  mayAnswerKeepalive(now: number): boolean {
+    if (now - this.lastKeepalive < 100) return false;
+    this.lastKeepalive = now;
+    return true;
   }
 
   get isClosed(): boolean {

@@ -258,13 +258,18 @@ export const emberProviderType = defineConnectionType({
       set.add(session);
       followers.set(path, set);
     };
+    /** Takes the consumer off a path's followers; a path nobody follows any more is let go. */
+    const unfollowPath = (session: ConsumerSession, path: string) => {
+      const set = followers.get(path);
+      if (set?.delete(session) && set.size === 0) followers.delete(path);
+    };
     const unsubscribe = (session: ConsumerSession, path: string) => {
       session.subscriptions.delete(path);
-      followers.get(path)?.delete(session);
+      unfollowPath(session, path);
     };
     const forget = (session: ConsumerSession) => {
       sessions.delete(session);
-      for (const path of session.subscriptions) followers.get(path)?.delete(session);
+      for (const path of session.subscriptions) unfollowPath(session, path);
     };
 
     const directory = (session: ConsumerSession, path: string) => {
@@ -387,7 +392,10 @@ export const emberProviderType = defineConnectionType({
               cutOffFor(session, `more than ${REQUESTS_PER_SECOND} requests in a second`);
           },
           met: (met) => receive(session, met),
-          keepalive: () => session.send(KEEPALIVE_RESPONSE),
+          // A consumer asks every few seconds: a flood of asks gets ten answers a second, not one each.
+          keepalive() {
+            if (session.mayAnswerKeepalive(context.scheduler.now())) session.send(KEEPALIVE_RESPONSE);
+          },
           dropped(_kind, reason) {
             dropped++;
             ignored.warn(`${session.origin}: ${reason}, dropped`);

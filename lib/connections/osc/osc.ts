@@ -191,7 +191,11 @@ export const oscType = defineServingType({
       },
       details: () => ({
         transport: settings.transport,
-        ...(settings.transport === 'udp' ? { port: transport?.localPort ?? 0 } : { host: settings.host, port: settings.port }),
+        ...(transport instanceof UdpTransport
+          ? { port: transport.localPort, refusedPeers: transport.refusedPeers }
+          : settings.transport === 'udp'
+            ? { port: 0 }
+            : { host: settings.host, port: settings.port }),
         up: link?.up ?? false,
         received: counts.received,
         sent: counts.sent,

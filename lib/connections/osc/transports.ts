@@ -55,6 +55,11 @@ export class UdpTransport implements OscTransport {
     });
   }
 
+  /** Datagrams dropped because `allow` does not let their sender in. */
+  get refusedPeers(): number {
+    return this.endpoint.refusedPeers;
+  }
+
   get localPort(): number {
     return this.endpoint.localPort;
   }

@@ -175,4 +175,7 @@ test('hostile frames: a path too deep, floods of keep-alives and of empty frames
   const level = await client.getElementByPath('studio.level');
   await (await client.setValue(level as never, 9)).response;
   t.is(param(hub, 'studio/level').value, 9);
+  t.true(Number(hub.connection('ember')?.info.details?.['followedPaths']) > 0, 'the reading consumer follows its paths');
+  await client.disconnect();
+  await eventually(() => hub.connection('ember')?.info.details?.['followedPaths'] === 0, 'paths nobody follows let go');
 });

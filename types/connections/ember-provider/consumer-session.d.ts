@@ -19,6 +19,7 @@ export declare class ConsumerSession {
     /** Requests in the current second, and when it began. */
     private requests;
     private secondBegan;
+    private lastKeepalive;
     constructor(socket: Socket, maxQueuedBytes: number, cutOff: (session: ConsumerSession) => void);
     send(message: Buffer): void;
     /**
@@ -26,6 +27,8 @@ export declare class ConsumerSession {
      * asked for more than `perSecond` within a second — the caller cuts it off.
      */
     asks(count: number, now: number, perSecond: number): boolean;
+    /** Whether a keep-alive asked at `now` is answered: one in 100 ms at most. */
+    mayAnswerKeepalive(now: number): boolean;
     get isClosed(): boolean;
     close(): void;
 }

@@ -31,6 +31,8 @@ export declare class UdpTransport implements OscTransport {
     private latestAddress;
     private latestPort;
     constructor(options: UdpOptions, handlers: PacketHandlers);
+    /** Datagrams dropped because `allow` does not let their sender in. */
+    get refusedPeers(): number;
     get localPort(): number;
     open(attempt: LinkAttempt): void;
     send(packet: Buffer, confirm: (error?: unknown) => void): void;
