@@ -13,7 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { HubError } from '../core/errors.ts';
+import { HubError, reasonOf } from '../core/errors.ts';
 import type { Draft, FlowEdit, FlowVersion, FlowView, PlacedIssue, Saved } from '../core/flow-view.ts';
 import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
@@ -173,7 +173,7 @@ export class FlowEditor implements FlowView {
     } catch (error) {
       // The hub runs on as it was: so does the file.
       await writeAtomically(path, before.text);
-      const message = `the hub refused the reload, the file is as it was: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `the hub refused the reload, the file is as it was: ${reasonOf(error)}`;
       return { ok: false, error: new HubError('PB_FLOW_INVALID', message), issues: [{ path: [], message }] };
     }
     const version = await this.keep(text, by);

@@ -3,7 +3,7 @@
  * whole (or refused once too large), and an answer made after an await, corked and guarded,
  * or a fault answered 500 without taking the hub down.
  */
-import { ok, type Result } from '../core/errors.ts';
+import { ok, reasonOf, type Result } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { checkSize } from './body.ts';
 import { type CodedError, sendError } from './respond.ts';
@@ -55,7 +55,7 @@ export function readBody(res: HttpResponse, maxBody: number, done: (body: Result
  * request never takes the hub down. The connection is closed, as its state is unknown.
  */
 export function answerFault(res: HttpResponse, json: boolean, log: Logger, error: unknown): void {
-  log.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log.error(`request failed: ${reasonOf(error, { stack: true })}`);
   try {
     sendError(res, INTERNAL, json, { close: true });
   } catch {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Answers } from '../core/api-shapes.ts';
 import type { Pattern } from '../core/regex.ts';
-import { HubError } from '../core/errors.ts';
+import { HubError, reasonOf } from '../core/errors.ts';
 import { whyNotBound } from '../core/ports.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { FlowView } from '../core/flow-view.ts';
@@ -315,7 +315,7 @@ function tlsApp(files: TlsFiles): TemplatedApp {
   try {
     return uws.SSLApp({ cert_file_name: cert, key_file_name: key, ...(passphrase === undefined ? {} : { passphrase }) });
   } catch (error) {
-    throw new HubError('PB_TLS', `cannot serve TLS with ${cert} and ${key}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new HubError('PB_TLS', `cannot serve TLS with ${cert} and ${key}: ${reasonOf(error)}`);
   }
 }
 

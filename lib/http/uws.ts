@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type * as UWS from 'uWebSockets.js';
+import { reasonOf } from '../core/errors.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -19,7 +20,7 @@ const NODE_OF_ABI: Readonly<Record<string, string>> = { 108: '18', 115: '20', 12
 
 /** Why no binary loaded, in one line: the file looked for, the loader's reason, the Node versions with a binary here. */
 function whyNotLoaded(error: unknown): string {
-  const reason = (error instanceof Error ? error.message : String(error)).trim().split('\n').at(-1) ?? '';
+  const reason = reasonOf(error).trim().split('\n').at(-1) ?? '';
   let versions = '';
   try {
     const folder = dirname(require.resolve('uWebSockets.js'));

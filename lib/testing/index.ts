@@ -26,6 +26,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadFlowFile } from '../config/flow-file.ts';
+import { reasonOf } from '../core/errors.ts';
 import type { Issue } from '../core/issue.ts';
 import { pino } from 'pino';
 import type { Logger } from '../core/log.ts';
@@ -146,7 +147,7 @@ export async function checkConnectionType(check: TypeCheck): Promise<TypeCheckRe
               await check.exercise(runningConnection(hub, statuses, timeoutMs));
               outcome('exercise passes while it runs', undefined);
             } catch (error) {
-              outcome('exercise passes while it runs', error instanceof Error ? error.message : String(error));
+              outcome('exercise passes while it runs', reasonOf(error));
             }
           }
           outcome('the parameters it keeps are those it declares, of their types', undeclared(hub, plan?.declared));
@@ -155,9 +156,7 @@ export async function checkConnectionType(check: TypeCheck): Promise<TypeCheckRe
             const name = `changed settings are taken while it runs and it reaches ${reaches} again`;
             if (!changed.ok) outcome(name, `the changed settings are refused: ${changed.error.message}`);
             else {
-              const summary = await hub
-                .reload(changed.flow)
-                .catch((error: unknown) => new Error(String(error instanceof Error ? error.message : error)));
+              const summary = await hub.reload(changed.flow).catch((error: unknown) => new Error(reasonOf(error)));
               const how = summary instanceof Error ? undefined : summary.updated.includes(SUBJECT) ? 'in place' : 'by a restart';
               const again = await until(() => hub.connection(SUBJECT)?.status.status === reaches, timeoutMs);
               const now = hub.connection(SUBJECT)?.status;

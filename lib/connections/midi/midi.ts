@@ -28,6 +28,7 @@ import {
   type Issue,
   type LinkAttempt,
   Overruns,
+  reasonOf,
   withDefault,
 } from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
@@ -238,7 +239,7 @@ function pick(names: readonly string[], wanted: string, kind: 'input' | 'output'
 }
 
 function whyNoMidi(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = reasonOf(error);
   return /RtMidi/i.test(message) ? `no MIDI on this machine (${message.split('\n')[0]})` : message;
 }
 

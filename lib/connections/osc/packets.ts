@@ -6,7 +6,7 @@
  * and an `f` 1 decode alike): what a learned address takes its type from.
  */
 import { decode as decodeOsc, encode as encodeOsc } from 'node-osc';
-import { HubError } from '../../sdk/index.ts';
+import { HubError, reasonOf } from '../../sdk/index.ts';
 import type { Value, ValueType } from '../../core/value.ts';
 
 /** One message of a packet: its address, its first argument (absent when it has none) and that argument's tag. */
@@ -34,7 +34,7 @@ export function readPacket(packet: Buffer, apply: (message: OscMessage) => void)
   try {
     collect(packet, 0, messages);
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: reasonOf(error) };
   }
   for (const message of messages) apply(message);
   return { ok: true };

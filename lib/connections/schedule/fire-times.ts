@@ -8,6 +8,7 @@
  * changes (a fixed offset of 0, where wall time reads as UTC) and never runs a timer.
  */
 import { Cron } from 'croner';
+import { reasonOf } from '../../sdk/index.ts';
 import type { Zone } from './zone.ts';
 
 /** The times of one entry. */
@@ -25,7 +26,7 @@ export function cronCalendar(expression: string): { ok: true; calendar: CronCale
   try {
     calendar = new Cron(expression, { mode: '6-part', utcOffset: 0, paused: true });
   } catch (error) {
-    return { ok: false, reason: (error instanceof Error ? error.message : String(error)).replace(/^CronPattern: /, '') };
+    return { ok: false, reason: reasonOf(error).replace(/^CronPattern: /, '') };
   }
   // Every date recurs within 28 years of 2000, 29 February included: an expression with nothing by then never matches.
   if (calendar.nextRun(new Date(Date.UTC(2000, 0, 1))) === null) return { ok: false, reason: 'it matches no date (such as 30 February)' };
