@@ -180,8 +180,15 @@ test('allow where it cannot apply is a mistake: a udp connection taking its host
 
 test('validate warns of each listener on every interface whose peers may change parameters; bindIp or allow closes it', (t) => {
   const listeners = {
-    tally: { type: 'tcp-server', port: 7000, parameters: ['cam/1,B'] },
-    gpio: { type: 'udp', host: '10.0.0.5', sendPort: 9, acceptFrom: 'any', parameters: ['gpi/1,B'] },
+    tally: { type: 'tcp-server', port: 7000, parameters: ['cam/1,B'], receive: [{ match: '^ON$', set: { 'cam/1': 'true' } }] },
+    gpio: {
+      type: 'udp',
+      host: '10.0.0.5',
+      sendPort: 9,
+      acceptFrom: 'any',
+      parameters: ['gpi/1,B'],
+      receive: [{ match: '^ON$', set: { 'gpi/1': 'true' } }],
+    },
     fader: { type: 'osc', port: 8000, addresses: [{ id: 'fader', address: '/fader', type: 'F' }] },
     deck: { type: 'satellite' },
     umd: { type: 'tsl-umd', version: '5.0', mode: 'receive', port: 8900 },
@@ -201,6 +208,14 @@ test('validate warns of each listener on every interface whose peers may change 
   const closed = (extra: object) => Object.fromEntries(Object.entries(listeners).map(([id, settings]) => [id, { ...settings, ...extra }]));
   t.deepEqual(warnings(closed({ bindIp: '127.0.0.1' })), []);
   t.deepEqual(warnings(closed({ allow: ['10.0.0.0/24'] })), []);
-  // Taking the device's address only (udp's default, a tsl-umd receiver's host) is closed too.
-  t.deepEqual(warnings({ gpio: { ...listeners.gpio, acceptFrom: 'host' }, umd: { ...listeners.umd, host: '10.0.0.9' } }), []);
+  // Taking the device's address only (udp's default, a tsl-umd receiver's host) is closed too,
+  // and a tcp-server without receive lines lets its clients set nothing.
+  t.deepEqual(
+    warnings({
+      gpio: { ...listeners.gpio, acceptFrom: 'host' },
+      umd: { ...listeners.umd, host: '10.0.0.9' },
+      tally: { ...listeners.tally, receive: [] },
+    }),
+    [],
+  );
 });

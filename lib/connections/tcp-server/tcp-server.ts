@@ -83,7 +83,8 @@ export const tcpServerType = defineLineType({
     const peers = Peers.compile(allow);
     return Array.isArray(peers) ? peers : [];
   },
-  warn: (settings) => openListenerWarnings(settings, 'set the parameters its receive lines make'),
+  // Without receive lines a client sets nothing: nothing to warn of.
+  warn: (settings) => (settings.receive.length > 0 ? openListenerWarnings(settings, 'set the parameters its receive lines make') : []),
   open: ({ port, bindIp, maxClients, allow }, streams) => {
     const peers = Peers.compile(allow);
     return tcpServer({ port, bindIp, maxClients, allow: Array.isArray(peers) ? Peers.anyone : peers }, streams);

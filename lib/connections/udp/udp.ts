@@ -81,7 +81,9 @@ export const udpType = defineLineType({
       : [];
   },
   warn: (settings) =>
-    settings.acceptFrom === 'any' ? openListenerWarnings(settings, 'set the parameters its receive lines make (acceptFrom: "any")') : [],
+    settings.acceptFrom === 'any' && settings.receive.length > 0
+      ? openListenerWarnings(settings, 'set the parameters its receive lines make (acceptFrom: "any")')
+      : [],
   open: ({ port, bindIp, host, sendPort, acceptFrom, allow }, streams) => {
     const peers = Peers.compile(allow);
     return udp({ port, bindIp, host, allow: Array.isArray(peers) ? Peers.anyone : peers }, sendPort, acceptFrom, streams);
