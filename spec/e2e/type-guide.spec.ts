@@ -74,7 +74,7 @@ test('the echo type put together from the guide compiles, keeps the architecture
   const echo = [header, '', definition, metrics, instance, ''].join('\n');
   const spec = guide.find((block) => block.from === echoSpec)?.text;
   t.truthy(spec, 'the guide gives the specs');
-  const register = guide.find((block) => block.text.startsWith("import { echo } from '../connections/echo/echo.ts'"))?.text;
+  const register = guide.find((block) => block.text.startsWith("import { echoType } from '../connections/echo/echo.ts'"))?.text;
   t.truthy(register, 'the guide gives the line that registers the type');
   const sketch = guide.find((block) => block.text.includes('new DeviceLink('))?.text;
   t.truthy(sketch, 'the guide sketches a device type');
@@ -82,7 +82,15 @@ test('the echo type put together from the guide compiles, keeps the architecture
   // A copy of the checkout's sources, as a contributor's clone would be before the change.
   const folder = await mkdtemp(join(tmpdir(), 'patchbay-type-guide-'));
   t.teardown(() => rm(folder, { recursive: true, force: true }));
-  for (const part of ['lib', 'tools', 'spec/helpers', 'spec/architecture.spec.ts', 'package.json', 'tsconfig.json']) {
+  for (const part of [
+    'lib',
+    'tools',
+    'spec/helpers',
+    'spec/architecture.spec.ts',
+    'docs/architecture.md',
+    'package.json',
+    'tsconfig.json',
+  ]) {
     await cp(join(checkout, part), join(folder, part), { recursive: true });
   }
   // What it only reads: the installed packages, and the console pages a rest-api serves.
@@ -91,12 +99,19 @@ test('the echo type put together from the guide compiles, keeps the architecture
   await mkdir(join(folder, 'spec/connections'));
   await writeFile(join(folder, echoFile), echo);
   await writeFile(join(folder, echoSpec), spec ?? '');
-  // Step 4: the import, and `echo` on a line of its own at the end of the list.
+  // Step 4: the import, and `echoType` on a line of its own at the end of the list.
   const typesFile = join(folder, 'lib/config/connection-types.ts');
   const types = await readFile(typesFile, 'utf8');
   const listEnd = /(const builtIns[^=]*= \[[^\]]*?)(\n\];)/;
   t.regex(types, listEnd, 'the list of types is where the guide says');
-  await writeFile(typesFile, `${register}\n${types.replace(listEnd, '$1\n  echo,$2')}`);
+  await writeFile(typesFile, `${register}\n${types.replace(listEnd, '$1\n  echoType,$2')}`);
+  // And its folder's line in the layout of docs/architecture.md, among the type folders.
+  const layoutLine = guide.find((block) => block.text.startsWith('  echo/'))?.text;
+  t.truthy(layoutLine, 'the guide gives the line of its folder in the layout');
+  const architecture = join(folder, 'docs/architecture.md');
+  const page = await readFile(architecture, 'utf8');
+  t.regex(page, /\n {2}dummy\//, 'the type folders are where the guide says');
+  await writeFile(architecture, page.replace(/\n {2}dummy\//, `\n${layoutLine}\n  dummy/`));
   // The device sketch is the body of a `start`: what it names comes from the face and the settings.
   await writeFile(
     join(folder, 'lib/connections/echo/device-sketch.ts'),
@@ -127,6 +142,6 @@ ${sketch}
     (error: { stdout?: string; stderr?: string }) => ({ ok: false, out: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
   );
   t.true(specs.ok, specs.out);
-  t.regex(specs.out, /15 tests passed/);
+  t.regex(specs.out, /16 tests passed/);
   t.regex(specs.out, /a write of in is reported on out after delayMs, not before/);
 });
