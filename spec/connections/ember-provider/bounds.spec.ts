@@ -6,7 +6,8 @@
  * dropped or cut off the same way. The frames are written by emberplus-connection's coder.
  */
 import { connect } from 'node:net';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import type { Hub } from '../../../lib/hub/hub.ts';
 import { berEncode, EmberClient, Model, S101Codec, Types } from 'emberplus-connection';
 import { eventually } from '../../helpers/eventually.ts';
 import { capturedLog, param, startHub } from '../../helpers/hub.ts';
@@ -37,6 +38,19 @@ function deepDirectory(depth: number): Buffer {
     [new Model.NumberedTreeNodeImpl(0, { type: Model.ElementType.Command, number: 32 } as never)] as never,
   );
   return Buffer.concat(new S101Codec().encodeBER(berEncode([element] as never, Types.RootType.Elements)));
+}
+
+/** A consumer of emberplus-connection that reads the tree and sets `studio.level` to `value`, as before any attack. */
+async function setsLevel(t: ExecutionContext, port: number, hub: Hub, value: number): Promise<EmberClient> {
+  const client = new EmberClient('127.0.0.1', port, 3000);
+  t.teardown(() => client.discard());
+  client.on('error', () => {});
+  await client.connect();
+  await client.expand(client.tree as never);
+  const level = await client.getElementByPath('studio.level');
+  await (await client.setValue(level as never, value)).response;
+  t.is(param(hub, 'studio/level').value, value);
+  return client;
 }
 
 /** Milliseconds of one `/healthz`. */
@@ -85,14 +99,7 @@ test('a million Subscribes for made-up paths keep nothing, cut the consumer off,
   t.true(sent < 1000, 'cut off before it had sent them all');
 
   // Another consumer reads and writes as before.
-  const client = new EmberClient('127.0.0.1', port, 3000);
-  t.teardown(() => client.discard());
-  client.on('error', () => {});
-  await client.connect();
-  await client.expand(client.tree as never);
-  const level = await client.getElementByPath('studio.level');
-  await (await client.setValue(level as never, 8)).response;
-  t.is(param(hub, 'studio/level').value, 8);
+  await setsLevel(t, port, hub, 8);
 });
 
 /** Writes `bytes` `times` times (or until the hub closes the socket); resolves with whether it was closed. */
@@ -167,14 +174,7 @@ test('hostile frames: a path too deep, floods of keep-alives and of empty frames
   t.is(details.followedPaths, 0);
   t.true(details.cutOff >= 3);
 
-  const client = new EmberClient('127.0.0.1', port, 3000);
-  t.teardown(() => client.discard());
-  client.on('error', () => {});
-  await client.connect();
-  await client.expand(client.tree as never);
-  const level = await client.getElementByPath('studio.level');
-  await (await client.setValue(level as never, 9)).response;
-  t.is(param(hub, 'studio/level').value, 9);
+  const client = await setsLevel(t, port, hub, 9);
   t.true(Number(hub.connection('ember')?.info.details?.['followedPaths']) > 0, 'the reading consumer follows its paths');
   await client.disconnect();
   await eventually(() => hub.connection('ember')?.info.details?.['followedPaths'] === 0, 'paths nobody follows let go');
