@@ -1,6 +1,6 @@
 /**
  * The hub's own share of a snapshot's stall: a WebSocket snapshot of N table rows (default
- * 1,000,000, as a dummy's) from the hub's fan-out (`lib/http/ws-hub.ts`) to a socket that
+ * 1,000,000, as a dummy's) from the hub's fan-out (`lib/http/ws/fan-out.ts`) to a socket that
  * takes every message at once, in this process and without a client process on the same
  * cores: the garbage collections it causes (each a pause of every client), their total
  * and longest pause, its time and CPU. Four snapshots in turn; the first also pays for
@@ -14,7 +14,8 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { Graph } from '../lib/core/graph.ts';
 import { chainedTime } from '../lib/core/scheduler.ts';
 import { TextIndex } from '../lib/core/text-index.ts';
-import { newWsClient, type WsClient, WsHub, type WsSocket } from '../lib/http/ws-hub.ts';
+import { WsFanOut } from '../lib/http/ws/fan-out.ts';
+import { newWsClient, type WsClient, type WsSocket } from '../lib/http/ws/state.ts';
 import { sleep } from './lib/clock.ts';
 
 const count = Number(process.argv[2] ?? 1_000_000);
@@ -31,7 +32,7 @@ const rows = ids.map((id, i) => ({ id, type: 'S' as const, access: 'read-write' 
 const defined = graph.defineTable('bench', { rows, ids: new TextIndex(ids) });
 if (!defined.ok) throw defined.error;
 const never = 1 << 30;
-const hub = new WsHub(graph, [], () => {}, { lagLimit: never, scanIntervalMs: 50, dropLimit: never, scheduler: chainedTime() });
+const hub = new WsFanOut(graph, [], () => {}, { lagLimit: never, scanIntervalMs: 50, dropLimit: never, scheduler: chainedTime() });
 hub.start();
 
 let bytes = 0;

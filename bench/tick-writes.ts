@@ -4,7 +4,7 @@
  * client-second of each: uWS `publish` to a topic they all subscribe to (which writes a
  * socket at most 32 queued messages at a time), a corked run of sends per client with the
  * messages as strings, and the same with each message encoded once into a Buffer (what the
- * hub does for a tick of more than 32, `lib/http/ws-hub.ts`). Plain uWS, no hub: the floor
+ * hub does for a tick of more than 32, `lib/http/ws/fan-out.ts`). Plain uWS, no hub: the floor
  * under scenario 8's `maxHz` rows. The clients are the bench's C load client.
  *
  *   node --import tsx bench/tick-writes.ts [clients]

@@ -1,7 +1,7 @@
 /**
  * What `?origins=1` (R-O2: who changed each value, on the WebSocket) costs the hub's fan-out,
  * and whether `{p, v}` clients pay anything for it: the hub's WebSocket layer
- * (`lib/http/ws-hub.ts`) in process, on a graph of 1,000 parameters, with sockets that
+ * (`lib/http/ws/fan-out.ts`) in process, on a graph of 1,000 parameters, with sockets that
  * take what they are sent and do nothing (uWS's own work, which this does not change, is
  * left out). Changes are made in turns of 10 (published: more than 32 go to each socket
  * in a write of its own), each with its origin, and the CPU time per change of the whole turn (graph, serialising, fan-out) is
@@ -25,7 +25,8 @@ import type { Graph as GraphOf } from '../lib/core/graph.ts';
 import type { OwnedParameter } from '../lib/core/parameter.ts';
 import type { Scheduler } from '../lib/core/scheduler.ts';
 import type { ClientAccess } from '../lib/http/access.ts';
-import type { WsClient, WsHub as WsHubOf, WsSocket } from '../lib/http/ws-hub.ts';
+import type { WsFanOut as WsFanOutOf } from '../lib/http/ws/fan-out.ts';
+import type { WsClient, WsSocket } from '../lib/http/ws/state.ts';
 
 const PARAMETERS = 1000;
 const CLIENTS = 1000;
@@ -37,7 +38,7 @@ const ROUNDS = 12;
 /** The graph and WebSocket layer of one checkout. */
 interface Code {
   readonly Graph: typeof GraphOf;
-  readonly WsHub: typeof WsHubOf;
+  readonly WsFanOut: typeof WsFanOutOf;
   readonly fullAccess: ClientAccess;
   readonly realTime: Scheduler;
 }
@@ -46,11 +47,12 @@ async function codeOf(root: string): Promise<Code> {
   const load = (path: string) => import(pathToFileURL(resolve(root, path)).href);
   const [graph, hub, access, scheduler] = await Promise.all([
     load('lib/core/graph.ts'),
-    load('lib/http/ws-hub.ts'),
+    // Commits before the fan-out became a folder kept it in one file, as `WsHub`.
+    load('lib/http/ws/fan-out.ts').catch(() => load('lib/http/ws-hub.ts').then((old) => ({ WsFanOut: old.WsHub }))),
     load('lib/http/access.ts'),
     load('lib/core/scheduler.ts'),
   ]);
-  return { Graph: graph.Graph, WsHub: hub.WsHub, fullAccess: access.fullAccess, realTime: scheduler.realTime };
+  return { Graph: graph.Graph, WsFanOut: hub.WsFanOut, fullAccess: access.fullAccess, realTime: scheduler.realTime };
 }
 
 /** A socket that takes what it is sent and keeps nothing. */
@@ -91,7 +93,7 @@ const client = (access: ClientAccess, origins: boolean): WsClient => ({
 });
 
 /** Nanoseconds of CPU per change with these clients joined. */
-function measure({ Graph, WsHub, fullAccess, realTime }: Code, plain: number, withOrigins: number): number {
+function measure({ Graph, WsFanOut, fullAccess, realTime }: Code, plain: number, withOrigins: number): number {
   const graph = new Graph();
   graph.registerConnection('bench');
   const parameters: OwnedParameter[] = [];
@@ -102,7 +104,7 @@ function measure({ Graph, WsHub, fullAccess, realTime }: Code, plain: number, wi
   }
   const turnEnds: (() => void)[] = [];
   let published = 0;
-  const hub = new WsHub(graph, [], () => published++, {
+  const hub = new WsFanOut(graph, [], () => published++, {
     lagLimit: Number.MAX_SAFE_INTEGER,
     scanIntervalMs: 1000,
     dropLimit: Number.MAX_SAFE_INTEGER,

@@ -1,14 +1,14 @@
 /**
  * `GET /asyncapi.json` (R-DS1): the AsyncAPI 3.0 description of `/ws`, made from the
- * message shapes of `core/api-shapes.ts` and the upgrade's options (`upgrade-query.ts`):
+ * message shapes of `core/api-shapes.ts` and the upgrade's options (`ws/upgrade-query.ts`):
  * what the hub sends (values, batches, the resume greeting and marks, events, refusals, log
  * lines) and what it receives (writes, one or a batch). It describes the hub: `send` is what
  * the hub sends its clients.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ChangeMessage, HubEvent, LogLine, RefusalMessage, ResumeGreeting, SnapshotEnd, ValueSchema } from '../core/api-shapes.ts';
-import { MAX_BATCH_ITEMS } from './ws-messages.ts';
-import { upgradeOptions } from './upgrade-query.ts';
+import { MAX_BATCH_ITEMS } from './ws/messages.ts';
+import { upgradeOptions } from './ws/upgrade-query.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,13 +3,13 @@ import { type ConnectionInfo, connectionStatuses } from '../core/api-shapes.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Tally } from './respond.ts';
-import type { WsHub } from './ws-hub.ts';
+import type { WsFanOut } from './ws/fan-out.ts';
 
 /** What `/metrics` reads, at scrape time only: nothing is counted twice or on a timer. */
 export interface MetricSources {
   readonly graph: Graph;
   readonly connections: () => readonly ConnectionInfo[];
-  readonly webSockets: WsHub;
+  readonly webSockets: WsFanOut;
   /** Answers by status, per route. */
   readonly routes: ReadonlyMap<string, Tally>;
   /** The hub's own counts: rules and the state store. */

@@ -130,7 +130,7 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: ClientAc
   const found = writableFor(access, context.graph, address);
   if (!found.ok) return refuse(context, res, address, found.error, json);
   const parameter = found.value;
-  if (parameter.remote) return answerForwarded(res, context, parameter, value, json);
+  if (parameter.answersLater) return answerForwarded(res, context, parameter, value, json);
   const written = parameter.set(value, httpOrigin(res));
   if (!written.ok) return refuse(context, res, address, written.error, json);
   const kept = settled !== undefined && parameter.persist === true;

@@ -31,10 +31,10 @@ import {
 import { Edge } from './edge.ts';
 import { checkTls, type TlsFiles } from './tls.ts';
 import { defaultLimits, type Limits } from './limits.ts';
-import { WebSocketRoute } from './ws-route.ts';
+import { WebSocketRoute } from './ws/route.ts';
 import { consoleFiles, consolePolicy } from './console.ts';
-import { WsHub } from './ws-hub.ts';
-import { defaultResumeLimits } from './ws-resume.ts';
+import { WsFanOut } from './ws/fan-out.ts';
+import { defaultResumeLimits } from './ws/resume.ts';
 
 export interface RestServerOptions {
   readonly graph: Graph;
@@ -85,7 +85,7 @@ export interface RestServerOptions {
 
 /**
  * The uWS app of one rest-api connection: the routes of routes.ts behind authentication
- * and origin checks (edge.ts) and a fault guard, the WebSocket route (ws-route.ts), listening
+ * and origin checks (edge.ts) and a fault guard, the WebSocket route (ws/route.ts), listening
  * and stopping.
  */
 /** Methods of a uWS app that route a path; `ws` is a GET upgrade. */
@@ -114,7 +114,7 @@ export class RestServer {
   private readonly app: TemplatedApp;
   /** Every method and path routed, as registered: what `/openapi.json` must describe (R-DS1). */
   readonly routed: { readonly method: string; readonly path: string; readonly refuses?: true }[] = [];
-  private readonly ws: WsHub;
+  private readonly ws: WsFanOut;
   private readonly limits: Limits;
   private readonly context: RouteContext;
   /** Answers by status per route, for `/metrics`. */
@@ -137,7 +137,7 @@ export class RestServer {
       secure: options.tls !== undefined,
     });
     this.app = options.tls ? tlsApp(options.tls) : uws.App();
-    this.ws = new WsHub(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
+    this.ws = new WsFanOut(graph, options.wsFilters, (topic, message) => this.app.publish(topic, message, false), {
       lagLimit: this.limits.lagLimit,
       scanIntervalMs: this.limits.scanIntervalMs,
       dropLimit: this.limits.maxBackpressure,
@@ -172,7 +172,7 @@ export class RestServer {
     };
     this.webSocketRoute = new WebSocketRoute({
       graph,
-      hub: this.ws,
+      fanOut: this.ws,
       limits: this.limits,
       scheduler: options.scheduler,
       log,
@@ -186,7 +186,7 @@ export class RestServer {
     this.routeHttp();
   }
 
-  get webSockets(): WsHub {
+  get webSockets(): WsFanOut {
     return this.ws;
   }
 

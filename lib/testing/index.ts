@@ -205,7 +205,7 @@ function runningConnection(hub: Hub, statuses: readonly StatusReport[], timeoutM
         if (!parameter) return answer({ ok: false, error: new Error(`no parameter ${id}`) as never });
         const taken = parameter.set(value, 'check', answer);
         // A write answered later (a device's) answers through `answer`; the others answer now.
-        if (!taken.ok || !parameter.remote) answer(taken);
+        if (!taken.ok || !parameter.answersLater) answer(taken);
       }),
     waitFor: async (id, accept, ms = timeoutMs) => {
       if (!(await until(() => accept(hub.graph.get(address(id))?.value), ms)))

@@ -49,7 +49,7 @@ const handled = (hub: Hub, before: number, count: number) => eventually(() => re
 function answerOf(hub: Hub, address: string, value: unknown): Promise<SetResult> {
   return new Promise((resolve) => {
     const written = hub.graph.write(address, value, 'spec', resolve);
-    if (!written.ok || !hub.graph.get(address)?.remote) resolve(written);
+    if (!written.ok || !hub.graph.get(address)?.answersLater) resolve(written);
   });
 }
 

@@ -42,7 +42,7 @@ const valueOn = (hub: Hub, address: string) => hub.graph.get(address)?.value;
 function answerOf(hub: Hub, address: string, value: unknown): Promise<SetResult> {
   return new Promise((resolve) => {
     const written = hub.graph.write(address, value, 'spec', resolve);
-    if (!written.ok || !hub.graph.get(address)?.remote) resolve(written);
+    if (!written.ok || !hub.graph.get(address)?.answersLater) resolve(written);
   });
 }
 
@@ -306,7 +306,7 @@ withBroker(
   async (t) => {
     const { a, b } = await twoHubs(t, prefixOf());
     const level = b.graph.get('studio/level');
-    t.like(level, { type: 'I', access: 'read-write', remote: true, value: 5 });
+    t.like(level, { type: 'I', access: 'read-write', answersLater: true, value: 5 });
     t.is(b.graph.get('studio/go')?.type, 'T');
     t.like(
       b.listConnections().find((c) => c.id === 'studio'),

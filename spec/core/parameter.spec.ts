@@ -155,7 +155,8 @@ test('a parameter owned elsewhere forwards converted writes and changes only whe
     },
   });
   const seen = collect(remote.changes$);
-  t.true(remote.remote);
+  t.true(remote.answersLater);
+  t.true(remote.remote, 'the name before answersLater still answers, for packages written against it');
   t.deepEqual(remote.set('0.75', 'ws'), { ok: true, value: true });
   t.deepEqual(forwarded, [[0.75, 'ws']], 'the owner gets the converted value and who wrote it');
   t.is(remote.value, undefined, 'nothing is stored until the owner answers');

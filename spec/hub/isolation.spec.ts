@@ -102,7 +102,7 @@ const write = (hub: Hub, address: string, value: unknown, origin = 'http 10.0.0.
     const parameter = hub.graph.get(address);
     if (!parameter) return reject(new Error(`no ${address}`));
     const taken = parameter.set(value, origin, resolve);
-    if (!taken.ok || !parameter.remote) resolve(taken);
+    if (!taken.ok || !parameter.answersLater) resolve(taken);
   });
 
 const statusOf = (hub: Hub, id: string) => hub.listConnections().find((c) => c.id === id);

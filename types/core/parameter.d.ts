@@ -55,7 +55,13 @@ export interface Parameter {
     readonly access: Access;
     /** True when its connection has the hub keep its value across restarts (R-S2), as it does with a state folder. */
     readonly persist: boolean;
-    /** True when its owner is elsewhere: writes are forwarded, and its value follows the owner's reports. */
+    /**
+     * True when a write is answered later: it is forwarded to the parameter's owner (a device,
+     * another hub, a scene's recall, an http-client request), `set` says only that it went,
+     * and `answered` is told the owner's answer; its value follows what the owner reports.
+     */
+    readonly answersLater: boolean;
+    /** @deprecated The same as `answersLater`, its name before face 1.x; kept so that packages written against it still run. */
     readonly remote: boolean;
     /**
      * True when its value lives on a broker, not here: another hub's parameter (R-M5), or a
@@ -76,7 +82,7 @@ export interface Parameter {
     readonly lastChange: LastChange | undefined;
     /**
      * Converts and writes `raw` (R-C); refused for read-only parameters. Never throws. A
-     * `remote` parameter forwards the write to its owner and calls `answered` with the
+     * parameter that `answersLater` forwards the write to its owner and calls `answered` with the
      * owner's answer; a local one has answered already and ignores it.
      */
     set(raw: unknown, origin?: string, answered?: Answered): SetResult;
@@ -125,7 +131,7 @@ export interface ParameterHooks {
     trace?: WriteTrace | undefined;
     /**
      * Told of every change and fire of every parameter, in delivery order and before the
-     * parameter's own listeners: the WebSocket layer's fan-out (http/ws-hub.ts) and a connection
+     * parameter's own listeners: the WebSocket layer's fan-out (http/ws/fan-out.ts) and a connection
      * process's mirror (hub/isolation/child.ts), through `Graph.onDelivery`.
      */
     delivery?: Delivery | undefined;

@@ -11,7 +11,7 @@ import type { GroupView } from './route.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type TlsFiles } from './tls.ts';
 import { type Limits } from './limits.ts';
-import { WsHub } from './ws-hub.ts';
+import { WsFanOut } from './ws/fan-out.ts';
 export interface RestServerOptions {
     readonly graph: Graph;
     readonly auth: Authenticator;
@@ -84,7 +84,7 @@ export declare class RestServer {
     private readonly edge;
     private readonly webSocketRoute;
     constructor(options: RestServerOptions);
-    get webSockets(): WsHub;
+    get webSockets(): WsFanOut;
     /**
      * Listens on `bindIp` ("" for every interface) and resolves with the port. The port is
      * exclusive (R-H8): uWS would otherwise set SO_REUSEPORT and share it with another hub at

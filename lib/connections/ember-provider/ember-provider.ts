@@ -297,7 +297,7 @@ export const emberProviderType = defineConnectionType({
         refuse(session, parameter);
         return answer();
       }
-      if (parameter.remote) {
+      if (parameter.answersLater) {
         const taken = parameter.set(value, session.origin, answer);
         if (!taken.ok) answer();
         return;
@@ -322,7 +322,7 @@ export const emberProviderType = defineConnectionType({
           answer();
           continue;
         }
-        if (parameter.remote) {
+        if (parameter.answersLater) {
           if (!parameter.set(value, session.origin, answer).ok) answer();
           continue;
         }

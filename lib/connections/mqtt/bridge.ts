@@ -193,7 +193,7 @@ export class Bridge {
       return answer(fail('PB_FORBIDDEN', `${address} takes no writes from the broker (setAccess of ${this.context.id})`));
     const value = parameter.type === 'T' ? null : payload.toString();
     // A device's parameter answers when the device confirmed the write (R-G1).
-    if (!parameter.remote) return answer(parameter.set(value, origin));
+    if (!parameter.answersLater) return answer(parameter.set(value, origin));
     const taken = parameter.set(value, origin, answer);
     if (!taken.ok) answer(taken);
   }

@@ -349,7 +349,7 @@ class Session {
       return;
     }
     // A parameter whose writes go on (to a device) answers later, with the device's answer.
-    const later = parameter.remote;
+    const later = parameter.answersLater;
     const result = parameter.set(value, origin, (answer) => {
       if (later)
         send(answer.ok ? { t: 'answer', n, changed: answer.value } : { t: 'answer', n, changed: false, error: wire(answer.error) });

@@ -265,7 +265,7 @@ export class CodeFlows {
       writeConfirmed: (address, value) =>
         new Promise<SetResult>((resolve) => {
           // Only a parameter written through (a device's, another hub's) answers later; the others have answered.
-          const later = graph.get(address)?.remote === true;
+          const later = graph.get(address)?.answersLater === true;
           const written = guarded(address, () => graph.write(address, value, origin, resolve));
           if (!written.ok || !later) resolve(written);
         }),

@@ -33,8 +33,11 @@ export class FlowParameter<P extends Parameter = Parameter> implements Parameter
   get persist(): boolean {
     return this.parameter.persist;
   }
+  get answersLater(): boolean {
+    return this.parameter.answersLater;
+  }
   get remote(): boolean {
-    return this.parameter.remote;
+    return this.parameter.answersLater;
   }
 
   get mirrored(): boolean {

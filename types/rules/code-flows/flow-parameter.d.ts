@@ -17,6 +17,7 @@ export declare class FlowParameter<P extends Parameter = Parameter> implements P
     get type(): Parameter['type'];
     get access(): Parameter['access'];
     get persist(): boolean;
+    get answersLater(): boolean;
     get remote(): boolean;
     get mirrored(): boolean;
     get value(): Parameter['value'];

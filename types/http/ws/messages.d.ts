@@ -1,11 +1,15 @@
 /**
- * Client → server WebSocket messages (R-H3), parsed once at the edge by pure functions: a
- * message is `{"p": "<address>", "v": <any JSON>}` or an array of them (a batch). Each item
- * becomes a write or an error with its code, in message order, so the answers come back in
- * the order the client sent the items.
+ * The text of WebSocket messages (R-H3), both ways. Client → server: a message is
+ * `{"p": "<address>", "v": <any JSON>}` or an array of them (a batch), parsed once at the
+ * edge by pure functions; each item becomes a write or an error with its code, in message
+ * order, so the answers come back in the order the client sent the items. Server → client:
+ * values (`{"p","v"}`, with `by`/`at` for `?origins=1`), events, and what a resumable client
+ * is told (its token, `seq` marks, resync); shapes in core/api-shapes.ts.
  */
-import { HubError } from '../core/errors.ts';
-import type { CodedError } from './respond.ts';
+import { HubError } from '../../core/errors.ts';
+import type { LastChange } from '../../core/parameter.ts';
+import { type Value } from '../../core/value.ts';
+import type { CodedError } from '../respond.ts';
 /** One item of a client message: a write to make, or why it is not one. */
 export type ClientItem = {
     readonly ok: true;
@@ -40,3 +44,15 @@ export declare const parametersChanged: string;
  * connections came or went. They fetch `GET /connections` again: no polling.
  */
 export declare const connectionsChanged: string;
+/** `{"resume": <token>, "seq": <n>}`: a resumable topic's greeting (R-W3). */
+export declare const greeting: (token: string, seq: number) => string;
+/** `{"seq": <n>}`: where a resumable client's snapshot of values stands. */
+export declare const seqMark: (seq: number) => string;
+/** What a resumable client is told before a snapshot that replaces what it had. */
+export declare const resync: string;
+/** `{"p":<address>,"v":`: what a parameter's messages begin with. */
+export declare const prefixOf: (address: string) => string;
+/** `{"p":…,"v":…}`: a value's message, from its parameter's prefix. */
+export declare const messageOf: (prefix: string, value: Value) => string;
+/** `{"p":…,"v":…,"by":…,"at":…}`: a value's message with who changed it and when, as `GET /parameters` lists them (R-O2). */
+export declare const withOrigin: (message: string, last: LastChange | undefined) => string;

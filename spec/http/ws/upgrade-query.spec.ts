@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseUpgradeQuery } from '../../lib/http/upgrade-query.ts';
+import { parseUpgradeQuery } from '../../../lib/http/ws/upgrade-query.ts';
 
 const full = { mayReadLog: true };
 

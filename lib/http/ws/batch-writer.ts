@@ -1,4 +1,4 @@
-import { toWire, type Value } from '../core/value.ts';
+import { toWire, type Value } from '../../core/value.ts';
 
 /** Strings that are their own JSON text between quotes: printable ASCII without `"` or `\`. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ReplayBudget, ReplayBuffer, ResumeTokens } from '../../lib/http/ws-resume.ts';
+import { ReplayBudget, ReplayBuffer, ResumeTokens } from '../../../lib/http/ws/resume.ts';
 
 const limits = { window: 1000, changes: 5, bytes: 100, totalBytes: 1_000_000 };
 

@@ -1,6 +1,6 @@
-import { logLevels } from '../core/log.ts';
-import type { Pattern } from '../core/regex.ts';
-import type { CodedError } from './respond.ts';
+import { logLevels } from '../../core/log.ts';
+import type { Pattern } from '../../core/regex.ts';
+import type { CodedError } from '../respond.ts';
 /** The options of an upgrade, as `/asyncapi.json` describes them (R-DS1); `parseUpgradeQuery` reads each. */
 export declare const upgradeOptions: import("@sinclair/typebox").TObject<{
     filter: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;

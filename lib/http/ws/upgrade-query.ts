@@ -4,12 +4,12 @@
  * parameter events and a log level (R-U1), and a resume (R-W3). A pure function: the uWS glue only hands it the query string.
  */
 import { Type } from '@sinclair/typebox';
-import { logLevels } from '../core/log.ts';
-import type { Pattern } from '../core/regex.ts';
-import { compileFilters } from './filters.ts';
+import { logLevels } from '../../core/log.ts';
+import type { Pattern } from '../../core/regex.ts';
+import { compileFilters } from '../filters.ts';
 import { rateAtOrBelow } from './rate-ladder.ts';
-import type { CodedError } from './respond.ts';
-import { RESUME_TOKEN } from './ws-resume.ts';
+import type { CodedError } from '../respond.ts';
+import { RESUME_TOKEN } from './resume.ts';
 
 /** The options of an upgrade, as `/asyncapi.json` describes them (R-DS1); `parseUpgradeQuery` reads each. */
 export const upgradeOptions = Type.Object({

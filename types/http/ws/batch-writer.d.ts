@@ -1,4 +1,4 @@
-import { type Value } from '../core/value.ts';
+import { type Value } from '../../core/value.ts';
 /**
  * Writes a batch array (`[{"p":…,"v":…},…]`, R-W1) straight into one buffer that is
  * reused. A snapshot of a million values made each value's message as a string, kept them

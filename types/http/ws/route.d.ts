@@ -1,21 +1,21 @@
 /**
  * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-W3, R-U1): the upgrade behind
  * the edge, with its query parsed by `upgrade-query.ts`; clients joining and leaving the
- * stream of `ws-hub.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
+ * stream of `fan-out.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
  * error answers (R-H12); and the two side streams, parameter events and the live log.
  */
 import type { Observable } from 'rxjs';
-import type { Graph } from '../core/graph.ts';
-import { type Logger } from '../core/log.ts';
-import { type SparseLog } from '../core/sparse-log.ts';
-import { type Scheduler } from '../core/scheduler.ts';
-import { type ClientAccess } from './access.ts';
-import type { Limits } from './limits.ts';
-import { type HttpRequest, type HttpResponse, type TemplatedApp } from './uws.ts';
-import { type WsHub } from './ws-hub.ts';
+import type { Graph } from '../../core/graph.ts';
+import { type Logger } from '../../core/log.ts';
+import { type SparseLog } from '../../core/sparse-log.ts';
+import { type Scheduler } from '../../core/scheduler.ts';
+import { type ClientAccess } from '../access.ts';
+import type { Limits } from '../limits.ts';
+import { type HttpRequest, type HttpResponse, type TemplatedApp } from '../uws.ts';
+import type { WsFanOut } from './fan-out.ts';
 export interface WebSocketRouteOptions {
     readonly graph: Graph;
-    readonly hub: WsHub;
+    readonly fanOut: WsFanOut;
     readonly limits: Limits;
     readonly scheduler: Scheduler;
     readonly log: Logger;

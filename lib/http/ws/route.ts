@@ -1,29 +1,30 @@
 /**
  * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-W3, R-U1): the upgrade behind
  * the edge, with its query parsed by `upgrade-query.ts`; clients joining and leaving the
- * stream of `ws-hub.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
+ * stream of `fan-out.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
  * error answers (R-H12); and the two side streams, parameter events and the live log.
  */
 import type { Observable, Subscription } from 'rxjs';
-import type { LogMessage } from '../core/api-shapes.ts';
-import type { Graph } from '../core/graph.ts';
-import { type Logger, logHistory, logLevels, tapLog } from '../core/log.ts';
-import { namingOnce, type SparseLog } from '../core/sparse-log.ts';
-import type { SetResult } from '../core/parameter.ts';
-import { after, every, type Scheduler } from '../core/scheduler.ts';
-import { type ClientAccess, fullAccess, writeFor } from './access.ts';
+import type { LogMessage } from '../../core/api-shapes.ts';
+import type { Graph } from '../../core/graph.ts';
+import { type Logger, logHistory, logLevels, tapLog } from '../../core/log.ts';
+import { namingOnce, type SparseLog } from '../../core/sparse-log.ts';
+import type { SetResult } from '../../core/parameter.ts';
+import { after, every, type Scheduler } from '../../core/scheduler.ts';
+import { type ClientAccess, fullAccess, writeFor } from '../access.ts';
 import { FairShare } from './fair-share.ts';
-import { type CodedError, jsonClient, sendError } from './respond.ts';
-import { answerFault, clientAddress } from './handling.ts';
-import type { Limits } from './limits.ts';
+import { type CodedError, jsonClient, sendError } from '../respond.ts';
+import { answerFault, clientAddress } from '../handling.ts';
+import type { Limits } from '../limits.ts';
 import { parseUpgradeQuery } from './upgrade-query.ts';
-import { type HttpRequest, type HttpResponse, type TemplatedApp, uws, type WebSocket } from './uws.ts';
-import { newWsClient, type WsClient, type WsHub } from './ws-hub.ts';
-import { connectionsChanged, errorAnswer, parametersChanged, parseClientMessage } from './ws-messages.ts';
+import { type HttpRequest, type HttpResponse, type TemplatedApp, uws, type WebSocket } from '../uws.ts';
+import type { WsFanOut } from './fan-out.ts';
+import { newWsClient, type WsClient } from './state.ts';
+import { connectionsChanged, errorAnswer, parametersChanged, parseClientMessage } from './messages.ts';
 
 export interface WebSocketRouteOptions {
   readonly graph: Graph;
-  readonly hub: WsHub;
+  readonly fanOut: WsFanOut;
   readonly limits: Limits;
   readonly scheduler: Scheduler;
   readonly log: Logger;
@@ -102,7 +103,7 @@ export class WebSocketRoute {
 
   /** Adds the route to `app`; before anything may publish, which this uWS build does not survive. */
   register(app: TemplatedApp): void {
-    const { hub, limits, log } = this.options;
+    const { fanOut, limits, log } = this.options;
     app.ws<WsClient>('/ws', {
       compression: uws.DISABLED,
       maxPayloadLength: Math.max(limits.maxMessage, limits.maxMessageRead),
@@ -123,7 +124,7 @@ export class WebSocketRoute {
             logLevel,
             ...(session === undefined ? {} : { session }),
           };
-          if (hub.checkResume(client) === 'foreign')
+          if (fanOut.checkResume(client) === 'foreign')
             return sendError(
               res,
               { code: 'PB_RESUME_REFUSED', message: 'this resume token was not given to this login with these filters and options' },
@@ -144,7 +145,7 @@ export class WebSocketRoute {
       open: (ws) => {
         this.sockets.add(ws);
         if (ws.getUserData().session !== undefined) this.followSession(ws);
-        hub.join(ws);
+        fanOut.join(ws);
         const { events, resume } = ws.getUserData();
         if (events) this.eventClients.add(ws);
         // The notices are not kept for a client that comes back: it is told to list again, as it would have been.
@@ -157,14 +158,14 @@ export class WebSocketRoute {
         if (!log.isLevelEnabled('debug')) return;
         const { filters, origin } = ws.getUserData();
         log.debug(
-          `WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${hub.stats().clients} connected`,
+          `WebSocket client ${origin.slice('ws '.length)} joined${filters.length ? ` (filters ${filters.map((f) => f.source).join(' ')})` : ''}; ${fanOut.stats().clients} connected`,
         );
       },
       message: (ws, message) => {
         if (message.byteLength > limits.maxMessage) return ws.end(1009, `message over ${limits.maxMessage} bytes`);
         this.writes.offer(ws, message);
       },
-      drain: (ws) => hub.drained(ws),
+      drain: (ws) => fanOut.drained(ws),
       close: (ws, code) => {
         // What it sent before leaving is still applied (FairShare.leave), as the client it was.
         this.sockets.delete(ws);
@@ -177,10 +178,10 @@ export class WebSocketRoute {
         this.writes.leave(ws);
         this.eventClients.delete(ws);
         this.logClients.delete(ws);
-        hub.leave(ws);
+        fanOut.leave(ws);
         if (log.isLevelEnabled('debug'))
           log.debug(
-            `WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${hub.stats().clients} connected`,
+            `WebSocket client ${ws.getUserData().origin.slice('ws '.length)} left (code ${code}); ${fanOut.stats().clients} connected`,
           );
       },
     });
@@ -261,7 +262,7 @@ export class WebSocketRoute {
         continue;
       }
       // A refusal by the owner of a remote parameter comes later, after the answers of this message.
-      const answered = graph.get(item.p)?.remote
+      const answered = graph.get(item.p)?.answersLater
         ? (answer: SetResult) => {
             if (answer.ok) return;
             this.options.refusals.warn(

@@ -1,4 +1,4 @@
-import { afterTurn } from '../core/scheduler.ts';
+import { afterTurn } from '../../core/scheduler.ts';
 
 export interface FairShareOptions<C> {
   /** Milliseconds one client's messages may take per event-loop turn before the rest waits for the next. */

@@ -1,11 +1,12 @@
 import test, { type ExecutionContext } from 'ava';
-import type { Result } from '../../lib/core/errors.ts';
-import { Graph } from '../../lib/core/graph.ts';
-import { TextIndex } from '../../lib/core/text-index.ts';
-import type { OwnedParameter } from '../../lib/core/parameter.ts';
-import type { Value, ValueType } from '../../lib/core/value.ts';
-import { newWsClient, type WsClient, WsHub, type WsSocket } from '../../lib/http/ws-hub.ts';
-import { VirtualClock } from '../helpers/virtual-time.ts';
+import type { Result } from '../../../lib/core/errors.ts';
+import { Graph } from '../../../lib/core/graph.ts';
+import { TextIndex } from '../../../lib/core/text-index.ts';
+import type { OwnedParameter } from '../../../lib/core/parameter.ts';
+import type { Value, ValueType } from '../../../lib/core/value.ts';
+import { WsFanOut } from '../../../lib/http/ws/fan-out.ts';
+import { newWsClient, type WsClient, type WsSocket } from '../../../lib/http/ws/state.ts';
+import { VirtualClock } from '../../helpers/virtual-time.ts';
 
 /**
  * A client socket as uWS keeps one: while the client reads, what is sent reaches it at
@@ -120,7 +121,7 @@ interface Options {
 
 const SCAN_MS = 50;
 
-/** A WsHub on a fresh graph and a virtual clock, with fake sockets behind a fake `publish`. */
+/** A WsFanOut on a fresh graph and a virtual clock, with fake sockets behind a fake `publish`. */
 function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit = 1_000_000 }: Options = {}) {
   const clock = new VirtualClock();
   const graph = new Graph();
@@ -129,7 +130,7 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
   /** The topic of every publish, in order, and the virtual time of each. */
   const published: string[] = [];
   const publishedAt: number[] = [];
-  const hub = new WsHub(
+  const hub = new WsFanOut(
     graph,
     wsFilters,
     (topic, message) => {
@@ -287,7 +288,7 @@ test('a change made by a listener of another parameter reaches clients after the
   const rule = fader.changes$.subscribe((value) => meter.set(Number(value) * 2));
   const socket = new FakeSocket([], 1_000_000);
   const clock = new VirtualClock();
-  const hub = new WsHub(graph, [], (_, message) => socket.topics.size > 0 && socket.send(message), {
+  const hub = new WsFanOut(graph, [], (_, message) => socket.topics.size > 0 && socket.send(message), {
     lagLimit: 2000,
     scanIntervalMs: SCAN_MS,
     dropLimit: 1_000_000,

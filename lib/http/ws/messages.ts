@@ -1,12 +1,16 @@
 /**
- * Client → server WebSocket messages (R-H3), parsed once at the edge by pure functions: a
- * message is `{"p": "<address>", "v": <any JSON>}` or an array of them (a batch). Each item
- * becomes a write or an error with its code, in message order, so the answers come back in
- * the order the client sent the items.
+ * The text of WebSocket messages (R-H3), both ways. Client → server: a message is
+ * `{"p": "<address>", "v": <any JSON>}` or an array of them (a batch), parsed once at the
+ * edge by pure functions; each item becomes a write or an error with its code, in message
+ * order, so the answers come back in the order the client sent the items. Server → client:
+ * values (`{"p","v"}`, with `by`/`at` for `?origins=1`), events, and what a resumable client
+ * is told (its token, `seq` marks, resync); shapes in core/api-shapes.ts.
  */
-import { HubError } from '../core/errors.ts';
-import type { HubEvent, RefusalMessage } from '../core/api-shapes.ts';
-import type { CodedError } from './respond.ts';
+import { HubError } from '../../core/errors.ts';
+import type { HubEvent, RefusalMessage, ResumeMessage } from '../../core/api-shapes.ts';
+import type { LastChange } from '../../core/parameter.ts';
+import { toWire, type Value } from '../../core/value.ts';
+import type { CodedError } from '../respond.ts';
 
 /** One item of a client message: a write to make, or why it is not one. */
 export type ClientItem =
@@ -98,3 +102,32 @@ export const parametersChanged = JSON.stringify({ event: 'parameters' } satisfie
  * connections came or went. They fetch `GET /connections` again: no polling.
  */
 export const connectionsChanged = JSON.stringify({ event: 'connections' } satisfies HubEvent);
+
+/** `{"resume": <token>, "seq": <n>}`: a resumable topic's greeting (R-W3). */
+export const greeting = (token: string, seq: number) => JSON.stringify({ resume: token, seq } satisfies ResumeMessage);
+/** `{"seq": <n>}`: where a resumable client's snapshot of values stands. */
+export const seqMark = (seq: number) => JSON.stringify({ seq } satisfies ResumeMessage);
+/** What a resumable client is told before a snapshot that replaces what it had. */
+export const resync = JSON.stringify({ event: 'resync' } satisfies HubEvent);
+
+// A value's message is a `ChangeMessage` (core/api-shapes.ts), written by hand rather than by
+// JSON.stringify of one: its start is made once per parameter.
+/** `{"p":<address>,"v":`: what a parameter's messages begin with. */
+export const prefixOf = (address: string) => `{"p":${JSON.stringify(address)},"v":`;
+/** `{"p":…,"v":…}`: a value's message, from its parameter's prefix. */
+export const messageOf = (prefix: string, value: Value) => `${prefix}${JSON.stringify(toWire(value))}}`;
+
+/** The last time turned into ISO form: the changes of one turn share their time (`wallClockOfTurn`). */
+let isoAt = Number.NaN;
+let iso = '';
+const isoOf = (at: number) => {
+  if (at !== isoAt) {
+    isoAt = at;
+    iso = new Date(at).toISOString();
+  }
+  return iso;
+};
+
+/** `{"p":…,"v":…,"by":…,"at":…}`: a value's message with who changed it and when, as `GET /parameters` lists them (R-O2). */
+export const withOrigin = (message: string, last: LastChange | undefined) =>
+  last === undefined ? message : `${message.slice(0, -1)},"by":${JSON.stringify(last.by)},"at":"${isoOf(last.at)}"}`;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { errorAnswer, MAX_BATCH_ITEMS, parseClientMessage } from '../../lib/http/ws-messages.ts';
+import { errorAnswer, MAX_BATCH_ITEMS, parseClientMessage } from '../../../lib/http/ws/messages.ts';
 
 const message = (text: string) => new TextEncoder().encode(text);
 const SHAPE = 'expected {"p":"<address>","v":<value>} or an array of them';

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { FairShare } from '../../lib/http/fair-share.ts';
-import { Client, serve } from '../helpers/http.ts';
+import { FairShare } from '../../../lib/http/ws/fair-share.ts';
+import { Client, serve } from '../../helpers/http.ts';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const message = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;

@@ -1,0 +1,252 @@
+/**
+ * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients
+ * and a million parameters: it follows the graph's deliveries (not a subscription per
+ * parameter), serialises each change once and hands it to uWS `publish` once per topic (a
+ * filter set its clients share). This file joins and lets go of clients and turns each
+ * change into its topics' messages; the jobs are the folder's other files:
+ *
+ * - `state.ts` — what is kept per client, topic, changed parameter and snapshot
+ * - `topics.ts` — the topics, their keys and resume tokens, and those that wait for a client to come back
+ * - `changes.ts` — the parameters that changed, and the change count
+ * - `matching.ts` — the parameters each topic's filters pass, found once for all its clients
+ * - `snapshots.ts` — a joining or catching-up client's values, in slices, with what followed
+ * - `sending.ts` — messages to uWS at the end of the turn, on rate-limited ticks
+ * - `lag.ts` — clients that stop reading, taken off and caught up
+ * - `messages.ts` — the messages' text; `resume.ts` — what a resumable topic keeps (R-W3)
+ *
+ * It never touches uWS itself: sockets come as `WsSocket` and fan-out goes through the
+ * injected `publish`, so specs drive it with fakes (spec/http/ws/fan-out.spec.ts).
+ */
+import type { Subscription } from 'rxjs';
+import type { Graph, Reading } from '../../core/graph.ts';
+import type { LastChange, Parameter } from '../../core/parameter.ts';
+import type { Pattern } from '../../core/regex.ts';
+import { afterTurn } from '../../core/scheduler.ts';
+import type { Value } from '../../core/value.ts';
+import { Changes } from './changes.ts';
+import { type LagLimits, LagWatch } from './lag.ts';
+import { Matching } from './matching.ts';
+import { greeting, messageOf, prefixOf, withOrigin } from './messages.ts';
+import { type ResumeLimits, type TokenCheck, withSeq } from './resume.ts';
+import { Sending } from './sending.ts';
+import { Snapshots } from './snapshots.ts';
+import type { Entry, Topic, WsClient, WsSocket } from './state.ts';
+import { Topics } from './topics.ts';
+
+export interface WsFanOutOptions extends LagLimits {
+  /** Runs work once the turn's I/O is done (`afterTurn`); specs pass their virtual clock's. */
+  readonly afterTurn?: (work: () => void) => void;
+  /** What a resumable topic keeps for clients that come back (R-W3). */
+  readonly resume?: ResumeLimits;
+}
+
+export class WsFanOut {
+  private readonly clients = new Set<WsSocket>();
+  private readonly graphEvents: Subscription[] = [];
+  private stopDeliveries: (() => void) | undefined;
+  private readonly topics: Topics;
+  private readonly changes: Changes;
+  private readonly sending: Sending;
+  private readonly snapshots: Snapshots;
+  private readonly matching: Matching;
+  private readonly lag: LagWatch;
+
+  constructor(
+    private readonly graph: Graph,
+    serverFilters: readonly Pattern[],
+    publish: (topic: string, message: string) => void,
+    private readonly options: WsFanOutOptions,
+  ) {
+    this.topics = new Topics(serverFilters, options.scheduler, options.resume);
+    this.changes = new Changes(graph, this.topics);
+    this.sending = new Sending(publish, options.scheduler, options.afterTurn ?? afterTurn, (client, message) =>
+      this.snapshots.queueBehind(client, message),
+    );
+    this.snapshots = new Snapshots(graph, this.topics, this.changes, this.sending, options.lagLimit, (ws) => this.lag.add(ws));
+    this.lag = new LagWatch(options, this.clients, this.changes, this.sending, this.snapshots);
+    this.matching = new Matching(graph, this.topics, this.changes, (topic, waiting) => {
+      this.sending.flush(topic);
+      for (const ws of waiting) this.snapshots.send(ws, -1);
+    });
+  }
+
+  start(): void {
+    this.stopDeliveries = this.graph.onDelivery((parameter, value) => this.changed(parameter, value));
+    this.graphEvents.push(
+      this.graph.added$.subscribe((parameter) => this.appeared([parameter])),
+      this.graph.removed$.subscribe((parameter) => this.gone([parameter])),
+      this.graph.tables$.subscribe((table) => (table.added ? this.appearedRows(table.readings()) : this.gone(table.parameters()))),
+      // Unknown again: a client that joins now gets no value for it in its snapshot.
+      this.graph.forgotten$.subscribe((parameter) => this.changes.forget(parameter.address)),
+    );
+  }
+
+  /** Unsubscribes from the graph and closes every client with 1001 "going away". */
+  stop(): void {
+    for (const ws of [...this.clients]) ws.end(1001, 'hub stopping');
+    for (const subscription of this.graphEvents) subscription.unsubscribe();
+    this.stopDeliveries?.();
+    this.changes.clear();
+    this.topics.stop();
+    this.lag.stop();
+    this.clients.clear();
+  }
+
+  /** Clients, lagging clients and the largest send buffer now: for `GET /connections`. */
+  stats(): { clients: number; lagging: number; largestSendBuffer: number } {
+    let largest = 0;
+    for (const ws of this.clients) largest = Math.max(largest, ws.getBufferedAmount());
+    return { clients: this.clients.size, lagging: this.lag.lagging.size, largestSendBuffer: largest };
+  }
+
+  /** Messages and bytes sent to clients since the start. */
+  sent(): { messages: number; bytes: number } {
+    return { messages: this.sending.messages, bytes: this.sending.bytes };
+  }
+
+  /** What resumable topics keep for clients that come back, and how those fared (R-W3): for `/metrics`. */
+  resumeStats(): ReturnType<Topics['resumeStats']> {
+    return this.topics.resumeStats();
+  }
+
+  /** What the token a client brings back says of it (R-W3), before it is let in (see `Topics.checkResume`). */
+  checkResume(client: WsClient): TokenCheck | undefined {
+    return this.topics.checkResume(client);
+  }
+
+  /** Subscribes a new client: snapshot first (see `Snapshots`), then changes; a client that came back, what it missed. */
+  join(ws: WsSocket): void {
+    const client = ws.getUserData();
+    const topic = this.topics.enter(client, this.changes.count);
+    client.topic = topic;
+    this.clients.add(ws);
+    if (client.resume?.token !== undefined && this.resumed(ws, client.resume.token, client.resume.seq)) return;
+    // Its snapshot begins once the topic knows its parameters.
+    if (!this.matching.ready(topic)) return this.matching.await(topic, ws);
+    // What this turn changed is in the snapshot: the members have it now, not the newcomer twice.
+    this.sending.flush(topic);
+    this.snapshots.send(ws, -1);
+  }
+
+  leave(ws: WsSocket): void {
+    this.clients.delete(ws);
+    this.lag.remove(ws);
+    const client = ws.getUserData();
+    const topic = client.topic;
+    const waiting = topic?.waiting.indexOf(ws) ?? -1;
+    if (waiting >= 0) topic?.waiting.splice(waiting, 1);
+    this.snapshots.end(client);
+    topic?.listening.delete(ws);
+    if (topic) this.topics.left(topic);
+  }
+
+  /** uWS reports that a client's send buffer shrank: its snapshot goes on, or a lagging client may be ready again. */
+  drained(ws: WsSocket): void {
+    const client = ws.getUserData();
+    if (client.snapshot) this.snapshots.continue(ws);
+    else if (client.lagging) this.lag.resumeIfDrained(ws);
+  }
+
+  /**
+   * A client that came back with its token and the last `seq` it received (R-W3): when the
+   * topic still holds everything it sent after that `seq`, the client is greeted, sent
+   * exactly that (conflated for a rate-limited client) and joins the stream: true. Else
+   * false: it gets `{"event":"resync"}` and a snapshot.
+   */
+  private resumed(ws: WsSocket, token: string, seq: number | undefined): boolean {
+    const client = ws.getUserData();
+    const topic = client.topic as Topic;
+    client.resynced = true;
+    // The turn's messages go to the members now; the replay holds them for this client.
+    this.sending.flush(topic);
+    const missed =
+      seq !== undefined && seq <= this.changes.count && this.topics.gave(token, topic)
+        ? topic.replay?.since(seq, topic.interval > 0, this.options.scheduler.now())
+        : undefined;
+    if (!missed) {
+      this.topics.comebacks.resynced++;
+      return false;
+    }
+    this.topics.comebacks.resumed++;
+    ws.send(greeting(topic.token, seq as number));
+    this.snapshots.send(ws, seq as number, missed.messages);
+    return true;
+  }
+
+  /**
+   * Parameters added while clients are connected stream their values to them; later
+   * clients find them in their snapshot. Without clients a table's are not even made.
+   */
+  private appeared(parameters: Iterable<Parameter>): void {
+    if (this.topics.size === 0) return;
+    for (const parameter of parameters) {
+      this.matching.added(parameter);
+      if (parameter.value !== undefined) this.changed(parameter, parameter.value);
+    }
+  }
+
+  /**
+   * A table's rows, defined while clients are connected (a reload): as `appeared`, but read
+   * as they are, none made — a table of a million rows made a million parameters here. Each
+   * value goes out once; a row that changes later is made then, as any.
+   */
+  private appearedRows(rows: Iterable<Reading>): void {
+    if (this.topics.size === 0) return;
+    const topics = [...this.topics.values()];
+    for (const row of rows) {
+      const address = row.address;
+      this.matching.added(row);
+      if (row.value === undefined || !this.topics.exposes(address)) continue;
+      const message = messageOf(prefixOf(address), row.value);
+      this.fanOut(
+        topics.filter((topic) => topic.matches(address)),
+        message,
+        row.lastChange,
+        ++this.changes.count,
+        address,
+      );
+    }
+  }
+
+  /** Parameters removed: topics find theirs again, and those that changed are no longer kept. */
+  private gone(parameters: Iterable<Parameter>): void {
+    this.changes.removed(parameters);
+    this.topics.forgetMatched();
+  }
+
+  private changed(parameter: Parameter, value: Value): void {
+    const entry = this.changes.entryOf(parameter);
+    if (entry === undefined || entry.prefix === '') return;
+    const message = messageOf(entry.prefix, value);
+    entry.changedAt = ++this.changes.count;
+    if (parameter.type !== 'T') entry.message = message;
+    this.fanOut(this.changes.topicsOf(entry), message, parameter.lastChange, entry.changedAt, entry);
+  }
+
+  /**
+   * A change's message to each of `topics`, with who made it for `origins` topics and its
+   * `seq` for resumable ones — each made once, and only when a topic asks: `{p, v}` clients pay
+   * nothing for them. Kept for clients that may come back; held for a rate-limited topic's
+   * tick by the parameter's entry (a row without one goes at once).
+   */
+  private fanOut(topics: readonly Topic[], message: string, last: LastChange | undefined, seq: number, key: Entry | string): void {
+    if (topics.length === 0) return;
+    let originMessage: string | undefined;
+    let seqMessage: string | undefined;
+    let seqOriginMessage: string | undefined;
+    let now: number | undefined;
+    for (let i = 0; i < topics.length; i++) {
+      const topic = topics[i] as Topic;
+      let sent = topic.origins ? (originMessage ??= withOrigin(message, last)) : message;
+      if (topic.replay) {
+        sent = topic.origins ? (seqOriginMessage ??= withSeq(sent, seq)) : (seqMessage ??= withSeq(message, seq));
+        topic.replay.push(seq, key, sent, (now ??= this.options.scheduler.now()));
+        // Waiting for a client to come back: kept, sent to nobody.
+        if (topic.members === 0) continue;
+      }
+      if (topic.interval > 0 && typeof key !== 'string') this.sending.hold(topic, key, sent);
+      else this.sending.send(topic, sent);
+    }
+    this.lag.published();
+  }
+}
