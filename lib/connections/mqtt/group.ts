@@ -5,7 +5,7 @@
  * Roles. Each hub says its role, retained and signed, on `$hub/<id>/role` as
  * `{group, role, epoch}`. To take over, a hub claims the next epoch (`role: active` with the
  * highest epoch it knows plus one); every hub hears the claims in the broker's order, and
- * the first claim of an epoch wins it, as for connection ids (hub-share.ts). The epoch only
+ * the first claim of an epoch wins it, as for connection ids (site/site-share.ts). The epoch only
  * grows: each hub keeps the highest it has seen in its records (the state folder, when it
  * has one).
  *
@@ -78,14 +78,14 @@ export interface RoleRecord {
 /**
  * The role records of every hub on the broker, in the order heard: who holds each group's
  * lease. Every hub that shares keeps one, in a group or not: a hub of a group owns
- * connections only while it holds the lease (hub-share.ts asks `owns`).
+ * connections only while it holds the lease (site/site-share.ts asks `owns`).
  */
 export class GroupDirectory {
   private readonly records = new Map<string, RoleRecord>();
   /** The first hub heard claiming each epoch of each group: the broker's order decides. */
   private readonly firstClaims = new Map<string, string>();
 
-  /** A hub's record, signed by it, as the group's rules allow it (hub-share.ts asks `RedundancyGroup.refusal`). */
+  /** A hub's record, signed by it, as the group's rules allow it (site/site-share.ts asks `RedundancyGroup.refusal`). */
   heard(hubId: string, record: RoleRecord): void {
     this.records.set(hubId, record);
     const key = `${record.group} ${record.epoch}`;
@@ -135,7 +135,7 @@ interface Claim {
   wonAt: number | undefined;
 }
 
-/** What the group needs of the hub's sharing (hub-share.ts). */
+/** What the group needs of the hub's sharing (site/site-share.ts). */
 export interface GroupSharing {
   /** The last values and records of the connections the active hub `owner` ran, as this standby has them. */
   carried(owner: string | undefined): Carried;

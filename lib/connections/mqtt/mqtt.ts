@@ -15,7 +15,7 @@ import { type ConnectionMetric, droppedMetric, HubError, Overruns } from '../../
 import { defineServingType } from '../serving.ts';
 import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
-import { HubShare, type SiteTrust } from './hub-share.ts';
+import { SiteShare, type SiteTrust } from './site/site-share.ts';
 import { HomeAssistant, hasAnnounced, OFFLINE, ONLINE } from './home-assistant.ts';
 import { GROUP_KEEPALIVE_S, RedundancyGroup } from './group.ts';
 import { type KeptMarks, loadSiteKey, nextStart, Signer, Verifier } from './signing.ts';
@@ -112,7 +112,7 @@ export const mqttType = defineServingType({
   create(context, settings: MqttSettings) {
     let link: BrokerLink | undefined;
     let bridge: Bridge | undefined;
-    let share: HubShare | undefined;
+    let share: SiteShare | undefined;
     let group: RedundancyGroup | undefined;
     let homeAssistant: HomeAssistant | undefined;
     // Without `hub`, Home Assistant reads a topic of this connection's own, which its last will clears.
@@ -163,7 +163,7 @@ export const mqttType = defineServingType({
             ...(ca ? { ca } : {}),
             ...(cert ? { cert } : {}),
             ...(key ? { key } : {}),
-            ...(hub ? { will: HubShare.will(layout, hub.id) } : {}),
+            ...(hub ? { will: SiteShare.will(layout, hub.id) } : {}),
             ...(ownAvailability ? { will: { topic: ownAvailability, payload: OFFLINE } } : {}),
             syncTopic: (token) => layout.sync(token),
             maxPayload: payloadBytes,
@@ -206,7 +206,7 @@ export const mqttType = defineServingType({
           publishes: (parameter) => !parameter.mirrored && settings.publish.matches(parameter.address),
           isLocal: (connectionId) => context.graph.hasConnection(connectionId),
         };
-        if (hub && trust) share = new HubShare(context, settings, hub, link, trust, overruns);
+        if (hub && trust) share = new SiteShare(context, settings, hub, link, trust, overruns);
         if (share && hub?.group !== undefined) {
           group = new RedundancyGroup(context, settings, { ...hub, group: hub.group }, link, share.groups);
           group.sharing = share;

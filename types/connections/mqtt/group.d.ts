@@ -27,13 +27,13 @@ export interface RoleRecord {
 /**
  * The role records of every hub on the broker, in the order heard: who holds each group's
  * lease. Every hub that shares keeps one, in a group or not: a hub of a group owns
- * connections only while it holds the lease (hub-share.ts asks `owns`).
+ * connections only while it holds the lease (site/site-share.ts asks `owns`).
  */
 export declare class GroupDirectory {
     private readonly records;
     /** The first hub heard claiming each epoch of each group: the broker's order decides. */
     private readonly firstClaims;
-    /** A hub's record, signed by it, as the group's rules allow it (hub-share.ts asks `RedundancyGroup.refusal`). */
+    /** A hub's record, signed by it, as the group's rules allow it (site/site-share.ts asks `RedundancyGroup.refusal`). */
     heard(hubId: string, record: RoleRecord): void;
     recordOf(hubId: string): RoleRecord | undefined;
     /** The hub heard first claiming this epoch of the group. */
@@ -46,7 +46,7 @@ export declare class GroupDirectory {
     /** True when the hub may own connections: it is in no group, or it holds its group's lease. */
     owns(hubId: string): boolean;
 }
-/** What the group needs of the hub's sharing (hub-share.ts). */
+/** What the group needs of the hub's sharing (site/site-share.ts). */
 export interface GroupSharing {
     /** The last values and records of the connections the active hub `owner` ran, as this standby has them. */
     carried(owner: string | undefined): Carried;
