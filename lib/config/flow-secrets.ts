@@ -11,7 +11,8 @@
 import { JsonArrayNode, JsonObjectNode, JsonPrimitiveNode, type JsonValueNode } from '@croct/json5-parser';
 import type { Issue } from '../core/issue.ts';
 import { holdsSecret, URL_USER_INFO } from '../core/secrets.ts';
-import { FlowDocument, quoted } from './flow-text.ts';
+import { FlowDocument } from './flow-text.ts';
+import { quoted } from './json5-text.ts';
 
 /** What a browser sees in place of a secret. */
 export const HIDDEN = '••••••';

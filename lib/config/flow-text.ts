@@ -22,6 +22,7 @@ import {
 } from '@croct/json5-parser';
 import JSON5 from 'json5';
 import type { FlowEdit } from '../core/flow-view.ts';
+import { blockText, compactText } from './json5-text.ts';
 import type { Issue } from '../core/issue.ts';
 
 type Path = readonly (string | number)[];
@@ -354,47 +355,6 @@ function newEntry(document: FlowDocument, container: JsonArrayNode | JsonObjectN
   if (oneLine && compact.length <= ONE_LINE) return document.valueOf(compact);
   const { entries, step } = document.indentationIn(container);
   return document.valueOf(blockText(value, entries, step, quote));
-}
-
-/** Lists and objects up to this long are written on one line inside a block. */
-const SHORT = 80;
-
-/** `value` as JSON5 over lines: `{`, a line a key at `indent` + `step`, `}` at `indent`; inside, short values on one line. */
-function blockText(value: unknown, indent: string, step: string, quote: string, whole = true): string {
-  const compact = compactText(value, quote) ?? 'null';
-  if (value === null || typeof value !== 'object' || (!whole && compact.length <= SHORT) || compact.length <= 2) return compact;
-  const inner = indent + step;
-  if (Array.isArray(value))
-    return `[\n${value.map((entry) => `${inner}${blockText(entry, inner, step, quote, false)},\n`).join('')}${indent}]`;
-  const lines = Object.entries(value).map(
-    ([key, entry]) => `${inner}${keyText(key, quote)}: ${blockText(entry, inner, step, quote, false)},\n`,
-  );
-  return `{\n${lines.join('')}${indent}}`;
-}
-
-const PLAIN_KEY = /^[A-Za-z_$][\w$]*$/;
-/** Keys the parser reads as values: written quoted. */
-const LITERALS = new Set(['true', 'false', 'null', 'Infinity', 'NaN']);
-
-/** `value` as JSON5 on one line, `{ key: 'value', list: [1, 2] }`, its strings in `quote`. */
-function compactText(value: unknown, quote: string): string | undefined {
-  if (typeof value === 'string') return quoted(value, quote);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((entry) => compactText(entry, quote)).join(', ')}]`;
-  if (typeof value === 'object' && value) {
-    const entries = Object.entries(value).map(([key, entry]) => `${keyText(key, quote)}: ${compactText(entry, quote)}`);
-    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
-  }
-  return undefined;
-}
-
-/** A key as JSON5 writes it: bare when it may be. */
-const keyText = (key: string, quote: string) => (PLAIN_KEY.test(key) && !LITERALS.has(key) ? key : quoted(key, quote));
-
-/** A JSON5 string literal of `value` in `quote`. */
-export function quoted(value: string, quote: string): string {
-  const escaped = JSON.stringify(value).slice(1, -1);
-  return quote === "'" ? `'${escaped.replaceAll('\\"', '"').replaceAll("'", "\\'")}'` : `"${escaped}"`;
 }
 
 /** Where a text that does not parse goes wrong, as an offset (JSON5's line and column), or undefined. */

@@ -7,7 +7,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ConnectionInfo, ErrorAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import { type ErrorCode, errorTable, statusOf } from '../core/errors.ts';
-import { EDGE_ERRORS, errorAnswerOf, type OperationDescription, operations } from './operations.ts';
+import { EDGE_ERRORS, errorAnswerOf, type OperationDescription } from './operation-shapes.ts';
+import { operations } from './operations.ts';
 
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  * the error codes carry their statuses from the error table. `spec/http/descriptions.spec.ts`
  * fails when the server routes something this does not describe.
  */
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import {
   ConnectionInfo,
   ErrorCodeSchema,
@@ -18,50 +18,8 @@ import {
   ValueSchema,
 } from '../core/api-shapes.ts';
 import type { ErrorCode } from '../core/errors.ts';
-
-export interface OperationDescription {
-  readonly summary: string;
-  readonly description: string;
-  /** The group it is listed under. */
-  readonly tag: 'values' | 'hub' | 'flow' | 'files' | 'descriptions';
-  readonly query?: Readonly<Record<string, Query>>;
-  /** The path's one variable part (`*` or `:name` in the route), when it has one. */
-  readonly variable?: { readonly name: string; readonly description: string; readonly schema?: TSchema };
-  /** Request bodies by media type. */
-  readonly body?: Readonly<Record<string, TSchema>>;
-  /** Answers other than errors, by status. */
-  readonly answers: Readonly<Record<number, Answer>>;
-  /** The error codes it may answer with (besides those of the edge, `EDGE_ERRORS`). */
-  readonly errors: readonly ErrorCode[];
-  /** Fields some of its error answers carry besides `ok`, `error` and `code` (`/readyz`'s connections, a save's issues). */
-  readonly errorFields?: Readonly<Record<string, TSchema>>;
-  /** A GET that changes a parameter: a page of another origin may not send it (R-H10). */
-  readonly changes?: boolean;
-}
-
-export interface Query {
-  readonly description: string;
-  readonly schema: TSchema;
-  readonly required?: boolean;
-  /** It may be given more than once (`?filter=a&filter=b`). */
-  readonly repeats?: boolean;
-}
-
-export interface Answer {
-  readonly description: string;
-  /** Bodies by media type. */
-  readonly content?: Readonly<Record<string, TSchema>>;
-  /** Headers it carries, by name: what each says. */
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** What any request may be answered by the edge and the server before (or instead of) its handler. */
-export const EDGE_ERRORS: readonly ErrorCode[] = ['PB_UNAUTHORIZED', 'PB_BAD_HOST', 'PB_STARTING', 'PB_INTERNAL'];
-
-const TEXT = 'text/plain; charset=utf-8';
-const JSON_TYPE = 'application/json';
-const JSON5 = 'application/json5';
-const FORM = 'application/x-www-form-urlencoded';
+import { FORM, JSON_TYPE, ok, type Operations, type Query, TEXT, takenAnswer } from './operation-shapes.ts';
+import { flowOperations } from './flow-operations.ts';
 
 const filter: Query = {
   description: 'A regular expression (RE2 syntax); only addresses any given one matches are listed (R-H9).',
@@ -73,12 +31,6 @@ const filter: Query = {
 const update = Type.Object({
   parameter: Type.String({ description: 'The address, `<connection>/<parameter id>`.' }),
   value: Type.Unknown({ description: "The value, converted to the parameter's type (R-C); any value fires a trigger." }),
-});
-
-const ok = (description: string, content: Readonly<Record<string, TSchema>>, headers?: Readonly<Record<string, string>>): Answer => ({
-  description,
-  content,
-  ...(headers ? { headers } : {}),
 });
 
 /** What a write through `/update` may be refused with, however its fields came. */
@@ -94,49 +46,8 @@ const updateErrors: readonly ErrorCode[] = [
   'PB_BROKER_UNAVAILABLE',
 ];
 
-const takenAnswer = ok('Taken: `OK`, or `{"ok": true}` for a JSON client.', { [TEXT]: Type.Literal('OK'), [JSON_TYPE]: Taken });
-
-const flowVersion = Type.Object({
-  version: Type.Integer({ minimum: 1 }),
-  savedAt: Type.Number({ description: 'Milliseconds since the epoch.' }),
-  by: Type.String({ description: 'Who saved it: `token ops from 10.0.0.5`, or `on disk` for the file as a save found it.' }),
-  bytes: Type.Integer({ minimum: 0 }),
-  etag: Type.String(),
-  current: Type.Boolean({ description: "Whether it is the file's text now." }),
-});
-
-const issue = Type.Object({
-  path: Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]), { description: 'Where in the flow file.' }),
-  message: Type.String(),
-});
-
-/** What a refused save says besides its code: the mistakes, and the tag of the file now. */
-const saveErrorFields = {
-  issues: Type.Array(issue, { description: 'With PB_FLOW_INVALID: each mistake at its path.' }),
-  etag: Type.String({ description: "With PB_FLOW_CHANGED: the file's tag now." }),
-};
-
-const saved = ok(
-  'Written and applied by a live reload.',
-  { [JSON_TYPE]: Type.Object({ ok: Type.Literal(true), etag: Type.String(), version: Type.Integer({ minimum: 1 }) }) },
-  { ETag: "The new text's tag." },
-);
-
-const saveErrors: readonly ErrorCode[] = [
-  'PB_FORBIDDEN',
-  'PB_FLOW_READ_ONLY',
-  'PB_FLOW_CHANGED',
-  'PB_FLOW_INVALID',
-  'PB_BODY_TOO_LARGE',
-  'PB_BAD_REQUEST',
-];
-
-const version = { name: 'version', description: 'A kept version, as `GET /flow/history` lists it.', schema: Type.Integer({ minimum: 1 }) };
-
-const forEditors = 'Full access or a token with `admin: true`.';
-
 /** Every HTTP operation, by route path and method. */
-export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' | 'post' | 'put', OperationDescription>>>>> = {
+export const operations: Operations = {
   '/parameters/*': {
     get: {
       summary: 'Read a value',
@@ -265,100 +176,7 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
       errors: ['PB_FORBIDDEN', 'PB_BAD_REQUEST', 'PB_ALREADY_ACTIVE', 'PB_BROKER_UNAVAILABLE', 'PB_CROSS_ORIGIN'],
     },
   },
-  '/flow': {
-    get: {
-      summary: 'Read the flow file',
-      description: `The flow file's text as written (\`application/json5\`), with its \`ETag\`; \`X-Patchbay-Read-Only\` (URL-encoded) says why it may not be saved, when it may not (R-ED3). ${forEditors}`,
-      tag: 'flow',
-      answers: {
-        200: ok(
-          'The text.',
-          { [JSON5]: Type.String() },
-          { ETag: "The text's tag, for `If-Match`.", 'X-Patchbay-Read-Only': 'Why it may not be saved, URL-encoded; absent when it may.' },
-        ),
-      },
-      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
-    },
-    put: {
-      summary: 'Save the flow file',
-      description: `The new text, with \`If-Match: <ETag>\`: 200 \`{"ok":true,"etag","version"}\` once checked as \`patchbay validate\` checks, written atomically and applied by a live reload (R-ED2, R-ED3); 412 \`PB_FLOW_CHANGED\` when the file changed since (\`etag\` the one it has now); 422 \`PB_FLOW_INVALID\` with \`issues: [{ path, message }]\`; 428 without \`If-Match\`. ${forEditors}`,
-      tag: 'flow',
-      body: { [JSON5]: Type.String({ description: 'The new text.' }) },
-      answers: { 200: saved },
-      errors: [...saveErrors, 'PB_IF_MATCH_REQUIRED', 'PB_CROSS_ORIGIN'],
-      errorFields: saveErrorFields,
-    },
-  },
-  '/flow/draft': {
-    post: {
-      summary: 'Make and check edits, writing nothing',
-      description: `\`{"text", "edits": [{"op": "set" | "add" | "remove", "path", "value"?}]}\`: the edits made in the text and checked, nothing written: 200 \`{"text", "issues": [{path, message, from, to}], "document"}\`. ${forEditors}`,
-      tag: 'flow',
-      body: {
-        [JSON_TYPE]: Type.Object({
-          text: Type.String(),
-          edits: Type.Optional(
-            Type.Array(
-              Type.Object({
-                op: Type.Union([Type.Literal('set'), Type.Literal('add'), Type.Literal('remove')]),
-                path: Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })])),
-                value: Type.Optional(Type.Unknown()),
-              }),
-            ),
-          ),
-        }),
-      },
-      answers: {
-        200: ok('The text with the edits made, its mistakes placed in it, and its document.', {
-          [JSON_TYPE]: Type.Object({
-            text: Type.String(),
-            issues: Type.Array(Type.Composite([issue, Type.Object({ from: Type.Integer(), to: Type.Integer() })])),
-            document: Type.Optional(Type.Unknown({ description: 'The parsed document; absent when the text does not parse.' })),
-          }),
-        }),
-      },
-      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
-    },
-  },
-  '/flow/schema': {
-    get: {
-      summary: 'The flow-file schema',
-      description: `The JSON Schema of flow files for the types this hub runs, its packages' included. ${forEditors}`,
-      tag: 'flow',
-      answers: { 200: ok('The schema.', { 'application/schema+json': Type.Object({}, { additionalProperties: true }) }) },
-      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
-    },
-  },
-  '/flow/history': {
-    get: {
-      summary: 'List the kept versions',
-      description: `The kept versions (the last 20) \`[{version, savedAt, by, bytes, etag, current}]\`, oldest first. ${forEditors}`,
-      tag: 'flow',
-      answers: { 200: ok('The versions.', { [JSON_TYPE]: Type.Array(flowVersion) }) },
-      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
-    },
-  },
-  '/flow/history/:version': {
-    get: {
-      summary: 'Read a kept version',
-      description: `One kept version's text. ${forEditors}`,
-      tag: 'flow',
-      variable: version,
-      answers: { 200: ok('The text.', { [JSON5]: Type.String() }) },
-      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_NOT_FOUND'],
-    },
-  },
-  '/flow/restore/:version': {
-    post: {
-      summary: 'Bring a kept version back',
-      description: `A save of the kept version's text, with the answers of \`PUT /flow\`. ${forEditors}`,
-      tag: 'flow',
-      variable: version,
-      answers: { 200: saved },
-      errors: [...saveErrors, 'PB_NOT_FOUND', 'PB_CROSS_ORIGIN'],
-      errorFields: saveErrorFields,
-    },
-  },
+  ...flowOperations,
   '/openapi.json': {
     get: {
       summary: 'This description',
@@ -420,12 +238,3 @@ export const operations: Readonly<Record<string, Readonly<Partial<Record<'get' |
     },
   },
 };
-
-/** The schema of a coded error answer whose code is one of `codes`. */
-export const errorAnswerOf = (codes: readonly ErrorCode[], fields: Readonly<Record<string, TSchema>> = {}) =>
-  Type.Object({
-    ok: Type.Literal(false),
-    error: Type.String({ description: 'What went wrong, for a person.' }),
-    code: codes.length > 0 ? Type.Unsafe<ErrorCode>({ ...ErrorCodeSchema, enum: [...codes] }) : ErrorCodeSchema,
-    ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Type.Optional(schema)])),
-  });

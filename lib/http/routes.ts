@@ -5,7 +5,7 @@
  * set before anything asynchronous, and every later answer is corked. Authentication and
  * the fault guard are the server's (server.ts); parsing is the pure modules'.
  */
-import type { ConnectionInfo, FailoverAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
+import type { ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import type { Reading } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
 import { keepsOrigins } from '../core/origins.ts';
@@ -19,7 +19,8 @@ import { FILE_CHUNK, fileChunks } from './static-files.ts';
 import { readFile } from 'node:fs/promises';
 import { descriptionRoutes } from './description-routes.ts';
 import { flowRoutes } from './flow-routes.ts';
-import { answerFault, answerLater, clientAddress, readBody } from './handling.ts';
+import { operatingRoutes } from './operating-routes.ts';
+import { answerLater, clientAddress, readBody } from './handling.ts';
 import { redacted } from './redact.ts';
 import { stream } from './stream.ts';
 import type { Handler, Route, RouteContext } from './route.ts';
@@ -240,78 +241,6 @@ function ambiguousLength(req: HttpRequest): boolean {
   return lengths > 1 || (lengths > 0 && chunked);
 }
 
-/** R-O1: 200 while the process serves. */
-const healthz: Handler = (res, req) => {
-  if (acceptsJson(req)) sendOk(res, JSON_TYPE, '{"ok":true}');
-  else sendOk(res, TEXT, 'OK');
-};
-
-/** A connection `/readyz` waits for, or `missing` for a required id that no connection has. */
-type Readiness = Pick<ConnectionInfo, 'id' | 'reason' | 'code'> & { readonly status: ConnectionInfo['status'] | 'missing' };
-
-/**
- * R-O1: 200 when every connection it waits for (`required`, else every enabled one) is
- * `ok`; otherwise 503 `PB_NOT_READY` with each one that is not, as JSON for any client.
- */
-const readyz: Handler = (res, _req, context, access) => {
-  const { connections, required } = context;
-  // A scoped token learns only of the connections it sees, here as in /connections.
-  const all = connections().filter((c) => access.seesConnection(c.id));
-  if (all.length === 0 && connections().length > 0) {
-    return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token reads no connection, so /readyz has nothing to tell it' }, true);
-  }
-  // Another hub's connections are its readiness, not this one's: waited for only when named.
-  const waitedFor: readonly Readiness[] =
-    required.length > 0
-      ? required.map((id) => all.find((c) => c.id === id) ?? { id, status: 'missing', reason: 'no connection has this id' })
-      : all.filter((c) => c.status !== 'disabled' && c.owner === undefined);
-  const notReady = waitedFor
-    .filter((c) => c.status !== 'ok')
-    .map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
-  // A standby is ready (R-B1): it serves reads and forwards writes; its role says what it is.
-  const role = context.group?.()?.role();
-  if (notReady.length === 0)
-    return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length, ...(role ? { role } : {}) }));
-  const error = `${notReady.length} of ${waitedFor.length} connections not ok: ${notReady.map((c) => `${c.id} ${c.status}`).join(', ')}`;
-  sendError(res, { code: 'PB_NOT_READY', message: error }, true, { extra: { connections: redacted(notReady) } });
-};
-
-/**
- * R-B5: asks this standby to take over its redundancy group now — the operator's confirmation
- * under `failover: "manual"`, or a planned move of the active role. Full access or an `admin` token.
- */
-const failover: Handler = (res, req, { group, log }, access) => {
-  const json = jsonClient(req);
-  if (!access.full && !access.admin)
-    return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not ask for a takeover: it needs `admin`' }, json);
-  const view = group?.();
-  if (!view)
-    return sendError(
-      res,
-      { code: 'PB_BAD_REQUEST', message: 'this hub is in no redundancy group (`hub.group` of its mqtt connection)' },
-      json,
-    );
-  const asked = view.failover();
-  if (!asked.ok) return sendError(res, asked.error, json);
-  log.warn(`takeover asked by ${clientAddress(res)} (${access.full ? 'full access' : `token ${access.name}`}): ${asked.value}`);
-  sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, message: asked.value } satisfies FailoverAnswer));
-};
-
-/** R-O1: the Prometheus text format, read from the hub now; for full access or tokens given `metrics`. */
-const metrics: Handler = (res, req, { metrics: registry, log }, access) => {
-  if (!access.metrics) return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read /metrics' }, jsonClient(req));
-  let aborted = false;
-  res.onAborted(() => (aborted = true));
-  registry.metrics().then(
-    (text) => {
-      if (!aborted) answerLater(res, false, log, () => sendOk(res, registry.contentType, text));
-    },
-    (error: unknown) => {
-      if (!aborted) answerLater(res, false, log, () => answerFault(res, false, log, error));
-    },
-  );
-};
-
 /** The built-in paths (R-H4: they win over files of the same name). */
 export const routes: readonly Route[] = [
   { path: '/parameters/*', get: readParameter },
@@ -332,10 +261,7 @@ export const routes: readonly Route[] = [
     get: (res, _req, { rules }, access) => sendOk(res, JSON_TYPE, JSON.stringify(rules().filter((r) => visibleRule(access, r)))),
   },
   { path: '/update', get: updateFromQuery, post: updateFromBody, changes: 'get' },
-  { path: '/healthz', get: healthz },
-  { path: '/readyz', get: readyz },
-  { path: '/metrics', get: metrics },
-  { path: '/failover', post: failover },
+  ...operatingRoutes,
   ...flowRoutes,
   ...descriptionRoutes,
 ];

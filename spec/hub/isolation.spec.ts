@@ -35,6 +35,7 @@ export default defineConnectionType({
         context.define('level', { type: 'I', access: 'read-write', initial: 1, persist: true });
         context.define('pid', { type: 'I', access: 'read-only', initial: process.pid });
         context.define('crash', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { throw new Error('a bug in the package'); }) });
+        context.define('cut', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { process.disconnect(); setInterval(() => {}, 1000); }) });
         context.define('hang', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { for (;;) {} }) });
         context.define('leak', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 100; i++) kept.push(new Array(10000).fill(i)); }, 1) });
         const count = context.define('count', { type: 'I', access: 'read-only', initial: 0 });
@@ -262,6 +263,16 @@ test.serial('an exception its code throws fails it with the message, and it rest
   t.like(await write(hub, 'device/crash', 'true'), { ok: true });
   await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails');
   t.is(statusOf(hub, 'device')?.reason, 'its process failed: it threw: a bug in the package');
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
+});
+
+test.serial('a process that closes its channel to the hub fails the connection, not the hub, and is started again', async (t) => {
+  const hub = await startHub(t);
+  const first = pidOf(hub);
+  t.like(await write(hub, 'device/cut', 'true'), { ok: true });
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 60_000);
+  t.is(statusOf(hub, 'device')?.reason, 'its process exited with code 0');
+  t.like(await write(hub, 'device/level', '3'), { ok: false, error: { code: 'PB_DEVICE_UNAVAILABLE' } });
   await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
 });
 

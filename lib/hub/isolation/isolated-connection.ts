@@ -165,6 +165,10 @@ export class IsolatedConnection implements ConnectionInstance {
       this.stderrTail = (this.stderrTail + String(chunk)).slice(-4000);
       hooks.context.log.warn(`process: ${String(chunk).trimEnd()}`);
     });
+    // A message sent as the process dies, or after it closed its channel, fails (EPIPE,
+    // ERR_IPC_CHANNEL_CLOSED) as the child's `error`: unheard, it would end the hub. Its
+    // `exit` follows and says why the process ended (child.ts exits when its channel closes).
+    child.on('error', (error) => hooks.context.log.debug(`its process: ${error.message}`));
     child.on('message', (message: FromChild) => {
       if (this.child !== child) return;
       switch (message.t) {

@@ -1,0 +1,2 @@
+import { type Operations } from './operation-shapes.ts';
+export declare const flowOperations: Operations;

@@ -1,0 +1,2 @@
+import type { Route } from './route.ts';
+export declare const operatingRoutes: readonly Route[];
