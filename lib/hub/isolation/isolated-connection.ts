@@ -7,8 +7,7 @@
  * refused with PB_DEVICE_UNAVAILABLE), and a new process starts after a backoff: 1 s three
  * times, then doubling up to 60 s. The hub and every other connection carry on.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { fail, HubError, ok } from '../../core/errors.ts';
 import type { Answered, OwnedParameter, ParameterSpec } from '../../core/parameter.ts';
 import { TextIndex } from '../../core/text-index.ts';
@@ -16,15 +15,9 @@ import type { Value } from '../../core/value.ts';
 import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
 import type { StopReason } from '../../sdk/type.ts';
+import { DEFAULT_MAX_MEMORY_MB, exitReason, forkProcess, restartDelayMs, STEADY_MS } from './launch.ts';
 import type { DefinedSpec, FenceState, FromChild, ToChild, WireError } from './messages.ts';
 
-/** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
-export function restartDelayMs(attempt: number): number {
-  return attempt <= 3 ? 1000 : Math.min(60_000, 1000 * 2 ** (attempt - 3));
-}
-
-/** How long a process must run before its failures count from the start again. */
-const STEADY_MS = 60_000;
 /** How long a stopping process has to stop before it is killed. */
 const STOP_GRACE_MS = 2000;
 const DEFAULT_HANG_MS = 5000;
@@ -35,19 +28,6 @@ const FENCE_CHECK_MS = 100;
  * takes seconds on a busy machine, and is no hang of the type's.
  */
 const FIRST_ANSWER_MS = 60_000;
-const DEFAULT_MAX_MEMORY_MB = 512;
-
-const fromSources = import.meta.url.endsWith('.ts');
-const childEntry = fileURLToPath(new URL(`./child.${fromSources ? 'ts' : 'js'}`, import.meta.url));
-/**
- * How the process runs: the hub's own Node options, its heap bound, and, in a checkout (the
- * sources are TypeScript), tsx's loader, which the command registers in the hub alone.
- */
-function execArgvFor(maxMemoryMb: number): string[] {
-  const own = process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size'));
-  const loader = fromSources && !own.some((arg) => arg.includes('tsx')) ? [`--import=${import.meta.resolve('tsx')}`] : [];
-  return [...own, ...loader, `--max-old-space-size=${maxMemoryMb}`];
-}
 
 export class IsolatedConnection implements ConnectionInstance {
   private child: ChildProcess | undefined;
@@ -150,11 +130,7 @@ export class IsolatedConnection implements ConnectionInstance {
     this.definedNow = new Set();
     let reported = false;
     let crash: string | undefined;
-    const child = fork(childEntry, [], {
-      execArgv: execArgvFor(this.maxMemoryMb),
-      serialization: 'advanced',
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
+    const child = forkProcess(this.maxMemoryMb);
     this.child = child;
     this.startedAt = Date.now();
     this.lastPong = Date.now();
@@ -209,7 +185,8 @@ export class IsolatedConnection implements ConnectionInstance {
       this.up = false;
       clearInterval(this.pingTimer);
       if (this.stopping) return;
-      const reason = this.exitReason(code, signal, crash);
+      const reason = exitReason({ hungFor: this.hungFor, stderr: this.stderrTail, maxMemoryMb: this.maxMemoryMb, crash, code, signal });
+      this.hungFor = undefined;
       this.down = reason;
       this.answerPending(reason);
       hooks.failed(new HubError('PB_PROCESS_ENDED', reason));
@@ -270,20 +247,6 @@ export class IsolatedConnection implements ConnectionInstance {
     if (Date.now() - this.lastPing < pingEvery) return;
     this.lastPing = Date.now();
     child.send({ t: 'ping', n: this.pings++ } satisfies ToChild);
-  }
-
-  private exitReason(code: number | null, signal: NodeJS.Signals | null, crash: string | undefined): string {
-    if (this.hungFor !== undefined) {
-      const ms = this.hungFor;
-      this.hungFor = undefined;
-      return `its process did not answer for ${ms} ms (hangMs) and was killed`;
-    }
-    if (/heap out of memory|Reached heap limit/i.test(this.stderrTail)) {
-      return `its process used more than its ${this.maxMemoryMb} MB of heap (maxMemoryMb) and was stopped`;
-    }
-    if (crash !== undefined) return `its process failed: ${crash}`;
-    if (signal) return `its process was killed (${signal})`;
-    return `its process exited with code ${code}`;
   }
 
   private fenceState(): FenceState {

@@ -1,8 +1,6 @@
 import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
 import type { StopReason } from '../../sdk/type.ts';
-/** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
-export declare function restartDelayMs(attempt: number): number;
 export declare class IsolatedConnection implements ConnectionInstance {
     private config;
     private readonly hooks;
@@ -52,7 +50,6 @@ export declare class IsolatedConnection implements ConnectionInstance {
     details(): Readonly<Record<string, unknown>>;
     private spawn;
     private tick;
-    private exitReason;
     private fenceState;
     /** What the process tells of its parameters and records. */
     private receive;

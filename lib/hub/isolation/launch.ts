@@ -1,0 +1,57 @@
+/**
+ * How a connection's process is started (R-PK4): the child's entry, the hub's own Node
+ * options with the process's heap bound, the waits between restarts when it keeps failing,
+ * and why it ended, as the connection's reason says it.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
+export function restartDelayMs(attempt: number): number {
+  return attempt <= 3 ? 1000 : Math.min(60_000, 1000 * 2 ** (attempt - 3));
+}
+
+/** How long a process must run before its failures count from the start again. */
+export const STEADY_MS = 60_000;
+export const DEFAULT_MAX_MEMORY_MB = 512;
+
+const fromSources = import.meta.url.endsWith('.ts');
+const childEntry = fileURLToPath(new URL(`./child.${fromSources ? 'ts' : 'js'}`, import.meta.url));
+
+/**
+ * How the process runs: the hub's own Node options, its heap bound, and, in a checkout (the
+ * sources are TypeScript), tsx's loader, which the command registers in the hub alone.
+ */
+function execArgvFor(maxMemoryMb: number): string[] {
+  const own = process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size'));
+  const loader = fromSources && !own.some((arg) => arg.includes('tsx')) ? [`--import=${import.meta.resolve('tsx')}`] : [];
+  return [...own, ...loader, `--max-old-space-size=${maxMemoryMb}`];
+}
+
+/** A new process for a connection, its messages in the structured clone format, its output piped for the log. */
+export function forkProcess(maxMemoryMb: number): ChildProcess {
+  return fork(childEntry, [], { execArgv: execArgvFor(maxMemoryMb), serialization: 'advanced', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+}
+
+/** What is known of a process that ended. */
+export interface Ended {
+  /** Set when the hub killed it for not answering within this many milliseconds. */
+  readonly hungFor: number | undefined;
+  /** The end of what it wrote to stderr. */
+  readonly stderr: string;
+  readonly maxMemoryMb: number;
+  /** What it threw, as it told the hub before it died. */
+  readonly crash: string | undefined;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** Why the process ended, most telling first: a hang, its heap, what it threw, a signal, its exit code. */
+export function exitReason({ hungFor, stderr, maxMemoryMb, crash, code, signal }: Ended): string {
+  if (hungFor !== undefined) return `its process did not answer for ${hungFor} ms (hangMs) and was killed`;
+  if (/heap out of memory|Reached heap limit/i.test(stderr))
+    return `its process used more than its ${maxMemoryMb} MB of heap (maxMemoryMb) and was stopped`;
+  if (crash !== undefined) return `its process failed: ${crash}`;
+  if (signal) return `its process was killed (${signal})`;
+  return `its process exited with code ${code}`;
+}
