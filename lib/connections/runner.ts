@@ -11,23 +11,21 @@ import {
   type ConnectionConfig,
   type ConnectionInfo,
   type ConnectionInstance,
-  type KeptState,
   Status,
   type StopReason,
   type StatusReport,
 } from './connection.ts';
-import type { ConnectionContext, Records } from '../sdk/context.ts';
+import type { ConnectionContext } from '../sdk/context.ts';
 import type { HubServices, ServingContext } from './serving.ts';
+import { ConnectionRecords, type RecordsEnvironment } from './records.ts';
 
 export const connectedParameterId = '_status/connected';
 
-export interface RunnerEnvironment {
+export interface RunnerEnvironment extends RecordsEnvironment {
   readonly graph: Graph;
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly baseDir: string;
-  /** What the hub keeps across restarts, when it has a state folder. */
-  readonly state?: KeptState;
   /** What the hub grants the types that serve it (`servesHub`); the others never see it. */
   readonly hub: HubServices;
   /** See `ConnectionContext.whenRunning`. */
@@ -36,19 +34,6 @@ export interface RunnerEnvironment {
   readonly fence: Fence;
   /** While a standby takes over: the active hub's last value of a parameter, which it starts from (R-B2). */
   readonly carried?: (address: string) => Value | undefined;
-  /**
-   * In a redundancy group: the records a takeover carries into a connection (they replace
-   * its own), and where each change of its records goes, with all of them (R-B4).
-   */
-  /**
-   * Without a state folder: the records of a connection, kept in memory by the hub, so that a
-   * reload that starts it again keeps them as the folder would. Absent: each start begins empty.
-   */
-  readonly memory?: (connectionId: string) => Map<string, Json>;
-  readonly replicas?: {
-    carried(connectionId: string): readonly (readonly [string, Json])[] | undefined;
-    changed(connectionId: string, records: readonly (readonly [string, Json])[]): void;
-  };
   /**
    * Runs a connection in a process of its own (R-PK4): what its settings or its type ask
    * for. Absent: every connection runs in the hub's process.
@@ -97,12 +82,15 @@ export class ConnectionRunner {
   private storeWatch: Subscription | undefined;
   /** Why another hub's claim keeps this connection from running, once one does (R-M5). */
   private refusal: HubError | undefined;
+  /** Its records: in the state folder, or in memory (records.ts). */
+  private readonly records: ConnectionRecords;
 
   constructor(
     config: ConnectionConfig,
     private readonly env: RunnerEnvironment,
   ) {
     this.current = config;
+    this.records = new ConnectionRecords(config.id, env);
     this.log = env.log.child({ connection: config.id }, config.common.debug ? { level: 'debug' } : {});
   }
 
@@ -159,7 +147,7 @@ export class ConnectionRunner {
         isolate === 'process' && this.env.isolate && !plan.servesHub
           ? this.env.isolate(this.current, {
               context,
-              records: () => this.listRecords(),
+              records: () => this.records.list(this.current.common.persist),
               failed: (error) => this.setStatus(Status.Failed, error.message, error.code),
             })
           : plan.create(context);
@@ -279,7 +267,7 @@ export class ConnectionRunner {
     const id = this.id;
     const keeping = state && this.current.common.persist ? state : undefined;
     return {
-      records: this.recordsFor(keeping),
+      records: this.records.open(keeping),
       ...(keeping ? { settled: (done: () => void) => keeping.whenSettled(done) } : {}),
       id,
       scheduler,
@@ -309,53 +297,9 @@ export class ConnectionRunner {
     };
   }
 
-  /** Every record of the connection now, as [key, record]. */
-  private listRecords(): [string, Json][] {
-    if (this.recorded) return [...this.recorded];
-    if (this.env.state && this.current.common.persist) return this.env.state.recordsOf(this.id);
-    return [...(this.memory ?? [])];
-  }
-
-  /** The records of a connection whose hub keeps nothing, while it runs. */
-  private memory: Map<string, Json> | undefined;
-
   /** Every record of the running connection, as [key, record]: what a standby keeps of it. */
   recordEntries(): [string, Json][] {
-    return [...(this.recorded ?? [])];
-  }
-
-  private recorded: Map<string, Json> | undefined;
-
-  /**
-   * The connection's records: in the state folder or in memory. In a redundancy group they
-   * start from what a takeover carries, and each change is told with all of them.
-   */
-  private recordsFor(keeping: KeptState | undefined): Records {
-    const id = this.id;
-    this.memory = keeping ? undefined : (this.env.memory?.(id) ?? new Map());
-    const base = keeping ? keptRecords(keeping, id) : memoryRecords(this.memory as Map<string, Json>);
-    const replicas = this.env.replicas;
-    if (!replicas) return base;
-    const carried = replicas.carried(id);
-    const recorded = new Map<string, Json>(keeping?.recordsOf(id) ?? []);
-    if (carried) {
-      for (const key of recorded.keys()) base.set(key, undefined);
-      recorded.clear();
-      for (const [key, record] of carried) {
-        base.set(key, record);
-        recorded.set(key, record);
-      }
-    }
-    this.recorded = recorded;
-    return {
-      get: (key) => base.get(key),
-      set: (key, record) => {
-        base.set(key, record);
-        if (record === undefined) recorded.delete(key);
-        else recorded.set(key, record);
-        replicas.changed(id, [...recorded]);
-      },
-    };
+    return this.records.entries();
   }
 
   /**
@@ -449,18 +393,4 @@ export class ConnectionRunner {
         return this.log.debug('connecting');
     }
   }
-}
-
-function keptRecords(state: KeptState, connectionId: string): Records {
-  return {
-    get: (key) => state.record(connectionId, key),
-    set: (key, value) => state.setRecord(connectionId, key, value),
-  };
-}
-
-function memoryRecords(records: Map<string, Json>): Records {
-  return {
-    get: (key) => records.get(key),
-    set: (key, value) => void (value === undefined ? records.delete(key) : records.set(key, value)),
-  };
 }

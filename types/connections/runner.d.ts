@@ -5,17 +5,16 @@ import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Fence } from '../core/lease.ts';
 import { type Json, type Value } from '../core/value.ts';
-import { type ConnectionConfig, type ConnectionInfo, type ConnectionInstance, type KeptState, type StopReason, type StatusReport } from './connection.ts';
+import { type ConnectionConfig, type ConnectionInfo, type ConnectionInstance, type StopReason, type StatusReport } from './connection.ts';
 import type { ConnectionContext } from '../sdk/context.ts';
 import type { HubServices } from './serving.ts';
+import { type RecordsEnvironment } from './records.ts';
 export declare const connectedParameterId = "_status/connected";
-export interface RunnerEnvironment {
+export interface RunnerEnvironment extends RecordsEnvironment {
     readonly graph: Graph;
     readonly scheduler: Scheduler;
     readonly log: Logger;
     readonly baseDir: string;
-    /** What the hub keeps across restarts, when it has a state folder. */
-    readonly state?: KeptState;
     /** What the hub grants the types that serve it (`servesHub`); the others never see it. */
     readonly hub: HubServices;
     /** See `ConnectionContext.whenRunning`. */
@@ -24,19 +23,6 @@ export interface RunnerEnvironment {
     readonly fence: Fence;
     /** While a standby takes over: the active hub's last value of a parameter, which it starts from (R-B2). */
     readonly carried?: (address: string) => Value | undefined;
-    /**
-     * In a redundancy group: the records a takeover carries into a connection (they replace
-     * its own), and where each change of its records goes, with all of them (R-B4).
-     */
-    /**
-     * Without a state folder: the records of a connection, kept in memory by the hub, so that a
-     * reload that starts it again keeps them as the folder would. Absent: each start begins empty.
-     */
-    readonly memory?: (connectionId: string) => Map<string, Json>;
-    readonly replicas?: {
-        carried(connectionId: string): readonly (readonly [string, Json])[] | undefined;
-        changed(connectionId: string, records: readonly (readonly [string, Json])[]): void;
-    };
     /**
      * Runs a connection in a process of its own (R-PK4): what its settings or its type ask
      * for. Absent: every connection runs in the hub's process.
@@ -79,6 +65,8 @@ export declare class ConnectionRunner {
     private storeWatch;
     /** Why another hub's claim keeps this connection from running, once one does (R-M5). */
     private refusal;
+    /** Its records: in the state folder, or in memory (records.ts). */
+    private readonly records;
     constructor(config: ConnectionConfig, env: RunnerEnvironment);
     get id(): string;
     get config(): ConnectionConfig;
@@ -112,18 +100,8 @@ export declare class ConnectionRunner {
     /** True when `config` would run this connection exactly as it runs now. */
     sameAs(config: ConnectionConfig): boolean;
     private context;
-    /** Every record of the connection now, as [key, record]. */
-    private listRecords;
-    /** The records of a connection whose hub keeps nothing, while it runs. */
-    private memory;
     /** Every record of the running connection, as [key, record]: what a standby keeps of it. */
     recordEntries(): [string, Json][];
-    private recorded;
-    /**
-     * The connection's records: in the state folder or in memory. In a redundancy group they
-     * start from what a takeover carries, and each change is told with all of them.
-     */
-    private recordsFor;
     /**
      * Warns of every stored value of a table's kept rows that no longer fits its row (R-S3),
      * now, as the connection starts: its rows are made when first used, which may be never,

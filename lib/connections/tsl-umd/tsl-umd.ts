@@ -24,16 +24,13 @@
  *   <display>/tally/lh      I   v5.0 left-hand tally
  */
 import { isIP, type Socket } from 'node:net';
-import { Type } from '@sinclair/typebox';
 import {
   afterTurn,
   checked,
-  connectTimeoutSetting,
   defineConnectionType,
   DeviceLink,
   DeviceParameters,
   type DeviceSend,
-  allowSetting,
   droppedMetric,
   every,
   HubError,
@@ -47,92 +44,10 @@ import {
   TcpListener,
   UdpEndpoint,
   type Value,
-  type ValueType,
-  withDefault,
 } from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
-import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, V31_MAX_ADDRESS, type V31Display, wrapV5 } from './packets.ts';
-
-const settings = Type.Object({
-  version: Type.Union([Type.Literal('3.1'), Type.Literal('5.0')], { description: 'The TSL UMD protocol version: "3.1" or "5.0".' }),
-  mode: Type.Union([Type.Literal('receive'), Type.Literal('send')], {
-    description: 'receive: listen for displays a tally source sends. send: send the listed displays to a device.',
-  }),
-  transport: withDefault(
-    Type.Union([Type.Literal('udp'), Type.Literal('tcp')], { description: 'udp, or tcp (v5.0 only, DLE/STX framed).' }),
-    'udp',
-  ),
-  port: Type.Integer({
-    minimum: 0,
-    maximum: 65_535,
-    description: 'receive: the port the hub listens on (0 takes any free one). send: the port of the device.',
-  }),
-  bindIp: withDefault(Type.String({ description: 'receive: the address to listen on; "" listens on every address.' }), ''),
-  host: withDefault(
-    Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),
-    '',
-  ),
-  allow: allowSetting,
-  displays: withDefault(
-    Type.Array(
-      Type.Union([
-        Type.Integer(),
-        Type.String(),
-        Type.Object(
-          {
-            display: Type.Union([Type.Integer(), Type.String()], { description: 'The display, as above.' }),
-            text: Type.String({ description: 'Its text until another is written or heard.' }),
-          },
-          { additionalProperties: false },
-        ),
-      ]),
-      {
-        description:
-          'v3.1: display addresses (0–126). v5.0: "<screen>/<index>" (0–65534 each). Either as `{ display, text }` with the text it starts with. send: the displays sent; receive: displays shown before they are heard.',
-      },
-    ),
-    [],
-  ),
-  repeat: withDefault(
-    Type.Integer({
-      minimum: 0,
-      maximum: 3_600_000,
-      description: 'send: milliseconds between repeats of every display; 0 sends only on changes.',
-    }),
-    0,
-  ),
-  connectTimeout: connectTimeoutSetting,
-  maxDisplays: withDefault(
-    Type.Integer({
-      minimum: 1,
-      maximum: 10_000,
-      description: 'receive: displays made from what is heard at most; past it others are dropped.',
-    }),
-    1000,
-  ),
-  maxClients: withDefault(
-    Type.Integer({ minimum: 1, maximum: 1024, description: 'receive over tcp: senders connected at once at most.' }),
-    16,
-  ),
-});
-
-/** A display's parameter: its id under the display, type and value before anything is heard or written. */
-interface Field {
-  readonly id: string;
-  readonly type: ValueType;
-  readonly initial: Value;
-  /** The largest value of an integer field (its smallest is 0). */
-  readonly max?: number;
-}
-
-const COMMON: readonly Field[] = [
-  { id: 'text', type: 'S', initial: '' },
-  { id: 'brightness', type: 'I', initial: 3, max: 3 },
-];
-const FIELDS = {
-  '3.1': [...COMMON, ...[1, 2, 3, 4].map((n): Field => ({ id: `tally/${n}`, type: 'B', initial: false }))],
-  '5.0': [...COMMON, ...['rh', 'text', 'lh'].map((side): Field => ({ id: `tally/${side}`, type: 'I', initial: 0, max: 3 }))],
-} as const;
+import { displayKey, FIELDS, type Field, matches, tslUmdSettings } from './settings.ts';
+import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, type V31Display, wrapV5 } from './packets.ts';
 
 /** A display's values, by field id. */
 type DisplayValues = Map<string, Value>;
@@ -142,7 +57,7 @@ const OVERRUN_KINDS = ['displays', 'parameters'] as const;
 export const tslUmdType = defineConnectionType({
   type: 'tsl-umd',
   summary: 'TSL UMD tally and under-monitor displays, v3.1 or v5.0: received from a tally source, or sent to displays.',
-  settings,
+  settings: tslUmdSettings,
   parse(written) {
     const issues: Issue[] = [];
     const displays: string[] = [];
@@ -438,22 +353,3 @@ export const tslUmdType = defineConnectionType({
     };
   },
 });
-
-/** A display's key from a `displays` entry: the address (v3.1) or `<screen>/<index>` (v5.0), or what is wrong. */
-function displayKey(version: '3.1' | '5.0', display: number | string): string | { problem: string } {
-  if (version === '3.1') {
-    if (typeof display !== 'number' || display < 0 || display > V31_MAX_ADDRESS)
-      return { problem: `expected a v3.1 display address, 0–${V31_MAX_ADDRESS}` };
-    return String(display);
-  }
-  const match = typeof display === 'string' ? /^(\d{1,5})\/(\d{1,5})$/.exec(display) : null;
-  const [screen, index] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
-  if (!(screen < EVERY && index < EVERY)) return { problem: 'expected a v5.0 display as "<screen>/<index>", each 0–65534' };
-  return `${screen}/${index}`;
-}
-
-/** Whether display `key` is one that `screen`/`index` names, 0xFFFF naming every one. */
-function matches(key: string, screen: number, index: number): boolean {
-  const [keyScreen, keyIndex] = key.split('/').map(Number);
-  return (screen === EVERY || screen === keyScreen) && (index === EVERY || index === keyIndex);
-}

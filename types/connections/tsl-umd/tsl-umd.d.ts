@@ -1,5 +1,5 @@
 import { Peers } from '../../sdk/index.ts';
-export declare const tslUmdType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const tslUmdType: import("../../sdk/type.ts").DefinedConnectionType<import("../../sdk/index.ts").TObject<{
     version: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"3.1">, import("@sinclair/typebox").TLiteral<"5.0">]>;
     mode: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"receive">, import("@sinclair/typebox").TLiteral<"send">]>;
     transport: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"udp">, import("@sinclair/typebox").TLiteral<"tcp">]>>;
@@ -7,7 +7,7 @@ export declare const tslUmdType: import("../../sdk/type.ts").DefinedConnectionTy
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     host: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
-    displays: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TInteger, import("@sinclair/typebox").TString, import("@sinclair/typebox").TObject<{
+    displays: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TInteger, import("@sinclair/typebox").TString, import("../../sdk/index.ts").TObject<{
         display: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TInteger, import("@sinclair/typebox").TString]>;
         text: import("@sinclair/typebox").TString;
     }>]>>>;
