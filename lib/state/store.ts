@@ -1,54 +1,15 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { open, type RootDatabase } from 'lmdb';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { type ErrorCode, fail, ok, reasonOf, type Result } from '../core/errors.ts';
+import { type ErrorCode, ok, reasonOf, type Result } from '../core/errors.ts';
 import { afterTurn } from '../core/scheduler.ts';
-import type { Json } from '../core/value.ts';
 import { FolderLock } from './folder-lock.ts';
-import { firstMark, type JournalMark, JournalWriter, journalPath, readJournal, removeJournal } from './journal.ts';
+import { JournalFolding } from './folding.ts';
+import { type Database, databaseKey, type Durability, isRecordKey, openDatabase, recordKey, type Stored, valuesRange } from './layout.ts';
 
-/**
- * How far an answered write is safe (R-S4). `process`: written to the operating system
- * before the answer, so it survives the hub being killed (SIGKILL, a crash) but not a
- * power cut. `power`: also synced to the disk before the answer.
- */
-export type Durability = 'process' | 'power';
-
-/** What the store holds: parameter values, and small records connections keep (timer deadlines). */
-export type Stored = Json;
+export type { Durability, Stored } from './layout.ts';
 
 export type StoreHealth =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: string; readonly code: Extract<ErrorCode, 'PB_STATE_UNAVAILABLE' | 'PB_STATE_LOCKED'> };
-
-// Keys: `v <address>` for values, `k <connection id>/<key>` for records, `m journal` for
-// the journal's mark (`j <number>`: journal records an earlier version kept in the
-// database). The space sorts before every character an address may hold, so a prefix scan
-// is a range.
-const valueKey = (address: string) => `v ${address}`;
-/** The keys of every stored value of a connection's parameters. A fresh object each time: LMDB writes into the options it is given. */
-const valuesRange = (connectionId: string) => ({ start: valueKey(`${connectionId}/`), end: valueKey(`${connectionId}0`) });
-const recordKey = (connectionId: string, key: string) => `k ${connectionId}/${key}`;
-// In memory and in the journal a value is keyed by its address as it is (no string is
-// built per write) and a record by its database key: an address never holds a space.
-const isRecordKey = (key: string) => key.startsWith('k ');
-const databaseKey = (key: string) => (isRecordKey(key) ? key : valueKey(key));
-/** The journal records of an earlier version, kept in the database. A fresh object each time: LMDB writes into the options it is given. */
-const olderJournalRange = () => ({ start: 'j ', end: 'j!' });
-const MARK_KEY = 'm journal';
-
-/**
- * One turn's writes as one journal record, JSON (written at native speed): keys and values
- * in turn (`p`) and removed keys (`r`). A turn holds each key once, so the two never share one.
- */
-type JournalEntry = { readonly p: Stored[]; readonly r: string[] };
-
-/**
- * The size of a hub's journal file past which it is folded into the keys (and the next
- * file begun): what a start after a kill reads back at most. A fold is a database commit,
- * as costly as fifty appends; folding every 64 turns cost as much as the appends did.
- */
-const FOLD_AFTER_BYTES = 1024 * 1024;
 
 /**
  * The hub's embedded database (LMDB) in its state folder (R-S1). Writes go through at
@@ -82,21 +43,8 @@ export class StateStore {
   private turnWaiters: (() => void)[] = [];
   /** `power`: the latest commit still running on LMDB's writer thread (`process` commits before the turn ends). */
   private inFlight: Promise<void> | undefined;
-  /**
-   * The hub's journal file; undefined until its first commit or read, which folds what a
-   * hub before it left, and after each fold that starts the next file.
-   */
-  private writer: JournalWriter | undefined;
-  /** The generation of the file this hub appends to; 0 until it has folded what it found. */
-  private generation = 0;
-  /**
-   * The latest value of each key this hub journalled since it last folded, and where in its
-   * file the first of those records begins: while the mark points there, reads find these
-   * keys here and a fold applies them from memory instead of reading the file back.
-   */
-  private journalled = new Map<string, Stored | undefined>();
-  private firstJournalled = 0;
-  private journalLookedAt = false;
+  /** The journal, folded into the keys (folding.ts). */
+  private readonly folding: JournalFolding;
 
   readonly health$: Observable<StoreHealth> = this.healthSubject.asObservable();
 
@@ -104,12 +52,14 @@ export class StateStore {
   private lock: FolderLock | undefined;
 
   private constructor(
-    private db: RootDatabase<Stored, string> | undefined,
+    private db: Database | undefined,
     readonly folder: string,
     readonly durability: Durability,
     /** Whether commits go to the journal (a running hub) or to the keys (the state command). */
-    private readonly journal: boolean,
-  ) {}
+    journal: boolean,
+  ) {
+    this.folding = new JournalFolding(folder, journal, (error) => this.failed(error));
+  }
 
   /** Opens (creating when needed) the store in `folder`. Fails with PB_STATE_UNAVAILABLE and the reason. */
   static open(folder: string, { durability = 'process' }: { durability?: Durability } = {}): Result<StateStore> {
@@ -160,7 +110,7 @@ export class StateStore {
    * read each (a million reads took a second and a half).
    */
   valuesOf(connectionId: string): Map<string, Stored> {
-    this.foldJournal();
+    this.foldPending();
     const found = new Map<string, Stored>();
     const prefix = `${connectionId}/`;
     if (this.db) for (const { key, value } of this.db.getRange(valuesRange(connectionId))) found.set(key.slice(2), value);
@@ -190,14 +140,14 @@ export class StateStore {
 
   /** Every stored parameter value, by address, in address order. */
   values(): [string, Stored][] {
-    this.foldJournal();
+    this.foldPending();
     if (!this.db) return [];
     return [...this.db.getRange({ start: 'v ', end: 'v!' })].map(({ key, value }) => [key.slice(2), value]);
   }
 
   /** Every stored record, as [connection id, key, record], in key order: what `state export` moves beside the values. */
   records(): [string, string, Stored][] {
-    this.foldJournal();
+    this.foldPending();
     if (!this.db) return [];
     return [...this.db.getRange({ start: 'k ', end: 'k!' })].map(({ key, value }) => {
       const slash = key.indexOf('/');
@@ -215,7 +165,7 @@ export class StateStore {
   /** Forgets every value and record of a connection: it starts from its defaults next time. Resolves with how many values went. */
   async reset(connectionId: string): Promise<number> {
     await this.settled(); // writes of this turn are not in the database yet
-    this.foldJournal();
+    this.foldPending();
     const values = this.db ? [...this.db.getKeys(valuesRange(connectionId))].map((key) => key.slice(2)) : [];
     const records = this.db ? [...this.db.getKeys({ start: recordKey(connectionId, ''), end: recordKey(`${connectionId}0`, '') })] : [];
     const unsaved = [...this.unsaved.keys()].filter(
@@ -253,9 +203,7 @@ export class StateStore {
   /** Waits for pending writes, folds the journal, then closes the database and lets go of the folder. */
   async close(): Promise<void> {
     await this.settled();
-    if (this.db && (this.journal || this.hasUnfolded(this.db))) this.foldNow(this.db);
-    this.writer?.close();
-    this.writer = undefined;
+    this.folding.close(this.db);
     await this.db?.close();
     this.db = undefined;
     this.lock?.release();
@@ -265,100 +213,11 @@ export class StateStore {
   private read(key: string): Stored | undefined {
     if (this.turn.has(key)) return this.turn.get(key);
     if (this.unsaved.has(key)) return this.unsaved.get(key);
-    if (this.journalled.has(key) && this.db && this.journalIsOurs(markOf(this.db))) return this.journalled.get(key);
-    // A key a running hub has not journalled since its last fold is current in the database
-    // (the state command writes there): no fold for it, so a turn that first reads many
-    // parameters while the hub writes others does not fold each time.
-    if (!this.journal || this.generation === 0 || this.journalled.has(key)) this.foldJournal();
-    return this.db?.get(databaseKey(key));
+    return this.db ? this.folding.read(this.db, key) : undefined;
   }
 
-  /**
-   * Whether the journal's mark is where this hub's own records begin in the file it writes:
-   * no other process folded any since, so `journalled` holds every record past the mark.
-   */
-  private journalIsOurs(mark: JournalMark): boolean {
-    return this.writer !== undefined && mark.generation === this.generation && mark.offset === this.firstJournalled;
-  }
-
-  /** Folds the journal into the keys, so that reads find the latest values there. */
-  private foldJournal(): void {
-    const db = this.db;
-    // Looked at once per turn: a restore reads a hundred thousand keys in one.
-    if (!db || this.journalLookedAt) return;
-    this.journalLookedAt = true;
-    queueMicrotask(() => (this.journalLookedAt = false));
-    // A hub folds its own records, and at its first read what a hub before it left; the
-    // state command whatever a hub journalled and did not fold.
-    if (this.journal ? this.generation > 0 && this.journalled.size === 0 : !this.hasUnfolded(db)) return;
-    this.foldNow(db);
-  }
-
-  /** Whether a hub's journal holds records not folded yet: the file past the mark, or records of an earlier version. */
-  private hasUnfolded(db: RootDatabase<Stored, string>): boolean {
-    if (db.getKeysCount(olderJournalRange()) > 0) return true;
-    const mark = markOf(db);
-    return (statSync(journalPath(this.folder, mark.generation), { throwIfNoEntry: false })?.size ?? 0) > mark.offset;
-  }
-
-  private foldNow(db: RootDatabase<Stored, string>): void {
-    try {
-      this.foldOrThrow(db);
-    } catch (error) {
-      this.failed(error);
-    }
-  }
-
-  /**
-   * Folds in a transaction of its own. A hub, which alone writes the file, also moves the
-   * mark to the next file and removes the folded one once the fold is committed; the state
-   * command leaves the file to the hub and moves the mark within it.
-   */
-  private foldOrThrow(db: RootDatabase<Stored, string>): void {
-    const rotate = this.journal;
-    const folded = db.transactionSync(() => this.fold(db, rotate));
-    // Only once the fold is committed: until then reads still find the values here. The
-    // next append says where the records kept here begin.
-    this.journalled = new Map();
-    if (!rotate) return;
-    this.writer?.close();
-    this.writer = undefined;
-    this.generation = folded + 1;
-    removeJournal(journalPath(this.folder, folded));
-  }
-
-  /**
-   * Inside a write transaction: applies the journal records past the mark, in order, to
-   * the keys they name (the latest value of each, once), and moves the mark past them.
-   * Returns the generation of the file it folded.
-   */
-  private fold(db: RootDatabase<Stored, string>, rotate = false): number {
-    const mark = markOf(db);
-    const latest = new Map<string, Stored | undefined>();
-    const apply = (record: string) => {
-      const { p, r } = JSON.parse(record) as JournalEntry;
-      for (let i = 0; i < p.length; i += 2) latest.set(p[i] as string, p[i + 1]);
-      for (const key of r) latest.set(key, undefined);
-    };
-    // Records an earlier version kept in the database are older than any file's.
-    for (const { key, value } of db.getRange(olderJournalRange())) {
-      apply(value as string);
-      db.removeSync(key);
-    }
-    let end: number;
-    if (this.writer && this.journalIsOurs(mark)) {
-      for (const [key, value] of this.journalled) latest.set(key, value);
-      end = this.writer.size;
-    } else {
-      // Not where this hub's own records begin (another process folded some, or a hub before it left them): read them back.
-      const found = readJournal(journalPath(this.folder, mark.generation), mark.offset);
-      for (const record of found.records) apply(record);
-      end = found.end;
-    }
-    writeKeys(db, latest);
-    const next: JournalMark = rotate ? { generation: mark.generation + 1, offset: 0 } : { generation: mark.generation, offset: end };
-    if (next.generation !== mark.generation || next.offset !== mark.offset) db.putSync(MARK_KEY, next as unknown as Stored);
-    return mark.generation;
+  private foldPending(): void {
+    if (this.db) this.folding.foldPending(this.db);
   }
 
   private write(key: string, value: Stored | undefined): void {
@@ -408,7 +267,7 @@ export class StateStore {
   };
 
   /** `process`: the batch written into the operating system's cache before this returns. */
-  private commitNow(db: RootDatabase<Stored, string> | undefined, batch: ReadonlyMap<string, Stored | undefined>): void {
+  private commitNow(db: Database | undefined, batch: ReadonlyMap<string, Stored | undefined>): void {
     if (!db) {
       for (const [key, value] of batch) this.unsaved.set(key, value);
       return;
@@ -416,14 +275,7 @@ export class StateStore {
     try {
       // Without a sync a commit is a write into the operating system's cache, cheaper
       // here and now (a few µs) than a round trip to LMDB's writer thread.
-      if (this.journal) this.commitToJournal(db, batch);
-      else {
-        db.transactionSync(() => {
-          // Whatever a hub journalled before is older than these writes.
-          this.fold(db);
-          writeKeys(db, batch);
-        });
-      }
+      this.folding.commit(db, batch);
     } catch (error) {
       // Kept to be written again at the next attempt (`retry`).
       for (const [key, value] of batch) this.unsaved.set(key, value);
@@ -433,7 +285,7 @@ export class StateStore {
   }
 
   /** `power`: waiting for the disk happens on LMDB's writer thread, off the event loop; readers find the values meanwhile among the unsaved. */
-  private async commitToDisk(db: RootDatabase<Stored, string>, batch: ReadonlyMap<string, Stored | undefined>): Promise<void> {
+  private async commitToDisk(db: Database, batch: ReadonlyMap<string, Stored | undefined>): Promise<void> {
     for (const [key, value] of batch) this.unsaved.set(key, value);
     try {
       await db.batch(() => {
@@ -459,30 +311,6 @@ export class StateStore {
     if (!this.health.ok) this.healthSubject.next({ ok: true });
   }
 
-  /** A running hub's commit: the turn as one record appended to its journal file, folded once the file passes a megabyte. */
-  private commitToJournal(db: RootDatabase<Stored, string>, batch: ReadonlyMap<string, Stored | undefined>): void {
-    const entry: JournalEntry = { p: [], r: [] };
-    for (const [key, value] of batch) {
-      if (value === undefined) entry.r.push(key);
-      else entry.p.push(key, value);
-    }
-    // What a hub before this one left is folded first: it is older.
-    if (this.generation === 0) this.foldOrThrow(db);
-    this.writer ??= new JournalWriter(journalPath(this.folder, this.generation));
-    if (this.journalled.size === 0) this.firstJournalled = this.writer.size;
-    try {
-      this.writer.append(JSON.stringify(entry));
-    } catch (error) {
-      // Readers stop at a damaged record: the next commit folds what is whole and starts another file.
-      this.writer.close();
-      this.writer = undefined;
-      this.generation = 0;
-      throw error;
-    }
-    for (const [key, value] of batch) this.journalled.set(key, value);
-    if (this.writer.size >= FOLD_AFTER_BYTES) this.foldOrThrow(db);
-  }
-
   private failed(error: unknown): void {
     const reason = `values are kept in memory only, not saved: ${reasonOf(error)}`;
     if (this.health.ok || this.health.reason !== reason) this.healthSubject.next({ ok: false, reason, code: 'PB_STATE_UNAVAILABLE' });
@@ -500,35 +328,4 @@ export class StateStore {
 
 function tell(waiters: readonly (() => void)[]): void {
   for (const done of waiters) done();
-}
-
-/** The journal's mark: which of its records the keys hold already. */
-function markOf(db: RootDatabase<Stored, string>): JournalMark {
-  return (db.get(MARK_KEY) as JournalMark | undefined) ?? firstMark;
-}
-
-/** Inside a write transaction: each key's value into its own record, or the record removed (undefined). */
-function writeKeys(db: RootDatabase<Stored, string>, values: ReadonlyMap<string, Stored | undefined>): void {
-  for (const [key, value] of values) {
-    if (value === undefined) db.removeSync(databaseKey(key));
-    else db.putSync(databaseKey(key), value);
-  }
-}
-
-function openDatabase(folder: string, durability: Durability): Result<RootDatabase<Stored, string>> {
-  try {
-    mkdirSync(folder, { recursive: true });
-    // `noSync` for `process`: a commit is in the operating system's hands when it
-    // resolves, which survives SIGKILL; `power` waits for the disk as well. Not
-    // `useWritemap`, though it halves what a commit costs (3 µs against 6 µs): with it,
-    // LMDB's free-page bookkeeping aborts the process (an assertion in mdb_freelist_save)
-    // after the delete-only commits of a journal fold — the timer spec crashed every run.
-    // `noSubdir: false` said outright: LMDB takes a path with an extension (`studio.state`,
-    // mktemp's `tmp.X`) for a database file and fails on the folder.
-    return ok(
-      open<Stored, string>({ path: folder, noSubdir: false, compression: false, encoding: 'msgpack', noSync: durability === 'process' }),
-    );
-  } catch (error) {
-    return fail('PB_STATE_UNAVAILABLE', `cannot open the state folder ${folder}: ${reasonOf(error)}`);
-  }
 }
