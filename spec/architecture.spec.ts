@@ -319,7 +319,6 @@ const stillOver: Readonly<Record<string, number>> = {
   'connections/mqtt/group.ts': 770,
   'sdk/device/line-protocol.ts': 650,
   'core/graph.ts': 602,
-  'connections/http-client/http-client.ts': 549,
   'cli.ts': 547,
   'hub/hub.ts': 544,
   'connections/satellite/satellite.ts': 534,
