@@ -1,0 +1,155 @@
+/**
+ * What an ember-provider answers a consumer's requests with: GetDirectory and Subscribe
+ * follow a path, Unsubscribe lets it go, a setValue, an Invoke or a matrix's connect is a hub
+ * write (R-C conversion, origin `ember <peer>`) that the writer always hears the outcome of —
+ * each within the bounds on how much one consumer may ask.
+ */
+import type { Parameter } from '../../sdk/index.ts';
+import {
+  CommandNumber,
+  type EmberConnection,
+  type EmberElement,
+  type EmberValue,
+  ElementType,
+  elementsMessage,
+  invocationResultMessage,
+  type Met,
+  numbered,
+  parentPath,
+  qualified,
+} from '../../protocols/ember-plus.ts';
+import type { ConsumerSession } from './consumer-session.ts';
+import type { Consumers } from './consumers.ts';
+import { connectionsMessage, valueMessage } from './element-messages.ts';
+import type { Entry, ExposedTree } from './exposed-tree.ts';
+
+/**
+ * Paths one consumer may follow at most: a tree's nodes and parameters it watches. Past it,
+ * it is cut off: a million Subscribes must not cost a million entries.
+ */
+const SUBSCRIPTIONS_AT_MOST = 10_000;
+/**
+ * Requests (commands and elements) one consumer may send in a second: a desk sends tens, a
+ * tree read some thousands. Past it, it is cut off rather than hold the hub.
+ */
+export const REQUESTS_PER_SECOND = 20_000;
+
+export interface RequestContext {
+  readonly tree: ExposedTree;
+  readonly consumers: Consumers;
+  /** The hub's clock, in milliseconds: what a consumer's requests in a second are counted by. */
+  readonly now: () => number;
+  /** What a consumer may change. */
+  readonly mayWrite: (parameter: Parameter) => boolean;
+  /** Logs that a consumer was refused a change of `parameter`. */
+  readonly refuse: (session: ConsumerSession, parameter: Parameter) => void;
+  /** The element at `entry` as consumers see it. */
+  readonly contentsOf: (entry: Entry) => EmberElement;
+}
+
+/** Answers what a consumer's messages hold, the commands and elements met in them, in order. */
+export function requestHandler({
+  tree,
+  consumers,
+  now,
+  mayWrite,
+  refuse,
+  contentsOf,
+}: RequestContext): (session: ConsumerSession, met: readonly Met[]) => void {
+  /** Follows the element at `path` for the consumer: nothing is kept for a path that names nothing. */
+  const subscribe = (session: ConsumerSession, path: string) => {
+    if (tree.at(path) === undefined || session.subscriptions.has(path)) return;
+    if (session.subscriptions.size >= SUBSCRIPTIONS_AT_MOST)
+      return consumers.cutOffFor(session, `it follows ${SUBSCRIPTIONS_AT_MOST} paths, the most one may`);
+    consumers.follow(session, path);
+  };
+
+  const directory = (session: ConsumerSession, path: string) => {
+    const entry = tree.at(path);
+    if (entry === undefined) return;
+    subscribe(session, path);
+    if (entry.kind === 'leaf') return session.send(elementsMessage([qualified(path, contentsOf(entry))]));
+    // Empty children: emberplus-connection's consumer waits for children in a directory's answer.
+    if (entry.kind === 'matrix') return session.send(connectionsMessage(entry, entry.matrix.allTargets(), new Map()));
+    const online = [...entry.children.values()].filter((child) => child.kind !== 'leaf' || child.online);
+    if (path === '') return session.send(elementsMessage(online.map((child) => numbered(child.number, contentsOf(child)))));
+    const children = new Map(online.map((child) => [child.number, contentsOf(child)]));
+    session.send(elementsMessage([qualified(path, contentsOf(entry), children)]));
+  };
+
+  const write = (session: ConsumerSession, path: string, value: EmberValue | undefined) => {
+    const entry = tree.at(path);
+    if (entry?.kind !== 'leaf' || !entry.online || entry.parameter.type === 'T') return;
+    // Octets (a Uint8Array once decoded) have no parameter type to go to.
+    if (value === undefined || value === null || value instanceof Uint8Array) return;
+    const { parameter } = entry;
+    // The writer always hears the hub's value after its write: the new one, or the one that stayed.
+    const answer = () => session.send(valueMessage(entry, parameter.value));
+    if (!mayWrite(parameter)) {
+      refuse(session, parameter);
+      return answer();
+    }
+    if (parameter.answersLater) {
+      const taken = parameter.set(value, session.origin, answer);
+      if (!taken.ok) answer();
+      return;
+    }
+    const result = parameter.set(value, session.origin);
+    const heardIt = session.subscriptions.has(parentPath(path)) || session.subscriptions.has(path);
+    if (!result.ok || !result.value || !heardIt) answer();
+  };
+
+  /** A consumer's connect: a hub write of each target it names; the writer always hears what the targets hold after. */
+  const connect = (session: ConsumerSession, path: string, requests: readonly EmberConnection[]) => {
+    const entry = tree.at(path);
+    if (entry?.kind !== 'matrix') return;
+    const heardIt = session.subscriptions.has(parentPath(path)) || session.subscriptions.has(path);
+    for (const request of requests) {
+      const value = entry.matrix.asked(request);
+      const parameter = entry.matrix.targets[request.target];
+      if (value === undefined || parameter === undefined) continue;
+      const answer = () => session.send(connectionsMessage(entry, [request.target]));
+      if (!mayWrite(parameter)) {
+        refuse(session, parameter);
+        answer();
+        continue;
+      }
+      if (parameter.answersLater) {
+        if (!parameter.set(value, session.origin, answer).ok) answer();
+        continue;
+      }
+      const result = parameter.set(value, session.origin);
+      if (!result.ok || !result.value || !heardIt) answer();
+    }
+  };
+
+  const invoke = (session: ConsumerSession, path: string, id: number) => {
+    const entry = tree.at(path);
+    const allowed = entry?.kind === 'leaf' && mayWrite(entry.parameter);
+    if (entry?.kind === 'leaf' && !allowed) refuse(session, entry.parameter);
+    const fired = allowed && entry.online && entry.parameter.type === 'T' && entry.parameter.set(null, session.origin).ok;
+    session.send(invocationResultMessage(id, fired === true));
+  };
+
+  return (session, met) => {
+    if (session.isClosed) return;
+    if (!session.asks(met.length, now(), REQUESTS_PER_SECOND))
+      return consumers.cutOffFor(session, `more than ${REQUESTS_PER_SECOND} requests in a second`);
+    for (const item of met) {
+      if (session.isClosed) return;
+      if (item.kind === 'command') {
+        const { command, path } = item;
+        if (command.number === CommandNumber.GetDirectory) directory(session, path);
+        else if (command.number === CommandNumber.Subscribe) subscribe(session, path);
+        else if (command.number === CommandNumber.Unsubscribe) consumers.unsubscribe(session, path);
+        else if (command.number === CommandNumber.Invoke)
+          invoke(session, path, (command as { invocation?: { id?: number } }).invocation?.id ?? 0);
+      } else if (item.kind === 'element' && item.contents.type === ElementType.Parameter) {
+        // Some consumers send the element they read, children (none) and all: it is a setValue all the same.
+        write(session, item.path, item.contents.value);
+      } else if (item.kind === 'element' && item.contents.type === ElementType.Matrix && item.contents.connections) {
+        connect(session, item.path, Object.values(item.contents.connections));
+      }
+    }
+  };
+}

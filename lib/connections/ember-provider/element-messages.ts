@@ -1,0 +1,66 @@
+/**
+ * How the elements of the served tree look to consumers, and the messages that carry them: a
+ * node, a parameter (B boolean, I integer, F real, S string) with what a consumer may do with
+ * it, a trigger as a function without arguments, a matrix with its targets' connections.
+ */
+import type { Model } from 'emberplus-connection';
+import type { Parameter } from '../../sdk/index.ts';
+import type { Value, ValueType } from '../../core/value.ts';
+import {
+  type EmberElement,
+  type EmberValue,
+  elementsMessage,
+  functionContents,
+  nodeContents,
+  ParameterAccess,
+  ParameterType,
+  parameterContents,
+  qualified,
+} from '../../protocols/ember-plus.ts';
+import type { Entry, Leaf, MatrixEntry } from './exposed-tree.ts';
+
+const EMBER_TYPES: Record<Exclude<ValueType, 'T'>, Model.ParameterType> = {
+  B: ParameterType.Boolean,
+  I: ParameterType.Integer,
+  F: ParameterType.Real,
+  S: ParameterType.String,
+};
+
+const ACCESS = {
+  'read-only': ParameterAccess.Read,
+  'write-only': ParameterAccess.Write,
+  'read-write': ParameterAccess.ReadWrite,
+} as const;
+
+/** The element at `entry` as consumers see it; `mayWrite` tells what a consumer may change. */
+export function elementContents(entry: Entry, mayWrite: (parameter: Parameter) => boolean): EmberElement {
+  if (entry.kind === 'node') return nodeContents(entry.identifier);
+  if (entry.kind === 'matrix') return entry.matrix.contents(entry.identifier);
+  const { parameter } = entry;
+  if (parameter.type === 'T') return functionContents(entry.identifier);
+  return parameterContents(EMBER_TYPES[parameter.type], {
+    identifier: entry.identifier,
+    ...valueField(parameter.value),
+    // What consumers may do with it: a parameter `write` leaves out is read-only to them.
+    access: mayWrite(parameter)
+      ? ACCESS[parameter.access]
+      : parameter.access === 'write-only'
+        ? ParameterAccess.None
+        : ParameterAccess.Read,
+    ...(entry.online ? {} : { isOnline: false }),
+  });
+}
+
+/** The parameter at `leaf` with `value`, and nothing else of it. */
+export function valueMessage(leaf: Leaf, value: Value | undefined): Buffer {
+  return elementsMessage([qualified(leaf.path, parameterContents(EMBER_TYPES[leaf.parameter.type as 'B'], valueField(value)))]);
+}
+
+/** The matrix at `entry` with what the targets given hold now. */
+export function connectionsMessage(entry: MatrixEntry, targets: readonly number[], children?: ReadonlyMap<number, EmberElement>): Buffer {
+  return elementsMessage([qualified(entry.path, entry.matrix.contents(entry.identifier, targets), children)]);
+}
+
+function valueField(value: Value | undefined): { value?: EmberValue } {
+  return value === undefined ? {} : { value: value as EmberValue };
+}
