@@ -57,13 +57,9 @@ export {
   parameterIdOf,
 } from './device/device-parameters.ts';
 export { droppedMetric, Overruns } from './device/overruns.ts';
-export {
-  defineLineType,
-  type FrameStreams,
-  lineSettings,
-  type LineTransport,
-  type LineTypeSettings,
-} from './device/line-protocol.ts';
+export { lineSettings } from './device/line-settings.ts';
+export type { FrameStreams, LineTransport } from './device/line-device.ts';
+export { defineLineType, type LineTypeSettings } from './device/line-type.ts';
 export {
   connectTimeoutSetting,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -1,14 +1,7 @@
 import { type Observable } from 'rxjs';
 import { type ErrorCode, type Result } from '../core/errors.ts';
-import type { Json } from '../core/value.ts';
-/**
- * How far an answered write is safe (R-S4). `process`: written to the operating system
- * before the answer, so it survives the hub being killed (SIGKILL, a crash) but not a
- * power cut. `power`: also synced to the disk before the answer.
- */
-export type Durability = 'process' | 'power';
-/** What the store holds: parameter values, and small records connections keep (timer deadlines). */
-export type Stored = Json;
+import { type Durability, type Stored } from './layout.ts';
+export type { Durability, Stored } from './layout.ts';
 export type StoreHealth = {
     readonly ok: true;
 } | {
@@ -39,8 +32,6 @@ export declare class StateStore {
     private db;
     readonly folder: string;
     readonly durability: Durability;
-    /** Whether commits go to the journal (a running hub) or to the keys (the state command). */
-    private readonly journal;
     private readonly healthSubject;
     /**
      * The latest value of every key handed to the database whose write has not been
@@ -53,21 +44,8 @@ export declare class StateStore {
     private turnWaiters;
     /** `power`: the latest commit still running on LMDB's writer thread (`process` commits before the turn ends). */
     private inFlight;
-    /**
-     * The hub's journal file; undefined until its first commit or read, which folds what a
-     * hub before it left, and after each fold that starts the next file.
-     */
-    private writer;
-    /** The generation of the file this hub appends to; 0 until it has folded what it found. */
-    private generation;
-    /**
-     * The latest value of each key this hub journalled since it last folded, and where in its
-     * file the first of those records begins: while the mark points there, reads find these
-     * keys here and a fold applies them from memory instead of reading the file back.
-     */
-    private journalled;
-    private firstJournalled;
-    private journalLookedAt;
+    /** The journal, folded into the keys (folding.ts). */
+    private readonly folding;
     readonly health$: Observable<StoreHealth>;
     /** A running hub's hold on the folder (`openOrWait`); the state command holds none. */
     private lock;
@@ -124,28 +102,7 @@ export declare class StateStore {
     /** Waits for pending writes, folds the journal, then closes the database and lets go of the folder. */
     close(): Promise<void>;
     private read;
-    /**
-     * Whether the journal's mark is where this hub's own records begin in the file it writes:
-     * no other process folded any since, so `journalled` holds every record past the mark.
-     */
-    private journalIsOurs;
-    /** Folds the journal into the keys, so that reads find the latest values there. */
-    private foldJournal;
-    /** Whether a hub's journal holds records not folded yet: the file past the mark, or records of an earlier version. */
-    private hasUnfolded;
-    private foldNow;
-    /**
-     * Folds in a transaction of its own. A hub, which alone writes the file, also moves the
-     * mark to the next file and removes the folded one once the fold is committed; the state
-     * command leaves the file to the hub and moves the mark within it.
-     */
-    private foldOrThrow;
-    /**
-     * Inside a write transaction: applies the journal records past the mark, in order, to
-     * the keys they name (the latest value of each, once), and moves the mark past them.
-     * Returns the generation of the file it folded.
-     */
-    private fold;
+    private foldPending;
     private write;
     /** Writes, commits and time spent committing since the store opened (`/metrics`). */
     readonly counts: {
@@ -164,8 +121,6 @@ export declare class StateStore {
     /** `power`: waiting for the disk happens on LMDB's writer thread, off the event loop; readers find the values meanwhile among the unsaved. */
     private commitToDisk;
     private committed;
-    /** A running hub's commit: the turn as one record appended to its journal file, folded once the file passes a megabyte. */
-    private commitToJournal;
     private failed;
     /** Opens the folder if it could not be opened (or was held by another hub), and writes every value whose save failed again. */
     retry(): void;

@@ -1,40 +1,5 @@
-import type { ValueType } from '../../core/value.ts';
-interface Extract {
-    readonly name: string;
-    readonly tokens: readonly string[];
-    readonly type: ValueType;
-}
-/** Text with `{{address}}` in it, read once: literal parts, and the addresses between them. */
-interface Template {
-    readonly parts: readonly string[];
-    readonly addresses: readonly string[];
-}
-interface Request {
-    readonly id: string;
-    readonly method: string;
-    readonly url: Template;
-    /** Of each placeholder of the URL, whether it stands in the path (its value may not be `.` or `..`). */
-    readonly inPath: readonly boolean[];
-    readonly followRedirects: boolean;
-    /** Origins besides the URL's own that a redirect may go to. */
-    readonly redirectOrigins: readonly string[];
-    /** The URL as shown: scheme, host and path, without user info or query. */
-    readonly shown: string;
-    readonly headers: readonly (readonly [string, Template])[];
-    readonly body: Template | undefined;
-    readonly every: number | undefined;
-    readonly timeout: number;
-    readonly extracts: readonly Extract[];
-}
-interface Parsed {
-    readonly requests: readonly Request[];
-    readonly maxInFlight: number;
-    readonly maxBodyBytes: number;
-}
-/** What a URL shows of itself: no user info, no query, no fragment (and the placeholders as written). */
-export declare function shownUrl(url: string): string;
-export declare const httpClientType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
-    requests: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
+export declare const httpClientType: import("../../sdk/type.ts").DefinedConnectionType<import("../../sdk/index.ts").TObject<{
+    requests: import("@sinclair/typebox").TArray<import("../../sdk/index.ts").TObject<{
         id: import("@sinclair/typebox").TString;
         url: import("@sinclair/typebox").TString;
         method: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"GET">, import("@sinclair/typebox").TLiteral<"POST">, import("@sinclair/typebox").TLiteral<"PUT">, import("@sinclair/typebox").TLiteral<"PATCH">, import("@sinclair/typebox").TLiteral<"DELETE">]>>;
@@ -44,12 +9,11 @@ export declare const httpClientType: import("../../sdk/type.ts").DefinedConnecti
         timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
         followRedirects: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TBoolean>;
         redirectOrigins: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
-        extract: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TRecord<import("@sinclair/typebox").TString, import("@sinclair/typebox").TObject<{
+        extract: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TRecord<import("@sinclair/typebox").TString, import("../../sdk/index.ts").TObject<{
             pointer: import("@sinclair/typebox").TString;
             type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">]>;
         }>>>;
     }>>;
     maxInFlight: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxBodyBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
-}>, Parsed>;
-export {};
+}>, import("./settings.ts").HttpClientSettings>;

@@ -1,9 +1,8 @@
-import { Peers } from '../../sdk/index.ts';
-export declare const satelliteType: import("../../sdk/type.ts").DefinedConnectionType<import("@sinclair/typebox").TObject<{
+export declare const satelliteType: import("../../sdk/type.ts").DefinedConnectionType<import("../../sdk/index.ts").TObject<{
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
     allow: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
-    keys: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
+    keys: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("../../sdk/index.ts").TObject<{
         device: import("@sinclair/typebox").TString;
         key: import("@sinclair/typebox").TInteger;
         show: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
@@ -20,7 +19,7 @@ export declare const satelliteType: import("../../sdk/type.ts").DefinedConnectio
     maxKeys: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxLineBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>, {
-    peers: Peers;
+    peers: import("../../sdk/index.ts").Peers;
     port: number;
     bindIp: string;
     allow: string[];

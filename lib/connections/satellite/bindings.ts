@@ -1,0 +1,66 @@
+/**
+ * The `keys` setting at work, without rules: a bound key shows its text, and its colour
+ * follows `show`; a press of it toggles, holds or fires its target.
+ */
+import { type ConnectionContext, FIRE, type Value } from '../../sdk/index.ts';
+import type { Device } from './devices.ts';
+import type { KeyLooks } from './key-looks.ts';
+import type { KeyBinding } from './settings.ts';
+
+export class KeyBindings {
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly bindings: readonly KeyBinding[],
+    private readonly looks: KeyLooks,
+  ) {}
+
+  /** Gives each bound key its look, and its colour to follow `show`: the subscriptions to end at stop. */
+  start(): { unsubscribe(): void }[] {
+    const { context, looks } = this;
+    const watching: { unsubscribe(): void }[] = [];
+    for (const binding of this.bindings) {
+      const look = looks.of(binding.device, binding.key);
+      look.text = binding.text;
+      look.textColor = binding.textColor;
+      look.color = binding.off;
+      if (binding.show !== '')
+        watching.push(
+          context.graph
+            .watch(binding.show)
+            .subscribe((value: Value | undefined) =>
+              looks.set(binding.device, binding.key, 'color', value === true ? binding.on : binding.off, `keys ${binding.show}`),
+            ),
+        );
+    }
+    // A misspelt address runs (the key waits for the parameter), but says so once the hub runs.
+    context.whenRunning(() =>
+      this.bindings.forEach((binding, index) => {
+        for (const field of ['show', 'target'] as const)
+          if (binding[field] !== '' && !context.graph.get(binding[field]))
+            context.log.warn(`keys[${index}].${field}: there is no parameter ${binding[field]} (yet); the key waits for it`);
+      }),
+    );
+    return watching;
+  }
+
+  /** Key `key` of device `deviceId` went down or up: what the bindings of that key write. */
+  press(deviceId: string, key: number, down: boolean, origin: string): void {
+    for (const binding of this.bindings) {
+      if (binding.device !== deviceId || binding.key !== key || binding.press === 'none') continue;
+      const target = this.context.graph.get(binding.target || binding.show);
+      if (!target) continue;
+      if (binding.press === 'toggle' && down) target.set(target.value !== true, origin);
+      else if (binding.press === 'momentary') target.set(down, origin);
+      else if (binding.press === 'fire' && down) target.set(FIRE, origin);
+    }
+  }
+
+  /** What a press of each bound key of `device` writes, by key: for the console's grid. */
+  presses(device: Device) {
+    return Object.fromEntries(
+      this.bindings
+        .filter((binding) => binding.device === device.deviceId && binding.press !== 'none' && binding.key < device.keysTotal)
+        .map((binding) => [binding.key, { press: binding.press, target: binding.target || binding.show }]),
+    );
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * What each key shows — colour, text, text colour — kept while its device is away, as
+ * read-write parameters while it is there, and sent to its satellite as `KEY-STATE` (with a
+ * bitmap for a device that asked for them), once a turn however often it changed.
+ */
+import { afterTurn, type ConnectionContext, fail, ok, type OwnedParameter } from '../../sdk/index.ts';
+import { type Device, send } from './devices.ts';
+import { keyImage } from './key-image.ts';
+import { formatMessage } from './messages.ts';
+import { COLOR } from './settings.ts';
+
+/** What a key shows, whether or not its device is there. */
+export interface KeyLook {
+  color: string;
+  text: string;
+  textColor: string;
+}
+
+export class KeyLooks {
+  /** What each key shows, by `<device id>/<key>`: kept while its device is away. */
+  private readonly looks = new Map<string, KeyLook>();
+  private readonly due = new Set<string>();
+  private readonly params = new Map<string, OwnedParameter>();
+
+  constructor(
+    private readonly context: ConnectionContext,
+    /** The device a satellite added by its DEVICEID, if one has. */
+    private readonly deviceOf: (deviceId: string) => Device | undefined,
+    private readonly counts: { sent: number },
+  ) {}
+
+  of(deviceId: string, key: number): KeyLook {
+    const name = `${deviceId}/${key}`;
+    let look = this.looks.get(name);
+    if (!look) this.looks.set(name, (look = { color: '#000000', text: '', textColor: '#ffffff' }));
+    return look;
+  }
+
+  send(device: Device, key: number): void {
+    if (!device.satellite) return;
+    const look = this.of(device.deviceId, key);
+    const params: Record<string, string | number> = {
+      DEVICEID: device.deviceId,
+      KEY: key,
+      TYPE: 'BUTTON',
+      COLOR: look.color,
+      TEXT: Buffer.from(look.text).toString('base64'),
+      TEXTCOLOR: look.textColor,
+    };
+    if (device.bitmapSize > 0) params['BITMAP'] = keyImage(device.bitmapSize, look.color, look.text, look.textColor).toString('base64');
+    send(device.satellite, formatMessage('KEY-STATE', params));
+    this.counts.sent++;
+  }
+
+  /** A key's look changed, by a write, a binding or a client: kept, shown in its parameter, sent. */
+  set(deviceId: string, key: number, field: keyof KeyLook, value: string, by?: string): void {
+    const look = this.of(deviceId, key);
+    if (look[field] === value) return;
+    look[field] = value;
+    const device = this.deviceOf(deviceId);
+    if (device && by !== undefined) this.params.get(paramId(device, key, field))?.report(value, by);
+    this.sendSoon(deviceId, key);
+  }
+
+  /** Makes the key's look parameters, once: they stay while the device is away. */
+  define(device: Device, key: number): void {
+    const look = this.of(device.deviceId, key);
+    for (const field of ['color', 'text', 'textColor'] as const) {
+      const id = paramId(device, key, field);
+      if (this.params.has(id)) continue;
+      const isColor = field !== 'text';
+      this.params.set(
+        id,
+        this.context.define(id, {
+          type: 'S',
+          access: 'read-write',
+          initial: look[field],
+          ...(isColor
+            ? {
+                accept: (raw: unknown) =>
+                  typeof raw === 'string' && COLOR.test(raw)
+                    ? ok(raw.toLowerCase())
+                    : fail('PB_CONVERSION', `a colour is #rrggbb, not ${String(raw)}`),
+              }
+            : {}),
+          onWrite: (value) => this.set(device.deviceId, key, field, String(value)),
+        }),
+      );
+    }
+  }
+
+  /** Sends a key's state at the end of the turn, once for all of the turn's changes to it. */
+  private sendSoon(deviceId: string, key: number): void {
+    const name = `${deviceId}/${key}`;
+    if (this.due.has(name)) return;
+    this.due.add(name);
+    afterTurn(() => {
+      this.due.delete(name);
+      const device = this.deviceOf(deviceId);
+      if (device && key < device.keysTotal) this.send(device, key);
+    });
+  }
+}
+
+function paramId(device: Device, key: number, field: keyof KeyLook): string {
+  return `${device.id}/key/${key}/${field === 'textColor' ? 'text-color' : field}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * What a `satellite` connection is written as (its settings), and the checks of `keys` and
+ * `allow` that the schema cannot make.
+ */
+import { Type } from '@sinclair/typebox';
+import { allowSetting, checked, type Issue, type Overruns, type Parsed, Peers, withDefault } from '../../sdk/index.ts';
+
+export const COLOR = /^#[0-9a-fA-F]{6}$/;
+
+const color = (description: string) => Type.String({ pattern: COLOR.source, description });
+
+const keyBinding = Type.Object(
+  {
+    device: Type.String({ minLength: 1, description: 'The device, its DEVICEID as the satellite sends it.' }),
+    key: Type.Integer({ minimum: 0, description: 'The key, numbered from 0 along the rows.' }),
+    show: withDefault(Type.String({ description: 'A parameter whose truth the key shows: `on` while true, `off` otherwise.' }), ''),
+    on: withDefault(color('The colour while `show` is true.'), '#e00000'),
+    off: withDefault(color('The colour while `show` is false or unknown.'), '#202020'),
+    text: withDefault(Type.String({ description: 'The text on the key.' }), ''),
+    textColor: withDefault(color('The colour of the text.'), '#ffffff'),
+    press: withDefault(
+      Type.Union([Type.Literal('none'), Type.Literal('toggle'), Type.Literal('momentary'), Type.Literal('fire')], {
+        description: 'What a press does to `target`: toggle it, hold it true while pressed, or fire it.',
+      }),
+      'none',
+    ),
+    target: withDefault(Type.String({ description: 'The parameter a press writes; "" for `show`.' }), ''),
+  },
+  { additionalProperties: false },
+);
+
+export const satelliteSettings = Type.Object({
+  port: withDefault(
+    Type.Integer({ minimum: 0, maximum: 65_535, description: 'The TCP port satellites connect to; 0 takes any free one.' }),
+    16_622,
+  ),
+  bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
+  allow: allowSetting,
+  keys: withDefault(Type.Array(keyBinding, { description: 'Keys bound to parameters, without rules.' }), []),
+  timeout: withDefault(
+    Type.Integer({ minimum: 1000, maximum: 60_000, description: 'Milliseconds a satellite may stay silent before it is dropped.' }),
+    5000,
+  ),
+  maxClients: withDefault(Type.Integer({ minimum: 1, maximum: 1024, description: 'Satellites connected at once at most.' }), 8),
+  maxDevices: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'Devices of all satellites together at most; one more is refused.' }),
+    32,
+  ),
+  maxKeys: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1024, description: 'Keys of one device at most; a larger one is refused.' }),
+    128,
+  ),
+  maxLineBytes: withDefault(
+    Type.Integer({
+      minimum: 1024,
+      maximum: 16 * 1024 * 1024,
+      description: 'Bytes of one line from a satellite; a longer one drops the satellite.',
+    }),
+    65_536,
+  ),
+});
+
+/** One entry of `keys`: a key bound to a parameter. */
+export type KeyBinding = Parsed<typeof satelliteSettings>['keys'][number];
+
+/** What a satellite may send past `maxDevices`, `maxKeys` and `maxLineBytes`, by kind. */
+export const OVERRUN_KINDS = ['devices', 'keys', 'lines'] as const;
+export type SatelliteOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;
+
+export function parseSatelliteSettings(written: Parsed<typeof satelliteSettings>) {
+  const issues: Issue[] = [];
+  const bound = new Set<string>();
+  written.keys.forEach((binding, index) => {
+    const key = `${binding.device}\n${binding.key}`;
+    if (bound.has(key)) issues.push({ path: ['keys', index, 'key'], message: `key ${binding.key} of ${binding.device} is bound twice` });
+    bound.add(key);
+    if (binding.press !== 'none' && binding.show === '' && binding.target === '')
+      issues.push({ path: ['keys', index, 'press'], message: 'a press needs a parameter: `target`, or `show`' });
+    for (const field of ['show', 'target'] as const)
+      if (binding[field] !== '' && !binding[field].includes('/'))
+        issues.push({ path: ['keys', index, field], message: 'expected a parameter address, <connection>/<parameter>' });
+  });
+  const peers = Peers.compile(written.allow);
+  if (Array.isArray(peers)) issues.push(...peers);
+  return checked(issues, { ...written, peers: Array.isArray(peers) ? Peers.anyone : peers });
+}
