@@ -2,24 +2,25 @@ import { merge, Observable, of, Subject, type Subscription } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
 import type { CauseTracker } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
-import type { TextIndex } from './text-index.ts';
-import { keepsOrigins } from './origins.ts';
-import { wallClockOfTurn } from './scheduler.ts';
-import type { Value, ValueType } from './value.ts';
+
+import { Followers, type Presence } from './followers.ts';
+import { GraphHooks } from './graph-hooks.ts';
+import { type ParameterRow, type ParameterTable, type Reading, Table, type TableChange, UnmadeRow } from './tables.ts';
+import type { Value } from './value.ts';
 import {
-  type Access,
   type Answered,
   createParameter,
   type Delivery,
-  type LastChange,
   type OwnedParameter,
   type Parameter,
-  type ParameterHooks,
   type ParameterSpec,
   type ProxyParameter,
   type SetResult,
   type WriteTrace,
 } from './parameter.ts';
+
+export type { ParameterRow, ParameterTable, Reading, TableChange } from './tables.ts';
+export type { Presence } from './followers.ts';
 
 /**
  * The graph as every connection type reads it: lookups, walks and following, and nothing
@@ -29,153 +30,6 @@ export type GraphView = Pick<
   Graph,
   'get' | 'lookup' | 'watch' | 'follow' | 'hasConnection' | 'all' | 'byPrefix' | 'added$' | 'removed$' | 'tables$' | 'forgotten$' | 'size'
 >;
-
-/** Told what parameter is at a followed address: see `Graph.follow`. */
-export type Presence = (parameter: Parameter | undefined) => void;
-
-/** One row of a table: a parameter's id and spec. */
-export interface ParameterRow extends ParameterSpec {
-  readonly id: string;
-}
-
-/**
- * The parameters of one connection as it parsed them (a dummy's lines), defined together
- * by `Graph.defineTable`: the rows, and an index of their ids (`ids[i]` is `rows[i].id`).
- * Ids must have been checked (`checkParameterId`) and be distinct.
- */
-export interface ParameterTable {
-  readonly rows: readonly ParameterRow[];
-  readonly ids: TextIndex;
-}
-
-/** A table defined or removed: one event for all its parameters. */
-export interface TableChange {
-  readonly connectionId: string;
-  readonly added: boolean;
-  /** Whether the table has, or had, a parameter of this id. */
-  has(id: string): boolean;
-  /** Its parameters, each made as it is met; of a removed table, those that had been made. */
-  parameters(): Iterable<Parameter>;
-  /** Its rows as a walk meets them, none made; of a removed table, those that had been made. */
-  readings(): Iterable<Reading>;
-}
-
-/**
- * A parameter as a walk through the graph meets it (`Graph.readings`): the parameter
- * itself, or a table's row never made, read as the parameter it would be.
- */
-export type Reading = Pick<Parameter, 'address' | 'connectionId' | 'id' | 'type' | 'access' | 'value' | 'lastChange'>;
-
-/**
- * How a table's row reads for a walk, when it was never made: its spec's initial value (it
- * has never changed). Short-lived: a walk through a million rows leaves nothing behind.
- */
-class UnmadeRow implements Reading {
-  readonly address: string;
-  readonly type: ValueType;
-  readonly access: Access;
-  readonly value: Value | undefined;
-  readonly lastChange: LastChange | undefined;
-
-  constructor(
-    readonly table: Table,
-    readonly position: number,
-    readonly id: string,
-    spec: ParameterSpec,
-  ) {
-    this.address = `${table.connectionId}/${id}`;
-    this.type = spec.type;
-    this.access = spec.access;
-    this.value = spec.type === 'T' ? undefined : spec.initial;
-    this.lastChange = spec.initialBy === undefined || !keepsOrigins ? undefined : { by: spec.initialBy, at: table.definedAt };
-  }
-
-  get connectionId(): string {
-    return this.table.connectionId;
-  }
-}
-
-/**
- * A table in the graph. Its parameters are made on first use, so a million of them cost
- * their rows and one slot each until someone uses one: no Map entry, no address string, no
- * parameter object (a Map of a million addresses alone takes most of a second to fill here).
- */
-class Table {
-  /** Each row's parameter once made; null once removed. */
-  readonly made: (OwnedParameter | null | undefined)[];
-  /** Rows not removed. */
-  live: number;
-  /** Set when the whole table is removed: its iterators end. */
-  dropped = false;
-  /** When it was defined: when a value restored with it was set. */
-  readonly definedAt = wallClockOfTurn();
-
-  constructor(
-    readonly connectionId: string,
-    readonly source: ParameterTable,
-    private readonly specOf: (row: ParameterRow) => ParameterSpec,
-    private readonly make: (id: string, spec: ParameterSpec, address: string) => OwnedParameter,
-  ) {
-    // Filled, not `new Array(n)`: a large holey array is a dictionary in V8.
-    this.made = new Array<undefined>(source.rows.length).fill(undefined);
-    this.live = source.rows.length;
-  }
-
-  /** The position of the row of `id`, or -1 when there is none or it was removed. */
-  find(id: string): number {
-    const at = this.source.ids.indexOf(id);
-    return at < 0 || this.made[at] === null ? -1 : at;
-  }
-
-  /** The parameter of a row not removed, made now if need be. */
-  at(position: number): OwnedParameter {
-    const made = this.made[position];
-    if (made) return made;
-    const row = this.source.rows[position] as ParameterRow;
-    const spec = this.specOf(row);
-    const restored = spec.initialBy === undefined ? spec : { ...spec, initialAt: this.definedAt };
-    return (this.made[position] = this.make(row.id, restored, `${this.connectionId}/${row.id}`));
-  }
-
-  /** A row as a walk meets it: its parameter when made, else read from its spec; undefined once removed. */
-  reading(position: number): Reading | undefined {
-    const made = this.made[position];
-    if (made !== undefined) return made ?? undefined;
-    const row = this.source.rows[position] as ParameterRow;
-    return new UnmadeRow(this, position, row.id, this.specOf(row));
-  }
-
-  /** Whether the table's addresses and those beginning with `prefix` can meet. */
-  overlaps(prefix: string): boolean {
-    const own = `${this.connectionId}/`;
-    return own.startsWith(prefix) || prefix.startsWith(own);
-  }
-
-  /** Its parameters in row order, made as they are met: live (a row removed meanwhile is not met). */
-  *parameters(): IterableIterator<OwnedParameter> {
-    for (let position = 0; position < this.made.length && !this.dropped; position++) {
-      if (this.made[position] !== null) yield this.at(position);
-    }
-  }
-
-  /** Its rows in order as a walk meets them, nothing made: live, as `parameters`. */
-  *readings(): IterableIterator<Reading> {
-    for (let position = 0; position < this.made.length && !this.dropped; position++) {
-      const reading = this.reading(position);
-      if (reading) yield reading;
-    }
-  }
-
-  change(added: boolean, made: readonly Parameter[] = []): TableChange {
-    return {
-      connectionId: this.connectionId,
-      added,
-      has: (id) => this.source.ids.indexOf(id) >= 0,
-      parameters: () => (added ? this.parameters() : made),
-      readings: () => (added ? this.readings() : made),
-    };
-  }
-}
 
 /**
  * Every parameter of the hub, keyed by address. Guarantees: an address is defined at most
@@ -201,71 +55,34 @@ export class Graph {
   private readonly tableChanges = new Subject<TableChange>();
   private readonly forgotten = new Subject<Parameter>();
   /** Who follows the presence of which address (`follow`): told as parameters come and go there. */
-  private readonly followers = new Map<string, Set<Presence>>();
+  private readonly followers = new Followers();
 
   readonly added$: Observable<Parameter> = this.added.asObservable();
   readonly removed$: Observable<Parameter> = this.removed.asObservable();
   readonly tables$: Observable<TableChange> = this.tableChanges.asObservable();
   /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
   readonly forgotten$: Observable<Parameter> = this.forgotten.asObservable();
-  /**
-   * The graph's hooks, which every parameter of it calls (see `ParameterHooks`): private, each
-   * set through its own method by its one owner — `keepWith` (the hub's state store),
-   * `traceWith` (the hub's debug log), `followCausesWith` (the rules' loop guard) and
-   * `onDelivery` (the WebSocket layer). Connections get none of them.
-   */
-  private readonly hooks: ParameterHooks = { tracker: undefined, trace: undefined };
-  private readonly owners = new Map<keyof ParameterHooks, string>();
+  /** The hooks every parameter of the graph calls, each set by its one owner (graph-hooks.ts). */
+  private readonly hooks = new GraphHooks();
 
-  private deliveries: readonly Delivery[] = [];
-
-  /**
-   * Sets the hook that writes each change of a kept parameter through to the store (R-S4).
-   * One owner: a second owner is a mistake of the hub's wiring, and throws.
-   */
+  /** See `GraphHooks.keepWith`: the hub's state store. */
   keepWith(owner: string, kept: Delivery | undefined): void {
-    this.hook('kept', owner, kept);
+    this.hooks.keepWith(owner, kept);
   }
 
-  /** Sets the hook told of every stored write with its origin (debug tracing, R-O2); see `keepWith` for owners. */
+  /** See `GraphHooks.traceWith`: the hub's debug log. */
   traceWith(owner: string, trace: WriteTrace | undefined): void {
-    this.hook('trace', owner, trace);
+    this.hooks.traceWith(owner, trace);
   }
 
-  /** Sets the tracker of causes parameters report queued writes to (the loop guard, R-R5); see `keepWith` for owners. */
+  /** See `GraphHooks.followCausesWith`: the rules' loop guard. */
   followCausesWith(owner: string, tracker: CauseTracker | undefined): void {
-    this.hook('tracker', owner, tracker);
+    this.hooks.followCausesWith(owner, tracker);
   }
 
-  private hook<K extends Exclude<keyof ParameterHooks, 'delivery'>>(name: K, owner: string, value: ParameterHooks[K]): void {
-    const held = this.owners.get(name);
-    if (held !== undefined && held !== owner) throw new Error(`the graph's ${name} hook belongs to ${held}, not ${owner}`);
-    if (value === undefined) this.owners.delete(name);
-    else this.owners.set(name, owner);
-    this.hooks[name] = value;
-  }
-
-  /**
-   * Tells `listener` of every change and fire of every parameter, now defined or later, in
-   * delivery order and before each parameter's own listeners: one call per change, where
-   * following a million parameters by subscription would cost a subscription each. A
-   * parameter removed from the graph is still delivered by whoever holds it and writes it:
-   * `get` tells. Returns what stops it.
-   */
+  /** See `GraphHooks.onDelivery`: the WebSocket layer. Returns what stops it. */
   onDelivery(listener: Delivery): () => void {
-    this.setDeliveries([...this.deliveries, listener]);
-    return () => this.setDeliveries(this.deliveries.filter((other) => other !== listener));
-  }
-
-  private setDeliveries(deliveries: readonly Delivery[]): void {
-    this.deliveries = deliveries;
-    const [only] = deliveries;
-    this.hooks.delivery =
-      deliveries.length <= 1
-        ? only
-        : (parameter, value) => {
-            for (const listener of deliveries) listener(parameter, value);
-          };
+    return this.hooks.onDelivery(listener);
   }
 
   get size(): number {
@@ -305,7 +122,7 @@ export class Graph {
     if (this.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
     let parameter: ProxyParameter;
     try {
-      parameter = createParameter(connectionId, id, spec, this.hooks, address);
+      parameter = createParameter(connectionId, id, spec, this.hooks.bag, address);
     } catch (error) {
       if (error instanceof HubError) return { ok: false, error };
       throw error;
@@ -313,7 +130,7 @@ export class Graph {
     this.entries.set(address, parameter);
     this.count++;
     if (this.added.observed) this.added.next(parameter);
-    if (this.followers.size > 0) this.tellFollowers(address, parameter);
+    if (this.followers.size > 0) this.followers.tell(address, parameter);
     return ok(parameter);
   }
 
@@ -334,18 +151,18 @@ export class Graph {
     if (taken) return fail('PB_DUPLICATE_PARAMETER', `${connectionId}/${taken.id} is already defined`);
     const table = new Table(connectionId, source, specOf, (id, spec, address) => {
       try {
-        return createParameter(connectionId, id, spec, this.hooks, address);
+        return createParameter(connectionId, id, spec, this.hooks.bag, address);
       } catch {
         // An initial value that does not convert (a parsed table has converted its own): unknown instead.
         const { initial: _unconverted, ...unknown } = spec;
-        return createParameter(connectionId, id, unknown, this.hooks, address);
+        return createParameter(connectionId, id, unknown, this.hooks.bag, address);
       }
     });
     this.entries.set(table, table);
     this.tables.set(connectionId, table);
     this.count += table.live;
     if (this.tableChanges.observed) this.tableChanges.next(table.change(true));
-    this.tellFollowersOf(table);
+    this.followers.tellTable(table, (address) => this.find(address));
     return ok(undefined);
   }
 
@@ -462,7 +279,7 @@ export class Graph {
     }
     this.count--;
     if (this.removed.observed) this.removed.next(parameter);
-    if (this.followers.size > 0) this.tellFollowers(address, undefined);
+    if (this.followers.size > 0) this.followers.tell(address, undefined);
     return true;
   }
 
@@ -488,7 +305,7 @@ export class Graph {
       this.lookedUp.delete(parameter.address);
     }
     if (this.tableChanges.observed) this.tableChanges.next(table.change(false, made));
-    this.tellFollowersOf(table);
+    this.followers.tellTable(table, (address) => this.find(address));
   }
 
   /**
@@ -500,37 +317,7 @@ export class Graph {
    * Returns what stops it.
    */
   follow(address: string, present: Presence): () => void {
-    let set = this.followers.get(address);
-    if (!set) this.followers.set(address, (set = new Set()));
-    const own = set;
-    // A listener per call (the same function may follow twice and stop once), told only of a change.
-    let last: Parameter | undefined;
-    const listener: Presence = (parameter) => {
-      if (parameter === last) return;
-      last = parameter;
-      present(parameter);
-    };
-    own.add(listener);
-    present((last = this.find(address)));
-    return () => {
-      own.delete(listener);
-      if (own.size === 0 && this.followers.get(address) === own) this.followers.delete(address);
-    };
-  }
-
-  private tellFollowers(address: string, parameter: Parameter | undefined): void {
-    const set = this.followers.get(address);
-    if (set) for (const present of [...set]) present(parameter);
-  }
-
-  /** A table came or went: its followers learn what is at their address now. */
-  private tellFollowersOf(table: Table): void {
-    if (this.followers.size === 0) return;
-    const prefix = `${table.connectionId}/`;
-    for (const address of [...this.followers.keys()]) {
-      if (address.startsWith(prefix) && table.source.ids.indexOf(address.slice(prefix.length)) >= 0)
-        this.tellFollowers(address, this.find(address));
-    }
+    return this.followers.add(address, present, () => this.find(address));
   }
 
   /** Every parameter whose address starts with `prefix`, in definition order. */

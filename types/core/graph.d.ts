@@ -1,45 +1,17 @@
 import { Observable } from 'rxjs';
 import type { CauseTracker } from './cause.ts';
 import { type Result } from './errors.ts';
-import type { TextIndex } from './text-index.ts';
+import { type Presence } from './followers.ts';
+import { type ParameterRow, type ParameterTable, type Reading, type TableChange } from './tables.ts';
 import type { Value } from './value.ts';
 import { type Answered, type Delivery, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult, type WriteTrace } from './parameter.ts';
+export type { ParameterRow, ParameterTable, Reading, TableChange } from './tables.ts';
+export type { Presence } from './followers.ts';
 /**
  * The graph as every connection type reads it: lookups, walks and following, and nothing
  * that changes the graph's shape or its hooks (see `Graph.readOnly`).
  */
 export type GraphView = Pick<Graph, 'get' | 'lookup' | 'watch' | 'follow' | 'hasConnection' | 'all' | 'byPrefix' | 'added$' | 'removed$' | 'tables$' | 'forgotten$' | 'size'>;
-/** Told what parameter is at a followed address: see `Graph.follow`. */
-export type Presence = (parameter: Parameter | undefined) => void;
-/** One row of a table: a parameter's id and spec. */
-export interface ParameterRow extends ParameterSpec {
-    readonly id: string;
-}
-/**
- * The parameters of one connection as it parsed them (a dummy's lines), defined together
- * by `Graph.defineTable`: the rows, and an index of their ids (`ids[i]` is `rows[i].id`).
- * Ids must have been checked (`checkParameterId`) and be distinct.
- */
-export interface ParameterTable {
-    readonly rows: readonly ParameterRow[];
-    readonly ids: TextIndex;
-}
-/** A table defined or removed: one event for all its parameters. */
-export interface TableChange {
-    readonly connectionId: string;
-    readonly added: boolean;
-    /** Whether the table has, or had, a parameter of this id. */
-    has(id: string): boolean;
-    /** Its parameters, each made as it is met; of a removed table, those that had been made. */
-    parameters(): Iterable<Parameter>;
-    /** Its rows as a walk meets them, none made; of a removed table, those that had been made. */
-    readings(): Iterable<Reading>;
-}
-/**
- * A parameter as a walk through the graph meets it (`Graph.readings`): the parameter
- * itself, or a table's row never made, read as the parameter it would be.
- */
-export type Reading = Pick<Parameter, 'address' | 'connectionId' | 'id' | 'type' | 'access' | 'value' | 'lastChange'>;
 /**
  * Every parameter of the hub, keyed by address. Guarantees: an address is defined at most
  * once; `added$` and `removed$` announce every parameter defined or removed one by one,
@@ -70,34 +42,16 @@ export declare class Graph {
     readonly tables$: Observable<TableChange>;
     /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
     readonly forgotten$: Observable<Parameter>;
-    /**
-     * The graph's hooks, which every parameter of it calls (see `ParameterHooks`): private, each
-     * set through its own method by its one owner — `keepWith` (the hub's state store),
-     * `traceWith` (the hub's debug log), `followCausesWith` (the rules' loop guard) and
-     * `onDelivery` (the WebSocket layer). Connections get none of them.
-     */
+    /** The hooks every parameter of the graph calls, each set by its one owner (graph-hooks.ts). */
     private readonly hooks;
-    private readonly owners;
-    private deliveries;
-    /**
-     * Sets the hook that writes each change of a kept parameter through to the store (R-S4).
-     * One owner: a second owner is a mistake of the hub's wiring, and throws.
-     */
+    /** See `GraphHooks.keepWith`: the hub's state store. */
     keepWith(owner: string, kept: Delivery | undefined): void;
-    /** Sets the hook told of every stored write with its origin (debug tracing, R-O2); see `keepWith` for owners. */
+    /** See `GraphHooks.traceWith`: the hub's debug log. */
     traceWith(owner: string, trace: WriteTrace | undefined): void;
-    /** Sets the tracker of causes parameters report queued writes to (the loop guard, R-R5); see `keepWith` for owners. */
+    /** See `GraphHooks.followCausesWith`: the rules' loop guard. */
     followCausesWith(owner: string, tracker: CauseTracker | undefined): void;
-    private hook;
-    /**
-     * Tells `listener` of every change and fire of every parameter, now defined or later, in
-     * delivery order and before each parameter's own listeners: one call per change, where
-     * following a million parameters by subscription would cost a subscription each. A
-     * parameter removed from the graph is still delivered by whoever holds it and writes it:
-     * `get` tells. Returns what stops it.
-     */
+    /** See `GraphHooks.onDelivery`: the WebSocket layer. Returns what stops it. */
     onDelivery(listener: Delivery): () => void;
-    private setDeliveries;
     get size(): number;
     /** A view of this graph that can only read it (`GraphView`): what connections get. */
     readOnly(): GraphView;
@@ -161,9 +115,6 @@ export declare class Graph {
      * Returns what stops it.
      */
     follow(address: string, present: Presence): () => void;
-    private tellFollowers;
-    /** A table came or went: its followers learn what is at their address now. */
-    private tellFollowersOf;
     /** Every parameter whose address starts with `prefix`, in definition order. */
     byPrefix(prefix: string): Parameter[];
     /** How many parameters each connection has, counted without making any. */

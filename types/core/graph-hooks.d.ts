@@ -1,0 +1,33 @@
+/**
+ * The hooks every parameter of a graph calls (`ParameterHooks`), each set through its own
+ * method by its one owner — `keepWith` (the hub's state store), `traceWith` (the hub's debug
+ * log), `followCausesWith` (the rules' loop guard) and `onDelivery` (the WebSocket layer).
+ * Connections get none of them. The write path through them: docs/reference/write-path.md.
+ */
+import type { CauseTracker } from './cause.ts';
+import type { Delivery, ParameterHooks, WriteTrace } from './parameter.ts';
+export declare class GraphHooks {
+    /** What the graph's parameters are made with: one object, read at each write. */
+    readonly bag: ParameterHooks;
+    private readonly owners;
+    private deliveries;
+    /**
+     * Sets the hook that writes each change of a kept parameter through to the store (R-S4).
+     * One owner: a second owner is a mistake of the hub's wiring, and throws.
+     */
+    keepWith(owner: string, kept: Delivery | undefined): void;
+    /** Sets the hook told of every stored write with its origin (debug tracing, R-O2); see `keepWith` for owners. */
+    traceWith(owner: string, trace: WriteTrace | undefined): void;
+    /** Sets the tracker of causes parameters report queued writes to (the loop guard, R-R5); see `keepWith` for owners. */
+    followCausesWith(owner: string, tracker: CauseTracker | undefined): void;
+    private hook;
+    /**
+     * Tells `listener` of every change and fire of every parameter, now defined or later, in
+     * delivery order and before each parameter's own listeners: one call per change, where
+     * following a million parameters by subscription would cost a subscription each. A
+     * parameter removed from the graph is still delivered by whoever holds it and writes it:
+     * `get` tells. Returns what stops it.
+     */
+    onDelivery(listener: Delivery): () => void;
+    private setDeliveries;
+}

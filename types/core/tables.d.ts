@@ -1,0 +1,81 @@
+import type { Access, LastChange, OwnedParameter, Parameter, ParameterSpec } from './parameter.ts';
+import type { TextIndex } from './text-index.ts';
+import type { Value, ValueType } from './value.ts';
+/** One row of a table: a parameter's id and spec. */
+export interface ParameterRow extends ParameterSpec {
+    readonly id: string;
+}
+/**
+ * The parameters of one connection as it parsed them (a dummy's lines), defined together
+ * by `Graph.defineTable`: the rows, and an index of their ids (`ids[i]` is `rows[i].id`).
+ * Ids must have been checked (`checkParameterId`) and be distinct.
+ */
+export interface ParameterTable {
+    readonly rows: readonly ParameterRow[];
+    readonly ids: TextIndex;
+}
+/** A table defined or removed: one event for all its parameters. */
+export interface TableChange {
+    readonly connectionId: string;
+    readonly added: boolean;
+    /** Whether the table has, or had, a parameter of this id. */
+    has(id: string): boolean;
+    /** Its parameters, each made as it is met; of a removed table, those that had been made. */
+    parameters(): Iterable<Parameter>;
+    /** Its rows as a walk meets them, none made; of a removed table, those that had been made. */
+    readings(): Iterable<Reading>;
+}
+/**
+ * A parameter as a walk through the graph meets it (`Graph.readings`): the parameter
+ * itself, or a table's row never made, read as the parameter it would be.
+ */
+export type Reading = Pick<Parameter, 'address' | 'connectionId' | 'id' | 'type' | 'access' | 'value' | 'lastChange'>;
+/**
+ * How a table's row reads for a walk, when it was never made: its spec's initial value (it
+ * has never changed). Short-lived: a walk through a million rows leaves nothing behind.
+ */
+export declare class UnmadeRow implements Reading {
+    readonly table: Table;
+    readonly position: number;
+    readonly id: string;
+    readonly address: string;
+    readonly type: ValueType;
+    readonly access: Access;
+    readonly value: Value | undefined;
+    readonly lastChange: LastChange | undefined;
+    constructor(table: Table, position: number, id: string, spec: ParameterSpec);
+    get connectionId(): string;
+}
+/**
+ * A table in the graph. Its parameters are made on first use, so a million of them cost
+ * their rows and one slot each until someone uses one: no Map entry, no address string, no
+ * parameter object (a Map of a million addresses alone takes most of a second to fill here).
+ */
+export declare class Table {
+    readonly connectionId: string;
+    readonly source: ParameterTable;
+    private readonly specOf;
+    private readonly make;
+    /** Each row's parameter once made; null once removed. */
+    readonly made: (OwnedParameter | null | undefined)[];
+    /** Rows not removed. */
+    live: number;
+    /** Set when the whole table is removed: its iterators end. */
+    dropped: boolean;
+    /** When it was defined: when a value restored with it was set. */
+    readonly definedAt: number;
+    constructor(connectionId: string, source: ParameterTable, specOf: (row: ParameterRow) => ParameterSpec, make: (id: string, spec: ParameterSpec, address: string) => OwnedParameter);
+    /** The position of the row of `id`, or -1 when there is none or it was removed. */
+    find(id: string): number;
+    /** The parameter of a row not removed, made now if need be. */
+    at(position: number): OwnedParameter;
+    /** A row as a walk meets it: its parameter when made, else read from its spec; undefined once removed. */
+    reading(position: number): Reading | undefined;
+    /** Whether the table's addresses and those beginning with `prefix` can meet. */
+    overlaps(prefix: string): boolean;
+    /** Its parameters in row order, made as they are met: live (a row removed meanwhile is not met). */
+    parameters(): IterableIterator<OwnedParameter>;
+    /** Its rows in order as a walk meets them, nothing made: live, as `parameters`. */
+    readings(): IterableIterator<Reading>;
+    change(added: boolean, made?: readonly Parameter[]): TableChange;
+}
