@@ -85,7 +85,7 @@ writeFileSync(
   }),
 );
 const parameters = Array.from({ length: parameterCount }, (_, i) => `bench/p${i}`);
-/** `--against=<checkout>`: another checkout (an earlier commit) measured beside this one in scenarios 1, 2 and 9. */
+/** `--against=<checkout>`: another checkout (an earlier commit) measured beside this one in scenarios 1, 2, 3, 8 and 9. */
 const against = process.argv.find((arg) => arg.startsWith('--against='))?.slice('--against='.length);
 
 const servers = {
@@ -279,6 +279,12 @@ function againstRow(scenario: string, metric: string, hub: number, other: number
   row(scenario, `${metric} vs --against`, fmt(hub), fmt(other), hub / other, '≥ 0.95×', hub / other >= 0.95);
 }
 
+/** `againstRow` for a cost (CPU per delivery), where less is better: at most 5 % more. */
+function againstCostRow(scenario: string, metric: string, hub: number, other: number | undefined) {
+  if (other === undefined) return;
+  row(scenario, `${metric} vs --against`, fmt(hub, 2), fmt(other, 2), hub / other, '≤ 1.05×', hub / other <= 1.05);
+}
+
 // --- 3. fan-out ladder -------------------------------------------------------------------
 
 interface LadderStep {
@@ -344,7 +350,7 @@ async function ladderStep(
 async function scenarioLadder() {
   console.log('3. fan-out ladder: 1,000 clients, changes spread over 1,000 parameters');
   const ladder: Record<string, LadderStep[]> = {};
-  for (const name of ['patchbay', 'raw'] as const) {
+  for (const name of withAgainst(['patchbay', 'raw'] as const)) {
     ladder[name] = await withServer(name, (server) =>
       withClients(server, 1000, async (clients) => {
         const steps: LadderStep[] = [];
@@ -362,6 +368,8 @@ async function scenarioLadder() {
     const raw = ladder['raw']![i]!;
     const label = `3 ladder ${fmt(step.rate)}/s`;
     row(label, 'deliveries/s', fmt(step.perSecond), fmt(raw.perSecond), step.perSecond / raw.perSecond);
+    againstRow(label, 'deliveries/s', step.perSecond, ladder['against']?.[i]?.perSecond);
+    againstCostRow(label, 'server CPU µs per delivery', step.cpuPerDeliveryUs, ladder['against']?.[i]?.cpuPerDeliveryUs);
     row(
       label,
       'lost deliveries',
@@ -743,6 +751,13 @@ async function scenarioHighFrequency() {
     { name: 'writes only, 100 hot', server: 'patchbay', path: '/ws?filter=%5E%24', hot: true, clients: 10 },
     // A tick's values as one message: a write per client per tick, where single messages need one per 32 (uWS's limit).
     { name: 'maxHz=10 batch, 100 hot', server: 'patchbay', path: '/ws?maxHz=10&batch=1', hot: true },
+    // The same batch and rate-limited clients on the hub of `--against`.
+    ...(against
+      ? ([
+          { name: 'batch at --against', server: 'against', path: '/ws?batch=1' },
+          { name: 'maxHz=10 at --against', server: 'against', path: '/ws?maxHz=10', hot: true },
+        ] as const)
+      : []),
   ] as const;
   const hot = parameters.slice(0, 100);
   const results: Record<string, (LadderStep & { stale: number })[]> = {};
@@ -778,6 +793,10 @@ async function scenarioHighFrequency() {
       LadderStep & { stale: number },
       LadderStep & { stale: number },
     ];
+    const [otherBatch, otherLimited] = ['batch at --against', 'maxHz=10 at --against'].map((name) => results[name]?.[i]);
+    againstRow(label, 'batch: values delivered/s', batch.perSecond, otherBatch?.perSecond);
+    againstCostRow(label, 'batch: server CPU µs per delivery', batch.cpuPerDeliveryUs, otherBatch?.cpuPerDeliveryUs);
+    againstCostRow(label, 'maxHz=10, 100 hot: server CPU cores', limited.serverCpu, otherLimited?.serverCpu);
     row(
       label,
       'batch: values delivered/s vs raw uWS',
