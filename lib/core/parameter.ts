@@ -331,7 +331,7 @@ export interface ParameterHooks {
   /**
    * Told of every write and report a parameter stores (before its listeners hear of it), with
    * its origin, while debug logging wants them (R-O2): one check on the hot path when it does
-   * not. Set by `Hub` (hub/hub.ts) with `Graph.traceWith`.
+   * not. Set by hub/trace-writes.ts with `Graph.traceWith`.
    */
   trace?: WriteTrace | undefined;
   /**

@@ -1,15 +1,15 @@
 import { type Observable } from 'rxjs';
 import type { Flow } from '../config/flow-file.ts';
 import { type ConnectionInfo, type Problem, type RuleListing } from '../connections/connection.ts';
-import { ConnectionRunner } from '../connections/runner.ts';
+import type { ConnectionRunner } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
-import { HubError } from '../core/errors.ts';
 import type { FlowView } from '../core/flow-view.ts';
 import { Graph } from '../core/graph.ts';
 import { type Logger } from '../core/log.ts';
 import { type Scheduler } from '../core/scheduler.ts';
 import type { RuleProblem } from '../rules/engine.ts';
 import type { StateStore } from '../state/store.ts';
+import { type ReloadSummary } from './reload.ts';
 export interface HubOptions {
     readonly flow: Flow;
     readonly scheduler?: Scheduler;
@@ -26,23 +26,6 @@ export interface HubOptions {
     /** The flow file as the console edits it (R-ED3); absent: `/flow` says there is none. */
     readonly flowFile?: FlowView;
 }
-/** What a reload changed. */
-/**
- * A reload not taken: a code flow that runs would not load as edited (a typo). The hub runs
- * on as it was, and lists the problem until a reload is taken.
- */
-export declare class ReloadRefused extends HubError {
-    constructor(message: string, code?: 'PB_CODE_FLOW' | 'PB_FLOW_FILE_INVALID');
-}
-export interface ReloadSummary {
-    /** Connections whose settings did not change, and those that took new settings in place. */
-    readonly kept: readonly string[];
-    /** Of the kept ones, those whose own settings changed and were taken without a restart. */
-    readonly updated: readonly string[];
-    readonly restarted: readonly string[];
-    readonly added: readonly string[];
-    readonly removed: readonly string[];
-}
 /**
  * The running hub: the graph, the connections of one flow, its code flows and its rules.
  * Start order: connections (in flow order, each isolated from the others' failures), then
@@ -58,26 +41,20 @@ export declare class Hub {
     private readonly problemStream;
     private readonly codeFlowFilesChanged;
     private readonly connectionsChanged;
-    /** Without a state folder, the records of each connection (`ConnectionContext.records`): kept across the reloads that start it again, gone with it. */
-    private readonly recordsInMemory;
     /** Connections other hubs run, shown here (R-M5); in a redundancy group, the active hub's on a standby. */
     private readonly mirrors;
-    /** In a redundancy group (R-B1): this hub's role, and the values a takeover carries into its connections. */
-    private role;
-    private carried;
-    private readonly lease;
+    /** In a redundancy group (R-B1): this hub's role, taking over and standing down. */
+    private readonly groupRole;
+    /** Makes the runners of the flow's connections. */
+    private readonly factory;
+    /** Reloads, and what they leave to list: the refusal of the last, the restarts they made. */
+    private readonly reloads;
     private readonly flowFile;
-    private groupControl;
     /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
     readonly codeFlowFiles$: Observable<void>;
-    private readonly statusWatches;
     private readonly subscriptions;
     private readonly state;
     private readonly signInKey;
-    /** Code flows a refused reload kept running, with why (until a reload is taken). */
-    private refusals;
-    /** Restarts of each connection by reloads (`/metrics`). */
-    private readonly restarts;
     /** The rules and code flows of the running flow. */
     private readonly logic;
     private stopping;
@@ -87,6 +64,8 @@ export declare class Hub {
     /** True once `start` is over (see `HubServices.whenServing`); work waiting for that meanwhile. */
     private serving;
     private untilServing;
+    /** What the types that serve the hub (`servesHub`) are granted; made once, for every such connection. */
+    private readonly services;
     /** Problems of rules as they happen: missing addresses, failed writes, cut loops. */
     readonly ruleProblems$: Observable<RuleProblem>;
     /**
@@ -95,12 +74,6 @@ export declare class Hub {
      */
     readonly problems$: Observable<Problem>;
     constructor({ flow, scheduler, log, loopLimit, state, signInKey, flowFile }: HubOptions);
-    /**
-     * Debug lines for every write and report with its origin: all of them at `--log-level
-     * debug`, those of connections with `debug: true` otherwise. Without either, no tracer is
-     * set and a write pays one check.
-     */
-    private traceWrites;
     /** True when debug lines of this connection are wanted: `debug: true` on it, or `--log-level debug`. */
     private debugs;
     /** What the hub counted of its own work since it started (R-O1). */
@@ -123,10 +96,6 @@ export declare class Hub {
     private runsHere;
     private runningHere;
     start(): Promise<void>;
-    /** Takes over as the active hub of the group (R-B2, R-B4): see `Redundancy.activate`. */
-    private activate;
-    /** Stands down to a standby (R-B3): see `Redundancy.standDown`. The lease has ended already: no device hears this hub meanwhile. */
-    private standDown;
     /**
      * Moves the running hub to `flow`: connections whose settings did not change keep
      * running with their values (failed ones start again), changed ones take their new settings in place when their
@@ -134,15 +103,8 @@ export declare class Hub {
      * kept values, new ones start; code flows and rules are rebuilt.
      */
     reload(flow: Flow): Promise<ReloadSummary>;
-    private apply;
     /** Stops rules, code flows, then connections in reverse start order. Idempotent. */
     stop(): Promise<void>;
-    /** What the types that serve the hub (`servesHub`) are granted; made once, for every such connection. */
-    private readonly services;
-    private redundancy;
-    private runnerFor;
-    private servedPaths;
-    private unwatch;
     /** Code flows, then rules (R-R4: rules are checked once both have defined their parameters). */
     private startLogic;
     private stopLogic;

@@ -17,7 +17,8 @@ import { BrokerLink, shownUrl } from './broker-link.ts';
 import { Bridge, type Publishing } from './bridge.ts';
 import { SiteShare, type SiteTrust } from './site/site-share.ts';
 import { HomeAssistant, hasAnnounced, OFFLINE, ONLINE } from './home-assistant.ts';
-import { GROUP_KEEPALIVE_S, RedundancyGroup } from './group.ts';
+import { RedundancyGroup } from './group/group.ts';
+import { GROUP_KEEPALIVE_S } from './group/timing.ts';
 import { type KeptMarks, loadSiteKey, nextStart, Signer, Verifier } from './signing.ts';
 import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
 

@@ -12,7 +12,7 @@
  * and clock jumps back (the hub keeps it in its state folder); a verifier keeps the last
  * counter it took on the topics the broker retains (presence, role, description, records),
  * so a message from before its own restart, played back, is still refused. What is not
- * retained is bound instead to the receiver's broker session (site/, group.ts).
+ * retained is bound instead to the receiver's broker session (site/, group/renewals.ts).
  *
  * Any holder of the site key is a hub of the site: the key is the trust boundary, kept in a
  * file or an environment variable, never in the flow file.

@@ -11,7 +11,8 @@ import type { Access } from '../../../sdk/index.ts';
 import { HubError } from '../../../sdk/index.ts';
 import type { ValueType } from '../../../core/value.ts';
 import type { ConnectionInfo, ServingContext } from '../../serving.ts';
-import type { GroupDirectory, RedundancyGroup } from '../group.ts';
+import type { GroupDirectory } from '../group/directory.ts';
+import type { RedundancyGroup } from '../group/group.ts';
 import { type OtherHub, parseJson, type SharedConnection } from './description.ts';
 
 /** `[id, type, access]` of each parameter a connection shares, by connection. */

@@ -7,7 +7,10 @@
 import type { Json } from '../../../core/value.ts';
 import type { Scheduler } from '../../../sdk/index.ts';
 import type { MessageProperties } from '../broker-link.ts';
-import { type GroupDirectory, readRecord, type RedundancyGroup, type RoleRecord, SILENCE_MS } from '../group.ts';
+import type { GroupDirectory } from '../group/directory.ts';
+import type { RedundancyGroup } from '../group/group.ts';
+import { readRecord, type RoleRecord } from '../group/record.ts';
+import { SILENCE_MS } from '../group/timing.ts';
 import type { SiteChecks } from './checks.ts';
 import type { Corrections } from './corrections.ts';
 import { type OtherHub, parseJson } from './description.ts';

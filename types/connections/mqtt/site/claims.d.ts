@@ -10,7 +10,8 @@
 import type { Access } from '../../../sdk/index.ts';
 import type { ValueType } from '../../../core/value.ts';
 import type { ConnectionInfo, ServingContext } from '../../serving.ts';
-import type { GroupDirectory, RedundancyGroup } from '../group.ts';
+import type { GroupDirectory } from '../group/directory.ts';
+import type { RedundancyGroup } from '../group/group.ts';
 import { type OtherHub, type SharedConnection } from './description.ts';
 /** `[id, type, access]` of each parameter a connection shares, by connection. */
 export type SharedParameters = Map<string, (readonly [string, ValueType, Access])[]>;

@@ -7,7 +7,8 @@
 import type { Json } from '../../../core/value.ts';
 import type { Scheduler } from '../../../sdk/index.ts';
 import type { MessageProperties } from '../broker-link.ts';
-import { type GroupDirectory, type RedundancyGroup } from '../group.ts';
+import type { GroupDirectory } from '../group/directory.ts';
+import type { RedundancyGroup } from '../group/group.ts';
 import type { SiteChecks } from './checks.ts';
 import type { Corrections } from './corrections.ts';
 import { type OtherHub } from './description.ts';

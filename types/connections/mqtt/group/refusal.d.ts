@@ -1,0 +1,19 @@
+/**
+ * The rules a role record naming this hub's group must pass to be taken (R-B1): it comes from
+ * a member, it is not this hub's own sent by someone else, and its epoch is at most one
+ * claim ahead of what this hub knows.
+ */
+import type { HubSettings } from '../settings.ts';
+import type { RoleRecord } from './record.ts';
+/**
+ * Why a role record that names this group is not taken (undefined when it is): it comes from
+ * a hub that is not one of the group's members, it is this hub's own from before (someone
+ * else put it there: `own`), or it says an epoch more than one step ahead of what this hub
+ * knows (`unconfirmed`: taken once that hub's renewals say the same epoch). An epoch grows
+ * one claim at a time; a hub that missed some, away, learns them from the hubs that are here.
+ */
+export declare function refusalOf(hub: HubSettings & {
+    readonly group: string;
+}, 
+/** The highest epoch this hub knows of. */
+epoch: number, hubId: string, record: RoleRecord, own: boolean): string | 'unconfirmed' | undefined;
