@@ -1,7 +1,6 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { Cause, CauseTracker } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
-import { keepsOrigins } from './origins.ts';
 import { wallClockOfTurn } from './scheduler.ts';
 import { type Access, convert, type Value, type ValueType } from './value.ts';
 
@@ -169,7 +168,6 @@ class TypedParameter implements ProxyParameter {
 
   /** Kept as two fields, not an object, so that a change allocates nothing for it. */
   private changed(by: string, at?: number): void {
-    if (!keepsOrigins) return;
     this.changedBy = by;
     this.changedAt = at ?? wallClockOfTurn();
   }

@@ -3,7 +3,6 @@
  * parameters defined together by `Graph.defineTable`, made on first use, and read by walks
  * without being made. The graph keeps them (graph.ts); this is what a table is.
  */
-import { keepsOrigins } from './origins.ts';
 import type { Access, LastChange, OwnedParameter, Parameter, ParameterSpec } from './parameter.ts';
 import { wallClockOfTurn } from './scheduler.ts';
 import type { TextIndex } from './text-index.ts';
@@ -63,7 +62,7 @@ export class UnmadeRow implements Reading {
     this.type = spec.type;
     this.access = spec.access;
     this.value = spec.type === 'T' ? undefined : spec.initial;
-    this.lastChange = spec.initialBy === undefined || !keepsOrigins ? undefined : { by: spec.initialBy, at: table.definedAt };
+    this.lastChange = spec.initialBy === undefined ? undefined : { by: spec.initialBy, at: table.definedAt };
   }
 
   get connectionId(): string {

@@ -8,7 +8,6 @@
 import type { ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import type { Reading } from '../core/graph.ts';
 import type { Parameter } from '../core/parameter.ts';
-import { keepsOrigins } from '../core/origins.ts';
 import { reasonOf, type Result } from '../core/errors.ts';
 import { namingOnce } from '../core/sparse-log.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
@@ -193,7 +192,7 @@ const refusalLine = (client: string, address: string, error: CodedError) =>
 
 /** Who an HTTP write is from (R-O2): `http <client address>`. */
 function httpOrigin(res: HttpResponse): string {
-  return keepsOrigins ? `http ${clientAddress(res)}` : 'http';
+  return `http ${clientAddress(res)}`;
 }
 
 /** How uWS writes an IPv4 client of a socket that listens on every address (IPv6 too). */

@@ -183,7 +183,8 @@ export class JournalFolding {
     }
     writeKeys(db, latest);
     const next: JournalMark = rotate ? { generation: mark.generation + 1, offset: 0 } : { generation: mark.generation, offset: end };
-    if (next.generation !== mark.generation || next.offset !== mark.offset) db.putSync(MARK_KEY, next as unknown as Stored);
+    if (next.generation !== mark.generation || next.offset !== mark.offset)
+      db.putSync(MARK_KEY, { generation: next.generation, offset: next.offset });
     return mark.generation;
   }
 }

@@ -1,3 +1,8 @@
+/**
+ * Tables of parameters (R-G2's dummy lines, a router's crosspoints): one connection's
+ * parameters defined together by `Graph.defineTable`, made on first use, and read by walks
+ * without being made. The graph keeps them (graph.ts); this is what a table is.
+ */
 import type { Access, LastChange, OwnedParameter, Parameter, ParameterSpec } from './parameter.ts';
 import type { TextIndex } from './text-index.ts';
 import type { Value, ValueType } from './value.ts';

@@ -47,7 +47,7 @@ import {
 } from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
 import { displayKey, FIELDS, type Field, matches, tslUmdSettings } from './settings.ts';
-import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, type V31Display, wrapV5 } from './packets.ts';
+import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, wrapV5 } from './packets.ts';
 
 /** A display's values, by field id. */
 type DisplayValues = Map<string, Value>;
@@ -127,7 +127,7 @@ export const tslUmdType = defineConnectionType({
           address: Number(key),
           text: String(field('text')),
           brightness: Number(field('brightness')),
-          tally: [1, 2, 3, 4].map((n) => field(`tally/${n}`) === true) as unknown as V31Display['tally'],
+          tally: [field('tally/1') === true, field('tally/2') === true, field('tally/3') === true, field('tally/4') === true],
         });
       const [screen, index] = key.split('/').map(Number) as [number, number];
       const packet = encodeV5(screen, [
