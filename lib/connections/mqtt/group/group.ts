@@ -5,7 +5,7 @@
  * Roles. Each hub says its role, retained and signed, on `$hub/<id>/role` as
  * `{group, role, epoch}`. To take over, a hub claims the next epoch (`role: active` with the
  * highest epoch it knows plus one); every hub hears the claims in the broker's order, and
- * the first claim of an epoch wins it, as for connection ids (site/site-share.ts). The epoch only
+ * the first claim of an epoch wins it, as for connection ids (site/claims.ts). The epoch only
  * grows: each hub keeps the highest it has seen in its records (the state folder, when it
  * has one).
  *
