@@ -33,8 +33,13 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
 
 /** Files that may import a folder beyond their own folder's arrows: the one place each seam is crossed. */
 const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
-  // uWS glue serves the rest-api, and its loader the OSCQuery server of the osc type (R-DS2).
-  http: ['connections/rest-api/rest-api.ts', 'connections/osc/oscquery.ts'],
+  // uWS glue serves the rest-api, and its loader, answers, streams and Host/Origin checks the OSCQuery server of the osc type (R-DS2).
+  http: [
+    'connections/rest-api/rest-api.ts',
+    'connections/osc/oscquery.ts',
+    'connections/osc/oscquery-answers.ts',
+    'connections/osc/oscquery-gate.ts',
+  ],
   // Type folders are reached through the list of types alone.
   'connections/*': ['config/connection-types.ts'],
 };
@@ -56,7 +61,7 @@ const valueHelpers = [
 const servingTypes: Readonly<Record<string, readonly string[]>> = {
   'connections/rest-api': ['connections/serving.ts', 'connections/connection.ts', 'http/'],
   'connections/mqtt': ['connections/serving.ts', 'core/site-key.ts', 'group/'],
-  'connections/osc': ['connections/serving.ts', 'http/uws.ts'],
+  'connections/osc': ['connections/serving.ts', 'http/uws.ts', 'http/respond.ts', 'http/stream.ts', 'http/hosts.ts', 'http/origins.ts'],
 };
 
 const lib = resolve(dirname(fileURLToPath(import.meta.url)), '../lib');

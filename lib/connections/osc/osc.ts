@@ -207,7 +207,7 @@ export const oscType = defineServingType({
           unconverted: counts.unconverted,
         },
         unmatched: counts.unmatched,
-        ...(oscQuery ? { oscQuery: { port: oscQuery.port, listeners: oscQuery.listeners } } : {}),
+        ...(oscQuery ? { oscQuery: { port: oscQuery.port, listeners: oscQuery.listeners, malformed: oscQuery.malformed } } : {}),
       }),
     };
   },

@@ -7,14 +7,17 @@
  * hub write, for parameters `oscQuery.write` matches and that take writes. No mDNS: tools
  * are pointed at the port (it is optional in OSCQuery, and off here by design).
  */
-import type { Subscription } from 'rxjs';
+import type { SchedulerAction, Subscription } from 'rxjs';
 import type { AddressPatterns } from '../../core/address-pattern.ts';
 import type { Value, ValueType } from '../../core/value.ts';
-import { HubError, type Logger, type Scheduler } from '../../sdk/index.ts';
+import { HubError, type Logger, reasonOf, type Scheduler } from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
+import { corsHeaders } from '../../http/origins.ts';
+import { answerWith, type CodedError, sendError } from '../../http/respond.ts';
 import type { Graph, Reading } from '../serving.ts';
 import {
   closeEverySocket,
+  type HttpRequest,
   type HttpResponse,
   listenExclusive,
   type ListenSocket,
@@ -22,6 +25,11 @@ import {
   uws,
   type WebSocket,
 } from '../../http/uws.ts';
+import { NamespaceIndex } from './namespace-index.ts';
+import type { Attributes } from './namespace-text.ts';
+import { NamespaceAnswers } from './oscquery-answers.ts';
+import { parseOscQueryCommand } from './oscquery-command.ts';
+import { type Knock, OscQueryGate } from './oscquery-gate.ts';
 import { encodeWrite, type OscMessage, readPacket, valueOfArgument } from './packets.ts';
 
 export interface OscQuerySettings {
@@ -29,6 +37,10 @@ export interface OscQuerySettings {
   readonly bindIp: string;
   readonly expose: AddressPatterns;
   readonly write: AddressPatterns;
+  /** Origins of web pages let in (`scheme://host[:port]`); a request without `Origin` is always let in. */
+  readonly origins: readonly string[];
+  /** Names besides IP addresses, localhost and the machine's own that requests may be sent to. */
+  readonly hostnames: readonly string[];
   /** The patterns as written, for the log. */
   readonly written: { readonly expose: readonly string[]; readonly write: readonly string[] };
 }
@@ -45,6 +57,10 @@ export interface OscSide {
 const LISTENS_AT_MOST = 10_000;
 /** WebSocket clients at once. */
 const CLIENTS_AT_MOST = 64;
+/** WebSocket clients at once from one address: one machine cannot take every slot. */
+export const CLIENTS_PER_ADDRESS = 8;
+/** A client that listens to nothing and has said nothing for this long is let go: it holds a slot for nothing. */
+export const IDLE_MS = 60_000;
 
 /** OSC type tags of the hub's value types: a trigger is an OSC message without arguments (`N` in the namespace). */
 const TYPE_TAG: Readonly<Record<ValueType, string>> = { S: 's', I: 'i', F: 'f', B: 'T', T: 'N' };
@@ -52,34 +68,35 @@ const typeNames: Readonly<Record<ValueType, string>> = { S: 'string', I: 'intege
 
 interface Client {
   readonly listening: Map<string, Subscription>;
-}
-
-/** An OSCQuery node: a container (`CONTENTS`), a parameter (`TYPE`…), or both. */
-interface NamespaceNode {
-  FULL_PATH: string;
-  CONTENTS?: Record<string, NamespaceNode>;
-  TYPE?: string;
-  VALUE?: unknown[];
-  ACCESS?: number;
-  DESCRIPTION?: string;
+  readonly peer: string;
+  /** When it last sent anything (scheduler time). */
+  heard: number;
 }
 
 export class OscQueryServer {
   private app: TemplatedApp | undefined;
   private socket: ListenSocket | undefined;
   private readonly clients = new Set<WebSocket<Client>>();
+  private readonly perAddress = new Map<string, number>();
   private readonly refusals: SparseLog;
+  private readonly gate: OscQueryGate;
   private portListening = 0;
+  private index: NamespaceIndex | undefined;
+  private answers: NamespaceAnswers | undefined;
   private removals: Subscription | undefined;
+  private sweep: Subscription | undefined;
+  /** WebSocket texts that were no command, since the start. */
+  private malformedCount = 0;
 
   constructor(
     private readonly graph: Graph,
     private readonly settings: OscQuerySettings,
     private readonly osc: OscSide,
-    log: Logger,
-    scheduler: Scheduler,
+    private readonly log: Logger,
+    private readonly scheduler: Scheduler,
   ) {
     this.refusals = new SparseLog(log, scheduler, 'refused');
+    this.gate = new OscQueryGate(settings.origins, settings.hostnames);
   }
 
   get port(): number {
@@ -90,38 +107,78 @@ export class OscQueryServer {
     return this.clients.size;
   }
 
+  get malformed(): number {
+    return this.malformedCount;
+  }
+
   /** Listens; resolves with the port. */
   start(): Promise<number> {
     const app = uws.App();
     this.app = app;
-    app.get('/*', (res, req) => {
-      const path = decodeURIComponent(req.getUrl());
-      const query = req.getQuery() ?? '';
-      this.answer(res, path, query);
-    });
+    const index = new NamespaceIndex(this.graph, this.settings.expose);
+    this.index = index;
+    const answers = new NamespaceAnswers(
+      index,
+      (node) => {
+        const reading = index.current(node);
+        return reading && this.describe(reading);
+      },
+      () => this.hostInfo(),
+      this.log,
+    );
+    this.answers = answers;
+    app.get('/*', (res, req) =>
+      this.guarded(res, () => {
+        const verdict = this.gate.judge(knockOf(req));
+        if (verdict.refused) return sendError(res, verdict.refused, true);
+        if (verdict.cors) answerWith(res, corsHeaders(verdict.cors));
+        const path = decodedPath(req.getUrl());
+        if (path === undefined) return sendError(res, MALFORMED_PATH, true);
+        answers.answer(res, path, req.getQuery() ?? '');
+      }),
+    );
     app.ws<Client>('/*', {
       maxPayloadLength: 64 * 1024,
       idleTimeout: 120,
       sendPingsAutomatically: true,
-      upgrade: (res, req, context) => {
-        if (this.clients.size >= CLIENTS_AT_MOST) {
-          res.writeStatus('503 Service Unavailable').end(`at most ${CLIENTS_AT_MOST} listeners`);
-          return;
-        }
-        res.upgrade<Client>(
-          { listening: new Map() },
-          req.getHeader('sec-websocket-key'),
-          req.getHeader('sec-websocket-protocol'),
-          req.getHeader('sec-websocket-extensions'),
-          context,
-        );
+      upgrade: (res, req, context) =>
+        this.guarded(res, () => {
+          const verdict = this.gate.judge(knockOf(req));
+          if (verdict.refused) return sendError(res, verdict.refused, true, { close: true });
+          const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+          if (this.clients.size >= CLIENTS_AT_MOST)
+            return void res.writeStatus('503 Service Unavailable').end(`at most ${CLIENTS_AT_MOST} listeners`, true);
+          if ((this.perAddress.get(peer) ?? 0) >= CLIENTS_PER_ADDRESS)
+            return void res.writeStatus('503 Service Unavailable').end(`at most ${CLIENTS_PER_ADDRESS} listeners from one address`, true);
+          res.upgrade<Client>(
+            { listening: new Map(), peer, heard: this.scheduler.now() },
+            req.getHeader('sec-websocket-key'),
+            req.getHeader('sec-websocket-protocol'),
+            req.getHeader('sec-websocket-extensions'),
+            context,
+          );
+        }),
+      open: (ws) => {
+        this.clients.add(ws);
+        const { peer } = ws.getUserData();
+        this.perAddress.set(peer, (this.perAddress.get(peer) ?? 0) + 1);
       },
-      open: (ws) => void this.clients.add(ws),
-      message: (ws, message, binary) =>
-        binary ? this.oscFrom(ws, Buffer.from(message)) : this.command(ws, Buffer.from(message).toString('utf8')),
+      message: (ws, message, binary) => {
+        try {
+          ws.getUserData().heard = this.scheduler.now();
+          if (binary) this.oscFrom(ws, Buffer.from(message));
+          else this.command(ws, Buffer.from(message).toString('utf8'));
+        } catch (error) {
+          this.refusals.warn(`an OSCQuery WebSocket message failed: ${reasonOf(error)}`);
+        }
+      },
       close: (ws) => {
         this.clients.delete(ws);
-        for (const subscription of ws.getUserData().listening.values()) subscription.unsubscribe();
+        const { peer, listening } = ws.getUserData();
+        const left = (this.perAddress.get(peer) ?? 1) - 1;
+        if (left > 0) this.perAddress.set(peer, left);
+        else this.perAddress.delete(peer);
+        for (const subscription of listening.values()) subscription.unsubscribe();
       },
     });
     // A parameter that goes is no longer sent: its listeners are let go of it.
@@ -132,6 +189,11 @@ export class OscQueryServer {
         ws.getUserData().listening.delete(path);
       }
     });
+    const server = this;
+    this.sweep = this.scheduler.schedule(function (this: SchedulerAction<unknown>) {
+      server.dropIdle();
+      this.schedule(undefined, IDLE_MS / 2);
+    }, IDLE_MS / 2);
     const { bindIp, port } = this.settings;
     return new Promise((resolve, reject) =>
       listenExclusive(app, bindIp, port, (socket) => {
@@ -145,8 +207,12 @@ export class OscQueryServer {
 
   stop(): void {
     this.removals?.unsubscribe();
+    this.sweep?.unsubscribe();
+    this.index?.stop();
+    this.answers?.stop();
     for (const ws of [...this.clients]) ws.end(1001, 'connection stopping');
     this.clients.clear();
+    this.perAddress.clear();
     if (this.socket) uws.us_listen_socket_close(this.socket);
     this.socket = undefined;
     // HTTP connections kept alive go too: none is served by settings this server no longer has.
@@ -174,23 +240,7 @@ export class OscQueryServer {
     return true;
   }
 
-  /** HTTP: the namespace from `path` down, one of its attributes, or HOST_INFO. */
-  private answer(res: HttpResponse, path: string, query: string): void {
-    const json = (status: string, body: unknown): void =>
-      void res.cork(() => res.writeStatus(status).writeHeader('Content-Type', 'application/json').end(JSON.stringify(body)));
-    if (query === 'HOST_INFO') return json('200 OK', this.hostInfo());
-    const node = this.nodeAt(path === '' ? '/' : path);
-    if (!node) return json('404 Not Found', { error: `nothing at ${path}` });
-    if (query === '') return json('200 OK', node);
-    const attribute = query.split('&')[0] as keyof NamespaceNode;
-    if (!(attribute in node)) {
-      res.cork(() => res.writeStatus('204 No Content').end());
-      return;
-    }
-    json('200 OK', { [attribute]: node[attribute] });
-  }
-
-  private hostInfo(): Record<string, unknown> {
+  private hostInfo(): Attributes {
     const oscPort = this.osc.port();
     return {
       NAME: this.osc.name,
@@ -210,32 +260,7 @@ export class OscQueryServer {
     };
   }
 
-  /** The namespace below `path`: made from the graph on each request, so it is never stale. */
-  private nodeAt(path: string): NamespaceNode | undefined {
-    const root: NamespaceNode = { FULL_PATH: '/', CONTENTS: {} };
-    const prefix = path === '/' ? '' : path.slice(1);
-    let found = path === '/';
-    for (const reading of this.graph.readings()) {
-      const address = reading.address;
-      if (prefix !== '' && address !== prefix && !address.startsWith(`${prefix}/`)) continue;
-      if (!this.settings.expose.matches(address)) continue;
-      found = true;
-      let node = root;
-      let full = '';
-      for (const segment of address.split('/')) {
-        full += `/${segment}`;
-        node.CONTENTS ??= {};
-        node = node.CONTENTS[segment] ??= { FULL_PATH: full };
-      }
-      Object.assign(node, this.describe(reading));
-    }
-    if (!found) return undefined;
-    let node: NamespaceNode | undefined = root;
-    for (const segment of prefix === '' ? [] : prefix.split('/')) node = node?.CONTENTS?.[segment];
-    return node;
-  }
-
-  private describe(parameter: Reading): Omit<NamespaceNode, 'FULL_PATH'> {
+  private describe(parameter: Reading): Attributes {
     // A trigger has no value, but its fires can be listened to.
     const readable = parameter.access !== 'write-only';
     const access = (readable ? 1 : 0) + (this.writable(parameter) ? 2 : 0);
@@ -251,22 +276,21 @@ export class OscQueryServer {
     return parameter.access !== 'read-only' && this.settings.write.matches(parameter.address);
   }
 
-  /** `{"COMMAND": "LISTEN" | "IGNORE", "DATA": "/<address>"}`. */
+  /** `{"COMMAND": "LISTEN" | "IGNORE", "DATA": "/<address>"}`; anything else is counted, logged and ignored. */
   private command(ws: WebSocket<Client>, text: string): void {
-    let asked: { COMMAND?: unknown; DATA?: unknown };
-    try {
-      asked = JSON.parse(text) as typeof asked;
-    } catch {
-      return;
+    const asked = parseOscQueryCommand(text);
+    const { listening, peer } = ws.getUserData();
+    if ('reason' in asked) {
+      this.malformedCount++;
+      return this.refusals.warn(`a malformed OSCQuery command from ${peer} ignored: ${asked.reason}`);
     }
-    const path = typeof asked.DATA === 'string' ? asked.DATA : '';
-    const { listening } = ws.getUserData();
-    if (asked.COMMAND === 'IGNORE') {
+    const { command, path } = asked;
+    if (command === 'IGNORE') {
       listening.get(path)?.unsubscribe();
       listening.delete(path);
       return;
     }
-    if (asked.COMMAND !== 'LISTEN' || listening.has(path) || listening.size >= LISTENS_AT_MOST) return;
+    if (listening.has(path) || listening.size >= LISTENS_AT_MOST) return;
     const address = path.slice(1);
     const parameter = this.graph.get(address);
     if (!parameter || !this.settings.expose.matches(address) || parameter.access === 'write-only') return;
@@ -282,10 +306,52 @@ export class OscQueryServer {
     );
   }
 
+  /** Lets go of the clients that listen to nothing and have been silent for IDLE_MS: they hold slots for nothing. */
+  private dropIdle(): void {
+    const now = this.scheduler.now();
+    for (const ws of [...this.clients]) {
+      const client = ws.getUserData();
+      if (client.listening.size === 0 && now - client.heard >= IDLE_MS) ws.end(1000, 'idle: listened to nothing');
+    }
+  }
+
+  /**
+   * Runs a uWS handler so that nothing it throws leaves it: a throw in a uWS callback ends
+   * the process, and these requests come from anyone who reaches the port (issue 60, 3).
+   */
+  private guarded(res: HttpResponse, handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      this.refusals.warn(`an OSCQuery request failed: ${reasonOf(error)}`);
+      try {
+        sendError(res, { code: 'PB_INTERNAL', message: 'the request failed; the hub log says why' }, true, { close: true });
+      } catch {
+        // Answered (or gone) already.
+      }
+    }
+  }
+
   /** An OSC packet on the WebSocket: its messages are writes, as on the connection's socket. */
   private oscFrom(ws: WebSocket<Client>, packet: Buffer): void {
     const origin = `osc ${Buffer.from(ws.getRemoteAddressAsText()).toString()}`;
     const outcome = readPacket(packet, (message) => void this.received(message, origin));
     if (!outcome.ok) this.refusals.warn(`a malformed OSC packet on the OSCQuery WebSocket: ${outcome.reason}`);
+  }
+}
+
+const MALFORMED_PATH: CodedError = { code: 'PB_BAD_REQUEST', message: 'the path is not percent-encoded UTF-8' };
+
+/** What the gate reads of a request, copied before the handler returns. */
+function knockOf(req: HttpRequest): Knock {
+  return { host: req.getHeader('host'), origin: req.getHeader('origin'), fetchSite: req.getHeader('sec-fetch-site') };
+}
+
+/** A request's path decoded, or undefined when it does not decode (a stray `%`, bytes that are not UTF-8). */
+function decodedPath(url: string): string | undefined {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return undefined;
   }
 }

@@ -124,6 +124,20 @@ export const oscSettings = Type.Object({
           }),
           [],
         ),
+        origins: withDefault(
+          Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), {
+            description:
+              'Origins (scheme://host[:port]) of web pages that may open the WebSocket and read the namespace; none by default: native tools send no Origin and are not affected.',
+          }),
+          [],
+        ),
+        hostnames: withDefault(
+          Type.Array(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$' }), {
+            description:
+              "Host names (without port) tools use for this hub, besides IP addresses, localhost and the machine's own names; requests to any other name are refused (DNS rebinding).",
+          }),
+          [],
+        ),
       },
       {
         additionalProperties: false,
@@ -169,7 +183,15 @@ export function parseOscSettings(settings: Parsed<typeof oscSettings>): Checked<
   const [expose, write] = asked ? [patterns(asked.expose, 'expose'), patterns(asked.write, 'write')] : [];
   const oscQuery =
     asked && expose && write
-      ? { port: asked.port, bindIp: asked.bindIp, expose, write, written: { expose: asked.expose, write: asked.write } }
+      ? {
+          port: asked.port,
+          bindIp: asked.bindIp,
+          expose,
+          write,
+          origins: asked.origins,
+          hostnames: asked.hostnames,
+          written: { expose: asked.expose, write: asked.write },
+        }
       : undefined;
   const peers = Peers.compile(settings.allow);
   if (Array.isArray(peers)) issues.push(...peers);

@@ -21,5 +21,7 @@ export declare const oscType: import("../serving.ts").ServingTypeDefinition<impo
         bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
         expose: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>;
         write: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+        origins: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+        hostnames: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     }>>;
 }>, OscSettings>;

@@ -30,6 +30,8 @@ export declare const oscSettings: import("@sinclair/typebox").TObject<{
         bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;
         expose: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>;
         write: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+        origins: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
+        hostnames: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
     }>>;
 }>;
 export type OscSettings = Omit<Parsed<typeof oscSettings>, 'addresses' | 'oscQuery'> & {
