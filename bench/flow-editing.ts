@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { connectionTypes } from '../lib/config/connection-types.ts';
 import { FlowEditor } from '../lib/config/flow-editor.ts';
 import { flowFileJsonSchema, flowOfText, loadFlowFile } from '../lib/config/flow-file.ts';
 import { createLogger } from '../lib/core/log.ts';
@@ -71,6 +72,9 @@ const editor = new FlowEditor({
     reloads.push(performance.now() - started);
   },
   schema: () => flowFileJsonSchema(loaded.flow.plugins),
+  machineEdits: 'refused',
+  types: () => connectionTypes,
+  untouchable: [],
   log,
 });
 hub = new Hub({ flow: loaded.flow, log, flowFile: editor });

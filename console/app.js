@@ -2,7 +2,7 @@
 // on every tab (sign-in, the hub's role, the last notice), and the view of the tab chosen.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Connections } from './connections.js';
-import { FlowTab, mayEditFlow } from './flow-tab.js';
+import { EditorLocked, FlowTab, flowAccess } from './flow-tab.js';
 import { html } from './html.js';
 import { useHub } from './hub-link.js';
 import { useFrames } from './live.js';
@@ -23,7 +23,7 @@ export function App() {
   const { connections, parameters, problems, rules, link, signIn, failed, write, reconnect } = useHub(setNotice);
   useFrames();
   useDimmedUnlessLive(link);
-  const flowEditable = useFlowEditable(link);
+  const flow = useFlowAccess(link);
   const [tab, setTab] = useState('parameters');
   const [search, setSearch] = useState('');
   const matching = useMatching(search, setNotice);
@@ -37,7 +37,7 @@ export function App() {
     ...(connections.some(hasSurfaces) ? ['surfaces'] : []),
     'connections',
     'rules',
-    ...(flowEditable ? ['flow'] : []),
+    ...(flow === 'no' ? [] : ['flow']),
     'problems',
     'log',
   ];
@@ -60,7 +60,8 @@ export function App() {
     ${tab === 'surfaces' && html`<${Surfaces} connections=${connections} write=${write} />`}
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
-    ${tab === 'flow' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} />`}
+    ${tab === 'flow' && flow === 'no credentials' && html`<${EditorLocked} />`}
+    ${tab === 'flow' && flow === 'editable' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
     ${tab === 'log' && html`<${Log} />`}
     ${
@@ -86,13 +87,13 @@ function useDimmedUnlessLive(link) {
 
 /**
  * Whether the flow tab is offered: to the logins the hub lets read the flow (R-ED1), asked
- * once signed in.
+ * once signed in; on a hub without credentials it says why nobody may edit.
  * @param {Link} link
  */
-function useFlowEditable(link) {
-  const [flowEditable, setFlowEditable] = useState(false);
+function useFlowAccess(link) {
+  const [access, setAccess] = useState(/** @type {'editable' | 'no credentials' | 'no'} */ ('no'));
   useEffect(() => {
-    if (link === 'live') void mayEditFlow().then(setFlowEditable);
+    if (link === 'live') void flowAccess().then(setAccess);
   }, [link]);
-  return flowEditable;
+  return access;
 }

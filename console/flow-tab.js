@@ -28,10 +28,27 @@ const html = htm.bind(h);
 /** @typedef {{ kind: ' ' | '-' | '+' | '…', text: string }} DiffLine */
 /** @typedef {(text: string, error: boolean) => void} Notify */
 
-/** Whether this login may edit the flow: the hub answers `GET /flow` to it. */
-export async function mayEditFlow() {
-  const response = await fetch('/flow', { credentials: 'same-origin' }).catch(() => undefined);
-  return response?.ok === true;
+/**
+ * Whether this login may edit the flow: the hub answers `GET /flow` to it ('editable'), or it
+ * has no credentials at all, so nobody may ('no credentials'), or not this login ('no').
+ * @returns {Promise<'editable' | 'no credentials' | 'no'>}
+ */
+export async function flowAccess() {
+  const response = await fetch('/flow', { credentials: 'same-origin', headers: { accept: 'application/json' } }).catch(() => undefined);
+  if (response?.ok) return 'editable';
+  const answer = response?.status === 403 ? await response.json().catch(() => undefined) : undefined;
+  return answer?.code === 'PB_CREDENTIALS_REQUIRED' ? 'no credentials' : 'no';
+}
+
+/** What the flow tab shows on a hub without credentials: why there is no editor, and what to do. */
+export function EditorLocked() {
+  return html`<section class="editor-locked" data-testid="editor-locked">
+    <h2>The flow editor is off</h2>
+    <p>This hub has no credentials: anyone who reaches it may read and write its parameters, so
+    nobody may change its flow from a browser. Give its rest-api a <code>token</code> in the flow
+    file on the machine, restart or reload, and sign in with <code>?access_token=…</code>
+    (see "Securing a site" in the operating guide).</p>
+  </section>`;
 }
 
 /** @returns {Promise<FlowFile>} */

@@ -6,6 +6,7 @@ import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile, pluginsOf } from './config/flow-file.ts';
 import { referencePage } from './config/reference.ts';
 import { formatIssue } from './core/issue.ts';
+import { connectionTypes } from './config/connection-types.ts';
 import { FlowEditor } from './config/flow-editor.ts';
 import { FlowWatcher } from './config/flow-watcher.ts';
 import { reasonOf } from './core/errors.ts';
@@ -25,7 +26,7 @@ export { Exit, stateFolderOf } from './commands.ts';
 export const defaultFlowFile = fileURLToPath(new URL('../flows/demo.json5', import.meta.url));
 
 const usage = `Usage:
-  patchbay run [flow file] [--watch] [--state DIR|none] [--log-level LEVEL] [--log-format pretty|json]
+  patchbay run [flow file] [--watch] [--state DIR|none] [--allow-machine-edits] [--log-level LEVEL] [--log-format pretty|json]
       Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM;
       SIGHUP reloads the flow file. --watch reloads it and its code flows when they change.
       Flow files may use environment variables: \${NAME}, \${NAME:-default}.
@@ -54,6 +55,11 @@ Options:
   --watch       with run: reload on changes; a flow file with mistakes, or a running code flow
                 that does not load as edited, is refused and the running one kept
   --state       the state folder (default: .patchbay beside the flow file); none: keep no values
+  --allow-machine-edits
+                with run: lets admin logins change, in the console or over PUT /flow, what
+                names code, files or devices on this machine (code flows, plugins, file names
+                outside outputFolder, certificates, serial ports, keystrokes): such a login
+                can then run code as the hub's user
   -h, --help    this text
   -v, --version the version`;
 
@@ -65,6 +71,7 @@ function parseCommandLine(argv: readonly string[]) {
       'log-level': { type: 'string', default: 'info' },
       'log-format': { type: 'string', default: 'pretty' },
       watch: { type: 'boolean', default: false },
+      'allow-machine-edits': { type: 'boolean', default: false },
       state: { type: 'string' },
       group: { type: 'string' },
       members: { type: 'string' },
@@ -114,7 +121,11 @@ export async function main(
   switch (command) {
     case 'run':
       if (rest.length > 1) return badUsage('run takes at most one flow file');
-      return run(rest[0] ?? defaultFlowFile, { level, format, watch: values.watch === true, state: values.state }, err);
+      return run(
+        rest[0] ?? defaultFlowFile,
+        { level, format, watch: values.watch === true, state: values.state, machineEdits: values['allow-machine-edits'] === true },
+        err,
+      );
     case 'state':
       return stateCommand(rest, values.state, out, err, badUsage);
     case 'validate': {
@@ -170,9 +181,15 @@ interface RunOptions {
   readonly watch: boolean;
   /** `--state`: a folder, `none`, or undefined for the default beside the flow file. */
   readonly state: string | undefined;
+  /** `--allow-machine-edits`: admin logins may change what names code, files or devices here. */
+  readonly machineEdits: boolean;
 }
 
-async function run(file: string, { level, format, watch, state: stateOption }: RunOptions, err: NodeJS.WritableStream): Promise<number> {
+async function run(
+  file: string,
+  { level, format, watch, state: stateOption, machineEdits }: RunOptions,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   // Read to start: a mistake that keeps one connection alone from starting fails that
   // connection, not the hub (R-X2).
   const loaded = await loadFlowFile(file, process.env, { start: true });
@@ -215,8 +232,15 @@ async function run(file: string, { level, format, watch, state: stateOption }: R
     apply: (next) => applyFlow(next),
     // The types of the flow running now: a package added by a save is in the forms once applied.
     schema: () => flowFileJsonSchema(flow.plugins),
+    machineEdits: machineEdits ? 'allowed' : 'refused',
+    types: () => [...connectionTypes, ...flow.plugins.types],
+    untouchable: folder === undefined ? [] : [folder],
     log,
   });
+  if (machineEdits)
+    log.warn(
+      '--allow-machine-edits: admin logins may change code flows, plugins, files and devices of this machine from the console, and so run code as this user',
+    );
   const hub = new Hub({
     flow: loaded.flow,
     log,

@@ -11,13 +11,16 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, chmod, chown, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HubError, reasonOf } from '../core/errors.ts';
 import type { Draft, FlowEdit, FlowVersion, FlowView, PlacedIssue, Saved } from '../core/flow-view.ts';
 import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
+import JSON5 from 'json5';
+import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
+import { machineEdits } from './machine-edits.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
@@ -35,6 +38,15 @@ export interface FlowEditorOptions {
   readonly apply: (flow: Flow) => Promise<void>;
   /** The flow-file JSON Schema of the types the hub runs now (its packages' too). */
   readonly schema: () => string;
+  /**
+   * Whether an editor may change what names code, files or devices on the machine
+   * (machine-edits.ts): 'allowed' only when the hub was started with --allow-machine-edits.
+   */
+  readonly machineEdits: 'refused' | 'allowed';
+  /** The connection types the hub knows now (built-in and its packages'): where settings say `onMachine`. */
+  readonly types: () => readonly ConnectionType[];
+  /** What no file an editor names may be or lie in: the state folder. */
+  readonly untouchable: readonly string[];
   readonly log: Logger;
 }
 
@@ -137,6 +149,14 @@ export class FlowEditor implements FlowView {
         error: new HubError('PB_FLOW_INVALID', `${basename(path)}: a hidden secret cannot be put back`),
         issues: hidden,
       } as const;
+    // Before anything of the edit is loaded: a package it names must not even be imported.
+    const machine = this.machineIssues(current, text);
+    if (machine.length > 0)
+      return {
+        ok: false,
+        error: new HubError('PB_FLOW_PROTECTED', `${basename(path)}: ${machine[0]?.message ?? ''}`),
+        issues: machine,
+      } as const;
     const checked = await flowOfText(text, path, this.options.env ?? process.env);
     if (checked.ok) return { ok: true, text, flow: checked.flow } as const;
     // Named by the file's name: the answer goes to a browser, which has no business with the hub's folders.
@@ -146,6 +166,18 @@ export class FlowEditor implements FlowView {
       error: new HubError('PB_FLOW_INVALID', message),
       issues: checked.issues.length > 0 ? checked.issues : [{ path: [], message }],
     } as const;
+  }
+
+  /** What the edit changes that only the machine's own configuration may (none when the hub allows it). */
+  private machineIssues(current: string, edited: string): Issue[] {
+    const { machineEdits: allowed, types, untouchable, path } = this.options;
+    if (allowed === 'allowed') return [];
+    const before = parsedOrUndefined(current);
+    const after = parsedOrUndefined(edited);
+    // A text that does not read is refused by its syntax mistake, before anything of it runs.
+    if (after === undefined) return [];
+    const known = new Map(types().map((type) => [type.type, type]));
+    return machineEdits(before, after, { flowPath: path, types: known, untouchable }, current, edited);
   }
 
   private async saveNow(edited: string, ifMatch: string, by: string, how: string): Promise<Saved> {
@@ -196,9 +228,11 @@ export class FlowEditor implements FlowView {
       this.texts.set(version, text);
       for (const gone of dropped) this.texts.delete(gone.version);
     } else {
-      await mkdir(historyFolder, { recursive: true });
-      await writeAtomically(join(historyFolder, `${version}.json5`), text);
-      await writeAtomically(join(historyFolder, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`);
+      // A kept version holds what the file holds (tokens, passwords): the hub's user's alone.
+      await mkdir(historyFolder, { recursive: true, mode: 0o700 });
+      await chmod(historyFolder, 0o700);
+      await writeAtomically(join(historyFolder, `${version}.json5`), text, 0o600);
+      await writeAtomically(join(historyFolder, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`, 0o600);
       for (const gone of dropped) await rm(join(historyFolder, `${gone.version}.json5`), { force: true });
     }
     return version;
@@ -246,6 +280,14 @@ function placed(text: string, issues: readonly Issue[]): PlacedIssue[] {
   return issues.map((issue) => ({ ...issue, ...(document ? document.place(issue.path) : (syntax ?? { from: 0, to: 0 })) }));
 }
 
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON5.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function isVersion(value: unknown): value is FlowVersion {
   const v = value as Partial<FlowVersion> | null;
   return (
@@ -260,17 +302,19 @@ function isVersion(value: unknown): value is FlowVersion {
 /**
  * Writes `text` to a temporary file beside `path`, flushed to the disk, then renames it over
  * `path`: a reader (the hub's `--watch`, a crash) sees the old file or the new, never half.
- * The file keeps its permissions.
+ * The file keeps its identity — a link stays a link (its target is written), the owner and
+ * permissions stay (the owner where the hub may set it) — or takes `mode`.
  */
-async function writeAtomically(path: string, text: string): Promise<void> {
+async function writeAtomically(link: string, text: string, mode?: number): Promise<void> {
+  const path = await realpath(link).catch(() => link);
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temporary, text, { flag: 'wx' });
-    const mode = await stat(path).then(
-      (found) => found.mode & 0o7777,
-      () => undefined,
-    );
-    if (mode !== undefined) await chmod(temporary, mode);
+    await writeFile(temporary, text, { flag: 'wx', mode: 0o600 });
+    const found = await stat(path).catch(() => undefined);
+    const kept = mode ?? (found ? found.mode & 0o7777 : undefined);
+    if (kept !== undefined) await chmod(temporary, kept);
+    // Only a hub run by root may give a file away; anyone else's files are theirs already.
+    if (found) await chown(temporary, found.uid, found.gid).catch(() => {});
     const handle = await open(temporary, 'r+');
     try {
       await handle.sync();

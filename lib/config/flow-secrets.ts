@@ -82,7 +82,8 @@ export function hideSecrets(text: string): string {
  * `edited` with each hidden secret put back from `current` (the file as it is): a value that
  * still reads as `current`'s would be shown at the same path is given `current`'s value. A
  * `HIDDEN` with no secret to put back (a connection renamed, a token added as `HIDDEN`) is a
- * mistake at its path: type the value.
+ * mistake at its path: type the value. So is one whose connection now sends elsewhere (its
+ * `url`, `host` or `port`… changed): a secret goes only where it went, or is typed again.
  */
 export function restoreSecrets(edited: string, current: string): { text: string; issues: readonly Issue[] } {
   if (!edited.includes(HIDDEN)) return { text: edited, issues: [] };
@@ -96,14 +97,68 @@ export function restoreSecrets(edited: string, current: string): { text: string;
   if (before) for (const at of strings(before)) known.set(at.identity, at);
   const issues: Issue[] = [];
   const changes: Change[] = [];
+  const moved = movedDestinations(before?.root.toJSON(), document.root.toJSON());
   for (const at of strings(document)) {
     if (!at.value.includes(HIDDEN)) continue;
     const was = known.get(at.identity);
-    if (was && shown(was.value, was.key, was.parentKey) === at.value) changes.push({ at, value: was.value });
+    const [scope, id] = at.path;
+    const elsewhere = scope === 'connections' ? moved.get(String(id)) : undefined;
+    if (was && elsewhere)
+      issues.push({
+        path: at.path,
+        message: `its connection's ${elsewhere} changed: a hidden secret is not sent to a new place; type its value`,
+      });
+    else if (was && shown(was.value, was.key, was.parentKey) === at.value) changes.push({ at, value: was.value });
     else issues.push({ path: at.path, message: 'a hidden secret with none to put back here: type its value' });
   }
   return { text: applied(edited, changes), issues };
 }
+
+/** The last word of a setting's name that says where a connection sends (and so its secrets). */
+const DESTINATION_WORDS = new Set(['url', 'uri', 'host', 'hostname', 'server', 'broker', 'endpoint']);
+
+/** For each connection of `edited` whose destinations differ from `current`'s, the names of those that changed. */
+function movedDestinations(current: unknown, edited: unknown): Map<string, string> {
+  const moved = new Map<string, string>();
+  const before = record(record(current)['connections']);
+  for (const [id, settings] of Object.entries(record(record(edited)['connections']))) {
+    const was = destinations(before[id]);
+    const now = destinations(settings);
+    const changed = [...new Set([...was.keys(), ...now.keys()])].filter((key) => was.get(key) !== now.get(key));
+    if (changed.length > 0) moved.set(id, changed.map((key) => key.slice(key.lastIndexOf('.') + 1)).join(', '));
+  }
+  return moved;
+}
+
+const lastWord = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .at(-1) ?? '';
+
+/**
+ * A connection's settings that say where it sends, by their path, at any depth (a request's
+ * `url` too); a `port` beside a host is one of them, a port a server listens on is not.
+ */
+function destinations(value: unknown, path = '', found = new Map<string, string>()): Map<string, string> {
+  if (typeof value !== 'object' || value === null) return found;
+  const entries = Object.entries(value);
+  const sends = entries.some(([key]) => DESTINATION_WORDS.has(lastWord(key)));
+  for (const [key, inner] of entries) {
+    const at = `${path}.${key}`;
+    const word = lastWord(key);
+    const destination = DESTINATION_WORDS.has(word) || (sends && word === 'port');
+    // Compared as an editor sees them: a URL's user info is hidden on one side already.
+    if (destination && (typeof inner === 'string' || typeof inner === 'number'))
+      found.set(at, String(inner).replace(URL_USER_INFO, `$1${HIDDEN}@`));
+    else destinations(inner, at, found);
+  }
+  return found;
+}
+
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 interface Change {
   readonly at: StringAt;

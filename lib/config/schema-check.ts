@@ -12,8 +12,10 @@ import { flowFileSchema } from './schema.ts';
 
 /** The flow-file schema of the built-in types, built once: to validate with, and to write out for editors. */
 export const builtInSchema = flowFileSchema(connectionTypes);
+/** The schema's own keywords: what a mistake expects, and what a setting names on the machine (machine-edits.ts). */
+const ownKeywords = ['expected', 'keyExpected', 'onMachine'];
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
-ajv.addVocabulary(['expected', 'keyExpected']);
+ajv.addVocabulary(ownKeywords);
 const validateBuiltIn = ajv.compile(builtInSchema);
 /** Validators of flows with types of packages, by the types they know: compiled once for a set. */
 const validators = new Map<string, typeof validateBuiltIn>();
@@ -40,7 +42,7 @@ function validatorFor(extra: readonly ConnectionType[]): typeof validateBuiltIn 
   let validate = validators.get(key);
   if (!validate) {
     validate = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false })
-      .addVocabulary(['expected', 'keyExpected'])
+      .addVocabulary(ownKeywords)
       .compile(flowFileSchema([...connectionTypes, ...extra]));
     validators.set(key, validate);
   }

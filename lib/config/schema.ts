@@ -144,6 +144,13 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
             "Packages whose connection types this flow uses: package names, found as Node finds them from this file's folder (npm install them here), or paths relative to this file.",
         }),
       ),
+      outputFolder: Type.Optional(
+        Type.String({
+          onMachine: 'folder',
+          description:
+            "A folder, relative to this file, whose files the console may name (an xml-file-output's filename): a file name elsewhere can be changed only in this file on the machine. Keep code out of it.",
+        }),
+      ),
       durability: Type.Optional(
         Type.Union([Type.Literal('process'), Type.Literal('power')], {
           default: 'process',

@@ -99,6 +99,14 @@ export const errorTable = {
     status: 409,
     text: 'The hub runs a flow file it may not write: one inside an installed package (the demo), or a file or folder without write permission. Copy it to a folder of your own and run that.',
   },
+  PB_CREDENTIALS_REQUIRED: {
+    status: 403,
+    text: 'The flow editor needs credentials: on a rest-api without any, everyone who reaches the port would change the flow. Give the rest-api a `token` (or `tokens` with `admin: true`) in the flow file and sign in.',
+  },
+  PB_FLOW_PROTECTED: {
+    status: 403,
+    text: "The edit changes what names code, a file, a folder or a device on the hub's machine (code flows, plugins, file names outside `outputFolder`, certificates, serial ports, keystrokes, new `${…}` placeholders): over HTTP only on a hub started with --allow-machine-edits. Make the change in the file on the machine.",
+  },
   PB_PORT_UNAVAILABLE: {
     status: 503,
     text: 'The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.',

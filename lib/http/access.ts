@@ -12,6 +12,11 @@ export interface ClientAccess {
   /** `*` for full access (no authentication, username/password, the `token`), else the scoped token's name. */
   readonly name: string;
   readonly full: boolean;
+  /**
+   * False only for a hub without credentials, where every request has full access without
+   * having shown anything: what anyone who reaches the port may do. The flow editor refuses it.
+   */
+  readonly signedIn: boolean;
   /** May read `/metrics`. */
   readonly metrics: boolean;
   /** May ask a standby to take over its redundancy group (`POST /failover`, R-B5). */
@@ -25,6 +30,7 @@ export interface ClientAccess {
 export const fullAccess: ClientAccess = {
   name: '*',
   full: true,
+  signedIn: true,
   metrics: true,
   admin: true,
   canRead: () => true,
@@ -32,11 +38,15 @@ export const fullAccess: ClientAccess = {
   seesConnection: () => true,
 };
 
+/** Every request's access on a hub without credentials: full, but nobody signed in. */
+export const anonymousAccess: ClientAccess = { ...fullAccess, signedIn: false };
+
 /** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
 export function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics = false, admin = false): ClientAccess {
   return {
     name,
     full: false,
+    signedIn: true,
     metrics,
     admin,
     canRead: (address) => read.matches(address),

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressPatterns } from '../core/address-pattern.ts';
-import { type ClientAccess, fullAccess, scopedAccess } from './access.ts';
+import { anonymousAccess, type ClientAccess, fullAccess, scopedAccess } from './access.ts';
 
 /** A named token with the addresses it may read and write (R-A1). */
 export interface ScopedToken {
@@ -86,7 +86,7 @@ export class Authenticator {
 
   /** The access the credentials grant, or undefined when they grant none. */
   identify({ authorization, accessToken = '', session = '' }: Offered): ClientAccess | undefined {
-    if (!this.required) return fullAccess;
+    if (!this.required) return anonymousAccess;
     const space = authorization.indexOf(' ');
     const scheme = authorization.slice(0, Math.max(space, 0)).toLowerCase();
     const value = authorization.slice(space + 1).trim();

@@ -4,7 +4,7 @@
  * sign-in of browsers by token (R-H11). It answers the requests it refuses; the others go
  * on with the access their credentials give.
  */
-import { type ClientAccess, fullAccess } from './access.ts';
+import { anonymousAccess, type ClientAccess } from './access.ts';
 import type { Authenticator } from './auth.ts';
 import { HostAllowList } from './hosts.ts';
 import { corsHeaders, OriginPolicy, preflightHeaders, SAME_ORIGIN } from './origins.ts';
@@ -89,7 +89,7 @@ export class Edge {
       return undefined;
     }
     const { auth } = this;
-    if (!auth.required) return fullAccess;
+    if (!auth.required) return anonymousAccess;
     const accessToken = req.getQuery('access_token') ?? '';
     if (accessToken !== '' && !upgrade) {
       const access = auth.byToken(accessToken);

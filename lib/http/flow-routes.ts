@@ -6,8 +6,8 @@
  * one's text, `POST /flow/restore/<version>` brings one back; `POST /flow/draft` makes an
  * editor's edits in a text and checks it without writing anything (the console's forms and
  * its marks), and `GET /flow/schema` is the flow-file JSON Schema its forms are made from.
- * Full access or an `admin` token alone (a flow names hosts and placeholders); each change is
- * logged with who made it.
+ * A signed-in login with full access or an `admin` token alone (a flow names hosts and
+ * placeholders; a hub without credentials lets nobody edit); each change is logged with who made it.
  */
 import type { FlowEdit, FlowView, Saved } from '../core/flow-view.ts';
 import { reasonOf } from '../core/errors.ts';
@@ -28,8 +28,14 @@ const noEditor: CodedError = {
   message: 'this hub was not started from a flow file (patchbay run): there is no file to edit',
 };
 
+const noCredentials: CodedError = {
+  code: 'PB_CREDENTIALS_REQUIRED',
+  message:
+    'the flow editor needs credentials: this rest-api has none, so anyone who reaches it could change the flow; give it a `token` in the flow file and sign in',
+};
+
 /**
- * A handler of the flow file: for full access or an `admin` token (403 otherwise), on a hub
+ * A handler of the flow file: for a signed-in login with full access or an `admin` token (403 otherwise), on a hub
  * that runs one. `handle` runs before the handler returns, so it may still read the request.
  */
 function forEditors(
@@ -39,6 +45,8 @@ function forEditors(
     const json = jsonClient(req);
     // A refused PUT's body is never read: the connection closes after the answer.
     const close = req.getMethod() === 'put';
+    // Anyone who reaches a hub without credentials has full access: never the flow's editor.
+    if (!access.signedIn) return sendError(res, noCredentials, json, { close });
     if (!access.full && !access.admin)
       return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read or change the flow: it needs `admin`' }, json, {
         close,

@@ -129,6 +129,14 @@ export declare const errorTable: {
         readonly status: 409;
         readonly text: "The hub runs a flow file it may not write: one inside an installed package (the demo), or a file or folder without write permission. Copy it to a folder of your own and run that.";
     };
+    readonly PB_CREDENTIALS_REQUIRED: {
+        readonly status: 403;
+        readonly text: "The flow editor needs credentials: on a rest-api without any, everyone who reaches the port would change the flow. Give the rest-api a `token` (or `tokens` with `admin: true`) in the flow file and sign in.";
+    };
+    readonly PB_FLOW_PROTECTED: {
+        readonly status: 403;
+        readonly text: "The edit changes what names code, a file, a folder or a device on the hub's machine (code flows, plugins, file names outside `outputFolder`, certificates, serial ports, keystrokes, new `${…}` placeholders): over HTTP only on a hub started with --allow-machine-edits. Make the change in the file on the machine.";
+    };
     readonly PB_PORT_UNAVAILABLE: {
         readonly status: 503;
         readonly text: "The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.";

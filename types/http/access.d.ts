@@ -11,6 +11,11 @@ export interface ClientAccess {
     /** `*` for full access (no authentication, username/password, the `token`), else the scoped token's name. */
     readonly name: string;
     readonly full: boolean;
+    /**
+     * False only for a hub without credentials, where every request has full access without
+     * having shown anything: what anyone who reaches the port may do. The flow editor refuses it.
+     */
+    readonly signedIn: boolean;
     /** May read `/metrics`. */
     readonly metrics: boolean;
     /** May ask a standby to take over its redundancy group (`POST /failover`, R-B5). */
@@ -21,6 +26,8 @@ export interface ClientAccess {
     seesConnection(connectionId: string): boolean;
 }
 export declare const fullAccess: ClientAccess;
+/** Every request's access on a hub without credentials: full, but nobody signed in. */
+export declare const anonymousAccess: ClientAccess;
 /** The access of a scoped token: `read` and `write` address patterns (a writable address must be readable too). */
 export declare function scopedAccess(name: string, read: AddressPatterns, write: AddressPatterns, metrics?: boolean, admin?: boolean): ClientAccess;
 /**

@@ -12,11 +12,13 @@ import { probeDisplay } from './display.ts';
 import { globalHook } from './global-hook.ts';
 import { tap } from './typist.ts';
 
-const combinations = (description: string) => withDefault(Type.Array(Type.String({ minLength: 1 }), { description }), []);
+const combinations = (description: string, onMachine?: 'keystrokes') =>
+  withDefault(Type.Array(Type.String({ minLength: 1 }), { description, ...(onMachine ? { onMachine } : {}) }), []);
 
 const settings = Type.Object({
   inputKeys: combinations('Global hotkeys to listen for, such as ctrl-f1.'),
-  outputKeys: combinations('Combinations the hub may type, such as ctrl-shift-a.'),
+  // Keystrokes into the machine's desktop session: code run as its user, for all that can type.
+  outputKeys: combinations('Combinations the hub may type, such as ctrl-shift-a.', 'keystrokes'),
   whenNoDisplay: withDefault(
     Type.Union([Type.Literal('fail'), Type.Literal('disable')], {
       description: 'Without a usable X display: "fail" (status failed) or "disable" (status disabled, for flows that also run headless).',

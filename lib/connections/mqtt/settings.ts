@@ -50,10 +50,13 @@ export const mqttSettings = Type.Object({
     1,
   ),
   ca: Type.Optional(
-    Type.String({ description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).' }),
+    Type.String({
+      onMachine: 'file',
+      description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).',
+    }),
   ),
-  cert: Type.Optional(Type.String({ description: 'PEM file of a client certificate.' })),
-  key: Type.Optional(Type.String({ description: "PEM file of the client certificate's key." })),
+  cert: Type.Optional(Type.String({ onMachine: 'file', description: 'PEM file of a client certificate.' })),
+  key: Type.Optional(Type.String({ onMachine: 'file', description: "PEM file of the client certificate's key." })),
   keepalive: withDefault(
     Type.Integer({
       minimum: 1,
@@ -191,7 +194,13 @@ export const mqttSettings = Type.Object({
           Type.Union(
             [
               Type.Object(
-                { file: Type.String({ minLength: 1, description: 'A file holding the key (relative to the flow file).' }) },
+                {
+                  file: Type.String({
+                    minLength: 1,
+                    onMachine: 'file',
+                    description: 'A file holding the key (relative to the flow file).',
+                  }),
+                },
                 { additionalProperties: false },
               ),
               Type.Object(

@@ -34,7 +34,10 @@ import { compileRegex } from '../../core/regex.ts';
 const settings = Type.Object({
   port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one, which is logged.' }), 17011),
   bindIp: withDefault(Type.String({ description: 'A local address to listen on; "" for every interface.' }), ''),
-  documentRoot: withDefault(Type.String({ description: 'A folder whose files are served under /; "" serves none.' }), ''),
+  documentRoot: withDefault(
+    Type.String({ onMachine: 'folder', description: 'A folder whose files are served under /; "" serves none.' }),
+    '',
+  ),
   username: withDefault(Type.String({ description: 'HTTP Basic user name.' }), ''),
   password: withDefault(Type.String({ description: 'HTTP Basic password.' }), ''),
   token: withDefault(Type.String({ description: 'Bearer token (also ?access_token= on the WebSocket upgrade).' }), ''),
@@ -60,12 +63,16 @@ const settings = Type.Object({
   ),
   cert: withDefault(
     Type.String({
+      onMachine: 'file',
       description:
         'PEM file of the certificate (and any intermediates) to serve HTTPS and WSS with, relative to the flow file; "" serves plain HTTP.',
     }),
     '',
   ),
-  key: withDefault(Type.String({ description: "PEM file of the certificate's private key, relative to the flow file." }), ''),
+  key: withDefault(
+    Type.String({ onMachine: 'file', description: "PEM file of the certificate's private key, relative to the flow file." }),
+    '',
+  ),
   passphraseEnv: withDefault(
     Type.String({
       pattern: '^([A-Za-z_][A-Za-z0-9_]*)?$',
@@ -250,6 +257,10 @@ export const restApiType = defineServingType({
         context.log.info(
           `listening on ${tls ? 'https' : 'http'}://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`,
         );
+        if (!auth.required && flowFile)
+          context.log.warn(
+            'no credentials: the flow editor is off (anyone who reaches this port could change the flow); give this rest-api a token to edit the flow in the browser',
+          );
         // Anyone who reaches this machine may read and write every parameter: worth one line.
         if (!auth.required && everyInterface.has(bindIp)) {
           context.log.warn(

@@ -22,7 +22,7 @@ import {
 } from '../../sdk/index.ts';
 
 const settings = Type.Object({
-  path: Type.String({ minLength: 1, description: 'The serial port: /dev/ttyUSB0, /dev/serial/by-id/…, COM3.' }),
+  path: Type.String({ minLength: 1, onMachine: 'device', description: 'The serial port: /dev/ttyUSB0, /dev/serial/by-id/…, COM3.' }),
   baudRate: withDefault(Type.Integer({ minimum: 50, maximum: 4_000_000, description: 'Bits per second.' }), 9600),
   dataBits: withDefault(
     Type.Union([Type.Literal(5), Type.Literal(6), Type.Literal(7), Type.Literal(8)], { description: 'Data bits per character.' }),

@@ -30,7 +30,12 @@ import {
 const retryMs = 2000;
 
 const settings = Type.Object({
-  filename: Type.String({ minLength: 1, description: 'The file to write; relative paths resolve against the flow file folder.' }),
+  filename: Type.String({
+    minLength: 1,
+    onMachine: 'output-file',
+    description:
+      "The file to write; relative paths resolve against the flow file folder. In the console: a file inside the flow's `outputFolder`.",
+  }),
   template: Type.String({ minLength: 1, description: 'An XML document; each $Name in text or attribute values is a placeholder.' }),
   renderAtStart: withDefault(
     Type.Boolean({

@@ -11,7 +11,7 @@ import { type Logger, logHistory, logLevels, tapLog } from '../../core/log.ts';
 import { namingOnce, type SparseLog } from '../../core/sparse-log.ts';
 import type { SetResult } from '../../core/parameter.ts';
 import { after, every, type Scheduler } from '../../core/scheduler.ts';
-import { type ClientAccess, fullAccess, writeFor } from '../access.ts';
+import { type ClientAccess, writeFor } from '../access.ts';
 import { FairShare } from './fair-share.ts';
 import { type CodedError, jsonClient, sendError } from '../respond.ts';
 import { answerFault, clientAddress } from '../handling.ts';
@@ -114,7 +114,7 @@ export class WebSocketRoute {
         try {
           const access = this.options.admit(res, req);
           if (!access) return;
-          const asked = parseUpgradeQuery(req.getQuery() ?? '', { mayReadLog: access === fullAccess || access.metrics });
+          const asked = parseUpgradeQuery(req.getQuery() ?? '', { mayReadLog: access.full || access.metrics });
           if (!asked.ok) return sendError(res, asked.error, jsonClient(req), { close: true });
           const { filters, batch, maxHz, origins, events, logLevel, resume } = asked.value;
           const session = this.options.sessions?.only(req);
