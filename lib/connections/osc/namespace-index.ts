@@ -11,15 +11,15 @@ import type { Graph, Reading } from '../serving.ts';
 
 /** One node of the namespace: a container, a parameter, or both. */
 export interface IndexNode {
-  /** Children by segment, in the order they came. */
-  readonly children: Map<string, IndexNode>;
+  /** Children by segment, in the order they came; none on a leaf (a Map each would triple the index's memory). */
+  children: Map<string, IndexNode> | undefined;
   /** The parameter at this address, when one is. */
   reading: Reading | undefined;
   /** Parameters at and below this node. */
   count: number;
 }
 
-const newNode = (): IndexNode => ({ children: new Map(), reading: undefined, count: 0 });
+const newNode = (): IndexNode => ({ children: undefined, reading: undefined, count: 0 });
 
 export class NamespaceIndex {
   readonly root: IndexNode = newNode();
@@ -50,7 +50,7 @@ export class NamespaceIndex {
     let node: IndexNode | undefined = this.root;
     if (path === '/' || path === '') return node;
     for (const segment of path.slice(1).split('/')) {
-      node = node.children.get(segment);
+      node = node.children?.get(segment);
       if (!node) return undefined;
     }
     return node;
@@ -73,9 +73,10 @@ export class NamespaceIndex {
     const path: IndexNode[] = [this.root];
     let node = this.root;
     for (const segment of reading.address.split('/')) {
-      let child = node.children.get(segment);
+      let child = node.children?.get(segment);
       if (!child) {
         child = newNode();
+        node.children ??= new Map();
         node.children.set(segment, child);
       }
       node = child;
@@ -90,7 +91,7 @@ export class NamespaceIndex {
     const path: [IndexNode, string][] = [];
     let node = this.root;
     for (const segment of address.split('/')) {
-      const child = node.children.get(segment);
+      const child = node.children?.get(segment);
       if (!child) return;
       path.push([node, segment]);
       node = child;
@@ -99,22 +100,22 @@ export class NamespaceIndex {
     node.reading = undefined;
     this.root.count--;
     for (const [parent, segment] of path) {
-      const child = parent.children.get(segment);
+      const child = parent.children?.get(segment);
       if (!child) return;
       child.count--;
       // Nothing left below: the container goes with its last parameter.
-      if (child.count === 0) parent.children.delete(segment);
+      if (child.count === 0) parent.children?.delete(segment);
     }
   }
 
   /** Removes a whole table's rows (made or not) under `connectionId`: what goes when a table goes. */
   private removeWhere(connectionId: string, ofTable: (id: string) => boolean): void {
-    const top = this.root.children.get(connectionId);
+    const top = this.root.children?.get(connectionId);
     if (!top) return;
     const gone: string[] = [];
     const walk = (node: IndexNode, id: string): void => {
       if (node.reading && ofTable(id)) gone.push(`${connectionId}/${id}`);
-      for (const [segment, child] of node.children) walk(child, id === '' ? segment : `${id}/${segment}`);
+      for (const [segment, child] of node.children ?? []) walk(child, id === '' ? segment : `${id}/${segment}`);
     };
     walk(top, '');
     for (const address of gone) this.remove(address);

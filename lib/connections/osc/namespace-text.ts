@@ -66,14 +66,21 @@ export class NamespaceText {
   /** A node's opening: its FULL_PATH and attributes, and the start of its CONTENTS when it has children. */
   private open(node: IndexNode, path: string): string {
     const attributes = this.describe(node);
-    const contents = node.children.size > 0;
+    const contents = (node.children?.size ?? 0) > 0;
     const own = attributes ? JSON.stringify(attributes).slice(1, -1) : '';
-    this.stack.push({ children: node.children.entries(), path, contents, first: true });
+    this.stack.push({ children: entriesOf(node), path, contents, first: true });
     return `{"FULL_PATH":${JSON.stringify(path)}${own ? `,${own}` : ''}${contents ? ',"CONTENTS":{' : ''}`;
   }
 
   private openContents(node: IndexNode, path: string): string {
-    this.stack.push({ children: node.children.entries(), path, contents: true, first: true });
+    this.stack.push({ children: entriesOf(node), path, contents: true, first: true });
     return '{"CONTENTS":{';
   }
+}
+
+const none: readonly [string, IndexNode][] = [];
+
+/** A node's children as the live iterator of its Map: one added while the answer is written is met. */
+function entriesOf(node: IndexNode): Iterator<[string, IndexNode]> {
+  return node.children?.entries() ?? none[Symbol.iterator]();
 }

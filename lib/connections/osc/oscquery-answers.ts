@@ -6,8 +6,8 @@
  * line, so a client that asks for a namespace of 200,000 parameters in a loop gets it,
  * and the hub answers everyone else meanwhile (issue 60, 6).
  */
-import type { Logger } from '../../sdk/index.ts';
-import { type CodedError, JSON_TYPE, sendError, sendOk } from '../../http/respond.ts';
+import { type Logger, reasonOf } from '../../sdk/index.ts';
+import { type CodedError, JSON_TYPE, sendEmpty, sendError, sendOk } from '../../http/respond.ts';
 import { stream } from '../../http/stream.ts';
 import type { HttpResponse } from '../../http/uws.ts';
 import type { IndexNode, NamespaceIndex } from './namespace-index.ts';
@@ -46,10 +46,10 @@ export class NamespaceAnswers {
     const fullPath = path === '' ? '/' : path;
     if (query === '') return this.write(res, new NamespaceText(node, fullPath, this.describe), node.count);
     const attribute = query.split('&')[0] ?? '';
-    if (attribute === 'CONTENTS' && node.children.size > 0)
+    if (attribute === 'CONTENTS' && (node.children?.size ?? 0) > 0)
       return this.write(res, new NamespaceText(node, fullPath, this.describe, true), node.count);
     const value = attribute === 'FULL_PATH' ? fullPath : this.describe(node)?.[attribute];
-    if (value === undefined) return void res.writeStatus('204 No Content').end();
+    if (value === undefined) return sendEmpty(res, 204, []);
     sendOk(res, JSON_TYPE, JSON.stringify({ [attribute]: value }));
   }
 
@@ -81,6 +81,11 @@ export class NamespaceAnswers {
 
   private ended(streamed = true): void {
     if (streamed) this.streaming--;
-    this.waiting.shift()?.();
+    try {
+      this.waiting.shift()?.();
+    } catch (error) {
+      // Called from the end of another answer's stream: a throw here would be unhandled.
+      this.log.warn(`an OSCQuery answer could not start: ${reasonOf(error)}`);
+    }
   }
 }

@@ -188,3 +188,23 @@ test('one address holds at most 8 OSCQuery WebSockets, so another machine still 
   t.is(listener.readyState, WebSocket.OPEN);
   t.true((await open('127.0.0.1')) instanceof WebSocket, 'their slots are free again');
 });
+
+test('twenty clients asking for a namespace of 5,000 parameters at once each get all of it, or 503 PB_OVER_LIMIT past the ones streamed and waiting; the hub answers meanwhile (issue 60, 6)', async (t) => {
+  const { hub, queryPort } = await oscQueryHub(t, { expose: ['bulk/#'] }, { bulk: { type: 'dummy', parameters: 'p/{1..5000},I,7' } });
+  const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port']}`;
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      const response = await fetch(`http://127.0.0.1:${queryPort}/`);
+      return { status: response.status, code: response.headers.get('x-patchbay-code'), body: await response.text() };
+    }),
+  );
+  t.is(await (await fetch(`${base}/healthz`)).text(), 'OK');
+  const whole = answers.filter((answer) => answer.status === 200);
+  t.true(whole.length > 2, `more than the two streamed at once: the waiting ones get theirs (${whole.length})`);
+  for (const { body } of whole) {
+    const rows = (JSON.parse(body) as { CONTENTS: { bulk: { CONTENTS: { p: { CONTENTS: Record<string, unknown> } } } } }).CONTENTS.bulk
+      .CONTENTS.p.CONTENTS;
+    t.is(Object.keys(rows).length, 5000);
+  }
+  for (const answer of answers.filter(({ status }) => status !== 200)) t.like(answer, { status: 503, code: 'PB_OVER_LIMIT' });
+});

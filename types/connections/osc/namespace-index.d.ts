@@ -2,8 +2,8 @@ import type { AddressPatterns } from '../../core/address-pattern.ts';
 import type { Graph, Reading } from '../serving.ts';
 /** One node of the namespace: a container, a parameter, or both. */
 export interface IndexNode {
-    /** Children by segment, in the order they came. */
-    readonly children: Map<string, IndexNode>;
+    /** Children by segment, in the order they came; none on a leaf (a Map each would triple the index's memory). */
+    children: Map<string, IndexNode> | undefined;
     /** The parameter at this address, when one is. */
     reading: Reading | undefined;
     /** Parameters at and below this node. */

@@ -6,7 +6,7 @@
  * line, so a client that asks for a namespace of 200,000 parameters in a loop gets it,
  * and the hub answers everyone else meanwhile (issue 60, 6).
  */
-import type { Logger } from '../../sdk/index.ts';
+import { type Logger } from '../../sdk/index.ts';
 import type { HttpResponse } from '../../http/uws.ts';
 import type { IndexNode, NamespaceIndex } from './namespace-index.ts';
 import { type Attributes } from './namespace-text.ts';
