@@ -43,7 +43,7 @@ const usage = `Usage:
   patchbay reference <flow file>
       Prints, in Markdown, the reference page of each connection type the packages of its
       plugins bring: what a package's README can hold, generated from its settings schema.
-  patchbay witness --group NAME --members A,B --listen HOST:PORT [--id ID] [--key-env VAR | --key-file FILE] [--state DIR|none]
+  patchbay witness --group NAME --members A,B --listen HOST:PORT [--id ID] [--key-env VAR | --key-file FILE] [--state DIR]
       The third voter of a redundancy group of two hubs: grants the lease to one hub at a
       time, over UDP, signed with the site key (default: the PATCHBAY_SITE_KEY variable).
       Run it on a third machine (the broker's is a good one). Default id: witness.

@@ -35,6 +35,11 @@ export async function witness(
   const id = values.id ?? 'witness';
   if (memberIds.length !== 2 || memberIds.includes(id))
     return badUsage(`--members ${members}: the group's two hubs, by their ids, other than the witness's (${id})`);
+  // A witness that forgets what it granted takes a played-back ask after a restart (R-AV3).
+  if (values.state === 'none')
+    return badUsage(
+      'witness --state none: a witness must remember what it granted across restarts, or a played-back ask takes the lease; give it a folder',
+    );
   const source = values['key-file'] ? { file: resolve(values['key-file']) } : { env: values['key-env'] ?? 'PATCHBAY_SITE_KEY' };
   const key = loadSiteKey(source);
   if (!key.ok) {
@@ -42,7 +47,7 @@ export async function witness(
     return Exit.RuntimeFailure;
   }
   const log = createLogger({ level, format });
-  const stateFolder = values.state === 'none' ? undefined : resolve(values.state ?? '.patchbay');
+  const stateFolder = resolve(values.state ?? '.patchbay');
   let running: Awaited<ReturnType<typeof startWitness>>;
   try {
     running = await startWitness({

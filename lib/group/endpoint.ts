@@ -101,7 +101,7 @@ export class VoteEndpoint {
     const decoded = decode(key, bytes);
     if (!decoded.ok) return this.options.dropped?.(decoded.why, undefined);
     const { datagram } = decoded;
-    if (datagram.g !== group || datagram.to !== id || !(datagram.from in voters) || datagram.from === id)
+    if (datagram.g !== group || datagram.to !== id || !Object.hasOwn(voters, datagram.from) || datagram.from === id)
       return this.options.dropped?.('stranger', datagram.from);
     if (datagram.k === 'answer') {
       // An answer to this run's request only: one to an earlier run of this hub is a replay.

@@ -160,3 +160,27 @@ withBroker(
     t.pass();
   },
 );
+
+withBroker(
+  `exposed alone is shown, not writable: without setAccess every entity reads its value and a command on a set topic changes nothing${whyNoBroker}`,
+  async (t) => {
+    const prefix = `ha${++specs}-${process.pid}`;
+    const discovery = `${prefix}-discovery`;
+    const side = await homeAssistantSide(t, `${discovery}/#`);
+    const { setAccess: _, ...bus } = flow(prefix, { expose: ['studio/#'], prefix: discovery }).connections.bus;
+    const hub = await startHub(t, { connections: { studio, bus } });
+    // A trigger that cannot be pressed has nothing to show: four entities, each without a command topic.
+    await eventually(
+      () => side.configs().size === 4,
+      () => `four configs; got ${[...side.configs().keys()]}`,
+    );
+    t.deepEqual([...side.configs().keys()].map((topic) => topic.split('/')[1]).sort(), ['binary_sensor', 'sensor', 'sensor', 'sensor']);
+    for (const config of side.configs().values()) t.false('command_topic' in config, String(config['name']));
+    // Anyone on the broker may publish what Home Assistant would: refused all the same.
+    await side.client.publishAsync(`${prefix}/studio/set/onair`, 'true');
+    await side.client.publishAsync(`${prefix}/studio/set/level`, '42');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.is(param(hub, 'studio/onair').value, false);
+    t.is(param(hub, 'studio/level').value, 0);
+  },
+);

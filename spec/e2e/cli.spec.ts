@@ -71,7 +71,16 @@ test('validate prints all three mistakes of a flow file with their paths and exi
 });
 
 test('bad usage exits 2 with the usage text', async (t) => {
-  for (const args of [[], ['frobnicate'], ['validate'], ['run', 'a', 'b'], ['run', '--log-level', 'loud'], ['--nope']]) {
+  const witnessWithoutState = ['witness', '--group', 'g', '--members', 'a,b', '--listen', '127.0.0.1:0', '--state', 'none'];
+  for (const args of [
+    [],
+    ['frobnicate'],
+    ['validate'],
+    ['run', 'a', 'b'],
+    ['run', '--log-level', 'loud'],
+    ['--nope'],
+    witnessWithoutState,
+  ]) {
     const { code, stderr } = await patchbay(args).done;
     t.is(code, 2, args.join(' '));
     t.regex(stderr, /Usage:/);

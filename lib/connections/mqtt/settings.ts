@@ -49,12 +49,7 @@ export const mqttSettings = Type.Object({
     Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { description: 'QoS of values, writes and subscriptions.' }),
     1,
   ),
-  ca: Type.Optional(
-    Type.String({
-      onMachine: 'file',
-      description: 'PEM file of the certificate authority for mqtts:// and wss:// (relative to the flow file).',
-    }),
-  ),
+  ca: Type.Optional(Type.String({ onMachine: 'file', description: 'PEM file of the certificate authority for mqtts:// and wss://.' })),
   cert: Type.Optional(Type.String({ onMachine: 'file', description: 'PEM file of a client certificate.' })),
   key: Type.Optional(Type.String({ onMachine: 'file', description: "PEM file of the client certificate's key." })),
   keepalive: withDefault(
@@ -78,7 +73,7 @@ export const mqttSettings = Type.Object({
         expose: Type.Array(Type.String(), {
           minItems: 1,
           description:
-            'Address patterns of the parameters Home Assistant finds (each a switch, binary_sensor, number, sensor, text or button); they are published as `publish` would, and commands are writes under `setAccess`.',
+            'Address patterns of the parameters Home Assistant finds (each a switch, binary_sensor, number, sensor, text or button); they are published as `publish` would, and commands are writes under `setAccess` (which `expose` does not widen: list them there to let Home Assistant change them).',
         }),
         prefix: withDefault(Type.String({ minLength: 1, description: "Home Assistant's discovery prefix." }), 'homeassistant'),
       },
@@ -194,13 +189,7 @@ export const mqttSettings = Type.Object({
           Type.Union(
             [
               Type.Object(
-                {
-                  file: Type.String({
-                    minLength: 1,
-                    onMachine: 'file',
-                    description: 'A file holding the key (relative to the flow file).',
-                  }),
-                },
+                { file: Type.String({ minLength: 1, onMachine: 'file', description: 'A file holding the key.' }) },
                 { additionalProperties: false },
               ),
               Type.Object(
@@ -294,8 +283,11 @@ export function parseMqttSettings(
   }
   if (scheme && !SCHEMES.includes(scheme))
     issues.push({ path: ['url'], message: `expected mqtt://, mqtts://, ws:// or wss://, not ${scheme}//` });
-  if (/[+#]/.test(prefix) || prefix.startsWith('/') || prefix.endsWith('/'))
-    issues.push({ path: ['prefix'], message: 'expected topic levels without + or #, not starting or ending with /' });
+  const topicLevels = (levels: string, path: string[]) => {
+    if (/[+#]/.test(levels) || levels.startsWith('/') || levels.endsWith('/'))
+      issues.push({ path, message: 'expected topic levels without + or #, not starting or ending with /' });
+  };
+  topicLevels(prefix, ['prefix']);
   const patterns = (list: readonly string[], path: (string | number)[]) => {
     const compiled = AddressPatterns.compile(list);
     if (!compiled.ok) issues.push({ path, message: compiled.error.message });
@@ -304,9 +296,9 @@ export function parseMqttSettings(
   // What Home Assistant is shown is published: its entities read the value topics.
   const published = patterns([...publish, ...(homeAssistant?.expose ?? [])], ['publish']);
   const exposed = homeAssistant ? patterns(homeAssistant.expose, ['homeAssistant', 'expose']) : undefined;
-  if (homeAssistant && (/[+#]/.test(homeAssistant.prefix) || homeAssistant.prefix.startsWith('/') || homeAssistant.prefix.endsWith('/')))
-    issues.push({ path: ['homeAssistant', 'prefix'], message: 'expected topic levels without + or #, not starting or ending with /' });
-  const writable = setAccess ? patterns(setAccess, ['setAccess']) : published;
+  if (homeAssistant) topicLevels(homeAssistant.prefix, ['homeAssistant', 'prefix']);
+  // Shown to Home Assistant is not yet writable from it: everyone on the broker may send its commands.
+  const writable = patterns(setAccess ?? publish, ['setAccess']);
   const shared = hub ? patterns(hub.share, ['hub', 'share']) : undefined;
   // The active hub of a group answers a write once the broker acknowledged the value: QoS 0 has no acknowledgement (R-B2).
   if (hub?.group !== undefined && qos === 0)
