@@ -131,6 +131,8 @@ export class FlowEditor implements FlowView {
   }
 
   async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {
+    const deep = tooDeep(edited);
+    if (deep) return { text: edited, issues: [{ ...deep, from: 0, to: 0 }] };
     const made = editFlowText(edited, edits);
     if (!made.ok) return { text: edited, issues: placed(edited, made.issues), document: documentOf(edited) };
     const { text, document } = made;
@@ -142,6 +144,9 @@ export class FlowEditor implements FlowView {
   /** `edited` with its hidden secrets put back from `current`, checked as `patchbay validate` checks a file. */
   private async check(edited: string, current: string) {
     const { path } = this.options;
+    // Parsers recurse: a text nested deeper than any flow is refused before one reads it.
+    const deep = tooDeep(edited);
+    if (deep) return { ok: false, error: new HubError('PB_FLOW_INVALID', `${basename(path)}: ${deep.message}`), issues: [deep] } as const;
     const { text, issues: hidden } = restoreSecrets(edited, current);
     if (hidden.length > 0)
       return {
@@ -278,6 +283,21 @@ function placed(text: string, issues: readonly Issue[]): PlacedIssue[] {
   const document = FlowDocument.parse(text);
   const syntax = document ? undefined : syntaxPlace(text);
   return issues.map((issue) => ({ ...issue, ...(document ? document.place(issue.path) : (syntax ?? { from: 0, to: 0 })) }));
+}
+
+/** How deep a flow's objects and lists may nest: a studio's go some ten levels, rule folders a few more. */
+const MAX_NESTING = 64;
+
+/** A mistake when `text` nests objects and lists deeper than `MAX_NESTING` (brackets in strings and comments counted: an upper bound). */
+function tooDeep(text: string): Issue | undefined {
+  let depth = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x7b || code === 0x5b) {
+      if (++depth > MAX_NESTING) return { path: [], message: `objects and lists nested deeper than ${MAX_NESTING} levels` };
+    } else if (code === 0x7d || code === 0x5d) depth = Math.max(0, depth - 1);
+  }
+  return undefined;
 }
 
 function parsedOrUndefined(text: string): unknown {

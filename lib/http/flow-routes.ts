@@ -18,8 +18,12 @@ import { answerLater, clientAddress, readBody } from './handling.ts';
 import type { Handler, Route, RouteContext } from './route.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
-/** The largest flow file taken: far above a studio's (a flow of 500 connections and 2,000 rules is some 200 KB). */
-export const MAX_FLOW_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest flow file taken over HTTP: ten times a large studio's (500 connections and
+ * 2,000 rules are some 200 KB), and small enough that checking it holds the hub up briefly.
+ * A generated flow larger than that is edited on disk.
+ */
+export const MAX_FLOW_BYTES = 2 * 1024 * 1024;
 /** How a flow file's text is served. */
 const FLOW_TYPE = 'application/json5; charset=utf-8';
 

@@ -208,3 +208,28 @@ test('kept versions of the flow are readable by the hub’s user alone, as the f
   t.is((await stat(history)).mode & 0o777, 0o700);
   for (const file of ['1.json5', '2.json5', 'versions.json']) t.is((await stat(join(history, file))).mode & 0o777, 0o600, file);
 });
+
+test('a text nested 100,000 deep is a mistake (422), not a fault, and one over 2 MiB is refused before it is read (413); the hub serves on', async (t) => {
+  const { flow, hub } = await studio(t, flowWith());
+  const original = await readFile(flow, 'utf8');
+  const deep = `{ rules: ${'['.repeat(100_000)}${']'.repeat(100_000)} }`;
+  const refused = await save(hub, deep);
+  t.is(refused.status, 422);
+  t.is(refused.body.code, 'PB_FLOW_INVALID');
+  t.regex(refused.body.issues?.[0]?.message ?? '', /nested deeper than 64 levels/);
+  const drafted = await fetch(`${hub.base}/flow/draft`, {
+    method: 'POST',
+    headers: { ...as(admin.token), 'content-type': 'application/json' },
+    body: JSON.stringify({ text: deep, edits: [] }),
+  });
+  t.is(drafted.status, 200);
+  const large = flowWith().replace('// the studio', `// ${'x'.repeat(3 * 1024 * 1024)}`);
+  const tooLarge = await fetch(`${hub.base}/flow`, {
+    method: 'PUT',
+    headers: { ...as(admin.token), accept: 'application/json', 'if-match': (await getFlow(hub)).etag },
+    body: large,
+  }).catch(() => undefined);
+  t.true(tooLarge === undefined || tooLarge.status === 413, `answered ${tooLarge?.status}`);
+  t.is(await readFile(flow, 'utf8'), original);
+  t.is(await (await fetch(`${hub.base}/parameters/studio/title`, { headers: as(admin.token) })).text(), 'morning');
+});
