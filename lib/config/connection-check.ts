@@ -77,9 +77,13 @@ export function checkConnection(
   const config: ConnectionConfig = { id, plan: plan.value, common: commonOf(raw) };
   const located = (issues: readonly Issue[]) =>
     issues.map((issue) => ({ ...issue, path: ['connections', id, ...pruned.original(issue.path)] }));
+  // Its type could not check it (a package's parse() that failed to answer): it fails at
+  // start, and `validate` names why.
+  const refused = plan.value.refused;
+  const unchecked = refused ? [{ path: ['connections', id], message: `${refused.code}: ${refused.message}` }] : [];
   return {
     issues: [],
-    diagnostics: located(plan.value.diagnostics),
+    diagnostics: [...unchecked, ...located(plan.value.diagnostics)],
     warnings: located(plan.value.warnings),
     links: mapLinks(plan.value.links),
     claims: mapClaims(plan.value.claims),

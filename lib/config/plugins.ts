@@ -10,11 +10,13 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
-import { type ConnectionPlan, type ConnectionType, connectionTypeOf } from '../connections/connection.ts';
-import { apiVersion, type DefinedConnectionType } from '../sdk/type.ts';
+import type { ConnectionPlan, ConnectionType, TypeOrigin } from '../connections/connection.ts';
+import { apiVersion } from '../sdk/type.ts';
+import { packageTypeOf } from './package-type.ts';
+import { decodeSchema } from './schema-wire.ts';
+import { type TypeHost, typeHostFor } from './type-host.ts';
 
 /** A package of the flow's `plugins` that was used. */
 export interface PluginPackage {
@@ -93,14 +95,16 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
     }
     const made: ConnectionType[] = [];
     let failure: HubError | undefined;
+    // Read in a thread of its own: nothing of the package runs in the hub's (type-host.ts).
+    const host = typeHostFor(folder, version);
     for (const [typeName, modulePath] of modules) {
       const module = resolve(folder, modulePath);
-      const definition = await importType(module, typeName, label);
-      if (!definition.ok) {
-        failure = definition.error;
+      const described = await describeType(host, module, typeName, label, { package: name, version, module });
+      if (!described.ok) {
+        failure = described.error;
         break;
       }
-      made.push(connectionTypeOf(definition.value, { package: name, version, module }));
+      made.push(described.value);
     }
     if (failure) {
       refused.push({ index, entry, error: failure, types: modules.map(([type]) => type), package: { name, version } });
@@ -202,55 +206,26 @@ function packageFolder(entry: string, baseDir: string): string | undefined {
   }
 }
 
-/** Imports a type's module: its default export must be a connection type of the name its package declares. */
-async function importType(
+/**
+ * A type of a package, as the thread that loads its module describes it: its default export
+ * must be a connection type of the name its package declares, its settings a TypeBox schema.
+ */
+async function describeType(
+  host: TypeHost,
   module: string,
   typeName: string,
   label: string,
-): Promise<{ ok: true; value: DefinedConnectionType } | { ok: false; error: HubError }> {
-  let exported: unknown;
-  try {
-    exported = ((await import(pathToFileURL(module).href)) as { default?: unknown }).default;
-  } catch (error) {
-    return {
-      ok: false,
-      error: new HubError('PB_PLUGIN_LOAD', `${label}: the module of type "${typeName}" (${module}) failed to load: ${reasonOf(error)}`),
-    };
-  }
-  const definition = exported as Partial<DefinedConnectionType> | undefined;
-  if (
-    typeof definition !== 'object' ||
-    definition === null ||
-    typeof definition.create !== 'function' ||
-    typeof definition.parse !== 'function'
-  ) {
-    return {
-      ok: false,
-      error: new HubError(
-        'PB_PLUGIN_LOAD',
-        `${label}: the module of type "${typeName}" (${module}) does not export a connection type as its default (export default defineConnectionType({ … }))`,
-      ),
-    };
-  }
-  if (typeof definition.settings !== 'object' || definition.settings === null || !(Symbol.for('TypeBox.Kind') in definition.settings)) {
-    return {
-      ok: false,
-      error: new HubError(
-        'PB_PLUGIN_LOAD',
-        `${label}: the settings of type "${typeName}" (${module}) are not a TypeBox schema: write them with the Type that patchbay/connection exports (Type.Object({ … }))`,
-      ),
-    };
-  }
-  if (definition.type !== typeName) {
-    return {
-      ok: false,
-      error: new HubError(
-        'PB_PLUGIN_LOAD',
-        `${label}: the module of type "${typeName}" (${module}) exports the type "${String(definition.type)}"; the names in package.json and in the module must be one`,
-      ),
-    };
-  }
-  return { ok: true, value: definition as DefinedConnectionType };
+  origin: TypeOrigin & { readonly module: string },
+): Promise<{ ok: true; value: ConnectionType } | { ok: false; error: HubError }> {
+  const described = await host.describe(module, typeName);
+  const refused = (reason: string) => ({
+    ok: false as const,
+    error: new HubError('PB_PLUGIN_LOAD', `${label}: the module of type "${typeName}" (${module}) ${reason}`),
+  });
+  if (!described.ok) return refused(described.reason);
+  const settings = decodeSchema(described.description.settings);
+  if (!settings) return refused('has settings that are no object schema the hub can read (Type.Object({ … }))');
+  return { ok: true, value: packageTypeOf(described.description, settings as unknown as TObject, host, origin, label) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { flowFileJsonSchema, loadFlowFile } from '../../lib/config/flow-file.ts';
 import { Hub } from '../../lib/hub/hub.ts';
 import { main } from '../../lib/cli.ts';
@@ -276,3 +276,64 @@ function collected(): { stream: NodeJS.WritableStream; text: () => string } {
   });
   return { stream, text: () => text };
 }
+
+/** A studio of one package `name` whose module is `module` (type `type`), a rest-api, a dummy and a connection of the type. */
+async function hubOfPackage(t: ExecutionContext, name: string, type: string, module: string) {
+  const flow = {
+    plugins: [name],
+    connections: {
+      api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+      device: { type, step: 2 },
+      vars: { type: 'dummy', parameters: ['x,I,1'] },
+    },
+  };
+  const file = await studio(flow, [
+    { name, patchbay: { apiVersion: 1, types: { [type]: './module.js' } }, files: { 'module.js': module } },
+  ]);
+  const started = await loadFlowFile(file, {}, { start: true });
+  if (!started.ok) throw started.error;
+  const hub = new Hub({ flow: started.flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const port = hub.listConnections().find((c) => c.id === 'api')?.details?.['port'] as number;
+  const healthz = async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
+  return { file, hub, healthz, status: (id: string) => hub.listConnections().find((c) => c.id === id) };
+}
+
+test.serial('a package whose module starts a timer that throws 100 ms after import: the hub stays up and serves', async (t) => {
+  const late = `setTimeout(() => { throw new Error('a late bug'); }, 100);\n${counterModule('late')}`;
+  const { hub, healthz, status } = await hubOfPackage(t, 'late-bug', 'late', late);
+  // Long enough for the timer to fire wherever the module was imported, and again in a second.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  t.is(await healthz(), 200, 'the hub answers');
+  t.like(status('vars'), { status: 'ok' });
+  t.like(status('api'), { status: 'ok' });
+  t.like(hub.graph.get('vars/x')?.set('5', 'spec'), { ok: true });
+  t.is(hub.graph.get('vars/x')?.value, 5, 'and takes writes');
+});
+
+test.serial(
+  'a package whose parse() loops forever: the hub serves, that connection fails with a reason naming the deadline, others run',
+  async (t) => {
+    t.timeout(60_000);
+    const stuck = counterModule('stuck').replace(
+      /parse: \(settings, \{ id \}\) =>/,
+      'parse: (settings) => { for (;;) {} },\n  unused: (settings) =>',
+    );
+    t.true(stuck.includes('for (;;)'));
+    const { file, healthz, status } = await hubOfPackage(t, 'stuck-parser', 'stuck', stuck);
+    t.is(await healthz(), 200, 'the hub answers');
+    t.like(status('device'), { status: 'failed', code: 'PB_PLUGIN_LOAD' });
+    t.regex(status('device')?.reason ?? '', /package "stuck-parser" 1\.2\.3: type "stuck": did not answer within 2000 ms/);
+    t.like(status('vars'), { status: 'ok' });
+    // Read to validate, the same reason is a mistake at the connection.
+    const validated = await loadFlowFile(file, {});
+    t.false(validated.ok);
+    if (validated.ok) return;
+    t.deepEqual(
+      validated.issues.map((issue) => issue.path.join('.')),
+      ['connections.device'],
+    );
+    t.regex(validated.issues[0]?.message ?? '', /^PB_PLUGIN_LOAD: .*did not answer within 2000 ms/);
+  },
+);

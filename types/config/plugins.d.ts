@@ -1,5 +1,5 @@
 import { HubError } from '../core/errors.ts';
-import { type ConnectionType } from '../connections/connection.ts';
+import type { ConnectionType } from '../connections/connection.ts';
 /** A package of the flow's `plugins` that was used. */
 export interface PluginPackage {
     readonly name: string;
