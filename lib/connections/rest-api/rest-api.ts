@@ -215,6 +215,16 @@ export const restApiType = defineServingType({
       resume: { window: resumeWindow, changes: resumeChanges },
     });
   },
+  // An open door `validate` names: the flow editor is off, and anyone who reaches the port writes.
+  warn: ({ credentials: { username, password, token, tokens }, bindIp }) =>
+    username || password || token || tokens.length > 0
+      ? []
+      : [
+          {
+            path: [],
+            message: `no credentials: ${everyInterface.has(bindIp) ? 'every machine that reaches this one' : `anyone who reaches ${bindIp}`} may read and write every parameter, and the flow editor is off; give it a token`,
+          },
+        ],
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   // It serves the whole hub: the graph with writes, connections, problems, rules and counts.
@@ -257,10 +267,6 @@ export const restApiType = defineServingType({
         context.log.info(
           `listening on ${tls ? 'https' : 'http'}://${bindIp || '0.0.0.0'}:${listeningOn}${files ? `, serving ${resolve(context.baseDir, documentRoot)}` : ''}`,
         );
-        if (!auth.required && flowFile)
-          context.log.warn(
-            'no credentials: the flow editor is off (anyone who reaches this port could change the flow); give this rest-api a token to edit the flow in the browser',
-          );
         // Anyone who reaches this machine may read and write every parameter: worth one line.
         if (!auth.required && everyInterface.has(bindIp)) {
           context.log.warn(
