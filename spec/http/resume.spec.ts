@@ -176,17 +176,26 @@ test('a ?maxHz client resumes to the latest value of each parameter, conflated, 
   );
 });
 
-test('bad resume queries are refused with 400 before anything is looked up', async (t) => {
+test('a resume query that says two things is refused with 400 before anything is looked up', async (t) => {
+  const { port } = await serve(t, {}, studio);
+  for (const query of ['resume=1&seq=4', 'seq=4', 'resume=1&resume=1', 'resume=abc.def&seq=1&seq=2'])
+    await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?${query}`), { message: 'upgrade refused: 400' }, query);
+});
+
+test('a malformed or corrupted token, or a seq that is none, is a token the hub does not know: a resync and a snapshot, as after a restart (R-W3)', async (t) => {
   const { port } = await serve(t, {}, studio);
   for (const query of [
     'resume=yes',
-    'resume=1&seq=4',
-    'seq=4',
+    'resume=a.b/c',
+    `resume=${'x'.repeat(300)}`,
     'resume=abc.def&seq=-1',
     'resume=abc.def&seq=1e3',
-    'resume=a.b/c',
-    'resume=1&resume=1',
-    'resume=abc.def&seq=1&seq=2',
-  ])
-    await t.throwsAsync(Client.open(t, `ws://127.0.0.1:${port}/ws?${query}`), { message: 'upgrade refused: 400' }, query);
+    'resume=abc.def',
+  ]) {
+    const client = await Client.open(t, `ws://127.0.0.1:${port}/ws?${query}`);
+    await client.untilCount(3);
+    t.deepEqual(client.messages[0], { event: 'resync' }, query);
+    t.regex(String((client.messages[1] as { resume?: string }).resume), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, `${query}: a new token`);
+    client.socket.terminate();
+  }
 });

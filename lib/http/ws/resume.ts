@@ -177,6 +177,9 @@ export class ResumeTokens {
 /** The shape of a token in an upgrade's query (checked before anything is looked up). */
 export const RESUME_TOKEN = /^[A-Za-z0-9_-]{1,16}\.[A-Za-z0-9_-]{1,64}$/;
 
+/** What a token of another shape is taken as: one of no run of this hub, so `stale` (a resync), never `foreign`. */
+export const UNKNOWN_TOKEN = '';
+
 /** `{"p":…,"v":…,"seq":n}`: a message of a resumable topic, from the message every other topic is sent. */
 export const withSeq = (message: string, seq: number) => `${message.slice(0, -1)},"seq":${seq}}`;
 

@@ -9,7 +9,7 @@ import type { Pattern } from '../../core/regex.ts';
 import { compileFilters } from '../filters.ts';
 import { rateAtOrBelow } from './rate-ladder.ts';
 import type { CodedError } from '../respond.ts';
-import { RESUME_TOKEN } from './resume.ts';
+import { RESUME_TOKEN, UNKNOWN_TOKEN } from './resume.ts';
 
 /** The options of an upgrade, as `/asyncapi.json` describes them (R-DS1); `parseUpgradeQuery` reads each. */
 export const upgradeOptions = Type.Object({
@@ -108,9 +108,10 @@ export function parseUpgradeQuery(query: string, { mayReadLog }: { readonly mayR
 function resumeAsked(resume: string | null, seq: string | null): ResumeAsked | undefined | string {
   if (resume === null || resume === '0' || resume === 'false') return seq === null ? undefined : 'seq comes with resume=<token>';
   if (resume === '1' || resume === 'true') return seq === null ? {} : 'seq comes with resume=<token>, not resume=1';
-  if (!RESUME_TOKEN.test(resume)) return 'resume is 1, or the token the hub gave in its {"resume"} greeting';
-  if (seq === null) return { token: resume };
-  if (!/^\d{1,16}$/.test(seq) || !Number.isSafeInteger(Number(seq))) return 'seq is the last "seq" received, a whole number';
+  // A token this hub could not have given, or a `seq` that is none, is a token it does not
+  // know, as one from before a restart is: a resync and a snapshot (R-W3), not a refusal.
+  if (!RESUME_TOKEN.test(resume)) return { token: UNKNOWN_TOKEN };
+  if (seq === null || !/^\d{1,16}$/.test(seq) || !Number.isSafeInteger(Number(seq))) return { token: resume };
   return { token: resume, seq: Number(seq) };
 }
 

@@ -81,6 +81,8 @@ export declare class ResumeTokens {
 }
 /** The shape of a token in an upgrade's query (checked before anything is looked up). */
 export declare const RESUME_TOKEN: RegExp;
+/** What a token of another shape is taken as: one of no run of this hub, so `stale` (a resync), never `foreign`. */
+export declare const UNKNOWN_TOKEN = "";
 /** `{"p":…,"v":…,"seq":n}`: a message of a resumable topic, from the message every other topic is sent. */
 export declare const withSeq: (message: string, seq: number) => string;
 /** The `seq` a message of a resumable topic carries (its last member, written by `withSeq`). */
