@@ -7,16 +7,18 @@
  * message each, so one peer's flood delays another's message by one message at most; a reader
  * with messages waiting has its socket paused, so what a peer sends waits in its own TCP
  * buffers, not in the hub. The thread's heap is bounded; a thread that dies drops the message it
- * was decoding (said as any dropped message is) and the next message starts another.
+ * was decoding (said as any dropped message is) and the next message starts another. The thread
+ * and the turns are `bounded-worker.ts`'s, as for the Satellite key bitmaps.
  */
-import { Worker } from 'node:worker_threads';
+import { BoundedWorker, siblingModule, type WorkerTurns } from './bounded-worker.ts';
 import { type Decoded, type Met, S101Reader } from './ember-plus.ts';
 
-/** The decoding thread's heap: a 4 MiB tree listing decodes in a fraction of it. */
-const WORKER_HEAP_MB = 256;
-
-const fromSources = import.meta.url.endsWith('.ts');
-const workerEntry = new URL(`./ember-decode-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+/** The process's decoding thread: a 4 MiB tree listing decodes in a fraction of its heap. */
+const decoding = new BoundedWorker<Buffer, Decoded>({
+  entry: siblingModule(import.meta.url, 'ember-decode-worker'),
+  heapMb: 256,
+  failed: (why) => ({ dropped: `a message the decoder could not finish (${why})` }),
+});
 
 /** What an `EmberReceiver` hands on, in the order the peer sent it. */
 export interface EmberReceiverEvents {
@@ -40,7 +42,7 @@ export interface ReadFlow {
  * Reads one peer's byte stream: frames within `maxMessageBytes` (see `S101Reader`), messages
  * decoded off the event loop, handed on in order.
  */
-export class EmberReceiver {
+export class EmberReceiver implements WorkerTurns<Buffer, Decoded> {
   private readonly reader: S101Reader;
   private readonly waiting: Buffer[] = [];
   /** Messages read and not yet handed on: those waiting, and the one being decoded. */
@@ -96,7 +98,7 @@ export class EmberReceiver {
   }
 
   /** @internal A message decoded. */
-  decoded(result: Decoded): void {
+  done(result: Decoded): void {
     this.unanswered--;
     if (this.closed) return;
     if ('met' in result) this.events.met(result.met);
@@ -104,75 +106,3 @@ export class EmberReceiver {
     if (this.unanswered === 0 && !this.closed) this.flow.resume();
   }
 }
-
-/** The process's decoding thread and the readers taking turns at it. */
-class Decoding {
-  private worker: Worker | undefined;
-  /** The reader whose message the thread decodes now. */
-  private busy: EmberReceiver | undefined;
-  /** Readers with messages waiting, in turn (a Set keeps the order things were added in). */
-  private readonly turns = new Set<EmberReceiver>();
-
-  wants(receiver: EmberReceiver): void {
-    if (receiver !== this.busy) this.turns.add(receiver);
-    this.next();
-  }
-
-  forget(receiver: EmberReceiver): void {
-    this.turns.delete(receiver);
-  }
-
-  /** Starts the thread ahead of the first message: loading it takes a good part of a second. */
-  warm(): void {
-    this.started();
-  }
-
-  private next(): void {
-    if (this.busy !== undefined) return;
-    for (const receiver of this.turns) {
-      this.turns.delete(receiver);
-      const ber = receiver.take();
-      if (ber === undefined) continue;
-      this.busy = receiver;
-      this.started().postMessage(ber);
-      return;
-    }
-  }
-
-  private done(result: Decoded): void {
-    const receiver = this.busy;
-    this.busy = undefined;
-    if (receiver !== undefined) {
-      // Behind the others that wait: one message a turn.
-      if (receiver.hasWaiting) this.turns.add(receiver);
-      receiver.decoded(result);
-    }
-    this.next();
-  }
-
-  private started(): Worker {
-    if (this.worker !== undefined) return this.worker;
-    const worker = fromSources
-      ? // A checkout's sources are TypeScript: the thread registers tsx's loader, as the hub's command does.
-        new Worker(
-          `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(workerEntry.href)}); });`,
-          { eval: true, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } },
-        )
-      : new Worker(workerEntry, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    let why = 'stopped';
-    worker.on('message', (result: Decoded) => this.done(result));
-    worker.on('error', (error) => (why = error.message));
-    worker.on('exit', () => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      if (this.busy !== undefined) this.done({ dropped: `a message the decoder could not finish (${why})` });
-    });
-    // It does not keep the process alive: the sockets whose messages it decodes do. (After the
-    // listeners: a 'message' listener refs the thread again.)
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-}
-
-const decoding = new Decoding();

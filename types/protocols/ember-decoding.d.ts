@@ -1,3 +1,16 @@
+/**
+ * Ember+ messages read from a peer without the peer holding the hub's event loop (R-G4).
+ * emberplus-connection's BER decoder takes tens of microseconds an element, and whatever time
+ * a crafted message asks of it (a path of 200,000 numbers held the loop for a second), so no
+ * Glow message is decoded on the event loop: one worker thread of the process decodes them for
+ * every Ember+ connection, one message at a time. Readers with messages waiting take turns, a
+ * message each, so one peer's flood delays another's message by one message at most; a reader
+ * with messages waiting has its socket paused, so what a peer sends waits in its own TCP
+ * buffers, not in the hub. The thread's heap is bounded; a thread that dies drops the message it
+ * was decoding (said as any dropped message is) and the next message starts another. The thread
+ * and the turns are `bounded-worker.ts`'s, as for the Satellite key bitmaps.
+ */
+import { type WorkerTurns } from './bounded-worker.ts';
 import { type Decoded, type Met } from './ember-plus.ts';
 /** What an `EmberReceiver` hands on, in the order the peer sent it. */
 export interface EmberReceiverEvents {
@@ -19,7 +32,7 @@ export interface ReadFlow {
  * Reads one peer's byte stream: frames within `maxMessageBytes` (see `S101Reader`), messages
  * decoded off the event loop, handed on in order.
  */
-export declare class EmberReceiver {
+export declare class EmberReceiver implements WorkerTurns<Buffer, Decoded> {
     private readonly flow;
     private readonly events;
     private readonly reader;
@@ -36,5 +49,5 @@ export declare class EmberReceiver {
     /** @internal More messages wait. */
     get hasWaiting(): boolean;
     /** @internal A message decoded. */
-    decoded(result: Decoded): void;
+    done(result: Decoded): void;
 }

@@ -19,7 +19,7 @@ export class KeyBindings {
     const { context, looks } = this;
     const watching: { unsubscribe(): void }[] = [];
     for (const binding of this.bindings) {
-      const look = looks.of(binding.device, binding.key);
+      const look = looks.pin(binding.device, binding.key);
       look.text = binding.text;
       look.textColor = binding.textColor;
       look.color = binding.off;

@@ -1,6 +1,11 @@
 /**
- * The devices satellites add (`ADD-DEVICE`), within `maxDevices` and `maxKeys`: each with its
- * parameters, kept when its satellite lets it go so that it comes back as it was.
+ * The devices satellites add (`ADD-DEVICE`), within `maxDevices`, `maxDevicesPerClient`,
+ * `maxKeys` and bitmaps of at most `MAX_BITMAP_PX`: each with its parameters, kept when its
+ * satellite lets it go so that it comes back as it was — until the table is full and another
+ * device needs the room, which the device gone longest gives up. A device id is one
+ * satellite's while that satellite is there: another, from another address, asking for it
+ * is refused (the desk is not taken over); from the same address it is that satellite back
+ * on a new link, and has it. Keys a satellite held down are let go when it goes.
  */
 import type { Socket } from 'node:net';
 import { type ConnectionContext, fail, ok, type OwnedParameter, parameterIdOf } from '../../sdk/index.ts';
@@ -10,7 +15,9 @@ import type { SatelliteOverruns } from './settings.ts';
 /** One satellite connected: its socket and the devices it added. */
 export interface Satellite {
   readonly socket: Socket;
+  /** Its address and port, as shown; and its address alone, which says which machine it is. */
   readonly peer: string;
+  readonly address: string;
   readonly devices: Set<Device>;
   heardAt: number;
 }
@@ -23,6 +30,8 @@ export interface Device {
   perRow: number;
   bitmapSize: number;
   satellite: Satellite | undefined;
+  /** When its satellite let it go, in the order devices went: the longest gone is forgotten first. */
+  wentAt: number;
   readonly connected: OwnedParameter;
   readonly brightness: OwnedParameter;
   /** By key: its pressed parameter while the device is there. */
@@ -33,6 +42,22 @@ export interface Device {
 export interface KeyFaces {
   define(device: Device, key: number): void;
   send(device: Device, key: number): void;
+  /** The satellite went: nothing more is sent to it. */
+  forgetSatellite(satellite: Satellite): void;
+  /** The device is forgotten: its keys' parameters go. */
+  forget(device: Device): void;
+}
+
+/**
+ * The largest key bitmap the hub draws, pixels a side. Stream Decks' keys are 72–288 pixels;
+ * a bitmap is size² × 3 bytes, in base64 a third more, for every key: 512 is a megabyte a key.
+ */
+export const MAX_BITMAP_PX = 512;
+
+export interface DeviceBounds {
+  readonly maxDevices: number;
+  readonly maxDevicesPerClient: number;
+  readonly maxKeys: number;
 }
 
 export const send = (target: Satellite, line: string) => {
@@ -54,12 +79,16 @@ export function keyOf(device: Device, raw: string | true | undefined): number | 
 
 export class Devices {
   private readonly byId = new Map<string, Device>();
+  /** Devices let go so far: the order they went in. */
+  private went = 0;
 
   constructor(
     private readonly context: ConnectionContext,
     private readonly keys: KeyFaces,
     private readonly overruns: SatelliteOverruns,
-    private readonly bounds: { readonly maxDevices: number; readonly maxKeys: number },
+    private readonly bounds: DeviceBounds,
+    /** A key of a device went down or up: what the flow's `keys` make of it. */
+    private readonly pressed: (device: Device, key: number, down: boolean, origin: string) => void,
   ) {}
 
   get(deviceId: string): Device | undefined {
@@ -72,7 +101,7 @@ export class Devices {
   }
 
   add(from: Satellite, params: Message['params']): void {
-    const { maxDevices, maxKeys } = this.bounds;
+    const { maxDevices, maxDevicesPerClient, maxKeys } = this.bounds;
     const deviceId = params['DEVICEID'];
     if (typeof deviceId !== 'string' || deviceId === '') return refuse(from, '', 'DEVICEID is missing');
     const keysTotal = Number(params['KEYS_TOTAL'] ?? 0);
@@ -82,19 +111,38 @@ export class Devices {
       this.overruns.dropped('keys', `a device of ${keysTotal} keys, more than maxKeys (${maxKeys})`);
       return refuse(from, deviceId, `more keys than this hub takes (${maxKeys})`);
     }
+    const bitmaps = Number(params['BITMAPS'] ?? 0);
+    if (Number.isInteger(bitmaps) && bitmaps > MAX_BITMAP_PX) {
+      this.overruns.dropped('bitmaps', `bitmaps of ${bitmaps} pixels asked for by ${from.peer}: at most ${MAX_BITMAP_PX}`);
+      return refuse(from, deviceId, `BITMAPS of at most ${MAX_BITMAP_PX} pixels: this hub draws no larger keys`);
+    }
     let device = this.byId.get(deviceId);
+    if (device?.satellite && device.satellite !== from) {
+      if (device.satellite.address !== from.address) {
+        this.overruns.dropped('taken', `${from.peer} asked for ${deviceId}, which ${device.satellite.peer} has: refused`);
+        return refuse(from, deviceId, 'another satellite has this DEVICEID: refused until that satellite goes');
+      }
+      // The same machine on a new link: its satellite found the old one dead and came back,
+      // before the hub noticed (a link lost without a close takes `timeout` to notice).
+      this.detach(device);
+    }
+    if (device?.satellite !== from && from.devices.size >= maxDevicesPerClient) {
+      this.overruns.dropped(
+        'devices',
+        `more than maxDevicesPerClient (${maxDevicesPerClient}) devices from ${from.peer}: the others refused`,
+      );
+      return refuse(from, deviceId, `more devices from one satellite than this hub takes (${maxDevicesPerClient})`);
+    }
     if (!device) {
       const id = parameterIdOf([deviceId]);
       if (id === undefined) return refuse(from, deviceId, 'a DEVICEID the hub cannot name a parameter after');
-      if (this.byId.size >= maxDevices) {
+      if (this.byId.size >= maxDevices && !this.forgetLongestGone()) {
         this.overruns.dropped('devices', `more than maxDevices (${maxDevices}) devices: the others refused`);
         return refuse(from, deviceId, `more devices than this hub takes (${maxDevices})`);
       }
       device = this.define(deviceId, id);
     }
-    if (device.satellite && device.satellite !== from) this.detach(device);
-    const bitmaps = Number(params['BITMAPS'] ?? 0);
-    device.bitmapSize = Number.isInteger(bitmaps) && bitmaps > 0 && bitmaps <= 1024 ? bitmaps : 0;
+    device.bitmapSize = Number.isInteger(bitmaps) && bitmaps > 0 ? bitmaps : 0;
     device.perRow = Number.isInteger(perRow) && perRow > 0 ? perRow : keysTotal;
     device.keysTotal = keysTotal;
     device.satellite = from;
@@ -109,13 +157,47 @@ export class Devices {
     for (let key = 0; key < keysTotal; key++) this.keys.send(device, key);
   }
 
-  /** The device went (removed, or its satellite gone): no more presses; what it shows is kept for its return. */
+  /** A key of `device` went down or up, as its satellite says. */
+  press(device: Device, key: number, down: boolean, origin: string): void {
+    device.pressed[key]?.report(down, origin);
+    this.pressed(device, key, down, origin);
+  }
+
+  /**
+   * The device went (removed, or its satellite gone): the keys it held down are let go first
+   * — a momentary key whose link dropped must not stay pressed — then no more presses; what it
+   * shows is kept for its return.
+   */
   detach(device: Device): void {
-    device.satellite?.devices.delete(device);
+    const from = device.satellite;
+    device.pressed.forEach((parameter, key) => {
+      if (parameter?.value === true)
+        this.press(device, key, false, `satellite ${from?.peer ?? ''} ${device.deviceId} gone: key ${key} let go`);
+    });
+    from?.devices.delete(device);
     device.satellite = undefined;
+    device.wentAt = ++this.went;
     device.connected.report(false);
     device.pressed.forEach((_parameter, key) => this.context.remove(`${device.id}/key/${key}/pressed`));
     device.pressed.length = 0;
+  }
+
+  /** The satellite went (closed, or silent past `timeout`): its devices are let go. */
+  gone(satellite: Satellite): void {
+    this.keys.forgetSatellite(satellite);
+    for (const device of [...satellite.devices]) this.detach(device);
+  }
+
+  /** Makes room: the device gone longest is forgotten with its parameters. False when every device is there. */
+  private forgetLongestGone(): boolean {
+    let longest: Device | undefined;
+    for (const device of this.byId.values()) if (!device.satellite && (!longest || device.wentAt < longest.wentAt)) longest = device;
+    if (!longest) return false;
+    this.byId.delete(longest.deviceId);
+    this.keys.forget(longest);
+    this.context.remove(`${longest.id}/connected`);
+    this.context.remove(`${longest.id}/brightness`);
+    return true;
   }
 
   private define(deviceId: string, id: string): Device {
@@ -126,6 +208,7 @@ export class Devices {
       perRow: 1,
       bitmapSize: 0,
       satellite: undefined,
+      wentAt: 0,
       connected: this.context.define(`${id}/connected`, { type: 'B', access: 'read-only', initial: false }),
       brightness: this.context.define(`${id}/brightness`, {
         type: 'I',

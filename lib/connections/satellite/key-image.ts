@@ -73,6 +73,14 @@ export function linesOf(text: string, width: number): string[] {
   return lines;
 }
 
+/** What a key's image is drawn from. */
+export interface KeyImageJob {
+  readonly size: number;
+  readonly color: string;
+  readonly text: string;
+  readonly textColor: string;
+}
+
 /** A `size`×`size` RGB image of a key. */
 export function keyImage(size: number, color: string, text: string, textColor: string): Buffer {
   const image = Buffer.alloc(size * size * 3);

@@ -1,11 +1,13 @@
 /**
  * What each key shows — colour, text, text colour — kept while its device is away, as
  * read-write parameters while it is there, and sent to its satellite as `KEY-STATE` (with a
- * bitmap for a device that asked for them), once a turn however often it changed.
+ * bitmap for a device that asked for them, drawn off the event loop), once a turn however
+ * often it changed. A device forgotten (to make room for another) takes its looks with it,
+ * but for keys bound in the flow.
  */
 import { afterTurn, type ConnectionContext, fail, ok, type OwnedParameter } from '../../sdk/index.ts';
-import { type Device, send } from './devices.ts';
-import { keyImage } from './key-image.ts';
+import { type Device, type Satellite, send } from './devices.ts';
+import { KeyDrawing, type Look } from './key-drawing.ts';
 import { formatMessage } from './messages.ts';
 import { COLOR } from './settings.ts';
 
@@ -21,6 +23,14 @@ export class KeyLooks {
   private readonly looks = new Map<string, KeyLook>();
   private readonly due = new Set<string>();
   private readonly params = new Map<string, OwnedParameter>();
+  /** Looks the flow's `keys` set: kept when their device is forgotten. */
+  private readonly pinned = new Set<string>();
+  /** By device id: how many keys have look parameters. */
+  private readonly defined = new Map<string, number>();
+  private readonly drawing = new KeyDrawing(
+    (device, key) => this.of(device.deviceId, key),
+    (device, key, look, bitmap) => this.deliver(device, key, look, bitmap),
+  );
 
   constructor(
     private readonly context: ConnectionContext,
@@ -30,15 +40,50 @@ export class KeyLooks {
   ) {}
 
   of(deviceId: string, key: number): KeyLook {
-    const name = `${deviceId}/${key}`;
+    const name = `${deviceId}\n${key}`;
     let look = this.looks.get(name);
     if (!look) this.looks.set(name, (look = { color: '#000000', text: '', textColor: '#ffffff' }));
     return look;
   }
 
+  /** The look of a key bound in the flow: kept whatever becomes of its device. */
+  pin(deviceId: string, key: number): KeyLook {
+    this.pinned.add(`${deviceId}\n${key}`);
+    return this.of(deviceId, key);
+  }
+
+  /** Starts drawing's thread, so that the first device's keys do not wait for it. */
+  warm(): void {
+    this.drawing.warm();
+  }
+
   send(device: Device, key: number): void {
     if (!device.satellite) return;
-    const look = this.of(device.deviceId, key);
+    if (device.bitmapSize > 0) return this.drawing.draw(device, key);
+    this.deliver(device, key, this.of(device.deviceId, key), undefined);
+  }
+
+  /** Its satellite went: nothing more is drawn for it. */
+  forgetSatellite(satellite: Satellite): void {
+    this.drawing.forget(satellite);
+  }
+
+  /** The device is forgotten: its look parameters go, and its looks but those the flow binds. */
+  forget(device: Device): void {
+    const keys = this.defined.get(device.deviceId) ?? 0;
+    for (let key = 0; key < keys; key++) {
+      for (const field of ['color', 'text', 'textColor'] as const) {
+        const id = paramId(device, key, field);
+        if (this.params.delete(id)) this.context.remove(id);
+      }
+      const name = `${device.deviceId}\n${key}`;
+      if (!this.pinned.has(name)) this.looks.delete(name);
+    }
+    this.defined.delete(device.deviceId);
+  }
+
+  private deliver(device: Device, key: number, look: Look, bitmap: string | undefined): void {
+    if (!device.satellite) return;
     const params: Record<string, string | number> = {
       DEVICEID: device.deviceId,
       KEY: key,
@@ -47,7 +92,7 @@ export class KeyLooks {
       TEXT: Buffer.from(look.text).toString('base64'),
       TEXTCOLOR: look.textColor,
     };
-    if (device.bitmapSize > 0) params['BITMAP'] = keyImage(device.bitmapSize, look.color, look.text, look.textColor).toString('base64');
+    if (bitmap !== undefined) params['BITMAP'] = bitmap;
     send(device.satellite, formatMessage('KEY-STATE', params));
     this.counts.sent++;
   }
@@ -65,6 +110,7 @@ export class KeyLooks {
   /** Makes the key's look parameters, once: they stay while the device is away. */
   define(device: Device, key: number): void {
     const look = this.of(device.deviceId, key);
+    this.defined.set(device.deviceId, Math.max(this.defined.get(device.deviceId) ?? 0, key + 1));
     for (const field of ['color', 'text', 'textColor'] as const) {
       const id = paramId(device, key, field);
       if (this.params.has(id)) continue;
@@ -91,7 +137,7 @@ export class KeyLooks {
 
   /** Sends a key's state at the end of the turn, once for all of the turn's changes to it. */
   private sendSoon(deviceId: string, key: number): void {
-    const name = `${deviceId}/${key}`;
+    const name = `${deviceId}\n${key}`;
     if (this.due.has(name)) return;
     this.due.add(name);
     afterTurn(() => {

@@ -13,8 +13,12 @@
  * `keys` binds a key to a parameter without rules: its colour follows `show` (`on` while
  * true, `off` otherwise), and a press toggles it, holds it true while pressed, or fires it.
  *
- * What a satellite sends is bounded (R-G4): a line past `maxLineBytes` drops the satellite,
- * devices past `maxDevices` and keys past `maxKeys` are refused with `ADD-DEVICE ERROR`.
+ * What a satellite sends is bounded (R-G4): a line past `maxLineBytes` drops the satellite;
+ * devices past `maxDevices` or `maxDevicesPerClient`, keys past `maxKeys`, bitmaps larger
+ * than 512 pixels and a device id another satellite has are refused with `ADD-DEVICE
+ * ERROR`; satellites past `maxClients`, or `maxClientsPerAddress` from one address, are
+ * closed. Bitmaps are drawn off the event loop, and only as fast as each satellite reads.
+ * Keys a satellite held down are let go when it goes.
  *
  * Parameters, for each device a satellite adds (its `DEVICEID`, characters an id cannot
  * hold as `_`):
@@ -60,14 +64,23 @@ export const satelliteType = defineConnectionType({
     },
     droppedMetric('patchbay_satellite_dropped_total', 'What a satellite connection refused or dropped past its bounds, by kind (R-G4).'),
   ],
-  create(context, { port, bindIp, peers, keys, timeout, maxClients, maxDevices, maxKeys, maxLineBytes }) {
+  create(
+    context,
+    { port, bindIp, peers, keys, timeout, maxClients, maxClientsPerAddress, maxDevices, maxDevicesPerClient, maxKeys, maxLineBytes },
+  ) {
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     const satellites = new Set<Satellite>();
     const watching: { unsubscribe(): void }[] = [];
     const counts = { pressed: 0, sent: 0, silent: 0, unknown: 0 };
     const looks = new KeyLooks(context, (deviceId) => devices.get(deviceId), counts);
-    const devices: Devices = new Devices(context, looks, overruns, { maxDevices, maxKeys });
     const bindings = new KeyBindings(context, keys, looks);
+    const devices: Devices = new Devices(
+      context,
+      looks,
+      overruns,
+      { maxDevices, maxDevicesPerClient, maxKeys },
+      (device, key, down, origin) => bindings.press(device.deviceId, key, down, origin),
+    );
 
     const refusals = new SparseLog(context.log, context.scheduler, 'refused');
     const listener = new TcpListener(
@@ -75,6 +88,7 @@ export const satelliteType = defineConnectionType({
         port,
         bindIp,
         maxClients,
+        maxPerAddress: maxClientsPerAddress,
         allow: peers,
         refusedPeer: (address) => refusals.warn(`a satellite from ${address} refused: \`allow\` does not let it in`),
       },
@@ -86,7 +100,6 @@ export const satelliteType = defineConnectionType({
           overruns,
           maxLineBytes,
           counts,
-          pressed: (device, key, down, origin) => bindings.press(device.deviceId, key, down, origin),
         }),
     );
 
@@ -95,6 +108,7 @@ export const satelliteType = defineConnectionType({
     return {
       async start() {
         watching.push(...bindings.start());
+        looks.warm();
         await link.start();
         context.log.info(`listening for Companion Satellite on ${bindIp || '*'}:${listener.port}; lets in ${peers.describe()}`);
         watching.push(

@@ -4,7 +4,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionContext } from '../../sdk/index.ts';
-import { type Device, type Devices, keyOf, type Satellite, send } from './devices.ts';
+import { type Devices, keyOf, type Satellite, send } from './devices.ts';
 import { formatMessage, type Message, parseMessage } from './messages.ts';
 import type { SatelliteOverruns } from './settings.ts';
 
@@ -21,17 +21,13 @@ export interface SessionOptions {
   readonly overruns: SatelliteOverruns;
   readonly maxLineBytes: number;
   readonly counts: { pressed: number; unknown: number };
-  /** A key of a device of this satellite went down or up. */
-  readonly pressed: (device: Device, key: number, down: boolean, origin: string) => void;
 }
 
-export function serveSatellite(
-  socket: Socket,
-  { context, satellites, devices, overruns, maxLineBytes, counts, pressed }: SessionOptions,
-): void {
+export function serveSatellite(socket: Socket, { context, satellites, devices, overruns, maxLineBytes, counts }: SessionOptions): void {
   const from: Satellite = {
     socket,
     peer: `${socket.remoteAddress}:${socket.remotePort}`,
+    address: socket.remoteAddress ?? '',
     devices: new Set(),
     heardAt: context.scheduler.now(),
   };
@@ -44,9 +40,7 @@ export function serveSatellite(
     if (key === undefined) return void counts.unknown++;
     const down = params['PRESSED'] === '1' || params['PRESSED'] === 'true' || params['PRESSED'] === true;
     counts.pressed++;
-    const origin = `satellite ${from.peer} ${device.deviceId} key ${key}`;
-    device.pressed[key]?.report(down, origin);
-    pressed(device, key, down, origin);
+    devices.press(device, key, down, `satellite ${from.peer} ${device.deviceId} key ${key}`);
   };
 
   const receive = (line: string) => {
@@ -107,7 +101,7 @@ export function serveSatellite(
   });
   socket.on('close', () => {
     satellites.delete(from);
-    for (const device of [...from.devices]) devices.detach(device);
+    devices.gone(from);
   });
   send(from, `BEGIN CompanionVersion=patchbay ApiVersion=${API_VERSION}\n`);
 }

@@ -42,9 +42,26 @@ export const satelliteSettings = Type.Object({
     5000,
   ),
   maxClients: withDefault(Type.Integer({ minimum: 1, maximum: 1024, description: 'Satellites connected at once at most.' }), 8),
+  maxClientsPerAddress: withDefault(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1024,
+      description: 'Satellites connected at once from one address at most, so that one machine cannot take every slot.',
+    }),
+    2,
+  ),
   maxDevices: withDefault(
-    Type.Integer({ minimum: 1, maximum: 1000, description: 'Devices of all satellites together at most; one more is refused.' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description:
+        'Devices the hub knows at most, there or gone; a new one takes the place of the one gone longest, and is refused while every one is there.',
+    }),
     32,
+  ),
+  maxDevicesPerClient: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'Devices of one satellite at most; one more is refused.' }),
+    8,
   ),
   maxKeys: withDefault(
     Type.Integer({ minimum: 1, maximum: 1024, description: 'Keys of one device at most; a larger one is refused.' }),
@@ -63,8 +80,12 @@ export const satelliteSettings = Type.Object({
 /** One entry of `keys`: a key bound to a parameter. */
 export type KeyBinding = Parsed<typeof satelliteSettings>['keys'][number];
 
-/** What a satellite may send past `maxDevices`, `maxKeys` and `maxLineBytes`, by kind. */
-export const OVERRUN_KINDS = ['devices', 'keys', 'lines'] as const;
+/**
+ * What a satellite may send past its bounds, by kind: devices past `maxDevices` or
+ * `maxDevicesPerClient`, keys past `maxKeys`, lines past `maxLineBytes`, bitmaps larger than
+ * the hub draws, and device ids another satellite has.
+ */
+export const OVERRUN_KINDS = ['devices', 'keys', 'lines', 'bitmaps', 'taken'] as const;
 export type SatelliteOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;
 
 export function parseSatelliteSettings(written: Parsed<typeof satelliteSettings>) {

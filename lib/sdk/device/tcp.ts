@@ -136,6 +136,8 @@ export interface TcpListenOptions {
   readonly bindIp: string;
   /** Clients connected at once at most; one more is closed at once and counted. */
   readonly maxClients: number;
+  /** Clients connected at once from one address at most (one more is closed and counted as `refused`), so that one machine cannot take every slot. Absent: `maxClients`. */
+  readonly maxPerAddress?: number;
   /** The peers it lets in (the `allow` setting); others are closed at once and counted. Absent: every peer. */
   readonly allow?: Peers;
   /** Told of each peer refused by `allow` (for a log line: sparse, a flood is one). */
@@ -146,6 +148,8 @@ export interface TcpListenOptions {
 export class TcpListener {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  /** Clients connected now, by address. */
+  private readonly perAddress = new Map<string, number>();
   private refusedCount = 0;
   private refusedPeerCount = 0;
   private boundPort = 0;
@@ -160,7 +164,7 @@ export class TcpListener {
     return this.sockets;
   }
 
-  /** Clients closed at once because `maxClients` were connected. */
+  /** Clients closed at once because `maxClients` were connected (or `maxPerAddress` from their address). */
   get refused(): number {
     return this.refusedCount;
   }
@@ -210,6 +214,7 @@ export class TcpListener {
     this.boundPort = 0;
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
+    this.perAddress.clear();
     if (server?.listening) await new Promise((resolve) => server.close(resolve));
   }
 
@@ -219,14 +224,22 @@ export class TcpListener {
       this.options.refusedPeer?.(socket.remoteAddress ?? 'an unknown address');
       return void socket.destroy();
     }
-    if (this.sockets.size >= this.options.maxClients) {
+    const address = socket.remoteAddress ?? '';
+    const fromAddress = this.perAddress.get(address) ?? 0;
+    if (this.sockets.size >= this.options.maxClients || fromAddress >= (this.options.maxPerAddress ?? this.options.maxClients)) {
       this.refusedCount++;
       return void socket.destroy();
     }
     this.sockets.add(socket);
+    this.perAddress.set(address, fromAddress + 1);
     // A client's error is its own: it closes that client, and the close below forgets it.
     socket.on('error', () => {});
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      if (!this.sockets.delete(socket)) return;
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
     this.accept(socket);
   }
 }

@@ -9,5 +9,12 @@
 export declare function rgbOf(color: string): [number, number, number];
 /** The text in lines of at most `width` characters: broken at spaces, or inside a word longer than a line. */
 export declare function linesOf(text: string, width: number): string[];
+/** What a key's image is drawn from. */
+export interface KeyImageJob {
+    readonly size: number;
+    readonly color: string;
+    readonly text: string;
+    readonly textColor: string;
+}
 /** A `size`×`size` RGB image of a key. */
 export declare function keyImage(size: number, color: string, text: string, textColor: string): Buffer;

@@ -15,7 +15,9 @@ export declare const satelliteType: import("../../sdk/type.ts").DefinedConnectio
     }>>>;
     timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxClients: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    maxClientsPerAddress: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxDevices: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    maxDevicesPerClient: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxKeys: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxLineBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>, {
@@ -36,7 +38,9 @@ export declare const satelliteType: import("../../sdk/type.ts").DefinedConnectio
     } & {})[];
     timeout: number;
     maxClients: number;
+    maxClientsPerAddress: number;
     maxDevices: number;
+    maxDevicesPerClient: number;
     maxKeys: number;
     maxLineBytes: number;
 }>;

@@ -4,7 +4,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionContext } from '../../sdk/index.ts';
-import { type Device, type Devices, type Satellite } from './devices.ts';
+import { type Devices, type Satellite } from './devices.ts';
 import type { SatelliteOverruns } from './settings.ts';
 export interface SessionOptions {
     readonly context: ConnectionContext;
@@ -17,7 +17,5 @@ export interface SessionOptions {
         pressed: number;
         unknown: number;
     };
-    /** A key of a device of this satellite went down or up. */
-    readonly pressed: (device: Device, key: number, down: boolean, origin: string) => void;
 }
-export declare function serveSatellite(socket: Socket, { context, satellites, devices, overruns, maxLineBytes, counts, pressed }: SessionOptions): void;
+export declare function serveSatellite(socket: Socket, { context, satellites, devices, overruns, maxLineBytes, counts }: SessionOptions): void;

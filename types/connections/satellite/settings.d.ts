@@ -17,14 +17,20 @@ export declare const satelliteSettings: import("@sinclair/typebox").TObject<{
     }>>>;
     timeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxClients: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    maxClientsPerAddress: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxDevices: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    maxDevicesPerClient: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxKeys: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxLineBytes: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>;
 /** One entry of `keys`: a key bound to a parameter. */
 export type KeyBinding = Parsed<typeof satelliteSettings>['keys'][number];
-/** What a satellite may send past `maxDevices`, `maxKeys` and `maxLineBytes`, by kind. */
-export declare const OVERRUN_KINDS: readonly ["devices", "keys", "lines"];
+/**
+ * What a satellite may send past its bounds, by kind: devices past `maxDevices` or
+ * `maxDevicesPerClient`, keys past `maxKeys`, lines past `maxLineBytes`, bitmaps larger than
+ * the hub draws, and device ids another satellite has.
+ */
+export declare const OVERRUN_KINDS: readonly ["devices", "keys", "lines", "bitmaps", "taken"];
 export type SatelliteOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;
 export declare function parseSatelliteSettings(written: Parsed<typeof satelliteSettings>): import("../../core/issue.ts").Checked<{
     peers: Peers;
@@ -44,7 +50,9 @@ export declare function parseSatelliteSettings(written: Parsed<typeof satelliteS
     } & {})[];
     timeout: number;
     maxClients: number;
+    maxClientsPerAddress: number;
     maxDevices: number;
+    maxDevicesPerClient: number;
     maxKeys: number;
     maxLineBytes: number;
 }>;

@@ -66,6 +66,8 @@ export interface TcpListenOptions {
     readonly bindIp: string;
     /** Clients connected at once at most; one more is closed at once and counted. */
     readonly maxClients: number;
+    /** Clients connected at once from one address at most (one more is closed and counted as `refused`), so that one machine cannot take every slot. Absent: `maxClients`. */
+    readonly maxPerAddress?: number;
     /** The peers it lets in (the `allow` setting); others are closed at once and counted. Absent: every peer. */
     readonly allow?: Peers;
     /** Told of each peer refused by `allow` (for a log line: sparse, a flood is one). */
@@ -77,13 +79,15 @@ export declare class TcpListener {
     private readonly accept;
     private server;
     private readonly sockets;
+    /** Clients connected now, by address. */
+    private readonly perAddress;
     private refusedCount;
     private refusedPeerCount;
     private boundPort;
     constructor(options: TcpListenOptions, accept: (socket: Socket) => void);
     /** The clients connected now. */
     get clients(): ReadonlySet<Socket>;
-    /** Clients closed at once because `maxClients` were connected. */
+    /** Clients closed at once because `maxClients` were connected (or `maxPerAddress` from their address). */
     get refused(): number;
     /** Clients closed at once because `allow` does not let their address in. */
     get refusedPeers(): number;
