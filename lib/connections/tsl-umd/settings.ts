@@ -59,9 +59,19 @@ export const tslUmdSettings = Type.Object({
     Type.Integer({
       minimum: 1,
       maximum: 10_000,
-      description: 'receive: displays made from what is heard at most; past it others are dropped.',
+      description:
+        'receive: displays made from what is heard at most; past it a new one takes the place of the display heard longest ago, once that one has not been heard for forgetAfter, and is dropped otherwise.',
     }),
     1000,
+  ),
+  forgetAfter: withDefault(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 86_400_000,
+      description:
+        'receive: milliseconds a display heard (not one listed in displays) must go unheard before it may give its place to a new one, when maxDisplays are shown.',
+    }),
+    60_000,
   ),
   maxClients: withDefault(
     Type.Integer({ minimum: 1, maximum: 1024, description: 'receive over tcp: senders connected at once at most.' }),

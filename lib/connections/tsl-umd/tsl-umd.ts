@@ -5,7 +5,9 @@
  * `mode: "receive"`: the hub listens on `port` and shows each display it hears (and those
  * listed in `displays` from the start) as read-only parameters — what a vision mixer's
  * tally says, for rules to carry to lamps, cameras and dashboards. Displays are made as
- * heard, at most `maxDisplays`. `host`, when set, is the only sender taken.
+ * heard, at most `maxDisplays`: past it a new one takes the place of the display heard
+ * longest ago once that one has gone unheard for `forgetAfter` (`heard-displays.ts`).
+ * `host`, when set, is the only sender taken.
  *
  * `mode: "send"`: the hub sends to `host`:`port` the displays listed in `displays`, whose
  * parameters are writable: a display's message goes whenever one of its parameters
@@ -46,6 +48,7 @@ import {
   type Value,
 } from '../../sdk/index.ts';
 import { SparseLog } from '../../core/sparse-log.ts';
+import { HeardDisplays } from './heard-displays.ts';
 import { displayKey, FIELDS, type Field, matches, tslUmdSettings } from './settings.ts';
 import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, wrapV5 } from './packets.ts';
 
@@ -104,12 +107,14 @@ export const tslUmdType = defineConnectionType({
     droppedMetric('patchbay_tsl_umd_dropped_total', 'What a tsl-umd connection dropped past its bounds, by kind (R-G4).'),
   ],
   create(context, options) {
-    const { version, mode, transport, port, bindIp, host, peers, repeat, connectTimeout, maxDisplays, maxClients } = options;
+    const { version, mode, transport, port, bindIp, host, peers, repeat, connectTimeout, maxDisplays, forgetAfter, maxClients } = options;
     const fields = FIELDS[version];
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     const debug = new SparseLog(context.log, context.scheduler, 'dropped', 'debug');
     const counts = { received: 0, sent: 0, malformed: 0, strangers: 0, displays: 0 };
     const values = new Map<string, DisplayValues>();
+    const recent = new HeardDisplays(() => context.scheduler.now(), forgetAfter);
+    const listed = new Set(options.displays);
     const due = new Map<string, ((error?: unknown) => void)[]>();
     let sendOut: ((packet: Buffer, done: (error?: Error) => void) => void) | undefined;
 
@@ -173,8 +178,13 @@ export const tslUmdType = defineConnectionType({
       const known = values.get(key);
       if (known) return known;
       if (mode === 'receive' && values.size >= maxDisplays) {
-        overruns.dropped('displays', `more than maxDisplays (${maxDisplays}) displays: the others not shown`);
-        return undefined;
+        const stale = recent.takeStale();
+        if (stale === undefined) {
+          overruns.dropped('displays', `more than maxDisplays (${maxDisplays}) displays: the others not shown`);
+          return undefined;
+        }
+        values.delete(stale);
+        for (const field of fields) parameters.remove(`${stale}/${field.id}`);
       }
       const initial = (field: Field) => (field.id === 'text' ? (options.texts[key] ?? field.initial) : field.initial);
       const made: DisplayValues = new Map(fields.map((field) => [field.id, initial(field)]));
@@ -194,6 +204,7 @@ export const tslUmdType = defineConnectionType({
     const show = (key: string, heard: Readonly<Record<string, Value>>, from: string) => {
       const shown = display(key);
       if (!shown) return;
+      if (!listed.has(key)) recent.heard(key);
       counts.received++;
       for (const [id, value] of Object.entries(heard)) {
         shown.set(id, value);

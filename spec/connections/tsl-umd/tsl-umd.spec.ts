@@ -352,3 +352,46 @@ test('a flood of 100,000 datagrams of random bytes: the hub answers throughout, 
   t.regex(hub.connection('v31')?.info.reason ?? '', /more than maxDisplays \(10\)/);
   t.is(hub.connection('v5')?.info.status, 'ok', 'malformed packets are counted, never an error');
 });
+
+test('receive: displays a flooder made give their place, once not heard for forgetAfter, to the mixer heard after; listed displays stay (R-SU1, R-G4)', async (t) => {
+  const port = await freePort();
+  const { hub } = await serve(
+    t,
+    {},
+    {
+      tally: {
+        type: 'tsl-umd',
+        version: '3.1',
+        mode: 'receive',
+        port,
+        bindIp: '127.0.0.1',
+        displays: [0],
+        maxDisplays: 4,
+        forgetAfter: 1000,
+      },
+    },
+  );
+  await eventually(() => hub.connection('tally')?.info.status === 'ok', 'listening');
+  const sender = createSocket('udp4');
+  t.teardown(() => sender.close());
+  const v31 = (address: number, text: string) => {
+    const message = Buffer.alloc(18, 0x20);
+    message[0] = 0x80 + address;
+    message[1] = 0b0011_0001;
+    message.write(text, 2, 'latin1');
+    return message;
+  };
+  // The flooder: ten displays the mixer does not have, once each; three find room.
+  for (let address = 100; address < 110; address++) sender.send(v31(address, `X${address}`), port, '127.0.0.1');
+  await eventually(() => value(hub, 'tally/102/text') === 'X102', 'the flood shown as far as maxDisplays');
+  t.is(hub.graph.get('tally/103/text'), undefined, 'no more');
+
+  // The mixer says what display 5 shows, again and again as tally sources do.
+  const repeating = setInterval(() => sender.send(v31(5, 'CAM 5'), port, '127.0.0.1'), 100);
+  t.teardown(() => clearInterval(repeating));
+  await eventually(() => value(hub, 'tally/5/text') === 'CAM 5', "the mixer's display, once the flooder's were quiet for forgetAfter");
+  clearInterval(repeating);
+  t.is(hub.graph.get('tally/100/text'), undefined, 'the display heard longest ago gave its place');
+  t.is(value(hub, 'tally/0/text'), '', 'a listed display is never given away');
+  t.true(Number(hub.connection('tally')?.info.details?.['displays']) <= 4, 'within maxDisplays');
+});

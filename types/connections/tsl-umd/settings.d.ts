@@ -14,6 +14,7 @@ export declare const tslUmdSettings: import("@sinclair/typebox").TObject<{
     repeat: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     connectTimeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxDisplays: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    forgetAfter: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxClients: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>;
 /** A display's parameter: its id under the display, type and value before anything is heard or written. */

@@ -14,6 +14,7 @@ export declare const tslUmdType: import("../../sdk/type.ts").DefinedConnectionTy
     repeat: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     connectTimeout: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxDisplays: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
+    forgetAfter: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     maxClients: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
 }>, {
     displays: string[];
@@ -29,5 +30,6 @@ export declare const tslUmdType: import("../../sdk/type.ts").DefinedConnectionTy
     repeat: number;
     connectTimeout: number;
     maxDisplays: number;
+    forgetAfter: number;
     maxClients: number;
 }>;
