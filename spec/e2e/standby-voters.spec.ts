@@ -156,6 +156,29 @@ withBroker(
 );
 
 withBroker(
+  `a write the broker never acknowledged because it went (hung, then killed) is answered as the outage's writes are: 200, and the standby has it once the broker is back (R-AV1)${whyNoBroker}`,
+  async (t) => {
+    const { active, standby } = await votedPair(t);
+    t.like(await update(active, 'desk/title', 'before'), { status: 200 });
+    await eventually(async () => (await standby.read('desk/title')) === 'before', 'the standby to have the value');
+    // Hung: the write goes out and no acknowledgement comes; then gone, its connections closed.
+    broker.pause();
+    const answer = update(active, 'desk/title', 'as the broker went');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await broker.kill('SIGKILL');
+    const { status, body } = await answer;
+    t.is(status, 200, JSON.stringify(body));
+    t.is(await roleOf(active), 'active');
+    await broker.restart();
+    await eventually(
+      async () => (await standby.read('desk/title')) === 'as the broker went',
+      'the standby to have the write once the broker is back',
+      20_000,
+    );
+  },
+);
+
+withBroker(
   `the witness killed: the active hub drives on; the witness back and the active hub killed: the other takes over (R-AV2)${whyNoBroker}`,
   async (t) => {
     const { device, group, witness, active, standby } = await votedPair(t);

@@ -29,6 +29,8 @@ export function brokerOfFile(): Broker {
     },
     kill: (signal) => running().kill(signal),
     restart: () => running().restart(),
+    pause: () => running().pause(),
+    resume: () => running().resume(),
     stop: () => running().stop(),
   };
 }

@@ -23,6 +23,9 @@ export interface Broker {
   kill(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   /** Starts it again on the same port, with its retained messages gone (no persistence). */
   restart(): Promise<void>;
+  /** SIGSTOP: it holds its connections and answers nothing (a hung broker); `resume` sends SIGCONT. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -107,6 +110,8 @@ export async function startBroker({
     url: `${tls ? 'mqtts' : 'mqtt'}://${host}:${port}`,
     kill,
     restart: launch,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     stop: async () => {
       await kill();
       rmSync(folder, { recursive: true, force: true });

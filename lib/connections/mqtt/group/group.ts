@@ -134,9 +134,12 @@ export class RedundancyGroup implements GroupControl {
   }
 
   replicated(done: (acknowledged: boolean) => void): void {
-    // With voters the active hub answers without the broker (after its own commit); the standby gets the value when it is back (R-AV1).
-    if (this.voting.vote && !this.link.up) return done(true);
-    this.link.whenAcknowledged(done);
+    if (!this.voting.vote) return this.link.whenAcknowledged(done);
+    // With voters the active hub answers without the broker (after its own commit); the standby
+    // gets the value when it is back (R-AV1). A link that closes before the broker acknowledged
+    // is that outage beginning: the value goes out again with every other once it is back.
+    if (!this.link.up) return done(true);
+    this.link.whenAcknowledged(() => done(true));
   }
 
   details(): RedundancyDetails {
