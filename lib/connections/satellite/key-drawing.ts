@@ -65,7 +65,8 @@ class WaitingKeys implements WorkerTurns<KeyImageJob, Drawn> {
   done(result: Drawn): void {
     const drawn = this.drawn;
     this.drawn = undefined;
-    if (drawn?.device.satellite === this.satellite)
+    // The device may have gone, or come back with fewer keys, while its key was drawn.
+    if (drawn?.device.satellite === this.satellite && drawn.key < drawn.device.keysTotal)
       this.deliver(drawn.device, drawn.key, drawn.look, 'bitmap' in result ? result.bitmap : undefined);
   }
 
