@@ -24,6 +24,7 @@ export function App() {
   useFrames();
   useDimmedUnlessLive(link);
   const flow = useFlowAccess(link);
+  const logReadable = useLogAccess(link);
   const [tab, setTab] = useState('parameters');
   const [search, setSearch] = useState('');
   const matching = useMatching(search, setNotice);
@@ -39,7 +40,7 @@ export function App() {
     'rules',
     ...(flow === 'no' ? [] : ['flow']),
     'problems',
-    'log',
+    ...(logReadable ? ['log'] : []),
   ];
 
   return html`
@@ -83,6 +84,22 @@ function useDimmedUnlessLive(link) {
   useEffect(() => {
     document.body.classList.toggle('stale', link !== 'live');
   }, [link]);
+}
+
+/**
+ * Whether the log tab is offered: to the logins the hub lets follow the log (full access, or
+ * a token with `metrics`), which are those it answers `/metrics` to; asked once signed in.
+ * @param {Link} link
+ */
+function useLogAccess(link) {
+  const [readable, setReadable] = useState(false);
+  useEffect(() => {
+    if (link !== 'live') return;
+    void fetch('/metrics', { credentials: 'same-origin' })
+      .then((response) => setReadable(response.ok))
+      .catch(() => setReadable(false));
+  }, [link]);
+  return readable;
 }
 
 /**

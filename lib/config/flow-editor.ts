@@ -195,7 +195,7 @@ export class FlowEditor implements FlowView {
         ok: false,
         error: new HubError(
           'PB_FLOW_CHANGED',
-          `${basename(path)} changed since it was read (its tag is ${before.etag} now, not ${ifMatch})`,
+          `${basename(path)} changed since it was read (its tag is ${before.etag} now, not ${shownTag(ifMatch)})`,
         ),
         etag: before.etag,
       };
@@ -284,6 +284,12 @@ function placed(text: string, issues: readonly Issue[]): PlacedIssue[] {
   const syntax = document ? undefined : syntaxPlace(text);
   return issues.map((issue) => ({ ...issue, ...(document ? document.place(issue.path) : (syntax ?? { from: 0, to: 0 })) }));
 }
+
+/**
+ * A tag as a client sent it, for a message: this hub's tags are printable ASCII; anything else
+ * (a header's bytes that no client meant, or a tag of another server) is named, not echoed.
+ */
+const shownTag = (tag: string) => (/^[\x20-\x7e]{1,64}$/.test(tag) ? tag : 'a tag this hub never gives');
 
 /** How deep a flow's objects and lists may nest: a studio's go some ten levels, rule folders a few more. */
 const MAX_NESTING = 64;

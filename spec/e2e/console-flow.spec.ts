@@ -261,12 +261,14 @@ live(
     t.is(await editorText(second), mine, 'the second edit is kept in the editor');
     t.true((await readFile(flow, 'utf8')).includes("'title,S,evening'"), 'the first save is not overwritten');
 
-    // The panel token may not read the flow: no tab.
+    // The panel token may not read the flow, nor follow the log: no tab for either.
     const panel = await (await browser.newContext()).newPage();
     await panel.goto(`${hub.base}/console/?access_token=panel-flow-token`);
     await panel.getByRole('button', { name: 'connections' }).waitFor();
     await new Promise((resolve) => setTimeout(resolve, 500));
     t.is(await panel.getByRole('button', { name: 'flow', exact: true }).count(), 0);
+    t.is(await panel.getByRole('button', { name: 'log', exact: true }).count(), 0);
+    t.is(await first.getByRole('button', { name: 'log', exact: true }).count(), 0, 'admin without metrics: no log either');
 
     // Version 1 is the file as the first save found it: back, byte for byte.
     first.on('dialog', (dialog) => void dialog.accept());

@@ -74,7 +74,10 @@ test('a hub without credentials lets nobody read or change its flow, and says so
   ] as const)
     t.is((await fetch(`${hub.base}${path}`, { method, body: method === 'POST' ? '{"text":""}' : null })).status, 403, path);
   t.is(await readFile(flow, 'utf8'), open, 'nothing written');
-  t.true(hub.messages().some((m) => /connections\.api: no credentials: .* the flow editor is off/.test(m)), hub.log());
+  t.true(
+    hub.messages().some((m) => /connections\.api: no credentials: .* the flow editor is off/.test(m)),
+    hub.log(),
+  );
   // The parameters stay open, as they were: only the editor is closed.
   t.is(await hub.read('studio/title'), 'morning');
 });
@@ -232,4 +235,14 @@ test('a text nested 100,000 deep is a mistake (422), not a fault, and one over 2
   t.true(tooLarge === undefined || tooLarge.status === 413, `answered ${tooLarge?.status}`);
   t.is(await readFile(flow, 'utf8'), original);
   t.is(await (await fetch(`${hub.base}/parameters/studio/title`, { headers: as(admin.token) })).text(), 'morning');
+});
+
+test('a 412 names a tag the hub never gives rather than echoing its bytes garbled', async (t) => {
+  const { hub } = await studio(t, flowWith());
+  const refused = await putFlow(hub, flowWith().replace('morning', 'evening'), '"caf\u00e9"');
+  t.is(refused.status, 412);
+  t.is(refused.body.code, 'PB_FLOW_CHANGED');
+  const { error } = refused.body as { error?: string };
+  t.regex(error ?? '', /not a tag this hub never gives\)$/);
+  t.false((error ?? '').includes('\uFFFD'));
 });
