@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import WebSocket from 'ws';
@@ -8,6 +9,7 @@ import WebSocket from 'ws';
 // Each spec runs processes and times what they do: one at a time.
 import { loadFlowFile } from '../../lib/config/flow-file.ts';
 import type { SetResult } from '../../lib/core/parameter.ts';
+import { createLogger, type Logger } from '../../lib/core/log.ts';
 import { Hub } from '../../lib/hub/hub.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { runHub } from '../helpers/hub-process.ts';
@@ -28,16 +30,23 @@ export default defineConnectionType({
   parse: asWritten,
   create(context, settings) {
     const kept = [];
+    const buffers = [];
     let label;
     return {
       start() {
         label = context.define('label', { type: 'S', access: 'read-only', initial: settings.label ?? '' });
         context.define('level', { type: 'I', access: 'read-write', initial: 1, persist: true });
         context.define('pid', { type: 'I', access: 'read-only', initial: process.pid });
+        context.define('seen', { type: 'S', access: 'read-only', initial: JSON.stringify({ secret: process.env.PATCHBAY_SPEC_TOKEN ?? null, path: Boolean(process.env.PATH), options: process.env.NODE_OPTIONS ?? null }) });
         context.define('crash', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { throw new Error('a bug in the package'); }) });
         context.define('cut', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { process.disconnect(); setInterval(() => {}, 1000); }) });
         context.define('hang', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { for (;;) {} }) });
         context.define('leak', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 100; i++) kept.push(new Array(10000).fill(i)); }, 1) });
+        // What a package may get wrong: messages of its own on the hub's channel, Buffers without end, a log without end, parameters without end.
+        context.define('send', { type: 'S', access: 'write-only', onWrite: (v) => setTimeout(() => process.send(v === 'huge' ? { t: 'log', line: 'x'.repeat(2000000) } : JSON.parse(v))) });
+        context.define('buffers', { type: 'T', access: 'write-only', onWrite: () => { const timer = setInterval(() => { if (buffers.length >= 1000) return clearInterval(timer); buffers.push(Buffer.alloc(1024 * 1024, 1)); }, 1); } });
+        context.define('chatter', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 50; i++) console.log('chatter ' + i); }, 5) });
+        context.define('many', { type: 'I', access: 'write-only', onWrite: (n) => { let i = 0; const some = () => { for (const end = Math.min(n, i + 5000); i < end; i++) context.define('p' + i, { type: 'I', access: 'read-only', initial: i }); if (i < n) setImmediate(some); }; setTimeout(some); } });
         const count = context.define('count', { type: 'I', access: 'read-only', initial: 0 });
         const tick = context.define('tick', { type: 'T', access: 'read-only' });
         // A device far faster than the hub: 200,000 changes and 2,000 fires in one turn.
@@ -88,10 +97,10 @@ async function studio(faulty: Record<string, unknown> = {}, api: Record<string, 
   return file;
 }
 
-async function startHub(t: ExecutionContext, faulty: Record<string, unknown> = {}, file?: string): Promise<Hub> {
+async function startHub(t: ExecutionContext, faulty: Record<string, unknown> = {}, file?: string, log?: Logger): Promise<Hub> {
   const loaded = await loadFlowFile(file ?? (await studio(faulty)), {}, { start: true });
   if (!loaded.ok) throw loaded.error;
-  const hub = new Hub({ flow: loaded.flow });
+  const hub = new Hub({ flow: loaded.flow, ...(log ? { log } : {}) });
   t.teardown(() => hub.stop());
   await hub.start();
   return hub;
@@ -312,4 +321,91 @@ test.serial('a hub that is killed leaves no process of a connection behind', asy
     }
   }, 'the connection process to notice its hub is gone and end');
   t.pass();
+});
+
+/** The hub and its other connections carry on: what a user of it would notice. */
+function hubCarriesOn(t: ExecutionContext, hub: Hub): void {
+  t.like(statusOf(hub, 'vars'), { status: 'ok' });
+  t.like(statusOf(hub, 'api'), { status: 'ok' });
+  t.like(hub.graph.get('vars/x')?.set(String(Number(hub.graph.get('vars/x')?.value) + 1), 'spec'), { ok: true });
+}
+
+test.serial('messages of no known shape from its process fail the connection with the reason, not the hub, and it restarts', async (t) => {
+  const hub = await startHub(t);
+  const variants: [string, RegExp][] = [
+    ['{"garbage":true}', /sent a message of no known kind \(undefined\)/],
+    ['42', /sent a message that is no object/],
+    ['{"t":"nonsense"}', /sent a message of no known kind \("nonsense"\)/],
+    ['{"t":"values","changes":5}', /sent a "values" message the hub cannot take/],
+    ['{"t":"define","id":7,"spec":null}', /sent a "define" message the hub cannot take/],
+    ['{"t":"status","status":"ok","reason":"","code":"NO_SUCH_CODE"}', /sent a "status" message with an error code the hub does not know/],
+    ['huge', /sent a "log" message the hub cannot take/],
+  ];
+  for (const [sent, reason] of variants) {
+    const pid = pidOf(hub);
+    t.like(await write(hub, 'device/send', sent), { ok: true });
+    await eventually(() => statusOf(hub, 'device')?.status === 'failed', `the connection fails on ${sent}`, 30_000);
+    t.regex(statusOf(hub, 'device')?.reason ?? '', reason, sent);
+    t.like(statusOf(hub, 'device'), { code: 'PB_PROCESS_ENDED' });
+    hubCarriesOn(t, hub);
+    await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== pid, 'it runs again', 60_000);
+  }
+});
+
+test.serial('a process that leaks Buffers is killed past maxMemoryMb and the margin, and restarted; the hub carries on', async (t) => {
+  const hub = await startHub(t, { maxMemoryMb: 64 });
+  const first = pidOf(hub);
+  t.like(await write(hub, 'device/buffers', 'true'), { ok: true });
+  // It would stop at 1,000 MB by itself, heap untouched: only the hub's bound stops it sooner.
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 60_000);
+  t.regex(
+    statusOf(hub, 'device')?.reason ?? '',
+    /^its process held \d+ MB, more than its 64 MB \(maxMemoryMb\) and 256 MB for Node itself, and was killed$/,
+  );
+  hubCarriesOn(t, hub);
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
+});
+
+test.serial('a process printing without end puts at most 100 lines a second in the hub log, and says how many it left out', async (t) => {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const hub = await startHub(t, {}, undefined, createLogger({ level: 'info', format: 'json', destination }));
+  t.like(await write(hub, 'device/chatter', 'true'), { ok: true });
+  // It prints some 10,000 lines a second.
+  await eventually(() => lines.some((line) => line.includes('lines of its process were left out of the log')), 'a line saying so', 10_000);
+  const from = lines.length;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const chatter = lines.slice(from).filter((line) => line.includes('chatter'));
+  t.true(chatter.length <= 300, `${chatter.length} lines of it in two seconds`);
+  t.true(chatter.length > 0, 'some still come');
+  hubCarriesOn(t, hub);
+});
+
+test.serial('a process that defines more than 200,000 parameters fails with the reason; the hub carries on', async (t) => {
+  // Its defines come in a loop of its own: a busy machine must not take that for a hang.
+  const hub = await startHub(t, { hangMs: 60_000 });
+  t.like(await write(hub, 'device/many', '250000'), { ok: true });
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 120_000);
+  t.regex(statusOf(hub, 'device')?.reason ?? '', /defines more than 200000 parameters, the most one process may/);
+  t.true(hub.graph.size <= 200_100, `${hub.graph.size} parameters in the hub`);
+  hubCarriesOn(t, hub);
+});
+
+test.serial('its process sees no variable of the hub environment beyond PATH, HOME, locale and temporary folder', async (t) => {
+  process.env['PATCHBAY_SPEC_TOKEN'] = 'a token of the hub';
+  process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --no-deprecation`.trim();
+  const options = process.env['NODE_OPTIONS'];
+  t.teardown(() => {
+    delete process.env['PATCHBAY_SPEC_TOKEN'];
+    process.env['NODE_OPTIONS'] = options.replace(/ ?--no-deprecation$/, '');
+    if (process.env['NODE_OPTIONS'] === '') delete process.env['NODE_OPTIONS'];
+  });
+  const hub = await startHub(t);
+  t.not(pidOf(hub), process.pid);
+  t.deepEqual(JSON.parse(String(hub.graph.get('device/seen')?.value)), { secret: null, path: true, options: null });
 });

@@ -6,6 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { withSamples } from '../../config/package-type.ts';
 import { HubError, reasonOf } from '../../core/errors.ts';
 import { Graph } from '../../core/graph.ts';
 import type { Fence } from '../../core/lease.ts';
@@ -150,9 +151,12 @@ process.on('message', (message: ToChild) => {
   else session?.receive(message);
 });
 
+/** Its details as JSON, which is all the hub takes, with its metrics' samples, which the hub cannot make (package-type.ts). */
 function safeDetails(): Readonly<Record<string, unknown>> | undefined {
   try {
-    return instance?.details?.();
+    const details = instance?.details?.();
+    const sampled = running ? withSamples(running.definition, details) : details;
+    return sampled === undefined ? undefined : (JSON.parse(JSON.stringify(sampled)) as Record<string, unknown>);
   } catch {
     return undefined;
   }

@@ -8,15 +8,17 @@
  * times, then doubling up to 60 s. The hub and every other connection carry on.
  */
 import type { ChildProcess } from 'node:child_process';
-import { fail, HubError, ok } from '../../core/errors.ts';
-import type { Answered, OwnedParameter, ParameterSpec } from '../../core/parameter.ts';
-import { TextIndex } from '../../core/text-index.ts';
+import { fail, HubError, ok, reasonOf } from '../../core/errors.ts';
+import type { Answered, ParameterSpec } from '../../core/parameter.ts';
 import type { Value } from '../../core/value.ts';
 import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
 import type { StopReason } from '../../sdk/type.ts';
+import { OutputBudget } from './child-output.ts';
 import { DEFAULT_MAX_MEMORY_MB, exitReason, forkProcess, restartDelayMs, STEADY_MS } from './launch.ts';
-import type { DefinedSpec, FenceState, FromChild, ToChild, WireError } from './messages.ts';
+import { MEMORY_MARGIN_MB, residentMb } from './memory.ts';
+import { Mirror } from './mirror.ts';
+import { type DefinedSpec, type FenceState, type FromChild, fromChildOf, type ToChild, type WireError } from './messages.ts';
 
 /** How long a stopping process has to stop before it is killed. */
 const STOP_GRACE_MS = 2000;
@@ -43,6 +45,11 @@ export class IsolatedConnection implements ConnectionInstance {
   private lastTick = 0;
   /** Set when the process was killed for not answering, to the ms it went unanswered: the reason it ended. */
   private hungFor: number | undefined;
+  /** Set when the process was killed for the memory it held, to that many MB. */
+  private overMemory: number | undefined;
+  /** Why the hub killed the process for what it sent, when it did. */
+  private refused: string | undefined;
+  private output: OutputBudget | undefined;
   /** True once the current process answered a ping. */
   private answered = false;
   private pings = 0;
@@ -50,8 +57,7 @@ export class IsolatedConnection implements ConnectionInstance {
   /** Why the last process ended, while none runs. */
   private down = 'it has not started yet';
   /** Its parameters in the hub, kept across processes so their values stay readable. */
-  private readonly parameters = new Map<string, OwnedParameter>();
-  private tableDefined = false;
+  private readonly mirror: Mirror;
   private nextWrite = 0;
   private readonly pending = new Map<number, Answered>();
   private nextUpdate = 0;
@@ -70,6 +76,7 @@ export class IsolatedConnection implements ConnectionInstance {
     this.hangMs = config.common.hangMs ?? DEFAULT_HANG_MS;
     this.maxMemoryMb = config.common.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB;
     this.fence = this.fenceState();
+    this.mirror = new Mirror(config.id, hooks.context, (parameterId, spec) => this.hubSpec(parameterId, spec));
   }
 
   /** Resolves once the first process has started its instance, or failed to (then a restart waits). */
@@ -127,7 +134,7 @@ export class IsolatedConnection implements ConnectionInstance {
     const { id, plan, common } = config;
     this.up = false;
     this.stderrTail = '';
-    this.definedNow = new Set();
+    this.mirror.newProcess();
     let reported = false;
     let crash: string | undefined;
     const child = forkProcess(this.maxMemoryMb);
@@ -136,21 +143,41 @@ export class IsolatedConnection implements ConnectionInstance {
     this.lastPong = Date.now();
     this.lastTick = 0;
     this.answered = false;
-    child.stdout?.on('data', (chunk: Buffer) => hooks.context.log.info(`process: ${String(chunk).trimEnd()}`));
+    this.refused = undefined;
+    const output = new OutputBudget(hooks.context.log, Date.now);
+    this.output = output;
+    child.stdout?.on('data', (chunk: Buffer) => output.output(String(chunk), 'info'));
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + String(chunk)).slice(-4000);
-      hooks.context.log.warn(`process: ${String(chunk).trimEnd()}`);
+      output.output(String(chunk), 'warn');
     });
     // A message sent as the process dies, or after it closed its channel, fails (EPIPE,
     // ERR_IPC_CHANNEL_CLOSED) as the child's `error`: unheard, it would end the hub. Its
     // `exit` follows and says why the process ended (child.ts exits when its channel closes).
     child.on('error', (error) => hooks.context.log.debug(`its process: ${error.message}`));
-    child.on('message', (message: FromChild) => {
-      if (this.child !== child) return;
+    // The process runs a package's code, which may send anything: a message of no known shape,
+    // or one the hub fails to take, ends the process (and fails the connection), not the hub.
+    const refuse = (reason: string) => {
+      crash ??= reason;
+      this.refused ??= reason;
+      hooks.context.log.warn(`its process ${reason}: killing it`);
+      child.kill('SIGKILL');
+    };
+    child.on('message', (raw: unknown) => {
+      if (this.child !== child || this.refused !== undefined) return;
+      const message = fromChildOf(raw);
+      if (typeof message === 'string') return refuse(`sent ${message}`);
+      try {
+        take(message);
+      } catch (error) {
+        refuse(`sent a "${message.t}" message the hub could not take: ${reasonOf(error)}`);
+      }
+    });
+    const take = (message: FromChild) => {
       switch (message.t) {
         case 'started':
           this.up = true;
-          this.removeUndefined();
+          this.mirror.removeUndefined();
           if (!reported) hooks.context.setStatus('ok');
           started?.();
           started = undefined;
@@ -178,15 +205,17 @@ export class IsolatedConnection implements ConnectionInstance {
         default:
           this.receive(message);
       }
-    });
+    };
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       this.child = undefined;
       this.up = false;
       clearInterval(this.pingTimer);
       if (this.stopping) return;
-      const reason = exitReason({ hungFor: this.hungFor, stderr: this.stderrTail, maxMemoryMb: this.maxMemoryMb, crash, code, signal });
+      const { hungFor, overMemory, stderrTail: stderr, maxMemoryMb } = this;
+      const reason = exitReason({ hungFor, overMemory, stderr, maxMemoryMb, crash, code, signal });
       this.hungFor = undefined;
+      this.overMemory = undefined;
       this.down = reason;
       this.answerPending(reason);
       hooks.failed(new HubError('PB_PROCESS_ENDED', reason));
@@ -211,9 +240,7 @@ export class IsolatedConnection implements ConnectionInstance {
       settings: plan.written,
       // What the hub keeps of it, as a restart of the hub would give it: the values of its kept
       // parameters (the others start as the type defines them).
-      values: [...this.parameters].flatMap(([parameterId, parameter]) =>
-        parameter.value === undefined || !parameter.persist ? [] : [[parameterId, parameter.value] as const],
-      ),
+      values: this.mirror.kept(),
       records: hooks.records(),
       debug: common.debug,
       fence: this.fence,
@@ -238,6 +265,15 @@ export class IsolatedConnection implements ConnectionInstance {
       child.kill('SIGKILL');
       return;
     }
+    // Its memory as a whole, Buffers and native memory too, which its heap limit leaves out.
+    const resident = child.pid === undefined ? undefined : residentMb(child.pid);
+    if (resident !== undefined && resident > this.maxMemoryMb + MEMORY_MARGIN_MB) {
+      this.hooks.context.log.warn(`its process holds ${resident} MB: killing it`);
+      this.overMemory = resident;
+      child.kill('SIGKILL');
+      return;
+    }
+    this.output?.flush();
     const fence = this.fenceState();
     if (fence.holds !== this.fence.holds || fence.epoch !== this.fence.epoch) {
       this.fence = fence;
@@ -260,17 +296,16 @@ export class IsolatedConnection implements ConnectionInstance {
     const { context } = this.hooks;
     switch (message.t) {
       case 'define':
-        this.define(message.id, message.spec);
+        this.mirror.define(message.id, message.spec);
         return;
       case 'table':
-        this.defineTable(message.rows);
+        this.mirror.defineTable(message.rows);
         return;
       case 'remove':
-        this.parameters.delete(message.id);
-        context.remove(message.id);
+        this.mirror.remove(message.id);
         return;
       case 'values':
-        for (const [id, value, by] of message.changes) this.parameters.get(id)?.report(value, by);
+        for (const [id, value, by] of message.changes) this.mirror.report(id, value, by);
         this.child?.send({ t: 'taken' } satisfies ToChild);
         return;
       case 'record':
@@ -292,36 +327,10 @@ export class IsolatedConnection implements ConnectionInstance {
         return;
       }
       case 'log':
-        this.log(message.line);
+        this.output?.line(message.line);
         return;
       default:
         return;
-    }
-  }
-
-  /** Parameters the current process defined; the others go once it has started. */
-  private definedNow = new Set<string>();
-
-  private define(parameterId: string, spec: DefinedSpec): void {
-    this.definedNow.add(parameterId);
-    const existing = this.parameters.get(parameterId);
-    if (existing && existing.type === spec.type && existing.access === spec.access && existing.persist === spec.persist) {
-      if (spec.value !== undefined && spec.value !== existing.value) existing.report(spec.value);
-      return;
-    }
-    if (existing) this.hooks.context.remove(parameterId);
-    this.parameters.set(parameterId, this.hooks.context.define(parameterId, this.hubSpec(parameterId, spec)));
-  }
-
-  private defineTable(rows: readonly (DefinedSpec & { readonly id: string })[]): void {
-    for (const row of rows) this.definedNow.add(row.id);
-    if (this.tableDefined) return;
-    this.tableDefined = true;
-    const specs = rows.map((row) => ({ id: row.id, ...this.hubSpec(row.id, row) }));
-    this.hooks.context.defineTable({ rows: specs, ids: new TextIndex(specs.map((row) => row.id)) });
-    for (const row of rows) {
-      const parameter = this.hooks.context.graph.get(`${this.config.id}/${row.id}`);
-      if (parameter) this.parameters.set(row.id, parameter as OwnedParameter);
     }
   }
 
@@ -356,15 +365,6 @@ export class IsolatedConnection implements ConnectionInstance {
     };
   }
 
-  private removeUndefined(): void {
-    for (const parameterId of [...this.parameters.keys()]) {
-      if (this.definedNow.has(parameterId)) continue;
-      this.parameters.delete(parameterId);
-      this.hooks.context.remove(parameterId);
-    }
-    this.definedNow = new Set();
-  }
-
   private answerPending(reason: string): void {
     // An update its process did not answer: the runner restarts it with the new settings.
     for (const settle of [...this.updating.values()]) settle(false);
@@ -374,23 +374,5 @@ export class IsolatedConnection implements ConnectionInstance {
     );
     for (const answered of this.pending.values()) answered({ ok: false, error });
     this.pending.clear();
-  }
-
-  /** A line the process logged (pino JSON), logged again by the hub at its level. */
-  private log(line: string): void {
-    const { log } = this.hooks.context;
-    let entry: { level?: number; msg?: string };
-    try {
-      entry = JSON.parse(line) as { level?: number; msg?: string };
-    } catch {
-      log.info(line);
-      return;
-    }
-    const message = entry.msg ?? line;
-    const level = entry.level ?? 30;
-    if (level >= 50) log.error(message);
-    else if (level >= 40) log.warn(message);
-    else if (level >= 30) log.info(message);
-    else log.debug(message);
   }
 }

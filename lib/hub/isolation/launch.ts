@@ -5,6 +5,8 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { packageEnvironment } from '../../config/package-environment.ts';
+import { MEMORY_MARGIN_MB } from './memory.ts';
 
 /** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
 export function restartDelayMs(attempt: number): number {
@@ -30,13 +32,21 @@ function execArgvFor(maxMemoryMb: number): string[] {
 
 /** A new process for a connection, its messages in the structured clone format, its output piped for the log. */
 export function forkProcess(maxMemoryMb: number): ChildProcess {
-  return fork(childEntry, [], { execArgv: execArgvFor(maxMemoryMb), serialization: 'advanced', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  return fork(childEntry, [], {
+    execArgv: execArgvFor(maxMemoryMb),
+    // What a package sees of the hub's environment: not its tokens (package-environment.ts).
+    env: packageEnvironment(),
+    serialization: 'advanced',
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
 }
 
 /** What is known of a process that ended. */
 export interface Ended {
   /** Set when the hub killed it for not answering within this many milliseconds. */
   readonly hungFor: number | undefined;
+  /** Set when the hub killed it for holding this many MB, past `maxMemoryMb` and the margin. */
+  readonly overMemory: number | undefined;
   /** The end of what it wrote to stderr. */
   readonly stderr: string;
   readonly maxMemoryMb: number;
@@ -47,8 +57,10 @@ export interface Ended {
 }
 
 /** Why the process ended, most telling first: a hang, its heap, what it threw, a signal, its exit code. */
-export function exitReason({ hungFor, stderr, maxMemoryMb, crash, code, signal }: Ended): string {
+export function exitReason({ hungFor, overMemory, stderr, maxMemoryMb, crash, code, signal }: Ended): string {
   if (hungFor !== undefined) return `its process did not answer for ${hungFor} ms (hangMs) and was killed`;
+  if (overMemory !== undefined)
+    return `its process held ${overMemory} MB, more than its ${maxMemoryMb} MB (maxMemoryMb) and ${MEMORY_MARGIN_MB} MB for Node itself, and was killed`;
   if (/heap out of memory|Reached heap limit/i.test(stderr))
     return `its process used more than its ${maxMemoryMb} MB of heap (maxMemoryMb) and was stopped`;
   if (crash !== undefined) return `its process failed: ${crash}`;

@@ -3,9 +3,11 @@
  * (R-PK4), structured-clone serialised. The hub holds the real parameters; the process holds
  * the type's instance and a graph of its own parameters, and mirrors every change of them.
  */
-import type { ErrorCode } from '../../core/errors.ts';
+import { Type } from '@sinclair/typebox';
+import { Value as Schema } from '@sinclair/typebox/value';
+import { type ErrorCode, errorTable } from '../../core/errors.ts';
 import type { Access } from '../../core/parameter.ts';
-import type { Json, Value, ValueType } from '../../core/value.ts';
+import { type Json, type Value, type ValueType, valueTypes } from '../../core/value.ts';
 import type { Status } from '../../sdk/context.ts';
 import type { StopReason } from '../../sdk/type.ts';
 
@@ -79,3 +81,81 @@ export type FromChild =
   | { readonly t: 'log'; readonly line: string }
   | { readonly t: 'crash'; readonly reason: string; readonly stack: string | undefined }
   | { readonly t: 'stopped' };
+
+/** The longest text a message from a process may carry (a log line, a reason, a stack): past it the message is refused. */
+export const MOST_TEXT = 1024 * 1024;
+/** How deep a record's JSON may nest. */
+const MOST_DEPTH = 64;
+
+const text = Type.String({ maxLength: MOST_TEXT });
+const id = Type.String({ minLength: 1, maxLength: 1024 });
+const n = Type.Integer({ minimum: 0 });
+const value = Type.Union([Type.String({ maxLength: MOST_TEXT }), Type.Boolean(), Type.Number()]);
+const wireError = Type.Object({ code: Type.String({ maxLength: 64 }), message: text });
+const spec = {
+  type: Type.Union(valueTypes.map((kind) => Type.Literal(kind))),
+  access: Type.Union([Type.Literal('read-only'), Type.Literal('write-only'), Type.Literal('read-write')]),
+  persist: Type.Boolean(),
+  value: Type.Optional(Type.Union([value, Type.Undefined()])),
+};
+const details = Type.Union([Type.Undefined(), Type.Record(Type.String(), Type.Unknown())]);
+
+/** Every message a process may send, by its `t`. */
+const fromChildSchemas = {
+  started: Type.Object({ t: Type.Literal('started') }),
+  failed: Type.Object({ t: Type.Literal('failed'), error: wireError }),
+  define: Type.Object({ t: Type.Literal('define'), id, spec: Type.Object(spec) }),
+  table: Type.Object({ t: Type.Literal('table'), rows: Type.Array(Type.Object({ id, ...spec })) }),
+  remove: Type.Object({ t: Type.Literal('remove'), id }),
+  values: Type.Object({
+    t: Type.Literal('values'),
+    changes: Type.Array(Type.Tuple([id, value, Type.Union([Type.String({ maxLength: 4096 }), Type.Undefined()])])),
+  }),
+  status: Type.Object({
+    t: Type.Literal('status'),
+    status: Type.Union(['ok', 'connecting', 'disabled', 'degraded'].map((status) => Type.Literal(status))),
+    reason: text,
+    code: Type.Union([Type.String({ maxLength: 64 }), Type.Undefined()]),
+  }),
+  record: Type.Object({ t: Type.Literal('record'), key: Type.String({ maxLength: 1024 }), value: Type.Unknown() }),
+  answer: Type.Object({ t: Type.Literal('answer'), n, changed: Type.Boolean(), error: Type.Optional(wireError) }),
+  settle: Type.Object({ t: Type.Literal('settle'), n }),
+  updated: Type.Object({ t: Type.Literal('updated'), n, taken: Type.Boolean(), error: Type.Optional(wireError) }),
+  pong: Type.Object({ t: Type.Literal('pong'), n, details }),
+  log: Type.Object({ t: Type.Literal('log'), line: text }),
+  crash: Type.Object({ t: Type.Literal('crash'), reason: text, stack: Type.Union([text, Type.Undefined()]) }),
+  stopped: Type.Object({ t: Type.Literal('stopped') }),
+} as const;
+
+const isJson = (value: unknown, depth = 0): boolean => {
+  if (depth > MOST_DEPTH) return false;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1));
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every((item) => isJson(item, depth + 1));
+};
+
+const knownCode = (code: unknown) => code === undefined || Object.hasOwn(errorTable, code as PropertyKey);
+
+/**
+ * A message from a process as the hub may use it, or what is wrong with it: the process runs
+ * a package's code, which may send anything over its channel (`process.send`).
+ */
+export function fromChildOf(message: unknown): FromChild | string {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'a message that is no object';
+  const kind = (message as { t?: unknown }).t;
+  if (typeof kind !== 'string' || !Object.hasOwn(fromChildSchemas, kind)) {
+    return `a message of no known kind (${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 40)) : typeof kind})`;
+  }
+  const schema = fromChildSchemas[kind as keyof typeof fromChildSchemas];
+  if (!Schema.Check(schema, message)) {
+    const error = Schema.Errors(schema, message).First();
+    return `a "${kind}" message the hub cannot take (${error ? `${error.path || '/'}: ${error.message}` : 'of another shape'})`;
+  }
+  const checked = message as FromChild;
+  const code = 'error' in checked ? checked.error?.code : checked.t === 'status' ? checked.code : undefined;
+  if (!knownCode(code)) return `a "${kind}" message with an error code the hub does not know`;
+  if (checked.t === 'record' && checked.value !== undefined && !isJson(checked.value)) return 'a record that is not JSON';
+  return checked;
+}

@@ -17,6 +17,11 @@ export declare class IsolatedConnection implements ConnectionInstance {
     private lastTick;
     /** Set when the process was killed for not answering, to the ms it went unanswered: the reason it ended. */
     private hungFor;
+    /** Set when the process was killed for the memory it held, to that many MB. */
+    private overMemory;
+    /** Why the hub killed the process for what it sent, when it did. */
+    private refused;
+    private output;
     /** True once the current process answered a ping. */
     private answered;
     private pings;
@@ -24,8 +29,7 @@ export declare class IsolatedConnection implements ConnectionInstance {
     /** Why the last process ended, while none runs. */
     private down;
     /** Its parameters in the hub, kept across processes so their values stay readable. */
-    private readonly parameters;
-    private tableDefined;
+    private readonly mirror;
     private nextWrite;
     private readonly pending;
     private nextUpdate;
@@ -53,14 +57,7 @@ export declare class IsolatedConnection implements ConnectionInstance {
     private fenceState;
     /** What the process tells of its parameters and records. */
     private receive;
-    /** Parameters the current process defined; the others go once it has started. */
-    private definedNow;
-    private define;
-    private defineTable;
     /** The hub's parameter for one of the process's: its writes go to the process, answered with its answer. */
     private hubSpec;
-    private removeUndefined;
     private answerPending;
-    /** A line the process logged (pino JSON), logged again by the hub at its level. */
-    private log;
 }

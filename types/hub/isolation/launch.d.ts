@@ -15,6 +15,8 @@ export declare function forkProcess(maxMemoryMb: number): ChildProcess;
 export interface Ended {
     /** Set when the hub killed it for not answering within this many milliseconds. */
     readonly hungFor: number | undefined;
+    /** Set when the hub killed it for holding this many MB, past `maxMemoryMb` and the margin. */
+    readonly overMemory: number | undefined;
     /** The end of what it wrote to stderr. */
     readonly stderr: string;
     readonly maxMemoryMb: number;
@@ -24,4 +26,4 @@ export interface Ended {
     readonly signal: NodeJS.Signals | null;
 }
 /** Why the process ended, most telling first: a hang, its heap, what it threw, a signal, its exit code. */
-export declare function exitReason({ hungFor, stderr, maxMemoryMb, crash, code, signal }: Ended): string;
+export declare function exitReason({ hungFor, overMemory, stderr, maxMemoryMb, crash, code, signal }: Ended): string;

@@ -1,11 +1,6 @@
-/**
- * What the hub and a connection's own process say to each other over Node's IPC channel
- * (R-PK4), structured-clone serialised. The hub holds the real parameters; the process holds
- * the type's instance and a graph of its own parameters, and mirrors every change of them.
- */
-import type { ErrorCode } from '../../core/errors.ts';
+import { type ErrorCode } from '../../core/errors.ts';
 import type { Access } from '../../core/parameter.ts';
-import type { Json, Value, ValueType } from '../../core/value.ts';
+import { type Json, type Value, type ValueType } from '../../core/value.ts';
 import type { Status } from '../../sdk/context.ts';
 import type { StopReason } from '../../sdk/type.ts';
 /** A parameter as the process defined it: what the hub defines in its place. */
@@ -135,3 +130,10 @@ export type FromChild = {
 } | {
     readonly t: 'stopped';
 };
+/** The longest text a message from a process may carry (a log line, a reason, a stack): past it the message is refused. */
+export declare const MOST_TEXT: number;
+/**
+ * A message from a process as the hub may use it, or what is wrong with it: the process runs
+ * a package's code, which may send anything over its channel (`process.send`).
+ */
+export declare function fromChildOf(message: unknown): FromChild | string;
