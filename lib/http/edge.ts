@@ -26,11 +26,11 @@ export interface EdgeOptions {
 }
 
 export class Edge {
-  private readonly auth: Authenticator;
+  private auth: Authenticator;
   private readonly hosts: HostAllowList;
   private readonly origins: OriginPolicy;
   private readonly secure: boolean;
-  private readonly challenges: readonly (readonly [string, string])[];
+  private challenges: readonly (readonly [string, string])[];
   /** The session cookie's name holds the port: browsers share cookies between the ports of a host. */
   private cookieName = 'patchbay';
 
@@ -39,6 +39,12 @@ export class Edge {
     this.hosts = new HostAllowList(hostnames);
     this.origins = new OriginPolicy(allowedOrigins, secure ? 'https' : 'http');
     this.secure = secure;
+    this.challenges = auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
+  }
+
+  /** Takes new credentials in place: every request from now on is admitted by them. */
+  useCredentials(auth: Authenticator): void {
+    this.auth = auth;
     this.challenges = auth.challenges.map((challenge) => ['WWW-Authenticate', challenge] as const);
   }
 

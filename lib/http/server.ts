@@ -12,7 +12,7 @@ import { SparseLog } from '../core/sparse-log.ts';
 import type { Observable } from 'rxjs';
 import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
-import { fullAccess } from './access.ts';
+import { type ClientAccess, fullAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
 import { answerHead, type CodedError, jsonClient, sendEmpty, sendError, sendOk, type Tally, tallyIn, withPolicy } from './respond.ts';
 import { answerFault } from './handling.ts';
@@ -212,6 +212,16 @@ export class RestServer {
       };
       listenExclusive(this.app, bindIp, port, done);
     });
+  }
+
+  /**
+   * New credentials in place of a restart: requests from now on are admitted by `auth`, and
+   * the sockets of the logins `changed` says were changed or removed are closed (1008), to
+   * sign in again or be refused; the others, and the port, stay.
+   */
+  useCredentials(auth: Authenticator, changed: (access: ClientAccess) => boolean): void {
+    this.edge.useCredentials(auth);
+    this.webSocketRoute.closeWhere((client) => changed(client.access), 'signed out: its credentials changed');
   }
 
   /**

@@ -104,8 +104,9 @@ function getOn(agent: Agent, url: string, token: string): Promise<{ status: numb
 }
 
 test('a reload that replaces a rest-api closes its open connections: kept-alive HTTP ones, and WebSockets with 1012', async (t) => {
+  // A name it answers under changes too: new credentials alone are taken in place (the next test).
   const connections = (token: string, port: number) => ({
-    api: { type: 'rest-api', port, bindIp: '127.0.0.1', token },
+    api: { type: 'rest-api', port, bindIp: '127.0.0.1', token, hostnames: token === 'new-token' ? ['studio.example'] : [] },
     studio: { type: 'dummy', parameters: ['onair,B,false'] },
   });
   const port = await freePort();
@@ -127,6 +128,36 @@ test('a reload that replaces a rest-api closes its open connections: kept-alive 
   await socketClosed;
   t.is((await getOn(agent, url, 'removed-by-reload')).status, 401, 'the removed token opens nothing');
   t.is((await getOn(agent, url, 'new-token')).status, 200);
+});
+
+test('a reload that changes credentials alone takes them in place: the port and kept-alive connections stay, sockets of changed logins close with 1008', async (t) => {
+  const connections = (token: string, port: number) => ({
+    api: {
+      type: 'rest-api',
+      port,
+      bindIp: '127.0.0.1',
+      token,
+      tokens: [{ name: 'wall', token: 'wall-token', read: ['studio/#'], write: [] }],
+    },
+    studio: { type: 'dummy', parameters: ['onair,B,false'] },
+  });
+  const port = await freePort();
+  const hub = await startHub(t, { connections: connections('old-token', port) });
+  const url = `http://127.0.0.1:${port}/parameters/studio/onair`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const first = await getOn(agent, url, 'old-token');
+  const full = await Client.open(t, `ws://127.0.0.1:${port}/ws?access_token=old-token`);
+  const wall = await Client.open(t, `ws://127.0.0.1:${port}/ws?access_token=wall-token`);
+  const closed = new Promise<[number, string]>((resolve) => full.socket.on('close', (code, reason) => resolve([code, reason.toString()])));
+
+  await hub.reload(flowOf({ connections: connections('new-token', port) }));
+  t.deepEqual(await closed, [1008, 'signed out: its credentials changed']);
+  const again = await getOn(agent, url, 'old-token');
+  t.is(again.socket, first.socket, 'the same kept-alive connection');
+  t.is(again.status, 401, 'the old token opens nothing');
+  t.is((await getOn(agent, url, 'new-token')).status, 200);
+  t.is(wall.socket.readyState, wall.socket.OPEN, 'a login whose credentials stayed keeps its socket');
 });
 
 test('settings are checked with their paths', (t) => {

@@ -9,6 +9,7 @@ import { lstat, mkdir, mkdtemp, readFile, stat, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
+import WebSocket from 'ws';
 import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
 
@@ -245,4 +246,25 @@ test('a 412 names a tag the hub never gives rather than echoing its bytes garble
   const { error } = refused.body as { error?: string };
   t.regex(error ?? '', /not a tag this hub never gives\)$/);
   t.false((error ?? '').includes('\uFFFD'));
+});
+
+test('a token changed in the console is taken in place: the save is answered, the port stays, and only that token’s sockets are closed', async (t) => {
+  const wall = { name: 'wall', token: 'wall-trust-token', read: ['studio/#'], write: [] };
+  const withWall = (read: string[]) => flowWith().replace(JSON.stringify([admin]), JSON.stringify([admin, { ...wall, read }]));
+  const { hub } = await studio(t, withWall(['studio/#']));
+  const socketOf = async (token: string) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${hub.port}/ws?access_token=${token}`);
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    t.teardown(() => socket.terminate());
+    return { socket, closed };
+  };
+  const [ops, display] = [await socketOf(admin.token), await socketOf(wall.token)];
+  const saved = await save(hub, withWall(['studio/title']));
+  t.is(saved.status, 200, JSON.stringify(saved.body));
+  t.is(await display.closed, 1008, "the changed token's socket is closed");
+  t.is(ops.socket.readyState, WebSocket.OPEN, 'the others stay');
+  t.is(hub.messages().filter((m) => m.startsWith('listening on')).length, 1, 'the server was not started again');
+  const narrowed = await fetch(`${hub.base}/parameters/studio/title`, { headers: as(wall.token) });
+  t.is(narrowed.status, 200, 'the new patterns hold');
 });

@@ -17,14 +17,16 @@ export interface EdgeOptions {
     readonly secure: boolean;
 }
 export declare class Edge {
-    private readonly auth;
+    private auth;
     private readonly hosts;
     private readonly origins;
     private readonly secure;
-    private readonly challenges;
+    private challenges;
     /** The session cookie's name holds the port: browsers share cookies between the ports of a host. */
     private cookieName;
     constructor({ auth, allowedOrigins, hostnames, secure }: EdgeOptions);
+    /** Takes new credentials in place: every request from now on is admitted by them. */
+    useCredentials(auth: Authenticator): void;
     get sessionCookie(): string;
     /** The session cookie a request was let in by alone (no header, no token in the address); undefined otherwise. */
     sessionOnly(req: HttpRequest): string | undefined;

@@ -7,6 +7,7 @@ import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Observable } from 'rxjs';
 import type { Authenticator } from './auth.ts';
+import { type ClientAccess } from './access.ts';
 import type { GroupView } from './route.ts';
 import type { StaticFiles } from './static-files.ts';
 import { type TlsFiles } from './tls.ts';
@@ -91,6 +92,12 @@ export declare class RestServer {
      * random. Rejects with PB_PORT_UNAVAILABLE and the system's reason.
      */
     listen(bindIp: string, port: number): Promise<number>;
+    /**
+     * New credentials in place of a restart: requests from now on are admitted by `auth`, and
+     * the sockets of the logins `changed` says were changed or removed are closed (1008), to
+     * sign in again or be refused; the others, and the port, stay.
+     */
+    useCredentials(auth: Authenticator, changed: (access: ClientAccess) => boolean): void;
     /**
      * Stops listening, which frees the port, and closes every connection: WebSockets with
      * 1012 "service restart" when a reload replaces this server (`restart`), 1001 otherwise;

@@ -20,9 +20,11 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Type } from '@sinclair/typebox';
 import { AddressPatterns } from '../../core/address-pattern.ts';
-import { Authenticator, type ScopedToken } from '../../http/auth.ts';
+import type { ClientAccess } from '../../http/access.ts';
+import { Authenticator, type Credentials, type ScopedToken } from '../../http/auth.ts';
 import { RestServer } from '../../http/server.ts';
 import { StaticFiles } from '../../http/static-files.ts';
 import type { TlsFiles } from '../../http/tls.ts';
@@ -228,16 +230,19 @@ export const restApiType = defineServingType({
   // Two connections of one file on one port: the second would fail at start (R-H8).
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
   // It serves the whole hub: the graph with writes, connections, problems, rules and counts.
-  create(context, { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, hostnames, tls, required, console, resume }) {
+  create(context, settings) {
+    const { port, bindIp, documentRoot, credentials, wsFilters, allowedOrigins, hostnames, tls, required, console, resume } = settings;
     let server: RestServer | undefined;
     let listeningOn = 0;
+    let credentialsNow = credentials;
+    const authenticator = (given: Credentials) => new Authenticator(given, { key: () => context.hub.signInKey(), scope: context.id });
     return {
       async start() {
         if (nativeBinaryProblem) throw new HubError('PB_START_FAILED', nativeBinaryProblem);
         if (nativeBinaryLoaded) context.log.info(`uWebSockets.js native binary ${nativeBinaryName} loaded`);
         else context.log.warn(`uWebSockets.js native binary ${nativeBinaryName} did not load: running on a slow JavaScript stand-in`);
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
-        const auth = new Authenticator(credentials, { key: () => context.hub.signInKey(), scope: context.id });
+        const auth = authenticator(credentials);
         const flowFile = context.hub.flowFile();
         server = new RestServer({
           ...(tls ? { tls: tlsFiles(tls) } : {}),
@@ -274,6 +279,17 @@ export const restApiType = defineServingType({
           );
         }
       },
+      /**
+       * New credentials are taken in place (a token changed in the console): the save that
+       * changed them is answered by this server, and only the sockets of logins whose
+       * credentials changed are closed. Anything else needs a restart.
+       */
+      update(next) {
+        if (!server || !isDeepStrictEqual({ ...next, credentials: undefined }, { ...settings, credentials: undefined })) return false;
+        server.useCredentials(authenticator(next.credentials), changedLogins(credentialsNow, next.credentials));
+        credentialsNow = next.credentials;
+        return true;
+      },
       stop(reason) {
         server?.stop(reason);
         server = undefined;
@@ -282,3 +298,18 @@ export const restApiType = defineServingType({
     };
   },
 });
+
+/**
+ * Which logins new credentials change: a scoped token by its name when its entry changed or
+ * went; full access when the token or the user name and password changed; everyone on a hub
+ * that had no credentials and has some now.
+ */
+function changedLogins(before: Credentials, after: Credentials): (access: ClientAccess) => boolean {
+  const fullChanged = before.token !== after.token || before.username !== after.username || before.password !== after.password;
+  const scoped = new Map((after.tokens ?? []).map((token) => [token.name, token]));
+  const scopedChanged = new Set(
+    (before.tokens ?? []).filter((token) => !isDeepStrictEqual(token, scoped.get(token.name))).map((token) => token.name),
+  );
+  return (access) =>
+    !access.signedIn ? fullChanged || (after.tokens ?? []).length > 0 : access.full ? fullChanged : scopedChanged.has(access.name);
+}

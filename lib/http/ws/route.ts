@@ -206,6 +206,11 @@ export class WebSocketRoute {
     this.eventClients.clear();
   }
 
+  /** Closes the sockets whose client `ended` says no longer holds (its credentials changed): they sign in again, or are refused. */
+  closeWhere(ended: (client: WsClient) => boolean, reason: string): void {
+    for (const ws of [...this.sockets]) if (ended(ws.getUserData())) ws.end(1008, reason);
+  }
+
   /**
    * A browser's socket let in by its session cookie (R-H11): closed with 1008 once the
    * session no longer signs in — the sign-in key was rotated, or its token changed — as its

@@ -13,6 +13,7 @@ import { type ClientAccess } from '../access.ts';
 import type { Limits } from '../limits.ts';
 import { type HttpRequest, type HttpResponse, type TemplatedApp } from '../uws.ts';
 import type { WsFanOut } from './fan-out.ts';
+import { type WsClient } from './state.ts';
 export interface WebSocketRouteOptions {
     readonly graph: Graph;
     readonly fanOut: WsFanOut;
@@ -59,6 +60,8 @@ export declare class WebSocketRoute {
      * events and the clients of the side streams. Idempotent.
      */
     stop(code: 1001 | 1012, reason: string): void;
+    /** Closes the sockets whose client `ended` says no longer holds (its credentials changed): they sign in again, or are refused. */
+    closeWhere(ended: (client: WsClient) => boolean, reason: string): void;
     /**
      * A browser's socket let in by its session cookie (R-H11): closed with 1008 once the
      * session no longer signs in — the sign-in key was rotated, or its token changed — as its
