@@ -74,7 +74,7 @@ export const operations: Operations = {
     get: {
       summary: 'Write a value (query)',
       description:
-        'Converts and writes (R-H2): 200 `OK` (JSON clients: `{"ok":true}`); 400 missing field or unconvertible value; 403 read-only; 404 unknown. A kept value is stored first (R-S4); on the active hub of a redundancy group the answer also waits until the broker acknowledged the value, so a standby that takes over has it (R-B2): 503 `PB_BROKER_UNAVAILABLE` when the broker link closed first.',
+        'Converts and writes (R-H2): 200 `OK` (JSON clients: `{"ok":true}`); 400 missing field or unconvertible value; 403 read-only; 404 unknown. A kept value is stored first (R-S4); on the active hub of a redundancy group the answer also waits until the broker acknowledged the value, so a standby that takes over has it (R-B2): 503 `PB_BROKER_UNAVAILABLE` when the broker link closed first (with `hub.voters`, 200: the standby has it once the broker is back, R-AV1).',
       tag: 'values',
       changes: true,
       query: {
