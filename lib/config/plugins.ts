@@ -16,7 +16,7 @@ import type { ConnectionPlan, ConnectionType, TypeOrigin } from '../connections/
 import { apiVersion } from '../sdk/type.ts';
 import { packageTypeOf } from './package-type.ts';
 import { decodeSchema } from './schema-wire.ts';
-import { type TypeHost, typeHostFor } from './type-host.ts';
+import { retireTypeHosts, type TypeHost, typeHostFor } from './type-host.ts';
 
 /** A package of the flow's `plugins` that was used. */
 export interface PluginPackage {
@@ -115,6 +115,7 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
     types.push(...made);
     packages.push({ name, version, folder, types: made.map((type) => type.type) });
   }
+  retireTypeHosts(new Set(packages.map((used) => used.folder)));
   return { types, packages, refused };
 }
 

@@ -154,7 +154,7 @@ export class TypeHost {
   }
 }
 
-/** The threads of the packages in use, by folder: a reload finds its packages' types read already. */
+/** The threads of the packages in use, by folder, least recently used first: a reload finds its packages' types read already. */
 const hosts = new Map<string, TypeHost>();
 
 /** The thread of the package in `folder` at `version`: the one there is while it runs, or a new one. */
@@ -168,10 +168,18 @@ export function typeHostFor(folder: string, version: string): TypeHost {
   kept?.end('its package was read again');
   const host = new TypeHost(version);
   hosts.set(folder, host);
-  for (const [oldest, old] of hosts) {
-    if (hosts.size <= MOST_HOSTS) break;
-    hosts.delete(oldest);
-    old.end('its package has not been used for a while');
-  }
   return host;
+}
+
+/**
+ * Ends the threads past MOST_HOSTS, least recently used first, but never one of `inUse` (the
+ * packages of the flow just read, whose checks are yet to come).
+ */
+export function retireTypeHosts(inUse: ReadonlySet<string>): void {
+  for (const [folder, host] of hosts) {
+    if (hosts.size <= MOST_HOSTS) return;
+    if (inUse.has(folder)) continue;
+    hosts.delete(folder);
+    host.end('its package has not been used for a while');
+  }
 }

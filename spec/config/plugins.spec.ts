@@ -337,3 +337,18 @@ test.serial(
     t.regex(validated.issues[0]?.message ?? '', /^PB_PLUGIN_LOAD: .*did not answer within 2000 ms/);
   },
 );
+
+test.serial(
+  'a package whose module loops forever when imported: refused with PB_PLUGIN_LOAD naming the deadline, the hub serves the rest',
+  async (t) => {
+    t.timeout(60_000);
+    const { healthz, status } = await hubOfPackage(t, 'loops-on-load', 'looping', `for (;;) {}\n${counterModule('looping')}`);
+    t.is(await healthz(), 200, 'the hub answers');
+    t.like(status('device'), { status: 'failed', code: 'PB_PLUGIN_LOAD' });
+    t.regex(
+      status('device')?.reason ?? '',
+      /package "loops-on-load" 1\.2\.3: the module of type "looping" .* did not answer within 10000 ms/,
+    );
+    t.like(status('vars'), { status: 'ok' });
+  },
+);

@@ -33,4 +33,9 @@ export declare class TypeHost {
 }
 /** The thread of the package in `folder` at `version`: the one there is while it runs, or a new one. */
 export declare function typeHostFor(folder: string, version: string): TypeHost;
+/**
+ * Ends the threads past MOST_HOSTS, least recently used first, but never one of `inUse` (the
+ * packages of the flow just read, whose checks are yet to come).
+ */
+export declare function retireTypeHosts(inUse: ReadonlySet<string>): void;
 export {};
