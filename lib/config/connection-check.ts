@@ -81,10 +81,20 @@ export function checkConnection(
   // start, and `validate` names why.
   const refused = plan.value.refused;
   const unchecked = refused ? [{ path: ['connections', id], message: `${refused.code}: ${refused.message}` }] : [];
+  // An open door: the package's code runs inside the hub, where its crash, hang or leak is the hub's.
+  const inHub =
+    type.origin && raw['isolate'] === 'none'
+      ? [
+          {
+            path: ['connections', id, 'isolate'],
+            message: `"none" runs the code of package "${type.origin.package}" in the hub's own process: its crash, hang or leak is the hub's, and it sees all the hub sees`,
+          },
+        ]
+      : [];
   return {
     issues: [],
     diagnostics: [...unchecked, ...located(plan.value.diagnostics)],
-    warnings: located(plan.value.warnings),
+    warnings: [...inHub, ...located(plan.value.warnings)],
     links: mapLinks(plan.value.links),
     claims: mapClaims(plan.value.claims),
     config,

@@ -352,3 +352,17 @@ test.serial(
     t.like(status('vars'), { status: 'ok' });
   },
 );
+
+test('validate warns of a package type run in the hub process (isolate "none"), and not of one run in its own', async (t) => {
+  const flow = {
+    plugins: ['studio-counter'],
+    connections: { inside: { type: 'counter', isolate: 'none' }, outside: { type: 'counter' }, vars: { type: 'dummy', isolate: 'none' } },
+  };
+  const validated = await loadFlowFile(await studio(flow, [counterPackage('studio-counter')]), {});
+  if (!validated.ok) return t.fail(validated.error.message);
+  t.deepEqual(
+    validated.flow.warnings.map((warning) => warning.path.join('.')),
+    ['connections.inside.isolate'],
+  );
+  t.regex(validated.flow.warnings[0]?.message ?? '', /runs the code of package "studio-counter" in the hub's own process/);
+});

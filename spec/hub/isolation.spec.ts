@@ -28,6 +28,7 @@ export default defineConnectionType({
   summary: 'Misbehaves on command.',
   settings: Type.Object({ label: Type.Optional(Type.String()) }),
   parse: asWritten,
+  metrics: [{ name: 'patchbay_faulty_leaked', help: 'Arrays it leaked.', kind: 'gauge', samples: (details) => [{ value: details.leaked }] }],
   create(context, settings) {
     const kept = [];
     const buffers = [];
@@ -408,4 +409,17 @@ test.serial('its process sees no variable of the hub environment beyond PATH, HO
   const hub = await startHub(t);
   t.not(pidOf(hub), process.pid);
   t.deepEqual(JSON.parse(String(hub.graph.get('device/seen')?.value)), { secret: null, path: true, options: null });
+});
+
+test.serial('the metrics of a package type are sampled in its process, and the hub serves them', async (t) => {
+  const file = await studio();
+  const loaded = await loadFlowFile(file, {}, { start: true });
+  if (!loaded.ok) return t.fail(loaded.error.message);
+  const hub = new Hub({ flow: loaded.flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const metric = loaded.flow.plugins.types.find((type) => type.type === 'faulty')?.metrics[0];
+  t.like(metric, { name: 'patchbay_faulty_leaked', help: 'Arrays it leaked.', kind: 'gauge' });
+  await eventually(() => statusOf(hub, 'device')?.details?.['metricSamples'] !== undefined, 'its details with their samples');
+  t.deepEqual(metric?.samples(statusOf(hub, 'device')?.details ?? {}), [{ value: 0 }]);
 });
