@@ -366,3 +366,24 @@ test('validate warns of a package type run in the hub process (isolate "none"), 
   );
   t.regex(validated.flow.warnings[0]?.message ?? '', /runs the code of package "studio-counter" in the hub's own process/);
 });
+
+test.serial(
+  'a package module read for its types sees no variable of the hub environment beyond PATH, HOME, locale and temporary folder',
+  async (t) => {
+    process.env['PATCHBAY_SPEC_TOKEN'] = 'a token of the hub';
+    t.teardown(() => delete process.env['PATCHBAY_SPEC_TOKEN']);
+    const nosy = counterModule('nosy').replace(
+      "summary: 'Counts up.'",
+      'summary: JSON.stringify({ token: process.env.PATCHBAY_SPEC_TOKEN ?? null, path: Boolean(process.env.PATH) })',
+    );
+    t.true(nosy.includes('PATCHBAY_SPEC_TOKEN'));
+    const flow = { plugins: ['nosy-counter'], connections: { tally: { type: 'nosy' } } };
+    const file = await studio(flow, [
+      { name: 'nosy-counter', patchbay: { apiVersion: 1, types: { nosy: './nosy.js' } }, files: { 'nosy.js': nosy } },
+    ]);
+    const loaded = await loadFlowFile(file, {});
+    if (!loaded.ok) return t.fail(loaded.error.message);
+    const type = loaded.flow.plugins.types.find((candidate) => candidate.type === 'nosy');
+    t.deepEqual(JSON.parse(type?.summary ?? 'null'), { token: null, path: true });
+  },
+);
