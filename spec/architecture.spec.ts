@@ -50,14 +50,6 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
  * brings itself). The types that serve the hub also reach its plumbing and the HTTP layer.
  */
 const publicFace = ['sdk/index.ts'];
-const valueHelpers = [
-  'core/value.ts',
-  'core/address.ts',
-  'core/address-pattern.ts',
-  'core/sparse-log.ts',
-  'core/regex.ts',
-  'core/json-pointer.ts',
-];
 const servingTypes: Readonly<Record<string, readonly string[]>> = {
   'connections/rest-api': ['connections/serving.ts', 'connections/connection.ts', 'http/'],
   'connections/mqtt': ['connections/serving.ts', 'core/site-key.ts', 'group/'],
@@ -156,12 +148,12 @@ test('the spec reads imports of every kind, and every folder of lib/ is in the t
   );
 });
 
-test('a connection type imports only the public face, value helpers and codecs; the types that serve the hub its plumbing too', (t) => {
+test('a connection type imports only the public face and codecs, as a package does; the types that serve the hub their plumbing too', (t) => {
   const wrong = imports.flatMap(({ from, to }) => {
     const source = folderOf(from);
     const target = name(to);
     if (!source.startsWith('connections/') || folderOf(to) === source) return [];
-    const allowedHere = [...publicFace, ...valueHelpers, 'protocols/', ...(servingTypes[source] ?? [])];
+    const allowedHere = [...publicFace, 'protocols/', ...(servingTypes[source] ?? [])];
     return allowedHere.some((path) => target === path || (path.endsWith('/') && target.startsWith(path)))
       ? []
       : [`${name(from)} → ${target}`];

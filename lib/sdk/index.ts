@@ -4,11 +4,12 @@
  *
  * - `type.ts`: what a type declares (`defineConnectionType`) and the contract's `apiVersion`;
  * - `context.ts`: what a running connection gets from the hub, and the statuses it reports;
- * - `settings.ts`: settings schemas with defaults, and parsing them with paths;
+ * - `settings.ts`: settings schemas with defaults, and parsing them with paths; `setting-shapes.ts`: a port, a value type;
  * - `parameter-lines.ts`, `ranges.ts`: parameters declared as lines (`out/{0..39}:I`);
  * - `device/`: the device kit, transports written once (link, TCP, UDP, serial, lines).
  *
- * Parameters, values, errors and time come from the hub's own core, re-exported here. A
+ * Parameters, values, addresses and their patterns, errors, time and sparse logging come
+ * from the hub's own core, re-exported here, so built-in types import this face alone. A
  * package imports `patchbay/connection` and nothing else of patchbay.
  */
 
@@ -33,6 +34,7 @@ export { type ConnectionContext, type Fence, type GraphView, type Logger, type R
 
 // Its settings.
 export { asWritten, type Checked, checked, type Issue, type Parsed, type TDefaulted, withDefault } from './settings.ts';
+export { portSetting, valueTypeSetting } from './setting-shapes.ts';
 export { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 export { type ParameterLine, type ParameterLines, parseParameterLines } from './parameter-lines.ts';
 export { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
@@ -41,11 +43,15 @@ export { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
 export { type Answered, Access, type OwnedParameter, type Parameter, type ParameterSpec, type SetResult } from '../core/parameter.ts';
 export type { ParameterRow, ParameterTable } from '../core/graph.ts';
 export { convert, FIRE, type Json, toWire, type Value, ValueType, valueTypes } from '../core/value.ts';
-export { checkParameterId } from '../core/address.ts';
+export { checkParameterId, parseAddress, segmentPattern } from '../core/address.ts';
+export { AddressPatterns } from '../core/address-pattern.ts';
+export { parsePointer, resolvePointer } from '../core/json-pointer.ts';
+export { compileRegex, type GroupPattern, type Pattern } from '../core/regex.ts';
 
 // Errors and time.
 export { type ErrorCode, fail, HubError, ok, reasonOf, type Result } from '../core/errors.ts';
 export { after, afterTurn, every, type Scheduler } from '../core/scheduler.ts';
+export { SparseLog } from '../core/sparse-log.ts';
 
 // The device kit.
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';

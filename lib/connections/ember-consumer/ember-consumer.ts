@@ -30,6 +30,7 @@ import {
   Overruns,
   TcpConnection,
   withDefault,
+  portSetting,
 } from '../../sdk/index.ts';
 import { EmberReceiver } from '../../protocols/ember-decoding.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES, KEEPALIVE_RESPONSE } from '../../protocols/ember-plus.ts';
@@ -37,7 +38,7 @@ import { TreeReading } from './tree-reading.ts';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: "The provider's host name or IP address." }),
-  port: withDefault(Type.Integer({ minimum: 1, maximum: 65535, description: "The provider's TCP port." }), 9000),
+  port: withDefault(portSetting("The provider's TCP port."), 9000),
   connectTimeout: connectTimeoutSetting,
   paths: withDefault(
     Type.Array(Type.String({ minLength: 1, description: 'An identifier path, segments joined by `/`, as the parameter ids show it.' }), {

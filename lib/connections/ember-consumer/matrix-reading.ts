@@ -14,8 +14,7 @@
  * targets a provider can make appear is bounded by the connection's `maxParameters` (R-G4):
  * a count the provider states is never used to allocate anything.
  */
-import { type DeviceParameters, HubError, type OwnedParameter } from '../../sdk/index.ts';
-import type { Value } from '../../core/value.ts';
+import { type DeviceParameters, HubError, type OwnedParameter, type Value } from '../../sdk/index.ts';
 import {
   ConnectionDisposition,
   type EmberConnection,

@@ -5,8 +5,7 @@
  * values, and settles writes when the provider answers them. A new reading starts at every
  * connect; once every node asked for has answered, parameters the provider no longer has go.
  */
-import { type DeviceParameters, type Logger, type OwnedParameter, parameterIdOf } from '../../sdk/index.ts';
-import type { Value, ValueType } from '../../core/value.ts';
+import { type DeviceParameters, type Logger, type OwnedParameter, parameterIdOf, type Value, type ValueType } from '../../sdk/index.ts';
 import {
   CommandNumber,
   commandMessage,

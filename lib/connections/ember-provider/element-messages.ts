@@ -4,8 +4,7 @@
  * it, a trigger as a function without arguments, a matrix with its targets' connections.
  */
 import type { Model } from 'emberplus-connection';
-import type { Parameter } from '../../sdk/index.ts';
-import type { Value, ValueType } from '../../core/value.ts';
+import type { Parameter, Value, ValueType } from '../../sdk/index.ts';
 import {
   type EmberElement,
   type EmberValue,

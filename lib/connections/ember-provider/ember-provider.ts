@@ -16,8 +16,7 @@
  *   <id>/targets/<t>/sources   S   read-write   nToN: the sources on target t, "1,4"
  */
 import type { Subscription } from 'rxjs';
-import { defineConnectionType, openListenerWarnings, type Parameter, TcpListener } from '../../sdk/index.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
+import { defineConnectionType, openListenerWarnings, type Parameter, TcpListener, SparseLog } from '../../sdk/index.ts';
 import { elementsMessage, KEEPALIVE_RESPONSE, qualified } from '../../protocols/ember-plus.ts';
 import { EmberReceiver } from '../../protocols/ember-decoding.ts';
 import { REQUESTS_PER_SECOND, requestHandler } from './consumer-requests.ts';

@@ -11,8 +11,7 @@
  * connected to one target leaves the target it was on.
  */
 import { Type } from '@sinclair/typebox';
-import { type ConnectionContext, fail, ok, type OwnedParameter, type Result, withDefault } from '../../sdk/index.ts';
-import { convert, type Value } from '../../core/value.ts';
+import { type ConnectionContext, fail, ok, type OwnedParameter, type Result, withDefault, convert, type Value } from '../../sdk/index.ts';
 import { type EmberConnection, type EmberElement, MatrixType, matrixContents } from '../../protocols/ember-plus.ts';
 
 /** At most this many targets, and as many sources, in one declared matrix: 4,096 is past the largest routers' levels. */

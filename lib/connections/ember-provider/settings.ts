@@ -3,9 +3,18 @@
  * parsed: the address patterns compiled, the peers it lets in, the matrices' ids checked.
  */
 import { Type } from '@sinclair/typebox';
-import { AddressPatterns } from '../../core/address-pattern.ts';
-import { checkParameterId } from '../../core/address.ts';
-import { allowSetting, type Checked, checked, type Issue, type Parsed, Peers, withDefault } from '../../sdk/index.ts';
+import {
+  allowSetting,
+  type Checked,
+  checked,
+  type Issue,
+  type Parsed,
+  Peers,
+  withDefault,
+  AddressPatterns,
+  checkParameterId,
+  portSetting,
+} from '../../sdk/index.ts';
 import { matrixDeclaration } from './served-matrix.ts';
 
 /**
@@ -15,7 +24,7 @@ import { matrixDeclaration } from './served-matrix.ts';
 const CONSUMER_MESSAGE_BYTES = 64 * 1024;
 
 export const emberProviderSettings = Type.Object({
-  port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port consumers connect to; 0 picks a free one.' }), 9000),
+  port: withDefault(portSetting('TCP port consumers connect to; 0 picks a free one.', { anyFree: true }), 9000),
   bindIp: withDefault(Type.String({ description: 'The address to listen on; empty listens on every interface.' }), ''),
   expose: withDefault(
     Type.Array(Type.String({ minLength: 1, description: 'An address pattern (`studio/#`, `+/onair`).' }), {

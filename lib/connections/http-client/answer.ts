@@ -2,8 +2,7 @@
  * An answer to a request: read within `maxBodyBytes` (R-G4), then put into the request's
  * parameters — its status, its body, and the values `extract` points at.
  */
-import type { OwnedParameter } from '../../sdk/index.ts';
-import { resolvePointer } from '../../core/json-pointer.ts';
+import { type OwnedParameter, resolvePointer } from '../../sdk/index.ts';
 import { Failure } from './failure.ts';
 import type { Request } from './settings.ts';
 

@@ -22,9 +22,17 @@
  *   <id>/<name>   extract's type   read-only   the value at the pointer of `extract.<name>`
  */
 import type { Subscription } from 'rxjs';
-import { Access, after, defineConnectionType, every, HubError, type OwnedParameter, Status } from '../../sdk/index.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
-import type { ValueType } from '../../core/value.ts';
+import {
+  Access,
+  after,
+  defineConnectionType,
+  every,
+  HubError,
+  type OwnedParameter,
+  Status,
+  SparseLog,
+  type ValueType,
+} from '../../sdk/index.ts';
 import { answered, readBody } from './answer.ts';
 import { FailingRequests } from './failing.ts';
 import { asFailure, Failure } from './failure.ts';

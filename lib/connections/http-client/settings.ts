@@ -3,15 +3,11 @@
  * are once parsed, checked so that no value can steer a request elsewhere.
  */
 import { Type } from '@sinclair/typebox';
-import { checked, type Issue, withDefault } from '../../sdk/index.ts';
-import { parsePointer } from '../../core/json-pointer.ts';
-import type { ValueType } from '../../core/value.ts';
+import { checked, type Issue, withDefault, parsePointer, type ValueType, valueTypeSetting } from '../../sdk/index.ts';
 import { shownUrl } from './shown-url.ts';
 import { PLACEHOLDER, type Template, templateOf } from './template.ts';
 
-const valueType = Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F')], {
-  description: 'The type of the parameter: S string, B boolean, I integer, F float.',
-});
+const valueType = valueTypeSetting('The type of the parameter: S string, B boolean, I integer, F float.', ['S', 'B', 'I', 'F']);
 
 export const httpClientSettings = Type.Object({
   requests: Type.Array(

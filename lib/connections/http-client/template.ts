@@ -2,8 +2,7 @@
  * Text with `{{connection/parameter}}` placeholders in it (a request's URL, headers, body):
  * read once from the settings, filled with the parameters' values each time it is sent.
  */
-import { parseAddress } from '../../core/address.ts';
-import type { Issue, Value } from '../../sdk/index.ts';
+import { type Issue, type Value, parseAddress } from '../../sdk/index.ts';
 import { Failure } from './failure.ts';
 
 /** Text with `{{address}}` in it, read once: literal parts, and the addresses between them. */

@@ -30,8 +30,8 @@ import {
   Overruns,
   reasonOf,
   withDefault,
+  SparseLog,
 } from '../../sdk/index.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
 import { machinePorts, type MidiPorts, type OpenOutput, type OpenPort } from './ports.ts';
 
 /** How often an open port is looked for among the machine's (RtMidi tells no one when one goes). */

@@ -18,11 +18,12 @@ import {
   type Parameter,
   type Result,
   type SetResult,
+  toWire,
+  type Value,
+  SparseLog,
 } from '../../sdk/index.ts';
-import { toWire, type Value } from '../../core/value.ts';
 import type { BrokerLink, MessageProperties } from './broker-link.ts';
 import type { MappedTopic, MqttSettings } from './settings.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
 
 /** What an answer to a write carries: `{"ok":true}` or the error with its code. */
 export type WriteAnswer = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly code: string };

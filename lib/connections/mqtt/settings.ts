@@ -4,8 +4,6 @@
  */
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { AddressPatterns } from '../../core/address-pattern.ts';
-import { checkParameterId } from '../../core/address.ts';
 import {
   type Access,
   Access as Accesses,
@@ -16,8 +14,11 @@ import {
   type ParseContext,
   type Parsed,
   withDefault,
+  AddressPatterns,
+  checkParameterId,
+  type ValueType,
+  valueTypeSetting,
 } from '../../sdk/index.ts';
-import type { ValueType } from '../../core/value.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
 
@@ -126,9 +127,7 @@ export const mqttSettings = Type.Object({
         {
           id: Type.String({ description: 'The parameter id: <this connection>/<id>.' }),
           topic: Type.String({ description: 'The topic whose payload is the value (no wildcards).' }),
-          type: Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F'), Type.Literal('T')], {
-            description: "The parameter's type; the payload is converted to it.",
-          }),
+          type: valueTypeSetting("The parameter's type; the payload is converted to it."),
           access: Type.Optional(
             Type.Union([Type.Literal('read-only'), Type.Literal('read-write'), Type.Literal('write-only')], {
               description: 'Default: read-only, or read-write when a commandTopic is given.',

@@ -6,7 +6,7 @@
  * at or below it, so a request knows its size before it writes a byte.
  */
 import type { Subscription } from 'rxjs';
-import type { AddressPatterns } from '../../core/address-pattern.ts';
+import type { AddressPatterns } from '../../sdk/index.ts';
 import type { Graph, Reading } from '../serving.ts';
 
 /** One node of the namespace: a container, a parameter, or both. */

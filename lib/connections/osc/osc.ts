@@ -16,7 +16,6 @@
  *   <id>                      S/B/I/F/T   as listed    one per entry of `addresses`
  *   <address without its />   S/B/I/F/T   read-write   with `learn`, one per new address heard
  */
-import type { Value, ValueType } from '../../core/value.ts';
 import {
   type Access,
   DeviceLink,
@@ -27,8 +26,10 @@ import {
   Overruns,
   type OwnedParameter,
   parameterIdOf,
+  type Value,
+  type ValueType,
+  SparseLog,
 } from '../../sdk/index.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
 import { encodeWrite, type OscMessage, readPacket, typeOfTag, valueOfArgument } from './packets.ts';
 import { type OscSettings, oscSettings, parseOscSettings } from './settings.ts';
 import { type OscTransport, type PacketHandlers, TcpTransport, UdpTransport } from './transports.ts';

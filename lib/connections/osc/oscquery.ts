@@ -8,10 +8,16 @@
  * are pointed at the port (it is optional in OSCQuery, and off here by design).
  */
 import type { SchedulerAction, Subscription } from 'rxjs';
-import type { AddressPatterns } from '../../core/address-pattern.ts';
-import type { Value, ValueType } from '../../core/value.ts';
-import { HubError, type Logger, reasonOf, type Scheduler } from '../../sdk/index.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
+import {
+  HubError,
+  type Logger,
+  reasonOf,
+  type Scheduler,
+  type AddressPatterns,
+  type Value,
+  type ValueType,
+  SparseLog,
+} from '../../sdk/index.ts';
 import { corsHeaders } from '../../http/origins.ts';
 import { answerWith, type CodedError, sendError } from '../../http/respond.ts';
 import type { Graph, Reading } from '../serving.ts';

@@ -6,8 +6,7 @@
  * and an `f` 1 decode alike): what a learned address takes its type from.
  */
 import { decode as decodeOsc, encode as encodeOsc } from 'node-osc';
-import { HubError, reasonOf } from '../../sdk/index.ts';
-import type { Value, ValueType } from '../../core/value.ts';
+import { HubError, reasonOf, type Value, type ValueType } from '../../sdk/index.ts';
 
 /** One message of a packet: its address, its first argument (absent when it has none) and that argument's tag. */
 export interface OscMessage {

@@ -2,7 +2,6 @@
  * The settings of the `osc` connection (R-Q1): their schema, and what they are once parsed.
  */
 import { Type } from '@sinclair/typebox';
-import { checkParameterId } from '../../core/address.ts';
 import {
   type Access,
   allowSetting,
@@ -13,9 +12,12 @@ import {
   type Parsed,
   Peers,
   withDefault,
+  checkParameterId,
+  type ValueType,
+  AddressPatterns,
+  portSetting,
+  valueTypeSetting,
 } from '../../sdk/index.ts';
-import type { ValueType } from '../../core/value.ts';
-import { AddressPatterns } from '../../core/address-pattern.ts';
 import type { OscQuerySettings } from './oscquery.ts';
 import { oscAddressProblem } from './packets.ts';
 
@@ -34,11 +36,10 @@ export const oscSettings = Type.Object({
     }),
     'udp',
   ),
-  port: Type.Integer({
-    minimum: 0,
-    maximum: 65535,
-    description: 'udp: the port the hub receives on and sends from (0: any free one). tcp: the port of the device the hub connects to.',
-  }),
+  port: portSetting(
+    'udp: the port the hub receives on and sends from (0: any free one). tcp: the port of the device the hub connects to.',
+    { anyFree: true },
+  ),
   bindIp: withDefault(Type.String({ description: 'udp: the address to receive on; "" for every IPv4 interface.' }), ''),
   allow: allowSetting,
   host: withDefault(
@@ -49,10 +50,8 @@ export const oscSettings = Type.Object({
     '',
   ),
   sendPort: withDefault(
-    Type.Integer({
-      minimum: 0,
-      maximum: 65535,
-      description: 'udp: the port writes go to; 0 sends each to the port the latest message came from (needs a port when `host` is set).',
+    portSetting('udp: the port writes go to; 0 sends each to the port the latest message came from (needs a port when `host` is set).', {
+      anyFree: true,
     }),
     0,
   ),
@@ -62,9 +61,7 @@ export const oscSettings = Type.Object({
         {
           id: Type.String({ description: 'The parameter id: <this connection>/<id>.' }),
           address: Type.String({ description: 'The OSC address, such as /ch/01/mix/fader: exact, without pattern characters.' }),
-          type: Type.Union([Type.Literal('S'), Type.Literal('B'), Type.Literal('I'), Type.Literal('F'), Type.Literal('T')], {
-            description: "The parameter's type: it types the argument of a write (s, T/F, i, f, none for T).",
-          }),
+          type: valueTypeSetting("The parameter's type: it types the argument of a write (s, T/F, i, f, none for T)."),
           access: withDefault(
             Type.Union([Type.Literal('read-only'), Type.Literal('read-write'), Type.Literal('write-only')], {
               description: 'read-only: set by incoming messages only; write-only: writes are sent, incoming messages ignored.',
@@ -107,10 +104,8 @@ export const oscSettings = Type.Object({
   oscQuery: Type.Optional(
     Type.Object(
       {
-        port: Type.Integer({
-          minimum: 0,
-          maximum: 65535,
-          description: 'The TCP port of the OSCQuery server (HTTP and WebSocket); 0 picks a free one, which is logged.',
+        port: portSetting('The TCP port of the OSCQuery server (HTTP and WebSocket); 0 picks a free one, which is logged.', {
+          anyFree: true,
         }),
         bindIp: withDefault(Type.String({ description: 'The address it listens on; "" for every interface.' }), '127.0.0.1'),
         expose: Type.Array(Type.String(), {

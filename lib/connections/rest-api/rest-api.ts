@@ -22,19 +22,17 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Type } from '@sinclair/typebox';
-import { AddressPatterns } from '../../core/address-pattern.ts';
 import type { ClientAccess } from '../../http/access.ts';
 import { Authenticator, type Credentials, type ScopedToken } from '../../http/auth.ts';
 import { RestServer } from '../../http/server.ts';
 import { StaticFiles } from '../../http/static-files.ts';
 import type { TlsFiles } from '../../http/tls.ts';
-import { checked, HubError, type Issue, withDefault } from '../../sdk/index.ts';
+import { checked, HubError, type Issue, withDefault, AddressPatterns, compileRegex, portSetting } from '../../sdk/index.ts';
 import { defineServingType } from '../serving.ts';
 import { nativeBinaryLoaded, nativeBinaryName, nativeBinaryProblem } from '../../http/uws.ts';
-import { compileRegex } from '../../core/regex.ts';
 
 const settings = Type.Object({
-  port: withDefault(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port; 0 picks a free one, which is logged.' }), 17011),
+  port: withDefault(portSetting('TCP port; 0 picks a free one, which is logged.', { anyFree: true }), 17011),
   bindIp: withDefault(Type.String({ description: 'A local address to listen on; "" for every interface.' }), ''),
   documentRoot: withDefault(
     Type.String({ onMachine: 'folder', description: 'A folder whose files are served under /; "" serves none.' }),

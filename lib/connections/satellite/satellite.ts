@@ -29,8 +29,16 @@
  *   <device>/key/<n>/text         S   read-write
  *   <device>/key/<n>/text-color   S   read-write   #rrggbb
  */
-import { defineConnectionType, DeviceLink, droppedMetric, every, openListenerWarnings, Overruns, TcpListener } from '../../sdk/index.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
+import {
+  defineConnectionType,
+  DeviceLink,
+  droppedMetric,
+  every,
+  openListenerWarnings,
+  Overruns,
+  TcpListener,
+  SparseLog,
+} from '../../sdk/index.ts';
 import { KeyBindings } from './bindings.ts';
 import { Devices, type Satellite, send } from './devices.ts';
 import { KeyLooks } from './key-looks.ts';

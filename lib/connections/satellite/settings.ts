@@ -3,7 +3,7 @@
  * `allow` that the schema cannot make.
  */
 import { Type } from '@sinclair/typebox';
-import { allowSetting, checked, type Issue, type Overruns, type Parsed, Peers, withDefault } from '../../sdk/index.ts';
+import { allowSetting, checked, type Issue, type Overruns, type Parsed, Peers, withDefault, portSetting } from '../../sdk/index.ts';
 
 export const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -30,10 +30,7 @@ const keyBinding = Type.Object(
 );
 
 export const satelliteSettings = Type.Object({
-  port: withDefault(
-    Type.Integer({ minimum: 0, maximum: 65_535, description: 'The TCP port satellites connect to; 0 takes any free one.' }),
-    16_622,
-  ),
+  port: withDefault(portSetting('The TCP port satellites connect to; 0 takes any free one.', { anyFree: true }), 16_622),
   bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
   allow: allowSetting,
   keys: withDefault(Type.Array(keyBinding, { description: 'Keys bound to parameters, without rules.' }), []),

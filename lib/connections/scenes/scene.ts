@@ -3,9 +3,16 @@
  * (a record of the connection), store, recall, and the dirty flag that follows every kept
  * address.
  */
-import type { AddressPatterns } from '../../core/address-pattern.ts';
-import { type ConnectionContext, HubError, ok, type OwnedParameter, type Parameter } from '../../sdk/index.ts';
-import type { Json, Value } from '../../core/value.ts';
+import {
+  type ConnectionContext,
+  HubError,
+  ok,
+  type OwnedParameter,
+  type Parameter,
+  type AddressPatterns,
+  type Json,
+  type Value,
+} from '../../sdk/index.ts';
 
 /** A scene as the settings give it, its member patterns compiled. */
 export interface SceneSettings {

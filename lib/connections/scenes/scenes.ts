@@ -17,9 +17,7 @@
  * hub has one, so they survive restarts and travel with `patchbay state … export`.
  */
 import { Type } from '@sinclair/typebox';
-import { segmentPattern } from '../../core/address.ts';
-import { AddressPatterns } from '../../core/address-pattern.ts';
-import { checked, defineConnectionType, type Issue, withDefault } from '../../sdk/index.ts';
+import { checked, defineConnectionType, type Issue, withDefault, segmentPattern, AddressPatterns } from '../../sdk/index.ts';
 import { Scene, type SceneBound, type SceneSettings } from './scene.ts';
 
 const settings = Type.Object({

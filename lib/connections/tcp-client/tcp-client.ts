@@ -18,11 +18,12 @@ import {
   type LinkAttempt,
   TcpConnection,
   type TcpTarget,
+  portSetting,
 } from '../../sdk/index.ts';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: "The device's host name or IP address." }),
-  port: Type.Integer({ minimum: 1, maximum: 65_535, description: "The device's TCP port." }),
+  port: portSetting("The device's TCP port."),
   connectTimeout: connectTimeoutSetting,
   ...lineSettings,
 });

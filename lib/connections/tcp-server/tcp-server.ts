@@ -25,10 +25,11 @@ import {
   TcpListener,
   withDefault,
   writeBounded,
+  portSetting,
 } from '../../sdk/index.ts';
 
 const settings = Type.Object({
-  port: Type.Integer({ minimum: 1, maximum: 65_535, description: 'The TCP port the hub listens on for devices.' }),
+  port: portSetting('The TCP port the hub listens on for devices.'),
   bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
   allow: allowSetting,
   maxClients: withDefault(

@@ -13,8 +13,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
-import { after, asWritten, defineConnectionType, every, ok, type Result, withDefault } from '../../sdk/index.ts';
-import type { Value } from '../../core/value.ts';
+import { after, asWritten, defineConnectionType, every, ok, type Result, withDefault, type Value } from '../../sdk/index.ts';
 
 const settings = Type.Object({
   timers: withDefault(

@@ -3,7 +3,7 @@
  * in either version, and how a display is named in `displays` and matched by a packet.
  */
 import { Type } from '@sinclair/typebox';
-import { allowSetting, connectTimeoutSetting, type Value, type ValueType, withDefault } from '../../sdk/index.ts';
+import { allowSetting, connectTimeoutSetting, type Value, type ValueType, withDefault, portSetting } from '../../sdk/index.ts';
 import { EVERY, V31_MAX_ADDRESS } from './packets.ts';
 
 export const tslUmdSettings = Type.Object({
@@ -15,11 +15,7 @@ export const tslUmdSettings = Type.Object({
     Type.Union([Type.Literal('udp'), Type.Literal('tcp')], { description: 'udp, or tcp (v5.0 only, DLE/STX framed).' }),
     'udp',
   ),
-  port: Type.Integer({
-    minimum: 0,
-    maximum: 65_535,
-    description: 'receive: the port the hub listens on (0 takes any free one). send: the port of the device.',
-  }),
+  port: portSetting('receive: the port the hub listens on (0 takes any free one). send: the port of the device.', { anyFree: true }),
   bindIp: withDefault(Type.String({ description: 'receive: the address to listen on; "" listens on every address.' }), ''),
   host: withDefault(
     Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),

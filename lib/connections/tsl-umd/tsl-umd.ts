@@ -46,8 +46,8 @@ import {
   TcpListener,
   UdpEndpoint,
   type Value,
+  SparseLog,
 } from '../../sdk/index.ts';
-import { SparseLog } from '../../core/sparse-log.ts';
 import { HeardDisplays } from './heard-displays.ts';
 import { displayKey, FIELDS, type Field, matches, tslUmdSettings } from './settings.ts';
 import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, wrapV5 } from './packets.ts';

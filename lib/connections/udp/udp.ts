@@ -23,15 +23,12 @@ import {
   UdpEndpoint,
   type UdpOptions,
   withDefault,
+  portSetting,
 } from '../../sdk/index.ts';
 
 const settings = Type.Object({
   port: withDefault(
-    Type.Integer({
-      minimum: 0,
-      maximum: 65_535,
-      description: 'The UDP port the hub receives on; 0 takes any free port (the device answers to it).',
-    }),
+    portSetting('The UDP port the hub receives on; 0 takes any free port (the device answers to it).', { anyFree: true }),
     0,
   ),
   bindIp: withDefault(Type.String({ description: 'The address to receive on; "" receives on every address.' }), ''),
@@ -39,7 +36,7 @@ const settings = Type.Object({
     minLength: 1,
     description: "The device's host name or IP address: where frames go, and whom frames are taken from.",
   }),
-  sendPort: Type.Integer({ minimum: 1, maximum: 65_535, description: "The device's UDP port, where frames go." }),
+  sendPort: portSetting("The device's UDP port, where frames go."),
   acceptFrom: withDefault(
     Type.Union([Type.Literal('host'), Type.Literal('any')], {
       description: '"host" takes datagrams only from the device\'s address; "any" from every sender `allow` lets in.',

@@ -13,9 +13,8 @@ import {
   switchMap,
   timer,
 } from 'rxjs';
-import type { GraphView } from '../../sdk/index.ts';
+import { type GraphView, convert, type Value } from '../../sdk/index.ts';
 import type { Scheduler } from '../../sdk/index.ts';
-import { convert, type Value } from '../../core/value.ts';
 
 /** The logic functions of R-V2. */
 export const logicOps = ['and', 'or', 'xor', 'nand', 'nor', 'not', 'flipflop', 'latch', 'delay-on', 'delay-off', 'pulse'] as const;

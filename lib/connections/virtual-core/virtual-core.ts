@@ -8,8 +8,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { Subscription } from 'rxjs';
-import { segmentPattern } from '../../core/address.ts';
-import { checked, type DeclaredParameter, defineConnectionType, type Issue, type OwnedParameter, withDefault } from '../../sdk/index.ts';
+import {
+  checked,
+  type DeclaredParameter,
+  defineConnectionType,
+  type Issue,
+  type OwnedParameter,
+  withDefault,
+  segmentPattern,
+} from '../../sdk/index.ts';
 import { inputCounts, levelOf, type LogicOp, logicFunction, logicOps, timedOps } from './functions.ts';
 
 const settings = Type.Object({

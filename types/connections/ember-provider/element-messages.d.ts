@@ -1,5 +1,4 @@
-import type { Parameter } from '../../sdk/index.ts';
-import type { Value } from '../../core/value.ts';
+import type { Parameter, Value } from '../../sdk/index.ts';
 import { type EmberElement } from '../../protocols/ember-plus.ts';
 import type { Entry, Leaf, MatrixEntry } from './exposed-tree.ts';
 /** The element at `entry` as consumers see it; `mayWrite` tells what a consumer may change. */

@@ -1,5 +1,4 @@
-import { type ConnectionContext, type OwnedParameter } from '../../sdk/index.ts';
-import { type Value } from '../../core/value.ts';
+import { type ConnectionContext, type OwnedParameter, type Value } from '../../sdk/index.ts';
 import { type EmberConnection, type EmberElement } from '../../protocols/ember-plus.ts';
 /** At most this many targets, and as many sources, in one declared matrix: 4,096 is past the largest routers' levels. */
 export declare const MAX_SIGNALS = 4096;

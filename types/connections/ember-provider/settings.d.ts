@@ -1,5 +1,4 @@
-import { AddressPatterns } from '../../core/address-pattern.ts';
-import { type Checked, type Parsed, Peers } from '../../sdk/index.ts';
+import { type Checked, type Parsed, Peers, AddressPatterns } from '../../sdk/index.ts';
 export declare const emberProviderSettings: import("@sinclair/typebox").TObject<{
     port: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;
     bindIp: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TString>;

@@ -2,7 +2,7 @@
  * An answer to a request: read within `maxBodyBytes` (R-G4), then put into the request's
  * parameters — its status, its body, and the values `extract` points at.
  */
-import type { OwnedParameter } from '../../sdk/index.ts';
+import { type OwnedParameter } from '../../sdk/index.ts';
 import type { Request } from './settings.ts';
 /** Reads at most `maxBodyBytes` of the answer: past it, the rest is not read. */
 export declare function readBody(response: Response, controller: AbortController, maxBodyBytes: number): Promise<string>;

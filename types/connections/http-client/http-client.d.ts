@@ -11,7 +11,7 @@ export declare const httpClientType: import("../../sdk/type.ts").DefinedConnecti
         redirectOrigins: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
         extract: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TRecord<import("@sinclair/typebox").TString, import("../../sdk/index.ts").TObject<{
             pointer: import("@sinclair/typebox").TString;
-            type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">]>;
+            type: import("@sinclair/typebox").TUnion<import("@sinclair/typebox").TLiteral<"S" | "B" | "I" | "F">[]>;
         }>>>;
     }>>;
     maxInFlight: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;

@@ -1,4 +1,4 @@
-import type { ValueType } from '../../core/value.ts';
+import { type ValueType } from '../../sdk/index.ts';
 import { type Template } from './template.ts';
 export declare const httpClientSettings: import("@sinclair/typebox").TObject<{
     requests: import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
@@ -13,7 +13,7 @@ export declare const httpClientSettings: import("@sinclair/typebox").TObject<{
         redirectOrigins: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TString>>;
         extract: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TRecord<import("@sinclair/typebox").TString, import("@sinclair/typebox").TObject<{
             pointer: import("@sinclair/typebox").TString;
-            type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">]>;
+            type: import("@sinclair/typebox").TUnion<import("@sinclair/typebox").TLiteral<"S" | "B" | "I" | "F">[]>;
         }>>>;
     }>>;
     maxInFlight: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TInteger>;

@@ -1,4 +1,8 @@
-import type { Issue, Value } from '../../sdk/index.ts';
+/**
+ * Text with `{{connection/parameter}}` placeholders in it (a request's URL, headers, body):
+ * read once from the settings, filled with the parameters' values each time it is sent.
+ */
+import { type Issue, type Value } from '../../sdk/index.ts';
 /** Text with `{{address}}` in it, read once: literal parts, and the addresses between them. */
 export interface Template {
     readonly parts: readonly string[];

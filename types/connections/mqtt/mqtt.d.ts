@@ -26,7 +26,7 @@ export declare const mqttType: import("../serving.ts").ServingTypeDefinition<imp
     topics: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("../../sdk/index.ts").TObject<{
         id: import("@sinclair/typebox").TString;
         topic: import("@sinclair/typebox").TString;
-        type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">, import("@sinclair/typebox").TLiteral<"T">]>;
+        type: import("@sinclair/typebox").TUnion<import("@sinclair/typebox").TLiteral<import("../../core/value.ts").ValueType>[]>;
         access: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"read-only">, import("@sinclair/typebox").TLiteral<"read-write">, import("@sinclair/typebox").TLiteral<"write-only">]>>;
         commandTopic: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
     }>>>;

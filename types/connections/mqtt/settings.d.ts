@@ -1,6 +1,4 @@
-import { AddressPatterns } from '../../core/address-pattern.ts';
-import { type Access, type Checked, type Overruns, type ParseContext, type Parsed } from '../../sdk/index.ts';
-import type { ValueType } from '../../core/value.ts';
+import { type Access, type Checked, type Overruns, type ParseContext, type Parsed, AddressPatterns, type ValueType } from '../../sdk/index.ts';
 import type { KeySource } from './signing.ts';
 import { TopicLayout } from './topics.ts';
 /** A broker topic as a parameter of the connection (R-M3). */
@@ -38,7 +36,7 @@ export declare const mqttSettings: import("@sinclair/typebox").TObject<{
     topics: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
         id: import("@sinclair/typebox").TString;
         topic: import("@sinclair/typebox").TString;
-        type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">, import("@sinclair/typebox").TLiteral<"T">]>;
+        type: import("@sinclair/typebox").TUnion<import("@sinclair/typebox").TLiteral<ValueType>[]>;
         access: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"read-only">, import("@sinclair/typebox").TLiteral<"read-write">, import("@sinclair/typebox").TLiteral<"write-only">]>>;
         commandTopic: import("@sinclair/typebox").TOptional<import("@sinclair/typebox").TString>;
     }>>>;

@@ -1,4 +1,4 @@
-import type { AddressPatterns } from '../../core/address-pattern.ts';
+import type { AddressPatterns } from '../../sdk/index.ts';
 import type { Graph, Reading } from '../serving.ts';
 /** One node of the namespace: a container, a parameter, or both. */
 export interface IndexNode {

@@ -1,5 +1,4 @@
-import type { AddressPatterns } from '../../core/address-pattern.ts';
-import { type Logger, type Scheduler } from '../../sdk/index.ts';
+import { type Logger, type Scheduler, type AddressPatterns } from '../../sdk/index.ts';
 import type { Graph } from '../serving.ts';
 import { type OscMessage } from './packets.ts';
 export interface OscQuerySettings {

@@ -1,4 +1,4 @@
-import type { Value, ValueType } from '../../core/value.ts';
+import { type Value, type ValueType } from '../../sdk/index.ts';
 /** One message of a packet: its address, its first argument (absent when it has none) and that argument's tag. */
 export interface OscMessage {
     readonly address: string;

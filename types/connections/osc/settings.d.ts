@@ -1,5 +1,4 @@
-import { type Access, type Checked, type Parsed, Peers } from '../../sdk/index.ts';
-import type { ValueType } from '../../core/value.ts';
+import { type Access, type Checked, type Parsed, Peers, type ValueType } from '../../sdk/index.ts';
 import type { OscQuerySettings } from './oscquery.ts';
 /** One OSC address as a parameter of the connection. */
 export interface OscAddress {
@@ -18,7 +17,7 @@ export declare const oscSettings: import("@sinclair/typebox").TObject<{
     addresses: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TArray<import("@sinclair/typebox").TObject<{
         id: import("@sinclair/typebox").TString;
         address: import("@sinclair/typebox").TString;
-        type: import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"S">, import("@sinclair/typebox").TLiteral<"B">, import("@sinclair/typebox").TLiteral<"I">, import("@sinclair/typebox").TLiteral<"F">, import("@sinclair/typebox").TLiteral<"T">]>;
+        type: import("@sinclair/typebox").TUnion<import("@sinclair/typebox").TLiteral<ValueType>[]>;
         access: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TUnion<[import("@sinclair/typebox").TLiteral<"read-only">, import("@sinclair/typebox").TLiteral<"read-write">, import("@sinclair/typebox").TLiteral<"write-only">]>>;
     }>>>;
     learn: import("../../sdk/settings.ts").TDefaulted<import("@sinclair/typebox").TBoolean>;

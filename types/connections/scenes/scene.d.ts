@@ -3,8 +3,7 @@
  * (a record of the connection), store, recall, and the dirty flag that follows every kept
  * address.
  */
-import type { AddressPatterns } from '../../core/address-pattern.ts';
-import { type ConnectionContext, HubError } from '../../sdk/index.ts';
+import { type ConnectionContext, HubError, type AddressPatterns } from '../../sdk/index.ts';
 /** A scene as the settings give it, its member patterns compiled. */
 export interface SceneSettings {
     readonly id: string;

@@ -1,7 +1,6 @@
 import { type Observable } from 'rxjs';
-import type { GraphView } from '../../sdk/index.ts';
+import { type GraphView, type Value } from '../../sdk/index.ts';
 import type { Scheduler } from '../../sdk/index.ts';
-import { type Value } from '../../core/value.ts';
 /** The logic functions of R-V2. */
 export declare const logicOps: readonly ["and", "or", "xor", "nand", "nor", "not", "flipflop", "latch", "delay-on", "delay-off", "pulse"];
 export type LogicOp = (typeof logicOps)[number];

@@ -41,9 +41,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { IClientPublishOptions } from 'mqtt';
-import { fail, ok, type Result } from '../../../sdk/index.ts';
+import { fail, ok, type Result, type Json } from '../../../sdk/index.ts';
 import type { GroupControl, RedundancyDetails, Role, ServingContext } from '../../serving.ts';
-import type { Json } from '../../../core/value.ts';
 import type { BrokerLink } from '../broker-link.ts';
 import type { HubSettings, MqttSettings } from '../settings.ts';
 import type { GroupDirectory } from './directory.ts';

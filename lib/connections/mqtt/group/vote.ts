@@ -6,9 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Subscription } from 'rxjs';
-import { every, ok, type Result } from '../../../sdk/index.ts';
+import { every, ok, type Result, type Json } from '../../../sdk/index.ts';
 import type { ServingContext } from '../../serving.ts';
-import type { Json } from '../../../core/value.ts';
 import { ASK_EVERY_MS, Candidate } from '../../../group/candidate.ts';
 import { type Dropped, VoteEndpoint } from '../../../group/endpoint.ts';
 import { LEASE_MS as VOTE_LEASE_MS, type Pledge, Voter } from '../../../group/voter.ts';

@@ -4,8 +4,7 @@
  * What is not taken is counted in `/metrics` and said in the log, a line in ten seconds.
  */
 import { randomBytes } from 'node:crypto';
-import type { SparseLog } from '../../../core/sparse-log.ts';
-import type { Records } from '../../../sdk/index.ts';
+import type { Records, SparseLog } from '../../../sdk/index.ts';
 import type { MessageProperties } from '../broker-link.ts';
 import { NO_HUB, REJECTED } from '../bridge.ts';
 import type { MqttOverruns } from '../settings.ts';

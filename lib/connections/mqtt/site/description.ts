@@ -3,9 +3,8 @@
  * of the connections it shares (`$hub/<hub id>/connections`), what this hub keeps of each
  * other hub, and JSON payloads that may be anything.
  */
-import type { Access } from '../../../sdk/index.ts';
+import { type Access, type ValueType, valueTypes } from '../../../sdk/index.ts';
 import { Status } from '../../../sdk/index.ts';
-import { type ValueType, valueTypes } from '../../../core/value.ts';
 import type { ConnectionInfo } from '../../serving.ts';
 
 /** A connection as its owner describes it on the broker. */

@@ -4,8 +4,7 @@
  * hub's own renewals to confirm it); their lease renewals, counted only when bound to this
  * hub's session; and the records of the active hub's connections, kept for a takeover (R-B4).
  */
-import type { Json } from '../../../core/value.ts';
-import type { Scheduler } from '../../../sdk/index.ts';
+import type { Scheduler, Json } from '../../../sdk/index.ts';
 import type { MessageProperties } from '../broker-link.ts';
 import type { GroupDirectory } from '../group/directory.ts';
 import type { RedundancyGroup } from '../group/group.ts';

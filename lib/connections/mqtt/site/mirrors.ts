@@ -5,8 +5,7 @@
  * Writes go to the owner (`remote-writes.ts`). When the active hub of this hub's group goes,
  * the last values of what it ran are kept: a takeover starts from them (R-B2).
  */
-import { type Answered, Status, type SetResult } from '../../../sdk/index.ts';
-import type { Value, ValueType } from '../../../core/value.ts';
+import { type Answered, Status, type SetResult, type Value, type ValueType } from '../../../sdk/index.ts';
 import type { ConnectionInfo, MirroredConnection, ProxyParameter, ServingContext } from '../../serving.ts';
 import type { MessageProperties } from '../broker-link.ts';
 import type { OtherHub, SharedConnection } from './description.ts';

@@ -7,8 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions } from 'mqtt';
-import { type Answered, every, fail, HubError, ok, type Scheduler, type SetResult } from '../../../sdk/index.ts';
-import { toWire, type Value, type ValueType } from '../../../core/value.ts';
+import {
+  type Answered,
+  every,
+  fail,
+  HubError,
+  ok,
+  type Scheduler,
+  type SetResult,
+  toWire,
+  type Value,
+  type ValueType,
+} from '../../../sdk/index.ts';
 import type { BrokerLink, MessageProperties } from '../broker-link.ts';
 import type { WriteAnswer } from '../bridge.ts';
 import type { TopicLayout } from '../topics.ts';

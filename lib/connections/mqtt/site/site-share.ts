@@ -26,10 +26,9 @@
  */
 import type { Subscription } from 'rxjs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
-import { type Answered, afterTurn, fail, type Parameter, type SetResult } from '../../../sdk/index.ts';
+import type { Answered, Parameter, SetResult, Value, ValueType } from '../../../sdk/index.ts';
+import { afterTurn, fail, SparseLog } from '../../../sdk/index.ts';
 import type { Carried, ServingContext } from '../../serving.ts';
-import { SparseLog } from '../../../core/sparse-log.ts';
-import type { Value, ValueType } from '../../../core/value.ts';
 import type { BrokerLink, MessageProperties } from '../broker-link.ts';
 import type { NO_HUB, Publishing, REJECTED } from '../bridge.ts';
 import { GroupDirectory } from '../group/directory.ts';

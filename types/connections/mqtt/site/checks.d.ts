@@ -1,5 +1,4 @@
-import type { SparseLog } from '../../../core/sparse-log.ts';
-import type { Records } from '../../../sdk/index.ts';
+import type { Records, SparseLog } from '../../../sdk/index.ts';
 import type { MessageProperties } from '../broker-link.ts';
 import { NO_HUB, REJECTED } from '../bridge.ts';
 import type { MqttOverruns } from '../settings.ts';

@@ -7,8 +7,7 @@
  * run. Only a connection this hub shares can lose: never its rest-api, its mqtt connection or
  * a connection with nothing shared.
  */
-import type { Access } from '../../../sdk/index.ts';
-import type { ValueType } from '../../../core/value.ts';
+import type { Access, ValueType } from '../../../sdk/index.ts';
 import type { ConnectionInfo, ServingContext } from '../../serving.ts';
 import type { GroupDirectory } from '../group/directory.ts';
 import type { RedundancyGroup } from '../group/group.ts';

@@ -3,8 +3,7 @@
  * of the connections it shares (`$hub/<hub id>/connections`), what this hub keeps of each
  * other hub, and JSON payloads that may be anything.
  */
-import type { Access } from '../../../sdk/index.ts';
-import { type ValueType } from '../../../core/value.ts';
+import { type Access, type ValueType } from '../../../sdk/index.ts';
 import type { ConnectionInfo } from '../../serving.ts';
 /** A connection as its owner describes it on the broker. */
 export interface SharedConnection {

@@ -1,5 +1,4 @@
-import { type Answered, type Scheduler, type SetResult } from '../../../sdk/index.ts';
-import { type Value, type ValueType } from '../../../core/value.ts';
+import { type Answered, type Scheduler, type SetResult, type Value, type ValueType } from '../../../sdk/index.ts';
 import type { BrokerLink, MessageProperties } from '../broker-link.ts';
 import type { TopicLayout } from '../topics.ts';
 /** The hub a write goes to, and its broker session now. */

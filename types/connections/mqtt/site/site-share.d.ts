@@ -1,5 +1,5 @@
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
-import { type Parameter } from '../../../sdk/index.ts';
+import type { Parameter } from '../../../sdk/index.ts';
 import type { Carried, ServingContext } from '../../serving.ts';
 import type { BrokerLink, MessageProperties } from '../broker-link.ts';
 import type { NO_HUB, Publishing, REJECTED } from '../bridge.ts';
