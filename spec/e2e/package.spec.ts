@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,19 +13,6 @@ import { headingAnchors, relativeLinks } from '../helpers/markdown-links.ts';
 const run = promisify(execFile);
 const checkout = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = join(checkout, 'node_modules/typescript/bin/tsc');
-
-test.serial('the declarations of patchbay/flow in types/ are those of the sources (npm run types)', async (t) => {
-  const out = await mkdtemp(join(tmpdir(), 'patchbay-types-'));
-  await run(process.execPath, [tsc, '-p', join(checkout, 'tsconfig.flow-types.json'), '--outDir', out]);
-  const files = async (root: string) => (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.d.ts')).sort();
-  t.deepEqual(await files(out), await files(join(checkout, 'types')));
-  for (const file of await files(out))
-    t.is(
-      await readFile(join(checkout, 'types', file), 'utf8'),
-      await readFile(join(out, file), 'utf8'),
-      `types/${file} is stale: npm run types`,
-    );
-});
 
 test.serial(
   'the packed package holds what a user needs; installed in a CommonJS project, npx patchbay runs its TypeScript and JavaScript code flows, and the packed outside packages beside it',
@@ -144,19 +131,62 @@ export default flow;
         flows: ['doubler.ts', 'greeter.js'],
       }),
     );
+    // A connection type in TypeScript, on the packed declarations of patchbay/connection, and
+    // its check with patchbay/testing: the declarations are made when packing, not committed.
+    // Their closure reaches Node's types (and the logger's), so the project is checked as
+    // \`tsc --init\` writes one: with skipLibCheck, beside whatever @types/node it has.
+    await mkdir(join(app, 'lamp'));
+    await writeFile(
+      join(app, 'lamp/lamp.ts'),
+      `import { defineConnectionType, portSetting, Type, valueTypeSetting, withDefault } from 'patchbay/connection';
+
+export default defineConnectionType({
+  type: 'lamp',
+  summary: 'A lamp that shows what it is told.',
+  settings: Type.Object({ port: portSetting('Where the lamp listens.'), as: withDefault(valueTypeSetting('Its type.', ['B', 'I']), 'B') }),
+  parse: (settings) => ({ ok: true, value: settings }),
+  create(context, { as }) {
+    return {
+      start() {
+        const shown = context.define('shown', { type: as, access: 'read-only' });
+        context.define('show', { type: as, access: 'write-only', onWrite: (value) => shown.report(value) });
+      },
+      stop() {},
+    };
+  },
+});
+
+`,
+    );
+    await writeFile(
+      join(app, 'lamp/lamp.check.ts'),
+      `import { assertConnectionType } from 'patchbay/testing';
+export const checked: Promise<{ readonly failed: readonly string[] }> = assertConnectionType({ package: '.', type: 'lamp', settings: { port: 1 } });
+`,
+    );
+    await writeFile(
+      join(app, 'tsconfig.testing.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', skipLibCheck: true, noEmit: true }, include: ['lamp/*.ts'] }),
+    );
     // A TypeScript project with no special flags type-checks its flow against patchbay/flow
-    // (`types: []` as \`tsc --init\` writes it: a dependency brings an old @types/node along).
+    // (\`types: []\` as \`tsc --init\` writes it: a dependency brings an old @types/node along).
     // The same flow in an ES module folder, and `module: node16`, whose rules are stricter.
     await mkdir(join(app, 'esm'));
     await writeFile(join(app, 'esm/package.json'), JSON.stringify({ type: 'module' }));
     await writeFile(join(app, 'esm/doubler.ts'), await readFile(join(app, 'doubler.ts')));
+    const testChecked = run(process.execPath, [tsc, '-p', join(app, 'tsconfig.testing.json')]).catch((error: { stdout?: string }) =>
+      Promise.reject(new Error(error.stdout)),
+    );
     const typeChecks = ['nodenext', 'node16'].map(async (module) => {
       const config = join(app, `tsconfig.${module}.json`);
       await writeFile(
         config,
         JSON.stringify({ compilerOptions: { strict: true, module, types: [], noEmit: true }, include: ['*.ts', 'esm/*.ts'] }),
       );
-      await t.notThrowsAsync(run(process.execPath, [tsc, '-p', config]), `tsc type-checks the flows (module: ${module})`);
+      await t.notThrowsAsync(
+        run(process.execPath, [tsc, '-p', config]).catch((error: { stdout?: string }) => Promise.reject(new Error(error.stdout))),
+        `tsc type-checks the flows (module: ${module})`,
+      );
     });
 
     t.is((await run('npx', ['patchbay', '--version'], { cwd: app })).stdout.trim(), pkg.version, 'npx finds the command');
@@ -175,6 +205,7 @@ export default flow;
     t.deepEqual(await hub.problems(), []);
     t.is(await terminate(hub), 0);
     await Promise.all(typeChecks);
+    await t.notThrowsAsync(testChecked, 'tsc type-checks a connection type and its test against patchbay/connection and patchbay/testing');
 
     // Connection types from packages, packed and installed beside patchbay as a studio
     // would (R-PK1): they import patchbay/connection alone and run in processes of their own.

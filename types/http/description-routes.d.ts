@@ -1,2 +1,0 @@
-import type { Route } from './route.ts';
-export declare const descriptionRoutes: readonly Route[];

@@ -1,2 +1,0 @@
-import { type Operations } from './operation-shapes.ts';
-export declare const flowOperations: Operations;

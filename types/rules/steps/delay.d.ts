@@ -1,2 +1,0 @@
-/** `{ delay: ms }`: every value, `ms` later. */
-export declare const delayStep: import("../signal.ts").PipeStep<number>;

@@ -1,2 +1,0 @@
-/** The argument of the timed steps. */
-export declare const milliseconds: import("@sinclair/typebox").TInteger;
