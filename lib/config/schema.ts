@@ -35,7 +35,8 @@ export const isolationSettings = {
       minimum: 32,
       maximum: 16384,
       default: 512,
-      description: 'With isolate "process": the memory its process may use, in MB: its JavaScript heap, and its memory as a whole (resident, on Linux) this and 256 MB more for Node itself; past either, the process is stopped and restarted.',
+      description:
+        'With isolate "process": the memory its process may use, in MB: its JavaScript heap, and its memory as a whole (resident, on Linux) this and 256 MB more for Node itself; past either, the process is stopped and restarted.',
     }),
   ),
   hangMs: Type.Optional(
