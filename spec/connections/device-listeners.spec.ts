@@ -162,6 +162,25 @@ test('every listener says at start where it listens and whom it lets in', async 
   t.regex(said('umd') ?? '', /^receiving TSL UMD 3\.1 over UDP on \*:\d+; takes peers 10\.0\.0\.9$/);
 });
 
+test('validate warns of an OSCQuery server on every interface, which has no credentials; its default address, this machine, is closed', (t) => {
+  let ports = 8000;
+  const query = (oscQuery: object) => ({
+    type: 'osc',
+    port: ++ports,
+    bindIp: '127.0.0.1',
+    oscQuery: { port: ++ports, expose: ['desk/#'], ...oscQuery },
+  });
+  const warnings = (connections: object) => {
+    const result = validateFlow({ connections }, '/virtual/flow.json5');
+    if (!result.ok) throw result.error ?? new Error(JSON.stringify(result.issues));
+    return result.flow.warnings.map(formatIssue);
+  };
+  t.deepEqual(warnings({ reads: query({ bindIp: '' }), writes: query({ bindIp: '', write: ['desk/fader'] }), local: query({}) }), [
+    'connections.reads.oscQuery.bindIp: every machine that reaches this one may read what oscQuery.expose matches (OSCQuery has no credentials): set oscQuery.bindIp (such as 127.0.0.1)',
+    'connections.writes.oscQuery.bindIp: every machine that reaches this one may read what oscQuery.expose matches, and change what oscQuery.write matches (OSCQuery has no credentials): set oscQuery.bindIp (such as 127.0.0.1)',
+  ]);
+});
+
 test('allow where it cannot apply is a mistake: a udp connection taking its host only, a tsl-umd sender', (t) => {
   const result = validateFlow(
     {

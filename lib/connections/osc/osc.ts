@@ -18,6 +18,7 @@
  */
 import {
   type Access,
+  type Issue,
   DeviceLink,
   DeviceParameters,
   type DeviceSend,
@@ -49,7 +50,10 @@ export const oscType = defineServingType({
   summary: 'Open Sound Control over UDP or TCP: OSC addresses as parameters, listed or learned as they are heard.',
   settings: oscSettings,
   parse: parseOscSettings,
-  warn: (settings) => (settings.transport === 'udp' ? openListenerWarnings(settings, 'set its addresses') : []),
+  warn: (settings) => [
+    ...(settings.transport === 'udp' ? openListenerWarnings(settings, 'set its addresses') : []),
+    ...oscQueryWarnings(settings.oscQuery),
+  ],
   discovers: ({ learn }) => ({ parameters: learn }),
   claims: ({ transport, port, bindIp }) =>
     transport === 'udp' && port !== 0 ? [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }] : [],
@@ -213,3 +217,15 @@ export const oscType = defineServingType({
     };
   },
 });
+
+/** The open door of an OSCQuery server on every interface: OSCQuery has no credentials. */
+function oscQueryWarnings(oscQuery: OscSettings['oscQuery']): Issue[] {
+  if (oscQuery?.bindIp !== '') return [];
+  const writes = oscQuery.written.write.length > 0 ? ', and change what oscQuery.write matches' : '';
+  return [
+    {
+      path: ['oscQuery', 'bindIp'],
+      message: `every machine that reaches this one may read what oscQuery.expose matches${writes} (OSCQuery has no credentials): set oscQuery.bindIp (such as 127.0.0.1)`,
+    },
+  ];
+}
