@@ -196,7 +196,7 @@ export const errorTable = {
   },
   PB_PLUGIN_LOAD: {
     status: 503,
-    text: "A package of the flow's `plugins` cannot be used: it is not installed where the flow file's folder resolves it, its package.json declares no `patchbay` types, or a module of a type fails to load or does not export a connection type; the message names the package and why. Its connections fail; the others run.",
+    text: "A package of the flow's `plugins` cannot be used: it is not installed where the flow file's folder resolves it, its package.json declares no `patchbay` types, or a module of a type fails to load or does not export a connection type, or the thread that reads its types (type-host.ts) ended — its module threw after loading, exited, or left a description unanswered for 10 s or a check of settings (`parse()` and the rest) for 2 s; the message names the package and why. Its connections fail; the others run.",
   },
   PB_TYPE_TAKEN: {
     status: 503,
@@ -204,7 +204,7 @@ export const errorTable = {
   },
   PB_PROCESS_ENDED: {
     status: 503,
-    text: 'The process of its own that the connection runs in (`isolate: "process"`) ended: an exception nobody handled, an exit, a signal (kill -9), a heap past `maxMemoryMb`, or no answer for `hangMs`; the message says which, and the hub log has the stack of an exception. Its parameters keep their last values, and a new process starts after 1 s (three times), then after 2, 4, 8 … up to 60 s.',
+    text: 'The process of its own that the connection runs in (`isolate: "process"`) ended: an exception nobody handled, an exit, a signal (kill -9), a heap past `maxMemoryMb` or memory as a whole past it and 256 MB, no answer for `hangMs`, a message on its channel the hub cannot take, or more than 200,000 parameters defined; the message says which, and the hub log has the stack of an exception. Its parameters keep their last values, and a new process starts after 1 s (three times), then after 2, 4, 8 … up to 60 s.',
   },
   PB_START_FAILED: {
     status: 503,

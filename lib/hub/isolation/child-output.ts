@@ -1,5 +1,5 @@
 /**
- * What a connection's process writes reaches the hub's log (R-CM2: its lines at their level,
+ * What a connection's process writes reaches the hub's log (R-PK4: its lines at their level,
  * with the connection id), within a budget: a process that prints without end would flood
  * the log and the disk under it. Past MOST_LINES_PER_SECOND in a second, lines are counted
  * and dropped, and one line says how many.
