@@ -46,8 +46,8 @@ export function EditorLocked() {
     <h2>The flow editor is off</h2>
     <p>This hub has no credentials: anyone who reaches it may read and write its parameters, so
     nobody may change its flow from a browser. Give its rest-api a <code>token</code> in the flow
-    file on the machine, restart or reload, and sign in with <code>?access_token=…</code>
-    (see "Securing a site" in the operating guide).</p>
+    file on the machine, restart or reload, and sign in with <code>?access_token=…</code> (see
+    "Securing a site" in the operating guide).</p>
   </section>`;
 }
 

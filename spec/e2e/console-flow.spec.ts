@@ -283,3 +283,25 @@ live(
     t.is(await readFile(flow, 'utf8'), original);
   },
 );
+
+live(`on a hub without credentials the flow tab says the editor is off and what to do, and offers no editor${whyNoBrowser}`, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-flow-'));
+  const flow = join(dir, 'studio.json5');
+  await writeFile(
+    flow,
+    "{ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, desk: { type: 'dummy', parameters: ['title,S,morning'] } } }\n",
+  );
+  const hub = await runHub(t, flow, { args: ['--state', 'none'] });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 1100, height: 600 } });
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${hub.base}/console/`);
+  await page.getByRole('button', { name: 'flow', exact: true }).click();
+  await page
+    .locator('[data-testid=editor-locked]', { hasText: 'give its rest-api a token' })
+    .or(page.locator('[data-testid=editor-locked]'))
+    .waitFor();
+  t.regex(await page.locator('[data-testid=editor-locked]').innerText(), /The flow editor is off[\s\S]*token[\s\S]*Securing a site/);
+  t.is(await page.locator('[data-testid=flow-text]').count(), 0, 'no editor');
+  if (shots) await page.screenshot({ path: join(shots, 'console-flow-locked.png') });
+});
