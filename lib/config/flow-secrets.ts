@@ -39,6 +39,8 @@ interface StringAt {
   readonly start: number;
   readonly end: number;
   readonly quote: string;
+  /** A secret written as a number or a boolean (`password: 123456`): `value` is its literal, put back unquoted. */
+  readonly bare?: true;
 }
 
 /** `value` as an editor may see it: hidden when it is a secret, its URLs' user info hidden otherwise. */
@@ -59,6 +61,8 @@ function shown(value: string, key: string, parentKey: string): string {
  * mistake. What it finds is hidden all the same: better an edit refused than a secret sent.
  */
 const KEYED_LITERAL = /(["']?)([\w$-]+)\1(\s*:\s*)(['"])((?:\\.|(?!\4)[^\\\n])*)\4/g;
+/** A key and a number or boolean after it: a secret of that shape is hidden all the same. */
+const KEYED_BARE = /(["']?)([\w$-]+)\1(\s*:\s*)([-+]?(?:\d[\w.+-]*|\.\d[\w.+-]*|Infinity|NaN)|true|false)(?=\s*[,}\n/])/g;
 
 /** `text` with every secret hidden; a text the parser cannot read is hidden by the shape of its lines (KEYED_LITERAL). */
 export function hideSecrets(text: string): string {
@@ -69,6 +73,9 @@ export function hideSecrets(text: string): string {
         const masked = holdsSecret(key, '') ? shown(body, key, '') : body;
         return masked === body ? whole : `${keyQuote}${key}${keyQuote}${colon}${quote}${masked}${quote}`;
       })
+      .replace(KEYED_BARE, (whole, keyQuote: string, key: string, colon: string) =>
+        holdsSecret(key, '') ? `${keyQuote}${key}${keyQuote}${colon}'${HIDDEN}'` : whole,
+      )
       .replace(URL_USER_INFO, `$1${HIDDEN}@`);
   const changes: Change[] = [];
   for (const at of strings(document)) {
@@ -108,7 +115,8 @@ export function restoreSecrets(edited: string, current: string): { text: string;
         path: at.path,
         message: `its connection's ${elsewhere} changed: a hidden secret is not sent to a new place; type its value`,
       });
-    else if (was && shown(was.value, was.key, was.parentKey) === at.value) changes.push({ at, value: was.value });
+    else if (was && shown(was.value, was.key, was.parentKey) === at.value)
+      changes.push({ at, value: was.value, ...(was.bare ? { bare: true as const } : {}) });
     else issues.push({ path: at.path, message: 'a hidden secret with none to put back here: type its value' });
   }
   return { text: applied(edited, changes), issues };
@@ -163,13 +171,15 @@ const record = (value: unknown): Record<string, unknown> =>
 interface Change {
   readonly at: StringAt;
   readonly value: string;
+  /** Written as it is, not quoted: a number or a boolean put back. */
+  readonly bare?: true;
 }
 
 /** `text` with each change's literal written anew in its own quotes; the rest as it was. */
 function applied(text: string, changes: readonly Change[]): string {
   let result = text;
-  for (const { at, value } of [...changes].sort((x, y) => y.at.start - x.at.start))
-    result = result.slice(0, at.start) + quoted(value, at.quote) + result.slice(at.end);
+  for (const { at, value, bare } of [...changes].sort((x, y) => y.at.start - x.at.start))
+    result = result.slice(0, at.start) + (bare ? value : quoted(value, at.quote)) + result.slice(at.end);
   return result;
 }
 
@@ -196,17 +206,23 @@ function* stringsBelow(
         ? node.elements.map((element, index) => [index, `${identity}[${entryName(element) ?? index}]`, element, key, parentKey])
         : [];
   for (const [step, stepIdentity, value, valueKey, valueParentKey] of entries) {
-    if (value instanceof JsonPrimitiveNode && typeof value.value === 'string') {
+    // A number or a boolean is a string of the text where it is a secret: hidden alike.
+    const bare =
+      value instanceof JsonPrimitiveNode &&
+      (typeof value.value === 'number' || typeof value.value === 'boolean') &&
+      holdsSecret(valueKey, valueParentKey);
+    if (value instanceof JsonPrimitiveNode && (typeof value.value === 'string' || bare)) {
       const { start, end } = value.token.location;
       yield {
         path: [...path, step],
         identity: stepIdentity,
-        value: value.value,
+        value: bare ? value.token.value : String(value.value),
         key: valueKey,
         parentKey: valueParentKey,
         start: document.fileOffset(start.index),
         end: document.fileOffset(end.index),
         quote: value.token.value[0] ?? '"',
+        ...(bare ? { bare: true as const } : {}),
       };
     } else yield* stringsBelow(document, value, [...path, step], valueKey, valueParentKey, stepIdentity);
   }

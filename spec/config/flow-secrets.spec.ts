@@ -99,3 +99,14 @@ test("a placeholder's default is hidden where it gives a secret, and put back", 
   t.is(shown, "{ connections: { bus: { type: 'mqtt', password: '${BROKER_PASS:-••••••}', clientId: '${ID:-studio}' } } }");
   t.deepEqual(restoreSecrets(shown, withDefault), { text: withDefault, issues: [] });
 });
+
+test('a secret written as a number or a boolean is hidden too, and goes back as it was written; in a text with a mistake as well', (t) => {
+  const pin = `{ connections: { desk: { type: 'tcp-client', host: '10.0.0.9', port: 23, password: 123456, apiKey: 0x1F, secret: true } } }\n`;
+  const shown = hideSecrets(pin);
+  for (const secret of ['123456', '0x1F', 'true']) t.false(shown.includes(secret), secret);
+  t.regex(shown, new RegExp(`password: ["']${HIDDEN}["']`));
+  const edited = shown.replace('port: 23,', "port: 23, description: 'the desk',");
+  t.deepEqual(restoreSecrets(edited, pin), { text: pin.replace('port: 23,', "port: 23, description: 'the desk',"), issues: [] });
+  const broken = hideSecrets(pin.replace("type: 'tcp-client'", 'type: tcp-client'));
+  for (const secret of ['123456', '0x1F']) t.false(broken.includes(secret), `${secret} in a text with a mistake`);
+});
