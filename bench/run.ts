@@ -876,8 +876,9 @@ async function scenarioHighFrequency() {
       fmt(perClient(limited), 1),
       fmt(perClient(hotPerMessage), 1),
       limitedRatio,
-      rate === 10_000 ? '≤ 0.2×' : '',
-      rate === 10_000 ? limitedRatio <= 0.2 : undefined,
+      // Measured, no longer a target: a rate-limited client that wants less CPU takes batches (maxHz=10&batch=1, below).
+      '',
+      undefined,
     );
     row(
       label,
