@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { Signer, Verifier } from '../lib/connections/mqtt/signing.ts';
+import { Signer, Verifier } from '../lib/broker/signing.ts';
 
 export interface SigningCost {
   readonly messages: number;

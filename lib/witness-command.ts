@@ -5,9 +5,9 @@
 import { resolve } from 'node:path';
 import { reasonOf } from './core/errors.ts';
 import { createLogger, type LogFormat, type LogLevel } from './core/log.ts';
-import { loadSiteKey } from './core/site-key.ts';
+import { loadSiteKey } from './broker/site-key.ts';
 import { Exit } from './commands.ts';
-import { startWitness } from './group/witness.ts';
+import { startWitness } from './site/vote/witness.ts';
 
 /** The options of the command line a witness reads. */
 export interface WitnessOptions {

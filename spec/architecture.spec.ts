@@ -19,16 +19,18 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   protocols: [],
   rules: ['core'],
   http: ['core'],
-  'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http', 'group'],
+  'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http', 'broker', 'site'],
   connections: ['core', 'sdk'],
   state: ['core'],
-  // Who may drive in a redundancy group: the voters' rule, the hubs' side of the vote, the witness (R-AV2).
-  group: ['core'],
+  // One MQTT link to a broker, signed with the site key when hubs share it (R-M4, R-AV3).
+  broker: ['core', 'sdk'],
+  // Hubs sharing a broker: the share, the redundancy group and its vote (R-M5, R-B1–B5, R-AV1–AV3), over the link.
+  site: ['core', 'sdk', 'broker', 'connections'],
   config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
   hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
   // `patchbay/testing`: a type of a package run in a real hub, for its author's specs.
   testing: ['core', 'sdk', 'config', 'hub'],
-  '.': ['core', 'config', 'hub', 'rules', 'state', 'group'],
+  '.': ['core', 'config', 'hub', 'rules', 'state', 'broker', 'site'],
 };
 
 /** Files that may import a folder beyond their own folder's arrows: the one place each seam is crossed. */
@@ -42,6 +44,8 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
   ],
   // Type folders are reached through the list of types alone.
   'connections/*': ['config/connection-types.ts'],
+  // The site is carried by the mqtt type, and its witness run by the command.
+  site: ['connections/mqtt/mqtt.ts', 'connections/mqtt/bridge.ts', 'connections/mqtt/settings.ts', 'witness-command.ts'],
 };
 
 /**
@@ -52,7 +56,14 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
 const publicFace = ['sdk/index.ts'];
 const servingTypes: Readonly<Record<string, readonly string[]>> = {
   'connections/rest-api': ['connections/serving.ts', 'connections/connection.ts', 'http/'],
-  'connections/mqtt': ['connections/serving.ts', 'core/site-key.ts', 'group/'],
+  'connections/mqtt': [
+    'connections/serving.ts',
+    'broker/',
+    'site/site.ts',
+    'site/publishing.ts',
+    'site/settings.ts',
+    'site/group/timing.ts',
+  ],
   'connections/osc': ['connections/serving.ts', 'http/uws.ts', 'http/respond.ts', 'http/stream.ts', 'http/hosts.ts', 'http/origins.ts'],
 };
 
@@ -204,7 +215,7 @@ const packageHomes: Readonly<Record<string, readonly string[]>> = {
   // Loaded in one place, which also tells the native binary from the slow fallback shim.
   'uWebSockets.js': ['http/uws.ts'],
   lmdb: ['state/'],
-  mqtt: ['connections/mqtt/'],
+  mqtt: ['broker/', 'site/', 'connections/mqtt/'],
   'node-osc': ['connections/osc/packets.ts'],
   // metrics.ts builds the registry; route.ts only names its type, which the routes serve.
   'prom-client': ['http/metrics.ts', 'http/route.ts'],

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createHmac, randomBytes } from 'node:crypto';
-import { type SignedProperties, Signer, Verifier } from '../../lib/connections/mqtt/signing.ts';
+import { type SignedProperties, Signer, Verifier } from '../../lib/broker/signing.ts';
 
 const key = randomBytes(32);
 

@@ -14,7 +14,7 @@ import { capturedLog, startHub } from '../helpers/hub.ts';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { whyNoBroker } from '../helpers/mosquitto.ts';
 import { siteKey, siteKeyFile } from '../helpers/site-key.ts';
-import { Signer } from '../../lib/connections/mqtt/signing.ts';
+import { Signer } from '../../lib/broker/signing.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Writable } from 'node:stream';
 import mqttPacket from 'mqtt-packet';
-import { writeOncePerTurn } from '../../lib/connections/mqtt/turn-writes.ts';
+import { writeOncePerTurn } from '../../lib/broker/turn-writes.ts';
 
 /** A stream that keeps each write it is given, as the socket would see them. */
 function recorder() {

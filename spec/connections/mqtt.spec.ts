@@ -7,7 +7,7 @@ import { capturedLog, startHub } from '../helpers/hub.ts';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { startBroker, tlsFixtures, whyNoBroker } from '../helpers/mosquitto.ts';
 import { readFileSync } from 'node:fs';
-import { Signer } from '../../lib/connections/mqtt/signing.ts';
+import { Signer } from '../../lib/broker/signing.ts';
 import { siteKey, siteKeyFile } from '../helpers/site-key.ts';
 import { join } from 'node:path';
 

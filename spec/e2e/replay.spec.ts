@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
-import { Signer } from '../../lib/connections/mqtt/signing.ts';
+import { Signer } from '../../lib/broker/signing.ts';
 import { withBroker } from '../helpers/broker-tests.ts';
 import { recordingDevice } from '../helpers/devices.ts';
 import { eventually } from '../helpers/eventually.ts';

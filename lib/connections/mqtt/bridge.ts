@@ -22,31 +22,10 @@ import {
   type Value,
   SparseLog,
 } from '../../sdk/index.ts';
-import type { BrokerLink, MessageProperties } from './broker-link.ts';
+import type { BrokerLink, MessageProperties } from '../../broker/broker-link.ts';
+import type { WriteAnswer } from '../../broker/topics.ts';
+import { NO_HUB, type Publishing, REJECTED } from '../../site/publishing.ts';
 import type { MappedTopic, MqttSettings } from './settings.ts';
-
-/** What an answer to a write carries: `{"ok":true}` or the error with its code. */
-export type WriteAnswer = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly code: string };
-
-/** Who decides what is published: the patterns, and for shared parameters the owner of their connection. */
-export interface Publishing {
-  /** True when this hub publishes the parameter and takes writes for it from the broker. */
-  publishes(parameter: Parameter): boolean;
-  /** True when the connection runs on this hub (not a mirror of another's). */
-  isLocal(connectionId: string): boolean;
-  /** User properties of value messages (the hub and who changed it), for hubs sharing the broker. */
-  valueProperties?(parameter: Parameter): Record<string, string>;
-  /**
-   * Who sent a message, for hubs sharing the broker: the hub whose signature it carries, `none`
-   * when it carries none (a plain client), `rejected` when it carries one that does not verify.
-   */
-  sender?(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED;
-  /** True when the other hubs may write the parameter: this hub shares it with them. */
-  sharesWithHubs?(parameter: Parameter): boolean;
-}
-
-export const NO_HUB = Symbol('no hub');
-export const REJECTED = Symbol('rejected');
 
 export class Bridge {
   private readonly followed = new Map<string, Subscription>();

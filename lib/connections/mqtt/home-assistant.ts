@@ -12,7 +12,7 @@
  */
 import type { Subscription } from 'rxjs';
 import type { ConnectionContext, Parameter } from '../../sdk/index.ts';
-import type { BrokerLink } from './broker-link.ts';
+import type { BrokerLink } from '../../broker/broker-link.ts';
 import type { HomeAssistantSettings, MqttSettings } from './settings.ts';
 
 /** Where an entity reads whether the hub is there. */

@@ -10,16 +10,16 @@
  * Parameters: one per entry of `topics`, `<connection id>/<id>`, of its type and access.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { type ConnectionMetric, droppedMetric, HubError, Overruns } from '../../sdk/index.ts';
+import { readFileSync } from 'node:fs';
+import { type ConnectionMetric, droppedMetric, Overruns } from '../../sdk/index.ts';
 import { defineServingType } from '../serving.ts';
-import { BrokerLink, shownUrl } from './broker-link.ts';
-import { Bridge, type Publishing } from './bridge.ts';
-import { SiteShare, type SiteTrust } from './site/site-share.ts';
+import { BrokerLink, shownUrl } from '../../broker/broker-link.ts';
+import { loadSiteKey } from '../../broker/signing.ts';
+import { GROUP_KEEPALIVE_S } from '../../site/group/timing.ts';
+import type { Publishing } from '../../site/publishing.ts';
+import { Site, siteTrust } from '../../site/site.ts';
+import { Bridge } from './bridge.ts';
 import { HomeAssistant, hasAnnounced, OFFLINE, ONLINE } from './home-assistant.ts';
-import { RedundancyGroup } from './group/group.ts';
-import { GROUP_KEEPALIVE_S } from './group/timing.ts';
-import { type KeptMarks, loadSiteKey, nextStart, Signer, Verifier } from './signing.ts';
 import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
 
 /** Room for one parameter in a hub's description (its id, type and access), beyond `payloadBytes`. */
@@ -113,8 +113,7 @@ export const mqttType = defineServingType({
   create(context, settings: MqttSettings) {
     let link: BrokerLink | undefined;
     let bridge: Bridge | undefined;
-    let share: SiteShare | undefined;
-    let group: RedundancyGroup | undefined;
+    let site: Site | undefined;
     let homeAssistant: HomeAssistant | undefined;
     // Without `hub`, Home Assistant reads a topic of this connection's own, which its last will clears.
     const ownAvailability = settings.homeAssistant && !settings.hub ? settings.layout.availability(context.id) : undefined;
@@ -129,31 +128,9 @@ export const mqttType = defineServingType({
         const { payloadBytes, parametersPerHub } = settings.limits;
         // A hub's description lists every shared parameter: it may be larger than any value.
         const descriptionBytes = payloadBytes + parametersPerHub * DESCRIBED_PARAMETER_BYTES;
-        let trust: SiteTrust | undefined;
-        let siteKeyBytes: Buffer | undefined;
-        if (hub) {
-          const siteKey = hub.key ? loadSiteKey(hub.key) : undefined;
-          if (!siteKey?.ok) throw siteKey?.error ?? new HubError('PB_START_FAILED', 'sharing with other hubs needs a site key (hub.key)');
-          if (hub.key && 'file' in hub.key && (statSync(hub.key.file).mode & 0o077) !== 0)
-            context.log.warn(`the site key file ${hub.key.file} can be read by other users of this machine: chmod 600 it`);
-          // Counters grow across restarts, and what was taken on retained topics is remembered (R-AV3).
-          const start = nextStart(context.records.get('signer start'));
-          context.records.set('signer start', start);
-          const marks: KeptMarks = {
-            keeps: (topic) => {
-              const kind = layout.hubTopic(topic)?.kind;
-              return kind !== undefined && kind !== 'answers';
-            },
-            get: (key) => {
-              const kept = context.records.get(`mark ${key.replace('\0', ' ')}`);
-              return typeof kept === 'string' ? kept : undefined;
-            },
-            set: (key, n) => context.records.set(`mark ${key.replace('\0', ' ')}`, n),
-          };
-          trust = { signer: new Signer(siteKey.value, hub.id, start), verifier: new Verifier(siteKey.value, marks) };
-          siteKeyBytes = siteKey.value;
-        }
-        link = new BrokerLink(
+        const siteSettings = hub ? { ...settings, hub } : undefined;
+        const trusted = siteSettings ? siteTrust(context, siteSettings) : undefined;
+        const brokerLink = new BrokerLink(
           {
             url: settings.url,
             clientId,
@@ -164,7 +141,7 @@ export const mqttType = defineServingType({
             ...(ca ? { ca } : {}),
             ...(cert ? { cert } : {}),
             ...(key ? { key } : {}),
-            ...(hub ? { will: SiteShare.will(layout, hub.id) } : {}),
+            ...(hub ? { will: Site.will(layout, hub.id) } : {}),
             ...(ownAvailability ? { will: { topic: ownAvailability, payload: OFFLINE } } : {}),
             syncTopic: (token) => layout.sync(token),
             maxPayload: payloadBytes,
@@ -175,79 +152,75 @@ export const mqttType = defineServingType({
             },
             // Room for the topic and properties besides the payload.
             maxPacket: Math.max(payloadBytes, descriptionBytes) + 65_536,
-            ...(trust ? { signer: trust.signer } : {}),
-          },
-          {
-            subscriptions: () => ({ ...bridge?.subscriptions(), ...share?.subscriptions() }),
-            message: (topic, payload, properties) => {
-              if (share?.message(topic, payload, properties)) return;
-              bridge?.message(topic, payload, properties);
-            },
-            up: () => {
-              share?.up();
-              bridge?.up();
-              group?.up();
-              if (ownAvailability) link?.publish(ownAvailability, ONLINE, { qos: settings.qos, retain: true }, 'drop');
-              homeAssistant?.connected();
-            },
-            down: (reason) => {
-              group?.down(reason);
-              share?.down(reason);
-              homeAssistant?.disconnected();
-            },
-            tooLarge: (topic, size, limit) => overruns.dropped('payload', `a message of ${size} bytes on ${topic} is over ${limit} bytes`),
+            ...(trusted ? { signer: trusted.trust.signer } : {}),
           },
           context.log,
           context.scheduler,
           // The link reports the connection's status: `ok` once every retained message is in (degraded a while after an overrun).
           overruns.status,
         );
+        link = brokerLink;
+        const sharing = siteSettings && trusted ? new Site(context, siteSettings, brokerLink, trusted.trust, overruns) : undefined;
+        site = sharing;
+        // With voters the group decides without the broker: its vote runs from now, whatever the link does (R-AV1).
+        if (sharing && trusted) await sharing.startVoting(trusted.key);
         // Without other hubs every connection in the graph is this hub's own.
         const alone: Publishing = {
           publishes: (parameter) => !parameter.mirrored && settings.publish.matches(parameter.address),
           isLocal: (connectionId) => context.graph.hasConnection(connectionId),
         };
-        if (hub && trust) share = new SiteShare(context, settings, hub, link, trust, overruns);
-        if (share && hub?.group !== undefined) {
-          group = new RedundancyGroup(context, settings, { ...hub, group: hub.group }, link, share.groups);
-          group.sharing = share;
-          share.group = group;
-          // With voters the group decides without the broker: its vote runs from now, whatever the link does (R-AV1).
-          if (siteKeyBytes) await group.startVoting(siteKeyBytes);
-        }
-        const published = new Bridge(context, settings, link, share ?? alone);
+        const published = new Bridge(context, settings, brokerLink, sharing?.share ?? alone);
         bridge = published;
-        // Also when the option is gone: what it announced before is removed once connected.
-        if (settings.homeAssistant || hasAnnounced(context.records))
-          homeAssistant = new HomeAssistant(
-            context,
-            settings,
-            settings.homeAssistant,
-            link,
-            hub
-              ? { topic: layout.presence(hub.id), template: "{{ 'online' if value_json.online else 'offline' }}" }
-              : { topic: layout.availability(context.id) },
-            hub?.id ?? context.id,
-          );
-        if (share) {
-          share.onPublishingChanged = (republish) => {
+        if (sharing) {
+          sharing.share.publishingChanged$.subscribe((republish) => {
             published.review();
             for (const id of republish) published.republishConnection(id);
-          };
-          share.onValueOverwritten = (address) => published.republish(address);
+          });
+          sharing.share.overwritten$.subscribe((address) => published.republish(address));
         }
-        await link.start();
+        // Also when the option is gone: what it announced before is removed once connected.
+        const announcing =
+          settings.homeAssistant || hasAnnounced(context.records)
+            ? new HomeAssistant(
+                context,
+                settings,
+                settings.homeAssistant,
+                brokerLink,
+                hub
+                  ? { topic: layout.presence(hub.id), template: "{{ 'online' if value_json.online else 'offline' }}" }
+                  : { topic: layout.availability(context.id) },
+                hub?.id ?? context.id,
+              )
+            : undefined;
+        homeAssistant = announcing;
+        await brokerLink.start({
+          subscriptions: () => ({ ...published.subscriptions(), ...sharing?.subscriptions() }),
+          message: (topic, payload, properties) => {
+            if (sharing?.message(topic, payload, properties)) return;
+            published.message(topic, payload, properties);
+          },
+          up: () => {
+            sharing?.up();
+            published.up();
+            if (ownAvailability) brokerLink.publish(ownAvailability, ONLINE, { qos: settings.qos, retain: true }, 'drop');
+            announcing?.connected();
+          },
+          down: (reason) => {
+            sharing?.down(reason);
+            announcing?.disconnected();
+          },
+          tooLarge: (topic, size, limit) => overruns.dropped('payload', `a message of ${size} bytes on ${topic} is over ${limit} bytes`),
+        });
       },
       async stop() {
         overruns.stop();
-        const released = group?.stop() ?? [];
         bridge?.stop();
         homeAssistant?.stop();
         const gone = ownAvailability ? [{ topic: ownAvailability, payload: OFFLINE, options: { qos: settings.qos, retain: true } }] : [];
-        const last = [...released, ...(share?.stop() ?? []), ...gone];
+        const last = [...(site?.stop() ?? []), ...gone];
         await link?.stop(last);
         link = undefined;
-        bridge = share = group = homeAssistant = undefined;
+        bridge = site = homeAssistant = undefined;
       },
       details: () => ({
         url: shownUrl(settings.url),
@@ -256,8 +229,7 @@ export const mqttType = defineServingType({
         received: link?.counts.received ?? 0,
         refusedWrites: bridge?.refusedWrites ?? 0,
         dropped: { ...overruns.counts },
-        ...(settings.hub ? { hub: settings.hub.id, ...share?.details() } : {}),
-        ...(group ? { redundancy: group.details() } : {}),
+        ...(settings.hub ? { hub: settings.hub.id, ...site?.details() } : {}),
       }),
     };
   },

@@ -19,8 +19,9 @@ import {
   type ValueType,
   valueTypeSetting,
 } from '../../sdk/index.ts';
-import type { KeySource } from './signing.ts';
-import { TopicLayout } from './topics.ts';
+import { type HubSettings, SITE_OVERRUN_KINDS } from '../../site/settings.ts';
+export type { HubSettings } from '../../site/settings.ts';
+import { TopicLayout } from '../../broker/topics.ts';
 
 /** A broker topic as a parameter of the connection (R-M3). */
 export interface MappedTopic {
@@ -234,20 +235,6 @@ export interface MqttSettings {
   readonly homeAssistant: HomeAssistantSettings | undefined;
 }
 
-export interface HubSettings {
-  readonly id: string;
-  readonly share: AddressPatterns;
-  /** The redundancy group, if any (R-B1). */
-  readonly group: string | undefined;
-  readonly failover: 'auto' | 'manual';
-  /** The hubs of the group, when the flow lists them: no other hub's role record counts. */
-  readonly members: readonly string[] | undefined;
-  /** Undefined only in a flow file with a mistake: `diagnose` says so. */
-  readonly key: KeySource | undefined;
-  /** Who votes on the group's lease, and where (UDP); undefined: the broker decides. */
-  readonly voters: Readonly<Record<string, { readonly host: string; readonly port: number }>> | undefined;
-}
-
 export type Limits = Parsed<typeof mqttSettings>['limits'];
 
 const SCHEMES = ['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:', 'ssl:'];
@@ -364,7 +351,7 @@ export function parseMqttSettings(
 }
 
 /** What a broker may send past `limits`, by kind. */
-export const OVERRUN_KINDS = ['payload', 'hubs', 'connections', 'parameters', 'held', 'unverified', 'replayed', 'refused'] as const;
+export const OVERRUN_KINDS = ['payload', ...SITE_OVERRUN_KINDS] as const;
 export type MqttOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;
 
 /** The voters as addresses, or the mistakes that keep them from deciding (added to `issues`). */

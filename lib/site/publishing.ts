@@ -1,0 +1,26 @@
+/**
+ * What the bridge asks of whoever decides what this hub publishes: the mqtt connection's own
+ * patterns when it shares nothing, the site's share when it does (share/site-share.ts).
+ */
+import type { Parameter } from '../sdk/index.ts';
+import type { MessageProperties } from '../broker/broker-link.ts';
+
+/** Who decides what is published: the patterns, and for shared parameters the owner of their connection. */
+export interface Publishing {
+  /** True when this hub publishes the parameter and takes writes for it from the broker. */
+  publishes(parameter: Parameter): boolean;
+  /** True when the connection runs on this hub (not a mirror of another's). */
+  isLocal(connectionId: string): boolean;
+  /** User properties of value messages (the hub and who changed it), for hubs sharing the broker. */
+  valueProperties?(parameter: Parameter): Record<string, string>;
+  /**
+   * Who sent a message, for hubs sharing the broker: the hub whose signature it carries, `none`
+   * when it carries none (a plain client), `rejected` when it carries one that does not verify.
+   */
+  sender?(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED;
+  /** True when the other hubs may write the parameter: this hub shares it with them. */
+  sharesWithHubs?(parameter: Parameter): boolean;
+}
+
+export const NO_HUB = Symbol('no hub');
+export const REJECTED = Symbol('rejected');
