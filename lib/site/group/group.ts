@@ -85,21 +85,30 @@ export class RedundancyGroup implements GroupControl {
   ) {
     this.directory = peers.directory;
     this.records = new GroupRecords(peers.others);
-    // What the parts ask of the group above them, passed in: each file imports only those below it.
+    // Each part is handed the parts below it; what a part says goes up as an Observable the group follows.
     const voted = hub.voters?.[hub.id] !== undefined;
-    this.roles = new Roles(context, settings, hub, link, this.directory, this.records, peers.shown, {
-      activeHub: () => this.activeHub(),
-      decide: () => this.takeover.decide(),
-      voting: () => voted,
-    });
-    this.renewals = new Renewals(context, settings, hub, link, this.roles, {
-      sessions: () => this.records.sessions((hubId) => this.isPeer(hubId)),
-      decide: () => this.takeover.decide(),
-    });
-    this.takeover = new Takeover(context, hub, this.directory, this.roles, this.renewals, this.records, { voting: () => voted });
+    const { records, directory } = this;
+    this.roles = new Roles(context, settings, hub, link, directory, records, peers.shown, voted);
+    this.renewals = new Renewals(context, settings, hub, link, this.roles, () => records.sessions((hubId) => this.isPeer(hubId)));
+    this.takeover = new Takeover(context, hub, directory, this.roles, this.renewals, records, voted);
     this.voting = new Voting(context, hub, link, this.roles);
     this.roleChanges$ = this.roles.roleChanges$;
+    // Followed first, so that `_hub/active` is right before the share hears of the change.
+    this.roles.roleChanges$.subscribe(() => this.showActive());
+    this.roles.stoodDown$.subscribe(() => this.decide());
+    this.renewals.acknowledged$.subscribe(() => this.decide());
+    this.voting.changed$.subscribe(() => this.showActive());
     this.removeControl = context.hub.redundancy.control(this);
+  }
+
+  /** Shows who is active; then, without voters, claims when no hub here holds the lease, or takes over once its claim won. */
+  private decide(): void {
+    this.showActive();
+    this.takeover.decide();
+  }
+
+  private showActive(): void {
+    this.roles.showActive(this.activeHub());
   }
 
   /** True for a connection only the active hub of the group runs. */
@@ -187,7 +196,7 @@ export class RedundancyGroup implements GroupControl {
     );
   }
 
-  /** With `hub.voters`: the group's vote runs from now (vote.ts). Rejects when its port cannot be had. */
+  /** With `hub.voters`: the group's vote runs from now (voting.ts). Rejects when its port cannot be had. */
   startVoting(siteKey: Buffer): Promise<void> {
     return this.voting.startVoting(siteKey);
   }
@@ -201,7 +210,7 @@ export class RedundancyGroup implements GroupControl {
     if (this.voting.vote) return this.roles.publishRecord(this.roles.current, this.roles.epoch);
     this.roles.publishRecord('standby', this.roles.epoch);
     this.renewals.start();
-    this.takeover.decide();
+    this.decide();
   }
 
   /**
@@ -222,7 +231,7 @@ export class RedundancyGroup implements GroupControl {
     if (peer.online === online) return;
     peer.online = online;
     if (!online && this.isPeer(hubId)) this.roles.waitingLogged = false;
-    this.takeover.decide();
+    this.decide();
   }
 
   /**
@@ -301,7 +310,7 @@ export class RedundancyGroup implements GroupControl {
       this.voting.vote?.candidate.release(now);
       this.voting.vote?.candidate.standAside(now, FAILOVER_MS);
     }
-    if (!this.voting.vote) this.takeover.decide();
+    if (!this.voting.vote) this.decide();
   }
 
   /**

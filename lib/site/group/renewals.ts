@@ -6,7 +6,7 @@
  * back is gone, whatever its presence says.
  */
 import { performance } from 'node:perf_hooks';
-import type { Subscription } from 'rxjs';
+import { type Observable, Subject, type Subscription } from 'rxjs';
 import { every } from '../../sdk/index.ts';
 import type { ServingContext } from '../../connections/serving.ts';
 import type { BrokerLink } from '../../broker/broker-link.ts';
@@ -20,14 +20,6 @@ export interface Peer {
   heardAt: number | undefined;
 }
 
-/** What the renewals need of the group that sends them (group.ts). */
-export interface RenewalsHost {
-  /** The broker sessions of the group's hubs that are here: each renewal is bound to them (R-AV3). */
-  sessions(): Record<string, string>;
-  /** Looks again at whether to claim (takeover.ts): a renewal came back, so what this hub hears is current. */
-  decide(): void;
-}
-
 export class Renewals {
   private readonly peers = new Map<string, Peer>();
   /** `performance.now()` until which the broker's acknowledgements keep the lease. */
@@ -35,6 +27,9 @@ export class Renewals {
   /** When the latest of this hub's renewals that came back acknowledged was sent. */
   private freshSince = 0;
   private renewals: Subscription | undefined;
+  private readonly acknowledged = new Subject<void>();
+  /** Emits when the broker acknowledged a renewal: what this hub hears is current, so whether to claim is looked at again. */
+  readonly acknowledged$: Observable<void> = this.acknowledged.asObservable();
 
   constructor(
     private readonly context: ServingContext,
@@ -42,7 +37,8 @@ export class Renewals {
     private readonly hub: HubSettings,
     private readonly link: BrokerLink,
     private readonly roles: Roles,
-    private readonly host: RenewalsHost,
+    /** The broker sessions of the group's hubs that are here: each renewal is bound to them (R-AV3). */
+    private readonly sessions: () => Record<string, string>,
   ) {}
 
   /** Every 200 ms a renewal: the active hub's lease, and every hub's proof that what it hears is current. */
@@ -52,13 +48,13 @@ export class Renewals {
     const renew = () => {
       const sentAt = performance.now();
       // Bound to each other hub's session, with the epoch this hub knows: a renewal played back later counts for nothing (R-AV3).
-      const renewal = JSON.stringify({ epoch: this.roles.epoch, seen: this.host.sessions() });
+      const renewal = JSON.stringify({ epoch: this.roles.epoch, seen: this.sessions() });
       this.link.publish(this.settings.layout.lease(this.hub.id), renewal, { qos: 1, retain: false }, 'drop', (error) => {
         if (error) return;
         this.freshSince = Math.max(this.freshSince, sentAt);
         this.acknowledgedUntil = Math.max(this.acknowledgedUntil, sentAt + LEASE_MS);
         this.context.hub.redundancy.lease.renew(this.acknowledgedUntil);
-        this.host.decide();
+        this.acknowledged.next();
       });
       if (this.roles.current === 'active' && !this.context.hub.redundancy.lease.holds()) {
         this.roles.lapsedEpoch = this.roles.epoch;

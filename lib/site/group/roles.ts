@@ -2,7 +2,7 @@
  * This hub's standing in its redundancy group: its role, the highest epoch it knows, and the
  * moves between standby and active (taking over, standing down), with what it shows of them:
  * its `_hub/*` parameters, its log lines and its role record on the broker. When to move is
- * decided elsewhere (takeover.ts over the broker, vote.ts with voters); this is the one place
+ * decided elsewhere (takeover.ts over the broker, voting.ts with voters); this is the one place
  * that moves.
  */
 import { type Observable, Subject } from 'rxjs';
@@ -13,16 +13,6 @@ import type { GroupHubSettings, SiteSettings } from '../settings.ts';
 import type { GroupDirectory } from './directory.ts';
 import type { RoleRecord } from './record.ts';
 import type { GroupRecords } from './records.ts';
-
-/** What the moves need of the group that holds them (group.ts): passed in, since the group's parts sit above this file. */
-export interface RolesHost {
-  /** The hub that is active now, as this hub knows it: what `_hub/active` shows. */
-  activeHub(): string | undefined;
-  /** Looks again at whether to claim (takeover.ts), once a stand-down is done. */
-  decide(): void;
-  /** True when the group has voters: then a hub that takes over says so on the broker at once. */
-  voting(): boolean;
-}
 
 /** The values this hub shows of other hubs' connections (share/mirrors.ts): what a takeover carries on. */
 export interface ShownValues {
@@ -53,8 +43,11 @@ export class Roles {
   lapsedEpoch: number | undefined;
   readonly parameters: { role: OwnedParameter; epoch: OwnedParameter; active: OwnedParameter; voters?: OwnedParameter };
   private readonly changes = new Subject<void>();
+  private readonly stoodDown = new Subject<void>();
   /** Emits when this hub took over or stood down: whose connections it shows changes with it. */
   readonly roleChanges$: Observable<void> = this.changes.asObservable();
+  /** Emits once a stand-down is done (after `roleChanges$`): the group looks again at whether to claim. */
+  readonly stoodDown$: Observable<void> = this.stoodDown.asObservable();
 
   constructor(
     private readonly context: ServingContext,
@@ -64,7 +57,8 @@ export class Roles {
     private readonly directory: GroupDirectory,
     private readonly records: GroupRecords,
     private readonly shown: ShownValues,
-    private readonly host: RolesHost,
+    /** True when the group has voters: then a hub that takes over says so on the broker at once. */
+    private readonly voted: boolean,
   ) {
     const kept = context.records.get('epoch');
     this.epoch = typeof kept === 'number' ? kept : 0;
@@ -97,10 +91,10 @@ export class Roles {
     this.learnEpoch(epoch);
     this.context.records.set('epoch', epoch);
     this.parameters.epoch.report(epoch);
-    this.showActive();
+    this.showActive(this.hub.id);
     this.changes.next();
     this.context.log.warn(`takes over as the active hub of group ${this.hub.group} (epoch ${epoch})`);
-    if (this.host.voting() && this.link.up) this.publishRecord('active', epoch);
+    if (this.voted && this.link.up) this.publishRecord('active', epoch);
     // `_hub/role` says active once the connections run: a client that sees it may write to them.
     this.changing = this.changing
       .then(() => this.context.hub.redundancy.activate(carried))
@@ -119,7 +113,7 @@ export class Roles {
     this.changing = this.changing.then(async () => {
       await this.context.hub.redundancy.standDown();
       this.changes.next();
-      this.host.decide();
+      this.stoodDown.next();
     });
   }
 
@@ -132,10 +126,10 @@ export class Roles {
     this.context.records.set('epoch', epoch);
   }
 
-  showActive(): void {
+  /** Shows `active` (the hub active now, as the group knows it) in `_hub/active`, and says in the log when it changed. */
+  showActive(active: string | undefined): void {
     const holder = this.holder();
     if (holder !== undefined && holder !== this.hub.id) this.lastHolder = holder;
-    const active = this.host.activeHub();
     this.parameters.active.report(active ?? '');
     if (this.current !== 'active' && this.parameters.epoch.value !== this.epoch) this.parameters.epoch.report(this.epoch);
     if (this.current === 'active') this.shownActive = this.hub.id;

@@ -23,12 +23,6 @@ export interface Claim {
   wonAt: number | undefined;
 }
 
-/** What the claims need of the group that makes them (group.ts). */
-export interface TakeoverHost {
-  /** True when the group has voters: then the vote decides, not the claims. */
-  voting(): boolean;
-}
-
 export class Takeover {
   /** This hub's claim of the next epoch, from when it went out until it won and took over, or lost. */
   claim: Claim | undefined;
@@ -40,14 +34,14 @@ export class Takeover {
     private readonly roles: Roles,
     private readonly renewals: Renewals,
     private readonly records: GroupRecords,
-    private readonly host: TakeoverHost,
+    /** True when the group has voters: then the vote decides, not the claims. */
+    private readonly voted: boolean,
   ) {}
 
-  /** Shows who is active; then, without voters, claims when no hub here holds the lease, or takes over once its claim won. */
+  /** Without voters: claims when no hub here holds the lease, or takes over once its claim won. */
   decide(): void {
-    this.roles.showActive();
-    // With voters the vote decides (vote.ts, voteChanged): the broker's claims and renewals do not.
-    if (this.host.voting()) return;
+    // With voters the vote decides (voting.ts, voteChanged): the broker's claims and renewals do not.
+    if (this.voted) return;
     if (this.roles.current === 'active' || this.roles.upSince === undefined || this.roles.stopped) return;
     if (this.claim) return this.tryActivate();
     const holder = this.roles.holder();

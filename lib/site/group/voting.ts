@@ -5,7 +5,7 @@
  * the records (its pledge, the last request taken from each voter) is read back here too.
  */
 import { performance } from 'node:perf_hooks';
-import type { Subscription } from 'rxjs';
+import { type Observable, Subject, type Subscription } from 'rxjs';
 import { every, ok, type Result, type Json } from '../../sdk/index.ts';
 import type { ServingContext } from '../../connections/serving.ts';
 import { ASK_EVERY_MS, Candidate } from '../vote/candidate.ts';
@@ -32,6 +32,9 @@ export class Voting {
    * majority of them over UDP, and the broker carries only roles, values and records.
    */
   vote: Vote | undefined;
+  private readonly changed = new Subject<void>();
+  /** Emits after a round or an answer that left this hub's role as it was: who is active may show differently. */
+  readonly changed$: Observable<void> = this.changed.asObservable();
   /** An operator asked this hub to take over (a manual group's failover), until it holds the lease. */
   private operatorAsked = false;
   /** With voters: until when the takeover an operator asked of this hub may take (`performance.now()`); 0 when none was asked. */
@@ -179,7 +182,7 @@ export class Voting {
       .map(([id]) => id)
       .join(' ');
     if (this.roles.parameters.voters?.value !== reached) this.roles.parameters.voters?.report(reached);
-    this.roles.showActive();
+    this.changed.next();
   }
 
   /** Which voters this hub heard from within a lease, and whether each granted it the last time. */

@@ -20,8 +20,8 @@ export type SharedParameters = Map<string, (readonly [string, ValueType, Access]
 /** Who owns each id another hub claims, as decided. */
 export type Owners = ReadonlyMap<string, { readonly hubId: string; readonly heard: number }>;
 
-/** What deciding the claims needs of the sharing that holds them. */
-export interface ClaimsHost {
+/** What deciding the claims reads: the other hubs, who holds each lease, this hub's group, and what runs here. */
+export interface ClaimsInputs {
   readonly others: ReadonlyMap<string, OtherHub>;
   readonly directory: GroupDirectory;
   /** This hub's group, when it is in one. */
@@ -42,7 +42,7 @@ export class Claims {
 
   constructor(
     private readonly context: ServingContext,
-    private readonly host: ClaimsHost,
+    private readonly inputs: ClaimsInputs,
   ) {}
 
   /** The ids this hub claims. */
@@ -97,7 +97,7 @@ export class Claims {
    * hub whose claim was heard first (`owners`).
    */
   decide(): { owners: Owners; republish: string[]; refusedAny: boolean } {
-    const { others, directory, group } = this.host;
+    const { others, directory, group } = this.inputs;
     const owners = new Map<string, { hubId: string; heard: number }>();
     for (const [hubId, other] of others) {
       // A hub of a redundancy group runs its group's connections only while it holds the lease.
@@ -111,7 +111,7 @@ export class Claims {
     let refusedAny = false;
     for (const [id, owner] of owners) {
       // The hubs of one group run the same flow: what serves each hub runs on all of them.
-      if (!this.host.isLocal(id) || this.refused.has(id) || group?.isPeer(owner.hubId)) continue;
+      if (!this.inputs.isLocal(id) || this.refused.has(id) || group?.isPeer(owner.hubId)) continue;
       const mine = this.own.get(id);
       if (mine?.confirmed) {
         republish.push(id);
