@@ -930,7 +930,7 @@ const siteKey = (() => {
  */
 function hubFlow(id: string, url: string, owner: boolean, checkout: string): string {
   const file = join(tmpdir(), `patchbay-bench-${process.pid}-${id}.json5`);
-  const signs = existsSync(join(checkout, 'lib/connections/mqtt/signing.ts'));
+  const signs = ['lib/broker/signing.ts', 'lib/connections/mqtt/signing.ts'].some((path) => existsSync(join(checkout, path)));
   const hub = { id, share: owner ? ['bench/#'] : [], ...(signs ? { key: siteKey } : {}) };
   const connections: Record<string, unknown> = {
     api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },

@@ -76,21 +76,29 @@ class Sink implements WsSocket {
   }
 }
 
-/** A client as the upgrade makes one; written out rather than through `newWsClient`, whose arguments changed with `origins`. */
-const client = (access: ClientAccess, origins: boolean): WsClient => ({
-  filters: [],
-  access,
-  origin: 'ws',
-  batch: false,
-  maxHz: 0,
-  origins,
-  resume: undefined,
-  topic: undefined,
-  lagging: false,
-  snapshotBytes: 0,
-  missedSince: 0,
-  snapshot: undefined,
-});
+/**
+ * A client as the upgrade makes one; written out rather than through `newWsClient`, whose
+ * arguments changed with `origins`. The fields after `resume` are what commits before the
+ * fan-out kept its own records of clients kept on the client: they read them, later ones
+ * ignore them.
+ */
+const client = (access: ClientAccess, origins: boolean): WsClient => {
+  const data = {
+    filters: [],
+    access,
+    origin: 'ws',
+    batch: false,
+    maxHz: 0,
+    origins,
+    resume: undefined,
+    topic: undefined,
+    lagging: false,
+    snapshotBytes: 0,
+    missedSince: 0,
+    snapshot: undefined,
+  };
+  return data;
+};
 
 /** Nanoseconds of CPU per change with these clients joined. */
 function measure({ Graph, WsFanOut, fullAccess, realTime }: Code, plain: number, withOrigins: number): number {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import ts from 'typescript';
 import { connectionTypes } from '../lib/config/connection-types.ts';
 import { readModule } from './helpers/module-syntax.ts';
 
@@ -317,13 +318,65 @@ test('docs/architecture.md shows every folder of lib/ and of the checkout in its
   t.deepEqual(missing, []);
 });
 
-/** The longest a file of lib/ may be: past it a file holds more than one job (issue 45). */
-const LINES_AT_MOST = 400;
+/**
+ * The most parts a file of lib/ may hold: its top-level functions, classes and constants,
+ * and each class's fields and methods (a name counted once; types, which do not do
+ * anything, are not parts). A job has few parts: RxJS's largest file by this count,
+ * `Subject.ts`, holds 26. Lines were counted before (at most 400), and files crowded under
+ * the bound, long for their comments or several jobs squeezed in; parts are what a job is
+ * made of, and a file under the bound by trimming words is not under it by a part.
+ */
+const PARTS_AT_MOST = 40;
 
-test(`no lib/ file is longer than ${LINES_AT_MOST} lines`, (t) => {
-  const over = sources(lib)
-    .map((file) => [relative(lib, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
-    .filter(([, lines]) => lines > LINES_AT_MOST)
-    .map(([file, lines]) => `${file}: ${lines}`);
+/** Files over the bound that another change of issue 56 splits now, with their count, which may only shrink. */
+const beingSplit: Readonly<Record<string, number>> = {
+  // being split in issue 56
+  'hub/isolation/child.ts': 45,
+  // being split in issue 56
+  'hub/isolation/isolated-connection.ts': 44,
+};
+
+/** Files over the bound when it came, not split yet, with their count, which may only shrink. */
+const notSplitYet: Readonly<Record<string, number>> = {
+  'core/graph.ts': 47,
+  'site/vote/candidate.ts': 42,
+  'hub/hub.ts': 44,
+};
+
+/** The parts of a file, as `PARTS_AT_MOST` counts them. */
+function partsOf(file: string): number {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  let parts = 0;
+  for (const statement of source.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.body) parts++;
+    else if (ts.isVariableStatement(statement)) parts += statement.declarationList.declarations.length;
+    else if (ts.isClassDeclaration(statement)) {
+      const members = new Set<string>();
+      for (const member of statement.members) {
+        if (ts.isConstructorDeclaration(member)) {
+          for (const parameter of member.parameters) if (ts.getModifiers(parameter)?.length) members.add(parameter.name.getText(source));
+        } else if (member.name) members.add(member.name.getText(source));
+      }
+      parts += 1 + members.size;
+    }
+  }
+  return parts;
+}
+
+test(`each lib/ file holds one job: at most ${PARTS_AT_MOST} parts (functions, classes, constants, a class's fields and methods)`, (t) => {
+  const counts = new Map(sources(lib).map((file) => [relative(lib, file), partsOf(file)]));
+  const over = [...counts]
+    .filter(([file, parts]) => parts > (beingSplit[file] ?? notSplitYet[file] ?? PARTS_AT_MOST))
+    .map(([file, parts]) => `${file}: ${parts}`);
   t.deepEqual(over, [], 'split by job');
+  // A file split under the bound leaves the list, so the list says what is left to split.
+  t.deepEqual(
+    [...Object.keys(beingSplit), ...Object.keys(notSplitYet)].filter((file) => (counts.get(file) ?? 0) <= PARTS_AT_MOST),
+    [],
+  );
+});
+
+test('the count of parts sees functions, constants, classes with their fields and methods, and not types', (t) => {
+  const file = join(lib, '../spec/fixtures/parts-sample.ts');
+  t.is(partsOf(file), 7);
 });

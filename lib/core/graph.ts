@@ -211,12 +211,7 @@ export class Graph {
   /** Like `get`, but says why nothing was found: bad address, unknown connection or parameter. */
   lookup(address: string): Result<Parameter> {
     const found = this.find(address);
-    if (found) return ok(found);
-    const parsed = parseAddress(address);
-    if (!parsed.ok) return parsed;
-    return this.connectionIds.has(parsed.value.connectionId)
-      ? fail('PB_UNKNOWN_PARAMETER', `${address}: connection "${parsed.value.connectionId}" has no parameter "${parsed.value.parameterId}"`)
-      : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${parsed.value.connectionId}"`);
+    return found ? ok(found) : nothingAt(this, address);
   }
 
   /** Why nothing is at `address`, in the words of `lookup` without the address: what a waiting rule or watch says. */
@@ -386,4 +381,17 @@ export class Graph {
     const row = this.tables.size > 0 ? this.rowOf(address) : undefined;
     return row && row.table.made[row.position] === reading ? reading : undefined;
   }
+}
+
+/**
+ * `Graph.lookup`'s answer for an address the caller found nothing at, without looking
+ * again: a bad address, an unknown connection, or a connection without that parameter.
+ */
+export function nothingAt(graph: Pick<Graph, 'hasConnection'>, address: string): Result<never> {
+  const parsed = parseAddress(address);
+  if (!parsed.ok) return parsed;
+  const { connectionId, parameterId } = parsed.value;
+  return graph.hasConnection(connectionId)
+    ? fail('PB_UNKNOWN_PARAMETER', `${address}: connection "${connectionId}" has no parameter "${parameterId}"`)
+    : fail('PB_UNKNOWN_CONNECTION', `${address}: there is no connection "${connectionId}"`);
 }

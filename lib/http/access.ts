@@ -1,6 +1,6 @@
 import type { AddressPatterns } from '../core/address-pattern.ts';
 import { fail, type Result } from '../core/errors.ts';
-import type { Graph } from '../core/graph.ts';
+import { type Graph, nothingAt } from '../core/graph.ts';
 import type { Answered, Parameter, SetResult } from '../core/parameter.ts';
 
 /**
@@ -61,7 +61,11 @@ export function scopedAccess(name: string, read: AddressPatterns, write: Address
  * token learns nothing of what lies outside its patterns.
  */
 export function lookupFor(access: ClientAccess, graph: Graph, address: string): Result<Parameter> {
-  if (access.full || access.canRead(address)) return graph.lookup(address);
+  return access.full || access.canRead(address) ? graph.lookup(address) : hidden(access, graph, address);
+}
+
+/** What a client that cannot read `address` is told of it: what it would be told of nothing there. */
+function hidden(access: ClientAccess, graph: Graph, address: string): Result<never> {
   const slash = address.indexOf('/');
   const connectionId = slash < 0 ? address : address.slice(0, slash);
   return graph.hasConnection(connectionId) && access.seesConnection(connectionId)
@@ -76,16 +80,21 @@ export function writableFor(access: ClientAccess, graph: Graph, address: string)
   return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
 }
 
-/** Writes `raw` to `address` for this client: refused as `writableFor` refuses. */
-export function writeFor(
+/**
+ * Writes `raw` for this client to `parameter`, what the caller found at `address` (undefined
+ * for nothing), so that a write looks its parameter up once: refused as `writableFor` refuses.
+ */
+export function writeFound(
   access: ClientAccess,
   graph: Graph,
   address: string,
+  parameter: Parameter | undefined,
   raw: unknown,
   origin: string,
   answered?: Answered,
 ): SetResult {
-  if (access.full) return graph.write(address, raw, origin, answered);
-  const found = writableFor(access, graph, address);
-  return found.ok ? found.value.set(raw, origin, answered) : found;
+  if (!access.full && !access.canRead(address)) return hidden(access, graph, address);
+  if (parameter === undefined) return nothingAt(graph, address);
+  if (!access.full && !access.canWrite(address)) return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
+  return parameter.set(raw, origin, answered);
 }

@@ -11,7 +11,8 @@
  * and the turns are `bounded-worker.ts`'s, as for the Satellite key bitmaps.
  */
 import { BoundedWorker, siblingModule, type WorkerTurns } from './bounded-worker.ts';
-import { type Decoded, type Met, S101Reader } from './ember-plus.ts';
+import type { Decoded, Met } from './ember-plus.ts';
+import { S101Reader } from './s101.ts';
 
 /** The process's decoding thread: a 4 MiB tree listing decodes in a fraction of its heap. */
 const decoding = new BoundedWorker<Buffer, Decoded>({

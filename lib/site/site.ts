@@ -27,6 +27,7 @@ import type { SiteOverruns, SiteSettings } from './settings.ts';
 import { Claims } from './share/claims.ts';
 import { EarlyValues } from './share/early-values.ts';
 import { Mirrors } from './share/mirrors.ts';
+import { PublishingRules } from './share/publishing-rules.ts';
 import { RemoteWrites } from './share/remote-writes.ts';
 import { SiteShare } from './share/site-share.ts';
 
@@ -62,8 +63,10 @@ export function siteTrust(context: ServingContext, settings: SiteSettings): { tr
 }
 
 export class Site {
-  /** Decides what this hub publishes and shows of the other hubs: the bridge's `Publishing`. */
+  /** What this hub publishes and shows of the other hubs, and when that changes. */
   readonly share: SiteShare;
+  /** Which of its parameters this hub publishes and shares: the bridge's `Publishing`. */
+  readonly publishing: PublishingRules;
   private readonly group: RedundancyGroup | undefined;
   private readonly otherHubs: OtherHubs;
   private readonly checks: SiteChecks;
@@ -106,8 +109,8 @@ export class Site {
             shown: mirrors,
           });
     const group = this.group;
-    const isLocal = (connectionId: string) => !mirrors.has(connectionId) && context.graph.hasConnection(connectionId);
-    const claims = new Claims(context, { others, directory, group, isLocal });
+    const claims = new Claims(context, { others, directory, group, isLocal: (connectionId) => mirrors.isLocal(connectionId) });
+    this.publishing = new PublishingRules(settings, claims, mirrors, checks, group);
     this.share = new SiteShare(context, settings, link, {
       checks,
       corrections,
@@ -116,6 +119,7 @@ export class Site {
       early: this.early,
       mirrors,
       writes,
+      rules: this.publishing,
       group,
     });
   }

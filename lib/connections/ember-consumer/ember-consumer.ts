@@ -33,7 +33,7 @@ import {
   portSetting,
 } from '../../sdk/index.ts';
 import { EmberReceiver } from '../../protocols/ember-decoding.ts';
-import { DEFAULT_MAX_MESSAGE_BYTES, KEEPALIVE_RESPONSE } from '../../protocols/ember-plus.ts';
+import { DEFAULT_MAX_MESSAGE_BYTES, KEEPALIVE_RESPONSE } from '../../protocols/s101.ts';
 import { TreeReading } from './tree-reading.ts';
 
 const settings = Type.Object({

@@ -17,7 +17,8 @@
  */
 import type { Subscription } from 'rxjs';
 import { defineConnectionType, openListenerWarnings, type Parameter, TcpListener, SparseLog } from '../../sdk/index.ts';
-import { elementsMessage, KEEPALIVE_RESPONSE, qualified } from '../../protocols/ember-plus.ts';
+import { elementsMessage, qualified } from '../../protocols/ember-plus.ts';
+import { KEEPALIVE_RESPONSE } from '../../protocols/s101.ts';
 import { EmberReceiver } from '../../protocols/ember-decoding.ts';
 import { REQUESTS_PER_SECOND, requestHandler } from './consumer-requests.ts';
 import { ConsumerSession } from './consumer-session.ts';

@@ -169,7 +169,7 @@ export const mqttType = defineServingType({
           publishes: (parameter) => !parameter.mirrored && settings.publish.matches(parameter.address),
           isLocal: (connectionId) => context.graph.hasConnection(connectionId),
         };
-        const published = new Bridge(context, settings, brokerLink, sharing?.share ?? alone);
+        const published = new Bridge(context, settings, brokerLink, sharing?.publishing ?? alone);
         bridge = published;
         if (sharing) {
           sharing.share.publishingChanged$.subscribe((republish) => {

@@ -14,15 +14,38 @@ const NO_TOPICS: readonly Topic[] = [];
 
 export class Changes {
   private readonly entries = new Map<string, Entry>();
-  /** Every change counted, so that a client that caught up can be sent only what it missed. */
-  count = 0;
-  /** Parameters removed from the graph so far: a topic's `matched` found before a removal may hold it. */
-  removals = 0;
+  private changes = 0;
+  private removed = 0;
 
   constructor(
     private readonly graph: Graph,
     private readonly topics: Topics,
   ) {}
+
+  /** Every change counted, so that a client that caught up can be sent only what it missed: each change's `seq`. */
+  get count(): number {
+    return this.changes;
+  }
+
+  /** Parameters removed from the graph so far: a topic's `matched` found before a removal may hold it. */
+  get removals(): number {
+    return this.removed;
+  }
+
+  /**
+   * The entry's parameter changed: counted, and `message` kept as its current one unless
+   * it is undefined (a trigger keeps none). Its `seq`, the new count.
+   */
+  changed(entry: Entry, message: string | undefined): number {
+    entry.changedAt = ++this.changes;
+    if (message !== undefined) entry.message = message;
+    return entry.changedAt;
+  }
+
+  /** Counts a change no entry keeps (a table's row read as it is, none made): its `seq`. */
+  nextSeq(): number {
+    return ++this.changes;
+  }
 
   /** The parameter's entry, made at its first change; undefined for one no longer in the graph. */
   entryOf(parameter: Parameter): Entry | undefined {
@@ -58,15 +81,17 @@ export class Changes {
     if (entry) entry.message = undefined;
   }
 
-  /** Parameters removed: no longer kept, nor held for a tick. */
-  removed(parameters: Iterable<Parameter>): void {
-    this.removals++;
+  /** Parameters removed: no longer kept. The entries let go, for what holds them elsewhere (a tick) to let go too. */
+  remove(parameters: Iterable<Parameter>): Entry[] {
+    this.removed++;
+    const gone: Entry[] = [];
     for (const { address } of parameters) {
       const entry = this.entries.get(address);
       if (!entry) continue;
-      for (const topic of entry.topics) topic.held.delete(entry);
+      gone.push(entry);
       this.entries.delete(address);
     }
+    return gone;
   }
 
   clear(): void {

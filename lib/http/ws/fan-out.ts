@@ -2,17 +2,9 @@
  * The WebSocket fan-out of one rest-api connection (R-H3), shaped for thousands of clients
  * and a million parameters: it follows the graph's deliveries (not a subscription per
  * parameter), serialises each change once and hands it to uWS `publish` once per topic (a
- * filter set its clients share). This file joins and lets go of clients and turns each
- * change into its topics' messages; the jobs are the folder's other files:
- *
- * - `state.ts` — what is kept per client, topic, changed parameter and snapshot
- * - `topics.ts` — the topics, their keys and resume tokens, and those that wait for a client to come back
- * - `changes.ts` — the parameters that changed, and the change count
- * - `matching.ts` — the parameters each topic's filters pass, found once for all its clients
- * - `snapshots.ts` — a joining or catching-up client's values, in slices, with what followed
- * - `sending.ts` — messages to uWS at the end of the turn, on rate-limited ticks
- * - `lag.ts` — clients that stop reading, taken off and caught up
- * - `messages.ts` — the messages' text; `resume.ts` — what a resumable topic keeps (R-W3)
+ * filter set its clients share). This file builds its parts, each given at construction the
+ * lower ones it calls (what happens upwards comes back as an Observable), joins and lets go
+ * of clients, and turns each change into its topics' messages.
  *
  * It never touches uWS itself: sockets come as `WsSocket` and fan-out goes through the
  * injected `publish`, so specs drive it with fakes (spec/http/ws/fan-out.spec.ts).
@@ -27,10 +19,11 @@ import { Changes } from './changes.ts';
 import { type LagLimits, LagWatch } from './lag.ts';
 import { Matching } from './matching.ts';
 import { greeting, messageOf, prefixOf, withOrigin } from './messages.ts';
+import { Outbox } from './outbox.ts';
 import { type ResumeLimits, type TokenCheck, withSeq } from './resume.ts';
 import { Sending } from './sending.ts';
 import { Snapshots } from './snapshots.ts';
-import type { Entry, Topic, WsClient, WsSocket } from './state.ts';
+import type { Entry, Member, Topic, WsClient, WsSocket } from './state.ts';
 import { Topics } from './topics.ts';
 
 export interface WsFanOutOptions extends LagLimits {
@@ -41,15 +34,17 @@ export interface WsFanOutOptions extends LagLimits {
 }
 
 export class WsFanOut {
-  private readonly clients = new Set<WsSocket>();
+  /** Every client that joined and has not left. */
+  private readonly members = new Map<WsSocket, Member>();
   private readonly graphEvents: Subscription[] = [];
   private stopDeliveries: (() => void) | undefined;
   private readonly topics: Topics;
   private readonly changes: Changes;
-  private readonly sending: Sending;
+  private readonly outbox: Outbox;
   private readonly snapshots: Snapshots;
-  private readonly matching: Matching;
   private readonly lag: LagWatch;
+  private readonly sending: Sending;
+  private readonly matching: Matching;
 
   constructor(
     private readonly graph: Graph,
@@ -57,17 +52,14 @@ export class WsFanOut {
     publish: (topic: string, message: string) => void,
     private readonly options: WsFanOutOptions,
   ) {
+    // Lowest first: each part is handed only parts made before it.
     this.topics = new Topics(serverFilters, options.scheduler, options.resume);
     this.changes = new Changes(graph, this.topics);
-    this.sending = new Sending(publish, options.scheduler, options.afterTurn ?? afterTurn, (client, message) =>
-      this.snapshots.queueBehind(client, message),
-    );
-    this.snapshots = new Snapshots(graph, this.topics, this.changes, this.sending, options.lagLimit, (ws) => this.lag.add(ws));
-    this.lag = new LagWatch(options, this.clients, this.changes, this.sending, this.snapshots);
-    this.matching = new Matching(graph, this.topics, this.changes, (topic, waiting) => {
-      this.sending.flush(topic);
-      for (const ws of waiting) this.snapshots.send(ws, -1);
-    });
+    this.outbox = new Outbox(publish, options.afterTurn ?? afterTurn);
+    this.snapshots = new Snapshots(graph, this.topics, this.changes, this.outbox, options.lagLimit);
+    this.lag = new LagWatch(options, this.members, this.changes, this.outbox, this.snapshots);
+    this.sending = new Sending(this.outbox, this.snapshots, options.scheduler, this.topics.dropped$);
+    this.matching = new Matching(graph, this.topics, this.changes, this.outbox, this.snapshots);
   }
 
   start(): void {
@@ -83,25 +75,28 @@ export class WsFanOut {
 
   /** Unsubscribes from the graph and closes every client with 1001 "going away". */
   stop(): void {
-    for (const ws of [...this.clients]) ws.end(1001, 'hub stopping');
+    for (const ws of [...this.members.keys()]) ws.end(1001, 'hub stopping');
     for (const subscription of this.graphEvents) subscription.unsubscribe();
     this.stopDeliveries?.();
     this.changes.clear();
     this.topics.stop();
+    this.sending.stop();
     this.lag.stop();
-    this.clients.clear();
+    this.members.clear();
   }
 
   /** Clients, lagging clients and the largest send buffer now: for `GET /connections`. */
   stats(): { clients: number; lagging: number; largestSendBuffer: number } {
     let largest = 0;
-    for (const ws of this.clients) largest = Math.max(largest, ws.getBufferedAmount());
-    return { clients: this.clients.size, lagging: this.lag.lagging.size, largestSendBuffer: largest };
+    for (const ws of this.members.keys()) largest = Math.max(largest, ws.getBufferedAmount());
+    return { clients: this.members.size, lagging: this.lag.size, largestSendBuffer: largest };
   }
 
-  /** Messages and bytes sent to clients since the start. */
+  /** Messages and bytes sent to clients since the start, snapshots included. */
   sent(): { messages: number; bytes: number } {
-    return { messages: this.sending.messages, bytes: this.sending.bytes };
+    const published = this.outbox.sent();
+    const snapshots = this.snapshots.sent();
+    return { messages: published.messages + snapshots.messages, bytes: published.bytes + snapshots.bytes };
   }
 
   /** What resumable topics keep for clients that come back, and how those fared (R-W3): for `/metrics`. */
@@ -117,34 +112,33 @@ export class WsFanOut {
   /** Subscribes a new client: snapshot first (see `Snapshots`), then changes; a client that came back, what it missed. */
   join(ws: WsSocket): void {
     const client = ws.getUserData();
-    const topic = this.topics.enter(client, this.changes.count);
-    client.topic = topic;
-    this.clients.add(ws);
-    if (client.resume?.token !== undefined && this.resumed(ws, client.resume.token, client.resume.seq)) return;
+    const member: Member = { ws, client, topic: this.topics.enter(client, this.changes.count) };
+    this.members.set(ws, member);
+    if (client.resume?.token !== undefined && this.resumed(member, client.resume.token, client.resume.seq)) return;
     // Its snapshot begins once the topic knows its parameters.
-    if (!this.matching.ready(topic)) return this.matching.await(topic, ws);
+    if (!this.matching.ready(member.topic)) return this.matching.await(member);
     // What this turn changed is in the snapshot: the members have it now, not the newcomer twice.
-    this.sending.flush(topic);
-    this.snapshots.send(ws, -1);
+    this.outbox.flush(member.topic);
+    this.snapshots.send(member, -1);
   }
 
   leave(ws: WsSocket): void {
-    this.clients.delete(ws);
-    this.lag.remove(ws);
-    const client = ws.getUserData();
-    const topic = client.topic;
-    const waiting = topic?.waiting.indexOf(ws) ?? -1;
-    if (waiting >= 0) topic?.waiting.splice(waiting, 1);
-    this.snapshots.end(client);
-    topic?.listening.delete(ws);
-    if (topic) this.topics.left(topic);
+    const member = this.members.get(ws);
+    if (member === undefined) return;
+    this.members.delete(ws);
+    this.lag.left(member);
+    this.matching.left(member);
+    this.snapshots.left(member);
+    this.outbox.left(member.topic, ws);
+    this.topics.left(member.topic);
   }
 
   /** uWS reports that a client's send buffer shrank: its snapshot goes on, or a lagging client may be ready again. */
   drained(ws: WsSocket): void {
-    const client = ws.getUserData();
-    if (client.snapshot) this.snapshots.continue(ws);
-    else if (client.lagging) this.lag.resumeIfDrained(ws);
+    const member = this.members.get(ws);
+    if (member === undefined) return;
+    if (this.snapshots.underWay(member)) this.snapshots.continue(member);
+    else this.lag.drained(member);
   }
 
   /**
@@ -153,23 +147,14 @@ export class WsFanOut {
    * exactly that (conflated for a rate-limited client) and joins the stream: true. Else
    * false: it gets `{"event":"resync"}` and a snapshot.
    */
-  private resumed(ws: WsSocket, token: string, seq: number | undefined): boolean {
-    const client = ws.getUserData();
-    const topic = client.topic as Topic;
-    client.resynced = true;
+  private resumed(member: Member, token: string, seq: number | undefined): boolean {
+    const { ws, topic } = member;
     // The turn's messages go to the members now; the replay holds them for this client.
-    this.sending.flush(topic);
-    const missed =
-      seq !== undefined && seq <= this.changes.count && this.topics.gave(token, topic)
-        ? topic.replay?.since(seq, topic.interval > 0, this.options.scheduler.now())
-        : undefined;
-    if (!missed) {
-      this.topics.comebacks.resynced++;
-      return false;
-    }
-    this.topics.comebacks.resumed++;
+    this.outbox.flush(topic);
+    const missed = this.topics.missedBy(topic, token, seq, this.changes.count);
+    if (!missed) return false;
     ws.send(greeting(topic.token, seq as number));
-    this.snapshots.send(ws, seq as number, missed.messages);
+    this.snapshots.send(member, seq as number, missed.messages);
     return true;
   }
 
@@ -202,25 +187,25 @@ export class WsFanOut {
         topics.filter((topic) => topic.matches(address)),
         message,
         row.lastChange,
-        ++this.changes.count,
+        this.changes.nextSeq(),
         address,
       );
     }
   }
 
-  /** Parameters removed: topics find theirs again, and those that changed are no longer kept. */
+  /** Parameters removed: topics find theirs again, and those that changed are no longer kept nor held for a tick. */
   private gone(parameters: Iterable<Parameter>): void {
-    this.changes.removed(parameters);
-    this.topics.forgetMatched();
+    this.sending.forget(this.changes.remove(parameters));
+    this.matching.forget();
   }
 
   private changed(parameter: Parameter, value: Value): void {
     const entry = this.changes.entryOf(parameter);
     if (entry === undefined || entry.prefix === '') return;
     const message = messageOf(entry.prefix, value);
-    entry.changedAt = ++this.changes.count;
-    if (parameter.type !== 'T') entry.message = message;
-    this.fanOut(this.changes.topicsOf(entry), message, parameter.lastChange, entry.changedAt, entry);
+    // A trigger's fire is sent, never kept as its value.
+    const seq = this.changes.changed(entry, parameter.type === 'T' ? undefined : message);
+    this.fanOut(this.changes.topicsOf(entry), message, parameter.lastChange, seq, entry);
   }
 
   /**

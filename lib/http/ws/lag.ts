@@ -8,9 +8,9 @@
 import type { Subscription } from 'rxjs';
 import { after, type Scheduler } from '../../core/scheduler.ts';
 import type { Changes } from './changes.ts';
-import type { Sending } from './sending.ts';
+import type { Outbox } from './outbox.ts';
 import type { Snapshots } from './snapshots.ts';
-import type { WsSocket } from './state.ts';
+import type { Member, WsSocket } from './state.ts';
 
 export interface LagLimits {
   /** A client whose send buffer holds more than this (beyond its snapshot) stops getting changes. */
@@ -23,19 +23,30 @@ export interface LagLimits {
 }
 
 export class LagWatch {
-  /** Clients off the stream now, waiting to drain. */
-  readonly lagging = new Set<WsSocket>();
+  /**
+   * Clients off the stream now, waiting to drain, each with the point it missed what
+   * followed from: the hub's change count (or a resumable topic's `seq`) when it was taken
+   * off, -1 when some of what it was sent before may have been lost.
+   */
+  private readonly lagging = new Map<Member, number>();
   private scan: Subscription | undefined;
   private publishedSinceScan = false;
 
   constructor(
     private readonly limits: LagLimits,
     /** Every client that joined and has not left. */
-    private readonly clients: ReadonlySet<WsSocket>,
+    private readonly members: ReadonlyMap<WsSocket, Member>,
     private readonly changes: Changes,
-    private readonly sending: Sending,
+    private readonly outbox: Outbox,
     private readonly snapshots: Snapshots,
-  ) {}
+  ) {
+    snapshots.cutOff$.subscribe(({ member, missedSince }) => this.add(member, missedSince));
+  }
+
+  /** Clients off the stream now. */
+  get size(): number {
+    return this.lagging.size;
+  }
 
   /** Something was sent: buffers are looked at within the scan interval. */
   published(): void {
@@ -43,34 +54,38 @@ export class LagWatch {
     this.scanSoon();
   }
 
-  /** A client found lagging elsewhere (its queue behind a snapshot outgrew the limit), its `missedSince` set. */
-  add(ws: WsSocket): void {
-    this.lagging.add(ws);
-    this.scanSoon();
+  /** uWS reports that the client's send buffer shrank: a lagging client may be ready again. */
+  drained(member: Member): void {
+    if (this.lagging.has(member)) this.resumeIfDrained(member);
   }
 
-  remove(ws: WsSocket): void {
-    this.lagging.delete(ws);
-  }
-
-  /** A lagging client that drained below a quarter of the limit is sent what it missed and joins again. */
-  resumeIfDrained(ws: WsSocket): void {
-    if (ws.getBufferedAmount() > this.limits.lagLimit / 4) return;
-    this.lagging.delete(ws);
-    const client = ws.getUserData();
-    const topic = client.topic;
-    if (topic) this.sending.flush(topic);
-    // What it was sent before it lagged is on its way; only what changed since is missing:
-    // replayed exactly, trigger fires too, when its topic keeps it (R-W3).
-    const missed =
-      client.missedSince >= 0 ? topic?.replay?.since(client.missedSince, topic.interval > 0, this.limits.scheduler.now()) : undefined;
-    if (missed) this.snapshots.send(ws, client.missedSince, missed.messages);
-    else this.snapshots.send(ws, topic?.replay ? -1 : client.missedSince);
+  left(member: Member): void {
+    this.lagging.delete(member);
   }
 
   stop(): void {
     this.scan?.unsubscribe();
     this.lagging.clear();
+  }
+
+  /** A client found lagging elsewhere (its queue behind a snapshot outgrew the limit). */
+  private add(member: Member, missedSince: number): void {
+    this.lagging.set(member, missedSince);
+    this.scanSoon();
+  }
+
+  /** A lagging client that drained below a quarter of the limit is sent what it missed and joins again. */
+  private resumeIfDrained(member: Member): void {
+    const { ws, topic } = member;
+    if (ws.getBufferedAmount() > this.limits.lagLimit / 4) return;
+    const missedSince = this.lagging.get(member) as number;
+    this.lagging.delete(member);
+    this.outbox.flush(topic);
+    // What it was sent before it lagged is on its way; only what changed since is missing:
+    // replayed exactly, trigger fires too, when its topic keeps it (R-W3).
+    const missed = missedSince >= 0 ? topic.replay?.since(missedSince, topic.interval > 0, this.limits.scheduler.now()) : undefined;
+    if (missed) this.snapshots.send(member, missedSince, missed.messages);
+    else this.snapshots.send(member, topic.replay ? -1 : missedSince);
   }
 
   private scanSoon(): void {
@@ -81,26 +96,24 @@ export class LagWatch {
     this.scan = undefined;
     if (this.publishedSinceScan) {
       this.publishedSinceScan = false;
-      for (const ws of this.clients) {
-        const client = ws.getUserData();
-        if (!client.lagging && !client.snapshot && ws.getBufferedAmount() > this.limits.lagLimit + client.snapshotBytes)
-          this.setLagging(ws);
+      for (const member of this.members.values()) {
+        if (
+          !this.lagging.has(member) &&
+          !this.snapshots.underWay(member) &&
+          member.ws.getBufferedAmount() > this.limits.lagLimit + this.snapshots.lastBytes(member)
+        )
+          this.setLagging(member);
       }
     }
-    for (const ws of this.lagging) this.resumeIfDrained(ws);
+    for (const member of this.lagging.keys()) this.resumeIfDrained(member);
     // Lagging clients that never read again are checked until they do or disconnect.
     if (this.lagging.size > 0) this.scanSoon();
   }
 
-  private setLagging(ws: WsSocket): void {
-    const client = ws.getUserData();
-    client.lagging = true;
+  private setLagging(member: Member): void {
+    const { ws, topic } = member;
     // Below uWS's cap every message so far is queued for it; beyond, some may be lost.
-    client.missedSince = ws.getBufferedAmount() < this.limits.dropLimit ? this.changes.count : -1;
-    if (client.topic) {
-      ws.unsubscribe(client.topic.name);
-      client.topic.listening.delete(ws);
-    }
-    this.lagging.add(ws);
+    this.lagging.set(member, ws.getBufferedAmount() < this.limits.dropLimit ? this.changes.count : -1);
+    this.outbox.unlisten(topic, ws);
   }
 }

@@ -1,14 +1,16 @@
 /**
  * The parameters a topic's filters pass (`Topic.matched`), found once per filter set rather
  * than per client: a topic's first snapshot waits for them, found in slices of a few
- * milliseconds, and parameters defined later are added as they come. Past `MATCHED_AT_MOST`
- * a topic is `wide` and keeps none.
+ * milliseconds, and parameters defined later are added as they come; a removal has them
+ * found anew. Past `MATCHED_AT_MOST` a topic is `wide` and keeps none.
  */
 import type { Graph, Reading } from '../../core/graph.ts';
 import { afterTurn } from '../../core/scheduler.ts';
 import { SLICE_MS } from '../stream.ts';
 import type { Changes } from './changes.ts';
-import { SLICE_CHECK_EVERY, type Topic, type WsSocket } from './state.ts';
+import type { Outbox } from './outbox.ts';
+import type { Snapshots } from './snapshots.ts';
+import { type Member, SLICE_CHECK_EVERY, type Topic } from './state.ts';
 import type { Topics } from './topics.ts';
 
 /**
@@ -24,8 +26,8 @@ export class Matching {
     private readonly graph: Graph,
     private readonly topics: Topics,
     private readonly changes: Changes,
-    /** The topic knows its parameters: the clients it held back get their snapshots. */
-    private readonly found: (topic: Topic, waiting: readonly WsSocket[]) => void,
+    private readonly outbox: Outbox,
+    private readonly snapshots: Snapshots,
   ) {}
 
   /** Whether a client of the topic can be sent its snapshot now, its parameters known (or never looked for). */
@@ -33,9 +35,10 @@ export class Matching {
     return topic.matched !== undefined || topic.wide || this.topics.passesAll(topic);
   }
 
-  /** A client whose snapshot waits for the topic's parameters: they are looked for, once for all such clients. */
-  await(topic: Topic, ws: WsSocket): void {
-    topic.waiting.push(ws);
+  /** A client whose snapshot waits for its topic's parameters: they are looked for, once for all such clients. */
+  await(member: Member): void {
+    const topic = member.topic;
+    topic.waiting.push(member);
     if (topic.finding) return;
     topic.finding = { rest: this.graph.readings(), found: [], removals: this.changes.removals };
     this.find(topic);
@@ -44,6 +47,20 @@ export class Matching {
   /** A parameter that came: kept by every topic that keeps its own and passes it. */
   added(reading: Reading): void {
     for (const topic of this.topics.values()) if (topic.matched && this.topics.passes(topic, reading.address)) this.keep(topic, reading);
+  }
+
+  /** A client that left: its snapshot no longer waits. */
+  left(member: Member): void {
+    const waiting = member.topic.waiting.indexOf(member);
+    if (waiting >= 0) member.topic.waiting.splice(waiting, 1);
+  }
+
+  /** A parameter went: every topic's are found anew at its next client. */
+  forget(): void {
+    for (const topic of this.topics.values()) {
+      topic.matched = undefined;
+      topic.wide = false;
+    }
   }
 
   /** One more parameter a topic's filters pass; past `MATCHED_AT_MOST` the topic is wide and keeps none. */
@@ -90,6 +107,10 @@ export class Matching {
         : finding.found.filter((reading) => this.graph.current(reading) !== undefined);
     topic.wide = wide;
     topic.finding = undefined;
-    this.found(topic, topic.waiting.splice(0));
+    // The topic knows its parameters: the clients it held back get their snapshots, after
+    // what this turn changed went to the members (it is in the snapshots).
+    const waiting = topic.waiting.splice(0);
+    this.outbox.flush(topic);
+    for (const member of waiting) this.snapshots.send(member, -1);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What lets a WebSocket client come back for what it missed (R-W3): the replay buffer a
  * resumable topic keeps of what it sent, and the tokens that bind a resume to the login,
- * filters and options it was given to. `topics.ts` and `fan-out.ts` use both; neither touches a socket.
+ * filters and options it was given to. Neither touches a socket.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 

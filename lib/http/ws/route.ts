@@ -1,8 +1,8 @@
 /**
  * The `/ws` route of one rest-api connection (R-H3, R-W1, R-W2, R-W3, R-U1): the upgrade behind
- * the edge, with its query parsed by `upgrade-query.ts`; clients joining and leaving the
- * stream of `fan-out.ts`; their writes applied in fair shares (`fair-share.ts`) with bounded
- * error answers (R-H12); and the two side streams, parameter events and the live log.
+ * the edge, its query parsed at the edge; clients joining and leaving the fan-out's stream;
+ * their writes applied in fair shares, each parameter looked up once, with bounded error
+ * answers (R-H12); and the two side streams, parameter events and the live log.
  */
 import type { Observable, Subscription } from 'rxjs';
 import type { LogMessage } from '../../core/api-shapes.ts';
@@ -11,7 +11,7 @@ import { type Logger, logHistory, logLevels, tapLog } from '../../core/log.ts';
 import { namingOnce, type SparseLog } from '../../core/sparse-log.ts';
 import type { SetResult } from '../../core/parameter.ts';
 import { after, every, type Scheduler } from '../../core/scheduler.ts';
-import { type ClientAccess, writeFor } from '../access.ts';
+import { type ClientAccess, writeFound } from '../access.ts';
 import { FairShare } from './fair-share.ts';
 import { type CodedError, jsonClient, sendError } from '../respond.ts';
 import { answerFault, clientAddress } from '../handling.ts';
@@ -266,8 +266,9 @@ export class WebSocketRoute {
         refuse(item.p, item.error);
         continue;
       }
+      const parameter = graph.get(item.p);
       // A refusal by the owner of a remote parameter comes later, after the answers of this message.
-      const answered = graph.get(item.p)?.answersLater
+      const answered = parameter?.answersLater
         ? (answer: SetResult) => {
             if (answer.ok) return;
             this.options.refusals.warn(
@@ -276,7 +277,7 @@ export class WebSocketRoute {
             this.answer(ws, errorAnswer(item.p, answer.error));
           }
         : undefined;
-      const written = writeFor(access, graph, item.p, item.v, origin, answered);
+      const written = writeFound(access, graph, item.p, parameter, item.v, origin, answered);
       if (!written.ok) refuse(item.p, written.error);
     }
     const unanswered = refused - limits.maxErrorAnswers;

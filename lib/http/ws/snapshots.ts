@@ -3,8 +3,10 @@
  * resumable topic sent since the client's last `seq` (R-W3), sent in slices of a few
  * milliseconds and followed by what the topic sent meanwhile; the client joins the stream
  * in the turn its last message goes, so nothing falls between and nothing arrives out of
- * order.
+ * order. A client whose queue behind its snapshot outgrows the lag limit is cut off and
+ * said so on `cutOff$`.
  */
+import { type Observable, Subject } from 'rxjs';
 import type { Graph, Reading } from '../../core/graph.ts';
 import { afterTurn } from '../../core/scheduler.ts';
 import type { Value } from '../../core/value.ts';
@@ -12,28 +14,63 @@ import { SLICE_MS } from '../stream.ts';
 import { BatchWriter } from './batch-writer.ts';
 import type { Changes } from './changes.ts';
 import { greeting, messageOf, prefixOf, resync, seqMark, withOrigin } from './messages.ts';
+import type { Outbox } from './outbox.ts';
 import { seqOf } from './resume.ts';
-import type { Sending } from './sending.ts';
-import { SLICE_CHECK_EVERY, type Topic, type WsClient, type WsSocket } from './state.ts';
+import { type Member, SLICE_CHECK_EVERY, type Snapshot, type Topic } from './state.ts';
 import type { Topics } from './topics.ts';
 
 /** The parameters a replay goes through: none, its messages are all in the queue. */
 const NO_READINGS: Iterator<Reading> = { next: () => ({ done: true, value: undefined }) };
 
+/** What snapshots keep of a client between its join and its leaving. */
+interface Feed {
+  /** The snapshot being sent to it, while it is sent in slices; it joins the stream at its end. */
+  snapshot: Snapshot | undefined;
+  /** Bytes of the last snapshot sent: a client is not lagging just because a large snapshot is in flight. */
+  lastBytes: number;
+  /** A resume client that was sent a snapshot already, or came back and could not resume: its next snapshot follows `{"event":"resync"}`. */
+  resynced: boolean;
+}
+
+/** A client cut off from its snapshot, and the point it missed what followed from (a change count, or a resumable topic's `seq`). */
+export interface CutOff {
+  readonly member: Member;
+  readonly missedSince: number;
+}
+
 export class Snapshots {
   /** Where a slice of a batch snapshot is written: one buffer for every client, one slice at a time. */
   private readonly batchWriter = new BatchWriter();
+  private readonly feeds = new Map<Member, Feed>();
+  private readonly cuts = new Subject<CutOff>();
+  /** Clients whose queue behind their snapshot outgrew the lag limit: taken off, to be caught up once drained. */
+  readonly cutOff$: Observable<CutOff> = this.cuts.asObservable();
+  private messages = 0;
+  private bytes = 0;
 
   constructor(
     private readonly graph: Graph,
     private readonly topics: Topics,
     private readonly changes: Changes,
-    private readonly sending: Sending,
+    private readonly outbox: Outbox,
     /** A client whose send buffer holds more than this (beyond its snapshot) stops getting changes. */
     private readonly lagLimit: number,
-    /** A client whose queue behind its snapshot outgrew `lagLimit`: it is lagging now, and catches up once drained. */
-    private readonly lagged: (ws: WsSocket) => void,
   ) {}
+
+  /** Messages and their bytes sent to clients in snapshots since the start. */
+  sent(): { messages: number; bytes: number } {
+    return { messages: this.messages, bytes: this.bytes };
+  }
+
+  /** Whether a snapshot is being sent to the client. */
+  underWay(member: Member): boolean {
+    return this.feeds.get(member)?.snapshot !== undefined;
+  }
+
+  /** Bytes of the last snapshot the client was sent in full. */
+  lastBytes(member: Member): number {
+    return this.feeds.get(member)?.lastBytes ?? 0;
+  }
 
   /**
    * Sends the current value of every parameter of the client's topic changed after `since`,
@@ -41,22 +78,21 @@ export class Snapshots {
    * `replay` (R-W3), those messages instead of values: what a resumable topic sent after
    * `since`. A full snapshot to a resumable topic's client begins with its greeting.
    */
-  send(ws: WsSocket, since: number, replay?: string[]): void {
-    const client = ws.getUserData();
-    const topic = client.topic;
-    if (!topic) return;
+  send(member: Member, since: number, replay?: string[]): void {
+    const { ws, topic } = member;
+    const feed = this.feedOf(member);
     const matched = topic.matched !== undefined;
     const rest = replay ? NO_READINGS : topic.matched ? topic.matched.values() : this.graph.readings();
     const mark = topic.replay !== undefined && !replay;
     if (mark && since < 0) {
       ws.cork(() => {
-        if (client.resynced) ws.send(resync);
+        if (feed.resynced) ws.send(resync);
         ws.send(greeting(topic.token, this.changes.count));
       });
-      client.resynced = true;
+      feed.resynced = true;
     }
-    client.snapshot = {
-      ws,
+    const snapshot: Snapshot = {
+      member,
       since,
       // A replay is sent as a queue: a client cut off from it missed what follows `since`.
       began: replay ? since : this.changes.count,
@@ -70,8 +106,9 @@ export class Snapshots {
       queuedBytes: 0,
       bytes: 0,
     };
-    topic.snapshots.add(client);
-    this.continue(ws);
+    feed.snapshot = snapshot;
+    topic.snapshots.add(snapshot);
+    this.continue(member);
   }
 
   /**
@@ -80,10 +117,11 @@ export class Snapshots {
    * behind it. The client is subscribed in the same synchronous turn as the last message,
    * so nothing falls between the two and nothing arrives out of order.
    */
-  continue(ws: WsSocket): void {
-    const client = ws.getUserData();
-    const { snapshot, topic } = client;
-    if (!snapshot || !topic) return;
+  continue(member: Member): void {
+    const feed = this.feeds.get(member);
+    const snapshot = feed?.snapshot;
+    if (!feed || !snapshot) return;
+    const { ws, topic } = member;
     const started = performance.now();
     let full = false;
     ws.cork(() => {
@@ -136,52 +174,72 @@ export class Snapshots {
       }
       sendBatch();
       snapshot.bytes += bytes;
-      this.sending.count(messages, bytes);
+      this.messages += messages;
+      this.bytes += bytes;
       if (snapshot.done && snapshot.next === snapshot.queue.length) {
         // The turn's waiting messages were queued behind this snapshot: they go to the others first.
-        this.sending.flush(topic);
-        ws.subscribe(topic.name);
+        this.outbox.flush(topic);
+        this.outbox.listen(topic, ws);
       }
     });
     if (!snapshot.done || snapshot.next < snapshot.queue.length) {
       // A full buffer waits for uWS to report it drained; otherwise the next turn goes on.
-      if (!full) afterTurn(() => client.snapshot === snapshot && this.continue(ws));
+      if (!full) afterTurn(() => feed.snapshot === snapshot && this.continue(member));
       return;
     }
-    this.end(client);
-    topic.listening.add(ws);
-    client.snapshotBytes = snapshot.bytes;
-    client.lagging = false;
+    this.end(feed);
+    feed.lastBytes = snapshot.bytes;
   }
 
   /**
-   * A message the client's topic sends while its snapshot is under way. A queue that grows
-   * past the lag limit means the client cannot keep up: it is taken off as a lagging client
-   * would be, and sent what it missed once it has drained.
+   * A message the topic sends, queued behind each of its snapshots under way. A queue that
+   * grows past the lag limit means its client cannot keep up: it is cut off as a lagging
+   * client would be (`cutOff$`), and sent what it missed once it has drained.
    */
-  queueBehind(client: WsClient, message: string): void {
-    const snapshot = client.snapshot;
-    if (!snapshot) return;
-    snapshot.queue.push(message);
-    snapshot.queuedBytes += message.length;
-    if (snapshot.queuedBytes <= this.lagLimit) return;
-    this.end(client);
-    client.lagging = true;
+  queueBehind(topic: Topic, message: string): void {
+    if (topic.snapshots.size === 0) return;
+    for (const snapshot of topic.snapshots) {
+      snapshot.queue.push(message);
+      snapshot.queuedBytes += message.length;
+      if (snapshot.queuedBytes > this.lagLimit) this.cut(snapshot);
+    }
+  }
+
+  /** The client has gone: its snapshot, if one was under way, ends, and nothing is kept of it. */
+  left(member: Member): void {
+    const feed = this.feeds.get(member);
+    if (feed) this.end(feed);
+    this.feeds.delete(member);
+  }
+
+  private feedOf(member: Member): Feed {
+    let feed = this.feeds.get(member);
+    if (feed === undefined) {
+      // A client that came back with a token was sent something before: its first snapshot is a resync.
+      feed = { snapshot: undefined, lastBytes: 0, resynced: member.client.resume?.token !== undefined };
+      this.feeds.set(member, feed);
+    }
+    return feed;
+  }
+
+  private cut(snapshot: Snapshot): void {
+    const { member } = snapshot;
+    this.end(this.feedOf(member));
     // What went is as of its start; with parameters still to go, they all go again. A
     // resumable topic's client missed what follows the last queued message it was sent.
-    client.missedSince =
-      client.topic?.replay && snapshot.next > 0
+    const missedSince =
+      member.topic.replay && snapshot.next > 0
         ? seqOf(snapshot.queue[snapshot.next - 1] as string)
         : snapshot.done
           ? snapshot.began
           : snapshot.since;
-    this.lagged(snapshot.ws);
+    this.cuts.next({ member, missedSince });
   }
 
   /** The client's snapshot is over (sent, cut off, or the client left). */
-  end(client: WsClient): void {
-    client.topic?.snapshots.delete(client);
-    client.snapshot = undefined;
+  private end(feed: Feed): void {
+    if (feed.snapshot) feed.snapshot.member.topic.snapshots.delete(feed.snapshot);
+    feed.snapshot = undefined;
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
- * What the WebSocket fan-out keeps: per client (`WsClient`, behind its `WsSocket`), per
- * shared filter set (`Topic`), per parameter that changed (`Entry`) and per snapshot under
- * way (`Snapshot`). Data and the one question a topic answers; the jobs that use them are
- * the folder's other files (`fan-out.ts` names them).
+ * What the WebSocket fan-out keeps: per client what it asked for at its upgrade (`WsClient`,
+ * behind its `WsSocket`, never changed), per joined client (`Member`), per shared filter set
+ * (`Topic`), per parameter that changed (`Entry`) and per snapshot under way (`Snapshot`).
+ * Each mutable field names the one file that writes it; the others only read it.
  */
 import type { Subscription } from 'rxjs';
 import type { Reading } from '../../core/graph.ts';
@@ -12,7 +12,7 @@ import { type ClientAccess, fullAccess } from '../access.ts';
 import type { ReplayBuffer } from './resume.ts';
 import type { ResumeAsked } from './upgrade-query.ts';
 
-/** What the hub keeps per WebSocket client. */
+/** What a WebSocket client asked for at its upgrade, and who it is: made once, never changed. */
 export interface WsClient {
   /** The client's own `?filter=` expressions, from the upgrade URL. */
   readonly filters: readonly Pattern[];
@@ -33,18 +33,7 @@ export interface WsClient {
   /** `?resume=`: it may come back for what it missed (R-W3); undefined when it did not ask. */
   readonly resume: ResumeAsked | undefined;
   /** The session cookie it was let in by alone (a browser signed in by token): it is closed once that no longer signs in. */
-  session?: string;
-  /** A resume client that was sent a snapshot already, or came back and could not resume: its next snapshot follows `{"event":"resync"}`. */
-  resynced?: boolean;
-  topic: Topic | undefined;
-  /** Set while the client is too far behind to be sent changes; it gets a snapshot when it catches up. */
-  lagging: boolean;
-  /** Bytes of the last snapshot sent: a client is not lagging just because a large snapshot is in flight. */
-  snapshotBytes: number;
-  /** The hub's change count when the client was taken off the stream; it is resent only what changed after. */
-  missedSince: number;
-  /** The snapshot being sent to it, while it is sent in slices; it joins the stream at its end. */
-  snapshot: Snapshot | undefined;
+  readonly session?: string;
 }
 
 /** How a client asked to be sent values on its upgrade: `?batch=1`, `?maxHz=<n>`, `?origins=1`, `?resume=`. */
@@ -55,27 +44,14 @@ export interface SendingAsked {
   readonly resume?: ResumeAsked | undefined;
 }
 
-/** The state of a client that has not joined yet, with its own `?filter=` expressions. */
+/** A client as its upgrade makes it, with its own `?filter=` expressions. */
 export function newWsClient(
   filters: readonly Pattern[],
   access: ClientAccess = fullAccess,
   origin = 'ws',
   { batch = false, maxHz = 0, origins = false, resume }: SendingAsked = {},
 ): WsClient {
-  return {
-    filters,
-    access,
-    origin,
-    batch,
-    maxHz,
-    origins,
-    resume,
-    topic: undefined,
-    lagging: false,
-    snapshotBytes: 0,
-    missedSince: 0,
-    snapshot: undefined,
-  };
+  return { filters, access, origin, batch, maxHz, origins, resume };
 }
 
 /**
@@ -94,13 +70,25 @@ export interface WsSocket {
 }
 
 /**
+ * A client from its join on: its socket, what it asked and the topic it shares. Made by the
+ * fan-out when the client joins, never changed; what the parts keep of a client as it goes
+ * (its snapshot, its lag) each part keeps itself, keyed by this.
+ */
+export interface Member {
+  readonly ws: WsSocket;
+  readonly client: WsClient;
+  readonly topic: Topic;
+}
+
+/**
  * A snapshot sent in slices of a few milliseconds, so that a million values for one client
  * never hold the others up. It is the topic's values as they were when it began; what the
  * topic sends meanwhile (changes, trigger fires) is queued for the client and follows it in
- * order, and the client joins the stream in the turn the queue runs out.
+ * order, and the client joins the stream in the turn the queue runs out. Written by
+ * snapshots.ts alone.
  */
 export interface Snapshot {
-  readonly ws: WsSocket;
+  readonly member: Member;
   /** Parameters changed up to this change count are not sent (the client has them). */
   readonly since: number;
   /** The change count when it began: parameters changed after it come through the queue. */
@@ -125,25 +113,37 @@ export interface Snapshot {
   bytes: number;
 }
 
-/** One distinct client filter set and access: every client with the same ones shares its uWS topic. */
+/**
+ * One distinct client filter set and access: every client with the same ones shares its uWS
+ * topic. Its mutable fields are grouped by the one file that writes each; the others read them.
+ */
 export class Topic {
+  // topics.ts
   members = 0;
-  /** Members subscribed to the uWS topic now: every member but those joining or off the stream while lagging. */
-  readonly listening = new Set<WsSocket>();
+  /** While it has no members: when it goes, unless a client comes back first. */
+  goes: Subscription | undefined;
+
+  // outbox.ts
   /** This turn's messages, sent when the turn ends: one array for a batch topic. */
   pending: string[] = [];
+  /** Members subscribed to the uWS topic now: every member but those joining or off the stream while lagging. */
+  readonly listening = new Set<WsSocket>();
+
+  // sending.ts
   /** Rate-limited topics: the latest message of each parameter changed since the last tick, in the order they first changed. */
   readonly held = new Map<Entry, string>();
   /** The next tick, while messages are held. */
   nextTick: Subscription | undefined;
   /** When the last tick sent. */
   lastTick = Number.NEGATIVE_INFINITY;
+
+  // matching.ts
   /**
    * The parameters its filters pass, in definition order, as readings (a table's rows are
    * not made for it; `Graph.current` reads each again when a snapshot reaches it): found
    * once, going through the graph in slices, so that each snapshot goes through these
    * alone. Undefined until then, while the topic is `wide`, and again once a parameter is
-   * removed: the next client to join has them found anew (matching.ts).
+   * removed: the next client to join has them found anew.
    */
   matched: Reading[] | undefined;
   /** Its filters pass more than `MATCHED_AT_MOST`: snapshots go through the graph itself. */
@@ -151,17 +151,14 @@ export class Topic {
   /** While `matched` is found: where in the graph, and what so far. */
   finding: { readonly rest: Iterator<Reading>; readonly found: Reading[]; readonly removals: number } | undefined;
   /** Clients whose snapshot waits for `matched`. */
-  readonly waiting: WsSocket[] = [];
+  readonly waiting: Member[] = [];
+
+  // snapshots.ts
+  /** Snapshots under way to its clients: what the topic sends is queued for them. */
+  readonly snapshots = new Set<Snapshot>();
+
   /** No filters and full access: snapshots go through the graph itself, nothing is found first. */
   readonly passesAll: boolean;
-  /** Clients being sent a snapshot in slices: what the topic sends is queued for them. */
-  readonly snapshots = new Set<WsClient>();
-  /** `?resume` topics (R-W3): what it sent, for clients that come back; undefined for the others, which keep nothing. */
-  replay: ReplayBuffer | undefined;
-  /** The token its clients are given: the topic's key under the hub's MAC key. */
-  token = '';
-  /** While it has no members: when it goes, unless a client comes back first. */
-  goes: Subscription | undefined;
 
   constructor(
     readonly name: string,
@@ -173,6 +170,10 @@ export class Topic {
     readonly interval: number,
     /** Its messages carry who changed each value and when (`?origins=1`). */
     readonly origins: boolean,
+    /** `?resume` topics (R-W3): what it sent, for clients that come back; undefined for the others, which keep nothing. */
+    readonly replay: ReplayBuffer | undefined,
+    /** The token its clients are given: the topic's key under the hub's MAC key; empty for a topic that keeps nothing. */
+    readonly token: string,
   ) {
     this.passesAll = filters.length === 0 && access.full;
   }
@@ -184,7 +185,8 @@ export class Topic {
 
 /**
  * A parameter that changed while the hub ran, as the WebSocket layer keeps it: made at its
- * first change, so a million parameters that have not changed cost nothing here.
+ * first change, so a million parameters that have not changed cost nothing here. Written
+ * by changes.ts alone.
  */
 export interface Entry {
   readonly parameter: Parameter;

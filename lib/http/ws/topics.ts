@@ -5,6 +5,7 @@
  * `resumeWindow` in case one comes back. A resume token is the topic key's MAC, so a token
  * brought back to other filters or another login is refused.
  */
+import { type Observable, Subject } from 'rxjs';
 import type { Pattern } from '../../core/regex.ts';
 import { after, type Scheduler } from '../../core/scheduler.ts';
 import { rateAtOrBelow, rateLadder } from './rate-ladder.ts';
@@ -30,8 +31,7 @@ function topicKeyOf({ filters, access, batch, maxHz, origins, resume }: WsClient
 
 export class Topics {
   private readonly byKey = new Map<string, Topic>();
-  /** Bumped when a topic comes or goes: each entry's list of topics is found again at its next change. */
-  version = 0;
+  private turnover = 0;
   private made = 0;
   private readonly tokens = new ResumeTokens();
   /** What every resumable topic keeps together (`ResumeLimits.totalBytes`). */
@@ -39,7 +39,10 @@ export class Topics {
   /** Resumable topics without members, waiting for a client to come back; the longest waiting first. */
   private readonly idle = new Set<Topic>();
   /** Clients that came back (R-W3): resumed, sent a snapshot instead, refused at the upgrade. */
-  readonly comebacks = { resumed: 0, resynced: 0, refused: 0 };
+  private readonly comebacks = { resumed: 0, resynced: 0, refused: 0 };
+  private readonly drops = new Subject<Topic>();
+  /** Topics as they go: what their clients' parts kept for them (a tick under way) ends with them. */
+  readonly dropped$: Observable<Topic> = this.drops.asObservable();
 
   constructor(
     private readonly serverFilters: readonly Pattern[],
@@ -49,6 +52,11 @@ export class Topics {
 
   get size(): number {
     return this.byKey.size;
+  }
+
+  /** Bumped when a topic comes or goes: each entry's list of topics is found again at its next change. */
+  get version(): number {
+    return this.turnover;
   }
 
   values(): IterableIterator<Topic> {
@@ -86,14 +94,13 @@ export class Topics {
     if (!topic) {
       // On the rate ladder, however the client was made: the topics of one filter set stay few.
       const maxHz = rateAtOrBelow(client.maxHz) ?? rateLadder[0];
-      const { filters, access, batch, origins } = client;
-      topic = new Topic(`t${++this.made}`, key, filters, access, batch, maxHz > 0 ? 1000 / maxHz : 0, origins);
-      if (client.resume) {
-        topic.replay = new ReplayBuffer(this.resume, now, this.replayBudget);
-        topic.token = this.tokens.tokenFor(key);
-      }
+      const { filters, access, batch, origins, resume } = client;
+      const interval = maxHz > 0 ? 1000 / maxHz : 0;
+      const replay = resume ? new ReplayBuffer(this.resume, now, this.replayBudget) : undefined;
+      const token = resume ? this.tokens.tokenFor(key) : '';
+      topic = new Topic(`t${++this.made}`, key, filters, access, batch, interval, origins, replay, token);
       this.byKey.set(key, topic);
-      this.version++;
+      this.turnover++;
     }
     if (topic.goes) {
       topic.goes.unsubscribe();
@@ -124,17 +131,19 @@ export class Topics {
     return check;
   }
 
-  /** Whether `token` is the one this hub gave the topic's clients. */
-  gave(token: string, topic: Topic): boolean {
-    return this.tokens.check(token, topic.key) === 'ours';
-  }
-
-  /** Every topic's filters are found anew at its next client: a parameter went. */
-  forgetMatched(): void {
-    for (const topic of this.byKey.values()) {
-      topic.matched = undefined;
-      topic.wide = false;
-    }
+  /**
+   * What a client that came back with `token` and the last `seq` it received missed (R-W3),
+   * when the topic holds all it sent after that `seq`; undefined when it does not (the
+   * client is sent a snapshot). `count`: the hub's change count now. Counted either way.
+   */
+  missedBy(topic: Topic, token: string, seq: number | undefined, count: number): { readonly messages: string[] } | undefined {
+    const missed =
+      seq !== undefined && seq <= count && this.tokens.check(token, topic.key) === 'ours'
+        ? topic.replay?.since(seq, topic.interval > 0, this.scheduler.now())
+        : undefined;
+    if (missed) this.comebacks.resumed++;
+    else this.comebacks.resynced++;
+    return missed;
   }
 
   /** What resumable topics keep, with how clients that came back fared: for `/metrics`. */
@@ -149,12 +158,9 @@ export class Topics {
     return { topics, messages, bytes, ...this.comebacks };
   }
 
-  /** Every topic's timers stopped: the hub stops. */
+  /** Every topic's wait for a client to come back ended: the hub stops. */
   stop(): void {
-    for (const topic of this.byKey.values()) {
-      topic.nextTick?.unsubscribe();
-      topic.goes?.unsubscribe();
-    }
+    for (const topic of this.byKey.values()) topic.goes?.unsubscribe();
   }
 
   /** A resumable topic whose clients all left waits `window` for one to come back, still keeping what it would send. */
@@ -169,7 +175,7 @@ export class Topics {
     topic.replay?.clear();
     this.idle.delete(topic);
     this.byKey.delete(topic.key);
-    this.version++;
-    topic.nextTick?.unsubscribe();
+    this.turnover++;
+    this.drops.next(topic);
   }
 }

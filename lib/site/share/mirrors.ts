@@ -43,6 +43,11 @@ export class Mirrors {
     return this.byId.has(connectionId);
   }
 
+  /** True when this hub runs the connection itself: in its graph, and not shown from another hub. */
+  isLocal(connectionId: string): boolean {
+    return !this.byId.has(connectionId) && this.context.graph.hasConnection(connectionId);
+  }
+
   get(connectionId: string): Mirror | undefined {
     return this.byId.get(connectionId);
   }

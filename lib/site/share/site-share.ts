@@ -23,7 +23,6 @@
  */
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { type Observable, Subject, type Subscription } from 'rxjs';
-import type { Parameter } from '../../sdk/index.ts';
 import { afterTurn } from '../../sdk/index.ts';
 import type { ServingContext } from '../../connections/serving.ts';
 import type { BrokerLink, MessageProperties } from '../../broker/broker-link.ts';
@@ -33,11 +32,11 @@ import type { SiteChecks } from '../peers/checks.ts';
 import type { Corrections } from '../peers/corrections.ts';
 import type { OtherHub, SharedConnection } from '../peers/description.ts';
 import type { OtherHubs } from '../peers/others.ts';
-import type { NO_HUB, Publishing, REJECTED } from '../publishing.ts';
 import type { SiteSettings } from '../settings.ts';
 import type { Claims, SharedParameters } from './claims.ts';
 import type { EarlyValues } from './early-values.ts';
 import type { Mirrors } from './mirrors.ts';
+import type { PublishingRules } from './publishing-rules.ts';
 import type { RemoteWrites } from './remote-writes.ts';
 
 /** The parts below the share that the site builds and hands it. */
@@ -49,11 +48,12 @@ export interface ShareParts {
   readonly early: EarlyValues;
   readonly mirrors: Mirrors;
   readonly writes: RemoteWrites;
+  readonly rules: PublishingRules;
   /** This hub's redundancy group, when it is in one. */
   readonly group: RedundancyGroup | undefined;
 }
 
-export class SiteShare implements Publishing {
+export class SiteShare {
   private readonly others: ReadonlyMap<string, OtherHub>;
   private readonly checks: SiteChecks;
   private readonly corrections: Corrections;
@@ -62,6 +62,7 @@ export class SiteShare implements Publishing {
   private readonly early: EarlyValues;
   private readonly mirrors: Mirrors;
   private readonly writes: RemoteWrites;
+  private readonly rules: PublishingRules;
   private readonly group: RedundancyGroup | undefined;
   private lastMeta = '';
   private reviewQueued = false;
@@ -87,6 +88,7 @@ export class SiteShare implements Publishing {
       early: this.early,
       mirrors: this.mirrors,
       writes: this.writes,
+      rules: this.rules,
       group: this.group,
     } = parts);
     this.others = this.otherHubs.byId;
@@ -121,46 +123,6 @@ export class SiteShare implements Publishing {
       [this.layout.values]: { qos, nl: true },
       [this.layout.hubs]: { qos },
     };
-  }
-
-  // --- What this hub publishes -------------------------------------------------------
-
-  /** Its own parameters that `publish` or `share` match, but none of a connection another hub owns. */
-  publishes(parameter: Parameter): boolean {
-    return (
-      !parameter.mirrored &&
-      !this.claims.refused.has(parameter.connectionId) &&
-      (this.settings.publish.matches(parameter.address) || this.sharesWithHubs(parameter))
-    );
-  }
-
-  /** True when the other hubs see (and may write) this parameter: `share` matches it, and its connection is this hub's. */
-  sharesWithHubs(parameter: Parameter): boolean {
-    const { connectionId } = parameter;
-    return (
-      !parameter.mirrored &&
-      (this.hub.share.matches(parameter.address) || this.groupRuns(connectionId)) &&
-      !parameter.id.startsWith('_') &&
-      !this.claims.refused.has(connectionId) &&
-      !this.mirrors.has(connectionId)
-    );
-  }
-
-  /** True for a connection only the active hub of this hub's group runs: the standbys show all of it, and carry it on at a takeover. */
-  private readonly groupRuns = (connectionId: string): boolean => this.group?.runsOnlyOnActive(connectionId) === true;
-
-  isLocal(connectionId: string): boolean {
-    return !this.mirrors.has(connectionId) && this.context.graph.hasConnection(connectionId);
-  }
-
-  /** Who changed it; the signature adds which hub. */
-  valueProperties(parameter: Parameter): Record<string, string> {
-    return { by: parameter.lastChange?.by ?? '' };
-  }
-
-  /** Who sent a write on a `set` topic: a hub's write counts only when it is bound to this hub's session now (R-AV3). */
-  sender(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED {
-    return this.checks.sender(topic, payload, properties);
   }
 
   /** Connected, every retained message in: say this hub is here, and what it runs. */
@@ -223,7 +185,7 @@ export class SiteShare implements Publishing {
   private sharedParameters(): SharedParameters {
     const shared: SharedParameters = new Map();
     for (const p of this.context.graph.all()) {
-      if (!this.sharesWithHubs(p) || p.connectionId === this.context.id) continue;
+      if (!this.rules.sharesWithHubs(p) || p.connectionId === this.context.id) continue;
       const list = shared.get(p.connectionId) ?? [];
       list.push([p.id, p.type, p.access]);
       shared.set(p.connectionId, list);
@@ -235,10 +197,7 @@ export class SiteShare implements Publishing {
   private ownMeta(shared = this.sharedParameters()): SharedConnection[] {
     const local = this.context.hub
       .connections()
-      .filter(
-        (c) =>
-          !this.mirrors.has(c.id) && c.id !== this.context.id && !this.claims.refused.has(c.id) && this.context.graph.hasConnection(c.id),
-      );
+      .filter((c) => this.mirrors.isLocal(c.id) && c.id !== this.context.id && !this.claims.refused.has(c.id));
     return this.claims.describe(shared, local);
   }
 
@@ -260,7 +219,7 @@ export class SiteShare implements Publishing {
   /** A value on a value topic: a mirrored connection's, or someone else's on this hub's own. */
   value(topic: string, address: string, payload: Buffer, properties: MessageProperties): void {
     const connectionId = address.slice(0, address.indexOf('/'));
-    if (this.isLocal(connectionId)) {
+    if (this.mirrors.isLocal(connectionId)) {
       // Its own value topic: its own messages never come back (No Local), so this one is
       // someone else's — a forgery, or one of its own sent again. Put the value back on the
       // broker (not for a connection another hub owns: the owner's values stand).
@@ -305,15 +264,15 @@ export class SiteShare implements Publishing {
   ownersChanged(): void {
     const { owners, republish, refusedAny } = this.claims.decide();
     for (const [id, owner] of owners)
-      if (!this.isLocal(id) && !this.claims.refused.has(id))
+      if (!this.mirrors.isLocal(id) && !this.claims.refused.has(id))
         this.mirrors.mirror(id, owner.hubId, this.others.get(owner.hubId)!.connections.get(id)!);
-    this.mirrors.keepOwnedBy(owners, this.groupRuns);
+    this.mirrors.keepOwnedBy(owners, this.rules.groupRuns);
     if (refusedAny) this.publishMeta();
     if (republish.length > 0 || refusedAny) this.publishing.next(republish);
   }
 
   /** A hub came or went: what this hub shows of it follows. */
   presence(hubId: string, online: boolean): void {
-    this.mirrors.ownerPresence(hubId, online, this.groupRuns);
+    this.mirrors.ownerPresence(hubId, online, this.rules.groupRuns);
   }
 }

@@ -1,0 +1,61 @@
+/**
+ * Which of this hub's parameters it publishes on the broker and shares with the other hubs
+ * (R-M5): what the bridge asks (`Publishing`). A parameter of a connection another hub owns,
+ * or of one shown here from another hub, is never this hub's to publish.
+ */
+import type { Parameter } from '../../sdk/index.ts';
+import type { MessageProperties } from '../../broker/broker-link.ts';
+import type { RedundancyGroup } from '../group/group.ts';
+import type { SiteChecks } from '../peers/checks.ts';
+import type { NO_HUB, Publishing, REJECTED } from '../publishing.ts';
+import type { SiteSettings } from '../settings.ts';
+import type { Claims } from './claims.ts';
+import type { Mirrors } from './mirrors.ts';
+
+export class PublishingRules implements Publishing {
+  constructor(
+    private readonly settings: SiteSettings,
+    private readonly claims: Claims,
+    private readonly mirrors: Mirrors,
+    private readonly checks: SiteChecks,
+    private readonly group: RedundancyGroup | undefined,
+  ) {}
+
+  /** Its own parameters that `publish` or `share` match, but none of a connection another hub owns. */
+  publishes(parameter: Parameter): boolean {
+    return (
+      !parameter.mirrored &&
+      !this.claims.refused.has(parameter.connectionId) &&
+      (this.settings.publish.matches(parameter.address) || this.sharesWithHubs(parameter))
+    );
+  }
+
+  /** True when the other hubs see (and may write) this parameter: `share` matches it, and its connection is this hub's. */
+  sharesWithHubs(parameter: Parameter): boolean {
+    const { connectionId } = parameter;
+    return (
+      !parameter.mirrored &&
+      (this.settings.hub.share.matches(parameter.address) || this.groupRuns(connectionId)) &&
+      !parameter.id.startsWith('_') &&
+      !this.claims.refused.has(connectionId) &&
+      !this.mirrors.has(connectionId)
+    );
+  }
+
+  /** True for a connection only the active hub of this hub's group runs: the standbys show all of it, and carry it on at a takeover. */
+  readonly groupRuns = (connectionId: string): boolean => this.group?.runsOnlyOnActive(connectionId) === true;
+
+  isLocal(connectionId: string): boolean {
+    return this.mirrors.isLocal(connectionId);
+  }
+
+  /** Who changed it; the signature adds which hub. */
+  valueProperties(parameter: Parameter): Record<string, string> {
+    return { by: parameter.lastChange?.by ?? '' };
+  }
+
+  /** Who sent a write on a `set` topic: a hub's write counts only when it is bound to this hub's session now (R-AV3). */
+  sender(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED {
+    return this.checks.sender(topic, payload, properties);
+  }
+}
