@@ -21,12 +21,13 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   rules: ['core'],
   http: ['core'],
   'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http', 'broker', 'site'],
-  connections: ['core', 'sdk'],
+  // The serving contract includes what the site needs of the hub, which the site writes (site/hub-port.ts).
+  connections: ['core', 'sdk', 'site'],
   state: ['core'],
   // One MQTT link to a broker, signed with the site key when hubs share it (R-M4, R-AV3).
   broker: ['core', 'sdk'],
   // Hubs sharing a broker: the share, the redundancy group and its vote (R-M5, R-B1–B5, R-AV1–AV3), over the link.
-  site: ['core', 'sdk', 'broker', 'connections'],
+  site: ['core', 'sdk', 'broker'],
   config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
   hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
   // `patchbay/testing`: a type of a package run in a real hub, for its author's specs.
@@ -45,8 +46,14 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
   ],
   // Type folders are reached through the list of types alone.
   'connections/*': ['config/connection-types.ts'],
-  // The site is carried by the mqtt type, and its witness run by the command.
-  site: ['connections/mqtt/mqtt.ts', 'connections/mqtt/bridge.ts', 'connections/mqtt/settings.ts', 'witness-command.ts'],
+  // The site is carried by the mqtt type, its port to the hub is part of the serving contract, and its witness run by the command.
+  site: [
+    'connections/serving.ts',
+    'connections/mqtt/mqtt.ts',
+    'connections/mqtt/bridge.ts',
+    'connections/mqtt/settings.ts',
+    'witness-command.ts',
+  ],
 };
 
 /**

@@ -13,7 +13,7 @@
 import { statSync } from 'node:fs';
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { HubError, SparseLog } from '../sdk/index.ts';
-import type { ServingContext } from '../connections/serving.ts';
+import type { SiteContext } from './hub-port.ts';
 import type { BrokerLink, MessageProperties } from '../broker/broker-link.ts';
 import { type KeptMarks, loadSiteKey, nextStart, Signer, Verifier } from '../broker/signing.ts';
 import type { HubTopic, TopicLayout } from '../broker/topics.ts';
@@ -39,7 +39,7 @@ export type Goodbye = { topic: string; payload: string; options: IClientPublishO
  * with the counters and marks of what was taken kept in the connection's records across
  * restarts. Fails when the key cannot be read.
  */
-export function siteTrust(context: ServingContext, settings: SiteSettings): { trust: SiteTrust; key: Buffer } {
+export function siteTrust(context: SiteContext, settings: SiteSettings): { trust: SiteTrust; key: Buffer } {
   const { hub, layout } = settings;
   const siteKey = hub.key ? loadSiteKey(hub.key) : undefined;
   if (!siteKey?.ok) throw siteKey?.error ?? new HubError('PB_START_FAILED', 'sharing with other hubs needs a site key (hub.key)');
@@ -81,7 +81,7 @@ export class Site {
   }
 
   constructor(
-    context: ServingContext,
+    context: SiteContext,
     private readonly settings: SiteSettings,
     link: BrokerLink,
     trust: SiteTrust,

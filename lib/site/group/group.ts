@@ -38,7 +38,8 @@ import { performance } from 'node:perf_hooks';
 import type { IClientPublishOptions } from 'mqtt';
 import type { Observable } from 'rxjs';
 import { fail, ok, type Result, type Json } from '../../sdk/index.ts';
-import type { GroupControl, RedundancyDetails, Role, ServingContext } from '../../connections/serving.ts';
+import type { GroupControl, Role, SiteContext } from '../hub-port.ts';
+import type { RedundancyDetails } from '../../core/api-shapes.ts';
 import type { BrokerLink } from '../../broker/broker-link.ts';
 import type { GroupHubSettings, SiteSettings } from '../settings.ts';
 import type { MessageProperties } from '../../broker/broker-link.ts';
@@ -77,7 +78,7 @@ export class RedundancyGroup implements GroupControl {
   readonly roleChanges$: Observable<void>;
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly settings: SiteSettings,
     private readonly hub: GroupHubSettings,
     private readonly link: BrokerLink,

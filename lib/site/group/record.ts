@@ -3,7 +3,7 @@
  * on `$hub/<id>/role` as `{group, role, epoch}`, and how a payload from the broker is read as
  * one (defensively: anyone may publish there).
  */
-import type { Role } from '../../connections/serving.ts';
+import type { Role } from '../hub-port.ts';
 
 /** A hub's role in its group, as its record on the broker says. */
 export interface RoleRecord {

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { every } from '../../sdk/index.ts';
-import type { ServingContext } from '../../connections/serving.ts';
+import type { SiteContext } from '../hub-port.ts';
 import type { BrokerLink } from '../../broker/broker-link.ts';
 import type { HubSettings, SiteSettings } from '../settings.ts';
 import type { Roles } from './roles.ts';
@@ -32,7 +32,7 @@ export class Renewals {
   readonly acknowledged$: Observable<void> = this.acknowledged.asObservable();
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly settings: SiteSettings,
     private readonly hub: HubSettings,
     private readonly link: BrokerLink,

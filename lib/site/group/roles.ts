@@ -7,7 +7,7 @@
  */
 import { type Observable, Subject } from 'rxjs';
 import type { OwnedParameter, Value } from '../../sdk/index.ts';
-import type { Role, ServingContext } from '../../connections/serving.ts';
+import type { Role, SiteContext } from '../hub-port.ts';
 import type { BrokerLink } from '../../broker/broker-link.ts';
 import type { GroupHubSettings, SiteSettings } from '../settings.ts';
 import type { GroupDirectory } from './directory.ts';
@@ -50,7 +50,7 @@ export class Roles {
   readonly stoodDown$: Observable<void> = this.stoodDown.asObservable();
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly settings: SiteSettings,
     private readonly hub: GroupHubSettings,
     private readonly link: BrokerLink,

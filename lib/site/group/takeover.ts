@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { after } from '../../sdk/index.ts';
-import type { ServingContext } from '../../connections/serving.ts';
+import type { SiteContext } from '../hub-port.ts';
 import type { GroupHubSettings } from '../settings.ts';
 import type { GroupDirectory } from './directory.ts';
 import type { Renewals } from './renewals.ts';
@@ -28,7 +28,7 @@ export class Takeover {
   claim: Claim | undefined;
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly hub: GroupHubSettings,
     private readonly directory: GroupDirectory,
     private readonly roles: Roles,

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { every, ok, type Result, type Json } from '../../sdk/index.ts';
-import type { ServingContext } from '../../connections/serving.ts';
+import type { SiteContext } from '../hub-port.ts';
 import { ASK_EVERY_MS, Candidate } from '../vote/candidate.ts';
 import { type Dropped, VoteEndpoint } from '../vote/endpoint.ts';
 import { LEASE_MS as VOTE_LEASE_MS, type Pledge, Voter } from '../vote/voter.ts';
@@ -41,7 +41,7 @@ export class Voting {
   private failoverUntil = 0;
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly hub: GroupHubSettings,
     private readonly link: BrokerLink,
     private readonly roles: Roles,

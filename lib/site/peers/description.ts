@@ -5,7 +5,7 @@
  */
 import { type Access, type ValueType, valueTypes } from '../../sdk/index.ts';
 import { Status } from '../../sdk/index.ts';
-import type { ConnectionInfo } from '../../connections/serving.ts';
+import type { ConnectionInfo } from '../../core/api-shapes.ts';
 
 /** A connection as its owner describes it on the broker. */
 export interface SharedConnection {

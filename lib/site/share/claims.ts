@@ -9,7 +9,8 @@
  */
 import type { Access, ValueType } from '../../sdk/index.ts';
 import { HubError } from '../../sdk/index.ts';
-import type { ConnectionInfo, ServingContext } from '../../connections/serving.ts';
+import type { SiteContext } from '../hub-port.ts';
+import type { ConnectionInfo } from '../../core/api-shapes.ts';
 import type { GroupDirectory } from '../group/directory.ts';
 import type { RedundancyGroup } from '../group/group.ts';
 import { type OtherHub, parseJson, type SharedConnection } from '../peers/description.ts';
@@ -41,7 +42,7 @@ export class Claims {
   private heard = 0;
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly inputs: ClaimsInputs,
   ) {}
 

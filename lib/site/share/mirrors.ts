@@ -6,7 +6,9 @@
  * the last values of what it ran are kept: a takeover starts from them (R-B2).
  */
 import { type Answered, Status, type SetResult, type Value, type ValueType } from '../../sdk/index.ts';
-import type { ConnectionInfo, MirroredConnection, ProxyParameter, ServingContext } from '../../connections/serving.ts';
+import type { MirroredConnection, SiteContext } from '../hub-port.ts';
+import type { ConnectionInfo } from '../../core/api-shapes.ts';
+import type { ProxyParameter } from '../../core/parameter.ts';
 import type { MessageProperties } from '../../broker/broker-link.ts';
 import type { OtherHub, SharedConnection } from '../peers/description.ts';
 import type { EarlyValues } from './early-values.ts';
@@ -33,7 +35,7 @@ export class Mirrors {
   private leftValues = new Map<string, Value>();
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly others: ReadonlyMap<string, OtherHub>,
     private readonly early: EarlyValues,
     private readonly forward: Forward,

@@ -24,7 +24,7 @@
 import type { IClientPublishOptions, ISubscriptionMap } from 'mqtt';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { afterTurn } from '../../sdk/index.ts';
-import type { ServingContext } from '../../connections/serving.ts';
+import type { SiteContext } from '../hub-port.ts';
 import type { BrokerLink, MessageProperties } from '../../broker/broker-link.ts';
 import type { TopicLayout } from '../../broker/topics.ts';
 import type { RedundancyGroup } from '../group/group.ts';
@@ -75,7 +75,7 @@ export class SiteShare {
   readonly overwritten$: Observable<string> = this.overwritten.asObservable();
 
   constructor(
-    private readonly context: ServingContext,
+    private readonly context: SiteContext,
     private readonly settings: SiteSettings,
     private readonly link: BrokerLink,
     parts: ShareParts,
