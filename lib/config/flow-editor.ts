@@ -17,6 +17,7 @@ import { HubError, reasonOf } from '../core/errors.ts';
 import type { Draft, FlowEdit, FlowVersion, FlowView, PlacedIssue, Saved } from '../core/flow-view.ts';
 import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
+import type { Scheduler } from '../core/scheduler.ts';
 import JSON5 from 'json5';
 import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
@@ -48,6 +49,8 @@ export interface FlowEditorOptions {
   /** What no file an editor names may be or lie in: the state folder. */
   readonly untouchable: readonly string[];
   readonly log: Logger;
+  /** The hub's time: when each version was saved. */
+  readonly scheduler: Scheduler;
 }
 
 /** The `ETag` of a text: the same text, the same tag. */
@@ -226,7 +229,7 @@ export class FlowEditor implements FlowView {
     const newest = versions.at(-1);
     if (newest?.etag === etag) return newest.version;
     const version = (newest?.version ?? 0) + 1;
-    versions.push({ version, savedAt: Date.now(), by, bytes: Buffer.byteLength(text), etag });
+    versions.push({ version, savedAt: this.options.scheduler.now(), by, bytes: Buffer.byteLength(text), etag });
     const dropped = versions.splice(0, Math.max(0, versions.length - KEPT_VERSIONS));
     const { historyFolder } = this.options;
     if (!historyFolder) {

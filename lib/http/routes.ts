@@ -89,6 +89,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
       if (ended) return undefined;
       const parts: string[] = begun ? [] : ['['];
       begun = true;
+      // The real clock: how long this slice held the event loop, which virtual time cannot measure.
       const started = performance.now();
       for (let count = 1; count % 64 !== 0 || performance.now() - started < 1; count++) {
         const next = rest.next();
