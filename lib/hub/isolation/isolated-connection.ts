@@ -347,7 +347,7 @@ export class IsolatedConnection implements ConnectionInstance {
       ...(access === 'read-only'
         ? {}
         : {
-            device: true,
+            ownedHere: true,
             forward: (written: Value, origin: string | undefined, answered?: Answered) => {
               const child = this.child;
               if (!child?.connected || !this.up) {
