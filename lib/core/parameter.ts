@@ -20,9 +20,9 @@ export interface ParameterSpec {
   /** Replaces the standard conversion for writes, for types whose writes are commands. */
   readonly accept?: (raw: unknown) => Result<Value>;
   /**
-   * For a parameter owned elsewhere (another hub, R-M5): an accepted write is converted
-   * and handed here instead of being stored; the value changes only when the owner's
-   * answer comes back through `report`. The result says whether the write was taken to
+   * For a parameter whose writes its owner answers (a device, R-G1; another hub, R-M5): an
+   * accepted write is converted and handed here instead of being stored; the value changes
+   * only when the owner's answer comes back through `report`. The result says whether the write was taken to
    * be forwarded; `answered`, when the writer gives one, is called once with the owner's
    * answer (or why none came).
    */

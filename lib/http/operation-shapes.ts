@@ -1,7 +1,6 @@
 /**
- * The shapes the descriptions of HTTP operations are written in (`operations.ts`,
- * `flow-operations.ts`), read by the OpenAPI description (`openapi.ts`, R-DS1) and the HTTP
- * reference (`http-reference.ts`).
+ * The shapes the descriptions of HTTP operations are written in, read by the OpenAPI
+ * description (R-DS1) and the HTTP reference.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ErrorCodeSchema, Taken } from '../core/api-shapes.ts';

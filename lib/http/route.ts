@@ -1,7 +1,6 @@
 /**
  * What a route is: a path with a handler per method, and what every handler reads (the hub
- * through plain data and functions). The routes are in routes.ts, flow-routes.ts and
- * description-routes.ts; the server (server.ts) calls them.
+ * through plain data and functions).
  */
 import type { Registry } from 'prom-client';
 import type { Answers } from '../core/api-shapes.ts';

@@ -3,7 +3,7 @@
  * built-in path and method, plus hosted files and 404 for everything else. Handlers follow
  * the rules of the native edge: request data is read before they return, `onAborted` is
  * set before anything asynchronous, and every later answer is corked. Authentication and
- * the fault guard are the server's (server.ts); parsing is the pure modules'.
+ * the fault guard are the server's; parsing is the pure modules'.
  */
 import type { ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import type { Reading } from '../core/graph.ts';
@@ -195,8 +195,6 @@ const refusalLine = (client: string, address: string, error: CodedError) =>
 function httpOrigin(res: HttpResponse): string {
   return `http ${clientAddress(res)}`;
 }
-
-/** How uWS writes an IPv4 client of a socket that listens on every address (IPv6 too). */
 
 function answerTaken(res: HttpResponse, json: boolean): void {
   if (json) sendOk(res, JSON_TYPE, '{"ok":true}');

@@ -83,11 +83,6 @@ export interface RestServerOptions {
   readonly console?: boolean;
 }
 
-/**
- * The uWS app of one rest-api connection: the routes of routes.ts behind authentication
- * and origin checks (edge.ts) and a fault guard, the WebSocket route (ws/route.ts), listening
- * and stopping.
- */
 /** Methods of a uWS app that route a path; `ws` is a GET upgrade. */
 const ROUTING = new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'any', 'ws']);
 
@@ -110,6 +105,10 @@ function recording(app: TemplatedApp, routed: { method: string; path: string }[]
   });
 }
 
+/**
+ * The uWS app of one rest-api connection: its routes behind the edge (names, origins,
+ * credentials) and a fault guard, the WebSocket route, listening and stopping.
+ */
 export class RestServer {
   private readonly app: TemplatedApp;
   /** Every method and path routed, as registered: what `/openapi.json` must describe (R-DS1). */
