@@ -7,38 +7,22 @@
 // edit and keeps the edit. The hub's mistakes are shown at their fields and listed at their
 // paths; the kept versions can each be brought back. Shown only to logins the hub lets read
 // the flow (full access, or an admin token).
-import { h } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import htm from 'htm';
+import { draftOf, readFlow, readFlowSchema, readVersion, readVersions, restoreVersion, saveFlow } from './api.js';
 import { ConnectionForm, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
 import { pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
+import { html } from './html.js';
+/** @import { ConnectionInfo, ParameterListing } from '../lib/core/api-shapes.ts' */
+/** @import { Draft, FlowEdit, FlowVersionListing, PlacedIssue, SaveAnswer } from '../lib/core/flow-shapes.ts' */
 
-const html = htm.bind(h);
-
-/** @typedef {{ version: number, savedAt: number, by: string, bytes: number, etag: string, current: boolean }} FlowVersion */
-/** @typedef {{ path: (string | number)[], message: string, from?: number, to?: number }} FlowIssue */
-/** @typedef {{ text: string, issues: FlowIssue[], document?: FlowDocument }} Draft */
+// The flow tab's own shapes: the document as its views read it, what is being edited, the file as read, a diff's lines.
 /** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[] }} FlowDocument */
 /** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], description?: string, enabled?: boolean }} RuleNode */
-/** @typedef {{ op: 'set' | 'add', path: (string | number)[], value: unknown } | { op: 'remove', path: (string | number)[] }} FlowEdit */
-/** @typedef {{ id: string, type: string, status: string }} LiveConnection */
 /** @typedef {{ kind: 'connection', id: string, isNew: boolean } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean }} Editing */
-/** @typedef {{ text: string, etag: string, readOnly: string }} FlowFile */
+/** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {{ kind: ' ' | '-' | '+' | '…', text: string }} DiffLine */
 /** @typedef {(text: string, error: boolean) => void} Notify */
-
-/**
- * Whether this login may edit the flow: the hub answers `GET /flow` to it ('editable'), or it
- * has no credentials at all, so nobody may ('no credentials'), or not this login ('no').
- * @returns {Promise<'editable' | 'no credentials' | 'no'>}
- */
-export async function flowAccess() {
-  const response = await fetch('/flow', { credentials: 'same-origin', headers: { accept: 'application/json' } }).catch(() => undefined);
-  if (response?.ok) return 'editable';
-  const answer = response?.status === 403 ? await response.json().catch(() => undefined) : undefined;
-  return answer?.code === 'PB_CREDENTIALS_REQUIRED' ? 'no credentials' : 'no';
-}
 
 /** What the flow tab shows on a hub without credentials: why there is no editor, and what to do. */
 export function EditorLocked() {
@@ -49,41 +33,6 @@ export function EditorLocked() {
     file on the machine, restart or reload, and sign in with <code>?access_token=…</code> (see
     "Securing a site" in the operating guide).</p>
   </section>`;
-}
-
-/** @returns {Promise<FlowFile>} */
-async function readFlow() {
-  const response = await fetch('/flow', { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
-  const readOnly = response.headers.get('x-patchbay-read-only');
-  return { text: await response.text(), etag: response.headers.get('etag') ?? '', readOnly: readOnly ? decodeURIComponent(readOnly) : '' };
-}
-
-/**
- * Has the hub make `edits` in `text` and check the result; nothing is written.
- * @param {string} text @param {FlowEdit[]} edits @returns {Promise<Draft>}
- */
-async function draftOf(text, edits) {
-  const response = await fetch('/flow/draft', {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ text, edits }),
-    credentials: 'same-origin',
-  });
-  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
-  return /** @type {Promise<Draft>} */ (response.json());
-}
-
-/** The flow-file JSON Schema of the types this hub knows. @returns {Promise<Record<string, any>>} */
-async function readSchema() {
-  const response = await fetch('/flow/schema', { credentials: 'same-origin' });
-  return response.ok ? response.json() : {};
-}
-
-/** @returns {Promise<FlowVersion[]>} */
-async function readVersions() {
-  const response = await fetch('/flow/history', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
-  return response.ok ? /** @type {Promise<FlowVersion[]>} */ (response.json()) : [];
 }
 
 /** Unchanged lines shown around each change. */
@@ -196,7 +145,7 @@ const ruleText = (rule) =>
   `${rule.source ?? '?'} → ${(rule.destinations ?? []).join(', ')}${rule.pipe?.length ? ` · ${rule.pipe.map((step) => Object.keys(step)[0]).join(', ')}` : ''}`;
 
 /**
- * @param {{ notify: Notify, connections?: LiveConnection[], addresses?: { p: string, access: string }[] }} props
+ * @param {{ notify: Notify, connections?: readonly ConnectionInfo[], addresses?: readonly ParameterListing[] }} props
  */
 export function FlowTab({ notify, connections = [], addresses = [] }) {
   const [file, setFile] = useState(/** @type {FlowFile | undefined} */ (undefined));
@@ -206,10 +155,10 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   const [view, setView] = useState(/** @type {'connections' | 'rules' | 'text'} */ ('connections'));
   const [editing, setEditing] = useState(/** @type {Editing | undefined} */ (undefined));
   const [reviewing, setReviewing] = useState(false);
-  const [issues, setIssues] = useState(/** @type {FlowIssue[]} */ ([]));
+  const [issues, setIssues] = useState(/** @type {readonly PlacedIssue[]} */ ([]));
   /** The file as it is now, when a save found it changed since it was read: this edit is kept, and shown against it. */
   const [changed, setChanged] = useState(/** @type {FlowFile | undefined} */ (undefined));
-  const [versions, setVersions] = useState(/** @type {FlowVersion[]} */ ([]));
+  const [versions, setVersions] = useState(/** @type {readonly FlowVersionListing[]} */ ([]));
   const [busy, setBusy] = useState(false);
   /** A kept version shown against the file as it is: what a restore would change. */
   const [comparing, setComparing] = useState(/** @type {{ version: number, text: string } | undefined} */ (undefined));
@@ -221,7 +170,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   /** Takes a draft the hub made as the text being edited. @param {Draft} draft */
   const take = (draft) => {
     setText(draft.text);
-    setDocument(draft.document);
+    setDocument(/** @type {FlowDocument | undefined} */ (draft.document));
     setIssues(draft.issues);
   };
 
@@ -236,7 +185,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     setVersions(await readVersions());
   };
   useEffect(() => {
-    readSchema().then(setSchema, () => {});
+    readFlowSchema().then(setSchema, () => {});
     load().catch((/** @type {Error} */ error) => notify(`the flow could not be read: ${error.message}`, true));
   }, []);
 
@@ -247,8 +196,8 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   /**
    * Has the hub make `edits` in the text. The mistakes below `mine` refuse them (the form
    * stays open and shows them at their fields); others are the file's own and are listed.
-   * @param {FlowEdit[]} edits @param {(string | number)[]} mine @param {string} done
-   * @returns {Promise<FlowIssue[]>}
+   * @param {readonly FlowEdit[]} edits @param {(string | number)[]} mine @param {string} done
+   * @returns {Promise<readonly PlacedIssue[]>}
    */
   const change = async (edits, mine, done) => {
     try {
@@ -282,15 +231,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   const save = async (etag) => {
     setBusy(true);
     try {
-      const response = await fetch('/flow', {
-        method: 'PUT',
-        headers: { accept: 'application/json', 'if-match': etag, 'content-type': 'application/json5' },
-        body: text,
-        credentials: 'same-origin',
-      });
-      const answer = /** @type {{ ok: boolean, version?: number, error?: string, code?: string, issues?: FlowIssue[] }} */ (
-        await response.json()
-      );
+      const answer = await saveFlow(text, etag);
       if (answer.ok) {
         notify(`saved and applied: version ${answer.version}`, false);
         await load();
@@ -327,20 +268,21 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   /** Shows what bringing back `version` would change, or hides it. @param {number} version */
   const compare = async (version) => {
     if (comparing?.version === version) return setComparing(undefined);
-    const response = await fetch(`/flow/history/${version}`, { credentials: 'same-origin' });
-    if (!response.ok) return notify(`version ${version} could not be read: ${response.status}`, true);
-    setComparing({ version, text: await response.text() });
+    const read = await readVersion(version).catch((/** @type {Error} */ error) => ({ status: error.message }));
+    if (!('text' in read)) return notify(`version ${version} could not be read: ${read.status}`, true);
+    setComparing({ version, text: read.text });
   };
 
   /** @param {number} version */
   const restore = async (version) => {
     if (!window.confirm(`Bring back version ${version}? The flow as it is now is kept as a version too.`)) return;
-    const response = await fetch(`/flow/restore/${version}`, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-      credentials: 'same-origin',
-    });
-    const answer = /** @type {{ ok: boolean, version?: number, error?: string, code?: string }} */ (await response.json());
+    /** @type {SaveAnswer} */
+    let answer;
+    try {
+      answer = await restoreVersion(version);
+    } catch (error) {
+      return notify(`not brought back: ${/** @type {Error} */ (error).message}`, true);
+    }
     notify(
       answer.ok ? `version ${version} brought back (now version ${answer.version})` : `not brought back: ${answer.error} (${answer.code})`,
       !answer.ok,
@@ -348,7 +290,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     if (answer.ok) await load();
   };
 
-  /** Shows the text with the mistake's place selected. @param {FlowIssue} issue */
+  /** Shows the text with the mistake's place selected. @param {PlacedIssue} issue */
   const showInText = (issue) => {
     setEditing(undefined);
     setView('text');
@@ -439,7 +381,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
       check=${async (/** @type {string} */ typed) => {
         const checked = await draftOf(typed, []);
         setIssues(checked.issues);
-        if (checked.document !== undefined) setDocument(checked.document);
+        if (checked.document !== undefined) setDocument(/** @type {FlowDocument} */ (checked.document));
         return checked.issues;
       }}
     />`;
@@ -526,7 +468,7 @@ function nodeAt(document, path) {
  * The rule tree: folders (with the rules below them) and rules, each to edit, disable or
  * remove; a rule or a folder added at any level.
  * @param {{ nodes: RuleNode[], path: (string | number)[], readOnly: boolean, edit: (editing: Editing) => void,
- *   change: (edits: FlowEdit[], mine: (string | number)[], done: string) => Promise<FlowIssue[]> }} props
+ *   change: (edits: readonly FlowEdit[], mine: (string | number)[], done: string) => Promise<readonly PlacedIssue[]> }} props
  */
 function RuleList({ nodes, path, readOnly, edit, change }) {
   const toggle = (/** @type {RuleNode} */ node, /** @type {(string | number)[]} */ at, /** @type {string} */ what) =>

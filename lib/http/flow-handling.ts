@@ -4,7 +4,7 @@
  * and placeholders; a hub without credentials lets nobody edit) — who a change is logged
  * as, and how a save is answered and described.
  */
-import { Type } from '@sinclair/typebox';
+import { FlowSaved } from '../core/flow-shapes.ts';
 import type { FlowView, Saved } from '../core/flow-view.ts';
 import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { ClientAccess } from './access.ts';
@@ -109,23 +109,10 @@ export const answerSaved = (saved: Saved, json: boolean) => (res: HttpResponse) 
   });
 };
 
-export const issue = Type.Object({
-  path: Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]), { description: 'Where in the flow file.' }),
-  message: Type.String(),
-});
+/** What a save or a restore answers when it is taken. */
+export const saveAnswered = ok('Written and applied by a live reload.', { [JSON_TYPE]: FlowSaved }, { ETag: "The new text's tag." });
 
-/** What a refused save says besides its code: the mistakes, and the tag of the file now. */
-export const saveErrorFields = {
-  issues: Type.Array(issue, { description: 'With PB_FLOW_INVALID: each mistake at its path.' }),
-  etag: Type.String({ description: "With PB_FLOW_CHANGED: the file's tag now." }),
-};
-
-export const saved = ok(
-  'Written and applied by a live reload.',
-  { [JSON_TYPE]: Type.Object({ ok: Type.Literal(true), etag: Type.String(), version: Type.Integer({ minimum: 1 }) }) },
-  { ETag: "The new text's tag." },
-);
-
+/** What a save or a restore may be refused with. */
 export const saveErrors: readonly ErrorCode[] = [
   'PB_FORBIDDEN',
   'PB_FLOW_READ_ONLY',
@@ -135,4 +122,5 @@ export const saveErrors: readonly ErrorCode[] = [
   'PB_BAD_REQUEST',
 ];
 
+/** Who may use the flow's routes, as each description says it. */
 export const editorsOnly = 'Full access or a token with `admin: true`.';

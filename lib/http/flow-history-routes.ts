@@ -4,6 +4,7 @@
  * one back, as a save of its text.
  */
 import { Type } from '@sinclair/typebox';
+import { FlowVersionListing, saveRefusalFields } from '../core/flow-shapes.ts';
 import {
   answerSaved,
   editorsOnly,
@@ -12,8 +13,7 @@ import {
   forVersion,
   later,
   notKept,
-  saved,
-  saveErrorFields,
+  saveAnswered,
   saveErrors,
   who,
 } from './flow-handling.ts';
@@ -44,15 +44,6 @@ const restoreVersion = forVersion((res, version, flow, json, access, context) =>
   later(res, json, context, async () => answerSaved(await flow.restore(version, by), json));
 });
 
-const flowVersion = Type.Object({
-  version: Type.Integer({ minimum: 1 }),
-  savedAt: Type.Number({ description: 'Milliseconds since the epoch.' }),
-  by: Type.String({ description: 'Who saved it: `token ops from 10.0.0.5`, or `on disk` for the file as a save found it.' }),
-  bytes: Type.Integer({ minimum: 0 }),
-  etag: Type.String(),
-  current: Type.Boolean({ description: "Whether it is the file's text now." }),
-});
-
 const versionVariable = {
   name: 'version',
   description: 'A kept version, as `GET /flow/history` lists it.',
@@ -66,7 +57,7 @@ export const flowHistoryRoutes: readonly Route[] = [
       summary: 'List the kept versions',
       description: `The kept versions (the last 20) \`[{version, savedAt, by, bytes, etag, current}]\`, oldest first. ${editorsOnly}`,
       tag: 'flow',
-      answers: { 200: ok('The versions.', { [JSON_TYPE]: Type.Array(flowVersion) }) },
+      answers: { 200: ok('The versions.', { [JSON_TYPE]: Type.Array(FlowVersionListing) }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
       handle: listVersions,
     },
@@ -90,9 +81,9 @@ export const flowHistoryRoutes: readonly Route[] = [
       description: `A save of the kept version's text, with the answers of \`PUT /flow\`. ${editorsOnly}`,
       tag: 'flow',
       variable: versionVariable,
-      answers: { 200: saved },
+      answers: { 200: saveAnswered },
       errors: [...saveErrors, 'PB_NOT_FOUND', 'PB_CROSS_ORIGIN'],
-      errorFields: saveErrorFields,
+      errorFields: saveRefusalFields,
       handle: restoreVersion,
     },
   },

@@ -7,21 +7,9 @@
  * the flow-file JSON Schema its forms are made from. Each change is logged with who made it.
  */
 import { Type } from '@sinclair/typebox';
-import type { FlowEdit } from '../core/flow-view.ts';
+import { Draft, DraftRequest, type FlowEdit, saveRefusalFields } from '../core/flow-shapes.ts';
 import { checkSize, decodeUtf8 } from './body.ts';
-import {
-  answerSaved,
-  editorsOnly,
-  FLOW_TYPE,
-  forEditors,
-  issue,
-  later,
-  MAX_FLOW_BYTES,
-  saved,
-  saveErrorFields,
-  saveErrors,
-  who,
-} from './flow-handling.ts';
+import { answerSaved, editorsOnly, FLOW_TYPE, forEditors, later, MAX_FLOW_BYTES, saveAnswered, saveErrors, who } from './flow-handling.ts';
 import { answerLater, readBody } from './handling.ts';
 import { JSON5, ok } from './operation-shapes.ts';
 import { JSON_TYPE, sendError, sendOk } from './respond.ts';
@@ -60,11 +48,8 @@ const saveFlow = forEditors((res, req, flow, json, access, context) => {
   });
 });
 
-/** A draft's body: the text as the editor has it, and the edits to make in it. */
-interface DraftAsked {
-  readonly text: string;
-  readonly edits: readonly FlowEdit[];
-}
+/** A draft's body as read: the text as the editor has it, and the edits to make in it (none when it names none). */
+type DraftAsked = Required<DraftRequest>;
 
 const isPath = (path: unknown): path is (string | number)[] =>
   Array.isArray(path) && path.every((step) => typeof step === 'string' || (Number.isInteger(step) && step >= 0));
@@ -130,9 +115,9 @@ export const flowRoutes: readonly Route[] = [
       description: `The new text, with \`If-Match: <ETag>\`: 200 \`{"ok":true,"etag","version"}\` once checked as \`patchbay validate\` checks, written atomically and applied by a live reload (R-ED2, R-ED3); 412 \`PB_FLOW_CHANGED\` when the file changed since (\`etag\` the one it has now); 422 \`PB_FLOW_INVALID\` with \`issues: [{ path, message }]\`; 428 without \`If-Match\`. ${editorsOnly}`,
       tag: 'flow',
       body: { [JSON5]: Type.String({ description: 'The new text.' }) },
-      answers: { 200: saved },
+      answers: { 200: saveAnswered },
       errors: [...saveErrors, 'PB_IF_MATCH_REQUIRED', 'PB_CROSS_ORIGIN'],
-      errorFields: saveErrorFields,
+      errorFields: saveRefusalFields,
       handle: saveFlow,
     },
   },
@@ -143,26 +128,11 @@ export const flowRoutes: readonly Route[] = [
       description: `\`{"text", "edits": [{"op": "set" | "add" | "remove", "path", "value"?}]}\`: the edits made in the text and checked, nothing written: 200 \`{"text", "issues": [{path, message, from, to}], "document"}\`. ${editorsOnly}`,
       tag: 'flow',
       body: {
-        [JSON_TYPE]: Type.Object({
-          text: Type.String(),
-          edits: Type.Optional(
-            Type.Array(
-              Type.Object({
-                op: Type.Union([Type.Literal('set'), Type.Literal('add'), Type.Literal('remove')]),
-                path: Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })])),
-                value: Type.Optional(Type.Unknown()),
-              }),
-            ),
-          ),
-        }),
+        [JSON_TYPE]: DraftRequest,
       },
       answers: {
         200: ok('The text with the edits made, its mistakes placed in it, and its document.', {
-          [JSON_TYPE]: Type.Object({
-            text: Type.String(),
-            issues: Type.Array(Type.Composite([issue, Type.Object({ from: Type.Integer(), to: Type.Integer() })])),
-            document: Type.Optional(Type.Unknown({ description: 'The parsed document; absent when the text does not parse.' })),
-          }),
+          [JSON_TYPE]: Draft,
         }),
       },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
