@@ -1,7 +1,7 @@
 /**
  * Every path no built-in route names (R-H4): a GET is a file below `documentRoot` when the
  * hub hosts one (`index.html` for a folder), 426 for `/ws` without an upgrade, else 404;
- * any other method is 404.
+ * any other method but a preflight's OPTIONS is 404.
  */
 import { readFile } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
@@ -45,7 +45,7 @@ const hostedFile: Handler = (res, req, { files, log }) => {
     });
 };
 
-/** Any other method on any other path. */
+/** Any other method on a path no built-in route names (and a console file that is not there). */
 export const notFound: Handler = (res, req) => {
   sendError(res, nothingAt(req.getMethod().toUpperCase(), req.getUrl()), jsonClient(req));
 };
