@@ -16,6 +16,7 @@ import { connectionTypes } from '../lib/config/connection-types.ts';
 import { FlowEditor } from '../lib/config/flow-editor.ts';
 import { flowFileJsonSchema, flowOfText, loadFlowFile } from '../lib/config/flow-file.ts';
 import { createLogger } from '../lib/core/log.ts';
+import { realTime } from '../lib/core/scheduler.ts';
 import { Hub } from '../lib/hub/hub.ts';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
@@ -76,6 +77,7 @@ const editor = new FlowEditor({
   types: () => connectionTypes,
   untouchable: [],
   log,
+  scheduler: realTime,
 });
 hub = new Hub({ flow: loaded.flow, log, flowFile: editor });
 await hub.start();

@@ -1,8 +1,9 @@
 // The console's frame: the header with how it stands with the hub and its tabs, the bars shown
 // on every tab (sign-in, the hub's role, the last notice), and the view of the tab chosen.
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { flowAccess } from './api.js';
 import { Connections } from './connections.js';
-import { EditorLocked, FlowTab, flowAccess } from './flow-tab.js';
+import { EditorLocked, FlowTab } from './flow-tab.js';
 import { html } from './html.js';
 import { useHub } from './hub-link.js';
 import { useFrames } from './live.js';

@@ -14,7 +14,7 @@ import { pathText } from './format.js';
 /** @import { CompletionContext, CompletionResult, Completion } from '@codemirror/autocomplete' */
 /** @import { SyntaxNode } from '@lezer/common' */
 /** @typedef {Record<string, any>} Schema */
-/** @typedef {{ path: (string | number)[], message: string, from?: number, to?: number }} FlowIssue */
+/** @import { PlacedIssue } from '../lib/core/flow-shapes.ts' */
 
 /** How long typing must pause before the tab hears of the text (its diff, its save button). */
 const CHANGE_DELAY_MS = 150;
@@ -24,7 +24,7 @@ const CHECK_DELAY_MS = 700;
 /**
  * An editor of `text` in `parent`.
  * @param {{ parent: HTMLElement, text: string, readOnly: boolean, schema: () => Schema,
- *   onChange: (text: string) => void, check: (text: string) => Promise<FlowIssue[]> }} options
+ *   onChange: (text: string) => void, check: (text: string) => Promise<readonly PlacedIssue[]> }} options
  */
 export function createEditor({ parent, text, readOnly, schema, onChange, check }) {
   // In a shadow root of its own: there CodeMirror's styles go in a constructed style sheet,

@@ -6,16 +6,15 @@
 // changes nothing itself: it hands its value to the tab, which has the hub make the edit in
 // the text and check it (POST /flow/draft); the hub's mistakes come back and are shown at
 // their fields.
-import { h } from 'preact';
 import { useState } from 'preact/hooks';
-import htm from 'htm';
+import { html } from './html.js';
+/** @import { ParameterListing } from '../lib/core/api-shapes.ts' */
+/** @import { FlowIssue } from '../lib/core/flow-shapes.ts' */
 
-const html = htm.bind(h);
-
-/** @typedef {Record<string, any>} Schema */
-/** @typedef {(string | number)[]} Path */
-/** @typedef {{ path: Path, message: string }} FieldIssue */
-/** @typedef {{ p: string, access: string }} Address */
+/** A part of the flow-file JSON Schema, read as the forms need it. @typedef {Record<string, any>} Schema */
+/** @typedef {readonly (string | number)[]} Path */
+/** @typedef {FlowIssue} FieldIssue */
+/** @typedef {Pick<ParameterListing, 'p' | 'access'>} Address */
 
 /** What a `${NAME}` placeholder branch of a setting looks like: the hub accepts one wherever a number or boolean is wanted. */
 const isPlaceholderBranch = (/** @type {Schema} */ branch) =>

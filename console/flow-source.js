@@ -2,18 +2,14 @@
 // when the view first opens), with completion from the flow-file schema and the hub's marks.
 // The text it holds is the tab's: a form's change or a load replaces it, a keystroke goes
 // back up. Where CodeMirror cannot load, a plain text box does the same work without them.
-import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import htm from 'htm';
-
-const html = htm.bind(h);
-
-/** @typedef {{ path: (string | number)[], message: string, from?: number, to?: number }} FlowIssue */
+import { html } from './html.js';
+/** @import { PlacedIssue } from '../lib/core/flow-shapes.ts' */
 /** @typedef {import('./flow-codemirror.js')} Editor */
 
 /**
  * @param {{ text: string, setText: (text: string) => void, readOnly: boolean, schema: Record<string, any>,
- *   check: (text: string) => Promise<FlowIssue[]>, place: { from: number, to: number } | undefined }} props
+ *   check: (text: string) => Promise<readonly PlacedIssue[]>, place: { from: number, to: number } | undefined }} props
  */
 export function FlowSource({ text, setText, readOnly, schema, check, place }) {
   const host = useRef(/** @type {HTMLDivElement | null} */ (null));

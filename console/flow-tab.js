@@ -7,38 +7,23 @@
 // edit and keeps the edit. The hub's mistakes are shown at their fields and listed at their
 // paths; the kept versions can each be brought back. Shown only to logins the hub lets read
 // the flow (full access, or an admin token).
-import { h } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import htm from 'htm';
+import { draftOf, readFlow, readFlowSchema, readVersion, readVersions, restoreVersion, saveFlow } from './api.js';
+import { lineDiff } from './flow-diff.js';
 import { ConnectionForm, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
 import { pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
+import { html } from './html.js';
+/** @import { ConnectionInfo, ParameterListing } from '../lib/core/api-shapes.ts' */
+/** @import { Draft, FlowEdit, FlowVersionListing, PlacedIssue, SaveAnswer } from '../lib/core/flow-shapes.ts' */
+/** @import { DiffLine } from './flow-diff.js' */
 
-const html = htm.bind(h);
-
-/** @typedef {{ version: number, savedAt: number, by: string, bytes: number, etag: string, current: boolean }} FlowVersion */
-/** @typedef {{ path: (string | number)[], message: string, from?: number, to?: number }} FlowIssue */
-/** @typedef {{ text: string, issues: FlowIssue[], document?: FlowDocument }} Draft */
+// The flow tab's own shapes: the document as its views read it, what is being edited, the file as read.
 /** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[] }} FlowDocument */
 /** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], description?: string, enabled?: boolean }} RuleNode */
-/** @typedef {{ op: 'set' | 'add', path: (string | number)[], value: unknown } | { op: 'remove', path: (string | number)[] }} FlowEdit */
-/** @typedef {{ id: string, type: string, status: string }} LiveConnection */
 /** @typedef {{ kind: 'connection', id: string, isNew: boolean } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean }} Editing */
-/** @typedef {{ text: string, etag: string, readOnly: string }} FlowFile */
-/** @typedef {{ kind: ' ' | '-' | '+' | '…', text: string }} DiffLine */
+/** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {(text: string, error: boolean) => void} Notify */
-
-/**
- * Whether this login may edit the flow: the hub answers `GET /flow` to it ('editable'), or it
- * has no credentials at all, so nobody may ('no credentials'), or not this login ('no').
- * @returns {Promise<'editable' | 'no credentials' | 'no'>}
- */
-export async function flowAccess() {
-  const response = await fetch('/flow', { credentials: 'same-origin', headers: { accept: 'application/json' } }).catch(() => undefined);
-  if (response?.ok) return 'editable';
-  const answer = response?.status === 403 ? await response.json().catch(() => undefined) : undefined;
-  return answer?.code === 'PB_CREDENTIALS_REQUIRED' ? 'no credentials' : 'no';
-}
 
 /** What the flow tab shows on a hub without credentials: why there is no editor, and what to do. */
 export function EditorLocked() {
@@ -49,139 +34,6 @@ export function EditorLocked() {
     file on the machine, restart or reload, and sign in with <code>?access_token=…</code> (see
     "Securing a site" in the operating guide).</p>
   </section>`;
-}
-
-/** @returns {Promise<FlowFile>} */
-async function readFlow() {
-  const response = await fetch('/flow', { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
-  const readOnly = response.headers.get('x-patchbay-read-only');
-  return { text: await response.text(), etag: response.headers.get('etag') ?? '', readOnly: readOnly ? decodeURIComponent(readOnly) : '' };
-}
-
-/**
- * Has the hub make `edits` in `text` and check the result; nothing is written.
- * @param {string} text @param {FlowEdit[]} edits @returns {Promise<Draft>}
- */
-async function draftOf(text, edits) {
-  const response = await fetch('/flow/draft', {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ text, edits }),
-    credentials: 'same-origin',
-  });
-  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
-  return /** @type {Promise<Draft>} */ (response.json());
-}
-
-/** The flow-file JSON Schema of the types this hub knows. @returns {Promise<Record<string, any>>} */
-async function readSchema() {
-  const response = await fetch('/flow/schema', { credentials: 'same-origin' });
-  return response.ok ? response.json() : {};
-}
-
-/** @returns {Promise<FlowVersion[]>} */
-async function readVersions() {
-  const response = await fetch('/flow/history', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
-  return response.ok ? /** @type {Promise<FlowVersion[]>} */ (response.json()) : [];
-}
-
-/** Unchanged lines shown around each change. */
-const CONTEXT = 2;
-/** The longest diff worked out line by line (lines removed and added); past it, the changed stretch is shown whole. */
-const MOST_CHANGES = 2000;
-
-/**
- * The lines of `after` against `before`, as `git diff` shows them: the fewest lines removed
- * and added (Myers' algorithm, between what both share at the start and the end), with
- * `CONTEXT` unchanged lines around each change and a `…` row for those left out.
- * @param {string} before @param {string} after @returns {DiffLine[]}
- */
-export function lineDiff(before, after) {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  const middleA = a.slice(start, a.length - end);
-  const middleB = b.slice(start, b.length - end);
-  /** @type {DiffLine[]} */
-  const lines = [
-    ...a.slice(0, start).map((text) => /** @type {DiffLine} */ ({ kind: ' ', text })),
-    ...(fewestChanges(middleA, middleB) ?? [
-      ...middleA.map((text) => /** @type {DiffLine} */ ({ kind: '-', text })),
-      ...middleB.map((text) => /** @type {DiffLine} */ ({ kind: '+', text })),
-    ]),
-    ...a.slice(a.length - end).map((text) => /** @type {DiffLine} */ ({ kind: ' ', text })),
-  ];
-  const near = lines.map((line) => line.kind !== ' ');
-  /** @type {DiffLine[]} */
-  const shown = [];
-  lines.forEach((line, index) => {
-    const close = near.slice(Math.max(0, index - CONTEXT), index + CONTEXT + 1).some(Boolean);
-    if (close) shown.push(line);
-    else if (shown.at(-1)?.kind !== '…') shown.push({ kind: '…', text: '' });
-  });
-  while (shown[0]?.kind === '…') shown.shift();
-  while (shown.at(-1)?.kind === '…') shown.pop();
-  return shown.some((line) => line.kind !== ' ' && line.kind !== '…') ? shown : [];
-}
-
-/**
- * The fewest removals and additions that make `b` of `a`, with the lines they keep (Myers,
- * "An O(ND) Difference Algorithm"); undefined past `MOST_CHANGES`.
- * @param {string[]} a @param {string[]} b @returns {DiffLine[] | undefined}
- */
-function fewestChanges(a, b) {
-  const n = a.length;
-  const m = b.length;
-  const offset = n + m + 1;
-  const v = new Int32Array(2 * offset + 1);
-  /** @type {Int32Array[]} */
-  const trace = [];
-  let found = -1;
-  for (let d = 0; d <= Math.min(n + m, MOST_CHANGES) && found < 0; d++) {
-    trace.push(v.slice());
-    const at = (/** @type {number} */ k) => v[offset + k] ?? 0;
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? at(k + 1) : at(k - 1) + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[offset + k] = x;
-      if (x >= n && y >= m) {
-        found = d;
-        break;
-      }
-    }
-  }
-  if (found < 0) return undefined;
-  /** @type {DiffLine[]} */
-  const lines = [];
-  let x = n;
-  let y = m;
-  for (let d = found; d > 0; d--) {
-    const before = /** @type {Int32Array} */ (trace[d]);
-    const at = (/** @type {number} */ k) => before[offset + k] ?? 0;
-    const k = x - y;
-    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
-    const previousX = at(down ? k + 1 : k - 1);
-    const previousY = previousX - (down ? k + 1 : k - 1);
-    while (x > previousX && y > previousY) {
-      lines.push({ kind: ' ', text: /** @type {string} */ (a[--x]) });
-      y--;
-    }
-    if (down) lines.push({ kind: '+', text: /** @type {string} */ (b[--y]) });
-    else lines.push({ kind: '-', text: /** @type {string} */ (a[--x]) });
-  }
-  while (x > 0 && y > 0) {
-    lines.push({ kind: ' ', text: /** @type {string} */ (a[--x]) });
-    y--;
-  }
-  return lines.reverse();
 }
 
 /** When a version was saved: the time of day for today's, the date and time for older ones (24-hour clock). */
@@ -196,7 +48,7 @@ const ruleText = (rule) =>
   `${rule.source ?? '?'} → ${(rule.destinations ?? []).join(', ')}${rule.pipe?.length ? ` · ${rule.pipe.map((step) => Object.keys(step)[0]).join(', ')}` : ''}`;
 
 /**
- * @param {{ notify: Notify, connections?: LiveConnection[], addresses?: { p: string, access: string }[] }} props
+ * @param {{ notify: Notify, connections?: readonly ConnectionInfo[], addresses?: readonly ParameterListing[] }} props
  */
 export function FlowTab({ notify, connections = [], addresses = [] }) {
   const [file, setFile] = useState(/** @type {FlowFile | undefined} */ (undefined));
@@ -206,10 +58,10 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   const [view, setView] = useState(/** @type {'connections' | 'rules' | 'text'} */ ('connections'));
   const [editing, setEditing] = useState(/** @type {Editing | undefined} */ (undefined));
   const [reviewing, setReviewing] = useState(false);
-  const [issues, setIssues] = useState(/** @type {FlowIssue[]} */ ([]));
+  const [issues, setIssues] = useState(/** @type {readonly PlacedIssue[]} */ ([]));
   /** The file as it is now, when a save found it changed since it was read: this edit is kept, and shown against it. */
   const [changed, setChanged] = useState(/** @type {FlowFile | undefined} */ (undefined));
-  const [versions, setVersions] = useState(/** @type {FlowVersion[]} */ ([]));
+  const [versions, setVersions] = useState(/** @type {readonly FlowVersionListing[]} */ ([]));
   const [busy, setBusy] = useState(false);
   /** A kept version shown against the file as it is: what a restore would change. */
   const [comparing, setComparing] = useState(/** @type {{ version: number, text: string } | undefined} */ (undefined));
@@ -221,7 +73,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   /** Takes a draft the hub made as the text being edited. @param {Draft} draft */
   const take = (draft) => {
     setText(draft.text);
-    setDocument(draft.document);
+    setDocument(/** @type {FlowDocument | undefined} */ (draft.document));
     setIssues(draft.issues);
   };
 
@@ -236,7 +88,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     setVersions(await readVersions());
   };
   useEffect(() => {
-    readSchema().then(setSchema, () => {});
+    readFlowSchema().then(setSchema, () => {});
     load().catch((/** @type {Error} */ error) => notify(`the flow could not be read: ${error.message}`, true));
   }, []);
 
@@ -247,8 +99,8 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   /**
    * Has the hub make `edits` in the text. The mistakes below `mine` refuse them (the form
    * stays open and shows them at their fields); others are the file's own and are listed.
-   * @param {FlowEdit[]} edits @param {(string | number)[]} mine @param {string} done
-   * @returns {Promise<FlowIssue[]>}
+   * @param {readonly FlowEdit[]} edits @param {(string | number)[]} mine @param {string} done
+   * @returns {Promise<readonly PlacedIssue[]>}
    */
   const change = async (edits, mine, done) => {
     try {
@@ -282,15 +134,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   const save = async (etag) => {
     setBusy(true);
     try {
-      const response = await fetch('/flow', {
-        method: 'PUT',
-        headers: { accept: 'application/json', 'if-match': etag, 'content-type': 'application/json5' },
-        body: text,
-        credentials: 'same-origin',
-      });
-      const answer = /** @type {{ ok: boolean, version?: number, error?: string, code?: string, issues?: FlowIssue[] }} */ (
-        await response.json()
-      );
+      const answer = await saveFlow(text, etag);
       if (answer.ok) {
         notify(`saved and applied: version ${answer.version}`, false);
         await load();
@@ -327,20 +171,21 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   /** Shows what bringing back `version` would change, or hides it. @param {number} version */
   const compare = async (version) => {
     if (comparing?.version === version) return setComparing(undefined);
-    const response = await fetch(`/flow/history/${version}`, { credentials: 'same-origin' });
-    if (!response.ok) return notify(`version ${version} could not be read: ${response.status}`, true);
-    setComparing({ version, text: await response.text() });
+    const read = await readVersion(version).catch((/** @type {Error} */ error) => ({ status: error.message }));
+    if (!('text' in read)) return notify(`version ${version} could not be read: ${read.status}`, true);
+    setComparing({ version, text: read.text });
   };
 
   /** @param {number} version */
   const restore = async (version) => {
     if (!window.confirm(`Bring back version ${version}? The flow as it is now is kept as a version too.`)) return;
-    const response = await fetch(`/flow/restore/${version}`, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-      credentials: 'same-origin',
-    });
-    const answer = /** @type {{ ok: boolean, version?: number, error?: string, code?: string }} */ (await response.json());
+    /** @type {SaveAnswer} */
+    let answer;
+    try {
+      answer = await restoreVersion(version);
+    } catch (error) {
+      return notify(`not brought back: ${/** @type {Error} */ (error).message}`, true);
+    }
     notify(
       answer.ok ? `version ${version} brought back (now version ${answer.version})` : `not brought back: ${answer.error} (${answer.code})`,
       !answer.ok,
@@ -348,7 +193,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     if (answer.ok) await load();
   };
 
-  /** Shows the text with the mistake's place selected. @param {FlowIssue} issue */
+  /** Shows the text with the mistake's place selected. @param {PlacedIssue} issue */
   const showInText = (issue) => {
     setEditing(undefined);
     setView('text');
@@ -439,7 +284,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
       check=${async (/** @type {string} */ typed) => {
         const checked = await draftOf(typed, []);
         setIssues(checked.issues);
-        if (checked.document !== undefined) setDocument(checked.document);
+        if (checked.document !== undefined) setDocument(/** @type {FlowDocument} */ (checked.document));
         return checked.issues;
       }}
     />`;
@@ -526,7 +371,7 @@ function nodeAt(document, path) {
  * The rule tree: folders (with the rules below them) and rules, each to edit, disable or
  * remove; a rule or a folder added at any level.
  * @param {{ nodes: RuleNode[], path: (string | number)[], readOnly: boolean, edit: (editing: Editing) => void,
- *   change: (edits: FlowEdit[], mine: (string | number)[], done: string) => Promise<FlowIssue[]> }} props
+ *   change: (edits: readonly FlowEdit[], mine: (string | number)[], done: string) => Promise<readonly PlacedIssue[]> }} props
  */
 function RuleList({ nodes, path, readOnly, edit, change }) {
   const toggle = (/** @type {RuleNode} */ node, /** @type {(string | number)[]} */ at, /** @type {string} */ what) =>

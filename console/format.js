@@ -21,5 +21,5 @@ export const refusalText = (/** @type {RefusalMessage} */ item) =>
   `${item.p === null || item.error.includes(item.p) ? item.error : `${item.p}: ${item.error}`} (${item.code})`;
 
 /** `connections.api.port`, `rules[0].destinations[2]`: a path in the flow file as the hub's messages write it. */
-export const pathText = (/** @type {(string | number)[]} */ path) =>
+export const pathText = (/** @type {readonly (string | number)[]} */ path) =>
   path.length === 0 ? 'the file' : path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');

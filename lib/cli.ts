@@ -236,6 +236,7 @@ async function run(
     types: () => [...connectionTypes, ...flow.plugins.types],
     untouchable: folder === undefined ? [] : [folder],
     log,
+    scheduler: realTime,
   });
   if (machineEdits)
     log.warn(

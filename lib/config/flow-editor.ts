@@ -14,9 +14,11 @@ import { constants } from 'node:fs';
 import { access, chmod, chown, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HubError, reasonOf } from '../core/errors.ts';
-import type { Draft, FlowEdit, FlowVersion, FlowView, PlacedIssue, Saved } from '../core/flow-view.ts';
+import type { Draft, FlowEdit, FlowVersion, PlacedIssue } from '../core/flow-shapes.ts';
+import type { FlowView, Saved } from '../core/flow-view.ts';
 import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
+import type { Scheduler } from '../core/scheduler.ts';
 import JSON5 from 'json5';
 import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
@@ -48,6 +50,8 @@ export interface FlowEditorOptions {
   /** What no file an editor names may be or lie in: the state folder. */
   readonly untouchable: readonly string[];
   readonly log: Logger;
+  /** The hub's time: when each version was saved. */
+  readonly scheduler: Scheduler;
 }
 
 /** The `ETag` of a text: the same text, the same tag. */
@@ -226,7 +230,7 @@ export class FlowEditor implements FlowView {
     const newest = versions.at(-1);
     if (newest?.etag === etag) return newest.version;
     const version = (newest?.version ?? 0) + 1;
-    versions.push({ version, savedAt: Date.now(), by, bytes: Buffer.byteLength(text), etag });
+    versions.push({ version, savedAt: this.options.scheduler.now(), by, bytes: Buffer.byteLength(text), etag });
     const dropped = versions.splice(0, Math.max(0, versions.length - KEPT_VERSIONS));
     const { historyFolder } = this.options;
     if (!historyFolder) {

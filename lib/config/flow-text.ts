@@ -21,7 +21,7 @@ import {
   type JsonValueNode,
 } from '@croct/json5-parser';
 import JSON5 from 'json5';
-import type { FlowEdit } from '../core/flow-view.ts';
+import type { FlowEdit } from '../core/flow-shapes.ts';
 import { blockText, compactText } from './json5-text.ts';
 import type { Issue } from '../core/issue.ts';
 

@@ -115,6 +115,8 @@ export class TypeHost {
     if (this.ended) return Promise.resolve({ ok: false, reason: this.ended });
     const n = this.next++;
     return new Promise((done) => {
+      // The real clock: a watchdog over a thread of package code, which runs while a flow file is
+      // read, before any hub and its scheduler (the check below waits on it too, in Atomics.wait).
       const timer = setTimeout(() => this.end(`did not answer within ${DESCRIBE_MS} ms`), DESCRIBE_MS);
       this.describing.set(n, (answer) => {
         clearTimeout(timer);

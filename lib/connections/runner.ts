@@ -340,7 +340,7 @@ export class ConnectionRunner {
     const restored = this.restored(parameterId, spec, quiet);
     // A takeover goes on from the active hub's last values; a device's are read from it (R-B4, R-G3).
     const carried = this.env.carried?.(`${this.id}/${parameterId}`);
-    if (carried === undefined || spec.device || spec.type === 'T') return restored;
+    if (carried === undefined || spec.ownedHere || spec.type === 'T') return restored;
     const converted = convert(carried, spec.type);
     return converted.ok ? { ...restored, initial: converted.value, initialBy: 'takeover' } : restored;
   }

@@ -16,7 +16,7 @@ export type { Access, ErrorCode, Value, ValueType };
 
 /**
  * Each shape is a TypeBox schema and the type made from it: the schema is what
- * `/openapi.json` and `/asyncapi.json` describe (lib/http/descriptions), the type what the
+ * `/openapi.json` and `/asyncapi.json` describe (made in lib/http), the type what the
  * hub and the console are checked against. Read-only throughout, arrays too: what a client
  * is handed is not changed.
  */

@@ -20,19 +20,20 @@ export interface ParameterSpec {
   /** Replaces the standard conversion for writes, for types whose writes are commands. */
   readonly accept?: (raw: unknown) => Result<Value>;
   /**
-   * For a parameter owned elsewhere (another hub, R-M5): an accepted write is converted
-   * and handed here instead of being stored; the value changes only when the owner's
-   * answer comes back through `report`. The result says whether the write was taken to
+   * For a parameter whose writes its owner answers (a device, R-G1; another hub, R-M5): an
+   * accepted write is converted and handed here instead of being stored; the value changes
+   * only when the owner's answer comes back through `report`. The result says whether the write was taken to
    * be forwarded; `answered`, when the writer gives one, is called once with the owner's
    * answer (or why none came).
    */
   readonly forward?: (value: Value, origin: string | undefined, answered?: Answered) => SetResult;
   /**
-   * With `forward`: the writes go to a device this hub drives (R-G1), not to another hub.
-   * The parameter is this hub's own then — published and shared as any other — though its
-   * writes are answered later.
+   * With `forward`: the parameter is this hub's own — published and shared as any other —
+   * though its writes are answered later, by what this hub drives (a device, R-G1; its
+   * connection's process; a scene's recall; a flow's `onWrite`). Without it, a parameter
+   * with `forward` mirrors one whose value lives on a broker (another hub's, a topic): `mirrored`.
    */
-  readonly device?: boolean;
+  readonly ownedHere?: boolean;
   /**
    * The hub keeps its value across restarts and reloads (R-S2): each change goes to the
    * graph's `kept` hook (see the state store).
@@ -67,8 +68,6 @@ export interface Parameter {
    * and `answered` is told the owner's answer; its value follows what the owner reports.
    */
   readonly answersLater: boolean;
-  /** @deprecated The same as `answersLater`, its name before face 1.x; kept so that packages written against it still run. */
-  readonly remote: boolean;
   /**
    * True when its value lives on a broker, not here: another hub's parameter (R-M5), or a
    * topic an mqtt connection maps. This hub neither publishes nor shares it.
@@ -104,7 +103,7 @@ export interface LastChange {
 export interface OwnedParameter extends Parameter {
   /**
    * Converts and stores `raw` regardless of access, without calling `onWrite`. `by` says
-   * who made the change when it is not the connection itself (the owner of a remote one).
+   * who made the change when it is not the connection itself (the owner of one that answers later).
    */
   report(raw: unknown, by?: string): SetResult;
 }
@@ -188,12 +187,8 @@ class TypedParameter implements ProxyParameter {
     return this.spec.forward !== undefined;
   }
 
-  get remote(): boolean {
-    return this.answersLater;
-  }
-
   get mirrored(): boolean {
-    return this.spec.forward !== undefined && this.spec.device !== true;
+    return this.spec.forward !== undefined && this.spec.ownedHere !== true;
   }
 
   get value(): Value | undefined {

@@ -1,8 +1,9 @@
 import { type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
 
 /**
- * The hub's only source of time. lib/ never calls setTimeout or Date.now: everything timed
- * is scheduler work, so specs run it in virtual time.
+ * The hub's only source of time: everything timed is scheduler work, so specs run it in
+ * virtual time. lib/ reads the real clock elsewhere only where virtual time cannot stand in
+ * (how long work held the event loop, a watchdog with no hub running), saying so beside it.
  */
 export type Scheduler = SchedulerLike;
 

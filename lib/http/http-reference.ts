@@ -1,6 +1,6 @@
 /**
- * The table of requests in docs/reference/http.md, made from the operations the OpenAPI
- * description is made from (`operations.ts`, R-DS1): `npm run docs` writes it,
+ * The table of requests in docs/reference/http.md, made from the descriptions the routes are
+ * declared with, as the OpenAPI description is (R-DS1): `npm run docs` writes it,
  * `spec/http/descriptions.spec.ts` fails while it is stale.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedOf, withGenerated } from '../core/generated-part.ts';
 import { statusOf } from '../core/errors.ts';
-import { operations } from './operations.ts';
+import { operationsOf } from './route.ts';
+import { servedRoutes } from './routes.ts';
 
 export const httpReferenceFile = fileURLToPath(new URL('../../docs/reference/http.md', import.meta.url));
 
@@ -17,26 +18,24 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The table: each operation as a request line and what it answers, with the codes of its errors. */
 export function requestsTable(): string {
-  const rows = Object.entries(operations).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => {
-      const shown = operation.variable ? path.replace(/\*$|:[a-z]+/, `<${operation.variable.name}>`) : path;
-      const query = Object.entries(operation.query ?? {})
-        .filter(([name]) => name !== 'access_token')
-        .map(([name, q]) => `${name}=<${name}>${q.repeats ? '…' : ''}`);
-      const request = `\`${method.toUpperCase()} ${shown}${query.length > 0 ? `?${query.join('&')}` : ''}\``;
-      const errors = [...operation.errors]
-        .sort((a, b) => statusOf(a) - statusOf(b))
-        .map((code) => `${statusOf(code)} \`${code}\``)
-        .join(', ');
-      return `| ${cell(request)} | ${cell(operation.description)}${errors ? ` Errors: ${cell(errors)}.` : ''} |`;
-    }),
-  );
+  const rows = [...operationsOf(servedRoutes)].map(({ path, method, operation }) => {
+    const shown = operation.variable ? path.replace(/\*$|:[a-z]+/, `<${operation.variable.name}>`) : path;
+    const query = Object.entries(operation.query ?? {})
+      .filter(([name]) => name !== 'access_token')
+      .map(([name, q]) => `${name}=<${name}>${q.repeats ? '…' : ''}`);
+    const request = `\`${method.toUpperCase()} ${shown}${query.length > 0 ? `?${query.join('&')}` : ''}\``;
+    const errors = [...operation.errors]
+      .sort((a, b) => statusOf(a) - statusOf(b))
+      .map((code) => `${statusOf(code)} \`${code}\``)
+      .join(', ');
+    return `| ${cell(request)} | ${cell(operation.description)}${errors ? ` Errors: ${cell(errors)}.` : ''} |`;
+  });
   return ['| request | answer |', '|---|---|', ...rows].join('\n');
 }
 
 export const httpReferencePart = () => ({ title: 'HTTP and WebSocket', generated: requestsTable() });
 
-/** Whether the page holds the table as the operations make it. */
+/** Whether the page holds the table as the routes' descriptions make it. */
 export const httpReferenceCurrent = () =>
   existsSync(httpReferenceFile) && generatedOf(readFileSync(httpReferenceFile, 'utf8')) === requestsTable();
 

@@ -1,14 +1,14 @@
 /**
  * `GET /openapi.json` (R-DS1): the OpenAPI 3.1 description of a rest-api connection's HTTP
- * API, made from the operations (`operations.ts`) and the shapes of `core/api-shapes.ts`,
- * never written by hand. Every error a route may answer is listed under its status, with
+ * API, made from the descriptions its routes are declared with and the shapes of
+ * `core/api-shapes.ts`, never written by hand. Every error a route may answer is listed under its status, with
  * the codes of the error table; what the edge answers for any request is added to each.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { ConnectionInfo, ErrorAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import { type ErrorCode, errorTable, statusOf } from '../core/errors.ts';
 import { EDGE_ERRORS, errorAnswerOf, type OperationDescription } from './operation-shapes.ts';
-import { operations } from './operations.ts';
+import { type DescribedRoute, operationsOf } from './route.ts';
 
 type Json = Record<string, unknown>;
 
@@ -112,14 +112,15 @@ function describeOperation(path: string, method: string, operation: OperationDes
   };
 }
 
-/** The document, for the hub of `version` whose session cookie is `cookie`. */
-export function openApiDocument({ version, cookie }: { readonly version: string; readonly cookie: string }): Json {
+/** The document of `routes`, for the hub of `version` whose session cookie is `cookie`. */
+export function openApiDocument(
+  routes: readonly DescribedRoute[],
+  { version, cookie }: { readonly version: string; readonly cookie: string },
+): Json {
   const paths: Record<string, Json> = {};
-  for (const [path, methods] of Object.entries(operations)) {
-    for (const [method, operation] of Object.entries(methods)) {
-      const at = openPath(path, operation);
-      paths[at] = { ...paths[at], [method]: describeOperation(path, method, operation) };
-    }
+  for (const { path, method, operation } of operationsOf(routes)) {
+    const at = openPath(path, operation);
+    paths[at] = { ...paths[at], [method]: describeOperation(path, method, operation) };
   }
   return {
     openapi: '3.1.0',

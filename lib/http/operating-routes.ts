@@ -3,8 +3,10 @@
  * serves), `/readyz` (its connections are ok), `/metrics` (Prometheus) and `/failover` (a
  * standby asked to take over).
  */
-import type { ConnectionInfo, FailoverAnswer } from '../core/api-shapes.ts';
+import { Type } from '@sinclair/typebox';
+import { type ConnectionInfo, ErrorCodeSchema, FailoverAnswer, Taken } from '../core/api-shapes.ts';
 import { answerFault, answerLater, clientAddress } from './handling.ts';
+import { ok } from './operation-shapes.ts';
 import { redacted } from './redact.ts';
 import { acceptsJson, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import type { Handler, Route } from './route.ts';
@@ -82,8 +84,64 @@ const metrics: Handler = (res, req, { metrics: registry, log }, access) => {
 };
 
 export const operatingRoutes: readonly Route[] = [
-  { path: '/healthz', get: healthz },
-  { path: '/readyz', get: readyz },
-  { path: '/metrics', get: metrics },
-  { path: '/failover', post: failover },
+  {
+    path: '/healthz',
+    get: {
+      summary: 'Liveness',
+      description: '200 while the process serves (R-O1).',
+      tag: 'hub',
+      answers: { 200: ok('Alive.', { [TEXT]: Type.Literal('OK'), [JSON_TYPE]: Taken }) },
+      errors: [],
+      handle: healthz,
+    },
+  },
+  {
+    path: '/readyz',
+    get: {
+      summary: 'Readiness',
+      description:
+        'Whether every connection it waits for (`required`, else every enabled one) is ok (R-O1); in a redundancy group, the role.',
+      tag: 'hub',
+      answers: {
+        200: ok('Ready.', {
+          [JSON_TYPE]: Type.Object({
+            ok: Type.Literal(true),
+            connections: Type.Integer({ minimum: 0, description: 'How many it waited for.' }),
+            role: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('standby')])),
+          }),
+        }),
+      },
+      errors: ['PB_NOT_READY', 'PB_FORBIDDEN'],
+      errorFields: {
+        connections: Type.Array(
+          Type.Object({ id: Type.String(), status: Type.String(), reason: Type.String(), code: Type.Optional(ErrorCodeSchema) }),
+          { description: 'With PB_NOT_READY: each connection it waits for that is not ok.' },
+        ),
+      },
+      handle: readyz,
+    },
+  },
+  {
+    path: '/metrics',
+    get: {
+      summary: 'Prometheus metrics',
+      description: 'The Prometheus text format, read now (R-O1): full access or a token with `metrics: true`.',
+      tag: 'hub',
+      answers: { 200: ok('The metrics.', { 'text/plain; version=0.0.4; charset=utf-8': Type.String() }) },
+      errors: ['PB_FORBIDDEN'],
+      handle: metrics,
+    },
+  },
+  {
+    path: '/failover',
+    post: {
+      summary: 'Take over the redundancy group',
+      description:
+        'In a redundancy group (R-B5): asks this standby to take over now — 200 `{"ok":true,"message"}`; 409 `PB_ALREADY_ACTIVE` on the active hub; 403 for a token without `admin: true`; 400 on a hub in no group; 503 `PB_BROKER_UNAVAILABLE` without the broker (see [Staying on air](../guides/standby.md)).',
+      tag: 'hub',
+      answers: { 200: ok('The takeover asked for, in words.', { [JSON_TYPE]: FailoverAnswer }) },
+      errors: ['PB_FORBIDDEN', 'PB_BAD_REQUEST', 'PB_ALREADY_ACTIVE', 'PB_BROKER_UNAVAILABLE', 'PB_CROSS_ORIGIN'],
+      handle: failover,
+    },
+  },
 ];

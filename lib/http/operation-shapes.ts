@@ -1,11 +1,11 @@
 /**
- * The shapes the descriptions of HTTP operations are written in (`operations.ts`,
- * `flow-operations.ts`), read by the OpenAPI description (`openapi.ts`, R-DS1) and the HTTP
- * reference (`http-reference.ts`).
+ * The shapes the descriptions of HTTP operations are written in, read by the OpenAPI
+ * description (R-DS1) and the HTTP reference.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ErrorCodeSchema, Taken } from '../core/api-shapes.ts';
 import type { ErrorCode } from '../core/errors.ts';
+import { JSON_TYPE, TEXT } from './respond.ts';
 
 export interface OperationDescription {
   readonly summary: string;
@@ -46,13 +46,8 @@ export interface Answer {
 /** What any request may be answered by the edge and the server before (or instead of) its handler. */
 export const EDGE_ERRORS: readonly ErrorCode[] = ['PB_UNAUTHORIZED', 'PB_BAD_HOST', 'PB_STARTING', 'PB_INTERNAL'];
 
-export const TEXT = 'text/plain; charset=utf-8';
-export const JSON_TYPE = 'application/json';
 export const JSON5 = 'application/json5';
 export const FORM = 'application/x-www-form-urlencoded';
-
-/** Operations by route path and method. */
-export type Operations = Readonly<Record<string, Readonly<Partial<Record<'get' | 'post' | 'put', OperationDescription>>>>>;
 
 /** An answer with bodies by media type, and the headers it carries. */
 export const ok = (

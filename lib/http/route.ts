@@ -1,7 +1,6 @@
 /**
- * What a route is: a path with a handler per method, and what every handler reads (the hub
- * through plain data and functions). The routes are in routes.ts, flow-routes.ts and
- * description-routes.ts; the server (server.ts) calls them.
+ * What a route is: a path with a handler and a description per method, and what every
+ * handler reads (the hub through plain data and functions).
  */
 import type { Registry } from 'prom-client';
 import type { Answers } from '../core/api-shapes.ts';
@@ -11,6 +10,7 @@ import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { SparseLog } from '../core/sparse-log.ts';
 import type { ClientAccess } from './access.ts';
+import type { OperationDescription } from './operation-shapes.ts';
 import type { StaticFiles } from './static-files.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
@@ -54,13 +54,39 @@ export interface GroupView {
 /** A request handler; `access` is what the client's credentials grant (R-A2). */
 export type Handler = (res: HttpResponse, req: HttpRequest, context: RouteContext, access: ClientAccess) => void;
 
-/** A built-in path: it wins over a hosted file of the same name, and other methods get 405. */
-export interface Route {
+/** One method of a path: its handler and what `/openapi.json` and the reference say of it (R-DS1), declared together. */
+export interface Operation extends OperationDescription {
+  readonly handle: Handler;
+}
+
+/** A path and what each of its methods takes and answers: what the descriptions are made of. */
+export interface DescribedRoute {
   readonly path: string;
+  readonly get?: OperationDescription;
+  readonly post?: OperationDescription;
+  readonly put?: OperationDescription;
+}
+
+/** Each method of each route with its description, in the order declared. */
+export function* operationsOf(
+  routes: readonly DescribedRoute[],
+): Generator<{ readonly path: string; readonly method: 'get' | 'post' | 'put'; readonly operation: OperationDescription }> {
+  for (const route of routes)
+    for (const method of ['get', 'post', 'put'] as const) {
+      const operation = route[method];
+      if (operation) yield { path: route.path, method, operation };
+    }
+}
+
+/**
+ * A path the server routes, each method with its handler and description. A built-in path
+ * wins over a hosted file of the same name, and other methods get 405. A GET whose
+ * description says it `changes` a parameter (`/update`) may not come from a foreign page
+ * (R-H10); POSTs and PUTs never may.
+ */
+export interface Route extends DescribedRoute {
   /** Absent for a path that only takes POST (`/failover`). */
-  readonly get?: Handler;
-  readonly post?: Handler;
-  readonly put?: Handler;
-  /** `get` when a GET changes parameters (`/update`): a foreign page may not send it (R-H10). POSTs never may. */
-  readonly changes?: 'get';
+  readonly get?: Operation;
+  readonly post?: Operation;
+  readonly put?: Operation;
 }

@@ -12,12 +12,14 @@ import { SparseLog } from '../core/sparse-log.ts';
 import type { Observable } from 'rxjs';
 import { AcceptGuard } from './accept-guard.ts';
 import type { Authenticator } from './auth.ts';
-import { type ClientAccess, fullAccess } from './access.ts';
+import type { ClientAccess } from './access.ts';
 import { hubMetrics } from './metrics.ts';
-import { answerHead, type CodedError, jsonClient, sendEmpty, sendError, sendOk, type Tally, tallyIn, withPolicy } from './respond.ts';
+import { answerHead, type CodedError, jsonClient, sendError, type Tally, tallyIn } from './respond.ts';
 import { answerFault } from './handling.ts';
 import type { GroupView, Handler, RouteContext } from './route.ts';
-import { getOther, methodNotAllowed, notFound, routes } from './routes.ts';
+import { methodNotAllowed, routes } from './routes.ts';
+import { hostedFilesRoute, notFound } from './hosted-routes.ts';
+import { consoleFilesRoute, consoleRedirect } from './console-routes.ts';
 import type { StaticFiles } from './static-files.ts';
 import {
   closeEverySocket,
@@ -32,7 +34,7 @@ import { Edge } from './edge.ts';
 import { checkTls, type TlsFiles } from './tls.ts';
 import { defaultLimits, type Limits } from './limits.ts';
 import { WebSocketRoute } from './ws/route.ts';
-import { consoleFiles, consolePolicy } from './console.ts';
+import { consoleFiles } from './console.ts';
 import { WsFanOut } from './ws/fan-out.ts';
 import { defaultResumeLimits } from './ws/resume.ts';
 
@@ -83,11 +85,6 @@ export interface RestServerOptions {
   readonly console?: boolean;
 }
 
-/**
- * The uWS app of one rest-api connection: the routes of routes.ts behind authentication
- * and origin checks (edge.ts) and a fault guard, the WebSocket route (ws/route.ts), listening
- * and stopping.
- */
 /** Methods of a uWS app that route a path; `ws` is a GET upgrade. */
 const ROUTING = new Set(['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'any', 'ws']);
 
@@ -110,6 +107,10 @@ function recording(app: TemplatedApp, routed: { method: string; path: string }[]
   });
 }
 
+/**
+ * The uWS app of one rest-api connection: its routes behind the edge (names, origins,
+ * credentials) and a fault guard, the WebSocket route, listening and stopping.
+ */
 export class RestServer {
   private readonly app: TemplatedApp;
   /** Every method and path routed, as registered: what `/openapi.json` must describe (R-DS1). */
@@ -248,39 +249,33 @@ export class RestServer {
       const tally = this.tally(route.path);
       app.options(route.path, preflight);
       if (route.get) {
-        app.get(route.path, this.handle(tally, route.get, route.changes === 'get'));
-        if (!route.changes) app.head(route.path, this.handle(tally, route.get, false, true));
+        const changes = route.get.changes === true;
+        app.get(route.path, this.handle(tally, route.get.handle, changes));
+        if (!changes) app.head(route.path, this.handle(tally, route.get.handle, false, true));
       } else {
         // Named here: the hosted files' GET of every other path would answer it 404. A refusal, not an operation.
         this.app.get(route.path, this.handle(tally, methodNotAllowed(route)));
         this.app.head(route.path, this.handle(tally, methodNotAllowed(route), false, true));
         this.routed.push({ method: 'get', path: route.path, refuses: true });
       }
-      if (route.post) app.post(route.path, this.handle(tally, route.post, true));
-      if (route.put) app.put(route.path, this.handle(tally, route.put, true));
+      if (route.post) app.post(route.path, this.handle(tally, route.post.handle, true));
+      if (route.put) app.put(route.path, this.handle(tally, route.put.handle, true));
       app.any(route.path, this.handle(tally, methodNotAllowed(route)));
     }
     if (this.options.console !== false) {
-      // R-U1: built in, so it wins over a documentRoot file of the same path.
-      const files = consoleFiles();
-      const policy = consolePolicy();
+      // R-U1: built in, so it wins over a documentRoot file of the same path. Its files are read now: one missing fails the start.
+      consoleFiles();
       const tally = this.tally('/console/');
-      const serve: Handler = (res, req) => {
-        withPolicy(res, policy);
-        const file = files.get(req.getUrl().slice('/console/'.length));
-        if (!file) return notFound(res, req, this.context, fullAccess);
-        sendOk(res, file.contentType, file.body);
-      };
-      const toSlash: Handler = (res) => sendEmpty(res, 303, [['Location', '/console/']]);
-      app.get('/console', this.handle(tally, toSlash));
-      app.get('/console/*', this.handle(tally, serve));
-      app.head('/console/*', this.handle(tally, serve, false, true));
+      app.get(consoleRedirect.path, this.handle(tally, consoleRedirect.get.handle));
+      app.get(consoleFilesRoute.path, this.handle(tally, consoleFilesRoute.get.handle));
+      app.head(consoleFilesRoute.path, this.handle(tally, consoleFilesRoute.get.handle, false, true));
     }
     const other = this.tally('other');
-    app.options('/*', preflight);
-    app.get('/*', this.handle(other, getOther));
-    app.head('/*', this.handle(other, getOther, false, true));
-    app.any('/*', this.handle(other, notFound));
+    const hosted = hostedFilesRoute.path;
+    app.options(hosted, preflight);
+    app.get(hosted, this.handle(other, hostedFilesRoute.get.handle));
+    app.head(hosted, this.handle(other, hostedFilesRoute.get.handle, false, true));
+    app.any(hosted, this.handle(other, notFound));
   }
 
   /**

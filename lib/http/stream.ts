@@ -41,6 +41,7 @@ export function stream(
       });
     });
   const run = async () => {
+    // The real clock: how long a slice held the event loop, which virtual time cannot measure.
     let started = performance.now();
     if (isHead(res)) {
       return void res.cork(() => {

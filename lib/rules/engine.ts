@@ -17,7 +17,7 @@ export interface RuleProblem {
   readonly message: string;
   /**
    * True for where the rule stands (waiting for a parameter, or unable to run as written):
-   * it holds until `ruleStates` says otherwise. False for an event: a refused write, a cut loop.
+   * it holds until `states()` says otherwise. False for an event: a refused write, a cut loop.
    */
   readonly lasting?: boolean;
 }

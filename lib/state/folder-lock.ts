@@ -37,6 +37,7 @@ export class FolderLock {
     const holder: Holder = {
       pid: process.pid,
       host: hostname(),
+      // The real clock: a stamp for a person reading the lock, taken before any hub runs.
       since: new Date().toISOString(),
       ...(processStart === undefined ? {} : { processStart }),
     };

@@ -1,7 +1,7 @@
 /**
  * How the state folder's database is laid out: the key of each value and record, the
- * journal's mark, and how the database is opened (`store.ts` reads and writes through these,
- * `folding.ts` folds the journal into them).
+ * journal's mark, and how the database is opened. Whatever reads or writes the database goes
+ * through these, so the layout is written once.
  */
 import { mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';

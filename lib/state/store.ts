@@ -242,6 +242,7 @@ export class StateStore {
   private readonly commitTurn = (): void => {
     const db = this.db;
     const batch = this.turn;
+    // The real clock: commitSeconds measures the database's work, not the hub's time.
     const started = performance.now();
     this.turn = new Map();
     const waiters = this.turnWaiters;

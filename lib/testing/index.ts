@@ -31,6 +31,7 @@ import type { Issue } from '../core/issue.ts';
 import { pino } from 'pino';
 import type { Logger } from '../core/log.ts';
 import type { SetResult } from '../core/parameter.ts';
+import { after, realTime } from '../core/scheduler.ts';
 import type { Value } from '../core/value.ts';
 import { Hub } from '../hub/hub.ts';
 import type { StatusReport } from '../sdk/context.ts';
@@ -127,7 +128,7 @@ export async function checkConnectionType(check: TypeCheck): Promise<TypeCheckRe
     const logger = collecting(log);
     for (const round of ['first start', 'a start after a stop']) {
       const before = heldResources();
-      const hub = new Hub({ flow: taken.flow, log: logger });
+      const hub = new Hub({ flow: taken.flow, log: logger, scheduler: realTime });
       const statuses: StatusReport[] = [];
       let running = false;
       try {
@@ -240,13 +241,13 @@ function undeclared(hub: Hub, declared: ((id: string) => DeclaredParameter | und
   return mistakes.length === 0 ? undefined : mistakes.join('; ');
 }
 
-/** Polls `holds` until it is true or `ms` passed. */
+/** Polls `holds` until it is true or `ms` passed, on the time the checked hub runs on (its default, the real one). */
 async function until(holds: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
+  const deadline = realTime.now() + ms;
   for (;;) {
     if (holds()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (realTime.now() > deadline) return false;
+    await new Promise<void>((resolve) => after(realTime, 20, resolve));
   }
 }
 

@@ -168,7 +168,7 @@ export default defineConnectionType({
       const parameter = context.define(id, {
         type,
         access: 'read-write',
-        device: true,
+        ownedHere: true,
         forward: (value, _origin, answered) => {
           const why = problem(value);
           if (why !== undefined) return { ok: false, error: new HubError('PB_CONVERSION', why) };

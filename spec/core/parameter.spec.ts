@@ -146,7 +146,7 @@ test('an initial value that does not convert is refused', (t) => {
 
 test('a parameter owned elsewhere forwards converted writes and changes only when its owner reports', (t) => {
   const forwarded: [Value, string | undefined][] = [];
-  const remote = createParameter('other-hub', 'fader', {
+  const mirror = createParameter('other-hub', 'fader', {
     type: 'F',
     access: 'read-write',
     forward: (value, origin) => {
@@ -154,18 +154,36 @@ test('a parameter owned elsewhere forwards converted writes and changes only whe
       return { ok: true, value: true };
     },
   });
-  const seen = collect(remote.changes$);
-  t.true(remote.answersLater);
-  t.true(remote.remote, 'the name before answersLater still answers, for packages written against it');
-  t.deepEqual(remote.set('0.75', 'ws'), { ok: true, value: true });
+  const seen = collect(mirror.changes$);
+  t.true(mirror.answersLater);
+  t.true(mirror.mirrored, 'its value lives elsewhere: this hub neither publishes nor shares it');
+  t.deepEqual(mirror.set('0.75', 'ws'), { ok: true, value: true });
   t.deepEqual(forwarded, [[0.75, 'ws']], 'the owner gets the converted value and who wrote it');
-  t.is(remote.value, undefined, 'nothing is stored until the owner answers');
+  t.is(mirror.value, undefined, 'nothing is stored until the owner answers');
   t.deepEqual(seen, []);
-  remote.report(0.75);
-  t.is(remote.value, 0.75);
+  mirror.report(0.75);
+  t.is(mirror.value, 0.75);
   t.deepEqual(seen, [0.75]);
-  t.false(remote.set('loud').ok, 'a write that does not convert never leaves the hub');
+  t.false(mirror.set('loud').ok, 'a write that does not convert never leaves the hub');
   t.is(forwarded.length, 1);
+});
+
+test("a parameter owned here whose writes go to a device answers later, and is this hub's own, not a mirror", (t) => {
+  const sent: Value[] = [];
+  const gain = createParameter('desk', 'gain', {
+    type: 'F',
+    access: 'read-write',
+    ownedHere: true,
+    forward: (value) => {
+      sent.push(value);
+      return { ok: true, value: true };
+    },
+  });
+  t.true(gain.answersLater);
+  t.false(gain.mirrored, "published and shared as any of this hub's parameters");
+  t.deepEqual(gain.set(0.5), { ok: true, value: true });
+  t.deepEqual(sent, [0.5]);
+  t.is(gain.value, undefined, 'it changes when the device says so');
 });
 
 test('a parameter says whether the hub keeps its value', (t) => {

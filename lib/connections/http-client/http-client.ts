@@ -113,7 +113,7 @@ export const httpClientType = defineConnectionType({
             context.define(`${request.id}/send`, {
               type: 'T',
               access: Access.WriteOnly,
-              device: true,
+              ownedHere: true,
               forward: (_value, _origin, answer) => {
                 void send(request).then((error) => answer?.(error ? { ok: false, error } : { ok: true, value: true }));
                 return { ok: true, value: true };

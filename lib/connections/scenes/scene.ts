@@ -101,7 +101,7 @@ export class Scene {
     const trigger: OwnedParameter = this.context.define(id, {
       type: 'T',
       access: 'write-only',
-      device: true,
+      ownedHere: true,
       forward: (_value, origin, answered) => {
         // A store or recall that could not be done is refused to its writer, and fires nothing.
         const refused = work();

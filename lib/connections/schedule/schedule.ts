@@ -142,6 +142,7 @@ export const scheduleType = defineConnectionType({
   // An `at` that has passed is valid (a show that ran) but never fires again: likely a typo
   // of the year, or a time a slow start let pass. Entries stand in the order written.
   warn({ entries }): Issue[] {
+    // The real clock: a check of the file as it is read (patchbay validate too), with no hub running.
     const now = Date.now();
     return entries.flatMap((entry, index) =>
       !entry.catchUp && entry.times.after(now) === undefined

@@ -1,7 +1,7 @@
 /**
  * `tcp-client`: a device that listens on TCP and speaks a line protocol (R-N1, R-N2): video
  * routers, GPIO boxes, codecs. The hub connects to `host`:`port` and keeps connecting, with
- * backoff, while the device is away (R-G1). Frames and what they mean: `line-protocol.ts`.
+ * backoff, while the device is away (R-G1). Frames and what they mean are the device kit's line protocol.
  *
  * Parameters:
  *   <parameter id>   type from its line in `parameters`   read-write when a `send` entry

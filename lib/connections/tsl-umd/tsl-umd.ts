@@ -1,12 +1,12 @@
 /**
  * `tsl-umd`: TSL UMD tally and under-monitor displays (R-SU1), v3.1 over UDP or v5.0 over
- * UDP or TCP (packets in `packets.ts`).
+ * UDP or TCP.
  *
  * `mode: "receive"`: the hub listens on `port` and shows each display it hears (and those
  * listed in `displays` from the start) as read-only parameters — what a vision mixer's
  * tally says, for rules to carry to lamps, cameras and dashboards. Displays are made as
  * heard, at most `maxDisplays`: past it a new one takes the place of the display heard
- * longest ago once that one has gone unheard for `forgetAfter` (`heard-displays.ts`).
+ * longest ago once that one has gone unheard for `forgetAfter`.
  * `host`, when set, is the only sender taken.
  *
  * `mode: "send"`: the hub sends to `host`:`port` the displays listed in `displays`, whose

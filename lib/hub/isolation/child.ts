@@ -125,6 +125,7 @@ const send = (message: FromChild): void => outbox.send(message);
 
 /** Ends the process once the hub has been told why (or after a second, if it cannot be). */
 function crash(reason: string, error: unknown): void {
+  // The real clock: the child's own last resort, with no hub (nor its scheduler) in this process.
   setTimeout(() => process.exit(1), 1000).unref();
   outbox.send({ t: 'crash', reason, stack: error instanceof Error ? error.stack : undefined }, () => process.exit(1));
 }

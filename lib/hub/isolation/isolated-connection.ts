@@ -8,8 +8,10 @@
  * times, then doubling up to 60 s. The hub and every other connection carry on.
  */
 import type { ChildProcess } from 'node:child_process';
+import type { Subscription } from 'rxjs';
 import { fail, HubError, ok, reasonOf } from '../../core/errors.ts';
 import type { Answered, ParameterSpec } from '../../core/parameter.ts';
+import { after, every } from '../../core/scheduler.ts';
 import type { Value } from '../../core/value.ts';
 import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
@@ -38,8 +40,8 @@ export class IsolatedConnection implements ConnectionInstance {
   private stopping = false;
   private attempts = 0;
   private startedAt = 0;
-  private restartTimer: NodeJS.Timeout | undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
+  private restartTimer: Subscription | undefined;
+  private pingTimer: Subscription | undefined;
   private lastPong = 0;
   private lastPing = 0;
   private lastTick = 0;
@@ -86,15 +88,15 @@ export class IsolatedConnection implements ConnectionInstance {
 
   async stop(reason: StopReason = 'stop'): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.restartTimer);
-    clearInterval(this.pingTimer);
+    this.restartTimer?.unsubscribe();
+    this.pingTimer?.unsubscribe();
     const child = this.child;
     this.answerPending('its connection is stopping');
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
-      const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      const killer = after(this.hooks.context.scheduler, STOP_GRACE_MS, () => child.kill('SIGKILL'));
       child.once('exit', () => {
-        clearTimeout(killer);
+        killer.unsubscribe();
         resolve();
       });
       if (child.connected) child.send({ t: 'stop', reason } satisfies ToChild);
@@ -113,9 +115,9 @@ export class IsolatedConnection implements ConnectionInstance {
     if (!child?.connected || !this.up) return Promise.resolve(false);
     const n = this.nextUpdate++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.updating.get(n)?.(false), this.hangMs);
+      const timer = after(this.hooks.context.scheduler, this.hangMs, () => this.updating.get(n)?.(false));
       this.updating.set(n, (taken, error) => {
-        clearTimeout(timer);
+        timer.unsubscribe();
         this.updating.delete(n);
         if (error) return reject(new HubError(error.code, error.message));
         if (taken) this.config = { ...this.config, plan };
@@ -132,6 +134,7 @@ export class IsolatedConnection implements ConnectionInstance {
   private spawn(started?: () => void): void {
     const { config, hooks } = this;
     const { id, plan, common } = config;
+    const { scheduler } = hooks.context;
     this.up = false;
     this.stderrTail = '';
     this.mirror.newProcess();
@@ -139,12 +142,12 @@ export class IsolatedConnection implements ConnectionInstance {
     let crash: string | undefined;
     const child = forkProcess(this.maxMemoryMb);
     this.child = child;
-    this.startedAt = Date.now();
-    this.lastPong = Date.now();
+    this.startedAt = scheduler.now();
+    this.lastPong = scheduler.now();
     this.lastTick = 0;
     this.answered = false;
     this.refused = undefined;
-    const output = new OutputBudget(hooks.context.log, Date.now);
+    const output = new OutputBudget(hooks.context.log, () => scheduler.now());
     this.output = output;
     child.stdout?.on('data', (chunk: Buffer) => output.output(String(chunk), 'info'));
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -198,7 +201,7 @@ export class IsolatedConnection implements ConnectionInstance {
             hooks.context.setStatus(message.status, message.reason, message.code);
           return;
         case 'pong':
-          this.lastPong = Date.now();
+          this.lastPong = scheduler.now();
           this.answered = true;
           this.reportedDetails = message.details;
           return;
@@ -210,7 +213,7 @@ export class IsolatedConnection implements ConnectionInstance {
       if (this.child !== child) return;
       this.child = undefined;
       this.up = false;
-      clearInterval(this.pingTimer);
+      this.pingTimer?.unsubscribe();
       if (this.stopping) return;
       const { hungFor, overMemory, stderrTail: stderr, maxMemoryMb } = this;
       const reason = exitReason({ hungFor, overMemory, stderr, maxMemoryMb, crash, code, signal });
@@ -219,18 +222,18 @@ export class IsolatedConnection implements ConnectionInstance {
       this.down = reason;
       this.answerPending(reason);
       hooks.failed(new HubError('PB_PROCESS_ENDED', reason));
-      if (Date.now() - this.startedAt > STEADY_MS) this.attempts = 0;
+      if (scheduler.now() - this.startedAt > STEADY_MS) this.attempts = 0;
       this.attempts += 1;
       const delay = restartDelayMs(this.attempts);
       hooks.context.log.warn(`${reason}; starting it again in ${delay / 1000} s (attempt ${this.attempts})`);
-      this.restartTimer = setTimeout(() => this.spawn(), delay);
+      this.restartTimer = after(scheduler, delay, () => this.spawn());
       // A first start that failed is over for the runner: the restarts go on without it.
       started?.();
       started = undefined;
     });
     // Every 100 ms: the fence's changes go to the process, and pings (a few per hangMs) find
     // a process whose event loop is blocked.
-    this.pingTimer = setInterval(() => this.tick(child), FENCE_CHECK_MS);
+    this.pingTimer = every(scheduler, FENCE_CHECK_MS, () => this.tick(child));
     child.send({
       t: 'start',
       module: plan.origin?.module,
@@ -254,12 +257,12 @@ export class IsolatedConnection implements ConnectionInstance {
     if (this.child !== child || !child.connected) return;
     // A hub whose own event loop stood still (a burst of clients, a million-value snapshot)
     // read no answer meanwhile: its stall is not the process's.
-    const now = Date.now();
+    const now = this.hooks.context.scheduler.now();
     const stalled = this.lastTick === 0 ? 0 : now - this.lastTick - FENCE_CHECK_MS;
     this.lastTick = now;
     if (stalled > FENCE_CHECK_MS) this.lastPong += stalled;
     const bound = this.answered ? this.hangMs : Math.max(this.hangMs, FIRST_ANSWER_MS);
-    if (Date.now() - this.lastPong > bound) {
+    if (now - this.lastPong > bound) {
       this.hooks.context.log.warn(`its process did not answer for ${bound} ms: killing it`);
       this.hungFor = bound;
       child.kill('SIGKILL');
@@ -280,8 +283,8 @@ export class IsolatedConnection implements ConnectionInstance {
       child.send({ t: 'fence', fence } satisfies ToChild);
     }
     const pingEvery = Math.min(1000, Math.max(FENCE_CHECK_MS, Math.floor(this.hangMs / 5)));
-    if (Date.now() - this.lastPing < pingEvery) return;
-    this.lastPing = Date.now();
+    if (now - this.lastPing < pingEvery) return;
+    this.lastPing = now;
     child.send({ t: 'ping', n: this.pings++ } satisfies ToChild);
   }
 
@@ -344,7 +347,7 @@ export class IsolatedConnection implements ConnectionInstance {
       ...(access === 'read-only'
         ? {}
         : {
-            device: true,
+            ownedHere: true,
             forward: (written: Value, origin: string | undefined, answered?: Answered) => {
               const child = this.child;
               if (!child?.connected || !this.up) {

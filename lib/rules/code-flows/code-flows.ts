@@ -272,7 +272,7 @@ export class CodeFlows {
       define: (parameterId, { type, access = 'read-write', initial, onWrite }) => {
         let owned: OwnedParameter | undefined;
         // A parameter whose writes the flow answers is this hub's own, answered later as a device's is.
-        const answered = onWrite && { device: true, forward: answeredBy(onWrite, flow, (value, by) => owned?.report(value, by)) };
+        const answered = onWrite && { ownedHere: true, forward: answeredBy(onWrite, flow, (value, by) => owned?.report(value, by)) };
         const defined = graph.define(flow.id, parameterId, {
           type,
           access,

@@ -36,9 +36,6 @@ export class FlowParameter<P extends Parameter = Parameter> implements Parameter
   get answersLater(): boolean {
     return this.parameter.answersLater;
   }
-  get remote(): boolean {
-    return this.parameter.answersLater;
-  }
 
   get mirrored(): boolean {
     return this.parameter.mirrored;

@@ -89,7 +89,7 @@ export class DeviceParameters {
       access: spec.access,
       ...(spec.initial !== undefined ? { initial: spec.initial } : {}),
       ...(spec.persist ? { persist: true } : {}),
-      device: true,
+      ownedHere: true,
       forward: (value, origin, answered?: Answered) => {
         // A rule or code flow that hands back the value the device last said (a two-way sync
         // of a fader with a dashboard's) would echo every move to the device: taken, as an

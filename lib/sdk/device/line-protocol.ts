@@ -1,10 +1,9 @@
 /**
  * What the line-protocol types (R-N1, R-N2) share, whatever carries their bytes (a TCP
- * connection, datagrams, a serial port), read from their shared settings (`line-settings.ts`)
- * once: how frames look and what they mean. The device that acts on it is `line-device.ts`,
- * and a type made of both, supplying only its transport, is declared by `line-type.ts`.
+ * connection, datagrams, a serial port), read from their shared settings once: how frames
+ * look and what they mean.
  *
- * Frames are text in the connection's `encoding` (see `framing.ts`). Each received frame is
+ * Frames are text in the connection's `encoding`. Each received frame is
  * tried against the `receive` patterns in order (RE2, as every user expression in the hub);
  * the first that matches sets the parameters its `set` names, with `$name` standing for the
  * pattern's named group (for each match of its `each` pattern, when it has one: the lines of

@@ -1,0 +1,85 @@
+/**
+ * The shapes of the flow editor's requests and answers (R-ED1–ED3), as TypeBox schemas and
+ * the types made from them, as `api-shapes.ts` has them for the other routes: the hub's flow
+ * editor and its routes are written against these types, `/openapi.json` describes these
+ * schemas, and the console's flow tab names the types in JSDoc `@import`s, so that
+ * `tsc -p tsconfig.console.json` checks it against them. Like `api-shapes.ts`, it needs
+ * nothing of Node.
+ */
+import { Type } from '@sinclair/typebox';
+import { ErrorAnswer, type Shape } from './api-shapes.ts';
+
+/** Where in a flow file's document: its keys and list positions, from the top. */
+const FlowPath = Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]), { description: 'Where in the flow file.' });
+
+/** A mistake of a flow file, at its path. */
+export const FlowIssue = Type.Object({ path: FlowPath, message: Type.String() });
+export type FlowIssue = Shape<typeof FlowIssue>;
+
+/** A mistake of a draft, with where it stands in the draft's text (offsets), for a mark. */
+export const PlacedIssue = Type.Composite([FlowIssue, Type.Object({ from: Type.Integer(), to: Type.Integer() })]);
+export type PlacedIssue = Shape<typeof PlacedIssue>;
+
+const EditPath = Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]));
+
+/**
+ * A change an editor asks of the flow file's text, at a path of its document: `set` a value
+ * (an object's key, added when missing; a list's entry), `add` an entry at the end of the
+ * list at `path`, `remove` what is at `path`. A `set` over a value that is there changes only
+ * what differs, so the comments inside it stay.
+ */
+export const FlowEdit = Type.Union([
+  Type.Object({ op: Type.Literal('set'), path: EditPath, value: Type.Unknown() }),
+  Type.Object({ op: Type.Literal('add'), path: EditPath, value: Type.Unknown() }),
+  Type.Object({ op: Type.Literal('remove'), path: EditPath }),
+]);
+export type FlowEdit = Shape<typeof FlowEdit>;
+
+/** `POST /flow/draft`'s body: the text as the editor has it (secrets hidden), and the edits to make in it. */
+export const DraftRequest = Type.Object({ text: Type.String(), edits: Type.Optional(Type.Array(FlowEdit)) });
+export type DraftRequest = Shape<typeof DraftRequest>;
+
+/** A text with edits made, not saved, and the mistakes a save of it would be refused for. */
+export const Draft = Type.Object({
+  text: Type.String(),
+  issues: Type.Array(PlacedIssue),
+  document: Type.Optional(Type.Unknown({ description: 'The parsed document; absent when the text does not parse.' })),
+});
+export type Draft = Shape<typeof Draft>;
+
+/** One kept version of the flow file. */
+export const FlowVersion = Type.Object({
+  version: Type.Integer({ minimum: 1 }),
+  savedAt: Type.Number({ description: 'Milliseconds since the epoch.' }),
+  by: Type.String({ description: 'Who saved it: `token ops from 10.0.0.5`, or `on disk` for the file as a save found it.' }),
+  bytes: Type.Integer({ minimum: 0 }),
+  etag: Type.String(),
+});
+export type FlowVersion = Shape<typeof FlowVersion>;
+
+/** A kept version as `GET /flow/history` lists it: whether it is the file's text now, too. */
+export const FlowVersionListing = Type.Composite([
+  FlowVersion,
+  Type.Object({ current: Type.Boolean({ description: "Whether it is the file's text now." }) }),
+]);
+export type FlowVersionListing = Shape<typeof FlowVersionListing>;
+
+/** A save taken (`PUT /flow`, a restore): written and applied, with the new text's tag and version. */
+export const FlowSaved = Type.Object({ ok: Type.Literal(true), etag: Type.String(), version: Type.Integer({ minimum: 1 }) });
+export type FlowSaved = Shape<typeof FlowSaved>;
+
+/** What a refused save says besides its code: the mistakes, and the tag of the file now. */
+export const saveRefusalFields = {
+  issues: Type.Array(FlowIssue, { description: 'With PB_FLOW_INVALID: each mistake at its path.' }),
+  etag: Type.String({ description: "With PB_FLOW_CHANGED: the file's tag now." }),
+};
+
+/** What a save or a restore answers a JSON client: taken, or refused with its code (and the mistakes, or the tag now). */
+export const SaveAnswer = Type.Union([
+  FlowSaved,
+  Type.Composite([
+    ErrorAnswer,
+    Type.Object({ issues: Type.Optional(saveRefusalFields.issues), etag: Type.Optional(saveRefusalFields.etag) }),
+  ]),
+]);
+export type SaveAnswer = Shape<typeof SaveAnswer>;

@@ -1,0 +1,70 @@
+/**
+ * What the hub is running, for a login to look at (R-L2): its connections, its problems and
+ * its rules, each narrowed to what the login may see. What connections say of themselves is
+ * masked here, once for every type.
+ */
+import { Type } from '@sinclair/typebox';
+import { ConnectionInfo, Problem, RuleListing } from '../core/api-shapes.ts';
+import type { ClientAccess } from './access.ts';
+import { ok } from './operation-shapes.ts';
+import { redacted } from './redact.ts';
+import { JSON_TYPE, sendOk } from './respond.ts';
+import type { Handler, Route } from './route.ts';
+
+const listConnections: Handler = (res, _req, { connections }, access) =>
+  sendOk(res, JSON_TYPE, JSON.stringify(redacted(connections().filter((c) => access.seesConnection(c.id)))));
+
+const listProblems: Handler = (res, _req, { problems }, access) =>
+  sendOk(res, JSON_TYPE, JSON.stringify(redacted(problems().filter((p) => visibleProblem(access, p)))));
+
+const listRules: Handler = (res, _req, { rules }, access) =>
+  sendOk(res, JSON_TYPE, JSON.stringify(rules().filter((r) => visibleRule(access, r))));
+
+/** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
+function visibleProblem(access: ClientAccess, problem: Problem): boolean {
+  return access.full || (problem.source === 'connection' && access.seesConnection(problem.id));
+}
+
+/** A scoped token sees the rules whose every address it may read. */
+function visibleRule(access: ClientAccess, rule: RuleListing): boolean {
+  return access.full || [rule.source, ...rule.destinations].every((address) => access.canRead(address));
+}
+
+export const listingRoutes: readonly Route[] = [
+  {
+    path: '/connections',
+    get: {
+      summary: 'List the connections',
+      description:
+        '`[{"id", "type", "status", "reason", "code"?, "owner"?, "description", "location", "group", "details"?}]` (R-L2); `code` while failed or degraded; `owner` names the hub that runs a connection shown from another hub (R-M5); a rest-api\'s details hold its port, `tls` and WebSocket client counts; secrets and absolute paths are masked (below).',
+      tag: 'hub',
+      answers: { 200: ok('The connections this login sees.', { [JSON_TYPE]: Type.Array(ConnectionInfo) }) },
+      errors: [],
+      handle: listConnections,
+    },
+  },
+  {
+    path: '/problems',
+    get: {
+      summary: 'List the problems',
+      description:
+        'The hub\'s current problems: failed or degraded connections, failed code flows, rules with problems, a state folder that cannot be written; each `{ source: "connection" | "code-flow" | "rule" | "state", id, code, message }`.',
+      tag: 'hub',
+      answers: { 200: ok('The problems now.', { [JSON_TYPE]: Type.Array(Problem) }) },
+      errors: [],
+      handle: listProblems,
+    },
+  },
+  {
+    path: '/rules',
+    get: {
+      summary: 'List the rules',
+      description:
+        "The flow's enabled rules in the order they run: `[{ path, folders, name, source, destinations, pipe, status, code?, reason? }]` (`folders` the names of the folders the rule stands in, outermost first, R-R2; `pipe` as written in the flow file; `status` `running`, `waiting` for a parameter it names (`PB_WAITING`, R-G2), `failed` or `idle`); a scoped token sees the rules whose every address it may read.",
+      tag: 'hub',
+      answers: { 200: ok('The rules.', { [JSON_TYPE]: Type.Array(RuleListing) }) },
+      errors: [],
+      handle: listRules,
+    },
+  },
+];
