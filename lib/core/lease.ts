@@ -4,6 +4,10 @@
  * moment the hub knows from its own clock (the last renewal the broker acknowledged, plus
  * the lease's length), so a hub that was paused, cut off or starved finds out at its next
  * write, before it sends anything, and not when a timer to check would have run.
+ *
+ * That clock is `performance.now()`, not the scheduler's: a lease must not grow when the
+ * machine's wall clock is set back (the scheduler's time is the wall clock, which a
+ * schedule wants). The redundancy group (lib/site/group/) and the vote count on it too.
  */
 import { performance } from 'node:perf_hooks';
 import { HubError } from './errors.ts';
