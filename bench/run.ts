@@ -1162,6 +1162,8 @@ async function scenarioMqtt() {
           fmt(step.cpuUs, 1),
           fmt(base.cpuUs, 1),
           step.cpuUs / base.cpuUs,
+          top ? '≤ 1.3×' : '',
+          top ? step.cpuUs / base.cpuUs <= 1.3 : undefined,
         );
       }
       const two = await dashboards([a, b], a);
