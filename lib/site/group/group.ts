@@ -114,7 +114,7 @@ export class RedundancyGroup implements GroupControl {
 
   /** True for a connection only the active hub of the group runs. */
   runsOnlyOnActive(connectionId: string): boolean {
-    return this.roles.runsOnlyOnActive(connectionId);
+    return this.context.hub.redundancy.activeOnly().includes(connectionId);
   }
 
   // --- What the rest-api and the console ask ---------------------------------------------
@@ -207,7 +207,7 @@ export class RedundancyGroup implements GroupControl {
   /** Connected, every retained message in: this hub joins as a standby, and looks for an active hub. */
   up(): void {
     if (this.roles.stopped) return;
-    this.roles.upSince = performance.now();
+    this.roles.linkChanged(performance.now());
     if (this.voting.vote) return this.roles.publishRecord(this.roles.current, this.roles.epoch);
     this.roles.publishRecord('standby', this.roles.epoch);
     this.renewals.start();
@@ -219,7 +219,7 @@ export class RedundancyGroup implements GroupControl {
    * (R-AV1). Without them the lease belongs to one broker session, so it ends now.
    */
   down(reason: string): void {
-    this.roles.upSince = undefined;
+    this.roles.linkChanged(undefined);
     if (this.voting.vote) return;
     this.renewals.stop();
     this.takeover.claim = undefined;
@@ -231,7 +231,7 @@ export class RedundancyGroup implements GroupControl {
     const peer = this.renewals.peer(hubId);
     if (peer.online === online) return;
     peer.online = online;
-    if (!online && this.isPeer(hubId)) this.roles.waitingLogged = false;
+    if (!online && this.isPeer(hubId)) this.roles.waitingOver();
     this.decide();
   }
 
@@ -320,20 +320,19 @@ export class RedundancyGroup implements GroupControl {
    */
   stop(): { topic: string; payload: string; options: IClientPublishOptions }[] {
     // Its own goodbye comes back before the link closes: a stopping hub claims nothing.
-    this.roles.stopped = true;
-    this.roles.upSince = undefined;
+    const wasActive = this.roles.current === 'active';
+    this.roles.stop();
     this.takeover.claim = undefined;
     this.renewals.stop();
-    if (this.voting.vote && this.roles.current === 'active') {
+    if (this.voting.vote && wasActive) {
       // Drives nothing from here on, then frees the voters' grants: the other hub is granted at its next round.
       this.context.hub.redundancy.lease.end();
       this.voting.vote.candidate.release(performance.now());
     }
     this.voting.stopVoting();
     this.removeControl();
-    if (this.roles.current !== 'active') return [];
+    if (!wasActive) return [];
     this.context.hub.redundancy.lease.end();
-    this.roles.current = 'standby';
     const record: RoleRecord = { group: this.hub.group, role: 'standby', epoch: this.roles.epoch };
     return [{ topic: this.settings.layout.role(this.hub.id), payload: JSON.stringify(record), options: { qos: 1, retain: true } }];
   }

@@ -57,8 +57,7 @@ export class Renewals {
         this.acknowledged.next();
       });
       if (this.roles.current === 'active' && !this.context.hub.redundancy.lease.holds()) {
-        this.roles.lapsedEpoch = this.roles.epoch;
-        this.roles.standDown(`its lease ran out: the broker acknowledged no renewal for ${LEASE_MS / 1000} s`);
+        this.roles.lapse(`its lease ran out: the broker acknowledged no renewal for ${LEASE_MS / 1000} s`);
       }
     };
     renew();

@@ -21,26 +21,27 @@ export interface ShownValues {
 }
 
 export class Roles {
-  current: Role = 'standby';
+  // Each flag below is set here alone; the group's other parts read it, and ask for a move by a method.
+  private role: Role = 'standby';
   /** The highest epoch this hub knows of (`learnEpoch` raises it). */
-  epoch: number;
+  private known: number;
   /** `performance.now()` when the broker link came up, every retained message in; undefined while it is down. */
-  upSince: number | undefined;
+  private linkUpSince: number | undefined;
   /** The hub that last held the lease other than this one: whose values and records a takeover carries on. */
-  lastHolder: string | undefined;
+  private previousHolder: string | undefined;
   /** The active hub as last logged, so that each change is said once. */
   private shownActive: string | undefined;
-  stopped = false;
+  private isStopped = false;
   private changing: Promise<void> = Promise.resolve();
   /** The log said that no hub is active and failover is manual: said once until that changes. */
-  waitingLogged = false;
+  private waitingLogged = false;
   /**
    * The epoch this hub held when its own lease ran out (it was starved of CPU, or its
    * renewals were not acknowledged), while no other hub had claimed it: in a manual group it
    * takes its lease back with the next epoch, since that is no failover, only the same hub
    * driving on. Any later epoch (another hub's claim) ends that.
    */
-  lapsedEpoch: number | undefined;
+  private lapsedEpoch: number | undefined;
   readonly parameters: { role: OwnedParameter; epoch: OwnedParameter; active: OwnedParameter; voters?: OwnedParameter };
   private readonly changes = new Subject<void>();
   private readonly stoodDown = new Subject<void>();
@@ -61,7 +62,7 @@ export class Roles {
     private readonly voted: boolean,
   ) {
     const kept = context.records.get('epoch');
-    this.epoch = typeof kept === 'number' ? kept : 0;
+    this.known = typeof kept === 'number' ? kept : 0;
     // The hub's own parameters (`_` ids), as `_status/connected`: only a type that serves the hub may make them.
     const define = (id: string, type: 'S' | 'I', initial: string | number) => {
       const defined = context.hub.graph.define(context.id, id, { type, access: 'read-only', initial }, { reserved: true });
@@ -70,11 +71,66 @@ export class Roles {
     };
     this.parameters = {
       role: define('_hub/role', 'S', 'standby'),
-      epoch: define('_hub/epoch', 'I', this.epoch),
+      epoch: define('_hub/epoch', 'I', this.known),
       active: define('_hub/active', 'S', ''),
       // With voters: those this hub reached within the last second, space-separated (dashboards, the console).
       ...(hub.voters ? { voters: define('_hub/voters', 'S', '') } : {}),
     };
+  }
+
+  get current(): Role {
+    return this.role;
+  }
+
+  get epoch(): number {
+    return this.known;
+  }
+
+  get upSince(): number | undefined {
+    return this.linkUpSince;
+  }
+
+  get stopped(): boolean {
+    return this.isStopped;
+  }
+
+  get lastHolder(): string | undefined {
+    return this.previousHolder;
+  }
+
+  /** True when the lease this hub last held ran out by itself and no later epoch was claimed since. */
+  get ownLapse(): boolean {
+    return this.lapsedEpoch !== undefined && this.lapsedEpoch === this.known;
+  }
+
+  /** The broker link came up (every retained message in) at `now`, or went down (undefined). */
+  linkChanged(now: number | undefined): void {
+    this.linkUpSince = now;
+  }
+
+  /** The group stops: nothing moves from here on, and it is a standby without standing down (the group ends what it held). */
+  stop(): void {
+    this.isStopped = true;
+    this.linkUpSince = undefined;
+    this.role = 'standby';
+  }
+
+  /** Says once, until `waitingOver`, that no hub is active and an operator must act. */
+  sayWaiting(message: string): void {
+    if (this.waitingLogged) return;
+    this.waitingLogged = true;
+    this.context.log.warn(message);
+  }
+
+  /** Whatever was waiting changed (a hub went, or this hub holds the lease): say it again when it waits again. */
+  waitingOver(): void {
+    this.waitingLogged = false;
+  }
+
+  /** Its own lease ran out: stands down, and may take it back in a manual group (`ownLapse`). */
+  lapse(why: string): void {
+    this.lapsedEpoch = this.known;
+    this.standDown(why);
   }
 
   /** The hub that won the latest epoch claimed, while it has not stood down; this hub too. */
@@ -85,8 +141,10 @@ export class Roles {
 
   /** Takes over: the lease granted until `until`, the connections started from what `previous` ran. */
   becomeActive(epoch: number, until: number, previous: string | undefined): void {
-    const carried = { values: this.shown.carried(this.runsOnlyOnActive), records: this.records.recordsOfHub(previous) };
-    this.current = 'active';
+    // What only the active hub runs: the values this hub shows of it are what it starts from.
+    const activeOnly = new Set(this.context.hub.redundancy.activeOnly());
+    const carried = { values: this.shown.carried((id) => activeOnly.has(id)), records: this.records.recordsOfHub(previous) };
+    this.role = 'active';
     this.context.hub.redundancy.lease.grant(epoch, until);
     this.learnEpoch(epoch);
     this.context.records.set('epoch', epoch);
@@ -106,7 +164,7 @@ export class Roles {
   /** Ends the lease now, and stops the connections only the active hub runs. */
   standDown(why: string, epoch = this.epoch): void {
     this.context.hub.redundancy.lease.end();
-    this.current = 'standby';
+    this.role = 'standby';
     this.context.log.warn(`stands down to standby: ${why}`);
     this.parameters.role.report('standby');
     if (this.link.up) this.publishRecord('standby', epoch);
@@ -117,19 +175,16 @@ export class Roles {
     });
   }
 
-  /** True for a connection only the active hub of the group runs: the standbys show all of it, and carry it on at a takeover. */
-  readonly runsOnlyOnActive = (connectionId: string): boolean => this.context.hub.redundancy.activeOnly().includes(connectionId);
-
   learnEpoch(epoch: number): void {
-    if (epoch <= this.epoch) return;
-    this.epoch = epoch;
+    if (epoch <= this.known) return;
+    this.known = epoch;
     this.context.records.set('epoch', epoch);
   }
 
   /** Shows `active` (the hub active now, as the group knows it) in `_hub/active`, and says in the log when it changed. */
   showActive(active: string | undefined): void {
     const holder = this.holder();
-    if (holder !== undefined && holder !== this.hub.id) this.lastHolder = holder;
+    if (holder !== undefined && holder !== this.hub.id) this.previousHolder = holder;
     this.parameters.active.report(active ?? '');
     if (this.current !== 'active' && this.parameters.epoch.value !== this.epoch) this.parameters.epoch.report(this.epoch);
     if (this.current === 'active') this.shownActive = this.hub.id;

@@ -50,14 +50,10 @@ export class Takeover {
     if (this.records.unconfirmedActive().some((hubId) => hubId !== this.hub.id && this.renewals.alive(hubId))) return;
     // No hub holds the lease: the first ever (epoch 0) is taken either way; later, "manual" waits for an operator,
     // unless this hub held it last and only lost it by its own lapse.
-    const ownLapse = this.roles.lapsedEpoch !== undefined && this.roles.lapsedEpoch === this.roles.epoch;
-    if (this.hub.failover === 'manual' && this.roles.epoch > 0 && !ownLapse) {
-      if (!this.roles.waitingLogged) {
-        this.roles.waitingLogged = true;
-        this.context.log.warn(
-          `no hub of group ${this.hub.group} is active${holder ? ` (hub ${holder} is gone or silent)` : ''}: failover is manual, POST /failover on a standby takes over`,
-        );
-      }
+    if (this.hub.failover === 'manual' && this.roles.epoch > 0 && !this.roles.ownLapse) {
+      this.roles.sayWaiting(
+        `no hub of group ${this.hub.group} is active${holder ? ` (hub ${holder} is gone or silent)` : ''}: failover is manual, POST /failover on a standby takes over`,
+      );
       return;
     }
     this.claimNext();

@@ -129,11 +129,8 @@ export class Voting {
   /** Whether this hub may claim the lease when no voter names a holder: always in an auto group; in a manual one, at the first start, at an operator's word, or to take back its own lapse. */
   private mayClaim(): boolean {
     if (this.hub.failover === 'auto' || this.roles.epoch === 0 || this.operatorAsked) return true;
-    if (this.roles.lapsedEpoch !== undefined && this.roles.lapsedEpoch === this.roles.epoch) return true;
-    if (!this.roles.waitingLogged) {
-      this.roles.waitingLogged = true;
-      this.context.log.warn(`no hub of group ${this.hub.group} is active: failover is manual, POST /failover on a standby takes over`);
-    }
+    if (this.roles.ownLapse) return true;
+    this.roles.sayWaiting(`no hub of group ${this.hub.group} is active: failover is manual, POST /failover on a standby takes over`);
     return false;
   }
 
@@ -157,7 +154,7 @@ export class Voting {
     }
     if (lease) {
       this.operatorAsked = false;
-      this.roles.waitingLogged = false;
+      this.roles.waitingOver();
       if (this.roles.current !== 'active') {
         const holder = this.roles.holder();
         return this.roles.becomeActive(
@@ -174,8 +171,7 @@ export class Voting {
       }
       fence.grant(lease.epoch, lease.until);
     } else if (this.roles.current === 'active') {
-      this.roles.lapsedEpoch = this.roles.epoch;
-      this.roles.standDown(`its lease ended: a majority of the voters did not renew it for ${VOTE_LEASE_MS / 1000} s`);
+      this.roles.lapse(`its lease ended: a majority of the voters did not renew it for ${VOTE_LEASE_MS / 1000} s`);
     }
     const reached = Object.entries(this.votersReached())
       .filter(([, voter]) => voter.reached)
