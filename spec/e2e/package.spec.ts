@@ -44,6 +44,12 @@ test.serial(
       [],
       'no sources (dist/ holds them compiled), specs, benchmarks, CI or build files; the contract, spec/requirements.md, is documentation',
     );
+    // The declarations are what the three faces' declarations import, however far round: nothing of the hub's inside.
+    t.deepEqual(
+      listed.filter((f) => /^package\/types\/(hub|http|state|config|connections|site|broker)\//.test(f)),
+      [],
+      "types/ holds the faces' declaration closure alone",
+    );
     // node_modules/ holds the bundled dependencies alone (emberplus-connection and what it
     // needs: npm ignores an installed package's `overrides`), as the lock file marks them.
     const lock = JSON.parse(await readFile(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
