@@ -22,8 +22,10 @@ import {
   type TypeDescription,
 } from './type-host-messages.ts';
 
-/** How long a type's module may take to load and describe itself, in ms. */
+/** How long a type's module may take to load and describe itself, in ms, counted from when the thread is ready. */
 export const DESCRIBE_MS = 10_000;
+/** How long the thread may take to start (patchbay's own code alone runs until it is ready), in ms. */
+const START_MS = 60_000;
 /** How long the hub waits for a check of a connection's settings (its `parse()` and the rest), in ms. */
 export const CHECK_MS = 2000;
 /** The heap of the thread, in MB: a module that needs more to describe itself and parse settings is refused. */
@@ -72,6 +74,9 @@ export class TypeHost {
   private next = 0;
   private readonly describing = new Map<number, (answer: Described) => void>();
   private readonly described = new Map<string, Promise<Described>>();
+  /** Settles once the thread has loaded its entry and the public face: no package code has run before. */
+  private readonly ready: Promise<void>;
+  private readonly stopStarting: () => void;
 
   constructor(readonly version: string) {
     const { port1, port2 } = new MessageChannel();
@@ -83,7 +88,19 @@ export class TypeHost {
       env: packageEnvironment(),
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     });
+    let started = () => {};
+    this.ready = new Promise((done) => {
+      started = done;
+    });
+    // The real clock, as for the deadlines below: a thread that never starts is ended. Not
+    // unref'd: while the hub waits for the thread, this is what keeps the process alive.
+    const startTimer = setTimeout(() => this.end(`its thread did not start within ${START_MS} ms`), START_MS);
+    this.stopStarting = () => clearTimeout(startTimer);
     this.worker.on('message', (message: unknown) => {
+      if (isReady(message)) {
+        this.stopStarting();
+        return started();
+      }
       const answer: DescribedAnswer | undefined = describedOf(message);
       if (!answer) return this.end('it sent a message of no known shape');
       this.describing.get(answer.n)?.(answer.ok ? { ok: true, description: answer.description } : { ok: false, reason: answer.reason });
@@ -111,9 +128,12 @@ export class TypeHost {
     return described;
   }
 
-  private ask(module: string, type: string): Promise<Described> {
-    if (this.ended) return Promise.resolve({ ok: false, reason: this.ended });
+  private async ask(module: string, type: string): Promise<Described> {
+    if (this.ended) return { ok: false, reason: this.ended };
     const n = this.next++;
+    const gone = new Promise<void>((done) => this.describing.set(n, () => done()));
+    await Promise.race([this.ready, gone]);
+    if (this.ended) return { ok: false, reason: this.ended };
     return new Promise((done) => {
       // The real clock: a watchdog over a thread of package code, which runs while a flow file is
       // read, before any hub and its scheduler (the check below waits on it too, in Atomics.wait).
@@ -150,11 +170,15 @@ export class TypeHost {
   end(reason: string): void {
     if (this.ended) return;
     this.ended = reason;
+    this.stopStarting();
     void this.worker.terminate();
     this.answers.close();
     for (const answered of [...this.describing.values()]) answered({ ok: false, reason });
   }
 }
+
+const isReady = (message: unknown): boolean =>
+  typeof message === 'object' && message !== null && (message as { t?: unknown }).t === 'ready';
 
 /** The threads of the packages in use, by folder, least recently used first: a reload finds its packages' types read already. */
 const hosts = new Map<string, TypeHost>();
