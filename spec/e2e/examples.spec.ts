@@ -197,7 +197,9 @@ test('ember studio: an Ember+ consumer reads the faders and on-air state, and it
   const hub = await runExample(t, 'ember-studio.json5', (document) => {
     Object.assign(document.connections['ember']!, { port, bindIp: '127.0.0.1' });
   });
-  const client = new EmberClient('127.0.0.1', port);
+  // The library's own wait for an answer (3 s by default) is a bound on a stuck provider, not a
+  // measure: a loaded two-core machine running the whole suite has taken longer.
+  const client = new EmberClient('127.0.0.1', port, 15_000);
   t.teardown(() => client.discard());
   client.on('error', () => {});
   await client.connect();

@@ -113,7 +113,7 @@ async function flood(port: number, bytes: Buffer, times: number): Promise<{ clos
   let sent = 0;
   for (; sent < times && !closed; sent++)
     if (!socket.write(bytes)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
-  await Promise.race([eventually(() => closed, 'the consumer cut off').catch(() => {}), new Promise((r) => setTimeout(r, 3000))]);
+  await Promise.race([eventually(() => closed, 'the consumer cut off', 10_000).catch(() => {}), new Promise((r) => setTimeout(r, 3000))]);
   socket.destroy();
   return { closed, sent };
 }
