@@ -5,13 +5,14 @@
  * Writes go to the owner (`remote-writes.ts`). When the active hub of this hub's group goes,
  * the last values of what it ran are kept: a takeover starts from them (R-B2).
  */
-import { type Answered, Status, type SetResult, type Value, type ValueType } from '../../sdk/index.ts';
+import { Status, type Value } from '../../sdk/index.ts';
 import type { MirroredConnection, SiteContext } from '../hub-port.ts';
 import type { ConnectionInfo } from '../../core/api-shapes.ts';
 import type { ProxyParameter } from '../../core/parameter.ts';
 import type { MessageProperties } from '../../broker/broker-link.ts';
 import type { OtherHub, SharedConnection } from '../peers/description.ts';
 import type { EarlyValues } from './early-values.ts';
+import type { RemoteWrites } from './remote-writes.ts';
 
 export interface Mirror {
   readonly owner: string;
@@ -19,15 +20,8 @@ export interface Mirror {
   readonly parameters: Map<string, { readonly parameter: ProxyParameter; readonly key: string }>;
 }
 
-/** Sends a write to the hub that owns the connection now (share/remote-writes.ts). */
-type Forward = (
-  address: string,
-  owner: string | undefined,
-  type: ValueType,
-  value: Value,
-  origin: string | undefined,
-  answered: Answered | undefined,
-) => SetResult;
+/** Sends a write to the hub that owns the connection now. */
+type Forward = RemoteWrites['send'];
 
 export class Mirrors {
   private readonly byId = new Map<string, Mirror>();

@@ -20,8 +20,7 @@ import {
   type ValueType,
 } from '../../sdk/index.ts';
 import type { BrokerLink, MessageProperties } from '../../broker/broker-link.ts';
-import type { WriteAnswer } from '../../broker/topics.ts';
-import type { TopicLayout } from '../../broker/topics.ts';
+import type { TopicLayout, WriteAnswer } from '../../broker/topics.ts';
 import { type OtherHub, parseJson } from '../peers/description.ts';
 
 /** How long a writer waits for the owner's answer to a forwarded write. */
