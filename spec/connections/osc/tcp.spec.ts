@@ -15,13 +15,19 @@ const addresses = [
   { id: 'name', address: '/name', type: 'S' },
 ];
 
-/** An oscdump listening for TCP on `port`, which reads SLIP frames; probed by a client of the spec's own. */
+/**
+ * An oscdump listening for TCP on `port`, which reads SLIP frames; probed by a client of the
+ * spec's own. The probe stays connected until the spec ends: liblo (0.31) stops reading a
+ * connection accepted while another was open once that other closes, so a probe closed just
+ * after the hub reconnected would make oscdump deaf to the hub.
+ */
 function tcpDump(t: Parameters<typeof startDump>[0], port: number) {
   return startDump(t, `osc.tcp://:${port}`, async () => {
     const probe = connect(port, '127.0.0.1');
     probe.on('error', () => {});
+    t.teardown(() => probe.destroy());
     await new Promise<void>((resolve) => probe.once('connect', resolve).once('error', () => resolve()));
-    probe.end(slipFrame(libloMessage('/patchbay/probe')));
+    probe.write(slipFrame(libloMessage('/patchbay/probe')));
   });
 }
 
