@@ -22,6 +22,7 @@ import { udpType } from '../connections/udp/udp.ts';
 import { virtualCoreType } from '../connections/virtual-core/virtual-core.ts';
 import { xmlFileOutputType } from '../connections/xml-file-output/xml-file-output.ts';
 import { scenesType } from '../connections/scenes/scenes.ts';
+import { companionModuleType } from '../connections/companion-module/companion-module.ts';
 
 /** A built-in type as its module defines it. */
 type BuiltIn = DefinedConnectionType<TObject, unknown> | ServingTypeDefinition<TObject, unknown>;
@@ -53,6 +54,7 @@ const builtIns: readonly BuiltIn[] = [
   tslUmdType,
   satelliteType,
   midiType,
+  companionModuleType,
 ];
 
 export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));

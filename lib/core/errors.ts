@@ -198,6 +198,10 @@ export const errorTable = {
     status: 503,
     text: "A package of the flow's `plugins` cannot be used: it is not installed where the flow file's folder resolves it, its package.json declares no `patchbay` types, or a module of a type fails to load or does not export a connection type, or the thread that reads its types (type-host.ts) ended — its module threw after loading, exited, or left a description unanswered for 10 s or a check of settings (`parse()` and the rest) for 2 s; the message names the package and why. Its connections fail; the others run.",
   },
+  PB_MODULE_INCOMPATIBLE: {
+    status: 503,
+    text: "A `companion-module` connection's module is built for a host API this hub does not speak: its manifest's `runtime.api` is not `nodejs-ipc`, or its `runtime.apiVersion` (the `@companion-module/base` it was built against) is not one the hub speaks; the message names both. Use a build of the module for a base the hub speaks. The connection fails; the others run.",
+  },
   PB_TYPE_TAKEN: {
     status: 503,
     text: 'Two sources claim one connection type name: a package names a type built into patchbay, or one another package of the flow declares first; the message names both owners. The later package is refused (its connections fail; the others run): remove one of the two packages from `plugins`.',

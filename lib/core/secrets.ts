@@ -5,7 +5,8 @@
  * - the value of a key whose last word names a secret (`password`, `apiKey`,
  *   `client_secret`, `accessToken`…; not `keys`, `keyboard` or `passphraseEnv`, which
  *   names a variable);
- * - every value of a `headers` object, where credentials travel under any name;
+ * - every value of a `headers` object, where credentials travel under any name, and of a
+ *   `secrets` object (a Companion module's secret fields);
  * - the user info of a URL anywhere in a text (`mqtt://user:pass@host`).
  */
 
@@ -35,7 +36,10 @@ export function namesSecret(key: string): boolean {
   return SECRET_WORDS.has(words.at(-1) ?? '');
 }
 
-/** True for the value of a property `key` of an object that is itself the value of `parentKey`: a secret by its name, or a header. */
+/** Objects whose every value is a secret, whatever its name: headers, and a Companion module's `secrets`. */
+const SECRET_HOLDERS = new Set(['headers', 'secrets']);
+
+/** True for the value of a property `key` of an object that is itself the value of `parentKey`: a secret by its name, or a value of a holder of secrets. */
 export function holdsSecret(key: string, parentKey: string): boolean {
-  return namesSecret(key) || parentKey.toLowerCase() === 'headers';
+  return namesSecret(key) || SECRET_HOLDERS.has(parentKey.toLowerCase());
 }

@@ -3,11 +3,11 @@
  * their settings and reasons as they have them (a broker URL with its password, a device's
  * headers), and these answers go to any client with read access, so they are masked once
  * here, by the shape lib/core/secrets.ts gives (a key that names a secret, a value of
- * `headers`, a URL's user info: `mqtt://user:pass@host` → `mqtt://***@host`), whatever the
+ * `headers` or `secrets`, a URL's user info: `mqtt://user:pass@host` → `mqtt://***@host`), whatever the
  * connection type. An empty value stays empty, so that "not set" still shows.
  */
 
-import { namesSecret, URL_USER_INFO } from '../core/secrets.ts';
+import { holdsSecret, namesSecret, URL_USER_INFO } from '../core/secrets.ts';
 
 const MASK = '***';
 
@@ -18,9 +18,11 @@ export function redacted(value: unknown, key = ''): unknown {
   if (typeof value === 'string') return value.replace(URL_USER_INFO, `$1${MASK}@`);
   if (Array.isArray(value)) return value.map((item) => redacted(item));
   if (typeof value !== 'object') return value;
-  const headers = key.toLowerCase() === 'headers';
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([name, item]) => [name, headers && !isEmpty(item) ? MASK : redacted(item, name)]),
+    Object.entries(value as Record<string, unknown>).map(([name, item]) => [
+      name,
+      holdsSecret(name, key) && !isEmpty(item) ? MASK : redacted(item, name),
+    ]),
   );
 }
 

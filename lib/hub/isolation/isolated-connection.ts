@@ -140,6 +140,7 @@ export class IsolatedConnection implements ConnectionInstance {
     this.mirror.newProcess();
     let reported = false;
     let crash: string | undefined;
+    let startFailed: HubError | undefined;
     const child = forkProcess(this.maxMemoryMb);
     this.child = child;
     this.startedAt = scheduler.now();
@@ -187,7 +188,8 @@ export class IsolatedConnection implements ConnectionInstance {
           return;
         case 'failed':
           crash = message.error.message;
-          hooks.failed(new HubError(message.error.code, message.error.message));
+          startFailed = new HubError(message.error.code, message.error.message);
+          hooks.failed(startFailed);
           child.kill('SIGKILL');
           return;
         case 'crash':
@@ -216,12 +218,13 @@ export class IsolatedConnection implements ConnectionInstance {
       this.pingTimer?.unsubscribe();
       if (this.stopping) return;
       const { hungFor, overMemory, stderrTail: stderr, maxMemoryMb } = this;
-      const reason = exitReason({ hungFor, overMemory, stderr, maxMemoryMb, crash, code, signal });
+      // A start that failed ended the process: the connection shows that failure, with its own code.
+      const reason = startFailed?.message ?? exitReason({ hungFor, overMemory, stderr, maxMemoryMb, crash, code, signal });
       this.hungFor = undefined;
       this.overMemory = undefined;
       this.down = reason;
       this.answerPending(reason);
-      hooks.failed(new HubError('PB_PROCESS_ENDED', reason));
+      hooks.failed(new HubError(startFailed?.code ?? 'PB_PROCESS_ENDED', reason));
       if (scheduler.now() - this.startedAt > STEADY_MS) this.attempts = 0;
       this.attempts += 1;
       const delay = restartDelayMs(this.attempts);

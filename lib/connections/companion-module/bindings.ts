@@ -1,0 +1,198 @@
+/**
+ * A module's actions and feedbacks, bound in the flow file to parameters (R-CM5, R-CM6).
+ *
+ * An action binding is a write-only parameter: a write runs the action with the binding's
+ * options, where an option written `$(value)` takes the written value as its field holds it
+ * and `$(…)` in a text takes hub values; options that do not fit their fields are refused at
+ * once (400 at the option), and the write is answered with the module's answer. Its type is
+ * the binding's `type`, else the `$(value)` option's kind, else a trigger.
+ *
+ * A feedback binding is a read-only parameter: the hub registers one instance of the
+ * feedback and the module re-checks it as its state changes. A boolean feedback is B
+ * (inverted with `invert`), a value feedback its binding's `type` (S by default), an
+ * advanced one its style as JSON text.
+ */
+import {
+  Access,
+  type ConnectionContext,
+  convert,
+  fail,
+  HubError,
+  ok,
+  type OwnedParameter,
+  reasonOf,
+  type SetResult,
+  type Value,
+  type ValueType,
+  ValueType as Types,
+} from '../../sdk/index.ts';
+import { asOption, type Field, misfit, named, valueTypeOf } from './fields.ts';
+
+export interface ActionBinding {
+  readonly action: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly type?: ValueType;
+}
+
+export interface FeedbackBinding {
+  readonly feedback: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly invert: boolean;
+  readonly type?: ValueType;
+}
+
+interface Definition {
+  readonly id: string;
+  readonly name?: string;
+  readonly options?: readonly Field[];
+  /** A feedback's kind. */
+  readonly type?: string;
+}
+
+/** What the bindings ask of the module. */
+export interface BindingPort {
+  /** Runs an action: resolves once the module answered, with its error when it refused. */
+  execute(parameterId: string, actionId: string, options: Record<string, unknown>, origin: string | undefined): Promise<SetResult>;
+  /** Registers (or, with `null`, removes) feedback instances, by parameter id. */
+  watch(
+    instances: Readonly<
+      Record<string, { readonly feedbackId: string; readonly options: Record<string, unknown>; readonly invert: boolean } | null>
+    >,
+  ): void;
+  /** A text with `$(…)` replaced by hub values. */
+  substitute(text: string): string;
+}
+
+/** The text that takes the written value. */
+export const WRITTEN = '$(value)';
+
+export class Bindings {
+  private actionDefinitions = new Map<string, Definition>();
+  private feedbackDefinitions = new Map<string, Definition>();
+  private readonly feedbackParameters = new Map<string, OwnedParameter>();
+  /** Each feedback's options as last sent, so that a change of a hub value they name sends them again. */
+  private readonly sentOptions = new Map<string, string>();
+
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly actions: Readonly<Record<string, ActionBinding>>,
+    private readonly feedbacks: Readonly<Record<string, FeedbackBinding>>,
+    private readonly port: BindingPort,
+  ) {}
+
+  /** The module's action definitions, as it sent them last. */
+  setActions(definitions: readonly Definition[]): void {
+    this.actionDefinitions = new Map(definitions.map((definition) => [definition.id, definition]));
+  }
+
+  /** The module's feedback definitions, as it sent them last. */
+  setFeedbacks(definitions: readonly Definition[]): void {
+    this.feedbackDefinitions = new Map(definitions.map((definition) => [definition.id, definition]));
+  }
+
+  /** Defines every bound parameter, typed from the definitions known now, and registers the feedbacks. */
+  defineAll(): void {
+    for (const [id, binding] of Object.entries(this.actions)) {
+      this.context.define(id, {
+        type: this.actionType(binding),
+        access: Access.WriteOnly,
+        ownedHere: true,
+        forward: (value, origin, answered) => this.run(id, binding, value, origin, answered),
+      });
+    }
+    for (const [id, binding] of Object.entries(this.feedbacks)) {
+      const kind = this.feedbackDefinitions.get(binding.feedback)?.type;
+      const type = kind === 'boolean' ? Types.Boolean : kind === 'advanced' ? Types.String : (binding.type ?? Types.String);
+      this.feedbackParameters.set(id, this.context.define(id, { type, access: Access.ReadOnly }));
+    }
+    this.watchFeedbacks(false);
+  }
+
+  /** Bindings that name an action or a feedback the module does not define, in words; none when all are known. */
+  unknown(): readonly string[] {
+    const actions = Object.entries(this.actions)
+      .filter(([, binding]) => !this.actionDefinitions.has(binding.action))
+      .map(([id, binding]) => `actions.${id}: the module has no action "${binding.action}"`);
+    const feedbacks = Object.entries(this.feedbacks)
+      .filter(([, binding]) => !this.feedbackDefinitions.has(binding.feedback))
+      .map(([id, binding]) => `feedbacks.${id}: the module has no feedback "${binding.feedback}"`);
+    return [...actions, ...feedbacks];
+  }
+
+  /** Values the module found for the feedback instances. */
+  feedbackValues(values: readonly { readonly id?: unknown; readonly value?: unknown }[]): void {
+    for (const { id, value } of values) {
+      const binding = typeof id === 'string' ? this.feedbacks[id] : undefined;
+      const parameter = typeof id === 'string' ? this.feedbackParameters.get(id) : undefined;
+      if (!binding || !parameter || value === undefined) continue;
+      if (parameter.type === Types.Boolean) parameter.report(Boolean(value) !== binding.invert);
+      else if (typeof value === 'object' && value !== null) parameter.report(JSON.stringify(value));
+      else {
+        const converted = convert(value, parameter.type);
+        parameter.report(converted.ok ? converted.value : String(value));
+      }
+    }
+  }
+
+  /** Sends again the feedbacks whose options name hub values that changed. */
+  valuesChanged(): void {
+    this.watchFeedbacks(true);
+  }
+
+  private watchFeedbacks(changedOnly: boolean): void {
+    const instances: Record<string, { feedbackId: string; options: Record<string, unknown>; invert: boolean }> = {};
+    for (const [id, binding] of Object.entries(this.feedbacks)) {
+      const options = this.filled(binding.options, this.feedbackDefinitions.get(binding.feedback)?.options ?? [], undefined);
+      const text = JSON.stringify(options);
+      if (changedOnly && this.sentOptions.get(id) === text) continue;
+      this.sentOptions.set(id, text);
+      instances[id] = { feedbackId: binding.feedback, options, invert: binding.invert };
+    }
+    if (Object.keys(instances).length > 0) this.port.watch(instances);
+  }
+
+  private actionType(binding: ActionBinding): ValueType {
+    if (binding.type) return binding.type;
+    const written = Object.entries(binding.options).find(([, value]) => value === WRITTEN)?.[0];
+    if (written === undefined) return Types.Trigger;
+    const field = this.actionDefinitions.get(binding.action)?.options?.find((candidate) => candidate.id === written);
+    return field ? valueTypeOf(field) : Types.String;
+  }
+
+  private run(
+    id: string,
+    binding: ActionBinding,
+    value: Value,
+    origin: string | undefined,
+    answered?: (result: SetResult) => void,
+  ): SetResult {
+    const definition = this.actionDefinitions.get(binding.action);
+    if (!definition) return fail('PB_DEVICE_UNAVAILABLE', `the module has no action "${binding.action}" (yet)`);
+    const fields = definition.options ?? [];
+    const options = this.filled(binding.options, fields, value);
+    for (const field of fields) {
+      const why = misfit(field, options[field.id]);
+      if (why) return fail('PB_BAD_REQUEST', `option ${named(field)} of action "${binding.action}" ${why}`);
+    }
+    if (!this.context.fence.holds()) return { ok: false, error: this.context.fence.refusal() };
+    void this.port
+      .execute(id, binding.action, options, origin)
+      .catch((error: unknown): SetResult => (error instanceof HubError ? { ok: false, error } : fail('PB_BAD_ANSWER', reasonOf(error))))
+      .then((result) => answered?.(result));
+    return ok(true);
+  }
+
+  /** The options as sent: each field's default, then the binding's, `$(value)` and `$(…)` filled in. */
+  private filled(written: Readonly<Record<string, unknown>>, fields: readonly Field[], value: Value | undefined): Record<string, unknown> {
+    const options: Record<string, unknown> = {};
+    for (const field of fields) if (field.default !== undefined) options[field.id] = field.default;
+    for (const [key, raw] of Object.entries(written)) {
+      const field = fields.find((candidate) => candidate.id === key);
+      if (raw === WRITTEN && value !== undefined) options[key] = field ? asOption(field, value) : value;
+      else if (typeof raw === 'string' && raw.includes('$('))
+        options[key] = this.port.substitute(value === undefined ? raw : raw.replaceAll(WRITTEN, String(value)));
+      else options[key] = raw;
+    }
+    return options;
+  }
+}

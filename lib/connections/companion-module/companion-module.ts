@@ -1,0 +1,382 @@
+/**
+ * `companion-module`: a Bitfocus Companion device module, unmodified, as a connection
+ * (R-CM1–R-CM7). The module runs in a process of its own, started and spoken to as
+ * Companion's host does (module-process.ts, module-ipc.ts); this connection is the host.
+ * Its config is checked against the fields the module declares, its variables are
+ * read-only parameters, and the flow binds its actions and feedbacks to parameters.
+ *
+ * The connection itself always runs in a process of its own (R-PK4's isolation): when the
+ * module's process ends, so does the connection's, and the hub keeps its parameters' values
+ * and starts both again with its backoff — one mechanism for every process a hub runs.
+ *
+ * Parameters:
+ *   var/<variable id>   read-only   a variable of the module, typed from its values
+ *   <action binding>    write-only  runs the bound action (T, or the `$(value)` option's type)
+ *   <feedback binding>  read-only   the bound feedback's value (B, S, I or F)
+ */
+import {
+  type Checked,
+  type ConnectionContext,
+  checkParameterId,
+  defineConnectionType,
+  HubError,
+  type Issue,
+  ok,
+  type SetResult,
+  Status,
+  type TypedInstance,
+  Type,
+  valueTypeSetting,
+  withDefault,
+} from '../../sdk/index.ts';
+import { type ActionBinding, Bindings, type FeedbackBinding } from './bindings.ts';
+import { type Field, isSecret, misfit, named, valueFields, withFieldDefaults } from './fields.ts';
+import { readModuleFolder } from './module-folder.ts';
+import { type InitAnswer, ModuleProcess } from './module-process.ts';
+import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
+
+const options = withDefault(
+  Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Option values by option id; "$(value)" takes the written value, "$(<connection>:<variable>)" a variable\'s.',
+  }),
+  {},
+);
+
+const settings = Type.Object({
+  module: Type.String({
+    minLength: 1,
+    description: "The module's folder (holding companion/manifest.json), as Companion's module build makes it; relative to the flow file.",
+  }),
+  label: Type.Optional(
+    Type.String({ description: "The name the module is given (Companion's connection label); the connection id by default." }),
+  ),
+  config: withDefault(Type.Record(Type.String(), Type.Unknown(), { description: "The module's configuration, by config field id." }), {}),
+  secrets: withDefault(
+    Type.Record(Type.String(), Type.Unknown(), { description: "Values of the module's secret fields, by field id: never served." }),
+    {},
+  ),
+  actions: withDefault(
+    Type.Record(
+      Type.String(),
+      Type.Object({
+        action: Type.String({ minLength: 1, description: "The module's action id." }),
+        options,
+        type: Type.Optional(valueTypeSetting("The parameter's type; by default the `$(value)` option's, or a trigger.")),
+      }),
+      { description: 'Write-only parameters, by id, each running an action of the module.' },
+    ),
+    {},
+  ),
+  feedbacks: withDefault(
+    Type.Record(
+      Type.String(),
+      Type.Object({
+        feedback: Type.String({ minLength: 1, description: "The module's feedback id." }),
+        options,
+        invert: withDefault(Type.Boolean({ description: "A boolean feedback's value inverted." }), false),
+        type: Type.Optional(valueTypeSetting("A value feedback's parameter type (S by default).", ['S', 'I', 'F', 'B'])),
+      }),
+      { description: 'Read-only parameters, by id, each following a feedback of the module.' },
+    ),
+    {},
+  ),
+  timeout: withDefault(
+    Type.Integer({ minimum: 100, maximum: 600_000, description: 'Milliseconds the module may take to answer a bound action.' }),
+    5000,
+  ),
+  initTimeout: withDefault(
+    Type.Integer({ minimum: 1000, maximum: 600_000, description: 'Milliseconds the module may take to start (its init).' }),
+    30_000,
+  ),
+});
+
+type Settings = {
+  readonly module: string;
+  readonly label?: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly secrets: Readonly<Record<string, unknown>>;
+  readonly actions: Readonly<Record<string, ActionBinding>>;
+  readonly feedbacks: Readonly<Record<string, FeedbackBinding>>;
+  readonly timeout: number;
+  readonly initTimeout: number;
+};
+
+/** Companion's statuses of a module, as the connection shows them. */
+const STATUSES: Readonly<Record<string, string>> = {
+  disconnected: 'disconnected',
+  connection_failure: 'connection failure',
+  bad_config: 'bad config',
+  unknown_error: 'error',
+  unknown_warning: 'warning',
+};
+
+/** The upgrade index a module is told its config was last upgraded to, the first time: written for the module as it is, no script runs on it. */
+const WRITTEN_FOR_THIS_VERSION = 1_000_000;
+
+function parse(written: Settings): Checked<Settings> {
+  const issues: Issue[] = [];
+  for (const [kind, bindings] of [
+    ['actions', written.actions],
+    ['feedbacks', written.feedbacks],
+  ] as const) {
+    for (const id of Object.keys(bindings)) {
+      const checked = checkParameterId(id);
+      if (!checked.ok) issues.push({ path: [kind, id], message: checked.error.message });
+      else if (id.startsWith('var/') || id === 'var')
+        issues.push({ path: [kind, id], message: "var/ holds the module's variables: bind under another id" });
+    }
+  }
+  for (const id of Object.keys(written.actions))
+    if (Object.hasOwn(written.feedbacks, id)) issues.push({ path: ['feedbacks', id], message: `"${id}" is bound to an action too` });
+  if (issues.length > 0) return { ok: false, issues };
+  // Defaults inside a record's entries are not filled by the schema: here they are.
+  const actions = Object.fromEntries(
+    Object.entries(written.actions).map(([id, binding]) => [id, { ...binding, options: binding.options ?? {} }]),
+  );
+  const feedbacks = Object.fromEntries(
+    Object.entries(written.feedbacks).map(([id, binding]) => [
+      id,
+      { ...binding, options: binding.options ?? {}, invert: binding.invert ?? false },
+    ]),
+  );
+  return { ok: true, value: { ...written, actions, feedbacks } };
+}
+
+class ModuleConnection implements TypedInstance<Settings> {
+  private module: ModuleProcess | undefined;
+  private readonly variables: Variables;
+  private readonly bindings: Bindings;
+  private stopped = false;
+  private upgradeIndex = WRITTEN_FOR_THIS_VERSION;
+  private moduleStatus: { status: string; message: string } = { status: 'connecting', message: '' };
+  private overLimit = '';
+  private about: Readonly<Record<string, unknown>> = {};
+  private presets = 0;
+  /** True once the module's init answered: before, its bindings wait for its definitions. */
+  private ready = false;
+
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly settings: Settings,
+  ) {
+    this.variables = new Variables(context, (count) => {
+      this.overLimit = `the module defined more than ${MOST_VARIABLES} variables: ${count} dropped`;
+      this.showStatus();
+    });
+    this.bindings = new Bindings(context, settings.actions, settings.feedbacks, {
+      execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),
+      watch: (instances) =>
+        this.module?.ipc.tell('updateFeedbacks', {
+          feedbacks: Object.fromEntries(
+            Object.entries(instances).map(([id, instance]) => [
+              id,
+              instance && {
+                id,
+                controlId: this.controlId,
+                feedbackId: instance.feedbackId,
+                options: instance.options,
+                isInverted: instance.invert,
+                upgradeIndex: this.upgradeIndex,
+                disabled: false,
+                image: { width: 72, height: 72 },
+              },
+            ]),
+          ),
+        }),
+      substitute: (text) => this.substitute(text),
+    });
+  }
+
+  private get controlId(): string {
+    return `patchbay:${this.context.id}`;
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.startModule();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  private async startModule(): Promise<void> {
+    const folder = readModuleFolder(this.settings.module, this.context.baseDir);
+    this.about = { module: folder.id, version: folder.version, api: folder.apiVersion };
+    this.context.setStatus(Status.Connecting, `starting ${folder.name} ${folder.version}`);
+    this.module = await ModuleProcess.start(
+      folder,
+      this.context.id,
+      {
+        calls: this.calls(),
+        exited: (reason) => {
+          if (this.stopped) return;
+          // The connection's process ends with the module's: the hub's isolation says why and starts both again.
+          throw new HubError('PB_PROCESS_ENDED', reason);
+        },
+      },
+      this.context.log,
+    );
+    const fields = await this.module.configFields(this.settings.initTimeout);
+    this.checkConfig(fields);
+    const kept = this.context.records.get('upgradeIndex');
+    const answer = (await this.module.ipc.call(
+      'init',
+      {
+        label: this.settings.label ?? this.context.id,
+        isFirstInit: false,
+        config: withFieldDefaults(fields, this.settings.config, false),
+        secrets: withFieldDefaults(fields, this.settings.secrets, true),
+        lastUpgradeIndex: typeof kept === 'number' ? kept : WRITTEN_FOR_THIS_VERSION,
+        actions: {},
+        feedbacks: {},
+      },
+      this.settings.initTimeout,
+    )) as InitAnswer | undefined;
+    if (typeof answer?.newUpgradeIndex === 'number') {
+      this.upgradeIndex = answer.newUpgradeIndex;
+      this.context.records.set('upgradeIndex', answer.newUpgradeIndex);
+    }
+    this.bindings.defineAll();
+    this.ready = true;
+    this.showStatus();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.module?.stop();
+  }
+
+  details(): Readonly<Record<string, unknown>> {
+    return {
+      ...this.about,
+      ...(this.module?.pid === undefined ? {} : { pid: this.module.pid }),
+      variables: this.variables.size,
+      presets: this.presets,
+      dropped: this.module?.ipc.dropped ?? 0,
+    };
+  }
+
+  /** A mistake in `config` fails the start at its path, with the field's label (R-CM3). */
+  private checkConfig(fields: readonly Field[]): void {
+    const known = new Map(valueFields(fields).map((field) => [field.id, field]));
+    for (const [where, written, secret] of [
+      ['config', this.settings.config, false],
+      ['secrets', this.settings.secrets, true],
+    ] as const) {
+      for (const [id, value] of Object.entries(written)) {
+        const field = known.get(id);
+        if (!field) throw new HubError('PB_START_FAILED', `${where}.${id}: the module has no config field "${id}"`);
+        if (isSecret(field) !== secret)
+          throw new HubError('PB_START_FAILED', `${where}.${id}: ${named(field)} belongs in ${secret ? 'config' : 'secrets'}`);
+        const why = misfit(field, value);
+        if (why) throw new HubError('PB_START_FAILED', `${where}.${id}: ${named(field)} ${why}`);
+      }
+    }
+    for (const field of known.values()) {
+      const written = isSecret(field) ? this.settings.secrets : this.settings.config;
+      if (field.required && field.default === undefined && written[field.id] === undefined)
+        throw new HubError('PB_START_FAILED', `${isSecret(field) ? 'secrets' : 'config'}.${field.id}: ${named(field)} is required`);
+    }
+  }
+
+  /** What the module may call on its host. */
+  private calls() {
+    const list = (payload: unknown, key: string): readonly Record<string, unknown>[] => {
+      const items = (payload as Record<string, unknown> | undefined)?.[key];
+      return Array.isArray(items) ? items.filter((item) => typeof item === 'object' && item !== null) : [];
+    };
+    return {
+      'log-message': (payload: unknown) => {
+        const { level, message } = (payload ?? {}) as { level?: unknown; message?: unknown };
+        const log = this.context.log;
+        const text = `module: ${String(message).slice(0, 2000)}`;
+        if (level === 'error') log.error(text);
+        else if (level === 'warn') log.warn(text);
+        else if (level === 'debug') log.debug(text);
+        else log.info(text);
+      },
+      'set-status': (payload: unknown) => {
+        const { status, message } = (payload ?? {}) as { status?: unknown; message?: unknown };
+        this.moduleStatus = { status: String(status), message: typeof message === 'string' ? message : '' };
+        this.showStatus();
+      },
+      setActionDefinitions: (payload: unknown) => this.bindings.setActions(list(payload, 'actions') as never),
+      setFeedbackDefinitions: (payload: unknown) => this.bindings.setFeedbacks(list(payload, 'feedbacks') as never),
+      setVariableDefinitions: (payload: unknown) => {
+        this.variables.define(list(payload, 'variables') as never);
+        this.variablesSet(list(payload, 'newValues') as never);
+      },
+      setVariableValues: (payload: unknown) => this.variablesSet(list(payload, 'newValues') as never),
+      updateFeedbackValues: (payload: unknown) => this.bindings.feedbackValues(list(payload, 'values')),
+      setPresetDefinitions: (payload: unknown) => {
+        this.presets = list(payload, 'presets').length;
+      },
+      saveConfig: () => {},
+      parseVariablesInString: (payload: unknown) => {
+        const text = String((payload as { text?: unknown } | undefined)?.text ?? '');
+        return { text: this.substitute(text), variableIds: [] };
+      },
+      upgradedItems: () => {},
+    };
+  }
+
+  private variablesSet(values: readonly VariableValue[]): void {
+    if (values.length === 0) return;
+    this.variables.set(values);
+    this.bindings.valuesChanged();
+  }
+
+  /** `$(<connection>:<variable>)` and `$(<connection id>/<parameter id>)` replaced by hub values; `$NA` for none, as Companion shows it. */
+  private substitute(text: string): string {
+    return text.replace(/\$\(([^()]+)\)/g, (_, name: string) => {
+      const colon = name.indexOf(':');
+      if (colon > 0) {
+        const [connection, variable] = [name.slice(0, colon), name.slice(colon + 1)];
+        if (connection === this.context.id || connection === this.settings.label) return this.variables.text(variable) ?? '$NA';
+        const value = this.context.graph.get(`${connection}/var/${variable}`)?.value;
+        return value === undefined ? '$NA' : String(value);
+      }
+      const value = this.context.graph.get(name)?.value;
+      return value === undefined ? '$NA' : String(value);
+    });
+  }
+
+  private async execute(id: string, actionId: string, options: Record<string, unknown>, origin: string | undefined): Promise<SetResult> {
+    const module = this.module;
+    if (!module) throw new HubError('PB_DEVICE_UNAVAILABLE', 'the module is not running');
+    const answer = (await module.ipc.call(
+      'executeAction',
+      { action: { id, controlId: this.controlId, actionId, options, upgradeIndex: this.upgradeIndex, disabled: false }, surfaceId: origin },
+      this.settings.timeout,
+    )) as { success?: unknown; errorMessage?: unknown } | undefined;
+    if (answer && answer.success === false)
+      return { ok: false, error: new HubError('PB_BAD_ANSWER', `the module: ${String(answer.errorMessage ?? 'the action failed')}`) };
+    return ok(true);
+  }
+
+  /** The module's status as the connection's (R-CM2), and what the hub bounded. */
+  private showStatus(): void {
+    const { status, message } = this.moduleStatus;
+    const unknown = this.ready ? this.bindings.unknown() : [];
+    const problems = [this.overLimit, ...unknown].filter(Boolean);
+    if (status === 'ok' && problems.length === 0) return this.context.setStatus(Status.Ok);
+    if (status === 'connecting' && problems.length === 0) return this.context.setStatus(Status.Connecting, message);
+    const said = status === 'ok' || status === 'connecting' ? '' : `${STATUSES[status] ?? status}${message ? `: ${message}` : ''}`;
+    const code = this.overLimit
+      ? 'PB_OVER_LIMIT'
+      : status === 'bad_config' || unknown.length > 0
+        ? 'PB_START_FAILED'
+        : 'PB_DEVICE_UNAVAILABLE';
+    this.context.setStatus(Status.Degraded, [said, ...problems].filter(Boolean).join('; '), code);
+  }
+}
+
+export const companionModuleType = defineConnectionType({
+  type: 'companion-module',
+  summary: 'A Bitfocus Companion device module, unmodified: its config, variables, actions and feedbacks as parameters.',
+  settings,
+  ownProcess: true,
+  parse: (written) => parse(written as Settings),
+  create: (context, parsed: Settings) => new ModuleConnection(context, parsed),
+});

@@ -1,0 +1,129 @@
+/**
+ * The input fields a Companion module declares — its config fields (R-CM3) and its actions'
+ * and feedbacks' options (R-CM5, R-CM6) — and the check of a value against one: its kind,
+ * `required`, a number's range, a text's regular expression, a dropdown's choices. A value
+ * written to a bound action (`$(value)`) is converted to its option's kind here too.
+ */
+import { type ValueType, ValueType as Types } from '../../sdk/index.ts';
+
+/** A field as the module sends it; only what the hub checks is named. */
+export interface Field {
+  readonly id: string;
+  readonly type: string;
+  readonly label?: string;
+  readonly default?: unknown;
+  readonly required?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly step?: number;
+  readonly regex?: string;
+  readonly choices?: readonly { readonly id: unknown; readonly label?: string }[];
+  readonly allowCustom?: boolean;
+  readonly minSelection?: number;
+  readonly maxSelection?: number;
+}
+
+/** Fields that hold no value: text shown to the user. */
+const SHOWN_ONLY = new Set(['static-text']);
+
+/** True for a field that holds a secret: it belongs in `secrets`, never in `config`. */
+export const isSecret = (field: Field): boolean => field.type.startsWith('secret');
+
+/** The fields that hold a value. */
+export const valueFields = (fields: readonly Field[]): readonly Field[] => fields.filter((field) => !SHOWN_ONLY.has(field.type));
+
+/** The field's name for a message: its label and id. */
+export const named = (field: Field): string => (field.label ? `"${field.label}" (${field.id})` : field.id);
+
+/** Why `value` does not fit `field`, or undefined when it does. */
+export function misfit(field: Field, value: unknown): string | undefined {
+  if (value === undefined || value === '') return field.required ? 'is required' : undefined;
+  switch (field.type) {
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+      if (field.min !== undefined && value < field.min) return `must be at least ${field.min}`;
+      if (field.max !== undefined && value > field.max) return `must be at most ${field.max}`;
+      return undefined;
+    }
+    case 'checkbox':
+      return typeof value === 'boolean' ? undefined : 'must be true or false';
+    case 'dropdown':
+      if (field.allowCustom) return textMisfit(field, value);
+      return choiceIds(field).has(String(value)) ? undefined : `must be one of ${choiceList(field)}`;
+    case 'multidropdown': {
+      if (!Array.isArray(value)) return `must be a list of ${choiceList(field)}`;
+      const ids = choiceIds(field);
+      const stranger = value.find((item) => !ids.has(String(item)));
+      if (stranger !== undefined && !field.allowCustom) return `holds ${JSON.stringify(stranger)}, not one of ${choiceList(field)}`;
+      if (field.minSelection !== undefined && value.length < field.minSelection) return `must hold at least ${field.minSelection}`;
+      if (field.maxSelection !== undefined && value.length > field.maxSelection) return `must hold at most ${field.maxSelection}`;
+      return undefined;
+    }
+    case 'colorpicker':
+      return typeof value === 'number' || typeof value === 'string' ? undefined : 'must be a colour (a number or a text)';
+    default:
+      return textMisfit(field, value);
+  }
+}
+
+function textMisfit(field: Field, value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return 'must be a text';
+  const pattern = field.regex ? regexOf(field.regex) : undefined;
+  return pattern && !pattern.test(String(value)) ? `does not match ${field.regex}` : undefined;
+}
+
+/** A module's regular expression, written as Companion writes them (`/^\d+$/i`) or bare; undefined when it is none. */
+function regexOf(text: string): RegExp | undefined {
+  const slashed = /^\/(.*)\/([a-z]*)$/s.exec(text);
+  try {
+    return slashed ? new RegExp(slashed[1] ?? '', slashed[2]) : new RegExp(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const choiceIds = (field: Field) => new Set((field.choices ?? []).map((choice) => String(choice.id)));
+const choiceList = (field: Field) =>
+  (field.choices ?? [])
+    .slice(0, 12)
+    .map((choice) => JSON.stringify(choice.id))
+    .join(', ') + ((field.choices?.length ?? 0) > 12 ? ' …' : '');
+
+/** The parameter type a written value takes for an option of this field. */
+export function valueTypeOf(field: Field): ValueType {
+  switch (field.type) {
+    case 'number':
+      return Number.isInteger(field.step ?? 1) && Number.isInteger(field.min ?? 0) ? Types.Integer : Types.Float;
+    case 'checkbox':
+      return Types.Boolean;
+    default:
+      return Types.String;
+  }
+}
+
+/** A written value as the option's field holds it: a dropdown's choice keeps its id's own kind (a number or a text). */
+export function asOption(field: Field, value: unknown): unknown {
+  switch (field.type) {
+    case 'number':
+      return typeof value === 'number' ? value : Number(value);
+    case 'checkbox':
+      return value === true || value === 'true' || value === 1;
+    case 'dropdown': {
+      const choice = (field.choices ?? []).find((candidate) => String(candidate.id) === String(value));
+      return choice ? choice.id : value;
+    }
+    default:
+      return typeof value === 'string' ? value : String(value);
+  }
+}
+
+/** The config a module starts with: each field's default, then what the flow file writes. */
+export function withFieldDefaults(
+  fields: readonly Field[],
+  written: Readonly<Record<string, unknown>>,
+  secret: boolean,
+): Record<string, unknown> {
+  const filled: Record<string, unknown> = {};
+  for (const field of valueFields(fields)) if (isSecret(field) === secret && field.default !== undefined) filled[field.id] = field.default;
+  return { ...filled, ...written };
+}

@@ -1,0 +1,148 @@
+/**
+ * A Companion module of base 1.x in a process of its own (R-CM1, R-CM2): started as
+ * Companion starts it — its entry point forked with the module's folder as working
+ * directory, the connection id, a token it must register with and its manifest in the
+ * environment, an IPC channel — and driven by the calls of its base's host API. What the
+ * module sends comes to `ModuleEvents`; its output goes to the log, bounded. The process
+ * that runs this (the connection's own, R-PK4) ends with the module, so the hub's isolation
+ * restarts both with its backoff.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { HubError, type Logger, reasonOf } from '../../sdk/index.ts';
+import type { Field } from './fields.ts';
+import type { ModuleFolder } from './module-folder.ts';
+import { type ModuleCalls, ModuleIpc } from './module-ipc.ts';
+
+/** How long a module may take to register after it is started: Node and its code loading, on a busy machine. */
+const REGISTER_MS = 30_000;
+/** How long a stopping module may take over `destroy` before it is killed. */
+const DESTROY_MS = 2000;
+/** Lines of its output a second that reach the log; past it they are counted. */
+const LINES_A_SECOND = 50;
+
+/** What the module tells its host, as the base's host API names it. */
+export interface ModuleEvents {
+  readonly calls: ModuleCalls;
+  /** The process ended, not asked to: why. */
+  exited(reason: string): void;
+}
+
+/** What `init` answers (the parts the hub reads). */
+export interface InitAnswer {
+  readonly newUpgradeIndex?: number;
+  readonly updatedConfig?: unknown;
+  readonly updatedSecrets?: unknown;
+}
+
+export class ModuleProcess {
+  private stopping = false;
+  private lines = 0;
+  private linesDropped = 0;
+  private lineWindow = 0;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly ipc: ModuleIpc,
+  ) {}
+
+  /** Starts the module and resolves once it has registered with the token it was given. */
+  static async start(module: ModuleFolder, connectionId: string, events: ModuleEvents, log: Logger): Promise<ModuleProcess> {
+    const token = randomUUID();
+    let registered: (() => void) | undefined;
+    let refused: ((error: Error) => void) | undefined;
+    const register = (payload: unknown) => {
+      const { verificationToken, connectionId: id } = (payload ?? {}) as Record<string, unknown>;
+      if (verificationToken !== token || id !== connectionId) {
+        refused?.(new HubError('PB_START_FAILED', 'the module registered with a token or connection id it was not given'));
+        throw new Error('Verification failed');
+      }
+      // The module's entry point takes the first message it gets as this answer: nothing
+      // else may go before it, so the host goes on once the answer is sent.
+      setImmediate(() => registered?.());
+      return {};
+    };
+    const child = fork(module.entry, [], {
+      cwd: module.folder,
+      // The connection's process has only what a package may see; the module gets that and what its base reads.
+      env: { ...process.env, CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
+      execArgv: [],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const running = new ModuleProcess(child, new ModuleIpc(child, { ...events.calls, register }));
+    running.pipeOutput(log);
+    const ended = new Promise<never>((_, reject) => {
+      child.once('exit', (code, signal) => {
+        const reason = signal ? `the module's process was killed (${signal})` : `the module's process exited with code ${code}`;
+        running.ipc.close(reason);
+        reject(new HubError('PB_START_FAILED', reason));
+        if (!running.stopping) events.exited(reason);
+      });
+    });
+    ended.catch(() => {});
+    child.once('error', (error) => log.error(`the module's process: ${reasonOf(error)}`));
+    await Promise.race([
+      new Promise<void>((resolve, reject) => {
+        registered = resolve;
+        refused = reject;
+        // The real clock: a deadline on someone else's process, in the connection's own process.
+        setTimeout(
+          () => reject(new HubError('PB_START_FAILED', `the module did not register within ${REGISTER_MS} ms`)),
+          REGISTER_MS,
+        ).unref();
+      }),
+      ended,
+    ]).catch((error: unknown) => {
+      running.kill();
+      throw error;
+    });
+    return running;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The module's config fields, as `getConfigFields` answers. */
+  async configFields(timeoutMs: number): Promise<readonly Field[]> {
+    const answer = (await this.ipc.call('getConfigFields', {}, timeoutMs)) as { fields?: unknown } | undefined;
+    return Array.isArray(answer?.fields)
+      ? (answer.fields.filter((field) => typeof field?.id === 'string' && typeof field?.type === 'string') as Field[])
+      : [];
+  }
+
+  /** Asks the module to destroy itself, then ends its process. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    await this.ipc.call('destroy', {}, DESTROY_MS).catch(() => {});
+    this.kill();
+  }
+
+  private kill(): void {
+    this.stopping = true;
+    this.ipc.close('the module is stopping');
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  /** The module's own output, a line at a time, at most `LINES_A_SECOND` a second: its console is Companion's debug log. */
+  private pipeOutput(log: Logger): void {
+    const line = (level: 'info' | 'warn') => (chunk: Buffer) => {
+      for (const text of chunk.toString().split('\n')) {
+        if (text.trim() === '') continue;
+        const second = Math.floor(Date.now() / 1000);
+        if (second !== this.lineWindow) {
+          if (this.linesDropped > 0)
+            log.warn(`${this.linesDropped} lines of the module's output dropped (over ${LINES_A_SECOND} a second)`);
+          this.lineWindow = second;
+          this.lines = 0;
+          this.linesDropped = 0;
+        }
+        if (++this.lines > LINES_A_SECOND) this.linesDropped++;
+        else log[level](`module: ${text.slice(0, 1000)}`);
+      }
+    };
+    this.child.stdout?.on('data', line('info'));
+    this.child.stderr?.on('data', line('warn'));
+  }
+}

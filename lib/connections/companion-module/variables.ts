@@ -1,0 +1,128 @@
+/**
+ * A module's variables as read-only parameters `var/<variable id>` (R-CM4), made and removed
+ * as the module defines them. A variable is typed from its values: text (S) until its first
+ * value, then I for a whole number, F for any number, B for true/false, S for text; an I that
+ * takes a fraction becomes F, and one that changes kind (a number, then a text) becomes S for
+ * good. A change of type defines the parameter again. Values of variables the module never
+ * defined are taken as Companion takes them: the variable is made.
+ */
+import {
+  Access,
+  type ConnectionContext,
+  checkParameterId,
+  type OwnedParameter,
+  type Value,
+  type ValueType,
+  ValueType as Types,
+} from '../../sdk/index.ts';
+
+/** Variables a module may define; past it the rest are dropped and the status says so. */
+export const MOST_VARIABLES = 20_000;
+
+export interface VariableValue {
+  readonly id: string;
+  readonly value: unknown;
+}
+
+interface Variable {
+  readonly name: string;
+  type: ValueType;
+  parameter: OwnedParameter;
+  /** Set once the variable changed kind: it stays text. */
+  mixed: boolean;
+}
+
+/** The type a value asks for; undefined for no value. */
+function typeOf(value: unknown): ValueType | undefined {
+  if (typeof value === 'boolean') return Types.Boolean;
+  if (typeof value === 'number') return Number.isInteger(value) ? Types.Integer : Types.Float;
+  if (typeof value === 'string') return Types.String;
+  return undefined;
+}
+
+export class Variables {
+  private readonly variables = new Map<string, Variable>();
+  /** Variables refused: over `MOST_VARIABLES`, or an id that is no parameter id. */
+  refused = 0;
+
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly overLimit: (count: number) => void,
+  ) {}
+
+  get size(): number {
+    return this.variables.size;
+  }
+
+  /** The module's whole list of variables: those not in it go. */
+  define(definitions: readonly { readonly id: string; readonly name?: string }[]): void {
+    const wanted = new Set<string>();
+    for (const { id, name } of definitions) {
+      if (typeof id !== 'string') continue;
+      wanted.add(id);
+      if (!this.variables.has(id)) this.make(id, name ?? id, Types.String, undefined);
+    }
+    for (const id of [...this.variables.keys()]) if (!wanted.has(id)) this.forget(id);
+  }
+
+  /** New values; a variable not defined yet is made. */
+  set(values: readonly VariableValue[]): void {
+    for (const { id, value } of values) {
+      if (typeof id !== 'string') continue;
+      const variable = this.variables.get(id) ?? this.make(id, id, typeOf(value) ?? Types.String, undefined);
+      if (!variable) continue;
+      const wanted = this.typeFor(variable, value);
+      if (wanted !== variable.type) this.retype(id, variable, wanted, value);
+      else if (value !== undefined) variable.parameter.report(this.shown(variable, value));
+    }
+  }
+
+  /** A variable's value as a text, as `$(connection:variable)` shows it; undefined when the module has no such variable. */
+  text(id: string): string | undefined {
+    const variable = this.variables.get(id);
+    if (!variable) return undefined;
+    const value = variable.parameter.value;
+    return value === undefined ? '' : String(value);
+  }
+
+  private typeFor(variable: Variable, value: unknown): ValueType {
+    const asked = typeOf(value);
+    if (variable.mixed || asked === undefined) return variable.type;
+    // Text until the first value: the first value sets the type.
+    if (variable.type === Types.String && variable.parameter.value === '') return asked;
+    if (asked === variable.type) return variable.type;
+    if (variable.type === Types.Integer && asked === Types.Float) return Types.Float;
+    if (variable.type === Types.Float && asked === Types.Integer) return Types.Float;
+    variable.mixed = true;
+    return Types.String;
+  }
+
+  private shown(variable: Variable, value: unknown): Value {
+    return variable.type === Types.String && typeof value !== 'string' ? String(value) : (value as Value);
+  }
+
+  private make(id: string, name: string, type: ValueType, value: unknown): Variable | undefined {
+    if (this.variables.size >= MOST_VARIABLES || !checkParameterId(`var/${id}`).ok) {
+      this.refused++;
+      if (this.variables.size >= MOST_VARIABLES) this.overLimit(this.refused);
+      return undefined;
+    }
+    const initial = value === undefined ? (type === Types.String ? '' : undefined) : (value as Value);
+    const parameter = this.context.define(`var/${id}`, { type, access: Access.ReadOnly, ...(initial === undefined ? {} : { initial }) });
+    const variable: Variable = { name, type, parameter, mixed: false };
+    this.variables.set(id, variable);
+    return variable;
+  }
+
+  private retype(id: string, variable: Variable, type: ValueType, value: unknown): void {
+    const mixed = variable.mixed;
+    this.forget(id);
+    const made = this.make(id, variable.name, type, type === Types.String && value !== undefined ? String(value) : value);
+    if (made) made.mixed = mixed;
+  }
+
+  private forget(id: string): void {
+    this.variables.delete(id);
+    this.context.remove(`var/${id}`);
+  }
+}

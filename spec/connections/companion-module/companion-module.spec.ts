@@ -1,0 +1,169 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { loadFlowFile } from '../../../lib/config/flow-file.ts';
+import { Hub } from '../../../lib/hub/hub.ts';
+import { type BaseVersion, BASES, fixtureModule } from '../../helpers/companion.ts';
+import { eventually } from '../../helpers/eventually.ts';
+
+// Each spec runs a hub, a process for the connection and one for the module: one at a time.
+
+interface Running {
+  readonly hub: Hub;
+  readonly base: string;
+}
+
+async function run(t: ExecutionContext, desk: Record<string, unknown>): Promise<Running> {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-companion-'));
+  const file = join(dir, 'flow.json5');
+  await writeFile(file, JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, desk } }));
+  const loaded = await loadFlowFile(file, {}, { start: true });
+  if (!loaded.ok) throw loaded.error;
+  const hub = new Hub({ flow: loaded.flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  return { hub, base: `http://127.0.0.1:${port}` };
+}
+
+const info = (hub: Hub) => hub.listConnections().find((connection) => connection.id === 'desk');
+const value = (hub: Hub, id: string) => hub.graph.get(`desk/${id}`)?.value;
+
+async function update(base: string, id: string, written: string) {
+  const answer = await fetch(`${base}/update?parameter=desk/${id}&value=${encodeURIComponent(written)}`);
+  return { status: answer.status, code: answer.headers.get('x-patchbay-code'), text: await answer.text() };
+}
+
+/** Bases with secret fields (1.13 on). */
+const hasSecrets = (base: BaseVersion) => base === '1.13.6' || base === '1.14.1';
+
+/** The fixture's connection: every kind of binding, a config and, from base 1.13 on, a secret. */
+function desk(module: string, base: BaseVersion): Record<string, unknown> {
+  return {
+    type: 'companion-module',
+    module,
+    config: { host: 'mixer.local', port: 9100, mode: 'tcp' },
+    ...(hasSecrets(base) ? { secrets: { token: 'abc123' } } : {}),
+    actions: {
+      level: { action: 'set_level', options: { level: '$(value)' } },
+      name: { action: 'set_name', options: { name: '$(value)', case: 'upper' } },
+      fail: { action: 'fail' },
+      slow: { action: 'slow' },
+    },
+    feedbacks: {
+      high: { feedback: 'level_above', options: { threshold: 50 } },
+      low: { feedback: 'level_above', options: { threshold: 50 }, invert: true },
+      shown: { feedback: 'name_value' },
+    },
+    timeout: 1000,
+  };
+}
+
+for (const base of Object.keys(BASES) as BaseVersion[]) {
+  test.serial(
+    `base ${base}: config, variables, bound actions answered with the module's outcome, feedbacks, parseVariablesInString (R-CM1–R-CM7)`,
+    async (t) => {
+      const module = await fixtureModule(base);
+      const { hub, base: url } = await run(t, desk(module, base));
+      await eventually(
+        () => info(hub)?.status === 'ok',
+        () => `the module to be ok (${JSON.stringify(info(hub))})`,
+      );
+      // Details reach the hub from the connection's process a moment later.
+      await eventually(() => info(hub)?.details?.['presets'] === 1, 'the presets counted');
+      t.like(info(hub)?.details, { module: 'fixture', version: '1.0.0', api: base });
+      t.is(value(hub, 'var/host'), 'mixer.local', 'the config reached the module');
+      if (hasSecrets(base)) t.is(value(hub, 'var/token_length'), 6, 'the secret reached the module');
+      t.is(hub.graph.get('desk/level')?.type, 'I', "the $(value) option's field is a whole number");
+      t.is(hub.graph.get('desk/fail')?.type, 'T', 'an action without $(value) is a trigger');
+      t.is(hub.graph.get('desk/var/level')?.access, 'read-only');
+
+      t.like(await update(url, 'level', '70'), { status: 200 });
+      await eventually(() => value(hub, 'var/level') === 70 && value(hub, 'high') === true, 'the level and its feedback');
+      t.is(value(hub, 'low'), false, 'an inverted boolean feedback');
+
+      const refused = await update(url, 'level', '170');
+      t.like(refused, { status: 400, code: 'PB_BAD_REQUEST' });
+      t.regex(refused.text, /"Level" \(level\).*at most 100/);
+      t.is(value(hub, 'var/level'), 70, 'a refused option runs nothing');
+
+      t.like(await update(url, 'name', 'cam 2'), { status: 200 });
+      await eventually(
+        () => value(hub, 'var/name') === 'CAM 2 (70)',
+        () => `the name, parsed by the hub (${value(hub, 'var/name')})`,
+      );
+      await eventually(() => value(hub, 'shown') === 'CAM 2 (70)', 'the value feedback');
+
+      const failed = await update(url, 'fail', 'true');
+      t.like(failed, { status: 502, code: 'PB_BAD_ANSWER' });
+      t.regex(failed.text, /the device refused/);
+      t.like(await update(url, 'slow', 'true'), { status: 504, code: 'PB_DEVICE_TIMEOUT' });
+
+      const shown = await (await fetch(`${url}/connections`)).text();
+      if (hasSecrets(base)) t.false(shown.includes('abc123'), 'a secret is never served');
+    },
+  );
+}
+
+test.serial("kill -9 of the module's process: values stay readable, the rest runs, and it comes back with a new process", async (t) => {
+  const module = await fixtureModule('1.14.1');
+  const { hub, base: url } = await run(t, desk(module, '1.14.1'));
+  await eventually(() => info(hub)?.status === 'ok', 'the module');
+  t.like(await update(url, 'level', '64'), { status: 200 });
+  await eventually(() => value(hub, 'var/level') === 64, 'the level');
+  await eventually(() => typeof info(hub)?.details?.['pid'] === 'number', "the module's process id");
+  const pid = info(hub)?.details?.['pid'] as number;
+  process.kill(pid, 'SIGKILL');
+  await eventually(() => info(hub)?.status === 'failed', 'the connection to fail');
+  t.like(info(hub), { code: 'PB_PROCESS_ENDED' });
+  t.regex(info(hub)?.reason ?? '', /SIGKILL/);
+  t.is(value(hub, 'var/level'), 64, 'its values stay readable');
+  t.like(await update(url, 'level', '65'), { status: 503 });
+  t.is(hub.listConnections().find((connection) => connection.id === 'api')?.status, 'ok');
+  await eventually(() => info(hub)?.status === 'ok', 'the module back');
+  await eventually(() => typeof info(hub)?.details?.['pid'] === 'number' && info(hub)?.details?.['pid'] !== pid, 'a new process');
+  t.like(await update(url, 'level', '66'), { status: 200 });
+  await eventually(() => value(hub, 'var/level') === 66, 'the level through the new process');
+});
+
+test.serial('a module built for a base the hub does not speak is refused with PB_MODULE_INCOMPATIBLE naming both', async (t) => {
+  for (const apiVersion of ['2.9.0', '1.1.0']) {
+    const module = await fixtureModule('1.14.1', { runtime: { apiVersion } });
+    const { hub } = await run(t, { type: 'companion-module', module });
+    await eventually(() => info(hub)?.status === 'failed', 'the refusal');
+    t.like(info(hub), { code: 'PB_MODULE_INCOMPATIBLE' });
+    t.regex(info(hub)?.reason ?? '', new RegExp(`base ${apiVersion.replaceAll('.', '\\.')}; this hub speaks @companion-module/base 1\\.2`));
+    await hub.stop();
+  }
+});
+
+test.serial('a manifest naming an entry point outside the module is refused, and nothing of it runs', async (t) => {
+  const module = await fixtureModule('1.14.1', { runtime: { entrypoint: '../../../../../etc/hostname' } });
+  const { hub } = await run(t, { type: 'companion-module', module });
+  await eventually(() => info(hub)?.status === 'failed', 'the refusal');
+  t.regex(info(hub)?.reason ?? '', /outside its folder|not there/);
+});
+
+test.serial("a config mistake fails the connection at its path with the field's label (R-CM3)", async (t) => {
+  const module = await fixtureModule('1.14.1');
+  const { hub } = await run(t, { type: 'companion-module', module, config: { host: 'mixer', port: 70000 } });
+  await eventually(() => info(hub)?.status === 'failed', 'the refusal');
+  t.regex(info(hub)?.reason ?? '', /config\.port: "Target port" \(port\) must be at most 65535/);
+  const unknown = await run(t, { type: 'companion-module', module, config: { hots: 'mixer' } });
+  await eventually(() => info(unknown.hub)?.status === 'failed', 'the refusal');
+  t.regex(info(unknown.hub)?.reason ?? '', /config\.hots: the module has no config field "hots"/);
+});
+
+test.serial('a module that hangs in init and one that exits at once fail with the reason, and the hub runs on', async (t) => {
+  const module = await fixtureModule('1.14.1');
+  const { hub } = await run(t, { type: 'companion-module', module, config: { host: 'hang' }, initTimeout: 1000 });
+  await eventually(() => info(hub)?.status === 'failed', 'the hang');
+  t.regex(info(hub)?.reason ?? '', /did not answer init within 1000 ms/);
+  await hub.stop();
+  const exits = await fixtureModule('1.14.1', { main: 'process.exit(3);\n' });
+  const second = await run(t, { type: 'companion-module', module: exits });
+  await eventually(() => info(second.hub)?.status === 'failed', 'the exit');
+  t.regex(info(second.hub)?.reason ?? '', /exited with code 3/);
+  t.is(second.hub.listConnections().find((connection) => connection.id === 'api')?.status, 'ok');
+});
