@@ -96,6 +96,11 @@ export function valueTypeOf(field: Field): ValueType {
       return Number.isInteger(field.step ?? 1) && Number.isInteger(field.min ?? 0) ? Types.Integer : Types.Float;
     case 'checkbox':
       return Types.Boolean;
+    case 'dropdown':
+      // A choice of numbered things (a router's inputs) is written as its number.
+      return (field.choices ?? []).length > 0 && (field.choices ?? []).every((choice) => Number.isInteger(choice.id)) && !field.allowCustom
+        ? Types.Integer
+        : Types.String;
     default:
       return Types.String;
   }

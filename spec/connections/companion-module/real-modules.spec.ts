@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { loadFlowFile } from '../../../lib/config/flow-file.ts';
+import { Hub } from '../../../lib/hub/hub.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { canRunLiblo, oscsend, startDump } from '../../helpers/liblo.ts';
+import { freeUdpPorts } from '../../helpers/ports.ts';
+import { ScriptedVideohub } from '../../helpers/videohub-device.ts';
+
+/**
+ * Companion's own module builds, run unmodified under a real hub against peers nobody here
+ * wrote (R-CM8). The builds are Companion's and are not part of this repository: point
+ * PATCHBAY_COMPANION_MODULES at a folder holding them unpacked, one folder a module
+ * (`generic-osc/`, …), as Companion's bundled modules or its module store give them. The
+ * guide's "tried with" table says what held, and with which versions.
+ */
+const modules = process.env['PATCHBAY_COMPANION_MODULES'] ?? '';
+const has = (module: string) => modules !== '' && existsSync(join(modules, module, 'companion', 'manifest.json'));
+const why = (module: string) => (has(module) ? '' : ` (skipped: no ${module} build in PATCHBAY_COMPANION_MODULES)`);
+
+async function run(t: ExecutionContext, desk: Record<string, unknown>): Promise<{ hub: Hub; base: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-companion-real-'));
+  const file = join(dir, 'flow.json5');
+  await writeFile(file, JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, desk } }));
+  const loaded = await loadFlowFile(file, {}, { start: true });
+  if (!loaded.ok) throw loaded.error;
+  const hub = new Hub({ flow: loaded.flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  return { hub, base: `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}` };
+}
+
+const info = (hub: Hub) => hub.listConnections().find((connection) => connection.id === 'desk');
+const value = (hub: Hub, id: string) => hub.graph.get(`desk/${id}`)?.value;
+const update = (base: string, id: string, written: string) =>
+  fetch(`${base}/update?parameter=desk/${id}&value=${encodeURIComponent(written)}`).then((answer) => answer.status);
+
+(has('generic-osc') && canRunLiblo ? test.serial : test.serial.skip)(
+  `generic-osc: a bound action sends OSC that oscdump prints; oscsend flips a bound feedback and its variables${why('generic-osc')}`,
+  async (t) => {
+    const [target, feedback] = (await freeUdpPorts(2)) as [number, number];
+    const dump = await startDump(t, String(target));
+    const { hub, base } = await run(t, {
+      type: 'companion-module',
+      module: join(modules, 'generic-osc'),
+      config: { host: '127.0.0.1', targetPort: String(target), protocol: 'udp', listen: true, feedbackPort: String(feedback) },
+      actions: {
+        fader: { action: 'send_float', options: { path: '/ch/01/mix/fader', float: '$(value)' } },
+        recall: { action: 'send_blank', options: { path: '/scene/recall' } },
+      },
+      feedbacks: { muted: { feedback: 'osc_feedback_int', options: { path: '/ch/01/mix/on', arguments: '0', comparison: 'equal' } } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `generic-osc to be ok (${JSON.stringify(info(hub))})`,
+    );
+    t.is(await update(base, 'fader', '0.75'), 200);
+    await dump.until((line) => line.startsWith('/ch/01/mix/fader'), 'the fader');
+    t.true(dump.lines.includes('/ch/01/mix/fader f 0.750000'), JSON.stringify(dump.lines));
+    t.is(await update(base, 'recall', 'true'), 200);
+    await dump.until((line) => line.startsWith('/scene/recall'), 'the recall');
+    t.is(hub.graph.get('desk/recall')?.type, 'T');
+    await eventually(() => value(hub, 'var/latest_sent_path') === '/scene/recall', 'the sent-path variable');
+
+    await oscsend(feedback, '/ch/01/mix/on', 'i', '0');
+    await eventually(() => value(hub, 'muted') === true, 'the feedback');
+    await eventually(() => value(hub, 'var/latest_received_path') === '/ch/01/mix/on', 'the received-path variable');
+    await oscsend(feedback, '/ch/01/mix/on', 'i', '1');
+    await eventually(() => value(hub, 'muted') === false, 'the feedback back');
+  },
+);
+
+(has('bmd-videohub') ? test.serial : test.serial.skip)(
+  `bmd-videohub: a bound route reaches a scripted Videohub, and its echo flips the routing feedback and variables${why('bmd-videohub')}`,
+  async (t) => {
+    // The module dials 9990, the router's port: the spec's router listens there.
+    const router = new ScriptedVideohub(12, 12);
+    await router.start(9990);
+    t.teardown(() => router.stop());
+    const { hub, base } = await run(t, {
+      type: 'companion-module',
+      module: join(modules, 'bmd-videohub'),
+      config: { host: '127.0.0.1', inputCount: 12, outputCount: 12 },
+      actions: { 'monitor3/source': { action: 'route', options: { source: '$(value)', destination: 2 } } },
+      feedbacks: { 'monitor3/camera4': { feedback: 'input_bg', options: { input: 3, output: 2 } } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `bmd-videohub to be ok (${JSON.stringify(info(hub))})`,
+    );
+    t.is(hub.graph.get('desk/monitor3/source')?.type, 'I', "a dropdown of numbered inputs is written as the input's number");
+    await eventually(() => value(hub, 'var/input_4') === 'Camera 4', "the router's input labels as variables");
+    await eventually(() => value(hub, 'monitor3/camera4') === false, 'the feedback, before the route');
+    t.is(await update(base, 'monitor3/source', '3'), 200);
+    await eventually(() => router.routes[2] === 3, 'the route at the router');
+    t.true(router.heard.some((block) => block.title === 'VIDEO OUTPUT ROUTING' && block.lines.includes('2 3')));
+    await eventually(() => value(hub, 'monitor3/camera4') === true, 'the feedback from the echo');
+  },
+);
