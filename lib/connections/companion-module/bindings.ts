@@ -154,7 +154,11 @@ export class Bindings {
   private actionType(binding: ActionBinding): ValueType {
     if (binding.type) return binding.type;
     const written = Object.entries(binding.options).find(([, value]) => value === WRITTEN)?.[0];
-    if (written === undefined) return Types.Trigger;
+    if (written === undefined) {
+      // `$(value)` inside a text takes the value as text; without it, a write only runs the action.
+      const inText = Object.values(binding.options).some((value) => typeof value === 'string' && value.includes(WRITTEN));
+      return inText ? Types.String : Types.Trigger;
+    }
     const field = this.actionDefinitions.get(binding.action)?.options?.find((candidate) => candidate.id === written);
     return field ? valueTypeOf(field) : Types.String;
   }

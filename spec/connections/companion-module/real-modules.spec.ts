@@ -1,13 +1,15 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect as connectTo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { loadFlowFile } from '../../../lib/config/flow-file.ts';
 import { Hub } from '../../../lib/hub/hub.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { canRunLiblo, oscsend, startDump } from '../../helpers/liblo.ts';
-import { freeUdpPorts } from '../../helpers/ports.ts';
+import { freePort, freeUdpPorts } from '../../helpers/ports.ts';
 import { ScriptedVideohub } from '../../helpers/videohub-device.ts';
 
 /**
@@ -98,5 +100,39 @@ const update = (base: string, id: string, written: string) =>
     await eventually(() => router.routes[2] === 3, 'the route at the router');
     t.true(router.heard.some((block) => block.title === 'VIDEO OUTPUT ROUTING' && block.lines.includes('2 3')));
     await eventually(() => value(hub, 'monitor3/camera4') === true, 'the feedback from the echo');
+  },
+);
+
+(has('generic-tcp-udp') ? test.serial : test.serial.skip)(
+  `generic-tcp-udp: a bound send reaches socat over TCP, and what socat answers is the response variable${why('generic-tcp-udp')}`,
+  async (t) => {
+    const port = await freePort();
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-socat-'));
+    const heard = join(dir, 'heard.txt');
+    // A line device: it keeps what it is sent, and answers it back.
+    const device = spawn('socat', [`TCP-LISTEN:${port},bind=127.0.0.1,reuseaddr,fork`, `SYSTEM:tee -a ${heard}`], { stdio: 'ignore' });
+    t.teardown(() => void device.kill('SIGKILL'));
+    await eventually(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const probe = connectTo(port);
+          probe.once('connect', () => resolve(probe.destroy() !== undefined)).once('error', () => resolve(false));
+        }),
+      'socat to listen',
+    );
+    const { hub, base } = await run(t, {
+      type: 'companion-module',
+      module: join(modules, 'generic-tcp-udp'),
+      config: { host: '127.0.0.1', port: String(port), prot: 'tcp', saveresponse: true, convertresponse: 'string' },
+      actions: { say: { action: 'send', options: { id_send: 'PLAY $(value)', id_end: '\r\n' } } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `generic-tcp-udp to be ok (${JSON.stringify(info(hub))})`,
+    );
+    t.is(hub.graph.get('desk/say')?.type, 'S');
+    t.is(await update(base, 'say', 'clip 7'), 200);
+    await eventually(async () => (await readFile(heard, 'utf8').catch(() => '')).includes('PLAY clip 7\r\n'), 'socat to hear the line');
+    await eventually(() => String(value(hub, 'var/tcp_response') ?? '').includes('PLAY clip 7'), 'the answer as the response variable');
   },
 );
