@@ -136,3 +136,55 @@ const update = (base: string, id: string, written: string) =>
     await eventually(() => String(value(hub, 'var/tcp_response') ?? '').includes('PLAY clip 7'), 'the answer as the response variable');
   },
 );
+
+(has('bmd-hyperdeck') ? test.serial : test.serial.skip)(
+  `bmd-hyperdeck: a bound play reaches hyperdeck-server-connection, and the transport it reports is a variable${why('bmd-hyperdeck')}`,
+  async (t) => {
+    // The module dials 9993, the recorder's port: the library's server listens there.
+    const { HyperdeckServer } = await import('hyperdeck-server-connection');
+    const deck = new HyperdeckServer('127.0.0.1', 9993);
+    t.teardown(() => deck.close());
+    const transport = {
+      status: 'stopped',
+      speed: '0',
+      'slot id': '1',
+      'clip id': '1',
+      'single clip': 'false',
+      'display timecode': '00:00:00:00',
+      timecode: '00:00:00:00',
+      'video format': '1080i50',
+      loop: 'false',
+    };
+    const played: unknown[] = [];
+    deck.onDeviceInfo = async () => ({ 'protocol version': '1.11', model: 'HyperDeck Studio Mini', 'slot count': '2' });
+    deck.onTransportInfo = async () => transport as never;
+    deck.onSlotInfo = async () =>
+      ({ 'slot id': '1', status: 'mounted', 'volume name': 'Media', 'recording time': '3600', 'video format': '1080i50' }) as never;
+    deck.onClipsCount = async () => ({ 'clip count': '1' });
+    deck.onClipsGet = async () => ({ 'clip count': '1', '1': 'Opener.mov 00:00:00:00 00:00:10:00' });
+    deck.onDiskList = async () => ({ 'slot id': '1' });
+    deck.onRemote = async () => ({ enabled: true, override: false }) as never;
+    deck.onConfiguration = async () => ({ 'audio input': 'embedded', 'video input': 'SDI', 'file format': 'QuickTimeProResHQ' }) as never;
+    deck.onPlay = async (command) => {
+      played.push(command.parameters);
+      Object.assign(transport, { status: 'play', speed: '100' });
+      deck.notifyTransport({ status: 'play', speed: '100' });
+    };
+    const { hub, base } = await run(t, {
+      type: 'companion-module',
+      module: join(modules, 'bmd-hyperdeck'),
+      config: { host: '127.0.0.1' },
+      actions: { play: { action: 'play' } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `bmd-hyperdeck to be ok (${JSON.stringify(info(hub))})`,
+    );
+    t.is(await update(base, 'play', 'true'), 200);
+    await eventually(() => played.length === 1, 'the play at the recorder');
+    await eventually(
+      () => value(hub, 'var/status') === 'Play',
+      () => `the transport as a variable (${value(hub, 'var/status')})`,
+    );
+  },
+);
