@@ -84,6 +84,15 @@ const settings = Type.Object({
     Type.Integer({ minimum: 100, maximum: 600_000, description: 'Milliseconds the module may take to answer a bound action.' }),
     5000,
   ),
+  moduleHangMs: withDefault(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 600_000,
+      description:
+        "Milliseconds the running module may leave the host's liveness question unanswered (a blocked event loop) before it is killed and started again.",
+    }),
+    10_000,
+  ),
   initTimeout: withDefault(
     Type.Integer({ minimum: 1000, maximum: 600_000, description: 'Milliseconds the module may take to start (its init).' }),
     30_000,
@@ -99,6 +108,7 @@ type Settings = {
   readonly feedbacks: Readonly<Record<string, FeedbackBinding>>;
   readonly timeout: number;
   readonly initTimeout: number;
+  readonly moduleHangMs: number;
 };
 
 /** Companion's statuses of a module, as the connection shows them. */
@@ -109,6 +119,9 @@ const STATUSES: Readonly<Record<string, string>> = {
   unknown_error: 'error',
   unknown_warning: 'warning',
 };
+
+/** How often a running module is asked whether it still answers. */
+const LIVENESS_EVERY_MS = 2000;
 
 /** The upgrade index a module is told its config was last upgraded to, the first time: written for the module as it is, no script runs on it. */
 const WRITTEN_FOR_THIS_VERSION = 1_000_000;
@@ -238,6 +251,12 @@ class ModuleConnection implements TypedInstance<Settings> {
       this.context.records.set('upgradeIndex', answer.newUpgradeIndex);
     }
     this.bindings.defineAll();
+    this.module.watch(LIVENESS_EVERY_MS, this.settings.moduleHangMs, (reason) => {
+      // As for a module that exits: the connection's process ends, and isolation restarts both.
+      setImmediate(() => {
+        throw new HubError('PB_PROCESS_ENDED', reason);
+      });
+    });
     this.ready = true;
     this.showStatus();
   }

@@ -20,6 +20,12 @@ const REGISTER_MS = 30_000;
 const DESTROY_MS = 2000;
 /** Lines of its output a second that reach the log; past it they are counted. */
 const LINES_A_SECOND = 50;
+/**
+ * Loaded into the module's process before its entry point: the module ends when its host
+ * does (its IPC channel closes), so that no module outlives the connection's process, even
+ * one killed with SIGKILL. The module's own code is untouched.
+ */
+const END_WITH_HOST = 'data:text/javascript,process.on("disconnect",()=>process.exit(0))';
 
 /** What the module tells its host, as the base's host API names it. */
 export interface ModuleEvents {
@@ -66,7 +72,7 @@ export class ModuleProcess {
       cwd: module.folder,
       // The connection's process has only what a package may see; the module gets that and what its base reads.
       env: { ...process.env, CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
-      execArgv: [],
+      execArgv: [`--import=${END_WITH_HOST}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     const running = new ModuleProcess(child, new ModuleIpc(child, { ...events.calls, register }));
@@ -109,6 +115,25 @@ export class ModuleProcess {
     return Array.isArray(answer?.fields)
       ? (answer.fields.filter((field) => typeof field?.id === 'string' && typeof field?.type === 'string') as Field[])
       : [];
+  }
+
+  /**
+   * Asks the module something every module answers (its config fields) every `everyMs`;
+   * `hung` is told when an answer takes longer than `hangMs` (its event loop is blocked),
+   * once, after the module's process was killed.
+   */
+  watch(everyMs: number, hangMs: number, hung: (reason: string) => void): void {
+    // The real clock: the connection's own process has no hub scheduler to drive this.
+    const timer = setInterval(() => {
+      this.ipc.call('getConfigFields', {}, hangMs).catch((error: unknown) => {
+        if (this.stopping || !(error instanceof HubError) || error.code !== 'PB_DEVICE_TIMEOUT') return;
+        clearInterval(timer);
+        this.kill();
+        hung(`the module did not answer for ${hangMs} ms and was killed`);
+      });
+    }, everyMs);
+    timer.unref();
+    this.child.once('exit', () => clearInterval(timer));
   }
 
   /** Asks the module to destroy itself, then ends its process. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,15 @@ async function run(t: ExecutionContext, desk: Record<string, unknown>): Promise<
   await hub.start();
   const port = hub.connection('api')?.info.details?.['port'] as number;
   return { hub, base: `http://127.0.0.1:${port}` };
+}
+
+/** True when no process `pid` runs (none, or one ended that nobody reaped yet). */
+function gone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
+  } catch {
+    return true;
+  }
 }
 
 const info = (hub: Hub) => hub.listConnections().find((connection) => connection.id === 'desk');
@@ -166,4 +176,24 @@ test.serial('a module that hangs in init and one that exits at once fail with th
   await eventually(() => info(second.hub)?.status === 'failed', 'the exit');
   t.regex(info(second.hub)?.reason ?? '', /exited with code 3/);
   t.is(second.hub.listConnections().find((connection) => connection.id === 'api')?.status, 'ok');
+});
+
+test.serial('a module whose event loop blocks after it started is killed after moduleHangMs and started again, values kept', async (t) => {
+  const module = await fixtureModule('1.14.1');
+  const { hub, base: url } = await run(t, {
+    ...desk(module, '1.14.1'),
+    actions: { level: { action: 'set_level', options: { level: '$(value)' } }, block: { action: 'block' } },
+    moduleHangMs: 1000,
+  });
+  await eventually(() => info(hub)?.status === 'ok', 'the module');
+  t.like(await update(url, 'level', '12'), { status: 200 });
+  await eventually(() => value(hub, 'var/level') === 12, 'the level');
+  await eventually(() => typeof info(hub)?.details?.['pid'] === 'number', "the module's process id");
+  const pid = info(hub)?.details?.['pid'] as number;
+  t.like(await update(url, 'block', 'true'), { status: 504 });
+  await eventually(() => info(hub)?.status === 'failed', 'the connection to fail');
+  t.regex(info(hub)?.reason ?? '', /did not answer for 1000 ms/);
+  t.is(value(hub, 'var/level'), 12);
+  await eventually(() => gone(pid), 'the blocked module to be gone');
+  await eventually(() => info(hub)?.status === 'ok', 'the module back');
 });
