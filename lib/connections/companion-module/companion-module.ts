@@ -167,6 +167,8 @@ class ModuleConnection implements TypedInstance<Settings> {
   private presets = 0;
   /** True once the module's init answered: before, its bindings wait for its definitions. */
   private ready = false;
+  /** True while a status is waiting to be shown (after a burst of refusals). */
+  private statusDue = false;
 
   constructor(
     private readonly context: ConnectionContext,
@@ -174,7 +176,14 @@ class ModuleConnection implements TypedInstance<Settings> {
   ) {
     this.variables = new Variables(context, (count) => {
       this.overLimit = `the module defined more than ${MOST_VARIABLES} variables: ${count} dropped`;
-      this.showStatus();
+      // Said once a burst, not once a variable.
+      if (!this.statusDue) {
+        this.statusDue = true;
+        setImmediate(() => {
+          this.statusDue = false;
+          this.showStatus();
+        });
+      }
     });
     this.bindings = new Bindings(context, settings.actions, settings.feedbacks, {
       execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),

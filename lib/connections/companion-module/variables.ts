@@ -18,6 +18,8 @@ import {
 
 /** Variables a module may define; past it the rest are dropped and the status says so. */
 export const MOST_VARIABLES = 20_000;
+/** Refused ids remembered, to count each once; past it the count stops growing. */
+const MOST_REFUSED = 100_000;
 
 export interface VariableValue {
   readonly id: string;
@@ -42,8 +44,8 @@ function typeOf(value: unknown): ValueType | undefined {
 
 export class Variables {
   private readonly variables = new Map<string, Variable>();
-  /** Variables refused: over `MOST_VARIABLES`, or an id that is no parameter id. */
-  refused = 0;
+  /** Ids of variables refused (over `MOST_VARIABLES`, or no parameter id), counted once each; at most `MOST_REFUSED` are remembered. */
+  private readonly refusedIds = new Set<string>();
 
   constructor(
     private readonly context: ConnectionContext,
@@ -56,13 +58,11 @@ export class Variables {
 
   /** The module's whole list of variables: those not in it go. */
   define(definitions: readonly { readonly id: string; readonly name?: string }[]): void {
-    const wanted = new Set<string>();
-    for (const { id, name } of definitions) {
-      if (typeof id !== 'string') continue;
-      wanted.add(id);
-      if (!this.variables.has(id)) this.make(id, name ?? id, Types.String, undefined);
-    }
+    const wanted = new Set(definitions.map(({ id }) => id).filter((id) => typeof id === 'string'));
+    // Those that go first, so that the bound counts the list as it is now.
     for (const id of [...this.variables.keys()]) if (!wanted.has(id)) this.forget(id);
+    for (const { id, name } of definitions)
+      if (typeof id === 'string' && !this.variables.has(id)) this.make(id, name ?? id, Types.String, undefined);
   }
 
   /** New values; a variable not defined yet is made. */
@@ -103,8 +103,10 @@ export class Variables {
 
   private make(id: string, name: string, type: ValueType, value: unknown): Variable | undefined {
     if (this.variables.size >= MOST_VARIABLES || !checkParameterId(`var/${id}`).ok) {
-      this.refused++;
-      if (this.variables.size >= MOST_VARIABLES) this.overLimit(this.refused);
+      if (this.refusedIds.size < MOST_REFUSED && !this.refusedIds.has(id)) {
+        this.refusedIds.add(id);
+        if (this.variables.size >= MOST_VARIABLES) this.overLimit(this.refusedIds.size);
+      }
       return undefined;
     }
     const initial = value === undefined ? (type === Types.String ? '' : undefined) : (value as Value);

@@ -197,3 +197,18 @@ test.serial('a module whose event loop blocks after it started is killed after m
   await eventually(() => gone(pid), 'the blocked module to be gone');
   await eventually(() => info(hub)?.status === 'ok', 'the module back');
 });
+
+test.serial(
+  'a module that floods definitions and defines 30,000 variables is bounded at 20,000, degraded with PB_OVER_LIMIT, and the hub answers',
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(t, { ...desk(module, '1.14.1'), actions: { flood: { action: 'flood' } }, timeout: 30_000 });
+    await eventually(() => info(hub)?.status === 'ok', 'the module');
+    t.like(await update(url, 'flood', 'true'), { status: 200 });
+    await eventually(() => info(hub)?.status === 'degraded', 'the bound to be said');
+    t.like(info(hub), { code: 'PB_OVER_LIMIT' });
+    t.regex(info(hub)?.reason ?? '', /^the module defined more than 20000 variables: 1\d{4} dropped$/);
+    await eventually(() => hub.graph.byPrefix('desk/var/').length === 20_000, 'the variables kept');
+    t.is((await fetch(`${url}/healthz`)).status, 200);
+  },
+);
