@@ -355,18 +355,19 @@ class ModuleConnection implements TypedInstance<Settings> {
     this.bindings.valuesChanged();
   }
 
-  /** `$(<connection>:<variable>)` and `$(<connection id>/<parameter id>)` replaced by hub values; `$NA` for none, as Companion shows it. */
+  /**
+   * `$(<connection>:<variable>)` and `$(<connection id>/<parameter id>)` replaced by hub
+   * values; `$NA` for none, as Companion shows it. The connection runs in a process of its
+   * own, which holds its own parameters only: another connection's value reads `$NA`.
+   */
   private substitute(text: string): string {
     return text.replace(/\$\(([^()]+)\)/g, (_, name: string) => {
       const colon = name.indexOf(':');
-      if (colon > 0) {
-        const [connection, variable] = [name.slice(0, colon), name.slice(colon + 1)];
-        if (connection === this.context.id || connection === this.settings.label) return this.variables.text(variable) ?? '$NA';
-        const value = this.context.graph.get(`${connection}/var/${variable}`)?.value;
-        return value === undefined ? '$NA' : String(value);
-      }
-      const value = this.context.graph.get(name)?.value;
-      return value === undefined ? '$NA' : String(value);
+      const [connection, variable] =
+        colon > 0 ? [name.slice(0, colon), name.slice(colon + 1)] : [name.split('/')[0], name.split('/').slice(2).join('/')];
+      const own = connection === this.context.id || connection === this.settings.label;
+      const isVariable = colon > 0 || name.startsWith(`${connection}/var/`);
+      return own && isVariable ? (this.variables.text(variable ?? '') ?? '$NA') : '$NA';
     });
   }
 

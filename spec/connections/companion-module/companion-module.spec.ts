@@ -58,6 +58,8 @@ function desk(module: string, base: BaseVersion): Record<string, unknown> {
     actions: {
       level: { action: 'set_level', options: { level: '$(value)' } },
       name: { action: 'set_name', options: { name: '$(value)', case: 'upper' } },
+      // Another connection's value is not in the connection's process: it reads $NA, as Companion shows a value it has not.
+      mixed: { action: 'set_name', options: { name: '$(vars/x)+$(vars:x)+$(desk:level)+$(desk/var/level)', case: 'as-is' } },
       fail: { action: 'fail' },
       slow: { action: 'slow' },
     },
@@ -104,6 +106,11 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
         () => `the name, parsed by the hub (${value(hub, 'var/name')})`,
       );
       await eventually(() => value(hub, 'shown') === 'CAM 2 (70)', 'the value feedback');
+      t.like(await update(url, 'mixed', 'true'), { status: 200 });
+      await eventually(
+        () => value(hub, 'var/name') === '$NA+$NA+70+70 (70)',
+        () => `the mixed name (${value(hub, 'var/name')})`,
+      );
 
       const failed = await update(url, 'fail', 'true');
       t.like(failed, { status: 502, code: 'PB_BAD_ANSWER' });
