@@ -82,6 +82,12 @@ test.serial(
     await eventually(async () => (await hub.read('desk/1/source')) === 'Main desk, Backup desk', 'back to the desks', 6000);
     t.is(await hub.read('desk/1/1'), '255');
     clearInterval(keepSending);
+    // The backup falls silent first, so that the main desk is the last one heard whatever
+    // the timing (two desks falling silent together may time out in either order).
+    const mainAlone = setInterval(() => void main.send({ payload: { 1: 255, 2: 128, 16: 7 } }), 200);
+    t.teardown(() => clearInterval(mainAlone));
+    await eventually(async () => (await hub.read('desk/1/source')) === 'Main desk', 'the main desk alone', 6000);
+    clearInterval(mainAlone);
     await eventually(async () => (await hub.read('desk/1/active')) === 'false', 'no source left', 6000);
     t.is(await hub.read('desk/1/1'), '255', 'the last levels held');
     t.is(await terminate(hub), 0);
