@@ -2,6 +2,9 @@ import { copyFile, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ExecutionContext } from 'ava';
+import { loadFlowFile } from '../../lib/config/flow-file.ts';
+import { Hub } from '../../lib/hub/hub.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -52,3 +55,21 @@ export async function fixtureModule(base: BaseVersion, { runtime = {}, main }: F
   await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.0', main: 'main.cjs' }));
   return folder;
 }
+
+/** A hub of a flow file with a rest-api and the connection `desk`, started as `patchbay run` starts it; the rest-api's base URL. */
+export async function runDesk(t: ExecutionContext, desk: Record<string, unknown>): Promise<{ hub: Hub; base: string }> {
+  const file = join(await mkdtemp(join(tmpdir(), 'patchbay-companion-')), 'flow.json5');
+  await writeFile(file, JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, desk } }));
+  const loaded = await loadFlowFile(file, {}, { start: true });
+  if (!loaded.ok) throw loaded.error;
+  const hub = new Hub({ flow: loaded.flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  return { hub, base: `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}` };
+}
+
+/** How `/connections` shows `desk`. */
+export const deskInfo = (hub: Hub) => hub.listConnections().find((connection) => connection.id === 'desk');
+
+/** The value of `desk/<id>`. */
+export const deskValue = (hub: Hub, id: string) => hub.graph.get(`desk/${id}`)?.value;

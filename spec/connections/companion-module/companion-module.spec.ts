@@ -3,30 +3,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { loadFlowFile } from '../../../lib/config/flow-file.ts';
-import { Hub } from '../../../lib/hub/hub.ts';
-import { type BaseVersion, BASES, fixtureModule } from '../../helpers/companion.ts';
+import type { Hub } from '../../../lib/hub/hub.ts';
+import { type BaseVersion, BASES, deskInfo, deskValue, fixtureModule, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 
 // Each spec runs a hub, a process for the connection and one for the module: one at a time.
-
-interface Running {
-  readonly hub: Hub;
-  readonly base: string;
-}
-
-async function run(t: ExecutionContext, desk: Record<string, unknown>): Promise<Running> {
-  const dir = await mkdtemp(join(tmpdir(), 'patchbay-companion-'));
-  const file = join(dir, 'flow.json5');
-  await writeFile(file, JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, desk } }));
-  const loaded = await loadFlowFile(file, {}, { start: true });
-  if (!loaded.ok) throw loaded.error;
-  const hub = new Hub({ flow: loaded.flow });
-  t.teardown(() => hub.stop());
-  await hub.start();
-  const port = hub.connection('api')?.info.details?.['port'] as number;
-  return { hub, base: `http://127.0.0.1:${port}` };
-}
 
 /** True when no process `pid` runs (none, or one ended that nobody reaped yet). */
 function gone(pid: number): boolean {
@@ -37,8 +18,9 @@ function gone(pid: number): boolean {
   }
 }
 
-const info = (hub: Hub) => hub.listConnections().find((connection) => connection.id === 'desk');
-const value = (hub: Hub, id: string) => hub.graph.get(`desk/${id}`)?.value;
+const run = runDesk;
+const info = deskInfo;
+const value = deskValue;
 
 async function update(base: string, id: string, written: string) {
   const answer = await fetch(`${base}/update?parameter=desk/${id}&value=${encodeURIComponent(written)}`);

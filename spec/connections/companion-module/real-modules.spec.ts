@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { loadFlowFile } from '../../../lib/config/flow-file.ts';
-import { Hub } from '../../../lib/hub/hub.ts';
+import type { Hub } from '../../../lib/hub/hub.ts';
+import { deskInfo, deskValue, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { canRunLiblo, oscsend, startDump } from '../../helpers/liblo.ts';
 import { freePort, freeUdpPorts } from '../../helpers/ports.ts';
@@ -23,20 +23,10 @@ const modules = process.env['PATCHBAY_COMPANION_MODULES'] ?? '';
 const has = (module: string) => modules !== '' && existsSync(join(modules, module, 'companion', 'manifest.json'));
 const why = (module: string) => (has(module) ? '' : ` (skipped: no ${module} build in PATCHBAY_COMPANION_MODULES)`);
 
-async function run(t: ExecutionContext, desk: Record<string, unknown>): Promise<{ hub: Hub; base: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'patchbay-companion-real-'));
-  const file = join(dir, 'flow.json5');
-  await writeFile(file, JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, desk } }));
-  const loaded = await loadFlowFile(file, {}, { start: true });
-  if (!loaded.ok) throw loaded.error;
-  const hub = new Hub({ flow: loaded.flow });
-  t.teardown(() => hub.stop());
-  await hub.start();
-  return { hub, base: `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}` };
-}
+const run = runDesk;
+const info = deskInfo;
+const value = deskValue;
 
-const info = (hub: Hub) => hub.listConnections().find((connection) => connection.id === 'desk');
-const value = (hub: Hub, id: string) => hub.graph.get(`desk/${id}`)?.value;
 const update = (base: string, id: string, written: string) =>
   fetch(`${base}/update?parameter=desk/${id}&value=${encodeURIComponent(written)}`).then((answer) => answer.status);
 
