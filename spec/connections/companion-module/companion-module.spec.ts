@@ -1,9 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
-import type { Hub } from '../../../lib/hub/hub.ts';
+import test from 'ava';
 import { type BaseVersion, BASES, deskInfo, deskValue, fixtureModule, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTo } from 'node:net';
-import test, { type ExecutionContext } from 'ava';
-import type { Hub } from '../../../lib/hub/hub.ts';
+import test from 'ava';
 import { deskInfo, deskValue, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { canRunLiblo, oscsend, startDump } from '../../helpers/liblo.ts';
