@@ -100,6 +100,8 @@ export interface ConnectionPlan {
  * folder there is none. Records are small JSON data a connection keeps for itself.
  */
 export interface KeptState {
+  /** The state folder. */
+  readonly folder: string;
   value(address: string): Json | undefined;
   /** Every stored value of a connection's parameters, by address: `value` for many at once. */
   valuesOf(connectionId: string): ReadonlyMap<string, Json>;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { asHubError, type ErrorCode, type HubError, reasonOf } from '../core/errors.ts';
 import type { Graph, ParameterTable } from '../core/graph.ts';
@@ -269,6 +270,7 @@ export class ConnectionRunner {
     return {
       records: this.records.open(keeping),
       ...(keeping ? { settled: (done: () => void) => keeping.whenSettled(done) } : {}),
+      ...(state ? { filesFolder: join(state.folder, 'files', this.current.plan.type) } : {}),
       id,
       scheduler,
       baseDir,

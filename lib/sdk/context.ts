@@ -74,6 +74,12 @@ export interface ConnectionContext {
   /** Kept across restarts when the hub has a state folder; in memory otherwise. */
   readonly records: Records;
   /**
+   * A folder for the files a type keeps beside the hub's state (an unpacked archive, a
+   * cache), shared by the connections of the type and made by whoever first writes to it:
+   * `<state folder>/files/<type>`. Absent when the hub keeps no state.
+   */
+  readonly filesFolder?: string;
+  /**
    * Runs `work` once the hub runs: every connection started, and the code flows and rules
    * listening (at once when that is so already). For what a start must not do before anyone
    * can hear it, such as firing a timer whose deadline passed while the hub was down (R-S5).

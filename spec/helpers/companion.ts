@@ -1,10 +1,12 @@
-import { copyFile, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
+import { create } from 'tar';
 import { loadFlowFile } from '../../lib/config/flow-file.ts';
 import { Hub } from '../../lib/hub/hub.ts';
+import type { StateStore } from '../../lib/state/store.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -56,13 +58,35 @@ export async function fixtureModule(base: BaseVersion, { runtime = {}, main }: F
   return folder;
 }
 
-/** A hub of a flow file with a rest-api and the connection `desk`, started as `patchbay run` starts it; the rest-api's base URL. */
-export async function runDesk(t: ExecutionContext, desk: Record<string, unknown>): Promise<{ hub: Hub; base: string }> {
+/**
+ * The fixture module as Companion's module build packs it: a `.tgz` whose one folder `pkg/`
+ * holds the module, with its base inside (a stand-in that loads the installed one).
+ * `more` may add to the folder the archive is made in (`<staging>/in`, beside `pkg`) and
+ * return more paths to pack, as written: `../x` goes in as `../x`.
+ */
+export async function fixtureArchive(base: BaseVersion, more?: (folder: string) => Promise<string[]>): Promise<string> {
+  const folder = await fixtureModule(base);
+  const shim = join(folder, 'node_modules', '@companion-module', 'base');
+  await rm(shim);
+  await mkdir(shim);
+  await writeFile(join(shim, 'package.json'), JSON.stringify({ name: '@companion-module/base', version: base, main: 'index.js' }));
+  await writeFile(join(shim, 'index.js'), `module.exports = require(${JSON.stringify(join(root, 'node_modules', BASES[base]))});\n`);
+  const staging = await mkdtemp(join(tmpdir(), 'patchbay-companion-archive-'));
+  await mkdir(join(staging, 'in'));
+  await rename(folder, join(staging, 'in', 'pkg'));
+  const extra = more ? await more(join(staging, 'in')) : [];
+  const file = join(staging, 'fixture-1.0.0.tgz');
+  await create({ file, gzip: true, cwd: join(staging, 'in'), portable: true, preservePaths: true }, ['pkg', ...extra]);
+  return file;
+}
+
+/** A hub of a flow file with a rest-api and the connection `desk`, started as `patchbay run` starts it (with `state`, when given); the rest-api's base URL. */
+export async function runDesk(t: ExecutionContext, desk: Record<string, unknown>, state?: StateStore): Promise<{ hub: Hub; base: string }> {
   const file = join(await mkdtemp(join(tmpdir(), 'patchbay-companion-')), 'flow.json5');
   await writeFile(file, JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, desk } }));
   const loaded = await loadFlowFile(file, {}, { start: true });
   if (!loaded.ok) throw loaded.error;
-  const hub = new Hub({ flow: loaded.flow });
+  const hub = new Hub({ flow: loaded.flow, ...(state ? { state } : {}) });
   t.teardown(() => hub.stop());
   await hub.start();
   return { hub, base: `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}` };

@@ -14,6 +14,7 @@
  *   <action binding>    write-only  runs the bound action (T, or the `$(value)` option's type)
  *   <feedback binding>  read-only   the bound feedback's value (B, S, I or F)
  */
+import { resolve } from 'node:path';
 import {
   type Checked,
   type ConnectionContext,
@@ -31,6 +32,7 @@ import {
 } from '../../sdk/index.ts';
 import { type ActionBinding, Bindings, type FeedbackBinding } from './bindings.ts';
 import { type Field, isSecret, misfit, named, valueFields, withFieldDefaults } from './fields.ts';
+import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
 import { readModuleFolder } from './module-folder.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
@@ -45,7 +47,8 @@ const options = withDefault(
 const settings = Type.Object({
   module: Type.String({
     minLength: 1,
-    description: "The module's folder (holding companion/manifest.json), as Companion's module build makes it; relative to the flow file.",
+    description:
+      "The module: its folder (holding companion/manifest.json) or its .tgz, as Companion's module build makes them; relative to the flow file.",
   }),
   label: Type.Optional(
     Type.String({ description: "The name the module is given (Companion's connection label); the connection id by default." }),
@@ -165,6 +168,8 @@ class ModuleConnection implements TypedInstance<Settings> {
   private overLimit = '';
   private about: Readonly<Record<string, unknown>> = {};
   private presets = 0;
+  /** Where an archive is unpacked when the hub keeps no state: removed at the stop. */
+  private scratch: string | undefined;
   /** True once the module's init answered: before, its bindings wait for its definitions. */
   private ready = false;
   /** True while a status is waiting to be shown (after a burst of refusals). */
@@ -223,8 +228,8 @@ class ModuleConnection implements TypedInstance<Settings> {
   }
 
   private async startModule(): Promise<void> {
-    const folder = readModuleFolder(this.settings.module, this.context.baseDir);
-    this.about = { module: folder.id, version: folder.version, api: folder.apiVersion };
+    const folder = readModuleFolder(this.settings.module, this.context.baseDir, await this.unpacked());
+    this.about = { module: folder.id, version: folder.version, api: folder.apiVersion, folder: folder.folder };
     this.context.setStatus(Status.Connecting, `starting ${folder.name} ${folder.version}`);
     this.module = await ModuleProcess.start(
       folder,
@@ -273,6 +278,15 @@ class ModuleConnection implements TypedInstance<Settings> {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.module?.stop();
+    if (this.scratch) await removeScratch(this.scratch);
+  }
+
+  /** The folder a `.tgz` module is unpacked to (R-CM1); undefined for a module folder. */
+  private async unpacked(): Promise<string | undefined> {
+    const { module } = this.settings;
+    if (!isArchive(module)) return undefined;
+    const folder = this.context.filesFolder ?? (this.scratch = await scratchFolder());
+    return unpackModule(resolve(this.context.baseDir, module), module, folder);
   }
 
   details(): Readonly<Record<string, unknown>> {

@@ -33,9 +33,13 @@ interface Manifest {
   readonly runtime?: { readonly api?: unknown; readonly apiVersion?: unknown; readonly entrypoint?: unknown };
 }
 
-/** Reads and checks the module in `folder` (resolved against `baseDir`); throws a HubError saying what is wrong. */
-export function readModuleFolder(path: string, baseDir: string): ModuleFolder {
-  const folder = realFolder(resolve(baseDir, path), path);
+/**
+ * Reads and checks the module in the folder `written` (resolved against `baseDir`), or in
+ * `unpacked` when `written` names an archive; throws a HubError saying what is wrong.
+ */
+export function readModuleFolder(written: string, baseDir: string, unpacked?: string): ModuleFolder {
+  const path = written;
+  const folder = realFolder(unpacked ?? resolve(baseDir, written), written);
   const manifestPath = join(folder, 'companion', 'manifest.json');
   let manifest: Manifest;
   try {

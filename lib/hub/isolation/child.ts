@@ -236,7 +236,7 @@ class Session {
   private readonly settling = new Map<number, () => void>();
 
   constructor(private readonly start: StartMessage) {
-    const { id, baseDir, values, records, debug } = start;
+    const { id, baseDir, filesFolder, values, records, debug } = start;
     this.stored = new Map(values);
     this.records = new Map(records);
     this.fence = start.fence;
@@ -263,6 +263,7 @@ class Session {
     this.context = {
       id,
       baseDir,
+      ...(filesFolder === undefined ? {} : { filesFolder }),
       scheduler: realTime,
       log: createLogger({ level: debug ? 'debug' : 'info', format: 'json', destination: lines }),
       fence,

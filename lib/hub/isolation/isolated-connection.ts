@@ -243,6 +243,7 @@ export class IsolatedConnection implements ConnectionInstance {
       type: plan.type,
       id,
       baseDir: hooks.context.baseDir,
+      filesFolder: hooks.context.filesFolder,
       settings: plan.written,
       // What the hub keeps of it, as a restart of the hub would give it: the values of its kept
       // parameters (the others start as the type defines them).

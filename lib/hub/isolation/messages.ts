@@ -37,6 +37,8 @@ export type ToChild =
       readonly type: string;
       readonly id: string;
       readonly baseDir: string;
+      /** See `ConnectionContext.filesFolder`. */
+      readonly filesFolder: string | undefined;
       readonly settings: Readonly<Record<string, unknown>>;
       /** The last values the hub has of its parameters (kept, or from before a restart of the process), by id. */
       readonly values: readonly (readonly [string, Value])[];
