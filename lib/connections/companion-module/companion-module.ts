@@ -34,6 +34,7 @@ import { type ActionBinding, Bindings, type FeedbackBinding } from './bindings.t
 import { type Field, isSecret, misfit, named, valueFields, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
 import { readModuleFolder } from './module-folder.ts';
+import { SavedConfig } from './saved-config.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
 
@@ -168,6 +169,9 @@ class ModuleConnection implements TypedInstance<Settings> {
   private overLimit = '';
   private about: Readonly<Record<string, unknown>> = {};
   private presets = 0;
+  private readonly saved: SavedConfig;
+  /** The config the module runs with: the flow's, or the one it saved. */
+  private runsWith: Readonly<Record<string, unknown>> = {};
   /** Where an archive is unpacked when the hub keeps no state: removed at the stop. */
   private scratch: string | undefined;
   /** True once the module's init answered: before, its bindings wait for its definitions. */
@@ -190,6 +194,7 @@ class ModuleConnection implements TypedInstance<Settings> {
         });
       }
     });
+    this.saved = new SavedConfig(context.records, settings.config, context.log);
     this.bindings = new Bindings(context, settings.actions, settings.feedbacks, {
       execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),
       watch: (instances) =>
@@ -247,12 +252,13 @@ class ModuleConnection implements TypedInstance<Settings> {
     const fields = await this.module.configFields(this.settings.initTimeout);
     this.checkConfig(fields);
     const kept = this.context.records.get('upgradeIndex');
+    this.runsWith = this.saved.current() ?? withFieldDefaults(fields, this.settings.config, false);
     const answer = (await this.module.ipc.call(
       'init',
       {
         label: this.settings.label ?? this.context.id,
         isFirstInit: false,
-        config: withFieldDefaults(fields, this.settings.config, false),
+        config: this.runsWith,
         secrets: withFieldDefaults(fields, this.settings.secrets, true),
         lastUpgradeIndex: typeof kept === 'number' ? kept : WRITTEN_FOR_THIS_VERSION,
         actions: {},
@@ -260,6 +266,8 @@ class ModuleConnection implements TypedInstance<Settings> {
       },
       this.settings.initTimeout,
     )) as InitAnswer | undefined;
+    // A base from 1.13 on answers the config its upgrade scripts made of it.
+    this.keepSaved(answer?.updatedConfig);
     if (typeof answer?.newUpgradeIndex === 'number') {
       this.upgradeIndex = answer.newUpgradeIndex;
       this.context.records.set('upgradeIndex', answer.newUpgradeIndex);
@@ -295,6 +303,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       ...(this.module?.pid === undefined ? {} : { pid: this.module.pid }),
       variables: this.variables.size,
       presets: this.presets,
+      ...(this.saved.shown() === undefined ? {} : { savedConfig: this.saved.shown() }),
       dropped: this.module?.ipc.dropped ?? 0,
     };
   }
@@ -354,13 +363,18 @@ class ModuleConnection implements TypedInstance<Settings> {
       setPresetDefinitions: (payload: unknown) => {
         this.presets = list(payload, 'presets').length;
       },
-      saveConfig: () => {},
+      saveConfig: (payload: unknown) => this.keepSaved((payload as { config?: unknown } | undefined)?.config),
       parseVariablesInString: (payload: unknown) => {
         const text = String((payload as { text?: unknown } | undefined)?.text ?? '');
         return { text: this.substitute(text), variableIds: [] };
       },
       upgradedItems: () => {},
     };
+  }
+
+  private keepSaved(config: unknown): void {
+    this.saved.save(config, this.runsWith);
+    if (typeof config === 'object' && config !== null && !Array.isArray(config)) this.runsWith = config as Record<string, unknown>;
   }
 
   private variablesSet(values: readonly VariableValue[]): void {
