@@ -45,7 +45,7 @@ export const isolationSettings = {
       maximum: 600000,
       default: 5000,
       description:
-        'With isolate "process": how long its process may leave the hub\'s pings unanswered (a blocked event loop) before it is killed and restarted.',
+        'With isolate "process": how long its process may leave the hub\'s pings unanswered (a blocked event loop) before it is killed and restarted, once it has started (its start may take 60 s).',
     }),
   ),
 };

@@ -26,7 +26,7 @@ const faultyModule = `import { asWritten, defineConnectionType, Type } from '${f
 export default defineConnectionType({
   type: 'faulty',
   summary: 'Misbehaves on command.',
-  settings: Type.Object({ label: Type.Optional(Type.String()) }),
+  settings: Type.Object({ label: Type.Optional(Type.String()), slowStartMs: Type.Optional(Type.Integer()) }),
   parse: asWritten,
   metrics: [{ name: 'patchbay_faulty_leaked', help: 'Arrays it leaked.', kind: 'gauge', samples: (details) => [{ value: details.leaked }] }],
   create(context, settings) {
@@ -34,7 +34,12 @@ export default defineConnectionType({
     const buffers = [];
     let label;
     return {
-      start() {
+      async start() {
+        // A start that answers at first, then holds its event loop (a large import, a sync read of a device file).
+        if (settings.slowStartMs) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          for (const end = Date.now() + settings.slowStartMs; Date.now() < end; );
+        }
         label = context.define('label', { type: 'S', access: 'read-only', initial: settings.label ?? '' });
         context.define('level', { type: 'I', access: 'read-write', initial: 1, persist: true });
         context.define('pid', { type: 'I', access: 'read-only', initial: process.pid });
@@ -294,6 +299,14 @@ test.serial('a process that blocks its event loop is killed after hangMs and res
   t.is(statusOf(hub, 'device')?.reason, 'its process did not answer for 600 ms (hangMs) and was killed');
   t.throws(() => process.kill(first, 0), undefined, 'the blocked process is gone');
   await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== first, 'it runs again', 60_000);
+});
+
+test.serial('a start that holds its event loop longer than hangMs is waited for: hangMs counts once it has started', async (t) => {
+  const hub = await startHub(t, { hangMs: 500, slowStartMs: 1500 });
+  t.like(statusOf(hub, 'device'), { status: 'ok' }, 'its first start, not killed for hanging');
+  const pid = pidOf(hub);
+  t.like(await write(hub, 'device/level', '4'), { ok: true });
+  t.is(pidOf(hub), pid);
 });
 
 test.serial('a process that allocates without bound stops at maxMemoryMb and is restarted', async (t) => {

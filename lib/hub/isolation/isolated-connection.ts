@@ -28,10 +28,11 @@ const DEFAULT_HANG_MS = 5000;
 /** How often the hub looks at its fence for the process, and at the process's answers. */
 const FENCE_CHECK_MS = 100;
 /**
- * How long a new process may take to answer its first ping: loading Node and the hub's code
- * takes seconds on a busy machine, and is no hang of the type's.
+ * How long a new process may leave pings unanswered until its instance has started: loading
+ * Node, the hub's code and then the type's (compiled on first import, after the process
+ * first answered) takes seconds on a busy machine, and is no hang of the type's.
  */
-const FIRST_ANSWER_MS = 60_000;
+const STARTING_MS = 60_000;
 
 export class IsolatedConnection implements ConnectionInstance {
   private child: ChildProcess | undefined;
@@ -52,8 +53,6 @@ export class IsolatedConnection implements ConnectionInstance {
   /** Why the hub killed the process for what it sent, when it did. */
   private refused: string | undefined;
   private output: OutputBudget | undefined;
-  /** True once the current process answered a ping. */
-  private answered = false;
   private pings = 0;
   private reportedDetails: Readonly<Record<string, unknown>> | undefined;
   /** Why the last process ended, while none runs. */
@@ -146,7 +145,6 @@ export class IsolatedConnection implements ConnectionInstance {
     this.startedAt = scheduler.now();
     this.lastPong = scheduler.now();
     this.lastTick = 0;
-    this.answered = false;
     this.refused = undefined;
     const output = new OutputBudget(hooks.context.log, () => scheduler.now());
     this.output = output;
@@ -181,6 +179,8 @@ export class IsolatedConnection implements ConnectionInstance {
       switch (message.t) {
         case 'started':
           this.up = true;
+          // It answers again: the pings it left unanswered while starting are not held against it.
+          this.lastPong = scheduler.now();
           this.mirror.removeUndefined();
           if (!reported) hooks.context.setStatus('ok');
           started?.();
@@ -204,7 +204,6 @@ export class IsolatedConnection implements ConnectionInstance {
           return;
         case 'pong':
           this.lastPong = scheduler.now();
-          this.answered = true;
           this.reportedDetails = message.details;
           return;
         default:
@@ -265,7 +264,7 @@ export class IsolatedConnection implements ConnectionInstance {
     const stalled = this.lastTick === 0 ? 0 : now - this.lastTick - FENCE_CHECK_MS;
     this.lastTick = now;
     if (stalled > FENCE_CHECK_MS) this.lastPong += stalled;
-    const bound = this.answered ? this.hangMs : Math.max(this.hangMs, FIRST_ANSWER_MS);
+    const bound = this.up ? this.hangMs : Math.max(this.hangMs, STARTING_MS);
     if (now - this.lastPong > bound) {
       this.hooks.context.log.warn(`its process did not answer for ${bound} ms: killing it`);
       this.hungFor = bound;
