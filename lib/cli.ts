@@ -35,7 +35,7 @@ const usage = `Usage:
       from its defaults next time), or moves them as JSON (export prints to standard output).
       rotate-sign-in-key makes a new key for browsers' sessions: every browser signed in by
       token is signed out, also by a running hub. May run beside a running hub.
-  patchbay validate <flow file>
+  patchbay validate <flow file> [--state DIR|none]
       Checks a flow file and prints every mistake with its JSON path; exits 0 or 2.
   patchbay schema [flow file]
       Prints the JSON Schema of flow files, for editors; given a flow file, with the
@@ -130,7 +130,8 @@ export async function main(
       return stateCommand(rest, values.state, out, err, badUsage);
     case 'validate': {
       if (rest.length !== 1) return badUsage('validate takes exactly one flow file');
-      const result = await loadFlowFile(rest[0] as string);
+      // What the flow's connections learnt as they ran (a module's definitions) is read from its state folder.
+      const result = await loadFlowFile(rest[0] as string, process.env, { stateFolder: stateFolderOf(rest[0] as string, values.state) });
       if (!result.ok) {
         err.write(`${result.error.message}\n`);
         return Exit.Usage;
@@ -192,7 +193,8 @@ async function run(
 ): Promise<number> {
   // Read to start: a mistake that keeps one connection alone from starting fails that
   // connection, not the hub (R-X2).
-  const loaded = await loadFlowFile(file, process.env, { start: true });
+  const stateFolder = stateFolderOf(file, stateOption);
+  const loaded = await loadFlowFile(file, process.env, { start: true, stateFolder });
   if (!loaded.ok) {
     err.write(`${loaded.error.message}\n`);
     return Exit.Usage;
@@ -215,7 +217,7 @@ async function run(
     );
   for (const issue of loaded.flow.diagnostics) log.warn(`${formatIssue(issue)} (that connection will fail to start; the others run)`);
   for (const issue of loaded.flow.warnings) log.warn(formatIssue(issue));
-  const folder = stateFolderOf(loaded.flow, stateOption);
+  const folder = stateFolder;
   const state = folder === undefined ? undefined : StateStore.openOrWait(folder, { durability: loaded.flow.durability });
   log.info(
     state
@@ -288,7 +290,7 @@ async function run(
   const reload = (asked: boolean) => {
     reloads = reloads.then(async () => {
       if (stopping) return;
-      const next = await loadFlowFile(loaded.flow.path);
+      const next = await loadFlowFile(loaded.flow.path, process.env, { stateFolder });
       if (!next.ok) return refused(next.error.message, asked);
       if (stopping) return;
       applying = hub.reload(next.flow).then(

@@ -2,8 +2,7 @@
  * What the commands of `patchbay` share: their exit statuses (R-F2), and where a flow keeps
  * its state.
  */
-import { join, resolve } from 'node:path';
-import type { Flow } from './config/flow-file.ts';
+import { dirname, join, resolve } from 'node:path';
 
 /** Exit statuses of R-F2. */
 export const Exit = { Ok: 0, RuntimeFailure: 1, Usage: 2 } as const;
@@ -14,9 +13,10 @@ export const Exit = { Ok: 0, RuntimeFailure: 1, Usage: 2 } as const;
  * run`) keeps its state in the working folder instead: a package folder is replaced by the
  * next install and may not be writable.
  */
-export function stateFolderOf(flow: Flow, option: string | undefined): string | undefined {
+export function stateFolderOf(flowFile: string, option: string | undefined): string | undefined {
   if (option === 'none') return undefined;
   if (option !== undefined) return resolve(option);
-  const inPackage = flow.baseDir.split(/[\\/]/).includes('node_modules');
-  return join(inPackage ? process.cwd() : flow.baseDir, '.patchbay');
+  const baseDir = dirname(resolve(flowFile));
+  const inPackage = baseDir.split(/[\\/]/).includes('node_modules');
+  return join(inPackage ? process.cwd() : baseDir, '.patchbay');
 }

@@ -35,7 +35,7 @@ export async function stateCommand(
     err.write(`${loaded.error.message}\n`);
     return Exit.Usage;
   }
-  const folder = stateFolderOf(loaded.flow, option);
+  const folder = stateFolderOf(file, option);
   if (folder === undefined) return badUsage('state needs a state folder, not --state none');
   if (action === 'rotate-sign-in-key') {
     const rotated = rotateSignInKey(folder);

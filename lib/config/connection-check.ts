@@ -5,6 +5,7 @@
  */
 import type { Claim, ConnectionConfig, ConnectionType, Link } from '../connections/connection.ts';
 import type { Issue } from '../core/issue.ts';
+import { filesFolderOf } from '../connections/files-folder.ts';
 import { pruneToSchema } from './prune.ts';
 import { commonSettingNames } from './schema.ts';
 
@@ -20,7 +21,8 @@ export function checkConnection(
   id: string,
   /** The connection's entry, as an object (`{}` for one that is not). */
   raw: Record<string, unknown>,
-  baseDir: string,
+  /** Where relative paths start, and the state folder a hub of the flow keeps, if any. */
+  { baseDir, stateFolder }: { readonly baseDir: string; readonly stateFolder?: string | undefined },
   /** Settings with a placeholder that could not be filled in: not checked further. */
   unfilled: readonly (string | number | undefined)[],
   types: readonly ConnectionType[],
@@ -55,7 +57,7 @@ export function checkConnection(
   const enabled = raw['enabled'] !== false;
   const mapClaims = (claims: readonly Claim[]) =>
     enabled ? claims.map((claim) => ({ ...claim, id, path: ['connections', id, ...pruned.original(claim.path)] })) : [];
-  const context = { id, baseDir };
+  const context = { id, baseDir, ...(stateFolder === undefined ? {} : { filesFolder: filesFolderOf(stateFolder, type.type) }) };
   let plan = type.prepare(pruned.settings, context);
   if (!plan.ok) {
     const issues = plan.issues.map((issue) => ({ path: ['connections', id, ...pruned.original(issue.path)], message: issue.message }));

@@ -48,6 +48,8 @@ export interface ReadFor {
   readonly start?: boolean;
   /** The types of the flow's `plugins`, loaded (`loadFlowFile` does it; a document validated alone has none). */
   readonly plugins?: Plugins;
+  /** The state folder a hub of the flow keeps (or would): its types' files folders (`ParseContext.filesFolder`) are in it. */
+  readonly stateFolder?: string | undefined;
 }
 
 export type FlowResult =
@@ -123,7 +125,7 @@ export function validateFlow(
   raw: unknown,
   path: string,
   env: Environment = process.env,
-  { start = false, plugins = noPlugins }: ReadFor = {},
+  { start = false, plugins = noPlugins, stateFolder }: ReadFor = {},
 ): FlowResult {
   const baseDir = dirname(path);
   const substituted = substituteEnvironment(raw, env);
@@ -149,7 +151,7 @@ export function validateFlow(
     const unfilled = substituted.issues
       .filter((issue) => issue.path[0] === 'connections' && issue.path[1] === id)
       .map((issue) => issue.path[2]);
-    const checked = checkConnection(id, asRecord(entry), baseDir, unfilled, types);
+    const checked = checkConnection(id, asRecord(entry), { baseDir, stateFolder }, unfilled, types);
     if (!checked) continue;
     issues.push(...checked.issues);
     // Read to start, they fail that connection alone; read to validate, they are mistakes.

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { asHubError, type ErrorCode, type HubError, reasonOf } from '../core/errors.ts';
 import type { Graph, ParameterTable } from '../core/graph.ts';
@@ -18,6 +17,7 @@ import {
 } from './connection.ts';
 import type { ConnectionContext } from '../sdk/context.ts';
 import type { HubServices, ServingContext } from './serving.ts';
+import { filesFolderOf } from './files-folder.ts';
 import { ConnectionRecords, type RecordsEnvironment } from './records.ts';
 
 export const connectedParameterId = '_status/connected';
@@ -270,7 +270,7 @@ export class ConnectionRunner {
     return {
       records: this.records.open(keeping),
       ...(keeping ? { settled: (done: () => void) => keeping.whenSettled(done) } : {}),
-      ...(state ? { filesFolder: join(state.folder, 'files', this.current.plan.type) } : {}),
+      ...(state ? { filesFolder: filesFolderOf(state.folder, this.current.plan.type) } : {}),
       id,
       scheduler,
       baseDir,

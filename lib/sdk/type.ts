@@ -24,6 +24,12 @@ export interface ParseContext {
   readonly id: string;
   /** The folder of the flow file. */
   readonly baseDir: string;
+  /**
+   * The type's files folder (`ConnectionContext.filesFolder`) of the state folder a hub of
+   * the flow keeps, when the command reading it knows one: what the type's connections kept
+   * there as they ran may inform `diagnose` and `warn`. It may not exist yet.
+   */
+  readonly filesFolder?: string;
 }
 
 /**

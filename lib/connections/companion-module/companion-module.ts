@@ -31,11 +31,12 @@ import {
   withDefault,
 } from '../../sdk/index.ts';
 import { type ActionBinding, Bindings, type FeedbackBinding } from './bindings.ts';
-import { type Field, isSecret, misfit, named, valueFields, withFieldDefaults } from './fields.ts';
+import { configMistakes, type Field, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
 import { readModuleFolder } from './module-folder.ts';
 import { SavedConfig } from './saved-config.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
+import { bindingWarnings, DefinitionsKeeper, keptDefinitions } from './definitions.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
 
 const options = withDefault(
@@ -172,6 +173,8 @@ class ModuleConnection implements TypedInstance<Settings> {
   private readonly saved: SavedConfig;
   /** The config the module runs with: the flow's, or the one it saved. */
   private runsWith: Readonly<Record<string, unknown>> = {};
+  /** Keeps what the module declares for `validate`, when the hub keeps state. */
+  private keeper: DefinitionsKeeper | undefined;
   /** Where an archive is unpacked when the hub keeps no state: removed at the stop. */
   private scratch: string | undefined;
   /** True once the module's init answered: before, its bindings wait for its definitions. */
@@ -236,6 +239,7 @@ class ModuleConnection implements TypedInstance<Settings> {
     const folder = readModuleFolder(this.settings.module, this.context.baseDir, await this.unpacked());
     this.about = { module: folder.id, version: folder.version, api: folder.apiVersion, folder: folder.folder };
     this.context.setStatus(Status.Connecting, `starting ${folder.name} ${folder.version}`);
+    if (this.context.filesFolder) this.keeper = new DefinitionsKeeper(this.context.filesFolder, folder, this.context.log);
     this.module = await ModuleProcess.start(
       folder,
       this.context.id,
@@ -250,6 +254,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       this.context.log,
     );
     const fields = await this.module.configFields(this.settings.initTimeout);
+    this.keeper?.update({ configFields: fields });
     this.checkConfig(fields);
     const kept = this.context.records.get('upgradeIndex');
     this.runsWith = this.saved.current() ?? withFieldDefaults(fields, this.settings.config, false);
@@ -285,6 +290,7 @@ class ModuleConnection implements TypedInstance<Settings> {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.keeper?.stop();
     await this.module?.stop();
     if (this.scratch) await removeScratch(this.scratch);
   }
@@ -310,25 +316,8 @@ class ModuleConnection implements TypedInstance<Settings> {
 
   /** A mistake in `config` fails the start at its path, with the field's label (R-CM3). */
   private checkConfig(fields: readonly Field[]): void {
-    const known = new Map(valueFields(fields).map((field) => [field.id, field]));
-    for (const [where, written, secret] of [
-      ['config', this.settings.config, false],
-      ['secrets', this.settings.secrets, true],
-    ] as const) {
-      for (const [id, value] of Object.entries(written)) {
-        const field = known.get(id);
-        if (!field) throw new HubError('PB_START_FAILED', `${where}.${id}: the module has no config field "${id}"`);
-        if (isSecret(field) !== secret)
-          throw new HubError('PB_START_FAILED', `${where}.${id}: ${named(field)} belongs in ${secret ? 'config' : 'secrets'}`);
-        const why = misfit(field, value);
-        if (why) throw new HubError('PB_START_FAILED', `${where}.${id}: ${named(field)} ${why}`);
-      }
-    }
-    for (const field of known.values()) {
-      const written = isSecret(field) ? this.settings.secrets : this.settings.config;
-      if (field.required && field.default === undefined && written[field.id] === undefined)
-        throw new HubError('PB_START_FAILED', `${isSecret(field) ? 'secrets' : 'config'}.${field.id}: ${named(field)} is required`);
-    }
+    const [first] = configMistakes(fields, this.settings.config, this.settings.secrets);
+    if (first) throw new HubError('PB_START_FAILED', `${first.path.join('.')}: ${first.message}`);
   }
 
   /** What the module may call on its host. */
@@ -352,16 +341,28 @@ class ModuleConnection implements TypedInstance<Settings> {
         this.moduleStatus = { status: String(status), message: typeof message === 'string' ? message : '' };
         this.showStatus();
       },
-      setActionDefinitions: (payload: unknown) => this.bindings.setActions(list(payload, 'actions') as never),
-      setFeedbackDefinitions: (payload: unknown) => this.bindings.setFeedbacks(list(payload, 'feedbacks') as never),
+      setActionDefinitions: (payload: unknown) => {
+        const actions = list(payload, 'actions');
+        this.bindings.setActions(actions as never);
+        this.keeper?.update({ actions: actions.map(({ id, name, options }) => ({ id, name, options })) as never });
+      },
+      setFeedbackDefinitions: (payload: unknown) => {
+        const feedbacks = list(payload, 'feedbacks');
+        this.bindings.setFeedbacks(feedbacks as never);
+        this.keeper?.update({ feedbacks: feedbacks.map(({ id, name, type, options }) => ({ id, name, type, options })) as never });
+      },
       setVariableDefinitions: (payload: unknown) => {
-        this.variables.define(list(payload, 'variables') as never);
+        const variables = list(payload, 'variables');
+        this.variables.define(variables as never);
+        this.keeper?.update({ variables: variables.map(({ id, name }) => ({ id, name })) as never });
         this.variablesSet(list(payload, 'newValues') as never);
       },
       setVariableValues: (payload: unknown) => this.variablesSet(list(payload, 'newValues') as never),
       updateFeedbackValues: (payload: unknown) => this.bindings.feedbackValues(list(payload, 'values')),
       setPresetDefinitions: (payload: unknown) => {
-        this.presets = list(payload, 'presets').length;
+        const presets = list(payload, 'presets');
+        this.presets = presets.length;
+        this.keeper?.update({ presets: presets.map(({ id, name, category }) => ({ id, name, category })) as never });
       },
       saveConfig: (payload: unknown) => this.keepSaved((payload as { config?: unknown } | undefined)?.config),
       parseVariablesInString: (payload: unknown) => {
@@ -435,5 +436,14 @@ export const companionModuleType = defineConnectionType({
   settings,
   ownProcess: true,
   parse: (written) => parse(written as Settings),
+  // What the module declared when it last ran here (definitions.ts): its config checked before it starts, its bindings looked at.
+  diagnose: (parsed: Settings, { baseDir, filesFolder }) => {
+    const kept = keptDefinitions(parsed.module, baseDir, filesFolder);
+    return kept ? configMistakes(kept.configFields, parsed.config, parsed.secrets) : [];
+  },
+  warn: (parsed: Settings, { baseDir, filesFolder }) => {
+    const kept = keptDefinitions(parsed.module, baseDir, filesFolder);
+    return kept ? bindingWarnings(kept, parsed.actions, parsed.feedbacks) : [];
+  },
   create: (context, parsed: Settings) => new ModuleConnection(context, parsed),
 });

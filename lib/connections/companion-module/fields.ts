@@ -4,7 +4,7 @@
  * `required`, a number's range, a text's regular expression, a dropdown's choices. A value
  * written to a bound action (`$(value)`) is converted to its option's kind here too.
  */
-import { type ValueType, ValueType as Types } from '../../sdk/index.ts';
+import { type Issue, type ValueType, ValueType as Types } from '../../sdk/index.ts';
 
 /** A field as the module sends it; only what the hub checks is named. */
 export interface Field {
@@ -131,4 +131,38 @@ export function withFieldDefaults(
   const filled: Record<string, unknown> = {};
   for (const field of valueFields(fields)) if (isSecret(field) === secret && field.default !== undefined) filled[field.id] = field.default;
   return { ...filled, ...written };
+}
+
+/**
+ * Every mistake of a connection's `config` and `secrets` against the module's config fields
+ * (R-CM3), at its path, in the words of the field's label: a key the module does not declare,
+ * a secret in the wrong place, a value that does not fit, a required field missing.
+ */
+export function configMistakes(
+  fields: readonly Field[],
+  config: Readonly<Record<string, unknown>>,
+  secrets: Readonly<Record<string, unknown>>,
+): Issue[] {
+  const issues: Issue[] = [];
+  const known = new Map(valueFields(fields).map((field) => [field.id, field]));
+  for (const [where, written, secret] of [
+    ['config', config, false],
+    ['secrets', secrets, true],
+  ] as const) {
+    for (const [id, value] of Object.entries(written)) {
+      const field = known.get(id);
+      const why = !field
+        ? `the module has no config field "${id}"`
+        : isSecret(field) !== secret
+          ? `${named(field)} belongs in ${secret ? 'config' : 'secrets'}`
+          : misfit(field, value) && `${named(field)} ${misfit(field, value)}`;
+      if (why) issues.push({ path: [where, id], message: why });
+    }
+  }
+  for (const field of known.values()) {
+    const written = isSecret(field) ? secrets : config;
+    if (field.required && field.default === undefined && written[field.id] === undefined)
+      issues.push({ path: [isSecret(field) ? 'secrets' : 'config', field.id], message: `${named(field)} is required` });
+  }
+  return issues;
 }

@@ -8,7 +8,7 @@
  * renamed into place, so a half-unpacked module is never run.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -18,6 +18,9 @@ import { HubError, reasonOf } from '../../sdk/index.ts';
 /** The most an archive may unpack to: Companion's builds are a few megabytes, a module with its node_modules some hundreds. */
 export const MOST_UNPACKED_BYTES = 1024 * 1024 * 1024;
 export const MOST_ENTRIES = 100_000;
+
+/** The archive's folder is named by this many hex digits of its SHA-256. */
+const HASH_DIGITS = 24;
 
 /** True for a `module` setting that names an archive rather than a folder. */
 export const isArchive = (path: string): boolean => /\.(tgz|tar\.gz)$/i.test(path);
@@ -51,6 +54,16 @@ export async function unpackModule(archive: string, shown: string, folder: strin
   return moduleRoot(target, shown);
 }
 
+/** The folder of the module in `archive` when it is unpacked in `folder` already (a hub ran it); undefined otherwise. */
+export function unpackedModule(archive: string, folder: string): string | undefined {
+  try {
+    const target = join(folder, createHash('sha256').update(readFileSync(archive)).digest('hex').slice(0, HASH_DIGITS));
+    return existsSync(target) ? moduleRoot(target, archive) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A folder for the archives of a hub without a state folder: its own, removed with `removeScratch`. */
 export async function scratchFolder(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'patchbay-module-'));
@@ -67,7 +80,7 @@ async function hashOf(archive: string, shown: string): Promise<string> {
   } catch (error) {
     throw new HubError('PB_START_FAILED', `the module archive ${shown} cannot be read: ${reasonOf(error)}`);
   }
-  return hash.digest('hex').slice(0, 24);
+  return hash.digest('hex').slice(0, HASH_DIGITS);
 }
 
 /** Reads the archive's table of contents and refuses it at its first unsafe entry. */

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import test from 'ava';
+import { main } from '../../../lib/cli.ts';
+import { deskInfo, fixtureModule, runDesk } from '../../helpers/companion.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { storeWith } from '../../helpers/state.ts';
+
+// What a module declared as it ran is kept per module version, and validate reads it (R-CM3, R-CM5).
+
+async function validate(desk: Record<string, unknown>, ...options: string[]): Promise<{ code: number; out: string; err: string }> {
+  const file = join(await mkdtemp(join(tmpdir(), 'patchbay-validate-')), 'flow.json5');
+  await writeFile(file, JSON.stringify({ connections: { desk } }));
+  let out = '';
+  let err = '';
+  const sink = (add: (text: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        add(String(chunk));
+        done();
+      },
+    });
+  const code = await main(
+    ['validate', file, ...options],
+    sink((text) => (out += text)),
+    sink((text) => (err += text)),
+  );
+  return { code, out, err };
+}
+
+test.serial(
+  "validate checks a module connection's config and bindings against what the module declared when it last ran here",
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const store = await storeWith(t);
+    const desk = {
+      type: 'companion-module',
+      module,
+      config: { host: 'mixer.local', port: 9100 },
+      actions: { level: { action: 'set_level', options: { level: '$(value)' } } },
+    };
+    const mistaken = {
+      ...desk,
+      config: { host: 'mixer.local', port: 70000, colour: 'red' },
+      actions: { level: { action: 'set_levle', options: { level: '$(value)' } }, named: { action: 'set_name', options: { nmae: 'x' } } },
+      feedbacks: { high: { feedback: 'level_over' } },
+    };
+    const before = await validate(mistaken, '--state', store.folder);
+    t.is(before.code, 0, `nothing is known of a module that never ran: ${before.err}`);
+
+    const { hub } = await runDesk(t, desk, store);
+    await eventually(
+      () => deskInfo(hub)?.status === 'ok',
+      () => `the module to be ok (${JSON.stringify(deskInfo(hub))})`,
+    );
+    const kept = join(store.folder, 'files', 'companion-module', 'definitions', 'fixture@1.0.0.json');
+    await eventually(() => existsSync(kept), 'the definitions kept');
+    const definitions = JSON.parse(readFileSync(kept, 'utf8')) as Record<string, { id: string }[]>;
+    t.true(definitions['actions']?.some(({ id }) => id === 'set_level'));
+    t.deepEqual(
+      definitions['presets']?.map(({ id }) => id),
+      ['full'],
+      'presets listed',
+    );
+    t.true(definitions['configFields']?.some(({ id }) => id === 'port'));
+    await hub.stop();
+
+    const after = await validate(mistaken, '--state', store.folder);
+    t.is(after.code, 2);
+    t.regex(after.err, /connections\.desk\.config\.port: "Target port" \(port\) must be at most 65535/);
+    t.regex(after.err, /connections\.desk\.config\.colour: the module has no config field "colour"/);
+
+    const warned = await validate({ ...mistaken, config: desk.config }, '--state', store.folder);
+    t.is(warned.code, 0, 'bindings are warnings: a module may declare them from the device it finds');
+    t.regex(warned.out, /connections\.desk\.actions\.level\.action: fixture 1\.0\.0, as it last ran here, has no action "set_levle"/);
+    t.regex(warned.out, /connections\.desk\.actions\.named\.options\.nmae: .* has no option "nmae" in action "set_name"/);
+    t.regex(warned.out, /connections\.desk\.feedbacks\.high\.feedback: .* has no feedback "level_over"/);
+
+    t.is((await validate(mistaken, '--state', 'none')).code, 0, 'without a state folder nothing is known');
+  },
+);
