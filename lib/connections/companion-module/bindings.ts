@@ -41,7 +41,8 @@ export interface FeedbackBinding {
   readonly type?: ValueType;
 }
 
-interface Definition {
+/** An action or a feedback as the module declares it; only what the hub reads is named. */
+export interface Definition {
   readonly id: string;
   readonly name?: string;
   readonly options?: readonly Field[];

@@ -304,12 +304,13 @@ class ModuleConnection implements TypedInstance<Settings> {
   }
 
   details(): Readonly<Record<string, unknown>> {
+    const savedConfig = this.saved.shown();
     return {
       ...this.about,
       ...(this.module?.pid === undefined ? {} : { pid: this.module.pid }),
       variables: this.variables.size,
       presets: this.presets,
-      ...(this.saved.shown() === undefined ? {} : { savedConfig: this.saved.shown() }),
+      ...(savedConfig === undefined ? {} : { savedConfig }),
       dropped: this.module?.ipc.dropped ?? 0,
     };
   }

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Issue, Logger } from '../../sdk/index.ts';
-import type { ActionBinding, FeedbackBinding } from './bindings.ts';
+import type { ActionBinding, Definition, FeedbackBinding } from './bindings.ts';
 import type { Field } from './fields.ts';
 import { isArchive, unpackedModule } from './module-archive.ts';
 import { type ModuleFolder, readModuleFolder } from './module-folder.ts';
@@ -21,12 +21,6 @@ export const MOST_DEFINITION_BYTES = 16 * 1024 * 1024;
 /** How long after the last change of its definitions they are written. */
 const SETTLE_MS = 1000;
 
-interface Declared {
-  readonly id: string;
-  readonly name?: string;
-  readonly options?: readonly Field[];
-}
-
 export interface Definitions {
   readonly module: string;
   readonly version: string;
@@ -34,8 +28,8 @@ export interface Definitions {
   /** When the module last declared them (ISO 8601). */
   readonly learnt: string;
   readonly configFields: readonly Field[];
-  readonly actions: readonly Declared[];
-  readonly feedbacks: readonly (Declared & { readonly type?: string })[];
+  readonly actions: readonly Definition[];
+  readonly feedbacks: readonly Definition[];
   readonly presets: readonly { readonly id: string; readonly name?: string; readonly category?: string }[];
   readonly variables: readonly { readonly id: string; readonly name?: string }[];
 }
