@@ -136,7 +136,8 @@ test('video router: routes polled once a second, a write and the take button sen
     document.connections['router']!['port'] = router.port;
   });
   await eventually(() => hub.graph.get('router/dest/1')?.value === 3, 'route 1 read from the router');
-  t.deepEqual(router.heard, ['ROUTE?'], 'the router was asked, not told anything');
+  // Polled once a second: a loaded machine may have asked twice by now.
+  t.true(router.heard.length > 0 && router.heard.every((line) => line === 'ROUTE?'), 'the router was asked, not told anything');
   const base = `http://127.0.0.1:${portOf(hub)}`;
   t.is((await fetch(`${base}/update?parameter=router/dest/2&value=5`)).status, 200);
   t.is((await fetch(`${base}/update?parameter=panel/take&value=`)).status, 200);
