@@ -93,19 +93,9 @@ export function checkConnection(
           },
         ]
       : [];
-  // A type that runs someone else's program never runs it in the hub's process.
-  const ownProcess =
-    plan.value.ownProcess && raw['isolate'] === 'none'
-      ? [
-          {
-            path: ['connections', id, 'isolate'],
-            message: `a ${plan.value.type} connection always runs in a process of its own: "none" is refused`,
-          },
-        ]
-      : [];
   return {
     issues: [],
-    diagnostics: [...unchecked, ...ownProcess, ...located(plan.value.diagnostics)],
+    diagnostics: [...unchecked, ...located(plan.value.diagnostics)],
     warnings: [...inHub, ...located(plan.value.warnings)],
     links: mapLinks(plan.value.links),
     claims: mapClaims(plan.value.claims),

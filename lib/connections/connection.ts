@@ -85,8 +85,6 @@ export interface ConnectionPlan {
   readonly declared: ((id: string) => DeclaredParameter | undefined) | undefined;
   /** True for the types that serve the hub (rest-api, mqtt): every hub of a redundancy group runs these; the rest only the active one. */
   readonly servesHub: boolean;
-  /** True when its type always runs in a process of its own (`ownProcess`): `isolate` "process" is its default and "none" is refused. */
-  readonly ownProcess?: boolean;
   /** The redundancy group it puts the hub in (R-B1), for an mqtt connection with `hub.group`. */
   readonly redundancyGroup: string | undefined;
   /** Why the package of its type was refused (R-PK3): it fails at start with this, and nothing of the package runs. */
@@ -212,7 +210,6 @@ export function connectionTypeOf<S extends TObject, P>(
         pathsAsWritten: definition.pathsAsWritten?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
         servesHub: serving !== undefined,
-        ownProcess: !serving && definition.ownProcess === true,
         redundancyGroup: serving?.redundancyGroup?.(parsed.value),
         diagnostics: definition.diagnose?.(parsed.value, connection) ?? [],
         warnings: definition.warn?.(parsed.value, connection) ?? [],

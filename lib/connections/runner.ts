@@ -143,7 +143,7 @@ export class ConnectionRunner {
     this.setStatus(Status.Starting, '');
     try {
       const context = this.context();
-      const isolate = plan.ownProcess ? 'process' : (common.isolate ?? (plan.origin ? 'process' : 'none'));
+      const isolate = common.isolate ?? (plan.origin ? 'process' : 'none');
       this.instance =
         isolate === 'process' && this.env.isolate && !plan.servesHub
           ? this.env.isolate(this.current, {

@@ -96,6 +96,10 @@ export interface ConnectionContext {
    * (`connecting`), or that the connection chose not to run here (`disabled`, with the reason).
    */
   setStatus(status: typeof Status.Ok | typeof Status.Connecting | typeof Status.Disabled, reason?: string, code?: ErrorCode): void;
-  /** A passing problem always says what it is, with a code clients can read. */
-  setStatus(status: typeof Status.Degraded, reason: string, code: ErrorCode): void;
+  /**
+   * A passing problem (`degraded`), or that the connection cannot run for now and starts
+   * again by itself (`failed`: a process it runs, a device's own program, ended and is
+   * started again after a wait), always says what it is, with a code clients can read.
+   */
+  setStatus(status: typeof Status.Degraded | typeof Status.Failed, reason: string, code: ErrorCode): void;
 }

@@ -53,6 +53,16 @@ export { type ErrorCode, fail, HubError, ok, reasonOf, type Result } from '../co
 export { after, afterTurn, every, type Scheduler } from '../core/scheduler.ts';
 export { SparseLog } from '../core/sparse-log.ts';
 
+// Processes a connection runs itself (a device's own program): when to start one again, its memory.
+export {
+  DEFAULT_MAX_MEMORY_MB,
+  MEMORY_MARGIN_MB,
+  packageEnvironment,
+  residentMb,
+  restartDelayMs,
+  STEADY_MS,
+} from '../core/processes.ts';
+
 // The device kit.
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';
 export {

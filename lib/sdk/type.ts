@@ -131,11 +131,6 @@ export interface TypeBasics<S extends TObject, P> {
   /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
   readonly metrics?: readonly ConnectionMetric[];
   /**
-   * True for a type whose connections always run in a process of their own (R-PK4), such as
-   * one that runs someone else's program: `isolate: "none"` is refused for it.
-   */
-  readonly ownProcess?: boolean;
-  /**
    * A type whose parameters the hub keeps says which, from its settings alone: a kept
    * parameter of `id`, or one it defines but does not keep. Absent: the type keeps no values.
    */

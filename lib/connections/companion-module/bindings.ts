@@ -73,6 +73,7 @@ export class Bindings {
   private readonly feedbackParameters = new Map<string, OwnedParameter>();
   /** Each feedback's options as last sent, so that a change of a hub value they name sends them again. */
   private readonly sentOptions = new Map<string, string>();
+  private defined = false;
 
   constructor(
     private readonly context: ConnectionContext,
@@ -91,8 +92,14 @@ export class Bindings {
     this.feedbackDefinitions = new Map(definitions.map((definition) => [definition.id, definition]));
   }
 
-  /** Defines every bound parameter, typed from the definitions known now, and registers the feedbacks. */
+  /**
+   * Defines every bound parameter, typed from the definitions known the first time, and
+   * registers the feedbacks with the module; a module started again gets its feedbacks
+   * registered, and the parameters stay as they are.
+   */
   defineAll(): void {
+    if (this.defined) return this.watchFeedbacks(false);
+    this.defined = true;
     for (const [id, binding] of Object.entries(this.actions)) {
       this.context.define(id, {
         type: this.actionType(binding),

@@ -5,9 +5,12 @@
  * Its config is checked against the fields the module declares, its variables are
  * read-only parameters, and the flow binds its actions and feedbacks to parameters.
  *
- * The connection itself always runs in a process of its own (R-PK4's isolation): when the
- * module's process ends, so does the connection's, and the hub keeps its parameters' values
- * and starts both again with its backoff — one mechanism for every process a hub runs.
+ * The module's process is the connection's isolation (R-CM2): when it exits, is killed, stops
+ * answering for `moduleHangMs` or holds more than `moduleMaxMemoryMb`, the connection is
+ * `failed` with the reason, its parameters keep their values, and the module starts again
+ * with the backoff of the hub's own processes (R-PK4). The host is this connection, in the
+ * hub's process: a process between the hub and the module would cost every action a hop
+ * each way (R-CM8), and the memory of a second Node for each module.
  *
  * Parameters:
  *   var/<variable id>   read-only   a variable of the module, typed from its values
@@ -15,106 +18,30 @@
  *   <feedback binding>  read-only   the bound feedback's value (B, S, I or F)
  */
 import { resolve } from 'node:path';
+import type { Subscription } from 'rxjs';
 import {
-  type Checked,
+  after,
   type ConnectionContext,
-  checkParameterId,
   defineConnectionType,
+  type ErrorCode,
   HubError,
-  type Issue,
   ok,
+  reasonOf,
+  restartDelayMs,
+  STEADY_MS,
   type SetResult,
   Status,
   type TypedInstance,
-  Type,
-  valueTypeSetting,
-  withDefault,
 } from '../../sdk/index.ts';
-import { type ActionBinding, Bindings, type FeedbackBinding } from './bindings.ts';
+import { Bindings } from './bindings.ts';
 import { configMistakes, type Field, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
-import { readModuleFolder } from './module-folder.ts';
+import { type ModuleFolder, readModuleFolder } from './module-folder.ts';
 import { SavedConfig } from './saved-config.ts';
+import { parse, type Settings, settings } from './settings.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
 import { bindingWarnings, DefinitionsKeeper, keptDefinitions } from './definitions.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
-
-const options = withDefault(
-  Type.Record(Type.String(), Type.Unknown(), {
-    description: 'Option values by option id; "$(value)" takes the written value, "$(<connection>:<variable>)" a variable\'s.',
-  }),
-  {},
-);
-
-const settings = Type.Object({
-  module: Type.String({
-    minLength: 1,
-    description:
-      "The module: its folder (holding companion/manifest.json) or its .tgz, as Companion's module build makes them; relative to the flow file.",
-  }),
-  label: Type.Optional(
-    Type.String({ description: "The name the module is given (Companion's connection label); the connection id by default." }),
-  ),
-  config: withDefault(Type.Record(Type.String(), Type.Unknown(), { description: "The module's configuration, by config field id." }), {}),
-  secrets: withDefault(
-    Type.Record(Type.String(), Type.Unknown(), { description: "Values of the module's secret fields, by field id: never served." }),
-    {},
-  ),
-  actions: withDefault(
-    Type.Record(
-      Type.String(),
-      Type.Object({
-        action: Type.String({ minLength: 1, description: "The module's action id." }),
-        options,
-        type: Type.Optional(valueTypeSetting("The parameter's type; by default the `$(value)` option's, or a trigger.")),
-      }),
-      { description: 'Write-only parameters, by id, each running an action of the module.' },
-    ),
-    {},
-  ),
-  feedbacks: withDefault(
-    Type.Record(
-      Type.String(),
-      Type.Object({
-        feedback: Type.String({ minLength: 1, description: "The module's feedback id." }),
-        options,
-        invert: withDefault(Type.Boolean({ description: "A boolean feedback's value inverted." }), false),
-        type: Type.Optional(valueTypeSetting("A value feedback's parameter type (S by default).", ['S', 'I', 'F', 'B'])),
-      }),
-      { description: 'Read-only parameters, by id, each following a feedback of the module.' },
-    ),
-    {},
-  ),
-  timeout: withDefault(
-    Type.Integer({ minimum: 100, maximum: 600_000, description: 'Milliseconds the module may take to answer a bound action.' }),
-    5000,
-  ),
-  moduleHangMs: withDefault(
-    Type.Integer({
-      minimum: 1000,
-      maximum: 600_000,
-      description:
-        "Milliseconds the running module may leave the host's liveness question unanswered (a blocked event loop) before it is killed and started again.",
-    }),
-    10_000,
-  ),
-  initTimeout: withDefault(
-    Type.Integer({ minimum: 1000, maximum: 600_000, description: 'Milliseconds the module may take to start (its init).' }),
-    30_000,
-  ),
-});
-
-type Settings = {
-  readonly module: string;
-  readonly label?: string;
-  readonly config: Readonly<Record<string, unknown>>;
-  readonly secrets: Readonly<Record<string, unknown>>;
-  readonly actions: Readonly<Record<string, ActionBinding>>;
-  readonly feedbacks: Readonly<Record<string, FeedbackBinding>>;
-  readonly timeout: number;
-  readonly initTimeout: number;
-  readonly moduleHangMs: number;
-};
 
 /** Companion's statuses of a module, as the connection shows them. */
 const STATUSES: Readonly<Record<string, string>> = {
@@ -125,40 +52,8 @@ const STATUSES: Readonly<Record<string, string>> = {
   unknown_warning: 'warning',
 };
 
-/** How often a running module is asked whether it still answers. */
-const LIVENESS_EVERY_MS = 2000;
-
 /** The upgrade index a module is told its config was last upgraded to, the first time: written for the module as it is, no script runs on it. */
 const WRITTEN_FOR_THIS_VERSION = 1_000_000;
-
-function parse(written: Settings): Checked<Settings> {
-  const issues: Issue[] = [];
-  for (const [kind, bindings] of [
-    ['actions', written.actions],
-    ['feedbacks', written.feedbacks],
-  ] as const) {
-    for (const id of Object.keys(bindings)) {
-      const checked = checkParameterId(id);
-      if (!checked.ok) issues.push({ path: [kind, id], message: checked.error.message });
-      else if (id.startsWith('var/') || id === 'var')
-        issues.push({ path: [kind, id], message: "var/ holds the module's variables: bind under another id" });
-    }
-  }
-  for (const id of Object.keys(written.actions))
-    if (Object.hasOwn(written.feedbacks, id)) issues.push({ path: ['feedbacks', id], message: `"${id}" is bound to an action too` });
-  if (issues.length > 0) return { ok: false, issues };
-  // Defaults inside a record's entries are not filled by the schema: here they are.
-  const actions = Object.fromEntries(
-    Object.entries(written.actions).map(([id, binding]) => [id, { ...binding, options: binding.options ?? {} }]),
-  );
-  const feedbacks = Object.fromEntries(
-    Object.entries(written.feedbacks).map(([id, binding]) => [
-      id,
-      { ...binding, options: binding.options ?? {}, invert: binding.invert ?? false },
-    ]),
-  );
-  return { ok: true, value: { ...written, actions, feedbacks } };
-}
 
 class ModuleConnection implements TypedInstance<Settings> {
   private module: ModuleProcess | undefined;
@@ -181,6 +76,13 @@ class ModuleConnection implements TypedInstance<Settings> {
   private ready = false;
   /** True while a status is waiting to be shown (after a burst of refusals). */
   private statusDue = false;
+  private folder: ModuleFolder | undefined;
+  /** Counts the module's runs: what a run that ended says is heard once. */
+  private runs = 0;
+  /** Its ends in a row, for the backoff; counted from the start again once a run was steady. */
+  private ends = 0;
+  private startedAt = 0;
+  private restart: Subscription | undefined;
 
   constructor(
     private readonly context: ConnectionContext,
@@ -218,7 +120,7 @@ class ModuleConnection implements TypedInstance<Settings> {
             ]),
           ),
         }),
-      substitute: (text) => this.substitute(text),
+      substitute: (text) => this.variables.substitute(text, this.settings.label),
     });
   }
 
@@ -226,33 +128,75 @@ class ModuleConnection implements TypedInstance<Settings> {
     return `patchbay:${this.context.id}`;
   }
 
+  /**
+   * The module is read and started; what refuses it (its manifest, its base, a config
+   * mistake) fails the start. A first run that ends (an exit, a hang) is started again, as
+   * any later one.
+   */
   async start(): Promise<void> {
     try {
-      await this.startModule();
+      const folder = readModuleFolder(this.settings.module, this.context.baseDir, await this.unpacked());
+      this.folder = folder;
+      this.about = { module: folder.id, version: folder.version, api: folder.apiVersion, folder: folder.folder };
+      if (this.context.filesFolder) this.keeper = new DefinitionsKeeper(this.context.filesFolder, folder, this.context.log);
+      await this.run(folder);
     } catch (error) {
       await this.stop();
       throw error;
     }
   }
 
-  private async startModule(): Promise<void> {
-    const folder = readModuleFolder(this.settings.module, this.context.baseDir, await this.unpacked());
-    this.about = { module: folder.id, version: folder.version, api: folder.apiVersion, folder: folder.folder };
+  /** One run of the module: started, checked, initialised; what ends it is `ended`'s. */
+  private async run(folder: ModuleFolder): Promise<void> {
+    const run = ++this.runs;
+    this.startedAt = this.context.scheduler.now();
+    this.moduleStatus = { status: 'connecting', message: '' };
+    if (run > 1) this.variables.restarted();
     this.context.setStatus(Status.Connecting, `starting ${folder.name} ${folder.version}`);
-    if (this.context.filesFolder) this.keeper = new DefinitionsKeeper(this.context.filesFolder, folder, this.context.log);
+    try {
+      await this.startModule(folder, run);
+    } catch (error) {
+      const failure = error instanceof HubError ? error : new HubError('PB_PROCESS_ENDED', reasonOf(error));
+      // A refusal is the module's or the flow's to fix: starting it again would say the same.
+      if (failure.code === 'PB_START_FAILED' || failure.code === 'PB_MODULE_INCOMPATIBLE') throw failure;
+      this.ended(run, failure.message, failure.code === 'PB_DEVICE_TIMEOUT' ? failure.code : 'PB_PROCESS_ENDED');
+    }
+  }
+
+  /**
+   * The run's module ended (an exit, a kill, a hang, its memory): the connection is `failed`
+   * with the reason, its parameters keep their values and writes are refused until a new
+   * run, after the hub's backoff for its processes (R-CM2, R-PK4).
+   */
+  private ended(run: number, reason: string, code: ErrorCode = 'PB_PROCESS_ENDED'): void {
+    if (this.stopped || run !== this.runs || this.restart) return;
+    const module = this.module;
+    this.module = undefined;
+    this.ready = false;
+    void module?.stop();
+    if (this.context.scheduler.now() - this.startedAt >= STEADY_MS) this.ends = 0;
+    const wait = restartDelayMs(++this.ends);
+    this.context.setStatus(Status.Failed, `${reason}; started again in ${wait / 1000} s`, code);
+    this.restart = after(this.context.scheduler, wait, () => {
+      this.restart = undefined;
+      const folder = this.folder;
+      if (!folder || this.stopped) return;
+      this.run(folder).catch((error: unknown) => {
+        const failure = error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error));
+        if (!this.stopped) this.context.setStatus(Status.Failed, failure.message, failure.code);
+      });
+    });
+  }
+
+  private async startModule(folder: ModuleFolder, run: number): Promise<void> {
     this.module = await ModuleProcess.start(
       folder,
       this.context.id,
-      {
-        calls: this.calls(),
-        exited: (reason) => {
-          if (this.stopped) return;
-          // The connection's process ends with the module's: the hub's isolation says why and starts both again.
-          throw new HubError('PB_PROCESS_ENDED', reason);
-        },
-      },
+      { calls: this.calls(), exited: (reason) => this.ended(run, reason) },
       this.context.log,
+      this.settings.moduleMaxMemoryMb,
     );
+    if (this.stopped) return void this.module.stop();
     const fields = await this.module.configFields(this.settings.initTimeout);
     this.keeper?.update({ configFields: fields });
     this.checkConfig(fields);
@@ -278,18 +222,14 @@ class ModuleConnection implements TypedInstance<Settings> {
       this.context.records.set('upgradeIndex', answer.newUpgradeIndex);
     }
     this.bindings.defineAll();
-    this.module.watch(LIVENESS_EVERY_MS, this.settings.moduleHangMs, (reason) => {
-      // As for a module that exits: the connection's process ends, and isolation restarts both.
-      setImmediate(() => {
-        throw new HubError('PB_PROCESS_ENDED', reason);
-      });
-    });
+    this.module.watch(this.settings.moduleHangMs, (reason) => this.ended(run, reason));
     this.ready = true;
     this.showStatus();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.restart?.unsubscribe();
     this.keeper?.stop();
     await this.module?.stop();
     if (this.scratch) await removeScratch(this.scratch);
@@ -368,7 +308,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       saveConfig: (payload: unknown) => this.keepSaved((payload as { config?: unknown } | undefined)?.config),
       parseVariablesInString: (payload: unknown) => {
         const text = String((payload as { text?: unknown } | undefined)?.text ?? '');
-        return { text: this.substitute(text), variableIds: [] };
+        return { text: this.variables.substitute(text, this.settings.label), variableIds: [] };
       },
       upgradedItems: () => {},
     };
@@ -383,22 +323,6 @@ class ModuleConnection implements TypedInstance<Settings> {
     if (values.length === 0) return;
     this.variables.set(values);
     this.bindings.valuesChanged();
-  }
-
-  /**
-   * `$(<connection>:<variable>)` and `$(<connection id>/<parameter id>)` replaced by hub
-   * values; `$NA` for none, as Companion shows it. The connection runs in a process of its
-   * own, which holds its own parameters only: another connection's value reads `$NA`.
-   */
-  private substitute(text: string): string {
-    return text.replace(/\$\(([^()]+)\)/g, (_, name: string) => {
-      const colon = name.indexOf(':');
-      const [connection, variable] =
-        colon > 0 ? [name.slice(0, colon), name.slice(colon + 1)] : [name.split('/')[0], name.split('/').slice(2).join('/')];
-      const own = connection === this.context.id || connection === this.settings.label;
-      const isVariable = colon > 0 || name.startsWith(`${connection}/var/`);
-      return own && isVariable ? (this.variables.text(variable ?? '') ?? '$NA') : '$NA';
-    });
   }
 
   private async execute(id: string, actionId: string, options: Record<string, unknown>, origin: string | undefined): Promise<SetResult> {
@@ -416,7 +340,9 @@ class ModuleConnection implements TypedInstance<Settings> {
 
   /** The module's status as the connection's (R-CM2), and what the hub bounded. */
   private showStatus(): void {
-    const { status, message } = this.moduleStatus;
+    const { message } = this.moduleStatus;
+    // `ok` once its init answered: before, a write could overtake what init sets.
+    const status = this.moduleStatus.status === 'ok' && !this.ready ? 'connecting' : this.moduleStatus.status;
     const unknown = this.ready ? this.bindings.unknown() : [];
     const problems = [this.overLimit, ...unknown].filter(Boolean);
     if (status === 'ok' && problems.length === 0) return this.context.setStatus(Status.Ok);
@@ -435,7 +361,6 @@ export const companionModuleType = defineConnectionType({
   type: 'companion-module',
   summary: 'A Bitfocus Companion device module, unmodified: its config, variables, actions and feedbacks as parameters.',
   settings,
-  ownProcess: true,
   parse: (written) => parse(written as Settings),
   // What the module declared when it last ran here (definitions.ts): its config checked before it starts, its bindings looked at.
   diagnose: (parsed: Settings, { baseDir, filesFolder }) => {

@@ -3,27 +3,29 @@
  * Companion starts it — its entry point forked with the module's folder as working
  * directory, the connection id, a token it must register with and its manifest in the
  * environment, an IPC channel — and driven by the calls of its base's host API. What the
- * module sends comes to `ModuleEvents`; its output goes to the log, bounded. The process
- * that runs this (the connection's own, R-PK4) ends with the module, so the hub's isolation
- * restarts both with its backoff.
+ * module sends comes to `ModuleEvents`; its output goes to the log, bounded. Its heap is
+ * bound and its memory as a whole watched as a connection's own process is (R-PK4), and it
+ * is asked regularly whether it still answers; the connection starts it again when it ends.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { HubError, type Logger, reasonOf } from '../../sdk/index.ts';
+import { HubError, type Logger, MEMORY_MARGIN_MB, packageEnvironment, reasonOf, residentMb } from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
 import type { ModuleFolder } from './module-folder.ts';
 import { type ModuleCalls, ModuleIpc } from './module-ipc.ts';
 
 /** How long a module may take to register after it is started: Node and its code loading, on a busy machine. */
 const REGISTER_MS = 30_000;
+/** How often a running module is asked whether it still answers, and its memory read. */
+const WATCH_EVERY_MS = 2000;
 /** How long a stopping module may take over `destroy` before it is killed. */
 const DESTROY_MS = 2000;
 /** Lines of its output a second that reach the log; past it they are counted. */
 const LINES_A_SECOND = 50;
 /**
  * Loaded into the module's process before its entry point: the module ends when its host
- * does (its IPC channel closes), so that no module outlives the connection's process, even
- * one killed with SIGKILL. The module's own code is untouched.
+ * does (its IPC channel closes), so that no module outlives the hub, even one killed with
+ * SIGKILL. The module's own code is untouched.
  */
 const END_WITH_HOST = 'data:text/javascript,process.on("disconnect",()=>process.exit(0))';
 
@@ -46,14 +48,30 @@ export class ModuleProcess {
   private lines = 0;
   private linesDropped = 0;
   private lineWindow = 0;
+  /** The last of what it wrote to stderr: V8 says there why a heap ran out. */
+  private stderrTail = '';
 
   private constructor(
     private readonly child: ChildProcess,
     readonly ipc: ModuleIpc,
+    private readonly maxMemoryMb: number,
   ) {}
 
+  /** Why the process ended, most telling first: its heap, a signal, its exit code. */
+  private endReason(code: number | null, signal: NodeJS.Signals | null): string {
+    if (/heap out of memory|Reached heap limit/i.test(this.stderrTail))
+      return `the module used more than its ${this.maxMemoryMb} MB of heap (moduleMaxMemoryMb) and was stopped`;
+    return signal ? `the module's process was killed (${signal})` : `the module's process exited with code ${code}`;
+  }
+
   /** Starts the module and resolves once it has registered with the token it was given. */
-  static async start(module: ModuleFolder, connectionId: string, events: ModuleEvents, log: Logger): Promise<ModuleProcess> {
+  static async start(
+    module: ModuleFolder,
+    connectionId: string,
+    events: ModuleEvents,
+    log: Logger,
+    maxMemoryMb: number,
+  ): Promise<ModuleProcess> {
     const token = randomUUID();
     let registered: (() => void) | undefined;
     let refused: ((error: Error) => void) | undefined;
@@ -70,18 +88,18 @@ export class ModuleProcess {
     };
     const child = fork(module.entry, [], {
       cwd: module.folder,
-      // The connection's process has only what a package may see; the module gets that and what its base reads.
-      env: { ...process.env, CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
-      execArgv: [`--import=${END_WITH_HOST}`],
+      // Not the hub's own environment (its tokens): what a package's process sees, and what the base reads.
+      env: { ...packageEnvironment(), CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
+      execArgv: [`--import=${END_WITH_HOST}`, `--max-old-space-size=${maxMemoryMb}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    const running = new ModuleProcess(child, new ModuleIpc(child, { ...events.calls, register }));
+    const running = new ModuleProcess(child, new ModuleIpc(child, { ...events.calls, register }), maxMemoryMb);
     running.pipeOutput(log);
     const ended = new Promise<never>((_, reject) => {
       child.once('exit', (code, signal) => {
-        const reason = signal ? `the module's process was killed (${signal})` : `the module's process exited with code ${code}`;
+        const reason = running.endReason(code, signal);
         running.ipc.close(reason);
-        reject(new HubError('PB_START_FAILED', reason));
+        reject(new HubError('PB_PROCESS_ENDED', reason));
         if (!running.stopping) events.exited(reason);
       });
     });
@@ -91,9 +109,9 @@ export class ModuleProcess {
       new Promise<void>((resolve, reject) => {
         registered = resolve;
         refused = reject;
-        // The real clock: a deadline on someone else's process, in the connection's own process.
+        // The real clock: a deadline on someone else's process.
         setTimeout(
-          () => reject(new HubError('PB_START_FAILED', `the module did not register within ${REGISTER_MS} ms`)),
+          () => reject(new HubError('PB_DEVICE_TIMEOUT', `the module did not register within ${REGISTER_MS} ms`)),
           REGISTER_MS,
         ).unref();
       }),
@@ -118,20 +136,30 @@ export class ModuleProcess {
   }
 
   /**
-   * Asks the module something every module answers (its config fields) every `everyMs`;
-   * `hung` is told when an answer takes longer than `hangMs` (its event loop is blocked),
-   * once, after the module's process was killed.
+   * Every `WATCH_EVERY_MS`, asks the module something every module answers (its config fields) and
+   * reads the memory its process holds; `ended` is told, once, after the process was killed,
+   * when an answer takes longer than `hangMs` (its event loop is blocked) or the memory is
+   * past its heap bound and the margin for Node itself.
    */
-  watch(everyMs: number, hangMs: number, hung: (reason: string) => void): void {
-    // The real clock: the connection's own process has no hub scheduler to drive this.
+  watch(hangMs: number, ended: (reason: string) => void): void {
+    const end = (reason: string) => {
+      if (this.stopping) return;
+      clearInterval(timer);
+      this.kill();
+      ended(reason);
+    };
+    // The real clock: deadlines on someone else's process, as the module's own calls have.
     const timer = setInterval(() => {
+      const resident = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
+      if (resident !== undefined && resident > this.maxMemoryMb + MEMORY_MARGIN_MB)
+        return end(
+          `the module's process held ${resident} MB, more than its ${this.maxMemoryMb} MB (moduleMaxMemoryMb) and ${MEMORY_MARGIN_MB} MB for Node itself, and was killed`,
+        );
       this.ipc.call('getConfigFields', {}, hangMs).catch((error: unknown) => {
-        if (this.stopping || !(error instanceof HubError) || error.code !== 'PB_DEVICE_TIMEOUT') return;
-        clearInterval(timer);
-        this.kill();
-        hung(`the module did not answer for ${hangMs} ms and was killed`);
+        if (error instanceof HubError && error.code === 'PB_DEVICE_TIMEOUT')
+          end(`the module did not answer for ${hangMs} ms and was killed`);
       });
-    }, everyMs);
+    }, WATCH_EVERY_MS);
     timer.unref();
     this.child.once('exit', () => clearInterval(timer));
   }
@@ -169,5 +197,8 @@ export class ModuleProcess {
     };
     this.child.stdout?.on('data', line('info'));
     this.child.stderr?.on('data', line('warn'));
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000);
+    });
   }
 }

@@ -4,7 +4,9 @@
  * value, then I for a whole number, F for any number, B for true/false, S for text; an I that
  * takes a fraction becomes F, and one that changes kind (a number, then a text) becomes S for
  * good. A change of type defines the parameter again. Values of variables the module never
- * defined are taken as Companion takes them: the variable is made.
+ * defined are taken as Companion takes them: the variable is made. A module started again
+ * (after its process ended) finds its variables with their last values, which stay until it
+ * gives each one of its own; that value types it afresh.
  */
 import {
   Access,
@@ -32,7 +34,12 @@ interface Variable {
   parameter: OwnedParameter;
   /** Set once the variable changed kind: it stays text. */
   mixed: boolean;
+  /** Set while a module started again has not given it a value: its last value stays, and the next sets its type. */
+  fresh: boolean;
 }
+
+/** A hub value as Companion writes a variable into text: `$NA` for none. */
+const textOf = (value: Value | undefined): string => (value === undefined ? '$NA' : String(value));
 
 /** The type a value asks for; undefined for no value. */
 function typeOf(value: unknown): ValueType | undefined {
@@ -71,22 +78,46 @@ export class Variables {
       if (typeof id !== 'string') continue;
       const variable = this.variables.get(id) ?? this.make(id, id, typeOf(value) ?? Types.String, undefined);
       if (!variable) continue;
+      // A module started again defines its variables empty: the values of its last run stay until it has its own.
+      if (variable.fresh && (value === '' || value === undefined)) continue;
       const wanted = this.typeFor(variable, value);
       if (wanted !== variable.type) this.retype(id, variable, wanted, value);
       else if (value !== undefined) variable.parameter.report(this.shown(variable, value));
     }
   }
 
-  /** A variable's value as a text, as `$(connection:variable)` shows it; undefined when the module has no such variable. */
-  text(id: string): string | undefined {
-    const variable = this.variables.get(id);
-    if (!variable) return undefined;
-    const value = variable.parameter.value;
-    return value === undefined ? '' : String(value);
+  /**
+   * `text` with `$(<connection>:<variable>)` (a module connection's variable, by connection
+   * id or, for this one, its `label`) and `$(<connection id>/<parameter id>)` (any parameter)
+   * replaced by hub values (R-CM5, R-CM7); `$NA` for none, as Companion shows it. With
+   * `isolate: "process"` the connection's process holds its own parameters only: another's
+   * read `$NA`.
+   */
+  substitute(text: string, label: string | undefined): string {
+    const { graph, id: own } = this.context;
+    return text.replace(/\$\(([^()]+)\)/g, (_, name: string) => {
+      const colon = name.indexOf(':');
+      if (colon < 0) return textOf(graph.get(name)?.value);
+      const connection = name.slice(0, colon);
+      const id = name.slice(colon + 1);
+      if (connection !== own && connection !== label) return textOf(graph.get(`${connection}/var/${id}`)?.value);
+      const variable = this.variables.get(id);
+      return variable ? String(variable.parameter.value ?? '') : '$NA';
+    });
+  }
+
+  /** The module was started again: each variable keeps its value and type until the new run gives it one. */
+  restarted(): void {
+    for (const variable of this.variables.values()) variable.fresh = true;
   }
 
   private typeFor(variable: Variable, value: unknown): ValueType {
     const asked = typeOf(value);
+    if (variable.fresh && asked !== undefined) {
+      variable.fresh = false;
+      variable.mixed = false;
+      return asked;
+    }
     if (variable.mixed || asked === undefined) return variable.type;
     // Text until the first value: the first value sets the type.
     if (variable.type === Types.String && variable.parameter.value === '') return asked;
@@ -111,7 +142,7 @@ export class Variables {
     }
     const initial = value === undefined ? (type === Types.String ? '' : undefined) : (value as Value);
     const parameter = this.context.define(`var/${id}`, { type, access: Access.ReadOnly, ...(initial === undefined ? {} : { initial }) });
-    const variable: Variable = { name, type, parameter, mixed: false };
+    const variable: Variable = { name, type, parameter, mixed: false, fresh: false };
     this.variables.set(id, variable);
     return variable;
   }

@@ -304,7 +304,7 @@ class Session {
         this.settling.set(n, done);
         send({ t: 'settle', n });
       },
-      setStatus: (status: 'ok' | 'connecting' | 'disabled' | 'degraded', reason = '', code?: HubError['code']) =>
+      setStatus: (status: 'ok' | 'connecting' | 'disabled' | 'degraded' | 'failed', reason = '', code?: HubError['code']) =>
         send({ t: 'status', status, reason, code }),
     };
   }

@@ -17,8 +17,8 @@ import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../..
 import type { IsolationHooks } from '../../connections/runner.ts';
 import type { StopReason } from '../../sdk/type.ts';
 import { OutputBudget } from './child-output.ts';
-import { DEFAULT_MAX_MEMORY_MB, exitReason, forkProcess, restartDelayMs, STEADY_MS } from './launch.ts';
-import { MEMORY_MARGIN_MB, residentMb } from './memory.ts';
+import { DEFAULT_MAX_MEMORY_MB, MEMORY_MARGIN_MB, residentMb, restartDelayMs, STEADY_MS } from '../../core/processes.ts';
+import { exitReason, forkProcess } from './launch.ts';
 import { Mirror } from './mirror.ts';
 import { type DefinedSpec, type FenceState, type FromChild, fromChildOf, type ToChild, type WireError } from './messages.ts';
 
@@ -198,7 +198,8 @@ export class IsolatedConnection implements ConnectionInstance {
           return;
         case 'status':
           reported = true;
-          if (message.status === 'degraded') hooks.context.setStatus('degraded', message.reason, message.code ?? 'PB_START_FAILED');
+          if (message.status === 'degraded' || message.status === 'failed')
+            hooks.context.setStatus(message.status, message.reason, message.code ?? 'PB_START_FAILED');
           else if (message.status === 'ok' || message.status === 'connecting' || message.status === 'disabled')
             hooks.context.setStatus(message.status, message.reason, message.code);
           return;

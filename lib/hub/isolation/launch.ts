@@ -1,21 +1,13 @@
 /**
  * How a connection's process is started (R-PK4): the child's entry, the hub's own Node
- * options with the process's heap bound, the waits between restarts when it keeps failing,
- * and why it ended, as the connection's reason says it.
+ * options with the process's heap bound, and why it ended, as the connection's reason says
+ * it. The waits between restarts and the memory bound are core/processes.ts, shared with
+ * the processes connections run themselves.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { packageEnvironment } from '../../config/package-environment.ts';
-import { MEMORY_MARGIN_MB } from './memory.ts';
-
-/** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
-export function restartDelayMs(attempt: number): number {
-  return attempt <= 3 ? 1000 : Math.min(60_000, 1000 * 2 ** (attempt - 3));
-}
-
-/** How long a process must run before its failures count from the start again. */
-export const STEADY_MS = 60_000;
-export const DEFAULT_MAX_MEMORY_MB = 512;
+import { packageEnvironment } from '../../core/processes.ts';
+import { MEMORY_MARGIN_MB } from '../../core/processes.ts';
 
 const fromSources = import.meta.url.endsWith('.ts');
 const childEntry = fileURLToPath(new URL(`./child.${fromSources ? 'ts' : 'js'}`, import.meta.url));
@@ -34,7 +26,7 @@ function execArgvFor(maxMemoryMb: number): string[] {
 export function forkProcess(maxMemoryMb: number): ChildProcess {
   return fork(childEntry, [], {
     execArgv: execArgvFor(maxMemoryMb),
-    // What a package sees of the hub's environment: not its tokens (package-environment.ts).
+    // What a package sees of the hub's environment: not its tokens (core/processes.ts).
     env: packageEnvironment(),
     serialization: 'advanced',
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -115,7 +115,7 @@ const fromChildSchemas = {
   }),
   status: Type.Object({
     t: Type.Literal('status'),
-    status: Type.Union(['ok', 'connecting', 'disabled', 'degraded'].map((status) => Type.Literal(status))),
+    status: Type.Union(['ok', 'connecting', 'disabled', 'degraded', 'failed'].map((status) => Type.Literal(status))),
     reason: text,
     code: Type.Union([Type.String({ maxLength: 64 }), Type.Undefined()]),
   }),

@@ -36,8 +36,11 @@ function desk(module: string, base: BaseVersion): Record<string, unknown> {
     actions: {
       level: { action: 'set_level', options: { level: '$(value)' } },
       name: { action: 'set_name', options: { name: '$(value)', case: 'upper' } },
-      // Another connection's value is not in the connection's process: it reads $NA, as Companion shows a value it has not.
-      mixed: { action: 'set_name', options: { name: '$(vars/x)+$(vars:x)+$(desk:level)+$(desk/var/level)', case: 'as-is' } },
+      // Any hub value by address, a module connection's variable by connection and id; what the hub has not reads $NA, as Companion shows it.
+      mixed: {
+        action: 'set_name',
+        options: { name: '$(api/_status/connected)+$(vars/x)+$(vars:x)+$(desk:level)+$(desk/var/level)', case: 'as-is' },
+      },
       fail: { action: 'fail' },
       slow: { action: 'slow' },
     },
@@ -60,7 +63,7 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
         () => info(hub)?.status === 'ok',
         () => `the module to be ok (${JSON.stringify(info(hub))})`,
       );
-      // Details reach the hub from the connection's process a moment later.
+      // A module may send its presets after its init answered.
       await eventually(() => info(hub)?.details?.['presets'] === 1, 'the presets counted');
       t.like(info(hub)?.details, { module: 'fixture', version: '1.0.0', api: base });
       t.is(value(hub, 'var/host'), 'mixer.local', 'the config reached the module');
@@ -86,7 +89,7 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
       await eventually(() => value(hub, 'shown') === 'CAM 2 (70)', 'the value feedback');
       t.like(await update(url, 'mixed', 'true'), { status: 200 });
       await eventually(
-        () => value(hub, 'var/name') === '$NA+$NA+70+70 (70)',
+        () => value(hub, 'var/name') === 'true+$NA+$NA+70+70 (70)',
         () => `the mixed name (${value(hub, 'var/name')})`,
       );
 
@@ -182,6 +185,34 @@ test.serial('a module whose event loop blocks after it started is killed after m
   await eventually(() => gone(pid), 'the blocked module to be gone');
   await eventually(() => info(hub)?.status === 'ok', 'the module back');
 });
+
+test.serial(
+  'a module that holds more memory than moduleMaxMemoryMb (Buffers past the margin, or its heap) is stopped and started again, values kept (R-CM2)',
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(t, {
+      ...desk(module, '1.14.1'),
+      actions: { level: { action: 'set_level', options: { level: '$(value)' } }, leak: { action: 'leak', options: { kind: '$(value)' } } },
+      moduleMaxMemoryMb: 64,
+      timeout: 60_000,
+    });
+    for (const [kind, reason] of [
+      ['buffers', /the module's process held \d+ MB, more than its 64 MB \(moduleMaxMemoryMb\) and 256 MB for Node itself, and was killed/],
+      ['heap', /the module used more than its 64 MB of heap \(moduleMaxMemoryMb\) and was stopped/],
+    ] as const) {
+      await eventually(() => info(hub)?.status === 'ok', 'the module');
+      t.like(await update(url, 'level', '33'), { status: 200 });
+      await eventually(() => value(hub, 'var/level') === 33, 'the level');
+      const pid = info(hub)?.details?.['pid'] as number;
+      void update(url, 'leak', kind);
+      await eventually(() => info(hub)?.status === 'failed', `the ${kind} leak to end the module`);
+      t.regex(info(hub)?.reason ?? '', reason);
+      t.is(value(hub, 'var/level'), 33, 'its values stay readable');
+      await eventually(() => gone(pid), 'the leaking process to be gone');
+    }
+    await eventually(() => info(hub)?.status === 'ok', 'the module back');
+  },
+);
 
 test.serial(
   'a module that floods definitions and defines 30,000 variables is bounded at 20,000, degraded with PB_OVER_LIMIT, and the hub answers',

@@ -1,0 +1,76 @@
+/**
+ * What the hub does about a process it runs — a connection's own (R-PK4) or a device
+ * program a connection runs (a Companion module, R-CM2): what of the hub's environment it
+ * sees, when to start it again after it ended, and how much memory it may hold. The hub reads a process's resident set from
+ * /proc/<pid>/status itself rather than asking the process, which runs someone else's code
+ * and could answer anything; V8's heap limit alone bounds only the heap, and a leak of
+ * Buffers or of native memory grows past it unstopped. Where there is no /proc (macOS,
+ * Windows) only the heap is bound.
+ */
+import { readFileSync } from 'node:fs';
+
+/** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
+export function restartDelayMs(attempt: number): number {
+  return attempt <= 3 ? 1000 : Math.min(60_000, 1000 * 2 ** (attempt - 3));
+}
+
+/** How long a process must run before its failures count from the start again. */
+export const STEADY_MS = 60_000;
+
+/** The heap a process may use by default, in MB (`maxMemoryMb`). */
+export const DEFAULT_MAX_MEMORY_MB = 512;
+
+/**
+ * What a process may hold beyond its `maxMemoryMb` of heap before it is killed, in MB: Node
+ * itself, its code, buffers and stacks (a process of a checkout, whose TypeScript is compiled
+ * as it loads, starts at some 150 MB).
+ */
+export const MEMORY_MARGIN_MB = 256;
+
+/** The resident memory of process `pid` in MB, or undefined when it cannot be read. */
+export function residentMb(pid: number): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+  return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+}
+
+/**
+ * What a package's code sees of the hub's environment, in the thread that reads its types and
+ * in the processes that run its connections and modules: the variables a program needs to run
+ * and to find its locale and temporary folder, and nothing else. The hub's own variables
+ * (tokens and passwords a flow file fills in with `${NAME}`, NODE_OPTIONS) stay in the hub: a
+ * package gets what it needs through its connection's settings.
+ */
+const passed = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'NODE_ENV',
+  'SYSTEMROOT',
+  'SystemRoot',
+  'WINDIR',
+  'PATHEXT',
+  'COMSPEC',
+];
+
+/** The environment a package's code runs with, from the hub's. */
+export function packageEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && (passed.includes(name) || name.startsWith('LC_'))) out[name] = value;
+  }
+  return out;
+}
