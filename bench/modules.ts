@@ -9,8 +9,9 @@
  *   client writes `desk/level` and waits for `desk/var/level` to say the value (the hub,
  *   which is the module's host, and the module). Bare: the module under a minimal host in this process
  *   (the hub's own IPC host code, no hub): `executeAction` and its `setVariableValues`; and
- *   that bare host behind a WebSocket server of its own, so that the client's hop is in the
- *   baseline too and the difference is the hub's. One at a time, rounds in turns; p50, p99.
+ *   that bare host behind a WebSocket server of its own in a process of its own, as the hub
+ *   is, so that the client's hop and the processes sharing the cores are in the baseline too
+ *   and the difference is the hub's. One at a time, rounds in turns; p50, p99.
  * - Idle memory a module connection adds (the module's process, and what the hub holds more
  *   with five of them than with none), beside the module's own process under the bare host.
  * - A flood: the module re-sends 12 times, 50 ms apart, some 600 KB of action definitions,
@@ -44,6 +45,18 @@ const TRIPS = argument('--trips', 300);
 const ROUNDS = argument('--rounds', 3);
 const IDLE = 5;
 
+// The baseline's process: the bare host behind a WebSocket of its own, as the hub is a process of its own.
+if (process.argv[2] === '--serve-bare') {
+  const host = await bareHost(String(process.argv[3]), { host: '127.0.0.1', port: Number(process.argv[4]), device: true });
+  const front = await bareHostServed(host);
+  console.log(`ready ${front.port}`);
+  process.on('SIGTERM', () => {
+    front.close();
+    void host.stop().then(() => process.exit(0));
+  });
+  await new Promise(() => {});
+}
+
 const module = await fixtureModule('1.14.1');
 /** The device: a UDP peer that answers each `level <n>` with itself, as a device confirms a command. */
 const device = createSocket('udp4');
@@ -52,7 +65,7 @@ await new Promise<void>((resolve) => device.bind(0, '127.0.0.1', resolve));
 const config = { host: '127.0.0.1', port: device.address().port, device: true };
 
 /** The module under a minimal host: register, init, then actions one at a time. */
-async function bareHost() {
+async function bareHost(module: string, config: Record<string, unknown>) {
   let heard: ((level: number) => void) | undefined;
   const running = await ModuleProcess.start(
     readModuleFolder(module, root),
@@ -177,8 +190,15 @@ async function roundTrips(): Promise<{ hub: number[]; bare: number[]; served: nu
   try {
     await whenOk(server.port, ['desk']);
     const client = await hubClient(server.port);
-    const host = await bareHost();
-    const front = await bareHostServed(host);
+    const host = await bareHost(module, config);
+    const front = await startServer('bare host', process.execPath, [
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      '--serve-bare',
+      module,
+      String(config.port),
+    ]);
     const servedClient = await hubClient(front.port);
     await times(client.trip, 1); // warm all three
     await times(host.trip, 1);
@@ -190,7 +210,7 @@ async function roundTrips(): Promise<{ hub: number[]; bare: number[]; served: nu
     }
     client.close();
     servedClient.close();
-    front.close();
+    await front.stop();
     await host.stop();
   } finally {
     await server.stop();
@@ -215,7 +235,7 @@ async function idleMemory(): Promise<{ perConnection: number; bareModule: number
     await sleep(2000);
     const modules = listed.reduce((sum, c) => sum + rssBytes(c.details?.pid as number), 0);
     const total = modules + Math.max(0, rssBytes(server.pid) - hubAlone);
-    const host = await bareHost();
+    const host = await bareHost(module, config);
     await sleep(2000);
     const bareModule = rssBytes(host.pid);
     await host.stop();
@@ -270,7 +290,7 @@ const table = [
   '|---|---|---|---|',
   `| action → variable back, p50 (ms) | ${ms(trips.hub, 50)} | ${ms(trips.bare, 50)} | ${(percentile(trips.hub, 50) / percentile(trips.bare, 50)).toFixed(2)}× |`,
   `| action → variable back, p99 (ms) | ${ms(trips.hub, 99)} | ${ms(trips.bare, 99)} | ${(percentile(trips.hub, 99) / percentile(trips.bare, 99)).toFixed(2)}× |`,
-  `| the same, the bare host behind a WebSocket of its own, p50 (ms) | ${ms(trips.hub, 50)} | ${ms(trips.served, 50)} | ${(percentile(trips.hub, 50) / percentile(trips.served, 50)).toFixed(2)}× |`,
+  `| the same, the bare host behind a WebSocket of its own in a process of its own, p50 (ms) | ${ms(trips.hub, 50)} | ${ms(trips.served, 50)} | ${(percentile(trips.hub, 50) / percentile(trips.served, 50)).toFixed(2)}× |`,
   `| the same, p99 (ms) | ${ms(trips.hub, 99)} | ${ms(trips.served, 99)} | ${(percentile(trips.hub, 99) / percentile(trips.served, 99)).toFixed(2)}× |`,
   `| idle memory a module connection (MB, resident) | ${mb(memory.perConnection)} (the module's process and the hub's share, over ${IDLE}) | ${mb(memory.bareModule)} (the module's process) | ${(memory.perConnection / memory.bareModule).toFixed(2)}× |`,
   `| longest /healthz answer (ms): before / during a flood of definitions and 30,000 variables | ${flooded.before.toFixed(1)} / ${flooded.during.toFixed(1)} | — | — |`,
