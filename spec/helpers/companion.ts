@@ -81,11 +81,14 @@ export async function fixtureArchive(base: BaseVersion, more?: (folder: string) 
 }
 
 /** A hub of a flow file with a rest-api and the connection `desk`, started as `patchbay run` starts it (with `state`, when given); the rest-api's base URL. */
+/** Another connection whose values a module connection's options may name. */
+const VARS = { type: 'dummy', parameters: ['threshold,I,80'] };
+
 export async function runDesk(t: ExecutionContext, desk: Record<string, unknown>, state?: StateStore): Promise<{ hub: Hub; base: string }> {
   const file = join(await mkdtemp(join(tmpdir(), 'patchbay-companion-')), 'flow.json5');
   await writeFile(
     file,
-    JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', statusParameters: true }, desk } }),
+    JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', statusParameters: true }, vars: VARS, desk } }),
   );
   const loaded = await loadFlowFile(file, {}, { start: true });
   if (!loaded.ok) throw loaded.error;

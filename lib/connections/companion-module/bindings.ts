@@ -12,6 +12,7 @@
  * (inverted with `invert`), a value feedback its binding's `type` (S by default), an
  * advanced one its style as JSON text.
  */
+import { merge, type Subscription, skip } from 'rxjs';
 import {
   Access,
   type ConnectionContext,
@@ -62,6 +63,8 @@ export interface BindingPort {
   ): void;
   /** A text with `$(…)` replaced by hub values. */
   substitute(text: string): string;
+  /** The hub values a text names, other than the connection's own variables (which the host follows itself). */
+  named(text: string): readonly string[];
 }
 
 /** The text that takes the written value. */
@@ -74,6 +77,8 @@ export class Bindings {
   /** Each feedback's options as last sent, so that a change of a hub value they name sends them again. */
   private readonly sentOptions = new Map<string, string>();
   private defined = false;
+  /** Following the hub values feedback options name. */
+  private following: Subscription | undefined;
 
   constructor(
     private readonly context: ConnectionContext,
@@ -100,6 +105,7 @@ export class Bindings {
   defineAll(): void {
     if (this.defined) return this.watchFeedbacks(false);
     this.defined = true;
+    this.followNamed();
     for (const [id, binding] of Object.entries(this.actions)) {
       this.context.define(id, {
         type: this.actionType(binding),
@@ -145,6 +151,25 @@ export class Bindings {
   /** Sends again the feedbacks whose options name hub values that changed. */
   valuesChanged(): void {
     this.watchFeedbacks(true);
+  }
+
+  /** Stops following hub values. */
+  stop(): void {
+    this.following?.unsubscribe();
+  }
+
+  /** A change of a hub value that feedback options name sends those options again (R-CM6). */
+  private followNamed(): void {
+    const addresses = new Set(
+      Object.values(this.feedbacks).flatMap((binding) =>
+        Object.values(binding.options).flatMap((option) => (typeof option === 'string' ? this.port.named(option) : [])),
+      ),
+    );
+    if (addresses.size === 0) return;
+    // Each watch says the value it finds first: what the first registration already sent.
+    this.following = merge(...[...addresses].map((address) => this.context.graph.watch(address).pipe(skip(1)))).subscribe(() =>
+      this.valuesChanged(),
+    );
   }
 
   private watchFeedbacks(changedOnly: boolean): void {

@@ -121,6 +121,7 @@ class ModuleConnection implements TypedInstance<Settings> {
           ),
         }),
       substitute: (text) => this.variables.substitute(text, this.settings.label),
+      named: (text) => this.variables.named(text, this.settings.label),
     });
   }
 
@@ -230,6 +231,7 @@ class ModuleConnection implements TypedInstance<Settings> {
   async stop(): Promise<void> {
     this.stopped = true;
     this.restart?.unsubscribe();
+    this.bindings.stop();
     this.keeper?.stop();
     await this.module?.stop();
     if (this.scratch) await removeScratch(this.scratch);

@@ -38,6 +38,9 @@ interface Variable {
   fresh: boolean;
 }
 
+/** `$(…)` in a text, the name inside it. */
+const NAMES = /\$\(([^()]+)\)/g;
+
 /** A hub value as Companion writes a variable into text: `$NA` for none. */
 const textOf = (value: Value | undefined): string => (value === undefined ? '$NA' : String(value));
 
@@ -94,16 +97,29 @@ export class Variables {
    * read `$NA`.
    */
   substitute(text: string, label: string | undefined): string {
-    const { graph, id: own } = this.context;
-    return text.replace(/\$\(([^()]+)\)/g, (_, name: string) => {
-      const colon = name.indexOf(':');
-      if (colon < 0) return textOf(graph.get(name)?.value);
-      const connection = name.slice(0, colon);
-      const id = name.slice(colon + 1);
-      if (connection !== own && connection !== label) return textOf(graph.get(`${connection}/var/${id}`)?.value);
-      const variable = this.variables.get(id);
+    return text.replace(NAMES, (_, name: string) => {
+      const named = this.resolve(name, label);
+      if ('address' in named) return textOf(this.context.graph.get(named.address)?.value);
+      const variable = this.variables.get(named.variable);
       return variable ? String(variable.parameter.value ?? '') : '$NA';
     });
+  }
+
+  /** The addresses of the hub values `text` names other than this connection's variables: what to follow. */
+  named(text: string, label: string | undefined): readonly string[] {
+    return [...text.matchAll(NAMES)].flatMap(([, name]) => {
+      const named = this.resolve(name ?? '', label);
+      return 'address' in named ? [named.address] : [];
+    });
+  }
+
+  /** What `$(name)` names: a variable of this connection, or a hub address. */
+  private resolve(name: string, label: string | undefined): { readonly variable: string } | { readonly address: string } {
+    const colon = name.indexOf(':');
+    if (colon < 0) return { address: name };
+    const connection = name.slice(0, colon);
+    const id = name.slice(colon + 1);
+    return connection === this.context.id || connection === label ? { variable: id } : { address: `${connection}/var/${id}` };
   }
 
   /** The module was started again: each variable keeps its value and type until the new run gives it one. */

@@ -39,7 +39,7 @@ function desk(module: string, base: BaseVersion): Record<string, unknown> {
       // Any hub value by address, a module connection's variable by connection and id; what the hub has not reads $NA, as Companion shows it.
       mixed: {
         action: 'set_name',
-        options: { name: '$(api/_status/connected)+$(vars/x)+$(vars:x)+$(desk:level)+$(desk/var/level)', case: 'as-is' },
+        options: { name: '$(api/_status/connected)+$(vars/threshold)+$(vars/x)+$(vars:x)+$(desk:level)+$(desk/var/level)', case: 'as-is' },
       },
       fail: { action: 'fail' },
       slow: { action: 'slow' },
@@ -48,6 +48,8 @@ function desk(module: string, base: BaseVersion): Record<string, unknown> {
       high: { feedback: 'level_above', options: { threshold: 50 } },
       low: { feedback: 'level_above', options: { threshold: 50 }, invert: true },
       shown: { feedback: 'name_value' },
+      // Its threshold another connection's value: a change of it registers the feedback again.
+      over: { feedback: 'level_above', options: { threshold: '$(vars/threshold)' } },
     },
     timeout: 1000,
   };
@@ -75,6 +77,9 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
       t.like(await update(url, 'level', '70'), { status: 200 });
       await eventually(() => value(hub, 'var/level') === 70 && value(hub, 'high') === true, 'the level and its feedback');
       t.is(value(hub, 'low'), false, 'an inverted boolean feedback');
+      t.is(value(hub, 'over'), false, '70 is not above the threshold of 80 another connection holds');
+      t.like(await fetch(`${url}/update?parameter=vars/threshold&value=60`), { status: 200 });
+      await eventually(() => value(hub, 'over') === true, 'the feedback sent again with the new threshold');
 
       const refused = await update(url, 'level', '170');
       t.like(refused, { status: 400, code: 'PB_BAD_REQUEST' });
@@ -89,7 +94,7 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
       await eventually(() => value(hub, 'shown') === 'CAM 2 (70)', 'the value feedback');
       t.like(await update(url, 'mixed', 'true'), { status: 200 });
       await eventually(
-        () => value(hub, 'var/name') === 'true+$NA+$NA+70+70 (70)',
+        () => value(hub, 'var/name') === 'true+60+$NA+$NA+70+70 (70)',
         () => `the mixed name (${value(hub, 'var/name')})`,
       );
 
