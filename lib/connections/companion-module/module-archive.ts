@@ -8,7 +8,7 @@
  * renamed into place, so a half-unpacked module is never run.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -57,7 +57,9 @@ export async function unpackModule(archive: string, shown: string, folder: strin
 /** The folder of the module in `archive` when it is unpacked in `folder` already (a hub ran it); undefined otherwise. */
 export function unpackedModule(archive: string, folder: string): string | undefined {
   try {
-    const target = join(folder, createHash('sha256').update(readFileSync(archive)).digest('hex').slice(0, HASH_DIGITS));
+    const key = hashKey(archive);
+    const hash = hashes.get(key) ?? remember(key, createHash('sha256').update(readFileSync(archive)).digest('hex').slice(0, HASH_DIGITS));
+    const target = join(folder, hash);
     return existsSync(target) ? moduleRoot(target, archive) : undefined;
   } catch {
     return undefined;
@@ -73,14 +75,36 @@ export async function removeScratch(folder: string): Promise<void> {
   await rm(folder, { recursive: true, force: true });
 }
 
+/**
+ * Hashes of archives read already, by path, size and time of change: a flow's read looks at
+ * a module twice (its checks and its warnings), and a hub at each load.
+ */
+const hashes = new Map<string, string>();
+const MOST_HASHES = 256;
+
+const hashKey = (archive: string): string => {
+  const { size, mtimeMs } = statSync(archive);
+  return `${archive}\u0000${size}\u0000${mtimeMs}`;
+};
+
+function remember(key: string, hash: string): string {
+  if (hashes.size >= MOST_HASHES) hashes.clear();
+  hashes.set(key, hash);
+  return hash;
+}
+
 async function hashOf(archive: string, shown: string): Promise<string> {
   const hash = createHash('sha256');
+  let key: string;
   try {
+    key = hashKey(archive);
+    const known = hashes.get(key);
+    if (known) return known;
     for await (const chunk of createReadStream(archive)) hash.update(chunk as Buffer);
   } catch (error) {
     throw new HubError('PB_START_FAILED', `the module archive ${shown} cannot be read: ${reasonOf(error)}`);
   }
-  return hash.digest('hex').slice(0, HASH_DIGITS);
+  return remember(key, hash.digest('hex').slice(0, HASH_DIGITS));
 }
 
 /** Reads the archive's table of contents and refuses it at its first unsafe entry. */
