@@ -166,10 +166,14 @@ export class Bindings {
       ),
     );
     if (addresses.size === 0) return;
-    // Each watch says the value it finds first: what the first registration already sent.
-    this.following = merge(...[...addresses].map((address) => this.context.graph.watch(address).pipe(skip(1)))).subscribe(() =>
-      this.valuesChanged(),
-    );
+    try {
+      // Each watch says the value it finds first: what the first registration already sent.
+      this.following = merge(...[...addresses].map((address) => this.context.graph.watch(address).pipe(skip(1)))).subscribe(() =>
+        this.valuesChanged(),
+      );
+    } catch {
+      // With `isolate: "process"` the hub's values are not in the connection's process: they read $NA, and are not followed.
+    }
   }
 
   private watchFeedbacks(changedOnly: boolean): void {

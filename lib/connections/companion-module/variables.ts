@@ -99,7 +99,7 @@ export class Variables {
   substitute(text: string, label: string | undefined): string {
     return text.replace(NAMES, (_, name: string) => {
       const named = this.resolve(name, label);
-      if ('address' in named) return textOf(this.context.graph.get(named.address)?.value);
+      if ('address' in named) return textOf(this.hubValue(named.address));
       const variable = this.variables.get(named.variable);
       return variable ? String(variable.parameter.value ?? '') : '$NA';
     });
@@ -111,6 +111,18 @@ export class Variables {
       const named = this.resolve(name ?? '', label);
       return 'address' in named ? [named.address] : [];
     });
+  }
+
+  /**
+   * A hub value; undefined where the hub's parameters are not (`isolate: "process"`: the
+   * connection's process refuses any read of them, and they read `$NA`).
+   */
+  private hubValue(address: string): Value | undefined {
+    try {
+      return this.context.graph.get(address)?.value;
+    } catch {
+      return undefined;
+    }
   }
 
   /** What `$(name)` names: a variable of this connection, or a hub address. */
