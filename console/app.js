@@ -24,8 +24,7 @@ export function App() {
   const { connections, parameters, problems, rules, link, signIn, failed, write, reconnect } = useHub(setNotice);
   useFrames();
   useDimmedUnlessLive(link);
-  const flow = useFlowAccess(link);
-  const logReadable = useLogAccess(link);
+  const { flow, log: logReadable } = useAccess(link);
   const [tab, setTab] = useState('parameters');
   const [search, setSearch] = useState('');
   const matching = useMatching(search, setNotice);
@@ -51,7 +50,7 @@ export function App() {
       <nav>
         ${tabs.map(
           (name) =>
-            html`<button class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
+            html`<button key=${name} class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}
       </nav>
     </header>
@@ -88,30 +87,22 @@ function useDimmedUnlessLive(link) {
 }
 
 /**
- * Whether the log tab is offered: to the logins the hub lets follow the log (full access, or
- * a token with `metrics`), which are those it answers `/metrics` to; asked once signed in.
+ * Which of the tabs that depend on the login are offered, asked once signed in and shown
+ * together, so the tabs move once and never under a pointer on its way to one of them:
+ * - flow: to the logins the hub lets read the flow (R-ED1); on a hub without credentials it
+ *   says why nobody may edit;
+ * - log: to the logins the hub lets follow the log (full access, or a token with `metrics`),
+ *   which are those it answers `/metrics` to.
  * @param {Link} link
  */
-function useLogAccess(link) {
-  const [readable, setReadable] = useState(false);
+function useAccess(link) {
+  const [access, setAccess] = useState({ flow: /** @type {'editable' | 'no credentials' | 'no'} */ ('no'), log: false });
   useEffect(() => {
     if (link !== 'live') return;
-    void fetch('/metrics', { credentials: 'same-origin' })
-      .then((response) => setReadable(response.ok))
-      .catch(() => setReadable(false));
-  }, [link]);
-  return readable;
-}
-
-/**
- * Whether the flow tab is offered: to the logins the hub lets read the flow (R-ED1), asked
- * once signed in; on a hub without credentials it says why nobody may edit.
- * @param {Link} link
- */
-function useFlowAccess(link) {
-  const [access, setAccess] = useState(/** @type {'editable' | 'no credentials' | 'no'} */ ('no'));
-  useEffect(() => {
-    if (link === 'live') void flowAccess().then(setAccess);
+    const log = fetch('/metrics', { credentials: 'same-origin' })
+      .then((response) => response.ok)
+      .catch(() => false);
+    void Promise.all([flowAccess(), log]).then(([flow, log]) => setAccess({ flow, log }));
   }, [link]);
   return access;
 }
