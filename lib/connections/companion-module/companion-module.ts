@@ -232,6 +232,7 @@ class ModuleConnection implements TypedInstance<Settings> {
     this.stopped = true;
     this.restart?.unsubscribe();
     this.bindings.stop();
+    this.variables.stop();
     this.keeper?.stop();
     await this.module?.stop();
     if (this.scratch) await removeScratch(this.scratch);

@@ -92,6 +92,10 @@ export class ModuleProcess {
       env: { ...packageEnvironment(), CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
       execArgv: [`--import=${END_WITH_HOST}`, `--max-old-space-size=${maxMemoryMb}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Messages carry their payload as a JSON text: structured clone hands it over as it is,
+      // where the default would write it into JSON again and read it twice (a 1 MB list of
+      // variables cost the hub's loop 9 ms more). The module's own process.send follows it.
+      serialization: 'advanced',
     });
     const running = new ModuleProcess(child, new ModuleIpc(child, { ...events.calls, register }), maxMemoryMb);
     running.pipeOutput(log);

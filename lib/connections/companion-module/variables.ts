@@ -7,6 +7,14 @@
  * defined are taken as Companion takes them: the variable is made. A module started again
  * (after its process ended) finds its variables with their last values, which stay until it
  * gives each one of its own; that value types it afresh.
+ *
+ * Variables are made after the module names them, at most `MADE_A_TURN` a turn of the hub's
+ * loop, so a module that names 20,000 at once does not hold the loop while they are made; one
+ * with a value at the next turn, one without (or with the empty text the base gives each new
+ * variable) after `UNTYPED_WAIT_MS`. A module sends its list and then its values: waiting,
+ * each is made with its first value's type (made as text and
+ * typed again cost twice as much; a list of 20,000 made at once held the hub's loop 100 ms).
+ * Until made, a variable's value is read from here.
  */
 import {
   Access,
@@ -22,10 +30,22 @@ import {
 export const MOST_VARIABLES = 20_000;
 /** Refused ids remembered, to count each once; past it the count stops growing. */
 const MOST_REFUSED = 100_000;
+/** Variables made in one turn of the hub's loop: some 5 ms of it. */
+export const MADE_A_TURN = 1000;
+/** How long a variable named without a value waits for one before it is made as text. */
+export const UNTYPED_WAIT_MS = 250;
 
 export interface VariableValue {
   readonly id: string;
   readonly value: unknown;
+}
+
+/** A variable named but not made yet: its name, and its last value if it has one. */
+interface Waiting {
+  readonly name: string;
+  value: unknown;
+  /** When it was named (performance.now()). */
+  readonly since: number;
 }
 
 interface Variable {
@@ -44,6 +64,12 @@ const NAMES = /\$\(([^()]+)\)/g;
 /** A hub value as Companion writes a variable into text: `$NA` for none. */
 const textOf = (value: Value | undefined): string => (value === undefined ? '$NA' : String(value));
 
+/**
+ * Whether a value gives a waiting variable its type: not none, nor the empty text a module's
+ * base gives each variable it defines.
+ */
+const typed = (value: unknown): boolean => value !== undefined && value !== '';
+
 /** The type a value asks for; undefined for no value. */
 function typeOf(value: unknown): ValueType | undefined {
   if (typeof value === 'boolean') return Types.Boolean;
@@ -54,6 +80,10 @@ function typeOf(value: unknown): ValueType | undefined {
 
 export class Variables {
   private readonly variables = new Map<string, Variable>();
+  /** Variables to make, in the order named. */
+  private readonly waiting = new Map<string, Waiting>();
+  /** The next turn that makes waiting variables: at once (a value waits) or later (none does). */
+  private making: { readonly soon: boolean; readonly cancel: () => void } | undefined;
   /** Ids of variables refused (over `MOST_VARIABLES`, or no parameter id), counted once each; at most `MOST_REFUSED` are remembered. */
   private readonly refusedIds = new Set<string>();
 
@@ -63,30 +93,44 @@ export class Variables {
   ) {}
 
   get size(): number {
-    return this.variables.size;
+    return this.variables.size + this.waiting.size;
   }
 
   /** The module's whole list of variables: those not in it go. */
   define(definitions: readonly { readonly id: string; readonly name?: string }[]): void {
-    const wanted = new Set(definitions.map(({ id }) => id).filter((id) => typeof id === 'string'));
-    // Those that go first, so that the bound counts the list as it is now.
-    for (const id of [...this.variables.keys()]) if (!wanted.has(id)) this.forget(id);
+    if (this.size > 0) {
+      const wanted = new Set(definitions.map(({ id }) => id).filter((id) => typeof id === 'string'));
+      // Those that go first, so that the bound counts the list as it is now.
+      for (const id of [...this.variables.keys()]) if (!wanted.has(id)) this.forget(id);
+      for (const id of [...this.waiting.keys()]) if (!wanted.has(id)) this.waiting.delete(id);
+    }
+    let over = false;
     for (const { id, name } of definitions)
-      if (typeof id === 'string' && !this.variables.has(id)) this.make(id, name ?? id, Types.String, undefined);
+      if (typeof id === 'string' && !this.variables.has(id) && !this.waiting.has(id)) over = !this.name(id, name ?? id, undefined) || over;
+    if (over) this.overLimit(this.refusedIds.size);
   }
 
   /** New values; a variable not defined yet is made. */
   set(values: readonly VariableValue[]): void {
+    let over = false;
     for (const { id, value } of values) {
       if (typeof id !== 'string') continue;
-      const variable = this.variables.get(id) ?? this.make(id, id, typeOf(value) ?? Types.String, undefined);
-      if (!variable) continue;
+      const variable = this.variables.get(id);
+      if (!variable) {
+        const waiting = this.waiting.get(id);
+        if (waiting) {
+          waiting.value = value;
+          if (typed(value)) this.makeSoon();
+        } else over = !this.name(id, id, value) || over;
+        continue;
+      }
       // A module started again defines its variables empty: the values of its last run stay until it has its own.
       if (variable.fresh && (value === '' || value === undefined)) continue;
       const wanted = this.typeFor(variable, value);
       if (wanted !== variable.type) this.retype(id, variable, wanted, value);
       else if (value !== undefined) variable.parameter.report(this.shown(variable, value));
     }
+    if (over) this.overLimit(this.refusedIds.size);
   }
 
   /**
@@ -101,7 +145,9 @@ export class Variables {
       const named = this.resolve(name, label);
       if ('address' in named) return textOf(this.hubValue(named.address));
       const variable = this.variables.get(named.variable);
-      return variable ? String(variable.parameter.value ?? '') : '$NA';
+      if (variable) return String(variable.parameter.value ?? '');
+      const waiting = this.waiting.get(named.variable);
+      return waiting ? String(waiting.value ?? '') : '$NA';
     });
   }
 
@@ -139,6 +185,68 @@ export class Variables {
     for (const variable of this.variables.values()) variable.fresh = true;
   }
 
+  /** The connection stopped: nothing more is made. */
+  stop(): void {
+    this.making?.cancel();
+    this.making = undefined;
+    this.waiting.clear();
+  }
+
+  /** A variable to make at the next turn; false if that passes the bound. */
+  private name(id: string, name: string, value: unknown): boolean {
+    if (this.size >= MOST_VARIABLES) {
+      this.refuse(id);
+      return false;
+    }
+    this.waiting.set(id, { name, value, since: performance.now() });
+    if (typed(value)) this.makeSoon();
+    else this.making ??= this.makeLater();
+    return true;
+  }
+
+  /** A variable past the bound, or whose id is no parameter id: counted once. */
+  private refuse(id: string): void {
+    if (this.refusedIds.size < MOST_REFUSED) this.refusedIds.add(id);
+  }
+
+  private makeSoon(): void {
+    if (this.making?.soon) return;
+    this.making?.cancel();
+    const soon = setImmediate(() => this.makeWaiting());
+    this.making = { soon: true, cancel: () => clearImmediate(soon) };
+  }
+
+  private makeLater(): { readonly soon: boolean; readonly cancel: () => void } {
+    const later = setTimeout(() => this.makeWaiting(), UNTYPED_WAIT_MS);
+    return { soon: false, cancel: () => clearTimeout(later) };
+  }
+
+  /**
+   * Up to `MADE_A_TURN` of the waiting variables, each typed by its value, and those without
+   * one that waited `UNTYPED_WAIT_MS` as text; the rest at the next turn, or later.
+   */
+  private makeWaiting(): void {
+    this.making = undefined;
+    const now = performance.now();
+    let made = 0;
+    let untyped = false;
+    for (const [id, { name, value, since }] of this.waiting) {
+      if (!typed(value) && now - since < UNTYPED_WAIT_MS) {
+        untyped = true;
+        continue;
+      }
+      if (made++ === MADE_A_TURN) return this.makeSoon();
+      this.waiting.delete(id);
+      if (!checkParameterId(`var/${id}`).ok) {
+        this.refuse(id);
+        continue;
+      }
+      const type = typeOf(value);
+      this.make(id, name, type ?? Types.String, type !== undefined || value === undefined ? value : String(value));
+    }
+    if (untyped) this.making = this.makeLater();
+  }
+
   private typeFor(variable: Variable, value: unknown): ValueType {
     const asked = typeOf(value);
     if (variable.fresh && asked !== undefined) {
@@ -160,14 +268,7 @@ export class Variables {
     return variable.type === Types.String && typeof value !== 'string' ? String(value) : (value as Value);
   }
 
-  private make(id: string, name: string, type: ValueType, value: unknown): Variable | undefined {
-    if (this.variables.size >= MOST_VARIABLES || !checkParameterId(`var/${id}`).ok) {
-      if (this.refusedIds.size < MOST_REFUSED && !this.refusedIds.has(id)) {
-        this.refusedIds.add(id);
-        if (this.variables.size >= MOST_VARIABLES) this.overLimit(this.refusedIds.size);
-      }
-      return undefined;
-    }
+  private make(id: string, name: string, type: ValueType, value: unknown): Variable {
     const initial = value === undefined ? (type === Types.String ? '' : undefined) : (value as Value);
     const parameter = this.context.define(`var/${id}`, { type, access: Access.ReadOnly, ...(initial === undefined ? {} : { initial }) });
     const variable: Variable = { name, type, parameter, mixed: false, fresh: false };
@@ -179,7 +280,7 @@ export class Variables {
     const mixed = variable.mixed;
     this.forget(id);
     const made = this.make(id, variable.name, type, type === Types.String && value !== undefined ? String(value) : value);
-    if (made) made.mixed = mixed;
+    made.mixed = mixed;
   }
 
   private forget(id: string): void {

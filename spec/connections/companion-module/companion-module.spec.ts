@@ -220,11 +220,14 @@ test.serial(
 );
 
 test.serial(
-  'a module that floods definitions and defines 30,000 variables is bounded at 20,000, degraded with PB_OVER_LIMIT, and the hub answers',
+  'a module that floods definitions and defines 30,000 variables is bounded at 20,000, degraded with PB_OVER_LIMIT, and the hub answers; each variable is made once, with its value\'s type',
   async (t) => {
     const module = await fixtureModule('1.14.1');
     const { hub, base: url } = await run(t, { ...desk(module, '1.14.1'), actions: { flood: { action: 'flood' } }, timeout: 30_000 });
     await eventually(() => info(hub)?.status === 'ok', 'the module');
+    let removed = 0;
+    const removals = hub.graph.removed$.subscribe((parameter) => parameter.address.startsWith('desk/var/v') && removed++);
+    t.teardown(() => removals.unsubscribe());
     const flooded = await update(url, 'flood', 'true');
     t.is(flooded.status, 200, `${flooded.code}: ${flooded.text}; the connection: ${JSON.stringify(info(hub))}`);
     await eventually(() => info(hub)?.status === 'degraded', 'the bound to be said');
@@ -232,5 +235,8 @@ test.serial(
     t.regex(info(hub)?.reason ?? '', /^the module defined more than 20000 variables: 1\d{4} dropped$/);
     await eventually(() => hub.graph.byPrefix('desk/var/').length === 20_000, 'the variables kept');
     t.is((await fetch(`${url}/healthz`)).status, 200);
+    // Named in one message and given values in the next: made as text and typed again, each would be made twice.
+    t.is(removed, 0);
+    t.true(hub.graph.byPrefix('desk/var/v').every((parameter) => parameter.type === 'I'));
   },
 );
