@@ -220,7 +220,7 @@ test.serial(
 );
 
 test.serial(
-  'a module that floods definitions and defines 30,000 variables is bounded at 20,000, degraded with PB_OVER_LIMIT, and the hub answers; each variable is made once, with its value\'s type',
+  "a module that floods definitions and defines 30,000 variables is bounded at 20,000, degraded with PB_OVER_LIMIT, and the hub answers; each variable is made once, with its value's type",
   async (t) => {
     const module = await fixtureModule('1.14.1');
     const { hub, base: url } = await run(t, { ...desk(module, '1.14.1'), actions: { flood: { action: 'flood' } }, timeout: 30_000 });
