@@ -224,7 +224,7 @@ const packageHomes: Readonly<Record<string, readonly string[]>> = {
   'uWebSockets.js': ['http/uws.ts'],
   lmdb: ['state/'],
   mqtt: ['broker/', 'site/', 'connections/mqtt/'],
-  'node-osc': ['connections/osc/packets.ts'],
+  'node-osc': ['connections/osc/packets.ts', 'connections/companion-module/host-services.ts'],
   // metrics.ts builds the registry; route.ts only names its type, which the routes serve.
   'prom-client': ['http/metrics.ts', 'http/route.ts'],
 };

@@ -6,6 +6,7 @@ import type { ExecutionContext } from 'ava';
 import { create } from 'tar';
 import { loadFlowFile } from '../../lib/config/flow-file.ts';
 import { Hub } from '../../lib/hub/hub.ts';
+import type { Logger } from '../../lib/core/log.ts';
 import type { StateStore } from '../../lib/state/store.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -84,15 +85,22 @@ export async function fixtureArchive(base: BaseVersion, more?: (folder: string) 
 /** Another connection whose values a module connection's options may name. */
 const VARS = { type: 'dummy', parameters: ['threshold,I,80'] };
 
-export async function runDesk(t: ExecutionContext, desk: Record<string, unknown>, state?: StateStore): Promise<{ hub: Hub; base: string }> {
+export async function runDesk(
+  t: ExecutionContext,
+  desk: Record<string, unknown>,
+  state?: StateStore,
+  { more = {}, log }: { readonly more?: Record<string, unknown>; readonly log?: Logger } = {},
+): Promise<{ hub: Hub; base: string }> {
   const file = join(await mkdtemp(join(tmpdir(), 'patchbay-companion-')), 'flow.json5');
   await writeFile(
     file,
-    JSON.stringify({ connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', statusParameters: true }, vars: VARS, desk } }),
+    JSON.stringify({
+      connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', statusParameters: true }, vars: VARS, desk, ...more },
+    }),
   );
   const loaded = await loadFlowFile(file, {}, { start: true });
   if (!loaded.ok) throw loaded.error;
-  const hub = new Hub({ flow: loaded.flow, ...(state ? { state } : {}) });
+  const hub = new Hub({ flow: loaded.flow, ...(state ? { state } : {}), ...(log ? { log } : {}) });
   t.teardown(() => hub.stop());
   await hub.start();
   return { hub, base: `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}` };

@@ -34,7 +34,7 @@ import {
   type TypedInstance,
 } from '../../sdk/index.ts';
 import { Bindings } from './bindings.ts';
-import { configMistakes, type Field, withFieldDefaults } from './fields.ts';
+import { configMistakes, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
 import { type ModuleFolder, readModuleFolder } from './module-folder.ts';
 import { SavedConfig } from './saved-config.ts';
@@ -42,6 +42,7 @@ import { parse, type Settings, settings } from './settings.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
 import { bindingWarnings, DefinitionsKeeper, keptDefinitions } from './definitions.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
+import { HostServices } from './host-services.ts';
 
 /** Companion's statuses of a module, as the connection shows them. */
 const STATUSES: Readonly<Record<string, string>> = {
@@ -59,6 +60,7 @@ class ModuleConnection implements TypedInstance<Settings> {
   private module: ModuleProcess | undefined;
   private readonly variables: Variables;
   private readonly bindings: Bindings;
+  private readonly services: HostServices;
   private stopped = false;
   private upgradeIndex = WRITTEN_FOR_THIS_VERSION;
   private moduleStatus: { status: string; message: string } = { status: 'connecting', message: '' };
@@ -100,6 +102,10 @@ class ModuleConnection implements TypedInstance<Settings> {
       }
     });
     this.saved = new SavedConfig(context.records, settings.config, context.log);
+    this.services = new HostServices(
+      (name, payload) => this.module?.ipc.tell(name, payload),
+      (text) => context.log.warn(text),
+    );
     this.bindings = new Bindings(context, settings.actions, settings.feedbacks, {
       execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),
       watch: (instances) =>
@@ -175,6 +181,8 @@ class ModuleConnection implements TypedInstance<Settings> {
     this.module = undefined;
     this.ready = false;
     void module?.stop();
+    // The shared ports it joined are the ended run's: the next joins its own.
+    this.services.stop();
     if (this.context.scheduler.now() - this.startedAt >= STEADY_MS) this.ends = 0;
     const wait = restartDelayMs(++this.ends);
     this.context.setStatus(Status.Failed, `${reason}; started again in ${wait / 1000} s`, code);
@@ -200,7 +208,7 @@ class ModuleConnection implements TypedInstance<Settings> {
     if (this.stopped) return void this.module.stop();
     const fields = await this.module.configFields(this.settings.initTimeout);
     this.keeper?.update({ configFields: fields });
-    this.checkConfig(fields);
+    refuseConfigMistakes(fields, this.settings.config, this.settings.secrets);
     const kept = this.context.records.get('upgradeIndex');
     this.runsWith = this.saved.current() ?? withFieldDefaults(fields, this.settings.config, false);
     const answer = (await this.module.ipc.call(
@@ -218,10 +226,12 @@ class ModuleConnection implements TypedInstance<Settings> {
     )) as InitAnswer | undefined;
     // A base from 1.13 on answers the config its upgrade scripts made of it.
     this.keepSaved(answer?.updatedConfig);
+    this.services.initAnswered(answer);
     if (typeof answer?.newUpgradeIndex === 'number') {
       this.upgradeIndex = answer.newUpgradeIndex;
       this.context.records.set('upgradeIndex', answer.newUpgradeIndex);
     }
+    this.variables.settle();
     this.bindings.defineAll();
     this.module.watch(this.settings.moduleHangMs, (reason) => this.ended(run, reason));
     this.ready = true;
@@ -233,6 +243,7 @@ class ModuleConnection implements TypedInstance<Settings> {
     this.restart?.unsubscribe();
     this.bindings.stop();
     this.variables.stop();
+    this.services.stop();
     this.keeper?.stop();
     await this.module?.stop();
     if (this.scratch) await removeScratch(this.scratch);
@@ -255,13 +266,8 @@ class ModuleConnection implements TypedInstance<Settings> {
       presets: this.presets,
       ...(savedConfig === undefined ? {} : { savedConfig }),
       dropped: this.module?.ipc.dropped ?? 0,
+      datagramsDropped: this.services.dropped,
     };
-  }
-
-  /** A mistake in `config` fails the start at its path, with the field's label (R-CM3). */
-  private checkConfig(fields: readonly Field[]): void {
-    const [first] = configMistakes(fields, this.settings.config, this.settings.secrets);
-    if (first) throw new HubError('PB_START_FAILED', `${first.path.join('.')}: ${first.message}`);
   }
 
   /** What the module may call on its host. */
@@ -314,6 +320,7 @@ class ModuleConnection implements TypedInstance<Settings> {
         return { text: this.variables.substitute(text, this.settings.label), variableIds: [] };
       },
       upgradedItems: () => {},
+      ...this.services.calls(),
     };
   }
 

@@ -4,7 +4,7 @@
  * `required`, a number's range, a text's regular expression, a dropdown's choices. A value
  * written to a bound action (`$(value)`) is converted to its option's kind here too.
  */
-import { type Issue, type ValueType, ValueType as Types } from '../../sdk/index.ts';
+import { HubError, type Issue, type ValueType, ValueType as Types } from '../../sdk/index.ts';
 
 /** A field as the module sends it; only what the hub checks is named. */
 export interface Field {
@@ -131,6 +131,16 @@ export function withFieldDefaults(
   const filled: Record<string, unknown> = {};
   for (const field of valueFields(fields)) if (isSecret(field) === secret && field.default !== undefined) filled[field.id] = field.default;
   return { ...filled, ...written };
+}
+
+/** A mistake in `config` fails the start at its path, with the field's label (R-CM3). */
+export function refuseConfigMistakes(
+  fields: readonly Field[],
+  config: Readonly<Record<string, unknown>>,
+  secrets: Readonly<Record<string, unknown>>,
+): void {
+  const [first] = configMistakes(fields, config, secrets);
+  if (first) throw new HubError('PB_START_FAILED', `${first.path.join('.')}: ${first.message}`);
 }
 
 /**

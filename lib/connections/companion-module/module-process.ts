@@ -41,6 +41,7 @@ export interface InitAnswer {
   readonly newUpgradeIndex?: number;
   readonly updatedConfig?: unknown;
   readonly updatedSecrets?: unknown;
+  readonly hasHttpHandler?: boolean;
 }
 
 export class ModuleProcess {

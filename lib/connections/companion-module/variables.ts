@@ -185,6 +185,14 @@ export class Variables {
     for (const variable of this.variables.values()) variable.fresh = true;
   }
 
+  /**
+   * The module answered `init`: the variables it gave values meanwhile are made now, so
+   * they are there when the connection says it is ok (a module's own are a few hundred).
+   */
+  settle(): void {
+    this.makeWaiting(Number.POSITIVE_INFINITY);
+  }
+
   /** The connection stopped: nothing more is made. */
   stop(): void {
     this.making?.cancel();
@@ -225,7 +233,8 @@ export class Variables {
    * Up to `MADE_A_TURN` of the waiting variables, each typed by its value, and those without
    * one that waited `UNTYPED_WAIT_MS` as text; the rest at the next turn, or later.
    */
-  private makeWaiting(): void {
+  private makeWaiting(most = MADE_A_TURN): void {
+    this.making?.cancel();
     this.making = undefined;
     const now = performance.now();
     let made = 0;
@@ -235,7 +244,7 @@ export class Variables {
         untyped = true;
         continue;
       }
-      if (made++ === MADE_A_TURN) return this.makeSoon();
+      if (made++ === most) return this.makeSoon();
       this.waiting.delete(id);
       if (!checkParameterId(`var/${id}`).ok) {
         this.refuse(id);
