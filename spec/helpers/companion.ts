@@ -25,13 +25,15 @@ export interface FixtureOptions {
   readonly runtime?: Record<string, unknown>;
   /** The module's entry point instead of the fixture's (its source). */
   readonly main?: string;
+  /** The module's version (2.x: the fixture's version 2, with one more upgrade script). */
+  readonly version?: string;
 }
 
 /**
  * A module folder as a module author has it (a source folder with its node_modules): the
  * fixture module's main.cjs, a manifest, and `@companion-module/base` of `base` installed.
  */
-export async function fixtureModule(base: BaseVersion, { runtime = {}, main }: FixtureOptions = {}): Promise<string> {
+export async function fixtureModule(base: BaseVersion, { runtime = {}, main, version = '1.0.0' }: FixtureOptions = {}): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'patchbay-companion-module-'));
   await mkdir(join(folder, 'companion'));
   await mkdir(join(folder, 'node_modules', '@companion-module'), { recursive: true });
@@ -43,7 +45,7 @@ export async function fixtureModule(base: BaseVersion, { runtime = {}, main }: F
     name: 'Fixture',
     shortname: 'fixture',
     description: 'A fixture module',
-    version: '1.0.0',
+    version,
     license: 'MIT',
     repository: '',
     bugs: '',
@@ -55,7 +57,7 @@ export async function fixtureModule(base: BaseVersion, { runtime = {}, main }: F
     keywords: [],
   };
   await writeFile(join(folder, 'companion', 'manifest.json'), JSON.stringify(manifest, null, 2));
-  await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.0', main: 'main.cjs' }));
+  await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'fixture', version, main: 'main.cjs' }));
   return folder;
 }
 

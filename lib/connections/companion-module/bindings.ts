@@ -27,20 +27,9 @@ import {
   type ValueType,
   ValueType as Types,
 } from '../../sdk/index.ts';
+import { type BindingSet, BindingUpgrades } from './binding-upgrades.ts';
+import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import { asOption, type Field, misfit, named, valueTypeOf } from './fields.ts';
-
-export interface ActionBinding {
-  readonly action: string;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly type?: ValueType;
-}
-
-export interface FeedbackBinding {
-  readonly feedback: string;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly invert: boolean;
-  readonly type?: ValueType;
-}
 
 /** An action or a feedback as the module declares it; only what the hub reads is named. */
 export interface Definition {
@@ -80,12 +69,36 @@ export class Bindings {
   /** Following the hub values feedback options name. */
   private following: Subscription | undefined;
 
+  /** Upgrade scripts' changes to the flow's bindings, kept across starts. */
+  private readonly upgrades: BindingUpgrades;
+  private actions: Readonly<Record<string, ActionBinding>>;
+  private feedbacks: Readonly<Record<string, FeedbackBinding>>;
+
   constructor(
     private readonly context: ConnectionContext,
-    private readonly actions: Readonly<Record<string, ActionBinding>>,
-    private readonly feedbacks: Readonly<Record<string, FeedbackBinding>>,
+    written: BindingSet,
     private readonly port: BindingPort,
-  ) {}
+  ) {
+    this.upgrades = new BindingUpgrades(context.records, written, context.log);
+    ({ actions: this.actions, feedbacks: this.feedbacks } = this.upgrades.current());
+  }
+
+  /**
+   * Runs the module's upgrade scripts on the bindings from `fromIndex` (a module of base 1.13
+   * on; `call` asks it); the parameters keep their types.
+   */
+  async upgrade(fromIndex: number, call: (payload: unknown) => Promise<unknown>): Promise<void> {
+    ({ actions: this.actions, feedbacks: this.feedbacks } = await this.upgrades.upgrade(
+      { actions: this.actions, feedbacks: this.feedbacks },
+      fromIndex,
+      call,
+    ));
+  }
+
+  /** What `details` shows of upgraded bindings; undefined when none was. */
+  upgraded(): unknown {
+    return this.upgrades.shown();
+  }
 
   /** The module's action definitions, as it sent them last. */
   setActions(definitions: readonly Definition[]): void {
@@ -111,7 +124,7 @@ export class Bindings {
         type: this.actionType(binding),
         access: Access.WriteOnly,
         ownedHere: true,
-        forward: (value, origin, answered) => this.run(id, binding, value, origin, answered),
+        forward: (value, origin, answered) => this.run(id, this.actions[id] ?? binding, value, origin, answered),
       });
     }
     for (const [id, binding] of Object.entries(this.feedbacks)) {

@@ -33,6 +33,7 @@ import {
   Status,
   type TypedInstance,
 } from '../../sdk/index.ts';
+import { upgradesBindings } from './binding-upgrades.ts';
 import { Bindings } from './bindings.ts';
 import { configMistakes, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
@@ -106,29 +107,33 @@ class ModuleConnection implements TypedInstance<Settings> {
       (name, payload) => this.module?.ipc.tell(name, payload),
       (text) => context.log.warn(text),
     );
-    this.bindings = new Bindings(context, settings.actions, settings.feedbacks, {
-      execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),
-      watch: (instances) =>
-        this.module?.ipc.tell('updateFeedbacks', {
-          feedbacks: Object.fromEntries(
-            Object.entries(instances).map(([id, instance]) => [
-              id,
-              instance && {
+    this.bindings = new Bindings(
+      context,
+      { actions: settings.actions, feedbacks: settings.feedbacks },
+      {
+        execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),
+        watch: (instances) =>
+          this.module?.ipc.tell('updateFeedbacks', {
+            feedbacks: Object.fromEntries(
+              Object.entries(instances).map(([id, instance]) => [
                 id,
-                controlId: this.controlId,
-                feedbackId: instance.feedbackId,
-                options: instance.options,
-                isInverted: instance.invert,
-                upgradeIndex: this.upgradeIndex,
-                disabled: false,
-                image: { width: 72, height: 72 },
-              },
-            ]),
-          ),
-        }),
-      substitute: (text) => this.variables.substitute(text, this.settings.label),
-      named: (text) => this.variables.named(text, this.settings.label),
-    });
+                instance && {
+                  id,
+                  controlId: this.controlId,
+                  feedbackId: instance.feedbackId,
+                  options: instance.options,
+                  isInverted: instance.invert,
+                  upgradeIndex: this.upgradeIndex,
+                  disabled: false,
+                  image: { width: 72, height: 72 },
+                },
+              ]),
+            ),
+          }),
+        substitute: (text) => this.variables.substitute(text, this.settings.label),
+        named: (text) => this.variables.named(text, this.settings.label),
+      },
+    );
   }
 
   private get controlId(): string {
@@ -205,8 +210,9 @@ class ModuleConnection implements TypedInstance<Settings> {
       this.context.log,
       this.settings.moduleMaxMemoryMb,
     );
-    if (this.stopped) return void this.module.stop();
-    const fields = await this.module.configFields(this.settings.initTimeout);
+    const module = this.module;
+    if (this.stopped) return void module.stop();
+    const fields = await module.configFields(this.settings.initTimeout);
     this.keeper?.update({ configFields: fields });
     refuseConfigMistakes(fields, this.settings.config, this.settings.secrets);
     const kept = this.context.records.get('upgradeIndex');
@@ -231,6 +237,9 @@ class ModuleConnection implements TypedInstance<Settings> {
       this.upgradeIndex = answer.newUpgradeIndex;
       this.context.records.set('upgradeIndex', answer.newUpgradeIndex);
     }
+    // A newer version of the module than the one last run here: its scripts upgrade the bindings too.
+    if (typeof kept === 'number' && kept < this.upgradeIndex && upgradesBindings(folder.apiVersion))
+      await this.bindings.upgrade(kept, (payload) => module.ipc.call('upgradeActionsAndFeedbacks', payload, this.settings.initTimeout));
     this.variables.settle();
     this.bindings.defineAll();
     this.module.watch(this.settings.moduleHangMs, (reason) => this.ended(run, reason));
@@ -267,6 +276,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       ...(savedConfig === undefined ? {} : { savedConfig }),
       dropped: this.module?.ipc.dropped ?? 0,
       datagramsDropped: this.services.dropped,
+      ...(this.bindings.upgraded() === undefined ? {} : { upgradedBindings: this.bindings.upgraded() }),
     };
   }
 

@@ -10,7 +10,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Issue, Logger } from '../../sdk/index.ts';
-import type { ActionBinding, Definition, FeedbackBinding } from './bindings.ts';
+import type { Definition } from './bindings.ts';
+import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import type { Field } from './fields.ts';
 import { isArchive, unpackedModule } from './module-archive.ts';
 import { type ModuleFolder, readModuleFolder } from './module-folder.ts';

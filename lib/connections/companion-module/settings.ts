@@ -9,10 +9,25 @@ import {
   type Issue,
   MEMORY_MARGIN_MB,
   Type,
+  type ValueType,
   valueTypeSetting,
   withDefault,
 } from '../../sdk/index.ts';
-import type { ActionBinding, FeedbackBinding } from './bindings.ts';
+
+/** An action bound in the flow: the action, its options, and the parameter's type when given. */
+export interface ActionBinding {
+  readonly action: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly type?: ValueType;
+}
+
+/** A feedback bound in the flow: the feedback, its options, inverted or not, and the parameter's type when given. */
+export interface FeedbackBinding {
+  readonly feedback: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly invert: boolean;
+  readonly type?: ValueType;
+}
 
 const options = withDefault(
   Type.Record(Type.String(), Type.Unknown(), {

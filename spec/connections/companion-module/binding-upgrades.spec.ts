@@ -1,0 +1,54 @@
+import test from 'ava';
+import { type BaseVersion, deskInfo, deskValue, fixtureModule, runDesk } from '../../helpers/companion.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { capturedLog } from '../../helpers/hub.ts';
+import { storeWith } from '../../helpers/state.ts';
+
+// A newer version of a module upgrades what the flow bound for an older one (R-CM7), as Companion upgrades its buttons.
+
+const desk = (module: string) => ({
+  type: 'companion-module',
+  module,
+  config: { host: 'mixer.local', port: 9100 },
+  actions: { level: { action: 'set_level', options: { level: '$(value)' } } },
+});
+
+for (const base of ['1.13.6', '1.14.1'] as BaseVersion[]) {
+  test.serial(
+    `base ${base}: bindings written for version 1 run on version 2 as its upgrade scripts make them; the flow file is unchanged`,
+    async (t) => {
+      const store = await storeWith(t);
+      const { log, lines } = capturedLog('info');
+      const started = async (version: string) => {
+        const { hub, base: url } = await runDesk(t, desk(await fixtureModule(base, { version })), store, { log });
+        await eventually(
+          () => deskInfo(hub)?.status === 'ok',
+          () => `the module to be ok (${JSON.stringify(deskInfo(hub))})`,
+        );
+        const write = async (level: number) => (await fetch(`${url}/update?parameter=desk/level&value=${level}`)).status;
+        return { hub, write };
+      };
+
+      const first = await started('1.0.0');
+      t.is(await first.write(30), 200);
+      await eventually(() => deskValue(first.hub, 'var/level') === 30, 'version 1 sets the level');
+      await first.hub.stop();
+
+      // Version 2 names the option `percent`: the flow's `level` is upgraded, not refused.
+      const second = await started('2.0.0');
+      t.is(await second.write(40), 200);
+      await eventually(() => deskValue(second.hub, 'var/level') === 40, 'version 2 sets the level');
+      t.deepEqual(deskInfo(second.hub)?.details?.['upgradedBindings'], {
+        actions: { level: { action: 'set_level', options: { percent: '$(value)' } } },
+        feedbacks: {},
+      });
+      t.true(lines().some((line) => line.msg.includes('actions.level: set_level {level} → set_level {percent}')));
+      await second.hub.stop();
+
+      // Kept: the next start runs the upgraded binding without running the scripts again.
+      const third = await started('2.0.0');
+      t.is(await third.write(50), 200);
+      await eventually(() => deskValue(third.hub, 'var/level') === 50, 'the upgraded binding kept');
+    },
+  );
+}
