@@ -217,7 +217,7 @@ class ModuleConnection implements TypedInstance<Settings> {
     refuseConfigMistakes(fields, this.settings.config, this.settings.secrets);
     const kept = this.context.records.get('upgradeIndex');
     this.runsWith = this.saved.current() ?? withFieldDefaults(fields, this.settings.config, false);
-    const answer = (await this.module.ipc.call(
+    const answer = (await module.ipc.call(
       'init',
       {
         label: this.settings.label ?? this.context.id,
@@ -242,7 +242,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       await this.bindings.upgrade(kept, (payload) => module.ipc.call('upgradeActionsAndFeedbacks', payload, this.settings.initTimeout));
     this.variables.settle();
     this.bindings.defineAll();
-    this.module.watch(this.settings.moduleHangMs, (reason) => this.ended(run, reason));
+    module.watch(this.settings.moduleHangMs, (reason) => this.ended(run, reason));
     this.ready = true;
     this.showStatus();
   }
@@ -268,6 +268,7 @@ class ModuleConnection implements TypedInstance<Settings> {
 
   details(): Readonly<Record<string, unknown>> {
     const savedConfig = this.saved.shown();
+    const upgradedBindings = this.bindings.upgraded();
     return {
       ...this.about,
       ...(this.module?.pid === undefined ? {} : { pid: this.module.pid }),
@@ -276,7 +277,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       ...(savedConfig === undefined ? {} : { savedConfig }),
       dropped: this.module?.ipc.dropped ?? 0,
       datagramsDropped: this.services.dropped,
-      ...(this.bindings.upgraded() === undefined ? {} : { upgradedBindings: this.bindings.upgraded() }),
+      ...(upgradedBindings === undefined ? {} : { upgradedBindings }),
     };
   }
 

@@ -12,8 +12,8 @@
  * loop, so a module that names 20,000 at once does not hold the loop while they are made; one
  * with a value at the next turn, one without (or with the empty text the base gives each new
  * variable) after `UNTYPED_WAIT_MS`. A module sends its list and then its values: waiting,
- * each is made with its first value's type (made as text and
- * typed again cost twice as much; a list of 20,000 made at once held the hub's loop 100 ms).
+ * each is made with its first value's type (made as text and typed again cost twice as
+ * much; a list of 20,000 made at once held the hub's loop 100 ms).
  * Until made, a variable's value is read from here.
  */
 import {
@@ -65,8 +65,9 @@ const NAMES = /\$\(([^()]+)\)/g;
 const textOf = (value: Value | undefined): string => (value === undefined ? '$NA' : String(value));
 
 /**
- * Whether a value gives a waiting variable its type: not none, nor the empty text a module's
- * base gives each variable it defines.
+ * Whether a value is the variable's own: not none, nor the empty text a module's base gives
+ * each variable it defines (which neither types a waiting variable nor replaces the last
+ * run's value of one started again).
  */
 const typed = (value: unknown): boolean => value !== undefined && value !== '';
 
@@ -125,7 +126,7 @@ export class Variables {
         continue;
       }
       // A module started again defines its variables empty: the values of its last run stay until it has its own.
-      if (variable.fresh && (value === '' || value === undefined)) continue;
+      if (variable.fresh && !typed(value)) continue;
       const wanted = this.typeFor(variable, value);
       if (wanted !== variable.type) this.retype(id, variable, wanted, value);
       else if (value !== undefined) variable.parameter.report(this.shown(variable, value));
