@@ -223,6 +223,13 @@ export class Bindings {
     const definition = this.actionDefinitions.get(binding.action);
     if (!definition) return fail('PB_DEVICE_UNAVAILABLE', `the module has no action "${binding.action}" (yet)`);
     const fields = definition.options ?? [];
+    // A name the action does not declare would be sent beside the field it meant, which the module fills with its default.
+    const unknown = Object.keys(binding.options).find((key) => !fields.some((field) => field.id === key));
+    if (unknown !== undefined)
+      return fail(
+        'PB_BAD_REQUEST',
+        `action "${binding.action}" has no option "${unknown}" (it has ${fields.map((field) => `"${field.id}"`).join(', ') || 'none'})`,
+      );
     const options = this.filled(binding.options, fields, value);
     for (const field of fields) {
       const why = misfit(field, options[field.id]);

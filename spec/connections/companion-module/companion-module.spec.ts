@@ -43,6 +43,8 @@ function desk(module: string, base: BaseVersion): Record<string, unknown> {
       },
       fail: { action: 'fail' },
       slow: { action: 'slow' },
+      // A misspelt option: sent, the module would act on the field's default.
+      typo: { action: 'set_level', options: { levle: '$(value)' } },
     },
     feedbacks: {
       high: { feedback: 'level_above', options: { threshold: 50 } },
@@ -85,6 +87,10 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
       t.like(refused, { status: 400, code: 'PB_BAD_REQUEST' });
       t.regex(refused.text, /"Level" \(level\).*at most 100/);
       t.is(value(hub, 'var/level'), 70, 'a refused option runs nothing');
+      const misspelt = await update(url, 'typo', '10');
+      t.like(misspelt, { status: 400, code: 'PB_BAD_REQUEST' });
+      t.is(misspelt.text.includes('action "set_level" has no option "levle" (it has "level")'), true, misspelt.text);
+      t.is(value(hub, 'var/level'), 70, 'an option the action does not declare runs nothing');
 
       t.like(await update(url, 'name', 'cam 2'), { status: 200 });
       await eventually(
