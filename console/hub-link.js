@@ -65,7 +65,12 @@ export function useHub(setNotice) {
   const reload = async () => {
     const asked = ++listed.current;
     try {
-      const [c, p, pr, r] = await Promise.all([getJson('/connections'), getJson('/parameters'), getJson('/problems'), getJson('/rules')]);
+      const [c, p, pr, r] = await Promise.all([
+        getJson('/connections'),
+        getJson('/parameters', '?meta=1'),
+        getJson('/problems'),
+        getJson('/rules'),
+      ]);
       for (const item of p) values.set(item.p, { v: item.v, by: item.by, at: item.at });
       if (asked === listed.current) setConnections(c);
       setParameters(p);

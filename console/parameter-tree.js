@@ -1,6 +1,8 @@
 // The parameters tab's tree: every parameter under its connection, windowed (only the rows in
 // view are in the page), with its live value and a typed editor; the search that narrows it,
-// and the ranges that give a number a fader.
+// and the ranges that give a number a fader. A parameter that says what it is (R-PK6) shows
+// its label, its value by its choice's label and with its unit, and is written with a picker
+// of its choices or a fader over its range.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { getJson } from './api.js';
 import { clock, dateAndClock, messageOf } from './format.js';
@@ -123,33 +125,64 @@ export function Tree({ parameters, connections, search, matching, ranges, write 
 /** @type {ListedValue} */
 const UNKNOWN = { v: undefined, by: undefined, at: undefined };
 
+/**
+ * How a value reads for a person: a choice's label, a number with its unit.
+ * @param {Value} v @param {ParameterListing['meta']} meta
+ */
+function shownValue(v, meta) {
+  const choice = meta?.choices?.find((c) => c.value === v || String(c.value) === String(v));
+  if (choice) return choice.label;
+  return meta?.unit ? `${v} ${meta.unit}` : String(v);
+}
+
 /** @param {{ parameter: ParameterListing, top: number, range: Range | undefined, write: Write }} props */
 function Row({ parameter, top, range, write }) {
-  const { p, type, access } = parameter;
+  const { p, type, access, meta } = parameter;
   const state = values.get(p) ?? UNKNOWN;
   const v = state.v;
-  const shown = type === 'T' ? (state.live ? `fired ${clock(new Date(state.at))}` : '—') : v === undefined ? 'unknown' : String(v);
+  const shown =
+    type === 'T' ? (state.live ? `fired ${clock(new Date(state.at))}` : '—') : v === undefined ? 'unknown' : shownValue(v, meta);
   const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${dateAndClock(new Date(state.at))}` : '';
+  const id = p.slice(p.indexOf('/') + 1);
+  // The range the parameter declares comes before one a rule's scale step gives it.
+  const declared =
+    meta?.minimum !== undefined && meta.maximum !== undefined ? /** @type {Range} */ ([meta.minimum, meta.maximum]) : undefined;
+  const title = [p, meta?.description].filter(Boolean).join(' — ');
   return html`<div class="row" style=${`top:${top}px`} data-address=${p}>
-    <span class="address" title=${p}>${p.slice(p.indexOf('/') + 1)}</span>
+    <span class="address" title=${title}>${meta?.label ? html`<span class="label">${meta.label}</span> <span class="muted">${id}</span>` : id}</span>
     <span class="type">${type}</span>
     <span class=${`value ${v === undefined && type !== 'T' ? 'unknown' : ''}`} data-testid="value" title=${when ? `last changed ${when}` : ''}>${shown}</span>
-    <span class="edit">${access === 'read-only' ? html`<span class="muted">read-only</span>` : html`<${Editor} p=${p} type=${type} v=${v} range=${range} write=${write} />`}</span>
+    <span class="edit">${access === 'read-only' ? html`<span class="muted">read-only</span>` : html`<${Editor} p=${p} type=${type} v=${v} range=${declared ?? range} meta=${meta} write=${write} />`}</span>
     <span class="by muted">${state.by ?? ''}</span>
   </div>`;
 }
 
-/** @param {{ p: string, type: ValueType, v: Value | undefined, range: Range | undefined, write: Write }} props */
-function Editor({ p, type, v, range, write }) {
+/** @param {{ p: string, type: ValueType, v: Value | undefined, range: Range | undefined, meta: ParameterListing['meta'], write: Write }} props */
+function Editor({ p, type, v, range, meta, write }) {
   const [draft, setDraft] = useState(/** @type {string | undefined} */ (undefined));
   if (type === 'T') return html`<button aria-label=${`fire ${p}`} onClick=${() => write(p, null)}>fire</button>`;
   if (type === 'B')
     return html`<label class="toggle"><input type="checkbox" aria-label=${`set ${p}`} checked=${v === true || v === 'true'} onChange=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => write(p, e.currentTarget.checked)} /><span></span></label>`;
   const number = type === 'I' || type === 'F';
-  // A fader for a number whose range the flow declares: each move is written, as a desk's fader would.
+  // Choices are picked by their labels, and the choice's own value is written.
+  const choices = meta?.choices;
+  if (choices?.length) {
+    const at = choices.findIndex((c) => v !== undefined && String(c.value) === String(v));
+    return html`<select aria-label=${`choose ${p}`} value=${at < 0 ? '' : String(at)} onChange=${(
+      /** @type {TargetedEvent<HTMLSelectElement>} */ e,
+    ) => {
+      const choice = choices[Number(e.currentTarget.value)];
+      if (choice) write(p, choice.value);
+    }}>
+      ${at < 0 && html`<option value="" disabled>${v === undefined ? 'choose…' : String(v)}</option>`}
+      ${choices.map((c, i) => html`<option value=${String(i)}>${c.label}</option>`)}
+    </select>`;
+  }
+  // A fader for a number whose range the parameter or the flow declares: each move is written, as a desk's fader would.
   if (number && range) {
     const [min, max] = range;
-    return html`<input class="fader" type="range" aria-label=${`slide ${p}`} min=${min} max=${max} step=${type === 'I' ? 1 : (max - min) / 1000} value=${v === undefined ? min : Number(v)} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => write(p, Number(e.currentTarget.value))} />`;
+    const step = meta?.step ?? (type === 'I' ? 1 : (max - min) / 1000);
+    return html`<input class="fader" type="range" aria-label=${`slide ${p}`} min=${min} max=${max} step=${step} value=${v === undefined ? min : Number(v)} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => write(p, Number(e.currentTarget.value))} />`;
   }
   /** @param {Event} e */
   const submit = (e) => {
@@ -159,7 +192,7 @@ function Editor({ p, type, v, range, write }) {
     setDraft(undefined);
   };
   return html`<form onSubmit=${submit}>
-    <input aria-label=${`new value for ${p}`} type=${number ? 'number' : 'text'} step=${type === 'F' ? 'any' : '1'} value=${draft ?? (v === undefined ? '' : String(v))} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setDraft(e.currentTarget.value)} />
+    <input aria-label=${`new value for ${p}`} type=${number ? 'number' : 'text'} step=${type === 'F' ? 'any' : '1'} min=${meta?.minimum} max=${meta?.maximum} value=${draft ?? (v === undefined ? '' : String(v))} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setDraft(e.currentTarget.value)} />
     <button>set</button>
   </form>`;
 }

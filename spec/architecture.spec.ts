@@ -340,12 +340,12 @@ const beingSplit: Readonly<Record<string, number>> = {
   // being split in issue 56
   'hub/isolation/child.ts': 45,
   // being split in issue 56
-  'hub/isolation/isolated-connection.ts': 44,
+  'hub/isolation/isolated-connection.ts': 43,
 };
 
 /** Files over the bound when it came, not split yet, with their count, which may only shrink. */
 const notSplitYet: Readonly<Record<string, number>> = {
-  'core/graph.ts': 47,
+  'core/graph.ts': 43,
   'site/vote/candidate.ts': 42,
   'hub/hub.ts': 44,
 };

@@ -10,6 +10,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type ErrorCode, errorTable } from './errors.ts';
+import { ParameterMeta } from './parameter-meta.ts';
 import { Access, type Value, ValueType } from './value.ts';
 
 export type { Access, ErrorCode, Value, ValueType };
@@ -108,8 +109,9 @@ export const ParameterListing = Type.Object(
     v: Type.Optional(ValueSchema),
     by: Type.Optional(Type.String({ description: 'Who changed it last (R-O2).' })),
     at: Type.Optional(Type.String({ format: 'date-time', description: 'When it changed last, in ISO 8601.' })),
+    meta: Type.Optional(ParameterMeta),
   },
-  { description: 'A parameter: the value when known, who changed it last and when.' },
+  { description: 'A parameter: the value when known, who changed it last and when, what it says of itself when asked.' },
 );
 export type ParameterListing = Shape<typeof ParameterListing>;
 

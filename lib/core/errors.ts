@@ -29,7 +29,7 @@ export const errorTable = {
   },
   PB_CONVERSION: {
     status: 400,
-    text: "The value cannot be converted to the parameter's type; the parameter keeps its previous value. See the conversion table.",
+    text: "The value cannot be converted to the parameter's type, or is outside the range or the choices the parameter declares (R-PK6: the reason names them); the parameter keeps its previous value. See the conversion table.",
   },
   PB_STATE_UNKNOWN: {
     status: 503,

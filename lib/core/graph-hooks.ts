@@ -1,11 +1,12 @@
 /**
  * The hooks every parameter of a graph calls (`ParameterHooks`), each set through its own
  * method by its one owner — `keepWith` (the hub's state store), `traceWith` (the hub's debug
- * log), `followCausesWith` (the rules' loop guard) and `onDelivery` (the WebSocket layer).
+ * log), `followCausesWith` (the rules' loop guard), `describeWith` (a connection process's
+ * mirror) and `onDelivery` (the WebSocket layer).
  * Connections get none of them. The write path through them: docs/reference/write-path.md.
  */
 import type { CauseTracker } from './cause.ts';
-import type { Delivery, ParameterHooks, WriteTrace } from './parameter.ts';
+import type { Delivery, Parameter, ParameterHooks, WriteTrace } from './parameter.ts';
 
 export class GraphHooks {
   /** What the graph's parameters are made with: one object, read at each write. */
@@ -29,6 +30,11 @@ export class GraphHooks {
   /** Sets the tracker of causes parameters report queued writes to (the loop guard, R-R5); see `keepWith` for owners. */
   followCausesWith(owner: string, tracker: CauseTracker | undefined): void {
     this.hook('tracker', owner, tracker);
+  }
+
+  /** Sets the hook told when a parameter says anew what it is (R-PK6); see `keepWith` for owners. */
+  describeWith(owner: string, described: ((parameter: Parameter) => void) | undefined): void {
+    this.hook('described', owner, described);
   }
 
   private hook<K extends Exclude<keyof ParameterHooks, 'delivery'>>(name: K, owner: string, value: ParameterHooks[K]): void {

@@ -1,8 +1,6 @@
 import { merge, Observable, of, Subject, type Subscription } from 'rxjs';
 import { checkParameterId, parseAddress } from './address.ts';
-import type { CauseTracker } from './cause.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
-
 import { Followers, type Presence } from './followers.ts';
 import { GraphHooks } from './graph-hooks.ts';
 import { type ParameterRow, type ParameterTable, type Reading, Table, type TableChange, UnmadeRow } from './tables.ts';
@@ -10,13 +8,11 @@ import type { Value } from './value.ts';
 import {
   type Answered,
   createParameter,
-  type Delivery,
   type OwnedParameter,
   type Parameter,
   type ParameterSpec,
   type ProxyParameter,
   type SetResult,
-  type WriteTrace,
 } from './parameter.ts';
 
 export type { ParameterRow, ParameterTable, Reading, TableChange } from './tables.ts';
@@ -62,28 +58,12 @@ export class Graph {
   readonly tables$: Observable<TableChange> = this.tableChanges.asObservable();
   /** Parameters whose value became unknown again: the hub that owns them went away (R-M5). */
   readonly forgotten$: Observable<Parameter> = this.forgotten.asObservable();
-  /** The hooks every parameter of the graph calls, each set by its one owner (graph-hooks.ts). */
-  private readonly hooks = new GraphHooks();
-
-  /** See `GraphHooks.keepWith`: the hub's state store. */
-  keepWith(owner: string, kept: Delivery | undefined): void {
-    this.hooks.keepWith(owner, kept);
-  }
-
-  /** See `GraphHooks.traceWith`: the hub's debug log. */
-  traceWith(owner: string, trace: WriteTrace | undefined): void {
-    this.hooks.traceWith(owner, trace);
-  }
-
-  /** See `GraphHooks.followCausesWith`: the rules' loop guard. */
-  followCausesWith(owner: string, tracker: CauseTracker | undefined): void {
-    this.hooks.followCausesWith(owner, tracker);
-  }
-
-  /** See `GraphHooks.onDelivery`: the WebSocket layer. Returns what stops it. */
-  onDelivery(listener: Delivery): () => void {
-    return this.hooks.onDelivery(listener);
-  }
+  /**
+   * The hooks every parameter of the graph calls, each set through its own method by its one
+   * owner (graph-hooks.ts): the state store, debug tracing, the loop guard, a connection
+   * process's mirror, the WebSocket layer.
+   */
+  readonly hooks = new GraphHooks();
 
   get size(): number {
     return this.count;
@@ -153,8 +133,8 @@ export class Graph {
       try {
         return createParameter(connectionId, id, spec, this.hooks.bag, address);
       } catch {
-        // An initial value that does not convert (a parsed table has converted its own): unknown instead.
-        const { initial: _unconverted, ...unknown } = spec;
+        // An initial value (or a choice) that does not convert (a parsed table has converted its own): unknown instead.
+        const { initial: _unconverted, meta: _unchecked, ...unknown } = spec;
         return createParameter(connectionId, id, unknown, this.hooks.bag, address);
       }
     });

@@ -1,10 +1,12 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { Cause, CauseTracker } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
+import { inType, type ParameterMeta, refusal } from './parameter-meta.ts';
 import { wallClockOfTurn } from './scheduler.ts';
 import { type Access, convert, type Value, type ValueType } from './value.ts';
 
 export { Access } from './value.ts';
+export type { Choice, ParameterMeta } from './parameter-meta.ts';
 
 export interface ParameterSpec {
   readonly type: ValueType;
@@ -39,6 +41,11 @@ export interface ParameterSpec {
    * graph's `kept` hook (see the state store).
    */
   readonly persist?: boolean;
+  /**
+   * What it says of itself (R-PK6): label, description, unit, range, step, choices. Writes
+   * outside the range or the choices are refused; choices' values are converted to `type`.
+   */
+  readonly meta?: ParameterMeta | undefined;
 }
 
 /** `true` when the write changed the value (or fired a trigger). */
@@ -73,6 +80,8 @@ export interface Parameter {
    * topic an mqtt connection maps. This hub neither publishes nor shares it.
    */
   readonly mirrored: boolean;
+  /** What it says of itself (R-PK6), `undefined` when it says nothing. */
+  readonly meta: ParameterMeta | undefined;
   /** The current value, `undefined` while unknown; always `undefined` for a trigger. */
   readonly value: Value | undefined;
   /** The current value on subscribe (when known), then every change or fire. */
@@ -106,6 +115,11 @@ export interface OwnedParameter extends Parameter {
    * who made the change when it is not the connection itself (the owner of one that answers later).
    */
   report(raw: unknown, by?: string): SetResult;
+  /**
+   * Says anew what it is (R-PK6), as a router's input labels change its choices; throws a
+   * PB_CONVERSION HubError when a choice's value does not convert to its type.
+   */
+  describe(meta: ParameterMeta | undefined): void;
 }
 
 /** A parameter that mirrors one owned by another hub (R-M5): its value may become unknown again. */
@@ -140,6 +154,8 @@ class TypedParameter implements ProxyParameter {
   private delivered: Slot = UNKNOWN;
   private delivering = false;
   private queued: { readonly value: Value; readonly cause: Cause }[] | undefined;
+  /** Read-only to all but `describe`, through the `Parameter` it is handed as. */
+  meta: ParameterMeta | undefined;
 
   constructor(
     readonly connectionId: string,
@@ -149,6 +165,7 @@ class TypedParameter implements ProxyParameter {
     address: string,
   ) {
     this.address = address;
+    this.meta = inType(spec.meta, spec.type, address);
     if (spec.initial !== undefined) {
       // Set, not reported: nobody can listen yet, and a starting value is not a change.
       const initial = convert(spec.initial, spec.type);
@@ -160,6 +177,12 @@ class TypedParameter implements ProxyParameter {
       }
     }
   }
+
+  describe(meta: ParameterMeta | undefined): void {
+    this.meta = inType(meta, this.spec.type, this.address);
+    this.hooks?.described?.(this);
+  }
+
 
   get lastChange(): LastChange | undefined {
     return this.changedBy === undefined ? undefined : { by: this.changedBy, at: this.changedAt };
@@ -221,6 +244,10 @@ class TypedParameter implements ProxyParameter {
     }
     const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
+    if (this.meta !== undefined && this.spec.type !== 'T') {
+      const refused = refusal(this.meta, converted.value);
+      if (refused !== undefined) return { ok: false, error: new HubError('PB_CONVERSION', `${this.address}: ${refused}`) };
+    }
     if (this.spec.forward) return this.spec.forward(converted.value, origin, answered);
     const changed = this.store(converted.value, origin ?? 'a client');
     this.spec.onWrite?.(converted.value, origin);
@@ -319,26 +346,31 @@ export function createParameter(
  * exactly as an immediate delivery would.
  */
 export interface ParameterHooks {
-  /** The chain of causes in effect (the rules' loop guard, R-R5): set by hub/logic.ts with `Graph.followCausesWith`. */
+  /** The chain of causes in effect (the rules' loop guard, R-R5): set by hub/logic.ts with `Graph.hooks.followCausesWith`. */
   tracker: CauseTracker | undefined;
   /**
    * Told of every write and report a parameter stores (before its listeners hear of it), with
    * its origin, while debug logging wants them (R-O2): one check on the hot path when it does
-   * not. Set by hub/trace-writes.ts with `Graph.traceWith`.
+   * not. Set by hub/trace-writes.ts with `Graph.hooks.traceWith`.
    */
   trace?: WriteTrace | undefined;
   /**
    * Told of every change and fire of every parameter, in delivery order and before the
    * parameter's own listeners: the WebSocket layer's fan-out (http/ws/fan-out.ts) and a connection
-   * process's mirror (hub/isolation/child.ts), through `Graph.onDelivery`.
+   * process's mirror (hub/isolation/child.ts), through `Graph.hooks.onDelivery`.
    */
   delivery?: Delivery | undefined;
   /**
    * Told of every change of a parameter whose `persist` is true (not of its initial value),
    * before its listeners: how the hub writes kept values through to its state store (R-S1).
-   * Set by `Hub` (hub/hub.ts) with `Graph.keepWith`.
+   * Set by `Hub` (hub/hub.ts) with `Graph.hooks.keepWith`.
    */
   kept?: Delivery | undefined;
+  /**
+   * Told when a parameter says anew what it is (`describe`, R-PK6), not when it is defined:
+   * how a connection process tells the hub. Set by hub/isolation/child.ts with `Graph.hooks.describeWith`.
+   */
+  described?: ((parameter: Parameter) => void) | undefined;
 }
 
 /** A change (or fire) as it is delivered: the parameter, and its new value. */

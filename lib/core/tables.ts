@@ -3,7 +3,7 @@
  * parameters defined together by `Graph.defineTable`, made on first use, and read by walks
  * without being made. The graph keeps them (graph.ts); this is what a table is.
  */
-import type { Access, LastChange, OwnedParameter, Parameter, ParameterSpec } from './parameter.ts';
+import type { Access, LastChange, OwnedParameter, Parameter, ParameterMeta, ParameterSpec } from './parameter.ts';
 import { wallClockOfTurn } from './scheduler.ts';
 import type { TextIndex } from './text-index.ts';
 import type { Value, ValueType } from './value.ts';
@@ -39,7 +39,7 @@ export interface TableChange {
  * A parameter as a walk through the graph meets it (`Graph.readings`): the parameter
  * itself, or a table's row never made, read as the parameter it would be.
  */
-export type Reading = Pick<Parameter, 'address' | 'connectionId' | 'id' | 'type' | 'access' | 'value' | 'lastChange'>;
+export type Reading = Pick<Parameter, 'address' | 'connectionId' | 'id' | 'type' | 'access' | 'meta' | 'value' | 'lastChange'>;
 
 /**
  * How a table's row reads for a walk, when it was never made: its spec's initial value (it
@@ -49,6 +49,7 @@ export class UnmadeRow implements Reading {
   readonly address: string;
   readonly type: ValueType;
   readonly access: Access;
+  readonly meta: ParameterMeta | undefined;
   readonly value: Value | undefined;
   readonly lastChange: LastChange | undefined;
 
@@ -61,6 +62,7 @@ export class UnmadeRow implements Reading {
     this.address = `${table.connectionId}/${id}`;
     this.type = spec.type;
     this.access = spec.access;
+    this.meta = spec.meta;
     this.value = spec.type === 'T' ? undefined : spec.initial;
     this.lastChange = spec.initialBy === undefined ? undefined : { by: spec.initialBy, at: table.definedAt };
   }

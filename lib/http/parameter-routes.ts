@@ -11,6 +11,7 @@ import { ok, type Query } from './operation-shapes.ts';
 import { acceptsJson, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import type { Handler, Route } from './route.ts';
 import { stream } from './stream.ts';
+import { flag } from './ws/upgrade-query.ts';
 
 const PARAMETERS = '/parameters/';
 
@@ -45,8 +46,11 @@ const LIST_AT_ONCE = 2000;
  * parameters does not hold every other client for the whole of it.
  */
 const listParameters: Handler = (res, req, { graph, log }, access) => {
-  const filters = compileFilters(new URLSearchParams(req.getQuery() ?? '').getAll('filter'));
+  const query = new URLSearchParams(req.getQuery() ?? '');
+  const filters = compileFilters(query.getAll('filter'));
   if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
+  const withMeta = flag(query.get('meta'));
+  if (withMeta === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'meta is 1 or 0 (true or false)' }, jsonClient(req));
   const wanted = (p: Reading) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)));
   const entry = (p: Reading) => {
     const last = p.lastChange;
@@ -56,6 +60,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
       access: access.full ? p.access : accessAs(access, p),
       ...(p.value === undefined ? {} : { v: p.value }),
       ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}),
+      ...(withMeta && p.meta !== undefined ? { meta: p.meta } : {}),
     } satisfies ParameterListing);
   };
   // Readings, not parameters: listing a million a table has not made yet makes none of them.
@@ -130,11 +135,17 @@ export const parameterRoutes: readonly Route[] = [
     get: {
       summary: 'List the parameters',
       description:
-        '`[{"p", "type", "access", "v"?, "by"?, "at"?}]` for every parameter (R-H7): `v`, the JSON value, absent while unknown; `by` and `at`, who made the last change and when (R-O2); `access` as the asking token has it (`read-only` where a scoped token may not write); narrowed by filters (any may match). Above 2,000 parameters it is sent in slices of about a millisecond, so a list of 100,000 holds no other client.',
+        '`[{"p", "type", "access", "v"?, "by"?, "at"?, "meta"?}]` for every parameter (R-H7): `v`, the JSON value, absent while unknown; `by` and `at`, who made the last change and when (R-O2); `access` as the asking token has it (`read-only` where a scoped token may not write); `meta`, with `?meta=1`, what it says of itself (R-PK6: label, description, unit, range, step, choices), absent when it says nothing; narrowed by filters (any may match). Above 2,000 parameters it is sent in slices of about a millisecond, so a list of 100,000 holds no other client.',
       tag: 'values',
-      query: { filter },
+      query: {
+        filter,
+        meta: {
+          description: '`1`: each parameter with what it says of itself (R-PK6), when it says anything.',
+          schema: Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')]),
+        },
+      },
       answers: { 200: ok('The parameters, in definition order.', { [JSON_TYPE]: Type.Array(ParameterListing) }) },
-      errors: ['PB_BAD_FILTER'],
+      errors: ['PB_BAD_FILTER', 'PB_BAD_REQUEST'],
       handle: listParameters,
     },
   },

@@ -115,7 +115,7 @@ export class Hub {
     this.subscriptions.add(this.logic.problems$.subscribe((problem) => this.problemStream.next(problem)));
     this.state = state;
     // Parameters the hub keeps write each change through to the store, one hook for all.
-    if (state) this.graph.keepWith('hub', (parameter, value) => state.setValue(parameter.address, value));
+    if (state) this.graph.hooks.keepWith('hub', (parameter, value) => state.setValue(parameter.address, value));
     this.subscriptions.add(
       state?.health$.subscribe((health) => {
         const problem = stateProblem(state.folder, health);

@@ -92,7 +92,7 @@ export class Logic {
     const { guard, codeFlows } = this.prepared as NonNullable<typeof this.prepared>;
     this.prepared = undefined;
     this.events = [];
-    graph.followCausesWith('hub', guard);
+    graph.hooks.followCausesWith('hub', guard);
     this.codeFlows = codeFlows;
     await codeFlows.run();
     const engine = new RuleEngine({ graph, scheduler, log, guard, notRunning: this.options.notRunning, debugs: this.options.debugs });
@@ -120,7 +120,7 @@ export class Logic {
     this.engine = undefined;
     this.codeFlows?.stop();
     this.codeFlows = undefined;
-    this.options.graph.followCausesWith('hub', undefined);
+    this.options.graph.hooks.followCausesWith('hub', undefined);
   }
 
   /** What rules keep from running as written now, then the events since the last start. */

@@ -16,11 +16,11 @@ export function traceWrites(graph: Graph, flow: Flow, hubLog: Logger): void {
   const everything = hubLog.isLevelEnabled('debug');
   const chosen = new Set(flow.connections.filter((c) => c.common.debug).map((c) => c.id));
   if (!everything && chosen.size === 0) {
-    graph.traceWith('hub', undefined);
+    graph.hooks.traceWith('hub', undefined);
     return;
   }
   const loggers = new Map<string, Logger>();
-  graph.traceWith('hub', (parameter, value, origin, changed) => {
+  graph.hooks.traceWith('hub', (parameter, value, origin, changed) => {
     const id = parameter.connectionId;
     if (!everything && !chosen.has(id)) return;
     let log = loggers.get(id);

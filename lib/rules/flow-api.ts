@@ -15,7 +15,7 @@
  */
 import type { Observable, Subscription } from 'rxjs';
 import type { ErrorCode } from '../core/errors.ts';
-import type { Access } from '../core/parameter.ts';
+import type { Access, ParameterMeta } from '../core/parameter.ts';
 import type { OwnedParameter, Parameter, SetResult } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Value, ValueType } from '../core/value.ts';
@@ -85,9 +85,13 @@ export interface FlowApi {
   /**
    * Defines `<flow id>/<id>`; read-write unless said otherwise. Removed when the flow stops.
    * With `onWrite`, every write of it is answered by the handler (a refusal, or what a device
-   * answered through `writeConfirmed`) and stored only once taken.
+   * answered through `writeConfirmed`) and stored only once taken. `meta` is what it says
+   * of itself (R-PK6): label, unit, range, choices; writes outside them are refused.
    */
-  define(id: string, spec: { type: ValueType; access?: Access; initial?: Value; onWrite?: WriteHandler }): OwnedParameter;
+  define(
+    id: string,
+    spec: { type: ValueType; access?: Access; initial?: Value; onWrite?: WriteHandler; meta?: ParameterMeta },
+  ): OwnedParameter;
 }
 
 /** What a flow may hand the hub to own. */

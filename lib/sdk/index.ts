@@ -40,7 +40,16 @@ export { type ParameterLine, type ParameterLines, parseParameterLines } from './
 export { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
 
 // Parameters and values.
-export { type Answered, Access, type OwnedParameter, type Parameter, type ParameterSpec, type SetResult } from '../core/parameter.ts';
+export {
+  type Answered,
+  Access,
+  type Choice,
+  type OwnedParameter,
+  type Parameter,
+  type ParameterMeta,
+  type ParameterSpec,
+  type SetResult,
+} from '../core/parameter.ts';
 export type { ParameterRow, ParameterTable } from '../core/graph.ts';
 export { convert, FIRE, type Json, toWire, type Value, ValueType, valueTypes } from '../core/value.ts';
 export { checkParameterId, parseAddress, segmentPattern } from '../core/address.ts';

@@ -10,7 +10,7 @@ export const retryIntervalMs = 5000;
  * Looks after the store while the hub runs: each change of its health is logged, and
  * while it cannot write it is retried on the hub's scheduler, so values held in memory
  * reach the disk once it can. (Values are written through by the graph's `kept` hook, which
- * the hub sets with `Graph.keepWith`.) Unsubscribe to stop.
+ * the hub sets with `Graph.hooks.keepWith`.) Unsubscribe to stop.
  */
 export function superviseStore(store: StateStore, scheduler: Scheduler, log: Logger): Subscription {
   let retrying: Subscription | undefined;

@@ -67,10 +67,10 @@ test('a type that declares servesHub gets the hub services, the whole graph amon
 
 test("each of the graph's hooks has one owner: another owner setting it is refused", (t) => {
   const graph = new Graph();
-  graph.keepWith('hub', () => {});
-  t.throws(() => graph.keepWith('someone else', () => {}), { message: "the graph's kept hook belongs to hub, not someone else" });
-  graph.keepWith('hub', undefined);
-  t.notThrows(() => graph.keepWith('someone else', () => {}), 'a hook let go may be taken');
-  graph.followCausesWith('hub', { capture: () => undefined, resume: () => {}, end: () => {} });
-  t.throws(() => graph.followCausesWith('rules', undefined));
+  graph.hooks.keepWith('hub', () => {});
+  t.throws(() => graph.hooks.keepWith('someone else', () => {}), { message: "the graph's kept hook belongs to hub, not someone else" });
+  graph.hooks.keepWith('hub', undefined);
+  t.notThrows(() => graph.hooks.keepWith('someone else', () => {}), 'a hook let go may be taken');
+  graph.hooks.followCausesWith('hub', { capture: () => undefined, resume: () => {}, end: () => {} });
+  t.throws(() => graph.hooks.followCausesWith('rules', undefined));
 });

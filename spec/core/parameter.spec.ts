@@ -190,3 +190,50 @@ test('a parameter says whether the hub keeps its value', (t) => {
   t.true(createParameter('vars', 'kept', { type: 'S', access: 'read-write', persist: true }).persist);
   t.false(createParameter('vars', 'passing', { type: 'S', access: 'read-write' }).persist);
 });
+
+test('a parameter says what it is (R-PK6): a write outside its range or its choices is refused naming them; a report is not', (t) => {
+  const level = createParameter('desk', 'level', {
+    type: 'F',
+    access: 'read-write',
+    meta: { label: 'Level', unit: 'dB', minimum: -60, maximum: 10, step: 0.5 },
+  });
+  t.deepEqual(level.meta, { label: 'Level', unit: 'dB', minimum: -60, maximum: 10, step: 0.5 });
+  t.deepEqual(level.set('-6.5'), { ok: true, value: true });
+  const above = level.set(12);
+  t.false(above.ok);
+  if (!above.ok) {
+    t.is(above.error.code, 'PB_CONVERSION');
+    t.is(above.error.message, 'desk/level: 12 is outside its range, -60 to 10');
+  }
+  t.is(level.value, -6.5, 'the refused write changed nothing');
+  t.deepEqual(level.report(12), { ok: true, value: true }, 'what the device says is taken as it is');
+
+  // Choices written as text for an integer parameter are held as integers.
+  const input = createParameter('router', 'output/1/input', {
+    type: 'I',
+    access: 'read-write',
+    meta: { choices: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ({ value: String(n), label: `Camera ${n}` })) },
+  });
+  t.deepEqual(input.meta?.choices?.[0], { value: 1, label: 'Camera 1' });
+  t.true(input.set('3').ok);
+  const refused = input.set(11);
+  t.false(refused.ok);
+  if (!refused.ok)
+    t.is(
+      refused.error.message,
+      'router/output/1/input: 11 is not one of its choices: 1 (Camera 1), 2 (Camera 2), 3 (Camera 3), 4 (Camera 4), 5 (Camera 5), 6 (Camera 6), 7 (Camera 7), 8 (Camera 8) and 2 more',
+    );
+
+  // Said anew: the new choices hold from then on.
+  input.describe({ choices: [{ value: 11, label: 'Replay' }] });
+  t.true(input.set(11).ok);
+  t.false(input.set(3).ok);
+  input.describe(undefined);
+  t.is(input.meta, undefined);
+  t.true(input.set(99).ok, 'a parameter that says nothing takes any value of its type');
+
+  t.throws(() => createParameter('c', 'x', { type: 'I', access: 'read-write', meta: { choices: [{ value: 'one', label: 'One' }] } }), {
+    message: /c\/x: its choice One:/,
+  });
+  t.is(createParameter('c', 'y', { type: 'S', access: 'read-write', meta: {} }).meta, undefined, 'an empty meta says nothing');
+});

@@ -1,5 +1,8 @@
 import WebSocket from 'ws';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { capturedLog, flowOf, param, startHub } from '../helpers/hub.ts';
@@ -263,3 +266,49 @@ live(`the console lists the rules in the order they run, each under its folders 
   const filed = page.locator('li[data-rule="rules[2].rules[0].rules[0]"]');
   t.is(await filed.locator('[data-testid=folders]').textContent(), 'studio A / mics /');
 });
+
+live(
+  `the console shows what a parameter says of itself: its label, a choice's label, a unit, a picker and a fader (R-PK6)${whyNoBrowser}`,
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-meta-'));
+    await writeFile(
+      join(dir, 'desk.js'),
+      `export default ({ define }) => {
+  define('level', { type: 'F', initial: -6, meta: { label: 'Programme level', unit: 'dB', minimum: -60, maximum: 10, step: 0.5 } });
+  define('source', { type: 'I', initial: 1, meta: { label: 'Programme source', description: 'What goes to air', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }, { value: 3, label: 'Replay' }] } });
+};
+`,
+    );
+    const hub = await startHub(
+      t,
+      {
+        connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, studio: { type: 'dummy', parameters: ['plain,I,4'] } },
+        flows: ['desk.js'],
+      },
+      { dir },
+    );
+    const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${base}/console/`);
+    await page.locator('[data-testid=link].live').waitFor();
+    const row = (address: string) => page.locator(`.row[data-address="${address}"]`);
+    await row('desk/source').locator('.label').filter({ hasText: 'Programme source' }).waitFor();
+    t.is(await value(page, 'desk/source').textContent(), 'Camera 1', 'the value by its choice');
+    t.is(await value(page, 'desk/level').textContent(), '-6 dB', 'a number with its unit');
+    t.is(await row('studio/plain').locator('.address').textContent(), 'plain', 'a parameter that says nothing shows its id');
+
+    await page.getByLabel('choose desk/source').selectOption({ label: 'Replay' });
+    await value(page, 'desk/source').filter({ hasText: 'Replay' }).waitFor();
+    t.is(param(hub, 'desk/source').value, 3, "the choice's own value is written");
+
+    const fader = page.getByLabel('slide desk/level');
+    t.is(await fader.getAttribute('min'), '-60');
+    t.is(await fader.getAttribute('max'), '10');
+    t.is(await fader.getAttribute('step'), '0.5');
+    await fader.fill('2.5');
+    await value(page, 'desk/level').filter({ hasText: '2.5 dB' }).waitFor();
+    t.is(param(hub, 'desk/level').value, 2.5);
+    if (process.env['PATCHBAY_SCREENSHOTS']) await page.screenshot({ path: join(process.env['PATCHBAY_SCREENSHOTS'], 'console-meta.png') });
+  },
+);

@@ -43,6 +43,9 @@ export default defineConnectionType({
         label = context.define('label', { type: 'S', access: 'read-only', initial: settings.label ?? '' });
         context.define('level', { type: 'I', access: 'read-write', initial: 1, persist: true });
         context.define('pid', { type: 'I', access: 'read-only', initial: process.pid });
+        // What a parameter says of itself (R-PK6), and saying it anew.
+        const gain = context.define('gain', { type: 'F', access: 'read-write', meta: { label: 'Gain', unit: 'dB', minimum: -60, maximum: 10 } });
+        context.define('rename', { type: 'S', access: 'write-only', onWrite: (v) => gain.describe({ label: v, unit: 'dB', minimum: -60, maximum: 20 }) });
         context.define('seen', { type: 'S', access: 'read-only', initial: JSON.stringify({ secret: process.env.PATCHBAY_SPEC_TOKEN ?? null, path: Boolean(process.env.PATH), options: process.env.NODE_OPTIONS ?? null }) });
         context.define('crash', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { throw new Error('a bug in the package'); }) });
         context.define('cut', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { process.disconnect(); setInterval(() => {}, 1000); }) });
@@ -140,6 +143,18 @@ test.serial(
     t.like(await write(hub, 'device/level', 'loud'), { ok: false }, 'a value of the wrong type is refused as in the hub');
   },
 );
+
+test.serial('what a parameter of a process says of itself crosses the wall, and holds writes in the hub (R-PK6)', async (t) => {
+  const hub = await startHub(t);
+  t.deepEqual(hub.graph.get('device/gain')?.meta, { label: 'Gain', unit: 'dB', minimum: -60, maximum: 10 });
+  const refused = await write(hub, 'device/gain', '12');
+  t.like(refused, { ok: false, error: { code: 'PB_CONVERSION', message: 'device/gain: 12 is outside its range, -60 to 10' } });
+  t.like(await write(hub, 'device/gain', '-6'), { ok: true });
+  t.like(await write(hub, 'device/rename', 'Trim'), { ok: true });
+  await eventually(() => hub.graph.get('device/gain')?.meta?.label === 'Trim', 'the new label reaches the hub');
+  t.like(await write(hub, 'device/gain', '12'), { ok: true }, 'and the new range holds');
+  t.is(hub.graph.get('device/gain')?.value, 12);
+});
 
 test.serial(
   'a process that reports faster than the hub takes it: each parameter ends at its last value, every fire arrives, memory stays bounded',

@@ -107,7 +107,7 @@ test('a rule that starts late takes its place in tree order among the rules of i
     { source: 'studio/fader', destinations: ['studio/meter'], pipe: [{ scale: [0, 1, 0, 100] }] },
   ]);
   const order: string[] = [];
-  hub.graph.onDelivery((parameter, value) => order.push(`${parameter.address}=${String(value)}`));
+  hub.graph.hooks.onDelivery((parameter, value) => order.push(`${parameter.address}=${String(value)}`));
   t.deepEqual(standing(hub), ['running', 'waiting PB_WAITING', 'running']);
   clock.advanceBy(1000);
   param(hub, 'studio/fader').set(0.5);

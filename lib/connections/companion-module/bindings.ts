@@ -21,6 +21,7 @@ import {
   HubError,
   ok,
   type OwnedParameter,
+  type ParameterMeta,
   reasonOf,
   type SetResult,
   type Value,
@@ -29,7 +30,7 @@ import {
 } from '../../sdk/index.ts';
 import { type BindingSet, BindingUpgrades } from './binding-upgrades.ts';
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
-import { asOption, type Field, misfit, named, valueTypeOf } from './fields.ts';
+import { asOption, type Field, labelOf, metaOf, misfit, named, valueTypeOf } from './fields.ts';
 
 /** An action or a feedback as the module declares it; only what the hub reads is named. */
 export interface Definition {
@@ -63,6 +64,7 @@ export class Bindings {
   private actionDefinitions = new Map<string, Definition>();
   private feedbackDefinitions = new Map<string, Definition>();
   private readonly feedbackParameters = new Map<string, OwnedParameter>();
+  private readonly actionParameters = new Map<string, OwnedParameter>();
   /** Each feedback's options as last sent, so that a change of a hub value they name sends them again. */
   private readonly sentOptions = new Map<string, string>();
   private defined = false;
@@ -103,11 +105,14 @@ export class Bindings {
   /** The module's action definitions, as it sent them last. */
   setActions(definitions: readonly Definition[]): void {
     this.actionDefinitions = new Map(definitions.map((definition) => [definition.id, definition]));
+    // What the parameters say of themselves follows (a router's input names in its choices).
+    for (const [id, parameter] of this.actionParameters) parameter.describe(this.actionMeta(this.actions[id], parameter.type));
   }
 
   /** The module's feedback definitions, as it sent them last. */
   setFeedbacks(definitions: readonly Definition[]): void {
     this.feedbackDefinitions = new Map(definitions.map((definition) => [definition.id, definition]));
+    for (const [id, parameter] of this.feedbackParameters) parameter.describe(this.feedbackMeta(this.feedbacks[id]));
   }
 
   /**
@@ -120,17 +125,20 @@ export class Bindings {
     this.defined = true;
     this.followNamed();
     for (const [id, binding] of Object.entries(this.actions)) {
-      this.context.define(id, {
-        type: this.actionType(binding),
+      const type = this.actionType(binding);
+      const parameter = this.context.define(id, {
+        type,
         access: Access.WriteOnly,
+        meta: this.actionMeta(binding, type),
         ownedHere: true,
         forward: (value, origin, answered) => this.run(id, this.actions[id] ?? binding, value, origin, answered),
       });
+      this.actionParameters.set(id, parameter);
     }
     for (const [id, binding] of Object.entries(this.feedbacks)) {
       const kind = this.feedbackDefinitions.get(binding.feedback)?.type;
       const type = kind === 'boolean' ? Types.Boolean : kind === 'advanced' ? Types.String : (binding.type ?? Types.String);
-      this.feedbackParameters.set(id, this.context.define(id, { type, access: Access.ReadOnly }));
+      this.feedbackParameters.set(id, this.context.define(id, { type, access: Access.ReadOnly, meta: this.feedbackMeta(binding) }));
     }
     this.watchFeedbacks(false);
   }
@@ -199,6 +207,23 @@ export class Bindings {
       instances[id] = { feedbackId: binding.feedback, options, invert: binding.invert };
     }
     if (Object.keys(instances).length > 0) this.port.watch(instances);
+  }
+
+  /**
+   * What an action's parameter says of itself (R-PK6): the action's name, and the range or
+   * choices of the option it writes into when its type is that option's own.
+   */
+  private actionMeta(binding: ActionBinding | undefined, type: ValueType): ParameterMeta | undefined {
+    if (!binding) return undefined;
+    const definition = this.actionDefinitions.get(binding.action);
+    const written = Object.entries(binding.options).find(([, value]) => value === WRITTEN)?.[0];
+    const field = definition?.options?.find((candidate) => candidate.id === written);
+    const label = labelOf(definition?.name, binding.action);
+    return field && valueTypeOf(field) === type ? { label, ...metaOf(field) } : { label };
+  }
+
+  private feedbackMeta(binding: FeedbackBinding | undefined): ParameterMeta | undefined {
+    return binding && { label: labelOf(this.feedbackDefinitions.get(binding.feedback)?.name, binding.feedback) };
   }
 
   private actionType(binding: ActionBinding): ValueType {

@@ -4,7 +4,7 @@
  * `required`, a number's range, a text's regular expression, a dropdown's choices. A value
  * written to a bound action (`$(value)`) is converted to its option's kind here too.
  */
-import { HubError, type Issue, type ValueType, ValueType as Types } from '../../sdk/index.ts';
+import { type Choice, HubError, type Issue, type ParameterMeta, type ValueType, ValueType as Types } from '../../sdk/index.ts';
 
 /** A field as the module sends it; only what the hub checks is named. */
 export interface Field {
@@ -105,6 +105,46 @@ export function valueTypeOf(field: Field): ValueType {
       return Types.String;
   }
 }
+
+/** The most choices of a dropdown a parameter carries (R-PK6's bound). */
+const MOST_CHOICES = 10_000;
+/** The most characters of a label the module gives that a parameter carries. */
+const MOST_LABEL = 256;
+
+/**
+ * What a parameter written into `field` says of itself (R-PK6): a number's range and step,
+ * a dropdown's choices with their labels (a router's inputs by name). A dropdown that
+ * takes values of its own has no choices to hold writes to.
+ */
+export function metaOf(field: Field): ParameterMeta {
+  const finite = (number: unknown) => (typeof number === 'number' && Number.isFinite(number) ? number : undefined);
+  switch (field.type) {
+    case 'number': {
+      const minimum = finite(field.min);
+      const maximum = finite(field.max);
+      const step = finite(field.step);
+      return {
+        ...(minimum === undefined ? {} : { minimum }),
+        ...(maximum === undefined ? {} : { maximum }),
+        ...(step !== undefined && step > 0 ? { step } : {}),
+      };
+    }
+    case 'dropdown': {
+      if (field.allowCustom || !Array.isArray(field.choices)) return {};
+      const choices = field.choices
+        .slice(0, MOST_CHOICES)
+        .flatMap(({ id, label }): Choice[] =>
+          typeof id === 'string' || typeof id === 'number' ? [{ value: id, label: String(label ?? id).slice(0, MOST_LABEL) }] : [],
+        );
+      return choices.length > 0 ? { choices } : {};
+    }
+    default:
+      return {};
+  }
+}
+
+/** A module's name for something (an action, a feedback), as a parameter's label. */
+export const labelOf = (name: unknown, id: string): string => (typeof name === 'string' && name !== '' ? name : id).slice(0, MOST_LABEL);
 
 /** A written value as the option's field holds it: a dropdown's choice keeps its id's own kind (a number or a text). */
 export function asOption(field: Field, value: unknown): unknown {

@@ -21,6 +21,7 @@ import {
   type ConnectionContext,
   checkParameterId,
   type OwnedParameter,
+  type ParameterMeta,
   type Value,
   type ValueType,
   ValueType as Types,
@@ -32,8 +33,12 @@ export const MOST_VARIABLES = 20_000;
 const MOST_REFUSED = 100_000;
 /** Variables made in one turn of the hub's loop: some 5 ms of it. */
 export const MADE_A_TURN = 1000;
-/** How long a variable named without a value waits for one before it is made as text. */
-export const UNTYPED_WAIT_MS = 250;
+/**
+ * How long a variable named without a value waits for one before it is made as text: long
+ * enough for the values a module sends after its list to arrive on a loaded machine (a list
+ * of 30,000 and their values, 2 MB, took more than 250 ms to cross at a load of 10).
+ */
+export const UNTYPED_WAIT_MS = 1000;
 
 export interface VariableValue {
   readonly id: string;
@@ -48,8 +53,14 @@ interface Waiting {
   readonly since: number;
 }
 
+/** The most characters of a variable's name its label keeps. */
+const MOST_LABEL = 256;
+
+/** What a variable's parameter says of itself (R-CM4, R-PK6): the module's name for it. */
+const labelled = (name: string): ParameterMeta => ({ label: String(name).slice(0, MOST_LABEL) });
+
 interface Variable {
-  readonly name: string;
+  name: string;
   type: ValueType;
   parameter: OwnedParameter;
   /** Set once the variable changed kind: it stays text. */
@@ -106,8 +117,15 @@ export class Variables {
       for (const id of [...this.waiting.keys()]) if (!wanted.has(id)) this.waiting.delete(id);
     }
     let over = false;
-    for (const { id, name } of definitions)
-      if (typeof id === 'string' && !this.variables.has(id) && !this.waiting.has(id)) over = !this.name(id, name ?? id, undefined) || over;
+    for (const { id, name } of definitions) {
+      if (typeof id !== 'string') continue;
+      const variable = this.variables.get(id);
+      // Named anew (a module's names follow its config: a router's labels): its label follows.
+      if (variable && typeof name === 'string' && name !== variable.name) {
+        variable.name = name;
+        variable.parameter.describe(labelled(name));
+      } else if (!variable && !this.waiting.has(id)) over = !this.name(id, name ?? id, undefined) || over;
+    }
     if (over) this.overLimit(this.refusedIds.size);
   }
 
@@ -280,7 +298,12 @@ export class Variables {
 
   private make(id: string, name: string, type: ValueType, value: unknown): Variable {
     const initial = value === undefined ? (type === Types.String ? '' : undefined) : (value as Value);
-    const parameter = this.context.define(`var/${id}`, { type, access: Access.ReadOnly, ...(initial === undefined ? {} : { initial }) });
+    const parameter = this.context.define(`var/${id}`, {
+      type,
+      access: Access.ReadOnly,
+      meta: labelled(name),
+      ...(initial === undefined ? {} : { initial }),
+    });
     const variable: Variable = { name, type, parameter, mixed: false, fresh: false };
     this.variables.set(id, variable);
     return variable;

@@ -63,7 +63,7 @@ export class WsFanOut {
   }
 
   start(): void {
-    this.stopDeliveries = this.graph.onDelivery((parameter, value) => this.changed(parameter, value));
+    this.stopDeliveries = this.graph.hooks.onDelivery((parameter, value) => this.changed(parameter, value));
     this.graphEvents.push(
       this.graph.added$.subscribe((parameter) => this.appeared([parameter])),
       this.graph.removed$.subscribe((parameter) => this.gone([parameter])),

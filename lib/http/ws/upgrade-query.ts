@@ -118,7 +118,7 @@ function resumeAsked(resume: string | null, seq: string | null): ResumeAsked | u
 const isLogLevel = (value: string): value is (typeof logLevels)[number] => (logLevels as readonly string[]).includes(value);
 
 /** A yes/no query parameter: absent is no; anything but 1/0/true/false is undefined. */
-function flag(value: string | null): boolean | undefined {
+export function flag(value: string | null): boolean | undefined {
   if (value === null || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true' || value === '') return true;
   return undefined;

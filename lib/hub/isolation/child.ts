@@ -242,10 +242,12 @@ class Session {
     this.fence = start.fence;
     this.graph.registerConnection(id);
     // Every change of its parameters goes to the hub, with who made it (R-PK5).
-    this.graph.onDelivery((parameter, value) => {
+    this.graph.hooks.onDelivery((parameter, value) => {
       const by = parameter.lastChange?.by;
       outbox.value([parameter.id, value, by === 'connection' ? undefined : by], parameter.type === 'T');
     });
+    // What a parameter says anew of itself (R-PK6) too; sent at once, as its definition was.
+    this.graph.hooks.describeWith('connection process', (parameter) => send({ t: 'describe', id: parameter.id, meta: parameter.meta }));
     const lines = new Writable({
       write(chunk, _encoding, done) {
         for (const line of String(chunk).split('\n')) if (line) send({ t: 'log', line });
@@ -280,6 +282,7 @@ class Session {
             access: row.access,
             persist: row.persist === true,
             value: this.stored.get(row.id) ?? row.initial,
+            meta: row.meta,
           })),
         });
       },
@@ -321,7 +324,7 @@ class Session {
     send({
       t: 'define',
       id: parameterId,
-      spec: { type: spec.type, access: spec.access, persist: spec.persist === true, value: defined.value.value },
+      spec: { type: spec.type, access: spec.access, persist: spec.persist === true, value: defined.value.value, meta: defined.value.meta },
     });
     return defined.value;
   }

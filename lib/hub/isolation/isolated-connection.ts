@@ -311,6 +311,9 @@ export class IsolatedConnection implements ConnectionInstance {
       case 'remove':
         this.mirror.remove(message.id);
         return;
+      case 'describe':
+        this.mirror.describe(message.id, message.meta);
+        return;
       case 'values':
         for (const [id, value, by] of message.changes) this.mirror.report(id, value, by);
         this.child?.send({ t: 'taken' } satisfies ToChild);
@@ -342,11 +345,12 @@ export class IsolatedConnection implements ConnectionInstance {
   }
 
   /** The hub's parameter for one of the process's: its writes go to the process, answered with its answer. */
-  private hubSpec(parameterId: string, { type, access, persist, value }: DefinedSpec): ParameterSpec {
+  private hubSpec(parameterId: string, { type, access, persist, value, meta }: DefinedSpec): ParameterSpec {
     return {
       type,
       access,
       persist,
+      ...(meta === undefined ? {} : { meta }),
       ...(value === undefined ? {} : { initial: value }),
       ...(access === 'read-only'
         ? {}

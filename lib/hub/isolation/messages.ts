@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { Value as Schema } from '@sinclair/typebox/value';
 import { type ErrorCode, errorTable } from '../../core/errors.ts';
 import type { Access } from '../../core/parameter.ts';
+import { ParameterMeta } from '../../core/parameter-meta.ts';
 import { type Json, type Value, type ValueType, valueTypes } from '../../core/value.ts';
 import type { Status } from '../../sdk/context.ts';
 import type { StopReason } from '../../sdk/type.ts';
@@ -18,6 +19,8 @@ export interface DefinedSpec {
   readonly persist: boolean;
   /** Its value when defined (the process's restored or initial value). */
   readonly value: Value | undefined;
+  /** What it says of itself (R-PK6), when anything. */
+  readonly meta?: ParameterMeta | undefined;
 }
 
 /** A change of one of its parameters: its id, its value, and who made it (undefined: the connection itself). */
@@ -71,6 +74,8 @@ export type FromChild =
   /** A table of parameters (`defineTable`), by rows: each row's spec and value. */
   | { readonly t: 'table'; readonly rows: readonly (DefinedSpec & { readonly id: string })[] }
   | { readonly t: 'remove'; readonly id: string }
+  /** One of its parameters says anew what it is (`describe`, R-PK6). */
+  | { readonly t: 'describe'; readonly id: string; readonly meta: ParameterMeta | undefined }
   /** Changes of its parameters, in the order they were made: [id, value, who made it (absent: the connection)]. */
   | { readonly t: 'values'; readonly changes: readonly Change[] }
   | { readonly t: 'status'; readonly status: Status; readonly reason: string; readonly code: ErrorCode | undefined }
@@ -99,6 +104,7 @@ const spec = {
   access: Type.Union([Type.Literal('read-only'), Type.Literal('write-only'), Type.Literal('read-write')]),
   persist: Type.Boolean(),
   value: Type.Optional(Type.Union([value, Type.Undefined()])),
+  meta: Type.Optional(Type.Union([ParameterMeta, Type.Undefined()])),
 };
 const details = Type.Union([Type.Undefined(), Type.Record(Type.String(), Type.Unknown())]);
 
@@ -109,6 +115,7 @@ const fromChildSchemas = {
   define: Type.Object({ t: Type.Literal('define'), id, spec: Type.Object(spec) }),
   table: Type.Object({ t: Type.Literal('table'), rows: Type.Array(Type.Object({ id, ...spec })) }),
   remove: Type.Object({ t: Type.Literal('remove'), id }),
+  describe: Type.Object({ t: Type.Literal('describe'), id, meta: Type.Union([ParameterMeta, Type.Undefined()]) }),
   values: Type.Object({
     t: Type.Literal('values'),
     changes: Type.Array(Type.Tuple([id, value, Type.Union([Type.String({ maxLength: 4096 }), Type.Undefined()])])),

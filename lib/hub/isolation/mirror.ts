@@ -6,7 +6,7 @@
  * hub, so past it the definition is refused and the process fails.
  */
 import { HubError } from '../../core/errors.ts';
-import type { OwnedParameter, ParameterSpec } from '../../core/parameter.ts';
+import type { OwnedParameter, ParameterMeta, ParameterSpec } from '../../core/parameter.ts';
 import { TextIndex } from '../../core/text-index.ts';
 import type { Value } from '../../core/value.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
@@ -39,6 +39,7 @@ export class Mirror {
     this.definedNow.add(parameterId);
     const existing = this.parameters.get(parameterId);
     if (existing && existing.type === spec.type && existing.access === spec.access && existing.persist === spec.persist) {
+      existing.describe(spec.meta);
       if (spec.value !== undefined && spec.value !== existing.value) existing.report(spec.value);
       return;
     }
@@ -62,6 +63,10 @@ export class Mirror {
   remove(parameterId: string): void {
     this.parameters.delete(parameterId);
     this.context.remove(parameterId);
+  }
+
+  describe(parameterId: string, meta: ParameterMeta | undefined): void {
+    this.parameters.get(parameterId)?.describe(meta);
   }
 
   report(parameterId: string, value: Value, by: string | undefined): void {

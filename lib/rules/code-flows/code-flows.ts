@@ -269,7 +269,7 @@ export class CodeFlows {
           const written = guarded(address, () => graph.write(address, value, origin, resolve));
           if (!written.ok || !later) resolve(written);
         }),
-      define: (parameterId, { type, access = 'read-write', initial, onWrite }) => {
+      define: (parameterId, { type, access = 'read-write', initial, onWrite, meta }) => {
         let owned: OwnedParameter | undefined;
         // A parameter whose writes the flow answers is this hub's own, answered later as a device's is.
         const answered = onWrite && { ownedHere: true, forward: answeredBy(onWrite, flow, (value, by) => owned?.report(value, by)) };
@@ -277,6 +277,7 @@ export class CodeFlows {
           type,
           access,
           ...(initial === undefined ? {} : { initial }),
+          ...(meta === undefined ? {} : { meta }),
           ...answered,
         });
         if (!defined.ok) throw defined.error;

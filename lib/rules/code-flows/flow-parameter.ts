@@ -40,6 +40,9 @@ export class FlowParameter<P extends Parameter = Parameter> implements Parameter
   get mirrored(): boolean {
     return this.parameter.mirrored;
   }
+  get meta(): Parameter['meta'] {
+    return this.parameter.meta;
+  }
   get value(): Parameter['value'] {
     return this.parameter.value;
   }
@@ -61,5 +64,8 @@ export class FlowParameter<P extends Parameter = Parameter> implements Parameter
 export class OwnedFlowParameter extends FlowParameter<OwnedParameter> implements OwnedParameter {
   report(raw: unknown): SetResult {
     return this.guarded(this.address, () => this.parameter.report(raw));
+  }
+  describe(meta: Parameter['meta']): void {
+    this.parameter.describe(meta);
   }
 }

@@ -36,6 +36,7 @@ function desk(module: string, base: BaseVersion): Record<string, unknown> {
     actions: {
       level: { action: 'set_level', options: { level: '$(value)' } },
       name: { action: 'set_name', options: { name: '$(value)', case: 'upper' } },
+      casing: { action: 'set_name', options: { name: 'cased', case: '$(value)' } },
       // Any hub value by address, a module connection's variable by connection and id; what the hub has not reads $NA, as Companion shows it.
       mixed: {
         action: 'set_name',
@@ -83,9 +84,18 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
       t.like(await fetch(`${url}/update?parameter=vars/threshold&value=60`), { status: 200 });
       await eventually(() => value(hub, 'over') === true, 'the feedback sent again with the new threshold');
 
+      // What the parameters say of themselves (R-PK6): names from the module, the range of the option written.
+      t.deepEqual(hub.graph.get('desk/level')?.meta, { label: 'Set level', minimum: 0, maximum: 100 });
+      t.deepEqual(hub.graph.get('desk/var/host')?.meta, { label: 'Host as configured' });
+      t.deepEqual(hub.graph.get('desk/low')?.meta, { label: 'Level above' });
+      t.deepEqual(hub.graph.get('desk/casing')?.meta?.choices, [
+        { value: 'as-is', label: 'As is' },
+        { value: 'upper', label: 'Upper' },
+      ]);
+      t.like(await update(url, 'casing', 'lower'), { status: 400, code: 'PB_CONVERSION' });
       const refused = await update(url, 'level', '170');
-      t.like(refused, { status: 400, code: 'PB_BAD_REQUEST' });
-      t.regex(refused.text, /"Level" \(level\).*at most 100/);
+      t.like(refused, { status: 400, code: 'PB_CONVERSION' });
+      t.regex(refused.text, /desk\/level: 170 is outside its range, 0 to 100/);
       t.is(value(hub, 'var/level'), 70, 'a refused option runs nothing');
       const misspelt = await update(url, 'typo', '10');
       t.like(misspelt, { status: 400, code: 'PB_BAD_REQUEST' });
