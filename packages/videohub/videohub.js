@@ -63,6 +63,13 @@ const settings = Type.Object({
 
 /** The lock a write asks for, by the letter written. */
 const LOCK_WRITES = new Set(['O', 'U', 'F']);
+/** A lock's letters for a person: what may be written, and L, which the router reports. */
+const LOCKS = [
+  { value: 'U', label: 'Unlocked' },
+  { value: 'O', label: 'Locked here' },
+  { value: 'F', label: 'Force an unlock' },
+  { value: 'L', label: 'Locked by another' },
+];
 
 /**
  * @typedef {{ kind: 'command', confirms: ((error?: unknown) => void)[], values: (() => void)[] } | { kind: 'ping' }} Awaited
@@ -161,13 +168,15 @@ export default defineConnectionType({
      * @param {(value: import('patchbay/connection').Value) => string | undefined} problem why a value is refused, if it is
      * @param {string} title
      * @param {(value: import('patchbay/connection').Value) => string} line
+     * @param {import('patchbay/connection').ParameterMeta} meta what it says of itself
      */
-    const defineCommand = (id, type, problem, title, line) => {
+    const defineCommand = (id, type, problem, title, line, meta) => {
       if (parameters.has(id)) return;
       /** @type {import('patchbay/connection').OwnedParameter} */
       const parameter = context.define(id, {
         type,
         access: 'read-write',
+        meta,
         ownedHere: true,
         forward: (value, _origin, answered) => {
           const why = problem(value);
@@ -178,8 +187,33 @@ export default defineConnectionType({
       parameters.set(id, parameter);
     };
 
+    /** A port's name as its label says it, numbered from 1 as the router's own panel does. */
+    const portName = (/** @type {'input' | 'output'} */ which, /** @type {number} */ n) => {
+      const label = parameters.get(`${which}/${n}/label`)?.value;
+      return `${which === 'input' ? 'Input' : 'Output'} ${n + 1}${label ? `: ${label}` : ''}`;
+    };
+
+    /**
+     * What a route says of itself (R-PK6): its output by name, and the router's inputs by
+     * name as its choices — a picker of sources, not a number typed by hand.
+     * @param {number} n
+     * @returns {import('patchbay/connection').ParameterMeta}
+     */
+    const routeMeta = (n) => ({
+      label: `${portName('output', n)}: source`,
+      choices: Array.from({ length: size.inputs }, (_, i) => ({ value: i, label: portName('input', i) })),
+    });
+
+    /** Routes say anew what they are once a turn's blocks changed the names or the number of ports. */
+    let renamed = false;
+    const describeRoutes = () => {
+      if (!renamed) return;
+      renamed = false;
+      for (let n = 0; n < size.outputs; n++) parameters.get(`output/${n}/input`)?.describe(routeMeta(n));
+    };
+
     const defineInput = (/** @type {number} */ n) =>
-      defineCommand(`input/${n}/label`, 'S', oneLine, 'INPUT LABELS', (value) => `${n} ${value}`);
+      defineCommand(`input/${n}/label`, 'S', oneLine, 'INPUT LABELS', (value) => `${n} ${value}`, { label: `Input ${n + 1}: name` });
 
     const defineOutput = (/** @type {number} */ n) => {
       defineCommand(
@@ -191,8 +225,9 @@ export default defineConnectionType({
             : `input ${value} is not one of the router's${size.inputs > 0 ? ` 0–${size.inputs - 1}` : ''}`,
         'VIDEO OUTPUT ROUTING',
         (value) => `${n} ${value}`,
+        routeMeta(n),
       );
-      defineCommand(`output/${n}/label`, 'S', oneLine, 'OUTPUT LABELS', (value) => `${n} ${value}`);
+      defineCommand(`output/${n}/label`, 'S', oneLine, 'OUTPUT LABELS', (value) => `${n} ${value}`, { label: `Output ${n + 1}: name` });
       defineCommand(
         `output/${n}/lock`,
         'S',
@@ -200,6 +235,7 @@ export default defineConnectionType({
           LOCK_WRITES.has(String(value)) ? undefined : `a lock is written O (lock), U (unlock) or F (force an unlock), not "${value}"`,
         'VIDEO OUTPUT LOCKS',
         (value) => `${n} ${value}`,
+        { label: `Output ${n + 1}: lock`, choices: LOCKS },
       );
     };
 
@@ -213,8 +249,10 @@ export default defineConnectionType({
     const grow = (which, to, configuring = false) => {
       if (!configuring && (which === 'inputs' ? inputs : outputs) > 0) return;
       const define = which === 'inputs' ? defineInput : defineOutput;
+      const before = size[which];
       for (let n = size[which]; n < Math.min(to, MAX_PORTS); n++) define(n);
       size[which] = Math.max(size[which], Math.min(to, MAX_PORTS));
+      if (which === 'inputs' && size.inputs !== before) renamed = true;
     };
 
     /**
@@ -230,6 +268,12 @@ export default defineConnectionType({
 
     /** @param {import('./protocol.js').Block} received */
     const take = (received) => {
+      read(received);
+      describeRoutes();
+    };
+
+    /** @param {import('./protocol.js').Block} received */
+    const read = (received) => {
       counts.blocks++;
       const { title, lines } = received;
       if (title === 'ACK' || title === 'NAK') return settle(title === 'ACK');
@@ -254,11 +298,13 @@ export default defineConnectionType({
           return;
         }
         case 'INPUT LABELS':
+          renamed = true;
           return each((n, text) => {
             grow('inputs', n + 1);
             heard(`input/${n}/label`, text);
           });
         case 'OUTPUT LABELS':
+          renamed = true;
           return each((n, text) => {
             grow('outputs', n + 1);
             heard(`output/${n}/label`, text);

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import WebSocket from 'ws';
+import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { bin, type HubProcess } from '../helpers/hub-process.ts';
 import { connectionOf, hubWithPackage, studioWith, update } from '../helpers/outside-package.ts';
@@ -112,8 +113,22 @@ test.serial(
     t.is(await hub.read('router/output/4/input'), '200');
     t.is(await hub.read('router/output/5/input'), '5', 'the others as they were');
     // Lines ending in CR LF, and a character of two bytes cut between two pieces of 7.
+    // A route says what it is (R-PK6): its output by name, the router's inputs by name as its choices, numbered from 1.
+    const meta = async (address: string) => {
+      const listed = (await (await fetch(`${hub.base}/parameters?meta=1&filter=^${address}$`)).json()) as { meta?: ParameterMeta }[];
+      return listed[0]?.meta;
+    };
+    const route = await meta('router/output/12/input');
+    t.is(route?.label, 'Output 13: Transmission: source');
+    t.is(route?.choices?.length, 288);
+    t.deepEqual(route?.choices?.[12], { value: 12, label: 'Input 13: Studio B Cam 3' });
     router.say('INPUT LABELS:\r\n5 Kamera 2 Süd\r\n\r\n');
     await eventually(async () => (await hub.read('router/input/5/label')) === 'Kamera 2 Süd', 'the label in CR LF lines');
+    await eventually(
+      async () => (await meta('router/output/0/input'))?.choices?.[5]?.label === 'Input 6: Kamera 2 Süd',
+      'the new name among the choices of every route',
+    );
+    t.like(await update(hub, 'router/output/3/input', '288'), { status: 400, code: 'PB_CONVERSION' }, 'no input 289');
     // A write: answered once the router acknowledged it, and the echo agrees.
     t.deepEqual(await update(hub, 'router/input/3/label', 'Graphics 2'), { status: 200 });
     t.is(router.inputLabels[3], 'Graphics 2');
