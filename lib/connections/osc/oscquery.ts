@@ -11,6 +11,7 @@ import type { SchedulerAction, Subscription } from 'rxjs';
 import {
   HubError,
   type Logger,
+  type ParameterMeta,
   reasonOf,
   type Scheduler,
   type AddressPatterns,
@@ -253,11 +254,11 @@ export class OscQueryServer {
       EXTENSIONS: {
         ACCESS: true,
         VALUE: true,
-        RANGE: false,
+        RANGE: true,
         DESCRIPTION: true,
         TAGS: false,
         CLIPMODE: false,
-        UNIT: false,
+        UNIT: true,
         LISTEN: true,
         PATH_CHANGED: false,
       },
@@ -270,11 +271,15 @@ export class OscQueryServer {
     // A trigger has no value, but its fires can be listened to.
     const readable = parameter.access !== 'write-only';
     const access = (readable ? 1 : 0) + (this.writable(parameter) ? 2 : 0);
+    const { meta } = parameter;
+    const said = `${parameter.address}: ${typeNames[parameter.type]}${access === 1 ? ', read-only here' : access === 2 ? ', write-only' : ''}`;
     return {
       TYPE: TYPE_TAG[parameter.type],
       ...(readable && parameter.value !== undefined ? { VALUE: [parameter.value] } : {}),
       ACCESS: access,
-      DESCRIPTION: `${parameter.address}: ${typeNames[parameter.type]}${access === 1 ? ', read-only here' : access === 2 ? ', write-only' : ''}`,
+      // What it says of itself (R-PK6): its label and description first, then what it is here.
+      DESCRIPTION: meta?.label || meta?.description ? `${[meta.label, meta.description].filter(Boolean).join(': ')} (${said})` : said,
+      ...(meta === undefined ? {} : rangeOf(meta)),
     };
   }
 
@@ -360,4 +365,14 @@ function decodedPath(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** RANGE and UNIT of the one argument, as OSCQuery writes them: `[{MIN, MAX, VALS}]`, `[unit]`. */
+function rangeOf({ minimum, maximum, choices, unit }: ParameterMeta): Attributes {
+  const range = {
+    ...(minimum === undefined ? {} : { MIN: minimum }),
+    ...(maximum === undefined ? {} : { MAX: maximum }),
+    ...(choices === undefined ? {} : { VALS: choices.map((choice) => choice.value) }),
+  };
+  return { ...(Object.keys(range).length > 0 ? { RANGE: [range] } : {}), ...(unit === undefined ? {} : { UNIT: [unit] }) };
 }

@@ -1,9 +1,12 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { decode } from 'node-osc';
 import { DiscoveredService } from 'oscquery';
 import WebSocket from 'ws';
 import { eventually } from '../../helpers/eventually.ts';
-import { param } from '../../helpers/hub.ts';
+import { param, startHub } from '../../helpers/hub.ts';
 import { serve } from '../../helpers/http.ts';
 import { canRunLiblo, oscsend, whyNoLiblo } from '../../helpers/liblo.ts';
 
@@ -119,3 +122,33 @@ liblo(
     t.not(param(hub, 'desk/meter').value, 0.9);
   },
 );
+
+test('what a parameter says of itself reaches the oscquery client as RANGE, UNIT and DESCRIPTION (R-PK6, R-DS2)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-oscquery-meta-'));
+  await writeFile(
+    join(dir, 'desk.js'),
+    `export default ({ define }) => {
+  define('level', { type: 'F', initial: -6, meta: { label: 'Programme level', description: 'The mix to air', unit: 'dB', minimum: -60, maximum: 10 } });
+  define('source', { type: 'I', initial: 1, meta: { label: 'Source', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }] } });
+};
+`,
+  );
+  const hub = await startHub(
+    t,
+    {
+      connections: { surface: { type: 'osc', port: 0, bindIp: '127.0.0.1', oscQuery: { port: 0, expose: ['desk/#'], write: ['desk/#'] } } },
+      flows: ['desk.js'],
+    },
+    { dir },
+  );
+  const queryPort = (hub.connection('surface')?.info.details as { oscQuery: { port: number } }).oscQuery.port;
+  const service = new DiscoveredService('127.0.0.1', queryPort);
+  await service.update();
+  t.like(service.hostInfo.extensions, { RANGE: true, UNIT: true, DESCRIPTION: true });
+  const methods = new Map(service.flat().map((method) => [method.full_path, method]));
+  const level = methods.get('/desk/level');
+  t.deepEqual(level?.arguments?.[0]?.range, { min: -60, max: 10, vals: undefined });
+  t.is(level?.description, 'Programme level: The mix to air (desk/level: float)');
+  t.deepEqual(methods.get('/desk/source')?.arguments?.[0]?.range, { min: undefined, max: undefined, vals: [1, 2] });
+  t.deepEqual(await (await fetch(`http://127.0.0.1:${queryPort}/desk/level?UNIT`)).json(), { UNIT: ['dB'] });
+});
