@@ -183,7 +183,6 @@ class TypedParameter implements ProxyParameter {
     this.hooks?.described?.(this);
   }
 
-
   get lastChange(): LastChange | undefined {
     return this.changedBy === undefined ? undefined : { by: this.changedBy, at: this.changedAt };
   }

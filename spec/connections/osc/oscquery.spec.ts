@@ -141,7 +141,7 @@ test('what a parameter says of itself reaches the oscquery client as RANGE, UNIT
     },
     { dir },
   );
-  const queryPort = (hub.connection('surface')?.info.details as { oscQuery: { port: number } }).oscQuery.port;
+  const queryPort = (hub.connection('surface')?.info.details as { oscQuery: { port: number } } | undefined)?.oscQuery.port ?? 0;
   const service = new DiscoveredService('127.0.0.1', queryPort);
   await service.update();
   t.like(service.hostInfo.extensions, { RANGE: true, UNIT: true, DESCRIPTION: true });
