@@ -61,21 +61,35 @@ export function functionContents(identifier: string): EmberElement {
 /** A parameter's contents, with the fields given. */
 export function parameterContents(
   parameterType: Model.ParameterType,
-  fields: { identifier?: string; value?: EmberValue; access?: Model.ParameterAccess; isOnline?: boolean } = {},
+  fields: {
+    identifier?: string;
+    value?: EmberValue;
+    access?: Model.ParameterAccess;
+    isOnline?: boolean;
+    description?: string;
+    minimum?: number;
+    maximum?: number;
+    enumMap?: ReadonlyMap<string, number>;
+  } = {},
 ): EmberElement {
-  const { identifier, value, access, isOnline } = fields;
+  const { identifier, value, access, isOnline, description, minimum, maximum, enumMap } = fields;
   return new Model.ParameterImpl(
     parameterType,
     identifier,
-    undefined,
+    description,
     value,
-    undefined,
-    undefined,
+    maximum,
+    minimum,
     access,
     undefined,
     undefined,
     undefined,
     isOnline,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    enumMap as Map<string, number> | undefined,
   ) as unknown as EmberElement;
 }
 

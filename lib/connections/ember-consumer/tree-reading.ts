@@ -5,7 +5,15 @@
  * values, and settles writes when the provider answers them. A new reading starts at every
  * connect; once every node asked for has answered, parameters the provider no longer has go.
  */
-import { type DeviceParameters, type Logger, type OwnedParameter, parameterIdOf, type Value, type ValueType } from '../../sdk/index.ts';
+import {
+  type DeviceParameters,
+  type Logger,
+  type OwnedParameter,
+  type ParameterMeta,
+  parameterIdOf,
+  type Value,
+  type ValueType,
+} from '../../sdk/index.ts';
 import {
   CommandNumber,
   commandMessage,
@@ -223,12 +231,14 @@ export class TreeReading {
     const access = known.access ?? ParameterAccess.Read;
     if (access === ParameterAccess.None) return undefined;
     const parameterType = kind as Model.ParameterType;
-    const parameter = this.options.parameters.define(id, { type, access: ACCESS[access] }, (value, confirm) =>
-      this.write(path, parameterType, value, confirm),
+    const names = enumNames(contents);
+    const parameter = this.options.parameters.define(
+      id,
+      { type, access: ACCESS[access], meta: metaOf(contents, names) },
+      (value, confirm) => this.write(path, parameterType, value, confirm),
     );
     if (parameter === undefined) return undefined;
     known.id = id;
-    const names = enumNames(contents);
     if (names) this.options.enums.set(id, names);
     return parameter;
   }
@@ -288,6 +298,33 @@ export class TreeReading {
     const id = (parameterIdOf(names) ?? '').split('/');
     return paths.some((path) => id.every((segment, i) => i >= path.length || path[i] === segment));
   }
+}
+
+/** The most characters of a provider's description a label keeps, and the most of an enum's names taken as choices. */
+const MOST_LABEL = 256;
+const MOST_CHOICES = 10_000;
+
+/**
+ * What the provider says of a parameter, as the hub's parameter says it (R-PK6): its
+ * description as the label (Ember+'s identifier is for machines, its description for
+ * people), its minimum and maximum, an enum's names as choices.
+ */
+function metaOf(contents: EmberParameter, names: Record<string, string> | undefined): ParameterMeta {
+  const finite = (bound: unknown) => (typeof bound === 'number' && Number.isFinite(bound) ? bound : undefined);
+  const minimum = finite(contents.minimum);
+  const maximum = finite(contents.maximum);
+  const label = typeof contents.description === 'string' ? contents.description.slice(0, MOST_LABEL) : '';
+  const choices =
+    names &&
+    Object.entries(names)
+      .slice(0, MOST_CHOICES)
+      .map(([value, name]) => ({ value: Number(value), label: String(name).slice(0, MOST_LABEL) }));
+  return {
+    ...(label === '' ? {} : { label }),
+    ...(minimum === undefined ? {} : { minimum }),
+    ...(maximum === undefined ? {} : { maximum }),
+    ...(choices === undefined || choices.length === 0 ? {} : { choices }),
+  };
 }
 
 /** An enum's names by value, from its enumeration (one name a line) or its map. */

@@ -1,10 +1,12 @@
 /**
  * How the elements of the served tree look to consumers, and the messages that carry them: a
  * node, a parameter (B boolean, I integer, F real, S string) with what a consumer may do with
- * it, a trigger as a function without arguments, a matrix with its targets' connections.
+ * it and what it says of itself (R-PK6: its label and description as Ember+'s description,
+ * its range as minimum and maximum, an integer's choices as an enumeration), a trigger as a
+ * function without arguments, a matrix with its targets' connections.
  */
 import type { Model } from 'emberplus-connection';
-import type { Parameter, Value, ValueType } from '../../sdk/index.ts';
+import type { Parameter, ParameterMeta, Value, ValueType } from '../../sdk/index.ts';
 import {
   type EmberElement,
   type EmberValue,
@@ -37,9 +39,10 @@ export function elementContents(entry: Entry, mayWrite: (parameter: Parameter) =
   if (entry.kind === 'matrix') return entry.matrix.contents(entry.identifier);
   const { parameter } = entry;
   if (parameter.type === 'T') return functionContents(entry.identifier);
-  return parameterContents(EMBER_TYPES[parameter.type], {
+  return parameterContents(emberTypeOf(parameter), {
     identifier: entry.identifier,
     ...valueField(parameter.value),
+    ...(parameter.meta === undefined ? {} : said(parameter.meta)),
     // What consumers may do with it: a parameter `write` leaves out is read-only to them.
     access: mayWrite(parameter)
       ? ACCESS[parameter.access]
@@ -52,7 +55,7 @@ export function elementContents(entry: Entry, mayWrite: (parameter: Parameter) =
 
 /** The parameter at `leaf` with `value`, and nothing else of it. */
 export function valueMessage(leaf: Leaf, value: Value | undefined): Buffer {
-  return elementsMessage([qualified(leaf.path, parameterContents(EMBER_TYPES[leaf.parameter.type as 'B'], valueField(value)))]);
+  return elementsMessage([qualified(leaf.path, parameterContents(emberTypeOf(leaf.parameter), valueField(value)))]);
 }
 
 /** The matrix at `entry` with what the targets given hold now. */
@@ -62,4 +65,35 @@ export function connectionsMessage(entry: MatrixEntry, targets: readonly number[
 
 function valueField(value: Value | undefined): { value?: EmberValue } {
   return value === undefined ? {} : { value: value as EmberValue };
+}
+
+/** Ember+'s type of a parameter: an integer whose choices are all whole numbers is an enumeration. */
+function emberTypeOf(parameter: Parameter): Model.ParameterType {
+  const type = parameter.type as Exclude<ValueType, 'T'>;
+  return type === 'I' && enumerated(parameter.meta) ? ParameterType.Enum : EMBER_TYPES[type];
+}
+
+/** What a parameter says of itself, in Ember+'s fields. */
+function said(meta: ParameterMeta) {
+  const description = [meta.label, meta.description].filter(Boolean).join(': ');
+  const enumMap = enumerated(meta) ? enumMapOf(meta.choices ?? []) : undefined;
+  return {
+    ...(description === '' ? {} : { description }),
+    ...(meta.minimum === undefined ? {} : { minimum: meta.minimum }),
+    ...(meta.maximum === undefined ? {} : { maximum: meta.maximum }),
+    ...(enumMap === undefined ? {} : { enumMap }),
+  };
+}
+
+/** Whether its choices are whole numbers, as an Ember+ enumeration's are. */
+function enumerated(meta: ParameterMeta | undefined): boolean {
+  const choices = meta?.choices;
+  return choices !== undefined && choices.length > 0 && choices.every((choice) => Number.isInteger(choice.value));
+}
+
+/** The choices by label; a label given twice is told apart by its value. */
+function enumMapOf(choices: NonNullable<ParameterMeta['choices']>): ReadonlyMap<string, number> {
+  const named = new Map<string, number>();
+  for (const { value, label } of choices) named.set(named.has(label) ? `${label} (${value})` : label, value as number);
+  return named;
 }

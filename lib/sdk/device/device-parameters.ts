@@ -6,7 +6,7 @@
  * `maxParameters`: past it nothing more is made, and the connection is `degraded` saying so.
  */
 import { checkParameterId } from '../../core/address.ts';
-import type { Answered, OwnedParameter } from '../../core/parameter.ts';
+import type { Answered, OwnedParameter, ParameterMeta } from '../../core/parameter.ts';
 import type { Value, ValueType } from '../../core/value.ts';
 import type { ConnectionContext } from '../context.ts';
 import type { DeviceLink } from './device-link.ts';
@@ -25,6 +25,8 @@ export interface DeviceParameterSpec {
   readonly initial?: Value;
   /** Whether the hub keeps its value across restarts (R-S2); the kept value is never sent (R-G3). */
   readonly persist?: boolean;
+  /** What it says of itself (R-PK6): a device's name for it, its range, its choices. */
+  readonly meta?: ParameterMeta | undefined;
 }
 
 /**
@@ -77,6 +79,7 @@ export class DeviceParameters {
     const known = this.made.get(id);
     if (known && known.type === spec.type && known.access === spec.access) {
       known.send = send;
+      if (spec.meta !== undefined) known.parameter.describe(spec.meta);
       return known.parameter;
     }
     if (known) this.remove(id);
@@ -89,6 +92,7 @@ export class DeviceParameters {
       access: spec.access,
       ...(spec.initial !== undefined ? { initial: spec.initial } : {}),
       ...(spec.persist ? { persist: true } : {}),
+      ...(spec.meta === undefined ? {} : { meta: spec.meta }),
       ownedHere: true,
       forward: (value, origin, answered?: Answered) => {
         // A rule or code flow that hands back the value the device last said (a two-way sync

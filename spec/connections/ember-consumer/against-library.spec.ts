@@ -51,6 +51,20 @@ test('each Ember+ parameter shows at <connection>/<identifier path>, typed, with
     ],
   );
   t.deepEqual(hub.connection('dev')?.info.details?.['enums'], { 'device/mode': { 0: 'off', 1: 'auto', 2: 'manual' } });
+  // What the provider says of a parameter, as the hub's parameter says it (R-PK6).
+  t.deepEqual(hub.graph.get('dev/device/gain')?.meta, { label: 'Input gain', minimum: -20, maximum: 100 });
+  t.deepEqual(hub.graph.get('dev/device/mode')?.meta, {
+    choices: [
+      { value: 0, label: 'off' },
+      { value: 1, label: 'auto' },
+      { value: 2, label: 'manual' },
+    ],
+  });
+  t.like(
+    await written(hub, 'dev/device/gain', 200),
+    { ok: false, error: { code: 'PB_CONVERSION' } },
+    'past its maximum: the provider is not asked',
+  );
   t.is(hub.connection('dev')?.info.status, 'ok');
   const skipped = lines().filter((line) => line.msg.includes('skipped'));
   t.is(skipped.length, 1, 'one warning for the function');

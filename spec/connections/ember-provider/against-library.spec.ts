@@ -2,6 +2,9 @@
  * emberplus-connection's own consumer (`EmberClient`) against the hub's ember-provider (R-E1,
  * R-E3, R-G5).
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { EmberClient, Model } from 'emberplus-connection';
 import type { Hub } from '../../../lib/hub/hub.ts';
@@ -173,4 +176,50 @@ test('node numbers stay the same for the same addresses across restarts (kept in
   );
   t.deepEqual([await pathOf('studio/title'), await pathOf('studio/fader/2')], before);
   t.not(await pathOf('studio/fader/0'), await pathOf('studio/fader/2'));
+});
+
+test("what a parameter says of itself reaches emberplus-connection's consumer: description, minimum, maximum, an enumeration of its choices (R-PK6)", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-ember-meta-'));
+  await writeFile(
+    join(dir, 'desk.js'),
+    `export default ({ define }) => {
+  define('level', { type: 'F', initial: -6, meta: { label: 'Programme level', description: 'The mix to air', unit: 'dB', minimum: -60, maximum: 10 } });
+  define('source', { type: 'I', initial: 1, meta: { label: 'Source', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }, { value: 7, label: 'Camera 1' }] } });
+};
+`,
+  );
+  const port = await freePort();
+  const hub = await startHub(
+    t,
+    {
+      connections: { ember: { type: 'ember-provider', port, bindIp: '127.0.0.1', expose: ['desk/#'], write: ['desk/#'] } },
+      flows: ['desk.js'],
+    },
+    { dir },
+  );
+  const client = await consumer(t, port);
+  const level = await contentsAt(client, 'desk.level');
+  t.like(level, {
+    parameterType: Model.ParameterType.Real,
+    description: 'Programme level: The mix to air',
+    minimum: -60,
+    maximum: 10,
+    value: -6,
+  });
+  const source = await contentsAt(client, 'desk.source');
+  t.is(source.parameterType, Model.ParameterType.Enum);
+  t.deepEqual(
+    [...(source.enumMap ?? new Map())],
+    [
+      ['Camera 1', 1],
+      ['Camera 2', 2],
+      ['Camera 1 (7)', 7],
+    ],
+    'each choice by its label, a repeated label told apart',
+  );
+  // The consumer writes the enumeration's value; the hub holds it, and answers it.
+  const element = await at(client, 'desk.source');
+  await (await client.setValue(element as never, 7, false)).response;
+  await eventually(() => param(hub, 'desk/source').value === 7, 'the choice written');
+  t.is((await contentsAt(client, 'desk.source')).value, 7);
 });
