@@ -11,7 +11,6 @@ import type { SchedulerAction, Subscription } from 'rxjs';
 import {
   HubError,
   type Logger,
-  type ParameterMeta,
   reasonOf,
   type Scheduler,
   type AddressPatterns,
@@ -279,7 +278,19 @@ export class OscQueryServer {
       ACCESS: access,
       // What it says of itself (R-PK6): its label and description first, then what it is here.
       DESCRIPTION: meta?.label || meta?.description ? `${[meta.label, meta.description].filter(Boolean).join(': ')} (${said})` : said,
-      ...(meta === undefined ? {} : rangeOf(meta)),
+      // RANGE and UNIT of its one argument, as OSCQuery writes them: `[{MIN, MAX, VALS}]`, `[unit]`.
+      ...(meta?.minimum === undefined && meta?.maximum === undefined && meta?.choices === undefined
+        ? {}
+        : {
+            RANGE: [
+              {
+                ...(meta.minimum === undefined ? {} : { MIN: meta.minimum }),
+                ...(meta.maximum === undefined ? {} : { MAX: meta.maximum }),
+                ...(meta.choices === undefined ? {} : { VALS: meta.choices.map((choice) => choice.value) }),
+              },
+            ],
+          }),
+      ...(meta?.unit === undefined ? {} : { UNIT: [meta.unit] }),
     };
   }
 
@@ -365,14 +376,4 @@ function decodedPath(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** RANGE and UNIT of the one argument, as OSCQuery writes them: `[{MIN, MAX, VALS}]`, `[unit]`. */
-function rangeOf({ minimum, maximum, choices, unit }: ParameterMeta): Attributes {
-  const range = {
-    ...(minimum === undefined ? {} : { MIN: minimum }),
-    ...(maximum === undefined ? {} : { MAX: maximum }),
-    ...(choices === undefined ? {} : { VALS: choices.map((choice) => choice.value) }),
-  };
-  return { ...(Object.keys(range).length > 0 ? { RANGE: [range] } : {}), ...(unit === undefined ? {} : { UNIT: [unit] }) };
 }
