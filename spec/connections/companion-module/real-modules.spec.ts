@@ -84,6 +84,16 @@ const update = (base: string, id: string, written: string) =>
     );
     t.is(hub.graph.get('desk/monitor3/source')?.type, 'I', "a dropdown of numbered inputs is written as the input's number");
     await eventually(() => value(hub, 'var/input_4') === 'Camera 4', "the router's input labels as variables");
+    // The route says what it is (R-PK6): the module's action name, and its dropdown of inputs as choices, by the router's labels.
+    await eventually(
+      () =>
+        hub.graph
+          .get('desk/monitor3/source')
+          ?.meta?.choices?.find((choice) => choice.value === 3)
+          ?.label.includes('Camera 4') === true,
+      () =>
+        `the router's input names as the route's choices (${JSON.stringify(hub.graph.get('desk/monitor3/source')?.meta)?.slice(0, 300)})`,
+    );
     await eventually(() => value(hub, 'monitor3/camera4') === false, 'the feedback, before the route');
     t.is(await update(base, 'monitor3/source', '3'), 200);
     await eventually(() => router.routes[2] === 3, 'the route at the router');
