@@ -52,3 +52,34 @@ for (const base of ['1.13.6', '1.14.1'] as BaseVersion[]) {
     },
   );
 }
+
+test.serial(
+  'upgrade scripts that throw leave the bindings as written, said in the log, and a write through a renamed option is refused at it',
+  async (t) => {
+    const store = await storeWith(t);
+    const { log, lines } = capturedLog('info');
+    const first = await runDesk(t, desk(await fixtureModule('1.14.1')), store, { log });
+    await eventually(() => deskInfo(first.hub)?.status === 'ok', 'version 1');
+    await first.hub.stop();
+
+    // Version 3 renames `level` to `percent` as version 2 does, and its script throws.
+    const { hub, base: url } = await runDesk(t, desk(await fixtureModule('1.14.1', { version: '3.0.0' })), store, { log });
+    await eventually(
+      () => deskInfo(hub)?.status === 'ok',
+      () => `version 3 to be ok (${JSON.stringify(deskInfo(hub))})`,
+    );
+    await eventually(
+      () =>
+        lines().some(
+          (line) =>
+            line.msg.includes("the module's upgrade scripts failed on the bindings") && line.msg.includes('a bug in the upgrade script'),
+        ),
+      'the failure said',
+    );
+    t.is(deskInfo(hub)?.details?.['upgradedBindings'], undefined, 'nothing upgraded');
+    const refused = await fetch(`${url}/update?parameter=desk/level&value=40`, { headers: { accept: 'application/json' } });
+    t.is(refused.status, 400);
+    t.regex(((await refused.json()) as { error: string }).error, /action "set_level" has no option "level" \(it has "percent"\)/);
+    t.is(deskValue(hub, 'var/level'), 0, 'nothing ran');
+  },
+);
