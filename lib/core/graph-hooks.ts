@@ -1,8 +1,8 @@
 /**
  * The hooks every parameter of a graph calls (`ParameterHooks`), each set through its own
  * method by its one owner — `keepWith` (the hub's state store), `traceWith` (the hub's debug
- * log), `followCausesWith` (the rules' loop guard), `describeWith` (a connection process's
- * mirror) and `onDelivery` (the WebSocket layer).
+ * log) and `followCausesWith` (the rules' loop guard); and listeners any number may add,
+ * `onDelivery` (the WebSocket layer, a connection process's mirror) and `onDescribed`.
  * Connections get none of them. The write path through them: docs/reference/write-path.md.
  */
 import type { CauseTracker } from './cause.ts';
@@ -13,6 +13,7 @@ export class GraphHooks {
   readonly bag: ParameterHooks = { tracker: undefined, trace: undefined };
   private readonly owners = new Map<keyof ParameterHooks, string>();
   private deliveries: readonly Delivery[] = [];
+  private describedBy: readonly ((parameter: Parameter) => void)[] = [];
 
   /**
    * Sets the hook that writes each change of a kept parameter through to the store (R-S4).
@@ -32,12 +33,7 @@ export class GraphHooks {
     this.hook('tracker', owner, tracker);
   }
 
-  /** Sets the hook told when a parameter says anew what it is (R-PK6); see `keepWith` for owners. */
-  describeWith(owner: string, described: ((parameter: Parameter) => void) | undefined): void {
-    this.hook('described', owner, described);
-  }
-
-  private hook<K extends Exclude<keyof ParameterHooks, 'delivery'>>(name: K, owner: string, value: ParameterHooks[K]): void {
+  private hook<K extends Exclude<keyof ParameterHooks, 'delivery' | 'described'>>(name: K, owner: string, value: ParameterHooks[K]): void {
     const held = this.owners.get(name);
     if (held !== undefined && held !== owner) throw new Error(`the graph's ${name} hook belongs to ${held}, not ${owner}`);
     if (value === undefined) this.owners.delete(name);
@@ -55,6 +51,22 @@ export class GraphHooks {
   onDelivery(listener: Delivery): () => void {
     this.setDeliveries([...this.deliveries, listener]);
     return () => this.setDeliveries(this.deliveries.filter((other) => other !== listener));
+  }
+
+  /**
+   * Tells `listener` when a parameter says anew what it is (R-PK6): a connection process's
+   * mirror, which tells the hub; the WebSocket layer, which tells `?events=1` clients to list
+   * again. Returns what stops it.
+   */
+  onDescribed(listener: (parameter: Parameter) => void): () => void {
+    this.describedBy = [...this.describedBy, listener];
+    this.bag.described = (parameter) => {
+      for (const told of this.describedBy) told(parameter);
+    };
+    return () => {
+      this.describedBy = this.describedBy.filter((other) => other !== listener);
+      if (this.describedBy.length === 0) this.bag.described = undefined;
+    };
   }
 
   private setDeliveries(deliveries: readonly Delivery[]): void {

@@ -367,7 +367,8 @@ export interface ParameterHooks {
   kept?: Delivery | undefined;
   /**
    * Told when a parameter says anew what it is (`describe`, R-PK6), not when it is defined:
-   * how a connection process tells the hub. Set by hub/isolation/child.ts with `Graph.hooks.describeWith`.
+   * how a connection process tells the hub, and the WebSocket layer its `?events=1` clients.
+   * Set through `Graph.hooks.onDescribed` (hub/isolation/child.ts, http/ws/route.ts).
    */
   described?: ((parameter: Parameter) => void) | undefined;
 }

@@ -3,12 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { ParameterListing } from '../../lib/core/api-shapes.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startHub } from '../helpers/hub.ts';
+import { Client, settle } from '../helpers/http.ts';
 
 /** A code flow whose parameters say what they are (R-PK6), beside a dummy's that say nothing. */
 const desk = `export default ({ define }) => {
   define('level', { type: 'F', meta: { label: 'Programme level', unit: 'dB', minimum: -60, maximum: 10, step: 0.5 } });
-  define('source', { type: 'I', initial: 1, meta: { label: 'Source', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }] } });
+  const source = define('source', { type: 'I', initial: 1, meta: { label: 'Source', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }] } });
+  // A camera renamed: the source says anew what its choices are.
+  define('rename', { type: 'S', access: 'write-only', onWrite: (name) => {
+    source.describe({ label: 'Source', choices: [{ value: 1, label: name }, { value: 2, label: 'Camera 2' }] });
+    return { ok: true, value: true };
+  } });
 };
 `;
 
@@ -49,4 +56,18 @@ test('GET /parameters?meta=1 lists what each parameter says of itself; a write o
   t.like(await other.json(), { code: 'PB_CONVERSION', error: 'desk/source: 3 is not one of its choices: 1 (Camera 1), 2 (Camera 2)' });
   t.is((await fetch(`${base}/update?parameter=desk/source&value=2`)).status, 200);
   t.is(hub.graph.get('desk/source')?.value, 2);
+});
+
+test('a parameter that says anew what it is tells ?events=1 clients to list again, and the listing has the new words (R-PK6, R-U1)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-meta-'));
+  await writeFile(join(dir, 'desk.js'), desk);
+  const hub = await startHub(t, { connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' } }, flows: ['desk.js'] }, { dir });
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  const client = await Client.open(t, `ws://127.0.0.1:${port}/ws?events=1`);
+  await settle(150);
+  const before = client.messages.length;
+  t.is((await fetch(`http://127.0.0.1:${port}/update?parameter=desk/rename&value=Jib`)).status, 200);
+  await eventually(() => client.messages.slice(before).some((m) => (m as { event?: string }).event === 'parameters'), 'told to list again');
+  const [source] = (await (await fetch(`http://127.0.0.1:${port}/parameters?meta=1&filter=^desk/source$`)).json()) as ParameterListing[];
+  t.deepEqual(source?.meta?.choices?.[0], { value: 1, label: 'Jib' });
 });

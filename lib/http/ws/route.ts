@@ -4,7 +4,7 @@
  * their writes applied in fair shares, each parameter looked up once, with bounded error
  * answers (R-H12); and the two side streams, parameter events and the live log.
  */
-import type { Observable, Subscription } from 'rxjs';
+import { type Observable, Subscription } from 'rxjs';
 import type { LogMessage } from '../../core/api-shapes.ts';
 import type { Graph } from '../../core/graph.ts';
 import { type Logger, logHistory, logLevels, tapLog } from '../../core/log.ts';
@@ -86,7 +86,10 @@ export class WebSocketRoute {
         for (const ws of this.eventClients) ws.send(connectionsChanged);
       });
     };
+    // A parameter that says anew what it is (a router renamed an input) is listed again too.
+    const stopDescribed = graph.hooks.onDescribed(announce);
     this.graphEvents = [
+      new Subscription(stopDescribed),
       graph.added$.subscribe(announce),
       graph.removed$.subscribe(announce),
       graph.forgotten$.subscribe(announce),

@@ -247,7 +247,7 @@ class Session {
       outbox.value([parameter.id, value, by === 'connection' ? undefined : by], parameter.type === 'T');
     });
     // What a parameter says anew of itself (R-PK6) too; sent at once, as its definition was.
-    this.graph.hooks.describeWith('connection process', (parameter) => send({ t: 'describe', id: parameter.id, meta: parameter.meta }));
+    this.graph.hooks.onDescribed((parameter) => send({ t: 'describe', id: parameter.id, meta: parameter.meta }));
     const lines = new Writable({
       write(chunk, _encoding, done) {
         for (const line of String(chunk).split('\n')) if (line) send({ t: 'log', line });
