@@ -275,7 +275,11 @@ live(
       join(dir, 'desk.js'),
       `export default ({ define }) => {
   define('level', { type: 'F', initial: -6, meta: { label: 'Programme level', unit: 'dB', minimum: -60, maximum: 10, step: 0.5 } });
-  define('source', { type: 'I', initial: 1, meta: { label: 'Programme source', description: 'What goes to air', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }, { value: 3, label: 'Replay' }] } });
+  const source = define('source', { type: 'I', initial: 1, meta: { label: 'Programme source', description: 'What goes to air', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }, { value: 3, label: 'Replay' }] } });
+  define('rename', { type: 'S', access: 'write-only', onWrite: (name) => {
+    source.describe({ label: 'Programme source', choices: [{ value: 1, label: 'Camera 1' }, { value: 2, label: 'Camera 2' }, { value: 3, label: name }] });
+    return { ok: true, value: true };
+  } });
 };
 `,
     );
@@ -301,6 +305,10 @@ live(
     await page.getByLabel('choose desk/source').selectOption({ label: 'Replay' });
     await value(page, 'desk/source').filter({ hasText: 'Replay' }).waitFor();
     t.is(param(hub, 'desk/source').value, 3, "the choice's own value is written");
+
+    // Said anew in the hub (a source renamed): the console shows it without a reload.
+    t.is((await fetch(`${base}/update?parameter=desk/rename&value=Slow%20motion`)).status, 200);
+    await value(page, 'desk/source').filter({ hasText: 'Slow motion' }).waitFor();
 
     const fader = page.getByLabel('slide desk/level');
     t.is(await fader.getAttribute('min'), '-60');
