@@ -12,13 +12,15 @@ import { convert, type Value, type ValueType } from './value.ts';
 
 /** The most choices one parameter may have: a router's inputs, a mixer's sources. */
 export const MOST_CHOICES = 10_000;
+/** The most characters of a label: what a type takes from a device or a module is cut to it. */
+export const MOST_LABEL = 256;
 
 const choiceValue = Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]);
 
 export const Choice = Type.Object(
   {
     value: choiceValue,
-    label: Type.String({ maxLength: 256, description: 'What a person is shown for the value: `Camera 1`.' }),
+    label: Type.String({ maxLength: MOST_LABEL, description: 'What a person is shown for the value: `Camera 1`.' }),
   },
   { additionalProperties: false },
 );
@@ -26,7 +28,7 @@ export type Choice = Static<typeof Choice>;
 
 export const ParameterMeta = Type.Object(
   {
-    label: Type.Optional(Type.String({ maxLength: 256, description: 'Its name for a person: `Program input`.' })),
+    label: Type.Optional(Type.String({ maxLength: MOST_LABEL, description: 'Its name for a person: `Program input`.' })),
     description: Type.Optional(Type.String({ maxLength: 4096 })),
     unit: Type.Optional(Type.String({ maxLength: 32, description: '`dB`, `%`, `s`, `frames`.' })),
     minimum: Type.Optional(Type.Number({ description: 'The least value a write may give (a number type).' })),
@@ -42,6 +44,9 @@ export const ParameterMeta = Type.Object(
   { additionalProperties: false, description: 'What a parameter says of itself (R-PK6); each part only when its type declares it.' },
 );
 export type ParameterMeta = Static<typeof ParameterMeta>;
+
+/** Its label and description as one line for a tool that has one field for both (Ember+, OSCQuery): `Programme level: The mix to air`, or ''. */
+export const headline = (meta: ParameterMeta): string => [meta.label, meta.description].filter(Boolean).join(': ');
 
 /** How many choices a refusal names before it says how many more there are. */
 const NAMED_CHOICES = 8;

@@ -51,6 +51,7 @@ export {
   type SetResult,
 } from '../core/parameter.ts';
 export type { ParameterRow, ParameterTable } from '../core/graph.ts';
+export { headline, MOST_CHOICES, MOST_LABEL } from '../core/parameter-meta.ts';
 export { convert, FIRE, type Json, toWire, type Value, ValueType, valueTypes } from '../core/value.ts';
 export { checkParameterId, parseAddress, segmentPattern } from '../core/address.ts';
 export { AddressPatterns } from '../core/address-pattern.ts';

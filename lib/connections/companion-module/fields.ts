@@ -4,7 +4,16 @@
  * `required`, a number's range, a text's regular expression, a dropdown's choices. A value
  * written to a bound action (`$(value)`) is converted to its option's kind here too.
  */
-import { type Choice, HubError, type Issue, type ParameterMeta, type ValueType, ValueType as Types } from '../../sdk/index.ts';
+import {
+  type Choice,
+  HubError,
+  MOST_CHOICES,
+  MOST_LABEL,
+  type Issue,
+  type ParameterMeta,
+  type ValueType,
+  ValueType as Types,
+} from '../../sdk/index.ts';
 
 /** A field as the module sends it; only what the hub checks is named. */
 export interface Field {
@@ -105,11 +114,6 @@ export function valueTypeOf(field: Field): ValueType {
       return Types.String;
   }
 }
-
-/** The most choices of a dropdown a parameter carries (R-PK6's bound). */
-const MOST_CHOICES = 10_000;
-/** The most characters of a label the module gives that a parameter carries. */
-const MOST_LABEL = 256;
 
 /**
  * What a parameter written into `field` says of itself (R-PK6): a number's range and step,

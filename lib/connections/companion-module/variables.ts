@@ -17,6 +17,7 @@
  * Until made, a variable's value is read from here.
  */
 import {
+  MOST_LABEL,
   Access,
   type ConnectionContext,
   checkParameterId,
@@ -52,9 +53,6 @@ interface Waiting {
   /** When it was named (performance.now()). */
   readonly since: number;
 }
-
-/** The most characters of a variable's name its label keeps. */
-const MOST_LABEL = 256;
 
 /** What a variable's parameter says of itself (R-CM4, R-PK6): the module's name for it. */
 const labelled = (name: string): ParameterMeta => ({ label: String(name).slice(0, MOST_LABEL) });

@@ -6,6 +6,8 @@
  * connect; once every node asked for has answered, parameters the provider no longer has go.
  */
 import {
+  MOST_CHOICES,
+  MOST_LABEL,
   type DeviceParameters,
   type Logger,
   type OwnedParameter,
@@ -299,10 +301,6 @@ export class TreeReading {
     return paths.some((path) => id.every((segment, i) => i >= path.length || path[i] === segment));
   }
 }
-
-/** The most characters of a provider's description a label keeps, and the most of an enum's names taken as choices. */
-const MOST_LABEL = 256;
-const MOST_CHOICES = 10_000;
 
 /**
  * What the provider says of a parameter, as the hub's parameter says it (R-PK6): its

@@ -6,7 +6,7 @@
  * function without arguments, a matrix with its targets' connections.
  */
 import type { Model } from 'emberplus-connection';
-import type { Parameter, ParameterMeta, Value, ValueType } from '../../sdk/index.ts';
+import { headline, type Parameter, type ParameterMeta, type Value, type ValueType } from '../../sdk/index.ts';
 import {
   type EmberElement,
   type EmberValue,
@@ -75,7 +75,7 @@ function emberTypeOf(parameter: Parameter): Model.ParameterType {
 
 /** What a parameter says of itself, in Ember+'s fields. */
 function said(meta: ParameterMeta) {
-  const description = [meta.label, meta.description].filter(Boolean).join(': ');
+  const description = headline(meta);
   const enumMap = enumerated(meta) ? enumMapOf(meta.choices ?? []) : undefined;
   return {
     ...(description === '' ? {} : { description }),

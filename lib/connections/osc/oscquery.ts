@@ -9,6 +9,7 @@
  */
 import type { SchedulerAction, Subscription } from 'rxjs';
 import {
+  headline,
   HubError,
   type Logger,
   reasonOf,
@@ -277,7 +278,7 @@ export class OscQueryServer {
       ...(readable && parameter.value !== undefined ? { VALUE: [parameter.value] } : {}),
       ACCESS: access,
       // What it says of itself (R-PK6): its label and description first, then what it is here.
-      DESCRIPTION: meta?.label || meta?.description ? `${[meta.label, meta.description].filter(Boolean).join(': ')} (${said})` : said,
+      DESCRIPTION: meta && headline(meta) ? `${headline(meta)} (${said})` : said,
       // RANGE and UNIT of its one argument, as OSCQuery writes them: `[{MIN, MAX, VALS}]`, `[unit]`.
       ...(meta?.minimum === undefined && meta?.maximum === undefined && meta?.choices === undefined
         ? {}
