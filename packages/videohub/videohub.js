@@ -204,12 +204,31 @@ export default defineConnectionType({
       choices: Array.from({ length: size.inputs }, (_, i) => ({ value: i, label: portName('input', i) })),
     });
 
-    /** Routes say anew what they are once a turn's blocks changed the names or the number of ports. */
+    /**
+     * Routes say anew what they are once blocks changed the names or the number of ports: at
+     * once, then at most once a second, and only the routes whose words changed. A router that
+     * sends its labels without end (or lies) costs one pass a second, not 288 descriptions
+     * of 288 choices a block, each crossing to the hub.
+     */
     let renamed = false;
+    /** @type {{ unsubscribe(): void } | undefined} */
+    let describing;
+    /** What each route said last, by output. @type {Map<number, string>} */
+    const said = new Map();
     const describeRoutes = () => {
-      if (!renamed) return;
+      if (!renamed || describing) return;
       renamed = false;
-      for (let n = 0; n < size.outputs; n++) parameters.get(`output/${n}/input`)?.describe(routeMeta(n));
+      describing = after(context.scheduler, 1000, () => {
+        describing = undefined;
+        describeRoutes();
+      });
+      for (let n = 0; n < size.outputs; n++) {
+        const meta = routeMeta(n);
+        const words = JSON.stringify(meta);
+        if (said.get(n) === words) continue;
+        said.set(n, words);
+        parameters.get(`output/${n}/input`)?.describe(meta);
+      }
     };
 
     const defineInput = (/** @type {number} */ n) =>
@@ -420,6 +439,7 @@ export default defineConnectionType({
       stop() {
         pinging?.unsubscribe();
         preludeWait?.unsubscribe();
+        describing?.unsubscribe();
         return link.stop();
       },
       details: () => ({ host, port, inputs: size.inputs, outputs: size.outputs, ...counts, skipped: counts.skipped + reader.longLines }),
