@@ -206,7 +206,7 @@ export default defineConnectionType({
 
     /**
      * Routes say anew what they are once blocks changed the names or the number of ports: at
-     * once, then at most once a second, and only the routes whose words changed. A router that
+     * once (after the state dump of a connect), then at most once a second, and only the routes whose words changed. A router that
      * sends its labels without end (or lies) costs one pass a second, not 288 descriptions
      * of 288 choices a block, each crossing to the hub.
      */
@@ -216,7 +216,8 @@ export default defineConnectionType({
     /** What each route said last, by output. @type {Map<number, string>} */
     const said = new Map();
     const describeRoutes = () => {
-      if (!renamed || describing) return;
+      // The state dump on connect says them once it is whole (its end, or its wait, passed).
+      if (!renamed || describing || !preluded) return;
       renamed = false;
       describing = after(context.scheduler, 1000, () => {
         describing = undefined;
@@ -353,6 +354,7 @@ export default defineConnectionType({
       if (preluded) return;
       preluded = true;
       preludeWait?.unsubscribe();
+      describeRoutes();
       attempt?.up();
     };
 
