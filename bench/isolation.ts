@@ -105,8 +105,8 @@ function installedStudio(): { folder: string; bin: string } {
     stdio: 'ignore',
   });
   // After the install, which removes from node_modules what package.json does not name.
-  studioWith('patchbay/connection', folder);
-  return { folder, bin: join(folder, 'node_modules/patchbay/bin/patchbay.js') };
+  studioWith('patchbay-hub/connection', folder);
+  return { folder, bin: join(folder, 'node_modules/patchbay-hub/bin/patchbay.js') };
 }
 
 async function startDevice(rate: number): Promise<{ port: number; child: ChildProcess }> {

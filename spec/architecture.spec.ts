@@ -14,7 +14,7 @@ import { readModule } from './helpers/module-syntax.ts';
  */
 const allowed: Readonly<Record<string, readonly string[]>> = {
   core: [],
-  // The public face of connection types (`patchbay/connection`) and the device kit behind it.
+  // The public face of connection types (`patchbay-hub/connection`) and the device kit behind it.
   sdk: ['core'],
   // Wire codecs that more than one type speaks (Ember+), and no part of the public face.
   protocols: [],
@@ -30,7 +30,7 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   site: ['core', 'sdk', 'broker'],
   config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
   hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
-  // `patchbay/testing`: a type of a package run in a real hub, for its author's specs.
+  // `patchbay-hub/testing`: a type of a package run in a real hub, for its author's specs.
   testing: ['core', 'sdk', 'config', 'hub'],
   '.': ['core', 'config', 'hub', 'rules', 'state', 'broker', 'site'],
 };

@@ -10,7 +10,7 @@ test('the state folder is .patchbay beside the flow file, --state moves it, none
 });
 
 test('a flow file inside node_modules (the packaged demo) keeps its state in the working folder, not in the package', (t) => {
-  const flow = '/home/me/show/node_modules/patchbay/flows/demo.json5';
+  const flow = '/home/me/show/node_modules/patchbay-hub/flows/demo.json5';
   t.is(stateFolderOf(flow, undefined), join(process.cwd(), '.patchbay'));
   t.is(stateFolderOf(flow, '/var/lib/patchbay'), '/var/lib/patchbay');
 });

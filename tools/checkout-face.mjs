@@ -1,5 +1,5 @@
 /**
- * Lets the packages of this checkout (`packages/*`) import `patchbay/connection` as they
+ * Lets the packages of this checkout (`packages/*`) import `patchbay-hub/connection` as they
  * would an installed patchbay's, from the sources: for `npm run docs` and the specs, which
  * load them where no patchbay is installed. A studio resolves it through node_modules.
  *

@@ -1,12 +1,12 @@
 /**
- * Writes types/: the declarations of patchbay/flow, patchbay/connection and patchbay/testing
+ * Writes types/: the declarations of patchbay-hub/flow, patchbay-hub/connection and patchbay-hub/testing
  * for TypeScript users of the package (tsconfig.flow-types.json), made afresh each time, so a
  * file whose source went goes too. `npm pack` runs it (prepack); nothing of it is committed.
  * types/package.json makes them CommonJS declarations, which `module: node16` lets CommonJS
  * and ES module files alike import (ES module ones it would refuse to CommonJS files).
  *
  * tsc writes a declaration for every source the three entries reach at run time (the hub
- * behind patchbay/testing, its HTTP server, its store …); an author's compiler reads only
+ * behind patchbay-hub/testing, its HTTP server, its store …); an author's compiler reads only
  * what the faces' declarations import. The rest is removed: what ships is the faces'
  * declaration closure alone, so nothing of the hub's inside becomes something to keep.
  */

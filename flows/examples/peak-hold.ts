@@ -2,7 +2,7 @@
 // time. The peak rises at once with the level, holds for two seconds, then follows the
 // level down. It lives at peak-hold/peak (the flow's id is its file name).
 import { filter, map, scan } from 'rxjs';
-import type { CodeFlow } from 'patchbay/flow';
+import type { CodeFlow } from 'patchbay-hub/flow';
 
 const holdMs = 2000;
 

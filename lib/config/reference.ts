@@ -163,7 +163,7 @@ export function commonRows(types: readonly ConnectionType[], common: Readonly<Re
 export function typeReference(t: ConnectionType, common?: string): string {
   const from = t.origin
     ? [
-        `From the package \`${t.origin.package}\` ${t.origin.version}, not built in: install it beside the hub (\`npm install ${t.origin.package}\`) and name it in the flow's \`plugins\` (\`plugins: ['${t.origin.package}']\`); its connections run in a process of their own.`,
+        `From the package \`${t.origin.package}\` ${t.origin.version}, not built in: install it beside the hub (\`npm install\` its packed \`.tgz\`, its folder, or \`${t.origin.package}\` where it is published) and name it in the flow's \`plugins\` (\`plugins: ['${t.origin.package}']\`); its connections run in a process of their own.`,
         '',
       ]
     : [];
@@ -236,7 +236,7 @@ export const packagesFolder = fileURLToPath(new URL('../../packages/', import.me
 /**
  * The types of the packages in `packages/` that a studio would install (the examples of
  * the contributing guide aside), loaded as a flow's `plugins` loads them. Their modules
- * import `patchbay/connection`: run with `--import ./tools/checkout-face.mjs`.
+ * import `patchbay-hub/connection`: run with `--import ./tools/checkout-face.mjs`.
  */
 export async function checkoutPackageTypes(): Promise<ConnectionType[]> {
   if (!existsSync(packagesFolder)) return [];

@@ -55,7 +55,8 @@ async function describe(module: string, type: string): Promise<{ ok: true; descr
   if (typeof definition.settings !== 'object' || definition.settings === null || !(Symbol.for('TypeBox.Kind') in definition.settings))
     return {
       ok: false,
-      reason: 'has settings that are not a TypeBox schema: write them with the Type that patchbay/connection exports (Type.Object({ … }))',
+      reason:
+        'has settings that are not a TypeBox schema: write them with the Type that patchbay-hub/connection exports (Type.Object({ … }))',
     };
   if (definition.type !== type)
     return { ok: false, reason: `exports the type "${String(definition.type)}"; the names in package.json and in the module must be one` };

@@ -173,7 +173,7 @@ const parsedSettings = new WeakMap<ConnectionPlan, { readonly definition: object
 
 /**
  * A connection type as the registry and the flow file use it, from its author's definition
- * (`patchbay/connection`'s `defineConnectionType`, or a type that serves the hub). Settings
+ * (`patchbay-hub/connection`'s `defineConnectionType`, or a type that serves the hub). Settings
  * are parsed once, when the flow file is read; the instance receives them typed, and an
  * update receives the next parsed settings.
  */

@@ -1,7 +1,7 @@
 /**
  * What the hub grants the connection types that serve it to clients or share it with other
  * hubs (rest-api, mqtt), and no other type: the hub's plumbing, kept out of the public face
- * (`patchbay/connection`). A type of a package cannot serve the hub.
+ * (`patchbay-hub/connection`). A type of a package cannot serve the hub.
  */
 import type { TObject } from '@sinclair/typebox';
 import type { FlowView } from '../core/flow-view.ts';

@@ -227,7 +227,7 @@ export function statusOf(code: ErrorCode): ErrorStatus {
 /**
  * An error that reaches users: a stable code plus a message that says what went wrong. Told
  * by its code, not its class: a connection type of a package may bring its own copy of
- * `patchbay/connection`, whose HubError is another class with the same codes.
+ * `patchbay-hub/connection`, whose HubError is another class with the same codes.
  */
 export class HubError extends Error {
   readonly code: ErrorCode;

@@ -3,7 +3,7 @@
  * ES module or CommonJS) listed in a flow file's `flows`; its default export is called
  * once at start:
  *
- *   import type { CodeFlow } from 'patchbay/flow';
+ *   import type { CodeFlow } from 'patchbay-hub/flow';
  *   const flow: CodeFlow = (hub) => hub.watch('studio/level').pipe(…);
  *   export default flow;
  *

@@ -1,5 +1,5 @@
 /**
- * `patchbay/connection`: the whole contract a connection type is written against (R-PK2),
+ * `patchbay-hub/connection`: the whole contract a connection type is written against (R-PK2),
  * built-in or from a package. One file a concept:
  *
  * - `type.ts`: what a type declares (`defineConnectionType`) and the contract's `apiVersion`;
@@ -10,7 +10,7 @@
  *
  * Parameters, values, addresses and their patterns, errors, time and sparse logging come
  * from the hub's own core, re-exported here, so built-in types import this face alone. A
- * package imports `patchbay/connection` and nothing else of patchbay.
+ * package imports `patchbay-hub/connection` and nothing else of patchbay.
  */
 
 // What a type declares.

@@ -1,5 +1,5 @@
 /**
- * `patchbay/testing`: checks a connection type of a package the way a studio's hub will run
+ * `patchbay-hub/testing`: checks a connection type of a package the way a studio's hub will run
  * it, against a device (or simulator) its author runs for the check (R-PK2). The package is
  * loaded as a flow's `plugins` loads it, its connection runs in a real hub (in the hub's own
  * process, so that what it leaves behind can be counted), and the lifecycle every type owes

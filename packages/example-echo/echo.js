@@ -1,12 +1,12 @@
 /**
  * `echo`: reports each write of `in` on `out`, `delayMs` later. An example of a connection
- * type in a package of its own, built on `patchbay/connection` alone.
+ * type in a package of its own, built on `patchbay-hub/connection` alone.
  *
  * Parameters:
  *   in    S   write-only   each write is reported on `out` after `delayMs`
  *   out   S   read-only    the last write of `in` that came through
  */
-import { after, asWritten, defineConnectionType, Type, withDefault } from 'patchbay/connection';
+import { after, asWritten, defineConnectionType, Type, withDefault } from 'patchbay-hub/connection';
 
 export default defineConnectionType({
   type: 'echo',

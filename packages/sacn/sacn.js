@@ -2,7 +2,7 @@
 /**
  * `sacn`: DMX512 universes over E1.31 (streaming ACN), the protocol of lighting desks,
  * dimmers and LED fixtures on a studio network (packets in `e131.js`). Built on
- * `patchbay/connection` alone.
+ * `patchbay-hub/connection` alone.
  *
  * `mode: "send"`: the hub is a source. Each listed universe's channels are writable
  * parameters; a universe goes out when one of its channels changes (at most `maxRate`
@@ -35,7 +35,7 @@ import {
   Type,
   UdpEndpoint,
   withDefault,
-} from 'patchbay/connection';
+} from 'patchbay-hub/connection';
 import { decode, encode, groupOf, MAX_PRIORITY, MAX_UNIVERSE, MIN_UNIVERSE, outOfOrder, PREVIEW, SACN_PORT, TERMINATED } from './e131.js';
 
 /** E1.31's network data loss: a source not heard for this long is gone. */
@@ -101,7 +101,7 @@ export default defineConnectionType({
   summary: 'DMX512 universes over E1.31 (sACN), sent to lighting or received from a desk.',
   settings,
   parse(written) {
-    /** @type {import('patchbay/connection').Issue[]} */
+    /** @type {import('patchbay-hub/connection').Issue[]} */
     const issues = [];
     if (new Set(written.universes).size !== written.universes.length) issues.push({ path: ['universes'], message: 'each universe once' });
     if (written.mode === 'send' && written.port === 0)
@@ -126,7 +126,7 @@ export default defineConnectionType({
     const counts = { received: 0, sent: 0, malformed: 0, outOfOrder: 0, ignored: 0, dropped: 0 };
     /** The levels shown, by universe: what is sent, or what the sources say. */
     const levels = new Map(universes.map((u) => [u, new Uint8Array(channels)]));
-    /** @type {Map<number, import('patchbay/connection').OwnedParameter[]>} */
+    /** @type {Map<number, import('patchbay-hub/connection').OwnedParameter[]>} */
     const channelParameters = new Map();
     let sendError = '';
 
@@ -229,7 +229,7 @@ export default defineConnectionType({
     // --- receive ------------------------------------------------------------------------
     /** @type {Map<number, Map<string, Source>>} */
     const sources = new Map(universes.map((u) => [u, new Map()]));
-    /** @type {Map<number, { active: import('patchbay/connection').OwnedParameter, source: import('patchbay/connection').OwnedParameter, priority: import('patchbay/connection').OwnedParameter }>} */
+    /** @type {Map<number, { active: import('patchbay-hub/connection').OwnedParameter, source: import('patchbay-hub/connection').OwnedParameter, priority: import('patchbay-hub/connection').OwnedParameter }>} */
     const status = new Map();
 
     const received = (/** @type {Buffer} */ datagram, /** @type {string} */ from) => {

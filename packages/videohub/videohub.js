@@ -3,7 +3,7 @@
  * `videohub`: a Blackmagic Videohub router over its Ethernet protocol (TCP 9990, text
  * blocks, `protocol.js`). Routes, labels and locks of any size up to 288×288, read from the
  * router's state on every connect and kept current by what it sends; writes are answered
- * when the router acknowledges them. Built on `patchbay/connection` alone.
+ * when the router acknowledges them. Built on `patchbay-hub/connection` alone.
  *
  * Parameters (inputs and outputs numbered from 0, as the protocol numbers them):
  *   output/<n>/input   I   read-write   the input routed to output n
@@ -27,7 +27,7 @@ import {
   TcpConnection,
   Type,
   withDefault,
-} from 'patchbay/connection';
+} from 'patchbay-hub/connection';
 import { BlockReader, block, count, fields, indexed, MAX_PORTS } from './protocol.js';
 
 /** @param {string} what */
@@ -82,7 +82,7 @@ export default defineConnectionType({
   summary: 'A Blackmagic Videohub router (TCP 9990): routes, labels and locks, up to 288×288.',
   settings,
   parse(written) {
-    /** @type {import('patchbay/connection').Issue[]} */
+    /** @type {import('patchbay-hub/connection').Issue[]} */
     const issues = [];
     if (written.ping > 0 && written.ping < 1000) issues.push({ path: ['ping'], message: 'at least 1000 ms, or 0 for no pings' });
     return checked(issues, written);
@@ -107,7 +107,7 @@ export default defineConnectionType({
     let preludeWait;
     let lastHeard = 0;
 
-    /** @type {Map<string, import('patchbay/connection').OwnedParameter>} */
+    /** @type {Map<string, import('patchbay-hub/connection').OwnedParameter>} */
     const parameters = new Map();
     const model = context.define('device/model', { type: 'S', access: 'read-only', initial: '' });
     const name = context.define('device/name', { type: 'S', access: 'read-only', initial: '' });
@@ -118,7 +118,7 @@ export default defineConnectionType({
      * @param {string} title
      * @param {string} line
      * @param {() => void} report
-     * @param {import('patchbay/connection').Answered | undefined} answered
+     * @param {import('patchbay-hub/connection').Answered | undefined} answered
      */
     const command = (title, line, report, answered) =>
       link.write((confirm) => {
@@ -165,14 +165,14 @@ export default defineConnectionType({
      * Defines a read-write parameter whose writes are commands to the router.
      * @param {string} id
      * @param {'I' | 'S'} type
-     * @param {(value: import('patchbay/connection').Value) => string | undefined} problem why a value is refused, if it is
+     * @param {(value: import('patchbay-hub/connection').Value) => string | undefined} problem why a value is refused, if it is
      * @param {string} title
-     * @param {(value: import('patchbay/connection').Value) => string} line
-     * @param {import('patchbay/connection').ParameterMeta} meta what it says of itself
+     * @param {(value: import('patchbay-hub/connection').Value) => string} line
+     * @param {import('patchbay-hub/connection').ParameterMeta} meta what it says of itself
      */
     const defineCommand = (id, type, problem, title, line, meta) => {
       if (parameters.has(id)) return;
-      /** @type {import('patchbay/connection').OwnedParameter} */
+      /** @type {import('patchbay-hub/connection').OwnedParameter} */
       const parameter = context.define(id, {
         type,
         access: 'read-write',
@@ -197,7 +197,7 @@ export default defineConnectionType({
      * What a route says of itself (R-PK6): its output by name, and the router's inputs by
      * name as its choices — a picker of sources, not a number typed by hand.
      * @param {number} n
-     * @returns {import('patchbay/connection').ParameterMeta}
+     * @returns {import('patchbay-hub/connection').ParameterMeta}
      */
     const routeMeta = (n) => ({
       label: `${portName('output', n)}: source`,
@@ -278,7 +278,7 @@ export default defineConnectionType({
     /**
      * Reports `value` on `output/<n>/<what>` or `input/<n>/label` when the port is one of the router's.
      * @param {string} id
-     * @param {import('patchbay/connection').Value} value
+     * @param {import('patchbay-hub/connection').Value} value
      */
     const heard = (id, value) => {
       const parameter = parameters.get(id);
@@ -452,7 +452,7 @@ export default defineConnectionType({
 /** The longest label written, in bytes: what the router sends back must stay well within the line this type reads. */
 const MAX_LABEL_BYTES = 255;
 
-/** @param {import('patchbay/connection').Value} value */
+/** @param {import('patchbay-hub/connection').Value} value */
 function oneLine(value) {
   if (/[\r\n]/.test(String(value))) return 'a label is one line';
   const bytes = Buffer.byteLength(String(value));

@@ -23,7 +23,7 @@ const api = { type: 'rest-api', port: 0, bindIp: '127.0.0.1' };
 const npmInit = JSON.stringify({ name: 'studio', version: '1.0.0', main: 'index.js', license: 'ISC' });
 
 const greeter = (version: string) => `
-  import type { CodeFlow } from 'patchbay/flow';
+  import type { CodeFlow } from 'patchbay-hub/flow';
   import { greeting } from './words.ts';
   const flow: CodeFlow = (hub) => {
     hub.define('text', { type: 'S', initial: \`\${greeting} ${version}\` });
@@ -100,7 +100,7 @@ test.serial(
     const dir = await folder({
       'cjs/package.json': npmInit,
       'cjs/typed.ts': `
-      import type { CodeFlow } from 'patchbay/flow';
+      import type { CodeFlow } from 'patchbay-hub/flow';
       const flow: CodeFlow = (hub) => { hub.define('scope', { type: 'S', initial: typeof module }); };
       export default flow;`,
       'cjs/plain.js': `module.exports = (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,
@@ -110,7 +110,7 @@ test.serial(
       'cjs/broken.ts': `export default (hub: any) => {\n  const x: number = 1;\n  hub.define('x', { type: 'I', initial: x + });\n};\n`,
       'esm/package.json': JSON.stringify({ type: 'module' }),
       'esm/typed-esm.ts': `
-      import type { CodeFlow } from 'patchbay/flow';
+      import type { CodeFlow } from 'patchbay-hub/flow';
       const flow: CodeFlow = (hub) => { hub.define('ok', { type: 'B', initial: true }); };
       export default flow;`,
       'esm/plain-esm.js': `export default (hub) => { hub.define('ok', { type: 'B', initial: true }); };`,

@@ -114,7 +114,7 @@ test.serial(
 
     await writeFile(
       join(app, 'doubler.ts'),
-      `import type { CodeFlow } from 'patchbay/flow';
+      `import type { CodeFlow } from 'patchbay-hub/flow';
 import { map } from 'rxjs';
 
 const flow: CodeFlow = (hub) => {
@@ -137,14 +137,14 @@ export default flow;
         flows: ['doubler.ts', 'greeter.js'],
       }),
     );
-    // A connection type in TypeScript, on the packed declarations of patchbay/connection, and
-    // its check with patchbay/testing: the declarations are made when packing, not committed.
+    // A connection type in TypeScript, on the packed declarations of patchbay-hub/connection, and
+    // its check with patchbay-hub/testing: the declarations are made when packing, not committed.
     // Their closure reaches Node's types (and the logger's), so the project is checked as
     // \`tsc --init\` writes one: with skipLibCheck, beside whatever @types/node it has.
     await mkdir(join(app, 'lamp'));
     await writeFile(
       join(app, 'lamp/lamp.ts'),
-      `import { defineConnectionType, portSetting, Type, valueTypeSetting, withDefault } from 'patchbay/connection';
+      `import { defineConnectionType, portSetting, Type, valueTypeSetting, withDefault } from 'patchbay-hub/connection';
 
 export default defineConnectionType({
   type: 'lamp',
@@ -166,7 +166,7 @@ export default defineConnectionType({
     );
     await writeFile(
       join(app, 'lamp/lamp.check.ts'),
-      `import { assertConnectionType } from 'patchbay/testing';
+      `import { assertConnectionType } from 'patchbay-hub/testing';
 export const checked: Promise<{ readonly failed: readonly string[] }> = assertConnectionType({ package: '.', type: 'lamp', settings: { port: 1 } });
 `,
     );
@@ -174,7 +174,7 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
       join(app, 'tsconfig.testing.json'),
       JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', skipLibCheck: true, noEmit: true }, include: ['lamp/*.ts'] }),
     );
-    // A TypeScript project with no special flags type-checks its flow against patchbay/flow
+    // A TypeScript project with no special flags type-checks its flow against patchbay-hub/flow
     // (\`types: []\` as \`tsc --init\` writes it: a dependency brings an old @types/node along).
     // The same flow in an ES module folder, and `module: node16`, whose rules are stricter.
     await mkdir(join(app, 'esm'));
@@ -211,10 +211,13 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
     t.deepEqual(await hub.problems(), []);
     t.is(await terminate(hub), 0);
     await Promise.all(typeChecks);
-    await t.notThrowsAsync(testChecked, 'tsc type-checks a connection type and its test against patchbay/connection and patchbay/testing');
+    await t.notThrowsAsync(
+      testChecked,
+      'tsc type-checks a connection type and its test against patchbay-hub/connection and patchbay-hub/testing',
+    );
 
     // Connection types from packages, packed and installed beside patchbay as a studio
-    // would (R-PK1): they import patchbay/connection alone and run in processes of their own.
+    // would (R-PK1): they import patchbay-hub/connection alone and run in processes of their own.
     const packOf = async (folder: string) =>
       join(
         dir,
@@ -301,7 +304,7 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
       }),
     );
     await t.notThrowsAsync(run(process.execPath, [tsc, '-p', join(guideFolder, 'tsconfig.json')]), "the guide's code type-checks");
-    const testBlock = blocks.find((block) => block.includes("from 'patchbay/testing'")) as string;
+    const testBlock = blocks.find((block) => block.includes("from 'patchbay-hub/testing'")) as string;
     const echoFolder = join(app, 'node_modules/patchbay-example-echo');
     await writeFile(join(echoFolder, 'echo.test.js'), testBlock);
     const tested = await run(process.execPath, ['--test', 'echo.test.js'], { cwd: echoFolder }).catch((error: { stdout: string }) => error);

@@ -225,7 +225,7 @@ test('patchbay reference prints the reference page of a package type from its sc
   t.true(stdout.startsWith('# `videohub` — A Blackmagic Videohub router'), stdout);
   t.true(
     stdout.includes(
-      'From the package `patchbay-videohub` 1.0.0, not built in: install it beside the hub (`npm install patchbay-videohub`)',
+      'From the package `patchbay-videohub` 1.0.0, not built in: install it beside the hub (`npm install` its packed `.tgz`, its folder, or `patchbay-videohub` where it is published)',
     ),
   );
   t.true(stdout.includes('| `ping` | integer | `10000` | 0–3600000 | Milliseconds between pings of a quiet link;'), stdout);

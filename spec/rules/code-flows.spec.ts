@@ -38,7 +38,7 @@ test('a code flow reads, writes and creates parameters through its API', async (
   t.is(param(hub, 'doubler/seen').access, 'read-write');
 });
 
-test('TypeScript flows get their types from patchbay/flow', async (t) => {
+test('TypeScript flows get their types from patchbay-hub/flow', async (t) => {
   const { hub } = await flowsHub(t, {
     'typed-flow.ts': `
       import type { CodeFlow } from '${new URL('../../lib/rules/flow-api.ts', import.meta.url).pathname}';

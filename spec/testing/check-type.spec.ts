@@ -1,5 +1,5 @@
 /**
- * `patchbay/testing` as a package's author uses it: the checkout's videohub package against
+ * `patchbay-hub/testing` as a package's author uses it: the checkout's videohub package against
  * a scripted router passes every check; types that leak a timer, refuse nothing or never
  * come up fail the checks that say so.
  */
@@ -55,7 +55,7 @@ async function sloppyPackage(source: string): Promise<string> {
 }
 
 test.serial('a type that leaves a timer running, refuses nothing and stays connecting fails those checks, each saying why', async (t) => {
-  const leaky = await sloppyPackage(`import { asWritten, defineConnectionType, Status, Type } from 'patchbay/connection';
+  const leaky = await sloppyPackage(`import { asWritten, defineConnectionType, Status, Type } from 'patchbay-hub/connection';
 export const leaked = [];
 export default defineConnectionType({
   type: 'sloppy',
@@ -86,7 +86,7 @@ export default defineConnectionType({
     'a start after a stop: a stop releases what the start took: left behind: 1 × Timeout',
   ]);
 
-  const never = await sloppyPackage(`import { asWritten, defineConnectionType, Status, Type } from 'patchbay/connection';
+  const never = await sloppyPackage(`import { asWritten, defineConnectionType, Status, Type } from 'patchbay-hub/connection';
 export default defineConnectionType({
   type: 'sloppy',
   summary: 'Never comes up.',
@@ -104,7 +104,7 @@ export default defineConnectionType({
 test.serial(
   'a type that keeps a value it does not declare, declares another of the wrong type, and cannot take new settings fails those checks',
   async (t) => {
-    const forgetful = await sloppyPackage(`import { asWritten, defineConnectionType, Type } from 'patchbay/connection';
+    const forgetful = await sloppyPackage(`import { asWritten, defineConnectionType, Type } from 'patchbay-hub/connection';
 export default defineConnectionType({
   type: 'sloppy',
   summary: 'Keeps what it does not say.',
