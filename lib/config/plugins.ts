@@ -7,7 +7,8 @@
  * no folder is scanned, and a package that cannot be used is refused with a code and the
  * reason, its connections fail, and the hub runs the rest.
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type TObject, Type } from '@sinclair/typebox';
@@ -96,10 +97,12 @@ export async function loadPlugins(entries: unknown, baseDir: string, taken: read
     const made: ConnectionType[] = [];
     let failure: HubError | undefined;
     // Read in a thread of its own: nothing of the package runs in the hub's (type-host.ts).
-    const host = typeHostFor(folder, version);
+    const stamps = new Map(modules.map(([, modulePath]) => [modulePath, installedStamp(folder, resolve(folder, modulePath))]));
+    const host = typeHostFor(folder, `${version} ${[...stamps.values()].join(' ')}`);
     for (const [typeName, modulePath] of modules) {
       const module = resolve(folder, modulePath);
-      const described = await describeType(host, module, typeName, label, { package: name, version, module });
+      const origin = { package: name, version, module, folder, stamp: stamps.get(modulePath) as string };
+      const described = await describeType(host, module, typeName, label, origin);
       if (!described.ok) {
         failure = described.error;
         break;
@@ -192,6 +195,41 @@ async function loadPackage(entry: string, baseDir: string): Promise<Loaded> {
     );
   }
   return { ok: true, name, version, folder, modules };
+}
+
+/**
+ * A type of a package as it is installed now: its package.json and its module, read whole.
+ * A process of its own loads the module from disk at each start, so a package installed
+ * again while the hub runs would run new code under the settings schema and version the hub
+ * loaded; the stamp tells it (R-PK9). A change only in a file the module imports is not seen.
+ */
+export function installedStamp(folder: string, module: string): string {
+  const hash = createHash('sha256');
+  for (const file of [join(folder, 'package.json'), module]) {
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update('(unreadable)');
+    }
+    hash.update('\0');
+  }
+  return hash.digest('base64url');
+}
+
+/**
+ * Why a type of a package may not start a process now: its package was installed again
+ * since the hub loaded it (R-PK9). It runs again once the flow is reloaded or the hub
+ * restarted, which load the package afresh, or once what was loaded is back.
+ */
+export function installedAnew(origin: TypeOrigin): string | undefined {
+  const { folder, module, stamp } = origin;
+  if (folder === undefined || module === undefined || stamp === undefined || installedStamp(folder, module) === stamp) return undefined;
+  let version = '(unreadable)';
+  try {
+    version = String((JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version?: unknown }).version);
+  } catch {}
+  const which = version === origin.version ? `version ${version} installed anew` : `version ${version} installed`;
+  return `${which}, restart to load: package "${origin.package}" ${origin.version} was loaded, and its code on disk is no longer that (reload the flow or restart the hub)`;
 }
 
 /** The folder of a package as Node would find it from `baseDir`, or of a path written relative to the flow file. */

@@ -78,7 +78,7 @@ export class TypeHost {
   private readonly ready: Promise<void>;
   private readonly stopStarting: () => void;
 
-  constructor(readonly version: string) {
+  constructor(readonly installed: string) {
     const { port1, port2 } = new MessageChannel();
     this.answers = port1;
     this.worker = new Worker(bootstrap, {
@@ -183,16 +183,20 @@ const isReady = (message: unknown): boolean =>
 /** The threads of the packages in use, by folder, least recently used first: a reload finds its packages' types read already. */
 const hosts = new Map<string, TypeHost>();
 
-/** The thread of the package in `folder` at `version`: the one there is while it runs, or a new one. */
-export function typeHostFor(folder: string, version: string): TypeHost {
+/**
+ * The thread of the package in `folder` as `installed` (its version and the stamps of its
+ * modules): the one there is while it runs, or a new one once it was installed again, since
+ * a thread imports a module once.
+ */
+export function typeHostFor(folder: string, installed: string): TypeHost {
   const kept = hosts.get(folder);
   hosts.delete(folder);
-  if (kept && kept.version === version && kept.failure === undefined) {
+  if (kept && kept.installed === installed && kept.failure === undefined) {
     hosts.set(folder, kept);
     return kept;
   }
   kept?.end('its package was read again');
-  const host = new TypeHost(version);
+  const host = new TypeHost(installed);
   hosts.set(folder, host);
   return host;
 }

@@ -142,6 +142,10 @@ export interface TypeOrigin {
    * Absent for a type of a refused package (R-PK3): nothing of it is loaded.
    */
   readonly module: string | undefined;
+  /** Its package.json and module as loaded (`installedStamp`): a process start that finds them changed on disk does not run them (R-PK9). */
+  readonly stamp?: string;
+  /** The package's folder. */
+  readonly folder?: string;
 }
 
 /** A connection type as the registry and the flow file see it. */

@@ -61,6 +61,10 @@ const CHECKED_AGAINST = '~checked-against';
  * with the reason and its parameters removed; it never throws to the caller. `stop` is
  * idempotent.
  */
+
+/** Whether two configs run the same code: the same type, and for a type of a package, the package as installed then (R-PK9). */
+const sameCode = (a: ConnectionConfig, b: ConnectionConfig): boolean =>
+  a.plan.type === b.plan.type && a.plan.origin?.stamp === b.plan.origin?.stamp;
 export class ConnectionRunner {
   private readonly report = new BehaviorSubject<StatusReport>({ status: Status.Starting, reason: '' });
   private instance: ConnectionInstance | undefined;
@@ -185,13 +189,14 @@ export class ConnectionRunner {
   /**
    * Moves the connection to `config` in place when it can: only its descriptive settings
    * changed, or its type updates itself. Resolves false when a restart is needed (another
-   * type, `enabled`, `debug`, `statusParameters` or `persist` changed, or the type cannot update).
+   * type, its package installed again (R-PK9), `enabled`, `debug`, `statusParameters` or
+   * `persist` changed, or the type cannot update).
    */
   async update(config: ConnectionConfig): Promise<boolean> {
     const before = this.current;
     const lifecycle = ({ enabled, debug, statusParameters, persist, isolate, maxMemoryMb, hangMs }: ConnectionConfig['common']) =>
       canonicalJson({ enabled, debug, statusParameters, persist, isolate, maxMemoryMb, hangMs });
-    if (config.plan.type !== before.plan.type || lifecycle(config.common) !== lifecycle(before.common)) return false;
+    if (!sameCode(config, before) || lifecycle(config.common) !== lifecycle(before.common)) return false;
     if (config.plan.fingerprint !== before.plan.fingerprint) {
       const instance = this.instance;
       if (!instance?.update) return false;
@@ -257,7 +262,7 @@ export class ConnectionRunner {
   sameAs(config: ConnectionConfig): boolean {
     const mine = this.current;
     return (
-      mine.plan.type === config.plan.type &&
+      sameCode(mine, config) &&
       mine.plan.fingerprint === config.plan.fingerprint &&
       canonicalJson(mine.common) === canonicalJson(config.common)
     );

@@ -198,6 +198,10 @@ export const errorTable = {
     status: 503,
     text: "A package of the flow's `plugins` cannot be used: it is not installed where the flow file's folder resolves it, its package.json declares no `patchbay` types, or a module of a type fails to load or does not export a connection type, or the thread that reads its types (type-host.ts) ended — its module threw after loading, exited, or left a description unanswered for 10 s or a check of settings (`parse()` and the rest) for 2 s; the message names the package and why. Its connections fail; the others run.",
   },
+  PB_PLUGIN_CHANGED: {
+    status: 503,
+    text: "A package of the flow's `plugins` was installed again while the hub runs: a process of one of its connections would load its new code under the version and settings schema the hub loaded, so it is not started; the message names the version installed and the one loaded. Reload the flow (SIGHUP, `--watch`, the console's editor) or restart the hub to load the new one; the connection starts again by itself if what was loaded is put back. The others run.",
+  },
   PB_MODULE_INCOMPATIBLE: {
     status: 503,
     text: "A `companion-module` connection's module is built for a host API this hub does not speak: its manifest's `runtime.api` is not `nodejs-ipc`, or its `runtime.apiVersion` (the `@companion-module/base` it was built against) is not one the hub speaks; the message names both. Use a build of the module for a base the hub speaks. The connection fails; the others run.",

@@ -17,6 +17,26 @@ export function restartDelayMs(attempt: number): number {
 /** How long a process must run before its failures count from the start again. */
 export const STEADY_MS = 60_000;
 
+/**
+ * The backoff of a process started again each time it ends: its ends in a row, counted from
+ * the start again once one ran STEADY_MS, give the wait before the next start.
+ */
+export class Restarts {
+  private ends = 0;
+  private startedAt = 0;
+
+  started(now: number): void {
+    this.startedAt = now;
+  }
+
+  /** A process ended (or could not start): the wait before the next start, and which end in a row this is. */
+  ended(now: number): { readonly delay: number; readonly attempt: number } {
+    if (now - this.startedAt >= STEADY_MS) this.ends = 0;
+    this.ends += 1;
+    return { delay: restartDelayMs(this.ends), attempt: this.ends };
+  }
+}
+
 /** The heap a process may use by default, in MB (`maxMemoryMb`). */
 export const DEFAULT_MAX_MEMORY_MB = 512;
 

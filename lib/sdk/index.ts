@@ -68,6 +68,7 @@ export {
   DEFAULT_MAX_MEMORY_MB,
   MEMORY_MARGIN_MB,
   packageEnvironment,
+  Restarts,
   residentMb,
   restartDelayMs,
   STEADY_MS,

@@ -12,6 +12,7 @@ import type { SetResult } from '../../lib/core/parameter.ts';
 import { createLogger, type Logger } from '../../lib/core/log.ts';
 import { Hub } from '../../lib/hub/hub.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { Client } from '../helpers/http.ts';
 import { runHub } from '../helpers/hub-process.ts';
 
 /** How a package's module reaches the public face here: the source, as an installed package's dist would be. */
@@ -22,7 +23,7 @@ const face = pathToFileURL(new URL('../../lib/sdk/index.ts', import.meta.url).pa
  * written, `pid` tells the process it runs in, and the triggers throw, block its event loop
  * or allocate without bound.
  */
-const faultyModule = `import { asWritten, defineConnectionType, Type } from '${face}';
+const faultyModule = `import { asWritten, defineConnectionType, HubError, Type } from '${face}';
 export default defineConnectionType({
   type: 'faulty',
   summary: 'Misbehaves on command.',
@@ -56,6 +57,12 @@ export default defineConnectionType({
         context.define('buffers', { type: 'T', access: 'write-only', onWrite: () => { const timer = setInterval(() => { if (buffers.length >= 1000) return clearInterval(timer); buffers.push(Buffer.alloc(1024 * 1024, 1)); }, 1); } });
         context.define('chatter', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 50; i++) console.log('chatter ' + i); }, 5) });
         context.define('many', { type: 'I', access: 'write-only', onWrite: (n) => { let i = 0; const some = () => { for (const end = Math.min(n, i + 5000); i < end; i++) context.define('p' + i, { type: 'I', access: 'read-only', initial: i }); if (i < n) setImmediate(some); }; setTimeout(some); } });
+        // A device that says what it did and refuses the command in one reply (one packet, one turn).
+        const echoed = context.define('echoed', { type: 'I', access: 'read-only', initial: 0 });
+        context.define('refuse', { type: 'I', access: 'read-write', ownedHere: true, forward: (v, _origin, answered) => {
+          setTimeout(() => { echoed.report(v); answered?.({ ok: false, error: new HubError('PB_BAD_ANSWER', 'the device refused ' + v) }); });
+          return { ok: true, value: false };
+        } });
         const count = context.define('count', { type: 'I', access: 'read-only', initial: 0 });
         const tick = context.define('tick', { type: 'T', access: 'read-only' });
         // A device far faster than the hub: 200,000 changes and 2,000 fires in one turn.
@@ -173,6 +180,85 @@ test.serial(
     t.true(changes < 200_000, `changes were conflated while the channel was full (${changes} of 200,000 reached the hub)`);
     t.like(await write(hub, 'device/level', '9'), { ok: true }, 'and it answers as before');
     t.is(hub.graph.get('device/level')?.value, 9);
+  },
+);
+
+test.serial(
+  'a WebSocket client sees what its process reported before the refusal that came after it in the same turn, 200 times out of 200 (R-PK9)',
+  async (t) => {
+    const hub = await runHub(t, await studio(), { args: ['--state', 'none'] });
+    const client = await Client.open(t, `ws://127.0.0.1:${hub.port}/ws?filter=${encodeURIComponent('^device/echoed$')}`);
+    await client.until((m) => m.some((x) => (x as { p?: string }).p === 'device/echoed'), 'the snapshot');
+    const overtaken: number[] = [];
+    for (let i = 1; i <= 200; i++) {
+      const from = client.messages.length;
+      client.send({ p: 'device/refuse', v: i });
+      await client.until((m) => m.slice(from).some((x) => (x as { code?: string }).code !== undefined), `the refusal of ${i}`);
+      const after = client.messages.slice(from) as { p?: string; v?: string; code?: string }[];
+      const refusal = after.findIndex((x) => x.code !== undefined);
+      t.like(after[refusal], { p: 'device/refuse', code: 'PB_BAD_ANSWER', error: `the device refused ${i}` });
+      if (!after.slice(0, refusal).some((x) => x.p === 'device/echoed' && x.v === String(i))) overtaken.push(i);
+    }
+    t.deepEqual(overtaken, [], 'the refusals that overtook the change reported before them');
+  },
+);
+
+test.serial(
+  'a package installed again while the hub runs is not half loaded: its connection says "version x installed, restart to load" and runs no new code until a reload loads it whole (R-PK9)',
+  async (t) => {
+    const file = await studio();
+    const hub = await runHub(t, file, { args: ['--state', 'none'] });
+    const connection = async () =>
+      (
+        (await (await fetch(`${hub.base}/connections`)).json()) as {
+          id: string;
+          status: string;
+          reason?: string;
+          code?: string;
+          package?: { version: string };
+        }[]
+      ).find((c) => c.id === 'device');
+    t.like(await connection(), { status: 'ok', package: { version: '0.1.0' } });
+    // npm installs 0.2.0 over it: a type that defines one more parameter.
+    const folder = join(file, '../node_modules/faulty-device');
+    const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(folder, 'package.json'), JSON.stringify({ ...manifest, version: '0.2.0' }));
+    await writeFile(
+      join(folder, 'faulty.js'),
+      faultyModule.replace(
+        "context.log.info('faulty started in '",
+        "context.define('new', { type: 'B', access: 'read-only', initial: true });\n        context.log.info('faulty started in '",
+      ),
+    );
+    // Its process dies (a crash, an OOM): the next would run 0.2.0's code under 0.1.0's name and schema.
+    process.kill(Number(await hub.read('device/pid')), 'SIGKILL');
+    await eventually(async () => (await connection())?.code === 'PB_PLUGIN_CHANGED', 'the connection says why it does not start', 10_000);
+    const changed = await connection();
+    t.like(changed, { status: 'failed', package: { version: '0.1.0' } });
+    t.regex(changed?.reason ?? '', /^version 0\.2\.0 installed, restart to load: package "faulty-device" 0\.1\.0 was loaded/);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    t.is((await fetch(`${hub.base}/parameters/device/new`)).status, 404, 'no process ran the new code meanwhile');
+    t.like(await connection(), { status: 'failed', code: 'PB_PLUGIN_CHANGED' }, 'not after the backoff either');
+
+    // A reload loads the package whole: its new version, its new code.
+    hub.child.kill('SIGHUP');
+    await eventually(
+      async () => (await connection())?.package?.version === '0.2.0' && (await connection())?.status === 'ok',
+      'the reload loads 0.2.0',
+      30_000,
+    );
+    t.is(await hub.read('device/new'), 'true');
+
+    // Installed again while its process runs well: a reload restarts it on the package as now installed.
+    const pid = Number(await hub.read('device/pid'));
+    await writeFile(join(folder, 'package.json'), JSON.stringify({ ...manifest, version: '0.3.0' }));
+    hub.child.kill('SIGHUP');
+    await eventually(
+      async () => (await connection())?.package?.version === '0.3.0' && (await connection())?.status === 'ok',
+      'the reload loads 0.3.0',
+      30_000,
+    );
+    t.not(Number(await hub.read('device/pid')), pid, 'in a new process');
   },
 );
 

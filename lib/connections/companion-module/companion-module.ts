@@ -27,8 +27,7 @@ import {
   HubError,
   ok,
   reasonOf,
-  restartDelayMs,
-  STEADY_MS,
+  Restarts,
   type SetResult,
   Status,
   type TypedInstance,
@@ -83,8 +82,7 @@ class ModuleConnection implements TypedInstance<Settings> {
   /** Counts the module's runs: what a run that ended says is heard once. */
   private runs = 0;
   /** Its ends in a row, for the backoff; counted from the start again once a run was steady. */
-  private ends = 0;
-  private startedAt = 0;
+  private readonly restarts = new Restarts();
   private restart: Subscription | undefined;
 
   constructor(
@@ -161,7 +159,7 @@ class ModuleConnection implements TypedInstance<Settings> {
   /** One run of the module: started, checked, initialised; what ends it is `ended`'s. */
   private async run(folder: ModuleFolder): Promise<void> {
     const run = ++this.runs;
-    this.startedAt = this.context.scheduler.now();
+    this.restarts.started(this.context.scheduler.now());
     this.moduleStatus = { status: 'connecting', message: '' };
     if (run > 1) this.variables.restarted();
     this.context.setStatus(Status.Connecting, `starting ${folder.name} ${folder.version}`);
@@ -188,8 +186,7 @@ class ModuleConnection implements TypedInstance<Settings> {
     void module?.stop();
     // The shared ports it joined are the ended run's: the next joins its own.
     this.services.stop();
-    if (this.context.scheduler.now() - this.startedAt >= STEADY_MS) this.ends = 0;
-    const wait = restartDelayMs(++this.ends);
+    const wait = this.restarts.ended(this.context.scheduler.now()).delay;
     this.context.setStatus(Status.Failed, `${reason}; started again in ${wait / 1000} s`, code);
     this.restart = after(this.context.scheduler, wait, () => {
       this.restart = undefined;

@@ -122,6 +122,17 @@ export class WsFanOut {
     this.snapshots.send(member, -1);
   }
 
+  /**
+   * Sends now what this turn has for the client's topic, so that an answer to the client's
+   * write follows the changes that came before it (R-PK9): a device's report and its refusal
+   * in one turn (one packet, or one message across a package's process wall) reach it in
+   * that order. A rate-limited topic's held changes still wait for its tick.
+   */
+  sendPending(ws: WsSocket): void {
+    const member = this.members.get(ws);
+    if (member !== undefined) this.outbox.flush(member.topic);
+  }
+
   leave(ws: WsSocket): void {
     const member = this.members.get(ws);
     if (member === undefined) return;

@@ -297,13 +297,16 @@ export class WebSocketRoute {
    * a socket: a client that writes bad messages and never reads would make the hub hold
    * that much for it. So an answer due while more than `lagLimit` and one largest message
    * (1.5 MiB) wait for the client closes it with 1008 instead: a client that reads has
-   * far less waiting, since its stream stops at `lagLimit`.
+   * far less waiting, since its stream stops at `lagLimit`. What waits for the end of the
+   * turn for the client goes first, so the answer overtakes no change (R-PK9).
    */
   private answer(ws: WebSocket<WsClient>, message: string): void {
     const { lagLimit, maxMessage } = this.options.limits;
     try {
-      if (ws.getBufferedAmount() <= lagLimit + maxMessage) ws.send(message);
-      else ws.end(1008, 'not reading the answers to its messages');
+      if (ws.getBufferedAmount() <= lagLimit + maxMessage) {
+        this.options.fanOut.sendPending(ws);
+        ws.send(message);
+      } else ws.end(1008, 'not reading the answers to its messages');
     } catch {
       // Gone: nobody is left to tell.
     }

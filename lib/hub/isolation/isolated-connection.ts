@@ -17,9 +17,10 @@ import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../..
 import type { IsolationHooks } from '../../connections/runner.ts';
 import type { StopReason } from '../../sdk/type.ts';
 import { OutputBudget } from './child-output.ts';
-import { DEFAULT_MAX_MEMORY_MB, MEMORY_MARGIN_MB, residentMb, restartDelayMs, STEADY_MS } from '../../core/processes.ts';
+import { DEFAULT_MAX_MEMORY_MB, MEMORY_MARGIN_MB, Restarts, residentMb } from '../../core/processes.ts';
 import { exitReason, forkProcess } from './launch.ts';
 import { Mirror } from './mirror.ts';
+import { installedAnew } from '../../config/plugins.ts';
 import { type DefinedSpec, type FenceState, type FromChild, fromChildOf, type ToChild, type WireError } from './messages.ts';
 
 /** How long a stopping process has to stop before it is killed. */
@@ -39,8 +40,7 @@ export class IsolatedConnection implements ConnectionInstance {
   /** True once the current process has started its instance. */
   private up = false;
   private stopping = false;
-  private attempts = 0;
-  private startedAt = 0;
+  private readonly restarts = new Restarts();
   private restartTimer: Subscription | undefined;
   private pingTimer: Subscription | undefined;
   private lastPong = 0;
@@ -135,6 +135,10 @@ export class IsolatedConnection implements ConnectionInstance {
     const { id, plan, common } = config;
     const { scheduler } = hooks.context;
     this.up = false;
+    // A package installed again since the hub loaded it: its new code does not run under what
+    // the hub loaded (R-PK9); it is tried again with the backoff, and a reload loads it.
+    const anew = plan.origin && installedAnew(plan.origin);
+    if (anew) return this.startLater(new HubError('PB_PLUGIN_CHANGED', anew), started);
     this.stderrTail = '';
     this.mirror.newProcess();
     let reported = false;
@@ -142,7 +146,7 @@ export class IsolatedConnection implements ConnectionInstance {
     let startFailed: HubError | undefined;
     const child = forkProcess(this.maxMemoryMb);
     this.child = child;
-    this.startedAt = scheduler.now();
+    this.restarts.started(scheduler.now());
     this.lastPong = scheduler.now();
     this.lastTick = 0;
     this.refused = undefined;
@@ -224,14 +228,7 @@ export class IsolatedConnection implements ConnectionInstance {
       this.overMemory = undefined;
       this.down = reason;
       this.answerPending(reason);
-      hooks.failed(new HubError(startFailed?.code ?? 'PB_PROCESS_ENDED', reason));
-      if (scheduler.now() - this.startedAt > STEADY_MS) this.attempts = 0;
-      this.attempts += 1;
-      const delay = restartDelayMs(this.attempts);
-      hooks.context.log.warn(`${reason}; starting it again in ${delay / 1000} s (attempt ${this.attempts})`);
-      this.restartTimer = after(scheduler, delay, () => this.spawn());
-      // A first start that failed is over for the runner: the restarts go on without it.
-      started?.();
+      this.startLater(new HubError(startFailed?.code ?? 'PB_PROCESS_ENDED', reason), started);
       started = undefined;
     });
     // Every 100 ms: the fence's changes go to the process, and pings (a few per hangMs) find
@@ -255,6 +252,17 @@ export class IsolatedConnection implements ConnectionInstance {
     hooks.context.whenRunning(() => {
       if (this.child === child && child.connected) child.send({ t: 'running' } satisfies ToChild);
     });
+  }
+
+  /** The process ended, or may not start: the connection fails with why, and a new process is tried after the backoff. */
+  private startLater(error: HubError, started: (() => void) | undefined): void {
+    const { context } = this.hooks;
+    this.hooks.failed(error);
+    const { delay, attempt } = this.restarts.ended(context.scheduler.now());
+    context.log.warn(`${error.message}; starting it again in ${delay / 1000} s (attempt ${attempt})`);
+    this.restartTimer = after(context.scheduler, delay, () => this.spawn());
+    // A first start that failed is over for the runner: the restarts go on without it.
+    started?.();
   }
 
   private tick(child: ChildProcess): void {
