@@ -69,6 +69,7 @@ export function packageTypeOf(
     summary,
     settings,
     metrics,
+    errors: description.errors,
     origin,
     servesHub: false,
     prepare(written, connection) {

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type TObject, Type } from '@sinclair/typebox';
-import { type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
+import { declareCodes, type ErrorCode, HubError, reasonOf } from '../core/errors.ts';
 import type { ConnectionPlan, ConnectionType, TypeOrigin } from '../connections/connection.ts';
 import { apiVersion } from '../sdk/type.ts';
 import { packageTypeOf } from './package-type.ts';
@@ -264,6 +264,13 @@ async function describeType(
   if (!described.ok) return refused(described.reason);
   const settings = decodeSchema(described.description.settings);
   if (!settings) return refused('has settings that are no object schema the hub can read (Type.Object({ … }))');
+  const wrongCode = declareCodes(typeName, described.description.errors);
+  if (wrongCode !== undefined) {
+    const prefix = `${typeName.toUpperCase().replaceAll('-', '_')}_`;
+    return refused(
+      `declares the error code ${JSON.stringify(wrongCode)}: a type's own code is ${prefix}<NAME>, in capitals, digits and _ (R-PK8)`,
+    );
+  }
   return { ok: true, value: packageTypeOf(described.description, settings as unknown as TObject, host, origin, label) };
 }
 

@@ -176,7 +176,22 @@ export function typeReference(t: ConnectionType, common?: string): string {
       : `Settings, besides the [common ones](${common}) (\`type: '${t.type}'\`):`,
     '',
     settingsTable(settingRows(t.settings.properties as Readonly<Record<string, Node>>, t.settings.required)),
+    ...codesOf(t),
   ].join('\n');
+}
+
+/** The codes of its own a type's refusals carry (R-PK8), beside the hub's: a table, when it declares any. */
+function codesOf(t: ConnectionType): string[] {
+  const codes = Object.entries(t.errors ?? {});
+  if (codes.length === 0) return [];
+  return [
+    '',
+    "Codes of its own, which its refusals of writes answer with (besides the hub's, in `docs/reference/errors.md`):",
+    '',
+    '| code | status | meaning |',
+    '| --- | --- | --- |',
+    ...codes.map(([name, { status, text }]) => `| \`${name}\` | ${status} | ${cell(text)} |`),
+  ];
 }
 
 /** The reference page of a package's type on its own: `patchbay reference <flow file>`. */

@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { declaredStatuses } from '../core/errors.ts';
 import { valueTypes } from '../core/value.ts';
 
 /** What the hub asks: a type described (answered when ready), or a connection's settings checked (answered at once). */
@@ -45,6 +46,14 @@ const Description = Type.Object({
     { maxItems: 1000 },
   ),
   declares: Type.Boolean(),
+  errors: Type.Record(
+    Type.String({ maxLength: 64 }),
+    Type.Object({
+      status: Type.Union(declaredStatuses.map((status) => Type.Literal(status))),
+      text: Type.String({ minLength: 1, maxLength: 2000 }),
+    }),
+    { maxProperties: 1000 },
+  ),
 });
 export type TypeDescription = Static<typeof Description>;
 

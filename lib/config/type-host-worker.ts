@@ -7,7 +7,7 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { reasonOf } from '../core/errors.ts';
+import { declaredStatuses, reasonOf } from '../core/errors.ts';
 import type { Issue } from '../core/issue.ts';
 import { fillDefaults } from '../sdk/settings.ts';
 import type { DeclaredParameter, DefinedConnectionType } from '../sdk/type.ts';
@@ -60,6 +60,12 @@ async function describe(module: string, type: string): Promise<{ ok: true; descr
     };
   if (definition.type !== type)
     return { ok: false, reason: `exports the type "${String(definition.type)}"; the names in package.json and in the module must be one` };
+  const badStatus = Object.entries(definition.errors ?? {}).find(([, declared]) => !declaredStatuses.includes(declared?.status as never));
+  if (badStatus)
+    return {
+      ok: false,
+      reason: `declares the error code ${JSON.stringify(badStatus[0])} with the status ${JSON.stringify(badStatus[1]?.status ?? null)}: a refusal answers with one of ${declaredStatuses.join(', ')}`,
+    };
   try {
     const description: TypeDescription = {
       type,
@@ -72,6 +78,10 @@ async function describe(module: string, type: string): Promise<{ ok: true; descr
         labelNames: Array.isArray(labelNames) ? labelNames.map(String) : [],
       })),
       declares: typeof definition.declared === 'function',
+      // Checked against the description's schema in the hub: what is wrong refuses the package there.
+      errors: Object.fromEntries(
+        Object.entries(definition.errors ?? {}).map(([code, { status, text }]) => [code, { status, text: String(text) }]),
+      ) as TypeDescription['errors'],
     };
     definitions.set(type, definition as DefinedConnectionType);
     return { ok: true, description };

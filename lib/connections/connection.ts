@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import type { Observable } from 'rxjs';
 import { Value as SchemaValue } from '@sinclair/typebox/value';
-import type { ErrorCode, HubError } from '../core/errors.ts';
+import type { DeclaredCode, ErrorCode, HubError } from '../core/errors.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import type { ConnectionMetric } from '../core/counts.ts';
 import type { Json } from '../core/value.ts';
@@ -154,6 +154,8 @@ export interface ConnectionType {
   readonly summary: string;
   readonly settings: TObject;
   readonly metrics: readonly ConnectionMetric[];
+  /** Codes of its own for its refusals (R-PK8), by code. */
+  readonly errors?: Readonly<Record<string, DeclaredCode>>;
   /** Where a type of a package comes from; absent for a built-in type. */
   readonly origin?: TypeOrigin;
   /** True for the types that serve the hub (rest-api, mqtt): they run in its process, always. */

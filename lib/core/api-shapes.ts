@@ -33,6 +33,14 @@ const oneOf = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 export const ErrorCodeSchema = oneOf(Object.keys(errorTable) as ErrorCode[], 'A stable error code: docs/reference/errors.md.');
+/** The code of an answer to a write: the hub's, or one a connection type declared for its own refusals (R-PK8). */
+export const AnswerCodeSchema = Type.Union([
+  ErrorCodeSchema,
+  Type.String({
+    pattern: '^(?!PB_)[A-Z][A-Z0-9]*_[A-Z0-9_]+$',
+    description: "A connection type's own code, `<TYPE>_<NAME>`: the type's reference page lists it with its status.",
+  }),
+]);
 export const ValueTypeSchema = oneOf(Object.values(ValueType), 'S string, B boolean, I integer, F float, T trigger (R-P2).');
 export const AccessSchema = oneOf(Object.values(Access), 'Who may do what with the parameter (R-P3).');
 export const ValueSchema = Type.Unsafe<Value>({
@@ -159,7 +167,7 @@ export interface Answers {
 
 /** A coded error as a JSON client gets it (`Accept: application/json`). */
 export const ErrorAnswer = Type.Object(
-  { ok: Type.Literal(false), error: Type.String({ description: 'What went wrong, for a person.' }), code: ErrorCodeSchema },
+  { ok: Type.Literal(false), error: Type.String({ description: 'What went wrong, for a person.' }), code: AnswerCodeSchema },
   { description: 'A coded error, as a JSON client gets it (`Accept: application/json`).' },
 );
 export type ErrorAnswer = Shape<typeof ErrorAnswer>;
@@ -215,7 +223,7 @@ export type ResumeMessage = Shape<typeof ResumeMessage>;
 
 /** The answer to an item of a client's message that was not written: its address (null when it had none), why, and the code. */
 export const RefusalMessage = Type.Object(
-  { p: Type.Union([Type.String(), Type.Null()]), error: Type.String(), code: ErrorCodeSchema },
+  { p: Type.Union([Type.String(), Type.Null()]), error: Type.String(), code: AnswerCodeSchema },
   { description: "The answer to an item of the client's message that was not written, in the order of the items (R-H3)." },
 );
 export type RefusalMessage = Shape<typeof RefusalMessage>;

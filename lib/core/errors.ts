@@ -228,6 +228,45 @@ export function statusOf(code: ErrorCode): ErrorStatus {
   return errorTable[code].status;
 }
 
+/** A code a connection type declares for its own refusals (R-PK8): `<TYPE>_<NAME>`, its status and meaning. */
+export interface DeclaredCode {
+  readonly status: DeclaredStatus;
+  readonly text: string;
+}
+
+/** The statuses a type's own code may answer with: a refusal of the write (4xx) or of the device (5xx). */
+export const declaredStatuses = [400, 403, 404, 409, 422, 502, 503, 504] as const;
+export type DeclaredStatus = (typeof declaredStatuses)[number];
+
+/** The codes the types of this hub declared, by code: answers look their status up here. */
+const declaredCodes = new Map<string, DeclaredCode>();
+
+/**
+ * Takes a type's own codes (R-PK8). Each is `<TYPE>_<NAME>`: the type name in capitals, `-`
+ * as `_`, so no two types' codes meet and none is the hub's (`PB_`). Returns the first
+ * code that breaks that, to refuse the type with.
+ */
+export function declareCodes(type: string, codes: Readonly<Record<string, DeclaredCode>>): string | undefined {
+  const prefix = `${type.toUpperCase().replaceAll('-', '_')}_`;
+  const wrong = Object.keys(codes).find(
+    (code) => !code.startsWith(prefix) || !/^[A-Z][A-Z0-9_]{2,63}$/.test(code) || code.startsWith('PB_'),
+  );
+  if (wrong !== undefined) return wrong;
+  for (const [code, declared] of Object.entries(codes)) declaredCodes.set(code, declared);
+  return undefined;
+}
+
+/** The status and code an error answers with: its type's own code when it carries one that was declared, else its own. */
+export function answerOf(error: { readonly code: ErrorCode; readonly declared?: string | undefined }): {
+  status: ErrorStatus | DeclaredStatus;
+  code: string;
+} {
+  const declared = error.declared === undefined ? undefined : declaredCodes.get(error.declared);
+  return declared && error.declared
+    ? { status: declared.status, code: error.declared }
+    : { status: statusOf(error.code), code: error.code };
+}
+
 /**
  * An error that reaches users: a stable code plus a message that says what went wrong. Told
  * by its code, not its class: a connection type of a package may bring its own copy of
@@ -243,10 +282,17 @@ export class HubError extends Error {
     return value instanceof Error && Object.hasOwn(errorTable, (value as { code?: unknown }).code as PropertyKey);
   }
 
-  constructor(code: ErrorCode, message: string, options?: { readonly cause?: unknown }) {
+  /**
+   * A code of the connection type's own (R-PK8), which answers carry in place of `code` when
+   * the type declared it; `code` is the hub's for everything else (logs, metrics, rules).
+   */
+  readonly declared?: string;
+
+  constructor(code: ErrorCode, message: string, options?: { readonly cause?: unknown; readonly declared?: string | undefined }) {
     super(message, options);
     this.name = 'HubError';
     this.code = code;
+    if (options?.declared !== undefined) this.declared = options.declared;
   }
 }
 

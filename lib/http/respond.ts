@@ -1,4 +1,4 @@
-import { type ErrorCode, type ErrorStatus, statusOf } from '../core/errors.ts';
+import { answerOf, type ErrorCode, type ErrorStatus } from '../core/errors.ts';
 import { isJsonType } from './body.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
@@ -39,6 +39,8 @@ export const CODE_HEADER = 'X-Patchbay-Code';
 export interface CodedError {
   readonly code: ErrorCode;
   readonly message: string;
+  /** A connection type's own code (R-PK8): answered in place of `code` when declared. */
+  readonly declared?: string | undefined;
 }
 
 export interface ErrorAnswerOptions {
@@ -154,8 +156,8 @@ export function sendError(
   json: boolean,
   { headers = [], close = false, extra, html }: ErrorAnswerOptions = {},
 ): void {
-  const status = statusOf(error.code);
-  writeStatus(res, status, error.code === 'PB_STATE_UNKNOWN' ? STATE_UNKNOWN : statusLines[status]).writeHeader(CODE_HEADER, error.code);
+  const { status, code } = answerOf(error);
+  writeStatus(res, status, error.code === 'PB_STATE_UNKNOWN' ? STATE_UNKNOWN : statusLines[status]).writeHeader(CODE_HEADER, code);
   for (const [name, value] of headers) res.writeHeader(name, value);
   if (html !== undefined && !json) {
     res.writeHeader('Content-Type', 'text/html; charset=utf-8');
@@ -163,7 +165,7 @@ export function sendError(
     return finish(res, html, close);
   }
   res.writeHeader('Content-Type', json ? JSON_TYPE : TEXT);
-  finish(res, json ? JSON.stringify({ ok: false, error: error.message, code: error.code, ...extra }) : error.message, close);
+  finish(res, json ? JSON.stringify({ ok: false, error: error.message, code, ...extra }) : error.message, close);
 }
 
 /** True when the client asked for JSON answers (R-H1: then the value is sent as JSON). */

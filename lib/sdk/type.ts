@@ -5,6 +5,7 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { ConnectionMetric } from '../core/counts.ts';
+import type { DeclaredCode } from '../core/errors.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import type { ValueType } from '../core/value.ts';
 import type { ConnectionContext } from './context.ts';
@@ -130,6 +131,15 @@ export interface TypeBasics<S extends TObject, P> {
   warn?(settings: P, connection: ParseContext): readonly Issue[];
   /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
   readonly metrics?: readonly ConnectionMetric[];
+  /**
+   * Codes of its own that its refusals of writes carry (R-PK8), each `<TYPE>_<NAME>` (the
+   * type name in capitals, `-` as `_`) with the status it answers with and what it means:
+   * `{ VIDEOHUB_LOCKED: { status: 409, text: 'The output is locked by another panel …' } }`.
+   * A refusal carries one as `new HubError('PB_BAD_ANSWER', message, { declared: 'VIDEOHUB_LOCKED' })`:
+   * clients get the type's code and status, the hub's log and metrics the hub's code. The
+   * type's reference page lists them.
+   */
+  readonly errors?: Readonly<Record<string, DeclaredCode>>;
   /**
    * A type whose parameters the hub keeps says which, from its settings alone: a kept
    * parameter of `id`, or one it defines but does not keep. Absent: the type keeps no values.

@@ -189,6 +189,48 @@ test('a module that throws on load, one that exports no type, and a package not 
   t.regex(hub.listConnections().find((c) => c.id === 'c')?.reason ?? '', /package "not-installed" is not installed/);
 });
 
+test('a type that declares an error code not its own (<TYPE>_<NAME>) or with a status a refusal cannot have is refused with PB_PLUGIN_LOAD saying why (R-PK8)', async (t) => {
+  const withCodes = (type: string, errors: string) =>
+    counterModule(type).replace("summary: 'Counts up.',", `summary: 'Counts up.',\n  errors: ${errors},`);
+  const flow = {
+    plugins: ['borrows', 'bad-status', 'own'],
+    connections: { a: { type: 'borrows' }, b: { type: 'bad-status' }, c: { type: 'own-codes' } },
+  };
+  const file = await studio(flow, [
+    {
+      name: 'borrows',
+      patchbay: { apiVersion: 1, types: { borrows: './c.js' } },
+      files: { 'c.js': withCodes('borrows', "{ PB_NOT_ACTIVE: { status: 503, text: 'Mine.' } }") },
+    },
+    {
+      name: 'bad-status',
+      patchbay: { apiVersion: 1, types: { 'bad-status': './c.js' } },
+      files: { 'c.js': withCodes('bad-status', "{ BAD_STATUS_OK: { status: 200, text: 'Fine.' } }") },
+    },
+    {
+      name: 'own',
+      patchbay: { apiVersion: 1, types: { 'own-codes': './c.js' } },
+      files: { 'c.js': withCodes('own-codes', "{ OWN_CODES_BUSY: { status: 409, text: 'Busy.' } }") },
+    },
+  ]);
+  const validated = await loadFlowFile(file, {});
+  t.false(validated.ok);
+  if (validated.ok) return;
+  const messages = validated.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  t.regex(
+    messages.find((m) => m.startsWith('plugins.0')) ?? '',
+    /PB_PLUGIN_LOAD: .*declares the error code "PB_NOT_ACTIVE": a type's own code is BORROWS_<NAME>/,
+  );
+  t.regex(
+    messages.find((m) => m.startsWith('plugins.1')) ?? '',
+    /PB_PLUGIN_LOAD: package "bad-status" .*declares the error code "BAD_STATUS_OK" with the status 200: a refusal answers with one of 400, 403/,
+  );
+  t.false(
+    messages.some((m) => m.startsWith('plugins.2')),
+    messages.join('\n'),
+  );
+});
+
 test('two sources of one type name: a built-in name and a second package are refused with PB_TYPE_TAKEN naming the other owner', async (t) => {
   const flow = {
     plugins: ['first-counter', 'second-counter', 'fake-dummy', 'greedy', 'first-counter'],

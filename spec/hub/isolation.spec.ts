@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import WebSocket from 'ws';
 
@@ -29,6 +31,7 @@ export default defineConnectionType({
   summary: 'Misbehaves on command.',
   settings: Type.Object({ label: Type.Optional(Type.String()), slowStartMs: Type.Optional(Type.Integer()) }),
   parse: asWritten,
+  errors: { FAULTY_LOCKED: { status: 409, text: 'The output is locked by another panel: unlock it there first.' } },
   metrics: [{ name: 'patchbay_faulty_leaked', help: 'Arrays it leaked.', kind: 'gauge', samples: (details) => [{ value: details.leaked }] }],
   create(context, settings) {
     const kept = [];
@@ -57,6 +60,11 @@ export default defineConnectionType({
         context.define('buffers', { type: 'T', access: 'write-only', onWrite: () => { const timer = setInterval(() => { if (buffers.length >= 1000) return clearInterval(timer); buffers.push(Buffer.alloc(1024 * 1024, 1)); }, 1); } });
         context.define('chatter', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 50; i++) console.log('chatter ' + i); }, 5) });
         context.define('many', { type: 'I', access: 'write-only', onWrite: (n) => { let i = 0; const some = () => { for (const end = Math.min(n, i + 5000); i < end; i++) context.define('p' + i, { type: 'I', access: 'read-only', initial: i }); if (i < n) setImmediate(some); }; setTimeout(some); } });
+        // Refusals with a code of its own, declared and not (R-PK8).
+        context.define('locked', { type: 'I', access: 'read-write', ownedHere: true, forward: (v, _origin, answered) => {
+          setTimeout(() => answered?.({ ok: false, error: new HubError('PB_BAD_ANSWER', 'output ' + v + ' is locked', { declared: v === 0 ? 'FAULTY_UNDECLARED' : 'FAULTY_LOCKED' }) }));
+          return { ok: true, value: false };
+        } });
         // A device that says what it did and refuses the command in one reply (one packet, one turn).
         const echoed = context.define('echoed', { type: 'I', access: 'read-only', initial: 0 });
         context.define('refuse', { type: 'I', access: 'read-write', ownedHere: true, forward: (v, _origin, answered) => {
@@ -259,6 +267,34 @@ test.serial(
       30_000,
     );
     t.not(Number(await hub.read('device/pid')), pid, 'in a new process');
+  },
+);
+
+test.serial(
+  "a refusal with a code its type declared answers with that code and status over HTTP and the WebSocket, and its reference page lists it; an undeclared one is the hub's (R-PK8)",
+  async (t) => {
+    const file = await studio();
+    const hub = await runHub(t, file, { args: ['--state', 'none'] });
+    const answer = async (value: number) => {
+      const res = await fetch(`${hub.base}/update?parameter=device/locked&value=${value}`, { headers: { accept: 'application/json' } });
+      return { status: res.status, header: res.headers.get('x-patchbay-code'), body: (await res.json()) as unknown };
+    };
+    t.deepEqual(await answer(3), {
+      status: 409,
+      header: 'FAULTY_LOCKED',
+      body: { ok: false, error: 'output 3 is locked', code: 'FAULTY_LOCKED' },
+    });
+    t.like(await answer(0), { status: 502, header: 'PB_BAD_ANSWER', body: { code: 'PB_BAD_ANSWER', error: 'output 0 is locked' } });
+    const client = await Client.open(t, `ws://127.0.0.1:${hub.port}/ws?filter=${encodeURIComponent('^$')}`);
+    client.send({ p: 'device/locked', v: 4 });
+    await client.until((m) => m.some((x) => (x as { code?: string }).code !== undefined), 'the refusal');
+    t.like(
+      client.messages.find((x) => (x as { code?: string }).code !== undefined),
+      { p: 'device/locked', code: 'FAULTY_LOCKED', error: 'output 4 is locked' },
+    );
+
+    const { stdout } = await promisify(execFile)(process.execPath, [join(process.cwd(), 'bin/patchbay.js'), 'reference', file]);
+    t.true(stdout.includes('| `FAULTY_LOCKED` | 409 | The output is locked by another panel: unlock it there first. |'), stdout);
   },
 );
 

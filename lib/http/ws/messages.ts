@@ -6,7 +6,7 @@
  * values (`{"p","v"}`, with `by`/`at` for `?origins=1`), events, and what a resumable client
  * is told (its token, `seq` marks, resync); shapes in core/api-shapes.ts.
  */
-import { HubError } from '../../core/errors.ts';
+import { answerOf, HubError } from '../../core/errors.ts';
 import type { HubEvent, RefusalMessage, ResumeMessage } from '../../core/api-shapes.ts';
 import type { LastChange } from '../../core/parameter.ts';
 import { toWire, type Value } from '../../core/value.ts';
@@ -83,9 +83,9 @@ function parseItem(item: unknown): ClientItem {
   return { ok: true, p, v: (item as { v: unknown }).v };
 }
 
-/** The answer to a bad item: `{"p": <address or null>, "error": "<reason>", "code": "PB_…"}`. */
+/** The answer to a bad item: `{"p": <address or null>, "error": "<reason>", "code": "PB_…"}` (or the type's own code, R-PK8). */
 export function errorAnswer(p: string | null, error: CodedError): string {
-  return JSON.stringify({ p, error: error.message, code: error.code } satisfies RefusalMessage);
+  return JSON.stringify({ p, error: error.message, code: answerOf(error).code } satisfies RefusalMessage);
 }
 
 /**

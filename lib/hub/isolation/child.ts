@@ -133,7 +133,7 @@ process.on('uncaughtException', (error) => crash(`it threw: ${reasonOf(error)}`,
 process.on('unhandledRejection', (error) => crash(`a promise it made was rejected and nobody handled it: ${reasonOf(error)}`, error));
 const wire = (error: unknown): WireError => {
   const failure = error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error));
-  return { code: failure.code, message: failure.message };
+  return { code: failure.code, message: failure.message, ...(failure.declared === undefined ? {} : { declared: failure.declared }) };
 };
 
 // The hub is gone (stopped, killed, crashed): so is this process.

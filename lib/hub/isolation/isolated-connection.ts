@@ -332,7 +332,10 @@ export class IsolatedConnection implements ConnectionInstance {
       case 'answer': {
         const answered = this.pending.get(message.n);
         this.pending.delete(message.n);
-        answered?.(message.error ? fail(message.error.code, message.error.message) : ok(message.changed));
+        const { error } = message;
+        answered?.(
+          error ? { ok: false, error: new HubError(error.code, error.message, { declared: error.declared }) } : ok(message.changed),
+        );
         return;
       }
       case 'updated':

@@ -26,10 +26,11 @@ export interface DefinedSpec {
 /** A change of one of its parameters: its id, its value, and who made it (undefined: the connection itself). */
 export type Change = readonly [id: string, value: Value, by: string | undefined];
 
-/** An error across the wall: its code and message. */
+/** An error across the wall: its code and message, and the type's own code when it carries one (R-PK8). */
 export interface WireError {
   readonly code: ErrorCode;
   readonly message: string;
+  readonly declared?: string;
 }
 
 export type ToChild =
@@ -98,7 +99,11 @@ const text = Type.String({ maxLength: MOST_TEXT });
 const id = Type.String({ minLength: 1, maxLength: 1024 });
 const n = Type.Integer({ minimum: 0 });
 const value = Type.Union([Type.String({ maxLength: MOST_TEXT }), Type.Boolean(), Type.Number()]);
-const wireError = Type.Object({ code: Type.String({ maxLength: 64 }), message: text });
+const wireError = Type.Object({
+  code: Type.String({ maxLength: 64 }),
+  message: text,
+  declared: Type.Optional(Type.String({ maxLength: 64 })),
+});
 const spec = {
   type: Type.Union(valueTypes.map((kind) => Type.Literal(kind))),
   access: Type.Union([Type.Literal('read-only'), Type.Literal('write-only'), Type.Literal('read-write')]),
