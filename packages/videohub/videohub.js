@@ -80,6 +80,12 @@ const LOCKS = [
 export default defineConnectionType({
   type: 'videohub',
   summary: 'A Blackmagic Videohub router (TCP 9990): routes, labels and locks, up to 288×288.',
+  errors: {
+    VIDEOHUB_NAK: {
+      status: 502,
+      text: 'The router answered NAK: it did not take the command (a port it does not have, or a command it does not know). Nothing changed on the router.',
+    },
+  },
   settings,
   parse(written) {
     /** @type {import('patchbay-hub/connection').Issue[]} */
@@ -366,7 +372,11 @@ export default defineConnectionType({
       else counts.refused++;
       if (acknowledged) for (const report of oldest.values) report();
       for (const confirm of oldest.confirms)
-        confirm(acknowledged ? undefined : new HubError('PB_BAD_ANSWER', 'the router answered NAK: it did not take the command'));
+        confirm(
+          acknowledged
+            ? undefined
+            : new HubError('PB_BAD_ANSWER', 'the router answered NAK: it did not take the command', { declared: 'VIDEOHUB_NAK' }),
+        );
     };
 
     const link = new DeviceLink(

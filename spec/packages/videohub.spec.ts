@@ -160,7 +160,7 @@ test.serial(
     t.is(routing.flatMap((block) => block.lines).length, 40);
 
     router.answer = 'NAK';
-    t.like(await update(hub, 'router/output/1/input', '9'), { status: 502, code: 'PB_BAD_ANSWER' });
+    t.like(await update(hub, 'router/output/1/input', '9'), { status: 502, code: 'VIDEOHUB_NAK' });
     t.is(await hub.read('router/output/1/input'), '38', 'a refused route is not shown');
     router.answer = 'none';
     t.like(await update(hub, 'router/output/1/input', '9'), { status: 504, code: 'PB_DEVICE_TIMEOUT' });
