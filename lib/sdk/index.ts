@@ -76,6 +76,7 @@ export {
 
 // The device kit.
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';
+export { ClientLink, type ClientLinkOptions, type LinkClient } from './device/client-link.ts';
 export {
   DEFAULT_MAX_PARAMETERS,
   type DeviceParameterSpec,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { eventually } from '../helpers/eventually.ts';
 import { runHub, terminate } from '../helpers/hub-process.ts';
+import { freePort } from '../helpers/ports.ts';
 import { ScriptedVideohub } from '../helpers/videohub-device.ts';
 import { headingAnchors, relativeLinks } from '../helpers/markdown-links.ts';
 
@@ -226,21 +228,30 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
           .split('\n')
           .pop() as string,
       );
-    const plugins = [await packOf('example-echo'), await packOf('videohub'), await packOf('sacn')];
+    const plugins = [await packOf('example-echo'), await packOf('videohub'), await packOf('sacn'), await packOf('hyperdeck')];
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...plugins], { cwd: app });
     const router = new ScriptedVideohub(16, 16);
     router.routes[3] = 9;
     const routerPort = await router.start();
     t.teardown(() => router.stop());
+    // A deck for the package that brings a client library of its own (hyperdeck-connection, installed with it).
+    const { HyperdeckServer } = createRequire(import.meta.url)('hyperdeck-server-connection') as {
+      HyperdeckServer: new (ip: string, port: number) => { onDeviceInfo?: () => Promise<unknown>; _server: { close(): void } };
+    };
+    const deckPort = await freePort();
+    const deck = new HyperdeckServer('127.0.0.1', deckPort);
+    deck.onDeviceInfo = async () => ({ 'protocol version': '1.11', model: 'Packed Deck', 'slot count': '0' });
+    t.teardown(() => deck._server.close());
     await writeFile(
       join(app, 'echo.json5'),
       JSON.stringify({
-        plugins: ['patchbay-example-echo', 'patchbay-videohub', 'patchbay-sacn'],
+        plugins: ['patchbay-example-echo', 'patchbay-videohub', 'patchbay-sacn', 'patchbay-hyperdeck'],
         connections: {
           api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
           echo: { type: 'echo', delayMs: 10 },
           router: { type: 'videohub', host: '127.0.0.1', port: routerPort },
           desk: { type: 'sacn', mode: 'receive', port: 0, bindIp: '127.0.0.1', multicast: false, universes: [1], channels: 4 },
+          deck: { type: 'hyperdeck', host: '127.0.0.1', port: deckPort },
         },
       }),
     );
@@ -275,6 +286,11 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
     t.like(
       ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'desk'),
       { type: 'sacn', status: 'ok', package: { name: 'patchbay-sacn', version: '1.0.0' } },
+    );
+    await eventually(async () => (await echoHub.read('deck/device/model')) === 'Packed Deck', 'the deck read');
+    t.like(
+      ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'deck'),
+      { type: 'hyperdeck', status: 'ok', package: { name: 'patchbay-hyperdeck', version: '1.0.0' } },
     );
     t.is(await terminate(echoHub), 0);
 

@@ -1,6 +1,6 @@
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ExecutionContext } from 'ava';
 import { type HubProcess, runHub } from './hub-process.ts';
@@ -9,18 +9,27 @@ const checkout = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * A studio folder with the package in `packages/<folder>` installed as npm installs it (its
- * package.json and the files it lists, copied into `node_modules/<name>`), beside a
+ * package.json and the files it lists, copied into `node_modules/<name>`, and its dependencies), beside a
  * `patchbay-hub` whose `patchbay-hub/connection` is this checkout's face: the sources, as an
  * installed patchbay's `dist/` would be. The package reaches patchbay as it would in a
  * studio, by its name; `spec/e2e/package.spec.ts` packs and installs both for real.
  */
 export async function studioWith(folder: string): Promise<string> {
   const source = join(checkout, 'packages', folder);
-  const manifest = JSON.parse(await readFile(join(source, 'package.json'), 'utf8')) as { name: string; files: string[] };
+  const manifest = JSON.parse(await readFile(join(source, 'package.json'), 'utf8')) as {
+    name: string;
+    files: string[];
+    dependencies?: Record<string, string>;
+  };
   const dir = await mkdtemp(join(tmpdir(), `patchbay-studio-${folder}-`));
   const installed = join(dir, 'node_modules', manifest.name);
   await mkdir(installed, { recursive: true });
   for (const file of ['package.json', ...manifest.files]) await cp(join(source, file), join(installed, file), { recursive: true });
+  // Its dependencies as npm would install them beside it: the checkout's copies (devDependencies of the checkout).
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    await mkdir(dirname(join(dir, 'node_modules', dependency)), { recursive: true });
+    await symlink(join(checkout, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
+  }
   const patchbay = join(dir, 'node_modules', 'patchbay-hub');
   await mkdir(patchbay);
   await writeFile(

@@ -127,29 +127,12 @@ export class DeviceLink {
    * confirmation, the device's refusal, or PB_DEVICE_TIMEOUT when neither came in time.
    */
   write(send: (confirm: (error?: unknown) => void) => void, answered?: Answered): SetResult {
-    if (!this.isUp) {
-      return { ok: false, error: new HubError(this.unavailable, `the link is down: ${this.reason || 'not connected yet'}`) };
-    }
-    const { fence } = this.options;
-    if (!fence.holds()) return { ok: false, error: fence.refusal() };
-    let pending = true;
-    const finish = (result: SetResult) => {
-      if (!pending) return;
-      pending = false;
-      timer.unsubscribe();
-      answered?.(result);
-    };
-    const timer = after(this.options.scheduler, this.timeoutMs, () =>
-      finish({ ok: false, error: new HubError('PB_DEVICE_TIMEOUT', `the device did not confirm the write within ${this.timeoutMs} ms`) }),
+    const { fence, scheduler } = this.options;
+    return writeThrough(
+      { up: this.isUp, reason: this.reason, unavailable: this.unavailable, timeoutMs: this.timeoutMs, fence, scheduler },
+      send,
+      answered,
     );
-    try {
-      send((error) =>
-        finish(error === undefined ? { ok: true, value: true } : { ok: false, error: asDeviceError(error, this.unavailable) }),
-      );
-    } catch (error) {
-      finish({ ok: false, error: asDeviceError(error, this.unavailable) });
-    }
-    return { ok: true, value: true };
   }
 
   /** Closes the link for good and stops trying. Idempotent. */
@@ -162,6 +145,45 @@ export class DeviceLink {
     this.settleFirst();
     await this.protocol.close();
   }
+}
+
+/** What a write through a link is checked against: whether the link is up, and the hub's bounds. */
+export interface WriteGate {
+  readonly up: boolean;
+  /** Why the link is down, while it is. */
+  readonly reason: string;
+  readonly unavailable: ErrorCode;
+  readonly timeoutMs: number;
+  readonly fence: Fence;
+  readonly scheduler: Scheduler;
+}
+
+/**
+ * A write through a link (`DeviceLink`, `ClientLink`): refused at once while the link is
+ * down or the fence does not hold; else `send` hands it to the device and calls `confirm`
+ * when the device took it (or with its refusal); `answered` hears the outcome once, or
+ * PB_DEVICE_TIMEOUT when none came within `timeoutMs`.
+ */
+export function writeThrough(gate: WriteGate, send: (confirm: (error?: unknown) => void) => void, answered?: Answered): SetResult {
+  const { up, reason, unavailable, timeoutMs, fence, scheduler } = gate;
+  if (!up) return { ok: false, error: new HubError(unavailable, `the link is down: ${reason || 'not connected yet'}`) };
+  if (!fence.holds()) return { ok: false, error: fence.refusal() };
+  let pending = true;
+  const finish = (result: SetResult) => {
+    if (!pending) return;
+    pending = false;
+    timer.unsubscribe();
+    answered?.(result);
+  };
+  const timer = after(scheduler, timeoutMs, () =>
+    finish({ ok: false, error: new HubError('PB_DEVICE_TIMEOUT', `the device did not confirm the write within ${timeoutMs} ms`) }),
+  );
+  try {
+    send((error) => finish(error === undefined ? { ok: true, value: true } : { ok: false, error: asDeviceError(error, unavailable) }));
+  } catch (error) {
+    finish({ ok: false, error: asDeviceError(error, unavailable) });
+  }
+  return { ok: true, value: true };
 }
 
 function asDeviceError(error: unknown, code: ErrorCode): HubError {

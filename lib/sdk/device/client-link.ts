@@ -1,0 +1,124 @@
+/**
+ * The link of a connection to a device through a client library that connects, reconnects
+ * and times out on its own (R-PK7): atem-connection, hyperdeck-connection,
+ * obs-websocket-js. The library keeps the connection; the link takes what it says (up,
+ * down with a reason) as the connection's status, and gives its commands the hub's bounds:
+ * refused while the device is away or another hub is active (the fence), answered with the
+ * command's outcome, or PB_DEVICE_TIMEOUT when the library never settles it. The author
+ * writes no glue to switch the library's own reconnecting off.
+ */
+import type { Subscription } from 'rxjs';
+import type { ErrorCode } from '../../core/errors.ts';
+import type { Answered, SetResult } from '../../core/parameter.ts';
+import { after } from '../../core/scheduler.ts';
+import { Status } from '../context.ts';
+import { DEFAULT_TIMEOUT_MS, type DeviceLinkOptions, type LinkAttempt, writeThrough } from './device-link.ts';
+
+/** A client library as a type wraps it: start it once, and close it for good. */
+export interface LinkClient {
+  /**
+   * Starts the library's own connecting, once: it tells `events` each time it is up and
+   * each time it is down (with why), for as long as it runs, in any order and as often.
+   */
+  start(events: LinkAttempt): void;
+  /** Closes the library for good (its `disconnect`, `destroy`…). */
+  close(): void | Promise<void>;
+}
+
+export interface ClientLinkOptions extends Omit<DeviceLinkOptions, 'longestRetryMs'> {
+  /** How long `start` waits for the library to be up before it says the device is away; default 2000 ms. */
+  readonly connectTimeoutMs?: number;
+}
+
+export class ClientLink {
+  private isUp = false;
+  private stopped = false;
+  private reason = 'not connected yet';
+  private waiting: Subscription | undefined;
+  private readonly unavailable: ErrorCode;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly client: LinkClient,
+    private readonly options: ClientLinkOptions,
+  ) {
+    this.unavailable = options.unavailable ?? 'PB_DEVICE_UNAVAILABLE';
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  get up(): boolean {
+    return this.isUp;
+  }
+
+  /** Why the device is away, while it is. */
+  get downReason(): string {
+    return this.isUp ? '' : this.reason;
+  }
+
+  /**
+   * Starts the library; resolves once it is up, it said it is down, or `connectTimeoutMs`
+   * passed without either (then the status says the device has not answered; the library
+   * goes on trying, and its `up` makes the connection ok).
+   */
+  start(): Promise<void> {
+    const { status, scheduler } = this.options;
+    status(Status.Connecting);
+    return new Promise((settled) => {
+      const settle = () => {
+        this.waiting?.unsubscribe();
+        this.waiting = undefined;
+        settled();
+      };
+      this.waiting = after(scheduler, this.options.connectTimeoutMs ?? DEFAULT_TIMEOUT_MS, () => {
+        if (!this.stopped && !this.isUp) status(Status.Degraded, `the device has not answered: ${this.reason}`, this.unavailable);
+        settle();
+      });
+      this.client.start({
+        up: () => {
+          if (this.stopped) return;
+          this.isUp = true;
+          this.reason = '';
+          status(Status.Ok);
+          settle();
+        },
+        down: (reason) => {
+          if (this.stopped) return;
+          this.isUp = false;
+          this.reason = reason;
+          status(Status.Degraded, reason, this.unavailable);
+          settle();
+        },
+      });
+    });
+  }
+
+  /**
+   * A write as a command of the library (a parameter's `forward`): refused at once while the
+   * device is away or the fence does not hold; else `command()` runs, and its promise's
+   * outcome answers the write — a rejection is the device's refusal (a HubError keeps its
+   * code and its type's own code), and a promise that never settles is PB_DEVICE_TIMEOUT.
+   */
+  command(command: () => Promise<unknown>, answered?: Answered): SetResult {
+    const { fence, scheduler } = this.options;
+    const gate = { up: this.isUp, reason: this.reason, unavailable: this.unavailable, timeoutMs: this.timeoutMs, fence, scheduler };
+    return writeThrough(
+      gate,
+      (confirm) =>
+        void command().then(
+          () => confirm(),
+          // Libraries reject with what they like: an Error, a HubError, or a plain object of the device's answer.
+          (error: unknown) => confirm(error instanceof Error ? error : `the device refused: ${JSON.stringify(error) ?? 'no reason'}`),
+        ),
+      answered,
+    );
+  }
+
+  /** Closes the library for good. Idempotent. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.isUp = false;
+    this.waiting?.unsubscribe();
+    await this.client.close();
+  }
+}
