@@ -70,6 +70,7 @@ export function packageTypeOf(
     settings,
     metrics,
     errors: description.errors,
+    parameters: description.parameters,
     origin,
     servesHub: false,
     prepare(written, connection) {

@@ -176,8 +176,25 @@ export function typeReference(t: ConnectionType, common?: string): string {
       : `Settings, besides the [common ones](${common}) (\`type: '${t.type}'\`):`,
     '',
     settingsTable(settingRows(t.settings.properties as Readonly<Record<string, Node>>, t.settings.required)),
+    ...parametersOf(t),
     ...codesOf(t),
   ].join('\n');
+}
+
+/** The parameters a type makes (R-PK6): a table, when it lists them. */
+function parametersOf(t: ConnectionType): string[] {
+  if (!t.parameters?.length) return [];
+  return [
+    '',
+    'Parameters (`<connection id>/<id>`):',
+    '',
+    '| id | type | access | |',
+    '| --- | --- | --- | --- |',
+    ...t.parameters.map(
+      ({ id, type, access, description, unit }) =>
+        `| \`${id}\` | ${type} | ${access} | ${cell(description)}${unit ? ` (${cell(unit)})` : ''} |`,
+    ),
+  ];
 }
 
 /** The codes of its own a type's refusals carry (R-PK8), beside the hub's: a table, when it declares any. */

@@ -46,6 +46,16 @@ const Description = Type.Object({
     { maxItems: 1000 },
   ),
   declares: Type.Boolean(),
+  parameters: Type.Array(
+    Type.Object({
+      id: Type.String({ minLength: 1, maxLength: 400 }),
+      type: valueType,
+      access: Type.Union([Type.Literal('read-only'), Type.Literal('write-only'), Type.Literal('read-write')]),
+      description: Type.String({ maxLength: 2000 }),
+      unit: Type.Optional(Type.String({ maxLength: 32 })),
+    }),
+    { maxItems: 1000 },
+  ),
   errors: Type.Record(
     Type.String({ maxLength: 64 }),
     Type.Object({

@@ -79,6 +79,13 @@ async function describe(module: string, type: string): Promise<{ ok: true; descr
       })),
       declares: typeof definition.declared === 'function',
       // Checked against the description's schema in the hub: what is wrong refuses the package there.
+      parameters: (definition.parameters ?? []).map(({ id, type, access, description, unit }) => ({
+        id: String(id),
+        type,
+        access,
+        description: String(description ?? ''),
+        ...(unit === undefined ? {} : { unit: String(unit) }),
+      })),
       errors: Object.fromEntries(
         Object.entries(definition.errors ?? {}).map(([code, { status, text }]) => [code, { status, text: String(text) }]),
       ) as TypeDescription['errors'],

@@ -14,6 +14,7 @@ import type {
   DefinedConnectionType,
   Discovery,
   Link,
+  ParameterDoc,
   ParseContext,
   StopReason,
   TypedInstance,
@@ -154,6 +155,8 @@ export interface ConnectionType {
   readonly summary: string;
   readonly settings: TObject;
   readonly metrics: readonly ConnectionMetric[];
+  /** The parameters it makes, for its reference page. */
+  readonly parameters?: readonly ParameterDoc[];
   /** Codes of its own for its refusals (R-PK8), by code. */
   readonly errors?: Readonly<Record<string, DeclaredCode>>;
   /** Where a type of a package comes from; absent for a built-in type. */

@@ -24,6 +24,7 @@ export {
   defineConnectionType,
   type Discovery,
   type Link,
+  type ParameterDoc,
   type ParseContext,
   type StopReason,
   type TypedInstance,

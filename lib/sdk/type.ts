@@ -7,7 +7,7 @@ import type { TObject } from '@sinclair/typebox';
 import type { ConnectionMetric } from '../core/counts.ts';
 import type { DeclaredCode } from '../core/errors.ts';
 import type { Checked, Issue } from '../core/issue.ts';
-import type { ValueType } from '../core/value.ts';
+import type { Access, ValueType } from '../core/value.ts';
 import type { ConnectionContext } from './context.ts';
 import type { Parsed } from './settings.ts';
 
@@ -141,10 +141,26 @@ export interface TypeBasics<S extends TObject, P> {
    */
   readonly errors?: Readonly<Record<string, DeclaredCode>>;
   /**
+   * The parameters it makes, for its reference page (`patchbay reference`, R-PK6): ids as
+   * patterns where they repeat (`slot/<n>/status`). Documentation only: what it defines
+   * when it runs is what it has.
+   */
+  readonly parameters?: readonly ParameterDoc[];
+  /**
    * A type whose parameters the hub keeps says which, from its settings alone: a kept
    * parameter of `id`, or one it defines but does not keep. Absent: the type keeps no values.
    */
   declared?(settings: P): (id: string) => DeclaredParameter | undefined;
+}
+
+/** A parameter a type makes, as its reference page lists it. */
+export interface ParameterDoc {
+  readonly id: string;
+  readonly type: ValueType;
+  readonly access: Access;
+  /** What it is, for a person: its values, what a write does. */
+  readonly description: string;
+  readonly unit?: string;
 }
 
 /** A connection type as its author writes it. */

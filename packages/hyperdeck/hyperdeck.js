@@ -95,6 +95,37 @@ export default defineConnectionType({
     HYPERDECK_UNSUPPORTED: { status: 502, text: 'The deck does not support the command or one of its parameters (its answers 101, 103).' },
     HYPERDECK_REFUSED: { status: 502, text: 'The deck refused the command; the message gives its answer and code.' },
   },
+  parameters: [
+    {
+      id: 'transport/status',
+      type: 'S',
+      access: 'read-only',
+      description: 'preview, stopped, play, forward, rewind, jog, shuttle or record, each with a label',
+    },
+    { id: 'transport/speed', type: 'I', access: 'read-only', description: 'of normal speed; negative in reverse', unit: '%' },
+    { id: 'transport/timecode', type: 'S', access: 'read-only', description: 'the timecode the deck shows' },
+    { id: 'transport/loop', type: 'B', access: 'read-only', description: 'whether it plays in a loop' },
+    {
+      id: 'transport/slot',
+      type: 'I',
+      access: 'read-write',
+      description: "the active slot; write one to select it (choices: the deck's slots, by volume name)",
+    },
+    {
+      id: 'transport/clip',
+      type: 'I',
+      access: 'read-write',
+      description: "the current clip; write one to go to it (choices: the deck's clips by name, up to 1,000)",
+    },
+    { id: 'play', type: 'T', access: 'write-only', description: 'plays' },
+    { id: 'stop', type: 'T', access: 'write-only', description: 'stops' },
+    { id: 'record', type: 'T', access: 'write-only', description: 'records' },
+    { id: 'slot/<n>/status', type: 'S', access: 'read-only', description: 'empty, mounting, error or mounted' },
+    { id: 'slot/<n>/volume', type: 'S', access: 'read-only', description: "the volume's name" },
+    { id: 'slot/<n>/recordingTime', type: 'I', access: 'read-only', description: 'recording time left', unit: 's' },
+    { id: 'clips/count', type: 'I', access: 'read-only', description: 'the clips on the active slot' },
+    { id: 'device/model', type: 'S', access: 'read-only', description: 'as the deck names itself' },
+  ],
   settings,
   parse(written) {
     /** @type {import('patchbay-hub/connection').Issue[]} */

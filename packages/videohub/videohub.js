@@ -86,6 +86,25 @@ export default defineConnectionType({
       text: 'The router answered NAK: it did not take the command (a port it does not have, or a command it does not know). Nothing changed on the router.',
     },
   },
+  parameters: [
+    {
+      id: 'output/<n>/input',
+      type: 'I',
+      access: 'read-write',
+      description: 'the input routed to output n, from 0 (choices: the inputs by name)',
+    },
+    { id: 'output/<n>/label', type: 'S', access: 'read-write', description: "output n's label" },
+    {
+      id: 'output/<n>/lock',
+      type: 'S',
+      access: 'read-write',
+      description: 'U unlocked, O locked by this hub, L locked by another; write O to lock, U to unlock, F to force an unlock',
+    },
+    { id: 'input/<n>/label', type: 'S', access: 'read-write', description: "input n's label" },
+    { id: 'device/model', type: 'S', access: 'read-only', description: 'as the router names itself' },
+    { id: 'device/name', type: 'S', access: 'read-only', description: 'its friendly name, when it gives one' },
+    { id: 'device/present', type: 'B', access: 'read-only', description: 'false when the router says no device is present' },
+  ],
   settings,
   parse(written) {
     /** @type {import('patchbay-hub/connection').Issue[]} */

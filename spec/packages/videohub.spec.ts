@@ -231,6 +231,12 @@ test('patchbay reference prints the reference page of a package type from its sc
   t.true(stdout.includes('| `ping` | integer | `10000` | 0–3600000 | Milliseconds between pings of a quiet link;'), stdout);
   t.true(stdout.includes('| `host` | string | required | not empty |'));
   t.true(stdout.includes("Settings (`type: 'videohub'`), besides the common ones of every connection"), stdout);
+  // Its parameters and its own codes (R-PK6, R-PK8), from what the type declares.
+  t.true(
+    stdout.includes('| `output/<n>/input` | I | read-write | the input routed to output n, from 0 (choices: the inputs by name) |'),
+    stdout,
+  );
+  t.true(stdout.includes('| `VIDEOHUB_NAK` | 502 |'), stdout);
   await writeFile(join(studio, 'none.json5'), JSON.stringify({ connections: {} }));
   const refused = await run(process.execPath, [bin, 'reference', 'none.json5'], { cwd: studio }).catch(
     (error: { code: number; stderr: string }) => error,
