@@ -90,6 +90,7 @@ const client = (access: ClientAccess, origins: boolean): WsClient => {
     batch: false,
     maxHz: 0,
     origins,
+    meta: false,
     resume: undefined,
     topic: undefined,
     lagging: false,

@@ -46,7 +46,7 @@ test('GET /asyncapi.json is an AsyncAPI 3.0 document @asyncapi/parser finds no e
     [],
   );
   const options = Object.keys(document.channels['values']?.bindings.ws.query.properties ?? {}).sort();
-  t.deepEqual(options, ['access_token', 'batch', 'events', 'filter', 'log', 'maxHz', 'origins', 'resume', 'seq']);
+  t.deepEqual(options, ['access_token', 'batch', 'events', 'filter', 'log', 'maxHz', 'meta', 'origins', 'resume', 'seq']);
 });
 
 test('every method and path the server routes is in /openapi.json, and nothing it does not route (R-DS1)', async (t) => {

@@ -71,3 +71,39 @@ test('a parameter that says anew what it is tells ?events=1 clients to list agai
   const [source] = (await (await fetch(`http://127.0.0.1:${port}/parameters?meta=1&filter=^desk/source$`)).json()) as ParameterListing[];
   t.deepEqual(source?.meta?.choices?.[0], { value: 1, label: 'Jib' });
 });
+
+test("a ?meta=1 WebSocket client's snapshot carries what each parameter says of itself; its changes and other clients' snapshots do not (R-PK6)", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-meta-'));
+  await writeFile(join(dir, 'desk.js'), desk);
+  const hub = await startHub(
+    t,
+    {
+      connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, studio: { type: 'dummy', parameters: ['a,S,x'] } },
+      flows: ['desk.js'],
+    },
+    { dir },
+  );
+  const ws = `ws://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}/ws`;
+  const described = await Client.open(t, `${ws}?meta=1`);
+  const plain = await Client.open(t, ws);
+  const byAddress = (client: Client) => Object.fromEntries((client.messages as { p: string }[]).map((m) => [m.p, m]));
+  await described.until((m) => m.some((x) => (x as { p?: string }).p === 'desk/source'), 'the snapshot');
+  await plain.until((m) => m.some((x) => (x as { p?: string }).p === 'desk/source'), 'the snapshot');
+  t.deepEqual(byAddress(described)['desk/source'], {
+    p: 'desk/source',
+    v: '1',
+    meta: {
+      label: 'Source',
+      choices: [
+        { value: 1, label: 'Camera 1' },
+        { value: 2, label: 'Camera 2' },
+      ],
+    },
+  });
+  t.deepEqual(byAddress(described)['studio/a'], { p: 'studio/a', v: 'x' }, 'a parameter that says nothing has no meta');
+  t.deepEqual(byAddress(plain)['desk/source'], { p: 'desk/source', v: '1' }, 'only when asked');
+  const from = described.messages.length;
+  hub.graph.get('desk/source')?.set(2, 'spec');
+  await described.until((m) => m.length > from, 'the change');
+  t.deepEqual(described.messages.slice(from), [{ p: 'desk/source', v: '2' }], 'a change is its value alone');
+});

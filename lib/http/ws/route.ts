@@ -119,10 +119,10 @@ export class WebSocketRoute {
           if (!access) return;
           const asked = parseUpgradeQuery(req.getQuery() ?? '', { mayReadLog: access.full || access.metrics });
           if (!asked.ok) return sendError(res, asked.error, jsonClient(req), { close: true });
-          const { filters, batch, maxHz, origins, events, logLevel, resume } = asked.value;
+          const { filters, batch, maxHz, origins, meta, events, logLevel, resume } = asked.value;
           const session = this.options.sessions?.only(req);
           const client = {
-            ...newWsClient(filters, access, `ws ${clientAddress(res)}`, { batch, maxHz, origins, resume }),
+            ...newWsClient(filters, access, `ws ${clientAddress(res)}`, { batch, maxHz, origins, meta, resume }),
             events,
             logLevel,
             ...(session === undefined ? {} : { session }),

@@ -259,9 +259,10 @@ export class Snapshots {
     live: boolean,
   ): string | Reading | undefined {
     const part = this.value(topic, parameter, since, until, matched, live);
-    if (!topic.origins || part === undefined) return part;
+    if ((!topic.origins && !topic.meta) || part === undefined) return part;
     const message = typeof part === 'string' ? part : messageOf(prefixOf(part.address), part.value as Value);
-    return withOrigin(message, parameter.lastChange);
+    const told = topic.origins ? withOrigin(message, parameter.lastChange) : message;
+    return topic.meta && parameter.meta !== undefined ? `${told.slice(0, -1)},"meta":${JSON.stringify(parameter.meta)}}` : told;
   }
 
   /** `part` without who changed it. */

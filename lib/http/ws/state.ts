@@ -26,6 +26,8 @@ export interface WsClient {
   readonly maxHz: number;
   /** `?origins=1`: each value comes with who changed it last and when, `{p, v, by, at}` as `GET /parameters` lists it (R-O2). */
   readonly origins: boolean;
+  /** `?meta=1`: each value of its snapshot comes with what its parameter says of itself (R-PK6). */
+  readonly meta: boolean;
   /** `?events=1`: also told when parameters appear or go (messages.ts). */
   readonly events?: boolean;
   /** `?log=<level>`: also sent the hub's log lines at that level and above ("" for none). */
@@ -41,6 +43,7 @@ export interface SendingAsked {
   readonly batch?: boolean;
   readonly maxHz?: number;
   readonly origins?: boolean;
+  readonly meta?: boolean;
   readonly resume?: ResumeAsked | undefined;
 }
 
@@ -49,9 +52,9 @@ export function newWsClient(
   filters: readonly Pattern[],
   access: ClientAccess = fullAccess,
   origin = 'ws',
-  { batch = false, maxHz = 0, origins = false, resume }: SendingAsked = {},
+  { batch = false, maxHz = 0, origins = false, meta = false, resume }: SendingAsked = {},
 ): WsClient {
-  return { filters, access, origin, batch, maxHz, origins, resume };
+  return { filters, access, origin, batch, maxHz, origins, meta, resume };
 }
 
 /**
@@ -170,6 +173,8 @@ export class Topic {
     readonly interval: number,
     /** Its messages carry who changed each value and when (`?origins=1`). */
     readonly origins: boolean,
+    /** Its snapshots' values carry their parameters' `meta` (`?meta=1`). */
+    readonly meta: boolean,
     /** `?resume` topics (R-W3): what it sent, for clients that come back; undefined for the others, which keep nothing. */
     readonly replay: ReplayBuffer | undefined,
     /** The token its clients are given: the topic's key under the hub's MAC key; empty for a topic that keeps nothing. */

@@ -23,10 +23,10 @@ const WAITING_TOPICS_AT_MOST = 64;
  * The key of the topic a client belongs to: what it is sent and how (options, rate on the
  * ladder), the login's access and its filters. A resume token is this key's MAC.
  */
-function topicKeyOf({ filters, access, batch, maxHz, origins, resume }: WsClient): string {
+function topicKeyOf({ filters, access, batch, maxHz, origins, meta, resume }: WsClient): string {
   const rate = rateAtOrBelow(maxHz) ?? rateLadder[0];
   const sources = filters.map((f) => f.source).sort();
-  return `${batch ? 'batch' : ''} ${rate}${origins ? ' origins' : ''}${resume ? ' resume' : ''}\n${access.name}\n${sources.join('\n')}`;
+  return `${batch ? 'batch' : ''} ${rate}${origins ? ' origins' : ''}${meta ? ' meta' : ''}${resume ? ' resume' : ''}\n${access.name}\n${sources.join('\n')}`;
 }
 
 export class Topics {
@@ -94,11 +94,11 @@ export class Topics {
     if (!topic) {
       // On the rate ladder, however the client was made: the topics of one filter set stay few.
       const maxHz = rateAtOrBelow(client.maxHz) ?? rateLadder[0];
-      const { filters, access, batch, origins, resume } = client;
+      const { filters, access, batch, origins, meta, resume } = client;
       const interval = maxHz > 0 ? 1000 / maxHz : 0;
       const replay = resume ? new ReplayBuffer(this.resume, now, this.replayBudget) : undefined;
       const token = resume ? this.tokens.tokenFor(key) : '';
-      topic = new Topic(`t${++this.made}`, key, filters, access, batch, interval, origins, replay, token);
+      topic = new Topic(`t${++this.made}`, key, filters, access, batch, interval, origins, meta, replay, token);
       this.byKey.set(key, topic);
       this.turnover++;
     }

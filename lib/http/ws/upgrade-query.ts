@@ -36,6 +36,11 @@ export const upgradeOptions = Type.Object({
       description: 'Each value says who changed it last and when (`by`, `at`, R-O2).',
     }),
   ),
+  meta: Type.Optional(
+    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+      description: 'Each value of the snapshot comes with what its parameter says of itself (`meta`: label, unit, range, choices, R-PK6).',
+    }),
+  ),
   events: Type.Optional(
     Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
       description: 'Also `{"event": "parameters"}` and `{"event": "connections"}` when they change (R-U1).',
@@ -63,6 +68,8 @@ export interface UpgradeRequest {
   readonly maxHz: number;
   /** `?origins=1`: each value comes with `by` and `at`, who changed it last and when (R-O2). */
   readonly origins: boolean;
+  /** `?meta=1`: the snapshot's values come with their parameters' `meta` (R-PK6). */
+  readonly meta: boolean;
   readonly events: boolean;
   /** The log level the client follows; "" for none. */
   readonly logLevel: (typeof logLevels)[number] | '';
@@ -98,10 +105,12 @@ export function parseUpgradeQuery(query: string, { mayReadLog }: { readonly mayR
   if (events === undefined) return bad('events is 1 or 0 (true or false)');
   const origins = flag(params.get('origins'));
   if (origins === undefined) return bad('origins is 1 or 0 (true or false)');
+  const meta = flag(params.get('meta'));
+  if (meta === undefined) return bad('meta is 1 or 0 (true or false)');
   if (params.getAll('resume').length > 1 || params.getAll('seq').length > 1) return bad('resume and seq are given once each');
   const resume = resumeAsked(params.get('resume'), params.get('seq'));
   if (typeof resume === 'string') return bad(resume);
-  return { ok: true, value: { filters: filters.value, batch, maxHz, origins, events, logLevel, resume } };
+  return { ok: true, value: { filters: filters.value, batch, maxHz, origins, meta, events, logLevel, resume } };
 }
 
 /** `?resume=` and `?seq=`, or what is wrong with them. */
