@@ -35,6 +35,8 @@ export class ClientLink {
   private stopped = false;
   private reason = 'not connected yet';
   private waiting: Subscription | undefined;
+  /** Ends the wait of `start`: at the first up or down, after `connectTimeoutMs`, or at `stop`. */
+  private settleStart: () => void = () => {};
   private readonly unavailable: ErrorCode;
   private readonly timeoutMs: number;
 
@@ -64,11 +66,11 @@ export class ClientLink {
     const { status, scheduler } = this.options;
     status(Status.Connecting);
     return new Promise((settled) => {
-      const settle = () => {
+      const settle = (this.settleStart = () => {
         this.waiting?.unsubscribe();
         this.waiting = undefined;
         settled();
-      };
+      });
       this.waiting = after(scheduler, this.options.connectTimeoutMs ?? DEFAULT_TIMEOUT_MS, () => {
         if (!this.stopped && !this.isUp) status(Status.Degraded, `the device has not answered: ${this.reason}`, this.unavailable);
         settle();
@@ -118,7 +120,7 @@ export class ClientLink {
     if (this.stopped) return;
     this.stopped = true;
     this.isUp = false;
-    this.waiting?.unsubscribe();
+    this.settleStart();
     await this.client.close();
   }
 }
