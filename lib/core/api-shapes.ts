@@ -193,7 +193,8 @@ export const ChangeMessage = Type.Object(
     seq: Type.Optional(
       Type.Integer({ minimum: 0, description: "With `resume=1`: its place in the stream (R-W3); none in a snapshot's values." }),
     ),
-    meta: Type.Optional({ ...ParameterMeta, description: 'With `meta=1`, in the snapshot: what its parameter says of itself (R-PK6).' }),
+    // With `meta=1`, in the snapshot: what its parameter says of itself (R-PK6).
+    meta: Type.Optional(ParameterMeta),
   },
   { description: 'A value, or a trigger fire.' },
 );
