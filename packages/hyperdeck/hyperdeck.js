@@ -194,23 +194,21 @@ export default defineConnectionType({
     trigger('stop', 'Stop', () => new Commands.StopCommand());
     trigger('record', 'Record', () => new Commands.RecordCommand());
 
-    const slot = context.define('transport/slot', {
-      type: 'I',
-      access: 'read-write',
-      initial: 0,
-      meta: { label: 'Slot' },
-      ownedHere: true,
-      forward: (value, _origin, answered) =>
-        command(() => Object.assign(new Commands.SlotSelectCommand(), { slotId: Number(value) }), `slot ${value}`, answered),
-    });
-    const clip = context.define('transport/clip', {
-      type: 'I',
-      access: 'read-write',
-      initial: 0,
-      meta: { label: 'Clip' },
-      ownedHere: true,
-      forward: (value, _origin, answered) => command(() => new Commands.GoToCommand(undefined, Number(value)), `clip ${value}`, answered),
-    });
+    /**
+     * A whole-number setting of the deck that a write commands and the deck reports back.
+     * @param {string} id @param {string} label @param {(n: number) => import('hyperdeck-connection').Commands.AbstractCommand<unknown>} make
+     */
+    const selector = (id, label, make) =>
+      context.define(id, {
+        type: 'I',
+        access: 'read-write',
+        initial: 0,
+        meta: { label },
+        ownedHere: true,
+        forward: (value, _origin, answered) => command(() => make(Number(value)), `${label.toLowerCase()} ${value}`, answered),
+      });
+    const slot = selector('transport/slot', 'Slot', (slotId) => Object.assign(new Commands.SlotSelectCommand(), { slotId }));
+    const clip = selector('transport/clip', 'Clip', (clipId) => new Commands.GoToCommand(undefined, clipId));
 
     /** @type {Map<number, { status: import('patchbay-hub/connection').OwnedParameter, volume: import('patchbay-hub/connection').OwnedParameter, time: import('patchbay-hub/connection').OwnedParameter }>} */
     const slots = new Map();

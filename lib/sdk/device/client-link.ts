@@ -8,11 +8,11 @@
  * writes no glue to switch the library's own reconnecting off.
  */
 import type { Subscription } from 'rxjs';
-import type { ErrorCode } from '../../core/errors.ts';
 import type { Answered, SetResult } from '../../core/parameter.ts';
 import { after } from '../../core/scheduler.ts';
 import { Status } from '../context.ts';
-import { DEFAULT_TIMEOUT_MS, type DeviceLinkOptions, type LinkAttempt, writeThrough } from './device-link.ts';
+import type { LinkAttempt } from './device-link.ts';
+import { DEFAULT_TIMEOUT_MS, type LinkOptions, LinkState } from './link-state.ts';
 
 /** A client library as a type wraps it: start it once, and close it for good. */
 export interface LinkClient {
@@ -25,42 +25,27 @@ export interface LinkClient {
   close(): void | Promise<void>;
 }
 
-export interface ClientLinkOptions extends Omit<DeviceLinkOptions, 'longestRetryMs'> {
+export interface ClientLinkOptions extends LinkOptions {
   /** How long `start` waits for the library to be up before it says the device is away; default 2000 ms. */
   readonly connectTimeoutMs?: number;
 }
 
-export class ClientLink {
-  private isUp = false;
-  private stopped = false;
-  private reason = 'not connected yet';
+export class ClientLink extends LinkState {
   private waiting: Subscription | undefined;
   /** Ends the wait of `start`: at the first up or down, after `connectTimeoutMs`, or at `stop`. */
   private settleStart: () => void = () => {};
-  private readonly unavailable: ErrorCode;
-  private readonly timeoutMs: number;
 
   constructor(
     private readonly client: LinkClient,
-    private readonly options: ClientLinkOptions,
+    protected override readonly options: ClientLinkOptions,
   ) {
-    this.unavailable = options.unavailable ?? 'PB_DEVICE_UNAVAILABLE';
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  }
-
-  get up(): boolean {
-    return this.isUp;
-  }
-
-  /** Why the device is away, while it is. */
-  get downReason(): string {
-    return this.isUp ? '' : this.reason;
+    super(options, 'not connected yet');
   }
 
   /**
-   * Starts the library; resolves once it is up, it said it is down, or `connectTimeoutMs`
+   * Starts the library; resolves once it is up, it said it is down, `connectTimeoutMs`
    * passed without either (then the status says the device has not answered; the library
-   * goes on trying, and its `up` makes the connection ok).
+   * goes on trying, and its `up` makes the connection ok), or `stop` was called.
    */
   start(): Promise<void> {
     const { status, scheduler } = this.options;
@@ -78,16 +63,12 @@ export class ClientLink {
       this.client.start({
         up: () => {
           if (this.stopped) return;
-          this.isUp = true;
-          this.reason = '';
-          status(Status.Ok);
+          this.markUp();
           settle();
         },
         down: (reason) => {
           if (this.stopped) return;
-          this.isUp = false;
-          this.reason = reason;
-          status(Status.Degraded, reason, this.unavailable);
+          this.markDown(reason);
           settle();
         },
       });
@@ -101,10 +82,7 @@ export class ClientLink {
    * code and its type's own code), and a promise that never settles is PB_DEVICE_TIMEOUT.
    */
   command(command: () => Promise<unknown>, answered?: Answered): SetResult {
-    const { fence, scheduler } = this.options;
-    const gate = { up: this.isUp, reason: this.reason, unavailable: this.unavailable, timeoutMs: this.timeoutMs, fence, scheduler };
-    return writeThrough(
-      gate,
+    return this.writeThrough(
       (confirm) =>
         void command().then(
           () => confirm(),

@@ -8,11 +8,12 @@
  * answered when the device confirms, or refused when it does not confirm in time.
  */
 import type { Subscription } from 'rxjs';
-import { type ErrorCode, HubError, reasonOf } from '../../core/errors.ts';
 import type { Answered, SetResult } from '../../core/parameter.ts';
-import type { Fence } from '../../core/lease.ts';
-import { after, type Scheduler } from '../../core/scheduler.ts';
-import { type ConnectionContext, Status } from '../context.ts';
+import { after } from '../../core/scheduler.ts';
+import { Status } from '../context.ts';
+import { type LinkOptions, LinkState } from './link-state.ts';
+
+export { DEFAULT_TIMEOUT_MS } from './link-state.ts';
 
 /** One attempt of a protocol to open its link: it says once that it is up, and once that it is down. */
 export interface LinkAttempt {
@@ -30,53 +31,28 @@ export interface LinkProtocol {
   close(): void | Promise<void>;
 }
 
-export interface DeviceLinkOptions {
-  readonly scheduler: Scheduler;
-  /** Where the link's status goes: the connection's own, `context.setStatus` as it is. */
-  readonly status: ConnectionContext['setStatus'];
-  /** The code of the `degraded` status and of writes refused while down; default PB_DEVICE_UNAVAILABLE. */
-  readonly unavailable?: ErrorCode;
-  /** How long a write may wait for the device's confirmation (R-G1 `timeout`); default 2000 ms. */
-  readonly timeoutMs?: number;
-  /** Asked before every write (R-B3): `context.fence` for a device, `unfenced` for a broker. */
-  readonly fence: Fence;
+export interface DeviceLinkOptions extends LinkOptions {
   /** The longest wait between two attempts; default 10 s. A link that everything waits for (a broker) tries more often. */
   readonly longestRetryMs?: number;
 }
 
 export const FIRST_RETRY_MS = 250;
 export const LONGEST_RETRY_MS = 10_000;
-export const DEFAULT_TIMEOUT_MS = 2000;
 
-export class DeviceLink {
-  private isUp = false;
-  private stopped = false;
+export class DeviceLink extends LinkState {
   private retryMs = FIRST_RETRY_MS;
   private retry: Subscription | undefined;
   /** Ends the current attempt: its later calls are ignored. */
   private endAttempt: () => void = () => {};
-  private reason = '';
   private firstOutcome: Promise<void>;
   private settleFirst: () => void = () => {};
-  private readonly unavailable: ErrorCode;
-  private readonly timeoutMs: number;
 
   constructor(
     private readonly protocol: LinkProtocol,
-    private readonly options: DeviceLinkOptions,
+    protected override readonly options: DeviceLinkOptions,
   ) {
+    super(options, '');
     this.firstOutcome = new Promise((resolve) => (this.settleFirst = resolve));
-    this.unavailable = options.unavailable ?? 'PB_DEVICE_UNAVAILABLE';
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  }
-
-  get up(): boolean {
-    return this.isUp;
-  }
-
-  /** Why the link is down, while it is. */
-  get downReason(): string {
-    return this.isUp ? '' : this.reason;
   }
 
   /** Opens the link; resolves once it is up or the first attempt failed (it goes on trying). */
@@ -97,18 +73,14 @@ export class DeviceLink {
       up: () => {
         if (!live || this.stopped || wasUp) return;
         wasUp = true;
-        this.isUp = true;
-        this.reason = '';
         this.retryMs = FIRST_RETRY_MS;
-        this.options.status(Status.Ok);
+        this.markUp();
         this.settleFirst();
       },
       down: (reason) => {
         if (!live || this.stopped) return;
         live = false;
-        this.isUp = false;
-        this.reason = reason;
-        this.options.status(Status.Degraded, reason, this.unavailable);
+        this.markDown(reason);
         this.settleFirst();
         this.retry?.unsubscribe();
         this.retry = after(this.options.scheduler, this.retryMs, () => {
@@ -127,12 +99,7 @@ export class DeviceLink {
    * confirmation, the device's refusal, or PB_DEVICE_TIMEOUT when neither came in time.
    */
   write(send: (confirm: (error?: unknown) => void) => void, answered?: Answered): SetResult {
-    const { fence, scheduler } = this.options;
-    return writeThrough(
-      { up: this.isUp, reason: this.reason, unavailable: this.unavailable, timeoutMs: this.timeoutMs, fence, scheduler },
-      send,
-      answered,
-    );
+    return this.writeThrough(send, answered);
   }
 
   /** Closes the link for good and stops trying. Idempotent. */
@@ -145,47 +112,4 @@ export class DeviceLink {
     this.settleFirst();
     await this.protocol.close();
   }
-}
-
-/** What a write through a link is checked against: whether the link is up, and the hub's bounds. */
-export interface WriteGate {
-  readonly up: boolean;
-  /** Why the link is down, while it is. */
-  readonly reason: string;
-  readonly unavailable: ErrorCode;
-  readonly timeoutMs: number;
-  readonly fence: Fence;
-  readonly scheduler: Scheduler;
-}
-
-/**
- * A write through a link (`DeviceLink`, `ClientLink`): refused at once while the link is
- * down or the fence does not hold; else `send` hands it to the device and calls `confirm`
- * when the device took it (or with its refusal); `answered` hears the outcome once, or
- * PB_DEVICE_TIMEOUT when none came within `timeoutMs`.
- */
-export function writeThrough(gate: WriteGate, send: (confirm: (error?: unknown) => void) => void, answered?: Answered): SetResult {
-  const { up, reason, unavailable, timeoutMs, fence, scheduler } = gate;
-  if (!up) return { ok: false, error: new HubError(unavailable, `the link is down: ${reason || 'not connected yet'}`) };
-  if (!fence.holds()) return { ok: false, error: fence.refusal() };
-  let pending = true;
-  const finish = (result: SetResult) => {
-    if (!pending) return;
-    pending = false;
-    timer.unsubscribe();
-    answered?.(result);
-  };
-  const timer = after(scheduler, timeoutMs, () =>
-    finish({ ok: false, error: new HubError('PB_DEVICE_TIMEOUT', `the device did not confirm the write within ${timeoutMs} ms`) }),
-  );
-  try {
-    send((error) => finish(error === undefined ? { ok: true, value: true } : { ok: false, error: asDeviceError(error, unavailable) }));
-  } catch (error) {
-    finish({ ok: false, error: asDeviceError(error, unavailable) });
-  }
-  return { ok: true, value: true };
-}
-
-function asDeviceError(error: unknown, code: ErrorCode): HubError {
-  return error instanceof HubError ? error : new HubError(code, reasonOf(error));
 }
