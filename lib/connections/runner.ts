@@ -56,15 +56,25 @@ export interface IsolationHooks {
 const CHECKED_AGAINST = '~checked-against';
 
 /**
+ * Starts connections side by side: a device that takes its whole connect timeout to answer
+ * (a switched-off deck, a host that drops packets) holds up no other, and whoever waits —
+ * the hub's start, a takeover, a reload — waits as long as the slowest start, not the sum.
+ * A start never rejects (a failing one fails its own connection).
+ */
+export async function startTogether(runners: Iterable<ConnectionRunner>): Promise<void> {
+  await Promise.all([...runners].map((runner) => runner.start()));
+}
+
+/** Whether two configs run the same code: the same type, and for a type of a package, the package as installed then (R-PK9). */
+const sameCode = (a: ConnectionConfig, b: ConnectionConfig): boolean =>
+  a.plan.type === b.plan.type && a.plan.origin?.stamp === b.plan.origin?.stamp;
+
+/**
  * Runs one configured connection through its lifecycle (R-L1, R-L2): disabled, or
  * starting → ok / degraded / failed. A start that throws leaves the connection `failed`
  * with the reason and its parameters removed; it never throws to the caller. `stop` is
  * idempotent.
  */
-
-/** Whether two configs run the same code: the same type, and for a type of a package, the package as installed then (R-PK9). */
-const sameCode = (a: ConnectionConfig, b: ConnectionConfig): boolean =>
-  a.plan.type === b.plan.type && a.plan.origin?.stamp === b.plan.origin?.stamp;
 export class ConnectionRunner {
   private readonly report = new BehaviorSubject<StatusReport>({ status: Status.Starting, reason: '' });
   private instance: ConnectionInstance | undefined;

@@ -308,8 +308,18 @@ export const fail = <T = never>(code: ErrorCode, message: string): Result<T> => 
  * own mistake).
  */
 export function reasonOf(thrown: unknown, { stack = false } = {}): string {
+  // Libraries reject with plain objects of a device's answer too ({ code: 111, name: … }): say what they hold.
+  if (typeof thrown === 'object' && thrown !== null && !(thrown instanceof Error)) return jsonOrString(thrown);
   if (!(thrown instanceof Error)) return String(thrown);
   return stack ? (thrown.stack ?? thrown.message) : thrown.message;
+}
+
+function jsonOrString(thrown: object): string {
+  try {
+    return JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    return String(thrown);
+  }
 }
 
 /** Anything thrown as a HubError: its own code when it has one, `fallback` otherwise. */

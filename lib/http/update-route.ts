@@ -153,6 +153,11 @@ const updateErrors: readonly ErrorCode[] = [
   'PB_UNKNOWN_CONNECTION',
   'PB_UNKNOWN_PARAMETER',
   'PB_BROKER_UNAVAILABLE',
+  'PB_NOT_ACTIVE',
+  'PB_OWNER_UNAVAILABLE',
+  'PB_BAD_ANSWER',
+  'PB_DEVICE_UNAVAILABLE',
+  'PB_DEVICE_TIMEOUT',
 ];
 
 export const updateRoute: Route = {
@@ -160,7 +165,7 @@ export const updateRoute: Route = {
   get: {
     summary: 'Write a value (query)',
     description:
-      'Converts and writes (R-H2): 200 `OK` (JSON clients: `{"ok":true}`); 400 missing field or unconvertible value; 403 read-only; 404 unknown. A kept value is stored first (R-S4); on the active hub of a redundancy group the answer also waits until the broker acknowledged the value, so a standby that takes over has it (R-B2): 503 `PB_BROKER_UNAVAILABLE` when the broker link closed first (with `hub.voters`, 200: the standby has it once the broker is back, R-AV1).',
+      'Converts and writes (R-H2): 200 `OK` (JSON clients: `{"ok":true}`); 400 missing field or unconvertible value; 403 read-only; 404 unknown. A kept value is stored first (R-S4); on the active hub of a redundancy group the answer also waits until the broker acknowledged the value, so a standby that takes over has it (R-B2): 503 `PB_BROKER_UNAVAILABLE` when the broker link closed first (with `hub.voters`, 200: the standby has it once the broker is back, R-AV1). A write a connection sends to its device is answered with the outcome the device gives (R-G1): 502 `PB_BAD_ANSWER`, or a code of the connection type (R-PK8), when the device refuses it; 503 `PB_DEVICE_UNAVAILABLE` while the device is away; 504 `PB_DEVICE_TIMEOUT` when it did not confirm in time; 503 `PB_NOT_ACTIVE` on a standby, `PB_OWNER_UNAVAILABLE` for a connection another hub runs that is away.',
     tag: 'values',
     changes: true,
     query: {

@@ -3,7 +3,7 @@ import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from '../config/flow-file.ts';
 import { type ConnectionInfo, type Problem, type RuleListing, Status } from '../connections/connection.ts';
 import type { HubServices } from '../connections/serving.ts';
-import type { ConnectionRunner } from '../connections/runner.ts';
+import { type ConnectionRunner, startTogether } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { FlowView } from '../core/flow-view.ts';
 import { Graph } from '../core/graph.ts';
@@ -245,7 +245,7 @@ export class Hub {
     if (this.state) this.subscriptions.add(superviseStore(this.state, this.scheduler, this.log));
     // In a group every hub starts as a standby: its mqtt connection finds out whether it takes over.
     if (this.group !== undefined) this.groupRole.role = 'standby';
-    for (const runner of this.runningHere()) await runner.start();
+    await startTogether(this.runningHere());
     const rules = this.groupRole.role === 'standby' ? 0 : await this.startLogic();
     promoteStartGarbage();
     this.serving = true;

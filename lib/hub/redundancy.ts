@@ -4,7 +4,7 @@
  */
 import type { Subject } from 'rxjs';
 import type { Flow } from '../config/flow-file.ts';
-import type { ConnectionRunner } from '../connections/runner.ts';
+import { type ConnectionRunner, startTogether } from '../connections/runner.ts';
 import type { Carried, GroupControl, Redundancy, Role } from '../connections/serving.ts';
 import type { Graph, Reading } from '../core/graph.ts';
 import { Lease } from '../core/lease.ts';
@@ -49,7 +49,7 @@ export class GroupRole {
     this.hub.mirrors.release();
     const activeOnly = this.hub.runners().filter((runner) => !runner.config.plan.servesHub);
     try {
-      for (const runner of activeOnly) await runner.start();
+      await startTogether(activeOnly);
     } finally {
       this.carried = undefined;
     }

@@ -6,7 +6,7 @@
 import type { Subject } from 'rxjs';
 import type { Flow } from '../config/flow-file.ts';
 import { type Problem, Status } from '../connections/connection.ts';
-import type { ConnectionRunner } from '../connections/runner.ts';
+import { type ConnectionRunner, startTogether } from '../connections/runner.ts';
 import { HubError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import type { StateStore } from '../state/store.ts';
@@ -128,7 +128,7 @@ export class Reloads {
     this.hub.adopt(flow, () =>
       flow.connections.map((config) => (kept.has(config.id) ? previous.get(config.id)! : this.hub.factory.runnerFor(config, flow))),
     );
-    for (const runner of this.hub.runners()) if (!kept.has(runner.id) && this.hub.runsHere(runner)) await runner.start();
+    await startTogether(this.hub.runners().filter((runner) => !kept.has(runner.id) && this.hub.runsHere(runner)));
     const rules = this.hub.groupRole.role === 'standby' ? 0 : await this.hub.startLogic();
     const summary: ReloadSummary = {
       kept: [...kept],

@@ -149,7 +149,8 @@ export default defineConnectionType({
           deck.on('error', (message, error) => context.log.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`));
           deck.connect(host, port);
         },
-        close: () => deck.disconnect(),
+        // The library says `quit` to the deck as it leaves; a deck that refuses it is gone all the same.
+        close: () => deck.disconnect().catch(() => {}),
       },
       {
         scheduler: context.scheduler,
@@ -242,7 +243,13 @@ export default defineConnectionType({
       if (t.speed !== undefined) speed.report(t.speed);
       if (t.displayTimecode !== undefined) timecode.report(t.displayTimecode);
       if (t.loop !== undefined) loop.report(t.loop);
+      const otherSlot = typeof t.slotId === 'number' && slot.value !== t.slotId && slot.value !== 0;
       if (typeof t.slotId === 'number') slot.report(t.slotId);
+      // Another slot holds other clips: its list, and the choices with it.
+      if (otherSlot)
+        readClips().catch((error) =>
+          context.log.warn(`reading the clips failed: ${HubError.prototype.toString.call(refusal(error, 'a query'))}`),
+        );
       if (typeof t.clipId === 'number') clip.report(t.clipId);
     };
     /** @param {{ slotId: number, status?: string, volumeName?: string, recordingTime?: number }} s what the deck said of a slot, whole or a change */
@@ -260,17 +267,21 @@ export default defineConnectionType({
     deck.on('notify.transport', transport);
     deck.on('notify.slot', slotInfo);
 
-    /** What the deck is on each connect: its model, slots, clips and transport; then it tells every change. */
-    const read = async () => {
-      const info = await deck.sendCommand(new Commands.DeviceInfoCommand());
-      model.report(info.model);
-      for (let n = 1; n <= Math.min(info.slots || 0, 16); n++) slotInfo(await deck.sendCommand(new Commands.SlotInfoCommand(n)));
+    /** The clips of the active slot, as the choices of `transport/clip`. */
+    const readClips = async () => {
       const clips = await deck.sendCommand(new Commands.ClipsGetCommand());
       clipCount.report(clips.clipCount);
       clip.describe({
         label: 'Clip',
         choices: clips.clips.slice(0, MOST_CLIP_CHOICES).map(({ clipId, name }) => ({ value: clipId, label: `${clipId}: ${name}` })),
       });
+    };
+    /** What the deck is on each connect: its model, slots, clips and transport; then it tells every change. */
+    const read = async () => {
+      const info = await deck.sendCommand(new Commands.DeviceInfoCommand());
+      model.report(info.model);
+      for (let n = 1; n <= Math.min(info.slots || 0, 16); n++) slotInfo(await deck.sendCommand(new Commands.SlotInfoCommand(n)));
+      await readClips();
       transport(await deck.sendCommand(new Commands.TransportInfoCommand()));
       await deck.sendCommand(Object.assign(new Commands.NotifySetCommand(), { transport: true, slot: true }));
     };

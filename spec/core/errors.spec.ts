@@ -24,6 +24,14 @@ test('every code has an HTTP status of the error classes', (t) => {
 test('anything thrown becomes text and a HubError, keeping a code it already has', (t) => {
   t.is(reasonOf(new Error('boom')), 'boom');
   t.is(reasonOf('plain'), 'plain');
+  t.is(
+    reasonOf({ code: 111, name: 'remote control disabled' }),
+    '{"code":111,"name":"remote control disabled"}',
+    "a device's answer, as a library rejects with it",
+  );
+  const loop: Record<string, unknown> = {};
+  loop['self'] = loop;
+  t.is(reasonOf(loop), '[object Object]', 'what JSON cannot say');
   const coded = new HubError('PB_BAD_TEMPLATE', 'bad');
   t.is(asHubError(coded, 'PB_START_FAILED'), coded);
   const wrapped = asHubError(new Error('disk on fire'), 'PB_START_FAILED');

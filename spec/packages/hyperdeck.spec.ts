@@ -53,12 +53,21 @@ function deck(t: ExecutionContext, port: number) {
       'video format': '1080i50',
     };
   };
-  server['onClipsGet'] = async () => ({
-    'clip count': '3',
-    1: 'Opener 00:00:00:00 00:00:30:00',
-    2: 'Interview 00:00:30:00 00:10:00:00',
-    3: 'Closer 00:10:30:00 00:00:20:00',
-  });
+  // Each slot's disk holds clips of its own.
+  server['onClipsGet'] = async () =>
+    transport['slot id'] === '1'
+      ? {
+          'clip count': '3',
+          1: 'Opener 00:00:00:00 00:00:30:00',
+          2: 'Interview 00:00:30:00 00:10:00:00',
+          3: 'Closer 00:10:30:00 00:00:20:00',
+        }
+      : { 'clip count': '1', 1: 'Replay 00:00:00:00 00:00:08:00' };
+  server['onSlotSelect'] = async (command) => {
+    heard.push(`slot select ${JSON.stringify(command.parameters)}`);
+    transport['slot id'] = command.parameters['slot id'] ?? '1';
+    server.notifyTransport({ 'slot id': transport['slot id'] });
+  };
   server['onTransportInfo'] = async () => transport;
   server['onPlay'] = async (command) => {
     heard.push(`play ${JSON.stringify(command.parameters)}`);
@@ -137,6 +146,15 @@ test.serial(
       message: 'the deck refused stop: remote control disabled (111)',
     });
     t.like(await update(hub, 'deck/record', 'true'), { status: 502, code: 'HYPERDECK_UNSUPPORTED' });
+
+    // Another slot, other clips: the choices follow the active slot.
+    t.deepEqual(await update(hub, 'deck/transport/slot', '2'), { status: 200 });
+    await eventually(
+      async () => JSON.stringify((await meta(hub, 'deck/transport/clip'))?.choices) === JSON.stringify([{ value: 1, label: '1: Replay' }]),
+      "the clips of slot 2 are the clip's choices",
+    );
+    t.is(await hub.read('deck/clips/count'), '1');
+    t.like(await update(hub, 'deck/transport/clip', '3'), { status: 400, code: 'PB_CONVERSION' });
 
     // The deck goes away: writes refused at once; it comes back on the same port and the library reconnects by itself.
     // A command the deck never answers: the hub's timeout answers it.
