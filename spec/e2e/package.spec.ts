@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { AtemSwitcher } from '../helpers/atem-switcher.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { runHub, terminate } from '../helpers/hub-process.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -228,7 +229,13 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
           .split('\n')
           .pop() as string,
       );
-    const plugins = [await packOf('example-echo'), await packOf('videohub'), await packOf('sacn'), await packOf('hyperdeck')];
+    const plugins = [
+      await packOf('example-echo'),
+      await packOf('videohub'),
+      await packOf('sacn'),
+      await packOf('hyperdeck'),
+      await packOf('atem'),
+    ];
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...plugins], { cwd: app });
     const router = new ScriptedVideohub(16, 16);
     router.routes[3] = 9;
@@ -242,16 +249,20 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
     const deck = new HyperdeckServer('127.0.0.1', deckPort);
     deck.onDeviceInfo = async () => ({ 'protocol version': '1.11', model: 'Packed Deck', 'slot count': '0' });
     t.teardown(() => deck._server.close());
+    // And a switcher for the package on atem-connection.
+    const mixer = await AtemSwitcher.start();
+    t.teardown(() => mixer.close());
     await writeFile(
       join(app, 'echo.json5'),
       JSON.stringify({
-        plugins: ['patchbay-example-echo', 'patchbay-videohub', 'patchbay-sacn', 'patchbay-hyperdeck'],
+        plugins: ['patchbay-example-echo', 'patchbay-videohub', 'patchbay-sacn', 'patchbay-hyperdeck', 'patchbay-atem'],
         connections: {
           api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
           echo: { type: 'echo', delayMs: 10 },
           router: { type: 'videohub', host: '127.0.0.1', port: routerPort },
           desk: { type: 'sacn', mode: 'receive', port: 0, bindIp: '127.0.0.1', multicast: false, universes: [1], channels: 4 },
           deck: { type: 'hyperdeck', host: '127.0.0.1', port: deckPort },
+          mixer: { type: 'atem', host: '127.0.0.1', port: mixer.port },
         },
       }),
     );
@@ -291,6 +302,11 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
     t.like(
       ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'deck'),
       { type: 'hyperdeck', status: 'ok', package: { name: 'patchbay-hyperdeck', version: '1.0.0' } },
+    );
+    await eventually(async () => (await echoHub.read('mixer/me/1/program')) === String(mixer.program(0)), 'the switcher read');
+    t.like(
+      ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'mixer'),
+      { type: 'atem', status: 'ok', package: { name: 'patchbay-atem', version: '1.0.0' } },
     );
     t.is(await terminate(echoHub), 0);
 
