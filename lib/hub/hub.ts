@@ -8,7 +8,7 @@ import type { HubCounts } from '../core/counts.ts';
 import type { FlowView } from '../core/flow-view.ts';
 import { Graph } from '../core/graph.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
-import { realTime, type Scheduler } from '../core/scheduler.ts';
+import { changeClockOf, realTime, type Scheduler } from '../core/scheduler.ts';
 import type { RuleProblem } from '../rules/engine.ts';
 import { superviseStore } from '../state/supervise-store.ts';
 import type { StateStore } from '../state/store.ts';
@@ -141,7 +141,8 @@ export class Hub {
       flow: () => this.flow,
       group: () => this.group,
       runners: () => this.runners,
-      startLogic: () => this.startLogic(),
+      changeClock: changeClockOf(scheduler),
+      startLogic: (replaySince?: number) => this.startLogic(replaySince),
       stopLogic: () => this.stopLogic(),
     };
     this.groupRole = new GroupRole(inside);
@@ -245,8 +246,10 @@ export class Hub {
     if (this.state) this.subscriptions.add(superviseStore(this.state, this.scheduler, this.log));
     // In a group every hub starts as a standby: its mqtt connection finds out whether it takes over.
     if (this.group !== undefined) this.groupRole.role = 'standby';
+    // What devices say as they connect is news the rules take when they start (R-DV2).
+    const since = changeClockOf(this.scheduler)();
     await startTogether(this.runningHere());
-    const rules = this.groupRole.role === 'standby' ? 0 : await this.startLogic();
+    const rules = this.groupRole.role === 'standby' ? 0 : await this.startLogic(since);
     promoteStartGarbage();
     this.serving = true;
     for (const work of this.untilServing.splice(0)) work();
@@ -279,9 +282,12 @@ export class Hub {
     return this.stopping;
   }
 
-  /** Code flows, then rules (R-R4: rules are checked once both have defined their parameters). */
-  private async startLogic(): Promise<number> {
-    const rules = await this.logic.start(this.flow.rules, this.flow.flows);
+  /**
+   * Code flows, then rules (R-R4: rules are checked once both have defined their
+   * parameters); with `replaySince`, the rules take what connections said since then.
+   */
+  private async startLogic(replaySince?: number): Promise<number> {
+    const rules = await this.logic.start(this.flow.rules, this.flow.flows, replaySince);
     this.running = true;
     for (const work of this.untilRunning.splice(0)) work();
     return rules;

@@ -84,9 +84,10 @@ export class Logic {
 
   /**
    * Starts the code flows (those `prepare` loaded, or `flows`), then the rules of `rules`;
-   * resolves with how many rules it follows.
+   * resolves with how many rules it follows. With `replaySince`, what connections said
+   * since then reaches the rules as changes (see `RuleEngine.start`).
    */
-  async start(rules: readonly TreeNode[], flows: readonly string[]): Promise<number> {
+  async start(rules: readonly TreeNode[], flows: readonly string[], replaySince?: number): Promise<number> {
     const { graph, scheduler, log } = this.options;
     if (!this.prepared) await this.prepare(flows);
     const { guard, codeFlows } = this.prepared as NonNullable<typeof this.prepared>;
@@ -103,7 +104,7 @@ export class Logic {
       else this.event(ruleProblem(problem));
     });
     this.engine = engine;
-    return engine.start(flattenRules(rules));
+    return engine.start(flattenRules(rules), replaySince === undefined ? {} : { replaySince });
   }
 
   /** Stops the rules, then the code flows. Idempotent. */

@@ -24,8 +24,10 @@ export interface RoleHost {
   group(): string | undefined;
   /** The connections of the running flow, in flow order. */
   runners(): readonly ConnectionRunner[];
-  /** Starts the code flows, then the rules; resolves with how many rules run. */
-  startLogic(): Promise<number>;
+  /** The time as changes are stamped now. */
+  changeClock(): number;
+  /** Starts the code flows, then the rules (taking what connections said since `replaySince`); resolves with how many rules run. */
+  startLogic(replaySince?: number): Promise<number>;
   /** Stops the rules and the code flows. */
   stopLogic(): void;
 }
@@ -48,6 +50,8 @@ export class GroupRole {
     // What it kept showing since it stood down gives way to the connections themselves.
     this.hub.mirrors.release();
     const activeOnly = this.hub.runners().filter((runner) => !runner.config.plan.servesHub);
+    // What the devices say as they connect to the new active hub reaches its rules (R-DV2).
+    const since = this.hub.changeClock();
     try {
       await startTogether(activeOnly);
     } finally {
@@ -55,7 +59,7 @@ export class GroupRole {
     }
     // The standbys keep every record from now on, also those no change will send.
     for (const runner of activeOnly) this.groupControl?.recordsChanged(runner.id, runner.recordEntries());
-    const rules = await this.hub.startLogic();
+    const rules = await this.hub.startLogic(since);
     this.hub.connectionsChanged.next();
     this.hub.log.info(
       `active in group ${this.hub.group()} (epoch ${this.lease.epoch}): ${count(this.hub.runners().length, 'connection')}, ${count(rules, 'rule')}`,

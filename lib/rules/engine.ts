@@ -1,5 +1,6 @@
 import { type Observable, type OperatorFunction, Subject, type Subscription } from 'rxjs';
 import type { Parameter } from '../core/parameter.ts';
+import type { Value } from '../core/value.ts';
 import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
@@ -91,11 +92,13 @@ export class RuleEngine {
   private readonly sources = new Map<string, SourceRules>();
   private readonly problems = new Subject<RuleProblem>();
   private readonly guard: LoopGuard;
+  private readonly now: () => number;
 
   readonly problems$: Observable<RuleProblem> = this.problems.asObservable();
 
   constructor(private readonly options: RuleEngineOptions) {
     this.guard = options.guard ?? new LoopGuard(options.loopLimit ?? 256);
+    this.now = changeClockOf(options.scheduler);
   }
 
   /**
@@ -103,7 +106,7 @@ export class RuleEngine {
    * wait for them (reported as they start waiting) or are reported as unable to run.
    * Returns how many rules it follows (all but the idle ones).
    */
-  start(rules: readonly Rule[]): number {
+  start(rules: readonly Rule[], { replaySince }: { readonly replaySince?: number } = {}): number {
     for (const rule of rules) {
       const stopped = this.stoppedConnection(rule);
       if (stopped?.status === 'disabled') {
@@ -129,7 +132,24 @@ export class RuleEngine {
       for (const address of new Set([rule.source, ...rule.destinations]))
         this.follows.push(this.options.graph.follow(address, () => this.review(running)));
     }
+    if (replaySince !== undefined) this.replay(replaySince);
     return [...this.running.values()].filter((r) => r.state.status !== 'idle').length;
+  }
+
+  /**
+   * Hands each source's value to its running rules when a connection said it at or after
+   * `since` (the start of the hub or of a takeover): a device's state read as it connected
+   * is a change its rules would have seen, had they been running then. Not replayed: a
+   * value nobody said (a declared default), a kept one (`restore`, `takeover`: R-G3), a
+   * trigger's fire.
+   */
+  private replay(since: number): void {
+    for (const [source, group] of this.sources) {
+      const parameter = this.options.graph.get(source);
+      const said = parameter?.lastChange;
+      if (!parameter || !said || parameter.type === 'T' || said.at < since || said.by === 'restore' || said.by === 'takeover') continue;
+      if (parameter.value !== undefined) this.deliver(this.guard.point(source), group.rules, parameter.value);
+    }
   }
 
   /** Where each rule stands, by its path (`rules[0]`). */
@@ -152,17 +172,19 @@ export class RuleEngine {
     group.changes = undefined;
     if (!parameter || parameter.access === 'write-only') return;
     const point = this.guard.point(source);
-    const now = changeClockOf(this.options.scheduler);
     const { rules } = group;
-    group.changes = parameter.changes$.subscribe((value) => {
-      const signal: Signal = { value, source, time: now() };
-      const mark = this.guard.arrive(point);
-      try {
-        for (const running of rules) if (running.state.status === 'running') running.accept(signal);
-      } finally {
-        this.guard.leave(mark);
-      }
-    });
+    group.changes = parameter.changes$.subscribe((value) => this.deliver(point, rules, value));
+  }
+
+  /** A change of the source at `point`, handed to its running rules in tree order under the loop guard. */
+  private deliver(point: Point, rules: readonly RunningRule[], value: Value): void {
+    const signal: Signal = { value, source: point.address, time: this.now() };
+    const mark = this.guard.arrive(point);
+    try {
+      for (const running of rules) if (running.state.status === 'running') running.accept(signal);
+    } finally {
+      this.guard.leave(mark);
+    }
   }
 
   /** Decides again where a rule stands after one of its addresses came or went, and says so when that changed. */

@@ -8,7 +8,10 @@
  * The switcher's M/Es, auxes, keyers and macros are numbered from 1, as its panel and its
  * software name them (`me/1` is M/E 1); inputs keep the switcher's own numbers (`input/1` is
  * input 1, `input/1000` colour bars), which are also the values of every source parameter.
- * Parameters are defined when the switcher has said what it has, on the first connect.
+ * Parameters are defined when the switcher has said what it has, on the first connect,
+ * without a declared value: what the switcher says is their first value, a change that the
+ * hub's rules take even as it starts (R-DV2) — an input off air says `false`, it is not
+ * assumed.
  */
 import { ClientLink, checked, connectTimeoutSetting, defineConnectionType, HubError, Type, withDefault } from 'patchbay-hub/connection';
 import { Atem, Enums } from 'atem-connection';
@@ -158,8 +161,8 @@ export default defineConnectionType({
     /** @param {string} id @param {Omit<import('patchbay-hub/connection').ParameterSpec, 'access'>} spec */
     const readOnly = (id, spec) => parameter(id, { ...spec, access: 'read-only' });
 
-    const model = readOnly('device/model', { type: 'S', initial: '', meta: { label: 'Model' } });
-    const running = readOnly('macro/running', { type: 'I', initial: 0, meta: { label: 'Macro running' } });
+    const model = readOnly('device/model', { type: 'S', meta: { label: 'Model' } });
+    const running = readOnly('macro/running', { type: 'I', meta: { label: 'Macro running' } });
     trigger('macro/stop', 'Stop macro', () => atem.macroStop());
 
     /** What the switcher says of an M/E, and its writes. @param {AtemState} state @param {number} me the library's index, from 0 */
@@ -167,10 +170,10 @@ export default defineConnectionType({
       const at = state.video.mixEffects[me];
       if (!at) return;
       const n = me + 1;
-      commanded(`me/${n}/program`, { type: 'I', initial: 0, meta: { label: `M/E ${n} program` } }, (v) =>
+      commanded(`me/${n}/program`, { type: 'I', meta: { label: `M/E ${n} program` } }, (v) =>
         atem.changeProgramInput(Number(v), me),
       ).report(at.programInput);
-      commanded(`me/${n}/preview`, { type: 'I', initial: 0, meta: { label: `M/E ${n} preview` } }, (v) =>
+      commanded(`me/${n}/preview`, { type: 'I', meta: { label: `M/E ${n} preview` } }, (v) =>
         atem.changePreviewInput(Number(v), me),
       ).report(at.previewInput);
       trigger(`me/${n}/cut`, `M/E ${n} cut`, () => atem.cut(me));
@@ -179,23 +182,21 @@ export default defineConnectionType({
         `me/${n}/transition/style`,
         {
           type: 'S',
-          initial: 'mix',
           meta: { label: `M/E ${n} next transition`, choices: STYLES.map(({ value, label }) => ({ value, label })) },
         },
         (v) => atem.setTransitionStyle({ nextStyle: STYLES.find((s) => s.value === v)?.style ?? Enums.TransitionStyle.MIX }, me),
       ).report(STYLES.find((s) => s.style === at.transitionProperties.nextStyle)?.value ?? 'mix');
       const rate = commanded(
         `me/${n}/transition/rate`,
-        { type: 'I', initial: 25, meta: { label: `M/E ${n} mix rate`, unit: 'frames', minimum: 1, maximum: 250 } },
+        { type: 'I', meta: { label: `M/E ${n} mix rate`, unit: 'frames', minimum: 1, maximum: 250 } },
         (v) => atem.setMixTransitionSettings({ rate: Number(v) }, me),
       );
       if (at.transitionSettings.mix) rate.report(at.transitionSettings.mix.rate);
-      readOnly(`me/${n}/transition/running`, { type: 'B', initial: false, meta: { label: `M/E ${n} in transition` } }).report(
+      readOnly(`me/${n}/transition/running`, { type: 'B', meta: { label: `M/E ${n} in transition` } }).report(
         at.transitionPosition.inTransition,
       );
       readOnly(`me/${n}/transition/position`, {
         type: 'F',
-        initial: 0,
         meta: { label: `M/E ${n} transition position`, minimum: 0, maximum: 1 },
       }).report(at.transitionPosition.handlePosition / 10_000);
     };
@@ -204,9 +205,9 @@ export default defineConnectionType({
     const auxOutput = (state, aux) => {
       const at = state.video.auxilliaries[aux];
       if (at === undefined) return;
-      commanded(`aux/${aux + 1}/source`, { type: 'I', initial: 0, meta: { label: `Aux ${aux + 1}` } }, (v) =>
-        atem.setAuxSource(Number(v), aux),
-      ).report(at);
+      commanded(`aux/${aux + 1}/source`, { type: 'I', meta: { label: `Aux ${aux + 1}` } }, (v) => atem.setAuxSource(Number(v), aux)).report(
+        at,
+      );
     };
 
     /** @param {AtemState} state @param {number} key from 0 */
@@ -214,12 +215,12 @@ export default defineConnectionType({
       const at = state.video.downstreamKeyers[key];
       if (!at) return;
       const n = key + 1;
-      commanded(`dsk/${n}/onAir`, { type: 'B', initial: false, meta: { label: `DSK ${n} on air` } }, (v) =>
+      commanded(`dsk/${n}/onAir`, { type: 'B', meta: { label: `DSK ${n} on air` } }, (v) =>
         atem.setDownstreamKeyOnAir(v === true, key),
       ).report(at.onAir);
-      commanded(`dsk/${n}/tie`, { type: 'B', initial: false, meta: { label: `DSK ${n} tie` } }, (v) =>
-        atem.setDownstreamKeyTie(v === true, key),
-      ).report(at.properties?.tie ?? false);
+      commanded(`dsk/${n}/tie`, { type: 'B', meta: { label: `DSK ${n} tie` } }, (v) => atem.setDownstreamKeyTie(v === true, key)).report(
+        at.properties?.tie ?? false,
+      );
       trigger(`dsk/${n}/auto`, `DSK ${n} auto`, () => atem.autoDownstreamKey(key));
     };
 
@@ -243,9 +244,7 @@ export default defineConnectionType({
         if (!input) continue;
         all.push({ value: input.inputId, label: `${input.inputId}: ${input.longName}` });
         if (input.internalPortType === Enums.InternalPortType.External) {
-          readOnly(`input/${input.inputId}/name`, { type: 'S', initial: '', meta: { label: `Input ${input.inputId} name` } }).report(
-            input.longName,
-          );
+          readOnly(`input/${input.inputId}/name`, { type: 'S', meta: { label: `Input ${input.inputId} name` } }).report(input.longName);
         }
       }
       for (const [id, owned] of defined) {
@@ -260,10 +259,8 @@ export default defineConnectionType({
       for (const input of Object.values(state.inputs)) {
         if (!input || input.internalPortType !== Enums.InternalPortType.External) continue;
         const id = input.inputId;
-        readOnly(`input/${id}/tally/program`, { type: 'B', initial: false, meta: { label: `Input ${id} on air` } }).report(onAir.has(id));
-        readOnly(`input/${id}/tally/preview`, { type: 'B', initial: false, meta: { label: `Input ${id} on preview` } }).report(
-          onPreview.has(id),
-        );
+        readOnly(`input/${id}/tally/program`, { type: 'B', meta: { label: `Input ${id} on air` } }).report(onAir.has(id));
+        readOnly(`input/${id}/tally/preview`, { type: 'B', meta: { label: `Input ${id} on preview` } }).report(onPreview.has(id));
       }
     };
 
@@ -312,7 +309,7 @@ export default defineConnectionType({
     return {
       start: () => link.start(),
       stop: () => link.stop(),
-      details: () => ({ host, port, connected: link.up }),
+      details: () => ({ host, port }),
     };
   },
 });

@@ -289,7 +289,7 @@ export default defineConnectionType({
     return {
       start: () => link.start(),
       stop: () => link.stop(),
-      details: () => ({ host, port, connected: link.up }),
+      details: () => ({ host, port }),
     };
   },
 });

@@ -19,6 +19,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { canRunBroker, startBroker } from '../helpers/mosquitto.ts';
+import { tslDisplays } from '../helpers/tsl-display.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunLiblo, oscsend, startDump, whyNoLiblo } from '../helpers/liblo.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
@@ -360,21 +361,8 @@ test('stream deck: the on-air key toggles and shows the studio, camera keys show
 });
 
 test('tsl tally: each input on program lights its display red, on preview green, with its name (R-SU1)', async (t) => {
-  const { createRequire } = await import('node:module');
-  const TSL5 = createRequire(import.meta.url)('tsl-umd-v5') as new () => import('node:events').EventEmitter & {
-    listenUDP(port: number): void;
-  };
   const peerPort = await freePort();
-  const multiviewer = new TSL5();
-  const heard: { index: number; display: { lh_tally: number; rh_tally: number; text: string } }[] = [];
-  multiviewer.on('message', (message) => heard.push(message));
-  const dgram = createRequire(import.meta.url)('node:dgram') as Record<string, unknown>;
-  const createSocket = dgram['createSocket'] as (...args: unknown[]) => { close(): void };
-  let socket: { close(): void } | undefined;
-  dgram['createSocket'] = (...args: unknown[]) => (socket = createSocket(...args));
-  multiviewer.listenUDP(peerPort);
-  dgram['createSocket'] = createSocket;
-  t.teardown(() => socket?.close());
+  const heard = tslDisplays(t, peerPort);
 
   const hub = await runExample(t, 'tsl-tally.json5', (document) =>
     Object.assign(document.connections['umds'] as object, { host: '127.0.0.1', port: peerPort }),

@@ -45,3 +45,47 @@ test('connections start together: each start is under way before any has ended, 
   await starting;
   t.true(done);
 });
+
+test("what a device says while the hub starts reaches the rules' destinations, as any later change would; declared defaults and fired triggers do not (R-R1, R-G3, R-DV2)", async (t) => {
+  // A mixer that reads its state on connect: tally true, after its start's first await.
+  const mixer = configOf(
+    'mixer',
+    defineConnectionType({
+      type: 'reads-on-connect',
+      summary: 'A device whose state is read as it connects.',
+      settings: Type.Object({}),
+      parse: asWritten,
+      create: (context) => ({
+        async start() {
+          const tally = context.define('tally', { type: 'B', access: 'read-only', initial: false });
+          const cut = context.define('cut', { type: 'T', access: 'read-only' });
+          context.define('rate', { type: 'I', access: 'read-only', initial: 25 });
+          await Promise.resolve();
+          tally.report(true);
+          cut.report(true);
+        },
+        stop() {},
+      }),
+    }),
+  );
+  const document = {
+    connections: {
+      mixer: { type: 'dummy', parameters: ['tally,B,false', 'cut,T', 'rate,I,25'] },
+      lamps: { type: 'dummy', parameters: ['lh,I,0', 'cuts,I,0', 'rate,I,0'] },
+    },
+    rules: [
+      { source: 'mixer/tally', destinations: ['lamps/lh'], pipe: [{ map: { true: 1, false: 0 } }] },
+      { source: 'mixer/cut', destinations: ['lamps/cuts'], pipe: [{ set: 1 }] },
+      { source: 'mixer/rate', destinations: ['lamps/rate'] },
+    ],
+  };
+  const flow = flowOf(document);
+  const hub = new Hub({ flow: { ...flow, connections: flow.connections.map((c) => (c.id === 'mixer' ? mixer : c)) } });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  t.is(hub.graph.get('lamps/lh')?.value, 1, 'the tally read at connect is on the lamp');
+  t.is(hub.graph.get('lamps/cuts')?.value, 0, 'a trigger fired while starting is not fired again');
+  t.is(hub.graph.get('lamps/rate')?.value, 0, 'a declared default is not sent');
+  (hub.graph.get('mixer/tally') as import('../../lib/core/parameter.ts').OwnedParameter).report(false);
+  t.is(hub.graph.get('lamps/lh')?.value, 0, 'and changes go on as ever');
+});

@@ -13,7 +13,8 @@
  * parameters are writable: a display's message goes whenever one of its parameters
  * changes (the changes of one turn in one message), to every display when the link comes
  * up, and every `repeat` ms when set. TSL has no answers: a write is taken once the message
- * is handed to the network.
+ * is handed to the network. What it sends is kept across restarts (with a state folder):
+ * a hub killed and started again shows the displays their last tally and text at once.
  *
  * Malformed packets are counted and logged sparsely at debug, never an error (R-G4).
  *
@@ -190,13 +191,16 @@ export const tslUmdType = defineConnectionType({
       const made: DisplayValues = new Map(fields.map((field) => [field.id, initial(field)]));
       values.set(key, made);
       counts.displays = values.size;
-      for (const field of fields)
-        parameters.define(
+      for (const field of fields) {
+        const parameter = parameters.define(
           `${key}/${field.id}`,
-          { type: field.type, access: mode === 'send' ? 'read-write' : 'read-only', initial: initial(field) },
+          // What the hub drives displays with is kept (R-DV2): after a restart they show the last tally, not dark lamps, until its sources speak again.
+          { type: field.type, access: mode === 'send' ? 'read-write' : 'read-only', initial: initial(field), persist: mode === 'send' },
           sendField(key, field),
           { echoes: false },
         );
+        if (parameter?.value !== undefined) made.set(field.id, parameter.value);
+      }
       return made;
     };
 
