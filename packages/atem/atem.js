@@ -165,40 +165,60 @@ export default defineConnectionType({
     const running = readOnly('macro/running', { type: 'I', meta: { label: 'Macro running' } });
     trigger('macro/stop', 'Stop macro', () => atem.macroStop());
 
-    /** What the switcher says of an M/E, and its writes. @param {AtemState} state @param {number} me the library's index, from 0 */
-    const mixEffect = (state, me) => {
-      const at = state.video.mixEffects[me];
-      if (!at) return;
+    /** @type {Map<number, Record<'program' | 'preview' | 'style' | 'rate' | 'running' | 'position', OwnedParameter>>} */
+    const mixEffects = new Map();
+    /** An M/E's parameters, defined once. @param {number} me the library's index, from 0 */
+    const mixEffectParameters = (me) => {
+      const known = mixEffects.get(me);
+      if (known) return known;
       const n = me + 1;
-      commanded(`me/${n}/program`, { type: 'I', meta: { label: `M/E ${n} program` } }, (v) =>
-        atem.changeProgramInput(Number(v), me),
-      ).report(at.programInput);
-      commanded(`me/${n}/preview`, { type: 'I', meta: { label: `M/E ${n} preview` } }, (v) =>
-        atem.changePreviewInput(Number(v), me),
-      ).report(at.previewInput);
       trigger(`me/${n}/cut`, `M/E ${n} cut`, () => atem.cut(me));
       trigger(`me/${n}/auto`, `M/E ${n} auto`, () => atem.autoTransition(me));
-      commanded(
-        `me/${n}/transition/style`,
-        {
-          type: 'S',
-          meta: { label: `M/E ${n} next transition`, choices: STYLES.map(({ value, label }) => ({ value, label })) },
-        },
-        (v) => atem.setTransitionStyle({ nextStyle: STYLES.find((s) => s.value === v)?.style ?? Enums.TransitionStyle.MIX }, me),
-      ).report(STYLES.find((s) => s.style === at.transitionProperties.nextStyle)?.value ?? 'mix');
-      const rate = commanded(
-        `me/${n}/transition/rate`,
-        { type: 'I', meta: { label: `M/E ${n} mix rate`, unit: 'frames', minimum: 1, maximum: 250 } },
-        (v) => atem.setMixTransitionSettings({ rate: Number(v) }, me),
-      );
-      if (at.transitionSettings.mix) rate.report(at.transitionSettings.mix.rate);
-      readOnly(`me/${n}/transition/running`, { type: 'B', meta: { label: `M/E ${n} in transition` } }).report(
-        at.transitionPosition.inTransition,
-      );
-      readOnly(`me/${n}/transition/position`, {
-        type: 'F',
-        meta: { label: `M/E ${n} transition position`, minimum: 0, maximum: 1 },
-      }).report(at.transitionPosition.handlePosition / 10_000);
+      const made = {
+        program: commanded(`me/${n}/program`, { type: 'I', meta: { label: `M/E ${n} program` } }, (v) =>
+          atem.changeProgramInput(Number(v), me),
+        ),
+        preview: commanded(`me/${n}/preview`, { type: 'I', meta: { label: `M/E ${n} preview` } }, (v) =>
+          atem.changePreviewInput(Number(v), me),
+        ),
+        style: commanded(
+          `me/${n}/transition/style`,
+          { type: 'S', meta: { label: `M/E ${n} next transition`, choices: STYLES.map(({ value, label }) => ({ value, label })) } },
+          (v) => atem.setTransitionStyle({ nextStyle: STYLES.find((s) => s.value === v)?.style ?? Enums.TransitionStyle.MIX }, me),
+        ),
+        rate: commanded(
+          `me/${n}/transition/rate`,
+          { type: 'I', meta: { label: `M/E ${n} mix rate`, unit: 'frames', minimum: 1, maximum: 250 } },
+          (v) => atem.setMixTransitionSettings({ rate: Number(v) }, me),
+        ),
+        running: readOnly(`me/${n}/transition/running`, { type: 'B', meta: { label: `M/E ${n} in transition` } }),
+        position: readOnly(`me/${n}/transition/position`, {
+          type: 'F',
+          meta: { label: `M/E ${n} transition position`, minimum: 0, maximum: 1 },
+        }),
+      };
+      mixEffects.set(me, made);
+      return made;
+    };
+
+    /**
+     * What the switcher says of an M/E: the part a state path names (`programInput`,
+     * `transitionPosition` …), or all of it.
+     * @param {AtemState} state @param {number} me from 0 @param {string} [part]
+     */
+    const mixEffect = (state, me, part) => {
+      const at = state.video.mixEffects[me];
+      if (!at) return;
+      const { program, preview, style, rate, running, position } = mixEffectParameters(me);
+      if (!part || part === 'programInput') program.report(at.programInput);
+      if (!part || part === 'previewInput') preview.report(at.previewInput);
+      if (!part || part === 'transitionProperties')
+        style.report(STYLES.find((s) => s.style === at.transitionProperties.nextStyle)?.value ?? 'mix');
+      if ((!part || part === 'transitionSettings') && at.transitionSettings.mix) rate.report(at.transitionSettings.mix.rate);
+      if (!part || part === 'transitionPosition') {
+        running.report(at.transitionPosition.inTransition);
+        position.report(at.transitionPosition.handlePosition / 10_000);
+      }
     };
 
     /** @param {AtemState} state @param {number} aux from 0 */
@@ -252,15 +272,23 @@ export default defineConnectionType({
       }
     };
 
+    /** @type {Map<number, { program: OwnedParameter, preview: OwnedParameter }>} */
+    const tallies = new Map();
     /** Tally as a person at the multiviewer sees it: what M/E 1 puts on air and on preview. @param {AtemState} state */
     const tally = (state) => {
-      const onAir = new Set(atem.listVisibleInputs('program', 0));
-      const onPreview = new Set(atem.listVisibleInputs('preview', 0));
       for (const input of Object.values(state.inputs)) {
-        if (!input || input.internalPortType !== Enums.InternalPortType.External) continue;
+        if (!input || input.internalPortType !== Enums.InternalPortType.External || tallies.has(input.inputId)) continue;
         const id = input.inputId;
-        readOnly(`input/${id}/tally/program`, { type: 'B', meta: { label: `Input ${id} on air` } }).report(onAir.has(id));
-        readOnly(`input/${id}/tally/preview`, { type: 'B', meta: { label: `Input ${id} on preview` } }).report(onPreview.has(id));
+        tallies.set(id, {
+          program: readOnly(`input/${id}/tally/program`, { type: 'B', meta: { label: `Input ${id} on air` } }),
+          preview: readOnly(`input/${id}/tally/preview`, { type: 'B', meta: { label: `Input ${id} on preview` } }),
+        });
+      }
+      const onAir = atem.listVisibleInputs('program', 0);
+      const onPreview = atem.listVisibleInputs('preview', 0);
+      for (const [id, { program, preview }] of tallies) {
+        program.report(onAir.includes(id));
+        preview.report(onPreview.includes(id));
       }
     };
 
@@ -287,13 +315,12 @@ export default defineConnectionType({
       if (!state) return;
       let names = false;
       let onAir = false;
-      const mes = new Set();
       for (const path of paths) {
-        const [head, kind, index] = path.split('.');
+        const [head, kind, index, part] = path.split('.');
         if (head === 'inputs') names = true;
         else if (head === 'macro') macros(state);
         else if (head === 'video' && kind === 'mixEffects') {
-          mes.add(Number(index));
+          mixEffect(state, Number(index), part);
           onAir = true;
         } else if (head === 'video' && kind === 'auxilliaries') auxOutput(state, Number(index));
         else if (head === 'video' && kind === 'downstreamKeyers') {
@@ -301,7 +328,6 @@ export default defineConnectionType({
           onAir = true;
         }
       }
-      for (const me of mes) mixEffect(state, me);
       if (names) inputs(state);
       if (onAir || names) tally(state);
     };
