@@ -5,6 +5,13 @@
  * encoding of each command is checked against atem-connection's own decoders in its spec.
  * What the simulator does not have (media, audio, SuperSource, upstream keyers) the package
  * does not offer either.
+ *
+ * Tried by hand against pyAtemSim (jonknoll/pyAtemSim, a Python ATEM simulator nobody on the
+ * team wrote; run locally, never committed): the package connects, reads its model
+ * ("ATEM Television Studio HD"), M/E 1's program and preview, 24 inputs by name as choices
+ * and the tally; a preview write, a cut and an auto were taken and came back as state.
+ * pyAtemSim acknowledges aux and keyer commands without acting on them, so those rest on
+ * this spec's switcher alone.
  */
 import test, { type ExecutionContext } from 'ava';
 import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
