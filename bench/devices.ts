@@ -1,21 +1,24 @@
 /**
- * `npm run bench:devices`: a device package against Companion's own module for the same
- * device, on the same simulator, beside the client library alone (R-DV3), in one run.
+ * `npm run bench:devices`: each device package against Companion's own module for the same
+ * device, on the same simulator, beside the device's client library alone (R-DV3), in one run.
  *
- * The device is the ATEM switcher of spec/helpers/atem-switcher.ts, in this process; its
- * panel cuts M/E 1's program between inputs 1 and 2, one change at a time, and a WebSocket
- * client waits for each to arrive. Three contenders, each in processes of their own:
+ * Two races, each a device in this process changing one value at a time, and a WebSocket
+ * client waiting for each change to arrive:
  *
- * - `atem-connection alone`: the library in a process with a bare WebSocket server that
- *   sends each program change it hears (the floor: the library, a process hop, a socket);
- * - `patchbay-atem`: a hub with the package (its own process under the hub's), the client
- *   on the hub's `/ws` following `mixer/me/1/program`;
- * - `Companion bmd-atem`: the same hub with Companion's own build of its ATEM module as a
- *   `companion-module` connection, the client following its variable `var/pgm1_input_id`.
- *   Companion's builds are not in this checkout: pass the folder of
- *   bitfocus/companion-bundled-modules (`--companion <folder>`), else this row is skipped.
+ * - ATEM: the switcher of spec/helpers/atem-switcher.ts cuts M/E 1's program between inputs
+ *   1 and 2 on its panel; watched: `me/1/program` of `patchbay-atem`, the variable
+ *   `pgm1_input_id` of Companion's `bmd-atem`;
+ * - HyperDeck: `hyperdeck-server-connection` as the deck tells its clip changing between 1
+ *   and 2; watched: `transport/clip` of `patchbay-hyperdeck`, `clipId` of `bmd-hyperdeck`.
  *
- * For each: latency from the panel's change to the client's message (p50, p99), and the CPU
+ * The contenders, each in processes of their own: the client library alone with a bare
+ * WebSocket server that sends each change it hears (the floor: the library, a process hop, a
+ * socket); a hub with the package (its process under the hub's); the same hub with
+ * Companion's own build of its module as a `companion-module` connection. Companion's builds
+ * are not in this checkout: pass the folder of bitfocus/companion-bundled-modules
+ * (`--companion <folder>`), else those rows are skipped.
+ *
+ * For each: latency from the device's change to the client's message (p50, p99), and the CPU
  * seconds of its processes (the hub and its children) per 1,000 changes.
  *
  *   npm run bench:devices -- [--companion <folder>] [--changes 1000] [--rounds 2]
@@ -23,12 +26,14 @@
  * Printed, and kept in bench/results/<date>-<commit>-devices.md.
  */
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import { AtemSwitcher } from '../spec/helpers/atem-switcher.ts';
 import { studioWith } from '../spec/helpers/outside-package.ts';
+import { freePort } from '../spec/helpers/ports.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
 import { cpuSeconds, type Server, startServer } from './lib/processes.ts';
 
@@ -41,83 +46,187 @@ const CHANGES = Number(argument('--changes') ?? 1000);
 const ROUNDS = Number(argument('--rounds') ?? 2);
 const companion = argument('--companion');
 
-// The floor's process: atem-connection alone, and a bare WebSocket server that sends what it hears.
+// The floors' processes: a client library alone, and a bare WebSocket server that sends what it hears.
 if (process.argv[2] === '--serve-raw') {
-  const { Atem } = await import('atem-connection');
-  const atem = new Atem({ disableMultithreaded: true });
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
-  atem.on('stateChanged', (state, paths) => {
-    if (!paths.includes('video.mixEffects.0.programInput')) return;
-    const message = JSON.stringify({ p: 'program', v: String(state.video.mixEffects[0]?.programInput) });
+  const say = (value: unknown) => {
+    const message = JSON.stringify({ p: 'value', v: String(value) });
     for (const client of server.clients) client.send(message);
-  });
-  atem.on('connected', () => console.log(`ready ${(server.address() as { port: number }).port}`));
-  await atem.connect('127.0.0.1', Number(process.argv[3]));
-  process.on('SIGTERM', () => void atem.destroy().then(() => process.exit(0)));
+  };
+  const ready = () => console.log(`ready ${(server.address() as { port: number }).port}`);
+  const port = Number(process.argv[4]);
+  if (process.argv[3] === 'atem') {
+    const { Atem } = await import('atem-connection');
+    const atem = new Atem({ disableMultithreaded: true });
+    atem.on('stateChanged', (state, paths) => {
+      if (paths.includes('video.mixEffects.0.programInput')) say(state.video.mixEffects[0]?.programInput);
+    });
+    atem.on('connected', ready);
+    await atem.connect('127.0.0.1', port);
+  } else {
+    const { Commands, Hyperdeck } = await import('hyperdeck-connection');
+    const deck = new Hyperdeck({ pingPeriod: 0 });
+    deck.on('notify.transport', (transport: { clipId?: number | null }) => {
+      if (typeof transport.clipId === 'number') say(transport.clipId);
+    });
+    deck.on('connected', () => {
+      void deck.sendCommand(Object.assign(new Commands.NotifySetCommand(), { transport: true })).then(ready);
+    });
+    deck.connect('127.0.0.1', port);
+  }
+  process.on('SIGTERM', () => process.exit(0));
   await new Promise(() => {});
 }
-
-const switcher = await AtemSwitcher.start();
-switcher.setProgram(0, 1);
 
 interface Contender {
   readonly name: string;
   start(): Promise<{ server: Server; path: string; parameter: string }>;
 }
 
-/** A hub process in a studio folder with the atem package installed, on `connections` and a rest-api. */
-async function hubWith(connections: Record<string, unknown>): Promise<Server> {
-  const studio = await studioWith('atem');
-  const flow = { plugins: ['patchbay-atem'], connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, ...connections } };
-  writeFileSync(join(studio, 'flow.json5'), JSON.stringify(flow));
-  const server = await startServer('hub', process.execPath, [
-    join(root, 'bin/patchbay.js'),
-    'run',
-    join(studio, 'flow.json5'),
-    '--state',
-    'none',
-  ]);
-  return server;
+/** A device, its changes one at a time, and who races to tell a WebSocket client of them. */
+interface Race {
+  readonly device: string;
+  /** Makes the next change on the device; resolves with the value the client should then see. */
+  change(): string;
+  readonly contenders: Contender[];
+  close(): Promise<void>;
 }
 
-const contenders: Contender[] = [
-  {
-    name: 'atem-connection alone',
-    start: async () => ({
-      server: await startServer('raw', process.execPath, [
-        '--import',
-        'tsx',
-        fileURLToPath(import.meta.url),
-        '--serve-raw',
-        String(switcher.port),
-      ]),
-      path: '/',
-      parameter: 'program',
-    }),
-  },
-  {
-    name: 'patchbay-atem',
-    start: async () => ({
-      server: await hubWith({ mixer: { type: 'atem', host: '127.0.0.1', port: switcher.port } }),
-      path: `/ws?filter=${encodeURIComponent('^mixer/me/1/program$')}`,
-      parameter: 'mixer/me/1/program',
-    }),
-  },
-];
-const bundled = companion && join(companion, 'bmd-atem');
-if (bundled && existsSync(join(bundled, 'companion/manifest.json')))
-  contenders.push({
-    name: 'Companion bmd-atem',
-    start: async () => ({
-      server: await hubWith({
-        mixer: { type: 'companion-module', module: bundled, config: { host: '127.0.0.1', bonjourHost: `127.0.0.1:${switcher.port}` } },
+/** A hub process in a studio folder with the package of `packages/<folder>` installed, on `connections` and a rest-api. */
+async function hubWith(folder: string, connections: Record<string, unknown>): Promise<Server> {
+  const studio = await studioWith(folder);
+  const flow = {
+    plugins: [`patchbay-${folder}`],
+    connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' }, ...connections },
+  };
+  writeFileSync(join(studio, 'flow.json5'), JSON.stringify(flow));
+  return startServer('hub', process.execPath, [join(root, 'bin/patchbay.js'), 'run', join(studio, 'flow.json5'), '--state', 'none']);
+}
+
+/** The three contenders of a device: its library alone, its package, and Companion's module when its build is at hand. */
+function contendersOf(
+  device: 'atem' | 'hyperdeck',
+  port: number,
+  watched: { package: string; module: string; moduleName: string; config: Record<string, unknown> },
+): Contender[] {
+  const filter = (address: string) => `/ws?filter=${encodeURIComponent(`^${address}$`)}`;
+  const contenders: Contender[] = [
+    {
+      name: `${device}-connection alone`,
+      start: async () => ({
+        server: await startServer('raw', process.execPath, [
+          '--import',
+          'tsx',
+          fileURLToPath(import.meta.url),
+          '--serve-raw',
+          device,
+          String(port),
+        ]),
+        path: '/',
+        parameter: 'value',
       }),
-      path: `/ws?filter=${encodeURIComponent('^mixer/var/pgm1_input_id$')}`,
-      parameter: 'mixer/var/pgm1_input_id',
+    },
+    {
+      name: `patchbay-${device}`,
+      start: async () => ({
+        server: await hubWith(device, { device: { type: device, host: '127.0.0.1', port } }),
+        path: filter(`device/${watched.package}`),
+        parameter: `device/${watched.package}`,
+      }),
+    },
+  ];
+  const bundled = companion && join(companion, watched.moduleName);
+  if (bundled && existsSync(join(bundled, 'companion/manifest.json')))
+    contenders.push({
+      name: `Companion ${watched.moduleName}`,
+      start: async () => ({
+        server: await hubWith(device, { device: { type: 'companion-module', module: bundled, config: watched.config } }),
+        path: filter(`device/var/${watched.module}`),
+        parameter: `device/var/${watched.module}`,
+      }),
+    });
+  else console.log(`Companion ${watched.moduleName}: skipped (pass --companion <folder of companion-bundled-modules>)`);
+  return contenders;
+}
+
+async function atemRace(): Promise<Race> {
+  const switcher = await AtemSwitcher.start();
+  switcher.setProgram(0, 1);
+  return {
+    device: 'ATEM: a program cut on the panel',
+    change: () => {
+      const input = switcher.program(0) === 1 ? 2 : 1;
+      switcher.setProgram(0, input);
+      return String(input);
+    },
+    contenders: contendersOf('atem', switcher.port, {
+      package: 'me/1/program',
+      module: 'pgm1_input_id',
+      moduleName: 'bmd-atem',
+      config: { host: '127.0.0.1', bonjourHost: `127.0.0.1:${switcher.port}` },
     }),
+    close: () => switcher.close(),
+  };
+}
+
+async function hyperdeckRace(): Promise<Race> {
+  const { HyperdeckServer } = createRequire(import.meta.url)('hyperdeck-server-connection') as {
+    HyperdeckServer: new (ip: string, port: number) => Record<string, unknown> & { notifyTransport(params: Record<string, string>): void };
+  };
+  const port = await freePort();
+  const deck = new HyperdeckServer('127.0.0.1', port);
+  let clip = 1;
+  const transport = () => ({
+    status: 'play',
+    speed: '100',
+    'slot id': '1',
+    'clip id': String(clip),
+    'display timecode': '00:00:00:00',
+    timecode: '00:00:00:00',
+    'video format': '1080i50',
+    loop: 'false',
+    'single clip': 'false',
   });
-else console.log('Companion bmd-atem: skipped (pass --companion <folder of companion-bundled-modules>)');
+  deck['onDeviceInfo'] = async () => ({ 'protocol version': '1.11', model: 'HyperDeck Studio HD Mini', 'slot count': '1' });
+  deck['onSlotInfo'] = async () => ({
+    'slot id': '1',
+    status: 'mounted',
+    'volume name': 'SHOW',
+    'recording time': '3600',
+    'video format': '1080i50',
+  });
+  deck['onClipsGet'] = async () => ({ 'clip count': '2', 1: 'Opener 00:00:00:00 00:00:30:00', 2: 'Closer 00:00:30:00 00:00:20:00' });
+  deck['onTransportInfo'] = async () => transport();
+  // What Companion's module asks as it connects; a command the deck does not answer fails its connect.
+  deck['onConfiguration'] = async () => ({
+    'video input': 'SDI',
+    'audio input': 'embedded',
+    'file format': 'QuickTimeProResHQ',
+    'audio codec': 'PCM',
+    'audio input channels': '2',
+  });
+  deck['onRemote'] = async () => ({ enabled: 'true', override: 'false' });
+  return {
+    device: "HyperDeck: the deck's clip changes",
+    change: () => {
+      clip = clip === 1 ? 2 : 1;
+      deck.notifyTransport({ 'clip id': String(clip) });
+      return String(clip);
+    },
+    contenders: contendersOf('hyperdeck', port, {
+      package: 'transport/clip',
+      module: 'clipId',
+      moduleName: 'bmd-hyperdeck',
+      config: { host: '127.0.0.1', bonjourHost: `127.0.0.1:${port}` },
+    }),
+    close: async () => {
+      const inner = deck as unknown as { _server: { close(): void }; _sockets: Record<string, { _socket: { destroy(): void } }> };
+      for (const held of Object.values(inner._sockets)) held._socket.destroy();
+      inner._server.close();
+    },
+  };
+}
 
 /** Its process and every process under it, for their CPU seconds. */
 function family(pid: number): number[] {
@@ -134,7 +243,7 @@ function family(pid: number): number[] {
 }
 
 /** One round of a contender: its client sees every change; latencies in ms, CPU seconds per 1,000 changes. */
-async function round(contender: Contender): Promise<{ latencies: number[]; cpuPerThousand: number }> {
+async function round(race: Race, contender: Contender): Promise<{ latencies: number[]; cpuPerThousand: number }> {
   const { server, path, parameter } = await contender.start();
   try {
     const client = new WebSocket(`ws://127.0.0.1:${server.port}${path}`);
@@ -160,17 +269,19 @@ async function round(contender: Contender): Promise<{ latencies: number[]; cpuPe
         };
       });
     };
-    // The module and the package read the switcher as they connect: wait for the program they report.
-    for (let tries = 0; seen === '' && tries < 100; tries++) await sleep(100);
+    // The module and the package read the device as they connect; a floor says only changes: one to start from.
+    for (let tries = 0; seen === '' && tries < 100; tries++) {
+      if (tries % 10 === 9) race.change();
+      await sleep(100);
+    }
     await sleep(500);
     const pids = family(server.pid);
     const before = pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     const latencies: number[] = [];
     for (let n = 0; n < CHANGES; n++) {
-      const input = switcher.program(0) === 1 ? 2 : 1;
       const at = nowMs();
-      switcher.setProgram(0, input);
-      if (!(await until(String(input), 5000))) throw new Error(`${contender.name}: change ${n} to ${input} never arrived (saw ${seen})`);
+      const value = race.change();
+      if (!(await until(value, 5000))) throw new Error(`${contender.name}: change ${n} to ${value} never arrived (saw ${seen})`);
       latencies.push(nowMs() - at);
     }
     const after = pids.reduce((sum, pid) => sum + (existsSync(`/proc/${pid}`) ? cpuSeconds(pid) : 0), 0);
@@ -181,40 +292,48 @@ async function round(contender: Contender): Promise<{ latencies: number[]; cpuPe
   }
 }
 
-const rows: string[] = [];
-const results = new Map<string, { latencies: number[]; cpu: number[] }>();
-for (let r = 0; r < ROUNDS; r++)
-  for (const contender of contenders) {
-    const { latencies, cpuPerThousand } = await round(contender);
-    const result = results.get(contender.name) ?? { latencies: [], cpu: [] };
-    result.latencies.push(...latencies);
-    result.cpu.push(cpuPerThousand);
-    results.set(contender.name, result);
-    console.log(
-      `${contender.name}, round ${r + 1}: p50 ${percentile(latencies, 50).toFixed(2)} ms, ${cpuPerThousand.toFixed(2)} CPU s / 1,000`,
+/** A race's table: each contender's rounds together, against its library alone. */
+async function run(race: Race): Promise<string[]> {
+  const results = new Map<string, { latencies: number[]; cpu: number[] }>();
+  for (let r = 0; r < ROUNDS; r++)
+    for (const contender of race.contenders) {
+      const { latencies, cpuPerThousand } = await round(race, contender);
+      const result = results.get(contender.name) ?? { latencies: [], cpu: [] };
+      result.latencies.push(...latencies);
+      result.cpu.push(cpuPerThousand);
+      results.set(contender.name, result);
+      console.log(
+        `${contender.name}, round ${r + 1}: p50 ${percentile(latencies, 50).toFixed(2)} ms, ${cpuPerThousand.toFixed(2)} CPU s / 1,000`,
+      );
+    }
+  await race.close();
+  const floor = [...results.values()][0];
+  const floorP50 = floor ? percentile(floor.latencies, 50) : Number.NaN;
+  const rows = [
+    `## ${race.device}`,
+    '',
+    '| contender | p50 ms | p99 ms | CPU s per 1,000 changes | p50 vs the library alone |',
+    '|---|---|---|---|---|',
+  ];
+  for (const [name, { latencies, cpu }] of results) {
+    const p50 = percentile(latencies, 50);
+    const cpuMedian = [...cpu].sort((a, b) => a - b)[Math.floor(cpu.length / 2)] ?? 0;
+    rows.push(
+      `| ${name} | ${p50.toFixed(2)} | ${percentile(latencies, 99).toFixed(2)} | ${cpuMedian.toFixed(2)} | ${(floorP50 / p50).toFixed(2)}× |`,
     );
   }
-await switcher.close();
-
-const floor = results.get('atem-connection alone');
-const floorP50 = floor ? percentile(floor.latencies, 50) : Number.NaN;
-rows.push('| contender | p50 ms | p99 ms | CPU s per 1,000 changes | p50 vs the library alone |', '|---|---|---|---|---|');
-for (const [name, { latencies, cpu }] of results) {
-  const p50 = percentile(latencies, 50);
-  const cpuMedian = [...cpu].sort((a, b) => a - b)[Math.floor(cpu.length / 2)] ?? 0;
-  rows.push(
-    `| ${name} | ${p50.toFixed(2)} | ${percentile(latencies, 99).toFixed(2)} | ${cpuMedian.toFixed(2)} | ${(floorP50 / p50).toFixed(2)}× |`,
-  );
+  return [...rows, ''];
 }
+
+const tables = [...(await run(await atemRace())), ...(await run(await hyperdeckRace()))];
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 const date = new Date().toISOString().slice(0, 10);
 const text = [
   `# Devices: ${date} ${commit}`,
   '',
-  `ATEM program cuts, ${CHANGES} a round, ${ROUNDS} rounds, one change at a time: the panel's cut to the WebSocket client's message. \`npm run bench:devices -- ${process.argv.slice(2).join(' ')}\``,
+  `${CHANGES} changes a round, ${ROUNDS} rounds, one change at a time: the device's change to the WebSocket client's message. \`npm run bench:devices -- ${process.argv.slice(2).join(' ')}\``,
   '',
-  ...rows,
-  '',
+  ...tables,
 ].join('\n');
 console.log(text);
 mkdirSync(join(root, 'bench/results'), { recursive: true });
