@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,12 @@ test('GET /connections and GET /problems send no absolute file-system path: path
   const hub = new Hub({ flow });
   t.teardown(() => hub.stop());
   await hub.start();
+  // The files rendered at start are written after the start resolves: removing a folder a
+  // save is writing into fails (ENOTEMPTY), so the first renders land first.
+  await eventually(
+    () => existsSync(join(dir, 'later', 'now.xml')) && existsSync(join(elsewhere, 'gone', 'now.xml')),
+    'the renders at start',
+  );
   await rm(join(dir, 'later'), { recursive: true });
   await rm(join(elsewhere, 'gone'), { recursive: true });
   param(hub, 'missing/X').set('x');
