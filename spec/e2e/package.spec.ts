@@ -235,8 +235,12 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
       await packOf('sacn'),
       await packOf('hyperdeck'),
       await packOf('atem'),
+      await packOf('obs'),
     ];
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...plugins], { cwd: app });
+    const installPlugins = (how: string) =>
+      run('npm', ['install', how, '--no-audit', '--no-fund', '--loglevel=error', ...plugins], { cwd: app });
+    // Their libraries come from the cache when npm has their registry entries there, else from the registry.
+    await installPlugins('--offline').catch(() => installPlugins('--prefer-offline'));
     const router = new ScriptedVideohub(16, 16);
     router.routes[3] = 9;
     const routerPort = await router.start();
@@ -255,7 +259,7 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
     await writeFile(
       join(app, 'echo.json5'),
       JSON.stringify({
-        plugins: ['patchbay-example-echo', 'patchbay-videohub', 'patchbay-sacn', 'patchbay-hyperdeck', 'patchbay-atem'],
+        plugins: ['patchbay-example-echo', 'patchbay-videohub', 'patchbay-sacn', 'patchbay-hyperdeck', 'patchbay-atem', 'patchbay-obs'],
         connections: {
           api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
           echo: { type: 'echo', delayMs: 10 },
@@ -263,6 +267,8 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
           desk: { type: 'sacn', mode: 'receive', port: 0, bindIp: '127.0.0.1', multicast: false, universes: [1], channels: 4 },
           deck: { type: 'hyperdeck', host: '127.0.0.1', port: deckPort },
           mixer: { type: 'atem', host: '127.0.0.1', port: mixer.port },
+          // OBS is not running here (spec/packages/obs.spec.ts runs it): the package loads, with its library, and says OBS is away.
+          obs: { type: 'obs', host: '127.0.0.1', port: await freePort() },
         },
       }),
     );
@@ -308,6 +314,11 @@ export const checked: Promise<{ readonly failed: readonly string[] }> = assertCo
       ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'mixer'),
       { type: 'atem', status: 'ok', package: { name: 'patchbay-atem', version: '1.0.0' } },
     );
+    t.like(
+      ((await (await fetch(`${echoHub.base}/connections`)).json()) as typeof connections).find((c) => c.id === 'obs'),
+      { type: 'obs', status: 'degraded', package: { name: 'patchbay-obs', version: '1.0.0' } },
+    );
+    t.regex(JSON.stringify(await (await fetch(`${echoHub.base}/connections`)).json()), /cannot reach OBS/);
     t.is(await terminate(echoHub), 0);
 
     // The guide for package authors, as a stranger reads it: every JavaScript block type-checks

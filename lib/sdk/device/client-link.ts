@@ -1,14 +1,13 @@
 /**
  * The link of a connection to a device through a client library that connects, reconnects
- * and times out on its own (R-PK7): atem-connection, hyperdeck-connection,
- * obs-websocket-js. The library keeps the connection; the link takes what it says (up,
+ * and times out on its own (R-PK7): atem-connection, hyperdeck-connection. The library
+ * keeps the connection; the link takes what it says (up,
  * down with a reason) as the connection's status, and gives its commands the hub's bounds:
  * refused while the device is away or another hub is active (the fence), answered with the
  * command's outcome, or PB_DEVICE_TIMEOUT when the library never settles it. The author
  * writes no glue to switch the library's own reconnecting off.
  */
 import type { Subscription } from 'rxjs';
-import type { Answered, SetResult } from '../../core/parameter.ts';
 import { after } from '../../core/scheduler.ts';
 import { Status } from '../context.ts';
 import type { LinkAttempt } from './device-link.ts';
@@ -73,24 +72,6 @@ export class ClientLink extends LinkState {
         },
       });
     });
-  }
-
-  /**
-   * A write as a command of the library (a parameter's `forward`): refused at once while the
-   * device is away or the fence does not hold; else `command()` runs, and its promise's
-   * outcome answers the write — a rejection is the device's refusal (a HubError keeps its
-   * code and its type's own code), and a promise that never settles is PB_DEVICE_TIMEOUT.
-   */
-  command(command: () => Promise<unknown>, answered?: Answered): SetResult {
-    return this.writeThrough(
-      (confirm) =>
-        void command().then(
-          () => confirm(),
-          // Libraries reject with what they like: an Error, a HubError, or a plain object of the device's answer.
-          (error: unknown) => confirm(error instanceof Error ? error : `the device refused: ${JSON.stringify(error) ?? 'no reason'}`),
-        ),
-      answered,
-    );
   }
 
   /** Closes the library for good. Idempotent. */

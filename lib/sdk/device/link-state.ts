@@ -1,7 +1,8 @@
 /**
  * What `DeviceLink` and `ClientLink` share: whether the device is up and why not, the
  * status they report, and the way a write goes through them (R-G1, R-PK7) — refused at
- * once while down or unfenced, answered by the device, or PB_DEVICE_TIMEOUT.
+ * once while down or unfenced, answered by the device, or PB_DEVICE_TIMEOUT — as a
+ * callback (`DeviceLink.write`) or a library's promise (`command`, on both).
  */
 import { type ErrorCode, HubError, reasonOf } from '../../core/errors.ts';
 import type { Fence } from '../../core/lease.ts';
@@ -89,6 +90,24 @@ export abstract class LinkState {
       finish({ ok: false, error: asDeviceError(error, unavailable) });
     }
     return { ok: true, value: true };
+  }
+
+  /**
+   * A write as a command of a library (a parameter's `forward`): refused at once while the
+   * device is away or the fence does not hold; else `command()` runs, and its promise's
+   * outcome answers the write — a rejection is the device's refusal (a HubError keeps its
+   * code and its type's own code), and a promise that never settles is PB_DEVICE_TIMEOUT.
+   */
+  command(command: () => Promise<unknown>, answered?: Answered): SetResult {
+    return this.writeThrough(
+      (confirm) =>
+        void command().then(
+          () => confirm(),
+          // Libraries reject with what they like: an Error, a HubError, or a plain object of the device's answer.
+          (error: unknown) => confirm(error instanceof Error ? error : `the device refused: ${JSON.stringify(error) ?? 'no reason'}`),
+        ),
+      answered,
+    );
   }
 }
 
