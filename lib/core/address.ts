@@ -25,22 +25,6 @@ export function isConnectionId(id: string): boolean {
   return connectionIdRe.test(id);
 }
 
-/**
- * A device's own name as one segment of a parameter id (an OBS scene "Camera 1" is
- * `Camera-1`): each run of characters a segment cannot hold becomes `-`, at most 120 kept;
- * a name with no letter, digit or `_` left is `_` followed by its length in characters. Names
- * that differ only where they were replaced give one segment: `taken` (the segments already
- * given) makes the later one unique with `-2`, `-3` …
- */
-export function segmentOf(name: string, taken?: ReadonlySet<string>): string {
-  let base = name.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 120);
-  if (!/[A-Za-z0-9_]/.test(base)) base = `_${[...name].length}`;
-  if (!taken?.has(base)) return base;
-  let n = 2;
-  while (taken.has(`${base}-${n}`)) n++;
-  return `${base}-${n}`;
-}
-
 /** Checks a parameter id; `_`-prefixed ids pass only when `reserved` is allowed. */
 export function checkParameterId(id: string, { reserved = false } = {}): Result<string> {
   if (!parameterIdRe.test(id)) {

@@ -54,7 +54,7 @@ export {
 export type { ParameterRow, ParameterTable } from '../core/graph.ts';
 export { headline, MOST_CHOICES, MOST_LABEL } from '../core/parameter-meta.ts';
 export { convert, FIRE, type Json, toWire, type Value, ValueType, valueTypes } from '../core/value.ts';
-export { checkParameterId, parseAddress, segmentOf, segmentPattern } from '../core/address.ts';
+export { checkParameterId, parseAddress, segmentPattern } from '../core/address.ts';
 export { AddressPatterns } from '../core/address-pattern.ts';
 export { parsePointer, resolvePointer } from '../core/json-pointer.ts';
 export { compileRegex, type GroupPattern, type Pattern } from '../core/regex.ts';

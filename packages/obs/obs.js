@@ -7,13 +7,13 @@
  * `patchbay-hub/connection` alone.
  *
  * OBS names its scenes, sources and transitions; a parameter id holds a name as a segment
- * (`Camera 1` → `Camera-1`, `segmentOf`), and the name itself is the parameter's label and
- * the value of the scene parameters. Everything is read on every connect and kept current by
+ * (`Camera 1` → `Camera_1`, `parameterIdOf`), and the name itself is the parameter's label
+ * and the value of the scene parameters. Everything is read on every connect and kept current by
  * OBS's events, tally included (OBS says itself when a source goes on air or on show).
  * Parameters are defined without a declared value: what OBS says is their first value, a
  * change that the hub's rules take even as it starts (R-DV2).
  */
-import { checked, DeviceLink, defineConnectionType, HubError, segmentOf, Type, withDefault } from 'patchbay-hub/connection';
+import { checked, DeviceLink, defineConnectionType, HubError, parameterIdOf, Type, withDefault } from 'patchbay-hub/connection';
 import { EventSubscription, OBSWebSocket } from 'obs-websocket-js';
 
 const settings = Type.Object({
@@ -195,16 +195,23 @@ export default defineConnectionType({
     /** @param {string} id @param {Omit<ParameterSpec, 'access'>} spec */
     const readOnly = (id, spec) => parameter(id, { ...spec, access: 'read-only' });
 
-    /** Segments of OBS's names, one per name for the connection's life (a renamed scene is a new one). */
+    /** The segment of each of OBS's names, for the connection's life (a renamed scene is a new one), by kind. */
     const segments = {
       /** @type {Map<string, string>} */ scene: new Map(),
       /** @type {Map<string, string>} */ input: new Map(),
     };
-    /** @param {'scene' | 'input'} kind @param {string} name */
+    /**
+     * A name of OBS as one segment of an id; a second name of the same segment (`Cam 1` and
+     * `Cam_1`) gets `-2`.
+     * @param {'scene' | 'input'} kind @param {string} name
+     */
     const segment = (kind, name) => {
       const known = segments[kind].get(name);
       if (known) return known;
-      const made = segmentOf(name, new Set(segments[kind].values()));
+      const base = parameterIdOf([name]) ?? '-';
+      const taken = new Set(segments[kind].values());
+      let made = base;
+      for (let n = 2; taken.has(made); n++) made = `${base}-${n}`;
       segments[kind].set(name, made);
       return made;
     };
@@ -290,10 +297,10 @@ export default defineConnectionType({
       const key = `${sceneName}\u0000${sceneItemId}`;
       let visible = items.get(key);
       if (!visible) {
-        const taken = new Set([...defined.keys()]);
-        const prefix = `scene/${segment('scene', sceneName)}/source/`;
-        let id = `${prefix}${segmentOf(sourceName)}/visible`;
-        for (let n = 2; taken.has(id); n++) id = `${prefix}${segmentOf(sourceName)}-${n}/visible`;
+        // A source twice in one scene: the second item's id gets `-2`.
+        const source = `scene/${segment('scene', sceneName)}/source/${segment('input', sourceName)}`;
+        let id = `${source}/visible`;
+        for (let n = 2; defined.has(id); n++) id = `${source}-${n}/visible`;
         visible = commanded(id, { type: 'B', meta: { label: `${sceneName}: ${sourceName} visible` } }, (v) =>
           ask('SetSceneItemEnabled', { sceneName, sceneItemId, sceneItemEnabled: v === true }),
         );

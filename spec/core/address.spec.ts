@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkParameterId, isConnectionId, parseAddress, segmentOf } from '../../lib/core/address.ts';
+import { checkParameterId, isConnectionId, parseAddress } from '../../lib/core/address.ts';
 
 test('connection ids are 1–64 of a-z 0-9 - starting with a letter or digit', (t) => {
   for (const id of ['a', '0', 'studio-1', 'x'.repeat(64)]) t.true(isConnectionId(id), id);
@@ -27,16 +27,4 @@ test('an address splits at its first slash, so parameter ids may hold slashes', 
   t.deepEqual(parseAddress('studio/mic/1/open'), { ok: true, value: { connectionId: 'studio', parameterId: 'mic/1/open' } });
   t.deepEqual(parseAddress('api/_status/connected'), { ok: true, value: { connectionId: 'api', parameterId: '_status/connected' } });
   for (const bad of ['studio', 'Studio/x', '/x', 'studio/', 'studio/a b']) t.false(parseAddress(bad).ok, bad);
-});
-
-test("a device's names become segments a parameter id can hold, one per name", (t) => {
-  t.is(segmentOf('Camera 1'), 'Camera-1');
-  t.is(segmentOf('Wide / Tight: "A"'), 'Wide-Tight-A-');
-  t.is(segmentOf('Caméra'), 'Cam-ra');
-  t.is(segmentOf('日本'), '_2');
-  t.is(segmentOf('..'), '_2');
-  t.is(segmentOf('x'.repeat(300)).length, 120);
-  const taken = new Set(['Cam-1', 'Cam-1-2']);
-  t.is(segmentOf('Cam 1', taken), 'Cam-1-3');
-  for (const name of ['Camera 1', '日本', '..', 'a/b', 'x'.repeat(300)]) t.true(checkParameterId(`scene/${segmentOf(name)}`).ok, name);
 });

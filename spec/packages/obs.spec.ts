@@ -48,18 +48,18 @@ serialOrSkip(
     await eventually(
       async () => {
         listed = await (await fetch(`${hub.base}/parameters?filter=^studio/scene/`)).text();
-        return (await hub.read('studio/scene/Lower-third-News-/source/Strap/visible')) === 'true';
+        return (await hub.read('studio/scene/Lower_third___News_/source/Strap/visible')) === 'true';
       },
       () => `the sources are read: ${listed}`,
       10_000,
     );
-    t.like(await meta(hub, 'studio/scene/Lower-third-News-/source/Strap/visible'), { label: 'Lower third: "News": Strap visible' });
+    t.like(await meta(hub, 'studio/scene/Lower_third___News_/source/Strap/visible'), { label: 'Lower third: "News": Strap visible' });
     t.is(await hub.read('studio/studioMode'), 'false');
     t.is(await hub.read('studio/scene/preview'), '');
     // Tally is read last, source by source.
     await eventually(
       async () =>
-        (await hub.read('studio/input/Cam-2/tally/program')) === 'false' && (await hub.read('studio/input/Cam-1/tally/program')) === 'true',
+        (await hub.read('studio/input/Cam_2/tally/program')) === 'false' && (await hub.read('studio/input/Cam_1/tally/program')) === 'true',
       'the tally is read: camera 1 on air',
       10_000,
     );
@@ -67,8 +67,8 @@ serialOrSkip(
     // Someone switches scenes in OBS: the hub follows, tally with it.
     await operator.call('SetCurrentProgramScene', { sceneName: 'Camera 2' });
     await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 2', 'the hub follows OBS');
-    await eventually(async () => (await hub.read('studio/input/Cam-2/tally/program')) === 'true', 'camera 2 is on air');
-    await eventually(async () => (await hub.read('studio/input/Cam-1/tally/program')) === 'false', 'camera 1 is off air');
+    await eventually(async () => (await hub.read('studio/input/Cam_2/tally/program')) === 'true', 'camera 2 is on air');
+    await eventually(async () => (await hub.read('studio/input/Cam_1/tally/program')) === 'false', 'camera 1 is off air');
 
     // Writes are OBS's requests, answered with its outcome.
     t.deepEqual(await update(hub, 'studio/scene/program', 'Camera 1'), { status: 200 });
@@ -86,14 +86,14 @@ serialOrSkip(
     t.true((await operator.call('GetStudioModeEnabled')).studioModeEnabled);
     t.deepEqual(await update(hub, 'studio/scene/preview', 'Camera 2'), { status: 200 });
     await eventually(async () => (await hub.read('studio/scene/preview')) === 'Camera 2', 'the preview scene');
-    await eventually(async () => (await hub.read('studio/input/Cam-2/tally/preview')) === 'true', 'camera 2 on preview');
-    t.is(await hub.read('studio/input/Cam-1/tally/preview'), 'false');
+    await eventually(async () => (await hub.read('studio/input/Cam_2/tally/preview')) === 'true', 'camera 2 on preview');
+    t.is(await hub.read('studio/input/Cam_1/tally/preview'), 'false');
     t.deepEqual(await update(hub, 'studio/transition/current', 'Cut'), { status: 200 });
     t.is((await operator.call('GetCurrentSceneTransition')).transitionName, 'Cut');
     t.like(await update(hub, 'studio/transition/current', 'Stinger'), { status: 400, code: 'PB_CONVERSION' });
     t.deepEqual(await update(hub, 'studio/transition/run', 'true'), { status: 200 });
     await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 2', 'preview went to program');
-    await eventually(async () => (await hub.read('studio/input/Cam-2/tally/program')) === 'true', 'camera 2 on air');
+    await eventually(async () => (await hub.read('studio/input/Cam_2/tally/program')) === 'true', 'camera 2 on air');
     // OBS takes a transition on its window's turn: the change is awaited as OBS reports it.
     t.deepEqual(await update(hub, 'studio/transition/current', 'Fade'), { status: 200 });
     await eventually(async () => (await hub.read('studio/transition/current')) === 'Fade', 'OBS says Fade is current');
@@ -103,11 +103,14 @@ serialOrSkip(
     t.like(await update(hub, 'studio/transition/duration', '10'), { status: 400, code: 'PB_CONVERSION' });
 
     // A source hidden and shown, both ways.
-    t.deepEqual(await update(hub, 'studio/scene/Lower-third-News-/source/Strap/visible', 'false'), { status: 200 });
+    t.deepEqual(await update(hub, 'studio/scene/Lower_third___News_/source/Strap/visible', 'false'), { status: 200 });
     const strap = (await operator.call('GetSceneItemId', { sceneName: 'Lower third: "News"', sourceName: 'Strap' })).sceneItemId;
     t.false((await operator.call('GetSceneItemEnabled', { sceneName: 'Lower third: "News"', sceneItemId: strap })).sceneItemEnabled);
     await operator.call('SetSceneItemEnabled', { sceneName: 'Lower third: "News"', sceneItemId: strap, sceneItemEnabled: true });
-    await eventually(async () => (await hub.read('studio/scene/Lower-third-News-/source/Strap/visible')) === 'true', 'shown again in OBS');
+    await eventually(
+      async () => (await hub.read('studio/scene/Lower_third___News_/source/Strap/visible')) === 'true',
+      'shown again in OBS',
+    );
 
     // Recording: started and stopped, a file on disk; a stop of what is not running is no refusal.
     t.deepEqual(await update(hub, 'studio/recording/active', 'true'), { status: 200 });
