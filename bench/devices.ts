@@ -2,14 +2,18 @@
  * `npm run bench:devices`: each device package against Companion's own module for the same
  * device, on the same simulator, beside the device's client library alone (R-DV3), in one run.
  *
- * Two races, each a device in this process changing one value at a time, and a WebSocket
- * client waiting for each change to arrive:
+ * Three races, each a device changing one value at a time, and a WebSocket client waiting
+ * for each change to arrive:
  *
  * - ATEM: the switcher of spec/helpers/atem-switcher.ts cuts M/E 1's program between inputs
  *   1 and 2 on its panel; watched: `me/1/program` of `patchbay-atem`, the variable
  *   `pgm1_input_id` of Companion's `bmd-atem`;
  * - HyperDeck: `hyperdeck-server-connection` as the deck tells its clip changing between 1
- *   and 2; watched: `transport/clip` of `patchbay-hyperdeck`, `clipId` of `bmd-hyperdeck`.
+ *   and 2; watched: `transport/clip` of `patchbay-hyperdeck`, `clipId` of `bmd-hyperdeck`;
+ * - OBS: OBS Studio itself (spec/helpers/obs-studio.ts: Debian's obs-studio 29 headless in a
+ *   network namespace; root only, else the race is skipped), its program scene switched
+ *   between two scenes by another WebSocket client, as a person at OBS's window would;
+ *   watched: `scene/program` of `patchbay-obs`, the variable `scene_active` of `obs-studio`.
  *
  * The contenders, each in processes of their own: the client library alone with a bare
  * WebSocket server that sends each change it hears (the floor: the library, a process hop, a
@@ -21,7 +25,7 @@
  * For each: latency from the device's change to the client's message (p50, p99), and the CPU
  * seconds of its processes (the hub and its children) per 1,000 changes.
  *
- *   npm run bench:devices -- [--companion <folder>] [--changes 1000] [--rounds 2]
+ *   npm run bench:devices -- [--companion <folder>] [--changes 1000] [--rounds 2] [--race atem|hyperdeck|obs]
  *
  * Printed, and kept in bench/results/<date>-<commit>-devices.md.
  */
@@ -32,6 +36,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import { AtemSwitcher } from '../spec/helpers/atem-switcher.ts';
+import { canRunObs, startObs, whyNoObs } from '../spec/helpers/obs-studio.ts';
 import { studioWith } from '../spec/helpers/outside-package.ts';
 import { freePort } from '../spec/helpers/ports.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
@@ -45,6 +50,8 @@ const argument = (name: string) => {
 const CHANGES = Number(argument('--changes') ?? 1000);
 const ROUNDS = Number(argument('--rounds') ?? 2);
 const companion = argument('--companion');
+/** One race alone: atem, hyperdeck or obs. */
+const only = argument('--race');
 
 // The floors' processes: a client library alone, and a bare WebSocket server that sends what it hears.
 if (process.argv[2] === '--serve-raw') {
@@ -64,6 +71,12 @@ if (process.argv[2] === '--serve-raw') {
     });
     atem.on('connected', ready);
     await atem.connect('127.0.0.1', port);
+  } else if (process.argv[3] === 'obs') {
+    const { OBSWebSocket } = await import('obs-websocket-js');
+    const obs = new OBSWebSocket();
+    obs.on('CurrentProgramSceneChanged', ({ sceneName }) => say(sceneName));
+    await obs.connect(`ws://${process.argv[5]}:${port}`);
+    ready();
   } else {
     const { Commands, Hyperdeck } = await import('hyperdeck-connection');
     const deck = new Hyperdeck({ pingPeriod: 0 });
@@ -106,14 +119,15 @@ async function hubWith(folder: string, connections: Record<string, unknown>): Pr
 
 /** The three contenders of a device: its library alone, its package, and Companion's module when its build is at hand. */
 function contendersOf(
-  device: 'atem' | 'hyperdeck',
+  device: 'atem' | 'hyperdeck' | 'obs',
   port: number,
-  watched: { package: string; module: string; moduleName: string; config: Record<string, unknown> },
+  watched: { package: string; module: string; moduleName: string; config: Record<string, unknown>; library?: string; host?: string },
 ): Contender[] {
+  const host = watched.host ?? '127.0.0.1';
   const filter = (address: string) => `/ws?filter=${encodeURIComponent(`^${address}$`)}`;
   const contenders: Contender[] = [
     {
-      name: `${device}-connection alone`,
+      name: `${watched.library ?? `${device}-connection`} alone`,
       start: async () => ({
         server: await startServer('raw', process.execPath, [
           '--import',
@@ -122,6 +136,7 @@ function contendersOf(
           '--serve-raw',
           device,
           String(port),
+          host,
         ]),
         path: '/',
         parameter: 'value',
@@ -130,7 +145,7 @@ function contendersOf(
     {
       name: `patchbay-${device}`,
       start: async () => ({
-        server: await hubWith(device, { device: { type: device, host: '127.0.0.1', port } }),
+        server: await hubWith(device, { device: { type: device, host, port } }),
         path: filter(`device/${watched.package}`),
         parameter: `device/${watched.package}`,
       }),
@@ -325,7 +340,49 @@ async function run(race: Race): Promise<string[]> {
   return [...rows, ''];
 }
 
-const tables = [...(await run(await atemRace())), ...(await run(await hyperdeckRace()))];
+/** OBS itself, in a namespace of its own; its program scene switched between two scenes by another client. */
+async function obsRace(): Promise<Race | undefined> {
+  if (!canRunObs) {
+    console.log(`OBS: skipped${whyNoObs}`);
+    return undefined;
+  }
+  const quits: (() => unknown)[] = [];
+  // 60 frames a second: OBS takes a scene change at its next frame, which is most of what is measured.
+  const obs = await startObs({ teardown: (quit) => void quits.push(quit) }, { fps: 60 });
+  for (const sceneName of ['A', 'B']) await obs.operator.call('CreateScene', { sceneName });
+  await obs.operator.call('SetCurrentProgramScene', { sceneName: 'A' });
+  // A cut, not OBS's default 300 ms fade: the race is of the news, not of the transition.
+  await obs.operator.call('SetCurrentSceneTransition', { transitionName: 'Cut' });
+  let scene = 'A';
+  return {
+    device: 'OBS: the program scene switched by another client',
+    change: () => {
+      scene = scene === 'A' ? 'B' : 'A';
+      void obs.operator.call('SetCurrentProgramScene', { sceneName: scene });
+      return scene;
+    },
+    contenders: contendersOf('obs', obs.port, {
+      package: 'scene/program',
+      module: 'scene_active',
+      moduleName: 'obs-studio',
+      config: { host: obs.host, port: String(obs.port), pass: '' },
+      library: 'obs-websocket-js',
+      host: obs.host,
+    }),
+    close: async () => {
+      for (const quit of quits.reverse()) await quit();
+    },
+  };
+}
+
+// One after another, each device started when its race begins (OBS renders while it runs).
+const races: Record<string, () => Promise<Race | undefined>> = { atem: atemRace, hyperdeck: hyperdeckRace, obs: obsRace };
+const tables: string[] = [];
+for (const [name, race] of Object.entries(races)) {
+  if (only && only !== name) continue;
+  const started = await race();
+  if (started) tables.push(...(await run(started)));
+}
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 const date = new Date().toISOString().slice(0, 10);
 const text = [

@@ -54,7 +54,10 @@ export interface Network {
  * 10.<n>.<k>.2 (the hub) / .1 (this machine) on device links, with <n> a second octet no route
  * of this machine uses.
  */
-export function makeNetwork(t: ExecutionContext, members: readonly string[], hubs: readonly string[]): Network {
+/** What the network needs of a spec: somewhere to put its removal (a bench passes its own). */
+export type Teardowns = Pick<ExecutionContext, 'teardown'>;
+
+export function makeNetwork(t: Teardowns, members: readonly string[], hubs: readonly string[]): Network {
   const tag = `pbn${process.pid}`;
   removeLeftovers();
   const routes = ip('-4', 'route', 'show', 'table', 'all');

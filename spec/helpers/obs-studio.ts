@@ -4,7 +4,8 @@
  * (it listens on every interface, and asks the internet for updates as it starts): the hub
  * reaches it on the namespace's device link. Its home is a fresh folder, set as a person
  * would in its settings: the WebSocket server on, no password, a small canvas at 10 frames
- * a second (the renderer is the CPU's), recordings into the folder. Needs root (CI runs as
+ * a second unless told (the renderer is the CPU's; OBS takes a scene change at its next
+ * frame), recordings into the folder. Needs root (CI runs as
  * root) and `apt-get install obs-studio xvfb`; elsewhere `canRunObs` is false and `whyNoObs`
  * says why.
  */
@@ -13,10 +14,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExecutionContext } from 'ava';
 import { OBSWebSocket } from 'obs-websocket-js';
 import { eventually } from './eventually.ts';
-import { canMakeNamespaces, makeNetwork, whyNoNamespaces } from './namespaces.ts';
+import { canMakeNamespaces, makeNetwork, type Teardowns, whyNoNamespaces } from './namespaces.ts';
 
 const installed = ['/usr/bin/obs', '/usr/bin/Xvfb'].every((bin) => existsSync(bin));
 export const canRunObs = installed && canMakeNamespaces;
@@ -55,7 +55,7 @@ AuthRequired=false
 ServerPassword=
 `;
 
-const profileIni = (recordings: string) => `[General]
+const profileIni = (recordings: string, fps: number) => `[General]
 Name=Untitled
 
 [Video]
@@ -64,7 +64,7 @@ BaseCY=180
 OutputCX=320
 OutputCY=180
 FPSType=1
-FPSInt=10
+FPSInt=${fps}
 
 [SimpleOutput]
 FilePath=${recordings}
@@ -74,8 +74,8 @@ RecEncoder=x264
 VBitrate=300
 `;
 
-/** Starts OBS in a namespace of its own; it is quit when the spec ends. */
-export async function startObs(t: ExecutionContext): Promise<ObsStudio> {
+/** Starts OBS in a namespace of its own; it is quit when the spec (or the bench) ends. */
+export async function startObs(t: Teardowns, { fps = 10 } = {}): Promise<ObsStudio> {
   const network = makeNetwork(t, ['obs'], ['obs']);
   const home = await mkdtemp(join(tmpdir(), 'patchbay-obs-'));
   const config = join(home, '.config', 'obs-studio');
@@ -83,7 +83,7 @@ export async function startObs(t: ExecutionContext): Promise<ObsStudio> {
   await mkdir(join(config, 'basic', 'profiles', 'Untitled'), { recursive: true });
   await mkdir(recordings);
   await writeFile(join(config, 'global.ini'), globalIni);
-  await writeFile(join(config, 'basic', 'profiles', 'Untitled', 'basic.ini'), profileIni(recordings));
+  await writeFile(join(config, 'basic', 'profiles', 'Untitled', 'basic.ini'), profileIni(recordings, fps));
   const logFile = join(home, 'obs.log');
   // Xvfb and OBS in one process group inside the namespace: the display goes when OBS does.
   // Xvfb takes the first display number free here, and says which.
