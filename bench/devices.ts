@@ -17,7 +17,8 @@
  *
  * The contenders, each in processes of their own: the client library alone with a bare
  * WebSocket server that sends each change it hears (the floor: the library, a process hop, a
- * socket); a hub with the package (its process under the hub's); the same hub with
+ * socket); a hub with the package (its process under the hub's); the same in the hub's own
+ * process (`isolate: "none"`: the share of the isolation wire); the same hub with
  * Companion's own build of its module as a `companion-module` connection. Companion's builds
  * are not in this checkout: pass the folder of bitfocus/companion-bundled-modules
  * (`--companion <folder>`), else those rows are skipped.
@@ -146,6 +147,15 @@ function contendersOf(
       name: `patchbay-${device}`,
       start: async () => ({
         server: await hubWith(device, { device: { type: device, host, port } }),
+        path: filter(`device/${watched.package}`),
+        parameter: `device/${watched.package}`,
+      }),
+    },
+    // The same package in the hub's own process: what the isolation wire costs, beside it.
+    {
+      name: `patchbay-${device}, isolate "none"`,
+      start: async () => ({
+        server: await hubWith(device, { device: { type: device, host, port, isolate: 'none' } }),
         path: filter(`device/${watched.package}`),
         parameter: `device/${watched.package}`,
       }),
