@@ -161,17 +161,18 @@ export default defineConnectionType({
       },
     );
 
-    const model = context.define('device/model', { type: 'S', access: 'read-only', initial: '', meta: { label: 'Model' } });
+    // No declared values: what the deck says when it is read is each one's first value, a
+    // change the hub's rules take even as it starts (R-DV2), not an assumed default.
+    const model = context.define('device/model', { type: 'S', access: 'read-only', meta: { label: 'Model' } });
     const status = context.define('transport/status', {
       type: 'S',
       access: 'read-only',
-      initial: '',
       meta: { label: 'Transport', choices: TRANSPORT },
     });
-    const speed = context.define('transport/speed', { type: 'I', access: 'read-only', initial: 0, meta: { label: 'Speed', unit: '%' } });
-    const timecode = context.define('transport/timecode', { type: 'S', access: 'read-only', initial: '', meta: { label: 'Timecode' } });
-    const loop = context.define('transport/loop', { type: 'B', access: 'read-only', initial: false, meta: { label: 'Loop' } });
-    const clipCount = context.define('clips/count', { type: 'I', access: 'read-only', initial: 0, meta: { label: 'Clips' } });
+    const speed = context.define('transport/speed', { type: 'I', access: 'read-only', meta: { label: 'Speed', unit: '%' } });
+    const timecode = context.define('transport/timecode', { type: 'S', access: 'read-only', meta: { label: 'Timecode' } });
+    const loop = context.define('transport/loop', { type: 'B', access: 'read-only', meta: { label: 'Loop' } });
+    const clipCount = context.define('clips/count', { type: 'I', access: 'read-only', meta: { label: 'Clips' } });
 
     /**
      * A command of the deck as a write: answered when the deck answered it.
@@ -203,7 +204,6 @@ export default defineConnectionType({
       context.define(id, {
         type: 'I',
         access: 'read-write',
-        initial: 0,
         meta: { label },
         ownedHere: true,
         forward: (value, _origin, answered) => command(() => make(Number(value)), `${label.toLowerCase()} ${value}`, answered),
@@ -221,14 +221,12 @@ export default defineConnectionType({
           status: context.define(`slot/${n}/status`, {
             type: 'S',
             access: 'read-only',
-            initial: '',
             meta: { label: `Slot ${n}`, choices: SLOT },
           }),
-          volume: context.define(`slot/${n}/volume`, { type: 'S', access: 'read-only', initial: '', meta: { label: `Slot ${n} volume` } }),
+          volume: context.define(`slot/${n}/volume`, { type: 'S', access: 'read-only', meta: { label: `Slot ${n} volume` } }),
           time: context.define(`slot/${n}/recordingTime`, {
             type: 'I',
             access: 'read-only',
-            initial: 0,
             meta: { label: `Slot ${n} recording time left`, unit: 's' },
           }),
         };

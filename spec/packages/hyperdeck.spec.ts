@@ -5,12 +5,14 @@
  * nobody on the team wrote — as the deck (R-DV1, R-DV3). The package has no reconnect code
  * of its own: the library's comes back by itself.
  */
+import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
 import { eventually } from '../helpers/eventually.ts';
-import type { HubProcess } from '../helpers/hub-process.ts';
-import { connectionOf, hubWithPackage, update } from '../helpers/outside-package.ts';
+import { type HubProcess, runHub } from '../helpers/hub-process.ts';
+import { connectionOf, hubWithPackage, studioWith, update } from '../helpers/outside-package.ts';
 import { freePort } from '../helpers/ports.ts';
 
 const require = createRequire(import.meta.url);
@@ -168,5 +170,35 @@ test.serial(
     await eventually(async () => (await connectionOf(hub, 'deck'))?.status === 'ok', 'the library reconnected', 30_000);
     t.deepEqual(await update(hub, 'deck/play', 'true'), { status: 200 });
     t.true(device.heard.some((line) => line.startsWith('play')));
+  },
+);
+
+test.serial(
+  "what the deck says as the hub starts reaches the hub's rules, a stopped deck's speed of 0 and loop off included (R-DV2)",
+  async (t) => {
+    const port = await freePort();
+    deck(t, port);
+    const studio = await studioWith('hyperdeck');
+    await writeFile(
+      join(studio, 'flow.json5'),
+      JSON.stringify({
+        plugins: ['patchbay-hyperdeck'],
+        connections: {
+          api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+          deck: { type: 'hyperdeck', host: '127.0.0.1', port },
+          // A panel's lamps, lit until told otherwise.
+          panel: { type: 'dummy', parameters: ['speed,I,50', 'loop,B,true'] },
+        },
+        rules: [
+          { source: 'deck/transport/speed', destinations: ['panel/speed'] },
+          { source: 'deck/transport/loop', destinations: ['panel/loop'] },
+        ],
+      }),
+    );
+    const hub = await runHub(t, 'flow.json5', { cwd: studio, args: ['--state', 'none'] });
+    await eventually(async () => (await hub.read('deck/transport/status')) === 'stopped', 'the transport is read', 20_000);
+    // Before, the package declared 0 and false, so the deck's 0 and false were no change and the lamps stayed lit.
+    await eventually(async () => (await hub.read('panel/speed')) === '0', "the panel shows the deck's speed");
+    t.is(await hub.read('panel/loop'), 'false');
   },
 );
