@@ -4,6 +4,8 @@
  * package, module), shown by every face of the hub the same way (`GET /parameters?meta=1`,
  * …), and held against writes: a value outside the range or the choices is refused with
  * PB_CONVERSION naming them. Reports — what the device says — are never refused for it.
+ * A command with several arguments (R-PK8) is a text parameter whose `arguments` say what
+ * its write carries: a JSON object of those names, each checked as a parameter of its own.
  * Needs nothing of Node: the console is checked against these types too (api-shapes.ts).
  */
 import { type Static, Type } from '@sinclair/typebox';
@@ -26,6 +28,25 @@ export const Choice = Type.Object(
 );
 export type Choice = Static<typeof Choice>;
 
+/** The most arguments one command may take. */
+export const MOST_ARGUMENTS = 32;
+
+/** One argument of a command (R-PK8): a value of its own type, held against its own range and choices. */
+export const Argument = Type.Object(
+  {
+    type: Type.Union([Type.Literal('S'), Type.Literal('I'), Type.Literal('F'), Type.Literal('B')]),
+    label: Type.Optional(Type.String({ maxLength: MOST_LABEL })),
+    description: Type.Optional(Type.String({ maxLength: 4096 })),
+    unit: Type.Optional(Type.String({ maxLength: 32 })),
+    minimum: Type.Optional(Type.Number()),
+    maximum: Type.Optional(Type.Number()),
+    choices: Type.Optional(Type.Array(Choice, { maxItems: MOST_CHOICES })),
+    optional: Type.Optional(Type.Boolean({ description: 'A write may leave it out.' })),
+  },
+  { additionalProperties: false },
+);
+export type Argument = Static<typeof Argument>;
+
 export const ParameterMeta = Type.Object(
   {
     label: Type.Optional(Type.String({ maxLength: MOST_LABEL, description: 'Its name for a person: `Program input`.' })),
@@ -38,6 +59,13 @@ export const ParameterMeta = Type.Object(
       Type.Array(Choice, {
         maxItems: MOST_CHOICES,
         description: "The values a write may give, each with its label: a router's inputs by name.",
+      }),
+    ),
+    arguments: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' }), Argument, {
+        maxProperties: MOST_ARGUMENTS,
+        description:
+          'A command with several arguments (a text parameter): its write is a JSON object of these names, each checked as its own type, range and choices.',
       }),
     ),
   },
@@ -68,6 +96,42 @@ export function refusal(meta: ParameterMeta, value: Value): string | undefined {
   return `${JSON.stringify(value)} is not one of its choices: ${named.join(', ')}${more}`;
 }
 
+/**
+ * A command's write (R-PK8): `value`, a JSON object's text, as its `args` take it — every name
+ * declared, every argument not `optional` given, each converted to its type and held against
+ * its range and choices — written again with the converted values in the declared order; or
+ * why not.
+ */
+export function argumentsOf(
+  args: Readonly<Record<string, Argument>>,
+  value: Value,
+): { ok: true; text: string } | { ok: false; why: string } {
+  const expected = `a JSON object of ${Object.keys(args).join(', ')}`;
+  let parsed: unknown;
+  try {
+    parsed = typeof value === 'string' ? JSON.parse(value) : undefined;
+  } catch {
+    return { ok: false, why: `${JSON.stringify(String(value).slice(0, 80))} is not JSON: expected ${expected}` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, why: `expected ${expected}` };
+  const given = parsed as Record<string, unknown>;
+  const unknown = Object.keys(given).find((name) => !Object.hasOwn(args, name));
+  if (unknown !== undefined) return { ok: false, why: `it takes no argument "${unknown.slice(0, 64)}": expected ${expected}` };
+  const out: Record<string, Value> = {};
+  for (const [name, arg] of Object.entries(args)) {
+    if (given[name] === undefined) {
+      if (arg.optional) continue;
+      return { ok: false, why: `argument "${name}" is missing: expected ${expected}` };
+    }
+    const converted = convert(given[name], arg.type);
+    if (!converted.ok) return { ok: false, why: `argument "${name}": ${converted.error.message}` };
+    const refused = refusal(arg, converted.value);
+    if (refused !== undefined) return { ok: false, why: `argument "${name}": ${refused}` };
+    out[name] = converted.value;
+  }
+  return { ok: true, text: JSON.stringify(out) };
+}
+
 function rangeText(minimum: number | undefined, maximum: number | undefined): string {
   if (minimum === undefined) return `at most ${maximum}`;
   if (maximum === undefined) return `at least ${minimum}`;
@@ -81,10 +145,31 @@ function rangeText(minimum: number | undefined, maximum: number | undefined): st
  */
 export function inType(meta: ParameterMeta | undefined, type: ValueType, address: string): ParameterMeta | undefined {
   if (meta === undefined || Object.values(meta).every((part) => part === undefined)) return undefined;
-  const choices = meta.choices?.map((choice) => {
+  if (meta.arguments !== undefined && type !== 'S')
+    throw new HubError('PB_CONVERSION', `${address}: a command with arguments is a text parameter (S), not ${type}`);
+  const choices = choicesIn(meta.choices, type, address);
+  const args =
+    meta.arguments &&
+    Object.fromEntries(
+      Object.entries(meta.arguments).map(([name, arg]) => {
+        const converted = choicesIn(arg.choices, arg.type, `${address} argument "${name}"`);
+        return [name, converted === arg.choices || converted === undefined ? arg : { ...arg, choices: converted }];
+      }),
+    );
+  if (choices === meta.choices && args === meta.arguments) return meta;
+  return { ...meta, ...(choices && { choices }), ...(args && { arguments: args }) };
+}
+
+/** Choices with their values converted to `type`; the same array when none changed. */
+function choicesIn(choices: readonly Choice[] | undefined, type: ValueType, address: string): Choice[] | undefined {
+  if (choices === undefined) return undefined;
+  let changed = false;
+  const converted = choices.map((choice) => {
     const value = convert(choice.value, type);
     if (!value.ok) throw new HubError(value.error.code, `${address}: its choice ${choice.label}: ${value.error.message}`);
-    return value.value === choice.value ? choice : { value: value.value, label: choice.label };
+    if (value.value === choice.value) return choice;
+    changed = true;
+    return { value: value.value, label: choice.label };
   });
-  return choices === undefined ? meta : { ...meta, choices };
+  return changed ? converted : (choices as Choice[]);
 }

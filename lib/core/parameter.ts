@@ -1,7 +1,7 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { Cause, CauseTracker } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
-import { inType, type ParameterMeta, refusal } from './parameter-meta.ts';
+import { argumentsOf, inType, type ParameterMeta, refusal } from './parameter-meta.ts';
 import { wallClockOfTurn } from './scheduler.ts';
 import { type Access, convert, type Value, type ValueType } from './value.ts';
 
@@ -243,13 +243,19 @@ class TypedParameter implements ProxyParameter {
     }
     const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
+    let value = converted.value;
     if (this.meta !== undefined && this.spec.type !== 'T') {
-      const refused = refusal(this.meta, converted.value);
+      const refused = refusal(this.meta, value);
       if (refused !== undefined) return { ok: false, error: new HubError('PB_CONVERSION', `${this.address}: ${refused}`) };
+      if (this.meta.arguments !== undefined) {
+        const command = argumentsOf(this.meta.arguments, value);
+        if (!command.ok) return { ok: false, error: new HubError('PB_CONVERSION', `${this.address}: ${command.why}`) };
+        value = command.text;
+      }
     }
-    if (this.spec.forward) return this.spec.forward(converted.value, origin, answered);
-    const changed = this.store(converted.value, origin ?? 'a client');
-    this.spec.onWrite?.(converted.value, origin);
+    if (this.spec.forward) return this.spec.forward(value, origin, answered);
+    const changed = this.store(value, origin ?? 'a client');
+    this.spec.onWrite?.(value, origin);
     return changed;
   }
 

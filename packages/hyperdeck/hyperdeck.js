@@ -70,6 +70,8 @@ const MOST_CLIP_CHOICES = 1000;
  */
 function refusal(answer, what) {
   if (answer instanceof HubError) return answer;
+  // The library's own refusal to send (a command it cannot write): its message says why.
+  if (answer instanceof Error) return new HubError('PB_BAD_ANSWER', `${what}: ${answer.message}`, { declared: 'HYPERDECK_REFUSED' });
   const { code, name } = /** @type {{ code?: unknown, name?: unknown }} */ (answer ?? {});
   const said = `the deck refused ${what}: ${typeof name === 'string' ? name : 'no reason'}${typeof code === 'number' ? ` (${code})` : ''}`;
   const declared =
@@ -116,6 +118,12 @@ export default defineConnectionType({
       type: 'I',
       access: 'read-write',
       description: "the current clip; write one to go to it (choices: the deck's clips by name, up to 1,000)",
+    },
+    {
+      id: 'transport/goto',
+      type: 'S',
+      access: 'write-only',
+      description: 'goes to a clip, a timecode, or both: a JSON object of `clip` (one of the clips) and `timecode`',
     },
     { id: 'play', type: 'T', access: 'write-only', description: 'plays' },
     { id: 'stop', type: 'T', access: 'write-only', description: 'stops' },
@@ -211,6 +219,40 @@ export default defineConnectionType({
     const slot = selector('transport/slot', 'Slot', (slotId) => Object.assign(new Commands.SlotSelectCommand(), { slotId }));
     const clip = selector('transport/clip', 'Clip', (clipId) => new Commands.GoToCommand(undefined, clipId));
 
+    /**
+     * `goto` with its arguments (R-PK8): a clip, a timecode, or both, as one write —
+     * `{"clip": 2, "timecode": "00:00:05:00"}`; the hub checks the JSON against them first.
+     * The protocol's `goto` takes one of them: both are two commands, the clip first,
+     * answered when the deck answered both.
+     * @param {import('patchbay-hub/connection').Choice[]} [clips]
+     * @returns {import('patchbay-hub/connection').ParameterMeta}
+     */
+    const gotoMeta = (clips) => ({
+      label: 'Go to',
+      arguments: {
+        clip: { type: 'I', label: 'Clip', optional: true, ...(clips && { choices: clips }) },
+        timecode: { type: 'S', label: 'Timecode', description: 'hh:mm:ss:ff, or +/- frames from here', optional: true },
+      },
+    });
+    const goTo = context.define('transport/goto', {
+      type: 'S',
+      access: 'write-only',
+      meta: gotoMeta(),
+      ownedHere: true,
+      forward: (value, _origin, answered) => {
+        const { clip: clipId, timecode } = /** @type {{ clip?: number, timecode?: string }} */ (JSON.parse(String(value)));
+        const steps = [
+          ...(clipId === undefined ? [] : [new Commands.GoToCommand(undefined, clipId)]),
+          ...(timecode === undefined ? [] : [new Commands.GoToCommand(undefined, undefined, timecode)]),
+        ];
+        if (steps.length === 0) return { ok: false, error: new HubError('PB_CONVERSION', 'goto: give a clip, a timecode, or both') };
+        return link.command(async () => {
+          for (const step of steps)
+            await deck.sendCommand(step).catch((/** @type {unknown} */ error) => Promise.reject(refusal(error, `goto ${value}`)));
+        }, answered);
+      },
+    });
+
     /** @type {Map<number, { status: import('patchbay-hub/connection').OwnedParameter, volume: import('patchbay-hub/connection').OwnedParameter, time: import('patchbay-hub/connection').OwnedParameter }>} */
     const slots = new Map();
     /** @param {number} n */
@@ -269,10 +311,9 @@ export default defineConnectionType({
     const readClips = async () => {
       const clips = await deck.sendCommand(new Commands.ClipsGetCommand());
       clipCount.report(clips.clipCount);
-      clip.describe({
-        label: 'Clip',
-        choices: clips.clips.slice(0, MOST_CLIP_CHOICES).map(({ clipId, name }) => ({ value: clipId, label: `${clipId}: ${name}` })),
-      });
+      const choices = clips.clips.slice(0, MOST_CLIP_CHOICES).map(({ clipId, name }) => ({ value: clipId, label: `${clipId}: ${name}` }));
+      clip.describe({ label: 'Clip', choices });
+      goTo.describe(gotoMeta(choices));
     };
     /** What the deck is on each connect: its model, slots, clips and transport; then it tells every change. */
     const read = async () => {

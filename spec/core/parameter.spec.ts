@@ -237,3 +237,51 @@ test('a parameter says what it is (R-PK6): a write outside its range or its choi
   });
   t.is(createParameter('c', 'y', { type: 'S', access: 'read-write', meta: {} }).meta, undefined, 'an empty meta says nothing');
 });
+
+test('a command with arguments (R-PK8): its write is a JSON object checked against them, passed on with each converted; anything else is refused naming what is expected', (t) => {
+  const sent: Value[] = [];
+  const recall = createParameter('mixer', 'recall', {
+    type: 'S',
+    access: 'write-only',
+    meta: {
+      label: 'Recall',
+      arguments: {
+        scene: {
+          type: 'I',
+          choices: [
+            { value: '1', label: 'Opening' },
+            { value: 2, label: 'Interview' },
+          ],
+        },
+        fade: { type: 'F', unit: 's', minimum: 0, maximum: 10, optional: true },
+        cut: { type: 'B', optional: true },
+      },
+    },
+    forward: (value) => {
+      sent.push(value);
+      return { ok: true, value: true };
+    },
+  });
+  t.deepEqual(recall.meta?.arguments?.['scene']?.choices, [
+    { value: 1, label: 'Opening' },
+    { value: 2, label: 'Interview' },
+  ]);
+  t.true(recall.set('{"fade": "2.5", "scene": "1", "cut": "on"}').ok);
+  t.deepEqual(sent[0], '{"scene":1,"fade":2.5,"cut":true}', 'converted, in the declared order');
+  for (const [written, why] of [
+    ['{"scene": 3}', 'mixer/recall: argument "scene": 3 is not one of its choices: 1 (Opening), 2 (Interview)'],
+    ['{"scene": 1, "fade": 11}', 'mixer/recall: argument "fade": 11 is outside its range, 0 to 10'],
+    ['{"fade": 1}', 'mixer/recall: argument "scene" is missing: expected a JSON object of scene, fade, cut'],
+    ['{"scene": 1, "speed": 2}', 'mixer/recall: it takes no argument "speed": expected a JSON object of scene, fade, cut'],
+    ['scene 1', 'mixer/recall: "scene 1" is not JSON: expected a JSON object of scene, fade, cut'],
+    ['null', 'mixer/recall: expected a JSON object of scene, fade, cut'],
+  ] as const) {
+    const refused = recall.set(written);
+    t.false(refused.ok, written);
+    if (!refused.ok) t.deepEqual([refused.error.code, refused.error.message], ['PB_CONVERSION', why]);
+  }
+  t.is(sent.length, 1, 'nothing refused was passed on');
+  t.throws(() => createParameter('mixer', 'level', { type: 'F', access: 'read-write', meta: { arguments: {} } }), {
+    message: 'mixer/level: a command with arguments is a text parameter (S), not F',
+  });
+});

@@ -142,6 +142,33 @@ test.serial(
       device.heard.join('\n'),
     );
     t.like(await update(hub, 'deck/transport/clip', '9'), { status: 400, code: 'PB_CONVERSION' });
+
+    // A command with arguments (R-PK8): one write of a JSON object, checked against them before the deck hears of it.
+    t.like((await meta(hub, 'deck/transport/goto'))?.arguments?.['clip'], {
+      type: 'I',
+      optional: true,
+      choices: [{ value: 1 }, { value: 2 }, { value: 3 }],
+    });
+    t.deepEqual(await update(hub, 'deck/transport/goto', JSON.stringify({ clip: '3', timecode: '00:00:05:00' })), { status: 200 });
+    // The protocol's goto takes one of them: the clip, then the timecode.
+    t.deepEqual(device.heard.filter((line) => line.startsWith('goto')).slice(-2), [
+      'goto {"clip id":"3"}',
+      'goto {"timecode":"00:00:05:00"}',
+    ]);
+    const heard = device.heard.length;
+    for (const [written, why] of [
+      ['{"clip": 9}', 'deck/transport/goto: argument "clip": 9 is not one of its choices: 1 (1: Opener), 2 (2: Interview), 3 (3: Closer)'],
+      ['{"clip": "two"}', 'argument "clip"'],
+      ['{"clp": 2}', 'deck/transport/goto: it takes no argument "clp": expected a JSON object of clip, timecode'],
+      ['clip 2', 'is not JSON: expected a JSON object of clip, timecode'],
+      ['[2]', 'expected a JSON object of clip, timecode'],
+      ['{}', 'goto: give a clip, a timecode, or both'],
+    ] as const) {
+      const answer = await update(hub, 'deck/transport/goto', written);
+      t.like(answer, { status: 400, code: 'PB_CONVERSION' }, written);
+      t.true(answer.message?.includes(why), `${written}: ${answer.message}`);
+    }
+    t.is(device.heard.length, heard, 'no refused write reached the deck');
     t.like(await update(hub, 'deck/stop', 'true'), {
       status: 409,
       code: 'HYPERDECK_REMOTE_DISABLED',
