@@ -43,6 +43,9 @@ interface Made {
   readonly access: DeviceParameterSpec['access'];
   /** Replaced at each `define`: a reconnect's writes go through the new link's socket. */
   send: DeviceSend;
+  /** Writes sent and not yet answered, and the last value sent. */
+  unsettled: number;
+  lastSent: Value | undefined;
 }
 
 export class DeviceParameters {
@@ -98,11 +101,22 @@ export class DeviceParameters {
         // A rule or code flow that hands back the value the device last said (a two-way sync
         // of a fader with a dashboard's) would echo every move to the device: taken, as an
         // unchanged write is. A client's write is always sent, so an operator can send again.
-        if (spec.type !== 'T' && automated(origin) && parameter.value === value) {
+        // While writes are on their way the device is about to hold the last one sent, not
+        // the value it last confirmed: a lamp told 2 and then 0 in one turn gets the 0.
+        const held = made.unsettled > 0 ? made.lastSent : parameter.value;
+        if (spec.type !== 'T' && automated(origin) && held === value) {
           answered?.({ ok: true, value: false });
           return { ok: true, value: false };
         }
-        return this.link.write(
+        made.unsettled += 1;
+        made.lastSent = value;
+        let settled = false;
+        const settle = () => {
+          if (settled) return;
+          settled = true;
+          made.unsettled -= 1;
+        };
+        const result = this.link.write(
           (confirm) =>
             made.send(
               value,
@@ -112,11 +126,16 @@ export class DeviceParameters {
               },
               origin,
             ),
-          answered,
+          (outcome) => {
+            settle();
+            answered?.(outcome);
+          },
         );
+        if (!result.ok) settle();
+        return result;
       },
     });
-    const made: Made = { parameter, type: spec.type, access: spec.access, send };
+    const made: Made = { parameter, type: spec.type, access: spec.access, send, unsettled: 0, lastSent: undefined };
     this.made.set(id, made);
     return parameter;
   }

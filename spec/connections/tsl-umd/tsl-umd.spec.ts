@@ -8,6 +8,7 @@ import { formatIssue } from '../../../lib/core/issue.ts';
 import type { Hub } from '../../../lib/hub/hub.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { freePort, serve } from '../../helpers/http.ts';
+import { startHub } from '../../helpers/hub.ts';
 
 // The peers: tsl-umd (a v3.1 receiver) and tsl-umd-v5 (v5.0 both ways), from npm.
 const require = createRequire(import.meta.url);
@@ -394,4 +395,32 @@ test('receive: displays a flooder made give their place, once not heard for forg
   t.is(hub.graph.get('tally/100/text'), undefined, 'the display heard longest ago gave its place');
   t.is(value(hub, 'tally/0/text'), '', 'a listed display is never given away');
   t.true(Number(hub.connection('tally')?.info.details?.['displays']) <= 4, 'within maxDisplays');
+});
+
+test('send: a lamp a rule lights and puts out in one turn ends out, on the display as in the hub (the last value of a turn is sent, not a passing one)', async (t) => {
+  const peerPort = await freePort();
+  const peer = new TslUmdV5();
+  const heard: V5Tally[] = [];
+  peer.on('message', (message: V5Tally) => heard.push(message));
+  const listening = made<Socket>(require('node:dgram'), 'createSocket', () => peer.listenUDP(peerPort));
+  t.teardown(() => listening.close());
+  const hub = await startHub(t, {
+    connections: {
+      mixer: { type: 'dummy', parameters: ['preview,B,false', 'program,B,false'] },
+      lamps: { type: 'tsl-umd', version: '5.0', mode: 'send', host: '127.0.0.1', port: peerPort, displays: ['0/1'] },
+    },
+    rules: [{ source: 'mixer/preview', destinations: ['lamps/0/1/tally/rh'], pipe: [{ map: { true: 2, false: 0 } }] }],
+  });
+  await eventually(() => heard.length >= 1, 'the display as the link comes up');
+  // A cut as a mixer may tell it: the camera shown on preview for a moment, then on air, in one turn.
+  hub.graph.get('mixer/preview')?.set(true);
+  hub.graph.get('mixer/program')?.set(true);
+  hub.graph.get('mixer/preview')?.set(false);
+  // A later turn's message, to know the display has heard all there is.
+  await new Promise((resolve) => setImmediate(resolve));
+  hub.graph.get('lamps/0/1/text')?.set('CAM 1');
+  await eventually(() => heard.at(-1)?.display.text === 'CAM 1', 'the next message');
+  // Before, the 0 was taken for an echo of the 0 the lamp held while the 2 was on its way, and the lamp stayed green.
+  t.is(value(hub, 'lamps/0/1/tally/rh'), 0);
+  t.is(heard.at(-1)?.display.rh_tally, 0);
 });
