@@ -25,10 +25,29 @@ export async function startXvfb(): Promise<string> {
     while (Date.now() < deadline && !existsSync(`/tmp/.X11-unix/X${number}`)) await new Promise((resolve) => setTimeout(resolve, 50));
     if (!existsSync(`/tmp/.X11-unix/X${number}`)) continue;
     const display = `:${number}`;
+    // The socket is there before the server serves (its keyboard is made after): the native
+    // key libraries read the keyboard as they connect, and one that found none crashed its
+    // process later on a loaded machine. A request answered says the server is ready.
+    if (!(await answers(display))) continue;
     process.env['DISPLAY'] = display;
     return display;
   }
   throw new Error('could not start Xvfb');
+}
+
+/** Whether the X server of `display` answers a request (and has its keyboard), within 10 s. */
+async function answers(display: string): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    try {
+      execFileSync('xdotool', ['getdisplaygeometry'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore', timeout: 5000 });
+      execFileSync('xdotool', ['key', '--clearmodifiers', 'shift'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore', timeout: 5000 });
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return false;
 }
 
 /** Presses keys on `display` as a person would, e.g. `ctrl+F1`. */
