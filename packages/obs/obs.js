@@ -59,6 +59,9 @@ function refusal(error, request) {
   return new HubError('PB_BAD_ANSWER', said, { declared: known?.declared ?? 'OBS_REFUSED' });
 }
 
+/** OBS's close code for a client whose password it refused (obs-websocket's WebSocketCloseCode). */
+const AUTHENTICATION_FAILED = 4009;
+
 /** Recording's output states that say it is paused, and that it goes on again. */
 const PAUSED = 'OBS_WEBSOCKET_OUTPUT_PAUSED';
 const RESUMED = 'OBS_WEBSOCKET_OUTPUT_RESUMED';
@@ -148,7 +151,7 @@ export default defineConnectionType({
                 opened.up();
                 readAll().catch((error) => context.log.warn(`reading OBS's state failed: ${error?.message ?? error}`));
               },
-              (error) => opened.down(`cannot reach OBS at ${url}: ${error?.message || socketError || `closed (${error?.code})`}`),
+              (error) => opened.down(notTaken(error)),
             );
         },
         close: () => obs.disconnect(),
@@ -160,12 +163,13 @@ export default defineConnectionType({
     });
     // Closed before OBS took the client (refused, a wrong password): the reason is the socket's error, or OBS's.
     obs.on('ConnectionClosed', (error) =>
-      attempt?.down(
-        identified
-          ? `OBS closed the link${error?.message ? `: ${error.message}` : ''}`
-          : `cannot reach OBS at ${url}: ${error?.message || socketError || `closed (${error?.code})`}`,
-      ),
+      attempt?.down(identified ? `OBS closed the link${error?.message ? `: ${error.message}` : ''}` : notTaken(error)),
     );
+    /** Why OBS did not take this client: its password refused (OBS's 4009), or OBS not reached. @param {{ code?: number, message?: string } | undefined} error */
+    const notTaken = (error) =>
+      error?.code === AUTHENTICATION_FAILED
+        ? `OBS refused the password (${password ? 'the password setting is not the one in Tools → WebSocket Server Settings' : 'OBS asks for one: set password'})`
+        : `cannot reach OBS at ${url}: ${error?.message || socketError || `closed (${error?.code})`}`;
 
     /**
      * A request to OBS as a write's outcome: answered when OBS answered it, with its refusal as this type's code.
@@ -229,11 +233,11 @@ export default defineConnectionType({
     parameter('transition/run', {
       type: 'T',
       access: 'write-only',
-      meta: { label: 'Transition' },
+      meta: { label: 'Take (studio mode)' },
       ownedHere: true,
       forward: (_v, _o, answered) => link.command(() => ask('TriggerStudioModeTransition'), answered),
     });
-    const transition = commanded('transition/current', { type: 'S', meta: { label: 'Transition' } }, (v) =>
+    const transition = commanded('transition/current', { type: 'S', meta: { label: 'Next transition' } }, (v) =>
       ask('SetCurrentSceneTransition', { transitionName: String(v) }),
     );
     const duration = commanded(
@@ -326,8 +330,19 @@ export default defineConnectionType({
       }
       if (said.active !== undefined) known.active = said.active;
       if (said.showing !== undefined) known.showing = said.showing;
-      known.program.report(known.active);
-      known.preview.report(known.showing && !known.active);
+      // OBS tells a cut as two events (shown, then on air): told at the end of the turn, a
+      // camera going on air is not on preview for a moment between them.
+      tallyDue.add(known);
+      if (tallyDue.size === 1) setImmediate(tellTally);
+    };
+    /** @type {Set<{ program: OwnedParameter, preview: OwnedParameter, active: boolean, showing: boolean }>} */
+    const tallyDue = new Set();
+    const tellTally = () => {
+      for (const known of tallyDue) {
+        known.program.report(known.active);
+        known.preview.report(known.showing && !known.active);
+      }
+      tallyDue.clear();
     };
     const readInputs = async () => {
       const { inputs } = await obs.call('GetInputList');
@@ -395,7 +410,14 @@ export default defineConnectionType({
         await Promise.all(names.map(readScene));
       }),
     );
-    obs.on('CurrentSceneTransitionChanged', ({ transitionName }) => transition.report(transitionName));
+    // Each transition has its duration: the new one's is read (none for a fixed one, as Cut).
+    obs.on('CurrentSceneTransitionChanged', ({ transitionName }) => {
+      transition.report(transitionName);
+      again(async () => {
+        const { transitionDuration } = await obs.call('GetCurrentSceneTransition');
+        if (transitionDuration !== null) duration.report(transitionDuration);
+      });
+    });
     obs.on('CurrentSceneTransitionDurationChanged', ({ transitionDuration }) => duration.report(transitionDuration));
     obs.on('SceneTransitionStarted', () => transitionRunning.report(true));
     obs.on('SceneTransitionEnded', () => transitionRunning.report(false));

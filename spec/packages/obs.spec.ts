@@ -34,6 +34,8 @@ serialOrSkip(
       await operator.call('CreateInput', { sceneName: scene, inputName: source, inputKind: 'color_source_v3', inputSettings: { color } });
     }
     await operator.call('SetCurrentProgramScene', { sceneName: 'Camera 1' });
+    // A cut as OBS's transition when the hub starts: a transition of no duration.
+    await operator.call('SetCurrentSceneTransition', { transitionName: 'Cut' });
 
     const hub = await hubWithPackage(t, 'obs', { studio: { type: 'obs', host: obs.host, timeout: 3000 } });
     await eventually(async () => (await connectionOf(hub, 'studio'))?.status === 'ok', 'OBS is up', 30_000);
@@ -97,6 +99,9 @@ serialOrSkip(
     // OBS takes a transition on its window's turn: the change is awaited as OBS reports it.
     t.deepEqual(await update(hub, 'studio/transition/current', 'Fade'), { status: 200 });
     await eventually(async () => (await hub.read('studio/transition/current')) === 'Fade', 'OBS says Fade is current');
+    // Its duration is read with it (before, it stayed unknown until written).
+    const fade = (await operator.call('GetCurrentSceneTransition')).transitionDuration;
+    await eventually(async () => (await hub.read('studio/transition/duration')) === String(fade), "the fade's duration");
     t.deepEqual(await update(hub, 'studio/transition/duration', '700'), { status: 200 });
     await eventually(async () => (await operator.call('GetCurrentSceneTransition')).transitionDuration === 700, 'a fade of 700 ms');
     await eventually(async () => (await hub.read('studio/transition/duration')) === '700', 'the hub hears it');
