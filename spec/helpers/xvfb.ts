@@ -41,7 +41,11 @@ async function answers(display: string): Promise<boolean> {
   while (Date.now() < deadline) {
     try {
       execFileSync('xdotool', ['getdisplaygeometry'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore', timeout: 5000 });
-      execFileSync('xdotool', ['key', '--clearmodifiers', 'shift'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore', timeout: 5000 });
+      execFileSync('xdotool', ['key', '--clearmodifiers', 'shift'], {
+        env: { ...process.env, DISPLAY: display },
+        stdio: 'ignore',
+        timeout: 5000,
+      });
       return true;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
