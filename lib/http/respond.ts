@@ -43,6 +43,9 @@ export interface CodedError {
   readonly declared?: string | undefined;
 }
 
+/** The codes of a refusal for a log line: the type's own, as the client got it, and the hub's (`OBS_OUTPUT, PB_BAD_ANSWER`). */
+export const codesOf = (error: CodedError): string => (error.declared ? `${error.declared}, ${error.code}` : error.code);
+
 export interface ErrorAnswerOptions {
   /** Extra headers, such as `WWW-Authenticate` or `Allow`. */
   readonly headers?: readonly Header[];

@@ -11,7 +11,7 @@ import { type ClientAccess, writableFor } from './access.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { answerLater, clientAddress, readBody } from './handling.ts';
 import { FORM, takenAnswer } from './operation-shapes.ts';
-import { type CodedError, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
+import { type CodedError, codesOf, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import type { Handler, Route, RouteContext } from './route.ts';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 
@@ -86,7 +86,7 @@ function refuse(context: RouteContext, res: HttpResponse, address: string, error
 }
 
 const refusalLine = (client: string, address: string, error: CodedError) =>
-  `HTTP write from ${client} refused: ${namingOnce(address, error.message)} (${error.code})`;
+  `HTTP write from ${client} refused: ${namingOnce(address, error.message)} (${codesOf(error)})`;
 
 /** Who an HTTP write is from (R-O2): `http <client address>`. */
 function httpOrigin(res: HttpResponse): string {

@@ -227,5 +227,11 @@ test.serial(
     // Before, the package declared 0 and false, so the deck's 0 and false were no change and the lamps stayed lit.
     await eventually(async () => (await hub.read('panel/speed')) === '0', "the panel shows the deck's speed");
     t.is(await hub.read('panel/loop'), 'false');
+    // A refusal with a code of the package's own: the log names it as the client got it, and the hub's beside it.
+    t.like(await update(hub, 'deck/stop', 'true'), { status: 409, code: 'HYPERDECK_REMOTE_DISABLED' });
+    await eventually(
+      () => hub.log().includes('(HYPERDECK_REMOTE_DISABLED, PB_BAD_ANSWER)'),
+      () => `the log names both codes: ${hub.log().slice(-1500)}`,
+    );
   },
 );

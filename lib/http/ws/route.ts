@@ -13,7 +13,7 @@ import type { SetResult } from '../../core/parameter.ts';
 import { after, every, type Scheduler } from '../../core/scheduler.ts';
 import { type ClientAccess, writeFound } from '../access.ts';
 import { FairShare } from './fair-share.ts';
-import { type CodedError, jsonClient, sendError } from '../respond.ts';
+import { type CodedError, codesOf, jsonClient, sendError } from '../respond.ts';
 import { answerFault, clientAddress } from '../handling.ts';
 import type { Limits } from '../limits.ts';
 import { parseUpgradeQuery } from './upgrade-query.ts';
@@ -260,7 +260,7 @@ export class WebSocketRoute {
     let refused = 0;
     const refuse = (p: string | null, error: CodedError) => {
       this.options.refusals.warn(
-        `WebSocket write from ${origin.slice('ws '.length)} refused: ${p === null ? error.message : namingOnce(p, error.message)} (${error.code})`,
+        `WebSocket write from ${origin.slice('ws '.length)} refused: ${p === null ? error.message : namingOnce(p, error.message)} (${codesOf(error)})`,
       );
       if (++refused <= limits.maxErrorAnswers && !gone) this.answer(ws, errorAnswer(p, error));
     };
@@ -275,7 +275,7 @@ export class WebSocketRoute {
         ? (answer: SetResult) => {
             if (answer.ok) return;
             this.options.refusals.warn(
-              `WebSocket write from ${origin.slice('ws '.length)} refused: ${namingOnce(item.p, answer.error.message)} (${answer.error.code})`,
+              `WebSocket write from ${origin.slice('ws '.length)} refused: ${namingOnce(item.p, answer.error.message)} (${codesOf(answer.error)})`,
             );
             this.answer(ws, errorAnswer(item.p, answer.error));
           }
