@@ -4,7 +4,7 @@ import type { Value } from '../core/value.ts';
 import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
-import { changeClockOf, type Scheduler } from '../core/scheduler.ts';
+import { after, changeClockOf, type Scheduler } from '../core/scheduler.ts';
 import { toWire } from '../core/value.ts';
 import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
 import type { Rule } from './rule-tree.ts';
@@ -55,6 +55,9 @@ export interface RuleEngineOptions {
   ) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
 }
 
+/** How long after the rules start a rule waiting for a parameter is only said at info (see `quietUntil`). */
+const START_GRACE_MS = 10_000;
+
 /** Part of a rule's pipe: steps fused into one function, or the operator of a step that waits. */
 type EachStage = { readonly each: SignalFunction };
 type Stage = EachStage | { readonly operator: OperatorFunction<Signal, Signal> };
@@ -88,6 +91,12 @@ export class RuleEngine {
   readonly counts = { writes: 0, failures: 0, loopCuts: 0 };
   private readonly subscriptions: Subscription[] = [];
   private readonly follows: (() => void)[] = [];
+  /**
+   * Rules found waiting as they start, said at info until the start's grace is over: a
+   * device's parameters appear when it has said what it has, a moment after the rules start.
+   */
+  private quietUntil = Number.NEGATIVE_INFINITY;
+  private readonly waitedQuietly = new Set<RunningRule>();
   private readonly running = new Map<string, RunningRule>();
   private readonly sources = new Map<string, SourceRules>();
   private readonly problems = new Subject<RuleProblem>();
@@ -107,6 +116,9 @@ export class RuleEngine {
    * Returns how many rules it follows (all but the idle ones).
    */
   start(rules: readonly Rule[], { replaySince }: { readonly replaySince?: number } = {}): number {
+    this.quietUntil = this.options.scheduler.now() + START_GRACE_MS;
+    const grace = after(this.options.scheduler, START_GRACE_MS, () => this.warnStillWaiting());
+    this.follows.push(() => grace.unsubscribe());
     for (const rule of rules) {
       const stopped = this.stoppedConnection(rule);
       if (stopped?.status === 'disabled') {
@@ -199,11 +211,21 @@ export class RuleEngine {
       if (before.status === 'waiting' && before.reason)
         this.options.log.info(`rule ${rule.name}: running, every address it names is there`);
     } else if (next.status === 'waiting') {
-      this.options.log.warn(`rule ${rule.name}: ${next.reason}`);
+      if (this.options.scheduler.now() < this.quietUntil) {
+        this.options.log.info(`rule ${rule.name}: ${next.reason} (for now: its devices may not have said what they have yet)`);
+        this.waitedQuietly.add(running);
+      } else this.options.log.warn(`rule ${rule.name}: ${next.reason}`);
       this.problems.next({ rule: rule.name, code: next.code, message: next.reason, lasting: true });
     } else if (next.status === 'failed') {
       this.report(rule, next.code, next.reason, true);
     }
+  }
+
+  /** The start's grace is over: a rule still waiting for what it named is said as a warning. */
+  private warnStillWaiting(): void {
+    for (const running of this.waitedQuietly)
+      if (running.state.status === 'waiting') this.options.log.warn(`rule ${running.rule.name}: ${running.state.reason}`);
+    this.waitedQuietly.clear();
   }
 
   /** Where a rule stands by the graph now. */

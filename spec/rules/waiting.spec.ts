@@ -1,10 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import test, { type ExecutionContext } from 'ava';
 import type { RuleListing } from '../../lib/connections/connection.ts';
 import { asWritten, defineConnectionType } from '../../lib/sdk/index.ts';
+import { createLogger, type Logger, tapLog } from '../../lib/core/log.ts';
 import { after } from '../../lib/core/scheduler.ts';
 import { Hub } from '../../lib/hub/hub.ts';
 import { configOf, flowOf, param } from '../helpers/hub.ts';
@@ -35,7 +37,7 @@ const slowDevice = defineConnectionType({
   },
 });
 
-async function deviceHub(t: ExecutionContext, rules: unknown[], flows: Record<string, string> = {}) {
+async function deviceHub(t: ExecutionContext, rules: unknown[], flows: Record<string, string> = {}, log?: Logger) {
   const clock = new VirtualClock();
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-waiting-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
@@ -53,6 +55,7 @@ async function deviceHub(t: ExecutionContext, rules: unknown[], flows: Record<st
   const hub = new Hub({
     flow: { ...flow, connections: flow.connections.map((c) => (c.id === 'dev' ? device : c)) },
     scheduler: clock.scheduler,
+    ...(log ? { log } : {}),
   });
   t.teardown(() => hub.stop());
   await hub.start();
@@ -138,4 +141,36 @@ test("a code flow's watch of a parameter that does not exist yet is listed as wa
   clock.advanceBy(4000);
   t.is(waiting().length, 1, 'waiting again once it went');
   t.is(param(hub, 'studio/meter').value, -1);
+});
+
+test("a rule waiting as the hub starts for a device's parameter is said at info, and as a warning only when it still waits 10 s on", async (t) => {
+  const log = createLogger({ destination: new PassThrough() });
+  const lines: string[] = [];
+  tapLog(log, (line) => lines.push(`${line.level} ${line.msg}`));
+  const { clock } = await deviceHub(
+    t,
+    [
+      { source: 'dev/a/b', destinations: ['studio/meter'] },
+      { source: 'dev/x/y', destinations: ['studio/meter'] },
+    ],
+    {},
+    log,
+  );
+  const about = (rule: string) => lines.filter((line) => line.includes(`rule ${rule}:`));
+  // Before, both were warnings at once, and a/b's was wrong a second later.
+  t.deepEqual(about('rules[0]'), [
+    'info rule rules[0]: waiting for source dev/a/b: connection "dev" has no parameter "a/b" (for now: its devices may not have said what they have yet)',
+  ]);
+  clock.advanceBy(1000);
+  t.is(about('rules[0]').at(-1), 'info rule rules[0]: running, every address it names is there');
+  clock.advanceBy(9000);
+  t.deepEqual(
+    about('rules[1]').map((line) => line.split(' ')[0]),
+    ['info', 'warn'],
+  );
+  t.is(about('rules[1]').at(-1), 'warn rule rules[1]: waiting for source dev/x/y: connection "dev" has no parameter "x/y"');
+  t.false(
+    about('rules[0]').some((line) => line.startsWith('warn')),
+    'a rule running by then is not warned of',
+  );
 });
