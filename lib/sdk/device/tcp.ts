@@ -22,7 +22,11 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
 /** The `connectTimeout` setting of every type that connects to a device over TCP. */
 export const connectTimeoutSetting = withDefault(
-  Type.Integer({ minimum: 100, maximum: 60_000, description: 'Milliseconds a connection attempt may take before the status says the device is away (it goes on trying).' }),
+  Type.Integer({
+    minimum: 100,
+    maximum: 60_000,
+    description: 'Milliseconds a connection attempt may take before the status says the device is away (it goes on trying).',
+  }),
   DEFAULT_CONNECT_TIMEOUT_MS,
 );
 
