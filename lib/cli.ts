@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile, pluginsOf } from './config/flow-file.ts';
+import { firstFlow } from './config/first-flow.ts';
 import { referencePage } from './config/reference.ts';
 import { formatIssue } from './core/issue.ts';
 import { connectionTypes } from './config/connection-types.ts';
@@ -23,11 +23,11 @@ import { witness } from './witness-command.ts';
 
 export { Exit, stateFolderOf } from './commands.ts';
 
-export const defaultFlowFile = fileURLToPath(new URL('../flows/demo.json5', import.meta.url));
-
 const usage = `Usage:
-  patchbay run [flow file] [--watch] [--state DIR|none] [--allow-machine-edits] [--log-level LEVEL] [--log-format pretty|json]
-      Runs the hub (default flow file: flows/demo.json5). Stops cleanly on SIGINT/SIGTERM;
+  patchbay [run] [flow file] [--watch] [--state DIR|none] [--allow-machine-edits] [--log-level LEVEL] [--log-format pretty|json]
+      Runs the hub. Without a flow file: studio.json5 in this folder, made when there is
+      none (a rest-api on 127.0.0.1:17011; the console's address is printed once, with the
+      admin token). Stops cleanly on SIGINT/SIGTERM;
       SIGHUP reloads the flow file. --watch reloads it and its code flows when they change.
       Flow files may use environment variables: \${NAME}, \${NAME:-default}.
   patchbay state <flow file> list | reset <connection> | export | import <file> | rotate-sign-in-key [--state DIR]
@@ -119,13 +119,21 @@ export async function main(
   if (!logFormats.includes(format)) return badUsage(`unknown log format "${format}"`);
 
   switch (command) {
-    case 'run':
+    case undefined:
+    case 'run': {
       if (rest.length > 1) return badUsage('run takes at most one flow file');
-      return run(
-        rest[0] ?? defaultFlowFile,
-        { level, format, watch: values.watch === true, state: values.state, machineEdits: values['allow-machine-edits'] === true },
-        err,
-      );
+      const options = {
+        level,
+        format,
+        watch: values.watch === true,
+        state: values.state,
+        machineEdits: values['allow-machine-edits'] === true,
+      };
+      if (rest[0] !== undefined) return run(rest[0], options, err);
+      const first = await firstFlow(process.cwd());
+      if (first.made) err.write(madeFirstFlow(first.path, first.made.console));
+      return run(first.path, options, err);
+    }
     case 'state':
       return stateCommand(rest, values.state, out, err, badUsage);
     case 'validate': {
@@ -169,12 +177,17 @@ export async function main(
     }
     case 'witness':
       return witness(values, { level, format }, err, badUsage);
-    case undefined:
-      return badUsage('missing command');
     default:
       return badUsage(`unknown command "${command}"`);
   }
 }
+
+/** What `npx patchbay` says once, when it made the first flow file: where, and the console's address with the admin token. */
+const madeFirstFlow = (path: string, console: string) =>
+  `patchbay: made ${path}: a rest-api on this machine (127.0.0.1), and nothing else yet.
+Open the console and add your devices; this address holds the admin token, shown only now (keep it):
+  ${console}
+`;
 
 interface RunOptions {
   readonly level: LogLevel;

@@ -19,8 +19,9 @@ interface Finished {
 function patchbay(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
+  cwd?: string,
 ): { child: ChildProcess; done: Promise<Finished>; stderrSoFar: () => string } {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, ...(cwd ? { cwd } : {}) });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -30,8 +31,8 @@ function patchbay(
 }
 
 /** `patchbay` with these arguments, once its hub runs; killed when the spec ends if it still does. */
-async function running(t: ExecutionContext, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const run = patchbay(args, env);
+async function running(t: ExecutionContext, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string) {
+  const run = patchbay(args, env, cwd);
   t.teardown(() => run.child.kill('SIGKILL'));
   await eventually(
     () => run.stderrSoFar().includes('running:'),
@@ -72,15 +73,7 @@ test('validate prints all three mistakes of a flow file with their paths and exi
 
 test('bad usage exits 2 with the usage text', async (t) => {
   const witnessWithoutState = ['witness', '--group', 'g', '--members', 'a,b', '--listen', '127.0.0.1:0', '--state', 'none'];
-  for (const args of [
-    [],
-    ['frobnicate'],
-    ['validate'],
-    ['run', 'a', 'b'],
-    ['run', '--log-level', 'loud'],
-    ['--nope'],
-    witnessWithoutState,
-  ]) {
+  for (const args of [['frobnicate'], ['validate'], ['run', 'a', 'b'], ['run', '--log-level', 'loud'], ['--nope'], witnessWithoutState]) {
     const { code, stderr } = await patchbay(args).done;
     t.is(code, 2, args.join(' '));
     t.regex(stderr, /Usage:/);
@@ -156,9 +149,51 @@ test('validate warns of an xml-file-output whose folder does not exist and accep
   t.false(stderr.includes('failed'), stderr);
 });
 
-test('run with no flow file runs the demo flow on the PORT it is given; SIGINT stops it with exit 0', async (t) => {
+test('`patchbay` alone in a folder without a flow file makes studio.json5, a rest-api on 127.0.0.1 with an admin token, says where and how to open the console, and runs it; again, it runs the file as it is (R-ST1)', async (t) => {
+  const folder = await mkdtemp(join(tmpdir(), 'patchbay-first-'));
   const port = await freePort();
-  const run = await running(t, ['run', '--log-format', 'json'], { ...process.env, PORT: String(port) });
+  const env = { ...process.env, PORT: String(port) };
+  const first = await running(t, [], env, folder);
+  const said = first.stderrSoFar();
+  t.true(
+    said.startsWith(`patchbay: made ${join(folder, 'studio.json5')}: a rest-api on this machine (127.0.0.1), and nothing else yet.`),
+    said,
+  );
+  const address = /http:\/\/127\.0\.0\.1:(\d+)\/console\/\?access_token=([A-Za-z0-9_-]+)/.exec(said);
+  t.is(address?.[1], String(port), 'the console where the hub is');
+  const token = address?.[2] ?? '';
+  const text = await readFile(join(folder, 'studio.json5'), 'utf8');
+  t.false(text.includes(token), 'the file holds the token only as its sha256');
+  const bearer = { headers: { authorization: `Bearer ${token}` } };
+  t.is((await fetch(`http://127.0.0.1:${port}/healthz`, bearer)).status, 200);
+  const anonymous = await fetch(`http://127.0.0.1:${port}/flow`);
+  t.is(anonymous.status, 401, `nobody without the token: ${await anonymous.text()}`);
+  const flow = await fetch(`http://127.0.0.1:${port}/flow`, bearer);
+  t.is(flow.status, 200, 'the token may edit the flow: the console can add devices');
+  t.is(await flow.text(), text);
+  t.deepEqual(
+    (
+      (await (await fetch(`http://127.0.0.1:${port}/connections`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        id: string;
+      }[]
+    ).map((c) => c.id),
+    ['api'],
+  );
+  first.child.kill('SIGINT');
+  t.is((await first.done).code, 0);
+  t.is((await patchbay(['validate', join(folder, 'studio.json5')]).done).code, 0, 'patchbay validate takes it');
+
+  const again = await running(t, ['run'], env, folder);
+  t.false(again.stderrSoFar().includes('made'), 'made once');
+  t.false(again.stderrSoFar().includes('access_token'), 'the token is said once');
+  t.is(await readFile(join(folder, 'studio.json5'), 'utf8'), text);
+  again.child.kill('SIGINT');
+  t.is((await again.done).code, 0);
+});
+
+test('npm start runs the demo flow on the PORT it is given; SIGINT stops it with exit 0', async (t) => {
+  const port = await freePort();
+  const run = await running(t, ['run', demo, '--log-format', 'json'], { ...process.env, PORT: String(port) });
   t.is((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
   run.child.kill('SIGINT');
   const { code, stderr } = await run.done;
