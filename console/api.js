@@ -65,15 +65,21 @@ export async function flowAccess() {
 }
 
 /**
- * `GET /flow`: the flow file's text as written (its secrets hidden), its tag, and why it may
- * not be saved ('' when it may).
- * @returns {Promise<{ text: string, etag: string, readOnly: string }>}
+ * `GET /flow`: the flow file's text as written (its secrets hidden), its tag, why it may
+ * not be saved ('' when it may), and where it is on the hub's machine.
+ * @returns {Promise<{ text: string, etag: string, readOnly: string, file: string }>}
  */
 export async function readFlow() {
   const response = await ask('/flow');
   if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
   const readOnly = response.headers.get('x-patchbay-read-only');
-  return { text: await response.text(), etag: response.headers.get('etag') ?? '', readOnly: readOnly ? decodeURIComponent(readOnly) : '' };
+  const file = response.headers.get('x-patchbay-flow-file');
+  return {
+    text: await response.text(),
+    etag: response.headers.get('etag') ?? '',
+    readOnly: readOnly ? decodeURIComponent(readOnly) : '',
+    file: file ? decodeURIComponent(file) : '',
+  };
 }
 
 /**

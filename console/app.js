@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { flowAccess } from './api.js';
 import { Connections } from './connections.js';
+import { FirstRun, isNewStudio } from './first-run.js';
 import { EditorLocked, FlowTab } from './flow-tab.js';
 import { html } from './html.js';
 import { useHub } from './hub-link.js';
@@ -32,6 +33,8 @@ export function App() {
   const { asking, takeOver } = useTakeOver(setNotice, failed);
   const membership = membershipOf(connections);
   const ranges = useMemo(() => rangesOf(rules), [rules]);
+  // A hub with no device yet, to a login that may add one: the parameters tab says how (R-ST1).
+  const firstRun = flow === 'editable' && isNewStudio(connections);
   const tabs = [
     'parameters',
     ...(connections.some(hasScenes) ? ['scenes'] : []),
@@ -65,8 +68,10 @@ export function App() {
     ${tab === 'flow' && flow === 'editable' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
     ${tab === 'log' && html`<${Log} />`}
+    ${tab === 'parameters' && firstRun && html`<${FirstRun} openFlow=${() => setTab('flow')} />`}
     ${
       tab === 'parameters' &&
+      !firstRun &&
       html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setSearch(e.currentTarget.value)} />
         <button class=${`option ${tiles ? 'on' : ''}`} aria-pressed=${tiles} onClick=${() => showTiles(!tiles)}>tiles</button></div>
       ${tiles && html`<${Tiles} parameters=${parameters} write=${write} />`}

@@ -21,6 +21,8 @@ const readFlow = forEditors((res, _req, flow, json, _access, context) =>
     const headers: [string, string][] = [
       ['ETag', etag],
       ['Cache-Control', 'no-store'],
+      // Where the file is on the hub's machine, for the console's first-run page (R-ST1).
+      ['X-Patchbay-Flow-File', encodeURIComponent(flow.path)],
     ];
     // Said beside the text, so an editor can say why it will not save before anyone edits.
     if (readOnly) headers.push(['X-Patchbay-Read-Only', encodeURIComponent(readOnly)]);
@@ -98,13 +100,17 @@ export const flowRoutes: readonly Route[] = [
     path: '/flow',
     get: {
       summary: 'Read the flow file',
-      description: `The flow file's text as written (\`application/json5\`), with its \`ETag\`; \`X-Patchbay-Read-Only\` (URL-encoded) says why it may not be saved, when it may not (R-ED3). ${editorsOnly}`,
+      description: `The flow file's text as written (\`application/json5\`), with its \`ETag\`; \`X-Patchbay-Flow-File\` (URL-encoded) says where the file is on the hub's machine; \`X-Patchbay-Read-Only\` (URL-encoded) says why it may not be saved, when it may not (R-ED3). ${editorsOnly}`,
       tag: 'flow',
       answers: {
         200: ok(
           'The text.',
           { [JSON5]: Type.String() },
-          { ETag: "The text's tag, for `If-Match`.", 'X-Patchbay-Read-Only': 'Why it may not be saved, URL-encoded; absent when it may.' },
+          {
+            ETag: "The text's tag, for `If-Match`.",
+            'X-Patchbay-Flow-File': "The file's path on the hub's machine, URL-encoded.",
+            'X-Patchbay-Read-Only': 'Why it may not be saved, URL-encoded; absent when it may.',
+          },
         ),
       },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],

@@ -1,0 +1,71 @@
+/**
+ * The first minute in the browser (R-ST1): `npx patchbay` in an empty folder, then the
+ * console's address it printed, in Chromium. The console opens on the first-run page (add a
+ * device, tokens for others, where the file is); a device added from the flow tab's form and
+ * saved makes it a studio, and the page gives way to its parameters.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
+import { eventually, startBound } from '../helpers/eventually.ts';
+import { freePort } from '../helpers/ports.ts';
+
+const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
+const shots = process.env['PATCHBAY_SCREENSHOTS'];
+
+live(
+  `npx patchbay in an empty folder, then its console address: the first-run page says what to do and where the file is; a device added from the form makes it a studio${whyNoBrowser}`,
+  async (t) => {
+    const folder = await mkdtemp(join(tmpdir(), 'patchbay-first-run-'));
+    const port = await freePort();
+    const hub = spawn(process.execPath, [bin], {
+      cwd: folder,
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    t.teardown(() => hub.kill('SIGKILL'));
+    let said = '';
+    hub.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    await eventually(
+      () => said.includes('running:'),
+      () => `the hub to start: ${said}`,
+      startBound,
+    );
+    const address = /http:\/\/127\.0\.0\.1:\d+\/console\/\?access_token=[A-Za-z0-9_-]+/.exec(said)?.[0];
+    t.truthy(address, said);
+
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+    await page.goto(address as string);
+    const firstRun = page.locator('[data-testid=first-run]');
+    await firstRun.waitFor();
+    await firstRun.locator('[data-testid=flow-file]', { hasText: join(folder, 'studio.json5') }).waitFor();
+    t.true((await firstRun.textContent())?.includes('git init && git add studio.json5'));
+    if (shots) await page.screenshot({ path: join(shots, 'console-first-run-desktop.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    if (shots) await page.screenshot({ path: join(shots, 'console-first-run-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    // Add a device: the flow tab, its form, saved.
+    await firstRun.getByRole('button', { name: 'add a device' }).click();
+    await page.getByRole('button', { name: 'add a connection' }).click();
+    const form = page.locator('[data-testid=connection-form]');
+    await form.getByLabel('id *').fill('studio');
+    await form.getByLabel('type *').selectOption('dummy');
+    await form.getByLabel('parameters', { exact: true }).fill('onair,B,false');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    t.true((await readFile(join(folder, 'studio.json5'), 'utf8')).includes("type: 'dummy'"), 'the file has the device');
+
+    // A studio now: the parameters tab shows its parameters, not the first-run page.
+    await page.locator('header nav button', { hasText: 'parameters' }).click();
+    await page.getByText('onair').first().waitFor();
+    t.is(await firstRun.count(), 0);
+  },
+);
