@@ -40,8 +40,9 @@ export async function firstFlow(folder: string, env: NodeJS.ProcessEnv = process
 export function firstFlowText(tokenSha256: string, today: Date): string {
   return `// This studio's flow file: its connections (the devices, surfaces and services it talks
 // to), the rules that wire them, and its code flows. Made by \`npx patchbay\` on ${today.toISOString().slice(0, 10)};
-// add devices in the console (http://127.0.0.1:${FIRST_PORT}/console/) or in any editor, and keep
-// it in git (\`git init && git add ${FIRST_FLOW_FILE}\`): the admin token is here only as its sha256.
+// add devices in the console (http://127.0.0.1:${FIRST_PORT}/console/, or the PORT it was started
+// with) or in any editor, and keep it in git (\`git init && git add ${FIRST_FLOW_FILE}\`): the
+// admin token is here only as its sha256.
 {
   connections: {
     // HTTP, WebSocket and the console, for this machine alone. To reach it from others, set
@@ -51,9 +52,10 @@ export function firstFlowText(tokenSha256: string, today: Date): string {
       port: '\${PORT:-${FIRST_PORT}}',
       bindIp: '127.0.0.1',
       tokens: [
-        // The token printed when this file was made: it reads and writes everything and edits
-        // this file. Lost? Put another here as sha256:<hex of its SHA-256>, and restart.
-        { name: 'admin', token: 'sha256:${tokenSha256}', read: ['#'], write: ['#'], admin: true },
+        // The token printed when this file was made: it reads and writes everything, follows
+        // the log and edits this file. Lost? Put another here as sha256:<hex of its SHA-256>
+        // (\`printf %s NEWTOKEN | sha256sum\`), and restart.
+        { name: 'admin', token: 'sha256:${tokenSha256}', read: ['#'], write: ['#'], metrics: true, admin: true },
       ],
     },
   },
