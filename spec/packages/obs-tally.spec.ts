@@ -92,8 +92,14 @@ const up = (hub: HubProcess) => eventually(async () => (await connectionOf(hub, 
     hub.child.kill('SIGKILL');
     await hub.exited;
     const afterKill = displays.length;
+    // OBS takes each request on its window's turn: the take waits until preview is camera 3.
     await operator.call('SetCurrentPreviewScene', { sceneName: 'Camera 3' });
+    await eventually(
+      async () => (await operator.call('GetCurrentPreviewScene')).currentPreviewSceneName === 'Camera 3',
+      'camera 3 on preview',
+    );
     await operator.call('TriggerStudioModeTransition');
+    await eventually(async () => (await operator.call('GetCurrentProgramScene')).currentProgramSceneName === 'Camera 3', 'camera 3 taken');
     hub = await run(t, folder);
     await up(hub);
     await eventually(

@@ -74,7 +74,8 @@ serialOrSkip(
 
     // Writes are OBS's requests, answered with its outcome.
     t.deepEqual(await update(hub, 'studio/scene/program', 'Camera 1'), { status: 200 });
-    t.is((await operator.call('GetCurrentProgramScene')).currentProgramSceneName, 'Camera 1');
+    // OBS answers a request and takes it on its window's turn: what it shows is awaited.
+    await eventually(async () => (await operator.call('GetCurrentProgramScene')).currentProgramSceneName === 'Camera 1', 'OBS on camera 1');
     t.like(await update(hub, 'studio/scene/program', 'Camera 9'), { status: 400, code: 'PB_CONVERSION' });
     t.like(await update(hub, 'studio/scene/preview', 'Camera 2'), {
       status: 409,
@@ -85,13 +86,13 @@ serialOrSkip(
 
     // Studio mode: preview, and a transition to program; tally on preview.
     t.deepEqual(await update(hub, 'studio/studioMode', 'true'), { status: 200 });
-    t.true((await operator.call('GetStudioModeEnabled')).studioModeEnabled);
+    await eventually(async () => (await operator.call('GetStudioModeEnabled')).studioModeEnabled, 'OBS in studio mode');
     t.deepEqual(await update(hub, 'studio/scene/preview', 'Camera 2'), { status: 200 });
     await eventually(async () => (await hub.read('studio/scene/preview')) === 'Camera 2', 'the preview scene');
     await eventually(async () => (await hub.read('studio/input/Cam_2/tally/preview')) === 'true', 'camera 2 on preview');
     t.is(await hub.read('studio/input/Cam_1/tally/preview'), 'false');
     t.deepEqual(await update(hub, 'studio/transition/current', 'Cut'), { status: 200 });
-    t.is((await operator.call('GetCurrentSceneTransition')).transitionName, 'Cut');
+    await eventually(async () => (await operator.call('GetCurrentSceneTransition')).transitionName === 'Cut', 'a cut in OBS');
     t.like(await update(hub, 'studio/transition/current', 'Stinger'), { status: 400, code: 'PB_CONVERSION' });
     t.deepEqual(await update(hub, 'studio/transition/run', 'true'), { status: 200 });
     await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 2', 'preview went to program');
@@ -110,7 +111,10 @@ serialOrSkip(
     // A source hidden and shown, both ways.
     t.deepEqual(await update(hub, 'studio/scene/Lower_third___News_/source/Strap/visible', 'false'), { status: 200 });
     const strap = (await operator.call('GetSceneItemId', { sceneName: 'Lower third: "News"', sourceName: 'Strap' })).sceneItemId;
-    t.false((await operator.call('GetSceneItemEnabled', { sceneName: 'Lower third: "News"', sceneItemId: strap })).sceneItemEnabled);
+    await eventually(
+      async () => !(await operator.call('GetSceneItemEnabled', { sceneName: 'Lower third: "News"', sceneItemId: strap })).sceneItemEnabled,
+      'the strap hidden in OBS',
+    );
     await operator.call('SetSceneItemEnabled', { sceneName: 'Lower third: "News"', sceneItemId: strap, sceneItemEnabled: true });
     await eventually(
       async () => (await hub.read('studio/scene/Lower_third___News_/source/Strap/visible')) === 'true',
@@ -145,6 +149,6 @@ serialOrSkip(
     const onAir = await hub.read('studio/scene/program');
     const target = after.find((name) => name !== onAir) ?? after[0];
     t.deepEqual(await update(hub, 'studio/scene/program', String(target)), { status: 200 });
-    t.is((await operator.call('GetCurrentProgramScene')).currentProgramSceneName, String(target));
+    await eventually(async () => (await operator.call('GetCurrentProgramScene')).currentProgramSceneName === target, 'OBS took it');
   },
 );
