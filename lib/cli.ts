@@ -26,8 +26,8 @@ export { Exit, stateFolderOf } from './commands.ts';
 const usage = `Usage:
   patchbay [run] [flow file] [--watch] [--state DIR|none] [--allow-machine-edits] [--log-level LEVEL] [--log-format pretty|json]
       Runs the hub. Without a flow file: studio.json5 in this folder, made when there is
-      none (a rest-api on 127.0.0.1:17011; the console's address is printed once, with the
-      admin token). Stops cleanly on SIGINT/SIGTERM;
+      none (a rest-api on 127.0.0.1, port 17011 or $PORT; the console's address is printed
+      once, with the admin token). Stops cleanly on SIGINT/SIGTERM;
       SIGHUP reloads the flow file. --watch reloads it and its code flows when they change.
       Flow files may use environment variables: \${NAME}, \${NAME:-default}.
   patchbay state <flow file> list | reset <connection> | export | import <file> | rotate-sign-in-key [--state DIR]
