@@ -17,6 +17,7 @@ export const BASES = {
   '1.11.3': 'companion-base-1-11',
   '1.13.6': 'companion-base-1-13',
   '1.14.1': 'companion-base-1-14',
+  '2.0.4': 'companion-base-2-0',
 } as const;
 export type BaseVersion = keyof typeof BASES;
 
@@ -31,15 +32,18 @@ export interface FixtureOptions {
 
 /**
  * A module folder as a module author has it (a source folder with its node_modules): the
- * fixture module's main.cjs, a manifest, and `@companion-module/base` of `base` installed.
+ * fixture module (module.cjs, and its entry point for the base's line: main.cjs for 1.x,
+ * main.mjs for 2.x), a manifest, and `@companion-module/base` of `base` installed.
  */
 export async function fixtureModule(base: BaseVersion, { runtime = {}, main, version = '1.0.0' }: FixtureOptions = {}): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'patchbay-companion-module-'));
   await mkdir(join(folder, 'companion'));
   await mkdir(join(folder, 'node_modules', '@companion-module'), { recursive: true });
   await symlink(join(root, 'node_modules', BASES[base]), join(folder, 'node_modules', '@companion-module', 'base'), 'dir');
-  if (main === undefined) await copyFile(join(root, 'spec', 'fixtures', 'companion-module', 'main.cjs'), join(folder, 'main.cjs'));
-  else await writeFile(join(folder, 'main.cjs'), main);
+  const entry = base.startsWith('2.') ? 'main.mjs' : 'main.cjs';
+  for (const file of ['module.cjs', 'main.cjs', 'main.mjs'])
+    await copyFile(join(root, 'spec', 'fixtures', 'companion-module', file), join(folder, file));
+  if (main !== undefined) await writeFile(join(folder, entry), main);
   const manifest = {
     id: 'fixture',
     name: 'Fixture',
@@ -51,7 +55,7 @@ export async function fixtureModule(base: BaseVersion, { runtime = {}, main, ver
     bugs: '',
     maintainers: [],
     legacyIds: [],
-    runtime: { type: 'node22', api: 'nodejs-ipc', apiVersion: base, entrypoint: '../main.cjs', ...runtime },
+    runtime: { type: 'node22', api: 'nodejs-ipc', apiVersion: base, entrypoint: `../${entry}`, ...runtime },
     manufacturer: 'patchbay',
     products: ['Fixture'],
     keywords: [],

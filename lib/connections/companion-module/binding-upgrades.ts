@@ -37,6 +37,8 @@ interface Kept {
 interface UpgradeAnswer {
   readonly updatedActions?: readonly { readonly id?: unknown; readonly actionId?: unknown; readonly options?: unknown }[];
   readonly updatedFeedbacks?: readonly { readonly id?: unknown; readonly feedbackId?: unknown; readonly options?: unknown }[];
+  /** Bindings a base 2.x module's scripts made need Companion's expressions, left as written (base-2/upgrades.ts). */
+  readonly refused?: readonly unknown[];
 }
 
 const isKept = (kept: Json | undefined): kept is Json & Kept =>
@@ -103,6 +105,7 @@ export class BindingUpgrades {
       this.log.warn(`the module's upgrade scripts failed on the bindings (${reasonOf(error)}): they run as the flow writes them`);
       return undefined;
     })) as UpgradeAnswer | undefined;
+    for (const refusal of answer?.refused ?? []) this.log.warn(`the module's upgrade scripts: ${String(refusal)}`);
     const actions: Record<string, ActionBinding> = { ...running.actions };
     const feedbacks: Record<string, FeedbackBinding> = { ...running.feedbacks };
     const changed: string[] = [];

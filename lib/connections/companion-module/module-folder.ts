@@ -10,7 +10,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { HubError, reasonOf } from '../../sdk/index.ts';
 
 /** The protocol families of `@companion-module/base` the hub speaks, by major version. */
-export const SPOKEN = '@companion-module/base 1.2 to 1.x (over Node IPC)';
+export const SPOKEN = '@companion-module/base 1.2 to 1.x (over Node IPC) and 2.x (under its host entry point)';
 
 export interface ModuleFolder {
   /** The folder, real path. */
@@ -24,6 +24,8 @@ export interface ModuleFolder {
   readonly version: string;
   /** The base API version it speaks: `runtime.apiVersion`, or the installed base's own for a module in development (`0.0.0`). */
   readonly apiVersion: string;
+  /** The base's major version: 1 runs its own entry point, 2 is loaded by the hub's host entry point (base-2/host.ts). */
+  readonly family: 1 | 2;
 }
 
 interface Manifest {
@@ -73,15 +75,20 @@ export function readModuleFolder(written: string, baseDir: string, unpacked?: st
     name: String(manifest.name ?? manifest.id ?? ''),
     version: String(manifest.version ?? ''),
     apiVersion,
+    family: apiVersion.startsWith('2.') ? 2 : 1,
   };
 }
 
-/** True for a base version of the 1.x line from 1.2 on: the IPC protocol the hub's host side answers. */
+/**
+ * True for a base version of the 1.x line from 1.2 on (the IPC protocol the hub's host side
+ * answers) or of the 2.x line (the context base-2/host.ts gives; a later 2.x minor's new
+ * asks are said in the log, not fatal).
+ */
 export function speaks(apiVersion: string): boolean {
   const match = /^(\d+)\.(\d+)\.\d+/.exec(apiVersion);
   if (!match) return false;
   const [major, minor] = [Number(match[1]), Number(match[2])];
-  return major === 1 && minor >= 2;
+  return (major === 1 && minor >= 2) || major === 2;
 }
 
 /** The version of the base a module in development has installed (its manifest says `0.0.0`). */

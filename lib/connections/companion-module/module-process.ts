@@ -1,14 +1,17 @@
 /**
- * A Companion module of base 1.x in a process of its own (R-CM1, R-CM2): started as
+ * A Companion module in a process of its own (R-CM1, R-CM2): a module of base 1.x started as
  * Companion starts it — its entry point forked with the module's folder as working
  * directory, the connection id, a token it must register with and its manifest in the
- * environment, an IPC channel — and driven by the calls of its base's host API. What the
+ * environment, an IPC channel —, one of base 2.x the same way under the hub's host entry
+ * point (base-2/host.ts), which speaks the same wire; each driven by the calls of base
+ * 1.x's host API. What the
  * module sends comes to `ModuleEvents`; its output goes to the log, bounded. Its heap is
  * bound and its memory as a whole watched as a connection's own process is (R-PK4), and it
  * is asked regularly whether it still answers; the connection starts it again when it ends.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { HubError, type Logger, MEMORY_MARGIN_MB, packageEnvironment, reasonOf, residentMb } from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
 import type { ModuleFolder } from './module-folder.ts';
@@ -20,6 +23,8 @@ const REGISTER_MS = 30_000;
 const WATCH_EVERY_MS = 2000;
 /** How long a stopping module may take over `destroy` before it is killed. */
 const DESTROY_MS = 2000;
+/** How long an ended process's last output may take to arrive before its end is said. */
+const STDERR_WAIT_MS = 250;
 /** Lines of its output a second that reach the log; past it they are counted. */
 const LINES_A_SECOND = 50;
 /**
@@ -28,6 +33,11 @@ const LINES_A_SECOND = 50;
  * SIGKILL. The module's own code is untouched.
  */
 const END_WITH_HOST = 'data:text/javascript,process.on("disconnect",()=>process.exit(0))';
+const fromSources = import.meta.url.endsWith('.ts');
+/** The main of a base 2.x module's process: the hub's host entry point, which loads the module (base-2/host.ts). */
+const BASE_2_HOST = fileURLToPath(new URL(`./base-2/host.${fromSources ? 'ts' : 'js'}`, import.meta.url));
+/** In a checkout the host entry point is TypeScript: tsx's loader, as a connection's process has it (hub/isolation/launch.ts). */
+const BASE_2_LOADER = fromSources ? [`--import=${import.meta.resolve('tsx')}`] : [];
 
 /** What the module tells its host, as the base's host API names it. */
 export interface ModuleEvents {
@@ -62,7 +72,10 @@ export class ModuleProcess {
   private endReason(code: number | null, signal: NodeJS.Signals | null): string {
     if (/heap out of memory|Reached heap limit/i.test(this.stderrTail))
       return `the module used more than its ${this.maxMemoryMb} MB of heap (moduleMaxMemoryMb) and was stopped`;
-    return signal ? `the module's process was killed (${signal})` : `the module's process exited with code ${code}`;
+    if (signal) return `the module's process was killed (${signal})`;
+    // What it threw, as Node printed it last (`Error: …`): a module that cannot load says why.
+    const thrown = [...this.stderrTail.matchAll(/^(?:\w*Error|Error \[\w+\]): .*$/gm)].at(-1)?.[0];
+    return `the module's process exited with code ${code}${thrown ? `: ${thrown.slice(0, 300)}` : ''}`;
   }
 
   /** Starts the module and resolves once it has registered with the token it was given. */
@@ -87,11 +100,13 @@ export class ModuleProcess {
       setImmediate(() => registered?.());
       return {};
     };
-    const child = fork(module.entry, [], {
+    // A 1.x module is a program that speaks to its host; a 2.x module is a class the hub's host entry point loads.
+    const [main, args, loader] = module.family === 2 ? [BASE_2_HOST, [module.entry], BASE_2_LOADER] : [module.entry, [], []];
+    const child = fork(main, args, {
       cwd: module.folder,
       // Not the hub's own environment (its tokens): what a package's process sees, and what the base reads.
       env: { ...packageEnvironment(), CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
-      execArgv: [`--import=${END_WITH_HOST}`, `--max-old-space-size=${maxMemoryMb}`],
+      execArgv: [...loader, `--import=${END_WITH_HOST}`, `--max-old-space-size=${maxMemoryMb}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // Messages carry their payload as a JSON text: structured clone hands it over as it is,
       // where the default would write it into JSON again and read it twice (a 1 MB list of
@@ -101,7 +116,13 @@ export class ModuleProcess {
     const running = new ModuleProcess(child, new ModuleIpc(child, { ...events.calls, register }), maxMemoryMb);
     running.pipeOutput(log);
     const ended = new Promise<never>((_, reject) => {
-      child.once('exit', (code, signal) => {
+      child.once('exit', async (code, signal) => {
+        // What it wrote last may still be on its way: its stderr's end, or a moment (a grandchild may hold the pipe).
+        if (child.stderr && !child.stderr.readableEnded)
+          await new Promise((resolve) => {
+            child.stderr?.once('end', resolve);
+            setTimeout(resolve, STDERR_WAIT_MS).unref();
+          });
         const reason = running.endReason(code, signal);
         running.ipc.close(reason);
         reject(new HubError('PB_PROCESS_ENDED', reason));

@@ -84,7 +84,8 @@ const typed = (value: unknown): boolean => value !== undefined && value !== '';
 function typeOf(value: unknown): ValueType | undefined {
   if (typeof value === 'boolean') return Types.Boolean;
   if (typeof value === 'number') return Number.isInteger(value) ? Types.Integer : Types.Float;
-  if (typeof value === 'string') return Types.String;
+  // Base 2.x lets a variable hold any JSON: a list or an object is its JSON text.
+  if (typeof value === 'string' || (typeof value === 'object' && value !== null)) return Types.String;
   return undefined;
 }
 
@@ -291,11 +292,13 @@ export class Variables {
   }
 
   private shown(variable: Variable, value: unknown): Value {
-    return variable.type === Types.String && typeof value !== 'string' ? String(value) : (value as Value);
+    if (variable.type !== Types.String || typeof value === 'string') return value as Value;
+    return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
   }
 
   private make(id: string, name: string, type: ValueType, value: unknown): Variable {
-    const initial = value === undefined ? (type === Types.String ? '' : undefined) : (value as Value);
+    const initial =
+      value === undefined ? (type === Types.String ? '' : undefined) : typeof value === 'object' ? JSON.stringify(value) : (value as Value);
     const parameter = this.context.define(`var/${id}`, {
       type,
       access: Access.ReadOnly,

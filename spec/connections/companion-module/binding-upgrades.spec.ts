@@ -13,7 +13,7 @@ const desk = (module: string) => ({
   actions: { level: { action: 'set_level', options: { level: '$(value)' } } },
 });
 
-for (const base of ['1.13.6', '1.14.1'] as BaseVersion[]) {
+for (const base of ['1.13.6', '1.14.1', '2.0.4'] as BaseVersion[]) {
   test.serial(
     `base ${base}: bindings written for version 1 run on version 2 as its upgrade scripts make them; the flow file is unchanged`,
     async (t) => {
@@ -81,5 +81,35 @@ test.serial(
     t.is(refused.status, 400);
     t.regex(((await refused.json()) as { error: string }).error, /action "set_level" has no option "level" \(it has "percent"\)/);
     t.is(deskValue(hub, 'var/level'), 0, 'nothing ran');
+  },
+);
+
+test.serial(
+  "base 2.0.4: a binding an upgrade script makes one of Companion's expressions is left as written, with the reason in the log (R-CM7)",
+  async (t) => {
+    const store = await storeWith(t);
+    const { log, lines } = capturedLog('info');
+    const first = await runDesk(t, desk(await fixtureModule('2.0.4')), store, { log });
+    await eventually(() => deskInfo(first.hub)?.status === 'ok', 'version 1');
+    await first.hub.stop();
+
+    const { hub, base: url } = await runDesk(t, desk(await fixtureModule('2.0.4', { version: '4.0.0' })), store, { log });
+    await eventually(
+      () => deskInfo(hub)?.status === 'ok',
+      () => `version 4 to be ok (${JSON.stringify(deskInfo(hub))})`,
+    );
+    await eventually(
+      () =>
+        lines().some((line) =>
+          line.msg.includes(
+            'action level: the upgrade made its option "percent" an expression of Companion\'s, which patchbay does not evaluate; it runs as the flow writes it',
+          ),
+        ),
+      'the refusal said',
+    );
+    t.is(deskInfo(hub)?.details?.['upgradedBindings'], undefined, 'nothing upgraded');
+    const refused = await fetch(`${url}/update?parameter=desk/level&value=40`, { headers: { accept: 'application/json' } });
+    t.is(refused.status, 400);
+    t.regex(((await refused.json()) as { error: string }).error, /action "set_level" has no option "level" \(it has "percent"\)/);
   },
 );

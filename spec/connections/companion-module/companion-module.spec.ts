@@ -24,7 +24,7 @@ async function update(base: string, id: string, written: string) {
 }
 
 /** Bases with secret fields (1.13 on). */
-const hasSecrets = (base: BaseVersion) => base === '1.13.6' || base === '1.14.1';
+const hasSecrets = (base: BaseVersion) => base !== '1.4.3' && base !== '1.11.3';
 
 /** The fixture's connection: every kind of binding, a config and, from base 1.13 on, a secret. */
 function desk(module: string, base: BaseVersion): Record<string, unknown> {
@@ -125,29 +125,34 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
   );
 }
 
-test.serial("kill -9 of the module's process: values stay readable, the rest runs, and it comes back with a new process", async (t) => {
-  const module = await fixtureModule('1.14.1');
-  const { hub, base: url } = await run(t, desk(module, '1.14.1'));
-  await eventually(() => info(hub)?.status === 'ok', 'the module');
-  t.like(await update(url, 'level', '64'), { status: 200 });
-  await eventually(() => value(hub, 'var/level') === 64, 'the level');
-  await eventually(() => typeof info(hub)?.details?.['pid'] === 'number', "the module's process id");
-  const pid = info(hub)?.details?.['pid'] as number;
-  process.kill(pid, 'SIGKILL');
-  await eventually(() => info(hub)?.status === 'failed', 'the connection to fail');
-  t.like(info(hub), { code: 'PB_PROCESS_ENDED' });
-  t.regex(info(hub)?.reason ?? '', /SIGKILL/);
-  t.is(value(hub, 'var/level'), 64, 'its values stay readable');
-  t.like(await update(url, 'level', '65'), { status: 503 });
-  t.is(hub.listConnections().find((connection) => connection.id === 'api')?.status, 'ok');
-  await eventually(() => info(hub)?.status === 'ok', 'the module back');
-  await eventually(() => typeof info(hub)?.details?.['pid'] === 'number' && info(hub)?.details?.['pid'] !== pid, 'a new process');
-  t.like(await update(url, 'level', '66'), { status: 200 });
-  await eventually(() => value(hub, 'var/level') === 66, 'the level through the new process');
-});
+for (const base of ['1.14.1', '2.0.4'] as BaseVersion[]) {
+  test.serial(
+    `base ${base}: kill -9 of the module's process: values stay readable, the rest runs, and it comes back with a new process`,
+    async (t) => {
+      const module = await fixtureModule(base);
+      const { hub, base: url } = await run(t, desk(module, base));
+      await eventually(() => info(hub)?.status === 'ok', 'the module');
+      t.like(await update(url, 'level', '64'), { status: 200 });
+      await eventually(() => value(hub, 'var/level') === 64, 'the level');
+      await eventually(() => typeof info(hub)?.details?.['pid'] === 'number', "the module's process id");
+      const pid = info(hub)?.details?.['pid'] as number;
+      process.kill(pid, 'SIGKILL');
+      await eventually(() => info(hub)?.status === 'failed', 'the connection to fail');
+      t.like(info(hub), { code: 'PB_PROCESS_ENDED' });
+      t.regex(info(hub)?.reason ?? '', /SIGKILL/);
+      t.is(value(hub, 'var/level'), 64, 'its values stay readable');
+      t.like(await update(url, 'level', '65'), { status: 503 });
+      t.is(hub.listConnections().find((connection) => connection.id === 'api')?.status, 'ok');
+      await eventually(() => info(hub)?.status === 'ok', 'the module back');
+      await eventually(() => typeof info(hub)?.details?.['pid'] === 'number' && info(hub)?.details?.['pid'] !== pid, 'a new process');
+      t.like(await update(url, 'level', '66'), { status: 200 });
+      await eventually(() => value(hub, 'var/level') === 66, 'the level through the new process');
+    },
+  );
+}
 
 test.serial('a module built for a base the hub does not speak is refused with PB_MODULE_INCOMPATIBLE naming both', async (t) => {
-  for (const apiVersion of ['2.9.0', '1.1.0']) {
+  for (const apiVersion of ['3.0.0', '1.1.0']) {
     const module = await fixtureModule('1.14.1', { runtime: { apiVersion } });
     const { hub } = await run(t, { type: 'companion-module', module });
     await eventually(() => info(hub)?.status === 'failed', 'the refusal');
@@ -174,18 +179,30 @@ test.serial("a config mistake fails the connection at its path with the field's 
   t.regex(info(unknown.hub)?.reason ?? '', /config\.hots: the module has no config field "hots"/);
 });
 
-test.serial('a module that hangs in init and one that exits at once fail with the reason, and the hub runs on', async (t) => {
-  const module = await fixtureModule('1.14.1');
-  const { hub } = await run(t, { type: 'companion-module', module, config: { host: 'hang' }, initTimeout: 1000 });
-  await eventually(() => info(hub)?.status === 'failed', 'the hang');
-  t.regex(info(hub)?.reason ?? '', /did not answer init within 1000 ms/);
-  await hub.stop();
-  const exits = await fixtureModule('1.14.1', { main: 'process.exit(3);\n' });
-  const second = await run(t, { type: 'companion-module', module: exits });
-  await eventually(() => info(second.hub)?.status === 'failed', 'the exit');
-  t.regex(info(second.hub)?.reason ?? '', /exited with code 3/);
-  t.is(second.hub.listConnections().find((connection) => connection.id === 'api')?.status, 'ok');
-});
+test.serial(
+  'a module that hangs in init, one that exits at once and a 2.x one without its class fail with the reason, and the hub runs on',
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const { hub } = await run(t, { type: 'companion-module', module, config: { host: 'hang' }, initTimeout: 1000 });
+    await eventually(() => info(hub)?.status === 'failed', 'the hang');
+    t.regex(info(hub)?.reason ?? '', /did not answer init within 1000 ms/);
+    await hub.stop();
+    const exits = await fixtureModule('1.14.1', { main: 'process.exit(3);\n' });
+    const second = await run(t, { type: 'companion-module', module: exits });
+    await eventually(() => info(second.hub)?.status === 'failed', 'the exit');
+    t.regex(info(second.hub)?.reason ?? '', /exited with code 3/);
+    t.is(second.hub.listConnections().find((connection) => connection.id === 'api')?.status, 'ok');
+    await second.hub.stop();
+    // A 2.x module is a class its host loads: an entry point without one says so.
+    const classless = await fixtureModule('2.0.4', { main: 'export const Module = 1;\n' });
+    const third = await run(t, { type: 'companion-module', module: classless });
+    await eventually(() => info(third.hub)?.status === 'failed', 'the failed load');
+    t.regex(
+      info(third.hub)?.reason ?? '',
+      /exited with code 1: Error: the module's entry point .*main\.mjs has no default export of its class/,
+    );
+  },
+);
 
 test.serial('a module whose event loop blocks after it started is killed after moduleHangMs and started again, values kept', async (t) => {
   const module = await fixtureModule('1.14.1');
