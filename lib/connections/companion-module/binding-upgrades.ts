@@ -2,8 +2,9 @@
  * Upgrade scripts on the flow's bindings (R-CM7): a newer version of a module may rename an
  * action, a feedback or an option, and carries scripts that rewrite what was written for an
  * older one. Companion runs them on its buttons; here they run on the bindings, from the
- * upgrade index the connection last ran at (kept in its records), when a module of base 1.13
- * or later starts with more scripts than that.
+ * upgrade index the connection last ran at (kept in its records), when a module starts with
+ * more scripts than that: base 1.13 on is asked after `init` (`upgradeActionsAndFeedbacks`),
+ * a base before 1.13 runs them inside `init` on the instances `init` is given.
  *
  * What the scripts made of a binding is kept in the records beside the binding as the flow
  * writes it, and used instead of it while the flow writes it so; the flow file is never
@@ -53,6 +54,44 @@ export function upgradesBindings(api: string): boolean {
   return major > 1 || (major === 1 && minor >= 13);
 }
 
+/** The bindings as the instances a module's upgrade scripts are given, from the script after `fromIndex`. */
+export function instancesOf(running: BindingSet, fromIndex: number) {
+  return {
+    defaultUpgradeIndex: fromIndex,
+    actions: Object.entries(running.actions).map(([id, binding]) => ({
+      id,
+      controlId: id,
+      actionId: binding.action,
+      options: binding.options,
+      upgradeIndex: fromIndex,
+      disabled: false,
+    })),
+    feedbacks: Object.entries(running.feedbacks).map(([id, binding]) => ({
+      id,
+      controlId: id,
+      feedbackId: binding.feedback,
+      options: binding.options,
+      isInverted: binding.invert,
+      upgradeIndex: fromIndex,
+      disabled: false,
+    })),
+  };
+}
+
+/**
+ * What a base before 1.13 says it made of the instances `init` gave it (`upgradedItems`:
+ * each keyed by id), as 1.13's `upgradeActionsAndFeedbacks` answers (lists).
+ */
+export function asUpgradeAnswer(items: unknown): UpgradeAnswer {
+  const listed = (key: string) => {
+    const keyed = (items as Record<string, unknown> | undefined)?.[key];
+    return typeof keyed === 'object' && keyed !== null
+      ? Object.entries(keyed).flatMap(([id, item]) => (typeof item === 'object' && item !== null ? [{ ...item, id }] : []))
+      : [];
+  };
+  return { updatedActions: listed('updatedActions'), updatedFeedbacks: listed('updatedFeedbacks') };
+}
+
 export class BindingUpgrades {
   constructor(
     private readonly records: Records,
@@ -80,26 +119,7 @@ export class BindingUpgrades {
    * keeps what they changed; the bindings to run from now on.
    */
   async upgrade(running: BindingSet, fromIndex: number, call: (payload: unknown) => Promise<unknown>): Promise<BindingSet> {
-    const asked = call({
-      defaultUpgradeIndex: fromIndex,
-      actions: Object.entries(running.actions).map(([id, binding]) => ({
-        id,
-        controlId: id,
-        actionId: binding.action,
-        options: binding.options,
-        upgradeIndex: fromIndex,
-        disabled: false,
-      })),
-      feedbacks: Object.entries(running.feedbacks).map(([id, binding]) => ({
-        id,
-        controlId: id,
-        feedbackId: binding.feedback,
-        options: binding.options,
-        isInverted: binding.invert,
-        upgradeIndex: fromIndex,
-        disabled: false,
-      })),
-    });
+    const asked = call(instancesOf(running, fromIndex));
     // The scripts are the module's: one that fails leaves the bindings as written, and says so.
     const answer = (await asked.catch((error: unknown) => {
       this.log.warn(`the module's upgrade scripts failed on the bindings (${reasonOf(error)}): they run as the flow writes them`);

@@ -28,7 +28,7 @@ import {
   type ValueType,
   ValueType as Types,
 } from '../../sdk/index.ts';
-import { type BindingSet, BindingUpgrades } from './binding-upgrades.ts';
+import { asUpgradeAnswer, type BindingSet, BindingUpgrades, instancesOf } from './binding-upgrades.ts';
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import { asOption, type Field, labelOf, metaOf, misfit, named, valueTypeOf } from './fields.ts';
 
@@ -95,6 +95,26 @@ export class Bindings {
       fromIndex,
       call,
     ));
+  }
+
+  /**
+   * For a base before 1.13, which runs its scripts inside `init` on the instances `init` is
+   * given: the bindings as those instances (`given`, keyed by id), and the upgrade, which ends
+   * when `told` hears what the base made of them (`upgradedItems`) — or nothing, once `init`
+   * answered without it.
+   */
+  upgradeInInit(fromIndex: number) {
+    const { actions, feedbacks } = instancesOf({ actions: this.actions, feedbacks: this.feedbacks }, fromIndex);
+    const byId = <T extends { readonly id: string }>(items: readonly T[]) => Object.fromEntries(items.map((item) => [item.id, item]));
+    let told: (items: unknown) => void = () => {};
+    const items = new Promise<unknown>((resolve) => {
+      told = resolve;
+    });
+    return {
+      given: { actions: byId(actions), feedbacks: byId(feedbacks) },
+      told: (upgraded: unknown) => told(upgraded),
+      done: this.upgrade(fromIndex, () => items.then(asUpgradeAnswer)),
+    };
   }
 
   /** What `details` shows of upgraded bindings; undefined when none was. */

@@ -67,6 +67,8 @@ class ModuleConnection implements TypedInstance<Settings> {
   private overLimit = '';
   private about: Readonly<Record<string, unknown>> = {};
   private presets = 0;
+  /** Told what a base before 1.13 made of the bindings init gave it. */
+  private upgradedItems: ((items: unknown) => void) | undefined;
   private readonly saved: SavedConfig;
   /** The config the module runs with: the flow's, or the one it saved. */
   private runsWith: Readonly<Record<string, unknown>> = {};
@@ -213,6 +215,9 @@ class ModuleConnection implements TypedInstance<Settings> {
     this.keeper?.update({ configFields: fields });
     refuseConfigMistakes(fields, this.settings.config, this.settings.secrets);
     const kept = this.context.records.get('upgradeIndex');
+    // A base before 1.13 upgrades bindings only inside init, on the instances init gives it.
+    const inInit = typeof kept === 'number' && !upgradesBindings(folder.apiVersion) ? this.bindings.upgradeInInit(kept) : undefined;
+    this.upgradedItems = inInit?.told;
     this.runsWith = this.saved.current() ?? withFieldDefaults(fields, this.settings.config, false);
     const answer = (await module.ipc.call(
       'init',
@@ -222,11 +227,14 @@ class ModuleConnection implements TypedInstance<Settings> {
         config: this.runsWith,
         secrets: withFieldDefaults(fields, this.settings.secrets, true),
         lastUpgradeIndex: typeof kept === 'number' ? kept : WRITTEN_FOR_THIS_VERSION,
-        actions: {},
-        feedbacks: {},
+        actions: inInit?.given.actions ?? {},
+        feedbacks: inInit?.given.feedbacks ?? {},
       },
       this.settings.initTimeout,
     )) as InitAnswer | undefined;
+    // The base says what its scripts made of the bindings before init answers, or said nothing.
+    inInit?.told(undefined);
+    await inInit?.done;
     // A base from 1.13 on answers the config its upgrade scripts made of it.
     this.keepSaved(answer?.updatedConfig);
     this.services.initAnswered(answer);
@@ -327,7 +335,7 @@ class ModuleConnection implements TypedInstance<Settings> {
         const text = String((payload as { text?: unknown } | undefined)?.text ?? '');
         return { text: this.variables.substitute(text, this.settings.label), variableIds: [] };
       },
-      upgradedItems: () => {},
+      upgradedItems: (payload: unknown) => this.upgradedItems?.(payload),
       ...this.services.calls(),
     };
   }

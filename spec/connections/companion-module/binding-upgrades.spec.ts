@@ -13,7 +13,7 @@ const desk = (module: string) => ({
   actions: { level: { action: 'set_level', options: { level: '$(value)' } } },
 });
 
-for (const base of ['1.13.6', '1.14.1', '2.0.4'] as BaseVersion[]) {
+for (const base of ['1.4.3', '1.11.3', '1.13.6', '1.14.1', '2.0.4'] as BaseVersion[]) {
   test.serial(
     `base ${base}: bindings written for version 1 run on version 2 as its upgrade scripts make them; the flow file is unchanged`,
     async (t) => {
