@@ -127,25 +127,42 @@ export class Bindings {
     this.actionDefinitions = new Map(definitions.map((definition) => [definition.id, definition]));
     // What the parameters say of themselves follows (a router's input names in its choices).
     for (const [id, parameter] of this.actionParameters) parameter.describe(this.actionMeta(this.actions[id], parameter.type));
+    this.defineKnown();
   }
 
   /** The module's feedback definitions, as it sent them last. */
   setFeedbacks(definitions: readonly Definition[]): void {
     this.feedbackDefinitions = new Map(definitions.map((definition) => [definition.id, definition]));
     for (const [id, parameter] of this.feedbackParameters) parameter.describe(this.feedbackMeta(this.feedbacks[id]));
+    this.defineKnown();
   }
 
   /**
-   * Defines every bound parameter, typed from the definitions known the first time, and
-   * registers the feedbacks with the module; a module started again gets its feedbacks
-   * registered, and the parameters stay as they are.
+   * Defines the bound parameters and registers the feedbacks with the module, once its `init`
+   * answered; a module started again gets its feedbacks registered, and the parameters stay
+   * as they are.
    */
   defineAll(): void {
     if (this.defined) return this.watchFeedbacks(false);
     this.defined = true;
     this.followNamed();
+    this.defineKnown();
+    this.watchFeedbacks(false);
+  }
+
+  /**
+   * Defines each bound parameter whose type is known — from the binding (its `type`, a
+   * trigger, `$(value)` inside a text) or from the module's definition of its action or
+   * feedback — and keeps that type. A module may define its actions and feedbacks only once
+   * its device answers (Companion's OBS module does): such a binding waits for them, rather
+   * than take a type it would keep wrong (a boolean feedback as text), and a feedback
+   * registered before is registered again, so that the module says its value anew.
+   */
+  private defineKnown(): void {
+    if (!this.defined) return;
     for (const [id, binding] of Object.entries(this.actions)) {
-      const type = this.actionType(binding);
+      const type = this.actionParameters.has(id) ? undefined : this.actionType(binding);
+      if (type === undefined) continue;
       const parameter = this.context.define(id, {
         type,
         access: Access.WriteOnly,
@@ -155,12 +172,14 @@ export class Bindings {
       });
       this.actionParameters.set(id, parameter);
     }
+    let late = false;
     for (const [id, binding] of Object.entries(this.feedbacks)) {
-      const kind = this.feedbackDefinitions.get(binding.feedback)?.type;
-      const type = kind === 'boolean' ? Types.Boolean : kind === 'advanced' ? Types.String : (binding.type ?? Types.String);
+      const type = this.feedbackParameters.has(id) ? undefined : this.feedbackType(binding);
+      if (type === undefined) continue;
       this.feedbackParameters.set(id, this.context.define(id, { type, access: Access.ReadOnly, meta: this.feedbackMeta(binding) }));
+      late = this.sentOptions.delete(id) || late;
     }
-    this.watchFeedbacks(false);
+    if (late) this.watchFeedbacks(true);
   }
 
   /** Bindings that name an action or a feedback the module does not define, in words; none when all are known. */
@@ -246,7 +265,8 @@ export class Bindings {
     return binding && { label: labelOf(this.feedbackDefinitions.get(binding.feedback)?.name, binding.feedback) };
   }
 
-  private actionType(binding: ActionBinding): ValueType {
+  /** The type of an action's parameter; undefined while it needs the module's definition, which has not come. */
+  private actionType(binding: ActionBinding): ValueType | undefined {
     if (binding.type) return binding.type;
     const written = Object.entries(binding.options).find(([, value]) => value === WRITTEN)?.[0];
     if (written === undefined) {
@@ -254,8 +274,17 @@ export class Bindings {
       const inText = Object.values(binding.options).some((value) => typeof value === 'string' && value.includes(WRITTEN));
       return inText ? Types.String : Types.Trigger;
     }
-    const field = this.actionDefinitions.get(binding.action)?.options?.find((candidate) => candidate.id === written);
+    const definition = this.actionDefinitions.get(binding.action);
+    if (!definition) return undefined;
+    const field = definition.options?.find((candidate) => candidate.id === written);
     return field ? valueTypeOf(field) : Types.String;
+  }
+
+  /** The type of a feedback's parameter (its kind's); undefined while the module has not defined the feedback. */
+  private feedbackType(binding: FeedbackBinding): ValueType | undefined {
+    const definition = this.feedbackDefinitions.get(binding.feedback);
+    if (!definition) return binding.type;
+    return definition.type === 'boolean' ? Types.Boolean : definition.type === 'advanced' ? Types.String : (binding.type ?? Types.String);
   }
 
   private run(

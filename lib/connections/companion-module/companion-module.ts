@@ -310,11 +310,14 @@ class ModuleConnection implements TypedInstance<Settings> {
       setActionDefinitions: (payload: unknown) => {
         const actions = list(payload, 'actions');
         this.bindings.setActions(actions as never);
+        // A module may define its actions only once its device answers: a binding that named one is known now.
+        if (this.ready) this.showStatus();
         this.keeper?.update({ actions: actions.map(({ id, name, options }) => ({ id, name, options })) as never });
       },
       setFeedbackDefinitions: (payload: unknown) => {
         const feedbacks = list(payload, 'feedbacks');
         this.bindings.setFeedbacks(feedbacks as never);
+        if (this.ready) this.showStatus();
         this.keeper?.update({ feedbacks: feedbacks.map(({ id, name, type, options }) => ({ id, name, type, options })) as never });
       },
       setVariableDefinitions: (payload: unknown) => {

@@ -273,3 +273,21 @@ test.serial(
     t.true(hub.graph.byPrefix('desk/var/v').every((parameter) => parameter.type === 'I'));
   },
 );
+
+test.serial(
+  'a module that defines its actions and feedbacks only after init: the bindings take their types from them, and the connection is ok once they came',
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(t, { ...desk(module, '1.14.1'), config: { host: 'mixer.local', port: 9100, late: true } });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `the module to be ok once its definitions came (${JSON.stringify(info(hub))})`,
+    );
+    t.is(hub.graph.get('desk/level')?.type, 'I', "the $(value) option's field, as the late definition says");
+    t.is(hub.graph.get('desk/high')?.type, 'B', 'a boolean feedback, as the late definition says');
+    t.is(hub.graph.get('desk/fail')?.type, 'T', 'a trigger needs no definition');
+    t.like(await update(url, 'level', '70'), { status: 200 });
+    await eventually(() => value(hub, 'high') === true && value(hub, 'low') === false, 'the feedbacks as booleans');
+    await eventually(() => value(hub, 'shown') === 'none', 'a value feedback registered before it was defined says its value');
+  },
+);

@@ -8,6 +8,7 @@ import test from 'ava';
 import { deskInfo, deskValue, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { canRunLiblo, oscsend, startDump } from '../../helpers/liblo.ts';
+import { canRunObs, startObs, whyNoObs } from '../../helpers/obs-studio.ts';
 import { freePort, freeUdpPorts } from '../../helpers/ports.ts';
 import { ScriptedVideohub } from '../../helpers/videohub-device.ts';
 
@@ -184,6 +185,90 @@ const update = (base: string, id: string, written: string) =>
     await eventually(
       () => value(hub, 'var/status') === 'Play',
       () => `the transport as a variable (${value(hub, 'var/status')})`,
+    );
+  },
+);
+
+/**
+ * pyAtemSim (jonknoll/pyAtemSim, a Python ATEM simulator nobody on the team wrote) is not on
+ * a registry either: point PATCHBAY_PYATEMSIM at a folder holding its `atem_server.py`.
+ */
+const pyAtemSim = process.env['PATCHBAY_PYATEMSIM'] ?? '';
+const hasPyAtemSim = pyAtemSim !== '' && existsSync(join(pyAtemSim, 'atem_server.py'));
+
+(has('bmd-atem') && hasPyAtemSim ? test.serial : test.serial.skip)(
+  `bmd-atem: a bound preview and cut reach pyAtemSim, and its program comes back as a variable and a tally feedback${
+    why('bmd-atem') || (hasPyAtemSim ? '' : ' (skipped: no atem_server.py in PATCHBAY_PYATEMSIM)')
+  }`,
+  async (t) => {
+    // The simulator listens on 9910, the switcher's port, as the module dials it.
+    const switcher = spawn('python3', ['atem_server.py', '-a', '127.0.0.1'], { cwd: pyAtemSim, stdio: 'ignore' });
+    t.teardown(() => void switcher.kill('SIGKILL'));
+    const { hub, base } = await run(t, {
+      type: 'companion-module',
+      module: join(modules, 'bmd-atem'),
+      config: { host: '127.0.0.1' },
+      actions: {
+        preview: { action: 'preview', options: { mixeffect: 0, input: '$(value)' } },
+        program: { action: 'program', options: { mixeffect: 0, input: '$(value)' } },
+        cut: { action: 'cut', options: { mixeffect: 0 } },
+      },
+      feedbacks: { 'input2/onAir': { feedback: 'program_tally', options: { input: 2 } } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok' && typeof value(hub, 'var/pgm1_input_id') === 'number',
+      () => `bmd-atem to be ok and to know the program (${JSON.stringify(info(hub))?.slice(0, 300)})`,
+    );
+    // The switcher's inputs by the names it gives them, as the bound input's choices (R-PK6).
+    t.is(hub.graph.get('desk/program')?.meta?.choices?.find((choice) => choice.value === 5)?.label, 'CAMERA 1');
+    t.is(await update(base, 'program', '3'), 200);
+    await eventually(() => value(hub, 'var/pgm1_input_id') === 3 && value(hub, 'input2/onAir') === false, 'input 3 on program');
+    t.is(await update(base, 'preview', '2'), 200);
+    await eventually(() => value(hub, 'var/pvw1_input_id') === 2, 'input 2 on preview');
+    t.is(await update(base, 'cut', 'true'), 200);
+    await eventually(() => value(hub, 'var/pgm1_input_id') === 2, 'the cut: input 2 on program');
+    await eventually(() => value(hub, 'input2/onAir') === true, 'the tally feedback');
+  },
+);
+
+(has('obs-studio') && canRunObs ? test.serial : test.serial.skip)(
+  `obs-studio: a bound scene change reaches OBS itself, and a change by another client comes back as a variable and a feedback${
+    why('obs-studio') || (canRunObs ? '' : whyNoObs)
+  }`,
+  async (t) => {
+    const obs = await startObs(t);
+    await obs.operator.call('CreateScene', { sceneName: 'Camera 2' });
+    await obs.operator.call('SetCurrentProgramScene', { sceneName: 'Scene' });
+    const { hub, base } = await run(t, {
+      type: 'companion-module',
+      module: join(modules, 'obs-studio'),
+      config: { host: obs.host, port: String(obs.port), pass: '' },
+      actions: { scene: { action: 'set_scene', options: { scene: '$(value)' } } },
+      feedbacks: { 'camera2/onAir': { feedback: 'sceneProgram', options: { scene: 'Camera 2' } } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok' && value(hub, 'var/scene_active') === 'Scene',
+      () => `obs-studio to be ok and to know the scene (${JSON.stringify(info(hub))})`,
+    );
+    // The module lists OBS's scenes in its actions once it has read them: the bound scene's choices follow.
+    await eventually(
+      () => hub.graph.get('desk/scene')?.meta?.choices?.some((choice) => choice.value === 'Camera 2') === true,
+      () => `OBS's scenes as the bound scene's choices (${JSON.stringify(hub.graph.get('desk/scene')?.meta)})`,
+    );
+    t.is(await update(base, 'scene', 'Camera 2'), 200);
+    await eventually(
+      async () =>
+        ((await obs.operator.call('GetCurrentProgramScene')) as { currentProgramSceneName: string }).currentProgramSceneName === 'Camera 2',
+      'OBS on Camera 2',
+    );
+    await eventually(
+      () => value(hub, 'var/scene_active') === 'Camera 2' && value(hub, 'camera2/onAir') === true,
+      () => `the variable and feedback (${JSON.stringify([value(hub, 'var/scene_active'), value(hub, 'camera2/onAir')])})`,
+    );
+    await obs.operator.call('SetCurrentProgramScene', { sceneName: 'Scene' });
+    await eventually(
+      () => value(hub, 'var/scene_active') === 'Scene' && value(hub, 'camera2/onAir') === false,
+      'the change by another client',
     );
   },
 );
