@@ -26,13 +26,16 @@ const SECRET = /pass(word)?|secret|token|key$|credential/i;
 /**
  * What kind of field a setting is, and its schema with a placeholder branch taken away.
  * @param {Schema} schema
- * @returns {{ kind: 'boolean' | 'number' | 'text' | 'choice' | 'lines' | 'list' | 'group' | 'json', schema: Schema, choices?: unknown[] }}
+ * @returns {{ kind: 'boolean' | 'number' | 'text' | 'choice' | 'lines' | 'list' | 'group' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[] }}
  */
 export function fieldKind(schema) {
+  // A text or a number (a Companion module's dropdown that takes values of its own): typed as text.
+  if (Array.isArray(schema.type)) return fieldKind({ ...schema, type: schema.type.includes('string') ? 'string' : schema.type[0] });
   if (Array.isArray(schema.anyOf)) {
     const branches = schema.anyOf.filter((/** @type {Schema} */ b) => !isPlaceholderBranch(b));
     if (branches.length === 1) return fieldKind({ ...branches[0], description: schema.description ?? branches[0].description });
-    if (branches.every((/** @type {Schema} */ b) => 'const' in b)) return { kind: 'choice', schema, choices: branches.map((b) => b.const) };
+    if (branches.every((/** @type {Schema} */ b) => 'const' in b))
+      return { kind: 'choice', schema, choices: branches.map((b) => b.const), labels: branches.map((b) => b.title) };
     // Lines of text written either as one string or as a list (a dummy's parameters): a line a row.
     const lines = branches.find((/** @type {Schema} */ b) => b.type === 'array' && b.items?.type === 'string');
     if (lines && branches.every((/** @type {Schema} */ b) => b === lines || b.type === 'string'))
@@ -64,6 +67,16 @@ export function typeSchemas(flowSchema) {
     if (typeof type === 'string' && then?.properties) types.set(type, then);
   }
   return types;
+}
+
+/**
+ * A connection's own settings schemas, finer than its type's (a Companion module's `config`
+ * as its fields declare it), by connection id, from the flow-file schema.
+ * @param {Schema} flowSchema @returns {Map<string, Record<string, Schema>>}
+ */
+export function ownSchemas(flowSchema) {
+  const own = flowSchema.properties?.connections?.properties ?? {};
+  return new Map(Object.entries(own).map(([id, schema]) => [id, /** @type {Schema} */ (schema).properties ?? {}]));
 }
 
 /**
@@ -116,7 +129,7 @@ const fieldId = (/** @type {Path} */ path) => `field-${path.join('.')}`.replace(
  * @param {FieldProps} props
  */
 function Field({ name, schema, value, path, issues, set, base }) {
-  const { kind, schema: typed, choices } = fieldKind(schema);
+  const { kind, schema: typed, choices, labels } = fieldKind(schema);
   const full = [...base, ...path];
   const id = fieldId(full);
   const messages = messagesAt(issues, full);
@@ -137,8 +150,8 @@ function Field({ name, schema, value, path, issues, set, base }) {
       const at = /** @type {HTMLSelectElement} */ (e.currentTarget).selectedIndex - 1;
       set(path, at < 0 ? undefined : choices?.[at]);
     }}>
-      <option selected=${value === undefined}>${hint === '' ? '(not set)' : `(default: ${hint})`}</option>
-      ${choices?.map((choice) => html`<option selected=${value === choice}>${String(choice)}</option>`)}
+      <option selected=${value === undefined}>${hint === '' ? '(not set)' : `(default: ${labels?.[choices?.indexOf(fallback) ?? -1] ?? hint})`}</option>
+      ${choices?.map((choice, at) => html`<option selected=${value === choice}>${labels?.[at] ?? String(choice)}</option>`)}
     </select>`;
   else if (kind === 'lines')
     input = html`<textarea id=${id} rows=${Math.min(12, Math.max(3, (Array.isArray(value) ? value.length : String(value ?? '').split('\n').length) + 1))} aria-invalid=${invalid} spellcheck=${false}
@@ -150,7 +163,7 @@ function Field({ name, schema, value, path, issues, set, base }) {
   else if (kind === 'list')
     return html`<${ListField} name=${name} schema=${typed} value=${value} path=${path} issues=${issues} set=${set} base=${base} />`;
   else if (kind === 'group')
-    return html`<fieldset class="group"><legend>${name}</legend>
+    return html`<fieldset class="group"><legend>${typed.title ?? name}</legend>
       ${typed.description && html`<p class="help">${prose(typed.description)}</p>`}
       <${Fields} schema=${typed} value=${value ?? {}} path=${path} issues=${issues} set=${set} base=${base} />
     </fieldset>`;
@@ -172,7 +185,7 @@ function Field({ name, schema, value, path, issues, set, base }) {
           ? ` (≤ ${maximum})`
           : '';
   return html`<div class=${`field${invalid ? ' invalid' : ''}`} data-field=${full.join('.')}>
-    <label for=${id}>${name}${range}</label>
+    <label for=${id}>${typed.title ?? schema.title ?? name}${range}</label>
     ${input}
     ${typed.description || schema.description ? html`<p class="help">${prose(schema.description ?? typed.description)}</p>` : ''}
     ${messages.map((message) => html`<p class="field-error" role="alert">${message}</p>`)}
@@ -253,15 +266,18 @@ function Unplaced({ issues, prefix, shown }) {
 /**
  * A connection's form: its id and, for a new one, its type; then every setting of the type.
  * `apply` answers the hub's mistakes for this connection, or none when the edit was taken.
- * @param {{ id: string, value: Record<string, any>, types: Map<string, Schema>, isNew: boolean, taken: string[],
+ * @param {{ id: string, value: Record<string, any>, types: Map<string, Schema>, own?: Map<string, Record<string, Schema>>, isNew: boolean, taken: string[],
  *   apply: (id: string, value: Record<string, any>) => Promise<FieldIssue[]>, cancel: () => void }} props
  */
-export function ConnectionForm({ id, value, types, isNew, taken, apply, cancel }) {
+export function ConnectionForm({ id, value, types, own, isNew, taken, apply, cancel }) {
   const [name, setName] = useState(id);
   const [draft, setDraft] = useState(value);
   const [issues, setIssues] = useState(/** @type {FieldIssue[]} */ ([]));
   const [busy, setBusy] = useState(false);
-  const schema = types.get(draft.type);
+  const typeSchema = types.get(draft.type);
+  // What the hub knows of this connection alone (a module's config fields) over its type's settings.
+  const ownSettings = isNew ? undefined : own?.get(id);
+  const schema = typeSchema && ownSettings ? { ...typeSchema, properties: { ...typeSchema.properties, ...ownSettings } } : typeSchema;
   const base = ['connections', name];
   const set = (/** @type {Path} */ path, /** @type {unknown} */ next) => setDraft(setIn(draft, path, next));
   // An id not typed yet is not a mistake to show; the form waits for it.

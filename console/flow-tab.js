@@ -10,7 +10,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { draftOf, readFlow, readFlowSchema, readVersion, readVersions, restoreVersion, saveFlow } from './api.js';
 import { lineDiff } from './flow-diff.js';
-import { ConnectionForm, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
+import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
 import { pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
 import { html } from './html.js';
@@ -68,6 +68,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
   /** Where the text view shows the cursor: a mistake's place, chosen in the list. */
   const [place, setPlace] = useState(/** @type {{ from: number, to: number } | undefined} */ (undefined));
   const types = useMemo(() => typeSchemas(schema), [schema]);
+  const own = useMemo(() => ownSchemas(schema), [schema]);
   const steps = useMemo(() => pipeSteps(schema), [schema]);
 
   /** Takes a draft the hub made as the text being edited. @param {Draft} draft */
@@ -211,7 +212,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     const value = editing.isNew
       ? { type: types.has('dummy') ? 'dummy' : ([...types.keys()][0] ?? '') }
       : (document?.connections?.[editing.id] ?? {});
-    body = html`<${ConnectionForm} key=${editing.id} id=${editing.id} value=${value} types=${types} isNew=${editing.isNew}
+    body = html`<${ConnectionForm} key=${editing.id} id=${editing.id} value=${value} types=${types} own=${own} isNew=${editing.isNew}
       taken=${ids}
       apply=${(/** @type {string} */ id, /** @type {Record<string, any>} */ settings) =>
         change(

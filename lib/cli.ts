@@ -244,9 +244,10 @@ async function run(
   const flowFile = new FlowEditor({
     path: loaded.flow.path,
     historyFolder: folder === undefined ? undefined : join(folder, 'flow-history'),
+    stateFolder: folder,
     apply: (next) => applyFlow(next),
     // The types of the flow running now: a package added by a save is in the forms once applied.
-    schema: () => flowFileJsonSchema(flow.plugins),
+    schema: () => flowFileJsonSchema(flow.plugins, flow.connections),
     machineEdits: machineEdits ? 'allowed' : 'refused',
     types: () => [...connectionTypes, ...flow.plugins.types],
     untouchable: folder === undefined ? [] : [folder],

@@ -36,6 +36,11 @@ export interface FlowEditorOptions {
   readonly historyFolder: string | undefined;
   /** Where `${NAME}` placeholders are read, as the hub read them. */
   readonly env?: Environment;
+  /**
+   * The hub's state folder: what its connections kept there (a Companion module's config
+   * fields) checks an edit as `validate --state` would, so a mistake is refused at its field.
+   */
+  readonly stateFolder?: string | undefined;
   /** Applies a flow that passed its checks: the hub's live reload. Rejects when the hub refuses it. */
   readonly apply: (flow: Flow) => Promise<void>;
   /** The flow-file JSON Schema of the types the hub runs now (its packages' too). */
@@ -166,7 +171,7 @@ export class FlowEditor implements FlowView {
         error: new HubError('PB_FLOW_PROTECTED', `${basename(path)}: ${machine[0]?.message ?? ''}`),
         issues: machine,
       } as const;
-    const checked = await flowOfText(text, path, this.options.env ?? process.env);
+    const checked = await flowOfText(text, path, this.options.env ?? process.env, { stateFolder: this.options.stateFolder });
     if (checked.ok) return { ok: true, text, flow: checked.flow } as const;
     // Named by the file's name: the answer goes to a browser, which has no business with the hub's folders.
     const message = checked.error.message.replaceAll(path, basename(path));

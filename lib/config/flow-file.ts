@@ -241,8 +241,26 @@ interface FlowDocument {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-/** The flow-file JSON Schema, for editors (`patchbay schema`): a placeholder is accepted where a number or boolean is wanted. */
-export function flowFileJsonSchema(plugins: Plugins = noPlugins): string {
+/**
+ * The flow-file JSON Schema, for editors (`patchbay schema`) and the console's forms: a
+ * placeholder is accepted where a number or boolean is wanted. Given the connections of a
+ * flow, each whose type knows its settings finer than the type's schema (`settingsOf`: a
+ * Companion module's config fields) has them under its id.
+ */
+export function flowFileJsonSchema(plugins: Plugins = noPlugins, connections: readonly ConnectionConfig[] = []): string {
   const withPlugins = plugins.types.length === 0 ? builtInSchema : flowFileSchema([...connectionTypes, ...plugins.types]);
-  return `${JSON.stringify(acceptingPlaceholders(withPlugins), null, 2)}\n`;
+  const own = Object.fromEntries(
+    connections.flatMap(({ id, plan }) => {
+      const settings = plan.settingsOf?.();
+      return settings && Object.keys(settings).length > 0 ? [[id, { properties: settings }]] : [];
+    }),
+  );
+  const schema =
+    Object.keys(own).length === 0
+      ? withPlugins
+      : {
+          ...withPlugins,
+          properties: { ...withPlugins.properties, connections: { ...withPlugins.properties.connections, properties: own } },
+        };
+  return `${JSON.stringify(acceptingPlaceholders(schema), null, 2)}\n`;
 }

@@ -287,6 +287,26 @@ function updated(document: FlowDocument, node: JsonValueNode, value: unknown, qu
     const compact = written.includes('\n') || /\/[/*]/.test(written) ? undefined : compactText(value, quote);
     if (compact !== undefined && compact.length <= ONE_LINE)
       return JSON.stringify(node.toJSON()) === JSON.stringify(value) ? node : document.valueOf(compact);
+    // An object over several lines changed key by key, so that an object or list on one line
+    // inside it (a connection's `config`) is written anew on one line, not by the parser's insertion.
+    if (node instanceof JsonObjectNode && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const wanted = value as Record<string, unknown>;
+      for (const property of [...node.properties]) {
+        const key = String(property.key.toJSON());
+        if (Object.hasOwn(wanted, key)) continue;
+        dropCommentsAbove(node, property);
+        node.delete(key);
+      }
+      for (const [key, inner] of Object.entries(wanted)) {
+        if (!node.has(key)) node.set(key, newEntry(document, node, inner, quote));
+        else {
+          const was = node.get(key);
+          const now = updated(document, was, inner, quote);
+          if (now !== was) node.set(key, now);
+        }
+      }
+      return node;
+    }
     return node.update(value as never);
   }
   // A value of its own: written in the file's quote (the parser's own choice may be the other).

@@ -100,6 +100,8 @@ export function packageTypeOf(
         discovers: checked.discovers,
         diagnostics: checked.diagnostics,
         warnings: checked.warnings,
+        // A package's are as its check found them: its worker is asked once.
+        ...(checked.settings ? { settingsOf: () => checked.settings } : {}),
         servesHub: false,
         redundancyGroup: undefined,
         declared: description.declares

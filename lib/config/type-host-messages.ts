@@ -82,6 +82,9 @@ const CheckedAnswer = Type.Union([
     discovers: Type.Object({ parameters: Type.Boolean(), connections: Type.Boolean() }),
     diagnostics: issues,
     warnings: issues,
+    settings: Type.Optional(
+      Type.Record(Type.String({ maxLength: 256 }), Type.Object({}, { additionalProperties: true }), { maxProperties: 1000 }),
+    ),
   }),
   Type.Object({
     ok: Type.Literal(true),

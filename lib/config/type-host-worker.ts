@@ -133,6 +133,7 @@ function check(request: CheckRequest): Checked {
     discovers: { parameters: false, connections: false, ...definition.discovers?.(value) },
     diagnostics: plainIssues(definition.diagnose?.(value, connection)),
     warnings: plainIssues(definition.warn?.(value, connection)),
+    ...(definition.settingsOf ? { settings: structuredClone(definition.settingsOf(value, connection) ?? {}) } : {}),
   };
 }
 

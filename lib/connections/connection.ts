@@ -16,6 +16,7 @@ import type {
   Link,
   ParameterDoc,
   ParseContext,
+  SettingSchema,
   StopReason,
   TypedInstance,
 } from '../sdk/type.ts';
@@ -78,6 +79,8 @@ export interface ConnectionPlan {
   readonly diagnostics: readonly Issue[];
   /** What runs but likely wants attention (see `warn`). */
   readonly warnings: readonly Issue[];
+  /** Schemas of its settings finer than its type's, as the type knows them now (see `settingsOf`). */
+  readonly settingsOf?: () => Readonly<Record<string, SettingSchema>> | undefined;
   /**
    * Its parameter of this id as the settings define it, known without running (see
    * `DeclaredParameter`); undefined for an id it does not define. Undefined itself for a
@@ -222,6 +225,7 @@ export function connectionTypeOf<S extends TObject, P>(
         redundancyGroup: serving?.redundancyGroup?.(parsed.value),
         diagnostics: definition.diagnose?.(parsed.value, connection) ?? [],
         warnings: definition.warn?.(parsed.value, connection) ?? [],
+        ...(definition.settingsOf ? { settingsOf: () => definition.settingsOf?.(parsed.value, connection) } : {}),
         // Made when first asked (by the state command), not at every start.
         declared: definition.declared ? (id) => (declared ??= definition.declared?.(parsed.value) ?? (() => undefined))(id) : undefined,
         create(context) {

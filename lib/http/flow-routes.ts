@@ -149,7 +149,7 @@ export const flowRoutes: readonly Route[] = [
     path: '/flow/schema',
     get: {
       summary: 'The flow-file schema',
-      description: `The JSON Schema of flow files for the types this hub runs, its packages' included. ${editorsOnly}`,
+      description: `The JSON Schema of flow files for the types this hub runs, its packages' included; under a connection's id (\`properties.connections.properties.<id>\`), its settings as its type knows them finer than its schema (a Companion module's config fields, once it has run here). ${editorsOnly}`,
       tag: 'flow',
       answers: { 200: ok('The schema.', { 'application/schema+json': Type.Object({}, { additionalProperties: true }) }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],

@@ -26,6 +26,7 @@ export {
   type Link,
   type ParameterDoc,
   type ParseContext,
+  type SettingSchema,
   type StopReason,
   type TypedInstance,
 } from './type.ts';

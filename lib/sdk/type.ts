@@ -101,6 +101,9 @@ export interface TypedInstance<P> {
   details?(): Readonly<Record<string, unknown>>;
 }
 
+/** A JSON Schema of one setting, as `settingsOf` gives it. */
+export type SettingSchema = Readonly<Record<string, unknown>>;
+
 /** What every connection type declares, whatever it is handed when it runs. */
 export interface TypeBasics<S extends TObject, P> {
   readonly type: string;
@@ -129,6 +132,13 @@ export interface TypeBasics<S extends TObject, P> {
    * the connection: `validate` lists them and still accepts the file; `run` logs them.
    */
   warn?(settings: P, connection: ParseContext): readonly Issue[];
+  /**
+   * JSON Schemas of some of its settings for this connection alone, by setting, finer than
+   * the type's (a Companion module's `config` as the module declared its fields when it last
+   * ran here): the console's forms and `GET /flow/schema` show them. Asked each time they are
+   * shown, so what the type learns while running shows without a reload; undefined for none.
+   */
+  settingsOf?(settings: P, connection: ParseContext): Readonly<Record<string, SettingSchema>> | undefined;
   /** What `/metrics` shows of each of its connections (see `ConnectionMetric`). */
   readonly metrics?: readonly ConnectionMetric[];
   /**

@@ -103,6 +103,31 @@ test('a whole connection set over itself with one setting changed changes that l
   ]);
 });
 
+test("a connection set whole, an object on one line inside it (a module's config) changed: that line written anew on one line", (t) => {
+  const text = `{
+  connections: {
+    desk: {
+      type: 'companion-module',
+      module: './mixer', // from the module store
+      config: { host: 'mixer.local', port: 9100 },
+    },
+  },
+}
+`;
+  const made = editFlowText(text, [
+    {
+      op: 'set',
+      path: ['connections', 'desk'],
+      value: { type: 'companion-module', module: './mixer', config: { host: 'mixer.local', port: 9200, mode: 'tcp' } },
+    },
+  ]);
+  if (!made.ok) return t.fail(JSON.stringify(made.issues));
+  t.deepEqual(changed(text, made.text), [
+    "-      config: { host: 'mixer.local', port: 9100 },",
+    "+      config: { host: 'mixer.local', port: 9200, mode: 'tcp' },",
+  ]);
+});
+
 test('an edit that cannot be made is refused at its path, and a mistake is placed where it stands', (t) => {
   t.deepEqual(editFlowText(studio, [{ op: 'remove', path: ['connections', 'nothing'] }]), {
     ok: false,

@@ -11,6 +11,7 @@ import {
   MOST_LABEL,
   type Issue,
   type ParameterMeta,
+  type SettingSchema,
   type ValueType,
   ValueType as Types,
 } from '../../sdk/index.ts';
@@ -30,6 +31,7 @@ export interface Field {
   readonly allowCustom?: boolean;
   readonly minSelection?: number;
   readonly maxSelection?: number;
+  readonly tooltip?: string;
 }
 
 /** Fields that hold no value: text shown to the user. */
@@ -219,4 +221,65 @@ export function configMistakes(
       issues.push({ path: [isSecret(field) ? 'secrets' : 'config', field.id], message: `${named(field)} is required` });
   }
   return issues;
+}
+
+/**
+ * The module's config fields as JSON Schemas of `config` and `secrets` (R-CM3): what the
+ * console's forms show for a module connection — each field by its label, with its default,
+ * range and choices by label. The hub's own check (`configMistakes`) stays the one that
+ * refuses, in words; a text's regular expression is not repeated here as a pattern.
+ */
+export function fieldSchemas(fields: readonly Field[]): Record<string, SettingSchema> {
+  const of = (secret: boolean, description: string): SettingSchema => ({
+    type: 'object',
+    description,
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      valueFields(fields)
+        .filter((field) => isSecret(field) === secret)
+        .map((field) => [field.id, fieldSchema(field)]),
+    ),
+  });
+  const secrets = valueFields(fields).some(isSecret);
+  return {
+    config: of(false, "The module's configuration, as its config fields declare it (as the module last ran here)."),
+    ...(secrets ? { secrets: of(true, "The module's secret fields: never served, they reach only the module.") } : {}),
+  };
+}
+
+function fieldSchema(field: Field): SettingSchema {
+  const about = {
+    title: labelOf(field.label, field.id),
+    ...(typeof field.tooltip === 'string' && field.tooltip !== '' ? { description: field.tooltip.slice(0, 2000) } : {}),
+    ...(field.default === undefined ? {} : { default: field.default }),
+  };
+  const choices = (field.choices ?? [])
+    .slice(0, MOST_CHOICES)
+    .flatMap(({ id, label }) =>
+      typeof id === 'string' || typeof id === 'number' ? [{ const: id, title: String(label ?? id).slice(0, MOST_LABEL) }] : [],
+    );
+  switch (field.type) {
+    case 'number':
+      return {
+        type: valueTypeOf(field) === Types.Integer ? 'integer' : 'number',
+        ...metaRange(field),
+        ...about,
+      };
+    case 'checkbox':
+      return { type: 'boolean', ...about };
+    case 'dropdown':
+      return !field.allowCustom && choices.length > 0 ? { anyOf: choices, ...about } : { type: ['string', 'number'], ...about };
+    case 'multidropdown':
+      return { type: 'array', ...(choices.length > 0 && !field.allowCustom ? { items: { anyOf: choices } } : {}), ...about };
+    case 'colorpicker':
+      return { type: ['integer', 'string'], format: 'color', ...about };
+    default:
+      return { type: 'string', ...about };
+  }
+}
+
+/** A number field's range, as `minimum` and `maximum`. */
+function metaRange(field: Field): SettingSchema {
+  const { minimum, maximum } = metaOf(field);
+  return { ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) };
 }

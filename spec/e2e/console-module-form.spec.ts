@@ -1,0 +1,103 @@
+/**
+ * A Companion module connection's `config` as a form (R-CM3, R-ST3), in Chromium on a real hub
+ * process: once the module has run, the hub keeps its config fields and serves them as that
+ * connection's schema (`GET /flow/schema`), and the console's form shows each field by the
+ * module's label, with its range, default and choices by label — no JSON. A value outside a
+ * field's range is refused at the field, in words; a valid edit is saved as its lines and
+ * reaches the module. With PATCHBAY_SCREENSHOTS, a picture of the form
+ * (docs/console-module-form.png).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
+import { fixtureModule } from '../helpers/companion.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { runHub } from '../helpers/hub-process.ts';
+
+const shots = process.env['PATCHBAY_SCREENSHOTS'];
+const auth = { authorization: 'Bearer ops-module-token' };
+
+/** What is at `path` in a JSON value, or undefined. */
+const at = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>(
+    (inner, key) => (typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>)[key] : undefined),
+    value,
+  );
+/** A number's schema as `patchbay schema` gives it: its own branch beside the one for a `${VARIABLE}` placeholder. */
+const typed = (schema: unknown): unknown => at(schema, 'anyOf', '0') ?? schema;
+
+live(
+  `a module connection's config as a form of its fields: labels, ranges, choices; a mistake at its field; an edit saved and run${whyNoBrowser}`,
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const flow = join(module, '..', `${module.split('/').at(-1)}-studio.json5`);
+    const original = `{
+  connections: {
+    api: {
+      type: 'rest-api',
+      port: 0,
+      bindIp: '127.0.0.1',
+      tokens: [{ name: 'ops', token: 'ops-module-token', read: ['#'], write: ['#'], admin: true }],
+    },
+    desk: {
+      type: 'companion-module',
+      module: ${JSON.stringify(module)},
+      config: { host: 'mixer.local', port: 9100 },
+    },
+  },
+}
+`;
+    await writeFile(flow, original);
+    const hub = await runHub(t, flow, { args: ['--state', `${flow}.state`] });
+
+    // The fields are the module's, learnt by running it: kept a moment after it declared them.
+    let own: unknown;
+    await eventually(async () => {
+      const schema = await (await fetch(`${hub.base}/flow/schema`, { headers: auth })).json();
+      own = at(schema, 'properties', 'connections', 'properties', 'desk', 'properties');
+      return at(own, 'config') !== undefined;
+    }, "the module's config fields in the flow schema");
+    const fields = at(own, 'config', 'properties');
+    t.like(typed(at(fields, 'port')), { type: 'integer', minimum: 1, maximum: 65535, default: 9000, title: 'Target port' });
+    t.deepEqual(at(fields, 'mode', 'anyOf'), [
+      { const: 'udp', title: 'UDP' },
+      { const: 'tcp', title: 'TCP' },
+    ]);
+    t.is(at(fields, 'info'), undefined, 'text shown to the user is no setting');
+    t.is(at(fields, 'token'), undefined, 'a secret field is not config');
+    t.like(at(own, 'secrets', 'properties', 'token'), { type: 'string', title: 'Token' });
+
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+    await page.goto(`${hub.base}/console/?access_token=ops-module-token`);
+    await page.getByRole('button', { name: 'flow', exact: true }).click();
+    await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).getByRole('button', { name: 'edit' }).click();
+    const form = page.locator('[data-testid=connection-form]');
+    const port = form.getByLabel('Target port (1–65535)');
+    t.is(await port.inputValue(), '9100');
+    t.deepEqual(await form.getByLabel('Mode').locator('option').allTextContents(), ['(default: UDP)', 'UDP', 'TCP']);
+    if (shots) await page.screenshot({ path: join(shots, 'console-module-form.png'), fullPage: true });
+
+    // Outside the field's range: refused at the field, in the module's words for it, nothing written.
+    await port.fill('70000');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await form
+      .locator('[data-field="connections.desk.config.port"] .field-error', { hasText: '"Target port" (port) must be at most 65535' })
+      .waitFor();
+    t.is(await readFile(flow, 'utf8'), original);
+
+    await port.fill('9200');
+    await form.getByLabel('Mode').selectOption('TCP');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    const saved = await readFile(flow, 'utf8');
+    t.true(saved.includes("config: { host: 'mixer.local', port: 9200, mode: 'tcp' }"), saved);
+    await eventually(async () => {
+      const connections = (await (await fetch(`${hub.base}/connections`, { headers: auth })).json()) as { id: string; status: string }[];
+      return connections.find((connection) => connection.id === 'desk')?.status === 'ok';
+    }, 'the module started again with the saved config');
+  },
+);
