@@ -10,7 +10,8 @@
  * edited flow is loaded: a package named by an edit must not even be imported to be refused.
  * - `flows` and `plugins` may lose entries, never gain one; `outputFolder` never changes;
  * - a setting whose schema says `onMachine` keeps its value (a connection removed is fine);
- *   one of kind `output-file` may take a file inside `outputFolder` (realpath, no symlink out);
+ *   one of kind `output-file` may take a file inside `outputFolder` (realpath, no symlink out),
+ *   one of kind `module` a Companion module inside the flow's `modules` folder;
  * - no `${NAME}` placeholder the file did not use already: it would read the hub's environment.
  */
 import { lstatSync, realpathSync } from 'node:fs';
@@ -20,7 +21,7 @@ import type { ConnectionType } from '../connections/connection.ts';
 import type { Issue } from '../core/issue.ts';
 
 /** What a setting names on the machine, as its schema says with `onMachine`. */
-export type MachineName = 'file' | 'folder' | 'device' | 'keystrokes' | 'output-file';
+export type MachineName = 'file' | 'folder' | 'device' | 'keystrokes' | 'output-file' | 'module';
 
 type Path = readonly (string | number)[];
 type Json = Readonly<Record<string, unknown>>;
@@ -41,6 +42,7 @@ const what: Readonly<Record<MachineName, string>> = {
   device: "names a device of the hub's machine",
   keystrokes: "types keys into the hub's desktop session",
   'output-file': "names a file outside the flow's outputFolder",
+  module: "names code on the hub's machine outside the flow's modules folder",
 };
 
 const onlyOnMachine = 'change it in the file on the machine, or start the hub with --allow-machine-edits';
@@ -75,6 +77,7 @@ export function machineEdits(current: unknown, edited: unknown, context: Machine
       const key = JSON.stringify(found.path);
       if (kept.has(key) && isDeepStrictEqual(kept.get(key), found.value)) continue;
       if (found.kind === 'output-file' && outputs && outputAllowed(found.value, outputs, context)) continue;
+      if (found.kind === 'module' && moduleAllowed(found.value, context.flowPath)) continue;
       issues.push({ path: ['connections', id, ...found.path], message: `${what[found.kind]}: ${onlyOnMachine}` });
     }
   }
@@ -163,6 +166,23 @@ function outputAllowed(name: unknown, folder: string, { flowPath, untouchable }:
     return true;
   }
 }
+
+/**
+ * True for a Companion module (a folder or a `.tgz`) inside the flow's `modules` folder once
+ * links are followed: what an admin added there (the console's catalogue) or the machine's
+ * owner put there. Code anywhere else is the machine's to name.
+ */
+function moduleAllowed(name: unknown, flowPath: string): boolean {
+  if (typeof name !== 'string' || name.includes('${')) return false;
+  try {
+    return inside(realpathSync(resolve(dirname(flowPath), name)), realpathSync(join(dirname(flowPath), MODULES_FOLDER)));
+  } catch {
+    return false;
+  }
+}
+
+/** The folder beside the flow file that holds the Companion modules an admin may name (R-ST2). */
+export const MODULES_FOLDER = 'modules';
 
 /** True for a path strictly inside `folder`. */
 function inside(path: string, folder: string): boolean {

@@ -105,7 +105,7 @@ export const errorTable = {
   },
   PB_FLOW_PROTECTED: {
     status: 403,
-    text: "The edit changes what names code, a file, a folder or a device on the hub's machine (code flows, plugins, file names outside `outputFolder`, certificates, serial ports, keystrokes, new `${…}` placeholders): over HTTP only on a hub started with --allow-machine-edits. Make the change in the file on the machine.",
+    text: "The edit changes what names code, a file, a folder or a device on the hub's machine (code flows, plugins, a Companion module outside the flow's `modules` folder, file names outside `outputFolder`, certificates, serial ports, keystrokes, new `${…}` placeholders): over HTTP only on a hub started with --allow-machine-edits. Make the change in the file on the machine.",
   },
   PB_PORT_UNAVAILABLE: {
     status: 503,

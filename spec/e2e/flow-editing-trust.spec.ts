@@ -177,6 +177,38 @@ test('an admin login cannot change a serial port, keystrokes, a certificate or r
   t.is(await title.text(), 'morning');
 });
 
+test("an admin login cannot make a Companion module connection run code outside the flow's modules folder; one inside it is fine (R-ST2)", async (t) => {
+  const { dir, hub } = await studio(t, flowWith());
+  // Code anywhere on the machine: a folder that looks like a module, whose entry point leaves a mark.
+  const marker = join(dir, 'ran');
+  const elsewhere = join(dir, 'elsewhere');
+  await mkdir(join(elsewhere, 'companion'), { recursive: true });
+  await writeFile(
+    join(elsewhere, 'companion', 'manifest.json'),
+    JSON.stringify({ id: 'x', runtime: { api: 'nodejs-ipc', apiVersion: '1.14.1', entrypoint: '../main.cjs' } }),
+  );
+  await writeFile(join(elsewhere, 'main.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'yes');\n`);
+  const module = (path: string) => `    mixer: { type: 'companion-module', module: ${JSON.stringify(path)} },\n`;
+  for (const path of ['./elsewhere', elsewhere, './modules/../elsewhere']) {
+    const refused = await save(hub, flowWith(module(path)));
+    t.is(refused.status, 403, path);
+    t.deepEqual(refused.body.issues?.[0]?.path, ['connections', 'mixer', 'module']);
+    t.regex(refused.body.issues?.[0]?.message ?? '', /names code on the hub's machine outside the flow's modules folder/);
+  }
+  // A link inside the modules folder that leads out of it is outside too.
+  await mkdir(join(dir, 'modules'));
+  await symlink(elsewhere, join(dir, 'modules', 'linked'));
+  t.is((await save(hub, flowWith(module('./modules/linked')))).status, 403);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.is(await readFile(marker, 'utf8').catch(() => 'never ran'), 'never ran');
+
+  // What an admin added to the modules folder is theirs to name.
+  await mkdir(join(dir, 'modules', 'mixer', 'companion'), { recursive: true });
+  await writeFile(join(dir, 'modules', 'mixer', 'companion', 'manifest.json'), JSON.stringify({ id: 'mixer', runtime: { api: 'none' } }));
+  const inside = await save(hub, flowWith(module('./modules/mixer')));
+  t.is(inside.status, 200, JSON.stringify(inside.body));
+});
+
 test('a hub started with --allow-machine-edits takes what names the machine from an admin, and says so at start', async (t) => {
   const { dir, hub } = await studio(t, flowWith(), ['--allow-machine-edits']);
   const marker = join(dir, 'ran');

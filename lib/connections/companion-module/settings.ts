@@ -40,6 +40,8 @@ const options = withDefault(
 export const settings = Type.Object({
   module: Type.String({
     minLength: 1,
+    // Code the hub runs: from the console, only a module in the flow's modules folder (R-ST2).
+    onMachine: 'module',
     description:
       "The module: its folder (holding companion/manifest.json) or its .tgz, as Companion's module build makes them; relative to the flow file.",
   }),
