@@ -2,7 +2,7 @@
 // with the browser's session, where a 401 becomes `SignedOut` with what the hub offers to
 // sign in with.
 /** @import { Answers, FailoverAnswer } from '../lib/core/api-shapes.ts' */
-/** @import { Draft, FlowEdit, FlowVersionListing, SaveAnswer } from '../lib/core/flow-shapes.ts' */
+/** @import { Catalogue, Draft, FlowEdit, FlowVersionListing, SaveAnswer } from '../lib/core/flow-shapes.ts' */
 /** @import { SignIn } from './shapes.js' */
 
 /** The hub no longer knows this browser (401): what it offers to sign in with, from its challenges. */
@@ -100,6 +100,13 @@ export async function draftOf(text, edits) {
 export async function readFlowSchema() {
   const response = await ask('/flow/schema');
   return response.ok ? response.json() : {};
+}
+
+/** `GET /catalogue`: what a studio can add (R-ST2). @returns {Promise<Catalogue>} */
+export async function readCatalogue() {
+  const response = await ask('/catalogue', { headers: JSON_ANSWER });
+  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+  return response.json();
 }
 
 /** `GET /flow/history`: the kept versions, oldest first. @returns {Promise<readonly FlowVersionListing[]>} */

@@ -27,6 +27,8 @@ export function App() {
   useDimmedUnlessLive(link);
   const { flow, log: logReadable } = useAccess(link);
   const [tab, setTab] = useState('parameters');
+  /** The flow tab opens on the catalogue when the first-run page's "add a device" opened it. */
+  const [flowOpening, setFlowOpening] = useState(/** @type {'catalogue' | undefined} */ (undefined));
   const [search, setSearch] = useState('');
   const matching = useMatching(search, setNotice);
   const [tiles, showTiles] = useTilesOption();
@@ -53,7 +55,10 @@ export function App() {
       <nav>
         ${tabs.map(
           (name) =>
-            html`<button key=${name} class=${tab === name ? 'on' : ''} onClick=${() => setTab(name)}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
+            html`<button key=${name} class=${tab === name ? 'on' : ''} onClick=${() => {
+              setFlowOpening(undefined);
+              setTab(name);
+            }}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}
       </nav>
     </header>
@@ -65,10 +70,17 @@ export function App() {
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
     ${tab === 'flow' && flow === 'no credentials' && html`<${EditorLocked} />`}
-    ${tab === 'flow' && flow === 'editable' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} />`}
+    ${tab === 'flow' && flow === 'editable' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} opening=${flowOpening} />`}
     ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
     ${tab === 'log' && html`<${Log} />`}
-    ${tab === 'parameters' && firstRun && html`<${FirstRun} openFlow=${() => setTab('flow')} />`}
+    ${
+      tab === 'parameters' &&
+      firstRun &&
+      html`<${FirstRun} openFlow=${() => {
+        setFlowOpening('catalogue');
+        setTab('flow');
+      }} />`
+    }
     ${
       tab === 'parameters' &&
       !firstRun &&

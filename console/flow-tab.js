@@ -10,18 +10,19 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { draftOf, readFlow, readFlowSchema, readVersion, readVersions, restoreVersion, saveFlow } from './api.js';
 import { lineDiff } from './flow-diff.js';
+import { CatalogueView } from './catalogue.js';
 import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
 import { pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
 import { html } from './html.js';
 /** @import { ConnectionInfo, ParameterListing } from '../lib/core/api-shapes.ts' */
-/** @import { Draft, FlowEdit, FlowVersionListing, PlacedIssue, SaveAnswer } from '../lib/core/flow-shapes.ts' */
+/** @import { CatalogueEntry, Draft, FlowEdit, FlowVersionListing, PlacedIssue, SaveAnswer } from '../lib/core/flow-shapes.ts' */
 /** @import { DiffLine } from './flow-diff.js' */
 
 // The flow tab's own shapes: the document as its views read it, what is being edited, the file as read.
-/** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[] }} FlowDocument */
+/** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[], plugins?: string[] }} FlowDocument */
 /** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], description?: string, enabled?: boolean }} RuleNode */
-/** @typedef {{ kind: 'connection', id: string, isNew: boolean } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean }} Editing */
+/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' }} Editing */
 /** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {(text: string, error: boolean) => void} Notify */
 
@@ -43,14 +44,31 @@ const clock = (/** @type {number} */ at) => {
   return when.toDateString() === new Date().toDateString() ? time : `${when.toLocaleDateString()} ${time.slice(0, 5)}`;
 };
 
+/**
+ * An id for a new connection from what it is (`bmd-atem`, `Blackmagic Videohub` → `blackmagic-videohub`),
+ * numbered when the flow has it already.
+ * @param {string} name @param {readonly string[]} taken
+ */
+function freeId(name, taken) {
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'device';
+  let id = base;
+  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
 /** A rule's one-line summary: source → destinations, and its steps. @param {RuleNode} rule */
 const ruleText = (rule) =>
   `${rule.source ?? '?'} → ${(rule.destinations ?? []).join(', ')}${rule.pipe?.length ? ` · ${rule.pipe.map((step) => Object.keys(step)[0]).join(', ')}` : ''}`;
 
 /**
- * @param {{ notify: Notify, connections?: readonly ConnectionInfo[], addresses?: readonly ParameterListing[] }} props
+ * @param {{ notify: Notify, connections?: readonly ConnectionInfo[], addresses?: readonly ParameterListing[], opening?: 'catalogue' }} props
  */
-export function FlowTab({ notify, connections = [], addresses = [] }) {
+export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   const [file, setFile] = useState(/** @type {FlowFile | undefined} */ (undefined));
   const [text, setText] = useState('');
   const [document, setDocument] = useState(/** @type {FlowDocument | undefined} */ (undefined));
@@ -78,19 +96,22 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
     setIssues(draft.issues);
   };
 
-  const load = async () => {
+  /** @param {Editing} [then] what is edited once the file is read */
+  const load = async (then) => {
     const read = await readFlow();
     setFile(read);
     setChanged(undefined);
     setReviewing(false);
-    setEditing(undefined);
+    setEditing(then);
     setComparing(undefined);
     take(await draftOf(read.text, []));
     setVersions(await readVersions());
   };
   useEffect(() => {
     readFlowSchema().then(setSchema, () => {});
-    load().catch((/** @type {Error} */ error) => notify(`the flow could not be read: ${error.message}`, true));
+    load(opening === 'catalogue' ? { kind: 'catalogue' } : undefined).catch((/** @type {Error} */ error) =>
+      notify(`the flow could not be read: ${error.message}`, true),
+    );
   }, []);
 
   if (!file) return html`<p class="empty">reading the flow file…</p>`;
@@ -208,9 +229,22 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
 
   /** @type {any} */
   let body;
-  if (editing?.kind === 'connection') {
+  if (editing?.kind === 'catalogue') {
+    body = html`<${CatalogueView}
+      pick=${(/** @type {CatalogueEntry} */ entry) =>
+        setEditing({ kind: 'connection', id: freeId(entry.name, ids), isNew: true, start: { ...entry.connection } })}
+      list=${(/** @type {CatalogueEntry} */ entry) =>
+        change(
+          document?.plugins === undefined
+            ? [{ op: 'set', path: ['plugins'], value: [entry.package] }]
+            : [{ op: 'add', path: ['plugins'], value: entry.package }],
+          ['plugins'],
+          `package ${entry.package} listed in plugins: save, and its types are added`,
+        )}
+      cancel=${() => setEditing(undefined)} />`;
+  } else if (editing?.kind === 'connection') {
     const value = editing.isNew
-      ? { type: types.has('dummy') ? 'dummy' : ([...types.keys()][0] ?? '') }
+      ? (editing.start ?? { type: types.has('dummy') ? 'dummy' : ([...types.keys()][0] ?? '') })
       : (document?.connections?.[editing.id] ?? {});
     body = html`<${ConnectionForm} key=${editing.id} id=${editing.id} value=${value} types=${types} own=${own} isNew=${editing.isNew}
       taken=${ids}
@@ -267,7 +301,7 @@ export function FlowTab({ notify, connections = [], addresses = [] }) {
           </tr>`;
         })}</tbody>
       </table>
-      <button class="primary" disabled=${readOnly || types.size === 0} onClick=${() => setEditing({ kind: 'connection', id: '', isNew: true })}>add a connection</button>`;
+      <button class="primary" disabled=${readOnly || types.size === 0} onClick=${() => setEditing({ kind: 'catalogue' })}>add a connection</button>`;
   else if (view === 'rules')
     body = html`<div class="flow-rules" data-testid="flow-rules">
       <${RuleList} nodes=${document?.rules ?? []} path=${['rules']} readOnly=${readOnly} edit=${setEditing} change=${change} />

@@ -59,6 +59,9 @@ const builtIns: readonly BuiltIn[] = [
 
 export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));
 
+/** The type a Companion module runs as: what the catalogue's modules are added as (R-ST2). */
+export const moduleTypeName = companionModuleType.type;
+
 /** A built-in type's definition by its name, for a process of its own that runs it (R-PK4); undefined for the types that serve the hub. */
 export function builtInDefinition(type: string): DefinedConnectionType<TObject, unknown> | undefined {
   const definition = builtIns.find((candidate) => candidate.type === type);

@@ -14,7 +14,7 @@ import { constants } from 'node:fs';
 import { access, chmod, chown, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HubError, reasonOf } from '../core/errors.ts';
-import type { Draft, FlowEdit, FlowVersion, PlacedIssue } from '../core/flow-shapes.ts';
+import type { Catalogue, Draft, FlowEdit, FlowVersion, PlacedIssue } from '../core/flow-shapes.ts';
 import type { FlowView, Saved } from '../core/flow-view.ts';
 import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
@@ -22,6 +22,7 @@ import type { Scheduler } from '../core/scheduler.ts';
 import JSON5 from 'json5';
 import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
+import { catalogueOf } from './catalogue.ts';
 import { machineEdits } from './machine-edits.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
@@ -137,6 +138,14 @@ export class FlowEditor implements FlowView {
 
   schema(): string {
     return this.options.schema();
+  }
+
+  async catalogue(): Promise<Catalogue> {
+    const types = this.options.types();
+    // The packages `plugins` names are those whose types the hub loaded.
+    const listed = new Set(types.flatMap((type) => (type.origin ? [type.origin.package] : [])));
+    const { entries, partial } = await catalogueOf(this.options.path, types, listed);
+    return { entries, partial, machineEdits: this.options.machineEdits === 'allowed' };
   }
 
   async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {

@@ -83,3 +83,35 @@ export const SaveAnswer = Type.Union([
   ]),
 ]);
 export type SaveAnswer = Shape<typeof SaveAnswer>;
+
+/**
+ * Something a studio can add (R-ST2): a connection type built in, a package's type installed
+ * beside the flow, or a Companion module in the flow's `modules` folder.
+ */
+export const CatalogueEntry = Type.Object({
+  kind: Type.Union([Type.Literal('built-in'), Type.Literal('package'), Type.Literal('module')]),
+  name: Type.String({ description: "What it is called: a module's name, a package's name (and type), a type." }),
+  description: Type.String(),
+  manufacturer: Type.Optional(Type.String()),
+  products: Type.Optional(Type.Array(Type.String())),
+  keywords: Type.Optional(Type.Array(Type.String())),
+  version: Type.Optional(Type.String()),
+  api: Type.Optional(Type.String({ description: "A module's @companion-module/base version." })),
+  package: Type.Optional(Type.String({ description: "A package's name on the registry." })),
+  listed: Type.Optional(
+    Type.Boolean({ description: "Whether the flow's `plugins` names the package already (else adding it names code: a machine edit)." }),
+  ),
+  connection: Type.Object(
+    { type: Type.String(), module: Type.Optional(Type.String()) },
+    { description: "What a new connection's form starts with: its type, and a module's path relative to the flow file." },
+  ),
+});
+export type CatalogueEntry = Shape<typeof CatalogueEntry>;
+
+/** `GET /catalogue`'s answer. */
+export const Catalogue = Type.Object({
+  entries: Type.Array(CatalogueEntry),
+  partial: Type.Boolean({ description: 'True when a folder held more than the hub lists at once.' }),
+  machineEdits: Type.Boolean({ description: 'Whether this hub takes edits that name code from admin logins (--allow-machine-edits).' }),
+});
+export type Catalogue = Shape<typeof Catalogue>;

@@ -3,7 +3,7 @@
  * the HTTP routes serve, in one place; what crosses the wall is in `flow-shapes.ts`.
  */
 import type { HubError } from './errors.ts';
-import type { Draft, FlowEdit, FlowVersion } from './flow-shapes.ts';
+import type { Catalogue, Draft, FlowEdit, FlowVersion } from './flow-shapes.ts';
 import type { Issue } from './issue.ts';
 
 /** What a save answers: the new text's tag and version, or why nothing was written. */
@@ -30,4 +30,6 @@ export interface FlowView {
   draft(text: string, edits: readonly FlowEdit[]): Promise<Draft>;
   /** The flow-file JSON Schema of the types this hub knows (its packages' too), for forms and completion. */
   schema(): string;
+  /** What a studio can add (R-ST2): types built in, packages installed beside the flow, modules in its modules folder. */
+  catalogue(): Promise<Catalogue>;
 }

@@ -7,7 +7,7 @@
  * the flow-file JSON Schema its forms are made from. Each change is logged with who made it.
  */
 import { Type } from '@sinclair/typebox';
-import { Draft, DraftRequest, type FlowEdit, saveRefusalFields } from '../core/flow-shapes.ts';
+import { Catalogue, Draft, DraftRequest, type FlowEdit, saveRefusalFields } from '../core/flow-shapes.ts';
 import { checkSize, decodeUtf8 } from './body.ts';
 import { answerSaved, editorsOnly, FLOW_TYPE, forEditors, later, MAX_FLOW_BYTES, saveAnswered, saveErrors, who } from './flow-handling.ts';
 import { answerLater, readBody } from './handling.ts';
@@ -91,6 +91,13 @@ const draftFlow = forEditors((res, _req, flow, json, _access, context) => {
   });
 });
 
+const catalogue = forEditors((res, _req, flow, json, _access, context) =>
+  later(res, json, context, async () => {
+    const listing = await flow.catalogue();
+    return (res) => sendOk(res, JSON_TYPE, JSON.stringify(listing), [['Cache-Control', 'no-store']]);
+  }),
+);
+
 const flowSchema = forEditors((res, _req, flow) =>
   sendOk(res, 'application/schema+json; charset=utf-8', flow.schema(), [['Cache-Control', 'no-store']]),
 );
@@ -143,6 +150,17 @@ export const flowRoutes: readonly Route[] = [
       },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
       handle: draftFlow,
+    },
+  },
+  {
+    path: '/catalogue',
+    get: {
+      summary: 'What a studio can add',
+      description: `One list of what a new connection can be (R-ST2): the connection types built in, the packages installed beside the flow file (\`node_modules\`, with their \`patchbay\` types; \`listed\` says whether the flow's \`plugins\` names one), and the Companion modules in the flow's \`modules\` folder (folders and \`.tgz\`), each with its manufacturer, products and description as it says them. Nothing of them runs to be listed. ${editorsOnly}`,
+      tag: 'flow',
+      answers: { 200: ok('The entries.', { [JSON_TYPE]: Catalogue }) },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
+      handle: catalogue,
     },
   },
   {

@@ -51,12 +51,14 @@ live(
     if (shots) await page.screenshot({ path: join(shots, 'console-first-run-phone.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 860 });
 
-    // Add a device: the flow tab, its form, saved.
+    // Add a device: the catalogue at once, a type picked from it, its form, saved.
     await firstRun.getByRole('button', { name: 'add a device' }).click();
-    await page.getByRole('button', { name: 'add a connection' }).click();
+    const catalogue = page.locator('[data-testid=catalogue]');
+    await catalogue.getByLabel('search the catalogue').fill('intermediate storage');
+    await catalogue.locator('.catalogue-entry', { hasText: 'dummy' }).getByRole('button', { name: 'add' }).click();
     const form = page.locator('[data-testid=connection-form]');
+    t.is(await form.getByLabel('type *').inputValue(), 'dummy');
     await form.getByLabel('id *').fill('studio');
-    await form.getByLabel('type *').selectOption('dummy');
     await form.getByLabel('parameters', { exact: true }).fill('onair,B,false');
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page.getByRole('button', { name: 'save', exact: true }).click();

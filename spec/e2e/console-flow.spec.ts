@@ -81,6 +81,15 @@ async function openFlowTab(page: Page, base: string, token: string) {
   await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).waitFor();
 }
 
+/** A new connection of a built-in type, picked from the catalogue "add a connection" opens. */
+async function addFromCatalogue(page: Page, type: string) {
+  await page.getByRole('button', { name: 'add a connection' }).click();
+  const entry = page
+    .locator('[data-testid=catalogue] .catalogue-entry[data-kind=built-in]')
+    .filter({ has: page.getByText(type, { exact: true }) });
+  await entry.getByRole('button', { name: 'add' }).click();
+}
+
 async function openFlowText(page: Page, base: string, token: string) {
   await openFlowTab(page, base, token);
   await flowView(page, 'text').click();
@@ -103,19 +112,17 @@ live(
     await openFlowTab(page, hub.base, 'ops-flow-token');
     await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).locator('.badge.ok').waitFor();
 
-    // A dummy, from its form: the id, and its parameter lines.
-    await page.getByRole('button', { name: 'add a connection' }).click();
+    // A dummy, from the catalogue and its form: the id, and its parameter lines.
+    await addFromCatalogue(page, 'dummy');
     const form = page.locator('[data-testid=connection-form]');
     await form.getByLabel('id *').fill('cue');
-    await form.getByLabel('type *').selectOption('dummy');
     await form.getByLabel('parameters', { exact: true }).fill('go,T\nshown,S');
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page.locator('[data-testid=flow-connections] tr', { hasText: 'cue' }).waitFor();
 
     // A timer with one timer of 5 s: a nested list, an entry added.
-    await page.getByRole('button', { name: 'add a connection' }).click();
+    await addFromCatalogue(page, 'timer');
     await form.getByLabel('id *').fill('clock');
-    await form.getByLabel('type *').selectOption('timer');
     await form.getByRole('button', { name: 'add to timers' }).click();
     await form.getByLabel('duration', { exact: false }).fill('5000');
     if (shots) await page.screenshot({ path: join(shots, 'console-flow-form.png'), fullPage: true });

@@ -1,0 +1,96 @@
+// The catalogue (R-ST2): what a new connection can be, searched as it is typed — the Companion
+// modules in the flow's `modules` folder, the packages installed beside the flow, the types
+// built in — each with its maker, products and description. Choosing one opens its form; a
+// package the flow's `plugins` does not name yet is listed first (code: a machine edit).
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { readCatalogue } from './api.js';
+import { html } from './html.js';
+/** @import { Catalogue, CatalogueEntry } from '../lib/core/flow-shapes.ts' */
+
+const groups = /** @type {const} */ ([
+  ['module', "Companion modules in this flow's modules folder"],
+  ['package', 'packages installed beside the flow'],
+  ['built-in', 'built in'],
+]);
+
+/** The words an entry is found by. @param {CatalogueEntry} entry */
+const wordsOf = (entry) =>
+  [
+    entry.name,
+    entry.description,
+    entry.manufacturer,
+    ...(entry.products ?? []),
+    ...(entry.keywords ?? []),
+    entry.connection.type,
+    entry.package,
+  ]
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase();
+
+/**
+ * @param {{ pick: (entry: CatalogueEntry) => void, list: (entry: CatalogueEntry) => void, cancel: () => void }} props
+ */
+export function CatalogueView({ pick, list, cancel }) {
+  const [catalogue, setCatalogue] = useState(/** @type {Catalogue | undefined} */ (undefined));
+  const [failed, setFailed] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    readCatalogue().then(setCatalogue, (error) => setFailed(String(error.message ?? error)));
+  }, []);
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  const found = useMemo(
+    () => (catalogue?.entries ?? []).filter((entry) => words.every((word) => wordsOf(entry).includes(word))),
+    [catalogue, search],
+  );
+  return html`<section class="catalogue" data-testid="catalogue">
+    <h3>add a device</h3>
+    <input type="search" aria-label="search the catalogue" placeholder="a maker, a product, a protocol…" autofocus
+      value=${search} onInput=${(/** @type {Event} */ e) => setSearch(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+    ${failed && html`<p class="field-error" role="alert">the catalogue did not load: ${failed}</p>`}
+    ${catalogue === undefined && !failed ? html`<p class="empty">reading what this hub can add…</p>` : ''}
+    ${catalogue?.partial ? html`<p class="help">a folder holds more than is listed at once: search narrows it</p>` : ''}
+    ${groups.map(([kind, title]) => {
+      const entries = found.filter((entry) => entry.kind === kind);
+      return entries.length === 0
+        ? ''
+        : html`<h4>${title}</h4>
+          <ul class="catalogue-entries">
+            ${entries.map((entry) => html`<${Entry} entry=${entry} machineEdits=${catalogue?.machineEdits ?? false} pick=${pick} list=${list} />`)}
+          </ul>`;
+    })}
+    ${catalogue && found.length === 0 ? html`<p class="empty">nothing matches “${search}”</p>` : ''}
+    ${
+      catalogue && !catalogue.entries.some((entry) => entry.kind === 'module')
+        ? html`<p class="help">Companion modules: put a module's folder or its <code>.tgz</code> (from Companion's module store or <code>companion-module-build</code>) in the <code>modules</code> folder beside the flow file, and it is listed here.</p>`
+        : ''
+    }
+    <div class="form-actions"><button type="button" onClick=${cancel}>cancel</button></div>
+  </section>`;
+}
+
+/** @param {{ entry: CatalogueEntry, machineEdits: boolean, pick: (entry: CatalogueEntry) => void, list: (entry: CatalogueEntry) => void }} props */
+function Entry({ entry, machineEdits, pick, list }) {
+  const unlisted = entry.kind === 'package' && !entry.listed;
+  const maker = [entry.manufacturer, (entry.products ?? []).join(', ')].filter(Boolean).join(' — ');
+  return html`<li class="catalogue-entry" data-kind=${entry.kind}>
+    <div>
+      <strong>${entry.name}</strong>${entry.version ? html` <span class="muted">${entry.version}</span>` : ''}
+      ${maker && html`<div class="maker">${maker}</div>`}
+      ${entry.connection.module && html`<div class="help"><code>${entry.connection.module}</code>${entry.api ? ` · base ${entry.api}` : ''}</div>`}
+      <div class="help">${entry.description}</div>
+      ${
+        unlisted
+          ? html`<div class="help">not in this flow's <code>plugins</code> yet: a package is code on the hub's machine${
+              machineEdits ? '' : ', which only the file on the machine (or a hub started with --allow-machine-edits) may add'
+            }</div>`
+          : ''
+      }
+    </div>
+    ${
+      unlisted
+        ? html`<button disabled=${!machineEdits} onClick=${() => list(entry)}>add to plugins</button>`
+        : html`<button class="primary" onClick=${() => pick(entry)}>add</button>`
+    }
+  </li>`;
+}

@@ -1,0 +1,153 @@
+/**
+ * What a studio can add, as one list the console searches (R-ST2): the connection types
+ * built in, the packages installed beside the flow (a `node_modules` package whose
+ * package.json has a `patchbay` field; each of its types an entry), and the Companion
+ * modules in the flow's `modules` folder (folders, and `.tgz` as Companion's module build
+ * and module store make them), each with what it says of itself — manufacturer, products,
+ * description. Reading it runs nothing: package.json and manifests are read as data, a
+ * `.tgz`'s manifest from its table of contents. Bounded: a folder of thousands of modules
+ * is listed in part, and said so.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { list } from 'tar';
+import type { ConnectionType } from '../connections/connection.ts';
+import type { CatalogueEntry } from '../core/flow-shapes.ts';
+import { moduleTypeName } from './connection-types.ts';
+import { MODULES_FOLDER } from './machine-edits.ts';
+
+/** The most packages and modules each read for one listing. */
+const MOST_READ = 2000;
+/** The largest manifest or package.json read. */
+const MOST_BYTES = 256 * 1024;
+
+type Json = Readonly<Record<string, unknown>>;
+
+const text = (value: unknown, most = 2000): string => (typeof value === 'string' ? value.slice(0, most) : '');
+const texts = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value
+        .filter((item): item is string => typeof item === 'string')
+        .slice(0, 50)
+        .map((item) => item.slice(0, 200))
+    : [];
+
+/** Every entry for the flow at `flowPath`, given the types the hub knows and the packages its `plugins` lists. */
+export async function catalogueOf(
+  flowPath: string,
+  types: readonly ConnectionType[],
+  listed: ReadonlySet<string>,
+): Promise<{ entries: CatalogueEntry[]; partial: boolean }> {
+  const folder = dirname(flowPath);
+  const builtIn = types
+    .filter((type) => !type.origin)
+    .map(
+      (type): CatalogueEntry => ({
+        kind: 'built-in',
+        name: type.type,
+        description: type.summary,
+        connection: { type: type.type },
+      }),
+    );
+  const packages = packagesIn(folder, listed);
+  const modules = await modulesIn(folder);
+  return { entries: [...modules.entries, ...packages.entries, ...builtIn], partial: packages.partial || modules.partial };
+}
+
+/** The packages with connection types installed in the flow folder's `node_modules`. */
+function packagesIn(folder: string, listed: ReadonlySet<string>): { entries: CatalogueEntry[]; partial: boolean } {
+  const root = join(folder, 'node_modules');
+  const names = namesIn(root).flatMap((name) =>
+    name.startsWith('@') ? namesIn(join(root, name)).map((inner) => `${name}/${inner}`) : [name],
+  );
+  const entries: CatalogueEntry[] = [];
+  for (const name of names.slice(0, MOST_READ)) {
+    const manifest = jsonAt(join(root, name, 'package.json'));
+    const declared = manifest?.['patchbay'] as Json | undefined;
+    const types = declared && typeof declared['types'] === 'object' && declared['types'] !== null ? Object.keys(declared['types']) : [];
+    for (const type of types.slice(0, 50))
+      entries.push({
+        kind: 'package',
+        name: types.length > 1 ? `${name}: ${type}` : name,
+        description: text(manifest?.['description']),
+        keywords: texts(manifest?.['keywords']),
+        version: text(manifest?.['version'], 64),
+        package: name,
+        listed: listed.has(name),
+        connection: { type },
+      });
+  }
+  return { entries, partial: names.length > MOST_READ };
+}
+
+/** The Companion modules of the flow's `modules` folder: each folder with a manifest, each `.tgz` with one inside. */
+async function modulesIn(folder: string): Promise<{ entries: CatalogueEntry[]; partial: boolean }> {
+  const root = join(folder, MODULES_FOLDER);
+  const names = namesIn(root);
+  const entries: CatalogueEntry[] = [];
+  for (const name of names.slice(0, MOST_READ)) {
+    const path = join(root, name);
+    const manifest = /\.(tgz|tar\.gz)$/i.test(name) ? await manifestInArchive(path) : jsonAt(join(path, 'companion', 'manifest.json'));
+    if (!manifest) continue;
+    const runtime = (manifest['runtime'] ?? {}) as Json;
+    entries.push({
+      kind: 'module',
+      name: text(manifest['name'], 200) || name,
+      description: text(manifest['description']) || text(manifest['shortname']),
+      manufacturer: text(manifest['manufacturer'], 200),
+      products: texts(manifest['products']),
+      keywords: texts(manifest['keywords']),
+      version: text(manifest['version'], 64),
+      api: text(runtime['apiVersion'], 64),
+      connection: { type: moduleTypeName, module: `./${MODULES_FOLDER}/${name}` },
+    });
+  }
+  return { entries, partial: names.length > MOST_READ };
+}
+
+/** The names in a folder, sorted; none when it is not there. */
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder)
+      .filter((name) => !name.startsWith('.'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** A JSON file's object, or undefined (missing, too large, not JSON). */
+function jsonAt(path: string): Json | undefined {
+  try {
+    if (statSync(path).size > MOST_BYTES) return undefined;
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The manifest inside a module's `.tgz` (`companion/manifest.json`, at its top or one folder down, as `pkg/`), read from the archive as it streams. */
+async function manifestInArchive(path: string): Promise<Json | undefined> {
+  let found: Json | undefined;
+  try {
+    await list({
+      file: path,
+      filter: (entry) => /^(?:[^/]+\/)?companion\/manifest\.json$/.test(entry.replace(/^\.\//, '')),
+      onReadEntry: (entry) => {
+        if (entry.size > MOST_BYTES) return entry.resume();
+        const chunks: Buffer[] = [];
+        entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+        entry.on('end', () => {
+          try {
+            const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) found ??= parsed as Json;
+          } catch {}
+        });
+      },
+    });
+  } catch {
+    return undefined;
+  }
+  return found;
+}
