@@ -37,7 +37,7 @@ const usage = `Usage:
       token is signed out, also by a running hub. May run beside a running hub.
   patchbay validate <flow file> [--state DIR|none]
       Checks a flow file and prints every mistake with its JSON path; exits 0 or 2.
-  patchbay schema [flow file]
+  patchbay schema [flow file] [--state DIR|none]
       Prints the JSON Schema of flow files, for editors; given a flow file, with the
       connection types of the packages its plugins list.
   patchbay reference <flow file>
@@ -158,10 +158,14 @@ export async function main(
         return Exit.Ok;
       }
       // The types of the flow's packages, whatever else the file holds: an editor wants the schema of a file being written.
-      const result = await loadFlowFile(rest[0] as string, process.env, { start: true });
+      // With the state folder a hub of the flow keeps, a connection's own settings too (a Companion module's config fields).
+      const result = await loadFlowFile(rest[0] as string, process.env, {
+        start: true,
+        stateFolder: stateFolderOf(rest[0] as string, values.state),
+      });
       const plugins = result.ok ? result.flow.plugins : await pluginsOf(rest[0] as string);
       for (const { error } of plugins.refused) err.write(`${error.code}: ${error.message}\n`);
-      out.write(flowFileJsonSchema(plugins));
+      out.write(flowFileJsonSchema(plugins, result.ok ? result.flow.connections : []));
       return Exit.Ok;
     }
     case 'reference': {

@@ -7,14 +7,17 @@
  * reaches the module. With PATCHBAY_SCREENSHOTS, a picture of the form
  * (docs/console-module-form.png).
  */
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { fixtureModule } from '../helpers/companion.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { runHub } from '../helpers/hub-process.ts';
 
 const shots = process.env['PATCHBAY_SCREENSHOTS'];
+const bin = fileURLToPath(new URL('../../bin/patchbay.js', import.meta.url));
 const auth = { authorization: 'Bearer ops-module-token' };
 
 /** What is at `path` in a JSON value, or undefined. */
@@ -66,6 +69,9 @@ live(
     t.is(at(fields, 'info'), undefined, 'text shown to the user is no setting');
     t.is(at(fields, 'token'), undefined, 'a secret field is not config');
     t.like(at(own, 'secrets', 'properties', 'token'), { type: 'string', title: 'Token' });
+    // The same for an editor, from the command line: `patchbay schema` with the hub's state folder.
+    const printed = JSON.parse(execFileSync(process.execPath, [bin, 'schema', flow, '--state', `${flow}.state`], { encoding: 'utf8' }));
+    t.deepEqual(at(printed, 'properties', 'connections', 'properties', 'desk', 'properties'), own);
 
     const browser = await openBrowser(t);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
