@@ -26,7 +26,7 @@ const SECRET = /pass(word)?|secret|token|key$|credential/i;
 /**
  * What kind of field a setting is, and its schema with a placeholder branch taken away.
  * @param {Schema} schema
- * @returns {{ kind: 'boolean' | 'number' | 'text' | 'choice' | 'lines' | 'list' | 'group' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[] }}
+ * @returns {{ kind: 'boolean' | 'number' | 'text' | 'choice' | 'lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string }}
  */
 export function fieldKind(schema) {
   // A text or a number (a Companion module's dropdown that takes values of its own): typed as text.
@@ -40,16 +40,36 @@ export function fieldKind(schema) {
     const lines = branches.find((/** @type {Schema} */ b) => b.type === 'array' && b.items?.type === 'string');
     if (lines && branches.every((/** @type {Schema} */ b) => b === lines || b.type === 'string'))
       return { kind: 'lines', schema: { ...lines, description: schema.description, default: schema.default } };
+    // Objects told apart by one key's value (a module binding's action): that value picked, then its branch's fields.
+    const key = variantKey(branches);
+    if (key) return { kind: 'variant', schema: { ...schema, anyOf: branches }, key };
     return { kind: 'json', schema };
   }
   if (Array.isArray(schema.enum)) return { kind: 'choice', schema, choices: schema.enum };
+  if ('const' in schema) return { kind: 'choice', schema, choices: [schema.const], labels: [schema.title] };
   if (schema.type === 'boolean') return { kind: 'boolean', schema };
   if (schema.type === 'integer' || schema.type === 'number') return { kind: 'number', schema };
   if (schema.type === 'string') return { kind: 'text', schema };
   if (schema.type === 'array' && schema.items?.type === 'string') return { kind: 'lines', schema };
   if (schema.type === 'array' && schema.items?.type === 'object' && schema.items.properties) return { kind: 'list', schema };
   if (schema.type === 'object' && schema.properties && !schema.patternProperties) return { kind: 'group', schema };
+  // Entries by a name of the author's, each a form (a module's bindings by parameter id).
+  const entry = schema.additionalProperties;
+  if (schema.type === 'object' && !schema.properties && typeof entry === 'object' && ['group', 'variant'].includes(fieldKind(entry).kind))
+    return { kind: 'map', schema };
   return { kind: 'json', schema };
+}
+
+/**
+ * The key whose `const` tells object branches apart, or undefined when none does.
+ * @param {Schema[]} branches
+ */
+function variantKey(branches) {
+  if (branches.length < 2 || !branches.every((b) => b.type === 'object' && b.properties)) return undefined;
+  return Object.keys(branches[0]?.properties ?? {}).find((key) => {
+    const values = branches.map((b) => b.properties?.[key]?.const);
+    return values.every((v) => v !== undefined) && new Set(values).size === values.length;
+  });
 }
 
 /**
@@ -129,7 +149,7 @@ const fieldId = (/** @type {Path} */ path) => `field-${path.join('.')}`.replace(
  * @param {FieldProps} props
  */
 function Field({ name, schema, value, path, issues, set, base }) {
-  const { kind, schema: typed, choices, labels } = fieldKind(schema);
+  const { kind, schema: typed, choices, labels, key } = fieldKind(schema);
   const full = [...base, ...path];
   const id = fieldId(full);
   const messages = messagesAt(issues, full);
@@ -167,7 +187,26 @@ function Field({ name, schema, value, path, issues, set, base }) {
       ${typed.description && html`<p class="help">${prose(typed.description)}</p>`}
       <${Fields} schema=${typed} value=${value ?? {}} path=${path} issues=${issues} set=${set} base=${base} />
     </fieldset>`;
-  else if (kind === 'json')
+  else if (kind === 'map')
+    return html`<${MapField} name=${name} schema=${typed} value=${value} path=${path} issues=${issues} set=${set} base=${base} />`;
+  else if (kind === 'variant') {
+    const branches = /** @type {Schema[]} */ (typed.anyOf);
+    const chosen = branches.find((b) => b.properties[key ?? '']?.const === value?.[key ?? '']);
+    return html`<div class="variant" data-field=${full.join('.')}>
+      <div class=${`field${invalid ? ' invalid' : ''}`}>
+        <label for=${id}>${name}: ${key}</label>
+        <select id=${id} onChange=${(/** @type {Event} */ e) => {
+          const at = /** @type {HTMLSelectElement} */ (e.currentTarget).selectedIndex - 1;
+          set(path, at < 0 ? undefined : { [key ?? '']: branches[at]?.properties[key ?? ''].const });
+        }}>
+          <option selected=${!chosen}>(choose)</option>
+          ${branches.map((b) => html`<option selected=${b === chosen}>${b.title ?? String(b.properties[key ?? ''].const)}</option>`)}
+        </select>
+        ${messages.map((message) => html`<p class="field-error" role="alert">${message}</p>`)}
+      </div>
+      ${chosen && html`<${Fields} schema=${chosen} value=${value} path=${path} issues=${issues} set=${set} base=${base} skip=${[key ?? '']} />`}
+    </div>`;
+  } else if (kind === 'json')
     input = html`<${JsonInput} id=${id} value=${value} invalid=${invalid} set=${(/** @type {unknown} */ v) => set(path, v)} />`;
   else {
     const secret = kind === 'text' && SECRET.test(name);
@@ -234,6 +273,48 @@ function ListField({ name, schema, value, path, issues, set, base }) {
       </div>`,
     )}
     <button type="button" onClick=${() => set(path, [...entries, {}])}>add to ${name}</button>
+  </fieldset>`;
+}
+
+/**
+ * Entries by a name of the author's (a module's bindings, by parameter id): each its name and
+ * a form, removed; a new one added by its name.
+ * @param {FieldProps} props
+ */
+function MapField({ name, schema, value, path, issues, set, base }) {
+  const [adding, setAdding] = useState('');
+  const entries = Object.entries(value && typeof value === 'object' ? value : {});
+  const add = () => {
+    if (adding === '' || entries.some(([key]) => key === adding)) return;
+    set(path, { ...(value ?? {}), [adding]: {} });
+    setAdding('');
+  };
+  return html`<fieldset class="group map" data-field=${[...base, ...path].join('.')}>
+    <legend>${name}</legend>
+    ${schema.description && html`<p class="help">${prose(schema.description)}</p>`}
+    ${messagesAt(issues, [...base, ...path]).map((message) => html`<p class="field-error" role="alert">${message}</p>`)}
+    ${entries.map(
+      ([key, entry]) => html`<div class="entry">
+        <div class="entry-head"><code>${key}</code>
+          <button type="button" onClick=${() => {
+            const { [key]: _gone, ...rest } = value;
+            set(path, Object.keys(rest).length === 0 ? undefined : rest);
+          }}>remove</button>
+        </div>
+        <${Field} name=${key} schema=${schema.additionalProperties} value=${entry} path=${[...path, key]} issues=${issues} set=${set} base=${base} />
+      </div>`,
+    )}
+    <div class="field inline">
+      <input aria-label=${`new ${name} name`} placeholder="a name (the parameter's id)" value=${adding} spellcheck=${false}
+        onInput=${(/** @type {Event} */ e) => setAdding(/** @type {HTMLInputElement} */ (e.currentTarget).value.trim())}
+        onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            add();
+          }
+        }} />
+      <button type="button" disabled=${adding === ''} onClick=${add}>add to ${name}</button>
+    </div>
   </fieldset>`;
 }
 

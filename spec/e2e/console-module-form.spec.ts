@@ -96,14 +96,36 @@ live(
 
     await port.fill('9200');
     await form.getByLabel('Mode').selectOption('TCP');
+
+    // Bindings picked from the module's actions and feedbacks, their options as fields: no JSON.
+    await form.getByLabel('new actions name').fill('level');
+    await form.getByRole('button', { name: 'add to actions' }).click();
+    await form.getByLabel('level: action').selectOption('Set level');
+    await form.locator('[id="field-connections.desk.actions.level.options.level"]').fill('$(value)');
+    await form.getByLabel('new feedbacks name').fill('high');
+    await form.getByRole('button', { name: 'add to feedbacks' }).click();
+    await form.getByLabel('high: feedback').selectOption('Level above');
+    await form.getByLabel('Threshold (0–100)').fill('50');
+    if (shots) {
+      await form.locator('[data-field="connections.desk.actions"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(shots, 'console-module-bindings.png') });
+    }
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page.getByRole('button', { name: 'save', exact: true }).click();
     await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
     const saved = await readFile(flow, 'utf8');
     t.true(saved.includes("config: { host: 'mixer.local', port: 9200, mode: 'tcp' }"), saved);
+    t.true(saved.includes("level: { action: 'set_level', options: { level: '$(value)' } }"), saved);
+    t.true(saved.includes("high: { feedback: 'level_above', options: { threshold: 50 } }"), saved);
     await eventually(async () => {
       const connections = (await (await fetch(`${hub.base}/connections`, { headers: auth })).json()) as { id: string; status: string }[];
       return connections.find((connection) => connection.id === 'desk')?.status === 'ok';
     }, 'the module started again with the saved config');
+    // What the forms bound runs: a write of the level, and the feedback it lights.
+    t.is((await fetch(`${hub.base}/update?parameter=desk/level&value=70`, { headers: auth })).status, 200);
+    await eventually(
+      async () => (await (await fetch(`${hub.base}/parameters/desk/high`, { headers: auth })).text()) === 'true',
+      'the feedback',
+    );
   },
 );

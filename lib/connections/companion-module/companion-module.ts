@@ -34,7 +34,7 @@ import {
 } from '../../sdk/index.ts';
 import { upgradesBindings } from './binding-upgrades.ts';
 import { Bindings } from './bindings.ts';
-import { configMistakes, fieldSchemas, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
+import { bindingSchemas, configMistakes, fieldSchemas, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
 import { type ModuleFolder, readModuleFolder } from './module-folder.ts';
 import { SavedConfig } from './saved-config.ts';
@@ -403,7 +403,7 @@ export const companionModuleType = defineConnectionType({
   // The module's config fields as the forms of `config` and `secrets` (R-CM3), once it has run here.
   settingsOf: (parsed: Settings, { baseDir, filesFolder }) => {
     const kept = keptDefinitions(parsed.module, baseDir, filesFolder);
-    return kept ? fieldSchemas(kept.configFields) : undefined;
+    return kept ? { ...fieldSchemas(kept.configFields), ...bindingSchemas(kept.actions, kept.feedbacks) } : undefined;
   },
   create: (context, parsed: Settings) => new ModuleConnection(context, parsed),
 });

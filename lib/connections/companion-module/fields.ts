@@ -283,3 +283,79 @@ function metaRange(field: Field): SettingSchema {
   const { minimum, maximum } = metaOf(field);
   return { ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) };
 }
+
+/** The text a bound option is written as to take the value written to its parameter (bindings.ts's `WRITTEN`). */
+const WRITTEN_VALUE = '$(value)';
+
+/**
+ * The module's actions and feedbacks as JSON Schemas of a connection's `actions` and
+ * `feedbacks` (R-ST3): each binding is one of the module's actions (or feedbacks), picked by
+ * its name, with its options as the fields the module declares. An option may take the value
+ * written to the parameter: a choice offers it as one more choice, a number or a text takes
+ * `$(value)` as typed.
+ */
+export function bindingSchemas(
+  actions: readonly { readonly id: string; readonly name?: string; readonly options?: readonly Field[] }[],
+  feedbacks: readonly { readonly id: string; readonly name?: string; readonly type?: string; readonly options?: readonly Field[] }[],
+): Record<string, SettingSchema> {
+  const optionsOf = (fields: readonly Field[] | undefined, written: boolean): SettingSchema => ({
+    type: 'object',
+    title: 'options',
+    properties: Object.fromEntries(valueFields(fields ?? []).map((field) => [field.id, optionSchema(field, written)])),
+  });
+  const entries = (
+    key: string,
+    list: readonly { id: string; name?: string; options?: readonly Field[]; type?: string }[],
+    written: boolean,
+  ) =>
+    list.slice(0, MOST_CHOICES).map((definition) => ({
+      type: 'object',
+      title: labelOf(definition.name, definition.id),
+      required: [key],
+      properties: {
+        [key]: { const: definition.id, title: labelOf(definition.name, definition.id) },
+        options: optionsOf(definition.options, written),
+        ...(definition.type === 'boolean'
+          ? { invert: { type: 'boolean', description: 'The feedback inverted: true when the module says false.' } }
+          : {}),
+      },
+    }));
+  return {
+    ...(actions.length > 0
+      ? {
+          actions: {
+            type: 'object',
+            description:
+              "Write-only parameters, by id, each running one of the module's actions; `$(value)` in an option takes the written value.",
+            additionalProperties: { anyOf: entries('action', actions, true) },
+          },
+        }
+      : {}),
+    ...(feedbacks.length > 0
+      ? {
+          feedbacks: {
+            type: 'object',
+            description: "Read-only parameters, by id, each following one of the module's feedbacks.",
+            additionalProperties: { anyOf: entries('feedback', feedbacks, false) },
+          },
+        }
+      : {}),
+  };
+}
+
+/** An option's schema: its field's, and for an action, the written value as one more way to fill it. */
+function optionSchema(field: Field, written: boolean): SettingSchema {
+  const own = fieldSchema(field);
+  if (!written) return own;
+  const value = { const: WRITTEN_VALUE, title: 'the value written to the parameter' };
+  if (Array.isArray(own['anyOf'])) return { ...own, anyOf: [...own['anyOf'], value] };
+  const { type, ...rest } = own;
+  if (type === 'boolean') return { ...rest, anyOf: [{ const: true, title: 'on' }, { const: false, title: 'off' }, value] };
+  // A number or a text, or the text `$(value)`.
+  const types = [...new Set([...(Array.isArray(type) ? type : [type]), 'string'])];
+  return {
+    ...rest,
+    type: types,
+    description: `${typeof own['description'] === 'string' ? `${own['description']} ` : ''}$(value) takes the value written to the parameter.`,
+  };
+}
