@@ -52,6 +52,13 @@ export function App() {
     <header>
       <h1>patchbay</h1>
       <span class=${`link ${link.replace(' ', '-')}`} data-testid="link">${link}</span>
+      ${
+        problems.length > 0 &&
+        html`<button class="alarm" data-testid="alarm" title="what keeps the hub from running as written" onClick=${() => {
+          setFlowOpening(undefined);
+          setTab('problems');
+        }}>${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}</button>`
+      }
       <nav>
         ${tabs.map(
           (name) =>

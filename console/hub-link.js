@@ -58,9 +58,14 @@ export function useHub(setNotice) {
     setLink('signed out');
     socket?.close();
   };
+  // A status change moves the problems too (a router down is one, until it is back): both are listed again.
   const listConnections = () => {
     const asked = ++listed.current;
-    getJson('/connections').then((c) => asked === listed.current && setConnections(c), failed);
+    Promise.all([getJson('/connections'), getJson('/problems')]).then(([c, pr]) => {
+      if (asked !== listed.current) return;
+      setConnections(c);
+      setProblems(pr);
+    }, failed);
   };
   const reload = async () => {
     const asked = ++listed.current;
