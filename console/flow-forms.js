@@ -26,7 +26,7 @@ const SECRET = /pass(word)?|secret|token|key$|credential/i;
 /**
  * What kind of field a setting is, and its schema with a placeholder branch taken away.
  * @param {Schema} schema
- * @returns {{ kind: 'boolean' | 'number' | 'text' | 'choice' | 'lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string }}
+ * @returns {{ kind: 'boolean' | 'number' | 'text' | 'choice' | 'lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string, numbers?: boolean }}
  */
 export function fieldKind(schema) {
   // A text or a number (a Companion module's dropdown that takes values of its own): typed as text.
@@ -51,6 +51,8 @@ export function fieldKind(schema) {
   if (schema.type === 'integer' || schema.type === 'number') return { kind: 'number', schema };
   if (schema.type === 'string') return { kind: 'text', schema };
   if (schema.type === 'array' && schema.items?.type === 'string') return { kind: 'lines', schema };
+  // A list whose entries may be whole numbers or texts (a tally display's addresses): a line each, a number as a number.
+  if (schema.type === 'array' && acceptsScalars(schema.items)) return { kind: 'lines', schema, numbers: true };
   if (schema.type === 'array' && schema.items?.type === 'object' && schema.items.properties) return { kind: 'list', schema };
   if (schema.type === 'object' && schema.properties && !schema.patternProperties) return { kind: 'group', schema };
   // Entries by a name of the author's, each a form (a module's bindings by parameter id).
@@ -58,6 +60,17 @@ export function fieldKind(schema) {
   if (schema.type === 'object' && !schema.properties && typeof entry === 'object' && ['group', 'variant'].includes(fieldKind(entry).kind))
     return { kind: 'map', schema };
   return { kind: 'json', schema };
+}
+
+/**
+ * True for a list entry's schema that takes a whole number and a text (either, placeholders aside).
+ * @param {Schema | undefined} items
+ */
+function acceptsScalars(items) {
+  /** @type {(s: Schema) => Schema[]} */
+  const flat = (s) => (Array.isArray(s.anyOf) ? s.anyOf.flatMap(flat) : [s]);
+  const branches = items ? flat(items) : [];
+  return branches.some((b) => b.type === 'integer') && branches.some((b) => b.type === 'string' && !b.pattern);
 }
 
 /**
@@ -149,7 +162,18 @@ const fieldId = (/** @type {Path} */ path) => `field-${path.join('.')}`.replace(
  * @param {FieldProps} props
  */
 function Field({ name, schema, value, path, issues, set, base }) {
-  const { kind, schema: typed, choices, labels, key } = fieldKind(schema);
+  const found = fieldKind(schema);
+  // Lines of numbers or texts, unless the list holds more than those (an entry written as an object): then its JSON.
+  const {
+    kind,
+    schema: typed,
+    choices,
+    labels,
+    key,
+    numbers,
+  } = found.kind === 'lines' && found.numbers && Array.isArray(value) && value.some((entry) => typeof entry === 'object' && entry !== null)
+    ? { ...found, kind: 'json' }
+    : found;
   const full = [...base, ...path];
   const id = fieldId(full);
   const messages = messagesAt(issues, full);
@@ -178,7 +202,8 @@ function Field({ name, schema, value, path, issues, set, base }) {
       value=${Array.isArray(value) ? value.join('\n') : typeof value === 'string' ? value : ''} placeholder="one per line"
       onInput=${(/** @type {Event} */ e) => {
         const lines = /** @type {HTMLTextAreaElement} */ (e.currentTarget).value;
-        set(path, lines === '' ? undefined : lines.split('\n'));
+        const entries = lines.split('\n');
+        set(path, lines === '' ? undefined : numbers ? entries.map((line) => (/^\s*-?\d+\s*$/.test(line) ? Number(line) : line)) : entries);
       }}></textarea>`;
   else if (kind === 'list')
     return html`<${ListField} name=${name} schema=${typed} value=${value} path=${path} issues=${issues} set=${set} base=${base} />`;
@@ -492,17 +517,25 @@ export function RuleForm({ path, value, steps, addresses, apply, cancel }) {
       <p class="help">Applied in order before each write.</p>
       ${pipe.map((step, index) => {
         const [name = 'set', argument] = Object.entries(step)[0] ?? [];
+        // A step whose argument has a form control of its own (a delay's milliseconds, an edge) takes it; the rest their JSON.
+        const stepSchema = steps.get(name);
+        const formed = stepSchema !== undefined && fieldKind(stepSchema).kind !== 'json';
         return html`<div class="field inline step">
           <select aria-label=${`step ${index + 1}`} onChange=${(/** @type {Event} */ e) => set(['pipe', index], { [/** @type {HTMLSelectElement} */ (e.currentTarget).value]: argument ?? null })}>
             ${[...steps.keys()].map((stepName) => html`<option selected=${stepName === name}>${stepName}</option>`)}
           </select>
-          <${JsonInput} id=${`step-${index}`} value=${argument} invalid=${false} set=${(/** @type {unknown} */ v) => set(['pipe', index], { [name]: v })} />
+          ${
+            formed
+              ? html`<${Field} name=${name} schema=${stepSchema} value=${argument} path=${['pipe', index, name]} issues=${issues}
+                  set=${set} base=${path} />`
+              : html`<${JsonInput} id=${`step-${index}`} value=${argument} invalid=${false} set=${(/** @type {unknown} */ v) => set(['pipe', index], { [name]: v })} />`
+          }
           <button type="button" onClick=${() =>
             set(
               ['pipe'],
               pipe.filter((_, at) => at !== index),
             )}>remove</button>
-          ${steps.get(name)?.description ? html`<p class="help">${prose(steps.get(name)?.description)}</p>` : ''}
+          ${!formed && stepSchema?.description ? html`<p class="help">${prose(stepSchema.description)}</p>` : ''}
           ${errorsAt(['pipe', index])}
         </div>`;
       })}

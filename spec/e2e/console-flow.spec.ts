@@ -136,8 +136,12 @@ live(
     t.true((await rule.locator('#readable-addresses option[value="desk/title"]').count()) === 1, 'the source picker offers live addresses');
     await rule.getByLabel('source *').fill('desk/title');
     await rule.getByLabel('destination 1').fill('cue/shown');
+    // A step with a form control of its own: a delay's milliseconds typed as a number, no JSON.
+    await rule.getByRole('button', { name: 'add a step' }).click();
+    await rule.getByLabel('step 1').selectOption('delay');
+    await rule.locator('[data-field$="pipe.0.delay"] input').fill('250');
     await rule.getByRole('button', { name: 'apply to the flow' }).click();
-    await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'desk/title → cue/shown' }).waitFor();
+    await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'desk/title → cue/shown · delay' }).waitFor();
     // A folder, added and renamed (the names are asked in the browser's prompt).
     const names = ['studio', 'studio A'];
     page.on('dialog', (dialog) => void dialog.accept(names.shift()));
@@ -158,7 +162,7 @@ live(
     t.deepEqual(removed, [], `the file differs by added lines alone:\n${saved}`);
     t.true(added.some((line) => line.includes("type: 'timer'")) && added.some((line) => line.includes("'go,T'")));
     t.true(
-      added.some((line) => line.includes("{ source: 'desk/title', destinations: ['cue/shown'] }")),
+      added.some((line) => line.includes("{ source: 'desk/title', destinations: ['cue/shown'], pipe: [{ delay: 250 }] }")),
       saved,
     );
     t.true(
@@ -192,6 +196,29 @@ live(
       await form.locator('[data-field="connections.api.port"]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(shots, 'console-flow-phone.png') });
     }
+  },
+);
+
+live(
+  `a tally display's addresses typed as lines, a number a line, with no JSON: written as a list of numbers${whyNoBrowser}`,
+  async (t) => {
+    const { flow, hub, browser } = await studio(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    await openFlowTab(page, hub.base, 'ops-flow-token');
+    await addFromCatalogue(page, 'tsl-umd');
+    const form = page.locator('[data-testid=connection-form]');
+    await form.getByLabel('id *').fill('umd');
+    await form.getByLabel('version *').selectOption('3.1');
+    await form.getByLabel('mode *').selectOption('send');
+    await form.locator('[id="field-connections.umd.port"]').fill('8900');
+    await form.locator('[id="field-connections.umd.host"]').fill('127.0.0.1');
+    await form.locator('[id="field-connections.umd.displays"]').fill('1\n2\n3');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('[data-testid=flow-diff] .added', { hasText: 'displays: [1, 2, 3]' }).waitFor();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    t.true((await readFile(flow, 'utf8')).includes('displays: [1, 2, 3]'));
   },
 );
 
