@@ -11,6 +11,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { draftOf, readFlow, readFlowSchema, readVersion, readVersions, restoreVersion, saveFlow } from './api.js';
 import { lineDiff } from './flow-diff.js';
 import { CatalogueView } from './catalogue.js';
+import { TriggerForm, triggerEdits } from './triggers.js';
 import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
 import { pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
@@ -22,7 +23,7 @@ import { html } from './html.js';
 // The flow tab's own shapes: the document as its views read it, what is being edited, the file as read.
 /** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[], plugins?: string[] }} FlowDocument */
 /** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], description?: string, enabled?: boolean }} RuleNode */
-/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' }} Editing */
+/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger' }} Editing */
 /** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {(text: string, error: boolean) => void} Notify */
 
@@ -259,6 +260,11 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
           editing.isNew ? `connection ${id} added` : `connection ${id} changed`,
         )}
       cancel=${() => setEditing(undefined)} />`;
+  } else if (editing?.kind === 'trigger') {
+    body = html`<${TriggerForm} addresses=${addresses}
+      apply=${(/** @type {Parameters<typeof triggerEdits>[0]} */ trigger) =>
+        change(triggerEdits(trigger, document ?? {}), ['rules'], `trigger "${trigger.name}" added`)}
+      cancel=${() => setEditing(undefined)} />`;
   } else if (editing?.kind === 'rule') {
     const value = editing.isNew ? {} : /** @type {RuleNode} */ (nodeAt(document, editing.path) ?? {});
     body = html`<${RuleForm} path=${editing.path} value=${value} steps=${steps} addresses=${addresses}
@@ -305,6 +311,8 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   else if (view === 'rules')
     body = html`<div class="flow-rules" data-testid="flow-rules">
       <${RuleList} nodes=${document?.rules ?? []} path=${['rules']} readOnly=${readOnly} edit=${setEditing} change=${change} />
+      <button class="primary" disabled=${readOnly} onClick=${() => setEditing({ kind: 'trigger' })}>add a trigger</button>
+      <p class="help">A trigger is a rule made from a form: at a time, once, or when a value changes or meets a condition, write a value.</p>
     </div>`;
   else
     body = html`<${FlowSource}

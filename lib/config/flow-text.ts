@@ -209,7 +209,7 @@ export function editFlowText(
   edits: readonly FlowEdit[],
 ): { readonly ok: true; readonly text: string; readonly document: unknown } | { readonly ok: false; readonly issues: readonly Issue[] } {
   if (edits.length === 0) return { ok: true, text, document: documentOf(text) };
-  const document = FlowDocument.parse(text);
+  let document = FlowDocument.parse(text);
   if (!document)
     return {
       ok: false,
@@ -217,6 +217,9 @@ export function editFlowText(
     };
   const { quote } = document;
   for (const [index, edit] of edits.entries()) {
+    // Each edit on the text the last one wrote: what it added stands where it is written, so an
+    // entry added into a list made by the edit before is indented by the list's own line.
+    if (index > 0) document = FlowDocument.parse(document.toString()) ?? document;
     const refused = applyEdit(document, edit, quote);
     if (refused) return { ok: false, issues: [{ path: edit.path, message: `edit ${index + 1} (${edit.op}): ${refused}` }] };
   }

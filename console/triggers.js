@@ -1,0 +1,168 @@
+// Triggers from a form (R-ST5): "at 06:30 on weekdays", "once on 24 December at 18:00", "when
+// a value changes" or "when a value is over 5" → write a value (a scene's recall, a module's
+// action, any writable parameter). What it makes is the flow's own: a time is an entry of a
+// `schedule` connection (the flow's first, or a new one), and every trigger is a rule from
+// what fires to what is written, with a `filter` step for a condition and a `set` step for
+// the value, described by the trigger's name.
+import { useState } from 'preact/hooks';
+import { html } from './html.js';
+/** @import { FlowEdit } from '../lib/core/flow-shapes.ts' */
+/** @typedef {{ p: string, access?: string }} Address */
+
+const WHEN = /** @type {const} */ ([
+  ['daily', 'at a time of day'],
+  ['once', 'once, at a date and time'],
+  ['change', 'when a value changes'],
+  ['condition', 'when a value meets a condition'],
+]);
+const DAYS = /** @type {const} */ ([
+  ['*', 'every day'],
+  ['MON-FRI', 'on weekdays'],
+  ['SAT,SUN', 'at weekends'],
+]);
+const COMPARE = /** @type {const} */ ([
+  ['eq', 'is'],
+  ['ne', 'is not'],
+  ['gt', 'is over'],
+  ['gte', 'is at least'],
+  ['lt', 'is under'],
+  ['lte', 'is at most'],
+]);
+
+/** A typed value as the flow holds it: a number, true or false, or the text. @param {string} text */
+const typedValue = (text) =>
+  /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
+
+/** An id from a name: `Morning show` → `morning-show`. @param {string} name */
+const idOf = (name) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'trigger';
+
+/**
+ * The edits that make a trigger: a schedule entry when it is a time, and its rule.
+ * @param {{ name: string, when: string, time: string, days: string, date: string, source: string, compare: string, than: string, destination: string, value: string }} trigger
+ * @param {{ connections?: Record<string, Record<string, any>>, rules?: unknown[] }} document
+ * @returns {FlowEdit[]}
+ */
+export function triggerEdits(trigger, document) {
+  /** @type {FlowEdit[]} */
+  const edits = [];
+  let source = trigger.source;
+  if (trigger.when === 'daily' || trigger.when === 'once') {
+    const [hour = '0', minute = '0'] = trigger.time.split(':');
+    const entry = {
+      id: idOf(trigger.name),
+      ...(trigger.when === 'daily'
+        ? { cron: `0 ${Number(minute)} ${Number(hour)} * * ${trigger.days}` }
+        : { at: `${trigger.date}:00`.slice(0, 19) }),
+    };
+    const connections = document.connections ?? {};
+    const existing = Object.entries(connections).find(([, settings]) => settings.type === 'schedule')?.[0];
+    if (document.connections === undefined) edits.push({ op: 'set', path: ['connections'], value: {} });
+    if (existing && Array.isArray(connections[existing]?.entries))
+      edits.push({ op: 'add', path: ['connections', existing, 'entries'], value: entry });
+    else if (existing) edits.push({ op: 'set', path: ['connections', existing, 'entries'], value: [entry] });
+    else edits.push({ op: 'set', path: ['connections', freeName('schedule', connections)], value: { type: 'schedule', entries: [entry] } });
+    source = `${existing ?? freeName('schedule', connections)}/${entry.id}/fire`;
+  }
+  const pipe = [
+    ...(trigger.when === 'condition' ? [{ filter: { [trigger.compare]: typedValue(trigger.than) } }] : []),
+    // Nothing to write: the destination is fired (a trigger, a scene's recall).
+    { set: trigger.value === '' ? null : typedValue(trigger.value) },
+  ];
+  if (document.rules === undefined) edits.push({ op: 'set', path: ['rules'], value: [] });
+  edits.push({ op: 'add', path: ['rules'], value: { source, destinations: [trigger.destination], pipe, description: trigger.name } });
+  return edits;
+}
+
+/** @param {string} base @param {Record<string, unknown>} taken */
+function freeName(base, taken) {
+  let name = base;
+  for (let n = 2; name in taken; n++) name = `${base}-${n}`;
+  return name;
+}
+
+/**
+ * @param {{ addresses: readonly Address[], apply: (trigger: Parameters<typeof triggerEdits>[0]) => Promise<unknown>, cancel: () => void }} props
+ */
+export function TriggerForm({ addresses, apply, cancel }) {
+  const [trigger, setTrigger] = useState({
+    name: '',
+    when: 'daily',
+    time: '06:00',
+    days: '*',
+    date: '',
+    source: '',
+    compare: 'gt',
+    than: '',
+    destination: '',
+    value: '',
+  });
+  const [busy, setBusy] = useState(false);
+  /** @param {keyof typeof trigger} key */
+  const bind = (key) => ({
+    value: trigger[key],
+    onInput: (/** @type {Event} */ e) => setTrigger({ ...trigger, [key]: /** @type {HTMLInputElement} */ (e.currentTarget).value }),
+  });
+  const onValue = trigger.when === 'change' || trigger.when === 'condition';
+  const ready =
+    trigger.name !== '' &&
+    trigger.destination !== '' &&
+    (onValue
+      ? trigger.source !== '' && (trigger.when === 'change' || trigger.than !== '')
+      : trigger.when === 'daily'
+        ? trigger.time !== ''
+        : trigger.date !== '');
+  const submit = async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    setBusy(true);
+    await apply(trigger).finally(() => setBusy(false));
+  };
+  return html`<form class="rule-form trigger-form" data-testid="trigger-form" onSubmit=${submit}>
+    <h3>new trigger</h3>
+    <datalist id="trigger-readable">${addresses.filter((a) => a.access !== 'write-only').map((a) => html`<option value=${a.p} />`)}</datalist>
+    <datalist id="trigger-writable">${addresses.filter((a) => a.access !== 'read-only').map((a) => html`<option value=${a.p} />`)}</datalist>
+    <div class="field"><label for="trigger-name">name *</label>
+      <input id="trigger-name" placeholder="morning show" ...${bind('name')} /></div>
+    <div class="field"><label for="trigger-when">when</label>
+      <select id="trigger-when" onChange=${(/** @type {Event} */ e) => setTrigger({ ...trigger, when: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}>
+        ${WHEN.map(([value, label]) => html`<option value=${value} selected=${trigger.when === value}>${label}</option>`)}
+      </select></div>
+    ${
+      trigger.when === 'daily' &&
+      html`<div class="field inline"><label for="trigger-time">at</label><input id="trigger-time" type="time" ...${bind('time')} />
+      <select aria-label="days" onChange=${(/** @type {Event} */ e) => setTrigger({ ...trigger, days: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}>
+        ${DAYS.map(([value, label]) => html`<option value=${value} selected=${trigger.days === value}>${label}</option>`)}
+      </select></div>`
+    }
+    ${
+      trigger.when === 'once' &&
+      html`<div class="field"><label for="trigger-date">on</label><input id="trigger-date" type="datetime-local" ...${bind('date')} /></div>`
+    }
+    ${
+      onValue &&
+      html`<div class="field"><label for="trigger-source">the value of *</label>
+      <input id="trigger-source" list="trigger-readable" placeholder="a parameter, e.g. desk/level" spellcheck=${false} ...${bind('source')} /></div>`
+    }
+    ${
+      trigger.when === 'condition' &&
+      html`<div class="field inline">
+      <select aria-label="comparison" onChange=${(/** @type {Event} */ e) => setTrigger({ ...trigger, compare: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}>
+        ${COMPARE.map(([value, label]) => html`<option value=${value} selected=${trigger.compare === value}>${label}</option>`)}
+      </select>
+      <input aria-label="than" placeholder="a value" ...${bind('than')} /></div>`
+    }
+    <div class="field"><label for="trigger-destination">then write to *</label>
+      <input id="trigger-destination" list="trigger-writable" placeholder="a parameter, a scene's recall, a module's action" spellcheck=${false} ...${bind('destination')} /></div>
+    <div class="field"><label for="trigger-value">the value</label>
+      <input id="trigger-value" placeholder="empty fires it" ...${bind('value')} />
+      <p class="help">A number, true or false, or a text; left empty, the destination is fired (a trigger, a scene's recall).</p></div>
+    <div class="form-actions">
+      <button class="primary" type="submit" disabled=${busy || !ready}>apply to the flow</button>
+      <button type="button" onClick=${cancel}>cancel</button>
+    </div>
+  </form>`;
+}

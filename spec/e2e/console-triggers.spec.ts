@@ -1,0 +1,87 @@
+/**
+ * Triggers from forms (R-ST5), in Chromium on a real hub process and a real file: "at 06:30 on
+ * weekdays" becomes an entry of a new `schedule` connection and a rule from its fire; "when
+ * desk/level is over 5" a rule with a filter step; each writes its value with a `set` step.
+ * Saved, the file holds them as rules, and the condition runs: a level of 7 writes the cue.
+ * With PATCHBAY_SCREENSHOTS, a picture of the form (docs/console-trigger-form.png).
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import JSON5 from 'json5';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { runHub } from '../helpers/hub-process.ts';
+
+const shots = process.env['PATCHBAY_SCREENSHOTS'];
+const auth = { authorization: 'Bearer ops-trigger-token' };
+
+live(
+  `triggers made from forms are rules in the file: a time of day through a schedule, a condition through a filter; the condition runs${whyNoBrowser}`,
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-triggers-'));
+    const flow = join(dir, 'studio.json5');
+    await writeFile(
+      flow,
+      `{
+  connections: {
+    api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', tokens: [{ name: 'ops', token: 'ops-trigger-token', read: ['#'], write: ['#'], admin: true }] },
+    desk: { type: 'dummy', parameters: ['level,I,0', 'title,S,', 'cue,S,'] },
+  },
+}
+`,
+    );
+    const hub = await runHub(t, flow, { args: ['--state', 'none'] });
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+    await page.goto(`${hub.base}/console/?access_token=ops-trigger-token`);
+    await page.getByRole('button', { name: 'flow', exact: true }).click();
+    await page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }).click();
+
+    // At 06:30 on weekdays, the morning title.
+    await page.getByRole('button', { name: 'add a trigger' }).click();
+    const form = page.locator('[data-testid=trigger-form]');
+    await form.getByLabel('name *').fill('morning show');
+    await form.getByLabel('at', { exact: true }).fill('06:30');
+    await form.getByLabel('days').selectOption('on weekdays');
+    await form.getByLabel('then write to *').fill('desk/title');
+    await form.getByLabel('the value', { exact: true }).fill('Good morning');
+    if (shots) await page.screenshot({ path: join(shots, 'console-trigger-form.png') });
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'schedule/morning-show/fire → desk/title' }).waitFor();
+
+    // When the level is over 5, the cue.
+    await page.getByRole('button', { name: 'add a trigger' }).click();
+    await form.getByLabel('name *').fill('too loud');
+    await form.getByLabel('when').selectOption('when a value meets a condition');
+    await form.getByLabel('the value of *').fill('desk/level');
+    await form.getByLabel('comparison').selectOption('is over');
+    await form.getByLabel('than').fill('5');
+    await form.getByLabel('then write to *').fill('desk/cue');
+    await form.getByLabel('the value', { exact: true }).fill('turn it down');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'desk/level → desk/cue · filter, set' }).waitFor();
+
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    const saved = await readFile(flow, 'utf8');
+    t.true(saved.includes("schedule: { type: 'schedule', entries: [{ id: 'morning-show', cron: '0 30 6 * * MON-FRI' }] }"), saved);
+    t.deepEqual((JSON5.parse(saved) as { rules: unknown }).rules, [
+      { source: 'schedule/morning-show/fire', destinations: ['desk/title'], pipe: [{ set: 'Good morning' }], description: 'morning show' },
+      { source: 'desk/level', destinations: ['desk/cue'], pipe: [{ filter: { gt: 5 } }, { set: 'turn it down' }], description: 'too loud' },
+    ]);
+    // Written as the file writes a list: each rule indented one step inside it.
+    t.true(saved.includes("  rules: [\n    {\n      source: 'schedule/morning-show/fire',"), saved);
+
+    const next = await (await fetch(`${hub.base}/parameters/schedule/morning-show/next`, { headers: auth })).text();
+    t.regex(next, /T06:30:00/, 'the schedule knows its next fire');
+    t.is((await fetch(`${hub.base}/update?parameter=desk/level&value=3`, { headers: auth })).status, 200);
+    t.is((await fetch(`${hub.base}/update?parameter=desk/level&value=7`, { headers: auth })).status, 200);
+    await eventually(
+      async () => (await (await fetch(`${hub.base}/parameters/desk/cue`, { headers: auth })).text()) === 'turn it down',
+      'the cue',
+    );
+  },
+);
