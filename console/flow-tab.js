@@ -300,9 +300,26 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
                   ['connections', id],
                   `connection ${id} ${disabled ? 'enabled' : 'disabled'}`,
                 )}>${disabled ? 'enable' : 'disable'}</button>
-              <button disabled=${readOnly} onClick=${() =>
-                window.confirm(`Remove connection ${id} from the flow? Rules that name it stay, and wait for it.`) &&
-                change([{ op: 'remove', path: ['connections', id] }], ['connections', id], `connection ${id} removed`)}>remove</button>
+              <button disabled=${readOnly} onClick=${() => {
+                // A rule naming a connection the file does not have is a mistake of the file: those go with it, said first.
+                const naming = rulesNaming(document?.rules ?? [], ['rules'], id);
+                const said = naming.map(({ rule }) => `  ${ruleText(rule)}`).join('\n');
+                if (
+                  !window.confirm(
+                    `Remove connection ${id} from the flow?${naming.length ? `\n${naming.length === 1 ? 'The rule that names it goes' : `The ${naming.length} rules that name it go`} with it:\n${said}` : ''}`,
+                  )
+                )
+                  return;
+                change(
+                  [
+                    // The last first, so that the paths of the others stay as they are.
+                    ...naming.reverse().map(({ path }) => /** @type {FlowEdit} */ ({ op: 'remove', path })),
+                    { op: 'remove', path: ['connections', id] },
+                  ],
+                  ['connections', id],
+                  `connection ${id} removed${naming.length ? `, with the ${naming.length === 1 ? 'rule' : `${naming.length} rules`} that named it` : ''}`,
+                );
+              }}>remove</button>
             </td>
           </tr>`;
         })}</tbody>
@@ -401,6 +418,22 @@ function DiffView({ lines, testid }) {
             html`<span class=${`line ${line.kind === '+' ? 'added' : line.kind === '-' ? 'removed' : line.kind === '…' ? 'gap' : ''}`}>${line.kind === '…' ? '…' : `${line.kind} ${line.text}`}</span>`,
         )
   }</pre>`;
+}
+
+/**
+ * The rules (at any depth of folders) whose source or a destination is a parameter of connection `id`, with their paths, in order.
+ * @param {RuleNode[]} nodes @param {(string | number)[]} path @param {string} id
+ * @returns {{ rule: RuleNode, path: (string | number)[] }[]}
+ */
+function rulesNaming(nodes, path, id) {
+  const names = (/** @type {string | undefined} */ address) => address?.startsWith(`${id}/`) === true;
+  return nodes.flatMap((node, index) =>
+    node.rules
+      ? rulesNaming(node.rules, [...path, index, 'rules'], id)
+      : names(node.source) || (node.destinations ?? []).some(names)
+        ? [{ rule: node, path: [...path, index] }]
+        : [],
+  );
 }
 
 /** The node of the document at `path`. @param {unknown} document @param {(string | number)[]} path @returns {unknown} */

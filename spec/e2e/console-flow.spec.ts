@@ -222,6 +222,25 @@ live(
   },
 );
 
+live(`a connection removed takes the rules that name it, said in the confirm first, and the save is taken${whyNoBrowser}`, async (t) => {
+  const { flow, hub, browser } = await studio(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await openFlowTab(page, hub.base, 'ops-flow-token');
+  let asked = '';
+  page.on('dialog', (dialog) => {
+    asked = dialog.message();
+    void dialog.accept();
+  });
+  await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).getByRole('button', { name: 'remove' }).click();
+  await page.locator('.notice', { hasText: 'connection desk removed, with the rule that named it' }).waitFor();
+  t.regex(asked, /The rule that names it goes? with it:\n {2}desk\/title → desk\/title/);
+  await page.getByRole('button', { name: 'save', exact: true }).click();
+  await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+  const saved = await readFile(flow, 'utf8');
+  t.false(saved.includes("desk: { type: 'dummy'") || saved.includes("source: 'desk/title'"), saved);
+});
+
 live(
   `the text edited directly, with the schema's completion and the hub's marks: saved by its lines alone; a mistake marked, listed at its path, nothing written${whyNoBrowser}`,
   async (t) => {
