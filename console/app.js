@@ -9,7 +9,7 @@ import { html } from './html.js';
 import { useHub } from './hub-link.js';
 import { useFrames } from './live.js';
 import { Log } from './log.js';
-import { rangesOf, Tree, useMatching } from './parameter-tree.js';
+import { originsOf, rangesOf, Tree, useMatching } from './parameter-tree.js';
 import { Problems } from './problems.js';
 import { membershipOf, Role, useTakeOver } from './role.js';
 import { Rules } from './rules.js';
@@ -35,6 +35,7 @@ export function App() {
   const { asking, takeOver } = useTakeOver(setNotice, failed);
   const membership = membershipOf(connections);
   const ranges = useMemo(() => rangesOf(rules), [rules]);
+  const origins = useMemo(() => originsOf(rules), [rules]);
   // A hub with no device yet, to a login that may add one: the parameters tab says how (R-ST1).
   const firstRun = flow === 'editable' && isNewStudio(connections);
   const tabs = [
@@ -94,7 +95,7 @@ export function App() {
       html`<div class="search"><input type="search" placeholder="search, or /expression/" aria-label="search parameters" value=${search} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setSearch(e.currentTarget.value)} />
         <button class=${`option ${tiles ? 'on' : ''}`} aria-pressed=${tiles} onClick=${() => showTiles(!tiles)}>tiles</button></div>
       ${tiles && html`<${Tiles} parameters=${parameters} write=${write} />`}
-      <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} ranges=${ranges} write=${write} />`
+      <${Tree} parameters=${parameters} connections=${connections} search=${search} matching=${matching} ranges=${ranges} origins=${origins} write=${write} />`
     }
   `;
 }

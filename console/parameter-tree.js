@@ -15,6 +15,21 @@ import { values } from './live.js';
 const ROW = 34; // px: every row of the parameter list has this height (windowing relies on it)
 
 /**
+ * How a value's origin is shown: a rule by its description (`rule "fade the mics"`), or by what
+ * it carries (`rule desk/title → cue/shown`), not by where it stands in the file (`rules[2].rules[1]`).
+ * @param {readonly RuleListing[]} rules
+ * @returns {Map<string, string>}
+ */
+export function originsOf(rules) {
+  return new Map(
+    rules.map((rule) => {
+      const described = rule.name.startsWith(`${rule.path} "`) ? rule.name.slice(rule.path.length + 2, -1) : '';
+      return [`rule ${rule.path}`, described ? `rule "${described}"` : `rule ${rule.source} → ${rule.destinations.join(', ')}`];
+    }),
+  );
+}
+
+/**
  * The ranges the flow declares through its rules: the source of a rule whose pipe begins
  * with `scale` moves in its input range, a destination of one whose pipe ends with it in
  * its output range.
@@ -64,9 +79,9 @@ export function useMatching(search, setNotice) {
 // The tree flattened into rows (a connection's header, then its parameters), of which only
 // those in view are in the DOM: 50,000 parameters cost about 40 rows of DOM.
 /**
- * @param {{ parameters: readonly ParameterListing[], connections: readonly ConnectionInfo[], search: string, matching: Set<string> | undefined, ranges: Map<string, Range>, write: Write }} props
+ * @param {{ parameters: readonly ParameterListing[], connections: readonly ConnectionInfo[], search: string, matching: Set<string> | undefined, ranges: Map<string, Range>, origins?: Map<string, string>, write: Write }} props
  */
-export function Tree({ parameters, connections, search, matching, ranges, write }) {
+export function Tree({ parameters, connections, search, matching, ranges, origins = new Map(), write }) {
   const [collapsed, setCollapsed] = useState(/** @type {Set<string>} */ (new Set()));
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -116,7 +131,7 @@ export function Tree({ parameters, connections, search, matching, ranges, write 
             <span>${collapsed.has(row.group) ? '▸' : '▾'} <b>${row.group}</b> <span class="muted">${row.count}</span></span>
             ${row.status && html`<span class=${`badge ${row.status}`}>${row.status}</span>`}
           </div>`;
-        return html`<${Row} key=${row.p} top=${top} parameter=${row} range=${ranges.get(row.p)} write=${write} />`;
+        return html`<${Row} key=${row.p} top=${top} parameter=${row} range=${ranges.get(row.p)} origins=${origins} write=${write} />`;
       })}
     </div>
   </div>`;
@@ -135,14 +150,15 @@ function shownValue(v, meta) {
   return meta?.unit ? `${v} ${meta.unit}` : String(v);
 }
 
-/** @param {{ parameter: ParameterListing, top: number, range: Range | undefined, write: Write }} props */
-function Row({ parameter, top, range, write }) {
+/** @param {{ parameter: ParameterListing, top: number, range: Range | undefined, origins: Map<string, string>, write: Write }} props */
+function Row({ parameter, top, range, origins, write }) {
   const { p, type, access, meta } = parameter;
   const state = values.get(p) ?? UNKNOWN;
   const v = state.v;
   const shown =
     type === 'T' ? (state.live ? `fired ${clock(new Date(state.at))}` : '—') : v === undefined ? 'unknown' : shownValue(v, meta);
-  const when = state.at ? `${state.by ? `by ${state.by}, ` : ''}${dateAndClock(new Date(state.at))}` : '';
+  const by = state.by === undefined ? undefined : (origins.get(state.by) ?? state.by);
+  const when = state.at ? `${by ? `by ${by}, ` : ''}${dateAndClock(new Date(state.at))}` : '';
   const id = p.slice(p.indexOf('/') + 1);
   // The range the parameter declares comes before one a rule's scale step gives it.
   const declared =
@@ -153,7 +169,7 @@ function Row({ parameter, top, range, write }) {
     <span class="type">${type}</span>
     <span class=${`value ${v === undefined && type !== 'T' ? 'unknown' : ''}`} data-testid="value" title=${when ? `last changed ${when}` : ''}>${shown}</span>
     <span class="edit">${access === 'read-only' ? html`<span class="muted">read-only</span>` : html`<${Editor} p=${p} type=${type} v=${v} range=${declared ?? range} meta=${meta} write=${write} />`}</span>
-    <span class="by muted">${state.by ?? ''}</span>
+    <span class="by muted">${by ?? ''}</span>
   </div>`;
 }
 

@@ -83,5 +83,8 @@ live(
       async () => (await (await fetch(`${hub.base}/parameters/desk/cue`, { headers: auth })).text()) === 'turn it down',
       'the cue',
     );
+    // The parameters tab says which rule wrote it by the trigger's name, not by where it stands in the file.
+    await page.locator('header nav button', { hasText: 'parameters' }).click();
+    await page.locator('[data-address="desk/cue"] .by', { hasText: 'rule "too loud"' }).waitFor();
   },
 );
