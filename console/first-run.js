@@ -20,9 +20,9 @@ export function FirstRun({ openFlow }) {
     <p>This hub serves the console and talks to no device yet. Three steps:</p>
     <ol>
       <li class="step">
-        <b>Add a device.</b> Pick it from the catalogue — the Companion modules in the <code>modules</code>
-        folder beside the flow file, the packages installed there, and the types built in (a router,
-        a vision mixer, a tally display, a Stream Deck…) — then its address, and what it should be called here.
+        <b>Add a device.</b> Pick it from the catalogue — the Companion modules in the${' '}<code>modules</code>${' '}folder
+        beside the flow file, the packages installed there, and the types built in (a router, a vision mixer,
+        a tally display, a Stream Deck…) — then its settings, and what it should be called here.
         <button class="go" onClick=${openFlow}>add a device</button>
       </li>
       <li class="step">

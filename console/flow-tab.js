@@ -107,6 +107,8 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     setComparing(undefined);
     take(await draftOf(read.text, []));
     setVersions(await readVersions());
+    // A save may have made a connection's own forms known (a module that ran once): the schema is read again with the file.
+    readFlowSchema().then(setSchema, () => {});
   };
   useEffect(() => {
     readFlowSchema().then(setSchema, () => {});

@@ -48,15 +48,21 @@ export class DefinitionsKeeper {
     private readonly module: ModuleFolder,
     private readonly log: Logger,
   ) {
+    // What an earlier run of this version declared stands until this run declares it anew: a
+    // run the config refuses reads only the fields, and must not leave the actions empty.
+    let earlier: Partial<Definitions> = {};
+    try {
+      earlier = JSON.parse(readFileSync(fileOf(filesFolder, module), 'utf8')) as Definitions;
+    } catch {}
     this.current = {
       module: module.id,
       version: module.version,
       api: module.apiVersion,
-      configFields: [],
-      actions: [],
-      feedbacks: [],
-      presets: [],
-      variables: [],
+      configFields: earlier.configFields ?? [],
+      actions: earlier.actions ?? [],
+      feedbacks: earlier.feedbacks ?? [],
+      presets: earlier.presets ?? [],
+      variables: earlier.variables ?? [],
     };
   }
 
@@ -64,12 +70,22 @@ export class DefinitionsKeeper {
   update(part: Partial<Omit<Definitions, 'module' | 'version' | 'api' | 'learnt'>>): void {
     this.current = { ...this.current, ...part };
     clearTimeout(this.pending);
-    this.pending = setTimeout(() => this.write(), SETTLE_MS);
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.write();
+    }, SETTLE_MS);
     this.pending.unref();
   }
 
+  /**
+   * Writes what is waiting at once: a start the config refused (a required field missing) has
+   * read the fields, and the console's form of `config` needs them for the user to fill in.
+   */
   stop(): void {
+    if (this.pending === undefined) return;
     clearTimeout(this.pending);
+    this.pending = undefined;
+    this.write();
   }
 
   private write(): void {

@@ -243,7 +243,10 @@ export function fieldSchemas(fields: readonly Field[]): Record<string, SettingSc
   const secrets = valueFields(fields).some(isSecret);
   return {
     config: of(false, "The module's configuration, as its config fields declare it (as the module last ran here)."),
-    ...(secrets ? { secrets: of(true, "The module's secret fields: never served, they reach only the module.") } : {}),
+    secrets: of(
+      true,
+      secrets ? "The module's secret fields: never served, they reach only the module." : 'This module has no secret fields.',
+    ),
   };
 }
 
@@ -318,6 +321,16 @@ export function bindingSchemas(
         ...(definition.type === 'boolean'
           ? { invert: { type: 'boolean', description: 'The feedback inverted: true when the module says false.' } }
           : {}),
+        ...(written
+          ? {
+              type: {
+                enum: ['S', 'I', 'F', 'B', 'T'],
+                description: "The parameter's type; by default the `$(value)` option's, or a trigger (T).",
+              },
+            }
+          : definition.type === 'value'
+            ? { type: { enum: ['S', 'I', 'F', 'B'], description: "The parameter's type (S by default)." } }
+            : {}),
       },
     }));
   return {

@@ -82,3 +82,29 @@ test.serial(
     t.is((await validate(mistaken, '--state', 'none')).code, 0, 'without a state folder nothing is known');
   },
 );
+
+test.serial(
+  "a start the config refuses keeps the fields it read (the console's form needs them to fill the config in), and what an earlier run declared stands",
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const store = await storeWith(t);
+    const kept = join(store.folder, 'files', 'companion-module', 'definitions', 'fixture@1.0.0.json');
+    const refused = await runDesk(t, { type: 'companion-module', module, config: { host: 'mixer.local', port: 70000 } }, store);
+    await eventually(() => deskInfo(refused.hub)?.status === 'failed', 'the refusal');
+    await eventually(() => existsSync(kept), 'the fields kept');
+    const fields = (JSON.parse(readFileSync(kept, 'utf8')) as { configFields: { id: string }[] }).configFields.map((field) => field.id);
+    t.true(fields.includes('port') && fields.includes('host'), fields.join(', '));
+    await refused.hub.stop();
+
+    // A run that declared everything, then one the config refuses: the actions it declared stay kept.
+    const ran = await runDesk(t, { type: 'companion-module', module, config: { host: 'mixer.local', port: 9100 } }, store);
+    await eventually(() => deskInfo(ran.hub)?.status === 'ok', 'the module');
+    const actionsOf = () => (JSON.parse(readFileSync(kept, 'utf8')) as { actions: unknown[] }).actions.length;
+    await eventually(() => actionsOf() > 0, 'the actions kept');
+    await ran.hub.stop();
+    const again = await runDesk(t, { type: 'companion-module', module, config: { host: 'mixer.local', port: 70000 } }, store);
+    await eventually(() => deskInfo(again.hub)?.status === 'failed', 'the refusal again');
+    await again.hub.stop();
+    t.true(actionsOf() > 0, 'the actions an earlier run declared stand');
+  },
+);
