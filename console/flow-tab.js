@@ -370,7 +370,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
       <button class="primary" disabled=${busy || readOnly || (!edited && !changed)} onClick=${() => save(base.etag)}>
         ${changed ? 'save mine over it' : 'save'}
       </button>
-      <button disabled=${busy || (!edited && !changed)} onClick=${() => load()}>${changed ? 'take the file as it is' : 'discard'}</button>
+      <button disabled=${busy || (!edited && !changed)} onClick=${() => (changed || window.confirm('Discard the changes not saved yet?')) && load()}>${changed ? 'take the file as it is' : 'discard'}</button>
     </div>
     ${
       issues.length > 0 &&

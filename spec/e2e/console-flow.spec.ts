@@ -241,6 +241,28 @@ live(`a connection removed takes the rules that name it, said in the confirm fir
   t.false(saved.includes("desk: { type: 'dummy'") || saved.includes("source: 'desk/title'"), saved);
 });
 
+live(`discarding changes not saved asks first; a no keeps them${whyNoBrowser}`, async (t) => {
+  const { hub, browser } = await studio(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await openFlowTab(page, hub.base, 'ops-flow-token');
+  await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).getByRole('button', { name: 'disable' }).click();
+  await page.locator('.notice', { hasText: 'connection desk disabled' }).waitFor();
+  const answers = [false, true];
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void (answers.shift() ? dialog.accept() : dialog.dismiss());
+  });
+  const discard = page.getByRole('button', { name: 'discard' });
+  await discard.click();
+  t.false(await discard.isDisabled(), 'a no keeps the changes');
+  await discard.click();
+  await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).getByRole('button', { name: 'disable' }).waitFor();
+  t.true(await discard.isDisabled(), 'a yes discards them');
+  t.deepEqual(asked, ['Discard the changes not saved yet?', 'Discard the changes not saved yet?']);
+});
+
 live(
   `the text edited directly, with the schema's completion and the hub's marks: saved by its lines alone; a mistake marked, listed at its path, nothing written${whyNoBrowser}`,
   async (t) => {
