@@ -13,7 +13,7 @@ import { lineDiff } from './flow-diff.js';
 import { CatalogueView } from './catalogue.js';
 import { TriggerForm, triggerEdits } from './triggers.js';
 import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
-import { pathText } from './format.js';
+import { freeId, idOf, pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
 import { html } from './html.js';
 /** @import { ConnectionInfo, ParameterListing } from '../lib/core/api-shapes.ts' */
@@ -44,23 +44,6 @@ const clock = (/** @type {number} */ at) => {
   const time = when.toLocaleTimeString(undefined, { hour12: false });
   return when.toDateString() === new Date().toDateString() ? time : `${when.toLocaleDateString()} ${time.slice(0, 5)}`;
 };
-
-/**
- * An id for a new connection from what it is (`bmd-atem`, `Blackmagic Videohub` → `blackmagic-videohub`),
- * numbered when the flow has it already.
- * @param {string} name @param {readonly string[]} taken
- */
-function freeId(name, taken) {
-  const base =
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'device';
-  let id = base;
-  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
-  return id;
-}
 
 /** A rule's one-line summary: source → destinations, and its steps. @param {RuleNode} rule */
 const ruleText = (rule) =>
@@ -235,7 +218,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   if (editing?.kind === 'catalogue') {
     body = html`<${CatalogueView}
       pick=${(/** @type {CatalogueEntry} */ entry) =>
-        setEditing({ kind: 'connection', id: freeId(entry.name, ids), isNew: true, start: { ...entry.connection } })}
+        setEditing({ kind: 'connection', id: freeId(idOf(entry.name, 'device'), ids), isNew: true, start: { ...entry.connection } })}
       list=${(/** @type {CatalogueEntry} */ entry) =>
         change(
           document?.plugins === undefined

@@ -1,4 +1,4 @@
-// How the console writes times, errors and refusals: the same words on every view.
+// How the console writes times, errors and refusals, and makes ids from names: the same on every view.
 /** @import { RefusalMessage } from '../lib/core/api-shapes.ts' */
 
 /** @param {number} n @param {number} [width] */
@@ -23,3 +23,22 @@ export const refusalText = (/** @type {RefusalMessage} */ item) =>
 /** `connections.api.port`, `rules[0].destinations[2]`: a path in the flow file as the hub's messages write it. */
 export const pathText = (/** @type {readonly (string | number)[]} */ path) =>
   path.length === 0 ? 'the file' : path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
+
+/**
+ * An id from a name, as the flow's ids are written (`Blackmagic Videohub` → `blackmagic-videohub`);
+ * `fallback` for a name with nothing to keep.
+ * @param {string} name @param {string} fallback
+ */
+export const idOf = (name, fallback) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || fallback;
+
+/** `id`, numbered (`-2`, `-3` …) when `taken` has it already. @param {string} id @param {readonly string[]} taken */
+export function freeId(id, taken) {
+  let free = id;
+  for (let n = 2; taken.includes(free); n++) free = `${id}-${n}`;
+  return free;
+}

@@ -5,6 +5,7 @@
 // what fires to what is written, with a `filter` step for a condition and a `set` step for
 // the value, described by the trigger's name.
 import { useState } from 'preact/hooks';
+import { freeId, idOf } from './format.js';
 import { html } from './html.js';
 /** @import { FlowEdit } from '../lib/core/flow-shapes.ts' */
 /** @typedef {{ p: string, access?: string }} Address */
@@ -33,14 +34,6 @@ const COMPARE = /** @type {const} */ ([
 const typedValue = (text) =>
   /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
 
-/** An id from a name: `Morning show` → `morning-show`. @param {string} name */
-const idOf = (name) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60) || 'trigger';
-
 /**
  * The edits that make a trigger: a schedule entry when it is a time, and its rule.
  * @param {{ name: string, when: string, time: string, days: string, date: string, source: string, compare: string, than: string, destination: string, value: string }} trigger
@@ -54,19 +47,20 @@ export function triggerEdits(trigger, document) {
   if (trigger.when === 'daily' || trigger.when === 'once') {
     const [hour = '0', minute = '0'] = trigger.time.split(':');
     const entry = {
-      id: idOf(trigger.name),
+      id: idOf(trigger.name, 'trigger'),
       ...(trigger.when === 'daily'
         ? { cron: `0 ${Number(minute)} ${Number(hour)} * * ${trigger.days}` }
         : { at: `${trigger.date}:00`.slice(0, 19) }),
     };
     const connections = document.connections ?? {};
     const existing = Object.entries(connections).find(([, settings]) => settings.type === 'schedule')?.[0];
+    const schedule = existing ?? freeId('schedule', Object.keys(connections));
     if (document.connections === undefined) edits.push({ op: 'set', path: ['connections'], value: {} });
-    if (existing && Array.isArray(connections[existing]?.entries))
-      edits.push({ op: 'add', path: ['connections', existing, 'entries'], value: entry });
-    else if (existing) edits.push({ op: 'set', path: ['connections', existing, 'entries'], value: [entry] });
-    else edits.push({ op: 'set', path: ['connections', freeName('schedule', connections)], value: { type: 'schedule', entries: [entry] } });
-    source = `${existing ?? freeName('schedule', connections)}/${entry.id}/fire`;
+    if (!existing) edits.push({ op: 'set', path: ['connections', schedule], value: { type: 'schedule', entries: [entry] } });
+    else if (Array.isArray(connections[schedule]?.entries))
+      edits.push({ op: 'add', path: ['connections', schedule, 'entries'], value: entry });
+    else edits.push({ op: 'set', path: ['connections', schedule, 'entries'], value: [entry] });
+    source = `${schedule}/${entry.id}/fire`;
   }
   const pipe = [
     ...(trigger.when === 'condition' ? [{ filter: { [trigger.compare]: typedValue(trigger.than) } }] : []),
@@ -76,13 +70,6 @@ export function triggerEdits(trigger, document) {
   if (document.rules === undefined) edits.push({ op: 'set', path: ['rules'], value: [] });
   edits.push({ op: 'add', path: ['rules'], value: { source, destinations: [trigger.destination], pipe, description: trigger.name } });
   return edits;
-}
-
-/** @param {string} base @param {Record<string, unknown>} taken */
-function freeName(base, taken) {
-  let name = base;
-  for (let n = 2; name in taken; n++) name = `${base}-${n}`;
-  return name;
 }
 
 /**

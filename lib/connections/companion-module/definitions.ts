@@ -2,7 +2,8 @@
  * What a module declared as it last ran here, kept per module version (R-CM3, R-CM5): its
  * config fields, actions, feedbacks, presets and variables, written by the connection's
  * process into the type's files folder (`definitions/<module id>@<version>.json`) a second
- * after they last changed. Reading the flow (`patchbay validate`, a hub's start and
+ * after they last changed, or when the connection stops (a start the config refused has read
+ * the fields); what a run does not declare anew stands as an earlier run kept it. Reading the flow (`patchbay validate`, a hub's start and
  * reloads) then checks a connection's config against the fields — a mistake keeps that
  * connection from starting, as its start would find — and its bindings against the actions
  * and feedbacks, as warnings: a module may define those from the device it finds.
@@ -38,7 +39,7 @@ export interface Definitions {
 const fileOf = (filesFolder: string, module: ModuleFolder) =>
   join(filesFolder, 'definitions', `${module.id}@${module.version}.json`.replace(/[^\w.@-]/g, '_'));
 
-/** Writes a running module's definitions, a second after they last changed. */
+/** Writes a running module's definitions, a second after they last changed, or at once when it stops. */
 export class DefinitionsKeeper {
   private pending: ReturnType<typeof setTimeout> | undefined;
   private current: Omit<Definitions, 'learnt'>;
