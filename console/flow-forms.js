@@ -303,12 +303,17 @@ function ListField({ name, schema, value, path, issues, set, base }) {
 
 /**
  * Entries by a name of the author's (a module's bindings, by parameter id): each its name and
- * a form, removed; a new one added by its name.
+ * a form, removed; a new one added by its name, or picked from the schema's `examples`.
  * @param {FieldProps} props
  */
 function MapField({ name, schema, value, path, issues, set, base }) {
   const [adding, setAdding] = useState('');
   const entries = Object.entries(value && typeof value === 'object' ? value : {});
+  // Entries the schema offers ready-made (a module's presets): each an object of one entry.
+  /** @type {Record<string, unknown>[]} */
+  const examples = (Array.isArray(schema.examples) ? schema.examples : []).filter(
+    (example) => example && typeof example === 'object' && Object.keys(example).length === 1,
+  );
   const add = () => {
     if (adding === '' || entries.some(([key]) => key === adding)) return;
     set(path, { ...(value ?? {}), [adding]: {} });
@@ -329,6 +334,22 @@ function MapField({ name, schema, value, path, issues, set, base }) {
         <${Field} name=${key} schema=${schema.additionalProperties} value=${entry} path=${[...path, key]} issues=${issues} set=${set} base=${base} />
       </div>`,
     )}
+    ${
+      examples.length > 0 &&
+      html`<div class="field inline">
+      <select aria-label=${`add a preset to ${name}`} onChange=${(/** @type {Event} */ e) => {
+        const picked = examples[Number(/** @type {HTMLSelectElement} */ (e.currentTarget).value)];
+        /** @type {HTMLSelectElement} */ (e.currentTarget).value = '';
+        if (picked) set(path, { ...(value ?? {}), ...picked });
+      }}>
+        <option value="">${`add a preset (${examples.length})…`}</option>
+        ${examples.map((example, at) => {
+          const key = Object.keys(example)[0] ?? '';
+          return html`<option value=${at} disabled=${entries.some(([taken]) => taken === key)}>${key}</option>`;
+        })}
+      </select>
+    </div>`
+    }
     <div class="field inline">
       <input aria-label=${`new ${name} name`} placeholder="a name (the parameter's id)" value=${adding} spellcheck=${false}
         onInput=${(/** @type {Event} */ e) => setAdding(/** @type {HTMLInputElement} */ (e.currentTarget).value.trim())}

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { config as rxjsConfig } from 'rxjs';
 import { type Flow, flowFileJsonSchema, loadFlowFile, pluginsOf } from './config/flow-file.ts';
 import { firstFlow } from './config/first-flow.ts';
-import { referencePage } from './config/reference.ts';
+import { connectionPage, referencePage } from './config/reference.ts';
 import { formatIssue } from './core/issue.ts';
 import { connectionTypes } from './config/connection-types.ts';
 import { FlowEditor } from './config/flow-editor.ts';
@@ -40,9 +40,11 @@ const usage = `Usage:
   patchbay schema [flow file] [--state DIR|none]
       Prints the JSON Schema of flow files, for editors; given a flow file, with the
       connection types of the packages its plugins list.
-  patchbay reference <flow file>
+  patchbay reference <flow file> [--state DIR|none]
       Prints, in Markdown, the reference page of each connection type the packages of its
-      plugins bring: what a package's README can hold, generated from its settings schema.
+      plugins bring: what a package's README can hold, generated from its settings schema;
+      and of each connection that knows settings of its own (a Companion module connection,
+      once it ran with the state folder: its config fields, actions, feedbacks, presets).
   patchbay witness --group NAME --members A,B --listen HOST:PORT [--id ID] [--key-env VAR | --key-file FILE] [--state DIR]
       The third voter of a redundancy group of two hubs: grants the lease to one hub at a
       time, over UDP, signed with the site key (default: the PATCHBAY_SITE_KEY variable).
@@ -170,13 +172,24 @@ export async function main(
     }
     case 'reference': {
       if (rest.length !== 1) return badUsage('reference takes exactly one flow file');
-      const plugins = await pluginsOf(rest[0] as string);
+      const result = await loadFlowFile(rest[0] as string, process.env, {
+        start: true,
+        stateFolder: stateFolderOf(rest[0] as string, values.state),
+      });
+      const plugins = result.ok ? result.flow.plugins : await pluginsOf(rest[0] as string);
       for (const { error } of plugins.refused) err.write(`${error.code}: ${error.message}\n`);
-      if (plugins.types.length === 0) {
-        err.write(`${rest[0]}: its plugins bring no connection types\n`);
+      // Each connection whose type knows its settings finer, as it knows them with this state folder (a module that ran).
+      const own = (result.ok ? result.flow.connections : []).flatMap(({ id, plan }) => {
+        const settings = plan.settingsOf?.();
+        return settings && Object.keys(settings).length > 0 ? [connectionPage(id, plan.type, settings as never)] : [];
+      });
+      if (plugins.types.length === 0 && own.length === 0) {
+        err.write(
+          `${rest[0]}: its plugins bring no connection types, and none of its connections knows settings of its own here (a Companion module connection does once it ran with this state folder)\n`,
+        );
         return Exit.Usage;
       }
-      out.write(plugins.types.map((type) => referencePage(type)).join('\n'));
+      out.write([...plugins.types.map((type) => referencePage(type)), ...own].join('\n'));
       return Exit.Ok;
     }
     case 'witness':

@@ -38,7 +38,7 @@ export interface SettingRow {
 
 /** A JSON Schema node as TypeBox writes it, with the keywords the reference reads. */
 interface Node {
-  readonly type?: string;
+  readonly type?: string | readonly string[];
   readonly const?: unknown;
   readonly enum?: readonly unknown[];
   readonly anyOf?: readonly Node[];
@@ -55,6 +55,9 @@ interface Node {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly pattern?: string;
+  readonly title?: string;
+  readonly additionalProperties?: Node | boolean | undefined;
+  readonly examples?: readonly Readonly<Record<string, unknown>>[];
 }
 
 const plural: Readonly<Record<string, string>> = {
@@ -75,6 +78,8 @@ export function typeOf(node: Node): string {
     const item = node.items ? typeOf(node.items) : 'value';
     return `list of ${plural[item] ?? `${item} values`}`;
   }
+  // A type that may be one of some (`["integer", "string"]`: a number or the text `$(value)`).
+  if (typeof node.type === 'object') return node.type.join(' or ');
   return node.type ?? 'value';
 }
 
@@ -112,7 +117,8 @@ export function settingRows(properties: Readonly<Record<string, Node>>, required
       type: typeOf(node),
       default: 'default' in node ? code(node.default) : required.includes(key) ? 'required' : '—',
       allowed: allowedOf(node),
-      description: node.description ?? '',
+      // A field's own name (a module's config field's label), then what it is.
+      description: [node.title, node.description].filter(Boolean).join(': '),
     };
     const entries = node.type === 'array' && node.items?.properties ? node.items : undefined;
     if (entries?.properties) return [row, ...settingRows(entries.properties, entries.required, `${name}[].`)];
@@ -214,6 +220,37 @@ function codesOf(t: ConnectionType): string[] {
 /** The reference page of a package's type on its own: `patchbay reference <flow file>`. */
 export function referencePage(t: ConnectionType): string {
   return `# \`${t.type}\` — ${t.summary.replace(/\.$/, '')}\n\n${typeReference(t)}\n`;
+}
+
+/**
+ * The reference page of one connection whose type knows its settings finer than the type's
+ * schema (`settingsOf`: a Companion module's config fields, actions, feedbacks and presets as
+ * the module declared them when it last ran here): `patchbay reference <flow file>`. A
+ * setting that is a map of variants (a module's actions) has a table per variant; a map's
+ * examples (a module's presets) are listed as the entries they add.
+ */
+export function connectionPage(id: string, type: string, settings: Readonly<Record<string, Node>>): string {
+  const sections = Object.entries(settings).flatMap(([key, node]) => {
+    const variants = typeof node.additionalProperties === 'object' ? node.additionalProperties.anyOf : undefined;
+    const body = variants
+      ? variants.flatMap((variant) => {
+          const { options, ...rest } = variant.properties ?? {};
+          const picked = Object.values(rest).find((field) => 'const' in field);
+          const heading = `### \`${String(picked?.const)}\`${variant.title && variant.title !== picked?.const ? ` — ${variant.title}` : ''}`;
+          const rows = settingRows(options?.properties ?? {}, options?.required);
+          return [heading, '', rows.length > 0 ? settingsTable(rows) : 'No options.', ''];
+        })
+      : node.properties
+        ? [settingsTable(settingRows(node.properties, node.required)), '']
+        : [settingsTable(settingRows({ [key]: node })), ''];
+    const examples = (node.examples ?? []).flatMap((example) =>
+      Object.entries(example).map(([name, entry]) => `| \`${name}\` | ${cell(`\`${JSON.stringify(entry)}\``)} |`),
+    );
+    const ready =
+      examples.length > 0 ? ['Presets, each an entry ready to add:', '', '| id | entry |', '| --- | --- |', ...examples, ''] : [];
+    return [`## \`${key}\``, '', ...(node.description ? [node.description, ''] : []), ...body, ...ready];
+  });
+  return [`# connection \`${id}\` (\`${type}\`)`, '', 'Its own settings, as its type knows them on this hub:', '', ...sections].join('\n');
 }
 
 /** A type's name in a list of types: a type of a package says which. */

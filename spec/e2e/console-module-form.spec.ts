@@ -106,6 +106,17 @@ live(
     await form.getByRole('button', { name: 'add to feedbacks' }).click();
     await form.getByLabel('high: feedback').selectOption('Level above');
     await form.getByLabel('Threshold (0–100)').fill('50');
+    // A preset of the module, ready-made (R-CM7): its press's action, and apart the feedback that lights it.
+    const readyMade = (map: string) => form.getByLabel(`add a preset to ${map}`);
+    t.deepEqual(await readyMade('actions').locator('option').allTextContents(), ['add a preset (1)…', 'Level/Full']);
+    await readyMade('actions').selectOption('Level/Full');
+    t.deepEqual(await readyMade('feedbacks').locator('option').allTextContents(), [
+      'add a preset (2)…',
+      'Level/Full/lit',
+      'Level/Full_and_named/lit',
+    ]);
+    await readyMade('feedbacks').selectOption('Level/Full/lit');
+    t.is(await form.getByLabel('Level/Full/lit: feedback').inputValue(), 'Level above');
     if (shots) {
       await form.locator('[data-field="connections.desk.actions"]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(shots, 'console-module-bindings.png') });
@@ -117,6 +128,8 @@ live(
     t.true(saved.includes("config: { host: 'mixer.local', port: 9200, mode: 'tcp' }"), saved);
     t.true(saved.includes("level: { action: 'set_level', options: { level: '$(value)' } }"), saved);
     t.true(saved.includes("high: { feedback: 'level_above', options: { threshold: 50 } }"), saved);
+    t.true(saved.includes("'Level/Full': { action: 'set_level', options: { level: 100 } }"), saved);
+    t.true(saved.includes("'Level/Full/lit': { feedback: 'level_above', options: { threshold: 99 }, invert: false }"), saved);
     await eventually(async () => {
       const connections = (await (await fetch(`${hub.base}/connections`, { headers: auth })).json()) as { id: string; status: string }[];
       return connections.find((connection) => connection.id === 'desk')?.status === 'ok';
@@ -126,6 +139,12 @@ live(
     await eventually(
       async () => (await (await fetch(`${hub.base}/parameters/desk/high`, { headers: auth })).text()) === 'true',
       'the feedback',
+    );
+    // The preset's press, and its light.
+    t.is((await fetch(`${hub.base}/update?parameter=desk/Level/Full&value=true`, { headers: auth })).status, 200);
+    await eventually(
+      async () => (await (await fetch(`${hub.base}/parameters/desk/Level/Full/lit`, { headers: auth })).text()) === 'true',
+      "the preset's light",
     );
   },
 );

@@ -41,6 +41,7 @@ import { SavedConfig } from './saved-config.ts';
 import { parse, type Settings, settings } from './settings.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
 import { bindingWarnings, DefinitionsKeeper, keptDefinitions } from './definitions.ts';
+import { presetsOf } from './presets.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
 import { HostServices } from './host-services.ts';
 
@@ -330,8 +331,9 @@ class ModuleConnection implements TypedInstance<Settings> {
       updateFeedbackValues: (payload: unknown) => this.bindings.feedbackValues(list(payload, 'values')),
       setPresetDefinitions: (payload: unknown) => {
         const presets = list(payload, 'presets');
-        this.presets = presets.length;
-        this.keeper?.update({ presets: presets.map(({ id, name, category }) => ({ id, name, category })) as never });
+        // Buttons; a text preset is a heading of Companion's page of them.
+        this.presets = presets.filter((preset) => preset['type'] !== 'text').length;
+        this.keeper?.update({ presets: presetsOf(presets) });
       },
       saveConfig: (payload: unknown) => this.keepSaved((payload as { config?: unknown } | undefined)?.config),
       parseVariablesInString: (payload: unknown) => {
@@ -403,7 +405,16 @@ export const companionModuleType = defineConnectionType({
   // The module's config fields as the forms of `config` and `secrets` (R-CM3), once it has run here.
   settingsOf: (parsed: Settings, { baseDir, filesFolder }) => {
     const kept = keptDefinitions(parsed.module, baseDir, filesFolder);
-    return kept ? { ...fieldSchemas(kept.configFields), ...bindingSchemas(kept.actions, kept.feedbacks) } : undefined;
+    return kept
+      ? {
+          ...fieldSchemas(kept.configFields),
+          ...bindingSchemas(
+            kept.actions,
+            kept.feedbacks,
+            kept.presets.filter((preset) => preset.key),
+          ),
+        }
+      : undefined;
   },
   create: (context, parsed: Settings) => new ModuleConnection(context, parsed),
 });

@@ -14,6 +14,7 @@ import type { Issue, Logger } from '../../sdk/index.ts';
 import type { Definition } from './bindings.ts';
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import type { Field } from './fields.ts';
+import type { Preset } from './presets.ts';
 import { isArchive, unpackedModule } from './module-archive.ts';
 import { type ModuleFolder, readModuleFolder } from './module-folder.ts';
 
@@ -32,7 +33,7 @@ export interface Definitions {
   readonly configFields: readonly Field[];
   readonly actions: readonly Definition[];
   readonly feedbacks: readonly Definition[];
-  readonly presets: readonly { readonly id: string; readonly name?: string; readonly category?: string }[];
+  readonly presets: readonly Preset[];
   readonly variables: readonly { readonly id: string; readonly name?: string }[];
 }
 

@@ -15,6 +15,7 @@ import {
   type ValueType,
   ValueType as Types,
 } from '../../sdk/index.ts';
+import type { Preset } from './presets.ts';
 
 /** A field as the module sends it; only what the hub checks is named. */
 export interface Field {
@@ -295,12 +296,21 @@ const WRITTEN_VALUE = '$(value)';
  * `feedbacks` (R-ST3): each binding is one of the module's actions (or feedbacks), picked by
  * its name, with its options as the fields the module declares. An option may take the value
  * written to the parameter: a choice offers it as one more choice, a number or a text takes
- * `$(value)` as typed.
+ * `$(value)` as typed. The module's presets are each map's examples (presets.ts).
  */
 export function bindingSchemas(
   actions: readonly { readonly id: string; readonly name?: string; readonly options?: readonly Field[] }[],
   feedbacks: readonly { readonly id: string; readonly name?: string; readonly type?: string; readonly options?: readonly Field[] }[],
+  presets: readonly Preset[] = [],
 ): Record<string, SettingSchema> {
+  // The module's presets as examples of each map (JSON Schema's `examples`): an entry each, ready to add.
+  const examples = (of: (preset: Preset) => [string, unknown] | undefined) => {
+    const entries = presets.flatMap((preset): [string, unknown][] => {
+      const entry = of(preset);
+      return entry ? [entry] : [];
+    });
+    return entries.length > 0 ? { examples: entries.slice(0, MOST_CHOICES).map(([key, binding]) => ({ [key]: binding })) } : {};
+  };
   const optionsOf = (fields: readonly Field[] | undefined, written: boolean): SettingSchema => ({
     type: 'object',
     title: 'options',
@@ -341,6 +351,7 @@ export function bindingSchemas(
             description:
               "Write-only parameters, by id, each running one of the module's actions; `$(value)` in an option takes the written value.",
             additionalProperties: { anyOf: entries('action', actions, true) },
+            ...examples((preset) => (preset.action ? [preset.key, preset.action] : undefined)),
           },
         }
       : {}),
@@ -350,6 +361,7 @@ export function bindingSchemas(
             type: 'object',
             description: "Read-only parameters, by id, each following one of the module's feedbacks.",
             additionalProperties: { anyOf: entries('feedback', feedbacks, false) },
+            ...examples((preset) => (preset.feedback ? [`${preset.key}/lit`, preset.feedback] : undefined)),
           },
         }
       : {}),

@@ -8,7 +8,7 @@
  * (after its process ended) finds its variables with their last values, which stay until it
  * gives each one of its own; that value types it afresh.
  *
- * Variables are made after the module names them, at most `MADE_A_TURN` a turn of the hub's
+ * Variables are made after the module names them, for at most `MAKING_MS` a turn of the hub's
  * loop, so a module that names 20,000 at once does not hold the loop while they are made; one
  * with a value at the next turn, one without (or with the empty text the base gives each new
  * variable) after `UNTYPED_WAIT_MS`. A module sends its list and then its values: waiting,
@@ -32,8 +32,14 @@ import {
 export const MOST_VARIABLES = 20_000;
 /** Refused ids remembered, to count each once; past it the count stops growing. */
 const MOST_REFUSED = 100_000;
-/** Variables made in one turn of the hub's loop: some 5 ms of it. */
-export const MADE_A_TURN = 1000;
+/**
+ * How long one turn of the hub's loop makes variables at most: a count would be no bound,
+ * as a parameter costs more with more clients, followers and a slower machine (1,000 at a
+ * turn held the loop 50 ms while a WebSocket client was served).
+ */
+const MAKING_MS = 4;
+/** Variables made between looks at the clock. */
+const MADE_BETWEEN_LOOKS = 32;
 /**
  * How long a variable named without a value waits for one before it is made as text: long
  * enough for the values a module sends after its list to arrive on a loaded machine (a list
@@ -248,10 +254,10 @@ export class Variables {
   }
 
   /**
-   * Up to `MADE_A_TURN` of the waiting variables, each typed by its value, and those without
-   * one that waited `UNTYPED_WAIT_MS` as text; the rest at the next turn, or later.
+   * The waiting variables for `budgetMs`, each typed by its value, and those without one that
+   * waited `UNTYPED_WAIT_MS` as text; the rest at the next turn, or later.
    */
-  private makeWaiting(most = MADE_A_TURN): void {
+  private makeWaiting(budgetMs = MAKING_MS): void {
     this.making?.cancel();
     this.making = undefined;
     const now = performance.now();
@@ -262,7 +268,7 @@ export class Variables {
         untyped = true;
         continue;
       }
-      if (made++ === most) return this.makeSoon();
+      if (++made % MADE_BETWEEN_LOOKS === 0 && performance.now() - now > budgetMs) return this.makeSoon();
       this.waiting.delete(id);
       if (!checkParameterId(`var/${id}`).ok) {
         this.refuse(id);

@@ -69,7 +69,7 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
         () => `the module to be ok (${JSON.stringify(info(hub))})`,
       );
       // A module may send its presets after its init answered.
-      await eventually(() => info(hub)?.details?.['presets'] === 1, 'the presets counted');
+      await eventually(() => info(hub)?.details?.['presets'] === 2, 'the presets counted');
       t.like(info(hub)?.details, { module: 'fixture', version: '1.0.0', api: base });
       t.is(value(hub, 'var/host'), 'mixer.local', 'the config reached the module');
       if (hasSecrets(base)) t.is(value(hub, 'var/token_length'), 6, 'the secret reached the module');

@@ -11,7 +11,13 @@ import { storeWith } from '../../helpers/state.ts';
 
 // What a module declared as it ran is kept per module version, and validate reads it (R-CM3, R-CM5).
 
-async function validate(desk: Record<string, unknown>, ...options: string[]): Promise<{ code: number; out: string; err: string }> {
+const validate = (desk: Record<string, unknown>, ...options: string[]) => cli('validate', desk, ...options);
+
+async function cli(
+  command: string,
+  desk: Record<string, unknown>,
+  ...options: string[]
+): Promise<{ code: number; out: string; err: string }> {
   const file = join(await mkdtemp(join(tmpdir(), 'patchbay-validate-')), 'flow.json5');
   await writeFile(file, JSON.stringify({ connections: { desk } }));
   let out = '';
@@ -24,7 +30,7 @@ async function validate(desk: Record<string, unknown>, ...options: string[]): Pr
       },
     });
   const code = await main(
-    ['validate', file, ...options],
+    [command, file, ...options],
     sink((text) => (out += text)),
     sink((text) => (err += text)),
   );
@@ -60,10 +66,29 @@ test.serial(
     await eventually(() => existsSync(kept), 'the definitions kept');
     const definitions = JSON.parse(readFileSync(kept, 'utf8')) as Record<string, { id: string }[]>;
     t.true(definitions['actions']?.some(({ id }) => id === 'set_level'));
+    // Presets as the bindings they stand for (R-CM7): a press's one action, the feedback that lights it.
+    await eventually(() => JSON.parse(readFileSync(kept, 'utf8')).presets?.length === 2, 'the presets kept');
     t.deepEqual(
-      definitions['presets']?.map(({ id }) => id),
-      ['full'],
-      'presets listed',
+      JSON.parse(readFileSync(kept, 'utf8')).presets,
+      [
+        {
+          id: 'full',
+          name: 'Full',
+          category: 'Level',
+          key: 'Level/Full',
+          action: { action: 'set_level', options: { level: 100 } },
+          feedback: { feedback: 'level_above', options: { threshold: 99 }, invert: false },
+        },
+        {
+          id: 'full-named',
+          name: 'Full and named',
+          category: 'Level',
+          key: 'Level/Full_and_named',
+          feedback: { feedback: 'level_above', options: { threshold: 99 }, invert: true },
+          note: 'its press runs 2 actions, and a parameter runs one: bind each yourself',
+        },
+      ],
+      'presets listed, a heading left out',
     );
     t.true(definitions['configFields']?.some(({ id }) => id === 'port'));
     await hub.stop();
@@ -80,6 +105,21 @@ test.serial(
     t.regex(warned.out, /connections\.desk\.feedbacks\.high\.feedback: .* has no feedback "level_over"/);
 
     t.is((await validate(mistaken, '--state', 'none')).code, 0, 'without a state folder nothing is known');
+
+    // `patchbay reference` prints what the module declared: its config fields, its actions' options, its presets.
+    const reference = await cli('reference', desk, '--state', store.folder);
+    t.is(reference.code, 0, reference.err);
+    t.regex(reference.out, /^# connection `desk` \(`companion-module`\)/);
+    t.regex(reference.out, /\| `port` \| integer \| `9000` \| 1–65535 \| Target port \|/);
+    t.regex(reference.out, /### `set_level` — Set level\n\n\| setting .*\n.*\n\| `level` \| integer or string \| `0` \| 0–100 \|/);
+    t.regex(reference.out, /\| `Level\/Full` \| `\{"action":"set_level","options":\{"level":100\}\}` \|/);
+    t.regex(
+      reference.out,
+      /\| `Level\/Full_and_named\/lit` \| `\{"feedback":"level_above","options":\{"threshold":99\},"invert":true\}` \|/,
+    );
+    const unknown = await cli('reference', desk, '--state', 'none');
+    t.is(unknown.code, 2);
+    t.regex(unknown.err, /none of its connections knows settings of its own here/);
   },
 );
 

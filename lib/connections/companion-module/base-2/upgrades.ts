@@ -53,7 +53,7 @@ const asValues = (options: Json): Json =>
   Object.fromEntries(Object.entries(options).map(([key, value]) => [key, { isExpression: false, value }]));
 
 /** Options back to values; the first key a script made an expression, if any. */
-function fromValues(options: unknown): { options: Json; expression?: string } {
+export function fromValues(options: unknown): { options: Json; expression?: string } {
   const values: Json = {};
   for (const [key, option] of Object.entries(isObject(options) ? options : {})) {
     if (isObject(option) && option['isExpression'] === true) return { options: values, expression: key };
