@@ -378,6 +378,30 @@ test('tsl tally: each input on program lights its display red, on preview green,
   t.is(heard.filter((message) => message.index === 3).at(-1)?.display.text, 'GFX');
 });
 
+test("companion lights: a Companion module's bound fader, a preset's key and its light, and a rule that darkens the house on air (R-CM5, R-CM7)", async (t) => {
+  const hub = await runExample(t, 'companion-lights.json5');
+  await eventually(
+    () => hub.connection('lights')?.status.status === 'ok',
+    () => `the module: ${JSON.stringify(hub.connection('lights')?.status)}`,
+  );
+  const base = `http://127.0.0.1:${portOf(hub)}`;
+  const write = async (address: string, value: string) => (await fetch(`${base}/update?parameter=${address}&value=${value}`)).status;
+  const read = async (address: string) => (await fetch(`${base}/parameters/${address}`)).text();
+  t.is(await write('lights/wash', '60'), 200);
+  await eventually(
+    async () => (await read('lights/var/level_1')) === '60' && (await read('lights/wash/lit')) === 'true',
+    'the wash at 60, lit',
+  );
+  t.is(await write('lights/wash', '101'), 400, "outside the module's range for the level");
+  t.is(await write('lights/Desk_2/full', 'true'), 200);
+  await eventually(async () => (await read('lights/Desk_2/full/lit')) === 'true', "the preset's light");
+  t.is(await write('studio/onair', 'true'), 200);
+  await eventually(
+    async () => (await read('lights/var/level_1')) === '0' && (await read('lights/Desk_2/full/lit')) === 'false',
+    'the house dark on air',
+  );
+});
+
 test('midi fader: the fader moves the mixer level through the rule; without MIDI the faders say why and the rest runs (R-SU3)', async (t) => {
   const hub = await runExample(t, 'midi-fader.json5');
   await eventually(() => hub.connection('faders')?.info.status !== 'connecting', 'looked for the ports');

@@ -204,7 +204,11 @@ test("an admin login cannot make a Companion module connection run code outside 
 
   // What an admin added to the modules folder is theirs to name.
   await mkdir(join(dir, 'modules', 'mixer', 'companion'), { recursive: true });
-  await writeFile(join(dir, 'modules', 'mixer', 'companion', 'manifest.json'), JSON.stringify({ id: 'mixer', runtime: { api: 'none' } }));
+  await writeFile(
+    join(dir, 'modules', 'mixer', 'companion', 'manifest.json'),
+    JSON.stringify({ id: 'mixer', runtime: { api: 'nodejs-ipc', apiVersion: '1.14.1', entrypoint: '../main.cjs' } }),
+  );
+  await writeFile(join(dir, 'modules', 'mixer', 'main.cjs'), 'process.exit(0);\n');
   const inside = await save(hub, flowWith(module('./modules/mixer')));
   t.is(inside.status, 200, JSON.stringify(inside.body));
 });

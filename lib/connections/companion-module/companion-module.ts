@@ -36,7 +36,7 @@ import { upgradesBindings } from './binding-upgrades.ts';
 import { Bindings } from './bindings.ts';
 import { bindingSchemas, configMistakes, fieldSchemas, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
-import { type ModuleFolder, readModuleFolder } from './module-folder.ts';
+import { type ModuleFolder, moduleMistake, readModuleFolder } from './module-folder.ts';
 import { SavedConfig } from './saved-config.ts';
 import { parse, type Settings, settings } from './settings.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
@@ -393,8 +393,11 @@ export const companionModuleType = defineConnectionType({
   summary: 'A Bitfocus Companion device module, unmodified: its config, variables, actions and feedbacks as parameters.',
   settings,
   parse: (written) => parse(written as Settings),
-  // What the module declared when it last ran here (definitions.ts): its config checked before it starts, its bindings looked at.
+  // The module itself (there, a module, of a base the hub speaks), then what it declared when
+  // it last ran here (definitions.ts): its config checked before it starts, its bindings looked at.
   diagnose: (parsed: Settings, { baseDir, filesFolder }) => {
+    const missing = moduleMistake(parsed.module, baseDir);
+    if (missing) return [missing];
     const kept = keptDefinitions(parsed.module, baseDir, filesFolder);
     return kept ? configMistakes(kept.configFields, parsed.config, parsed.secrets) : [];
   },

@@ -7,7 +7,8 @@
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { HubError, reasonOf } from '../../sdk/index.ts';
+import { HubError, type Issue, reasonOf } from '../../sdk/index.ts';
+import { isArchive } from './module-archive.ts';
 
 /** The protocol families of `@companion-module/base` the hub speaks, by major version. */
 export const SPOKEN = '@companion-module/base 1.2 to 1.x (over Node IPC) and 2.x (under its host entry point)';
@@ -116,5 +117,18 @@ function realFile(path: string, written: string, module: string): string {
     return realpathSync(path);
   } catch {
     throw new HubError('PB_START_FAILED', `the module ${module} names an entry point that is not there (${written})`);
+  }
+}
+
+/** What keeps the module a connection names from running, as its start would find it; an archive is looked into when it starts. */
+export function moduleMistake(written: string, baseDir: string): Issue | undefined {
+  try {
+    if (isArchive(written)) {
+      if (!statSync(resolve(baseDir, written)).isFile()) throw new Error('not a file');
+    } else readModuleFolder(written, baseDir);
+    return undefined;
+  } catch (error) {
+    const message = error instanceof HubError ? error.message : `the module archive ${written} is not there (${reasonOf(error)})`;
+    return { path: ['module'], message };
   }
 }

@@ -148,3 +148,14 @@ test.serial(
     t.true(actionsOf() > 0, 'the actions an earlier run declared stand');
   },
 );
+
+test('validate names a module that is not there, or that the hub cannot run, at `module`, as the start would', async (t) => {
+  const missing = await validate({ type: 'companion-module', module: './modules/generic-osc' });
+  t.is(missing.code, 2);
+  t.regex(missing.err, /connections\.desk\.module: the module \.\/modules\/generic-osc is not a folder the hub can read/);
+  const archive = await validate({ type: 'companion-module', module: './modules/generic-osc.tgz' });
+  t.is(archive.code, 2);
+  t.regex(archive.err, /connections\.desk\.module: the module archive \.\/modules\/generic-osc\.tgz is not there/);
+  const module = await fixtureModule('1.14.1');
+  t.is((await validate({ type: 'companion-module', module })).code, 0, 'a module that is there');
+});
