@@ -14,8 +14,9 @@
  *   and the difference is the hub's. One at a time, rounds in turns; p50, p99.
  * - Idle memory a module connection adds (the module's process, and what the hub holds more
  *   with five of them than with none), beside the module's own process under the bare host.
- * - Floods, each the longest a client waits for the hub's /healthz meanwhile (polled back to
- *   back), beside the same before: the module re-sends 12 times, 50 ms apart, some 600 KB of
+ * - Floods, each the hub's longest event-loop stall meanwhile (its own `nodejs_eventloop_lag_max_seconds`,
+ *   less the 10 ms its monitor samples at) and the longest a client waits for its /healthz
+ *   (polled back to back), beside the same while quiet: the module re-sends 12 times, 50 ms apart, some 600 KB of
  *   action definitions (as one Videohub did); and, apart, it defines 30,000 variables (over
  *   the 20,000 a module may have) in one message of 2.3 MB and gives them values in another.
  *
@@ -262,24 +263,40 @@ async function longestHealthz(port: number, ms: number): Promise<number> {
   return longest;
 }
 
+/** A quiet time, or a flood, as the hub and a client see it. */
+interface Stalls {
+  /** The longest a client waited for /healthz, polled back to back (ms). */
+  readonly healthz: number;
+  /** The hub's own longest event-loop delay, less the 10 ms its monitor samples at (ms). */
+  readonly loop: number;
+}
+
 interface Flooded {
-  readonly before: number;
-  readonly definitions: number;
-  readonly variables: number;
+  readonly before: Stalls;
+  readonly definitions: Stalls;
+  readonly variables: Stalls;
   readonly status: string;
+}
+
+/** The hub's longest event-loop delay since the last scrape of /metrics (which starts it again), less the sampling interval. */
+async function longestDelay(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const max = Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+  return Math.max(0, max * 1000 - 10);
 }
 
 async function flood(): Promise<Flooded> {
   const server = await startHub(flowFile({ desk: desk() }));
-  const during = async (parameter: string) => {
-    const written = fetch(`http://127.0.0.1:${server.port}/update?parameter=desk/${parameter}&value=true`);
-    const longest = await longestHealthz(server.port, 3000);
+  const during = async (parameter?: string): Promise<Stalls> => {
+    await longestDelay(server.port);
+    const written = parameter ? fetch(`http://127.0.0.1:${server.port}/update?parameter=desk/${parameter}&value=true`) : undefined;
+    const healthz = await longestHealthz(server.port, 3000);
     await written;
-    return longest;
+    return { healthz, loop: await longestDelay(server.port) };
   };
   try {
     await whenOk(server.port, ['desk']);
-    const before = await longestHealthz(server.port, 2000);
+    const before = await during();
     const definitions = await during('definitions');
     const variables = await during('variables');
     const listed = (await (await fetch(`http://127.0.0.1:${server.port}/connections`)).json()) as (Listed & { reason?: string })[];
@@ -294,6 +311,8 @@ const trips = await roundTrips();
 const memory = await idleMemory();
 const flooded = await flood();
 const ms = (values: readonly number[], p: number) => percentile(values, p).toFixed(2);
+const stalls = (of: (stalls: Stalls) => number) =>
+  [flooded.before, flooded.definitions, flooded.variables].map((f) => of(f).toFixed(1)).join(' / ');
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const commit = existsSync(`${root}.git`)
   ? execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim()
@@ -310,8 +329,8 @@ const table = [
   `| the same, the bare host behind a WebSocket of its own in a process of its own, p50 (ms) | ${ms(trips.hub, 50)} | ${ms(trips.served, 50)} | ${(percentile(trips.hub, 50) / percentile(trips.served, 50)).toFixed(2)}× |`,
   `| the same, p99 (ms) | ${ms(trips.hub, 99)} | ${ms(trips.served, 99)} | ${(percentile(trips.hub, 99) / percentile(trips.served, 99)).toFixed(2)}× |`,
   `| idle memory a module connection (MB, resident) | ${mb(memory.perConnection)} (the module's process and the hub's share, over ${IDLE}) | ${mb(memory.bareModule)} (the module's process) | ${(memory.perConnection / memory.bareModule).toFixed(2)}× |`,
-  `| longest /healthz answer (ms): before / during 12 × 600 KB of definitions | ${flooded.before.toFixed(1)} / ${flooded.definitions.toFixed(1)} | — | — |`,
-  `| longest /healthz answer (ms): during 30,000 variables in one message of 2.3 MB | ${flooded.variables.toFixed(1)} | — | — |`,
+  `| longest event-loop stall of the hub (ms): quiet / 12 × 600 KB of definitions / 30,000 variables in one message of 2.3 MB | ${stalls((f) => f.loop)} | — | — |`,
+  `| longest /healthz answer (ms), the same three | ${stalls((f) => f.healthz)} | — | — |`,
   '',
   `The connection after the flood: ${flooded.status}`,
   '',

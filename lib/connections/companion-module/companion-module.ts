@@ -352,8 +352,7 @@ class ModuleConnection implements TypedInstance<Settings> {
 
   private variablesSet(values: readonly VariableValue[]): void {
     if (values.length === 0) return;
-    this.variables.set(values);
-    this.bindings.valuesChanged();
+    this.variables.set(values, () => this.bindings.valuesChanged());
   }
 
   private async execute(id: string, actionId: string, options: Record<string, unknown>, origin: string | undefined): Promise<SetResult> {

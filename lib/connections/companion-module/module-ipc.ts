@@ -4,12 +4,14 @@
  * 'response', callbackId, success, payload}`, the payload EJSON text (JSON that also carries
  * binary data and dates, as the module's base writes it). A call the host makes waits for
  * its response at most its timeout; a call the module makes is answered by the handler of
- * its name, or refused as unknown. Anything else on the channel is dropped and counted: a
+ * its name, or refused as unknown. Messages are handled in the order they come; a long
+ * payload is read without holding the hub's loop (payload-reading.ts). Anything else on the channel is dropped and counted: a
  * module is someone else's program.
  */
 import type { ChildProcess } from 'node:child_process';
 import EJSON from 'ejson';
 import { HubError, reasonOf } from '../../sdk/index.ts';
+import { LONG_PAYLOAD, PayloadReader } from './payload-reading.ts';
 
 /** What the module may call, by name: each answers with a value, or throws to refuse. */
 export type ModuleCalls = Readonly<Record<string, (payload: unknown) => unknown>>;
@@ -30,14 +32,24 @@ const MAX_CALLBACK_ID = 1 << 28;
  */
 function parsePayload(payload: unknown): unknown {
   if (typeof payload !== 'string' || payload === '') return undefined;
-  return payload.includes('"$') ? EJSON.parse(payload) : JSON.parse(payload);
+  return parserOf(payload)(payload);
 }
+
+const parserOf = (payload: string): ((text: string) => unknown) =>
+  payload.includes('"$') ? (text) => EJSON.parse(text) : (text) => JSON.parse(text);
+
+/** A payload read: its value, or why it could not be. */
+type Parsed = { readonly value: unknown } | { readonly error: string };
 
 export class ModuleIpc {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiting>();
   /** Messages that were not of the wire's shape, or answered nothing that waited. */
   dropped = 0;
+  /** Messages come in, to be handled in their order. */
+  private readonly backlog: Record<string, unknown>[] = [];
+  private reading = false;
+  private readonly reader = new PayloadReader();
 
   constructor(
     private readonly child: ChildProcess,
@@ -68,6 +80,7 @@ export class ModuleIpc {
 
   /** Fails every call still waiting: the module is gone. */
   close(reason: string): void {
+    this.reader.stop();
     for (const [id, waiting] of this.waiting) {
       clearTimeout(waiting.timer);
       waiting.reject(new HubError('PB_DEVICE_UNAVAILABLE', reason));
@@ -81,41 +94,65 @@ export class ModuleIpc {
 
   private received(message: unknown): void {
     if (typeof message !== 'object' || message === null) return void this.dropped++;
-    const { direction, name, payload, callbackId, success } = message as Record<string, unknown>;
+    this.backlog.push(message as Record<string, unknown>);
+    if (!this.reading) void this.readBacklog();
+  }
+
+  /**
+   * The messages in the order they came: most at once, as they come; one with a long payload
+   * read off the loop (payload-reading.ts), those after it waiting for it.
+   */
+  private async readBacklog(): Promise<void> {
+    this.reading = true;
+    for (let message = this.backlog.shift(); message !== undefined; message = this.backlog.shift()) {
+      const { payload } = message;
+      let parsed: Parsed;
+      try {
+        parsed = {
+          value:
+            typeof payload === 'string' && payload.length > LONG_PAYLOAD
+              ? await this.reader.read(payload, parserOf(payload))
+              : parsePayload(payload),
+        };
+      } catch (error) {
+        parsed = { error: reasonOf(error) };
+      }
+      try {
+        this.handle(message, parsed);
+      } catch {
+        // A message the hub could not take must not stop the ones after it.
+        this.dropped++;
+      }
+    }
+    this.reading = false;
+  }
+
+  private handle(message: Record<string, unknown>, parsed: Parsed): void {
+    const { direction, name, callbackId, success } = message;
     // A module's own calls carry a number (base 1.5 on) or a text (before) as their id.
     const id = typeof callbackId === 'number' || (typeof callbackId === 'string' && callbackId !== '') ? callbackId : undefined;
-    if (direction === 'response' && typeof id === 'number') return this.answered(id, success === true, payload);
+    if (direction === 'response' && typeof id === 'number') return this.answered(id, success === true, parsed);
     if (direction !== 'call' || typeof name !== 'string') return void this.dropped++;
     const handler = Object.hasOwn(this.calls, name) ? this.calls[name] : undefined;
     const answer = (ok: boolean, body: unknown) => {
       if (id !== undefined) this.send({ direction: 'response', callbackId: id, success: ok, payload: EJSON.stringify(body) });
     };
     if (!handler) return answer(false, { message: `Unknown command "${name}"` });
-    let parsed: unknown;
-    try {
-      parsed = parsePayload(payload);
-    } catch (error) {
-      return answer(false, { message: `the payload of ${name} is not EJSON: ${reasonOf(error)}` });
-    }
+    if ('error' in parsed) return answer(false, { message: `the payload of ${name} is not EJSON: ${parsed.error}` });
     Promise.resolve()
-      .then(() => handler(parsed))
+      .then(() => handler(parsed.value))
       .then(
         (result) => answer(true, result ?? null),
         (error: unknown) => answer(false, { message: reasonOf(error) }),
       );
   }
 
-  private answered(id: number, success: boolean, payload: unknown): void {
+  private answered(id: number, success: boolean, parsed: Parsed): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return void this.dropped++;
     this.waiting.delete(id);
     clearTimeout(waiting.timer);
-    let body: unknown;
-    try {
-      body = parsePayload(payload);
-    } catch {
-      body = undefined;
-    }
+    const body = 'value' in parsed ? parsed.value : undefined;
     if (success) return waiting.resolve(body);
     const message =
       typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'

@@ -14,7 +14,8 @@
  * variable) after `UNTYPED_WAIT_MS`. A module sends its list and then its values: waiting,
  * each is made with its first value's type (made as text and typed again cost twice as
  * much; a list of 20,000 made at once held the hub's loop 100 ms).
- * Until made, a variable's value is read from here.
+ * Until made, a variable's value is read from here. The lists a module sends (its variables,
+ * their values) are themselves taken a few milliseconds a turn, in the order they came.
  */
 import {
   MOST_LABEL,
@@ -99,6 +100,8 @@ export class Variables {
   private readonly variables = new Map<string, Variable>();
   /** Variables to make, in the order named. */
   private readonly waiting = new Map<string, Waiting>();
+  /** Lists the module sent not taken yet, in order: each takes some, and says whether it is done (see `inTurn`). */
+  private lists: ((started: number) => boolean)[] = [];
   /** The next turn that makes waiting variables: at once (a value waits) or later (none does). */
   private making: { readonly soon: boolean; readonly cancel: () => void } | undefined;
   /** Ids of variables refused (over `MOST_VARIABLES`, or no parameter id), counted once each; at most `MOST_REFUSED` are remembered. */
@@ -115,46 +118,87 @@ export class Variables {
 
   /** The module's whole list of variables: those not in it go. */
   define(definitions: readonly { readonly id: string; readonly name?: string }[]): void {
-    if (this.size > 0) {
-      const wanted = new Set(definitions.map(({ id }) => id).filter((id) => typeof id === 'string'));
-      // Those that go first, so that the bound counts the list as it is now.
-      for (const id of [...this.variables.keys()]) if (!wanted.has(id)) this.forget(id);
-      for (const id of [...this.waiting.keys()]) if (!wanted.has(id)) this.waiting.delete(id);
-    }
-    let over = false;
-    for (const { id, name } of definitions) {
-      if (typeof id !== 'string') continue;
-      const variable = this.variables.get(id);
-      // Named anew (a module's names follow its config: a router's labels): its label follows.
-      if (variable && typeof name === 'string' && name !== variable.name) {
-        variable.name = name;
-        variable.parameter.describe(labelled(name));
-      } else if (!variable && !this.waiting.has(id)) over = !this.name(id, name ?? id, undefined) || over;
-    }
-    if (over) this.overLimit(this.refusedIds.size);
+    this.inTurn(
+      () => {
+        if (this.size > 0) {
+          const wanted = new Set(definitions.map(({ id }) => id).filter((id) => typeof id === 'string'));
+          // Those that go first, so that the bound counts the list as it is now.
+          for (const id of [...this.variables.keys()]) if (!wanted.has(id)) this.forget(id);
+          for (const id of [...this.waiting.keys()]) if (!wanted.has(id)) this.waiting.delete(id);
+        }
+        return definitions;
+      },
+      (over, { id, name }) => {
+        if (typeof id !== 'string') return over;
+        const variable = this.variables.get(id);
+        // Named anew (a module's names follow its config: a router's labels): its label follows.
+        if (variable && typeof name === 'string' && name !== variable.name) {
+          variable.name = name;
+          variable.parameter.describe(labelled(name));
+        } else if (!variable && !this.waiting.has(id)) return !this.name(id, name ?? id, undefined) || over;
+        return over;
+      },
+    );
   }
 
-  /** New values; a variable not defined yet is made. */
-  set(values: readonly VariableValue[]): void {
-    let over = false;
-    for (const { id, value } of values) {
-      if (typeof id !== 'string') continue;
-      const variable = this.variables.get(id);
-      if (!variable) {
-        const waiting = this.waiting.get(id);
-        if (waiting) {
+  /** New values; a variable not defined yet is made. `done` is called once they are taken. */
+  set(values: readonly VariableValue[], done?: () => void): void {
+    this.inTurn(
+      () => values,
+      (over, { id, value }) => {
+        if (typeof id !== 'string') return over;
+        const variable = this.variables.get(id);
+        if (!variable) {
+          const waiting = this.waiting.get(id);
+          if (!waiting) return !this.name(id, id, value) || over;
           waiting.value = value;
           if (typed(value)) this.makeSoon();
-        } else over = !this.name(id, id, value) || over;
-        continue;
+          return over;
+        }
+        // A module started again defines its variables empty: the values of its last run stay until it has its own.
+        if (variable.fresh && !typed(value)) return over;
+        const wanted = this.typeFor(variable, value);
+        if (wanted !== variable.type) this.retype(id, variable, wanted, value);
+        else if (value !== undefined) variable.parameter.report(this.shown(variable, value));
+        return over;
+      },
+      done,
+    );
+  }
+
+  /**
+   * A list the module sent, taken an entry at a time, for `MAKING_MS` a turn of the loop and
+   * the rest at the next (a list of 30,000 held the loop 15 ms at once); lists are taken in
+   * the order they came, each after the one before. `start` runs first, when its turn comes;
+   * `take` says whether the list passed the bound, which the status says at its end.
+   */
+  private inTurn<T>(start: () => readonly T[], take: (over: boolean, entry: T) => boolean, done?: () => void): void {
+    let list: readonly T[] | undefined;
+    let at = 0;
+    let over = false;
+    this.lists.push((started) => {
+      list ??= start();
+      while (at < list.length) {
+        over = take(over, list[at++] as T);
+        if (at % MADE_BETWEEN_LOOKS === 0 && performance.now() - started > MAKING_MS) return false;
       }
-      // A module started again defines its variables empty: the values of its last run stay until it has its own.
-      if (variable.fresh && !typed(value)) continue;
-      const wanted = this.typeFor(variable, value);
-      if (wanted !== variable.type) this.retype(id, variable, wanted, value);
-      else if (value !== undefined) variable.parameter.report(this.shown(variable, value));
+      if (over) this.overLimit(this.refusedIds.size);
+      done?.();
+      return true;
+    });
+    if (this.lists.length === 1) this.takeLists();
+  }
+
+  /** The lists waiting, in order, for `MAKING_MS`; the rest at the next turn. */
+  private takeLists(): void {
+    const started = performance.now();
+    for (let next = this.lists[0]; next !== undefined; next = this.lists[0]) {
+      if (!next(started)) {
+        setImmediate(() => this.takeLists());
+        return;
+      }
+      this.lists.shift();
     }
-    if (over) this.overLimit(this.refusedIds.size);
   }
 
   /**
@@ -222,6 +266,7 @@ export class Variables {
     this.making?.cancel();
     this.making = undefined;
     this.waiting.clear();
+    this.lists = [];
   }
 
   /** A variable to make at the next turn; false if that passes the bound. */
