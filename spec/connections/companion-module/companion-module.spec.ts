@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import WebSocket from 'ws';
 import { type BaseVersion, BASES, deskInfo, deskValue, fixtureModule, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 
@@ -125,15 +126,41 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
   );
 }
 
+/** `count` WebSocket clients following `address`, a hundred connected at a time (a thousand at once overflow the listen backlog). */
+async function following(t: ExecutionContext, url: string, address: string, count: number) {
+  const clients: { value: unknown; closed: boolean }[] = [];
+  for (let crowd = 0; crowd < count / 100; crowd++) {
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const socket = new WebSocket(`${url.replace('http', 'ws')}/ws?filter=${encodeURIComponent(`^${address}$`)}`);
+        const client = { value: undefined as unknown, closed: false };
+        clients.push(client);
+        t.teardown(() => socket.terminate());
+        socket.on('message', (data) => {
+          const message = JSON.parse(String(data)) as { p?: string; v?: unknown };
+          if (message.p === address) client.value = message.v;
+        });
+        socket.on('close', () => (client.closed = true));
+        await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      }),
+    );
+  }
+  return clients;
+}
+
 for (const base of ['1.14.1', '2.0.4'] as BaseVersion[]) {
+  // Once with a crowd watching (R-CM2 with R-PK4's 1,000 WebSocket clients), once without.
+  const crowd = base === '1.14.1' ? 1000 : 0;
   test.serial(
-    `base ${base}: kill -9 of the module's process: values stay readable, the rest runs, and it comes back with a new process`,
+    `base ${base}: kill -9 of the module's process${crowd ? ' with 1,000 WebSocket clients following its variable' : ''}: values stay readable, the rest runs, and it comes back with a new process`,
     async (t) => {
       const module = await fixtureModule(base);
       const { hub, base: url } = await run(t, desk(module, base));
       await eventually(() => info(hub)?.status === 'ok', 'the module');
       t.like(await update(url, 'level', '64'), { status: 200 });
       await eventually(() => value(hub, 'var/level') === 64, 'the level');
+      const clients = await following(t, url, 'desk/var/level', crowd);
+      await eventually(() => clients.every((client) => client.value === '64'), 'every client has the level');
       await eventually(() => typeof info(hub)?.details?.['pid'] === 'number', "the module's process id");
       const pid = info(hub)?.details?.['pid'] as number;
       process.kill(pid, 'SIGKILL');
@@ -147,6 +174,11 @@ for (const base of ['1.14.1', '2.0.4'] as BaseVersion[]) {
       await eventually(() => typeof info(hub)?.details?.['pid'] === 'number' && info(hub)?.details?.['pid'] !== pid, 'a new process');
       t.like(await update(url, 'level', '66'), { status: 200 });
       await eventually(() => value(hub, 'var/level') === 66, 'the level through the new process');
+      await eventually(
+        () => clients.every((client) => client.value === '66'),
+        () => `every client has the level from the new process (${clients.filter((client) => client.value === '66').length} of ${crowd})`,
+      );
+      t.is(clients.filter((client) => client.closed).length, 0, 'no client was dropped');
     },
   );
 }
