@@ -1,7 +1,9 @@
 /**
- * The `keys` setting at work, without rules: a bound key shows its text, and its colour
- * follows `show`; a press of it toggles, holds or fires its target.
+ * The `keys` setting at work, without rules: a bound key shows its text, with the values it
+ * names live in it, and its colour follows `show` (true, or the value `is`); a press of it
+ * toggles, holds, fires or sets its target.
  */
+import { combineLatest } from 'rxjs';
 import { type ConnectionContext, FIRE, type Value } from '../../sdk/index.ts';
 import type { Device } from './devices.ts';
 import type { KeyLooks } from './key-looks.ts';
@@ -20,15 +22,28 @@ export class KeyBindings {
     const watching: { unsubscribe(): void }[] = [];
     for (const binding of this.bindings) {
       const look = looks.pin(binding.device, binding.key);
-      look.text = binding.text;
+      const named = namesIn(binding.text);
+      look.text = named.length === 0 ? binding.text : withValues(binding.text, new Map());
       look.textColor = binding.textColor;
       look.color = binding.off;
+      if (named.length > 0)
+        watching.push(
+          combineLatest(named.map((address) => context.graph.watch(address))).subscribe((values) =>
+            looks.set(
+              binding.device,
+              binding.key,
+              'text',
+              withValues(binding.text, new Map(named.map((address, at) => [address, values[at]]))),
+              'keys text',
+            ),
+          ),
+        );
       if (binding.show !== '')
         watching.push(
           context.graph
             .watch(binding.show)
             .subscribe((value: Value | undefined) =>
-              looks.set(binding.device, binding.key, 'color', value === true ? binding.on : binding.off, `keys ${binding.show}`),
+              looks.set(binding.device, binding.key, 'color', lights(binding, value) ? binding.on : binding.off, `keys ${binding.show}`),
             ),
         );
     }
@@ -52,6 +67,7 @@ export class KeyBindings {
       if (binding.press === 'toggle' && down) target.set(target.value !== true, origin);
       else if (binding.press === 'momentary') target.set(down, origin);
       else if (binding.press === 'fire' && down) target.set(FIRE, origin);
+      else if (binding.press === 'set' && down && binding.value !== undefined) target.set(binding.value, origin);
     }
   }
 
@@ -60,7 +76,32 @@ export class KeyBindings {
     return Object.fromEntries(
       this.bindings
         .filter((binding) => binding.device === device.deviceId && binding.press !== 'none' && binding.key < device.keysTotal)
-        .map((binding) => [binding.key, { press: binding.press, target: binding.target || binding.show }]),
+        .map((binding) => [
+          binding.key,
+          {
+            press: binding.press,
+            target: binding.target || binding.show,
+            ...(binding.value === undefined ? {} : { value: binding.value }),
+          },
+        ]),
     );
   }
+}
+
+/** `$(<connection>/<parameter>)` in a key's text: the addresses it names. */
+const NAMED = /\$\(([a-z0-9][a-z0-9-]*\/[^()\s]+)\)/g;
+
+const namesIn = (text: string): string[] => [...new Set([...text.matchAll(NAMED)].map((match) => match[1] as string))];
+
+/** The text with each value it names; one not there yet (or never) is a dash. */
+const withValues = (text: string, values: ReadonlyMap<string, Value | undefined>): string =>
+  text.replace(NAMED, (_, address: string) => {
+    const value = values.get(address);
+    return value === undefined || value === null ? '–' : String(value);
+  });
+
+/** Whether `value` of `show` lights the key: equal to `is` (a number as its text, too), or true. */
+function lights(binding: KeyBinding, value: Value | undefined): boolean {
+  if (binding.is === undefined) return value === true;
+  return value !== undefined && value !== null && String(value) === String(binding.is);
 }

@@ -7,24 +7,33 @@ import { allowSetting, checked, type Issue, type Overruns, type Parsed, Peers, w
 
 export const COLOR = /^#[0-9a-fA-F]{6}$/;
 
-const color = (description: string) => Type.String({ pattern: COLOR.source, description });
+const color = (description: string) =>
+  Type.String({ pattern: COLOR.source, description, expected: 'a colour as #rrggbb, as #e00000 for red' });
 
 const keyBinding = Type.Object(
   {
     device: Type.String({ minLength: 1, description: 'The device, its DEVICEID as the satellite sends it.' }),
     key: Type.Integer({ minimum: 0, description: 'The key, numbered from 0 along the rows.' }),
-    show: withDefault(Type.String({ description: 'A parameter whose truth the key shows: `on` while true, `off` otherwise.' }), ''),
-    on: withDefault(color('The colour while `show` is true.'), '#e00000'),
-    off: withDefault(color('The colour while `show` is false or unknown.'), '#202020'),
-    text: withDefault(Type.String({ description: 'The text on the key.' }), ''),
+    show: withDefault(Type.String({ description: 'A parameter the key shows: `on` while it is true (or `is`), `off` otherwise.' }), ''),
+    is: Type.Optional(
+      Type.Union([Type.String(), Type.Number(), Type.Boolean()], {
+        description: 'The value of `show` that lights the key (a router output on its input); true when not given.',
+      }),
+    ),
+    on: withDefault(color('The colour while the key is lit (`show` true, or `is`).'), '#e00000'),
+    off: withDefault(color('The colour while the key is not lit.'), '#202020'),
+    text: withDefault(Type.String({ description: 'The text on the key; `$(<connection>/<parameter>)` in it shows that value, live.' }), ''),
     textColor: withDefault(color('The colour of the text.'), '#ffffff'),
     press: withDefault(
-      Type.Union([Type.Literal('none'), Type.Literal('toggle'), Type.Literal('momentary'), Type.Literal('fire')], {
-        description: 'What a press does to `target`: toggle it, hold it true while pressed, or fire it.',
+      Type.Union([Type.Literal('none'), Type.Literal('toggle'), Type.Literal('momentary'), Type.Literal('fire'), Type.Literal('set')], {
+        description: 'What a press does to `target`: toggle it, hold it true while pressed, fire it, or set it to `value`.',
       }),
       'none',
     ),
     target: withDefault(Type.String({ description: 'The parameter a press writes; "" for `show`.' }), ''),
+    value: Type.Optional(
+      Type.Union([Type.String(), Type.Number(), Type.Boolean()], { description: 'What a `set` press writes to `target`.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -94,6 +103,8 @@ export function parseSatelliteSettings(written: Parsed<typeof satelliteSettings>
     bound.add(key);
     if (binding.press !== 'none' && binding.show === '' && binding.target === '')
       issues.push({ path: ['keys', index, 'press'], message: 'a press needs a parameter: `target`, or `show`' });
+    if (binding.press === 'set' && binding.value === undefined)
+      issues.push({ path: ['keys', index, 'value'], message: 'a press that sets its target needs the value it sets' });
     for (const field of ['show', 'target'] as const)
       if (binding[field] !== '' && !binding[field].includes('/'))
         issues.push({ path: ['keys', index, field], message: 'expected a parameter address, <connection>/<parameter>' });

@@ -112,6 +112,45 @@ test('keys bound in the flow: colour follows the parameter, a press toggles it, 
   );
 });
 
+test('a key designed in the flow: its text shows values live, it lights on a value of a parameter, and a press sets its target to a value (R-ST4)', async (t) => {
+  const { hub, port } = await surface(
+    t,
+    {
+      keys: [
+        {
+          device: 'deck',
+          key: 2,
+          text: 'OUT 1\n$(router/output/1)',
+          show: 'router/output/1',
+          is: 3,
+          on: '#00a000',
+          off: '#202020',
+          press: 'set',
+          target: 'router/output/1',
+          value: 3,
+        },
+      ],
+    },
+    { router: { type: 'dummy', parameters: ['output/1,I,1'] } },
+  );
+  const deck = await ScriptedSatellite.connect(t, port);
+  deck.addDevice('deck', 15, 5, 72);
+  const key2 = () => deck.received('KEY-STATE').filter((message) => message['KEY'] === '2');
+  const text = () => Buffer.from(key2().at(-1)?.['TEXT'] ?? '', 'base64').toString();
+  await eventually(
+    () => text() === 'OUT 1\n1',
+    () => `the value in the text: ${JSON.stringify(text())}`,
+  );
+  t.like(key2().at(-1), { COLOR: '#202020' });
+
+  deck.press('deck', 0, 2, true);
+  deck.press('deck', 0, 2, false);
+  await eventually(() => value(hub, 'router/output/1') === 3, 'the press set the output to input 3');
+  await eventually(() => key2().at(-1)?.['COLOR'] === '#00a000' && text() === 'OUT 1\n3', 'lit, and the text follows');
+  hub.graph.get('router/output/1')?.set(4);
+  await eventually(() => key2().at(-1)?.['COLOR'] === '#202020' && text() === 'OUT 1\n4', 'off again on another input');
+});
+
 test('pings are answered and sent; a silent satellite is dropped after timeout and its devices go (R-SU2)', async (t) => {
   // Pings go every second: a timeout of 2.5 s sees one or two sent before the silent satellite is dropped, however late a tick runs.
   const { hub, port } = await surface(t, { timeout: 2500 });
@@ -192,6 +231,7 @@ test('satellite settings are checked with their paths', (t) => {
             { device: 'd', key: 0, press: 'toggle' },
             { device: 'd', key: 1, show: 'onair', on: 'red' },
             { device: 'd', key: 1, text: 'again' },
+            { device: 'd', key: 2, press: 'set', target: 'router/output/1' },
           ],
         },
       },
@@ -199,9 +239,10 @@ test('satellite settings are checked with their paths', (t) => {
     '/virtual/flow.json5',
   );
   t.deepEqual(result.ok ? [] : result.issues.map(formatIssue), [
-    'connections.desk.keys[1].on: expected a string matching /^#[0-9a-fA-F]{6}$/',
+    'connections.desk.keys[1].on: expected a colour as #rrggbb, as #e00000 for red',
     'connections.desk.keys[0].press: a press needs a parameter: `target`, or `show`',
     'connections.desk.keys[1].show: expected a parameter address, <connection>/<parameter>',
     'connections.desk.keys[2].key: key 1 of d is bound twice',
+    'connections.desk.keys[3].value: a press that sets its target needs the value it sets',
   ]);
 });
