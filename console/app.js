@@ -74,7 +74,11 @@ export function App() {
     ${membership && html`<${Role} membership=${membership} asking=${asking} takeOver=${() => takeOver(membership)} />`}
     <p class=${`notice ${notice?.error ? 'error' : ''}`} role="status">${notice?.text ?? ''}</p>
     ${tab === 'scenes' && html`<${Scenes} parameters=${parameters} connections=${connections} write=${write} />`}
-    ${tab === 'surfaces' && html`<${Surfaces} connections=${connections} write=${write} />`}
+    ${
+      tab === 'surfaces' &&
+      html`<${Surfaces} connections=${connections} write=${write}
+        design=${flow === 'editable' ? { addresses: parameters, notify: (/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error }) } : undefined} />`
+    }
     ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
     ${tab === 'flow' && flow === 'no credentials' && html`<${EditorLocked} />`}

@@ -1,6 +1,9 @@
 // The surfaces tab (R-SU2): each Stream Deck of a satellite connection as a grid of its keys,
-// as the desk shows them, pressable where the flow binds a key.
+// as the desk shows them, pressable where the flow binds a key; to a login that may edit the
+// flow, each key is designed here too (R-ST4, key-designer.js).
+import { useState } from 'preact/hooks';
 import { html } from './html.js';
+import { KeyDesigner } from './key-designer.js';
 import { values } from './live.js';
 /** @import { ConnectionInfo } from '../lib/core/api-shapes.ts' */
 /** @import { Write } from './shapes.js' */
@@ -15,7 +18,7 @@ export const hasSurfaces = (/** @type {ConnectionInfo} */ c) => Array.isArray(c.
 /**
  * A surface as its connection describes it: the device, the id of its parameters, its keys
  * and how they are laid out, and what a press of a bound key writes.
- * @typedef {{ device: string, id: string, keys: number, perRow: number, bindings: Record<string, { press: 'toggle' | 'momentary' | 'fire', target: string }> }} Surface
+ * @typedef {{ device: string, id: string, keys: number, perRow: number, bindings: Record<string, { press: 'toggle' | 'momentary' | 'fire' | 'set', target: string, value?: unknown }> }} Surface
  */
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -33,15 +36,33 @@ const isTrue = (address) => {
 // Each surface as a grid of its keys, in their colours with their text, as the desk shows
 // them. A key bound in the flow (`keys`, with `press`) is pressable here: the console makes
 // the write the key's press makes, checked against the login's access as any other write.
-/** @param {{ connections: readonly ConnectionInfo[], write: Write }} props */
-export function Surfaces({ connections, write }) {
+/**
+ * @param {{ connections: readonly ConnectionInfo[], write: Write, design?: {
+ *   addresses: readonly { p: string, access?: string }[], notify: (text: string, error: boolean) => void } }} props
+ */
+export function Surfaces({ connections, write, design }) {
+  /** Keys are designed, not pressed, while this is on. */
+  const [designing, setDesigning] = useState(false);
+  const [picked, setPicked] = useState(/** @type {{ connection: string, device: string, key: number } | undefined} */ (undefined));
   const surfaces = connections
     .filter(hasSurfaces)
-    .flatMap((c) => /** @type {Surface[]} */ (c.details?.['surfaces'] ?? []).map((s) => ({ ...s, at: `${c.id}/${s.id}` })));
+    .flatMap((c) =>
+      /** @type {Surface[]} */ (c.details?.['surfaces'] ?? []).map((s) => ({ ...s, connection: c.id, at: `${c.id}/${s.id}` })),
+    );
   if (!surfaces.length) return html`<p class="empty">No surface has been connected yet.</p>`;
-  return html`<div class="surfaces">${surfaces.map((s) => {
-    const connected = isTrue(`${s.at}/connected`);
-    return html`<section class="surface" data-surface=${s.at}>
+  return html`<div class="surfaces">
+    ${
+      design &&
+      html`<div class="toolbar"><button class=${`option ${designing ? 'on' : ''}`} aria-pressed=${designing} onClick=${() => {
+        setDesigning(!designing);
+        setPicked(undefined);
+      }}>design keys</button>
+      ${designing && html`<span class="help">Pick a key to set up its text, colours, press and light.</span>`}</div>`
+    }
+    ${surfaces.map((s) => {
+      const connected = isTrue(`${s.at}/connected`);
+      const here = picked && picked.connection === s.connection && picked.device === s.device ? picked : undefined;
+      return html`<section class="surface" data-surface=${s.at}>
       <h2>${s.device} <span class=${`badge ${connected ? 'ok' : 'disabled'}`}>${connected ? 'connected' : 'away'}</span></h2>
       <div class="keys" style=${`grid-template-columns: repeat(${Math.max(1, s.perRow)}, 1fr)`}>
         ${Array.from({ length: s.keys }, (_, n) => {
@@ -55,12 +76,23 @@ export function Surfaces({ connections, write }) {
             if (binding.press === 'momentary') write(binding.target, down);
             else if (down && binding.press === 'toggle') write(binding.target, !isTrue(binding.target));
             else if (down && binding.press === 'fire') write(binding.target, null);
+            else if (down && binding.press === 'set') write(binding.target, /** @type {any} */ (binding.value));
           };
+          if (designing)
+            return html`<button class=${`key ${here?.key === n ? 'picked' : ''}`} data-key=${n} style=${style}
+              title=${`design key ${n}`} aria-pressed=${here?.key === n}
+              onClick=${() => setPicked({ connection: s.connection, device: s.device, key: n })}>${text}</button>`;
           return html`<button class=${`key ${isTrue(`${key}/pressed`) ? 'down' : ''}`} data-key=${n} style=${style} disabled=${!binding}
             title=${binding ? `${binding.press} ${binding.target}` : `key ${n}: not bound to a press`}
             onPointerDown=${() => press(true)} onPointerUp=${() => press(false)} onPointerLeave=${() => binding?.press === 'momentary' && press(false)}>${text}</button>`;
         })}
       </div>
+      ${
+        here &&
+        design &&
+        html`<${KeyDesigner} key=${`${here.connection}/${here.device}/${here.key}`} connection=${here.connection} device=${here.device}
+          keyIndex=${here.key} addresses=${design.addresses} notify=${design.notify} close=${() => setPicked(undefined)} />`
+      }
     </section>`;
-  })}</div>`;
+    })}</div>`;
 }

@@ -4,7 +4,7 @@
  * browser (lib/config/flow-secrets.ts).
  * - the value of a key whose last word names a secret (`password`, `apiKey`,
  *   `client_secret`, `accessToken`…; not `keys`, `keyboard` or `passphraseEnv`, which
- *   names a variable);
+ *   names a variable, nor the `key` of an entry of `keys`, a surface's key by its number);
  * - every value of a `headers` object, where credentials travel under any name, and of a
  *   `secrets` object (a Companion module's secret fields);
  * - the user info of a URL anywhere in a text (`mqtt://user:pass@host`).
@@ -41,5 +41,7 @@ const SECRET_HOLDERS = new Set(['headers', 'secrets']);
 
 /** True for the value of a property `key` of an object that is itself the value of `parentKey`: a secret by its name, or a value of a holder of secrets. */
 export function holdsSecret(key: string, parentKey: string): boolean {
+  // A surface's key, by its number (an entry of a satellite's `keys`), is no secret.
+  if (key === 'key' && parentKey === 'keys') return false;
   return namesSecret(key) || SECRET_HOLDERS.has(parentKey.toLowerCase());
 }

@@ -110,3 +110,15 @@ test('a secret written as a number or a boolean is hidden too, and goes back as 
   const broken = hideSecrets(pin.replace("type: 'tcp-client'", 'type: tcp-client'));
   for (const secret of ['123456', '0x1F']) t.false(broken.includes(secret), `${secret} in a text with a mistake`);
 });
+
+test("a surface's key by its number is no secret; a key elsewhere still is", (t) => {
+  const shown = hideSecrets(`{
+  connections: {
+    desk: { type: 'satellite', keys: [{ device: 'deck', key: 2, text: 'CUT' }] },
+    vault: { type: 'http-client', baseUrl: 'http://10.0.0.9', key: 1234 },
+  },
+}
+`);
+  t.true(shown.includes("keys: [{ device: 'deck', key: 2, text: 'CUT' }]"), shown);
+  t.false(shown.includes('1234'), 'a number named key outside `keys` is hidden');
+});

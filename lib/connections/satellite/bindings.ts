@@ -21,11 +21,12 @@ export class KeyBindings {
     const { context, looks } = this;
     const watching: { unsubscribe(): void }[] = [];
     for (const binding of this.bindings) {
-      const look = looks.pin(binding.device, binding.key);
+      looks.pin(binding.device, binding.key);
       const named = namesIn(binding.text);
-      look.text = named.length === 0 ? binding.text : withValues(binding.text, new Map());
-      look.textColor = binding.textColor;
-      look.color = binding.off;
+      // Through `set`: a deck already there (the keys changed in place) is sent its new look.
+      looks.set(binding.device, binding.key, 'text', named.length === 0 ? binding.text : withValues(binding.text, new Map()), 'keys');
+      looks.set(binding.device, binding.key, 'textColor', binding.textColor, 'keys');
+      looks.set(binding.device, binding.key, 'color', binding.off, 'keys');
       if (named.length > 0)
         watching.push(
           combineLatest(named.map((address) => context.graph.watch(address))).subscribe((values) =>
@@ -56,6 +57,11 @@ export class KeyBindings {
       }),
     );
     return watching;
+  }
+
+  /** The keys these bind and `next` does not. */
+  unboundIn(next: readonly KeyBinding[]): { readonly device: string; readonly key: number }[] {
+    return this.bindings.filter((binding) => !next.some((other) => other.device === binding.device && other.key === binding.key));
   }
 
   /** Key `key` of device `deviceId` went down or up: what the bindings of that key write. */

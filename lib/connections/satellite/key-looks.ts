@@ -52,6 +52,14 @@ export class KeyLooks {
     return this.of(deviceId, key);
   }
 
+  /** A key the flow no longer binds: its look is let go, and shows blank. */
+  unpin(deviceId: string, key: number): void {
+    this.pinned.delete(`${deviceId}\n${key}`);
+    this.set(deviceId, key, 'color', '#000000', 'keys');
+    this.set(deviceId, key, 'text', '', 'keys');
+    this.set(deviceId, key, 'textColor', '#ffffff', 'keys');
+  }
+
   /** Starts drawing's thread, so that the first device's keys do not wait for it. */
   warm(): void {
     this.drawing.warm();

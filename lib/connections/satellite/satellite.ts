@@ -47,6 +47,10 @@ import { OVERRUN_KINDS, parseSatelliteSettings, satelliteSettings } from './sett
 
 const PING_EVERY_MS = 1000;
 
+/** Every setting but `keys`: a change of one of them starts the connection again. */
+const listeningOf = ({ keys: _keys, peers: _peers, ...rest }: Extract<ReturnType<typeof parseSatelliteSettings>, { ok: true }>['value']) =>
+  rest;
+
 export const satelliteType = defineConnectionType({
   type: 'satellite',
   summary: 'Stream Decks and other surfaces through Bitfocus Companion Satellite: keys with colour and text, presses as parameters.',
@@ -72,16 +76,17 @@ export const satelliteType = defineConnectionType({
     },
     droppedMetric('patchbay_satellite_dropped_total', 'What a satellite connection refused or dropped past its bounds, by kind (R-G4).'),
   ],
-  create(
-    context,
-    { port, bindIp, peers, keys, timeout, maxClients, maxClientsPerAddress, maxDevices, maxDevicesPerClient, maxKeys, maxLineBytes },
-  ) {
+  create(context, settings) {
+    const { port, bindIp, peers, keys, timeout, maxClients, maxClientsPerAddress, maxDevices, maxDevicesPerClient, maxKeys, maxLineBytes } =
+      settings;
     const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
     const satellites = new Set<Satellite>();
     const watching: { unsubscribe(): void }[] = [];
     const counts = { pressed: 0, sent: 0, silent: 0, unknown: 0 };
     const looks = new KeyLooks(context, (deviceId) => devices.get(deviceId), counts);
-    const bindings = new KeyBindings(context, keys, looks);
+    let bindings = new KeyBindings(context, keys, looks);
+    let bound: { unsubscribe(): void }[] = [];
+    const listening = JSON.stringify(listeningOf(settings));
     const devices: Devices = new Devices(
       context,
       looks,
@@ -115,7 +120,7 @@ export const satelliteType = defineConnectionType({
 
     return {
       async start() {
-        watching.push(...bindings.start());
+        bound = bindings.start();
         looks.warm();
         await link.start();
         context.log.info(`listening for Companion Satellite on ${bindIp || '*'}:${listener.port}; lets in ${peers.describe()}`);
@@ -148,8 +153,17 @@ export const satelliteType = defineConnectionType({
         ...counts,
         dropped: { ...overruns.counts },
       }),
+      // New `keys` are taken in place (a key designed in the console): the decks stay connected.
+      update(next) {
+        if (JSON.stringify(listeningOf(next)) !== listening) return false;
+        for (const each of bound) each.unsubscribe();
+        for (const { device, key } of bindings.unboundIn(next.keys)) looks.unpin(device, key);
+        bindings = new KeyBindings(context, next.keys, looks);
+        bound = bindings.start();
+        return true;
+      },
       async stop() {
-        for (const each of watching.splice(0)) each.unsubscribe();
+        for (const each of [...watching.splice(0), ...bound.splice(0)]) each.unsubscribe();
         overruns.stop();
         await link.stop();
       },

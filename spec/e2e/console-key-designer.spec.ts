@@ -1,0 +1,136 @@
+/**
+ * The key designer (R-ST4), in Chromium on a real hub process: an admin picks a key of a
+ * Stream Deck (a satellite scripted from Companion Satellite's protocol) in the surfaces tab
+ * and sets it up from a form — its text with a live value, a press that routes a router's
+ * output to input 3, lit (in a colour picked) while the output is on input 3 — without a line
+ * typed in the file. The key's entry is saved in the flow's `keys`; the deck shows it at once,
+ * a press on the deck routes and lights it, and after a restart of the hub the deck shows it
+ * again. With PATCHBAY_SCREENSHOTS, pictures (docs/console-key-designer-{desktop,phone}.png).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import JSON5 from 'json5';
+import { ScriptedSatellite } from '../connections/satellite/scripted-satellite.ts';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { runHub, terminate } from '../helpers/hub-process.ts';
+import { freePort } from '../helpers/ports.ts';
+
+const shots = process.env['PATCHBAY_SCREENSHOTS'];
+const TOKEN = 'ops-key-token';
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+live(
+  `a key designed in the console: text with a live value, a press that routes, lit while routed; on the deck at once and after a restart${whyNoBrowser}`,
+  async (t) => {
+    const folder = await mkdtemp(join(tmpdir(), 'patchbay-key-designer-'));
+    const flow = join(folder, 'studio.json5');
+    const satellitePort = await freePort();
+    await writeFile(
+      flow,
+      `{
+  connections: {
+    api: {
+      type: 'rest-api',
+      port: 0,
+      bindIp: '127.0.0.1',
+      tokens: [{ name: 'ops', token: '${TOKEN}', read: ['#'], write: ['#'], admin: true }],
+    },
+    router: { type: 'dummy', description: 'The router', parameters: ['output/1,I,1'] },
+    desk: { type: 'satellite', port: ${satellitePort}, bindIp: '127.0.0.1', timeout: 60000 },
+  },
+}
+`,
+    );
+    let hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
+    const deckOn = async () => {
+      const deck = await ScriptedSatellite.connect(t, satellitePort);
+      deck.addDevice('deck', 15, 5, 72);
+      return deck;
+    };
+    let deck = await deckOn();
+    const key2 = () => deck.received('KEY-STATE').filter((message) => message['KEY'] === '2');
+    const textOf = (message: Record<string, string> | undefined) => Buffer.from(message?.['TEXT'] ?? '', 'base64').toString();
+
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+    await page.goto(`${hub.base}/console/?access_token=${TOKEN}`);
+    await page.getByRole('button', { name: 'surfaces', exact: true }).click();
+    const surface = page.locator('section[data-surface="desk/deck"]');
+    await surface.getByText('connected').waitFor();
+    await page.getByRole('button', { name: 'design keys' }).click();
+    await surface.locator('.key[data-key="2"]').click();
+    const designer = page.locator('[data-testid=key-designer]');
+    await designer.getByRole('button', { name: 'save the key' }).and(page.locator(':enabled')).waitFor();
+    await designer.getByLabel('text', { exact: true }).fill('OUT 1\n');
+    await designer.getByLabel('put a value in the text').selectOption('router/output/1');
+    await designer.getByLabel('a press').selectOption({ label: 'sets a parameter to a value' });
+    await designer.getByLabel('the parameter it writes').fill('router/output/1');
+    await designer.getByLabel('the value it sets').fill('3');
+    await designer.getByLabel('lit by').fill('router/output/1');
+    await designer.getByLabel('lit while it is').fill('3');
+    await designer.getByLabel('colour while lit').fill('#00a000');
+    if (shots) await page.screenshot({ path: join(shots, 'console-key-designer-desktop.png'), fullPage: true });
+    await designer.getByRole('button', { name: 'save the key' }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    await designer.waitFor({ state: 'detached' });
+
+    // The flow file holds the key's entry, as the reference writes one.
+    const written = JSON5.parse(await readFile(flow, 'utf8')) as { connections: { desk: { keys: unknown[] } } };
+    t.deepEqual(written.connections.desk.keys, [
+      {
+        device: 'deck',
+        key: 2,
+        text: 'OUT 1\n$(router/output/1)',
+        press: 'set',
+        target: 'router/output/1',
+        value: 3,
+        show: 'router/output/1',
+        is: 3,
+        on: '#00a000',
+      },
+    ]);
+    // On the deck at once: the text with the value, unlit.
+    await eventually(
+      () => textOf(key2().at(-1)) === 'OUT 1\n1',
+      () => `the key's text on the deck: ${JSON.stringify(textOf(key2().at(-1)))}`,
+    );
+    t.is(key2().at(-1)?.['COLOR'], '#202020');
+    // A press on the deck routes the output, and the key lights.
+    deck.press('deck', 0, 2, true);
+    deck.press('deck', 0, 2, false);
+    const output = async () => (await fetch(`${hub.base}/parameters/router/output/1`, { headers: auth })).text();
+    await eventually(async () => (await output()) === '3', 'routed to input 3');
+    await eventually(() => key2().at(-1)?.['COLOR'] === '#00a000' && textOf(key2().at(-1)) === 'OUT 1\n3', 'lit, its text following');
+    // In the console too, in the surfaces grid.
+    await page.getByRole('button', { name: 'design keys' }).click();
+    await eventually(
+      async () => (await surface.locator('.key[data-key="2"]').textContent()) === 'OUT 1\n3',
+      'the console shows the key as the deck does',
+    );
+
+    // After a restart of the hub the deck, back, shows the key as designed.
+    t.not(await terminate(hub), 'still running');
+    hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
+    deck = await deckOn();
+    await eventually(
+      () => key2().at(-1)?.['COLOR'] === '#00a000' && textOf(key2().at(-1)) === 'OUT 1\n3',
+      () => `the key after a restart: ${JSON.stringify(key2().at(-1))}`,
+    );
+    t.is(await output(), '3', 'the route kept');
+
+    if (shots) {
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await phone.goto(`${hub.base}/console/?access_token=${TOKEN}`);
+      await phone.getByRole('button', { name: 'surfaces', exact: true }).click();
+      await phone.getByRole('button', { name: 'design keys' }).click();
+      await phone.locator('section[data-surface="desk/deck"] .key[data-key="2"]').click();
+      await phone.locator('[data-testid=key-designer]').getByRole('button', { name: 'clear the key' }).waitFor();
+      await phone.screenshot({ path: join(shots, 'console-key-designer-phone.png'), fullPage: true });
+    }
+  },
+);
