@@ -2,7 +2,7 @@
 // with the browser's session, where a 401 becomes `SignedOut` with what the hub offers to
 // sign in with.
 /** @import { Answers, FailoverAnswer } from '../lib/core/api-shapes.ts' */
-/** @import { Catalogue, Draft, FlowEdit, FlowVersionListing, SaveAnswer } from '../lib/core/flow-shapes.ts' */
+/** @import { Catalogue, CatalogueEntry, Draft, FlowEdit, FlowVersionListing, SaveAnswer } from '../lib/core/flow-shapes.ts' */
 /** @import { SignIn } from './shapes.js' */
 
 /** The hub no longer knows this browser (401): what it offers to sign in with, from its challenges. */
@@ -107,6 +107,21 @@ export async function readCatalogue() {
   const response = await ask('/catalogue', { headers: JSON_ANSWER });
   if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
   return response.json();
+}
+
+/**
+ * `PUT /catalogue/modules/<file>`: a Companion module's `.tgz` kept in the flow's modules folder.
+ * @param {string} name @param {Blob} archive
+ * @returns {Promise<{ ok: true, entry: CatalogueEntry } | { ok: false, error: string }>}
+ */
+export async function uploadModule(name, archive) {
+  const response = await ask(`/catalogue/modules/${encodeURIComponent(name)}`, {
+    method: 'PUT',
+    headers: { ...JSON_ANSWER, 'content-type': 'application/gzip' },
+    body: archive,
+  });
+  const body = await response.json();
+  return response.ok ? { ok: true, entry: body } : { ok: false, error: `${body.error} (${body.code})` };
 }
 
 /** `GET /flow/history`: the kept versions, oldest first. @returns {Promise<readonly FlowVersionListing[]>} */

@@ -3,7 +3,7 @@
 // built in — each with its maker, products and description. Choosing one opens its form; a
 // package the flow's `plugins` does not name yet is listed first (code: a machine edit).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { readCatalogue } from './api.js';
+import { readCatalogue, uploadModule } from './api.js';
 import { html } from './html.js';
 /** @import { Catalogue, CatalogueEntry } from '../lib/core/flow-shapes.ts' */
 
@@ -65,8 +65,51 @@ export function CatalogueView({ pick, list, cancel }) {
         ? html`<p class="help">Companion modules: put a module's folder or its <code>.tgz</code> (from Companion's module store or <code>companion-module-build</code>) in the <code>modules</code> folder beside the flow file, and it is listed here.</p>`
         : ''
     }
+    ${
+      catalogue &&
+      html`<${ModuleUpload} machineEdits=${catalogue.machineEdits ?? false} added=${(/** @type {CatalogueEntry} */ entry) => {
+        setSearch(entry.name);
+        readCatalogue().then(setCatalogue, (error) => setFailed(String(error.message ?? error)));
+      }} />`
+    }
     <div class="form-actions"><button type="button" onClick=${cancel}>cancel</button></div>
   </section>`;
+}
+
+/**
+ * A Companion module's `.tgz` sent to the hub (`PUT /catalogue/modules/<file>`), which keeps it
+ * in the modules folder; offered only on a hub that takes machine edits: a module is code.
+ * @param {{ machineEdits: boolean, added: (entry: CatalogueEntry) => void }} props
+ */
+function ModuleUpload({ machineEdits, added }) {
+  const [said, setSaid] = useState(/** @type {{ text: string, error: boolean } | undefined} */ (undefined));
+  const [busy, setBusy] = useState(false);
+  if (!machineEdits)
+    return html`<p class="help">A module's <code>.tgz</code> is added from here on a hub started with <code>--allow-machine-edits</code> (a module is code the hub runs); otherwise put it in the <code>modules</code> folder on the machine.</p>`;
+  /** @param {Event} e */
+  const send = async (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.currentTarget);
+    const file = input.files?.[0];
+    if (!file) return;
+    setBusy(true);
+    try {
+      const answer = await uploadModule(file.name, file);
+      if (answer.ok) {
+        setSaid({ text: `${file.name} added: ${answer.entry.name} ${answer.entry.version ?? ''}`, error: false });
+        added(answer.entry);
+      } else setSaid({ text: `${file.name} not added: ${answer.error}`, error: true });
+    } catch (error) {
+      setSaid({ text: `${file.name} not added: ${/** @type {Error} */ (error).message}`, error: true });
+    } finally {
+      input.value = '';
+      setBusy(false);
+    }
+  };
+  return html`<div class="field module-upload">
+    <label for="module-upload">add a Companion module's <code>.tgz</code> (from Companion's module store or <code>companion-module-build</code>)</label>
+    <input id="module-upload" type="file" accept=".tgz,.tar.gz,application/gzip" disabled=${busy} onChange=${send} />
+    ${said && html`<p class=${said.error ? 'field-error' : 'help'} role=${said.error ? 'alert' : 'status'}>${said.text}</p>`}
+  </div>`;
 }
 
 /** @param {{ entry: CatalogueEntry, machineEdits: boolean, pick: (entry: CatalogueEntry) => void, list: (entry: CatalogueEntry) => void }} props */

@@ -22,11 +22,13 @@ const isPlaceholderBranch = (/** @type {Schema} */ branch) =>
 
 /** The secrets' key names, as the hub hides them: shown as set or not, and typed anew. */
 const SECRET = /pass(word)?|secret|token|key$|credential/i;
+/** The pattern of a colour setting, #rrggbb. */
+const COLOUR_PATTERN = '^#[0-9a-fA-F]{6}$';
 
 /**
  * What kind of field a setting is, and its schema with a placeholder branch taken away.
  * @param {Schema} schema
- * @returns {{ kind: 'boolean' | 'number' | 'text' | 'choice' | 'lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string, numbers?: boolean }}
+ * @returns {{ kind: 'boolean' | 'number' | 'text' | 'colour' | 'choice' | 'lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string, numbers?: boolean }}
  */
 export function fieldKind(schema) {
   // A text or a number (a Companion module's dropdown that takes values of its own): typed as text.
@@ -49,7 +51,8 @@ export function fieldKind(schema) {
   if ('const' in schema) return { kind: 'choice', schema, choices: [schema.const], labels: [schema.title] };
   if (schema.type === 'boolean') return { kind: 'boolean', schema };
   if (schema.type === 'integer' || schema.type === 'number') return { kind: 'number', schema };
-  if (schema.type === 'string') return { kind: 'text', schema };
+  // A colour as #rrggbb (a key's, a lamp's): a colour picker.
+  if (schema.type === 'string') return { kind: schema.pattern === COLOUR_PATTERN ? 'colour' : 'text', schema };
   if (schema.type === 'array' && schema.items?.type === 'string') return { kind: 'lines', schema };
   // A list whose entries may be whole numbers or texts (a tally display's addresses): a line each, a number as a number.
   if (schema.type === 'array' && acceptsScalars(schema.items)) return { kind: 'lines', schema, numbers: true };
@@ -231,7 +234,12 @@ function Field({ name, schema, value, path, issues, set, base }) {
       </div>
       ${chosen && html`<${Fields} schema=${chosen} value=${value} path=${path} issues=${issues} set=${set} base=${base} skip=${[key ?? '']} />`}
     </div>`;
-  } else if (kind === 'json')
+  } else if (kind === 'colour')
+    input = html`<span class="colour-field"><input id=${id} type="color" value=${String(value ?? fallback ?? '#000000')}
+        onInput=${(/** @type {Event} */ e) => set(path, /** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+      <code>${value === undefined ? `${hint} (default)` : String(value)}</code>
+      ${value !== undefined && html`<button type="button" onClick=${() => set(path, undefined)}>default</button>`}</span>`;
+  else if (kind === 'json')
     input = html`<${JsonInput} id=${id} value=${value} invalid=${invalid} set=${(/** @type {unknown} */ v) => set(path, v)} />`;
   else {
     const secret = kind === 'text' && SECRET.test(name);

@@ -86,23 +86,32 @@ async function modulesIn(folder: string): Promise<{ entries: CatalogueEntry[]; p
   const names = namesIn(root);
   const entries: CatalogueEntry[] = [];
   for (const name of names.slice(0, MOST_READ)) {
-    const path = join(root, name);
-    const manifest = /\.(tgz|tar\.gz)$/i.test(name) ? await manifestInArchive(path) : jsonAt(join(path, 'companion', 'manifest.json'));
-    if (!manifest) continue;
-    const runtime = (manifest['runtime'] ?? {}) as Json;
-    entries.push({
-      kind: 'module',
-      name: text(manifest['name'], 200) || name,
-      description: text(manifest['description']) || text(manifest['shortname']),
-      manufacturer: text(manifest['manufacturer'], 200),
-      products: texts(manifest['products']),
-      keywords: texts(manifest['keywords']),
-      version: text(manifest['version'], 64),
-      api: text(runtime['apiVersion'], 64),
-      connection: { type: moduleTypeName, module: `./${MODULES_FOLDER}/${name}` },
-    });
+    const found = await moduleEntry(join(root, name), name);
+    if (found) entries.push(found.entry);
   }
   return { entries, partial: names.length > MOST_READ };
+}
+
+/**
+ * The entry of the module at `path` (a folder or a `.tgz`, named `name` in the modules
+ * folder) from its manifest, and the host API the manifest names; undefined without one.
+ */
+export async function moduleEntry(path: string, name: string): Promise<{ entry: CatalogueEntry; runtimeApi: string } | undefined> {
+  const manifest = /\.(tgz|tar\.gz)$/i.test(name) ? await manifestInArchive(path) : jsonAt(join(path, 'companion', 'manifest.json'));
+  if (!manifest) return undefined;
+  const runtime = (manifest['runtime'] ?? {}) as Json;
+  const entry: CatalogueEntry = {
+    kind: 'module',
+    name: text(manifest['name'], 200) || name,
+    description: text(manifest['description']) || text(manifest['shortname']),
+    manufacturer: text(manifest['manufacturer'], 200),
+    products: texts(manifest['products']),
+    keywords: texts(manifest['keywords']),
+    version: text(manifest['version'], 64),
+    api: text(runtime['apiVersion'], 64),
+    connection: { type: moduleTypeName, module: `./${MODULES_FOLDER}/${name}` },
+  };
+  return { entry, runtimeApi: text(runtime['api'], 64) };
 }
 
 /** The names in a folder, sorted; none when it is not there. */

@@ -62,6 +62,11 @@ export const connectionTypes: readonly ConnectionType[] = builtIns.map((definiti
 /** The type a Companion module runs as: what the catalogue's modules are added as (R-ST2). */
 export const moduleTypeName = companionModuleType.type;
 
+/** A module archive's table of contents checked as its start checks it (no path out, no link, bounded), for one added from the console. */
+export { checkEntries as checkModuleArchive } from '../connections/companion-module/module-archive.ts';
+/** Whether the hub speaks a module's base version (its manifest's `runtime.apiVersion`). */
+export { SPOKEN as spokenBases, speaks as speaksModuleBase } from '../connections/companion-module/module-folder.ts';
+
 /** A built-in type's definition by its name, for a process of its own that runs it (R-PK4); undefined for the types that serve the hub. */
 export function builtInDefinition(type: string): DefinedConnectionType<TObject, unknown> | undefined {
   const definition = builtIns.find((candidate) => candidate.type === type);

@@ -14,7 +14,7 @@ import { constants } from 'node:fs';
 import { access, chmod, chown, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HubError, reasonOf } from '../core/errors.ts';
-import type { Catalogue, Draft, FlowEdit, FlowVersion, PlacedIssue } from '../core/flow-shapes.ts';
+import type { Catalogue, CatalogueEntry, Draft, FlowEdit, FlowVersion, PlacedIssue } from '../core/flow-shapes.ts';
 import type { FlowView, Saved } from '../core/flow-view.ts';
 import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
@@ -24,6 +24,7 @@ import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
 import { catalogueOf } from './catalogue.ts';
 import { machineEdits } from './machine-edits.ts';
+import { addModule } from './module-upload.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
@@ -146,6 +147,12 @@ export class FlowEditor implements FlowView {
     const listed = new Set(types.flatMap((type) => (type.origin ? [type.origin.package] : [])));
     const { entries, partial } = await catalogueOf(this.options.path, types, listed);
     return { entries, partial, machineEdits: this.options.machineEdits === 'allowed' };
+  }
+
+  async addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry> {
+    const entry = await addModule(this.options.path, name, bytes, this.options.machineEdits === 'allowed');
+    this.options.log.info(`module ${name} (${entry.name} ${entry.version ?? ''}) added to the modules folder by ${by}`);
+    return entry;
   }
 
   async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {

@@ -3,13 +3,16 @@
  * the HTTP routes serve, in one place; what crosses the wall is in `flow-shapes.ts`.
  */
 import type { HubError } from './errors.ts';
-import type { Catalogue, Draft, FlowEdit, FlowVersion } from './flow-shapes.ts';
+import type { Catalogue, CatalogueEntry, Draft, FlowEdit, FlowVersion } from './flow-shapes.ts';
 import type { Issue } from './issue.ts';
 
 /** What a save answers: the new text's tag and version, or why nothing was written. */
 export type Saved =
   | { readonly ok: true; readonly etag: string; readonly version: number }
   | { readonly ok: false; readonly error: HubError; readonly issues?: readonly Issue[]; readonly etag?: string };
+
+/** The largest Companion module archive an editor may add: Companion's builds are a few megabytes, with their node_modules some tens. */
+export const MOST_MODULE_BYTES = 128 * 1024 * 1024;
 
 export interface FlowView {
   /** The file the hub runs. */
@@ -32,4 +35,6 @@ export interface FlowView {
   schema(): string;
   /** What a studio can add (R-ST2): types built in, packages installed beside the flow, modules in its modules folder. */
   catalogue(): Promise<Catalogue>;
+  /** Keeps a Companion module's `.tgz` in the flow's modules folder, added by `by` (only with machine edits); its catalogue entry. */
+  addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry>;
 }

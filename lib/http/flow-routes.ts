@@ -7,7 +7,9 @@
  * the flow-file JSON Schema its forms are made from. Each change is logged with who made it.
  */
 import { Type } from '@sinclair/typebox';
-import { Catalogue, Draft, DraftRequest, type FlowEdit, saveRefusalFields } from '../core/flow-shapes.ts';
+import { HubError } from '../core/errors.ts';
+import { MOST_MODULE_BYTES } from '../core/flow-view.ts';
+import { Catalogue, CatalogueEntry, Draft, DraftRequest, type FlowEdit, saveRefusalFields } from '../core/flow-shapes.ts';
 import { checkSize, decodeUtf8 } from './body.ts';
 import { answerSaved, editorsOnly, FLOW_TYPE, forEditors, later, MAX_FLOW_BYTES, saveAnswered, saveErrors, who } from './flow-handling.ts';
 import { answerLater, readBody } from './handling.ts';
@@ -98,6 +100,26 @@ const catalogue = forEditors((res, _req, flow, json, _access, context) =>
   }),
 );
 
+/** `PUT /catalogue/modules/<file>`: a Companion module's `.tgz` kept in the flow's modules folder (R-ST2). */
+const addModule = forEditors((res, req, flow, json, access, context) => {
+  const name = decodeURIComponent(req.getParameter(0) ?? '');
+  const declared = checkSize(Number(req.getHeader('content-length') || 0), MOST_MODULE_BYTES);
+  if (!declared.ok) return sendError(res, declared.error, json, { close: true });
+  const by = who(res, access);
+  readBody(res, MOST_MODULE_BYTES, (body) => {
+    if (!body.ok) return answerLater(res, json, context.log, () => sendError(res, body.error, json, { close: true }));
+    later(res, json, context, async () => {
+      try {
+        const entry = await flow.addModule(name, body.value, by);
+        return (res) => sendOk(res, JSON_TYPE, JSON.stringify(entry));
+      } catch (error) {
+        if (!(error instanceof HubError)) throw error;
+        return (res) => sendError(res, error, json);
+      }
+    });
+  });
+});
+
 const flowSchema = forEditors((res, _req, flow) =>
   sendOk(res, 'application/schema+json; charset=utf-8', flow.schema(), [['Cache-Control', 'no-store']]),
 );
@@ -161,6 +183,23 @@ export const flowRoutes: readonly Route[] = [
       answers: { 200: ok('The entries.', { [JSON_TYPE]: Catalogue }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY'],
       handle: catalogue,
+    },
+  },
+  {
+    path: '/catalogue/modules/:file',
+    put: {
+      summary: "Add a Companion module's archive",
+      description: `The body is a Companion module's \`.tgz\` (as Companion's module store and \`companion-module-build\` give it; at most ${MOST_MODULE_BYTES / 1024 / 1024} MiB), kept as \`modules/<file>\` beside the flow file, where the catalogue lists it and a \`companion-module\` connection may name it (R-ST2): 200 with its catalogue entry. Checked as a start checks it (a readable archive, no path leaving it, no link, bounded) and for a manifest of a base the hub speaks (400 \`PB_BAD_REQUEST\` saying why); an archive of that name is never replaced (400). A module is code the hub will run: only on a hub started with \`--allow-machine-edits\` (else 403 \`PB_FLOW_PROTECTED\`). Nothing of it runs until a connection names it. ${editorsOnly}`,
+      tag: 'flow',
+      variable: {
+        name: 'file',
+        description: "The archive's file name in the modules folder: letters, digits, `. _ + -`, ending in `.tgz` or `.tar.gz`.",
+        schema: Type.String(),
+      },
+      body: { 'application/gzip': Type.String({ format: 'binary', description: "The module's .tgz." }) },
+      answers: { 200: ok('The module as the catalogue lists it.', { [JSON_TYPE]: CatalogueEntry }) },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_FLOW_PROTECTED', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
+      handle: addModule,
     },
   },
   {

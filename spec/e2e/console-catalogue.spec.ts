@@ -7,7 +7,7 @@
  * offered only to a hub that takes machine edits. With PATCHBAY_SCREENSHOTS, pictures of the
  * catalogue on a desktop and a phone (docs/console-catalogue-*.png).
  */
-import { cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,8 @@ live(
       await catalogue.locator('.catalogue-entry', { hasText: 'patchbay-obs' }).getByRole('button', { name: 'add to plugins' }).isDisabled(),
     );
     if (shots) await page.screenshot({ path: join(shots, 'console-catalogue-desktop.png') });
+    t.is(await catalogue.locator('#module-upload').count(), 0, 'no upload without machine edits');
+    await catalogue.getByText('added from here on a hub started with --allow-machine-edits').waitFor();
 
     // Searched as it is typed: a maker's word finds the modules, and nothing else.
     const search = catalogue.getByLabel('search the catalogue');
@@ -103,5 +105,35 @@ live(
       const connections = (await (await fetch(`${hub.base}/connections`, { headers: auth })).json()) as { id: string; status: string }[];
       return connections.find((connection) => connection.id === 'fixture')?.status === 'ok';
     }, 'the module added from the catalogue to run');
+  },
+);
+
+live(
+  `on a hub that takes machine edits, a module's .tgz is added from the catalogue: kept in modules/, listed, added as a connection that runs${whyNoBrowser}`,
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-catalogue-upload-'));
+    const flow = join(dir, 'studio.json5');
+    await writeFile(flow, original);
+    const hub = await runHub(t, flow, { args: ['--state', join(dir, 'state'), '--allow-machine-edits'] });
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    await page.goto(`${hub.base}/console/?access_token=ops-catalogue-token`);
+    await page.getByRole('button', { name: 'flow', exact: true }).click();
+    await page.getByRole('button', { name: 'add a connection' }).click();
+    const catalogue = page.locator('[data-testid=catalogue]');
+    await catalogue.locator('#module-upload').setInputFiles(await fixtureArchive('1.14.1'));
+    await catalogue.getByText('fixture-1.0.0.tgz added: Fixture 1.0.0').waitFor();
+    t.deepEqual(await readdir(join(dir, 'modules')), ['fixture-1.0.0.tgz']);
+    await catalogue.locator('.catalogue-entry', { hasText: 'Fixture' }).getByRole('button', { name: 'add' }).click();
+    const form = page.locator('[data-testid=connection-form]');
+    t.is(await form.locator('[id="field-connections.fixture.module"]').inputValue(), './modules/fixture-1.0.0.tgz');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    await eventually(async () => {
+      const connections = (await (await fetch(`${hub.base}/connections`, { headers: auth })).json()) as { id: string; status: string }[];
+      return connections.find((connection) => connection.id === 'fixture')?.status === 'ok';
+    }, 'the module uploaded from the console to run');
   },
 );

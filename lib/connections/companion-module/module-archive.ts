@@ -107,8 +107,8 @@ async function hashOf(archive: string, shown: string): Promise<string> {
   return remember(key, hash.digest('hex').slice(0, HASH_DIGITS));
 }
 
-/** Reads the archive's table of contents and refuses it at its first unsafe entry. */
-async function checkEntries(archive: string, shown: string): Promise<void> {
+/** Reads the archive's table of contents and refuses it at its first unsafe entry (a HubError); nothing is written. */
+export async function checkEntries(archive: string, shown: string): Promise<void> {
   let entries = 0;
   let bytes = 0;
   let refusal: string | undefined;

@@ -1,0 +1,141 @@
+/**
+ * A Companion module added over HTTP (R-ST2): `PUT /catalogue/modules/<file>` keeps its
+ * `.tgz` in the flow's modules folder, on a hub that takes machine edits alone, after the
+ * checks a start makes; the catalogue lists it and a connection made from it runs.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import test from 'ava';
+import { fixtureArchive } from '../helpers/companion.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { runHub } from '../helpers/hub-process.ts';
+
+const ADMIN = { authorization: 'Bearer admin-upload-token' };
+const OPERATOR = { authorization: 'Bearer operator-upload-token' };
+
+async function studio(t: Parameters<typeof runHub>[0], machineEdits: boolean) {
+  const folder = await mkdtemp(join(tmpdir(), 'patchbay-module-upload-'));
+  const flow = join(folder, 'studio.json5');
+  await writeFile(
+    flow,
+    `{
+  connections: {
+    api: {
+      type: 'rest-api',
+      port: 0,
+      bindIp: '127.0.0.1',
+      tokens: [
+        { name: 'admin', token: 'admin-upload-token', read: ['#'], write: ['#'], admin: true },
+        { name: 'operator', token: 'operator-upload-token', read: ['#'], write: ['#'] },
+      ],
+    },
+  },
+}
+`,
+  );
+  const hub = await runHub(t, flow, { args: ['--state', join(folder, 'state'), ...(machineEdits ? ['--allow-machine-edits'] : [])] });
+  const put = async (file: string, body: Uint8Array, headers = ADMIN) => {
+    const answer = await fetch(`${hub.base}/catalogue/modules/${encodeURIComponent(file)}`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/gzip', accept: 'application/json' },
+      body,
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, any> };
+  };
+  const modules = async () => (await readdir(join(folder, 'modules')).catch(() => [] as string[])).sort();
+  return { folder, flow, hub, put, modules };
+}
+
+test('on a hub without machine edits a module upload is refused, and nothing is kept', async (t) => {
+  const { put, modules } = await studio(t, false);
+  const refused = await put('fixture-1.0.0.tgz', await readFile(await fixtureArchive('1.14.1')));
+  t.is(refused.status, 403);
+  t.like(refused.body, { code: 'PB_FLOW_PROTECTED' });
+  t.regex(refused.body['error'], /--allow-machine-edits/);
+  t.deepEqual(await modules(), []);
+});
+
+test("an admin adds a module's .tgz: kept in modules/, listed, its connection runs; unsafe, foreign or repeated archives are refused with why, nothing written", async (t) => {
+  const { flow, hub, put, modules } = await studio(t, true);
+  const archive = await readFile(await fixtureArchive('1.14.1'));
+
+  t.is((await put('fixture-1.0.0.tgz', archive, OPERATOR)).status, 403, 'a login without admin may not');
+  const added = await put('fixture-1.0.0.tgz', archive);
+  t.is(added.status, 200, JSON.stringify(added.body));
+  t.like(added.body, {
+    kind: 'module',
+    name: 'Fixture',
+    version: '1.0.0',
+    connection: { type: 'companion-module', module: './modules/fixture-1.0.0.tgz' },
+  });
+  t.deepEqual(await modules(), ['fixture-1.0.0.tgz']);
+  t.deepEqual(await readFile(join(dirname(flow), 'modules', 'fixture-1.0.0.tgz')), archive, 'kept byte for byte');
+  const catalogue = (await (await fetch(`${hub.base}/catalogue`, { headers: ADMIN })).json()) as {
+    entries: { connection: { module?: string } }[];
+  };
+  t.true(
+    catalogue.entries.some((entry) => entry.connection.module === './modules/fixture-1.0.0.tgz'),
+    'listed',
+  );
+
+  const again = await put('fixture-1.0.0.tgz', archive);
+  t.is(again.status, 400);
+  t.regex(again.body['error'], /has fixture-1\.0\.0\.tgz already/);
+
+  const escaping = await put(
+    'escaping.tgz',
+    await readFile(
+      await fixtureArchive('1.14.1', async (folder) => {
+        await writeFile(join(dirname(folder), 'escaped.txt'), 'outside');
+        return ['../escaped.txt'];
+      }),
+    ),
+  );
+  t.is(escaping.status, 400);
+  t.regex(escaping.body['error'], /leaves it \(\.\.\/escaped\.txt\)/);
+  const noise = await put('noise.tgz', Buffer.from('not an archive at all'));
+  t.is(noise.status, 400);
+  t.regex(noise.body['error'], /not a readable \.tgz/);
+  const foreign = await put(
+    'future.tgz',
+    await readFile(
+      await fixtureArchive('1.14.1', async (folder) => {
+        const manifest = join(folder, 'pkg', 'companion', 'manifest.json');
+        const read = JSON.parse(await readFile(manifest, 'utf8'));
+        await writeFile(manifest, JSON.stringify({ ...read, runtime: { ...read.runtime, apiVersion: '3.0.0' } }));
+        return [];
+      }),
+    ),
+  );
+  t.is(foreign.status, 400);
+  t.regex(foreign.body['error'], /built for nodejs-ipc 3\.0\.0; this hub speaks @companion-module\/base 1\.2/);
+  t.is((await put('../outside.tgz', archive)).status, 400, 'a name that leaves the folder');
+  t.is((await put('module.zip', archive)).status, 400, 'not a .tgz by its name');
+  t.deepEqual(await modules(), ['fixture-1.0.0.tgz'], 'nothing else kept, no half-written file left');
+
+  // A connection made from it runs.
+  const current = await fetch(`${hub.base}/flow`, { headers: ADMIN });
+  const draft = (await (
+    await fetch(`${hub.base}/flow/draft`, {
+      method: 'POST',
+      headers: { ...ADMIN, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        text: await current.text(),
+        edits: [{ op: 'set', path: ['connections', 'desk'], value: { ...added.body['connection'], config: { host: 'mixer.local' } } }],
+      }),
+    })
+  ).json()) as { text: string };
+  const text = draft.text;
+  const saved = await fetch(`${hub.base}/flow`, {
+    method: 'PUT',
+    headers: { ...ADMIN, 'if-match': current.headers.get('etag') ?? '', 'content-type': 'application/json5' },
+    body: text,
+  });
+  t.is(saved.status, 200, await saved.text());
+  await eventually(async () => {
+    const listed = (await (await fetch(`${hub.base}/connections`, { headers: ADMIN })).json()) as { id: string; status: string }[];
+    return listed.find((connection) => connection.id === 'desk')?.status === 'ok';
+  }, 'the uploaded module runs');
+});
