@@ -110,18 +110,20 @@ export async function readCatalogue() {
 }
 
 /**
- * `PUT /catalogue/modules/<file>`: a Companion module's `.tgz` kept in the flow's modules folder.
- * @param {string} name @param {Blob} archive
- * @returns {Promise<{ ok: true, entry: CatalogueEntry } | { ok: false, error: string }>}
+ * `PUT /catalogue/<modules | packages>/<file>`: a Companion module's or a patchbay package's
+ * `.tgz` kept beside the flow (a package installed there); what the catalogue lists of it.
+ * @param {'modules' | 'packages'} kind @param {string} name @param {Blob} archive
+ * @returns {Promise<{ ok: true, entries: CatalogueEntry[] } | { ok: false, error: string }>}
  */
-export async function uploadModule(name, archive) {
-  const response = await ask(`/catalogue/modules/${encodeURIComponent(name)}`, {
+export async function uploadArchive(kind, name, archive) {
+  const response = await ask(`/catalogue/${kind}/${encodeURIComponent(name)}`, {
     method: 'PUT',
     headers: { ...JSON_ANSWER, 'content-type': 'application/gzip' },
     body: archive,
   });
   const body = await response.json();
-  return response.ok ? { ok: true, entry: body } : { ok: false, error: `${body.error} (${body.code})` };
+  if (!response.ok) return { ok: false, error: `${body.error} (${body.code})` };
+  return { ok: true, entries: Array.isArray(body) ? body : [body] };
 }
 
 /** `GET /flow/history`: the kept versions, oldest first. @returns {Promise<readonly FlowVersionListing[]>} */

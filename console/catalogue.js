@@ -3,7 +3,7 @@
 // built in — each with its maker, products and description. Choosing one opens its form; a
 // package the flow's `plugins` does not name yet is listed first (code: a machine edit).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { readCatalogue, uploadModule } from './api.js';
+import { readCatalogue, uploadArchive } from './api.js';
 import { html } from './html.js';
 /** @import { Catalogue, CatalogueEntry } from '../lib/core/flow-shapes.ts' */
 
@@ -67,8 +67,8 @@ export function CatalogueView({ pick, list, cancel }) {
     }
     ${
       catalogue &&
-      html`<${ModuleUpload} machineEdits=${catalogue.machineEdits ?? false} added=${(/** @type {CatalogueEntry} */ entry) => {
-        setSearch(entry.name);
+      html`<${Uploads} machineEdits=${catalogue.machineEdits ?? false} added=${(/** @type {CatalogueEntry} */ entry) => {
+        setSearch(entry.package ?? entry.name);
         readCatalogue().then(setCatalogue, (error) => setFailed(String(error.message ?? error)));
       }} />`
     }
@@ -76,27 +76,37 @@ export function CatalogueView({ pick, list, cancel }) {
   </section>`;
 }
 
+const UPLOADS = /** @type {const} */ ([
+  ['modules', "a Companion module's .tgz", "from Companion's module store or companion-module-build"],
+  ['packages', "a patchbay package's .tgz", 'from npm pack; installed beside the flow'],
+]);
+
 /**
- * A Companion module's `.tgz` sent to the hub (`PUT /catalogue/modules/<file>`), which keeps it
- * in the modules folder; offered only on a hub that takes machine edits: a module is code.
+ * A Companion module's or a patchbay package's `.tgz` sent to the hub, which keeps it beside
+ * the flow (a package installed there); offered only on a hub that takes machine edits: code.
  * @param {{ machineEdits: boolean, added: (entry: CatalogueEntry) => void }} props
  */
-function ModuleUpload({ machineEdits, added }) {
+function Uploads({ machineEdits, added }) {
   const [said, setSaid] = useState(/** @type {{ text: string, error: boolean } | undefined} */ (undefined));
   const [busy, setBusy] = useState(false);
   if (!machineEdits)
-    return html`<p class="help">A module's <code>.tgz</code> is added from here on a hub started with <code>--allow-machine-edits</code> (a module is code the hub runs); otherwise put it in the <code>modules</code> folder on the machine.</p>`;
-  /** @param {Event} e */
-  const send = async (e) => {
+    return html`<p class="help">A module's or a package's <code>.tgz</code> is added from here on a hub started with <code>--allow-machine-edits</code> (it is code the hub runs); otherwise put it in the <code>modules</code> folder, or <code>npm install</code> it, on the machine.</p>`;
+  /** @param {'modules' | 'packages'} kind @returns {(e: Event) => Promise<void>} */
+  const send = (kind) => async (e) => {
     const input = /** @type {HTMLInputElement} */ (e.currentTarget);
     const file = input.files?.[0];
     if (!file) return;
     setBusy(true);
+    setSaid({ text: `${file.name}: sending…`, error: false });
     try {
-      const answer = await uploadModule(file.name, file);
+      const answer = await uploadArchive(kind, file.name, file);
       if (answer.ok) {
-        setSaid({ text: `${file.name} added: ${answer.entry.name} ${answer.entry.version ?? ''}`, error: false });
-        added(answer.entry);
+        const [first] = answer.entries;
+        setSaid({
+          text: `${file.name} added: ${first ? `${first.package ?? first.name} ${first.version ?? ''}` : 'no types'}`,
+          error: false,
+        });
+        if (first) added(first);
       } else setSaid({ text: `${file.name} not added: ${answer.error}`, error: true });
     } catch (error) {
       setSaid({ text: `${file.name} not added: ${/** @type {Error} */ (error).message}`, error: true });
@@ -105,9 +115,13 @@ function ModuleUpload({ machineEdits, added }) {
       setBusy(false);
     }
   };
-  return html`<div class="field module-upload">
-    <label for="module-upload">add a Companion module's <code>.tgz</code> (from Companion's module store or <code>companion-module-build</code>)</label>
-    <input id="module-upload" type="file" accept=".tgz,.tar.gz,application/gzip" disabled=${busy} onChange=${send} />
+  return html`<div class="uploads">
+    ${UPLOADS.map(
+      ([kind, what, from]) => html`<div class="field">
+        <label for=${`upload-${kind}`}>add ${what} <span class="muted">(${from})</span></label>
+        <input id=${`upload-${kind}`} type="file" accept=".tgz,.tar.gz,application/gzip" disabled=${busy} onChange=${send(kind)} />
+      </div>`,
+    )}
     ${said && html`<p class=${said.error ? 'field-error' : 'help'} role=${said.error ? 'alert' : 'status'}>${said.text}</p>`}
   </div>`;
 }

@@ -97,7 +97,9 @@ async function modulesIn(folder: string): Promise<{ entries: CatalogueEntry[]; p
  * folder) from its manifest, and the host API the manifest names; undefined without one.
  */
 export async function moduleEntry(path: string, name: string): Promise<{ entry: CatalogueEntry; runtimeApi: string } | undefined> {
-  const manifest = /\.(tgz|tar\.gz)$/i.test(name) ? await manifestInArchive(path) : jsonAt(join(path, 'companion', 'manifest.json'));
+  const manifest = /\.(tgz|tar\.gz)$/i.test(name)
+    ? await jsonInArchive(path, /^(?:[^/]+\/)?companion\/manifest\.json$/)
+    : jsonAt(join(path, 'companion', 'manifest.json'));
   if (!manifest) return undefined;
   const runtime = (manifest['runtime'] ?? {}) as Json;
   const entry: CatalogueEntry = {
@@ -136,13 +138,17 @@ function jsonAt(path: string): Json | undefined {
   }
 }
 
-/** The manifest inside a module's `.tgz` (`companion/manifest.json`, at its top or one folder down, as `pkg/`), read from the archive as it streams. */
-async function manifestInArchive(path: string): Promise<Json | undefined> {
+/**
+ * The first JSON object in a `.tgz` at a path `at` matches, read from the archive as it
+ * streams: a module's manifest (`companion/manifest.json`, at its top or one folder down, as
+ * `pkg/`), a package's package.json (`package/package.json`, as npm packs it).
+ */
+export async function jsonInArchive(path: string, at: RegExp): Promise<Json | undefined> {
   let found: Json | undefined;
   try {
     await list({
       file: path,
-      filter: (entry) => /^(?:[^/]+\/)?companion\/manifest\.json$/.test(entry.replace(/^\.\//, '')),
+      filter: (entry) => at.test(entry.replace(/^\.\//, '')),
       onReadEntry: (entry) => {
         if (entry.size > MOST_BYTES) return entry.resume();
         const chunks: Buffer[] = [];

@@ -24,7 +24,7 @@ import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
 import { catalogueOf } from './catalogue.ts';
 import { machineEdits } from './machine-edits.ts';
-import { addModule } from './module-upload.ts';
+import { addModule, addPackage } from './uploads.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
@@ -153,6 +153,12 @@ export class FlowEditor implements FlowView {
     const entry = await addModule(this.options.path, name, bytes, this.options.machineEdits === 'allowed');
     this.options.log.info(`module ${name} (${entry.name} ${entry.version ?? ''}) added to the modules folder by ${by}`);
     return entry;
+  }
+
+  async addPackage(name: string, bytes: Uint8Array, by: string): Promise<readonly CatalogueEntry[]> {
+    const installed = await addPackage(this.options.path, name, bytes, this.options.machineEdits === 'allowed');
+    this.options.log.info(`package ${installed} (${name}) installed beside the flow by ${by}`);
+    return (await this.catalogue()).entries.filter((entry) => entry.package === installed);
   }
 
   async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {

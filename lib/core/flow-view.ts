@@ -11,8 +11,8 @@ export type Saved =
   | { readonly ok: true; readonly etag: string; readonly version: number }
   | { readonly ok: false; readonly error: HubError; readonly issues?: readonly Issue[]; readonly etag?: string };
 
-/** The largest Companion module archive an editor may add: Companion's builds are a few megabytes, with their node_modules some tens. */
-export const MOST_MODULE_BYTES = 128 * 1024 * 1024;
+/** The largest archive an editor may add (a Companion module, a package): Companion's builds are a few megabytes, with their node_modules some tens. */
+export const MOST_ARCHIVE_BYTES = 128 * 1024 * 1024;
 
 export interface FlowView {
   /** The file the hub runs. */
@@ -37,4 +37,6 @@ export interface FlowView {
   catalogue(): Promise<Catalogue>;
   /** Keeps a Companion module's `.tgz` in the flow's modules folder, added by `by` (only with machine edits); its catalogue entry. */
   addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry>;
+  /** Keeps a patchbay package's `.tgz` in the flow's packages folder and installs it beside the flow, by `by` (only with machine edits); its types as the catalogue lists them. */
+  addPackage(name: string, bytes: Uint8Array, by: string): Promise<readonly CatalogueEntry[]>;
 }

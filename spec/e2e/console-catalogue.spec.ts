@@ -7,6 +7,7 @@
  * offered only to a hub that takes machine edits. With PATCHBAY_SCREENSHOTS, pictures of the
  * catalogue on a desktop and a phone (docs/console-catalogue-*.png).
  */
+import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +78,7 @@ live(
       await catalogue.locator('.catalogue-entry', { hasText: 'patchbay-obs' }).getByRole('button', { name: 'add to plugins' }).isDisabled(),
     );
     if (shots) await page.screenshot({ path: join(shots, 'console-catalogue-desktop.png') });
-    t.is(await catalogue.locator('#module-upload').count(), 0, 'no upload without machine edits');
+    t.is(await catalogue.locator('input[type=file]').count(), 0, 'no upload without machine edits');
     await catalogue.getByText('added from here on a hub started with --allow-machine-edits').waitFor();
 
     // Searched as it is typed: a maker's word finds the modules, and nothing else.
@@ -122,7 +123,7 @@ live(
     await page.getByRole('button', { name: 'flow', exact: true }).click();
     await page.getByRole('button', { name: 'add a connection' }).click();
     const catalogue = page.locator('[data-testid=catalogue]');
-    await catalogue.locator('#module-upload').setInputFiles(await fixtureArchive('1.14.1'));
+    await catalogue.locator('#upload-modules').setInputFiles(await fixtureArchive('1.14.1'));
     await catalogue.getByText('fixture-1.0.0.tgz added: Fixture 1.0.0').waitFor();
     t.deepEqual(await readdir(join(dir, 'modules')), ['fixture-1.0.0.tgz']);
     await catalogue.locator('.catalogue-entry', { hasText: 'Fixture' }).getByRole('button', { name: 'add' }).click();
@@ -135,5 +136,17 @@ live(
       const connections = (await (await fetch(`${hub.base}/connections`, { headers: auth })).json()) as { id: string; status: string }[];
       return connections.find((connection) => connection.id === 'fixture')?.status === 'ok';
     }, 'the module uploaded from the console to run');
+
+    // A package's .tgz, packed as npm packs it: installed beside the flow, its type listed, to add to plugins.
+    const packed = await mkdtemp(join(tmpdir(), 'patchbay-packed-'));
+    const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, join(packages, 'videohub')], {
+      encoding: 'utf8',
+    }).trim();
+    await page.getByRole('button', { name: 'add a connection' }).click();
+    await catalogue.locator('#upload-packages').setInputFiles(join(packed, file));
+    await catalogue.getByText(`${file} added: patchbay-videohub 1.0.0`).waitFor({ timeout: 120_000 });
+    const entry = catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' });
+    t.false(await entry.getByRole('button', { name: 'add to plugins' }).isDisabled(), 'to add to plugins on this hub');
+    t.deepEqual(await readdir(join(dir, 'packages')), [file]);
   },
 );

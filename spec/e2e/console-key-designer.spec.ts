@@ -114,14 +114,18 @@ live(
     );
 
     // The flow tab's form of the connection shows the key's colours as colour pickers, not patterns to type.
-  await page.getByRole('button', { name: 'flow', exact: true }).click();
-  await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).getByRole('button', { name: 'edit' }).click();
-  const lit = page.locator('[id="field-connections.desk.keys.0.on"]');
-  t.is(await lit.getAttribute('type'), 'color');
-  t.is(await lit.inputValue(), '#00a000');
-  t.is(await page.locator('[id="field-connections.desk.keys.0.key"]').inputValue(), '2', "the key's number is shown, not hidden as a secret");
+    await page.getByRole('button', { name: 'flow', exact: true }).click();
+    await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).getByRole('button', { name: 'edit' }).click();
+    const lit = page.locator('[id="field-connections.desk.keys.0.on"]');
+    t.is(await lit.getAttribute('type'), 'color');
+    t.is(await lit.inputValue(), '#00a000');
+    t.is(
+      await page.locator('[id="field-connections.desk.keys.0.key"]').inputValue(),
+      '2',
+      "the key's number is shown, not hidden as a secret",
+    );
 
-  // After a restart of the hub the deck, back, shows the key as designed.
+    // After a restart of the hub the deck, back, shows the key as designed.
     t.not(await terminate(hub), 'still running');
     hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
     deck = await deckOn();

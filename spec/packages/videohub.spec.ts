@@ -241,5 +241,9 @@ test('patchbay reference prints the reference page of a package type from its sc
   const refused = await run(process.execPath, [bin, 'reference', 'none.json5'], { cwd: studio }).catch(
     (error: { code: number; stderr: string }) => error,
   );
-  t.like(refused, { code: 2, stderr: 'none.json5: its plugins bring no connection types\n' });
+  t.like(refused, {
+    code: 2,
+    stderr:
+      'none.json5: its plugins bring no connection types, and none of its connections knows settings of its own here (a Companion module connection does once it ran with this state folder)\n',
+  });
 });

@@ -1,12 +1,15 @@
 /**
- * A Companion module added over HTTP (R-ST2): `PUT /catalogue/modules/<file>` keeps its
- * `.tgz` in the flow's modules folder, on a hub that takes machine edits alone, after the
- * checks a start makes; the catalogue lists it and a connection made from it runs.
+ * Devices added over HTTP (R-ST2), on a hub that takes machine edits alone: `PUT
+ * /catalogue/modules/<file>` keeps a Companion module's `.tgz` in the flow's modules folder
+ * after the checks a start makes, and a connection made from it runs; `PUT
+ * /catalogue/packages/<file>` keeps a patchbay package's `.tgz` (packed by npm) in its
+ * packages folder and installs it with npm, and the catalogue lists its types.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { fixtureArchive } from '../helpers/companion.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -36,8 +39,8 @@ async function studio(t: Parameters<typeof runHub>[0], machineEdits: boolean) {
 `,
   );
   const hub = await runHub(t, flow, { args: ['--state', join(folder, 'state'), ...(machineEdits ? ['--allow-machine-edits'] : [])] });
-  const put = async (file: string, body: Uint8Array, headers = ADMIN) => {
-    const answer = await fetch(`${hub.base}/catalogue/modules/${encodeURIComponent(file)}`, {
+  const put = async (file: string, body: Uint8Array, headers = ADMIN, kind = 'modules') => {
+    const answer = await fetch(`${hub.base}/catalogue/${kind}/${encodeURIComponent(file)}`, {
       method: 'PUT',
       headers: { ...headers, 'content-type': 'application/gzip', accept: 'application/json' },
       body,
@@ -138,4 +141,31 @@ test("an admin adds a module's .tgz: kept in modules/, listed, its connection ru
     const listed = (await (await fetch(`${hub.base}/connections`, { headers: ADMIN })).json()) as { id: string; status: string }[];
     return listed.find((connection) => connection.id === 'desk')?.status === 'ok';
   }, 'the uploaded module runs');
+});
+
+test("an admin adds a patchbay package's .tgz: kept in packages/, installed with npm, its types listed; a package without patchbay types is refused and nothing installed", async (t) => {
+  const { folder, hub, put } = await studio(t, true);
+  const packed = await mkdtemp(join(tmpdir(), 'patchbay-packed-'));
+  const pack = (source: string) =>
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, source], { encoding: 'utf8' }).trim();
+  const videohub = pack(fileURLToPath(new URL('../../packages/videohub', import.meta.url)));
+  const plain = join(packed, 'plain');
+  await mkdir(plain);
+  await writeFile(join(plain, 'package.json'), JSON.stringify({ name: 'plain-thing', version: '1.0.0' }));
+  const notOurs = pack(plain);
+
+  const refused = await put(notOurs, await readFile(join(packed, notOurs)), ADMIN, 'packages');
+  t.is(refused.status, 400);
+  t.regex(refused.body['error'], /not a patchbay package: its package.json declares no `patchbay.types`/);
+  t.is(await readdir(join(folder, 'node_modules')).catch(() => 'none'), 'none', 'nothing installed');
+
+  const added = await put(videohub, await readFile(join(packed, videohub)), ADMIN, 'packages');
+  t.is(added.status, 200, JSON.stringify(added.body));
+  t.like(added.body[0], { kind: 'package', name: 'patchbay-videohub', listed: false, connection: { type: 'videohub' } });
+  t.deepEqual(await readdir(join(folder, 'packages')), [videohub]);
+  const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  t.is(manifest.dependencies['patchbay-videohub'], `file:packages/${videohub}`, 'the flow folder names it, for a later npm install');
+  const catalogue = (await (await fetch(`${hub.base}/catalogue`, { headers: ADMIN })).json()) as { entries: { package?: string }[] };
+  t.true(catalogue.entries.some((entry) => entry.package === 'patchbay-videohub'));
+  t.is((await put(videohub, await readFile(join(packed, videohub)), ADMIN, 'packages')).status, 400, 'not twice');
 });

@@ -1,0 +1,144 @@
+/**
+ * Devices added from the console (R-ST2): a Companion module's `.tgz` (as Companion's module
+ * store and `companion-module-build` give it) kept in the flow's `modules` folder, and a
+ * patchbay package's `.tgz` (as `npm pack` makes it) kept in its `packages` folder and
+ * installed beside the flow with npm. Either is code the hub will run, so it is taken only on
+ * a hub that takes machine edits (`--allow-machine-edits`), as a package added to `plugins`
+ * is. Each is checked before it is kept — a module as a start checks it (a readable archive,
+ * no path out of it, no link, bounded) with a manifest of a base the hub speaks; a package
+ * with a package.json that declares patchbay types — written beside its place and linked into
+ * it, so a folder never holds half an archive, and one of the same name is never replaced. A
+ * module runs only once a connection names it; a package is installed with its install
+ * scripts off, and its types load only once the flow's `plugins` lists it.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { HubError, reasonOf } from '../core/errors.ts';
+import type { CatalogueEntry } from '../core/flow-shapes.ts';
+import { jsonInArchive, moduleEntry } from './catalogue.ts';
+import { checkModuleArchive, speaksModuleBase, spokenBases } from './connection-types.ts';
+import { MODULES_FOLDER } from './machine-edits.ts';
+
+/** Where packages added from the console are kept beside the flow file, for `npm install` to find them again. */
+export const PACKAGES_FOLDER = 'packages';
+/** How long npm may take to install a package (its dependencies come from the registry the machine reaches). */
+const INSTALL_MS = 5 * 60_000;
+/** What of npm's output is kept to say why an install failed. */
+const MOST_OUTPUT = 64 * 1024;
+
+/** An archive's file name: a name of its own, and `.tgz` or `.tar.gz`. */
+const ARCHIVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}\.(tgz|tar\.gz)$/;
+
+/**
+ * Keeps `bytes` as the module `name` in the modules folder beside `flowPath`; its catalogue
+ * entry. Throws a HubError: machine edits refused, a bad name, one there already, an archive
+ * that is unsafe, has no manifest or is of a base the hub does not speak.
+ */
+export async function addModule(flowPath: string, name: string, bytes: Uint8Array, machineEdits: boolean): Promise<CatalogueEntry> {
+  let entry: CatalogueEntry | undefined;
+  await keep(flowPath, MODULES_FOLDER, name, bytes, machineEdits, 'a module', async (partial) => {
+    await checkModuleArchive(partial, name).catch((error: unknown) => {
+      throw new HubError('PB_BAD_REQUEST', reasonOf(error));
+    });
+    const found = await moduleEntry(partial, name);
+    if (!found)
+      throw new HubError('PB_BAD_REQUEST', `the module archive ${name} holds no companion/manifest.json (at its top or in its one folder)`);
+    const base = found.entry.api ?? '';
+    if (found.runtimeApi !== 'nodejs-ipc' || !speaksModuleBase(base))
+      throw new HubError(
+        'PB_BAD_REQUEST',
+        `the module ${name} is built for ${found.runtimeApi || 'no API'} ${base || '(no version)'}; this hub speaks ${spokenBases}`,
+      );
+    entry = found.entry;
+  });
+  return entry as CatalogueEntry;
+}
+
+/**
+ * Keeps `bytes` as the package `name` in the packages folder beside `flowPath` and installs
+ * it there with npm (`npm install --ignore-scripts ./packages/<name>`: the flow folder's
+ * package.json names it, so a later `npm install` brings it back); the package's name.
+ * Throws a HubError: machine edits refused, a bad name, one there already, no patchbay
+ * package, or npm's failure with what it said.
+ */
+export async function addPackage(flowPath: string, name: string, bytes: Uint8Array, machineEdits: boolean): Promise<string> {
+  let packageName = '';
+  const folder = dirname(flowPath);
+  await keep(flowPath, PACKAGES_FOLDER, name, bytes, machineEdits, 'a package', async (partial) => {
+    const manifest = await jsonInArchive(partial, /^package\/package\.json$/);
+    if (!manifest) throw new HubError('PB_BAD_REQUEST', `${name} is not a package as npm packs one: it holds no package/package.json`);
+    const declared = manifest['patchbay'] as Record<string, unknown> | undefined;
+    if (typeof manifest['name'] !== 'string' || typeof declared?.['types'] !== 'object' || declared['types'] === null)
+      throw new HubError('PB_BAD_REQUEST', `${name} is not a patchbay package: its package.json declares no \`patchbay.types\``);
+    packageName = manifest['name'];
+  });
+  try {
+    await npmInstall(folder, `./${PACKAGES_FOLDER}/${name}`);
+  } catch (error) {
+    await rm(join(folder, PACKAGES_FOLDER, name), { force: true });
+    throw error;
+  }
+  return packageName;
+}
+
+/**
+ * Writes `bytes` beside `<flow folder>/<into>/<name>`, has `check` look at it there, and links
+ * it into its place; nothing stays when anything refuses it.
+ */
+async function keep(
+  flowPath: string,
+  into: string,
+  name: string,
+  bytes: Uint8Array,
+  machineEdits: boolean,
+  what: string,
+  check: (partial: string) => Promise<void>,
+): Promise<void> {
+  if (!machineEdits)
+    throw new HubError(
+      'PB_FLOW_PROTECTED',
+      `${what} is code the hub runs: it is added over HTTP only on a hub started with --allow-machine-edits; otherwise put it in the flow's ${into} folder on the machine`,
+    );
+  if (!ARCHIVE_NAME.test(name) || name.includes('..'))
+    throw new HubError('PB_BAD_REQUEST', `"${name}" is no archive's name: letters, digits, . _ + -, ending in .tgz or .tar.gz`);
+  const folder = join(dirname(flowPath), into);
+  const target = join(folder, name);
+  const taken = () =>
+    new HubError('PB_BAD_REQUEST', `the ${into} folder has ${name} already: remove it on the machine, or give the new one another name`);
+  if (
+    await stat(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw taken();
+  await mkdir(folder, { recursive: true });
+  const partial = join(folder, `.upload-${randomBytes(6).toString('hex')}.tgz`);
+  try {
+    await writeFile(partial, bytes, { mode: 0o644, flag: 'wx' });
+    await check(partial);
+    // Not over one that came meanwhile: a link fails where the name is taken.
+    await link(partial, target).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EEXIST' ? taken() : error;
+    });
+  } finally {
+    await rm(partial, { force: true });
+  }
+}
+
+/** `npm install` of `spec` in `folder`, its install scripts off; rejects with a HubError holding the end of what npm said. */
+function npmInstall(folder: string, spec: string): Promise<void> {
+  // npm as it runs this hub (`npm start`, `npx patchbay`), else the one on the PATH.
+  const viaNode = process.env['npm_execpath']?.endsWith('npm-cli.js');
+  const [command, ...first] = viaNode ? [process.execPath, process.env['npm_execpath'] as string] : ['npm'];
+  const args = [...first, 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--save', spec];
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd: folder, timeout: INSTALL_MS, maxBuffer: MOST_OUTPUT * 4 }, (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      const said = String(stderr).trim().split('\n').slice(-6).join(' ').slice(-MOST_OUTPUT);
+      reject(new HubError('PB_BAD_REQUEST', `npm could not install it: ${said || reasonOf(error)}`));
+    });
+  });
+}
