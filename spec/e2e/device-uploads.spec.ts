@@ -45,7 +45,8 @@ async function studio(t: Parameters<typeof runHub>[0], machineEdits: boolean) {
       headers: { ...headers, 'content-type': 'application/gzip', accept: 'application/json' },
       body,
     });
-    return { status: answer.status, body: (await answer.json()) as Record<string, any> };
+    // An error's { error, code }, a module's entry, or a package's entries.
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> & { error: string } & Record<number, unknown> };
   };
   const modules = async () => (await readdir(join(folder, 'modules')).catch(() => [] as string[])).sort();
   return { folder, flow, hub, put, modules };
@@ -56,7 +57,7 @@ test('on a hub without machine edits a module upload is refused, and nothing is 
   const refused = await put('fixture-1.0.0.tgz', await readFile(await fixtureArchive('1.14.1')));
   t.is(refused.status, 403);
   t.like(refused.body, { code: 'PB_FLOW_PROTECTED' });
-  t.regex(refused.body['error'], /--allow-machine-edits/);
+  t.regex(refused.body.error, /--allow-machine-edits/);
   t.deepEqual(await modules(), []);
 });
 
@@ -85,7 +86,7 @@ test("an admin adds a module's .tgz: kept in modules/, listed, its connection ru
 
   const again = await put('fixture-1.0.0.tgz', archive);
   t.is(again.status, 400);
-  t.regex(again.body['error'], /has fixture-1\.0\.0\.tgz already/);
+  t.regex(again.body.error, /has fixture-1\.0\.0\.tgz already/);
 
   const escaping = await put(
     'escaping.tgz',
@@ -97,10 +98,10 @@ test("an admin adds a module's .tgz: kept in modules/, listed, its connection ru
     ),
   );
   t.is(escaping.status, 400);
-  t.regex(escaping.body['error'], /leaves it \(\.\.\/escaped\.txt\)/);
+  t.regex(escaping.body.error, /leaves it \(\.\.\/escaped\.txt\)/);
   const noise = await put('noise.tgz', Buffer.from('not an archive at all'));
   t.is(noise.status, 400);
-  t.regex(noise.body['error'], /not a readable \.tgz/);
+  t.regex(noise.body.error, /not a readable \.tgz/);
   const foreign = await put(
     'future.tgz',
     await readFile(
@@ -113,7 +114,7 @@ test("an admin adds a module's .tgz: kept in modules/, listed, its connection ru
     ),
   );
   t.is(foreign.status, 400);
-  t.regex(foreign.body['error'], /built for nodejs-ipc 3\.0\.0; this hub speaks @companion-module\/base 1\.2/);
+  t.regex(foreign.body.error, /built for nodejs-ipc 3\.0\.0; this hub speaks @companion-module\/base 1\.2/);
   t.is((await put('../outside.tgz', archive)).status, 400, 'a name that leaves the folder');
   t.is((await put('module.zip', archive)).status, 400, 'not a .tgz by its name');
   t.deepEqual(await modules(), ['fixture-1.0.0.tgz'], 'nothing else kept, no half-written file left');
@@ -126,7 +127,9 @@ test("an admin adds a module's .tgz: kept in modules/, listed, its connection ru
       headers: { ...ADMIN, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({
         text: await current.text(),
-        edits: [{ op: 'set', path: ['connections', 'desk'], value: { ...added.body['connection'], config: { host: 'mixer.local' } } }],
+        edits: [
+          { op: 'set', path: ['connections', 'desk'], value: { ...(added.body['connection'] as object), config: { host: 'mixer.local' } } },
+        ],
       }),
     })
   ).json()) as { text: string };
@@ -156,7 +159,7 @@ test("an admin adds a patchbay package's .tgz: kept in packages/, installed with
 
   const refused = await put(notOurs, await readFile(join(packed, notOurs)), ADMIN, 'packages');
   t.is(refused.status, 400);
-  t.regex(refused.body['error'], /not a patchbay package: its package.json declares no `patchbay.types`/);
+  t.regex(refused.body.error, /not a patchbay package: its package.json declares no `patchbay.types`/);
   t.is(await readdir(join(folder, 'node_modules')).catch(() => 'none'), 'none', 'nothing installed');
 
   const added = await put(videohub, await readFile(join(packed, videohub)), ADMIN, 'packages');
