@@ -133,13 +133,18 @@ export async function readVersions() {
 }
 
 /**
- * `PUT /flow`: `text` saved on top of the file whose tag is `etag`, and applied.
- * @param {string} text @param {string} etag @returns {Promise<SaveAnswer>}
+ * `PUT /flow`: `text` saved on top of the file whose tag is `etag`, and applied; `note` names the version.
+ * @param {string} text @param {string} etag @param {string} [note] @returns {Promise<SaveAnswer>}
  */
-export async function saveFlow(text, etag) {
+export async function saveFlow(text, etag, note = '') {
   const response = await ask('/flow', {
     method: 'PUT',
-    headers: { ...JSON_ANSWER, 'if-match': etag, 'content-type': 'application/json5' },
+    headers: {
+      ...JSON_ANSWER,
+      'if-match': etag,
+      'content-type': 'application/json5',
+      ...(note ? { 'x-patchbay-note': encodeURIComponent(note) } : {}),
+    },
     body: text,
   });
   return response.json();

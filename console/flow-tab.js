@@ -65,6 +65,8 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   const [changed, setChanged] = useState(/** @type {FlowFile | undefined} */ (undefined));
   const [versions, setVersions] = useState(/** @type {readonly FlowVersionListing[]} */ ([]));
   const [busy, setBusy] = useState(false);
+  /** What the save changed, kept with its version: what the forms did, in their words, which the editor may change. */
+  const [note, setNote] = useState('');
   /** A kept version shown against the file as it is: what a restore would change. */
   const [comparing, setComparing] = useState(/** @type {{ version: number, text: string } | undefined} */ (undefined));
   /** Where the text view shows the cursor: a mistake's place, chosen in the list. */
@@ -88,6 +90,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     setReviewing(false);
     setEditing(then);
     setComparing(undefined);
+    setNote('');
     take(await draftOf(read.text, []));
     setVersions(await readVersions());
     // A save may have made a connection's own forms known (a module that ran once): the schema is read again with the file.
@@ -124,6 +127,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
         return [];
       }
       take(draft);
+      setNote((before) => (before === '' ? done : `${before}; ${done}`).slice(0, 200));
       setEditing(undefined);
       setReviewing(true);
       notify(`${done} in the text, not saved yet: the changes are below; save to apply them`, false);
@@ -142,7 +146,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   const save = async (etag) => {
     setBusy(true);
     try {
-      const answer = await saveFlow(text, etag);
+      const answer = await saveFlow(text, etag, note);
       if (answer.ok) {
         notify(`saved and applied: version ${answer.version}`, false);
         await load();
@@ -349,6 +353,11 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     </nav>
     ${body}
     <div class="flow-actions">
+      ${
+        (edited || changed) &&
+        html`<input class="note" aria-label="what this save changes" placeholder="what this save changes (kept with the version)" maxlength="200"
+          value=${note} onInput=${(/** @type {Event} */ e) => setNote(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />`
+      }
       <button disabled=${!edited && !changed} onClick=${() => setReviewing(!reviewing)}>${reviewing ? 'hide changes' : 'review changes'}</button>
       <button class="primary" disabled=${busy || readOnly || (!edited && !changed)} onClick=${() => save(base.etag)}>
         ${changed ? 'save mine over it' : 'save'}
@@ -368,10 +377,10 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
       versions.length === 0
         ? html`<p class="empty">none kept yet: each save keeps the file as it was and as it is saved (the last 20)</p>`
         : html`<table class="versions" data-testid="flow-versions">
-            <thead><tr><th>version</th><th>saved</th><th>by</th><th>bytes</th><th></th></tr></thead>
+            <thead><tr><th>version</th><th>saved</th><th>what changed</th><th>by</th><th>bytes</th><th></th></tr></thead>
             <tbody>${[...versions].reverse().map(
               (v) => html`<tr>
-                <td>${v.version}</td><td>${clock(v.savedAt)}</td><td>${v.by}</td><td>${v.bytes}</td>
+                <td>${v.version}</td><td>${clock(v.savedAt)}</td><td class="note">${v.note ?? (v.by === 'on disk' ? '(the file as the save found it)' : '')}</td><td>${v.by}</td><td>${v.bytes}</td>
                 <td class="row-actions">${
                   v.current
                     ? html`<span class="current">current</span>`

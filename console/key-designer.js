@@ -99,7 +99,7 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
         notify(`not saved: ${mine.map((issue) => issue.message).join('; ')}`, true);
         return;
       }
-      const answer = await saveFlow(draft.text, etag);
+      const answer = await saveFlow(draft.text, etag, done);
       if (!answer.ok) {
         notify(`not saved: ${answer.error} (${answer.code})`, true);
         return;

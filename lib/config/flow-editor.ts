@@ -122,8 +122,8 @@ export class FlowEditor implements FlowView {
    * Saves `text` over the file whose tag is `ifMatch`, as `by`: checked, written, applied;
    * or nothing written, and why (read-only, changed since, mistakes, a refused reload).
    */
-  save(text: string, ifMatch: string, by: string): Promise<Saved> {
-    return this.serial(() => this.saveNow(text, ifMatch, by, 'saved'));
+  save(text: string, ifMatch: string, by: string, note?: string): Promise<Saved> {
+    return this.serial(() => this.saveNow(text, ifMatch, by, 'saved', note));
   }
 
   /** Brings back a kept version, as a save of its text by `by` over whatever the file is now (which is kept too). */
@@ -216,7 +216,7 @@ export class FlowEditor implements FlowView {
     return machineEdits(before, after, { flowPath: path, types: known, untouchable }, current, edited);
   }
 
-  private async saveNow(edited: string, ifMatch: string, by: string, how: string): Promise<Saved> {
+  private async saveNow(edited: string, ifMatch: string, by: string, how: string, note?: string): Promise<Saved> {
     const { path, log } = this.options;
     const readOnly = await this.readOnly();
     if (readOnly) return { ok: false, error: new HubError('PB_FLOW_READ_ONLY', readOnly) };
@@ -244,20 +244,29 @@ export class FlowEditor implements FlowView {
       const message = `the hub refused the reload, the file is as it was: ${reasonOf(error)}`;
       return { ok: false, error: new HubError('PB_FLOW_INVALID', message), issues: [{ path: [], message }] };
     }
-    const version = await this.keep(text, by);
+    const version = await this.keep(text, by, note);
     const { added, removed } = lineChanges(before.text, text);
-    log.info(`flow file ${how} by ${by} (version ${version}): ${added} line${added === 1 ? '' : 's'} added, ${removed} removed`);
+    log.info(
+      `flow file ${how} by ${by} (version ${version}${note ? `, "${note}"` : ''}): ${added} line${added === 1 ? '' : 's'} added, ${removed} removed`,
+    );
     return { ok: true, etag: etagOf(text), version };
   }
 
-  /** Keeps `text` as the next version, unless it is the newest already; its version. */
-  private async keep(text: string, by: string): Promise<number> {
+  /** Keeps `text` as the next version (named by `note`), unless it is the newest already; its version. */
+  private async keep(text: string, by: string, note?: string): Promise<number> {
     const versions = await this.loadVersions();
     const etag = etagOf(text);
     const newest = versions.at(-1);
     if (newest?.etag === etag) return newest.version;
     const version = (newest?.version ?? 0) + 1;
-    versions.push({ version, savedAt: this.options.scheduler.now(), by, bytes: Buffer.byteLength(text), etag });
+    versions.push({
+      version,
+      savedAt: this.options.scheduler.now(),
+      by,
+      bytes: Buffer.byteLength(text),
+      etag,
+      ...(note ? { note: noteOf(note) } : {}),
+    });
     const dropped = versions.splice(0, Math.max(0, versions.length - KEPT_VERSIONS));
     const { historyFolder } = this.options;
     if (!historyFolder) {
@@ -344,6 +353,13 @@ function parsedOrUndefined(text: string): unknown {
     return undefined;
   }
 }
+
+/** A version's note as kept: one line of at most 200 characters, no control characters. */
+export const noteOf = (note: string): string =>
+  note
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 200);
 
 function isVersion(value: unknown): value is FlowVersion {
   const v = value as Partial<FlowVersion> | null;

@@ -54,6 +54,7 @@ export const FlowVersion = Type.Object({
   by: Type.String({ description: 'Who saved it: `token ops from 10.0.0.5`, or `on disk` for the file as a save found it.' }),
   bytes: Type.Integer({ minimum: 0 }),
   etag: Type.String(),
+  note: Type.Optional(Type.String({ maxLength: 200, description: "What the save changed, in the editor's words (`X-Patchbay-Note`)." })),
 });
 export type FlowVersion = Shape<typeof FlowVersion>;
 

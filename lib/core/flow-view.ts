@@ -21,8 +21,8 @@ export interface FlowView {
   readOnly(): Promise<string | undefined>;
   /** The file's text now, literal secrets hidden, and the tag of the file. */
   read(): Promise<{ readonly text: string; readonly etag: string }>;
-  /** Saves `text` over the file whose tag is `ifMatch`, as `by`; hidden secrets are put back from the file. */
-  save(text: string, ifMatch: string, by: string): Promise<Saved>;
+  /** Saves `text` over the file whose tag is `ifMatch`, as `by`, the version named by `note`; hidden secrets are put back from the file. */
+  save(text: string, ifMatch: string, by: string, note?: string): Promise<Saved>;
   /** The kept versions, newest last. */
   history(): Promise<readonly FlowVersion[]>;
   /** A kept version's text, secrets hidden, or undefined. */

@@ -44,13 +44,24 @@ const saveFlow = forEditors((res, req, flow, json, access, context) => {
   const declared = checkSize(Number(req.getHeader('content-length') || 0), MAX_FLOW_BYTES);
   if (!declared.ok) return sendError(res, declared.error, json, { close: true });
   const by = who(res, access);
+  const note = noteIn(req.getHeader('x-patchbay-note'));
   readBody(res, MAX_FLOW_BYTES, (body) => {
     if (!body.ok) return answerLater(res, json, context.log, () => sendError(res, body.error, json, { close: true }));
     const text = decodeUtf8(body.value);
     if (!text.ok) return answerLater(res, json, context.log, () => sendError(res, text.error, json));
-    later(res, json, context, async () => answerSaved(await flow.save(text.value, ifMatch, by), json));
+    later(res, json, context, async () => answerSaved(await flow.save(text.value, ifMatch, by, note), json));
   });
 });
+
+/** What `X-Patchbay-Note` says (URL-encoded, as a header carries any text), or undefined. */
+function noteIn(header: string): string | undefined {
+  if (header === '') return undefined;
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return header;
+  }
+}
 
 /** A draft's body as read: the text as the editor has it, and the edits to make in it (none when it names none). */
 type DraftAsked = Required<DraftRequest>;
@@ -148,7 +159,7 @@ export const flowRoutes: readonly Route[] = [
     },
     put: {
       summary: 'Save the flow file',
-      description: `The new text, with \`If-Match: <ETag>\`: 200 \`{"ok":true,"etag","version"}\` once checked as \`patchbay validate\` checks, written atomically and applied by a live reload (R-ED2, R-ED3); 412 \`PB_FLOW_CHANGED\` when the file changed since (\`etag\` the one it has now); 422 \`PB_FLOW_INVALID\` with \`issues: [{ path, message }]\`; 428 without \`If-Match\`. ${editorsOnly}`,
+      description: `The new text, with \`If-Match: <ETag>\`: 200 \`{"ok":true,"etag","version"}\` once checked as \`patchbay validate\` checks, written atomically and applied by a live reload (R-ED2, R-ED3); 412 \`PB_FLOW_CHANGED\` when the file changed since (\`etag\` the one it has now); 422 \`PB_FLOW_INVALID\` with \`issues: [{ path, message }]\`; 428 without \`If-Match\`. \`X-Patchbay-Note\` (URL-encoded, at most 200 characters kept) names the version in \`GET /flow/history\`: what the save changed. ${editorsOnly}`,
       tag: 'flow',
       body: { [JSON5]: Type.String({ description: 'The new text.' }) },
       answers: { 200: saveAnswered },

@@ -94,6 +94,9 @@ live(
         on: '#00a000',
       },
     ]);
+    // The version is named by what the designer did.
+    const versions = (await (await fetch(`${hub.base}/flow/history`, { headers: auth })).json()) as { note?: string }[];
+    t.is(versions.at(-1)?.note, 'key 2 of deck');
     // On the deck at once: the text with the value, unlit.
     await eventually(
       () => textOf(key2().at(-1)) === 'OUT 1\n1',

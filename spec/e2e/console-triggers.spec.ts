@@ -64,8 +64,13 @@ live(
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'desk/level → desk/cue · filter, set' }).waitFor();
 
+    // The save is named by what the forms did, which the editor may change before saving.
+    t.is(await page.getByLabel('what this save changes').inputValue(), 'trigger "morning show" added; trigger "too loud" added');
     await page.getByRole('button', { name: 'save', exact: true }).click();
     await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    await page
+      .locator('[data-testid=flow-versions] td.note', { hasText: 'trigger "morning show" added; trigger "too loud" added' })
+      .waitFor();
     const saved = await readFile(flow, 'utf8');
     t.true(saved.includes("schedule: { type: 'schedule', entries: [{ id: 'morning-show', cron: '0 30 6 * * MON-FRI' }] }"), saved);
     t.deepEqual((JSON5.parse(saved) as { rules: unknown }).rules, [

@@ -45,10 +45,15 @@ async function getFlow(hub: HubProcess, token = ops.token) {
   return { status: response.status, etag: response.headers.get('etag') ?? '', text: await response.text(), headers: response.headers };
 }
 
-async function putFlow(hub: HubProcess, text: string, ifMatch: string | undefined, token = ops.token) {
+async function putFlow(hub: HubProcess, text: string, ifMatch: string | undefined, token = ops.token, note?: string) {
   const response = await fetch(`${hub.base}/flow`, {
     method: 'PUT',
-    headers: { ...as(token), accept: 'application/json', ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }) },
+    headers: {
+      ...as(token),
+      accept: 'application/json',
+      ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
+      ...(note === undefined ? {} : { 'x-patchbay-note': encodeURIComponent(note) }),
+    },
     body: text,
   });
   return {
@@ -143,18 +148,20 @@ test.serial(
   'versions are kept in the state folder and one comes back byte for byte; each save and restore is a version (R-ED2)',
   async (t) => {
     const { dir, flow, hub } = await studio(t);
-    const first = await putFlow(hub, withCount, (await getFlow(hub)).etag);
+    // Named as the editor says what it changed (X-Patchbay-Note, URL-encoded): one line, at most 200 characters.
+    const first = await putFlow(hub, withCount, (await getFlow(hub)).etag, ops.token, `the desk counts\nfor Zoë${'!'.repeat(300)}`);
     t.is(first.status, 200);
     const history = (await (await fetch(`${hub.base}/flow/history`, { headers: as(ops.token) })).json()) as {
       version: number;
       by: string;
       current: boolean;
+      note?: string;
     }[];
     t.deepEqual(
-      history.map(({ version, by, current }) => ({ version, by, current })),
+      history.map(({ version, by, current, note }) => ({ version, by, current, note })),
       [
-        { version: 1, by: 'on disk', current: false },
-        { version: 2, by: 'token ops from 127.0.0.1', current: true },
+        { version: 1, by: 'on disk', current: false, note: undefined },
+        { version: 2, by: 'token ops from 127.0.0.1', current: true, note: `the desk counts for Zoë${'!'.repeat(177)}` },
       ],
     );
     t.is(await (await fetch(`${hub.base}/flow/history/1`, { headers: as(ops.token) })).text(), shown, 'a version as shown: secrets hidden');
