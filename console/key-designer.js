@@ -61,6 +61,106 @@ function entryOf(device, key, form) {
 }
 
 /**
+ * Makes the edits `editsOf` gives for the flow as it is now, and saves them at once (named
+ * `done`); true when saved, or the mistakes under `mine` that refused them (said too).
+ * @param {(document: any) => FlowEdit[]} editsOf @param {(string | number)[]} mine @param {string} done
+ * @param {(text: string, error: boolean) => void} notify
+ * @returns {Promise<true | readonly PlacedIssue[]>}
+ */
+async function saveNow(editsOf, mine, done, notify) {
+  try {
+    const { text, etag } = await readFlow();
+    const { document } = await draftOf(text, []);
+    const draft = await draftOf(text, editsOf(document));
+    const refused = draft.issues.filter((issue) => mine.every((part, i) => issue.path[i] === part));
+    if (refused.length > 0) {
+      notify(`not saved: ${refused.map((issue) => issue.message).join('; ')}`, true);
+      return refused;
+    }
+    const answer = await saveFlow(draft.text, etag, done);
+    if (!answer.ok) {
+      notify(`not saved: ${answer.error} (${answer.code})`, true);
+      return [];
+    }
+    notify(`${done}: saved and applied, version ${answer.version}`, false);
+    return true;
+  } catch (error) {
+    notify(`not saved: ${/** @type {Error} */ (error).message}`, true);
+    return [];
+  }
+}
+
+/** Stream Decks by model: keys, and keys a row. */
+const MODELS = /** @type {const} */ ([
+  ['Stream Deck MK.2 (15 keys)', 15, 5],
+  ['Stream Deck XL (32 keys)', 32, 8],
+  ['Stream Deck Mini (6 keys)', 6, 3],
+  ['Stream Deck + (8 keys)', 8, 4],
+  ['Stream Deck Neo (8 keys)', 8, 4],
+  ['Stream Deck Pedal (3 keys)', 3, 3],
+]);
+
+/**
+ * A deck expected before it connects (the flow's `devices` of its satellite connection): its
+ * model gives its layout, so its keys can be designed now; its serial number is the id the
+ * satellite will add it by.
+ * @param {{ connections: readonly string[], notify: (text: string, error: boolean) => void, close: () => void }} props
+ */
+export function AddDeck({ connections, notify, close }) {
+  const [connection, setConnection] = useState(connections[0] ?? '');
+  const [model, setModel] = useState(0);
+  const [device, setDevice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [issues, setIssues] = useState(/** @type {readonly PlacedIssue[]} */ ([]));
+  const path = ['connections', connection, 'devices'];
+  const add = async () => {
+    const [, keys, perRow] = MODELS[model] ?? MODELS[0];
+    setBusy(true);
+    const saved = await saveNow(
+      (document) => {
+        const entry = { device: device.trim(), keys, perRow };
+        return Array.isArray(document?.connections?.[connection]?.devices)
+          ? [{ op: 'add', path, value: entry }]
+          : [{ op: 'set', path, value: [entry] }];
+      },
+      path,
+      `deck ${device.trim()} expected`,
+      notify,
+    );
+    setBusy(false);
+    if (saved === true) close();
+    else setIssues(saved);
+  };
+  return html`<form class="key-designer" data-testid="add-deck" onSubmit=${(/** @type {Event} */ e) => {
+    e.preventDefault();
+    add();
+  }}>
+    <h3>a deck that has not connected yet</h3>
+    ${
+      connections.length > 1 &&
+      html`<div class="field"><label for="deck-connection">its satellite connection</label>
+        <select id="deck-connection" onChange=${(/** @type {Event} */ e) => setConnection(/** @type {HTMLSelectElement} */ (e.currentTarget).value)}>
+          ${connections.map((id) => html`<option selected=${id === connection}>${id}</option>`)}
+        </select></div>`
+    }
+    <div class="field"><label for="deck-model">model</label>
+      <select id="deck-model" onChange=${(/** @type {Event} */ e) => setModel(/** @type {HTMLSelectElement} */ (e.currentTarget).selectedIndex)}>
+        ${MODELS.map(([name], at) => html`<option selected=${at === model}>${name}</option>`)}
+      </select></div>
+    <div class="field"><label for="deck-device">its serial number</label>
+      <input id="deck-device" value=${device} spellcheck=${false} placeholder="as on the label under the deck, e.g. CL15K1A00001"
+        onInput=${(/** @type {Event} */ e) => setDevice(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+      <p class="help">Companion Satellite adds a deck by its serial number; keys designed now show on it once it connects.</p>
+      ${issues.map((issue) => html`<p class="field-error" role="alert">${issue.message}</p>`)}
+    </div>
+    <div class="actions">
+      <button class="primary" type="submit" disabled=${busy || device.trim() === ''}>add the deck</button>
+      <button type="button" onClick=${close}>cancel</button>
+    </div>
+  </form>`;
+}
+
+/**
  * @param {{ connection: string, device: string, keyIndex: number, addresses: readonly Address[],
  *   notify: (text: string, error: boolean) => void, close: () => void }} props
  */
@@ -86,31 +186,13 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
   const onInput = (field) => (e) => setForm({ ...form, [field]: /** @type {HTMLInputElement} */ (e.currentTarget).value });
   const keysPath = ['connections', connection, 'keys'];
 
-  /** Saves `edits` to the flow file at once; the hub applies them. @param {(document: any) => FlowEdit[]} editsOf @param {string} done */
+  /** Saves the edits at once; the hub applies them. @param {(document: any) => FlowEdit[]} editsOf @param {string} done */
   const save = async (editsOf, done) => {
     setBusy(true);
-    try {
-      const { text, etag } = await readFlow();
-      const { document } = await draftOf(text, []);
-      const draft = await draftOf(text, editsOf(document));
-      const mine = draft.issues.filter((issue) => keysPath.every((part, i) => issue.path[i] === part));
-      if (mine.length > 0) {
-        setIssues(mine);
-        notify(`not saved: ${mine.map((issue) => issue.message).join('; ')}`, true);
-        return;
-      }
-      const answer = await saveFlow(draft.text, etag, done);
-      if (!answer.ok) {
-        notify(`not saved: ${answer.error} (${answer.code})`, true);
-        return;
-      }
-      notify(`${done}: saved and applied, version ${answer.version}`, false);
-      close();
-    } catch (error) {
-      notify(`not saved: ${/** @type {Error} */ (error).message}`, true);
-    } finally {
-      setBusy(false);
-    }
+    const saved = await saveNow(editsOf, keysPath, done, notify);
+    setBusy(false);
+    if (saved === true) close();
+    else setIssues(saved);
   };
 
   const apply = () =>

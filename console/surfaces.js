@@ -3,7 +3,7 @@
 // flow, each key is designed here too (R-ST4, key-designer.js).
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
-import { KeyDesigner } from './key-designer.js';
+import { AddDeck, KeyDesigner } from './key-designer.js';
 import { values } from './live.js';
 /** @import { ConnectionInfo } from '../lib/core/api-shapes.ts' */
 /** @import { Write } from './shapes.js' */
@@ -18,7 +18,8 @@ export const hasSurfaces = (/** @type {ConnectionInfo} */ c) => Array.isArray(c.
 /**
  * A surface as its connection describes it: the device, the id of its parameters, its keys
  * and how they are laid out, and what a press of a bound key writes.
- * @typedef {{ device: string, id: string, keys: number, perRow: number, bindings: Record<string, { press: 'toggle' | 'momentary' | 'fire' | 'set', target: string, value?: unknown }> }} Surface
+ * A deck the flow expects and no satellite has added yet has no `id` and says `expected`.
+ * @typedef {{ device: string, id?: string, expected?: boolean, keys: number, perRow: number, bindings: Record<string, { press: 'toggle' | 'momentary' | 'fire' | 'set', target: string, value?: unknown }> }} Surface
  */
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -44,12 +45,12 @@ export function Surfaces({ connections, write, design }) {
   /** Keys are designed, not pressed, while this is on. */
   const [designing, setDesigning] = useState(false);
   const [picked, setPicked] = useState(/** @type {{ connection: string, device: string, key: number } | undefined} */ (undefined));
+  const [adding, setAdding] = useState(false);
   const surfaces = connections
     .filter(hasSurfaces)
     .flatMap((c) =>
-      /** @type {Surface[]} */ (c.details?.['surfaces'] ?? []).map((s) => ({ ...s, connection: c.id, at: `${c.id}/${s.id}` })),
+      /** @type {Surface[]} */ (c.details?.['surfaces'] ?? []).map((s) => ({ ...s, connection: c.id, at: `${c.id}/${s.id ?? s.device}` })),
     );
-  if (!surfaces.length) return html`<p class="empty">No surface has been connected yet.</p>`;
   return html`<div class="surfaces">
     ${
       design &&
@@ -57,13 +58,20 @@ export function Surfaces({ connections, write, design }) {
         setDesigning(!designing);
         setPicked(undefined);
       }}>design keys</button>
+      <button onClick=${() => setAdding(!adding)} aria-pressed=${adding}>add a deck</button>
       ${designing && html`<span class="help">Pick a key to set up its text, colours, press and light.</span>`}</div>`
     }
+    ${
+      adding &&
+      design &&
+      html`<${AddDeck} connections=${connections.filter(hasSurfaces).map((c) => c.id)} notify=${design.notify} close=${() => setAdding(false)} />`
+    }
+    ${!surfaces.length && html`<p class="empty">No surface has been connected yet${design ? ': add a deck by its model to design its keys now.' : '.'}</p>`}
     ${surfaces.map((s) => {
       const connected = isTrue(`${s.at}/connected`);
       const here = picked && picked.connection === s.connection && picked.device === s.device ? picked : undefined;
       return html`<section class="surface" data-surface=${s.at}>
-      <h2>${s.device} <span class=${`badge ${connected ? 'ok' : 'disabled'}`}>${connected ? 'connected' : 'away'}</span></h2>
+      <h2>${s.device} <span class=${`badge ${connected ? 'ok' : 'disabled'}`}>${connected ? 'connected' : s.expected ? 'not connected yet' : 'away'}</span></h2>
       <div class="keys" style=${`grid-template-columns: repeat(${Math.max(1, s.perRow)}, 1fr)`}>
         ${Array.from({ length: s.keys }, (_, n) => {
           const key = `${s.at}/key/${n}`;

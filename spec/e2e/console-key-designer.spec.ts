@@ -115,6 +115,11 @@ live(
       async () => (await surface.locator('.key[data-key="2"]').textContent()) === 'OUT 1\n3',
       'the console shows the key as the deck does',
     );
+    // And presses it as the deck does: the connection's new keys reached the console without a reload.
+    await fetch(`${hub.base}/update?parameter=router/output/1&value=1`, { headers: auth });
+    await eventually(async () => (await output()) === '1', 'back on input 1');
+    await surface.locator('.key[data-key="2"]').click();
+    await eventually(async () => (await output()) === '3', 'the console pressed the designed key');
 
     // The flow tab's form of the connection shows the key's colours as colour pickers, not patterns to type.
     await page.getByRole('button', { name: 'flow', exact: true }).click();
@@ -147,5 +152,66 @@ live(
       await phone.locator('[data-testid=key-designer]').getByRole('button', { name: 'clear the key' }).waitFor();
       await phone.screenshot({ path: join(shots, 'console-key-designer-phone.png'), fullPage: true });
     }
+  },
+);
+
+live(
+  `a deck added by its model before it ever connected: its keys designed in the console show on it once it connects${whyNoBrowser}`,
+  async (t) => {
+    const folder = await mkdtemp(join(tmpdir(), 'patchbay-key-designer-'));
+    const flow = join(folder, 'studio.json5');
+    const satellitePort = await freePort();
+    await writeFile(
+      flow,
+      `{
+  connections: {
+    api: {
+      type: 'rest-api',
+      port: 0,
+      bindIp: '127.0.0.1',
+      tokens: [{ name: 'ops', token: '${TOKEN}', read: ['#'], write: ['#'], admin: true }],
+    },
+    studio: { type: 'dummy', parameters: ['onair,B,true'] },
+    desk: { type: 'satellite', port: ${satellitePort}, bindIp: '127.0.0.1', timeout: 60000 },
+  },
+}
+`,
+    );
+    const hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    await page.goto(`${hub.base}/console/?access_token=${TOKEN}`);
+    await page.getByRole('button', { name: 'surfaces', exact: true }).click();
+    await page.getByText('No surface has been connected yet: add a deck by its model').waitFor();
+    await page.getByRole('button', { name: 'add a deck' }).click();
+    const adding = page.locator('[data-testid=add-deck]');
+    await adding.getByLabel('model').selectOption('Stream Deck Mini (6 keys)');
+    await adding.getByLabel('its serial number').fill('AL12K1A00042');
+    await adding.getByRole('button', { name: 'add the deck' }).click();
+    const surface = page.locator('section[data-surface="desk/AL12K1A00042"]');
+    await surface.getByText('not connected yet').waitFor();
+    t.is(await surface.locator('.key').count(), 6, 'a Mini: six keys');
+    await page.getByRole('button', { name: 'design keys' }).click();
+    await surface.locator('.key[data-key="4"]').click();
+    const designer = page.locator('[data-testid=key-designer]');
+    await designer.getByRole('button', { name: 'save the key' }).and(page.locator(':enabled')).waitFor();
+    await designer.getByLabel('text', { exact: true }).fill('ON AIR');
+    await designer.getByLabel('lit by').fill('studio/onair');
+    await designer.getByRole('button', { name: 'save the key' }).click();
+    await designer.waitFor({ state: 'detached' });
+    const written = JSON5.parse(await readFile(flow, 'utf8')) as { connections: { desk: { devices: unknown[]; keys: unknown[] } } };
+    t.deepEqual(written.connections.desk.devices, [{ device: 'AL12K1A00042', keys: 6, perRow: 3 }]);
+    t.deepEqual(written.connections.desk.keys, [{ device: 'AL12K1A00042', key: 4, text: 'ON AIR', show: 'studio/onair' }]);
+
+    // The deck connects: the key shows as designed, lit.
+    const deck = await ScriptedSatellite.connect(t, satellitePort);
+    deck.addDevice('AL12K1A00042', 6, 3, 72);
+    const key4 = () => deck.received('KEY-STATE').filter((message) => message['KEY'] === '4');
+    await eventually(
+      () => key4().at(-1)?.['COLOR'] === '#e00000' && Buffer.from(key4().at(-1)?.['TEXT'] ?? '', 'base64').toString() === 'ON AIR',
+      () => `the designed key on the deck: ${JSON.stringify(key4().at(-1))}`,
+    );
+    await surface.getByText('connected', { exact: true }).waitFor();
   },
 );

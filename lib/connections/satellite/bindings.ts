@@ -77,11 +77,11 @@ export class KeyBindings {
     }
   }
 
-  /** What a press of each bound key of `device` writes, by key: for the console's grid. */
-  presses(device: Device) {
+  /** What a press of each bound key of the device `deviceId` of `keysTotal` keys writes, by key: for the console's grid. */
+  presses({ deviceId, keysTotal }: Pick<Device, 'deviceId' | 'keysTotal'>) {
     return Object.fromEntries(
       this.bindings
-        .filter((binding) => binding.device === device.deviceId && binding.press !== 'none' && binding.key < device.keysTotal)
+        .filter((binding) => binding.device === deviceId && binding.press !== 'none' && binding.key < keysTotal)
         .map((binding) => [
           binding.key,
           {

@@ -47,8 +47,8 @@ import { OVERRUN_KINDS, parseSatelliteSettings, satelliteSettings } from './sett
 
 const PING_EVERY_MS = 1000;
 
-/** Every setting but `keys`: a change of one of them starts the connection again. */
-const listeningOf = ({ keys: _keys, peers: _peers, ...rest }: Extract<ReturnType<typeof parseSatelliteSettings>, { ok: true }>['value']) =>
+/** Every setting but `keys` and `devices`: a change of one of them starts the connection again. */
+const listeningOf = ({ keys: _keys, devices: _devices, peers: _peers, ...rest }: Extract<ReturnType<typeof parseSatelliteSettings>, { ok: true }>['value']) =>
   rest;
 
 export const satelliteType = defineConnectionType({
@@ -85,6 +85,7 @@ export const satelliteType = defineConnectionType({
     const counts = { pressed: 0, sent: 0, silent: 0, unknown: 0 };
     const looks = new KeyLooks(context, (deviceId) => devices.get(deviceId), counts);
     let bindings = new KeyBindings(context, keys, looks);
+    let expected = settings.devices;
     let bound: { unsubscribe(): void }[] = [];
     const listening = JSON.stringify(listeningOf(settings));
     const devices: Devices = new Devices(
@@ -140,13 +141,25 @@ export const satelliteType = defineConnectionType({
         port: listener.port,
         satellites: satellites.size,
         // What the console draws: each device as a grid of its keys, and what a bound key's press writes.
-        surfaces: devices.all().map((device) => ({
-          device: device.deviceId,
-          id: device.id,
-          keys: device.keysTotal,
-          perRow: device.perRow,
-          bindings: bindings.presses(device),
-        })),
+        surfaces: [
+          ...devices.all().map((device) => ({
+            device: device.deviceId,
+            id: device.id,
+            keys: device.keysTotal,
+            perRow: device.perRow,
+            bindings: bindings.presses(device),
+          })),
+          // Expected and not added yet: drawn by their layout, to design their keys.
+          ...expected
+            .filter(({ device }) => !devices.get(device))
+            .map(({ device, keys: keysTotal, perRow }) => ({
+              device,
+              keys: keysTotal,
+              perRow,
+              expected: true,
+              bindings: bindings.presses({ deviceId: device, keysTotal }),
+            })),
+        ],
         devices: devices.all().filter((device) => device.satellite).length,
         refusedClients: listener.refused,
         refusedPeers: listener.refusedPeers,
@@ -158,6 +171,7 @@ export const satelliteType = defineConnectionType({
         if (JSON.stringify(listeningOf(next)) !== listening) return false;
         for (const each of bound) each.unsubscribe();
         for (const { device, key } of bindings.unboundIn(next.keys)) looks.unpin(device, key);
+        expected = next.devices;
         bindings = new KeyBindings(context, next.keys, looks);
         bound = bindings.start();
         return true;

@@ -38,11 +38,27 @@ const keyBinding = Type.Object(
   { additionalProperties: false },
 );
 
+/** A deck expected before it has connected: its keys designed in the console by its layout. */
+const expectedDevice = Type.Object(
+  {
+    device: Type.String({ minLength: 1, description: 'The device, its DEVICEID as the satellite will send it (a Stream Deck\'s serial number).' }),
+    keys: Type.Integer({ minimum: 1, maximum: 1024, description: 'Its keys (a Stream Deck MK.2 15, XL 32, Mini 6, Plus and Neo 8).' }),
+    perRow: Type.Integer({ minimum: 1, maximum: 1024, description: 'Its keys a row (MK.2 5, XL 8, Mini 3, Plus and Neo 4).' }),
+  },
+  { additionalProperties: false },
+);
+
 export const satelliteSettings = Type.Object({
   port: withDefault(portSetting('The TCP port satellites connect to; 0 takes any free one.', { anyFree: true }), 16_622),
   bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
   allow: allowSetting,
   keys: withDefault(Type.Array(keyBinding, { description: 'Keys bound to parameters, without rules.' }), []),
+  devices: withDefault(
+    Type.Array(expectedDevice, {
+      description: 'Decks expected before they connect, by their layout: the console draws them, so their keys can be designed.',
+    }),
+    [],
+  ),
   timeout: withDefault(
     Type.Integer({ minimum: 1000, maximum: 60_000, description: 'Milliseconds a satellite may stay silent before it is dropped.' }),
     5000,
@@ -108,6 +124,11 @@ export function parseSatelliteSettings(written: Parsed<typeof satelliteSettings>
     for (const field of ['show', 'target'] as const)
       if (binding[field] !== '' && !binding[field].includes('/'))
         issues.push({ path: ['keys', index, field], message: 'expected a parameter address, <connection>/<parameter>' });
+  });
+  const expected = new Set<string>();
+  written.devices.forEach(({ device }, index) => {
+    if (expected.has(device)) issues.push({ path: ['devices', index, 'device'], message: `${device} is expected twice` });
+    expected.add(device);
   });
   const peers = Peers.compile(written.allow);
   if (Array.isArray(peers)) issues.push(...peers);
