@@ -230,7 +230,8 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
       <select aria-label="put a value in the text" onChange=${(/** @type {Event} */ e) => {
         const picked = /** @type {HTMLSelectElement} */ (e.currentTarget).value;
         /** @type {HTMLSelectElement} */ (e.currentTarget).value = '';
-        if (picked) setForm({ ...form, text: `${form.text}$(${picked})` });
+        // On a line of its own after text, as a key's value usually stands.
+        if (picked) setForm({ ...form, text: `${form.text}${form.text === '' || /\s$/.test(form.text) ? '' : '\n'}$(${picked})` });
       }}>
         <option value="">put a value in the text…</option>
         ${readable.map((a) => html`<option value=${a.p}>${a.p}</option>`)}

@@ -89,7 +89,7 @@ export function Surfaces({ connections, write, design }) {
           if (designing)
             return html`<button class=${`key ${here?.key === n ? 'picked' : ''}`} data-key=${n} style=${style}
               title=${`design key ${n}`} aria-pressed=${here?.key === n}
-              onClick=${() => setPicked({ connection: s.connection, device: s.device, key: n })}>${text}</button>`;
+              onClick=${() => setPicked({ connection: s.connection, device: s.device, key: n })}><span class="key-number">${n}</span>${text}</button>`;
           return html`<button class=${`key ${isTrue(`${key}/pressed`) ? 'down' : ''}`} data-key=${n} style=${style} disabled=${!binding}
             title=${binding ? `${binding.press} ${binding.target}` : `key ${n}: not bound to a press`}
             onPointerDown=${() => press(true)} onPointerUp=${() => press(false)} onPointerLeave=${() => binding?.press === 'momentary' && press(false)}>${text}</button>`;

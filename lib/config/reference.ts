@@ -241,7 +241,9 @@ export function connectionPage(id: string, type: string, settings: Readonly<Reco
           return [heading, '', rows.length > 0 ? settingsTable(rows) : 'No options.', ''];
         })
       : node.properties
-        ? [settingsTable(settingRows(node.properties, node.required)), '']
+        ? Object.keys(node.properties).length > 0
+          ? [settingsTable(settingRows(node.properties, node.required)), '']
+          : []
         : [settingsTable(settingRows({ [key]: node })), ''];
     const examples = (node.examples ?? []).flatMap((example) =>
       Object.entries(example).map(([name, entry]) => `| \`${name}\` | ${cell(`\`${JSON.stringify(entry)}\``)} |`),

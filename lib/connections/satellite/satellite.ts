@@ -48,8 +48,12 @@ import { OVERRUN_KINDS, parseSatelliteSettings, satelliteSettings } from './sett
 const PING_EVERY_MS = 1000;
 
 /** Every setting but `keys` and `devices`: a change of one of them starts the connection again. */
-const listeningOf = ({ keys: _keys, devices: _devices, peers: _peers, ...rest }: Extract<ReturnType<typeof parseSatelliteSettings>, { ok: true }>['value']) =>
-  rest;
+const listeningOf = ({
+  keys: _keys,
+  devices: _devices,
+  peers: _peers,
+  ...rest
+}: Extract<ReturnType<typeof parseSatelliteSettings>, { ok: true }>['value']) => rest;
 
 export const satelliteType = defineConnectionType({
   type: 'satellite',

@@ -41,7 +41,10 @@ const keyBinding = Type.Object(
 /** A deck expected before it has connected: its keys designed in the console by its layout. */
 const expectedDevice = Type.Object(
   {
-    device: Type.String({ minLength: 1, description: 'The device, its DEVICEID as the satellite will send it (a Stream Deck\'s serial number).' }),
+    device: Type.String({
+      minLength: 1,
+      description: "The device, its DEVICEID as the satellite will send it (a Stream Deck's serial number).",
+    }),
     keys: Type.Integer({ minimum: 1, maximum: 1024, description: 'Its keys (a Stream Deck MK.2 15, XL 32, Mini 6, Plus and Neo 8).' }),
     perRow: Type.Integer({ minimum: 1, maximum: 1024, description: 'Its keys a row (MK.2 5, XL 8, Mini 3, Plus and Neo 4).' }),
   },

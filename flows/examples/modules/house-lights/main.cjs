@@ -55,7 +55,8 @@ class HouseLights extends InstanceBase {
           name,
           style: { text: `${label}\n${name}`, size: 'auto', color: 0xffffff, bgcolor: 0 },
           steps: [{ down: [{ actionId: 'set_level', options: { dimmer: id, level } }], up: [] }],
-          feedbacks: [{ feedbackId: 'lit', options: { dimmer: id }, style: { bgcolor: 0xffcc00, color: 0 } }],
+          // Full lights while the dimmer is on; off, while it is off.
+          feedbacks: [{ feedbackId: 'lit', options: { dimmer: id }, isInverted: level === 0, style: { bgcolor: 0xffcc00, color: 0 } }],
         };
       }
     }
