@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import JSON5 from 'json5';
 import { fileURLToPath } from 'node:url';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { fixtureModule } from '../helpers/companion.ts';
@@ -128,8 +129,15 @@ live(
     t.true(saved.includes("config: { host: 'mixer.local', port: 9200, mode: 'tcp' }"), saved);
     t.true(saved.includes("level: { action: 'set_level', options: { level: '$(value)' } }"), saved);
     t.true(saved.includes("high: { feedback: 'level_above', options: { threshold: 50 } }"), saved);
-    t.true(saved.includes("'Level/Full': { action: 'set_level', options: { level: 100 } }"), saved);
-    t.true(saved.includes("'Level/Full/lit': { feedback: 'level_above', options: { threshold: 99 }, invert: false }"), saved);
+    const desk = (JSON5.parse(saved) as { connections: { desk: { actions: Record<string, unknown>; feedbacks: Record<string, unknown> } } })
+      .connections.desk;
+    t.deepEqual(desk.actions['Level/Full'], { action: 'set_level', options: { level: 100 }, label: 'Level: Full' });
+    t.deepEqual(desk.feedbacks['Level/Full/lit'], {
+      feedback: 'level_above',
+      options: { threshold: 99 },
+      invert: false,
+      label: 'Level: Full (lit)',
+    });
     await eventually(async () => {
       const connections = (await (await fetch(`${hub.base}/connections`, { headers: auth })).json()) as { id: string; status: string }[];
       return connections.find((connection) => connection.id === 'desk')?.status === 'ok';
@@ -140,7 +148,14 @@ live(
       async () => (await (await fetch(`${hub.base}/parameters/desk/high`, { headers: auth })).text()) === 'true',
       'the feedback',
     );
-    // The preset's press, and its light.
+    // The preset's press, and its light, each called by the preset's name.
+    const listed = (await (
+      await fetch(`${hub.base}/parameters?filter=${encodeURIComponent('^desk/Level/')}&meta=1`, { headers: auth })
+    ).json()) as { p: string; meta?: { label?: string } }[];
+    t.deepEqual(listed.map(({ p, meta }) => [p, meta?.label]).sort(), [
+      ['desk/Level/Full', 'Level: Full'],
+      ['desk/Level/Full/lit', 'Level: Full (lit)'],
+    ]);
     t.is((await fetch(`${hub.base}/update?parameter=desk/Level/Full&value=true`, { headers: auth })).status, 200);
     await eventually(
       async () => (await (await fetch(`${hub.base}/parameters/desk/Level/Full/lit`, { headers: auth })).text()) === 'true',

@@ -257,12 +257,12 @@ export class Bindings {
     const definition = this.actionDefinitions.get(binding.action);
     const written = Object.entries(binding.options).find(([, value]) => value === WRITTEN)?.[0];
     const field = definition?.options?.find((candidate) => candidate.id === written);
-    const label = labelOf(definition?.name, binding.action);
+    const label = binding.label ?? labelOf(definition?.name, binding.action);
     return field && valueTypeOf(field) === type ? { label, ...metaOf(field) } : { label };
   }
 
   private feedbackMeta(binding: FeedbackBinding | undefined): ParameterMeta | undefined {
-    return binding && { label: labelOf(this.feedbackDefinitions.get(binding.feedback)?.name, binding.feedback) };
+    return binding && { label: binding.label ?? labelOf(this.feedbackDefinitions.get(binding.feedback)?.name, binding.feedback) };
   }
 
   /** The type of an action's parameter; undefined while it needs the module's definition, which has not come. */

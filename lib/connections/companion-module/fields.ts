@@ -328,6 +328,7 @@ export function bindingSchemas(
       properties: {
         [key]: { const: definition.id, title: labelOf(definition.name, definition.id) },
         options: optionsOf(definition.options, written),
+        label: { type: 'string', description: `What the parameter is called; "${labelOf(definition.name, definition.id)}" by default.` },
         ...(definition.type === 'boolean'
           ? { invert: { type: 'boolean', description: 'The feedback inverted: true when the module says false.' } }
           : {}),

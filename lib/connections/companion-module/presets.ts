@@ -20,8 +20,13 @@ export interface Preset {
   readonly category: string;
   /** The parameter id its action is offered at; its feedback's is this and `/lit`. */
   readonly key: string;
-  readonly action?: { readonly action: string; readonly options: Readonly<Record<string, unknown>> };
-  readonly feedback?: { readonly feedback: string; readonly options: Readonly<Record<string, unknown>>; readonly invert: boolean };
+  readonly action?: { readonly action: string; readonly options: Readonly<Record<string, unknown>>; readonly label?: string };
+  readonly feedback?: {
+    readonly feedback: string;
+    readonly options: Readonly<Record<string, unknown>>;
+    readonly invert: boolean;
+    readonly label?: string;
+  };
   /** Why a part of it is not offered. */
   readonly note?: string;
 }
@@ -41,8 +46,12 @@ export function presetsOf(definitions: readonly Json[]): Preset[] {
     const category = text(definition['category'], 'presets');
     const key = freeKey(parameterIdOf([category, name.split('\n')[0] as string]) ?? parameterIdOf(['presets', id]) ?? 'preset', keys);
     const notes: string[] = [];
-    const action = pressOf(definition, notes);
-    const feedback = litOf(definition, notes);
+    // Named as Companion's page of presets shows it: a parameter of its own says which preset.
+    const label = `${category}: ${name.split('\n')[0]}`.slice(0, 200);
+    const pressed = pressOf(definition, notes);
+    const lit = litOf(definition, notes);
+    const action = pressed && { ...pressed, label };
+    const feedback = lit && { ...lit, label: `${label} (lit)`.slice(0, 200) };
     if (!action && !feedback) continue;
     presets.push({
       id,

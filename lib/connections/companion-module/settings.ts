@@ -19,6 +19,7 @@ export interface ActionBinding {
   readonly action: string;
   readonly options: Readonly<Record<string, unknown>>;
   readonly type?: ValueType;
+  readonly label?: string;
 }
 
 /** A feedback bound in the flow: the feedback, its options, inverted or not, and the parameter's type when given. */
@@ -27,6 +28,7 @@ export interface FeedbackBinding {
   readonly options: Readonly<Record<string, unknown>>;
   readonly invert: boolean;
   readonly type?: ValueType;
+  readonly label?: string;
 }
 
 const options = withDefault(
@@ -36,6 +38,12 @@ const options = withDefault(
   }),
   {},
 );
+
+const bindingLabel = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "What the parameter is called (R-PK6); the action's or feedback's name by default.",
+});
 
 export const settings = Type.Object({
   module: Type.String({
@@ -60,6 +68,7 @@ export const settings = Type.Object({
         action: Type.String({ minLength: 1, description: "The module's action id." }),
         options,
         type: Type.Optional(valueTypeSetting("The parameter's type; by default the `$(value)` option's, or a trigger.")),
+        label: Type.Optional(bindingLabel),
       }),
       { description: 'Write-only parameters, by id, each running an action of the module.' },
     ),
@@ -73,6 +82,7 @@ export const settings = Type.Object({
         options,
         invert: withDefault(Type.Boolean({ description: "A boolean feedback's value inverted." }), false),
         type: Type.Optional(valueTypeSetting("A value feedback's parameter type (S by default).", ['S', 'I', 'F', 'B'])),
+        label: Type.Optional(bindingLabel),
       }),
       { description: 'Read-only parameters, by id, each following a feedback of the module.' },
     ),

@@ -76,15 +76,15 @@ test.serial(
           name: 'Full',
           category: 'Level',
           key: 'Level/Full',
-          action: { action: 'set_level', options: { level: 100 } },
-          feedback: { feedback: 'level_above', options: { threshold: 99 }, invert: false },
+          action: { action: 'set_level', options: { level: 100 }, label: 'Level: Full' },
+          feedback: { feedback: 'level_above', options: { threshold: 99 }, invert: false, label: 'Level: Full (lit)' },
         },
         {
           id: 'full-named',
           name: 'Full and named',
           category: 'Level',
           key: 'Level/Full_and_named',
-          feedback: { feedback: 'level_above', options: { threshold: 99 }, invert: true },
+          feedback: { feedback: 'level_above', options: { threshold: 99 }, invert: true, label: 'Level: Full and named (lit)' },
           note: 'its press runs 2 actions, and a parameter runs one: bind each yourself',
         },
       ],
@@ -112,10 +112,10 @@ test.serial(
     t.regex(reference.out, /^# connection `desk` \(`companion-module`\)/);
     t.regex(reference.out, /\| `port` \| integer \| `9000` \| 1–65535 \| Target port \|/);
     t.regex(reference.out, /### `set_level` — Set level\n\n\| setting .*\n.*\n\| `level` \| integer or string \| `0` \| 0–100 \|/);
-    t.regex(reference.out, /\| `Level\/Full` \| `\{"action":"set_level","options":\{"level":100\}\}` \|/);
+    t.regex(reference.out, /\| `Level\/Full` \| `\{"action":"set_level","options":\{"level":100\},"label":"Level: Full"\}` \|/);
     t.regex(
       reference.out,
-      /\| `Level\/Full_and_named\/lit` \| `\{"feedback":"level_above","options":\{"threshold":99\},"invert":true\}` \|/,
+      /\| `Level\/Full_and_named\/lit` \| `\{"feedback":"level_above","options":\{"threshold":99\},"invert":true,"label":"Level: Full and named \(lit\)"\}` \|/,
     );
     const unknown = await cli('reference', desk, '--state', 'none');
     t.is(unknown.code, 2);
