@@ -130,7 +130,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
       setNote((before) => (before === '' ? done : `${before}; ${done}`).slice(0, 200));
       setEditing(undefined);
       setReviewing(true);
-      notify(`${done} in the text, not saved yet: the changes are below; save to apply them`, false);
+      notify(`${done}, not saved yet: the changes are below; save to apply them`, false);
       return [];
     } catch (error) {
       notify(`not changed: ${/** @type {Error} */ (error).message}`, true);
