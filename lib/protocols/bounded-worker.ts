@@ -59,7 +59,10 @@ export class BoundedWorker<Job, Result> {
       const job = peer.take();
       if (job === undefined) continue;
       this.busy = peer;
-      this.started().postMessage(job);
+      const worker = this.started();
+      // A job under way keeps the process alive until it ends, as a pending read would.
+      worker.ref();
+      worker.postMessage(job);
       return;
     }
   }
@@ -73,6 +76,7 @@ export class BoundedWorker<Job, Result> {
       peer.done(result);
     }
     this.next();
+    if (this.busy === undefined) this.worker?.unref();
   }
 
   private started(): Worker {
@@ -94,8 +98,8 @@ export class BoundedWorker<Job, Result> {
       this.worker = undefined;
       if (this.busy !== undefined) this.done(this.options.failed(why));
     });
-    // It does not keep the process alive: the sockets whose jobs it does do. (After the
-    // listeners: a 'message' listener refs the thread again.)
+    // Idle, it does not keep the process alive; a job under way does (see `next`). (After
+    // the listeners: a 'message' listener refs the thread again.)
     worker.unref();
     this.worker = worker;
     return worker;
