@@ -42,3 +42,7 @@ export function freeId(id, taken) {
   for (let n = 2; taken.includes(free); n++) free = `${id}-${n}`;
   return free;
 }
+
+/** A value typed in a form as the flow holds it: a number, true or false, or the text. @param {string} text */
+export const typedValue = (text) =>
+  /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;

@@ -6,6 +6,7 @@
 // keeps across restarts.
 import { useEffect, useState } from 'preact/hooks';
 import { draftOf, readFlow, saveFlow } from './api.js';
+import { typedValue } from './format.js';
 import { html } from './html.js';
 import { values } from './live.js';
 /** @import { FlowEdit, PlacedIssue } from '../lib/core/flow-shapes.ts' */
@@ -19,10 +20,6 @@ const PRESSES = /** @type {const} */ ([
   ['toggle', 'turns a parameter on and off'],
   ['momentary', 'holds a parameter on while pressed'],
 ]);
-
-/** A typed value as the flow holds it: a number, true or false, or the text. @param {string} text */
-const typedValue = (text) =>
-  /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
 
 /** The fields of the form, as text, from a `keys` entry (or the defaults of a new one). @param {KeyEntry | undefined} entry */
 const formOf = (entry) => ({

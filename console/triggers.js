@@ -5,7 +5,7 @@
 // what fires to what is written, with a `filter` step for a condition and a `set` step for
 // the value, described by the trigger's name.
 import { useState } from 'preact/hooks';
-import { freeId, idOf } from './format.js';
+import { freeId, idOf, typedValue } from './format.js';
 import { html } from './html.js';
 /** @import { FlowEdit } from '../lib/core/flow-shapes.ts' */
 /** @typedef {{ p: string, access?: string }} Address */
@@ -29,10 +29,6 @@ const COMPARE = /** @type {const} */ ([
   ['lt', 'is under'],
   ['lte', 'is at most'],
 ]);
-
-/** A typed value as the flow holds it: a number, true or false, or the text. @param {string} text */
-const typedValue = (text) =>
-  /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
 
 /**
  * The edits that make a trigger: a schedule entry when it is a time, and its rule.

@@ -22,15 +22,14 @@ const shots = process.env['PATCHBAY_SCREENSHOTS'];
 const TOKEN = 'ops-key-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
-live(
-  `a key designed in the console: text with a live value, a press that routes, lit while routed; on the deck at once and after a restart${whyNoBrowser}`,
-  async (t) => {
-    const folder = await mkdtemp(join(tmpdir(), 'patchbay-key-designer-'));
-    const flow = join(folder, 'studio.json5');
-    const satellitePort = await freePort();
-    await writeFile(
-      flow,
-      `{
+/** A studio folder whose flow has a rest-api with an admin token, `device` (a connection's line), and a satellite connection on a port of its own. */
+async function studio(device: string) {
+  const folder = await mkdtemp(join(tmpdir(), 'patchbay-key-designer-'));
+  const flow = join(folder, 'studio.json5');
+  const satellitePort = await freePort();
+  await writeFile(
+    flow,
+    `{
   connections: {
     api: {
       type: 'rest-api',
@@ -38,11 +37,20 @@ live(
       bindIp: '127.0.0.1',
       tokens: [{ name: 'ops', token: '${TOKEN}', read: ['#'], write: ['#'], admin: true }],
     },
-    router: { type: 'dummy', description: 'The router', parameters: ['output/1,I,1'] },
+    ${device}
     desk: { type: 'satellite', port: ${satellitePort}, bindIp: '127.0.0.1', timeout: 60000 },
   },
 }
 `,
+  );
+  return { folder, flow, satellitePort };
+}
+
+live(
+  `a key designed in the console: text with a live value, a press that routes, lit while routed; on the deck at once and after a restart${whyNoBrowser}`,
+  async (t) => {
+    const { folder, flow, satellitePort } = await studio(
+      "router: { type: 'dummy', description: 'The router', parameters: ['output/1,I,1'] },",
     );
     let hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
     const deckOn = async () => {
@@ -158,25 +166,7 @@ live(
 live(
   `a deck added by its model before it ever connected: its keys designed in the console show on it once it connects${whyNoBrowser}`,
   async (t) => {
-    const folder = await mkdtemp(join(tmpdir(), 'patchbay-key-designer-'));
-    const flow = join(folder, 'studio.json5');
-    const satellitePort = await freePort();
-    await writeFile(
-      flow,
-      `{
-  connections: {
-    api: {
-      type: 'rest-api',
-      port: 0,
-      bindIp: '127.0.0.1',
-      tokens: [{ name: 'ops', token: '${TOKEN}', read: ['#'], write: ['#'], admin: true }],
-    },
-    studio: { type: 'dummy', parameters: ['onair,B,true'] },
-    desk: { type: 'satellite', port: ${satellitePort}, bindIp: '127.0.0.1', timeout: 60000 },
-  },
-}
-`,
-    );
+    const { folder, flow, satellitePort } = await studio("studio: { type: 'dummy', parameters: ['onair,B,true'] },");
     const hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
     const browser = await openBrowser(t);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
