@@ -37,8 +37,7 @@ const ARCHIVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}\.(tgz|tar\.gz)$/;
  * that is unsafe, has no manifest or is of a base the hub does not speak.
  */
 export async function addModule(flowPath: string, name: string, bytes: Uint8Array, machineEdits: boolean): Promise<CatalogueEntry> {
-  let entry: CatalogueEntry | undefined;
-  await keep(flowPath, MODULES_FOLDER, name, bytes, machineEdits, 'a module', async (partial) => {
+  return keep(flowPath, MODULES_FOLDER, name, bytes, machineEdits, 'a module', async (partial) => {
     await checkModuleArchive(partial, name).catch((error: unknown) => {
       throw new HubError('PB_BAD_REQUEST', reasonOf(error));
     });
@@ -51,9 +50,8 @@ export async function addModule(flowPath: string, name: string, bytes: Uint8Arra
         'PB_BAD_REQUEST',
         `the module ${name} is built for ${found.runtimeApi || 'no API'} ${base || '(no version)'}; this hub speaks ${spokenBases}`,
       );
-    entry = found.entry;
+    return found.entry;
   });
-  return entry as CatalogueEntry;
 }
 
 /**
@@ -64,15 +62,14 @@ export async function addModule(flowPath: string, name: string, bytes: Uint8Arra
  * package, or npm's failure with what it said.
  */
 export async function addPackage(flowPath: string, name: string, bytes: Uint8Array, machineEdits: boolean): Promise<string> {
-  let packageName = '';
   const folder = dirname(flowPath);
-  await keep(flowPath, PACKAGES_FOLDER, name, bytes, machineEdits, 'a package', async (partial) => {
+  const packageName = await keep(flowPath, PACKAGES_FOLDER, name, bytes, machineEdits, 'a package', async (partial) => {
     const manifest = await jsonInArchive(partial, /^package\/package\.json$/);
     if (!manifest) throw new HubError('PB_BAD_REQUEST', `${name} is not a package as npm packs one: it holds no package/package.json`);
     const declared = manifest['patchbay'] as Record<string, unknown> | undefined;
     if (typeof manifest['name'] !== 'string' || typeof declared?.['types'] !== 'object' || declared['types'] === null)
       throw new HubError('PB_BAD_REQUEST', `${name} is not a patchbay package: its package.json declares no \`patchbay.types\``);
-    packageName = manifest['name'];
+    return manifest['name'];
   });
   try {
     await npmInstall(folder, `./${PACKAGES_FOLDER}/${name}`);
@@ -85,17 +82,17 @@ export async function addPackage(flowPath: string, name: string, bytes: Uint8Arr
 
 /**
  * Writes `bytes` beside `<flow folder>/<into>/<name>`, has `check` look at it there, and links
- * it into its place; nothing stays when anything refuses it.
+ * it into its place; what `check` said of it. Nothing stays when anything refuses it.
  */
-async function keep(
+async function keep<T>(
   flowPath: string,
   into: string,
   name: string,
   bytes: Uint8Array,
   machineEdits: boolean,
   what: string,
-  check: (partial: string) => Promise<void>,
-): Promise<void> {
+  check: (partial: string) => Promise<T>,
+): Promise<T> {
   if (!machineEdits)
     throw new HubError(
       'PB_FLOW_PROTECTED',
@@ -118,11 +115,12 @@ async function keep(
   const partial = join(folder, `.upload-${randomBytes(6).toString('hex')}.tgz`);
   try {
     await writeFile(partial, bytes, { mode: 0o644, flag: 'wx' });
-    await check(partial);
+    const checked = await check(partial);
     // Not over one that came meanwhile: a link fails where the name is taken.
     await link(partial, target).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EEXIST' ? taken() : error;
     });
+    return checked;
   } finally {
     await rm(partial, { force: true });
   }

@@ -5,8 +5,8 @@
  * binary data and dates, as the module's base writes it). A call the host makes waits for
  * its response at most its timeout; a call the module makes is answered by the handler of
  * its name, or refused as unknown. Messages are handled in the order they come; a long
- * payload is read without holding the hub's loop (payload-reading.ts). Anything else on the channel is dropped and counted: a
- * module is someone else's program.
+ * payload is read without holding the hub's loop (payload-reading.ts). Anything else on the
+ * channel is dropped and counted: a module is someone else's program.
  */
 import type { ChildProcess } from 'node:child_process';
 import EJSON from 'ejson';

@@ -128,15 +128,15 @@ export class Variables {
         }
         return definitions;
       },
-      (over, { id, name }) => {
-        if (typeof id !== 'string') return over;
+      ({ id, name }) => {
+        if (typeof id !== 'string') return false;
         const variable = this.variables.get(id);
         // Named anew (a module's names follow its config: a router's labels): its label follows.
         if (variable && typeof name === 'string' && name !== variable.name) {
           variable.name = name;
           variable.parameter.describe(labelled(name));
-        } else if (!variable && !this.waiting.has(id)) return !this.name(id, name ?? id, undefined) || over;
-        return over;
+        } else if (!variable && !this.waiting.has(id)) return !this.name(id, name ?? id, undefined);
+        return false;
       },
     );
   }
@@ -145,22 +145,22 @@ export class Variables {
   set(values: readonly VariableValue[], done?: () => void): void {
     this.inTurn(
       () => values,
-      (over, { id, value }) => {
-        if (typeof id !== 'string') return over;
+      ({ id, value }) => {
+        if (typeof id !== 'string') return false;
         const variable = this.variables.get(id);
         if (!variable) {
           const waiting = this.waiting.get(id);
-          if (!waiting) return !this.name(id, id, value) || over;
+          if (!waiting) return !this.name(id, id, value);
           waiting.value = value;
           if (typed(value)) this.makeSoon();
-          return over;
+          return false;
         }
         // A module started again defines its variables empty: the values of its last run stay until it has its own.
-        if (variable.fresh && !typed(value)) return over;
+        if (variable.fresh && !typed(value)) return false;
         const wanted = this.typeFor(variable, value);
         if (wanted !== variable.type) this.retype(id, variable, wanted, value);
         else if (value !== undefined) variable.parameter.report(this.shown(variable, value));
-        return over;
+        return false;
       },
       done,
     );
@@ -170,16 +170,16 @@ export class Variables {
    * A list the module sent, taken an entry at a time, for `MAKING_MS` a turn of the loop and
    * the rest at the next (a list of 30,000 held the loop 15 ms at once); lists are taken in
    * the order they came, each after the one before. `start` runs first, when its turn comes;
-   * `take` says whether the list passed the bound, which the status says at its end.
+   * `take` says whether it refused an entry for the bound, which the status says at the list's end.
    */
-  private inTurn<T>(start: () => readonly T[], take: (over: boolean, entry: T) => boolean, done?: () => void): void {
+  private inTurn<T>(start: () => readonly T[], take: (entry: T) => boolean, done?: () => void): void {
     let list: readonly T[] | undefined;
     let at = 0;
     let over = false;
     this.lists.push((started) => {
       list ??= start();
       while (at < list.length) {
-        over = take(over, list[at++] as T);
+        if (take(list[at++] as T)) over = true;
         if (at % MADE_BETWEEN_LOOKS === 0 && performance.now() - started > MAKING_MS) return false;
       }
       if (over) this.overLimit(this.refusedIds.size);
