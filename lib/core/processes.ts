@@ -8,6 +8,7 @@
  * Windows) only the heap is bound.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** The wait before the n-th restart in a row (n from 1): 1 s three times, then doubling up to 60 s. */
 export function restartDelayMs(attempt: number): number {
@@ -93,4 +94,16 @@ export function packageEnvironment(env: NodeJS.ProcessEnv = process.env): Record
     if (value !== undefined && (passed.includes(name) || name.startsWith('LC_'))) out[name] = value;
   }
   return out;
+}
+
+/**
+ * A process started from a file beside the code that starts it: `name` as written in the
+ * sources (`./child.ts`), `from` that code's `import.meta.url`. Gives the file to start and the
+ * Node options it needs: run from TypeScript sources (a checkout), tsx's loader reads them;
+ * built (the package), the file is the `.js` beside and needs nothing.
+ */
+export function ownEntry(name: string, from: string): { readonly file: string; readonly loader: readonly string[] } {
+  const fromSources = from.endsWith('.ts');
+  const file = fileURLToPath(new URL(fromSources ? name : name.replace(/\.ts$/, '.js'), from));
+  return { file, loader: fromSources ? [`--import=${import.meta.resolve('tsx')}`] : [] };
 }

@@ -69,6 +69,7 @@ export { SparseLog } from '../core/sparse-log.ts';
 export {
   DEFAULT_MAX_MEMORY_MB,
   MEMORY_MARGIN_MB,
+  ownEntry,
   packageEnvironment,
   Restarts,
   residentMb,

@@ -11,8 +11,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { HubError, type Logger, MEMORY_MARGIN_MB, packageEnvironment, reasonOf, residentMb } from '../../sdk/index.ts';
+import { HubError, type Logger, MEMORY_MARGIN_MB, ownEntry, packageEnvironment, reasonOf, residentMb } from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
 import type { ModuleFolder } from './module-folder.ts';
 import { type ModuleCalls, ModuleIpc } from './module-ipc.ts';
@@ -33,11 +32,8 @@ const LINES_A_SECOND = 50;
  * SIGKILL. The module's own code is untouched.
  */
 const END_WITH_HOST = 'data:text/javascript,process.on("disconnect",()=>process.exit(0))';
-const fromSources = import.meta.url.endsWith('.ts');
 /** The main of a base 2.x module's process: the hub's host entry point, which loads the module (base-2/host.ts). */
-const BASE_2_HOST = fileURLToPath(new URL(`./base-2/host.${fromSources ? 'ts' : 'js'}`, import.meta.url));
-/** In a checkout the host entry point is TypeScript: tsx's loader, as a connection's process has it (hub/isolation/launch.ts). */
-const BASE_2_LOADER = fromSources ? [`--import=${import.meta.resolve('tsx')}`] : [];
+const BASE_2_HOST = ownEntry('./base-2/host.ts', import.meta.url);
 
 /** What the module tells its host, as the base's host API names it. */
 export interface ModuleEvents {
@@ -101,7 +97,7 @@ export class ModuleProcess {
       return {};
     };
     // A 1.x module is a program that speaks to its host; a 2.x module is a class the hub's host entry point loads.
-    const [main, args, loader] = module.family === 2 ? [BASE_2_HOST, [module.entry], BASE_2_LOADER] : [module.entry, [], []];
+    const [main, args, loader] = module.family === 2 ? [BASE_2_HOST.file, [module.entry], BASE_2_HOST.loader] : [module.entry, [], []];
     const child = fork(main, args, {
       cwd: module.folder,
       // Not the hub's own environment (its tokens): what a package's process sees, and what the base reads.

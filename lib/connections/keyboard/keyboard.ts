@@ -6,11 +6,9 @@
  *   output/<combination>   T   write-only   each fire presses and releases the combination
  */
 import { Type } from '@sinclair/typebox';
-import { checked, defineConnectionType, type Issue, type OwnedParameter, reasonOf, withDefault } from '../../sdk/index.ts';
+import { checked, defineConnectionType, HubError, type Issue, type OwnedParameter, reasonOf, withDefault } from '../../sdk/index.ts';
 import { type Combination, parseCombination } from './combination.ts';
-import { probeDisplay } from './display.ts';
-import { globalHook } from './global-hook.ts';
-import { tap } from './typist.ts';
+import { keyProcess } from './key-process.ts';
 
 const combinations = (description: string, onMachine?: 'keystrokes') =>
   withDefault(Type.Array(Type.String({ minLength: 1 }), { description, ...(onMachine ? { onMachine } : {}) }), []);
@@ -58,18 +56,28 @@ export const keyboardType = defineConnectionType({
     return checked(issues, { inputs, outputs, whenNoDisplay });
   },
   create(context, { inputs, outputs, whenNoDisplay }) {
-    let release: (() => void) | undefined;
+    let leave: (() => void) | undefined;
+    const fired = new Map<string, OwnedParameter>();
+    const listening = inputs.length > 0;
     return {
       async start() {
         if (inputs.length + outputs.length === 0) return;
         try {
-          await probeDisplay();
+          leave = await keyProcess.use({
+            ...(listening && {
+              released: (combination: string) => {
+                const input = fired.get(combination);
+                context.log.debug(`hotkey ${combination} seen${input ? '' : ' (not one of inputKeys)'}`);
+                input?.report(true);
+              },
+            }),
+            lost: (reason) => (reason ? context.setStatus('failed', reason, 'PB_PROCESS_ENDED') : context.setStatus('ok')),
+          });
         } catch (error) {
           if (whenNoDisplay === 'fail') throw error;
           context.setStatus('disabled', reasonOf(error), 'PB_NO_DISPLAY');
           return;
         }
-        const fired = new Map<string, OwnedParameter>();
         for (const combination of inputs)
           fired.set(combination.name, context.define(`input/${combination.name}`, { type: 'T', access: 'read-only' }));
         for (const combination of outputs) {
@@ -77,24 +85,21 @@ export const keyboardType = defineConnectionType({
             type: 'T',
             access: 'write-only',
             onWrite: () =>
-              void tap(combination).then(
+              void keyProcess.tap(combination).then(
                 () => context.setStatus('ok'),
-                (error: unknown) => context.setStatus('degraded', `cannot type ${combination.name}: ${reasonOf(error)}`, 'PB_NO_DISPLAY'),
+                (error: unknown) => {
+                  // The key process is away: the status says so already, and that it comes back.
+                  if (error instanceof HubError && error.code === 'PB_PROCESS_ENDED') return;
+                  context.setStatus('degraded', `cannot type ${combination.name}: ${reasonOf(error)}`, 'PB_NO_DISPLAY');
+                },
               ),
-          });
-        }
-        if (inputs.length > 0) {
-          release = globalHook.acquire((combination) => {
-            const input = fired.get(combination);
-            context.log.debug(`hotkey ${combination} seen${input ? '' : ' (not one of inputKeys)'}`);
-            input?.report(true);
           });
         }
         context.log.info(`listening for ${inputs.length} hotkeys, ready to type ${outputs.length} combinations`);
       },
       stop() {
-        release?.();
-        release = undefined;
+        leave?.();
+        leave = undefined;
       },
     };
   },

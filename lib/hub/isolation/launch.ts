@@ -5,12 +5,9 @@
  * the processes connections run themselves.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { packageEnvironment } from '../../core/processes.ts';
-import { MEMORY_MARGIN_MB } from '../../core/processes.ts';
+import { MEMORY_MARGIN_MB, ownEntry, packageEnvironment } from '../../core/processes.ts';
 
-const fromSources = import.meta.url.endsWith('.ts');
-const childEntry = fileURLToPath(new URL(`./child.${fromSources ? 'ts' : 'js'}`, import.meta.url));
+const childEntry = ownEntry('./child.ts', import.meta.url);
 
 /**
  * How the process runs: the hub's own Node options, its heap bound, and, in a checkout (the
@@ -18,13 +15,13 @@ const childEntry = fileURLToPath(new URL(`./child.${fromSources ? 'ts' : 'js'}`,
  */
 function execArgvFor(maxMemoryMb: number): string[] {
   const own = process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size'));
-  const loader = fromSources && !own.some((arg) => arg.includes('tsx')) ? [`--import=${import.meta.resolve('tsx')}`] : [];
+  const loader = own.some((arg) => arg.includes('tsx')) ? [] : childEntry.loader;
   return [...own, ...loader, `--max-old-space-size=${maxMemoryMb}`];
 }
 
 /** A new process for a connection, its messages in the structured clone format, its output piped for the log. */
 export function forkProcess(maxMemoryMb: number): ChildProcess {
-  return fork(childEntry, [], {
+  return fork(childEntry.file, [], {
     execArgv: execArgvFor(maxMemoryMb),
     // What a package sees of the hub's environment: not its tokens (core/processes.ts).
     env: packageEnvironment(),

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { formatIssue } from '../../../lib/core/issue.ts';
-import { globalHook } from '../../../lib/connections/keyboard/global-hook.ts';
+import { keyProcess } from '../../../lib/connections/keyboard/key-process.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { capturedLog, param, startHub } from '../../helpers/hub.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../../helpers/xvfb.ts';
@@ -69,17 +70,57 @@ withX(`firing output/ctrl-shift-a is seen by the hook as that combination${whyNo
   t.deepEqual(seen, ['input/ctrl-shift-a', 'input/ctrl-shift-a']);
 });
 
-withX(`the global hook starts with the first keyboard connection and stops with the last${whyNoXvfb}`, async (t) => {
-  t.false(globalHook.running);
+withX(`the key process starts with the first keyboard connection and ends with the last${whyNoXvfb}`, async (t) => {
+  t.is(keyProcess.pid, undefined);
   const one = await startHub(t, {
     connections: { a: { type: 'keyboard', inputKeys: ['f5'] }, b: { type: 'keyboard', inputKeys: ['f6'] } },
   });
-  t.true(globalHook.running);
+  t.truthy(keyProcess.pid);
   await one.connection('a')?.stop();
-  t.true(globalHook.running, 'b still listens');
+  t.truthy(keyProcess.pid, 'b still listens');
   await one.connection('b')?.stop();
-  t.false(globalHook.running);
+  t.is(keyProcess.pid, undefined);
 });
+
+withX(`the native key libraries run in a process of their own, never in the hub's${whyNoXvfb}`, async (t) => {
+  await startHub(t, { connections: { keys: { type: 'keyboard', inputKeys: ['f7'], outputKeys: ['f8'] } } });
+  const pid = keyProcess.pid;
+  if (pid === undefined) return t.fail('no key process');
+  const loaded = (of: number | string) => readFileSync(`/proc/${of}/maps`, 'utf8');
+  t.regex(loaded(pid), /uiohook-napi\.node/);
+  t.regex(loaded(pid), /libnut/);
+  t.notRegex(loaded('self'), /uiohook|libnut/);
+});
+
+withX(
+  `a key process that dies is said by each keyboard connection, started again, and keys work again; the hub runs on${whyNoXvfb}`,
+  async (t) => {
+    const hub = await startHub(t, {
+      connections: {
+        typist: { type: 'keyboard', outputKeys: ['ctrl-f9'] },
+        listener: { type: 'keyboard', inputKeys: ['ctrl-f9'] },
+      },
+    });
+    const first = keyProcess.pid;
+    if (first === undefined) return t.fail('no key process');
+    process.kill(first, 'SIGKILL');
+    for (const id of ['typist', 'listener'])
+      await eventually(
+        () => /^the key process ended: ended by SIGKILL; starting it again in 1000 ms$/.test(hub.connection(id)?.status.reason ?? ''),
+        `${id} says why`,
+      );
+    t.is(hub.connection('listener')?.status.status, 'failed');
+    await eventually(
+      () => hub.connection('listener')?.status.status === 'ok' && hub.connection('typist')?.status.status === 'ok',
+      'both back',
+    );
+    t.not(keyProcess.pid, first);
+    const seen: string[] = [];
+    param(hub, 'listener/input/ctrl-f9').changes$.subscribe(() => seen.push('ctrl-f9'));
+    t.true(param(hub, 'typist/output/ctrl-f9').set(null).ok);
+    await eventually(() => seen.length === 1, 'the key typed by the new process, heard by its hook');
+  },
+);
 
 test.serial('without a display the connection fails with the reason and the rest runs', async (t) => {
   const saved = process.env['DISPLAY'];
