@@ -3,7 +3,9 @@
 // action, any writable parameter). What it makes is the flow's own: a time is an entry of a
 // `schedule` connection (the flow's first, or a new one), and every trigger is a rule from
 // what fires to what is written, with a `filter` step for a condition and a `set` step for
-// the value, described by the trigger's name.
+// the value, described by the trigger's name. A condition may also say what to write
+// otherwise (a lamp lit while a camera is on air, put out when it is not): a second rule with
+// the opposite comparison.
 import { useState } from 'preact/hooks';
 import { freeId, idOf, typedValue } from './format.js';
 import { html } from './html.js';
@@ -21,6 +23,8 @@ const DAYS = /** @type {const} */ ([
   ['MON-FRI', 'on weekdays'],
   ['SAT,SUN', 'at weekends'],
 ]);
+/** Each comparison's opposite, for what a condition writes otherwise. */
+const OPPOSITE = /** @type {Record<string, string>} */ ({ eq: 'ne', ne: 'eq', gt: 'lte', gte: 'lt', lt: 'gte', lte: 'gt' });
 const COMPARE = /** @type {const} */ ([
   ['eq', 'is'],
   ['ne', 'is not'],
@@ -32,7 +36,7 @@ const COMPARE = /** @type {const} */ ([
 
 /**
  * The edits that make a trigger: a schedule entry when it is a time, and its rule.
- * @param {{ name: string, when: string, time: string, days: string, date: string, source: string, compare: string, than: string, destination: string, value: string }} trigger
+ * @param {{ name: string, when: string, time: string, days: string, date: string, source: string, compare: string, than: string, destination: string, value: string, otherwise: string }} trigger
  * @param {{ connections?: Record<string, Record<string, any>>, rules?: unknown[] }} document
  * @returns {FlowEdit[]}
  */
@@ -58,13 +62,19 @@ export function triggerEdits(trigger, document) {
     else edits.push({ op: 'set', path: ['connections', schedule, 'entries'], value: [entry] });
     source = `${schedule}/${entry.id}/fire`;
   }
-  const pipe = [
-    ...(trigger.when === 'condition' ? [{ filter: { [trigger.compare]: typedValue(trigger.than) } }] : []),
+  /** @param {string} compare @param {string} value */
+  const pipe = (compare, value) => [
+    ...(trigger.when === 'condition' ? [{ filter: { [compare]: typedValue(trigger.than) } }] : []),
     // Nothing to write: the destination is fired (a trigger, a scene's recall).
-    { set: trigger.value === '' ? null : typedValue(trigger.value) },
+    { set: value === '' ? null : typedValue(value) },
   ];
   if (document.rules === undefined) edits.push({ op: 'set', path: ['rules'], value: [] });
-  edits.push({ op: 'add', path: ['rules'], value: { source, destinations: [trigger.destination], pipe, description: trigger.name } });
+  const rule = { source, destinations: [trigger.destination], pipe: pipe(trigger.compare, trigger.value), description: trigger.name };
+  edits.push({ op: 'add', path: ['rules'], value: rule });
+  if (trigger.when === 'condition' && trigger.otherwise !== '') {
+    const otherwise = pipe(OPPOSITE[trigger.compare] ?? 'ne', trigger.otherwise);
+    edits.push({ op: 'add', path: ['rules'], value: { ...rule, pipe: otherwise, description: `${trigger.name}, otherwise` } });
+  }
   return edits;
 }
 
@@ -83,6 +93,7 @@ export function TriggerForm({ addresses, apply, cancel }) {
     than: '',
     destination: '',
     value: '',
+    otherwise: '',
   });
   const [busy, setBusy] = useState(false);
   /** @param {keyof typeof trigger} key */
@@ -143,6 +154,12 @@ export function TriggerForm({ addresses, apply, cancel }) {
     <div class="field"><label for="trigger-value">the value</label>
       <input id="trigger-value" placeholder="empty fires it" ...${bind('value')} />
       <p class="help">A number, true or false, or a text; left empty, the destination is fired (a trigger, a scene's recall).</p></div>
+    ${
+      trigger.when === 'condition' &&
+      html`<div class="field"><label for="trigger-otherwise">otherwise write</label>
+      <input id="trigger-otherwise" placeholder="nothing" ...${bind('otherwise')} />
+      <p class="help">Written when the value no longer meets the condition (a lamp put out); left empty, nothing is.</p></div>`
+    }
     <div class="form-actions">
       <button class="primary" type="submit" disabled=${busy || !ready}>apply to the flow</button>
       <button type="button" onClick=${cancel}>cancel</button>

