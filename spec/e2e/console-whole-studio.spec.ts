@@ -18,6 +18,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { ScriptedSatellite } from '../connections/satellite/scripted-satellite.ts';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
@@ -75,7 +76,7 @@ async function studioFolder(): Promise<string> {
 }
 
 /** `patchbay --allow-machine-edits` in `folder`: the console's address it printed, with its token. */
-async function startPatchbay(t: Parameters<Parameters<typeof live>[1]>[0], folder: string, port: number) {
+async function startPatchbay(t: ExecutionContext, folder: string, port: number) {
   const hub = spawn(process.execPath, [bin, '--allow-machine-edits'], {
     cwd: folder,
     env: { ...process.env, PORT: String(port) },
@@ -193,6 +194,54 @@ live(
     panel(1);
     await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, () => `display 2 red: ${JSON.stringify(multiviewer.slice(-3))}`);
     t.log(`after the display: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
+
+    // 3. A Stream Deck through Companion Satellite: a key that puts camera 2 on the program, lit while it is.
+    const satellitePort = await freePort();
+    await person.click(page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'connections' }));
+    await addConnection();
+    await fromCatalogue('stream deck', 'satellite');
+    await person.type(form.getByLabel('id *'), 'desk');
+    await person.type(form.locator('[id="field-connections.desk.port"]'), String(satellitePort));
+    await person.click(form.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    const deckOn = async () => {
+      let deck: ScriptedSatellite | undefined;
+      await eventually(async () => (deck = await ScriptedSatellite.connect(t, satellitePort).catch(() => undefined)) !== undefined, 'the satellite port');
+      if (!deck) throw new Error('no deck');
+      deck.addDevice('deck', 15, 5, 72);
+      return deck;
+    };
+    let deck = await deckOn();
+    const key1 = () => deck.received('KEY-STATE').filter((message) => message['KEY'] === '1');
+    const textOf = (message: Record<string, string> | undefined) => Buffer.from(message?.['TEXT'] ?? '', 'base64').toString();
+    await person.click(page.getByRole('button', { name: 'surfaces', exact: true }));
+    const surface = page.locator('section[data-surface="desk/deck"]');
+    await surface.getByText('connected').waitFor();
+    await person.click(page.getByRole('button', { name: 'design keys' }));
+    await person.click(surface.locator('.key[data-key="1"]'));
+    const designer = page.locator('[data-testid=key-designer]');
+    await designer.getByRole('button', { name: 'save the key' }).and(page.locator(':enabled')).waitFor();
+    await person.type(designer.getByLabel('text', { exact: true }), 'PGM\n');
+    await person.pick(designer.getByLabel('put a value in the text'), 'router/output/0/input');
+    await person.pick(designer.getByLabel('a press'), { label: 'sets a parameter to a value' });
+    await person.type(designer.getByLabel('the parameter it writes'), 'router/output/0/input');
+    await person.type(designer.getByLabel('the value it sets'), '1');
+    await person.type(designer.getByLabel('lit by'), 'router/output/0/input');
+    await person.type(designer.getByLabel('lit while it is'), '1');
+    await person.click(designer.getByRole('button', { name: 'save the key' }));
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    await eventually(
+      () => key1().at(-1)?.['COLOR'] === '#e00000' && textOf(key1().at(-1)) === 'PGM\nInput 2: Camera 2',
+      () => `the key lit, with the camera's name: ${key1().at(-1)?.['COLOR']} ${JSON.stringify(textOf(key1().at(-1)))}`,
+    );
+    panel(0);
+    await eventually(() => key1().at(-1)?.['COLOR'] !== '#e00000', 'the key out once camera 1 is on');
+    deck.press('deck', 0, 1, true);
+    deck.press('deck', 0, 1, false);
+    await eventually(() => router.routes[0] === 1, 'the key routed camera 2');
+    await eventually(() => key1().at(-1)?.['COLOR'] === '#e00000', 'lit again');
+    await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, 'and the display red');
+    t.log(`after the key: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
     void hub;
     void multiviewer;
     void shown;

@@ -34,7 +34,7 @@ export class KeyBindings {
               binding.device,
               binding.key,
               'text',
-              withValues(binding.text, new Map(named.map((address, at) => [address, values[at]]))),
+              withValues(binding.text, new Map(named.map((address, at) => [address, shownAs(context, address, values[at])]))),
               'keys text',
             ),
           ),
@@ -98,6 +98,16 @@ export class KeyBindings {
 const NAMED = /\$\(([a-z0-9][a-z0-9-]*\/[^()\s]+)\)/g;
 
 const namesIn = (text: string): string[] => [...new Set([...text.matchAll(NAMED)].map((match) => match[1] as string))];
+
+/**
+ * A value as a person reads it on a key: the label of its choice when its parameter has one
+ * (R-PK6: a router's `Input 2: Camera 2`, not the protocol's 1), else the value itself.
+ */
+function shownAs(context: ConnectionContext, address: string, value: Value | undefined): Value | undefined {
+  if (value === undefined || value === null) return value;
+  const choice = context.graph.get(address)?.meta?.choices?.find((option) => String(option.value) === String(value));
+  return choice ? choice.label : value;
+}
 
 /** The text with each value it names; one not there yet (or never) is a dash. */
 const withValues = (text: string, values: ReadonlyMap<string, Value | undefined>): string =>
