@@ -58,7 +58,7 @@ export function Surfaces({ connections, write, design }) {
         setDesigning(!designing);
         setPicked(undefined);
       }}>design keys</button>
-      <button onClick=${() => setAdding(!adding)} aria-pressed=${adding}>add a deck</button>
+      <button class=${`option ${adding ? 'on' : ''}`} onClick=${() => setAdding(!adding)} aria-pressed=${adding}>add a deck</button>
       ${designing && html`<span class="help">Pick a key to set up its text, colours, press and light.</span>`}</div>`
     }
     ${

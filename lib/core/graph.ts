@@ -24,7 +24,19 @@ export type { Presence } from './followers.ts';
  */
 export type GraphView = Pick<
   Graph,
-  'get' | 'lookup' | 'watch' | 'follow' | 'hasConnection' | 'all' | 'byPrefix' | 'added$' | 'removed$' | 'tables$' | 'forgotten$' | 'size'
+  | 'get'
+  | 'lookup'
+  | 'watch'
+  | 'follow'
+  | 'hasConnection'
+  | 'all'
+  | 'byPrefix'
+  | 'added$'
+  | 'removed$'
+  | 'tables$'
+  | 'forgotten$'
+  | 'described$'
+  | 'size'
 >;
 
 /**
@@ -64,6 +76,10 @@ export class Graph {
    * process's mirror, the WebSocket layer.
    */
   readonly hooks = new GraphHooks();
+  /** Parameters that said anew what they are (R-PK6): a router's input renamed changes its routes' choices. */
+  readonly described$: Observable<Parameter> = new Observable<Parameter>((subscriber) =>
+    this.hooks.onDescribed((parameter) => subscriber.next(parameter)),
+  );
 
   get size(): number {
     return this.count;
@@ -84,6 +100,7 @@ export class Graph {
       removed$: graph.removed$,
       tables$: graph.tables$,
       forgotten$: graph.forgotten$,
+      described$: graph.described$,
       get size() {
         return graph.size;
       },

@@ -70,7 +70,10 @@ async function studioFolder(): Promise<string> {
     JSON.stringify({ name: 'patchbay-hub', version: '0.1.0', type: 'module', exports: { './connection': './connection.js' } }),
   );
   await writeFile(join(face, 'connection.js'), `export * from '${pathToFileURL(join(checkout, 'lib/sdk/index.ts')).href}';\n`);
-  await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'studio', private: true, dependencies: { 'patchbay-hub': 'file:patchbay-hub' } }));
+  await writeFile(
+    join(folder, 'package.json'),
+    JSON.stringify({ name: 'studio', private: true, dependencies: { 'patchbay-hub': 'file:patchbay-hub' } }),
+  );
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: folder, stdio: 'ignore' });
   return folder;
 }
@@ -141,7 +144,9 @@ live(
     await person.click(page.locator('[data-testid=first-run]').getByRole('button', { name: 'add a device' }));
     await person.choose(catalogue.locator('#upload-packages'), tarball);
     await catalogue.getByText('added: patchbay-videohub 1.0.0').waitFor({ timeout: 120_000 });
-    await person.click(catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' }).getByRole('button', { name: 'add to plugins' }));
+    await person.click(
+      catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' }).getByRole('button', { name: 'add to plugins' }),
+    );
     await save();
     await addConnection();
     await fromCatalogue('videohub', 'videohub');
@@ -192,7 +197,10 @@ live(
     panel(0);
     await eventually(() => shown(multiviewer, 2)?.lh_tally === 0, 'display 2 out');
     panel(1);
-    await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, () => `display 2 red: ${JSON.stringify(multiviewer.slice(-3))}`);
+    await eventually(
+      () => shown(multiviewer, 2)?.lh_tally === 1,
+      () => `display 2 red: ${JSON.stringify(multiviewer.slice(-3))}`,
+    );
     t.log(`after the display: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
 
     // 3. A Stream Deck through Companion Satellite: a key that puts camera 2 on the program, lit while it is.
@@ -206,7 +214,10 @@ live(
     await save();
     const deckOn = async () => {
       let deck: ScriptedSatellite | undefined;
-      await eventually(async () => (deck = await ScriptedSatellite.connect(t, satellitePort).catch(() => undefined)) !== undefined, 'the satellite port');
+      await eventually(
+        async () => (deck = await ScriptedSatellite.connect(t, satellitePort).catch(() => undefined)) !== undefined,
+        'the satellite port',
+      );
       if (!deck) throw new Error('no deck');
       deck.addDevice('deck', 15, 5, 72);
       return deck;
@@ -242,11 +253,75 @@ live(
     await eventually(() => key1().at(-1)?.['COLOR'] === '#e00000', 'lit again');
     await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, 'and the display red');
     t.log(`after the key: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
-    void hub;
-    void multiviewer;
-    void shown;
-    void ScriptedSatellite;
-    void readFile;
-    void shots;
+
+    // 4. A scene of the router, stored as it is now, recalled when a timer ends.
+    await person.click(page.getByRole('button', { name: 'flow', exact: true }));
+    await addConnection();
+    await fromCatalogue('scene', 'scenes');
+    await person.type(form.getByLabel('id *'), 'show');
+    await person.click(form.getByRole('button', { name: 'add to scenes' }));
+    await person.type(form.locator('[id="field-connections.show.scenes.0.id"]'), 'opening');
+    await person.type(form.locator('[id="field-connections.show.scenes.0.members"]'), 'router/#');
+    await person.click(form.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    await addConnection();
+    await fromCatalogue('timer', 'timer');
+    await person.type(form.getByLabel('id *'), 'clock');
+    await person.click(form.getByRole('button', { name: 'add to timers' }));
+    await person.type(form.locator('[id="field-connections.clock.timers.0.duration"]'), '1500');
+    await person.click(form.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    await person.click(page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }));
+    await person.click(page.getByRole('button', { name: 'add a trigger' }));
+    await person.type(trigger.getByLabel('name *'), 'opening when the countdown ends');
+    await person.pick(trigger.getByLabel('when'), 'when a value changes');
+    await person.type(trigger.getByLabel('the value of *'), 'clock/timer/1/trigger');
+    await person.type(trigger.getByLabel('then write to *'), 'show/opening/recall');
+    await person.click(trigger.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    // Stored with camera 2 on the program; camera 1 taken at the panel; the countdown started.
+    await person.click(page.locator('header nav button', { hasText: 'scenes' }));
+    await person.click(page.getByLabel('store show/opening'));
+    await eventually(async () => (await read('show/opening/members')) !== '0', 'the scene stored');
+    panel(0);
+    await eventually(async () => (await read('router/output/0/input')) === '0', 'camera 1 on the program');
+    await person.click(page.locator('header nav button', { hasText: 'parameters' }));
+    await person.type(page.getByPlaceholder('search, or /expression/'), 'clock');
+    await person.type(page.getByLabel('new value for clock/timer/1/start'), '1');
+    await person.click(page.locator('[data-address="clock/timer/1/start"]').getByRole('button', { name: 'set' }));
+    await eventually(() => router.routes[0] === 1, 'the scene recalled when the countdown ended: camera 2 on the program');
+    await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, 'its display red again');
+    const counted = `${person.clicks} clicks, ${person.typed} typed fields, ${person.files} file chosen, 0 JSON snippets, 1 terminal step (patchbay)`;
+    t.log(`the whole studio: ${counted}`);
+
+    // After a restart of the hub the deck, back, shows the key as designed, lit.
+    hub.kill('SIGTERM');
+    await new Promise((resolve) => hub.once('exit', resolve));
+    ({ hub } = await startPatchbay(t, folder, port));
+    deck = await deckOn();
+    await eventually(
+      () => key1().at(-1)?.['COLOR'] === '#e00000' && textOf(key1().at(-1)) === 'PGM\nInput 2: Camera 2',
+      () => `the key after a restart: ${key1().at(-1)?.['COLOR']} ${JSON.stringify(textOf(key1().at(-1)))}`,
+    );
+
+    // The file is what the forms wrote, and validate passes it.
+    const written = await readFile(join(folder, 'studio.json5'), 'utf8');
+    for (const line of [
+      "type: 'videohub'",
+      "type: 'tsl-umd'",
+      "type: 'satellite'",
+      "type: 'scenes'",
+      "type: 'timer'",
+      "description: 'camera 2 on program, otherwise'",
+      "source: 'clock/timer/1/trigger'",
+    ])
+      t.true(written.includes(line), `${line} in\n${written}`);
+    t.regex(written, /plugins: \[\s*'patchbay-videohub',?\s*\]/);
+    t.notThrows(() => execFileSync(process.execPath, [bin, 'validate', 'studio.json5'], { cwd: folder, encoding: 'utf8' }));
+    if (shots) {
+      await page.reload();
+      await person.page.locator('header nav button', { hasText: 'surfaces' }).click();
+      await page.screenshot({ path: join(shots, 'console-whole-studio-surfaces.png'), fullPage: true });
+    }
   },
 );

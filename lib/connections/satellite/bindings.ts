@@ -3,7 +3,7 @@
  * names live in it, and its colour follows `show` (true, or the value `is`); a press of it
  * toggles, holds, fires or sets its target.
  */
-import { combineLatest } from 'rxjs';
+import { combineLatest, filter, startWith } from 'rxjs';
 import { type ConnectionContext, FIRE, type Value } from '../../sdk/index.ts';
 import type { Device } from './devices.ts';
 import type { KeyLooks } from './key-looks.ts';
@@ -29,12 +29,22 @@ export class KeyBindings {
       looks.set(binding.device, binding.key, 'color', binding.off, 'keys');
       if (named.length > 0)
         watching.push(
-          combineLatest(named.map((address) => context.graph.watch(address))).subscribe((values) =>
+          // Told again when a named parameter says anew what it is: its choice's label may have changed.
+          combineLatest([
+            ...named.map((address) => context.graph.watch(address)),
+            context.graph.described$.pipe(
+              filter((parameter) => named.includes(parameter.address)),
+              startWith(undefined),
+            ),
+          ]).subscribe((values) =>
             looks.set(
               binding.device,
               binding.key,
               'text',
-              withValues(binding.text, new Map(named.map((address, at) => [address, shownAs(context, address, values[at])]))),
+              withValues(
+                binding.text,
+                new Map(named.map((address, at) => [address, shownAs(context, address, values[at] as Value | undefined)])),
+              ),
               'keys text',
             ),
           ),

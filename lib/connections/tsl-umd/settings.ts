@@ -3,7 +3,15 @@
  * in either version, and how a display is named in `displays` and matched by a packet.
  */
 import { Type } from '@sinclair/typebox';
-import { allowSetting, connectTimeoutSetting, type Value, type ValueType, withDefault, portSetting } from '../../sdk/index.ts';
+import {
+  allowSetting,
+  connectTimeoutSetting,
+  type ParameterMeta,
+  type Value,
+  type ValueType,
+  withDefault,
+  portSetting,
+} from '../../sdk/index.ts';
 import { EVERY, V31_MAX_ADDRESS } from './packets.ts';
 
 export const tslUmdSettings = Type.Object({
@@ -75,22 +83,35 @@ export const tslUmdSettings = Type.Object({
   ),
 });
 
-/** A display's parameter: its id under the display, type and value before anything is heard or written. */
+/** A display's parameter: its id under the display, type, value before anything is heard or written, and what it says of itself (R-PK6). */
 export interface Field {
   readonly id: string;
   readonly type: ValueType;
   readonly initial: Value;
-  /** The largest value of an integer field (its smallest is 0). */
-  readonly max?: number;
+  readonly meta?: ParameterMeta;
 }
 
-const COMMON: readonly Field[] = [
-  { id: 'text', type: 'S', initial: '' },
-  { id: 'brightness', type: 'I', initial: 3, max: 3 },
+/** A v5.0 tally's colours, as the protocol numbers them: the console shows a lamp's colour by name, and refuses any other. */
+const LAMP = [
+  { value: 0, label: 'off' },
+  { value: 1, label: 'red' },
+  { value: 2, label: 'green' },
+  { value: 3, label: 'amber' },
 ];
+
+const COMMON: readonly Field[] = [
+  { id: 'text', type: 'S', initial: '', meta: { label: 'Text' } },
+  { id: 'brightness', type: 'I', initial: 3, meta: { label: 'Brightness', minimum: 0, maximum: 3, step: 1 } },
+];
+const SIDES = { rh: 'Right-hand tally', text: 'Text tally', lh: 'Left-hand tally' };
 export const FIELDS = {
-  '3.1': [...COMMON, ...[1, 2, 3, 4].map((n): Field => ({ id: `tally/${n}`, type: 'B', initial: false }))],
-  '5.0': [...COMMON, ...['rh', 'text', 'lh'].map((side): Field => ({ id: `tally/${side}`, type: 'I', initial: 0, max: 3 }))],
+  '3.1': [...COMMON, ...[1, 2, 3, 4].map((n): Field => ({ id: `tally/${n}`, type: 'B', initial: false, meta: { label: `Tally ${n}` } }))],
+  '5.0': [
+    ...COMMON,
+    ...Object.entries(SIDES).map(
+      ([side, label]): Field => ({ id: `tally/${side}`, type: 'I', initial: 0, meta: { label, choices: LAMP } }),
+    ),
+  ],
 } as const;
 
 /** A display's key from a `displays` entry: the address (v3.1) or `<screen>/<index>` (v5.0), or what is wrong. */

@@ -168,8 +168,6 @@ export const tslUmdType = defineConnectionType({
     const sendField =
       (key: string, field: Field): DeviceSend =>
       (value, confirm) => {
-        if (field.max !== undefined && (Number(value) < 0 || Number(value) > field.max))
-          return confirm(new HubError('PB_CONVERSION', `${field.id} is 0–${field.max}, not ${String(value)}`));
         values.get(key)?.set(field.id, value);
         sendSoon(key, confirm);
       };
@@ -195,7 +193,13 @@ export const tslUmdType = defineConnectionType({
         const parameter = parameters.define(
           `${key}/${field.id}`,
           // What the hub drives displays with is kept (R-DV2): after a restart they show the last tally, not dark lamps, until its sources speak again.
-          { type: field.type, access: mode === 'send' ? 'read-write' : 'read-only', initial: initial(field), persist: mode === 'send' },
+          {
+            type: field.type,
+            access: mode === 'send' ? 'read-write' : 'read-only',
+            initial: initial(field),
+            persist: mode === 'send',
+            ...(field.meta && { meta: field.meta }),
+          },
           sendField(key, field),
           { echoes: false },
         );
