@@ -212,7 +212,7 @@ export const errorTable = {
   },
   PB_PROCESS_ENDED: {
     status: 503,
-    text: 'The process of its own that the connection runs in (`isolate: "process"`) ended: an exception nobody handled, an exit, a signal (kill -9), a heap past `maxMemoryMb` or memory as a whole past it and 256 MB, no answer for `hangMs`, a message on its channel the hub cannot take, or more than 200,000 parameters defined; the message says which, and the hub log has the stack of an exception; or the process a connection runs itself ended (that of a Companion module: an exit, a signal, its heap or memory past `moduleMaxMemoryMb`, no answer for `moduleHangMs`). Its parameters keep their last values, and a new process starts after 1 s (three times), then after 2, 4, 8 … up to 60 s.',
+    text: 'The process of its own that the connection runs in (`isolate: "process"`) ended: an exception nobody handled, an exit, a signal (kill -9), a heap past `maxMemoryMb` or memory as a whole past it and 256 MB, no answer for `hangMs`, a message on its channel the hub cannot take, or more than 200,000 parameters defined; the message says which, and the hub log has the stack of an exception; or the process a connection runs itself ended (the key process of `keyboard` connections; that of a Companion module: an exit, a signal, its heap or memory past `moduleMaxMemoryMb`, no answer for `moduleHangMs`). Its parameters keep their last values, and a new process starts after 1 s (three times), then after 2, 4, 8 … up to 60 s.',
   },
   PB_START_FAILED: {
     status: 503,
