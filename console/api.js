@@ -113,17 +113,29 @@ export async function readCatalogue() {
  * `PUT /catalogue/<modules | packages>/<file>`: a Companion module's or a patchbay package's
  * `.tgz` kept beside the flow (a package installed there); what the catalogue lists of it.
  * @param {'modules' | 'packages'} kind @param {string} name @param {Blob} archive
+ */
+export function uploadArchive(kind, name, archive) {
+  return addToCatalogue(`/catalogue/${kind}/${encodeURIComponent(name)}`, { 'content-type': 'application/gzip' }, archive);
+}
+
+/**
+ * `PUT /catalogue/registry/<package>`: a patchbay package installed beside the flow from the
+ * registry the hub's machine reaches (`patchbay-videohub`, `patchbay-videohub@^1`).
+ * @param {string} spec
+ */
+export function installFromRegistry(spec) {
+  return addToCatalogue(`/catalogue/registry/${encodeURIComponent(spec)}`, {});
+}
+
+/**
+ * @param {string} path @param {Record<string, string>} headers @param {Blob} [body]
  * @returns {Promise<{ ok: true, entries: CatalogueEntry[] } | { ok: false, error: string }>}
  */
-export async function uploadArchive(kind, name, archive) {
-  const response = await ask(`/catalogue/${kind}/${encodeURIComponent(name)}`, {
-    method: 'PUT',
-    headers: { ...JSON_ANSWER, 'content-type': 'application/gzip' },
-    body: archive,
-  });
-  const body = await response.json();
-  if (!response.ok) return { ok: false, error: `${body.error} (${body.code})` };
-  return { ok: true, entries: Array.isArray(body) ? body : [body] };
+async function addToCatalogue(path, headers, body) {
+  const response = await ask(path, { method: 'PUT', headers: { ...JSON_ANSWER, ...headers }, ...(body ? { body } : {}) });
+  const answer = await response.json();
+  if (!response.ok) return { ok: false, error: `${answer.error} (${answer.code})` };
+  return { ok: true, entries: Array.isArray(answer) ? answer : [answer] };
 }
 
 /** `GET /flow/history`: the kept versions, oldest first. @returns {Promise<readonly FlowVersionListing[]>} */

@@ -3,7 +3,7 @@
 // built in — each with its maker, products and description. Choosing one opens its form; a
 // package the flow's `plugins` does not name yet is listed first (code: a machine edit).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { readCatalogue, uploadArchive } from './api.js';
+import { installFromRegistry, readCatalogue, uploadArchive } from './api.js';
 import { html } from './html.js';
 /** @import { Catalogue, CatalogueEntry } from '../lib/core/flow-shapes.ts' */
 
@@ -89,31 +89,43 @@ const UPLOADS = /** @type {const} */ ([
 function Uploads({ machineEdits, added }) {
   const [said, setSaid] = useState(/** @type {{ text: string, error: boolean } | undefined} */ (undefined));
   const [busy, setBusy] = useState(false);
+  const [registryName, setRegistryName] = useState('');
   if (!machineEdits)
     return html`<p class="help">A module's or a package's <code>.tgz</code> is added from here on a hub started with <code>--allow-machine-edits</code> (it is code the hub runs); otherwise put it in the <code>modules</code> folder, or <code>npm install</code> it, on the machine.</p>`;
+  /**
+   * Sends one addition and says how it went.
+   * @param {string} what @param {() => ReturnType<typeof installFromRegistry>} request
+   */
+  const add = async (what, request) => {
+    setBusy(true);
+    setSaid({ text: `${what}: sending…`, error: false });
+    try {
+      const answer = await request();
+      if (answer.ok) {
+        const [first] = answer.entries;
+        setSaid({ text: `${what} added: ${first ? `${first.package ?? first.name} ${first.version ?? ''}` : 'no types'}`, error: false });
+        if (first) added(first);
+      } else setSaid({ text: `${what} not added: ${answer.error}`, error: true });
+      return answer.ok;
+    } catch (error) {
+      setSaid({ text: `${what} not added: ${/** @type {Error} */ (error).message}`, error: true });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
   /** @param {'modules' | 'packages'} kind @returns {(e: Event) => Promise<void>} */
   const send = (kind) => async (e) => {
     const input = /** @type {HTMLInputElement} */ (e.currentTarget);
     const file = input.files?.[0];
     if (!file) return;
-    setBusy(true);
-    setSaid({ text: `${file.name}: sending…`, error: false });
-    try {
-      const answer = await uploadArchive(kind, file.name, file);
-      if (answer.ok) {
-        const [first] = answer.entries;
-        setSaid({
-          text: `${file.name} added: ${first ? `${first.package ?? first.name} ${first.version ?? ''}` : 'no types'}`,
-          error: false,
-        });
-        if (first) added(first);
-      } else setSaid({ text: `${file.name} not added: ${answer.error}`, error: true });
-    } catch (error) {
-      setSaid({ text: `${file.name} not added: ${/** @type {Error} */ (error).message}`, error: true });
-    } finally {
-      input.value = '';
-      setBusy(false);
-    }
+    await add(file.name, () => uploadArchive(kind, file.name, file));
+    input.value = '';
+  };
+  const install = async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    const spec = registryName.trim();
+    if (spec && (await add(spec, () => installFromRegistry(spec)))) setRegistryName('');
   };
   return html`<div class="uploads">
     ${UPLOADS.map(
@@ -122,6 +134,14 @@ function Uploads({ machineEdits, added }) {
         <input id=${`upload-${kind}`} type="file" accept=".tgz,.tar.gz,application/gzip" disabled=${busy} onChange=${send(kind)} />
       </div>`,
     )}
+    <form class="field" onSubmit=${install}>
+      <label for="registry-package">add a patchbay package from the registry <span class="muted">(by its name, as npm installs it; @ and a version if wanted)</span></label>
+      <div class="inline">
+        <input id="registry-package" placeholder="patchbay-videohub" spellcheck=${false} disabled=${busy} value=${registryName}
+          onInput=${(/** @type {Event} */ e) => setRegistryName(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+        <button type="submit" disabled=${busy || registryName.trim() === ''}>install</button>
+      </div>
+    </form>
     ${said && html`<p class=${said.error ? 'field-error' : 'help'} role=${said.error ? 'alert' : 'status'}>${said.text}</p>`}
   </div>`;
 }

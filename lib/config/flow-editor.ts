@@ -24,7 +24,7 @@ import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
 import { catalogueOf } from './catalogue.ts';
 import { machineEdits } from './machine-edits.ts';
-import { addModule, addPackage } from './uploads.ts';
+import { addModule, addPackage, addRegistryPackage } from './uploads.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
@@ -158,6 +158,12 @@ export class FlowEditor implements FlowView {
   async addPackage(name: string, bytes: Uint8Array, by: string): Promise<readonly CatalogueEntry[]> {
     const installed = await addPackage(this.options.path, name, bytes, this.options.machineEdits === 'allowed');
     this.options.log.info(`package ${installed} (${name}) installed beside the flow by ${by}`);
+    return (await this.catalogue()).entries.filter((entry) => entry.package === installed);
+  }
+
+  async addRegistryPackage(spec: string, by: string): Promise<readonly CatalogueEntry[]> {
+    const installed = await addRegistryPackage(this.options.path, spec, this.options.machineEdits === 'allowed');
+    this.options.log.info(`package ${installed} (${spec}) installed from the registry beside the flow by ${by}`);
     return (await this.catalogue()).entries.filter((entry) => entry.package === installed);
   }
 

@@ -9,7 +9,9 @@
  * with a package.json that declares patchbay types — written beside its place and linked into
  * it, so a folder never holds half an archive, and one of the same name is never replaced. A
  * module runs only once a connection names it; a package is installed with its install
- * scripts off, and its types load only once the flow's `plugins` lists it.
+ * scripts off, and its types load only once the flow's `plugins` lists it. A package may also be
+ * named from the registry the machine reaches: its manifest is read there first, and only a
+ * patchbay package is installed.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +29,12 @@ export const PACKAGES_FOLDER = 'packages';
 const INSTALL_MS = 5 * 60_000;
 /** What of npm's output is kept to say why an install failed. */
 const MOST_OUTPUT = 64 * 1024;
+
+/**
+ * A package of the registry, with a version, a range or a tag after `@` when wanted: nothing
+ * npm would take for a folder, an archive, a URL, a git repository or an option.
+ */
+const REGISTRY_SPEC = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]{0,213}(?:@[A-Za-z0-9.^~<>=*| +-]{1,64})?$/;
 
 /** An archive's file name: a name of its own, and `.tgz` or `.tar.gz`. */
 const ARCHIVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}\.(tgz|tar\.gz)$/;
@@ -72,12 +80,54 @@ export async function addPackage(flowPath: string, name: string, bytes: Uint8Arr
     return manifest['name'];
   });
   try {
-    await npmInstall(folder, `./${PACKAGES_FOLDER}/${name}`);
+    await npm(folder, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--save', `./${PACKAGES_FOLDER}/${name}`], 'install');
   } catch (error) {
     await rm(join(folder, PACKAGES_FOLDER, name), { force: true });
     throw error;
   }
   return packageName;
+}
+
+/**
+ * Installs the package `spec` names in the registry the machine reaches (`patchbay-videohub`,
+ * `patchbay-videohub@^1`) beside `flowPath` with npm, once the registry's manifest of the
+ * version it would install declares patchbay types; the package's name. Throws a HubError:
+ * machine edits refused, not a registry name, not found, no patchbay package, or npm's failure.
+ */
+export async function addRegistryPackage(flowPath: string, spec: string, machineEdits: boolean): Promise<string> {
+  refuseWithout(machineEdits, 'a package', PACKAGES_FOLDER);
+  if (!REGISTRY_SPEC.test(spec))
+    throw new HubError(
+      'PB_BAD_REQUEST',
+      `"${spec}" is no package of the registry: a name (lower case, @scope/ allowed), then @ and a version, range or tag if wanted; an archive is uploaded instead`,
+    );
+  const folder = dirname(flowPath);
+  const viewed = JSON.parse((await npm(folder, ['view', spec, 'name', 'version', 'patchbay', '--json'], 'find')) || 'null') as unknown;
+  // A range that several versions meet gives them all, oldest first: npm installs the newest.
+  const manifest = (Array.isArray(viewed) ? viewed.at(-1) : viewed) as Record<string, unknown> | null;
+  if (typeof manifest?.['name'] !== 'string' || typeof manifest['version'] !== 'string')
+    throw new HubError('PB_BAD_REQUEST', `the registry has no version of ${spec}`);
+  const declared = manifest['patchbay'] as Record<string, unknown> | undefined;
+  if (typeof declared?.['types'] !== 'object' || declared['types'] === null)
+    throw new HubError(
+      'PB_BAD_REQUEST',
+      `${manifest['name']} ${manifest['version']} is not a patchbay package: its package.json declares no \`patchbay.types\``,
+    );
+  // The version whose manifest was read, not whatever the name means a moment later.
+  await npm(
+    folder,
+    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--save', `${manifest['name']}@${manifest['version']}`],
+    'install',
+  );
+  return manifest['name'];
+}
+
+function refuseWithout(machineEdits: boolean, what: string, into: string): void {
+  if (!machineEdits)
+    throw new HubError(
+      'PB_FLOW_PROTECTED',
+      `${what} is code the hub runs: it is added over HTTP only on a hub started with --allow-machine-edits; otherwise put it in the flow's ${into} folder on the machine`,
+    );
 }
 
 /**
@@ -93,11 +143,7 @@ async function keep<T>(
   what: string,
   check: (partial: string) => Promise<T>,
 ): Promise<T> {
-  if (!machineEdits)
-    throw new HubError(
-      'PB_FLOW_PROTECTED',
-      `${what} is code the hub runs: it is added over HTTP only on a hub started with --allow-machine-edits; otherwise put it in the flow's ${into} folder on the machine`,
-    );
+  refuseWithout(machineEdits, what, into);
   if (!ARCHIVE_NAME.test(name) || name.includes('..'))
     throw new HubError('PB_BAD_REQUEST', `"${name}" is no archive's name: letters, digits, . _ + -, ending in .tgz or .tar.gz`);
   const folder = join(dirname(flowPath), into);
@@ -126,17 +172,19 @@ async function keep<T>(
   }
 }
 
-/** `npm install` of `spec` in `folder`, its install scripts off; rejects with a HubError holding the end of what npm said. */
-function npmInstall(folder: string, spec: string): Promise<void> {
-  // npm as it runs this hub (`npm start`, `npx patchbay`), else the one on the PATH.
+/**
+ * npm with `args` in `folder`, as it runs this hub (`npm start`, `npx patchbay`) or else the one
+ * on the PATH; what it printed. Rejects with a HubError holding the end of what npm said,
+ * saying it could not `what` it.
+ */
+function npm(folder: string, args: readonly string[], what: string): Promise<string> {
   const viaNode = process.env['npm_execpath']?.endsWith('npm-cli.js');
   const [command, ...first] = viaNode ? [process.execPath, process.env['npm_execpath'] as string] : ['npm'];
-  const args = [...first, 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--save', spec];
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd: folder, timeout: INSTALL_MS, maxBuffer: MOST_OUTPUT * 4 }, (error, _stdout, stderr) => {
-      if (!error) return resolve();
+    execFile(command, [...first, ...args], { cwd: folder, timeout: INSTALL_MS, maxBuffer: MOST_OUTPUT * 4 }, (error, stdout, stderr) => {
+      if (!error) return resolve(String(stdout).trim());
       const said = String(stderr).trim().split('\n').slice(-6).join(' ').slice(-MOST_OUTPUT);
-      reject(new HubError('PB_BAD_REQUEST', `npm could not install it: ${said || reasonOf(error)}`));
+      reject(new HubError('PB_BAD_REQUEST', `npm could not ${what} it: ${said || reasonOf(error)}`));
     });
   });
 }

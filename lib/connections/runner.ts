@@ -1,6 +1,7 @@
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { asHubError, type ErrorCode, type HubError, reasonOf } from '../core/errors.ts';
 import type { Graph, ParameterTable } from '../core/graph.ts';
+import { readOnlyView } from '../core/graph-view.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -289,7 +290,7 @@ export class ConnectionRunner {
       id,
       scheduler,
       baseDir,
-      graph: graph.readOnly(),
+      graph: readOnlyView(graph),
       hub,
       whenRunning: this.env.whenRunning,
       fence: this.env.fence,

@@ -39,4 +39,6 @@ export interface FlowView {
   addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry>;
   /** Keeps a patchbay package's `.tgz` in the flow's packages folder and installs it beside the flow, by `by` (only with machine edits); its types as the catalogue lists them. */
   addPackage(name: string, bytes: Uint8Array, by: string): Promise<readonly CatalogueEntry[]>;
+  /** Installs a patchbay package beside the flow from the registry the machine reaches, by `by` (only with machine edits); its types as the catalogue lists them. */
+  addRegistryPackage(spec: string, by: string): Promise<readonly CatalogueEntry[]>;
 }

@@ -20,7 +20,7 @@ export type { Presence } from './followers.ts';
 
 /**
  * The graph as every connection type reads it: lookups, walks and following, and nothing
- * that changes the graph's shape or its hooks (see `Graph.readOnly`).
+ * that changes the graph's shape or its hooks (see `readOnlyView`, graph-view.ts).
  */
 export type GraphView = Pick<
   Graph,
@@ -83,28 +83,6 @@ export class Graph {
 
   get size(): number {
     return this.count;
-  }
-
-  /** A view of this graph that can only read it (`GraphView`): what connections get. */
-  readOnly(): GraphView {
-    const graph = this;
-    return {
-      get: (address) => graph.get(address),
-      lookup: (address) => graph.lookup(address),
-      watch: (address) => graph.watch(address),
-      follow: (address, present) => graph.follow(address, present),
-      hasConnection: (connectionId) => graph.hasConnection(connectionId),
-      all: () => graph.all(),
-      byPrefix: (prefix) => graph.byPrefix(prefix),
-      added$: graph.added$,
-      removed$: graph.removed$,
-      tables$: graph.tables$,
-      forgotten$: graph.forgotten$,
-      described$: graph.described$,
-      get size() {
-        return graph.size;
-      },
-    };
   }
 
   /**

@@ -132,6 +132,21 @@ const archiveUpload = (add: (flow: FlowView, name: string, bytes: Uint8Array, by
     });
   });
 
+/** `PUT /catalogue/registry/<package>`: a package an editor has installed from the registry the machine reaches (R-ST2). */
+const registryInstall = forEditors((res, req, flow, json, access, context) => {
+  const spec = decodeURIComponent(req.getParameter(0) ?? '');
+  const by = who(res, access);
+  later(res, json, context, async () => {
+    try {
+      const added = await flow.addRegistryPackage(spec, by);
+      return (res) => sendOk(res, JSON_TYPE, JSON.stringify(added));
+    } catch (error) {
+      if (!(error instanceof HubError)) throw error;
+      return (res) => sendError(res, error, json);
+    }
+  });
+});
+
 const flowSchema = forEditors((res, _req, flow) =>
   sendOk(res, 'application/schema+json; charset=utf-8', flow.schema(), [['Cache-Control', 'no-store']]),
 );
@@ -229,6 +244,22 @@ export const flowRoutes: readonly Route[] = [
       answers: { 200: ok("The package's types as the catalogue lists them.", { [JSON_TYPE]: Type.Array(CatalogueEntry) }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_FLOW_PROTECTED', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
       handle: archiveUpload((flow, name, bytes, by) => flow.addPackage(name, bytes, by)),
+    },
+  },
+  {
+    path: '/catalogue/registry/:package',
+    put: {
+      summary: 'Install a patchbay package from the registry',
+      description: `Installs the package named in the path (URL-encoded: \`patchbay-videohub\`, \`patchbay-videohub@^1\`, \`@studio%2Fpatchbay-lights\`) from the registry the machine reaches (npm's own, or the one npm is set to), beside the flow file with npm and its install scripts off, so that the catalogue lists its types, to be added to the flow's \`plugins\` (R-ST2): 200 with its types as the catalogue lists them. The registry's manifest of the version npm would install is read first: 400 \`PB_BAD_REQUEST\` when it declares no \`patchbay.types\` (nothing is installed), when the registry has no such package, or when the path is no registry name (a folder, an archive, a URL, git: upload an archive instead). A package is code the hub will run: only on a hub started with \`--allow-machine-edits\` (else 403 \`PB_FLOW_PROTECTED\`). No body. ${editorsOnly}`,
+      tag: 'flow',
+      variable: {
+        name: 'package',
+        description: "The package's name in the registry, and `@` with a version, range or tag when wanted.",
+        schema: Type.String(),
+      },
+      answers: { 200: ok("The package's types as the catalogue lists them.", { [JSON_TYPE]: Type.Array(CatalogueEntry) }) },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_FLOW_PROTECTED', 'PB_BAD_REQUEST', 'PB_CROSS_ORIGIN'],
+      handle: registryInstall,
     },
   },
   {

@@ -10,12 +10,13 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { fixtureArchive, fixtureModule } from '../helpers/companion.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { runHub } from '../helpers/hub-process.ts';
+import { registry } from '../helpers/registry.ts';
 
 const shots = process.env['PATCHBAY_SCREENSHOTS'];
 const packages = fileURLToPath(new URL('../../packages/', import.meta.url));
@@ -115,7 +116,20 @@ live(
     const dir = await mkdtemp(join(tmpdir(), 'patchbay-catalogue-upload-'));
     const flow = join(dir, 'studio.json5');
     await writeFile(flow, original);
-    const hub = await runHub(t, flow, { args: ['--state', join(dir, 'state'), '--allow-machine-edits'] });
+    // A registry npm is set to (a studio's own, or npm's): it serves the sACN package.
+    const packed = await mkdtemp(join(tmpdir(), 'patchbay-packed-'));
+    const pack = (folder: string) =>
+      join(
+        packed,
+        execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, join(packages, folder)], { encoding: 'utf8' }).trim(),
+      );
+    const sacn = { manifest: JSON.parse(await readFile(join(packages, 'sacn', 'package.json'), 'utf8')), file: pack('sacn') };
+    const served = await registry(t, { 'patchbay-sacn': sacn });
+    const cache = await mkdtemp(join(tmpdir(), 'patchbay-npm-cache-'));
+    const hub = await runHub(t, flow, {
+      args: ['--state', join(dir, 'state'), '--allow-machine-edits'],
+      env: { npm_config_registry: served.url, npm_config_cache: cache },
+    });
     const browser = await openBrowser(t);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
@@ -138,15 +152,24 @@ live(
     }, 'the module uploaded from the console to run');
 
     // A package's .tgz, packed as npm packs it: installed beside the flow, its type listed, to add to plugins.
-    const packed = await mkdtemp(join(tmpdir(), 'patchbay-packed-'));
-    const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, join(packages, 'videohub')], {
-      encoding: 'utf8',
-    }).trim();
+    const file = basename(pack('videohub'));
     await page.getByRole('button', { name: 'add a connection' }).click();
     await catalogue.locator('#upload-packages').setInputFiles(join(packed, file));
     await catalogue.getByText(`${file} added: patchbay-videohub 1.0.0`).waitFor({ timeout: 120_000 });
     const entry = catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' });
     t.false(await entry.getByRole('button', { name: 'add to plugins' }).isDisabled(), 'to add to plugins on this hub');
     t.deepEqual(await readdir(join(dir, 'packages')), [file]);
+
+    // A package by its name, from the registry.
+    await catalogue.getByLabel('add a patchbay package from the registry').fill('patchbay-sacn');
+    await catalogue.getByRole('button', { name: 'install', exact: true }).click();
+    await catalogue.getByText('patchbay-sacn added: patchbay-sacn 1.0.0').waitFor({ timeout: 120_000 });
+    t.false(
+      await catalogue
+        .locator('.catalogue-entry', { hasText: 'patchbay-sacn' })
+        .getByRole('button', { name: 'add to plugins' })
+        .isDisabled(),
+    );
+    t.true(served.asked.includes('patchbay-sacn/-/patchbay-sacn-1.0.0.tgz'), 'npm fetched it from the registry');
   },
 );

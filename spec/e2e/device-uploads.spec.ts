@@ -3,7 +3,10 @@
  * /catalogue/modules/<file>` keeps a Companion module's `.tgz` in the flow's modules folder
  * after the checks a start makes, and a connection made from it runs; `PUT
  * /catalogue/packages/<file>` keeps a patchbay package's `.tgz` (packed by npm) in its
- * packages folder and installs it with npm, and the catalogue lists its types.
+ * packages folder and installs it with npm, and the catalogue lists its types; `PUT
+ * /catalogue/registry/<name>` installs one by its name from the registry npm is set to (here
+ * one the spec serves on 127.0.0.1, as a studio's own registry would: npm itself fetches
+ * from it).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,11 +17,12 @@ import test from 'ava';
 import { fixtureArchive } from '../helpers/companion.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { runHub } from '../helpers/hub-process.ts';
+import { registry } from '../helpers/registry.ts';
 
 const ADMIN = { authorization: 'Bearer admin-upload-token' };
 const OPERATOR = { authorization: 'Bearer operator-upload-token' };
 
-async function studio(t: Parameters<typeof runHub>[0], machineEdits: boolean) {
+async function studio(t: Parameters<typeof runHub>[0], machineEdits: boolean, env: Record<string, string> = {}) {
   const folder = await mkdtemp(join(tmpdir(), 'patchbay-module-upload-'));
   const flow = join(folder, 'studio.json5');
   await writeFile(
@@ -38,7 +42,7 @@ async function studio(t: Parameters<typeof runHub>[0], machineEdits: boolean) {
 }
 `,
   );
-  const hub = await runHub(t, flow, { args: ['--state', join(folder, 'state'), ...(machineEdits ? ['--allow-machine-edits'] : [])] });
+  const hub = await runHub(t, flow, { args: ['--state', join(folder, 'state'), ...(machineEdits ? ['--allow-machine-edits'] : [])], env });
   const put = async (file: string, body: Uint8Array, headers = ADMIN, kind = 'modules') => {
     const answer = await fetch(`${hub.base}/catalogue/${kind}/${encodeURIComponent(file)}`, {
       method: 'PUT',
@@ -171,4 +175,55 @@ test("an admin adds a patchbay package's .tgz: kept in packages/, installed with
   const catalogue = (await (await fetch(`${hub.base}/catalogue`, { headers: ADMIN })).json()) as { entries: { package?: string }[] };
   t.true(catalogue.entries.some((entry) => entry.package === 'patchbay-videohub'));
   t.is((await put(videohub, await readFile(join(packed, videohub)), ADMIN, 'packages')).status, 400, 'not twice');
+});
+
+test('an admin installs a patchbay package by its name from the registry npm reaches; a package without patchbay types, an unknown name and what is no name are refused, nothing installed', async (t) => {
+  const packed = await mkdtemp(join(tmpdir(), 'patchbay-packed-'));
+  const source = fileURLToPath(new URL('../../packages/videohub', import.meta.url));
+  const videohub = join(
+    packed,
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, source], { encoding: 'utf8' }).trim(),
+  );
+  const plain = join(packed, 'plain');
+  await mkdir(plain);
+  await writeFile(join(plain, 'package.json'), JSON.stringify({ name: 'plain-thing', version: '1.0.0' }));
+  const plainArchive = join(
+    packed,
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, plain], { encoding: 'utf8' }).trim(),
+  );
+  const served = await registry(t, {
+    'patchbay-videohub': { manifest: JSON.parse(await readFile(join(source, 'package.json'), 'utf8')), file: videohub },
+    'plain-thing': { manifest: { name: 'plain-thing', version: '1.0.0' }, file: plainArchive },
+  });
+  const cache = await mkdtemp(join(tmpdir(), 'patchbay-npm-cache-'));
+  const { folder, hub } = await studio(t, true, { npm_config_registry: served.url, npm_config_cache: cache });
+  const install = async (spec: string, headers = ADMIN) => {
+    const answer = await fetch(`${hub.base}/catalogue/registry/${encodeURIComponent(spec)}`, {
+      method: 'PUT',
+      headers: { ...headers, accept: 'application/json' },
+    });
+    return {
+      status: answer.status,
+      body: (await answer.json()) as Record<string, unknown> & { error: string; code: string } & Record<number, unknown>,
+    };
+  };
+
+  const notOurs = await install('plain-thing');
+  t.is(notOurs.status, 400);
+  t.regex(notOurs.body.error, /plain-thing 1.0.0 is not a patchbay package/);
+  t.false(
+    served.asked.some((path) => path.endsWith('.tgz')),
+    'its archive was never fetched',
+  );
+  t.regex((await install('no-such-package')).body.error, /npm could not find it: .*(E404|404)/);
+  for (const notAName of ['./packages/x.tgz', 'https://example.com/x.tgz', 'git+ssh://host/x', '--global', 'Capital'])
+    t.like(await install(notAName), { status: 400, body: { code: 'PB_BAD_REQUEST' } }, notAName);
+  t.is((await install('patchbay-videohub', OPERATOR)).status, 403, 'an operator may not');
+  t.is(await readdir(join(folder, 'node_modules')).catch(() => 'none'), 'none', 'nothing installed');
+
+  const added = await install('patchbay-videohub@^1');
+  t.is(added.status, 200, JSON.stringify(added.body));
+  t.like(added.body[0], { kind: 'package', name: 'patchbay-videohub', listed: false, connection: { type: 'videohub' } });
+  const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  t.is(manifest.dependencies['patchbay-videohub'], '^1.0.0', 'the flow folder names it, for a later npm install');
 });
