@@ -68,7 +68,9 @@ async function saveNow(editsOf, mine, done, notify) {
   try {
     const { text, etag } = await readFlow();
     const { document } = await draftOf(text, []);
-    const draft = await draftOf(text, editsOf(document));
+    const edits = editsOf(document);
+    if (edits.length === 0) return []; // the person changed their mind
+    const draft = await draftOf(text, edits);
     const refused = draft.issues.filter((issue) => mine.every((part, i) => issue.path[i] === part));
     if (refused.length > 0) {
       notify(`not saved: ${refused.map((issue) => issue.message).join('; ')}`, true);
@@ -201,6 +203,31 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
     }, `key ${keyIndex} of ${device}`);
   const remove = () =>
     save(() => [{ op: 'remove', path: [...keysPath, /** @type {number} */ (at)] }], `key ${keyIndex} of ${device} cleared`);
+  const [other, setOther] = useState('');
+  /**
+   * This key as the form has it, onto key `other` of the same deck (over what that key had, once
+   * the person says so); moved, this key is cleared.
+   * @param {boolean} moving
+   */
+  const copyTo = (moving) => {
+    const to = Number(other);
+    if (!Number.isInteger(to) || to < 0 || to === keyIndex) return;
+    save(
+      (document) => {
+        const keys = /** @type {KeyEntry[]} */ (document?.connections?.[connection]?.keys ?? []);
+        const there = keys.findIndex((k) => k.device === device && k.key === to);
+        if (there >= 0 && !confirm(`Key ${to} of ${device} is set up already: put key ${keyIndex} over it?`)) return [];
+        const entry = entryOf(device, to, form);
+        /** @type {FlowEdit[]} */
+        const edits =
+          there >= 0 ? [{ op: 'set', path: [...keysPath, there], value: entry }] : [{ op: 'add', path: keysPath, value: entry }];
+        // Removed after the copy is placed: a removal before it would move the index it was given.
+        if (moving) edits.push({ op: 'remove', path: [...keysPath, /** @type {number} */ (at)] });
+        return edits;
+      },
+      `key ${keyIndex} of ${device} ${moving ? 'moved' : 'copied'} to key ${to}`,
+    );
+  };
 
   const readable = addresses.filter((a) => a.access !== 'write-only');
   const writable = addresses.filter((a) => a.access !== 'read-only');
@@ -278,6 +305,16 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
     }
     <datalist id="key-readable">${readable.map((a) => html`<option value=${a.p} />`)}</datalist>
     <datalist id="key-writable">${writable.map((a) => html`<option value=${a.p} />`)}</datalist>
+    ${
+      at !== undefined &&
+      at >= 0 &&
+      html`<div class="field inline">
+        <label for="key-other">to key</label>
+        <input id="key-other" type="number" min="0" step="1" value=${other} onInput=${(/** @type {Event} */ e) => setOther(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+        <button type="button" disabled=${busy || other === ''} onClick=${() => copyTo(false)}>copy</button>
+        <button type="button" disabled=${busy || other === ''} onClick=${() => copyTo(true)}>move</button>
+      </div>`
+    }
     <div class="actions">
       <button class="primary" type="submit" disabled=${busy || at === undefined}>save the key</button>
       ${at !== undefined && at >= 0 && html`<button type="button" disabled=${busy} onClick=${remove}>clear the key</button>`}

@@ -205,3 +205,56 @@ live(
     await surface.getByText('connected', { exact: true }).waitFor();
   },
 );
+
+live(`a designed key copied to another key and moved to a third: the file holds both, each where it was put${whyNoBrowser}`, async (t) => {
+  const { folder, flow } = await studio("studio: { type: 'dummy', parameters: ['onair,B,true'] },");
+  const hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(`${hub.base}/console/?access_token=${TOKEN}`);
+  await page.getByRole('button', { name: 'surfaces', exact: true }).click();
+  await page.getByRole('button', { name: 'add a deck' }).click();
+  const adding = page.locator('[data-testid=add-deck]');
+  await adding.getByLabel('model').selectOption('Stream Deck Mini (6 keys)');
+  await adding.getByLabel('its serial number').fill('MINI1');
+  await adding.getByRole('button', { name: 'add the deck' }).click();
+  const surface = page.locator('section[data-surface="desk/MINI1"]');
+  await page.getByRole('button', { name: 'design keys' }).click();
+  const designer = page.locator('[data-testid=key-designer]');
+  const keys = async () => (JSON5.parse(await readFile(flow, 'utf8')) as { connections: { desk: { keys: unknown[] } } }).connections.desk.keys;
+  const design = async (key: number) => {
+    await surface.locator(`.key[data-key="${key}"]`).click();
+    await designer.getByRole('button', { name: 'save the key' }).and(page.locator(':enabled')).waitFor();
+  };
+
+  await design(1);
+  await designer.getByLabel('text', { exact: true }).fill('ON AIR');
+  await designer.getByLabel('lit by').fill('studio/onair');
+  await designer.getByRole('button', { name: 'save the key' }).click();
+  await designer.waitFor({ state: 'detached' });
+
+  await design(1);
+  await designer.getByLabel('to key').fill('4');
+  await designer.getByRole('button', { name: 'copy', exact: true }).click();
+  await page.locator('.notice', { hasText: 'key 1 of MINI1 copied to key 4: saved and applied' }).waitFor();
+  t.deepEqual(await keys(), [
+    { device: 'MINI1', key: 1, text: 'ON AIR', show: 'studio/onair' },
+    { device: 'MINI1', key: 4, text: 'ON AIR', show: 'studio/onair' },
+  ]);
+
+  // Moved over a key already set up (the console asks first): the first goes, the third takes its place.
+  await design(5);
+  await designer.getByLabel('text', { exact: true }).fill('SPARE');
+  await designer.getByRole('button', { name: 'save the key' }).click();
+  await designer.waitFor({ state: 'detached' });
+  await design(1);
+  await designer.getByLabel('to key').fill('5');
+  await designer.getByRole('button', { name: 'move', exact: true }).click();
+  await page.locator('.notice', { hasText: 'key 1 of MINI1 moved to key 5: saved and applied' }).waitFor();
+  t.deepEqual(await keys(), [
+    { device: 'MINI1', key: 4, text: 'ON AIR', show: 'studio/onair' },
+    { device: 'MINI1', key: 5, text: 'ON AIR', show: 'studio/onair' },
+  ]);
+});
