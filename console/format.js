@@ -1,5 +1,5 @@
 // How the console writes times, errors and refusals, and makes ids from names: the same on every view.
-/** @import { RefusalMessage } from '../lib/core/api-shapes.ts' */
+/** @import { ParameterListing, RefusalMessage, Value } from '../lib/core/api-shapes.ts' */
 
 /** @param {number} n @param {number} [width] */
 const padded = (n, width = 2) => String(n).padStart(width, '0');
@@ -46,3 +46,13 @@ export function freeId(id, taken) {
 /** A value typed in a form as the flow holds it: a number, true or false, or the text. @param {string} text */
 export const typedValue = (text) =>
   /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
+
+/**
+ * How a value reads for a person: a choice's label, a number with its unit.
+ * @param {Value} v @param {ParameterListing['meta']} meta
+ */
+export function shownValue(v, meta) {
+  const choice = meta?.choices?.find((c) => c.value === v || String(c.value) === String(v));
+  if (choice) return choice.label;
+  return meta?.unit ? `${v} ${meta.unit}` : String(v);
+}

@@ -6,11 +6,12 @@
 // keeps across restarts.
 import { useEffect, useState } from 'preact/hooks';
 import { draftOf, readFlow, saveFlow } from './api.js';
-import { typedValue } from './format.js';
+import { shownValue, typedValue } from './format.js';
 import { html } from './html.js';
 import { values } from './live.js';
 /** @import { FlowEdit, PlacedIssue } from '../lib/core/flow-shapes.ts' */
-/** @typedef {{ p: string, access?: string }} Address */
+/** @import { ParameterListing } from '../lib/core/api-shapes.ts' */
+/** @typedef {{ p: string, access?: string, meta?: ParameterListing['meta'] }} Address */
 /** @typedef {{ device: string, key: number, text?: string, textColor?: string, on?: string, off?: string, show?: string, is?: unknown, press?: string, target?: string, value?: unknown }} KeyEntry */
 
 const PRESSES = /** @type {const} */ ([
@@ -234,7 +235,8 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
   // The text as the deck shows it now, with the values it names.
   const preview = form.text.replace(/\$\(([^()]+)\)/g, (_, address) => {
     const value = values.get(address)?.v;
-    return value === undefined || value === null ? '–' : String(value);
+    // By its choice's label, as the deck shows it.
+    return value === undefined || value === null ? '–' : shownValue(value, addresses.find((a) => a.p === address)?.meta);
   });
   const errorAt = (/** @type {string} */ field) =>
     issues.filter((issue) => issue.path[4] === field).map((issue) => html`<p class="field-error" role="alert">${issue.message}</p>`);

@@ -5,7 +5,7 @@
 // of its choices or a fader over its range.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { getJson } from './api.js';
-import { clock, dateAndClock, messageOf } from './format.js';
+import { clock, dateAndClock, messageOf, shownValue } from './format.js';
 import { html } from './html.js';
 import { values } from './live.js';
 /** @import { RefObject, TargetedEvent } from 'preact' */
@@ -139,16 +139,6 @@ export function Tree({ parameters, connections, search, matching, ranges, origin
 
 /** @type {ListedValue} */
 const UNKNOWN = { v: undefined, by: undefined, at: undefined };
-
-/**
- * How a value reads for a person: a choice's label, a number with its unit.
- * @param {Value} v @param {ParameterListing['meta']} meta
- */
-function shownValue(v, meta) {
-  const choice = meta?.choices?.find((c) => c.value === v || String(c.value) === String(v));
-  if (choice) return choice.label;
-  return meta?.unit ? `${v} ${meta.unit}` : String(v);
-}
 
 /** @param {{ parameter: ParameterListing, top: number, range: Range | undefined, origins: Map<string, string>, write: Write }} props */
 function Row({ parameter, top, range, origins, write }) {

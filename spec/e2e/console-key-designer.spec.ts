@@ -223,7 +223,8 @@ live(`a designed key copied to another key and moved to a third: the file holds 
   const surface = page.locator('section[data-surface="desk/MINI1"]');
   await page.getByRole('button', { name: 'design keys' }).click();
   const designer = page.locator('[data-testid=key-designer]');
-  const keys = async () => (JSON5.parse(await readFile(flow, 'utf8')) as { connections: { desk: { keys: unknown[] } } }).connections.desk.keys;
+  const keys = async () =>
+    (JSON5.parse(await readFile(flow, 'utf8')) as { connections: { desk: { keys: unknown[] } } }).connections.desk.keys;
   const design = async (key: number) => {
     await surface.locator(`.key[data-key="${key}"]`).click();
     await designer.getByRole('button', { name: 'save the key' }).and(page.locator(':enabled')).waitFor();

@@ -110,13 +110,16 @@ const NAMED = /\$\(([a-z0-9][a-z0-9-]*\/[^()\s]+)\)/g;
 const namesIn = (text: string): string[] => [...new Set([...text.matchAll(NAMED)].map((match) => match[1] as string))];
 
 /**
- * A value as a person reads it on a key: the label of its choice when its parameter has one
- * (R-PK6: a router's `Input 2: Camera 2`, not the protocol's 1), else the value itself.
+ * A value as a person reads it on a key, as the console shows it: the label of its choice when
+ * its parameter has one (R-PK6: a router's `Input 2: Camera 2`, not the protocol's 1), else the
+ * value with its unit (`-12 dB`).
  */
 function shownAs(context: ConnectionContext, address: string, value: Value | undefined): Value | undefined {
   if (value === undefined || value === null) return value;
-  const choice = context.graph.get(address)?.meta?.choices?.find((option) => String(option.value) === String(value));
-  return choice ? choice.label : value;
+  const meta = context.graph.get(address)?.meta;
+  const choice = meta?.choices?.find((option) => String(option.value) === String(value));
+  if (choice) return choice.label;
+  return meta?.unit ? `${String(value)} ${meta.unit}` : value;
 }
 
 /** The text with each value it names; one not there yet (or never) is a dash. */
