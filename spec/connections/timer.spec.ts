@@ -22,11 +22,38 @@ test('timers and pulses expose their parameters with type and access', async (t)
     [
       ['clock/timer/1/trigger', 'T', 'read-only'],
       ['clock/timer/1/start', 'I', 'write-only'],
+      ['clock/timer/1/left', 'I', 'read-only'],
       ['clock/timer/2/trigger', 'T', 'read-only'],
       ['clock/timer/2/start', 'I', 'write-only'],
+      ['clock/timer/2/left', 'I', 'read-only'],
       ['clock/pulse/1', 'T', 'read-only'],
     ],
   );
+});
+
+test('left counts the whole seconds down while the timer runs, on each second before its deadline, and is 0 as it fires', async (t) => {
+  const { clock, hub } = await timerHub(t, { timers: [{ duration: 3500 }] });
+  const left = record(t, param(hub, 'clock/timer/1/left'), () => clock.now);
+  t.is(param(hub, 'clock/timer/1/left').value, 0, 'idle');
+  param(hub, 'clock/timer/1/start').set(true);
+  clock.advanceBy(5000);
+  t.deepEqual(left, [
+    [0, 4],
+    [500, 3],
+    [1500, 2],
+    [2500, 1],
+    [3500, 0],
+  ]);
+  // Started again while it runs: the count starts again from the new duration.
+  param(hub, 'clock/timer/1/start').set(2000);
+  clock.advanceBy(1200);
+  param(hub, 'clock/timer/1/start').set(1000);
+  clock.advanceBy(3000);
+  t.deepEqual(left.slice(5), [
+    [5000, 2],
+    [6000, 1],
+    [7200, 0],
+  ]);
 });
 
 test('a number ≥ 1 runs the timer for that many ms, then trigger fires once', async (t) => {

@@ -202,7 +202,7 @@ test('GET /parameters lists every parameter with type, access and known value, n
   }[];
   t.deepEqual(
     filtered.map((p) => p.p),
-    ['studio/mic/1/open', 'clock/timer/1/trigger', 'clock/timer/1/start', 'clock/pulse/1'],
+    ['studio/mic/1/open', 'clock/timer/1/trigger', 'clock/timer/1/start', 'clock/timer/1/left', 'clock/pulse/1'],
   );
   const bad = await fetch(`${base}/parameters?filter=(`);
   t.is(bad.status, 400);

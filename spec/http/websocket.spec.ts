@@ -13,21 +13,22 @@ const studio = {
 test('on connect a client gets the current value of every known parameter, then changes', async (t) => {
   const { hub, port } = await serve(t, {}, studio);
   const client = await Client.open(t, `ws://127.0.0.1:${port}/ws`);
-  await client.untilCount(5);
+  await client.untilCount(6);
   t.deepEqual(client.messages, [
     { p: 'studio/count', v: '3' },
     { p: 'studio/level', v: '0.5' },
     { p: 'studio/title', v: 'Morning Show' },
     { p: 'studio/mic/1/open', v: 'false' },
     { p: 'studio/mic/2/open', v: 'true' },
+    { p: 'clock/timer/1/left', v: '0' },
   ]);
   param(hub, 'studio/count').set(4);
   param(hub, 'studio/note').set('first value');
   param(hub, 'studio/cue').set(null);
   param(hub, 'studio/count').set(4); // no change, no message
-  await client.untilCount(8);
+  await client.untilCount(9);
   await settle();
-  t.deepEqual(client.messages.slice(5), [
+  t.deepEqual(client.messages.slice(6), [
     { p: 'studio/count', v: '4' },
     { p: 'studio/note', v: 'first value' },
     { p: 'studio/cue', v: 'true' },

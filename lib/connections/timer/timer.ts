@@ -9,6 +9,7 @@
  *   timer/<n>/start     I   write-only   a number ≥ 1 runs the timer that many ms; any other
  *                                        value runs it for its configured duration
  *   timer/<n>/trigger   T   read-only    fires once when the timer elapses
+ *   timer/<n>/left      I   read-only    whole seconds left while it runs (a countdown), 0 otherwise
  *   pulse/<n>           T   read-only    fires every interval while the pulse is enabled
  */
 import { Type } from '@sinclair/typebox';
@@ -76,6 +77,7 @@ export const timerType = defineConnectionType({
   parse: asWritten,
   create(context, { timers, pulses, onRestart }) {
     const running: (Subscription | undefined)[] = [];
+    const counting: (Subscription | undefined)[] = [];
     const pulseRuns: Subscription[] = [];
     let stopped = false;
     const { scheduler, records } = context;
@@ -87,9 +89,17 @@ export const timerType = defineConnectionType({
           const trigger = context.define(`timer/${n}/trigger`, { type: 'T', access: 'read-only' });
           const run = (deadline: number) => {
             running[index]?.unsubscribe(); // R-T4: a restart replaces the running timer
+            counting[index]?.unsubscribe();
+            const secondsLeft = () => Math.max(0, Math.ceil((deadline - scheduler.now()) / 1000));
+            left.report(secondsLeft());
+            // Each second on the second before the deadline, as a countdown reads: 3, 2, 1, then 0 as it fires.
+            counting[index] = every(scheduler, 1000, () => left.report(secondsLeft()), deadline - secondsLeft() * 1000);
             running[index] = after(scheduler, Math.max(0, deadline - scheduler.now()), () => {
               running[index] = undefined;
+              counting[index]?.unsubscribe();
+              counting[index] = undefined;
               records.set(key, undefined);
+              left.report(0);
               trigger.report(true);
             });
           };
@@ -102,6 +112,13 @@ export const timerType = defineConnectionType({
               records.set(key, { ...record });
               run(record.deadline);
             },
+          });
+          // Defined after start: the parameters a timer had before keep their places in lists.
+          const left = context.define(`timer/${n}/left`, {
+            type: 'I',
+            access: 'read-only',
+            initial: 0,
+            meta: { label: `Timer ${n}: time left`, unit: 's', minimum: 0 },
           });
           const kept = records.get(key);
           if (!isTimerRecord(kept)) return;
@@ -129,8 +146,9 @@ export const timerType = defineConnectionType({
       },
       stop() {
         stopped = true;
-        for (const subscription of [...running, ...pulseRuns]) subscription?.unsubscribe();
+        for (const subscription of [...running, ...counting, ...pulseRuns]) subscription?.unsubscribe();
         running.length = 0;
+        counting.length = 0;
         pulseRuns.length = 0;
       },
     };
