@@ -65,6 +65,11 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   const [changed, setChanged] = useState(/** @type {FlowFile | undefined} */ (undefined));
   const [versions, setVersions] = useState(/** @type {readonly FlowVersionListing[]} */ ([]));
   const [busy, setBusy] = useState(false);
+  /**
+   * The forms' edits since the file was read, to make again on the file as another save left
+   * it; undefined once the text was typed by hand (typing is not an edit the hub can make again).
+   */
+  const [made, setMade] = useState(/** @type {readonly FlowEdit[] | undefined} */ ([]));
   /** What the save changed, kept with its version: what the forms did, in their words, which the editor may change. */
   const [note, setNote] = useState('');
   /** A kept version shown against the file as it is: what a restore would change. */
@@ -91,6 +96,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     setEditing(then);
     setComparing(undefined);
     setNote('');
+    setMade([]);
     take(await draftOf(read.text, []));
     setVersions(await readVersions());
     // A save may have made a connection's own forms known (a module that ran once): the schema is read again with the file.
@@ -127,6 +133,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
         return [];
       }
       take(draft);
+      setMade((before) => before && [...before, ...edits]);
       setNote((before) => (before === '' ? done : `${before}; ${done}`).slice(0, 200));
       setEditing(undefined);
       setReviewing(true);
@@ -155,7 +162,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
         setVersions(await readVersions());
         setReviewing(true);
         notify(
-          'the flow file changed since you opened it: nothing was saved. Your edit is kept; the changes below are between the file now and your edit',
+          `the flow file changed since you opened it: nothing was saved. Your edit is kept; the changes below are between the file now and your edit${made?.length ? ', and the forms can make yours again on the file as it is' : ''}`,
           true,
         );
       } else if (answer.issues?.length) {
@@ -178,6 +185,24 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     } finally {
       setBusy(false);
     }
+  };
+
+  /**
+   * The forms' edits made again on the file as another save left it: the edit is then shown
+   * against that file, to review and save. Nothing changes when one of them cannot be made there.
+   */
+  const rebase = async () => {
+    if (!changed || !made) return;
+    const draft = await draftOf(changed.text, made);
+    if (draft.text === changed.text) {
+      const why = draft.issues.map((issue) => issue.message).join('; ');
+      return notify(`your changes do not go on the file as it is now${why ? `: ${why}` : ''}; save yours over it, or take the file`, true);
+    }
+    setFile(changed);
+    setChanged(undefined);
+    take(draft);
+    setReviewing(true);
+    notify('your changes are made on the file as it is now: review them below, and save', false);
   };
 
   /** Shows what bringing back `version` would change, or hides it. @param {number} version */
@@ -328,6 +353,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
       place=${place}
       setText=${(/** @type {string} */ typed) => {
         setText(typed);
+        setMade(undefined);
         setReviewing(false);
       }}
       check=${async (/** @type {string} */ typed) => {
@@ -362,6 +388,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
       <button class="primary" disabled=${busy || readOnly || (!edited && !changed)} onClick=${() => save(base.etag)}>
         ${changed ? 'save mine over it' : 'save'}
       </button>
+      ${changed && made && made.length > 0 && html`<button disabled=${busy} onClick=${rebase}>make mine on the file as it is</button>`}
       <button disabled=${busy || (!edited && !changed)} onClick=${() => (changed || window.confirm('Discard the changes not saved yet?')) && load()}>${changed ? 'take the file as it is' : 'discard'}</button>
     </div>
     ${

@@ -369,6 +369,40 @@ live(
   },
 );
 
+live(
+  `an edit made with the forms, found behind another save, is made again on the file as it is: both changes saved${whyNoBrowser}`,
+  async (t) => {
+    const { flow, hub, browser } = await studio(t);
+    const first = await (await browser.newContext()).newPage();
+    const second = await (await browser.newContext()).newPage();
+    for (const page of [first, second]) page.setDefaultTimeout(60_000);
+    await openFlowText(first, hub.base, 'ops-flow-token');
+    await openFlowTab(second, hub.base, 'ops-flow-token');
+
+    // The second adds a connection with the form; meanwhile the first saves a change of its own.
+    await addFromCatalogue(second, 'dummy');
+    const form = second.locator('[data-testid=connection-form]');
+    await form.getByLabel('id *').fill('cue');
+    await form.getByLabel('parameters', { exact: true }).fill('go,T');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await flowText(first).fill((await editorText(first)).replace("'title,S,morning'", "'title,S,evening'"));
+    await first.getByRole('button', { name: 'save', exact: true }).click();
+    await first.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+
+    await second.getByRole('button', { name: 'save', exact: true }).click();
+    await second.locator('.notice', { hasText: 'the forms can make yours again on the file as it is' }).waitFor();
+    await second.getByRole('button', { name: 'make mine on the file as it is' }).click();
+    await second.locator('.notice', { hasText: 'your changes are made on the file as it is now' }).waitFor();
+    await second.locator('[data-testid=flow-diff] .added', { hasText: 'cue: {' }).waitFor();
+    t.is(await second.locator('[data-testid=flow-diff] .removed').count(), 0, 'nothing of the other save is undone');
+    await second.getByRole('button', { name: 'save', exact: true }).click();
+    await second.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    const saved = await readFile(flow, 'utf8');
+    t.true(saved.includes("'title,S,evening'"), saved);
+    t.regex(saved, /cue: \{\s*type: 'dummy',\s*parameters: \['go,T'\]/);
+  },
+);
+
 live(`on a hub without credentials the flow tab says the editor is off and what to do, and offers no editor${whyNoBrowser}`, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-flow-'));
   const flow = join(dir, 'studio.json5');
