@@ -27,8 +27,8 @@ export function App() {
   useDimmedUnlessLive(link);
   const { flow, log: logReadable } = useAccess(link);
   const [tab, setTab] = useState('parameters');
-  /** The flow tab opens on the catalogue when the first-run page's "add a device" opened it. */
-  const [flowOpening, setFlowOpening] = useState(/** @type {'catalogue' | undefined} */ (undefined));
+  /** What the flow tab opens on: the catalogue (the first-run page's "add a device"), a connection's form (its edit in the connections tab). */
+  const [flowOpening, setFlowOpening] = useState(/** @type {import('./flow-tab.js').Editing | undefined} */ (undefined));
   const [search, setSearch] = useState('');
   const matching = useMatching(search, setNotice);
   const [tiles, showTiles] = useTilesOption();
@@ -79,7 +79,17 @@ export function App() {
       html`<${Surfaces} connections=${connections} write=${write}
         design=${flow === 'editable' ? { addresses: parameters, notify: (/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error }) } : undefined} />`
     }
-    ${tab === 'connections' && html`<${Connections} connections=${connections} />`}
+    ${
+      tab === 'connections' &&
+      html`<${Connections} connections=${connections} edit=${
+        flow === 'editable'
+          ? (/** @type {string} */ id) => {
+              setFlowOpening({ kind: 'connection', id, isNew: false });
+              setTab('flow');
+            }
+          : undefined
+      } />`
+    }
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
     ${tab === 'flow' && flow === 'no credentials' && html`<${EditorLocked} />`}
     ${tab === 'flow' && flow === 'editable' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} opening=${flowOpening} />`}
@@ -89,7 +99,7 @@ export function App() {
       tab === 'parameters' &&
       firstRun &&
       html`<${FirstRun} openFlow=${() => {
-        setFlowOpening('catalogue');
+        setFlowOpening({ kind: 'catalogue' });
         setTab('flow');
       }} />`
     }

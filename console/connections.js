@@ -2,8 +2,12 @@
 import { html } from './html.js';
 /** @import { ConnectionInfo } from '../lib/core/api-shapes.ts' */
 
-/** @param {{ connections: readonly ConnectionInfo[] }} props */
-export function Connections({ connections }) {
+/**
+ * `edit`, for a login that may edit the flow, opens a connection's form in the flow tab: where
+ * it is changed is one click from where it is watched.
+ * @param {{ connections: readonly ConnectionInfo[], edit?: (id: string) => void }} props
+ */
+export function Connections({ connections, edit }) {
   return html`<ul class="connections">
     ${connections.map(
       (c) => html`<li class=${`status-${c.status}`} data-connection=${c.id}>
@@ -11,6 +15,7 @@ export function Connections({ connections }) {
           <b>${c.id}</b> <span class="type">${c.type}</span>
           ${c.package && html`<span class="muted package" title="the package this type comes from">${c.package.name} ${c.package.version}</span>`}
           <span class=${`badge ${c.status}`}>${c.status}</span>
+          ${edit && !c.owner && html`<button class="edit" aria-label=${`edit ${c.id}`} onClick=${() => edit(c.id)}>edit</button>`}
         </div>
         ${c.reason && html`<div class="reason">${c.reason}${c.code ? ` (${c.code})` : ''}</div>`}
         ${c.description && html`<div>${c.description}</div>`}

@@ -50,7 +50,7 @@ const ruleText = (rule) =>
   `${rule.source ?? '?'} → ${(rule.destinations ?? []).join(', ')}${rule.pipe?.length ? ` · ${rule.pipe.map((step) => Object.keys(step)[0]).join(', ')}` : ''}`;
 
 /**
- * @param {{ notify: Notify, connections?: readonly ConnectionInfo[], addresses?: readonly ParameterListing[], opening?: 'catalogue' }} props
+ * @param {{ notify: Notify, connections?: readonly ConnectionInfo[], addresses?: readonly ParameterListing[], opening?: Editing }} props
  */
 export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   const [file, setFile] = useState(/** @type {FlowFile | undefined} */ (undefined));
@@ -93,20 +93,22 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     setFile(read);
     setChanged(undefined);
     setReviewing(false);
-    setEditing(then);
     setComparing(undefined);
     setNote('');
     setMade([]);
-    take(await draftOf(read.text, []));
+    const draft = await draftOf(read.text, []);
+    take(draft);
+    const missing =
+      then?.kind === 'connection' && !then.isNew && !(/** @type {FlowDocument | undefined} */ (draft.document)?.connections?.[then.id]);
+    if (missing) notify(`${then.id} is not in the flow file (a code flow or another hub runs it): nothing to edit here`, true);
+    setEditing(missing ? undefined : then);
     setVersions(await readVersions());
     // A save may have made a connection's own forms known (a module that ran once): the schema is read again with the file.
     readFlowSchema().then(setSchema, () => {});
   };
   useEffect(() => {
     readFlowSchema().then(setSchema, () => {});
-    load(opening === 'catalogue' ? { kind: 'catalogue' } : undefined).catch((/** @type {Error} */ error) =>
-      notify(`the flow could not be read: ${error.message}`, true),
-    );
+    load(opening).catch((/** @type {Error} */ error) => notify(`the flow could not be read: ${error.message}`, true));
   }, []);
 
   if (!file) return html`<p class="empty">reading the flow file…</p>`;

@@ -403,6 +403,18 @@ live(
   },
 );
 
+live(`a connection watched in the connections tab is one click from its form in the flow tab${whyNoBrowser}`, async (t) => {
+  const { hub, browser } = await studio(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${hub.base}/console/?access_token=ops-flow-token`);
+  await page.locator('header nav button', { hasText: 'connections' }).click();
+  await page.getByRole('button', { name: 'edit desk' }).click();
+  const form = page.locator('[data-testid=connection-form]');
+  t.is(await form.getByLabel('id *').inputValue(), 'desk');
+  t.is(await form.getByLabel('parameters', { exact: true }).inputValue(), 'title,S,morning');
+});
+
 live(`on a hub without credentials the flow tab says the editor is off and what to do, and offers no editor${whyNoBrowser}`, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-flow-'));
   const flow = join(dir, 'studio.json5');
