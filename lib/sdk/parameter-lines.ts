@@ -1,14 +1,18 @@
 /**
  * Parameters declared one per line, `<parameter id>[,<type>[,<default value>]]` (R-D1), as
  * a dummy has them and a line protocol's device (R-N2): read once into the table the graph
- * defines parameters from.
+ * defines parameters from. What each says of itself (R-PK6: a label, a unit, a range,
+ * choices) is the `describe` setting beside them, by id (a range names several).
  */
+import { Type } from '@sinclair/typebox';
 import { checkParameterId } from '../core/address.ts';
+import { inType, ParameterMeta } from '../core/parameter-meta.ts';
 import type { ParameterRow, ParameterTable } from '../core/graph.ts';
 import type { Checked, Issue } from '../core/issue.ts';
 import { Access } from '../core/parameter.ts';
 import { TextIndex } from '../core/text-index.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
+import { reasonOf } from '../core/errors.ts';
 import { checked } from './settings.ts';
 import { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
 
@@ -91,4 +95,51 @@ function lineOf(id: string, letter: string, defaultText: string | undefined): Pa
   const initial = convert(defaultText, type);
   if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
   return { id, type, access: Access.ReadWrite, persist: true, initial: initial.value };
+}
+
+/** The `describe` setting: what each parameter of the lines says of itself, by id. */
+export const describeSetting = Type.Optional(
+  Type.Record(Type.String({ minLength: 1 }), ParameterMeta, {
+    description:
+      'What parameters say of themselves (R-PK6), by id: a label, a description, a unit, a range, choices with labels — the console shows pickers, units and sliders from it, and a write outside the range or the choices is refused. An id with a range (fader/{1..8}) describes each.',
+  }),
+);
+
+/**
+ * The lines with what `describe` says of each parameter it names; every id it names that the
+ * lines do not declare, and every description that does not fit its parameter's type (a
+ * choice of another type), is a mistake at its path.
+ */
+export function describeLines(
+  lines: ParameterLines,
+  describe: Readonly<Record<string, ParameterMeta>> | undefined,
+): Checked<ParameterLines> {
+  const named = Object.entries(describe ?? {});
+  if (named.length === 0) return checked([], lines);
+  const issues: Issue[] = [];
+  const rows = [...lines.rows];
+  for (const [written, meta] of named) {
+    const expanded = hasRange(written) ? expandRanges(written, MAX_RANGE_NAMES) : [{ text: written }];
+    if (typeof expanded === 'string') {
+      issues.push({ path: ['describe', written], message: expanded });
+      continue;
+    }
+    for (const { text: id } of expanded) {
+      const at = lines.ids.indexOf(id);
+      const row = rows[at];
+      if (at < 0 || row === undefined) {
+        issues.push({ path: ['describe', written], message: `there is no parameter "${id}" in parameters` });
+        break;
+      }
+      try {
+        const fitted = inType(meta, row.type, id);
+        rows[at] = { ...row, ...(fitted && { meta: fitted }) };
+      } catch (error) {
+        // The path names the parameter already.
+        issues.push({ path: ['describe', written], message: reasonOf(error).replace(`${id}: `, '') });
+        break;
+      }
+    }
+  }
+  return checked(issues, { rows, ids: lines.ids });
 }

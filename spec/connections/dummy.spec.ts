@@ -1,7 +1,7 @@
 import test from 'ava';
 import { validateFlow } from '../../lib/config/flow-file.ts';
 import { formatIssue } from '../../lib/core/issue.ts';
-import { param, startHub } from '../helpers/hub.ts';
+import { flowOf, param, startHub } from '../helpers/hub.ts';
 
 const dummyFlow = (parameters: unknown) => ({ connections: { vars: { type: 'dummy', parameters } } });
 
@@ -94,4 +94,59 @@ test('100,000 parameters start; each is found at its address with its default, a
     listed.every((p, i) => p.id === `bank/${Math.floor(i / 1000)}/p${i}`),
     'in line order',
   );
+});
+
+test('describe gives parameters a label, a unit, a range and choices (R-PK6): writes outside are refused; a reload that describes one anew keeps its value', async (t) => {
+  const flow = (label: string) => ({
+    connections: {
+      vars: {
+        type: 'dummy',
+        parameters: ['fader/{1..2},F,-10', 'source,I,1', 'plain,S'],
+        describe: {
+          'fader/{1..2}': { label, unit: 'dB', minimum: -90, maximum: 10, step: 0.5 },
+          source: {
+            label: 'Source',
+            choices: [
+              { value: '1', label: 'Camera 1' },
+              { value: 2, label: 'Camera 2' },
+            ],
+          },
+        },
+      },
+    },
+  });
+  const hub = await startHub(t, flow('Fader'));
+  t.deepEqual(param(hub, 'vars/fader/2').meta, { label: 'Fader', unit: 'dB', minimum: -90, maximum: 10, step: 0.5 });
+  t.deepEqual(param(hub, 'vars/source').meta?.choices, [
+    { value: 1, label: 'Camera 1' },
+    { value: 2, label: 'Camera 2' },
+  ]);
+  t.is(param(hub, 'vars/plain').meta, undefined);
+  t.false(param(hub, 'vars/fader/1').set(20).ok, 'over its maximum');
+  t.false(param(hub, 'vars/source').set(3).ok, 'not one of its choices');
+  t.true(param(hub, 'vars/fader/1').set(-3).ok);
+  await hub.reload(flowOf(flow('Mic')));
+  t.is(param(hub, 'vars/fader/1').meta?.label, 'Mic');
+  t.is(param(hub, 'vars/fader/1').value, -3, 'described anew, it keeps its value');
+});
+
+test('describe naming a parameter the lines do not declare, or a choice not of its type, is a mistake at its path', (t) => {
+  const result = validateFlow(
+    {
+      connections: {
+        vars: {
+          type: 'dummy',
+          parameters: ['level,I,0'],
+          describe: { levle: { label: 'Level' }, level: { choices: [{ value: 'loud', label: 'Loud' }] } },
+        },
+      },
+    },
+    '/virtual/flow.json5',
+  );
+  t.false(result.ok);
+  if (result.ok) return;
+  t.deepEqual(result.issues.map(formatIssue), [
+    'connections.vars.describe.levle: there is no parameter "levle" in parameters',
+    'connections.vars.describe.level: its choice Loud: cannot convert "loud" to integer: not a decimal number',
+  ]);
 });

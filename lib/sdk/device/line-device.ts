@@ -101,6 +101,7 @@ export class LineDevice implements FrameStreams {
           type: row.type,
           access: send ? Access.ReadWrite : Access.ReadOnly,
           ...(row.initial !== undefined ? { initial: row.initial } : {}),
+          ...(row.meta !== undefined ? { meta: row.meta } : {}),
           persist: row.type !== 'T',
         },
         (value, confirm) => this.write(row.id, value, confirm),

@@ -18,7 +18,7 @@ import type { Checked, Issue } from '../../core/issue.ts';
 import { compileRegex, type GroupPattern, regexLimits } from '../../core/regex.ts';
 import { checked } from '../settings.ts';
 import { bytesOf, type Encoding, type Framing, type FramingOptions, notHex, wireFrame } from './framing.ts';
-import { type ParameterLines, parseParameterLines } from '../parameter-lines.ts';
+import { describeLines, type ParameterLines, parseParameterLines } from '../parameter-lines.ts';
 import { expandRanges, fillRangeNumbers, hasRange, MAX_RANGE_NAMES, unknownRangeReference } from '../ranges.ts';
 import { DEFAULT_DELIMITER, type LineSettingsWritten } from './line-settings.ts';
 import { type Filled, filledOf, type Template, templateOf } from './line-templates.ts';
@@ -41,7 +41,8 @@ export interface LineProtocol extends FramingOptions {
 /** Reads the shared settings: every mistake with its path, relative to the connection. */
 export function parseLineProtocol(settings: LineSettingsWritten): Checked<LineProtocol> {
   const issues: Issue[] = [];
-  const parameters = parseParameterLines(settings.parameters);
+  const lines = parseParameterLines(settings.parameters);
+  const parameters = lines.ok ? describeLines(lines.value, settings.describe) : lines;
   if (!parameters.ok) issues.push(...parameters.issues);
   const table = parameters.ok ? parameters.value : undefined;
   const known = (id: string) => table === undefined || table.ids.indexOf(id) >= 0;

@@ -4,6 +4,8 @@
  * What they mean is read from them by `line-protocol.ts`.
  */
 import { Type } from '@sinclair/typebox';
+import type { ParameterMeta } from '../../core/parameter-meta.ts';
+import { describeSetting } from '../parameter-lines.ts';
 import { withDefault } from '../settings.ts';
 import type { Encoding } from './framing.ts';
 
@@ -18,6 +20,7 @@ export const lineSettings = {
     }),
     '',
   ),
+  describe: describeSetting,
   delimiter: Type.Optional(
     Type.String({
       minLength: 1,
@@ -128,6 +131,7 @@ export const lineSettings = {
 /** The shared settings as the schema fills them in. */
 export interface LineSettingsWritten {
   readonly parameters: string | readonly string[];
+  readonly describe?: Readonly<Record<string, ParameterMeta>>;
   readonly delimiter?: string;
   readonly length?: number;
   readonly lengthPrefix?: 1 | 2 | 4;

@@ -59,3 +59,35 @@ withSocat(
     t.regex(hub.graph.get('box/mute')?.lastChange?.by ?? '', /^http /, 'who changed it is the writer (R-O2)');
   },
 );
+
+test("a line device's parameters say what `describe` says of them (R-PK6), in /parameters?meta=1, and a write outside is refused 400", async (t) => {
+  const [hubPort, devicePort] = [await freePort(), await freePort()];
+  const { base } = await serve(
+    t,
+    {},
+    {
+      box: {
+        type: 'udp',
+        port: hubPort,
+        bindIp: '127.0.0.1',
+        host: '127.0.0.1',
+        sendPort: devicePort,
+        parameters: ['level,F', 'mute,B'],
+        describe: { level: { label: 'Level', unit: 'dB', minimum: -60, maximum: 0 } },
+        send: [{ parameter: 'level', frame: 'LEVEL $VALUE' }],
+      },
+    },
+  );
+  const listed = (await (await fetch(`${base}/parameters?meta=1&filter=${encodeURIComponent('^box/')}`)).json()) as {
+    p: string;
+    meta?: unknown;
+  }[];
+  t.deepEqual(
+    listed.map((p) => [p.p, p.meta]),
+    [
+      ['box/level', { label: 'Level', unit: 'dB', minimum: -60, maximum: 0 }],
+      ['box/mute', undefined],
+    ],
+  );
+  t.is((await fetch(`${base}/update?parameter=box/level&value=6`)).status, 400);
+});
