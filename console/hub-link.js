@@ -58,13 +58,15 @@ export function useHub(setNotice) {
     setLink('signed out');
     socket?.close();
   };
-  // A status change moves the problems too (a router down is one, until it is back): both are listed again.
+  // A status change moves the problems too (a router down is one, until it is back), and a
+  // reload the rules (the hub tells of both alike): all three are listed again.
   const listConnections = () => {
     const asked = ++listed.current;
-    Promise.all([getJson('/connections'), getJson('/problems')]).then(([c, pr]) => {
+    Promise.all([getJson('/connections'), getJson('/problems'), getJson('/rules')]).then(([c, pr, r]) => {
       if (asked !== listed.current) return;
       setConnections(c);
       setProblems(pr);
+      setRules(r);
     }, failed);
   };
   const reload = async () => {

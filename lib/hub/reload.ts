@@ -138,9 +138,9 @@ export class Reloads {
       removed: leaving.filter((r) => !next.has(r.id)).map((r) => r.id),
     };
     for (const id of summary.restarted) this.restarts.set(id, (this.restarts.get(id) ?? 0) + 1);
-    // Clients that list connections hear of one gone, and of one that took new settings in
-    // place: what it shows of itself may follow them (a satellite's keys, the decks it expects).
-    if (summary.removed.length > 0 || summary.updated.length > 0) this.hub.connectionsChanged.next();
+    // Clients that list connections and rules hear of every reload: a connection gone, one that
+    // took new settings in place (a satellite's keys, the decks it expects), rules changed alone.
+    this.hub.connectionsChanged.next();
     this.hub.log.info(
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
         `${summary.added.length} added, ${summary.removed.length} removed, ${count(rules, 'rule')}`,

@@ -91,5 +91,22 @@ live(
     // The parameters tab says which rule wrote it by the trigger's name, not by where it stands in the file.
     await page.locator('header nav button', { hasText: 'parameters' }).click();
     await page.locator('[data-address="desk/cue"] .by', { hasText: 'rule "too loud"' }).waitFor();
+
+    // A trigger saved alone (rules, no parameter added or gone) is in the rules tab at once, without a reload of the page.
+    await page.locator('header nav button', { hasText: 'rules' }).click();
+    await page.locator('.rules', { hasText: 'too loud' }).waitFor();
+    await page.getByRole('button', { name: 'flow', exact: true }).click();
+    await page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }).click();
+    await page.getByRole('button', { name: 'add a trigger' }).click();
+    await form.getByLabel('name *').fill('new title');
+    await form.getByLabel('when').selectOption('when a value changes');
+    await form.getByLabel('the value of *').fill('desk/title');
+    await form.getByLabel('then write to *').fill('desk/cue');
+    await form.getByLabel('the value', { exact: true }).fill('titles changed');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    await page.locator('header nav button', { hasText: 'rules' }).click();
+    await page.locator('.rules', { hasText: 'new title' }).waitFor({ timeout: 10_000 });
   },
 );

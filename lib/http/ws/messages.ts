@@ -98,8 +98,9 @@ export function errorAnswer(p: string | null, error: CodedError): string {
 export const parametersChanged = JSON.stringify({ event: 'parameters' } satisfies HubEvent);
 
 /**
- * Server → client, only to `?events=1` clients (R-U1): a connection's status changed, or
- * connections came or went. They fetch `GET /connections` again: no polling.
+ * Server → client, only to `?events=1` clients (R-U1): a connection's status changed,
+ * connections came or went, or the flow was reloaded (its rules may have changed alone). They
+ * fetch `GET /connections` (and `GET /rules`) again: no polling.
  */
 export const connectionsChanged = JSON.stringify({ event: 'connections' } satisfies HubEvent);
 
