@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { draftOf, readFlow, saveFlow } from './api.js';
 import { shownValue, typedValue } from './format.js';
 import { html } from './html.js';
+import { choicesOf, ValueInput } from './value-input.js';
 import { values } from './live.js';
 /** @import { FlowEdit, PlacedIssue } from '../lib/core/flow-shapes.ts' */
 /** @import { ParameterListing } from '../lib/core/api-shapes.ts' */
@@ -260,9 +261,9 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
         if (picked) setForm({ ...form, text: `${form.text}${form.text === '' || /\s$/.test(form.text) ? '' : '\n'}$(${picked})` });
       }}>
         <option value="">put a value in the text…</option>
-        ${readable.map((a) => html`<option value=${a.p}>${a.p}</option>`)}
+        ${readable.map((a) => html`<option value=${a.p}>${a.meta?.label ? `${a.meta.label} (${a.p})` : a.p}</option>`)}
       </select>
-      <p class="help">A value in the text, as <code>$(router/output/1)</code>, shows live on the key.</p>
+      <p class="help">A value in the text, as <code>$(router/output/0/input)</code>, shows live on the key, by its label where it has one.</p>
     </div>
     <div class="field inline colours">
       <label>text colour <input type="color" value=${form.textColor} onInput=${onInput('textColor')} /></label>
@@ -288,7 +289,8 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
       form.press === 'set' &&
       html`<div class="field">
         <label for="key-value">the value it sets</label>
-        <input id="key-value" value=${form.value} onInput=${onInput('value')} />
+        <${ValueInput} id="key-value" value=${form.value} choices=${choicesOf(addresses, form.target)}
+          set=${(/** @type {string} */ value) => setForm({ ...form, value })} />
         ${errorAt('value')}
       </div>`
     }
@@ -301,12 +303,13 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
       form.show !== '' &&
       html`<div class="field">
         <label for="key-is">lit while it is</label>
-        <input id="key-is" placeholder="true" value=${form.is} onInput=${onInput('is')} />
-        <p class="help">Empty: while it is true. A value, as <code>3</code>: while it is that (a router's output on input 3).</p>
+        <${ValueInput} id="key-is" placeholder="true" empty="(true)" value=${form.is} choices=${choicesOf(addresses, form.show)}
+          set=${(/** @type {string} */ is) => setForm({ ...form, is })} />
+        <p class="help">Empty: while it is true. A value: while it is that (a router's output on the input picked).</p>
       </div>`
     }
-    <datalist id="key-readable">${readable.map((a) => html`<option value=${a.p} />`)}</datalist>
-    <datalist id="key-writable">${writable.map((a) => html`<option value=${a.p} />`)}</datalist>
+    <datalist id="key-readable">${readable.map((a) => html`<option value=${a.p}>${a.meta?.label ?? ''}</option>`)}</datalist>
+    <datalist id="key-writable">${writable.map((a) => html`<option value=${a.p}>${a.meta?.label ?? ''}</option>`)}</datalist>
     ${
       at !== undefined &&
       at >= 0 &&

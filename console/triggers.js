@@ -9,8 +9,9 @@
 import { useState } from 'preact/hooks';
 import { freeId, idOf, typedValue } from './format.js';
 import { html } from './html.js';
+import { choicesOf, ValueInput } from './value-input.js';
 /** @import { FlowEdit } from '../lib/core/flow-shapes.ts' */
-/** @typedef {{ p: string, access?: string }} Address */
+/** @typedef {{ p: string, access?: string, meta?: import('../lib/core/api-shapes.ts').ParameterListing['meta'] }} Address */
 
 const WHEN = /** @type {const} */ ([
   ['daily', 'at a time of day'],
@@ -89,7 +90,7 @@ export function TriggerForm({ addresses, apply, cancel }) {
     days: '*',
     date: '',
     source: '',
-    compare: 'gt',
+    compare: 'eq',
     than: '',
     destination: '',
     value: '',
@@ -117,8 +118,8 @@ export function TriggerForm({ addresses, apply, cancel }) {
   };
   return html`<form class="rule-form trigger-form" data-testid="trigger-form" onSubmit=${submit}>
     <h3>new trigger</h3>
-    <datalist id="trigger-readable">${addresses.filter((a) => a.access !== 'write-only').map((a) => html`<option value=${a.p} />`)}</datalist>
-    <datalist id="trigger-writable">${addresses.filter((a) => a.access !== 'read-only').map((a) => html`<option value=${a.p} />`)}</datalist>
+    <datalist id="trigger-readable">${addresses.filter((a) => a.access !== 'write-only').map((a) => html`<option value=${a.p}>${a.meta?.label ?? ''}</option>`)}</datalist>
+    <datalist id="trigger-writable">${addresses.filter((a) => a.access !== 'read-only').map((a) => html`<option value=${a.p}>${a.meta?.label ?? ''}</option>`)}</datalist>
     <div class="field"><label for="trigger-name">name *</label>
       <input id="trigger-name" placeholder="morning show" ...${bind('name')} /></div>
     <div class="field"><label for="trigger-when">when</label>
@@ -147,17 +148,20 @@ export function TriggerForm({ addresses, apply, cancel }) {
       <select aria-label="comparison" onChange=${(/** @type {Event} */ e) => setTrigger({ ...trigger, compare: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}>
         ${COMPARE.map(([value, label]) => html`<option value=${value} selected=${trigger.compare === value}>${label}</option>`)}
       </select>
-      <input aria-label="than" placeholder="a value" ...${bind('than')} /></div>`
+      <${ValueInput} id="trigger-than" label="than" placeholder="a value" value=${trigger.than} choices=${choicesOf(addresses, trigger.source)}
+        set=${(/** @type {string} */ than) => setTrigger({ ...trigger, than })} /></div>`
     }
     <div class="field"><label for="trigger-destination">then write to *</label>
       <input id="trigger-destination" list="trigger-writable" placeholder="a parameter, a scene's recall, a module's action" spellcheck=${false} ...${bind('destination')} /></div>
     <div class="field"><label for="trigger-value">the value</label>
-      <input id="trigger-value" placeholder="empty fires it" ...${bind('value')} />
+      <${ValueInput} id="trigger-value" placeholder="empty fires it" value=${trigger.value} choices=${choicesOf(addresses, trigger.destination)}
+        set=${(/** @type {string} */ value) => setTrigger({ ...trigger, value })} />
       <p class="help">A number, true or false, or a text; left empty, the destination is fired (a trigger, a scene's recall).</p></div>
     ${
       trigger.when === 'condition' &&
       html`<div class="field"><label for="trigger-otherwise">otherwise write</label>
-      <input id="trigger-otherwise" placeholder="nothing" ...${bind('otherwise')} />
+      <${ValueInput} id="trigger-otherwise" placeholder="nothing" empty="(nothing)" value=${trigger.otherwise}
+        choices=${choicesOf(addresses, trigger.destination)} set=${(/** @type {string} */ otherwise) => setTrigger({ ...trigger, otherwise })} />
       <p class="help">Written when the value no longer meets the condition (a lamp put out); left empty, nothing is.</p></div>`
     }
     <div class="form-actions">

@@ -182,11 +182,11 @@ live(
     await person.type(trigger.getByLabel('name *'), 'camera 2 on program');
     await person.pick(trigger.getByLabel('when'), 'when a value meets a condition');
     await person.type(trigger.getByLabel('the value of *'), 'router/output/0/input');
-    await person.pick(trigger.getByLabel('comparison'), 'is');
-    await person.type(trigger.getByLabel('than'), '1');
+    // "is" is the comparison a condition starts with; the values are picked by their labels.
+    await person.pick(trigger.getByLabel('than'), { label: 'Input 2: Camera 2' });
     await person.type(trigger.getByLabel('then write to *'), 'umds/0/2/tally/lh');
-    await person.type(trigger.getByLabel('the value', { exact: true }), '1');
-    await person.type(trigger.getByLabel('otherwise write'), '0');
+    await person.pick(trigger.getByLabel('the value', { exact: true }), { label: 'red' });
+    await person.pick(trigger.getByLabel('otherwise write'), { label: 'off' });
     await person.click(trigger.getByRole('button', { name: 'apply to the flow' }));
     await save();
     // The trigger runs on the next change: camera 1 on program, then camera 2 again from the router's own panel.
@@ -236,9 +236,9 @@ live(
     await person.pick(designer.getByLabel('put a value in the text'), 'router/output/0/input');
     await person.pick(designer.getByLabel('a press'), { label: 'sets a parameter to a value' });
     await person.type(designer.getByLabel('the parameter it writes'), 'router/output/0/input');
-    await person.type(designer.getByLabel('the value it sets'), '1');
+    await person.pick(designer.getByLabel('the value it sets'), { label: 'Input 2: Camera 2' });
     await person.type(designer.getByLabel('lit by'), 'router/output/0/input');
-    await person.type(designer.getByLabel('lit while it is'), '1');
+    await person.pick(designer.getByLabel('lit while it is'), { label: 'Input 2: Camera 2' });
     await person.click(designer.getByRole('button', { name: 'save the key' }));
     await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
     await eventually(
