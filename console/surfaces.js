@@ -19,7 +19,9 @@ export const hasSurfaces = (/** @type {ConnectionInfo} */ c) => Array.isArray(c.
  * A surface as its connection describes it: the device, the id of its parameters, its keys
  * and how they are laid out, and what a press of a bound key writes.
  * A deck the flow expects and no satellite has added yet has no `id` and says `expected`.
- * @typedef {{ device: string, id?: string, expected?: boolean, keys: number, perRow: number, bindings: Record<string, { press: 'toggle' | 'momentary' | 'fire' | 'set', target: string, value?: unknown }> }} Surface
+ * An expected deck's keys have no parameters yet: `looks` says what the flow's keys show on them.
+ * @typedef {{ device: string, id?: string, expected?: boolean, keys: number, perRow: number, bindings: Record<string, { press: 'toggle' | 'momentary' | 'fire' | 'set', target: string, value?: unknown }>,
+ *   looks?: Record<string, { color: string, text: string, textColor: string }> }} Surface
  */
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -76,8 +78,11 @@ export function Surfaces({ connections, write, design }) {
         ${Array.from({ length: s.keys }, (_, n) => {
           const key = `${s.at}/key/${n}`;
           const binding = s.bindings[String(n)];
-          const text = String(values.get(`${key}/text`)?.v ?? '');
-          const style = `background: ${colorAt(`${key}/color`, '#000000')}; color: ${colorAt(`${key}/text-color`, '#ffffff')}`;
+          const look = s.looks?.[String(n)];
+          const text = look ? look.text : String(values.get(`${key}/text`)?.v ?? '');
+          const style = look
+            ? `background: ${look.color}; color: ${look.textColor}`
+            : `background: ${colorAt(`${key}/color`, '#000000')}; color: ${colorAt(`${key}/text-color`, '#ffffff')}`;
           /** @param {boolean} down */
           const press = (down) => {
             if (!binding) return;

@@ -193,6 +193,13 @@ live(
     const written = JSON5.parse(await readFile(flow, 'utf8')) as { connections: { desk: { devices: unknown[]; keys: unknown[] } } };
     t.deepEqual(written.connections.desk.devices, [{ device: 'AL12K1A00042', keys: 6, perRow: 3 }]);
     t.deepEqual(written.connections.desk.keys, [{ device: 'AL12K1A00042', key: 4, text: 'ON AIR', show: 'studio/onair' }]);
+    // The console draws the designed key at once, lit, though no deck has connected.
+    await eventually(
+      async () =>
+        (await surface.locator('.key[data-key="4"]').textContent())?.endsWith('ON AIR') === true &&
+        (await surface.locator('.key[data-key="4"]').getAttribute('style'))?.includes('rgb(224, 0, 0)') === true,
+      'the designed key in the grid',
+    );
 
     // The deck connects: the key shows as designed, lit.
     const deck = await ScriptedSatellite.connect(t, satellitePort);

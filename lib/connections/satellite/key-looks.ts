@@ -46,6 +46,13 @@ export class KeyLooks {
     return look;
   }
 
+  /** What the flow's `keys` show on the keys of `deviceId` below `keysTotal`, by key: a deck not connected yet, as the console draws it. */
+  pinnedOf(deviceId: string, keysTotal: number): Record<number, KeyLook> {
+    const shown: Record<number, KeyLook> = {};
+    for (let key = 0; key < keysTotal; key++) if (this.pinned.has(`${deviceId}\n${key}`)) shown[key] = { ...this.of(deviceId, key) };
+    return shown;
+  }
+
   /** The look of a key bound in the flow: kept whatever becomes of its device. */
   pin(deviceId: string, key: number): KeyLook {
     this.pinned.add(`${deviceId}\n${key}`);

@@ -162,6 +162,8 @@ export const satelliteType = defineConnectionType({
               perRow,
               expected: true,
               bindings: bindings.presses({ deviceId: device, keysTotal }),
+              // Its keys have no parameters before it connects: their looks come with it.
+              looks: looks.pinnedOf(device, keysTotal),
             })),
         ],
         devices: devices.all().filter((device) => device.satellite).length,
