@@ -256,7 +256,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
             ? [{ op: 'set', path: ['plugins'], value: [entry.package] }]
             : [{ op: 'add', path: ['plugins'], value: entry.package }],
           ['plugins'],
-          `package ${entry.package} listed in plugins: save, and its types are added`,
+          `package ${entry.package} added to plugins`,
         )}
       cancel=${() => setEditing(undefined)} />`;
   } else if (editing?.kind === 'connection') {

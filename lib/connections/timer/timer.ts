@@ -106,6 +106,7 @@ export const timerType = defineConnectionType({
           const start = context.define(`timer/${n}/start`, {
             type: 'I',
             access: 'write-only',
+            meta: { label: `Timer ${n}: start`, description: 'Milliseconds to run; any other value runs its duration.', unit: 'ms' },
             accept: (raw): Result<Value> => ok(durationOf(raw, duration)),
             onWrite(ms) {
               const record: TimerRecord = { deadline: scheduler.now() + (ms as number), duration: ms as number };
