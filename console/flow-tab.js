@@ -139,7 +139,14 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
       setNote((before) => (before === '' ? done : `${before}; ${done}`).slice(0, 200));
       setEditing(undefined);
       setReviewing(true);
-      notify(`${done}, not saved yet: the changes are below; save to apply them`, false);
+      // What `patchbay validate` would warn of in this part (peers on every machine may press the keys): said now, not found later.
+      const warned = (draft.warnings ?? []).filter((warning) => under(warning.path, mine));
+      if (warned.length > 0)
+        notify(
+          `${done}, not saved yet; mind: ${warned.map((warning) => `${pathText(warning.path)}: ${warning.message}`).join('; ')}`,
+          true,
+        );
+      else notify(`${done}, not saved yet: the changes are below; save to apply them`, false);
       return [];
     } catch (error) {
       notify(`not changed: ${/** @type {Error} */ (error).message}`, true);

@@ -175,7 +175,9 @@ export class FlowEditor implements FlowView {
     const { text, document } = made;
     const current = await this.readWhole();
     const checked = await this.check(text, current.text);
-    return { text, issues: checked.ok ? [] : placed(text, checked.issues), document };
+    if (!checked.ok) return { text, issues: placed(text, checked.issues), document };
+    const { warnings } = checked.flow;
+    return { text, issues: [], document, ...(warnings.length > 0 && { warnings: placed(text, warnings) }) };
   }
 
   /** `edited` with its hidden secrets put back from `current`, checked as `patchbay validate` checks a file. */

@@ -43,6 +43,12 @@ export type DraftRequest = Shape<typeof DraftRequest>;
 export const Draft = Type.Object({
   text: Type.String(),
   issues: Type.Array(PlacedIssue),
+  warnings: Type.Optional(
+    Type.Array(PlacedIssue, {
+      description:
+        'What runs but likely wants attention, as `patchbay validate` warns of it (a port open to every machine): only when there are no mistakes.',
+    }),
+  ),
   document: Type.Optional(Type.Unknown({ description: 'The parsed document; absent when the text does not parse.' })),
 });
 export type Draft = Shape<typeof Draft>;

@@ -415,6 +415,20 @@ live(`a connection watched in the connections tab is one click from its form in 
   t.is(await form.getByLabel('parameters', { exact: true }).inputValue(), 'title,S,morning');
 });
 
+live(`what validate would warn of in a connection added from its form is said as it is applied${whyNoBrowser}`, async (t) => {
+  const { hub, browser } = await studio(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await openFlowTab(page, hub.base, 'ops-flow-token');
+  await addFromCatalogue(page, 'satellite');
+  const form = page.locator('[data-testid=connection-form]');
+  await form.getByLabel('id *').fill('desk2');
+  await form.getByRole('button', { name: 'apply to the flow' }).click();
+  const notice = page.locator('.notice.error', { hasText: 'connection desk2 added, not saved yet; mind:' });
+  await notice.waitFor();
+  t.regex(await notice.innerText(), /connections\.desk2\.bindIp: peers on every machine .*set bindIp/);
+});
+
 live(`on a hub without credentials the flow tab says the editor is off and what to do, and offers no editor${whyNoBrowser}`, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-flow-'));
   const flow = join(dir, 'studio.json5');
