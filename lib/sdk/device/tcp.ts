@@ -80,7 +80,7 @@ export class TcpConnection {
       attempt.up();
     });
     socket.on('data', (chunk: Buffer) => handlers.data(chunk));
-    socket.on('error', (error) => (reason = `${host}:${port}: ${error.message}`));
+    socket.on('error', (error) => (reason = unreachable(error, host, port)));
     socket.on('close', () => {
       this.isConnected = false;
       handlers.closed?.();
@@ -245,5 +245,26 @@ export class TcpListener {
       else this.perAddress.delete(address);
     });
     this.accept(socket);
+  }
+}
+
+/**
+ * Why a connect failed, in the words of the person who set the address, with the system's
+ * code kept for those who search it: refused, a host not found, no route, no answer.
+ */
+export function unreachable(error: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `${host}:${port} refused the connection (ECONNREFUSED): nothing listens there; is the device on, and is its port ${port}?`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `no machine called ${host} is found (${error.code}): check the host name`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${host} cannot be reached from here (${error.code}): is it on this machine's network?`;
+    case 'ETIMEDOUT':
+      return `${host}:${port} did not answer (ETIMEDOUT): is it on, and is nothing in between dropping the connection?`;
+    default:
+      return `${host}:${port}: ${error.message}`;
   }
 }

@@ -246,3 +246,23 @@ test('a binary device in hex: length-prefixed frames, a pattern in capitals, val
   );
   t.true(text.includes('connections.box.send[0].values.true: "ON" is not hex'), text);
 });
+
+test('a device whose address nothing answers at says so in words, with the system code kept: refused, and a host name not found', async (t) => {
+  const port = await freePort();
+  const hub = await startHub(t, {
+    connections: {
+      router: routerFlow(port),
+      named: { ...routerFlow(port), host: 'no-such-router.invalid' },
+    },
+  });
+  await eventually(() => /refused/.test(hub.connection('router')?.info.reason ?? ''), 'the refusal');
+  t.is(
+    hub.connection('router')?.info.reason,
+    `127.0.0.1:${port} refused the connection (ECONNREFUSED): nothing listens there; is the device on, and is its port ${port}?`,
+  );
+  await eventually(() => /no machine/.test(hub.connection('named')?.info.reason ?? ''), 'the host name not found');
+  t.regex(
+    hub.connection('named')?.info.reason ?? '',
+    /^no machine called no-such-router\.invalid is found \((ENOTFOUND|EAI_AGAIN)\): check the host name$/,
+  );
+});
