@@ -184,7 +184,7 @@ export const errorTable = {
   },
   PB_SCENE_EMPTY: {
     status: 409,
-    text: 'The scene holds nothing yet, so there is nothing to recall. Set the members up and store the scene first.',
+    text: 'The scene holds nothing yet, so there is nothing to recall; or a store found none of its members with a value (their device away), and kept the scene before. Set the members up, and store the scene when they have values.',
   },
   PB_OVER_LIMIT: {
     status: 503,

@@ -156,6 +156,13 @@ export class Scene {
       return new HubError('PB_OVER_LIMIT', `scene ${id}: ${reason}`);
     }
     this.bound.over(id, false);
+    // Nothing to keep (the device its members are on is away, say): a slip in the middle of a
+    // show must not wipe the scene kept before.
+    if (members.length === 0) {
+      const reason = `store refused: none of its members (${this.settings.members.join(', ')}) has a value now; the scene kept before stays`;
+      this.report.report(reason);
+      return new HubError('PB_SCENE_EMPTY', `scene ${id}: ${reason}`);
+    }
     const values: Record<string, Value> = {};
     for (const p of members) values[p.address] = p.value as Value;
     this.stored = { at: this.context.scheduler.now(), values };

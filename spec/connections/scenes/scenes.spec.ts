@@ -324,3 +324,30 @@ test('without maxMembers a scene keeps at most 10,000 members: "#" over 10,001 p
   t.is(param(hub, 'show/everything/members').value, 0);
   t.is(hub.connection('show')?.info.code, 'PB_OVER_LIMIT');
 });
+
+test('a store that finds none of its members with a value is refused and keeps the scene stored before (PB_SCENE_EMPTY)', async (t) => {
+  const hub = await startHub(t, {
+    connections: {
+      studio: { type: 'dummy', parameters: ['level,I,3'] },
+      show: { type: 'scenes', scenes: [{ id: 'opening', members: ['studio/level', 'router/#'] }] },
+    },
+  });
+  t.true(param(hub, 'show/opening/store').set(true).ok);
+  t.is(param(hub, 'show/opening/members').value, 1);
+  // The members now match nothing with a value: the studio's level is gone.
+  await hub.reload(
+    flowOf({
+      connections: {
+        studio: { type: 'dummy', parameters: ['other,I'] },
+        show: { type: 'scenes', scenes: [{ id: 'opening', members: ['studio/level', 'router/#'] }] },
+      },
+    }),
+  );
+  const store = param(hub, 'show/opening/store').set(true);
+  t.like(store, { ok: false, error: { code: 'PB_SCENE_EMPTY' } });
+  t.is(
+    param(hub, 'show/opening/report').value,
+    'store refused: none of its members (studio/level, router/#) has a value now; the scene kept before stays',
+  );
+  t.is(param(hub, 'show/opening/members').value, 1, 'the scene kept before');
+});
