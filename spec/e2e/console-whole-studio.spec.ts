@@ -148,6 +148,17 @@ live(
       catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' }).getByRole('button', { name: 'add to plugins' }),
     );
     await save();
+    // Saved and applied: the hub has loaded the package's types, or says in /problems why not.
+    const listing = async () =>
+      (
+        (await (await fetch(`${base}/catalogue`, { headers: { ...auth, accept: 'application/json' } })).json()) as {
+          entries: { package?: string; listed?: boolean }[];
+        }
+      ).entries;
+    t.true(
+      (await listing()).some((entry) => entry.package === 'patchbay-videohub' && entry.listed),
+      `the package's types loaded: ${await (await fetch(`${base}/problems`, { headers: auth })).text()}`,
+    );
     await addConnection();
     await fromCatalogue('videohub', 'videohub');
     await person.type(form.getByLabel('id *'), 'router');
