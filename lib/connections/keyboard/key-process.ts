@@ -11,8 +11,12 @@ import { HubError, ownEntry, Restarts } from '../../sdk/index.ts';
 import type { Combination } from './combination.ts';
 import type { KeyMessage, KeyRequest } from './key-child.ts';
 
-/** How long the process may take to open the display and say it is ready, on a busy machine. */
-const READY_MS = 15_000;
+/**
+ * How long the process may take to start, load both libraries, open the display and say it
+ * is ready, on a busy machine (a checkout compiles its TypeScript as it starts: 15 s was
+ * passed under a full test run). A display that cannot be used ends it at once, long before.
+ */
+const READY_MS = 60_000;
 /** How long an ended process's last words may take to arrive before its end is said. */
 const STDERR_WAIT_MS = 250;
 
