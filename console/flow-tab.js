@@ -93,6 +93,8 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     setFile(read);
     setChanged(undefined);
     setReviewing(false);
+    // Closed at once; what is opened is opened once the document is read (a form starts from it).
+    if (then === undefined) setEditing(undefined);
     setComparing(undefined);
     setNote('');
     setMade([]);
@@ -101,7 +103,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     const missing =
       then?.kind === 'connection' && !then.isNew && !(/** @type {FlowDocument | undefined} */ (draft.document)?.connections?.[then.id]);
     if (missing) notify(`${then.id} is not in the flow file (a code flow or another hub runs it): nothing to edit here`, true);
-    setEditing(missing ? undefined : then);
+    else if (then !== undefined) setEditing(then);
     setVersions(await readVersions());
     // A save may have made a connection's own forms known (a module that ran once): the schema is read again with the file.
     readFlowSchema().then(setSchema, () => {});
@@ -164,8 +166,9 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     try {
       const answer = await saveFlow(text, etag, note);
       if (answer.ok) {
-        notify(`saved and applied: version ${answer.version}`, false);
+        // Said once the tab shows the file as saved: what is opened after the notice stays open.
         await load();
+        notify(`saved and applied: version ${answer.version}`, false);
       } else if (answer.code === 'PB_FLOW_CHANGED') {
         setChanged(await readFlow());
         setVersions(await readVersions());
