@@ -7,7 +7,7 @@
  * connections say why, and the hub runs on.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { HubError, ownEntry, Restarts } from '../../sdk/index.ts';
+import { HubError, ownEntry, packageEnvironment, Restarts } from '../../sdk/index.ts';
 import type { Combination } from './combination.ts';
 import type { KeyMessage, KeyRequest } from './key-child.ts';
 
@@ -102,10 +102,11 @@ class KeyProcess {
   private start(display: string): Promise<void> {
     const running = fork(child.file, [], {
       execArgv: [...child.loader],
-      // The display and what lets it be opened; nothing else of the hub's environment (its tokens).
-      env: Object.fromEntries(
-        ['PATH', 'HOME', 'LANG', 'DISPLAY', 'XAUTHORITY'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
-      ),
+      // What a package's process sees of the hub's environment (not its tokens), and the display with what opens it.
+      env: {
+        ...packageEnvironment(),
+        ...Object.fromEntries(['DISPLAY', 'XAUTHORITY'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
+      },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.process = running;
