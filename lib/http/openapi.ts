@@ -3,12 +3,18 @@
  * API, made from the descriptions its routes are declared with and the shapes of
  * `core/api-shapes.ts`, never written by hand. Every error a route may answer is listed under its status, with
  * the codes of the error table; what the edge answers for any request is added to each.
+ * With `?parameters=1` it also has a path for each parameter the client may read, its value
+ * typed by what the parameter says of itself (R-PK6).
  */
 import type { TSchema } from '@sinclair/typebox';
 import { ConnectionInfo, ErrorAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import { type ErrorCode, errorTable, statusOf } from '../core/errors.ts';
+import type { Reading } from '../core/graph.ts';
+import { type Argument, headline, type ParameterMeta } from '../core/parameter-meta.ts';
 import { EDGE_ERRORS, errorAnswerOf, type OperationDescription } from './operation-shapes.ts';
+import { JSON_TYPE, TEXT } from './respond.ts';
 import { type DescribedRoute, operationsOf } from './route.ts';
+import { type Producer, slices } from './stream.ts';
 
 type Json = Record<string, unknown>;
 
@@ -155,4 +161,84 @@ export function openApiDocument(
     // Any one of them; none at all on a hub without credentials.
     security: [{ basic: [] }, { bearer: [] }, { accessToken: [] }, { session: [] }, {}],
   };
+}
+
+const JSON_TYPES = { S: 'string', I: 'integer', F: 'number', B: 'boolean' } as const;
+
+/** A value of `type` as JSON Schema, with what the parameter says of itself (R-PK6) as its words, range and choices. */
+function valueSchema(type: keyof typeof JSON_TYPES, meta: ParameterMeta | Argument | undefined): Json {
+  const schema: Json = { type: JSON_TYPES[type] };
+  if (meta === undefined) return schema;
+  if (meta.label !== undefined) schema['title'] = meta.label;
+  if (meta.description !== undefined) schema['description'] = meta.description;
+  if (meta.minimum !== undefined) schema['minimum'] = meta.minimum;
+  if (meta.maximum !== undefined) schema['maximum'] = meta.maximum;
+  // Not JSON Schema's words: a unit is no check, and a step is a slider's, not held against writes.
+  if (meta.unit !== undefined) schema['x-unit'] = meta.unit;
+  if ('step' in meta && meta.step !== undefined) schema['x-step'] = meta.step;
+  if (meta.choices !== undefined) schema['oneOf'] = meta.choices.map(({ value, label }) => ({ const: value, title: label }));
+  if ('arguments' in meta && meta.arguments !== undefined) {
+    // A command's value is the JSON text of its arguments (R-PK8).
+    const named = Object.entries(meta.arguments);
+    schema['contentMediaType'] = JSON_TYPE;
+    schema['contentSchema'] = {
+      type: 'object',
+      properties: Object.fromEntries(named.map(([name, argument]) => [name, valueSchema(argument.type, argument)])),
+      required: named.filter(([, argument]) => argument.optional !== true).map(([name]) => name),
+      additionalProperties: false,
+    };
+  }
+  return schema;
+}
+
+/**
+ * The document with a path for each parameter `listed` gives an access (R-PK6 in OpenAPI):
+ * `GET /parameters/<address>` answering its value typed, ranged and labelled as it says of
+ * itself, beside the general `/parameters/{address}`. Made as chunks — the document up to its
+ * paths at once, then the parameters' paths as they are read — so describing a hub of
+ * 100,000 parameters holds no other client. A trigger and a write-only parameter have no
+ * value to read and no path of their own; every parameter is written through `/update`.
+ */
+export function withParameters(
+  document: Json,
+  readings: Iterator<Reading>,
+  listed: (reading: Reading) => Reading['access'] | undefined,
+): Producer {
+  const { paths, tags, ...rest } = document as { paths: Record<string, Json>; tags: Json[] } & Json;
+  const read = paths['/parameters/{address}']?.['get'] as Json;
+  const { parameters: _variable, responses, ...general } = read;
+  const tagged = [...tags, { name: 'parameters', description: 'Each parameter this client may read, as it says of itself (R-PK6).' }];
+  // The object's last member is its paths, left open for the parameters' own.
+  const open = `${JSON.stringify({ ...rest, tags: tagged }).slice(0, -1)},"paths":${JSON.stringify(paths).slice(0, -1)}`;
+  const ids = new Set<string>();
+  const entry = (reading: Reading) => {
+    const access = listed(reading);
+    if (access === undefined || access === 'write-only' || reading.type === 'T') return undefined;
+    const path = `/parameters/${reading.address.split('/').map(encodeURIComponent).join('/')}`;
+    let id = operationIdOf('get', path);
+    for (let n = 2; ids.has(id); n++) id = `${operationIdOf('get', path)}${n}`;
+    ids.add(id);
+    const words = reading.meta === undefined ? '' : headline(reading.meta);
+    const writes =
+      access === 'read-write'
+        ? ` Written with \`POST /update\` (\`{"parameter": ${JSON.stringify(reading.address)}, "value": …}\`).`
+        : ' Read-only.';
+    const get = {
+      ...general,
+      operationId: id,
+      summary: words === '' ? reading.address : `${reading.address}: ${words}`,
+      description: `The value of \`${reading.address}\` (R-H1), typed as the parameter says of itself.${writes}`,
+      tags: ['parameters'],
+      'x-patchbay-parameter': { address: reading.address, type: reading.type, access },
+      responses: {
+        ...(responses as Json),
+        200: {
+          description: 'The value.',
+          content: { [TEXT]: { schema: { type: 'string' } }, [JSON_TYPE]: { schema: valueSchema(reading.type, reading.meta) } },
+        },
+      },
+    };
+    return `,${JSON.stringify(path)}:${JSON.stringify({ get })}`;
+  };
+  return slices(open, readings, entry, '}}');
 }

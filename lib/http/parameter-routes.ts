@@ -4,13 +4,14 @@
  */
 import { Type } from '@sinclair/typebox';
 import { ParameterListing, ValueSchema } from '../core/api-shapes.ts';
+import { ok as success, type Result } from '../core/errors.ts';
 import type { Reading } from '../core/graph.ts';
 import { type ClientAccess, lookupFor } from './access.ts';
 import { compileFilters } from './filters.ts';
 import { ok, type Query } from './operation-shapes.ts';
 import { acceptsJson, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import type { Handler, Route } from './route.ts';
-import { stream } from './stream.ts';
+import { slices, stream } from './stream.ts';
 import { flag } from './ws/upgrade-query.ts';
 
 const PARAMETERS = '/parameters/';
@@ -41,23 +42,41 @@ const readParameter: Handler = (res, req, { graph }, access) => {
 const LIST_AT_ONCE = 2000;
 
 /**
+ * Which parameters a listing for this client holds, and with what access: those it may read
+ * that any of the request's `?filter=`s match (all without one). Shared by `GET /parameters`
+ * and the description that lists them (`/openapi.json?parameters=1`).
+ */
+export function listedFor(access: ClientAccess, query: URLSearchParams): Result<(p: Reading) => Reading['access'] | undefined> {
+  const filters = compileFilters(query.getAll('filter'));
+  if (!filters.ok) return filters;
+  return success((p) =>
+    access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)))
+      ? access.full
+        ? p.access
+        : accessAs(access, p)
+      : undefined,
+  );
+}
+
+/**
  * R-H7: every parameter with type, access and known value, narrowed by `?filter=`. A long
  * list is built and sent in slices of about a millisecond, so one request for 100,000
  * parameters does not hold every other client for the whole of it.
  */
 const listParameters: Handler = (res, req, { graph, log }, access) => {
   const query = new URLSearchParams(req.getQuery() ?? '');
-  const filters = compileFilters(query.getAll('filter'));
-  if (!filters.ok) return sendError(res, filters.error, jsonClient(req));
+  const listed = listedFor(access, query);
+  if (!listed.ok) return sendError(res, listed.error, jsonClient(req));
   const withMeta = flag(query.get('meta'));
   if (withMeta === undefined) return sendError(res, { code: 'PB_BAD_REQUEST', message: 'meta is 1 or 0 (true or false)' }, jsonClient(req));
-  const wanted = (p: Reading) => access.canRead(p.address) && (filters.value.length === 0 || filters.value.some((f) => f.test(p.address)));
   const entry = (p: Reading) => {
+    const as = listed.value(p);
+    if (as === undefined) return undefined;
     const last = p.lastChange;
     return JSON.stringify({
       p: p.address,
       type: p.type,
-      access: access.full ? p.access : accessAs(access, p),
+      access: as,
       ...(p.value === undefined ? {} : { v: p.value }),
       ...(last ? { by: last.by, at: new Date(last.at).toISOString() } : {}),
       ...(withMeta && p.meta !== undefined ? { meta: p.meta } : {}),
@@ -67,37 +86,23 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
   const rest = graph.readings();
   if (graph.size <= LIST_AT_ONCE) {
     const parts: string[] = [];
-    for (const parameter of rest) if (wanted(parameter)) parts.push(entry(parameter));
+    for (const parameter of rest) {
+      const text = entry(parameter);
+      if (text !== undefined) parts.push(text);
+    }
     return sendOk(res, JSON_TYPE, `[${parts.join(',')}]`);
   }
   // Live, as the graph goes on changing: one removed before it is reached is not listed.
-  let begun = false;
-  let ended = false;
   let first = true;
-  stream(
-    res,
-    JSON_TYPE,
-    () => {
-      if (ended) return undefined;
-      const parts: string[] = begun ? [] : ['['];
-      begun = true;
-      // The real clock: how long this slice held the event loop, which virtual time cannot measure.
-      const started = performance.now();
-      for (let count = 1; count % 64 !== 0 || performance.now() - started < 1; count++) {
-        const next = rest.next();
-        if (next.done) {
-          parts.push(']');
-          ended = true;
-          break;
-        }
-        if (!wanted(next.value)) continue;
-        parts.push(first ? entry(next.value) : `,${entry(next.value)}`);
-        first = false;
-      }
-      return parts.join('');
-    },
-    log,
-  );
+  const separated = (p: Reading) => {
+    const text = entry(p);
+    if (text === undefined || first) {
+      first &&= text === undefined;
+      return text;
+    }
+    return `,${text}`;
+  };
+  stream(res, JSON_TYPE, slices('[', rest, separated, ']'), log);
 };
 
 /**
@@ -110,7 +115,7 @@ function accessAs(access: ClientAccess, p: Reading): Reading['access'] {
   return 'read-only';
 }
 
-const filter: Query = {
+export const filter: Query = {
   description: 'A regular expression (RE2 syntax); only addresses any given one matches are listed (R-H9).',
   schema: Type.String(),
   repeats: true,

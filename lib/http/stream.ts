@@ -77,3 +77,31 @@ export function stream(
     })
     .finally(done);
 }
+
+/**
+ * A producer of `items` as text, in slices of about a millisecond of the event loop each:
+ * `open`, then each item's `entry` (undefined leaves it out), then `close`. Items are taken
+ * as the slices are made, so a long list is never held whole.
+ */
+export function slices<T>(open: string, items: Iterator<T>, entry: (item: T) => string | undefined, close: string): Producer {
+  let begun = false;
+  let ended = false;
+  return () => {
+    if (ended) return undefined;
+    const parts: string[] = begun ? [] : [open];
+    begun = true;
+    // The real clock: how long this slice held the event loop, which virtual time cannot measure.
+    const started = performance.now();
+    for (let count = 1; count % 64 !== 0 || performance.now() - started < 1; count++) {
+      const next = items.next();
+      if (next.done) {
+        parts.push(close);
+        ended = true;
+        break;
+      }
+      const text = entry(next.value);
+      if (text !== undefined) parts.push(text);
+    }
+    return parts.join('');
+  };
+}

@@ -1,6 +1,7 @@
 import { Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import test from 'ava';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Authenticator } from '../../lib/http/auth.ts';
 import { httpReferenceCurrent } from '../../lib/http/http-reference.ts';
 import { RestServer } from '../../lib/http/server.ts';
@@ -8,6 +9,12 @@ import { Graph } from '../../lib/core/graph.ts';
 import { realTime } from '../../lib/core/scheduler.ts';
 import { capturedLog } from '../helpers/hub.ts';
 import { serve } from '../helpers/http.ts';
+
+type Operation = {
+  summary: string;
+  'x-patchbay-parameter'?: { address: string; type: string; access: string };
+  responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
+};
 
 type Document = {
   paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>>;
@@ -34,6 +41,85 @@ test('GET /openapi.json is an OpenAPI 3.1 document an independent validator acce
   t.regex(read['404']?.description ?? '', /PB_UNKNOWN_PARAMETER/);
   t.regex(read['503']?.description ?? '', /PB_STATE_UNKNOWN/);
   t.regex(read['401']?.description ?? '', /PB_UNAUTHORIZED/);
+});
+
+test('GET /openapi.json?parameters=1 describes each parameter the client may read, its value typed, ranged and labelled as it says (R-PK6)', async (t) => {
+  const described = {
+    studio: {
+      type: 'dummy',
+      parameters: ['fader/{1..2},F,-10', 'source,I,1', 'cue,S', 'go,T', 'hidden/level,I,0'],
+      describe: {
+        'fader/{1..2}': { label: 'Fader', unit: 'dB', minimum: -90, maximum: 10, step: 0.5 },
+        source: {
+          label: 'Source',
+          choices: [
+            { value: 1, label: 'Camera 1' },
+            { value: 2, label: 'Camera 2' },
+          ],
+        },
+        cue: { label: 'Cue', arguments: { clip: { type: 'I', minimum: 1 }, at: { type: 'S', optional: true } } },
+      },
+    },
+  };
+  const viewer = {
+    name: 'viewer',
+    token: 'view',
+    read: ['studio/fader/#', 'studio/source', 'studio/cue', 'studio/go'],
+    write: ['studio/source'],
+  };
+  const { base } = await serve(t, { token: 'secret', tokens: [viewer] }, described);
+  const read = async (query: string, token = 'view') => {
+    const answer = await fetch(`${base}/openapi.json${query}`, { headers: { authorization: `Bearer ${token}` } });
+    t.is(answer.status, 200, query);
+    return (await answer.json()) as Document & { paths: Record<string, { get: Operation }> };
+  };
+  const document = await read('?parameters=1');
+  const result = await new Validator().validate(document as never);
+  t.true(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+  const own = Object.keys(document.paths).filter((path) => path.startsWith('/parameters/') && !path.includes('{'));
+  // The token reads neither hidden/level nor a value of the trigger.
+  t.deepEqual(own, ['/parameters/studio/fader/1', '/parameters/studio/fader/2', '/parameters/studio/source', '/parameters/studio/cue']);
+  const schemaOf = (path: string) => document.paths[path]?.get.responses['200']?.content['application/json']?.schema;
+  t.deepEqual(schemaOf('/parameters/studio/fader/2'), {
+    type: 'number',
+    title: 'Fader',
+    minimum: -90,
+    maximum: 10,
+    'x-unit': 'dB',
+    'x-step': 0.5,
+  });
+  t.is(document.paths['/parameters/studio/source']?.get.summary, 'studio/source: Source');
+  t.deepEqual(document.paths['/parameters/studio/source']?.get['x-patchbay-parameter'], {
+    address: 'studio/source',
+    type: 'I',
+    access: 'read-write',
+  });
+  t.is(document.paths['/parameters/studio/fader/1']?.get['x-patchbay-parameter']?.access, 'read-only', 'as the token has it');
+  t.regex(document.paths['/parameters/studio/source']?.get.responses['404']?.description ?? '', /PB_UNKNOWN_PARAMETER/);
+  // What a client checks a value with, by an independent JSON Schema implementation: the hub's value holds, one outside does not.
+  const ajv = new Ajv2020({ strict: false });
+  const source = ajv.compile(schemaOf('/parameters/studio/source') as object);
+  t.true(
+    source(
+      await (
+        await fetch(`${base}/parameters/studio/source`, { headers: { authorization: 'Bearer view', accept: 'application/json' } })
+      ).json(),
+    ),
+  );
+  t.false(source(3), 'not one of its choices');
+  t.false(ajv.compile(schemaOf('/parameters/studio/fader/1') as object)(20), 'over its maximum');
+  const cue = schemaOf('/parameters/studio/cue') as { contentSchema: object };
+  t.true(ajv.compile(cue.contentSchema)({ clip: 3 }));
+  t.false(ajv.compile(cue.contentSchema)({ clip: 0, at: '00:00:01:00' }), 'a clip below its minimum');
+  // Narrowed as GET /parameters is; without the flag the document is the API's alone.
+  t.deepEqual(
+    Object.keys((await read('?parameters=1&filter=source$')).paths).filter((path) => path.startsWith('/parameters/studio')),
+    ['/parameters/studio/source'],
+  );
+  t.false(Object.keys((await read('')).paths).some((path) => path.startsWith('/parameters/studio')));
+  t.true(Object.keys((await read('?parameters=1', 'secret')).paths).includes('/parameters/studio/hidden/level'), 'the full token reads it');
+  const refused = await fetch(`${base}/openapi.json?parameters=yes`, { headers: { authorization: 'Bearer view' } });
+  t.is(refused.status, 400);
 });
 
 test('GET /asyncapi.json is an AsyncAPI 3.0 document @asyncapi/parser finds no error in, with every option the upgrade reads (R-DS1)', async (t) => {
