@@ -10,8 +10,17 @@ export interface DescriptorUse {
   readonly limit: number;
 }
 
-/** How often descriptor use is checked. */
+/** How often descriptor use is checked when it may be near the limit. */
 export const checkIntervalMs = 500;
+/** The longest between two checks, however far the limit. */
+const LONGEST_CHECK_MS = 10_000;
+/**
+ * Descriptors a hub may open in a millisecond at most (uWS accepts some 20,000 connections a
+ * second here): far from the limit the next check can wait as long as it takes to get near it
+ * at that pace, since listing /proc/self/fd costs a string per open descriptor (some 5 ms
+ * with 10,000 clients connected).
+ */
+const FASTEST_OPENS_PER_MS = 50;
 
 /**
  * Descriptors kept free for everything but new connections (files, the state store, code
@@ -67,6 +76,8 @@ export interface AcceptGuardOptions {
 export class AcceptGuard {
   private socket: ListenSocket | undefined;
   private paused = false;
+  /** Scheduler time before which descriptor use cannot be near the limit, from the last check. */
+  private nextCheckAt = Number.NEGATIVE_INFINITY;
   private readonly checks: Subscription;
   private readonly use: () => DescriptorUse | undefined;
 
@@ -90,9 +101,13 @@ export class AcceptGuard {
   }
 
   private check(): void {
+    const now = this.options.scheduler.now();
+    if (now < this.nextCheckAt) return;
     const use = this.use();
     if (!use || !Number.isFinite(use.limit)) return;
     const reserve = reserveFor(use.limit);
+    const headroom = use.limit - reserve - use.open;
+    this.nextCheckAt = this.paused ? now : now + Math.min(LONGEST_CHECK_MS, headroom / FASTEST_OPENS_PER_MS);
     if (!this.paused && use.open >= use.limit - reserve) {
       this.paused = true;
       this.stopListening();

@@ -60,3 +60,29 @@ test('accepting pauses when fewer than the reserve are free and resumes on the s
   clock.advanceBy(10 * checkIntervalMs);
   t.false(await accepts(port), 'and it stays closed');
 });
+
+test('far from the limit descriptors are counted less often, as often as it may take to get near it at the fastest accepts', async (t) => {
+  const app = uws.App();
+  const socket = await new Promise<ListenSocket | false>((resolve) => app.listen('127.0.0.1', 0, resolve));
+  if (!socket) return t.fail('cannot listen');
+  const clock = new VirtualClock();
+  let counted = 0;
+  let use: DescriptorUse = { open: 10_000, limit: 1_048_576 };
+  const guard = new AcceptGuard(app, socket, '127.0.0.1', uws.us_socket_local_port(socket as never), {
+    scheduler: clock.scheduler,
+    log: capturedLog().log,
+    use: () => {
+      counted += 1;
+      return use;
+    },
+  });
+  t.teardown(() => guard.close());
+  counted = 0;
+  clock.advanceBy(10_000);
+  t.is(counted, 1, 'a million descriptors away: once in 10 s, not 20 times');
+  use = { open: 60, limit: 100 }; // near: each interval
+  clock.advanceBy(10_000);
+  counted = 0;
+  clock.advanceBy(5 * checkIntervalMs);
+  t.is(counted, 5);
+});
