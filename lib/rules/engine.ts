@@ -1,5 +1,5 @@
 import { type Observable, type OperatorFunction, Subject, type Subscription } from 'rxjs';
-import type { Parameter } from '../core/parameter.ts';
+import { onChange, type Parameter } from '../core/parameter.ts';
 import type { Value } from '../core/value.ts';
 import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
@@ -72,7 +72,8 @@ interface RunningRule {
 /** The rules of one source, in tree order, and the parameter they follow while it is there. */
 interface SourceRules {
   readonly rules: RunningRule[];
-  changes?: Subscription | undefined;
+  /** Stops following the source's changes. */
+  unfollow?: (() => void) | undefined;
 }
 
 /**
@@ -180,12 +181,12 @@ export class RuleEngine {
 
   /** The source of a group of rules came, went or was replaced: follow its changes, if it can be read. */
   private followSource(source: string, group: SourceRules, parameter: Parameter | undefined): void {
-    group.changes?.unsubscribe();
-    group.changes = undefined;
+    group.unfollow?.();
+    group.unfollow = undefined;
     if (!parameter || parameter.access === 'write-only') return;
     const point = this.guard.point(source);
     const { rules } = group;
-    group.changes = parameter.changes$.subscribe((value) => this.deliver(point, rules, value));
+    group.unfollow = onChange(parameter, (value) => this.deliver(point, rules, value));
   }
 
   /** A change of the source at `point`, handed to its running rules in tree order under the loop guard. */
@@ -320,7 +321,7 @@ export class RuleEngine {
   /** Stops every rule, timed steps included. Idempotent. */
   stop(): void {
     for (const unfollow of this.follows.splice(0)) unfollow();
-    for (const group of this.sources.values()) group.changes?.unsubscribe();
+    for (const group of this.sources.values()) group.unfollow?.();
     this.sources.clear();
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
   }

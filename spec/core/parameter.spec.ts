@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Cause } from '../../lib/core/cause.ts';
 import type { ParameterHooks } from '../../lib/core/parameter.ts';
-import { createParameter } from '../../lib/core/parameter.ts';
+import { createParameter, onChange } from '../../lib/core/parameter.ts';
 import type { Value } from '../../lib/core/value.ts';
 
 const collect = (observable: { subscribe(f: (v: Value) => void): unknown }) => {
@@ -284,4 +284,25 @@ test('a command with arguments (R-PK8): its write is a JSON object checked again
   t.throws(() => createParameter('mixer', 'level', { type: 'F', access: 'read-write', meta: { arguments: {} } }), {
     message: 'mixer/level: a command with arguments is a text parameter (S), not F',
   });
+});
+
+test('onChange hears every change as changes$ does, and once stopped nothing more, not even the rest of a delivery under way', (t) => {
+  const p = createParameter('c', 'level', { type: 'I', access: 'read-write', initial: 0 });
+  const heard: string[] = [];
+  let stopSecond = () => {};
+  const stopFirst = onChange(p, (value) => {
+    heard.push(`first ${value}`);
+    if (value === 2) stopSecond();
+  });
+  stopSecond = onChange(p, (value) => heard.push(`second ${value}`));
+  const viaRx: Value[] = [];
+  const subscription = p.changes$.subscribe((value) => viaRx.push(value));
+  p.set(1);
+  p.set(2);
+  p.set(3);
+  stopFirst();
+  p.set(4);
+  subscription.unsubscribe();
+  t.deepEqual(heard, ['first 1', 'second 1', 'first 2', 'first 3']);
+  t.deepEqual(viaRx, [1, 2, 3, 4]);
 });
