@@ -16,9 +16,6 @@ import { unfenced } from '../core/lease.ts';
 import type { Signer } from './signing.ts';
 import { writeOncePerTurn } from './turn-writes.ts';
 
-/** Whether `DEBUG` asks for MQTT.js's own lines (`DEBUG=mqttjs*`). */
-const MQTTJS_DEBUG = /mqttjs/.test(process.env['DEBUG'] ?? '');
-
 /** The longest wait between two attempts to reach the broker. */
 export const BROKER_RETRY_MS = 1000;
 
@@ -165,7 +162,7 @@ export class BrokerLink {
       properties: { maximumPacketSize: this.settings.maxPacket },
       // MQTT.js says each step of each packet to `debug`, which costs a call and a check even
       // when nobody listens (3 % of a sharing hub's CPU): none unless DEBUG asks for mqttjs.
-      ...(MQTTJS_DEBUG ? {} : { log: () => {} }),
+      ...(/mqttjs/.test(process.env['DEBUG'] ?? '') ? {} : { log: () => {} }),
     };
     const client = mqtt.connect(url, options);
     this.client = client;

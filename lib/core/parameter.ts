@@ -1,4 +1,4 @@
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { Cause, CauseTracker } from './cause.ts';
 import { HubError, ok, type Result } from './errors.ts';
 import { argumentsOf, inType, type ParameterMeta, refusal } from './parameter-meta.ts';
@@ -129,11 +129,10 @@ export interface ProxyParameter extends OwnedParameter {
 }
 
 const UNKNOWN = Symbol('unknown');
-/** Who is told of a change: an RxJS subscriber, or the rule engine's own function (`onChange`). */
-type Listener = Pick<Subscriber<Value>, 'next'>;
+/** Who is told of a change: a subscriber of `changes$` or `values$`, or the rule engine (`onChange`). */
+type Listener = (value: Value) => void;
 const NO_LISTENERS: readonly Listener[] = [];
 type Slot = Value | typeof UNKNOWN;
-const isKnown = (v: Slot): v is Value => v !== UNKNOWN;
 const CHANGED: SetResult = ok(true);
 const UNCHANGED: SetResult = ok(false);
 
@@ -216,39 +215,38 @@ class TypedParameter implements ProxyParameter {
   }
 
   get value(): Value | undefined {
-    return isKnown(this.current) ? this.current : undefined;
+    return this.current === UNKNOWN ? undefined : this.current;
   }
 
   get values$(): Observable<Value> {
-    return this.spec.type === 'T' ? this.changes$ : new Observable<Value>((subscriber) => this.listen(subscriber, true));
+    if (this.spec.type === 'T') return this.changes$;
+    // The value delivered last is replayed after the listener is added, as a BehaviorSubject
+    // does, so a write the listener makes on the replay reaches it.
+    return new Observable<Value>((subscriber) => {
+      const stop = this.onChange((value) => subscriber.next(value));
+      if (this.delivered !== UNKNOWN) subscriber.next(this.delivered);
+      return stop;
+    });
   }
 
   get changes$(): Observable<Value> {
-    return new Observable<Value>((subscriber) => this.listen(subscriber, false));
+    return new Observable<Value>((subscriber) => this.onChange((value) => subscriber.next(value)));
   }
 
   /**
-   * Adds a listener, and replays the value delivered last when asked to: after adding it,
-   * as a BehaviorSubject does, so a write the listener makes on the replay reaches it.
+   * `next` called with every change or fire, with no subscriber between: the rule engine
+   * follows its sources so (each rule hop passes here). Stopped, it hears nothing more, not
+   * even the rest of a delivery under way. `next` must not throw.
    */
-  /**
-   * `next` called with every change, as `changes$` would, without a subscriber between;
-   * stopped, it hears nothing more, not even the rest of a delivery under way.
-   */
-  onChange(next: (value: Value) => void): () => void {
+  onChange(next: Listener): () => void {
     let following = true;
-    const stop = this.listen({ next: (value) => following && next(value) }, false);
+    const listener: Listener = (value) => {
+      if (following) next(value);
+    };
+    this.listeners = [...this.listeners, listener];
     return () => {
       following = false;
-      stop();
-    };
-  }
-
-  private listen(subscriber: Listener, replay: boolean): () => void {
-    this.listeners = [...this.listeners, subscriber];
-    if (replay && isKnown(this.delivered)) subscriber.next(this.delivered);
-    return () => {
-      this.listeners = this.listeners.filter((listener) => listener !== subscriber);
+      this.listeners = this.listeners.filter((other) => other !== listener);
     };
   }
 
@@ -333,7 +331,7 @@ class TypedParameter implements ProxyParameter {
     if (this.spec.type !== 'T') this.delivered = value;
     this.hooks?.delivery?.(this, value);
     const listeners = this.listeners;
-    for (let i = 0; i < listeners.length; i++) listeners[i]!.next(value);
+    for (let i = 0; i < listeners.length; i++) listeners[i]!(value);
   }
 
   private named(error: HubError): SetResult {
