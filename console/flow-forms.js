@@ -372,14 +372,26 @@ function MapField({ name, schema, value, path, issues, set, base }) {
   </fieldset>`;
 }
 
+/** A setting's default, on it or on its typed branch (a number that may also be a placeholder). @param {Schema | undefined} setting */
+const defaultOf = (setting) => setting?.default ?? setting?.anyOf?.find((/** @type {Schema} */ branch) => 'default' in branch)?.default;
+
 /**
  * The fields of an object's settings, in the schema's order; `skip` leaves some out (a connection's `type`), `only` keeps some.
  * @param {Omit<FieldProps, 'name'> & { skip?: string[], only?: string[] }} props
  */
 function Fields({ schema, value, path, issues, set, base, skip = [], only }) {
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {})
-    .filter(([name]) => !skip.includes(name) && (!only || only.includes(name)))
+  const properties = schema.properties ?? {};
+  /** A setting that matters only with certain values beside it (`appliesWhen`) is shown then, or while it is written or has a mistake. */
+  const applies = (/** @type {string} */ name, /** @type {Schema} */ setting) =>
+    !setting.appliesWhen ||
+    value?.[name] !== undefined ||
+    issues.some((issue) => under(issue.path, [...base, ...path, name])) ||
+    Object.entries(setting.appliesWhen).every(([other, values]) =>
+      /** @type {unknown[]} */ (values).includes(value?.[other] ?? defaultOf(properties[other])),
+    );
+  return Object.entries(properties)
+    .filter(([name, setting]) => !skip.includes(name) && (!only || only.includes(name)) && applies(name, setting))
     .map(
       ([name, setting]) =>
         html`<${Field} key=${name} name=${required.has(name) ? `${name} *` : name} schema=${setting} value=${value?.[name]}

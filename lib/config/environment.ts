@@ -86,6 +86,11 @@ export function acceptingPlaceholders(schema: unknown): unknown {
   if (typeof schema !== 'object' || schema === null) return schema;
   const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, acceptingPlaceholders(value)]));
   if (node['type'] !== 'number' && node['type'] !== 'integer' && node['type'] !== 'boolean') return node;
-  const { description, ...typed } = node;
-  return { ...(description === undefined ? {} : { description }), anyOf: [typed, wholePlaceholder] };
+  // What is said of the setting as a whole stays on it: its description, and when it applies (a form reads both there).
+  const { description, appliesWhen, ...typed } = node;
+  return {
+    ...(description === undefined ? {} : { description }),
+    ...(appliesWhen === undefined ? {} : { appliesWhen }),
+    anyOf: [typed, wholePlaceholder],
+  };
 }

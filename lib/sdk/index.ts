@@ -35,7 +35,7 @@ export {
 export { type ConnectionContext, type Fence, type GraphView, type Logger, type Records, Status, type StatusReport } from './context.ts';
 
 // Its settings.
-export { asWritten, type Checked, checked, type Issue, type Parsed, type TDefaulted, withDefault } from './settings.ts';
+export { appliesWhen, asWritten, type Checked, checked, type Issue, type Parsed, type TDefaulted, withDefault } from './settings.ts';
 export { portSetting, valueTypeSetting } from './setting-shapes.ts';
 export { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 export { describeLines, describeSetting, type ParameterLine, type ParameterLines, parseParameterLines } from './parameter-lines.ts';

@@ -19,6 +19,15 @@ export function withDefault<T extends TSchema>(schema: T, value: Static<T>): TDe
   return Type.Optional({ ...schema, default: value }) as unknown as TDefaulted<T>;
 }
 
+/**
+ * Marks a setting as one that matters only when sibling settings have one of the given
+ * values (`{ mode: ['send'] }`): the console's form shows it only then, or when it is
+ * written anyway. Not a check: a flow that writes it otherwise is taken as it is.
+ */
+export function appliesWhen<T extends TSchema>(conditions: Readonly<Record<string, readonly (string | number | boolean)[]>>, schema: T): T {
+  return { ...schema, appliesWhen: conditions };
+}
+
 /** Settings as a type receives them: defaulted settings present at every depth, the others as the schema says. */
 export type Parsed<T extends TSchema> = T extends { readonly [defaultOf]: infer U extends TSchema }
   ? Parsed<U>

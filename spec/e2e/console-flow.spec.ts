@@ -220,7 +220,20 @@ live(
     const form = page.locator('[data-testid=connection-form]');
     await form.getByLabel('id *').fill('umd');
     await form.getByLabel('version *').selectOption('3.1');
+    // What matters in one mode alone is shown in that mode (appliesWhen).
+    const shown = async (setting: string) => (await form.locator(`[id="field-connections.umd.${setting}"]`).count()) === 1;
+    await form.getByLabel('mode *').selectOption('receive');
+    t.deepEqual(
+      [await shown('bindIp'), await shown('maxDisplays'), await shown('repeat'), await shown('host')],
+      [true, true, false, true],
+      'receive: where to listen and how many displays; no repeat',
+    );
     await form.getByLabel('mode *').selectOption('send');
+    t.deepEqual(
+      [await shown('bindIp'), await shown('maxDisplays'), await shown('repeat'), await shown('host'), await shown('connectTimeout')],
+      [false, false, true, true, false],
+      'send: the repeat and the device, no listening settings; a connect timeout over tcp only',
+    );
     await form.locator('[id="field-connections.umd.port"]').fill('8900');
     await form.locator('[id="field-connections.umd.host"]').fill('127.0.0.1');
     await form.locator('[id="field-connections.umd.displays"]').fill('1\n2\n3');

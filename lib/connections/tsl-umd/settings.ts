@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import {
   allowSetting,
+  appliesWhen,
   connectTimeoutSetting,
   type ParameterMeta,
   type Value,
@@ -13,6 +14,10 @@ import {
   portSetting,
 } from '../../sdk/index.ts';
 import { EVERY, V31_MAX_ADDRESS } from './packets.ts';
+
+/** When a setting matters: in one mode of the two (the console's form shows it then). */
+const SEND = { mode: ['send'] } as const;
+const RECEIVE = { mode: ['receive'] } as const;
 
 export const tslUmdSettings = Type.Object({
   version: Type.Union([Type.Literal('3.1'), Type.Literal('5.0')], { description: 'The TSL UMD protocol version: "3.1" or "5.0".' }),
@@ -24,7 +29,10 @@ export const tslUmdSettings = Type.Object({
     'udp',
   ),
   port: portSetting('receive: the port the hub listens on (0 takes any free one). send: the port of the device.', { anyFree: true }),
-  bindIp: withDefault(Type.String({ description: 'receive: the address to listen on; "" listens on every address.' }), ''),
+  bindIp: appliesWhen(
+    RECEIVE,
+    withDefault(Type.String({ description: 'receive: the address to listen on; "" listens on every address.' }), ''),
+  ),
   host: withDefault(
     Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),
     '',
@@ -50,36 +58,45 @@ export const tslUmdSettings = Type.Object({
     ),
     [],
   ),
-  repeat: withDefault(
-    Type.Integer({
-      minimum: 0,
-      maximum: 3_600_000,
-      description: 'send: milliseconds between repeats of every display; 0 sends only on changes.',
-    }),
-    0,
+  repeat: appliesWhen(
+    SEND,
+    withDefault(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3_600_000,
+        description: 'send: milliseconds between repeats of every display; 0 sends only on changes.',
+      }),
+      0,
+    ),
   ),
-  connectTimeout: connectTimeoutSetting,
-  maxDisplays: withDefault(
-    Type.Integer({
-      minimum: 1,
-      maximum: 10_000,
-      description:
-        'receive: displays made from what is heard at most; past it a new one takes the place of the display heard longest ago, once that one has not been heard for forgetAfter, and is dropped otherwise.',
-    }),
-    1000,
+  connectTimeout: appliesWhen({ ...SEND, transport: ['tcp'] }, connectTimeoutSetting),
+  maxDisplays: appliesWhen(
+    RECEIVE,
+    withDefault(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_000,
+        description:
+          'receive: displays made from what is heard at most; past it a new one takes the place of the display heard longest ago, once that one has not been heard for forgetAfter, and is dropped otherwise.',
+      }),
+      1000,
+    ),
   ),
-  forgetAfter: withDefault(
-    Type.Integer({
-      minimum: 1000,
-      maximum: 86_400_000,
-      description:
-        'receive: milliseconds a display heard (not one listed in displays) must go unheard before it may give its place to a new one, when maxDisplays are shown.',
-    }),
-    60_000,
+  forgetAfter: appliesWhen(
+    RECEIVE,
+    withDefault(
+      Type.Integer({
+        minimum: 1000,
+        maximum: 86_400_000,
+        description:
+          'receive: milliseconds a display heard (not one listed in displays) must go unheard before it may give its place to a new one, when maxDisplays are shown.',
+      }),
+      60_000,
+    ),
   ),
-  maxClients: withDefault(
-    Type.Integer({ minimum: 1, maximum: 1024, description: 'receive over tcp: senders connected at once at most.' }),
-    16,
+  maxClients: appliesWhen(
+    { ...RECEIVE, transport: ['tcp'] },
+    withDefault(Type.Integer({ minimum: 1, maximum: 1024, description: 'receive over tcp: senders connected at once at most.' }), 16),
   ),
 });
 
