@@ -6,6 +6,7 @@
  * With `?parameters=1` it also has a path for each parameter the client may read, its value
  * typed by what the parameter says of itself (R-PK6).
  */
+import { createHash } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import { ConnectionInfo, ErrorAnswer, ParameterListing, Problem, RuleListing } from '../core/api-shapes.ts';
 import { type ErrorCode, errorTable, statusOf } from '../core/errors.ts';
@@ -204,20 +205,21 @@ export function withParameters(
   readings: Iterator<Reading>,
   listed: (reading: Reading) => Reading['access'] | undefined,
 ): Producer {
-  const { paths, tags, ...rest } = document as { paths: Record<string, Json>; tags: Json[] } & Json;
+  const { paths, tags, components, ...rest } = document as { paths: Record<string, Json>; tags: Json[]; components: Json } & Json;
   const read = paths['/parameters/{address}']?.['get'] as Json;
   const { parameters: _variable, responses, ...general } = read;
+  // A read's answers but its value are those of every read: written once, referred to from each path.
+  const errors = Object.entries(responses as Json).filter(([status]) => status !== '200');
+  const shared = Object.fromEntries(errors.map(([status, answer]) => [`readParameter${status}`, answer]));
+  const referred = Object.fromEntries(errors.map(([status]) => [status, { $ref: `#/components/responses/readParameter${status}` }]));
   const tagged = [...tags, { name: 'parameters', description: 'Each parameter this client may read, as it says of itself (R-PK6).' }];
   // The object's last member is its paths, left open for the parameters' own.
-  const open = `${JSON.stringify({ ...rest, tags: tagged }).slice(0, -1)},"paths":${JSON.stringify(paths).slice(0, -1)}`;
-  const ids = new Set<string>();
+  const head = { ...rest, tags: tagged, components: { ...components, responses: shared } };
+  const open = `${JSON.stringify(head).slice(0, -1)},"paths":${JSON.stringify(paths).slice(0, -1)}`;
   const entry = (reading: Reading) => {
     const access = listed(reading);
     if (access === undefined || access === 'write-only' || reading.type === 'T') return undefined;
     const path = `/parameters/${reading.address.split('/').map(encodeURIComponent).join('/')}`;
-    let id = operationIdOf('get', path);
-    for (let n = 2; ids.has(id); n++) id = `${operationIdOf('get', path)}${n}`;
-    ids.add(id);
     const words = reading.meta === undefined ? '' : headline(reading.meta);
     const writes =
       access === 'read-write'
@@ -225,20 +227,31 @@ export function withParameters(
         : ' Read-only.';
     const get = {
       ...general,
-      operationId: id,
+      operationId: parameterOperationId(reading.address),
       summary: words === '' ? reading.address : `${reading.address}: ${words}`,
       description: `The value of \`${reading.address}\` (R-H1), typed as the parameter says of itself.${writes}`,
       tags: ['parameters'],
       'x-patchbay-parameter': { address: reading.address, type: reading.type, access },
       responses: {
-        ...(responses as Json),
         200: {
           description: 'The value.',
           content: { [TEXT]: { schema: { type: 'string' } }, [JSON_TYPE]: { schema: valueSchema(reading.type, reading.meta) } },
         },
+        ...referred,
       },
     };
     return `,${JSON.stringify(path)}:${JSON.stringify({ get })}`;
   };
   return slices(open, readings, entry, '}}');
+}
+
+/**
+ * A parameter's operation id, the same whatever else is listed (a client generator names a
+ * function after it): `getParameter_mixer_fader_1`; an address with other characters than
+ * letters, digits and `/` gets a hash of itself after `__`, which no plain address makes.
+ */
+function parameterOperationId(address: string): string {
+  if (/^[A-Za-z0-9]+(\/[A-Za-z0-9]+)*$/.test(address)) return `getParameter_${address.replaceAll('/', '_')}`;
+  const hash = createHash('sha256').update(address).digest('hex').slice(0, 8);
+  return `getParameter_${address.replace(/[^A-Za-z0-9]+/g, '_')}__${hash}`;
 }

@@ -12,9 +12,11 @@ import { serve } from '../helpers/http.ts';
 
 type Operation = {
   summary: string;
+  operationId: string;
   'x-patchbay-parameter'?: { address: string; type: string; access: string };
   responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
 };
+type Components = { components: { responses: Record<string, { description: string }> } };
 
 type Document = {
   paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>>;
@@ -47,7 +49,7 @@ test('GET /openapi.json?parameters=1 describes each parameter the client may rea
   const described = {
     studio: {
       type: 'dummy',
-      parameters: ['fader/{1..2},F,-10', 'source,I,1', 'cue,S', 'go,T', 'hidden/level,I,0'],
+      parameters: ['fader/{1..2},F,-10', 'source,I,1', 'cue,S', 'go,T', 'hidden/level,I,0', 'hidden/a_b,S'],
       describe: {
         'fader/{1..2}': { label: 'Fader', unit: 'dB', minimum: -90, maximum: 10, step: 0.5 },
         source: {
@@ -71,7 +73,7 @@ test('GET /openapi.json?parameters=1 describes each parameter the client may rea
   const read = async (query: string, token = 'view') => {
     const answer = await fetch(`${base}/openapi.json${query}`, { headers: { authorization: `Bearer ${token}` } });
     t.is(answer.status, 200, query);
-    return (await answer.json()) as Document & { paths: Record<string, { get: Operation }> };
+    return (await answer.json()) as Document & Components & { paths: Record<string, { get: Operation }> };
   };
   const document = await read('?parameters=1');
   const result = await new Validator().validate(document as never);
@@ -95,7 +97,11 @@ test('GET /openapi.json?parameters=1 describes each parameter the client may rea
     access: 'read-write',
   });
   t.is(document.paths['/parameters/studio/fader/1']?.get['x-patchbay-parameter']?.access, 'read-only', 'as the token has it');
-  t.regex(document.paths['/parameters/studio/source']?.get.responses['404']?.description ?? '', /PB_UNKNOWN_PARAMETER/);
+  // Every read's error answers are written once and referred to: a path a parameter stays small.
+  t.deepEqual(document.paths['/parameters/studio/source']?.get.responses['404'], { $ref: '#/components/responses/readParameter404' });
+  t.regex(document.components.responses['readParameter404']?.description ?? '', /PB_UNKNOWN_PARAMETER/);
+  // An operation's id is its address's, whatever else is listed.
+  t.is(document.paths['/parameters/studio/fader/1']?.get.operationId, 'getParameter_studio_fader_1');
   // What a client checks a value with, by an independent JSON Schema implementation: the hub's value holds, one outside does not.
   const ajv = new Ajv2020({ strict: false });
   const source = ajv.compile(schemaOf('/parameters/studio/source') as object);
@@ -117,7 +123,11 @@ test('GET /openapi.json?parameters=1 describes each parameter the client may rea
     ['/parameters/studio/source'],
   );
   t.false(Object.keys((await read('')).paths).some((path) => path.startsWith('/parameters/studio')));
-  t.true(Object.keys((await read('?parameters=1', 'secret')).paths).includes('/parameters/studio/hidden/level'), 'the full token reads it');
+  const full = await read('?parameters=1', 'secret');
+  t.true(Object.keys(full.paths).includes('/parameters/studio/hidden/level'), 'the full token reads it');
+  const oddId = full.paths['/parameters/studio/hidden/a_b']?.get.operationId ?? '';
+  t.regex(oddId, /^getParameter_studio_hidden_a_b__[0-9a-f]{8}$/);
+  t.is((await read('?parameters=1&filter=a_b', 'secret')).paths['/parameters/studio/hidden/a_b']?.get.operationId, oddId);
   const refused = await fetch(`${base}/openapi.json?parameters=yes`, { headers: { authorization: 'Bearer view' } });
   t.is(refused.status, 400);
 });
