@@ -28,7 +28,10 @@ export function isConnectionId(id: string): boolean {
 /** Checks a parameter id; `_`-prefixed ids pass only when `reserved` is allowed. */
 export function checkParameterId(id: string, { reserved = false } = {}): Result<string> {
   if (!parameterIdRe.test(id)) {
-    return fail('PB_BAD_ADDRESS', `"${id}" is not a parameter id: use segments of 1–128 characters A-Z a-z 0-9 _ - . joined by /`);
+    return fail(
+      'PB_BAD_ADDRESS',
+      `"${id}" is not a parameter id: use segments of 1–128 characters A-Z a-z 0-9 _ - . joined by /, none of them . or .. alone`,
+    );
   }
   if (id.startsWith('_') && !reserved) {
     return fail('PB_RESERVED_ID', `"${id}" begins with "_", which is reserved for the hub`);

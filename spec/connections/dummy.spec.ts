@@ -59,7 +59,7 @@ test('bad lines are configuration errors naming the connection and the line', (t
   t.false(result.ok);
   if (result.ok) return;
   t.deepEqual(result.issues.map(formatIssue), [
-    'connections.vars.parameters: line 2: "bad id" is not a parameter id: use segments of 1–128 characters A-Z a-z 0-9 _ - . joined by /',
+    'connections.vars.parameters: line 2: "bad id" is not a parameter id: use segments of 1–128 characters A-Z a-z 0-9 _ - . joined by /, none of them . or .. alone',
     'connections.vars.parameters: line 3: unknown type "Q": expected one of S, B, I, F, T',
     'connections.vars.parameters: line 4: default value of "y": cannot convert "ten" to integer: not a decimal number',
     'connections.vars.parameters: line 5: "ok" is defined twice (first on an earlier line)',
