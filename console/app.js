@@ -65,6 +65,8 @@ export function App() {
           (name) =>
             html`<button key=${name} class=${tab === name ? 'on' : ''} onClick=${() => {
               setFlowOpening(undefined);
+              // What was said of the tab left behind is not news on another.
+              if (name !== tab) setNotice(undefined);
               setTab(name);
             }}>${name}${name === 'problems' && problems.length ? ` (${problems.length})` : ''}</button>`,
         )}

@@ -242,6 +242,9 @@ live(
     await page.getByRole('button', { name: 'save', exact: true }).click();
     await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
     t.true((await readFile(flow, 'utf8')).includes('displays: [1, 2, 3]'));
+    // What was said on the flow tab is not news on another.
+    await page.getByRole('button', { name: 'parameters', exact: true }).click();
+    t.is(await page.locator('p.notice').textContent(), '');
   },
 );
 
