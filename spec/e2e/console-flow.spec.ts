@@ -379,7 +379,11 @@ live(
     await first.locator('[data-testid=flow-versions] tr', { hasText: 'on disk' }).getByRole('button', { name: 'changes' }).click();
     await first.locator('[data-testid=flow-version-diff] .removed', { hasText: "'title,S,evening'" }).waitFor();
     await first.locator('[data-testid=flow-version-diff] .added', { hasText: "'title,S,morning'" }).waitFor();
-    await first.locator('[data-testid=flow-versions] tr', { hasText: 'on disk' }).getByRole('button', { name: 'restore' }).click();
+    // On a phone every version's buttons are in reach, not past the screen's edge in a table to scroll sideways.
+    await first.setViewportSize({ width: 390, height: 844 });
+    const versions = first.locator('[data-testid=flow-versions]');
+    t.true(await versions.evaluate((table) => table.scrollWidth <= table.clientWidth), 'the versions fit the phone');
+    await versions.locator('tr', { hasText: 'on disk' }).getByRole('button', { name: 'restore' }).click();
     await first.locator('.notice', { hasText: 'version 1 brought back' }).waitFor();
     t.is(await readFile(flow, 'utf8'), original);
   },
