@@ -28,7 +28,8 @@
  *
  *   npm run bench:devices -- [--companion <folder>] [--changes 1000] [--rounds 2] [--race atem|hyperdeck|obs]
  *
- * Printed, and kept in bench/results/<date>-<commit>-devices.md.
+ * Printed, and kept in bench/results/<date>-<commit>-devices.md (`-devices-<race>.md` for one race, so
+ * races run one by one at a commit keep each its own).
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -404,5 +405,5 @@ const text = [
 ].join('\n');
 console.log(text);
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, `bench/results/${date}-${commit}-devices.md`), text);
+writeFileSync(join(root, `bench/results/${date}-${commit}-devices${only ? `-${only}` : ''}.md`), text);
 process.exit(0);
