@@ -13,7 +13,7 @@ import { filter, listedFor } from './parameter-routes.ts';
 import { JSON_TYPE, jsonClient, sendError, sendOk } from './respond.ts';
 import type { DescribedRoute, Handler, Route } from './route.ts';
 import { stream } from './stream.ts';
-import { flag } from './ws/upgrade-query.ts';
+import { flag, flagSchema } from './ws/upgrade-query.ts';
 
 /** The hub's version, from its package.json (beside lib/ in a checkout, beside dist/ when installed). */
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -58,7 +58,7 @@ export const descriptionRoutes = (served: () => readonly DescribedRoute[]): read
       query: {
         parameters: {
           description: '`1`: a path for each parameter the client may read, with its own value schema.',
-          schema: Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')]),
+          schema: flagSchema(),
         },
         filter,
       },

@@ -240,9 +240,9 @@ export function withParameters(
         ...referred,
       },
     };
-    return `,${JSON.stringify(path)}:${JSON.stringify({ get })}`;
+    return `${JSON.stringify(path)}:${JSON.stringify({ get })}`;
   };
-  return slices(open, readings, entry, '}}');
+  return slices(open, readings, entry, '}}', true);
 }
 
 /**

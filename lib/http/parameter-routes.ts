@@ -12,7 +12,7 @@ import { ok, type Query } from './operation-shapes.ts';
 import { acceptsJson, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
 import type { Handler, Route } from './route.ts';
 import { slices, stream } from './stream.ts';
-import { flag } from './ws/upgrade-query.ts';
+import { flag, flagSchema } from './ws/upgrade-query.ts';
 
 const PARAMETERS = '/parameters/';
 
@@ -93,16 +93,7 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
     return sendOk(res, JSON_TYPE, `[${parts.join(',')}]`);
   }
   // Live, as the graph goes on changing: one removed before it is reached is not listed.
-  let first = true;
-  const separated = (p: Reading) => {
-    const text = entry(p);
-    if (text === undefined || first) {
-      first &&= text === undefined;
-      return text;
-    }
-    return `,${text}`;
-  };
-  stream(res, JSON_TYPE, slices('[', rest, separated, ']'), log);
+  stream(res, JSON_TYPE, slices('[', rest, entry, ']'), log);
 };
 
 /**
@@ -146,7 +137,7 @@ export const parameterRoutes: readonly Route[] = [
         filter,
         meta: {
           description: '`1`: each parameter with what it says of itself (R-PK6), when it says anything.',
-          schema: Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')]),
+          schema: flagSchema(),
         },
       },
       answers: { 200: ok('The parameters, in definition order.', { [JSON_TYPE]: Type.Array(ParameterListing) }) },

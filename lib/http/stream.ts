@@ -79,13 +79,21 @@ export function stream(
 }
 
 /**
- * A producer of `items` as text, in slices of about a millisecond of the event loop each:
- * `open`, then each item's `entry` (undefined leaves it out), then `close`. Items are taken
- * as the slices are made, so a long list is never held whole.
+ * A producer of a JSON list's `items` as text, in slices of about a millisecond of the event
+ * loop each: `open`, then each item's `entry` (undefined leaves it out) with commas between,
+ * then `close`. `afterOthers`: `open` ends with members of its own, so the first entry takes
+ * a comma too. Items are taken as the slices are made, so a long list is never held whole.
  */
-export function slices<T>(open: string, items: Iterator<T>, entry: (item: T) => string | undefined, close: string): Producer {
+export function slices<T>(
+  open: string,
+  items: Iterator<T>,
+  entry: (item: T) => string | undefined,
+  close: string,
+  afterOthers = false,
+): Producer {
   let begun = false;
   let ended = false;
+  let comma = afterOthers;
   return () => {
     if (ended) return undefined;
     const parts: string[] = begun ? [] : [open];
@@ -100,7 +108,9 @@ export function slices<T>(open: string, items: Iterator<T>, entry: (item: T) => 
         break;
       }
       const text = entry(next.value);
-      if (text !== undefined) parts.push(text);
+      if (text === undefined) continue;
+      parts.push(comma ? `,${text}` : text);
+      comma = true;
     }
     return parts.join('');
   };

@@ -11,6 +11,10 @@ import { rateAtOrBelow } from './rate-ladder.ts';
 import type { CodedError } from '../respond.ts';
 import { RESUME_TOKEN, UNKNOWN_TOKEN } from './resume.ts';
 
+/** A query flag as `flag` reads it: `1` or `true` on, `0` or `false` off. */
+export const flagSchema = (options: { description?: string } = {}) =>
+  Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], options);
+
 /** The options of an upgrade, as `/asyncapi.json` describes them (R-DS1); `parseUpgradeQuery` reads each. */
 export const upgradeOptions = Type.Object({
   filter: Type.Optional(
@@ -19,7 +23,7 @@ export const upgradeOptions = Type.Object({
     }),
   ),
   batch: Type.Optional(
-    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+    flagSchema({
       description: 'One JSON array of items per event-loop turn instead of a message per item (R-W1).',
     }),
   ),
@@ -32,17 +36,17 @@ export const upgradeOptions = Type.Object({
     }),
   ),
   origins: Type.Optional(
-    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+    flagSchema({
       description: 'Each value says who changed it last and when (`by`, `at`, R-O2).',
     }),
   ),
   meta: Type.Optional(
-    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+    flagSchema({
       description: 'Each value of the snapshot comes with what its parameter says of itself (`meta`: label, unit, range, choices, R-PK6).',
     }),
   ),
   events: Type.Optional(
-    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+    flagSchema({
       description: 'Also `{"event": "parameters"}` and `{"event": "connections"}` when they change (R-U1).',
     }),
   ),
