@@ -224,14 +224,21 @@ live(
     const shown = async (setting: string) => (await form.locator(`[id="field-connections.umd.${setting}"]`).count()) === 1;
     await form.getByLabel('mode *').selectOption('receive');
     t.deepEqual(
-      [await shown('bindIp'), await shown('maxDisplays'), await shown('repeat'), await shown('host')],
-      [true, true, false, true],
+      [await shown('bindIp'), await shown('maxDisplays'), await shown('allow'), await shown('repeat'), await shown('host')],
+      [true, true, true, false, true],
       'receive: where to listen and how many displays; no repeat',
     );
     await form.getByLabel('mode *').selectOption('send');
     t.deepEqual(
-      [await shown('bindIp'), await shown('maxDisplays'), await shown('repeat'), await shown('host'), await shown('connectTimeout')],
-      [false, false, true, true, false],
+      [
+        await shown('bindIp'),
+        await shown('maxDisplays'),
+        await shown('allow'),
+        await shown('repeat'),
+        await shown('host'),
+        await shown('connectTimeout'),
+      ],
+      [false, false, false, true, true, false],
       'send: the repeat and the device, no listening settings; a connect timeout over tcp only',
     );
     await form.locator('[id="field-connections.umd.port"]').fill('8900');

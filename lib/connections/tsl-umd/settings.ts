@@ -37,7 +37,8 @@ export const tslUmdSettings = Type.Object({
     Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),
     '',
   ),
-  allow: allowSetting,
+  // A sender listens to no one: its allow is refused (tsl-umd.ts).
+  allow: appliesWhen(RECEIVE, allowSetting),
   displays: withDefault(
     Type.Array(
       Type.Union([
