@@ -14,6 +14,7 @@ import mqtt, { type IClientOptions, type IClientPublishOptions, type ISubscripti
 import { after, type ConnectionContext, DeviceLink, type LinkAttempt, type Logger, reasonOf, type Scheduler } from '../sdk/index.ts';
 import { unfenced } from '../core/lease.ts';
 import type { Signer } from './signing.ts';
+import { Acknowledgements } from './acknowledgements.ts';
 import { writeOncePerTurn } from './turn-writes.ts';
 
 /** The longest wait between two attempts to reach the broker. */
@@ -80,6 +81,9 @@ export class BrokerLink {
   private pendingMarker = '';
   private pendingSync = '';
   private readonly kept = new Map<string, Kept>();
+  private readonly acknowledgements = new Acknowledgements();
+  /** What gathers messages within a turn (share/value-bursts.ts), sent before what says something was done. */
+  private readonly gatherers: (() => void)[] = [];
   private lastReason = '';
   /** Who is told what the broker says: set once, at `start`, before any connect. */
   private owner: LinkOwner = { subscriptions: () => ({}), message: () => {}, up: () => {}, down: () => {}, tooLarge: () => {} };
@@ -230,7 +234,7 @@ export class BrokerLink {
   private closed(): void {
     const wasUp = this.isUp;
     this.isUp = false;
-    this.dropUnacknowledged();
+    this.acknowledgements.dropAll();
     if (this.stopped) return;
     const reason = `no connection to ${shownUrl(this.settings.url)}${this.lastReason ? ` (${this.lastReason})` : wasUp ? ' (the broker closed it)' : ''}`;
     this.owner.down(reason);
@@ -259,16 +263,24 @@ export class BrokerLink {
       client.publish(topic, payload, this.signed(topic, payload, options), sent ? (error) => sent(error ?? undefined) : undefined);
       return;
     }
-    const seq = ++this.issued;
-    const session = this.session;
-    this.unacknowledged.add(seq);
+    const acknowledged = this.acknowledgements.expect();
     client.publish(topic, payload, this.signed(topic, payload, options), (error) => {
-      if (session === this.session) {
-        this.unacknowledged.delete(seq);
-        this.settleWaiters();
-      }
+      acknowledged();
       sent?.(error ?? undefined);
     });
+  }
+
+  /**
+   * `send` publishes what a part gathers within a turn. It is called before a wait for
+   * acknowledgement and before an answer to a write, so that what was gathered goes first.
+   */
+  gathering(send: () => void): void {
+    this.gatherers.push(send);
+  }
+
+  /** Publishes what is gathered now: what follows (an answer to a write) comes after it. */
+  sendGathered(): void {
+    for (const send of this.gatherers) send();
   }
 
   /**
@@ -277,30 +289,9 @@ export class BrokerLink {
    * was published then may not have reached the broker (R-B2).
    */
   whenAcknowledged(done: (acknowledged: boolean) => void): void {
-    if (this.unacknowledged.size === 0) return done(this.isUp);
-    this.waiters.push({ through: this.issued, done });
+    this.sendGathered();
+    this.acknowledgements.whenAll(done, this.isUp);
   }
-
-  private settleWaiters(): void {
-    if (this.waiters.length === 0) return;
-    // Sequence numbers only grow: the oldest one waiting is the first in the set.
-    const oldest = this.unacknowledged.values().next().value ?? Number.POSITIVE_INFINITY;
-    let settled = 0;
-    while (settled < this.waiters.length && this.waiters[settled]!.through < oldest) settled++;
-    for (const { done } of this.waiters.splice(0, settled)) done(true);
-  }
-
-  /** The link closed: whatever was not acknowledged may be lost, and the next session counts afresh. */
-  private dropUnacknowledged(): void {
-    this.session++;
-    this.unacknowledged.clear();
-    for (const { done } of this.waiters.splice(0)) done(false);
-  }
-
-  private issued = 0;
-  private session = 0;
-  private readonly unacknowledged = new Set<number>();
-  private waiters: { readonly through: number; readonly done: (acknowledged: boolean) => void }[] = [];
 
   /** The last will of a new session, signed when the link signs. */
   private will(): IClientOptions['will'] {
@@ -333,7 +324,7 @@ export class BrokerLink {
   private async close(): Promise<void> {
     const last = this.last;
     this.stopped = true;
-    this.dropUnacknowledged();
+    this.acknowledgements.dropAll();
     const client = this.client;
     this.client = undefined;
     for (const [, { sent }] of this.kept) sent.forEach((done) => done(new Error('the connection stopped')));

@@ -163,11 +163,11 @@ export class Verifier {
     const counter = readCounter(n);
     const key = `${hub}\0${topic}`;
     const before = this.last.get(key);
-    let order = before ? compare(counter, before) : 1;
+    let order = before ? compareCounters(counter, before) : 1;
     const kept = this.kept?.keeps(topic) ? this.kept : undefined;
     const mark = !before && kept?.get(key);
     // The message taken last before a restart, still retained, is taken again once.
-    if (mark) order = compare(counter, readCounter(mark)) < 0 ? -1 : 1;
+    if (mark) order = compareCounters(counter, readCounter(mark)) < 0 ? -1 : 1;
     if (order === 0) return { ok: false, why: 'duplicate' };
     // A start far ahead of the clock would hold every later message of the hub on the topic back.
     if (order < 0 || counter.length !== 3 || counter.some(Number.isNaN) || counter[0]! > Date.now() + AHEAD_MS)
@@ -176,6 +176,14 @@ export class Verifier {
     kept?.set(key, n);
     return { ok: true, hub };
   }
+}
+
+/** A counter read as numbers: what orders a hub's messages across its topics. */
+export type Counter = readonly number[];
+
+/** The counter of a signed message's `n`; undefined when it carries none. */
+export function counterOf(n: unknown): Counter | undefined {
+  return typeof n === 'string' ? readCounter(n) : undefined;
 }
 
 /** A counter `<start>.<session>.<seq|last>` as numbers; NaN parts for anything else. */
@@ -187,8 +195,8 @@ function readCounter(n: string): number[] {
   return [Number(n.slice(0, first)), Number(n.slice(first + 1, second)), sequence === LAST ? Number.POSITIVE_INFINITY : Number(sequence)];
 }
 
-/** Orders two counters part by part: negative when `a` came first. */
-function compare(a: readonly number[], b: readonly number[]): number {
+/** Orders two counters of one signer part by part: negative when `a` came first. */
+export function compareCounters(a: Counter, b: Counter): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const difference = (a[i] ?? 0) - (b[i] ?? 0);
     if (difference !== 0) return Math.sign(difference);

@@ -29,6 +29,9 @@
  *   <prefix>/$sync/<random>              a marker it sends itself after subscribing: once it is
  *                                        back, every retained message before it has arrived (a
  *                                        token of the session: the client id is published nowhere)
+ *   <prefix>/$values/<hub id>            hubs sharing: the values of shared parameters that changed again
+ *                                        within a second of their value topic's last message, a
+ *                                        turn's in one message, not retained (share/value-bursts.ts)
  *   <prefix>/$lease/<hub id>             in a group, every hub's renewals, `{"epoch", "seen"}`: the
  *                                        broker's acknowledgement renews the active hub's lease; the
  *                                        others count one only when `seen` names their session now
@@ -125,10 +128,30 @@ export class TopicLayout {
 
   /** The hub whose renewal a topic carries; undefined for other topics. */
   leaseOf(topic: string): string | undefined {
-    const start = `${this.prefix}/$lease/`;
+    return this.lastLevelUnder(topic, '$lease');
+  }
+
+  /** The level after `<prefix>/<under>/` when it is the topic's last; undefined otherwise. */
+  private lastLevelUnder(topic: string, under: string): string | undefined {
+    const start = `${this.prefix}/${under}/`;
     if (!topic.startsWith(start)) return undefined;
     const hubId = topic.slice(start.length);
     return hubId && !hubId.includes('/') ? hubId : undefined;
+  }
+
+  /** Where a hub sends its values in bursts (share/value-bursts.ts). */
+  burst(hubId: string): string {
+    return `${this.prefix}/$values/${hubId}`;
+  }
+
+  /** Filter for every hub's bursts. */
+  get bursts(): string {
+    return `${this.prefix}/$values/+`;
+  }
+
+  /** The hub whose burst a topic carries; undefined for other topics. */
+  burstOf(topic: string): string | undefined {
+    return this.lastLevelUnder(topic, '$values');
   }
 
   sync(token: string): string {

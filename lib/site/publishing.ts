@@ -20,6 +20,10 @@ export interface Publishing {
   sender?(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED;
   /** True when the other hubs may write the parameter: this hub shares it with them. */
   sharesWithHubs?(parameter: Parameter): boolean;
+  /** True when the parameter's changes may go to the other hubs in bursts (share/value-bursts.ts): asked when it is followed. */
+  gathers?(parameter: Parameter): boolean;
+  /** True when the change (`wire`, its string form) went in a burst; false: publish it on its value topic now. */
+  gather?(parameter: Parameter, wire: string): boolean;
 }
 
 export const NO_HUB = Symbol('no hub');

@@ -31,6 +31,8 @@ export interface SiteLimits {
   readonly parametersPerHub: number;
   /** Values held for parameters not shown yet. */
   readonly heldValues: number;
+  /** The largest message taken from the broker. */
+  readonly payloadBytes: number;
 }
 
 export interface SiteSettings {

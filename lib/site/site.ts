@@ -30,6 +30,7 @@ import { Mirrors } from './share/mirrors.ts';
 import { PublishingRules } from './share/publishing-rules.ts';
 import { RemoteWrites } from './share/remote-writes.ts';
 import { SiteShare } from './share/site-share.ts';
+import { ValueBursts } from './share/value-bursts.ts';
 
 /** What a stopping site publishes before the link closes. */
 export type Goodbye = { topic: string; payload: string; options: IClientPublishOptions }[];
@@ -67,6 +68,8 @@ export class Site {
   readonly share: SiteShare;
   /** Which of its parameters this hub publishes and shares: the bridge's `Publishing`. */
   readonly publishing: PublishingRules;
+  /** Shared values that change fast, sent in bursts; `settle$` says which value topics to tell. */
+  readonly bursts: ValueBursts;
   private readonly group: RedundancyGroup | undefined;
   private readonly otherHubs: OtherHubs;
   private readonly checks: SiteChecks;
@@ -94,6 +97,7 @@ export class Site {
     this.checks = new SiteChecks(hub.id, trust, overruns, new SparseLog(context.log, scheduler, 'ignored'), context.records);
     this.corrections = new Corrections(scheduler, () => link.up);
     this.early = new EarlyValues(scheduler, limits.heldValues, overruns);
+    this.bursts = new ValueBursts(settings, link, this.checks, scheduler, context.log);
     this.writes = new RemoteWrites(hub.id, link, others, layout, qos, scheduler);
     const writes = this.writes;
     const mirrors = new Mirrors(context, others, this.early, (...write) => writes.send(...write));
@@ -110,7 +114,7 @@ export class Site {
           });
     const group = this.group;
     const claims = new Claims(context, { others, directory, group, isLocal: (connectionId) => mirrors.isLocal(connectionId) });
-    this.publishing = new PublishingRules(settings, claims, mirrors, checks, group);
+    this.publishing = new PublishingRules(settings, claims, mirrors, checks, group, this.bursts);
     this.share = new SiteShare(context, settings, link, {
       checks,
       corrections,
@@ -144,6 +148,7 @@ export class Site {
   }
 
   down(reason: string): void {
+    this.bursts.down();
     this.group?.down(reason);
     this.share.down(reason);
   }
@@ -153,6 +158,7 @@ export class Site {
     const released = this.group?.stop() ?? [];
     const gone = this.share.stop();
     this.early.stop();
+    this.bursts.stop();
     this.corrections.stop();
     this.writes.stop();
     return [...released, ...gone];
@@ -162,7 +168,7 @@ export class Site {
     return { ...this.share.details(), ...(this.group ? { redundancy: this.group.details() } : {}) };
   }
 
-  /** Takes a message on the site's topics (hubs, leases, shared values); false for anything else. */
+  /** Takes a message on the site's topics (hubs, leases, shared values and their bursts); false for anything else. */
   message(topic: string, payload: Buffer, properties: MessageProperties): boolean {
     const { layout } = this.settings;
     const renewing = layout.leaseOf(topic);
@@ -171,6 +177,11 @@ export class Site {
         const confirmed = this.group.renewal(topic, renewing, payload);
         if (confirmed) this.take(renewing, confirmed);
       }
+      return true;
+    }
+    const bursting = layout.burstOf(topic);
+    if (bursting !== undefined) {
+      if (this.otherHubs.admits(bursting)) this.share.burst(bursting, topic, payload, properties);
       return true;
     }
     const hubTopic = layout.hubTopic(topic);

@@ -4,13 +4,15 @@
  * hubs share a connection through it; a panel can write only what setAccess allows and
  * cannot speak for a hub.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import mqtt from 'mqtt';
 import type { Hub } from '../../lib/hub/hub.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startHub } from '../helpers/hub.ts';
+import { capturedLog, startHub } from '../helpers/hub.ts';
 import { withBroker } from '../helpers/broker-tests.ts';
 import { startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
 import { siteKey } from '../helpers/site-key.ts';
@@ -21,8 +23,8 @@ const users = { control: 'control-secret', studio: 'studio-secret', panel: 'pane
 const valueOn = (hub: Hub, address: string) => hub.graph.get(address)?.value;
 const shownOn = (hub: Hub, id: string) => hub.listConnections().find((c) => c.id === id);
 
-async function site(t: ExecutionContext) {
-  const broker = await startBroker({ acl: { file: aclFile, users } });
+async function site(t: ExecutionContext, acl = aclFile, log?: ReturnType<typeof capturedLog>['log']) {
+  const broker = await startBroker({ acl: { file: acl, users } });
   t.teardown(() => broker.stop());
   const bus = (id: 'control' | 'studio', share: string[], more: Record<string, unknown> = {}) => ({
     type: 'mqtt',
@@ -32,12 +34,16 @@ async function site(t: ExecutionContext) {
     hub: { id, share, key: siteKey },
     ...more,
   });
-  const control = await startHub(t, {
-    connections: {
-      desk: { type: 'dummy', parameters: ['onair,B,false', 'scene,S,news'] },
-      bus: bus('control', ['desk/#'], { publish: ['desk/#'], setAccess: ['desk/scene'] }),
+  const control = await startHub(
+    t,
+    {
+      connections: {
+        desk: { type: 'dummy', parameters: ['onair,B,false', 'scene,S,news'] },
+        bus: bus('control', ['desk/#'], { publish: ['desk/scene'], setAccess: ['desk/scene'] }),
+      },
     },
-  });
+    log ? { log } : {},
+  );
   const studio = await startHub(t, { connections: { bus: bus('studio', []) } });
   const panel = await mqtt.connectAsync(broker.url, { protocolVersion: 5, username: 'panel', password: users.panel });
   t.teardown(() => panel.endAsync(true));
@@ -86,6 +92,27 @@ withBroker(`a panel user writes what setAccess allows, gets its answer, and cann
   t.is(shownOn(studio, 'desk')?.status, 'ok');
   t.is(valueOn(studio, 'desk/scene'), 'sport');
 });
+
+withBroker(
+  `behind an ACL from before bursts, the broker refuses a hub's burst: the hub says so once, and its values reach the other hubs on their value topics${whyNoBroker}`,
+  async (t) => {
+    const folder = mkdtempSync(join(tmpdir(), 'patchbay-acl-'));
+    const before = join(folder, 'before-bursts.acl');
+    writeFileSync(before, readFileSync(aclFile, 'utf8').replace(/^topic write patchbay\/\$values\/.*\n/gm, ''));
+    const { log, lines } = capturedLog('warn');
+    const { control, studio } = await site(t, before, log);
+    // Shared only, so that its changes may go in bursts (what `publish` matches goes on its value topic at every change).
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 5; i++) control.graph.write('desk/onair', i % 2 === 0);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await eventually(() => lines().some((line) => line.msg.includes('refused the burst')), 'the hub to say the broker refused its burst');
+    await eventually(() => valueOn(studio, 'desk/onair') === true, 'the latest value on the other hub');
+    t.is(lines().filter((line) => line.msg.includes('refused the burst')).length, 1);
+    control.graph.write('desk/onair', false);
+    await eventually(() => valueOn(studio, 'desk/onair') === false, 'the next value, on its value topic');
+  },
+);
 
 test("the operating guide's ACL is the file these specs run the broker with", (t) => {
   const guide = readFileSync(fileURLToPath(new URL('../../docs/guides/operating.md', import.meta.url)), 'utf8');

@@ -27,8 +27,14 @@ import type { WriteAnswer } from '../../broker/topics.ts';
 import { NO_HUB, type Publishing, REJECTED } from '../../site/publishing.ts';
 import type { MappedTopic, MqttSettings } from './settings.ts';
 
+/** A published parameter followed: its changes' subscription, and whether they may go in bursts. */
+interface Followed {
+  readonly subscription: Subscription;
+  gathered: boolean;
+}
+
 export class Bridge {
-  private readonly followed = new Map<string, Subscription>();
+  private readonly followed = new Map<string, Followed>();
   private readonly mapped = new Map<string, OwnedParameter[]>();
   private readonly graphWatch: Subscription;
   private readonly warned = new Set<string>();
@@ -91,40 +97,47 @@ export class Bridge {
   republish(address: string): void {
     if (!this.followed.has(address)) return;
     const parameter = this.context.graph.get(address);
-    if (parameter && parameter.type !== 'T' && parameter.value !== undefined) this.publishValue(parameter, parameter.value);
+    if (parameter && parameter.type !== 'T' && parameter.value !== undefined) this.publishValue(parameter, toWire(parameter.value));
   }
 
   /** Follows or stops following every parameter again: what is published changed (a claim was won or lost). */
   review(): void {
     for (const parameter of this.context.graph.all()) {
       if (this.publishing.publishes(parameter)) {
-        if (!this.followed.has(parameter.address)) this.follow(parameter, true);
+        const followed = this.followed.get(parameter.address);
+        if (followed) followed.gathered = this.publishing.gathers?.(parameter) === true;
+        else this.follow(parameter, true);
       } else this.unfollow(parameter.address);
     }
   }
 
   private follow(parameter: Parameter, publishNow = false): void {
     if (this.followed.has(parameter.address) || !this.publishing.publishes(parameter)) return;
-    this.followed.set(
-      parameter.address,
-      parameter.changes$.subscribe((value) => this.publishValue(parameter, value)),
-    );
+    const followed: Followed = {
+      subscription: parameter.changes$.subscribe((value) => {
+        const wire = toWire(value);
+        if (!followed.gathered || !this.publishing.gather?.(parameter, wire)) this.publishValue(parameter, wire);
+      }),
+      gathered: this.publishing.gathers?.(parameter) === true,
+    };
+    this.followed.set(parameter.address, followed);
     if (publishNow || this.link.up) this.republish(parameter.address);
   }
 
   private unfollow(address: string): void {
-    this.followed.get(address)?.unsubscribe();
+    this.followed.get(address)?.subscription.unsubscribe();
     this.followed.delete(address);
   }
 
-  private publishValue(parameter: Parameter, value: Value): void {
+  /** Publishes a value on its value topic; `wire` its string form. */
+  private publishValue(parameter: Parameter, wire: string): void {
     const { layout, qos } = this.settings;
     const trigger = parameter.type === 'T';
     const properties = this.publishing.valueProperties?.(parameter);
     const options: IClientPublishOptions = { qos, retain: !trigger, ...(properties ? { properties: { userProperties: properties } } : {}) };
     // While the broker is away a value is not kept: the next connect publishes every value again.
     // A fire goes out as a trigger's string form, `true` (R-C3), like any value.
-    this.link.publish(layout.value(parameter.address), toWire(value), options, 'drop');
+    this.link.publish(layout.value(parameter.address), wire, options, 'drop');
   }
 
   /** A message on a mapped topic or a write topic; false when it is neither. */
@@ -179,6 +192,8 @@ export class Bridge {
   }
 
   private answer(responseTopic: string, correlationData: Buffer | undefined, result: SetResult): void {
+    // The value it changed, when gathered in a burst, goes first: the writer hears the answer after it.
+    this.link.sendGathered();
     const answer: WriteAnswer = result.ok ? { ok: true } : { ok: false, error: result.error.message, code: result.error.code };
     this.link.publish(
       responseTopic,
@@ -235,7 +250,7 @@ export class Bridge {
 
   stop(): void {
     this.graphWatch.unsubscribe();
-    for (const subscription of this.followed.values()) subscription.unsubscribe();
+    for (const { subscription } of this.followed.values()) subscription.unsubscribe();
     this.followed.clear();
   }
 }

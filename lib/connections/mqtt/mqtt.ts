@@ -177,6 +177,9 @@ export const mqttType = defineServingType({
             for (const id of republish) published.republishConnection(id);
           });
           sharing.share.overwritten$.subscribe((address) => published.republish(address));
+          sharing.bursts.settle$.subscribe((addresses) => {
+            for (const address of addresses) published.republish(address);
+          });
         }
         // Also when the option is gone: what it announced before is removed once connected.
         const announcing =

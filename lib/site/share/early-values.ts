@@ -5,14 +5,20 @@
  */
 import type { Subscription } from 'rxjs';
 import { every, type Scheduler } from '../../sdk/index.ts';
-import type { MessageProperties } from '../../broker/broker-link.ts';
+import type { Counter } from '../../broker/signing.ts';
 import type { SiteOverruns } from '../settings.ts';
+
+/** A value of another hub's as it came: its string form, who changed it, and the owner's counter of the message. */
+export interface SharedValue {
+  readonly text: string;
+  readonly by: string;
+  readonly counter: Counter;
+}
 
 /** A value that came, signed by `from`, before the description of its connection. */
 export interface EarlyValue {
   readonly from: string;
-  readonly payload: Buffer;
-  readonly properties: MessageProperties;
+  readonly value: SharedValue;
   readonly at: number;
 }
 

@@ -9,15 +9,22 @@ import { Status, type Value } from '../../sdk/index.ts';
 import type { MirroredConnection, SiteContext } from '../hub-port.ts';
 import type { ConnectionInfo } from '../../core/api-shapes.ts';
 import type { ProxyParameter } from '../../core/parameter.ts';
-import type { MessageProperties } from '../../broker/broker-link.ts';
+import { type Counter, compareCounters } from '../../broker/signing.ts';
 import type { OtherHub, SharedConnection } from '../peers/description.ts';
-import type { EarlyValues } from './early-values.ts';
+import type { EarlyValues, SharedValue } from './early-values.ts';
 import type { RemoteWrites } from './remote-writes.ts';
+
+/** A parameter shown: its proxy, its type and access (`key`), and the counter of the value it shows. */
+interface Shown {
+  readonly parameter: ProxyParameter;
+  readonly key: string;
+  counter: Counter | undefined;
+}
 
 export interface Mirror {
   readonly owner: string;
   readonly handle: MirroredConnection;
-  readonly parameters: Map<string, { readonly parameter: ProxyParameter; readonly key: string }>;
+  readonly parameters: Map<string, Shown>;
 }
 
 /** Sends a write to the hub that owns the connection now. */
@@ -87,19 +94,20 @@ export class Mirrors {
         this.context.log.warn(`${address} of hub ${owner} is not shown: ${(error as Error).message}`);
         continue;
       }
-      mirror.parameters.set(parameterId, { parameter, key });
+      const shown: Shown = { parameter, key, counter: undefined };
+      mirror.parameters.set(parameterId, shown);
       const early = this.early.take(address);
-      if (early) this.follow(mirror, parameter, early.from, early.payload, early.properties);
+      if (early) this.follow(mirror, shown, early.from, early.value);
     }
     this.show(id, mirror);
   }
 
-  /** A value signed by `from` on the value topic of a connection this hub does not run: followed when shown, else held. */
-  value(connectionId: string, address: string, from: string, payload: Buffer, properties: MessageProperties): void {
+  /** A value signed by `from` of a connection this hub does not run: followed when shown, else held. */
+  value(connectionId: string, address: string, from: string, value: SharedValue): void {
     const mirror = this.byId.get(connectionId);
-    const entry = mirror?.parameters.get(address.slice(connectionId.length + 1));
-    if (mirror && entry) this.follow(mirror, entry.parameter, from, payload, properties);
-    else this.early.hold(address, { from, payload, properties });
+    const shown = mirror?.parameters.get(address.slice(connectionId.length + 1));
+    if (mirror && shown) this.follow(mirror, shown, from, value);
+    else this.early.hold(address, { from, value });
   }
 
   /** Every connection shown again with its owner's status: after a connect. */
@@ -189,15 +197,18 @@ export class Mirrors {
     mirror.handle.show({ ...base, status: shared.status, reason: shared.reason, ...(code ? { code } : {}) });
   }
 
-  /** A value signed by `from`: taken when it is the owner's (a hub that lost the id may have sent one too). */
-  private follow(mirror: Mirror, parameter: ProxyParameter, from: string, payload: Buffer, properties: MessageProperties): void {
+  /**
+   * A value signed by `from`: taken when it is the owner's (a hub that lost the id may have
+   * sent one too) and no older than the one shown. Its value topic and its bursts are two
+   * topics, whose messages a broker need not keep in order between them: the owner's counter does.
+   */
+  private follow(mirror: Mirror, shown: Shown, from: string, value: SharedValue): void {
     if (from !== mirror.owner) return;
-    if (payload.length === 0 && parameter.type !== 'S' && parameter.type !== 'T') return mirror.handle.forget(parameter);
-    const by = properties.userProperties?.['by'];
-    parameter.report(
-      parameter.type === 'T' ? null : payload.toString(),
-      `hub ${mirror.owner}${typeof by === 'string' && by ? `: ${by}` : ''}`,
-    );
+    if (shown.counter && compareCounters(value.counter, shown.counter) < 0) return;
+    shown.counter = value.counter;
+    const { parameter } = shown;
+    if (value.text === '' && parameter.type !== 'S' && parameter.type !== 'T') return mirror.handle.forget(parameter);
+    parameter.report(parameter.type === 'T' ? null : value.text, `hub ${mirror.owner}${value.by ? `: ${value.by}` : ''}`);
   }
 }
 

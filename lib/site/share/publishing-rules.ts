@@ -11,6 +11,7 @@ import type { NO_HUB, Publishing, REJECTED } from '../publishing.ts';
 import type { SiteSettings } from '../settings.ts';
 import type { Claims } from './claims.ts';
 import type { Mirrors } from './mirrors.ts';
+import type { ValueBursts } from './value-bursts.ts';
 
 export class PublishingRules implements Publishing {
   constructor(
@@ -19,6 +20,7 @@ export class PublishingRules implements Publishing {
     private readonly mirrors: Mirrors,
     private readonly checks: SiteChecks,
     private readonly group: RedundancyGroup | undefined,
+    private readonly bursts: ValueBursts,
   ) {}
 
   /** Its own parameters that `publish` or `share` match, but none of a connection another hub owns. */
@@ -47,6 +49,18 @@ export class PublishingRules implements Publishing {
 
   isLocal(connectionId: string): boolean {
     return this.mirrors.isLocal(connectionId);
+  }
+
+  /**
+   * Shared with the other hubs alone, and not a trigger (each fire counts): what `publish`
+   * matches goes on its value topic at every change (R-M2), for the tools that read it.
+   */
+  gathers(parameter: Parameter): boolean {
+    return parameter.type !== 'T' && this.sharesWithHubs(parameter) && !this.settings.publish.matches(parameter.address);
+  }
+
+  gather(parameter: Parameter, wire: string): boolean {
+    return this.bursts.take(parameter, wire, parameter.lastChange?.by ?? '');
   }
 
   /** Who changed it; the signature adds which hub. */

@@ -26,6 +26,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import { afterTurn } from '../../sdk/index.ts';
 import type { SiteContext } from '../hub-port.ts';
 import type { BrokerLink, MessageProperties } from '../../broker/broker-link.ts';
+import { counterOf } from '../../broker/signing.ts';
 import type { TopicLayout } from '../../broker/topics.ts';
 import type { RedundancyGroup } from '../group/group.ts';
 import type { SiteChecks } from '../peers/checks.ts';
@@ -38,6 +39,7 @@ import type { EarlyValues } from './early-values.ts';
 import type { Mirrors } from './mirrors.ts';
 import type { PublishingRules } from './publishing-rules.ts';
 import type { RemoteWrites } from './remote-writes.ts';
+import { readBurst } from './value-bursts.ts';
 
 /** The parts below the share that the site builds and hands it. */
 export interface ShareParts {
@@ -121,6 +123,7 @@ export class SiteShare {
     // order among the others' decides who claimed an id first.
     return {
       [this.layout.values]: { qos, nl: true },
+      [this.layout.bursts]: { qos, nl: true },
       [this.layout.hubs]: { qos },
     };
   }
@@ -227,7 +230,36 @@ export class SiteShare {
       return;
     }
     const from = this.checks.signedBy(topic, payload, properties);
-    if (from !== undefined) this.mirrors.value(connectionId, address, from, payload, properties);
+    const counter = counterOf(properties.userProperties?.['n']);
+    if (from === undefined || !counter) return;
+    const by = properties.userProperties?.['by'];
+    this.mirrors.value(connectionId, address, from, { text: payload.toString(), by: typeof by === 'string' ? by : '', counter });
+  }
+
+  /**
+   * Values another hub sent in a burst (value-bursts.ts): taken when it signed them, in the
+   * broker session its presence says now; a burst of another session was played back.
+   */
+  burst(hubId: string, topic: string, payload: Buffer, properties: MessageProperties): void {
+    const from = this.checks.signedBy(topic, payload, properties);
+    const counter = counterOf(properties.userProperties?.['n']);
+    if (from !== hubId || !counter) return;
+    const burst = readBurst(payload);
+    if (!burst)
+      return this.checks.refuse(
+        'refused',
+        topic,
+        `hub ${hubId} sent a burst that is not one ({"session", "values": [[address, value, by], …]})`,
+      );
+    if (burst.session !== this.others.get(hubId)?.session)
+      return this.checks.refuse('replayed', topic, `a burst of hub ${hubId} from another of its broker sessions: played back`);
+    for (const [address, text, by] of burst.values) {
+      const slash = address.indexOf('/');
+      if (slash <= 0) continue;
+      const connectionId = address.slice(0, slash);
+      // Its own connections' values are its own to say.
+      if (!this.mirrors.isLocal(connectionId)) this.mirrors.value(connectionId, address, from, { text, by, counter });
+    }
   }
 
   /**

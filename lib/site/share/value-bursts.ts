@@ -1,0 +1,206 @@
+/**
+ * Shared values in bursts (R-M5 at speed). A shared parameter whose value changes again
+ * within a second of its value topic's last message goes to the other hubs in the turn's
+ * burst: one signed message on `<prefix>/$values/<hub id>`, not retained, with every such
+ * change of the turn. Its value topic is told the latest at the next settle, at most a second
+ * later, so that a hub joining, a tool reading value topics and a hub of a version before
+ * bursts all have it. A quiet parameter's change still goes on its value topic at once: only
+ * what changes faster than once a second is late there, and by a second at most.
+ *
+ * A hub then signs, frames and has acknowledged one message a turn where it had one a change
+ * (at 20,000 changes a second, most of what sharing cost both hubs).
+ *
+ * A burst carries the sender's broker session as its presence says it: a receiver takes it
+ * only while that presence stands, so one played back after the sender reconnected is
+ * refused. Values count in the order of the sender's counters, whichever topic brought them
+ * (mirrors.ts): a burst played back within the session holds nothing newer than what its
+ * value topics hold a second later.
+ */
+import { type Observable, Subject, type Subscription } from 'rxjs';
+import { afterTurn, every, type Logger, type Parameter, type Scheduler } from '../../sdk/index.ts';
+import type { BrokerLink } from '../../broker/broker-link.ts';
+import type { SiteChecks } from '../peers/checks.ts';
+import type { SiteSettings } from '../settings.ts';
+
+/** How long after its value topic was told a parameter's changes go in bursts, before the topic is told again. */
+export const SETTLE_MS = 1000;
+
+/**
+ * How often the parameters whose second is up are looked at: each parameter's second is its
+ * own, so the value topics are told a few at a time (all at once, every second, was a spike
+ * that held back every value behind it).
+ */
+const TICK_MS = 50;
+
+/** MQTT 5's reason code of a publish the broker's access control refused. */
+const NOT_AUTHORIZED = 135;
+
+/** A burst's payload at most, in bytes: well under what a receiver takes (`limits.payloadBytes`, 1 KiB at least). */
+const MOST_BYTES = 16_384;
+
+/** What a burst's payload says: the sender's session and `[address, value, who changed it]` in the order they changed. */
+export interface Burst {
+  readonly session: string;
+  readonly values: readonly (readonly [address: string, value: string, by: string])[];
+}
+
+export class ValueBursts {
+  /** When each parameter's value topic was told, oldest first, for a second: its changes meanwhile go in bursts. */
+  private readonly told = new Map<string, number>();
+  /** Parameters whose changes went in bursts since their value topic was told: it is told again when their second is up. */
+  private readonly pending = new Set<string>();
+  /** This turn's burst, each entry a JSON array, its bytes and the address of its last entry. */
+  private entries: string[] = [];
+  private lastAddress = '';
+  private bytes = 0;
+  private flushQueued = false;
+  private readonly mostBytes: number;
+  private ticking: Subscription | undefined;
+  /** The broker refused a burst (an access list from before bursts): every value goes on its value topic. */
+  private refused = false;
+  private readonly settled = new Subject<readonly string[]>();
+  /** Emits the addresses whose value topics are to be told their latest value now. */
+  readonly settle$: Observable<readonly string[]> = this.settled.asObservable();
+
+  constructor(
+    private readonly settings: SiteSettings,
+    private readonly link: BrokerLink,
+    private readonly checks: SiteChecks,
+    private readonly scheduler: Scheduler,
+    private readonly log: Logger,
+  ) {
+    // The wrapper (session, brackets) is under 100 bytes.
+    this.mostBytes = Math.min(MOST_BYTES, settings.limits.payloadBytes) - 100;
+    // A write's answer, and the acknowledgement an active hub waits for (R-B2), come after its value.
+    link.gathering(() => this.flush());
+  }
+
+  /**
+   * True when the change goes in this turn's burst; false when it goes on its value topic now
+   * (the first in a second, or one too large for a burst).
+   */
+  take(parameter: Parameter, value: string, by: string): boolean {
+    const { address } = parameter;
+    if (!this.link.up || this.refused) return false;
+    if (!this.told.has(address)) {
+      this.toldNow(address);
+      return false;
+    }
+    const entry = JSON.stringify([address, value, by]);
+    const bytes = Buffer.byteLength(entry) + 1;
+    if (bytes > this.mostBytes) return false;
+    if (this.bytes + bytes > this.mostBytes) this.flush();
+    this.entries.push(entry);
+    this.bytes += bytes;
+    this.lastAddress = address;
+    this.pending.add(address);
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      afterTurn(() => this.flush());
+    }
+    return true;
+  }
+
+  /** The broker went: nothing is sent until it is back, and then every value goes on its value topic. */
+  down(): void {
+    this.entries = [];
+    this.bytes = 0;
+    this.pending.clear();
+    this.told.clear();
+    this.ticking?.unsubscribe();
+    this.ticking = undefined;
+  }
+
+  stop(): void {
+    this.down();
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.entries.length === 0) return;
+    if (this.entries.length === 1) {
+      // One value is one message either way: on its value topic it needs no settling after.
+      const address = this.lastAddress;
+      this.entries = [];
+      this.bytes = 0;
+      this.pending.delete(address);
+      this.toldNow(address);
+      this.settled.next([address]);
+      return;
+    }
+    const payload = `{"session":${JSON.stringify(this.checks.session)},"values":[${this.entries.join(',')}]}`;
+    this.entries = [];
+    this.bytes = 0;
+    const { layout, hub, qos } = this.settings;
+    const topic = layout.burst(hub.id);
+    this.link.publish(topic, payload, { qos, retain: false }, 'drop', (error) => {
+      if ((error as { code?: unknown } | undefined)?.code === NOT_AUTHORIZED) this.refusedBy(topic);
+    });
+  }
+
+  /** The broker refused a burst: from now every value goes on its value topic, those of the bursts at once. */
+  private refusedBy(topic: string): void {
+    if (this.refused) return;
+    this.refused = true;
+    this.log.warn(
+      `the broker refused the burst on ${topic} (not authorized): this hub's values go on their value topics alone from now; let it write ${topic} (see the site's ACL example) and restart it to send them in bursts`,
+    );
+    const addresses = [...this.pending];
+    this.down();
+    this.settled.next(addresses);
+  }
+
+  /** The value topic of `address` is told now (moved to the end: the map stays oldest first). */
+  private toldNow(address: string): void {
+    this.told.delete(address);
+    this.told.set(address, this.scheduler.now());
+    this.ticking ??= every(this.scheduler, TICK_MS, () => this.sweep());
+  }
+
+  /**
+   * Parameters whose second is up: the value topic of each that went in bursts is told its
+   * latest value, and its next second begins; the others' next change goes on the topic at
+   * once. The burst under way goes first: its counter must be below theirs, which carry
+   * newer values.
+   */
+  private sweep(): void {
+    const before = this.scheduler.now() - SETTLE_MS;
+    const settled: string[] = [];
+    for (const [address, at] of this.told) {
+      if (at > before) break;
+      this.told.delete(address);
+      if (this.pending.delete(address)) settled.push(address);
+    }
+    if (settled.length > 0) {
+      this.flush();
+      for (const address of settled) this.toldNow(address);
+      this.settled.next(settled);
+    }
+    if (this.told.size === 0) {
+      this.ticking?.unsubscribe();
+      this.ticking = undefined;
+    }
+  }
+}
+
+/** A burst's payload read back; undefined when it is not one. */
+export function readBurst(payload: Buffer): Burst | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(payload.toString());
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { session, values } = data as Record<string, unknown>;
+  if (typeof session !== 'string' || !Array.isArray(values)) return undefined;
+  const valid = values.every(
+    (entry) =>
+      Array.isArray(entry) &&
+      entry.length === 3 &&
+      typeof entry[0] === 'string' &&
+      typeof entry[1] === 'string' &&
+      typeof entry[2] === 'string',
+  );
+  return valid ? { session, values: values as Burst['values'] } : undefined;
+}
