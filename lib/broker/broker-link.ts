@@ -15,7 +15,7 @@ import { after, type ConnectionContext, DeviceLink, type LinkAttempt, type Logge
 import { unfenced } from '../core/lease.ts';
 import type { Signer } from './signing.ts';
 import { Acknowledgements } from './acknowledgements.ts';
-import { writeOncePerTurn } from './turn-writes.ts';
+import { writeGatheredNow, writeOncePerTurn } from './turn-writes.ts';
 
 /** The longest wait between two attempts to reach the broker. */
 export const BROKER_RETRY_MS = 1000;
@@ -281,6 +281,11 @@ export class BrokerLink {
   /** Publishes what is gathered now: what follows (an answer to a write) comes after it. */
   sendGathered(): void {
     for (const send of this.gatherers) send();
+  }
+
+  /** Hands the socket what this turn published so far, now: for what publishes as the turn ends. */
+  writeNow(): void {
+    if (this.client) writeGatheredNow(this.client.stream);
   }
 
   /**

@@ -10,12 +10,20 @@
 import type { Writable } from 'node:stream';
 import { afterTurn } from '../sdk/index.ts';
 
-const gathering = new WeakSet<Writable>();
+/** Each gathering stream's flush: writes what it gathered so far. */
+const gathering = new WeakMap<Writable, () => void>();
+
+/**
+ * Writes what `stream` gathered so far at once: for a part that publishes as the turn ends
+ * (its own `afterTurn`), whose bytes would otherwise wait for the next turn's end.
+ */
+export function writeGatheredNow(stream: Writable): void {
+  gathering.get(stream)?.();
+}
 
 /** Makes `stream` gather its writes until the end of the turn; once per stream. */
 export function writeOncePerTurn(stream: Writable): void {
   if (gathering.has(stream)) return;
-  gathering.add(stream);
   const write = stream.write.bind(stream) as (chunk: unknown, callback?: (error?: Error | null) => void) => boolean;
   let pieces: Buffer[] = [];
   let flushing = false;
@@ -26,6 +34,7 @@ export function writeOncePerTurn(stream: Writable): void {
     pieces = [];
     if (!stream.destroyed) write(all);
   };
+  gathering.set(stream, flush);
   stream.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
     const done = typeof encoding === 'function' ? encoding : callback;
     const piece =

@@ -98,7 +98,11 @@ export class ValueBursts {
     this.pending.add(address);
     if (!this.flushQueued) {
       this.flushQueued = true;
-      afterTurn(() => this.flush());
+      afterTurn(() => {
+        this.flush();
+        // The turn is over: its bytes go now, not at the end of the next.
+        this.link.writeNow();
+      });
     }
     return true;
   }
