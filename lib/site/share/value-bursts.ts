@@ -2,10 +2,11 @@
  * Shared values in bursts (R-M5 at speed). A shared parameter whose value changes again
  * within a second of its value topic's last message goes to the other hubs in the turn's
  * burst: one signed message on `<prefix>/$values/<hub id>`, not retained, with every such
- * change of the turn. Its value topic is told the latest at the next settle, at most a second
- * later, so that a hub joining, a tool reading value topics and a hub of a version before
- * bursts all have it. A quiet parameter's change still goes on its value topic at once: only
- * what changes faster than once a second is late there, and by a second at most.
+ * change of the turn. Its value topic is told the latest when its second is up (a little
+ * later while many are due: a tick tells its share), so that a hub joining, a tool reading
+ * value topics and a hub of a version before bursts all have it. A quiet parameter's change
+ * still goes on its value topic at once: only what changes faster than once a second is late
+ * there, and by about a second.
  *
  * A hub then signs, frames and has acknowledged one message a turn where it had one a change
  * (at 20,000 changes a second, most of what sharing cost both hubs).
