@@ -144,6 +144,7 @@ export class Site {
   /** Connected, every retained message in. */
   up(): void {
     this.share.up();
+    this.bursts.up();
     this.group?.up();
   }
 

@@ -94,23 +94,34 @@ withBroker(`a panel user writes what setAccess allows, gets its answer, and cann
 });
 
 withBroker(
-  `behind an ACL from before bursts, the broker refuses a hub's burst: the hub says so once, and its values reach the other hubs on their value topics${whyNoBroker}`,
+  `behind an ACL from before bursts, the broker refuses them: the hub asks before it sends one, says so once, and every change reaches the other hubs on its value topic${whyNoBroker}`,
   async (t) => {
     const folder = mkdtempSync(join(tmpdir(), 'patchbay-acl-'));
     const before = join(folder, 'before-bursts.acl');
     writeFileSync(before, readFileSync(aclFile, 'utf8').replace(/^topic write patchbay\/\$values\/.*\n/gm, ''));
     const { log, lines } = capturedLog('warn');
     const { control, studio } = await site(t, before, log);
-    // Shared only, so that its changes may go in bursts (what `publish` matches goes on its value topic at every change).
+    await eventually(
+      () => lines().some((line) => line.msg.includes("refuses this hub's bursts")),
+      'the hub to say the broker refuses its bursts',
+    );
+    // Shared and published alike would never be gathered: onair is shared alone.
+    const onair: unknown[] = [];
+    const watching = studio.graph.get('desk/onair')!.changes$.subscribe((value) => onair.push(value));
+    t.teardown(() => watching.unsubscribe());
     for (let round = 0; round < 5; round++) {
-      for (let i = 0; i < 5; i++) control.graph.write('desk/onair', i % 2 === 0);
+      for (let i = 0; i < 5; i++) control.graph.write('desk/onair', (round * 5 + i) % 2 === 0);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    await eventually(() => lines().some((line) => line.msg.includes('refused the burst')), 'the hub to say the broker refused its burst');
-    await eventually(() => valueOn(studio, 'desk/onair') === true, 'the latest value on the other hub');
-    t.is(lines().filter((line) => line.msg.includes('refused the burst')).length, 1);
-    control.graph.write('desk/onair', false);
-    await eventually(() => valueOn(studio, 'desk/onair') === false, 'the next value, on its value topic');
+    await eventually(
+      () => onair.length === 25,
+      () => `every change on the other hub (${onair.length} of 25)`,
+    );
+    t.deepEqual(
+      onair,
+      Array.from({ length: 25 }, (_, i) => i % 2 === 0),
+    );
+    t.is(lines().filter((line) => line.msg.includes("refuses this hub's bursts")).length, 1);
   },
 );
 

@@ -135,6 +135,9 @@ export class Bridge {
     const trigger = parameter.type === 'T';
     const properties = this.publishing.valueProperties?.(parameter);
     const options: IClientPublishOptions = { qos, retain: !trigger, ...(properties ? { properties: { userProperties: properties } } : {}) };
+    // Changes gathered for a burst came first: they go first, so that other hubs see this
+    // hub's changes in the order they were made.
+    this.link.sendGathered();
     // While the broker is away a value is not kept: the next connect publishes every value again.
     // A fire goes out as a trigger's string form, `true` (R-C3), like any value.
     this.link.publish(layout.value(parameter.address), wire, options, 'drop');

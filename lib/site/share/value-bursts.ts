@@ -9,7 +9,10 @@
  * there, and by about a second.
  *
  * A hub then signs, frames and has acknowledged one message a turn where it had one a change
- * (at 20,000 changes a second, most of what sharing cost both hubs).
+ * (at 20,000 changes a second, most of what sharing cost both hubs). A change sent on its
+ * value topic sends the burst under way first (the bridge asks the link), so the other hubs
+ * see this hub's changes in the order it made them. Nothing goes in a burst until the broker
+ * took an empty one (an ACL may refuse the topic: then every change goes on its value topic).
  *
  * A burst carries the sender's broker session as its presence says it: a receiver takes it
  * only while that presence stands, so one played back after the sender reconnected is
@@ -18,7 +21,7 @@
  * value topics hold a second later.
  */
 import { type Observable, Subject, type Subscription } from 'rxjs';
-import { afterTurn, every, type Logger, type Parameter, type Scheduler } from '../../sdk/index.ts';
+import { after, afterTurn, every, type Logger, type Parameter, type Scheduler } from '../../sdk/index.ts';
 import type { BrokerLink } from '../../broker/broker-link.ts';
 import type { SiteChecks } from '../peers/checks.ts';
 import type { SiteSettings } from '../settings.ts';
@@ -37,6 +40,9 @@ const TICK_MS = 20;
 
 /** MQTT 5's reason code of a publish the broker's access control refused. */
 const NOT_AUTHORIZED = 135;
+
+/** How long after the broker refused a burst it is asked again (an ACL put right takes effect without a restart). */
+const ASK_AGAIN_MS = 60_000;
 
 /** A burst's payload at most, in bytes: well under what a receiver takes (`limits.payloadBytes`, 1 KiB at least). */
 const MOST_BYTES = 16_384;
@@ -59,8 +65,14 @@ export class ValueBursts {
   private flushQueued = false;
   private readonly mostBytes: number;
   private ticking: Subscription | undefined;
-  /** The broker refused a burst (an access list from before bursts): every value goes on its value topic. */
-  private refused = false;
+  /**
+   * Whether the broker takes this hub's bursts, as an empty one sent at each connect was
+   * answered: until it says yes, and after it said no (an access list from before bursts),
+   * every value goes on its value topic. Asked first, so that no change is lost in a burst
+   * the broker refuses.
+   */
+  private taken: 'asking' | 'yes' | 'no' = 'asking';
+  private askingAgain: Subscription | undefined;
   private readonly settled = new Subject<readonly string[]>();
   /** Emits the addresses whose value topics are to be told their latest value now. */
   readonly settle$: Observable<readonly string[]> = this.settled.asObservable();
@@ -84,7 +96,7 @@ export class ValueBursts {
    */
   take(parameter: Parameter, value: string, by: string): boolean {
     const { address } = parameter;
-    if (!this.link.up || this.refused) return false;
+    if (this.taken !== 'yes' || !this.link.up) return false;
     if (!this.told.has(address)) {
       this.toldNow(address);
       return false;
@@ -108,6 +120,14 @@ export class ValueBursts {
     return true;
   }
 
+  /** Connected, every value sent again: asks the broker whether it takes bursts (an empty one, in this session). */
+  up(): void {
+    const { qos } = this.settings;
+    // Without acknowledgements there is no answer to wait for.
+    if (qos === 0) this.taken = 'yes';
+    else this.ask();
+  }
+
   /** The broker went: nothing is sent until it is back, and then every value goes on its value topic. */
   down(): void {
     this.entries = [];
@@ -116,10 +136,55 @@ export class ValueBursts {
     this.told.clear();
     this.ticking?.unsubscribe();
     this.ticking = undefined;
+    this.askingAgain?.unsubscribe();
+    if (this.taken === 'yes') this.taken = 'asking';
   }
 
   stop(): void {
     this.down();
+  }
+
+  private ask(): void {
+    this.askingAgain?.unsubscribe();
+    this.publish('', (answer) => {
+      if (answer === 'refused') this.refused();
+      else if (answer === 'taken' && this.taken !== 'yes') {
+        if (this.taken === 'no') this.log.info(`the broker takes this hub's bursts on ${this.topic} again`);
+        this.taken = 'yes';
+      }
+    });
+  }
+
+  private get topic(): string {
+    return this.settings.layout.burst(this.settings.hub.id);
+  }
+
+  /** Publishes a burst of `entries` (JSON arrays, joined); `answered` hears whether the broker took it. */
+  private publish(entries: string, answered?: (answer: 'taken' | 'refused' | 'lost') => void): void {
+    const payload = `{"session":${JSON.stringify(this.checks.session)},"values":[${entries}]}`;
+    this.link.publish(this.topic, payload, { qos: this.settings.qos, retain: false }, 'drop', (error) => {
+      const code = (error as { code?: unknown } | undefined)?.code;
+      answered?.(error === undefined ? 'taken' : code === NOT_AUTHORIZED ? 'refused' : 'lost');
+    });
+  }
+
+  /**
+   * The broker refused a burst (its access list changed since it took the first): from now
+   * every value goes on its value topic, those of the bursts at once; it is asked again in a
+   * minute.
+   */
+  private refused(): void {
+    if (this.taken === 'no') return;
+    const addresses = this.taken === 'yes' ? [...this.pending] : [];
+    this.down();
+    this.taken = 'no';
+    this.log.warn(
+      `the broker refuses this hub's bursts on ${this.topic} (not authorized): its values go on their value topics alone, each fast change a message of its own; let it write ${this.topic} (see the ACL example of the operating guide) and bursts begin within a minute`,
+    );
+    this.askingAgain = after(this.scheduler, ASK_AGAIN_MS, () => {
+      if (this.link.up) this.ask();
+    });
+    if (addresses.length > 0) this.settled.next(addresses);
   }
 
   private flush(): void {
@@ -135,26 +200,12 @@ export class ValueBursts {
       this.settled.next([address]);
       return;
     }
-    const payload = `{"session":${JSON.stringify(this.checks.session)},"values":[${this.entries.join(',')}]}`;
+    const entries = this.entries.join(',');
     this.entries = [];
     this.bytes = 0;
-    const { layout, hub, qos } = this.settings;
-    const topic = layout.burst(hub.id);
-    this.link.publish(topic, payload, { qos, retain: false }, 'drop', (error) => {
-      if ((error as { code?: unknown } | undefined)?.code === NOT_AUTHORIZED) this.refusedBy(topic);
+    this.publish(entries, (answer) => {
+      if (answer === 'refused') this.refused();
     });
-  }
-
-  /** The broker refused a burst: from now every value goes on its value topic, those of the bursts at once. */
-  private refusedBy(topic: string): void {
-    if (this.refused) return;
-    this.refused = true;
-    this.log.warn(
-      `the broker refused the burst on ${topic} (not authorized): this hub's values go on their value topics alone from now; let it write ${topic} (see the site's ACL example) and restart it to send them in bursts`,
-    );
-    const addresses = [...this.pending];
-    this.down();
-    this.settled.next(addresses);
   }
 
   /** The value topic of `address` is told now (moved to the end: the map stays oldest first). */
