@@ -174,13 +174,16 @@ export class ValueBursts {
    * minute.
    */
   private refused(): void {
-    if (this.taken === 'no') return;
     const addresses = this.taken === 'yes' ? [...this.pending] : [];
-    this.down();
-    this.taken = 'no';
-    this.log.warn(
-      `the broker refuses this hub's bursts on ${this.topic} (not authorized): its values go on their value topics alone, each fast change a message of its own; let it write ${this.topic} (see the ACL example of the operating guide) and bursts begin within a minute`,
-    );
+    if (this.taken !== 'no') {
+      this.down();
+      this.taken = 'no';
+      this.log.warn(
+        `the broker refuses this hub's bursts on ${this.topic} (not authorized): its values go on their value topics alone, each fast change a message of its own; let it write ${this.topic} (see the ACL example of the operating guide) and bursts begin within a minute`,
+      );
+    }
+    // Refused again or for the first time, it is asked again in a minute: an ACL put right takes effect then.
+    this.askingAgain?.unsubscribe();
     this.askingAgain = after(this.scheduler, ASK_AGAIN_MS, () => {
       if (this.link.up) this.ask();
     });
