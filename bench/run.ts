@@ -1074,6 +1074,7 @@ async function scenarioMqtt() {
   const rates = mqttRates;
   const topics = Array.from({ length: parameterCount }, (_, i) => `raw/p${i}`);
   const raw: PipeStep[] = [];
+  const relays: PipeStep[] = [];
   const hub: PipeStep[] = [];
   try {
     // The baseline: MQTT.js publisher → Mosquitto → MQTT.js subscriber, each a process.
@@ -1117,6 +1118,16 @@ async function scenarioMqtt() {
     } finally {
       await stopChild(subscriber);
     }
+    // The floor of the hubs' chain: the same five processes, with bare relays for A and B.
+    const relay = (role: 'in' | 'out') =>
+      startServer(`relay ${role}`, node, ['--import', 'tsx', join(root, 'bench/servers/mqtt-relay.ts'), role, broker.url]);
+    const [relayIn, relayOut] = [await relay('in'), await relay('out')];
+    try {
+      relays.push(...(await hubPath(relayIn, relayOut)));
+    } finally {
+      await relayIn.stop();
+      await relayOut.stop();
+    }
     // The hubs: WebSocket writes on A (which runs the parameters) → its mqtt connection → Mosquitto → B → a WebSocket client of B.
     const a = await startHubOn('a', broker.url, true);
     let b: Server | undefined;
@@ -1155,6 +1166,23 @@ async function scenarioMqtt() {
           undefined,
           step.rate === 10_000 ? 'p99 ≤ 2×' : '',
           step.rate === 10_000 ? step.p99 <= 2 * base.p99 : undefined,
+        );
+        const floor = relays[i]!;
+        row(
+          label,
+          'latency p50 / p99 ms: hubs vs bare relays in their place (the same five processes)',
+          `${fmt(step.p50, 1)} / ${fmt(step.p99, 1)}`,
+          `${fmt(floor.p50, 1)} / ${fmt(floor.p99, 1)}`,
+          step.p99 / floor.p99,
+          step.rate === 10_000 ? 'p99 ≤ 1.25×' : '',
+          step.rate === 10_000 ? step.p99 <= 1.25 * floor.p99 : undefined,
+        );
+        row(
+          label,
+          "p99: bare relays vs the raw pair (what the chain's two more hops cost)",
+          fmt(floor.p99, 1),
+          fmt(base.p99, 1),
+          floor.p99 / base.p99,
         );
         row(
           label,
@@ -1218,7 +1246,7 @@ async function scenarioMqtt() {
     await broker.stop();
   }
   notes.push(
-    '9: Mosquitto 2 on 127.0.0.1 (no persistence, Nagle off, queues of 2,000,000), QoS 1 throughout. The baseline is one MQTT.js process publishing retained `<seq>:<ms>` values over 1,000 topics to one MQTT.js subscriber process; the hub path is WebSocket batch writes on hub A (which runs the 1,000 parameters and shares them) → its mqtt connection → Mosquitto → hub B (which mirrors them) → one WebSocket client of B. Values/s counts what reached the far end until it stopped arriving. Dashboards: 1,000 WebSocket clients on A while it is the only hub, then 500 on A and 500 on B, with the same writes on A.',
+    '9: Mosquitto 2 on 127.0.0.1 (no persistence, Nagle off, queues of 2,000,000), QoS 1 throughout. The baseline is one MQTT.js process publishing retained `<seq>:<ms>` values over 1,000 topics to one MQTT.js subscriber process; the hub path is WebSocket batch writes on hub A (which runs the 1,000 parameters and shares them) → its mqtt connection → Mosquitto → hub B (which mirrors them) → one WebSocket client of B; the floor of that chain is the same writer and client with bare relays (`servers/mqtt-relay.ts`: uWS in, MQTT.js out, one retained topic a value; MQTT.js in, uWS out) in place of the hubs. Values/s counts what reached the far end until it stopped arriving. Dashboards: 1,000 WebSocket clients on A while it is the only hub, then 500 on A and 500 on B, with the same writes on A.',
   );
 }
 
