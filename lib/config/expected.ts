@@ -29,8 +29,11 @@ export function describeExpected(schema: Record<string, unknown>): string {
       const each = items && typeof items['type'] === 'string' && items['type'] !== 'object' ? `, each ${describeExpected(items)}` : '';
       return `a list${count(schema['minItems'] as number | undefined, schema['maxItems'] as number | undefined, 'entry', 'entries')}${each}`;
     }
-    case 'object':
-      return 'an object';
+    case 'object': {
+      // What sets one object apart from another in a choice: a key source is `{ file }` or `{ env }`.
+      const required = (schema['required'] as string[] | undefined) ?? [];
+      return required.length === 0 ? 'an object' : `an object with ${required.map((key) => `"${key}"`).join(' and ')}`;
+    }
     default:
       return 'a valid value';
   }

@@ -155,7 +155,9 @@ export function validateFlow(
     if (!checked) continue;
     issues.push(...checked.issues);
     // Read to start, they fail that connection alone; read to validate, they are mistakes.
-    (start ? diagnostics : issues).push(...checked.diagnostics);
+    // One at the very place of a schema mistake says it twice (its check saw the setting taken out).
+    const said = new Set(mistakes.map((issue) => JSON.stringify(issue.path)));
+    (start ? diagnostics : issues).push(...checked.diagnostics.filter((issue) => !said.has(JSON.stringify(issue.path))));
     warnings.push(...checked.warnings);
     links.push(...checked.links);
     claims.push(...checked.claims);

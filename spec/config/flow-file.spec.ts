@@ -343,3 +343,14 @@ test('connections with mistakes still take part in the checks across connections
     ],
   );
 });
+
+test('a site key given inline is one mistake that says what a key is, not a choice of two objects', (t) => {
+  t.deepEqual(
+    messagesOf({
+      connections: { broker: { type: 'mqtt', url: 'mqtt://127.0.0.1', hub: { id: 'a', share: [], key: 'f'.repeat(64) } } },
+    }),
+    [
+      'connections.broker.hub.key: expected { "file": "<path>" } or { "env": "<variable>" } that holds the site key, never the key itself (make one with: openssl rand -hex 32; see "Securing a site" in the README)',
+    ],
+  );
+});

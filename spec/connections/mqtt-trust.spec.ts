@@ -349,7 +349,7 @@ test('sharing without a site key is a mistake of the file, and a hub that runs i
   const document = { connections: { bus: { type: 'mqtt', url: 'mqtt://127.0.0.1:1', hub: { id: 'a', share: ['#'] } } } };
   const checked = validateFlow(document, '/virtual/flow.json5');
   t.deepEqual(checked.ok ? [] : checked.issues.map(formatIssue), [
-    'connections.bus.hub.key: expected the site key that signs what the hubs publish: { "file": "<path>" } or { "env": "<variable>" } (make one with: openssl rand -hex 32); see "Securing a site" in the README',
+    'connections.bus.hub.key: expected the site key that signs what the hubs publish: { "file": "<path>" } or { "env": "<variable>" } that holds the site key, never the key itself (make one with: openssl rand -hex 32; see "Securing a site" in the README)',
   ]);
   const started = validateFlow(document, '/virtual/flow.json5', {}, { start: true });
   t.true(started.ok);

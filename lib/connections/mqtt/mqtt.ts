@@ -20,7 +20,7 @@ import type { Publishing } from '../../site/publishing.ts';
 import { Site, siteTrust } from '../../site/site.ts';
 import { Bridge } from './bridge.ts';
 import { HomeAssistant, hasAnnounced, OFFLINE, ONLINE } from './home-assistant.ts';
-import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings } from './settings.ts';
+import { type MqttSettings, mqttSettings, OVERRUN_KINDS, parseMqttSettings, SITE_KEY_EXPECTED } from './settings.ts';
 
 /** Room for one parameter in a hub's description (its id, type and access), beyond `payloadBytes`. */
 const DESCRIBED_PARAMETER_BYTES = 256;
@@ -40,8 +40,7 @@ export const mqttType = defineServingType({
       return [
         {
           path: ['hub', 'key'],
-          message:
-            'expected the site key that signs what the hubs publish: { "file": "<path>" } or { "env": "<variable>" } (make one with: openssl rand -hex 32); see "Securing a site" in the README',
+          message: `expected the site key that signs what the hubs publish: ${SITE_KEY_EXPECTED}`,
         },
       ];
     const key = loadSiteKey(hub.key);

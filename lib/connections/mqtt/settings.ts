@@ -32,6 +32,10 @@ export interface MappedTopic {
   readonly commandTopic: string;
 }
 
+/** What `hub.key` takes, in the words of both the schema's message and the check for a hub without one. */
+export const SITE_KEY_EXPECTED =
+  '{ "file": "<path>" } or { "env": "<variable>" } that holds the site key, never the key itself (make one with: openssl rand -hex 32; see "Securing a site" in the README)';
+
 export const mqttSettings = Type.Object({
   url: Type.String({ description: 'The broker: mqtt://host:1883, mqtts://host:8883, ws://host/path or wss://host/path.' }),
   username: withDefault(Type.String({ description: 'User name, when the broker wants one.' }), ''),
@@ -200,6 +204,7 @@ export const mqttSettings = Type.Object({
             {
               description:
                 'The site key every hub on the broker holds (at least 32 characters: `openssl rand -hex 32` makes 64): it signs what hubs publish. Never inline.',
+              expected: SITE_KEY_EXPECTED,
             },
           ),
         ),
