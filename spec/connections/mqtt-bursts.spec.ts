@@ -15,6 +15,7 @@ import { startHub } from '../helpers/hub.ts';
 import { brokerOfFile, withBroker } from '../helpers/broker-tests.ts';
 import { whyNoBroker } from '../helpers/mosquitto.ts';
 import { siteKey } from '../helpers/site-key.ts';
+import { loadSiteKey, Signer } from '../../lib/broker/signing.ts';
 
 const broker = brokerOfFile();
 
@@ -204,5 +205,34 @@ withBroker(
     await intruder.playBack(captured, later);
     t.is(dropped(later, 'replayed'), replayedBefore + 1, 'counted as played back');
     t.is(valueOn(later, 'studio/level'), 5);
+  },
+);
+
+withBroker(
+  `a signed burst that is not one (a holder of the key with a bug, or another version) changes nothing, is counted refused, and the sender's next values still come (R-AV3)${whyNoBroker}`,
+  async (t) => {
+    const prefix = prefixOf();
+    const a = await owner(t, prefix);
+    const b = await viewer(t, prefix, 'b');
+    await eventually(() => valueOn(b, 'studio/level') === 5, 'the level shown on b');
+    const key = loadSiteKey(siteKey);
+    if (!key.ok) return t.fail(key.error.message);
+    const sender = new Signer(key.value, 'a');
+    const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+    t.teardown(() => client.endAsync(true));
+    const topic = `${prefix}/$values/a`;
+    const notBursts = [
+      'not json',
+      '[]',
+      '{"values": [["studio/level", "7", "x"]]}',
+      '{"session": "s", "values": [["studio/level", 7, "x"]]}',
+      '{"session": "s", "values": [["studio/level", "7"]]}',
+    ];
+    const before = dropped(b, 'refused');
+    for (const payload of notBursts) await client.publishAsync(topic, payload, { qos: 1, properties: sender.sign(topic, payload, {}) });
+    await eventually(() => dropped(b, 'refused') === before + notBursts.length, 'each counted refused');
+    t.is(valueOn(b, 'studio/level'), 5, 'no value taken from them');
+    a.graph.write('studio/level', 6);
+    await eventually(() => valueOn(b, 'studio/level') === 6, "the owner's next value shown");
   },
 );
