@@ -11,7 +11,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { draftOf, readFlow, readFlowSchema, readVersion, readVersions, restoreVersion, saveFlow } from './api.js';
 import { lineDiff } from './flow-diff.js';
 import { CatalogueView } from './catalogue.js';
-import { TriggerForm, triggerEdits } from './triggers.js';
+import { changedTriggerEdits, nodeAt, TriggerForm, triggerAt, triggerEdits } from './triggers.js';
 import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
 import { freeId, idOf, pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
@@ -23,7 +23,7 @@ import { html } from './html.js';
 // The flow tab's own shapes: the document as its views read it, what is being edited, the file as read.
 /** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[], plugins?: string[] }} FlowDocument */
 /** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], description?: string, enabled?: boolean }} RuleNode */
-/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger' }} Editing */
+/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger', trigger?: import('./triggers.js').Trigger, place?: import('./triggers.js').TriggerPlace }} Editing */
 /** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {(text: string, error: boolean) => void} Notify */
 
@@ -249,6 +249,12 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     if (issue.from !== undefined) setPlace({ from: issue.from, to: issue.to ?? issue.from });
   };
 
+  /** A rule the trigger form made opens in the trigger form, with what it says; any other in the rule form. @param {Editing} edit */
+  const editRule = (edit) => {
+    const found = edit.kind === 'rule' && !edit.isNew ? triggerAt(document, edit.path) : undefined;
+    setEditing(found ? { kind: 'trigger', ...found } : edit);
+  };
+
   const ids = Object.keys(document?.connections ?? {});
   const live = new Map(connections.map((c) => [c.id, c]));
   const base = changed ?? file;
@@ -287,9 +293,12 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
         )}
       cancel=${() => setEditing(undefined)} />`;
   } else if (editing?.kind === 'trigger') {
-    body = html`<${TriggerForm} addresses=${addresses}
-      apply=${(/** @type {Parameters<typeof triggerEdits>[0]} */ trigger) =>
-        change(triggerEdits(trigger, document ?? {}), ['rules'], `trigger "${trigger.name}" added`)}
+    const place = editing.place;
+    body = html`<${TriggerForm} key=${place ? JSON.stringify(place.rule) : 'new'} addresses=${addresses} initial=${editing.trigger}
+      apply=${(/** @type {import('./triggers.js').Trigger} */ trigger) =>
+        place
+          ? change(changedTriggerEdits(trigger, place, document ?? {}), ['rules'], `trigger "${trigger.name}" changed`)
+          : change(triggerEdits(trigger, document ?? {}), ['rules'], `trigger "${trigger.name}" added`)}
       cancel=${() => setEditing(undefined)} />`;
   } else if (editing?.kind === 'rule') {
     const value = editing.isNew ? {} : /** @type {RuleNode} */ (nodeAt(document, editing.path) ?? {});
@@ -353,7 +362,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
       <button class="primary" disabled=${readOnly || types.size === 0} onClick=${() => setEditing({ kind: 'catalogue' })}>add a connection</button>`;
   else if (view === 'rules')
     body = html`<div class="flow-rules" data-testid="flow-rules">
-      <${RuleList} nodes=${document?.rules ?? []} path=${['rules']} readOnly=${readOnly} edit=${setEditing} change=${change} />
+      <${RuleList} nodes=${document?.rules ?? []} path=${['rules']} readOnly=${readOnly} edit=${editRule} change=${change} />
       <button class="primary" disabled=${readOnly} onClick=${() => setEditing({ kind: 'trigger' })}>add a trigger</button>
       <p class="help">A trigger is a rule made from a form: at a time, once, or when a value changes or meets a condition, write a value.</p>
     </div>`;
@@ -467,13 +476,6 @@ function rulesNaming(nodes, path, id) {
         ? [{ rule: node, path: [...path, index] }]
         : [],
   );
-}
-
-/** The node of the document at `path`. @param {unknown} document @param {(string | number)[]} path @returns {unknown} */
-function nodeAt(document, path) {
-  let node = /** @type {any} */ (document);
-  for (const step of path) node = node?.[step];
-  return node;
 }
 
 /**

@@ -5,7 +5,8 @@
 // what fires to what is written, with a `filter` step for a condition and a `set` step for
 // the value, described by the trigger's name. A condition may also say what to write
 // otherwise (a lamp lit while a camera is on air, put out when it is not): a second rule with
-// the opposite comparison.
+// the opposite comparison. Edited from the rules tab, a rule of the form's making is read back
+// into the form (`triggerAt`) and changed where it stands.
 import { useState } from 'preact/hooks';
 import { freeId, idOf, typedValue } from './format.js';
 import { html } from './html.js';
@@ -35,67 +36,216 @@ const COMPARE = /** @type {const} */ ([
   ['lte', 'is at most'],
 ]);
 
-/**
- * The edits that make a trigger: a schedule entry when it is a time, and its rule.
- * @param {{ name: string, when: string, time: string, days: string, date: string, source: string, compare: string, than: string, destination: string, value: string, otherwise: string }} trigger
- * @param {{ connections?: Record<string, Record<string, any>>, rules?: unknown[] }} document
- * @returns {FlowEdit[]}
- */
-export function triggerEdits(trigger, document) {
-  /** @type {FlowEdit[]} */
-  const edits = [];
-  let source = trigger.source;
-  if (trigger.when === 'daily' || trigger.when === 'once') {
-    const [hour = '0', minute = '0'] = trigger.time.split(':');
-    const entry = {
-      id: idOf(trigger.name, 'trigger'),
-      ...(trigger.when === 'daily'
-        ? { cron: `0 ${Number(minute)} ${Number(hour)} * * ${trigger.days}` }
-        : { at: `${trigger.date}:00`.slice(0, 19) }),
-    };
-    const connections = document.connections ?? {};
-    const existing = Object.entries(connections).find(([, settings]) => settings.type === 'schedule')?.[0];
-    const schedule = existing ?? freeId('schedule', Object.keys(connections));
-    if (document.connections === undefined) edits.push({ op: 'set', path: ['connections'], value: {} });
-    if (!existing) edits.push({ op: 'set', path: ['connections', schedule], value: { type: 'schedule', entries: [entry] } });
-    else if (Array.isArray(connections[schedule]?.entries))
-      edits.push({ op: 'add', path: ['connections', schedule, 'entries'], value: entry });
-    else edits.push({ op: 'set', path: ['connections', schedule, 'entries'], value: [entry] });
-    source = `${schedule}/${entry.id}/fire`;
-  }
+/** @typedef {{ name: string, when: string, time: string, days: string, date: string, source: string, compare: string, than: string, destination: string, value: string, otherwise: string }} Trigger */
+/** @typedef {(string | number)[]} Path */
+/** Where a trigger's parts stand in the flow: its rule, the rule of what it writes otherwise, its schedule entry. @typedef {{ rule: Path, otherwise?: Path, entry?: Path }} TriggerPlace */
+
+/** A schedule entry for a time trigger, with its id. @param {Trigger} trigger @param {string} id */
+function entryOf(trigger, id) {
+  const [hour = '0', minute = '0'] = trigger.time.split(':');
+  return {
+    id,
+    ...(trigger.when === 'daily'
+      ? { cron: `0 ${Number(minute)} ${Number(hour)} * * ${trigger.days}` }
+      : { at: `${trigger.date}:00`.slice(0, 19) }),
+  };
+}
+
+/** The trigger's rule from `source`, and the rule of what it writes otherwise when it says one. @param {Trigger} trigger @param {string} source */
+function rulesOf(trigger, source) {
   /** @param {string} compare @param {string} value */
   const pipe = (compare, value) => [
     ...(trigger.when === 'condition' ? [{ filter: { [compare]: typedValue(trigger.than) } }] : []),
     // Nothing to write: the destination is fired (a trigger, a scene's recall).
     { set: value === '' ? null : typedValue(value) },
   ];
-  if (document.rules === undefined) edits.push({ op: 'set', path: ['rules'], value: [] });
   const rule = { source, destinations: [trigger.destination], pipe: pipe(trigger.compare, trigger.value), description: trigger.name };
+  const otherwise =
+    trigger.when === 'condition' && trigger.otherwise !== ''
+      ? { ...rule, pipe: pipe(OPPOSITE[trigger.compare] ?? 'ne', trigger.otherwise), description: `${trigger.name}, otherwise` }
+      : undefined;
+  return { rule, otherwise };
+}
+
+/**
+ * A new time trigger's schedule entry: in the flow's first `schedule` connection, or a new one.
+ * @param {Trigger} trigger @param {{ connections?: Record<string, Record<string, any>> }} document
+ * @returns {{ edits: FlowEdit[], source: string }} the edits and the entry's fire
+ */
+function newEntry(trigger, document) {
+  /** @type {FlowEdit[]} */
+  const edits = [];
+  const entry = entryOf(trigger, idOf(trigger.name, 'trigger'));
+  const connections = document.connections ?? {};
+  const existing = Object.entries(connections).find(([, settings]) => settings.type === 'schedule')?.[0];
+  const schedule = existing ?? freeId('schedule', Object.keys(connections));
+  if (document.connections === undefined) edits.push({ op: 'set', path: ['connections'], value: {} });
+  if (!existing) edits.push({ op: 'set', path: ['connections', schedule], value: { type: 'schedule', entries: [entry] } });
+  else if (Array.isArray(connections[schedule]?.entries))
+    edits.push({ op: 'add', path: ['connections', schedule, 'entries'], value: entry });
+  else edits.push({ op: 'set', path: ['connections', schedule, 'entries'], value: [entry] });
+  return { edits, source: `${schedule}/${entry.id}/fire` };
+}
+
+const isTime = (/** @type {Trigger} */ trigger) => trigger.when === 'daily' || trigger.when === 'once';
+
+/**
+ * The edits that make a trigger: a schedule entry when it is a time, and its rule.
+ * @param {Trigger} trigger
+ * @param {{ connections?: Record<string, Record<string, any>>, rules?: unknown[] }} document
+ * @returns {FlowEdit[]}
+ */
+export function triggerEdits(trigger, document) {
+  const time = isTime(trigger) ? newEntry(trigger, document) : { edits: [], source: trigger.source };
+  /** @type {FlowEdit[]} */
+  const edits = [...time.edits];
+  if (document.rules === undefined) edits.push({ op: 'set', path: ['rules'], value: [] });
+  const { rule, otherwise } = rulesOf(trigger, time.source);
   edits.push({ op: 'add', path: ['rules'], value: rule });
-  if (trigger.when === 'condition' && trigger.otherwise !== '') {
-    const otherwise = pipe(OPPOSITE[trigger.compare] ?? 'ne', trigger.otherwise);
-    edits.push({ op: 'add', path: ['rules'], value: { ...rule, pipe: otherwise, description: `${trigger.name}, otherwise` } });
-  }
+  if (otherwise) edits.push({ op: 'add', path: ['rules'], value: otherwise });
   return edits;
 }
 
 /**
- * @param {{ addresses: readonly Address[], apply: (trigger: Parameters<typeof triggerEdits>[0]) => Promise<unknown>, cancel: () => void }} props
+ * The edits that change a trigger where it stands: its rule set in its place (in its folder,
+ * among the others), its schedule entry kept under its id (the rule's source stays), and the
+ * rule of what it writes otherwise set, added or removed as the form now says.
+ * @param {Trigger} trigger @param {TriggerPlace} place
+ * @param {{ connections?: Record<string, Record<string, any>>, rules?: unknown[] }} document
+ * @returns {FlowEdit[]}
  */
-export function TriggerForm({ addresses, apply, cancel }) {
-  const [trigger, setTrigger] = useState({
-    name: '',
-    when: 'daily',
+export function changedTriggerEdits(trigger, place, document) {
+  /** @type {FlowEdit[]} */
+  const edits = [];
+  let source = trigger.source;
+  const entry = place.entry;
+  if (isTime(trigger) && entry) {
+    const id = String(/** @type {any} */ (nodeAt(document, entry))?.id);
+    edits.push({ op: 'set', path: entry, value: entryOf(trigger, id) });
+    source = `${entry[1]}/${id}/fire`;
+  } else if (isTime(trigger)) {
+    const time = newEntry(trigger, document);
+    edits.push(...time.edits);
+    source = time.source;
+  } else if (entry) edits.push({ op: 'remove', path: entry });
+  const { rule, otherwise } = rulesOf(trigger, source);
+  edits.push({ op: 'set', path: place.rule, value: rule });
+  if (place.otherwise && otherwise) edits.push({ op: 'set', path: place.otherwise, value: otherwise });
+  else if (place.otherwise) edits.push({ op: 'remove', path: place.otherwise });
+  else if (otherwise) edits.push({ op: 'add', path: place.rule.slice(0, -1), value: otherwise });
+  return edits;
+}
+
+/** A value of the flow as the form shows it: empty for nothing (a fire). @param {unknown} value */
+const textOf = (value) => (value === null || value === undefined ? '' : String(value));
+const twoDigits = (/** @type {string} */ n) => n.padStart(2, '0');
+
+/**
+ * The trigger the rule at `path` is, read back as the form made it, and where its parts stand;
+ * undefined for a rule the form does not make (it opens in the rule form). A rule is one when
+ * it has a name, one destination, and a `set` step after at most one `filter` of one
+ * comparison; from a schedule entry's fire of the form's cron or date, it is a time.
+ * @param {unknown} document @param {Path} path
+ * @returns {{ trigger: Trigger, place: TriggerPlace } | undefined}
+ */
+export function triggerAt(document, path) {
+  const list = /** @type {any[] | undefined} */ (nodeAt(document, path.slice(0, -1)));
+  const index = /** @type {number} */ (path.at(-1));
+  const rule = list?.[index];
+  if (typeof rule?.description !== 'string' || rule.description === '') return undefined;
+  // What a condition writes otherwise is edited with it.
+  if (rule.description.endsWith(', otherwise')) {
+    const before = index > 0 ? triggerAt(document, [...path.slice(0, -1), index - 1]) : undefined;
+    return before?.place.otherwise ? before : undefined;
+  }
+  if (typeof rule.source !== 'string' || !Array.isArray(rule.destinations) || rule.destinations.length !== 1) return undefined;
+  const pipe = Array.isArray(rule.pipe) ? rule.pipe : [];
+  const last = pipe.at(-1);
+  if (pipe.length < 1 || pipe.length > 2 || typeof last !== 'object' || last === null || Object.keys(last).join() !== 'set')
+    return undefined;
+  const filter = pipe.length === 2 ? pipe[0]?.filter : undefined;
+  const compare = typeof filter === 'object' && filter !== null ? Object.keys(filter) : [];
+  if (pipe.length === 2 && (Object.keys(pipe[0] ?? {}).join() !== 'filter' || compare.length !== 1 || !(String(compare[0]) in OPPOSITE)))
+    return undefined;
+  /** @type {Trigger} */
+  const trigger = {
+    name: rule.description,
+    when: filter ? 'condition' : 'change',
     time: '06:00',
     days: '*',
     date: '',
-    source: '',
-    compare: 'eq',
-    than: '',
-    destination: '',
-    value: '',
+    source: rule.source,
+    compare: compare[0] ?? 'eq',
+    than: filter ? textOf(filter[/** @type {string} */ (compare[0])]) : '',
+    destination: String(rule.destinations[0]),
+    value: textOf(last.set),
     otherwise: '',
-  });
+  };
+  /** @type {TriggerPlace} */
+  const place = { rule: path };
+  const fire = filter ? null : /^([^/]+)\/(.+)\/fire$/.exec(rule.source);
+  const schedule = fire ? /** @type {any} */ (document)?.connections?.[/** @type {string} */ (fire[1])] : undefined;
+  const at =
+    schedule?.type === 'schedule' && Array.isArray(schedule.entries)
+      ? schedule.entries.findIndex((/** @type {any} */ e) => e?.id === fire?.[2])
+      : -1;
+  const entry = at >= 0 ? schedule.entries[at] : undefined;
+  const cron = typeof entry?.cron === 'string' ? /^0 (\d{1,2}) (\d{1,2}) \* \* (\S+)$/.exec(entry.cron) : null;
+  if (cron && DAYS.some(([days]) => days === cron[3])) {
+    Object.assign(trigger, {
+      when: 'daily',
+      source: '',
+      time: `${twoDigits(String(cron[2]))}:${twoDigits(String(cron[1]))}`,
+      days: cron[3],
+    });
+    place.entry = ['connections', /** @type {string} */ (fire?.[1]), 'entries', at];
+  } else if (entry && entry.cron === undefined && typeof entry.at === 'string') {
+    Object.assign(trigger, { when: 'once', source: '', date: entry.at.slice(0, 16) });
+    place.entry = ['connections', /** @type {string} */ (fire?.[1]), 'entries', at];
+  }
+  const next = list?.[index + 1];
+  if (
+    filter &&
+    next?.description === `${trigger.name}, otherwise` &&
+    next.source === rule.source &&
+    next.destinations?.[0] === trigger.destination &&
+    next.pipe?.length === 2 &&
+    Object.keys(next.pipe[0]?.filter ?? {}).join() === OPPOSITE[trigger.compare]
+  ) {
+    trigger.otherwise = textOf(next.pipe[1]?.set);
+    place.otherwise = [...path.slice(0, -1), index + 1];
+  }
+  return { trigger, place };
+}
+
+/** The node of the document at `path`. @param {unknown} document @param {Path} path @returns {unknown} */
+export function nodeAt(document, path) {
+  let node = /** @type {any} */ (document);
+  for (const step of path) node = node?.[step];
+  return node;
+}
+
+/** A new trigger's form, empty. @type {Trigger} */
+const NEW_TRIGGER = {
+  name: '',
+  when: 'daily',
+  time: '06:00',
+  days: '*',
+  date: '',
+  source: '',
+  compare: 'eq',
+  than: '',
+  destination: '',
+  value: '',
+  otherwise: '',
+};
+
+/**
+ * A trigger's form: empty for a new one, or holding what `initial` says (one read back by `triggerAt`).
+ * @param {{ addresses: readonly Address[], initial?: Trigger, apply: (trigger: Trigger) => Promise<unknown>, cancel: () => void }} props
+ */
+export function TriggerForm({ addresses, initial, apply, cancel }) {
+  const [trigger, setTrigger] = useState(initial ?? NEW_TRIGGER);
   const [busy, setBusy] = useState(false);
   /** @param {keyof typeof trigger} key */
   const bind = (key) => ({
@@ -117,7 +267,7 @@ export function TriggerForm({ addresses, apply, cancel }) {
     await apply(trigger).finally(() => setBusy(false));
   };
   return html`<form class="rule-form trigger-form" data-testid="trigger-form" onSubmit=${submit}>
-    <h3>new trigger</h3>
+    <h3>${initial ? `trigger "${initial.name}"` : 'new trigger'}</h3>
     <datalist id="trigger-readable">${addresses.filter((a) => a.access !== 'write-only').map((a) => html`<option value=${a.p}>${a.meta?.label ?? ''}</option>`)}</datalist>
     <datalist id="trigger-writable">${addresses.filter((a) => a.access !== 'read-only').map((a) => html`<option value=${a.p}>${a.meta?.label ?? ''}</option>`)}</datalist>
     <div class="field"><label for="trigger-name">name *</label>

@@ -110,3 +110,98 @@ live(
     await page.locator('.rules', { hasText: 'new title' }).waitFor({ timeout: 10_000 });
   },
 );
+
+live(
+  `a trigger edited from the rules tab opens in the trigger form with what it says, and is changed where it stands: its schedule entry under its id, what it writes otherwise with it; a hand-written rule opens in the rule form${whyNoBrowser}`,
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-triggers-'));
+    const flow = join(dir, 'studio.json5');
+    // As the trigger form writes them, one of them in a folder.
+    await writeFile(
+      flow,
+      `{
+  connections: {
+    api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', tokens: [{ name: 'ops', token: 'ops-trigger-token', read: ['#'], write: ['#'], admin: true }] },
+    desk: { type: 'dummy', parameters: ['level,I,0', 'title,S,', 'cue,S,', 'lamp,B,false'] },
+    schedule: { type: 'schedule', entries: [{ id: 'evening', cron: '0 0 18 * * *' }, { id: 'morning-show', cron: '0 30 6 * * MON-FRI' }] },
+  },
+  rules: [
+    { source: 'desk/title', destinations: ['desk/cue'], description: 'by hand' },
+    { folder: 'studio', rules: [
+      { source: 'schedule/morning-show/fire', destinations: ['desk/title'], pipe: [{ set: 'Good morning' }], description: 'morning show' },
+    ] },
+    { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { gt: 5 } }, { set: true }], description: 'too loud' },
+    { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { lte: 5 } }, { set: false }], description: 'too loud, otherwise' },
+  ],
+}
+`,
+    );
+    const hub = await runHub(t, flow, { args: ['--state', 'none'] });
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+    await page.goto(`${hub.base}/console/?access_token=ops-trigger-token`);
+    await page.getByRole('button', { name: 'flow', exact: true }).click();
+    await page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }).click();
+    const row = (text: string) => page.locator('[data-testid=flow-rules] li.rule', { hasText: text });
+    const form = page.locator('[data-testid=trigger-form]');
+
+    // A rule written by hand is no trigger: the rule form.
+    await row('by hand').getByRole('button', { name: 'edit' }).click();
+    await page.locator('form.rule-form:not(.trigger-form)').waitFor();
+    t.is(await form.count(), 0);
+    await page.getByRole('button', { name: 'cancel' }).click();
+
+    // The morning show, in its folder: the form says 06:30 on weekdays, the title and its value.
+    await row('morning show').getByRole('button', { name: 'edit' }).click();
+    t.is(await form.getByLabel('name *').inputValue(), 'morning show');
+    t.is(await form.getByLabel('at', { exact: true }).inputValue(), '06:30');
+    t.is(await form.getByLabel('days').inputValue(), 'MON-FRI');
+    t.is(await form.getByLabel('then write to *').inputValue(), 'desk/title');
+    t.is(await form.getByLabel('the value', { exact: true }).inputValue(), 'Good morning');
+    await form.getByLabel('at', { exact: true }).fill('07:15');
+    await form.getByLabel('the value', { exact: true }).fill('Good day');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    // Too loud, edited from the row of what it writes otherwise: the condition and both values.
+    await row('too loud, otherwise').getByRole('button', { name: 'edit' }).click();
+    t.is(await form.getByLabel('name *').inputValue(), 'too loud');
+    t.is(await form.getByLabel('when').inputValue(), 'condition');
+    t.is(await form.getByLabel('the value of *').inputValue(), 'desk/level');
+    t.is(await form.getByLabel('comparison').inputValue(), 'gt');
+    t.is(await form.getByLabel('than').inputValue(), '5');
+    t.is(await form.getByLabel('the value', { exact: true }).inputValue(), 'true');
+    t.is(await form.getByLabel('otherwise write').inputValue(), 'false');
+    if (shots) await page.screenshot({ path: join(shots, 'console-trigger-edit.png') });
+    await form.getByLabel('than').fill('8');
+    await form.getByLabel('otherwise write').fill('');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    t.is(await page.getByLabel('what this save changes').inputValue(), 'trigger "morning show" changed; trigger "too loud" changed');
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    const saved = JSON5.parse(await readFile(flow, 'utf8')) as { connections: { schedule: unknown }; rules: unknown };
+    t.deepEqual(saved.connections.schedule, {
+      type: 'schedule',
+      entries: [
+        { id: 'evening', cron: '0 0 18 * * *' },
+        { id: 'morning-show', cron: '0 15 7 * * MON-FRI' },
+      ],
+    });
+    t.deepEqual(saved.rules, [
+      { source: 'desk/title', destinations: ['desk/cue'], description: 'by hand' },
+      {
+        folder: 'studio',
+        rules: [
+          { source: 'schedule/morning-show/fire', destinations: ['desk/title'], pipe: [{ set: 'Good day' }], description: 'morning show' },
+        ],
+      },
+      { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { gt: 8 } }, { set: true }], description: 'too loud' },
+    ]);
+    const next = await (await fetch(`${hub.base}/parameters/schedule/morning-show/next`, { headers: auth })).text();
+    t.regex(next, /T07:15:00/, 'the schedule knows the new time');
+  },
+);
