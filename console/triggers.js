@@ -75,10 +75,13 @@ function rulesOf(trigger, source) {
 function newEntry(trigger, document) {
   /** @type {FlowEdit[]} */
   const edits = [];
-  const entry = entryOf(trigger, idOf(trigger.name, 'trigger'));
   const connections = document.connections ?? {};
   const existing = Object.entries(connections).find(([, settings]) => settings.type === 'schedule')?.[0];
   const schedule = existing ?? freeId('schedule', Object.keys(connections));
+  // A second trigger of the same name gets an entry of its own (`morning-show-2`).
+  const entries = connections[schedule]?.entries;
+  const taken = Array.isArray(entries) ? entries.map((/** @type {any} */ e) => String(e?.id)) : [];
+  const entry = entryOf(trigger, freeId(idOf(trigger.name, 'trigger'), taken));
   if (document.connections === undefined) edits.push({ op: 'set', path: ['connections'], value: {} });
   if (!existing) edits.push({ op: 'set', path: ['connections', schedule], value: { type: 'schedule', entries: [entry] } });
   else if (Array.isArray(connections[schedule]?.entries))

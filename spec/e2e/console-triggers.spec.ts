@@ -112,7 +112,7 @@ live(
 );
 
 live(
-  `a trigger edited from the rules tab opens in the trigger form with what it says, and is changed where it stands: its schedule entry under its id, what it writes otherwise with it; a hand-written rule opens in the rule form${whyNoBrowser}`,
+  `a trigger edited from the rules tab opens in the trigger form with what it says, and is changed where it stands: its schedule entry under its id, what it writes otherwise with it; a hand-written rule opens in the rule form; a new trigger of a name taken gets an entry of its own${whyNoBrowser}`,
   async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'patchbay-triggers-'));
     const flow = join(dir, 'studio.json5');
@@ -180,7 +180,19 @@ live(
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await form.waitFor({ state: 'detached' });
 
-    t.is(await page.getByLabel('what this save changes').inputValue(), 'trigger "morning show" changed; trigger "too loud" changed');
+    // A new trigger of a name taken: a schedule entry of its own.
+    await page.getByRole('button', { name: 'add a trigger' }).click();
+    await form.getByLabel('name *').fill('morning show');
+    await form.getByLabel('at', { exact: true }).fill('20:00');
+    await form.getByLabel('then write to *').fill('desk/title');
+    await form.getByLabel('the value', { exact: true }).fill('Good night');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    t.is(
+      await page.getByLabel('what this save changes').inputValue(),
+      'trigger "morning show" changed; trigger "too loud" changed; trigger "morning show" added',
+    );
     await page.getByRole('button', { name: 'save', exact: true }).click();
     await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
     const saved = JSON5.parse(await readFile(flow, 'utf8')) as { connections: { schedule: unknown }; rules: unknown };
@@ -189,6 +201,7 @@ live(
       entries: [
         { id: 'evening', cron: '0 0 18 * * *' },
         { id: 'morning-show', cron: '0 15 7 * * MON-FRI' },
+        { id: 'morning-show-2', cron: '0 0 20 * * *' },
       ],
     });
     t.deepEqual(saved.rules, [
@@ -200,6 +213,7 @@ live(
         ],
       },
       { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { gt: 8 } }, { set: true }], description: 'too loud' },
+      { source: 'schedule/morning-show-2/fire', destinations: ['desk/title'], pipe: [{ set: 'Good night' }], description: 'morning show' },
     ]);
     const next = await (await fetch(`${hub.base}/parameters/schedule/morning-show/next`, { headers: auth })).text();
     t.regex(next, /T07:15:00/, 'the schedule knows the new time');
