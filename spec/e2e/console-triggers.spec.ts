@@ -8,6 +8,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
 import JSON5 from 'json5';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -16,29 +17,31 @@ import { runHub } from '../helpers/hub-process.ts';
 const shots = process.env['PATCHBAY_SCREENSHOTS'];
 const auth = { authorization: 'Bearer ops-trigger-token' };
 
+/**
+ * A hub process on a flow file of a rest-api, the connections `connections` (JSON5 lines) and
+ * the rules `rules`, and Chromium on its console's flow rules.
+ */
+async function rulesTab(t: ExecutionContext, connections: string, rules = '') {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-triggers-'));
+  const flow = join(dir, 'studio.json5');
+  const api =
+    "api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', tokens: [{ name: 'ops', token: 'ops-trigger-token', read: ['#'], write: ['#'], admin: true }] },";
+  await writeFile(flow, `{\n  connections: {\n    ${api}\n    ${connections}\n  },\n${rules ? `  rules: ${rules},\n` : ''}}\n`);
+  const hub = await runHub(t, flow, { args: ['--state', 'none'] });
+  const browser = await openBrowser(t);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
+  await page.goto(`${hub.base}/console/?access_token=ops-trigger-token`);
+  await page.getByRole('button', { name: 'flow', exact: true }).click();
+  await page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }).click();
+  return { flow, hub, page };
+}
+
 live(
   `triggers made from forms are rules in the file: a time of day through a schedule, a condition through a filter; the condition runs${whyNoBrowser}`,
   async (t) => {
-    const dir = await mkdtemp(join(tmpdir(), 'patchbay-triggers-'));
-    const flow = join(dir, 'studio.json5');
-    await writeFile(
-      flow,
-      `{
-  connections: {
-    api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', tokens: [{ name: 'ops', token: 'ops-trigger-token', read: ['#'], write: ['#'], admin: true }] },
-    desk: { type: 'dummy', parameters: ['level,I,0', 'title,S,', 'cue,S,'] },
-  },
-}
-`,
-    );
-    const hub = await runHub(t, flow, { args: ['--state', 'none'] });
-    const browser = await openBrowser(t);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(60_000);
-    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
-    await page.goto(`${hub.base}/console/?access_token=ops-trigger-token`);
-    await page.getByRole('button', { name: 'flow', exact: true }).click();
-    await page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }).click();
+    const { flow, hub, page } = await rulesTab(t, "desk: { type: 'dummy', parameters: ['level,I,0', 'title,S,', 'cue,S,'] },");
 
     // At 06:30 on weekdays, the morning title.
     await page.getByRole('button', { name: 'add a trigger' }).click();
@@ -114,36 +117,20 @@ live(
 live(
   `a trigger edited from the rules tab opens in the trigger form with what it says, and is changed where it stands: its schedule entry under its id, what it writes otherwise with it; a hand-written rule opens in the rule form; a new trigger of a name taken gets an entry of its own${whyNoBrowser}`,
   async (t) => {
-    const dir = await mkdtemp(join(tmpdir(), 'patchbay-triggers-'));
-    const flow = join(dir, 'studio.json5');
     // As the trigger form writes them, one of them in a folder.
-    await writeFile(
-      flow,
-      `{
-  connections: {
-    api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', tokens: [{ name: 'ops', token: 'ops-trigger-token', read: ['#'], write: ['#'], admin: true }] },
-    desk: { type: 'dummy', parameters: ['level,I,0', 'title,S,', 'cue,S,', 'lamp,B,false'] },
-    schedule: { type: 'schedule', entries: [{ id: 'evening', cron: '0 0 18 * * *' }, { id: 'morning-show', cron: '0 30 6 * * MON-FRI' }] },
-  },
-  rules: [
+    const { flow, hub, page } = await rulesTab(
+      t,
+      `desk: { type: 'dummy', parameters: ['level,I,0', 'title,S,', 'cue,S,', 'lamp,B,false'] },
+    schedule: { type: 'schedule', entries: [{ id: 'evening', cron: '0 0 18 * * *' }, { id: 'morning-show', cron: '0 30 6 * * MON-FRI' }] },`,
+      `[
     { source: 'desk/title', destinations: ['desk/cue'], description: 'by hand' },
     { folder: 'studio', rules: [
       { source: 'schedule/morning-show/fire', destinations: ['desk/title'], pipe: [{ set: 'Good morning' }], description: 'morning show' },
     ] },
     { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { gt: 5 } }, { set: true }], description: 'too loud' },
     { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { lte: 5 } }, { set: false }], description: 'too loud, otherwise' },
-  ],
-}
-`,
+  ]`,
     );
-    const hub = await runHub(t, flow, { args: ['--state', 'none'] });
-    const browser = await openBrowser(t);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(60_000);
-    page.on('pageerror', (error) => t.log(`page error: ${error.message}`));
-    await page.goto(`${hub.base}/console/?access_token=ops-trigger-token`);
-    await page.getByRole('button', { name: 'flow', exact: true }).click();
-    await page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }).click();
     const row = (text: string) => page.locator('[data-testid=flow-rules] li.rule', { hasText: text });
     const form = page.locator('[data-testid=trigger-form]');
 
