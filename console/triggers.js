@@ -132,8 +132,13 @@ export function changedTriggerEdits(trigger, place, document) {
     source = time.source;
   } else if (entry) edits.push({ op: 'remove', path: entry });
   const { rule, otherwise } = rulesOf(trigger, source);
-  edits.push({ op: 'set', path: place.rule, value: rule });
-  if (place.otherwise && otherwise) edits.push({ op: 'set', path: place.otherwise, value: otherwise });
+  /** What the form does not say of a rule (`enabled: false`) stays as it was. @param {Path} path @param {object} value */
+  const kept = (path, value) => {
+    const was = /** @type {Record<string, unknown>} */ (nodeAt(document, path) ?? {});
+    return { ...value, ...Object.fromEntries(Object.entries(was).filter(([key]) => !(key in rule))) };
+  };
+  edits.push({ op: 'set', path: place.rule, value: kept(place.rule, rule) });
+  if (place.otherwise && otherwise) edits.push({ op: 'set', path: place.otherwise, value: kept(place.otherwise, otherwise) });
   else if (place.otherwise) edits.push({ op: 'remove', path: place.otherwise });
   else if (otherwise) edits.push({ op: 'add', path: place.rule.slice(0, -1), value: otherwise });
   return edits;

@@ -115,7 +115,7 @@ live(
 );
 
 live(
-  `a trigger edited from the rules tab opens in the trigger form with what it says, and is changed where it stands: its schedule entry under its id, what it writes otherwise with it; a hand-written rule opens in the rule form; a new trigger of a name taken gets an entry of its own${whyNoBrowser}`,
+  `a trigger edited from the rules tab opens in the trigger form with what it says, and is changed where it stands: its schedule entry under its id, what it writes otherwise with it, what the form does not say (disabled) kept; a hand-written rule opens in the rule form; a new trigger of a name taken gets an entry of its own${whyNoBrowser}`,
   async (t) => {
     // As the trigger form writes them, one of them in a folder.
     const { flow, hub, page } = await rulesTab(
@@ -125,7 +125,7 @@ live(
       `[
     { source: 'desk/title', destinations: ['desk/cue'], description: 'by hand' },
     { folder: 'studio', rules: [
-      { source: 'schedule/morning-show/fire', destinations: ['desk/title'], pipe: [{ set: 'Good morning' }], description: 'morning show' },
+      { source: 'schedule/morning-show/fire', destinations: ['desk/title'], pipe: [{ set: 'Good morning' }], description: 'morning show', enabled: false },
     ] },
     { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { gt: 5 } }, { set: true }], description: 'too loud' },
     { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { lte: 5 } }, { set: false }], description: 'too loud, otherwise' },
@@ -196,7 +196,13 @@ live(
       {
         folder: 'studio',
         rules: [
-          { source: 'schedule/morning-show/fire', destinations: ['desk/title'], pipe: [{ set: 'Good day' }], description: 'morning show' },
+          {
+            source: 'schedule/morning-show/fire',
+            destinations: ['desk/title'],
+            pipe: [{ set: 'Good day' }],
+            description: 'morning show',
+            enabled: false,
+          },
         ],
       },
       { source: 'desk/level', destinations: ['desk/lamp'], pipe: [{ filter: { gt: 8 } }, { set: true }], description: 'too loud' },
