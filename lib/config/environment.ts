@@ -10,6 +10,8 @@ export interface Substituted {
    * where the schema wants a number or a boolean there, the text is converted.
    */
   readonly whole: ReadonlySet<string>;
+  /** The names of the variables the document reads, set or not. */
+  readonly read: ReadonlySet<string>;
 }
 
 const placeholderRe = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
@@ -23,6 +25,7 @@ const placeholderRe = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/
 export function substituteEnvironment(document: unknown, env: Readonly<Record<string, string | undefined>>): Substituted {
   const issues: Issue[] = [];
   const whole = new Set<string>();
+  const read = new Set<string>();
   const walk = (value: unknown, path: (string | number)[]): unknown => {
     if (typeof value === 'string') {
       if (!value.includes('${')) return value;
@@ -33,6 +36,7 @@ export function substituteEnvironment(document: unknown, env: Readonly<Record<st
           issues.push({ path, message: 'expected ${NAME} or ${NAME:-default} after "${" (write $${ for a literal "${")' });
           return match;
         }
+        read.add(name);
         single = offset === 0 && match.length === value.length;
         const set = env[name];
         if (set !== undefined && set !== '') return set;
@@ -53,7 +57,15 @@ export function substituteEnvironment(document: unknown, env: Readonly<Record<st
     }
     return value;
   };
-  return { document: walk(document, []), issues, whole };
+  return { document: walk(document, []), issues, whole, read };
+}
+
+/**
+ * The environment variables a parsed flow document reads: found by the walk that fills them
+ * in, so an escape or a line continuation that JSON5 reads as `${` is found too.
+ */
+export function environmentRead(document: unknown): ReadonlySet<string> {
+  return substituteEnvironment(document, {}).read;
 }
 
 /** The JSON pointer of a path, as Ajv names places (`/connections/api/port`). */

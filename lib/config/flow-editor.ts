@@ -221,7 +221,7 @@ export class FlowEditor implements FlowView {
     // A text that does not read is refused by its syntax mistake, before anything of it runs.
     if (after === undefined) return [];
     const known = new Map(types().map((type) => [type.type, type]));
-    return machineEdits(before, after, { flowPath: path, types: known, untouchable }, current, edited);
+    return machineEdits(before, after, { flowPath: path, types: known, untouchable });
   }
 
   private async saveNow(edited: string, ifMatch: string, by: string, how: string, note?: string): Promise<Saved> {

@@ -3,8 +3,9 @@
  * anything that names code, a file, a folder or a device on the hub's machine. An `admin`
  * login is trusted with the studio, not with the machine: a code flow or a package runs as
  * the hub's user, a file name is a place that user may write, a certificate or a document
- * root one it may read, a serial port or keystrokes reach past the hub. Those stay as the
- * file on the machine has them unless the hub was started with `--allow-machine-edits`.
+ * root one it may read, a serial or MIDI port, keystrokes typed or listened to and an
+ * environment variable reach past the hub. Those stay as the file on the machine has them
+ * unless the hub was started with `--allow-machine-edits`.
  *
  * Checked on the documents as written (placeholders not filled in), before anything of the
  * edited flow is loaded: a package named by an edit must not even be imported to be refused.
@@ -13,15 +14,18 @@
  *   one of kind `output-file` may take a file inside `outputFolder` (realpath, no symlink out),
  *   one of kind `module` a Companion module inside the flow's `modules` folder;
  * - no `${NAME}` placeholder the file did not use already: it would read the hub's environment.
+ *   Placeholders are found in the parsed strings, where the loader fills them in: JSON5 reads
+ *   `'\u0024{NAME}'` and a line continuation after `$` as `${NAME}` too.
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ConnectionType } from '../connections/connection.ts';
 import type { Issue } from '../core/issue.ts';
+import { environmentRead } from './environment.ts';
 
 /** What a setting names on the machine, as its schema says with `onMachine`. */
-export type MachineName = 'file' | 'folder' | 'device' | 'keystrokes' | 'output-file' | 'module';
+export type MachineName = 'file' | 'folder' | 'device' | 'keystrokes' | 'key-input' | 'output-file' | 'module' | 'environment';
 
 type Path = readonly (string | number)[];
 type Json = Readonly<Record<string, unknown>>;
@@ -41,14 +45,16 @@ const what: Readonly<Record<MachineName, string>> = {
   folder: "names a folder on the hub's machine",
   device: "names a device of the hub's machine",
   keystrokes: "types keys into the hub's desktop session",
+  'key-input': "listens to keys typed on the hub's desktop",
   'output-file': "names a file outside the flow's outputFolder",
   module: "names code on the hub's machine outside the flow's modules folder",
+  environment: "names a variable of the hub's environment",
 };
 
 const onlyOnMachine = 'change it in the file on the machine, or start the hub with --allow-machine-edits';
 
 /** The changes of `edited` against `current` that only the machine's own configuration may make, each at its path. */
-export function machineEdits(current: unknown, edited: unknown, context: MachineContext, currentText: string, editedText: string): Issue[] {
+export function machineEdits(current: unknown, edited: unknown, context: MachineContext): Issue[] {
   const before = asRecord(current);
   const after = asRecord(edited);
   const issues: Issue[] = [];
@@ -81,8 +87,8 @@ export function machineEdits(current: unknown, edited: unknown, context: Machine
       issues.push({ path: ['connections', id, ...found.path], message: `${what[found.kind]}: ${onlyOnMachine}` });
     }
   }
-  const known = placeholders(currentText);
-  for (const name of placeholders(editedText))
+  const known = environmentRead(current);
+  for (const name of environmentRead(edited))
     if (!known.has(name))
       issues.push({
         path: [],
@@ -197,12 +203,6 @@ const realOr = (path: string) => {
     return path;
   }
 };
-
-/** The names of the `${NAME}` placeholders in a text, scanned as environment.ts fills them in (`$${` is a literal). */
-function placeholders(text: string): Set<string> {
-  const names = [...text.matchAll(/\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]);
-  return new Set(names.filter((name) => name !== undefined));
-}
 
 const isMachineName = (kind: unknown): kind is MachineName => typeof kind === 'string' && kind in what;
 const asRecord = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});

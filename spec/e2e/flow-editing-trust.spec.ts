@@ -177,6 +177,34 @@ test('an admin login cannot change a serial port, keystrokes, a certificate or r
   t.is(await title.text(), 'morning');
 });
 
+test("an admin login cannot read the hub's environment through a JSON5 escape or a line continuation, which read as ${NAME} once parsed", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-trust-'));
+  const flow = join(dir, 'studio.json5');
+  await writeFile(flow, flowWith());
+  const siteKey = 'f'.repeat(64);
+  const hub = await runHub(t, flow, { args: ['--state', join(dir, 'state')], env: { PATCHBAY_SITE_KEY: siteKey } });
+  for (const written of ["'title,S,\\u0024{PATCHBAY_SITE_KEY}'", "'title,S,$\\\n{PATCHBAY_SITE_KEY}'"]) {
+    const saved = await save(hub, flowWith().replace("'title,S,morning'", written));
+    t.is(saved.status, 403, written);
+    t.regex(saved.body.issues?.[0]?.message ?? '', /\$\{PATCHBAY_SITE_KEY\} would read the hub's environment/, written);
+  }
+  const title = await fetch(`${hub.base}/parameters/studio/title`, { headers: as(admin.token) });
+  t.is(await title.text(), 'morning');
+  t.false((await readFile(flow, 'utf8')).includes('PATCHBAY_SITE_KEY'), 'the file is as it was');
+});
+
+test('an admin login cannot make the hub listen to keys typed on its desktop (a key logger); a listening connection may go', async (t) => {
+  const { hub } = await studio(t, flowWith("    keys: { type: 'keyboard', inputKeys: ['ctrl-f1'], whenNoDisplay: 'disable' },\n"));
+  const logger = await save(
+    hub,
+    flowWith("    keys: { type: 'keyboard', inputKeys: ['ctrl-f1', 'h', 'u', 'n'], whenNoDisplay: 'disable' },\n"),
+  );
+  t.is(logger.status, 403);
+  t.deepEqual(logger.body.issues?.[0]?.path, ['connections', 'keys', 'inputKeys']);
+  const removed = await save(hub, flowWith());
+  t.is(removed.status, 200, 'a listening connection may go');
+});
+
 test("an admin login cannot make a Companion module connection run code outside the flow's modules folder; one inside it is fine (R-ST2)", async (t) => {
   const { dir, hub } = await studio(t, flowWith());
   // Code anywhere on the machine: a folder that looks like a module, whose entry point leaves a mark.

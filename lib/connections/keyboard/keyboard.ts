@@ -10,11 +10,12 @@ import { checked, defineConnectionType, HubError, type Issue, type OwnedParamete
 import { type Combination, parseCombination } from './combination.ts';
 import { keyProcess } from './key-process.ts';
 
-const combinations = (description: string, onMachine?: 'keystrokes') =>
-  withDefault(Type.Array(Type.String({ minLength: 1 }), { description, ...(onMachine ? { onMachine } : {}) }), []);
+const combinations = (description: string, onMachine: 'keystrokes' | 'key-input') =>
+  withDefault(Type.Array(Type.String({ minLength: 1 }), { description, onMachine }), []);
 
 const settings = Type.Object({
-  inputKeys: combinations('Global hotkeys to listen for, such as ctrl-f1.'),
+  // Keys typed on the machine's desktop, whoever types them: any letter listened to is a key logger.
+  inputKeys: combinations('Global hotkeys to listen for, such as ctrl-f1.', 'key-input'),
   // Keystrokes into the machine's desktop session: code run as its user, for all that can type.
   outputKeys: combinations('Combinations the hub may type, such as ctrl-shift-a.', 'keystrokes'),
   whenNoDisplay: withDefault(

@@ -40,8 +40,14 @@ const PORT_CHECK_MS = 2000;
 const ID = /^(\d{1,3})(?:\/(\d{1,3}))?$/;
 
 const settings = Type.Object({
-  input: withDefault(Type.String({ description: 'The input port: its name, or a part of it (case ignored); "" for none.' }), ''),
-  output: withDefault(Type.String({ description: 'The output port: its name, or a part of it (case ignored); "" for none.' }), ''),
+  input: withDefault(
+    Type.String({ onMachine: 'device', description: 'The input port: its name, or a part of it (case ignored); "" for none.' }),
+    '',
+  ),
+  output: withDefault(
+    Type.String({ onMachine: 'device', description: 'The output port: its name, or a part of it (case ignored); "" for none.' }),
+    '',
+  ),
   parameters: withDefault(
     Type.Array(
       Type.String({

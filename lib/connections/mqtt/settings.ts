@@ -197,7 +197,7 @@ export const mqttSettings = Type.Object({
                 { additionalProperties: false },
               ),
               Type.Object(
-                { env: Type.String({ minLength: 1, description: 'An environment variable holding the key.' }) },
+                { env: Type.String({ minLength: 1, onMachine: 'environment', description: 'An environment variable holding the key.' }) },
                 { additionalProperties: false },
               ),
             ],

@@ -76,6 +76,7 @@ const settings = Type.Object({
   passphraseEnv: withDefault(
     Type.String({
       pattern: '^([A-Za-z_][A-Za-z0-9_]*)?$',
+      onMachine: 'environment',
       description: 'The name of an environment variable holding the passphrase of an encrypted key (never the passphrase itself).',
     }),
     '',
