@@ -95,13 +95,26 @@ export async function runDesk(
   t: ExecutionContext,
   desk: Record<string, unknown>,
   state?: StateStore,
-  { more = {}, log }: { readonly more?: Record<string, unknown>; readonly log?: Logger } = {},
+  {
+    more = {},
+    log,
+    api = {},
+    rules,
+  }: {
+    /** More connections. */
+    readonly more?: Record<string, unknown>;
+    readonly log?: Logger;
+    /** More settings of the rest-api (its tokens). */
+    readonly api?: Record<string, unknown>;
+    readonly rules?: readonly unknown[];
+  } = {},
 ): Promise<{ hub: Hub; base: string }> {
   const file = join(await mkdtemp(join(tmpdir(), 'patchbay-companion-')), 'flow.json5');
   await writeFile(
     file,
     JSON.stringify({
-      connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', statusParameters: true }, vars: VARS, desk, ...more },
+      connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', statusParameters: true, ...api }, vars: VARS, desk, ...more },
+      ...(rules ? { rules } : {}),
     }),
   );
   const loaded = await loadFlowFile(file, {}, { start: true });

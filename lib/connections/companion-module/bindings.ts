@@ -31,6 +31,7 @@ import {
 import { asUpgradeAnswer, type BindingSet, BindingUpgrades, instancesOf } from './binding-upgrades.ts';
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import { asOption, type Field, labelOf, metaOf, misfit, named, valueTypeOf } from './fields.ts';
+import { namesIn, WRITTEN } from './option-texts.ts';
 
 /** An action or a feedback as the module declares it; only what the hub reads is named. */
 export interface Definition {
@@ -51,14 +52,11 @@ export interface BindingPort {
       Record<string, { readonly feedbackId: string; readonly options: Record<string, unknown>; readonly invert: boolean } | null>
     >,
   ): void;
-  /** A text with `$(…)` replaced by hub values. */
-  substitute(text: string): string;
+  /** An option's text with `$(value)` as `written` (when given) and other `$(…)` filled in (option-texts.ts). */
+  fill(template: string, written?: string): string;
   /** The hub values a text names, other than the connection's own variables (which the host follows itself). */
   named(text: string): readonly string[];
 }
-
-/** The text that takes the written value. */
-export const WRITTEN = '$(value)';
 
 export class Bindings {
   private actionDefinitions = new Map<string, Definition>();
@@ -213,6 +211,16 @@ export class Bindings {
     this.watchFeedbacks(true);
   }
 
+  /** The names of the `$(…)` in the bindings' options: what the connection's settings entitle it to read. */
+  names(): ReadonlySet<string> {
+    const bindings = [...Object.values(this.actions), ...Object.values(this.feedbacks)];
+    return new Set(
+      bindings.flatMap((binding) =>
+        Object.values(binding.options).flatMap((option) => (typeof option === 'string' ? namesIn(option) : [])),
+      ),
+    );
+  }
+
   /** Stops following hub values. */
   stop(): void {
     this.following?.unsubscribe();
@@ -323,9 +331,12 @@ export class Bindings {
     for (const field of fields) if (field.default !== undefined) options[field.id] = field.default;
     for (const [key, raw] of Object.entries(written)) {
       const field = fields.find((candidate) => candidate.id === key);
-      if (raw === WRITTEN && value !== undefined) options[key] = field ? asOption(field, value) : value;
-      else if (typeof raw === 'string' && raw.includes('$('))
-        options[key] = this.port.substitute(value === undefined ? raw : raw.replaceAll(WRITTEN, String(value)));
+      if (raw === WRITTEN && value !== undefined) {
+        const option = field ? asOption(field, value) : value;
+        // A text goes through the one filling, so a module's parse of it leaves it as it is.
+        options[key] = typeof option === 'string' ? this.port.fill(WRITTEN, option) : option;
+      } else if (typeof raw === 'string' && raw.includes('$('))
+        options[key] = this.port.fill(raw, value === undefined ? undefined : String(value));
       else options[key] = raw;
     }
     return options;

@@ -288,7 +288,7 @@ function metaRange(field: Field): SettingSchema {
   return { ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) };
 }
 
-/** The text a bound option is written as to take the value written to its parameter (bindings.ts's `WRITTEN`). */
+/** The text a bound option is written as to take the value written to its parameter (option-texts.ts's `WRITTEN`). */
 const WRITTEN_VALUE = '$(value)';
 
 /**

@@ -28,6 +28,7 @@ import {
   type ValueType,
   ValueType as Types,
 } from '../../sdk/index.ts';
+import { namesIn } from './option-texts.ts';
 
 /** Variables a module may define; past it the rest are dropped and the status says so. */
 export const MOST_VARIABLES = 20_000;
@@ -73,9 +74,6 @@ interface Variable {
   /** Set while a module started again has not given it a value: its last value stays, and the next sets its type. */
   fresh: boolean;
 }
-
-/** `$(…)` in a text, the name inside it. */
-const NAMES = /\$\(([^()]+)\)/g;
 
 /** A hub value as Companion writes a variable into text: `$NA` for none. */
 const textOf = (value: Value | undefined): string => (value === undefined ? '$NA' : String(value));
@@ -202,27 +200,29 @@ export class Variables {
   }
 
   /**
-   * `text` with `$(<connection>:<variable>)` (a module connection's variable, by connection
-   * id or, for this one, its `label`) and `$(<connection id>/<parameter id>)` (any parameter)
-   * replaced by hub values (R-CM5, R-CM7); `$NA` for none, as Companion shows it. With
-   * `isolate: "process"` the connection's process holds its own parameters only: another's
-   * read `$NA`.
+   * The text of `$(name)`: `<connection>:<variable>` a module connection's variable (by
+   * connection id or, for this one, its `label`), `<connection id>/<parameter id>` any
+   * parameter (R-CM5, R-CM7); `$NA` for none, as Companion shows it. With `isolate:
+   * "process"` the connection's process holds its own parameters only: another's read `$NA`.
    */
-  substitute(text: string, label: string | undefined): string {
-    return text.replace(NAMES, (_, name: string) => {
-      const named = this.resolve(name, label);
-      if ('address' in named) return textOf(this.hubValue(named.address));
-      const variable = this.variables.get(named.variable);
-      if (variable) return String(variable.parameter.value ?? '');
-      const waiting = this.waiting.get(named.variable);
-      return waiting ? String(waiting.value ?? '') : '$NA';
-    });
+  read(name: string, label: string | undefined): string {
+    const named = this.resolve(name, label);
+    if ('address' in named) return textOf(this.hubValue(named.address));
+    const variable = this.variables.get(named.variable);
+    if (variable) return String(variable.parameter.value ?? '');
+    const waiting = this.waiting.get(named.variable);
+    return waiting ? String(waiting.value ?? '') : '$NA';
+  }
+
+  /** Whether `$(name)` names one of this connection's variables. */
+  own(name: string, label: string | undefined): boolean {
+    return 'variable' in this.resolve(name, label);
   }
 
   /** The addresses of the hub values `text` names other than this connection's variables: what to follow. */
   named(text: string, label: string | undefined): readonly string[] {
-    return [...text.matchAll(NAMES)].flatMap(([, name]) => {
-      const named = this.resolve(name ?? '', label);
+    return namesIn(text).flatMap((name) => {
+      const named = this.resolve(name, label);
       return 'address' in named ? [named.address] : [];
     });
   }

@@ -126,6 +126,63 @@ for (const base of Object.keys(BASES) as BaseVersion[]) {
   );
 }
 
+test.serial(
+  "a written value is data: a scoped token cannot read past its scope through $(…) in a module's options or its parse (base 1.14.1)",
+  async (t) => {
+    const panel = { name: 'panel', token: 'panel-token', read: ['desk/#', 'pub/#'], write: ['desk/#', 'pub/#'] };
+    const { hub, base: url } = await run(
+      t,
+      {
+        type: 'companion-module',
+        module: await fixtureModule('1.14.1'),
+        config: { host: 'mixer.local', port: 9100, mode: 'tcp' },
+        actions: {
+          level: { action: 'set_level', options: { level: '$(value)' } },
+          name: { action: 'set_name', options: { name: '$(value)', case: 'as-is' } },
+          page: { action: 'set_name', options: { name: '/page/$(value)', case: 'as-is' } },
+          title: { action: 'set_name', options: { name: '$(pub/title)', case: 'as-is' } },
+        },
+      },
+      undefined,
+      {
+        api: { tokens: [panel] },
+        more: {
+          studio: { type: 'dummy', parameters: ['secret,S,hunter2'] },
+          pub: { type: 'dummy', parameters: ['title,S,morning', 'show,S,'] },
+        },
+        rules: [{ source: 'pub/show', destinations: ['desk/name'] }],
+      },
+    );
+    const as = { authorization: `Bearer ${panel.token}` };
+    const write = async (address: string, written: string) =>
+      (await fetch(`${url}/update?parameter=${address}&value=${encodeURIComponent(written)}`, { headers: as })).status;
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `the module to be ok (${JSON.stringify(info(hub))})`,
+    );
+    t.is((await fetch(`${url}/parameters/studio/secret`, { headers: as })).status, 404, 'outside the scope');
+    t.is(await write('desk/level', '70'), 200);
+    await eventually(() => value(hub, 'var/level') === 70, 'the level');
+
+    // The module parses what it is sent, with its own variable beside it: `${name} ($(desk:level))`.
+    const named = async (why: string, expected: string) =>
+      eventually(
+        () => value(hub, 'var/name') === expected,
+        () => `${why}: ${expected} (the module's name is ${value(hub, 'var/name')})`,
+      );
+    t.is(await write('desk/name', '$(studio/secret)'), 200);
+    await named('a written value the module parses', '$(studio/secret) (70)');
+    t.is(await write('desk/page', '$(studio/secret)'), 200);
+    await named('a written value inside a text', '/page/$(studio/secret) (70)');
+    t.is(await write('pub/title', 'Tonight: $(studio/secret)'), 200);
+    t.is(await write('desk/title', 'true'), 200);
+    await named('a hub value the option names', 'Tonight: $(studio/secret) (70)');
+    t.is(await write('pub/show', 'Later: $(studio/secret)'), 200);
+    await named('a value a rule carried', 'Later: $(studio/secret) (70)');
+    t.false(JSON.stringify(hub.graph.get('desk/var/name')?.value).includes('hunter2'));
+  },
+);
+
 /** `count` WebSocket clients following `address`, a hundred connected at a time (a thousand at once overflow the listen backlog). */
 async function following(t: ExecutionContext, url: string, address: string, count: number) {
   const clients: { value: unknown; closed: boolean }[] = [];
