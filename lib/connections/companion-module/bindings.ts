@@ -31,7 +31,7 @@ import {
 import { asUpgradeAnswer, type BindingSet, BindingUpgrades, instancesOf } from './binding-upgrades.ts';
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import { asOption, type Field, labelOf, metaOf, misfit, named, valueTypeOf } from './fields.ts';
-import { namesIn, WRITTEN } from './option-texts.ts';
+import { namesIn, OptionTexts, WRITTEN } from './option-texts.ts';
 
 /** An action or a feedback as the module declares it; only what the hub reads is named. */
 export interface Definition {
@@ -52,8 +52,10 @@ export interface BindingPort {
       Record<string, { readonly feedbackId: string; readonly options: Record<string, unknown>; readonly invert: boolean } | null>
     >,
   ): void;
-  /** An option's text with `$(value)` as `written` (when given) and other `$(…)` filled in (option-texts.ts). */
-  fill(template: string, written?: string): string;
+  /** The text of `$(name)` (option-texts.ts). */
+  read(name: string): string;
+  /** Whether a module may read `$(name)` besides what the bindings name: its variables, its config's. */
+  entitled(name: string): boolean;
   /** The hub values a text names, other than the connection's own variables (which the host follows itself). */
   named(text: string): readonly string[];
 }
@@ -69,6 +71,8 @@ export class Bindings {
   /** Following the hub values feedback options name. */
   private following: Subscription | undefined;
 
+  /** The options' texts, filled in, and those the module asks about. */
+  readonly texts: OptionTexts;
   /** Upgrade scripts' changes to the flow's bindings, kept across starts. */
   private readonly upgrades: BindingUpgrades;
   private actions: Readonly<Record<string, ActionBinding>>;
@@ -80,6 +84,7 @@ export class Bindings {
     private readonly port: BindingPort,
   ) {
     this.upgrades = new BindingUpgrades(context.records, written, context.log);
+    this.texts = new OptionTexts({ read: port.read, entitled: (name) => port.entitled(name) || this.names().has(name) });
     ({ actions: this.actions, feedbacks: this.feedbacks } = this.upgrades.current());
   }
 
@@ -212,7 +217,7 @@ export class Bindings {
   }
 
   /** The names of the `$(…)` in the bindings' options: what the connection's settings entitle it to read. */
-  names(): ReadonlySet<string> {
+  private names(): ReadonlySet<string> {
     const bindings = [...Object.values(this.actions), ...Object.values(this.feedbacks)];
     return new Set(
       bindings.flatMap((binding) =>
@@ -334,9 +339,9 @@ export class Bindings {
       if (raw === WRITTEN && value !== undefined) {
         const option = field ? asOption(field, value) : value;
         // A text goes through the one filling, so a module's parse of it leaves it as it is.
-        options[key] = typeof option === 'string' ? this.port.fill(WRITTEN, option) : option;
+        options[key] = typeof option === 'string' ? this.texts.fill(WRITTEN, option) : option;
       } else if (typeof raw === 'string' && raw.includes('$('))
-        options[key] = this.port.fill(raw, value === undefined ? undefined : String(value));
+        options[key] = this.texts.fill(raw, value === undefined ? undefined : String(value));
       else options[key] = raw;
     }
     return options;

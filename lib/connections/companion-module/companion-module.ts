@@ -34,7 +34,7 @@ import {
 } from '../../sdk/index.ts';
 import { upgradesBindings } from './binding-upgrades.ts';
 import { Bindings } from './bindings.ts';
-import { namesIn, OptionTexts } from './option-texts.ts';
+import { namesIn } from './option-texts.ts';
 import { bindingSchemas, configMistakes, fieldSchemas, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
 import { type ModuleFolder, moduleMistake, readModuleFolder } from './module-folder.ts';
@@ -63,7 +63,6 @@ class ModuleConnection implements TypedInstance<Settings> {
   private readonly variables: Variables;
   private readonly bindings: Bindings;
   private readonly services: HostServices;
-  private readonly texts: OptionTexts;
   private stopped = false;
   private upgradeIndex = WRITTEN_FOR_THIS_VERSION;
   private moduleStatus: { status: string; message: string } = { status: 'connecting', message: '' };
@@ -110,6 +109,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       (name, payload) => this.module?.ipc.tell(name, payload),
       (text) => context.log.warn(text),
     );
+    const inConfig = new Set(Object.values(settings.config).flatMap((value) => (typeof value === 'string' ? namesIn(value) : [])));
     this.bindings = new Bindings(
       context,
       { actions: settings.actions, feedbacks: settings.feedbacks },
@@ -133,16 +133,12 @@ class ModuleConnection implements TypedInstance<Settings> {
               ]),
             ),
           }),
-        fill: (template, written) => this.texts.fill(template, written),
         named: (text) => this.variables.named(text, this.settings.label),
+        read: (name) => this.variables.read(name, settings.label),
+        // Its variables, and what the flow names in its config: a module may parse its config's texts.
+        entitled: (name) => this.variables.own(name, settings.label) || inConfig.has(name),
       },
     );
-    // What the flow names in the config, besides the bindings: a module may parse its config's texts.
-    const inConfig = new Set(Object.values(settings.config).flatMap((value) => (typeof value === 'string' ? namesIn(value) : [])));
-    this.texts = new OptionTexts({
-      read: (name) => this.variables.read(name, settings.label),
-      entitled: (name) => this.variables.own(name, settings.label) || inConfig.has(name) || this.bindings.names().has(name),
-    });
   }
 
   private get controlId(): string {
@@ -346,7 +342,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       saveConfig: (payload: unknown) => this.keepSaved((payload as { config?: unknown } | undefined)?.config),
       parseVariablesInString: (payload: unknown) => {
         const text = String((payload as { text?: unknown } | undefined)?.text ?? '');
-        return { text: this.texts.parse(text), variableIds: [] };
+        return { text: this.bindings.texts.parse(text), variableIds: [] };
       },
       upgradedItems: (payload: unknown) => this.upgradedItems?.(payload),
       ...this.services.calls(),

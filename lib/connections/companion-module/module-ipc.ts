@@ -1,6 +1,7 @@
 /**
  * The host's side of the wire a Companion module of base 1.x speaks (R-CM1): messages over
- * Node's IPC channel, each `{direction: 'call', name, payload, callbackId?}` or `{direction:
+ * Node's IPC channel (read by the hub's own `NodeChannel`: junk on it fails the module, not
+ * the hub; only flat records are read), each `{direction: 'call', name, payload, callbackId?}` or `{direction:
  * 'response', callbackId, success, payload}`, the payload EJSON text (JSON that also carries
  * binary data and dates, as the module's base writes it). A call the host makes waits for
  * its response at most its timeout; a call the module makes is answered by the handler of
@@ -8,9 +9,9 @@
  * payload is read without holding the hub's loop (payload-reading.ts). Anything else on the
  * channel is dropped and counted: a module is someone else's program.
  */
-import type { ChildProcess } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import EJSON from 'ejson';
-import { HubError, reasonOf } from '../../sdk/index.ts';
+import { HubError, NodeChannel, reasonOf } from '../../sdk/index.ts';
 import { LONG_PAYLOAD, PayloadReader } from './payload-reading.ts';
 
 /** What the module may call, by name: each answers with a value, or throws to refuse. */
@@ -21,6 +22,12 @@ interface Waiting {
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout;
 }
+
+/**
+ * The longest message taken from a module: its definitions run to megabytes (a large
+ * router's), its variables' values to a few more.
+ */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** Callback ids wrap here, as the module's base wraps its own. */
 const MAX_CALLBACK_ID = 1 << 28;
@@ -50,12 +57,19 @@ export class ModuleIpc {
   private readonly backlog: Record<string, unknown>[] = [];
   private reading = false;
   private readonly reader = new PayloadReader();
+  private readonly channel: NodeChannel;
 
+  /** `faulted` hears, once, that the module sent what is no message: it is to be ended. */
   constructor(
-    private readonly child: ChildProcess,
+    socket: Duplex,
     private readonly calls: ModuleCalls,
+    faulted: (reason: string) => void,
   ) {
-    child.on('message', (message: unknown) => this.received(message));
+    this.channel = new NodeChannel(
+      socket,
+      { message: (message) => this.received(message), dropped: () => void this.dropped++, fault: faulted },
+      { maxFrameBytes: MAX_MESSAGE_BYTES, flat: true },
+    );
   }
 
   /** Calls `name` on the module; rejects with PB_DEVICE_TIMEOUT after `timeoutMs`, or with the module's refusal. */
@@ -80,6 +94,7 @@ export class ModuleIpc {
 
   /** Fails every call still waiting: the module is gone. */
   close(reason: string): void {
+    this.channel.close();
     this.reader.stop();
     for (const [id, waiting] of this.waiting) {
       clearTimeout(waiting.timer);
@@ -89,7 +104,7 @@ export class ModuleIpc {
   }
 
   private send(message: object): void {
-    if (this.child.connected) this.child.send(message);
+    this.channel.send(message);
   }
 
   private received(message: unknown): void {

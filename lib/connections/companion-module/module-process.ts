@@ -9,12 +9,22 @@
  * bound and its memory as a whole watched as a connection's own process is (R-PK4), and it
  * is asked regularly whether it still answers; the connection starts it again when it ends.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { HubError, type Logger, MEMORY_MARGIN_MB, ownEntry, packageEnvironment, reasonOf, residentMb } from '../../sdk/index.ts';
+import {
+  HubError,
+  type Logger,
+  MEMORY_MARGIN_MB,
+  ownEntry,
+  packageEnvironment,
+  reasonOf,
+  residentMb,
+  spawnWithChannel,
+} from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
 import type { ModuleFolder } from './module-folder.ts';
 import { type ModuleCalls, ModuleIpc } from './module-ipc.ts';
+import type { Duplex } from 'node:stream';
 
 /** How long a module may take to register after it is started: Node and its code loading, on a busy machine. */
 const REGISTER_MS = 30_000;
@@ -57,15 +67,26 @@ export class ModuleProcess {
   private lineWindow = 0;
   /** The last of what it wrote to stderr: V8 says there why a heap ran out. */
   private stderrTail = '';
+  /** Why the hub ended it, when it did (it sent what is no message). */
+  private endedBecause: string | undefined;
+  readonly ipc: ModuleIpc;
 
   private constructor(
     private readonly child: ChildProcess,
-    readonly ipc: ModuleIpc,
+    socket: Duplex,
+    calls: ModuleCalls,
     private readonly maxMemoryMb: number,
-  ) {}
+  ) {
+    // Its end is said as any other end of its process (`exited`), with this reason.
+    this.ipc = new ModuleIpc(socket, calls, (reason) => {
+      this.endedBecause = `the module was ended: ${reason}`;
+      child.kill('SIGKILL');
+    });
+  }
 
   /** Why the process ended, most telling first: its heap, a signal, its exit code. */
   private endReason(code: number | null, signal: NodeJS.Signals | null): string {
+    if (this.endedBecause) return this.endedBecause;
     if (/heap out of memory|Reached heap limit/i.test(this.stderrTail))
       return `the module used more than its ${this.maxMemoryMb} MB of heap (moduleMaxMemoryMb) and was stopped`;
     if (signal) return `the module's process was killed (${signal})`;
@@ -98,18 +119,16 @@ export class ModuleProcess {
     };
     // A 1.x module is a program that speaks to its host; a 2.x module is a class the hub's host entry point loads.
     const [main, args, loader] = module.family === 2 ? [BASE_2_HOST.file, [module.entry], BASE_2_HOST.loader] : [module.entry, [], []];
-    const child = fork(main, args, {
+    // Messages carry their payload as a JSON text: V8's serialization (the channel's) hands it
+    // over as it is, where JSON would write it into JSON again and read it twice (a 1 MB list
+    // of variables cost the hub's loop 9 ms more). The module's own process.send follows it.
+    const { child, socket } = spawnWithChannel(main, args, {
       cwd: module.folder,
       // Not the hub's own environment (its tokens): what a package's process sees, and what the base reads.
       env: { ...packageEnvironment(), CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
       execArgv: [...loader, `--import=${END_WITH_HOST}`, `--max-old-space-size=${maxMemoryMb}`],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // Messages carry their payload as a JSON text: structured clone hands it over as it is,
-      // where the default would write it into JSON again and read it twice (a 1 MB list of
-      // variables cost the hub's loop 9 ms more). The module's own process.send follows it.
-      serialization: 'advanced',
     });
-    const running = new ModuleProcess(child, new ModuleIpc(child, { ...events.calls, register }), maxMemoryMb);
+    const running = new ModuleProcess(child, socket, { ...events.calls, register }, maxMemoryMb);
     running.pipeOutput(log);
     const ended = new Promise<never>((_, reject) => {
       child.once('exit', async (code, signal) => {

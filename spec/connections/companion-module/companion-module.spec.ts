@@ -293,6 +293,45 @@ test.serial(
   },
 );
 
+test.serial(
+  "junk on a module's channel ends the module, not the hub; a message of four million objects is dropped unread (R-CM2)",
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(t, {
+      ...desk(module, '1.14.1'),
+      actions: {
+        level: { action: 'set_level', options: { level: '$(value)' } },
+        misbehave: { action: 'misbehave', options: { kind: '$(value)' } },
+      },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `the module to be ok (${JSON.stringify(info(hub))})`,
+    );
+    const firstPid = info(hub)?.details?.['pid'];
+
+    // The module takes its time to make them (the write's answer may time out): the hub does not.
+    await update(url, 'misbehave', 'objects');
+    await eventually(
+      () => Number(info(hub)?.details?.['dropped']) >= 1,
+      () => `the message dropped (${JSON.stringify(info(hub)?.details)})`,
+    );
+    t.like(await update(url, 'level', '42'), { status: 200 }, 'the module answers on');
+    t.is(info(hub)?.details?.['pid'], firstPid);
+
+    await update(url, 'misbehave', 'junk');
+    await eventually(
+      () => /the module was ended: it sent what is no message/.test(JSON.stringify(info(hub))),
+      () => `the module ended, with the reason (${JSON.stringify(info(hub))})`,
+    );
+    await eventually(
+      () => info(hub)?.status === 'ok' && info(hub)?.details?.['pid'] !== firstPid,
+      () => `the module started again (${JSON.stringify(info(hub))})`,
+    );
+    t.is((await fetch(`${url}/healthz`)).status, 200, 'the hub serves on');
+  },
+);
+
 test.serial('a module whose event loop blocks after it started is killed after moduleHangMs and started again, values kept', async (t) => {
   const module = await fixtureModule('1.14.1');
   const { hub, base: url } = await run(t, {

@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
-import type { ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { serialize } from 'node:v8';
 import test from 'ava';
 import EJSON from 'ejson';
 import { ModuleIpc } from '../../../lib/connections/companion-module/module-ipc.ts';
@@ -37,18 +37,25 @@ test("a long payload that is no JSON is refused with the parser's reason, and th
 });
 
 test('the messages of a module are handled in the order they came, a long one before those after it', async (t) => {
-  const child = Object.assign(new EventEmitter(), { connected: true, send: () => true }) as unknown as ChildProcess;
+  // The module's end of its channel: what is written to it the host reads.
+  const channel = new PassThrough();
+  const sent = (message: unknown) => {
+    const body = serialize(message);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length);
+    channel.write(Buffer.concat([head, body]));
+  };
   const handled: string[] = [];
   const call = (name: string) => (payload: unknown) => {
     handled.push(
       `${name}:${Array.isArray((payload as { variables?: unknown[] }).variables) ? (payload as { variables: unknown[] }).variables.length : ''}`,
     );
   };
-  new ModuleIpc(child, { setVariableDefinitions: call('definitions'), setVariableValues: call('values') });
+  new ModuleIpc(channel, { setVariableDefinitions: call('definitions'), setVariableValues: call('values') }, (reason) => t.fail(reason));
   const message = (name: string, payload: unknown) => ({ direction: 'call', name, payload: JSON.stringify(payload) });
-  child.emit('message', message('setVariableDefinitions', variables(30_000)));
-  child.emit('message', message('setVariableValues', { newValues: [{ id: 'v1', value: 2 }] }));
-  child.emit('message', message('setVariableDefinitions', { variables: [] }));
+  sent(message('setVariableDefinitions', variables(30_000)));
+  sent(message('setVariableValues', { newValues: [{ id: 'v1', value: 2 }] }));
+  sent(message('setVariableDefinitions', { variables: [] }));
   await new Promise<void>((resolve) => {
     const look = () => (handled.length === 3 ? resolve() : setTimeout(look, 10));
     look();
