@@ -298,15 +298,6 @@ class ModuleConnection implements TypedInstance<Settings> {
       return Array.isArray(items) ? items.filter((item) => typeof item === 'object' && item !== null) : [];
     };
     return {
-      'log-message': (payload: unknown) => {
-        const { level, message } = (payload ?? {}) as { level?: unknown; message?: unknown };
-        const log = this.context.log;
-        const text = `module: ${String(message).slice(0, 2000)}`;
-        if (level === 'error') log.error(text);
-        else if (level === 'warn') log.warn(text);
-        else if (level === 'debug') log.debug(text);
-        else log.info(text);
-      },
       'set-status': (payload: unknown) => {
         const { status, message } = (payload ?? {}) as { status?: unknown; message?: unknown };
         this.moduleStatus = { status: String(status), message: typeof message === 'string' ? message : '' };

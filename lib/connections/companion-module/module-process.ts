@@ -128,7 +128,12 @@ export class ModuleProcess {
       env: { ...packageEnvironment(), CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
       execArgv: [...loader, `--import=${END_WITH_HOST}`, `--max-old-space-size=${maxMemoryMb}`],
     });
-    const running = new ModuleProcess(child, socket, { ...events.calls, register }, maxMemoryMb);
+    const running: ModuleProcess = new ModuleProcess(
+      child,
+      socket,
+      { ...events.calls, register, 'log-message': (payload: unknown): void => running.logged(payload, log) },
+      maxMemoryMb,
+    );
     running.pipeOutput(log);
     const ended = new Promise<never>((_, reject) => {
       child.once('exit', async (code, signal) => {
@@ -219,22 +224,40 @@ export class ModuleProcess {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
 
-  /** The module's own output, a line at a time, at most `LINES_A_SECOND` a second: its console is Companion's debug log. */
+  /**
+   * A line of the module's for the hub's log: its output's, or one it logged (`this.log()`),
+   * together at most `LINES_A_SECOND` a second; past it they are counted, and the count said.
+   */
+  private say(log: Logger, level: 'error' | 'warn' | 'info' | 'debug', text: string): void {
+    const now = Date.now();
+    const second = Math.floor(now / 1000);
+    if (second !== this.lineWindow) {
+      this.sayDropped(log);
+      this.lineWindow = second;
+      this.lines = 0;
+    }
+    if (++this.lines <= LINES_A_SECOND) return log[level](`module: ${text.slice(0, 1000)}`);
+    // The count is said when the second ends, whether or not another line comes. The real clock: the log's.
+    if (this.linesDropped++ === 0) setTimeout(() => this.sayDropped(log), 1000 - (now % 1000)).unref();
+  }
+
+  private sayDropped(log: Logger): void {
+    if (this.linesDropped > 0)
+      log.warn(`${this.linesDropped} lines of the module's log and output dropped (over ${LINES_A_SECOND} a second)`);
+    this.linesDropped = 0;
+  }
+
+  /** A line the module logged, at its level. */
+  logged(payload: unknown, log: Logger): void {
+    const { level, message } = (payload ?? {}) as { level?: unknown; message?: unknown };
+    const known = level === 'error' || level === 'warn' || level === 'debug' ? level : 'info';
+    this.say(log, known, String(message));
+  }
+
+  /** The module's own output, a line at a time: its console is Companion's debug log. */
   private pipeOutput(log: Logger): void {
     const line = (level: 'info' | 'warn') => (chunk: Buffer) => {
-      for (const text of chunk.toString().split('\n')) {
-        if (text.trim() === '') continue;
-        const second = Math.floor(Date.now() / 1000);
-        if (second !== this.lineWindow) {
-          if (this.linesDropped > 0)
-            log.warn(`${this.linesDropped} lines of the module's output dropped (over ${LINES_A_SECOND} a second)`);
-          this.lineWindow = second;
-          this.lines = 0;
-          this.linesDropped = 0;
-        }
-        if (++this.lines > LINES_A_SECOND) this.linesDropped++;
-        else log[level](`module: ${text.slice(0, 1000)}`);
-      }
+      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') this.say(log, level, text);
     };
     this.child.stdout?.on('data', line('info'));
     this.child.stderr?.on('data', line('warn'));

@@ -3,6 +3,7 @@ import test, { type ExecutionContext } from 'ava';
 import WebSocket from 'ws';
 import { type BaseVersion, BASES, deskInfo, deskValue, fixtureModule, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
+import { capturedLog } from '../../helpers/hub.ts';
 
 // Each spec runs a hub, a process for the connection and one for the module: one at a time.
 
@@ -331,6 +332,30 @@ test.serial(
     t.is((await fetch(`${url}/healthz`)).status, 200, 'the hub serves on');
   },
 );
+
+test.serial("a module's log lines and output reach the hub's log at most 50 a second, the rest counted (R-CM2)", async (t) => {
+  const { log, lines: logged } = capturedLog('info');
+  const lines = () => logged().map((line) => line.msg);
+  const module = await fixtureModule('1.14.1');
+  const { hub, base: url } = await run(
+    t,
+    { ...desk(module, '1.14.1'), actions: { misbehave: { action: 'misbehave', options: { kind: '$(value)' } } } },
+    undefined,
+    { log },
+  );
+  await eventually(
+    () => info(hub)?.status === 'ok',
+    () => `the module to be ok (${JSON.stringify(info(hub))})`,
+  );
+  await update(url, 'misbehave', 'log');
+  await eventually(
+    () => lines().some((line) => /lines of the module's log and output dropped/.test(line)),
+    () => `the count of lines dropped (${lines().filter((line) => line.includes('module: line')).length} taken)`,
+    10_000,
+  );
+  const taken = lines().filter((line) => line.includes('module: line')).length;
+  t.true(taken > 0 && taken <= 100, `${taken} of 10,000 lines taken in at most two seconds' turns`);
+});
 
 test.serial('a module whose event loop blocks after it started is killed after moduleHangMs and started again, values kept', async (t) => {
   const module = await fixtureModule('1.14.1');

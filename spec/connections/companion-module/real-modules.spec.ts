@@ -65,6 +65,76 @@ const update = (base: string, id: string, written: string) =>
   },
 );
 
+(has('generic-osc') && canRunLiblo ? test.serial : test.serial.skip)(
+  `generic-osc: a written $(…) is data: a scoped token cannot read another parameter through the module's path, its arguments or a rule${why('generic-osc')}`,
+  async (t) => {
+    const [target, feedback] = (await freeUdpPorts(2)) as [number, number];
+    const dump = await startDump(t, String(target));
+    const panel = { name: 'panel', token: 'panel-token', read: ['desk/#', 'pub/#'], write: ['desk/#', 'pub/#'] };
+    const { hub, base } = await run(
+      t,
+      {
+        type: 'companion-module',
+        module: join(modules, 'generic-osc'),
+        config: { host: '127.0.0.1', targetPort: String(target), protocol: 'udp', listen: true, feedbackPort: String(feedback) },
+        // Each callback asks the hub to parse the path and value it is sent (parseVariablesInString); without
+        // `listen` this build opens no client and sends nothing.
+        actions: {
+          page: { action: 'send_blank', options: { path: '/page/$(value)' }, type: 'S' },
+          text: { action: 'send_string', options: { path: '/title', string: '$(value)' } },
+        },
+      },
+      undefined,
+      {
+        api: { tokens: [panel] },
+        more: {
+          studio: { type: 'dummy', parameters: ['secret,S,hunter2'] },
+          pub: { type: 'dummy', parameters: ['title,S,morning'] },
+        },
+        rules: [{ source: 'pub/title', destinations: ['desk/text'] }],
+      },
+    );
+    const write = async (address: string, written: string) =>
+      (
+        await fetch(`${base}/update?parameter=${address}&value=${encodeURIComponent(written)}`, {
+          headers: { authorization: `Bearer ${panel.token}` },
+        })
+      ).status;
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `generic-osc to be ok (${JSON.stringify(info(hub))})`,
+    );
+
+    t.is(await write('desk/page', '$(studio/secret)'), 200);
+    await dump.until((line) => line.startsWith('/page/'), 'the page');
+    t.true(dump.lines.includes('/page/$(studio/secret) '), `the path as written: ${JSON.stringify(dump.lines)}`);
+    await eventually(() => String(value(hub, 'var/latest_sent_path')).startsWith('/page/'), 'the sent-path variable');
+    t.is(value(hub, 'var/latest_sent_path'), '/page/$(studio/secret)');
+
+    t.is(await write('desk/text', '$(studio/secret)'), 200);
+    await dump.until((line) => line.startsWith('/title s') && !line.includes('morning'), 'the argument');
+    t.true(dump.lines.includes('/title s "$(studio/secret)"'), `the argument as written: ${JSON.stringify(dump.lines)}`);
+
+    // The rule carries pub/title to desk/text: the module parses it as it parsed the write.
+    t.is(await write('pub/title', 'Tonight: $(studio/secret)'), 200);
+    await dump.until((line) => line.startsWith('/title s "Tonight:'), 'the title the rule carried');
+    t.true(dump.lines.includes('/title s "Tonight: $(studio/secret)"'), `the title as written: ${JSON.stringify(dump.lines)}`);
+    await eventually(() => String(value(hub, 'var/latest_sent_raw')).startsWith('/title Tonight:'), 'the sent-raw variable');
+    t.is(value(hub, 'var/latest_sent_raw'), '/title Tonight: $(studio/secret)');
+
+    t.false(
+      dump.lines.some((line) => line.includes('hunter2')),
+      `studio/secret never reaches the device: ${JSON.stringify(dump.lines)}`,
+    );
+    const variables = hub.graph.all().filter((parameter) => parameter.address.startsWith('desk/var/'));
+    t.true(variables.length > 0);
+    t.false(
+      variables.some((parameter) => JSON.stringify(parameter.value).includes('hunter2')),
+      `nor the module's variables: ${JSON.stringify(variables.map((parameter) => [parameter.address, parameter.value]))}`,
+    );
+  },
+);
+
 (has('bmd-videohub') ? test.serial : test.serial.skip)(
   `bmd-videohub: a bound route reaches a scripted Videohub, and its echo flips the routing feedback and variables${why('bmd-videohub')}`,
   async (t) => {
