@@ -44,7 +44,7 @@ export class FolderLock {
     const content = `${JSON.stringify(holder)}\n`;
     const draft = `${path}.${process.pid}`;
     try {
-      mkdirSync(folder, { recursive: true });
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
       writeFileSync(draft, content);
       // Two attempts: the second after a lock left by a process that is gone was removed.
       for (let attempt = 0; attempt < 2; attempt++) {

@@ -41,7 +41,8 @@ export class JournalWriter {
 
   /** Starts the file of `generation` empty: anything there was never marked and is not the journal's. */
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w');
+    // Kept values may be secrets (a token a rule carries): the hub's user's alone, as the flow file.
+    this.fd = openSync(path, 'w', 0o600);
   }
 
   /**

@@ -53,7 +53,8 @@ export function writeKeys(db: Database, values: ReadonlyMap<string, Stored | und
 
 export function openDatabase(folder: string, durability: Durability): Result<Database> {
   try {
-    mkdirSync(folder, { recursive: true });
+    // The hub's user's alone, as the flow file: what is kept may be secret.
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
     // `noSync` for `process`: a commit is in the operating system's hands when it
     // resolves, which survives SIGKILL; `power` waits for the disk as well. Not
     // `useWritemap`, though it halves what a commit costs (3 µs against 6 µs): with it,

@@ -29,7 +29,7 @@ export function rotateSignInKey(folder: string): Result<string> {
   const path = join(folder, SIGN_IN_KEY_FILE);
   const temporary = `${path}.${process.pid}.new`;
   try {
-    mkdirSync(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
     writeFileSync(temporary, keyText(), { mode: 0o600, flag: 'w' });
     chmodSync(temporary, 0o600);
     renameSync(temporary, path);

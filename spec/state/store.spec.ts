@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { open } from 'lmdb';
@@ -24,6 +24,18 @@ test('values and records come back after the store is closed and opened again', 
     ['vars/c', false],
   ]);
   t.deepEqual(again.record('clock', 'timer/1'), { deadline: 5, duration: 3 });
+});
+
+test("the journal of kept values, and a state folder the hub makes, are the hub's user's alone", async (t) => {
+  const folder = join(await stateFolder(), 'made');
+  const hub = StateStore.openOrWait(folder);
+  t.teardown(() => hub.close());
+  hub.setValue('vars/token', 'a secret a rule carried');
+  await hub.settled();
+  t.is((await stat(folder)).mode & 0o777, 0o700);
+  const journals = (await readdir(folder)).filter((name) => name.startsWith('journal-'));
+  t.true(journals.length > 0);
+  for (const name of journals) t.is((await stat(join(folder, name))).mode & 0o777, 0o600, name);
 });
 
 test('a state folder whose name has a dot (studio.state, one made by mktemp -d) is a folder like any other', async (t) => {

@@ -53,7 +53,9 @@ class SharedPort {
     const key = `${family}:${portNumber}`;
     const open = ports.get(key);
     if (open) return open;
-    const socket = createSocket({ type: family, reuseAddr: true });
+    // Not reuseAddr: the port is the hub's alone (one socket a port serves every module in this process);
+    // with it, another user's process bound the same port and took the datagrams.
+    const socket = createSocket({ type: family });
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
       socket.bind(portNumber, () => {

@@ -83,6 +83,17 @@ test.serial(
       'both variables',
     );
 
+    // While the hub holds it, no one else may bind it, asking to share or not: its datagrams are the modules'.
+    for (const reuseAddr of [true, false]) {
+      const thief = createSocket({ type: 'udp4', reuseAddr });
+      const bound = await new Promise<string>((resolve) => {
+        thief.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        thief.bind(port, () => resolve('bound'));
+      });
+      thief.close();
+      t.is(bound, 'EADDRINUSE', `reuseAddr: ${reuseAddr}`);
+    }
+
     await hub.stop();
     // Stopped, the hub holds the port no more: anyone may bind it alone.
     const after = createSocket('udp4');
