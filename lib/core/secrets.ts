@@ -24,8 +24,11 @@ const SECRET_WORDS = new Set([
   'cookie',
 ]);
 
-/** A URL's user info: scheme, `//`, then anything up to an `@` before the host. */
-export const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+/**
+ * A URL's user info: scheme, `//`, then anything up to the last `@` before the path, as a URL
+ * parser reads it (a password may hold `@`: up to the first, its tail was shown).
+ */
+export const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
 
 /** True when the last word of `key` (camelCase, snake_case, kebab-case) names a secret. */
 export function namesSecret(key: string): boolean {

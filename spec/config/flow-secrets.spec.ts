@@ -36,6 +36,14 @@ test('a browser is shown every literal secret hidden, and placeholders, hashes a
   t.is(shown.split('\n').length, file.split('\n').length);
 });
 
+test('a password holding @ is hidden whole: the user info ends at the last @ before the host, as a URL parser reads it', (t) => {
+  const text = `{ connections: { bus: { type: 'mqtt', url: 'mqtt://hub:p@3-secretTAIL@broker.lan:1883/x@y' } } }`;
+  const shown = hideSecrets(text);
+  t.false(shown.includes('secretTAIL'), shown);
+  t.true(shown.includes(`url: 'mqtt://${HIDDEN}@broker.lan:1883/x@y'`), shown);
+  t.deepEqual(restoreSecrets(shown, text), { text, issues: [] });
+});
+
 test('a text sent back gets every hidden secret from the file as it is, byte for byte where nothing else changed', (t) => {
   const shown = hideSecrets(file);
   t.deepEqual(restoreSecrets(shown, file), { text: file, issues: [] });
