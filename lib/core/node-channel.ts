@@ -45,6 +45,14 @@ export function spawnWithChannel(
   return { child, socket: child.stdio[3] as Duplex };
 }
 
+/** A message as the channel carries it: its length, 4 bytes big-endian, then V8's serialization. */
+export function framed(message: unknown): Buffer {
+  const body = serialize(message);
+  const head = Buffer.allocUnsafe(4);
+  head.writeUInt32BE(body.length);
+  return Buffer.concat([head, body]);
+}
+
 export class NodeChannel {
   private chunks: Buffer[] = [];
   private buffered = 0;
@@ -69,11 +77,7 @@ export class NodeChannel {
   }
 
   send(message: unknown): void {
-    if (this.closed) return;
-    const body = serialize(message);
-    const head = Buffer.allocUnsafe(4);
-    head.writeUInt32BE(body.length);
-    this.socket.write(Buffer.concat([head, body]));
+    if (!this.closed) this.socket.write(framed(message));
   }
 
   /** Reads and sends no more; the child sees its channel close (`'disconnect'`). */

@@ -76,7 +76,7 @@ export {
   restartDelayMs,
   STEADY_MS,
 } from '../core/processes.ts';
-export { type ChannelEvents, type ChannelOptions, isFlatRecord, NodeChannel, spawnWithChannel } from '../core/node-channel.ts';
+export { type ChannelEvents, type ChannelOptions, framed, isFlatRecord, NodeChannel, spawnWithChannel } from '../core/node-channel.ts';
 
 // The device kit.
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';

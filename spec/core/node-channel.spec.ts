@@ -1,14 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { serialize } from 'node:v8';
 import test from 'ava';
-import { isFlatRecord, NodeChannel } from '../../lib/core/node-channel.ts';
-
-const framed = (message: unknown) => {
-  const body = serialize(message);
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(body.length);
-  return Buffer.concat([head, body]);
-};
+import { framed, isFlatRecord, NodeChannel } from '../../lib/core/node-channel.ts';
 
 /** A channel over a stream whose writes it reads, and what it told. */
 function channel(maxFrameBytes = 1024) {

@@ -1,8 +1,8 @@
 /**
  * The host's side of the wire a Companion module of base 1.x speaks (R-CM1): messages over
- * Node's IPC channel (read by the hub's own `NodeChannel`: junk on it fails the module, not
- * the hub; only flat records are read), each `{direction: 'call', name, payload, callbackId?}` or `{direction:
- * 'response', callbackId, success, payload}`, the payload EJSON text (JSON that also carries
+ * Node's IPC channel (read by the hub's own `NodeChannel`: junk on it ends the module, not
+ * the hub; only flat records are read), each `{direction: 'call', name, payload, callbackId?}`
+ * or `{direction: 'response', callbackId, success, payload}`, the payload EJSON text (JSON that also carries
  * binary data and dates, as the module's base writes it). A call the host makes waits for
  * its response at most its timeout; a call the module makes is answered by the handler of
  * its name, or refused as unknown. Messages are handled in the order they come; a long

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { serialize } from 'node:v8';
 import test from 'ava';
 import EJSON from 'ejson';
 import { ModuleIpc } from '../../../lib/connections/companion-module/module-ipc.ts';
+import { framed } from '../../../lib/core/node-channel.ts';
 import { LONG_PAYLOAD, PayloadReader } from '../../../lib/connections/companion-module/payload-reading.ts';
 
 // A module's long payload is read off the hub's loop (R-CM8), and gives what a parse of the whole gives.
@@ -39,12 +39,7 @@ test("a long payload that is no JSON is refused with the parser's reason, and th
 test('the messages of a module are handled in the order they came, a long one before those after it', async (t) => {
   // The module's end of its channel: what is written to it the host reads.
   const channel = new PassThrough();
-  const sent = (message: unknown) => {
-    const body = serialize(message);
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(body.length);
-    channel.write(Buffer.concat([head, body]));
-  };
+  const sent = (message: unknown) => channel.write(framed(message));
   const handled: string[] = [];
   const call = (name: string) => (payload: unknown) => {
     handled.push(
