@@ -3,14 +3,22 @@
  * `maxKeys` and bitmaps of at most `MAX_BITMAP_PX`: each with its parameters, kept when its
  * satellite lets it go so that it comes back as it was — until the table is full and another
  * device needs the room, which the device gone longest gives up. A device id is one
- * satellite's while that satellite is there: another, from another address, asking for it
- * is refused (the desk is not taken over); from the same address it is that satellite back
- * on a new link, and has it. Keys a satellite held down are let go when it goes.
+ * satellite's while that satellite is there and answers: another asking for it is refused
+ * (the desk is not taken over, not even from the same address). Once the holder has been
+ * quiet for `QUIET_MS` (it answered no ping: its link is lost without a close), a satellite
+ * from the same address is that one back on a new link, and has it. Keys a satellite held
+ * down are let go when it goes.
  */
 import type { Socket } from 'node:net';
 import { type ConnectionContext, fail, ok, type OwnedParameter, parameterIdOf } from '../../sdk/index.ts';
 import { formatMessage, type Message } from './messages.ts';
 import type { SatelliteOverruns } from './settings.ts';
+
+/**
+ * How long a satellite has answered nothing before a new link from its address may take its
+ * devices: the hub pings every second, so a live one is heard at least that often.
+ */
+export const QUIET_MS = 2500;
 
 /** One satellite connected: its socket and the devices it added. */
 export interface Satellite {
@@ -117,13 +125,15 @@ export class Devices {
       return refuse(from, deviceId, `BITMAPS of at most ${MAX_BITMAP_PX} pixels: this hub draws no larger keys`);
     }
     let device = this.byId.get(deviceId);
-    if (device?.satellite && device.satellite !== from) {
-      if (device.satellite.address !== from.address) {
-        this.overruns.dropped('taken', `${from.peer} asked for ${deviceId}, which ${device.satellite.peer} has: refused`);
+    const holder = device?.satellite;
+    if (device && holder && holder !== from) {
+      // The same machine on a new link, the old one quiet: its satellite found that link dead and
+      // came back before the hub noticed (a link lost without a close takes `timeout` to notice).
+      const back = holder.address === from.address && this.context.scheduler.now() - holder.heardAt > QUIET_MS;
+      if (!back) {
+        this.overruns.dropped('taken', `${from.peer} asked for ${deviceId}, which ${holder.peer} has: refused`);
         return refuse(from, deviceId, 'another satellite has this DEVICEID: refused until that satellite goes');
       }
-      // The same machine on a new link: its satellite found the old one dead and came back,
-      // before the hub noticed (a link lost without a close takes `timeout` to notice).
       this.detach(device);
     }
     if (device?.satellite !== from && from.devices.size >= maxDevicesPerClient) {

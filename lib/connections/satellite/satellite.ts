@@ -17,7 +17,8 @@
  * devices past `maxDevices` or `maxDevicesPerClient`, keys past `maxKeys`, bitmaps larger
  * than 512 pixels and a device id another satellite has are refused with `ADD-DEVICE
  * ERROR`; satellites past `maxClients`, or `maxClientsPerAddress` from one address, are
- * closed. Bitmaps are drawn off the event loop, and only as fast as each satellite reads.
+ * closed, but past `maxClients` the longest connected link that added no device gives its
+ * slot to the new one. Bitmaps are drawn off the event loop, and only as fast as each satellite reads.
  * Keys a satellite held down are let go when it goes.
  *
  * Parameters, for each device a satellite adds (its `DEVICEID`, characters an id cannot
@@ -109,6 +110,8 @@ export const satelliteType = defineConnectionType({
         maxPerAddress: maxClientsPerAddress,
         allow: peers,
         refusedPeer: (address) => refusals.warn(`a satellite from ${address} refused: \`allow\` does not let it in`),
+        // Links that added no device (that only answer pings) give their slots to new ones.
+        yields: (socket) => ![...satellites].some((each) => each.socket === socket && each.devices.size > 0),
       },
       (socket) =>
         serveSatellite(socket, {
@@ -168,6 +171,7 @@ export const satelliteType = defineConnectionType({
         ],
         devices: devices.all().filter((device) => device.satellite).length,
         refusedClients: listener.refused,
+        yieldedClients: listener.yielded,
         refusedPeers: listener.refusedPeers,
         ...counts,
         dropped: { ...overruns.counts },

@@ -146,6 +146,12 @@ export interface TcpListenOptions {
   readonly allow?: Peers;
   /** Told of each peer refused by `allow` (for a log line: sparse, a flood is one). */
   readonly refusedPeer?: (address: string) => void;
+  /**
+   * Whether a client connected now may give its slot to a new one when `maxClients` are
+   * connected: one that has not done what a client is for yet (a satellite that added no
+   * device), so that idle links cannot hold every slot. The longest connected yields first.
+   */
+  readonly yields?: (socket: Socket) => boolean;
 }
 
 /** A TCP port devices connect to: each accepted socket goes to `accept`, past `maxClients` none. */
@@ -156,6 +162,7 @@ export class TcpListener {
   private readonly perAddress = new Map<string, number>();
   private refusedCount = 0;
   private refusedPeerCount = 0;
+  private yieldedCount = 0;
   private boundPort = 0;
 
   constructor(
@@ -171,6 +178,11 @@ export class TcpListener {
   /** Clients closed at once because `maxClients` were connected (or `maxPerAddress` from their address). */
   get refused(): number {
     return this.refusedCount;
+  }
+
+  /** Clients closed to give their slot to a new one (`yields`). */
+  get yielded(): number {
+    return this.yieldedCount;
   }
 
   /** Clients closed at once because `allow` does not let their address in. */
@@ -230,7 +242,8 @@ export class TcpListener {
     }
     const address = socket.remoteAddress ?? '';
     const fromAddress = this.perAddress.get(address) ?? 0;
-    if (this.sockets.size >= this.options.maxClients || fromAddress >= (this.options.maxPerAddress ?? this.options.maxClients)) {
+    const full = this.sockets.size >= this.options.maxClients && !this.yieldSlot();
+    if (full || fromAddress >= (this.options.maxPerAddress ?? this.options.maxClients)) {
       this.refusedCount++;
       return void socket.destroy();
     }
@@ -238,13 +251,31 @@ export class TcpListener {
     this.perAddress.set(address, fromAddress + 1);
     // A client's error is its own: it closes that client, and the close below forgets it.
     socket.on('error', () => {});
-    socket.on('close', () => {
-      if (!this.sockets.delete(socket)) return;
-      const left = (this.perAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(address, left);
-      else this.perAddress.delete(address);
-    });
+    socket.on('close', () => this.forget(socket, address));
     this.accept(socket);
+  }
+
+  /** `address` as it was when the socket came: a closed socket's is gone. */
+  private forget(socket: Socket, address: string): void {
+    if (!this.sockets.delete(socket)) return;
+    const left = (this.perAddress.get(address) ?? 1) - 1;
+    if (left > 0) this.perAddress.set(address, left);
+    else this.perAddress.delete(address);
+  }
+
+  /** Closes the longest connected client that `yields` lets go; false when none may. */
+  private yieldSlot(): boolean {
+    const { yields } = this.options;
+    if (!yields) return false;
+    for (const client of this.sockets)
+      if (yields(client)) {
+        this.yieldedCount++;
+        // Forgotten now, not at its close: the slot is the new client's at once.
+        this.forget(client, client.remoteAddress ?? '');
+        client.destroy();
+        return true;
+      }
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import test from 'ava';
+import { QUIET_MS } from '../../../lib/connections/satellite/devices.ts';
 import type { Value } from '../../../lib/core/value.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { dropped, ScriptedSatellite, surface, value } from './scripted-satellite.ts';
@@ -62,9 +63,10 @@ test('a satellite asking for the largest bitmaps again and again and never readi
   t.true(sent < 128, `drawn only as far as the flooder read: ${sent} key states of the 3,840 asked`);
 });
 
-test('a device id another live satellite holds is refused to one from another address until that one goes; the desk back on a new link has it at once (R-SU2)', async (t) => {
+test('a device id a live satellite holds is refused to any other, from its own address too, until it goes; the desk back on a new link once the old fell quiet has it (R-SU2)', async (t) => {
   const { hub, port } = await surface(t);
   const desk = await ScriptedSatellite.connect(t, port);
+  desk.keepAlive();
   desk.addDevice('CL15K1A00001', 15, 5, 0);
   await eventually(() => desk.received('KEY-STATE').length === 15, 'the desk drawn');
   const by = hub.graph.get('desk/CL15K1A00001/connected')?.lastChange?.by;
@@ -82,8 +84,19 @@ test('a device id another live satellite holds is refused to one from another ad
   t.is(intruder.received('KEY-STATE').length, 0, 'and it is shown nothing');
   t.is(dropped(hub)['taken'], 1);
 
-  // The desk's satellite lost its link and comes back on a new one, from its own address,
-  // before the hub has dropped the old one for silence: it has its device again at once.
+  // From the desk's own machine while the desk answers: refused all the same.
+  const neighbour = await ScriptedSatellite.connect(t, port);
+  neighbour.addDevice('CL15K1A00001', 15, 5, 0);
+  await eventually(() => neighbour.received('ADD-DEVICE').length === 1, 'answered');
+  t.like(neighbour.received('ADD-DEVICE')[0], { ERROR: '1', DEVICEID: 'CL15K1A00001' });
+  t.is(neighbour.received('KEY-STATE').length, 0, 'shown nothing');
+  t.is(dropped(hub)['taken'], 2);
+  neighbour.socket.destroy();
+
+  // The desk's satellite lost its link (it answers no more) and comes back on a new one, from
+  // its own address, before the hub has dropped the old one for silence: it has its device again.
+  desk.keepAlive(false);
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS + 500));
   const back = await ScriptedSatellite.connect(t, port);
   back.addDevice('CL15K1A00001', 15, 5, 0);
   await eventually(() => back.received('KEY-STATE').length === 15, 'the desk back, drawn');
@@ -98,6 +111,36 @@ test('a device id another live satellite holds is refused to one from another ad
   intruder.addDevice('CL15K1A00001', 15, 5, 0);
   await eventually(() => intruder.received('ADD-DEVICE').length === 2, 'answered');
   t.like(intruder.received('ADD-DEVICE')[1], { OK: '1', DEVICEID: 'CL15K1A00001' }, 'free once its satellite went');
+});
+
+test('links that add no device cannot hold every slot: the real desk gets in past maxClients idle ones, and keeps its slot (R-G4)', async (t) => {
+  const { hub, port } = await surface(t, { maxClients: 8, maxClientsPerAddress: 2 });
+  // Eight links from eight addresses that only answer pings.
+  const idle = await Promise.all(
+    Array.from({ length: 8 }, async (_, n) => {
+      const link = await ScriptedSatellite.connect(t, port, `127.0.1.${n + 1}`);
+      link.keepAlive();
+      return link;
+    }),
+  );
+  await eventually(() => idle.every((link) => link.received('BEGIN').length === 1), 'all eight greeted');
+
+  const desk = await ScriptedSatellite.connect(t, port, '127.0.2.1');
+  desk.keepAlive();
+  desk.addDevice('deck', 6, 3, 0);
+  await eventually(() => value(hub, 'desk/deck/connected') === true, 'the desk added its device');
+  await eventually(() => idle.filter((link) => link.socket.closed).length === 1, 'the longest idle link gave up its slot');
+  t.true(idle[0]?.socket.closed, 'the first to come');
+  t.is(hub.connection('desk')?.info.details?.['yieldedClients'], 1);
+
+  // More idle links come: each takes an idle one's slot, never the desk's.
+  for (let n = 0; n < 10; n++) {
+    const late = await ScriptedSatellite.connect(t, port, `127.0.3.${n + 1}`);
+    late.keepAlive();
+  }
+  await eventually(() => Number(hub.connection('desk')?.info.details?.['yieldedClients']) === 11, 'eleven slots given up');
+  t.false(desk.socket.closed, 'the desk keeps its slot');
+  t.is(value(hub, 'desk/deck/connected'), true);
 });
 
 test('keys held when their satellite goes are released before its device goes: pressed false, a momentary target let go, for a close and a silence (R-SU2)', async (t) => {

@@ -13,6 +13,8 @@ import { serve } from '../../helpers/http.ts';
 export class ScriptedSatellite {
   readonly lines: string[] = [];
   private buffered = '';
+  /** Whether it answers the hub's pings, as a live client does (`keepAlive`). */
+  private answering = false;
   private constructor(readonly socket: Socket) {
     socket.setEncoding('utf8');
     // The hub may drop it (a bound, a silence): the spec reads that from the close.
@@ -21,7 +23,9 @@ export class ScriptedSatellite {
       this.buffered += chunk;
       let end = this.buffered.indexOf('\n');
       while (end !== -1) {
-        this.lines.push(this.buffered.slice(0, end));
+        const line = this.buffered.slice(0, end);
+        this.lines.push(line);
+        if (this.answering && line.startsWith('PING ')) socket.write(`PONG ${line.slice(5)}\n`);
         this.buffered = this.buffered.slice(end + 1);
         end = this.buffered.indexOf('\n');
       }
@@ -43,6 +47,11 @@ export class ScriptedSatellite {
       chunks.push(`${key}=${typeof value === 'boolean' ? (value ? '1' : '0') : typeof value === 'number' ? value : `"${value}"`}`);
     chunks.push('\n');
     this.socket.write(chunks.join(' '));
+  }
+
+  /** Answers the hub's pings from now on, as a live client does; `false` to fall silent (its link lost without a close). */
+  keepAlive(answering = true): void {
+    this.answering = answering;
   }
 
   /** An ADD-DEVICE as the client sends it to a server of API below 1.9. */
