@@ -78,7 +78,7 @@ export const tslUmdSettings = Type.Object({
         minimum: 1,
         maximum: 10_000,
         description:
-          'receive: displays made from what is heard at most; past it a new one takes the place of the display heard longest ago, once that one has not been heard for forgetAfter, and is dropped otherwise.',
+          'receive: displays made from what is heard at most; past it a new one takes the place of the display heard longest ago, once that one has not been heard for forgetAfter, else of one of the sender holding the most displays while it holds more than the new one’s would, and is dropped otherwise.',
       }),
       1000,
     ),

@@ -6,8 +6,11 @@
  * listed in `displays` from the start) as read-only parameters — what a vision mixer's
  * tally says, for rules to carry to lamps, cameras and dashboards. Displays are made as
  * heard, at most `maxDisplays`: past it a new one takes the place of the display heard
- * longest ago once that one has gone unheard for `forgetAfter`.
- * `host`, when set, is the only sender taken.
+ * longest ago once that one has gone unheard for `forgetAfter`, or else of one of the
+ * sender holding the most displays, while it holds more than the new one's sender would
+ * (heard-displays.ts). At most `MOST_DATAGRAMS_A_SECOND` datagrams are taken a second, and
+ * over TCP, when `maxClients` are connected, a sender that has not sent one whole packet
+ * gives its slot to a new one. `host`, when set, is the only sender taken.
  *
  * `mode: "send"`: the hub sends to `host`:`port` the displays listed in `displays`, whose
  * parameters are writable: a display's message goes whenever one of its parameters
@@ -56,7 +59,12 @@ import { decodeV5, decodeV31, encodeV5, encodeV31, EVERY, V5StreamReader, wrapV5
 /** A display's values, by field id. */
 type DisplayValues = Map<string, Value>;
 
-const OVERRUN_KINDS = ['displays', 'parameters'] as const;
+const OVERRUN_KINDS = ['displays', 'parameters', 'datagrams'] as const;
+/**
+ * Datagrams a receiver takes a second: a mixer naming a thousand displays three times a
+ * second stays under it, and a flood past it costs the hub a bounded share of its loop.
+ */
+const MOST_DATAGRAMS_A_SECOND = 5000;
 
 export const tslUmdType = defineConnectionType({
   type: 'tsl-umd',
@@ -173,11 +181,11 @@ export const tslUmdType = defineConnectionType({
       };
 
     /** Makes a display's parameters (once), read-only when received, writable when sent. */
-    const display = (key: string): DisplayValues | undefined => {
+    const display = (key: string, source = ''): DisplayValues | undefined => {
       const known = values.get(key);
       if (known) return known;
       if (mode === 'receive' && values.size >= maxDisplays) {
-        const stale = recent.takeStale();
+        const stale = recent.takeFor(source);
         if (stale === undefined) {
           overruns.dropped('displays', `more than maxDisplays (${maxDisplays}) displays: the others not shown`);
           return undefined;
@@ -210,9 +218,11 @@ export const tslUmdType = defineConnectionType({
 
     /** Shows what a received display message says. */
     const show = (key: string, heard: Readonly<Record<string, Value>>, from: string) => {
-      const shown = display(key);
+      // Displays are shared out by the sender's address (`address:port`, the port its own).
+      const source = from.slice(0, from.lastIndexOf(':'));
+      const shown = display(key, source);
       if (!shown) return;
-      if (!listed.has(key)) recent.heard(key);
+      if (!listed.has(key)) recent.heard(key, source);
       counts.received++;
       for (const [id, value] of Object.entries(heard)) {
         shown.set(id, value);
@@ -270,7 +280,12 @@ export const tslUmdType = defineConnectionType({
         down: (reason: string) => attempt.down(reason),
       });
       if (transport === 'udp') {
-        const endpoint = new UdpEndpoint({ port, bindIp, host: '', allow: peers }, (packet, from) => {
+        const rate = {
+          mostASecond: MOST_DATAGRAMS_A_SECOND,
+          dropped: (first: boolean) =>
+            overruns.dropped('datagrams', `more than ${MOST_DATAGRAMS_A_SECOND} datagrams a second: the others dropped`, 1, !first),
+        };
+        const endpoint = new UdpEndpoint({ port, bindIp, host: '', allow: peers, rate }, (packet, from) => {
           if (host !== '' && from.address !== host) return void counts.strangers++;
           receive(packet, `${from.address}:${from.port}`);
         });
@@ -280,13 +295,20 @@ export const tslUmdType = defineConnectionType({
           details: () => ({ port: endpoint.localPort, refusedPeers: endpoint.refusedPeers }),
         };
       }
-      const listener = new TcpListener({ port, bindIp, maxClients, allow: peers }, (socket: Socket) => {
+      // Senders that sent a whole packet: the others (half a packet and silence) give up their slots to new ones.
+      const spoke = new WeakSet<Socket>();
+      const yields = (socket: Socket) => !spoke.has(socket);
+      const listener = new TcpListener({ port, bindIp, maxClients, allow: peers, yields }, (socket: Socket) => {
         const from = `${socket.remoteAddress}:${socket.remotePort}`;
         if (host !== '' && socket.remoteAddress !== host) {
           counts.strangers++;
           return void socket.destroy();
         }
-        const reader = new V5StreamReader({ packet: (packet) => receive(packet, from), skipped: (why) => malformed(why, from) });
+        const packet = (bytes: Buffer) => {
+          spoke.add(socket);
+          receive(bytes, from);
+        };
+        const reader = new V5StreamReader({ packet, skipped: (why) => malformed(why, from) });
         socket.on('data', (chunk: Buffer) => reader.push(chunk));
       });
       return {
@@ -296,6 +318,7 @@ export const tslUmdType = defineConnectionType({
           port: listener.port,
           clients: listener.clients.size,
           refusedClients: listener.refused,
+          yieldedClients: listener.yielded,
           refusedPeers: listener.refusedPeers,
         }),
       };

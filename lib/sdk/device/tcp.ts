@@ -148,8 +148,9 @@ export interface TcpListenOptions {
   readonly refusedPeer?: (address: string) => void;
   /**
    * Whether a client connected now may give its slot to a new one when `maxClients` are
-   * connected: one that has not done what a client is for yet (a satellite that added no
-   * device), so that idle links cannot hold every slot. The longest connected yields first.
+   * connected (or `maxPerAddress` from the new one's address, then one from there): one that
+   * has not done what a client is for yet (a satellite that added no device), so that idle
+   * links cannot hold every slot. The longest connected yields first.
    */
   readonly yields?: (socket: Socket) => boolean;
 }
@@ -241,12 +242,12 @@ export class TcpListener {
       return void socket.destroy();
     }
     const address = socket.remoteAddress ?? '';
-    const fromAddress = this.perAddress.get(address) ?? 0;
-    const full = this.sockets.size >= this.options.maxClients && !this.yieldSlot();
-    if (full || fromAddress >= (this.options.maxPerAddress ?? this.options.maxClients)) {
+    const atAddress = (this.perAddress.get(address) ?? 0) >= (this.options.maxPerAddress ?? this.options.maxClients);
+    if ((atAddress || this.sockets.size >= this.options.maxClients) && !this.yieldSlot(atAddress ? address : undefined)) {
       this.refusedCount++;
       return void socket.destroy();
     }
+    const fromAddress = this.perAddress.get(address) ?? 0;
     this.sockets.add(socket);
     this.perAddress.set(address, fromAddress + 1);
     // A client's error is its own: it closes that client, and the close below forgets it.
@@ -263,12 +264,12 @@ export class TcpListener {
     else this.perAddress.delete(address);
   }
 
-  /** Closes the longest connected client that `yields` lets go; false when none may. */
-  private yieldSlot(): boolean {
+  /** Closes the longest connected client that `yields` lets go (one from `address`, when given); false when none may. */
+  private yieldSlot(address?: string): boolean {
     const { yields } = this.options;
     if (!yields) return false;
     for (const client of this.sockets)
-      if (yields(client)) {
+      if ((address === undefined || client.remoteAddress === address) && yields(client)) {
         this.yieldedCount++;
         // Forgotten now, not at its close: the slot is the new client's at once.
         this.forget(client, client.remoteAddress ?? '');

@@ -46,6 +46,12 @@ export interface UdpOptions {
   readonly multicast?: readonly string[];
   /** The peers whose datagrams it takes (the `allow` setting); others are dropped and counted. Absent: every peer. */
   readonly allow?: Peers;
+  /**
+   * Datagrams taken a second at most, and who is told of each past it (`first` for the first
+   * of its second: the one to say), which is dropped: a flood costs the hub a bounded share of
+   * its loop. Absent: every datagram is taken.
+   */
+  readonly rate?: { readonly mostASecond: number; readonly dropped: (first: boolean) => void };
 }
 
 /** A UDP socket of a device type: bound at each attempt of its link, closed at the next. */
@@ -54,6 +60,9 @@ export class UdpEndpoint {
   private resolved = '';
   private bound = 0;
   private refusedPeerCount = 0;
+  /** The second counted, and the datagrams taken in it. */
+  private second = 0;
+  private taken = 0;
 
   /** Datagrams dropped because `allow` does not let their sender in. */
   get refusedPeers(): number {
@@ -94,6 +103,7 @@ export class UdpEndpoint {
       const allow = this.options.allow;
       socket.on('message', (datagram, from) => {
         if (allow && !allow.allows(from.address)) return void this.refusedPeerCount++;
+        if (this.overTheRate()) return;
         this.receive(datagram, from);
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
@@ -114,6 +124,20 @@ export class UdpEndpoint {
         attempt.up();
       });
     })();
+  }
+
+  /** Whether one more datagram this second passes the rate: it is dropped, and said. The monotonic clock: a count of the network's, not the hub's time. */
+  private overTheRate(): boolean {
+    const { rate } = this.options;
+    if (rate === undefined) return false;
+    const second = Math.floor(performance.now() / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.taken = 0;
+    }
+    if (++this.taken <= rate.mostASecond) return false;
+    rate.dropped(this.taken === rate.mostASecond + 1);
+    return true;
   }
 
   /** Sends one datagram; `done` once it is handed to the network, or why not. */

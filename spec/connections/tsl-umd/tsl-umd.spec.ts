@@ -350,8 +350,15 @@ test('a flood of 100,000 datagrams of random bytes: the hub answers throughout, 
   t.is(details('v31')['displays'], 10, 'at most maxDisplays displays made');
   t.true(((details('v31')['dropped'] as Record<string, number>)['displays'] ?? 0) > 0, 'the displays past the bound counted');
   t.is(hub.connection('v31')?.info.status, 'degraded');
-  t.regex(hub.connection('v31')?.info.reason ?? '', /more than maxDisplays \(10\)/);
-  t.is(hub.connection('v5')?.info.status, 'ok', 'malformed packets are counted, never an error');
+  // Some 10,000 datagrams a second each: past the 5,000 taken, the rest dropped and said.
+  t.regex(hub.connection('v31')?.info.reason ?? '', /more than maxDisplays \(10\)|more than 5000 datagrams a second/);
+  const dropped = (id: string) => (details(id)['dropped'] as Record<string, number>)['datagrams'] ?? 0;
+  t.true(dropped('v31') > 0 && dropped('v5') > 0, 'datagrams past the rate dropped and counted');
+  const v5 = hub.connection('v5')?.info;
+  t.true(
+    v5?.status === 'ok' || /more than 5000 datagrams a second/.test(v5?.reason ?? ''),
+    'malformed packets are counted, never an error',
+  );
 });
 
 test('receive: displays a flooder made give their place, once not heard for forgetAfter, to the mixer heard after; listed displays stay (R-SU1, R-G4)', async (t) => {
@@ -395,6 +402,83 @@ test('receive: displays a flooder made give their place, once not heard for forg
   t.is(hub.graph.get('tally/100/text'), undefined, 'the display heard longest ago gave its place');
   t.is(value(hub, 'tally/0/text'), '', 'a listed display is never given away');
   t.true(Number(hub.connection('tally')?.info.details?.['displays']) <= 4, 'within maxDisplays');
+});
+
+test('receive: a sender naming thousands of displays again and again cannot keep another source out; each gets its share of maxDisplays (R-SU1, R-G4)', async (t) => {
+  const port = await freePort();
+  const { hub } = await serve(
+    t,
+    {},
+    { tally: { type: 'tsl-umd', version: '3.1', mode: 'receive', port, bindIp: '127.0.0.1', maxDisplays: 20 } },
+  );
+  await eventually(() => hub.connection('tally')?.info.status === 'ok', 'listening');
+  const from = async (address: string) => {
+    const socket = createSocket('udp4');
+    t.teardown(() => socket.close());
+    await new Promise<void>((resolve) => socket.bind(0, address, resolve));
+    return socket;
+  };
+  const [flooder, mixer] = [await from('127.0.0.2'), await from('127.0.0.3')];
+  const v31 = (address: number, text: string) => {
+    const message = Buffer.alloc(18, 0x20);
+    message[0] = 0x80 + address;
+    message.write(text, 2, 'latin1');
+    return message;
+  };
+  // The flooder names every address it can, over and over: the table is full of displays it keeps fresh.
+  const flood = setInterval(() => {
+    for (let address = 0; address < 100; address++) flooder.send(v31(address, `X${address}`), port, '127.0.0.1');
+  }, 20);
+  t.teardown(() => clearInterval(flood));
+  await eventually(() => Number(hub.connection('tally')?.info.details?.['displays']) === 20, 'the table full');
+  // The mixer names its five cameras.
+  const cameras = setInterval(() => {
+    for (let camera = 101; camera <= 105; camera++) mixer.send(v31(camera, `CAM ${camera - 100}`), port, '127.0.0.1');
+  }, 50);
+  t.teardown(() => clearInterval(cameras));
+  await eventually(
+    () => [101, 102, 103, 104, 105].every((camera) => value(hub, `tally/${camera}/text`) === `CAM ${camera - 100}`),
+    "every camera of the mixer's shown beside the flood",
+    10_000,
+  );
+  t.true(Number(hub.connection('tally')?.info.details?.['displays']) <= 20, 'within maxDisplays');
+});
+
+test('receive v5.0 over TCP: senders that send half a packet and wait cannot hold every slot; the tally source gets in (R-G4)', async (t) => {
+  const port = await freePort();
+  const { hub } = await serve(
+    t,
+    {},
+    { tally: { type: 'tsl-umd', version: '5.0', mode: 'receive', transport: 'tcp', port, bindIp: '127.0.0.1', maxClients: 4 } },
+  );
+  await eventually(() => hub.connection('tally')?.info.status === 'ok', 'listening');
+  const idle = await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      const socket = connect(port, '127.0.0.1');
+      t.teardown(() => socket.destroy());
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(Buffer.from([0x10, 0x02, 0x20, 0x00])); // DLE/STX and a packet's first bytes, never the rest
+      return socket;
+    }),
+  );
+  await eventually(() => Number(hub.connection('tally')?.info.details?.['clients']) === 4, 'every slot held');
+
+  const source = new TslUmdV5();
+  source.sendTallyTCP('127.0.0.1', port, {
+    screen: 1,
+    index: 3,
+    display: { rh_tally: 1, text_tally: 0, lh_tally: 0, brightness: 3, text: 'CAM 3' },
+  });
+  await eventually(
+    () => value(hub, 'tally/1/3/text') === 'CAM 3',
+    () => `the tally source shown (${JSON.stringify(hub.connection('tally')?.info)})`,
+  );
+  t.true(
+    idle.some((socket) => socket.destroyed || socket.closed),
+    'a half-packet sender gave up its slot',
+  );
+  t.true(Number(hub.connection('tally')?.info.details?.['yieldedClients']) >= 1);
 });
 
 test('send: a lamp a rule lights and puts out in one turn ends out, on the display as in the hub (the last value of a turn is sent, not a passing one)', async (t) => {
