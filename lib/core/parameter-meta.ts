@@ -16,6 +16,13 @@ import { convert, type Value, type ValueType } from './value.ts';
 export const MOST_CHOICES = 10_000;
 /** The most characters of a label: what a type takes from a device or a module is cut to it. */
 export const MOST_LABEL = 256;
+/**
+ * The most characters of a parameter's choices, values and labels together (its arguments'
+ * included): past it the rest are left out, as if not declared. Within the other bounds a
+ * module declared 10,000 choices of 4,000 characters (40 MB a parameter), and every
+ * `?meta=1` listing held the hub's loop for seconds to write them out.
+ */
+export const MOST_CHOICES_TEXT = 256 * 1024;
 
 const choiceValue = Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]);
 
@@ -140,19 +147,20 @@ function rangeText(minimum: number | undefined, maximum: number | undefined): st
 
 /**
  * `meta` as a parameter of `type` at `address` holds it: its choices' values converted to
- * the type, undefined when it says nothing. Throws a PB_CONVERSION HubError naming the
+ * the type and cut to `MOST_CHOICES_TEXT`, undefined when it says nothing. Throws a PB_CONVERSION HubError naming the
  * choice that does not convert.
  */
 export function inType(meta: ParameterMeta | undefined, type: ValueType, address: string): ParameterMeta | undefined {
   if (meta === undefined || Object.values(meta).every((part) => part === undefined)) return undefined;
   if (meta.arguments !== undefined && type !== 'S')
     throw new HubError('PB_CONVERSION', `${address}: a command with arguments is a text parameter (S), not ${type}`);
-  const choices = choicesIn(meta.choices, type, address);
+  const budget = { left: MOST_CHOICES_TEXT };
+  const choices = choicesIn(meta.choices, type, address, budget);
   const args =
     meta.arguments &&
     Object.fromEntries(
       Object.entries(meta.arguments).map(([name, arg]) => {
-        const converted = choicesIn(arg.choices, arg.type, `${address} argument "${name}"`);
+        const converted = choicesIn(arg.choices, arg.type, `${address} argument "${name}"`, budget);
         return [name, converted === arg.choices || converted === undefined ? arg : { ...arg, choices: converted }];
       }),
     );
@@ -160,11 +168,25 @@ export function inType(meta: ParameterMeta | undefined, type: ValueType, address
   return { ...meta, ...(choices && { choices }), ...(args && { arguments: args }) };
 }
 
-/** Choices with their values converted to `type`; the same array when none changed. */
-function choicesIn(choices: readonly Choice[] | undefined, type: ValueType, address: string): Choice[] | undefined {
+/**
+ * Choices with their values converted to `type`, as many as `budget` has characters left for
+ * (it is spent); the same array when none changed.
+ */
+function choicesIn(
+  choices: readonly Choice[] | undefined,
+  type: ValueType,
+  address: string,
+  budget: { left: number },
+): Choice[] | undefined {
   if (choices === undefined) return undefined;
-  let changed = false;
-  const converted = choices.map((choice) => {
+  let fitting = 0;
+  for (const choice of choices) {
+    budget.left -= String(choice.value).length + choice.label.length;
+    if (budget.left < 0) break;
+    fitting++;
+  }
+  let changed = fitting < choices.length;
+  const converted = choices.slice(0, fitting).map((choice) => {
     const value = convert(choice.value, type);
     if (!value.ok) throw new HubError(value.error.code, `${address}: its choice ${choice.label}: ${value.error.message}`);
     if (value.value === choice.value) return choice;

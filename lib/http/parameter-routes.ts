@@ -84,7 +84,8 @@ const listParameters: Handler = (res, req, { graph, log }, access) => {
   };
   // Readings, not parameters: listing a million a table has not made yet makes none of them.
   const rest = graph.readings();
-  if (graph.size <= LIST_AT_ONCE) {
+  // What parameters say of themselves may run long (a router's choices): such a list is sent in slices whatever its length.
+  if (graph.size <= LIST_AT_ONCE && !withMeta) {
     const parts: string[] = [];
     for (const parameter of rest) {
       const text = entry(parameter);
@@ -131,7 +132,7 @@ export const parameterRoutes: readonly Route[] = [
     get: {
       summary: 'List the parameters',
       description:
-        '`[{"p", "type", "access", "v"?, "by"?, "at"?, "meta"?}]` for every parameter (R-H7): `v`, the JSON value, absent while unknown; `by` and `at`, who made the last change and when (R-O2); `access` as the asking token has it (`read-only` where a scoped token may not write); `meta`, with `?meta=1`, what it says of itself (R-PK6: label, description, unit, range, step, choices; `arguments` for a command whose write is a JSON object of them, R-PK8), absent when it says nothing; narrowed by filters (any may match). Above 2,000 parameters it is sent in slices of about a millisecond, so a list of 100,000 holds no other client.',
+        '`[{"p", "type", "access", "v"?, "by"?, "at"?, "meta"?}]` for every parameter (R-H7): `v`, the JSON value, absent while unknown; `by` and `at`, who made the last change and when (R-O2); `access` as the asking token has it (`read-only` where a scoped token may not write); `meta`, with `?meta=1`, what it says of itself (R-PK6: label, description, unit, range, step, choices; `arguments` for a command whose write is a JSON object of them, R-PK8), absent when it says nothing; narrowed by filters (any may match). Above 2,000 parameters, or with `?meta=1`, it is sent in slices of about a millisecond, so a list of 100,000 (or of long choices) holds no other client.',
       tag: 'values',
       query: {
         filter,

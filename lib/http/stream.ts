@@ -78,8 +78,11 @@ export function stream(
     .finally(done);
 }
 
+/** The text one slice holds at most, besides its last entry. */
+const SLICE_TEXT = 256 * 1024;
+
 /**
- * A producer of a JSON list's `items` as text, in slices of about a millisecond of the event
+ * A producer of a JSON list's `items` as text, in slices of about a millisecond (or 256 KiB) of the event
  * loop each: `open`, then each item's `entry` (undefined leaves it out) with commas between,
  * then `close`. `afterOthers`: `open` ends with members of its own, so the first entry takes
  * a comma too. Items are taken as the slices are made, so a long list is never held whole.
@@ -100,7 +103,9 @@ export function slices<T>(
     begun = true;
     // The real clock: how long this slice held the event loop, which virtual time cannot measure.
     const started = performance.now();
-    for (let count = 1; count % 64 !== 0 || performance.now() - started < 1; count++) {
+    // Long entries (a parameter's choices) end a slice by their size too: the clock is read every 64.
+    let size = 0;
+    for (let count = 1; size < SLICE_TEXT && (count % 64 !== 0 || performance.now() - started < 1); count++) {
       const next = items.next();
       if (next.done) {
         parts.push(close);
@@ -110,6 +115,7 @@ export function slices<T>(
       const text = entry(next.value);
       if (text === undefined) continue;
       parts.push(comma ? `,${text}` : text);
+      size += text.length;
       comma = true;
     }
     return parts.join('');

@@ -2,6 +2,7 @@ import test from 'ava';
 import type { Cause } from '../../lib/core/cause.ts';
 import type { ParameterHooks } from '../../lib/core/parameter.ts';
 import { createParameter, onChange } from '../../lib/core/parameter.ts';
+import { MOST_CHOICES_TEXT } from '../../lib/core/parameter-meta.ts';
 import type { Value } from '../../lib/core/value.ts';
 
 const collect = (observable: { subscribe(f: (v: Value) => void): unknown }) => {
@@ -236,6 +237,35 @@ test('a parameter says what it is (R-PK6): a write outside its range or its choi
     message: /c\/x: its choice One:/,
   });
   t.is(createParameter('c', 'y', { type: 'S', access: 'read-write', meta: {} }).meta, undefined, 'an empty meta says nothing');
+});
+
+test("a parameter's choices, its arguments' too, are cut to MOST_CHOICES_TEXT characters: 10,000 of 4,000 characters keep what fits, the first ones", (t) => {
+  const long = Array.from({ length: 10_000 }, (_, n) => ({ value: `${n}:${'x'.repeat(4000)}`, label: `Input ${n}` }));
+  const router = createParameter('mixer', 'route', {
+    type: 'S',
+    access: 'read-write',
+    meta: { label: 'Route', choices: long },
+  });
+  const kept = router.meta?.choices ?? [];
+  t.true(kept.length > 0 && kept.length < 100, `${kept.length} kept`);
+  t.deepEqual(kept, long.slice(0, kept.length), 'the first ones, as declared');
+  t.true(JSON.stringify(router.meta).length < MOST_CHOICES_TEXT + 64 * kept.length, 'the meta within the bound');
+  t.false(router.set(long[9999]?.value ?? '').ok, 'a choice left out is refused as any other not declared');
+
+  const command = createParameter('mixer', 'recall', {
+    type: 'S',
+    access: 'write-only',
+    meta: { arguments: { a: { type: 'S', choices: long }, b: { type: 'S', choices: long } } },
+  });
+  const args = command.meta?.arguments ?? {};
+  t.true((args['a']?.choices?.length ?? 0) > 0);
+  t.is(args['b']?.choices?.length, 0, 'the budget is the parameter’s: spent on the first argument');
+  const short = createParameter('mixer', 'input', {
+    type: 'I',
+    access: 'read-write',
+    meta: { choices: [{ value: 1, label: 'Camera 1' }] },
+  });
+  t.deepEqual(short.meta, { choices: [{ value: 1, label: 'Camera 1' }] }, 'short choices as they are');
 });
 
 test('a command with arguments (R-PK8): its write is a JSON object checked against them, passed on with each converted; anything else is refused naming what is expected', (t) => {
