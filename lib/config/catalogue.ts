@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { list } from 'tar';
 import type { ConnectionType } from '../connections/connection.ts';
 import type { CatalogueEntry } from '../core/flow-shapes.ts';
-import { moduleTypeName } from './connection-types.ts';
+import { ARCHIVE_READ_BYTES, moduleTypeName } from './connection-types.ts';
 import { MODULES_FOLDER } from './machine-edits.ts';
 
 /** The most packages and modules each read for one listing. */
@@ -148,6 +148,7 @@ export async function jsonInArchive(path: string, at: RegExp): Promise<Json | un
   try {
     await list({
       file: path,
+      maxReadSize: ARCHIVE_READ_BYTES,
       filter: (entry) => at.test(entry.replace(/^\.\//, '')),
       onReadEntry: (entry) => {
         if (entry.size > MOST_BYTES) return entry.resume();

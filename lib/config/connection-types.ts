@@ -63,7 +63,7 @@ export const connectionTypes: readonly ConnectionType[] = builtIns.map((definiti
 export const moduleTypeName = companionModuleType.type;
 
 /** A module archive's table of contents checked as its start checks it (no path out, no link, bounded), for one added from the console. */
-export { checkEntries as checkModuleArchive } from '../connections/companion-module/module-archive.ts';
+export { ARCHIVE_READ_BYTES, checkEntries as checkModuleArchive } from '../connections/companion-module/module-archive.ts';
 /** Whether the hub speaks a module's base version (its manifest's `runtime.apiVersion`). */
 export { SPOKEN as spokenBases, speaks as speaksModuleBase } from '../connections/companion-module/module-folder.ts';
 

@@ -19,6 +19,14 @@ import { HubError, reasonOf } from '../../sdk/index.ts';
 export const MOST_UNPACKED_BYTES = 1024 * 1024 * 1024;
 export const MOST_ENTRIES = 100_000;
 
+/**
+ * How much of an archive is read at a time. The tar library reads up to 16 MiB at once and
+ * inflates it in one turn of the hub's loop: an archive of 1.2 MiB that unpacks to 1 GiB, or
+ * one of 99,000 files, held it for seconds. A chunk this size unpacks to 16 MiB at most (gzip
+ * packs 1,032 to 1), so a turn stays in milliseconds and the archive is read between them.
+ */
+export const ARCHIVE_READ_BYTES = 16 * 1024;
+
 /** The archive's folder is named by this many hex digits of its SHA-256. */
 const HASH_DIGITS = 24;
 
@@ -40,7 +48,7 @@ export async function unpackModule(archive: string, shown: string, folder: strin
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const partial = await mkdtemp(join(folder, `.${hash}-`));
     try {
-      await extract({ file: archive, cwd: partial, strict: true, preserveOwner: false, noChmod: false });
+      await extract({ file: archive, cwd: partial, strict: true, preserveOwner: false, noChmod: false, maxReadSize: ARCHIVE_READ_BYTES });
       // Another connection may have unpacked the same archive meanwhile: its copy serves.
       await rename(partial, target).catch((error: NodeJS.ErrnoException) => {
         if (!existsSync(target)) throw error;
@@ -124,7 +132,7 @@ export async function checkEntries(archive: string, shown: string): Promise<void
     else if (bytes > MOST_UNPACKED_BYTES) refusal = `unpacks to more than ${MOST_UNPACKED_BYTES / 1024 / 1024} MiB`;
   };
   try {
-    await list({ file: archive, strict: true, onReadEntry: check });
+    await list({ file: archive, strict: true, onReadEntry: check, maxReadSize: ARCHIVE_READ_BYTES });
   } catch (error) {
     throw new HubError('PB_START_FAILED', `the module archive ${shown} is not a readable .tgz: ${reasonOf(error)}`);
   }
