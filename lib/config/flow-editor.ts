@@ -23,8 +23,8 @@ import JSON5 from 'json5';
 import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
 import { catalogueOf } from './catalogue.ts';
-import { machineEdits } from './machine-edits.ts';
-import { addModule, addPackage, addRegistryPackage } from './uploads.ts';
+import { MODULES_FOLDER, machineEdits } from './machine-edits.ts';
+import { addModule, addPackage, addRegistryPackage, PACKAGES_FOLDER, uploadRefusal } from './uploads.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
@@ -147,6 +147,11 @@ export class FlowEditor implements FlowView {
     const listed = new Set(types.flatMap((type) => (type.origin ? [type.origin.package] : [])));
     const { entries, partial } = await catalogueOf(this.options.path, types, listed);
     return { entries, partial, machineEdits: this.options.machineEdits === 'allowed' };
+  }
+
+  uploadRefusal(kind: 'module' | 'package'): HubError | undefined {
+    const allowed = this.options.machineEdits === 'allowed';
+    return kind === 'module' ? uploadRefusal(allowed, 'a module', MODULES_FOLDER) : uploadRefusal(allowed, 'a package', PACKAGES_FOLDER);
   }
 
   async addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry> {

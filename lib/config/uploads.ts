@@ -123,11 +123,17 @@ export async function addRegistryPackage(flowPath: string, spec: string, machine
 }
 
 function refuseWithout(machineEdits: boolean, what: string, into: string): void {
-  if (!machineEdits)
-    throw new HubError(
-      'PB_FLOW_PROTECTED',
-      `${what} is code the hub runs: it is added over HTTP only on a hub started with --allow-machine-edits; otherwise put it in the flow's ${into} folder on the machine`,
-    );
+  const refused = uploadRefusal(machineEdits, what, into);
+  if (refused) throw refused;
+}
+
+/** Why `what` may not be added over HTTP on a hub that does not take machine edits; undefined when it may. */
+export function uploadRefusal(machineEdits: boolean, what: string, into: string): HubError | undefined {
+  if (machineEdits) return undefined;
+  return new HubError(
+    'PB_FLOW_PROTECTED',
+    `${what} is code the hub runs: it is added over HTTP only on a hub started with --allow-machine-edits; otherwise put it in the flow's ${into} folder on the machine`,
+  );
 }
 
 /**

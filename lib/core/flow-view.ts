@@ -35,6 +35,8 @@ export interface FlowView {
   schema(): string;
   /** What a studio can add (R-ST2): types built in, packages installed beside the flow, modules in its modules folder. */
   catalogue(): Promise<Catalogue>;
+  /** Why an archive of `kind` would be refused whatever it holds (this hub takes no machine edits): said before its bytes are read. */
+  uploadRefusal(kind: 'module' | 'package'): HubError | undefined;
   /** Keeps a Companion module's `.tgz` in the flow's modules folder, added by `by` (only with machine edits); its catalogue entry. */
   addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry>;
   /** Keeps a patchbay package's `.tgz` in the flow's packages folder and installs it beside the flow, by `by` (only with machine edits); its types as the catalogue lists them. */

@@ -112,8 +112,14 @@ const catalogue = forEditors((res, _req, flow, json, _access, context) =>
 );
 
 /** `PUT /catalogue/<modules | packages>/<file>`: an archive an editor adds to the flow's folder (R-ST2); the answer is what `add` says of it. */
-const archiveUpload = (add: (flow: FlowView, name: string, bytes: Uint8Array, by: string) => Promise<unknown>) =>
+const archiveUpload = (
+  kind: 'module' | 'package',
+  add: (flow: FlowView, name: string, bytes: Uint8Array, by: string) => Promise<unknown>,
+) =>
   forEditors((res, req, flow, json, access, context) => {
+    // Refused whatever it holds: answered before its bytes are read (four 120 MiB uploads were read whole to be refused).
+    const refused = flow.uploadRefusal(kind);
+    if (refused) return sendError(res, refused, json, { close: true });
     const name = decodeURIComponent(req.getParameter(0) ?? '');
     const declared = checkSize(Number(req.getHeader('content-length') || 0), MOST_ARCHIVE_BYTES);
     if (!declared.ok) return sendError(res, declared.error, json, { close: true });
@@ -226,7 +232,7 @@ export const flowRoutes: readonly Route[] = [
       body: { 'application/gzip': Type.String({ format: 'binary', description: "The module's .tgz." }) },
       answers: { 200: ok('The module as the catalogue lists it.', { [JSON_TYPE]: CatalogueEntry }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_FLOW_PROTECTED', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
-      handle: archiveUpload((flow, name, bytes, by) => flow.addModule(name, bytes, by)),
+      handle: archiveUpload('module', (flow, name, bytes, by) => flow.addModule(name, bytes, by)),
     },
   },
   {
@@ -243,7 +249,7 @@ export const flowRoutes: readonly Route[] = [
       body: { 'application/gzip': Type.String({ format: 'binary', description: "The package's .tgz." }) },
       answers: { 200: ok("The package's types as the catalogue lists them.", { [JSON_TYPE]: Type.Array(CatalogueEntry) }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_FLOW_PROTECTED', 'PB_BAD_REQUEST', 'PB_BODY_TOO_LARGE', 'PB_CROSS_ORIGIN'],
-      handle: archiveUpload((flow, name, bytes, by) => flow.addPackage(name, bytes, by)),
+      handle: archiveUpload('package', (flow, name, bytes, by) => flow.addPackage(name, bytes, by)),
     },
   },
   {

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request as httpRequest } from 'node:http';
 import test from 'ava';
 import { fixtureArchive } from '../helpers/companion.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -63,6 +64,19 @@ test('on a hub without machine edits a module upload is refused, and nothing is 
   t.like(refused.body, { code: 'PB_FLOW_PROTECTED' });
   t.regex(refused.body.error, /--allow-machine-edits/);
   t.deepEqual(await modules(), []);
+
+  // One that says it is 120 MiB and sends a little: refused before the rest is read.
+  const { hub } = await studio(t, false);
+  const early = await new Promise<number>((resolve, reject) => {
+    const request = httpRequest(`${hub.base}/catalogue/packages/huge.tgz`, {
+      method: 'PUT',
+      headers: { ...ADMIN, 'content-type': 'application/gzip', 'content-length': String(120 * 1024 * 1024) },
+    });
+    request.on('response', (answer) => resolve(answer.statusCode ?? 0));
+    request.on('error', reject);
+    request.write(Buffer.alloc(1024 * 1024));
+  });
+  t.is(early, 403, 'answered with 119 MiB still to come');
 });
 
 test("an admin adds a module's .tgz: kept in modules/, listed, its connection runs; unsafe, foreign or repeated archives are refused with why, nothing written", async (t) => {
