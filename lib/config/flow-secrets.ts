@@ -122,8 +122,13 @@ export function restoreSecrets(edited: string, current: string): { text: string;
   return { text: applied(edited, changes), issues };
 }
 
-/** The last word of a setting's name that says where a connection sends (and so its secrets). */
-const DESTINATION_WORDS = new Set(['url', 'uri', 'host', 'hostname', 'server', 'broker', 'endpoint']);
+/**
+ * The last word of a setting's name that says where a connection sends (and so its secrets):
+ * a Companion module's config names its device `ip` as often as `host`. Not where it listens
+ * (`bindIp`).
+ */
+const DESTINATION_WORDS = new Set(['url', 'uri', 'host', 'hostname', 'server', 'broker', 'endpoint', 'ip', 'address']);
+const LISTENING = /^(bind|listen)/i;
 
 /** For each connection of `edited` whose destinations differ from `current`'s, the names of those that changed. */
 function movedDestinations(current: unknown, edited: unknown): Map<string, string> {
@@ -152,11 +157,11 @@ const lastWord = (key: string) =>
 function destinations(value: unknown, path = '', found = new Map<string, string>()): Map<string, string> {
   if (typeof value !== 'object' || value === null) return found;
   const entries = Object.entries(value);
-  const sends = entries.some(([key]) => DESTINATION_WORDS.has(lastWord(key)));
+  const names = (key: string) => !LISTENING.test(key) && DESTINATION_WORDS.has(lastWord(key));
+  const sends = entries.some(([key]) => names(key));
   for (const [key, inner] of entries) {
     const at = `${path}.${key}`;
-    const word = lastWord(key);
-    const destination = DESTINATION_WORDS.has(word) || (sends && word === 'port');
+    const destination = names(key) || (sends && lastWord(key) === 'port');
     // Compared as an editor sees them: a URL's user info is hidden on one side already.
     if (destination && (typeof inner === 'string' || typeof inner === 'number'))
       found.set(at, String(inner).replace(URL_USER_INFO, `$1${HIDDEN}@`));

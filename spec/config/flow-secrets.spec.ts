@@ -44,6 +44,21 @@ test('a password holding @ is hidden whole: the user info ends at the last @ bef
   t.deepEqual(restoreSecrets(shown, text), { text, issues: [] });
 });
 
+test("a module's secret is not put back when its config's ip moves; a rest-api's is when only its bindIp does", (t) => {
+  const module = (ip: string) =>
+    `{ connections: { mixer: { type: 'companion-module', module: './modules/x.tgz', config: { ip: '${ip}', port: 9100 }, secrets: { password: 'desk-secret' } } } }`;
+  const shown = hideSecrets(module('10.0.0.5'));
+  t.false(shown.includes('desk-secret'));
+  t.deepEqual(
+    restoreSecrets(shown.replace('10.0.0.5', '203.0.113.9'), module('10.0.0.5')).issues.map((issue) => issue.path),
+    [['connections', 'mixer', 'secrets', 'password']],
+  );
+  t.deepEqual(restoreSecrets(shown, module('10.0.0.5')).issues, [], 'put back where it went');
+  const api = (bindIp: string) => `{ connections: { api: { type: 'rest-api', bindIp: '${bindIp}', port: 8080, token: 'api-secret' } } }`;
+  const moved = hideSecrets(api('127.0.0.1')).replace('127.0.0.1', '0.0.0.0');
+  t.deepEqual(restoreSecrets(moved, api('127.0.0.1')), { text: api('0.0.0.0'), issues: [] }, 'where it listens is no destination');
+});
+
 test('a text sent back gets every hidden secret from the file as it is, byte for byte where nothing else changed', (t) => {
   const shown = hideSecrets(file);
   t.deepEqual(restoreSecrets(shown, file), { text: file, issues: [] });

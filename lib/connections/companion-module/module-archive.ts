@@ -4,8 +4,9 @@
  * state folder) under the archive's hash, so a restart or a second connection finds it
  * there. Every entry is checked before one byte is written: a path that leaves the archive
  * (`..`, absolute), a link, a device, or an archive bigger than a module can be refuses the
- * whole archive, naming the first offender. It is unpacked into a folder of its own and
- * renamed into place, so a half-unpacked module is never run.
+ * whole archive, naming the first offender; so does a path it holds twice. It is unpacked
+ * into a folder of its own, its modes without set-uid bits or writes by others, and renamed
+ * into place, so a half-unpacked module is never run.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -48,7 +49,17 @@ export async function unpackModule(archive: string, shown: string, folder: strin
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const partial = await mkdtemp(join(folder, `.${hash}-`));
     try {
-      await extract({ file: archive, cwd: partial, strict: true, preserveOwner: false, noChmod: false, maxReadSize: ARCHIVE_READ_BYTES });
+      await extract({
+        file: archive,
+        cwd: partial,
+        strict: true,
+        preserveOwner: false,
+        maxReadSize: ARCHIVE_READ_BYTES,
+        // Modes as the hub's user would make them: no set-uid, set-gid or sticky bit, nothing writable by others.
+        onReadEntry: (entry) => {
+          if (typeof entry.mode === 'number') entry.mode &= 0o755;
+        },
+      });
       // Another connection may have unpacked the same archive meanwhile: its copy serves.
       await rename(partial, target).catch((error: NodeJS.ErrnoException) => {
         if (!existsSync(target)) throw error;
@@ -120,16 +131,21 @@ export async function checkEntries(archive: string, shown: string): Promise<void
   let entries = 0;
   let bytes = 0;
   let refusal: string | undefined;
+  const seen = new Set<string>();
   const check = (entry: ReadEntry): void => {
     entries += 1;
     bytes += entry.size ?? 0;
     if (refusal) return;
     const path = entry.path;
+    const once = path.replace(/^\.\//, '').replace(/\/+$/, '');
     if (!KINDS.has(entry.type)) refusal = `holds a ${entry.type} (${path}): a module archive holds files and folders only`;
+    // Written twice, a file is what the last says, and a reader of the first (the catalogue) sees another module.
+    else if (seen.has(once)) refusal = `holds ${path} twice`;
     else if (posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path)) refusal = `holds an absolute path (${path})`;
     else if (path.split(/[\\/]/).includes('..')) refusal = `holds a path that leaves it (${path})`;
     else if (entries > MOST_ENTRIES) refusal = `holds more than ${MOST_ENTRIES} entries`;
     else if (bytes > MOST_UNPACKED_BYTES) refusal = `unpacks to more than ${MOST_UNPACKED_BYTES / 1024 / 1024} MiB`;
+    seen.add(once);
   };
   try {
     await list({ file: archive, strict: true, onReadEntry: check, maxReadSize: ARCHIVE_READ_BYTES });

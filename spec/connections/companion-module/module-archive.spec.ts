@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import test from 'ava';
 import { deskInfo, deskValue, fixtureArchive, runDesk } from '../../helpers/companion.ts';
@@ -59,6 +59,11 @@ for (const [what, more, refusal] of [
     /leaves it \(\.\.\/escaped\.txt\)/,
   ],
   [
+    'a path twice (a manifest the catalogue reads, and another the hub would run)',
+    async () => ['pkg/companion/manifest.json'],
+    /holds pkg\/companion\/manifest\.json twice/,
+  ],
+  [
     'a link',
     async (folder: string) => {
       await symlink('/etc/passwd', join(folder, 'passwd'));
@@ -82,3 +87,19 @@ for (const [what, more, refusal] of [
     t.false(existsSync(join(store.folder, '..', 'escaped.txt')), 'nothing written beside it');
   });
 }
+
+test.serial('a module unpacked has no set-uid bit and nothing others may write, whatever modes its archive says', async (t) => {
+  const archive = await fixtureArchive('1.14.1', async (folder) => {
+    await chmod(join(folder, 'pkg', 'companion', 'manifest.json'), 0o4777);
+    await chmod(join(folder, 'pkg', 'companion'), 0o777);
+    return [];
+  });
+  const { hub } = await runDesk(t, desk(archive), await storeWith(t));
+  await eventually(
+    () => deskInfo(hub)?.status === 'ok',
+    () => `the module to be ok (${JSON.stringify(deskInfo(hub))})`,
+  );
+  const folder = String(deskInfo(hub)?.details?.['folder']);
+  t.is((await stat(join(folder, 'companion', 'manifest.json'))).mode & 0o7777, 0o755);
+  t.is((await stat(join(folder, 'companion'))).mode & 0o7777, 0o755);
+});
