@@ -31,13 +31,28 @@ export interface ChannelOptions {
   readonly flat: boolean;
 }
 
-/** A child with Node's IPC channel on descriptor 3, read by a `NodeChannel`: as `fork` starts it, but for the channel. */
+/**
+ * A child with Node's IPC channel on descriptor 3, read by a `NodeChannel`: as `fork` starts
+ * it, but for the channel; run by `wrapper` (a command that runs the rest, keeping its
+ * descriptors: processes.ts's `privateView`) when given.
+ */
 export function spawnWithChannel(
   main: string,
   args: readonly string[],
-  { cwd, env, execArgv }: { readonly cwd: string; readonly env: Readonly<Record<string, string>>; readonly execArgv: readonly string[] },
+  {
+    cwd,
+    env,
+    execArgv,
+    wrapper = [],
+  }: {
+    readonly cwd: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly execArgv: readonly string[];
+    readonly wrapper?: readonly string[];
+  },
 ): { readonly child: ChildProcess; readonly socket: Duplex } {
-  const child = spawn(process.execPath, [...execArgv, main, ...args], {
+  const [command, ...rest] = [...wrapper, process.execPath, ...execArgv, main, ...args] as [string, ...string[]];
+  const child = spawn(command, rest, {
     cwd,
     env: { ...env, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced' },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],

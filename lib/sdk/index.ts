@@ -71,6 +71,7 @@ export {
   MEMORY_MARGIN_MB,
   ownEntry,
   packageEnvironment,
+  privateView,
   Restarts,
   residentMb,
   restartDelayMs,

@@ -8,6 +8,8 @@
  * module sends comes to `ModuleEvents`; its output goes to the log, bounded. Its heap is
  * bound and its memory as a whole watched as a connection's own process is (R-PK4), and it
  * is asked regularly whether it still answers; the connection starts it again when it ends.
+ * Where the machine lets it, the module runs in a private view of the machine's processes
+ * (`privateView`): it cannot read the hub's environment in /proc, and its helpers end with it.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +19,7 @@ import {
   MEMORY_MARGIN_MB,
   ownEntry,
   packageEnvironment,
+  privateView,
   reasonOf,
   residentMb,
   spawnWithChannel,
@@ -42,6 +45,8 @@ const LINES_A_SECOND = 50;
  * SIGKILL. The module's own code is untouched.
  */
 const END_WITH_HOST = 'data:text/javascript,process.on("disconnect",()=>process.exit(0))';
+/** Said once a hub: its modules see the machine's processes. */
+let saidNoView = false;
 /** The main of a base 2.x module's process: the hub's host entry point, which loads the module (base-2/host.ts). */
 const BASE_2_HOST = ownEntry('./base-2/host.ts', import.meta.url);
 
@@ -122,7 +127,13 @@ export class ModuleProcess {
     // Messages carry their payload as a JSON text: V8's serialization (the channel's) hands it
     // over as it is, where JSON would write it into JSON again and read it twice (a 1 MB list
     // of variables cost the hub's loop 9 ms more). The module's own process.send follows it.
+    const wrapper = privateView();
+    if (!wrapper && !saidNoView) {
+      saidNoView = true;
+      log.warn("modules run without a private view of the machine's processes (unshare cannot run here): a module can read the hub's");
+    }
     const { child, socket } = spawnWithChannel(main, args, {
+      ...(wrapper ? { wrapper } : {}),
       cwd: module.folder,
       // Not the hub's own environment (its tokens): what a package's process sees, and what the base reads.
       env: { ...packageEnvironment(), CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },

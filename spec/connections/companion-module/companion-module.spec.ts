@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
 import WebSocket from 'ws';
 import { type BaseVersion, BASES, deskInfo, deskValue, fixtureModule, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { capturedLog } from '../../helpers/hub.ts';
+import { privateView } from '../../../lib/core/processes.ts';
 
 // Each spec runs a hub, a process for the connection and one for the module: one at a time.
 
@@ -356,6 +358,32 @@ test.serial("a module's log lines and output reach the hub's log at most 50 a se
   const taken = lines().filter((line) => line.includes('module: line')).length;
   t.true(taken > 0 && taken <= 100, `${taken} of 10,000 lines taken in at most two seconds' turns`);
 });
+
+test.serial(
+  "a module cannot read the hub's environment through /proc where the machine lets it run in a view of its own (issue 73)",
+  async (t) => {
+    const wrapper = privateView();
+    if (!wrapper) {
+      t.pass("skipped: unshare cannot run here (no private view), as the hub's log says");
+      return;
+    }
+    // A process of the hub's user with a secret in its environment, as the hub started with its site key is.
+    const holder = spawn('sleep', ['60'], { env: { ...process.env, PATCHBAY_SPEC_SECRET: 'in-the-hub-alone' }, stdio: 'ignore' });
+    t.teardown(() => holder.kill());
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(t, {
+      ...desk(module, '1.14.1'),
+      actions: { misbehave: { action: 'misbehave', options: { kind: '$(value)' } } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `the module to be ok (${JSON.stringify(info(hub))})`,
+    );
+    await update(url, 'misbehave', 'peek');
+    await eventually(() => / of /.test(String(value(hub, 'var/peeked'))), 'the module looked');
+    t.regex(String(value(hub, 'var/peeked')), /^0 of /, 'no process whose environment holds the secret');
+  },
+);
 
 test.serial('a module whose event loop blocks after it started is killed after moduleHangMs and started again, values kept', async (t) => {
   const module = await fixtureModule('1.14.1');
