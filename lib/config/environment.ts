@@ -10,8 +10,8 @@ export interface Substituted {
    * where the schema wants a number or a boolean there, the text is converted.
    */
   readonly whole: ReadonlySet<string>;
-  /** The names of the variables the document reads, set or not. */
-  readonly read: ReadonlySet<string>;
+  /** The variables the document reads, set or not, each with where it is read first. */
+  readonly read: ReadonlyMap<string, readonly (string | number)[]>;
 }
 
 const placeholderRe = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
@@ -25,7 +25,7 @@ const placeholderRe = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/
 export function substituteEnvironment(document: unknown, env: Readonly<Record<string, string | undefined>>): Substituted {
   const issues: Issue[] = [];
   const whole = new Set<string>();
-  const read = new Set<string>();
+  const read = new Map<string, (string | number)[]>();
   const walk = (value: unknown, path: (string | number)[]): unknown => {
     if (typeof value === 'string') {
       if (!value.includes('${')) return value;
@@ -36,7 +36,7 @@ export function substituteEnvironment(document: unknown, env: Readonly<Record<st
           issues.push({ path, message: 'expected ${NAME} or ${NAME:-default} after "${" (write $${ for a literal "${")' });
           return match;
         }
-        read.add(name);
+        if (!read.has(name)) read.set(name, path);
         single = offset === 0 && match.length === value.length;
         const set = env[name];
         if (set !== undefined && set !== '') return set;
@@ -61,10 +61,10 @@ export function substituteEnvironment(document: unknown, env: Readonly<Record<st
 }
 
 /**
- * The environment variables a parsed flow document reads: found by the walk that fills them
- * in, so an escape or a line continuation that JSON5 reads as `${` is found too.
+ * The environment variables a parsed flow document reads, each with where: found by the walk
+ * that fills them in, so an escape or a line continuation that JSON5 reads as `${` is found too.
  */
-export function environmentRead(document: unknown): ReadonlySet<string> {
+export function environmentRead(document: unknown): ReadonlyMap<string, readonly (string | number)[]> {
   return substituteEnvironment(document, {}).read;
 }
 

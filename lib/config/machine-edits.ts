@@ -88,10 +88,10 @@ export function machineEdits(current: unknown, edited: unknown, context: Machine
     }
   }
   const known = environmentRead(current);
-  for (const name of environmentRead(edited))
+  for (const [name, path] of environmentRead(edited))
     if (!known.has(name))
       issues.push({
-        path: [],
+        path,
         message: `\${${name}} would read the hub's environment, which this file did not read before: ${onlyOnMachine}`,
       });
   return issues;

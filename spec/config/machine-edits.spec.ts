@@ -20,6 +20,7 @@ test('a placeholder is found where the loader fills it in: written plainly, as a
     const issues = edits(studio("'key,S,none'"), studio(written));
     t.is(issues.length, 1, written);
     t.regex(issues[0]?.message ?? '', /\$\{PATCHBAY_SITE_KEY\} would read the hub's environment/, written);
+    t.deepEqual(issues[0]?.path, ['connections', 'd', 'parameters', 0], `at the text that reads it: ${written}`);
   }
 });
 

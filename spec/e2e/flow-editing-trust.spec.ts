@@ -187,6 +187,7 @@ test("an admin login cannot read the hub's environment through a JSON5 escape or
     const saved = await save(hub, flowWith().replace("'title,S,morning'", written));
     t.is(saved.status, 403, written);
     t.regex(saved.body.issues?.[0]?.message ?? '', /\$\{PATCHBAY_SITE_KEY\} would read the hub's environment/, written);
+    t.deepEqual(saved.body.issues?.[0]?.path, ['connections', 'studio', 'parameters', 0], 'at its field');
   }
   const title = await fetch(`${hub.base}/parameters/studio/title`, { headers: as(admin.token) });
   t.is(await title.text(), 'morning');

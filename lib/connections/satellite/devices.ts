@@ -131,7 +131,8 @@ export class Devices {
       // came back before the hub noticed (a link lost without a close takes `timeout` to notice).
       const back = holder.address === from.address && this.context.scheduler.now() - holder.heardAt > QUIET_MS;
       if (!back) {
-        this.overruns.dropped('taken', `${from.peer} asked for ${deviceId}, which ${holder.peer} has: refused`);
+        // Counted, not a fault of the connection: the desk that has the device works on.
+        this.overruns.dropped('taken', `${from.peer} asked for ${deviceId}, which ${holder.peer} has: refused`, 1, true);
         return refuse(from, deviceId, 'another satellite has this DEVICEID: refused until that satellite goes');
       }
       this.detach(device);
