@@ -10,7 +10,7 @@
  */
 import { JsonArrayNode, JsonObjectNode, JsonPrimitiveNode, type JsonValueNode } from '@croct/json5-parser';
 import type { Issue } from '../core/issue.ts';
-import { holdsSecret, URL_USER_INFO } from '../core/secrets.ts';
+import { hiddenInText, holdsSecret } from '../core/secrets.ts';
 import { FlowDocument } from './flow-text.ts';
 import { quoted } from './json5-text.ts';
 
@@ -53,7 +53,7 @@ function shown(value: string, key: string, parentKey: string): string {
       : value;
   if (value === '' || value.startsWith('sha256:')) return value;
   if (secret) return HIDDEN;
-  return value.replace(URL_USER_INFO, `$1${HIDDEN}@`);
+  return hiddenInText(value, HIDDEN);
 }
 
 /**
@@ -68,15 +68,17 @@ const KEYED_BARE = /(["']?)([\w$-]+)\1(\s*:\s*)([-+]?(?:\d[\w.+-]*|\.\d[\w.+-]*|
 export function hideSecrets(text: string): string {
   const document = FlowDocument.parse(text);
   if (!document)
-    return text
-      .replace(KEYED_LITERAL, (whole, keyQuote: string, key: string, colon: string, quote: string, body: string) => {
-        const masked = holdsSecret(key, '') ? shown(body, key, '') : body;
-        return masked === body ? whole : `${keyQuote}${key}${keyQuote}${colon}${quote}${masked}${quote}`;
-      })
-      .replace(KEYED_BARE, (whole, keyQuote: string, key: string, colon: string) =>
-        holdsSecret(key, '') ? `${keyQuote}${key}${keyQuote}${colon}'${HIDDEN}'` : whole,
-      )
-      .replace(URL_USER_INFO, `$1${HIDDEN}@`);
+    return hiddenInText(
+      text
+        .replace(KEYED_LITERAL, (whole, keyQuote: string, key: string, colon: string, quote: string, body: string) => {
+          const masked = holdsSecret(key, '') ? shown(body, key, '') : body;
+          return masked === body ? whole : `${keyQuote}${key}${keyQuote}${colon}${quote}${masked}${quote}`;
+        })
+        .replace(KEYED_BARE, (whole, keyQuote: string, key: string, colon: string) =>
+          holdsSecret(key, '') ? `${keyQuote}${key}${keyQuote}${colon}'${HIDDEN}'` : whole,
+        ),
+      HIDDEN,
+    );
   const changes: Change[] = [];
   for (const at of strings(document)) {
     const masked = shown(at.value, at.key, at.parentKey);
@@ -163,8 +165,7 @@ function destinations(value: unknown, path = '', found = new Map<string, string>
     const at = `${path}.${key}`;
     const destination = names(key) || (sends && lastWord(key) === 'port');
     // Compared as an editor sees them: a URL's user info is hidden on one side already.
-    if (destination && (typeof inner === 'string' || typeof inner === 'number'))
-      found.set(at, String(inner).replace(URL_USER_INFO, `$1${HIDDEN}@`));
+    if (destination && (typeof inner === 'string' || typeof inner === 'number')) found.set(at, hiddenInText(String(inner), HIDDEN));
     else destinations(inner, at, found);
   }
   return found;

@@ -7,7 +7,9 @@
  *   names a variable, nor the `key` of an entry of `keys`, a surface's key by its number);
  * - every value of a `headers` object, where credentials travel under any name, and of a
  *   `secrets` object (a Companion module's secret fields);
- * - the user info of a URL anywhere in a text (`mqtt://user:pass@host`).
+ * - in any text: the user info of a URL (`mqtt://user:pass@host`), the value of a query or
+ *   form parameter whose name names a secret (`?api_key=…`, `user=a&password=…`), and that of
+ *   a JSON member written in the text (an http-client's body, `"password": "…"`).
  */
 
 const SECRET_WORDS = new Set([
@@ -28,7 +30,24 @@ const SECRET_WORDS = new Set([
  * A URL's user info: scheme, `//`, then anything up to the last `@` before the path, as a URL
  * parser reads it (a password may hold `@`: up to the first, its tail was shown).
  */
-export const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+
+/** A query or form parameter (`?name=value`, `&name=value`, or one that begins the text). */
+const PARAMETER = /(^|[?&])([^=&#\s]{1,64})=([^&#\s]*)/g;
+/** A member of JSON written in a text, whose value is a text: its quoted name and value. */
+const JSON_MEMBER = /("([^"\\]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
+
+/** `text` with what holds a secret in it (see above) replaced by `mask`; an empty value stays empty. */
+export function hiddenInText(text: string, mask: string): string {
+  return text
+    .replace(URL_USER_INFO, `$1${mask}@`)
+    .replace(PARAMETER, (whole, before: string, name: string, value: string) =>
+      value !== '' && namesSecret(name) ? `${before}${name}=${mask}` : whole,
+    )
+    .replace(JSON_MEMBER, (whole, head: string, name: string, value: string) =>
+      value !== '' && namesSecret(name) ? `${head}${mask}"` : whole,
+    );
+}
 
 /** True when the last word of `key` (camelCase, snake_case, kebab-case) names a secret. */
 export function namesSecret(key: string): boolean {

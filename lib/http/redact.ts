@@ -3,11 +3,12 @@
  * their settings and reasons as they have them (a broker URL with its password, a device's
  * headers), and these answers go to any client with read access, so they are masked once
  * here, by the shape lib/core/secrets.ts gives (a key that names a secret, a value of
- * `headers` or `secrets`, a URL's user info: `mqtt://user:pass@host` → `mqtt://***@host`), whatever the
+ * `headers` or `secrets`, in a text a URL's user info — `mqtt://user:pass@host` →
+ * `mqtt://***@host` — and secret-named parameters and JSON members), whatever the
  * connection type. An empty value stays empty, so that "not set" still shows.
  */
 
-import { holdsSecret, namesSecret, URL_USER_INFO } from '../core/secrets.ts';
+import { hiddenInText, holdsSecret, namesSecret } from '../core/secrets.ts';
 
 const MASK = '***';
 
@@ -15,7 +16,7 @@ const MASK = '***';
 export function redacted(value: unknown, key = ''): unknown {
   if (isEmpty(value)) return value;
   if (namesSecret(key)) return MASK;
-  if (typeof value === 'string') return value.replace(URL_USER_INFO, `$1${MASK}@`);
+  if (typeof value === 'string') return hiddenInText(value, MASK);
   if (Array.isArray(value)) return value.map((item) => redacted(item));
   if (typeof value !== 'object') return value;
   return Object.fromEntries(

@@ -44,6 +44,18 @@ test('a password holding @ is hidden whole: the user info ends at the last @ bef
   t.deepEqual(restoreSecrets(shown, text), { text, issues: [] });
 });
 
+test("an API key in a URL's query and a password in an http-client's body are hidden, and put back where nothing else changed", (t) => {
+  const text = `{ connections: { weather: { type: 'http-client', baseUrl: 'https://api.example/v1?city=oslo&api_key=K3Y-S3CRET',
+    requests: { login: { method: 'POST', path: '/login', body: '{"user": "studio", "password": "hunter2"}' },
+      form: { method: 'POST', path: '/form', body: 'user=studio&access_token=T0KEN' } } } } }`;
+  const shown = hideSecrets(text);
+  for (const secret of ['K3Y-S3CRET', 'hunter2', 'T0KEN']) t.false(shown.includes(secret), secret);
+  t.true(shown.includes(`?city=oslo&api_key=${HIDDEN}`), 'the rest of the query as it is');
+  t.true(shown.includes(`"user": "studio", "password": "${HIDDEN}"`), 'the rest of the body as it is');
+  t.true(shown.includes(`user=studio&access_token=${HIDDEN}`));
+  t.deepEqual(restoreSecrets(shown, text), { text, issues: [] });
+});
+
 test("a module's secret is not put back when its config's ip moves; a rest-api's is when only its bindIp does", (t) => {
   const module = (ip: string) =>
     `{ connections: { mixer: { type: 'companion-module', module: './modules/x.tgz', config: { ip: '${ip}', port: 9100 }, secrets: { password: 'desk-secret' } } } }`;

@@ -92,7 +92,8 @@ test('redaction masks by name and by URL, at any depth, and leaves everything el
   t.deepEqual(
     redacted({
       id: 'desk',
-      reason: 'cannot reach mqtts://user:pw@broker:8883 (ECONNREFUSED); also http://plain.example/x and ws://token@host/',
+      reason:
+        'cannot reach mqtts://user:pw@broker:8883 (ECONNREFUSED); also http://plain.example/x?page=2&apikey=k2 and ws://token@host/, sent {"user": "a", "password": "p2"}',
       details: {
         password: 'pw',
         apiKey: 'k',
@@ -110,7 +111,8 @@ test('redaction masks by name and by URL, at any depth, and leaves everything el
     }),
     {
       id: 'desk',
-      reason: 'cannot reach mqtts://***@broker:8883 (ECONNREFUSED); also http://plain.example/x and ws://***@host/',
+      reason:
+        'cannot reach mqtts://***@broker:8883 (ECONNREFUSED); also http://plain.example/x?page=2&apikey=*** and ws://***@host/, sent {"user": "a", "password": "***"}',
       details: {
         password: '***',
         apiKey: '***',
