@@ -93,6 +93,10 @@ live(`the console lists connections with a failed one's reason, shows live value
   await value(page, 'studio/program/title').filter({ hasText: 'Evening News' }).waitFor();
   t.regex((await value(page, 'studio/program/title').getAttribute('title')) ?? '', /last changed by ws 127\.0\.0\.1/);
 
+  // A text that holds a bidi override (a device's, a module's) shows the control as a mark, not reordered.
+  param(hub, 'studio/program/title').set('cam \u202Eevil.exe', 'rule spoof');
+  await value(page, 'studio/program/title').filter({ hasText: 'cam ⟨U+202E⟩evil.exe' }).waitFor();
+
   // Search by text and by expression.
   await page.getByLabel('search parameters').fill('level');
   await page.locator('.row[data-address]').first().waitFor();
