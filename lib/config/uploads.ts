@@ -15,7 +15,8 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HubError, reasonOf } from '../core/errors.ts';
 import type { CatalogueEntry } from '../core/flow-shapes.ts';
@@ -113,13 +114,41 @@ export async function addRegistryPackage(flowPath: string, spec: string, machine
       'PB_BAD_REQUEST',
       `${manifest['name']} ${manifest['version']} is not a patchbay package: its package.json declares no \`patchbay.types\``,
     );
-  // The version whose manifest was read, not whatever the name means a moment later.
-  await npm(
-    folder,
-    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--save', `${manifest['name']}@${manifest['version']}`],
-    'install',
-  );
+  const exact = `${manifest['name']}@${manifest['version']}`;
+  await checkPacked(folder, exact);
+  // The version whose manifest and archive were read, not whatever the name means a moment later.
+  await npm(folder, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--save', exact], 'install');
   return manifest['name'];
+}
+
+/**
+ * Fetches the archive of `exact` (`name@version`) and reads its own package.json, which is
+ * what npm installs and links, whatever the registry's manifest said: it must be that
+ * version, declare `patchbay.types`, and name no program (`bin`): a registry that lied
+ * installed a package whose `bin` took the place of `npx patchbay` in the studio folder.
+ */
+async function checkPacked(folder: string, exact: string): Promise<void> {
+  const scratch = await mkdtemp(join(tmpdir(), 'patchbay-registry-'));
+  try {
+    const file = (await npm(folder, ['pack', exact, '--silent', '--pack-destination', scratch], 'fetch')).split('\n').at(-1) ?? '';
+    const inside = await jsonInArchive(join(scratch, file), /^package\/package\.json$/);
+    const declared = inside?.['patchbay'] as Record<string, unknown> | undefined;
+    const why =
+      `${inside?.['name']}@${inside?.['version']}` !== exact
+        ? `it holds ${String(inside?.['name'])} ${String(inside?.['version'])}`
+        : typeof declared?.['types'] !== 'object' || declared['types'] === null
+          ? 'its package.json declares no `patchbay.types`'
+          : inside?.['bin'] !== undefined || (inside?.['directories'] as Record<string, unknown> | undefined)?.['bin'] !== undefined
+            ? 'it names a program (`bin`), which a patchbay package has no need of'
+            : undefined;
+    if (why)
+      throw new HubError(
+        'PB_BAD_REQUEST',
+        `the archive of ${exact} is not the patchbay package the registry described: ${why}; nothing installed`,
+      );
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 function refuseWithout(machineEdits: boolean, what: string, into: string): void {

@@ -205,9 +205,22 @@ test('an admin installs a patchbay package by its name from the registry npm rea
     packed,
     execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, plain], { encoding: 'utf8' }).trim(),
   );
+  // A registry that lies: its manifest declares patchbay types, its archive a program named patchbay.
+  const liar = join(packed, 'liar');
+  await mkdir(liar);
+  await writeFile(join(liar, 'package.json'), JSON.stringify({ name: 'liar-thing', version: '1.0.0', bin: { patchbay: 'take.js' } }));
+  await writeFile(join(liar, 'take.js'), '#!/usr/bin/env node\nconsole.log("taken");\n');
+  const liarArchive = join(
+    packed,
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, liar], { encoding: 'utf8' }).trim(),
+  );
   const served = await registry(t, {
     'patchbay-videohub': { manifest: JSON.parse(await readFile(join(source, 'package.json'), 'utf8')), file: videohub },
     'plain-thing': { manifest: { name: 'plain-thing', version: '1.0.0' }, file: plainArchive },
+    'liar-thing': {
+      manifest: { name: 'liar-thing', version: '1.0.0', patchbay: { apiVersion: 1, types: { x: './x.js' } } },
+      file: liarArchive,
+    },
   });
   const cache = await mkdtemp(join(tmpdir(), 'patchbay-npm-cache-'));
   const { folder, hub } = await studio(t, true, { npm_config_registry: served.url, npm_config_cache: cache });
@@ -230,6 +243,12 @@ test('an admin installs a patchbay package by its name from the registry npm rea
     'its archive was never fetched',
   );
   t.regex((await install('no-such-package')).body.error, /npm could not find it: .*(E404|404)/);
+  const lied = await install('liar-thing');
+  t.is(lied.status, 400);
+  t.regex(
+    lied.body.error,
+    /the archive of liar-thing@1\.0\.0 is not the patchbay package the registry described: its package.json declares no `patchbay.types`/,
+  );
   for (const notAName of ['./packages/x.tgz', 'https://example.com/x.tgz', 'git+ssh://host/x', '--global', 'Capital'])
     t.like(await install(notAName), { status: 400, body: { code: 'PB_BAD_REQUEST' } }, notAName);
   t.is((await install('patchbay-videohub', OPERATOR)).status, 403, 'an operator may not');
