@@ -77,6 +77,7 @@ export {
   restartDelayMs,
   STEADY_MS,
 } from '../core/processes.ts';
+export { PerSecond } from '../core/per-second.ts';
 export { type ChannelEvents, type ChannelOptions, framed, isFlatRecord, NodeChannel, spawnWithChannel } from '../core/node-channel.ts';
 
 // The device kit.

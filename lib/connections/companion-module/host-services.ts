@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { encode as encodeOsc } from 'node-osc';
-import { HubError, reasonOf } from '../../sdk/index.ts';
+import { HubError, PerSecond, reasonOf } from '../../sdk/index.ts';
 
 /** Datagrams a shared port hands on in a second; the rest are dropped and counted. */
 export const MOST_DATAGRAMS_A_SECOND = 1000;
@@ -34,8 +34,7 @@ type Tell = (name: string, payload: unknown) => void;
 class SharedPort {
   readonly handles = new Map<string, Tell>();
   dropped = 0;
-  private second = 0;
-  private heard = 0;
+  private readonly perSecond = new PerSecond(MOST_DATAGRAMS_A_SECOND);
 
   private constructor(
     readonly key: string,
@@ -84,12 +83,7 @@ class SharedPort {
   }
 
   private received(message: Buffer, source: RemoteInfo): void {
-    const second = Math.floor(performance.now() / 1000);
-    if (second !== this.second) {
-      this.second = second;
-      this.heard = 0;
-    }
-    if (++this.heard > MOST_DATAGRAMS_A_SECOND) return void this.dropped++;
+    if (!this.perSecond.take()) return void this.dropped++;
     for (const [handleId, tell] of this.handles) tell('sharedUdpSocketMessage', { handleId, portNumber: this.portNumber, message, source });
   }
 

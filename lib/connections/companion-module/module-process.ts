@@ -18,6 +18,7 @@ import {
   type Logger,
   MEMORY_MARGIN_MB,
   ownEntry,
+  PerSecond,
   packageEnvironment,
   privateView,
   reasonOf,
@@ -67,9 +68,8 @@ export interface InitAnswer {
 
 export class ModuleProcess {
   private stopping = false;
-  private lines = 0;
+  private readonly lines = new PerSecond(LINES_A_SECOND);
   private linesDropped = 0;
-  private lineWindow = 0;
   /** The last of what it wrote to stderr: V8 says there why a heap ran out. */
   private stderrTail = '';
   /** Why the hub ended it, when it did (it sent what is no message). */
@@ -240,16 +240,9 @@ export class ModuleProcess {
    * together at most `LINES_A_SECOND` a second; past it they are counted, and the count said.
    */
   private say(log: Logger, level: 'error' | 'warn' | 'info' | 'debug', text: string): void {
-    const now = Date.now();
-    const second = Math.floor(now / 1000);
-    if (second !== this.lineWindow) {
-      this.sayDropped(log);
-      this.lineWindow = second;
-      this.lines = 0;
-    }
-    if (++this.lines <= LINES_A_SECOND) return log[level](`module: ${text.slice(0, 1000)}`);
+    if (this.lines.take()) return log[level](`module: ${text.slice(0, 1000)}`);
     // The count is said when the second ends, whether or not another line comes. The real clock: the log's.
-    if (this.linesDropped++ === 0) setTimeout(() => this.sayDropped(log), 1000 - (now % 1000)).unref();
+    if (this.linesDropped++ === 0) setTimeout(() => this.sayDropped(log), 1000 - (performance.now() % 1000)).unref();
   }
 
   private sayDropped(log: Logger): void {

@@ -10,6 +10,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Peers } from './peers.ts';
 import { HubError } from '../../core/errors.ts';
+import { PerSecond } from '../../core/per-second.ts';
 import { whyNotBound } from '../../core/ports.ts';
 import type { LinkAttempt } from './device-link.ts';
 
@@ -60,9 +61,7 @@ export class UdpEndpoint {
   private resolved = '';
   private bound = 0;
   private refusedPeerCount = 0;
-  /** The second counted, and the datagrams taken in it. */
-  private second = 0;
-  private taken = 0;
+  private readonly perSecond: PerSecond | undefined;
 
   /** Datagrams dropped because `allow` does not let their sender in. */
   get refusedPeers(): number {
@@ -72,7 +71,9 @@ export class UdpEndpoint {
   constructor(
     private readonly options: UdpOptions,
     private readonly receive: (datagram: Buffer, from: RemoteInfo) => void,
-  ) {}
+  ) {
+    this.perSecond = options.rate && new PerSecond(options.rate.mostASecond);
+  }
 
   /** The multicast groups of `multicast` this attempt could not join, each with why: the socket receives the others, and what is sent to it. */
   notJoined: readonly string[] = [];
@@ -126,17 +127,10 @@ export class UdpEndpoint {
     })();
   }
 
-  /** Whether one more datagram this second passes the rate: it is dropped, and said. The monotonic clock: a count of the network's, not the hub's time. */
+  /** Whether one more datagram this second passes the rate: it is dropped, and said. */
   private overTheRate(): boolean {
-    const { rate } = this.options;
-    if (rate === undefined) return false;
-    const second = Math.floor(performance.now() / 1000);
-    if (second !== this.second) {
-      this.second = second;
-      this.taken = 0;
-    }
-    if (++this.taken <= rate.mostASecond) return false;
-    rate.dropped(this.taken === rate.mostASecond + 1);
+    if (!this.perSecond || this.perSecond.take()) return false;
+    this.options.rate?.dropped(this.perSecond.firstRefused);
     return true;
   }
 
