@@ -4,6 +4,7 @@ import type { Graph, ParameterTable } from '../core/graph.ts';
 import { readOnlyView } from '../core/graph-view.ts';
 import type { Logger } from '../core/log.ts';
 import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
+import { Paced } from '../core/paced.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Fence } from '../core/lease.ts';
 import { convert, type Json, type Value } from '../core/value.ts';
@@ -85,8 +86,11 @@ export class ConnectionRunner {
   readonly status$: Observable<StatusReport> = this.report.asObservable();
 
   private current: ConnectionConfig;
-  /** The status the connection itself reports; what is shown may add the store's trouble. */
-  private own: StatusReport = { status: Status.Starting, reason: '' };
+  /**
+   * The status the connection itself reports (what is shown may add the store's trouble),
+   * shown at most 20 times a second: a device or a module may flap without end.
+   */
+  private readonly own: Paced<StatusReport>;
   /** Whether it has been `ok` since it started: a device's first link up is "connected", later ones "ok again". */
   private wasOk = false;
   /** True once the connection defined a parameter the hub keeps. */
@@ -108,6 +112,7 @@ export class ConnectionRunner {
     this.current = config;
     this.records = new ConnectionRecords(config.id, env);
     this.log = env.log.child({ connection: config.id }, config.common.debug ? { level: 'debug' } : {});
+    this.own = new Paced<StatusReport>(env.scheduler, 20, { status: Status.Starting, reason: '' }, () => this.publish());
   }
 
   get id(): string {
@@ -177,7 +182,7 @@ export class ConnectionRunner {
         this.restoring = undefined;
       }
       await starting;
-      if (this.own.status === Status.Starting) this.setStatus(Status.Ok, '');
+      if (this.own.value.status === Status.Starting) this.setStatus(Status.Ok, '');
       this.watchStore();
     } catch (error) {
       await this.fail(error);
@@ -240,6 +245,7 @@ export class ConnectionRunner {
 
   /** Stops the running instance, if any, telling it why (see `StopReason`). */
   async stop(reason: StopReason = 'stop'): Promise<void> {
+    this.own.flush();
     const instance = this.instance;
     this.instance = undefined;
     this.storeWatch?.unsubscribe();
@@ -310,7 +316,8 @@ export class ConnectionRunner {
       },
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
       setStatus: (status, reason = '', code) => {
-        if (this.instance) this.setStatus(status, reason, code);
+        if (!this.instance) return;
+        this.own.set({ status, reason, ...(code ? { code } : {}) });
       },
     };
   }
@@ -380,14 +387,14 @@ export class ConnectionRunner {
   }
 
   private setStatus(status: Status, reason: string, code?: ErrorCode): void {
-    this.own = { status, reason, ...(code ? { code } : {}) };
-    this.publish();
+    this.own.setNow({ status, reason, ...(code ? { code } : {}) });
   }
 
   /** Shows the connection's own status, or `degraded` while it is ok but its values cannot be saved. */
   private publish(): void {
-    const trouble = this.own.status === Status.Ok ? this.storeTrouble : undefined;
-    const { status, reason, code } = trouble === undefined ? this.own : { status: Status.Degraded, ...trouble };
+    const own = this.own.value;
+    const trouble = own.status === Status.Ok ? this.storeTrouble : undefined;
+    const { status, reason, code } = trouble === undefined ? own : { status: Status.Degraded, ...trouble };
     const previous = this.report.value;
     if (previous.status === Status.Ok) this.wasOk = true;
     if (previous.status === status && previous.reason === reason && previous.code === code) return;

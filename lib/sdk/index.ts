@@ -78,6 +78,7 @@ export {
   STEADY_MS,
 } from '../core/processes.ts';
 export { PerSecond } from '../core/per-second.ts';
+export { Paced } from '../core/paced.ts';
 export { type ChannelEvents, type ChannelOptions, framed, isFlatRecord, NodeChannel, spawnWithChannel } from '../core/node-channel.ts';
 
 // The device kit.

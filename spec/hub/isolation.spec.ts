@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +77,13 @@ export default defineConnectionType({
         context.define('flood', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => {
           for (let i = 1; i <= 200000; i++) { count.report(i); if (i % 100 === 0) tick.report(true); }
         }) });
+        // 1,000 parameters reported every turn, for as many seconds as written: a device API used without care.
+        context.define('storm', { type: 'I', access: 'write-only', onWrite: (seconds) => {
+          const many = []; for (let i = 0; i < 1000; i++) many.push(context.define('storm/' + i, { type: 'I', access: 'read-only', initial: 0 }));
+          const end = Date.now() + seconds * 1000; let n = 0;
+          const turn = () => { n += 1; for (const p of many) p.report(n); if (Date.now() < end) setImmediate(turn); };
+          setTimeout(turn);
+        } });
         context.log.info('faulty started in ' + process.pid);
       },
       // A new label is taken in place; anything else restarts it.
@@ -536,6 +543,40 @@ test.serial('a process printing without end puts at most 100 lines a second in t
   t.true(chatter.length > 0, 'some still come');
   hubCarriesOn(t, hub);
 });
+
+for (const isolate of ['process', 'none'] as const) {
+  test.serial(
+    `a type reporting 1,000 parameters every turn (isolate "${isolate}") leaves /healthz answering, with a dashboard following it all`,
+    async (t) => {
+      const hub = await runHub(t, await studio({ isolate }));
+      const healthz = async () => {
+        const started = performance.now();
+        t.is((await fetch(`${hub.base}/healthz`)).status, 200);
+        return performance.now() - started;
+      };
+      // The dashboard is a process of its own, so that its reading does not slow this one's requests.
+      const follow = `const W = require('ws'); const w = new W('ws://127.0.0.1:${hub.port}/ws'); w.on('message', () => {}); setTimeout(() => process.exit(), 8000);`;
+      const dashboard = spawn(process.execPath, ['-e', follow], { stdio: 'inherit' });
+      t.teardown(() => dashboard.kill());
+      for (let i = 0; i < 10; i++) await healthz();
+      t.is(await hub.write('device/storm', '4'), 'OK');
+      const times: number[] = [];
+      const until = performance.now() + 4000;
+      while (performance.now() < until) {
+        times.push(await healthz());
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await eventually(async () => (await hub.read('device/storm/999')) !== '0', 'the values arrive');
+      times.sort((a, b) => a - b);
+      const slowest = times.at(-1) ?? 0;
+      t.log(
+        `/healthz through the storm: median ${times[times.length >> 1]?.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (${times.length} requests)`,
+      );
+      // Times on a shared machine are noise; a hold of a second (what was seen) is not.
+      t.true(slowest < 1000, `the slowest /healthz took ${slowest.toFixed(0)} ms`);
+    },
+  );
+}
 
 test.serial('a process that defines more than 200,000 parameters fails with the reason; the hub carries on', async (t) => {
   // Its defines come in a loop of its own: a busy machine must not take that for a hang.

@@ -104,7 +104,7 @@ class ModuleConnection implements TypedInstance<Settings> {
         });
       }
     });
-    this.saved = new SavedConfig(context.records, settings.config, context.log);
+    this.saved = new SavedConfig(context.records, settings.config, context.log, context.scheduler);
     this.services = new HostServices(
       (name, payload) => this.module?.ipc.tell(name, payload),
       (text) => context.log.warn(text),
@@ -264,6 +264,7 @@ class ModuleConnection implements TypedInstance<Settings> {
     this.variables.stop();
     this.services.stop();
     this.keeper?.stop();
+    this.saved.stop();
     await this.module?.stop();
     if (this.scratch) await removeScratch(this.scratch);
   }

@@ -9,7 +9,7 @@
  * no place for them; the flow's secrets are what the module gets.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Json, Logger, Records } from '../../sdk/index.ts';
+import { type Json, type Logger, Paced, type Records, type Scheduler } from '../../sdk/index.ts';
 
 const KEY = 'savedConfig';
 
@@ -25,13 +25,27 @@ interface Saved {
 const isSaved = (kept: Json | undefined): kept is Json & Saved =>
   typeof kept === 'object' && kept !== null && !Array.isArray(kept) && 'over' in kept && 'config' in kept;
 
+/** Saves kept a second: a module saving in a loop writes the records (and a standby's copy) this often, its last save kept. */
+const MOST_SAVES_A_SECOND = 2;
+
+interface Save {
+  readonly config: Record<string, unknown>;
+  readonly runsWith: Readonly<Record<string, unknown>>;
+}
+
 export class SavedConfig {
+  /** The module's latest save, with the config it ran with when it saved; kept at most twice a second. */
+  private readonly latest: Paced<Save | undefined>;
+
   constructor(
     private readonly records: Records,
     /** The config as the flow writes it. */
     private readonly written: Readonly<Record<string, unknown>>,
     private readonly log: Logger,
-  ) {}
+    scheduler: Scheduler,
+  ) {
+    this.latest = new Paced<Save | undefined>(scheduler, MOST_SAVES_A_SECOND, undefined, (save) => save && this.keep(save));
+  }
 
   /** The config the module saved over the flow's config as it is now; undefined when there is none (or the flow changed). */
   current(): Record<string, unknown> | undefined {
@@ -46,14 +60,21 @@ export class SavedConfig {
   /** Keeps what the module saved, when it differs from what it runs with now. */
   save(config: unknown, runsWith: Readonly<Record<string, unknown>>): void {
     if (typeof config !== 'object' || config === null || Array.isArray(config) || isDeepStrictEqual(config, runsWith)) return;
+    this.latest.set({ config: config as Record<string, unknown>, runsWith });
+  }
+
+  /** Keeps a save that waits now: the module stops. */
+  stop(): void {
+    this.latest.flush();
+  }
+
+  private keep({ config, runsWith }: Save): void {
     const text = JSON.stringify(config);
     if (text.length > MOST_SAVED_BYTES) {
       this.log.warn(`the module saved a config of ${text.length} bytes: over ${MOST_SAVED_BYTES}, not kept`);
       return;
     }
-    const changed = Object.keys({ ...runsWith, ...config }).filter(
-      (key) => !isDeepStrictEqual((config as Record<string, unknown>)[key], runsWith[key]),
-    );
+    const changed = Object.keys({ ...runsWith, ...config }).filter((key) => !isDeepStrictEqual(config[key], runsWith[key]));
     this.records.set(KEY, { over: this.written as Json, config: JSON.parse(text) as Json });
     this.log.info(`the module saved its config (${changed.join(', ')}): kept for its next start; the flow file is unchanged`);
   }

@@ -360,6 +360,43 @@ test.serial("a module's log lines and output reach the hub's log at most 50 a se
 });
 
 test.serial(
+  'a module flapping its status and saving its config 10,000 times is shown and kept at most 20 and 2 times a second, ending as it ended',
+  async (t) => {
+    const { log, lines: logged } = capturedLog('info');
+    const lines = () => logged().map((line) => line.msg);
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(
+      t,
+      { ...desk(module, '1.14.1'), actions: { misbehave: { action: 'misbehave', options: { kind: '$(value)' } } } },
+      undefined,
+      { log },
+    );
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `the module to be ok (${JSON.stringify(info(hub))})`,
+    );
+    const from = lines().length;
+    let shown = 0;
+    const watching = hub.connection('desk')?.status$.subscribe(() => shown++);
+    t.teardown(() => watching?.unsubscribe());
+    await update(url, 'misbehave', 'flap');
+    await eventually(
+      () =>
+        info(hub)?.status === 'ok' && (info(hub)?.details?.['savedConfig'] as { host?: string } | undefined)?.host === 'flap-10000.local',
+      () => `the last status and save (${JSON.stringify(info(hub))})`,
+      10_000,
+    );
+    const after = lines().slice(from);
+    const degraded = after.filter((line) => line.includes('flap')).length;
+    const saves = after.filter((line) => line.includes('the module saved its config')).length;
+    t.log(`${shown} statuses shown, ${degraded} log lines of them, ${saves} saves kept`);
+    t.true(shown > 0 && shown <= 80, `${shown} statuses shown`);
+    t.true(degraded <= 80, `${degraded} lines of statuses`);
+    t.true(saves >= 1 && saves <= 10, `${saves} saves kept`);
+  },
+);
+
+test.serial(
   "a module cannot read the hub's environment through /proc where the machine lets it run in a view of its own (issue 73)",
   async (t) => {
     const wrapper = privateView();
