@@ -63,13 +63,51 @@ const ruleDefinitions = {
     type: 'object',
     if: { required: ['folder'] },
     then: { $ref: '#/$defs/folder' },
-    else: { $ref: '#/$defs/rule' },
+    else: { if: { required: ['from'] }, then: { $ref: '#/$defs/stateRule' }, else: { $ref: '#/$defs/rule' } },
   },
   folder: Type.Object(
     {
       folder: Type.String({ minLength: 1, description: 'The folder name.' }),
       enabled: Type.Optional(Type.Boolean({ default: true, description: 'A disabled folder disables everything below it.' })),
       rules: Type.Array(Type.Unsafe({ $ref: '#/$defs/node' })),
+    },
+    { additionalProperties: false },
+  ),
+  stateRule: Type.Object(
+    {
+      from: Type.Union(
+        [
+          address('The parameter the rule reads, as `value` in its expression.'),
+          Type.Record(
+            Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
+            address('A parameter the rule reads, by the name its expression uses.'),
+            {
+              minProperties: 1,
+              keyExpected: 'a name its expression uses: a letter or _, then letters, digits or _',
+            },
+          ),
+        ],
+        { description: 'What the rule reads: one address (read as `value`), or addresses by name (`{ prg: "atem/program" }`).' },
+      ),
+      to: Type.Union([address('A writable parameter.'), Type.Array(address('A writable parameter.'), { minItems: 1 })], {
+        description: 'Where what the rule says goes: an address, or a list of them.',
+      }),
+      expr: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 2000,
+          description: "What the rule says, over its sources by name and any parameter as $(address): `prg == 1 ? 'red' : 'off'`.",
+        }),
+      ),
+      on: Type.Optional(
+        Type.Union([Type.Literal('state'), Type.Literal('change')], {
+          default: 'state',
+          description:
+            '`state`: the destination holds what the rule says, written again when it may differ (R-RS3); `change`: only when a source changes.',
+        }),
+      ),
+      description: Type.Optional(Type.String()),
+      enabled: Type.Optional(Type.Boolean({ default: true })),
     },
     { additionalProperties: false },
   ),

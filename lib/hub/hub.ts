@@ -97,7 +97,10 @@ export class Hub {
     this.signInKey = signInKey ?? processKey();
     this.flow = flow;
     this.scheduler = scheduler;
+    // A connection ok again: rules that hold state write its parameters anew (R-RS3).
+    const connectionBack = new Subject<string>();
     this.logic = new Logic({
+      connectionBack$: connectionBack,
       graph: this.graph,
       scheduler,
       log,
@@ -158,6 +161,7 @@ export class Hub {
     });
     this.factory = new RunnerFactory({
       ...inside,
+      connectionBack,
       scheduler,
       services: this.services,
       groupRole: this.groupRole,

@@ -18,6 +18,7 @@ export interface LogicOptions {
   readonly loopLimit?: number | undefined;
   readonly notRunning: NonNullable<RuleEngineOptions['notRunning']>;
   readonly debugs: NonNullable<RuleEngineOptions['debugs']>;
+  readonly connectionBack$: NonNullable<RuleEngineOptions['connectionBack$']>;
   /** Told when the code flows loaded one more file (`files` grew). */
   readonly loaded: () => void;
 }
@@ -96,7 +97,8 @@ export class Logic {
     graph.hooks.followCausesWith('hub', guard);
     this.codeFlows = codeFlows;
     await codeFlows.run();
-    const engine = new RuleEngine({ graph, scheduler, log, guard, notRunning: this.options.notRunning, debugs: this.options.debugs });
+    const { notRunning, debugs, connectionBack$ } = this.options;
+    const engine = new RuleEngine({ graph, scheduler, log, guard, notRunning, debugs, connectionBack$ });
     engine.problems$.subscribe((problem) => {
       this.ruleProblemsNow.next(problem);
       // Where a rule stands is listed from the engine while it holds; events are kept here.

@@ -3,9 +3,9 @@
  * graph, its records, the group's fence and what a takeover carries, the services of the
  * types that serve the hub; and follows the runner's status into the hub's problems.
  */
-import type { Subject, Subscription } from 'rxjs';
+import { pairwise, startWith, type Subject, type Subscription } from 'rxjs';
 import type { Flow } from '../config/flow-file.ts';
-import type { ConnectionConfig, Problem } from '../connections/connection.ts';
+import { type ConnectionConfig, type Problem, Status } from '../connections/connection.ts';
 import { ConnectionRunner } from '../connections/runner.ts';
 import type { HubServices } from '../connections/serving.ts';
 import type { Graph } from '../core/graph.ts';
@@ -34,6 +34,8 @@ export interface RunnerEnvironment {
   readonly problemStream: Subject<Problem>;
   /** Told when a connection changed its status, for the clients that follow connections. */
   readonly connectionsChanged: Subject<void>;
+  /** Told a connection's id when it becomes ok (again). */
+  readonly connectionBack: Subject<string>;
   /** Runs `work` once connections, code flows and rules all run (at once when they do). */
   whenRunning(work: () => void): void;
 }
@@ -72,10 +74,12 @@ export class RunnerFactory {
     });
     this.statusWatches.set(
       runner,
-      runner.status$.subscribe((report) => {
+      runner.status$.pipe(startWith(undefined), pairwise()).subscribe(([before, report]) => {
+        if (!report) return;
         const problem = connectionProblem(runner.id, report);
         if (problem) this.hub.problemStream.next(problem);
         this.hub.connectionsChanged.next();
+        if (report.status === Status.Ok && before?.status !== Status.Ok) this.hub.connectionBack.next(runner.id);
       }),
     );
     return runner;

@@ -7,7 +7,8 @@ import type { Logger } from '../core/log.ts';
 import { after, changeClockOf, type Scheduler } from '../core/scheduler.ts';
 import { toWire } from '../core/value.ts';
 import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
-import type { Rule } from './rule-tree.ts';
+import { HeldRule, type HeldRuleSpec } from './held-rule.ts';
+import { type Rule, readsOf } from './rule-tree.ts';
 import { fuse, type Signal, type SignalFunction, transform } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
 
@@ -53,6 +54,8 @@ export interface RuleEngineOptions {
   readonly notRunning?: (
     connectionId: string,
   ) => { readonly status: 'disabled' | 'failed'; readonly reason: string; readonly code?: ErrorCode } | undefined;
+  /** The ids of connections as they become ok again: rules that hold state write their destinations there anew (R-RS3). */
+  readonly connectionBack$?: Observable<string>;
 }
 
 /** How long after the rules start a rule waiting for a parameter is only said at info (see `quietUntil`). */
@@ -66,6 +69,8 @@ interface RunningRule {
   readonly rule: Rule;
   /** Takes each change of the rule's source. */
   readonly accept: (signal: Signal) => void;
+  /** A rule that holds state runs itself, on what it reads (held-rule.ts). */
+  readonly held?: HeldRule;
   state: RuleState;
 }
 
@@ -127,7 +132,15 @@ export class RuleEngine {
         this.running.set(rule.path, { rule, accept: () => {}, state: { status: 'idle' } });
         continue;
       }
-      const running: RunningRule = { rule, accept: this.acceptor(rule), state: { status: 'waiting', code: 'PB_WAITING', reason: '' } };
+      const waiting = { status: 'waiting', code: 'PB_WAITING', reason: '' } as const;
+      if (rule.state) {
+        const held = this.held({ ...rule, state: rule.state });
+        const running: RunningRule = { rule, accept: () => {}, held, state: waiting };
+        this.running.set(rule.path, running);
+        this.follows.push(held.follow(() => running.state.status === 'running'));
+        continue;
+      }
+      const running: RunningRule = { rule, accept: this.acceptor(rule), state: waiting };
       this.running.set(rule.path, running);
       let group = this.sources.get(rule.source);
       if (!group) {
@@ -142,9 +155,14 @@ export class RuleEngine {
     for (const running of this.running.values()) {
       if (running.state.status === 'idle') continue;
       const { rule } = running;
-      for (const address of new Set([rule.source, ...rule.destinations]))
+      for (const address of new Set([...readsOf(rule), ...rule.destinations]))
         this.follows.push(this.options.graph.follow(address, () => this.review(running)));
     }
+    const back = this.options.connectionBack$?.subscribe((id) => {
+      for (const { held, state } of this.running.values())
+        if (held && state.status === 'running' && held.rule.destinations.some((address) => address.startsWith(`${id}/`))) held.settle(true);
+    });
+    if (back) this.subscriptions.push(back);
     if (replaySince !== undefined) this.replay(replaySince);
     return [...this.running.values()].filter((r) => r.state.status !== 'idle').length;
   }
@@ -209,6 +227,8 @@ export class RuleEngine {
     running.state = next;
     const { rule } = running;
     if (next.status === 'running') {
+      // What a rule that holds state says goes to its destinations as soon as it can run (R-RS3).
+      running.held?.settle(true);
       if (before.status === 'waiting' && before.reason)
         this.options.log.info(`rule ${rule.name}: running, every address it names is there`);
     } else if (next.status === 'waiting') {
@@ -242,10 +262,12 @@ export class RuleEngine {
     const { graph } = this.options;
     // Each missing address with its role: `source a/b`, `destination c/d`.
     const missing: [role: string, address: string][] = [];
-    const source = graph.get(rule.source);
-    if (!source) missing.push(['source', rule.source]);
-    else if (source.access === 'write-only')
-      return { status: 'failed', code: 'PB_WRITE_ONLY', reason: `source ${rule.source} is write-only, so it cannot be read` };
+    for (const address of readsOf(rule)) {
+      const source = graph.get(address);
+      if (!source) missing.push(['source', address]);
+      else if (source.access === 'write-only')
+        return { status: 'failed', code: 'PB_WRITE_ONLY', reason: `source ${address} is write-only, so it cannot be read` };
+    }
     for (const destination of rule.destinations) {
       const found = graph.get(destination);
       if (!found) missing.push(['destination', destination]);
@@ -329,7 +351,7 @@ export class RuleEngine {
   /** A debug line per hop of a rule that touches a connection whose debug lines are wanted; undefined for the others. */
   private tracer(rule: Rule): ((signal: Signal) => void) | undefined {
     const { debugs, log } = this.options;
-    const touched = [rule.source, ...rule.destinations].map((a) => a.slice(0, a.indexOf('/')));
+    const touched = [...readsOf(rule), ...rule.destinations].map((a) => a.slice(0, a.indexOf('/')));
     if (!debugs || !touched.some(debugs)) return undefined;
     const debug = log.isLevelEnabled('debug') ? log : log.child({}, { level: 'debug' });
     const to = rule.destinations.join(', ');
@@ -341,12 +363,31 @@ export class RuleEngine {
   private stoppedConnection(rule: Rule) {
     const { notRunning } = this.options;
     if (!notRunning) return undefined;
-    for (const [role, address] of [['source', rule.source] as const, ...rule.destinations.map((d) => ['destination', d] as const)]) {
+    for (const [role, address] of [
+      ...readsOf(rule).map((s) => ['source', s] as const),
+      ...rule.destinations.map((d) => ['destination', d] as const),
+    ]) {
       const id = address.slice(0, address.indexOf('/'));
       const state = notRunning(id);
       if (state) return { ...state, id, role, address };
     }
     return undefined;
+  }
+
+  /** A rule that holds state, writing as every rule writes. */
+  private held(rule: HeldRuleSpec): HeldRule {
+    const origin = `rule ${rule.path}`;
+    const trace = this.tracer(rule);
+    return new HeldRule(rule, {
+      graph: this.options.graph,
+      mostPerTurn: this.guard.limit,
+      write: (destination, value) => {
+        const signal: Signal = { value, source: rule.source, time: this.now() };
+        trace?.(signal);
+        this.write(rule, origin, this.guard.point(destination), signal);
+      },
+      report: (code, message) => this.report(rule, code, message),
+    });
   }
 
   private write(rule: Rule, origin: string, destination: Point, signal: Signal): void {

@@ -1,7 +1,9 @@
 import type { Issue } from '../core/issue.ts';
 import { formatPath } from '../core/issue.ts';
+import { compileExpression, type Expression, ExpressionError } from './expression.ts';
 import { pipeSteps } from './steps/index.ts';
 
+/** A rule of one source and steps (R-R1): it forwards the source's changes. */
 export interface RuleNode {
   readonly source: string;
   readonly destinations: readonly string[];
@@ -10,13 +12,35 @@ export interface RuleNode {
   readonly pipe?: readonly Readonly<Record<string, unknown>>[];
 }
 
+/**
+ * A rule that holds state (R-RS1, R-RS3): what `expr` says of its sources' latest values is
+ * written to `to` whenever it may have changed, and again when a destination's connection
+ * is back. `from` is one address (read as `value`) or addresses by name.
+ */
+export interface StateRuleNode {
+  readonly from: string | Readonly<Record<string, string>>;
+  readonly to: string | readonly string[];
+  readonly expr?: string;
+  /** `change`: only when a source changes (a pulse, an action, a press); `state` (the default) holds the destination. */
+  readonly on?: 'state' | 'change';
+  readonly description?: string;
+  readonly enabled?: boolean;
+}
+
 export interface FolderNode {
   readonly folder: string;
   readonly enabled?: boolean;
   readonly rules: readonly TreeNode[];
 }
 
-export type TreeNode = RuleNode | FolderNode;
+export type TreeNode = RuleNode | StateRuleNode | FolderNode;
+
+/** How a rule of one source reads it in its expression. */
+export const SINGLE_SOURCE_NAME = 'value';
+
+/** A rule's sources by name, as `from` writes them. */
+export const sourcesOf = (from: StateRuleNode['from']): [name: string, address: string][] =>
+  typeof from === 'string' ? [[SINGLE_SOURCE_NAME, from]] : Object.entries(from);
 
 const isFolder = (node: TreeNode): node is FolderNode => 'folder' in node;
 
@@ -31,6 +55,15 @@ export interface Rule {
   readonly source: string;
   readonly destinations: readonly string[];
   readonly pipe: readonly { readonly step: string; readonly argument: unknown }[];
+  /** For a rule that holds state: its sources by name, its expression, when it writes. `source` is the first of them. */
+  readonly state?: StateRule;
+}
+
+export interface StateRule {
+  readonly from: readonly (readonly [name: string, address: string])[];
+  /** Undefined: the one source's value as it is. */
+  readonly expression: Expression | undefined;
+  readonly on: 'state' | 'change';
 }
 
 /**
@@ -43,11 +76,28 @@ export function flattenRules(nodes: readonly TreeNode[], path: (string | number)
     if (node.enabled === false) return [];
     if (isFolder(node)) return flattenRules(node.rules, [...at, 'rules'], [...folders, node.folder]);
     const where = formatPath(at);
+    const name = node.description ? `${where} "${node.description}"` : where;
+    if ('from' in node) {
+      const from = sourcesOf(node.from);
+      const state: StateRule = {
+        from,
+        expression:
+          node.expr === undefined
+            ? undefined
+            : compileExpression(
+                node.expr,
+                from.map(([named]) => named),
+              ),
+        on: node.on ?? 'state',
+      };
+      const to = typeof node.to === 'string' ? [node.to] : [...node.to];
+      return [{ path: where, folders, name, source: from[0]?.[1] ?? '', destinations: to, pipe: [], state }];
+    }
     return [
       {
         path: where,
         folders,
-        name: node.description ? `${where} "${node.description}"` : where,
+        name,
         source: node.source,
         destinations: node.destinations,
         pipe: (node.pipe ?? []).map((step) => {
@@ -57,6 +107,12 @@ export function flattenRules(nodes: readonly TreeNode[], path: (string | number)
       },
     ];
   });
+}
+
+/** The addresses a rule reads: its source, or a held rule's sources and what its expression names. */
+export function readsOf(rule: Rule): string[] {
+  if (!rule.state) return [rule.source];
+  return [...new Set([...rule.state.from.map(([, address]) => address), ...(rule.state.expression?.addresses ?? [])])];
 }
 
 /** What `checkRuleTree` needs to know of the rest of the flow file. */
@@ -91,6 +147,7 @@ export function checkRuleTree(nodes: unknown, context: RuleTreeContext, path: (s
     const at = [...path, index];
     if (!isRecord(node)) return [];
     if ('folder' in node) return checkRuleTree(node['rules'], context, [...at, 'rules']);
+    if ('from' in node) return checkStateRule(node, at, checkAddress, context.faulty);
     const destinations = Array.isArray(node['destinations']) ? (node['destinations'] as unknown[]) : [];
     const pipe = Array.isArray(node['pipe']) ? (node['pipe'] as unknown[]) : [];
     return [
@@ -105,4 +162,46 @@ export function checkRuleTree(nodes: unknown, context: RuleTreeContext, path: (s
       }),
     ];
   });
+}
+
+/** What the schema cannot check of a rule that holds state: its addresses, its expression (with the column of a mistake), that it has one where it needs one. */
+function checkStateRule(
+  node: Record<string, unknown>,
+  at: (string | number)[],
+  checkAddress: (address: unknown, at: (string | number)[]) => Issue[],
+  faulty: RuleTreeContext['faulty'],
+): Issue[] {
+  const from = node['from'];
+  const sources = typeof from === 'string' ? [[SINGLE_SOURCE_NAME, from]] : isRecord(from) ? Object.entries(from) : [];
+  const to = node['to'];
+  const issues = [
+    ...(typeof from === 'string'
+      ? checkAddress(from, [...at, 'from'])
+      : sources.flatMap(([name, address]) => checkAddress(address, [...at, 'from', name]))),
+    ...(typeof to === 'string'
+      ? checkAddress(to, [...at, 'to'])
+      : Array.isArray(to)
+        ? to.flatMap((d, i) => checkAddress(d, [...at, 'to', i]))
+        : []),
+  ];
+  const expr = node['expr'];
+  if (typeof expr !== 'string' || faulty([...at, 'expr'])) {
+    if (expr === undefined && sources.length > 1)
+      issues.push({
+        path: [...at, 'expr'],
+        message: `an expression over ${sources.map(([name]) => name).join(', ')} is needed: which of them goes to the destination?`,
+      });
+    return issues;
+  }
+  try {
+    const expression = compileExpression(
+      expr,
+      sources.map(([name]) => name as string),
+    );
+    for (const address of expression.addresses) issues.push(...checkAddress(address, [...at, 'expr']));
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    issues.push({ path: [...at, 'expr'], message: error.message });
+  }
+  return issues;
 }

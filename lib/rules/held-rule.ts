@@ -1,0 +1,128 @@
+import type { Subscription } from 'rxjs';
+import type { ErrorCode } from '../core/errors.ts';
+import type { Graph } from '../core/graph.ts';
+import { onChange } from '../core/parameter.ts';
+import type { Value } from '../core/value.ts';
+import { type Rule, readsOf, type StateRule } from './rule-tree.ts';
+
+/** A rule that holds state: one with `from`. */
+export type HeldRuleSpec = Rule & { readonly state: StateRule };
+
+export interface HeldRuleEnvironment {
+  readonly graph: Graph;
+  /** Writes what the rule says to one destination, as every rule write goes (counted, guarded, refusals reported). */
+  readonly write: (destination: string, value: Value) => void;
+  /** An event of the rule: an evaluation past its bounds, a loop between turns. */
+  readonly report: (code: ErrorCode, message: string) => void;
+  /** The most evaluations of one rule in one turn: past it, a loop among rules is cut until the next turn. */
+  readonly mostPerTurn: number;
+}
+
+/**
+ * Runs one rule that holds state (R-RS1, R-RS3, R-RS5). A change of any of its sources, or
+ * of a parameter its expression reads as `$(address)`, asks for an evaluation once the
+ * turn's work is done (a microtask): every change of one write batch, one device message or
+ * one scene recall has landed by then, so the rule reads settled values and writes once.
+ * It writes what it says when it differs from what it last wrote, and always when asked to
+ * hold (`settle(true)`: it started, a destination's connection is back), unless it is `on:
+ * 'change'`. A loop of such rules runs one turn of microtasks without end, out of the reach
+ * of the loop guard's chains: an evaluation count per turn cuts it instead.
+ */
+export class HeldRule {
+  private asked: 'change' | 'hold' | undefined;
+  private last: Value | undefined;
+  private evaluations = 0;
+  private countedTurn: Subscription | undefined;
+  private readonly reads: readonly string[];
+
+  constructor(
+    readonly rule: HeldRuleSpec,
+    private readonly env: HeldRuleEnvironment,
+  ) {
+    this.reads = readsOf(rule);
+  }
+
+  /** The addresses it reads: its sources and what its expression names. */
+  get sources(): readonly string[] {
+    return this.reads;
+  }
+
+  /** Follows the changes of what it reads while it exists; returns how to stop. */
+  follow(running: () => boolean): () => void {
+    const changes = new Map<string, () => void>();
+    const stops = this.reads.map((address) =>
+      this.env.graph.follow(address, (parameter) => {
+        changes.get(address)?.();
+        changes.delete(address);
+        if (parameter && parameter.access !== 'write-only')
+          changes.set(
+            address,
+            onChange(parameter, () => {
+              if (running()) this.settle(false);
+            }),
+          );
+      }),
+    );
+    return () => {
+      for (const stop of stops) stop();
+      for (const unfollow of changes.values()) unfollow();
+      changes.clear();
+      this.countedTurn?.unsubscribe();
+    };
+  }
+
+  /** Asks for an evaluation at the end of this turn; `hold` writes even what it wrote before (never on `change`). */
+  settle(hold: boolean): void {
+    if (hold && this.rule.state.on === 'change') return;
+    const wanted = hold ? 'hold' : 'change';
+    if (this.asked) {
+      if (wanted === 'hold') this.asked = 'hold';
+      return;
+    }
+    this.asked = wanted;
+    queueMicrotask(() => this.evaluate());
+  }
+
+  private evaluate(): void {
+    const hold = this.asked === 'hold';
+    this.asked = undefined;
+    if (++this.evaluations > this.env.mostPerTurn) {
+      if (this.evaluations === this.env.mostPerTurn + 1)
+        this.env.report(
+          'PB_FEEDBACK_LOOP',
+          `evaluated more than ${this.env.mostPerTurn} times in one turn: rules that hold state feed back on each other through ${this.reads.join(', ')}; cut until the next turn`,
+        );
+      return;
+    }
+    if (this.evaluations === 1) {
+      const turnOver = setImmediate(() => (this.evaluations = 0));
+      this.countedTurn = { unsubscribe: () => clearImmediate(turnOver) } as Subscription;
+    }
+    const said = this.says();
+    if (said === undefined || (!hold && said === this.last)) return;
+    this.last = said;
+    for (const destination of this.rule.destinations) this.env.write(destination, said);
+  }
+
+  /** What the rule says of its sources' values now; undefined until each has one, or when its expression says unknown. */
+  private says(): Value | undefined {
+    const { graph } = this.env;
+    const { from, expression } = this.rule.state;
+    const values = new Map<string, Value>();
+    for (const [name, address] of from) {
+      const value = graph.get(address)?.value;
+      if (value === undefined) return undefined;
+      values.set(name, value);
+    }
+    if (!expression) return values.values().next().value;
+    try {
+      return expression.evaluate(
+        (name) => values.get(name),
+        (address) => graph.get(address)?.value,
+      );
+    } catch (error) {
+      this.env.report('PB_RULE_FAILED', `its expression: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}

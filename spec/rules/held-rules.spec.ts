@@ -1,0 +1,129 @@
+import test, { type ExecutionContext } from 'ava';
+import { validateFlow } from '../../lib/config/flow-file.ts';
+import { formatIssue } from '../../lib/core/issue.ts';
+import { Hub } from '../../lib/hub/hub.ts';
+import type { RuleProblem } from '../../lib/rules/engine.ts';
+import { flowOf, param, record } from '../helpers/hub.ts';
+
+const atem = { type: 'dummy', parameters: ['program,I', 'preview,I', 'override,B,false', 'fade,F'] };
+const lamps = { type: 'dummy', parameters: ['cam1/red,B', 'cam1/green,B', 'cam2/red,B', 'label,S', 'sum,I', 'x,B,false', 'y,B,false'] };
+
+async function heldHub(t: ExecutionContext, rules: unknown[], connections: Record<string, unknown> = { atem, lamps }) {
+  const hub = new Hub({ flow: flowOf({ connections, rules }) });
+  const problems: RuleProblem[] = [];
+  hub.ruleProblems$.subscribe((problem) => problems.push(problem));
+  t.teardown(() => hub.stop());
+  await hub.start();
+  return { hub, problems };
+}
+
+/** Lets the turn's microtasks run: a rule that holds state evaluates once the turn's changes landed. */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+test('a rule of several named sources writes what its expression says of their latest values, once all have one (R-RS1)', async (t) => {
+  const { hub, problems } = await heldHub(t, [
+    { from: { prg: 'atem/program', pvw: 'atem/preview' }, to: 'lamps/cam1/red', expr: 'prg == 1' },
+    { from: { prg: 'atem/program', pvw: 'atem/preview' }, to: ['lamps/cam1/green'], expr: 'pvw == 1 && prg != 1' },
+    { from: { prg: 'atem/program' }, to: 'lamps/label', expr: "concat('CAM ', prg, $(atem/override) ? ' (override)' : '')" },
+  ]);
+  await settled();
+  t.is(param(hub, 'lamps/cam1/red').value, undefined, 'nothing while a source is unknown');
+  param(hub, 'atem/program').set(1);
+  await settled();
+  t.is(param(hub, 'lamps/cam1/red').value, undefined, 'a rule runs once every source has a value: the preview is unknown');
+  t.is(param(hub, 'lamps/label').value, 'CAM 1');
+  param(hub, 'atem/preview').set(1);
+  await settled();
+  t.deepEqual([param(hub, 'lamps/cam1/red').value, param(hub, 'lamps/cam1/green').value], [true, false]);
+  param(hub, 'atem/program').set(2);
+  await settled();
+  t.deepEqual([param(hub, 'lamps/cam1/red').value, param(hub, 'lamps/cam1/green').value], [false, true]);
+  param(hub, 'atem/override').set(true);
+  await settled();
+  t.is(param(hub, 'lamps/label').value, 'CAM 2 (override)', 'a parameter read as $(address) is followed too');
+  t.deepEqual(problems, []);
+  t.like(hub.rules()[0], { source: 'atem/program', destinations: ['lamps/cam1/red'], status: 'running' });
+});
+
+test('one evaluation for the changes of one turn: a batch that changes two sources never shows a value mixing old and new (R-RS5)', async (t) => {
+  const { hub } = await heldHub(t, [{ from: { a: 'atem/program', b: 'atem/preview' }, to: 'lamps/sum', expr: 'a * 10 + b' }]);
+  param(hub, 'atem/program').set(1);
+  param(hub, 'atem/preview').set(2);
+  await settled();
+  const seen = record(t, param(hub, 'lamps/sum'));
+  // A cut as the switcher says it: program and preview swap in one message.
+  param(hub, 'atem/program').set(2);
+  param(hub, 'atem/preview').set(1);
+  await settled();
+  t.deepEqual(
+    seen.map(([, value]) => value),
+    [21],
+    'one write, never 22 (the new program with the old preview)',
+  );
+});
+
+test('the destination holds what the rule says: written when the rule starts, and again when its connection is back (R-RS3)', async (t) => {
+  const connections = { atem: { ...atem, parameters: ['program,I,2', 'preview,I,1', 'override,B,false', 'fade,F'] }, lamps };
+  const rules = [{ from: { prg: 'atem/program' }, to: ['lamps/cam1/red', 'lamps/cam2/red'], expr: 'prg == 2' }];
+  const { hub } = await heldHub(t, rules, connections);
+  await settled();
+  t.is(param(hub, 'lamps/cam2/red').value, true, 'written at the start, with no change of the source');
+  t.is(param(hub, 'lamps/cam1/red').value, true);
+  // The lamps' connection starts again with other settings (a process restarted, a device back): its values are its defaults.
+  await hub.reload(flowOf({ connections: { ...connections, lamps: { ...lamps, description: 'the tally box' } }, rules }));
+  await settled();
+  t.is(param(hub, 'lamps/cam2/red').value, true, 'written again once the connection is ok');
+  t.is(param(hub, 'lamps/cam1/red').lastChange?.by, 'rule rules[0]');
+});
+
+test("a rule on 'change' writes only when a source changes: not at its start (R-RS3)", async (t) => {
+  const connections = { atem: { ...atem, parameters: ['program,I,2', 'preview,I,1', 'override,B,false', 'fade,F'] }, lamps };
+  const { hub } = await heldHub(t, [{ from: 'atem/program', to: 'lamps/sum', expr: 'value * 2', on: 'change' }], connections);
+  await settled();
+  t.is(param(hub, 'lamps/sum').value, undefined);
+  param(hub, 'atem/program').set(3);
+  await settled();
+  t.is(param(hub, 'lamps/sum').value, 6);
+});
+
+test('rules that hold state and feed back on each other are cut within the turn, and say so; the hub runs on', async (t) => {
+  const { hub, problems } = await heldHub(t, [
+    { from: 'lamps/x', to: 'lamps/y', expr: '!value' },
+    { from: 'lamps/y', to: 'lamps/x', expr: 'value' },
+  ]);
+  await settled();
+  await settled();
+  t.true(
+    problems.some((problem) => problem.code === 'PB_FEEDBACK_LOOP' && /evaluated more than 256 times in one turn/.test(problem.message)),
+    JSON.stringify(problems.slice(0, 2)),
+  );
+  param(hub, 'atem/program').set(5);
+  t.is(param(hub, 'atem/program').value, 5);
+});
+
+test('a mistake in an expression is found when the flow is read, at its path and column; an expression names only its sources (R-RS2)', (t) => {
+  const result = validateFlow(
+    {
+      connections: { atem: { type: 'dummy' }, lamps: { type: 'dummy' } },
+      rules: [
+        { from: { prg: 'atem/program' }, to: 'lamps/red', expr: 'prg = 1' },
+        { from: { prg: 'atem/program' }, to: 'lamps/red', expr: 'pgm == 1' },
+        { from: { prg: 'atem/program' }, to: 'lamps/red', expr: 'prg.length' },
+        { from: { prg: 'atem/program', pvw: 'atem/preview' }, to: 'lamps/red' },
+        { from: { prg: 'atem/program' }, to: 'lamps/red', expr: 'prg == $(mixer/x)' },
+        { folder: 'f', rules: [{ from: 'atem/program', to: 'lamps/red', expr: 'launch(value)' }] },
+      ],
+    },
+    '/virtual/flow.json5',
+  );
+  t.false(result.ok);
+  if (result.ok) return;
+  t.deepEqual(result.issues.map(formatIssue), [
+    'rules[0].expr: column 5: Unexpected "="',
+    'rules[1].expr: column 1: "pgm" names no source of this rule (prg); another parameter is $(<address>)',
+    'rules[2].expr: column 1: reading a member (a.b, a[b]) is not part of expressions',
+    'rules[3].expr: an expression over prg, pvw is needed: which of them goes to the destination?',
+    'rules[4].expr: no connection "mixer" in this flow file (connections: atem, lamps)',
+    'rules[5].rules[0].expr: column 1: "launch" is no function of expressions (round, floor, ceil, abs, min, max, clamp, toFixed, isNumber, number, string, bool, trim, strlen, substr, concat, toUpperCase, toLowerCase, replaceAll, includes, indexOf)',
+  ]);
+});
