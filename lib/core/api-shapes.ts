@@ -146,6 +146,14 @@ export const RuleListing = Type.Object(
     source: Type.String(),
     destinations: Type.Array(Type.String()),
     pipe: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Its pipe as written: `[{ scale: [0, 1, 0, 100] }, …]`.' }),
+    from: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'A rule that holds state (R-RS1): its sources by the names its expression reads (`value` for one); `source` is the first.',
+      }),
+    ),
+    expr: Type.Optional(Type.String({ description: 'Its expression (R-RS2), as written.' })),
+    on: Type.Optional(oneOf(['state', 'change'] as const, 'When a rule that holds state writes (R-RS3).')),
     status: oneOf(
       ['running', 'waiting', 'failed', 'idle'] as const,
       'Where it stands (R-G2): running, waiting for a parameter it names, failed, or idle (a disabled connection).',

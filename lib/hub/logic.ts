@@ -136,7 +136,7 @@ export class Logic {
   /** The enabled rules of `rules`, in the order they run, with where each stands (`GET /rules`). */
   listing(rules: readonly TreeNode[]): RuleListing[] {
     const states = this.engine?.states();
-    return flattenRules(rules).map(({ path, folders, name, source, destinations, pipe }) => {
+    return flattenRules(rules).map(({ path, folders, name, source, destinations, pipe, state: held }) => {
       const state = states?.get(path);
       return {
         path,
@@ -145,6 +145,7 @@ export class Logic {
         source,
         destinations,
         pipe: pipe.map(({ step, argument }) => ({ [step]: argument })),
+        ...(held ? { from: Object.fromEntries(held.from), on: held.on, ...(held.expression ? { expr: held.expression.source } : {}) } : {}),
         status: state?.status ?? 'waiting',
         ...(state && 'code' in state ? { code: state.code, reason: state.reason } : {}),
       };

@@ -32,6 +32,8 @@ export class ExpressionError extends Error {
 
 /** A checked expression, ready to evaluate. */
 export interface Expression {
+  /** As written. */
+  readonly source: string;
   /** The names it reads (a rule's named sources). */
   readonly names: readonly string[];
   /** The addresses it reads as `$(address)`. */
@@ -246,6 +248,7 @@ export function compileExpression(source: string, names: readonly string[]): Exp
   };
   const compiled = compile(root);
   return {
+    source,
     names: [...used],
     addresses,
     evaluate(read, readAddress) {

@@ -42,7 +42,14 @@ test('a rule of several named sources writes what its expression says of their l
   await settled();
   t.is(param(hub, 'lamps/label').value, 'CAM 2 (override)', 'a parameter read as $(address) is followed too');
   t.deepEqual(problems, []);
-  t.like(hub.rules()[0], { source: 'atem/program', destinations: ['lamps/cam1/red'], status: 'running' });
+  t.like(hub.rules()[0], {
+    source: 'atem/program',
+    destinations: ['lamps/cam1/red'],
+    from: { prg: 'atem/program', pvw: 'atem/preview' },
+    expr: 'prg == 1',
+    on: 'state',
+    status: 'running',
+  });
 });
 
 test('one evaluation for the changes of one turn: a batch that changes two sources never shows a value mixing old and new (R-RS5)', async (t) => {
