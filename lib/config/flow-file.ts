@@ -13,7 +13,7 @@ import { connectionTypes } from './connection-types.ts';
 import { loadPlugins, noPlugins, type Plugins, refusedType } from './plugins.ts';
 import { formatIssue, type Issue } from '../core/issue.ts';
 import { flowFileSchema } from './schema.ts';
-import { checkRuleTree, type TreeNode } from '../rules/rule-tree.ts';
+import { checkRuleTree, type TreeNode, writerConflicts } from '../rules/rule-tree.ts';
 import { flowIdOf } from '../rules/code-flows/flow-id.ts';
 import { acceptingPlaceholders, substituteEnvironment } from './environment.ts';
 import { builtInSchema, checkSchema } from './schema-check.ts';
@@ -196,6 +196,7 @@ export function validateFlow(
     };
   }
   const valid = document as FlowDocument;
+  warnings.push(...writerConflicts(valid.rules ?? []));
   return {
     ok: true,
     flow: {

@@ -205,3 +205,30 @@ function checkStateRule(
   }
   return issues;
 }
+
+/**
+ * Parameters that a rule holding state and another rule both write (R-RS4): the lamp would
+ * show whichever wrote last, and the rule's state would not hold. Warnings at the later
+ * rule's `to` or `destinations`; forwarding rules among themselves are events, as before.
+ */
+export function writerConflicts(nodes: readonly TreeNode[]): Issue[] {
+  const rules = flattenRules(nodes);
+  const writers = new Map<string, Rule[]>();
+  for (const rule of rules)
+    for (const destination of new Set(rule.destinations)) writers.set(destination, [...(writers.get(destination) ?? []), rule]);
+  const warnings: Issue[] = [];
+  for (const [destination, by] of writers) {
+    if (by.length < 2 || !by.some((rule) => rule.state?.on === 'state')) continue;
+    const [first, ...later] = by as [Rule, ...Rule[]];
+    for (const rule of later)
+      warnings.push({
+        path: [...pathOf(rule.path), rule.state ? 'to' : 'destinations'],
+        message: `${destination} is written by ${first.path} too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both`,
+      });
+  }
+  return warnings;
+}
+
+/** `rules[1].rules[0]` as the path of an issue. */
+const pathOf = (path: string): (string | number)[] =>
+  [...path.matchAll(/([a-z]+)|\[(\d+)\]/g)].map(([, key, index]) => (key === undefined ? Number(index) : key));

@@ -134,3 +134,24 @@ test('a mistake in an expression is found when the flow is read, at its path and
     'rules[5].rules[0].expr: column 1: "launch" is no function of expressions (round, floor, ceil, abs, min, max, clamp, toFixed, isNumber, number, string, bool, trim, strlen, substr, concat, toUpperCase, toLowerCase, replaceAll, includes, indexOf)',
   ]);
 });
+
+test('a parameter that a rule holding state and another rule both write is a warning at the later rule (R-RS4)', (t) => {
+  const result = validateFlow(
+    {
+      connections: { atem: { type: 'dummy' }, desk: { type: 'dummy' }, lamps: { type: 'dummy' } },
+      rules: [
+        { folder: 'old', rules: [{ source: 'desk/override', destinations: ['lamps/red', 'lamps/other'] }] },
+        { from: { prg: 'atem/program' }, to: ['lamps/green', 'lamps/red'], expr: 'prg == 1' },
+        { source: 'desk/a', destinations: ['lamps/other'] },
+        { from: 'desk/b', to: 'lamps/pulse', on: 'change' },
+        { source: 'desk/c', destinations: ['lamps/pulse'] },
+      ],
+    },
+    '/virtual/flow.json5',
+  );
+  t.true(result.ok);
+  if (!result.ok) return;
+  t.deepEqual(result.flow.warnings.map(formatIssue), [
+    'rules[1].to: lamps/red is written by rules[0].rules[0] too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both',
+  ]);
+});
