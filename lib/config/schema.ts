@@ -56,6 +56,20 @@ export const commonSettingNames = Object.keys(sharedSettings);
 const addressPattern = `^${connectionIdPattern.slice(1, -1)}/${parameterIdPattern.slice(1)}`;
 const address = (description: string) =>
   Type.String({ pattern: addressPattern, description, expected: 'an address <connection id>/<parameter id>' });
+/** An address whose levels after the connection may be `+` (a rule's source pattern, R-RS1). */
+const sourcePattern = (description: string) =>
+  Type.String({
+    pattern: `^${connectionIdPattern.slice(1, -1)}(/(\\+|[A-Za-z0-9_.-]{1,128}))+$`,
+    description,
+    expected: 'an address <connection id>/<parameter id>, whose levels may be + (one for any)',
+  });
+/** An address whose levels may hold `{n}`, the n-th level a rule's pattern matched (R-RS1). */
+const filledAddress = (description: string) =>
+  Type.String({
+    pattern: `^${connectionIdPattern.slice(1, -1)}(/([A-Za-z0-9_.-]|\\{[0-9]+\\}){1,128})+$`,
+    description,
+    expected: 'an address <connection id>/<parameter id>, whose levels may hold {1}, {2} … (the levels its sources matched)',
+  });
 
 /** The rule tree of R-R1–R-R3: a node with `folder` is a folder, anything else a rule. */
 const ruleDefinitions = {
@@ -77,10 +91,10 @@ const ruleDefinitions = {
     {
       from: Type.Union(
         [
-          address('The parameter the rule reads, as `value` in its expression.'),
+          sourcePattern('The parameter the rule reads, as `value` in its expression; + levels make a rule of each parameter they match.'),
           Type.Record(
             Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
-            address('A parameter the rule reads, by the name its expression uses.'),
+            sourcePattern('A parameter the rule reads, by the name its expression uses.'),
             {
               minProperties: 1,
               keyExpected: 'a name its expression uses: a letter or _, then letters, digits or _',
@@ -89,7 +103,7 @@ const ruleDefinitions = {
         ],
         { description: 'What the rule reads: one address (read as `value`), or addresses by name (`{ prg: "atem/program" }`).' },
       ),
-      to: Type.Union([address('A writable parameter.'), Type.Array(address('A writable parameter.'), { minItems: 1 })], {
+      to: Type.Union([filledAddress('A writable parameter.'), Type.Array(filledAddress('A writable parameter.'), { minItems: 1 })], {
         description: 'Where what the rule says goes: an address, or a list of them.',
       }),
       expr: Type.Optional(

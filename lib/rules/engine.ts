@@ -8,6 +8,7 @@ import { after, changeClockOf, type Scheduler } from '../core/scheduler.ts';
 import { toWire } from '../core/value.ts';
 import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
 import { HeldRule, type HeldRuleSpec } from './held-rule.ts';
+import { matchPattern } from './rule-patterns.ts';
 import { type Rule, readsOf } from './rule-tree.ts';
 import { fuse, type Signal, type SignalFunction, transform } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
@@ -71,6 +72,8 @@ interface RunningRule {
   readonly accept: (signal: Signal) => void;
   /** A rule that holds state runs itself, on what it reads (held-rule.ts). */
   readonly held?: HeldRule;
+  /** One match of a rule of patterns: while it waits, it is no problem. */
+  readonly match?: boolean;
   state: RuleState;
 }
 
@@ -134,10 +137,7 @@ export class RuleEngine {
       }
       const waiting = { status: 'waiting', code: 'PB_WAITING', reason: '' } as const;
       if (rule.state) {
-        const held = this.held({ ...rule, state: rule.state });
-        const running: RunningRule = { rule, accept: () => {}, held, state: waiting };
-        this.running.set(rule.path, running);
-        this.follows.push(held.follow(() => running.state.status === 'running'));
+        this.hold({ ...rule, state: rule.state });
         continue;
       }
       const running: RunningRule = { rule, accept: this.acceptor(rule), state: waiting };
@@ -153,7 +153,7 @@ export class RuleEngine {
     // Each rule follows its addresses once they all have a place: a rule whose addresses
     // exist starts now, in tree order, before any change can arrive.
     for (const running of this.running.values()) {
-      if (running.state.status === 'idle') continue;
+      if (running.state.status === 'idle' || running.rule.state) continue;
       const { rule } = running;
       for (const address of new Set([...readsOf(rule), ...rule.destinations]))
         this.follows.push(this.options.graph.follow(address, () => this.review(running)));
@@ -190,8 +190,8 @@ export class RuleEngine {
 
   /** The rules that are not running as written: waiting or failed, as problems. */
   lastingProblems(): RuleProblem[] {
-    return [...this.running.values()].flatMap(({ rule, state }) =>
-      state.status === 'waiting' || state.status === 'failed'
+    return [...this.running.values()].flatMap(({ rule, state, match }) =>
+      (state.status === 'waiting' && !match) || state.status === 'failed'
         ? [{ rule: rule.name, code: state.code, message: state.reason, lasting: true }]
         : [],
     );
@@ -232,6 +232,7 @@ export class RuleEngine {
       if (before.status === 'waiting' && before.reason)
         this.options.log.info(`rule ${rule.name}: running, every address it names is there`);
     } else if (next.status === 'waiting') {
+      if (running.match) return;
       if (this.options.scheduler.now() < this.quietUntil) {
         this.options.log.info(`rule ${rule.name}: ${next.reason} (for now: its devices may not have said what they have yet)`);
         this.waitedQuietly.add(running);
@@ -372,6 +373,26 @@ export class RuleEngine {
       if (state) return { ...state, id, role, address };
     }
     return undefined;
+  }
+
+  /**
+   * Runs a rule that holds state: it follows what it reads itself, and where it stands as
+   * any rule. A rule of patterns runs one such rule per parameter it matches (those of a
+   * match whose destination is not there wait quietly: a switcher has more inputs than a
+   * studio has lamps).
+   */
+  private hold(rule: HeldRuleSpec, match = false): void {
+    if (rule.state.pattern) {
+      this.running.set(rule.path, { rule, accept: () => {}, state: { status: 'running' } });
+      this.follows.push(matchPattern(rule, this.options.graph, (instance) => this.hold(instance, true)));
+      return;
+    }
+    const held = this.held(rule);
+    const running: RunningRule = { rule, accept: () => {}, held, match, state: { status: 'waiting', code: 'PB_WAITING', reason: '' } };
+    this.running.set(rule.path, running);
+    this.follows.push(held.follow(() => running.state.status === 'running'));
+    for (const address of new Set([...held.sources, ...rule.destinations]))
+      this.follows.push(this.options.graph.follow(address, () => this.review(running)));
   }
 
   /** A rule that holds state, writing as every rule writes. */

@@ -125,20 +125,25 @@ const unary: Readonly<Record<string, (a: Operand) => Operand>> = {
   '+': (a) => finite(num(a)),
 };
 
-/** `$(address)` as jsep reads it: an identifier of the same length (`$0____`), so columns stay true. */
-const ADDRESS = /\$\(([^()\s]+)\)/g;
+/** `$(address)` in an expression; jsep reads it as an identifier of the same length (`$0____`), so columns stay true. */
+export const EXPRESSION_ADDRESS = /\$\(([^()\s]+)\)/g;
+/** `{n}`: the n-th level a rule's pattern matched (rule-patterns.ts), read as `$sN`, of the same length. */
+const LEVEL = /\{(\d+)\}/g;
 
 /**
  * Checks `source` and compiles it. `names` are the names it may read (a rule's sources);
- * any other name is a mistake. Throws an `ExpressionError` naming the column.
+ * any other name is a mistake. `levels` are what `{1}`, `{2}` … read (a number when they
+ * are one). Throws an `ExpressionError` naming the column.
  */
-export function compileExpression(source: string, names: readonly string[]): Expression {
+export function compileExpression(source: string, names: readonly string[], levels: readonly string[] = []): Expression {
   if (source.length > MOST_EXPRESSION_CHARACTERS) throw new ExpressionError(`longer than ${MOST_EXPRESSION_CHARACTERS} characters`, 1);
   const addresses: string[] = [];
-  const parsed = source.replace(ADDRESS, (whole, address: string) => {
-    const index = addresses.indexOf(address) < 0 ? addresses.push(address) - 1 : addresses.indexOf(address);
-    return `$${index}`.padEnd(whole.length, '_');
-  });
+  const parsed = source
+    .replace(EXPRESSION_ADDRESS, (whole, address: string) => {
+      const index = addresses.indexOf(address) < 0 ? addresses.push(address) - 1 : addresses.indexOf(address);
+      return `$${index}`.padEnd(whole.length, '_');
+    })
+    .replace(LEVEL, (_whole, n: string) => `$s${n}`);
   let root: Node;
   try {
     root = jsep(parsed);
@@ -167,6 +172,17 @@ export function compileExpression(source: string, names: readonly string[]): Exp
         if (at) {
           const address = addresses[Number(at[1])] as string;
           return (scope) => scope.readAddress(address);
+        }
+        const level = /^\$s(\d+)$/.exec(name);
+        if (level) {
+          const matched = levels[Number(level[1]) - 1];
+          if (matched === undefined)
+            throw new ExpressionError(
+              `{${level[1]}} is no level its sources match (${levels.length ? `{1} to {${levels.length}}` : 'they have no + level'})`,
+              columnOf(node),
+            );
+          const value = matched !== '' && Number.isFinite(Number(matched)) ? Number(matched) : matched;
+          return () => value;
         }
         if (!names.includes(name))
           throw new ExpressionError(

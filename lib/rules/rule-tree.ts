@@ -38,6 +38,22 @@ export type TreeNode = RuleNode | StateRuleNode | FolderNode;
 /** How a rule of one source reads it in its expression. */
 export const SINGLE_SOURCE_NAME = 'value';
 
+export const isWildcard = (level: string) => level === '+';
+
+/** The source a rule of patterns matches parameters against; undefined for a rule of fixed addresses. */
+export function patternOf(from: readonly (readonly [string, string])[]): string | undefined {
+  return from.find(([, address]) => address.split('/').some(isWildcard))?.[1];
+}
+
+/** How many levels a pattern matches: the `{n}` a rule may use. */
+export const wildcardsOf = (pattern: string | undefined): number => (pattern ? pattern.split('/').filter(isWildcard).length : 0);
+
+/** The names an expression over `from` may read. */
+const namesOf = (from: readonly (readonly [string, string])[]) => from.map(([name]) => name);
+
+/** Stand-ins for the levels a pattern matches: what `{n}` an expression over it may read, before anything matched. */
+const someLevels = (pattern: string | undefined): string[] => Array.from({ length: wildcardsOf(pattern) }, () => '1');
+
 /** A rule's sources by name, as `from` writes them. */
 export const sourcesOf = (from: StateRuleNode['from']): [name: string, address: string][] =>
   typeof from === 'string' ? [[SINGLE_SOURCE_NAME, from]] : Object.entries(from);
@@ -61,6 +77,8 @@ export interface Rule {
 
 export interface StateRule {
   readonly from: readonly (readonly [name: string, address: string])[];
+  /** The source with `+` levels it matches parameters against: one rule per match (rule-patterns.ts). */
+  readonly pattern?: string;
   /** Undefined: the one source's value as it is. */
   readonly expression: Expression | undefined;
   readonly on: 'state' | 'change';
@@ -79,15 +97,11 @@ export function flattenRules(nodes: readonly TreeNode[], path: (string | number)
     const name = node.description ? `${where} "${node.description}"` : where;
     if ('from' in node) {
       const from = sourcesOf(node.from);
+      const pattern = patternOf(from);
       const state: StateRule = {
         from,
-        expression:
-          node.expr === undefined
-            ? undefined
-            : compileExpression(
-                node.expr,
-                from.map(([named]) => named),
-              ),
+        ...(pattern ? { pattern } : {}),
+        expression: node.expr === undefined ? undefined : compileExpression(node.expr, namesOf(from), someLevels(pattern)),
         on: node.on ?? 'state',
       };
       const to = typeof node.to === 'string' ? [node.to] : [...node.to];
@@ -194,10 +208,8 @@ function checkStateRule(
     return issues;
   }
   try {
-    const expression = compileExpression(
-      expr,
-      sources.map(([name]) => name as string),
-    );
+    const named = sources as [string, string][];
+    const expression = compileExpression(expr, namesOf(named), someLevels(patternOf(named)));
     for (const address of expression.addresses) issues.push(...checkAddress(address, [...at, 'expr']));
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;

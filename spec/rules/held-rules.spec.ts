@@ -119,6 +119,8 @@ test('a mistake in an expression is found when the flow is read, at its path and
         { from: { prg: 'atem/program', pvw: 'atem/preview' }, to: 'lamps/red' },
         { from: { prg: 'atem/program' }, to: 'lamps/red', expr: 'prg == $(mixer/x)' },
         { folder: 'f', rules: [{ from: 'atem/program', to: 'lamps/red', expr: 'launch(value)' }] },
+        { from: 'atem/input/+/program', to: 'lamps/{1}/red', expr: 'value && {2} > 0' },
+        { from: 'atem/input/#', to: 'lamps/red' },
       ],
     },
     '/virtual/flow.json5',
@@ -126,12 +128,14 @@ test('a mistake in an expression is found when the flow is read, at its path and
   t.false(result.ok);
   if (result.ok) return;
   t.deepEqual(result.issues.map(formatIssue), [
+    'rules[7].from: expected an address <connection id>/<parameter id>, whose levels may be + (one for any) or an object',
     'rules[0].expr: column 5: Unexpected "="',
     'rules[1].expr: column 1: "pgm" names no source of this rule (prg); another parameter is $(<address>)',
     'rules[2].expr: column 1: reading a member (a.b, a[b]) is not part of expressions',
     'rules[3].expr: an expression over prg, pvw is needed: which of them goes to the destination?',
     'rules[4].expr: no connection "mixer" in this flow file (connections: atem, lamps)',
     'rules[5].rules[0].expr: column 1: "launch" is no function of expressions (round, floor, ceil, abs, min, max, clamp, toFixed, isNumber, number, string, bool, trim, strlen, substr, concat, toUpperCase, toLowerCase, replaceAll, includes, indexOf)',
+    'rules[6].expr: column 10: {2} is no level its sources match ({1} to {1})',
   ]);
 });
 
@@ -154,4 +158,40 @@ test('a parameter that a rule holding state and another rule both write is a war
   t.deepEqual(result.flow.warnings.map(formatIssue), [
     'rules[1].to: lamps/red is written by rules[0].rules[0] too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both',
   ]);
+});
+
+test('a source pattern makes one rule of every parameter it matches, now and later; {1} is the matched level in to and expr (R-RS1)', async (t) => {
+  const switcher = {
+    type: 'dummy',
+    parameters: ['input/1/tally/program,B,true', 'input/2/tally/program,B,false', 'input/3/tally/program,B,false'],
+  };
+  const umd = { type: 'dummy', parameters: ['display/1/red,B', 'display/2/red,B', 'display/1/text,S', 'display/2/text,S'] };
+  const { hub, problems } = await heldHub(
+    t,
+    [
+      { from: 'atem/input/+/tally/program', to: 'umd/display/{1}/red' },
+      { from: { on: 'atem/input/+/tally/program' }, to: 'umd/display/{1}/text', expr: "concat('CAM ', {1}, on ? ' ON AIR' : '')" },
+    ],
+    { atem: switcher, umd },
+  );
+  await settled();
+  t.deepEqual(
+    ['display/1/red', 'display/2/red', 'display/1/text', 'display/2/text'].map((id) => param(hub, `umd/${id}`).value),
+    [true, false, 'CAM 1 ON AIR', 'CAM 2'],
+  );
+  param(hub, 'atem/input/2/tally/program').set(true);
+  param(hub, 'atem/input/1/tally/program').set(false);
+  await settled();
+  t.deepEqual([param(hub, 'umd/display/1/red').value, param(hub, 'umd/display/2/red').value], [false, true]);
+  // A camera with no display is no problem; a display that comes later is driven at once.
+  t.deepEqual(problems, []);
+  t.deepEqual(
+    hub.problems().filter((problem) => problem.source === 'rule'),
+    [],
+  );
+  const later = hub.graph.define('umd', 'display/3/red', { type: 'B', access: 'read-write' });
+  t.true(later.ok);
+  await settled();
+  t.is(param(hub, 'umd/display/3/red').value, false, 'input 3 drives the display that appeared');
+  t.like(hub.rules()[0], { from: { value: 'atem/input/+/tally/program' }, status: 'running' });
 });
