@@ -2,14 +2,18 @@
  * Engine throughput: source changes per second through a chain of 10 rules
  * (a → b → … → k, each rule with a `scale` step, so every hop converts and computes),
  * beside a baseline of the same 10 hops done by plain RxJS subscriptions between bare
- * BehaviorSubjects in the same run.
+ * BehaviorSubjects in the same run. Then a rule over two sources with an expression
+ * (R-RS7), each change of a source made and settled before the next (a microtask between
+ * them, as one turn a change), beside RxJS's `combineLatest` and `map` doing the same by
+ * hand on the same hub's parameters, as a code flow would.
  *
  *   node --import tsx bench/rule-chain.ts [changes]
  *
  * Each side is the best of five runs taken in turns. Printed, not asserted.
  */
-import { BehaviorSubject } from 'rxjs';
+import { BehaviorSubject, combineLatest, map } from 'rxjs';
 import { validateFlow } from '../lib/config/flow-file.ts';
+import type { Parameter } from '../lib/core/parameter.ts';
 import { Hub } from '../lib/hub/hub.ts';
 
 import { pathToFileURL } from 'node:url';
@@ -58,6 +62,57 @@ async function rxjsChain(changes: number): Promise<number> {
 }
 
 /**
+ * A hub with a dummy of `a`, `b` and `out`: `wire` joins them (a rule, or a hand-written
+ * subscription); then each change of a source is made and settled before the next.
+ */
+async function heldRun(changes: number, rules: unknown[], wire: (a: Parameter, b: Parameter, out: Parameter) => void): Promise<number> {
+  const flow = validateFlow(
+    { connections: { desk: { type: 'dummy', parameters: ['a,F,0', 'b,F,0', 'out,F,0'] } }, rules },
+    `${process.cwd()}/bench.json5`,
+  );
+  if (!flow.ok) throw flow.error;
+  const hub = new Hub({ flow: flow.flow });
+  await hub.start();
+  const [a, b, out] = ['a', 'b', 'out'].map((id) => hub.graph.get(`desk/${id}`)!) as [Parameter, Parameter, Parameter];
+  wire(a, b, out);
+  const started = process.hrtime.bigint();
+  for (let i = 1; i <= changes; i++) {
+    (i % 2 ? a : b).set(i);
+    await null;
+    if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const expected = (changes % 2 ? changes : changes - 1) * 10 + (changes % 2 ? changes - 1 : changes);
+  if (out.value !== expected) throw new Error(`out ended at ${out.value}, expected ${expected}`);
+  await hub.stop();
+  return changes / seconds;
+}
+
+const patchbayHeld = (changes: number) =>
+  heldRun(changes, [{ from: { a: 'desk/a', b: 'desk/b' }, to: 'desk/out', expr: 'a * 10 + b' }], () => {});
+
+/** What a code flow author writes by hand: the same parameters, joined by RxJS. */
+const rxjsCombined = (changes: number) =>
+  heldRun(changes, [], (a, b, out) => {
+    combineLatest([a.values$, b.values$])
+      .pipe(map(([x, y]) => (x as number) * 10 + (y as number)))
+      .subscribe((v) => out.set(v, 'code flow'));
+  });
+
+/** Changes per second through a rule over two sources and through `combineLatest` + `map`: the best of `rounds` in turns. */
+export async function measureHeldRule(changes: number, rounds = 5): Promise<{ hub: number; baseline: number }> {
+  await patchbayHeld(Math.min(changes, 50_000));
+  await rxjsCombined(Math.min(changes, 50_000));
+  let hub = 0;
+  let baseline = 0;
+  for (let round = 0; round < rounds; round++) {
+    hub = Math.max(hub, await patchbayHeld(changes));
+    baseline = Math.max(baseline, await rxjsCombined(changes));
+  }
+  return { hub, baseline };
+}
+
+/**
  * Changes per second through the chain, and through the baseline, after a warm-up of both:
  * the best of `rounds` runs of each, taken in turns, so that a burst of other work on a
  * shared machine lowers one run rather than one side.
@@ -86,4 +141,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(
     `ratio: ${(hub / baseline).toFixed(2)}× the baseline (${(hub * hops).toLocaleString('en', { maximumFractionDigits: 0 })} rule hops/s)`,
   );
+  const held = await measureHeldRule(changes);
+  console.log(row('patchbay: a rule over two sources (expression)', held.hub));
+  console.log(row('baseline: RxJS combineLatest + map', held.baseline));
+  console.log(`ratio: ${(held.hub / held.baseline).toFixed(2)}× the baseline`);
 }

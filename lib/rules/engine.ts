@@ -1,5 +1,5 @@
 import { type Observable, type OperatorFunction, Subject, type Subscription } from 'rxjs';
-import { onChange, type Parameter } from '../core/parameter.ts';
+import { type Answered, HOLDING, onChange, type Parameter } from '../core/parameter.ts';
 import type { Value } from '../core/value.ts';
 import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
@@ -109,6 +109,8 @@ export class RuleEngine {
   private readonly running = new Map<string, RunningRule>();
   private readonly sources = new Map<string, SourceRules>();
   private readonly problems = new Subject<RuleProblem>();
+  /** Writes refused and not taken since, by rule path and destination (R-RS6). */
+  private readonly failing = new Map<string, RuleProblem>();
   private readonly guard: LoopGuard;
   private readonly now: () => number;
 
@@ -190,11 +192,12 @@ export class RuleEngine {
 
   /** The rules that are not running as written: waiting or failed, as problems. */
   lastingProblems(): RuleProblem[] {
-    return [...this.running.values()].flatMap(({ rule, state, match }) =>
+    const standing = [...this.running.values()].flatMap(({ rule, state, match }) =>
       (state.status === 'waiting' && !match) || state.status === 'failed'
         ? [{ rule: rule.name, code: state.code, message: state.reason, lasting: true }]
         : [],
     );
+    return [...standing, ...this.failing.values()];
   }
 
   /** The source of a group of rules came, went or was replaced: follow its changes, if it can be read. */
@@ -283,13 +286,13 @@ export class RuleEngine {
 
   /** What a rule does with each change of its source: its pipe, then a write to every destination. */
   private acceptor(rule: Rule): (signal: Signal) => void {
-    const destinations = rule.destinations.map((address) => this.guard.point(address));
+    const destinations = rule.destinations.map((address) => ({ point: this.guard.point(address), answered: this.answerer(rule, address) }));
     const origin = `rule ${rule.path}`;
     // Decided once per rule, so a rule that is not traced builds no text per change.
     const trace = this.tracer(rule);
     const send = (signal: Signal) => {
       if (trace) trace(signal);
-      for (const destination of destinations) this.write(rule, origin, destination, signal);
+      for (const { point, answered } of destinations) this.write(rule, origin, point, signal, answered);
     };
     const stopped = (error: unknown) => {
       const running = this.running.get(rule.path);
@@ -399,19 +402,27 @@ export class RuleEngine {
   private held(rule: HeldRuleSpec): HeldRule {
     const origin = `rule ${rule.path}`;
     const trace = this.tracer(rule);
+    const points = new Map(
+      rule.destinations.map((address) => [address, { point: this.guard.point(address), answered: this.answerer(rule, address) }]),
+    );
     return new HeldRule(rule, {
       graph: this.options.graph,
       mostPerTurn: this.guard.limit,
-      write: (destination, value) => {
+      write: (destination, value, holding) => {
         const signal: Signal = { value, source: rule.source, time: this.now() };
         trace?.(signal);
-        this.write(rule, origin, this.guard.point(destination), signal);
+        const { point, answered } = points.get(destination) as { point: Point; answered: Answered };
+        this.write(rule, holding ? `${origin}${HOLDING}` : origin, point, signal, answered);
       },
       report: (code, message) => this.report(rule, code, message),
     });
   }
 
-  private write(rule: Rule, origin: string, destination: Point, signal: Signal): void {
+  /**
+   * `answered` hears the write's answer: at once, or from a device or another hub when it
+   * answers later (a forwarded write, R-RS6).
+   */
+  private write(rule: Rule, origin: string, destination: Point, signal: Signal, answered: Answered): void {
     const mark = this.guard.enter(destination);
     if (typeof mark !== 'number') {
       this.counts.loopCuts++;
@@ -420,14 +431,32 @@ export class RuleEngine {
     }
     try {
       this.counts.writes++;
-      const written = this.options.graph.write(destination.address, signal.value, origin);
-      if (!written.ok) {
-        this.counts.failures++;
-        this.report(rule, written.error.code, written.error.message);
-      }
+      const written = this.options.graph.write(destination.address, signal.value, origin, answered);
+      // A refusal now; or a write taken that may end one listed (one forwarded is answered again later).
+      if (!written.ok || this.failing.size > 0) answered(written);
     } finally {
       this.guard.leave(mark);
     }
+  }
+
+  /**
+   * What a rule hears of its writes to one destination (R-RS6): a refusal is said (at warn,
+   * with the rule and the destination) and listed as a problem of the rule until a later
+   * write there is taken.
+   */
+  private answerer(rule: Rule, address: string): Answered {
+    const key = `${rule.path}\u0000${address}`;
+    return (result) => {
+      if (result.ok) {
+        this.failing.delete(key);
+        return;
+      }
+      this.counts.failures++;
+      const { code, message } = result.error;
+      this.failing.set(key, { rule: rule.name, code, message, lasting: true });
+      this.options.log.warn(`rule ${rule.name}: writing ${address} failed: ${message}`);
+      this.problems.next({ rule: rule.name, code, message, lasting: true });
+    };
   }
 
   private report(rule: Rule, code: ErrorCode, message: string, lasting = false): void {

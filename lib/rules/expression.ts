@@ -38,13 +38,16 @@ export interface Expression {
   readonly names: readonly string[];
   /** The addresses it reads as `$(address)`. */
   readonly addresses: readonly string[];
-  /** Its value for these values of its names and addresses; undefined when unknown. Throws past its bounds. */
-  evaluate(read: (name: string) => Value | undefined, readAddress: (address: string) => Value | undefined): Value | undefined;
+  /**
+   * Its value for `values` (of the names it was compiled with, in their order) and what
+   * `readAddress` reads of its `$(…)`; undefined when unknown. Throws past its bounds.
+   */
+  evaluate(values: readonly (Value | undefined)[], readAddress: (address: string) => Value | undefined): Value | undefined;
 }
 
 type Compiled = (scope: Scope) => Operand;
 interface Scope {
-  readonly read: (name: string) => Value | undefined;
+  readonly values: readonly (Value | undefined)[];
   readonly readAddress: (address: string) => Value | undefined;
 }
 
@@ -190,7 +193,8 @@ export function compileExpression(source: string, names: readonly string[], leve
             columnOf(node),
           );
         used.add(name);
-        return (scope) => scope.read(name);
+        const index = names.indexOf(name);
+        return (scope) => scope.values[index];
       }
       case 'ArrayExpression': {
         const items = (node['elements'] as Node[]).map(compile);
@@ -267,8 +271,8 @@ export function compileExpression(source: string, names: readonly string[], leve
     source,
     names: [...used],
     addresses,
-    evaluate(read, readAddress) {
-      const value = compiled({ read, readAddress });
+    evaluate(values, readAddress) {
+      const value = compiled({ values, readAddress });
       if (Array.isArray(value)) throw new TypeError('a list is no value a parameter takes');
       return value as Value | undefined;
     },

@@ -1,17 +1,43 @@
 import type { Subscription } from 'rxjs';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
-import { onChange } from '../core/parameter.ts';
+import { onChange, type Parameter } from '../core/parameter.ts';
 import type { Value } from '../core/value.ts';
 import { type Rule, readsOf, type StateRule } from './rule-tree.ts';
+
+/**
+ * The rules asked to evaluate this turn, in the order asked, and whether a microtask will
+ * run them: one for all (Node's `queueMicrotask` makes an async resource a call, a third of
+ * a rule's cost). A rule that writes asks others, which run in the same pass.
+ */
+const due: HeldRule[] = [];
+let draining = false;
+
+function settleLater(rule: HeldRule): void {
+  due.push(rule);
+  if (draining) return;
+  draining = true;
+  void Promise.resolve().then(() => {
+    try {
+      for (let i = 0; i < due.length; i++) (due[i] as HeldRule).evaluate();
+    } finally {
+      // A rule that threw (a bug, said as an unhandled rejection) costs the rest of this pass, never the next.
+      due.length = 0;
+      draining = false;
+    }
+  });
+}
 
 /** A rule that holds state: one with `from`. */
 export type HeldRuleSpec = Rule & { readonly state: StateRule };
 
 export interface HeldRuleEnvironment {
   readonly graph: Graph;
-  /** Writes what the rule says to one destination, as every rule write goes (counted, guarded, refusals reported). */
-  readonly write: (destination: string, value: Value) => void;
+  /**
+   * Writes what the rule says to one destination, as every rule write goes (counted,
+   * guarded, refusals reported); `holding`: to be sent though the destination shows it.
+   */
+  readonly write: (destination: string, value: Value, holding: boolean) => void;
   /** An event of the rule: an evaluation past its bounds, a loop between turns. */
   readonly report: (code: ErrorCode, message: string) => void;
   /** The most evaluations of one rule in one turn: past it, a loop among rules is cut until the next turn. */
@@ -34,12 +60,17 @@ export class HeldRule {
   private evaluations = 0;
   private countedTurn: Subscription | undefined;
   private readonly reads: readonly string[];
+  /** The parameters it reads, as they come and go (a read per evaluation costs no lookup). */
+  private readonly sourceAt = new Map<string, Parameter | undefined>();
+  /** Its named sources' values, read anew at each evaluation. */
+  private readonly values: (Value | undefined)[];
 
   constructor(
     readonly rule: HeldRuleSpec,
     private readonly env: HeldRuleEnvironment,
   ) {
     this.reads = readsOf(rule);
+    this.values = rule.state.from.map(() => undefined);
   }
 
   /** The addresses it reads: its sources and what its expression names. */
@@ -54,6 +85,7 @@ export class HeldRule {
       this.env.graph.follow(address, (parameter) => {
         changes.get(address)?.();
         changes.delete(address);
+        this.sourceAt.set(address, parameter);
         if (parameter && parameter.access !== 'write-only')
           changes.set(
             address,
@@ -80,10 +112,11 @@ export class HeldRule {
       return;
     }
     this.asked = wanted;
-    queueMicrotask(() => this.evaluate());
+    settleLater(this);
   }
 
-  private evaluate(): void {
+  /** Evaluates what was asked (`settle`); the turn's queue calls it. */
+  evaluate(): void {
     const hold = this.asked === 'hold';
     this.asked = undefined;
     if (++this.evaluations > this.env.mostPerTurn) {
@@ -101,28 +134,26 @@ export class HeldRule {
     const said = this.says();
     if (said === undefined || (!hold && said === this.last)) return;
     this.last = said;
-    for (const destination of this.rule.destinations) this.env.write(destination, said);
+    for (const destination of this.rule.destinations) this.env.write(destination, said, hold);
   }
 
   /** What the rule says of its sources' values now; undefined until each has one, or when its expression says unknown. */
   private says(): Value | undefined {
-    const { graph } = this.env;
     const { from, expression } = this.rule.state;
-    const values = new Map<string, Value>();
-    for (const [name, address] of from) {
-      const value = graph.get(address)?.value;
+    const { values } = this;
+    for (let i = 0; i < from.length; i++) {
+      const value = this.sourceAt.get((from[i] as readonly [string, string])[1])?.value;
       if (value === undefined) return undefined;
-      values.set(name, value);
+      values[i] = value;
     }
-    if (!expression) return values.values().next().value;
+    if (!expression) return values[0];
     try {
-      return expression.evaluate(
-        (name) => values.get(name),
-        (address) => graph.get(address)?.value,
-      );
+      return expression.evaluate(values, this.readAddress);
     } catch (error) {
       this.env.report('PB_RULE_FAILED', `its expression: ${(error as Error).message}`);
       return undefined;
     }
   }
+
+  private readonly readAddress = (address: string): Value | undefined => this.sourceAt.get(address)?.value;
 }

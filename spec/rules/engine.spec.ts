@@ -149,14 +149,29 @@ test('rules that touch a disabled connection are idle, not errors', async (t) =>
   t.deepEqual(problems, []);
 });
 
-test('a value a destination cannot take is reported with the rule; the destination keeps its value', async (t) => {
+test('a value a destination cannot take is reported with the rule and listed until a later write there is taken; the destination keeps its value (R-RS6)', async (t) => {
   const { hub, problems } = await ruleHub(t, [{ source: 'studio/title', destinations: ['studio/count'] }]);
   param(hub, 'studio/count').set(7);
   param(hub, 'studio/title').set('seven');
   t.is(param(hub, 'studio/count').value, 7);
-  t.deepEqual(problems, [
-    { rule: 'rules[0]', code: 'PB_CONVERSION', message: 'studio/count: cannot convert "seven" to integer: not a decimal number' },
-  ]);
+  const refusal = {
+    rule: 'rules[0]',
+    code: 'PB_CONVERSION',
+    message: 'studio/count: cannot convert "seven" to integer: not a decimal number',
+  };
+  t.deepEqual(problems, [{ ...refusal, lasting: true }]);
+  t.deepEqual(
+    hub.problems().filter((problem) => problem.source === 'rule'),
+    [{ source: 'rule', id: 'rules[0]', code: refusal.code, message: refusal.message }],
+    'listed while it stays failed, once',
+  );
+  param(hub, 'studio/title').set('8');
+  t.is(param(hub, 'studio/count').value, 8);
+  t.deepEqual(
+    hub.problems().filter((problem) => problem.source === 'rule'),
+    [],
+    'gone once a write there is taken',
+  );
 });
 
 test('1,000 writes to one source in one synchronous turn all reach the destination', async (t) => {

@@ -80,7 +80,7 @@ test('the destination holds what the rule says: written when the rule starts, an
   await hub.reload(flowOf({ connections: { ...connections, lamps: { ...lamps, description: 'the tally box' } }, rules }));
   await settled();
   t.is(param(hub, 'lamps/cam2/red').value, true, 'written again once the connection is ok');
-  t.is(param(hub, 'lamps/cam1/red').lastChange?.by, 'rule rules[0]');
+  t.is(param(hub, 'lamps/cam1/red').lastChange?.by, 'rule rules[0] (holding its state)', 'who wrote it, and why again');
 });
 
 test("a rule on 'change' writes only when a source changes: not at its start (R-RS3)", async (t) => {

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { eventually } from '../helpers/eventually.ts';
+import { freePort } from '../helpers/http.ts';
+import { capturedLog, startHub } from '../helpers/hub.ts';
+
+const socat = spawnSync('socat', ['-V']).status === 0;
+const withSocat = socat ? test.serial : test.serial.skip;
+
+/** A GPIO box on TCP, played by socat: every line the hub sends lands in `file`, until it is switched off. */
+function gpioBox(t: ExecutionContext, port: number, file: string): ChildProcess {
+  const box = spawn('socat', ['-u', `TCP-LISTEN:${port},bind=127.0.0.1,reuseaddr`, `OPEN:${file},creat,append`], { stdio: 'ignore' });
+  t.teardown(() => box.kill());
+  return box;
+}
+
+const heard = (file: string) => readFile(file, 'utf8').catch(() => '');
+
+withSocat(
+  'a rule that holds state puts a GPIO box right once it is back, and its refused write is a warning and a problem until then (R-RS3, R-RS6)',
+  async (t) => {
+    const port = await freePort();
+    const folder = await mkdtemp(join(tmpdir(), 'patchbay-gpio-'));
+    const { log, lines } = capturedLog('warn');
+    const hub = await startHub(
+      t,
+      {
+        connections: {
+          atem: { type: 'dummy', parameters: ['input/2/tally/program,B,true'] },
+          gpio: {
+            type: 'tcp-client',
+            host: '127.0.0.1',
+            port,
+            connectTimeout: 500,
+            parameters: ['coil/2,B'],
+            send: [{ parameter: 'coil/2', frame: 'COIL 2 $VALUE\r\n', values: { true: 'ON', false: 'OFF' } }],
+          },
+        },
+        rules: [{ from: 'atem/input/+/tally/program', to: 'gpio/coil/{1}' }],
+      },
+      { log },
+    );
+    // The box is off: the rule's write at its start is refused, and says so where an engineer looks.
+    await eventually(
+      () => hub.problems().some((problem) => problem.source === 'rule' && problem.code === 'PB_DEVICE_UNAVAILABLE'),
+      () => `the refused write listed (${JSON.stringify(hub.problems())})`,
+    );
+    t.true(
+      lines().some((line) => line.level === 40 && /^rule rules\[0\]\{2\}: writing gpio\/coil\/2 failed: /.test(line.msg)),
+      JSON.stringify(lines()),
+    );
+
+    // Switched on: the hub connects, and the rule writes what it says, with no change of the switcher.
+    const first = join(folder, 'first.txt');
+    let box = gpioBox(t, port, first);
+    await eventually(async () => (await heard(first)).includes('COIL 2 ON\r\n'), 'the coil set once the box is there', 15_000);
+    await eventually(
+      () => !hub.problems().some((problem) => problem.source === 'rule'),
+      () => `the problem gone once the write was taken (${JSON.stringify(hub.problems())})`,
+    );
+
+    // A power cycle: the box comes back knowing nothing, and is put right again.
+    box.kill();
+    await eventually(() => hub.connection('gpio')?.info.status !== 'ok', 'the hub sees the box gone', 15_000);
+    const second = join(folder, 'second.txt');
+    box = gpioBox(t, port, second);
+    await eventually(
+      async () => (await heard(second)).includes('COIL 2 ON\r\n'),
+      () =>
+        `the coil set again after the power cycle (${JSON.stringify(hub.connection('gpio')?.info)}; ${JSON.stringify(lines().slice(-5))})`,
+      15_000,
+    );
+  },
+);
