@@ -6,6 +6,7 @@
  * of the hub and of the package's process loses no tally: the lamp of the camera on air never
  * goes dark, and what changed meanwhile is shown once they are back.
  */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
@@ -103,5 +104,58 @@ test.serial(
     const darkened = displays.slice(beforeProcessKill).findIndex((m) => m.index === 3 && m.display.lh_tally === 0);
     const redFour = displays.slice(beforeProcessKill).findIndex((m) => m.index === 4 && m.display.lh_tally === 1);
     t.true(darkened === -1 || darkened >= redFour - 1, 'camera 3 stayed red until camera 4 was on air (the two in one turn)');
+  },
+);
+
+/** A GPIO box on TCP, played by socat: every line the hub sends lands in `file` while it runs. */
+function gpioBox(t: ExecutionContext, port: number, file: string): ChildProcess {
+  const box = spawn('socat', ['-u', `TCP-LISTEN:${port},bind=127.0.0.1,reuseaddr`, `OPEN:${file},creat,append`], { stdio: 'ignore' });
+  t.teardown(() => box.kill());
+  return box;
+}
+const heard = (file: string) => readFile(file, 'utf8').catch(() => '');
+const withSocat = spawnSync('socat', ['-V']).status === 0 ? test.serial : test.serial.skip;
+
+withSocat(
+  "the example's rules hold the tally: its four rules drive every camera's lamps, a GPIO box power-cycled and a rule added while the switcher stays put show what is on air at once (R-RS3, R-RS7)",
+  async (t) => {
+    const example = await readFile(new URL('../../packages/atem/tally.json5', import.meta.url), 'utf8');
+    const ruleLines = example
+      .slice(example.indexOf('  rules: ['))
+      .split('\n')
+      .filter((line) => line.trim().startsWith('{ from:'));
+    t.is(ruleLines.length, 4, 'four lines of rules for four cameras, their names and their coils');
+
+    const switcher = await AtemSwitcher.start();
+    t.teardown(() => switcher.close());
+    switcher.setProgram(0, 2);
+    switcher.setPreview(0, 3);
+    const [umdPort, deskPort, gpioPort] = [await freePort(), await freePort(), await freePort()];
+    const displays = tslDisplays(t, umdPort);
+    const folder = await studio(switcher, umdPort, deskPort);
+    const file = join(folder, 'tally.json5');
+    const flow = JSON.parse(await readFile(file, 'utf8')) as Flow & { rules: unknown[] };
+    Object.assign(flow.connections['gpio'] as object, { enabled: true, host: '127.0.0.1', port: gpioPort, connectTimeout: 500 });
+    flow.connections['studio'] = { type: 'dummy', parameters: ['cam2/onair,B'] };
+    await writeFile(file, JSON.stringify(flow));
+    const first = join(folder, 'gpio-1.txt');
+    let box = gpioBox(t, gpioPort, first);
+    const hub = await runHub(t, 'tally.json5', { cwd: folder, args: ['--state', join(folder, 'state'), '--watch'] });
+    await up(hub);
+    await eventually(() => shown(displays, 2)?.lh_tally === 1 && shown(displays, 3)?.rh_tally === 2, 'program red, preview green');
+    await eventually(async () => /COIL 2 ON\r\n/.test(await heard(first)) && /COIL 1 OFF\r\n/.test(await heard(first)), 'the coils');
+
+    // The box loses power and comes back knowing nothing; the switcher does not change.
+    box.kill();
+    await eventually(async () => (await connectionOf(hub, 'gpio'))?.status !== 'ok', 'the box gone', 15_000);
+    const second = join(folder, 'gpio-2.txt');
+    box = gpioBox(t, gpioPort, second);
+    await eventually(async () => /COIL 2 ON\r\n/.test(await heard(second)), 'coil 2 on again after the power cycle', 20_000);
+
+    // A rule added to the running studio shows the state now, not at the next cut.
+    flow.rules.push({ from: 'mixer/input/2/tally/program', to: 'studio/cam2/onair' });
+    await writeFile(file, JSON.stringify(flow));
+    await eventually(async () => (await hub.read('studio/cam2/onair')) === 'true', 'the new rule wrote what is on air', 20_000);
+    t.is(switcher.program(0), 2, 'with no cut made');
   },
 );
