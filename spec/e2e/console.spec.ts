@@ -272,6 +272,50 @@ live(`the console lists the rules in the order they run, each under its folders 
 });
 
 live(
+  `the rules tab says a rule that holds state in words: what it holds, from which sources, and when (R-RS1–R-RS3)${whyNoBrowser}`,
+  async (t) => {
+    const hub = await startHub(t, {
+      connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
+        atem: { type: 'dummy', parameters: ['program,I,1', 'preview,I,2', 'input/{1..2}/tally/program,B,false'] },
+        umd: { type: 'dummy', parameters: ['display/{1..2}/red,B', 'display/1/green,B', 'display/1/text,S'] },
+      },
+      rules: [
+        {
+          from: { prg: 'atem/program', pvw: 'atem/preview' },
+          to: 'umd/display/1/green',
+          expr: 'pvw == 1 && prg != 1',
+          description: 'camera 1 green',
+        },
+        { from: 'atem/input/+/tally/program', to: 'umd/display/{1}/red' },
+        { from: 'atem/program', to: 'umd/display/1/text', expr: "concat('CAM ', value)", on: 'change' },
+      ],
+    });
+    const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${base}/console/`);
+    await page.locator('[data-testid=link].live').waitFor();
+    await page.getByRole('button', { name: 'rules' }).click();
+    const green = page.locator('li[data-rule="rules[0]"] [data-testid=held]');
+    await green.waitFor();
+    t.regex(
+      (await green.innerText())?.replace(/\s+/g, ' ') ?? '',
+      /umd\/display\/1\/green holds pvw == 1 && prg != 1 with prg from atem\/program, pvw from atem\/preview now, and again whenever its device is back/,
+    );
+    t.regex(
+      (await page.locator('li[data-rule="rules[1]"] [data-testid=held]').innerText())?.replace(/\s+/g, ' ') ?? '',
+      /umd\/display\/\{1\}\/red holds the value of atem\/input\/\+\/tally\/program .*for every parameter its source pattern matches/,
+    );
+    t.regex(
+      (await page.locator('li[data-rule="rules[2]"] [data-testid=held]').innerText())?.replace(/\s+/g, ' ') ?? '',
+      /umd\/display\/1\/text is written concat\('CAM ', value\) with value from atem\/program when a source changes/,
+    );
+    if (process.env['PATCHBAY_SCREENSHOTS']) await page.screenshot({ path: process.env['PATCHBAY_SCREENSHOTS'] });
+  },
+);
+
+live(
   `the console shows what a parameter says of itself: its label, a choice's label, a unit, a picker and a fader (R-PK6)${whyNoBrowser}`,
   async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-meta-'));
