@@ -120,6 +120,12 @@ const ruleDefinitions = {
             '`state`: the destination holds what the rule says, written again when it may differ (R-RS3); `change`: only when a source changes.',
         }),
       ),
+      combine: Type.Optional(
+        Type.Union([Type.Literal('any'), Type.Literal('all'), Type.Literal('priority'), Type.Literal('last')], {
+          description:
+            'How the rules that say `combine` the same way join at a destination they share (R-RS4): any (true when one says true: a lamp red for any of its sources), all, priority (the first in the tree that says something other than false, 0 or ""), last (the latest).',
+        }),
+      ),
       description: Type.Optional(Type.String()),
       enabled: Type.Optional(Type.Boolean({ default: true })),
     },

@@ -8,6 +8,7 @@ import { after, changeClockOf, type Scheduler } from '../core/scheduler.ts';
 import { toWire } from '../core/value.ts';
 import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
 import { HeldRule, type HeldRuleSpec } from './held-rule.ts';
+import { JoinedWrites } from './joined-writes.ts';
 import { matchPattern } from './rule-patterns.ts';
 import { type Rule, readsOf } from './rule-tree.ts';
 import { fuse, type Signal, type SignalFunction, transform } from './signal.ts';
@@ -109,6 +110,8 @@ export class RuleEngine {
   private readonly running = new Map<string, RunningRule>();
   private readonly sources = new Map<string, SourceRules>();
   private readonly problems = new Subject<RuleProblem>();
+  /** Destinations that rules saying `combine` share, with what each says (R-RS4). */
+  private readonly joined = new Map<string, JoinedWrites>();
   /** Writes refused and not taken since, by rule path and destination (R-RS6). */
   private readonly failing = new Map<string, RuleProblem>();
   private readonly guard: LoopGuard;
@@ -405,10 +408,19 @@ export class RuleEngine {
     const points = new Map(
       rule.destinations.map((address) => [address, { point: this.guard.point(address), answered: this.answerer(rule, address) }]),
     );
+    const { combine } = rule.state;
+    if (combine)
+      for (const address of rule.destinations) {
+        const joined = this.joined.get(address) ?? new JoinedWrites(combine);
+        this.joined.set(address, joined);
+        joined.add(rule.path);
+      }
     return new HeldRule(rule, {
       graph: this.options.graph,
       mostPerTurn: this.guard.limit,
-      write: (destination, value, holding) => {
+      write: (destination, said, holding) => {
+        const value = combine ? this.joined.get(destination)?.offer(rule.path, said) : said;
+        if (value === undefined) return;
         const signal: Signal = { value, source: rule.source, time: this.now() };
         trace?.(signal);
         const { point, answered } = points.get(destination) as { point: Point; answered: Answered };

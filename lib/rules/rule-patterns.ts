@@ -49,6 +49,7 @@ export function instanceOf(rule: HeldSpec, levels: readonly string[]): HeldSpec 
     destinations: rule.destinations.map((address) => filled(address, levels)),
     state: {
       on: rule.state.on,
+      ...(rule.state.combine ? { combine: rule.state.combine } : {}),
       from: sources,
       expression:
         text === undefined

@@ -23,6 +23,7 @@ export interface StateRuleNode {
   readonly expr?: string;
   /** `change`: only when a source changes (a pulse, an action, a press); `state` (the default) holds the destination. */
   readonly on?: 'state' | 'change';
+  readonly combine?: Combine;
   readonly description?: string;
   readonly enabled?: boolean;
 }
@@ -82,7 +83,11 @@ export interface StateRule {
   /** Undefined: the one source's value as it is. */
   readonly expression: Expression | undefined;
   readonly on: 'state' | 'change';
+  /** How it joins the other rules that write its destinations the same way (R-RS4). */
+  readonly combine?: Combine;
 }
+
+export type Combine = 'any' | 'all' | 'priority' | 'last';
 
 /**
  * The enabled rules of a tree in the order they run for one change (R-R2): top to
@@ -103,6 +108,7 @@ export function flattenRules(nodes: readonly TreeNode[], path: (string | number)
         ...(pattern ? { pattern } : {}),
         expression: node.expr === undefined ? undefined : compileExpression(node.expr, namesOf(from), someLevels(pattern)),
         on: node.on ?? 'state',
+        ...(node.combine ? { combine: node.combine } : {}),
       };
       const to = typeof node.to === 'string' ? [node.to] : [...node.to];
       return [{ path: where, folders, name, source: from[0]?.[1] ?? '', destinations: to, pipe: [], state }];
@@ -231,11 +237,14 @@ export function writerConflicts(nodes: readonly TreeNode[]): Issue[] {
   const warnings: Issue[] = [];
   for (const [destination, by] of writers) {
     if (by.length < 2 || !by.some((rule) => rule.state?.on === 'state')) continue;
+    // Rules that all say how they join are one writer (R-RS4).
+    const joined = by[0]?.state?.combine;
+    if (joined && by.every((rule) => rule.state?.combine === joined)) continue;
     const [first, ...later] = by as [Rule, ...Rule[]];
     for (const rule of later)
       warnings.push({
         path: [...pathOf(rule.path), rule.state ? 'to' : 'destinations'],
-        message: `${destination} is written by ${first.path} too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both`,
+        message: `${destination} is written by ${first.path} too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same \`combine\` on each`,
       });
   }
   return warnings;

@@ -156,7 +156,7 @@ test('a parameter that a rule holding state and another rule both write is a war
   t.true(result.ok);
   if (!result.ok) return;
   t.deepEqual(result.flow.warnings.map(formatIssue), [
-    'rules[1].to: lamps/red is written by rules[0].rules[0] too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both',
+    'rules[1].to: lamps/red is written by rules[0].rules[0] too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each',
   ]);
 });
 
@@ -194,4 +194,37 @@ test('a source pattern makes one rule of every parameter it matches, now and lat
   await settled();
   t.is(param(hub, 'umd/display/3/red').value, false, 'input 3 drives the display that appeared');
   t.like(hub.rules()[0], { from: { value: 'atem/input/+/tally/program' }, status: 'running' });
+});
+
+test('rules that say combine the same way join at the lamp they share: any, all, priority; validate says nothing of them (R-RS4)', async (t) => {
+  const desk = { type: 'dummy', parameters: ['program,B,false', 'override,B,false', 'armed,B,true', 'first,S,', 'second,S,standby'] };
+  const out = { type: 'dummy', parameters: ['red,B', 'gate,B', 'label,S'] };
+  const rules = [
+    { from: 'desk/program', to: 'out/red', combine: 'any' },
+    { from: 'desk/override', to: 'out/red', combine: 'any' },
+    { from: 'desk/program', to: 'out/gate', combine: 'all' },
+    { from: 'desk/armed', to: 'out/gate', combine: 'all' },
+    { from: 'desk/first', to: 'out/label', combine: 'priority' },
+    { from: 'desk/second', to: 'out/label', combine: 'priority' },
+  ];
+  const checked = validateFlow({ connections: { desk, out }, rules }, '/virtual/flow.json5');
+  t.true(checked.ok);
+  if (checked.ok) t.deepEqual(checked.flow.warnings, []);
+  const { hub, problems } = await heldHub(t, rules, { desk, out });
+  await settled();
+  const shown = () => ['red', 'gate', 'label'].map((id) => param(hub, `out/${id}`).value);
+  t.deepEqual(shown(), [false, false, 'standby']);
+  param(hub, 'desk/override').set(true);
+  await settled();
+  t.deepEqual(shown(), [true, false, 'standby'], 'red while the override says so, though the program does not');
+  param(hub, 'desk/program').set(true);
+  param(hub, 'desk/override').set(false);
+  param(hub, 'desk/first').set('ON AIR');
+  await settled();
+  t.deepEqual(shown(), [true, true, 'ON AIR']);
+  param(hub, 'desk/armed').set(false);
+  param(hub, 'desk/first').set('');
+  await settled();
+  t.deepEqual(shown(), [true, false, 'standby']);
+  t.deepEqual(problems, []);
 });
