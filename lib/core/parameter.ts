@@ -102,14 +102,6 @@ export interface Parameter {
   set(raw: unknown, origin?: string, answered?: Answered): SetResult;
 }
 
-/**
- * The end of the origin of a write that must reach a device although it says what the hub
- * shows already: a rule that holds state writing again once its device is back (R-RS3),
- * which knows nothing of what it was told before it was switched off. Other automated
- * writes of an unchanged value are taken without a command (device-parameters.ts).
- */
-export const HOLDING = ' (holding its state)';
-
 export interface LastChange {
   readonly by: string;
   /** Milliseconds since the epoch. */

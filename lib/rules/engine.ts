@@ -1,5 +1,6 @@
 import { type Observable, type OperatorFunction, Subject, type Subscription } from 'rxjs';
-import { type Answered, HOLDING, onChange, type Parameter } from '../core/parameter.ts';
+import { HOLDING } from '../core/origins.ts';
+import { type Answered, onChange, type Parameter } from '../core/parameter.ts';
 import type { Value } from '../core/value.ts';
 import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';

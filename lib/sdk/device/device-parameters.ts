@@ -6,15 +6,14 @@
  * `maxParameters`: past it nothing more is made, and the connection is `degraded` saying so.
  */
 import { checkParameterId } from '../../core/address.ts';
-import { type Answered, HOLDING, type OwnedParameter, type ParameterMeta } from '../../core/parameter.ts';
+import { automated } from '../../core/origins.ts';
+import type { Answered, OwnedParameter, ParameterMeta } from '../../core/parameter.ts';
 import type { Value, ValueType } from '../../core/value.ts';
 import type { ConnectionContext } from '../context.ts';
 import type { DeviceLink } from './device-link.ts';
 import type { Overruns } from './overruns.ts';
 
 /** Whether a write comes from a rule or a code flow (R-O2's `rule <path>`, `flow <id>`), not from a client. */
-const automated = (origin: string | undefined) =>
-  origin !== undefined && (origin.startsWith('rule ') || origin.startsWith('flow ')) && !origin.endsWith(HOLDING);
 
 /** The default of every device type's `maxParameters` (R-G4). */
 export const DEFAULT_MAX_PARAMETERS = 100_000;
