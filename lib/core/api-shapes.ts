@@ -154,6 +154,9 @@ export const RuleListing = Type.Object(
     ),
     expr: Type.Optional(Type.String({ description: 'Its expression (R-RS2), as written.' })),
     on: Type.Optional(oneOf(['state', 'change'] as const, 'When a rule that holds state writes (R-RS3).')),
+    combine: Type.Optional(
+      oneOf(['any', 'all', 'priority', 'last'] as const, 'How it joins the other rules that write its destination the same way (R-RS4).'),
+    ),
     status: oneOf(
       ['running', 'waiting', 'failed', 'idle'] as const,
       'Where it stands (R-G2): running, waiting for a parameter it names, failed, or idle (a disabled connection).',

@@ -145,7 +145,14 @@ export class Logic {
         source,
         destinations,
         pipe: pipe.map(({ step, argument }) => ({ [step]: argument })),
-        ...(held ? { from: Object.fromEntries(held.from), on: held.on, ...(held.expression ? { expr: held.expression.source } : {}) } : {}),
+        ...(held
+          ? {
+              from: Object.fromEntries(held.from),
+              on: held.on,
+              ...(held.expression ? { expr: held.expression.source } : {}),
+              ...(held.combine ? { combine: held.combine } : {}),
+            }
+          : {}),
         status: state?.status ?? 'waiting',
         ...(state && 'code' in state ? { code: state.code, reason: state.reason } : {}),
       };

@@ -170,7 +170,8 @@ export class RuleEngine {
     });
     if (back) this.subscriptions.push(back);
     if (replaySince !== undefined) this.replay(replaySince);
-    return [...this.running.values()].filter((r) => r.state.status !== 'idle').length;
+    // Rules of the flow: a pattern's matches are its own.
+    return [...this.running.values()].filter((r) => r.state.status !== 'idle' && !r.match).length;
   }
 
   /**
@@ -420,11 +421,13 @@ export class RuleEngine {
       graph: this.options.graph,
       mostPerTurn: this.guard.limit,
       write: (destination, said, holding) => {
-        const value = combine ? this.joined.get(destination)?.offer(rule.path, said) : said;
+        const { point, answered } = points.get(destination) as { point: Point; answered: Answered };
+        const joined = combine ? this.joined.get(destination)?.offer(rule.path, said) : undefined;
+        if (joined && !joined.ok) return answered(joined);
+        const value = joined ? joined.value : said;
         if (value === undefined) return;
         const signal: Signal = { value, source: rule.source, time: this.now() };
         trace?.(signal);
-        const { point, answered } = points.get(destination) as { point: Point; answered: Answered };
         this.write(rule, holding ? `${origin}${HOLDING}` : origin, point, signal, answered);
       },
       report: (code, message) => this.report(rule, code, message),

@@ -68,7 +68,11 @@ const equal = (a: Operand, b: Operand): boolean => {
   if (typeof a === 'boolean' || typeof b === 'boolean') return num(a) === num(b);
   return String(a) === String(b);
 };
-const finite = (n: number): number | undefined => (Number.isFinite(n) ? n : undefined);
+/** A number a parameter can take: a division by zero, or text that is no number, fails the evaluation (and says so). */
+const finite = (n: number): number => {
+  if (Number.isFinite(n)) return n;
+  throw new RangeError(`it made ${n}, which no parameter takes (a division by zero, or text that is no number?)`);
+};
 
 /** The functions an expression may call, by Companion's names where it has one: each gets known arguments only. */
 const functions: Readonly<Record<string, { readonly arity: readonly [number, number]; readonly call: (...args: Operand[]) => Operand }>> = {
@@ -261,6 +265,12 @@ export function compileExpression(source: string, names: readonly string[], leve
           const values = args.map((arg) => arg(scope));
           return values.includes(undefined) ? undefined : fn.call(...values);
         };
+      }
+      case 'MemberExpression': {
+        // Where the member is read: just before its name (`prg.length`), or at the object.
+        const property = node['property'] as Node;
+        const at = node['computed'] ? columnOf(node['object'] as Node) : columnOf(property) - 1;
+        throw new ExpressionError(`${describe(node)} is not part of expressions`, Math.max(at, 1));
       }
       default:
         throw new ExpressionError(`${describe(node)} is not part of expressions`, columnOf(node));

@@ -1,6 +1,8 @@
-import type { Value } from '../core/value.ts';
+import { ok, type Result } from '../core/errors.ts';
+import { convert, type Value } from '../core/value.ts';
 import type { Combine } from './rule-tree.ts';
 
+/** What says something for `priority`: anything but false, 0 and "". */
 const says = (value: Value | undefined): boolean => value !== undefined && value !== false && value !== 0 && value !== '';
 
 /**
@@ -8,7 +10,9 @@ const says = (value: Value | undefined): boolean => value !== undefined && value
  * red when any of its sources says so, a gate open when all do, the first of a priority
  * list that says something, or the latest. What each rule says is kept, in the order the
  * rules run (tree order; the matches of one pattern as they were found), and the joined
- * value is what the destination is written.
+ * value is what the destination is written. `any` and `all` join booleans: what a rule says
+ * is converted as a write to a boolean would be (`"off"` is false), and what does not
+ * convert is refused as such a write is.
  */
 export class JoinedWrites {
   private readonly said = new Map<string, Value | undefined>();
@@ -20,19 +24,20 @@ export class JoinedWrites {
     if (!this.said.has(rule)) this.said.set(rule, undefined);
   }
 
-  /** `rule` says `value` now: what the destination is to hold, or undefined while nothing can be said. */
-  offer(rule: string, value: Value): Value | undefined {
-    this.said.set(rule, value);
-    const all = [...this.said.values()];
-    switch (this.how) {
-      case 'last':
-        return value;
-      case 'any':
-        return all.some(says) ? true : all.includes(undefined) ? undefined : false;
-      case 'all':
-        return all.includes(undefined) ? (all.some((v) => v !== undefined && !says(v)) ? false : undefined) : all.every(says);
-      case 'priority':
-        return all.find(says) ?? all.find((v) => v !== undefined);
+  /** `rule` says `value` now: what the destination is to hold (undefined while nothing can be said), or why not. */
+  offer(rule: string, value: Value): Result<Value | undefined> {
+    if (this.how === 'last') return ok(value);
+    if (this.how === 'priority') {
+      this.said.set(rule, value);
+      const all = [...this.said.values()];
+      return ok(all.find(says) ?? all.find((v) => v !== undefined));
     }
+    const converted = convert(value, 'B');
+    if (!converted.ok) return converted;
+    this.said.set(rule, converted.value);
+    const all = [...this.said.values()];
+    const wanted = this.how === 'any';
+    if (all.includes(wanted)) return ok(wanted);
+    return ok(all.includes(undefined) ? undefined : !wanted);
   }
 }

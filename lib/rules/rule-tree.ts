@@ -194,7 +194,18 @@ function checkStateRule(
   const from = node['from'];
   const sources = typeof from === 'string' ? [[SINGLE_SOURCE_NAME, from]] : isRecord(from) ? Object.entries(from) : [];
   const to = node['to'];
+  const levels = wildcardsOf(patternOf(sources as [string, string][]));
+  const places = (address: unknown, at: (string | number)[]): Issue[] =>
+    typeof address !== 'string'
+      ? []
+      : [...address.matchAll(/\{(\d+)\}/g)]
+          .filter(([, n]) => Number(n) < 1 || Number(n) > levels)
+          .map(([whole]) => ({
+            path: at,
+            message: `${whole} is no level its sources match (${levels ? `{1} to {${levels}}` : 'they have no + level'})`,
+          }));
   const issues = [
+    ...(typeof to === 'string' ? places(to, [...at, 'to']) : Array.isArray(to) ? to.flatMap((d, i) => places(d, [...at, 'to', i])) : []),
     ...(typeof from === 'string'
       ? checkAddress(from, [...at, 'from'])
       : sources.flatMap(([name, address]) => checkAddress(address, [...at, 'from', name]))),
@@ -231,24 +242,38 @@ function checkStateRule(
  */
 export function writerConflicts(nodes: readonly TreeNode[]): Issue[] {
   const rules = flattenRules(nodes);
-  const writers = new Map<string, Rule[]>();
-  for (const rule of rules)
-    for (const destination of new Set(rule.destinations)) writers.set(destination, [...(writers.get(destination) ?? []), rule]);
   const warnings: Issue[] = [];
-  for (const [destination, by] of writers) {
-    if (by.length < 2 || !by.some((rule) => rule.state?.on === 'state')) continue;
-    // Rules that all say how they join are one writer (R-RS4).
-    const joined = by[0]?.state?.combine;
-    if (joined && by.every((rule) => rule.state?.combine === joined)) continue;
-    const [first, ...later] = by as [Rule, ...Rule[]];
-    for (const rule of later)
+  const seen: { readonly rule: Rule; readonly destination: string; readonly matches: RegExp }[] = [];
+  for (const rule of rules)
+    for (const destination of new Set(rule.destinations)) {
+      const matches = placesAsAny(destination);
+      // A destination of a pattern rule (`umd/display/{1}/red`) is every address it can be.
+      const first = seen.find(
+        (other) =>
+          other.rule !== rule && (other.matches.test(destination) || matches.test(other.destination)) && conflicting(other.rule, rule),
+      );
+      seen.push({ rule, destination, matches });
+      if (!first) continue;
       warnings.push({
         path: [...pathOf(rule.path), rule.state ? 'to' : 'destinations'],
-        message: `${destination} is written by ${first.path} too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same \`combine\` on each`,
+        message: `${destination} is written by ${first.rule.path} too${first.destination === destination ? '' : ` (as ${first.destination})`}: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same \`combine\` on each`,
       });
-  }
+    }
   return warnings;
 }
+
+/** Two writers of one destination conflict when one holds state, unless both say the same `combine`. */
+const conflicting = (a: Rule, b: Rule): boolean =>
+  (a.state?.on === 'state' || b.state?.on === 'state') && !(a.state?.combine !== undefined && a.state.combine === b.state?.combine);
+
+/** An address whose `{n}` stand for any one level, as a pattern that matches the whole of one. */
+const placesAsAny = (address: string): RegExp =>
+  new RegExp(
+    `^${address
+      .split(/\{\d+\}/)
+      .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}$`,
+  );
 
 /** `rules[1].rules[0]` as the path of an issue. */
 const pathOf = (path: string): (string | number)[] =>

@@ -121,6 +121,7 @@ test('a mistake in an expression is found when the flow is read, at its path and
         { folder: 'f', rules: [{ from: 'atem/program', to: 'lamps/red', expr: 'launch(value)' }] },
         { from: 'atem/input/+/program', to: 'lamps/{1}/red', expr: 'value && {2} > 0' },
         { from: 'atem/input/#', to: 'lamps/red' },
+        { from: 'atem/input/+/program', to: ['lamps/{1}/red', 'lamps/{2}/green'] },
       ],
     },
     '/virtual/flow.json5',
@@ -131,11 +132,12 @@ test('a mistake in an expression is found when the flow is read, at its path and
     'rules[7].from: expected an address <connection id>/<parameter id>, whose levels may be + (one for any) or an object',
     'rules[0].expr: column 5: Unexpected "="',
     'rules[1].expr: column 1: "pgm" names no source of this rule (prg); another parameter is $(<address>)',
-    'rules[2].expr: column 1: reading a member (a.b, a[b]) is not part of expressions',
+    'rules[2].expr: column 4: reading a member (a.b, a[b]) is not part of expressions',
     'rules[3].expr: an expression over prg, pvw is needed: which of them goes to the destination?',
     'rules[4].expr: no connection "mixer" in this flow file (connections: atem, lamps)',
     'rules[5].rules[0].expr: column 1: "launch" is no function of expressions (round, floor, ceil, abs, min, max, clamp, toFixed, isNumber, number, string, bool, trim, strlen, substr, concat, toUpperCase, toLowerCase, replaceAll, includes, indexOf)',
     'rules[6].expr: column 10: {2} is no level its sources match ({1} to {1})',
+    'rules[8].to[1]: {2} is no level its sources match ({1} to {1})',
   ]);
 });
 
@@ -149,6 +151,8 @@ test('a parameter that a rule holding state and another rule both write is a war
         { source: 'desk/a', destinations: ['lamps/other'] },
         { from: 'desk/b', to: 'lamps/pulse', on: 'change' },
         { source: 'desk/c', destinations: ['lamps/pulse'] },
+        { from: 'atem/input/+/program', to: 'lamps/cam/{1}/red', combine: 'any' },
+        { from: 'desk/cam2', to: 'lamps/cam/2/red' },
       ],
     },
     '/virtual/flow.json5',
@@ -157,6 +161,7 @@ test('a parameter that a rule holding state and another rule both write is a war
   if (!result.ok) return;
   t.deepEqual(result.flow.warnings.map(formatIssue), [
     'rules[1].to: lamps/red is written by rules[0].rules[0] too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each',
+    'rules[6].to: lamps/cam/2/red is written by rules[5] too (as lamps/cam/{1}/red): a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each',
   ]);
 });
 
@@ -227,4 +232,34 @@ test('rules that say combine the same way join at the lamp they share: any, all,
   await settled();
   t.deepEqual(shown(), [true, false, 'standby']);
   t.deepEqual(problems, []);
+});
+
+test('any and all join booleans as a write to a boolean converts them; what does not convert is a refused write with its trace (R-RS4, R-RS6)', async (t) => {
+  const desk = { type: 'dummy', parameters: ['name,S,off', 'override,B,false'] };
+  const out = { type: 'dummy', parameters: ['lamp,B'] };
+  const { hub, problems } = await heldHub(
+    t,
+    [
+      { from: 'desk/name', to: 'out/lamp', combine: 'any' },
+      { from: 'desk/override', to: 'out/lamp', combine: 'any' },
+    ],
+    { desk, out },
+  );
+  await settled();
+  t.is(param(hub, 'out/lamp').value, false, '"off" is false, as a write of it to a boolean');
+  param(hub, 'desk/name').set('Cam One');
+  await settled();
+  t.is(param(hub, 'out/lamp').value, false, 'text that is no boolean does not light the lamp');
+  t.like(problems.at(-1), { rule: 'rules[0]', code: 'PB_CONVERSION', lasting: true });
+  t.true(hub.problems().some((problem) => problem.source === 'rule' && problem.code === 'PB_CONVERSION'));
+});
+
+test('an expression that makes no number a parameter takes (a division by zero) fails with the reason, and writes nothing (R-RS2)', async (t) => {
+  const desk = { type: 'dummy', parameters: ['n,I,2'] };
+  const out = { type: 'dummy', parameters: ['count,I,7'] };
+  const { hub, problems } = await heldHub(t, [{ from: 'desk/n', to: 'out/count', expr: 'value / 0' }], { desk, out });
+  await settled();
+  t.is(param(hub, 'out/count').value, 7);
+  t.like(problems[0], { rule: 'rules[0]', code: 'PB_RULE_FAILED' });
+  t.regex(problems[0]?.message ?? '', /its expression: it made Infinity, which no parameter takes/);
 });
