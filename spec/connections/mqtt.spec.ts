@@ -491,8 +491,12 @@ withBroker(`/metrics shows the broker connection, the other hubs and the message
   await eventually(() => valueOn(observed, 'studio/level') === 105, "the owner's changes");
   metric = await scrape();
   // Ten changes in one turn: the first on its value topic, the nine after it in one burst (R-M5 at speed).
-  t.is(metric('patchbay_mqtt_messages_total{connection="bus",direction="published"}') - published, 2);
-  t.is(metric('patchbay_mqtt_messages_total{connection="bus",direction="received"}') - received, 2);
+  // Each value topic is told the latest once its second is up: on a loaded machine the scrape
+  // may come after that, and count those too (one each way, and the other hubs' besides).
+  const sent = metric('patchbay_mqtt_messages_total{connection="bus",direction="published"}') - published;
+  const heard = metric('patchbay_mqtt_messages_total{connection="bus",direction="received"}') - received;
+  t.true(sent >= 2 && sent <= 3, `${sent} published: not ten`);
+  t.true(heard >= 2 && heard <= 4, `${heard} received: not five`);
   await a.stop();
   await eventually(async () => (await scrape())('patchbay_mqtt_hubs{connection="bus",state="away"}') === 1, 'hub a away');
 });
