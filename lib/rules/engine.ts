@@ -419,7 +419,7 @@ export class RuleEngine {
       }
     return new HeldRule(rule, {
       graph: this.options.graph,
-      mostPerTurn: this.guard.limit,
+      mostPerPass: this.guard.limit,
       write: (destination, said, holding) => {
         const { point, answered } = points.get(destination) as { point: Point; answered: Answered };
         const joined = combine ? this.joined.get(destination)?.offer(rule.path, said) : undefined;

@@ -1,4 +1,3 @@
-import type { Subscription } from 'rxjs';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import { onChange, type Parameter } from '../core/parameter.ts';
@@ -8,18 +7,24 @@ import { type Rule, readsOf, type StateRule } from './rule-tree.ts';
 /**
  * The rules asked to evaluate this turn, in the order asked, and whether a microtask will
  * run them: one for all (Node's `queueMicrotask` makes an async resource a call, a third of
- * a rule's cost). A rule that writes asks others, which run in the same pass.
+ * a rule's cost). A rule that writes asks others, which run in the same pass: a loop of
+ * rules that hold state runs within one pass, so a count of each rule's evaluations in it
+ * finds the loop (the loop guard's chains end with the turn that asked), and changes from
+ * outside, however many a turn, start a pass of their own.
  */
 const due: HeldRule[] = [];
+const settledPromise = Promise.resolve();
 let draining = false;
+let pass = 0;
 
 function settleLater(rule: HeldRule): void {
   due.push(rule);
   if (draining) return;
   draining = true;
-  void Promise.resolve().then(() => {
+  pass += 1;
+  void settledPromise.then(() => {
     try {
-      for (let i = 0; i < due.length; i++) (due[i] as HeldRule).evaluate();
+      for (let i = 0; i < due.length; i++) (due[i] as HeldRule).evaluate(pass);
     } finally {
       // A rule that threw (a bug, said as an unhandled rejection) costs the rest of this pass, never the next.
       due.length = 0;
@@ -38,10 +43,10 @@ export interface HeldRuleEnvironment {
    * guarded, refusals reported); `holding`: to be sent though the destination shows it.
    */
   readonly write: (destination: string, value: Value, holding: boolean) => void;
-  /** An event of the rule: an evaluation past its bounds, a loop between turns. */
+  /** An event of the rule: an evaluation past its bounds, a loop among rules. */
   readonly report: (code: ErrorCode, message: string) => void;
-  /** The most evaluations of one rule in one turn: past it, a loop among rules is cut until the next turn. */
-  readonly mostPerTurn: number;
+  /** The most evaluations of one rule in one pass: past it, a loop among rules is cut (the loop guard's limit). */
+  readonly mostPerPass: number;
 }
 
 /**
@@ -51,14 +56,14 @@ export interface HeldRuleEnvironment {
  * one scene recall has landed by then, so the rule reads settled values and writes once.
  * It writes what it says when it differs from what it last wrote, and always when asked to
  * hold (`settle(true)`: it started, a destination's connection is back), unless it is `on:
- * 'change'`. A loop of such rules runs one turn of microtasks without end, out of the reach
- * of the loop guard's chains: an evaluation count per turn cuts it instead.
+ * 'change'`. A loop of such rules is cut by a count of evaluations in one pass (`settleLater`).
  */
 export class HeldRule {
   private asked: 'change' | 'hold' | undefined;
   private last: Value | undefined;
+  /** The pass it last evaluated in, and how many times in it. */
+  private pass = 0;
   private evaluations = 0;
-  private countedTurn: Subscription | undefined;
   private readonly reads: readonly string[];
   /** The parameters it reads, as they come and go (a read per evaluation costs no lookup). */
   private readonly sourceAt = new Map<string, Parameter | undefined>();
@@ -99,7 +104,6 @@ export class HeldRule {
       for (const stop of stops) stop();
       for (const unfollow of changes.values()) unfollow();
       changes.clear();
-      this.countedTurn?.unsubscribe();
     };
   }
 
@@ -115,21 +119,21 @@ export class HeldRule {
     settleLater(this);
   }
 
-  /** Evaluates what was asked (`settle`); the turn's queue calls it. */
-  evaluate(): void {
+  /** Evaluates what was asked (`settle`) in pass `pass` of the turns' queue. */
+  evaluate(pass: number): void {
     const hold = this.asked === 'hold';
     this.asked = undefined;
-    if (++this.evaluations > this.env.mostPerTurn) {
-      if (this.evaluations === this.env.mostPerTurn + 1)
+    if (pass !== this.pass) {
+      this.pass = pass;
+      this.evaluations = 0;
+    }
+    if (++this.evaluations > this.env.mostPerPass) {
+      if (this.evaluations === this.env.mostPerPass + 1)
         this.env.report(
           'PB_FEEDBACK_LOOP',
-          `evaluated more than ${this.env.mostPerTurn} times in one turn: rules that hold state feed back on each other through ${this.reads.join(', ')}; cut until the next turn`,
+          `evaluated more than ${this.env.mostPerPass} times in one pass: rules that hold state feed back on each other through ${this.reads.join(', ')}; cut`,
         );
       return;
-    }
-    if (this.evaluations === 1) {
-      const turnOver = setImmediate(() => (this.evaluations = 0));
-      this.countedTurn = { unsubscribe: () => clearImmediate(turnOver) } as Subscription;
     }
     const said = this.says();
     if (said === undefined || (!hold && said === this.last)) return;

@@ -93,7 +93,7 @@ test("a rule on 'change' writes only when a source changes: not at its start (R-
   t.is(param(hub, 'lamps/sum').value, 6);
 });
 
-test('rules that hold state and feed back on each other are cut within the turn, and say so; the hub runs on', async (t) => {
+test('rules that hold state and feed back on each other are cut within the pass, and say so; 1,000 changes from outside in one turn are no loop', async (t) => {
   const { hub, problems } = await heldHub(t, [
     { from: 'lamps/x', to: 'lamps/y', expr: '!value' },
     { from: 'lamps/y', to: 'lamps/x', expr: 'value' },
@@ -101,9 +101,18 @@ test('rules that hold state and feed back on each other are cut within the turn,
   await settled();
   await settled();
   t.true(
-    problems.some((problem) => problem.code === 'PB_FEEDBACK_LOOP' && /evaluated more than 256 times in one turn/.test(problem.message)),
+    problems.some((problem) => problem.code === 'PB_FEEDBACK_LOOP' && /evaluated more than 256 times in one pass/.test(problem.message)),
     JSON.stringify(problems.slice(0, 2)),
   );
+  // A code flow counting in a loop that awaits: 1,000 changes of one source in one turn, each its own pass.
+  const { hub: counting, problems: counted } = await heldHub(t, [{ from: 'atem/program', to: 'lamps/sum', expr: 'value * 2' }]);
+  for (let n = 1; n <= 1000; n++) {
+    param(counting, 'atem/program').set(n);
+    await null;
+  }
+  await settled();
+  t.is(param(counting, 'lamps/sum').value, 2000);
+  t.deepEqual(counted, [], 'no loop');
   param(hub, 'atem/program').set(5);
   t.is(param(hub, 'atem/program').value, 5);
 });
