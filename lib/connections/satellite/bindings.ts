@@ -4,12 +4,19 @@
  * toggles, holds, fires or sets its target.
  */
 import { combineLatest, filter, startWith } from 'rxjs';
-import { type ConnectionContext, FIRE, type Value } from '../../sdk/index.ts';
+import { after, type ConnectionContext, FIRE, type SetResult, type Value } from '../../sdk/index.ts';
 import type { Device } from './devices.ts';
 import type { KeyLooks } from './key-looks.ts';
 import type { KeyBinding } from './settings.ts';
 
+/** What a key shows while a press of it was refused, and for how long (R-RS6). */
+export const FAILED_COLOR = '#ff0000';
+const FAILED_SHOWN_MS = 2000;
+
 export class KeyBindings {
+  /** Keys showing a refused press, until they show their own colour again. */
+  private readonly failedShown = new Map<string, { unsubscribe(): void }>();
+
   constructor(
     private readonly context: ConnectionContext,
     private readonly bindings: readonly KeyBinding[],
@@ -66,6 +73,12 @@ export class KeyBindings {
             context.log.warn(`keys[${index}].${field}: there is no parameter ${binding[field]} (yet); the key waits for it`);
       }),
     );
+    watching.push({
+      unsubscribe: () => {
+        for (const shown of this.failedShown.values()) shown.unsubscribe();
+        this.failedShown.clear();
+      },
+    });
     return watching;
   }
 
@@ -74,17 +87,50 @@ export class KeyBindings {
     return this.bindings.filter((binding) => !next.some((other) => other.device === binding.device && other.key === binding.key));
   }
 
-  /** Key `key` of device `deviceId` went down or up: what the bindings of that key write. */
+  /**
+   * Key `key` of device `deviceId` went down or up: what the bindings of that key write. A
+   * write refused, now or when its device answers later, leaves a trace (R-RS6): a warning
+   * with the key and who pressed it, and the key shows FAILED_COLOR for two seconds.
+   */
   press(deviceId: string, key: number, down: boolean, origin: string): void {
-    for (const binding of this.bindings) {
-      if (binding.device !== deviceId || binding.key !== key || binding.press === 'none') continue;
-      const target = this.context.graph.get(binding.target || binding.show);
-      if (!target) continue;
-      if (binding.press === 'toggle' && down) target.set(target.value !== true, origin);
-      else if (binding.press === 'momentary') target.set(down, origin);
-      else if (binding.press === 'fire' && down) target.set(FIRE, origin);
-      else if (binding.press === 'set' && down && binding.value !== undefined) target.set(binding.value, origin);
-    }
+    this.bindings.forEach((binding, index) => {
+      if (binding.device !== deviceId || binding.key !== key || binding.press === 'none') return;
+      const address = binding.target || binding.show;
+      const target = this.context.graph.get(address);
+      const value =
+        binding.press === 'toggle' && down
+          ? target?.value !== true
+          : binding.press === 'momentary'
+            ? down
+            : binding.press === 'fire' && down
+              ? FIRE
+              : binding.press === 'set' && down
+                ? binding.value
+                : undefined;
+      if (value === undefined) return;
+      const answered = (result: SetResult) => {
+        if (!result.ok) this.refused(index, binding, address, origin, result.error.message);
+      };
+      if (!target) return this.refused(index, binding, address, origin, `there is no parameter ${address}`);
+      const written = target.set(value, origin, answered);
+      if (!written.ok) answered(written);
+    });
+  }
+
+  /** A press's write was refused: said, and shown on the key that asked. */
+  private refused(index: number, binding: KeyBinding, address: string, origin: string, why: string): void {
+    const { context, looks } = this;
+    context.log.warn(`keys[${index}] (${origin}): writing ${address} failed: ${why}`);
+    looks.set(binding.device, binding.key, 'color', FAILED_COLOR, 'press refused');
+    this.failedShown.get(`${binding.device}\n${binding.key}`)?.unsubscribe();
+    this.failedShown.set(
+      `${binding.device}\n${binding.key}`,
+      after(context.scheduler, FAILED_SHOWN_MS, () => {
+        this.failedShown.delete(`${binding.device}\n${binding.key}`);
+        const shown = binding.show === '' ? undefined : context.graph.get(binding.show)?.value;
+        looks.set(binding.device, binding.key, 'color', lights(binding, shown) ? binding.on : binding.off, 'keys');
+      }),
+    );
   }
 
   /** What a press of each bound key of the device `deviceId` of `keysTotal` keys writes, by key: for the console's grid. */
