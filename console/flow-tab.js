@@ -22,7 +22,7 @@ import { html } from './html.js';
 
 // The flow tab's own shapes: the document as its views read it, what is being edited, the file as read.
 /** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[], plugins?: string[] }} FlowDocument */
-/** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], description?: string, enabled?: boolean }} RuleNode */
+/** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], from?: string | Record<string, string>, to?: string | string[], expr?: string, description?: string, enabled?: boolean }} RuleNode */
 /** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger', trigger?: import('./triggers.js').Trigger, place?: import('./triggers.js').TriggerPlace }} Editing */
 /** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {(text: string, error: boolean) => void} Notify */
@@ -45,9 +45,17 @@ const clock = (/** @type {number} */ at) => {
   return when.toDateString() === new Date().toDateString() ? time : `${when.toLocaleDateString()} ${time.slice(0, 5)}`;
 };
 
-/** A rule's one-line summary: source → destinations, and its steps. @param {RuleNode} rule */
+/** A rule's one-line summary: source → destinations, and its steps; a rule that holds state: its sources → where, and its expression. @param {RuleNode} rule */
 const ruleText = (rule) =>
-  `${rule.source ?? '?'} → ${(rule.destinations ?? []).join(', ')}${rule.pipe?.length ? ` · ${rule.pipe.map((step) => Object.keys(step)[0]).join(', ')}` : ''}`;
+  rule.from !== undefined
+    ? `${readsOf(rule).join(', ')} → ${writesOf(rule).join(', ')}${rule.expr ? ` · ${rule.expr}` : ''}`
+    : `${rule.source ?? '?'} → ${(rule.destinations ?? []).join(', ')}${rule.pipe?.length ? ` · ${rule.pipe.map((step) => Object.keys(step)[0]).join(', ')}` : ''}`;
+/** The addresses a rule reads. @param {RuleNode} rule */
+const readsOf = (rule) =>
+  rule.from === undefined ? [rule.source ?? ''] : typeof rule.from === 'string' ? [rule.from] : Object.values(rule.from);
+/** The addresses a rule writes. @param {RuleNode} rule */
+const writesOf = (rule) =>
+  rule.from === undefined ? (rule.destinations ?? []) : typeof rule.to === 'string' ? [rule.to] : (rule.to ?? []);
 
 /**
  * @param {{ notify: Notify, connections?: readonly ConnectionInfo[], addresses?: readonly ParameterListing[], opening?: Editing }} props
@@ -252,6 +260,14 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   /** A rule the trigger form made opens in the trigger form, with what it says; any other in the rule form. @param {Editing} edit */
   const editRule = (edit) => {
     const found = edit.kind === 'rule' && !edit.isNew ? triggerAt(document, edit.path) : undefined;
+    // A rule that holds state the trigger form did not make has no form yet: its text is where it is edited.
+    if (
+      !found &&
+      edit.kind === 'rule' &&
+      !edit.isNew &&
+      /** @type {RuleNode | undefined} */ (nodeAt(document, edit.path))?.from !== undefined
+    )
+      return setView('text');
     setEditing(found ? { kind: 'trigger', ...found } : edit);
   };
 
@@ -472,7 +488,7 @@ function rulesNaming(nodes, path, id) {
   return nodes.flatMap((node, index) =>
     node.rules
       ? rulesNaming(node.rules, [...path, index, 'rules'], id)
-      : names(node.source) || (node.destinations ?? []).some(names)
+      : readsOf(node).some(names) || writesOf(node).some(names)
         ? [{ rule: node, path: [...path, index] }]
         : [],
   );

@@ -4,9 +4,12 @@
 // `schedule` connection (the flow's first, or a new one), and every trigger is a rule from
 // what fires to what is written, with a `filter` step for a condition and a `set` step for
 // the value, described by the trigger's name. A condition may also say what to write
-// otherwise (a lamp lit while a camera is on air, put out when it is not): a second rule with
-// the opposite comparison. Edited from the rules tab, a rule of the form's making is read back
-// into the form (`triggerAt`) and changed where it stands.
+// otherwise (a lamp lit while a camera is on air, put out when it is not): then it is state,
+// not an event — one rule that holds it (R-RS3), `{ from, to, expr: "value > 5 ? true : false" }`,
+// so the lamp is right as soon as the trigger is saved and after its device comes back, not
+// at the next change. Edited from the rules tab, a rule of the form's making is read back into
+// the form (`triggerAt`, also from the pair of rules earlier versions wrote) and changed where
+// it stands.
 import { useState } from 'preact/hooks';
 import { freeId, idOf, typedValue } from './format.js';
 import { html } from './html.js';
@@ -51,8 +54,24 @@ function entryOf(trigger, id) {
   };
 }
 
+/** Each comparison as an expression says it. */
+const OPERATOR = /** @type {Record<string, string>} */ ({ eq: '==', ne: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' });
+/** A value of the form as an expression's literal. @param {string} text */
+const literal = (text) => {
+  const value = typedValue(text);
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+};
+/** The literal of an expression the form wrote: a number, true, false or a "text". */
+const LITERAL = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|"(?:[^"\\]|\\.)*")`;
+const HELD = new RegExp(`^value (==|!=|>=|<=|>|<) ${LITERAL} \\? ${LITERAL} : ${LITERAL}$`);
+
 /** The trigger's rule from `source`, and the rule of what it writes otherwise when it says one. @param {Trigger} trigger @param {string} source */
 function rulesOf(trigger, source) {
+  // A condition with a value either way is state: one rule that holds it.
+  if (trigger.when === 'condition' && trigger.otherwise !== '' && trigger.value !== '') {
+    const expr = `value ${OPERATOR[trigger.compare] ?? '=='} ${literal(trigger.than)} ? ${literal(trigger.value)} : ${literal(trigger.otherwise)}`;
+    return { rule: { from: source, to: trigger.destination, expr, description: trigger.name }, otherwise: undefined };
+  }
   /** @param {string} compare @param {string} value */
   const pipe = (compare, value) => [
     ...(trigger.when === 'condition' ? [{ filter: { [compare]: typedValue(trigger.than) } }] : []),
@@ -161,6 +180,7 @@ export function triggerAt(document, path) {
   const index = /** @type {number} */ (path.at(-1));
   const rule = list?.[index];
   if (typeof rule?.description !== 'string' || rule.description === '') return undefined;
+  if (rule.from !== undefined) return heldTriggerAt(rule, path);
   // What a condition writes otherwise is edited with it.
   if (rule.description.endsWith(', otherwise')) {
     const before = index > 0 ? triggerAt(document, [...path.slice(0, -1), index - 1]) : undefined;
@@ -327,4 +347,32 @@ export function TriggerForm({ addresses, initial, apply, cancel }) {
       <button type="button" onClick=${cancel}>cancel</button>
     </div>
   </form>`;
+}
+
+/**
+ * A condition the form wrote as a rule that holds state, read back; undefined for any other
+ * rule with `from`. @param {Record<string, any>} rule @param {Path} path
+ * @returns {{ trigger: Trigger, place: TriggerPlace } | undefined}
+ */
+function heldTriggerAt(rule, path) {
+  const found = typeof rule.from === 'string' && typeof rule.to === 'string' && typeof rule.expr === 'string' ? HELD.exec(rule.expr) : null;
+  const compare = Object.entries(OPERATOR).find(([, operator]) => operator === found?.[1])?.[0];
+  if (!found || !compare || rule.on === 'change' || rule.combine !== undefined) return undefined;
+  const text = (/** @type {string | undefined} */ written) => textOf(JSON.parse(written ?? 'null'));
+  return {
+    trigger: {
+      name: rule.description,
+      when: 'condition',
+      time: '06:00',
+      days: '*',
+      date: '',
+      source: rule.from,
+      compare,
+      than: text(found[2]),
+      destination: rule.to,
+      value: text(found[3]),
+      otherwise: text(found[4]),
+    },
+    place: { rule: path },
+  };
 }

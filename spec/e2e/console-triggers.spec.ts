@@ -212,3 +212,46 @@ live(
     t.regex(next, /T07:15:00/, 'the schedule knows the new time');
   },
 );
+
+live(
+  `a condition with a value either way is state: the form writes one rule that holds it, the lamp is right at once without a change of its source, and it opens in the form again (R-RS3)${whyNoBrowser}`,
+  async (t) => {
+    // Camera 2 is on air before the trigger exists.
+    const { flow, hub, page } = await rulesTab(
+      t,
+      "atem: { type: 'dummy', parameters: ['program,I,2'] },\n    umd: { type: 'dummy', parameters: ['red,B,false'] },",
+    );
+    const form = page.locator('[data-testid=trigger-form]');
+    await page.getByRole('button', { name: 'add a trigger' }).click();
+    await form.getByLabel('name *').fill('camera 2 red');
+    await form.getByLabel('when').selectOption('when a value meets a condition');
+    await form.getByLabel('the value of *').fill('atem/program');
+    await form.getByLabel('comparison').selectOption('is');
+    await form.getByLabel('than').fill('2');
+    await form.getByLabel('then write to *').fill('umd/red');
+    await form.getByLabel('the value', { exact: true }).fill('true');
+    await form.getByLabel('otherwise write').fill('false');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('[data-testid=flow-rules] .rule-text', { hasText: 'atem/program → umd/red · value == 2 ? true : false' }).waitFor();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    t.deepEqual((JSON5.parse(await readFile(flow, 'utf8')) as { rules: unknown }).rules, [
+      { from: 'atem/program', to: 'umd/red', expr: 'value == 2 ? true : false', description: 'camera 2 red' },
+    ]);
+    await eventually(
+      async () => (await (await fetch(`${hub.base}/parameters/umd/red`, { headers: auth })).text()) === 'true',
+      'the lamp red at once: camera 2 was on air already',
+    );
+    t.is((await fetch(`${hub.base}/update?parameter=atem/program&value=3`, { headers: auth })).status, 200);
+    await eventually(async () => (await (await fetch(`${hub.base}/parameters/umd/red`, { headers: auth })).text()) === 'false', 'out');
+
+    // Read back into the form, as written.
+    await page.locator('[data-testid=flow-rules] li.rule', { hasText: 'camera 2 red' }).getByRole('button', { name: 'edit' }).click();
+    t.is(await form.getByLabel('when').inputValue(), 'condition');
+    t.is(await form.getByLabel('the value of *').inputValue(), 'atem/program');
+    t.is(await form.getByLabel('comparison').inputValue(), 'eq');
+    t.is(await form.getByLabel('than').inputValue(), '2');
+    t.is(await form.getByLabel('the value', { exact: true }).inputValue(), 'true');
+    t.is(await form.getByLabel('otherwise write').inputValue(), 'false');
+  },
+);
