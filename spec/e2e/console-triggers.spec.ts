@@ -214,7 +214,7 @@ live(
 );
 
 live(
-  `a condition with a value either way is state: the form writes one rule that holds it, the lamp is right at once without a change of its source, and it opens in the form again (R-RS3)${whyNoBrowser}`,
+  `a condition with a value either way is state: the form writes one rule that holds it, the lamp is right at once without a change of its source, and it opens in the form again; a second trigger on the lamp is said before saving (R-RS3, R-RS4)${whyNoBrowser}`,
   async (t) => {
     // Camera 2 is on air before the trigger exists.
     const { flow, hub, page } = await rulesTab(
@@ -253,5 +253,18 @@ live(
     t.is(await form.getByLabel('than').inputValue(), '2');
     t.is(await form.getByLabel('the value', { exact: true }).inputValue(), 'true');
     t.is(await form.getByLabel('otherwise write').inputValue(), 'false');
+    await page.getByRole('button', { name: 'cancel' }).click();
+
+    // A second trigger on the same lamp is said before it is saved: two writers, the last would win (R-RS4).
+    await page.getByRole('button', { name: 'add a trigger' }).click();
+    await form.getByLabel('name *').fill('camera 3 red');
+    await form.getByLabel('when').selectOption('when a value meets a condition');
+    await form.getByLabel('the value of *').fill('atem/program');
+    await form.getByLabel('than').fill('3');
+    await form.getByLabel('then write to *').fill('umd/red');
+    await form.getByLabel('the value', { exact: true }).fill('true');
+    await form.getByLabel('otherwise write').fill('false');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page.locator('.notice', { hasText: 'umd/red is written by rules[0] too' }).waitFor();
   },
 );
