@@ -99,7 +99,9 @@ export function Tree({ parameters, connections, search, matching, ranges, origin
     /** @type {Map<string, ParameterListing[]>} */
     const groups = new Map();
     for (const p of parameters) {
-      if (matching ? !matching.has(p.p) : text && !p.p.toLowerCase().includes(text)) continue;
+      // A search finds an address, or the label a parameter says of itself (`output 1` finds "Output 1").
+      if (matching ? !matching.has(p.p) : text && !p.p.toLowerCase().includes(text) && !p.meta?.label?.toLowerCase().includes(text))
+        continue;
       const id = p.p.slice(0, p.p.indexOf('/'));
       const list = groups.get(id);
       if (list) list.push(p);

@@ -366,5 +366,13 @@ live(
     await value(page, 'desk/level').filter({ hasText: '2.5 dB' }).waitFor();
     t.is(param(hub, 'desk/level').value, 2.5);
     if (process.env['PATCHBAY_SCREENSHOTS']) await page.screenshot({ path: join(process.env['PATCHBAY_SCREENSHOTS'], 'console-meta.png') });
+
+    // The search finds a parameter by the label it says of itself, as well as by its address (issue 74 item 7).
+    await page.getByPlaceholder('search, or /expression/').fill('programme level');
+    await row('desk/source').waitFor({ state: 'detached' });
+    t.is(await row('desk/level').count(), 1, 'found by its label');
+    await page.getByPlaceholder('search, or /expression/').fill('plain');
+    await row('desk/level').waitFor({ state: 'detached' });
+    t.is(await row('studio/plain').count(), 1, 'and by its address');
   },
 );
