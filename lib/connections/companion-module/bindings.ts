@@ -44,6 +44,8 @@ export interface Definition {
 
 /** What the bindings ask of the module. */
 export interface BindingPort {
+  /** Why the module cannot take a write now (it is not ok: connecting, failed, its process down), or undefined when it can (R-CM9). */
+  away(): string | undefined;
   /** Runs an action: resolves once the module answered, with its error when it refused. */
   execute(parameterId: string, actionId: string, options: Record<string, unknown>, origin: string | undefined): Promise<SetResult>;
   /** Registers (or, with `null`, removes) feedback instances, by parameter id. */
@@ -323,6 +325,9 @@ export class Bindings {
       if (why) return fail('PB_BAD_REQUEST', `option ${named(field)} of action "${binding.action}" ${why}`);
     }
     if (!this.context.fence.holds()) return { ok: false, error: this.context.fence.refusal() };
+    // A write the device would never get is refused, not answered 200 (R-CM9).
+    const away = this.port.away();
+    if (away !== undefined) return fail('PB_DEVICE_UNAVAILABLE', away);
     void this.port
       .execute(id, binding.action, options, origin)
       .catch((error: unknown): SetResult => (error instanceof HubError ? { ok: false, error } : fail('PB_BAD_ANSWER', reasonOf(error))))

@@ -114,6 +114,12 @@ class ModuleConnection implements TypedInstance<Settings> {
       context,
       { actions: settings.actions, feedbacks: settings.feedbacks },
       {
+        away: () => {
+          const { status, message } = this.moduleStatus;
+          if (this.module && this.ready && status === 'ok') return undefined;
+          const said = !this.module ? 'not running' : !this.ready ? 'starting' : (STATUSES[status] ?? status);
+          return `the module is ${said}${message ? `: ${message}` : ''}; the write was not sent`;
+        },
         execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),
         watch: (instances) =>
           this.module?.ipc.tell('updateFeedbacks', {

@@ -360,6 +360,32 @@ test.serial("a module's log lines and output reach the hub's log at most 50 a se
 });
 
 test.serial(
+  "a write to a module that is not ok is refused 503 with the module's status and message, never sent and answered 200 (R-CM9)",
+  async (t) => {
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(t, {
+      ...desk(module, '1.14.1'),
+      actions: { ...(desk(module, '1.14.1')['actions'] as object), misbehave: { action: 'misbehave', options: { kind: '$(value)' } } },
+    });
+    await eventually(
+      () => info(hub)?.status === 'ok',
+      () => `the module to be ok (${JSON.stringify(info(hub))})`,
+    );
+    t.like(await update(url, 'level', '40'), { status: 200 });
+    await eventually(() => value(hub, 'var/level') === 40, 'the level set');
+    t.like(await update(url, 'misbehave', 'offline'), { status: 200 });
+    await eventually(() => info(hub)?.status === 'degraded', 'the desk away');
+    const refused = await update(url, 'level', '55');
+    t.like(refused, { status: 503, code: 'PB_DEVICE_UNAVAILABLE' });
+    t.regex(refused.text, /the module is connection failure: the desk is away; the write was not sent/);
+    t.is(value(hub, 'var/level'), 40, 'the module never got it');
+    await eventually(() => info(hub)?.status === 'ok', 'the desk back', 10_000);
+    t.like(await update(url, 'level', '55'), { status: 200 });
+    await eventually(() => value(hub, 'var/level') === 55, 'taken once the module is ok');
+  },
+);
+
+test.serial(
   'a module flapping its status and saving its config 10,000 times is shown and kept at most 20 and 2 times a second, ending as it ended',
   async (t) => {
     const { log, lines: logged } = capturedLog('info');
