@@ -323,7 +323,10 @@ live(
       "type: 'satellite'",
       "type: 'scenes'",
       "type: 'timer'",
-      "description: 'camera 2 on program, otherwise'",
+      // A condition with a value either way is one rule that holds the lamp (R-RS3).
+      "from: 'router/output/0/input'",
+      "to: 'umds/0/2/tally/lh'",
+      "expr: 'value == ",
       "source: 'clock/timer/1/trigger'",
     ])
       t.true(written.includes(line), `${line} in\n${written}`);
