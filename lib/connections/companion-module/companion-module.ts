@@ -38,6 +38,7 @@ import { namesIn } from './option-texts.ts';
 import { bindingSchemas, configMistakes, fieldSchemas, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
 import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
 import { type ModuleFolder, moduleMistake, readModuleFolder } from './module-folder.ts';
+import { ModuleStatus } from './module-status.ts';
 import { SavedConfig } from './saved-config.ts';
 import { parse, type Settings, settings } from './settings.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
@@ -47,13 +48,6 @@ import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
 import { HostServices } from './host-services.ts';
 
 /** Companion's statuses of a module, as the connection shows them. */
-const STATUSES: Readonly<Record<string, string>> = {
-  disconnected: 'disconnected',
-  connection_failure: 'connection failure',
-  bad_config: 'bad config',
-  unknown_error: 'error',
-  unknown_warning: 'warning',
-};
 
 /** The upgrade index a module is told its config was last upgraded to, the first time: written for the module as it is, no script runs on it. */
 const WRITTEN_FOR_THIS_VERSION = 1_000_000;
@@ -65,8 +59,7 @@ class ModuleConnection implements TypedInstance<Settings> {
   private readonly services: HostServices;
   private stopped = false;
   private upgradeIndex = WRITTEN_FOR_THIS_VERSION;
-  private moduleStatus: { status: string; message: string } = { status: 'connecting', message: '' };
-  private overLimit = '';
+  private readonly status: ModuleStatus;
   private about: Readonly<Record<string, unknown>> = {};
   private presets = 0;
   /** Told what a base before 1.13 made of the bindings init gave it. */
@@ -80,8 +73,6 @@ class ModuleConnection implements TypedInstance<Settings> {
   private scratch: string | undefined;
   /** True once the module's init answered: before, its bindings wait for its definitions. */
   private ready = false;
-  /** True while a status is waiting to be shown (after a burst of refusals). */
-  private statusDue = false;
   private folder: ModuleFolder | undefined;
   /** Counts the module's runs: what a run that ended says is heard once. */
   private runs = 0;
@@ -93,17 +84,15 @@ class ModuleConnection implements TypedInstance<Settings> {
     private readonly context: ConnectionContext,
     private readonly settings: Settings,
   ) {
-    this.variables = new Variables(context, (count) => {
-      this.overLimit = `the module defined more than ${MOST_VARIABLES} variables: ${count} dropped`;
-      // Said once a burst, not once a variable.
-      if (!this.statusDue) {
-        this.statusDue = true;
-        setImmediate(() => {
-          this.statusDue = false;
-          this.showStatus();
-        });
-      }
-    });
+    this.status = new ModuleStatus(
+      context,
+      settings.connectTimeoutMs,
+      () => this.ready,
+      () => this.bindings.unknown(),
+    );
+    this.variables = new Variables(context, (count) =>
+      this.status.bounded(`the module defined more than ${MOST_VARIABLES} variables: ${count} dropped`),
+    );
     this.saved = new SavedConfig(context.records, settings.config, context.log, context.scheduler);
     this.services = new HostServices(
       (name, payload) => this.module?.ipc.tell(name, payload),
@@ -114,12 +103,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       context,
       { actions: settings.actions, feedbacks: settings.feedbacks },
       {
-        away: () => {
-          const { status, message } = this.moduleStatus;
-          if (this.module && this.ready && status === 'ok') return undefined;
-          const said = !this.module ? 'not running' : !this.ready ? 'starting' : (STATUSES[status] ?? status);
-          return `the module is ${said}${message ? `: ${message}` : ''}; the write was not sent`;
-        },
+        away: () => this.status.away(this.module !== undefined),
         execute: (id, actionId, options, origin) => this.execute(id, actionId, options, origin),
         watch: (instances) =>
           this.module?.ipc.tell('updateFeedbacks', {
@@ -173,9 +157,8 @@ class ModuleConnection implements TypedInstance<Settings> {
   private async run(folder: ModuleFolder): Promise<void> {
     const run = ++this.runs;
     this.restarts.started(this.context.scheduler.now());
-    this.moduleStatus = { status: 'connecting', message: '' };
     if (run > 1) this.variables.restarted();
-    this.context.setStatus(Status.Connecting, `starting ${folder.name} ${folder.version}`);
+    this.status.starting(`starting ${folder.name} ${folder.version}`);
     try {
       await this.startModule(folder, run);
     } catch (error) {
@@ -200,6 +183,8 @@ class ModuleConnection implements TypedInstance<Settings> {
     // The shared ports it joined are the ended run's: the next joins its own.
     this.services.stop();
     const wait = this.restarts.ended(this.context.scheduler.now()).delay;
+    // A run that ended is failed, not late connecting.
+    this.status.stop();
     this.context.setStatus(Status.Failed, `${reason}; started again in ${wait / 1000} s`, code);
     this.restart = after(this.context.scheduler, wait, () => {
       this.restart = undefined;
@@ -260,12 +245,13 @@ class ModuleConnection implements TypedInstance<Settings> {
     this.bindings.defineAll();
     module.watch(this.settings.moduleHangMs, (reason) => this.ended(run, reason));
     this.ready = true;
-    this.showStatus();
+    this.status.show();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.restart?.unsubscribe();
+    this.status.stop();
     this.bindings.stop();
     this.variables.stop();
     this.services.stop();
@@ -307,20 +293,19 @@ class ModuleConnection implements TypedInstance<Settings> {
     return {
       'set-status': (payload: unknown) => {
         const { status, message } = (payload ?? {}) as { status?: unknown; message?: unknown };
-        this.moduleStatus = { status: String(status), message: typeof message === 'string' ? message : '' };
-        this.showStatus();
+        this.status.set(status, message);
       },
       setActionDefinitions: (payload: unknown) => {
         const actions = list(payload, 'actions');
         this.bindings.setActions(actions as never);
         // A module may define its actions only once its device answers: a binding that named one is known now.
-        if (this.ready) this.showStatus();
+        if (this.ready) this.status.show();
         this.keeper?.update({ actions: actions.map(({ id, name, options }) => ({ id, name, options })) as never });
       },
       setFeedbackDefinitions: (payload: unknown) => {
         const feedbacks = list(payload, 'feedbacks');
         this.bindings.setFeedbacks(feedbacks as never);
-        if (this.ready) this.showStatus();
+        if (this.ready) this.status.show();
         this.keeper?.update({ feedbacks: feedbacks.map(({ id, name, type, options }) => ({ id, name, type, options })) as never });
       },
       setVariableDefinitions: (payload: unknown) => {
@@ -368,24 +353,6 @@ class ModuleConnection implements TypedInstance<Settings> {
     if (answer && answer.success === false)
       return { ok: false, error: new HubError('PB_BAD_ANSWER', `the module: ${String(answer.errorMessage ?? 'the action failed')}`) };
     return ok(true);
-  }
-
-  /** The module's status as the connection's (R-CM2), and what the hub bounded. */
-  private showStatus(): void {
-    const { message } = this.moduleStatus;
-    // `ok` once its init answered: before, a write could overtake what init sets.
-    const status = this.moduleStatus.status === 'ok' && !this.ready ? 'connecting' : this.moduleStatus.status;
-    const unknown = this.ready ? this.bindings.unknown() : [];
-    const problems = [this.overLimit, ...unknown].filter(Boolean);
-    if (status === 'ok' && problems.length === 0) return this.context.setStatus(Status.Ok);
-    if (status === 'connecting' && problems.length === 0) return this.context.setStatus(Status.Connecting, message);
-    const said = status === 'ok' || status === 'connecting' ? '' : `${STATUSES[status] ?? status}${message ? `: ${message}` : ''}`;
-    const code = this.overLimit
-      ? 'PB_OVER_LIMIT'
-      : status === 'bad_config' || unknown.length > 0
-        ? 'PB_START_FAILED'
-        : 'PB_DEVICE_UNAVAILABLE';
-    this.context.setStatus(Status.Degraded, [said, ...problems].filter(Boolean).join('; '), code);
   }
 }
 

@@ -113,6 +113,15 @@ export const settings = Type.Object({
     Type.Integer({ minimum: 1000, maximum: 600_000, description: 'Milliseconds the module may take to start (its init).' }),
     30_000,
   ),
+  connectTimeoutMs: withDefault(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 600_000,
+      description:
+        'Milliseconds the module may stay `connecting` (its device not reached) before the connection is degraded and listed in /problems with how long and what the module last said (R-CM9).',
+    }),
+    10_000,
+  ),
 });
 
 export type Settings = {
@@ -126,6 +135,7 @@ export type Settings = {
   readonly initTimeout: number;
   readonly moduleHangMs: number;
   readonly moduleMaxMemoryMb: number;
+  readonly connectTimeoutMs: number;
 };
 
 export function parse(written: Settings): Checked<Settings> {

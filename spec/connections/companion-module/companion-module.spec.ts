@@ -360,11 +360,12 @@ test.serial("a module's log lines and output reach the hub's log at most 50 a se
 });
 
 test.serial(
-  "a write to a module that is not ok is refused 503 with the module's status and message, never sent and answered 200 (R-CM9)",
+  "a write to a module that is not ok is refused 503 with the module's status and message, never sent and answered 200; one connecting past connectTimeoutMs is a problem (R-CM9)",
   async (t) => {
     const module = await fixtureModule('1.14.1');
     const { hub, base: url } = await run(t, {
       ...desk(module, '1.14.1'),
+      connectTimeoutMs: 1000,
       actions: { ...(desk(module, '1.14.1')['actions'] as object), misbehave: { action: 'misbehave', options: { kind: '$(value)' } } },
     });
     await eventually(
@@ -382,6 +383,21 @@ test.serial(
     await eventually(() => info(hub)?.status === 'ok', 'the desk back', 10_000);
     t.like(await update(url, 'level', '55'), { status: 200 });
     await eventually(() => value(hub, 'var/level') === 55, 'taken once the module is ok');
+
+    // Connecting past connectTimeoutMs is a problem, with how long and what the module says.
+    t.like(await update(url, 'misbehave', 'searching'), { status: 200 });
+    await eventually(() => info(hub)?.status === 'connecting', 'connecting');
+    await eventually(
+      () => info(hub)?.status === 'degraded',
+      () => `degraded once connecting too long (${JSON.stringify(info(hub))})`,
+    );
+    t.regex(info(hub)?.reason ?? '', /^connecting for \d s: looking for the desk$/);
+    t.true(
+      hub
+        .problems()
+        .some((problem) => problem.source === 'connection' && problem.id === 'desk' && problem.code === 'PB_DEVICE_UNAVAILABLE'),
+    );
+    await eventually(() => info(hub)?.status === 'ok', 'found', 10_000);
   },
 );
 
