@@ -99,7 +99,7 @@ test('stop is idempotent', async (t) => {
   t.deepEqual(events, ['start a', 'stop a']);
 });
 
-test('_status/connected is true while working, degraded included, and false once stopped', async (t) => {
+test('_status/connected is true while working, degraded for a passing problem included, and false once stopped (R-L1; a device away is R-DV5)', async (t) => {
   const events: string[] = [];
   const hub = new Hub({ flow: flowWith(configOf('a', probeType(events)), configOf('d', probeType(events, { degrade: 'link slow' }))) });
   await hub.start();

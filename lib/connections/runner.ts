@@ -399,7 +399,9 @@ export class ConnectionRunner {
     if (previous.status === Status.Ok) this.wasOk = true;
     if (previous.status === status && previous.reason === reason && previous.code === code) return;
     this.report.next({ status, reason, ...(code ? { code } : {}) });
-    this.connected?.report(status === Status.Ok || status === Status.Degraded);
+    // Degraded by a passing problem it still works; degraded because its device is away, it is not connected (R-DV5).
+    const away = code === 'PB_DEVICE_UNAVAILABLE' || code === 'PB_DEVICE_TIMEOUT';
+    this.connected?.report(status === Status.Ok || (status === Status.Degraded && !away));
     const suffix = reason ? `: ${reason}` : '';
     switch (status) {
       case Status.Failed:
