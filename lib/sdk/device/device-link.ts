@@ -4,7 +4,7 @@
  * and the link does the rest. It reports `connecting` while the first attempt runs, `ok`
  * while up, and `degraded` with the reason from the first attempt that fails (a device never
  * reached shows why at once) while it tries again, after 0.25 s, doubling to
- * at most 10 s (or `longestRetryMs`), forever. Writes go through `write`: refused at once while the link is down,
+ * at most 2 s (or `longestRetryMs`), forever, so that a device back is ok again within 2 s (R-DV5). Writes go through `write`: refused at once while the link is down,
  * answered when the device confirms, or refused when it does not confirm in time.
  */
 import type { Subscription } from 'rxjs';
@@ -37,7 +37,8 @@ export interface DeviceLinkOptions extends LinkOptions {
 }
 
 export const FIRST_RETRY_MS = 250;
-export const LONGEST_RETRY_MS = 10_000;
+/** A device back is ok again within this (R-DV5): a connect attempt every 2 s to one away costs nothing a studio feels. */
+export const LONGEST_RETRY_MS = 2000;
 
 export class DeviceLink extends LinkState {
   private retryMs = FIRST_RETRY_MS;
