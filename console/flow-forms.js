@@ -8,6 +8,7 @@
 // their fields.
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
+import { ParameterLinesField } from './parameter-lines-field.js';
 /** @import { ParameterListing } from '../lib/core/api-shapes.ts' */
 /** @import { FlowIssue } from '../lib/core/flow-shapes.ts' */
 
@@ -28,9 +29,11 @@ const COLOUR_PATTERN = '^#[0-9a-fA-F]{6}$';
 /**
  * What kind of field a setting is, and its schema with a placeholder branch taken away.
  * @param {Schema} schema
- * @returns {{ kind: 'boolean' | 'number' | 'text' | 'colour' | 'choice' | 'lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string, numbers?: boolean }}
+ * @returns {{ kind: 'boolean' | 'number' | 'text' | 'colour' | 'choice' | 'lines' | 'parameter-lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string, numbers?: boolean }}
  */
 export function fieldKind(schema) {
+  // Parameters declared in lines: a list of them, each with a type picker (parameter-lines-field.js).
+  if (schema.form === 'parameter-lines') return { kind: 'parameter-lines', schema };
   // A text or a number (a Companion module's dropdown that takes values of its own): typed as text.
   if (Array.isArray(schema.type)) return fieldKind({ ...schema, type: schema.type.includes('string') ? 'string' : schema.type[0] });
   if (Array.isArray(schema.anyOf)) {
@@ -208,6 +211,8 @@ function Field({ name, schema, value, path, issues, set, base }) {
         const entries = lines.split('\n');
         set(path, lines === '' ? undefined : numbers ? entries.map((line) => (/^\s*-?\d+\s*$/.test(line) ? Number(line) : line)) : entries);
       }}></textarea>`;
+  else if (kind === 'parameter-lines')
+    input = html`<${ParameterLinesField} id=${id} name=${name} value=${value} invalid=${invalid} set=${(/** @type {unknown} */ v) => set(path, v)} />`;
   else if (kind === 'list')
     return html`<${ListField} name=${name} schema=${typed} value=${value} path=${path} issues=${issues} set=${set} base=${base} />`;
   else if (kind === 'group')

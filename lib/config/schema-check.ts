@@ -12,8 +12,8 @@ import { flowFileSchema } from './schema.ts';
 
 /** The flow-file schema of the built-in types, built once: to validate with, and to write out for editors. */
 export const builtInSchema = flowFileSchema(connectionTypes);
-/** The schema's own keywords: what a mistake expects, what a setting names on the machine (machine-edits.ts), when a form shows it (`appliesWhen`). */
-const ownKeywords = ['expected', 'keyExpected', 'onMachine', 'appliesWhen'];
+/** The schema's own keywords: what a mistake expects, what a setting names on the machine (machine-edits.ts), when a form shows it (`appliesWhen`), which form edits it (`form`). */
+const ownKeywords = ['expected', 'keyExpected', 'onMachine', 'appliesWhen', 'form'];
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
 ajv.addVocabulary(ownKeywords);
 const validateBuiltIn = ajv.compile(builtInSchema);

@@ -38,7 +38,14 @@ export { type ConnectionContext, type Fence, type GraphView, type Logger, type R
 export { appliesWhen, asWritten, type Checked, checked, type Issue, type Parsed, type TDefaulted, withDefault } from './settings.ts';
 export { portSetting, valueTypeSetting } from './setting-shapes.ts';
 export { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
-export { describeLines, describeSetting, type ParameterLine, type ParameterLines, parseParameterLines } from './parameter-lines.ts';
+export {
+  describeLines,
+  describeSetting,
+  type ParameterLine,
+  type ParameterLines,
+  parameterLinesSetting,
+  parseParameterLines,
+} from './parameter-lines.ts';
 export { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
 
 // Parameters and values.

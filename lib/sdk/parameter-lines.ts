@@ -13,7 +13,7 @@ import { Access } from '../core/parameter.ts';
 import { TextIndex } from '../core/text-index.ts';
 import { convert, type Value, type ValueType, valueTypes } from '../core/value.ts';
 import { reasonOf } from '../core/errors.ts';
-import { checked } from './settings.ts';
+import { checked, withDefault } from './settings.ts';
 import { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
 
 /**
@@ -95,6 +95,18 @@ function lineOf(id: string, letter: string, defaultText: string | undefined): Pa
   const initial = convert(defaultText, type);
   if (!initial.ok) return `default value of "${id}": ${initial.error.message}`;
   return { id, type, access: Access.ReadWrite, persist: true, initial: initial.value };
+}
+
+/**
+ * The `parameters` setting of a type declared in lines: one string or a list of them, which
+ * the console edits as a list of parameters, each with its id, a type picker and its default
+ * (`form: 'parameter-lines'`), and as text where a line says more (a range, a comment).
+ */
+export function parameterLinesSetting(description: string) {
+  return withDefault(
+    Type.Union([Type.String(), Type.Array(Type.String())], { description, form: 'parameter-lines' }),
+    '',
+  );
 }
 
 /** The `describe` setting: what each parameter of the lines says of itself, by id. */

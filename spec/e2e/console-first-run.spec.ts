@@ -59,7 +59,11 @@ live(
     const form = page.locator('[data-testid=connection-form]');
     t.is(await form.getByLabel('type *').inputValue(), 'dummy');
     await form.getByLabel('id *').fill('studio');
-    await form.getByLabel('parameters', { exact: true }).fill('onair,B,false');
+    // A parameter of its own from the form: an id, a type picked by name, what it starts at (issue 74 item 7).
+    await form.getByRole('button', { name: 'add a parameter' }).click();
+    await form.getByLabel('parameter 1 id').fill('onair');
+    await form.getByLabel('parameter 1 type').selectOption('on/off');
+    await form.getByLabel('parameter 1 starts at').fill('false');
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page.getByRole('button', { name: 'save', exact: true }).click();
     await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();

@@ -116,7 +116,11 @@ live(
     await addFromCatalogue(page, 'dummy');
     const form = page.locator('[data-testid=connection-form]');
     await form.getByLabel('id *').fill('cue');
-    await form.getByLabel('parameters', { exact: true }).fill('go,T\nshown,S');
+    await form.getByRole('button', { name: 'add a parameter' }).click();
+    await form.getByLabel('parameter 1 id').fill('go');
+    await form.getByLabel('parameter 1 type').selectOption('trigger');
+    await form.getByRole('button', { name: 'add a parameter' }).click();
+    await form.getByLabel('parameter 2 id').fill('shown');
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page.locator('[data-testid=flow-connections] tr', { hasText: 'cue' }).waitFor();
 
@@ -410,7 +414,9 @@ live(
     await addFromCatalogue(second, 'dummy');
     const form = second.locator('[data-testid=connection-form]');
     await form.getByLabel('id *').fill('cue');
-    await form.getByLabel('parameters', { exact: true }).fill('go,T');
+    await form.getByRole('button', { name: 'add a parameter' }).click();
+    await form.getByLabel('parameter 1 id').fill('go');
+    await form.getByLabel('parameter 1 type').selectOption('trigger');
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await flowText(first).fill((await editorText(first)).replace("'title,S,morning'", "'title,S,evening'"));
     await first.getByRole('button', { name: 'save', exact: true }).click();
@@ -439,7 +445,10 @@ live(`a connection watched in the connections tab is one click from its form in 
   await page.getByRole('button', { name: 'edit desk' }).click();
   const form = page.locator('[data-testid=connection-form]');
   t.is(await form.getByLabel('id *').inputValue(), 'desk');
-  t.is(await form.getByLabel('parameters', { exact: true }).inputValue(), 'title,S,morning');
+  // Its parameter lines as a list: the id, its type by name, what it starts at.
+  t.is(await form.getByLabel('parameter 1 id').inputValue(), 'title');
+  t.is(await form.getByLabel('parameter 1 type').inputValue(), 'text');
+  t.is(await form.getByLabel('parameter 1 starts at').inputValue(), 'morning');
 });
 
 live(`what validate would warn of in a connection added from its form is said as it is applied${whyNoBrowser}`, async (t) => {

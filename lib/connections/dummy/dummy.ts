@@ -5,15 +5,11 @@
  *   <parameter id>   type from its line (S B I F T, default S)   read-write
  */
 import { Type } from '@sinclair/typebox';
-import { defineConnectionType, describeLines, describeSetting, parseParameterLines, type Value, withDefault } from '../../sdk/index.ts';
+import { defineConnectionType, describeLines, describeSetting, parameterLinesSetting, parseParameterLines, type Value } from '../../sdk/index.ts';
 
 const settings = Type.Object({
-  parameters: withDefault(
-    Type.Union([Type.String(), Type.Array(Type.String())], {
-      description:
-        'One parameter per line: <parameter id>[,<type>[,<default value>]]; a range declares one for each number (fader/{1..8},F,0). Blank lines and lines starting with # are ignored.',
-    }),
-    '',
+  parameters: parameterLinesSetting(
+    'One parameter per line: <parameter id>[,<type>[,<default value>]]; a range declares one for each number (fader/{1..8},F,0). Blank lines and lines starting with # are ignored.',
   ),
   describe: describeSetting,
 });

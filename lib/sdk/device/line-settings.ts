@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { ParameterMeta } from '../../core/parameter-meta.ts';
-import { describeSetting } from '../parameter-lines.ts';
+import { describeSetting, parameterLinesSetting } from '../parameter-lines.ts';
 import { withDefault } from '../settings.ts';
 import type { Encoding } from './framing.ts';
 
@@ -13,12 +13,8 @@ export const DEFAULT_DELIMITER = '\r\n';
 
 /** The settings every line-protocol type has, beside those of its transport. */
 export const lineSettings = {
-  parameters: withDefault(
-    Type.Union([Type.String(), Type.Array(Type.String())], {
-      description:
-        "The device's parameters, one per line as a dummy has them: <parameter id>[,<type>[,<default value>]]; out/{0..39},I declares out/0 … out/39. A parameter that a `send` entry names takes writes; the others are read-only.",
-    }),
-    '',
+  parameters: parameterLinesSetting(
+    "The device's parameters, one per line as a dummy has them: <parameter id>[,<type>[,<default value>]]; out/{0..39},I declares out/0 … out/39. A parameter that a `send` entry names takes writes; the others are read-only.",
   ),
   describe: describeSetting,
   delimiter: Type.Optional(
