@@ -103,10 +103,7 @@ function lineOf(id: string, letter: string, defaultText: string | undefined): Pa
  * (`form: 'parameter-lines'`), and as text where a line says more (a range, a comment).
  */
 export function parameterLinesSetting(description: string) {
-  return withDefault(
-    Type.Union([Type.String(), Type.Array(Type.String())], { description, form: 'parameter-lines' }),
-    '',
-  );
+  return withDefault(Type.Union([Type.String(), Type.Array(Type.String())], { description, form: 'parameter-lines' }), '');
 }
 
 /** The `describe` setting: what each parameter of the lines says of itself, by id. */

@@ -5,7 +5,14 @@
  *   <parameter id>   type from its line (S B I F T, default S)   read-write
  */
 import { Type } from '@sinclair/typebox';
-import { defineConnectionType, describeLines, describeSetting, parameterLinesSetting, parseParameterLines, type Value } from '../../sdk/index.ts';
+import {
+  defineConnectionType,
+  describeLines,
+  describeSetting,
+  parameterLinesSetting,
+  parseParameterLines,
+  type Value,
+} from '../../sdk/index.ts';
 
 const settings = Type.Object({
   parameters: parameterLinesSetting(
