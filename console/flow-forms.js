@@ -8,6 +8,7 @@
 // their fields.
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
+import { AddressListField, HubAddresses } from './address-list-field.js';
 import { ParameterLinesField } from './parameter-lines-field.js';
 /** @import { ParameterListing } from '../lib/core/api-shapes.ts' */
 /** @import { FlowIssue } from '../lib/core/flow-shapes.ts' */
@@ -29,11 +30,13 @@ const COLOUR_PATTERN = '^#[0-9a-fA-F]{6}$';
 /**
  * What kind of field a setting is, and its schema with a placeholder branch taken away.
  * @param {Schema} schema
- * @returns {{ kind: 'boolean' | 'number' | 'text' | 'colour' | 'choice' | 'lines' | 'parameter-lines' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string, numbers?: boolean }}
+ * @returns {{ kind: 'boolean' | 'number' | 'text' | 'colour' | 'choice' | 'lines' | 'parameter-lines' | 'addresses' | 'list' | 'group' | 'map' | 'variant' | 'json', schema: Schema, choices?: unknown[], labels?: (string | undefined)[], key?: string, numbers?: boolean }}
  */
 export function fieldKind(schema) {
   // Parameters declared in lines: a list of them, each with a type picker (parameter-lines-field.js).
   if (schema.form === 'parameter-lines') return { kind: 'parameter-lines', schema };
+  // Addresses or patterns of the hub's parameters (a scene's members): picked as typed (address-list-field.js).
+  if (schema.form === 'addresses') return { kind: 'addresses', schema };
   // A text or a number (a Companion module's dropdown that takes values of its own): typed as text.
   if (Array.isArray(schema.type)) return fieldKind({ ...schema, type: schema.type.includes('string') ? 'string' : schema.type[0] });
   if (Array.isArray(schema.anyOf)) {
@@ -211,6 +214,8 @@ function Field({ name, schema, value, path, issues, set, base }) {
         const entries = lines.split('\n');
         set(path, lines === '' ? undefined : numbers ? entries.map((line) => (/^\s*-?\d+\s*$/.test(line) ? Number(line) : line)) : entries);
       }}></textarea>`;
+  else if (kind === 'addresses')
+    input = html`<${AddressListField} id=${id} name=${name} value=${value} invalid=${invalid} set=${(/** @type {unknown} */ v) => set(path, v)} />`;
   else if (kind === 'parameter-lines')
     input = html`<${ParameterLinesField} id=${id} name=${name} value=${value} invalid=${invalid} set=${(/** @type {unknown} */ v) => set(path, v)} />`;
   else if (kind === 'list')
@@ -419,9 +424,10 @@ function Unplaced({ issues, prefix, shown }) {
  * A connection's form: its id and, for a new one, its type; then every setting of the type.
  * `apply` answers the hub's mistakes for this connection, or none when the edit was taken.
  * @param {{ id: string, value: Record<string, any>, types: Map<string, Schema>, own?: Map<string, Record<string, Schema>>, isNew: boolean, taken: string[],
- *   apply: (id: string, value: Record<string, any>) => Promise<FieldIssue[]>, cancel: () => void }} props
+ *   apply: (id: string, value: Record<string, any>) => Promise<FieldIssue[]>, cancel: () => void,
+ *   addresses?: readonly import('../lib/core/api-shapes.ts').ParameterListing[] }} props
  */
-export function ConnectionForm({ id, value, types, own, isNew, taken, apply, cancel }) {
+export function ConnectionForm({ id, value, types, own, isNew, taken, apply, cancel, addresses = [] }) {
   const [name, setName] = useState(id);
   const [draft, setDraft] = useState(value);
   const [issues, setIssues] = useState(/** @type {FieldIssue[]} */ ([]));
@@ -455,6 +461,7 @@ export function ConnectionForm({ id, value, types, own, isNew, taken, apply, can
   // What every type has (where it runs, its logging…) is folded away; a description stays up front.
   const shared = sharedSettings(types).filter((key) => key !== 'description');
   return html`<form class="connection-form" data-testid="connection-form" onSubmit=${submit}>
+    <${HubAddresses} addresses=${addresses} />
     <h3>${isNew ? 'new connection' : `connection ${id}`}</h3>
     <div class=${`field${nameWrong ? ' invalid' : ''}`}>
       <label for="connection-id">id *</label>

@@ -295,7 +295,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
     const value = editing.isNew
       ? (editing.start ?? { type: types.has('dummy') ? 'dummy' : ([...types.keys()][0] ?? '') })
       : (document?.connections?.[editing.id] ?? {});
-    body = html`<${ConnectionForm} key=${editing.id} id=${editing.id} value=${value} types=${types} own=${own} isNew=${editing.isNew}
+    body = html`<${ConnectionForm} key=${editing.id} id=${editing.id} value=${value} types=${types} own=${own} isNew=${editing.isNew} addresses=${addresses}
       taken=${ids}
       apply=${(/** @type {string} */ id, /** @type {Record<string, any>} */ settings) =>
         change(

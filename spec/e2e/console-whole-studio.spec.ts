@@ -272,7 +272,10 @@ live(
     await person.type(form.getByLabel('id *'), 'show');
     await person.click(form.getByRole('button', { name: 'add to scenes' }));
     await person.type(form.locator('[id="field-connections.show.scenes.0.id"]'), 'opening');
-    await person.type(form.locator('[id="field-connections.show.scenes.0.members"]'), 'router/#');
+    // Its members picked from the hub's parameters as they are typed, one a row.
+    await person.click(form.getByRole('button', { name: 'add one' }));
+    await person.type(form.getByLabel('members 1', { exact: true }), 'router/#');
+    t.true((await page.locator('#hub-addresses option').count()) > 0, "the hub's addresses to pick from");
     await person.click(form.getByRole('button', { name: 'apply to the flow' }));
     await save();
     await addConnection();

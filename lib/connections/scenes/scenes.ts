@@ -32,6 +32,8 @@ const settings = Type.Object({
           }),
           members: Type.Array(Type.String({ minLength: 1 }), {
             minItems: 1,
+            // The console picks them from the hub's parameters (address-list-field.js).
+            form: 'addresses',
             description:
               'Address patterns of the parameters the scene holds: levels split at "/", "+" for one level, a final "#" for the rest ("studio/#", "+/gain").',
           }),
