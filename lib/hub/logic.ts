@@ -41,6 +41,8 @@ export class Logic {
   private prepared: { readonly guard: LoopGuard; readonly codeFlows: CodeFlows } | undefined;
   private events: Problem[] = [];
   private counted = { writes: 0, failures: 0, loopCuts: 0 };
+  /** The rules that held state when the rules last stopped (`RuleEngine.heldKeys`). */
+  private heldBefore: ReadonlySet<string> | undefined;
   private readonly problemsNow = new Subject<Problem>();
   private readonly ruleProblemsNow = new Subject<RuleProblem>();
 
@@ -106,12 +108,15 @@ export class Logic {
       else this.event(ruleProblem(problem));
     });
     this.engine = engine;
-    return engine.start(flattenRules(rules), replaySince === undefined ? {} : { replaySince });
+    // A reload goes on from what ran; the hub's start or a takeover holds every destination anew.
+    return engine.start(flattenRules(rules), replaySince === undefined ? { heldBefore: this.heldBefore ?? new Set() } : { replaySince });
   }
 
   /** Stops the rules, then the code flows. Idempotent. */
   stop(): void {
     if (this.engine) {
+      // A reload starts them again: what held state then, its destinations heard already.
+      this.heldBefore = this.engine.heldKeys();
       this.engine.stop();
       const { writes, failures, loopCuts } = this.engine.counts;
       this.counted = {

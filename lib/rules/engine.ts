@@ -11,7 +11,7 @@ import { describeLoop, Loop, LoopGuard, type Point } from './loop-guard.ts';
 import { HeldRule, type HeldRuleSpec } from './held-rule.ts';
 import { JoinedWrites } from './joined-writes.ts';
 import { matchPattern } from './rule-patterns.ts';
-import { type Rule, readsOf } from './rule-tree.ts';
+import { heldKey, type Rule, readsOf } from './rule-tree.ts';
 import { fuse, type Signal, type SignalFunction, transform } from './signal.ts';
 import { pipeSteps } from './steps/index.ts';
 
@@ -111,6 +111,8 @@ export class RuleEngine {
   private readonly running = new Map<string, RunningRule>();
   private readonly sources = new Map<string, SourceRules>();
   private readonly problems = new Subject<RuleProblem>();
+  /** The rules that held state before this start, as `heldKey`s (`start`). */
+  private heldBefore: ReadonlySet<string> | undefined;
   /** Destinations that rules saying `combine` share, with what each says (R-RS4). */
   private readonly joined = new Map<string, JoinedWrites>();
   /** Writes refused and not taken since, by rule path and destination (R-RS6). */
@@ -130,7 +132,11 @@ export class RuleEngine {
    * wait for them (reported as they start waiting) or are reported as unable to run.
    * Returns how many rules it follows (all but the idle ones).
    */
-  start(rules: readonly Rule[], { replaySince }: { readonly replaySince?: number } = {}): number {
+  start(
+    rules: readonly Rule[],
+    { replaySince, heldBefore }: { readonly replaySince?: number; readonly heldBefore?: ReadonlySet<string> } = {},
+  ): number {
+    this.heldBefore = heldBefore;
     this.quietUntil = this.options.scheduler.now() + START_GRACE_MS;
     const grace = after(this.options.scheduler, START_GRACE_MS, () => this.warnStillWaiting());
     this.follows.push(() => grace.unsubscribe());
@@ -188,6 +194,11 @@ export class RuleEngine {
       if (!parameter || !said || parameter.type === 'T' || said.at < since || said.by === 'restore' || said.by === 'takeover') continue;
       if (parameter.value !== undefined) this.deliver(this.guard.point(source), group.rules, parameter.value);
     }
+  }
+
+  /** The rules that hold state and run now, as `heldKey`s: what the next start (a reload) ran before. */
+  heldKeys(): Set<string> {
+    return new Set([...this.running.values()].flatMap(({ rule, held }) => (held ? [heldKey(rule)] : [])));
   }
 
   /** Where each rule stands, by its path (`rules[0]`). */
@@ -396,6 +407,7 @@ export class RuleEngine {
       return;
     }
     const held = this.held(rule);
+    if (this.heldBefore?.has(heldKey(rule))) held.ranBefore();
     const running: RunningRule = { rule, accept: () => {}, held, match, state: { status: 'waiting', code: 'PB_WAITING', reason: '' } };
     this.running.set(rule.path, running);
     this.follows.push(held.follow(() => running.state.status === 'running'));

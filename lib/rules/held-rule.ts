@@ -61,6 +61,8 @@ export interface HeldRuleEnvironment {
 export class HeldRule {
   private asked: 'change' | 'hold' | undefined;
   private last: Value | undefined;
+  /** Set by `ranBefore` until its first `settle`. */
+  private startQuiet = false;
   /** The pass it last evaluated in, and how many times in it. */
   private pass = 0;
   private evaluations = 0;
@@ -107,8 +109,20 @@ export class HeldRule {
     };
   }
 
+  /**
+   * The rule ran before this start, as it is (a reload that changed something else): its
+   * destinations heard it already, so its first evaluation writes as any write (a device
+   * skips a value it shows) instead of holding — a save in the console does not send every
+   * lamp of the studio again. A device back or a parameter that comes later still holds.
+   */
+  ranBefore(): void {
+    this.startQuiet = true;
+  }
+
   /** Asks for an evaluation at the end of this turn; `hold` writes even what it wrote before (never on `change`). */
-  settle(hold: boolean): void {
+  settle(holding: boolean): void {
+    const hold = holding && !this.startQuiet;
+    this.startQuiet = false;
     if (hold && this.rule.state.on === 'change') return;
     const wanted = hold ? 'hold' : 'change';
     if (this.asked) {

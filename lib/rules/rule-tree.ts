@@ -135,6 +135,13 @@ export function readsOf(rule: Rule): string[] {
   return [...new Set([...rule.state.from.map(([, address]) => address), ...(rule.state.expression?.addresses ?? [])])];
 }
 
+/**
+ * What a rule that holds state is, as a key: the same key at a reload is the same rule, which
+ * its destinations heard already (its first write then goes as any write, not to hold).
+ */
+export const heldKey = (rule: Rule): string =>
+  JSON.stringify([rule.path, rule.state?.from, rule.destinations, rule.state?.expression?.source, rule.state?.on, rule.state?.combine]);
+
 /** What `checkRuleTree` needs to know of the rest of the flow file. */
 export interface RuleTreeContext {
   /** True when the schema found a mistake at `path` or below it: such parts are not checked further. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/http.ts';
-import { capturedLog, startHub } from '../helpers/hub.ts';
+import { capturedLog, flowOf, startHub } from '../helpers/hub.ts';
 
 const socat = spawnSync('socat', ['-V']).status === 0;
 const withSocat = socat ? test.serial : test.serial.skip;
@@ -20,29 +20,24 @@ function gpioBox(t: ExecutionContext, port: number, file: string): ChildProcess 
 const heard = (file: string) => readFile(file, 'utf8').catch(() => '');
 
 withSocat(
-  'a rule that holds state puts a GPIO box right once it is back, and its refused write is a warning and a problem until then (R-RS3, R-RS6)',
+  'a rule that holds state puts a GPIO box right once it is back, and its refused write is a warning and a problem until then; a save that leaves it as it is sends nothing again (R-RS3, R-RS6)',
   async (t) => {
     const port = await freePort();
     const folder = await mkdtemp(join(tmpdir(), 'patchbay-gpio-'));
     const { log, lines } = capturedLog('warn');
-    const hub = await startHub(
-      t,
-      {
-        connections: {
-          atem: { type: 'dummy', parameters: ['input/2/tally/program,B,true'] },
-          gpio: {
-            type: 'tcp-client',
-            host: '127.0.0.1',
-            port,
-            connectTimeout: 500,
-            parameters: ['coil/2,B'],
-            send: [{ parameter: 'coil/2', frame: 'COIL 2 $VALUE\r\n', values: { true: 'ON', false: 'OFF' } }],
-          },
-        },
-        rules: [{ from: 'atem/input/+/tally/program', to: 'gpio/coil/{1}' }],
+    const connections = {
+      atem: { type: 'dummy', parameters: ['input/2/tally/program,B,true'] },
+      gpio: {
+        type: 'tcp-client',
+        host: '127.0.0.1',
+        port,
+        connectTimeout: 500,
+        parameters: ['coil/2,B'],
+        send: [{ parameter: 'coil/2', frame: 'COIL 2 $VALUE\r\n', values: { true: 'ON', false: 'OFF' } }],
       },
-      { log },
-    );
+    };
+    const rules = [{ from: 'atem/input/+/tally/program', to: 'gpio/coil/{1}' }];
+    const hub = await startHub(t, { connections, rules }, { log });
     // The box is off: the rule's write at its start is refused, and says so where an engineer looks.
     await eventually(
       () => hub.problems().some((problem) => problem.source === 'rule' && problem.code === 'PB_DEVICE_UNAVAILABLE'),
@@ -73,5 +68,14 @@ withSocat(
         `the coil set again after the power cycle (${JSON.stringify(hub.connection('gpio')?.info)}; ${JSON.stringify(lines().slice(-5))})`,
       15_000,
     );
+
+    // A save that changes something else: the rule goes on, and the box is told nothing again.
+    const before = await heard(second);
+    await hub.reload(flowOf({ connections: { ...connections, notes: { type: 'dummy', parameters: ['text,S'] } }, rules }));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    t.is(await heard(second), before, 'no command sent again by an unrelated save');
+    // A save that changes the rule: the box is told what it says now, at once.
+    await hub.reload(flowOf({ connections, rules: [{ ...rules[0], expr: '!value' }] }));
+    await eventually(async () => (await heard(second)).endsWith('COIL 2 OFF\r\n'), 'the changed rule written');
   },
 );
