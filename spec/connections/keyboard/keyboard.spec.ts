@@ -41,7 +41,10 @@ withX(`xdotool key ctrl+F1 fires input/ctrl-f1, and only that${whyNoXvfb}`, asyn
 
 withX(`with debug: true every combination the hook sees is logged${whyNoXvfb}`, async (t) => {
   const { log, lines } = capturedLog();
-  await startHub(t, { connections: { keys: { type: 'keyboard', debug: true, inputKeys: ['ctrl-f1'] } } }, { log });
+  const hub = await startHub(t, { connections: { keys: { type: 'keyboard', debug: true, inputKeys: ['ctrl-f1'] } } }, { log });
+  // The hook listens once its process says so: a press before that is half heard on a loaded machine (f1 without its ctrl).
+  await eventually(() => hub.connection('keys')?.info.status === 'ok', 'the hook listening');
+  await new Promise((resolve) => setTimeout(resolve, 200));
   xdotoolKey(display, 'ctrl+F1');
   xdotoolKey(display, 'ctrl+F3');
   const seen = () =>
