@@ -121,9 +121,9 @@ export class HeldRule {
 
   /** Asks for an evaluation at the end of this turn; `hold` writes even what it wrote before (never on `change`). */
   settle(holding: boolean): void {
+    if (holding && this.rule.state.on === 'change') return;
     const hold = holding && !this.startQuiet;
     this.startQuiet = false;
-    if (hold && this.rule.state.on === 'change') return;
     const wanted = hold ? 'hold' : 'change';
     if (this.asked) {
       if (wanted === 'hold') this.asked = 'hold';

@@ -91,6 +91,18 @@ test("a rule on 'change' writes only when a source changes: not at its start (R-
   param(hub, 'atem/program').set(3);
   await settled();
   t.is(param(hub, 'lamps/sum').value, 6);
+
+  // A pulse on a change: a save of the flow that leaves it as it is fires nothing.
+  const out = { type: 'dummy', parameters: ['pulse,T'] };
+  const rules = [{ from: 'atem/program', to: 'out/pulse', on: 'change' }];
+  const { hub: pulsing } = await heldHub(t, rules, { ...connections, out });
+  const fires = record(t, param(pulsing, 'out/pulse'));
+  param(pulsing, 'atem/program').set(4);
+  await settled();
+  t.is(fires.length, 1);
+  await pulsing.reload(flowOf({ connections: { ...connections, out, notes: { type: 'dummy' } }, rules }));
+  await settled();
+  t.is(fires.length, 1, 'no fire from the save');
 });
 
 test('rules that hold state and feed back on each other are cut within the pass, and say so; 1,000 changes from outside in one turn are no loop', async (t) => {
