@@ -25,6 +25,8 @@ export const hasSurfaces = (/** @type {ConnectionInfo} */ c) => Array.isArray(c.
  */
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
+/** The keys this page holds down (pressed, not yet let go), by their address. */
+const held = new Set();
 /** @param {string} address @param {string} fallback */
 const colorAt = (address, fallback) => {
   const v = String(values.get(address)?.v ?? '');
@@ -37,8 +39,8 @@ const isTrue = (address) => {
 };
 
 // Each surface as a grid of its keys, in their colours with their text, as the desk shows
-// them. A key bound in the flow (`keys`, with `press`) is pressable here: the console makes
-// the write the key's press makes, checked against the login's access as any other write.
+// them. A key bound in the flow (`keys`, with `press`) of a connected deck is pressable
+// here: a write of its `pressed`, checked against the login's access as any other write.
 /**
  * @param {{ connections: readonly ConnectionInfo[], write: Write, design?: {
  *   addresses: readonly { p: string, access?: string }[], notify: (text: string, error: boolean) => void } }} props
@@ -83,21 +85,24 @@ export function Surfaces({ connections, write, design }) {
           const style = look
             ? `background: ${look.color}; color: ${look.textColor}`
             : `background: ${colorAt(`${key}/color`, '#000000')}; color: ${colorAt(`${key}/text-color`, '#ffffff')}`;
+          // A press here is the desk's press: the key's `pressed` written down and up, and the
+          // hub does what the key's binding says, refusals and all, as for a press on the desk.
+          const pressable = Boolean(binding) && connected;
           /** @param {boolean} down */
           const press = (down) => {
-            if (!binding) return;
-            if (binding.press === 'momentary') write(binding.target, down);
-            else if (down && binding.press === 'toggle') write(binding.target, !isTrue(binding.target));
-            else if (down && binding.press === 'fire') write(binding.target, null);
-            else if (down && binding.press === 'set') write(binding.target, /** @type {any} */ (binding.value));
+            // Let go only of what this page pressed: a pointer leaving an unpressed key writes nothing.
+            if (!pressable || down === held.has(key)) return;
+            if (down) held.add(key);
+            else held.delete(key);
+            write(`${key}/pressed`, down);
           };
           if (designing)
             return html`<button class=${`key ${here?.key === n ? 'picked' : ''}`} data-key=${n} style=${style}
               title=${`design key ${n}`} aria-pressed=${here?.key === n}
               onClick=${() => setPicked({ connection: s.connection, device: s.device, key: n })}><span class="key-number">${n}</span>${text}</button>`;
-          return html`<button class=${`key ${isTrue(`${key}/pressed`) ? 'down' : ''}`} data-key=${n} style=${style} disabled=${!binding}
-            title=${binding ? `${binding.press} ${binding.target}` : `key ${n}: not bound to a press`}
-            onPointerDown=${() => press(true)} onPointerUp=${() => press(false)} onPointerLeave=${() => binding?.press === 'momentary' && press(false)}>${text}</button>`;
+          return html`<button class=${`key ${isTrue(`${key}/pressed`) ? 'down' : ''}`} data-key=${n} style=${style} disabled=${!pressable}
+            title=${binding ? (connected ? `${binding.press} ${binding.target}` : `${binding.press} ${binding.target}: pressable while the deck is connected`) : `key ${n}: not bound to a press`}
+            onPointerDown=${() => press(true)} onPointerUp=${() => press(false)} onPointerLeave=${() => press(false)}>${text}</button>`;
         })}
       </div>
       ${

@@ -20,6 +20,7 @@ import {
 import type { ConnectionContext } from '../sdk/context.ts';
 import type { HubServices, ServingContext } from './serving.ts';
 import { filesFolderOf } from './files-folder.ts';
+import { PartProblems } from './part-problems.ts';
 import { ConnectionRecords, type RecordsEnvironment } from './records.ts';
 
 export const connectedParameterId = '_status/connected';
@@ -104,6 +105,8 @@ export class ConnectionRunner {
   private refusal: HubError | undefined;
   /** Its records: in the state folder, or in memory (records.ts). */
   private readonly records: ConnectionRecords;
+  /** What its parts asked and failed while it runs (`ConnectionContext.problem`). */
+  readonly partProblems: PartProblems;
 
   constructor(
     config: ConnectionConfig,
@@ -111,6 +114,7 @@ export class ConnectionRunner {
   ) {
     this.current = config;
     this.records = new ConnectionRecords(config.id, env);
+    this.partProblems = new PartProblems(config.id);
     this.log = env.log.child({ connection: config.id }, config.common.debug ? { level: 'debug' } : {});
     this.own = new Paced<StatusReport>(env.scheduler, 20, { status: Status.Starting, reason: '' }, () => this.publish());
   }
@@ -251,6 +255,7 @@ export class ConnectionRunner {
     this.storeWatch?.unsubscribe();
     this.storeWatch = undefined;
     this.storeTrouble = undefined;
+    this.partProblems.clear();
     if (instance) {
       try {
         await instance.stop(reason);
@@ -315,6 +320,9 @@ export class ConnectionRunner {
         if (keeps) this.tellMisfits(table);
       },
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
+      problem: (part, problem) => {
+        if (this.instance) this.partProblems.set(part, problem);
+      },
       setStatus: (status, reason = '', code) => {
         if (!this.instance) return;
         this.own.set({ status, reason, ...(code ? { code } : {}) });

@@ -128,6 +128,12 @@ export const Problem = Type.Object(
   {
     source: oneOf(['connection', 'code-flow', 'rule', 'state'] as const),
     id: Type.String({ description: "The connection id, the code flow's id, the rule's path and description, or the state folder." }),
+    part: Type.Optional(
+      Type.String({
+        description:
+          "The part of the connection that has it, when the connection itself runs: a surface's key (`key deck-1/3`), a scene (`scene opening`).",
+      }),
+    ),
     code: ErrorCodeSchema,
     message: Type.String(),
   },

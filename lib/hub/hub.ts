@@ -200,12 +200,12 @@ export class Hub {
 
   /**
    * What keeps the hub from running as written, now: connections that are failed or
-   * degraded, rules and code flows that wait or cannot run, and what failed since the last (re)load.
+   * degraded, and what their parts asked and failed (a key's press), rules and code flows that wait or cannot run, and what failed since the last (re)load.
    */
   problems(): Problem[] {
     const state = this.state && stateProblem(this.state.folder, this.state.health);
     const connections = [
-      ...this.runningHere().map((runner) => connectionProblem(runner.id, runner.status)),
+      ...this.runningHere().flatMap((runner) => [connectionProblem(runner.id, runner.status), ...runner.partProblems.list()]),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
     return [state, ...connections, ...this.reloads.refusals, ...this.logic.problems()].filter((problem) => problem !== undefined);

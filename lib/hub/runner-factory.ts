@@ -72,16 +72,21 @@ export class RunnerFactory {
       ...(this.hub.state ? { state: this.hub.state } : {}),
       isolate: (isolated, hooks) => new IsolatedConnection(isolated, hooks),
     });
-    this.statusWatches.set(
-      runner,
-      runner.status$.pipe(startWith(undefined), pairwise()).subscribe(([before, report]) => {
-        if (!report) return;
-        const problem = connectionProblem(runner.id, report);
+    const watch = runner.status$.pipe(startWith(undefined), pairwise()).subscribe(([before, report]) => {
+      if (!report) return;
+      const problem = connectionProblem(runner.id, report);
+      if (problem) this.hub.problemStream.next(problem);
+      this.hub.connectionsChanged.next();
+      if (report.status === Status.Ok && before?.status !== Status.Ok) this.hub.connectionBack.next(runner.id);
+    });
+    // A part's problem moves the problems as a status does: the clients that list them hear of it alike.
+    watch.add(
+      runner.partProblems.changed$.subscribe((problem) => {
         if (problem) this.hub.problemStream.next(problem);
         this.hub.connectionsChanged.next();
-        if (report.status === Status.Ok && before?.status !== Status.Ok) this.hub.connectionBack.next(runner.id);
       }),
     );
+    this.statusWatches.set(runner, watch);
     return runner;
   }
 

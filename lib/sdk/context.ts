@@ -71,6 +71,13 @@ export interface ConnectionContext {
   defineTable(table: ParameterTable): void;
   /** Removes one of this connection's parameters (an in-place update that drops it). */
   remove(id: string): void;
+  /**
+   * A problem of one part of the connection that its status does not say (R-RS6) — a key
+   * whose press was refused, a scene whose recall was not taken whole — listed in
+   * `/problems` under `part` until `undefined` ends it or the connection stops. A connection
+   * lists at most 100 at once (past them the oldest goes), each message cut to 300 characters.
+   */
+  problem(part: string, problem: { readonly code: ErrorCode; readonly message: string } | undefined): void;
   /** Kept across restarts when the hub has a state folder; in memory otherwise. */
   readonly records: Records;
   /**

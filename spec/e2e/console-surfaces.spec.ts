@@ -2,13 +2,14 @@ import { connect } from 'node:net';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { param } from '../helpers/hub.ts';
-import { serve } from '../helpers/http.ts';
+import { freePort, serve } from '../helpers/http.ts';
 
 const shot = process.env['PATCHBAY_SCREENSHOT']; // a file: where to keep a picture of the surfaces tab
 
 live(
   `the console draws each Stream Deck as a grid of its keys in their colours and text, and a bound key is pressable there${whyNoBrowser}`,
   async (t) => {
+    const away = await freePort();
     const { hub, base } = await serve(
       t,
       {},
@@ -21,7 +22,17 @@ live(
           keys: [
             { device: 'deck', key: 0, show: 'studio/onair', text: 'ON AIR', press: 'toggle' },
             { device: 'deck', key: 4, text: 'CUT', on: '#00a000', off: '#00a000', press: 'fire', target: 'studio/cut' },
+            { device: 'deck', key: 2, text: 'CAM 2', off: '#202020', press: 'set', target: 'router/dest/1', value: 2 },
           ],
+        },
+        // A router that is switched off: a press of key 2 is refused.
+        router: {
+          type: 'tcp-client',
+          host: '127.0.0.1',
+          port: away,
+          connectTimeout: 500,
+          parameters: ['dest/1,I'],
+          send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\r\n' }],
         },
       },
     );
@@ -69,7 +80,16 @@ live(
     param(hub, 'studio/cut').values$.subscribe(() => cuts++);
     await key(4).click();
     await eventually(() => cuts === 1, 'the cut fired');
+
+    // A refused press: the notice says why, the key shows it, and the problems tab lists the key (R-RS6).
+    await key(2).click();
+    await page.locator('.notice.error', { hasText: 'router/dest/1' }).waitFor();
+    await eventually(async () => (await background(2)) === 'rgb(255, 0, 0)', 'the key shows the refusal');
     if (shot) await page.screenshot({ path: shot });
+    await page.getByRole('button', { name: /^problems/ }).click();
+    await page.locator('.problems li', { hasText: 'key deck/2' }).waitFor();
+    t.regex((await page.locator('.problems li', { hasText: 'key deck/2' }).textContent()) ?? '', /PB_DEVICE_UNAVAILABLE/);
+    await page.getByRole('button', { name: 'surfaces', exact: true }).click();
 
     satellite.destroy();
     await deck.getByText('away').waitFor();

@@ -51,6 +51,8 @@ export default defineConnectionType({
         const gain = context.define('gain', { type: 'F', access: 'read-write', meta: { label: 'Gain', unit: 'dB', minimum: -60, maximum: 10 } });
         context.define('rename', { type: 'S', access: 'write-only', onWrite: (v) => gain.describe({ label: v, unit: 'dB', minimum: -60, maximum: 20 }) });
         context.define('seen', { type: 'S', access: 'read-only', initial: JSON.stringify({ secret: process.env.PATCHBAY_SPEC_TOKEN ?? null, path: Boolean(process.env.PATH), options: process.env.NODE_OPTIONS ?? null }) });
+        // A problem of one of its parts (a key, a scene), begun and ended by a write: empty ends it.
+        context.define('trouble', { type: 'S', access: 'write-only', onWrite: (v) => context.problem('part 1', v === '' ? undefined : { code: 'PB_BAD_ANSWER', message: v }) });
         context.define('crash', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { throw new Error('a bug in the package'); }) });
         context.define('cut', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { process.disconnect(); setInterval(() => {}, 1000); }) });
         context.define('hang', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { for (;;) {} }) });
@@ -177,6 +179,23 @@ test.serial('what a parameter of a process says of itself crosses the wall, and 
   t.like(await write(hub, 'device/gain', '12'), { ok: true }, 'and the new range holds');
   t.is(hub.graph.get('device/gain')?.value, 12);
 });
+
+test.serial(
+  'a problem of a part of it crosses the wall into /problems, and ends there when it ends or the process goes (R-RS6)',
+  async (t) => {
+    const hub = await startHub(t);
+    const listed = () => hub.problems().find((problem) => problem.id === 'device' && problem.part === 'part 1');
+    t.like(await write(hub, 'device/trouble', 'output 3 refused the take'), { ok: true });
+    await eventually(() => listed()?.message === 'output 3 refused the take', 'listed');
+    t.like(listed(), { source: 'connection', code: 'PB_BAD_ANSWER' });
+    t.like(await write(hub, 'device/trouble', ''), { ok: true });
+    await eventually(() => listed() === undefined, 'ended');
+    t.like(await write(hub, 'device/trouble', 'again'), { ok: true });
+    await eventually(() => listed() !== undefined, 'listed again');
+    await write(hub, 'device/crash', null);
+    await eventually(() => listed() === undefined, 'gone with its process');
+  },
+);
 
 test.serial(
   'a process that reports faster than the hub takes it: each parameter ends at its last value, every fire arrives, memory stays bounded',

@@ -4,7 +4,7 @@
  * toggles, holds, fires or sets its target.
  */
 import { combineLatest, filter, startWith } from 'rxjs';
-import { after, type ConnectionContext, FIRE, type SetResult, type Value } from '../../sdk/index.ts';
+import { after, type Answered, type ConnectionContext, FIRE, fail, HubError, ok, type SetResult, type Value } from '../../sdk/index.ts';
 import type { Device } from './devices.ts';
 import type { KeyLooks } from './key-looks.ts';
 import type { KeyBinding } from './settings.ts';
@@ -77,6 +77,8 @@ export class KeyBindings {
       unsubscribe: () => {
         for (const shown of this.failedShown.values()) shown.unsubscribe();
         this.failedShown.clear();
+        // Keys bound anew (or no more) start with no refusal of what they wrote before.
+        for (const binding of this.bindings) context.problem(`key ${binding.device}/${binding.key}`, undefined);
       },
     });
     return watching;
@@ -88,11 +90,20 @@ export class KeyBindings {
   }
 
   /**
-   * Key `key` of device `deviceId` went down or up: what the bindings of that key write. A
-   * write refused, now or when its device answers later, leaves a trace (R-RS6): a warning
-   * with the key and who pressed it, and the key shows FAILED_COLOR for two seconds.
+   * Key `key` of device `deviceId` went down or up: what the bindings of that key write.
+   * One path for every press — a desk's through its satellite, the console's as a write of
+   * the key's `pressed` — so a write refused, now or when its device answers later, leaves
+   * the same trace (R-RS6): a warning with the key and who pressed it, a problem of the key
+   * until one of its presses is taken, FAILED_COLOR on the key for two seconds, and
+   * `answered` (the console's write) told the first refusal.
    */
-  press(deviceId: string, key: number, down: boolean, origin: string): void {
+  press(deviceId: string, key: number, down: boolean, origin: string, answered?: Answered): void {
+    let waiting = 1;
+    let refusal: SetResult | undefined;
+    const settled = (result: SetResult) => {
+      if (!result.ok) refusal ??= result;
+      if (--waiting === 0) answered?.(refusal ?? ok(true));
+    };
     this.bindings.forEach((binding, index) => {
       if (binding.device !== deviceId || binding.key !== key || binding.press === 'none') return;
       const address = binding.target || binding.show;
@@ -108,19 +119,31 @@ export class KeyBindings {
                 ? binding.value
                 : undefined;
       if (value === undefined) return;
-      const answered = (result: SetResult) => {
-        if (!result.ok) this.refused(index, binding, address, origin, result.error.message);
+      waiting++;
+      const part = `key ${binding.device}/${binding.key}`;
+      const heard = (result: SetResult) => {
+        if (result.ok) {
+          this.context.problem(part, undefined);
+          return settled(result);
+        }
+        const { code, message, declared } = result.error;
+        this.refused(index, binding, address, origin, result.error);
+        // Told the presser as what the press wrote: the refusal alone does not name the target.
+        settled({ ok: false, error: new HubError(code, `keys[${index}]: writing ${address} failed: ${message}`, { declared }) });
       };
-      if (!target) return this.refused(index, binding, address, origin, `there is no parameter ${address}`);
-      const written = target.set(value, origin, answered);
-      if (!written.ok) answered(written);
+      if (!target) return heard(fail('PB_NOT_FOUND', `there is no parameter ${address}`));
+      const written = target.set(value, origin, heard);
+      if (!written.ok || !target.answersLater) heard(written);
     });
+    settled(ok(true));
   }
 
-  /** A press's write was refused: said, and shown on the key that asked. */
-  private refused(index: number, binding: KeyBinding, address: string, origin: string, why: string): void {
+  /** A press's write was refused: said, listed, and shown on the key that asked. */
+  private refused(index: number, binding: KeyBinding, address: string, origin: string, error: HubError): void {
     const { context, looks } = this;
-    context.log.warn(`keys[${index}] (${origin}): writing ${address} failed: ${why}`);
+    const said = `keys[${index}] (${origin}): writing ${address} failed: ${error.message}`;
+    context.log.warn(said);
+    context.problem(`key ${binding.device}/${binding.key}`, { code: error.code, message: said });
     looks.set(binding.device, binding.key, 'color', FAILED_COLOR, 'press refused');
     this.failedShown.get(`${binding.device}\n${binding.key}`)?.unsubscribe();
     this.failedShown.set(

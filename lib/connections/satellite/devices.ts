@@ -10,7 +10,7 @@
  * down are let go when it goes.
  */
 import type { Socket } from 'node:net';
-import { type ConnectionContext, fail, ok, type OwnedParameter, parameterIdOf } from '../../sdk/index.ts';
+import { type Answered, type ConnectionContext, fail, ok, type OwnedParameter, parameterIdOf } from '../../sdk/index.ts';
 import { formatMessage, type Message } from './messages.ts';
 import type { SatelliteOverruns } from './settings.ts';
 
@@ -96,7 +96,7 @@ export class Devices {
     private readonly overruns: SatelliteOverruns,
     private readonly bounds: DeviceBounds,
     /** A key of a device went down or up: what the flow's `keys` make of it. */
-    private readonly pressed: (device: Device, key: number, down: boolean, origin: string) => void,
+    private readonly pressed: (device: Device, key: number, down: boolean, origin: string, answered?: Answered) => void,
   ) {}
 
   get(deviceId: string): Device | undefined {
@@ -160,7 +160,17 @@ export class Devices {
     from.devices.add(device);
     for (let key = 0; key < keysTotal; key++) {
       this.keys.define(device, key);
-      device.pressed[key] ??= this.context.define(`${device.id}/key/${key}/pressed`, { type: 'B', access: 'read-only', initial: false });
+      // A write of it is a press (the console's): the same path as the desk's, answered with what the press wrote.
+      device.pressed[key] ??= this.context.define(`${device.id}/key/${key}/pressed`, {
+        type: 'B',
+        access: 'read-write',
+        initial: false,
+        ownedHere: true,
+        forward: (value, origin, answered) => {
+          this.press(device, key, value === true, origin ?? 'a client', answered);
+          return ok(true);
+        },
+      });
     }
     device.connected.report(true, from.peer);
     send(from, formatMessage('ADD-DEVICE OK', { DEVICEID: deviceId }));
@@ -168,10 +178,10 @@ export class Devices {
     for (let key = 0; key < keysTotal; key++) this.keys.send(device, key);
   }
 
-  /** A key of `device` went down or up, as its satellite says. */
-  press(device: Device, key: number, down: boolean, origin: string): void {
+  /** A key of `device` went down or up, as its satellite says or a write of its `pressed`. */
+  press(device: Device, key: number, down: boolean, origin: string, answered?: Answered): void {
     device.pressed[key]?.report(down, origin);
-    this.pressed(device, key, down, origin);
+    this.pressed(device, key, down, origin, answered);
   }
 
   /**

@@ -25,7 +25,8 @@
  * hold as `_`):
  *   <device>/connected            B   read-only    true while its satellite has it
  *   <device>/brightness           I   read-write   0–100
- *   <device>/key/<n>/pressed      B   read-only    while the device is there
+ *   <device>/key/<n>/pressed      B   read-write   while the device is there; a write presses the key
+ *                                                (the console's press: the desk's path, answered with its refusal)
  *   <device>/key/<n>/color        S   read-write   #rrggbb
  *   <device>/key/<n>/text         S   read-write
  *   <device>/key/<n>/text-color   S   read-write   #rrggbb
@@ -98,7 +99,7 @@ export const satelliteType = defineConnectionType({
       looks,
       overruns,
       { maxDevices, maxDevicesPerClient, maxKeys },
-      (device, key, down, origin) => bindings.press(device.deviceId, key, down, origin),
+      (device, key, down, origin, answered) => bindings.press(device.deviceId, key, down, origin, answered),
     );
 
     const refusals = new SparseLog(context.log, context.scheduler, 'refused');

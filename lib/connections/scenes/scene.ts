@@ -5,6 +5,7 @@
  */
 import {
   type ConnectionContext,
+  type ErrorCode,
   HubError,
   ok,
   type OwnedParameter,
@@ -193,12 +194,18 @@ export class Scene {
     const refused: string[] = [];
     let written = 0;
     const lateRefusals: string[] = [];
+    let firstCode: ErrorCode | undefined;
     const show = () => {
       const parts = [`${written} of ${Object.keys(stored.values).length} members recalled`];
       if (gone.length) parts.push(`gone: ${listed(gone)}`);
       const allRefused = [...refused, ...lateRefusals];
       if (allRefused.length) parts.push(`refused: ${listed(allRefused)}`);
       this.report.report(parts.join('; '));
+      // Listed while the scene's last recall stands refused in part (R-RS6); a recall taken whole ends it.
+      this.context.problem(
+        `scene ${id}`,
+        firstCode && allRefused.length ? { code: firstCode, message: `recall: ${parts.join('; ')}` } : undefined,
+      );
     };
     for (const [address, value] of Object.entries(stored.values)) {
       const parameter = this.context.graph.get(address);
@@ -210,12 +217,14 @@ export class Scene {
         if (answer.ok) return;
         this.context.log.warn(`scene ${id}: ${answer.error.message} (${answer.error.code})`);
         if (number !== this.recallNumber) return;
+        firstCode ??= answer.error.code;
         lateRefusals.push(`${address} (${answer.error.code})`);
         written--;
         show();
       });
       if (result.ok) written++;
       else {
+        firstCode ??= result.error.code;
         refused.push(`${address} (${result.error.code})`);
         this.context.log.warn(`scene ${id}: ${result.error.message} (${result.error.code})`);
       }

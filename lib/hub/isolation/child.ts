@@ -307,6 +307,8 @@ class Session {
         this.settling.set(n, done);
         send({ t: 'settle', n });
       },
+      problem: (part, problem) =>
+        send(problem ? { t: 'problem', part, code: problem.code, message: problem.message } : { t: 'problem', part }),
       setStatus: (status: 'ok' | 'connecting' | 'disabled' | 'degraded' | 'failed', reason = '', code?: HubError['code']) =>
         send({ t: 'status', status, reason, code }),
     };

@@ -81,6 +81,8 @@ export type FromChild =
   | { readonly t: 'values'; readonly changes: readonly Change[] }
   | { readonly t: 'status'; readonly status: Status; readonly reason: string; readonly code: ErrorCode | undefined }
   | { readonly t: 'record'; readonly key: string; readonly value: Json | undefined }
+  /** A part's problem begins (`ConnectionContext.problem`), or ends: without `code`. */
+  | { readonly t: 'problem'; readonly part: string; readonly code?: ErrorCode; readonly message?: string }
   | { readonly t: 'answer'; readonly n: number; readonly changed: boolean; readonly error?: WireError }
   | { readonly t: 'settle'; readonly n: number }
   /** The answer to `update`: taken in place, not (a restart is needed), or failed with the error. */
@@ -132,6 +134,12 @@ const fromChildSchemas = {
     code: Type.Union([Type.String({ maxLength: 64 }), Type.Undefined()]),
   }),
   record: Type.Object({ t: Type.Literal('record'), key: Type.String({ maxLength: 1024 }), value: Type.Unknown() }),
+  problem: Type.Object({
+    t: Type.Literal('problem'),
+    part: Type.String({ minLength: 1, maxLength: 1024 }),
+    code: Type.Optional(Type.String({ maxLength: 64 })),
+    message: Type.Optional(text),
+  }),
   answer: Type.Object({ t: Type.Literal('answer'), n, changed: Type.Boolean(), error: Type.Optional(wireError) }),
   settle: Type.Object({ t: Type.Literal('settle'), n }),
   updated: Type.Object({ t: Type.Literal('updated'), n, taken: Type.Boolean(), error: Type.Optional(wireError) }),
@@ -168,7 +176,7 @@ export function fromChildOf(message: unknown): FromChild | string {
     return `a "${kind}" message the hub cannot take (${error ? `${error.path || '/'}: ${error.message}` : 'of another shape'})`;
   }
   const checked = message as FromChild;
-  const code = 'error' in checked ? checked.error?.code : checked.t === 'status' ? checked.code : undefined;
+  const code = 'error' in checked ? checked.error?.code : checked.t === 'status' || checked.t === 'problem' ? checked.code : undefined;
   if (!knownCode(code)) return `a "${kind}" message with an error code the hub does not know`;
   if (checked.t === 'record' && checked.value !== undefined && !isJson(checked.value)) return 'a record that is not JSON';
   return checked;

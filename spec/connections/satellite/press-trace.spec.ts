@@ -1,16 +1,18 @@
+import { createServer } from 'node:net';
 import test from 'ava';
 import { eventually } from '../../helpers/eventually.ts';
 import { freePort } from '../../helpers/http.ts';
 import { capturedLog, startHub } from '../../helpers/hub.ts';
 import { ScriptedSatellite } from './scripted-satellite.ts';
 
-test('a press whose write the device refuses is a warning naming the key and who pressed it, and the key shows it for two seconds (R-RS6)', async (t) => {
+test("a press whose write the device refuses is a warning naming the key and who pressed it, a problem of the key until a press is taken, and the key shows it for two seconds; a write of the key's `pressed` (the console's press) takes the same path (R-RS6)", async (t) => {
   const { log, lines } = capturedLog('warn');
   const away = await freePort();
   const hub = await startHub(
     t,
     {
       connections: {
+        api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
         desk: {
           type: 'satellite',
           port: 0,
@@ -51,6 +53,33 @@ test('a press whose write the device refuses is a warning naming the key and who
   await eventually(() => key('3').at(-1)?.['COLOR'] === '#ff0000', 'the key shows the refusal');
   await eventually(() => key('3').at(-1)?.['COLOR'] === '#202020', 'and its own colour again', 5000);
   t.is(hub.graph.get('router/dest/1')?.value, undefined, 'nothing reached the router');
+  const keyProblem = () => hub.problems().find((problem) => problem.id === 'desk' && problem.part === 'key deck/3');
+  t.like(keyProblem(), { source: 'connection', code: 'PB_DEVICE_UNAVAILABLE' }, 'listed in /problems');
+  t.regex(keyProblem()?.message ?? '', /^keys\[0\] \(satellite .*\): writing router\/dest\/1 failed: /);
+  t.is(hub.connection('desk')?.info.status, 'ok', 'the connection itself runs');
+
+  // The console's press: a write of the key's `pressed`, answered with the press's refusal.
+  const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
+  const pressed = (down: boolean) =>
+    fetch(`${base}/update?parameter=desk/deck/key/3/pressed&value=${down}`, { headers: { accept: 'application/json' } });
+  const answer = await pressed(true);
+  t.is(answer.status, 503, 'the press is refused as the write it made');
+  t.like(await answer.json(), { code: 'PB_DEVICE_UNAVAILABLE' });
+  t.is(hub.graph.get('desk/deck/key/3/pressed')?.value, true, 'the key is down, as on the desk');
+  await eventually(() => key('3').at(-1)?.['COLOR'] === '#ff0000', "the console's press shows on the key as the desk's does");
+  t.true(
+    lines().some((line) => /^keys\[0\] \(http .*\): writing router\/dest\/1 failed: /.test(line.msg)),
+    'and is said with who pressed',
+  );
+  t.is((await pressed(false)).status, 200, 'let go');
+
+  // The router answers again: the next press is taken, and the problem is over.
+  const router = createServer((socket) => socket.on('data', () => {}));
+  await new Promise<void>((resolve) => router.listen(away, '127.0.0.1', resolve));
+  t.teardown(() => router.close());
+  await eventually(() => hub.connection('router')?.info.status === 'ok', 'the router is back', 10_000);
+  deck.press('deck', 0, 3, true);
+  await eventually(() => keyProblem() === undefined, 'a press taken ends the problem');
 
   deck.press('deck', 0, 4, true);
   await eventually(

@@ -28,7 +28,7 @@ test('a satellite is greeted with an API it accepts, adds a Stream Deck, and get
   t.is(hub.graph.get('desk/CL15K1A00001/key/15/pressed'), undefined, 'keys as KEYS_TOTAL counts them');
 });
 
-test('presses are parameters; key colour, text and brightness written are sent, one message for a turn, bad values refused (R-SU2)', async (t) => {
+test('presses are parameters (a write of one is a press); key colour, text and brightness written are sent, one message for a turn, bad values refused (R-SU2)', async (t) => {
   const { hub, base, port } = await surface(t);
   const deck = await ScriptedSatellite.connect(t, port);
   deck.addDevice('deck', 32, 8, 0);
@@ -56,7 +56,14 @@ test('presses are parameters; key colour, text and brightness written are sent, 
   t.is((await fetch(`${base}/update?parameter=desk/deck/brightness&value=30`)).status, 200);
   await eventually(() => deck.received('BRIGHTNESS').some((message) => message['VALUE'] === '30'), 'brightness sent');
   t.is((await fetch(`${base}/update?parameter=desk/deck/brightness&value=101`)).status, 400);
-  t.is((await fetch(`${base}/update?parameter=desk/deck/key/5/pressed&value=true`)).status, 403, 'presses come from the surface');
+  t.is(
+    (await fetch(`${base}/update?parameter=desk/deck/key/5/pressed&value=true`)).status,
+    200,
+    "a write of pressed presses the key (the console's press)",
+  );
+  t.true(value(hub, 'desk/deck/key/5/pressed'));
+  t.is((await fetch(`${base}/update?parameter=desk/deck/key/5/pressed&value=false`)).status, 200, 'and lets go of it');
+  t.false(value(hub, 'desk/deck/key/5/pressed'));
 });
 
 test('keys bound in the flow: colour follows the parameter, a press toggles it, and the look is kept while the device is away (R-SU2)', async (t) => {

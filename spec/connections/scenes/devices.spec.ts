@@ -57,7 +57,7 @@ test('a recall reaches the device: each routed member is sent to it, and once th
   t.is(param(hub, 'show/news/report').value, '3 of 3 members recalled');
 });
 
-test('a member the device refuses (it went away) is reported, and the other members are still written', async (t) => {
+test('a member the device refuses (it went away) is reported and listed as a problem of the scene until a recall is taken whole, and the other members are still written (R-RS6)', async (t) => {
   const { device, hub } = await studioWithRouter(t);
   param(hub, 'show/news/store').set(true);
   param(hub, 'studio/title').set('Sport');
@@ -69,6 +69,18 @@ test('a member the device refuses (it went away) is reported, and the other memb
     param(hub, 'show/news/report').value,
     '1 of 3 members recalled; refused: router/dest/1 (PB_DEVICE_UNAVAILABLE), router/dest/2 (PB_DEVICE_UNAVAILABLE)',
   );
+  const sceneProblem = () => hub.problems().find((problem) => problem.id === 'show' && problem.part === 'scene news');
+  t.like(sceneProblem(), {
+    source: 'connection',
+    code: 'PB_DEVICE_UNAVAILABLE',
+    message: 'recall: 1 of 3 members recalled; refused: router/dest/1 (PB_DEVICE_UNAVAILABLE), router/dest/2 (PB_DEVICE_UNAVAILABLE)',
+  });
+
+  await device.start();
+  await eventually(() => hub.connection('router')?.info.status === 'ok', 'the router back', 10_000);
+  param(hub, 'show/news/recall').set(true);
+  await eventually(() => param(hub, 'show/news/report').value === '3 of 3 members recalled', 'recalled whole');
+  t.is(sceneProblem(), undefined, 'a recall taken whole ends the problem');
 });
 
 test('a recall while the previous one is still on its way to the device: both are sent, in order, so the later scene lands last', async (t) => {
