@@ -13,7 +13,7 @@ import { values } from './live.js';
 /** @import { FlowEdit, PlacedIssue } from '../lib/core/flow-shapes.ts' */
 /** @import { ParameterListing } from '../lib/core/api-shapes.ts' */
 /** @typedef {{ p: string, access?: string, meta?: ParameterListing['meta'] }} Address */
-/** @typedef {{ device: string, key: number, text?: string, textColor?: string, on?: string, off?: string, show?: string, is?: unknown, press?: string, target?: string, value?: unknown }} KeyEntry */
+/** @typedef {{ device: string, key: number, text?: string, textExpression?: boolean, textColor?: string, on?: string, off?: string, show?: string, is?: unknown, press?: string, target?: string, value?: unknown }} KeyEntry */
 
 const PRESSES = /** @type {const} */ ([
   ['none', 'nothing'],
@@ -26,6 +26,7 @@ const PRESSES = /** @type {const} */ ([
 /** The fields of the form, as text, from a `keys` entry (or the defaults of a new one). @param {KeyEntry | undefined} entry */
 const formOf = (entry) => ({
   text: entry?.text ?? '',
+  textExpression: entry?.textExpression === true,
   textColor: entry?.textColor ?? '#ffffff',
   off: entry?.off ?? '#202020',
   on: entry?.on ?? '#e00000',
@@ -44,6 +45,7 @@ function entryOf(device, key, form) {
   /** @type {Record<string, unknown>} */
   const entry = { device, key };
   if (form.text !== '') entry['text'] = form.text;
+  if (form.textExpression) entry['textExpression'] = true;
   if (form.textColor !== '#ffffff') entry['textColor'] = form.textColor;
   if (form.press !== 'none') {
     entry['press'] = form.press;
@@ -233,12 +235,16 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
 
   const readable = addresses.filter((a) => a.access !== 'write-only');
   const writable = addresses.filter((a) => a.access !== 'read-only');
-  // The text as the deck shows it now, with the values it names.
-  const preview = form.text.replace(/\$\(([^()]+)\)/g, (_, address) => {
-    const value = values.get(address)?.v;
-    // By its choice's label, as the deck shows it.
-    return value === undefined || value === null ? '–' : shownValue(value, addresses.find((a) => a.p === address)?.meta);
-  });
+  // The text as the deck shows it now, with the values it names; an expression's value is
+  // worked out by the hub, so its preview is what the key shows (the saved expression's).
+  const shownNow = String(values.get(`${connection}/${device}/key/${keyIndex}/text`)?.v ?? '');
+  const preview = form.textExpression
+    ? shownNow
+    : form.text.replace(/\$\(([^()]+)\)/g, (_, address) => {
+        const value = values.get(address)?.v;
+        // By its choice's label, as the deck shows it.
+        return value === undefined || value === null ? '–' : shownValue(value, addresses.find((a) => a.p === address)?.meta);
+      });
   const errorAt = (/** @type {string} */ field) =>
     issues.filter((issue) => issue.path[4] === field).map((issue) => html`<p class="field-error" role="alert">${issue.message}</p>`);
 
@@ -263,7 +269,15 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
         <option value="">put a value in the text…</option>
         ${readable.map((a) => html`<option value=${a.p}>${a.meta?.label ? `${a.meta.label} (${a.p})` : a.p}</option>`)}
       </select>
-      <p class="help">A value in the text, as <code>$(router/output/0/input)</code>, shows live on the key, by its label where it has one.</p>
+      <label class="inline"><input type="checkbox" checked=${form.textExpression}
+        onChange=${(/** @type {Event} */ e) => setForm({ ...form, textExpression: /** @type {HTMLInputElement} */ (e.currentTarget).checked })} />
+        the text is an expression</label>
+      ${errorAt('text')}
+      <p class="help">${
+        form.textExpression
+          ? html`The key shows the expression's value, live, as Companion's text expressions: <code>$(router/output/1) == 3 ? 'LIVE' : 'CAM 3'</code>, <code>round($(mixer/level) * 100) + '%'</code>. Values are read as they are (a router's 3, not its label); the preview shows it once saved.`
+          : html`A value in the text, as <code>$(router/output/0/input)</code>, shows live on the key, by its label where it has one.`
+      }</p>
     </div>
     <div class="field inline colours">
       <label>text colour <input type="color" value=${form.textColor} onInput=${onInput('textColor')} /></label>

@@ -20,7 +20,7 @@ import {
 import type { ConnectionContext } from '../sdk/context.ts';
 import type { HubServices, ServingContext } from './serving.ts';
 import { filesFolderOf } from './files-folder.ts';
-import { PartProblems } from './part-problems.ts';
+import type { PartProblems } from './part-problems.ts';
 import { ConnectionRecords, type RecordsEnvironment } from './records.ts';
 
 export const connectedParameterId = '_status/connected';
@@ -36,6 +36,8 @@ export interface RunnerEnvironment extends RecordsEnvironment {
   readonly whenRunning: (work: () => void) => void;
   /** See `ConnectionContext.fence`. */
   readonly fence: Fence;
+  /** Where its parts' problems are listed (`ConnectionContext.problem`); cleared when it stops. */
+  readonly parts: PartProblems;
   /** While a standby takes over: the active hub's last value of a parameter, which it starts from (R-B2). */
   readonly carried?: (address: string) => Value | undefined;
   /**
@@ -105,8 +107,6 @@ export class ConnectionRunner {
   private refusal: HubError | undefined;
   /** Its records: in the state folder, or in memory (records.ts). */
   private readonly records: ConnectionRecords;
-  /** What its parts asked and failed while it runs (`ConnectionContext.problem`). */
-  readonly partProblems: PartProblems;
 
   constructor(
     config: ConnectionConfig,
@@ -114,7 +114,6 @@ export class ConnectionRunner {
   ) {
     this.current = config;
     this.records = new ConnectionRecords(config.id, env);
-    this.partProblems = new PartProblems(config.id);
     this.log = env.log.child({ connection: config.id }, config.common.debug ? { level: 'debug' } : {});
     this.own = new Paced<StatusReport>(env.scheduler, 20, { status: Status.Starting, reason: '' }, () => this.publish());
   }
@@ -173,7 +172,11 @@ export class ConnectionRunner {
           ? this.env.isolate(this.current, {
               context,
               records: () => this.records.list(this.current.common.persist),
-              failed: (error) => this.setStatus(Status.Failed, error.message, error.code),
+              failed: (error) => {
+                // What its parts asked ended with its process.
+                this.env.parts.clear();
+                this.setStatus(Status.Failed, error.message, error.code);
+              },
             })
           : plan.create(context);
       // What its start defines before its first await is restored from one read of the store,
@@ -255,7 +258,7 @@ export class ConnectionRunner {
     this.storeWatch?.unsubscribe();
     this.storeWatch = undefined;
     this.storeTrouble = undefined;
-    this.partProblems.clear();
+    this.env.parts.clear();
     if (instance) {
       try {
         await instance.stop(reason);
@@ -321,7 +324,7 @@ export class ConnectionRunner {
       },
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
       problem: (part, problem) => {
-        if (this.instance) this.partProblems.set(part, problem);
+        if (this.instance) this.env.parts.set(part, problem);
       },
       setStatus: (status, reason = '', code) => {
         if (!this.instance) return;

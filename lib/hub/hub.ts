@@ -205,7 +205,7 @@ export class Hub {
   problems(): Problem[] {
     const state = this.state && stateProblem(this.state.folder, this.state.health);
     const connections = [
-      ...this.runningHere().flatMap((runner) => [connectionProblem(runner.id, runner.status), ...runner.partProblems.list()]),
+      ...this.runningHere().flatMap((runner) => [connectionProblem(runner.id, runner.status), ...this.factory.partProblems(runner)]),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
     return [state, ...connections, ...this.reloads.refusals, ...this.logic.problems()].filter((problem) => problem !== undefined);

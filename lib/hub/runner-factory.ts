@@ -6,6 +6,7 @@
 import { pairwise, startWith, type Subject, type Subscription } from 'rxjs';
 import type { Flow } from '../config/flow-file.ts';
 import { type ConnectionConfig, type Problem, Status } from '../connections/connection.ts';
+import { PartProblems } from '../connections/part-problems.ts';
 import { ConnectionRunner } from '../connections/runner.ts';
 import type { HubServices } from '../connections/serving.ts';
 import type { Graph } from '../core/graph.ts';
@@ -44,12 +45,15 @@ export interface RunnerEnvironment {
 export class RunnerFactory {
   /** Without a state folder, the records of each connection (`ConnectionContext.records`): kept across the reloads that start it again, gone with it. */
   private readonly recordsInMemory = new Map<string, Map<string, Json>>();
-  private readonly statusWatches = new Map<ConnectionRunner, Subscription>();
+  /** Each runner's status watch, and where its parts' problems are listed. */
+  private readonly watched = new Map<ConnectionRunner, { readonly watch: Subscription; readonly parts: PartProblems }>();
 
   constructor(private readonly hub: RunnerEnvironment) {}
 
   runnerFor(config: ConnectionConfig, flow: Flow): ConnectionRunner {
+    const parts = new PartProblems(config.id);
     const runner = new ConnectionRunner(config, {
+      parts,
       memory: (id) => this.recordsInMemory.get(id) ?? this.recordsInMemory.set(id, new Map()).get(id)!,
       graph: this.hub.graph,
       scheduler: this.hub.scheduler,
@@ -81,18 +85,23 @@ export class RunnerFactory {
     });
     // A part's problem moves the problems as a status does: the clients that list them hear of it alike.
     watch.add(
-      runner.partProblems.changed$.subscribe((problem) => {
+      parts.changed$.subscribe((problem) => {
         if (problem) this.hub.problemStream.next(problem);
         this.hub.connectionsChanged.next();
       }),
     );
-    this.statusWatches.set(runner, watch);
+    this.watched.set(runner, { watch, parts });
     return runner;
   }
 
   unwatch(runner: ConnectionRunner): void {
-    this.statusWatches.get(runner)?.unsubscribe();
-    this.statusWatches.delete(runner);
+    this.watched.get(runner)?.watch.unsubscribe();
+    this.watched.delete(runner);
+  }
+
+  /** What the parts of a runner's connection asked and failed, standing now. */
+  partProblems(runner: ConnectionRunner): Problem[] {
+    return this.watched.get(runner)?.parts.list() ?? [];
   }
 
   /** Lets go of the records in memory of a connection that left the flow. */

@@ -6,7 +6,7 @@
  * levels is the one matched; a `+` in another source stands for the same level, in order.
  */
 import type { Graph } from '../core/graph.ts';
-import { compileExpression, EXPRESSION_ADDRESS } from './expression.ts';
+import { compileExpression, EXPRESSION_ADDRESS } from '../core/expression.ts';
 import { isWildcard, patternOf, type Rule, type StateRule } from './rule-tree.ts';
 
 /** A held rule: one with `from`. */

@@ -1,6 +1,6 @@
 import type { Issue } from '../core/issue.ts';
 import { formatPath } from '../core/issue.ts';
-import { compileExpression, type Expression, ExpressionError } from './expression.ts';
+import { compileExpression, type Expression, ExpressionError } from '../core/expression.ts';
 import { pipeSteps } from './steps/index.ts';
 
 /** A rule of one source and steps (R-R1): it forwards the source's changes. */

@@ -66,6 +66,7 @@ export { checkParameterId, parseAddress, segmentPattern } from '../core/address.
 export { AddressPatterns } from '../core/address-pattern.ts';
 export { parsePointer, resolvePointer } from '../core/json-pointer.ts';
 export { compileRegex, type GroupPattern, type Pattern } from '../core/regex.ts';
+export { compileExpression, type Expression, ExpressionError } from '../core/expression.ts';
 
 // Errors and time.
 export { type ErrorCode, fail, HubError, ok, reasonOf, type Result } from '../core/errors.ts';

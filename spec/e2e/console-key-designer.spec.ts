@@ -129,6 +129,27 @@ live(
     await surface.locator('.key[data-key="2"]').click();
     await eventually(async () => (await output()) === '3', 'the console pressed the designed key');
 
+    // Its text as an expression (R-RS2): a mistake is shown at the text with its column, and
+    // nothing is saved; a right one shows its value on the deck.
+    await page.getByRole('button', { name: 'design keys' }).click();
+    await surface.locator('.key[data-key="2"]').click();
+    await designer.getByRole('button', { name: 'save the key' }).and(page.locator(':enabled')).waitFor();
+    await designer.getByLabel('the text is an expression').check();
+    await designer.getByLabel('text', { exact: true }).fill("'OUT 1\\n' + ($(router/output/1) == 3 ? 'LIVE' :");
+    await designer.getByRole('button', { name: 'save the key' }).click();
+    await designer
+      .getByRole('alert')
+      .filter({ hasText: /not an expression: column \d+/ })
+      .waitFor();
+    await designer.getByLabel('text', { exact: true }).fill("'OUT 1\\n' + ($(router/output/1) == 3 ? 'LIVE' : $(router/output/1))");
+    await designer.getByRole('button', { name: 'save the key' }).click();
+    await designer.waitFor({ state: 'detached' });
+    await eventually(
+      () => textOf(key2().at(-1)) === 'OUT 1\nLIVE',
+      () => `the expression's value on the deck: ${JSON.stringify(textOf(key2().at(-1)))}`,
+    );
+    await page.getByRole('button', { name: 'design keys' }).click();
+
     // The flow tab's form of the connection shows the key's colours as colour pickers, not patterns to type.
     await page.getByRole('button', { name: 'flow', exact: true }).click();
     await page.locator('[data-testid=flow-connections] tr', { hasText: 'desk' }).getByRole('button', { name: 'edit' }).click();
@@ -146,7 +167,7 @@ live(
     hub = await runHub(t, flow, { args: ['--state', join(folder, 'state')] });
     deck = await deckOn();
     await eventually(
-      () => key2().at(-1)?.['COLOR'] === '#00a000' && textOf(key2().at(-1)) === 'OUT 1\n3',
+      () => key2().at(-1)?.['COLOR'] === '#00a000' && textOf(key2().at(-1)) === 'OUT 1\nLIVE',
       () => `the key after a restart: ${JSON.stringify(key2().at(-1))}`,
     );
     t.is(await output(), '3', 'the route kept');

@@ -4,7 +4,19 @@
  * toggles, holds, fires or sets its target.
  */
 import { combineLatest, filter, startWith } from 'rxjs';
-import { after, type Answered, type ConnectionContext, FIRE, fail, HubError, ok, type SetResult, type Value } from '../../sdk/index.ts';
+import {
+  after,
+  type Answered,
+  compileExpression,
+  type ConnectionContext,
+  FIRE,
+  fail,
+  HubError,
+  ok,
+  type SetResult,
+  SparseLog,
+  type Value,
+} from '../../sdk/index.ts';
 import type { Device } from './devices.ts';
 import type { KeyLooks } from './key-looks.ts';
 import type { KeyBinding } from './settings.ts';
@@ -17,11 +29,16 @@ export class KeyBindings {
   /** Keys showing a refused press, until they show their own colour again. */
   private readonly failedShown = new Map<string, { unsubscribe(): void }>();
 
+  /** Texts whose expression failed, said at most so often: a value may change a hundred times a second. */
+  private readonly failedTexts: SparseLog;
+
   constructor(
     private readonly context: ConnectionContext,
     private readonly bindings: readonly KeyBinding[],
     private readonly looks: KeyLooks,
-  ) {}
+  ) {
+    this.failedTexts = new SparseLog(context.log, context.scheduler, 'failed');
+  }
 
   /** Gives each bound key its look, and its colour to follow `show`: the subscriptions to end at stop. */
   start(): { unsubscribe(): void }[] {
@@ -29,9 +46,9 @@ export class KeyBindings {
     const watching: { unsubscribe(): void }[] = [];
     for (const binding of this.bindings) {
       looks.pin(binding.device, binding.key);
-      const named = namesIn(binding.text);
+      const { named, textOf } = this.textOf(binding);
       // Through `set`: a deck already there (the keys changed in place) is sent its new look.
-      looks.set(binding.device, binding.key, 'text', named.length === 0 ? binding.text : withValues(binding.text, new Map()), 'keys');
+      looks.set(binding.device, binding.key, 'text', textOf(new Map()), 'keys');
       looks.set(binding.device, binding.key, 'textColor', binding.textColor, 'keys');
       looks.set(binding.device, binding.key, 'color', binding.off, 'keys');
       if (named.length > 0)
@@ -48,10 +65,7 @@ export class KeyBindings {
               binding.device,
               binding.key,
               'text',
-              withValues(
-                binding.text,
-                new Map(named.map((address, at) => [address, shownAs(context, address, values[at] as Value | undefined)])),
-              ),
+              textOf(new Map(named.map((address, at) => [address, values[at] as Value | undefined]))),
               'keys text',
             ),
           ),
@@ -82,6 +96,39 @@ export class KeyBindings {
       },
     });
     return watching;
+  }
+
+  /**
+   * What a key's text names, and its text for their values: the text with each `$(…)` as
+   * its value reads (a choice by its label), or, with `textExpression`, the expression's
+   * value (R-RS2), evaluated on the values as they are; one it cannot make is shown `!`, and
+   * said at warn.
+   */
+  private textOf(binding: KeyBinding): { named: readonly string[]; textOf: (values: ReadonlyMap<string, Value | undefined>) => string } {
+    const { context } = this;
+    if (!binding.textExpression) {
+      const named = namesIn(binding.text);
+      if (named.length === 0) return { named, textOf: () => binding.text };
+      return {
+        named,
+        textOf: (values) =>
+          withValues(binding.text, new Map(named.map((address) => [address, shownAs(context, address, values.get(address))]))),
+      };
+    }
+    // Checked when the settings were read.
+    const expression = compileExpression(binding.text, []);
+    return {
+      named: expression.addresses,
+      textOf: (values) => {
+        try {
+          const value = expression.evaluate([], (address) => values.get(address));
+          return value === undefined || value === null ? '–' : String(value);
+        } catch (error) {
+          this.failedTexts.warn(`keys of ${binding.device} key ${binding.key}: the text's expression failed: ${(error as Error).message}`);
+          return '!';
+        }
+      },
+    };
   }
 
   /** The keys these bind and `next` does not. */

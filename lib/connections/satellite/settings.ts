@@ -3,7 +3,18 @@
  * `allow` that the schema cannot make.
  */
 import { Type } from '@sinclair/typebox';
-import { allowSetting, checked, type Issue, type Overruns, type Parsed, Peers, withDefault, portSetting } from '../../sdk/index.ts';
+import {
+  allowSetting,
+  checked,
+  compileExpression,
+  ExpressionError,
+  type Issue,
+  type Overruns,
+  type Parsed,
+  Peers,
+  withDefault,
+  portSetting,
+} from '../../sdk/index.ts';
 
 export const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -23,6 +34,13 @@ const keyBinding = Type.Object(
     on: withDefault(color('The colour while the key is lit (`show` true, or `is`).'), '#e00000'),
     off: withDefault(color('The colour while the key is not lit.'), '#202020'),
     text: withDefault(Type.String({ description: 'The text on the key; `$(<connection>/<parameter>)` in it shows that value, live.' }), ''),
+    textExpression: withDefault(
+      Type.Boolean({
+        description:
+          "`text` is an expression (R-RS2, as Companion's text expressions), and the key shows its value, live: `$(router/output/1) == 3 ? 'LIVE' : 'CAM 3'`.",
+      }),
+      false,
+    ),
     textColor: withDefault(color('The colour of the text.'), '#ffffff'),
     press: withDefault(
       Type.Union([Type.Literal('none'), Type.Literal('toggle'), Type.Literal('momentary'), Type.Literal('fire'), Type.Literal('set')], {
@@ -122,6 +140,13 @@ export function parseSatelliteSettings(written: Parsed<typeof satelliteSettings>
     bound.add(key);
     if (binding.press !== 'none' && binding.show === '' && binding.target === '')
       issues.push({ path: ['keys', index, 'press'], message: 'a press needs a parameter: `target`, or `show`' });
+    if (binding.textExpression)
+      try {
+        compileExpression(binding.text, []);
+      } catch (error) {
+        if (!(error instanceof ExpressionError)) throw error;
+        issues.push({ path: ['keys', index, 'text'], message: `not an expression: ${error.message}` });
+      }
     if (binding.press === 'set' && binding.value === undefined)
       issues.push({ path: ['keys', index, 'value'], message: 'a press that sets its target needs the value it sets' });
     for (const field of ['show', 'target'] as const)

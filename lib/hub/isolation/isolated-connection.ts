@@ -61,8 +61,6 @@ export class IsolatedConnection implements ConnectionInstance {
   private readonly mirror: Mirror;
   private nextWrite = 0;
   private readonly pending = new Map<number, Answered>();
-  /** The parts its process listed a problem of: they end with the process. */
-  private readonly partsInTrouble = new Set<string>();
   private nextUpdate = 0;
   /** Updates sent to the process, by number: each settled by its answer, its end, or `hangMs`. */
   private readonly updating = new Map<number, (taken: boolean, error?: WireError) => void>();
@@ -210,8 +208,6 @@ export class IsolatedConnection implements ConnectionInstance {
             hooks.context.setStatus(message.status, message.reason, message.code);
           return;
         case 'problem':
-          if (message.code) this.partsInTrouble.add(message.part);
-          else this.partsInTrouble.delete(message.part);
           hooks.context.problem(message.part, message.code ? { code: message.code, message: message.message ?? '' } : undefined);
           return;
         case 'pong':
@@ -235,8 +231,6 @@ export class IsolatedConnection implements ConnectionInstance {
       this.overMemory = undefined;
       this.down = reason;
       this.answerPending(reason);
-      for (const part of this.partsInTrouble) hooks.context.problem(part, undefined);
-      this.partsInTrouble.clear();
       this.startLater(new HubError(startFailed?.code ?? 'PB_PROCESS_ENDED', reason), started);
       started = undefined;
     });

@@ -228,6 +228,48 @@ test('hostile satellites: a 10 MB line and 10,000 devices are refused past their
   await healthz();
 });
 
+test("a key's text may be an expression, as Companion's: it shows the expression's value live, over raw values (R-RS2)", async (t) => {
+  const { hub, port } = await surface(
+    t,
+    {
+      keys: [
+        {
+          device: 'deck',
+          key: 2,
+          text: "$(router/output/1) == 3 ? 'LIVE' : 'CAM ' + $(router/output/1) + ' · ' + round($(mixer/level) * 100) + '%'",
+          textExpression: true,
+        },
+      ],
+    },
+    { router: { type: 'dummy', parameters: ['output/1,I,1'] }, mixer: { type: 'dummy', parameters: ['level,F'] } },
+  );
+  const deck = await ScriptedSatellite.connect(t, port);
+  deck.addDevice('deck', 15, 5, 72);
+  const text = () =>
+    Buffer.from(
+      deck
+        .received('KEY-STATE')
+        .filter((message) => message['KEY'] === '2')
+        .at(-1)?.['TEXT'] ?? '',
+      'base64',
+    ).toString();
+  await eventually(
+    () => text() === '–',
+    () => `unknown while a value it reads is: ${JSON.stringify(text())}`,
+  );
+  hub.graph.get('mixer/level')?.set(0.456);
+  await eventually(
+    () => text() === 'CAM 1 · 46%',
+    () => `its value: ${JSON.stringify(text())}`,
+  );
+  hub.graph.get('router/output/1')?.set(3);
+  await eventually(
+    () => text() === 'LIVE',
+    () => `live: ${JSON.stringify(text())}`,
+  );
+  t.pass();
+});
+
 test('satellite settings are checked with their paths', (t) => {
   const result = validateFlow(
     {
@@ -239,6 +281,7 @@ test('satellite settings are checked with their paths', (t) => {
             { device: 'd', key: 1, show: 'onair', on: 'red' },
             { device: 'd', key: 1, text: 'again' },
             { device: 'd', key: 2, press: 'set', target: 'router/output/1' },
+            { device: 'd', key: 3, text: "$(router/output/1) == 3 ? 'LIVE' :", textExpression: true },
           ],
         },
       },
@@ -251,5 +294,6 @@ test('satellite settings are checked with their paths', (t) => {
     'connections.desk.keys[1].show: expected a parameter address, <connection>/<parameter>',
     'connections.desk.keys[2].key: key 1 of d is bound twice',
     'connections.desk.keys[3].value: a press that sets its target needs the value it sets',
+    'connections.desk.keys[4].text: not an expression: column 35: Expected expression',
   ]);
 });

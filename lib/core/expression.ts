@@ -9,7 +9,7 @@
  * need, so `known && prg == 1` is false while `prg` is unknown.
  */
 import jsep, { type Expression as Node } from 'jsep';
-import type { Value } from '../core/value.ts';
+import type { Value } from './value.ts';
 
 /** The most characters an expression may have, and the most parts it may be made of. */
 export const MOST_EXPRESSION_CHARACTERS = 2000;
