@@ -1,6 +1,7 @@
 // The rules tab: the flow's enabled rules in the order they run, each under the folders it
-// stands in (R-R2), with the problems reported for it. A rule that holds state shows its
-// sources by name, what it writes in words, and when (R-RS1–R-RS3).
+// stands in (R-R2), with the problems reported for it and another writer of what it holds
+// (R-RS4). A rule that holds state shows its sources by name, what it writes in words, and
+// when (R-RS1–R-RS3).
 import { html } from './html.js';
 /** @import { Problem, RuleListing } from '../lib/core/api-shapes.ts' */
 
@@ -14,11 +15,12 @@ export function Rules({ rules, problems }) {
       .join('');
   return html`<ul class="rules">${rules.map((r) => {
     const own = problems.filter((p) => p.source === 'rule' && p.id === r.name);
-    return html`<li class=${own.length ? 'failing' : ''} data-rule=${r.path}>
+    return html`<li class=${own.length ? 'failing' : r.conflicts?.length ? 'conflicting' : ''} data-rule=${r.path}>
       ${r.folders.length ? html`<span class="folders muted" data-testid="folders">${r.folders.join(' / ')} /</span> ` : ''}<b>${r.name}</b>
       ${r.from ? Held(r) : html`<div class="wiring"><code>${r.source}</code> → ${r.destinations.map((d, i) => html`${i ? ', ' : ''}<code>${d}</code>`)}</div>`}
       ${r.pipe.length ? html`<div class="pipe">${r.pipe.map(step).join(' | ')}</div>` : ''}
       ${own.map((p) => html`<div class="problem"><span class="code">${p.code}</span> ${p.message}</div>`)}
+      ${(r.conflicts ?? []).map((c) => html`<div class="conflict" data-testid="conflict"><span class="code">two writers</span> ${c}</div>`)}
     </li>`;
   })}</ul>`;
 }

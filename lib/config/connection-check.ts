@@ -3,7 +3,7 @@
  * the mistakes, diagnostics and warnings it finds, and the links and claims the checks
  * across connections need, each with its path in the whole document.
  */
-import type { Claim, ConnectionConfig, ConnectionType, Link } from '../connections/connection.ts';
+import type { Claim, ConnectionConfig, ConnectionType, Link, SettingWrite } from '../connections/connection.ts';
 import type { Issue } from '../core/issue.ts';
 import { filesFolderOf } from '../connections/files-folder.ts';
 import { pruneToSchema } from './prune.ts';
@@ -33,6 +33,8 @@ export function checkConnection(
       warnings: Issue[];
       links: Link[];
       claims: IdClaim[];
+      /** What it writes by itself, paths in the whole document; none while disabled. */
+      writes?: SettingWrite[];
       config?: ConnectionConfig;
       whole: boolean;
     }
@@ -99,6 +101,9 @@ export function checkConnection(
     warnings: [...inHub, ...located(plan.value.warnings)],
     links: mapLinks(plan.value.links),
     claims: mapClaims(plan.value.claims),
+    writes: enabled
+      ? (plan.value.writes ?? []).map((write) => ({ ...write, path: ['connections', id, ...pruned.original(write.path)] }))
+      : [],
     config,
     whole: pruned.whole(),
   };

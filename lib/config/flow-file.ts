@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import JSON5 from 'json5';
 import { HubError, reasonOf } from '../core/errors.ts';
-import type { ConnectionConfig, ConnectionType, Link } from '../connections/connection.ts';
+import type { ConnectionConfig, ConnectionType, Link, SettingWrite } from '../connections/connection.ts';
 import { connectionTypes } from './connection-types.ts';
 import { loadPlugins, noPlugins, type Plugins, refusedType } from './plugins.ts';
 import { formatIssue, type Issue } from '../core/issue.ts';
@@ -146,6 +146,7 @@ export function validateFlow(
   const warnings: Issue[] = [];
   const links: Link[] = [];
   const claims: IdClaim[] = [];
+  const writes: SettingWrite[] = [];
   const entries = Object.entries(asRecord(asRecord(document)['connections']));
   for (const [id, entry] of entries) {
     const unfilled = substituted.issues
@@ -161,6 +162,7 @@ export function validateFlow(
     warnings.push(...checked.warnings);
     links.push(...checked.links);
     claims.push(...checked.claims);
+    writes.push(...(checked.writes ?? []));
     if (checked.config && checked.whole) connections.push(checked.config);
   }
   issues.push(...linkCycles(links), ...claimCollisions(claims), ...groupClashes(connections));
@@ -196,7 +198,7 @@ export function validateFlow(
     };
   }
   const valid = document as FlowDocument;
-  warnings.push(...writerConflicts(valid.rules ?? []));
+  warnings.push(...writerConflicts(valid.rules ?? [], writes));
   return {
     ok: true,
     flow: {

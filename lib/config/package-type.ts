@@ -96,6 +96,7 @@ export function packageTypeOf(
         },
         links: checked.links,
         claims: checked.claims,
+        writes: checked.writes ?? [],
         pathsAsWritten: checked.pathsAsWritten,
         discovers: checked.discovers,
         diagnostics: checked.diagnostics,

@@ -78,6 +78,7 @@ const CheckedAnswer = Type.Union([
     ok: Type.Literal(true),
     links: Type.Array(Type.Object({ output: text, inputs: Type.Array(text, { maxItems: 100_000 }), path }), { maxItems: 100_000 }),
     claims: Type.Array(Type.Object({ what: text, on: text, path }), { maxItems: 10_000 }),
+    writes: Type.Optional(Type.Array(Type.Object({ address: text, path }), { maxItems: 10_000 })),
     pathsAsWritten: Type.Array(text, { maxItems: 10_000 }),
     discovers: Type.Object({ parameters: Type.Boolean(), connections: Type.Boolean() }),
     diagnostics: issues,

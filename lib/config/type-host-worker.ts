@@ -129,6 +129,7 @@ function check(request: CheckRequest): Checked {
     ok: true,
     links: (definition.links?.(value) ?? []).map(({ output, inputs, path }) => ({ output, inputs: [...inputs], path: [...path] })),
     claims: (definition.claims?.(value) ?? []).map(({ what, on, path }) => ({ what, on, path: [...path] })),
+    writes: (definition.writes?.(value) ?? []).map(({ address, path }) => ({ address, path: [...path] })),
     pathsAsWritten: [...(definition.pathsAsWritten?.(value) ?? [])],
     discovers: { parameters: false, connections: false, ...definition.discovers?.(value) },
     diagnostics: plainIssues(definition.diagnose?.(value, connection)),

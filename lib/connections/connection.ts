@@ -17,6 +17,7 @@ import type {
   ParameterDoc,
   ParseContext,
   SettingSchema,
+  SettingWrite,
   StopReason,
   TypedInstance,
 } from '../sdk/type.ts';
@@ -25,7 +26,7 @@ import type { ServingContext, ServingTypeDefinition } from './serving.ts';
 export { Status, type StatusReport } from '../sdk/context.ts';
 // What `GET /connections`, `/problems` and `/rules` answer: the shapes of the public API, kept in core.
 export type { ConnectionInfo, Problem, RuleListing } from '../core/api-shapes.ts';
-export type { Claim, DeclaredParameter, Discovery, Link, ParseContext, StopReason } from '../sdk/type.ts';
+export type { Claim, DeclaredParameter, Discovery, Link, ParseContext, SettingWrite, StopReason } from '../sdk/type.ts';
 
 /** The settings every connection has (R-L1), with defaults applied. */
 export interface CommonSettings {
@@ -68,6 +69,8 @@ export interface ConnectionPlan {
   readonly links: readonly Link[];
   /** What it holds exclusively while it runs, for the flow file's check that no two connections hold one thing. */
   readonly claims: readonly Claim[];
+  /** What it writes by itself as its settings say (see `SettingWrite`); none when absent. */
+  readonly writes?: readonly SettingWrite[];
   /**
    * Paths it opens as its settings write them (a serial port), which served messages show as
    * written rather than relative to the flow file folder (see `relativePaths`).
@@ -219,6 +222,7 @@ export function connectionTypeOf<S extends TObject, P>(
         },
         links: definition.links?.(parsed.value) ?? [],
         claims: definition.claims?.(parsed.value) ?? [],
+        writes: definition.writes?.(parsed.value) ?? [],
         pathsAsWritten: definition.pathsAsWritten?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
         servesHub: serving !== undefined,

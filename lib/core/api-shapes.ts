@@ -169,6 +169,12 @@ export const RuleListing = Type.Object(
     ),
     code: Type.Optional(ErrorCodeSchema),
     reason: Type.Optional(Type.String({ description: 'Why it is waiting or failed.' })),
+    conflicts: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "What `validate` warns of it, with the setting's path (R-RS4): another rule or a key's press writes a parameter it holds, so the last write would win.",
+      }),
+    ),
   },
   { description: 'A running rule: where it stands, what it connects, its steps.' },
 );

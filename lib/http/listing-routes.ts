@@ -17,8 +17,17 @@ const listConnections: Handler = (res, _req, { connections }, access) =>
 const listProblems: Handler = (res, _req, { problems }, access) =>
   sendOk(res, JSON_TYPE, JSON.stringify(redacted(problems().filter((p) => visibleProblem(access, p)))));
 
+// What a rule conflicts with names other rules and settings of the flow: for full access alone.
 const listRules: Handler = (res, _req, { rules }, access) =>
-  sendOk(res, JSON_TYPE, JSON.stringify(rules().filter((r) => visibleRule(access, r))));
+  sendOk(
+    res,
+    JSON_TYPE,
+    JSON.stringify(
+      rules().flatMap(({ conflicts, ...rule }) =>
+        visibleRule(access, rule) ? [access.full && conflicts ? { ...rule, conflicts } : rule] : [],
+      ),
+    ),
+  );
 
 /** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
 function visibleProblem(access: ClientAccess, problem: Problem): boolean {
@@ -60,7 +69,7 @@ export const listingRoutes: readonly Route[] = [
     get: {
       summary: 'List the rules',
       description:
-        "The flow's enabled rules in the order they run: `[{ path, folders, name, source, destinations, pipe, from?, expr?, on?, combine?, status, code?, reason? }]` (`folders` the names of the folders the rule stands in, outermost first, R-R2; `pipe` as written in the flow file; a rule that holds state has `from`, its sources by name, `source` the first of them, `destinations` its `to`, and `expr`, `on` and `combine` as written, R-RS1–R-RS4 — a pattern rule is one entry, its matches not listed; a rule whose write was refused stays `running`, the refusal listed in `GET /problems` until a write there is taken, R-RS6; `status` `running`, `waiting` for a parameter it names (`PB_WAITING`, R-G2), `failed` or `idle`); a scoped token sees the rules whose every address it may read.",
+        "The flow's enabled rules in the order they run: `[{ path, folders, name, source, destinations, pipe, from?, expr?, on?, combine?, status, code?, reason?, conflicts? }]` (`folders` the names of the folders the rule stands in, outermost first, R-R2; `pipe` as written in the flow file; a rule that holds state has `from`, its sources by name, `source` the first of them, `destinations` its `to`, and `expr`, `on` and `combine` as written, R-RS1–R-RS4 — a pattern rule is one entry, its matches not listed; `conflicts`, what `validate` warns of another rule or a key's press writing what it holds, at it or naming it, R-RS4, to full access; a rule whose write was refused stays `running`, the refusal listed in `GET /problems` until a write there is taken, R-RS6; `status` `running`, `waiting` for a parameter it names (`PB_WAITING`, R-G2), `failed` or `idle`); a scoped token sees the rules whose every address it may read.",
       tag: 'hub',
       answers: { 200: ok('The rules.', { [JSON_TYPE]: Type.Array(RuleListing) }) },
       errors: [],

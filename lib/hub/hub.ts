@@ -213,7 +213,7 @@ export class Hub {
 
   /** The enabled rules of the running flow, in the order they run (`GET /rules`). */
   rules(): RuleListing[] {
-    return this.logic.listing(this.flow.rules);
+    return this.logic.listing(this.flow.rules, this.flow.warnings);
   }
 
   get connections(): readonly ConnectionRunner[] {

@@ -3,6 +3,7 @@ import type { Problem, RuleListing } from '../connections/connection.ts';
 import type { HubError } from '../core/errors.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
+import { formatIssue, formatPath, type Issue } from '../core/issue.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import { CodeFlows } from '../rules/code-flows/code-flows.ts';
 import { RuleEngine, type RuleEngineOptions, type RuleProblem } from '../rules/engine.ts';
@@ -138,11 +139,15 @@ export class Logic {
     return [...rules, ...watches, ...this.events];
   }
 
-  /** The enabled rules of `rules`, in the order they run, with where each stands (`GET /rules`). */
-  listing(rules: readonly TreeNode[]): RuleListing[] {
+  /**
+   * The enabled rules of `rules`, in the order they run, with where each stands and the
+   * flow's `warnings` of another writer of what it writes, at it or naming it (`GET /rules`).
+   */
+  listing(rules: readonly TreeNode[], warnings: readonly Issue[] = []): RuleListing[] {
     const states = this.engine?.states();
     return flattenRules(rules).map(({ path, folders, name, source, destinations, pipe, state: held }) => {
       const state = states?.get(path);
+      const conflicts = warnings.filter((warning) => concerns(warning, path)).map(formatIssue);
       return {
         path,
         folders,
@@ -160,6 +165,7 @@ export class Logic {
           : {}),
         status: state?.status ?? 'waiting',
         ...(state && 'code' in state ? { code: state.code, reason: state.reason } : {}),
+        ...(conflicts.length ? { conflicts } : {}),
       };
     });
   }
@@ -182,4 +188,15 @@ export class Logic {
     if (this.events.length > 100) this.events.splice(0, this.events.length - 100);
     this.problemsNow.next(problem);
   }
+}
+
+/**
+ * Whether a warning of two writers (R-RS4) is of the rule at `path`: at its `to` or
+ * `destinations`, or naming it as the other writer.
+ */
+function concerns(warning: Issue, path: string): boolean {
+  const at = formatPath(warning.path);
+  if (at === `${path}.to` || at.startsWith(`${path}.to[`) || at === `${path}.destinations` || at.startsWith(`${path}.destinations[`))
+    return true;
+  return new RegExp(`(written|held) by ${path.replace(/[.[\]]/g, '\\$&')}[ :]`).test(warning.message);
 }

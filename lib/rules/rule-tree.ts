@@ -243,11 +243,15 @@ function checkStateRule(
 }
 
 /**
- * Parameters that a rule holding state and another rule both write (R-RS4): the lamp would
- * show whichever wrote last, and the rule's state would not hold. Warnings at the later
- * rule's `to` or `destinations`; forwarding rules among themselves are events, as before.
+ * Parameters that a rule holding state and another rule, or a connection's own setting (a
+ * key's press), both write (R-RS4): the lamp would show whichever wrote last, and the rule's
+ * state would not hold. Warnings at the later rule's `to` or `destinations`, or at the
+ * setting; forwarding rules among themselves are events, as before.
  */
-export function writerConflicts(nodes: readonly TreeNode[]): Issue[] {
+export function writerConflicts(
+  nodes: readonly TreeNode[],
+  settingWrites: readonly { readonly address: string; readonly path: readonly (string | number)[] }[] = [],
+): Issue[] {
   const rules = flattenRules(nodes);
   const warnings: Issue[] = [];
   const seen: { readonly rule: Rule; readonly destination: string; readonly matches: RegExp }[] = [];
@@ -266,6 +270,14 @@ export function writerConflicts(nodes: readonly TreeNode[]): Issue[] {
         message: `${destination} is written by ${first.rule.path} too${first.destination === destination ? '' : ` (as ${first.destination})`}: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same \`combine\` on each`,
       });
     }
+  for (const { address, path } of settingWrites) {
+    const holder = seen.find((other) => other.rule.state?.on === 'state' && other.matches.test(address));
+    if (holder)
+      warnings.push({
+        path: [...path],
+        message: `${address} is held by ${holder.rule.path}${holder.destination === address ? '' : ` (as ${holder.destination})`}: what this writes lasts only until that rule writes again; let the rule read it instead (a source of its expression), or write another parameter`,
+      });
+  }
   return warnings;
 }
 

@@ -17,6 +17,7 @@
 export {
   apiVersion,
   type Claim,
+  type SettingWrite,
   type ConnectionMetric,
   type ConnectionTypeDefinition,
   type DeclaredParameter,

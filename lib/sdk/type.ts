@@ -81,6 +81,17 @@ export interface Claim {
 }
 
 /**
+ * A parameter a connection writes by itself as its settings say — what a key's press writes
+ * — so that a rule that holds that parameter is seen to share it (R-RS4).
+ */
+export interface SettingWrite {
+  /** The address it writes (`router/output/1`). */
+  readonly address: string;
+  /** The setting that makes the write, for the message. */
+  readonly path: readonly (string | number)[];
+}
+
+/**
  * Why a connection stops: `restart` when a reload replaces it with other settings (it
  * starts again at once, so clients may come back), `stop` otherwise (the hub stops, a
  * reload removes it, it failed).
@@ -116,6 +127,8 @@ export interface TypeBasics<S extends TObject, P> {
   links?(settings: P): readonly Link[];
   /** What it holds alone while running (see `Claim`). */
   claims?(settings: P): readonly Claim[];
+  /** What it writes by itself as its settings say (see `SettingWrite`). */
+  writes?(settings: P): readonly SettingWrite[];
   /** Paths it opens as written, not resolved against the flow file folder (a serial port). */
   pathsAsWritten?(settings: P): readonly string[];
   /** What it finds only while running (see `Discovery`); nothing when absent. */

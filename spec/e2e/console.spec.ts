@@ -272,13 +272,20 @@ live(`the console lists the rules in the order they run, each under its folders 
 });
 
 live(
-  `the rules tab says a rule that holds state in words: what it holds, from which sources, and when (R-RS1–R-RS3)${whyNoBrowser}`,
+  `the rules tab says a rule that holds state in words: what it holds, from which sources, and when, and who else writes what it holds (R-RS1–R-RS4)${whyNoBrowser}`,
   async (t) => {
     const hub = await startHub(t, {
       connections: {
         api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' },
         atem: { type: 'dummy', parameters: ['program,I,1', 'preview,I,2', 'input/{1..2}/tally/program,B,false'] },
         umd: { type: 'dummy', parameters: ['display/{1..2}/red,B', 'display/1/green,B', 'display/1/text,S'] },
+        desk: { type: 'dummy', parameters: ['override,B,false'] },
+        deck: {
+          type: 'satellite',
+          port: 0,
+          bindIp: '127.0.0.1',
+          keys: [{ device: 'd', key: 0, press: 'toggle', target: 'umd/display/1/green' }],
+        },
       },
       rules: [
         {
@@ -289,6 +296,7 @@ live(
         },
         { from: 'atem/input/+/tally/program', to: 'umd/display/{1}/red' },
         { from: 'atem/program', to: 'umd/display/1/text', expr: "concat('CAM ', value)", on: 'change' },
+        { source: 'desk/override', destinations: ['umd/display/2/red'] },
       ],
     });
     const base = `http://127.0.0.1:${hub.connection('api')?.info.details?.['port'] as number}`;
@@ -311,6 +319,16 @@ live(
       (await page.locator('li[data-rule="rules[2]"] [data-testid=held]').innerText())?.replace(/\s+/g, ' ') ?? '',
       /umd\/display\/1\/text is written concat\('CAM ', value\) with value from atem\/program when a source changes/,
     );
+    // Two writers of one lamp, at both (R-RS4): a rule and a forwarding rule, a rule and a key's press.
+    const conflicts = async (path: string) => page.locator(`li[data-rule="${path}"] [data-testid=conflict]`).allInnerTexts();
+    t.deepEqual(await conflicts('rules[1]'), [
+      'two writers rules[3].destinations: umd/display/2/red is written by rules[1] too (as umd/display/{1}/red): a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each',
+    ]);
+    t.is((await conflicts('rules[3]')).length, 1);
+    t.deepEqual(await conflicts('rules[0]'), [
+      'two writers connections.deck.keys[0].target: umd/display/1/green is held by rules[0]: what this writes lasts only until that rule writes again; let the rule read it instead (a source of its expression), or write another parameter',
+    ]);
+    t.deepEqual(await conflicts('rules[2]'), []);
     if (process.env['PATCHBAY_SCREENSHOTS']) await page.screenshot({ path: process.env['PATCHBAY_SCREENSHOTS'] });
   },
 );

@@ -316,6 +316,49 @@ test('GET /rules lists the enabled rules in the order they run, with their folde
   t.deepEqual(await list('p'), [(await list('admin'))[0]], 'the panel cannot read backstage/d');
 });
 
+test('GET /rules lists two writers of what a rule holds under both (R-RS4), to full access: a scoped token sees the rules without them', async (t) => {
+  const flow = flowOf({
+    connections: {
+      api: {
+        type: 'rest-api',
+        port: 0,
+        bindIp: '127.0.0.1',
+        tokens: [{ name: 'panel', token: 'p', read: ['studio/#'], write: [] }],
+        token: 'admin',
+      },
+      studio: { type: 'dummy', parameters: ['a,B,false', 'b,B,false', 'lamp,B'] },
+    },
+    rules: [
+      { from: 'studio/a', to: 'studio/lamp' },
+      { source: 'studio/b', destinations: ['studio/lamp'] },
+    ],
+  });
+  const hub = new Hub({ flow });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  const port = hub.connection('api')?.info.details?.['port'] as number;
+  const list = (token: string) =>
+    fetch(`http://127.0.0.1:${port}/rules`, { headers: { authorization: `Bearer ${token}` } }).then(
+      (r) => r.json() as Promise<{ path: string; conflicts?: string[] }[]>,
+    );
+  const said =
+    'rules[1].destinations: studio/lamp is written by rules[0] too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each';
+  t.deepEqual(
+    (await list('admin')).map(({ path, conflicts }) => ({ path, conflicts })),
+    [
+      { path: 'rules[0]', conflicts: [said] },
+      { path: 'rules[1]', conflicts: [said] },
+    ],
+  );
+  t.deepEqual(
+    (await list('p')).map(({ path, conflicts }) => ({ path, conflicts })),
+    [
+      { path: 'rules[0]', conflicts: undefined },
+      { path: 'rules[1]', conflicts: undefined },
+    ],
+  );
+});
+
 test('wrong methods on built-in paths answer 405 with Allow; unknown paths 404', async (t) => {
   const { base } = await serve(t, {}, studio);
   const del = await fetch(`${base}/parameters/studio/count`, { method: 'DELETE' });

@@ -162,10 +162,30 @@ test('a mistake in an expression is found when the flow is read, at its path and
   ]);
 });
 
-test('a parameter that a rule holding state and another rule both write is a warning at the later rule (R-RS4)', (t) => {
+test('a parameter that a rule holding state and another rule or a key both write is a warning at the later rule, or at the key (R-RS4)', (t) => {
   const result = validateFlow(
     {
-      connections: { atem: { type: 'dummy' }, desk: { type: 'dummy' }, lamps: { type: 'dummy' } },
+      connections: {
+        atem: { type: 'dummy' },
+        desk: { type: 'dummy' },
+        lamps: { type: 'dummy' },
+        deck: {
+          type: 'satellite',
+          bindIp: '127.0.0.1',
+          keys: [
+            { device: 'd', key: 0, press: 'toggle', show: 'lamps/green' },
+            { device: 'd', key: 1, press: 'set', target: 'lamps/cam/3/red', value: true },
+            { device: 'd', key: 2, press: 'set', target: 'lamps/other', value: true },
+          ],
+        },
+        off: {
+          type: 'satellite',
+          enabled: false,
+          port: 16623,
+          bindIp: '127.0.0.1',
+          keys: [{ device: 'd', key: 0, press: 'toggle', show: 'lamps/green' }],
+        },
+      },
       rules: [
         { folder: 'old', rules: [{ source: 'desk/override', destinations: ['lamps/red', 'lamps/other'] }] },
         { from: { prg: 'atem/program' }, to: ['lamps/green', 'lamps/red'], expr: 'prg == 1' },
@@ -183,6 +203,8 @@ test('a parameter that a rule holding state and another rule both write is a war
   t.deepEqual(result.flow.warnings.map(formatIssue), [
     'rules[1].to: lamps/red is written by rules[0].rules[0] too: a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each',
     'rules[6].to: lamps/cam/2/red is written by rules[5] too (as lamps/cam/{1}/red): a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each',
+    'connections.deck.keys[0].show: lamps/green is held by rules[1]: what this writes lasts only until that rule writes again; let the rule read it instead (a source of its expression), or write another parameter',
+    'connections.deck.keys[1].target: lamps/cam/3/red is held by rules[5] (as lamps/cam/{1}/red): what this writes lasts only until that rule writes again; let the rule read it instead (a source of its expression), or write another parameter',
   ]);
 });
 

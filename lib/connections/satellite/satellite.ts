@@ -65,6 +65,13 @@ export const satelliteType = defineConnectionType({
   warn: (settings) => openListenerWarnings(settings, 'press the keys, writing to their targets'),
   discovers: () => ({ parameters: true }),
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
+  // A key's press is a writer of its target as a rule is (R-RS4).
+  writes: ({ keys }) =>
+    keys.flatMap((binding, index) =>
+      binding.press === 'none' || binding.press === 'fire'
+        ? []
+        : [{ address: binding.target || binding.show, path: ['keys', index, binding.target ? 'target' : 'show'] }],
+    ),
   metrics: [
     {
       name: 'patchbay_satellite_devices',
