@@ -64,11 +64,21 @@ export function fieldKind(schema) {
   if (schema.type === 'array' && acceptsScalars(schema.items)) return { kind: 'lines', schema, numbers: true };
   if (schema.type === 'array' && schema.items?.type === 'object' && schema.items.properties) return { kind: 'list', schema };
   if (schema.type === 'object' && schema.properties && !schema.patternProperties) return { kind: 'group', schema };
-  // Entries by a name of the author's, each a form (a module's bindings by parameter id).
-  const entry = schema.additionalProperties;
+  // Entries by a name of the author's, each a form (a module's bindings by parameter id, what parameters say of themselves by id).
+  const entry = mapEntryOf(schema);
   if (schema.type === 'object' && !schema.properties && typeof entry === 'object' && ['group', 'variant'].includes(fieldKind(entry).kind))
     return { kind: 'map', schema };
   return { kind: 'json', schema };
+}
+
+/**
+ * The schema of each entry of a map: its `additionalProperties`, or its one pattern's.
+ * @param {Schema} schema @returns {Schema | undefined}
+ */
+function mapEntryOf(schema) {
+  if (typeof schema.additionalProperties === 'object') return schema.additionalProperties;
+  const patterns = Object.values(schema.patternProperties ?? {});
+  return patterns.length === 1 ? patterns[0] : undefined;
 }
 
 /**
@@ -349,7 +359,7 @@ function MapField({ name, schema, value, path, issues, set, base }) {
             set(path, Object.keys(rest).length === 0 ? undefined : rest);
           }}>remove</button>
         </div>
-        <${Field} name=${key} schema=${schema.additionalProperties} value=${entry} path=${[...path, key]} issues=${issues} set=${set} base=${base} />
+        <${Field} name=${key} schema=${mapEntryOf(schema)} value=${entry} path=${[...path, key]} issues=${issues} set=${set} base=${base} />
       </div>`,
     )}
     ${

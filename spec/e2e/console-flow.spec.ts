@@ -121,6 +121,12 @@ live(
     await form.getByLabel('parameter 1 type').selectOption('trigger');
     await form.getByRole('button', { name: 'add a parameter' }).click();
     await form.getByLabel('parameter 2 id').fill('shown');
+    // What it says of itself (R-PK6), as fields by parameter: no JSON box.
+    const describe = form.locator('[data-field$=".describe"]');
+    t.is(await describe.locator('textarea').count(), 0, 'describe is a form, not a JSON box');
+    await describe.getByLabel('new describe name').fill('shown');
+    await describe.getByRole('button', { name: 'add to describe' }).click();
+    await describe.getByLabel('label').fill('Shown title');
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page.locator('[data-testid=flow-connections] tr', { hasText: 'cue' }).waitFor();
 
@@ -175,6 +181,10 @@ live(
     const { added, removed } = changedLines(original, saved);
     t.deepEqual(removed, [], `the file differs by added lines alone:\n${saved}`);
     t.true(added.some((line) => line.includes("type: 'timer'")) && added.some((line) => line.includes("'go,T'")));
+    t.true(
+      added.some((line) => line.includes("label: 'Shown title'")),
+      'the label set in the form',
+    );
     t.true(
       added.some((line) => line.includes("{ source: 'desk/title', destinations: ['cue/shown'], pipe: [{ delay: 250 }] }")),
       saved,
