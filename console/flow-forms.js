@@ -153,7 +153,7 @@ const samePath = (/** @type {Path} */ a, /** @type {Path} */ b) => a.length === 
 export const under = (/** @type {Path} */ path, /** @type {Path} */ prefix) => prefix.every((step, i) => path[i] === step);
 
 /** The messages of the issues at `path` exactly. @param {FieldIssue[]} issues @param {Path} path */
-const messagesAt = (issues, path) => issues.filter((issue) => samePath(issue.path, path)).map((issue) => issue.message);
+export const messagesAt = (issues, path) => issues.filter((issue) => samePath(issue.path, path)).map((issue) => issue.message);
 
 /** `value` with `path` set to `next` (undefined: removed), copied along the path. @returns {any} */
 function setIn(/** @type {any} */ value, /** @type {Path} */ path, /** @type {unknown} */ next) {
@@ -423,7 +423,7 @@ function Fields({ schema, value, path, issues, set, base, skip = [], only }) {
  * The issues below `prefix` no field shows: listed at the top of the form.
  * @param {{ issues: FieldIssue[], prefix: Path, shown: (path: Path) => boolean }} props
  */
-function Unplaced({ issues, prefix, shown }) {
+export function Unplaced({ issues, prefix, shown }) {
   const rest = issues.filter((issue) => under(issue.path, prefix) && !shown(issue.path));
   return rest.length === 0
     ? ''
@@ -509,7 +509,7 @@ export function ConnectionForm({ id, value, types, own, isNew, taken, apply, can
  * a new setting is written where a reader expects it.
  * @param {Record<string, any>} value @param {string[]} order @returns {Record<string, any>}
  */
-function inOrder(value, order) {
+export function inOrder(value, order) {
   const keys = [...new Set([...order.filter((key) => key in value), ...Object.keys(value)])];
   return Object.fromEntries(keys.map((key) => [key, value[key]]));
 }

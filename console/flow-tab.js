@@ -13,6 +13,7 @@ import { lineDiff } from './flow-diff.js';
 import { CatalogueView } from './catalogue.js';
 import { changedTriggerEdits, nodeAt, TriggerForm, triggerAt, triggerEdits } from './triggers.js';
 import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
+import { HeldRuleForm } from './held-rule-form.js';
 import { freeId, idOf, pathText } from './format.js';
 import { FlowSource } from './flow-source.js';
 import { html } from './html.js';
@@ -23,7 +24,7 @@ import { html } from './html.js';
 // The flow tab's own shapes: the document as its views read it, what is being edited, the file as read.
 /** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[], plugins?: string[] }} FlowDocument */
 /** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], from?: string | Record<string, string>, to?: string | string[], expr?: string, description?: string, enabled?: boolean }} RuleNode */
-/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger', trigger?: import('./triggers.js').Trigger, place?: import('./triggers.js').TriggerPlace }} Editing */
+/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule' | 'held', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger', trigger?: import('./triggers.js').Trigger, place?: import('./triggers.js').TriggerPlace }} Editing */
 /** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {(text: string, error: boolean) => void} Notify */
 
@@ -260,14 +261,14 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   /** A rule the trigger form made opens in the trigger form, with what it says; any other in the rule form. @param {Editing} edit */
   const editRule = (edit) => {
     const found = edit.kind === 'rule' && !edit.isNew ? triggerAt(document, edit.path) : undefined;
-    // A rule that holds state the trigger form did not make has no form yet: its text is where it is edited.
+    // A rule that holds state the trigger form did not make opens in its own form.
     if (
       !found &&
       edit.kind === 'rule' &&
       !edit.isNew &&
       /** @type {RuleNode | undefined} */ (nodeAt(document, edit.path))?.from !== undefined
     )
-      return setView('text');
+      return setEditing({ ...edit, kind: 'held' });
     setEditing(found ? { kind: 'trigger', ...found } : edit);
   };
 
@@ -316,9 +317,10 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
           ? change(changedTriggerEdits(trigger, place, document ?? {}), ['rules'], `trigger "${trigger.name}" changed`)
           : change(triggerEdits(trigger, document ?? {}), ['rules'], `trigger "${trigger.name}" added`)}
       cancel=${() => setEditing(undefined)} />`;
-  } else if (editing?.kind === 'rule') {
+  } else if (editing?.kind === 'rule' || editing?.kind === 'held') {
     const value = editing.isNew ? {} : /** @type {RuleNode} */ (nodeAt(document, editing.path) ?? {});
-    body = html`<${RuleForm} path=${editing.path} value=${value} steps=${steps} addresses=${addresses}
+    const form = editing.kind === 'held' ? HeldRuleForm : RuleForm;
+    body = html`<${form} path=${editing.path} value=${value} steps=${steps} addresses=${addresses}
       apply=${(/** @type {RuleNode} */ rule) =>
         change(
           editing.isNew
@@ -577,7 +579,8 @@ function RuleList({ nodes, path, readOnly, edit, change }) {
       </li>`;
     })}
     <li class="add">
-      <button disabled=${readOnly} onClick=${() => edit({ kind: 'rule', path: [...path, nodes.length], list: path, isNew: true })}>add a rule${path.length > 1 ? ' here' : ''}</button>
+      <button disabled=${readOnly} onClick=${() => edit({ kind: 'held', path: [...path, nodes.length], list: path, isNew: true })}>add a rule that holds state${path.length > 1 ? ' here' : ''}</button>
+      <button disabled=${readOnly} onClick=${() => edit({ kind: 'rule', path: [...path, nodes.length], list: path, isNew: true })}>add a forwarding rule${path.length > 1 ? ' here' : ''}</button>
       ${
         naming === -1
           ? html`<${FolderName} label="the new folder's name" initial="" done=${addFolder} />`

@@ -141,7 +141,7 @@ live(
 
     // A rule into the studio folder-less list: the pickers complete from live addresses, and take one not there yet.
     await flowView(page, 'rules').click();
-    await page.getByRole('button', { name: 'add a rule' }).click();
+    await page.getByRole('button', { name: 'add a forwarding rule' }).click();
     const rule = page.locator('[data-testid=rule-form]');
     t.true((await rule.locator('#readable-addresses option[value="desk/title"]').count()) === 1, 'the source picker offers live addresses');
     await rule.getByLabel('source *').fill('desk/title');
@@ -266,6 +266,71 @@ live(
     // What was said on the flow tab is not news on another.
     await page.getByRole('button', { name: 'parameters', exact: true }).click();
     t.is(await page.locator('p.notice').textContent(), '');
+  },
+);
+
+live(
+  `a rule that holds state made from its form: sources by name, an expression whose mistake is shown at its field with the column, written as the guide writes it, running, and edited in the same form (R-RS1, R-RS2)${whyNoBrowser}`,
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'patchbay-console-held-'));
+    const flow = join(dir, 'studio.json5');
+    await writeFile(
+      flow,
+      original.replace(
+        "    desk: { type: 'dummy', parameters: ['title,S,morning'] },",
+        "    desk: { type: 'dummy', parameters: ['title,S,morning'] },\n    atem: { type: 'dummy', parameters: ['program,I,2', 'preview,I,1'] },\n    umd: { type: 'dummy', parameters: ['red,B', 'green,B'] },",
+      ),
+    );
+    const hub = await runHub(t, flow, { args: ['--state', join(dir, 'state')] });
+    const browser = await openBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.setDefaultTimeout(60_000);
+    await openFlowTab(page, hub.base, 'ops-flow-token');
+    await flowView(page, 'rules').click();
+    await page.getByRole('button', { name: 'add a rule that holds state' }).click();
+    const form = page.locator('[data-testid=held-rule-form]');
+    await form.getByLabel('source 1 name').fill('prg');
+    await form.getByLabel('source 1', { exact: true }).fill('atem/program');
+    await form.getByRole('button', { name: 'add a source' }).click();
+    await form.getByLabel('source 2 name').fill('pvw');
+    await form.getByLabel('source 2', { exact: true }).fill('atem/preview');
+    await form.getByLabel('writes to 1').fill('umd/green');
+    await form.getByLabel('what it says').fill('pvw == 2 && prg =! 2');
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: /^column \d+: / })
+      .waitFor();
+    await form.getByLabel('what it says').fill('pvw == 2 && prg != 2');
+    await form.getByLabel('with other writers of its destination').selectOption('any');
+    if (shots) await page.screenshot({ path: join(shots, 'console-held-rule-form.png'), fullPage: true });
+    await form.getByRole('button', { name: 'apply to the flow' }).click();
+    await page
+      .locator('[data-testid=flow-rules] .rule-text', { hasText: 'atem/program, atem/preview → umd/green · pvw == 2 && prg != 2' })
+      .waitFor();
+    await page.getByRole('button', { name: 'save', exact: true }).click();
+    await page.locator('.notice', { hasText: 'saved and applied' }).waitFor();
+    const saved = await readFile(flow, 'utf8');
+    t.regex(
+      saved,
+      /\{ from: \{ prg: 'atem\/program', pvw: 'atem\/preview' \}, to: 'umd\/green', expr: 'pvw == 2 && prg != 2', combine: 'any' \}/,
+    );
+    // Held: preview 1, program 2 says false now; preview 2 on another program says true.
+    const deadline = Date.now() + 10_000;
+    while ((await valueAt(hub.base, 'umd/green')) !== 'false' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    t.is(await valueAt(hub.base, 'umd/green'), 'false', 'written when the rule starts');
+    await fetch(`${hub.base}/update?parameter=atem/preview&value=2`, { headers: { authorization: 'Bearer ops-flow-token' } });
+    await fetch(`${hub.base}/update?parameter=atem/program&value=3`, { headers: { authorization: 'Bearer ops-flow-token' } });
+    while ((await valueAt(hub.base, 'umd/green')) !== 'true' && Date.now() < deadline + 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    t.is(await valueAt(hub.base, 'umd/green'), 'true');
+
+    // Edited in its own form, as written.
+    await page.locator('[data-testid=flow-rules] li.rule', { hasText: 'umd/green' }).getByRole('button', { name: 'edit' }).click();
+    t.is(await form.getByLabel('source 2 name').inputValue(), 'pvw');
+    t.is(await form.getByLabel('what it says').inputValue(), 'pvw == 2 && prg != 2');
+    t.is(await form.getByLabel('with other writers of its destination').inputValue(), 'any');
   },
 );
 
