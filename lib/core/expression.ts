@@ -277,12 +277,15 @@ export function compileExpression(source: string, names: readonly string[], leve
     }
   };
   const compiled = compile(root);
+  // A rule evaluates with the same values array and reader each time: one scope for them all.
+  let scope: Scope = { values: [], readAddress: () => undefined };
   return {
     source,
     names: [...used],
     addresses,
     evaluate(values, readAddress) {
-      const value = compiled({ values, readAddress });
+      if (scope.values !== values || scope.readAddress !== readAddress) scope = { values, readAddress };
+      const value = compiled(scope);
       if (Array.isArray(value)) throw new TypeError('a list is no value a parameter takes');
       return value as Value | undefined;
     },

@@ -308,7 +308,7 @@ export class RuleEngine {
     const trace = this.tracer(rule);
     const send = (signal: Signal) => {
       if (trace) trace(signal);
-      for (const { point, answered } of destinations) this.write(rule, origin, point, signal, answered);
+      for (const { point, answered } of destinations) this.write(rule, origin, point, signal.value, answered);
     };
     const stopped = (error: unknown) => {
       const running = this.running.get(rule.path);
@@ -419,9 +419,13 @@ export class RuleEngine {
   private held(rule: HeldRuleSpec): HeldRule {
     const origin = `rule ${rule.path}`;
     const trace = this.tracer(rule);
-    const points = new Map(
-      rule.destinations.map((address) => [address, { point: this.guard.point(address), answered: this.answerer(rule, address) }]),
-    );
+    // By the destination's place in `to`: what HeldRule writes to, as it writes (no lookup per write).
+    const points = rule.destinations.map((address) => ({
+      address,
+      point: this.guard.point(address),
+      answered: this.answerer(rule, address),
+    }));
+    const holdingOrigin = `${origin}${HOLDING}`;
     const { combine } = rule.state;
     if (combine)
       for (const address of rule.destinations) {
@@ -432,15 +436,14 @@ export class RuleEngine {
     return new HeldRule(rule, {
       graph: this.options.graph,
       mostPerPass: this.guard.limit,
-      write: (destination, said, holding) => {
-        const { point, answered } = points.get(destination) as { point: Point; answered: Answered };
-        const joined = combine ? this.joined.get(destination)?.offer(rule.path, said) : undefined;
+      write: (at, said, holding) => {
+        const { address, point, answered } = points[at] as (typeof points)[number];
+        const joined = combine ? this.joined.get(address)?.offer(rule.path, said) : undefined;
         if (joined && !joined.ok) return answered(joined);
         const value = joined ? joined.value : said;
         if (value === undefined) return;
-        const signal: Signal = { value, source: rule.source, time: this.now() };
-        trace?.(signal);
-        this.write(rule, holding ? `${origin}${HOLDING}` : origin, point, signal, answered);
+        if (trace) trace({ value, source: rule.source, time: this.now() });
+        this.write(rule, holding ? holdingOrigin : origin, point, value, answered);
       },
       report: (code, message) => this.report(rule, code, message),
     });
@@ -450,7 +453,7 @@ export class RuleEngine {
    * `answered` hears the write's answer: at once, or from a device or another hub when it
    * answers later (a forwarded write, R-RS6).
    */
-  private write(rule: Rule, origin: string, destination: Point, signal: Signal, answered: Answered): void {
+  private write(rule: Rule, origin: string, destination: Point, value: Value | null, answered: Answered): void {
     const mark = this.guard.enter(destination);
     if (typeof mark !== 'number') {
       this.counts.loopCuts++;
@@ -459,7 +462,7 @@ export class RuleEngine {
     }
     try {
       this.counts.writes++;
-      const written = this.options.graph.write(destination.address, signal.value, origin, answered);
+      const written = this.options.graph.write(destination.address, value, origin, answered);
       // A refusal now; or a write taken that may end one listed (one forwarded is answered again later).
       if (!written.ok || this.failing.size > 0) answered(written);
     } finally {

@@ -12,25 +12,36 @@ import { type Rule, readsOf, type StateRule } from './rule-tree.ts';
  * finds the loop (the loop guard's chains end with the turn that asked), and changes from
  * outside, however many a turn, start a pass of their own.
  */
-const due: HeldRule[] = [];
+const due: (HeldRule | undefined)[] = [];
+/** How many of `due` are asked this pass (the array is kept: emptying it costs more than the pass). */
+let dueCount = 0;
 const settledPromise = Promise.resolve();
 let draining = false;
 let pass = 0;
 
 function settleLater(rule: HeldRule): void {
-  due.push(rule);
+  due[dueCount++] = rule;
   if (draining) return;
   draining = true;
   pass += 1;
-  void settledPromise.then(() => {
-    try {
-      for (let i = 0; i < due.length; i++) (due[i] as HeldRule).evaluate(pass);
-    } finally {
-      // A rule that threw (a bug, said as an unhandled rejection) costs the rest of this pass, never the next.
-      due.length = 0;
-      draining = false;
+  void settledPromise.then(drain);
+}
+
+/** Runs the pass: one function for every pass, so asking for one makes nothing new. */
+function drain(): void {
+  let i = 0;
+  try {
+    for (; i < dueCount; i++) {
+      const rule = due[i] as HeldRule;
+      due[i] = undefined;
+      rule.evaluate(pass);
     }
-  });
+  } finally {
+    // A rule that threw (a bug, said as an unhandled rejection) costs the rest of this pass, never the next.
+    for (; i < dueCount; i++) due[i] = undefined;
+    dueCount = 0;
+    draining = false;
+  }
 }
 
 /** A rule that holds state: one with `from`. */
@@ -39,10 +50,11 @@ export type HeldRuleSpec = Rule & { readonly state: StateRule };
 export interface HeldRuleEnvironment {
   readonly graph: Graph;
   /**
-   * Writes what the rule says to one destination, as every rule write goes (counted,
-   * guarded, refusals reported); `holding`: to be sent though the destination shows it.
+   * Writes what the rule says to one destination, by its place in the rule's `to`, as every
+   * rule write goes (counted, guarded, refusals reported); `holding`: to be sent though the
+   * destination shows it.
    */
-  readonly write: (destination: string, value: Value, holding: boolean) => void;
+  readonly write: (at: number, value: Value, holding: boolean) => void;
   /** An event of the rule: an evaluation past its bounds, a loop among rules. */
   readonly report: (code: ErrorCode, message: string) => void;
   /** The most evaluations of one rule in one pass: past it, a loop among rules is cut (the loop guard's limit). */
@@ -69,6 +81,8 @@ export class HeldRule {
   private readonly reads: readonly string[];
   /** The parameters it reads, as they come and go (a read per evaluation costs no lookup). */
   private readonly sourceAt = new Map<string, Parameter | undefined>();
+  /** Its named sources' parameters, in the order of `from`, as they come and go. */
+  private readonly named: (Parameter | undefined)[];
   /** Its named sources' values, read anew at each evaluation. */
   private readonly values: (Value | undefined)[];
 
@@ -78,6 +92,7 @@ export class HeldRule {
   ) {
     this.reads = readsOf(rule);
     this.values = rule.state.from.map(() => undefined);
+    this.named = rule.state.from.map(() => undefined);
   }
 
   /** The addresses it reads: its sources and what its expression names. */
@@ -93,6 +108,9 @@ export class HeldRule {
         changes.get(address)?.();
         changes.delete(address);
         this.sourceAt.set(address, parameter);
+        this.rule.state.from.forEach(([, source], at) => {
+          if (source === address) this.named[at] = parameter;
+        });
         if (parameter && parameter.access !== 'write-only')
           changes.set(
             address,
@@ -152,15 +170,15 @@ export class HeldRule {
     const said = this.says();
     if (said === undefined || (!hold && said === this.last)) return;
     this.last = said;
-    for (const destination of this.rule.destinations) this.env.write(destination, said, hold);
+    for (let at = 0; at < this.rule.destinations.length; at++) this.env.write(at, said, hold);
   }
 
   /** What the rule says of its sources' values now; undefined until each has one, or when its expression says unknown. */
   private says(): Value | undefined {
-    const { from, expression } = this.rule.state;
-    const { values } = this;
-    for (let i = 0; i < from.length; i++) {
-      const value = this.sourceAt.get((from[i] as readonly [string, string])[1])?.value;
+    const { expression } = this.rule.state;
+    const { values, named } = this;
+    for (let i = 0; i < named.length; i++) {
+      const value = named[i]?.value;
       if (value === undefined) return undefined;
       values[i] = value;
     }
