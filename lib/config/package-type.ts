@@ -104,6 +104,7 @@ export function packageTypeOf(
         // A package's are as its check found them: its worker is asked once.
         ...(checked.settings ? { settingsOf: () => checked.settings } : {}),
         servesHub: false,
+        runsOnStandby: false,
         redundancyGroup: undefined,
         declared: description.declares
           ? (id) => {
@@ -140,6 +141,7 @@ function failedPlan(type: string, written: Readonly<Record<string, unknown>>, or
     warnings: [],
     declared: undefined,
     servesHub: false,
+    runsOnStandby: false,
     redundancyGroup: undefined,
     create: () => ({
       start() {

@@ -293,6 +293,7 @@ export function refusedType(type: string, { error, package: known }: Pick<Refuse
     warnings: [],
     declared: undefined,
     servesHub: false,
+    runsOnStandby: false,
     redundancyGroup: undefined,
     create: () => ({
       start() {

@@ -90,8 +90,16 @@ export interface ConnectionPlan {
    * type that keeps no values.
    */
   readonly declared: ((id: string) => DeclaredParameter | undefined) | undefined;
-  /** True for the types that serve the hub (rest-api, mqtt): every hub of a redundancy group runs these; the rest only the active one. */
+  /**
+   * True for the types that serve the hub (rest-api, mqtt, osc's OSCQuery): they are handed
+   * the hub's services and run in its process, never a process of their own.
+   */
   readonly servesHub: boolean;
+  /**
+   * True for what every hub of a redundancy group runs, a standby too (rest-api: its clients;
+   * mqtt: the group itself); every other connection runs on the active hub alone.
+   */
+  readonly runsOnStandby: boolean;
   /** The redundancy group it puts the hub in (R-B1), for an mqtt connection with `hub.group`. */
   readonly redundancyGroup: string | undefined;
   /** Why the package of its type was refused (R-PK3): it fails at start with this, and nothing of the package runs. */
@@ -167,7 +175,7 @@ export interface ConnectionType {
   readonly errors?: Readonly<Record<string, DeclaredCode>>;
   /** Where a type of a package comes from; absent for a built-in type. */
   readonly origin?: TypeOrigin;
-  /** True for the types that serve the hub (rest-api, mqtt): they run in its process, always. */
+  /** True for the types that serve the hub (rest-api, mqtt, osc): they run in its process, always. */
   readonly servesHub: boolean;
   /**
    * Why the package that declares this type was refused (R-PK3): the flow file checks none of
@@ -226,6 +234,7 @@ export function connectionTypeOf<S extends TObject, P>(
         pathsAsWritten: definition.pathsAsWritten?.(parsed.value) ?? [],
         discovers: { parameters: false, connections: false, ...definition.discovers?.(parsed.value) },
         servesHub: serving !== undefined,
+        runsOnStandby: serving?.runsOnStandby === true,
         redundancyGroup: serving?.redundancyGroup?.(parsed.value),
         diagnostics: definition.diagnose?.(parsed.value, connection) ?? [],
         warnings: definition.warn?.(parsed.value, connection) ?? [],

@@ -1,7 +1,8 @@
 /**
  * What the hub grants the connection types that serve it to clients or share it with other
- * hubs (rest-api, mqtt), and no other type: the hub's plumbing, kept out of the public face
- * (`patchbay-hub/connection`). A type of a package cannot serve the hub.
+ * hubs (rest-api, mqtt, osc's OSCQuery), and no other type: the hub's plumbing, kept out of
+ * the public face (`patchbay-hub/connection`). A type of a package cannot serve the hub. Such
+ * a type runs in the hub's process; on a standby hub only if it says `runsOnStandby`.
  */
 import type { TObject } from '@sinclair/typebox';
 import type { FlowView } from '../core/flow-view.ts';
@@ -22,7 +23,7 @@ export type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 
 /**
  * What the hub grants the connection types that serve it to clients or share it with other
- * hubs (rest-api, mqtt), and no other: a type declares `servesHub: true` to receive it.
+ * hubs, and no other: a type is declared with `defineServingType` to receive it.
  */
 export interface HubServices extends SiteHub {
   /** The hub's current problems: failed connections and code flows, rules that cannot run. */
@@ -61,6 +62,12 @@ export interface TypedConnectionMetric extends ConnectionMetric {
  */
 export interface ServingTypeDefinition<S extends TObject, P = Parsed<S>> extends TypeBasics<S, P> {
   readonly servesHub: true;
+  /**
+   * Runs on every hub of a redundancy group, a standby too: a type that serves clients or
+   * carries the group (rest-api, mqtt). Without it, the active hub alone runs it, as any
+   * connection (osc serves OSCQuery from the hub's graph, but talks to devices).
+   */
+  readonly runsOnStandby?: true;
   /** The redundancy group its settings put the hub in (R-B1); none when absent. */
   redundancyGroup?(settings: P): string | undefined;
   create(context: ServingContext, settings: P): TypedInstance<P>;

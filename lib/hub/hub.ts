@@ -235,15 +235,15 @@ export class Hub {
     return groupOf(this.flow);
   }
 
-  /** True when this hub runs the connection now: outside a group always; in a group the active hub runs all, a standby those that serve the hub. */
+  /** True when this hub runs the connection now: outside a group always; in a group the active hub runs all, a standby those that run on standby hubs (rest-api, mqtt). */
   private runsHere(runner: ConnectionRunner): boolean {
-    return this.group === undefined || this.groupRole.role === 'active' || runner.config.plan.servesHub;
+    return this.group === undefined || this.groupRole.role === 'active' || runner.config.plan.runsOnStandby;
   }
 
   private runningHere(): ConnectionRunner[] {
     return this.group === undefined || this.groupRole.role === 'active'
       ? this.runners
-      : this.runners.filter((r) => r.config.plan.servesHub);
+      : this.runners.filter((r) => r.config.plan.runsOnStandby);
   }
 
   async start(): Promise<void> {

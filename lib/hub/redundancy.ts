@@ -49,7 +49,7 @@ export class GroupRole {
     this.carried = carried;
     // What it kept showing since it stood down gives way to the connections themselves.
     this.hub.mirrors.release();
-    const activeOnly = this.hub.runners().filter((runner) => !runner.config.plan.servesHub);
+    const activeOnly = this.hub.runners().filter((runner) => !runner.config.plan.runsOnStandby);
     // What the devices say as they connect to the new active hub reaches its rules (R-DV2).
     const since = this.hub.changeClock();
     try {
@@ -71,7 +71,7 @@ export class GroupRole {
     if (this.role !== 'active') return;
     this.role = 'standby';
     this.hub.stopLogic();
-    const activeOnly = [...this.hub.runners()].reverse().filter((runner) => !runner.config.plan.servesHub);
+    const activeOnly = [...this.hub.runners()].reverse().filter((runner) => !runner.config.plan.runsOnStandby);
     const last = readingsOf(this.hub.graph, new Set(activeOnly.map((runner) => runner.id)));
     for (const runner of activeOnly) {
       const info = runner.info;
@@ -98,7 +98,7 @@ export class GroupRole {
       activeOnly: () =>
         this.hub
           .runners()
-          .filter((r) => !r.config.plan.servesHub)
+          .filter((r) => !r.config.plan.runsOnStandby)
           .map((r) => r.id),
       control: (control) => {
         this.groupControl = control;

@@ -62,7 +62,7 @@ export class RunnerFactory {
       hub: this.hub.services,
       fence: this.hub.group() === undefined ? unfenced : this.hub.groupRole.lease,
       carried: (address) => this.hub.groupRole.carried?.values.get(address),
-      ...(this.hub.group() !== undefined && !config.plan.servesHub
+      ...(this.hub.group() !== undefined && !config.plan.runsOnStandby
         ? {
             replicas: {
               carried: (id: string) => this.hub.groupRole.carried?.records.get(id),

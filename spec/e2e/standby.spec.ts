@@ -43,6 +43,14 @@ async function groupFlow(
       api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', ...(tokens ? { tokens } : {}) },
       bus: { type: 'mqtt', url: broker.url, hub: { id: '${HUB}', group, failover, share: [], key: siteKey } },
       desk: { type: 'dummy', parameters: ['title,S,morning', 'count,I,0', 'fired,S,'] },
+      // Serves OSCQuery from the hub's graph, but talks to a desk: the active hub's alone.
+      mixer: {
+        type: 'osc',
+        port: 0,
+        bindIp: '127.0.0.1',
+        addresses: [{ id: 'fader', address: '/ch/01/mix/fader', type: 'F' }],
+        oscQuery: { port: 0, bindIp: '127.0.0.1', expose: ['desk/#'] },
+      },
       // A steady stream of commands: every 100 ms the device's tally flips.
       clock: { type: 'timer', timers: [{ duration: 3000 }], pulses: [{ interval: 100 }] },
       router: {
@@ -126,6 +134,11 @@ withBroker(
       listed.body.find((c) => c.id === 'desk'),
       { status: 'ok', details: { hub: 'a' } },
       "the standby shows the active hub's connections",
+    );
+    t.like(
+      listed.body.find((c) => c.id === 'mixer'),
+      { status: 'ok', details: { hub: 'a' } },
+      'an osc connection is the active hub’s alone, though it serves OSCQuery from the hub (its sends would be refused on a standby)',
     );
     t.like(await update(b, 'desk/title', 'evening'), { status: 200, body: { ok: true } });
     t.is(await a.read('desk/title'), 'evening');

@@ -27,6 +27,8 @@ const DESCRIBED_PARAMETER_BYTES = 256;
 
 export const mqttType = defineServingType({
   type: 'mqtt',
+  // It carries the redundancy group: a standby hub runs it too.
+  runsOnStandby: true,
   summary: 'An MQTT broker: publishes parameters, maps topics to parameters, and lets hubs share their connections.',
   settings: mqttSettings,
   parse: parseMqttSettings,

@@ -144,6 +144,8 @@ const everyInterface = new Set(['', '0.0.0.0', '::', '[::]']);
 
 export const restApiType = defineServingType({
   type: 'rest-api',
+  // Clients reach a standby hub too (a read, the console's group view).
+  runsOnStandby: true,
   summary: 'HTTP and WebSocket access to every parameter, with file hosting and authentication.',
   settings,
   parse(
