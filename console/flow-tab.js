@@ -11,7 +11,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { draftOf, readFlow, readFlowSchema, readVersion, readVersions, restoreVersion, saveFlow } from './api.js';
 import { lineDiff } from './flow-diff.js';
 import { CatalogueView } from './catalogue.js';
-import { changedTriggerEdits, nodeAt, TriggerForm, triggerAt, triggerEdits } from './triggers.js';
+import { TriggerForm } from './triggers.js';
+import { changedTriggerEdits, nodeAt, triggerAt, triggerEdits } from './trigger-rules.js';
 import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas, under } from './flow-forms.js';
 import { HeldRuleForm } from './held-rule-form.js';
 import { freeId, idOf, pathText } from './format.js';
@@ -24,7 +25,7 @@ import { html } from './html.js';
 // The flow tab's own shapes: the document as its views read it, what is being edited, the file as read.
 /** @typedef {{ connections?: Record<string, Record<string, any>>, rules?: RuleNode[], plugins?: string[] }} FlowDocument */
 /** @typedef {{ folder?: string, rules?: RuleNode[], source?: string, destinations?: string[], pipe?: Record<string, unknown>[], from?: string | Record<string, string>, to?: string | string[], expr?: string, description?: string, enabled?: boolean }} RuleNode */
-/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule' | 'held', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger', trigger?: import('./triggers.js').Trigger, place?: import('./triggers.js').TriggerPlace }} Editing */
+/** @typedef {{ kind: 'connection', id: string, isNew: boolean, start?: Record<string, any> } | { kind: 'rule' | 'held', path: (string | number)[], list: (string | number)[], isNew: boolean } | { kind: 'catalogue' } | { kind: 'trigger', trigger?: import('./trigger-rules.js').Trigger, place?: import('./trigger-rules.js').TriggerPlace }} Editing */
 /** @typedef {Awaited<ReturnType<typeof readFlow>>} FlowFile */
 /** @typedef {(text: string, error: boolean) => void} Notify */
 
@@ -312,7 +313,7 @@ export function FlowTab({ notify, connections = [], addresses = [], opening }) {
   } else if (editing?.kind === 'trigger') {
     const place = editing.place;
     body = html`<${TriggerForm} key=${place ? JSON.stringify(place.rule) : 'new'} addresses=${addresses} initial=${editing.trigger}
-      apply=${(/** @type {import('./triggers.js').Trigger} */ trigger) =>
+      apply=${(/** @type {import('./trigger-rules.js').Trigger} */ trigger) =>
         place
           ? change(changedTriggerEdits(trigger, place, document ?? {}), ['rules'], `trigger "${trigger.name}" changed`)
           : change(triggerEdits(trigger, document ?? {}), ['rules'], `trigger "${trigger.name}" added`)}

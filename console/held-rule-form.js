@@ -44,6 +44,8 @@ export function HeldRuleForm({ path, value, addresses, apply, cancel }) {
   const [description, setDescription] = useState(typeof value['description'] === 'string' ? value['description'] : '');
   const [issues, setIssues] = useState(/** @type {FlowIssue[]} */ ([]));
   const [busy, setBusy] = useState(false);
+  /** A field edited: its mistakes are the last apply's, and go. @param {string} field */
+  const edited = (field) => setIssues((now) => now.filter((issue) => String(issue.path[path.length]) !== field));
   const errorsAt = (/** @type {Path} */ at) =>
     messagesAt(issues, [...path, ...at]).map((message) => html`<p class="field-error" role="alert">${message}</p>`);
 
@@ -83,10 +85,20 @@ export function HeldRuleForm({ path, value, addresses, apply, cancel }) {
       ${sources.map(
         (source, index) => html`<div class="field inline">
           <input aria-label=${`source ${index + 1} name`} class="short" spellcheck=${false} value=${source.name}
-            onInput=${(/** @type {Event} */ e) => setSources(sources.map((s, at) => (at === index ? { ...s, name: /** @type {HTMLInputElement} */ (e.currentTarget).value } : s)))} />
+            onInput=${(/** @type {Event} */ e) => {
+              edited('from');
+              setSources(
+                sources.map((s, at) => (at === index ? { ...s, name: /** @type {HTMLInputElement} */ (e.currentTarget).value } : s)),
+              );
+            }} />
           <span>from</span>
           <input aria-label=${`source ${index + 1}`} list="held-readable" spellcheck=${false} value=${source.address} placeholder="connection/parameter"
-            onInput=${(/** @type {Event} */ e) => setSources(sources.map((s, at) => (at === index ? { ...s, address: /** @type {HTMLInputElement} */ (e.currentTarget).value } : s)))} />
+            onInput=${(/** @type {Event} */ e) => {
+              edited('from');
+              setSources(
+                sources.map((s, at) => (at === index ? { ...s, address: /** @type {HTMLInputElement} */ (e.currentTarget).value } : s)),
+              );
+            }} />
           <button type="button" disabled=${sources.length === 1} onClick=${() => setSources(sources.filter((_, at) => at !== index))}>remove</button>
           ${errorsAt(['from', source.name])}
         </div>`,
@@ -98,7 +110,10 @@ export function HeldRuleForm({ path, value, addresses, apply, cancel }) {
       ${targets.map(
         (target, index) => html`<div class="field inline">
           <input aria-label=${`writes to ${index + 1}`} list="held-writable" spellcheck=${false} value=${target} placeholder="connection/parameter, or umd/display/{1}/red"
-            onInput=${(/** @type {Event} */ e) => setTargets(targets.map((t, at) => (at === index ? /** @type {HTMLInputElement} */ (e.currentTarget).value : t)))} />
+            onInput=${(/** @type {Event} */ e) => {
+              edited('to');
+              setTargets(targets.map((t, at) => (at === index ? /** @type {HTMLInputElement} */ (e.currentTarget).value : t)));
+            }} />
           <button type="button" disabled=${targets.length === 1} onClick=${() => setTargets(targets.filter((_, at) => at !== index))}>remove</button>
           ${errorsAt(['to', index])}
         </div>`,
@@ -109,7 +124,11 @@ export function HeldRuleForm({ path, value, addresses, apply, cancel }) {
     <div class="field">
       <label for="held-expr">what it says${sources.length > 1 ? ' *' : ''}</label>
       <input id="held-expr" spellcheck=${false} value=${expr} placeholder=${sources.length > 1 ? `${names[0] ?? 'prg'} == 1 && !${names[1] ?? 'pvw'}` : 'the value of its source, as it is'}
-        onInput=${(/** @type {Event} */ e) => setExpr(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+        aria-invalid=${messagesAt(issues, [...path, 'expr']).length > 0}
+        onInput=${(/** @type {Event} */ e) => {
+          edited('expr');
+          setExpr(/** @type {HTMLInputElement} */ (e.currentTarget).value);
+        }} />
       <p class="help">An expression, as Companion's: the sources by name (${names.map((name, i) => html`${i ? ', ' : ''}<code>${name}</code>`)}), another parameter as <code>$(desk/override)</code>; <code>${'== != < > && || !'}</code>, <code>c ? a : b</code>, <code>round</code>, <code>min</code>, <code>max</code>, <code>clamp</code>, <code>includes([1, 2], prg)</code>, <code>concat('CAM ', {1})</code>. Empty with one source: its value, as it is.</p>
       ${errorsAt(['expr'])}
     </div>

@@ -171,13 +171,13 @@ export function useHub(setNotice) {
   }, []);
 
   /** @type {Write} */
-  const write = (address, v) => {
+  const write = (address, v, quiet = false) => {
     if (socket?.readyState !== WebSocket.OPEN) {
       setNotice({ text: `not connected: ${address} was not written`, error: true });
       return;
     }
     socket.send(JSON.stringify({ p: address, v }));
-    setNotice({ text: `sent ${address} = ${v === null ? 'fire' : JSON.stringify(v)}`, error: false });
+    if (!quiet) setNotice({ text: `sent ${address} = ${v === null ? 'fire' : JSON.stringify(v)}`, error: false });
   };
 
   return { connections, parameters, problems, rules, link, signIn, failed, write, reconnect: () => reconnect.current() };

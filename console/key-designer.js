@@ -6,14 +6,15 @@
 // keeps across restarts.
 import { useEffect, useState } from 'preact/hooks';
 import { draftOf, readFlow, saveFlow } from './api.js';
-import { shownValue, typedValue } from './format.js';
+import { shownValue } from './format.js';
+import { entryOf, formOf } from './key-entries.js';
+/** @import { KeyEntry } from './key-entries.js' */
 import { html } from './html.js';
 import { choicesOf, ValueInput } from './value-input.js';
 import { values } from './live.js';
 /** @import { FlowEdit, PlacedIssue } from '../lib/core/flow-shapes.ts' */
 /** @import { ParameterListing } from '../lib/core/api-shapes.ts' */
 /** @typedef {{ p: string, access?: string, meta?: ParameterListing['meta'] }} Address */
-/** @typedef {{ device: string, key: number, text?: string, textExpression?: boolean, textColor?: string, on?: string, off?: string, show?: string, is?: unknown, press?: string, target?: string, value?: unknown }} KeyEntry */
 
 const PRESSES = /** @type {const} */ ([
   ['none', 'nothing'],
@@ -22,44 +23,6 @@ const PRESSES = /** @type {const} */ ([
   ['toggle', 'turns a parameter on and off'],
   ['momentary', 'holds a parameter on while pressed'],
 ]);
-
-/** The fields of the form, as text, from a `keys` entry (or the defaults of a new one). @param {KeyEntry | undefined} entry */
-const formOf = (entry) => ({
-  text: entry?.text ?? '',
-  textExpression: entry?.textExpression === true,
-  textColor: entry?.textColor ?? '#ffffff',
-  off: entry?.off ?? '#202020',
-  on: entry?.on ?? '#e00000',
-  press: entry?.press ?? 'none',
-  target: entry?.target ?? '',
-  value: entry?.value === undefined ? '' : String(entry.value),
-  show: entry?.show ?? '',
-  is: entry?.is === undefined ? '' : String(entry.is),
-});
-
-/**
- * The entry the form makes: what differs from the defaults, in the order the reference lists.
- * @param {string} device @param {number} key @param {ReturnType<typeof formOf>} form
- */
-function entryOf(device, key, form) {
-  /** @type {Record<string, unknown>} */
-  const entry = { device, key };
-  if (form.text !== '') entry['text'] = form.text;
-  if (form.textExpression) entry['textExpression'] = true;
-  if (form.textColor !== '#ffffff') entry['textColor'] = form.textColor;
-  if (form.press !== 'none') {
-    entry['press'] = form.press;
-    if (form.target !== '') entry['target'] = form.target;
-    if (form.press === 'set') entry['value'] = typedValue(form.value);
-  }
-  if (form.show !== '') {
-    entry['show'] = form.show;
-    if (form.is !== '') entry['is'] = typedValue(form.is);
-  }
-  if (form.off !== '#202020') entry['off'] = form.off;
-  if (form.on !== '#e00000' && form.show !== '') entry['on'] = form.on;
-  return entry;
-}
 
 /**
  * Makes the edits `editsOf` gives for the flow as it is now, and saves them at once (named

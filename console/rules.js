@@ -20,7 +20,7 @@ export function Rules({ rules, problems }) {
       ${r.from ? Held(r) : html`<div class="wiring"><code>${r.source}</code> → ${r.destinations.map((d, i) => html`${i ? ', ' : ''}<code>${d}</code>`)}</div>`}
       ${r.pipe.length ? html`<div class="pipe">${r.pipe.map(step).join(' | ')}</div>` : ''}
       ${own.map((p) => html`<div class="problem"><span class="code">${p.code}</span> ${p.message}</div>`)}
-      ${(r.conflicts ?? []).map((c) => html`<div class="conflict" data-testid="conflict"><span class="code">two writers</span> ${c}</div>`)}
+      ${(r.conflicts ?? []).map((c) => html`<div class="conflict" data-testid="conflict"><span class="code">two writers</span> ${withCode(c)}</div>`)}
     </li>`;
   })}</ul>`;
 }
@@ -41,3 +41,6 @@ function Held(r) {
     <div class="muted">${r.on === 'change' ? 'when a source changes' : 'now, and again whenever its device is back'}${from.some(([, a]) => a.includes('+')) ? ', for every parameter its source pattern matches' : ''}</div>
   </div>`;
 }
+
+/** A message with its `quoted` parts as code, as the hub writes them. @param {string} text */
+const withCode = (text) => text.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));

@@ -18,7 +18,7 @@
  */
 /** What a signed-out console may offer: a token field, a reload for the browser's Basic prompt. @typedef {{ token: boolean, basic: boolean }} SignIn */
 /** A range a rule's `scale` step declares for a number: the console shows a fader. @typedef {[number, number]} Range */
-/** @typedef {(address: string, v: Value | null) => void} Write */
+/** A write from a view; `quiet`: no notice that it was sent (a key let go: the press's refusal stays shown). @typedef {(address: string, v: Value | null, quiet?: boolean) => void} Write */
 
 // A module, so that the types above are its exports (a file without import or export is a script).
 export {};

@@ -94,7 +94,8 @@ export function Surfaces({ connections, write, design }) {
             if (!pressable || down === held.has(key)) return;
             if (down) held.add(key);
             else held.delete(key);
-            write(`${key}/pressed`, down);
+            // Let go quietly: what the press was answered (a refusal) stays the notice.
+            write(`${key}/pressed`, down, !down);
           };
           if (designing)
             return html`<button class=${`key ${here?.key === n ? 'picked' : ''}`} data-key=${n} style=${style}

@@ -4,7 +4,7 @@ import { formatIssue } from '../lib/core/issue.ts';
 import { Hub } from '../lib/hub/hub.ts';
 import { siteKeyFile } from './helpers/site-key.ts';
 import { Client } from './helpers/http.ts';
-import { flowOf, param, record } from './helpers/hub.ts';
+import { capturedLog, flowOf, param, record } from './helpers/hub.ts';
 import { VirtualClock } from './helpers/virtual-time.ts';
 
 const base = {
@@ -167,4 +167,26 @@ test('a redundancy group is refused with qos 0 (no acknowledgement to answer a w
     'connections.other.hub.group: a hub is in one redundancy group at most; connection "bus" puts it in group "studio" already',
   ]);
   t.deepEqual(issues({ bus: mqtt('a') }), []);
+});
+
+test('a reload says what the new flow warns of, as the start does: two writers of a lamp (R-RS4)', async (t) => {
+  const { log, lines } = capturedLog('warn');
+  const connections = { vars: { type: 'dummy', parameters: ['a,B,false', 'b,B,false', 'lamp,B'] } };
+  const hub = new Hub({ flow: flowOf({ connections, rules: [{ from: 'vars/a', to: 'vars/lamp' }] }), log });
+  t.teardown(() => hub.stop());
+  await hub.start();
+  t.deepEqual(lines(), []);
+  await hub.reload(
+    flowOf({
+      connections,
+      rules: [
+        { from: 'vars/a', to: 'vars/lamp' },
+        { source: 'vars/b', destinations: ['vars/lamp'] },
+      ],
+    }),
+  );
+  t.true(
+    lines().some((line) => line.level === 40 && line.msg.startsWith('rules[1].destinations: vars/lamp is written by rules[0] too')),
+    JSON.stringify(lines()),
+  );
 });

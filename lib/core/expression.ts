@@ -193,7 +193,9 @@ export function compileExpression(source: string, names: readonly string[], leve
         }
         if (!names.includes(name))
           throw new ExpressionError(
-            `"${name}" names no source of this rule (${names.join(', ') || 'none'}); another parameter is $(<address>)`,
+            names.length === 0
+              ? `"${name}" names nothing here: a parameter is $(<address>)`
+              : `"${name}" names no source of this rule (${names.join(', ')}); another parameter is $(<address>)`,
             columnOf(node),
           );
         used.add(name);

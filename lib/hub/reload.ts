@@ -9,6 +9,7 @@ import { type Problem, Status } from '../connections/connection.ts';
 import { type ConnectionRunner, startTogether } from '../connections/runner.ts';
 import { HubError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
+import { formatIssue } from '../core/issue.ts';
 import type { StateStore } from '../state/store.ts';
 import { count } from './count.ts';
 import type { Logic } from './logic.ts';
@@ -145,6 +146,8 @@ export class Reloads {
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
         `${summary.added.length} added, ${summary.removed.length} removed, ${count(rules, 'rule')}`,
     );
+    // What runs but likely not as meant (two writers of a lamp) is said as at the hub's start.
+    for (const issue of flow.warnings) this.hub.log.warn(formatIssue(issue));
     return summary;
   }
 }

@@ -301,9 +301,10 @@ live(
       .getByRole('alert')
       .filter({ hasText: /^column \d+: / })
       .waitFor();
-    await form.getByLabel('what it says').fill('pvw == 2 && prg != 2');
     await form.getByLabel('with other writers of its destination').selectOption('any');
     if (shots) await page.screenshot({ path: join(shots, 'console-held-rule-form.png'), fullPage: true });
+    await form.getByLabel('what it says').fill('pvw == 2 && prg != 2');
+    t.is(await form.getByRole('alert').count(), 0, 'the mistake goes as its field is edited');
     await form.getByRole('button', { name: 'apply to the flow' }).click();
     await page
       .locator('[data-testid=flow-rules] .rule-text', { hasText: 'atem/program, atem/preview → umd/green · pvw == 2 && prg != 2' })

@@ -82,10 +82,18 @@ live(
     await eventually(() => cuts === 1, 'the cut fired');
 
     // A refused press: the notice says why, the key shows it, and the problems tab lists the key (R-RS6).
-    await key(2).click();
-    await page.locator('.notice.error', { hasText: 'router/dest/1' }).waitFor();
-    await eventually(async () => (await background(2)) === 'rgb(255, 0, 0)', 'the key shows the refusal');
+    // Held down a while, as a finger does: letting go does not hide why the press was refused.
+    // The key shows the refusal for two seconds: watched while it is pressed.
+    const shown = eventually(async () => (await background(2)) === 'rgb(255, 128, 0)', 'the key shows the refusal');
+    await key(2).click({ delay: 600 });
+    await shown;
     if (shot) await page.screenshot({ path: shot });
+    await page.locator('.notice.error', { hasText: 'router/dest/1' }).waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.true(
+      await page.locator('.notice.error', { hasText: 'router/dest/1' }).isVisible(),
+      'the refusal stays the notice after the key is let go',
+    );
     await page.getByRole('button', { name: /^problems/ }).click();
     await page.locator('.problems li', { hasText: 'key deck/2' }).waitFor();
     t.regex((await page.locator('.problems li', { hasText: 'key deck/2' }).textContent()) ?? '', /PB_DEVICE_UNAVAILABLE/);

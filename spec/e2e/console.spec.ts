@@ -322,7 +322,7 @@ live(
     // Two writers of one lamp, at both (R-RS4): a rule and a forwarding rule, a rule and a key's press.
     const conflicts = async (path: string) => page.locator(`li[data-rule="${path}"] [data-testid=conflict]`).allInnerTexts();
     t.deepEqual(await conflicts('rules[1]'), [
-      'two writers rules[3].destinations: umd/display/2/red is written by rules[1] too (as umd/display/{1}/red): a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same `combine` on each',
+      'two writers rules[3].destinations: umd/display/2/red is written by rules[1] too (as umd/display/{1}/red): a rule that holds state should be its one writer (the last write would win); give them one rule with an expression over both, or say how they join with the same combine on each',
     ]);
     t.is((await conflicts('rules[3]')).length, 1);
     t.deepEqual(await conflicts('rules[0]'), [

@@ -21,8 +21,11 @@ import type { Device } from './devices.ts';
 import type { KeyLooks } from './key-looks.ts';
 import type { KeyBinding } from './settings.ts';
 
-/** What a key shows while a press of it was refused, and for how long (R-RS6). */
-export const FAILED_COLOR = '#ff0000';
+/**
+ * What a key shows while a press of it was refused, and for how long (R-RS6): amber, which
+ * no tally says — red on a desk reads as on air.
+ */
+export const FAILED_COLOR = '#ff8000';
 const FAILED_SHOWN_MS = 2000;
 
 export class KeyBindings {
@@ -92,7 +95,10 @@ export class KeyBindings {
         for (const shown of this.failedShown.values()) shown.unsubscribe();
         this.failedShown.clear();
         // Keys bound anew (or no more) start with no refusal of what they wrote before.
-        for (const binding of this.bindings) context.problem(`key ${binding.device}/${binding.key}`, undefined);
+        for (const binding of this.bindings) {
+          context.problem(`key ${binding.device}/${binding.key}`, undefined);
+          context.problem(`key text ${binding.device}/${binding.key}`, undefined);
+        }
       },
     });
     return watching;
@@ -117,14 +123,18 @@ export class KeyBindings {
     }
     // Checked when the settings were read.
     const expression = compileExpression(binding.text, []);
+    const part = `key text ${binding.device}/${binding.key}`;
     return {
       named: expression.addresses,
       textOf: (values) => {
         try {
           const value = expression.evaluate([], (address) => values.get(address));
+          context.problem(part, undefined);
           return value === undefined || value === null ? '–' : String(value);
         } catch (error) {
-          this.failedTexts.warn(`keys of ${binding.device} key ${binding.key}: the text's expression failed: ${(error as Error).message}`);
+          const said = `the text's expression failed: ${(error as Error).message}`;
+          this.failedTexts.warn(`keys of ${binding.device} key ${binding.key}: ${said}`);
+          context.problem(part, { code: 'PB_CONVERSION', message: said });
           return '!';
         }
       },

@@ -215,7 +215,7 @@ export class Scene {
       }
       const result = parameter.set(value, this.origin, (answer) => {
         if (answer.ok) return;
-        this.context.log.warn(`scene ${id}: ${answer.error.message} (${answer.error.code})`);
+        this.context.log.warn(`scene ${id}: ${address} refused: ${answer.error.message} (${answer.error.code})`);
         if (number !== this.recallNumber) return;
         firstCode ??= answer.error.code;
         lateRefusals.push(`${address} (${answer.error.code})`);
@@ -226,7 +226,7 @@ export class Scene {
       else {
         firstCode ??= result.error.code;
         refused.push(`${address} (${result.error.code})`);
-        this.context.log.warn(`scene ${id}: ${result.error.message} (${result.error.code})`);
+        this.context.log.warn(`scene ${id}: ${address} refused: ${result.error.message} (${result.error.code})`);
       }
     }
     show();

@@ -50,7 +50,7 @@ test("a press whose write the device refuses is a warning naming the key and who
       ),
     () => `the warning (${JSON.stringify(lines().slice(-3))})`,
   );
-  await eventually(() => key('3').at(-1)?.['COLOR'] === '#ff0000', 'the key shows the refusal');
+  await eventually(() => key('3').at(-1)?.['COLOR'] === '#ff8000', 'the key shows the refusal');
   await eventually(() => key('3').at(-1)?.['COLOR'] === '#202020', 'and its own colour again', 5000);
   t.is(hub.graph.get('router/dest/1')?.value, undefined, 'nothing reached the router');
   const keyProblem = () => hub.problems().find((problem) => problem.id === 'desk' && problem.part === 'key deck/3');
@@ -66,7 +66,7 @@ test("a press whose write the device refuses is a warning naming the key and who
   t.is(answer.status, 503, 'the press is refused as the write it made');
   t.like(await answer.json(), { code: 'PB_DEVICE_UNAVAILABLE' });
   t.is(hub.graph.get('desk/deck/key/3/pressed')?.value, true, 'the key is down, as on the desk');
-  await eventually(() => key('3').at(-1)?.['COLOR'] === '#ff0000', "the console's press shows on the key as the desk's does");
+  await eventually(() => key('3').at(-1)?.['COLOR'] === '#ff8000', "the console's press shows on the key as the desk's does");
   t.true(
     lines().some((line) => /^keys\[0\] \(http .*\): writing router\/dest\/1 failed: /.test(line.msg)),
     'and is said with who pressed',

@@ -239,6 +239,7 @@ test("a key's text may be an expression, as Companion's: it shows the expression
           text: "$(router/output/1) == 3 ? 'LIVE' : 'CAM ' + $(router/output/1) + ' · ' + round($(mixer/level) * 100) + '%'",
           textExpression: true,
         },
+        { device: 'deck', key: 3, text: "'1/' + round(1 / $(mixer/level))", textExpression: true },
       ],
     },
     { router: { type: 'dummy', parameters: ['output/1,I,1'] }, mixer: { type: 'dummy', parameters: ['level,F'] } },
@@ -267,7 +268,37 @@ test("a key's text may be an expression, as Companion's: it shows the expression
     () => text() === 'LIVE',
     () => `live: ${JSON.stringify(text())}`,
   );
-  t.pass();
+  // A value it cannot make a text of (a division by zero) shows `!`, and is a problem of the key until it can again.
+  const key3 = () =>
+    Buffer.from(
+      deck
+        .received('KEY-STATE')
+        .filter((message) => message['KEY'] === '3')
+        .at(-1)?.['TEXT'] ?? '',
+      'base64',
+    ).toString();
+  await eventually(
+    () => key3() === '1/2',
+    () => `1/0.456: ${JSON.stringify(key3())}`,
+  );
+  hub.graph.get('mixer/level')?.set(0);
+  await eventually(
+    () => key3() === '!',
+    () => `failed: ${JSON.stringify(key3())}`,
+  );
+  t.like(
+    hub.problems().find((problem) => problem.part === 'key text deck/3'),
+    { source: 'connection', id: 'desk', code: 'PB_CONVERSION' },
+  );
+  hub.graph.get('mixer/level')?.set(0.5);
+  await eventually(
+    () => key3() === '1/2',
+    () => `again: ${JSON.stringify(key3())}`,
+  );
+  t.is(
+    hub.problems().find((problem) => problem.part === 'key text deck/3'),
+    undefined,
+  );
 });
 
 test('satellite settings are checked with their paths', (t) => {
