@@ -30,7 +30,8 @@ const trigger = (over: Partial<Trigger>): Trigger => ({
 function applied(document: Record<string, unknown>, edits: readonly FlowEdit[]): Record<string, unknown> {
   const next = structuredClone(document);
   for (const edit of edits) {
-    const parent = edit.path.slice(0, -1).reduce<any>((node, step) => node[step], next);
+    type Node = Record<string | number, unknown>;
+    const parent = edit.path.slice(0, -1).reduce<Node>((node, step) => node[step] as Node, next);
     const last = edit.path.at(-1) as string | number;
     if (edit.op === 'set') parent[last] = edit.value;
     else if (edit.op === 'remove') Array.isArray(parent) ? parent.splice(last as number, 1) : delete parent[last];
@@ -81,5 +82,6 @@ test('a trigger changed where it stands keeps what the form does not say, and it
   if (!found) return t.fail('read back');
   const changed = applied(made, changedTriggerEdits({ ...daily, time: '07:15' }, found.place, made));
   t.like((changed['rules'] as Record<string, unknown>[])[0], { enabled: false, source: 'schedule/morning-show/fire' });
-  t.like((changed['connections'] as Record<string, any>)['schedule'].entries, [{ id: 'morning-show', cron: '0 15 7 * * MON-FRI' }]);
+  const schedule = (changed['connections'] as Record<string, { entries: unknown[] }>)['schedule'];
+  t.like(schedule?.entries, [{ id: 'morning-show', cron: '0 15 7 * * MON-FRI' }]);
 });
