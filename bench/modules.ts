@@ -34,6 +34,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { readModuleFolder } from '../lib/connections/companion-module/module-folder.ts';
 import { ModuleProcess } from '../lib/connections/companion-module/module-process.ts';
 import { silentLogger } from '../lib/core/log.ts';
+import { realTime } from '../lib/core/scheduler.ts';
 import { fixtureModule } from '../spec/helpers/companion.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
 import { rssBytes, type Server, startServer } from './lib/processes.ts';
@@ -81,7 +82,7 @@ async function bareHost(module: string, config: Record<string, unknown>) {
       },
       exited: () => {},
     },
-    silentLogger,
+    { log: silentLogger, scheduler: realTime },
     512,
   );
   await running.ipc.call(

@@ -73,6 +73,7 @@ export { compileExpression, type Expression, ExpressionError } from '../core/exp
 export { type ErrorCode, fail, HubError, ok, reasonOf, type Result } from '../core/errors.ts';
 export { after, afterTurn, every, type Scheduler } from '../core/scheduler.ts';
 export { SparseLog } from '../core/sparse-log.ts';
+export { RepeatedLines } from '../core/repeated-lines.ts';
 
 // Processes a connection runs itself (a device's own program): when to start one again, its memory.
 export {

@@ -129,10 +129,12 @@ export class BindingUpgrades {
     const actions: Record<string, ActionBinding> = { ...running.actions };
     const feedbacks: Record<string, FeedbackBinding> = { ...running.feedbacks };
     const changed: string[] = [];
+    // Many modules' scripts hand back every binding, changed or not: only a change is one (R-CM10).
     for (const item of answer?.updatedActions ?? []) {
       const id = String(item.id);
       const before = actions[id];
       if (!before || typeof item.actionId !== 'string') continue;
+      if (item.actionId === before.action && isDeepStrictEqual(asOptions(item.options), before.options)) continue;
       actions[id] = { ...before, action: item.actionId, options: asOptions(item.options) };
       changed.push(`actions.${id}: ${describe(before.action, before.options, item.actionId, asOptions(item.options))}`);
     }
@@ -140,6 +142,7 @@ export class BindingUpgrades {
       const id = String(item.id);
       const before = feedbacks[id];
       if (!before || typeof item.feedbackId !== 'string') continue;
+      if (item.feedbackId === before.feedback && isDeepStrictEqual(asOptions(item.options), before.options)) continue;
       feedbacks[id] = { ...before, feedback: item.feedbackId, options: asOptions(item.options) };
       changed.push(`feedbacks.${id}: ${describe(before.feedback, before.options, item.feedbackId, asOptions(item.options))}`);
     }

@@ -202,7 +202,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       folder,
       this.context.id,
       { calls: this.calls(), exited: (reason) => this.ended(run, reason) },
-      this.context.log,
+      { log: this.context.log, scheduler: this.context.scheduler },
       this.settings.moduleMaxMemoryMb,
     );
     const module = this.module;
@@ -281,6 +281,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       dropped: this.module?.ipc.dropped ?? 0,
       datagramsDropped: this.services.dropped,
       ...(upgradedBindings === undefined ? {} : { upgradedBindings }),
+      ...(this.status.wholeMessage === undefined ? {} : { statusMessage: this.status.wholeMessage }),
     };
   }
 

@@ -21,8 +21,10 @@ import {
   PerSecond,
   packageEnvironment,
   privateView,
+  RepeatedLines,
   reasonOf,
   residentMb,
+  type Scheduler,
   spawnWithChannel,
 } from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
@@ -70,6 +72,9 @@ export class ModuleProcess {
   private stopping = false;
   private readonly lines = new PerSecond(LINES_A_SECOND);
   private linesDropped = 0;
+  /** Its lines said once a minute each (R-CM10): a module away says the same every two seconds. */
+  private readonly repeats: RepeatedLines;
+  private readonly log: Logger;
   /** The last of what it wrote to stderr: V8 says there why a heap ran out. */
   private stderrTail = '';
   /** Why the hub ended it, when it did (it sent what is no message). */
@@ -81,7 +86,10 @@ export class ModuleProcess {
     socket: Duplex,
     calls: ModuleCalls,
     private readonly maxMemoryMb: number,
+    { log, scheduler }: { readonly log: Logger; readonly scheduler: Scheduler },
   ) {
+    this.log = log;
+    this.repeats = new RepeatedLines(scheduler);
     // Its end is said as any other end of its process (`exited`), with this reason.
     this.ipc = new ModuleIpc(socket, calls, (reason) => {
       this.endedBecause = `the module was ended: ${reason}`;
@@ -105,7 +113,7 @@ export class ModuleProcess {
     module: ModuleFolder,
     connectionId: string,
     events: ModuleEvents,
-    log: Logger,
+    { log, scheduler }: { readonly log: Logger; readonly scheduler: Scheduler },
     maxMemoryMb: number,
   ): Promise<ModuleProcess> {
     const token = randomUUID();
@@ -142,10 +150,11 @@ export class ModuleProcess {
     const running: ModuleProcess = new ModuleProcess(
       child,
       socket,
-      { ...events.calls, register, 'log-message': (payload: unknown): void => running.logged(payload, log) },
+      { ...events.calls, register, 'log-message': (payload: unknown): void => running.logged(payload) },
       maxMemoryMb,
+      { log, scheduler },
     );
-    running.pipeOutput(log);
+    running.pipeOutput();
     const ended = new Promise<never>((_, reject) => {
       child.once('exit', async (code, signal) => {
         // What it wrote last may still be on its way: its stderr's end, or a moment (a grandchild may hold the pipe).
@@ -231,6 +240,8 @@ export class ModuleProcess {
 
   private kill(): void {
     this.stopping = true;
+    // What it repeated within its last minute is said before it goes.
+    this.repeats.stop((line, count) => this.sayRepeated(line, count));
     this.ipc.close('the module is stopping');
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
@@ -239,10 +250,21 @@ export class ModuleProcess {
    * A line of the module's for the hub's log: its output's, or one it logged (`this.log()`),
    * together at most `LINES_A_SECOND` a second; past it they are counted, and the count said.
    */
-  private say(log: Logger, level: 'error' | 'warn' | 'info' | 'debug', text: string): void {
-    if (this.lines.take()) return log[level](`module: ${text.slice(0, 1000)}`);
+  private say(level: 'error' | 'warn' | 'info' | 'debug', text: string): void {
+    const { log } = this;
+    const line = text.slice(0, 1000);
+    // The same line within a minute is counted, and the count said when the minute is over.
+    if (!this.repeats.first(`${level}\n${line}`, (count) => this.sayRepeated(`${level}\n${line}`, count))) return;
+    if (this.lines.take()) return log[level](`module: ${line}`);
     // The count is said when the second ends, whether or not another line comes. The real clock: the log's.
     if (this.linesDropped++ === 0) setTimeout(() => this.sayDropped(log), 1000 - (performance.now() % 1000)).unref();
+  }
+
+  /** A line (`<level>\n<text>`) said `count` times more within its minute. */
+  private sayRepeated(leveled: string, count: number): void {
+    const at = leveled.indexOf('\n');
+    const level = leveled.slice(0, at) as 'error' | 'warn' | 'info' | 'debug';
+    this.log[level](`module: ${leveled.slice(at + 1)} (said ${count} more time${count === 1 ? '' : 's'} within the minute)`);
   }
 
   private sayDropped(log: Logger): void {
@@ -252,16 +274,16 @@ export class ModuleProcess {
   }
 
   /** A line the module logged, at its level. */
-  logged(payload: unknown, log: Logger): void {
+  logged(payload: unknown): void {
     const { level, message } = (payload ?? {}) as { level?: unknown; message?: unknown };
     const known = level === 'error' || level === 'warn' || level === 'debug' ? level : 'info';
-    this.say(log, known, String(message));
+    this.say(known, String(message));
   }
 
   /** The module's own output, a line at a time: its console is Companion's debug log. */
-  private pipeOutput(log: Logger): void {
+  private pipeOutput(): void {
     const line = (level: 'info' | 'warn') => (chunk: Buffer) => {
-      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') this.say(log, level, text);
+      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') this.say(level, text);
     };
     this.child.stdout?.on('data', line('info'));
     this.child.stderr?.on('data', line('warn'));

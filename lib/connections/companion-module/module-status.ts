@@ -9,6 +9,15 @@
 import type { Subscription } from 'rxjs';
 import { after, type ConnectionContext, type ErrorCode, Status } from '../../sdk/index.ts';
 
+/** The longest message of the module's shown in its status: the rest is in the connection's details (R-CM10). */
+const MOST_SHOWN = 200;
+
+/** A message as a status shows it: its first line, at most `MOST_SHOWN` characters. */
+const shown = (message: string): string => {
+  const line = message.split('\n', 1)[0]?.trim() ?? '';
+  return line.length > MOST_SHOWN ? `${line.slice(0, MOST_SHOWN - 1)}…` : line === message ? line : `${line} …`;
+};
+
 /** Companion's statuses, as a person reads them. */
 const STATUSES: Readonly<Record<string, string>> = {
   disconnected: 'disconnected',
@@ -20,6 +29,8 @@ const STATUSES: Readonly<Record<string, string>> = {
 
 export class ModuleStatus {
   private said = { status: 'connecting', message: '' };
+  /** The module's last message whole, when longer than a status shows. */
+  private whole: string | undefined;
   /** What the hub bounded (too many variables), said with the module's status. */
   private overLimit = '';
   private due = false;
@@ -38,14 +49,22 @@ export class ModuleStatus {
   /** A run starts: the module connects anew. */
   starting(what: string): void {
     this.said = { status: 'connecting', message: '' };
+    this.whole = undefined;
     this.context.setStatus(Status.Connecting, what);
     this.follow('connecting');
   }
 
   /** What the module says of itself (`set-status`). */
   set(status: unknown, message: unknown): void {
-    this.said = { status: String(status), message: typeof message === 'string' ? message : '' };
+    const whole = typeof message === 'string' ? message : '';
+    this.said = { status: String(status), message: shown(whole) };
+    this.whole = whole === this.said.message ? undefined : whole.slice(0, 10_000);
     this.show();
+  }
+
+  /** The module's last message as it said it, when its status shows less of it (R-CM10). */
+  get wholeMessage(): string | undefined {
+    return this.whole;
   }
 
   /** The hub bounded what the module sent: said once a burst, with its status. */

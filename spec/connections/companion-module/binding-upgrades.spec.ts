@@ -10,7 +10,10 @@ const desk = (module: string) => ({
   type: 'companion-module',
   module,
   config: { host: 'mixer.local', port: 9100 },
-  actions: { level: { action: 'set_level', options: { level: '$(value)' } } },
+  actions: {
+    level: { action: 'set_level', options: { level: '$(value)' } },
+    name: { action: 'set_name', options: { name: '$(value)', case: 'upper' } },
+  },
 });
 
 for (const base of ['1.4.3', '1.11.3', '1.13.6', '1.14.1', '2.0.4'] as BaseVersion[]) {
@@ -42,7 +45,10 @@ for (const base of ['1.4.3', '1.11.3', '1.13.6', '1.14.1', '2.0.4'] as BaseVersi
         actions: { level: { action: 'set_level', options: { percent: '$(value)' } } },
         feedbacks: {},
       });
-      t.true(lines().some((line) => line.msg.includes('actions.level: set_level {level} → set_level {percent}')));
+      const said = lines().filter((line) => line.msg.startsWith("the module's upgrade scripts changed bindings"));
+      t.is(said.length, 1);
+      t.true(said[0]?.msg.includes('actions.level: set_level {level} → set_level {percent}'), said[0]?.msg);
+      t.false(said[0]?.msg.includes('actions.name'), `a binding its scripts handed back unchanged is not said: ${said[0]?.msg}`);
       await second.hub.stop();
 
       // Kept: the next start runs the upgraded binding without running the scripts again.

@@ -360,6 +360,36 @@ test.serial("a module's log lines and output reach the hub's log at most 50 a se
 });
 
 test.serial(
+  "the log says a module's thing once: a line repeated within the minute once, with its count; a long reason in one line of at most 200 characters, the whole in the connection's details (R-CM10)",
+  async (t) => {
+    const { log, lines } = capturedLog('info');
+    const module = await fixtureModule('1.14.1');
+    const { hub, base: url } = await run(
+      t,
+      { ...desk(module, '1.14.1'), actions: { misbehave: { action: 'misbehave', options: { kind: '$(value)' } } } },
+      undefined,
+      { log },
+    );
+    await eventually(() => info(hub)?.status === 'ok', 'the module ok');
+    t.like(await update(url, 'misbehave', 'chatty'), { status: 200 });
+    await eventually(() => info(hub)?.status === 'degraded', 'the desk away');
+    const reason = info(hub)?.reason ?? '';
+    t.false(reason.includes('\n'), 'one line');
+    t.true(reason.length <= 'connection failure: '.length + 200, `at most 200 characters of the module's: ${reason.length}`);
+    t.regex(reason, /^connection failure: could not reach the desk at mixer\.local:9100 .*…$/);
+    t.regex(String(info(hub)?.details?.['statusMessage']), /at connect \(net\.js:1:1\)\nxxxx/, 'the whole in the details');
+    await eventually(() => lines().some((line) => line.msg === 'module: connection refused'), 'said');
+    await eventually(() => info(hub)?.status === 'ok', 'back', 10_000);
+    t.is(lines().filter((line) => line.msg === 'module: connection refused').length, 1, 'once');
+    await hub.stop();
+    t.true(
+      lines().some((line) => line.msg === 'module: connection refused (said 29 more times within the minute)'),
+      'with its count, at the latest when the module stops',
+    );
+  },
+);
+
+test.serial(
   "a write to a module that is not ok is refused 503 with the module's status and message, never sent and answered 200; one connecting past connectTimeoutMs is a problem (R-CM9)",
   async (t) => {
     const module = await fixtureModule('1.14.1');
