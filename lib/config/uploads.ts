@@ -103,7 +103,11 @@ export async function addRegistryPackage(flowPath: string, spec: string, machine
       `"${spec}" is no package of the registry: a name (lower case, @scope/ allowed), then @ and a version, range or tag if wanted; an archive is uploaded instead`,
     );
   const folder = dirname(flowPath);
-  const viewed = JSON.parse((await npm(folder, ['view', spec, 'name', 'version', 'patchbay', '--json'], 'find')) || 'null') as unknown;
+  const viewed = JSON.parse(
+    (await npm(folder, ['view', spec, 'name', 'version', 'patchbay', '--json'], 'find').catch((error: HubError) => {
+      throw inWords(error, spec);
+    })) || 'null',
+  ) as unknown;
   // A range that several versions meet gives them all, oldest first: npm installs the newest.
   const manifest = (Array.isArray(viewed) ? viewed.at(-1) : viewed) as Record<string, unknown> | null;
   if (typeof manifest?.['name'] !== 'string' || typeof manifest['version'] !== 'string')
@@ -208,6 +212,26 @@ async function keep<T>(
 }
 
 /**
+ * What npm's failure to find `spec` means, in words (npm says `E404` and a URL): not on the
+ * registry this machine reaches, or no registry reached at all; anything else as npm said it.
+ */
+function inWords(error: HubError, spec: string): HubError {
+  const said = `${String(error.cause ?? '')}\n${error.message}`;
+  const asked = /GET (\S+)/.exec(said)?.[1];
+  if (/\bE404\b|404 Not Found|npm error 404/.test(said))
+    return new HubError(
+      'PB_BAD_REQUEST',
+      `${spec} is not on the registry this machine reaches${asked ? ` (${asked} answered 404)` : ''}: check its name as the package's page spells it (patchbay's own are patchbay-…); a package of your own is uploaded as its .tgz instead`,
+    );
+  if (/\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET)\b/.test(said))
+    return new HubError(
+      'PB_BAD_REQUEST',
+      `this machine cannot reach the registry npm is set to${asked ? ` (${asked})` : ''}: is it online, or is npm's registry setting right? A package can be uploaded as its .tgz instead`,
+    );
+  return error;
+}
+
+/**
  * npm with `args` in `folder`, as it runs this hub (`npm start`, `npx patchbay`) or else the one
  * on the PATH; what it printed. Rejects with a HubError holding the end of what npm said,
  * saying it could not `what` it.
@@ -219,7 +243,8 @@ function npm(folder: string, args: readonly string[], what: string): Promise<str
     execFile(command, [...first, ...args], { cwd: folder, timeout: INSTALL_MS, maxBuffer: MOST_OUTPUT * 4 }, (error, stdout, stderr) => {
       if (!error) return resolve(String(stdout).trim());
       const said = String(stderr).trim().split('\n').slice(-6).join(' ').slice(-MOST_OUTPUT);
-      reject(new HubError('PB_BAD_REQUEST', `npm could not ${what} it: ${said || reasonOf(error)}`));
+      // All that npm said goes with it (its code and URL come before the end kept here).
+      reject(new HubError('PB_BAD_REQUEST', `npm could not ${what} it: ${said || reasonOf(error)}`, { cause: String(stderr) }));
     });
   });
 }
