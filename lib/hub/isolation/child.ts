@@ -262,6 +262,8 @@ class Session {
       },
       refusal: () => new HubError('PB_NOT_ACTIVE', session.fence.refusal),
     };
+    // The parts in trouble, so that a part that works (a key text on every change) sends nothing.
+    const troubled = new Set<string>();
     this.context = {
       id,
       baseDir,
@@ -307,8 +309,11 @@ class Session {
         this.settling.set(n, done);
         send({ t: 'settle', n });
       },
-      problem: (part, problem) =>
-        send(problem ? { t: 'problem', part, code: problem.code, message: problem.message } : { t: 'problem', part }),
+      problem: (part, problem) => {
+        if (problem === undefined && !troubled.delete(part)) return;
+        if (problem) troubled.add(part);
+        send(problem ? { t: 'problem', part, code: problem.code, message: problem.message } : { t: 'problem', part });
+      },
       setStatus: (status: 'ok' | 'connecting' | 'disabled' | 'degraded' | 'failed', reason = '', code?: HubError['code']) =>
         send({ t: 'status', status, reason, code }),
     };
