@@ -249,6 +249,22 @@ test('each guarded package is imported only where the table lets it in', (t) => 
   t.deepEqual(wrong, []);
 });
 
+/**
+ * Where a program is started in a process or thread of its own that the hub keeps: the
+ * process kit (sdk/process/), and the two threads not on it yet, which may only go.
+ */
+const programStarters = ['sdk/process/', 'protocols/bounded-worker.ts', 'config/type-host.ts'];
+
+test('only the process kit starts a program the hub keeps running: a fourth supervisor is refused', (t) => {
+  const starts = /import\s*\{[^}]*\b(fork|spawn|Worker)\b[^}]*\}\s*from\s*'node:(child_process|worker_threads)'/;
+  const wrong = sources(lib)
+    .filter((file) => starts.test(readFileSync(file, 'utf8')))
+    .map(name)
+    .filter((file) => !programStarters.some((home) => file.startsWith(home)));
+  t.deepEqual(wrong, []);
+  t.true(starts.test("import { type ChildProcess, fork } from 'node:child_process'"), 'the check sees a fork');
+});
+
 /** The places where a connection type may spell its own name: its folder or file below lib/connections/, and the list of types. */
 const namePlaces = (type: string) => [`connections/${type}/`, `connections/${type}.ts`, 'config/connection-types.ts'];
 const typeNames = connectionTypes.map(({ type }) => type);
@@ -339,8 +355,6 @@ const PARTS_AT_MOST = 40;
 const beingSplit: Readonly<Record<string, number>> = {
   // being split in issue 56
   'hub/isolation/child.ts': 45,
-  // being split in issue 56
-  'hub/isolation/isolated-connection.ts': 43,
 };
 
 /** Files over the bound when it came, not split yet, with their count, which may only shrink. */

@@ -12,7 +12,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { reasonOf } from '../core/errors.ts';
-import { packageEnvironment } from '../core/processes.ts';
+import { packageEnvironment } from '../sdk/process/processes.ts';
 import {
   type Checked,
   type CheckRequest,

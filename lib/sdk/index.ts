@@ -71,7 +71,7 @@ export { compileExpression, type Expression, ExpressionError } from '../core/exp
 
 // Errors and time.
 export { type ErrorCode, fail, HubError, ok, reasonOf, type Result } from '../core/errors.ts';
-export { after, afterTurn, every, type Scheduler } from '../core/scheduler.ts';
+export { after, afterTurn, every, realTime, type Scheduler } from '../core/scheduler.ts';
 export { SparseLog } from '../core/sparse-log.ts';
 export { RepeatedLines } from '../core/repeated-lines.ts';
 
@@ -86,10 +86,12 @@ export {
   residentMb,
   restartDelayMs,
   STEADY_MS,
-} from '../core/processes.ts';
+} from './process/processes.ts';
 export { PerSecond } from '../core/per-second.ts';
 export { Paced } from '../core/paced.ts';
-export { type ChannelEvents, type ChannelOptions, framed, isFlatRecord, NodeChannel, spawnWithChannel } from '../core/node-channel.ts';
+export { type ChannelEvents, type ChannelOptions, framed, isFlatRecord, NodeChannel, spawnWithChannel } from './process/node-channel.ts';
+export { type ChildEvents, ChildLink, type ChildPlan, type Watch } from './process/child-link.ts';
+export { type Run, Supervisor, type SupervisorOptions } from './process/supervisor.ts';
 
 // The device kit.
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';

@@ -25,7 +25,8 @@ const face = pathToFileURL(new URL('../../lib/sdk/index.ts', import.meta.url).pa
  * written, `pid` tells the process it runs in, and the triggers throw, block its event loop
  * or allocate without bound.
  */
-const faultyModule = `import { asWritten, defineConnectionType, HubError, Type } from '${face}';
+const faultyModule = `import { writeSync } from 'node:fs';
+import { asWritten, defineConnectionType, HubError, Type } from '${face}';
 export default defineConnectionType({
   type: 'faulty',
   summary: 'Misbehaves on command.',
@@ -59,6 +60,8 @@ export default defineConnectionType({
         context.define('leak', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 100; i++) kept.push(new Array(10000).fill(i)); }, 1) });
         // What a package may get wrong: messages of its own on the hub's channel, Buffers without end, a log without end, parameters without end.
         context.define('send', { type: 'S', access: 'write-only', onWrite: (v) => setTimeout(() => process.send(v === 'huge' ? { t: 'log', line: 'x'.repeat(2000000) } : JSON.parse(v))) });
+        // What is no message at all, written on the channel's descriptor below Node's IPC: Node's own reading of it throws in the reader.
+        context.define('junk', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { const b = Buffer.alloc(64, 0x41); b.writeUInt32BE(60, 0); writeSync(3, b); }) });
         context.define('buffers', { type: 'T', access: 'write-only', onWrite: () => { const timer = setInterval(() => { if (buffers.length >= 1000) return clearInterval(timer); buffers.push(Buffer.alloc(1024 * 1024, 1)); }, 1); } });
         context.define('chatter', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 50; i++) console.log('chatter ' + i); }, 5) });
         context.define('many', { type: 'I', access: 'write-only', onWrite: (n) => { let i = 0; const some = () => { for (const end = Math.min(n, i + 5000); i < end; i++) context.define('p' + i, { type: 'I', access: 'read-only', initial: i }); if (i < n) setImmediate(some); }; setTimeout(some); } });
@@ -527,6 +530,17 @@ test.serial('messages of no known shape from its process fail the connection wit
     hubCarriesOn(t, hub);
     await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== pid, 'it runs again', 60_000);
   }
+});
+
+test.serial('junk on its channel fails the connection with the reason, not the hub, and it restarts (R-PK4)', async (t) => {
+  const hub = await startHub(t);
+  const pid = pidOf(hub);
+  // 64 bytes that are no message on the channel's descriptor: Node's own reading of a forked child's channel threw them out of the hub's loop.
+  t.like(await write(hub, 'device/junk', true), { ok: true });
+  await eventually(() => statusOf(hub, 'device')?.status === 'failed', 'the connection fails', 30_000);
+  t.regex(statusOf(hub, 'device')?.reason ?? '', /^its process was ended: it sent what is no message/);
+  hubCarriesOn(t, hub);
+  await eventually(() => statusOf(hub, 'device')?.status === 'ok' && pidOf(hub) !== pid, 'it runs again', 60_000);
 });
 
 test.serial('a process that leaks Buffers is killed past maxMemoryMb and the margin, and restarted; the hub carries on', async (t) => {

@@ -243,7 +243,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       await this.bindings.upgrade(kept, (payload) => module.ipc.call('upgradeActionsAndFeedbacks', payload, this.settings.initTimeout));
     this.variables.settle();
     this.bindings.defineAll();
-    module.watch(this.settings.moduleHangMs, (reason) => this.ended(run, reason));
+    module.watch(this.settings.moduleHangMs);
     this.ready = true;
     this.status.show();
   }

@@ -1,6 +1,6 @@
 /**
  * The host's side of the wire a Companion module of base 1.x speaks (R-CM1): messages over
- * Node's IPC channel (read by the hub's own `NodeChannel`: junk on it ends the module, not
+ * Node's IPC channel (the process kit's `ChildLink` reads it: junk on it ends the module, not
  * the hub; only flat records are read), each `{direction: 'call', name, payload, callbackId?}`
  * or `{direction: 'response', callbackId, success, payload}`, the payload EJSON text (JSON that also carries
  * binary data and dates, as the module's base writes it). A call the host makes waits for
@@ -9,9 +9,9 @@
  * payload is read without holding the hub's loop (payload-reading.ts). Anything else on the
  * channel is dropped and counted: a module is someone else's program.
  */
-import type { Duplex } from 'node:stream';
+import type { Subscription } from 'rxjs';
 import EJSON from 'ejson';
-import { HubError, NodeChannel, reasonOf } from '../../sdk/index.ts';
+import { after, HubError, reasonOf, type Scheduler } from '../../sdk/index.ts';
 import { LONG_PAYLOAD, PayloadReader } from './payload-reading.ts';
 
 /** What the module may call, by name: each answers with a value, or throws to refuse. */
@@ -20,14 +20,14 @@ export type ModuleCalls = Readonly<Record<string, (payload: unknown) => unknown>
 interface Waiting {
   readonly resolve: (payload: unknown) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  readonly timer: Subscription;
 }
 
 /**
  * The longest message taken from a module: its definitions run to megabytes (a large
  * router's), its variables' values to a few more.
  */
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** Callback ids wrap here, as the module's base wraps its own. */
 const MAX_CALLBACK_ID = 1 << 28;
@@ -57,31 +57,24 @@ export class ModuleIpc {
   private readonly backlog: Record<string, unknown>[] = [];
   private reading = false;
   private readonly reader = new PayloadReader();
-  private readonly channel: NodeChannel;
+  private closed = false;
 
-  /** `faulted` hears, once, that the module sent what is no message: it is to be ended. */
+  /** `send` puts a message on the module's channel. */
   constructor(
-    socket: Duplex,
+    private readonly sendMessage: (message: object) => void,
     private readonly calls: ModuleCalls,
-    faulted: (reason: string) => void,
-  ) {
-    this.channel = new NodeChannel(
-      socket,
-      { message: (message) => this.received(message), dropped: () => void this.dropped++, fault: faulted },
-      { maxFrameBytes: MAX_MESSAGE_BYTES, flat: true },
-    );
-  }
+    private readonly scheduler: Scheduler,
+  ) {}
 
   /** Calls `name` on the module; rejects with PB_DEVICE_TIMEOUT after `timeoutMs`, or with the module's refusal. */
   call(name: string, payload: unknown, timeoutMs: number): Promise<unknown> {
     if (this.nextId > MAX_CALLBACK_ID) this.nextId = 1;
     const callbackId = this.nextId++;
     return new Promise((resolve, reject) => {
-      // The real clock: a deadline on someone else's process.
-      const timer = setTimeout(() => {
+      const timer = after(this.scheduler, timeoutMs, () => {
         this.waiting.delete(callbackId);
         reject(new HubError('PB_DEVICE_TIMEOUT', `the module did not answer ${name} within ${timeoutMs} ms`));
-      }, timeoutMs);
+      });
       this.waiting.set(callbackId, { resolve, reject, timer });
       this.send({ direction: 'call', name, payload: EJSON.stringify(payload), callbackId });
     });
@@ -94,20 +87,22 @@ export class ModuleIpc {
 
   /** Fails every call still waiting: the module is gone. */
   close(reason: string): void {
-    this.channel.close();
+    this.closed = true;
     this.reader.stop();
     for (const [id, waiting] of this.waiting) {
-      clearTimeout(waiting.timer);
+      waiting.timer.unsubscribe();
       waiting.reject(new HubError('PB_DEVICE_UNAVAILABLE', reason));
       this.waiting.delete(id);
     }
   }
 
   private send(message: object): void {
-    this.channel.send(message);
+    if (!this.closed) this.sendMessage(message);
   }
 
-  private received(message: unknown): void {
+  /** A message from the module, as its channel read it. */
+  received(message: unknown): void {
+    if (this.closed) return;
     if (typeof message !== 'object' || message === null) return void this.dropped++;
     this.backlog.push(message as Record<string, unknown>);
     if (!this.reading) void this.readBacklog();
@@ -166,7 +161,7 @@ export class ModuleIpc {
     const waiting = this.waiting.get(id);
     if (!waiting) return void this.dropped++;
     this.waiting.delete(id);
-    clearTimeout(waiting.timer);
+    waiting.timer.unsubscribe();
     const body = 'value' in parsed ? parsed.value : undefined;
     if (success) return waiting.resolve(body);
     const message =

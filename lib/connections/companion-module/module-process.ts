@@ -11,35 +11,26 @@
  * Where the machine lets it, the module runs in a private view of the machine's processes
  * (`privateView`): it cannot read the hub's environment in /proc, and its helpers end with it.
  */
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
+  after,
+  ChildLink,
   HubError,
   type Logger,
-  MEMORY_MARGIN_MB,
   ownEntry,
   PerSecond,
-  packageEnvironment,
   privateView,
   RepeatedLines,
-  reasonOf,
-  residentMb,
   type Scheduler,
-  spawnWithChannel,
 } from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
 import type { ModuleFolder } from './module-folder.ts';
-import { type ModuleCalls, ModuleIpc } from './module-ipc.ts';
-import type { Duplex } from 'node:stream';
+import { MAX_MESSAGE_BYTES, type ModuleCalls, ModuleIpc } from './module-ipc.ts';
 
 /** How long a module may take to register after it is started: Node and its code loading, on a busy machine. */
 const REGISTER_MS = 30_000;
-/** How often a running module is asked whether it still answers, and its memory read. */
-const WATCH_EVERY_MS = 2000;
 /** How long a stopping module may take over `destroy` before it is killed. */
 const DESTROY_MS = 2000;
-/** How long an ended process's last output may take to arrive before its end is said. */
-const STDERR_WAIT_MS = 250;
 /** Lines of its output a second that reach the log; past it they are counted. */
 const LINES_A_SECOND = 50;
 /**
@@ -75,37 +66,15 @@ export class ModuleProcess {
   /** Its lines said once a minute each (R-CM10): a module away says the same every two seconds. */
   private readonly repeats: RepeatedLines;
   private readonly log: Logger;
-  /** The last of what it wrote to stderr: V8 says there why a heap ran out. */
-  private stderrTail = '';
-  /** Why the hub ended it, when it did (it sent what is no message). */
-  private endedBecause: string | undefined;
+  private readonly scheduler: Scheduler;
+  private link!: ChildLink;
   readonly ipc: ModuleIpc;
 
-  private constructor(
-    private readonly child: ChildProcess,
-    socket: Duplex,
-    calls: ModuleCalls,
-    private readonly maxMemoryMb: number,
-    { log, scheduler }: { readonly log: Logger; readonly scheduler: Scheduler },
-  ) {
+  private constructor(calls: ModuleCalls, { log, scheduler }: { readonly log: Logger; readonly scheduler: Scheduler }) {
     this.log = log;
+    this.scheduler = scheduler;
     this.repeats = new RepeatedLines(scheduler);
-    // Its end is said as any other end of its process (`exited`), with this reason.
-    this.ipc = new ModuleIpc(socket, calls, (reason) => {
-      this.endedBecause = `the module was ended: ${reason}`;
-      child.kill('SIGKILL');
-    });
-  }
-
-  /** Why the process ended, most telling first: its heap, a signal, its exit code. */
-  private endReason(code: number | null, signal: NodeJS.Signals | null): string {
-    if (this.endedBecause) return this.endedBecause;
-    if (/heap out of memory|Reached heap limit/i.test(this.stderrTail))
-      return `the module used more than its ${this.maxMemoryMb} MB of heap (moduleMaxMemoryMb) and was stopped`;
-    if (signal) return `the module's process was killed (${signal})`;
-    // What it threw, as Node printed it last (`Error: …`): a module that cannot load says why.
-    const thrown = [...this.stderrTail.matchAll(/^(?:\w*Error|Error \[\w+\]): .*$/gm)].at(-1)?.[0];
-    return `the module's process exited with code ${code}${thrown ? `: ${thrown.slice(0, 300)}` : ''}`;
+    this.ipc = new ModuleIpc((message) => this.link.send(message), calls, scheduler);
   }
 
   /** Starts the module and resolves once it has registered with the token it was given. */
@@ -132,57 +101,50 @@ export class ModuleProcess {
     };
     // A 1.x module is a program that speaks to its host; a 2.x module is a class the hub's host entry point loads.
     const [main, args, loader] = module.family === 2 ? [BASE_2_HOST.file, [module.entry], BASE_2_HOST.loader] : [module.entry, [], []];
-    // Messages carry their payload as a JSON text: V8's serialization (the channel's) hands it
-    // over as it is, where JSON would write it into JSON again and read it twice (a 1 MB list
-    // of variables cost the hub's loop 9 ms more). The module's own process.send follows it.
-    const wrapper = privateView();
-    if (!wrapper && !saidNoView) {
+    if (!privateView() && !saidNoView) {
       saidNoView = true;
       log.warn("modules run without a private view of the machine's processes (unshare cannot run here): a module can read the hub's");
     }
-    const { child, socket } = spawnWithChannel(main, args, {
-      ...(wrapper ? { wrapper } : {}),
-      cwd: module.folder,
-      // Not the hub's own environment (its tokens): what a package's process sees, and what the base reads.
-      env: { ...packageEnvironment(), CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
-      execArgv: [...loader, `--import=${END_WITH_HOST}`, `--max-old-space-size=${maxMemoryMb}`],
-    });
     const running: ModuleProcess = new ModuleProcess(
-      child,
-      socket,
       { ...events.calls, register, 'log-message': (payload: unknown): void => running.logged(payload) },
-      maxMemoryMb,
       { log, scheduler },
     );
-    running.pipeOutput();
-    const ended = new Promise<never>((_, reject) => {
-      child.once('exit', async (code, signal) => {
-        // What it wrote last may still be on its way: its stderr's end, or a moment (a grandchild may hold the pipe).
-        if (child.stderr && !child.stderr.readableEnded)
-          await new Promise((resolve) => {
-            child.stderr?.once('end', resolve);
-            setTimeout(resolve, STDERR_WAIT_MS).unref();
-          });
-        const reason = running.endReason(code, signal);
-        running.ipc.close(reason);
-        reject(new HubError('PB_PROCESS_ENDED', reason));
-        if (!running.stopping) events.exited(reason);
-      });
+    // Messages carry their payload as a JSON text: V8's serialization (the channel's) hands it
+    // over as it is, where JSON would write it into JSON again and read it twice (a 1 MB list
+    // of variables cost the hub's loop 9 ms more). The module's own process.send follows it.
+    const link = ChildLink.start(
+      {
+        main,
+        args,
+        cwd: module.folder,
+        // What a package's process sees, and what the base reads.
+        env: { CONNECTION_ID: connectionId, VERIFICATION_TOKEN: token, MODULE_MANIFEST: module.manifestPath },
+        execArgv: [...loader, `--import=${END_WITH_HOST}`],
+        privateView: true,
+        maxMemoryMb,
+        memorySetting: 'moduleMaxMemoryMb',
+        called: "the module's process",
+        maxMessageBytes: MAX_MESSAGE_BYTES,
+        flat: true,
+      },
+      {
+        message: (message) => running.ipc.received(message),
+        dropped: () => void running.ipc.dropped++,
+        // Its console is Companion's debug log.
+        output: (line, level) => running.say(level, line),
+      },
+      scheduler,
+    );
+    running.link = link;
+    void link.ended.then((reason) => {
+      running.ipc.close(reason);
+      if (!running.stopping) events.exited(reason);
     });
-    ended.catch(() => {});
-    child.once('error', (error) => log.error(`the module's process: ${reasonOf(error)}`));
-    await Promise.race([
-      new Promise<void>((resolve, reject) => {
-        registered = resolve;
-        refused = reject;
-        // The real clock: a deadline on someone else's process.
-        setTimeout(
-          () => reject(new HubError('PB_DEVICE_TIMEOUT', `the module did not register within ${REGISTER_MS} ms`)),
-          REGISTER_MS,
-        ).unref();
-      }),
-      ended,
-    ]).catch((error: unknown) => {
+    const ready = new Promise<void>((resolve, reject) => {
+      registered = resolve;
+      refused = reject;
+    });
+    await link.ready(ready, REGISTER_MS, 'register').catch((error: unknown) => {
       running.kill();
       throw error;
     });
@@ -190,7 +152,7 @@ export class ModuleProcess {
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.link.pid;
   }
 
   /** The module's config fields, as `getConfigFields` answers. */
@@ -202,32 +164,17 @@ export class ModuleProcess {
   }
 
   /**
-   * Every `WATCH_EVERY_MS`, asks the module something every module answers (its config fields) and
-   * reads the memory its process holds; `ended` is told, once, after the process was killed,
-   * when an answer takes longer than `hangMs` (its event loop is blocked) or the memory is
-   * past its heap bound and the margin for Node itself.
+   * From now on the module is asked regularly something every module answers (its config
+   * fields), and the memory its process holds is read: it is killed when it sends nothing
+   * for `hangMs` (its event loop is blocked) or holds more than its heap bound and the margin
+   * for Node itself; its end is then `exited`'s, with the reason.
    */
-  watch(hangMs: number, ended: (reason: string) => void): void {
-    const end = (reason: string) => {
-      if (this.stopping) return;
-      clearInterval(timer);
-      this.kill();
-      ended(reason);
-    };
-    // The real clock: deadlines on someone else's process, as the module's own calls have.
-    const timer = setInterval(() => {
-      const resident = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
-      if (resident !== undefined && resident > this.maxMemoryMb + MEMORY_MARGIN_MB)
-        return end(
-          `the module's process held ${resident} MB, more than its ${this.maxMemoryMb} MB (moduleMaxMemoryMb) and ${MEMORY_MARGIN_MB} MB for Node itself, and was killed`,
-        );
-      this.ipc.call('getConfigFields', {}, hangMs).catch((error: unknown) => {
-        if (error instanceof HubError && error.code === 'PB_DEVICE_TIMEOUT')
-          end(`the module did not answer for ${hangMs} ms and was killed`);
-      });
-    }, WATCH_EVERY_MS);
-    timer.unref();
-    this.child.once('exit', () => clearInterval(timer));
+  watch(hangMs: number): void {
+    this.link.watchWith({
+      hangMs,
+      hangSetting: 'moduleHangMs',
+      ping: () => void this.ipc.call('getConfigFields', {}, hangMs).catch(() => {}),
+    });
   }
 
   /** Asks the module to destroy itself, then ends its process. */
@@ -236,6 +183,7 @@ export class ModuleProcess {
     this.stopping = true;
     await this.ipc.call('destroy', {}, DESTROY_MS).catch(() => {});
     this.kill();
+    await this.link.ended;
   }
 
   private kill(): void {
@@ -243,21 +191,21 @@ export class ModuleProcess {
     // What it repeated within its last minute is said before it goes.
     this.repeats.stop((line, count) => this.sayRepeated(line, count));
     this.ipc.close('the module is stopping');
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    this.link.kill();
   }
 
   /**
    * A line of the module's for the hub's log: its output's, or one it logged (`this.log()`),
    * together at most `LINES_A_SECOND` a second; past it they are counted, and the count said.
    */
-  private say(level: 'error' | 'warn' | 'info' | 'debug', text: string): void {
+  say(level: 'error' | 'warn' | 'info' | 'debug', text: string): void {
     const { log } = this;
     const line = text.slice(0, 1000);
     // The same line within a minute is counted, and the count said when the minute is over.
     if (!this.repeats.first(`${level}\n${line}`, (count) => this.sayRepeated(`${level}\n${line}`, count))) return;
     if (this.lines.take()) return log[level](`module: ${line}`);
-    // The count is said when the second ends, whether or not another line comes. The real clock: the log's.
-    if (this.linesDropped++ === 0) setTimeout(() => this.sayDropped(log), 1000 - (performance.now() % 1000)).unref();
+    // The count is said when the second ends, whether or not another line comes.
+    if (this.linesDropped++ === 0) after(this.scheduler, 1000 - (this.scheduler.now() % 1000), () => this.sayDropped(log));
   }
 
   /** A line (`<level>\n<text>`) said `count` times more within its minute. */
@@ -278,17 +226,5 @@ export class ModuleProcess {
     const { level, message } = (payload ?? {}) as { level?: unknown; message?: unknown };
     const known = level === 'error' || level === 'warn' || level === 'debug' ? level : 'info';
     this.say(known, String(message));
-  }
-
-  /** The module's own output, a line at a time: its console is Companion's debug log. */
-  private pipeOutput(): void {
-    const line = (level: 'info' | 'warn') => (chunk: Buffer) => {
-      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') this.say(level, text);
-    };
-    this.child.stdout?.on('data', line('info'));
-    this.child.stderr?.on('data', line('warn'));
-    this.child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000);
-    });
   }
 }

@@ -7,7 +7,6 @@
  * refused with PB_DEVICE_UNAVAILABLE), and a new process starts after a backoff: 1 s three
  * times, then doubling up to 60 s. The hub and every other connection carry on.
  */
-import type { ChildProcess } from 'node:child_process';
 import type { Subscription } from 'rxjs';
 import { fail, HubError, ok, reasonOf } from '../../core/errors.ts';
 import type { Answered, ParameterSpec } from '../../core/parameter.ts';
@@ -15,10 +14,12 @@ import { after, every } from '../../core/scheduler.ts';
 import type { Value } from '../../core/value.ts';
 import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
+import { ChildLink, type Watch } from '../../sdk/process/child-link.ts';
+import { DEFAULT_MAX_MEMORY_MB } from '../../sdk/process/processes.ts';
+import { type Run, Supervisor } from '../../sdk/process/supervisor.ts';
 import type { StopReason } from '../../sdk/type.ts';
 import { OutputBudget } from './child-output.ts';
-import { DEFAULT_MAX_MEMORY_MB, MEMORY_MARGIN_MB, Restarts, residentMb } from '../../core/processes.ts';
-import { exitReason, forkProcess } from './launch.ts';
+import { childPlan, MOST_MESSAGE_BYTES } from './launch.ts';
 import { Mirror } from './mirror.ts';
 import { installedAnew } from '../../config/plugins.ts';
 import { type DefinedSpec, type FenceState, type FromChild, fromChildOf, type ToChild, type WireError } from './messages.ts';
@@ -36,23 +37,11 @@ const FENCE_CHECK_MS = 100;
 const STARTING_MS = 60_000;
 
 export class IsolatedConnection implements ConnectionInstance {
-  private child: ChildProcess | undefined;
+  private link: ChildLink | undefined;
   /** True once the current process has started its instance. */
   private up = false;
-  private stopping = false;
-  private readonly restarts = new Restarts();
-  private restartTimer: Subscription | undefined;
-  private pingTimer: Subscription | undefined;
-  private lastPong = 0;
-  private lastPing = 0;
-  private lastTick = 0;
-  /** Set when the process was killed for not answering, to the ms it went unanswered: the reason it ended. */
-  private hungFor: number | undefined;
-  /** Set when the process was killed for the memory it held, to that many MB. */
-  private overMemory: number | undefined;
-  /** Why the hub killed the process for what it sent, when it did. */
-  private refused: string | undefined;
-  private output: OutputBudget | undefined;
+  private readonly supervisor: Supervisor;
+  private fenceTimer: Subscription | undefined;
   private pings = 0;
   private reportedDetails: Readonly<Record<string, unknown>> | undefined;
   /** Why the last process ended, while none runs. */
@@ -67,8 +56,6 @@ export class IsolatedConnection implements ConnectionInstance {
   private fence: FenceState;
   private readonly hangMs: number;
   private readonly maxMemoryMb: number;
-  /** The end of what the process wrote to its standard error, to say why it ended. */
-  private stderrTail = '';
 
   constructor(
     private config: ConnectionConfig,
@@ -78,29 +65,30 @@ export class IsolatedConnection implements ConnectionInstance {
     this.maxMemoryMb = config.common.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB;
     this.fence = this.fenceState();
     this.mirror = new Mirror(config.id, hooks.context, (parameterId, spec) => this.hubSpec(parameterId, spec));
+    const { context } = hooks;
+    this.supervisor = new Supervisor({
+      scheduler: context.scheduler,
+      run: () => this.run(),
+      down: (error, next) => {
+        this.up = false;
+        this.down = error.message;
+        this.answerPending(error.message);
+        hooks.failed(error);
+        if (next) context.log.warn(`${error.message}; starting it again in ${next.delay / 1000} s (attempt ${next.attempt})`);
+      },
+    });
   }
 
   /** Resolves once the first process has started its instance, or failed to (then a restart waits). */
   start(): Promise<void> {
-    return new Promise((resolve) => this.spawn(resolve));
+    return this.supervisor.start();
   }
 
   async stop(reason: StopReason = 'stop'): Promise<void> {
-    this.stopping = true;
-    this.restartTimer?.unsubscribe();
-    this.pingTimer?.unsubscribe();
-    const child = this.child;
+    this.supervisor.stop();
+    this.fenceTimer?.unsubscribe();
     this.answerPending('its connection is stopping');
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const killer = after(this.hooks.context.scheduler, STOP_GRACE_MS, () => child.kill('SIGKILL'));
-      child.once('exit', () => {
-        killer.unsubscribe();
-        resolve();
-      });
-      if (child.connected) child.send({ t: 'stop', reason } satisfies ToChild);
-      else child.kill('SIGKILL');
-    });
+    await this.link?.stop(() => this.link?.send({ t: 'stop', reason } satisfies ToChild), STOP_GRACE_MS);
   }
 
   /**
@@ -110,8 +98,8 @@ export class IsolatedConnection implements ConnectionInstance {
    * are the ones a later process starts with.
    */
   update(plan: ConnectionPlan): Promise<boolean> {
-    const child = this.child;
-    if (!child?.connected || !this.up) return Promise.resolve(false);
+    const link = this.link;
+    if (!link?.running || !this.up) return Promise.resolve(false);
     const n = this.nextUpdate++;
     return new Promise((resolve, reject) => {
       const timer = after(this.hooks.context.scheduler, this.hangMs, () => this.updating.get(n)?.(false));
@@ -122,15 +110,17 @@ export class IsolatedConnection implements ConnectionInstance {
         if (taken) this.config = { ...this.config, plan };
         resolve(taken);
       });
-      child.send({ t: 'update', n, settings: plan.written } satisfies ToChild);
+      link.send({ t: 'update', n, settings: plan.written } satisfies ToChild);
     });
   }
 
   details(): Readonly<Record<string, unknown>> {
-    return { ...this.reportedDetails, process: this.child?.pid && this.up ? { pid: this.child.pid } : { down: this.down } };
+    const pid = this.link?.pid;
+    return { ...this.reportedDetails, process: pid && this.up ? { pid } : { down: this.down } };
   }
 
-  private spawn(started?: () => void): void {
+  /** One process: started, given the connection, ready once its instance has started. */
+  private async run(): Promise<Run> {
     const { config, hooks } = this;
     const { id, plan, common } = config;
     const { scheduler } = hooks.context;
@@ -138,66 +128,58 @@ export class IsolatedConnection implements ConnectionInstance {
     // A package installed again since the hub loaded it: its new code does not run under what
     // the hub loaded (R-PK9); it is tried again with the backoff, and a reload loads it.
     const anew = plan.origin && installedAnew(plan.origin);
-    if (anew) return this.startLater(new HubError('PB_PLUGIN_CHANGED', anew), started);
-    this.stderrTail = '';
+    if (anew) throw new HubError('PB_PLUGIN_CHANGED', anew);
     this.mirror.newProcess();
     let reported = false;
-    let crash: string | undefined;
+    let started: (() => void) | undefined;
     let startFailed: HubError | undefined;
-    const child = forkProcess(this.maxMemoryMb);
-    this.child = child;
-    this.restarts.started(scheduler.now());
-    this.lastPong = scheduler.now();
-    this.lastTick = 0;
-    this.refused = undefined;
     const output = new OutputBudget(hooks.context.log, () => scheduler.now());
-    this.output = output;
-    child.stdout?.on('data', (chunk: Buffer) => output.output(String(chunk), 'info'));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + String(chunk)).slice(-4000);
-      output.output(String(chunk), 'warn');
-    });
-    // A message sent as the process dies, or after it closed its channel, fails (EPIPE,
-    // ERR_IPC_CHANNEL_CLOSED) as the child's `error`: unheard, it would end the hub. Its
-    // `exit` follows and says why the process ended (child.ts exits when its channel closes).
-    child.on('error', (error) => hooks.context.log.debug(`its process: ${error.message}`));
+    const link: ChildLink = ChildLink.start(
+      {
+        ...childPlan(),
+        maxMemoryMb: this.maxMemoryMb,
+        memorySetting: 'maxMemoryMb',
+        called: 'its process',
+        maxMessageBytes: MOST_MESSAGE_BYTES,
+      },
+      {
+        message: (raw) => {
+          if (this.link !== link) return;
+          const message = fromChildOf(raw);
+          if (typeof message === 'string') return refuse(`sent ${message}`);
+          try {
+            take(message);
+          } catch (error) {
+            refuse(`sent a "${message.t}" message the hub could not take: ${reasonOf(error)}`);
+          }
+        },
+        output: (line, level) => output.output(line, level),
+      },
+      scheduler,
+    );
+    this.link = link;
     // The process runs a package's code, which may send anything: a message of no known shape,
     // or one the hub fails to take, ends the process (and fails the connection), not the hub.
     const refuse = (reason: string) => {
-      crash ??= reason;
-      this.refused ??= reason;
       hooks.context.log.warn(`its process ${reason}: killing it`);
-      child.kill('SIGKILL');
+      link.kill(`its process failed: ${reason}`);
     };
-    child.on('message', (raw: unknown) => {
-      if (this.child !== child || this.refused !== undefined) return;
-      const message = fromChildOf(raw);
-      if (typeof message === 'string') return refuse(`sent ${message}`);
-      try {
-        take(message);
-      } catch (error) {
-        refuse(`sent a "${message.t}" message the hub could not take: ${reasonOf(error)}`);
-      }
-    });
     const take = (message: FromChild) => {
       switch (message.t) {
         case 'started':
           this.up = true;
-          // It answers again: the pings it left unanswered while starting are not held against it.
-          this.lastPong = scheduler.now();
+          // It answers again: it is held to its hangMs from now on.
+          link.watchWith(this.watch(link, this.hangMs));
           this.mirror.removeUndefined();
           if (!reported) hooks.context.setStatus('ok');
           started?.();
-          started = undefined;
           return;
         case 'failed':
-          crash = message.error.message;
           startFailed = new HubError(message.error.code, message.error.message);
-          hooks.failed(startFailed);
-          child.kill('SIGKILL');
+          link.kill(message.error.message);
           return;
         case 'crash':
-          crash = message.reason;
+          link.failedWith(message.reason);
           if (message.stack) hooks.context.log.error(`its process failed: ${message.stack}`);
           return;
         case 'status':
@@ -211,33 +193,25 @@ export class IsolatedConnection implements ConnectionInstance {
           hooks.context.problem(message.part, message.code ? { code: message.code, message: message.message ?? '' } : undefined);
           return;
         case 'pong':
-          this.lastPong = scheduler.now();
           this.reportedDetails = message.details;
           return;
+        case 'log':
+          output.line(message.line);
+          return;
         default:
-          this.receive(message);
+          this.receive(link, message);
       }
     };
-    child.on('exit', (code, signal) => {
-      if (this.child !== child) return;
-      this.child = undefined;
-      this.up = false;
-      this.pingTimer?.unsubscribe();
-      if (this.stopping) return;
-      const { hungFor, overMemory, stderrTail: stderr, maxMemoryMb } = this;
-      // A start that failed ended the process: the connection shows that failure, with its own code.
-      const reason = startFailed?.message ?? exitReason({ hungFor, overMemory, stderr, maxMemoryMb, crash, code, signal });
-      this.hungFor = undefined;
-      this.overMemory = undefined;
-      this.down = reason;
-      this.answerPending(reason);
-      this.startLater(new HubError(startFailed?.code ?? 'PB_PROCESS_ENDED', reason), started);
-      started = undefined;
+    // Loading Node, the hub's code and then the type's (compiled on first import) takes seconds
+    // on a busy machine, and is no hang of the type's: until it has started, it has longer.
+    link.watchWith(this.watch(link, Math.max(this.hangMs, STARTING_MS)));
+    // Every 100 ms: the fence's changes go to the process, and what it wrote too much of is counted.
+    this.fenceTimer?.unsubscribe();
+    this.fenceTimer = every(scheduler, FENCE_CHECK_MS, () => {
+      output.flush();
+      this.sendFence(link);
     });
-    // Every 100 ms: the fence's changes go to the process, and pings (a few per hangMs) find
-    // a process whose event loop is blocked.
-    this.pingTimer = every(scheduler, FENCE_CHECK_MS, () => this.tick(child));
-    child.send({
+    link.send({
       t: 'start',
       module: plan.origin?.module,
       type: plan.type,
@@ -253,54 +227,29 @@ export class IsolatedConnection implements ConnectionInstance {
       fence: this.fence,
     } satisfies ToChild);
     hooks.context.whenRunning(() => {
-      if (this.child === child && child.connected) child.send({ t: 'running' } satisfies ToChild);
+      if (this.link === link) link.send({ t: 'running' } satisfies ToChild);
     });
+    void link.ended.then(() => {
+      if (this.link === link) this.fenceTimer?.unsubscribe();
+    });
+    const ready = new Promise<boolean>((resolve) => (started = () => resolve(true)));
+    if (!(await Promise.race([ready, link.ended.then(() => false)])))
+      // A start that failed ended the process: the connection shows that failure, with its own code.
+      throw startFailed ?? new HubError('PB_PROCESS_ENDED', await link.ended);
+    return link;
   }
 
-  /** The process ended, or may not start: the connection fails with why, and a new process is tried after the backoff. */
-  private startLater(error: HubError, started: (() => void) | undefined): void {
-    const { context } = this.hooks;
-    this.hooks.failed(error);
-    const { delay, attempt } = this.restarts.ended(context.scheduler.now());
-    context.log.warn(`${error.message}; starting it again in ${delay / 1000} s (attempt ${attempt})`);
-    this.restartTimer = after(context.scheduler, delay, () => this.spawn());
-    // A first start that failed is over for the runner: the restarts go on without it.
-    started?.();
+  /** How the process is held to answering: pinged a few times within `hangMs`. */
+  private watch(link: ChildLink, hangMs: number): Watch {
+    return { hangMs, hangSetting: 'hangMs', ping: () => link.send({ t: 'ping', n: this.pings++ } satisfies ToChild) };
   }
 
-  private tick(child: ChildProcess): void {
-    if (this.child !== child || !child.connected) return;
-    // A hub whose own event loop stood still (a burst of clients, a million-value snapshot)
-    // read no answer meanwhile: its stall is not the process's.
-    const now = this.hooks.context.scheduler.now();
-    const stalled = this.lastTick === 0 ? 0 : now - this.lastTick - FENCE_CHECK_MS;
-    this.lastTick = now;
-    if (stalled > FENCE_CHECK_MS) this.lastPong += stalled;
-    const bound = this.up ? this.hangMs : Math.max(this.hangMs, STARTING_MS);
-    if (now - this.lastPong > bound) {
-      this.hooks.context.log.warn(`its process did not answer for ${bound} ms: killing it`);
-      this.hungFor = bound;
-      child.kill('SIGKILL');
-      return;
-    }
-    // Its memory as a whole, Buffers and native memory too, which its heap limit leaves out.
-    const resident = child.pid === undefined ? undefined : residentMb(child.pid);
-    if (resident !== undefined && resident > this.maxMemoryMb + MEMORY_MARGIN_MB) {
-      this.hooks.context.log.warn(`its process holds ${resident} MB: killing it`);
-      this.overMemory = resident;
-      child.kill('SIGKILL');
-      return;
-    }
-    this.output?.flush();
+  private sendFence(link: ChildLink): void {
     const fence = this.fenceState();
     if (fence.holds !== this.fence.holds || fence.epoch !== this.fence.epoch) {
       this.fence = fence;
-      child.send({ t: 'fence', fence } satisfies ToChild);
+      link.send({ t: 'fence', fence } satisfies ToChild);
     }
-    const pingEvery = Math.min(1000, Math.max(FENCE_CHECK_MS, Math.floor(this.hangMs / 5)));
-    if (now - this.lastPing < pingEvery) return;
-    this.lastPing = now;
-    child.send({ t: 'ping', n: this.pings++ } satisfies ToChild);
   }
 
   private fenceState(): FenceState {
@@ -310,7 +259,7 @@ export class IsolatedConnection implements ConnectionInstance {
   }
 
   /** What the process tells of its parameters and records. */
-  private receive(message: FromChild): void {
+  private receive(link: ChildLink, message: FromChild): void {
     const { context } = this.hooks;
     switch (message.t) {
       case 'define':
@@ -327,7 +276,7 @@ export class IsolatedConnection implements ConnectionInstance {
         return;
       case 'values':
         for (const [id, value, by] of message.changes) this.mirror.report(id, value, by);
-        this.child?.send({ t: 'taken' } satisfies ToChild);
+        link.send({ t: 'taken' } satisfies ToChild);
         return;
       case 'record':
         context.records.set(message.key, message.value);
@@ -345,14 +294,11 @@ export class IsolatedConnection implements ConnectionInstance {
         this.updating.get(message.n)?.(message.taken, message.error);
         return;
       case 'settle': {
-        const reply = () => this.child?.send({ t: 'settled', n: message.n } satisfies ToChild);
+        const reply = () => link.send({ t: 'settled', n: message.n } satisfies ToChild);
         if (context.settled) context.settled(reply);
         else reply();
         return;
       }
-      case 'log':
-        this.output?.line(message.line);
-        return;
       default:
         return;
     }
@@ -371,8 +317,8 @@ export class IsolatedConnection implements ConnectionInstance {
         : {
             ownedHere: true,
             forward: (written: Value, origin: string | undefined, answered?: Answered) => {
-              const child = this.child;
-              if (!child?.connected || !this.up) {
+              const link = this.link;
+              if (!link?.running || !this.up) {
                 return fail(
                   'PB_DEVICE_UNAVAILABLE',
                   `connection "${this.config.id}" runs in a process of its own, which is not running: ${this.down}`,
@@ -383,7 +329,7 @@ export class IsolatedConnection implements ConnectionInstance {
               if (!fence.holds()) return { ok: false, error: fence.refusal() };
               const n = this.nextWrite++;
               if (answered) this.pending.set(n, answered);
-              child.send({ t: 'write', n, id: parameterId, value: written, origin } satisfies ToChild);
+              link.send({ t: 'write', n, id: parameterId, value: written, origin } satisfies ToChild);
               return ok(true);
             },
           }),

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { type BaseVersion, BASES, deskInfo, deskValue, fixtureModule, runDesk } from '../../helpers/companion.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { capturedLog } from '../../helpers/hub.ts';
-import { privateView } from '../../../lib/core/processes.ts';
+import { privateView } from '../../../lib/sdk/process/processes.ts';
 
 // Each spec runs a hub, a process for the connection and one for the module: one at a time.
 
@@ -324,7 +324,7 @@ test.serial(
 
     await update(url, 'misbehave', 'junk');
     await eventually(
-      () => /the module was ended: it sent what is no message/.test(JSON.stringify(info(hub))),
+      () => /the module.s process was ended: it sent what is no message/.test(JSON.stringify(info(hub))),
       () => `the module ended, with the reason (${JSON.stringify(info(hub))})`,
     );
     await eventually(
@@ -526,7 +526,7 @@ test.serial(
     });
     for (const [kind, reason] of [
       ['buffers', /the module's process held \d+ MB, more than its 64 MB \(moduleMaxMemoryMb\) and 256 MB for Node itself, and was killed/],
-      ['heap', /the module used more than its 64 MB of heap \(moduleMaxMemoryMb\) and was stopped/],
+      ['heap', /the module's process used more than its 64 MB of heap \(moduleMaxMemoryMb\) and was stopped/],
     ] as const) {
       await eventually(() => info(hub)?.status === 'ok', 'the module');
       t.like(await update(url, 'level', '33'), { status: 200 });

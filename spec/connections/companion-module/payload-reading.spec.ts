@@ -1,8 +1,7 @@
-import { PassThrough } from 'node:stream';
 import test from 'ava';
 import EJSON from 'ejson';
 import { ModuleIpc } from '../../../lib/connections/companion-module/module-ipc.ts';
-import { framed } from '../../../lib/core/node-channel.ts';
+import { realTime } from '../../../lib/core/scheduler.ts';
 import { LONG_PAYLOAD, PayloadReader } from '../../../lib/connections/companion-module/payload-reading.ts';
 
 // A module's long payload is read off the hub's loop (R-CM8), and gives what a parse of the whole gives.
@@ -37,16 +36,15 @@ test("a long payload that is no JSON is refused with the parser's reason, and th
 });
 
 test('the messages of a module are handled in the order they came, a long one before those after it', async (t) => {
-  // The module's end of its channel: what is written to it the host reads.
-  const channel = new PassThrough();
-  const sent = (message: unknown) => channel.write(framed(message));
   const handled: string[] = [];
   const call = (name: string) => (payload: unknown) => {
     handled.push(
       `${name}:${Array.isArray((payload as { variables?: unknown[] }).variables) ? (payload as { variables: unknown[] }).variables.length : ''}`,
     );
   };
-  new ModuleIpc(channel, { setVariableDefinitions: call('definitions'), setVariableValues: call('values') }, (reason) => t.fail(reason));
+  const ipc = new ModuleIpc(() => {}, { setVariableDefinitions: call('definitions'), setVariableValues: call('values') }, realTime);
+  // What the module's channel read, in the order it came.
+  const sent = (message: unknown) => ipc.received(message);
   const message = (name: string, payload: unknown) => ({ direction: 'call', name, payload: JSON.stringify(payload) });
   sent(message('setVariableDefinitions', variables(30_000)));
   sent(message('setVariableValues', { newValues: [{ id: 'v1', value: 2 }] }));

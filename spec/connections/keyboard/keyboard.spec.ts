@@ -109,7 +109,7 @@ withX(
     process.kill(first, 'SIGKILL');
     for (const id of ['typist', 'listener'])
       await eventually(
-        () => /^the key process ended: ended by SIGKILL; starting it again in 1000 ms$/.test(hub.connection(id)?.status.reason ?? ''),
+        () => /^the key process was killed \(SIGKILL\); starting it again in 1000 ms$/.test(hub.connection(id)?.status.reason ?? ''),
         `${id} says why`,
       );
     t.is(hub.connection('listener')?.status.status, 'failed');

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { serialize } from 'node:v8';
 import test from 'ava';
-import { framed, isFlatRecord, NodeChannel } from '../../lib/core/node-channel.ts';
+import { framed, isFlatRecord, NodeChannel } from '../../lib/sdk/process/node-channel.ts';
 
 /** A channel over a stream whose writes it reads, and what it told. */
 function channel(maxFrameBytes = 1024) {
