@@ -91,6 +91,17 @@ export { PerSecond } from '../core/per-second.ts';
 export { Paced } from '../core/paced.ts';
 export { type ChannelEvents, type ChannelOptions, framed, isFlatRecord, NodeChannel, spawnWithChannel } from './process/node-channel.ts';
 export { type ChildEvents, ChildLink, type ChildPlan, type Watch } from './process/child-link.ts';
+export {
+  type Called,
+  Channel,
+  type ChannelOptions as WireChannelOptions,
+  type Commands,
+  type Handlers,
+  ownCodec,
+  type Told,
+  type WireCodec,
+  type WireMessage,
+} from './process/channel.ts';
 export { type Run, Supervisor, type SupervisorOptions } from './process/supervisor.ts';
 
 // The device kit.

@@ -7,20 +7,28 @@
  * This process therefore never exits by itself: it is killed, so no library's exit code runs,
  * and when it dies anyway the hub sees a process end, not its own.
  *
- * It says `ready` once both libraries have opened the display, then what `KeyMessage` says.
+ * It says `ready` once both libraries have opened the display, then the combinations released
+ * while the hub asks it to hook the keyboard; it answers each combination the hub has it type.
+ * Both ends speak the process kit's `Channel`, typed by `HubToKeys` and `KeysToHub`.
  */
 import { createRequire } from 'node:module';
 import type { UiohookKeyboardEvent } from 'uiohook-napi';
+import { Channel, HubError, realTime } from '../../sdk/index.ts';
 import { hookKeyNames } from './combination.ts';
 
-/** What the hub asks: whether to hook the keyboard, or to type one combination (nut-js key names). */
-export type KeyRequest = { readonly hook: boolean } | { readonly tap: number; readonly modifiers: readonly string[]; readonly key: string };
+/** What the hub asks: to hook the keyboard or not (told), to type one combination, nut-js key names (answered once typed). */
+export type HubToKeys = {
+  hook: (payload: { readonly on: boolean }) => never;
+  tap: (payload: { readonly modifiers: readonly string[]; readonly key: string }) => null;
+};
 
-/** What this process tells the hub: ready, a combination released, a combination typed (or why not). */
-export type KeyMessage = { readonly ready: true } | { readonly released: string } | { readonly tapped: number; readonly error?: string };
+/** What this process tells the hub: it is ready, a combination was released. */
+export type KeysToHub = {
+  ready: (payload: null) => never;
+  released: (payload: { readonly combination: string }) => never;
+};
 
 const require = createRequire(import.meta.url);
-const send = (message: KeyMessage) => process.send?.(message);
 const end = () => process.kill(process.pid, 'SIGKILL');
 // The hub went (stopped, or killed): go with it, without exit code (see above).
 process.on('disconnect', end);
@@ -52,40 +60,50 @@ uIOhook.on('keyup', (event: UiohookKeyboardEvent) => {
   const combination = armed.get(event.keycode);
   if (combination === undefined) return;
   armed.delete(event.keycode);
-  send({ released: combination });
+  hub.tell('released', { combination });
 });
 
 /** Typing one combination after another, so two never interleave their keys. */
 let typing: Promise<void> = Promise.resolve();
 const keyCodes = nut.Key as unknown as Record<string, number>;
 
-process.on('message', (request: KeyRequest) => {
-  if ('hook' in request) {
-    if (request.hook === hooking) return;
-    hooking = request.hook;
-    try {
-      if (hooking) uIOhook.start();
-      else uIOhook.stop();
-    } catch (error) {
-      // Without the RECORD extension, say: the hub reads the reason from stderr as this process ends.
-      process.stderr.write(`cannot hook the keyboard: ${error instanceof Error ? error.message : String(error)}\n`);
-      end();
-    }
-    armed.clear();
-    return;
-  }
-  const { tap, modifiers, key } = request;
-  typing = typing.then(async () => {
-    try {
-      const held = modifiers.map((name) => keyCodes[name] as number);
-      await nut.keyboard.pressKey(...held, keyCodes[key] as number);
-      await nut.keyboard.releaseKey(keyCodes[key] as number);
-      if (held.length > 0) await nut.keyboard.releaseKey(...held.reverse());
-      send({ tapped: tap });
-    } catch (error) {
-      send({ tapped: tap, error: error instanceof Error ? error.message : String(error) });
-    }
+/** Types one combination, after any asked before it. */
+function tap(modifiers: readonly string[], key: string): Promise<null> {
+  const typed = typing.then(async () => {
+    const held = modifiers.map((name) => keyCodes[name] as number);
+    await nut.keyboard.pressKey(...held, keyCodes[key] as number);
+    await nut.keyboard.releaseKey(keyCodes[key] as number);
+    if (held.length > 0) await nut.keyboard.releaseKey(...held.reverse());
+    return null;
   });
-});
+  typing = typed.then(
+    () => {},
+    () => {},
+  );
+  return typed.catch((error: unknown) => {
+    throw new HubError('PB_NO_DISPLAY', error instanceof Error ? error.message : String(error));
+  });
+}
 
-send({ ready: true });
+function hook(on: boolean): void {
+  if (on === hooking) return;
+  hooking = on;
+  try {
+    if (hooking) uIOhook.start();
+    else uIOhook.stop();
+  } catch (error) {
+    // Without the RECORD extension, say: the hub reads the reason from stderr as this process ends.
+    process.stderr.write(`cannot hook the keyboard: ${error instanceof Error ? error.message : String(error)}\n`);
+    end();
+  }
+  armed.clear();
+}
+
+const hub = new Channel<KeysToHub, HubToKeys>({
+  send: (message) => process.send?.(message),
+  handlers: { hook: ({ on }) => hook(on), tap: ({ modifiers, key }) => tap(modifiers, key) },
+  scheduler: realTime,
+  called: 'the hub',
+});
+process.on('message', (message) => hub.received(message));
+hub.tell('ready', null);

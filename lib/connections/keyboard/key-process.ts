@@ -6,9 +6,9 @@
  * (R-K3). A display it cannot use, or a native library that crashes, ends that process: the
  * connections say why, and the hub runs on.
  */
-import { ChildLink, HubError, ownEntry, reasonOf, realTime, Supervisor } from '../../sdk/index.ts';
+import { Channel, ChildLink, HubError, ownEntry, reasonOf, realTime, Supervisor } from '../../sdk/index.ts';
 import type { Combination } from './combination.ts';
-import type { KeyMessage, KeyRequest } from './key-child.ts';
+import type { HubToKeys, KeysToHub } from './key-child.ts';
 
 /**
  * How long the process may take to start, load both libraries, open the display and say it
@@ -32,9 +32,8 @@ export interface KeyUser {
 class KeyProcess {
   private readonly users = new Set<KeyUser>();
   private link: ChildLink | undefined;
+  private keys: Channel<HubToKeys, KeysToHub> | undefined;
   private ready: Promise<void> | undefined;
-  private readonly taps = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  private nextTap = 0;
   /** Why the process is down while a new one waits to start. */
   private lost: string | undefined;
   // Shared by every hub of the program, so on the real clock (the kit's waits are tested in virtual time).
@@ -49,8 +48,7 @@ class KeyProcess {
     },
     down: (error, next) => {
       this.link = undefined;
-      for (const waiting of this.taps.values()) waiting.reject(new HubError('PB_PROCESS_ENDED', error.message));
-      this.taps.clear();
+      this.keys?.close(error.message);
       if (!next) return;
       this.lost = `${error.message}; starting it again in ${next.delay} ms`;
       for (const user of this.users) user.lost(this.lost);
@@ -88,14 +86,16 @@ class KeyProcess {
   }
 
   /** Presses and releases `combination` as if typed, after any asked before it. */
-  tap(combination: Combination): Promise<void> {
-    const link = this.link;
-    if (!link?.running) return Promise.reject(new HubError('PB_PROCESS_ENDED', 'the key process is not running; it starts again shortly'));
-    const tap = this.nextTap++;
-    return new Promise((resolve, reject) => {
-      this.taps.set(tap, { resolve, reject });
-      link.send({ tap, modifiers: combination.nutModifiers, key: combination.nutKey } satisfies KeyRequest);
-    });
+  async tap(combination: Combination): Promise<void> {
+    const { link, keys } = this;
+    if (!link?.running || !keys) throw new HubError('PB_PROCESS_ENDED', 'the key process is not running; it starts again shortly');
+    try {
+      await keys.call('tap', { modifiers: combination.nutModifiers, key: combination.nutKey });
+    } catch (error) {
+      // The process went before it typed: said by its end, as the connections hear it.
+      if (error instanceof HubError && error.code === 'PB_DEVICE_UNAVAILABLE') throw new HubError('PB_PROCESS_ENDED', error.message);
+      throw error;
+    }
   }
 
   private leave(user: KeyUser): void {
@@ -111,14 +111,25 @@ class KeyProcess {
 
   /** The hook runs while some user listens for hotkeys. */
   private askHook(): void {
-    this.link?.send({ hook: [...this.users].some((user) => user.released) } satisfies KeyRequest);
+    this.keys?.tell('hook', { on: [...this.users].some((user) => user.released) });
   }
 
   /** One process: ready once both libraries have opened the display. */
   private async run(): Promise<ChildLink> {
     const display = process.env['DISPLAY'] ?? '';
     let ready: () => void = () => {};
-    const link = ChildLink.start(
+    const keys = new Channel<HubToKeys, KeysToHub>({
+      send: (message) => link.send(message),
+      handlers: {
+        ready: () => ready(),
+        released: ({ combination }) => {
+          for (const user of this.users) user.released?.(combination);
+        },
+      },
+      scheduler: realTime,
+      called: 'the key process',
+    });
+    const link: ChildLink = ChildLink.start(
       {
         main: child.file,
         execArgv: child.loader,
@@ -127,10 +138,11 @@ class KeyProcess {
         called: 'the key process',
         maxMessageBytes: MOST_MESSAGE_BYTES,
       },
-      { message: (message) => this.received(message as KeyMessage, ready) },
+      { message: (message) => keys.received(message) },
       realTime,
     );
     this.link = link;
+    this.keys = keys;
     try {
       await link.ready(new Promise<void>((resolve) => (ready = resolve)), READY_MS, 'open the display');
     } catch (error) {
@@ -138,19 +150,6 @@ class KeyProcess {
       throw new HubError('PB_NO_DISPLAY', `cannot use X display ${display}: ${link.lastWords ?? ended ?? reasonOf(error)}`);
     }
     return link;
-  }
-
-  private received(message: KeyMessage, ready: () => void): void {
-    if (typeof message !== 'object' || message === null) return;
-    if ('ready' in message) return ready();
-    if ('released' in message) {
-      for (const user of this.users) user.released?.(message.released);
-      return;
-    }
-    const waiting = this.taps.get(message.tapped);
-    this.taps.delete(message.tapped);
-    if (message.error === undefined) waiting?.resolve();
-    else waiting?.reject(new HubError('PB_NO_DISPLAY', message.error));
   }
 }
 
