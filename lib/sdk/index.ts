@@ -98,6 +98,7 @@ export {
   type Commands,
   type Handlers,
   ownCodec,
+  type PayloadOf,
   type Told,
   type WireCodec,
   type WireMessage,

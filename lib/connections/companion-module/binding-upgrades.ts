@@ -14,6 +14,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type Json, type Logger, type Records, reasonOf } from '../../sdk/index.ts';
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
+import { moduleOptions, type UpgradeInstances } from './companion-wire.ts';
 
 const KEY = 'upgradedBindings';
 
@@ -55,14 +56,14 @@ export function upgradesBindings(api: string): boolean {
 }
 
 /** The bindings as the instances a module's upgrade scripts are given, from the script after `fromIndex`. */
-export function instancesOf(running: BindingSet, fromIndex: number) {
+export function instancesOf(running: BindingSet, fromIndex: number): UpgradeInstances {
   return {
     defaultUpgradeIndex: fromIndex,
     actions: Object.entries(running.actions).map(([id, binding]) => ({
       id,
       controlId: id,
       actionId: binding.action,
-      options: binding.options,
+      options: moduleOptions(binding.options),
       upgradeIndex: fromIndex,
       disabled: false,
     })),
@@ -70,7 +71,7 @@ export function instancesOf(running: BindingSet, fromIndex: number) {
       id,
       controlId: id,
       feedbackId: binding.feedback,
-      options: binding.options,
+      options: moduleOptions(binding.options),
       isInverted: binding.invert,
       upgradeIndex: fromIndex,
       disabled: false,
@@ -118,7 +119,7 @@ export class BindingUpgrades {
    * Runs the module's scripts on `running` from `fromIndex` (`call` asks the module) and
    * keeps what they changed; the bindings to run from now on.
    */
-  async upgrade(running: BindingSet, fromIndex: number, call: (payload: unknown) => Promise<unknown>): Promise<BindingSet> {
+  async upgrade(running: BindingSet, fromIndex: number, call: (payload: UpgradeInstances) => Promise<unknown>): Promise<BindingSet> {
     const asked = call(instancesOf(running, fromIndex));
     // The scripts are the module's: one that fails leaves the bindings as written, and says so.
     const answer = (await asked.catch((error: unknown) => {

@@ -32,6 +32,7 @@ import { asUpgradeAnswer, type BindingSet, BindingUpgrades, instancesOf } from '
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import { asOption, type Field, labelOf, metaOf, misfit, named, valueTypeOf } from './fields.ts';
 import { namesIn, OptionTexts, WRITTEN } from './option-texts.ts';
+import type { UpgradeInstances } from './companion-wire.ts';
 
 /** An action or a feedback as the module declares it; only what the hub reads is named. */
 export interface Definition {
@@ -94,7 +95,7 @@ export class Bindings {
    * Runs the module's upgrade scripts on the bindings from `fromIndex` (a module of base 1.13
    * on; `call` asks it); the parameters keep their types.
    */
-  async upgrade(fromIndex: number, call: (payload: unknown) => Promise<unknown>): Promise<void> {
+  async upgrade(fromIndex: number, call: (payload: UpgradeInstances) => Promise<unknown>): Promise<void> {
     ({ actions: this.actions, feedbacks: this.feedbacks } = await this.upgrades.upgrade(
       { actions: this.actions, feedbacks: this.feedbacks },
       fromIndex,

@@ -46,6 +46,8 @@ import { bindingWarnings, DefinitionsKeeper, keptDefinitions } from './definitio
 import { presetsOf } from './presets.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
 import { HostServices } from './host-services.ts';
+import { moduleOptions } from './companion-wire.ts';
+import { definitionsOf, itemsOf, valuesOf, variablesOf } from './module-messages.ts';
 
 /** Companion's statuses of a module, as the connection shows them. */
 
@@ -114,7 +116,7 @@ class ModuleConnection implements TypedInstance<Settings> {
                   id,
                   controlId: this.controlId,
                   feedbackId: instance.feedbackId,
-                  options: instance.options,
+                  options: moduleOptions(instance.options),
                   isInverted: instance.invert,
                   upgradeIndex: this.upgradeIndex,
                   disabled: false,
@@ -287,38 +289,34 @@ class ModuleConnection implements TypedInstance<Settings> {
 
   /** What the module may call on its host. */
   private calls() {
-    const list = (payload: unknown, key: string): readonly Record<string, unknown>[] => {
-      const items = (payload as Record<string, unknown> | undefined)?.[key];
-      return Array.isArray(items) ? items.filter((item) => typeof item === 'object' && item !== null) : [];
-    };
     return {
       'set-status': (payload: unknown) => {
         const { status, message } = (payload ?? {}) as { status?: unknown; message?: unknown };
         this.status.set(status, message);
       },
       setActionDefinitions: (payload: unknown) => {
-        const actions = list(payload, 'actions');
-        this.bindings.setActions(actions as never);
+        const actions = definitionsOf(payload, 'actions');
+        this.bindings.setActions(actions);
         // A module may define its actions only once its device answers: a binding that named one is known now.
         if (this.ready) this.status.show();
-        this.keeper?.update({ actions: actions.map(({ id, name, options }) => ({ id, name, options })) as never });
+        this.keeper?.update({ actions });
       },
       setFeedbackDefinitions: (payload: unknown) => {
-        const feedbacks = list(payload, 'feedbacks');
-        this.bindings.setFeedbacks(feedbacks as never);
+        const feedbacks = definitionsOf(payload, 'feedbacks');
+        this.bindings.setFeedbacks(feedbacks);
         if (this.ready) this.status.show();
-        this.keeper?.update({ feedbacks: feedbacks.map(({ id, name, type, options }) => ({ id, name, type, options })) as never });
+        this.keeper?.update({ feedbacks });
       },
       setVariableDefinitions: (payload: unknown) => {
-        const variables = list(payload, 'variables');
-        this.variables.define(variables as never);
-        this.keeper?.update({ variables: variables.map(({ id, name }) => ({ id, name })) as never });
-        this.variablesSet(list(payload, 'newValues') as never);
+        const variables = variablesOf(payload);
+        this.variables.define(variables);
+        this.keeper?.update({ variables });
+        this.variablesSet(valuesOf(payload));
       },
-      setVariableValues: (payload: unknown) => this.variablesSet(list(payload, 'newValues') as never),
-      updateFeedbackValues: (payload: unknown) => this.bindings.feedbackValues(list(payload, 'values')),
+      setVariableValues: (payload: unknown) => this.variablesSet(valuesOf(payload)),
+      updateFeedbackValues: (payload: unknown) => this.bindings.feedbackValues(itemsOf(payload, 'values')),
       setPresetDefinitions: (payload: unknown) => {
-        const presets = list(payload, 'presets');
+        const presets = itemsOf(payload, 'presets');
         // Buttons; a text preset is a heading of Companion's page of them.
         this.presets = presets.filter((preset) => preset['type'] !== 'text').length;
         this.keeper?.update({ presets: presetsOf(presets) });
@@ -348,7 +346,17 @@ class ModuleConnection implements TypedInstance<Settings> {
     if (!module) throw new HubError('PB_DEVICE_UNAVAILABLE', 'the module is not running');
     const answer = (await module.ipc.call(
       'executeAction',
-      { action: { id, controlId: this.controlId, actionId, options, upgradeIndex: this.upgradeIndex, disabled: false }, surfaceId: origin },
+      {
+        action: {
+          id,
+          controlId: this.controlId,
+          actionId,
+          options: moduleOptions(options),
+          upgradeIndex: this.upgradeIndex,
+          disabled: false,
+        },
+        surfaceId: origin,
+      },
       this.settings.timeout,
     )) as { success?: unknown; errorMessage?: unknown } | undefined;
     if (answer && answer.success === false)

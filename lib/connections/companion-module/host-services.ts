@@ -20,15 +20,16 @@
 import { randomUUID } from 'node:crypto';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { encode as encodeOsc } from 'node-osc';
-import { HubError, PerSecond, reasonOf } from '../../sdk/index.ts';
+import { HubError, type PayloadOf, PerSecond, reasonOf } from '../../sdk/index.ts';
+import type { HostToModule } from './companion-wire.ts';
 
 /** Datagrams a shared port hands on in a second; the rest are dropped and counted. */
 export const MOST_DATAGRAMS_A_SECOND = 1000;
 /** Shared ports one connection may have joined at a time. */
 export const MOST_JOINS = 64;
 
-/** Tells the module something (the IPC's `tell`). */
-type Tell = (name: string, payload: unknown) => void;
+/** Tells the module what came on a port it shares, or what failed there (the base's own messages). */
+type Tell = <K extends 'sharedUdpSocketMessage' | 'sharedUdpSocketError'>(name: K, payload: PayloadOf<HostToModule, K>) => void;
 
 /** One shared UDP port of the hub: its socket, and the modules that joined it. */
 class SharedPort {

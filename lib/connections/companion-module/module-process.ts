@@ -24,8 +24,10 @@ import {
   type Scheduler,
 } from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
+import { fieldsOf } from './module-messages.ts';
 import type { ModuleFolder } from './module-folder.ts';
-import { MAX_MESSAGE_BYTES, type ModuleCalls, ModuleIpc } from './module-ipc.ts';
+import { MAX_MESSAGE_BYTES } from './companion-wire.ts';
+import { type ModuleCalls, ModuleIpc } from './module-ipc.ts';
 
 /** How long a module may take to register after it is started: Node and its code loading, on a busy machine. */
 const REGISTER_MS = 30_000;
@@ -157,10 +159,9 @@ export class ModuleProcess {
 
   /** The module's config fields, as `getConfigFields` answers. */
   async configFields(timeoutMs: number): Promise<readonly Field[]> {
-    const answer = (await this.ipc.call('getConfigFields', {}, timeoutMs)) as { fields?: unknown } | undefined;
-    return Array.isArray(answer?.fields)
-      ? (answer.fields.filter((field) => typeof field?.id === 'string' && typeof field?.type === 'string') as Field[])
-      : [];
+    // What the module answered, whatever the base's type says (module-messages.ts).
+    const answer: unknown = await this.ipc.call('getConfigFields', {}, timeoutMs);
+    return fieldsOf((answer as { fields?: unknown } | undefined)?.fields);
   }
 
   /**

@@ -17,7 +17,8 @@ import { after, type Scheduler } from '../../core/scheduler.ts';
 // biome-ignore lint/suspicious/noExplicitAny: a map of commands, as Companion's host API writes them
 export type Commands = { [name: string]: (payload: any) => any };
 
-type PayloadOf<C, K extends keyof C> = C[K] extends (payload: infer P) => unknown ? P : never;
+/** What `K` of `C` takes. */
+export type PayloadOf<C, K extends keyof C> = C[K] extends (payload: infer P) => unknown ? P : never;
 type AnswerOf<C, K extends keyof C> = C[K] extends (payload: never) => infer A ? A : never;
 /** The names of `C` that are called, and answered. */
 export type Called<C> = { [K in keyof C]: [AnswerOf<C, K>] extends [never] ? never : K }[keyof C];

@@ -12,11 +12,11 @@
  * folder as working directory and the environment a module of base 1.x gets.
  */
 import { pathToFileURL } from 'node:url';
-import EJSON from 'ejson';
+import { Channel, type Commands, type Handlers, realTime, reasonOf } from '../../../sdk/index.ts';
+import { companionCodec } from '../companion-wire.ts';
 import { type Scripts, upgradeBindings, upgradeConfig } from './upgrades.ts';
 
 type Json = Record<string, unknown>;
-type Handler = (payload: Json) => unknown;
 
 interface Definition {
   readonly name?: unknown;
@@ -43,53 +43,11 @@ interface ModuleInstance {
 const { CONNECTION_ID = '', VERIFICATION_TOKEN = '' } = process.env;
 const entry = process.argv[2] ?? '';
 
-// ---- the wire to the hub: as a module of base 1.x speaks it (module-ipc.ts is the other end)
+// ---- the wire to the hub: as a module of base 1.x speaks it, on the process kit's channel (module-ipc.ts is the other end)
 
-const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-let nextId = 1;
-
-function send(message: Json): void {
-  if (process.connected) process.send?.(message);
-}
-
-function call(name: string, payload: unknown): Promise<unknown> {
-  const callbackId = nextId++;
-  return new Promise((resolve, reject) => {
-    waiting.set(callbackId, { resolve, reject });
-    send({ direction: 'call', name, payload: EJSON.stringify(payload as never), callbackId });
-  });
-}
-
-function tell(name: string, payload: unknown): void {
-  send({ direction: 'call', name, payload: EJSON.stringify(payload as never), callbackId: undefined });
-}
-
-const parse = (payload: unknown): Json => (typeof payload === 'string' && payload !== '' ? (EJSON.parse(payload) as Json) : {});
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-process.on('message', (message: Json) => {
-  const { direction, name, payload, callbackId, success } = message ?? {};
-  if (direction === 'response' && typeof callbackId === 'number') {
-    const answered = waiting.get(callbackId);
-    waiting.delete(callbackId);
-    const body = parse(payload);
-    if (success) answered?.resolve(body);
-    else answered?.reject(new Error(String(body['message'] ?? 'refused')));
-    return;
-  }
-  if (direction !== 'call' || typeof name !== 'string') return;
-  const answer = (ok: boolean, body: unknown) => {
-    if (callbackId !== undefined) send({ direction: 'response', callbackId, success: ok, payload: EJSON.stringify(body as never) });
-  };
-  const handler = Object.hasOwn(calls, name) ? calls[name] : undefined;
-  if (!handler) return answer(false, { message: `Unknown command "${name}"` });
-  Promise.resolve()
-    .then(() => handler(parse(payload)))
-    .then(
-      (result) => answer(true, result ?? null),
-      (error: unknown) => answer(false, { message: reasonOf(error) }),
-    );
-});
+// (`hub` is made once the handlers below are.)
+const call = (name: string, payload: unknown): Promise<unknown> => hub.call(name, payload);
+const tell = (name: string, payload: unknown): void => hub.tell(name, payload);
 
 // ---- what the module gives its host
 
@@ -249,7 +207,7 @@ function collectSection(section: unknown, into: Map<string, string>, name?: stri
 let instance: ModuleInstance | undefined;
 let scripts: Scripts = [];
 
-const calls: Record<string, Handler> = {
+const calls: Handlers<Commands> = {
   getConfigFields: () => ({ fields: instance?.getConfigFields() ?? [] }),
   init: async (message) => {
     if (!instance) throw new Error('the module is not loaded');
@@ -293,12 +251,24 @@ const calls: Record<string, Handler> = {
     check(changed);
   },
   updateActions: () => {},
-  upgradeActionsAndFeedbacks: (message) => upgradeBindings(scripts, message as never),
+  upgradeActionsAndFeedbacks: (message) => upgradeBindings(scripts, message),
   sharedUdpSocketMessage: (message) => handlerOf(message)?.receiveSocketMessage(message),
   sharedUdpSocketError: (message) => handlerOf(message)?.receiveSocketError(message['error']),
   startStopRecordActions: () => {},
   variablesChanged: () => {},
 };
+
+// The hub's payloads are the hub's own; what this file hands it is the module's, shaped as base 1.x shapes it.
+const hub = new Channel<Commands, Commands>({
+  send: (message) => {
+    if (process.connected) process.send?.(message);
+  },
+  handlers: calls,
+  scheduler: realTime,
+  called: 'the hub',
+  codec: companionCodec(),
+});
+process.on('message', (message) => hub.received(message));
 
 interface SocketHandler {
   receiveSocketMessage(message: unknown): void;
