@@ -59,7 +59,7 @@ export default defineConnectionType({
         context.define('hang', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { for (;;) {} }) });
         context.define('leak', { type: 'T', access: 'write-only', onWrite: () => setInterval(() => { for (let i = 0; i < 100; i++) kept.push(new Array(10000).fill(i)); }, 1) });
         // What a package may get wrong: messages of its own on the hub's channel, Buffers without end, a log without end, parameters without end.
-        context.define('send', { type: 'S', access: 'write-only', onWrite: (v) => setTimeout(() => process.send(v === 'huge' ? { t: 'log', line: 'x'.repeat(2000000) } : JSON.parse(v))) });
+        context.define('send', { type: 'S', access: 'write-only', onWrite: (v) => setTimeout(() => process.send(v === 'huge' ? { c: 'log', p: { line: 'x'.repeat(2000000) } } : JSON.parse(v))) });
         // What is no message at all, written on the channel's descriptor below Node's IPC: Node's own reading of it throws in the reader.
         context.define('junk', { type: 'T', access: 'write-only', onWrite: () => setTimeout(() => { const b = Buffer.alloc(64, 0x41); b.writeUInt32BE(60, 0); writeSync(3, b); }) });
         context.define('buffers', { type: 'T', access: 'write-only', onWrite: () => { const timer = setInterval(() => { if (buffers.length >= 1000) return clearInterval(timer); buffers.push(Buffer.alloc(1024 * 1024, 1)); }, 1); } });
@@ -512,14 +512,18 @@ function hubCarriesOn(t: ExecutionContext, hub: Hub): void {
 
 test.serial('messages of no known shape from its process fail the connection with the reason, not the hub, and it restarts', async (t) => {
   const hub = await startHub(t);
+  // Messages in the wire's own form (`{ c: name, n: id, p: payload }`), and what is none.
   const variants: [string, RegExp][] = [
-    ['{"garbage":true}', /sent a message of no known kind \(undefined\)/],
-    ['42', /sent a message that is no object/],
-    ['{"t":"nonsense"}', /sent a message of no known kind \("nonsense"\)/],
-    ['{"t":"values","changes":5}', /sent a "values" message the hub cannot take/],
-    ['{"t":"define","id":7,"spec":null}', /sent a "define" message the hub cannot take/],
-    ['{"t":"status","status":"ok","reason":"","code":"NO_SUCH_CODE"}', /sent a "status" message with an error code the hub does not know/],
-    ['huge', /sent a "log" message the hub cannot take/],
+    ['{"garbage":true}', /sent a message of no known shape/],
+    ['42', /sent a message of no known shape/],
+    ['{"c":"nonsense","p":null}', /sent a message of no known kind \("nonsense"\)/],
+    ['{"c":"values","n":7,"p":{"changes":5}}', /sent a "values" message that cannot be taken \(\/changes: /],
+    ['{"c":"define","p":{"id":7,"spec":null}}', /sent a "define" message that cannot be taken/],
+    [
+      '{"c":"status","p":{"status":"ok","reason":"","code":"NO_SUCH_CODE"}}',
+      /sent a "status" message that cannot be taken \(an error code the hub does not know\)/,
+    ],
+    ['huge', /sent a "log" message that cannot be taken/],
   ];
   for (const [sent, reason] of variants) {
     const pid = pidOf(hub);

@@ -17,9 +17,8 @@ import type { Json, Value } from '../../core/value.ts';
 import type { ConnectionContext } from '../../sdk/context.ts';
 import { fillDefaults, type Parsed } from '../../sdk/settings.ts';
 import type { DefinedConnectionType, TypedInstance } from '../../sdk/type.ts';
-import type { Change, FenceState, FromChild, ToChild, WireError } from './messages.ts';
-
-type StartMessage = Extract<ToChild, { t: 'start' }>;
+import { Channel, ownCodec, type PayloadOf } from '../../sdk/process/channel.ts';
+import type { Change, ChildToHub, FenceState, HubToChild, StartPayload, WireError } from './messages.ts';
 
 /** `values` messages the hub may have untaken; past them changes wait, conflated. */
 const MOST_UNTAKEN = 2;
@@ -83,56 +82,66 @@ class Outbox {
     }
   }
 
-  /** Sends `message` after everything that waits; `sent` is called once it is out. */
-  send(message: FromChild, sent?: () => void): void {
+  /** Sends what waits: this turn's changes, then those that waited while the hub was behind. */
+  flush(): void {
     this.sendBatch();
     this.sendWaiting();
-    this.post(message, sent);
   }
 
   private sendBatch(): void {
     if (this.batch.length === 0) return;
     const changes = this.batch;
     this.batch = [];
-    this.untaken += 1;
-    this.post({ t: 'values', changes });
+    this.sendValues(changes);
   }
 
   private sendWaiting(): void {
-    if (this.waiting.size > 0) {
-      this.untaken += 1;
-      this.post({ t: 'values', changes: [...this.waiting.values()] });
-    }
+    // Taken out before they go: sending flushes (the channel's `send`), which must find nothing.
+    const waiting = [...this.waiting.values()];
     this.waiting.clear();
     this.fires = 0;
+    if (waiting.length > 0) this.sendValues(waiting);
     if (this.dropped > 0) {
       const dropped = this.dropped;
       this.dropped = 0;
-      this.post({
-        t: 'log',
+      hub.tell('log', {
         line: JSON.stringify({ level: 40, msg: `${dropped} trigger fires dropped: the hub took them slower than they came` }),
       });
     }
   }
 
-  private post(message: FromChild, sent?: () => void): void {
-    process.send?.(message, undefined, undefined, () => sent?.());
+  /** Changes, answered once the hub has taken them. */
+  private sendValues(changes: readonly Change[]): void {
+    this.untaken += 1;
+    hub.call('values', { changes }).then(
+      () => this.taken(),
+      () => {},
+    );
   }
 }
 
 const outbox = new Outbox();
-const send = (message: FromChild): void => outbox.send(message);
 
 /** Ends the process once the hub has been told why (or after a second, if it cannot be). */
 function crash(reason: string, error: unknown): void {
   // The real clock: the child's own last resort, with no hub (nor its scheduler) in this process.
   setTimeout(() => process.exit(1), 1000).unref();
-  outbox.send({ t: 'crash', reason, stack: error instanceof Error ? error.stack : undefined }, () => process.exit(1));
+  outbox.flush();
+  // Sent on Node's own channel, whose callback says when it is out: the channel's form, by hand.
+  const told = ownCodec.encode({
+    kind: 'call',
+    name: 'crash',
+    id: undefined,
+    payload: { reason, stack: error instanceof Error ? error.stack : undefined },
+  });
+  process.send?.(told, undefined, undefined, () => process.exit(1));
 }
 process.on('uncaughtException', (error) => crash(`it threw: ${reasonOf(error)}`, error));
 process.on('unhandledRejection', (error) => crash(`a promise it made was rejected and nobody handled it: ${reasonOf(error)}`, error));
+/** An error as it crosses to the hub: the hub's own, or PB_START_FAILED with its reason. */
+const asWired = (error: unknown): HubError => (error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error)));
 const wire = (error: unknown): WireError => {
-  const failure = error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error));
+  const failure = asWired(error);
   return { code: failure.code, message: failure.message, ...(failure.declared === undefined ? {} : { declared: failure.declared }) };
 };
 
@@ -141,16 +150,31 @@ process.on('disconnect', () => process.exit(0));
 
 let instance: TypedInstance<unknown> | undefined;
 let session: Session | undefined;
-let running: { readonly definition: DefinedConnectionType<never, unknown>; readonly start: StartMessage } | undefined;
+let running: { readonly definition: DefinedConnectionType<never, unknown>; readonly start: StartPayload } | undefined;
 
-process.on('message', (message: ToChild) => {
-  if (message.t === 'start') void start(message);
-  else if (message.t === 'ping') send({ t: 'pong', n: message.n, details: safeDetails() });
-  else if (message.t === 'stop') void stop(message.reason);
-  else if (message.t === 'taken') outbox.taken();
-  else if (message.t === 'update') void update(message);
-  else session?.receive(message);
+/** The hub's end of the wire: what it asks, handled here; what this process tells it goes through the outbox, in order. */
+const hub: Channel<ChildToHub, HubToChild> = new Channel<ChildToHub, HubToChild>({
+  // Whatever goes — a message, an answer — goes after the changes that wait, so it overtakes none.
+  send: (message) => {
+    outbox.flush();
+    process.send?.(message);
+  },
+  scheduler: realTime,
+  called: 'the hub',
+  handlers: {
+    start: (payload) => void start(payload),
+    ping: () => safeDetails() ?? null,
+    stop: ({ reason }) => void stop(reason),
+    update: ({ settings }) => update(settings),
+    write: (payload) => {
+      if (!session) throw new HubError('PB_DEVICE_UNAVAILABLE', 'its connection has not started');
+      return session.write(payload);
+    },
+    running: () => session?.runs(),
+    fence: (fence) => session?.fenced(fence),
+  },
 });
+process.on('message', (message) => hub.received(message));
 
 /** Its details as JSON, which is all the hub takes, with its metrics' samples, which the hub cannot make (package-type.ts). */
 function safeDetails(): Readonly<Record<string, unknown>> | undefined {
@@ -166,7 +190,7 @@ function safeDetails(): Readonly<Record<string, unknown>> | undefined {
 /** Settings parsed by the type, as the hub parsed them before it sent them. */
 function parsedBy(
   definition: DefinedConnectionType<never, unknown>,
-  { id, baseDir }: StartMessage,
+  { id, baseDir }: StartPayload,
   settings: Readonly<Record<string, unknown>>,
 ): unknown {
   const parsed = definition.parse(fillDefaults(definition.settings, settings) as Parsed<typeof definition.settings>, { id, baseDir });
@@ -175,7 +199,7 @@ function parsedBy(
   throw new HubError('PB_START_FAILED', `its settings were refused in its own process: ${first ? first.message : 'no reason given'}`);
 }
 
-async function start(message: StartMessage): Promise<void> {
+async function start(message: StartPayload): Promise<void> {
   try {
     const definition = await definitionOf(message);
     const settings = parsedBy(definition, message, message.settings);
@@ -183,19 +207,18 @@ async function start(message: StartMessage): Promise<void> {
     session = new Session(message);
     instance = definition.create(session.context, settings);
     await instance.start();
-    send({ t: 'started' });
+    hub.tell('started', null);
   } catch (error) {
-    send({ t: 'failed', error: wire(error) });
+    hub.tell('failed', wire(error));
   }
 }
 
 /** New settings for a running instance: taken in place when its type can (`update`), else the hub restarts it. */
-async function update({ n, settings }: Extract<ToChild, { t: 'update' }>): Promise<void> {
+async function update(settings: Readonly<Record<string, unknown>>): Promise<boolean> {
   try {
-    const taken = running && instance?.update ? await instance.update(parsedBy(running.definition, running.start, settings)) : false;
-    send({ t: 'updated', n, taken });
+    return running && instance?.update ? await instance.update(parsedBy(running.definition, running.start, settings)) : false;
   } catch (error) {
-    send({ t: 'updated', n, taken: false, error: wire(error) });
+    throw asWired(error);
   }
 }
 
@@ -203,14 +226,14 @@ async function stop(reason: 'stop' | 'restart'): Promise<void> {
   try {
     await instance?.stop(reason);
   } catch (error) {
-    send({ t: 'log', line: JSON.stringify({ level: 50, msg: `stop failed: ${reasonOf(error)}` }) });
+    hub.tell('log', { line: JSON.stringify({ level: 50, msg: `stop failed: ${reasonOf(error)}` }) });
   }
   instance = undefined;
-  send({ t: 'stopped' });
+  hub.tell('stopped', null);
   process.disconnect?.();
 }
 
-async function definitionOf({ module, type }: StartMessage): Promise<DefinedConnectionType<never, unknown>> {
+async function definitionOf({ module, type }: StartPayload): Promise<DefinedConnectionType<never, unknown>> {
   // The list of built-in types loads every one of them and their native modules: only a
   // built-in type run in a process of its own needs it.
   const definition =
@@ -232,10 +255,8 @@ class Session {
   private running = false;
   private untilRunning: (() => void)[] = [];
   private fence: FenceState;
-  private nextSettle = 0;
-  private readonly settling = new Map<number, () => void>();
 
-  constructor(private readonly start: StartMessage) {
+  constructor(private readonly start: StartPayload) {
     const { id, baseDir, filesFolder, values, records, debug } = start;
     this.stored = new Map(values);
     this.records = new Map(records);
@@ -247,10 +268,10 @@ class Session {
       outbox.value([parameter.id, value, by === 'connection' ? undefined : by], parameter.type === 'T');
     });
     // What a parameter says anew of itself (R-PK6) too; sent at once, as its definition was.
-    this.graph.hooks.onDescribed((parameter) => send({ t: 'describe', id: parameter.id, meta: parameter.meta }));
+    this.graph.hooks.onDescribed((parameter) => hub.tell('describe', { id: parameter.id, meta: parameter.meta }));
     const lines = new Writable({
       write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line) send({ t: 'log', line });
+        for (const line of String(chunk).split('\n')) if (line) hub.tell('log', { line });
         done();
       },
     });
@@ -276,8 +297,7 @@ class Session {
       defineTable: (table) => {
         const defined = this.graph.defineTable(id, table, (row) => this.seeded(row.id, row));
         if (!defined.ok) throw defined.error;
-        send({
-          t: 'table',
+        hub.tell('table', {
           rows: table.rows.map((row) => ({
             id: row.id,
             type: row.type,
@@ -290,14 +310,14 @@ class Session {
       },
       remove: (parameterId) => {
         this.graph.remove(`${id}/${parameterId}`);
-        send({ t: 'remove', id: parameterId });
+        hub.tell('remove', { id: parameterId });
       },
       records: {
         get: (key) => this.records.get(key),
         set: (key, value) => {
           if (value === undefined) this.records.delete(key);
           else this.records.set(key, value);
-          send({ t: 'record', key, value });
+          hub.tell('record', { key, value });
         },
       },
       whenRunning: (work) => {
@@ -305,17 +325,15 @@ class Session {
         else this.untilRunning.push(work);
       },
       settled: (done) => {
-        const n = this.nextSettle++;
-        this.settling.set(n, done);
-        send({ t: 'settle', n });
+        hub.call('settle', null).then(done, () => {});
       },
       problem: (part, problem) => {
         if (problem === undefined && !troubled.delete(part)) return;
         if (problem) troubled.add(part);
-        send(problem ? { t: 'problem', part, code: problem.code, message: problem.message } : { t: 'problem', part });
+        hub.tell('problem', problem ? { part, code: problem.code, message: problem.message } : { part });
       },
       setStatus: (status: 'ok' | 'connecting' | 'disabled' | 'degraded' | 'failed', reason = '', code?: HubError['code']) =>
-        send({ t: 'status', status, reason, code }),
+        hub.tell('status', { status, reason, code }),
     };
   }
 
@@ -328,50 +346,38 @@ class Session {
   private define(parameterId: string, spec: ParameterSpec): OwnedParameter {
     const defined = this.graph.define(this.start.id, parameterId, this.seeded(parameterId, spec));
     if (!defined.ok) throw defined.error;
-    send({
-      t: 'define',
+    hub.tell('define', {
       id: parameterId,
       spec: { type: spec.type, access: spec.access, persist: spec.persist === true, value: defined.value.value, meta: defined.value.meta },
     });
     return defined.value;
   }
 
-  receive(message: ToChild): void {
-    switch (message.t) {
-      case 'write':
-        this.write(message);
-        return;
-      case 'running':
-        this.running = true;
-        for (const work of this.untilRunning.splice(0)) work();
-        return;
-      case 'fence':
-        this.fence = message.fence;
-        return;
-      case 'settled':
-        this.settling.get(message.n)?.();
-        this.settling.delete(message.n);
-        return;
-      default:
-        return;
-    }
+  /** The hub runs: what waited for it runs now (`whenRunning`). */
+  runs(): void {
+    this.running = true;
+    for (const work of this.untilRunning.splice(0)) work();
+  }
+
+  /** Whether the hub may drive devices now, as it last said. */
+  fenced(fence: FenceState): void {
+    this.fence = fence;
   }
 
   /** A write the hub took for one of its parameters: as a write of it here, answered when it is. */
-  private write({ n, id, value, origin }: Extract<ToChild, { t: 'write' }>): void {
+  write({ id, value, origin }: PayloadOf<HubToChild, 'write'>): boolean | Promise<boolean> {
     const parameter = this.graph.get(`${this.start.id}/${id}`);
-    if (!parameter) {
-      send({ t: 'answer', n, changed: false, error: { code: 'PB_UNKNOWN_PARAMETER', message: `no parameter ${this.start.id}/${id}` } });
-      return;
-    }
+    if (!parameter) throw new HubError('PB_UNKNOWN_PARAMETER', `no parameter ${this.start.id}/${id}`);
     // A parameter whose writes go on (to a device) answers later, with the device's answer.
-    const later = parameter.answersLater;
-    const result = parameter.set(value, origin, (answer) => {
-      if (later)
-        send(answer.ok ? { t: 'answer', n, changed: answer.value } : { t: 'answer', n, changed: false, error: wire(answer.error) });
+    if (!parameter.answersLater) {
+      const result = parameter.set(value, origin);
+      if (!result.ok) throw result.error;
+      return result.value;
+    }
+    return new Promise((resolve, reject) => {
+      const result = parameter.set(value, origin, (answer) => (answer.ok ? resolve(answer.value) : reject(answer.error)));
+      if (!result.ok) reject(result.error);
     });
-    if (!result.ok) send({ t: 'answer', n, changed: false, error: wire(result.error) });
-    else if (!later) send({ t: 'answer', n, changed: result.value });
   }
 }
 

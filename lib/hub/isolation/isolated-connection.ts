@@ -10,10 +10,11 @@
 import type { Subscription } from 'rxjs';
 import { fail, HubError, ok, reasonOf } from '../../core/errors.ts';
 import type { Answered, ParameterSpec } from '../../core/parameter.ts';
-import { after, every } from '../../core/scheduler.ts';
+import { every } from '../../core/scheduler.ts';
 import type { Value } from '../../core/value.ts';
 import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../../connections/connection.ts';
 import type { IsolationHooks } from '../../connections/runner.ts';
+import { Channel } from '../../sdk/process/channel.ts';
 import { ChildLink, type Watch } from '../../sdk/process/child-link.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../sdk/process/processes.ts';
 import { type Run, Supervisor } from '../../sdk/process/supervisor.ts';
@@ -22,7 +23,7 @@ import { OutputBudget } from './child-output.ts';
 import { childPlan, MOST_MESSAGE_BYTES } from './launch.ts';
 import { Mirror } from './mirror.ts';
 import { installedAnew } from '../../config/plugins.ts';
-import { type DefinedSpec, type FenceState, type FromChild, fromChildOf, type ToChild, type WireError } from './messages.ts';
+import { type ChildToHub, childPayloadCheck, type DefinedSpec, type Details, type FenceState, type HubToChild } from './messages.ts';
 
 /** How long a stopping process has to stop before it is killed. */
 const STOP_GRACE_MS = 2000;
@@ -38,21 +39,17 @@ const STARTING_MS = 60_000;
 
 export class IsolatedConnection implements ConnectionInstance {
   private link: ChildLink | undefined;
+  /** The wire to the current process. */
+  private channel: Channel<HubToChild, ChildToHub> | undefined;
   /** True once the current process has started its instance. */
   private up = false;
   private readonly supervisor: Supervisor;
   private fenceTimer: Subscription | undefined;
-  private pings = 0;
-  private reportedDetails: Readonly<Record<string, unknown>> | undefined;
+  private reportedDetails: Details = null;
   /** Why the last process ended, while none runs. */
   private down = 'it has not started yet';
   /** Its parameters in the hub, kept across processes so their values stay readable. */
   private readonly mirror: Mirror;
-  private nextWrite = 0;
-  private readonly pending = new Map<number, Answered>();
-  private nextUpdate = 0;
-  /** Updates sent to the process, by number: each settled by its answer, its end, or `hangMs`. */
-  private readonly updating = new Map<number, (taken: boolean, error?: WireError) => void>();
   private fence: FenceState;
   private readonly hangMs: number;
   private readonly maxMemoryMb: number;
@@ -72,7 +69,7 @@ export class IsolatedConnection implements ConnectionInstance {
       down: (error, next) => {
         this.up = false;
         this.down = error.message;
-        this.answerPending(error.message);
+        this.endChannel(error.message);
         hooks.failed(error);
         if (next) context.log.warn(`${error.message}; starting it again in ${next.delay / 1000} s (attempt ${next.attempt})`);
       },
@@ -87,8 +84,11 @@ export class IsolatedConnection implements ConnectionInstance {
   async stop(reason: StopReason = 'stop'): Promise<void> {
     this.supervisor.stop();
     this.fenceTimer?.unsubscribe();
-    this.answerPending('its connection is stopping');
-    await this.link?.stop(() => this.link?.send({ t: 'stop', reason } satisfies ToChild), STOP_GRACE_MS);
+    const { link, channel } = this;
+    // Told to stop before the channel ends (what still waits on it is refused).
+    const stopping = link?.stop(() => channel?.tell('stop', { reason }), STOP_GRACE_MS);
+    this.endChannel('its connection is stopping');
+    await stopping;
   }
 
   /**
@@ -97,21 +97,19 @@ export class IsolatedConnection implements ConnectionInstance {
    * `hangMs`) has the runner restart it; an `update` that throws fails it. The settings taken
    * are the ones a later process starts with.
    */
-  update(plan: ConnectionPlan): Promise<boolean> {
-    const link = this.link;
-    if (!link?.running || !this.up) return Promise.resolve(false);
-    const n = this.nextUpdate++;
-    return new Promise((resolve, reject) => {
-      const timer = after(this.hooks.context.scheduler, this.hangMs, () => this.updating.get(n)?.(false));
-      this.updating.set(n, (taken, error) => {
-        timer.unsubscribe();
-        this.updating.delete(n);
-        if (error) return reject(new HubError(error.code, error.message));
-        if (taken) this.config = { ...this.config, plan };
-        resolve(taken);
-      });
-      link.send({ t: 'update', n, settings: plan.written } satisfies ToChild);
-    });
+  async update(plan: ConnectionPlan): Promise<boolean> {
+    const { link, channel } = this;
+    if (!link?.running || !channel || !this.up) return false;
+    let taken: boolean;
+    try {
+      taken = await channel.call('update', { settings: plan.written }, this.hangMs);
+    } catch (error) {
+      // No answer within hangMs, or the process went: the runner restarts it with the new settings.
+      if (error instanceof HubError && (error.code === 'PB_DEVICE_TIMEOUT' || error.code === 'PB_DEVICE_UNAVAILABLE')) return false;
+      throw error;
+    }
+    if (taken) this.config = { ...this.config, plan };
+    return taken;
   }
 
   details(): Readonly<Record<string, unknown>> {
@@ -123,17 +121,66 @@ export class IsolatedConnection implements ConnectionInstance {
   private async run(): Promise<Run> {
     const { config, hooks } = this;
     const { id, plan, common } = config;
-    const { scheduler } = hooks.context;
+    const { context } = hooks;
     this.up = false;
     // A package installed again since the hub loaded it: its new code does not run under what
     // the hub loaded (R-PK9); it is tried again with the backoff, and a reload loads it.
     const anew = plan.origin && installedAnew(plan.origin);
     if (anew) throw new HubError('PB_PLUGIN_CHANGED', anew);
     this.mirror.newProcess();
-    let reported = false;
     let started: (() => void) | undefined;
     let startFailed: HubError | undefined;
-    const output = new OutputBudget(hooks.context.log, () => scheduler.now());
+    const output = new OutputBudget(context.log, () => context.scheduler.now());
+    let reported = false;
+    // The process runs a package's code, which may send anything: a message of no known shape,
+    // or one the hub fails to take, ends the process (and fails the connection), not the hub.
+    const refuse = (reason: string) => {
+      context.log.warn(`its process ${reason}: killing it`);
+      link.kill(`its process failed: ${reason}`);
+    };
+    const channel: Channel<HubToChild, ChildToHub> = new Channel<HubToChild, ChildToHub>({
+      send: (message) => link.send(message),
+      scheduler: context.scheduler,
+      called: 'its process',
+      check: childPayloadCheck,
+      refuse: (why) => refuse(`sent ${why}`),
+      handlers: {
+        started: () => {
+          this.up = true;
+          // It answers again: it is held to its hangMs from now on.
+          link.watchWith(this.watch(channel, this.hangMs));
+          this.mirror.removeUndefined();
+          if (!reported) context.setStatus('ok');
+          started?.();
+        },
+        failed: (error) => {
+          startFailed = new HubError(error.code, error.message);
+          link.kill(error.message);
+        },
+        crash: ({ reason, stack }) => {
+          link.failedWith(reason);
+          if (stack) context.log.error(`its process failed: ${stack}`);
+        },
+        status: ({ status, reason, code }) => {
+          reported = true;
+          if (status === 'degraded' || status === 'failed') context.setStatus(status, reason, code ?? 'PB_START_FAILED');
+          else context.setStatus(status, reason, code);
+        },
+        problem: ({ part, code, message }) => context.problem(part, code ? { code, message: message ?? '' } : undefined),
+        log: ({ line }) => output.line(line),
+        define: ({ id: parameterId, spec }) => this.mirror.define(parameterId, spec),
+        table: ({ rows }) => this.mirror.defineTable(rows),
+        remove: ({ id: parameterId }) => this.mirror.remove(parameterId),
+        describe: ({ id: parameterId, meta }) => this.mirror.describe(parameterId, meta),
+        values: ({ changes }) => {
+          for (const [parameterId, value, by] of changes) this.mirror.report(parameterId, value, by);
+          return null;
+        },
+        record: ({ key, value }) => context.records.set(key, value),
+        settle: () => new Promise<null>((settled) => (context.settled ? context.settled(() => settled(null)) : settled(null))),
+        stopped: () => {},
+      },
+    });
     const link: ChildLink = ChildLink.start(
       {
         ...childPlan(),
@@ -143,81 +190,30 @@ export class IsolatedConnection implements ConnectionInstance {
         maxMessageBytes: MOST_MESSAGE_BYTES,
       },
       {
-        message: (raw) => {
-          if (this.link !== link) return;
-          const message = fromChildOf(raw);
-          if (typeof message === 'string') return refuse(`sent ${message}`);
-          try {
-            take(message);
-          } catch (error) {
-            refuse(`sent a "${message.t}" message the hub could not take: ${reasonOf(error)}`);
-          }
+        message: (message) => {
+          if (this.link === link) channel.received(message);
         },
         output: (line, level) => output.output(line, level),
       },
-      scheduler,
+      context.scheduler,
     );
     this.link = link;
-    // The process runs a package's code, which may send anything: a message of no known shape,
-    // or one the hub fails to take, ends the process (and fails the connection), not the hub.
-    const refuse = (reason: string) => {
-      hooks.context.log.warn(`its process ${reason}: killing it`);
-      link.kill(`its process failed: ${reason}`);
-    };
-    const take = (message: FromChild) => {
-      switch (message.t) {
-        case 'started':
-          this.up = true;
-          // It answers again: it is held to its hangMs from now on.
-          link.watchWith(this.watch(link, this.hangMs));
-          this.mirror.removeUndefined();
-          if (!reported) hooks.context.setStatus('ok');
-          started?.();
-          return;
-        case 'failed':
-          startFailed = new HubError(message.error.code, message.error.message);
-          link.kill(message.error.message);
-          return;
-        case 'crash':
-          link.failedWith(message.reason);
-          if (message.stack) hooks.context.log.error(`its process failed: ${message.stack}`);
-          return;
-        case 'status':
-          reported = true;
-          if (message.status === 'degraded' || message.status === 'failed')
-            hooks.context.setStatus(message.status, message.reason, message.code ?? 'PB_START_FAILED');
-          else if (message.status === 'ok' || message.status === 'connecting' || message.status === 'disabled')
-            hooks.context.setStatus(message.status, message.reason, message.code);
-          return;
-        case 'problem':
-          hooks.context.problem(message.part, message.code ? { code: message.code, message: message.message ?? '' } : undefined);
-          return;
-        case 'pong':
-          this.reportedDetails = message.details;
-          return;
-        case 'log':
-          output.line(message.line);
-          return;
-        default:
-          this.receive(link, message);
-      }
-    };
+    this.channel = channel;
     // Loading Node, the hub's code and then the type's (compiled on first import) takes seconds
     // on a busy machine, and is no hang of the type's: until it has started, it has longer.
-    link.watchWith(this.watch(link, Math.max(this.hangMs, STARTING_MS)));
+    link.watchWith(this.watch(channel, Math.max(this.hangMs, STARTING_MS)));
     // Every 100 ms: the fence's changes go to the process, and what it wrote too much of is counted.
     this.fenceTimer?.unsubscribe();
-    this.fenceTimer = every(scheduler, FENCE_CHECK_MS, () => {
+    this.fenceTimer = every(context.scheduler, FENCE_CHECK_MS, () => {
       output.flush();
-      this.sendFence(link);
+      this.sendFence(channel);
     });
-    link.send({
-      t: 'start',
+    channel.tell('start', {
       module: plan.origin?.module,
       type: plan.type,
       id,
-      baseDir: hooks.context.baseDir,
-      filesFolder: hooks.context.filesFolder,
+      baseDir: context.baseDir,
+      filesFolder: context.filesFolder,
       settings: plan.written,
       // What the hub keeps of it, as a restart of the hub would give it: the values of its kept
       // parameters (the others start as the type defines them).
@@ -225,9 +221,9 @@ export class IsolatedConnection implements ConnectionInstance {
       records: hooks.records(),
       debug: common.debug,
       fence: this.fence,
-    } satisfies ToChild);
-    hooks.context.whenRunning(() => {
-      if (this.link === link) link.send({ t: 'running' } satisfies ToChild);
+    });
+    context.whenRunning(() => {
+      if (this.link === link) channel.tell('running', null);
     });
     void link.ended.then(() => {
       if (this.link === link) this.fenceTimer?.unsubscribe();
@@ -239,16 +235,21 @@ export class IsolatedConnection implements ConnectionInstance {
     return link;
   }
 
-  /** How the process is held to answering: pinged a few times within `hangMs`. */
-  private watch(link: ChildLink, hangMs: number): Watch {
-    return { hangMs, hangSetting: 'hangMs', ping: () => link.send({ t: 'ping', n: this.pings++ } satisfies ToChild) };
+  /** How the process is held to answering: pinged a few times within `hangMs`, its details kept from each answer. */
+  private watch(channel: Channel<HubToChild, ChildToHub>, hangMs: number): Watch {
+    const ping = () =>
+      channel.call('ping', null).then(
+        (details) => (this.reportedDetails = details),
+        () => {},
+      );
+    return { hangMs, hangSetting: 'hangMs', ping: () => void ping() };
   }
 
-  private sendFence(link: ChildLink): void {
+  private sendFence(channel: Channel<HubToChild, ChildToHub>): void {
     const fence = this.fenceState();
     if (fence.holds !== this.fence.holds || fence.epoch !== this.fence.epoch) {
       this.fence = fence;
-      link.send({ t: 'fence', fence } satisfies ToChild);
+      channel.tell('fence', fence);
     }
   }
 
@@ -256,52 +257,6 @@ export class IsolatedConnection implements ConnectionInstance {
     const { fence } = this.hooks.context;
     const holds = fence.holds();
     return { holds, epoch: fence.epoch, refusal: holds ? '' : fence.refusal().message };
-  }
-
-  /** What the process tells of its parameters and records. */
-  private receive(link: ChildLink, message: FromChild): void {
-    const { context } = this.hooks;
-    switch (message.t) {
-      case 'define':
-        this.mirror.define(message.id, message.spec);
-        return;
-      case 'table':
-        this.mirror.defineTable(message.rows);
-        return;
-      case 'remove':
-        this.mirror.remove(message.id);
-        return;
-      case 'describe':
-        this.mirror.describe(message.id, message.meta);
-        return;
-      case 'values':
-        for (const [id, value, by] of message.changes) this.mirror.report(id, value, by);
-        link.send({ t: 'taken' } satisfies ToChild);
-        return;
-      case 'record':
-        context.records.set(message.key, message.value);
-        return;
-      case 'answer': {
-        const answered = this.pending.get(message.n);
-        this.pending.delete(message.n);
-        const { error } = message;
-        answered?.(
-          error ? { ok: false, error: new HubError(error.code, error.message, { declared: error.declared }) } : ok(message.changed),
-        );
-        return;
-      }
-      case 'updated':
-        this.updating.get(message.n)?.(message.taken, message.error);
-        return;
-      case 'settle': {
-        const reply = () => link.send({ t: 'settled', n: message.n } satisfies ToChild);
-        if (context.settled) context.settled(reply);
-        else reply();
-        return;
-      }
-      default:
-        return;
-    }
   }
 
   /** The hub's parameter for one of the process's: its writes go to the process, answered with its answer. */
@@ -317,8 +272,8 @@ export class IsolatedConnection implements ConnectionInstance {
         : {
             ownedHere: true,
             forward: (written: Value, origin: string | undefined, answered?: Answered) => {
-              const link = this.link;
-              if (!link?.running || !this.up) {
+              const { link, channel } = this;
+              if (!link?.running || !channel || !this.up) {
                 return fail(
                   'PB_DEVICE_UNAVAILABLE',
                   `connection "${this.config.id}" runs in a process of its own, which is not running: ${this.down}`,
@@ -327,23 +282,19 @@ export class IsolatedConnection implements ConnectionInstance {
               // A hub that lost its lease sends nothing on, whatever the process last heard (R-B3).
               const { fence } = this.hooks.context;
               if (!fence.holds()) return { ok: false, error: fence.refusal() };
-              const n = this.nextWrite++;
-              if (answered) this.pending.set(n, answered);
-              link.send({ t: 'write', n, id: parameterId, value: written, origin } satisfies ToChild);
+              channel.call('write', { id: parameterId, value: written, origin }).then(
+                (changed) => answered?.(ok(changed)),
+                (error: unknown) =>
+                  answered?.({ ok: false, error: error instanceof HubError ? error : new HubError('PB_BAD_ANSWER', reasonOf(error)) }),
+              );
               return ok(true);
             },
           }),
     };
   }
 
-  private answerPending(reason: string): void {
-    // An update its process did not answer: the runner restarts it with the new settings.
-    for (const settle of [...this.updating.values()]) settle(false);
-    const error = new HubError(
-      'PB_DEVICE_UNAVAILABLE',
-      `connection "${this.config.id}" runs in a process of its own, which ended before it answered: ${reason}`,
-    );
-    for (const answered of this.pending.values()) answered({ ok: false, error });
-    this.pending.clear();
+  /** The process is gone, or going: what waits on it is refused with why. */
+  private endChannel(reason: string): void {
+    this.channel?.close(`connection "${this.config.id}" runs in a process of its own, which ended before it answered: ${reason}`);
   }
 }

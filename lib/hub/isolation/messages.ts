@@ -3,7 +3,7 @@
  * (R-PK4), structured-clone serialised. The hub holds the real parameters; the process holds
  * the type's instance and a graph of its own parameters, and mirrors every change of them.
  */
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { Value as Schema } from '@sinclair/typebox/value';
 import { type ErrorCode, errorTable } from '../../core/errors.ts';
 import type { Access } from '../../core/parameter.ts';
@@ -33,33 +33,38 @@ export interface WireError {
   readonly declared?: string;
 }
 
-export type ToChild =
-  | {
-      readonly t: 'start';
-      /** The module whose default export is the type, or a built-in type's name. */
-      readonly module: string | undefined;
-      readonly type: string;
-      readonly id: string;
-      readonly baseDir: string;
-      /** See `ConnectionContext.filesFolder`. */
-      readonly filesFolder: string | undefined;
-      readonly settings: Readonly<Record<string, unknown>>;
-      /** The last values the hub has of its parameters (kept, or from before a restart of the process), by id. */
-      readonly values: readonly (readonly [string, Value])[];
-      readonly records: readonly (readonly [string, Json])[];
-      readonly debug: boolean;
-      readonly fence: FenceState;
-    }
-  | { readonly t: 'write'; readonly n: number; readonly id: string; readonly value: Value; readonly origin: string | undefined }
-  /** New settings, as the flow file writes them, for the instance's `update` (a reload). */
-  | { readonly t: 'update'; readonly n: number; readonly settings: Readonly<Record<string, unknown>> }
-  | { readonly t: 'running' }
-  | { readonly t: 'fence'; readonly fence: FenceState }
-  | { readonly t: 'settled'; readonly n: number }
-  /** The hub has handled a `values` message: the process may send another. */
-  | { readonly t: 'taken' }
-  | { readonly t: 'ping'; readonly n: number }
-  | { readonly t: 'stop'; readonly reason: StopReason };
+/** The settings and state a process starts its connection with. */
+export interface StartPayload {
+  /** The module whose default export is the type, or a built-in type's name. */
+  readonly module: string | undefined;
+  readonly type: string;
+  readonly id: string;
+  readonly baseDir: string;
+  /** See `ConnectionContext.filesFolder`. */
+  readonly filesFolder: string | undefined;
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** The last values the hub has of its parameters (kept, or from before a restart of the process), by id. */
+  readonly values: readonly (readonly [string, Value])[];
+  readonly records: readonly (readonly [string, Json])[];
+  readonly debug: boolean;
+  readonly fence: FenceState;
+}
+
+/** What a process reports of itself when pinged: its `details`, as JSON. */
+export type Details = Readonly<Record<string, unknown>> | null;
+
+/** What the hub asks of a connection's process: told (`never`), or called and answered. */
+export type HubToChild = {
+  start: (payload: StartPayload) => never;
+  /** A write of one of its parameters: answered with whether it changed, or refused. */
+  write: (payload: { readonly id: string; readonly value: Value; readonly origin: string | undefined }) => boolean;
+  /** New settings, as the flow file writes them, for the instance's `update` (a reload): taken in place, or not. */
+  update: (payload: { readonly settings: Readonly<Record<string, unknown>> }) => boolean;
+  running: (payload: null) => never;
+  fence: (payload: FenceState) => never;
+  ping: (payload: null) => Details;
+  stop: (payload: { readonly reason: StopReason }) => never;
+};
 
 /** Whether the hub may drive devices (R-B3), as the process's fence answers. */
 export interface FenceState {
@@ -68,29 +73,32 @@ export interface FenceState {
   readonly refusal: string;
 }
 
-export type FromChild =
-  | { readonly t: 'started' }
-  | { readonly t: 'failed'; readonly error: WireError }
-  | { readonly t: 'define'; readonly id: string; readonly spec: DefinedSpec }
+/** What a connection's process tells and asks the hub. */
+export type ChildToHub = {
+  started: (payload: null) => never;
+  failed: (payload: WireError) => never;
+  define: (payload: { readonly id: string; readonly spec: DefinedSpec }) => never;
   /** A table of parameters (`defineTable`), by rows: each row's spec and value. */
-  | { readonly t: 'table'; readonly rows: readonly (DefinedSpec & { readonly id: string })[] }
-  | { readonly t: 'remove'; readonly id: string }
+  table: (payload: { readonly rows: readonly (DefinedSpec & { readonly id: string })[] }) => never;
+  remove: (payload: { readonly id: string }) => never;
   /** One of its parameters says anew what it is (`describe`, R-PK6). */
-  | { readonly t: 'describe'; readonly id: string; readonly meta: ParameterMeta | undefined }
-  /** Changes of its parameters, in the order they were made: [id, value, who made it (absent: the connection)]. */
-  | { readonly t: 'values'; readonly changes: readonly Change[] }
-  | { readonly t: 'status'; readonly status: Status; readonly reason: string; readonly code: ErrorCode | undefined }
-  | { readonly t: 'record'; readonly key: string; readonly value: Json | undefined }
+  describe: (payload: { readonly id: string; readonly meta: ParameterMeta | undefined }) => never;
+  /** Changes of its parameters, in the order they were made; answered once the hub has taken them (the process may send more). */
+  values: (payload: { readonly changes: readonly Change[] }) => null;
+  status: (payload: {
+    readonly status: Exclude<Status, 'starting'>;
+    readonly reason: string;
+    readonly code: ErrorCode | undefined;
+  }) => never;
+  record: (payload: { readonly key: string; readonly value: Json | undefined }) => never;
   /** A part's problem begins (`ConnectionContext.problem`), or ends: without `code`. */
-  | { readonly t: 'problem'; readonly part: string; readonly code?: ErrorCode; readonly message?: string }
-  | { readonly t: 'answer'; readonly n: number; readonly changed: boolean; readonly error?: WireError }
-  | { readonly t: 'settle'; readonly n: number }
-  /** The answer to `update`: taken in place, not (a restart is needed), or failed with the error. */
-  | { readonly t: 'updated'; readonly n: number; readonly taken: boolean; readonly error?: WireError }
-  | { readonly t: 'pong'; readonly n: number; readonly details: Readonly<Record<string, unknown>> | undefined }
-  | { readonly t: 'log'; readonly line: string }
-  | { readonly t: 'crash'; readonly reason: string; readonly stack: string | undefined }
-  | { readonly t: 'stopped' };
+  problem: (payload: { readonly part: string; readonly code?: ErrorCode; readonly message?: string }) => never;
+  /** Answered once the hub's changes of this turn are settled (`ConnectionContext.settled`). */
+  settle: (payload: null) => null;
+  log: (payload: { readonly line: string }) => never;
+  crash: (payload: { readonly reason: string; readonly stack: string | undefined }) => never;
+  stopped: (payload: null) => never;
+};
 
 /** The longest text a message from a process may carry (a log line, a reason, a stack): past it the message is refused. */
 export const MOST_TEXT = 1024 * 1024;
@@ -99,11 +107,16 @@ const MOST_DEPTH = 64;
 
 const text = Type.String({ maxLength: MOST_TEXT });
 const id = Type.String({ minLength: 1, maxLength: 1024 });
-const n = Type.Integer({ minimum: 0 });
 const value = Type.Union([Type.String({ maxLength: MOST_TEXT }), Type.Boolean(), Type.Number()]);
 const wireError = Type.Object({
   code: Type.String({ maxLength: 64 }),
   message: text,
+  declared: Type.Optional(Type.String({ maxLength: 64 })),
+});
+/** A refusal as the channel carries it: its reason, and its codes when it has them. */
+const refusal = Type.Object({
+  message: text,
+  code: Type.Optional(Type.String({ maxLength: 64 })),
   declared: Type.Optional(Type.String({ maxLength: 64 })),
 });
 const spec = {
@@ -113,41 +126,41 @@ const spec = {
   value: Type.Optional(Type.Union([value, Type.Undefined()])),
   meta: Type.Optional(Type.Union([ParameterMeta, Type.Undefined()])),
 };
-const details = Type.Union([Type.Undefined(), Type.Record(Type.String(), Type.Unknown())]);
 
-/** Every message a process may send, by its `t`. */
+/** Every payload a process may send, by the name it sends it under. */
 const fromChildSchemas = {
-  started: Type.Object({ t: Type.Literal('started') }),
-  failed: Type.Object({ t: Type.Literal('failed'), error: wireError }),
-  define: Type.Object({ t: Type.Literal('define'), id, spec: Type.Object(spec) }),
-  table: Type.Object({ t: Type.Literal('table'), rows: Type.Array(Type.Object({ id, ...spec })) }),
-  remove: Type.Object({ t: Type.Literal('remove'), id }),
-  describe: Type.Object({ t: Type.Literal('describe'), id, meta: Type.Union([ParameterMeta, Type.Undefined()]) }),
+  started: Type.Null(),
+  failed: wireError,
+  define: Type.Object({ id, spec: Type.Object(spec) }),
+  table: Type.Object({ rows: Type.Array(Type.Object({ id, ...spec })) }),
+  remove: Type.Object({ id }),
+  describe: Type.Object({ id, meta: Type.Union([ParameterMeta, Type.Undefined()]) }),
   values: Type.Object({
-    t: Type.Literal('values'),
     changes: Type.Array(Type.Tuple([id, value, Type.Union([Type.String({ maxLength: 4096 }), Type.Undefined()])])),
   }),
   status: Type.Object({
-    t: Type.Literal('status'),
     status: Type.Union(['ok', 'connecting', 'disabled', 'degraded', 'failed'].map((status) => Type.Literal(status))),
     reason: text,
     code: Type.Union([Type.String({ maxLength: 64 }), Type.Undefined()]),
   }),
-  record: Type.Object({ t: Type.Literal('record'), key: Type.String({ maxLength: 1024 }), value: Type.Unknown() }),
+  record: Type.Object({ key: Type.String({ maxLength: 1024 }), value: Type.Unknown() }),
   problem: Type.Object({
-    t: Type.Literal('problem'),
     part: Type.String({ minLength: 1, maxLength: 1024 }),
     code: Type.Optional(Type.String({ maxLength: 64 })),
     message: Type.Optional(text),
   }),
-  answer: Type.Object({ t: Type.Literal('answer'), n, changed: Type.Boolean(), error: Type.Optional(wireError) }),
-  settle: Type.Object({ t: Type.Literal('settle'), n }),
-  updated: Type.Object({ t: Type.Literal('updated'), n, taken: Type.Boolean(), error: Type.Optional(wireError) }),
-  pong: Type.Object({ t: Type.Literal('pong'), n, details }),
-  log: Type.Object({ t: Type.Literal('log'), line: text }),
-  crash: Type.Object({ t: Type.Literal('crash'), reason: text, stack: Type.Union([text, Type.Undefined()]) }),
-  stopped: Type.Object({ t: Type.Literal('stopped') }),
-} as const;
+  settle: Type.Null(),
+  log: Type.Object({ line: text }),
+  crash: Type.Object({ reason: text, stack: Type.Union([text, Type.Undefined()]) }),
+  stopped: Type.Null(),
+} as const satisfies Record<keyof ChildToHub, unknown>;
+
+/** What a process may answer to what the hub asks, by the name asked; a refusal is a `wireError`. */
+const answerSchemas: Readonly<Record<string, TSchema>> = {
+  write: Type.Boolean(),
+  update: Type.Boolean(),
+  ping: Type.Union([Type.Null(), Type.Record(Type.String(), Type.Unknown())]),
+};
 
 const isJson = (value: unknown, depth = 0): boolean => {
   if (depth > MOST_DEPTH) return false;
@@ -160,24 +173,29 @@ const isJson = (value: unknown, depth = 0): boolean => {
 
 const knownCode = (code: unknown) => code === undefined || Object.hasOwn(errorTable, code as PropertyKey);
 
+/** Why `payload` is refused, or undefined: what is wrong with it, checked against its schema. */
+function wrongWith(schema: TSchema, payload: unknown): string | undefined {
+  if (Schema.Check(schema, payload)) return undefined;
+  const error = Schema.Errors(schema, payload).First();
+  return error ? `${error.path || '/'}: ${error.message}` : 'of another shape';
+}
+
 /**
- * A message from a process as the hub may use it, or what is wrong with it: the process runs
- * a package's code, which may send anything over its channel (`process.send`).
+ * Why a payload from a process is refused, or undefined when the hub may use it: the process
+ * runs a package's code, which may send anything over its channel (`process.send`). `name` is
+ * what it was sent under, or, for an answer, the name the hub asked.
  */
-export function fromChildOf(message: unknown): FromChild | string {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'a message that is no object';
-  const kind = (message as { t?: unknown }).t;
-  if (typeof kind !== 'string' || !Object.hasOwn(fromChildSchemas, kind)) {
-    return `a message of no known kind (${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 40)) : typeof kind})`;
-  }
-  const schema = fromChildSchemas[kind as keyof typeof fromChildSchemas];
-  if (!Schema.Check(schema, message)) {
-    const error = Schema.Errors(schema, message).First();
-    return `a "${kind}" message the hub cannot take (${error ? `${error.path || '/'}: ${error.message}` : 'of another shape'})`;
-  }
-  const checked = message as FromChild;
-  const code = 'error' in checked ? checked.error?.code : checked.t === 'status' || checked.t === 'problem' ? checked.code : undefined;
-  if (!knownCode(code)) return `a "${kind}" message with an error code the hub does not know`;
-  if (checked.t === 'record' && checked.value !== undefined && !isJson(checked.value)) return 'a record that is not JSON';
-  return checked;
+export function childPayloadCheck(name: string, kind: 'call' | 'answer' | 'refusal', payload: unknown): string | undefined {
+  if (kind === 'refusal')
+    return wrongWith(refusal, payload) ?? (knownCode((payload as WireError).code) ? undefined : 'an error code the hub does not know');
+  if (kind === 'answer')
+    return Object.hasOwn(answerSchemas, name) ? wrongWith(answerSchemas[name] as TSchema, payload) : 'no answer was asked';
+  if (!Object.hasOwn(fromChildSchemas, name)) return 'of no known kind';
+  const wrong = wrongWith(fromChildSchemas[name as keyof typeof fromChildSchemas], payload);
+  if (wrong !== undefined) return wrong;
+  const { code } = (payload ?? {}) as { code?: unknown };
+  if ((name === 'failed' || name === 'status' || name === 'problem') && !knownCode(code)) return 'an error code the hub does not know';
+  const { value } = (payload ?? {}) as { value?: unknown };
+  if (name === 'record' && value !== undefined && !isJson(value)) return 'a record that is not JSON';
+  return undefined;
 }

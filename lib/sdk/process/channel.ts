@@ -75,6 +75,7 @@ export const ownCodec: WireCodec = {
 const MOST_ID = 1 << 28;
 
 interface Waiting {
+  readonly name: string;
   readonly resolve: (payload: unknown) => void;
   readonly reject: (error: Error) => void;
   readonly deadline: Subscription | undefined;
@@ -88,6 +89,15 @@ export interface ChannelOptions<In> {
   /** How a missed deadline names the other end: "the module", "its process". */
   readonly called: string;
   readonly codec?: WireCodec;
+  /**
+   * When given, the other end is held to the wire: what is no message, a name this end has no
+   * handler for, or a payload `check` refuses is told here, once — the caller ends the other
+   * end — and nothing after it is handled; without it such a message is counted in `dropped`,
+   * and an unknown name answered as unknown.
+   */
+  readonly refuse?: (why: string) => void;
+  /** Why a payload that came is refused — a call's or tell's (`call`), or an answer's to a call of `name` (`answer`, `refusal`) — or undefined. */
+  readonly check?: (name: string, kind: 'call' | 'answer' | 'refusal', payload: unknown) => string | undefined;
 }
 
 export class Channel<Out, In> {
@@ -98,6 +108,8 @@ export class Channel<Out, In> {
   private readonly backlog: unknown[] = [];
   private reading = false;
   private closed: string | undefined;
+  /** Set once the other end was refused (`ChannelOptions.refuse`): nothing more is handled. */
+  private refused = false;
   private readonly codec: WireCodec;
 
   constructor(private readonly options: ChannelOptions<In>) {
@@ -117,7 +129,7 @@ export class Channel<Out, In> {
               this.waiting.delete(id);
               reject(new HubError('PB_DEVICE_TIMEOUT', `${this.options.called} did not answer ${name} within ${deadlineMs} ms`));
             });
-      this.waiting.set(id, { resolve: resolve as (payload: unknown) => void, reject, deadline });
+      this.waiting.set(id, { name, resolve: resolve as (payload: unknown) => void, reject, deadline });
       this.send({ kind: 'call', name, id, payload });
     });
   }
@@ -129,7 +141,7 @@ export class Channel<Out, In> {
 
   /** A message that came over the wire, as its channel read it. */
   received(raw: unknown): void {
-    if (this.closed !== undefined) return;
+    if (this.closed !== undefined || this.refused) return;
     this.backlog.push(raw);
     if (!this.reading) void this.readBacklog();
   }
@@ -161,12 +173,19 @@ export class Channel<Out, In> {
       } catch {
         message = undefined;
       }
-      if (this.closed !== undefined) break;
-      if (message === undefined) this.dropped++;
+      if (this.closed !== undefined || this.refused) break;
+      if (message === undefined) this.misfit('a message of no known shape');
       else if (message.kind === 'answer') this.answered(message);
       else this.handle(message);
     }
     this.reading = false;
+  }
+
+  /** A message not of the wire's shape: refused when the other end is held to the wire, else counted. */
+  private misfit(why: string): void {
+    if (!this.options.refuse) return void this.dropped++;
+    this.refused = true;
+    this.options.refuse(why);
   }
 
   private handle({ name, id, payload, unreadable }: Extract<WireMessage, { kind: 'call' }>): void {
@@ -175,7 +194,10 @@ export class Channel<Out, In> {
     };
     const handlers = this.options.handlers as Readonly<Record<string, (payload: unknown) => unknown>>;
     const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+    if (!handler && this.options.refuse) return this.misfit(`a message of no known kind (${JSON.stringify(name.slice(0, 40))})`);
     if (!handler) return answer(false, { message: `Unknown command "${name}"` } satisfies Refusal);
+    const wrong = this.options.check?.(name, 'call', payload);
+    if (wrong !== undefined) return this.misfit(`a "${name}" message that cannot be taken (${wrong})`);
     if (unreadable !== undefined)
       return answer(false, { message: `the payload of ${name} could not be read: ${unreadable}` } satisfies Refusal);
     Promise.resolve()
@@ -183,16 +205,21 @@ export class Channel<Out, In> {
       .then(
         (result) => answer(true, result ?? null),
         (error: unknown) =>
-          answer(false, {
-            message: reasonOf(error),
-            ...(error instanceof HubError ? { code: error.code, ...(error.declared ? { declared: error.declared } : {}) } : {}),
-          } satisfies Refusal),
+          // Held to the wire, the other end sent what this end could not take: it is refused.
+          this.options.refuse
+            ? this.misfit(`a "${name}" message that could not be taken: ${reasonOf(error)}`)
+            : answer(false, {
+                message: reasonOf(error),
+                ...(error instanceof HubError ? { code: error.code, ...(error.declared ? { declared: error.declared } : {}) } : {}),
+              } satisfies Refusal),
       );
   }
 
   private answered({ id, ok, payload }: Extract<WireMessage, { kind: 'answer' }>): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return void this.dropped++;
+    const wrong = this.options.check?.(waiting.name, ok ? 'answer' : 'refusal', payload);
+    if (wrong !== undefined) return this.misfit(`an answer to "${waiting.name}" that cannot be taken (${wrong})`);
     this.waiting.delete(id);
     waiting.deadline?.unsubscribe();
     if (ok) return waiting.resolve(payload);
