@@ -265,6 +265,23 @@ test('only the process kit starts a program the hub keeps running: a fourth supe
   t.true(starts.test("import { type ChildProcess, fork } from 'node:child_process'"), 'the check sees a fork');
 });
 
+test('every lib/ file that reads the real clock is in docs/architecture.md with why, and every file there reads it', (t) => {
+  const clock = /(setTimeout|setInterval)\(|Date\.now\(\)|performance\.now\(\)/;
+  const reading = sources(lib)
+    .filter((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .some((line) => clock.test(line) && !/^\s*(\*|\/\/)/.test(line)),
+    )
+    .map(name)
+    .sort();
+  const table = readFileSync(resolve(lib, '../docs/architecture.md'), 'utf8');
+  const section = table.slice(table.indexOf('| file | why the real clock |'));
+  const rows = section.slice(0, section.indexOf('\n\n'));
+  const listed = [...rows.matchAll(/`([\w/.-]+\.ts)`/g)].map(([, file]) => file as string).sort();
+  t.deepEqual(reading, listed);
+});
+
 /** The places where a connection type may spell its own name: its folder or file below lib/connections/, and the list of types. */
 const namePlaces = (type: string) => [`connections/${type}/`, `connections/${type}.ts`, 'config/connection-types.ts'];
 const typeNames = connectionTypes.map(({ type }) => type);

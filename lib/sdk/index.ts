@@ -103,6 +103,7 @@ export {
   type WireCodec,
   type WireMessage,
 } from './process/channel.ts';
+export { OutputLines, type OutputLinesOptions } from './process/output-lines.ts';
 export { type Run, Supervisor, type SupervisorOptions } from './process/supervisor.ts';
 
 // The device kit.

@@ -47,7 +47,7 @@ import { presetsOf } from './presets.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
 import { HostServices } from './host-services.ts';
 import { moduleOptions } from './companion-wire.ts';
-import { definitionsOf, itemsOf, valuesOf, variablesOf } from './module-messages.ts';
+import { definitionsOf, itemsOf, keptOf, valuesOf, variablesOf } from './module-messages.ts';
 
 /** Companion's statuses of a module, as the connection shows them. */
 
@@ -147,7 +147,8 @@ class ModuleConnection implements TypedInstance<Settings> {
       const folder = readModuleFolder(this.settings.module, this.context.baseDir, await this.unpacked());
       this.folder = folder;
       this.about = { module: folder.id, version: folder.version, api: folder.apiVersion, folder: folder.folder };
-      if (this.context.filesFolder) this.keeper = new DefinitionsKeeper(this.context.filesFolder, folder, this.context.log);
+      if (this.context.filesFolder)
+        this.keeper = new DefinitionsKeeper(this.context.filesFolder, folder, this.context.log, this.context.scheduler);
       await this.run(folder);
     } catch (error) {
       await this.stop();
@@ -299,18 +300,18 @@ class ModuleConnection implements TypedInstance<Settings> {
         this.bindings.setActions(actions);
         // A module may define its actions only once its device answers: a binding that named one is known now.
         if (this.ready) this.status.show();
-        this.keeper?.update({ actions });
+        this.keeper?.update({ actions: actions.map(keptOf) });
       },
       setFeedbackDefinitions: (payload: unknown) => {
         const feedbacks = definitionsOf(payload, 'feedbacks');
         this.bindings.setFeedbacks(feedbacks);
         if (this.ready) this.status.show();
-        this.keeper?.update({ feedbacks });
+        this.keeper?.update({ feedbacks: feedbacks.map(keptOf) });
       },
       setVariableDefinitions: (payload: unknown) => {
         const variables = variablesOf(payload);
         this.variables.define(variables);
-        this.keeper?.update({ variables });
+        this.keeper?.update({ variables: variables.map(keptOf) });
         this.variablesSet(valuesOf(payload));
       },
       setVariableValues: (payload: unknown) => this.variablesSet(valuesOf(payload)),

@@ -10,7 +10,8 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Issue, Logger } from '../../sdk/index.ts';
+import type { Subscription } from 'rxjs';
+import { after, type Issue, type Logger, type Scheduler } from '../../sdk/index.ts';
 import type { Definition } from './bindings.ts';
 import type { ActionBinding, FeedbackBinding } from './settings.ts';
 import type { Field } from './fields.ts';
@@ -42,13 +43,14 @@ const fileOf = (filesFolder: string, module: ModuleFolder) =>
 
 /** Writes a running module's definitions, a second after they last changed, or at once when it stops. */
 export class DefinitionsKeeper {
-  private pending: ReturnType<typeof setTimeout> | undefined;
+  private pending: Subscription | undefined;
   private current: Omit<Definitions, 'learnt'>;
 
   constructor(
     private readonly filesFolder: string,
     private readonly module: ModuleFolder,
     private readonly log: Logger,
+    private readonly scheduler: Scheduler,
   ) {
     // What an earlier run of this version declared stands until this run declares it anew: a
     // run the config refuses reads only the fields, and must not leave the actions empty.
@@ -71,12 +73,11 @@ export class DefinitionsKeeper {
   /** Takes a part the module declared (again). */
   update(part: Partial<Omit<Definitions, 'module' | 'version' | 'api' | 'learnt'>>): void {
     this.current = { ...this.current, ...part };
-    clearTimeout(this.pending);
-    this.pending = setTimeout(() => {
+    this.pending?.unsubscribe();
+    this.pending = after(this.scheduler, SETTLE_MS, () => {
       this.pending = undefined;
       this.write();
-    }, SETTLE_MS);
-    this.pending.unref();
+    });
   }
 
   /**
@@ -85,7 +86,7 @@ export class DefinitionsKeeper {
    */
   stop(): void {
     if (this.pending === undefined) return;
-    clearTimeout(this.pending);
+    this.pending.unsubscribe();
     this.pending = undefined;
     this.write();
   }

@@ -12,17 +12,7 @@
  * (`privateView`): it cannot read the hub's environment in /proc, and its helpers end with it.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  after,
-  ChildLink,
-  HubError,
-  type Logger,
-  ownEntry,
-  PerSecond,
-  privateView,
-  RepeatedLines,
-  type Scheduler,
-} from '../../sdk/index.ts';
+import { ChildLink, HubError, type Logger, ownEntry, privateView, OutputLines, type Scheduler } from '../../sdk/index.ts';
 import type { Field } from './fields.ts';
 import { fieldsOf } from './module-messages.ts';
 import type { ModuleFolder } from './module-folder.ts';
@@ -63,19 +53,20 @@ export interface InitAnswer {
 
 export class ModuleProcess {
   private stopping = false;
-  private readonly lines = new PerSecond(LINES_A_SECOND);
-  private linesDropped = 0;
-  /** Its lines said once a minute each (R-CM10): a module away says the same every two seconds. */
-  private readonly repeats: RepeatedLines;
-  private readonly log: Logger;
-  private readonly scheduler: Scheduler;
+  /** Its output and what it logs, together at most LINES_A_SECOND a second, a line said once a minute (R-CM10). */
+  private readonly lines: OutputLines;
   private link!: ChildLink;
   readonly ipc: ModuleIpc;
 
   private constructor(calls: ModuleCalls, { log, scheduler }: { readonly log: Logger; readonly scheduler: Scheduler }) {
-    this.log = log;
-    this.scheduler = scheduler;
-    this.repeats = new RepeatedLines(scheduler);
+    this.lines = new OutputLines({
+      log,
+      scheduler,
+      perSecond: LINES_A_SECOND,
+      prefix: 'module: ',
+      whose: "the module's log and output",
+      foldRepeats: true,
+    });
     this.ipc = new ModuleIpc((message) => this.link.send(message), calls, scheduler);
   }
 
@@ -133,7 +124,7 @@ export class ModuleProcess {
         message: (message) => running.ipc.received(message),
         dropped: () => void running.ipc.dropped++,
         // Its console is Companion's debug log.
-        output: (line, level) => running.say(level, line),
+        output: (line, level) => running.lines.say(level, line),
       },
       scheduler,
     );
@@ -190,42 +181,15 @@ export class ModuleProcess {
   private kill(): void {
     this.stopping = true;
     // What it repeated within its last minute is said before it goes.
-    this.repeats.stop((line, count) => this.sayRepeated(line, count));
+    this.lines.stop();
     this.ipc.close('the module is stopping');
     this.link.kill();
-  }
-
-  /**
-   * A line of the module's for the hub's log: its output's, or one it logged (`this.log()`),
-   * together at most `LINES_A_SECOND` a second; past it they are counted, and the count said.
-   */
-  say(level: 'error' | 'warn' | 'info' | 'debug', text: string): void {
-    const { log } = this;
-    const line = text.slice(0, 1000);
-    // The same line within a minute is counted, and the count said when the minute is over.
-    if (!this.repeats.first(`${level}\n${line}`, (count) => this.sayRepeated(`${level}\n${line}`, count))) return;
-    if (this.lines.take()) return log[level](`module: ${line}`);
-    // The count is said when the second ends, whether or not another line comes.
-    if (this.linesDropped++ === 0) after(this.scheduler, 1000 - (this.scheduler.now() % 1000), () => this.sayDropped(log));
-  }
-
-  /** A line (`<level>\n<text>`) said `count` times more within its minute. */
-  private sayRepeated(leveled: string, count: number): void {
-    const at = leveled.indexOf('\n');
-    const level = leveled.slice(0, at) as 'error' | 'warn' | 'info' | 'debug';
-    this.log[level](`module: ${leveled.slice(at + 1)} (said ${count} more time${count === 1 ? '' : 's'} within the minute)`);
-  }
-
-  private sayDropped(log: Logger): void {
-    if (this.linesDropped > 0)
-      log.warn(`${this.linesDropped} lines of the module's log and output dropped (over ${LINES_A_SECOND} a second)`);
-    this.linesDropped = 0;
   }
 
   /** A line the module logged, at its level. */
   logged(payload: unknown): void {
     const { level, message } = (payload ?? {}) as { level?: unknown; message?: unknown };
     const known = level === 'error' || level === 'warn' || level === 'debug' ? level : 'info';
-    this.say(known, String(message));
+    this.lines.say(known, String(message));
   }
 }

@@ -16,10 +16,10 @@ import type { ConnectionConfig, ConnectionInstance, ConnectionPlan } from '../..
 import type { IsolationHooks } from '../../connections/runner.ts';
 import { Channel } from '../../sdk/process/channel.ts';
 import { ChildLink, type Watch } from '../../sdk/process/child-link.ts';
+import { OutputLines } from '../../sdk/process/output-lines.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../sdk/process/processes.ts';
 import { type Run, Supervisor } from '../../sdk/process/supervisor.ts';
 import type { StopReason } from '../../sdk/type.ts';
-import { OutputBudget } from './child-output.ts';
 import { childPlan, MOST_MESSAGE_BYTES } from './launch.ts';
 import { Mirror } from './mirror.ts';
 import { installedAnew } from '../../config/plugins.ts';
@@ -28,8 +28,10 @@ import { type ChildToHub, childPayloadCheck, type DefinedSpec, type Details, typ
 /** How long a stopping process has to stop before it is killed. */
 const STOP_GRACE_MS = 2000;
 const DEFAULT_HANG_MS = 5000;
-/** How often the hub looks at its fence for the process, and at the process's answers. */
+/** How often the hub looks at its fence for the process. */
 const FENCE_CHECK_MS = 100;
+/** The lines a second of one connection's process that reach the hub's log. */
+const MOST_LINES_PER_SECOND = 100;
 /**
  * How long a new process may leave pings unanswered until its instance has started: loading
  * Node, the hub's code and then the type's (compiled on first import, after the process
@@ -130,7 +132,14 @@ export class IsolatedConnection implements ConnectionInstance {
     this.mirror.newProcess();
     let started: (() => void) | undefined;
     let startFailed: HubError | undefined;
-    const output = new OutputBudget(context.log, () => context.scheduler.now());
+    // What it writes, and logs, reaches the hub's log at most this many lines a second.
+    const output = new OutputLines({
+      log: context.log,
+      scheduler: context.scheduler,
+      perSecond: MOST_LINES_PER_SECOND,
+      prefix: 'process: ',
+      whose: 'its process',
+    });
     let reported = false;
     // The process runs a package's code, which may send anything: a message of no known shape,
     // or one the hub fails to take, ends the process (and fails the connection), not the hub.
@@ -167,7 +176,7 @@ export class IsolatedConnection implements ConnectionInstance {
           else context.setStatus(status, reason, code);
         },
         problem: ({ part, code, message }) => context.problem(part, code ? { code, message: message ?? '' } : undefined),
-        log: ({ line }) => output.line(line),
+        log: ({ line }) => output.json(line),
         define: ({ id: parameterId, spec }) => this.mirror.define(parameterId, spec),
         table: ({ rows }) => this.mirror.defineTable(rows),
         remove: ({ id: parameterId }) => this.mirror.remove(parameterId),
@@ -193,7 +202,7 @@ export class IsolatedConnection implements ConnectionInstance {
         message: (message) => {
           if (this.link === link) channel.received(message);
         },
-        output: (line, level) => output.output(line, level),
+        output: (line, level) => output.say(level, line),
       },
       context.scheduler,
     );
@@ -202,12 +211,9 @@ export class IsolatedConnection implements ConnectionInstance {
     // Loading Node, the hub's code and then the type's (compiled on first import) takes seconds
     // on a busy machine, and is no hang of the type's: until it has started, it has longer.
     link.watchWith(this.watch(channel, Math.max(this.hangMs, STARTING_MS)));
-    // Every 100 ms: the fence's changes go to the process, and what it wrote too much of is counted.
+    // Every 100 ms: the fence's changes go to the process.
     this.fenceTimer?.unsubscribe();
-    this.fenceTimer = every(context.scheduler, FENCE_CHECK_MS, () => {
-      output.flush();
-      this.sendFence(channel);
-    });
+    this.fenceTimer = every(context.scheduler, FENCE_CHECK_MS, () => this.sendFence(channel));
     channel.tell('start', {
       module: plan.origin?.module,
       type: plan.type,
@@ -226,6 +232,7 @@ export class IsolatedConnection implements ConnectionInstance {
       if (this.link === link) channel.tell('running', null);
     });
     void link.ended.then(() => {
+      output.stop();
       if (this.link === link) this.fenceTimer?.unsubscribe();
     });
     const ready = new Promise<boolean>((resolve) => (started = () => resolve(true)));

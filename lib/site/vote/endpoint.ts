@@ -11,6 +11,9 @@ import { performance } from 'node:perf_hooks';
 import { decode, encode, isAfter, type Stamp } from './wire.ts';
 import type { VoteAnswer, VoteRequest, Voter } from './voter.ts';
 
+/** How long a closing endpoint waits for what it sent to leave. */
+const CLOSE_WAIT_MS = 100;
+
 export interface Address {
   readonly host: string;
   readonly port: number;
@@ -49,6 +52,8 @@ export class VoteEndpoint {
   private readonly lastTaken: Map<string, Stamp>;
   /** Datagrams handed to the socket and not sent yet. */
   private sending = 0;
+  /** Told once nothing sent is still on its way (`close` waits for it). */
+  private readonly sent: (() => void)[] = [];
 
   private constructor(
     private readonly socket: Socket,
@@ -92,8 +97,18 @@ export class VoteEndpoint {
 
   /** Closes its socket once what it sent has left (a release sent as the hub stops), within a tenth of a second. */
   async close(): Promise<void> {
-    for (let waited = 0; this.sending > 0 && waited < 100; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (this.sending > 0) {
+      // The real clock: the socket's own callbacks say when a datagram left; a hub stopping waits no longer than this.
+      let gaveUp: NodeJS.Timeout | undefined;
+      await Promise.race([this.whenSent(), new Promise((resolve) => (gaveUp = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(gaveUp);
+    }
     return new Promise((resolve) => this.socket.close(() => resolve()));
+  }
+
+  /** Resolves once every datagram sent so far has left. */
+  private whenSent(): Promise<void> {
+    return new Promise((resolve) => this.sent.push(resolve));
   }
 
   private receive(bytes: Buffer, from: { address: string; port: number }): void {
@@ -123,6 +138,8 @@ export class VoteEndpoint {
 
   private send(address: Address, bytes: Buffer): void {
     this.sending++;
-    this.socket.send(bytes, address.port, address.host, () => this.sending--);
+    this.socket.send(bytes, address.port, address.host, () => {
+      if (--this.sending === 0) for (const resolve of this.sent.splice(0)) resolve();
+    });
   }
 }
