@@ -16,8 +16,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   core: [],
   // The public face of connection types (`patchbay-hub/connection`) and the device kit behind it.
   sdk: ['core'],
-  // Wire codecs that more than one type speaks (Ember+), and no part of the public face.
-  protocols: [],
+  // Wire codecs that more than one type speaks (Ember+), and no part of the public face; their decoding off the loop is the process kit's.
+  protocols: ['sdk'],
   rules: ['core'],
   http: ['core'],
   'connections/*': ['core', 'sdk', 'protocols', 'connections', 'http', 'broker', 'site'],
@@ -249,20 +249,19 @@ test('each guarded package is imported only where the table lets it in', (t) => 
   t.deepEqual(wrong, []);
 });
 
-/**
- * Where a program is started in a process or thread of its own that the hub keeps: the
- * process kit (sdk/process/), and the two threads not on it yet, which may only go.
- */
-const programStarters = ['sdk/process/', 'protocols/bounded-worker.ts', 'config/type-host.ts'];
+/** Where a program is started in a process or thread of its own that the hub keeps: the process kit (sdk/process/) alone. */
+const programStarters = ['sdk/process/'];
 
 test('only the process kit starts a program the hub keeps running: a fourth supervisor is refused', (t) => {
-  const starts = /import\s*\{[^}]*\b(fork|spawn|Worker)\b[^}]*\}\s*from\s*'node:(child_process|worker_threads)'/;
+  // A value import of what starts one (a type import starts nothing).
+  const starts = /import\s*\{[^}]*(?<!type )\b(fork|spawn|Worker)\b[^}]*\}\s*from\s*'node:(child_process|worker_threads)'/;
   const wrong = sources(lib)
     .filter((file) => starts.test(readFileSync(file, 'utf8')))
     .map(name)
     .filter((file) => !programStarters.some((home) => file.startsWith(home)));
   t.deepEqual(wrong, []);
   t.true(starts.test("import { type ChildProcess, fork } from 'node:child_process'"), 'the check sees a fork');
+  t.false(starts.test("import { type Worker } from 'node:worker_threads'"), 'and not a type');
 });
 
 test('every lib/ file that reads the real clock is in docs/architecture.md with why, and every file there reads it', (t) => {

@@ -8,11 +8,10 @@
  * come within DESCRIBE_MS; a check within CHECK_MS, which the hub waits out blocked (the flow
  * file's checks are synchronous), once: a thread that missed it is ended.
  */
-import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { reasonOf } from '../core/errors.ts';
-import { packageEnvironment } from '../sdk/process/processes.ts';
+import { siblingModule } from '../sdk/process/bounded-worker.ts';
+import { startThread } from '../sdk/process/thread.ts';
 import {
   type Checked,
   type CheckRequest,
@@ -33,35 +32,7 @@ const HEAP_MB = 256;
 /** Package folders whose threads are kept for the next reload; past it the least recently used ends. */
 const MOST_HOSTS = 16;
 
-const fromSources = import.meta.url.endsWith('.ts');
-const entry = new URL(`./type-host-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href;
-
-/**
- * What the thread loads before its entry: in a checkout (the sources are TypeScript) tsx,
- * which Node 20 does not carry into a thread by itself, and the hub's other `--import` hooks.
- */
-function preloads(): { tsx: string | undefined; imports: string[] } {
-  const imports = process.execArgv.flatMap((arg, index, all) => {
-    const value = arg.startsWith('--import=') ? arg.slice('--import='.length) : arg === '--import' ? all[index + 1] : undefined;
-    if (value === undefined || value.includes('tsx')) return [];
-    if (value.startsWith('.') || isAbsolute(value)) return [pathToFileURL(resolve(value)).href];
-    try {
-      return [import.meta.resolve(value)];
-    } catch {
-      return [];
-    }
-  });
-  return { tsx: fromSources ? import.meta.resolve('tsx/esm/api') : undefined, imports };
-}
-
-// What a module prints while it is read is dropped here, in its thread: never the hub's log.
-const bootstrap = `const { workerData } = require('node:worker_threads');
-process.stdout.write = process.stderr.write = () => true;
-(async () => {
-  if (workerData.tsx) (await import(workerData.tsx)).register();
-  for (const hook of workerData.imports) await import(hook);
-  await import(workerData.entry);
-})();`;
+const entry = siblingModule(import.meta.url, 'type-host-worker');
 
 type Described = { readonly ok: true; readonly description: TypeDescription } | { readonly ok: false; readonly reason: string };
 
@@ -81,12 +52,12 @@ export class TypeHost {
   constructor(readonly installed: string) {
     const { port1, port2 } = new MessageChannel();
     this.answers = port1;
-    this.worker = new Worker(bootstrap, {
-      eval: true,
-      workerData: { answers: port2, signal: this.signal, entry, ...preloads() },
+    // What a module prints while it is read is dropped, in its thread: never the hub's log.
+    this.worker = startThread(entry, {
+      heapMb: HEAP_MB,
+      workerData: { answers: port2, signal: this.signal },
       transferList: [port2],
-      env: packageEnvironment(),
-      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+      packageCode: true,
     });
     let started = () => {};
     this.ready = new Promise((done) => {

@@ -8,9 +8,9 @@
  * with messages waiting has its socket paused, so what a peer sends waits in its own TCP
  * buffers, not in the hub. The thread's heap is bounded; a thread that dies drops the message it
  * was decoding (said as any dropped message is) and the next message starts another. The thread
- * and the turns are `bounded-worker.ts`'s, as for the Satellite key bitmaps.
+ * and the turns are the process kit's `bounded-worker.ts`'s, as for the Satellite key bitmaps.
  */
-import { BoundedWorker, siblingModule, type WorkerTurns } from './bounded-worker.ts';
+import { BoundedWorker, siblingModule, type WorkerTurns } from '../sdk/process/bounded-worker.ts';
 import type { Decoded, Met } from './ember-plus.ts';
 import { S101Reader } from './s101.ts';
 

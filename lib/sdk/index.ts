@@ -104,6 +104,8 @@ export {
   type WireMessage,
 } from './process/channel.ts';
 export { OutputLines, type OutputLinesOptions } from './process/output-lines.ts';
+export { BoundedWorker, type BoundedWorkerOptions, siblingModule, type WorkerTurns } from './process/bounded-worker.ts';
+export { startThread, type ThreadPlan } from './process/thread.ts';
 export { type Run, Supervisor, type SupervisorOptions } from './process/supervisor.ts';
 
 // The device kit.

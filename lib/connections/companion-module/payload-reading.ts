@@ -10,7 +10,7 @@
  * fails alone, with the reason.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BoundedWorker, siblingModule, type WorkerTurns } from '../../protocols/bounded-worker.ts';
+import { BoundedWorker, siblingModule, type WorkerTurns } from '../../sdk/index.ts';
 
 /** A payload longer than this (characters) is read off the loop; a shorter one parses in well under a millisecond. */
 export const LONG_PAYLOAD = 256 * 1024;

@@ -8,7 +8,7 @@
  * (it does not read) has no turn until the socket drains, so a peer that never reads costs the
  * hub one key's drawing, not a hundred.
  */
-import { BoundedWorker, siblingModule, type WorkerTurns } from '../../protocols/bounded-worker.ts';
+import { BoundedWorker, siblingModule, type WorkerTurns } from '../../sdk/index.ts';
 import type { Device, Satellite } from './devices.ts';
 import type { KeyImageJob } from './key-image.ts';
 

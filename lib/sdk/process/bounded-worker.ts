@@ -6,7 +6,8 @@
  * simply has nothing to take). The thread's heap is bounded; a thread that dies fails the job it
  * was doing (its peer is told why) and the next job starts another.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from './thread.ts';
 
 /** One peer's side of a `BoundedWorker`: its jobs wait with it. */
 export interface WorkerTurns<Job, Result> {
@@ -82,14 +83,7 @@ export class BoundedWorker<Job, Result> {
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
     const { entry, heapMb } = this.options;
-    const resourceLimits = { maxOldGenerationSizeMb: heapMb };
-    const worker = entry.pathname.endsWith('.ts')
-      ? // A checkout's sources are TypeScript: the thread registers tsx's loader, as the hub's command does.
-        new Worker(
-          `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`,
-          { eval: true, execArgv: [], resourceLimits },
-        )
-      : new Worker(entry, { execArgv: [], resourceLimits });
+    const worker = startThread(entry, { heapMb });
     let why = 'stopped';
     worker.on('message', (result: Result) => this.done(result));
     worker.on('error', (error) => (why = error.message));
