@@ -18,18 +18,16 @@
  *   <feedback binding>  read-only   the bound feedback's value (B, S, I or F)
  */
 import { resolve } from 'node:path';
-import type { Subscription } from 'rxjs';
 import {
-  after,
   type ConnectionContext,
   defineConnectionType,
-  type ErrorCode,
   HubError,
   ok,
+  type Run,
   reasonOf,
-  Restarts,
   type SetResult,
   Status,
+  Supervisor,
   type TypedInstance,
 } from '../../sdk/index.ts';
 import { upgradesBindings } from './binding-upgrades.ts';
@@ -76,16 +74,22 @@ class ModuleConnection implements TypedInstance<Settings> {
   /** True once the module's init answered: before, its bindings wait for its definitions. */
   private ready = false;
   private folder: ModuleFolder | undefined;
-  /** Counts the module's runs: what a run that ended says is heard once. */
+  /** Counts the module's runs. */
   private runs = 0;
-  /** Its ends in a row, for the backoff; counted from the start again once a run was steady. */
-  private readonly restarts = new Restarts();
-  private restart: Subscription | undefined;
+  /** Its runs, one after another through the hub's backoff for its processes. */
+  private readonly supervisor: Supervisor;
 
   constructor(
     private readonly context: ConnectionContext,
     private readonly settings: Settings,
   ) {
+    this.supervisor = new Supervisor({
+      scheduler: context.scheduler,
+      run: () => this.run(),
+      down: (error, next) => this.ended(error, next),
+      // A refusal is the module's or the flow's to fix: starting it again would say the same.
+      final: (error) => error.code === 'PB_START_FAILED' || error.code === 'PB_MODULE_INCOMPATIBLE',
+    });
     this.status = new ModuleStatus(
       context,
       settings.connectTimeoutMs,
@@ -149,62 +153,54 @@ class ModuleConnection implements TypedInstance<Settings> {
       this.about = { module: folder.id, version: folder.version, api: folder.apiVersion, folder: folder.folder };
       if (this.context.filesFolder)
         this.keeper = new DefinitionsKeeper(this.context.filesFolder, folder, this.context.log, this.context.scheduler);
-      await this.run(folder);
+      await this.supervisor.start();
     } catch (error) {
       await this.stop();
       throw error;
     }
   }
 
-  /** One run of the module: started, checked, initialised; what ends it is `ended`'s. */
-  private async run(folder: ModuleFolder): Promise<void> {
-    const run = ++this.runs;
-    this.restarts.started(this.context.scheduler.now());
-    if (run > 1) this.variables.restarted();
+  /** One run of the module: started, checked, initialised; it ends when its process does. */
+  private async run(): Promise<Run> {
+    const folder = this.folder as ModuleFolder;
+    if (++this.runs > 1) this.variables.restarted();
     this.status.starting(`starting ${folder.name} ${folder.version}`);
+    let exited: (reason: string) => void = () => {};
+    const ended = new Promise<string>((resolve) => (exited = resolve));
     try {
-      await this.startModule(folder, run);
+      await this.startModule(folder, exited);
     } catch (error) {
-      const failure = error instanceof HubError ? error : new HubError('PB_PROCESS_ENDED', reasonOf(error));
-      // A refusal is the module's or the flow's to fix: starting it again would say the same.
-      if (failure.code === 'PB_START_FAILED' || failure.code === 'PB_MODULE_INCOMPATIBLE') throw failure;
-      this.ended(run, failure.message, failure.code === 'PB_DEVICE_TIMEOUT' ? failure.code : 'PB_PROCESS_ENDED');
+      throw error instanceof HubError ? error : new HubError('PB_PROCESS_ENDED', reasonOf(error));
     }
+    return { ended };
   }
 
   /**
-   * The run's module ended (an exit, a kill, a hang, its memory): the connection is `failed`
-   * with the reason, its parameters keep their values and writes are refused until a new
-   * run, after the hub's backoff for its processes (R-CM2, R-PK4).
+   * A run ended (an exit, a kill, a hang, its memory) or could not start: the connection is
+   * `failed` with the reason, its parameters keep their values and writes are refused until a
+   * new run, after the hub's backoff for its processes (R-CM2, R-PK4) — none after a refusal
+   * that is the module's or the flow's to fix (`next` undefined).
    */
-  private ended(run: number, reason: string, code: ErrorCode = 'PB_PROCESS_ENDED'): void {
-    if (this.stopped || run !== this.runs || this.restart) return;
+  private ended(error: HubError, next: { readonly delay: number } | undefined): void {
+    if (this.stopped) return;
     const module = this.module;
     this.module = undefined;
     this.ready = false;
     void module?.stop();
     // The shared ports it joined are the ended run's: the next joins its own.
     this.services.stop();
-    const wait = this.restarts.ended(this.context.scheduler.now()).delay;
     // A run that ended is failed, not late connecting.
     this.status.stop();
-    this.context.setStatus(Status.Failed, `${reason}; started again in ${wait / 1000} s`, code);
-    this.restart = after(this.context.scheduler, wait, () => {
-      this.restart = undefined;
-      const folder = this.folder;
-      if (!folder || this.stopped) return;
-      this.run(folder).catch((error: unknown) => {
-        const failure = error instanceof HubError ? error : new HubError('PB_START_FAILED', reasonOf(error));
-        if (!this.stopped) this.context.setStatus(Status.Failed, failure.message, failure.code);
-      });
-    });
+    if (!next) return this.context.setStatus(Status.Failed, error.message, error.code);
+    const code = error.code === 'PB_DEVICE_TIMEOUT' ? error.code : 'PB_PROCESS_ENDED';
+    this.context.setStatus(Status.Failed, `${error.message}; started again in ${next.delay / 1000} s`, code);
   }
 
-  private async startModule(folder: ModuleFolder, run: number): Promise<void> {
+  private async startModule(folder: ModuleFolder, exited: (reason: string) => void): Promise<void> {
     this.module = await ModuleProcess.start(
       folder,
       this.context.id,
-      { calls: this.calls(), exited: (reason) => this.ended(run, reason) },
+      { calls: this.calls(), exited },
       { log: this.context.log, scheduler: this.context.scheduler },
       this.settings.moduleMaxMemoryMb,
     );
@@ -253,7 +249,7 @@ class ModuleConnection implements TypedInstance<Settings> {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.restart?.unsubscribe();
+    this.supervisor.stop();
     this.status.stop();
     this.bindings.stop();
     this.variables.stop();
