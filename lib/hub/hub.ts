@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Observable, Subject, Subscription } from 'rxjs';
 import type { Flow } from '../config/flow-file.ts';
+import { Moment } from '../core/moment.ts';
 import { type ConnectionInfo, type Problem, type RuleListing, Status } from '../connections/connection.ts';
 import type { HubServices } from '../connections/serving.ts';
 import { type ConnectionRunner, startTogether } from '../connections/runner.ts';
@@ -73,12 +74,10 @@ export class Hub {
   /** The rules and code flows of the running flow. */
   private readonly logic: Logic;
   private stopping: Promise<void> | undefined;
-  /** True while connections, code flows and rules all run; work waiting for that meanwhile. */
-  private running = false;
-  private untilRunning: (() => void)[] = [];
-  /** True once `start` is over (see `HubServices.whenServing`); work waiting for that meanwhile. */
-  private serving = false;
-  private untilServing: (() => void)[] = [];
+  /** While connections, code flows and rules all run; work waits for it meanwhile. */
+  private readonly running = new Moment();
+  /** Once `start` is over (see `HubServices.whenServing`); work waits for it meanwhile. */
+  private readonly serving = new Moment();
   /** What the types that serve the hub (`servesHub`) are granted; made once, for every such connection. */
   private readonly services: HubServices;
 
@@ -111,7 +110,8 @@ export class Hub {
           ? { ...report, status: report.status }
           : undefined;
       },
-      debugs: (id) => this.debugs(id),
+      // Debug lines of a connection are wanted with `debug: true` on it, or `--log-level debug`.
+      debugs: (id) => this.log.isLevelEnabled('debug') || this.connection(id)?.config.common.debug === true,
       loaded: () => this.codeFlowFilesChanged.next(),
     });
     this.ruleProblems$ = this.logic.ruleProblems$;
@@ -142,7 +142,7 @@ export class Hub {
       problemStream: this.problemStream,
       connectionsChanged: this.connectionsChanged,
       flow: () => this.flow,
-      group: () => this.group,
+      group: () => groupOf(this.flow),
       runners: () => this.runners,
       changeClock: changeClockOf(scheduler),
       startLogic: (replaySince?: number) => this.startLogic(replaySince),
@@ -154,8 +154,7 @@ export class Hub {
       redundancy: this.groupRole.redundancy(),
       signInKey: () => this.signInKey(),
       whenServing: (work) => {
-        if (this.serving) work();
-        else this.untilServing.push(work);
+        this.serving.when(work);
       },
       flowFile: () => this.flowFile,
     });
@@ -166,8 +165,7 @@ export class Hub {
       services: this.services,
       groupRole: this.groupRole,
       whenRunning: (work) => {
-        if (this.running) work();
-        else this.untilRunning.push(work);
+        this.running.when(work);
       },
     });
     this.reloads = new Reloads({
@@ -184,11 +182,6 @@ export class Hub {
     });
     this.runners = flow.connections.map((config) => this.factory.runnerFor(config, flow));
     traceWrites(this.graph, this.flow, this.log);
-  }
-
-  /** True when debug lines of this connection are wanted: `debug: true` on it, or `--log-level debug`. */
-  private debugs(connectionId: string): boolean {
-    return this.log.isLevelEnabled('debug') || this.connection(connectionId)?.config.common.debug === true;
   }
 
   /** What the hub counted of its own work since it started (R-O1). */
@@ -230,35 +223,29 @@ export class Hub {
     return this.runningHere().find((c) => c.id === id);
   }
 
-  /** The group the flow puts this hub in (R-B1), if any. */
-  private get group(): string | undefined {
-    return groupOf(this.flow);
-  }
-
   /** True when this hub runs the connection now: outside a group always; in a group the active hub runs all, a standby those that run on standby hubs (rest-api, mqtt). */
   private runsHere(runner: ConnectionRunner): boolean {
-    return this.group === undefined || this.groupRole.role === 'active' || runner.config.plan.runsOnStandby;
+    return groupOf(this.flow) === undefined || this.groupRole.role === 'active' || runner.config.plan.runsOnStandby;
   }
 
+  /** The connections this hub runs now. */
   private runningHere(): ConnectionRunner[] {
-    return this.group === undefined || this.groupRole.role === 'active'
-      ? this.runners
-      : this.runners.filter((r) => r.config.plan.runsOnStandby);
+    return this.runners.filter((runner) => this.runsHere(runner));
   }
 
   async start(): Promise<void> {
     if (this.state) this.subscriptions.add(superviseStore(this.state, this.scheduler, this.log));
     // In a group every hub starts as a standby: its mqtt connection finds out whether it takes over.
-    if (this.group !== undefined) this.groupRole.role = 'standby';
+    if (groupOf(this.flow) !== undefined) this.groupRole.role = 'standby';
     // What devices say as they connect is news the rules take when they start (R-DV2).
     const since = changeClockOf(this.scheduler)();
     await startTogether(this.runningHere());
     const rules = this.groupRole.role === 'standby' ? 0 : await this.startLogic(since);
     promoteStartGarbage();
-    this.serving = true;
-    for (const work of this.untilServing.splice(0)) work();
+    this.serving.arrive();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
-    const group = this.group === undefined ? '' : `, a standby of group ${this.group} until its mqtt connection hears which hub is active`;
+    const inGroup = groupOf(this.flow);
+    const group = inGroup === undefined ? '' : `, a standby of group ${inGroup} until its mqtt connection hears which hub is active`;
     this.log.info(
       `running: ${count(this.runningHere().length, 'connection')}, ${count(this.graph.size, 'parameter')}, ${count(rules, 'rule')}${failed ? `, ${failed} failed` : ''}${group}`,
     );
@@ -292,13 +279,12 @@ export class Hub {
    */
   private async startLogic(replaySince?: number): Promise<number> {
     const rules = await this.logic.start(this.flow.rules, this.flow.flows, replaySince);
-    this.running = true;
-    for (const work of this.untilRunning.splice(0)) work();
+    this.running.arrive();
     return rules;
   }
 
   private stopLogic(): void {
-    this.running = false;
+    this.running.pass();
     this.logic.stop();
   }
 

@@ -8,6 +8,7 @@ import { HubError } from '../../core/errors.ts';
 import { Graph } from '../../core/graph.ts';
 import type { Fence } from '../../core/lease.ts';
 import { createLogger } from '../../core/log.ts';
+import { Moment } from '../../core/moment.ts';
 import type { OwnedParameter, ParameterSpec } from '../../core/parameter.ts';
 import { realTime } from '../../core/scheduler.ts';
 import type { Json, Value } from '../../core/value.ts';
@@ -22,9 +23,8 @@ export class Session {
   private readonly graph = new Graph();
   private readonly stored: Map<string, Value>;
   private readonly records: Map<string, Json>;
-  /** Whether the hub runs (its `running` message came): see `ConnectionContext.whenRunning`. */
-  private running = false;
-  private untilRunning: (() => void)[] = [];
+  /** The hub runs (its `running` message came): see `ConnectionContext.whenRunning`. */
+  private readonly running = new Moment();
   private fence: FenceState;
 
   constructor(
@@ -95,10 +95,7 @@ export class Session {
           hub.tell('record', { key, value });
         },
       },
-      whenRunning: (work) => {
-        if (this.running) work();
-        else this.untilRunning.push(work);
-      },
+      whenRunning: (work) => this.running.when(work),
       settled: (done) => {
         hub.call('settle', null).then(done, () => {});
       },
@@ -130,8 +127,7 @@ export class Session {
 
   /** The hub runs: what waited for it runs now (`whenRunning`). */
   runs(): void {
-    this.running = true;
-    for (const work of this.untilRunning.splice(0)) work();
+    this.running.arrive();
   }
 
   /** Whether the hub may drive devices now, as it last said. */
