@@ -1,9 +1,10 @@
 /**
- * Settings that many types have, written once: a port, and the type of a parameter a
- * setting declares. A package's type uses them as a built-in one does, so every port reads
+ * Settings that many types have, written once: a port, the type of a parameter a setting
+ * declares, and what a server of the hub checks of a browser (the origins of pages it lets
+ * in, the host names it answers to). A package's type uses them as a built-in one does, so every port reads
  * the same bounds and every type list the same letters.
  */
-import { type TInteger, type TLiteral, type TUnion, Type } from '@sinclair/typebox';
+import { type TArray, type TInteger, type TLiteral, type TString, type TUnion, Type } from '@sinclair/typebox';
 import type { ValueType } from '../core/value.ts';
 
 /**
@@ -25,4 +26,24 @@ export function valueTypeSetting(
     types.map((type) => Type.Literal(type)),
     { description },
   );
+}
+
+/**
+ * Origins (`scheme://host[:port]`) of web pages a server of the hub lets in beside its own
+ * (CORS, a WebSocket's `Origin`): the rest-api's `allowedOrigins`, the OSCQuery server's
+ * `origins`. Checked as the server compares them: no path, no query.
+ */
+export function originsSetting(description: string): TArray<TString> {
+  return Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), { description });
+}
+
+/**
+ * Host names (without port) clients use for a server of the hub, besides IP addresses,
+ * localhost and the machine's own names: requests to any other name are refused (DNS
+ * rebinding). Each a name of DNS labels.
+ */
+export function hostnamesSetting(description: string): TArray<TString> {
+  return Type.Array(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$' }), {
+    description,
+  });
 }

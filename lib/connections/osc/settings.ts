@@ -15,6 +15,8 @@ import {
   checkParameterId,
   type ValueType,
   AddressPatterns,
+  hostnamesSetting,
+  originsSetting,
   portSetting,
   valueTypeSetting,
 } from '../../sdk/index.ts';
@@ -120,17 +122,15 @@ export const oscSettings = Type.Object({
           [],
         ),
         origins: withDefault(
-          Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), {
-            description:
-              'Origins (scheme://host[:port]) of web pages that may open the WebSocket and read the namespace; none by default: native tools send no Origin and are not affected.',
-          }),
+          originsSetting(
+            'Origins (scheme://host[:port]) of web pages that may open the WebSocket and read the namespace; none by default: native tools send no Origin and are not affected.',
+          ),
           [],
         ),
         hostnames: withDefault(
-          Type.Array(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$' }), {
-            description:
-              "Host names (without port) tools use for this hub, besides IP addresses, localhost and the machine's own names; requests to any other name are refused (DNS rebinding).",
-          }),
+          hostnamesSetting(
+            "Host names (without port) tools use for this hub, besides IP addresses, localhost and the machine's own names; requests to any other name are refused (DNS rebinding).",
+          ),
           [],
         ),
       },

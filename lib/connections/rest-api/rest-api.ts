@@ -27,7 +27,17 @@ import { Authenticator, type Credentials, type ScopedToken } from '../../http/au
 import { RestServer } from '../../http/server.ts';
 import { StaticFiles } from '../../http/static-files.ts';
 import type { TlsFiles } from '../../http/tls.ts';
-import { checked, HubError, type Issue, withDefault, AddressPatterns, compileRegex, portSetting } from '../../sdk/index.ts';
+import {
+  checked,
+  HubError,
+  hostnamesSetting,
+  type Issue,
+  withDefault,
+  AddressPatterns,
+  compileRegex,
+  originsSetting,
+  portSetting,
+} from '../../sdk/index.ts';
 import { defineServingType } from '../serving.ts';
 import { nativeBinaryLoaded, nativeBinaryName, nativeBinaryProblem } from '../../http/uws.ts';
 
@@ -48,17 +58,15 @@ const settings = Type.Object({
     [],
   ),
   allowedOrigins: withDefault(
-    Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), {
-      description:
-        "Origins (scheme://host[:port]) besides the hub's own whose pages may write and open the WebSocket; they get CORS headers.",
-    }),
+    originsSetting(
+      "Origins (scheme://host[:port]) besides the hub's own whose pages may write and open the WebSocket; they get CORS headers.",
+    ),
     [],
   ),
   hostnames: withDefault(
-    Type.Array(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$' }), {
-      description:
-        "Host names (without port) clients use for this hub, besides IP addresses, localhost and the machine's own names; requests to any other name are refused (DNS rebinding).",
-    }),
+    hostnamesSetting(
+      "Host names (without port) clients use for this hub, besides IP addresses, localhost and the machine's own names; requests to any other name are refused (DNS rebinding).",
+    ),
     [],
   ),
   cert: withDefault(
