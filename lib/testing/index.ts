@@ -35,7 +35,7 @@ import { after, realTime } from '../core/scheduler.ts';
 import type { Value } from '../core/value.ts';
 import { Hub } from '../hub/hub.ts';
 import type { StatusReport } from '../sdk/context.ts';
-import type { DeclaredParameter } from '../sdk/type.ts';
+import type { DeclaredParameter, ParameterDoc } from '../sdk/type.ts';
 
 /** What to check: a type of a package, the settings that work with the author's device, and those that must not. */
 export interface TypeCheck {
@@ -152,6 +152,10 @@ export async function checkConnectionType(check: TypeCheck): Promise<TypeCheckRe
             }
           }
           outcome('the parameters it keeps are those it declares, of their types', undeclared(hub, plan?.declared));
+          const pages = taken.flow.plugins.types.find((type) => type.type === check.type)?.parameters;
+          // A type whose page lists no parameters says nothing to hold it to.
+          if (pages && pages.length > 0)
+            outcome('every parameter it makes is on its reference page, of its type and access', unlisted(hub, pages));
           if (check.changed) {
             const changed = await flowOf(check.changed, 'changed');
             const name = `changed settings are taken while it runs and it reaches ${reaches} again`;
@@ -240,6 +244,40 @@ function undeclared(hub: Hub, declared: ((id: string) => DeclaredParameter | und
   });
   return mistakes.length === 0 ? undefined : mistakes.join('; ');
 }
+
+/** Mistakes past which a check says how many more there are. */
+const MOST_SAID = 5;
+
+/**
+ * What the connection makes that its reference page (the type's `parameters`, R-PK6) does not
+ * say: a parameter no listed id matches (`<n>` and the like stand for any part of an id), or
+ * one of another type or access than listed. Undefined when they agree.
+ */
+function unlisted(hub: Hub, pages: readonly ParameterDoc[]): string | undefined {
+  const listed = pages.map((page) => ({
+    page,
+    pattern: new RegExp(
+      `^${page.id
+        .split(/<[^>]+>/)
+        .map(escaped)
+        .join('.+')}$`,
+    ),
+  }));
+  const mistakes = hub.graph.byPrefix(`${SUBJECT}/`).flatMap((parameter) => {
+    const id = parameter.address.slice(SUBJECT.length + 1);
+    if (id.startsWith('_')) return [];
+    const page = listed.find(({ pattern }) => pattern.test(id))?.page;
+    if (!page) return [`${id} is not on its reference page`];
+    if (page.type !== parameter.type || page.access !== parameter.access)
+      return [`${id} is ${parameter.type} ${parameter.access}, its page (${page.id}) says ${page.type} ${page.access}`];
+    return [];
+  });
+  if (mistakes.length === 0) return undefined;
+  const more = mistakes.length - MOST_SAID;
+  return `${mistakes.slice(0, MOST_SAID).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Polls `holds` until it is true or `ms` passed, on the time the checked hub runs on (its default, the real one). */
 async function until(holds: () => boolean, ms: number): Promise<boolean> {

@@ -34,7 +34,8 @@ test.serial('the videohub package passes every check of the kit against a router
     changed: { host: '127.0.0.1', port, timeout: 1500 },
   });
   t.deepEqual(report.failed, [], report.log.join('\n'));
-  t.is(report.passed.length, 11, report.passed.join('\n'));
+  t.is(report.passed.length, 12, report.passed.join('\n'));
+  t.true(report.passed.includes('every parameter it makes is on its reference page, of its type and access'), report.passed.join('\n'));
   t.true(
     report.passed.includes('changed settings are taken (by a restart) while it runs and it reaches ok again'),
     report.passed.join('\n'),
@@ -133,6 +134,38 @@ export default defineConnectionType({
     t.deepEqual(report.failed, [
       'the parameters it keeps are those it declares, of their types: level is kept (persist: true) but not declared kept; gain is I, declared F',
       'changed settings are taken (in place) while it runs and it reaches ok again: it is failed (a label cannot change while it runs)',
+    ]);
+  },
+);
+
+test.serial(
+  'a type whose reference page leaves out a parameter it makes, or lists one of another type or access, fails that check (R-PK6)',
+  async (t) => {
+    const undocumented = await sloppyPackage(`import { asWritten, defineConnectionType, Type } from 'patchbay-hub/connection';
+export default defineConnectionType({
+  type: 'sloppy',
+  summary: 'Makes what its page does not say.',
+  settings: Type.Object({}),
+  parse: asWritten,
+  parameters: [
+    { id: 'input/<n>/name', type: 'S', access: 'read-only', description: 'the input\\'s name' },
+    { id: 'level', type: 'I', access: 'read-only', description: 'the level' },
+  ],
+  create(context) {
+    return {
+      start() {
+        for (const n of [1, 2]) context.define('input/' + n + '/name', { type: 'S', access: 'read-only', initial: 'Camera ' + n });
+        context.define('level', { type: 'F', access: 'read-write', initial: 0 });
+        context.define('secret', { type: 'B', access: 'read-only', initial: false });
+      },
+      stop() {},
+    };
+  },
+});
+`);
+    const report = await checkConnectionType({ package: undocumented, type: 'sloppy', settings: {}, timeoutMs: 1000 });
+    t.deepEqual(report.failed, [
+      'every parameter it makes is on its reference page, of its type and access: level is F read-write, its page (level) says I read-only; secret is not on its reference page',
     ]);
   },
 );
