@@ -45,7 +45,7 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  * begin with `$` (`{"$date": …}`); a text without `"$` anywhere has none, and plain JSON
  * reads it the same at a fraction of the cost — a module's definitions run to megabytes.
  */
-export const parserOf = (payload: string): ((text: string) => unknown) =>
+const parserOf = (payload: string): ((text: string) => unknown) =>
   payload.includes('"$') ? (text) => EJSON.parse(text) : (text) => JSON.parse(text);
 
 /** Reads a payload the long way (off the loop), when given; `parse` is how it reads. */

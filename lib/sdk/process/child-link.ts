@@ -228,10 +228,11 @@ export class ChildLink {
     if (stalled > WATCH_EVERY_MS) this.lastHeard += stalled;
     if (now - this.lastHeard > watch.hangMs)
       return this.kill(`${plan.called} did not answer for ${watch.hangMs} ms (${watch.hangSetting}) and was killed`);
-    const resident = plan.maxMemoryMb === undefined || this.child.pid === undefined ? undefined : residentMb(this.child.pid);
-    if (resident !== undefined && plan.maxMemoryMb !== undefined && resident > plan.maxMemoryMb + MEMORY_MARGIN_MB)
+    const bound = plan.maxMemoryMb;
+    const resident = bound === undefined || this.child.pid === undefined ? undefined : residentMb(this.child.pid);
+    if (bound !== undefined && resident !== undefined && resident > bound + MEMORY_MARGIN_MB)
       return this.kill(
-        `${plan.called} held ${resident} MB, more than its ${plan.maxMemoryMb} MB (${plan.memorySetting}) and ${MEMORY_MARGIN_MB} MB for Node itself, and was killed`,
+        `${plan.called} held ${resident} MB, more than its ${bound} MB (${plan.memorySetting}) and ${MEMORY_MARGIN_MB} MB for Node itself, and was killed`,
       );
     const pingEvery = Math.min(1000, Math.max(WATCH_EVERY_MS, Math.floor(watch.hangMs / 5)));
     if (now - this.lastPing < pingEvery) return;

@@ -55,11 +55,6 @@ export class Supervisor {
     this.waiting = undefined;
   }
 
-  /** Whether a run waits to be started. */
-  get restarting(): boolean {
-    return this.waiting !== undefined;
-  }
-
   private async next(): Promise<void> {
     const { options } = this;
     const run = ++this.runs;
