@@ -28,7 +28,7 @@ export function App() {
   const { flow, log: logReadable } = useAccess(link);
   const [tab, setTab] = useState('parameters');
   /** What the flow tab opens on: the catalogue (the first-run page's "add a device"), a connection's form (its edit in the connections tab). */
-  const [flowOpening, setFlowOpening] = useState(/** @type {import('./flow-tab.js').Editing | undefined} */ (undefined));
+  const [flowOpening, setFlowOpening] = useState(/** @type {import('./flow-editing.js').Editing | undefined} */ (undefined));
   const [search, setSearch] = useState('');
   const matching = useMatching(search, setNotice);
   const [tiles, showTiles] = useTilesOption();

@@ -5,7 +5,8 @@
 // key's entry in the flow's `keys` of its connection, which the hub applies at once and
 // keeps across restarts.
 import { useEffect, useState } from 'preact/hooks';
-import { draftOf, readFlow, saveFlow } from './api.js';
+import { draftOf, readFlow } from './api.js';
+import { saveAtOnce } from './flow-edits.js';
 import { shownValue } from './format.js';
 import { entryOf, formOf } from './key-entries.js';
 /** @import { KeyEntry } from './key-entries.js' */
@@ -23,38 +24,6 @@ const PRESSES = /** @type {const} */ ([
   ['toggle', 'turns a parameter on and off'],
   ['momentary', 'holds a parameter on while pressed'],
 ]);
-
-/**
- * Makes the edits `editsOf` gives for the flow as it is now, and saves them at once (named
- * `done`); true when saved, or the mistakes under `mine` that refused them (said too).
- * @param {(document: any) => FlowEdit[]} editsOf @param {(string | number)[]} mine @param {string} done
- * @param {(text: string, error: boolean) => void} notify
- * @returns {Promise<true | readonly PlacedIssue[]>}
- */
-async function saveNow(editsOf, mine, done, notify) {
-  try {
-    const { text, etag } = await readFlow();
-    const { document } = await draftOf(text, []);
-    const edits = editsOf(document);
-    if (edits.length === 0) return []; // the person changed their mind
-    const draft = await draftOf(text, edits);
-    const refused = draft.issues.filter((issue) => mine.every((part, i) => issue.path[i] === part));
-    if (refused.length > 0) {
-      notify(`not saved: ${refused.map((issue) => issue.message).join('; ')}`, true);
-      return refused;
-    }
-    const answer = await saveFlow(draft.text, etag, done);
-    if (!answer.ok) {
-      notify(`not saved: ${answer.error} (${answer.code})`, true);
-      return [];
-    }
-    notify(`${done}: saved and applied, version ${answer.version}`, false);
-    return true;
-  } catch (error) {
-    notify(`not saved: ${/** @type {Error} */ (error).message}`, true);
-    return [];
-  }
-}
 
 /** Stream Decks by model: keys, and keys a row. */
 const MODELS = /** @type {const} */ ([
@@ -82,7 +51,7 @@ export function AddDeck({ connections, notify, close }) {
   const add = async () => {
     const [, keys, perRow] = MODELS[model] ?? MODELS[0];
     setBusy(true);
-    const saved = await saveNow(
+    const saved = await saveAtOnce(
       (document) => {
         const entry = { device: device.trim(), keys, perRow };
         return Array.isArray(document?.connections?.[connection]?.devices)
@@ -91,11 +60,11 @@ export function AddDeck({ connections, notify, close }) {
       },
       path,
       `deck ${device.trim()} expected`,
-      notify,
     );
     setBusy(false);
-    if (saved === true) close();
-    else setIssues(saved);
+    if (saved.notice) notify(saved.notice.text, saved.notice.error);
+    if (saved.done) close();
+    else setIssues(saved.refused ?? []);
   };
   return html`<form class="key-designer" data-testid="add-deck" onSubmit=${(/** @type {Event} */ e) => {
     e.preventDefault();
@@ -155,10 +124,11 @@ export function KeyDesigner({ connection, device, keyIndex, addresses, notify, c
   /** Saves the edits at once; the hub applies them. @param {(document: any) => FlowEdit[]} editsOf @param {string} done */
   const save = async (editsOf, done) => {
     setBusy(true);
-    const saved = await saveNow(editsOf, keysPath, done, notify);
+    const saved = await saveAtOnce(editsOf, keysPath, done);
     setBusy(false);
-    if (saved === true) close();
-    else setIssues(saved);
+    if (saved.notice) notify(saved.notice.text, saved.notice.error);
+    if (saved.done) close();
+    else setIssues(saved.refused ?? []);
   };
 
   const apply = () =>
