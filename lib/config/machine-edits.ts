@@ -1,11 +1,11 @@
 /**
- * What an edit of the flow over HTTP may not change (decisions.md, "What admin may change"):
- * anything that names code, a file, a folder or a device on the hub's machine. An `admin`
- * login is trusted with the studio, not with the machine: a code flow or a package runs as
- * the hub's user, a file name is a place that user may write, a certificate or a document
- * root one it may read, a serial or MIDI port, keystrokes typed or listened to and an
- * environment variable reach past the hub. Those stay as the file on the machine has them
- * unless the hub was started with `--allow-machine-edits`.
+ * What an edit of the flow over HTTP may not change (docs/decisions/security-and-access.md,
+ * "What admin may change"): anything that names code, a file, a folder or a device on the
+ * hub's machine. An `admin` login is trusted with the studio, not with the machine: a code
+ * flow or a package runs as the hub's user, a file name is a place that user may write, a
+ * certificate or a document root one it may read, a serial or MIDI port, keystrokes typed
+ * or listened to and an environment variable reach past the hub. Those stay as the file on
+ * the machine has them unless the hub was started with `--allow-machine-edits`.
  *
  * Checked on the documents as written (placeholders not filled in), before anything of the
  * edited flow is loaded: a package named by an edit must not even be imported to be refused.

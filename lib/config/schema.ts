@@ -27,7 +27,7 @@ export const isolationSettings = {
   isolate: Type.Optional(
     Type.Union([Type.Literal('process'), Type.Literal('none')], {
       description:
-        'Where the connection runs (R-PK4): "process", a process of its own, so a crash, a hang or a leak costs this connection alone, which restarts with a backoff and keeps its last values meanwhile; "none", the hub\'s process. Default: "process" for a type of a package, "none" for a built-in type. The types that serve the hub (rest-api, mqtt) run in its process.',
+        'Where the connection runs (R-PK4): "process", a process of its own, so a crash, a hang or a leak costs this connection alone, which restarts with a backoff and keeps its last values meanwhile; "none", the hub\'s process. Default: "process" for a type of a package, "none" for a built-in type. The types that serve the hub (rest-api, mqtt, osc) run in its process.',
     }),
   ),
   maxMemoryMb: Type.Optional(
