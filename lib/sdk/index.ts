@@ -6,7 +6,8 @@
  * - `context.ts`: what a running connection gets from the hub, and the statuses it reports;
  * - `settings.ts`: settings schemas with defaults, and parsing them with paths; `setting-shapes.ts`: a port, a value type, a server's origins and host names;
  * - `parameter-lines.ts`, `ranges.ts`: parameters declared as lines (`out/{0..39}:I`);
- * - `device/`: the device kit, transports written once (link, TCP, UDP, serial, lines).
+ * - `device/`: the device kit, transports written once (link, TCP, UDP, serial, lines);
+ * - `surfaces.ts`: a key's press as the origin of what it writes, naming its surface as Companion does.
  *
  * Parameters, values, addresses and their patterns, errors, time and sparse logging come
  * from the hub's own core, re-exported here, so built-in types import this face alone. A
@@ -48,6 +49,9 @@ export {
   parseParameterLines,
 } from './parameter-lines.ts';
 export { expandRanges, hasRange, MAX_RANGE_NAMES } from './ranges.ts';
+
+// Surfaces' keys.
+export { keyOrigin, satelliteSurface, surfaceOf } from './surfaces.ts';
 
 // Parameters and values.
 export {

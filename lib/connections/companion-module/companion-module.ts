@@ -29,6 +29,7 @@ import {
   Status,
   Supervisor,
   type TypedInstance,
+  surfaceOf,
 } from '../../sdk/index.ts';
 import { upgradesBindings } from './binding-upgrades.ts';
 import { Bindings } from './bindings.ts';
@@ -352,7 +353,8 @@ class ModuleConnection implements TypedInstance<Settings> {
           upgradeIndex: this.upgradeIndex,
           disabled: false,
         },
-        surfaceId: origin,
+        // Companion's surface id for a press of a deck's key (`satellite-<device id>`), as Companion sends it; none otherwise.
+        surfaceId: surfaceOf(origin),
       },
       this.settings.timeout,
     )) as { success?: unknown; errorMessage?: unknown } | undefined;

@@ -16,6 +16,8 @@ import {
   type SetResult,
   SparseLog,
   type Value,
+  keyOrigin,
+  satelliteSurface,
 } from '../../sdk/index.ts';
 import type { Device } from './devices.ts';
 import type { KeyLooks } from './key-looks.ts';
@@ -189,7 +191,7 @@ export class KeyBindings {
         settled({ ok: false, error: new HubError(code, `keys[${index}]: writing ${address} failed: ${message}`, { declared }) });
       };
       if (!target) return heard(fail('PB_NOT_FOUND', `there is no parameter ${address}`));
-      const written = target.set(value, origin, heard);
+      const written = target.set(value, keyOrigin(satelliteSurface(deviceId), key, origin), heard);
       if (!written.ok || !target.answersLater) heard(written);
     });
     settled(ok(true));
