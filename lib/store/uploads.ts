@@ -18,11 +18,11 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { checkModuleArchive, speaksModuleBase, spokenBases } from '../config/connection-types.ts';
+import { MODULES_FOLDER } from '../config/machine-edits.ts';
 import { HubError, reasonOf } from '../core/errors.ts';
 import type { CatalogueEntry } from '../core/flow-shapes.ts';
 import { jsonInArchive, moduleEntry } from './catalogue.ts';
-import { checkModuleArchive, speaksModuleBase, spokenBases } from './connection-types.ts';
-import { MODULES_FOLDER } from './machine-edits.ts';
 
 /** Where packages added from the console are kept beside the flow file, for `npm install` to find them again. */
 export const PACKAGES_FOLDER = 'packages';

@@ -11,10 +11,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { list } from 'tar';
+import { ARCHIVE_READ_BYTES, moduleTypeName } from '../config/connection-types.ts';
+import { MODULES_FOLDER } from '../config/machine-edits.ts';
 import type { ConnectionType } from '../connections/connection.ts';
 import type { CatalogueEntry } from '../core/flow-shapes.ts';
-import { ARCHIVE_READ_BYTES, moduleTypeName } from './connection-types.ts';
-import { MODULES_FOLDER } from './machine-edits.ts';
 
 /** The most packages and modules each read for one listing. */
 const MOST_READ = 2000;
