@@ -6,11 +6,11 @@
  */
 import { MODULES_FOLDER } from '../config/machine-edits.ts';
 import type { ConnectionType } from '../connections/connection.ts';
-import type { HubError } from '../core/errors.ts';
+import { HubError } from '../core/errors.ts';
 import type { Catalogue, CatalogueEntry } from '../core/flow-shapes.ts';
 import type { Logger } from '../core/log.ts';
 import type { StoreView } from '../core/store-view.ts';
-import { catalogueOf } from './catalogue.ts';
+import { catalogueOf, moduleTypeIn } from './catalogue.ts';
 import { addModule, addPackage, addRegistryPackage, PACKAGES_FOLDER, uploadRefusal } from './uploads.ts';
 
 export interface StoreOptions {
@@ -21,7 +21,7 @@ export interface StoreOptions {
    * when the hub was started with --allow-machine-edits.
    */
   readonly machineEdits: 'refused' | 'allowed';
-  /** The connection types the hub knows now (built-in and its packages'): the built-in ones are listed. */
+  /** The connection types the hub knows now (built-in and its packages'): the built-in ones listed, the one that runs modules. */
   readonly types: () => readonly ConnectionType[];
   readonly log: Logger;
 }
@@ -44,7 +44,9 @@ export class Store implements StoreView {
   }
 
   async addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry> {
-    const entry = await addModule(this.options.path, name, bytes, this.allowed);
+    const moduleType = moduleTypeIn(this.options.types());
+    if (!moduleType) throw new HubError('PB_BAD_REQUEST', 'this hub knows no type that runs Companion modules');
+    const entry = await addModule(this.options.path, name, bytes, this.allowed, moduleType);
     this.options.log.info(`module ${name} (${entry.name} ${entry.version ?? ''}) added to the modules folder by ${by}`);
     return entry;
   }
