@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { list } from 'tar';
-import { jsonInArchive } from '../lib/config/catalogue.ts';
+import { jsonInArchive } from '../lib/store/catalogue.ts';
 import { checkEntries } from '../lib/connections/companion-module/module-archive.ts';
 
 /** The longest gap between ticks of a 1 ms timer while `work` runs, and how long it took. */

@@ -17,6 +17,7 @@ import { ReloadRefused } from './hub/reload.ts';
 import { codeFlowFailed } from './rules/code-flows/running-flow.ts';
 import { StateStore } from './state/store.ts';
 import { KeptSessionKey } from './state/sign-in-key.ts';
+import { Store } from './store/store.ts';
 import { Exit, stateFolderOf } from './commands.ts';
 import { stateCommand } from './state-command.ts';
 import { witness } from './witness-command.ts';
@@ -271,6 +272,12 @@ async function run(
     log,
     scheduler: realTime,
   });
+  const store = new Store({
+    path: loaded.flow.path,
+    machineEdits: machineEdits ? 'allowed' : 'refused',
+    types: () => [...connectionTypes, ...flow.plugins.types],
+    log,
+  });
   if (machineEdits)
     log.warn(
       '--allow-machine-edits: admin logins may change code flows, plugins, files and devices of this machine from the console, and so run code as this user',
@@ -279,6 +286,7 @@ async function run(
     flow: loaded.flow,
     log,
     flowFile,
+    store,
     ...(state ? { state } : {}),
     ...(signInKey ? { signInKey: () => signInKey.current() } : {}),
   });

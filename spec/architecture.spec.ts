@@ -29,10 +29,12 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   // Hubs sharing a broker: the share, the redundancy group and its vote (R-M5, R-B1–B5, R-AV1–AV3), over the link.
   site: ['core', 'sdk', 'broker'],
   config: ['core', 'sdk', 'connections', 'connections/*', 'rules'],
+  // What a studio can add beside the flow file (R-ST2): where the flow keeps modules is config's, how an archive is checked its type's (`ModuleArchives`).
+  store: ['core', 'connections', 'config'],
   hub: ['core', 'sdk', 'config', 'connections', 'rules', 'state'],
   // `patchbay-hub/testing`: a type of a package run in a real hub, for its author's specs.
   testing: ['core', 'sdk', 'config', 'hub'],
-  '.': ['core', 'config', 'hub', 'rules', 'state', 'broker', 'site'],
+  '.': ['core', 'config', 'hub', 'rules', 'state', 'broker', 'site', 'store'],
 };
 
 /** Files that may import a folder beyond their own folder's arrows: the one place each seam is crossed. */

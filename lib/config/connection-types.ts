@@ -1,5 +1,5 @@
 import type { TObject } from '@sinclair/typebox';
-import { type ConnectionType, connectionTypeOf } from '../connections/connection.ts';
+import { type ConnectionType, connectionTypeOf, type ModuleArchives } from '../connections/connection.ts';
 import type { ServingTypeDefinition } from '../connections/serving.ts';
 import type { DefinedConnectionType } from '../sdk/type.ts';
 import { dummyType } from '../connections/dummy/dummy.ts';
@@ -24,8 +24,10 @@ import { xmlFileOutputType } from '../connections/xml-file-output/xml-file-outpu
 import { scenesType } from '../connections/scenes/scenes.ts';
 import { companionModuleType } from '../connections/companion-module/companion-module.ts';
 
-/** A built-in type as its module defines it. */
-type BuiltIn = DefinedConnectionType<TObject, unknown> | ServingTypeDefinition<TObject, unknown>;
+/** A built-in type as its module defines it, with what only a built-in may declare besides (`ModuleArchives`). */
+type BuiltIn = (DefinedConnectionType<TObject, unknown> | ServingTypeDefinition<TObject, unknown>) & {
+  readonly moduleArchives?: ModuleArchives;
+};
 
 /**
  * Every connection type the hub knows. A new type is a folder `lib/connections/<type>/`
@@ -57,15 +59,10 @@ const builtIns: readonly BuiltIn[] = [
   companionModuleType,
 ];
 
-export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => connectionTypeOf(definition));
-
-/** The type a Companion module runs as: what the catalogue's modules are added as (R-ST2). */
-export const moduleTypeName = companionModuleType.type;
-
-/** A module archive's table of contents checked as its start checks it (no path out, no link, bounded), for one added from the console. */
-export { ARCHIVE_READ_BYTES, checkEntries as checkModuleArchive } from '../connections/companion-module/module-archive.ts';
-/** Whether the hub speaks a module's base version (its manifest's `runtime.apiVersion`). */
-export { SPOKEN as spokenBases, speaks as speaksModuleBase } from '../connections/companion-module/module-folder.ts';
+export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => ({
+  ...connectionTypeOf(definition),
+  ...(definition.moduleArchives && { moduleArchives: definition.moduleArchives }),
+}));
 
 /** A built-in type's definition by its name, for a process of its own that runs it (R-PK4); undefined for the types that serve the hub. */
 export function builtInDefinition(type: string): DefinedConnectionType<TObject, unknown> | undefined {

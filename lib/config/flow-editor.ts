@@ -7,14 +7,15 @@
  * found before each save, is kept: the last `KEPT_VERSIONS`, in the state folder's
  * `flow-history/` (in memory for a hub without a state folder), and any can be brought back.
  * Texts leave with their secrets hidden, and come back with them put back (flow-secrets.ts).
- * One save at a time.
+ * One save at a time. What a studio adds beside the file (modules, packages) is the store's
+ * (lib/store/).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, chmod, chown, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HubError, reasonOf } from '../core/errors.ts';
-import type { Catalogue, CatalogueEntry, Draft, FlowEdit, FlowVersion, PlacedIssue } from '../core/flow-shapes.ts';
+import type { Draft, FlowEdit, FlowVersion, PlacedIssue } from '../core/flow-shapes.ts';
 import type { FlowView, Saved } from '../core/flow-view.ts';
 import type { Issue } from '../core/issue.ts';
 import type { Logger } from '../core/log.ts';
@@ -22,9 +23,7 @@ import type { Scheduler } from '../core/scheduler.ts';
 import JSON5 from 'json5';
 import type { ConnectionType } from '../connections/connection.ts';
 import { type Environment, type Flow, flowOfText } from './flow-file.ts';
-import { catalogueOf } from './catalogue.ts';
-import { MODULES_FOLDER, machineEdits } from './machine-edits.ts';
-import { addModule, addPackage, addRegistryPackage, PACKAGES_FOLDER, uploadRefusal } from './uploads.ts';
+import { machineEdits } from './machine-edits.ts';
 import { hideSecrets, restoreSecrets } from './flow-secrets.ts';
 import { documentOf, editFlowText, FlowDocument, syntaxPlace } from './flow-text.ts';
 
@@ -139,37 +138,6 @@ export class FlowEditor implements FlowView {
 
   schema(): string {
     return this.options.schema();
-  }
-
-  async catalogue(): Promise<Catalogue> {
-    const types = this.options.types();
-    // The packages `plugins` names are those whose types the hub loaded.
-    const listed = new Set(types.flatMap((type) => (type.origin ? [type.origin.package] : [])));
-    const { entries, partial } = await catalogueOf(this.options.path, types, listed);
-    return { entries, partial, machineEdits: this.options.machineEdits === 'allowed' };
-  }
-
-  uploadRefusal(kind: 'module' | 'package'): HubError | undefined {
-    const allowed = this.options.machineEdits === 'allowed';
-    return kind === 'module' ? uploadRefusal(allowed, 'a module', MODULES_FOLDER) : uploadRefusal(allowed, 'a package', PACKAGES_FOLDER);
-  }
-
-  async addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry> {
-    const entry = await addModule(this.options.path, name, bytes, this.options.machineEdits === 'allowed');
-    this.options.log.info(`module ${name} (${entry.name} ${entry.version ?? ''}) added to the modules folder by ${by}`);
-    return entry;
-  }
-
-  async addPackage(name: string, bytes: Uint8Array, by: string): Promise<readonly CatalogueEntry[]> {
-    const installed = await addPackage(this.options.path, name, bytes, this.options.machineEdits === 'allowed');
-    this.options.log.info(`package ${installed} (${name}) installed beside the flow by ${by}`);
-    return (await this.catalogue()).entries.filter((entry) => entry.package === installed);
-  }
-
-  async addRegistryPackage(spec: string, by: string): Promise<readonly CatalogueEntry[]> {
-    const installed = await addRegistryPackage(this.options.path, spec, this.options.machineEdits === 'allowed');
-    this.options.log.info(`package ${installed} (${spec}) installed from the registry beside the flow by ${by}`);
-    return (await this.catalogue()).entries.filter((entry) => entry.package === installed);
   }
 
   async draft(edited: string, edits: readonly FlowEdit[]): Promise<Draft> {

@@ -184,6 +184,24 @@ export interface ConnectionType {
   readonly refused?: HubError;
   /** Parses a connection's own settings once: its plan, or every mistake with its path. */
   prepare(settings: Readonly<Record<string, unknown>>, connection: ParseContext): Checked<ConnectionPlan>;
+  /** How a module archive added from the console is checked, on the built-in type that runs Companion modules (see `ModuleArchives`). */
+  readonly moduleArchives?: ModuleArchives;
+}
+
+/**
+ * What the built-in type that runs Companion modules declares of an archive added from the
+ * console to the flow's `modules` folder (R-ST2), so that the store (lib/store/) keeps only
+ * what a start of the type would take, without reaching into the type's folder. The type
+ * writes it beside its definition, and the list of types puts it on the type; a package's
+ * type cannot declare it (`connectionTypeOf` leaves it out).
+ */
+export interface ModuleArchives {
+  /** Refuses the archive at `path` (named `shown`) at its first unsafe entry, as a start does, with a HubError; nothing is written. */
+  check(path: string, shown: string): Promise<void>;
+  /** Whether the hub runs a module of the runtime API and base version its manifest names (`runtime.api`, `runtime.apiVersion`). */
+  speaks(api: string, apiVersion: string): boolean;
+  /** What the hub speaks, in words, for a refusal. */
+  readonly spoken: string;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { FlowView } from '../core/flow-view.ts';
+import type { StoreView } from '../core/store-view.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { ConnectionContext } from '../sdk/context.ts';
 import type { SiteHub } from '../site/hub-port.ts';
@@ -44,6 +45,8 @@ export interface HubServices extends SiteHub {
   whenServing(work: () => void): void;
   /** The flow file the hub runs, to read and save (R-ED3); undefined for a hub not started from one. */
   flowFile(): FlowView | undefined;
+  /** What a studio can add beside the flow file (R-ST2); undefined for a hub not started from one. */
+  store(): StoreView | undefined;
 }
 
 /** The context of a type that declares `servesHub`. */

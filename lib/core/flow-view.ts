@@ -3,16 +3,13 @@
  * the HTTP routes serve, in one place; what crosses the wall is in `flow-shapes.ts`.
  */
 import type { HubError } from './errors.ts';
-import type { Catalogue, CatalogueEntry, Draft, FlowEdit, FlowVersion } from './flow-shapes.ts';
+import type { Draft, FlowEdit, FlowVersion } from './flow-shapes.ts';
 import type { Issue } from './issue.ts';
 
 /** What a save answers: the new text's tag and version, or why nothing was written. */
 export type Saved =
   | { readonly ok: true; readonly etag: string; readonly version: number }
   | { readonly ok: false; readonly error: HubError; readonly issues?: readonly Issue[]; readonly etag?: string };
-
-/** The largest archive an editor may add (a Companion module, a package): Companion's builds are a few megabytes, with their node_modules some tens. */
-export const MOST_ARCHIVE_BYTES = 128 * 1024 * 1024;
 
 export interface FlowView {
   /** The file the hub runs. */
@@ -33,14 +30,4 @@ export interface FlowView {
   draft(text: string, edits: readonly FlowEdit[]): Promise<Draft>;
   /** The flow-file JSON Schema of the types this hub knows (its packages' too), for forms and completion. */
   schema(): string;
-  /** What a studio can add (R-ST2): types built in, packages installed beside the flow, modules in its modules folder. */
-  catalogue(): Promise<Catalogue>;
-  /** Why an archive of `kind` would be refused whatever it holds (this hub takes no machine edits): said before its bytes are read. */
-  uploadRefusal(kind: 'module' | 'package'): HubError | undefined;
-  /** Keeps a Companion module's `.tgz` in the flow's modules folder, added by `by` (only with machine edits); its catalogue entry. */
-  addModule(name: string, bytes: Uint8Array, by: string): Promise<CatalogueEntry>;
-  /** Keeps a patchbay package's `.tgz` in the flow's packages folder and installs it beside the flow, by `by` (only with machine edits); its types as the catalogue lists them. */
-  addPackage(name: string, bytes: Uint8Array, by: string): Promise<readonly CatalogueEntry[]>;
-  /** Installs a patchbay package beside the flow from the registry the machine reaches, by `by` (only with machine edits); its types as the catalogue lists them. */
-  addRegistryPackage(spec: string, by: string): Promise<readonly CatalogueEntry[]>;
 }

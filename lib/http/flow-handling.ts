@@ -1,11 +1,12 @@
 /**
- * What every route of the flow file shares (R-ED3): who may use them — a signed-in login
- * with full access or an `admin` token, on a hub that runs a flow file (a flow names hosts
- * and placeholders; a hub without credentials lets nobody edit) — who a change is logged
- * as, and how a save is answered and described.
+ * What every route of the flow file (R-ED3) and of what a studio adds beside it (R-ST2)
+ * shares: who may use them — a signed-in login with full access or an `admin` token, on a hub
+ * that runs a flow file (a flow names hosts and placeholders; a hub without credentials lets
+ * nobody edit) — who a change is logged as, and how a save is answered and described.
  */
 import { FlowSaved } from '../core/flow-shapes.ts';
 import type { FlowView, Saved } from '../core/flow-view.ts';
+import type { StoreView } from '../core/store-view.ts';
 import { type ErrorCode, reasonOf } from '../core/errors.ts';
 import type { ClientAccess } from './access.ts';
 import { answerLater, clientAddress } from './handling.ts';
@@ -34,13 +35,19 @@ const noCredentials: CodedError = {
     'the flow editor needs credentials: this rest-api has none, so anyone who reaches it could change the flow; give it a `token` in the flow file and sign in',
 };
 
+/** What an editors' handler does with the part of the hub it reaches (the flow file, the store). */
+type EditorsHandle<T> = (res: HttpResponse, req: HttpRequest, part: T, json: boolean, access: ClientAccess, context: RouteContext) => void;
+
 /**
  * A handler of the flow file: for a signed-in login with full access or an `admin` token (403 otherwise), on a hub
  * that runs one. `handle` runs before the handler returns, so it may still read the request.
  */
-export function forEditors(
-  handle: (res: HttpResponse, req: HttpRequest, flow: FlowView, json: boolean, access: ClientAccess, context: RouteContext) => void,
-): Handler {
+export const forEditors = (handle: EditorsHandle<FlowView>): Handler => editorsOf((context) => context.flow, handle);
+
+/** A handler of what a studio can add beside the flow file, for the same editors on the same hubs. */
+export const forStore = (handle: EditorsHandle<StoreView>): Handler => editorsOf((context) => context.store, handle);
+
+function editorsOf<T>(partOf: (context: RouteContext) => T | undefined, handle: EditorsHandle<T>): Handler {
   return (res, req, context, access) => {
     const json = jsonClient(req);
     // A refused PUT's body is never read: the connection closes after the answer.
@@ -51,8 +58,9 @@ export function forEditors(
       return sendError(res, { code: 'PB_FORBIDDEN', message: 'this token may not read or change the flow: it needs `admin`' }, json, {
         close,
       });
-    if (!context.flow) return sendError(res, noEditor, json, { close });
-    handle(res, req, context.flow, json, access, context);
+    const part = partOf(context);
+    if (part === undefined) return sendError(res, noEditor, json, { close });
+    handle(res, req, part, json, access, context);
   };
 }
 

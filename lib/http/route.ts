@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import type { Answers } from '../core/api-shapes.ts';
 import type { Result } from '../core/errors.ts';
 import type { FlowView } from '../core/flow-view.ts';
+import type { StoreView } from '../core/store-view.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { SparseLog } from '../core/sparse-log.ts';
@@ -39,6 +40,8 @@ export interface RouteContext {
   readonly refusals: SparseLog;
   /** The flow file, for `/flow` (R-ED3); absent for a hub that was not started from one (a spec's). */
   readonly flow?: FlowView;
+  /** What a studio can add beside the flow file, for `/catalogue` (R-ST2); absent with the flow file. */
+  readonly store?: StoreView;
   /** The name of the session cookie, which holds the port (for the descriptions, R-DS1). */
   readonly sessionCookie: () => string;
 }

@@ -15,6 +15,7 @@ import { operatingRoutes } from './operating-routes.ts';
 import { parameterRoutes } from './parameter-routes.ts';
 import { jsonClient, sendError } from './respond.ts';
 import type { DescribedRoute, Handler, Route } from './route.ts';
+import { storeRoutes } from './store-routes.ts';
 import { updateRoute } from './update-route.ts';
 
 /** The built-in paths (R-H4: they win over files of the same name). */
@@ -25,6 +26,7 @@ export const routes: readonly Route[] = [
   ...operatingRoutes,
   ...flowRoutes,
   ...flowHistoryRoutes,
+  ...storeRoutes,
   ...descriptionRoutes(() => servedRoutes),
 ];
 

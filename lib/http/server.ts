@@ -5,6 +5,7 @@ import { HubError, reasonOf } from '../core/errors.ts';
 import { whyNotBound } from '../core/ports.ts';
 import type { ConnectionMetric, HubCounts } from '../core/counts.ts';
 import type { FlowView } from '../core/flow-view.ts';
+import type { StoreView } from '../core/store-view.ts';
 import type { Graph } from '../core/graph.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scheduler } from '../core/scheduler.ts';
@@ -78,6 +79,8 @@ export interface RestServerOptions {
   readonly group?: () => GroupView | undefined;
   /** The flow file the hub runs, for `/flow` (R-ED3). */
   readonly flow?: FlowView;
+  /** What a studio can add beside it, for `/catalogue` (R-ST2). */
+  readonly store?: StoreView;
   readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly limits?: Partial<Limits>;
@@ -128,7 +131,7 @@ export class RestServer {
   private readonly webSocketRoute: WebSocketRoute;
   constructor(private readonly options: RestServerOptions) {
     this.limits = { ...defaultLimits, ...options.limits };
-    const { graph, files, connections, problems, rules, log, settled, group, flow } = options;
+    const { graph, files, connections, problems, rules, log, settled, group, flow, store } = options;
     this.serving = options.whenServing === undefined;
     options.whenServing?.(() => (this.serving = true));
     this.edge = new Edge({
@@ -165,6 +168,7 @@ export class RestServer {
       ...(settled ? { settled } : {}),
       ...(group ? { group } : {}),
       ...(flow ? { flow } : {}),
+      ...(store ? { store } : {}),
       maxBody: this.limits.maxBody,
       log,
       metrics,

@@ -7,6 +7,7 @@ import type { HubServices } from '../connections/serving.ts';
 import { type ConnectionRunner, startTogether } from '../connections/runner.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { FlowView } from '../core/flow-view.ts';
+import type { StoreView } from '../core/store-view.ts';
 import { Graph } from '../core/graph.ts';
 import { type Logger, silentLogger } from '../core/log.ts';
 import { changeClockOf, realTime, type Scheduler } from '../core/scheduler.ts';
@@ -39,6 +40,8 @@ export interface HubOptions {
   readonly signInKey?: () => Buffer;
   /** The flow file as the console edits it (R-ED3); absent: `/flow` says there is none. */
   readonly flowFile?: FlowView;
+  /** What a studio can add beside the flow file (R-ST2, lib/store/); absent: `/catalogue` says there is none. */
+  readonly store?: StoreView;
 }
 
 /**
@@ -64,7 +67,6 @@ export class Hub {
   private readonly factory: RunnerFactory;
   /** Reloads, and what they leave to list: the refusal of the last, the restarts they made. */
   private readonly reloads: Reloads;
-  private readonly flowFile: FlowView | undefined;
 
   /** Emits when the code flows loaded one more file: `codeFlowFiles()` grew. */
   readonly codeFlowFiles$: Observable<void> = this.codeFlowFilesChanged.asObservable();
@@ -90,9 +92,8 @@ export class Hub {
    */
   readonly problems$: Observable<Problem> = this.problemStream.asObservable();
 
-  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, state, signInKey, flowFile }: HubOptions) {
+  constructor({ flow, scheduler = realTime, log = silentLogger, loopLimit, state, signInKey, flowFile, store }: HubOptions) {
     this.log = log;
-    this.flowFile = flowFile;
     this.signInKey = signInKey ?? processKey();
     this.flow = flow;
     this.scheduler = scheduler;
@@ -156,7 +157,8 @@ export class Hub {
       whenServing: (work) => {
         this.serving.when(work);
       },
-      flowFile: () => this.flowFile,
+      flowFile: () => flowFile,
+      store: () => store,
     });
     this.factory = new RunnerFactory({
       ...inside,

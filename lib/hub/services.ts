@@ -11,6 +11,7 @@ import type { ConnectionRunner } from '../connections/runner.ts';
 import type { HubServices, Redundancy } from '../connections/serving.ts';
 import type { HubCounts } from '../core/counts.ts';
 import type { FlowView } from '../core/flow-view.ts';
+import type { StoreView } from '../core/store-view.ts';
 import type { Graph } from '../core/graph.ts';
 import { mapStrings, relativePaths } from '../core/paths.ts';
 import type { Mirrors } from './mirrors.ts';
@@ -38,6 +39,7 @@ export interface ServedInsides {
   signInKey(): Buffer;
   whenServing(work: () => void): void;
   flowFile(): FlowView | undefined;
+  store(): StoreView | undefined;
 }
 
 /** What the types that serve the hub (`servesHub`) are granted; made once, for every such connection. */
@@ -60,6 +62,7 @@ export function hubServices(hub: ServedHub, inside: ServedInsides): HubServices 
       [...connectionTypes, ...inside.flow().plugins.types].flatMap(({ type, metrics }) => metrics.map((metric) => ({ type, ...metric }))),
     redundancy: inside.redundancy,
     flowFile: () => inside.flowFile(),
+    store: () => inside.store(),
   };
 }
 

@@ -35,8 +35,8 @@ import { upgradesBindings } from './binding-upgrades.ts';
 import { Bindings } from './bindings.ts';
 import { namesIn } from './option-texts.ts';
 import { bindingSchemas, configMistakes, fieldSchemas, refuseConfigMistakes, withFieldDefaults } from './fields.ts';
-import { isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
-import { type ModuleFolder, moduleMistake, readModuleFolder } from './module-folder.ts';
+import { checkEntries, isArchive, removeScratch, scratchFolder, unpackModule } from './module-archive.ts';
+import { type ModuleFolder, moduleMistake, readModuleFolder, runs, SPOKEN } from './module-folder.ts';
 import { ModuleStatus } from './module-status.ts';
 import { SavedConfig } from './saved-config.ts';
 import { parse, type Settings, settings } from './settings.ts';
@@ -364,7 +364,7 @@ class ModuleConnection implements TypedInstance<Settings> {
   }
 }
 
-export const companionModuleType = defineConnectionType({
+const definition = defineConnectionType({
   type: 'companion-module',
   summary: 'A Bitfocus Companion device module, unmodified: its config, variables, actions and feedbacks as parameters.',
   settings,
@@ -397,3 +397,10 @@ export const companionModuleType = defineConnectionType({
   },
   create: (context, parsed: Settings) => new ModuleConnection(context, parsed),
 });
+
+/**
+ * The type, and how a module archive added from the console (R-ST2) is checked before the
+ * flow's `modules` folder keeps it: its entries as a start checks them, and a manifest of a
+ * runtime the hub runs. The store finds it on this type in the list of types.
+ */
+export const companionModuleType = { ...definition, moduleArchives: { check: checkEntries, speaks: runs, spoken: SPOKEN } };

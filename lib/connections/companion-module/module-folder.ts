@@ -13,6 +13,9 @@ import { isArchive } from './module-archive.ts';
 /** The protocol families of `@companion-module/base` the hub speaks, by major version. */
 export const SPOKEN = '@companion-module/base 1.2 to 1.x (over Node IPC) and 2.x (under its host entry point)';
 
+/** The runtime API a manifest names (`runtime.api`) for a module the hub runs. */
+const RUNTIME_API = 'nodejs-ipc';
+
 export interface ModuleFolder {
   /** The folder, real path. */
   readonly folder: string;
@@ -51,7 +54,7 @@ export function readModuleFolder(written: string, baseDir: string, unpacked?: st
     throw new HubError('PB_START_FAILED', `the module ${path} has no readable companion/manifest.json: ${reasonOf(error)}`);
   }
   const runtime = manifest.runtime ?? {};
-  if (runtime.api !== 'nodejs-ipc')
+  if (runtime.api !== RUNTIME_API)
     throw new HubError('PB_MODULE_INCOMPATIBLE', `the module ${path} speaks the API "${String(runtime.api)}"; this hub speaks ${SPOKEN}`);
   const apiVersion = runtime.apiVersion === '0.0.0' ? installedBase(folder) : String(runtime.apiVersion ?? '');
   if (!speaks(apiVersion))
@@ -91,6 +94,9 @@ export function speaks(apiVersion: string): boolean {
   const [major, minor] = [Number(match[1]), Number(match[2])];
   return (major === 1 && minor >= 2) || major === 2;
 }
+
+/** True for a manifest's runtime the hub runs: its API (`runtime.api`), of a base version it speaks. */
+export const runs = (api: string, apiVersion: string): boolean => api === RUNTIME_API && speaks(apiVersion);
 
 /** The version of the base a module in development has installed (its manifest says `0.0.0`). */
 function installedBase(folder: string): string {

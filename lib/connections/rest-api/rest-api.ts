@@ -253,6 +253,7 @@ export const restApiType = defineServingType({
         const files = documentRoot ? await StaticFiles.open(resolve(context.baseDir, documentRoot)) : undefined;
         const auth = authenticator(credentials);
         const flowFile = context.hub.flowFile();
+        const store = context.hub.store();
         server = new RestServer({
           ...(tls ? { tls: tlsFiles(tls) } : {}),
           graph: context.hub.graph,
@@ -274,6 +275,7 @@ export const restApiType = defineServingType({
           whenServing: context.hub.whenServing,
           group: () => context.hub.redundancy.current,
           ...(flowFile ? { flow: flowFile } : {}),
+          ...(store ? { store } : {}),
           scheduler: context.scheduler,
           log: context.log,
         });

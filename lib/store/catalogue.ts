@@ -11,15 +11,33 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { list } from 'tar';
-import type { ConnectionType } from '../connections/connection.ts';
+import { MODULES_FOLDER } from '../config/machine-edits.ts';
+import type { ConnectionType, ModuleArchives } from '../connections/connection.ts';
 import type { CatalogueEntry } from '../core/flow-shapes.ts';
-import { ARCHIVE_READ_BYTES, moduleTypeName } from './connection-types.ts';
-import { MODULES_FOLDER } from './machine-edits.ts';
 
 /** The most packages and modules each read for one listing. */
 const MOST_READ = 2000;
 /** The largest manifest or package.json read. */
 const MOST_BYTES = 256 * 1024;
+/**
+ * How much of an archive is read at a time. The tar library reads 16 MiB at once and inflates
+ * it in one turn of the hub's loop: a small archive that inflates to a gigabyte held the loop
+ * for most of a second (bench/README.md, issue 73 item 6). In chunks this size a turn stays in
+ * milliseconds, as it does where the module type unpacks its own.
+ */
+const READ_BYTES = 16 * 1024;
+
+/** The type Companion modules run as, and how their archives are checked. */
+export interface ModuleType {
+  readonly type: string;
+  readonly archives: ModuleArchives;
+}
+
+/** The type of `types` that runs Companion modules: the one that says how their archives are checked; undefined when none does. */
+export function moduleTypeIn(types: readonly ConnectionType[]): ModuleType | undefined {
+  const found = types.find((type) => type.moduleArchives);
+  return found?.moduleArchives && { type: found.type, archives: found.moduleArchives };
+}
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -50,7 +68,8 @@ export async function catalogueOf(
       }),
     );
   const packages = packagesIn(folder, listed);
-  const modules = await modulesIn(folder);
+  const moduleType = moduleTypeIn(types)?.type;
+  const modules = moduleType ? await modulesIn(folder, moduleType) : { entries: [], partial: false };
   return { entries: [...modules.entries, ...packages.entries, ...builtIn], partial: packages.partial || modules.partial };
 }
 
@@ -80,13 +99,13 @@ function packagesIn(folder: string, listed: ReadonlySet<string>): { entries: Cat
   return { entries, partial: names.length > MOST_READ };
 }
 
-/** The Companion modules of the flow's `modules` folder: each folder with a manifest, each `.tgz` with one inside. */
-async function modulesIn(folder: string): Promise<{ entries: CatalogueEntry[]; partial: boolean }> {
+/** The Companion modules of the flow's `modules` folder, run as `moduleType`: each folder with a manifest, each `.tgz` with one inside. */
+async function modulesIn(folder: string, moduleType: string): Promise<{ entries: CatalogueEntry[]; partial: boolean }> {
   const root = join(folder, MODULES_FOLDER);
   const names = namesIn(root);
   const entries: CatalogueEntry[] = [];
   for (const name of names.slice(0, MOST_READ)) {
-    const found = await moduleEntry(join(root, name), name);
+    const found = await moduleEntry(join(root, name), name, moduleType);
     if (found) entries.push(found.entry);
   }
   return { entries, partial: names.length > MOST_READ };
@@ -94,9 +113,14 @@ async function modulesIn(folder: string): Promise<{ entries: CatalogueEntry[]; p
 
 /**
  * The entry of the module at `path` (a folder or a `.tgz`, named `name` in the modules
- * folder) from its manifest, and the host API the manifest names; undefined without one.
+ * folder, run as `moduleType`) from its manifest, and the host API the manifest names;
+ * undefined without one.
  */
-export async function moduleEntry(path: string, name: string): Promise<{ entry: CatalogueEntry; runtimeApi: string } | undefined> {
+export async function moduleEntry(
+  path: string,
+  name: string,
+  moduleType: string,
+): Promise<{ entry: CatalogueEntry; runtimeApi: string } | undefined> {
   const manifest = /\.(tgz|tar\.gz)$/i.test(name)
     ? await jsonInArchive(path, /^(?:[^/]+\/)?companion\/manifest\.json$/)
     : jsonAt(join(path, 'companion', 'manifest.json'));
@@ -111,7 +135,7 @@ export async function moduleEntry(path: string, name: string): Promise<{ entry: 
     keywords: texts(manifest['keywords']),
     version: text(manifest['version'], 64),
     api: text(runtime['apiVersion'], 64),
-    connection: { type: moduleTypeName, module: `./${MODULES_FOLDER}/${name}` },
+    connection: { type: moduleType, module: `./${MODULES_FOLDER}/${name}` },
   };
   return { entry, runtimeApi: text(runtime['api'], 64) };
 }
@@ -148,7 +172,7 @@ export async function jsonInArchive(path: string, at: RegExp): Promise<Json | un
   try {
     await list({
       file: path,
-      maxReadSize: ARCHIVE_READ_BYTES,
+      maxReadSize: READ_BYTES,
       filter: (entry) => at.test(entry.replace(/^\.\//, '')),
       onReadEntry: (entry) => {
         if (entry.size > MOST_BYTES) return entry.resume();

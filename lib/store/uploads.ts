@@ -18,11 +18,10 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { MODULES_FOLDER } from '../config/machine-edits.ts';
 import { HubError, reasonOf } from '../core/errors.ts';
 import type { CatalogueEntry } from '../core/flow-shapes.ts';
-import { jsonInArchive, moduleEntry } from './catalogue.ts';
-import { checkModuleArchive, speaksModuleBase, spokenBases } from './connection-types.ts';
-import { MODULES_FOLDER } from './machine-edits.ts';
+import { jsonInArchive, type ModuleType, moduleEntry } from './catalogue.ts';
 
 /** Where packages added from the console are kept beside the flow file, for `npm install` to find them again. */
 export const PACKAGES_FOLDER = 'packages';
@@ -41,23 +40,30 @@ const REGISTRY_SPEC = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]{0,213}
 const ARCHIVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}\.(tgz|tar\.gz)$/;
 
 /**
- * Keeps `bytes` as the module `name` in the modules folder beside `flowPath`; its catalogue
- * entry. Throws a HubError: machine edits refused, a bad name, one there already, an archive
- * that is unsafe, has no manifest or is of a base the hub does not speak.
+ * Keeps `bytes` as the module `name` in the modules folder beside `flowPath`, checked as
+ * `moduleType` says; its catalogue entry. Throws a HubError: machine edits refused, a bad
+ * name, one there already, an archive that is unsafe, has no manifest or is of a runtime the
+ * hub does not run.
  */
-export async function addModule(flowPath: string, name: string, bytes: Uint8Array, machineEdits: boolean): Promise<CatalogueEntry> {
+export async function addModule(
+  flowPath: string,
+  name: string,
+  bytes: Uint8Array,
+  machineEdits: boolean,
+  { type, archives }: ModuleType,
+): Promise<CatalogueEntry> {
   return keep(flowPath, MODULES_FOLDER, name, bytes, machineEdits, 'a module', async (partial) => {
-    await checkModuleArchive(partial, name).catch((error: unknown) => {
+    await archives.check(partial, name).catch((error: unknown) => {
       throw new HubError('PB_BAD_REQUEST', reasonOf(error));
     });
-    const found = await moduleEntry(partial, name);
+    const found = await moduleEntry(partial, name, type);
     if (!found)
       throw new HubError('PB_BAD_REQUEST', `the module archive ${name} holds no companion/manifest.json (at its top or in its one folder)`);
     const base = found.entry.api ?? '';
-    if (found.runtimeApi !== 'nodejs-ipc' || !speaksModuleBase(base))
+    if (!archives.speaks(found.runtimeApi, base))
       throw new HubError(
         'PB_BAD_REQUEST',
-        `the module ${name} is built for ${found.runtimeApi || 'no API'} ${base || '(no version)'}; this hub speaks ${spokenBases}`,
+        `the module ${name} is built for ${found.runtimeApi || 'no API'} ${base || '(no version)'}; this hub speaks ${archives.spoken}`,
       );
     return found.entry;
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
-import { catalogueOf } from '../../lib/config/catalogue.ts';
+import { catalogueOf } from '../../lib/store/catalogue.ts';
 import { connectionTypes } from '../../lib/config/connection-types.ts';
 import { fixtureArchive } from '../helpers/companion.ts';
 
