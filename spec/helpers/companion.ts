@@ -87,9 +87,10 @@ export async function fixtureArchive(base: BaseVersion, more?: (folder: string) 
   return file;
 }
 
-/** A hub of a flow file with a rest-api and the connection `desk`, started as `patchbay run` starts it (with `state`, when given); the rest-api's base URL. */
 /** Another connection whose values a module connection's options may name. */
 const VARS = { type: 'dummy', parameters: ['threshold,I,80'] };
+
+/** A hub of a flow file with a rest-api and the connection `desk`, started as `patchbay run` starts it (with `state`, when given); the rest-api's base URL. */
 
 export async function runDesk(
   t: ExecutionContext,

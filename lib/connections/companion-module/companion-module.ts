@@ -48,8 +48,6 @@ import { HostServices } from './host-services.ts';
 import { moduleOptions } from './companion-wire.ts';
 import { definitionsOf, itemsOf, keptOf, valuesOf, variablesOf } from './module-messages.ts';
 
-/** Companion's statuses of a module, as the connection shows them. */
-
 /** The upgrade index a module is told its config was last upgraded to, the first time: written for the module as it is, no script runs on it. */
 const WRITTEN_FOR_THIS_VERSION = 1_000_000;
 
