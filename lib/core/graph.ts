@@ -1,19 +1,12 @@
 import { merge, Observable, of, Subject, type Subscription } from 'rxjs';
+import { AddressIndex } from './address-index.ts';
 import { checkParameterId, parseAddress } from './address.ts';
 import { fail, HubError, ok, type Result } from './errors.ts';
 import { Followers, type Presence } from './followers.ts';
 import { GraphHooks } from './graph-hooks.ts';
-import { type ParameterRow, type ParameterTable, type Reading, Table, type TableChange, UnmadeRow } from './tables.ts';
+import { type ParameterRow, type ParameterTable, type Reading, Table, type TableChange } from './tables.ts';
 import type { Value } from './value.ts';
-import {
-  type Answered,
-  createParameter,
-  type OwnedParameter,
-  type Parameter,
-  type ParameterSpec,
-  type ProxyParameter,
-  type SetResult,
-} from './parameter.ts';
+import { type Answered, createParameter, type Parameter, type ParameterSpec, type ProxyParameter, type SetResult } from './parameter.ts';
 
 export type { ParameterRow, ParameterTable, Reading, TableChange } from './tables.ts';
 export type { Presence } from './followers.ts';
@@ -46,17 +39,8 @@ export type GraphView = Pick<
  * list the graph and then follow it without missing a change.
  */
 export class Graph {
-  /** The parameters defined one by one, and the tables (keyed by themselves), in definition order. */
-  private readonly entries = new Map<string | Table, OwnedParameter | Table>();
-  /** Tables by connection id. */
-  private readonly tables = new Map<string, Table>();
-  /**
-   * Parameters of tables looked up by address so far: found again as fast as the others.
-   * Not those made by going through a table: a snapshot makes a million, and growing a Map
-   * of a million in one go would hold the hub up for tens of milliseconds.
-   */
-  private readonly lookedUp = new Map<string, OwnedParameter>();
-  private count = 0;
+  /** Where each parameter is. */
+  private readonly index = new AddressIndex();
   private readonly connectionIds = new Set<string>();
   private readonly added = new Subject<Parameter>();
   private readonly removed = new Subject<Parameter>();
@@ -82,7 +66,7 @@ export class Graph {
   );
 
   get size(): number {
-    return this.count;
+    return this.index.size;
   }
 
   /**
@@ -94,7 +78,7 @@ export class Graph {
     const checked = checkParameterId(id, { reserved });
     if (!checked.ok) return checked;
     const address = `${connectionId}/${id}`;
-    if (this.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
+    if (this.index.has(address)) return fail('PB_DUPLICATE_PARAMETER', `${address} is already defined`);
     let parameter: ProxyParameter;
     try {
       parameter = createParameter(connectionId, id, spec, this.hooks.bag, address);
@@ -102,8 +86,7 @@ export class Graph {
       if (error instanceof HubError) return { ok: false, error };
       throw error;
     }
-    this.entries.set(address, parameter);
-    this.count++;
+    this.index.add(parameter);
     if (this.added.observed) this.added.next(parameter);
     if (this.followers.size > 0) this.followers.tell(address, parameter);
     return ok(parameter);
@@ -117,7 +100,7 @@ export class Graph {
    * repeats or is defined already.
    */
   defineTable(connectionId: string, source: ParameterTable, specOf: (row: ParameterRow) => ParameterSpec = (row) => row): Result<void> {
-    if (this.tables.has(connectionId)) return fail('PB_DUPLICATE_PARAMETER', `${connectionId} has its table of parameters already`);
+    if (this.index.tableOf(connectionId)) return fail('PB_DUPLICATE_PARAMETER', `${connectionId} has its table of parameters already`);
     const [repeated] = source.ids.repeats();
     const taken =
       repeated !== undefined
@@ -133,41 +116,15 @@ export class Graph {
         return createParameter(connectionId, id, unknown, this.hooks.bag, address);
       }
     });
-    this.entries.set(table, table);
-    this.tables.set(connectionId, table);
-    this.count += table.live;
+    this.index.addTable(table);
     if (this.tableChanges.observed) this.tableChanges.next(table.change(true));
-    this.followers.tellTable(table, (address) => this.find(address));
+    this.followers.tellTable(table, (address) => this.index.find(address));
     return ok(undefined);
   }
 
   /** The parameter at `address`, or undefined. */
   get(address: string): Parameter | undefined {
-    return this.find(address);
-  }
-
-  /** One lookup for every way in: defined one by one, made from a table, or in a table still. */
-  private find(address: string): OwnedParameter | undefined {
-    const found = (this.entries.get(address) as OwnedParameter | undefined) ?? this.lookedUp.get(address);
-    if (found !== undefined || this.tables.size === 0) return found;
-    const row = this.rowOf(address);
-    if (!row) return undefined;
-    const parameter = row.table.at(row.position);
-    this.lookedUp.set(address, parameter);
-    return parameter;
-  }
-
-  /** Where `address` is in a table, when it is there and not removed. */
-  private rowOf(address: string): { table: Table; position: number } | undefined {
-    const slash = address.indexOf('/');
-    const table = slash < 0 ? undefined : this.tables.get(address.slice(0, slash));
-    const position = table ? table.find(address.slice(slash + 1)) : -1;
-    return table && position >= 0 ? { table, position } : undefined;
-  }
-
-  /** Whether a parameter is at `address`, without making one of a table. */
-  private has(address: string): boolean {
-    return this.entries.has(address) || this.lookedUp.has(address) || (this.tables.size > 0 && this.rowOf(address) !== undefined);
+    return this.index.find(address);
   }
 
   /** Makes a connection id known, so lookups can tell an unknown parameter from an unknown connection. */
@@ -185,7 +142,7 @@ export class Graph {
 
   /** Like `get`, but says why nothing was found: bad address, unknown connection or parameter. */
   lookup(address: string): Result<Parameter> {
-    const found = this.find(address);
+    const found = this.index.find(address);
     return found ? ok(found) : nothingAt(this, address);
   }
 
@@ -223,7 +180,7 @@ export class Graph {
    */
   write(address: string, raw: unknown, origin?: string, answered?: Answered): SetResult {
     // Looked up plainly first: every rule hop and client write passes here.
-    const parameter = this.find(address);
+    const parameter = this.index.find(address);
     if (parameter) return parameter.set(raw, origin, answered);
     const missing = this.lookup(address);
     return missing.ok ? missing.value.set(raw, origin, answered) : missing;
@@ -237,17 +194,8 @@ export class Graph {
 
   /** Removes one parameter; true when it existed. */
   remove(address: string): boolean {
-    let parameter = this.entries.get(address) as OwnedParameter | undefined;
-    if (parameter) this.entries.delete(address);
-    else {
-      const row = this.rowOf(address);
-      if (!row) return false;
-      parameter = row.table.at(row.position);
-      row.table.made[row.position] = null;
-      row.table.live--;
-      this.lookedUp.delete(address);
-    }
-    this.count--;
+    const parameter = this.index.remove(address);
+    if (!parameter) return false;
     if (this.removed.observed) this.removed.next(parameter);
     if (this.followers.size > 0) this.followers.tell(address, undefined);
     return true;
@@ -255,7 +203,7 @@ export class Graph {
 
   /** Removes every parameter of a connection whose id `keep` does not accept. */
   removeParameters(connectionId: string, keep: (id: string) => boolean = () => false): void {
-    const table = this.tables.get(connectionId);
+    const table = this.index.tableOf(connectionId);
     if (table && !table.source.rows.some((row, position) => table.made[position] !== null && keep(row.id))) this.dropTable(table);
     for (const parameter of this.byPrefix(`${connectionId}/`)) {
       if (!keep(parameter.id)) this.remove(parameter.address);
@@ -264,18 +212,9 @@ export class Graph {
 
   /** Removes a whole table at once: its parameters never made are never made. */
   private dropTable(table: Table): void {
-    table.dropped = true;
-    this.entries.delete(table);
-    this.tables.delete(table.connectionId);
-    this.count -= table.live;
-    const made: OwnedParameter[] = [];
-    for (const parameter of table.made) {
-      if (!parameter) continue;
-      made.push(parameter);
-      this.lookedUp.delete(parameter.address);
-    }
+    const made = this.index.dropTable(table);
     if (this.tableChanges.observed) this.tableChanges.next(table.change(false, made));
-    this.followers.tellTable(table, (address) => this.find(address));
+    this.followers.tellTable(table, (address) => this.index.find(address));
   }
 
   /**
@@ -287,30 +226,17 @@ export class Graph {
    * Returns what stops it.
    */
   follow(address: string, present: Presence): () => void {
-    return this.followers.add(address, present, () => this.find(address));
+    return this.followers.add(address, present, () => this.index.find(address));
   }
 
   /** Every parameter whose address starts with `prefix`, in definition order. */
   byPrefix(prefix: string): Parameter[] {
-    const found: Parameter[] = [];
-    for (const entry of this.entries.values()) {
-      if (!(entry instanceof Table)) {
-        if (entry.address.startsWith(prefix)) found.push(entry);
-      } else if (entry.overlaps(prefix)) {
-        for (const parameter of entry.parameters()) if (parameter.address.startsWith(prefix)) found.push(parameter);
-      }
-    }
-    return found;
+    return this.index.byPrefix(prefix);
   }
 
   /** How many parameters each connection has, counted without making any. */
   countsByConnection(): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const entry of this.entries.values()) {
-      const id = entry.connectionId;
-      counts.set(id, (counts.get(id) ?? 0) + (entry instanceof Table ? entry.live : 1));
-    }
-    return counts;
+    return this.index.countsByConnection();
   }
 
   /** Every parameter, in definition order. */
@@ -322,22 +248,16 @@ export class Graph {
    * Every parameter, in definition order, as a live iterator: one defined while it is used
    * is still met, one removed is not. For going through a large graph in slices.
    */
-  *values(): IterableIterator<Parameter> {
-    for (const entry of this.entries.values()) {
-      if (entry instanceof Table) yield* entry.parameters();
-      else yield entry;
-    }
+  values(): IterableIterator<Parameter> {
+    return this.index.values();
   }
 
   /**
    * Like `values`, but what only reads (a listing, a snapshot) makes no parameter of a
    * table: a row never made is met as its reading. `current` reads it again later.
    */
-  *readings(): IterableIterator<Reading> {
-    for (const entry of this.entries.values()) {
-      if (entry instanceof Table) yield* entry.readings();
-      else yield entry;
-    }
+  readings(): IterableIterator<Reading> {
+    return this.index.readings();
   }
 
   /**
@@ -346,15 +266,7 @@ export class Graph {
    * What lets a list of readings kept for later (a WebSocket filter's rows) stay right.
    */
   current(reading: Reading): Reading | undefined {
-    if (reading instanceof UnmadeRow) {
-      const { table, position } = reading;
-      const made = table.dropped ? null : table.made[position];
-      return made === null ? undefined : (made ?? reading);
-    }
-    const address = reading.address;
-    if (this.entries.get(address) === reading || this.lookedUp.get(address) === reading) return reading;
-    const row = this.tables.size > 0 ? this.rowOf(address) : undefined;
-    return row && row.table.made[row.position] === reading ? reading : undefined;
+    return this.index.current(reading);
   }
 }
 

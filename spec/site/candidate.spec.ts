@@ -1,5 +1,6 @@
 import test from 'ava';
-import { ASK_EVERY_MS, Candidate } from '../../lib/site/vote/candidate.ts';
+import { Candidate } from '../../lib/site/vote/candidate.ts';
+import { ASK_EVERY_MS } from '../../lib/site/vote/voter.ts';
 import { LEASE_MS, Voter } from '../../lib/site/vote/voter.ts';
 
 /** Three voters in one clock, answering at once: hub `b`'s candidate, and what each voter promised. */

@@ -6,7 +6,8 @@
  * one of them holds it within a few seconds.
  */
 import test from 'ava';
-import { ASK_EVERY_MS, Candidate } from '../../lib/site/vote/candidate.ts';
+import { Candidate } from '../../lib/site/vote/candidate.ts';
+import { ASK_EVERY_MS } from '../../lib/site/vote/voter.ts';
 import { type VoteAnswer, Voter } from '../../lib/site/vote/voter.ts';
 
 /** A seeded random source: a failing seed fails again. */

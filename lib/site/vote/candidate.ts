@@ -21,18 +21,11 @@
  * another round counts for nothing. Pure: time is passed in, `send` carries a request to a
  * voter, `random` draws the waits.
  */
-import { DRIFT_MARGIN_MS, LEASE_MS, type VoteAnswer, type VoteRequest } from './voter.ts';
+import { ClaimWait } from './claim-wait.ts';
+import { ASK_EVERY_MS, DRIFT_MARGIN_MS, LEASE_MS, type VoteAnswer, type VoteRequest } from './voter.ts';
 
-/** How often a candidate asks: five rounds a lease, so that a lost datagram or two costs nothing. */
-export const ASK_EVERY_MS = 200;
 /** Rounds whose answers are still taken: a round older than a lease can no longer extend it. */
 const OPEN_ROUNDS = Math.ceil(LEASE_MS / ASK_EVERY_MS) + 1;
-/** The wait before a claim, for each rank after the first. */
-const RANK_WAIT_MS = 300;
-/** The random part of the wait before a claim, at most. */
-const RANDOM_WAIT_MS = 200;
-/** How long a voter's naming of another holder counts: two rounds, so that one lost answer does not start a claim. */
-const NAMED_FOR_MS = 2 * ASK_EVERY_MS;
 
 export interface Round {
   readonly n: number;
@@ -55,20 +48,8 @@ export class Candidate {
   private held = { epoch: 0, until: 0 };
   /** The highest epoch any voter said it promised. */
   private seen = 0;
-  /** When a voter last named another hub as the holder, and which. */
-  private otherHolder: { readonly hub: string; readonly at: number } | undefined;
-  /** When this hub first found no holder, since it last knew one: its claim waits from then. */
-  private noneSince: number | undefined;
-  private claimAt: number | undefined;
-  /**
-   * The voters that answered since `noneSince` without naming a holder: a claim needs a
-   * majority of them, so a hub that wakes from a pause hears who holds before it claims.
-   */
-  private readonly heardNone = new Set<string>();
-  /** Until then it claims at every round, whoever holds: an operator asked it to take over. */
-  private eagerUntil = 0;
-  /** Until then it claims nothing: it stood down for another hub, or released the lease. */
-  private asideUntil = 0;
+  /** When it may claim (claim-wait.ts). */
+  private readonly wait: ClaimWait;
   /** The epoch of its last claim: claimed again while no voter refused it or named another holder, so that a lost answer spends no epoch. */
   private claiming = 0;
   /** Set once a voter refused `claiming` for a promise at or past it, or named another holder: the next claim asks for more. */
@@ -80,19 +61,16 @@ export class Candidate {
    * again and losing any one other voter does not take it off air.
    */
   private behind = false;
-  /** Its first round: a hub just started hears the voters for a lease before it may claim. */
-  private startedAt: number | undefined;
   /** What each voter answered last, for the status of the group (which voters this hub reaches). */
   readonly lastAnswer = new Map<string, { readonly at: number; readonly answer: VoteAnswer }>();
-  private readonly random: () => number;
 
   constructor(
     readonly id: string,
     readonly voters: readonly string[],
     private readonly send: (voter: string, request: VoteRequest & { readonly n: number }) => void,
-    private readonly options: CandidateOptions = { members: [id] },
+    options: CandidateOptions = { members: [id] },
   ) {
-    this.random = options.random ?? Math.random;
+    this.wait = new ClaimWait(id, options.members, options.random ?? Math.random);
   }
 
   get majority(): number {
@@ -111,35 +89,17 @@ export class Candidate {
 
   /** The hub a voter named as holder within the last lease, if not this one. */
   holderSeen(now: number): string | undefined {
-    return this.otherHolder && now - this.otherHolder.at < NAMED_FOR_MS ? this.otherHolder.hub : undefined;
-  }
-
-  /** Its place among the members that may take the lease now: all of them, less the last holder a voter named. */
-  private rank(): number {
-    const takers = this.options.members.filter((member) => member !== this.otherHolder?.hub);
-    const at = takers.indexOf(this.id);
-    return at < 0 ? takers.length : at;
+    return this.wait.holderSeen(now);
   }
 
   /** A round: renew, watch, or claim (see the header). `claims` false: never claim (a manual group waiting for its operator). */
   tick(now: number, claims = true): void {
-    this.startedAt ??= now;
     const held = this.lease(now);
     if (held) {
-      this.forgetNone();
+      this.wait.holding(now);
       return void this.ask(this.behind ? this.highestEpoch + 1 : held.epoch, now);
     }
-    if (claims && now < this.eagerUntil && now >= this.asideUntil) return void this.ask(this.claimEpoch(), now);
-    if (this.holderSeen(now) !== undefined) this.forgetNone();
-    else if (this.noneSince === undefined) {
-      this.noneSince = now;
-      this.claimAt = Math.max(now, this.startedAt + LEASE_MS) + this.rank() * RANK_WAIT_MS + this.random() * RANDOM_WAIT_MS;
-    }
-    const heard = this.heardNone.size >= this.majority;
-    if (claims && heard && now >= this.asideUntil && this.claimAt !== undefined && now >= this.claimAt) {
-      this.claimAt = now + ASK_EVERY_MS + this.random() * RANDOM_WAIT_MS * 2;
-      return void this.ask(this.claimEpoch(), now);
-    }
+    if (this.wait.claimsNow(now, claims, this.majority)) return void this.ask(this.claimEpoch(), now);
     this.ask(this.highestEpoch, now, true);
   }
 
@@ -152,35 +112,24 @@ export class Candidate {
     return this.claiming;
   }
 
-  /** Starts over the wait for a claim: a holder is known again (or this hub holds). */
-  private forgetNone(): void {
-    this.noneSince = undefined;
-    this.claimAt = undefined;
-    this.heardNone.clear();
-  }
-
   /**
    * The hub `hub` says it no longer holds (it stood down, or stops): a voter's naming of it
    * no longer holds this hub back, nor does standing aside. Only the wait changes: the
    * voters still grant no one while its grants run, unless it gave them back.
    */
   holderGone(hub: string): void {
-    if (this.otherHolder?.hub === hub) this.otherHolder = undefined;
-    // It stood aside for a hub that holds nothing now.
-    this.asideUntil = 0;
+    this.wait.holderGone(hub);
   }
 
   /** Claims at every round for `ms`, whoever holds (an operator's failover): the voters still grant only once the holder's grants ran out. */
   claimFor(now: number, ms: number): void {
-    this.eagerUntil = now + ms;
-    this.asideUntil = 0;
+    this.wait.claimFor(now, ms);
   }
 
   /** Ends the lease here and claims nothing for `ms`: another hub was asked to take over. */
   standAside(now: number, ms: number): void {
     this.end();
-    this.asideUntil = now + ms;
-    this.eagerUntil = 0;
+    this.wait.standAside(now, ms);
   }
 
   /** Claims the next epoch now (an operator's failover), whoever holds it: the voters still refuse while a grant runs. */
@@ -206,10 +155,8 @@ export class Candidate {
     this.lastAnswer.set(voter, { at: now, answer });
     this.seen = Math.max(this.seen, answer.epoch);
     const namesOther = !answer.granted && answer.holder !== undefined && answer.holder !== this.id;
-    if (namesOther) {
-      this.otherHolder = { hub: answer.holder, at: now };
-      this.claimSpent = true;
-    } else if (this.noneSince !== undefined && now >= this.noneSince) this.heardNone.add(voter);
+    this.wait.heard(voter, namesOther ? answer.holder : undefined, now);
+    if (namesOther) this.claimSpent = true;
     const lease = this.lease(now);
     const round = this.rounds.find((open) => open.n === n);
     // A renewal refused for an epoch promised past it (not a probe's answer, which refuses every time).

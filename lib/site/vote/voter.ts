@@ -16,6 +16,8 @@
 export const LEASE_MS = 1000;
 /** What a candidate takes off its lease for clocks that run at different rates (10 %) and the time a request takes to be read. */
 export const DRIFT_MARGIN_MS = 100;
+/** How often a candidate asks: five rounds a lease, so that a lost datagram or two costs nothing. */
+export const ASK_EVERY_MS = 200;
 
 /** What a voter keeps across its restarts: the highest epoch it promised, and to whom. */
 export interface Pledge {
