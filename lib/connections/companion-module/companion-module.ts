@@ -43,6 +43,7 @@ import { parse, type Settings, settings } from './settings.ts';
 import { type InitAnswer, ModuleProcess } from './module-process.ts';
 import { bindingWarnings, DefinitionsKeeper, keptDefinitions } from './definitions.ts';
 import { presetsOf } from './presets.ts';
+import { VariableNames } from './variable-names.ts';
 import { MOST_VARIABLES, Variables, type VariableValue } from './variables.ts';
 import { HostServices } from './host-services.ts';
 import { moduleOptions } from './companion-wire.ts';
@@ -104,6 +105,7 @@ class ModuleConnection implements TypedInstance<Settings> {
       (text) => context.log.warn(text),
     );
     const inConfig = new Set(Object.values(settings.config).flatMap((value) => (typeof value === 'string' ? namesIn(value) : [])));
+    const names = new VariableNames(context, settings.label, (id) => this.variables.textOf(id));
     this.bindings = new Bindings(
       context,
       { actions: settings.actions, feedbacks: settings.feedbacks },
@@ -128,10 +130,10 @@ class ModuleConnection implements TypedInstance<Settings> {
               ]),
             ),
           }),
-        named: (text) => this.variables.named(text, this.settings.label),
-        read: (name) => this.variables.read(name, settings.label),
+        named: (text) => names.named(text),
+        read: (name) => names.read(name),
         // Its variables, and what the flow names in its config: a module may parse its config's texts.
-        entitled: (name) => this.variables.own(name, settings.label) || inConfig.has(name),
+        entitled: (name) => names.own(name) || inConfig.has(name),
       },
     );
   }

@@ -28,7 +28,6 @@ import {
   type ValueType,
   ValueType as Types,
 } from '../../sdk/index.ts';
-import { namesIn } from './option-texts.ts';
 
 /** Variables a module may define; past it the rest are dropped and the status says so. */
 export const MOST_VARIABLES = 20_000;
@@ -74,9 +73,6 @@ interface Variable {
   /** Set while a module started again has not given it a value: its last value stays, and the next sets its type. */
   fresh: boolean;
 }
-
-/** A hub value as Companion writes a variable into text: `$NA` for none. */
-const textOf = (value: Value | undefined): string => (value === undefined ? '$NA' : String(value));
 
 /**
  * Whether a value is the variable's own: not none, nor the empty text a module's base gives
@@ -199,53 +195,12 @@ export class Variables {
     }
   }
 
-  /**
-   * The text of `$(name)`: `<connection>:<variable>` a module connection's variable (by
-   * connection id or, for this one, its `label`), `<connection id>/<parameter id>` any
-   * parameter (R-CM5, R-CM7); `$NA` for none, as Companion shows it. With `isolate:
-   * "process"` the connection's process holds its own parameters only: another's read `$NA`.
-   */
-  read(name: string, label: string | undefined): string {
-    const named = this.resolve(name, label);
-    if ('address' in named) return textOf(this.hubValue(named.address));
-    const variable = this.variables.get(named.variable);
+  /** The text of this connection's variable `id` as a module reads it in a text; undefined for none. */
+  textOf(id: string): string | undefined {
+    const variable = this.variables.get(id);
     if (variable) return String(variable.parameter.value ?? '');
-    const waiting = this.waiting.get(named.variable);
-    return waiting ? String(waiting.value ?? '') : '$NA';
-  }
-
-  /** Whether `$(name)` names one of this connection's variables. */
-  own(name: string, label: string | undefined): boolean {
-    return 'variable' in this.resolve(name, label);
-  }
-
-  /** The addresses of the hub values `text` names other than this connection's variables: what to follow. */
-  named(text: string, label: string | undefined): readonly string[] {
-    return namesIn(text).flatMap((name) => {
-      const named = this.resolve(name, label);
-      return 'address' in named ? [named.address] : [];
-    });
-  }
-
-  /**
-   * A hub value; undefined where the hub's parameters are not (`isolate: "process"`: the
-   * connection's process refuses any read of them, and they read `$NA`).
-   */
-  private hubValue(address: string): Value | undefined {
-    try {
-      return this.context.graph.get(address)?.value;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** What `$(name)` names: a variable of this connection, or a hub address. */
-  private resolve(name: string, label: string | undefined): { readonly variable: string } | { readonly address: string } {
-    const colon = name.indexOf(':');
-    if (colon < 0) return { address: name };
-    const connection = name.slice(0, colon);
-    const id = name.slice(colon + 1);
-    return connection === this.context.id || connection === label ? { variable: id } : { address: `${connection}/var/${id}` };
+    const waiting = this.waiting.get(id);
+    return waiting ? String(waiting.value ?? '') : undefined;
   }
 
   /** The module was started again: each variable keeps its value and type until the new run gives it one. */
