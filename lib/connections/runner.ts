@@ -1,13 +1,13 @@
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { asHubError, type ErrorCode, type HubError, reasonOf } from '../core/errors.ts';
-import type { Graph, ParameterTable } from '../core/graph.ts';
+import type { Graph } from '../core/graph.ts';
 import { readOnlyView } from '../core/graph-view.ts';
 import type { Logger } from '../core/log.ts';
-import type { OwnedParameter, ParameterSpec } from '../core/parameter.ts';
+import type { OwnedParameter } from '../core/parameter.ts';
 import { Paced } from '../core/paced.ts';
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Fence } from '../core/lease.ts';
-import { convert, type Json, type Value } from '../core/value.ts';
+import type { Json, Value } from '../core/value.ts';
 import {
   canonicalJson,
   type ConnectionConfig,
@@ -21,6 +21,7 @@ import type { ConnectionContext } from '../sdk/context.ts';
 import type { HubServices, ServingContext } from './serving.ts';
 import { filesFolderOf } from './files-folder.ts';
 import type { PartProblems } from './part-problems.ts';
+import { KeptValues } from './kept-values.ts';
 import { ConnectionRecords, type RecordsEnvironment } from './records.ts';
 
 export const connectedParameterId = '_status/connected';
@@ -56,9 +57,6 @@ export interface IsolationHooks {
   /** Shows it `failed` with the reason while its parameters stay (its process is gone, a new one is coming). */
   failed(error: HubError): void;
 }
-
-/** The record of a connection with a table: the fingerprint of the settings its stored values were last checked against. */
-const CHECKED_AGAINST = '~checked-against';
 
 /**
  * Starts connections side by side: a device that takes its whole connect timeout to answer
@@ -96,12 +94,10 @@ export class ConnectionRunner {
   private readonly own: Paced<StatusReport>;
   /** Whether it has been `ok` since it started: a device's first link up is "connected", later ones "ok again". */
   private wasOk = false;
-  /** True once the connection defined a parameter the hub keeps. */
-  private keeps = false;
   /** Why values are not being saved, while they are not. */
   private storeTrouble: { readonly reason: string; readonly code: ErrorCode } | undefined;
-  /** While the connection's start runs: the stored values of its parameters, read at once when the first is defined. */
-  private restoring: { values?: ReadonlyMap<string, Json> } | undefined;
+  /** What its parameters start from: kept values, or the active hub's in a takeover. */
+  private readonly kept: KeptValues;
   private storeWatch: Subscription | undefined;
   /** Why another hub's claim keeps this connection from running, once one does (R-M5). */
   private refusal: HubError | undefined;
@@ -115,6 +111,7 @@ export class ConnectionRunner {
     this.current = config;
     this.records = new ConnectionRecords(config.id, env);
     this.log = env.log.child({ connection: config.id }, config.common.debug ? { level: 'debug' } : {});
+    this.kept = new KeptValues(config.id, env, this.log, () => this.current);
     this.own = new Paced<StatusReport>(env.scheduler, 20, { status: Status.Starting, reason: '' }, () => this.publish());
   }
 
@@ -179,16 +176,8 @@ export class ConnectionRunner {
               },
             })
           : plan.create(context);
-      // What its start defines before its first await is restored from one read of the store,
-      // made at the first `define` (a table's parameters read theirs as they are made).
-      this.restoring = this.env.state && common.persist ? {} : undefined;
-      let starting: Promise<void> | void;
-      try {
-        starting = this.instance.start();
-      } finally {
-        this.restoring = undefined;
-      }
-      await starting;
+      const instance = this.instance;
+      await this.kept.starting(() => instance.start());
       if (this.own.value.status === Status.Starting) this.setStatus(Status.Ok, '');
       this.watchStore();
     } catch (error) {
@@ -202,7 +191,7 @@ export class ConnectionRunner {
    */
   private watchStore(): void {
     const state = this.env.state;
-    if (!this.keeps || !state || this.storeWatch) return;
+    if (!this.kept.keeps || !state || this.storeWatch) return;
     this.storeWatch = state.health$.subscribe((health) => {
       this.storeTrouble = health.ok ? undefined : { reason: health.reason, code: health.code ?? 'PB_STATE_UNAVAILABLE' };
       this.publish();
@@ -310,17 +299,14 @@ export class ConnectionRunner {
       fence: this.env.fence,
       log: this.log,
       define: (parameterId, spec) => {
-        const defined = graph.define(id, parameterId, this.seeded(parameterId, spec));
+        const defined = graph.define(id, parameterId, this.kept.seeded(parameterId, spec));
         if (!defined.ok) throw defined.error;
         return defined.value;
       },
       defineTable: (table) => {
-        // Kept values are read as each parameter is made, so `keeps` cannot wait for that.
-        const keeps = this.env.state && this.current.common.persist && table.rows.some((row) => row.persist && row.type !== 'T');
-        if (keeps) this.keeps = true;
-        const defined = graph.defineTable(id, table, (row) => this.seeded(row.id, row, true));
+        this.kept.table(table);
+        const defined = graph.defineTable(id, table, (row) => this.kept.seeded(row.id, row, true));
         if (!defined.ok) throw defined.error;
-        if (keeps) this.tellMisfits(table);
       },
       remove: (parameterId) => void graph.remove(`${id}/${parameterId}`),
       problem: (part, problem) => {
@@ -336,65 +322,6 @@ export class ConnectionRunner {
   /** Every record of the running connection, as [key, record]: what a standby keeps of it. */
   recordEntries(): [string, Json][] {
     return this.records.entries();
-  }
-
-  /**
-   * Warns of every stored value of a table's kept rows that no longer fits its row (R-S3),
-   * now, as the connection starts: its rows are made when first used, which may be never,
-   * and a warning an operator can rely on is in the log before the hub serves anyone. Every
-   * value was stored converted to its row's type, so only settings changed since the last
-   * pass (their fingerprint is kept as a record) can make one misfit: reading back every
-   * stored value of a hundred thousand rows takes half a second.
-   */
-  private tellMisfits(table: ParameterTable): void {
-    const state = this.env.state;
-    const fingerprint = this.current.plan.fingerprint;
-    if (!state || state.record(this.id, CHECKED_AGAINST) === fingerprint) return;
-    const stored = this.restoring ? (this.restoring.values ??= state.valuesOf(this.id)) : state.valuesOf(this.id);
-    const prefix = this.id.length + 1;
-    for (const [address, value] of stored) {
-      const row = table.rows[table.ids.indexOf(address.slice(prefix))];
-      if (row?.persist !== true || row.type === 'T') continue;
-      const converted = convert(value, row.type);
-      if (!converted.ok) this.warnMisfit(address, converted.error, row);
-    }
-    state.setRecord(this.id, CHECKED_AGAINST, fingerprint);
-  }
-
-  private warnMisfit(address: string, error: HubError, spec: ParameterSpec): void {
-    this.log.warn(
-      `${address}: the stored value no longer fits (${error.message}); ${spec.initial === undefined ? 'it starts unknown' : 'the default is used'}`,
-    );
-  }
-
-  /**
-   * The spec with the stored value as its initial one, when the parameter persists and a
-   * usable value is stored (R-S3); with `persist: false` on the connection it does not persist.
-   * `quiet`: a table's row, whose stored value was checked when the table was defined.
-   */
-  private seeded(parameterId: string, spec: ParameterSpec, quiet = false): ParameterSpec {
-    const restored = this.restored(parameterId, spec, quiet);
-    // A takeover goes on from the active hub's last values; a device's are read from it (R-B4, R-G3).
-    const carried = this.env.carried?.(`${this.id}/${parameterId}`);
-    if (carried === undefined || spec.ownedHere || spec.type === 'T') return restored;
-    const converted = convert(carried, spec.type);
-    return converted.ok ? { ...restored, initial: converted.value, initialBy: 'takeover' } : restored;
-  }
-
-  private restored(parameterId: string, spec: ParameterSpec, quiet: boolean): ParameterSpec {
-    const state = this.env.state;
-    // Without a state folder nothing is kept, and the spec goes through as it is (no copy per parameter).
-    if (!spec.persist || !state) return spec;
-    const address = `${this.id}/${parameterId}`;
-    // `persist` on a parameter means this hub keeps it: not with `persist: false` on its connection.
-    if (!this.current.common.persist || spec.type === 'T') return { ...spec, persist: false };
-    this.keeps = true;
-    const stored = this.restoring ? (this.restoring.values ??= state.valuesOf(this.id)).get(address) : state.value(address);
-    if (stored === undefined) return spec;
-    const converted = convert(stored, spec.type);
-    if (converted.ok) return { ...spec, initial: converted.value, initialBy: 'restore' };
-    if (!quiet) this.warnMisfit(address, converted.error, spec);
-    return spec;
   }
 
   private setStatus(status: Status, reason: string, code?: ErrorCode): void {
