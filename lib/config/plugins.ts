@@ -217,17 +217,28 @@ export function installedStamp(folder: string, module: string): string {
 }
 
 /**
+ * The version of a package installed now, when it is no longer what the hub loaded (R-PK9,
+ * R-PK10): its package.json or its module changed on disk since. Undefined while what was
+ * loaded is what is installed.
+ */
+export function installedVersion(origin: TypeOrigin): string | undefined {
+  const { folder, module, stamp } = origin;
+  if (folder === undefined || module === undefined || stamp === undefined || installedStamp(folder, module) === stamp) return undefined;
+  try {
+    return String((JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version?: unknown }).version);
+  } catch {
+    return '(unreadable)';
+  }
+}
+
+/**
  * Why a type of a package may not start a process now: its package was installed again
  * since the hub loaded it (R-PK9). It runs again once the flow is reloaded or the hub
  * restarted, which load the package afresh, or once what was loaded is back.
  */
 export function installedAnew(origin: TypeOrigin): string | undefined {
-  const { folder, module, stamp } = origin;
-  if (folder === undefined || module === undefined || stamp === undefined || installedStamp(folder, module) === stamp) return undefined;
-  let version = '(unreadable)';
-  try {
-    version = String((JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version?: unknown }).version);
-  } catch {}
+  const version = installedVersion(origin);
+  if (version === undefined) return undefined;
   const which = version === origin.version ? `version ${version} installed anew` : `version ${version} installed`;
   return `${which}, restart to load: package "${origin.package}" ${origin.version} was loaded, and its code on disk is no longer that (reload the flow or restart the hub)`;
 }

@@ -69,7 +69,16 @@ export const ConnectionInfo = Type.Composite(
       type: Type.String(),
       package: Type.Optional(
         Type.Object(
-          { name: Type.String(), version: Type.String() },
+          {
+            name: Type.String(),
+            version: Type.String({ description: 'The version the hub loaded, which its connections run.' }),
+            installed: Type.Optional(
+              Type.String({
+                description:
+                  'The version installed on disk since, when the package was installed again while the hub runs (R-PK10): a reload loads it.',
+              }),
+            ),
+          },
           { description: 'The package its type comes from (R-PK1); absent for a built-in type.' },
         ),
       ),
@@ -126,8 +135,10 @@ export type ParameterListing = Shape<typeof ParameterListing>;
 /** Something that keeps a connection, a code flow or a rule from working as written: an entry of `GET /problems`. */
 export const Problem = Type.Object(
   {
-    source: oneOf(['connection', 'code-flow', 'rule', 'state'] as const),
-    id: Type.String({ description: "The connection id, the code flow's id, the rule's path and description, or the state folder." }),
+    source: oneOf(['connection', 'code-flow', 'rule', 'state', 'package'] as const),
+    id: Type.String({
+      description: "The connection id, the code flow's id, the rule's path and description, the state folder, or the package's name.",
+    }),
     part: Type.Optional(
       Type.String({
         description:

@@ -172,6 +172,7 @@ export class Hub {
     });
     this.reloads = new Reloads({
       ...inside,
+      scheduler,
       logic: this.logic,
       factory: this.factory,
       groupRole: this.groupRole,
@@ -203,7 +204,9 @@ export class Hub {
       ...this.runningHere().flatMap((runner) => [connectionProblem(runner.id, runner.status), ...this.factory.partProblems(runner)]),
       ...this.mirrors.infos().map((info) => connectionProblem(info.id, info)),
     ];
-    return [state, ...connections, ...this.reloads.refusals, ...this.logic.problems()].filter((problem) => problem !== undefined);
+    return [state, ...connections, ...this.reloads.installed.problems(), ...this.reloads.refusals, ...this.logic.problems()].filter(
+      (problem) => problem !== undefined,
+    );
   }
 
   /** The enabled rules of the running flow, in the order they run (`GET /rules`). */
@@ -217,7 +220,8 @@ export class Hub {
 
   /** Every connection as `GET /connections` lists it: this hub's, then those it shows of other hubs. */
   listConnections(): ConnectionInfo[] {
-    return [...this.runningHere().map((c) => c.info), ...this.mirrors.infos()];
+    const { installed } = this.reloads;
+    return [...this.runningHere().map((c) => installed.shown(c.info)), ...this.mirrors.infos()];
   }
 
   /** A connection this hub runs now (a standby runs only those that serve the hub). */
@@ -244,6 +248,9 @@ export class Hub {
     await startTogether(this.runningHere());
     const rules = this.groupRole.role === 'standby' ? 0 : await this.startLogic(since);
     promoteStartGarbage();
+    // A package installed again from now on is said at once (R-PK10).
+    this.reloads.installed.start();
+    this.subscriptions.add(() => this.reloads.installed.stop());
     this.serving.arrive();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;
     const inGroup = groupOf(this.flow);

@@ -10,8 +10,10 @@ import { type ConnectionRunner, startTogether } from '../connections/runner.ts';
 import { HubError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { formatIssue } from '../core/issue.ts';
+import type { Scheduler } from '../core/scheduler.ts';
 import type { StateStore } from '../state/store.ts';
 import { count } from './count.ts';
+import { InstalledAnew } from './installed-anew.ts';
 import type { Logic } from './logic.ts';
 import { type GroupRole, groupOf } from './redundancy.ts';
 import type { RunnerFactory } from './runner-factory.ts';
@@ -63,6 +65,9 @@ export interface ReloadTarget {
   stopLogic(): void;
   /** Makes `flow` the running flow, then what `runners` makes its connections. */
   adopt(flow: Flow, runners: () => ConnectionRunner[]): void;
+  /** The running flow. */
+  flow(): Flow;
+  readonly scheduler: Scheduler;
 }
 
 /** The hub's reloads, and what they leave for the hub to show: the refusal of the last one, the restarts they made. */
@@ -71,8 +76,16 @@ export class Reloads {
   refusals: Problem[] = [];
   /** Restarts of each connection by reloads (`/metrics`). */
   readonly restarts = new Map<string, number>();
+  /** The flow's packages installed again since they were loaded: what a reload would load (R-PK10). */
+  readonly installed: InstalledAnew;
 
-  constructor(private readonly hub: ReloadTarget) {}
+  constructor(private readonly hub: ReloadTarget) {
+    this.installed = new InstalledAnew(
+      hub.scheduler,
+      () => hub.flow().plugins.types.flatMap((type) => (type.origin ? [type.origin] : [])),
+      () => hub.connectionsChanged.next(),
+    );
+  }
 
   /** The hub's reload: refused when the group changes or a running code flow would not load as edited, else applied. */
   async reload(flow: Flow): Promise<ReloadSummary> {
@@ -141,6 +154,8 @@ export class Reloads {
     for (const id of summary.restarted) this.restarts.set(id, (this.restarts.get(id) ?? 0) + 1);
     // Clients that list connections and rules hear of every reload: a connection gone, one that
     // took new settings in place (a satellite's keys, the decks it expects), rules changed alone.
+    // The packages as this reload loaded them: none is installed anew any more, or one still is.
+    this.installed.look();
     this.hub.connectionsChanged.next();
     this.hub.log.info(
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +

@@ -241,7 +241,7 @@ test.serial(
 );
 
 test.serial(
-  'a package installed again while the hub runs is not half loaded: its connection says "version x installed, restart to load" and runs no new code until a reload loads it whole (R-PK9)',
+  'a package installed again while the hub runs is not half loaded: its connection says "version x installed, restart to load" and runs no new code until a reload loads it whole, and it is said at once, in /connections and /problems and to consoles (R-PK9, R-PK10)',
   async (t) => {
     const file = await studio();
     const hub = await runHub(t, file, { args: ['--state', 'none'] });
@@ -252,10 +252,14 @@ test.serial(
           status: string;
           reason?: string;
           code?: string;
-          package?: { version: string };
+          package?: { version: string; installed?: string };
         }[]
       ).find((c) => c.id === 'device');
     t.like(await connection(), { status: 'ok', package: { version: '0.1.0' } });
+    t.is((await connection())?.package?.installed, undefined, 'what runs is what is installed');
+    const told = await Client.open(t, `ws://127.0.0.1:${hub.port}/ws?events=1&filter=${encodeURIComponent('^$')}`);
+    /** The restarts the hub said it waits for, in order. */
+    const attempts = () => hub.messages().flatMap((message) => /starting it again in (.+)$/.exec(message)?.[1] ?? []);
     // npm installs 0.2.0 over it: a type that defines one more parameter.
     const folder = join(file, '../node_modules/faulty-device');
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -267,13 +271,31 @@ test.serial(
         "context.define('new', { type: 'B', access: 'read-only', initial: true });\n        context.log.info('faulty started in '",
       ),
     );
+    // Said at once, while its process runs 0.1.0 well: in /connections, as a problem with what loads it,
+    // and to every client that follows the connections (R-PK10).
+    await eventually(async () => (await connection())?.package?.installed === '0.2.0', 'the installed version shown at once', 5_000);
+    t.like(await connection(), { status: 'ok', package: { name: 'faulty-device', version: '0.1.0', installed: '0.2.0' } });
+    const installed = (await hub.problems()).find((problem) => problem.source === 'package');
+    t.like(installed, { id: 'faulty-device', code: 'PB_PLUGIN_CHANGED' });
+    t.regex(installed?.message ?? '', /^version 0\.2\.0 is installed and 0\.1\.0 runs: reload the flow to run 0\.2\.0/);
+    await told.until(
+      (messages) => messages.some((message) => (message as { event?: string }).event === 'connections'),
+      'a console told to list again',
+    );
+
     // Its process dies (a crash, an OOM): the next would run 0.2.0's code under 0.1.0's name and schema.
     process.kill(Number(await hub.read('device/pid')), 'SIGKILL');
     await eventually(async () => (await connection())?.code === 'PB_PLUGIN_CHANGED', 'the connection says why it does not start', 10_000);
     const changed = await connection();
-    t.like(changed, { status: 'failed', package: { version: '0.1.0' } });
+    t.like(changed, { status: 'failed', package: { version: '0.1.0', installed: '0.2.0' } });
     t.regex(changed?.reason ?? '', /^version 0\.2\.0 installed, restart to load: package "faulty-device" 0\.1\.0 was loaded/);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Tried again as any failure is (R-PK10): the attempts count up and the waits grow, never attempt 1 over and over.
+    await eventually(
+      () => attempts().length >= 4,
+      () => `four attempts logged (${attempts().join(', ')})`,
+      20_000,
+    );
+    t.deepEqual(attempts().slice(0, 4), ['1 s (attempt 1)', '1 s (attempt 2)', '1 s (attempt 3)', '2 s (attempt 4)']);
     t.is((await fetch(`${hub.base}/parameters/device/new`)).status, 404, 'no process ran the new code meanwhile');
     t.like(await connection(), { status: 'failed', code: 'PB_PLUGIN_CHANGED' }, 'not after the backoff either');
 
@@ -285,6 +307,11 @@ test.serial(
       30_000,
     );
     t.is(await hub.read('device/new'), 'true');
+    t.is((await connection())?.package?.installed, undefined, 'what runs is what is installed again');
+    t.false(
+      (await hub.problems()).some((problem) => problem.source === 'package'),
+      'and the problem is gone',
+    );
 
     // Installed again while its process runs well: a reload restarts it on the package as now installed.
     const pid = Number(await hub.read('device/pid'));
