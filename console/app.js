@@ -95,7 +95,10 @@ export function App() {
     ${tab === 'rules' && html`<${Rules} rules=${rules} problems=${problems} />`}
     ${tab === 'flow' && flow === 'no credentials' && html`<${EditorLocked} />`}
     ${tab === 'flow' && flow === 'editable' && html`<${FlowTab} notify=${(/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error })} connections=${connections} addresses=${parameters} opening=${flowOpening} />`}
-    ${tab === 'problems' && html`<${Problems} problems=${problems} />`}
+    ${
+      tab === 'problems' &&
+      html`<${Problems} problems=${problems} notify=${flow === 'editable' ? (/** @type {string} */ text, /** @type {boolean} */ error) => setNotice({ text, error }) : undefined} />`
+    }
     ${tab === 'log' && html`<${Log} />`}
     ${
       tab === 'parameters' &&

@@ -90,3 +90,21 @@ export async function saveAtOnce(editsOf, mine, done) {
     return { done: false, notice: { text: `not saved: ${messageOf(error)}`, error: true } };
   }
 }
+
+/**
+ * The flow file saved as it is, which the hub applies as a reload (as SIGHUP does): what
+ * loads a package installed again beside the running hub (R-PK10). The version is the file's
+ * own; `note` says why it was applied again.
+ * @param {string} note @returns {Promise<Notice>}
+ */
+export async function reloadFlow(note) {
+  try {
+    const { text, etag } = await readFlow();
+    const outcome = saveOutcome(await saveFlow(text, etag, note));
+    return 'saved' in outcome
+      ? { text: `the flow reloaded (version ${outcome.saved}): its packages are loaded as installed`, error: false }
+      : { text: unsavedText(outcome).replace('not saved', 'not reloaded'), error: true };
+  } catch (error) {
+    return { text: `not reloaded: ${messageOf(error)}`, error: true };
+  }
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { draftOf, readFlow, saveFlow } from '../../console/api.js';
 import { connectionEdits, removalEdits, ruleEdits } from '../../console/flow-document.js';
-import { drafted, saveAtOnce, saveOutcome, unsavedText } from '../../console/flow-edits.js';
+import { drafted, reloadFlow, saveAtOnce, saveOutcome, unsavedText } from '../../console/flow-edits.js';
 import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
 
@@ -146,4 +146,19 @@ test.serial('a save over a file changed since it was read saves nothing and says
   const broken = saveOutcome(await saveFlow('{ connections: { x: { type: "no-such-type" } } }', (await readFlow()).etag));
   t.like(broken, { mistakes: 1 });
   if ('mistakes' in broken) t.regex(unsavedText(broken), /^not saved: a mistake \(PB_\w+\)$/);
+});
+
+test.serial('a reload from the console applies the file as it is, and keeps no new version of the same text (R-PK10)', async (t) => {
+  const before = await readFile(flow, 'utf8');
+  const versions = async () => ((await (await fetch('/flow/history')).json()) as unknown[]).length;
+  const kept = await versions();
+  const reloaded = await reloadFlow('reloaded to run package x as installed');
+  t.false(reloaded.error);
+  t.regex(reloaded.text, /^the flow reloaded \(version \d+\): its packages are loaded as installed$/);
+  t.is(await readFile(flow, 'utf8'), before, 'the file is as it was');
+  t.is(await versions(), kept, 'no version of the same text kept twice');
+  t.true(
+    hub.messages().some((message) => message.includes('reloaded to run package x as installed')),
+    'the log says why',
+  );
 });
