@@ -1,0 +1,59 @@
+// @ts-check
+/**
+ * The switcher's inputs: their names as the choices of every source, and the tally of the
+ * external ones as a person at the multiviewer sees it, through M/E 1.
+ */
+import { Enums } from 'atem-connection';
+
+/** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
+/** @typedef {import('atem-connection').AtemState} AtemState */
+
+export class Inputs {
+  #atem;
+  #parameters;
+  /** @type {Map<number, { program: OwnedParameter, preview: OwnedParameter }>} */
+  #tallies = new Map();
+
+  /**
+   * @param {Pick<import('atem-connection').Atem, 'listVisibleInputs'>} atem
+   * @param {import('./parameters.js').AtemParameters} parameters
+   */
+  constructor(atem, parameters) {
+    this.#atem = atem;
+    this.#parameters = parameters;
+  }
+
+  /** Inputs by name, as the choices of every source parameter; the names of the external ones. @param {AtemState} state */
+  names(state) {
+    /** @type {{ value: number, label: string }[]} */
+    const all = [];
+    for (const input of Object.values(state.inputs)) {
+      if (!input) continue;
+      all.push({ value: input.inputId, label: `${input.inputId}: ${input.longName}` });
+      if (input.internalPortType === Enums.InternalPortType.External) {
+        this.#parameters
+          .readOnly(`input/${input.inputId}/name`, { type: 'S', meta: { label: `Input ${input.inputId} name` } })
+          .report(input.longName);
+      }
+    }
+    this.#parameters.offerInputs(all);
+  }
+
+  /** Tally as a person at the multiviewer sees it: what M/E 1 puts on air and on preview. @param {AtemState} state */
+  tally(state) {
+    for (const input of Object.values(state.inputs)) {
+      if (!input || input.internalPortType !== Enums.InternalPortType.External || this.#tallies.has(input.inputId)) continue;
+      const id = input.inputId;
+      this.#tallies.set(id, {
+        program: this.#parameters.readOnly(`input/${id}/tally/program`, { type: 'B', meta: { label: `Input ${id} on air` } }),
+        preview: this.#parameters.readOnly(`input/${id}/tally/preview`, { type: 'B', meta: { label: `Input ${id} on preview` } }),
+      });
+    }
+    const onAir = this.#atem.listVisibleInputs('program', 0);
+    const onPreview = this.#atem.listVisibleInputs('preview', 0);
+    for (const [id, { program, preview }] of this.#tallies) {
+      program.report(onAir.includes(id));
+      preview.report(onPreview.includes(id));
+    }
+  }
+}
