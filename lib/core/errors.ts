@@ -200,7 +200,7 @@ export const errorTable = {
   },
   PB_PLUGIN_CHANGED: {
     status: 503,
-    text: "A package of the flow's `plugins` was installed again while the hub runs: a process of one of its connections would load its new code under the version and settings schema the hub loaded, so it is not started; the message names the version installed and the one loaded. Reload the flow (SIGHUP, `--watch`, the console's editor) or restart the hub to load the new one; the connection starts again by itself if what was loaded is put back. The others run.",
+    text: "A package of the flow's `plugins` was installed again while the hub runs: a process of one of its connections would load its new code under the version and settings schema the hub loaded, so it is not started; the message names the version installed and the one loaded. The package itself is listed in `/problems` with this code from the moment it is installed again (R-PK10). Reload the flow (SIGHUP, `--watch`, the console's editor) or restart the hub to load the new one; the connection starts again by itself if what was loaded is put back. The others run.",
   },
   PB_MODULE_INCOMPATIBLE: {
     status: 503,
