@@ -29,9 +29,12 @@ const listRules: Handler = (res, _req, { rules }, access) =>
     ),
   );
 
-/** A scoped token sees the problems of the connections it sees; the rest (rules, code flows, state) only full access does. */
+/** A scoped token sees the problems of the connections it sees, and an admin token a package installed again; the rest (rules, code flows, state) only full access does. */
 function visibleProblem(access: ClientAccess, problem: Problem): boolean {
-  return access.full || (problem.source === 'connection' && access.seesConnection(problem.id));
+  // A package installed again is the admins' to reload (R-PK10): what runs of it is theirs to see.
+  return (
+    access.full || (problem.source === 'connection' && access.seesConnection(problem.id)) || (problem.source === 'package' && access.admin)
+  );
 }
 
 /** A scoped token sees the rules whose every address it may read. */
@@ -57,7 +60,7 @@ export const listingRoutes: readonly Route[] = [
     get: {
       summary: 'List the problems',
       description:
-        'The hub\'s current problems: failed or degraded connections, failed code flows, rules with problems, a state folder that cannot be written; each `{ source: "connection" | "code-flow" | "rule" | "state", id, code, message }`.',
+        'The hub\'s current problems: failed or degraded connections, failed code flows, rules with problems, a state folder that cannot be written, a package installed again while an older version runs (R-PK10, `PB_PLUGIN_CHANGED`: a reload runs it); each `{ source: "connection" | "code-flow" | "rule" | "state" | "package", id, code, message }`. A scoped token sees the problems of the connections it sees, and an admin token a package installed again.',
       tag: 'hub',
       answers: { 200: ok('The problems now.', { [JSON_TYPE]: Type.Array(Problem) }) },
       errors: [],
