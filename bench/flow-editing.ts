@@ -73,7 +73,7 @@ const editor = new FlowEditor({
     reloads.push(performance.now() - started);
   },
   schema: () => flowFileJsonSchema(loaded.flow.plugins),
-  machineEdits: 'refused',
+  machineEdits: () => 'refused',
   types: () => connectionTypes,
   untouchable: [],
   log,

@@ -7,6 +7,9 @@ import { installFromRegistry, readCatalogue, uploadArchive } from './api.js';
 import { html } from './html.js';
 /** @import { Catalogue, CatalogueEntry } from '../lib/core/flow-shapes.ts' */
 
+/** How often an open catalogue is read again. */
+const REREAD_MS = 3000;
+
 const groups = /** @type {const} */ ([
   ['module', "Companion modules in this flow's modules folder"],
   ['package', 'packages installed beside the flow'],
@@ -35,8 +38,20 @@ export function CatalogueView({ pick, list, cancel }) {
   const [catalogue, setCatalogue] = useState(/** @type {Catalogue | undefined} */ (undefined));
   const [failed, setFailed] = useState('');
   const [search, setSearch] = useState('');
+  // Read again every few seconds while it is open (R-ST8): a package installed or a module put
+  // in the modules folder from elsewhere, or the flow's machineEdits changed, shows without closing it.
   useEffect(() => {
-    readCatalogue().then(setCatalogue, (error) => setFailed(String(error.message ?? error)));
+    const read = () =>
+      readCatalogue().then(
+        (read) => {
+          setCatalogue(read);
+          setFailed('');
+        },
+        (error) => setFailed(String(error.message ?? error)),
+      );
+    void read();
+    const again = setInterval(read, REREAD_MS);
+    return () => clearInterval(again);
   }, []);
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   const found = useMemo(

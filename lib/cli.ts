@@ -257,6 +257,8 @@ async function run(
   );
   // Browsers signed in by token stay signed in across restarts when the key is kept (R-H11).
   const signInKey = folder === undefined ? undefined : new KeptSessionKey(folder, log);
+  // Whether admin logins may change this machine: started so, or the running flow's `machineEdits` as it holds (R-ST8).
+  const editsHere = () => (machineEdits || flow.machineEdits === true ? 'allowed' : 'refused');
   // The console's editor saves the file and applies it by the reload below (R-ED2).
   let applyFlow: (next: Flow) => Promise<void> = () => Promise.reject(new Error('the hub has not started'));
   const flowFile = new FlowEditor({
@@ -266,7 +268,7 @@ async function run(
     apply: (next) => applyFlow(next),
     // The types of the flow running now: a package added by a save is in the forms once applied.
     schema: () => flowFileJsonSchema(flow.plugins, flow.connections),
-    machineEdits: machineEdits ? 'allowed' : 'refused',
+    machineEdits: editsHere,
     types: () => [...connectionTypes, ...flow.plugins.types],
     untouchable: folder === undefined ? [] : [folder],
     log,
@@ -274,7 +276,7 @@ async function run(
   });
   const store = new Store({
     path: loaded.flow.path,
-    machineEdits: machineEdits ? 'allowed' : 'refused',
+    machineEdits: editsHere,
     types: () => [...connectionTypes, ...flow.plugins.types],
     log,
   });
@@ -282,6 +284,8 @@ async function run(
     log.warn(
       '--allow-machine-edits: admin logins may change code flows, plugins, files and devices of this machine from the console, and so run code as this user',
     );
+  else if (loaded.flow.machineEdits)
+    log.info('machineEdits: admin logins may install packages and modules from the console, while the hub is served on this machine alone');
   const hub = new Hub({
     flow: loaded.flow,
     log,

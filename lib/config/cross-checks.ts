@@ -1,7 +1,8 @@
 /**
  * The mistakes of a flow file that no one entry shows alone: functions that follow each
  * other round through connections, two connections that claim one thing or put the hub in
- * two redundancy groups, and code flows whose ids clash.
+ * two redundancy groups, code flows whose ids clash, and `machineEdits` on while the hub is
+ * served beyond this machine.
  */
 import type { ConnectionConfig, Link } from '../connections/connection.ts';
 import { isConnectionId } from '../core/address.ts';
@@ -83,4 +84,33 @@ export function groupClashes(connections: readonly ConnectionConfig[]): Issue[] 
     path: ['connections', config.id, 'hub', 'group'],
     message: `a hub is in one redundancy group at most; connection "${grouped[0]!.id}" puts it in group "${grouped[0]!.plan.redundancyGroup}" already`,
   }));
+}
+
+/** An address that reaches only this machine. */
+const onThisMachine = (address: unknown): boolean =>
+  typeof address === 'string' && (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1' || address === 'localhost');
+
+/**
+ * Whether `machineEdits: true` holds (R-ST8): only while every connection that serves the hub
+ * and listens (a `bindIp`) listens on this machine alone — a console reached from elsewhere
+ * never installs code here by the file's leave given for a local one. When it does not hold,
+ * a warning says which connection keeps it off (`validate` lists it, `run` logs it).
+ */
+export function machineEditsHeld(written: unknown, connections: readonly ConnectionConfig[]): { held: boolean; warnings: Issue[] } {
+  if (written !== true) return { held: false, warnings: [] };
+  const open = connections.find(
+    (config) =>
+      config.common.enabled && config.plan.servesHub && 'bindIp' in config.plan.written && !onThisMachine(config.plan.written['bindIp']),
+  );
+  if (!open) return { held: true, warnings: [] };
+  const where = open.plan.written['bindIp'] === '' ? 'every interface' : String(open.plan.written['bindIp']);
+  return {
+    held: false,
+    warnings: [
+      {
+        path: ['machineEdits'],
+        message: `off while connection "${open.id}" serves the hub on ${where}: the console may change this machine only while it is served on this machine alone (bindIp 127.0.0.1), or with --allow-machine-edits`,
+      },
+    ],
+  };
 }

@@ -44,6 +44,10 @@ export function firstFlowText(tokenSha256: string, today: Date): string {
 // with) or in any editor, and keep it in git (\`git init && git add ${FIRST_FLOW_FILE}\`): the
 // admin token is here only as its sha256.
 {
+  // Admin logins may install device packages and Companion modules from the console's
+  // catalogue, and name files and devices of this machine, while this hub serves this machine
+  // alone (bindIp 127.0.0.1 below): set bindIp to '' and this no longer holds. false forbids it.
+  machineEdits: true,
   connections: {
     // HTTP, WebSocket and the console, for this machine alone. To reach it from others, set
     // bindIp to '' (every interface) and give each person or panel a token of its own below.

@@ -50,7 +50,7 @@ export interface FlowEditorOptions {
    * Whether an editor may change what names code, files or devices on the machine
    * (machine-edits.ts): 'allowed' only when the hub was started with --allow-machine-edits.
    */
-  readonly machineEdits: 'refused' | 'allowed';
+  readonly machineEdits: () => 'refused' | 'allowed';
   /** The connection types the hub knows now (built-in and its packages'): where settings say `onMachine`. */
   readonly types: () => readonly ConnectionType[];
   /** What no file an editor names may be or lie in: the state folder. */
@@ -188,7 +188,7 @@ export class FlowEditor implements FlowView {
   /** What the edit changes that only the machine's own configuration may (none when the hub allows it). */
   private machineIssues(current: string, edited: string): Issue[] {
     const { machineEdits: allowed, types, untouchable, path } = this.options;
-    if (allowed === 'allowed') return [];
+    if (allowed() === 'allowed') return [];
     const before = parsedOrUndefined(current);
     const after = parsedOrUndefined(edited);
     // A text that does not read is refused by its syntax mistake, before anything of it runs.

@@ -18,7 +18,7 @@ import { flowIdOf } from '../rules/code-flows/flow-id.ts';
 import { acceptingPlaceholders, substituteEnvironment } from './environment.ts';
 import { builtInSchema, checkSchema } from './schema-check.ts';
 import { checkConnection, type IdClaim } from './connection-check.ts';
-import { claimCollisions, flowIdClashes, groupClashes, linkCycles } from './cross-checks.ts';
+import { claimCollisions, flowIdClashes, groupClashes, linkCycles, machineEditsHeld } from './cross-checks.ts';
 
 /** A validated flow file. Paths are absolute. */
 export interface Flow {
@@ -29,6 +29,8 @@ export interface Flow {
   readonly flows: readonly string[];
   /** How safe an answered write of a persistent parameter is (R-S4). */
   readonly durability: 'process' | 'power';
+  /** Whether admin logins may change this machine from the console (`machineEdits` as it holds, R-ST8); absent: no. */
+  readonly machineEdits?: boolean;
   /**
    * Mistakes that keep one connection alone from starting (R-X2), read for a start: that
    * connection fails with the reason and the others run. Read to validate, they are mistakes.
@@ -199,6 +201,8 @@ export function validateFlow(
   }
   const valid = document as FlowDocument;
   warnings.push(...writerConflicts(valid.rules ?? [], writes));
+  const machine = machineEditsHeld(valid.machineEdits, connections);
+  warnings.push(...machine.warnings);
   return {
     ok: true,
     flow: {
@@ -208,6 +212,7 @@ export function validateFlow(
       rules: valid.rules ?? [],
       flows: (valid.flows ?? []).map((f) => resolve(baseDir, f)),
       durability: valid.durability ?? 'process',
+      machineEdits: machine.held,
       diagnostics,
       warnings,
       plugins,
@@ -241,6 +246,7 @@ interface FlowDocument {
   rules?: TreeNode[];
   flows?: string[];
   durability?: 'process' | 'power';
+  machineEdits?: boolean;
 }
 
 const asRecord = (value: unknown): Record<string, unknown> =>

@@ -210,6 +210,13 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
             "A folder, relative to this file, whose files the console may name (an xml-file-output's filename): a file name elsewhere can be changed only in this file on the machine. Keep code out of it.",
         }),
       ),
+      machineEdits: Type.Optional(
+        Type.Boolean({
+          default: false,
+          description:
+            'Whether admin logins may, from the console, install packages and Companion modules on this machine and change what names its code, files and devices (R-ST8), as `--allow-machine-edits` lets them. Held only while the hub serves this machine alone (every bindIp of the connections that serve it on 127.0.0.0/8, ::1 or localhost), and changed only in this file on the machine. The first flow file `npx patchbay` makes sets it.',
+        }),
+      ),
       durability: Type.Optional(
         Type.Union([Type.Literal('process'), Type.Literal('power')], {
           default: 'process',

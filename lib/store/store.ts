@@ -20,7 +20,7 @@ export interface StoreOptions {
    * Whether an editor may add code the hub will run (a module, a package): 'allowed' only
    * when the hub was started with --allow-machine-edits.
    */
-  readonly machineEdits: 'refused' | 'allowed';
+  readonly machineEdits: () => 'refused' | 'allowed';
   /** The connection types the hub knows now (built-in and its packages'): the built-in ones listed, the one that runs modules. */
   readonly types: () => readonly ConnectionType[];
   readonly log: Logger;
@@ -64,6 +64,6 @@ export class Store implements StoreView {
   }
 
   private get allowed(): boolean {
-    return this.options.machineEdits === 'allowed';
+    return this.options.machineEdits() === 'allowed';
   }
 }

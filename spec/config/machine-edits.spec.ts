@@ -1,6 +1,7 @@
 import test from 'ava';
 import JSON5 from 'json5';
 import { connectionTypes } from '../../lib/config/connection-types.ts';
+import { validateFlow } from '../../lib/config/flow-file.ts';
 import { machineEdits } from '../../lib/config/machine-edits.ts';
 
 const context = { flowPath: '/srv/studio/studio.json5', types: new Map(connectionTypes.map((type) => [type.type, type])), untouchable: [] };
@@ -45,4 +46,37 @@ test('keys listened to, a MIDI port and the name of an environment variable are 
     edits(api(''), api('PATCHBAY_SITE_KEY')).map((issue) => issue.path),
     [['connections', 'api', 'passphraseEnv']],
   );
+});
+
+test('machineEdits is the machine’s to change: an admin may neither turn it on nor off from the console (R-ST8)', (t) => {
+  const flow = (on: string) => `{ ${on} connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1' } } }`;
+  t.deepEqual(
+    edits(flow(''), flow('machineEdits: true,')).map((issue) => issue.path),
+    [['machineEdits']],
+  );
+  t.deepEqual(
+    edits(flow('machineEdits: true,'), flow('machineEdits: false,')).map((issue) => issue.path),
+    [['machineEdits']],
+  );
+});
+
+test('machineEdits holds while the hub is served on this machine alone; served on every interface it is off, and says why (R-ST8)', (t) => {
+  const held = (bindIp: string, on = true) => {
+    const checked = validateFlow(
+      { ...(on ? { machineEdits: true } : {}), connections: { api: { type: 'rest-api', port: 0, bindIp }, vars: { type: 'dummy' } } },
+      '/srv/studio/studio.json5',
+    );
+    if (!checked.ok) throw checked.error;
+    return {
+      held: checked.flow.machineEdits,
+      warnings: checked.flow.warnings.filter((w) => w.path[0] === 'machineEdits').map((w) => w.message),
+    };
+  };
+  t.deepEqual(held('127.0.0.1'), { held: true, warnings: [] });
+  t.deepEqual(held('::1'), { held: true, warnings: [] });
+  t.deepEqual(held('127.0.0.1', false), { held: false, warnings: [] });
+  const open = held('');
+  t.false(open.held);
+  t.regex(open.warnings[0] ?? '', /^off while connection "api" serves the hub on every interface/);
+  t.false(held('10.0.1.20').held);
 });

@@ -1,14 +1,16 @@
 /**
  * The first minute in the browser (R-ST1): `npx patchbay` in an empty folder, then the
  * console's address it printed, in Chromium. The console opens on the first-run page (add a
- * device, tokens for others, where the file is); a device added from the flow tab's form and
- * saved makes it a studio, and the page gives way to its parameters.
+ * device, tokens for others, where the file is); its admin may install from the console, and
+ * an open catalogue shows a package installed beside the flow from elsewhere (R-ST8); a device
+ * added from the flow tab's form and saved makes it a studio, and the page gives way to its
+ * parameters.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { live, openBrowser, whyNoBrowser } from '../helpers/browser.ts';
 import { eventually, startBound } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -51,9 +53,24 @@ live(
     if (shots) await page.screenshot({ path: join(shots, 'console-first-run-phone.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 860 });
 
+    // The first flow lets its admin install from the console, this hub being served on this machine alone (R-ST8).
+    const token = new URL(address as string).searchParams.get('access_token');
+    const listed = async () =>
+      (await (await fetch(`http://127.0.0.1:${port}/catalogue`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        machineEdits: boolean;
+      };
+    t.true((await listed()).machineEdits, 'installs from the console allowed');
+
     // Add a device: the catalogue at once, a type picked from it, its form, saved.
     await firstRun.getByRole('button', { name: 'add a device' }).click();
     const catalogue = page.locator('[data-testid=catalogue]');
+    // A package installed beside the flow from elsewhere (a terminal, another browser) shows in the open catalogue,
+    // and this admin may add it to the flow's plugins.
+    await catalogue.locator('.catalogue-entry').first().waitFor();
+    await besidePackage(folder);
+    const beside = catalogue.locator('.catalogue-entry', { hasText: 'beside-device' });
+    await beside.waitFor();
+    t.false(await beside.getByRole('button', { name: 'add to plugins' }).isDisabled(), 'and may add it to plugins');
     await catalogue.getByLabel('search the catalogue').fill('intermediate storage');
     await catalogue.locator('.catalogue-entry', { hasText: 'dummy' }).getByRole('button', { name: 'add' }).click();
     const form = page.locator('[data-testid=connection-form]');
@@ -75,3 +92,26 @@ live(
     t.is(await firstRun.count(), 0);
   },
 );
+
+/** A package of one type installed beside the flow, as npm would, written against the public face. */
+async function besidePackage(folder: string): Promise<void> {
+  const face = pathToFileURL(fileURLToPath(new URL('../../lib/sdk/index.ts', import.meta.url))).href;
+  const where = join(folder, 'node_modules', 'beside-device');
+  await mkdir(where, { recursive: true });
+  await writeFile(
+    join(where, 'echo.js'),
+    `import { asWritten, defineConnectionType, Type } from '${face}';
+export default defineConnectionType({ type: 'beside', summary: 'Installed from elsewhere.', settings: Type.Object({}), parse: asWritten,
+  create: () => ({ start() {}, stop() {} }) });
+`,
+  );
+  await writeFile(
+    join(where, 'package.json'),
+    JSON.stringify({
+      name: 'beside-device',
+      version: '1.0.0',
+      type: 'module',
+      patchbay: { apiVersion: 1, types: { beside: './echo.js' } },
+    }),
+  );
+}

@@ -11,7 +11,12 @@ import { fixtureArchive } from '../helpers/companion.ts';
 
 async function storeIn(machineEdits: 'allowed' | 'refused') {
   const folder = await mkdtemp(join(tmpdir(), 'patchbay-store-'));
-  const store = new Store({ path: join(folder, 'studio.json5'), machineEdits, types: () => connectionTypes, log: silentLogger });
+  const store = new Store({
+    path: join(folder, 'studio.json5'),
+    machineEdits: () => machineEdits,
+    types: () => connectionTypes,
+    log: silentLogger,
+  });
   const modules = () => readdir(join(folder, 'modules')).catch(() => []);
   return { store, modules };
 }
