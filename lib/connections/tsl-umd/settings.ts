@@ -11,6 +11,7 @@ import {
   type Value,
   type ValueType,
   withDefault,
+  listenAddressSetting,
   portSetting,
 } from '../../sdk/index.ts';
 import { EVERY, V31_MAX_ADDRESS } from './packets.ts';
@@ -29,10 +30,7 @@ export const tslUmdSettings = Type.Object({
     'udp',
   ),
   port: portSetting('receive: the port the hub listens on (0 takes any free one). send: the port of the device.', { anyFree: true }),
-  bindIp: appliesWhen(
-    RECEIVE,
-    withDefault(Type.String({ description: 'receive: the address to listen on; "" listens on every address.' }), ''),
-  ),
+  bindIp: appliesWhen(RECEIVE, listenAddressSetting('receive: the address to listen on; "" listens on every address.')),
   host: withDefault(
     Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),
     '',
