@@ -4,7 +4,7 @@
  *
  * - `type.ts`: what a type declares (`defineConnectionType`) and the contract's `apiVersion`;
  * - `context.ts`: what a running connection gets from the hub, and the statuses it reports;
- * - `settings.ts`: settings schemas with defaults, and parsing them with paths; `setting-shapes.ts`: a port, a value type, a server's origins and host names;
+ * - `settings.ts`: settings schemas with defaults, and parsing them with paths; `setting-shapes.ts`: a host, a port, a listening address, a value type, a server's origins and host names;
  * - `parameter-lines.ts`, `ranges.ts`: parameters declared as lines (`out/{0..39}:I`);
  * - `device/`: the device kit, transports written once (link, TCP, UDP, serial, lines);
  * - `surfaces.ts`: a key's press as the origin of what it writes, naming its surface as Companion does.
@@ -38,7 +38,14 @@ export { type ConnectionContext, type Fence, type GraphView, type Logger, type R
 
 // Its settings.
 export { appliesWhen, asWritten, type Checked, checked, type Issue, type Parsed, type TDefaulted, withDefault } from './settings.ts';
-export { hostnamesSetting, originsSetting, portSetting, valueTypeSetting } from './setting-shapes.ts';
+export {
+  hostnamesSetting,
+  hostSetting,
+  listenAddressSetting,
+  originsSetting,
+  portSetting,
+  valueTypeSetting,
+} from './setting-shapes.ts';
 export { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 export {
   describeLines,

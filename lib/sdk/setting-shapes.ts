@@ -1,11 +1,26 @@
 /**
- * Settings that many types have, written once: a port, the type of a parameter a setting
- * declares, and what a server of the hub checks of a browser (the origins of pages it lets
- * in, the host names it answers to). A package's type uses them as a built-in one does, so every port reads
- * the same bounds and every type list the same letters.
+ * Settings that many types have, written once: a device's host and port, the address a
+ * server listens on, the type of a parameter a setting declares, and what a server of the
+ * hub checks of a browser (the origins of pages it lets in, the host names it answers to).
+ * A package's type uses them as a built-in one does, so every port reads the same bounds
+ * and every type list the same letters.
  */
 import { type TArray, type TInteger, type TLiteral, type TString, type TUnion, Type } from '@sinclair/typebox';
 import type { ValueType } from '../core/value.ts';
+import { type TDefaulted, withDefault } from './settings.ts';
+
+/** A device's host name or IP address, where the hub connects or sends: never empty. */
+export function hostSetting(description: string): TString {
+  return Type.String({ minLength: 1, description });
+}
+
+/**
+ * The local address a server or receiver of the hub listens on, `""` for every interface:
+ * `fallback` when the flow leaves it out (every interface unless said otherwise).
+ */
+export function listenAddressSetting(description: string, fallback = ''): TDefaulted<TString> {
+  return withDefault(Type.String({ description }), fallback);
+}
 
 /**
  * A TCP or UDP port: 1–65535 where the hub connects or sends; with `anyFree`, 0 too, which

@@ -30,6 +30,7 @@ import {
   Overruns,
   TcpConnection,
   withDefault,
+  hostSetting,
   portSetting,
 } from '../../sdk/index.ts';
 import { EmberReceiver } from '../../protocols/ember-decoding.ts';
@@ -37,7 +38,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, KEEPALIVE_RESPONSE } from '../../protocols/s
 import { TreeReading } from './tree-reading.ts';
 
 const settings = Type.Object({
-  host: Type.String({ minLength: 1, description: "The provider's host name or IP address." }),
+  host: hostSetting("The provider's host name or IP address."),
   port: withDefault(portSetting("The provider's TCP port."), 9000),
   connectTimeout: connectTimeoutSetting,
   paths: withDefault(

@@ -13,6 +13,7 @@ import {
   withDefault,
   AddressPatterns,
   checkParameterId,
+  listenAddressSetting,
   portSetting,
 } from '../../sdk/index.ts';
 import { matrixDeclaration } from './served-matrix.ts';
@@ -25,7 +26,7 @@ const CONSUMER_MESSAGE_BYTES = 64 * 1024;
 
 export const emberProviderSettings = Type.Object({
   port: withDefault(portSetting('TCP port consumers connect to; 0 picks a free one.', { anyFree: true }), 9000),
-  bindIp: withDefault(Type.String({ description: 'The address to listen on; empty listens on every interface.' }), ''),
+  bindIp: listenAddressSetting('The address to listen on; empty listens on every interface.'),
   expose: withDefault(
     Type.Array(Type.String({ minLength: 1, description: 'An address pattern (`studio/#`, `+/onair`).' }), {
       description: 'Address patterns of the parameters to serve; none by default.',

@@ -17,6 +17,7 @@ import {
   AddressPatterns,
   hostnamesSetting,
   originsSetting,
+  listenAddressSetting,
   portSetting,
   valueTypeSetting,
 } from '../../sdk/index.ts';
@@ -42,7 +43,7 @@ export const oscSettings = Type.Object({
     'udp: the port the hub receives on and sends from (0: any free one). tcp: the port of the device the hub connects to.',
     { anyFree: true },
   ),
-  bindIp: withDefault(Type.String({ description: 'udp: the address to receive on; "" for every IPv4 interface.' }), ''),
+  bindIp: listenAddressSetting('udp: the address to receive on; "" for every IPv4 interface.'),
   allow: allowSetting,
   host: withDefault(
     Type.String({
@@ -109,7 +110,7 @@ export const oscSettings = Type.Object({
         port: portSetting('The TCP port of the OSCQuery server (HTTP and WebSocket); 0 picks a free one, which is logged.', {
           anyFree: true,
         }),
-        bindIp: withDefault(Type.String({ description: 'The address it listens on; "" for every interface.' }), '127.0.0.1'),
+        bindIp: listenAddressSetting('The address it listens on; "" for every interface.', '127.0.0.1'),
         expose: Type.Array(Type.String(), {
           minItems: 1,
           description:

@@ -36,6 +36,7 @@ import {
   AddressPatterns,
   compileRegex,
   originsSetting,
+  listenAddressSetting,
   portSetting,
 } from '../../sdk/index.ts';
 import { defineServingType } from '../serving.ts';
@@ -43,7 +44,7 @@ import { nativeBinaryLoaded, nativeBinaryName, nativeBinaryProblem } from '../..
 
 const settings = Type.Object({
   port: withDefault(portSetting('TCP port; 0 picks a free one, which is logged.', { anyFree: true }), 17011),
-  bindIp: withDefault(Type.String({ description: 'A local address to listen on; "" for every interface.' }), ''),
+  bindIp: listenAddressSetting('A local address to listen on; "" for every interface.'),
   documentRoot: withDefault(
     Type.String({ onMachine: 'folder', description: 'A folder whose files are served under /; "" serves none.' }),
     '',

@@ -13,6 +13,7 @@ import {
   type Parsed,
   Peers,
   withDefault,
+  listenAddressSetting,
   portSetting,
 } from '../../sdk/index.ts';
 
@@ -71,7 +72,7 @@ const expectedDevice = Type.Object(
 
 export const satelliteSettings = Type.Object({
   port: withDefault(portSetting('The TCP port satellites connect to; 0 takes any free one.', { anyFree: true }), 16_622),
-  bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
+  bindIp: listenAddressSetting('The address to listen on; "" listens on every address.'),
   allow: allowSetting,
   keys: withDefault(Type.Array(keyBinding, { description: 'Keys bound to parameters, without rules.' }), []),
   devices: withDefault(

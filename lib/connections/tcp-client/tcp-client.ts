@@ -18,11 +18,12 @@ import {
   type LinkAttempt,
   TcpConnection,
   type TcpTarget,
+  hostSetting,
   portSetting,
 } from '../../sdk/index.ts';
 
 const settings = Type.Object({
-  host: Type.String({ minLength: 1, description: "The device's host name or IP address." }),
+  host: hostSetting("The device's host name or IP address."),
   port: portSetting("The device's TCP port."),
   connectTimeout: connectTimeoutSetting,
   ...lineSettings,

@@ -25,12 +25,13 @@ import {
   TcpListener,
   withDefault,
   writeBounded,
+  listenAddressSetting,
   portSetting,
 } from '../../sdk/index.ts';
 
 const settings = Type.Object({
   port: portSetting('The TCP port the hub listens on for devices.'),
-  bindIp: withDefault(Type.String({ description: 'The address to listen on; "" listens on every address.' }), ''),
+  bindIp: listenAddressSetting('The address to listen on; "" listens on every address.'),
   allow: allowSetting,
   maxClients: withDefault(
     Type.Integer({ minimum: 1, maximum: 1024, description: 'Clients connected at once at most; one more is closed at once.' }),

@@ -1,16 +1,24 @@
 /**
- * What a `tsl-umd` connection is written as (its settings), the parameters each display has
- * in either version, and how a display is named in `displays` and matched by a packet.
+ * What a `tsl-umd` connection is written as (its settings) and what it runs with, the
+ * parameters each display has in either version, and how a display is named in `displays`
+ * and matched by a packet.
  */
+import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import {
   allowSetting,
   appliesWhen,
+  type Checked,
+  checked,
   connectTimeoutSetting,
+  type Issue,
   type ParameterMeta,
+  type Parsed,
+  Peers,
   type Value,
   type ValueType,
   withDefault,
+  listenAddressSetting,
   portSetting,
 } from '../../sdk/index.ts';
 import { EVERY, V31_MAX_ADDRESS } from './packets.ts';
@@ -29,15 +37,12 @@ export const tslUmdSettings = Type.Object({
     'udp',
   ),
   port: portSetting('receive: the port the hub listens on (0 takes any free one). send: the port of the device.', { anyFree: true }),
-  bindIp: appliesWhen(
-    RECEIVE,
-    withDefault(Type.String({ description: 'receive: the address to listen on; "" listens on every address.' }), ''),
-  ),
+  bindIp: appliesWhen(RECEIVE, listenAddressSetting('receive: the address to listen on; "" listens on every address.')),
   host: withDefault(
     Type.String({ description: 'send: the device to send to. receive: the only sender taken; "" takes every sender.' }),
     '',
   ),
-  // A sender listens to no one: its allow is refused (tsl-umd.ts).
+  // A sender listens to no one: its allow is refused (parseTslUmdSettings).
   allow: appliesWhen(RECEIVE, allowSetting),
   displays: withDefault(
     Type.Array(
@@ -100,6 +105,50 @@ export const tslUmdSettings = Type.Object({
     withDefault(Type.Integer({ minimum: 1, maximum: 1024, description: 'receive over tcp: senders connected at once at most.' }), 16),
   ),
 });
+
+/** A connection's settings as it runs: its displays by key, the texts they start with, the senders it lets in. */
+export type TslUmdOptions = Omit<Parsed<typeof tslUmdSettings>, 'displays'> & {
+  readonly displays: readonly string[];
+  readonly texts: Readonly<Record<string, string>>;
+  readonly peers: Peers;
+};
+
+/** What the schema cannot say: displays named as their version names them, and what each mode needs. */
+export function parseTslUmdSettings(written: Parsed<typeof tslUmdSettings>): Checked<TslUmdOptions> {
+  const issues: Issue[] = [];
+  const displays: string[] = [];
+  const texts: Record<string, string> = {};
+  for (const [index, entry] of written.displays.entries()) {
+    const key = displayKey(written.version, typeof entry === 'object' ? entry.display : entry);
+    if (typeof key !== 'string') {
+      issues.push({ path: typeof entry === 'object' ? ['displays', index, 'display'] : ['displays', index], message: key.problem });
+      continue;
+    }
+    displays.push(key);
+    if (typeof entry === 'object') texts[key] = entry.text;
+  }
+  if (new Set(displays).size !== displays.length) issues.push({ path: ['displays'], message: 'each display once' });
+  if (written.transport === 'tcp' && written.version === '3.1')
+    issues.push({ path: ['transport'], message: 'v3.1 travels over UDP only; tcp needs version "5.0"' });
+  if (written.mode === 'send') issues.push(...sendMistakes(written));
+  if (written.mode === 'receive' && written.host !== '' && !isIP(written.host))
+    issues.push({ path: ['host'], message: 'expected the IP address of the only sender taken, or "" for every sender' });
+  const peers = Peers.compile(written.allow);
+  if (Array.isArray(peers)) issues.push(...peers);
+  else if (written.mode === 'send' && written.allow.length > 0)
+    issues.push({ path: ['allow'], message: 'allow lists the senders a receiver takes; a sender listens to no one' });
+  return checked(issues, { ...written, displays, texts, peers: Array.isArray(peers) ? Peers.anyone : peers });
+}
+
+/** What a sender needs: a device, its port, displays to send, repeats not too often. */
+function sendMistakes(written: Parsed<typeof tslUmdSettings>): Issue[] {
+  const issues: Issue[] = [];
+  if (written.host === '') issues.push({ path: ['host'], message: 'expected the device to send to' });
+  if (written.port === 0) issues.push({ path: ['port'], message: "expected the device's port" });
+  if (written.displays.length === 0) issues.push({ path: ['displays'], message: 'expected the displays to send' });
+  if (written.repeat > 0 && written.repeat < 50) issues.push({ path: ['repeat'], message: 'at least 50 ms, or 0 for no repeats' });
+  return issues;
+}
 
 /** A display's parameter: its id under the display, type, value before anything is heard or written, and what it says of itself (R-PK6). */
 export interface Field {

@@ -23,6 +23,8 @@ import {
   UdpEndpoint,
   type UdpOptions,
   withDefault,
+  hostSetting,
+  listenAddressSetting,
   portSetting,
 } from '../../sdk/index.ts';
 
@@ -31,11 +33,8 @@ const settings = Type.Object({
     portSetting('The UDP port the hub receives on; 0 takes any free port (the device answers to it).', { anyFree: true }),
     0,
   ),
-  bindIp: withDefault(Type.String({ description: 'The address to receive on; "" receives on every address.' }), ''),
-  host: Type.String({
-    minLength: 1,
-    description: "The device's host name or IP address: where frames go, and whom frames are taken from.",
-  }),
+  bindIp: listenAddressSetting('The address to receive on; "" receives on every address.'),
+  host: hostSetting("The device's host name or IP address: where frames go, and whom frames are taken from."),
   sendPort: portSetting("The device's UDP port, where frames go."),
   acceptFrom: withDefault(
     Type.Union([Type.Literal('host'), Type.Literal('any')], {
