@@ -12,7 +12,7 @@ function device(fence: Fence = unfenced, longestRetryMs?: number) {
   const statuses: string[] = [];
   let closed = 0;
   const link = new DeviceLink(
-    { open: (attempt) => attempts.push({ attempt, at: clock.now }), close: () => void closed++ },
+    { open: (attempt) => void attempts.push({ attempt, at: clock.now }), close: () => void closed++ },
     {
       scheduler: clock.scheduler,
       status: (status: string, reason?: string, code?: string) => void statuses.push([status, reason, code].filter(Boolean).join(' ')),
@@ -153,4 +153,61 @@ test('a write is sent only while the lease holds: once it ended, or before it wa
   lease.renew(performance.now() + 60_000);
   t.like(write('renewed late'), { ok: false }, 'a renewal does not revive a lease that ran out');
   t.deepEqual(sent, ['held']);
+});
+
+test('what an attempt opened is released once it is down, before the next attempt opens, and at stop: no socket left behind', async (t) => {
+  const clock = new VirtualClock();
+  const said: string[] = [];
+  const attempts: LinkAttempt[] = [];
+  const link = new DeviceLink(
+    {
+      open: (attempt) => {
+        const n = attempts.push(attempt);
+        said.push(`open ${n}`);
+        return () => said.push(`release ${n}`);
+      },
+      close: () => void said.push('close'),
+    },
+    { scheduler: clock.scheduler, status: () => {}, fence: unfenced },
+  );
+  void link.start();
+  attempts[0]?.up();
+  attempts[0]?.down('reset by the device');
+  attempts[0]?.down('said twice');
+  t.deepEqual(said, ['open 1', 'release 1'], 'released at once, and once');
+  clock.advanceBy(250);
+  t.deepEqual(said, ['open 1', 'release 1', 'open 2'], 'the next attempt after the release');
+  await link.stop();
+  t.deepEqual(said, ['open 1', 'release 1', 'open 2', 'release 2', 'close']);
+
+  // An attempt that is down before `open` returned (a host that does not resolve) releases at once too.
+  const early: string[] = [];
+  const quick = new DeviceLink(
+    {
+      open: (attempt) => {
+        attempt.down('no such host');
+        return () => early.push('released');
+      },
+      close: () => {},
+    },
+    { scheduler: clock.scheduler, status: () => {}, fence: unfenced },
+  );
+  await quick.start();
+  t.deepEqual(early, ['released']);
+  await quick.stop();
+});
+
+test("a fault the device reports while it answers survives the link going down and up again, and `_status/connected`'s code stays the device's", (t) => {
+  const { link, statuses, last, clock } = device();
+  void link.start();
+  last().up();
+  link.fault({ reason: 'output 3 is shorted', code: 'PB_BAD_ANSWER' });
+  t.is(statuses.at(-1), 'degraded output 3 is shorted PB_BAD_ANSWER');
+  last().down('reset');
+  t.is(statuses.at(-1), 'degraded reset PB_DEVICE_UNAVAILABLE', 'away, the link says so');
+  clock.advanceBy(250);
+  last().up();
+  t.is(statuses.at(-1), 'degraded output 3 is shorted PB_BAD_ANSWER', 'back, the fault is still shown: not a bare ok');
+  link.fault(undefined);
+  t.is(statuses.at(-1), 'ok');
 });

@@ -25,8 +25,13 @@ export interface LinkAttempt {
 
 /** What a device type supplies: its way to open the link, and to close it. */
 export interface LinkProtocol {
-  /** Opens the link once, and tells `attempt` how it goes; calls of an attempt that ended are ignored. */
-  open(attempt: LinkAttempt): void;
+  /**
+   * Opens the link once, and tells `attempt` how it goes; calls of an attempt that ended are
+   * ignored. What it returns releases what this attempt opened (its socket, its client, its
+   * timers): the link calls it once the attempt is down — before the next attempt opens
+   * anew — and at stop, so no attempt leaves a socket behind.
+   */
+  open(attempt: LinkAttempt): void | (() => void);
   /** Closes whatever is open, for good. */
   close(): void | Promise<void>;
 }
@@ -66,11 +71,16 @@ export class DeviceLink extends LinkState {
   private attempt(): void {
     if (this.stopped) return;
     let live = true;
-    this.endAttempt = () => {
+    let release: (() => void) | undefined;
+    /** Ends this attempt once: its later calls are ignored, and what it opened is released. */
+    const end = (this.endAttempt = () => {
       live = false;
-    };
+      const releasing = release;
+      release = undefined;
+      releasing?.();
+    });
     let wasUp = false;
-    this.protocol.open({
+    const opened = this.protocol.open({
       up: () => {
         if (!live || this.stopped || wasUp) return;
         wasUp = true;
@@ -80,7 +90,7 @@ export class DeviceLink extends LinkState {
       },
       down: (reason) => {
         if (!live || this.stopped) return;
-        live = false;
+        end();
         this.markDown(reason);
         this.settleFirst();
         this.retry?.unsubscribe();
@@ -91,6 +101,11 @@ export class DeviceLink extends LinkState {
         this.retryMs = Math.min(this.retryMs * 2, this.options.longestRetryMs ?? LONGEST_RETRY_MS);
       },
     });
+    // An attempt that went down before `open` returned releases at once.
+    if (typeof opened === 'function') {
+      if (live) release = opened;
+      else opened();
+    }
   }
 
   /**

@@ -26,6 +26,8 @@ export interface LinkOptions {
 
 export abstract class LinkState {
   protected isUp = false;
+  /** A fault the device reports while it answers (`fault`): the status while up. */
+  private own: { readonly reason: string; readonly code: ErrorCode } | undefined;
   protected stopped = false;
   protected reason: string;
   protected readonly unavailable: ErrorCode;
@@ -49,11 +51,28 @@ export abstract class LinkState {
     return this.isUp ? '' : this.reason;
   }
 
-  /** The device is up: the status is ok. */
+  /** The device is up: the status is ok, or the fault it reports. */
   protected markUp(): void {
     this.isUp = true;
     this.reason = '';
-    this.options.status(Status.Ok);
+    this.showUp();
+  }
+
+  /**
+   * A fault of the device while it answers (a GPIO box that reports a blown output, a deck
+   * with no disk), or undefined once it is gone: while the link is up the status is `degraded`
+   * with it — the link going down and up again does not hide it — and `ok` without. The
+   * device stays reachable, so `_status/connected` stays true (give a code other than
+   * PB_DEVICE_UNAVAILABLE). The link's own `degraded` while the device is away wins.
+   */
+  fault(fault: { readonly reason: string; readonly code: ErrorCode } | undefined): void {
+    this.own = fault;
+    if (this.isUp && !this.stopped) this.showUp();
+  }
+
+  private showUp(): void {
+    if (this.own) this.options.status(Status.Degraded, this.own.reason, this.own.code);
+    else this.options.status(Status.Ok);
   }
 
   /** The device went away for this reason: the status is degraded with the link's code. */
