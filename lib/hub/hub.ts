@@ -249,7 +249,7 @@ export class Hub {
     const rules = this.groupRole.role === 'standby' ? 0 : await this.startLogic(since);
     promoteStartGarbage();
     // A package installed again from now on is said at once (R-PK10).
-    this.reloads.installed.start();
+    this.reloads.installed.watch();
     this.subscriptions.add(() => this.reloads.installed.stop());
     this.serving.arrive();
     const failed = this.runners.filter((c) => c.status.status === 'failed').length;

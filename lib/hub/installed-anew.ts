@@ -26,7 +26,9 @@ export class InstalledAnew {
     private readonly changed: () => void,
   ) {}
 
-  start(): void {
+  /** Looks every second while the running flow has packages (a flow without any schedules nothing); again after each reload. */
+  watch(): void {
+    if (this.origins().length === 0) return this.stop();
     this.looking ??= every(this.scheduler, LOOK_EVERY_MS, () => this.look());
   }
 

@@ -156,6 +156,7 @@ export class Reloads {
     // took new settings in place (a satellite's keys, the decks it expects), rules changed alone.
     // The packages as this reload loaded them: none is installed anew any more, or one still is.
     this.installed.look();
+    this.installed.watch();
     this.hub.connectionsChanged.next();
     this.hub.log.info(
       `reloaded: ${summary.kept.length} kept (${updated.length} updated in place), ${summary.restarted.length} restarted, ` +
