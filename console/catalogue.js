@@ -1,7 +1,8 @@
-// The catalogue (R-ST2): what a new connection can be, searched as it is typed — the Companion
-// modules in the flow's `modules` folder, the packages installed beside the flow, the types
-// built in — each with its maker, products and description. Choosing one opens its form; a
-// package the flow's `plugins` does not name yet is listed first (code: a machine edit).
+// The catalogue (R-ST2, R-ST7): what a new connection can be, searched as it is typed — the
+// Companion modules in the flow's `modules` folder and those a Companion installation on this
+// machine keeps, the packages installed beside the flow, the types built in — each with its
+// maker, products and description. Choosing one opens its form; a package the flow's
+// `plugins` does not name yet, and a module where Companion keeps it, name code: a machine edit.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { installFromRegistry, readCatalogue, uploadArchive } from './api.js';
 import { html } from './html.js';
@@ -10,11 +11,13 @@ import { html } from './html.js';
 /** How often an open catalogue is read again. */
 const REREAD_MS = 3000;
 
-const groups = /** @type {const} */ ([
-  ['module', "Companion modules in this flow's modules folder"],
-  ['package', 'packages installed beside the flow'],
-  ['built-in', 'built in'],
-]);
+/** The catalogue's groups, in order: what belongs in each, and its title. @type {readonly [(entry: CatalogueEntry) => boolean, string][]} */
+const groups = [
+  [(entry) => entry.kind === 'module' && !entry.installation, "Companion modules in this flow's modules folder"],
+  [(entry) => entry.installation !== undefined, 'Companion modules installed on this machine (by Companion)'],
+  [(entry) => entry.kind === 'package', 'packages installed beside the flow'],
+  [(entry) => entry.kind === 'built-in', 'built in'],
+];
 
 /** The words an entry is found by. @param {CatalogueEntry} entry */
 const wordsOf = (entry) =>
@@ -65,8 +68,8 @@ export function CatalogueView({ pick, list, cancel }) {
     ${failed && html`<p class="field-error" role="alert">the catalogue did not load: ${failed}</p>`}
     ${catalogue === undefined && !failed ? html`<p class="empty">reading what this hub can add…</p>` : ''}
     ${catalogue?.partial ? html`<p class="help">a folder holds more than is listed at once: search narrows it</p>` : ''}
-    ${groups.map(([kind, title]) => {
-      const entries = found.filter((entry) => entry.kind === kind);
+    ${groups.map(([belongs, title]) => {
+      const entries = found.filter(belongs);
       return entries.length === 0
         ? ''
         : html`<h4>${title}</h4>
@@ -76,7 +79,7 @@ export function CatalogueView({ pick, list, cancel }) {
     })}
     ${catalogue && found.length === 0 ? html`<p class="empty">nothing matches “${search}”</p>` : ''}
     ${
-      catalogue && !catalogue.entries.some((entry) => entry.kind === 'module')
+      catalogue && !catalogue.entries.some((entry) => entry.kind === 'module' && !entry.installation)
         ? html`<p class="help">Companion modules: put a module's folder or its <code>.tgz</code> (from Companion's module store or <code>companion-module-build</code>) in the <code>modules</code> folder beside the flow file, and it is listed here.</p>`
         : ''
     }
@@ -164,6 +167,8 @@ function Uploads({ machineEdits, added }) {
 /** @param {{ entry: CatalogueEntry, machineEdits: boolean, pick: (entry: CatalogueEntry) => void, list: (entry: CatalogueEntry) => void }} props */
 function Entry({ entry, machineEdits, pick, list }) {
   const unlisted = entry.kind === 'package' && !entry.listed;
+  // A module where Companion keeps it is code outside the flow's modules folder: a machine edit.
+  const elsewhere = entry.installation !== undefined;
   const maker = [entry.manufacturer, (entry.products ?? []).join(', ')].filter(Boolean).join(' — ');
   return html`<li class="catalogue-entry" data-kind=${entry.kind}>
     <div>
@@ -178,11 +183,16 @@ function Entry({ entry, machineEdits, pick, list }) {
             }</div>`
           : ''
       }
+      ${
+        elsewhere && !machineEdits
+          ? html`<div class="help">where Companion keeps it, outside this flow's modules folder: only the file on the machine (or a hub whose flow allows machine edits) may run it from there; or copy its folder into <code>modules</code></div>`
+          : ''
+      }
     </div>
     ${
       unlisted
         ? html`<button disabled=${!machineEdits} onClick=${() => list(entry)}>add to plugins</button>`
-        : html`<button class="primary" onClick=${() => pick(entry)}>add</button>`
+        : html`<button class="primary" disabled=${elsewhere && !machineEdits} onClick=${() => pick(entry)}>add</button>`
     }
   </li>`;
 }

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,7 @@ import { ReloadRefused } from './hub/reload.ts';
 import { codeFlowFailed } from './rules/code-flows/running-flow.ts';
 import { StateStore } from './state/store.ts';
 import { KeptSessionKey } from './state/sign-in-key.ts';
+import { companionModuleFolders } from './store/companion-installation.ts';
 import { Store } from './store/store.ts';
 import { Exit, stateFolderOf } from './commands.ts';
 import { stateCommand } from './state-command.ts';
@@ -279,6 +281,8 @@ async function run(
     machineEdits: editsHere,
     types: () => [...connectionTypes, ...flow.plugins.types],
     log,
+    companionModules: () =>
+      companionModuleFolders({ env: process.env, platform: process.platform, home: homedir() }, flow.companionModules),
   });
   if (machineEdits)
     log.warn(

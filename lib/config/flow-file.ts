@@ -31,6 +31,8 @@ export interface Flow {
   readonly durability: 'process' | 'power';
   /** Whether admin logins may change this machine from the console (`machineEdits` as it holds, R-ST8); absent: no. */
   readonly machineEdits?: boolean;
+  /** The modules folder of a Companion installation the flow names (`companionModules`), absolute. */
+  readonly companionModules?: string;
   /**
    * Mistakes that keep one connection alone from starting (R-X2), read for a start: that
    * connection fails with the reason and the others run. Read to validate, they are mistakes.
@@ -213,6 +215,7 @@ export function validateFlow(
       flows: (valid.flows ?? []).map((f) => resolve(baseDir, f)),
       durability: valid.durability ?? 'process',
       machineEdits: machine.held,
+      ...(valid.companionModules ? { companionModules: resolve(baseDir, valid.companionModules) } : {}),
       diagnostics,
       warnings,
       plugins,
@@ -247,6 +250,7 @@ interface FlowDocument {
   flows?: string[];
   durability?: 'process' | 'power';
   machineEdits?: boolean;
+  companionModules?: string;
 }
 
 const asRecord = (value: unknown): Record<string, unknown> =>

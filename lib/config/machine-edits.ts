@@ -9,7 +9,7 @@
  *
  * Checked on the documents as written (placeholders not filled in), before anything of the
  * edited flow is loaded: a package named by an edit must not even be imported to be refused.
- * - `flows` and `plugins` may lose entries, never gain one; `outputFolder` and `machineEdits` never change;
+ * - `flows` and `plugins` may lose entries, never gain one; `outputFolder`, `machineEdits` and `companionModules` never change;
  * - a setting whose schema says `onMachine` keeps its value (a connection removed is fine);
  *   one of kind `output-file` may take a file inside `outputFolder` (realpath, no symlink out),
  *   one of kind `module` a Companion module inside the flow's `modules` folder;
@@ -72,6 +72,8 @@ export function machineEdits(current: unknown, edited: unknown, context: Machine
     issues.push({ path: ['outputFolder'], message: `the folder the console may write files in: ${onlyOnMachine}` });
   if (!isDeepStrictEqual(before['machineEdits'], after['machineEdits']))
     issues.push({ path: ['machineEdits'], message: `whether the console may change this machine: ${onlyOnMachine}` });
+  if (!isDeepStrictEqual(before['companionModules'], after['companionModules']))
+    issues.push({ path: ['companionModules'], message: `a folder of Companion modules on the hub's machine: ${onlyOnMachine}` });
   const outputs = outputFolderOf(before['outputFolder'], context.flowPath);
   const hadConnections = asRecord(before['connections']);
   for (const [id, settings] of Object.entries(asRecord(after['connections']))) {

@@ -210,6 +210,13 @@ export function flowFileSchema(types: readonly ConnectionType[]): TSchema {
             "A folder, relative to this file, whose files the console may name (an xml-file-output's filename): a file name elsewhere can be changed only in this file on the machine. Keep code out of it.",
         }),
       ),
+      companionModules: Type.Optional(
+        Type.String({
+          onMachine: 'folder',
+          description:
+            'The modules folder of a Bitfocus Companion installation whose modules the catalogue offers, relative to this file, besides those found where Companion keeps them on this machine (R-ST7).',
+        }),
+      ),
       machineEdits: Type.Optional(
         Type.Boolean({
           default: false,

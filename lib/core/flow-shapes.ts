@@ -108,6 +108,12 @@ export const CatalogueEntry = Type.Object({
   listed: Type.Optional(
     Type.Boolean({ description: "Whether the flow's `plugins` names the package already (else adding it names code: a machine edit)." }),
   ),
+  installation: Type.Optional(
+    Type.String({
+      description:
+        "For a module of a Bitfocus Companion installation on this machine (R-ST7): that installation's modules folder. Its connection names the module where Companion keeps it, outside the flow's modules folder: a machine edit.",
+    }),
+  ),
   connection: Type.Object(
     { type: Type.String(), module: Type.Optional(Type.String()) },
     { description: "What a new connection's form starts with: its type, and a module's path relative to the flow file." },

@@ -50,11 +50,15 @@ const texts = (value: unknown): string[] =>
         .map((item) => item.slice(0, 200))
     : [];
 
-/** Every entry for the flow at `flowPath`, given the types the hub knows and the packages its `plugins` lists. */
+/**
+ * Every entry for the flow at `flowPath`, given the types the hub knows, the packages its
+ * `plugins` lists and the modules folders of Companion installations on the machine.
+ */
 export async function catalogueOf(
   flowPath: string,
   types: readonly ConnectionType[],
   listed: ReadonlySet<string>,
+  installations: readonly string[] = [],
 ): Promise<{ entries: CatalogueEntry[]; partial: boolean }> {
   const folder = dirname(flowPath);
   const builtIn = types
@@ -70,7 +74,26 @@ export async function catalogueOf(
   const packages = packagesIn(folder, listed);
   const moduleType = moduleTypeIn(types)?.type;
   const modules = moduleType ? await modulesIn(folder, moduleType) : { entries: [], partial: false };
-  return { entries: [...modules.entries, ...packages.entries, ...builtIn], partial: packages.partial || modules.partial };
+  const installed = moduleType ? installations.map((root) => installedModulesIn(root, moduleType)) : [];
+  return {
+    entries: [...modules.entries, ...installed.flatMap((found) => found.entries), ...packages.entries, ...builtIn],
+    partial: packages.partial || modules.partial || installed.some((found) => found.partial),
+  };
+}
+
+/**
+ * The modules a Companion installation keeps in `root` (companion-installation.ts): each
+ * folder with a manifest, named where it is, so a connection runs it from there.
+ */
+function installedModulesIn(root: string, moduleType: string): { entries: CatalogueEntry[]; partial: boolean } {
+  const names = namesIn(root);
+  const entries = names.slice(0, MOST_READ).flatMap((name) => {
+    const manifest = jsonAt(join(root, name, 'companion', 'manifest.json'));
+    return manifest
+      ? [{ ...moduleEntryOf(manifest, name, { type: moduleType, module: join(root, name) }), installation: root } satisfies CatalogueEntry]
+      : [];
+  });
+  return { entries, partial: names.length > MOST_READ };
 }
 
 /** The packages with connection types installed in the flow folder's `node_modules`. */
@@ -126,7 +149,14 @@ export async function moduleEntry(
     : jsonAt(join(path, 'companion', 'manifest.json'));
   if (!manifest) return undefined;
   const runtime = (manifest['runtime'] ?? {}) as Json;
-  const entry: CatalogueEntry = {
+  const entry = moduleEntryOf(manifest, name, { type: moduleType, module: `./${MODULES_FOLDER}/${name}` });
+  return { entry, runtimeApi: text(runtime['api'], 64) };
+}
+
+/** A module's entry from its manifest: what it says of itself, and what its connection starts with. */
+function moduleEntryOf(manifest: Json, name: string, connection: CatalogueEntry['connection']): CatalogueEntry {
+  const runtime = (manifest['runtime'] ?? {}) as Json;
+  return {
     kind: 'module',
     name: text(manifest['name'], 200) || name,
     description: text(manifest['description']) || text(manifest['shortname']),
@@ -135,9 +165,8 @@ export async function moduleEntry(
     keywords: texts(manifest['keywords']),
     version: text(manifest['version'], 64),
     api: text(runtime['apiVersion'], 64),
-    connection: { type: moduleType, module: `./${MODULES_FOLDER}/${name}` },
+    connection,
   };
-  return { entry, runtimeApi: text(runtime['api'], 64) };
 }
 
 /** The names in a folder, sorted; none when it is not there. */

@@ -17,13 +17,15 @@ export interface StoreOptions {
   /** The flow file the hub runs: what is added goes in its folder. */
   readonly path: string;
   /**
-   * Whether an editor may add code the hub will run (a module, a package): 'allowed' only
-   * when the hub was started with --allow-machine-edits.
+   * Whether an editor may add code the hub will run (a module, a package): 'allowed' when
+   * the hub was started with --allow-machine-edits or its flow's `machineEdits` holds.
    */
   readonly machineEdits: () => 'refused' | 'allowed';
   /** The connection types the hub knows now (built-in and its packages'): the built-in ones listed, the one that runs modules. */
   readonly types: () => readonly ConnectionType[];
   readonly log: Logger;
+  /** The modules folders of the Companion installations on this machine whose modules the catalogue offers (companion-installation.ts). */
+  readonly companionModules?: () => readonly string[];
 }
 
 export class Store implements StoreView {
@@ -33,7 +35,7 @@ export class Store implements StoreView {
     const types = this.options.types();
     // The packages `plugins` names are those whose types the hub loaded.
     const listed = new Set(types.flatMap((type) => (type.origin ? [type.origin.package] : [])));
-    const { entries, partial } = await catalogueOf(this.options.path, types, listed);
+    const { entries, partial } = await catalogueOf(this.options.path, types, listed, this.options.companionModules?.() ?? []);
     return { entries, partial, machineEdits: this.allowed };
   }
 

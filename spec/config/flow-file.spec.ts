@@ -41,7 +41,7 @@ test('every mistake is reported at once, each with its JSON path and what was ex
       extra: true,
     }),
     [
-      'extra: unknown key; expected one of $schema, connections, rules, flows, plugins, outputFolder, machineEdits, durability',
+      'extra: unknown key; expected one of $schema, connections, rules, flows, plugins, outputFolder, companionModules, machineEdits, durability',
       'connections.Studio: "Studio" is not a valid connection id: 1–64 characters of a-z, 0-9 and -, starting with a letter or digit',
       'connections.clock.pulses[0].interval: expected an integer of at least 10',
       'connections.vars.colour: unknown key; expected one of type, enabled, description, location, group, debug, persist, statusParameters, isolate, maxMemoryMb, hangMs, parameters, describe',
