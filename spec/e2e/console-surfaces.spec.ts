@@ -74,7 +74,11 @@ live(
 
     await key(0).click();
     await eventually(() => param(hub, 'studio/onair').value === true, 'the console pressed the on-air key');
-    t.regex(param(hub, 'studio/onair').lastChange?.by ?? '', /^http|^ws /);
+    t.regex(
+      param(hub, 'studio/onair').lastChange?.by ?? '',
+      /^key 0 of satellite-\S+ \((?:http|ws )/,
+      'the key, its deck as Companion names it, and the console that pressed',
+    );
     await eventually(async () => (await background(0)) === 'rgb(224, 0, 0)', 'the key red in the console');
     let cuts = 0;
     param(hub, 'studio/cut').values$.subscribe(() => cuts++);
