@@ -128,6 +128,15 @@ export function installFromRegistry(spec) {
 }
 
 /**
+ * `PUT /catalogue/boxed/<package>`: a device package that comes with the hub installed beside
+ * the flow (R-ST7).
+ * @param {string} name
+ */
+export function installBoxed(name) {
+  return addToCatalogue(`/catalogue/boxed/${encodeURIComponent(name)}`, {});
+}
+
+/**
  * @param {string} path @param {Record<string, string>} headers @param {Blob} [body]
  * @returns {Promise<{ ok: true, entries: CatalogueEntry[] } | { ok: false, error: string }>}
  */

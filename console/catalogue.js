@@ -4,7 +4,7 @@
 // maker, products and description. Choosing one opens its form; a package the flow's
 // `plugins` does not name yet, and a module where Companion keeps it, name code: a machine edit.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { installFromRegistry, readCatalogue, uploadArchive } from './api.js';
+import { installBoxed, installFromRegistry, readCatalogue, uploadArchive } from './api.js';
 import { html } from './html.js';
 /** @import { Catalogue, CatalogueEntry } from '../lib/core/flow-shapes.ts' */
 
@@ -15,7 +15,8 @@ const REREAD_MS = 3000;
 const groups = [
   [(entry) => entry.kind === 'module' && !entry.installation, "Companion modules in this flow's modules folder"],
   [(entry) => entry.installation !== undefined, 'Companion modules installed on this machine (by Companion)'],
-  [(entry) => entry.kind === 'package', 'packages installed beside the flow'],
+  [(entry) => entry.kind === 'package' && !entry.boxed, 'packages installed beside the flow'],
+  [(entry) => entry.boxed === true, 'device packages that come with patchbay (installed beside the flow when added)'],
   [(entry) => entry.kind === 'built-in', 'built in'],
 ];
 
@@ -41,6 +42,27 @@ export function CatalogueView({ pick, list, cancel }) {
   const [catalogue, setCatalogue] = useState(/** @type {Catalogue | undefined} */ (undefined));
   const [failed, setFailed] = useState('');
   const [search, setSearch] = useState('');
+  /** The package in the box being installed, and what its install said. */
+  const [installing, setInstalling] = useState('');
+  const [installSaid, setInstallSaid] = useState(/** @type {{ text: string, error: boolean } | undefined} */ (undefined));
+  /** Installs a device package that comes with the hub, then lists what is there. @param {CatalogueEntry} entry */
+  const install = async (entry) => {
+    const name = entry.package ?? entry.name;
+    setInstalling(name);
+    setInstallSaid({ text: `installing ${name} beside the flow (npm fetches what it needs)…`, error: false });
+    const answer = await installBoxed(name).catch((/** @type {Error} */ error) => ({
+      ok: /** @type {const} */ (false),
+      error: error.message,
+    }));
+    setInstalling('');
+    setInstallSaid(
+      answer.ok
+        ? { text: `${name} installed beside the flow: add it to plugins, then add its connection`, error: false }
+        : { text: `${name} not installed: ${answer.error}`, error: true },
+    );
+    setSearch(name);
+    readCatalogue().then(setCatalogue, (error) => setFailed(String(error.message ?? error)));
+  };
   // Read again every few seconds while it is open (R-ST8): a package installed or a module put
   // in the modules folder from elsewhere, or the flow's machineEdits changed, shows without closing it.
   useEffect(() => {
@@ -66,6 +88,7 @@ export function CatalogueView({ pick, list, cancel }) {
     <input type="search" aria-label="search the catalogue" placeholder="a maker, a product, a protocol…" autofocus
       value=${search} onInput=${(/** @type {Event} */ e) => setSearch(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
     ${failed && html`<p class="field-error" role="alert">the catalogue did not load: ${failed}</p>`}
+    ${installSaid && html`<p class=${installSaid.error ? 'field-error' : 'help'} role=${installSaid.error ? 'alert' : 'status'} data-testid="install-said">${installSaid.text}</p>`}
     ${catalogue === undefined && !failed ? html`<p class="empty">reading what this hub can add…</p>` : ''}
     ${catalogue?.partial ? html`<p class="help">a folder holds more than is listed at once: search narrows it</p>` : ''}
     ${groups.map(([belongs, title]) => {
@@ -74,7 +97,11 @@ export function CatalogueView({ pick, list, cancel }) {
         ? ''
         : html`<h4>${title}</h4>
           <ul class="catalogue-entries">
-            ${entries.map((entry) => html`<${Entry} entry=${entry} machineEdits=${catalogue?.machineEdits ?? false} pick=${pick} list=${list} />`)}
+            ${entries.map(
+              (entry) =>
+                html`<${Entry} entry=${entry} machineEdits=${catalogue?.machineEdits ?? false} pick=${pick} list=${list} install=${install}
+                  installing=${installing} />`,
+            )}
           </ul>`;
     })}
     ${catalogue && found.length === 0 ? html`<p class="empty">nothing matches “${search}”</p>` : ''}
@@ -164,9 +191,12 @@ function Uploads({ machineEdits, added }) {
   </div>`;
 }
 
-/** @param {{ entry: CatalogueEntry, machineEdits: boolean, pick: (entry: CatalogueEntry) => void, list: (entry: CatalogueEntry) => void }} props */
-function Entry({ entry, machineEdits, pick, list }) {
-  const unlisted = entry.kind === 'package' && !entry.listed;
+/**
+ * @param {{ entry: CatalogueEntry, machineEdits: boolean, pick: (entry: CatalogueEntry) => void, list: (entry: CatalogueEntry) => void,
+ *   install: (entry: CatalogueEntry) => void, installing: string }} props
+ */
+function Entry({ entry, machineEdits, pick, list, install, installing }) {
+  const unlisted = entry.kind === 'package' && !entry.listed && !entry.boxed;
   // A module where Companion keeps it is code outside the flow's modules folder: a machine edit.
   const elsewhere = entry.installation !== undefined;
   const maker = [entry.manufacturer, (entry.products ?? []).join(', ')].filter(Boolean).join(' — ');
@@ -190,9 +220,11 @@ function Entry({ entry, machineEdits, pick, list }) {
       }
     </div>
     ${
-      unlisted
-        ? html`<button disabled=${!machineEdits} onClick=${() => list(entry)}>add to plugins</button>`
-        : html`<button class="primary" disabled=${elsewhere && !machineEdits} onClick=${() => pick(entry)}>add</button>`
+      entry.boxed
+        ? html`<button disabled=${!machineEdits || installing !== ''} onClick=${() => install(entry)}>${installing === entry.package ? 'installing…' : 'install'}</button>`
+        : unlisted
+          ? html`<button disabled=${!machineEdits} onClick=${() => list(entry)}>add to plugins</button>`
+          : html`<button class="primary" disabled=${elsewhere && !machineEdits} onClick=${() => pick(entry)}>add</button>`
     }
   </li>`;
 }

@@ -108,6 +108,12 @@ export const CatalogueEntry = Type.Object({
   listed: Type.Optional(
     Type.Boolean({ description: "Whether the flow's `plugins` names the package already (else adding it names code: a machine edit)." }),
   ),
+  boxed: Type.Optional(
+    Type.Boolean({
+      description:
+        'Set for a device package that comes with the hub and is not installed beside the flow yet (R-ST7): `PUT /catalogue/boxed/<package>` installs it (a machine edit).',
+    }),
+  ),
   installation: Type.Optional(
     Type.String({
       description:

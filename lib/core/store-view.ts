@@ -20,4 +20,6 @@ export interface StoreView {
   addPackage(name: string, bytes: Uint8Array, by: string): Promise<readonly CatalogueEntry[]>;
   /** Installs a patchbay package beside the flow from the registry the machine reaches, by `by` (only with machine edits); its types as the catalogue lists them. */
   addRegistryPackage(spec: string, by: string): Promise<readonly CatalogueEntry[]>;
+  /** Installs a device package that comes with the hub beside the flow, as an upload of its archive, by `by` (only with machine edits); its types as the catalogue lists them. */
+  addBoxedPackage(name: string, by: string): Promise<readonly CatalogueEntry[]>;
 }

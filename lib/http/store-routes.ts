@@ -50,20 +50,21 @@ const archiveUpload = (
     });
   });
 
-/** `PUT /catalogue/registry/<package>`: a package an editor has installed from the registry the machine reaches (R-ST2). */
-const registryInstall = forStore((res, req, store, json, access, context) => {
-  const spec = decodeURIComponent(req.getParameter(0) ?? '');
-  const by = who(res, access);
-  later(res, json, context, async () => {
-    try {
-      const added = await store.addRegistryPackage(spec, by);
-      return (res) => sendOk(res, JSON_TYPE, JSON.stringify(added));
-    } catch (error) {
-      if (!(error instanceof HubError)) throw error;
-      return (res) => sendError(res, error, json);
-    }
+/** A package installed by name (from the registry, or of those that come with the hub): its types as the catalogue lists them. */
+const installByName = (install: (store: StoreView, name: string, by: string) => Promise<readonly CatalogueEntry[]>) =>
+  forStore((res, req, store, json, access, context) => {
+    const name = decodeURIComponent(req.getParameter(0) ?? '');
+    const by = who(res, access);
+    later(res, json, context, async () => {
+      try {
+        const added = await install(store, name, by);
+        return (res) => sendOk(res, JSON_TYPE, JSON.stringify(added));
+      } catch (error) {
+        if (!(error instanceof HubError)) throw error;
+        return (res) => sendError(res, error, json);
+      }
+    });
   });
-});
 
 export const storeRoutes: readonly Route[] = [
   {
@@ -124,7 +125,19 @@ export const storeRoutes: readonly Route[] = [
       },
       answers: { 200: ok("The package's types as the catalogue lists them.", { [JSON_TYPE]: Type.Array(CatalogueEntry) }) },
       errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_FLOW_PROTECTED', 'PB_BAD_REQUEST', 'PB_CROSS_ORIGIN'],
-      handle: registryInstall,
+      handle: installByName((store, spec, by) => store.addRegistryPackage(spec, by)),
+    },
+  },
+  {
+    path: '/catalogue/boxed/:package',
+    put: {
+      summary: 'Install a device package that comes with the hub',
+      description: `Installs one of the device packages the hub brings (\`patchbay-atem\`, \`patchbay-hyperdeck\`, \`patchbay-obs\`, \`patchbay-videohub\`, \`patchbay-sacn\`; the catalogue lists those not installed yet with \`boxed\`) beside the flow file, as an upload of its archive is (R-ST7): packed from the hub's own \`packages\` folder, kept as \`packages/<file>\` and installed with npm (its dependencies from the registry the machine reaches), so that the catalogue lists its types, to be added to the flow's \`plugins\`: 200 with its types as the catalogue lists them; 400 \`PB_BAD_REQUEST\` for a name the hub does not bring, or when npm fails (what npm said). A package is code the hub will run: only on a hub that takes machine edits (else 403 \`PB_FLOW_PROTECTED\`). No body. ${editorsOnly}`,
+      tag: 'flow',
+      variable: { name: 'package', description: 'The name of a package that comes with the hub.', schema: Type.String() },
+      answers: { 200: ok("The package's types as the catalogue lists them.", { [JSON_TYPE]: Type.Array(CatalogueEntry) }) },
+      errors: ['PB_FORBIDDEN', 'PB_FLOW_READ_ONLY', 'PB_FLOW_PROTECTED', 'PB_BAD_REQUEST', 'PB_CROSS_ORIGIN'],
+      handle: installByName((store, name, by) => store.addBoxedPackage(name, by)),
     },
   },
 ];

@@ -14,6 +14,7 @@ import { list } from 'tar';
 import { MODULES_FOLDER } from '../config/machine-edits.ts';
 import type { ConnectionType, ModuleArchives } from '../connections/connection.ts';
 import type { CatalogueEntry } from '../core/flow-shapes.ts';
+import { boxedEntries } from './boxed.ts';
 
 /** The most packages and modules each read for one listing. */
 const MOST_READ = 2000;
@@ -72,11 +73,12 @@ export async function catalogueOf(
       }),
     );
   const packages = packagesIn(folder, listed);
+  const inTheBox = boxedEntries(new Set(packages.entries.flatMap((entry) => (entry.package ? [entry.package] : []))));
   const moduleType = moduleTypeIn(types)?.type;
   const modules = moduleType ? await modulesIn(folder, moduleType) : { entries: [], partial: false };
   const installed = moduleType ? installations.map((root) => installedModulesIn(root, moduleType)) : [];
   return {
-    entries: [...modules.entries, ...installed.flatMap((found) => found.entries), ...packages.entries, ...builtIn],
+    entries: [...modules.entries, ...installed.flatMap((found) => found.entries), ...packages.entries, ...inTheBox, ...builtIn],
     partial: packages.partial || modules.partial || installed.some((found) => found.partial),
   };
 }

@@ -11,7 +11,8 @@ import type { Catalogue, CatalogueEntry } from '../core/flow-shapes.ts';
 import type { Logger } from '../core/log.ts';
 import type { StoreView } from '../core/store-view.ts';
 import { catalogueOf, moduleTypeIn } from './catalogue.ts';
-import { addModule, addPackage, addRegistryPackage, PACKAGES_FOLDER, uploadRefusal } from './uploads.ts';
+import { withBoxedArchive } from './boxed.ts';
+import { addModule, addPackage, addRegistryPackage, PACKAGES_FOLDER, packFolder, uploadRefusal } from './uploads.ts';
 
 export interface StoreOptions {
   /** The flow file the hub runs: what is added goes in its folder. */
@@ -57,6 +58,13 @@ export class Store implements StoreView {
     const installed = await addPackage(this.options.path, name, bytes, this.allowed);
     this.options.log.info(`package ${installed} (${name}) installed beside the flow by ${by}`);
     return (await this.catalogue()).entries.filter((entry) => entry.package === installed);
+  }
+
+  async addBoxedPackage(name: string, by: string): Promise<readonly CatalogueEntry[]> {
+    if (!this.allowed) throw uploadRefusal(false, 'a package', PACKAGES_FOLDER) ?? new HubError('PB_FLOW_PROTECTED', 'no machine edits');
+    return withBoxedArchive(name, packFolder, (file, bytes) =>
+      this.addPackage(file, bytes, `${by} (from the packages that come with the hub)`),
+    );
   }
 
   async addRegistryPackage(spec: string, by: string): Promise<readonly CatalogueEntry[]> {

@@ -242,6 +242,12 @@ function inWords(error: HubError, spec: string): HubError {
  * on the PATH; what it printed. Rejects with a HubError holding the end of what npm said,
  * saying it could not `what` it.
  */
+/** Packs the package folder `folder` into `into` as `npm pack` does (its `files`, no scripts run); the archive's file name. */
+export async function packFolder(folder: string, into: string): Promise<string> {
+  const said = await npm(into, ['pack', folder, '--ignore-scripts', '--silent', '--pack-destination', into], 'pack');
+  return said.split('\n').at(-1)?.trim() ?? '';
+}
+
 function npm(folder: string, args: readonly string[], what: string): Promise<string> {
   const viaNode = process.env['npm_execpath']?.endsWith('npm-cli.js');
   const [command, ...first] = viaNode ? [process.execPath, process.env['npm_execpath'] as string] : ['npm'];
