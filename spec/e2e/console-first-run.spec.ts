@@ -71,6 +71,10 @@ live(
     const beside = catalogue.locator('.catalogue-entry', { hasText: 'beside-device' });
     await beside.waitFor();
     t.false(await beside.getByRole('button', { name: 'add to plugins' }).isDisabled(), 'and may add it to plugins');
+    // The machines that come with patchbay, offered before any is installed, to install in one click (R-ST7).
+    const boxed = catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' });
+    t.false(await boxed.getByRole('button', { name: 'install' }).isDisabled(), 'a Videohub to install');
+    if (shots) await page.screenshot({ path: join(shots, 'console-catalogue-boxed.png'), fullPage: true });
     await catalogue.getByLabel('search the catalogue').fill('intermediate storage');
     await catalogue.locator('.catalogue-entry', { hasText: 'dummy' }).getByRole('button', { name: 'add' }).click();
     const form = page.locator('[data-testid=connection-form]');
