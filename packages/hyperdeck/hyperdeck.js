@@ -59,7 +59,7 @@ const SLOT = [
   { value: SlotStatus.MOUNTED, label: 'Mounted' },
 ];
 
-/** The most clips offered as choices of `transport/clip`: a deck with more is still written by number. */
+/** The most clips offered as choices of `transport/clip`: a deck with more offers none, and takes any clip by number. */
 const MOST_CLIP_CHOICES = 1000;
 
 /**
@@ -117,7 +117,8 @@ export default defineConnectionType({
       id: 'transport/clip',
       type: 'I',
       access: 'read-write',
-      description: "the current clip; write one to go to it (choices: the deck's clips by name, up to 1,000)",
+      description:
+        "the current clip; write one to go to it (choices: the deck's clips by name, read again when a recording ends; a deck of more than 1,000 clips takes any by number)",
     },
     {
       id: 'transport/goto',
@@ -279,14 +280,16 @@ export default defineConnectionType({
 
     /** @param {{ status?: string, speed?: number, displayTimecode?: string, loop?: boolean, slotId?: number | null, clipId?: number | null }} t what the deck said of its transport, whole or a change */
     const transport = (t) => {
-      if (t.status !== undefined) status.report(t.status);
       if (t.speed !== undefined) speed.report(t.speed);
       if (t.displayTimecode !== undefined) timecode.report(t.displayTimecode);
       if (t.loop !== undefined) loop.report(t.loop);
       const otherSlot = typeof t.slotId === 'number' && slot.value !== t.slotId && slot.value !== 0;
+      // A recording that ended made a clip: the list, and the choices with it, are read again.
+      const recorded = t.status !== undefined && t.status !== 'record' && status.value === 'record';
+      if (t.status !== undefined) status.report(t.status);
       if (typeof t.slotId === 'number') slot.report(t.slotId);
       // Another slot holds other clips: its list, and the choices with it.
-      if (otherSlot)
+      if (otherSlot || recorded)
         readClips().catch((error) =>
           context.log.warn(`reading the clips failed: ${HubError.prototype.toString.call(refusal(error, 'a query'))}`),
         );
@@ -311,8 +314,12 @@ export default defineConnectionType({
     const readClips = async () => {
       const clips = await deck.sendCommand(new Commands.ClipsGetCommand());
       clipCount.report(clips.clipCount);
-      const choices = clips.clips.slice(0, MOST_CLIP_CHOICES).map(({ clipId, name }) => ({ value: clipId, label: `${clipId}: ${name}` }));
-      clip.describe({ label: 'Clip', choices });
+      // Past the bound no choices are offered: a list cut short would refuse the clips left out.
+      const choices =
+        clips.clips.length > MOST_CLIP_CHOICES
+          ? undefined
+          : clips.clips.map(({ clipId, name }) => ({ value: clipId, label: `${clipId}: ${name}` }));
+      clip.describe({ label: 'Clip', ...(choices && { choices }) });
       goTo.describe(gotoMeta(choices));
     };
     /** What the deck is on each connect: its model, slots, clips and transport; then it tells every change. */

@@ -135,7 +135,9 @@ live(
     };
     const fromCatalogue = async (search: string, name: string) => {
       await person.type(catalogue.getByLabel('search the catalogue'), search);
-      await person.click(catalogue.locator('.catalogue-entry', { hasText: name }).first().getByRole('button', { name: 'add' }));
+      // The entry of that name (a package that comes with the hub may mention it too, and offers to install instead).
+      const entry = catalogue.locator('.catalogue-entry').filter({ has: page.locator('strong', { hasText: new RegExp(`(^|-)${name}$`) }) });
+      await person.click(entry.first().getByRole('button', { name: 'add', exact: true }));
     };
     const addConnection = () => person.click(page.getByRole('button', { name: 'add a connection' }));
     await page.goto(address);

@@ -107,6 +107,34 @@ const hubWith = (t: ExecutionContext, port: number) =>
 const meta = async (hub: HubProcess, address: string) =>
   ((await (await fetch(`${hub.base}/parameters?meta=1&filter=^${address}$`)).json()) as { meta?: ParameterMeta }[])[0]?.meta;
 
+test.serial('a clip the deck records is a choice of the clip at once: the list is read again when a recording ends', async (t) => {
+  const port = await freePort();
+  const { server } = deck(t, port);
+  // This deck records: a fourth clip is on its disk once the recording stops.
+  let recorded = false;
+  server['onRecord'] = async () => {
+    server.notifyTransport({ status: 'record' });
+  };
+  server['onStop'] = async () => {
+    recorded = true;
+    server.notifyTransport({ status: 'stopped' });
+  };
+  const clipsOf = server['onClipsGet'] as Handler;
+  server['onClipsGet'] = async (command) =>
+    recorded
+      ? { ...((await clipsOf(command)) as Record<string, string>), 'clip count': '4', 4: 'Take 2 00:10:50:00 00:00:40:00' }
+      : clipsOf(command);
+  const hub = await hubWith(t, port);
+  await eventually(async () => (await hub.read('deck/clips/count')) === '3', 'the clips are read', 20_000);
+  t.like(await update(hub, 'deck/transport/clip', '4'), { status: 400, code: 'PB_CONVERSION' }, 'no fourth clip yet');
+  t.deepEqual(await update(hub, 'deck/record', 'true'), { status: 200 });
+  await eventually(async () => (await hub.read('deck/transport/status')) === 'record', 'recording');
+  t.deepEqual(await update(hub, 'deck/stop', 'true'), { status: 200 });
+  await eventually(async () => (await hub.read('deck/clips/count')) === '4', 'the new clip counted', 10_000);
+  t.deepEqual((await meta(hub, 'deck/transport/clip'))?.choices?.at(-1), { value: 4, label: '4: Take 2' });
+  t.deepEqual(await update(hub, 'deck/transport/clip', '4'), { status: 200 }, 'and taken');
+});
+
 test.serial(
   "a HyperDeck through the client library: its state with labelled choices from the deck, transport commands answered with the deck's outcome and its own codes, and back by the library's own reconnect (R-PK7, R-DV1)",
   async (t) => {
