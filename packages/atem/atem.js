@@ -13,11 +13,19 @@
  * hub's rules take even as it starts (R-DV2) — an input off air says `false`, it is not
  * assumed.
  */
-import { ClientLink, checked, connectTimeoutSetting, defineConnectionType, HubError, Type, withDefault } from 'patchbay-hub/connection';
+import {
+  ClientLink,
+  CommandedParameters,
+  checked,
+  connectTimeoutSetting,
+  defineConnectionType,
+  HubError,
+  Type,
+  withDefault,
+} from 'patchbay-hub/connection';
 import { Atem } from 'atem-connection';
 import { Inputs } from './inputs.js';
 import { MixEffects } from './mix-effects.js';
-import { AtemParameters } from './parameters.js';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: 'The switcher: a host name or an IP address.' }),
@@ -63,13 +71,13 @@ class AtemConnection {
         connectTimeoutMs: settings.connectTimeout,
       },
     );
-    this.#parameters = new AtemParameters(
-      (id, spec) => context.define(id, spec),
-      (command, answered) => this.#link.command(() => this.#taken(command), answered),
-    );
+    // A command is taken when the switcher acknowledged it within the session it was sent in.
+    this.#parameters = new CommandedParameters(context, {
+      command: (command, answered) => this.#link.command(() => this.#taken(command), answered),
+    });
     this.#model = this.#parameters.readOnly('device/model', { type: 'S', meta: { label: 'Model' } });
     this.#running = this.#parameters.readOnly('macro/running', { type: 'I', meta: { label: 'Macro running' } });
-    this.#parameters.trigger('macro/stop', 'Stop macro', () => this.#atem.macroStop());
+    this.#parameters.trigger('macro/stop', { label: 'Stop macro' }, () => this.#atem.macroStop());
     this.#mixEffects = new MixEffects(this.#atem, this.#parameters);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
   }
@@ -176,7 +184,7 @@ class AtemConnection {
     this.#parameters
       .commanded(`dsk/${n}/tie`, { type: 'B', meta: { label: `DSK ${n} tie` } }, (v) => atem.setDownstreamKeyTie(v === true, key))
       .report(at.properties?.tie ?? false);
-    this.#parameters.trigger(`dsk/${n}/auto`, `DSK ${n} auto`, () => atem.autoDownstreamKey(key));
+    this.#parameters.trigger(`dsk/${n}/auto`, { label: `DSK ${n} auto` }, () => atem.autoDownstreamKey(key));
   }
 
   /** The macros the switcher has, each by its name, and the one that runs. @param {AtemState} state */
@@ -184,8 +192,7 @@ class AtemConnection {
     state.macro.macroProperties.forEach((macro, index) => {
       if (!macro?.isUsed) return;
       const label = `Macro ${index + 1}: ${macro.name}`;
-      const run = this.#parameters.trigger(`macro/${index + 1}/run`, label, () => this.#atem.macroRun(index));
-      if (run.meta?.label !== label) run.describe({ label });
+      this.#parameters.trigger(`macro/${index + 1}/run`, { label }, () => this.#atem.macroRun(index));
     });
     const player = state.macro.macroPlayer;
     this.#running.report(player.isRunning ? player.macroIndex + 1 : 0);

@@ -5,6 +5,9 @@
  */
 import { Enums } from 'atem-connection';
 
+/** The parameters whose values are inputs, offered by name. */
+const SOURCES = /^(me\/\d+\/(program|preview)|aux\/\d+\/source)$/;
+
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 /** @typedef {import('atem-connection').AtemState} AtemState */
 
@@ -16,7 +19,7 @@ export class Inputs {
 
   /**
    * @param {Pick<import('atem-connection').Atem, 'listVisibleInputs'>} atem
-   * @param {import('./parameters.js').AtemParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    */
   constructor(atem, parameters) {
     this.#atem = atem;
@@ -36,7 +39,7 @@ export class Inputs {
           .report(input.longName);
       }
     }
-    this.#parameters.offerInputs(all);
+    this.#parameters.offer((id) => SOURCES.test(id), all);
   }
 
   /** Tally as a person at the multiviewer sees it: what M/E 1 puts on air and on preview. @param {AtemState} state */

@@ -25,7 +25,7 @@ export class MixEffects {
 
   /**
    * @param {import('atem-connection').Atem} atem
-   * @param {import('./parameters.js').AtemParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    */
   constructor(atem, parameters) {
     this.#atem = atem;
@@ -59,8 +59,8 @@ export class MixEffects {
     const atem = this.#atem;
     const parameters = this.#parameters;
     const n = me + 1;
-    parameters.trigger(`me/${n}/cut`, `M/E ${n} cut`, () => atem.cut(me));
-    parameters.trigger(`me/${n}/auto`, `M/E ${n} auto`, () => atem.autoTransition(me));
+    parameters.trigger(`me/${n}/cut`, { label: `M/E ${n} cut` }, () => atem.cut(me));
+    parameters.trigger(`me/${n}/auto`, { label: `M/E ${n} auto` }, () => atem.autoTransition(me));
     const made = {
       program: parameters.commanded(`me/${n}/program`, { type: 'I', meta: { label: `M/E ${n} program` } }, (v) =>
         atem.changeProgramInput(Number(v), me),

@@ -33,7 +33,7 @@ export class ObsControls {
    * Defines the parameters, in the order of the reference.
    * @param {OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    */
   constructor(obs, ask, parameters) {
     this.#obs = obs;
@@ -49,7 +49,7 @@ export class ObsControls {
         ask('SetStudioModeEnabled', { studioModeEnabled: v === true }),
       ),
     };
-    parameters.trigger('transition/run', 'Take (studio mode)', () => ask('TriggerStudioModeTransition'));
+    parameters.trigger('transition/run', { label: 'Take (studio mode)' }, () => ask('TriggerStudioModeTransition'));
     this.#transition = {
       current: parameters.commanded('transition/current', { type: 'S', meta: { label: 'Next transition' } }, (v) =>
         ask('SetCurrentSceneTransition', { transitionName: String(v) }),
@@ -146,7 +146,7 @@ export class ObsControls {
 /**
  * Recording, its pause, and streaming: each started by a write of true and stopped by false.
  * @param {import('./requests.js').Ask} ask
- * @param {import('./parameters.js').ObsParameters} parameters
+ * @param {import('patchbay-hub/connection').CommandedParameters} parameters
  */
 function outputs(ask, parameters) {
   /** @type {OwnedParameter} */

@@ -13,10 +13,9 @@
  * Parameters are defined without a declared value: what OBS says is their first value, a
  * change that the hub's rules take even as it starts (R-DV2).
  */
-import { checked, DeviceLink, defineConnectionType, Type, withDefault } from 'patchbay-hub/connection';
+import { CommandedParameters, checked, DeviceLink, defineConnectionType, Type, withDefault } from 'patchbay-hub/connection';
 import { EventSubscription, OBSWebSocket } from 'obs-websocket-js';
 import { ObsControls, sceneNames } from './controls.js';
-import { ObsParameters } from './parameters.js';
 import { askOf } from './requests.js';
 import { SceneItems } from './scene-items.js';
 import { Segments } from './segments.js';
@@ -76,7 +75,7 @@ class ObsConnection {
       this.#attempt?.down(this.#identified ? `OBS closed the link${error?.message ? `: ${error.message}` : ''}` : this.#notTaken(error)),
     );
     const ask = askOf(this.#obs);
-    const parameters = new ObsParameters((id, spec) => context.define(id, spec), this.#link);
+    const parameters = new CommandedParameters(context, this.#link);
     const segments = new Segments();
     this.#controls = new ObsControls(this.#obs, ask, parameters);
     this.#items = new SceneItems(this.#obs, ask, parameters, segments);

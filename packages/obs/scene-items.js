@@ -17,7 +17,7 @@ export class SceneItems {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {Pick<import('./parameters.js').ObsParameters, 'commanded' | 'has'>} parameters
+   * @param {Pick<import('patchbay-hub/connection').CommandedParameters, 'commanded' | 'has'>} parameters
    * @param {import('./segments.js').Segments} segments
    */
   constructor(obs, ask, parameters, segments) {

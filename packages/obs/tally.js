@@ -18,7 +18,7 @@ export class Tally {
 
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
-   * @param {Pick<import('./parameters.js').ObsParameters, 'readOnly'>} parameters
+   * @param {Pick<import('patchbay-hub/connection').CommandedParameters, 'readOnly'>} parameters
    * @param {import('./segments.js').Segments} segments
    */
   constructor(obs, parameters, segments) {

@@ -1,0 +1,88 @@
+/**
+ * `CommandedParameters` (R-PK7's link, on the public face): what the ATEM and OBS packages
+ * make their parameters with — each defined once and kept across reconnects, a write a
+ * command of the library through the link, refused while the device is away.
+ */
+import test from 'ava';
+import { unfenced } from '../../lib/core/lease.ts';
+import { createParameter, type ParameterSpec, type SetResult } from '../../lib/core/parameter.ts';
+import { ClientLink } from '../../lib/sdk/device/client-link.ts';
+import { CommandedParameters } from '../../lib/sdk/device/commanded-parameters.ts';
+import type { LinkAttempt } from '../../lib/sdk/device/device-link.ts';
+import { VirtualClock } from '../helpers/virtual-time.ts';
+
+function device() {
+  const clock = new VirtualClock();
+  let events: LinkAttempt | undefined;
+  const link = new ClientLink(
+    { start: (given) => void (events = given), close: () => {} },
+    { scheduler: clock.scheduler, status: () => {}, fence: unfenced, timeoutMs: 500, connectTimeoutMs: 1000 },
+  );
+  const defined: string[] = [];
+  const parameters = new CommandedParameters(
+    {
+      define: (id: string, spec: ParameterSpec) => {
+        defined.push(id);
+        return createParameter('mixer', id, spec);
+      },
+    } as never,
+    link,
+  );
+  void link.start();
+  return { clock, link, parameters, defined, events: () => events as LinkAttempt };
+}
+
+function answer(write: (answered: (result: SetResult) => void) => void): Promise<SetResult> {
+  return new Promise((resolve) => write(resolve));
+}
+
+test('a parameter is defined once, the first time it is asked for, and kept across reconnects; its write runs the last command given (R-PK7)', async (t) => {
+  const { parameters, defined, events } = device();
+  events().up();
+  const sent: string[] = [];
+  const program = parameters.commanded('me/1/program', { type: 'I' }, async (v) => void sent.push(`first ${v}`));
+  events().down('the switcher stopped answering');
+  events().up();
+  const again = parameters.commanded('me/1/program', { type: 'I' }, async (v) => void sent.push(`after the reconnect ${v}`));
+  t.is(again, program, 'the same parameter: rules that follow it never see it go');
+  t.deepEqual(defined, ['me/1/program']);
+  const result = await answer((answered) => program.set(3, undefined, answered));
+  t.true(result.ok);
+  t.deepEqual(sent, ['after the reconnect 3']);
+});
+
+test('a write while the device is away is refused, not sent; a refusal of the library answers the write (R-PK7)', async (t) => {
+  const { parameters, events } = device();
+  const sent: number[] = [];
+  const rate = parameters.commanded('me/1/transition/rate', { type: 'I' }, async (v) => {
+    sent.push(Number(v));
+    if (Number(v) > 250) throw new Error('out of range');
+  });
+  events().down('cannot reach the switcher');
+  const away = rate.set(25);
+  t.false(away.ok);
+  t.is(away.ok ? undefined : away.error.code, 'PB_DEVICE_UNAVAILABLE');
+  t.deepEqual(sent, []);
+  events().up();
+  const refused = await answer((answered) => rate.set(300, undefined, answered));
+  t.false(refused.ok);
+  t.regex(refused.ok ? '' : refused.error.message, /out of range/);
+});
+
+test('a trigger runs its command, and says its label again when the device renamed the thing; choices are offered to the parameters named (R-PK6)', async (t) => {
+  const { parameters, events } = device();
+  events().up();
+  let runs = 0;
+  const run = parameters.trigger('macro/1/run', { label: 'Macro 1: Open' }, async () => void runs++);
+  parameters.trigger('macro/1/run', { label: 'Macro 1: Opening titles' }, async () => void runs++);
+  t.is(run.meta?.label, 'Macro 1: Opening titles');
+  t.true((await answer((answered) => run.set(true, undefined, answered))).ok);
+  t.is(runs, 1);
+
+  parameters.commanded('aux/1/source', { type: 'I' }, async () => {});
+  parameters.readOnly('device/model', { type: 'S' });
+  parameters.offer((id) => id.endsWith('/source'), [{ value: 1, label: '1: Camera 1' }]);
+  t.deepEqual(parameters.get('aux/1/source')?.meta?.choices, [{ value: 1, label: '1: Camera 1' }]);
+  t.is(parameters.get('device/model')?.meta?.choices, undefined);
+  t.false(parameters.get('device/model')?.set('x').ok, 'read-only');
+});
