@@ -55,13 +55,12 @@ export function CatalogueView({ pick, list, cancel }) {
       error: error.message,
     }));
     setInstalling('');
-    setInstallSaid(
-      answer.ok
-        ? { text: `${name} installed beside the flow: add it to plugins, then add its connection`, error: false }
-        : { text: `${name} not installed: ${answer.error}`, error: true },
-    );
-    setSearch(name);
-    readCatalogue().then(setCatalogue, (error) => setFailed(String(error.message ?? error)));
+    if (!answer.ok) {
+      setInstallSaid({ text: `${name} not installed: ${answer.error}`, error: true });
+      return;
+    }
+    // Installed to be used: it goes into the flow's plugins at once, as a draft the person saves.
+    list({ ...entry, package: name });
   };
   // Read again every few seconds while it is open (R-ST8): a package installed or a module put
   // in the modules folder from elsewhere, or the flow's machineEdits changed, shows without closing it.

@@ -30,8 +30,13 @@ export function EditingForm({ editing, document, schema, addresses, change, open
     return html`<${CatalogueView}
       pick=${(/** @type {CatalogueEntry} */ entry) =>
         open({ kind: 'connection', id: freeId(idOf(entry.name, 'device'), ids), isNew: true, start: { ...entry.connection } })}
-      list=${(/** @type {CatalogueEntry} */ { package: name }) =>
-        name && change(listedEdits(document, name), ['plugins'], `package ${name} added to plugins`)}
+      list=${(/** @type {CatalogueEntry} */ { package: name, boxed }) =>
+        name &&
+        change(
+          listedEdits(document, name),
+          ['plugins'],
+          `package ${name} ${boxed ? 'installed beside the flow and ' : ''}added to plugins`,
+        )}
       cancel=${close} />`;
   if (editing.kind === 'connection') {
     const value = editing.isNew

@@ -87,7 +87,14 @@ export async function addPackage(flowPath: string, name: string, bytes: Uint8Arr
     return manifest['name'];
   });
   try {
-    await npm(folder, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--save', `./${PACKAGES_FOLDER}/${name}`], 'install');
+    // What the package depends on comes from npm's cache when it is there (the hub's own
+    // install brought the boxed packages' libraries): a studio whose network is slow or away
+    // installs what it already has.
+    await npm(
+      folder,
+      ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--save', `./${PACKAGES_FOLDER}/${name}`],
+      'install',
+    );
   } catch (error) {
     await rm(join(folder, PACKAGES_FOLDER, name), { force: true });
     throw error;

@@ -1,17 +1,21 @@
 /**
- * The whole studio of the first trial (R-ST1–R-ST5), set up in Chromium by someone who writes
- * no code, from `patchbay --allow-machine-edits` in a folder where patchbay is installed and
- * nothing else: the router's package uploaded from the catalogue and its Videohub added, an
- * output routed by the input's name; a TSL UMD 5.0 display (the tsl-umd-v5 library as the
- * multiviewer) whose tally is lit while a camera is on that output; a Stream Deck key
- * (Companion Satellite's protocol) designed to route the output and lit while routed, as it is
- * after a restart of the hub; a timer whose end recalls a scene. The spec counts what the
- * person did — clicks, fields typed, files chosen — and prints it; the file on disk is what
+ * The whole six-task studio of the trials (R-ST1–R-ST5, R-ST7, R-ST8), set up in Chromium by
+ * someone who writes no code, from `patchbay` in a folder where patchbay is installed and
+ * nothing else — no terminal step after it: the router's package installed from the machines
+ * that come with patchbay and its Videohub added, an output routed by the input's name; a TSL
+ * UMD 5.0 display (the tsl-umd-v5 library as the multiviewer) whose tally is lit while a
+ * camera is on that output; a Stream Deck key (Companion Satellite's protocol) designed to
+ * route the output and lit while routed, as it is after a restart of the hub; a timer whose
+ * end recalls a scene; an ATEM installed the same way, its tally on the display's other lamp;
+ * a second key that cuts the ATEM, lit while camera 2 is on air. The spec counts what the
+ * person did — clicks and fields typed — and prints it; the file on disk is what
  * the forms wrote, and `patchbay validate` passes it.
  *
  * The router is `ScriptedVideohub`: a Videohub as the protocol has it, which keeps its routes
  * and tells every client of a change (videohub-server, the package spec's peer, does
- * neither). With PATCHBAY_SCREENSHOTS, pictures of the studio's surfaces and parameters.
+ * neither); the switcher is `AtemSwitcher`, whose encoding is checked against
+ * atem-connection's. With PATCHBAY_SCREENSHOTS, pictures of the studio's surfaces and
+ * parameters.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -26,6 +30,7 @@ import { eventually, startBound } from '../helpers/eventually.ts';
 import { bin } from '../helpers/hub-process.ts';
 import { freePort } from '../helpers/ports.ts';
 import { shown, tslDisplays } from '../helpers/tsl-display.ts';
+import { AtemSwitcher } from '../helpers/atem-switcher.ts';
 import { ScriptedVideohub } from '../helpers/videohub-device.ts';
 
 const checkout = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,7 +40,6 @@ const shots = process.env['PATCHBAY_SCREENSHOTS'];
 class Person {
   clicks = 0;
   typed = 0;
-  files = 0;
   constructor(readonly page: Page) {}
   async click(target: Locator): Promise<void> {
     this.clicks++;
@@ -49,10 +53,6 @@ class Person {
   async pick(target: Locator, choice: string | { label: string }): Promise<void> {
     this.clicks++;
     await target.selectOption(choice);
-  }
-  async choose(target: Locator, file: string): Promise<void> {
-    this.files++;
-    await target.setInputFiles(file);
   }
 }
 
@@ -78,9 +78,12 @@ async function studioFolder(): Promise<string> {
   return folder;
 }
 
-/** `patchbay --allow-machine-edits` in `folder`: the console's address it printed, with its token. */
+/**
+ * `patchbay` in `folder`, as the README starts it: the console's address it printed, with its
+ * token. The first run's flow lets the console install machines (R-ST8): no flag.
+ */
 async function startPatchbay(t: ExecutionContext, folder: string, port: number) {
-  const hub = spawn(process.execPath, [bin, '--allow-machine-edits'], {
+  const hub = spawn(process.execPath, [bin], {
     cwd: folder,
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -97,7 +100,7 @@ async function startPatchbay(t: ExecutionContext, folder: string, port: number) 
 }
 
 live(
-  `the whole studio from an empty folder, in the browser alone: router, tally display, a designed key, a timer that recalls a scene${whyNoBrowser}`,
+  `the whole six-task studio from an empty folder, in the browser alone after \`patchbay\`: router, tally display, a designed key, a timer that recalls a scene, an ATEM's tally, a key that cuts it${whyNoBrowser}`,
   async (t) => {
     const folder = await studioFolder();
     const port = await freePort();
@@ -106,13 +109,8 @@ live(
     t.teardown(() => router.stop());
     const multiviewerPort = await freePort();
     const multiviewer = tslDisplays(t, multiviewerPort);
-    const packed = await mkdtemp(join(tmpdir(), 'patchbay-packed-'));
-    const tarball = join(
-      packed,
-      execFileSync('npm', ['pack', '--silent', '--pack-destination', packed, join(checkout, 'packages', 'videohub')], {
-        encoding: 'utf8',
-      }).trim(),
-    );
+    const switcher = await AtemSwitcher.start();
+    t.teardown(() => switcher.close());
 
     let { hub, said } = await startPatchbay(t, folder, port);
     const address = /http:\/\/127\.0\.0\.1:\d+\/console\/\?access_token=[A-Za-z0-9_-]+/.exec(said())?.[0];
@@ -140,27 +138,31 @@ live(
       await person.click(entry.first().getByRole('button', { name: 'add', exact: true }));
     };
     const addConnection = () => person.click(page.getByRole('button', { name: 'add a connection' }));
-    await page.goto(address);
-
-    // 1. The router: its package uploaded, listed in plugins, its Videohub added.
-    await person.click(page.locator('[data-testid=first-run]').getByRole('button', { name: 'add a device' }));
-    await person.choose(catalogue.locator('#upload-packages'), tarball);
-    await catalogue.getByText('added: patchbay-videohub 1.0.0').waitFor({ timeout: 120_000 });
-    await person.click(
-      catalogue.locator('.catalogue-entry', { hasText: 'patchbay-videohub' }).getByRole('button', { name: 'add to plugins' }),
-    );
-    await save();
-    // Saved and applied: the hub has loaded the package's types, or says in /problems why not.
-    const listing = async () =>
-      (
+    /** A machine that comes with patchbay installed from the catalogue, listed in plugins, and loaded (R-ST7). */
+    const install = async (search: string, name: string) => {
+      await person.type(catalogue.getByLabel('search the catalogue'), search);
+      const entry = catalogue.locator('.catalogue-entry').filter({ has: page.locator('strong', { hasText: name }) });
+      await person.click(entry.first().getByRole('button', { name: 'install', exact: true }));
+      await page
+        .locator('.notice', { hasText: `package ${name} installed beside the flow and added to plugins` })
+        .waitFor({ timeout: 120_000 });
+      await save();
+      // Saved and applied: the hub has loaded the package's types, or says in /problems why not.
+      const entries = (
         (await (await fetch(`${base}/catalogue`, { headers: { ...auth, accept: 'application/json' } })).json()) as {
           entries: { package?: string; listed?: boolean }[];
         }
       ).entries;
-    t.true(
-      (await listing()).some((entry) => entry.package === 'patchbay-videohub' && entry.listed),
-      `the package's types loaded: ${await (await fetch(`${base}/problems`, { headers: auth })).text()}`,
-    );
+      t.true(
+        entries.some((entry) => entry.package === name && entry.listed),
+        `the package's types loaded: ${await (await fetch(`${base}/problems`, { headers: auth })).text()}`,
+      );
+    };
+    await page.goto(address);
+
+    // 1. The router: its package installed from the box into plugins, its Videohub added.
+    await person.click(page.locator('[data-testid=first-run]').getByRole('button', { name: 'add a device' }));
+    await install('videohub', 'patchbay-videohub');
     await addConnection();
     await fromCatalogue('videohub', 'videohub');
     await person.type(form.getByLabel('id *'), 'router');
@@ -175,7 +177,7 @@ live(
     const route = page.locator('[data-address="router/output/0/input"]');
     await person.pick(route.locator('select'), { label: 'Input 2: Camera 2' });
     await eventually(() => router.routes[0] === 1, 'the router took output 1 to camera 2');
-    t.log(`after the router: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
+    t.log(`after the router: ${person.clicks} clicks, ${person.typed} typed`);
 
     // 2. Camera 2's display on the multiviewer, its tally red while camera 2 is on output 1 (the program).
     await person.click(page.getByRole('button', { name: 'flow', exact: true }));
@@ -214,7 +216,7 @@ live(
       () => shown(multiviewer, 2)?.lh_tally === 1,
       () => `display 2 red: ${JSON.stringify(multiviewer.slice(-3))}`,
     );
-    t.log(`after the display: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
+    t.log(`after the display: ${person.clicks} clicks, ${person.typed} typed`);
 
     // 3. A Stream Deck through Companion Satellite: a key that puts camera 2 on the program, lit while it is.
     const satellitePort = await freePort();
@@ -232,6 +234,8 @@ live(
         'the satellite port',
       );
       if (!deck) throw new Error('no deck');
+      // A live deck: it answers the hub's pings, so it stays through the minutes of the set-up.
+      deck.keepAlive();
       deck.addDevice('deck', 15, 5, 72);
       return deck;
     };
@@ -265,7 +269,7 @@ live(
     await eventually(() => router.routes[0] === 1, 'the key routed camera 2');
     await eventually(() => key1().at(-1)?.['COLOR'] === '#e00000', 'lit again');
     await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, 'and the display red');
-    t.log(`after the key: ${person.clicks} clicks, ${person.typed} typed, ${person.files} files`);
+    t.log(`after the key: ${person.clicks} clicks, ${person.typed} typed`);
 
     // 4. A scene of the router, stored as it is now, recalled when a timer ends.
     await person.click(page.getByRole('button', { name: 'flow', exact: true }));
@@ -307,7 +311,66 @@ live(
     await person.click(page.locator('[data-address="clock/timer/1/start"]').getByRole('button', { name: 'set' }));
     await eventually(() => router.routes[0] === 1, 'the scene recalled when the countdown ended: camera 2 on the program');
     await eventually(() => shown(multiviewer, 2)?.lh_tally === 1, 'its display red again');
-    const counted = `${person.clicks} clicks, ${person.typed} typed fields, ${person.files} file chosen, 0 JSON snippets, 1 terminal step (patchbay)`;
+    t.log(`after the scene: ${person.clicks} clicks, ${person.typed} typed`);
+
+    // 5. The ATEM, installed from the box as the router was: camera 2 on its program lights the display's right lamp.
+    await person.click(page.getByRole('button', { name: 'flow', exact: true }));
+    await person.click(page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'connections' }));
+    await addConnection();
+    await install('atem', 'patchbay-atem');
+    await addConnection();
+    await fromCatalogue('atem', 'atem');
+    await person.type(form.getByLabel('id *'), 'mixer');
+    await person.type(form.locator('[id="field-connections.mixer.host"]'), '127.0.0.1');
+    await person.type(form.locator('[id="field-connections.mixer.port"]'), String(switcher.port));
+    await person.click(form.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    await eventually(async () => (await read('mixer/me/1/program')) === '1', 'the switcher read: camera 1 on its program');
+    await person.click(page.getByRole('navigation', { name: 'flow views' }).getByRole('button', { name: 'rules' }));
+    await person.click(page.getByRole('button', { name: 'add a trigger' }));
+    await person.type(trigger.getByLabel('name *'), 'camera 2 on the switcher');
+    await person.pick(trigger.getByLabel('when'), 'when a value meets a condition');
+    await person.type(trigger.getByLabel('the value of *'), 'mixer/input/2/tally/program');
+    await person.type(trigger.getByLabel('than'), 'true');
+    await person.type(trigger.getByLabel('then write to *'), 'umds/0/2/tally/rh');
+    await person.pick(trigger.getByLabel('the value', { exact: true }), { label: 'red' });
+    await person.pick(trigger.getByLabel('otherwise write'), { label: 'off' });
+    await person.click(trigger.getByRole('button', { name: 'apply to the flow' }));
+    await save();
+    // A rule holds the lamp (R-RS3): off at once, camera 2 being off air; red when the panel takes it.
+    await eventually(() => shown(multiviewer, 2)?.rh_tally === 0, 'the right lamp off: camera 2 off air');
+    switcher.setProgram(0, 2);
+    await eventually(() => shown(multiviewer, 2)?.rh_tally === 1, 'the right lamp red: camera 2 on air');
+    switcher.setProgram(0, 1);
+    await eventually(() => shown(multiviewer, 2)?.rh_tally === 0, 'and off again');
+    t.log(`after the switcher: ${person.clicks} clicks, ${person.typed} typed`);
+
+    // 6. A second key that cuts the switcher, lit while camera 2 is on air.
+    await person.click(page.getByRole('button', { name: 'surfaces', exact: true }));
+    await person.click(page.getByRole('button', { name: 'design keys' }));
+    await person.click(surface.locator('.key[data-key="2"]'));
+    await designer.getByRole('button', { name: 'save the key' }).and(page.locator(':enabled')).waitFor();
+    await person.type(designer.getByLabel('text', { exact: true }), 'CUT');
+    await person.pick(designer.getByLabel('a press'), { label: 'fires a trigger (a scene, an action)' });
+    await person.type(designer.getByLabel('the parameter it writes'), 'mixer/me/1/cut');
+    await person.type(designer.getByLabel('lit by'), 'mixer/input/2/tally/program');
+    await person.click(designer.getByRole('button', { name: 'save the key' }));
+    await page.locator('.notice', { hasText: /key 2 of deck: (saved|not)/ }).waitFor();
+    t.regex((await page.locator('.notice', { hasText: 'key 2 of deck' }).allTextContents()).join(), /saved and applied/);
+    const key2 = () => deck.received('KEY-STATE').filter((message) => message['KEY'] === '2');
+    await eventually(
+      () => textOf(key2().at(-1)) === 'CUT',
+      () => `the cut key: ${JSON.stringify(textOf(key2().at(-1)))}`,
+    );
+    deck.press('deck', 0, 2, true);
+    deck.press('deck', 0, 2, false);
+    await eventually(() => switcher.program(0) === 2, 'the key cut the switcher: camera 2 on air');
+    await eventually(
+      () => key2().at(-1)?.['COLOR'] === '#e00000',
+      () => `the cut key lit: ${JSON.stringify(key2().at(-1))}`,
+    );
+    await eventually(() => shown(multiviewer, 2)?.rh_tally === 1, 'and the right lamp red');
+    const counted = `${person.clicks} clicks, ${person.typed} typed fields, no file chosen, 0 JSON snippets, no terminal step after patchbay`;
     t.log(`the whole studio: ${counted}`);
 
     // After a restart of the hub the deck, back, shows the key as designed, lit.
@@ -328,6 +391,8 @@ live(
       "type: 'satellite'",
       "type: 'scenes'",
       "type: 'timer'",
+      "type: 'atem'",
+      "to: 'umds/0/2/tally/rh'",
       // A condition with a value either way is one rule that holds the lamp (R-RS3).
       "from: 'router/output/0/input'",
       "to: 'umds/0/2/tally/lh'",
@@ -335,7 +400,7 @@ live(
       "source: 'clock/timer/1/trigger'",
     ])
       t.true(written.includes(line), `${line} in\n${written}`);
-    t.regex(written, /plugins: \[\s*'patchbay-videohub',?\s*\]/);
+    t.regex(written, /plugins: \[\s*'patchbay-videohub',\s*'patchbay-atem',?\s*\]/);
     t.notThrows(() => execFileSync(process.execPath, [bin, 'validate', 'studio.json5'], { cwd: folder, encoding: 'utf8' }));
     if (shots) {
       await page.reload();
