@@ -219,6 +219,8 @@ export class AtemSwitcher {
   readonly port: number;
   /** Every command a client sent, decoded (a name the switcher does not know: its body in hex). */
   readonly heard: Heard[] = [];
+  /** Told of each command as it arrives (a bench times a write to the switcher). */
+  onHeard: ((heard: Heard) => void) | undefined;
   private readonly model: Model;
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
@@ -392,7 +394,9 @@ export class AtemSwitcher {
         const name = packet.toString('ascii', at + 4, at + 8);
         const body = packet.subarray(at + 8, at + length);
         const fields = decode[name]?.(body, this.model.version);
-        this.heard.push({ name, from: key, fields: fields ?? { body: body.toString('hex') } });
+        const heard = { name, from: key, fields: fields ?? { body: body.toString('hex') } };
+        this.heard.push(heard);
+        this.onHeard?.(heard);
         if (fields) this.apply(name, fields);
         at += length;
       }

@@ -15,6 +15,8 @@ export interface HeardBlock {
  */
 export class ScriptedVideohub {
   readonly heard: HeardBlock[] = [];
+  /** Told of each block as it arrives (a bench times a write to the router). */
+  onHeard: ((block: HeardBlock) => void) | undefined;
   readonly routes: number[];
   readonly inputLabels: string[];
   readonly outputLabels: string[];
@@ -92,6 +94,7 @@ export class ScriptedVideohub {
 
   private command(socket: Socket, block: HeardBlock): void {
     this.heard.push(block);
+    this.onHeard?.(block);
     const changed: string[] = [];
     const table = {
       'VIDEO OUTPUT ROUTING': this.routes,
