@@ -12,7 +12,11 @@
  * p99, and the CPU seconds of its processes (the hub and its children) per 1,000. Every
  * studio folder a round makes is removed after it.
  *
- *   npm run bench:devices -- [--companion <folder>] [--changes 1000] [--rounds 2] [--race atem|hyperdeck|obs|videohub]
+ * A third table where the simulator can go away (the ATEM, silent; the Videohub, its port
+ * closed): the time from the device answering again to the package's and the module's
+ * `_status/connected` being true, over `--outages` outages (R-DV5: within 2 s).
+ *
+ *   npm run bench:devices -- [--companion <folder>] [--changes 1000] [--rounds 2] [--outages 5] [--race atem|hyperdeck|obs|videohub]
  *
  * Printed, and kept in bench/results/<date>-<commit>-devices.md (`-devices-<race>.md` for one race, so
  * races run one by one at a commit keep each its own).
@@ -36,6 +40,8 @@ const ROUNDS = Number(argument('--rounds') ?? 2);
 const companion = argument('--companion');
 /** One race alone: atem, hyperdeck, obs or videohub. */
 const only = argument('--race');
+/** How often each device goes away and comes back, for the reconnect rows. */
+const OUTAGES = Number(argument('--outages') ?? 5);
 
 /** Its process and every process under it, for their CPU seconds. */
 function family(pid: number): number[] {
@@ -158,6 +164,57 @@ async function run(race: Race): Promise<string[]> {
   return rows;
 }
 
+/**
+ * Each contender that follows the device's status (the package, the module), as the device
+ * goes away for 5 s and comes back `OUTAGES` times: the time from the device answering again to the
+ * connection's `_status/connected` being true (R-DV5: within 2 s).
+ */
+async function reconnects(race: Race): Promise<string[]> {
+  const { outage } = race;
+  if (!outage || OUTAGES <= 0) return [];
+  const rows = [
+    `## ${race.changes.split(':')[0]}: back after an outage`,
+    '',
+    '| contender | median s | max s | outages |',
+    '|---|---|---|---|',
+  ];
+  for (const contender of race.contenders.slice(1)) {
+    const { server } = await contender.start();
+    try {
+      const client = new WebSocket(`ws://127.0.0.1:${server.port}/ws?filter=${encodeURIComponent('^device/_status/connected$')}`);
+      let connected = false;
+      client.on('message', (data) => {
+        const said = JSON.parse(String(data)) as { p?: string; v?: unknown } | { p?: string; v?: unknown }[];
+        for (const message of Array.isArray(said) ? said : [said])
+          if (message.p === 'device/_status/connected') connected = String(message.v) === 'true';
+      });
+      await new Promise((resolve, reject) => client.once('open', resolve).once('error', reject));
+      const until = async (state: boolean, ms: number) => {
+        for (const deadline = nowMs() + ms; connected !== state; await sleep(5))
+          if (nowMs() > deadline) throw new Error(`${contender.name}: connected never ${state} within ${ms} ms`);
+      };
+      await until(true, 30_000);
+      const times: number[] = [];
+      for (let n = 0; n < OUTAGES; n++) {
+        await outage.away();
+        await until(false, 30_000);
+        // Away as long as a device takes to power-cycle: the link's attempts have spread out by then.
+        await sleep(5000);
+        const at = nowMs();
+        await outage.back();
+        await until(true, 30_000);
+        times.push((nowMs() - at) / 1000);
+      }
+      client.close();
+      console.log(`${contender.name}, back after an outage: ${times.map((time) => time.toFixed(2)).join(', ')} s`);
+      rows.push(`| ${contender.name} | ${median(times).toFixed(2)} | ${Math.max(...times).toFixed(2)} | ${times.length} |`);
+    } finally {
+      await server.stop();
+    }
+  }
+  return [...rows, ''];
+}
+
 function median(values: readonly number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 }
@@ -173,7 +230,7 @@ const tables: string[] = [];
 for (const [name, race] of Object.entries(races)) {
   if (only && only !== name) continue;
   const started = await race(companion);
-  if (started) tables.push(...(await run(started)));
+  if (started) tables.push(...(await reconnects(started)), ...(await run(started)));
 }
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 const date = new Date().toISOString().slice(0, 10);

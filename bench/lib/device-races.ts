@@ -60,6 +60,8 @@ export interface Race {
   /** Resolves when the device has heard the command for `value`. */
   heard(value: string): Promise<void>;
   readonly contenders: Contender[];
+  /** The device gone without a word (powered off, its cable pulled), and back: for the reconnect rows, where the simulator can. */
+  readonly outage?: { away(): Promise<void>; back(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -123,7 +125,7 @@ function contendersOf(device: string, port: number, watched: Watched, companion:
   const host = watched.host ?? '127.0.0.1';
   const filter = (address: string) => `/ws?filter=${encodeURIComponent(`^${address}$`)}`;
   const packaged = (isolate: Record<string, unknown>) => async () => ({
-    server: await hubWith(device, { device: { type: device, host, port, ...isolate } }),
+    server: await hubWith(device, { device: { type: device, host, port, statusParameters: true, ...isolate } }),
     path: filter(`device/${watched.package}`),
     follows: `device/${watched.package}`,
     writes: `device/${watched.packageWrites ?? watched.package}`,
@@ -159,7 +161,13 @@ function contendersOf(device: string, port: number, watched: Watched, companion:
       name: `Companion ${watched.moduleName}`,
       start: async () => ({
         server: await hubWith(device, {
-          device: { type: 'companion-module', module: bundled, config: watched.config, actions: { command: watched.action } },
+          device: {
+            type: 'companion-module',
+            module: bundled,
+            config: watched.config,
+            actions: { command: watched.action },
+            statusParameters: true,
+          },
         }),
         path: filter(`device/var/${watched.variable}`),
         follows: `device/var/${watched.variable}`,
@@ -202,6 +210,10 @@ export async function atemRace(companion: string | undefined): Promise<Race> {
       },
       companion,
     ),
+    outage: {
+      away: async () => switcher.silence(),
+      back: async () => switcher.resume(),
+    },
     close: () => switcher.close(),
   };
 }
@@ -372,6 +384,10 @@ export async function videohubRace(companion: string | undefined): Promise<Race 
       },
       companion,
     ),
+    outage: {
+      away: () => router.stop(),
+      back: async () => void (await router.start(9990)),
+    },
     close: () => router.stop(),
   };
 }
