@@ -25,6 +25,7 @@ import { measurePulseDrift } from './pulse-drift.ts';
 import { measureSigning } from './signing.ts';
 import { measureEmber } from './ember.ts';
 import { measureStateStart } from './state-start.ts';
+import { measurePressToWire } from './press-to-wire.ts';
 import WebSocket from 'ws';
 
 const quick = process.argv.includes('--quick');
@@ -1495,6 +1496,34 @@ async function scenarioEmber() {
 // --- run ---------------------------------------------------------------------------------
 
 const startedAt = nowMs();
+// --- 14. a press to the device's wire (what an operator feels) ---------------------------------
+
+async function scenarioPress() {
+  console.log("14. a key press and a WebSocket write to a device's wire, through a rule, on one hub and across two, idle and under load");
+  const presses = quick ? 50 : 300;
+  const measured = await measurePressToWire(presses);
+  if (!measured) {
+    console.log('  skipped: mosquitto is missing (apt-get install mosquitto)');
+    notes.push('14: skipped, mosquitto is not installed.');
+    return;
+  }
+  for (const { hops, source, load, hub, floor } of measured) {
+    const loaded = load !== 'idle';
+    row(
+      `14 press ${hops}, ${load}`,
+      `${source} → rule → device's wire: p50 / p99 / max ms (bare relays idle beside)`,
+      `${fmt(hub.p50, 1)} / ${fmt(hub.p99, 1)} / ${fmt(hub.max, 1)}`,
+      `${fmt(floor.p50, 1)} / ${fmt(floor.p99, 1)} / ${fmt(floor.max, 1)}`,
+      hub.p99 / floor.p99,
+      loaded ? 'p99 ≤ 20 ms' : '',
+      loaded ? hub.p99 <= 20 : undefined,
+    );
+  }
+  notes.push(
+    `14: ${presses} presses and ${presses} writes a setting, one at a time, 5–25 ms apart. The device is a TCP listener in the bench process stamping each line; a hub's tcp-client connection sends \`TAKE $VALUE\` and \`CUE $VALUE\`. A key press: a client of Companion Satellite's protocol (ADD-DEVICE, KEY-PRESS) → the satellite connection → \`{from: 'desk/deck/key/0/pressed', to: 'router/take', on: 'change'}\` → the wire; a write: \`{p: 'panel/take', v}\` on a WebSocket → a rule to \`router/cue\` → the wire. Two hubs: the deck, the panel and the rules on B, the device on A, the writes forwarded through Mosquitto (QoS 1, signed with the site key). Load: 1,000 WebSocket clients following everything (500 on each of two hubs) while 1,000 other parameters change 1,000 times a second on the device's hub. Bare relays (servers/press-relay.ts) do the same hops idle, as the floor: satellite lines and WebSocket writes in, the device's lines out, straight or through Mosquitto. Target: p99 ≤ 20 ms (a frame at 50 Hz) under load, on one hub and across two.`,
+  );
+}
+
 /** Per scenario, the share of CPU time the hypervisor took while it ran. */
 const stolen: string[] = [];
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
@@ -1512,6 +1541,7 @@ const scenarios = {
   scenarioLineFrames,
   scenarioOscRoundTrip,
   scenarioEmber,
+  scenarioPress,
 };
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only && !only.split(',').some((word) => name.toLowerCase().includes(word.toLowerCase()))) continue;
