@@ -13,6 +13,7 @@ export function readOnlyView(graph: Graph): GraphView {
     added$: graph.added$,
     removed$: graph.removed$,
     tables$: graph.tables$,
+    everyParameter: (present, gone) => graph.everyParameter(present, gone),
     forgotten$: graph.forgotten$,
     described$: graph.described$,
     get size() {

@@ -27,6 +27,7 @@ export type GraphView = Pick<
   | 'added$'
   | 'removed$'
   | 'tables$'
+  | 'everyParameter'
   | 'forgotten$'
   | 'described$'
   | 'size'
@@ -237,6 +238,23 @@ export class Graph {
   /** How many parameters each connection has, counted without making any. */
   countsByConnection(): Map<string, number> {
     return this.index.countsByConnection();
+  }
+
+  /**
+   * Every parameter there now and every one that comes, one by one or in a table, to
+   * `present`; every one that goes to `gone`: what a type that serves the whole graph (an
+   * Ember+ provider, an MQTT bridge) follows it by. Unsubscribing stops both.
+   */
+  everyParameter(present: (parameter: Parameter) => void, gone: (parameter: Parameter) => void): Subscription {
+    const watching = this.added.subscribe(present);
+    watching.add(this.removed.subscribe(gone));
+    watching.add(
+      this.tableChanges.subscribe((table) => {
+        for (const parameter of table.parameters()) (table.added ? present : gone)(parameter);
+      }),
+    );
+    for (const parameter of this.all()) present(parameter);
+    return watching;
   }
 
   /** Every parameter, in definition order. */

@@ -241,3 +241,22 @@ test('following an address tells what is there now and each time a parameter com
   t.deepEqual(quiet, [undefined], 'an address no one defines is told once, that nothing is there');
   t.deepEqual(seen, [undefined, 'vars/a/b F', undefined, 'vars/a/b S', undefined, 'vars/a/b S', undefined, 'vars/a/b S', undefined]);
 });
+
+test('everyParameter lists the graph, then follows it: parameters and tables that come are present, those that go are gone, until unsubscribed', (t) => {
+  const graph = new Graph();
+  graph.define('a', 'x', rw);
+  graph.registerConnection('vars');
+  const seen: string[] = [];
+  const watching = graph.everyParameter(
+    (parameter) => seen.push(`+${parameter.address}`),
+    (parameter) => seen.push(`-${parameter.address}`),
+  );
+  graph.define('b', 'y', rw);
+  graph.defineTable('vars', tableOf(['m']));
+  graph.get('vars/m');
+  graph.remove('b/y');
+  graph.removeParameters('vars');
+  watching.unsubscribe();
+  graph.define('c', 'z', rw);
+  t.deepEqual(seen, ['+a/x', '+b/y', '+vars/m', '-b/y', '-vars/m']);
+});

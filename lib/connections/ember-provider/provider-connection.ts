@@ -119,18 +119,10 @@ export class EmberProviderConnection implements TypedInstance<EmberProviderSetti
 
   /** Follows the parameters of the graph that match, as they come and go. */
   private followGraph(): void {
-    const { graph } = this.context;
-    this.graphWatch = graph.added$.subscribe((parameter) => this.follow(parameter));
-    this.graphWatch.add(graph.removed$.subscribe((parameter) => this.unfollow(parameter.address)));
-    this.graphWatch.add(
-      graph.tables$.subscribe((table) => {
-        for (const parameter of table.parameters()) {
-          if (table.added) this.follow(parameter);
-          else this.unfollow(parameter.address);
-        }
-      }),
+    this.graphWatch = this.context.graph.everyParameter(
+      (parameter) => this.follow(parameter),
+      (parameter) => this.unfollow(parameter.address),
     );
-    for (const parameter of graph.all()) this.follow(parameter);
   }
 
   private follow(parameter: Parameter): void {

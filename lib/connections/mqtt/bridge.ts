@@ -60,18 +60,10 @@ export class Bridge {
       list.push(parameter);
       this.mapped.set(entry.topic, list);
     }
-    const { graph } = context;
-    this.graphWatch = graph.added$.subscribe((parameter) => this.follow(parameter));
-    this.graphWatch.add(graph.removed$.subscribe((parameter) => this.unfollow(parameter.address)));
-    this.graphWatch.add(
-      graph.tables$.subscribe((table) => {
-        for (const parameter of table.parameters()) {
-          if (table.added) this.follow(parameter);
-          else this.unfollow(parameter.address);
-        }
-      }),
+    this.graphWatch = context.graph.everyParameter(
+      (parameter) => this.follow(parameter),
+      (parameter) => this.unfollow(parameter.address),
     );
-    for (const parameter of graph.all()) this.follow(parameter);
   }
 
   subscriptions(): ISubscriptionMap {
