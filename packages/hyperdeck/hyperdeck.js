@@ -5,9 +5,8 @@
  * takes what it says as the connection's status and gives its commands the hub's fencing
  * and timeout (R-PK7). Built on `patchbay-hub/connection` alone.
  *
- * The parameters of each area are made in its own file (transport, record, clips, slots,
- * format, setup), on `CommandedParameters`; each is listed under `parameters` below and in
- * the README.
+ * The parameters of each area of the deck are made in a file of its own, on
+ * `CommandedParameters`; each is listed under `parameters` below and in the README.
  */
 import { ClientLink, checked, connectTimeoutSetting, defineConnectionType, HubError, Type, withDefault } from 'patchbay-hub/connection';
 import { Commands, Hyperdeck, TransportStatus } from 'hyperdeck-connection';

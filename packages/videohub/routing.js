@@ -31,6 +31,7 @@ export class Routing {
   #serialRoute;
   #selected;
   #selectedInput;
+  #forceInput;
   #queued;
   #queuedInput;
   #queuedOutput;
@@ -80,7 +81,7 @@ export class Routing {
       ownedHere: true,
       forward: (value, _origin, answered) => this.#sourceWrite(Number(value), false, answered),
     });
-    context.define('selected/forceInput', {
+    this.#forceInput = context.define('selected/forceInput', {
       type: 'I',
       access: 'write-only',
       meta: { label: 'Source of the selected destination, its lock ignored' },
@@ -137,8 +138,11 @@ export class Routing {
   /** The destinations and sources say their names anew: as ports are renamed or told of. */
   describe() {
     const destinations = this.#destinations();
+    const inputs = this.#inputs();
     this.#selected.describe({ label: 'Selected destination', choices: destinations });
-    this.#route.describe(this.#routeMeta(destinations));
+    this.#route.describe(this.#routeMeta(destinations, inputs));
+    this.#selectedInput.describe({ ...this.#selectedInput.meta, choices: inputs });
+    this.#forceInput.describe({ ...this.#forceInput.meta, choices: inputs });
     const { serials } = this.#ports.size;
     this.#serialRoute.describe(
       this.#serialMeta(Array.from({ length: serials }, (_, n) => ({ value: n, label: this.#ports.nameOf('serials', n) }))),
@@ -146,8 +150,12 @@ export class Routing {
     this.#selectionChanged();
   }
 
-  /** @param {import('patchbay-hub/connection').Choice[]} [destinations] @returns {import('patchbay-hub/connection').ParameterMeta} */
-  #routeMeta(destinations) {
+  /**
+   * @param {import('patchbay-hub/connection').Choice[]} [destinations]
+   * @param {import('patchbay-hub/connection').Choice[]} [inputs]
+   * @returns {import('patchbay-hub/connection').ParameterMeta}
+   */
+  #routeMeta(destinations, inputs) {
     return {
       label: 'Route',
       description: 'one of input, from (the source of another destination) or previous (the route before)',
@@ -158,8 +166,13 @@ export class Routing {
           description: 'the outputs from 0, then the monitoring outputs',
           ...(destinations && { choices: destinations }),
         },
-        input: { type: 'I', label: 'Source', optional: true, minimum: 0 },
-        from: { type: 'I', label: 'The source of destination', optional: true, minimum: 0 },
+        input: { type: 'I', label: 'Source', optional: true, ...(inputs ? { choices: inputs } : { minimum: 0 }) },
+        from: {
+          type: 'I',
+          label: 'The source of destination',
+          optional: true,
+          ...(destinations ? { choices: destinations } : { minimum: 0 }),
+        },
         previous: { type: 'B', label: 'The previous route', optional: true },
         ignoreLock: { type: 'B', label: 'Ignore the lock', optional: true },
       },
@@ -255,8 +268,6 @@ export class Routing {
     const to = this.#destination(Number(this.#selected.value));
     const routed = to && this.#ports.valueOf(this.#routeId(to));
     if (typeof routed === 'number') this.#selectedInput.report(routed);
-    const inputs = Array.from({ length: this.#ports.size.inputs }, (_, i) => ({ value: i, label: this.#ports.nameOf('inputs', i) }));
-    this.#selectedInput.describe({ ...this.#selectedInput.meta, choices: inputs });
   }
 
   /** @param {Destination} to */
@@ -275,6 +286,10 @@ export class Routing {
   /** @param {number} n @returns {Destination | undefined} */
   #serial(n) {
     return Number.isInteger(n) && n >= 0 && n < this.#ports.size.serials ? { kind: 'serials', n } : undefined;
+  }
+
+  #inputs() {
+    return Array.from({ length: this.#ports.size.inputs }, (_, i) => ({ value: i, label: this.#ports.nameOf('inputs', i) }));
   }
 
   #destinations() {

@@ -7,8 +7,8 @@
  *
  * Parameters (ports numbered from 0, as the protocol numbers them; listed under `parameters`
  * below and in the README): for each output, monitoring output (`monitor/<n>`) and serial
- * port (`serial/<n>`) its route, label and lock, for each input its label (`ports.js`); the
- * device; and routing as a panel does it (`route`, the selection and the take, `routing.js`).
+ * port (`serial/<n>`) its route, label and lock, for each input its label; the device; and
+ * routing as a panel does it (`route`, the selection and the take).
  */
 import { checked, connectTimeoutSetting, DeviceLink, defineConnectionType, every, Type, withDefault } from 'patchbay-hub/connection';
 import { RouterLink } from './link.js';

@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import type { ExecutionContext } from 'ava';
 
 /** A block as the router was sent it: the title without the colon, and its lines. */
 export interface HeardBlock {
@@ -153,5 +154,37 @@ export class ScriptedVideohub {
     if (this.pieceBytes <= 0) return void socket.write(text);
     const bytes = Buffer.from(text);
     for (let at = 0; at < bytes.length; at += this.pieceBytes) socket.write(bytes.subarray(at, at + this.pieceBytes));
+  }
+}
+
+/**
+ * Answers videohub-server's call back on 127.0.0.1:9991 as a control panel would, so that it
+ * keeps the client. The port is fixed (videohub-server calls the client's address on 9991),
+ * so spec files that run at once take it in turn: this waits until no other holds it.
+ */
+export async function controlPanel(t: ExecutionContext, waitMs = 120_000): Promise<void> {
+  const sockets = new Set<Socket>();
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const server: Server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.write(
+        'SMART DEVICE:\nModel: Spec Panel\nLabel: spec\nUnique ID: spec-panel\nInput count: 0\nInputs across: 0\nInputs down: 0\n\n',
+      );
+    });
+    const listening = await new Promise<boolean>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
+      server.listen(9991, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) {
+      t.teardown(() => {
+        for (const socket of sockets) socket.destroy();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      });
+      return;
+    }
+    if (Date.now() > deadline) throw new Error('port 9991 stayed taken: another spec holds the control panel');
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -6,16 +6,14 @@
  * parameter (R-PK6), against videohub-server (npm; it records the routes it was commanded)
  * and the router scripted in spec/helpers, which echoes what changed as a real router does.
  */
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { createServer, type Server, type Socket } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
 import { eventually } from '../helpers/eventually.ts';
 import type { HubProcess } from '../helpers/hub-process.ts';
 import { connectionOf, hubWithPackage, update } from '../helpers/outside-package.ts';
 import { freePort } from '../helpers/ports.ts';
-import { ScriptedVideohub } from '../helpers/videohub-device.ts';
+import { controlPanel, ScriptedVideohub } from '../helpers/videohub-device.ts';
 
 const require = createRequire(import.meta.url);
 const VideohubServer = require('videohub-server') as new () => {
@@ -23,24 +21,6 @@ const VideohubServer = require('videohub-server') as new () => {
   destroy(): void;
   on(event: 'press', listener: (client: string, destination: number, source: number) => void): void;
 };
-
-/** Answers videohub-server's call back on 127.0.0.1:9991 as a control panel would, so it keeps the client. */
-async function panel(t: ExecutionContext): Promise<void> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.write(
-      'SMART DEVICE:\nModel: Spec Panel\nLabel: spec\nUnique ID: spec-panel\nInput count: 0\nInputs across: 0\nInputs down: 0\n\n',
-    );
-  });
-  server.listen(9991, '127.0.0.1');
-  await once(server, 'listening');
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-}
 
 const hubWith = async (t: ExecutionContext, settings: Record<string, unknown>) => {
   const hub = await hubWithPackage(t, 'videohub', { router: { type: 'videohub', host: '127.0.0.1', ...settings } });
@@ -54,7 +34,7 @@ const meta = async (hub: HubProcess, address: string) =>
 test.serial(
   'against videohub-server: a route minding its lock or not, the source of another destination, and a selected destination routed as on a panel (R-DV4)',
   async (t) => {
-    await panel(t);
+    await controlPanel(t);
     const port = await freePort();
     const router = new VideohubServer();
     const pressed: [number, number][] = [];
@@ -72,6 +52,8 @@ test.serial(
     // The destinations by name, as the module numbers them (R-PK6).
     t.like((await meta(hub, 'router/route'))?.arguments?.['destination']?.choices?.[3], { value: 3, label: 'Output 4: no label' });
     t.like(await meta(hub, 'router/selected/output'), { label: 'Selected destination' });
+    t.deepEqual((await meta(hub, 'router/selected/input'))?.choices?.[40], { value: 40, label: 'Input 41: no label' });
+    t.is((await meta(hub, 'router/route'))?.arguments?.['input']?.choices?.length, 41, "the router's inputs");
     t.deepEqual(await write('router/route', JSON.stringify({ destination: 5, input: 2 })), { answer: { status: 200 }, pressed: [[5, 2]] });
     t.is(await hub.read('router/output/5/input'), '2');
     t.deepEqual((await write('router/route', JSON.stringify({ destination: 6, from: 5 }))).pressed, [[6, 2]], "output 5's source");
