@@ -2,7 +2,8 @@
 /**
  * Formatting the disk of the active slot in two steps, as the deck asks: `format/prepare`
  * asks the deck for a token, which `format/confirm` sends back within the time given; until
- * then `format/ready` is true. Nothing is erased by one press alone.
+ * then `format/ready` is true. Nothing is erased by one press alone. Returns what forgets a
+ * preparation, for the connection's stop.
  */
 import { after, HubError } from 'patchbay-hub/connection';
 import { Commands, FilesystemFormat } from 'hyperdeck-connection';
@@ -53,4 +54,5 @@ export function formatting(commands, scheduler) {
     forget();
     await commands.send('format/confirm', Object.assign(new Commands.FormatConfirmCommand(), { code: token }));
   });
+  return forget;
 }

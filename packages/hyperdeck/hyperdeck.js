@@ -50,6 +50,7 @@ class HyperdeckConnection {
   #clips;
   #slots;
   #setup;
+  #forgetFormat;
 
   /**
    * @param {import('patchbay-hub/connection').ConnectionContext} context
@@ -86,7 +87,7 @@ class HyperdeckConnection {
     this.#slots = new Slots(commands);
     this.#setup = new Setup(commands);
     recording(commands, () => context.scheduler.now());
-    formatting(commands, context.scheduler);
+    this.#forgetFormat = formatting(commands, context.scheduler);
     this.#deck.on('notify.transport', (t) => this.#transportChanged(t));
     this.#deck.on('notify.slot', (s) => this.#slots.report(s));
     this.#deck.on('notify.configuration', (c) => this.#setup.report(c));
@@ -98,6 +99,7 @@ class HyperdeckConnection {
   }
 
   stop() {
+    this.#forgetFormat();
     return this.#link.stop();
   }
 
