@@ -81,9 +81,9 @@ class VideohubConnection {
     this.#settings = settings;
     this.#scheduler = context.scheduler;
     this.#device = {
-      model: context.define('device/model', { type: 'S', access: 'read-only', initial: '' }),
-      name: context.define('device/name', { type: 'S', access: 'read-only', initial: '' }),
-      present: context.define('device/present', { type: 'B', access: 'read-only', initial: false }),
+      model: context.define('device/model', { type: 'S', access: 'read-only', initial: '', meta: { label: 'Model' } }),
+      name: context.define('device/name', { type: 'S', access: 'read-only', initial: '', meta: { label: 'Name' } }),
+      present: context.define('device/present', { type: 'B', access: 'read-only', initial: false, meta: { label: 'Device present' } }),
     };
     this.#router = new RouterLink(context.scheduler, settings, (received) => this.#take(received));
     this.#link = new DeviceLink(this.#router, {
