@@ -5,22 +5,18 @@
  * takes what it says as the connection's status and gives its commands the hub's fencing
  * and timeout (R-PK7). Built on `patchbay-hub/connection` alone.
  *
- * Parameters:
- *   transport/status     S   read-only    preview, stopped, play, forward, rewind, jog, shuttle, record
- *   transport/speed      I   read-only    % of normal speed (negative: reverse)
- *   transport/timecode   S   read-only    the timecode the deck shows
- *   transport/loop       B   read-only
- *   transport/slot       I   read-write   the active slot; write to select one (choices: its slots, by volume)
- *   transport/clip       I   read-write   the current clip; write to go to one (choices: the clips, by name)
- *   play, stop, record   T   write-only   the transport commands
- *   slot/<n>/status      S   read-only    empty, mounting, error, mounted
- *   slot/<n>/volume      S   read-only    the volume's name
- *   slot/<n>/recordingTime I read-only    seconds of recording left
- *   clips/count          I   read-only
- *   device/model         S   read-only    as the deck names itself
+ * The parameters of each area of the deck are made in a file of its own, on
+ * `CommandedParameters`; each is listed under `parameters` below and in the README.
  */
 import { ClientLink, checked, connectTimeoutSetting, defineConnectionType, HubError, Type, withDefault } from 'patchbay-hub/connection';
-import { Commands, Hyperdeck, SlotStatus, TransportStatus } from 'hyperdeck-connection';
+import { Commands, Hyperdeck, TransportStatus } from 'hyperdeck-connection';
+import { Clips } from './clips.js';
+import { DeckCommands, refusal } from './commands.js';
+import { formatting } from './format.js';
+import { recording } from './record.js';
+import { Setup } from './setup.js';
+import { Slots } from './slots.js';
+import { Transport } from './transport.js';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: 'The deck: a host name or an IP address.' }),
@@ -40,49 +36,120 @@ const settings = Type.Object({
   connectTimeout: connectTimeoutSetting,
 });
 
-/** The transport's states, as the deck names them, for a person. */
-const TRANSPORT = [
-  { value: TransportStatus.PREVIEW, label: 'Preview' },
-  { value: TransportStatus.STOPPED, label: 'Stopped' },
-  { value: TransportStatus.PLAY, label: 'Playing' },
-  { value: TransportStatus.FORWARD, label: 'Forward' },
-  { value: TransportStatus.REWIND, label: 'Rewind' },
-  { value: TransportStatus.JOG, label: 'Jog' },
-  { value: TransportStatus.SHUTTLE, label: 'Shuttle' },
-  { value: TransportStatus.RECORD, label: 'Recording' },
-];
+/** @typedef {import('patchbay-hub/connection').Parsed<typeof settings>} Settings */
 
-const SLOT = [
-  { value: SlotStatus.EMPTY, label: 'Empty' },
-  { value: SlotStatus.MOUNTING, label: 'Mounting' },
-  { value: SlotStatus.ERROR, label: 'Error' },
-  { value: SlotStatus.MOUNTED, label: 'Mounted' },
-];
+/** A deck: the library's link to it, and what it says read onto the parameters of each area. */
+class HyperdeckConnection {
+  #context;
+  #settings;
+  #deck;
+  #link;
+  #commands;
+  #model;
+  #transport;
+  #clips;
+  #slots;
+  #setup;
+  #forgetFormat;
 
-/** The most clips offered as choices of `transport/clip`: a deck with more offers none, and takes any clip by number. */
-const MOST_CLIP_CHOICES = 1000;
+  /**
+   * @param {import('patchbay-hub/connection').ConnectionContext} context
+   * @param {Settings} settings
+   */
+  constructor(context, settings) {
+    this.#context = context;
+    this.#settings = settings;
+    this.#deck = new Hyperdeck({
+      pingPeriod: settings.ping,
+      externalLog: (...args) => context.log.debug(args.map(String).join(' ')),
+    });
+    this.#link = new ClientLink(
+      {
+        start: (events) => this.#follow(events),
+        // The library says `quit` to the deck as it leaves; a deck that refuses it is gone all the same.
+        close: () => this.#deck.disconnect().catch(() => {}),
+      },
+      {
+        scheduler: context.scheduler,
+        status: context.setStatus,
+        timeoutMs: settings.timeout,
+        fence: context.fence,
+        connectTimeoutMs: settings.connectTimeout,
+      },
+    );
+    // No declared values: what the deck says when it is read is each one's first value, a
+    // change the hub's rules take even as it starts (R-DV2), not an assumed default.
+    const commands = new DeckCommands(context, this.#link, this.#deck);
+    this.#commands = commands;
+    this.#model = commands.readOnly('device/model', { type: 'S', meta: { label: 'Model' } });
+    this.#transport = new Transport(commands);
+    this.#clips = new Clips(commands);
+    this.#slots = new Slots(commands);
+    this.#setup = new Setup(commands);
+    recording(commands, () => context.scheduler.now());
+    this.#forgetFormat = formatting(commands, context.scheduler);
+    this.#deck.on('notify.transport', (t) => this.#transportChanged(t));
+    this.#deck.on('notify.slot', (s) => this.#slots.report(s));
+    this.#deck.on('notify.configuration', (c) => this.#setup.report(c));
+    this.#deck.on('notify.remote', (r) => this.#setup.remote(r));
+  }
 
-/**
- * The deck's refusal (the library rejects with its answer: `{ code, name }`) as this type's
- * own code (R-PK8), or the hub's timeout and link errors as they are.
- * @param {unknown} answer
- * @param {string} what
- */
-function refusal(answer, what) {
-  if (answer instanceof HubError) return answer;
-  // The library's own refusal to send (a command it cannot write): its message says why.
-  if (answer instanceof Error) return new HubError('PB_BAD_ANSWER', `${what}: ${answer.message}`, { declared: 'HYPERDECK_REFUSED' });
-  const { code, name } = /** @type {{ code?: unknown, name?: unknown }} */ (answer ?? {});
-  const said = `the deck refused ${what}: ${typeof name === 'string' ? name : 'no reason'}${typeof code === 'number' ? ` (${code})` : ''}`;
-  const declared =
-    code === 111
-      ? 'HYPERDECK_REMOTE_DISABLED'
-      : code === 104 || code === 105 || code === 106
-        ? 'HYPERDECK_DISK'
-        : code === 101 || code === 103
-          ? 'HYPERDECK_UNSUPPORTED'
-          : 'HYPERDECK_REFUSED';
-  return new HubError('PB_BAD_ANSWER', said, { declared });
+  start() {
+    return this.#link.start();
+  }
+
+  stop() {
+    this.#forgetFormat();
+    return this.#link.stop();
+  }
+
+  details() {
+    return { host: this.#settings.host, port: this.#settings.port };
+  }
+
+  /** Connects, and follows what the library says of the link. @param {import('patchbay-hub/connection').LinkAttempt} events */
+  #follow(events) {
+    const deck = this.#deck;
+    deck.on('connected', () => {
+      events.up();
+      this.#read().catch((error) => this.#warn("reading the deck's state", error));
+    });
+    deck.on('disconnected', () => events.down('the deck closed the link, or did not answer'));
+    deck.on('error', (message, error) => this.#context.log.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`));
+    deck.connect(this.#settings.host, this.#settings.port);
+  }
+
+  /** What the deck is on each connect: its model, slots, clips, transport and set-up; then it tells every change. */
+  async #read() {
+    const commands = this.#commands;
+    const info = await commands.send('a query', new Commands.DeviceInfoCommand());
+    this.#model.report(info.model);
+    await this.#slots.read(info.slots || 0);
+    await this.#clips.read();
+    this.#transportChanged(await commands.send('a query', new Commands.TransportInfoCommand()));
+    await commands.send(
+      'a query',
+      Object.assign(new Commands.NotifySetCommand(), { transport: true, slot: true, configuration: true, remote: true }),
+    );
+    await this.#setup.read();
+  }
+
+  /** @param {Partial<import('hyperdeck-connection').Commands.TransportInfoCommandResponse>} t what the deck said of its transport, whole or a change */
+  #transportChanged(t) {
+    const otherSlot = typeof t.slotId === 'number' && this.#slots.active !== t.slotId && this.#slots.active !== 0;
+    // A recording that ended made a clip: the list, and the choices with it, are read again.
+    const recorded = t.status !== undefined && t.status !== TransportStatus.RECORD && this.#transport.status === TransportStatus.RECORD;
+    this.#transport.report(t);
+    if (typeof t.slotId === 'number') this.#slots.activeIs(t.slotId);
+    // Another slot holds other clips: its list, and the choices with it.
+    if (otherSlot || recorded) this.#clips.read().catch((error) => this.#warn('reading the clips', error));
+    if (typeof t.clipId === 'number') this.#clips.current(t.clipId);
+  }
+
+  /** @param {string} what @param {unknown} error */
+  #warn(what, error) {
+    this.#context.log.warn(`${what} failed: ${HubError.prototype.toString.call(refusal(error, 'a query'))}`);
+  }
 }
 
 export default defineConnectionType({
@@ -98,6 +165,7 @@ export default defineConnectionType({
     HYPERDECK_REFUSED: { status: 502, text: 'The deck refused the command; the message gives its answer and code.' },
   },
   parameters: [
+    { id: 'device/model', type: 'S', access: 'read-only', description: 'as the deck names itself' },
     {
       id: 'transport/status',
       type: 'S',
@@ -107,11 +175,36 @@ export default defineConnectionType({
     { id: 'transport/speed', type: 'I', access: 'read-only', description: 'of normal speed; negative in reverse', unit: '%' },
     { id: 'transport/timecode', type: 'S', access: 'read-only', description: 'the timecode the deck shows' },
     { id: 'transport/loop', type: 'B', access: 'read-only', description: 'whether it plays in a loop' },
+    { id: 'transport/singleClip', type: 'B', access: 'read-only', description: 'whether it plays the current clip alone' },
+    { id: 'transport/videoFormat', type: 'S', access: 'read-only', description: 'the video format of the transport' },
+    { id: 'transport/preview', type: 'B', access: 'read-write', description: 'true: the input is shown (preview); write to switch' },
+    { id: 'play', type: 'T', access: 'write-only', description: 'plays' },
+    { id: 'stop', type: 'T', access: 'write-only', description: 'stops' },
+    {
+      id: 'transport/play',
+      type: 'S',
+      access: 'write-only',
+      description: 'plays with any of `speed` (%, -5000 to 5000), `loop` and `singleClip`: a JSON object of them',
+    },
+    {
+      id: 'transport/shuttle',
+      type: 'I',
+      access: 'write-only',
+      description: 'shuttles at this % of normal speed (-5000 to 5000)',
+      unit: '%',
+    },
+    { id: 'transport/jog', type: 'S', access: 'write-only', description: 'jogs to a timecode, or by one: +00:00:00:05, -00:00:00:05' },
     {
       id: 'transport/slot',
       type: 'I',
       access: 'read-write',
       description: "the active slot; write one to select it (choices: the deck's slots, by volume name)",
+    },
+    {
+      id: 'transport/select',
+      type: 'S',
+      access: 'write-only',
+      description: 'selects a slot, a video format, or both at once: a JSON object of `slot` and `videoFormat`',
     },
     {
       id: 'transport/clip',
@@ -120,20 +213,40 @@ export default defineConnectionType({
       description:
         "the current clip; write one to go to it (choices: the deck's clips by name, read again when a recording ends; a deck of more than 1,000 clips takes any by number)",
     },
+    { id: 'transport/clipName', type: 'S', access: 'read-write', description: "the current clip's name; write one to go to it" },
     {
       id: 'transport/goto',
       type: 'S',
       access: 'write-only',
       description: 'goes to a clip, a timecode, or both: a JSON object of `clip` (one of the clips) and `timecode`',
     },
-    { id: 'play', type: 'T', access: 'write-only', description: 'plays' },
-    { id: 'stop', type: 'T', access: 'write-only', description: 'stops' },
+    { id: 'transport/skip', type: 'I', access: 'write-only', description: 'goes n clips forward, or back when negative' },
+    { id: 'transport/clipStart', type: 'T', access: 'write-only', description: 'goes to the start of the clip' },
+    { id: 'transport/clipEnd', type: 'T', access: 'write-only', description: 'goes to the end of the clip' },
     { id: 'record', type: 'T', access: 'write-only', description: 'records' },
+    { id: 'record/name', type: 'S', access: 'write-only', description: 'records a clip of this name' },
+    { id: 'record/timestamped', type: 'S', access: 'write-only', description: 'records a clip named <this>-YYYYMMDD_HHMM-' },
+    { id: 'record/append', type: 'T', access: 'write-only', description: 'records onto the end of the last clip (Duplicator)' },
+    { id: 'record/spill', type: 'I', access: 'write-only', description: 'goes on recording on slot n; 0: the next slot' },
     { id: 'slot/<n>/status', type: 'S', access: 'read-only', description: 'empty, mounting, error or mounted' },
     { id: 'slot/<n>/volume', type: 'S', access: 'read-only', description: "the volume's name" },
     { id: 'slot/<n>/recordingTime', type: 'I', access: 'read-only', description: 'recording time left', unit: 's' },
     { id: 'clips/count', type: 'I', access: 'read-only', description: 'the clips on the active slot' },
-    { id: 'device/model', type: 'S', access: 'read-only', description: 'as the deck names itself' },
+    { id: 'clips/fetch', type: 'T', access: 'write-only', description: 'reads the clips again' },
+    { id: 'config/videoInput', type: 'S', access: 'read-write', description: 'SDI, HDMI, component, composite or optical' },
+    { id: 'config/audioInput', type: 'S', access: 'read-write', description: 'embedded, XLR or RCA' },
+    { id: 'config/audioCodec', type: 'S', access: 'read-write', description: 'PCM or AAC (AAC: 2 channels)' },
+    { id: 'config/audioChannels', type: 'I', access: 'read-write', description: '2, 4, 8 or 16, recorded in PCM' },
+    { id: 'config/fileFormat', type: 'S', access: 'read-write', description: 'the file format recorded, as the deck names it' },
+    { id: 'remote', type: 'B', access: 'read-write', description: 'whether the deck takes remote control' },
+    {
+      id: 'format/prepare',
+      type: 'S',
+      access: 'write-only',
+      description: 'asks the deck to format the active disk: a JSON object of `filesystem` and `seconds` to confirm in',
+    },
+    { id: 'format/ready', type: 'B', access: 'read-only', description: 'a format is prepared and may be confirmed' },
+    { id: 'format/confirm', type: 'T', access: 'write-only', description: 'formats the disk prepared' },
   ],
   settings,
   parse(written) {
@@ -143,199 +256,5 @@ export default defineConnectionType({
     return checked(issues, written);
   },
   discovers: () => ({ parameters: true }),
-  create(context, { host, port, timeout, ping, connectTimeout }) {
-    const deck = new Hyperdeck({ pingPeriod: ping, externalLog: (...args) => context.log.debug(args.map(String).join(' ')) });
-    const link = new ClientLink(
-      {
-        start(events) {
-          deck.on('connected', () => {
-            events.up();
-            read().catch((error) =>
-              context.log.warn(`reading the deck's state failed: ${HubError.prototype.toString.call(refusal(error, 'a query'))}`),
-            );
-          });
-          deck.on('disconnected', () => events.down('the deck closed the link, or did not answer'));
-          deck.on('error', (message, error) => context.log.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`));
-          deck.connect(host, port);
-        },
-        // The library says `quit` to the deck as it leaves; a deck that refuses it is gone all the same.
-        close: () => deck.disconnect().catch(() => {}),
-      },
-      {
-        scheduler: context.scheduler,
-        status: context.setStatus,
-        timeoutMs: timeout,
-        fence: context.fence,
-        connectTimeoutMs: connectTimeout,
-      },
-    );
-
-    // No declared values: what the deck says when it is read is each one's first value, a
-    // change the hub's rules take even as it starts (R-DV2), not an assumed default.
-    const model = context.define('device/model', { type: 'S', access: 'read-only', meta: { label: 'Model' } });
-    const status = context.define('transport/status', {
-      type: 'S',
-      access: 'read-only',
-      meta: { label: 'Transport', choices: TRANSPORT },
-    });
-    const speed = context.define('transport/speed', { type: 'I', access: 'read-only', meta: { label: 'Speed', unit: '%' } });
-    const timecode = context.define('transport/timecode', { type: 'S', access: 'read-only', meta: { label: 'Timecode' } });
-    const loop = context.define('transport/loop', { type: 'B', access: 'read-only', meta: { label: 'Loop' } });
-    const clipCount = context.define('clips/count', { type: 'I', access: 'read-only', meta: { label: 'Clips' } });
-
-    /**
-     * A command of the deck as a write: answered when the deck answered it.
-     * @param {() => import('hyperdeck-connection').Commands.AbstractCommand<unknown>} make
-     * @param {string} what
-     * @param {import('patchbay-hub/connection').Answered | undefined} answered
-     */
-    const command = (make, what, answered) =>
-      link.command(() => deck.sendCommand(make()).catch((/** @type {unknown} */ error) => Promise.reject(refusal(error, what))), answered);
-
-    /** @param {string} id @param {string} label @param {() => import('hyperdeck-connection').Commands.AbstractCommand<unknown>} make */
-    const trigger = (id, label, make) =>
-      context.define(id, {
-        type: 'T',
-        access: 'write-only',
-        meta: { label },
-        ownedHere: true,
-        forward: (_v, _o, answered) => command(make, id, answered),
-      });
-    trigger('play', 'Play', () => new Commands.PlayCommand());
-    trigger('stop', 'Stop', () => new Commands.StopCommand());
-    trigger('record', 'Record', () => new Commands.RecordCommand());
-
-    /**
-     * A whole-number setting of the deck that a write commands and the deck reports back.
-     * @param {string} id @param {string} label @param {(n: number) => import('hyperdeck-connection').Commands.AbstractCommand<unknown>} make
-     */
-    const selector = (id, label, make) =>
-      context.define(id, {
-        type: 'I',
-        access: 'read-write',
-        meta: { label },
-        ownedHere: true,
-        forward: (value, _origin, answered) => command(() => make(Number(value)), `${label.toLowerCase()} ${value}`, answered),
-      });
-    const slot = selector('transport/slot', 'Slot', (slotId) => Object.assign(new Commands.SlotSelectCommand(), { slotId }));
-    const clip = selector('transport/clip', 'Clip', (clipId) => new Commands.GoToCommand(undefined, clipId));
-
-    /**
-     * `goto` with its arguments (R-PK8): a clip, a timecode, or both, as one write —
-     * `{"clip": 2, "timecode": "00:00:05:00"}`; the hub checks the JSON against them first.
-     * The protocol's `goto` takes one of them: both are two commands, the clip first,
-     * answered when the deck answered both.
-     * @param {import('patchbay-hub/connection').Choice[]} [clips]
-     * @returns {import('patchbay-hub/connection').ParameterMeta}
-     */
-    const gotoMeta = (clips) => ({
-      label: 'Go to',
-      arguments: {
-        clip: { type: 'I', label: 'Clip', optional: true, ...(clips && { choices: clips }) },
-        timecode: { type: 'S', label: 'Timecode', description: 'hh:mm:ss:ff, or +/- frames from here', optional: true },
-      },
-    });
-    const goTo = context.define('transport/goto', {
-      type: 'S',
-      access: 'write-only',
-      meta: gotoMeta(),
-      ownedHere: true,
-      forward: (value, _origin, answered) => {
-        const { clip: clipId, timecode } = /** @type {{ clip?: number, timecode?: string }} */ (JSON.parse(String(value)));
-        const steps = [
-          ...(clipId === undefined ? [] : [new Commands.GoToCommand(undefined, clipId)]),
-          ...(timecode === undefined ? [] : [new Commands.GoToCommand(undefined, undefined, timecode)]),
-        ];
-        if (steps.length === 0) return { ok: false, error: new HubError('PB_CONVERSION', 'goto: give a clip, a timecode, or both') };
-        return link.command(async () => {
-          for (const step of steps)
-            await deck.sendCommand(step).catch((/** @type {unknown} */ error) => Promise.reject(refusal(error, `goto ${value}`)));
-        }, answered);
-      },
-    });
-
-    /** @type {Map<number, { status: import('patchbay-hub/connection').OwnedParameter, volume: import('patchbay-hub/connection').OwnedParameter, time: import('patchbay-hub/connection').OwnedParameter }>} */
-    const slots = new Map();
-    /** @param {number} n */
-    const slotOf = (n) => {
-      let found = slots.get(n);
-      if (!found) {
-        found = {
-          status: context.define(`slot/${n}/status`, {
-            type: 'S',
-            access: 'read-only',
-            meta: { label: `Slot ${n}`, choices: SLOT },
-          }),
-          volume: context.define(`slot/${n}/volume`, { type: 'S', access: 'read-only', meta: { label: `Slot ${n} volume` } }),
-          time: context.define(`slot/${n}/recordingTime`, {
-            type: 'I',
-            access: 'read-only',
-            meta: { label: `Slot ${n} recording time left`, unit: 's' },
-          }),
-        };
-        slots.set(n, found);
-      }
-      return found;
-    };
-
-    /** @param {{ status?: string, speed?: number, displayTimecode?: string, loop?: boolean, slotId?: number | null, clipId?: number | null }} t what the deck said of its transport, whole or a change */
-    const transport = (t) => {
-      if (t.speed !== undefined) speed.report(t.speed);
-      if (t.displayTimecode !== undefined) timecode.report(t.displayTimecode);
-      if (t.loop !== undefined) loop.report(t.loop);
-      const otherSlot = typeof t.slotId === 'number' && slot.value !== t.slotId && slot.value !== 0;
-      // A recording that ended made a clip: the list, and the choices with it, are read again.
-      const recorded = t.status !== undefined && t.status !== 'record' && status.value === 'record';
-      if (t.status !== undefined) status.report(t.status);
-      if (typeof t.slotId === 'number') slot.report(t.slotId);
-      // Another slot holds other clips: its list, and the choices with it.
-      if (otherSlot || recorded)
-        readClips().catch((error) =>
-          context.log.warn(`reading the clips failed: ${HubError.prototype.toString.call(refusal(error, 'a query'))}`),
-        );
-      if (typeof t.clipId === 'number') clip.report(t.clipId);
-    };
-    /** @param {{ slotId: number, status?: string, volumeName?: string, recordingTime?: number }} s what the deck said of a slot, whole or a change */
-    const slotInfo = (s) => {
-      if (typeof s.slotId !== 'number' || s.slotId < 1 || s.slotId > 16) return;
-      const { status: slotStatus, volume, time } = slotOf(s.slotId);
-      if (s.status !== undefined) slotStatus.report(s.status);
-      if (s.volumeName !== undefined) volume.report(s.volumeName);
-      if (s.recordingTime !== undefined) time.report(s.recordingTime);
-      slot.describe({
-        label: 'Slot',
-        choices: [...slots].map(([n, { volume: v }]) => ({ value: n, label: `Slot ${n}${v.value ? `: ${v.value}` : ''}` })),
-      });
-    };
-    deck.on('notify.transport', transport);
-    deck.on('notify.slot', slotInfo);
-
-    /** The clips of the active slot, as the choices of `transport/clip`. */
-    const readClips = async () => {
-      const clips = await deck.sendCommand(new Commands.ClipsGetCommand());
-      clipCount.report(clips.clipCount);
-      // Past the bound no choices are offered: a list cut short would refuse the clips left out.
-      const choices =
-        clips.clips.length > MOST_CLIP_CHOICES
-          ? undefined
-          : clips.clips.map(({ clipId, name }) => ({ value: clipId, label: `${clipId}: ${name}` }));
-      clip.describe({ label: 'Clip', ...(choices && { choices }) });
-      goTo.describe(gotoMeta(choices));
-    };
-    /** What the deck is on each connect: its model, slots, clips and transport; then it tells every change. */
-    const read = async () => {
-      const info = await deck.sendCommand(new Commands.DeviceInfoCommand());
-      model.report(info.model);
-      for (let n = 1; n <= Math.min(info.slots || 0, 16); n++) slotInfo(await deck.sendCommand(new Commands.SlotInfoCommand(n)));
-      await readClips();
-      transport(await deck.sendCommand(new Commands.TransportInfoCommand()));
-      await deck.sendCommand(Object.assign(new Commands.NotifySetCommand(), { transport: true, slot: true }));
-    };
-
-    return {
-      start: () => link.start(),
-      stop: () => link.stop(),
-      details: () => ({ host, port }),
-    };
-  },
+  create: (context, parsed) => new HyperdeckConnection(context, parsed),
 });

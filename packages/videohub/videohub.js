@@ -5,20 +5,17 @@
  * router's state on every connect and kept current by what it sends; writes are answered
  * when the router acknowledges them. Built on `patchbay-hub/connection` alone.
  *
- * Parameters (inputs and outputs numbered from 0, as the protocol numbers them):
- *   output/<n>/input   I   read-write   the input routed to output n
- *   output/<n>/label   S   read-write
- *   output/<n>/lock    S   read-write   U unlocked, O locked by this hub, L locked by another;
- *                                       write O to lock, U to unlock, F to force an unlock
- *   input/<n>/label    S   read-write
- *   device/model       S   read-only    as the router names itself
- *   device/name        S   read-only    its friendly name, when it gives one
- *   device/present     B   read-only    false when the router says no device is present
+ * Parameters (ports numbered from 0, as the protocol numbers them; listed under `parameters`
+ * below and in the README): for each output, monitoring output (`monitor/<n>`) and serial
+ * port (`serial/<n>`) its route, label and lock, for each input its label; the device; and
+ * routing as a panel does it (`route`, the selection and the take).
  */
 import { checked, connectTimeoutSetting, DeviceLink, defineConnectionType, every, Type, withDefault } from 'patchbay-hub/connection';
 import { RouterLink } from './link.js';
+import { BLOCKS, KINDS } from './kinds.js';
 import { RouterPorts } from './ports.js';
 import { count, fields, indexed, MAX_PORTS } from './protocol.js';
+import { Routing } from './routing.js';
 import { Writes } from './writes.js';
 
 /** @param {string} what */
@@ -50,6 +47,13 @@ const settings = Type.Object({
     10_000,
   ),
   connectTimeout: connectTimeoutSetting,
+  take: withDefault(
+    Type.Boolean({
+      description:
+        'Whether a source routed to the selected destination (`selected/input`) waits for `take`, as on a panel with a take key.',
+    }),
+    false,
+  ),
 });
 
 /** @typedef {import('patchbay-hub/connection').Parsed<typeof settings>} Settings */
@@ -63,6 +67,7 @@ class VideohubConnection {
   #router;
   #writes;
   #ports;
+  #routing;
   #device;
   #counts = { blocks: 0, skipped: 0 };
   /** @type {{ unsubscribe(): void } | undefined} */
@@ -76,9 +81,9 @@ class VideohubConnection {
     this.#settings = settings;
     this.#scheduler = context.scheduler;
     this.#device = {
-      model: context.define('device/model', { type: 'S', access: 'read-only', initial: '' }),
-      name: context.define('device/name', { type: 'S', access: 'read-only', initial: '' }),
-      present: context.define('device/present', { type: 'B', access: 'read-only', initial: false }),
+      model: context.define('device/model', { type: 'S', access: 'read-only', initial: '', meta: { label: 'Model' } }),
+      name: context.define('device/name', { type: 'S', access: 'read-only', initial: '', meta: { label: 'Name' } }),
+      present: context.define('device/present', { type: 'B', access: 'read-only', initial: false, meta: { label: 'Device present' } }),
     };
     this.#router = new RouterLink(context.scheduler, settings, (received) => this.#take(received));
     this.#link = new DeviceLink(this.#router, {
@@ -93,7 +98,9 @@ class VideohubConnection {
       settings,
       (title, line, report, answered) => this.#writes.command(title, line, report, answered),
       () => this.#router.preluded,
+      (id, source) => this.#routing.heard(id, source),
     );
+    this.#routing = new Routing(context, this.#ports, settings.take);
   }
 
   start() {
@@ -111,9 +118,9 @@ class VideohubConnection {
 
   details() {
     const { host, port } = this.#settings;
-    const { inputs, outputs } = this.#ports.size;
+    const { inputs, outputs, monitors, serials } = this.#ports.size;
     const { blocks, skipped } = this.#counts;
-    return { host, port, inputs, outputs, blocks, ...this.#writes.counts, skipped: skipped + this.#router.longLines };
+    return { host, port, inputs, outputs, monitors, serials, blocks, ...this.#writes.counts, skipped: skipped + this.#router.longLines };
   }
 
   /**
@@ -129,7 +136,7 @@ class VideohubConnection {
   /** @param {Block} received */
   #take(received) {
     this.#read(received);
-    this.#ports.describeRoutes();
+    this.#ports.describeRoutes(() => this.#routing.describe());
   }
 
   /** @param {Block} received */
@@ -141,22 +148,21 @@ class VideohubConnection {
         return this.#writes.settle(this.#router.answered(), title === 'ACK');
       case 'VIDEOHUB DEVICE':
         return this.#readDevice(lines);
-      case 'INPUT LABELS':
-        this.#ports.renamed();
-        return this.#readLabels('inputs', lines);
-      case 'OUTPUT LABELS':
-        this.#ports.renamed();
-        return this.#readLabels('outputs', lines);
-      case 'VIDEO OUTPUT ROUTING':
-        return this.#readRoutes(lines);
-      case 'VIDEO OUTPUT LOCKS':
-        return this.#readLocks(lines);
       case 'END PRELUDE':
-        return this.#router.ready(() => this.#ports.describeRoutes());
-      default:
-        // Monitoring outputs, serial ports, processing units, configuration: not shown.
-        this.#counts.skipped++;
+        return this.#router.ready(() => this.#ports.describeRoutes(() => this.#routing.describe()));
     }
+    const block = BLOCKS.get(title);
+    if (!block) {
+      // Processing units, serial port directions, configuration: not shown.
+      this.#counts.skipped++;
+      return;
+    }
+    const { kind, holds } = block;
+    if (holds === 'label') {
+      this.#ports.renamed();
+      return this.#readLabels(kind, lines);
+    }
+    return holds === 'input' ? this.#readRoutes(kind, lines) : this.#readLocks(kind, lines);
   }
 
   /** @param {string[]} lines */
@@ -166,35 +172,40 @@ class VideohubConnection {
     if (presence !== undefined) this.#device.present.report(presence === 'true');
     if (device.has('Model name')) this.#device.model.report(device.get('Model name') ?? '');
     if (device.has('Friendly name')) this.#device.name.report(device.get('Friendly name') ?? '');
-    const ins = count(device.get('Video inputs'));
-    const outs = count(device.get('Video outputs'));
-    if (ins !== undefined) this.#ports.grow('inputs', ins);
-    if (outs !== undefined) this.#ports.grow('outputs', outs);
+    for (const [field, kind] of /** @type {const} */ ([
+      ['Video inputs', 'inputs'],
+      ['Video outputs', 'outputs'],
+      ['Video monitoring outputs', 'monitors'],
+      ['Serial ports', 'serials'],
+    ])) {
+      const told = count(device.get(field));
+      if (told !== undefined) this.#ports.grow(kind, told);
+    }
   }
 
-  /** @param {'inputs' | 'outputs'} which @param {string[]} lines */
-  #readLabels(which, lines) {
-    const port = which === 'inputs' ? 'input' : 'output';
+  /** @param {import('./kinds.js').Kind} kind @param {string[]} lines */
+  #readLabels(kind, lines) {
     this.#each(lines, (n, text) => {
-      this.#ports.grow(which, n + 1);
-      this.#heard(`${port}/${n}/label`, text);
+      this.#ports.grow(kind, n + 1);
+      this.#heard(`${KINDS[kind].prefix}/${n}/label`, text);
     });
   }
 
-  /** @param {string[]} lines */
-  #readRoutes(lines) {
+  /** @param {import('./kinds.js').Kind} kind @param {string[]} lines */
+  #readRoutes(kind, lines) {
     this.#each(lines, (n, rest) => {
       const input = count(rest);
+      const id = `${KINDS[kind].prefix}/${n}/input`;
       if (input === undefined || String(input) !== rest.trim()) this.#counts.skipped++;
-      else this.#heard(`output/${n}/input`, input);
+      else this.#heard(id, input);
     });
   }
 
-  /** @param {string[]} lines */
-  #readLocks(lines) {
+  /** @param {import('./kinds.js').Kind} kind @param {string[]} lines */
+  #readLocks(kind, lines) {
     this.#each(lines, (n, rest) => {
       const lock = rest.trim();
-      if (lock === 'U' || lock === 'O' || lock === 'L') this.#heard(`output/${n}/lock`, lock);
+      if (lock === 'U' || lock === 'O' || lock === 'L') this.#heard(`${KINDS[kind].prefix}/${n}/lock`, lock);
       else this.#counts.skipped++;
     });
   }
@@ -216,7 +227,9 @@ class VideohubConnection {
    * @param {string} id @param {import('patchbay-hub/connection').Value} value
    */
   #heard(id, value) {
-    if (!this.#ports.heard(id, value)) this.#counts.skipped++;
+    const known = this.#ports.heard(id, value);
+    if (!known) this.#counts.skipped++;
+    return known;
   }
 }
 
@@ -227,6 +240,10 @@ export default defineConnectionType({
     VIDEOHUB_NAK: {
       status: 502,
       text: 'The router answered NAK: it did not take the command (a port it does not have, or a command it does not know). Nothing changed on the router.',
+    },
+    VIDEOHUB_LOCKED: {
+      status: 409,
+      text: 'The destination is locked (here or by another) and the route did not say to ignore its lock: nothing was sent. Unlock it, or route with the lock ignored.',
     },
   },
   parameters: [
@@ -241,9 +258,43 @@ export default defineConnectionType({
       id: 'output/<n>/lock',
       type: 'S',
       access: 'read-write',
-      description: 'U unlocked, O locked by this hub, L locked by another; write O to lock, U to unlock, F to force an unlock',
+      description:
+        'U unlocked, O locked by this hub, L locked by another; write O to lock, U to unlock, F to force an unlock, T to toggle, FO to force and lock, FT to force and toggle',
     },
+    { id: 'monitor/<n>/input', type: 'I', access: 'read-write', description: 'the input routed to monitoring output n' },
+    { id: 'monitor/<n>/label', type: 'S', access: 'read-write', description: "monitoring output n's label" },
+    { id: 'monitor/<n>/lock', type: 'S', access: 'read-write', description: "monitoring output n's lock, as an output's" },
+    { id: 'serial/<n>/input', type: 'I', access: 'read-write', description: 'the serial port routed to serial port n' },
+    { id: 'serial/<n>/label', type: 'S', access: 'read-write', description: "serial port n's label" },
+    { id: 'serial/<n>/lock', type: 'S', access: 'read-write', description: "serial port n's lock, as an output's" },
     { id: 'input/<n>/label', type: 'S', access: 'read-write', description: "input n's label" },
+    {
+      id: 'route',
+      type: 'S',
+      access: 'write-only',
+      description:
+        'routes a destination (outputs from 0, then monitoring outputs): a JSON object of destination and one of input, from (the source of another destination) or previous, and ignoreLock',
+    },
+    {
+      id: 'serial/route',
+      type: 'S',
+      access: 'write-only',
+      description: 'routes a serial port: a JSON object of port, input and ignoreLock',
+    },
+    { id: 'selected/output', type: 'I', access: 'read-write', description: 'the selected destination, numbered as in route' },
+    {
+      id: 'selected/input',
+      type: 'I',
+      access: 'read-write',
+      description: "the selected destination's source; a write routes it (minding its lock), or queues it when take is on",
+    },
+    { id: 'selected/forceInput', type: 'I', access: 'write-only', description: 'as selected/input, its lock ignored' },
+    { id: 'take', type: 'T', access: 'write-only', description: 'routes the queued route (minding its lock)' },
+    { id: 'take/force', type: 'T', access: 'write-only', description: 'routes the queued route, its lock ignored' },
+    { id: 'take/clear', type: 'T', access: 'write-only', description: 'forgets the queued route' },
+    { id: 'take/queued', type: 'B', access: 'read-only', description: 'a route waits for a take' },
+    { id: 'take/input', type: 'I', access: 'read-only', description: 'the source waiting for a take; -1: none' },
+    { id: 'take/output', type: 'I', access: 'read-only', description: 'the destination waiting for a take; -1: none' },
     { id: 'device/model', type: 'S', access: 'read-only', description: 'as the router names itself' },
     { id: 'device/name', type: 'S', access: 'read-only', description: 'its friendly name, when it gives one' },
     { id: 'device/present', type: 'B', access: 'read-only', description: 'false when the router says no device is present' },

@@ -13,7 +13,6 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
@@ -23,7 +22,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { bin, type HubProcess } from '../helpers/hub-process.ts';
 import { connectionOf, hubWithPackage, studioWith, update } from '../helpers/outside-package.ts';
 import { freePort } from '../helpers/ports.ts';
-import { ScriptedVideohub } from '../helpers/videohub-device.ts';
+import { controlPanel, ScriptedVideohub } from '../helpers/videohub-device.ts';
 
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);
@@ -40,28 +39,10 @@ const hubWith = (t: ExecutionContext, settings: Record<string, unknown>) =>
 
 const connection = async (hub: HubProcess) => (await connectionOf(hub, 'router')) ?? { status: 'missing', reason: '' };
 
-/** Answers videohub-server's call back on 127.0.0.1:9991 as a control panel would, so it keeps the client. */
-async function panel(t: ExecutionContext): Promise<void> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.write(
-      'SMART DEVICE:\nModel: Spec Panel\nLabel: spec\nUnique ID: spec-panel\nInput count: 0\nInputs across: 0\nInputs down: 0\n\n',
-    );
-  });
-  server.listen(9991, '127.0.0.1');
-  await once(server, 'listening');
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-}
-
 test.serial(
   'against videohub-server: its state is read, a route written is acknowledged, and the router heard it (R-PK2, R-G1)',
   async (t) => {
-    await panel(t);
+    await controlPanel(t);
     const port = await freePort();
     const router = new VideohubServer();
     const pressed: [number, number][] = [];
