@@ -122,7 +122,7 @@ export { type Run, Supervisor, type SupervisorOptions } from './process/supervis
 // The device kit.
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';
 export { ClientLink, type ClientLinkOptions, type LinkClient } from './device/client-link.ts';
-export { type Command, CommandedParameters, type CommandedSpec } from './device/commanded-parameters.ts';
+export { type Command, type CommandOptions, CommandedParameters, type CommandedSpec } from './device/commanded-parameters.ts';
 export {
   DEFAULT_MAX_PARAMETERS,
   type DeviceParameterSpec,

@@ -113,18 +113,13 @@ export class DeckCommands {
    * @param {(value: Value) => string | undefined} [problem]
    */
   order(id, spec, make, problem) {
-    return this.parameters.parameter(id, {
-      ...spec,
-      access: 'write-only',
-      ownedHere: true,
-      forward: (value, _origin, answered) => {
-        const why = problem?.(value);
-        if (why !== undefined) return { ok: false, error: new HubError('PB_CONVERSION', `${id}: ${why}`) };
-        const commands = make(value);
-        return this.#link.command(async () => {
-          for (const command of commands) await this.send(`${id} ${value}`, command);
-        }, answered);
+    return this.parameters.order(
+      id,
+      spec,
+      async (value) => {
+        for (const command of make(value)) await this.send(`${id} ${value}`, command);
       },
-    });
+      problem && { refuse: problem },
+    );
   }
 }

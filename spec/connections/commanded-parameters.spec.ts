@@ -86,3 +86,18 @@ test('a trigger runs its command, and says its label again when the device renam
   t.is(parameters.get('device/model')?.meta?.choices, undefined);
   t.false(parameters.get('device/model')?.set('x').ok, 'read-only');
 });
+
+test('an order is write-only and sends each value; a value `refuse` names is refused before anything is sent (R-PK7)', async (t) => {
+  const { parameters, events } = device();
+  events().up();
+  const sent: number[] = [];
+  const skip = parameters.order('transport/skip', { type: 'I' }, async (v) => void sent.push(Number(v)), {
+    refuse: (v) => (v === 0 ? 'skip 0 clips is no skip' : undefined),
+  });
+  t.is(skip.access, 'write-only');
+  const refused = skip.set(0);
+  t.false(refused.ok);
+  t.is(refused.ok ? '' : `${refused.error.code} ${refused.error.message}`, 'PB_CONVERSION transport/skip: skip 0 clips is no skip');
+  t.true((await answer((answered) => skip.set(-2, undefined, answered))).ok);
+  t.deepEqual(sent, [-2]);
+});

@@ -7,7 +7,8 @@
  * does). `DeviceParameters` is the same for devices the type speaks to itself, message by
  * message; this is for libraries whose calls return a promise.
  */
-import type { OwnedParameter, ParameterMeta, ParameterSpec } from '../../core/parameter.ts';
+import { HubError } from '../../core/errors.ts';
+import type { Answered, OwnedParameter, ParameterMeta, ParameterSpec, SetResult } from '../../core/parameter.ts';
 import type { Value } from '../../core/value.ts';
 import type { ConnectionContext } from '../context.ts';
 import type { LinkState } from './link-state.ts';
@@ -17,6 +18,11 @@ export type Command = (value: Value) => Promise<unknown>;
 
 /** What a commanded or read-only parameter is made as: its type and what it says of itself. */
 export type CommandedSpec = Omit<ParameterSpec, 'access' | 'forward' | 'ownedHere'>;
+
+export interface CommandOptions {
+  /** Why a value is refused before anything is sent (400 PB_CONVERSION, the id and this reason), or undefined to send it. */
+  readonly refuse?: (value: Value) => string | undefined;
+}
 
 export class CommandedParameters {
   private readonly defined = new Map<string, OwnedParameter>();
@@ -49,14 +55,18 @@ export class CommandedParameters {
   }
 
   /** A setting of the device a write commands and the device reports back. */
-  commanded(id: string, spec: CommandedSpec, command: Command): OwnedParameter {
+  commanded(id: string, spec: CommandedSpec, command: Command, options: CommandOptions = {}): OwnedParameter {
     this.commands.set(id, command);
-    return this.parameter(id, {
-      ...spec,
-      access: 'read-write',
-      ownedHere: true,
-      forward: (value, _origin, answered) => this.link.command(() => this.commandOf(id)(value), answered),
-    });
+    return this.parameter(id, { ...spec, access: 'read-write', ownedHere: true, forward: this.forwardOf(id, options) });
+  }
+
+  /**
+   * An order with a value that the device does not report back (go to a clip, skip three):
+   * write-only, each write the command.
+   */
+  order(id: string, spec: CommandedSpec, command: Command, options: CommandOptions = {}): OwnedParameter {
+    this.commands.set(id, command);
+    return this.parameter(id, { ...spec, access: 'write-only', ownedHere: true, forward: this.forwardOf(id, options) });
   }
 
   /**
@@ -89,5 +99,13 @@ export class CommandedParameters {
 
   private commandOf(id: string): Command {
     return this.commands.get(id) as Command;
+  }
+
+  private forwardOf(id: string, { refuse }: CommandOptions) {
+    return (value: Value, _origin: string | undefined, answered: Answered | undefined): SetResult => {
+      const why = refuse?.(value);
+      if (why !== undefined) return { ok: false, error: new HubError('PB_CONVERSION', `${id}: ${why}`) };
+      return this.link.command(() => this.commandOf(id)(value), answered);
+    };
   }
 }
