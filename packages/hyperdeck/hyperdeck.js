@@ -8,7 +8,17 @@
  * The parameters of each area of the deck are made in a file of its own, on
  * `CommandedParameters`; each is listed under `parameters` below and in the README.
  */
-import { ClientLink, checked, connectTimeoutSetting, defineConnectionType, HubError, Type, withDefault } from 'patchbay-hub/connection';
+import {
+  checked,
+  ClientLink,
+  connectTimeoutSetting,
+  defineConnectionType,
+  hostSetting,
+  HubError,
+  portSetting,
+  Type,
+  withDefault,
+} from 'patchbay-hub/connection';
 import { Commands, Hyperdeck, TransportStatus } from 'hyperdeck-connection';
 import { Clips } from './clips.js';
 import { DeckCommands, refusal } from './commands.js';
@@ -19,8 +29,8 @@ import { Slots } from './slots.js';
 import { Transport } from './transport.js';
 
 const settings = Type.Object({
-  host: Type.String({ minLength: 1, description: 'The deck: a host name or an IP address.' }),
-  port: withDefault(Type.Integer({ minimum: 1, maximum: 65_535, description: "The deck's port." }), 9993),
+  host: hostSetting('The deck: a host name or an IP address.'),
+  port: withDefault(portSetting("The deck's port."), 9993),
   timeout: withDefault(
     Type.Integer({ minimum: 100, maximum: 60_000, description: 'Milliseconds a command waits for the deck to answer it.' }),
     2000,

@@ -10,7 +10,17 @@
  * port (`serial/<n>`) its route, label and lock, for each input its label; the device; and
  * routing as a panel does it (`route`, the selection and the take).
  */
-import { checked, connectTimeoutSetting, DeviceLink, defineConnectionType, every, Type, withDefault } from 'patchbay-hub/connection';
+import {
+  checked,
+  connectTimeoutSetting,
+  defineConnectionType,
+  DeviceLink,
+  every,
+  hostSetting,
+  portSetting,
+  Type,
+  withDefault,
+} from 'patchbay-hub/connection';
 import { RouterLink } from './link.js';
 import { BLOCKS, KINDS } from './kinds.js';
 import { RouterPorts } from './ports.js';
@@ -30,8 +40,8 @@ const ports = (what) =>
   );
 
 const settings = Type.Object({
-  host: Type.String({ minLength: 1, description: 'The router: a host name or an IP address.' }),
-  port: withDefault(Type.Integer({ minimum: 1, maximum: 65_535, description: "The router's port." }), 9990),
+  host: hostSetting('The router: a host name or an IP address.'),
+  port: withDefault(portSetting("The router's port."), 9990),
   inputs: ports('inputs'),
   outputs: ports('outputs'),
   timeout: withDefault(
