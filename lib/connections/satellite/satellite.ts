@@ -31,31 +31,9 @@
  *   <device>/key/<n>/text         S   read-write
  *   <device>/key/<n>/text-color   S   read-write   #rrggbb
  */
-import {
-  defineConnectionType,
-  DeviceLink,
-  droppedMetric,
-  every,
-  openListenerWarnings,
-  Overruns,
-  TcpListener,
-  SparseLog,
-} from '../../sdk/index.ts';
-import { KeyBindings } from './bindings.ts';
-import { Devices, type Satellite, send } from './devices.ts';
-import { KeyLooks } from './key-looks.ts';
-import { serveSatellite } from './session.ts';
-import { OVERRUN_KINDS, parseSatelliteSettings, satelliteSettings } from './settings.ts';
-
-const PING_EVERY_MS = 1000;
-
-/** Every setting but `keys` and `devices`: a change of one of them starts the connection again. */
-const listeningOf = ({
-  keys: _keys,
-  devices: _devices,
-  peers: _peers,
-  ...rest
-}: Extract<ReturnType<typeof parseSatelliteSettings>, { ok: true }>['value']) => rest;
+import { defineConnectionType, droppedMetric, openListenerWarnings } from '../../sdk/index.ts';
+import { SatelliteConnection } from './satellite-connection.ts';
+import { parseSatelliteSettings, satelliteSettings } from './settings.ts';
 
 export const satelliteType = defineConnectionType({
   type: 'satellite',
@@ -89,116 +67,5 @@ export const satelliteType = defineConnectionType({
     },
     droppedMetric('patchbay_satellite_dropped_total', 'What a satellite connection refused or dropped past its bounds, by kind (R-G4).'),
   ],
-  create(context, settings) {
-    const { port, bindIp, peers, keys, timeout, maxClients, maxClientsPerAddress, maxDevices, maxDevicesPerClient, maxKeys, maxLineBytes } =
-      settings;
-    const overruns = new Overruns(OVERRUN_KINDS, context.scheduler, context.setStatus);
-    const satellites = new Set<Satellite>();
-    const watching: { unsubscribe(): void }[] = [];
-    const counts = { pressed: 0, sent: 0, silent: 0, unknown: 0 };
-    const looks = new KeyLooks(context, (deviceId) => devices.get(deviceId), counts);
-    let bindings = new KeyBindings(context, keys, looks);
-    let expected = settings.devices;
-    let bound: { unsubscribe(): void }[] = [];
-    const listening = JSON.stringify(listeningOf(settings));
-    const devices: Devices = new Devices(
-      context,
-      looks,
-      overruns,
-      { maxDevices, maxDevicesPerClient, maxKeys },
-      (device, key, down, origin, answered) => bindings.press(device.deviceId, key, down, origin, answered),
-    );
-
-    const refusals = new SparseLog(context.log, context.scheduler, 'refused');
-    const listener = new TcpListener(
-      {
-        port,
-        bindIp,
-        maxClients,
-        maxPerAddress: maxClientsPerAddress,
-        allow: peers,
-        refusedPeer: (address) => refusals.warn(`a satellite from ${address} refused: \`allow\` does not let it in`),
-        // Links that added no device (that only answer pings) give their slots to new ones.
-        yields: (socket) => ![...satellites].some((each) => each.socket === socket && each.devices.size > 0),
-      },
-      (socket) =>
-        serveSatellite(socket, {
-          context,
-          satellites,
-          devices,
-          overruns,
-          maxLineBytes,
-          counts,
-        }),
-    );
-
-    const link = new DeviceLink(listener, { scheduler: context.scheduler, status: overruns.status, fence: context.fence });
-
-    return {
-      async start() {
-        bound = bindings.start();
-        looks.warm();
-        await link.start();
-        context.log.info(`listening for Companion Satellite on ${bindIp || '*'}:${listener.port}; lets in ${peers.describe()}`);
-        watching.push(
-          every(context.scheduler, PING_EVERY_MS, () => {
-            const now = context.scheduler.now();
-            for (const each of satellites) {
-              if (now - each.heardAt > timeout) {
-                counts.silent++;
-                each.socket.destroy();
-              } else send(each, 'PING patchbay\n');
-            }
-          }),
-        );
-      },
-      details: () => ({
-        port: listener.port,
-        satellites: satellites.size,
-        // What the console draws: each device as a grid of its keys, and what a bound key's press writes.
-        surfaces: [
-          ...devices.all().map((device) => ({
-            device: device.deviceId,
-            id: device.id,
-            keys: device.keysTotal,
-            perRow: device.perRow,
-            bindings: bindings.presses(device),
-          })),
-          // Expected and not added yet: drawn by their layout, to design their keys.
-          ...expected
-            .filter(({ device }) => !devices.get(device))
-            .map(({ device, keys: keysTotal, perRow }) => ({
-              device,
-              keys: keysTotal,
-              perRow,
-              expected: true,
-              bindings: bindings.presses({ deviceId: device, keysTotal }),
-              // Its keys have no parameters before it connects: their looks come with it.
-              looks: looks.pinnedOf(device, keysTotal),
-            })),
-        ],
-        devices: devices.all().filter((device) => device.satellite).length,
-        refusedClients: listener.refused,
-        yieldedClients: listener.yielded,
-        refusedPeers: listener.refusedPeers,
-        ...counts,
-        dropped: { ...overruns.counts },
-      }),
-      // New `keys` are taken in place (a key designed in the console): the decks stay connected.
-      update(next) {
-        if (JSON.stringify(listeningOf(next)) !== listening) return false;
-        for (const each of bound) each.unsubscribe();
-        for (const { device, key } of bindings.unboundIn(next.keys)) looks.unpin(device, key);
-        expected = next.devices;
-        bindings = new KeyBindings(context, next.keys, looks);
-        bound = bindings.start();
-        return true;
-      },
-      async stop() {
-        for (const each of [...watching.splice(0), ...bound.splice(0)]) each.unsubscribe();
-        overruns.stop();
-        await link.stop();
-      },
-    };
-  },
+  create: (context, settings) => new SatelliteConnection(context, settings),
 });

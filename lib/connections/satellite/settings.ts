@@ -132,6 +132,9 @@ export type KeyBinding = Parsed<typeof satelliteSettings>['keys'][number];
 export const OVERRUN_KINDS = ['devices', 'keys', 'lines', 'bitmaps', 'taken'] as const;
 export type SatelliteOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;
 
+/** A satellite connection's settings, parsed. */
+export type SatelliteSettings = Extract<ReturnType<typeof parseSatelliteSettings>, { ok: true }>['value'];
+
 export function parseSatelliteSettings(written: Parsed<typeof satelliteSettings>) {
   const issues: Issue[] = [];
   const bound = new Set<string>();
