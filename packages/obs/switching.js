@@ -1,0 +1,146 @@
+// @ts-check
+/**
+ * What a switcher's panel does beside setting program and preview: the scene on program before
+ * this one, preview stepped through the scenes, a smart key (a scene to preview, and taken if it
+ * is there already), the transition stepped through OBS's list, its duration stepped, and a
+ * quick transition (another transition for one take, then back). Built on the parameters of
+ * `controls.js`, as a panel's keys would use them.
+ */
+import { HubError } from 'patchbay-hub/connection';
+
+/** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
+
+/** The duration OBS takes for a transition, as `transition/duration`'s range. */
+const DURATION = { minimum: 50, maximum: 20_000 };
+
+export class Switching {
+  #obs;
+  #previous;
+  #smart;
+  #quick;
+  /** OBS's scenes top first, and its transitions. @type {string[]} */
+  #scenes = [];
+  /** @type {string[]} */
+  #transitions = [];
+  /** The scene on program, to tell the one before it when it changes. */
+  #program = '';
+
+  /**
+   * @param {import('obs-websocket-js').OBSWebSocket} obs
+   * @param {import('./requests.js').Ask} ask
+   * @param {import('./parameters.js').ObsParameters} parameters with those of `controls.js` defined
+   */
+  constructor(obs, ask, parameters) {
+    this.#obs = obs;
+    const value = (/** @type {string} */ id) => parameters.get(id)?.value;
+    this.#previous = parameters.readOnly('scene/previous', { type: 'S', meta: { label: 'Previous program scene' } });
+    const step = (/** @type {1 | -1} */ by) => {
+      const at = this.#scenes.indexOf(String(value('scene/preview')));
+      const next = this.#scenes[(at + by + this.#scenes.length) % this.#scenes.length];
+      return next === undefined ? Promise.resolve() : ask('SetCurrentPreviewScene', { sceneName: next });
+    };
+    parameters.trigger('scene/previewNext', { label: 'Preview the next scene' }, () => step(1));
+    parameters.trigger('scene/previewPrevious', { label: 'Preview the scene before' }, () => step(-1));
+    this.#smart = parameters.writeOnly(
+      'scene/smart',
+      {
+        type: 'S',
+        meta: {
+          label: 'Smart scene key',
+          description: 'a scene to preview; taken to program if it is on preview already; put on program outside studio mode',
+        },
+      },
+      (v) =>
+        value('studioMode') !== true
+          ? ask('SetCurrentProgramScene', { sceneName: String(v) })
+          : value('scene/preview') === v
+            ? ask('TriggerStudioModeTransition')
+            : ask('SetCurrentPreviewScene', { sceneName: String(v) }),
+    );
+    const transitionStep = (/** @type {1 | -1} */ by) => {
+      const at = this.#transitions.indexOf(String(value('transition/current')));
+      const next = this.#transitions[(at + by + this.#transitions.length) % this.#transitions.length];
+      return next === undefined ? Promise.resolve() : ask('SetCurrentSceneTransition', { transitionName: next });
+    };
+    parameters.trigger('transition/next', { label: 'Next transition' }, () => transitionStep(1));
+    parameters.trigger('transition/previous', { label: 'Transition before' }, () => transitionStep(-1));
+    parameters.writeOnly(
+      'transition/durationAdjust',
+      { type: 'I', meta: { label: 'Transition longer or shorter', unit: 'ms', minimum: -20_000, maximum: 20_000 } },
+      (v) => {
+        const now = Number(value('transition/duration') ?? 300);
+        const transitionDuration = Math.min(DURATION.maximum, Math.max(DURATION.minimum, now + Number(v)));
+        return ask('SetCurrentSceneTransitionDuration', { transitionDuration });
+      },
+    );
+    this.#quick = parameters.writeOnly('transition/quick', { type: 'S', meta: quickMeta([]) }, async (v) => {
+      const { transition, duration } = JSON.parse(String(v));
+      if (value('studioMode') !== true)
+        throw new HubError('PB_BAD_ANSWER', 'a quick transition takes preview to program: studio mode is off', {
+          declared: 'OBS_STUDIO_MODE',
+        });
+      const before = { name: String(value('transition/current')), duration: value('transition/duration') };
+      await ask('SetCurrentSceneTransition', { transitionName: transition });
+      if (duration !== undefined) await ask('SetCurrentSceneTransitionDuration', { transitionDuration: duration });
+      const took = await ask('TriggerStudioModeTransition').then(
+        () => undefined,
+        (/** @type {unknown} */ error) => error,
+      );
+      const { transitionDuration } = await obs.call('GetCurrentSceneTransition');
+      // Back to the transition before once this one has ended, OBS waiting on its own.
+      /** @type {import('obs-websocket-js').RequestBatchRequest[]} */
+      const back = [
+        { requestType: 'Sleep', requestData: { sleepMillis: took ? 0 : (transitionDuration ?? 0) + 100 } },
+        { requestType: 'SetCurrentSceneTransition', requestData: { transitionName: before.name } },
+        ...(typeof before.duration === 'number'
+          ? [
+              {
+                requestType: /** @type {const} */ ('SetCurrentSceneTransitionDuration'),
+                requestData: { transitionDuration: before.duration },
+              },
+            ]
+          : []),
+      ];
+      void obs.callBatch(back).catch(() => {});
+      if (took) throw took;
+    });
+  }
+
+  /** Reads OBS's transitions (the choices of a quick transition). */
+  async read() {
+    const [{ transitions }, { currentProgramSceneName }] = await Promise.all([
+      this.#obs.call('GetSceneTransitionList'),
+      this.#obs.call('GetCurrentProgramScene'),
+    ]);
+    this.#program = currentProgramSceneName;
+    this.#transitions = transitions.map((t) => String(t['transitionName']));
+    this.#quick.describe(quickMeta(this.#transitions));
+  }
+
+  /** @param {(read: () => Promise<unknown>) => void} _again */
+  listen(_again) {
+    this.#obs.on('CurrentProgramSceneChanged', ({ sceneName }) => {
+      const before = this.#program;
+      this.#program = sceneName;
+      if (before && before !== sceneName) this.#previous.report(before);
+    });
+  }
+
+  /** OBS's scenes, top first: the smart key's choices, and preview's steps. @param {string[]} names */
+  scenes(names) {
+    this.#scenes = names;
+    this.#smart.describe({ ...this.#smart.meta, choices: names.map((name) => ({ value: name, label: name })) });
+  }
+}
+
+/** @param {string[]} transitions @returns {import('patchbay-hub/connection').ParameterMeta} */
+function quickMeta(transitions) {
+  return {
+    label: 'Quick transition',
+    description: 'takes preview to program with this transition, then goes back to the one before (studio mode)',
+    arguments: {
+      transition: { type: 'S', label: 'Transition', choices: transitions.map((t) => ({ value: t, label: t })) },
+      duration: { type: 'I', label: 'Duration', unit: 'ms', ...DURATION, optional: true },
+    },
+  };
+}

@@ -1,0 +1,281 @@
+/**
+ * The `obs` package's breadth beside Companion's module (R-DV4, R-PK6): audio, text, media,
+ * filters, the replay buffer and virtual camera, the stream's settings and captions, hotkeys,
+ * screenshots, profiles and scene collections, stats, and a switcher panel's keys — each read
+ * from OBS onto a labelled parameter, written and read back through OBS's own WebSocket server
+ * by a second client, and changed by that client and told. Against Debian's OBS Studio 29,
+ * headless in a network namespace (spec/helpers/obs-studio.ts).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
+import { eventually } from '../helpers/eventually.ts';
+import type { HubProcess } from '../helpers/hub-process.ts';
+import { canRunObs, type ObsStudio, startObs, whyNoObs } from '../helpers/obs-studio.ts';
+import { connectionOf, hubWithPackage, update } from '../helpers/outside-package.ts';
+
+const serialOrSkip = canRunObs ? test.serial : test.skip;
+
+const meta = async (hub: HubProcess, address: string) =>
+  ((await (await fetch(`${hub.base}/parameters?meta=1&filter=^${address}$`)).json()) as { meta?: ParameterMeta }[])[0]?.meta;
+
+/** A WAV file of `seconds` of a 440 Hz tone at half scale, mono 16-bit 48 kHz: a clip for OBS's media source. */
+function tone(seconds: number): Buffer {
+  const rate = 48_000;
+  const samples = rate * seconds;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let n = 0; n < samples; n++) wav.writeInt16LE(Math.round(16_000 * Math.sin((2 * Math.PI * 440 * n) / rate)), 44 + n * 2);
+  return wav;
+}
+
+/**
+ * A studio as an operator sets it up in OBS: two camera scenes, a lower third (a text source)
+ * and a clip with sound on camera 1, a colour grade on camera 1; then the hub, connected.
+ */
+async function studio(t: ExecutionContext, { clipSeconds = 4 } = {}): Promise<{ obs: ObsStudio; hub: HubProcess }> {
+  const obs = await startObs(t);
+  const { operator } = obs;
+  for (const [scene, source, color] of [
+    ['Camera 1', 'Cam 1', 0xff0000ff],
+    ['Camera 2', 'Cam 2', 0xff00ff00],
+  ] as const) {
+    await operator.call('CreateScene', { sceneName: scene });
+    await operator.call('CreateInput', { sceneName: scene, inputName: source, inputKind: 'color_source_v3', inputSettings: { color } });
+  }
+  const clip = join(obs.recordings, 'tone.wav');
+  await writeFile(clip, tone(clipSeconds));
+  await operator.call('CreateInput', {
+    sceneName: 'Camera 1',
+    inputName: 'Lower third',
+    inputKind: 'text_ft2_source_v2',
+    inputSettings: { text: 'Good evening' },
+  });
+  await operator.call('CreateInput', {
+    sceneName: 'Camera 1',
+    inputName: 'Clip',
+    inputKind: 'ffmpeg_source',
+    inputSettings: { local_file: clip, is_local_file: true, looping: true, restart_on_activate: false },
+  });
+  await operator.call('CreateSourceFilter', {
+    sourceName: 'Cam 1',
+    filterName: 'Grade',
+    filterKind: 'color_filter_v2',
+    filterSettings: {},
+  });
+  await operator.call('SetInputVolume', { inputName: 'Clip', inputVolumeDb: -6 });
+  await operator.call('SetCurrentProgramScene', { sceneName: 'Camera 1' });
+  await operator.call('SetCurrentSceneTransition', { transitionName: 'Cut' });
+  const hub = await hubWithPackage(t, 'obs', { studio: { type: 'obs', host: obs.host, timeout: 3000 } });
+  await eventually(async () => (await connectionOf(hub, 'studio'))?.status === 'ok', 'OBS is up', 30_000);
+  await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 1', 'the program scene is read', 10_000);
+  return { obs, hub };
+}
+
+serialOrSkip(
+  `OBS's audio mixer and its media sources: mute, volume in dB and its steps and fades, sync offset, balance, monitoring and the peak meter; a clip playing, paused, restarted, scrubbed, its time left and its file — read, written and followed (R-DV4, R-PK6)${whyNoObs}`,
+  async (t) => {
+    const { obs, hub } = await studio(t);
+    const { operator } = obs;
+    const at = 'studio/input/Clip/audio';
+    await eventually(async () => (await hub.read(`${at}/volume`)) === '-6', "the clip's volume is read");
+    t.like(await meta(hub, `${at}/volume`), { label: 'Clip volume', unit: 'dB', minimum: -100, maximum: 26 });
+    t.is(await hub.read(`${at}/muted`), 'false');
+    t.is(await hub.read(`${at}/monitor`), 'none');
+    t.deepEqual(
+      (await meta(hub, `${at}/monitor`))?.choices?.map((c) => c.value),
+      ['none', 'monitorOnly', 'monitorAndOutput'],
+    );
+    // A source without sound has no mixer strip.
+    t.is(await meta(hub, 'studio/input/Cam_1/audio/muted'), undefined);
+
+    // Written from the hub, as OBS shows it.
+    t.deepEqual(await update(hub, `${at}/muted`, 'true'), { status: 200 });
+    await eventually(async () => (await operator.call('GetInputMute', { inputName: 'Clip' })).inputMuted, 'the clip muted in OBS');
+    t.deepEqual(await update(hub, `${at}/volumeAdjust`, '-3'), { status: 200 });
+    await eventually(
+      async () => Math.abs((await operator.call('GetInputVolume', { inputName: 'Clip' })).inputVolumeDb + 9) < 0.01,
+      '3 dB down: -9 dB in OBS',
+    );
+    await eventually(async () => (await hub.read(`${at}/volume`)) === '-9', 'the hub hears -9 dB');
+    // OBS's fader: -9 dB stands at about 68 % of its travel; 10 % up is about -5.3 dB.
+    t.deepEqual(await update(hub, `${at}/volumePercentAdjust`, '10'), { status: 200 });
+    await eventually(async () => {
+      const db = (await operator.call('GetInputVolume', { inputName: 'Clip' })).inputVolumeDb;
+      return db > -5.5 && db < -5.1;
+    }, 'the fader 10 % up in OBS');
+    t.deepEqual(await update(hub, `${at}/volumeFade`, JSON.stringify({ volume: -30, duration: 500 })), { status: 200 });
+    await eventually(
+      async () => Math.abs((await operator.call('GetInputVolume', { inputName: 'Clip' })).inputVolumeDb + 30) < 0.01,
+      'faded to -30 dB in OBS',
+    );
+    await eventually(async () => (await hub.read(`${at}/volume`)) === '-30', 'the hub hears the fade end');
+    t.like(await update(hub, `${at}/volume`, '40'), { status: 400, code: 'PB_CONVERSION' });
+    t.deepEqual(await update(hub, `${at}/monitor`, 'monitorAndOutput'), { status: 200 });
+    await eventually(
+      async () =>
+        (await operator.call('GetInputAudioMonitorType', { inputName: 'Clip' })).monitorType === 'OBS_MONITORING_TYPE_MONITOR_AND_OUTPUT',
+      'monitored in OBS',
+    );
+    t.deepEqual(await update(hub, `${at}/syncOffset`, '120'), { status: 200 });
+    t.deepEqual(await update(hub, `${at}/syncOffsetAdjust`, '-20'), { status: 200 });
+    await eventually(
+      async () => (await operator.call('GetInputAudioSyncOffset', { inputName: 'Clip' })).inputAudioSyncOffset === 100,
+      '100 ms late in OBS',
+    );
+    t.deepEqual(await update(hub, `${at}/balanceAdjust`, '0.25'), { status: 200 });
+    await eventually(
+      async () => Math.abs((await operator.call('GetInputAudioBalance', { inputName: 'Clip' })).inputAudioBalance - 0.75) < 0.001,
+      'balanced right in OBS',
+    );
+
+    // Changed in OBS by someone else, told.
+    await operator.call('SetInputMute', { inputName: 'Clip', inputMuted: false });
+    await operator.call('SetInputVolume', { inputName: 'Clip', inputVolumeDb: -12 });
+    await operator.call('SetInputAudioMonitorType', { inputName: 'Clip', monitorType: 'OBS_MONITORING_TYPE_MONITOR_ONLY' });
+    await eventually(async () => (await hub.read(`${at}/muted`)) === 'false', 'unmuted in OBS');
+    await eventually(async () => (await hub.read(`${at}/volume`)) === '-12', '-12 dB in OBS');
+    await eventually(async () => (await hub.read(`${at}/monitor`)) === 'monitorOnly', 'monitor only in OBS');
+    await operator.call('SetInputAudioMonitorType', { inputName: 'Clip', monitorType: 'OBS_MONITORING_TYPE_NONE' });
+    // The clip plays on program: its meter moves, a tone at half scale (-6 dBFS) less 12 dB.
+    await eventually(async () => {
+      const peak = Number(await hub.read(`${at}/peak`));
+      return peak > -24 && peak < -12;
+    }, "the clip's peak on the meter");
+
+    // The clip: playing, its duration and time left read; paused, played, scrubbed and restarted.
+    const media = 'studio/input/Clip/media';
+    await eventually(async () => (await hub.read(`${media}/playing`)) === 'true', 'the clip plays on program');
+    await eventually(async () => (await hub.read(`${media}/duration`)) === '4000', "the clip's length");
+    t.like(await meta(hub, `${media}/remaining`), { label: 'Clip time left', unit: 'ms' });
+    t.true((await hub.read(`${media}/file`)).endsWith('tone.wav'));
+    t.deepEqual(await update(hub, `${media}/playing`, 'false'), { status: 200 });
+    await eventually(
+      async () => (await operator.call('GetMediaInputStatus', { inputName: 'Clip' })).mediaState === 'OBS_MEDIA_STATE_PAUSED',
+      'paused in OBS',
+    );
+    await eventually(async () => (await hub.read(`${media}/playing`)) === 'false', 'the hub hears it paused');
+    await operator.call('TriggerMediaInputAction', { inputName: 'Clip', mediaAction: 'OBS_WEBSOCKET_MEDIA_INPUT_ACTION_PLAY' });
+    await eventually(async () => (await hub.read(`${media}/playing`)) === 'true', 'played again in OBS');
+    // Where the play is, set and moved while it plays.
+    let cursor = 0;
+    const from = (ms: number) => async () => {
+      cursor = (await operator.call('GetMediaInputStatus', { inputName: 'Clip' })).mediaCursor ?? -1;
+      return cursor >= ms - 100 && cursor < ms + 900;
+    };
+    t.deepEqual(await update(hub, `${media}/time`, '500'), { status: 200 });
+    await eventually(from(500), () => `at 0.5 s in OBS (at ${cursor})`);
+    t.deepEqual(await update(hub, `${media}/scrub`, '2000'), { status: 200 });
+    await eventually(from(2500), () => `2 s on in OBS (at ${cursor})`);
+    await eventually(async () => Number(await hub.read(`${media}/remaining`)) < 1600, 'less than 1.6 s left, polled');
+    t.deepEqual(await update(hub, `${media}/stop`, 'true'), { status: 200 });
+    await eventually(
+      async () => (await operator.call('GetMediaInputStatus', { inputName: 'Clip' })).mediaState === 'OBS_MEDIA_STATE_STOPPED',
+      'stopped in OBS',
+    );
+    t.deepEqual(await update(hub, `${media}/restart`, 'true'), { status: 200 });
+    await eventually(async () => (await hub.read(`${media}/playing`)) === 'true', 'restarted');
+    const other = join(obs.recordings, 'other.wav');
+    await writeFile(other, tone(2));
+    t.deepEqual(await update(hub, `${media}/file`, other), { status: 200 });
+    await eventually(
+      async () => (await operator.call('GetInputSettings', { inputName: 'Clip' })).inputSettings['local_file'] === other,
+      'the other file in OBS',
+    );
+    await eventually(async () => (await hub.read(`${media}/duration`)) === '2000', "the other clip's length");
+  },
+);
+
+serialOrSkip(
+  `A text source's text, the filters of sources on and off and their settings, and a switcher panel's keys: the scene before, preview stepped, a smart key, the transition stepped and lengthened, a quick transition (R-DV4, R-PK6)${whyNoObs}`,
+  async (t) => {
+    const { obs, hub } = await studio(t);
+    const { operator } = obs;
+
+    // The lower third's text: read, written, and changed in OBS (OBS 29 says nothing of it: polled).
+    const text = 'studio/input/Lower_third/text';
+    await eventually(async () => (await hub.read(text)) === 'Good evening', 'the text is read');
+    t.like(await meta(hub, text), { label: 'Lower third text' });
+    t.deepEqual(await update(hub, text, 'News at ten'), { status: 200 });
+    await eventually(
+      async () => (await operator.call('GetInputSettings', { inputName: 'Lower third' })).inputSettings['text'] === 'News at ten',
+      'the text in OBS',
+    );
+    await operator.call('SetInputSettings', { inputName: 'Lower third', inputSettings: { text: 'Breaking' } });
+    await eventually(async () => (await hub.read(text)) === 'Breaking', 'the text changed in OBS is told', 6000);
+
+    // The grade on camera 1: on, switched off and on, its settings changed.
+    const grade = 'studio/input/Cam_1/filter/Grade';
+    await eventually(async () => (await hub.read(`${grade}/enabled`)) === 'true', 'the filter is read');
+    t.like(await meta(hub, `${grade}/enabled`), { label: 'Cam 1: Grade on' });
+    t.deepEqual(await update(hub, `${grade}/enabled`, 'false'), { status: 200 });
+    await eventually(
+      async () => !(await operator.call('GetSourceFilter', { sourceName: 'Cam 1', filterName: 'Grade' })).filterEnabled,
+      'the grade off in OBS',
+    );
+    await operator.call('SetSourceFilterEnabled', { sourceName: 'Cam 1', filterName: 'Grade', filterEnabled: true });
+    await eventually(async () => (await hub.read(`${grade}/enabled`)) === 'true', 'switched on in OBS, told');
+    t.deepEqual(await update(hub, `${grade}/settings`, JSON.stringify({ brightness: 0.25 })), { status: 200 });
+    await eventually(
+      async () =>
+        (await operator.call('GetSourceFilter', { sourceName: 'Cam 1', filterName: 'Grade' })).filterSettings['brightness'] === 0.25,
+      'brighter in OBS',
+    );
+    t.like(await update(hub, `${grade}/settings`, '[1]'), { status: 400, code: 'PB_CONVERSION' });
+    // A filter added in OBS while the hub runs, on a scene.
+    await operator.call('CreateSourceFilter', { sourceName: 'Camera 2', filterName: 'Sharp', filterKind: 'sharpness_filter_v2' });
+    await eventually(async () => (await hub.read('studio/scene/Camera_2/filter/Sharp/enabled')) === 'true', "a scene's new filter");
+
+    // The panel's keys.
+    await operator.call('SetCurrentProgramScene', { sceneName: 'Camera 2' });
+    await eventually(async () => (await hub.read('studio/scene/previous')) === 'Camera 1', 'the scene before');
+    t.like(await update(hub, 'studio/scene/previewNext', 'true'), { status: 409, code: 'OBS_STUDIO_MODE' });
+    t.deepEqual(await update(hub, 'studio/scene/smart', 'Camera 1'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 1', 'outside studio mode, the smart key takes');
+    t.deepEqual(await update(hub, 'studio/studioMode', 'true'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/scene/preview')) !== '', 'studio mode, a preview');
+    // OBS's list, top first: Scene, Camera 1, Camera 2.
+    await operator.call('SetCurrentPreviewScene', { sceneName: 'Scene' });
+    await eventually(async () => (await hub.read('studio/scene/preview')) === 'Scene', 'Scene on preview');
+    t.deepEqual(await update(hub, 'studio/scene/previewNext', 'true'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/scene/preview')) === 'Camera 1', 'the next scene on preview');
+    t.deepEqual(await update(hub, 'studio/scene/previewPrevious', 'true'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/scene/preview')) === 'Scene', 'and back');
+    t.deepEqual(await update(hub, 'studio/scene/smart', 'Camera 2'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/scene/preview')) === 'Camera 2', 'the smart key previews');
+    t.deepEqual(await update(hub, 'studio/scene/smart', 'Camera 2'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 2', 'pressed again, it takes');
+
+    // Transitions: OBS's list is Cut, Fade.
+    const transitions = (await operator.call('GetSceneTransitionList')).transitions.map((x) => String(x['transitionName']));
+    t.deepEqual(await update(hub, 'studio/transition/next', 'true'), { status: 200 });
+    const next = transitions[(transitions.indexOf('Cut') + 1) % transitions.length];
+    await eventually(async () => (await operator.call('GetCurrentSceneTransition')).transitionName === next, `${next} in OBS`);
+    await eventually(async () => (await hub.read('studio/transition/current')) === 'Fade', 'the hub hears the fade');
+    await operator.call('SetCurrentSceneTransitionDuration', { transitionDuration: 300 });
+    await eventually(async () => (await hub.read('studio/transition/duration')) === '300', '300 ms');
+    t.deepEqual(await update(hub, 'studio/transition/durationAdjust', '200'), { status: 200 });
+    await eventually(async () => (await operator.call('GetCurrentSceneTransition')).transitionDuration === 500, '500 ms in OBS');
+    t.deepEqual(await update(hub, 'studio/transition/previous', 'true'), { status: 200 });
+    await eventually(async () => (await operator.call('GetCurrentSceneTransition')).transitionName === 'Cut', 'back to the cut');
+    // A quick fade of 400 ms, then the cut again.
+    await operator.call('SetCurrentPreviewScene', { sceneName: 'Camera 1' });
+    await eventually(async () => (await hub.read('studio/scene/preview')) === 'Camera 1', 'camera 1 on preview');
+    t.like(await update(hub, 'studio/transition/quick', JSON.stringify({ transition: 'Stinger' })), { status: 400, code: 'PB_CONVERSION' });
+    t.deepEqual(await update(hub, 'studio/transition/quick', JSON.stringify({ transition: 'Fade', duration: 400 })), { status: 200 });
+    await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 1', 'faded to camera 1');
+    await eventually(async () => (await operator.call('GetCurrentSceneTransition')).transitionName === 'Cut', 'the cut again after');
+  },
+);
