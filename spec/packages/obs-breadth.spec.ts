@@ -6,7 +6,7 @@
  * by a second client, and changed by that client and told. Against Debian's OBS Studio 29,
  * headless in a network namespace (spec/helpers/obs-studio.ts).
  */
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
@@ -277,5 +277,100 @@ serialOrSkip(
     t.deepEqual(await update(hub, 'studio/transition/quick', JSON.stringify({ transition: 'Fade', duration: 400 })), { status: 200 });
     await eventually(async () => (await hub.read('studio/scene/program')) === 'Camera 1', 'faded to camera 1');
     await eventually(async () => (await operator.call('GetCurrentSceneTransition')).transitionName === 'Cut', 'the cut again after');
+  },
+);
+
+serialOrSkip(
+  `The replay buffer started, saved and stopped; the virtual camera and a caption refused as OBS refuses them, with the package's code; the stream's settings; hotkeys pressed; a screenshot on disk; OBS's stats polled while connected (R-DV4, R-PK6)${whyNoObs}`,
+  async (t) => {
+    const { obs, hub } = await studio(t);
+    const { operator } = obs;
+    const files = async (ending: string) => (await readdir(obs.recordings)).filter((file) => file.endsWith(ending));
+
+    // The replay buffer (switched on in OBS's output settings): started, saved to a file, stopped.
+    await eventually(async () => (await hub.read('studio/replayBuffer/active')) === 'false', 'the replay buffer is read');
+    t.deepEqual(await update(hub, 'studio/replayBuffer/active', 'true'), { status: 200 });
+    await eventually(async () => (await operator.call('GetReplayBufferStatus')).outputActive, 'the replay buffer runs in OBS');
+    await eventually(async () => (await hub.read('studio/replayBuffer/active')) === 'true', 'the hub hears it run');
+    // OBS keeps the buffer's frames a moment before it can save them.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    t.deepEqual(await update(hub, 'studio/replayBuffer/save', 'true'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/replayBuffer/lastSaved')).startsWith(obs.recordings), 'the replay saved', 10_000);
+    await eventually(async () => (await files('.mkv')).some((file) => file.startsWith('Replay')), 'the replay on disk');
+    await operator.call('StopReplayBuffer');
+    await eventually(async () => (await hub.read('studio/replayBuffer/active')) === 'false', 'stopped in OBS, told');
+
+    // No virtual camera device here (v4l2loopback), and no stream to caption: OBS's refusals reach the writer.
+    t.is(await hub.read('studio/virtualCam/active'), 'false');
+    const virtualCam = await update(hub, 'studio/virtualCam/active', 'true');
+    t.like(virtualCam, { status: 409, code: 'OBS_OUTPUT' }, JSON.stringify(virtualCam));
+    t.like(await update(hub, 'studio/streaming/caption', 'Hello'), { status: 409, code: 'OBS_OUTPUT' });
+
+    // Where the stream goes.
+    const settings = JSON.stringify({ type: 'rtmp_custom', server: 'rtmp://10.0.0.9/live', key: 'studio-a' });
+    t.deepEqual(await update(hub, 'studio/streaming/settings', settings), { status: 200 });
+    await eventually(async () => {
+      const { streamServiceType, streamServiceSettings } = await operator.call('GetStreamServiceSettings');
+      return (
+        streamServiceType === 'rtmp_custom' &&
+        streamServiceSettings['server'] === 'rtmp://10.0.0.9/live' &&
+        streamServiceSettings['key'] === 'studio-a'
+      );
+    }, 'the stream settings in OBS');
+    t.like(await update(hub, 'studio/streaming/settings', JSON.stringify({ type: 'rtmp_common' })), { status: 400, code: 'PB_CONVERSION' });
+
+    // OBS's hotkeys by name: recording started by one.
+    t.true((await meta(hub, 'studio/hotkey/press'))?.choices?.some((c) => c.value === 'OBSBasic.StartRecording'));
+    t.deepEqual(await update(hub, 'studio/hotkey/press', 'OBSBasic.StartRecording'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/recording/active')) === 'true', 'the hotkey started the recording');
+    await eventually(async () => /^\d\d:\d\d:\d\d/.test(await hub.read('studio/recording/timecode')), "the recording's time");
+    t.deepEqual(await update(hub, 'studio/recording/active', 'false'), { status: 200 });
+    await eventually(async () => (await hub.read('studio/recording/active')) === 'false', 'stopped');
+    t.deepEqual(await update(hub, 'studio/hotkey/keys', JSON.stringify({ key: 'OBS_KEY_F13', control: true })), { status: 200 });
+
+    // A still of the program into the recordings folder.
+    t.deepEqual(await update(hub, 'studio/screenshot', '{}'), { status: 200 });
+    await eventually(async () => (await files('.png')).some((file) => file.includes('_Camera 1_')), 'a screenshot of camera 1 on disk');
+    t.deepEqual(await update(hub, 'studio/screenshot', JSON.stringify({ source: 'Cam 2', format: 'jpg', name: 'still' })), { status: 200 });
+    await eventually(async () => (await files('.jpg')).includes('still.jpg'), "camera 2's source as still.jpg");
+
+    // Stats, polled: OBS renders its 10 frames a second, and the disk has room.
+    await eventually(async () => Math.abs(Number(await hub.read('studio/stats/fps')) - 10) < 1, 'OBS at 10 fps');
+    t.like(await meta(hub, 'studio/stats/diskSpace'), { label: 'Disk space left (recordings)', unit: 'MB' });
+    t.true(Number(await hub.read('studio/stats/diskSpace')) > 0);
+    t.is(await hub.read('studio/streaming/congestion'), '0');
+  },
+);
+
+serialOrSkip(
+  `OBS's profile and scene collection chosen by name, and a new scene collection read whole (R-DV4, R-PK6)${whyNoObs}`,
+  async (t) => {
+    const { obs, hub } = await studio(t);
+    const { operator } = obs;
+    await eventually(async () => (await hub.read('studio/profile')) === 'Untitled', 'the profile is read');
+    t.deepEqual((await meta(hub, 'studio/profile'))?.choices, [{ value: 'Untitled', label: 'Untitled' }]);
+    const collection = await hub.read('studio/sceneCollection');
+    t.not(collection, '');
+    // A new profile made in OBS (OBS switches to it), then the first chosen again from the hub.
+    await operator.call('CreateProfile', { profileName: 'Evening' });
+    await eventually(async () => (await hub.read('studio/profile')) === 'Evening', 'the new profile is current');
+    t.deepEqual((await meta(hub, 'studio/profile'))?.choices?.map((c) => c.value).sort(), ['Evening', 'Untitled']);
+    t.deepEqual(await update(hub, 'studio/profile', 'Untitled'), { status: 200 });
+    await eventually(async () => (await operator.call('GetProfileList')).currentProfileName === 'Untitled', 'Untitled in OBS');
+    // A new scene collection: other scenes, read whole; then the first again.
+    await operator.call('CreateSceneCollection', { sceneCollectionName: 'Late show' });
+    await eventually(async () => (await hub.read('studio/sceneCollection')) === 'Late show', 'the new collection is current', 20_000);
+    await eventually(
+      async () => JSON.stringify((await meta(hub, 'studio/scene/program'))?.choices?.map((c) => c.value)) === '["Scene"]',
+      "the new collection's scenes are the choices",
+      20_000,
+    );
+    t.deepEqual(await update(hub, 'studio/sceneCollection', collection), { status: 200 });
+    await eventually(
+      async () => (await meta(hub, 'studio/scene/program'))?.choices?.some((c) => c.value === 'Camera 1') === true,
+      'the studio again',
+      20_000,
+    );
+    t.is(await hub.read('studio/input/Lower_third/text'), 'Good evening');
   },
 );
