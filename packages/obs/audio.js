@@ -7,7 +7,8 @@
  */
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
-/** @typedef {{ muted: OwnedParameter, volume: OwnedParameter, syncOffset: OwnedParameter, balance: OwnedParameter, monitor: OwnedParameter, peak: OwnedParameter, peakAt: number }} Strip */
+/** @typedef {{ muted: OwnedParameter, volume: OwnedParameter, syncOffset: OwnedParameter, balance: OwnedParameter, monitor: OwnedParameter, peak: OwnedParameter, peakAt: number, steps: { volume: Stepped, syncOffset: Stepped, balance: Stepped } }} Strip */
+import { Stepped } from './stepped.js';
 
 /** OBS's fader: 0 dB at the top, -100 dB (silence) at the bottom, +26 dB of gain at most. */
 const VOLUME = { minimum: -100, maximum: 26 };
@@ -85,13 +86,11 @@ export class Audio {
   listen(_again) {
     const obs = this.#obs;
     obs.on('InputMuteStateChanged', ({ inputName, inputMuted }) => this.#strips.get(inputName)?.muted.report(inputMuted));
-    obs.on('InputVolumeChanged', ({ inputName, inputVolumeDb }) => this.#strips.get(inputName)?.volume.report(decibels(inputVolumeDb)));
+    obs.on('InputVolumeChanged', ({ inputName, inputVolumeDb }) => this.#heard(inputName, 'volume', decibels(inputVolumeDb)));
     obs.on('InputAudioSyncOffsetChanged', ({ inputName, inputAudioSyncOffset }) =>
-      this.#strips.get(inputName)?.syncOffset.report(inputAudioSyncOffset),
+      this.#heard(inputName, 'syncOffset', inputAudioSyncOffset),
     );
-    obs.on('InputAudioBalanceChanged', ({ inputName, inputAudioBalance }) =>
-      this.#strips.get(inputName)?.balance.report(inputAudioBalance),
-    );
+    obs.on('InputAudioBalanceChanged', ({ inputName, inputAudioBalance }) => this.#heard(inputName, 'balance', inputAudioBalance));
     obs.on('InputAudioMonitorTypeChanged', ({ inputName, monitorType }) =>
       this.#strips.get(inputName)?.monitor.report(monitorOf(monitorType)),
     );
@@ -111,10 +110,18 @@ export class Audio {
     ]);
     const strip = this.#strip(inputName);
     strip.muted.report(muted.inputMuted);
-    strip.volume.report(decibels(volume.inputVolumeDb));
-    strip.syncOffset.report(offset.inputAudioSyncOffset);
-    strip.balance.report(balance.inputAudioBalance);
+    this.#heard(inputName, 'volume', decibels(volume.inputVolumeDb));
+    this.#heard(inputName, 'syncOffset', offset.inputAudioSyncOffset);
+    this.#heard(inputName, 'balance', balance.inputAudioBalance);
     strip.monitor.report(monitorOf(monitor.monitorType));
+  }
+
+  /** A level OBS said: the parameter, and where its next step starts. @param {string} inputName @param {'volume' | 'syncOffset' | 'balance'} what @param {number} value */
+  #heard(inputName, what, value) {
+    const strip = this.#strips.get(inputName);
+    if (!strip) return;
+    strip.steps[what].heard(value);
+    strip[what].report(value);
   }
 
   /** An input's parameters, defined the first time its audio is read. @param {string} inputName */
@@ -125,8 +132,17 @@ export class Audio {
     const ask = this.#ask;
     const at = `input/${this.#segments.of('input', inputName)}/audio`;
     const label = (/** @type {string} */ what) => `${inputName} ${what}`;
+    const steps = { volume: new Stepped(), syncOffset: new Stepped(), balance: new Stepped() };
     const setVolume = (/** @type {number} */ db) =>
-      ask('SetInputVolume', { inputName, inputVolumeDb: within(db, VOLUME.minimum, VOLUME.maximum) });
+      steps.volume.write(within(db, VOLUME.minimum, VOLUME.maximum), (inputVolumeDb) =>
+        ask('SetInputVolume', { inputName, inputVolumeDb }),
+      );
+    const setOffset = (/** @type {number} */ ms) =>
+      steps.syncOffset.write(within(ms, -950, 20_000), (inputAudioSyncOffset) =>
+        ask('SetInputAudioSyncOffset', { inputName, inputAudioSyncOffset }),
+      );
+    const setBalance = (/** @type {number} */ to) =>
+      steps.balance.write(within(to, 0, 1), (inputAudioBalance) => ask('SetInputAudioBalance', { inputName, inputAudioBalance }));
     /** @type {OwnedParameter} */
     const volume = p.commanded(`${at}/volume`, { type: 'F', meta: { label: label('volume'), unit: 'dB', ...VOLUME, step: 0.1 } }, (v) =>
       setVolume(Number(v)),
@@ -135,13 +151,13 @@ export class Audio {
     const syncOffset = p.commanded(
       `${at}/syncOffset`,
       { type: 'I', meta: { label: label('sync offset'), unit: 'ms', minimum: -950, maximum: 20_000 } },
-      (v) => ask('SetInputAudioSyncOffset', { inputName, inputAudioSyncOffset: Number(v) }),
+      (v) => setOffset(Number(v)),
     );
     /** @type {OwnedParameter} */
     const balance = p.commanded(
       `${at}/balance`,
       { type: 'F', meta: { label: label('balance'), description: '0 left, 0.5 centre, 1 right', minimum: 0, maximum: 1, step: 0.01 } },
-      (v) => ask('SetInputAudioBalance', { inputName, inputAudioBalance: Number(v) }),
+      (v) => setBalance(Number(v)),
     );
     strip = {
       muted: p.commanded(`${at}/muted`, { type: 'B', meta: { label: label('muted') } }, (v) =>
@@ -158,13 +174,13 @@ export class Audio {
         meta: { label: label('peak'), unit: 'dBFS', description: 'the peak of its first channel, told at most 5 times a second' },
       }),
       peakAt: Number.NEGATIVE_INFINITY,
+      steps,
     };
-    // Steps from the value OBS last said, within the parameter's range.
-    const number = (/** @type {OwnedParameter} */ of) => Number(of.value ?? 0);
+    // Steps from the value written last or OBS's, within the parameter's range.
     p.writeOnly(
       `${at}/volumeAdjust`,
       { type: 'F', meta: { label: label('volume up or down'), unit: 'dB', minimum: -126, maximum: 126 } },
-      (v) => setVolume(number(volume) + Number(v)),
+      (v) => setVolume(steps.volume.now(0) + Number(v)),
     );
     p.writeOnly(
       `${at}/volumePercentAdjust`,
@@ -172,7 +188,7 @@ export class Audio {
         type: 'F',
         meta: { label: label('fader up or down'), unit: '%', minimum: -100, maximum: 100, description: "of OBS's fader's travel" },
       },
-      (v) => setVolume(volumeOf(faderOf(number(volume)) + Number(v) / 100)),
+      (v) => setVolume(volumeOf(faderOf(steps.volume.now(0)) + Number(v) / 100)),
     );
     p.writeOnly(
       `${at}/volumeFade`,
@@ -187,15 +203,15 @@ export class Audio {
           },
         },
       },
-      (v) => this.#fade(inputName, number(volume), /** @type {{ volume: number, duration: number }} */ (JSON.parse(String(v)))),
+      (v) => this.#fade(inputName, steps.volume.now(0), /** @type {{ volume: number, duration: number }} */ (JSON.parse(String(v)))),
     );
     p.writeOnly(
       `${at}/syncOffsetAdjust`,
       { type: 'I', meta: { label: label('sync offset later or earlier'), unit: 'ms', minimum: -20_950, maximum: 20_950 } },
-      (v) => ask('SetInputAudioSyncOffset', { inputName, inputAudioSyncOffset: within(number(syncOffset) + Number(v), -950, 20_000) }),
+      (v) => setOffset(steps.syncOffset.now(0) + Number(v)),
     );
     p.writeOnly(`${at}/balanceAdjust`, { type: 'F', meta: { label: label('balance right or left'), minimum: -1, maximum: 1 } }, (v) =>
-      ask('SetInputAudioBalance', { inputName, inputAudioBalance: within(number(balance) + Number(v), 0, 1) }),
+      setBalance(steps.balance.now(0.5) + Number(v)),
     );
     this.#strips.set(inputName, strip);
     return strip;
@@ -220,16 +236,20 @@ export class Audio {
     void this.#obs.callBatch(batch, { haltOnFailure: true }).catch(() => {});
   }
 
-  /** OBS's meters (every 50 ms): each input's peak, at most every 200 ms. @param {{ [key: string]: unknown }[]} inputs */
+  /**
+   * OBS's meters (every 50 ms, of the inputs that are active): each input's peak at most every
+   * 200 ms; an input OBS no longer meters (off air, removed from the scenes) falls to silence.
+   * @param {{ [key: string]: unknown }[]} inputs
+   */
   #meters(inputs) {
     const now = this.#scheduler.now();
-    for (const input of inputs) {
-      const strip = this.#strips.get(String(input['inputName']));
-      if (!strip || now - strip.peakAt < PEAK_EVERY_MS) continue;
-      const channel = /** @type {number[][] | undefined} */ (input['inputLevelsMul'])?.[0];
+    const metered = new Map(inputs.map((input) => [String(input['inputName']), input]));
+    for (const [inputName, strip] of this.#strips) {
+      if (now - strip.peakAt < PEAK_EVERY_MS) continue;
+      const channel = /** @type {number[][] | undefined} */ (metered.get(inputName)?.['inputLevelsMul'])?.[0];
       const peak = channel?.[1] ?? 0;
       strip.peakAt = now;
-      strip.peak.report(peak > 0 ? Math.max(-100, Math.round(200 * Math.log10(peak)) / 10) : -100);
+      strip.peak.report(peak > 0 ? Math.max(VOLUME.minimum, Math.round(200 * Math.log10(peak)) / 10) : VOLUME.minimum);
     }
   }
 }

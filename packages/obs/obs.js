@@ -156,10 +156,8 @@ class ObsConnection {
         () => {
           this.#identified = true;
           attempt.up();
-          this.#again(async () => {
-            await this.#readAll();
-            await this.#stats.start();
-          });
+          // Polled even when a part could not be read, but only while the link that read it is up.
+          this.#again(() => this.#readAll().finally(() => (this.#obs.identified ? this.#stats.start() : undefined)));
         },
         (error) => attempt.down(this.#notTaken(error)),
       );

@@ -7,6 +7,7 @@
  * `controls.js`, as a panel's keys would use them.
  */
 import { HubError } from 'patchbay-hub/connection';
+import { Stepped } from './stepped.js';
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 
@@ -24,6 +25,8 @@ export class Switching {
   #transitions = [];
   /** The scene on program, to tell the one before it when it changes. */
   #program = '';
+  /** The transition's duration, as steps start from it. */
+  #duration = new Stepped();
 
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
@@ -68,9 +71,8 @@ export class Switching {
       'transition/durationAdjust',
       { type: 'I', meta: { label: 'Transition longer or shorter', unit: 'ms', minimum: -20_000, maximum: 20_000 } },
       (v) => {
-        const now = Number(value('transition/duration') ?? 300);
-        const transitionDuration = Math.min(DURATION.maximum, Math.max(DURATION.minimum, now + Number(v)));
-        return ask('SetCurrentSceneTransitionDuration', { transitionDuration });
+        const to = Math.min(DURATION.maximum, Math.max(DURATION.minimum, this.#duration.now(300) + Number(v)));
+        return this.#duration.write(to, (transitionDuration) => ask('SetCurrentSceneTransitionDuration', { transitionDuration }));
       },
     );
     this.#quick = parameters.writeOnly('transition/quick', { type: 'S', meta: quickMeta([]) }, async (v) => {
@@ -111,14 +113,22 @@ export class Switching {
     const [{ transitions }, { currentProgramSceneName }] = await Promise.all([
       this.#obs.call('GetSceneTransitionList'),
       this.#obs.call('GetCurrentProgramScene'),
+      this.#readDuration(),
     ]);
     this.#program = currentProgramSceneName;
     this.#transitions = transitions.map((t) => String(t['transitionName']));
     this.#quick.describe(quickMeta(this.#transitions));
   }
 
-  /** @param {(read: () => Promise<unknown>) => void} _again */
-  listen(_again) {
+  async #readDuration() {
+    const { transitionDuration } = await this.#obs.call('GetCurrentSceneTransition');
+    if (transitionDuration !== null) this.#duration.heard(transitionDuration);
+  }
+
+  /** @param {(read: () => Promise<unknown>) => void} again */
+  listen(again) {
+    this.#obs.on('CurrentSceneTransitionDurationChanged', ({ transitionDuration }) => this.#duration.heard(transitionDuration));
+    this.#obs.on('CurrentSceneTransitionChanged', () => again(() => this.#readDuration()));
     this.#obs.on('CurrentProgramSceneChanged', ({ sceneName }) => {
       const before = this.#program;
       this.#program = sceneName;
