@@ -62,6 +62,23 @@ export class Filters {
     let enabled = this.#filters.get(key(sourceName, filterName));
     if (enabled) return enabled;
     const ask = this.#ask;
+    // All of a source's filters at once, each flipped by `toggle`.
+    this.#parameters.writeOnly(
+      `${at}/filters/all`,
+      { type: 'S', meta: { label: `${sourceName}: all filters`, choices: ALL } },
+      async (v) => {
+        const { filters } = await this.#obs.call('GetSourceFilterList', { sourceName });
+        await Promise.all(
+          filters.map((filter) =>
+            ask('SetSourceFilterEnabled', {
+              sourceName,
+              filterName: String(filter['filterName']),
+              filterEnabled: v === 'toggle' ? filter['filterEnabled'] !== true : v === 'on',
+            }),
+          ),
+        );
+      },
+    );
     const base = `${at}/filter/${this.#segments.of(`filter:${sourceName}`, filterName)}`;
     enabled = this.#parameters.commanded(`${base}/enabled`, { type: 'B', meta: { label: `${sourceName}: ${filterName} on` } }, (v) =>
       ask('SetSourceFilterEnabled', { sourceName, filterName, filterEnabled: v === true }),
@@ -86,6 +103,12 @@ export class Filters {
     return enabled;
   }
 }
+
+const ALL = [
+  { value: 'on', label: 'All on' },
+  { value: 'off', label: 'All off' },
+  { value: 'toggle', label: 'Each switched over' },
+];
 
 /** @param {string} sourceName @param {string} filterName */
 const key = (sourceName, filterName) => `${sourceName}\u0000${filterName}`;

@@ -3,8 +3,10 @@
  * Media inputs (a file or a playlist: `ffmpeg_source`, `vlc_source`): playing or paused,
  * restart, stop, next and previous, where the play is and how much is left, scrubbing, and
  * the file. The state is told by OBS's events; the time is polled (`poll`), as OBS does not
- * tell it.
+ * tell it. The same keys under `media/` act on the media that started playing last, whichever
+ * it is (a panel's PLAY key for whatever clip is up).
  */
+import { HubError } from 'patchbay-hub/connection';
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 /** @typedef {{ playing: OwnedParameter, time: OwnedParameter, duration: OwnedParameter, remaining: OwnedParameter, file: OwnedParameter | undefined }} Player */
@@ -19,6 +21,8 @@ export class Media {
   #segments;
   /** Players by input name. @type {Map<string, Player>} */
   #players = new Map();
+  /** The media that started playing last: its name, and whether it plays. */
+  #current;
 
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
@@ -31,6 +35,7 @@ export class Media {
     this.#ask = ask;
     this.#parameters = parameters;
     this.#segments = segments;
+    this.#current = this.#currentKeys();
   }
 
   /** @param {{ inputName: string, inputKind: string }[]} inputs */
@@ -45,7 +50,10 @@ export class Media {
     const status = (/** @type {string} */ inputName) => {
       if (this.#players.has(inputName)) again(() => this.#status(inputName));
     };
-    obs.on('MediaInputPlaybackStarted', ({ inputName }) => status(inputName));
+    obs.on('MediaInputPlaybackStarted', ({ inputName }) => {
+      if (this.#players.has(inputName)) this.#current.name.report(inputName);
+      status(inputName);
+    });
     obs.on('MediaInputPlaybackEnded', ({ inputName }) => status(inputName));
     obs.on('MediaInputActionTriggered', ({ inputName }) => status(inputName));
     obs.on('InputSettingsChanged', ({ inputName, inputSettings }) => {
@@ -75,6 +83,7 @@ export class Media {
       withFile && player.file ? obs.call('GetInputSettings', { inputName }) : undefined,
     ]);
     player.playing.report(mediaState === 'OBS_MEDIA_STATE_PLAYING');
+    if (this.#current.name.value === inputName) this.#current.playing.report(mediaState === 'OBS_MEDIA_STATE_PLAYING');
     const duration = Math.max(0, Math.round(mediaDuration ?? 0));
     const time = Math.max(0, Math.round(mediaCursor ?? 0));
     player.duration.report(duration);
@@ -87,42 +96,69 @@ export class Media {
   /** @param {string} inputName @param {string} inputKind @returns {Player} */
   #player(inputName, inputKind) {
     const p = this.#parameters;
-    const ask = this.#ask;
     const at = `input/${this.#segments.of('input', inputName)}/media`;
     const label = (/** @type {string} */ what) => `${inputName} ${what}`;
-    const act = (/** @type {string} */ action) => ask('TriggerMediaInputAction', { inputName, mediaAction: `${ACTION}${action}` });
-    for (const [action, what] of /** @type {const} */ ([
-      ['restart', 'RESTART'],
-      ['stop', 'STOP'],
-      ['next', 'NEXT'],
-      ['previous', 'PREVIOUS'],
-    ]))
-      p.trigger(`${at}/${action}`, { label: label(action) }, () => act(what));
-    p.writeOnly(
-      `${at}/scrub`,
-      { type: 'I', meta: { label: label('forward or back'), unit: 'ms', description: 'moves the play this far from where it is' } },
-      (v) => ask('OffsetMediaInputCursor', { inputName, mediaCursorOffset: Number(v) }),
-    );
+    const does = this.#commands(() => inputName);
+    for (const key of TRIGGERS) p.trigger(`${at}/${key}`, { label: label(key) }, does[key]);
+    p.writeOnly(`${at}/scrub`, { type: 'I', meta: scrubMeta(label('forward or back')) }, does.scrub);
     return {
-      playing: p.commanded(
-        `${at}/playing`,
-        { type: 'B', meta: { label: label('playing'), description: 'true plays, false pauses' } },
-        (v) => act(v === true ? 'PLAY' : 'PAUSE'),
-      ),
-      time: p.commanded(`${at}/time`, { type: 'I', meta: { label: label('time'), unit: 'ms', minimum: 0 } }, (v) =>
-        ask('SetMediaInputCursor', { inputName, mediaCursor: Number(v) }),
-      ),
+      playing: p.commanded(`${at}/playing`, { type: 'B', meta: playingMeta(label('playing')) }, does.play),
+      time: p.commanded(`${at}/time`, { type: 'I', meta: { label: label('time'), unit: 'ms', minimum: 0 } }, does.time),
       duration: p.readOnly(`${at}/duration`, { type: 'I', meta: { label: label('duration'), unit: 'ms' } }),
       remaining: p.readOnly(`${at}/remaining`, { type: 'I', meta: { label: label('time left'), unit: 'ms' } }),
       // A playlist (VLC) has no one file.
-      file:
-        inputKind === 'ffmpeg_source'
-          ? p.commanded(
-              `${at}/file`,
-              { type: 'S', meta: { label: label('file'), description: 'the path of the file, on OBS’s machine' } },
-              (v) => ask('SetInputSettings', { inputName, inputSettings: { local_file: String(v), is_local_file: true }, overlay: true }),
-            )
-          : undefined,
+      file: inputKind === 'ffmpeg_source' ? p.commanded(`${at}/file`, { type: 'S', meta: fileMeta(label('file')) }, does.file) : undefined,
+    };
+  }
+
+  /** The keys of the media that started playing last, under `media/`. */
+  #currentKeys() {
+    const p = this.#parameters;
+    const name = p.readOnly('media/current', {
+      type: 'S',
+      meta: { label: 'Media playing last', description: 'the media source that started playing last' },
+    });
+    const does = this.#commands(() => {
+      const current = name.value;
+      if (typeof current === 'string' && current !== '') return current;
+      throw new HubError('PB_BAD_ANSWER', 'no media source has played yet', { declared: 'OBS_NOT_FOUND' });
+    });
+    for (const key of TRIGGERS) p.trigger(`media/${key}`, { label: `Media playing last: ${key}` }, does[key]);
+    p.writeOnly('media/scrub', { type: 'I', meta: scrubMeta('Media playing last: forward or back') }, does.scrub);
+    p.writeOnly('media/time', { type: 'I', meta: { label: 'Media playing last: time', unit: 'ms', minimum: 0 } }, does.time);
+    p.writeOnly('media/file', { type: 'S', meta: fileMeta('Media playing last: file') }, does.file);
+    return { name, playing: p.commanded('media/playing', { type: 'B', meta: playingMeta('Media playing last: playing') }, does.play) };
+  }
+
+  /**
+   * What a media source does, as requests: for the input `which` names when a write comes.
+   * @param {() => string} which
+   */
+  #commands(which) {
+    const ask = this.#ask;
+    /** @param {string} action */
+    const act = async (action) => ask('TriggerMediaInputAction', { inputName: which(), mediaAction: `${ACTION}${action}` });
+    return {
+      restart: () => act('RESTART'),
+      stop: () => act('STOP'),
+      next: () => act('NEXT'),
+      previous: () => act('PREVIOUS'),
+      play: async (/** @type {Value} */ v) => act(v === true ? 'PLAY' : 'PAUSE'),
+      time: async (/** @type {Value} */ v) => ask('SetMediaInputCursor', { inputName: which(), mediaCursor: Number(v) }),
+      scrub: async (/** @type {Value} */ v) => ask('OffsetMediaInputCursor', { inputName: which(), mediaCursorOffset: Number(v) }),
+      file: async (/** @type {Value} */ v) =>
+        ask('SetInputSettings', { inputName: which(), inputSettings: { local_file: String(v), is_local_file: true }, overlay: true }),
     };
   }
 }
+
+/** @typedef {import('patchbay-hub/connection').Value} Value */
+
+const TRIGGERS = /** @type {const} */ (['restart', 'stop', 'next', 'previous']);
+
+/** @param {string} label */
+const playingMeta = (label) => ({ label, description: 'true plays, false pauses' });
+/** @param {string} label */
+const scrubMeta = (label) => ({ label, unit: 'ms', description: 'moves the play this far from where it is' });
+/** @param {string} label */
+const fileMeta = (label) => ({ label, description: "the path of the file, on OBS's machine" });

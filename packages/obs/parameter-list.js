@@ -87,7 +87,23 @@ export const parameterList = [
   { id: 'input/<input>/media/remaining', type: 'I', access: 'read-only', description: 'how much is left', unit: 'ms' },
   { id: 'input/<input>/media/scrub', type: 'I', access: 'write-only', description: 'moves the play forward or back', unit: 'ms' },
   { id: 'input/<input>/media/file', type: 'S', access: 'read-write', description: "the file it plays, on OBS's machine" },
+  { id: 'media/current', type: 'S', access: 'read-only', description: 'the media source that started playing last' },
+  { id: 'media/playing', type: 'B', access: 'read-write', description: 'the media playing last: playing; false pauses' },
+  { id: 'media/restart', type: 'T', access: 'write-only', description: 'the media playing last: from the start' },
+  { id: 'media/stop', type: 'T', access: 'write-only', description: 'the media playing last: stopped' },
+  { id: 'media/next', type: 'T', access: 'write-only', description: 'the media playing last: next item' },
+  { id: 'media/previous', type: 'T', access: 'write-only', description: 'the media playing last: item before' },
+  { id: 'media/time', type: 'I', access: 'write-only', description: 'the media playing last: play from here', unit: 'ms' },
+  { id: 'media/scrub', type: 'I', access: 'write-only', description: 'the media playing last: forward or back', unit: 'ms' },
+  { id: 'media/file', type: 'S', access: 'write-only', description: 'the media playing last: its file' },
   // filters.js
+  { id: 'scene/<scene>/filters/all', type: 'S', access: 'write-only', description: "a scene's filters all on, off, or each switched over" },
+  {
+    id: 'input/<input>/filters/all',
+    type: 'S',
+    access: 'write-only',
+    description: "an input's filters all on, off, or each switched over",
+  },
   { id: 'scene/<scene>/filter/<filter>/enabled', type: 'B', access: 'read-write', description: "a scene's filter on" },
   {
     id: 'scene/<scene>/filter/<filter>/settings',

@@ -11,6 +11,8 @@ export class Stepped {
   /** @type {number | undefined} */
   #wanted;
   #underWay = 0;
+  /** The last write sent: the next waits for its answer. @type {Promise<unknown>} */
+  #last = Promise.resolve();
 
   /** What OBS said. @param {number} value */
   heard(value) {
@@ -24,20 +26,26 @@ export class Stepped {
   }
 
   /**
-   * Writes `value` with `send`, as the value the next step starts from.
+   * Writes `value` with `send`, as the value the next step starts from; after the writes
+   * before it are answered, as OBS may take two requests in flight in either order.
    * @param {number} value @param {(value: number) => Promise<unknown>} send
    */
-  async write(value, send) {
+  write(value, send) {
     this.#wanted = value;
     this.#underWay++;
-    try {
-      return await send(value);
-    } catch (error) {
-      // Refused: steps start again from what OBS said.
-      this.#wanted = this.#said;
-      throw error;
-    } finally {
-      this.#underWay--;
-    }
+    const sent = this.#last.then(() => send(value));
+    this.#last = sent.catch(() => {});
+    return sent.then(
+      (answer) => {
+        this.#underWay--;
+        return answer;
+      },
+      (error) => {
+        this.#underWay--;
+        // Refused: steps start again from what OBS said.
+        this.#wanted = this.#said;
+        throw error;
+      },
+    );
   }
 }

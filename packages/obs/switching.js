@@ -37,10 +37,13 @@ export class Switching {
     this.#obs = obs;
     const value = (/** @type {string} */ id) => parameters.get(id)?.value;
     this.#previous = parameters.readOnly('scene/previous', { type: 'S', meta: { label: 'Previous program scene' } });
+    // At either end of the list, preview stays where it is.
     const step = (/** @type {1 | -1} */ by) => {
-      const at = this.#scenes.indexOf(String(value('scene/preview')));
-      const next = this.#scenes[(at + by + this.#scenes.length) % this.#scenes.length];
-      return next === undefined ? Promise.resolve() : ask('SetCurrentPreviewScene', { sceneName: next });
+      const preview = String(value('scene/preview'));
+      const next = this.#scenes[this.#scenes.indexOf(preview) + by];
+      return next === undefined && value('studioMode') === true
+        ? Promise.resolve()
+        : ask('SetCurrentPreviewScene', { sceneName: next ?? preview });
     };
     parameters.trigger('scene/previewNext', { label: 'Preview the next scene' }, () => step(1));
     parameters.trigger('scene/previewPrevious', { label: 'Preview the scene before' }, () => step(-1));

@@ -200,7 +200,8 @@ serialOrSkip(
       async () => {
         const status = await operator.call('GetMediaInputStatus', { inputName: 'Clip' });
         stopped = JSON.stringify(status);
-        return status.mediaState === 'OBS_MEDIA_STATE_STOPPED';
+        // OBS 29 says a stopped clip has ended, as often as not.
+        return status.mediaState === 'OBS_MEDIA_STATE_STOPPED' || status.mediaState === 'OBS_MEDIA_STATE_ENDED';
       },
       () => `stopped in OBS (${stopped})`,
     );
@@ -222,6 +223,14 @@ serialOrSkip(
       'the other file in OBS',
     );
     await eventually(async () => (await hub.read(`${media}/duration`)) === '2000', "the other clip's length");
+    // A panel's keys for whatever clip played last.
+    await eventually(async () => (await hub.read('studio/media/current')) === 'Clip', 'the clip played last');
+    t.deepEqual(await update(hub, 'studio/media/playing', 'false'), { status: 200 });
+    await eventually(
+      async () => (await operator.call('GetMediaInputStatus', { inputName: 'Clip' })).mediaState === 'OBS_MEDIA_STATE_PAUSED',
+      'the clip playing last paused in OBS',
+    );
+    await eventually(async () => (await hub.read('studio/media/playing')) === 'false', 'the hub hears it paused');
   },
 );
 
@@ -243,6 +252,11 @@ serialOrSkip(
     await operator.call('SetInputSettings', { inputName: 'Lower third', inputSettings: { text: 'Breaking' } });
     await eventually(async () => (await hub.read(text)) === 'Breaking', 'the text changed in OBS is told', 6000);
 
+    // A capture device added in OBS (none is plugged in here): reset, as OBS takes its settings again.
+    await operator.call('CreateInput', { sceneName: 'Camera 2', inputName: 'Webcam', inputKind: 'v4l2_input', inputSettings: {} });
+    await eventually(async () => (await meta(hub, 'studio/input/Webcam/reset'))?.label === 'Reset Webcam', 'the webcam has a reset');
+    t.deepEqual(await update(hub, 'studio/input/Webcam/reset', 'true'), { status: 200 });
+
     // The grade on camera 1: on, switched off and on, its settings changed.
     const grade = 'studio/input/Cam_1/filter/Grade';
     await eventually(async () => (await hub.read(`${grade}/enabled`)) === 'true', 'the filter is read');
@@ -252,6 +266,7 @@ serialOrSkip(
       async () => !(await operator.call('GetSourceFilter', { sourceName: 'Cam 1', filterName: 'Grade' })).filterEnabled,
       'the grade off in OBS',
     );
+    await eventually(async () => (await hub.read(`${grade}/enabled`)) === 'false', 'the hub hears it off');
     await operator.call('SetSourceFilterEnabled', { sourceName: 'Cam 1', filterName: 'Grade', filterEnabled: true });
     await eventually(async () => (await hub.read(`${grade}/enabled`)) === 'true', 'switched on in OBS, told');
     t.deepEqual(await update(hub, `${grade}/settings`, JSON.stringify({ brightness: 0.25 })), { status: 200 });
@@ -261,6 +276,10 @@ serialOrSkip(
       'brighter in OBS',
     );
     t.like(await update(hub, `${grade}/settings`, '[1]'), { status: 400, code: 'PB_CONVERSION' });
+    t.deepEqual(await update(hub, 'studio/input/Cam_1/filters/all', 'toggle'), { status: 200 });
+    await eventually(async () => (await hub.read(`${grade}/enabled`)) === 'false', 'each filter switched over');
+    t.deepEqual(await update(hub, 'studio/input/Cam_1/filters/all', 'on'), { status: 200 });
+    await eventually(async () => (await hub.read(`${grade}/enabled`)) === 'true', 'all on');
     // A filter added in OBS while the hub runs, on a scene.
     await operator.call('CreateSourceFilter', { sourceName: 'Camera 2', filterName: 'Sharp', filterKind: 'sharpness_filter_v2' });
     await eventually(async () => (await hub.read('studio/scene/Camera_2/filter/Sharp/enabled')) === 'true', "a scene's new filter");
@@ -280,6 +299,9 @@ serialOrSkip(
     await eventually(async () => (await hub.read('studio/scene/preview')) === 'Camera 1', 'the next scene on preview');
     t.deepEqual(await update(hub, 'studio/scene/previewPrevious', 'true'), { status: 200 });
     await eventually(async () => (await hub.read('studio/scene/preview')) === 'Scene', 'and back');
+    // At the top of the list preview stays.
+    t.deepEqual(await update(hub, 'studio/scene/previewPrevious', 'true'), { status: 200 });
+    t.is((await operator.call('GetCurrentPreviewScene')).currentPreviewSceneName, 'Scene');
     t.deepEqual(await update(hub, 'studio/scene/smart', 'Camera 2'), { status: 200 });
     await eventually(async () => (await hub.read('studio/scene/preview')) === 'Camera 2', 'the smart key previews');
     t.deepEqual(await update(hub, 'studio/scene/smart', 'Camera 2'), { status: 200 });
