@@ -83,6 +83,8 @@ export class Media {
       withFile && player.file ? obs.call('GetInputSettings', { inputName }) : undefined,
     ]);
     player.playing.report(mediaState === 'OBS_MEDIA_STATE_PLAYING');
+    // Connected while a clip plays: it is the one that played last, until another starts.
+    if (mediaState === 'OBS_MEDIA_STATE_PLAYING' && !this.#current.name.value) this.#current.name.report(inputName);
     if (this.#current.name.value === inputName) this.#current.playing.report(mediaState === 'OBS_MEDIA_STATE_PLAYING');
     const duration = Math.max(0, Math.round(mediaDuration ?? 0));
     const time = Math.max(0, Math.round(mediaCursor ?? 0));

@@ -9,7 +9,9 @@
  * OBS names its scenes, sources and transitions; a parameter id holds a name as a segment
  * (`Camera 1` → `Camera_1`, `parameterIdOf`), and the name itself is the parameter's label
  * and the value of the scene parameters. Everything is read on every connect and kept current by
- * OBS's events, tally included (OBS says itself when a source goes on air or on show).
+ * OBS's events, tally included (OBS says itself when a source goes on air or on show); what
+ * OBS does not tell (its stats, the time of media and outputs, texts before OBS 30.1) is polled
+ * every 2 s while it is connected (`stats.js`). The parameters, by id: `parameter-list.js`.
  * Parameters are defined without a declared value: what OBS says is their first value, a
  * change that the hub's rules take even as it starts (R-DV2).
  */
