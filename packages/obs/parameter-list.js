@@ -41,6 +41,19 @@ export const parameterList = [
   { id: 'recording/paused', type: 'B', access: 'read-write', description: 'whether the recording is paused' },
   { id: 'streaming/active', type: 'B', access: 'read-write', description: 'whether OBS streams; write true to start, false to stop' },
   { id: 'device/version', type: 'S', access: 'read-only', description: "OBS's version and its WebSocket server's" },
+  // scene-items.js
+  {
+    id: 'sceneItem/visible',
+    type: 'S',
+    access: 'write-only',
+    description: 'shows, hides or switches over a source (or all) in a scene: {scene, preview, source, all, visible}',
+  },
+  {
+    id: 'sceneItem/transform',
+    type: 'S',
+    access: 'write-only',
+    description: 'moves, scales or turns a source in a scene: {scene, preview, source, x, y, scaleX, scaleY, rotation}',
+  },
   // switching.js
   { id: 'scene/previous', type: 'S', access: 'read-only', description: 'the scene on program before the one on program now' },
   { id: 'scene/previewNext', type: 'T', access: 'write-only', description: 'puts the next scene of the list on preview (studio mode)' },

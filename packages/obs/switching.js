@@ -84,7 +84,9 @@ export class Switching {
         throw new HubError('PB_BAD_ANSWER', 'a quick transition takes preview to program: studio mode is off', {
           declared: 'OBS_STUDIO_MODE',
         });
-      const before = { name: String(value('transition/current')), duration: value('transition/duration') };
+      // What OBS has now, not what it last said: a transition chosen a moment ago is not told yet.
+      const now = await obs.call('GetCurrentSceneTransition');
+      const before = { name: now.transitionName, duration: now.transitionDuration };
       await ask('SetCurrentSceneTransition', { transitionName: transition });
       if (duration !== undefined) await ask('SetCurrentSceneTransitionDuration', { transitionDuration: duration });
       const took = await ask('TriggerStudioModeTransition').then(

@@ -235,7 +235,7 @@ serialOrSkip(
 );
 
 serialOrSkip(
-  `A text source's text, the filters of sources on and off and their settings, and a switcher panel's keys: the scene before, preview stepped, a smart key, the transition stepped and lengthened, a quick transition (R-DV4, R-PK6)${whyNoObs}`,
+  `A text source's text, the filters of sources on and off and their settings, sources shown, hidden and moved in the scene on program, and a switcher panel's keys: the scene before, preview stepped, a smart key, the transition stepped and lengthened, a quick transition (R-DV4, R-PK6)${whyNoObs}`,
   async (t) => {
     const { obs, hub } = await studio(t);
     const { operator } = obs;
@@ -283,6 +283,29 @@ serialOrSkip(
     // A filter added in OBS while the hub runs, on a scene.
     await operator.call('CreateSourceFilter', { sourceName: 'Camera 2', filterName: 'Sharp', filterKind: 'sharpness_filter_v2' });
     await eventually(async () => (await hub.read('studio/scene/Camera_2/filter/Sharp/enabled')) === 'true', "a scene's new filter");
+
+    // A source in the scene on program (camera 1) switched over, all of them shown, and the lower third moved and scaled.
+    const cam1 = (await operator.call('GetSceneItemId', { sceneName: 'Camera 1', sourceName: 'Cam 1' })).sceneItemId;
+    const shown = async () => (await operator.call('GetSceneItemEnabled', { sceneName: 'Camera 1', sceneItemId: cam1 })).sceneItemEnabled;
+    t.deepEqual(await update(hub, 'studio/sceneItem/visible', JSON.stringify({ source: 'Cam 1', visible: 'toggle' })), { status: 200 });
+    await eventually(async () => !(await shown()), 'camera 1 hidden on program');
+    t.like(await update(hub, 'studio/sceneItem/visible', JSON.stringify({ source: 'Nobody', visible: 'true' })), {
+      status: 409,
+      code: 'OBS_NOT_FOUND',
+    });
+    t.like(await update(hub, 'studio/sceneItem/visible', JSON.stringify({ visible: 'true' })), { status: 400, code: 'PB_CONVERSION' });
+    t.deepEqual(await update(hub, 'studio/sceneItem/visible', JSON.stringify({ scene: 'Camera 1', all: true, visible: 'true' })), {
+      status: 200,
+    });
+    await eventually(shown, 'all shown');
+    const strap = (await operator.call('GetSceneItemId', { sceneName: 'Camera 1', sourceName: 'Lower third' })).sceneItemId;
+    t.deepEqual(await update(hub, 'studio/sceneItem/transform', JSON.stringify({ source: 'Lower third', x: 40, y: 120, scaleX: 0.5 })), {
+      status: 200,
+    });
+    await eventually(async () => {
+      const { sceneItemTransform } = await operator.call('GetSceneItemTransform', { sceneName: 'Camera 1', sceneItemId: strap });
+      return sceneItemTransform['positionX'] === 40 && sceneItemTransform['positionY'] === 120 && sceneItemTransform['scaleX'] === 0.5;
+    }, 'the lower third moved and scaled in OBS');
 
     // The panel's keys.
     await operator.call('SetCurrentProgramScene', { sceneName: 'Camera 2' });
