@@ -65,7 +65,7 @@ export class Audio {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./segments.js').Segments} segments
    * @param {import('patchbay-hub/connection').Scheduler} scheduler
    */
@@ -177,12 +177,12 @@ export class Audio {
       steps,
     };
     // Steps from the value written last or OBS's, within the parameter's range.
-    p.writeOnly(
+    p.order(
       `${at}/volumeAdjust`,
       { type: 'F', meta: { label: label('volume up or down'), unit: 'dB', minimum: -126, maximum: 126 } },
       (v) => setVolume(steps.volume.now(0) + Number(v)),
     );
-    p.writeOnly(
+    p.order(
       `${at}/volumePercentAdjust`,
       {
         type: 'F',
@@ -190,7 +190,7 @@ export class Audio {
       },
       (v) => setVolume(volumeOf(faderOf(steps.volume.now(0)) + Number(v) / 100)),
     );
-    p.writeOnly(
+    p.order(
       `${at}/volumeFade`,
       {
         type: 'S',
@@ -205,12 +205,12 @@ export class Audio {
       },
       (v) => this.#fade(inputName, steps.volume.now(0), /** @type {{ volume: number, duration: number }} */ (JSON.parse(String(v)))),
     );
-    p.writeOnly(
+    p.order(
       `${at}/syncOffsetAdjust`,
       { type: 'I', meta: { label: label('sync offset later or earlier'), unit: 'ms', minimum: -20_950, maximum: 20_950 } },
       (v) => setOffset(steps.syncOffset.now(0) + Number(v)),
     );
-    p.writeOnly(`${at}/balanceAdjust`, { type: 'F', meta: { label: label('balance right or left'), minimum: -1, maximum: 1 } }, (v) =>
+    p.order(`${at}/balanceAdjust`, { type: 'F', meta: { label: label('balance right or left'), minimum: -1, maximum: 1 } }, (v) =>
       setBalance(steps.balance.now(0.5) + Number(v)),
     );
     this.#strips.set(inputName, strip);

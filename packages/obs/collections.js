@@ -12,7 +12,7 @@ export class Collections {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    */
   constructor(obs, ask, parameters) {
     this.#obs = obs;

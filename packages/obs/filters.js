@@ -3,7 +3,6 @@
  * The filters of every scene and input: each on or off, and its settings changed by a write.
  * Read on connect and as filters come and go, kept current by OBS's events.
  */
-import { HubError } from 'patchbay-hub/connection';
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 
@@ -20,7 +19,7 @@ export class Filters {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./segments.js').Segments} segments
    */
   constructor(obs, ask, parameters, segments) {
@@ -63,27 +62,23 @@ export class Filters {
     if (enabled) return enabled;
     const ask = this.#ask;
     // All of a source's filters at once, each flipped by `toggle`.
-    this.#parameters.writeOnly(
-      `${at}/filters/all`,
-      { type: 'S', meta: { label: `${sourceName}: all filters`, choices: ALL } },
-      async (v) => {
-        const { filters } = await this.#obs.call('GetSourceFilterList', { sourceName });
-        await Promise.all(
-          filters.map((filter) =>
-            ask('SetSourceFilterEnabled', {
-              sourceName,
-              filterName: String(filter['filterName']),
-              filterEnabled: v === 'toggle' ? filter['filterEnabled'] !== true : v === 'on',
-            }),
-          ),
-        );
-      },
-    );
+    this.#parameters.order(`${at}/filters/all`, { type: 'S', meta: { label: `${sourceName}: all filters`, choices: ALL } }, async (v) => {
+      const { filters } = await this.#obs.call('GetSourceFilterList', { sourceName });
+      await Promise.all(
+        filters.map((filter) =>
+          ask('SetSourceFilterEnabled', {
+            sourceName,
+            filterName: String(filter['filterName']),
+            filterEnabled: v === 'toggle' ? filter['filterEnabled'] !== true : v === 'on',
+          }),
+        ),
+      );
+    });
     const base = `${at}/filter/${this.#segments.of(`filter:${sourceName}`, filterName)}`;
     enabled = this.#parameters.commanded(`${base}/enabled`, { type: 'B', meta: { label: `${sourceName}: ${filterName} on` } }, (v) =>
       ask('SetSourceFilterEnabled', { sourceName, filterName, filterEnabled: v === true }),
     );
-    this.#parameters.writeOnly(
+    this.#parameters.order(
       `${base}/settings`,
       {
         type: 'S',
@@ -92,11 +87,11 @@ export class Filters {
           description: 'a JSON object of the filter\'s settings to change (OBS\'s names: `{"opacity": 0.5}`); the others stay',
         },
       },
-      (v) => {
-        const settings = parseObject(String(v));
-        return settings
-          ? ask('SetSourceFilterSettings', { sourceName, filterName, filterSettings: settings, overlay: true })
-          : notObject(v);
+      (v) => ask('SetSourceFilterSettings', { sourceName, filterName, filterSettings: parseObject(String(v)) ?? {}, overlay: true }),
+      // Refused before anything is sent.
+      {
+        refuse: (v) =>
+          parseObject(String(v)) ? undefined : `${JSON.stringify(String(v)).slice(0, 80)} is not a JSON object of the filter's settings`,
       },
     );
     this.#filters.set(key(sourceName, filterName), enabled);
@@ -121,11 +116,4 @@ function parseObject(text) {
   } catch {
     return undefined;
   }
-}
-
-/** @param {unknown} v */
-function notObject(v) {
-  return Promise.reject(
-    new HubError('PB_CONVERSION', `${JSON.stringify(String(v)).slice(0, 80)} is not a JSON object of the filter's settings`),
-  );
 }

@@ -11,17 +11,17 @@ export class Hotkeys {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    */
   constructor(obs, ask, parameters) {
     this.#obs = obs;
-    this.#byName = parameters.writeOnly(
+    this.#byName = parameters.order(
       'hotkey/press',
       { type: 'S', meta: { label: 'Press a hotkey', description: "OBS's name of the hotkey (choices: OBS's hotkeys)" } },
       (v) => ask('TriggerHotkeyByName', { hotkeyName: String(v) }),
     );
     const modifier = (/** @type {string} */ label) => ({ type: /** @type {const} */ ('B'), label, optional: true });
-    parameters.writeOnly(
+    parameters.order(
       'hotkey/keys',
       {
         type: 'S',

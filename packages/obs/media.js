@@ -27,7 +27,7 @@ export class Media {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./segments.js').Segments} segments
    */
   constructor(obs, ask, parameters, segments) {
@@ -102,7 +102,7 @@ export class Media {
     const label = (/** @type {string} */ what) => `${inputName} ${what}`;
     const does = this.#commands(() => inputName);
     for (const key of TRIGGERS) p.trigger(`${at}/${key}`, { label: label(key) }, does[key]);
-    p.writeOnly(`${at}/scrub`, { type: 'I', meta: scrubMeta(label('forward or back')) }, does.scrub);
+    p.order(`${at}/scrub`, { type: 'I', meta: scrubMeta(label('forward or back')) }, does.scrub);
     return {
       playing: p.commanded(`${at}/playing`, { type: 'B', meta: playingMeta(label('playing')) }, does.play),
       time: p.commanded(`${at}/time`, { type: 'I', meta: { label: label('time'), unit: 'ms', minimum: 0 } }, does.time),
@@ -126,9 +126,9 @@ export class Media {
       throw new HubError('PB_BAD_ANSWER', 'no media source has played yet', { declared: 'OBS_NOT_FOUND' });
     });
     for (const key of TRIGGERS) p.trigger(`media/${key}`, { label: `Media playing last: ${key}` }, does[key]);
-    p.writeOnly('media/scrub', { type: 'I', meta: scrubMeta('Media playing last: forward or back') }, does.scrub);
-    p.writeOnly('media/time', { type: 'I', meta: { label: 'Media playing last: time', unit: 'ms', minimum: 0 } }, does.time);
-    p.writeOnly('media/file', { type: 'S', meta: fileMeta('Media playing last: file') }, does.file);
+    p.order('media/scrub', { type: 'I', meta: scrubMeta('Media playing last: forward or back') }, does.scrub);
+    p.order('media/time', { type: 'I', meta: { label: 'Media playing last: time', unit: 'ms', minimum: 0 } }, does.time);
+    p.order('media/file', { type: 'S', meta: fileMeta('Media playing last: file') }, does.file);
     return { name, playing: p.commanded('media/playing', { type: 'B', meta: playingMeta('Media playing last: playing') }, does.play) };
   }
 

@@ -15,7 +15,7 @@
  * Parameters are defined without a declared value: what OBS says is their first value, a
  * change that the hub's rules take even as it starts (R-DV2).
  */
-import { checked, DeviceLink, defineConnectionType, Type, withDefault } from 'patchbay-hub/connection';
+import { CommandedParameters, checked, DeviceLink, defineConnectionType, Type, withDefault } from 'patchbay-hub/connection';
 import { EventSubscription, OBSWebSocket } from 'obs-websocket-js';
 import { Audio } from './audio.js';
 import { Collections } from './collections.js';
@@ -24,7 +24,6 @@ import { Filters } from './filters.js';
 import { Hotkeys } from './hotkeys.js';
 import { Media } from './media.js';
 import { Outputs } from './outputs.js';
-import { ObsParameters } from './parameters.js';
 import { parameterList } from './parameter-list.js';
 import { askOf } from './requests.js';
 import { SceneItems } from './scene-items.js';
@@ -101,7 +100,7 @@ class ObsConnection {
     });
     const ask = askOf(this.#obs);
     const obs = this.#obs;
-    const parameters = new ObsParameters(context, this.#link);
+    const parameters = new CommandedParameters(context, this.#link);
     const segments = new Segments();
     this.#controls = new ObsControls(obs, ask, parameters);
     this.#switching = new Switching(obs, ask, parameters);

@@ -26,7 +26,7 @@ export class Outputs {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./segments.js').Segments} segments
    */
   constructor(obs, ask, parameters, segments) {
@@ -46,12 +46,12 @@ export class Outputs {
       virtualCam.value === v ? Promise.resolve() : ask(v === true ? 'StartVirtualCam' : 'StopVirtualCam'),
     );
     this.#virtualCam = virtualCam;
-    parameters.writeOnly(
+    parameters.order(
       'streaming/caption',
       { type: 'S', meta: { label: 'Stream caption', description: 'sent with the stream as a CEA-608 caption (while streaming)' } },
       (v) => ask('SendStreamCaption', { captionText: String(v) }),
     );
-    parameters.writeOnly(
+    parameters.order(
       'streaming/settings',
       {
         type: 'S',
@@ -89,7 +89,7 @@ export class Outputs {
     if (has.has('SplitRecordFile'))
       this.#parameters.trigger('recording/split', { label: 'Split the recording' }, () => ask('SplitRecordFile'));
     if (has.has('CreateRecordChapter'))
-      this.#parameters.writeOnly(
+      this.#parameters.order(
         'recording/chapter',
         { type: 'S', meta: { label: 'Recording chapter', description: 'a chapter marker of this name (Hybrid MP4)' } },
         (v) => ask('CreateRecordChapter', v === '' ? undefined : { chapterName: String(v) }),

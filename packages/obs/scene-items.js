@@ -20,7 +20,7 @@ export class SceneItems {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./segments.js').Segments} segments
    */
   constructor(obs, ask, parameters, segments) {
@@ -28,7 +28,7 @@ export class SceneItems {
     this.#ask = ask;
     this.#parameters = parameters;
     this.#segments = segments;
-    this.#commands(/** @type {import('./parameters.js').ObsParameters} */ (parameters));
+    this.#commands(/** @type {import('patchbay-hub/connection').CommandedParameters} */ (parameters));
   }
 
   /** Reads the sources of each scene and their visibility. @param {string[]} sceneNames */
@@ -73,7 +73,7 @@ export class SceneItems {
     return visible;
   }
 
-  /** `sceneItem/visible` and `sceneItem/transform`: commands with a scene, a source and what to do. @param {import('./parameters.js').ObsParameters} parameters */
+  /** `sceneItem/visible` and `sceneItem/transform`: commands with a scene, a source and what to do. @param {import('patchbay-hub/connection').CommandedParameters} parameters */
   #commands(parameters) {
     const where = {
       scene: { type: /** @type {const} */ ('S'), label: 'Scene', description: 'the program scene when left out', optional: true },
@@ -84,7 +84,7 @@ export class SceneItems {
         optional: true,
       },
     };
-    parameters.writeOnly(
+    parameters.order(
       'sceneItem/visible',
       {
         type: 'S',
@@ -114,7 +114,7 @@ export class SceneItems {
         );
       },
     );
-    parameters.writeOnly(
+    parameters.order(
       'sceneItem/transform',
       {
         type: 'S',

@@ -14,13 +14,13 @@ export class Screenshot {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {() => string} program the program scene's name
    * @param {() => number} now the hub's clock
    */
   constructor(obs, ask, parameters, program, now) {
     this.#obs = obs;
-    this.#parameter = parameters.writeOnly('screenshot', { type: 'S', meta: screenshotMeta(['png']) }, async (v) => {
+    this.#parameter = parameters.order('screenshot', { type: 'S', meta: screenshotMeta(['png']) }, async (v) => {
       const { source = program(), format = 'png', quality, folder, name } = JSON.parse(String(v));
       const at = new Date(now());
       const stamp = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;

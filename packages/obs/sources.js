@@ -30,7 +30,7 @@ export class Sources {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./segments.js').Segments} segments
    */
   constructor(obs, ask, parameters, segments) {

@@ -25,7 +25,7 @@ export class Stats {
 
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
-   * @param {import('./parameters.js').ObsParameters} parameters
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('patchbay-hub/connection').Scheduler} scheduler
    * @param {(() => Promise<unknown>)[]} polls
    * @param {import('patchbay-hub/connection').Logger} log

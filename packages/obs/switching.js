@@ -31,7 +31,7 @@ export class Switching {
   /**
    * @param {import('obs-websocket-js').OBSWebSocket} obs
    * @param {import('./requests.js').Ask} ask
-   * @param {import('./parameters.js').ObsParameters} parameters with those of `controls.js` defined
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters with those of `controls.js` defined
    */
   constructor(obs, ask, parameters) {
     this.#obs = obs;
@@ -47,7 +47,7 @@ export class Switching {
     };
     parameters.trigger('scene/previewNext', { label: 'Preview the next scene' }, () => step(1));
     parameters.trigger('scene/previewPrevious', { label: 'Preview the scene before' }, () => step(-1));
-    this.#smart = parameters.writeOnly(
+    this.#smart = parameters.order(
       'scene/smart',
       {
         type: 'S',
@@ -70,7 +70,7 @@ export class Switching {
     };
     parameters.trigger('transition/next', { label: 'Next transition' }, () => transitionStep(1));
     parameters.trigger('transition/previous', { label: 'Transition before' }, () => transitionStep(-1));
-    parameters.writeOnly(
+    parameters.order(
       'transition/durationAdjust',
       { type: 'I', meta: { label: 'Transition longer or shorter', unit: 'ms', minimum: -20_000, maximum: 20_000 } },
       (v) => {
@@ -78,7 +78,7 @@ export class Switching {
         return this.#duration.write(to, (transitionDuration) => ask('SetCurrentSceneTransitionDuration', { transitionDuration }));
       },
     );
-    this.#quick = parameters.writeOnly('transition/quick', { type: 'S', meta: quickMeta([]) }, async (v) => {
+    this.#quick = parameters.order('transition/quick', { type: 'S', meta: quickMeta([]) }, async (v) => {
       const { transition, duration } = JSON.parse(String(v));
       if (value('studioMode') !== true)
         throw new HubError('PB_BAD_ANSWER', 'a quick transition takes preview to program: studio mode is off', {
