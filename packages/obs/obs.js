@@ -9,16 +9,29 @@
  * OBS names its scenes, sources and transitions; a parameter id holds a name as a segment
  * (`Camera 1` → `Camera_1`, `parameterIdOf`), and the name itself is the parameter's label
  * and the value of the scene parameters. Everything is read on every connect and kept current by
- * OBS's events, tally included (OBS says itself when a source goes on air or on show).
+ * OBS's events, tally included (OBS says itself when a source goes on air or on show); what
+ * OBS does not tell (its stats, the time of media and outputs, texts before OBS 30.1) is polled
+ * every 2 s while it is connected (`stats.js`). The parameters, by id: `parameter-list.js`.
  * Parameters are defined without a declared value: what OBS says is their first value, a
  * change that the hub's rules take even as it starts (R-DV2).
  */
 import { CommandedParameters, checked, DeviceLink, defineConnectionType, Type, withDefault } from 'patchbay-hub/connection';
 import { EventSubscription, OBSWebSocket } from 'obs-websocket-js';
+import { Audio } from './audio.js';
+import { Collections } from './collections.js';
 import { ObsControls, sceneNames } from './controls.js';
+import { Filters } from './filters.js';
+import { Hotkeys } from './hotkeys.js';
+import { Media } from './media.js';
+import { Outputs } from './outputs.js';
+import { parameterList } from './parameter-list.js';
 import { askOf } from './requests.js';
 import { SceneItems } from './scene-items.js';
+import { Screenshot } from './screenshot.js';
 import { Segments } from './segments.js';
+import { Sources } from './sources.js';
+import { Stats } from './stats.js';
+import { Switching } from './switching.js';
 import { Tally } from './tally.js';
 
 const settings = Type.Object({
@@ -52,8 +65,18 @@ class ObsConnection {
   #identified = false;
   #socketError = '';
   #controls;
+  #switching;
   #items;
   #tally;
+  #audio;
+  #sources;
+  #media;
+  #filters;
+  #outputs;
+  #collections;
+  #hotkeys;
+  #screenshot;
+  #stats;
 
   /**
    * @param {import('patchbay-hub/connection').ConnectionContext} context
@@ -71,15 +94,34 @@ class ObsConnection {
       this.#socketError = error?.message ?? '';
     });
     // Closed before OBS took the client (refused, a wrong password): the reason is the socket's error, or OBS's.
-    this.#obs.on('ConnectionClosed', (error) =>
-      this.#attempt?.down(this.#identified ? `OBS closed the link${error?.message ? `: ${error.message}` : ''}` : this.#notTaken(error)),
-    );
+    this.#obs.on('ConnectionClosed', (error) => {
+      this.#stats.stop();
+      this.#attempt?.down(this.#identified ? `OBS closed the link${error?.message ? `: ${error.message}` : ''}` : this.#notTaken(error));
+    });
     const ask = askOf(this.#obs);
+    const obs = this.#obs;
     const parameters = new CommandedParameters(context, this.#link);
     const segments = new Segments();
-    this.#controls = new ObsControls(this.#obs, ask, parameters);
-    this.#items = new SceneItems(this.#obs, ask, parameters, segments);
-    this.#tally = new Tally(this.#obs, parameters, segments);
+    this.#controls = new ObsControls(obs, ask, parameters);
+    this.#switching = new Switching(obs, ask, parameters);
+    this.#items = new SceneItems(obs, ask, parameters, segments);
+    this.#tally = new Tally(obs, parameters, segments);
+    this.#audio = new Audio(obs, ask, parameters, segments, context.scheduler);
+    this.#sources = new Sources(obs, ask, parameters, segments);
+    this.#media = new Media(obs, ask, parameters, segments);
+    this.#filters = new Filters(obs, ask, parameters, segments);
+    this.#outputs = new Outputs(obs, ask, parameters, segments);
+    this.#collections = new Collections(obs, ask, parameters);
+    this.#hotkeys = new Hotkeys(obs, ask, parameters);
+    const program = () => String(parameters.get('scene/program')?.value ?? '');
+    this.#screenshot = new Screenshot(obs, ask, parameters, program, () => context.scheduler.now());
+    this.#stats = new Stats(
+      obs,
+      parameters,
+      context.scheduler,
+      [() => this.#sources.poll(), () => this.#media.poll(), () => this.#outputs.poll()],
+      context.log,
+    );
     this.#listen();
   }
 
@@ -88,6 +130,7 @@ class ObsConnection {
   }
 
   stop() {
+    this.#stats.stop();
     return this.#link.stop();
   }
 
@@ -103,13 +146,19 @@ class ObsConnection {
     this.#obs
       .connect(this.#url, this.#settings.password || undefined, {
         // Tally is OBS's own word on what is on air: events that OBS sends only when asked.
-        eventSubscriptions: EventSubscription.All | EventSubscription.InputActiveStateChanged | EventSubscription.InputShowStateChanged,
+        // The meters (every 50 ms) are told at most 5 times a second an input (audio.js).
+        eventSubscriptions:
+          EventSubscription.All |
+          EventSubscription.InputActiveStateChanged |
+          EventSubscription.InputShowStateChanged |
+          EventSubscription.InputVolumeMeters,
       })
       .then(
         () => {
           this.#identified = true;
           attempt.up();
-          this.#again(() => this.#readAll());
+          // Polled even when a part could not be read, but only while the link that read it is up.
+          this.#again(() => this.#readAll().finally(() => (this.#obs.identified ? this.#stats.start() : undefined)));
         },
         (error) => attempt.down(this.#notTaken(error)),
       );
@@ -125,29 +174,60 @@ class ObsConnection {
   /** The whole state, on every connect: OBS may have changed while away. */
   async #readAll() {
     const names = await this.#controls.read();
-    await this.#items.read(names);
-    await this.#tally.read();
+    this.#switching.scenes(names);
+    const [named, { availableRequests }] = await Promise.all([this.#inputs(), this.#obs.call('GetVersion')]);
+    await Promise.all([
+      this.#switching.read(),
+      this.#items.read(names),
+      this.#tally.read(),
+      this.#audio.read(named),
+      this.#sources.read(named),
+      this.#media.read(named),
+      this.#filters.read(names, named),
+      this.#outputs.read(availableRequests),
+      this.#collections.read(),
+      this.#hotkeys.read(),
+      this.#screenshot.read(),
+    ]);
+  }
+
+  /** The inputs OBS has, as each part reads them. */
+  async #inputs() {
+    const { inputs } = await this.#obs.call('GetInputList');
+    return inputs.map((input) => ({ inputName: String(input['inputName']), inputKind: String(input['inputKind']) }));
   }
 
   /** OBS's events, each to the part it changes; a change of the scenes to both that show them. */
   #listen() {
     const again = (/** @type {() => Promise<unknown>} */ read) => this.#again(read);
-    this.#controls.listen(again);
-    this.#items.listen(again);
-    this.#tally.listen(again);
-    this.#obs.on('SceneListChanged', ({ scenes }) => {
-      const names = sceneNames(scenes);
+    for (const part of [
+      this.#controls,
+      this.#switching,
+      this.#items,
+      this.#tally,
+      this.#audio,
+      this.#sources,
+      this.#media,
+      this.#filters,
+      this.#outputs,
+    ])
+      part.listen(again);
+    this.#collections.listen(again, () => this.#readAll());
+    const scenes = (/** @type {string[]} */ names) => {
       this.#controls.scenes(names);
-      again(() => this.#items.read(names));
-    });
-    this.#obs.on('SceneNameChanged', () =>
+      this.#switching.scenes(names);
+      again(() => Promise.all([this.#items.read(names), this.#filters.read(names, [])]));
+    };
+    this.#obs.on('SceneListChanged', ({ scenes: list }) => scenes(sceneNames(list)));
+    this.#obs.on('SceneNameChanged', () => again(async () => scenes(sceneNames((await this.#obs.call('GetSceneList')).scenes))));
+    // A new input (or one renamed) is read by each part that has parameters of inputs.
+    const inputs = () =>
       again(async () => {
-        const { scenes } = await this.#obs.call('GetSceneList');
-        const names = sceneNames(scenes);
-        this.#controls.scenes(names);
-        await this.#items.read(names);
-      }),
-    );
+        const named = await this.#inputs();
+        await Promise.all([this.#audio.read(named), this.#sources.read(named), this.#media.read(named), this.#filters.read([], named)]);
+      });
+    this.#obs.on('InputCreated', inputs);
+    this.#obs.on('InputNameChanged', inputs);
   }
 
   /** Runs what an event asks to read again; a failure is said, not thrown into the library. @param {() => Promise<unknown>} read */
@@ -159,7 +239,7 @@ class ObsConnection {
 export default defineConnectionType({
   type: 'obs',
   summary:
-    'OBS Studio (obs-websocket 5, TCP 4455): scenes, program and preview, studio mode, transitions, sources, recording, streaming, tally.',
+    'OBS Studio (obs-websocket 5, TCP 4455): scenes, program and preview, studio mode, transitions, sources, audio, text, media, filters, recording, streaming, replay buffer, virtual camera, stats, tally.',
   errors: {
     OBS_STUDIO_MODE: {
       status: 409,
@@ -167,47 +247,12 @@ export default defineConnectionType({
     },
     OBS_OUTPUT: {
       status: 409,
-      text: 'The output (recording, streaming) is not in a state the request can change: not running, already running, not paused; or it is switched off in OBS.',
+      text: 'The output (recording, streaming, replay buffer, virtual camera) is not in a state the request can change: not running, already running, not paused; or it is switched off or not set up in OBS.',
     },
     OBS_NOT_FOUND: { status: 409, text: 'OBS no longer has the scene, source or transition the value names.' },
     OBS_REFUSED: { status: 502, text: 'OBS refused the request; the message gives its answer and code.' },
   },
-  parameters: [
-    { id: 'scene/program', type: 'S', access: 'read-write', description: "the scene on program (choices: OBS's scenes, by name)" },
-    {
-      id: 'scene/preview',
-      type: 'S',
-      access: 'read-write',
-      description: 'the scene on preview in studio mode, empty when studio mode is off (choices: the scenes)',
-    },
-    { id: 'studioMode', type: 'B', access: 'read-write', description: 'whether studio mode (preview and program) is on' },
-    {
-      id: 'transition/run',
-      type: 'T',
-      access: 'write-only',
-      description: 'takes preview to program with the current transition (studio mode)',
-    },
-    {
-      id: 'transition/current',
-      type: 'S',
-      access: 'read-write',
-      description: "the transition the next scene change uses (choices: OBS's transitions)",
-    },
-    { id: 'transition/duration', type: 'I', access: 'read-write', description: "the current transition's duration", unit: 'ms' },
-    { id: 'transition/running', type: 'B', access: 'read-only', description: 'whether a transition is under way' },
-    { id: 'scene/<scene>/source/<source>/visible', type: 'B', access: 'read-write', description: "a source's visibility in a scene" },
-    { id: 'input/<input>/tally/program', type: 'B', access: 'read-only', description: 'the source is on air (OBS says it is active)' },
-    {
-      id: 'input/<input>/tally/preview',
-      type: 'B',
-      access: 'read-only',
-      description: 'the source is shown but not on air: on preview in studio mode',
-    },
-    { id: 'recording/active', type: 'B', access: 'read-write', description: 'whether OBS records; write true to start, false to stop' },
-    { id: 'recording/paused', type: 'B', access: 'read-write', description: 'whether the recording is paused' },
-    { id: 'streaming/active', type: 'B', access: 'read-write', description: 'whether OBS streams; write true to start, false to stop' },
-    { id: 'device/version', type: 'S', access: 'read-only', description: "OBS's version and its WebSocket server's" },
-  ],
+  parameters: parameterList,
   settings,
   parse: (written) => checked([], written),
   discovers: () => ({ parameters: true }),

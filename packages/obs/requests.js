@@ -24,6 +24,16 @@ const REFUSALS = {
   600: { declared: 'OBS_NOT_FOUND', means: 'OBS has no such scene, source or transition' },
 };
 
+/** Requests that start, stop or use an output: OBS says it cannot (no replay buffer set up, no virtual camera device) in general words. */
+const OUTPUT_REQUEST = /Record|Stream|ReplayBuffer|VirtualCam|Output/;
+
+/** @param {number} code @param {string} request */
+function outputRefusal(code, request) {
+  return (code === 604 || code === 702 || code === 703) && OUTPUT_REQUEST.test(request)
+    ? { declared: 'OBS_OUTPUT', means: 'OBS cannot run the output now' }
+    : undefined;
+}
+
 /**
  * A request to OBS as a write's outcome, through `obs`: answered when OBS answered it, with its refusal as this type's code.
  * @param {Pick<OBSWebSocket, 'call'>} obs
@@ -44,7 +54,7 @@ export function askOf(obs) {
 function refusal(error, request) {
   if (error instanceof HubError) return error;
   const { code, message } = /** @type {{ code?: unknown, message?: unknown }} */ (error ?? {});
-  const known = typeof code === 'number' ? REFUSALS[code] : undefined;
+  const known = typeof code === 'number' ? (REFUSALS[code] ?? outputRefusal(code, request)) : undefined;
   const why = typeof message === 'string' && message ? message : (known?.means ?? 'no reason');
   const said = `OBS refused ${request}: ${why}${typeof code === 'number' ? ` (${code})` : ''}`;
   return new HubError('PB_BAD_ANSWER', said, { declared: known?.declared ?? 'OBS_REFUSED' });

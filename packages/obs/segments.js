@@ -6,19 +6,17 @@
 import { parameterIdOf } from 'patchbay-hub/connection';
 
 export class Segments {
-  /** The segment of each name, by kind. */
-  #made = {
-    /** @type {Map<string, string>} */ scene: new Map(),
-    /** @type {Map<string, string>} */ input: new Map(),
-  };
+  /** The segment of each name, by kind (`scene`, `input`, `output`, and the filters of each source). @type {Map<string, Map<string, string>>} */
+  #made = new Map();
 
   /**
    * A name of OBS as one segment of an id; a second name of the same segment (`Cam 1` and
    * `Cam_1`) gets `-2`.
-   * @param {'scene' | 'input'} kind @param {string} name
+   * @param {string} kind @param {string} name
    */
   of(kind, name) {
-    const made = this.#made[kind];
+    let made = this.#made.get(kind);
+    if (!made) this.#made.set(kind, (made = new Map()));
     const known = made.get(name);
     if (known) return known;
     const base = parameterIdOf([name]) ?? '-';

@@ -5,7 +5,7 @@
  * reaches it on the namespace's device link. Its home is a fresh folder, set as a person
  * would in its settings: the WebSocket server on, no password, a small canvas at 10 frames
  * a second unless told (the renderer is the CPU's; OBS takes a scene change at its next
- * frame), recordings into the folder. Needs root (CI runs as
+ * frame), recordings (and the replay buffer, of 5 s, switched on) into the folder. Needs root (CI runs as
  * root) and `apt-get install obs-studio xvfb`; elsewhere `canRunObs` is false and `whyNoObs`
  * says why.
  */
@@ -72,6 +72,9 @@ RecFormat=mkv
 RecQuality=Stream
 RecEncoder=x264
 VBitrate=300
+RecRB=true
+RecRBTime=5
+RecRBSize=64
 `;
 
 /** Starts OBS in a namespace of its own; it is quit when the spec (or the bench) ends. */
