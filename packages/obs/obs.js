@@ -15,7 +15,16 @@
  * Parameters are defined without a declared value: what OBS says is their first value, a
  * change that the hub's rules take even as it starts (R-DV2).
  */
-import { CommandedParameters, checked, DeviceLink, defineConnectionType, Type, withDefault } from 'patchbay-hub/connection';
+import {
+  checked,
+  CommandedParameters,
+  defineConnectionType,
+  DeviceLink,
+  hostSetting,
+  portSetting,
+  Type,
+  withDefault,
+} from 'patchbay-hub/connection';
 import { EventSubscription, OBSWebSocket } from 'obs-websocket-js';
 import { Audio } from './audio.js';
 import { Collections } from './collections.js';
@@ -35,11 +44,8 @@ import { Switching } from './switching.js';
 import { Tally } from './tally.js';
 
 const settings = Type.Object({
-  host: Type.String({ minLength: 1, description: 'The machine OBS runs on: a host name or an IP address.' }),
-  port: withDefault(
-    Type.Integer({ minimum: 1, maximum: 65_535, description: "OBS's WebSocket server port (Tools → WebSocket Server Settings)." }),
-    4455,
-  ),
+  host: hostSetting('The machine OBS runs on: a host name or an IP address.'),
+  port: withDefault(portSetting("OBS's WebSocket server port (Tools → WebSocket Server Settings)."), 4455),
   password: withDefault(Type.String({ description: "The WebSocket server's password, when authentication is on." }), ''),
   timeout: withDefault(
     Type.Integer({ minimum: 100, maximum: 60_000, description: 'Milliseconds a request waits for OBS to answer it.' }),
