@@ -25,7 +25,10 @@ import {
 } from 'patchbay-hub/connection';
 import { Atem } from 'atem-connection';
 import { Inputs } from './inputs.js';
+import { Keyers } from './keyers.js';
+import { Macros } from './macros.js';
 import { MixEffects } from './mix-effects.js';
+import { Transitions } from './transitions.js';
 
 const settings = Type.Object({
   host: Type.String({ minLength: 1, description: 'The switcher: a host name or an IP address.' }),
@@ -50,8 +53,10 @@ class AtemConnection {
   #link;
   #parameters;
   #model;
-  #running;
   #mixEffects;
+  #transitions;
+  #keyers;
+  #macros;
   #inputs;
 
   /**
@@ -76,9 +81,10 @@ class AtemConnection {
       command: (command, answered) => this.#link.command(() => this.#taken(command), answered),
     });
     this.#model = this.#parameters.readOnly('device/model', { type: 'S', meta: { label: 'Model' } });
-    this.#running = this.#parameters.readOnly('macro/running', { type: 'I', meta: { label: 'Macro running' } });
-    this.#parameters.trigger('macro/stop', { label: 'Stop macro' }, () => this.#atem.macroStop());
     this.#mixEffects = new MixEffects(this.#atem, this.#parameters);
+    this.#transitions = new Transitions(this.#atem, this.#parameters);
+    this.#keyers = new Keyers(this.#atem, this.#parameters);
+    this.#macros = new Macros(this.#atem, this.#parameters);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
   }
 
@@ -128,10 +134,14 @@ class AtemConnection {
     const state = this.#atem.state;
     if (!state) return;
     this.#model.report(state.info.productIdentifier ?? '');
-    state.video.mixEffects.forEach((_m, me) => this.#mixEffects.read(state, me));
+    state.video.mixEffects.forEach((m, me) => {
+      this.#mixEffects.read(state, me);
+      this.#transitions.read(state, me);
+      m?.upstreamKeyers.forEach((_k, key) => this.#keyers.upstream(state, me, key));
+    });
     state.video.auxilliaries.forEach((_a, aux) => this.#readAux(state, aux));
-    state.video.downstreamKeyers.forEach((_k, key) => this.#readKeyer(state, key));
-    this.#readMacros(state);
+    state.video.downstreamKeyers.forEach((_k, key) => this.#keyers.downstream(state, key));
+    this.#macros.read(state);
     this.#inputs.names(state);
     this.#inputs.tally(state);
   }
@@ -147,15 +157,19 @@ class AtemConnection {
     let names = false;
     let onAir = false;
     for (const path of paths) {
-      const [head, kind, index, part] = path.split('.');
+      const [head, kind, index, part, key, keyPart] = path.split('.');
       if (head === 'inputs') names = true;
-      else if (head === 'macro') this.#readMacros(state);
-      else if (head === 'video' && kind === 'mixEffects') {
+      else if (head === 'macro') this.#macros.read(state);
+      else if (head === 'video' && kind === 'mixEffects' && part === 'upstreamKeyers') {
+        this.#keyers.upstream(state, Number(index), Number(key), keyPart);
+        onAir = true;
+      } else if (head === 'video' && kind === 'mixEffects') {
         this.#mixEffects.read(state, Number(index), part);
+        this.#transitions.read(state, Number(index), part);
         onAir = true;
       } else if (head === 'video' && kind === 'auxilliaries') this.#readAux(state, Number(index));
       else if (head === 'video' && kind === 'downstreamKeyers') {
-        this.#readKeyer(state, Number(index));
+        this.#keyers.downstream(state, Number(index));
         onAir = true;
       }
     }
@@ -171,32 +185,6 @@ class AtemConnection {
       .commanded(`aux/${aux + 1}/source`, { type: 'I', meta: { label: `Aux ${aux + 1}` } }, (v) => this.#atem.setAuxSource(Number(v), aux))
       .report(at);
   }
-
-  /** @param {AtemState} state @param {number} key from 0 */
-  #readKeyer(state, key) {
-    const at = state.video.downstreamKeyers[key];
-    if (!at) return;
-    const atem = this.#atem;
-    const n = key + 1;
-    this.#parameters
-      .commanded(`dsk/${n}/onAir`, { type: 'B', meta: { label: `DSK ${n} on air` } }, (v) => atem.setDownstreamKeyOnAir(v === true, key))
-      .report(at.onAir);
-    this.#parameters
-      .commanded(`dsk/${n}/tie`, { type: 'B', meta: { label: `DSK ${n} tie` } }, (v) => atem.setDownstreamKeyTie(v === true, key))
-      .report(at.properties?.tie ?? false);
-    this.#parameters.trigger(`dsk/${n}/auto`, { label: `DSK ${n} auto` }, () => atem.autoDownstreamKey(key));
-  }
-
-  /** The macros the switcher has, each by its name, and the one that runs. @param {AtemState} state */
-  #readMacros(state) {
-    state.macro.macroProperties.forEach((macro, index) => {
-      if (!macro?.isUsed) return;
-      const label = `Macro ${index + 1}: ${macro.name}`;
-      this.#parameters.trigger(`macro/${index + 1}/run`, { label }, () => this.#atem.macroRun(index));
-    });
-    const player = state.macro.macroPlayer;
-    this.#running.report(player.isRunning ? player.macroIndex + 1 : 0);
-  }
 }
 
 export default defineConnectionType({
@@ -210,14 +198,53 @@ export default defineConnectionType({
     { id: 'me/<n>/transition/style', type: 'S', access: 'read-write', description: 'the next transition: mix, dip, wipe, dve or sting' },
     { id: 'me/<n>/transition/rate', type: 'I', access: 'read-write', description: "the mix transition's duration", unit: 'frames' },
     { id: 'me/<n>/transition/running', type: 'B', access: 'read-only', description: 'whether a transition is under way' },
-    { id: 'me/<n>/transition/position', type: 'F', access: 'read-only', description: 'how far the transition is, 0 to 1' },
+    { id: 'me/<n>/transition/position', type: 'F', access: 'read-write', description: 'the T-bar: how far the transition is, 0 to 1' },
+    { id: 'me/<n>/transition/preview', type: 'B', access: 'read-write', description: 'the next transition previewed on program' },
+    { id: 'me/<n>/transition/dip/rate', type: 'I', access: 'read-write', description: "the dip transition's duration", unit: 'frames' },
+    { id: 'me/<n>/transition/wipe/rate', type: 'I', access: 'read-write', description: "the wipe transition's duration", unit: 'frames' },
+    { id: 'me/<n>/transition/dve/rate', type: 'I', access: 'read-write', description: "the DVE transition's duration", unit: 'frames' },
+    {
+      id: 'me/<n>/transition/selection',
+      type: 'S',
+      access: 'read-write',
+      description: 'the layers the next transition moves, a JSON object of background and key1 … (true or false)',
+    },
+    { id: 'me/<n>/transition/next/<layer>', type: 'B', access: 'read-write', description: 'whether the next transition moves the layer' },
+    { id: 'me/<n>/ftb/auto', type: 'T', access: 'write-only', description: 'fades the M/E to black, or back' },
+    { id: 'me/<n>/ftb/rate', type: 'I', access: 'read-write', description: "the fade to black's duration", unit: 'frames' },
+    { id: 'me/<n>/ftb/black', type: 'B', access: 'read-only', description: 'whether the M/E is faded to black' },
+    { id: 'me/<n>/ftb/running', type: 'B', access: 'read-only', description: 'whether a fade to black is under way' },
+    { id: 'me/<n>/usk/<k>/onAir', type: 'B', access: 'read-write', description: 'the upstream keyer on air (a cut)' },
+    { id: 'me/<n>/usk/<k>/type', type: 'S', access: 'read-write', description: "the keyer's type: luma, chroma, pattern or dve" },
+    { id: 'me/<n>/usk/<k>/fly', type: 'B', access: 'read-write', description: 'whether the key is a flying key' },
+    { id: 'me/<n>/usk/<k>/fill', type: 'I', access: 'read-write', description: "the keyer's fill source (choices: the inputs)" },
+    { id: 'me/<n>/usk/<k>/key', type: 'I', access: 'read-write', description: "the keyer's key (cut) source (choices: the inputs)" },
+    { id: 'me/<n>/usk/<k>/sources', type: 'S', access: 'read-write', description: 'fill and key in one write: {"fill": …, "key": …}' },
+    {
+      id: 'me/<n>/usk/<k>/keyframe',
+      type: 'S',
+      access: 'read-write',
+      description: 'flies the key to keyframe a, b or full; reads where it is: a, b, infinite or none',
+    },
+    { id: 'me/<n>/usk/<k>/infinite', type: 'S', access: 'read-write', description: 'flies the key to infinite, in a direction' },
+    { id: 'me/<n>/usk/<k>/store/<a|b>', type: 'T', access: 'write-only', description: "stores the key's state as keyframe A or B" },
+    { id: 'me/<n>/usk/<k>/stored/<a|b>', type: 'B', access: 'read-only', description: 'whether keyframe A or B is stored' },
     { id: 'aux/<n>/source', type: 'I', access: 'read-write', description: "the aux output's source (choices: the inputs, by name)" },
     { id: 'dsk/<n>/onAir', type: 'B', access: 'read-write', description: 'whether the downstream keyer is on air (a cut)' },
     { id: 'dsk/<n>/tie', type: 'B', access: 'read-write', description: 'whether the keyer goes with the next transition' },
     { id: 'dsk/<n>/auto', type: 'T', access: 'write-only', description: 'mixes the keyer on or off air at its rate' },
+    { id: 'dsk/<n>/rate', type: 'I', access: 'read-write', description: "the keyer's auto duration", unit: 'frames' },
+    { id: 'dsk/<n>/fill', type: 'I', access: 'read-write', description: "the keyer's fill source (choices: the inputs)" },
+    { id: 'dsk/<n>/key', type: 'I', access: 'read-write', description: "the keyer's key (cut) source (choices: the inputs)" },
+    { id: 'dsk/<n>/sources', type: 'S', access: 'read-write', description: 'fill and key in one write: {"fill": …, "key": …}' },
     { id: 'macro/<n>/run', type: 'T', access: 'write-only', description: 'runs the macro (labelled by its name)' },
+    { id: 'macro/<n>/used', type: 'B', access: 'read-only', description: 'whether a macro is recorded at this place of the pool' },
     { id: 'macro/stop', type: 'T', access: 'write-only', description: 'stops the macro that runs' },
+    { id: 'macro/continue', type: 'T', access: 'write-only', description: 'continues the macro that waits' },
+    { id: 'macro/loop', type: 'B', access: 'read-write', description: 'whether a macro run loops' },
     { id: 'macro/running', type: 'I', access: 'read-only', description: 'the macro that runs, 0 when none' },
+    { id: 'macro/waiting', type: 'B', access: 'read-only', description: 'whether the macro that runs waits to be continued' },
+    { id: 'macro/recording', type: 'I', access: 'read-only', description: 'the macro being recorded, 0 when none' },
     { id: 'input/<id>/name', type: 'S', access: 'read-only', description: "the input's long name, as the switcher has it" },
     {
       id: 'input/<id>/tally/program',

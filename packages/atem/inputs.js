@@ -6,7 +6,7 @@
 import { Enums } from 'atem-connection';
 
 /** The parameters whose values are inputs, offered by name. */
-const SOURCES = /^(me\/\d+\/(program|preview)|aux\/\d+\/source)$/;
+const SOURCES = /^(me\/\d+\/(program|preview|usk\/\d+\/(fill|key))|aux\/\d+\/source|dsk\/\d+\/(fill|key))$/;
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 /** @typedef {import('atem-connection').AtemState} AtemState */

@@ -79,10 +79,12 @@ export class MixEffects {
         (v) => atem.setMixTransitionSettings({ rate: Number(v) }, me),
       ),
       running: parameters.readOnly(`me/${n}/transition/running`, { type: 'B', meta: { label: `M/E ${n} in transition` } }),
-      position: parameters.readOnly(`me/${n}/transition/position`, {
-        type: 'F',
-        meta: { label: `M/E ${n} transition position`, minimum: 0, maximum: 1 },
-      }),
+      // The T-bar: a write moves it there at once (1 takes the transition), as a hand on the bar.
+      position: parameters.commanded(
+        `me/${n}/transition/position`,
+        { type: 'F', meta: { label: `M/E ${n} T-bar`, minimum: 0, maximum: 1, step: 0.01 } },
+        (v) => atem.setTransitionPosition(Math.round(Number(v) * 10_000), me),
+      ),
     };
     this.#made.set(me, made);
     return made;

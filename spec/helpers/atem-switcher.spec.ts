@@ -204,7 +204,7 @@ test('atem-connection connects and its state is the switcher as configured, with
     macroPool: { macroCount: 10 },
   });
   t.like(state.info.capabilities, { mixEffects: 2, auxilliaries: 2, downstreamKeyers: 2, mediaPlayers: 1, sources: 20 });
-  t.deepEqual(state.info.mixEffects, [{ keyCount: 0 }, { keyCount: 0 }]);
+  t.deepEqual(state.info.mixEffects, [{ keyCount: 2 }, { keyCount: 2 }]);
   t.is(state.settings.videoMode, Enums.VideoMode.P1080i50);
   t.deepEqual(
     Object.keys(state.inputs).map(Number),

@@ -19,6 +19,9 @@
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
+import { decode as keyerDecoders, Keyers } from './atem-switcher-keyers.ts';
+import { decode as transitionDecoders, TransitionsArea } from './atem-switcher-transitions.ts';
+import { type Area, type Fields, frame } from './atem-switcher-wire.ts';
 
 const { Enums } = createRequire(import.meta.url)('atem-connection') as typeof import('atem-connection');
 
@@ -31,7 +34,7 @@ enum Flag {
   AckReply = 16,
 }
 
-export type Fields = Record<string, number | string | boolean>;
+export type { Fields };
 export type Heard = { name: string; from: string; fields: Fields };
 export type Input = { id: number; longName: string; shortName: string; externalPortType?: number };
 export type InputState = Required<Input> & { renamed: boolean };
@@ -48,6 +51,8 @@ export interface MixEffect {
   mixRate: number;
   inTransition: boolean;
   remainingFrames: number;
+  /** Where the T-bar is, 0 to 10,000 (0 unless it was moved). */
+  position?: number;
 }
 export type Keyer = { onAir: boolean; inTransition: boolean; isAuto: boolean; towardsOnAir: boolean; tie: boolean; rate: number };
 /** The switcher's whole state: what a client is sent on connect. */
@@ -61,6 +66,8 @@ export interface Model {
   /** The macro pool: a name where a macro is recorded. */
   macros: (string | undefined)[];
   running: number | undefined;
+  /** Whether a macro run loops. */
+  loop?: boolean;
 }
 export interface SwitcherOptions {
   model?: string;
@@ -73,6 +80,8 @@ export interface SwitcherOptions {
   macros?: Readonly<Record<number, string>>;
   /** The macro pool's size (default 10). */
   macroPool?: number;
+  /** Upstream keyers on each M/E (default 2). */
+  upstreamKeyers?: number;
 }
 type Session = {
   address: string;
@@ -84,15 +93,6 @@ type Session = {
   sentAt: number;
   open: boolean;
 };
-
-/** One command: uint16 length (the 8-byte header included), two zero bytes, four ASCII letters, the body. */
-function frame(name: string, size: number, write: (body: Buffer) => void = () => {}): Buffer {
-  const command = Buffer.alloc(8 + size);
-  command.writeUInt16BE(8 + size, 0);
-  command.write(name, 4, 4, 'ascii');
-  write(command.subarray(8));
-  return command;
-}
 
 /** The state commands, each as the switcher writes it (the spec reads each back with the library's `deserialize`). */
 export const encode = {
@@ -112,7 +112,7 @@ export const encode = {
       b[8 + at] = 1; // a DVE and a stinger, for the styles 3 and 4 a client may choose
       b[9 + at] = 1;
     }),
-  _MeC: (me: number) => frame('_MeC', 4, (b) => (b[0] = me)),
+  _MeC: (me: number, keyers = 0) => frame('_MeC', 4, (b) => b.set([me, keyers])),
   _MAC: (count: number) => frame('_MAC', 4, (b) => (b[0] = count)),
   VidM: (mode: number) => frame('VidM', 4, (b) => (b[0] = mode)),
   InPr: (input: InputState, mixEffects: number) =>
@@ -136,7 +136,11 @@ export const encode = {
   PrvI: (me: number, source: number) => frame('PrvI', 4, (b) => b.set([me, 0, source >> 8, source & 0xff])),
   TrSS: (me: number, m: MixEffect) => frame('TrSS', 8, (b) => b.set([me, m.style, m.selection, m.nextStyle, m.nextSelection])),
   TMxP: (me: number, rate: number) => frame('TMxP', 4, (b) => b.set([me, rate])),
-  TrPs: (me: number, m: MixEffect) => frame('TrPs', 8, (b) => b.set([me, m.inTransition ? 1 : 0, m.remainingFrames])),
+  TrPs: (me: number, m: MixEffect) =>
+    frame('TrPs', 8, (b) => {
+      b.set([me, m.inTransition ? 1 : 0, m.remainingFrames]);
+      b.writeUInt16BE(m.position ?? 0, 4);
+    }),
   AuxS: (aux: number, source: number) => frame('AuxS', 4, (b) => b.set([aux, 0, source >> 8, source & 0xff])),
   DskP: (keyer: number, k: Keyer) => frame('DskP', 20, (b) => b.set([keyer, k.tie ? 1 : 0, k.rate, 1])),
   DskS: (keyer: number, k: Keyer, version: number) =>
@@ -155,8 +159,8 @@ export const encode = {
     });
   },
   /** No macro runs: index 0xffff, as none. */
-  MRPr: (running: number | undefined) =>
-    frame('MRPr', 4, (b) => b.set([running === undefined ? 0 : 1, 0, (running ?? 0xffff) >> 8, (running ?? 0xffff) & 0xff])),
+  MRPr: (running: number | undefined, loop = false) =>
+    frame('MRPr', 4, (b) => b.set([running === undefined ? 0 : 1, loop ? 1 : 0, (running ?? 0xffff) >> 8, (running ?? 0xffff) & 0xff])),
   /** Tally of every input as M/E 1 shows it: program (bit 1), preview (bit 2); both sides of a transition on air. */
   TlSr: (m: Model) => {
     const me = m.mixEffects[0];
@@ -187,6 +191,10 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   DDsA: (b, version) =>
     version >= Enums.ProtocolVersion.V8_0_1 ? { flag: b[0]!, keyer: b[1]!, towardsOnAir: b[2] === 1 } : { keyer: b[0]! },
   MAct: (b) => ({ index: b.readUInt16BE(0), action: b[2]! }),
+  MRCP: (b) => ({ flag: b[0]!, loop: b[1] === 1 }),
+  CTPs: (b) => ({ me: b[0]!, position: b.readUInt16BE(2) }),
+  ...keyerDecoders,
+  ...transitionDecoders,
   CInL: (b) => ({
     flag: b[0]!,
     input: b.readUInt16BE(2),
@@ -220,6 +228,11 @@ export class AtemSwitcher {
   /** Every command a client sent, decoded (a name the switcher does not know: its body in hex). */
   readonly heard: Heard[] = [];
   private readonly model: Model;
+  /** The upstream keyers, and the downstream keyers' sources. */
+  readonly keyers: Keyers;
+  /** Fade to black, the transition preview, and the dip, wipe and DVE rates, by M/E. */
+  readonly transitions: TransitionsArea;
+  private readonly areas: Area[];
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
   private readonly pending = new Map<string, NodeJS.Timeout>();
@@ -256,6 +269,19 @@ export class AtemSwitcher {
       macros: Array.from({ length: macroPool }, (_, n) => macros[n]),
       running: undefined,
     };
+    const tools = {
+      transmit: (commands: readonly Buffer[]) => this.transmit(commands),
+      later: (key: string, ms: number, finish: () => void) => this.later(key, ms, finish),
+      isInput: (id: number) => this.model.inputs.has(id),
+    };
+    this.keyers = new Keyers(mixEffects, options.upstreamKeyers ?? 2, downstreamKeyers, tools, (n, rate) => {
+      const keyer = this.model.keyers[n];
+      if (!keyer || rate === undefined) return undefined;
+      keyer.rate = rate;
+      return encode.DskP(n, keyer);
+    });
+    this.transitions = new TransitionsArea(mixEffects, tools);
+    this.areas = [this.keyers, this.transitions];
     socket.on('message', (packet, from) => this.receive(packet, from));
     // An unconnected UDP socket's errors (a client gone) say nothing the sessions' timeout does not.
     socket.on('error', () => {});
@@ -305,6 +331,13 @@ export class AtemSwitcher {
   }
   runMacro(index: number): void {
     this.apply('MAct', { index, action: Enums.MacroAction.Run });
+  }
+  /** Any command, as the panel's buttons send it (fields as the decoders read them). */
+  panel(name: string, fields: Fields): void {
+    this.apply(name, fields);
+  }
+  macroLoops(): boolean {
+    return this.model.loop === true;
   }
 
   program(me: number): number | undefined {
@@ -412,10 +445,16 @@ export class AtemSwitcher {
     const me = m.mixEffects[n('me')];
     const keyer = m.keyers[n('keyer')];
     const source = m.inputs.has(n('source')) ? n('source') : undefined;
+    for (const area of this.areas) {
+      const said = area.apply(name, fields, m.version);
+      if (said === undefined) continue;
+      if (said.length > 0) this.transmit(said);
+      return;
+    }
     const changed: Buffer[] = [];
     // The end of a transition: program and preview swap, the next style becomes the style.
     const takeOver = (index: number, e: MixEffect) => {
-      [e.program, e.preview, e.inTransition, e.remainingFrames] = [e.preview, e.program, false, 0];
+      [e.program, e.preview, e.inTransition, e.remainingFrames, e.position] = [e.preview, e.program, false, 0, 0];
       [e.style, e.selection] = [e.nextStyle, e.nextSelection];
       return [encode.PrgI(index, e.program), encode.PrvI(index, e.preview), encode.TrPs(index, e), encode.TrSS(index, e), encode.TlSr(m)];
     };
@@ -438,6 +477,13 @@ export class AtemSwitcher {
       if (n('flag') & 2 && n('nextSelection') > 0) me.nextSelection = n('nextSelection');
       if (!me.inTransition) [me.style, me.selection] = [me.nextStyle, me.nextSelection];
       changed.push(encode.TrSS(n('me'), me));
+    } else if (name === 'CTPs' && me && n('position') <= 10_000) {
+      // The T-bar: in transition while between its ends; at the far end the transition is taken.
+      [me.position, me.inTransition] = [n('position'), n('position') > 0 && n('position') < 10_000];
+      changed.push(...(n('position') === 10_000 ? takeOver(n('me'), me) : [encode.TrPs(n('me'), me), encode.TlSr(m)]));
+    } else if (name === 'MRCP' && n('flag') & 1) {
+      m.loop = fields['loop'] === true;
+      changed.push(encode.MRPr(m.running, m.loop));
     } else if (name === 'CTMx' && me && n('rate') >= 1 && n('rate') <= 250) {
       me.mixRate = n('rate');
       changed.push(encode.TMxP(n('me'), me.mixRate));
@@ -461,12 +507,12 @@ export class AtemSwitcher {
     } else if (name === 'MAct' && n('action') === Enums.MacroAction.Run && m.macros[n('index')] !== undefined) {
       // A macro runs for 100 ms: long enough to be seen running.
       m.running = n('index');
-      changed.push(encode.MRPr(m.running));
-      this.later('macro', 100, () => this.transmit([encode.MRPr((m.running = undefined))]));
+      changed.push(encode.MRPr(m.running, m.loop));
+      this.later('macro', 100, () => this.transmit([encode.MRPr((m.running = undefined), m.loop)]));
     } else if (name === 'MAct' && n('action') === Enums.MacroAction.Stop) {
       clearTimeout(this.pending.get('macro'));
       this.pending.delete('macro');
-      changed.push(encode.MRPr((m.running = undefined)));
+      changed.push(encode.MRPr((m.running = undefined), m.loop));
     } else if (name === 'CInL' && m.inputs.has(n('input'))) {
       const input = m.inputs.get(n('input'))!;
       if (n('flag') & 1) input.longName = String(fields['longName']).slice(0, 20);
@@ -497,7 +543,7 @@ export class AtemSwitcher {
       encode._ver(m.version),
       encode._pin(m.product, m.mixEffects.length),
       encode._top(m),
-      ...m.mixEffects.map((_, me) => encode._MeC(me)),
+      ...m.mixEffects.map((_, me) => encode._MeC(me, this.keyers.upstream[me]?.length ?? 0)),
       encode._MAC(m.macros.length),
       encode.VidM(Enums.VideoMode.P1080i50),
       ...[...m.inputs.values()].map((input) => encode.InPr(input, m.mixEffects.length)),
@@ -506,7 +552,8 @@ export class AtemSwitcher {
       ...m.auxes.map((source, aux) => encode.AuxS(aux, source)),
       ...m.keyers.flatMap((k, n) => [encode.DskP(n, k), encode.DskS(n, k, m.version)]),
       ...m.macros.map((name, index) => encode.MPrp(index, name)),
-      encode.MRPr(m.running),
+      encode.MRPr(m.running, m.loop),
+      ...this.areas.flatMap((area) => area.dump(m.version)),
       encode.TlSr(m),
       encode.InCm(),
     ];

@@ -1,0 +1,179 @@
+// @ts-check
+/**
+ * The keyers: each M/E's upstream keyers (`me/1/usk/1` …) — on air, type, fill and key, the
+ * flying key's keyframes — and the downstream keyers (`dsk/1` …) — on air, tie, auto, fill and
+ * key, rate — numbered from 1 as the panel names them.
+ */
+import { Enums } from 'atem-connection';
+
+/** @typedef {import('atem-connection').AtemState} AtemState */
+
+const TYPES = [
+  { value: 'luma', label: 'Luma', type: Enums.MixEffectKeyType.Luma },
+  { value: 'chroma', label: 'Chroma', type: Enums.MixEffectKeyType.Chroma },
+  { value: 'pattern', label: 'Pattern', type: Enums.MixEffectKeyType.Pattern },
+  { value: 'dve', label: 'DVE', type: Enums.MixEffectKeyType.DVE },
+];
+/** Where a flying key is, by the switcher's IsAtKeyFrame; `full` is written, and reads `none` once there. */
+/** @type {{ value: string, label: string, to: Enums.FlyKeyKeyFrame.A | Enums.FlyKeyKeyFrame.B | Enums.FlyKeyKeyFrame.Full, at: number }[]} */
+const KEYFRAMES = [
+  { value: 'a', label: 'Keyframe A', to: Enums.FlyKeyKeyFrame.A, at: Enums.IsAtKeyFrame.A },
+  { value: 'b', label: 'Keyframe B', to: Enums.FlyKeyKeyFrame.B, at: Enums.IsAtKeyFrame.B },
+  { value: 'full', label: 'Full', to: Enums.FlyKeyKeyFrame.Full, at: -1 },
+];
+const DIRECTIONS = [
+  'centre of key',
+  'top left',
+  'top centre',
+  'top right',
+  'middle left',
+  'middle centre',
+  'middle right',
+  'bottom left',
+  'bottom centre',
+  'bottom right',
+].map((label, direction) => ({ value: label.replaceAll(' ', '-'), label: label[0]?.toUpperCase() + label.slice(1), direction }));
+const RATE = { unit: 'frames', minimum: 1, maximum: 250 };
+
+export class Keyers {
+  #atem;
+  #parameters;
+
+  /**
+   * @param {import('atem-connection').Atem} atem
+   * @param {import('patchbay-hub/connection').CommandedParameters} parameters
+   */
+  constructor(atem, parameters) {
+    this.#atem = atem;
+    this.#parameters = parameters;
+  }
+
+  /**
+   * An upstream keyer, or the part a state path names (`onAir`, `flyProperties`; the rest, all).
+   * @param {AtemState} state @param {number} me from 0 @param {number} key from 0 @param {string} [part]
+   */
+  upstream(state, me, key, part) {
+    const at = state.video.mixEffects[me]?.upstreamKeyers[key];
+    if (!at) return;
+    const atem = this.#atem;
+    const parameters = this.#parameters;
+    const base = `me/${me + 1}/usk/${key + 1}`;
+    const name = `M/E ${me + 1} key ${key + 1}`;
+    if (!part || part === 'onAir')
+      parameters
+        .commanded(`${base}/onAir`, { type: 'B', meta: { label: `${name} on air` } }, (v) =>
+          atem.setUpstreamKeyerOnAir(v === true, me, key),
+        )
+        .report(at.onAir);
+    if (part === 'onAir') return;
+    if (part !== 'flyProperties') {
+      parameters
+        .commanded(
+          `${base}/type`,
+          { type: 'S', meta: { label: `${name} type`, choices: TYPES.map(({ value, label }) => ({ value, label })) } },
+          (v) =>
+            atem.setUpstreamKeyerType({ mixEffectKeyType: TYPES.find((t) => t.value === v)?.type ?? Enums.MixEffectKeyType.Luma }, me, key),
+        )
+        .report(TYPES.find((t) => t.type === at.mixEffectKeyType)?.value ?? 'luma');
+      parameters
+        .commanded(`${base}/fly`, { type: 'B', meta: { label: `${name} flying key` } }, (v) =>
+          atem.setUpstreamKeyerType({ flyEnabled: v === true }, me, key),
+        )
+        .report(at.flyEnabled);
+      this.#sources(base, name, at.fillSource, at.cutSource, {
+        fill: (source) => atem.setUpstreamKeyerFillSource(source, me, key),
+        key: (source) => atem.setUpstreamKeyerCutSource(source, me, key),
+      });
+    }
+    const fly = at.flyProperties;
+    if (!fly || !at.canFlyKey) return;
+    parameters
+      .commanded(
+        `${base}/keyframe`,
+        { type: 'S', meta: { label: `${name} fly to keyframe`, choices: KEYFRAMES.map(({ value, label }) => ({ value, label })) } },
+        (v) => atem.runUpstreamKeyerFlyKeyTo(me, key, KEYFRAMES.find((k) => k.value === v)?.to ?? Enums.FlyKeyKeyFrame.Full),
+      )
+      .report(
+        fly.isAtKeyFrame === Enums.IsAtKeyFrame.RunToInfinite
+          ? 'infinite'
+          : (KEYFRAMES.find((k) => k.at === fly.isAtKeyFrame)?.value ?? 'none'),
+      );
+    parameters
+      .commanded(
+        `${base}/infinite`,
+        { type: 'S', meta: { label: `${name} fly to infinite`, choices: DIRECTIONS.map(({ value, label }) => ({ value, label })) } },
+        (v) =>
+          atem.runUpstreamKeyerFlyKeyToInfinite(
+            me,
+            key,
+            DIRECTIONS.find((d) => d.value === v)?.direction ?? Enums.FlyKeyDirection.CentreOfKey,
+          ),
+      )
+      .report(DIRECTIONS[fly.runToInfiniteIndex]?.value ?? 'centre-of-key');
+    for (const [letter, keyframe, set] of /** @type {const} */ ([
+      ['a', Enums.FlyKeyKeyFrame.A, fly.isASet],
+      ['b', Enums.FlyKeyKeyFrame.B, fly.isBSet],
+    ])) {
+      const upper = letter.toUpperCase();
+      parameters.trigger(`${base}/store/${letter}`, { label: `${name} store keyframe ${upper}` }, () =>
+        atem.storeUpstreamKeyerFlyKeyKeyframe(me, key, keyframe),
+      );
+      parameters.readOnly(`${base}/stored/${letter}`, { type: 'B', meta: { label: `${name} keyframe ${upper} stored` } }).report(set);
+    }
+  }
+
+  /**
+   * A downstream keyer, or the part a state path names (`onAir`, `properties`, `sources` …).
+   * @param {AtemState} state @param {number} key from 0
+   */
+  downstream(state, key) {
+    const at = state.video.downstreamKeyers[key];
+    if (!at) return;
+    const atem = this.#atem;
+    const parameters = this.#parameters;
+    const n = key + 1;
+    parameters
+      .commanded(`dsk/${n}/onAir`, { type: 'B', meta: { label: `DSK ${n} on air` } }, (v) => atem.setDownstreamKeyOnAir(v === true, key))
+      .report(at.onAir);
+    parameters
+      .commanded(`dsk/${n}/tie`, { type: 'B', meta: { label: `DSK ${n} tie` } }, (v) => atem.setDownstreamKeyTie(v === true, key))
+      .report(at.properties?.tie ?? false);
+    parameters.trigger(`dsk/${n}/auto`, { label: `DSK ${n} auto` }, () => atem.autoDownstreamKey(key));
+    if (at.properties)
+      parameters
+        .commanded(`dsk/${n}/rate`, { type: 'I', meta: { label: `DSK ${n} rate`, ...RATE } }, (v) =>
+          atem.setDownstreamKeyRate(Number(v), key),
+        )
+        .report(at.properties.rate);
+    if (at.sources)
+      this.#sources(`dsk/${n}`, `DSK ${n}`, at.sources.fillSource, at.sources.cutSource, {
+        fill: (source) => atem.setDownstreamKeyFillSource(source, key),
+        key: (source) => atem.setDownstreamKeyCutSource(source, key),
+      });
+  }
+
+  /**
+   * A keyer's fill and key sources, each on its own and both in one write (`sources`,
+   * `{"fill": 3010, "key": 3011}`); the choices are the inputs by name.
+   * @param {string} base @param {string} name @param {number} fill @param {number} cut
+   * @param {Record<'fill' | 'key', (source: number) => Promise<void>>} set
+   */
+  #sources(base, name, fill, cut, set) {
+    const parameters = this.#parameters;
+    parameters.commanded(`${base}/fill`, { type: 'I', meta: { label: `${name} fill` } }, (v) => set.fill(Number(v))).report(fill);
+    parameters.commanded(`${base}/key`, { type: 'I', meta: { label: `${name} key source` } }, (v) => set.key(Number(v))).report(cut);
+    const meta = {
+      label: `${name} fill and key`,
+      arguments: {
+        fill: { type: /** @type {const} */ ('I'), label: 'Fill', optional: true },
+        key: { type: /** @type {const} */ ('I'), label: 'Key', optional: true },
+      },
+    };
+    parameters
+      .commanded(`${base}/sources`, { type: 'S', meta }, (v) => {
+        const { fill: f, key: k } = /** @type {{ fill?: number, key?: number }} */ (JSON.parse(String(v)));
+        return Promise.all([f === undefined ? undefined : set.fill(f), k === undefined ? undefined : set.key(k)]);
+      })
+      .report(JSON.stringify({ fill, key: cut }));
+  }
+}

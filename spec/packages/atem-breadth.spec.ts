@@ -1,0 +1,163 @@
+/**
+ * The `atem` package's breadth beside Companion's module (R-DV4): keyers upstream and
+ * downstream, transitions and fade to black, macros — each read from the switcher onto
+ * labelled parameters (R-PK6), each write reaching the switcher as its command, each change on
+ * the switcher's panel reported — against the simulator of spec/helpers/atem-switcher.ts,
+ * whose encoding is checked against atem-connection's own in spec/helpers/atem-switcher*.spec.ts.
+ */
+import test, { type ExecutionContext } from 'ava';
+import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
+import { AtemSwitcher } from '../helpers/atem-switcher.ts';
+import { eventually } from '../helpers/eventually.ts';
+import type { HubProcess } from '../helpers/hub-process.ts';
+import { connectionOf, hubWithPackage, update } from '../helpers/outside-package.ts';
+
+const meta = async (hub: HubProcess, address: string) =>
+  ((await (await fetch(`${hub.base}/parameters?meta=1&filter=^${address}$`)).json()) as { meta?: ParameterMeta }[])[0]?.meta;
+
+const reads = (hub: HubProcess, address: string, value: string, what: string) =>
+  eventually(async () => (await hub.read(address)) === value, `${what}: ${address} is ${value}`, 10_000);
+
+async function connected(t: ExecutionContext) {
+  const device = await AtemSwitcher.start();
+  t.teardown(() => device.close());
+  const hub = await hubWithPackage(t, 'atem', {
+    mixer: { type: 'atem', host: '127.0.0.1', port: device.port, timeout: 3000, connectTimeout: 3000 },
+  });
+  await eventually(async () => (await connectionOf(hub, 'mixer'))?.status === 'ok', 'the switcher is up', 20_000);
+  await reads(hub, 'mixer/device/model', 'ATEM Simulated 2 M/E', 'the state is read');
+  return { device, hub };
+}
+
+/** A write the switcher took, and the command it heard. */
+async function writes(t: ExecutionContext, hub: HubProcess, device: AtemSwitcher, address: string, value: string, command: string) {
+  const before = device.heard.length;
+  t.deepEqual(await update(hub, address, value), { status: 200 }, `${address} = ${value}`);
+  t.true(
+    device.heard.slice(before).some((heard) => heard.name === command),
+    `${address} = ${value} reached the switcher as ${command}`,
+  );
+}
+
+test.serial(
+  'keyers upstream and downstream: on air, type, sources, flying key, rate — labelled, commanded, followed (R-DV4, R-PK6)',
+  async (t) => {
+    const { device, hub } = await connected(t);
+    t.is(await hub.read('mixer/me/1/usk/2/onAir'), 'false');
+    t.is(await hub.read('mixer/me/1/usk/2/type'), 'luma');
+    t.is(await hub.read('mixer/me/1/usk/1/fill'), '3010');
+    t.is(await hub.read('mixer/me/1/usk/1/key'), '3011');
+    t.is(await hub.read('mixer/me/1/usk/1/keyframe'), 'none');
+    t.is(await hub.read('mixer/dsk/2/rate'), '25');
+    t.is(await hub.read('mixer/dsk/1/fill'), '3010');
+    t.like(await meta(hub, 'mixer/me/2/usk/1/onAir'), { label: 'M/E 2 key 1 on air' });
+    t.like(await meta(hub, 'mixer/me/1/usk/1/type'), { label: 'M/E 1 key 1 type' });
+    t.deepEqual(
+      (await meta(hub, 'mixer/me/1/usk/1/type'))?.choices?.map((c) => c.value),
+      ['luma', 'chroma', 'pattern', 'dve'],
+    );
+    t.like(
+      (await meta(hub, 'mixer/me/1/usk/1/fill'))?.choices?.find((c) => c.value === 3010),
+      { label: '3010: Media Player 1' },
+    );
+    t.like(
+      (await meta(hub, 'mixer/dsk/1/key'))?.choices?.find((c) => c.value === 2001),
+      { label: '2001: Color 1' },
+    );
+    t.like(await meta(hub, 'mixer/dsk/1/rate'), { label: 'DSK 1 rate', unit: 'frames', minimum: 1, maximum: 250 });
+
+    await writes(t, hub, device, 'mixer/me/1/usk/2/onAir', 'true', 'CKOn');
+    await reads(hub, 'mixer/me/1/usk/2/onAir', 'true', 'the key on air');
+    t.true(device.keyers.upstream[0]![1]!.onAir);
+    await writes(t, hub, device, 'mixer/me/1/usk/2/type', 'dve', 'CKTp');
+    await reads(hub, 'mixer/me/1/usk/2/type', 'dve', 'the type');
+    t.is(device.keyers.upstream[0]![1]!.type, 3);
+    await writes(t, hub, device, 'mixer/me/1/usk/2/sources', '{"fill": 2001, "key": 2002}', 'CKeF');
+    await reads(hub, 'mixer/me/1/usk/2/key', '2002', 'fill and key in one write');
+    t.like(device.keyers.upstream[0]![1], { fill: 2001, cut: 2002 });
+    t.deepEqual(JSON.parse((await hub.read('mixer/me/1/usk/2/sources')) ?? ''), { fill: 2001, key: 2002 });
+    await writes(t, hub, device, 'mixer/me/1/usk/2/store/b', 'true', 'SFKF');
+    await reads(hub, 'mixer/me/1/usk/2/stored/b', 'true', 'keyframe B stored');
+    await writes(t, hub, device, 'mixer/me/1/usk/2/keyframe', 'b', 'RFlK');
+    await reads(hub, 'mixer/me/1/usk/2/keyframe', 'b', 'at keyframe B');
+    await writes(t, hub, device, 'mixer/me/1/usk/2/infinite', 'top-left', 'RFlK');
+    await reads(hub, 'mixer/me/1/usk/2/keyframe', 'infinite', 'flown to infinite');
+    t.is(await hub.read('mixer/me/1/usk/2/infinite'), 'top-left');
+
+    await writes(t, hub, device, 'mixer/dsk/2/fill', '1000', 'CDsF');
+    await reads(hub, 'mixer/dsk/2/fill', '1000', 'the DSK fill');
+    t.is(device.keyers.downstream[1]!.fill, 1000);
+    await writes(t, hub, device, 'mixer/dsk/2/rate', '40', 'CDsR');
+    await reads(hub, 'mixer/dsk/2/rate', '40', 'the DSK rate');
+
+    // Refused before the switcher hears them: a type not named, a source not an input, a rate out of range.
+    const before = device.heard.length;
+    t.like(await update(hub, 'mixer/me/1/usk/1/type', 'spin'), { status: 400, code: 'PB_CONVERSION' });
+    t.like(await update(hub, 'mixer/dsk/1/fill', '77'), { status: 400, code: 'PB_CONVERSION' });
+    t.like(await update(hub, 'mixer/dsk/1/rate', '251'), { status: 400, code: 'PB_CONVERSION' });
+    t.is(device.heard.length, before);
+
+    // The switcher's own panel.
+    device.panel('CKOn', { me: 1, keyer: 0, onAir: true });
+    await reads(hub, 'mixer/me/2/usk/1/onAir', 'true', 'the panel keyed M/E 2');
+    device.panel('CDsC', { keyer: 0, source: 2002 });
+    await reads(hub, 'mixer/dsk/1/key', '2002', 'the panel set the DSK key');
+  },
+);
+
+test.serial(
+  'transitions and fade to black: layers, preview, the rates of each style, the T-bar, fade to black; macros loop and continue (R-DV4, R-PK6)',
+  async (t) => {
+    const { device, hub } = await connected(t);
+    t.is(await hub.read('mixer/me/1/transition/next/background'), 'true');
+    t.is(await hub.read('mixer/me/1/transition/next/key1'), 'false');
+    t.deepEqual(JSON.parse((await hub.read('mixer/me/1/transition/selection')) ?? ''), { background: true, key1: false, key2: false });
+    t.is(await hub.read('mixer/me/1/transition/dip/rate'), '25');
+    t.is(await hub.read('mixer/me/1/ftb/black'), 'false');
+    t.is(await hub.read('mixer/me/1/ftb/rate'), '25');
+    t.like(await meta(hub, 'mixer/me/1/transition/wipe/rate'), { label: 'M/E 1 Wipe rate', unit: 'frames' });
+    t.like(await meta(hub, 'mixer/me/1/transition/position'), { label: 'M/E 1 T-bar', minimum: 0, maximum: 1 });
+    t.like(await meta(hub, 'mixer/me/1/ftb/auto'), { label: 'M/E 1 fade to black' });
+    t.like(await meta(hub, 'mixer/macro/loop'), { label: 'Loop macros' });
+
+    await writes(t, hub, device, 'mixer/me/1/transition/next/key1', 'true', 'CTTp');
+    await reads(hub, 'mixer/me/1/transition/next/key1', 'true', 'key 1 in the next transition');
+    await writes(t, hub, device, 'mixer/me/1/transition/selection', '{"background": false, "key2": true}', 'CTTp');
+    await reads(hub, 'mixer/me/1/transition/next/key2', 'true', 'key 2 added');
+    t.is(await hub.read('mixer/me/1/transition/next/background'), 'false');
+    t.is(await hub.read('mixer/me/1/transition/next/key1'), 'true', 'a layer not named is kept');
+    await writes(t, hub, device, 'mixer/me/1/transition/preview', 'true', 'CTPr');
+    await reads(hub, 'mixer/me/1/transition/preview', 'true', 'the preview');
+    await writes(t, hub, device, 'mixer/me/1/transition/dip/rate', '40', 'CTDp');
+    await writes(t, hub, device, 'mixer/me/1/transition/wipe/rate', '50', 'CTWp');
+    await writes(t, hub, device, 'mixer/me/1/transition/dve/rate', '60', 'CTDv');
+    await reads(hub, 'mixer/me/1/transition/dve/rate', '60', 'the DVE rate');
+    t.like(device.transitions.of[0], { dipRate: 40, wipeRate: 50, dveRate: 60 });
+
+    const [program, preview] = [device.program(0), device.preview(0)];
+    await writes(t, hub, device, 'mixer/me/1/transition/position', '0.5', 'CTPs');
+    await reads(hub, 'mixer/me/1/transition/running', 'true', 'half-way');
+    t.is(await hub.read('mixer/me/1/transition/position'), '0.5');
+    await writes(t, hub, device, 'mixer/me/1/transition/position', '1', 'CTPs');
+    await reads(hub, 'mixer/me/1/program', String(preview), 'the T-bar at its end took the transition');
+    t.is(device.program(0), preview);
+    t.is(device.preview(0), program);
+
+    await writes(t, hub, device, 'mixer/me/1/ftb/rate', '5', 'FtbC');
+    await reads(hub, 'mixer/me/1/ftb/rate', '5', 'the fade rate');
+    await writes(t, hub, device, 'mixer/me/1/ftb/auto', 'true', 'FtbA');
+    await reads(hub, 'mixer/me/1/ftb/black', 'true', 'faded to black');
+    t.true(device.transitions.of[0]!.black);
+
+    await writes(t, hub, device, 'mixer/macro/loop', 'true', 'MRCP');
+    await reads(hub, 'mixer/macro/loop', 'true', 'macros loop');
+    await writes(t, hub, device, 'mixer/macro/continue', 'true', 'MAct');
+    t.is(await hub.read('mixer/macro/1/used'), 'true');
+    t.is(await hub.read('mixer/macro/4/used'), 'false');
+
+    // The panel.
+    device.panel('FtbA', { me: 1 });
+    await reads(hub, 'mixer/me/2/ftb/running', 'true', 'the panel fades M/E 2');
+    await reads(hub, 'mixer/me/2/ftb/black', 'true', 'M/E 2 black');
+  },
+);
