@@ -27,7 +27,11 @@ import { Atem } from 'atem-connection';
 import { Inputs } from './inputs.js';
 import { Keyers } from './keyers.js';
 import { Macros } from './macros.js';
+import { Media } from './media.js';
 import { MixEffects } from './mix-effects.js';
+import { Multiviewers } from './multiviewer.js';
+import { Outputs } from './outputs.js';
+import { SuperSources } from './super-source.js';
 import { Transitions } from './transitions.js';
 
 const settings = Type.Object({
@@ -57,6 +61,10 @@ class AtemConnection {
   #transitions;
   #keyers;
   #macros;
+  #media;
+  #multiviewers;
+  #superSources;
+  #outputs;
   #inputs;
 
   /**
@@ -85,6 +93,10 @@ class AtemConnection {
     this.#transitions = new Transitions(this.#atem, this.#parameters);
     this.#keyers = new Keyers(this.#atem, this.#parameters);
     this.#macros = new Macros(this.#atem, this.#parameters);
+    this.#media = new Media(this.#atem, this.#parameters);
+    this.#multiviewers = new Multiviewers(this.#atem, this.#parameters);
+    this.#superSources = new SuperSources(this.#atem, this.#parameters);
+    this.#outputs = new Outputs(this.#atem, this.#parameters);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
   }
 
@@ -142,6 +154,10 @@ class AtemConnection {
     state.video.auxilliaries.forEach((_a, aux) => this.#readAux(state, aux));
     state.video.downstreamKeyers.forEach((_k, key) => this.#keyers.downstream(state, key));
     this.#macros.read(state);
+    this.#media.read(state);
+    state.settings.multiViewers.forEach((_m, mv) => this.#multiviewers.read(state, mv));
+    state.video.superSources.forEach((_s, ssrc) => this.#superSources.read(state, ssrc));
+    this.#outputs.read(state);
     this.#inputs.names(state);
     this.#inputs.tally(state);
   }
@@ -160,6 +176,12 @@ class AtemConnection {
       const [head, kind, index, part, key, keyPart] = path.split('.');
       if (head === 'inputs') names = true;
       else if (head === 'macro') this.#macros.read(state);
+      else if (head === 'media') this.#media.changed(state, kind, index === undefined ? undefined : Number(index));
+      else if (head === 'streaming' || head === 'recording') this.#outputs.read(state);
+      else if (head === 'settings' && kind === 'multiViewers')
+        this.#multiviewers.read(state, Number(index), part === 'windows' && key !== undefined ? Number(key) : undefined);
+      else if (head === 'video' && kind === 'superSources')
+        this.#superSources.read(state, Number(index), part === 'boxes' && key !== undefined ? Number(key) : undefined);
       else if (head === 'video' && kind === 'mixEffects' && part === 'upstreamKeyers') {
         this.#keyers.upstream(state, Number(index), Number(key), keyPart);
         onAir = true;
@@ -245,7 +267,47 @@ export default defineConnectionType({
     { id: 'macro/running', type: 'I', access: 'read-only', description: 'the macro that runs, 0 when none' },
     { id: 'macro/waiting', type: 'B', access: 'read-only', description: 'whether the macro that runs waits to be continued' },
     { id: 'macro/recording', type: 'I', access: 'read-only', description: 'the macro being recorded, 0 when none' },
-    { id: 'input/<id>/name', type: 'S', access: 'read-only', description: "the input's long name, as the switcher has it" },
+    { id: 'input/<id>/name', type: 'S', access: 'read-write', description: "the input's long name, as the switcher has it" },
+    { id: 'input/<id>/shortName', type: 'S', access: 'read-write', description: "the input's short name (4 characters)" },
+    { id: 'input/<id>/names', type: 'S', access: 'read-write', description: 'both names in one write: {"long": …, "short": …}' },
+    {
+      id: 'mp/<n>/source',
+      type: 'S',
+      access: 'read-write',
+      description: 'what the media player plays: still/<n> or clip/<n> (choices by name)',
+    },
+    { id: 'mp/<n>/next', type: 'T', access: 'write-only', description: 'the media player to the next still of the pool' },
+    { id: 'mp/<n>/previous', type: 'T', access: 'write-only', description: 'the media player to the previous still of the pool' },
+    { id: 'media/capture', type: 'T', access: 'write-only', description: 'captures a still from program into the pool' },
+    { id: 'media/still/<n>/name', type: 'S', access: 'read-only', description: "the still's name, empty when the place is free" },
+    { id: 'media/still/<n>/clear', type: 'T', access: 'write-only', description: 'clears the still from the pool' },
+    {
+      id: 'mv/<n>/window/<w>/source',
+      type: 'I',
+      access: 'read-write',
+      description: "the multiviewer window's source (choices: the inputs)",
+    },
+    { id: 'ssrc/<n>/box/<b>/enabled', type: 'B', access: 'read-write', description: 'the SuperSource box on' },
+    { id: 'ssrc/<n>/box/<b>/source', type: 'I', access: 'read-write', description: "the box's source (choices: the inputs)" },
+    { id: 'ssrc/<n>/box/<b>/x', type: 'F', access: 'read-write', description: "the box's centre, across, -48 to 48" },
+    { id: 'ssrc/<n>/box/<b>/y', type: 'F', access: 'read-write', description: "the box's centre, up, -27 to 27" },
+    { id: 'ssrc/<n>/box/<b>/size', type: 'F', access: 'read-write', description: "the box's size, 0.07 to 1" },
+    { id: 'ssrc/<n>/box/<b>/cropped', type: 'B', access: 'read-write', description: 'whether the box is cropped' },
+    { id: 'stream/on', type: 'B', access: 'read-write', description: 'starts or stops streaming; true while connecting or streaming' },
+    { id: 'stream/state', type: 'S', access: 'read-only', description: 'idle, connecting, streaming or stopping' },
+    {
+      id: 'stream/service',
+      type: 'S',
+      access: 'read-write',
+      description: 'the service: {"service": …, "url": …, "key": …}; reads without the key',
+    },
+    { id: 'record/on', type: 'B', access: 'read-write', description: 'starts or stops recording' },
+    { id: 'record/state', type: 'S', access: 'read-only', description: 'idle, recording or stopping' },
+    { id: 'record/filename', type: 'S', access: 'read-write', description: 'the name of the recording' },
+    { id: 'record/iso', type: 'B', access: 'read-write', description: 'records every input (ISO)' },
+    { id: 'record/switchDisk', type: 'T', access: 'write-only', description: 'records to the other disk' },
+    { id: 'startup/save', type: 'T', access: 'write-only', description: "saves the switcher's state as its startup state" },
+    { id: 'startup/clear', type: 'T', access: 'write-only', description: 'clears the startup state' },
     {
       id: 'input/<id>/tally/program',
       type: 'B',

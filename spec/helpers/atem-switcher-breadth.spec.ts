@@ -1,6 +1,8 @@
 /**
  * The ATEM switcher simulator's areas beyond M/E, aux, keyers on air and macros run — keyers
- * (atem-switcher-keyers.ts), transitions and fade to black (atem-switcher-transitions.ts) —
+ * (atem-switcher-keyers.ts), transitions and fade to black (atem-switcher-transitions.ts),
+ * media (atem-switcher-media.ts), multiviewers and SuperSource (atem-switcher-views.ts),
+ * streaming, recording and the startup state (atem-switcher-outputs.ts) —
  * proved against `atem-connection`, as atem-switcher.spec.ts proves the rest: each state
  * command is read back with the library's own `deserialize`, each client command it reads
  * is written by the library's own `serialize`, and the library's `Atem` has its commands taken.
@@ -9,7 +11,10 @@ import { createRequire } from 'node:module';
 import test, { type ExecutionContext } from 'ava';
 import { AtemSwitcher, decode } from './atem-switcher.ts';
 import { encode as keyers, type UpstreamKeyer } from './atem-switcher-keyers.ts';
+import { encode as media } from './atem-switcher-media.ts';
+import { encode as outputs, type Outputs } from './atem-switcher-outputs.ts';
 import { encode as transitions, type Transitions } from './atem-switcher-transitions.ts';
+import { encode as views } from './atem-switcher-views.ts';
 import { eventually } from './eventually.ts';
 
 const require = createRequire(import.meta.url);
@@ -18,6 +23,7 @@ const { Atem, Commands, Enums } = require('atem-connection') as typeof import('a
 test.after.always(() => process.stdin.pause());
 
 const V8 = Enums.ProtocolVersion.V8_1_1;
+const V7 = Enums.ProtocolVersion.V7_5_2;
 
 /** A command's body, once its header is checked: its length (header included) and name. */
 function body(t: ExecutionContext, command: Buffer, name: string): Buffer {
@@ -210,5 +216,161 @@ test('atem-connection has the keyers and transitions, and each of their commands
   // The panel reaches the client.
   device.panel('CKOn', { me: 1, keyer: 0, onAir: true });
   await eventually(() => atem.state!.video.mixEffects[1]?.upstreamKeyers[0]?.onAir === true, 'the panel keyed');
+  t.deepEqual(errors, []);
+});
+
+test('media, multiviewers, SuperSource, streaming and recording the switcher writes read back alike with the library deserialize', (t) => {
+  t.deepEqual(Commands.MediaPoolConfigCommand.deserialize(body(t, media._mpl(20, 2), '_mpl')).properties, { stillCount: 20, clipCount: 2 });
+  t.like(Commands.MediaPoolFrameDescriptionCommand.deserialize(body(t, media.MPfe(2, 'Slate'), 'MPfe')), {
+    mediaPool: 0,
+    frameIndex: 2,
+    properties: { isUsed: true, fileName: 'Slate' },
+  });
+  t.like(Commands.MediaPoolFrameDescriptionCommand.deserialize(media.MPfe(7, undefined).subarray(8)).properties, {
+    isUsed: false,
+    fileName: '',
+  });
+  t.like(Commands.MediaPlayerSourceUpdateCommand.deserialize(body(t, media.MPCE(1, { type: 2, still: 3, clip: 1 }), 'MPCE')), {
+    mediaPlayerId: 1,
+    properties: { sourceType: Enums.MediaSourceType.Clip, stillIndex: 3, clipIndex: 1 },
+  });
+
+  t.like(Commands.MultiviewerConfigCommand.deserialize(body(t, views._MvC(2, 10), '_MvC'), V8).properties, { windowCount: 10 });
+  t.like(Commands.MultiviewerConfigCommand.deserialize(views._MvC(2, 10).subarray(8), V7).properties, { count: 2, windowCount: 10 });
+  t.like(Commands.MultiViewerSourceUpdateCommand.deserialize(body(t, views.MvIn(1, 4, 3010), 'MvIn')), {
+    multiViewerId: 1,
+    properties: { windowIndex: 4, source: 3010, supportsVuMeter: true, supportsSafeArea: true },
+  });
+  const box = { enabled: true, source: 5, x: -800, y: 450, size: 500, cropped: true };
+  for (const version of [V8, V7]) {
+    t.like(Commands.SuperSourceConfigCommand.deserialize(body(t, views._SSC(0, 4, version), '_SSC'), version), {
+      properties: { boxCount: 4 },
+    });
+    t.like(Commands.SuperSourceBoxParametersUpdateCommand.deserialize(body(t, views.SSBP(0, 3, box, version), 'SSBP'), version), {
+      boxId: 3,
+      properties: { enabled: true, source: 5, x: -800, y: 450, size: 500, cropped: true },
+    });
+  }
+
+  const o: Outputs = {
+    streaming: Enums.StreamingStatus.Streaming,
+    service: 'Twitch',
+    url: 'rtmp://live.twitch.tv/app',
+    key: 'secret',
+    recording: Enums.RecordingStatus.Recording,
+    filename: 'Morning show',
+    iso: true,
+    disks: [3, 4],
+    saved: 0,
+    cleared: 0,
+  };
+  t.like(Commands.StreamingServiceUpdateCommand.deserialize(body(t, outputs.SRSU(o), 'SRSU')).properties, {
+    serviceName: 'Twitch',
+    url: 'rtmp://live.twitch.tv/app',
+    key: 'secret',
+  });
+  t.deepEqual(
+    Commands.StreamingStatusUpdateCommand.deserialize(body(t, outputs.StRS(Enums.StreamingStatus.Streaming), 'StRS')).properties,
+    {
+      state: Enums.StreamingStatus.Streaming,
+      error: Enums.StreamingError.None,
+    },
+  );
+  t.like(Commands.RecordingSettingsUpdateCommand.deserialize(body(t, outputs.RMSu(o), 'RMSu')).properties, {
+    filename: 'Morning show',
+    workingSet1DiskId: 3,
+    workingSet2DiskId: 4,
+  });
+  t.like(Commands.RecordingStatusUpdateCommand.deserialize(body(t, outputs.RTMS(Enums.RecordingStatus.Recording), 'RTMS')).properties, {
+    state: Enums.RecordingStatus.Recording,
+    error: Enums.RecordingError.None,
+    recordingTimeAvailable: 3600,
+  });
+  t.like(Commands.RecordingISOCommand.deserialize(body(t, outputs.ISOi(true), 'ISOi')).properties, { recordAllInputs: true });
+});
+
+test('the media, multiviewer, SuperSource, streaming, recording and startup commands the switcher reads are the library serialize, read alike', (t) => {
+  const player = new Commands.MediaPlayerSourceCommand(1);
+  player.updateProps({ sourceType: Enums.MediaSourceType.Still, stillIndex: 4 });
+  t.deepEqual(read(player), { name: 'MPSS', flag: 3, player: 1, type: 1, still: 4, clip: 0 });
+  t.deepEqual(read(new Commands.MediaPoolCaptureStillCommand()), { name: 'Capt' });
+  t.deepEqual(read(new Commands.MediaPoolClearStillCommand(5)), { name: 'CSTL', index: 5 });
+  t.deepEqual(read(new Commands.MultiViewerSourceCommand(1, 4, 3010)), { name: 'CMvI', mv: 1, window: 4, source: 3010 });
+  for (const version of [V8, V7]) {
+    const box = new Commands.SuperSourceBoxParametersCommand(0, 2);
+    box.updateProps({ enabled: true, source: 6, x: -100, y: 200, size: 700, cropped: true });
+    t.deepEqual(
+      read(box, version),
+      { name: 'CSBP', flag: 63, ssrc: 0, box: 2, enabled: true, source: 6, x: -100, y: 200, size: 700, cropped: true },
+      `${version}`,
+    );
+  }
+  t.deepEqual(read(new Commands.StreamingStatusCommand(true)), { name: 'StrR', streaming: true });
+  const service = new Commands.StreamingServiceCommand();
+  service.updateProps({ serviceName: 'Twitch', key: 'secret' });
+  t.deepEqual(read(service), { name: 'CRSS', flag: 5, service: 'Twitch', url: '', key: 'secret' });
+  t.deepEqual(read(new Commands.RecordingStatusCommand(true)), { name: 'RcTM', recording: true });
+  const settings = new Commands.RecordingSettingsCommand();
+  settings.updateProps({ filename: 'Morning show' });
+  t.deepEqual(read(settings), { name: 'CRMS', flag: 1, filename: 'Morning show' });
+  t.deepEqual(read(new Commands.RecordingISOCommand(true)), { name: 'ISOi', iso: true });
+  t.deepEqual(read(new Commands.RecordingRequestSwitchDiskCommand()), { name: 'RMSp' });
+  t.deepEqual(read(new Commands.StartupStateSaveCommand()), { name: 'SRsv' });
+  t.deepEqual(read(new Commands.StartupStateClearCommand()), { name: 'SRcl' });
+});
+
+test('atem-connection has the media, multiviewer, SuperSource, streaming and recording, and each of their commands changes the switcher and comes back as state', async (t) => {
+  const device = await AtemSwitcher.start();
+  t.teardown(() => device.close());
+  const atem = new Atem({ disableMultithreaded: true });
+  const errors: unknown[] = [];
+  atem.on('error', (error) => errors.push(error));
+  t.teardown(() => atem.destroy());
+  let connected = false;
+  atem.once('connected', () => (connected = true));
+  await atem.connect('127.0.0.1', device.port);
+  await eventually(() => connected, 'the client is connected', 10_000);
+  const state = () => atem.state!;
+
+  t.like(state().info, {
+    mediaPool: { stillCount: 20, clipCount: 2 },
+    multiviewer: { count: 1, windowCount: 10 },
+    superSources: [{ boxCount: 4 }],
+  });
+  t.like(state().media.stillPool[1], { isUsed: true, fileName: 'Lower third' });
+  t.like(state().media.players[0], { sourceType: Enums.MediaSourceType.Still, stillIndex: 0 });
+  t.is(state().settings.multiViewers[0]?.windows[2]?.source, 1);
+  t.like(state().video.superSources[0]?.boxes[1], { enabled: true, source: 2 });
+  t.like(state().streaming, { service: { serviceName: 'YouTube' }, status: { state: Enums.StreamingStatus.Idle } });
+  t.like(state().recording, { properties: { filename: 'Show' }, status: { state: Enums.RecordingStatus.Idle }, recordAllInputs: false });
+
+  await atem.setMediaPlayerSource({ sourceType: Enums.MediaSourceType.Still, stillIndex: 2 }, 0);
+  t.like(state().media.players[0], { stillIndex: 2 });
+  await atem.captureMediaPoolStill();
+  t.like(state().media.stillPool[3], { isUsed: true, fileName: 'Capture 4' });
+  await atem.clearMediaPoolStill(0);
+  t.like(state().media.stillPool[0], { isUsed: false });
+  await atem.setMultiViewerWindowSource(3010, 0, 5);
+  t.is(state().settings.multiViewers[0]?.windows[5]?.source, 3010);
+  t.is(device.views.multiviewers[0]![5], 3010);
+  await atem.setSuperSourceBoxSettings({ enabled: true, source: 7, x: 100 }, 3, 0);
+  t.like(state().video.superSources[0]?.boxes[3], { enabled: true, source: 7, x: 100, y: -450 });
+  await atem.setStreamingService({ serviceName: 'Twitch', key: 'secret' });
+  t.like(state().streaming?.service, { serviceName: 'Twitch', key: 'secret', url: 'rtmp://a.rtmp.youtube.com/live2' });
+  await atem.startStreaming();
+  t.is(state().streaming?.status?.state, Enums.StreamingStatus.Connecting);
+  await eventually(() => state().streaming?.status?.state === Enums.StreamingStatus.Streaming, 'streaming');
+  await atem.stopStreaming();
+  t.is(state().streaming?.status?.state, Enums.StreamingStatus.Idle);
+  await atem.setRecordingSettings({ filename: 'Take 2' });
+  await atem.startRecording();
+  t.like(state().recording, { properties: { filename: 'Take 2' }, status: { state: Enums.RecordingStatus.Recording } });
+  await atem.setEnableISORecording(true);
+  t.true(state().recording?.recordAllInputs);
+  await atem.switchRecordingDisk();
+  t.like(state().recording?.properties, { workingSet1DiskId: 2, workingSet2DiskId: 1 });
+  await atem.saveStartupState();
+  await atem.clearStartupState();
+  t.like(device.outputs.now, { saved: 1, cleared: 1 });
   t.deepEqual(errors, []);
 });

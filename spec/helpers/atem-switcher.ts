@@ -20,7 +20,10 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { decode as keyerDecoders, Keyers } from './atem-switcher-keyers.ts';
+import { Media, decode as mediaDecoders } from './atem-switcher-media.ts';
+import { OutputsArea, decode as outputDecoders } from './atem-switcher-outputs.ts';
 import { decode as transitionDecoders, TransitionsArea } from './atem-switcher-transitions.ts';
+import { decode as viewDecoders, Views } from './atem-switcher-views.ts';
 import { type Area, type Fields, frame } from './atem-switcher-wire.ts';
 
 const { Enums } = createRequire(import.meta.url)('atem-connection') as typeof import('atem-connection');
@@ -68,6 +71,9 @@ export interface Model {
   running: number | undefined;
   /** Whether a macro run loops. */
   loop?: boolean;
+  /** How many multiviewers and SuperSources the topology says (0 unless given). */
+  multiviewers?: number;
+  superSources?: number;
 }
 export interface SwitcherOptions {
   model?: string;
@@ -82,6 +88,12 @@ export interface SwitcherOptions {
   macroPool?: number;
   /** Upstream keyers on each M/E (default 2). */
   upstreamKeyers?: number;
+  /** Multiviewers and SuperSources (default 1 each). */
+  multiviewers?: number;
+  superSources?: number;
+  /** The still pool's size (default 20, the first three used) and the clips' (default 2). */
+  stills?: number;
+  clips?: number;
 }
 type Session = {
   address: string;
@@ -109,8 +121,10 @@ export const encode = {
       const at = m.version > Enums.ProtocolVersion.V8_0_1 ? 1 : 0;
       const players = [...m.inputs.keys()].filter((id) => id > 3000 && id < 4000 && id % 10 === 0).length;
       b.set([m.mixEffects.length, m.inputs.size, m.keyers.length, m.auxes.length, 0, players]);
+      if (at) b[6] = m.multiviewers ?? 0;
       b[8 + at] = 1; // a DVE and a stinger, for the styles 3 and 4 a client may choose
       b[9 + at] = 1;
+      b[10 + at] = m.superSources ?? 0;
     }),
   _MeC: (me: number, keyers = 0) => frame('_MeC', 4, (b) => b.set([me, keyers])),
   _MAC: (count: number) => frame('_MAC', 4, (b) => (b[0] = count)),
@@ -195,6 +209,9 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   CTPs: (b) => ({ me: b[0]!, position: b.readUInt16BE(2) }),
   ...keyerDecoders,
   ...transitionDecoders,
+  ...mediaDecoders,
+  ...viewDecoders,
+  ...outputDecoders,
   CInL: (b) => ({
     flag: b[0]!,
     input: b.readUInt16BE(2),
@@ -204,7 +221,7 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   }),
 };
 
-/** Black, eight cameras, bars, two colours, a media player, the auxes and each M/E's program and preview outputs. */
+/** Black, eight cameras, bars, two colours, a media player, the SuperSource, the auxes and each M/E's program and preview outputs. */
 function defaultInputs(mixEffects: number, auxes: number): Input[] {
   const me = (n: number) => (n === 0 ? '' : `ME ${n + 1} `);
   return [
@@ -215,6 +232,7 @@ function defaultInputs(mixEffects: number, auxes: number): Input[] {
     { id: 2002, longName: 'Color 2', shortName: 'COL2' },
     { id: 3010, longName: 'Media Player 1', shortName: 'MP1' },
     { id: 3011, longName: 'Media Player 1 Key', shortName: 'MP1K' },
+    { id: 6000, longName: 'SuperSource', shortName: 'SSRC' },
     ...Array.from({ length: auxes }, (_, n) => ({ id: 8001 + n, longName: `Aux ${n + 1}`, shortName: `AUX${n + 1}` })),
     ...Array.from({ length: mixEffects }, (_, n) => [
       { id: 10010 + 10 * n, longName: `${me(n)}Program`, shortName: n === 0 ? 'PGM' : `M${n + 1}PG` },
@@ -232,6 +250,12 @@ export class AtemSwitcher {
   readonly keyers: Keyers;
   /** Fade to black, the transition preview, and the dip, wipe and DVE rates, by M/E. */
   readonly transitions: TransitionsArea;
+  /** The still pool and the media players. */
+  readonly media: Media;
+  /** The multiviewers' windows and the SuperSources' boxes. */
+  readonly views: Views;
+  /** Streaming, recording and the startup state. */
+  readonly outputs: OutputsArea;
   private readonly areas: Area[];
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
@@ -268,6 +292,8 @@ export class AtemSwitcher {
       inputs: new Map(inputs.map((input) => [input.id, input])),
       macros: Array.from({ length: macroPool }, (_, n) => macros[n]),
       running: undefined,
+      multiviewers: options.multiviewers ?? 1,
+      superSources: options.superSources ?? 1,
     };
     const tools = {
       transmit: (commands: readonly Buffer[]) => this.transmit(commands),
@@ -281,7 +307,11 @@ export class AtemSwitcher {
       return encode.DskP(n, keyer);
     });
     this.transitions = new TransitionsArea(mixEffects, tools);
-    this.areas = [this.keyers, this.transitions];
+    const players = [...this.model.inputs.keys()].filter((id) => id > 3000 && id < 4000 && id % 10 === 0).length;
+    this.media = new Media(players, options.stills ?? 20, options.clips ?? 2);
+    this.views = new Views(this.model.multiviewers ?? 0, this.model.superSources ?? 0, tools);
+    this.outputs = new OutputsArea(tools);
+    this.areas = [this.keyers, this.transitions, this.media, this.views, this.outputs];
     socket.on('message', (packet, from) => this.receive(packet, from));
     // An unconnected UDP socket's errors (a client gone) say nothing the sessions' timeout does not.
     socket.on('error', () => {});

@@ -1,6 +1,7 @@
 /**
  * The `atem` package's breadth beside Companion's module (R-DV4): keyers upstream and
- * downstream, transitions and fade to black, macros — each read from the switcher onto
+ * downstream, transitions and fade to black, macros, media, multiviewers, SuperSource,
+ * streaming and recording, input names — each read from the switcher onto
  * labelled parameters (R-PK6), each write reaching the switcher as its command, each change on
  * the switcher's panel reported — against the simulator of spec/helpers/atem-switcher.ts,
  * whose encoding is checked against atem-connection's own in spec/helpers/atem-switcher*.spec.ts.
@@ -159,5 +160,98 @@ test.serial(
     device.panel('FtbA', { me: 1 });
     await reads(hub, 'mixer/me/2/ftb/running', 'true', 'the panel fades M/E 2');
     await reads(hub, 'mixer/me/2/ftb/black', 'true', 'M/E 2 black');
+  },
+);
+
+test.serial(
+  'media players, multiviewer windows, SuperSource boxes, streaming, recording, startup state and input names (R-DV4, R-PK6)',
+  async (t) => {
+    const { device, hub } = await connected(t);
+    t.is(await hub.read('mixer/mp/1/source'), 'still/1');
+    t.is(await hub.read('mixer/media/still/2/name'), 'Lower third');
+    t.is(await hub.read('mixer/media/still/5/name'), '');
+    t.like(
+      (await meta(hub, 'mixer/mp/1/source'))?.choices?.find((c) => c.value === 'still/3'),
+      { label: 'Still 3: Slate' },
+    );
+    t.truthy((await meta(hub, 'mixer/mp/1/source'))?.choices?.find((c) => c.value === 'clip/2'));
+    t.is(await hub.read('mixer/mv/1/window/3/source'), '1');
+    t.like(await meta(hub, 'mixer/mv/1/window/3/source'), { label: 'Multiviewer 1 window 3' });
+    t.like(
+      (await meta(hub, 'mixer/mv/1/window/3/source'))?.choices?.find((c) => c.value === 6000),
+      { label: '6000: SuperSource' },
+    );
+    t.is(await hub.read('mixer/ssrc/1/box/2/enabled'), 'true');
+    t.is(await hub.read('mixer/ssrc/1/box/3/enabled'), 'false');
+    t.is(await hub.read('mixer/ssrc/1/box/1/x'), '-8');
+    t.is(await hub.read('mixer/ssrc/1/box/1/size'), '0.5');
+    t.like(await meta(hub, 'mixer/ssrc/1/box/1/x'), { label: 'SuperSource 1 box 1 x', minimum: -48, maximum: 48 });
+    t.is(await hub.read('mixer/stream/state'), 'idle');
+    t.is(await hub.read('mixer/stream/on'), 'false');
+    t.deepEqual(JSON.parse((await hub.read('mixer/stream/service')) ?? ''), { service: 'YouTube', url: 'rtmp://a.rtmp.youtube.com/live2' });
+    t.is(await hub.read('mixer/record/filename'), 'Show');
+    t.is(await hub.read('mixer/record/iso'), 'false');
+    t.is(await hub.read('mixer/input/1000/name'), 'Color Bars');
+
+    await writes(t, hub, device, 'mixer/mp/1/source', 'still/3', 'MPSS');
+    await reads(hub, 'mixer/mp/1/source', 'still/3', 'the player plays the slate');
+    t.like(device.media.players[0], { type: 1, still: 2 });
+    await writes(t, hub, device, 'mixer/mp/1/next', 'true', 'MPSS');
+    await reads(hub, 'mixer/mp/1/source', 'still/4', 'the next still');
+    await writes(t, hub, device, 'mixer/mp/1/source', 'clip/2', 'MPSS');
+    await reads(hub, 'mixer/mp/1/source', 'clip/2', 'a clip');
+    await writes(t, hub, device, 'mixer/media/capture', 'true', 'Capt');
+    await reads(hub, 'mixer/media/still/4/name', 'Capture 4', 'a still captured');
+    await eventually(
+      async () => (await meta(hub, 'mixer/mp/1/source'))?.choices?.find((c) => c.value === 'still/4')?.label === 'Still 4: Capture 4',
+      'the captured still among the choices',
+    );
+    await writes(t, hub, device, 'mixer/media/still/1/clear', 'true', 'CSTL');
+    await reads(hub, 'mixer/media/still/1/name', '', 'the still cleared');
+    t.is(device.media.stills[0], undefined);
+
+    await writes(t, hub, device, 'mixer/mv/1/window/5/source', '6000', 'CMvI');
+    await reads(hub, 'mixer/mv/1/window/5/source', '6000', 'the window');
+    t.is(device.views.multiviewers[0]![4], 6000);
+
+    await writes(t, hub, device, 'mixer/ssrc/1/box/3/enabled', 'true', 'CSBP');
+    await writes(t, hub, device, 'mixer/ssrc/1/box/3/source', '5', 'CSBP');
+    await writes(t, hub, device, 'mixer/ssrc/1/box/3/x', '12.5', 'CSBP');
+    await writes(t, hub, device, 'mixer/ssrc/1/box/3/size', '0.25', 'CSBP');
+    await writes(t, hub, device, 'mixer/ssrc/1/box/3/cropped', 'true', 'CSBP');
+    await reads(hub, 'mixer/ssrc/1/box/3/cropped', 'true', 'the box');
+    t.like(device.views.superSources[0]![2], { enabled: true, source: 5, x: 1250, size: 250, cropped: true });
+    t.is(await hub.read('mixer/ssrc/1/box/3/x'), '12.5');
+
+    await writes(t, hub, device, 'mixer/stream/service', '{"service": "Twitch", "key": "secret"}', 'CRSS');
+    await reads(hub, 'mixer/stream/service', JSON.stringify({ service: 'Twitch', url: 'rtmp://a.rtmp.youtube.com/live2' }), 'the service');
+    t.is(device.outputs.now.key, 'secret');
+    await writes(t, hub, device, 'mixer/stream/on', 'true', 'StrR');
+    await reads(hub, 'mixer/stream/state', 'streaming', 'streaming');
+    await writes(t, hub, device, 'mixer/record/filename', 'Take 2', 'CRMS');
+    await writes(t, hub, device, 'mixer/record/on', 'true', 'RcTM');
+    await reads(hub, 'mixer/record/state', 'recording', 'recording');
+    t.is(await hub.read('mixer/record/filename'), 'Take 2');
+    await writes(t, hub, device, 'mixer/record/iso', 'true', 'ISOi');
+    await reads(hub, 'mixer/record/iso', 'true', 'ISO');
+    await writes(t, hub, device, 'mixer/record/switchDisk', 'true', 'RMSp');
+    t.deepEqual(device.outputs.now.disks, [2, 1]);
+    await writes(t, hub, device, 'mixer/startup/save', 'true', 'SRsv');
+    await writes(t, hub, device, 'mixer/startup/clear', 'true', 'SRcl');
+    t.like(device.outputs.now, { saved: 1, cleared: 1 });
+
+    await writes(t, hub, device, 'mixer/input/3/names', '{"long": "Host", "short": "HOST"}', 'CInL');
+    await reads(hub, 'mixer/input/3/shortName', 'HOST', 'both names');
+    t.is(await hub.read('mixer/input/3/name'), 'Host');
+
+    // The panel: a still into the player, a window, a box, streaming stopped.
+    device.panel('MPSS', { flag: 3, player: 0, type: 1, still: 1 });
+    await reads(hub, 'mixer/mp/1/source', 'still/2', 'the panel set the player');
+    device.panel('CMvI', { mv: 0, window: 9, source: 1000 });
+    await reads(hub, 'mixer/mv/1/window/10/source', '1000', 'the panel set a window');
+    device.panel('CSBP', { flag: 1, ssrc: 0, box: 0, enabled: false });
+    await reads(hub, 'mixer/ssrc/1/box/1/enabled', 'false', 'the panel turned a box off');
+    device.panel('StrR', { streaming: false });
+    await reads(hub, 'mixer/stream/on', 'false', 'the panel stopped streaming');
   },
 );

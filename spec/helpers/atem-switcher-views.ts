@@ -1,0 +1,117 @@
+/**
+ * The switcher simulator's composed pictures: the multiviewers' windows and the SuperSource's
+ * boxes (on, source, position and size). Each encoder and decoder is checked against
+ * atem-connection's own in atem-switcher-breadth.spec.ts.
+ */
+import { createRequire } from 'node:module';
+import type { Area, AreaTools, Decoder, Fields } from './atem-switcher-wire.ts';
+import { frame } from './atem-switcher-wire.ts';
+
+const { Enums } = createRequire(import.meta.url)('atem-connection') as typeof import('atem-connection');
+
+export type Box = { enabled: boolean; source: number; x: number; y: number; size: number; cropped: boolean };
+
+/** Since 8.0 a SuperSource's id comes first, and the box's fields two bytes later. */
+const at = (version: number) => (version >= Enums.ProtocolVersion.V8_0 ? 2 : 0);
+
+export const encode = {
+  /** Since 8.1.1 the count of multiviewers is the topology's, and this says their windows. */
+  _MvC: (count: number, windows: number) => frame('_MvC', 4, (b) => b.set([count, windows])),
+  MvIn: (mv: number, window: number, source: number) =>
+    frame('MvIn', 8, (b) => {
+      b.set([mv, window]);
+      b.writeUInt16BE(source, 2);
+      b.set([1, 1], 4);
+    }),
+  _SSC: (ssrc: number, boxes: number, version: number) =>
+    frame('_SSC', 4, (b) => b.set(version >= Enums.ProtocolVersion.V8_0 ? [ssrc, 0, boxes] : [boxes])),
+  SSBP: (ssrc: number, box: number, x: Box, version: number) =>
+    frame('SSBP', 20 + at(version), (b) => {
+      const i = at(version);
+      b.set(i > 0 ? [ssrc, box, x.enabled ? 1 : 0] : [box, x.enabled ? 1 : 0]);
+      b.writeUInt16BE(x.source, i + 2);
+      b.writeInt16BE(x.x, i + 4);
+      b.writeInt16BE(x.y, i + 6);
+      b.writeUInt16BE(x.size, i + 8);
+      b[i + 10] = x.cropped ? 1 : 0;
+    }),
+};
+
+export const decode: Record<string, Decoder> = {
+  CMvI: (b) => ({ mv: b[0]!, window: b[1]!, source: b.readUInt16BE(2) }),
+  CSBP: (b, version) => {
+    // Since 8.0 the id, box and on-off sit one byte on (after the flag), the numbers two (kept even).
+    const i = version >= Enums.ProtocolVersion.V8_0 ? 1 : 0;
+    const j = 2 * i;
+    return {
+      flag: b.readUInt16BE(0),
+      ssrc: i > 0 ? b[2]! : 0,
+      box: b[i + 2]!,
+      enabled: b[i + 3] === 1,
+      source: b.readUInt16BE(j + 4),
+      x: b.readInt16BE(j + 6),
+      y: b.readInt16BE(j + 8),
+      size: b.readUInt16BE(j + 10),
+      cropped: b[j + 12] === 1,
+    };
+  },
+};
+
+export class Views implements Area {
+  /** By multiviewer, each window's source. */
+  readonly multiviewers: number[][];
+  /** By SuperSource, its four boxes. */
+  readonly superSources: Box[][];
+
+  constructor(
+    multiviewers: number,
+    superSources: number,
+    private readonly tools: AreaTools,
+  ) {
+    // Preview and program large, then the cameras, as a switcher starts.
+    this.multiviewers = Array.from({ length: multiviewers }, () => [10011, 10010, 1, 2, 3, 4, 5, 6, 7, 8]);
+    this.superSources = Array.from({ length: superSources }, () =>
+      [
+        [-800, 450],
+        [800, 450],
+        [-800, -450],
+        [800, -450],
+      ].map(([x, y], n) => ({ enabled: n < 2, source: n + 1, x: x!, y: y!, size: 500, cropped: false })),
+    );
+  }
+
+  dump(version: number): Buffer[] {
+    return [
+      encode._MvC(this.multiviewers.length, this.multiviewers[0]?.length ?? 0),
+      ...this.multiviewers.flatMap((windows, mv) => windows.map((source, w) => encode.MvIn(mv, w, source))),
+      ...this.superSources.flatMap((boxes, s) => [
+        encode._SSC(s, boxes.length, version),
+        ...boxes.map((box, n) => encode.SSBP(s, n, box, version)),
+      ]),
+    ];
+  }
+
+  apply(name: string, f: Fields, version: number): Buffer[] | undefined {
+    const n = (field: string) => Number(f[field] ?? -1);
+    if (name === 'CMvI') {
+      const windows = this.multiviewers[n('mv')];
+      // Windows 0 and 1 are program and preview on a switcher's layouts: they take no source.
+      if (!windows || n('window') < 2 || n('window') >= windows.length || !this.tools.isInput(n('source'))) return [];
+      windows[n('window')] = n('source');
+      return [encode.MvIn(n('mv'), n('window'), n('source'))];
+    }
+    if (name === 'CSBP') {
+      const box = this.superSources[n('ssrc')]?.[n('box')];
+      if (!box) return [];
+      const flag = n('flag');
+      if (flag & 1) box.enabled = f['enabled'] === true;
+      if (flag & 2 && this.tools.isInput(n('source'))) box.source = n('source');
+      if (flag & 4) box.x = n('x');
+      if (flag & 8) box.y = n('y');
+      if (flag & 16) box.size = n('size');
+      if (flag & 32) box.cropped = f['cropped'] === true;
+      return [encode.SSBP(n('ssrc'), n('box'), box, version)];
+    }
+    return undefined;
+  }
+}
