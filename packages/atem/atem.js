@@ -24,6 +24,7 @@ import {
   withDefault,
 } from 'patchbay-hub/connection';
 import { Atem } from 'atem-connection';
+import { ClassicAudio } from './audio.js';
 import { Inputs } from './inputs.js';
 import { Keyers } from './keyers.js';
 import { Macros } from './macros.js';
@@ -65,6 +66,7 @@ class AtemConnection {
   #multiviewers;
   #superSources;
   #outputs;
+  #audio;
   #inputs;
 
   /**
@@ -97,6 +99,7 @@ class AtemConnection {
     this.#multiviewers = new Multiviewers(this.#atem, this.#parameters);
     this.#superSources = new SuperSources(this.#atem, this.#parameters);
     this.#outputs = new Outputs(this.#atem, this.#parameters);
+    this.#audio = new ClassicAudio(this.#atem, this.#parameters);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
   }
 
@@ -158,6 +161,7 @@ class AtemConnection {
     state.settings.multiViewers.forEach((_m, mv) => this.#multiviewers.read(state, mv));
     state.video.superSources.forEach((_s, ssrc) => this.#superSources.read(state, ssrc));
     this.#outputs.read(state);
+    this.#audio.read(state);
     this.#inputs.names(state);
     this.#inputs.tally(state);
   }
@@ -178,6 +182,7 @@ class AtemConnection {
       else if (head === 'macro') this.#macros.read(state);
       else if (head === 'media') this.#media.changed(state, kind, index === undefined ? undefined : Number(index));
       else if (head === 'streaming' || head === 'recording') this.#outputs.read(state);
+      else if (head === 'audio') this.#audio.read(state, kind, index === undefined ? undefined : Number(index));
       else if (head === 'settings' && kind === 'multiViewers')
         this.#multiviewers.read(state, Number(index), part === 'windows' && key !== undefined ? Number(key) : undefined);
       else if (head === 'video' && kind === 'superSources')
@@ -306,6 +311,25 @@ export default defineConnectionType({
     { id: 'record/filename', type: 'S', access: 'read-write', description: 'the name of the recording' },
     { id: 'record/iso', type: 'B', access: 'read-write', description: 'records every input (ISO)' },
     { id: 'record/switchDisk', type: 'T', access: 'write-only', description: 'records to the other disk' },
+    {
+      id: 'audio/input/<id>/mix',
+      type: 'S',
+      access: 'read-write',
+      description: 'classic audio: the channel off, on, or afv (audio follows video)',
+    },
+    {
+      id: 'audio/input/<id>/gain',
+      type: 'F',
+      access: 'read-write',
+      description: "classic audio: the channel's gain, -60 to 6",
+      unit: 'dB',
+    },
+    { id: 'audio/input/<id>/balance', type: 'F', access: 'read-write', description: "classic audio: the channel's balance, -50 to 50" },
+    { id: 'audio/input/<id>/resetPeaks', type: 'T', access: 'write-only', description: "classic audio: resets the channel's peaks" },
+    { id: 'audio/master/gain', type: 'F', access: 'read-write', description: "classic audio: the master's gain, -60 to 6", unit: 'dB' },
+    { id: 'audio/master/balance', type: 'F', access: 'read-write', description: "classic audio: the master's balance, -50 to 50" },
+    { id: 'audio/master/resetPeaks', type: 'T', access: 'write-only', description: "classic audio: resets the master's peaks" },
+    { id: 'audio/resetPeaks', type: 'T', access: 'write-only', description: 'classic audio: resets every peak' },
     { id: 'startup/save', type: 'T', access: 'write-only', description: "saves the switcher's state as its startup state" },
     { id: 'startup/clear', type: 'T', access: 'write-only', description: 'clears the startup state' },
     {

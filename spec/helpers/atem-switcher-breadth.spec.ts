@@ -2,7 +2,8 @@
  * The ATEM switcher simulator's areas beyond M/E, aux, keyers on air and macros run — keyers
  * (atem-switcher-keyers.ts), transitions and fade to black (atem-switcher-transitions.ts),
  * media (atem-switcher-media.ts), multiviewers and SuperSource (atem-switcher-views.ts),
- * streaming, recording and the startup state (atem-switcher-outputs.ts) —
+ * streaming, recording and the startup state (atem-switcher-outputs.ts), classic audio
+ * (atem-switcher-audio.ts) —
  * proved against `atem-connection`, as atem-switcher.spec.ts proves the rest: each state
  * command is read back with the library's own `deserialize`, each client command it reads
  * is written by the library's own `serialize`, and the library's `Atem` has its commands taken.
@@ -10,6 +11,7 @@
 import { createRequire } from 'node:module';
 import test, { type ExecutionContext } from 'ava';
 import { AtemSwitcher, decode } from './atem-switcher.ts';
+import { encode as audio } from './atem-switcher-audio.ts';
 import { encode as keyers, type UpstreamKeyer } from './atem-switcher-keyers.ts';
 import { encode as media } from './atem-switcher-media.ts';
 import { encode as outputs, type Outputs } from './atem-switcher-outputs.ts';
@@ -372,5 +374,60 @@ test('atem-connection has the media, multiviewer, SuperSource, streaming and rec
   await atem.saveStartupState();
   await atem.clearStartupState();
   t.like(device.outputs.now, { saved: 1, cleared: 1 });
+  t.deepEqual(errors, []);
+});
+
+test('classic audio the switcher writes reads back alike with the library deserialize, and its commands are the library serialize', (t) => {
+  t.like(Commands.AudioMixerConfigCommand.deserialize(body(t, audio._AMC(9), '_AMC')).properties, {
+    inputs: 9,
+    monitors: 1,
+    headphones: 1,
+  });
+  const channel = { mixOption: Enums.AudioMixOption.AudioFollowVideo, gain: 16422, balance: -5000 };
+  t.like(Commands.AudioMixerInputUpdateV8Command.deserialize(body(t, audio.AMIP(3, channel), 'AMIP')), {
+    index: 3,
+    properties: { sourceType: Enums.AudioSourceType.ExternalVideo, mixOption: 2, gain: -6, balance: -25, rcaToXlrEnabled: false },
+  });
+  t.like(Commands.AudioMixerInputUpdateCommand.deserialize(audio.AMIP(2001, channel).subarray(8)).properties, {
+    sourceType: Enums.AudioSourceType.MediaPlayer,
+    gain: -6,
+  });
+  t.like(Commands.AudioMixerMasterUpdateCommand.deserialize(body(t, audio.AMMO(channel), 'AMMO')).properties, { gain: -6, balance: -25 });
+
+  const input = new Commands.AudioMixerInputCommand(3);
+  input.updateProps({ gain: -6, balance: 10 });
+  t.deepEqual(read(input), { name: 'CAMI', flag: 6, channel: 3, mixOption: 0, gain: 16422, balance: 2000 });
+  const option = new Commands.AudioMixerInputCommand(2001);
+  option.updateProps({ mixOption: Enums.AudioMixOption.On });
+  t.like(read(option), { flag: 1, channel: 2001, mixOption: 1 });
+  const master = new Commands.AudioMixerMasterCommand();
+  master.updateProps({ gain: 6, balance: -50 });
+  t.deepEqual(read(master), { name: 'CAMM', flag: 3, gain: 65380, balance: -10000, followFadeToBlack: false });
+  const peaks = new Commands.AudioMixerResetPeaksCommand();
+  peaks.updateProps({ input: 3 });
+  t.deepEqual(read(peaks), { name: 'RAMP', flag: 2, all: false, channel: 3, master: false, monitor: false });
+});
+
+test('atem-connection has the classic audio mixer, and its commands change the switcher and come back as state', async (t) => {
+  const device = await AtemSwitcher.start();
+  t.teardown(() => device.close());
+  const atem = new Atem({ disableMultithreaded: true });
+  const errors: unknown[] = [];
+  atem.on('error', (error) => errors.push(error));
+  t.teardown(() => atem.destroy());
+  let connected = false;
+  atem.once('connected', () => (connected = true));
+  await atem.connect('127.0.0.1', device.port);
+  await eventually(() => connected, 'the client is connected', 10_000);
+  const audioState = () => atem.state!.audio!;
+  t.is(Object.keys(audioState().channels).length, 9);
+  t.like(audioState().channels[1], { mixOption: Enums.AudioMixOption.AudioFollowVideo, gain: 0, balance: 0 });
+  t.like(audioState().channels[2001], { mixOption: Enums.AudioMixOption.Off });
+  await atem.setClassicAudioMixerInputProps(2, { mixOption: Enums.AudioMixOption.On, gain: -10 });
+  t.like(audioState().channels[2], { mixOption: Enums.AudioMixOption.On, gain: -10 });
+  await atem.setClassicAudioMixerMasterProps({ gain: -3, balance: 20 });
+  t.like(audioState().master, { gain: -3, balance: 20 });
+  await atem.setClassicAudioResetPeaks({ all: true });
+  t.like(device.audio?.resets.at(-1), { all: true });
   t.deepEqual(errors, []);
 });

@@ -19,6 +19,7 @@
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
+import { ClassicAudio, decode as audioDecoders } from './atem-switcher-audio.ts';
 import { decode as keyerDecoders, Keyers } from './atem-switcher-keyers.ts';
 import { Media, decode as mediaDecoders } from './atem-switcher-media.ts';
 import { OutputsArea, decode as outputDecoders } from './atem-switcher-outputs.ts';
@@ -91,6 +92,8 @@ export interface SwitcherOptions {
   /** Multiviewers and SuperSources (default 1 each). */
   multiviewers?: number;
   superSources?: number;
+  /** The audio mixer: classic (the default) or none. */
+  audio?: 'classic' | 'none';
   /** The still pool's size (default 20, the first three used) and the clips' (default 2). */
   stills?: number;
   clips?: number;
@@ -212,6 +215,7 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   ...mediaDecoders,
   ...viewDecoders,
   ...outputDecoders,
+  ...audioDecoders,
   CInL: (b) => ({
     flag: b[0]!,
     input: b.readUInt16BE(2),
@@ -256,6 +260,8 @@ export class AtemSwitcher {
   readonly views: Views;
   /** Streaming, recording and the startup state. */
   readonly outputs: OutputsArea;
+  /** The classic audio mixer, where the switcher has one. */
+  readonly audio: ClassicAudio | undefined;
   private readonly areas: Area[];
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
@@ -311,7 +317,12 @@ export class AtemSwitcher {
     this.media = new Media(players, options.stills ?? 20, options.clips ?? 2);
     this.views = new Views(this.model.multiviewers ?? 0, this.model.superSources ?? 0, tools);
     this.outputs = new OutputsArea(tools);
-    this.areas = [this.keyers, this.transitions, this.media, this.views, this.outputs];
+    // A channel for each external input and each media player, as a classic mixer has.
+    const channels = [...this.model.inputs.keys()]
+      .filter((id) => id > 0 && id < 1000)
+      .concat(Array.from({ length: players }, (_, n) => 2001 + n));
+    this.audio = options.audio === 'none' ? undefined : new ClassicAudio(channels);
+    this.areas = [this.keyers, this.transitions, this.media, this.views, this.outputs, ...(this.audio ? [this.audio] : [])];
     socket.on('message', (packet, from) => this.receive(packet, from));
     // An unconnected UDP socket's errors (a client gone) say nothing the sessions' timeout does not.
     socket.on('error', () => {});

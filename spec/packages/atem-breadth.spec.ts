@@ -255,3 +255,40 @@ test.serial(
     await reads(hub, 'mixer/stream/on', 'false', 'the panel stopped streaming');
   },
 );
+
+test.serial(
+  'classic audio: each channel on, off or following video, its gain and balance, the master, peaks reset (R-DV4, R-PK6)',
+  async (t) => {
+    const { device, hub } = await connected(t);
+    t.is(await hub.read('mixer/audio/input/1/mix'), 'afv');
+    t.is(await hub.read('mixer/audio/input/2001/mix'), 'off');
+    t.is(await hub.read('mixer/audio/input/1/gain'), '0');
+    t.is(await hub.read('mixer/audio/master/balance'), '0');
+    t.like(await meta(hub, 'mixer/audio/input/1/gain'), { label: 'Audio 1 gain', unit: 'dB', minimum: -60, maximum: 6 });
+    t.deepEqual(
+      (await meta(hub, 'mixer/audio/input/1/mix'))?.choices?.map((c) => c.value),
+      ['off', 'on', 'afv'],
+    );
+
+    await writes(t, hub, device, 'mixer/audio/input/2/mix', 'on', 'CAMI');
+    await reads(hub, 'mixer/audio/input/2/mix', 'on', 'the channel on');
+    t.is(device.audio?.channels.get(2)?.mixOption, 1);
+    await writes(t, hub, device, 'mixer/audio/input/2/gain', '-6', 'CAMI');
+    await reads(hub, 'mixer/audio/input/2/gain', '-6', 'the gain');
+    t.is(device.audio?.channels.get(2)?.gain, 16422, '-6 dB as the switcher says it');
+    await writes(t, hub, device, 'mixer/audio/input/2/balance', '-25', 'CAMI');
+    await reads(hub, 'mixer/audio/input/2/balance', '-25', 'the balance');
+    await writes(t, hub, device, 'mixer/audio/master/gain', '-3', 'CAMM');
+    await reads(hub, 'mixer/audio/master/gain', '-3', 'the master');
+    await writes(t, hub, device, 'mixer/audio/master/balance', '10', 'CAMM');
+    await reads(hub, 'mixer/audio/master/balance', '10', 'the master balance');
+    await writes(t, hub, device, 'mixer/audio/input/2/resetPeaks', 'true', 'RAMP');
+    t.like(device.audio?.resets.at(-1), { channel: 2 });
+    await writes(t, hub, device, 'mixer/audio/resetPeaks', 'true', 'RAMP');
+    t.like(device.audio?.resets.at(-1), { all: true });
+    t.like(await update(hub, 'mixer/audio/input/2/gain', '7'), { status: 400, code: 'PB_CONVERSION' });
+
+    device.panel('CAMI', { flag: 1, channel: 3, mixOption: 0 });
+    await reads(hub, 'mixer/audio/input/3/mix', 'off', 'the panel muted a channel');
+  },
+);
