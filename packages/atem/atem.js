@@ -25,6 +25,7 @@ import {
 } from 'patchbay-hub/connection';
 import { Atem } from 'atem-connection';
 import { ClassicAudio } from './audio.js';
+import { FairlightAudio } from './fairlight.js';
 import { Inputs } from './inputs.js';
 import { Keyers } from './keyers.js';
 import { Macros } from './macros.js';
@@ -32,6 +33,7 @@ import { Media } from './media.js';
 import { MixEffects } from './mix-effects.js';
 import { Multiviewers } from './multiviewer.js';
 import { Outputs } from './outputs.js';
+import { steps } from './steps.js';
 import { SuperSources } from './super-source.js';
 import { Transitions } from './transitions.js';
 
@@ -67,6 +69,7 @@ class AtemConnection {
   #superSources;
   #outputs;
   #audio;
+  #fairlight;
   #inputs;
 
   /**
@@ -87,9 +90,9 @@ class AtemConnection {
       },
     );
     // A command is taken when the switcher acknowledged it within the session it was sent in.
-    this.#parameters = new CommandedParameters(context, {
-      command: (command, answered) => this.#link.command(() => this.#taken(command), answered),
-    });
+    /** @param {() => Promise<unknown>} command @param {import('patchbay-hub/connection').Answered} [answered] */
+    const send = (command, answered) => this.#link.command(() => this.#taken(command), answered);
+    this.#parameters = new CommandedParameters(context, { command: send });
     this.#model = this.#parameters.readOnly('device/model', { type: 'S', meta: { label: 'Model' } });
     this.#mixEffects = new MixEffects(this.#atem, this.#parameters);
     this.#transitions = new Transitions(this.#atem, this.#parameters);
@@ -99,7 +102,9 @@ class AtemConnection {
     this.#multiviewers = new Multiviewers(this.#atem, this.#parameters);
     this.#superSources = new SuperSources(this.#atem, this.#parameters);
     this.#outputs = new Outputs(this.#atem, this.#parameters);
-    this.#audio = new ClassicAudio(this.#atem, this.#parameters);
+    const step = steps(this.#parameters, send);
+    this.#audio = new ClassicAudio(this.#atem, this.#parameters, step);
+    this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
   }
 
@@ -162,6 +167,7 @@ class AtemConnection {
     state.video.superSources.forEach((_s, ssrc) => this.#superSources.read(state, ssrc));
     this.#outputs.read(state);
     this.#audio.read(state);
+    this.#fairlight.read(state);
     this.#inputs.names(state);
     this.#inputs.tally(state);
   }
@@ -183,6 +189,7 @@ class AtemConnection {
       else if (head === 'media') this.#media.changed(state, kind, index === undefined ? undefined : Number(index));
       else if (head === 'streaming' || head === 'recording') this.#outputs.read(state);
       else if (head === 'audio') this.#audio.read(state, kind, index === undefined ? undefined : Number(index));
+      else if (head === 'fairlight') this.#fairlight.read(state, kind, index === undefined ? undefined : Number(index));
       else if (head === 'settings' && kind === 'multiViewers')
         this.#multiviewers.read(state, Number(index), part === 'windows' && key !== undefined ? Number(key) : undefined);
       else if (head === 'video' && kind === 'superSources')
@@ -326,10 +333,83 @@ export default defineConnectionType({
     },
     { id: 'audio/input/<id>/balance', type: 'F', access: 'read-write', description: "classic audio: the channel's balance, -50 to 50" },
     { id: 'audio/input/<id>/resetPeaks', type: 'T', access: 'write-only', description: "classic audio: resets the channel's peaks" },
+    {
+      id: 'audio/input/<id>/gain/step',
+      type: 'F',
+      access: 'write-only',
+      description: "classic audio: moves the channel's gain",
+      unit: 'dB',
+    },
+    {
+      id: 'audio/master/<level>/step',
+      type: 'F',
+      access: 'write-only',
+      description: "classic audio: moves the master's gain (dB) or balance",
+    },
     { id: 'audio/master/gain', type: 'F', access: 'read-write', description: "classic audio: the master's gain, -60 to 6", unit: 'dB' },
     { id: 'audio/master/balance', type: 'F', access: 'read-write', description: "classic audio: the master's balance, -50 to 50" },
     { id: 'audio/master/resetPeaks', type: 'T', access: 'write-only', description: "classic audio: resets the master's peaks" },
     { id: 'audio/resetPeaks', type: 'T', access: 'write-only', description: 'classic audio: resets every peak' },
+    {
+      id: 'fairlight/input/<id>/<source>/fader',
+      type: 'F',
+      access: 'read-write',
+      description: "Fairlight: the source's fader",
+      unit: 'dB',
+    },
+    {
+      id: 'fairlight/input/<id>/<source>/gain',
+      type: 'F',
+      access: 'read-write',
+      description: "Fairlight: the source's input gain",
+      unit: 'dB',
+    },
+    {
+      id: 'fairlight/input/<id>/<source>/balance',
+      type: 'F',
+      access: 'read-write',
+      description: "Fairlight: the source's balance, -50 to 50",
+    },
+    {
+      id: 'fairlight/input/<id>/<source>/delay',
+      type: 'I',
+      access: 'read-write',
+      description: "Fairlight: the source's delay",
+      unit: 'frames',
+    },
+    { id: 'fairlight/input/<id>/<source>/mix', type: 'S', access: 'read-write', description: 'Fairlight: the source off, on, or afv' },
+    {
+      id: 'fairlight/input/<id>/<source>/resetPeaks',
+      type: 'T',
+      access: 'write-only',
+      description: "Fairlight: resets the source's peaks",
+    },
+    {
+      id: 'fairlight/input/<id>/<source>/<level>/step',
+      type: 'F',
+      access: 'write-only',
+      description: 'Fairlight: moves the fader, gain (dB) or delay (frames) by the value written',
+    },
+    { id: 'fairlight/master/fader', type: 'F', access: 'read-write', description: "Fairlight: the master's fader", unit: 'dB' },
+    { id: 'fairlight/master/fader/step', type: 'F', access: 'write-only', description: "Fairlight: moves the master's fader", unit: 'dB' },
+    { id: 'fairlight/master/resetPeaks', type: 'T', access: 'write-only', description: "Fairlight: resets the master's peaks" },
+    { id: 'fairlight/resetPeaks', type: 'T', access: 'write-only', description: 'Fairlight: resets every peak' },
+    { id: 'fairlight/monitor/gain', type: 'F', access: 'read-write', description: "Fairlight: the monitor's gain", unit: 'dB' },
+    {
+      id: 'fairlight/monitor/<feed>/gain',
+      type: 'F',
+      access: 'read-write',
+      description: 'Fairlight: the master, talkback or sidetone feed',
+      unit: 'dB',
+    },
+    { id: 'fairlight/monitor/<level>/step', type: 'F', access: 'write-only', description: 'Fairlight: moves a monitor level', unit: 'dB' },
+    { id: 'fairlight/monitor/<feed>/muted', type: 'B', access: 'read-write', description: 'Fairlight: the master or talkback feed muted' },
+    {
+      id: 'fairlight/monitor/solo',
+      type: 'S',
+      access: 'read-write',
+      description: 'Fairlight: the source soloed, <input>/<source>, or empty',
+    },
     { id: 'startup/save', type: 'T', access: 'write-only', description: "saves the switcher's state as its startup state" },
     { id: 'startup/clear', type: 'T', access: 'write-only', description: 'clears the startup state' },
     {

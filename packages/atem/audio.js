@@ -2,7 +2,7 @@
 /**
  * The classic audio mixer, where the switcher has one (before Fairlight): each channel's mix
  * option (off, on, audio follows video), gain and balance, the master's gain and balance, and
- * peaks reset. Channels keep the switcher's numbers: an input's own (`audio/input/1`), a media
+ * peaks reset, and a step of each for a knob. Channels keep the switcher's numbers: an input's own (`audio/input/1`), a media
  * player's 2001 and on. Gains are in dB, -60 (silence) to +6; balance -50 (left) to 50.
  */
 import { Enums } from 'atem-connection';
@@ -19,18 +19,23 @@ const GAIN = { unit: 'dB', minimum: -60, maximum: 6, step: 0.1 };
 const BALANCE = { minimum: -50, maximum: 50, step: 1 };
 /** The switcher's silence (-infinity dB) as the least gain a write may give. */
 const decibels = (/** @type {number} */ gain) => Math.max(gain, GAIN.minimum);
+const clamp = (/** @type {number} */ v, /** @type {{ minimum: number, maximum: number }} */ range) =>
+  Math.min(range.maximum, Math.max(range.minimum, v));
 
 export class ClassicAudio {
   #atem;
   #parameters;
+  #step;
 
   /**
    * @param {import('atem-connection').Atem} atem
    * @param {import('patchbay-hub/connection').CommandedParameters} parameters
+   * @param {import('./steps.js').Step} step
    */
-  constructor(atem, parameters) {
+  constructor(atem, parameters, step) {
     this.#atem = atem;
     this.#parameters = parameters;
+    this.#step = step;
   }
 
   /**
@@ -65,6 +70,9 @@ export class ClassicAudio {
       .commanded(`${base}/balance`, { type: 'F', meta: { label: `Audio ${id} balance`, ...BALANCE } }, (v) => set({ balance: Number(v) }))
       .report(at.balance);
     parameters.trigger(`${base}/resetPeaks`, { label: `Audio ${id} reset peaks` }, () => atem.setClassicAudioResetPeaks({ input: id }));
+    this.#step(`${base}/gain/step`, { label: `Audio ${id} gain step`, unit: 'dB' }, (by) =>
+      set({ gain: clamp(decibels(atem.state?.audio?.channels[id]?.gain ?? 0) + by, GAIN) }),
+    );
   }
 
   /** @param {import('atem-connection').AudioState.ClassicAudioMasterChannel | undefined} master */
@@ -82,6 +90,13 @@ export class ClassicAudio {
         atem.setClassicAudioMixerMasterProps({ balance: Number(v) }),
       )
       .report(master.balance);
+    const now = () => atem.state?.audio?.master;
+    this.#step('audio/master/gain/step', { label: 'Audio master gain step', unit: 'dB' }, (by) =>
+      atem.setClassicAudioMixerMasterProps({ gain: clamp(decibels(now()?.gain ?? 0) + by, GAIN) }),
+    );
+    this.#step('audio/master/balance/step', { label: 'Audio master balance step' }, (by) =>
+      atem.setClassicAudioMixerMasterProps({ balance: clamp((now()?.balance ?? 0) + by, BALANCE) }),
+    );
     parameters.trigger('audio/master/resetPeaks', { label: 'Audio master reset peaks' }, () =>
       atem.setClassicAudioResetPeaks({ master: true }),
     );

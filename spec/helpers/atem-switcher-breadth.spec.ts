@@ -3,7 +3,7 @@
  * (atem-switcher-keyers.ts), transitions and fade to black (atem-switcher-transitions.ts),
  * media (atem-switcher-media.ts), multiviewers and SuperSource (atem-switcher-views.ts),
  * streaming, recording and the startup state (atem-switcher-outputs.ts), classic audio
- * (atem-switcher-audio.ts) —
+ * (atem-switcher-audio.ts), Fairlight audio (atem-switcher-fairlight.ts) —
  * proved against `atem-connection`, as atem-switcher.spec.ts proves the rest: each state
  * command is read back with the library's own `deserialize`, each client command it reads
  * is written by the library's own `serialize`, and the library's `Atem` has its commands taken.
@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import test, { type ExecutionContext } from 'ava';
 import { AtemSwitcher, decode } from './atem-switcher.ts';
 import { encode as audio } from './atem-switcher-audio.ts';
+import { encode as fairlight, STEREO } from './atem-switcher-fairlight.ts';
 import { encode as keyers, type UpstreamKeyer } from './atem-switcher-keyers.ts';
 import { encode as media } from './atem-switcher-media.ts';
 import { encode as outputs, type Outputs } from './atem-switcher-outputs.ts';
@@ -429,5 +430,111 @@ test('atem-connection has the classic audio mixer, and its commands change the s
   t.like(audioState().master, { gain: -3, balance: 20 });
   await atem.setClassicAudioResetPeaks({ all: true });
   t.like(device.audio?.resets.at(-1), { all: true });
+  t.deepEqual(errors, []);
+});
+
+test('Fairlight audio the switcher writes reads back alike with the library deserialize, and its commands are the library serialize', (t) => {
+  t.like(Commands.FairlightAudioMixerConfigCommand.deserialize(body(t, fairlight._FAC(9), '_FAC')).properties, { inputs: 9, monitors: 1 });
+  t.like(Commands.FairlightMixerInputUpdateCommand.deserialize(body(t, fairlight.FAIP(3), 'FAIP'), V8), {
+    index: 3,
+    properties: { inputType: Enums.FairlightInputType.EmbeddedWithVideo, activeConfiguration: Enums.FairlightInputConfiguration.Stereo },
+  });
+  const source = {
+    framesDelay: 3,
+    gain: -450,
+    faderGain: -1000,
+    balance: -5000,
+    mixOption: Enums.FairlightAudioMixOption.AudioFollowVideo,
+  };
+  const sourced = Commands.FairlightMixerSourceUpdateCommand.deserialize(body(t, fairlight.FASP(3, STEREO, source), 'FASP'));
+  t.like(sourced, { index: 3, source: BigInt(STEREO) });
+  t.like(sourced.properties, { framesDelay: 3, maxFramesDelay: 8, gain: -450, faderGain: -1000, balance: -5000, mixOption: 4 });
+  t.deepEqual(sourced.properties.supportedMixOptions, [1, 2, 4]);
+  t.like(Commands.FairlightMixerMasterUpdateCommand.deserialize(body(t, fairlight.FAMP(-300), 'FAMP')).properties, { faderGain: -300 });
+  const monitor = { gain: -100, masterGain: -200, masterMuted: true, talkbackGain: -300, talkbackMuted: false, sidetoneGain: -400 };
+  t.deepEqual(Commands.FairlightMixerMonitorUpdateCommand.deserialize(body(t, fairlight.FMHP(monitor), 'FMHP')).properties, {
+    gain: -100,
+    inputMasterGain: -200,
+    inputMasterMuted: true,
+    inputTalkbackGain: -300,
+    inputTalkbackMuted: false,
+    inputSidetoneGain: -400,
+  });
+  t.deepEqual(
+    Commands.FairlightMixerMonitorSoloUpdateCommand.deserialize(body(t, fairlight.FAMS({ solo: true, index: 3, source: STEREO }), 'FAMS'))
+      .properties,
+    {
+      solo: true,
+      index: 3,
+      source: STEREO,
+    },
+  );
+
+  const set = new Commands.FairlightMixerSourceCommand(3, BigInt(STEREO));
+  set.updateProps({ faderGain: -1000, gain: 250, framesDelay: 2, balance: 300, mixOption: Enums.FairlightAudioMixOption.On });
+  t.deepEqual(read(set), {
+    name: 'CFSP',
+    flag: 1 | 2 | 64 | 128 | 256,
+    input: 3,
+    source: STEREO,
+    framesDelay: 2,
+    gain: 250,
+    balance: 300,
+    faderGain: -1000,
+    mixOption: 2,
+  });
+  const master = new Commands.FairlightMixerMasterCommand();
+  master.updateProps({ faderGain: -500 });
+  t.deepEqual(read(master), { name: 'CFMP', flag: 8, faderGain: -500 });
+  const monitoring = new Commands.FairlightMixerMonitorCommand();
+  monitoring.updateProps({ gain: -100, inputMasterMuted: true, inputTalkbackGain: -300, inputSidetoneGain: -400 });
+  t.like(read(monitoring), { name: 'CFMH', flag: 1 | 4 | 8 | 128, gain: -100, masterMuted: true, talkbackGain: -300, sidetoneGain: -400 });
+  const solo = new Commands.FairlightMixerMonitorSoloCommand();
+  solo.updateProps({ solo: true, index: 3, source: STEREO });
+  t.deepEqual(read(solo), { name: 'CFMS', flag: 3, solo: true, input: 3, source: STEREO });
+  t.deepEqual(read(new Commands.FairlightMixerResetPeakLevelsCommand({ all: true, master: false })), {
+    name: 'RFLP',
+    all: true,
+    master: false,
+  });
+  t.deepEqual(
+    read(
+      new Commands.FairlightMixerSourceResetPeakLevelsCommand(3, BigInt(STEREO), {
+        output: true,
+        dynamicsInput: false,
+        dynamicsOutput: false,
+      }),
+    ),
+    {
+      name: 'RFIP',
+      input: 3,
+      source: STEREO,
+      output: true,
+    },
+  );
+});
+
+test('atem-connection has the Fairlight mixer of a switcher that has one, and its commands change the switcher and come back as state', async (t) => {
+  const device = await AtemSwitcher.start({ audio: 'fairlight' });
+  t.teardown(() => device.close());
+  const atem = new Atem({ disableMultithreaded: true });
+  const errors: unknown[] = [];
+  atem.on('error', (error) => errors.push(error));
+  t.teardown(() => atem.destroy());
+  let connected = false;
+  atem.once('connected', () => (connected = true));
+  await atem.connect('127.0.0.1', device.port);
+  await eventually(() => connected, 'the client is connected', 10_000);
+  const state = () => atem.state!.fairlight!;
+  t.is(atem.state!.audio, undefined, 'no classic mixer beside it');
+  t.like(state().inputs[2]?.sources[STEREO]?.properties, { mixOption: Enums.FairlightAudioMixOption.AudioFollowVideo, faderGain: 0 });
+  await atem.setFairlightAudioMixerSourceProps(2, STEREO, { faderGain: -1500, mixOption: Enums.FairlightAudioMixOption.On });
+  t.like(state().inputs[2]?.sources[STEREO]?.properties, { faderGain: -1500, mixOption: Enums.FairlightAudioMixOption.On });
+  await atem.setFairlightAudioMixerMasterProps({ faderGain: -300 });
+  t.is(state().master?.properties?.faderGain, -300);
+  await atem.setFairlightAudioMixerMonitorProps({ inputTalkbackMuted: false, inputTalkbackGain: -600 });
+  t.like(state().monitor, { inputTalkbackMuted: false, inputTalkbackGain: -600 });
+  await atem.setFairlightAudioMixerMonitorSolo({ solo: true, index: 2, source: STEREO });
+  t.like(state().solo, { solo: true, index: 2, source: STEREO });
   t.deepEqual(errors, []);
 });

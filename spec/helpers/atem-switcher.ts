@@ -20,6 +20,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { ClassicAudio, decode as audioDecoders } from './atem-switcher-audio.ts';
+import { Fairlight, decode as fairlightDecoders } from './atem-switcher-fairlight.ts';
 import { decode as keyerDecoders, Keyers } from './atem-switcher-keyers.ts';
 import { Media, decode as mediaDecoders } from './atem-switcher-media.ts';
 import { OutputsArea, decode as outputDecoders } from './atem-switcher-outputs.ts';
@@ -92,8 +93,8 @@ export interface SwitcherOptions {
   /** Multiviewers and SuperSources (default 1 each). */
   multiviewers?: number;
   superSources?: number;
-  /** The audio mixer: classic (the default) or none. */
-  audio?: 'classic' | 'none';
+  /** The audio mixer: classic (the default), Fairlight, or none. */
+  audio?: 'classic' | 'fairlight' | 'none';
   /** The still pool's size (default 20, the first three used) and the clips' (default 2). */
   stills?: number;
   clips?: number;
@@ -216,6 +217,7 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   ...viewDecoders,
   ...outputDecoders,
   ...audioDecoders,
+  ...fairlightDecoders,
   CInL: (b) => ({
     flag: b[0]!,
     input: b.readUInt16BE(2),
@@ -262,6 +264,8 @@ export class AtemSwitcher {
   readonly outputs: OutputsArea;
   /** The classic audio mixer, where the switcher has one. */
   readonly audio: ClassicAudio | undefined;
+  /** The Fairlight audio mixer, where the switcher has one. */
+  readonly fairlight: Fairlight | undefined;
   private readonly areas: Area[];
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
@@ -321,8 +325,16 @@ export class AtemSwitcher {
     const channels = [...this.model.inputs.keys()]
       .filter((id) => id > 0 && id < 1000)
       .concat(Array.from({ length: players }, (_, n) => 2001 + n));
-    this.audio = options.audio === 'none' ? undefined : new ClassicAudio(channels);
-    this.areas = [this.keyers, this.transitions, this.media, this.views, this.outputs, ...(this.audio ? [this.audio] : [])];
+    this.audio = (options.audio ?? 'classic') === 'classic' ? new ClassicAudio(channels) : undefined;
+    this.fairlight = options.audio === 'fairlight' ? new Fairlight(channels) : undefined;
+    this.areas = [
+      this.keyers,
+      this.transitions,
+      this.media,
+      this.views,
+      this.outputs,
+      ...[this.audio, this.fairlight].filter((a) => a !== undefined),
+    ];
     socket.on('message', (packet, from) => this.receive(packet, from));
     // An unconnected UDP socket's errors (a client gone) say nothing the sessions' timeout does not.
     socket.on('error', () => {});

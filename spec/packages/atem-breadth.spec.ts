@@ -8,7 +8,8 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import type { ParameterMeta } from '../../lib/core/parameter-meta.ts';
-import { AtemSwitcher } from '../helpers/atem-switcher.ts';
+import { AtemSwitcher, type SwitcherOptions } from '../helpers/atem-switcher.ts';
+import { STEREO } from '../helpers/atem-switcher-fairlight.ts';
 import { eventually } from '../helpers/eventually.ts';
 import type { HubProcess } from '../helpers/hub-process.ts';
 import { connectionOf, hubWithPackage, update } from '../helpers/outside-package.ts';
@@ -19,8 +20,8 @@ const meta = async (hub: HubProcess, address: string) =>
 const reads = (hub: HubProcess, address: string, value: string, what: string) =>
   eventually(async () => (await hub.read(address)) === value, `${what}: ${address} is ${value}`, 10_000);
 
-async function connected(t: ExecutionContext) {
-  const device = await AtemSwitcher.start();
+async function connected(t: ExecutionContext, options: SwitcherOptions = {}) {
+  const device = await AtemSwitcher.start(options);
   t.teardown(() => device.close());
   const hub = await hubWithPackage(t, 'atem', {
     mixer: { type: 'atem', host: '127.0.0.1', port: device.port, timeout: 3000, connectTimeout: 3000 },
@@ -287,8 +288,62 @@ test.serial(
     await writes(t, hub, device, 'mixer/audio/resetPeaks', 'true', 'RAMP');
     t.like(device.audio?.resets.at(-1), { all: true });
     t.like(await update(hub, 'mixer/audio/input/2/gain', '7'), { status: 400, code: 'PB_CONVERSION' });
+    // A knob's step, from where the switcher is.
+    await writes(t, hub, device, 'mixer/audio/input/2/gain/step', '-4', 'CAMI');
+    await reads(hub, 'mixer/audio/input/2/gain', '-10', '-6 dB and a step of -4');
+    await writes(t, hub, device, 'mixer/audio/master/balance/step', '5', 'CAMM');
+    await reads(hub, 'mixer/audio/master/balance', '15', 'the master balance a step right');
+    t.is(await hub.read('mixer/fairlight/master/fader'), 'HTTP 404', 'no Fairlight parameters on a classic mixer');
 
     device.panel('CAMI', { flag: 1, channel: 3, mixOption: 0 });
     await reads(hub, 'mixer/audio/input/3/mix', 'off', 'the panel muted a channel');
+  },
+);
+
+test.serial(
+  "Fairlight audio: each source's fader, gain, delay, balance and mix, the master, the monitor and its feeds, solo, steps, peaks (R-DV4, R-PK6)",
+  async (t) => {
+    const { device, hub } = await connected(t, { audio: 'fairlight' });
+    const source = `mixer/fairlight/input/2/${STEREO}`;
+    await reads(hub, `${source}/mix`, 'afv', 'the Fairlight mixer is read');
+    t.is(await hub.read(`${source}/fader`), '0');
+    t.is(await hub.read(`${source}/delay`), '0');
+    t.is(await hub.read('mixer/fairlight/monitor/talkback/muted'), 'true');
+    t.is(await hub.read('mixer/fairlight/monitor/solo'), '');
+    t.is(await hub.read('mixer/audio/input/1/mix'), 'HTTP 404', 'no classic parameters beside Fairlight');
+    t.like(await meta(hub, `${source}/fader`), { label: `Fairlight 2 (${STEREO}) fader`, unit: 'dB', minimum: -100, maximum: 10 });
+    t.like(await meta(hub, `${source}/delay`), { unit: 'frames', minimum: 0, maximum: 8 });
+
+    await writes(t, hub, device, `${source}/fader`, '-15', 'CFSP');
+    await reads(hub, `${source}/fader`, '-15', 'the fader');
+    t.is(device.fairlight?.inputs.get(2)?.faderGain, -1500);
+    await writes(t, hub, device, `${source}/fader/step`, '2.5', 'CFSP');
+    await reads(hub, `${source}/fader`, '-12.5', 'a step up');
+    await writes(t, hub, device, `${source}/gain`, '3', 'CFSP');
+    await writes(t, hub, device, `${source}/delay`, '4', 'CFSP');
+    await writes(t, hub, device, `${source}/balance`, '-20', 'CFSP');
+    await writes(t, hub, device, `${source}/mix`, 'on', 'CFSP');
+    await reads(hub, `${source}/mix`, 'on', 'the source on');
+    t.like(device.fairlight?.inputs.get(2), { gain: 300, framesDelay: 4, balance: -4000, mixOption: 2 });
+    await writes(t, hub, device, `${source}/delay/step`, '-1', 'CFSP');
+    await reads(hub, `${source}/delay`, '3', 'a frame less');
+    await writes(t, hub, device, 'mixer/fairlight/master/fader', '-3', 'CFMP');
+    await reads(hub, 'mixer/fairlight/master/fader', '-3', 'the master');
+    await writes(t, hub, device, 'mixer/fairlight/monitor/talkback/muted', 'false', 'CFMH');
+    await reads(hub, 'mixer/fairlight/monitor/talkback/muted', 'false', 'talkback open');
+    await writes(t, hub, device, 'mixer/fairlight/monitor/sidetone/gain', '-6', 'CFMH');
+    await reads(hub, 'mixer/fairlight/monitor/sidetone/gain', '-6', 'sidetone');
+    await writes(t, hub, device, 'mixer/fairlight/monitor/gain/step', '-2', 'CFMH');
+    await reads(hub, 'mixer/fairlight/monitor/gain', '-2', 'the monitor a step down');
+    await writes(t, hub, device, 'mixer/fairlight/monitor/solo', `2/${STEREO}`, 'CFMS');
+    await reads(hub, 'mixer/fairlight/monitor/solo', `2/${STEREO}`, 'solo');
+    await writes(t, hub, device, 'mixer/fairlight/monitor/solo', '', 'CFMS');
+    await reads(hub, 'mixer/fairlight/monitor/solo', '', 'solo off');
+    await writes(t, hub, device, `${source}/resetPeaks`, 'true', 'RFIP');
+    await writes(t, hub, device, 'mixer/fairlight/resetPeaks', 'true', 'RFLP');
+    t.like(device.fairlight?.resets.at(-1), { name: 'RFLP', all: true });
+
+    device.panel('CFSP', { flag: 128, input: 3, source: STEREO, faderGain: -2000 });
+    await reads(hub, `mixer/fairlight/input/3/${STEREO}/fader`, '-20', 'the desk moved a fader');
   },
 );
