@@ -33,8 +33,9 @@ import { Media } from './media.js';
 import { MixEffects } from './mix-effects.js';
 import { Multiviewers } from './multiviewer.js';
 import { Outputs } from './outputs.js';
-import { steps } from './steps.js';
+import { steps, writeOnly } from './steps.js';
 import { SuperSources } from './super-source.js';
+import { Timecode } from './timecode.js';
 import { Transitions } from './transitions.js';
 
 const settings = Type.Object({
@@ -70,6 +71,7 @@ class AtemConnection {
   #outputs;
   #audio;
   #fairlight;
+  #timecode;
   #inputs;
 
   /**
@@ -102,7 +104,9 @@ class AtemConnection {
     this.#multiviewers = new Multiviewers(this.#atem, this.#parameters);
     this.#superSources = new SuperSources(this.#atem, this.#parameters);
     this.#outputs = new Outputs(this.#atem, this.#parameters);
-    const step = steps(this.#parameters, send);
+    const write = writeOnly(this.#parameters, send);
+    const step = steps(write);
+    this.#timecode = new Timecode(this.#atem, this.#parameters, write);
     this.#audio = new ClassicAudio(this.#atem, this.#parameters, step);
     this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
@@ -168,6 +172,7 @@ class AtemConnection {
     this.#outputs.read(state);
     this.#audio.read(state);
     this.#fairlight.read(state);
+    this.#timecode.read(state);
     this.#inputs.names(state);
     this.#inputs.tally(state);
   }
@@ -190,6 +195,7 @@ class AtemConnection {
       else if (head === 'streaming' || head === 'recording') this.#outputs.read(state);
       else if (head === 'audio') this.#audio.read(state, kind, index === undefined ? undefined : Number(index));
       else if (head === 'fairlight') this.#fairlight.read(state, kind, index === undefined ? undefined : Number(index));
+      else if (head === 'settings' && kind === 'timeMode') this.#timecode.read(state);
       else if (head === 'settings' && kind === 'multiViewers')
         this.#multiviewers.read(state, Number(index), part === 'windows' && key !== undefined ? Number(key) : undefined);
       else if (head === 'video' && kind === 'superSources')
@@ -293,6 +299,7 @@ export default defineConnectionType({
     { id: 'media/capture', type: 'T', access: 'write-only', description: 'captures a still from program into the pool' },
     { id: 'media/still/<n>/name', type: 'S', access: 'read-only', description: "the still's name, empty when the place is free" },
     { id: 'media/still/<n>/clear', type: 'T', access: 'write-only', description: 'clears the still from the pool' },
+    { id: 'mv/<n>/layout', type: 'S', access: 'read-write', description: 'the quarters split in four: {"topLeft": true, …}' },
     {
       id: 'mv/<n>/window/<w>/source',
       type: 'I',
@@ -305,6 +312,12 @@ export default defineConnectionType({
     { id: 'ssrc/<n>/box/<b>/y', type: 'F', access: 'read-write', description: "the box's centre, up, -27 to 27" },
     { id: 'ssrc/<n>/box/<b>/size', type: 'F', access: 'read-write', description: "the box's size, 0.07 to 1" },
     { id: 'ssrc/<n>/box/<b>/cropped', type: 'B', access: 'read-write', description: 'whether the box is cropped' },
+    {
+      id: 'ssrc/<n>/box/<b>/crop/<side>',
+      type: 'F',
+      access: 'read-write',
+      description: 'the crop of a side: top and bottom 0 to 18, left and right 0 to 32',
+    },
     { id: 'stream/on', type: 'B', access: 'read-write', description: 'starts or stops streaming; true while connecting or streaming' },
     { id: 'stream/state', type: 'S', access: 'read-only', description: 'idle, connecting, streaming or stopping' },
     {
@@ -410,6 +423,8 @@ export default defineConnectionType({
       access: 'read-write',
       description: 'Fairlight: the source soloed, <input>/<source>, or empty',
     },
+    { id: 'timecode/mode', type: 'S', access: 'read-write', description: 'free-run or time-of-day' },
+    { id: 'timecode/set', type: 'S', access: 'write-only', description: 'the time the timecode counts from: hh:mm:ss or hh:mm:ss:ff' },
     { id: 'startup/save', type: 'T', access: 'write-only', description: "saves the switcher's state as its startup state" },
     { id: 'startup/clear', type: 'T', access: 'write-only', description: 'clears the startup state' },
     {

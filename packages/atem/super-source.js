@@ -2,7 +2,8 @@
 /**
  * The SuperSource, where the switcher has one: each box on or off, its source, where it is and
  * how big, numbered from 1 as the software names them (`ssrc/1/box/2`). Positions are the
- * software's: x from -48 to 48 and y from -27 to 27 (the library's hundredths), size 0.07 to 1.
+ * software's: x from -48 to 48 and y from -27 to 27 (the library's hundredths), size 0.07 to 1,
+ * crops 0 to 18 (top, bottom) and 0 to 32 (left, right).
  */
 
 /** @typedef {import('atem-connection').VideoState.SuperSource.SuperSourceBox} Box */
@@ -12,6 +13,10 @@ const NUMBERS = /** @type {const} */ ([
   ['x', 'x', -48, 48, 100],
   ['y', 'y', -27, 27, 100],
   ['size', 'size', 0.07, 1, 1000],
+  ['cropTop', 'crop/top', 0, 18, 1000],
+  ['cropBottom', 'crop/bottom', 0, 18, 1000],
+  ['cropLeft', 'crop/left', 0, 32, 1000],
+  ['cropRight', 'crop/right', 0, 32, 1000],
 ]);
 
 export class SuperSources {
@@ -54,7 +59,7 @@ export class SuperSources {
       .report(box.source);
     for (const [field, label, minimum, maximum, scale] of NUMBERS)
       parameters
-        .commanded(`${base}/${field}`, { type: 'F', meta: { label: `${name} ${label}`, minimum, maximum } }, (v) =>
+        .commanded(`${base}/${label}`, { type: 'F', meta: { label: `${name} ${label.replace('/', ' ')}`, minimum, maximum } }, (v) =>
           set({ [field]: Math.round(Number(v) * scale) }),
         )
         .report(box[field] / scale);

@@ -240,18 +240,41 @@ test('media, multiviewers, SuperSource, streaming and recording the switcher wri
 
   t.like(Commands.MultiviewerConfigCommand.deserialize(body(t, views._MvC(2, 10), '_MvC'), V8).properties, { windowCount: 10 });
   t.like(Commands.MultiviewerConfigCommand.deserialize(views._MvC(2, 10).subarray(8), V7).properties, { count: 2, windowCount: 10 });
+  t.like(Commands.MultiViewerPropertiesUpdateCommand.deserialize(body(t, views.MvPr(1, 12), 'MvPr')), {
+    multiViewerId: 1,
+    properties: { layout: Enums.MultiViewerLayout.ProgramTop, programPreviewSwapped: false },
+  });
   t.like(Commands.MultiViewerSourceUpdateCommand.deserialize(body(t, views.MvIn(1, 4, 3010), 'MvIn')), {
     multiViewerId: 1,
     properties: { windowIndex: 4, source: 3010, supportsVuMeter: true, supportsSafeArea: true },
   });
-  const box = { enabled: true, source: 5, x: -800, y: 450, size: 500, cropped: true };
+  const box = {
+    enabled: true,
+    source: 5,
+    x: -800,
+    y: 450,
+    size: 500,
+    cropped: true,
+    crop: [1000, 2000, 3000, 4000] as [number, number, number, number],
+  };
   for (const version of [V8, V7]) {
     t.like(Commands.SuperSourceConfigCommand.deserialize(body(t, views._SSC(0, 4, version), '_SSC'), version), {
       properties: { boxCount: 4 },
     });
     t.like(Commands.SuperSourceBoxParametersUpdateCommand.deserialize(body(t, views.SSBP(0, 3, box, version), 'SSBP'), version), {
       boxId: 3,
-      properties: { enabled: true, source: 5, x: -800, y: 450, size: 500, cropped: true },
+      properties: {
+        enabled: true,
+        source: 5,
+        x: -800,
+        y: 450,
+        size: 500,
+        cropped: true,
+        cropTop: 1000,
+        cropBottom: 2000,
+        cropLeft: 3000,
+        cropRight: 4000,
+      },
     });
   }
 
@@ -266,6 +289,8 @@ test('media, multiviewers, SuperSource, streaming and recording the switcher wri
     disks: [3, 4],
     saved: 0,
     cleared: 0,
+    timeMode: 0,
+    time: '',
   };
   t.like(Commands.StreamingServiceUpdateCommand.deserialize(body(t, outputs.SRSU(o), 'SRSU')).properties, {
     serviceName: 'Twitch',
@@ -290,6 +315,9 @@ test('media, multiviewers, SuperSource, streaming and recording the switcher wri
     recordingTimeAvailable: 3600,
   });
   t.like(Commands.RecordingISOCommand.deserialize(body(t, outputs.ISOi(true), 'ISOi')).properties, { recordAllInputs: true });
+  t.like(Commands.TimeConfigUpdateCommand.deserialize(body(t, outputs.TCCc(Enums.TimeMode.TimeOfDay), 'TCCc')).properties, {
+    mode: Enums.TimeMode.TimeOfDay,
+  });
 });
 
 test('the media, multiviewer, SuperSource, streaming, recording and startup commands the switcher reads are the library serialize, read alike', (t) => {
@@ -299,12 +327,47 @@ test('the media, multiviewer, SuperSource, streaming, recording and startup comm
   t.deepEqual(read(new Commands.MediaPoolCaptureStillCommand()), { name: 'Capt' });
   t.deepEqual(read(new Commands.MediaPoolClearStillCommand(5)), { name: 'CSTL', index: 5 });
   t.deepEqual(read(new Commands.MultiViewerSourceCommand(1, 4, 3010)), { name: 'CMvI', mv: 1, window: 4, source: 3010 });
+  const layout = new Commands.MultiViewerPropertiesCommand(1);
+  layout.updateProps({ layout: Enums.MultiViewerLayout.ProgramRight });
+  t.deepEqual(read(layout), { name: 'CMvP', flag: 1, mv: 1, layout: 5, swapped: false });
+  t.deepEqual(read(new Commands.TimeConfigCommand(Enums.TimeMode.TimeOfDay)), { name: 'CTCC', mode: 1 });
+  t.deepEqual(read(new Commands.TimeCommand({ hour: 9, minute: 30, second: 5, frame: 12, dropFrame: false })), {
+    name: 'Time',
+    time: '09:30:05:12',
+    dropFrame: false,
+  });
   for (const version of [V8, V7]) {
     const box = new Commands.SuperSourceBoxParametersCommand(0, 2);
-    box.updateProps({ enabled: true, source: 6, x: -100, y: 200, size: 700, cropped: true });
+    box.updateProps({
+      enabled: true,
+      source: 6,
+      x: -100,
+      y: 200,
+      size: 700,
+      cropped: true,
+      cropTop: 1,
+      cropBottom: 2,
+      cropLeft: 3,
+      cropRight: 4,
+    });
     t.deepEqual(
       read(box, version),
-      { name: 'CSBP', flag: 63, ssrc: 0, box: 2, enabled: true, source: 6, x: -100, y: 200, size: 700, cropped: true },
+      {
+        name: 'CSBP',
+        flag: 1023,
+        ssrc: 0,
+        box: 2,
+        enabled: true,
+        source: 6,
+        x: -100,
+        y: 200,
+        size: 700,
+        cropped: true,
+        cropTop: 1,
+        cropBottom: 2,
+        cropLeft: 3,
+        cropRight: 4,
+      },
       `${version}`,
     );
   }
@@ -372,6 +435,13 @@ test('atem-connection has the media, multiviewer, SuperSource, streaming and rec
   t.true(state().recording?.recordAllInputs);
   await atem.switchRecordingDisk();
   t.like(state().recording?.properties, { workingSet1DiskId: 2, workingSet2DiskId: 1 });
+  await atem.setMultiViewerProperties({ layout: Enums.MultiViewerLayout.ProgramBottom }, 0);
+  t.is(state().settings.multiViewers[0]?.properties?.layout, Enums.MultiViewerLayout.ProgramBottom);
+  t.is(state().settings.timeMode, Enums.TimeMode.FreeRun);
+  await atem.setTimeMode(Enums.TimeMode.TimeOfDay);
+  t.is(state().settings.timeMode, Enums.TimeMode.TimeOfDay);
+  await atem.setTime(10, 0, 0, 0);
+  t.is(device.outputs.now.time, '10:00:00:00');
   await atem.saveStartupState();
   await atem.clearStartupState();
   t.like(device.outputs.now, { saved: 1, cleared: 1 });

@@ -1,7 +1,7 @@
 /**
  * The switcher simulator's outputs to the world: streaming (start, stop, service) and
- * recording (start, stop, file name, ISO, switch disk), and the startup state saved or
- * cleared. Each encoder and decoder is checked against atem-connection's own in
+ * recording (start, stop, file name, ISO, switch disk), the startup state saved or
+ * cleared, and the timecode (its mode, and the time set). Each encoder and decoder is checked against atem-connection's own in
  * atem-switcher-breadth.spec.ts.
  */
 import { createRequire } from 'node:module';
@@ -25,6 +25,10 @@ export interface Outputs {
   /** How often the startup state was saved, and cleared. */
   saved: number;
   cleared: number;
+  /** The library's TimeMode: 0 free run, 1 time of day. */
+  timeMode: number;
+  /** The time last set: hh:mm:ss:ff. */
+  time: string;
 }
 
 export const encode = {
@@ -50,6 +54,7 @@ export const encode = {
       b.writeUInt32BE(3600, 4);
     }),
   ISOi: (iso: boolean) => frame('ISOi', 4, (b) => (b[0] = iso ? 1 : 0)),
+  TCCc: (mode: number) => frame('TCCc', 4, (b) => (b[0] = mode)),
 };
 
 export const decode: Record<string, Decoder> = {
@@ -66,6 +71,8 @@ export const decode: Record<string, Decoder> = {
   RMSp: () => ({}),
   SRsv: () => ({}),
   SRcl: () => ({}),
+  CTCC: (b) => ({ mode: b[0]! }),
+  Time: (b) => ({ time: [b[0], b[1], b[2], b[3]].map((n) => String(n).padStart(2, '0')).join(':'), dropFrame: b[5] === 1 }),
 };
 
 export class OutputsArea implements Area {
@@ -80,13 +87,22 @@ export class OutputsArea implements Area {
     disks: [1, 2],
     saved: 0,
     cleared: 0,
+    timeMode: Enums.TimeMode.FreeRun,
+    time: '00:00:00:00',
   };
 
   constructor(private readonly tools: AreaTools) {}
 
   dump(): Buffer[] {
     const o = this.now;
-    return [encode.SRSU(o), encode.StRS(o.streaming), encode.RMSu(o), encode.RTMS(o.recording), encode.ISOi(o.iso)];
+    return [
+      encode.SRSU(o),
+      encode.StRS(o.streaming),
+      encode.RMSu(o),
+      encode.RTMS(o.recording),
+      encode.ISOi(o.iso),
+      encode.TCCc(o.timeMode),
+    ];
   }
 
   apply(name: string, f: Fields): Buffer[] | undefined {
@@ -112,7 +128,7 @@ export class OutputsArea implements Area {
         return [encode.RMSu(o)];
       case 'ISOi':
         o.iso = f['iso'] === true;
-        return [encode.ISOi(o.iso)];
+        return [encode.ISOi(o.iso), encode.TCCc(o.timeMode)];
       case 'RMSp':
         o.disks = [o.disks[1], o.disks[0]];
         return [encode.RMSu(o)];
@@ -121,6 +137,14 @@ export class OutputsArea implements Area {
         return [];
       case 'SRcl':
         o.cleared += 1;
+        return [];
+      case 'CTCC':
+        if (Number(f['mode']) > 1) return [];
+        o.timeMode = Number(f['mode']);
+        return [encode.TCCc(o.timeMode)];
+      case 'Time':
+        // The switcher keeps its time, and says it when asked (TiRq), which the library does not keep.
+        o.time = String(f['time']);
         return [];
       default:
         return undefined;

@@ -1,5 +1,5 @@
 /**
- * The switcher simulator's composed pictures: the multiviewers' windows and the SuperSource's
+ * The switcher simulator's composed pictures: the multiviewers' layouts and windows, and the SuperSource's
  * boxes (on, source, position and size). Each encoder and decoder is checked against
  * atem-connection's own in atem-switcher-breadth.spec.ts.
  */
@@ -9,7 +9,15 @@ import { frame } from './atem-switcher-wire.ts';
 
 const { Enums } = createRequire(import.meta.url)('atem-connection') as typeof import('atem-connection');
 
-export type Box = { enabled: boolean; source: number; x: number; y: number; size: number; cropped: boolean };
+export type Box = {
+  enabled: boolean;
+  source: number;
+  x: number;
+  y: number;
+  size: number;
+  cropped: boolean;
+  crop: [number, number, number, number];
+};
 
 /** Since 8.0 a SuperSource's id comes first, and the box's fields two bytes later. */
 const at = (version: number) => (version >= Enums.ProtocolVersion.V8_0 ? 2 : 0);
@@ -17,6 +25,8 @@ const at = (version: number) => (version >= Enums.ProtocolVersion.V8_0 ? 2 : 0);
 export const encode = {
   /** Since 8.1.1 the count of multiviewers is the topology's, and this says their windows. */
   _MvC: (count: number, windows: number) => frame('_MvC', 4, (b) => b.set([count, windows])),
+  /** A layout: a bit for each quarter of the screen split in four (1 top left, 2 top right, 4 bottom left, 8 bottom right). */
+  MvPr: (mv: number, layout: number) => frame('MvPr', 4, (b) => b.set([mv, layout, 0])),
   MvIn: (mv: number, window: number, source: number) =>
     frame('MvIn', 8, (b) => {
       b.set([mv, window]);
@@ -34,11 +44,13 @@ export const encode = {
       b.writeInt16BE(x.y, i + 6);
       b.writeUInt16BE(x.size, i + 8);
       b[i + 10] = x.cropped ? 1 : 0;
+      x.crop.forEach((c, n) => b.writeUInt16BE(c, i + 12 + 2 * n)); // top, bottom, left, right
     }),
 };
 
 export const decode: Record<string, Decoder> = {
   CMvI: (b) => ({ mv: b[0]!, window: b[1]!, source: b.readUInt16BE(2) }),
+  CMvP: (b) => ({ flag: b[0]!, mv: b[1]!, layout: b[2]!, swapped: b[3] === 1 }),
   CSBP: (b, version) => {
     // Since 8.0 the id, box and on-off sit one byte on (after the flag), the numbers two (kept even).
     const i = version >= Enums.ProtocolVersion.V8_0 ? 1 : 0;
@@ -53,6 +65,10 @@ export const decode: Record<string, Decoder> = {
       y: b.readInt16BE(j + 8),
       size: b.readUInt16BE(j + 10),
       cropped: b[j + 12] === 1,
+      cropTop: b.readUInt16BE(j + 14),
+      cropBottom: b.readUInt16BE(j + 16),
+      cropLeft: b.readUInt16BE(j + 18),
+      cropRight: b.readUInt16BE(j + 20),
     };
   },
 };
@@ -60,6 +76,8 @@ export const decode: Record<string, Decoder> = {
 export class Views implements Area {
   /** By multiviewer, each window's source. */
   readonly multiviewers: number[][];
+  /** By multiviewer, its layout (0: program and preview large, the bottom half in eight). */
+  readonly layouts: number[];
   /** By SuperSource, its four boxes. */
   readonly superSources: Box[][];
 
@@ -70,20 +88,24 @@ export class Views implements Area {
   ) {
     // Preview and program large, then the cameras, as a switcher starts.
     this.multiviewers = Array.from({ length: multiviewers }, () => [10011, 10010, 1, 2, 3, 4, 5, 6, 7, 8]);
+    this.layouts = Array.from({ length: multiviewers }, () => 12);
     this.superSources = Array.from({ length: superSources }, () =>
       [
         [-800, 450],
         [800, 450],
         [-800, -450],
         [800, -450],
-      ].map(([x, y], n) => ({ enabled: n < 2, source: n + 1, x: x!, y: y!, size: 500, cropped: false })),
+      ].map(([x, y], n) => ({ enabled: n < 2, source: n + 1, x: x!, y: y!, size: 500, cropped: false, crop: [0, 0, 0, 0] as Box['crop'] })),
     );
   }
 
   dump(version: number): Buffer[] {
     return [
       encode._MvC(this.multiviewers.length, this.multiviewers[0]?.length ?? 0),
-      ...this.multiviewers.flatMap((windows, mv) => windows.map((source, w) => encode.MvIn(mv, w, source))),
+      ...this.multiviewers.flatMap((windows, mv) => [
+        encode.MvPr(mv, this.layouts[mv] ?? 0),
+        ...windows.map((source, w) => encode.MvIn(mv, w, source)),
+      ]),
       ...this.superSources.flatMap((boxes, s) => [
         encode._SSC(s, boxes.length, version),
         ...boxes.map((box, n) => encode.SSBP(s, n, box, version)),
@@ -100,6 +122,11 @@ export class Views implements Area {
       windows[n('window')] = n('source');
       return [encode.MvIn(n('mv'), n('window'), n('source'))];
     }
+    if (name === 'CMvP') {
+      if (this.layouts[n('mv')] === undefined) return [];
+      if (n('flag') & 1 && (n('layout') & ~15) === 0) this.layouts[n('mv')] = n('layout');
+      return [encode.MvPr(n('mv'), this.layouts[n('mv')]!)];
+    }
     if (name === 'CSBP') {
       const box = this.superSources[n('ssrc')]?.[n('box')];
       if (!box) return [];
@@ -110,6 +137,9 @@ export class Views implements Area {
       if (flag & 8) box.y = n('y');
       if (flag & 16) box.size = n('size');
       if (flag & 32) box.cropped = f['cropped'] === true;
+      ['cropTop', 'cropBottom', 'cropLeft', 'cropRight'].forEach((field, c) => {
+        if (flag & (64 << c)) box.crop[c] = n(field);
+      });
       return [encode.SSBP(n('ssrc'), n('box'), box, version)];
     }
     return undefined;

@@ -165,7 +165,7 @@ test.serial(
 );
 
 test.serial(
-  'media players, multiviewer windows, SuperSource boxes, streaming, recording, startup state and input names (R-DV4, R-PK6)',
+  'media players, multiviewer layouts and windows, SuperSource boxes, streaming, recording, startup state, timecode and input names (R-DV4, R-PK6)',
   async (t) => {
     const { device, hub } = await connected(t);
     t.is(await hub.read('mixer/mp/1/source'), 'still/1');
@@ -211,6 +211,28 @@ test.serial(
     await reads(hub, 'mixer/media/still/1/name', '', 'the still cleared');
     t.is(device.media.stills[0], undefined);
 
+    t.deepEqual(JSON.parse((await hub.read('mixer/mv/1/layout')) ?? ''), {
+      topLeft: false,
+      topRight: false,
+      bottomLeft: true,
+      bottomRight: true,
+    });
+    await writes(t, hub, device, 'mixer/mv/1/layout', '{"bottomLeft": false, "topRight": true}', 'CMvP');
+    await reads(
+      hub,
+      'mixer/mv/1/layout',
+      JSON.stringify({ topLeft: false, topRight: true, bottomLeft: false, bottomRight: true }),
+      'the layout',
+    );
+    t.is(device.views.layouts[0], 2 | 8, 'a quarter not named kept');
+    t.is(await hub.read('mixer/timecode/mode'), 'free-run');
+    await writes(t, hub, device, 'mixer/timecode/mode', 'time-of-day', 'CTCC');
+    await reads(hub, 'mixer/timecode/mode', 'time-of-day', 'the timecode mode');
+    await writes(t, hub, device, 'mixer/timecode/set', '10:00:00', 'Time');
+    t.is(device.outputs.now.time, '10:00:00:00');
+    const heard = device.heard.length;
+    t.like(await update(hub, 'mixer/timecode/set', 'ten'), { status: 400, code: 'PB_CONVERSION' });
+    t.is(device.heard.length, heard, 'a time that is none is not sent');
     await writes(t, hub, device, 'mixer/mv/1/window/5/source', '6000', 'CMvI');
     await reads(hub, 'mixer/mv/1/window/5/source', '6000', 'the window');
     t.is(device.views.multiviewers[0]![4], 6000);
@@ -221,6 +243,9 @@ test.serial(
     await writes(t, hub, device, 'mixer/ssrc/1/box/3/size', '0.25', 'CSBP');
     await writes(t, hub, device, 'mixer/ssrc/1/box/3/cropped', 'true', 'CSBP');
     await reads(hub, 'mixer/ssrc/1/box/3/cropped', 'true', 'the box');
+    await writes(t, hub, device, 'mixer/ssrc/1/box/3/crop/left', '4.5', 'CSBP');
+    await reads(hub, 'mixer/ssrc/1/box/3/crop/left', '4.5', 'the crop');
+    t.deepEqual(device.views.superSources[0]![2]!.crop, [0, 0, 4500, 0]);
     t.like(device.views.superSources[0]![2], { enabled: true, source: 5, x: 1250, size: 250, cropped: true });
     t.is(await hub.read('mixer/ssrc/1/box/3/x'), '12.5');
 
