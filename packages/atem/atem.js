@@ -229,7 +229,8 @@ class AtemConnection {
 
 export default defineConnectionType({
   type: 'atem',
-  summary: 'A Blackmagic ATEM vision mixer (UDP 9910): program, preview and transitions per M/E, auxes, keyers, macros, tally.',
+  summary:
+    'A Blackmagic ATEM vision mixer (UDP 9910): M/Es, transitions, fade to black, keyers, auxes, media, macros, multiviewers, SuperSource, audio, streaming, recording, tally.',
   parameters: [
     { id: 'me/<n>/program', type: 'I', access: 'read-write', description: "the M/E's program source (choices: the inputs, by name)" },
     { id: 'me/<n>/preview', type: 'I', access: 'read-write', description: "the M/E's preview source (choices: the inputs, by name)" },
@@ -362,6 +363,7 @@ export default defineConnectionType({
     { id: 'audio/master/gain', type: 'F', access: 'read-write', description: "classic audio: the master's gain, -60 to 6", unit: 'dB' },
     { id: 'audio/master/balance', type: 'F', access: 'read-write', description: "classic audio: the master's balance, -50 to 50" },
     { id: 'audio/master/resetPeaks', type: 'T', access: 'write-only', description: "classic audio: resets the master's peaks" },
+    { id: 'audio/monitor/resetPeaks', type: 'T', access: 'write-only', description: "classic audio: resets the monitor's peaks" },
     { id: 'audio/resetPeaks', type: 'T', access: 'write-only', description: 'classic audio: resets every peak' },
     {
       id: 'fairlight/input/<id>/<source>/fader',

@@ -48,6 +48,10 @@ export class ClassicAudio {
     if (part === 'channels' && channel !== undefined) this.#channel(channel, audio.channels[channel]);
     else if (!part || part === 'channels') for (const [id, at] of Object.entries(audio.channels)) this.#channel(Number(id), at);
     if (!part || part === 'master') this.#master(audio.master);
+    if (!part && audio.hasMonitor)
+      this.#parameters.trigger('audio/monitor/resetPeaks', { label: 'Audio monitor reset peaks' }, () =>
+        this.#atem.setClassicAudioResetPeaks({ monitor: true }),
+      );
   }
 
   /** @param {number} id @param {import('atem-connection').AudioState.ClassicAudioChannel | undefined} at */

@@ -312,6 +312,8 @@ test.serial(
     t.like(device.audio?.resets.at(-1), { channel: 2 });
     await writes(t, hub, device, 'mixer/audio/resetPeaks', 'true', 'RAMP');
     t.like(device.audio?.resets.at(-1), { all: true });
+    await writes(t, hub, device, 'mixer/audio/monitor/resetPeaks', 'true', 'RAMP');
+    t.like(device.audio?.resets.at(-1), { monitor: true });
     t.like(await update(hub, 'mixer/audio/input/2/gain', '7'), { status: 400, code: 'PB_CONVERSION' });
     // A knob's step, from where the switcher is.
     await writes(t, hub, device, 'mixer/audio/input/2/gain/step', '-4', 'CAMI');
