@@ -25,6 +25,7 @@ import {
 } from 'patchbay-hub/connection';
 import { Atem } from 'atem-connection';
 import { ClassicAudio } from './audio.js';
+import { Fades } from './fades.js';
 import { FairlightAudio } from './fairlight.js';
 import { Inputs } from './inputs.js';
 import { Keyers } from './keyers.js';
@@ -72,6 +73,7 @@ class AtemConnection {
   #audio;
   #fairlight;
   #timecode;
+  #fades;
   #inputs;
 
   /**
@@ -95,8 +97,13 @@ class AtemConnection {
     /** @param {() => Promise<unknown>} command @param {import('patchbay-hub/connection').Answered} [answered] */
     const send = (command, answered) => this.#link.command(() => this.#taken(command), answered);
     this.#parameters = new CommandedParameters(context, { command: send });
+    // Writes that keep nothing (a step, a fade, a time), each a command through the link too.
+    const write = writeOnly(this.#parameters, send);
+    const step = steps(write);
+    this.#fades = new Fades(context.scheduler, write, (command) => send(command));
+    const fade = this.#fades.fade;
     this.#model = this.#parameters.readOnly('device/model', { type: 'S', meta: { label: 'Model' } });
-    this.#mixEffects = new MixEffects(this.#atem, this.#parameters);
+    this.#mixEffects = new MixEffects(this.#atem, this.#parameters, fade);
     this.#transitions = new Transitions(this.#atem, this.#parameters);
     this.#keyers = new Keyers(this.#atem, this.#parameters);
     this.#macros = new Macros(this.#atem, this.#parameters);
@@ -104,11 +111,9 @@ class AtemConnection {
     this.#multiviewers = new Multiviewers(this.#atem, this.#parameters);
     this.#superSources = new SuperSources(this.#atem, this.#parameters);
     this.#outputs = new Outputs(this.#atem, this.#parameters);
-    const write = writeOnly(this.#parameters, send);
-    const step = steps(write);
     this.#timecode = new Timecode(this.#atem, this.#parameters, write);
-    this.#audio = new ClassicAudio(this.#atem, this.#parameters, step);
-    this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step);
+    this.#audio = new ClassicAudio(this.#atem, this.#parameters, step, fade);
+    this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step, fade);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
   }
 
@@ -117,6 +122,7 @@ class AtemConnection {
   }
 
   stop() {
+    this.#fades.stop();
     return this.#link.stop();
   }
 
@@ -240,6 +246,12 @@ export default defineConnectionType({
     { id: 'me/<n>/transition/rate', type: 'I', access: 'read-write', description: "the mix transition's duration", unit: 'frames' },
     { id: 'me/<n>/transition/running', type: 'B', access: 'read-only', description: 'whether a transition is under way' },
     { id: 'me/<n>/transition/position', type: 'F', access: 'read-write', description: 'the T-bar: how far the transition is, 0 to 1' },
+    {
+      id: 'me/<n>/transition/position/fade',
+      type: 'S',
+      access: 'write-only',
+      description: 'moves the T-bar over a time: {"to": 1, "ms": 1000, "algorithm": …, "curve": …}',
+    },
     { id: 'me/<n>/transition/preview', type: 'B', access: 'read-write', description: 'the next transition previewed on program' },
     { id: 'me/<n>/transition/dip/rate', type: 'I', access: 'read-write', description: "the dip transition's duration", unit: 'frames' },
     { id: 'me/<n>/transition/wipe/rate', type: 'I', access: 'read-write', description: "the wipe transition's duration", unit: 'frames' },
@@ -360,6 +372,12 @@ export default defineConnectionType({
       access: 'write-only',
       description: "classic audio: moves the master's gain (dB) or balance",
     },
+    {
+      id: 'audio/<level>/fade',
+      type: 'S',
+      access: 'write-only',
+      description: "classic audio: moves a channel's or the master's gain or balance to (or by) a value over a time",
+    },
     { id: 'audio/master/gain', type: 'F', access: 'read-write', description: "classic audio: the master's gain, -60 to 6", unit: 'dB' },
     { id: 'audio/master/balance', type: 'F', access: 'read-write', description: "classic audio: the master's balance, -50 to 50" },
     { id: 'audio/master/resetPeaks', type: 'T', access: 'write-only', description: "classic audio: resets the master's peaks" },
@@ -404,6 +422,12 @@ export default defineConnectionType({
       type: 'F',
       access: 'write-only',
       description: 'Fairlight: moves the fader, gain (dB) or delay (frames) by the value written',
+    },
+    {
+      id: 'fairlight/<level>/fade',
+      type: 'S',
+      access: 'write-only',
+      description: 'Fairlight: moves a fader, input gain or monitor level to (or by) a value over a time',
     },
     { id: 'fairlight/master/fader', type: 'F', access: 'read-write', description: "Fairlight: the master's fader", unit: 'dB' },
     { id: 'fairlight/master/fader/step', type: 'F', access: 'write-only', description: "Fairlight: moves the master's fader", unit: 'dB' },

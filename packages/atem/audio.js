@@ -26,16 +26,19 @@ export class ClassicAudio {
   #atem;
   #parameters;
   #step;
+  #fade;
 
   /**
    * @param {import('atem-connection').Atem} atem
    * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./steps.js').Step} step
+   * @param {import('./fades.js').Fade} fade
    */
-  constructor(atem, parameters, step) {
+  constructor(atem, parameters, step, fade) {
     this.#atem = atem;
     this.#parameters = parameters;
     this.#step = step;
+    this.#fade = fade;
   }
 
   /**
@@ -74,9 +77,9 @@ export class ClassicAudio {
       .commanded(`${base}/balance`, { type: 'F', meta: { label: `Audio ${id} balance`, ...BALANCE } }, (v) => set({ balance: Number(v) }))
       .report(at.balance);
     parameters.trigger(`${base}/resetPeaks`, { label: `Audio ${id} reset peaks` }, () => atem.setClassicAudioResetPeaks({ input: id }));
-    this.#step(`${base}/gain/step`, { label: `Audio ${id} gain step`, unit: 'dB' }, (by) =>
-      set({ gain: clamp(decibels(atem.state?.audio?.channels[id]?.gain ?? 0) + by, GAIN) }),
-    );
+    const gain = () => decibels(atem.state?.audio?.channels[id]?.gain ?? 0);
+    this.#step(`${base}/gain/step`, { label: `Audio ${id} gain step`, unit: 'dB' }, (by) => set({ gain: clamp(gain() + by, GAIN) }));
+    this.#fade(`${base}/gain`, `Audio ${id} gain`, GAIN, gain, (v) => set({ gain: v }));
   }
 
   /** @param {import('atem-connection').AudioState.ClassicAudioMasterChannel | undefined} master */
@@ -100,6 +103,20 @@ export class ClassicAudio {
     );
     this.#step('audio/master/balance/step', { label: 'Audio master balance step' }, (by) =>
       atem.setClassicAudioMixerMasterProps({ balance: clamp((now()?.balance ?? 0) + by, BALANCE) }),
+    );
+    this.#fade(
+      'audio/master/gain',
+      'Audio master gain',
+      GAIN,
+      () => decibels(now()?.gain ?? 0),
+      (v) => atem.setClassicAudioMixerMasterProps({ gain: v }),
+    );
+    this.#fade(
+      'audio/master/balance',
+      'Audio master balance',
+      BALANCE,
+      () => now()?.balance ?? 0,
+      (v) => atem.setClassicAudioMixerMasterProps({ balance: Math.round(v) }),
     );
     parameters.trigger('audio/master/resetPeaks', { label: 'Audio master reset peaks' }, () =>
       atem.setClassicAudioResetPeaks({ master: true }),

@@ -39,16 +39,19 @@ export class FairlightAudio {
   #atem;
   #parameters;
   #step;
+  #fade;
 
   /**
    * @param {import('atem-connection').Atem} atem
    * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./steps.js').Step} step
+   * @param {import('./fades.js').Fade} fade
    */
-  constructor(atem, parameters, step) {
+  constructor(atem, parameters, step, fade) {
     this.#atem = atem;
     this.#parameters = parameters;
     this.#step = step;
+    this.#fade = fade;
   }
 
   /**
@@ -117,6 +120,20 @@ export class FairlightAudio {
     this.#step(`${base}/gain/step`, { label: `${name} input gain step`, unit: 'dB' }, (by) =>
       set({ gain: hundredths(clamp(dB(now()?.gain ?? 0) + by, GAIN)) }),
     );
+    this.#fade(
+      `${base}/fader`,
+      `${name} fader`,
+      FADER,
+      () => dB(now()?.faderGain ?? 0),
+      (v) => set({ faderGain: hundredths(v) }),
+    );
+    this.#fade(
+      `${base}/gain`,
+      `${name} input gain`,
+      GAIN,
+      () => dB(now()?.gain ?? 0),
+      (v) => set({ gain: hundredths(v) }),
+    );
     this.#step(`${base}/delay/step`, { label: `${name} delay step`, unit: 'frames' }, (by) =>
       set({ framesDelay: Math.round(clamp((now()?.framesDelay ?? 0) + by, delay)) }),
     );
@@ -130,6 +147,13 @@ export class FairlightAudio {
         atem.setFairlightAudioMixerMasterProps({ faderGain: hundredths(v) }),
       )
       .report(dB(faderGain));
+    this.#fade(
+      'fairlight/master/fader',
+      'Fairlight master fader',
+      FADER,
+      () => dB(atem.state?.fairlight?.master?.properties?.faderGain ?? 0),
+      (v) => atem.setFairlightAudioMixerMasterProps({ faderGain: hundredths(v) }),
+    );
     this.#step('fairlight/master/fader/step', { label: 'Fairlight master fader step', unit: 'dB' }, (by) =>
       atem.setFairlightAudioMixerMasterProps({
         faderGain: hundredths(clamp(dB(atem.state?.fairlight?.master?.properties?.faderGain ?? 0) + by, FADER)),
@@ -146,6 +170,13 @@ export class FairlightAudio {
           atem.setFairlightAudioMixerMonitorProps({ [field]: hundredths(v) }),
         )
         .report(dB(monitor[field]));
+      this.#fade(
+        `fairlight/monitor/${id}`,
+        label,
+        FADER,
+        () => dB(atem.state?.fairlight?.monitor?.[field] ?? 0),
+        (v) => atem.setFairlightAudioMixerMonitorProps({ [field]: hundredths(v) }),
+      );
       this.#step(`fairlight/monitor/${id}/step`, { label: `${label} step`, unit: 'dB' }, (by) =>
         atem.setFairlightAudioMixerMonitorProps({
           [field]: hundredths(clamp(dB(atem.state?.fairlight?.monitor?.[field] ?? 0) + by, FADER)),

@@ -140,7 +140,7 @@ test.serial(
     await writes(t, hub, device, 'mixer/me/1/transition/position', '0.5', 'CTPs');
     await reads(hub, 'mixer/me/1/transition/running', 'true', 'half-way');
     t.is(await hub.read('mixer/me/1/transition/position'), '0.5');
-    await writes(t, hub, device, 'mixer/me/1/transition/position', '1', 'CTPs');
+    await writes(t, hub, device, 'mixer/me/1/transition/position/fade', '{"to": 1, "ms": 300}', 'CTPs');
     await reads(hub, 'mixer/me/1/program', String(preview), 'the T-bar at its end took the transition');
     t.is(device.program(0), preview);
     t.is(device.preview(0), program);
@@ -318,6 +318,29 @@ test.serial(
     // A knob's step, from where the switcher is.
     await writes(t, hub, device, 'mixer/audio/input/2/gain/step', '-4', 'CAMI');
     await reads(hub, 'mixer/audio/input/2/gain', '-10', '-6 dB and a step of -4');
+    // A fade: 25 values a second along its curve, the last the target; a write stops one under way.
+    const before = device.heard.length;
+    await writes(
+      t,
+      hub,
+      device,
+      'mixer/audio/input/2/gain/fade',
+      '{"to": -30, "ms": 400, "algorithm": "cubic", "curve": "ease-out"}',
+      'CAMI',
+    );
+    await reads(hub, 'mixer/audio/input/2/gain', '-30', 'faded down');
+    const steps = device.heard.slice(before).filter((heard) => heard.name === 'CAMI');
+    t.true(steps.length >= 8, `${steps.length} values over 400 ms`);
+    t.true(
+      steps.some((heard) => Number(heard.fields['gain']) > 1037 && Number(heard.fields['gain']) < 10000),
+      'values between -10 and -30 dB on the way',
+    );
+    await writes(t, hub, device, 'mixer/audio/master/gain/fade', '{"by": -20, "ms": 2000}', 'CAMM');
+    await writes(t, hub, device, 'mixer/audio/master/gain/fade', '{"to": 0, "ms": 0}', 'CAMM');
+    await reads(hub, 'mixer/audio/master/gain', '0', 'a fade at once');
+    const stopped = device.heard.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.is(device.heard.slice(stopped).filter((heard) => heard.name === 'CAMM').length, 0, 'the slow fade stopped by the one after it');
     await writes(t, hub, device, 'mixer/audio/master/balance/step', '5', 'CAMM');
     await reads(hub, 'mixer/audio/master/balance', '15', 'the master balance a step right');
     t.is(await hub.read('mixer/fairlight/master/fader'), 'HTTP 404', 'no Fairlight parameters on a classic mixer');
@@ -344,6 +367,10 @@ test.serial(
     await writes(t, hub, device, `${source}/fader`, '-15', 'CFSP');
     await reads(hub, `${source}/fader`, '-15', 'the fader');
     t.is(device.fairlight?.inputs.get(2)?.faderGain, -1500);
+    await writes(t, hub, device, `${source}/fader/fade`, '{"to": -40, "ms": 200, "algorithm": "bounce", "curve": "ease-in-out"}', 'CFSP');
+    await reads(hub, `${source}/fader`, '-40', 'the fader faded');
+    await writes(t, hub, device, `${source}/fader`, '-15', 'CFSP');
+    await reads(hub, `${source}/fader`, '-15', 'the fader set');
     await writes(t, hub, device, `${source}/fader/step`, '2.5', 'CFSP');
     await reads(hub, `${source}/fader`, '-12.5', 'a step up');
     await writes(t, hub, device, `${source}/gain`, '3', 'CFSP');
