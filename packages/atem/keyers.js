@@ -139,17 +139,98 @@ export class Keyers {
       .commanded(`dsk/${n}/tie`, { type: 'B', meta: { label: `DSK ${n} tie` } }, (v) => atem.setDownstreamKeyTie(v === true, key))
       .report(at.properties?.tie ?? false);
     parameters.trigger(`dsk/${n}/auto`, { label: `DSK ${n} auto` }, () => atem.autoDownstreamKey(key));
-    if (at.properties)
+    if (at.properties) {
+      const p = at.properties;
       parameters
         .commanded(`dsk/${n}/rate`, { type: 'I', meta: { label: `DSK ${n} rate`, ...RATE } }, (v) =>
           atem.setDownstreamKeyRate(Number(v), key),
         )
-        .report(at.properties.rate);
+        .report(p.rate);
+      this.#shape(`dsk/${n}`, `DSK ${n}`, p, (props) => atem.setDownstreamKeyGeneralProperties(props, key));
+      this.#mask(`dsk/${n}`, `DSK ${n}`, p.mask, (props) => atem.setDownstreamKeyMaskSettings(props, key));
+    }
     if (at.sources)
       this.#sources(`dsk/${n}`, `DSK ${n}`, at.sources.fillSource, at.sources.cutSource, {
         fill: (source) => atem.setDownstreamKeyFillSource(source, key),
         key: (source) => atem.setDownstreamKeyCutSource(source, key),
       });
+  }
+
+  /**
+   * A key's shape in one write: pre-multiplied, clip and gain (per cent), inverted — the
+   * switcher keeps tenths of a per cent.
+   * @param {string} base @param {string} name
+   * @param {{ preMultiply: boolean, clip: number, gain: number, invert: boolean }} now
+   * @param {(props: Partial<{ preMultiply: boolean, clip: number, gain: number, invert: boolean }>) => Promise<void>} set
+   */
+  #shape(base, name, now, set) {
+    const percent = { type: /** @type {const} */ ('F'), unit: '%', minimum: 0, maximum: 100, optional: true };
+    const meta = {
+      label: `${name} pre-multiplied key`,
+      arguments: {
+        preMultiply: { type: /** @type {const} */ ('B'), label: 'Pre-multiplied', optional: true },
+        clip: { ...percent, label: 'Clip' },
+        gain: { ...percent, label: 'Gain' },
+        invert: { type: /** @type {const} */ ('B'), label: 'Invert', optional: true },
+      },
+    };
+    this.#parameters
+      .commanded(`${base}/premultiplied`, { type: 'S', meta }, (v) => {
+        const { preMultiply, clip, gain, invert } =
+          /** @type {{ preMultiply?: boolean, clip?: number, gain?: number, invert?: boolean }} */ (JSON.parse(String(v)));
+        return set({
+          ...(preMultiply !== undefined && { preMultiply }),
+          ...(clip !== undefined && { clip: Math.round(clip * 10) }),
+          ...(gain !== undefined && { gain: Math.round(gain * 10) }),
+          ...(invert !== undefined && { invert }),
+        });
+      })
+      .report(JSON.stringify({ preMultiply: now.preMultiply, clip: now.clip / 10, gain: now.gain / 10, invert: now.invert }));
+  }
+
+  /**
+   * A key's mask in one write: on, and its sides (top and bottom -9 to 9, left and right -16 to
+   * 16, as the software shows them; the switcher keeps thousandths).
+   * @param {string} base @param {string} name
+   * @param {{ enabled: boolean, top: number, bottom: number, left: number, right: number }} now
+   * @param {(props: Partial<{ enabled: boolean, top: number, bottom: number, left: number, right: number }>) => Promise<void>} set
+   */
+  #mask(base, name, now, set) {
+    const side = (/** @type {string} */ label, /** @type {number} */ most) => ({
+      type: /** @type {const} */ ('F'),
+      label,
+      minimum: -most,
+      maximum: most,
+      optional: true,
+    });
+    const meta = {
+      label: `${name} mask`,
+      arguments: {
+        enabled: { type: /** @type {const} */ ('B'), label: 'On', optional: true },
+        top: side('Top', 9),
+        bottom: side('Bottom', 9),
+        left: side('Left', 16),
+        right: side('Right', 16),
+      },
+    };
+    this.#parameters
+      .commanded(`${base}/mask`, { type: 'S', meta }, (v) => {
+        const given = /** @type {Record<string, number | boolean>} */ (JSON.parse(String(v)));
+        return set(
+          Object.fromEntries(
+            Object.entries(given).map(([field, value]) => [field, typeof value === 'number' ? Math.round(value * 1000) : value]),
+          ),
+        );
+      })
+      .report(
+        JSON.stringify({
+          enabled: now.enabled,
+          top: now.top / 1000,
+          bottom: now.bottom / 1000,
+          left: now.left / 1000,
+          right: now.right / 1000,
+        }),
+      );
   }
 
   /**

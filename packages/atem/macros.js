@@ -29,6 +29,18 @@ export class Macros {
     parameters.trigger('macro/continue', { label: 'Continue macro' }, () => atem.macroContinue());
   }
 
+  /**
+   * Runs a macro, as the panel's button does: the macro being recorded stops its recording
+   * instead; with `orContinue`, the macro that waits is continued instead.
+   * @param {number} index @param {boolean} orContinue
+   */
+  #run(index, orContinue) {
+    const { macroPlayer: player, macroRecorder: recorder } = this.#atem.state?.macro ?? {};
+    if (orContinue && player?.isWaiting && player.macroIndex === index) return this.#atem.macroContinue();
+    if (recorder?.isRecording && recorder.macroIndex === index) return this.#atem.macroStopRecord();
+    return this.#atem.macroRun(index);
+  }
+
   /** The macros the switcher has, each by its name, and what the player does. @param {import('atem-connection').AtemState} state */
   read(state) {
     state.macro.macroProperties.forEach((macro, index) => {
@@ -36,7 +48,10 @@ export class Macros {
       const n = index + 1;
       this.#parameters.readOnly(`macro/${n}/used`, { type: 'B', meta: { label: `Macro ${n} recorded` } }).report(macro.isUsed);
       if (!macro.isUsed) return;
-      this.#parameters.trigger(`macro/${n}/run`, { label: `Macro ${n}: ${macro.name}` }, () => this.#atem.macroRun(index));
+      this.#parameters.trigger(`macro/${n}/run`, { label: `Macro ${n}: ${macro.name}` }, () => this.#run(index, false));
+      this.#parameters.trigger(`macro/${n}/runContinue`, { label: `Macro ${n}: ${macro.name}, run or continue` }, () =>
+        this.#run(index, true),
+      );
     });
     const { macroPlayer: player, macroRecorder: recorder } = state.macro;
     this.#running.report(player.isRunning ? player.macroIndex + 1 : 0);

@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import test, { type ExecutionContext } from 'ava';
-import { AtemSwitcher, decode } from './atem-switcher.ts';
+import { AtemSwitcher, decode, encode, type Keyer } from './atem-switcher.ts';
 import { encode as audio } from './atem-switcher-audio.ts';
 import { encode as fairlight, STEREO } from './atem-switcher-fairlight.ts';
 import { encode as keyers, type UpstreamKeyer } from './atem-switcher-keyers.ts';
@@ -133,6 +133,27 @@ test('the keyer and transition commands the switcher reads are the library seria
   t.deepEqual(read(new Commands.DownstreamKeyFillSourceCommand(1, 2002)), { name: 'CDsF', keyer: 1, source: 2002 });
   t.deepEqual(read(new Commands.DownstreamKeyCutSourceCommand(1, 3011)), { name: 'CDsC', keyer: 1, source: 3011 });
   t.deepEqual(read(new Commands.DownstreamKeyRateCommand(1, 40)), { name: 'CDsR', keyer: 1, rate: 40 });
+  const general = new Commands.DownstreamKeyGeneralCommand(1);
+  general.updateProps({ preMultiply: false, clip: 500, gain: 250, invert: true });
+  t.deepEqual(read(general), { name: 'CDsG', flag: 15, keyer: 1, preMultiply: false, clip: 500, gain: 250, invert: true });
+  const mask = new Commands.DownstreamKeyMaskCommand(1);
+  mask.updateProps({ enabled: true, top: 9000, bottom: -9000, left: -16000, right: 3000 });
+  t.deepEqual(read(mask), { name: 'CDsM', flag: 31, keyer: 1, enabled: true, top: 9000, bottom: -9000, left: -16000, right: 3000 });
+  const shaped = { onAir: false, inTransition: false, isAuto: false, towardsOnAir: false, tie: true, rate: 30 };
+  const keyed = {
+    ...shaped,
+    general: { preMultiply: false, clip: 500, gain: 250, invert: true },
+    mask: { enabled: true, sides: [9000, -9000, -16000, 3000] },
+  };
+  t.like(Commands.DownstreamKeyPropertiesCommand.deserialize(encode.DskP(1, keyed as Keyer).subarray(8)).properties, {
+    tie: true,
+    rate: 30,
+    preMultiply: false,
+    clip: 500,
+    gain: 250,
+    invert: true,
+    mask: { enabled: true, top: 9000, bottom: -9000, left: -16000, right: 3000 },
+  });
 
   t.deepEqual(read(new Commands.FadeToBlackAutoCommand(1)), { name: 'FtbA', me: 1 });
   t.deepEqual(read(new Commands.FadeToBlackRateCommand(1, 30)), { name: 'FtbC', flag: 1, me: 1, rate: 30 });
@@ -215,6 +236,12 @@ test('atem-connection has the keyers and transitions, and each of their commands
   t.true(device.macroLoops());
   await atem.macroContinue();
   t.like(device.heard.at(-1), { name: 'MAct', fields: { action: Enums.MacroAction.Continue } });
+  t.like(Commands.MacroRunStatusUpdateCommand.deserialize(encode.MRPr(2, true, true).subarray(8)).properties, {
+    isRunning: true,
+    isWaiting: true,
+    loop: true,
+    macroIndex: 2,
+  });
 
   // The panel reaches the client.
   device.panel('CKOn', { me: 1, keyer: 0, onAir: true });

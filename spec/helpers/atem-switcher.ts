@@ -59,7 +59,17 @@ export interface MixEffect {
   /** Where the T-bar is, 0 to 10,000 (0 unless it was moved). */
   position?: number;
 }
-export type Keyer = { onAir: boolean; inTransition: boolean; isAuto: boolean; towardsOnAir: boolean; tie: boolean; rate: number };
+export type Keyer = {
+  onAir: boolean;
+  inTransition: boolean;
+  isAuto: boolean;
+  towardsOnAir: boolean;
+  tie: boolean;
+  rate: number;
+  /** The key's shape (pre-multiplied unless said, clip and gain in tenths of a per cent) and its mask (top, bottom, left, right in thousandths). */
+  general?: { preMultiply: boolean; clip: number; gain: number; invert: boolean };
+  mask?: { enabled: boolean; sides: [number, number, number, number] };
+};
 /** The switcher's whole state: what a client is sent on connect. */
 export interface Model {
   product: string;
@@ -73,6 +83,9 @@ export interface Model {
   running: number | undefined;
   /** Whether a macro run loops. */
   loop?: boolean;
+  /** The macros that wait, once started, until a client continues them; and whether the one that runs waits now. */
+  waits?: readonly number[];
+  waiting?: boolean;
   /** How many multiviewers and SuperSources the topology says (0 unless given). */
   multiviewers?: number;
   superSources?: number;
@@ -88,6 +101,8 @@ export interface SwitcherOptions {
   macros?: Readonly<Record<number, string>>;
   /** The macro pool's size (default 10). */
   macroPool?: number;
+  /** The macros that wait for a continue once started (default none). */
+  waitingMacros?: readonly number[];
   /** Upstream keyers on each M/E (default 2). */
   upstreamKeyers?: number;
   /** Multiviewers and SuperSources (default 1 each). */
@@ -160,7 +175,15 @@ export const encode = {
       b.writeUInt16BE(m.position ?? 0, 4);
     }),
   AuxS: (aux: number, source: number) => frame('AuxS', 4, (b) => b.set([aux, 0, source >> 8, source & 0xff])),
-  DskP: (keyer: number, k: Keyer) => frame('DskP', 20, (b) => b.set([keyer, k.tie ? 1 : 0, k.rate, 1])),
+  DskP: (keyer: number, k: Keyer) =>
+    frame('DskP', 20, (b) => {
+      b.set([keyer, k.tie ? 1 : 0, k.rate, k.general?.preMultiply === false ? 0 : 1]);
+      b.writeUInt16BE(k.general?.clip ?? 0, 4);
+      b.writeUInt16BE(k.general?.gain ?? 0, 6);
+      b[8] = k.general?.invert ? 1 : 0;
+      b[9] = k.mask?.enabled ? 1 : 0;
+      k.mask?.sides.forEach((side, n) => b.writeInt16BE(side, 10 + 2 * n));
+    }),
   DskS: (keyer: number, k: Keyer, version: number) =>
     frame('DskS', 8, (b) => {
       const state = [keyer, k.onAir, k.inTransition, k.isAuto].map(Number);
@@ -177,8 +200,11 @@ export const encode = {
     });
   },
   /** No macro runs: index 0xffff, as none. */
-  MRPr: (running: number | undefined, loop = false) =>
-    frame('MRPr', 4, (b) => b.set([running === undefined ? 0 : 1, loop ? 1 : 0, (running ?? 0xffff) >> 8, (running ?? 0xffff) & 0xff])),
+  /** Running (bit 1) and waiting to be continued (bit 2). */
+  MRPr: (running: number | undefined, loop = false, waiting = false) =>
+    frame('MRPr', 4, (b) =>
+      b.set([(running === undefined ? 0 : 1) | (waiting ? 2 : 0), loop ? 1 : 0, (running ?? 0xffff) >> 8, (running ?? 0xffff) & 0xff]),
+    ),
   /** Tally of every input as M/E 1 shows it: program (bit 1), preview (bit 2); both sides of a transition on air. */
   TlSr: (m: Model) => {
     const me = m.mixEffects[0];
@@ -205,6 +231,16 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   CTMx: (b) => ({ me: b[0]!, rate: b[1]! }),
   CAuS: (b) => ({ flag: b[0]!, aux: b[1]!, source: b.readUInt16BE(2) }),
   CDsL: (b) => ({ keyer: b[0]!, onAir: b[1] === 1 }),
+  CDsG: (b) => ({ flag: b[0]!, keyer: b[1]!, preMultiply: b[2] === 1, clip: b.readInt16BE(4), gain: b.readInt16BE(6), invert: b[8] === 1 }),
+  CDsM: (b) => ({
+    flag: b[0]!,
+    keyer: b[1]!,
+    enabled: b[2] === 1,
+    top: b.readInt16BE(4),
+    bottom: b.readInt16BE(6),
+    left: b.readInt16BE(8),
+    right: b.readInt16BE(10),
+  }),
   // Before 8.0.1 only the keyer; since, a flag says whether a direction is given.
   DDsA: (b, version) =>
     version >= Enums.ProtocolVersion.V8_0_1 ? { flag: b[0]!, keyer: b[1]!, towardsOnAir: b[2] === 1 } : { keyer: b[0]! },
@@ -302,6 +338,7 @@ export class AtemSwitcher {
       inputs: new Map(inputs.map((input) => [input.id, input])),
       macros: Array.from({ length: macroPool }, (_, n) => macros[n]),
       running: undefined,
+      waits: options.waitingMacros ?? [],
       multiviewers: options.multiviewers ?? 1,
       superSources: options.superSources ?? 1,
     };
@@ -543,6 +580,20 @@ export class AtemSwitcher {
     } else if (name === 'CAuS' && m.auxes[n('aux')] !== undefined && source !== undefined) {
       m.auxes[n('aux')] = source;
       changed.push(encode.AuxS(n('aux'), source));
+    } else if (name === 'CDsG' && keyer) {
+      const g = (keyer.general ??= { preMultiply: true, clip: 0, gain: 0, invert: false });
+      if (n('flag') & 1) g.preMultiply = fields['preMultiply'] === true;
+      if (n('flag') & 2) g.clip = n('clip');
+      if (n('flag') & 4) g.gain = n('gain');
+      if (n('flag') & 8) g.invert = fields['invert'] === true;
+      changed.push(encode.DskP(n('keyer'), keyer));
+    } else if (name === 'CDsM' && keyer) {
+      const mask = (keyer.mask ??= { enabled: false, sides: [0, 0, 0, 0] });
+      if (n('flag') & 1) mask.enabled = fields['enabled'] === true;
+      ['top', 'bottom', 'left', 'right'].forEach((side, s) => {
+        if (n('flag') & (2 << s)) mask.sides[s] = n(side);
+      });
+      changed.push(encode.DskP(n('keyer'), keyer));
     } else if (name === 'CDsL' && keyer && !keyer.inTransition) {
       keyer.onAir = fields['onAir'] === true;
       changed.push(encode.DskS(n('keyer'), keyer, m.version));
@@ -558,13 +609,19 @@ export class AtemSwitcher {
         this.transmit([encode.DskS(index, keyer, m.version)]);
       });
     } else if (name === 'MAct' && n('action') === Enums.MacroAction.Run && m.macros[n('index')] !== undefined) {
-      // A macro runs for 100 ms: long enough to be seen running.
+      // A macro runs for 100 ms: long enough to be seen running; one that waits, until it is continued.
       m.running = n('index');
+      m.waiting = m.waits?.includes(n('index')) === true;
+      changed.push(encode.MRPr(m.running, m.loop, m.waiting));
+      if (!m.waiting) this.later('macro', 100, () => this.transmit([encode.MRPr((m.running = undefined), m.loop)]));
+    } else if (name === 'MAct' && n('action') === Enums.MacroAction.Continue && m.waiting) {
+      m.waiting = false;
       changed.push(encode.MRPr(m.running, m.loop));
       this.later('macro', 100, () => this.transmit([encode.MRPr((m.running = undefined), m.loop)]));
     } else if (name === 'MAct' && n('action') === Enums.MacroAction.Stop) {
       clearTimeout(this.pending.get('macro'));
       this.pending.delete('macro');
+      m.waiting = false;
       changed.push(encode.MRPr((m.running = undefined), m.loop));
     } else if (name === 'CInL' && m.inputs.has(n('input'))) {
       const input = m.inputs.get(n('input'))!;

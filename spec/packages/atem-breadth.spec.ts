@@ -91,6 +91,17 @@ test.serial(
     t.is(device.keyers.downstream[1]!.fill, 1000);
     await writes(t, hub, device, 'mixer/dsk/2/rate', '40', 'CDsR');
     await reads(hub, 'mixer/dsk/2/rate', '40', 'the DSK rate');
+    t.deepEqual(JSON.parse((await hub.read('mixer/dsk/2/premultiplied')) ?? ''), { preMultiply: true, clip: 0, gain: 0, invert: false });
+    await writes(t, hub, device, 'mixer/dsk/2/premultiplied', '{"preMultiply": false, "clip": 50, "gain": 25.5}', 'CDsG');
+    await reads(
+      hub,
+      'mixer/dsk/2/premultiplied',
+      JSON.stringify({ preMultiply: false, clip: 50, gain: 25.5, invert: false }),
+      'the key shaped',
+    );
+    await writes(t, hub, device, 'mixer/dsk/2/mask', '{"enabled": true, "top": 4.5, "left": -16}', 'CDsM');
+    await reads(hub, 'mixer/dsk/2/mask', JSON.stringify({ enabled: true, top: 4.5, bottom: 0, left: -16, right: 0 }), 'the mask');
+    t.like(await update(hub, 'mixer/dsk/2/mask', '{"top": 10}'), { status: 400, code: 'PB_CONVERSION' });
 
     // Refused before the switcher hears them: a type not named, a source not an input, a rate out of range.
     const before = device.heard.length;
@@ -110,7 +121,7 @@ test.serial(
 test.serial(
   'transitions and fade to black: layers, preview, the rates of each style, the T-bar, fade to black; macros loop and continue (R-DV4, R-PK6)',
   async (t) => {
-    const { device, hub } = await connected(t);
+    const { device, hub } = await connected(t, { waitingMacros: [1] });
     t.is(await hub.read('mixer/me/1/transition/next/background'), 'true');
     t.is(await hub.read('mixer/me/1/transition/next/key1'), 'false');
     t.deepEqual(JSON.parse((await hub.read('mixer/me/1/transition/selection')) ?? ''), { background: true, key1: false, key2: false });
@@ -154,6 +165,14 @@ test.serial(
     await writes(t, hub, device, 'mixer/macro/loop', 'true', 'MRCP');
     await reads(hub, 'mixer/macro/loop', 'true', 'macros loop');
     await writes(t, hub, device, 'mixer/macro/continue', 'true', 'MAct');
+    // Macro 2 (Break) waits once started: run/continue runs it, then continues it.
+    await writes(t, hub, device, 'mixer/macro/2/runContinue', 'true', 'MAct');
+    await reads(hub, 'mixer/macro/waiting', 'true', 'the macro waits');
+    t.is(await hub.read('mixer/macro/running'), '2');
+    t.like(device.heard.at(-1), { name: 'MAct', fields: { index: 1, action: 0 } });
+    await writes(t, hub, device, 'mixer/macro/2/runContinue', 'true', 'MAct');
+    t.like(device.heard.at(-1), { name: 'MAct', fields: { action: 4 } }, 'continued, not run again');
+    await reads(hub, 'mixer/macro/waiting', 'false', 'continued');
     t.is(await hub.read('mixer/macro/1/used'), 'true');
     t.is(await hub.read('mixer/macro/4/used'), 'false');
 
