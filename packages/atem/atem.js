@@ -25,6 +25,7 @@ import {
 } from 'patchbay-hub/connection';
 import { Atem } from 'atem-connection';
 import { ClassicAudio } from './audio.js';
+import { Clock } from './clock.js';
 import { Fades } from './fades.js';
 import { FairlightAudio } from './fairlight.js';
 import { Inputs } from './inputs.js';
@@ -73,6 +74,7 @@ class AtemConnection {
   #audio;
   #fairlight;
   #timecode;
+  #clock;
   #fades;
   #inputs;
 
@@ -112,6 +114,7 @@ class AtemConnection {
     this.#superSources = new SuperSources(this.#atem, this.#parameters);
     this.#outputs = new Outputs(this.#atem, this.#parameters);
     this.#timecode = new Timecode(this.#atem, this.#parameters, write);
+    this.#clock = new Clock(this.#atem, this.#parameters, step);
     this.#audio = new ClassicAudio(this.#atem, this.#parameters, step, fade);
     this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step, fade);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
@@ -179,6 +182,7 @@ class AtemConnection {
     this.#audio.read(state);
     this.#fairlight.read(state);
     this.#timecode.read(state);
+    this.#clock.read(state);
     this.#inputs.names(state);
     this.#inputs.tally(state);
   }
@@ -200,6 +204,7 @@ class AtemConnection {
       else if (head === 'media') this.#media.changed(state, kind, index === undefined ? undefined : Number(index));
       else if (head === 'streaming' || head === 'recording') this.#outputs.read(state);
       else if (head === 'audio') this.#audio.read(state, kind, index === undefined ? undefined : Number(index));
+      else if (head === 'displayClock') this.#clock.read(state);
       else if (head === 'fairlight') this.#fairlight.read(state, kind, index === undefined ? undefined : Number(index));
       else if (head === 'settings' && kind === 'timeMode') this.#timecode.read(state);
       else if (head === 'settings' && kind === 'multiViewers')
@@ -467,6 +472,15 @@ export default defineConnectionType({
       access: 'read-write',
       description: 'Fairlight: the source soloed, <input>/<source>, or empty',
     },
+    { id: 'clock/state', type: 'S', access: 'read-write', description: 'the display clock running, stopped or reset' },
+    {
+      id: 'clock/properties',
+      type: 'S',
+      access: 'read-write',
+      description: 'the display clock shown, size, opacity, x, y, autoHide, mode',
+    },
+    { id: 'clock/start', type: 'S', access: 'read-write', description: 'the time the display clock starts from, hh:mm:ss' },
+    { id: 'clock/start/step', type: 'F', access: 'write-only', description: 'moves the start time by the seconds written', unit: 's' },
     { id: 'timecode/mode', type: 'S', access: 'read-write', description: 'free-run or time-of-day' },
     { id: 'timecode/set', type: 'S', access: 'write-only', description: 'the time the timecode counts from: hh:mm:ss or hh:mm:ss:ff' },
     { id: 'startup/save', type: 'T', access: 'write-only', description: "saves the switcher's state as its startup state" },

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import test, { type ExecutionContext } from 'ava';
 import { AtemSwitcher, decode, encode, type Keyer } from './atem-switcher.ts';
 import { encode as audio } from './atem-switcher-audio.ts';
+import { encode as clock } from './atem-switcher-clock.ts';
 import { encode as fairlight, STEREO } from './atem-switcher-fairlight.ts';
 import { encode as keyers, type UpstreamKeyer } from './atem-switcher-keyers.ts';
 import { encode as media } from './atem-switcher-media.ts';
@@ -410,6 +411,52 @@ test('the media, multiviewer, SuperSource, streaming, recording and startup comm
   t.deepEqual(read(new Commands.RecordingRequestSwitchDiskCommand()), { name: 'RMSp' });
   t.deepEqual(read(new Commands.StartupStateSaveCommand()), { name: 'SRsv' });
   t.deepEqual(read(new Commands.StartupStateClearCommand()), { name: 'SRcl' });
+  t.deepEqual(read(new Commands.DisplayClockStateSetCommand(Enums.DisplayClockClockState.Running)), { name: 'DCSC', state: 1 });
+  const shown = new Commands.DisplayClockPropertiesSetCommand();
+  shown.updateProps({
+    enabled: true,
+    size: 80,
+    opacity: 60,
+    positionX: -4000,
+    positionY: 2000,
+    autoHide: true,
+    startFrom: { hours: 1, minutes: 2, seconds: 3, frames: 4 },
+    clockMode: Enums.DisplayClockClockMode.Countup,
+  });
+  t.deepEqual(read(shown), {
+    name: 'DCPC',
+    flag: 1 | 2 | 4 | 8 | 16 | 32 | 64 | 256,
+    enabled: true,
+    size: 80,
+    opacity: 60,
+    x: -4000,
+    y: 2000,
+    autoHide: true,
+    start: '1:2:3:4',
+    mode: 1,
+  });
+  const face = {
+    enabled: true,
+    size: 80,
+    opacity: 60,
+    x: -4000,
+    y: 2000,
+    autoHide: true,
+    start: [1, 2, 3, 4] as [number, number, number, number],
+    mode: 1,
+    state: 1,
+  };
+  t.deepEqual(Commands.DisplayClockPropertiesGetCommand.deserialize(body(t, clock.DCPV(face), 'DCPV')).properties, {
+    enabled: true,
+    size: 80,
+    opacity: 60,
+    positionX: -4000,
+    positionY: 2000,
+    autoHide: true,
+    startFrom: { hours: 1, minutes: 2, seconds: 3, frames: 4 },
+    clockMode: Enums.DisplayClockClockMode.Countup,
+    clockState: Enums.DisplayClockClockState.Running,
+  });
 });
 
 test('atem-connection has the media, multiviewer, SuperSource, streaming and recording, and each of their commands changes the switcher and comes back as state', async (t) => {

@@ -20,6 +20,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { ClassicAudio, decode as audioDecoders } from './atem-switcher-audio.ts';
+import { decode as clockDecoders, DisplayClock } from './atem-switcher-clock.ts';
 import { Fairlight, decode as fairlightDecoders } from './atem-switcher-fairlight.ts';
 import { decode as keyerDecoders, Keyers } from './atem-switcher-keyers.ts';
 import { Media, decode as mediaDecoders } from './atem-switcher-media.ts';
@@ -254,6 +255,7 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   ...outputDecoders,
   ...audioDecoders,
   ...fairlightDecoders,
+  ...clockDecoders,
   CInL: (b) => ({
     flag: b[0]!,
     input: b.readUInt16BE(2),
@@ -302,6 +304,8 @@ export class AtemSwitcher {
   readonly audio: ClassicAudio | undefined;
   /** The Fairlight audio mixer, where the switcher has one. */
   readonly fairlight: Fairlight | undefined;
+  /** The display clock. */
+  readonly clock = new DisplayClock();
   private readonly areas: Area[];
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
@@ -370,6 +374,7 @@ export class AtemSwitcher {
       this.media,
       this.views,
       this.outputs,
+      this.clock,
       ...[this.audio, this.fairlight].filter((a) => a !== undefined),
     ];
     socket.on('message', (packet, from) => this.receive(packet, from));

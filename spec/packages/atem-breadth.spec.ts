@@ -249,6 +249,22 @@ test.serial(
     await reads(hub, 'mixer/timecode/mode', 'time-of-day', 'the timecode mode');
     await writes(t, hub, device, 'mixer/timecode/set', '10:00:00', 'Time');
     t.is(device.outputs.now.time, '10:00:00:00');
+    t.is(await hub.read('mixer/clock/state'), 'stopped');
+    t.is(await hub.read('mixer/clock/start'), '00:05:00');
+    await writes(t, hub, device, 'mixer/clock/start', '00:10:00', 'DCPC');
+    await reads(hub, 'mixer/clock/start', '00:10:00', 'the clock starts from 10 minutes');
+    await writes(t, hub, device, 'mixer/clock/start/step', '-90', 'DCPC');
+    await reads(hub, 'mixer/clock/start', '00:08:30', 'a minute and a half less');
+    await writes(t, hub, device, 'mixer/clock/properties', '{"enabled": true, "size": 0.8, "x": -12.5, "mode": "countup"}', 'DCPC');
+    await reads(
+      hub,
+      'mixer/clock/properties',
+      JSON.stringify({ enabled: true, size: 0.8, opacity: 1, x: -12.5, y: 0, autoHide: false, mode: 'countup' }),
+      'the clock shown',
+    );
+    t.like(device.clock.now, { enabled: true, size: 80, x: -12500, mode: 1 });
+    await writes(t, hub, device, 'mixer/clock/state', 'running', 'DCSC');
+    await reads(hub, 'mixer/clock/state', 'running', 'the clock runs');
     const heard = device.heard.length;
     t.like(await update(hub, 'mixer/timecode/set', 'ten'), { status: 400, code: 'PB_CONVERSION' });
     t.is(device.heard.length, heard, 'a time that is none is not sent');
