@@ -111,7 +111,7 @@ class AtemConnection {
     this.#macros = new Macros(this.#atem, this.#parameters);
     this.#media = new Media(this.#atem, this.#parameters);
     this.#multiviewers = new Multiviewers(this.#atem, this.#parameters);
-    this.#superSources = new SuperSources(this.#atem, this.#parameters);
+    this.#superSources = new SuperSources(this.#atem, this.#parameters, write);
     this.#outputs = new Outputs(this.#atem, this.#parameters);
     this.#timecode = new Timecode(this.#atem, this.#parameters, write);
     this.#clock = new Clock(this.#atem, this.#parameters, step);
@@ -342,6 +342,21 @@ export default defineConnectionType({
       access: 'read-write',
       description: "the multiviewer window's source (choices: the inputs)",
     },
+    {
+      id: 'ssrc/<n>/art',
+      type: 'S',
+      access: 'read-write',
+      description: 'the art in one write: fill, key, option, preMultiplied, clip, gain, invert',
+    },
+    { id: 'ssrc/<n>/art/fill', type: 'I', access: 'read-write', description: "the art's fill (choices: the inputs)" },
+    { id: 'ssrc/<n>/art/key', type: 'I', access: 'read-write', description: "the art's key (choices: the inputs)" },
+    {
+      id: 'ssrc/<n>/art/option',
+      type: 'S',
+      access: 'read-write',
+      description: 'the art behind (background) or in front of (foreground) the boxes',
+    },
+    { id: 'ssrc/<n>/box/<b>/offset', type: 'S', access: 'write-only', description: 'moves the box by x, y, size, cropTop … written' },
     { id: 'ssrc/<n>/box/<b>/enabled', type: 'B', access: 'read-write', description: 'the SuperSource box on' },
     { id: 'ssrc/<n>/box/<b>/source', type: 'I', access: 'read-write', description: "the box's source (choices: the inputs)" },
     { id: 'ssrc/<n>/box/<b>/x', type: 'F', access: 'read-write', description: "the box's centre, across, -48 to 48" },

@@ -7,7 +7,7 @@ import { Enums } from 'atem-connection';
 
 /** The parameters whose values are inputs, offered by name. */
 const SOURCES =
-  /^(me\/\d+\/(program|preview|usk\/\d+\/(fill|key))|aux\/\d+\/source|dsk\/\d+\/(fill|key)|mv\/\d+\/window\/\d+\/source|ssrc\/\d+\/box\/\d+\/source)$/;
+  /^(me\/\d+\/(program|preview|usk\/\d+\/(fill|key))|aux\/\d+\/source|dsk\/\d+\/(fill|key)|mv\/\d+\/window\/\d+\/source|ssrc\/\d+\/(box\/\d+\/source|art\/fill|art\/key))$/;
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 /** @typedef {import('atem-connection').AtemState} AtemState */

@@ -276,6 +276,45 @@ test('media, multiviewers, SuperSource, streaming and recording the switcher wri
     multiViewerId: 1,
     properties: { windowIndex: 4, source: 3010, supportsVuMeter: true, supportsSafeArea: true },
   });
+  t.like(
+    Commands.SuperSourcePropertiesUpdateV8Command.deserialize(
+      body(t, views.SSrc(0, { fill: 3010, cut: 3011, option: 1, preMultiplied: false, clip: 500, gain: 250, invert: true }), 'SSrc'),
+    ),
+    {
+      ssrcId: 0,
+      properties: {
+        artFillSource: 3010,
+        artCutSource: 3011,
+        artOption: Enums.SuperSourceArtOption.Foreground,
+        artPreMultiplied: false,
+        artClip: 500,
+        artGain: 250,
+        artInvertKey: true,
+      },
+    },
+  );
+  const art = new Commands.SuperSourcePropertiesV8Command(0);
+  art.updateProps({
+    artFillSource: 2001,
+    artCutSource: 3011,
+    artOption: 1,
+    artPreMultiplied: false,
+    artClip: 100,
+    artGain: 200,
+    artInvertKey: true,
+  });
+  t.deepEqual(read(art), {
+    name: 'CSSc',
+    flag: 127,
+    ssrc: 0,
+    fill: 2001,
+    cut: 3011,
+    option: 1,
+    preMultiplied: false,
+    clip: 100,
+    gain: 200,
+    invert: true,
+  });
   const box = {
     enabled: true,
     source: 5,

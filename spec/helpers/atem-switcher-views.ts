@@ -9,6 +9,8 @@ import { frame } from './atem-switcher-wire.ts';
 
 const { Enums } = createRequire(import.meta.url)('atem-connection') as typeof import('atem-connection');
 
+/** The SuperSource's art: its fill and key, in front (1) or behind (0), and the key's shape (clip and gain in tenths of a per cent). */
+export type Art = { fill: number; cut: number; option: number; preMultiplied: boolean; clip: number; gain: number; invert: boolean };
 export type Box = {
   enabled: boolean;
   source: number;
@@ -35,6 +37,17 @@ export const encode = {
     }),
   _SSC: (ssrc: number, boxes: number, version: number) =>
     frame('_SSC', 4, (b) => b.set(version >= Enums.ProtocolVersion.V8_0 ? [ssrc, 0, boxes] : [boxes])),
+  /** The art, as a switcher since 8.0 says it (its border apart, in SSBd). */
+  SSrc: (ssrc: number, a: Art) =>
+    frame('SSrc', 16, (b) => {
+      b[0] = ssrc;
+      b.writeUInt16BE(a.fill, 2);
+      b.writeUInt16BE(a.cut, 4);
+      b.set([a.option, a.preMultiplied ? 1 : 0], 6);
+      b.writeUInt16BE(a.clip, 8);
+      b.writeUInt16BE(a.gain, 10);
+      b[12] = a.invert ? 1 : 0;
+    }),
   SSBP: (ssrc: number, box: number, x: Box, version: number) =>
     frame('SSBP', 20 + at(version), (b) => {
       const i = at(version);
@@ -50,6 +63,18 @@ export const encode = {
 
 export const decode: Record<string, Decoder> = {
   CMvI: (b) => ({ mv: b[0]!, window: b[1]!, source: b.readUInt16BE(2) }),
+  /** The art since 8.0 (SuperSourcePropertiesV8Command). */
+  CSSc: (b) => ({
+    flag: b[0]!,
+    ssrc: b[1]!,
+    fill: b.readUInt16BE(2),
+    cut: b.readUInt16BE(4),
+    option: b[6]!,
+    preMultiplied: b[7] === 1,
+    clip: b.readUInt16BE(8),
+    gain: b.readUInt16BE(10),
+    invert: b[12] === 1,
+  }),
   CMvP: (b) => ({ flag: b[0]!, mv: b[1]!, layout: b[2]!, swapped: b[3] === 1 }),
   CSBP: (b, version) => {
     // Since 8.0 the id, box and on-off sit one byte on (after the flag), the numbers two (kept even).
@@ -80,6 +105,8 @@ export class Views implements Area {
   readonly layouts: number[];
   /** By SuperSource, its four boxes. */
   readonly superSources: Box[][];
+  /** By SuperSource, its art. */
+  readonly art: Art[];
 
   constructor(
     multiviewers: number,
@@ -89,6 +116,15 @@ export class Views implements Area {
     // Preview and program large, then the cameras, as a switcher starts.
     this.multiviewers = Array.from({ length: multiviewers }, () => [10011, 10010, 1, 2, 3, 4, 5, 6, 7, 8]);
     this.layouts = Array.from({ length: multiviewers }, () => 12);
+    this.art = Array.from({ length: superSources }, () => ({
+      fill: 3010,
+      cut: 3011,
+      option: 0,
+      preMultiplied: true,
+      clip: 0,
+      gain: 0,
+      invert: false,
+    }));
     this.superSources = Array.from({ length: superSources }, () =>
       [
         [-800, 450],
@@ -108,6 +144,7 @@ export class Views implements Area {
       ]),
       ...this.superSources.flatMap((boxes, s) => [
         encode._SSC(s, boxes.length, version),
+        ...(version >= Enums.ProtocolVersion.V8_0 && this.art[s] ? [encode.SSrc(s, this.art[s])] : []),
         ...boxes.map((box, n) => encode.SSBP(s, n, box, version)),
       ]),
     ];
@@ -121,6 +158,19 @@ export class Views implements Area {
       if (!windows || n('window') < 2 || n('window') >= windows.length || !this.tools.isInput(n('source'))) return [];
       windows[n('window')] = n('source');
       return [encode.MvIn(n('mv'), n('window'), n('source'))];
+    }
+    if (name === 'CSSc') {
+      const art = this.art[n('ssrc')];
+      if (!art) return [];
+      const flag = n('flag');
+      if (flag & 1 && this.tools.isInput(n('fill'))) art.fill = n('fill');
+      if (flag & 2 && this.tools.isInput(n('cut'))) art.cut = n('cut');
+      if (flag & 4 && n('option') <= 1) art.option = n('option');
+      if (flag & 8) art.preMultiplied = f['preMultiplied'] === true;
+      if (flag & 16) art.clip = n('clip');
+      if (flag & 32) art.gain = n('gain');
+      if (flag & 64) art.invert = f['invert'] === true;
+      return [encode.SSrc(n('ssrc'), art)];
     }
     if (name === 'CMvP') {
       if (this.layouts[n('mv')] === undefined) return [];

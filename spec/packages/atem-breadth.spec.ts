@@ -283,6 +283,30 @@ test.serial(
     t.deepEqual(device.views.superSources[0]![2]!.crop, [0, 0, 4500, 0]);
     t.like(device.views.superSources[0]![2], { enabled: true, source: 5, x: 1250, size: 250, cropped: true });
     t.is(await hub.read('mixer/ssrc/1/box/3/x'), '12.5');
+    await writes(t, hub, device, 'mixer/ssrc/1/box/3/offset', '{"x": -2.5, "size": 0.9}', 'CSBP');
+    await reads(hub, 'mixer/ssrc/1/box/3/x', '10', 'moved by an offset');
+    t.is(await hub.read('mixer/ssrc/1/box/3/size'), '1', 'within its range');
+
+    t.is(await hub.read('mixer/ssrc/1/art/fill'), '3010');
+    t.is(await hub.read('mixer/ssrc/1/art/option'), 'background');
+    t.like(
+      (await meta(hub, 'mixer/ssrc/1/art/key'))?.choices?.find((c) => c.value === 3011),
+      { label: '3011: Media Player 1 Key' },
+    );
+    await writes(t, hub, device, 'mixer/ssrc/1/art/option', 'foreground', 'CSSc');
+    await reads(hub, 'mixer/ssrc/1/art/option', 'foreground', 'the art in front');
+    await writes(t, hub, device, 'mixer/ssrc/1/art', '{"fill": 2001, "preMultiplied": false, "clip": 40}', 'CSSc');
+    await reads(hub, 'mixer/ssrc/1/art/fill', '2001', 'the art');
+    t.like(device.views.art[0], { fill: 2001, option: 1, preMultiplied: false, clip: 400 });
+    t.deepEqual(JSON.parse((await hub.read('mixer/ssrc/1/art')) ?? ''), {
+      fill: 2001,
+      key: 3011,
+      option: 'foreground',
+      preMultiplied: false,
+      clip: 40,
+      gain: 0,
+      invert: false,
+    });
 
     await writes(t, hub, device, 'mixer/stream/service', '{"service": "Twitch", "key": "secret"}', 'CRSS');
     await reads(hub, 'mixer/stream/service', JSON.stringify({ service: 'Twitch', url: 'rtmp://a.rtmp.youtube.com/live2' }), 'the service');
