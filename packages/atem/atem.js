@@ -106,10 +106,10 @@ class AtemConnection {
     const fade = this.#fades.fade;
     this.#model = this.#parameters.readOnly('device/model', { type: 'S', meta: { label: 'Model' } });
     this.#mixEffects = new MixEffects(this.#atem, this.#parameters, fade);
-    this.#transitions = new Transitions(this.#atem, this.#parameters);
+    this.#transitions = new Transitions(this.#atem, this.#parameters, write);
     this.#keyers = new Keyers(this.#atem, this.#parameters);
     this.#macros = new Macros(this.#atem, this.#parameters);
-    this.#media = new Media(this.#atem, this.#parameters);
+    this.#media = new Media(this.#atem, this.#parameters, write);
     this.#multiviewers = new Multiviewers(this.#atem, this.#parameters);
     this.#superSources = new SuperSources(this.#atem, this.#parameters, write);
     this.#outputs = new Outputs(this.#atem, this.#parameters);
@@ -267,6 +267,12 @@ export default defineConnectionType({
       access: 'read-write',
       description: 'the layers the next transition moves, a JSON object of background and key1 … (true or false)',
     },
+    {
+      id: 'me/<n>/transition/layers',
+      type: 'S',
+      access: 'write-only',
+      description: 'the layers by what the transition leaves: {"background": "include", "key1": "on", …} (include, omit, on, off)',
+    },
     { id: 'me/<n>/transition/next/<layer>', type: 'B', access: 'read-write', description: 'whether the next transition moves the layer' },
     { id: 'me/<n>/ftb/auto', type: 'T', access: 'write-only', description: 'fades the M/E to black, or back' },
     { id: 'me/<n>/ftb/rate', type: 'I', access: 'read-write', description: "the fade to black's duration", unit: 'frames' },
@@ -329,6 +335,12 @@ export default defineConnectionType({
       type: 'S',
       access: 'read-write',
       description: 'what the media player plays: still/<n> or clip/<n> (choices by name)',
+    },
+    {
+      id: 'mp/<n>/slot',
+      type: 'S',
+      access: 'write-only',
+      description: 'a still or clip by its place or name: {"slot": "Slate", "clip": false}',
     },
     { id: 'mp/<n>/next', type: 'T', access: 'write-only', description: 'the media player to the next still of the pool' },
     { id: 'mp/<n>/previous', type: 'T', access: 'write-only', description: 'the media player to the previous still of the pool' },

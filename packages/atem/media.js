@@ -5,6 +5,7 @@
  * numbered from 1 as the panel names them (`mp/1`, `media/still/1`).
  */
 import { Enums } from 'atem-connection';
+import { HubError } from 'patchbay-hub/connection';
 
 /** @typedef {import('atem-connection').AtemState} AtemState */
 
@@ -14,14 +15,17 @@ const sourceOf = (s) => (s.sourceType === Enums.MediaSourceType.Clip ? `clip/${s
 export class Media {
   #atem;
   #parameters;
+  #write;
 
   /**
    * @param {import('atem-connection').Atem} atem
    * @param {import('patchbay-hub/connection').CommandedParameters} parameters
+   * @param {import('./steps.js').WriteOnly} write
    */
-  constructor(atem, parameters) {
+  constructor(atem, parameters, write) {
     this.#atem = atem;
     this.#parameters = parameters;
+    this.#write = write;
   }
 
   /** The pool and every player, and the choices of each player's source. @param {AtemState} state */
@@ -71,6 +75,26 @@ export class Media {
         );
       })
       .report(sourceOf(player));
+    // A still or a clip by its place or its name, as a script has it: `{"slot": "Slate"}`, `{"slot": "2", "clip": true}`.
+    const meta = {
+      label: `Media player ${n} by place or name`,
+      arguments: {
+        slot: { type: /** @type {const} */ ('S'), label: 'Place (from 1) or name' },
+        clip: { type: /** @type {const} */ ('B'), label: 'A clip', optional: true },
+      },
+    };
+    this.#write(`mp/${n}/slot`, 'S', meta, (v) => {
+      const { slot, clip } = /** @type {{ slot: string, clip?: boolean }} */ (JSON.parse(String(v)));
+      const media = atem.state?.media;
+      const pool = clip ? (media?.clipPool ?? []).map((c) => c?.name) : (media?.stillPool ?? []).map((s) => s?.fileName);
+      const at = /^\d+$/.test(slot) ? Number(slot) - 1 : pool.indexOf(slot);
+      if (at < 0)
+        return Promise.reject(new HubError('PB_CONVERSION', `mp/${n}/slot: no ${clip ? 'clip' : 'still'} "${slot.slice(0, 40)}"`));
+      return atem.setMediaPlayerSource(
+        clip ? { sourceType: Enums.MediaSourceType.Clip, clipIndex: at } : { sourceType: Enums.MediaSourceType.Still, stillIndex: at },
+        index,
+      );
+    });
     for (const [step, label] of /** @type {const} */ ([
       [1, 'next'],
       [-1, 'previous'],

@@ -26,14 +26,17 @@ const layers = (/** @type {number} */ keyers) => [
 export class Transitions {
   #atem;
   #parameters;
+  #write;
 
   /**
    * @param {import('atem-connection').Atem} atem
    * @param {import('patchbay-hub/connection').CommandedParameters} parameters
+   * @param {import('./steps.js').WriteOnly} write
    */
-  constructor(atem, parameters) {
+  constructor(atem, parameters, write) {
     this.#atem = atem;
     this.#parameters = parameters;
+    this.#write = write;
   }
 
   /**
@@ -96,6 +99,30 @@ export class Transitions {
     this.#parameters
       .commanded(`me/${n}/transition/selection`, { type: 'S', meta }, (v) => selecting(JSON.parse(String(v))))
       .report(JSON.stringify(Object.fromEntries(all.map((l) => [l.name, next.includes(l.bit)]))));
+    // The layers by what the transition should leave: a key `on` or `off` air after it (moved
+    // only if it is not so now), or `include` / `omit` it as it is.
+    const modes = ['include', 'omit', 'on', 'off'].map((value) => ({ value, label: value[0]?.toUpperCase() + value.slice(1) }));
+    const layersMeta = {
+      label: `M/E ${n} next transition, by what it leaves`,
+      arguments: Object.fromEntries(
+        all.map((l, k) => [
+          l.name,
+          { type: /** @type {const} */ ('S'), label: l.label, choices: k === 0 ? modes.slice(0, 2) : modes, optional: true },
+        ]),
+      ),
+    };
+    this.#write(`me/${n}/transition/layers`, 'S', layersMeta, (v) => {
+      const wanted = /** @type {Record<string, string>} */ (JSON.parse(String(v)));
+      const keyers = atem.state?.video.mixEffects[me]?.upstreamKeyers ?? [];
+      return selecting(
+        Object.fromEntries(
+          Object.entries(wanted).map(([name, mode]) => {
+            const onAir = keyers[all.findIndex((l) => l.name === name) - 1]?.onAir === true;
+            return [name, mode === 'include' || (mode === 'on' && !onAir) || (mode === 'off' && onAir)];
+          }),
+        ),
+      );
+    });
     for (const l of all)
       this.#parameters
         .commanded(`me/${n}/transition/next/${l.name}`, { type: 'B', meta: { label: `M/E ${n} next transition: ${l.label}` } }, (v) =>

@@ -139,6 +139,9 @@ test.serial(
     await reads(hub, 'mixer/me/1/transition/next/key2', 'true', 'key 2 added');
     t.is(await hub.read('mixer/me/1/transition/next/background'), 'false');
     t.is(await hub.read('mixer/me/1/transition/next/key1'), 'true', 'a layer not named is kept');
+    // By what the transition leaves: key 1 is off air, so `on` takes it in; key 2 is off air, so `off` leaves it out.
+    await writes(t, hub, device, 'mixer/me/1/transition/layers', '{"background": "include", "key1": "on", "key2": "off"}', 'CTTp');
+    await reads(hub, 'mixer/me/1/transition/selection', JSON.stringify({ background: true, key1: true, key2: false }), 'the layers');
     await writes(t, hub, device, 'mixer/me/1/transition/preview', 'true', 'CTPr');
     await reads(hub, 'mixer/me/1/transition/preview', 'true', 'the preview');
     await writes(t, hub, device, 'mixer/me/1/transition/dip/rate', '40', 'CTDp');
@@ -220,6 +223,11 @@ test.serial(
     await reads(hub, 'mixer/mp/1/source', 'still/4', 'the next still');
     await writes(t, hub, device, 'mixer/mp/1/source', 'clip/2', 'MPSS');
     await reads(hub, 'mixer/mp/1/source', 'clip/2', 'a clip');
+    await writes(t, hub, device, 'mixer/mp/1/slot', '{"slot": "Lower third"}', 'MPSS');
+    await reads(hub, 'mixer/mp/1/source', 'still/2', 'a still by its name');
+    await writes(t, hub, device, 'mixer/mp/1/slot', '{"slot": "1", "clip": true}', 'MPSS');
+    await reads(hub, 'mixer/mp/1/source', 'clip/1', 'a clip by its place');
+    t.like(await update(hub, 'mixer/mp/1/slot', '{"slot": "Nothing"}'), { status: 400, code: 'PB_CONVERSION' });
     await writes(t, hub, device, 'mixer/media/capture', 'true', 'Capt');
     await reads(hub, 'mixer/media/still/4/name', 'Capture 4', 'a still captured');
     await eventually(
