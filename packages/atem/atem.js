@@ -116,7 +116,7 @@ class AtemConnection {
     this.#timecode = new Timecode(this.#atem, this.#parameters, write);
     this.#clock = new Clock(this.#atem, this.#parameters, step);
     this.#audio = new ClassicAudio(this.#atem, this.#parameters, step, fade);
-    this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step, fade);
+    this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step, fade, write);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
   }
 
@@ -493,6 +493,18 @@ export default defineConnectionType({
     },
     { id: 'fairlight/monitor/<level>/step', type: 'F', access: 'write-only', description: 'Fairlight: moves a monitor level', unit: 'dB' },
     { id: 'fairlight/monitor/<feed>/muted', type: 'B', access: 'read-write', description: 'Fairlight: the master or talkback feed muted' },
+    {
+      id: 'fairlight/routing/<output>/source',
+      type: 'I',
+      access: 'read-write',
+      description: "Fairlight: an output's source (choices: the sources)",
+    },
+    {
+      id: 'fairlight/routing',
+      type: 'S',
+      access: 'write-only',
+      description: 'Fairlight: one source to several outputs: {"source": …, "to": "1501-1 1502-1"}',
+    },
     {
       id: 'fairlight/monitor/solo',
       type: 'S',

@@ -2,11 +2,12 @@
 /**
  * The Fairlight audio mixer, where the switcher has one: each source of each input (its fader,
  * input gain, delay, balance and mix option), the master fader, the monitor (its gain, the
- * master, talkback and sidetone feeds, each muted or not) and solo, peaks reset, and a step of
- * each level for a knob. Inputs keep the switcher's numbers and sources its ids
+ * master, talkback and sidetone feeds, each muted or not) and solo, peaks reset, a step of
+ * each level for a knob, and the audio routing (which source feeds each output, from 9.4). Inputs keep the switcher's numbers and sources its ids
  * (`fairlight/input/1/-65280` is input 1's stereo pair); levels are in dB.
  */
 import { Enums } from 'atem-connection';
+import { HubError } from 'patchbay-hub/connection';
 import { MIX_OPTIONS } from './audio.js';
 
 /** @typedef {import('atem-connection').AtemState} AtemState */
@@ -40,18 +41,21 @@ export class FairlightAudio {
   #parameters;
   #step;
   #fade;
+  #write;
 
   /**
    * @param {import('atem-connection').Atem} atem
    * @param {import('patchbay-hub/connection').CommandedParameters} parameters
    * @param {import('./steps.js').Step} step
    * @param {import('./fades.js').Fade} fade
+   * @param {import('./steps.js').WriteOnly} write
    */
-  constructor(atem, parameters, step, fade) {
+  constructor(atem, parameters, step, fade, write) {
     this.#atem = atem;
     this.#parameters = parameters;
     this.#step = step;
     this.#fade = fade;
+    this.#write = write;
   }
 
   /**
@@ -70,6 +74,7 @@ export class FairlightAudio {
     if ((!part || part === 'master') && fairlight.master?.properties) this.#master(fairlight.master.properties.faderGain);
     if ((!part || part === 'monitor') && fairlight.monitor) this.#monitor(fairlight.monitor);
     if (!part || part === 'solo') this.#solo(fairlight.solo);
+    if ((!part || part === 'audioRouting') && fairlight.audioRouting) this.#routing(fairlight.audioRouting);
     if (!part) {
       const atem = this.#atem;
       this.#parameters.trigger('fairlight/resetPeaks', { label: 'Fairlight reset all peaks' }, () =>
@@ -189,6 +194,42 @@ export class FairlightAudio {
           atem.setFairlightAudioMixerMonitorProps({ [field]: v === true }),
         )
         .report(monitor[field]);
+  }
+
+  /**
+   * The routing: the source of each output (`fairlight/routing/1501-1/source`, an output's port
+   * and channel pair; the choices are the sources by name), and one source to several outputs in
+   * one write (`{"source": 65537, "to": "1501-1 1502-1"}`).
+   * @param {NonNullable<FairlightState['audioRouting']>} routing
+   */
+  #routing(routing) {
+    const atem = this.#atem;
+    const name = (/** @type {number} */ id) => `${id >> 16}-${id & 0xffff}`;
+    const choices = Object.entries(routing.sources).map(([id, s]) => ({ value: Number(id), label: s.name || name(Number(id)) }));
+    for (const [id, output] of Object.entries(routing.outputs)) {
+      const label = `Routing ${output.name || name(Number(id))}`;
+      this.#parameters
+        .commanded(`fairlight/routing/${name(Number(id))}/source`, { type: 'I', meta: { label, choices } }, (v) =>
+          atem.setFairlightAudioRoutingOutputProperties(Number(id), { sourceId: Number(v) }),
+        )
+        .report(output.sourceId);
+    }
+    const meta = {
+      label: 'Routing, one source to several outputs',
+      arguments: {
+        source: { type: /** @type {const} */ ('I'), label: 'Source', choices },
+        to: { type: /** @type {const} */ ('S'), label: 'Outputs', description: 'output-pair, space or comma between' },
+      },
+    };
+    this.#write('fairlight/routing', 'S', meta, (v) => {
+      const { source, to } = /** @type {{ source: number, to: string }} */ (JSON.parse(String(v)));
+      const outputs = to.split(/[\s,]+/).filter(Boolean);
+      const ids = outputs.map((o) => Object.keys(routing.outputs).find((id) => name(Number(id)) === o));
+      const unknown = outputs.find((_o, n) => ids[n] === undefined);
+      if (unknown !== undefined)
+        return Promise.reject(new HubError('PB_CONVERSION', `fairlight/routing: no output ${unknown.slice(0, 20)}`));
+      return Promise.all(ids.map((id) => atem.setFairlightAudioRoutingOutputProperties(Number(id), { sourceId: source })));
+    });
   }
 
   /** What the monitor solos: `<input>/<source>`, or empty for none. @param {FairlightState['solo']} solo */

@@ -666,6 +666,24 @@ test('Fairlight audio the switcher writes reads back alike with the library dese
     faderGain: -1000,
     mixOption: 2,
   });
+  t.like(Commands.AudioRoutingSourceUpdateCommand.deserialize(body(t, fairlight.ARSP((2 << 16) | 1, 'Camera 2'), 'ARSP')).properties, {
+    audioSourceId: 2,
+    audioChannelPair: 1,
+    name: 'Camera 2',
+  });
+  t.like(
+    Commands.AudioRoutingOutputUpdateCommand.deserialize(body(t, fairlight.AROP((1502 << 16) | 1, (2 << 16) | 1, 'Monitor'), 'AROP'))
+      .properties,
+    {
+      audioOutputId: 1502,
+      audioChannelPair: 1,
+      sourceId: (2 << 16) | 1,
+      name: 'Monitor',
+    },
+  );
+  const route = new Commands.AudioRoutingOutputCommand((1502 << 16) | 1);
+  route.updateProps({ sourceId: (2 << 16) | 1 });
+  t.deepEqual(read(route), { name: 'AROC', flag: 1, output: (1502 << 16) | 1, source: (2 << 16) | 1 });
   const master = new Commands.FairlightMixerMasterCommand();
   master.updateProps({ faderGain: -500 });
   t.deepEqual(read(master), { name: 'CFMP', flag: 8, faderGain: -500 });
@@ -719,5 +737,8 @@ test('atem-connection has the Fairlight mixer of a switcher that has one, and it
   t.like(state().monitor, { inputTalkbackMuted: false, inputTalkbackGain: -600 });
   await atem.setFairlightAudioMixerMonitorSolo({ solo: true, index: 2, source: STEREO });
   t.like(state().solo, { solo: true, index: 2, source: STEREO });
+  t.like(state().audioRouting?.outputs[(1501 << 16) | 1], { name: 'Headphones', sourceId: (1 << 16) | 1 });
+  await atem.setFairlightAudioRoutingOutputProperties((1501 << 16) | 1, { sourceId: (2 << 16) | 1 });
+  t.is(state().audioRouting?.outputs[(1501 << 16) | 1]?.sourceId, (2 << 16) | 1);
   t.deepEqual(errors, []);
 });

@@ -1,7 +1,8 @@
 /**
  * The switcher simulator's Fairlight audio mixer: each input's one stereo source (its fader,
  * input gain, delay, balance and mix option), the master fader, the monitor (its gain, the
- * master, talkback and sidetone feeds, muted or not) and solo, and peaks reset. Levels are as
+ * master, talkback and sidetone feeds, muted or not) and solo, peaks reset, and the audio
+ * routing (since 9.4: which source feeds each output, ids of 32 bits: the port, and the channel pair below). Levels are as
  * the switcher keeps them: hundredths of a dB. Each encoder and decoder is checked against
  * atem-connection's own in atem-switcher-breadth.spec.ts.
  */
@@ -45,6 +46,17 @@ export const encode = {
       b[48] = 1 | 2 | 4; // off, on and audio follows video, each a mix option it takes
       b[49] = s.mixOption;
     }),
+  ARSP: (id: number, name: string) =>
+    frame('ARSP', 72, (b) => {
+      b.writeUInt32BE(id, 0);
+      b.write(name, 8, 63, 'utf8');
+    }),
+  AROP: (id: number, source: number, name: string) =>
+    frame('AROP', 76, (b) => {
+      b.writeUInt32BE(id, 0);
+      b.writeUInt32BE(source, 4);
+      b.write(name, 12, 63, 'utf8');
+    }),
   FAMP: (faderGain: number) => frame('FAMP', 20, (b) => b.writeInt32BE(faderGain, 12)),
   FMHP: (m: Monitor) =>
     frame('FMHP', 32, (b) => {
@@ -85,6 +97,7 @@ export const decode: Record<string, Decoder> = {
     sidetoneGain: b.readInt32BE(32),
   }),
   CFMS: (b) => ({ flag: b[0]!, solo: b[1] === 1, input: b.readUInt16BE(8), source: b.readBigInt64BE(16).toString() }),
+  AROC: (b) => ({ flag: b[0]!, output: b.readUInt32BE(4), source: b.readUInt32BE(8) }),
   RFLP: (b) => ({ all: (b[0]! & 1) > 0, master: (b[0]! & 2) > 0 }),
   RFIP: (b) => ({ input: b.readUInt16BE(0), source: b.readBigInt64BE(8).toString(), output: (b[17]! & 4) > 0 }),
 };
@@ -95,6 +108,15 @@ export class Fairlight implements Area {
   masterFader = 0;
   readonly monitor: Monitor = { gain: 0, masterGain: 0, masterMuted: false, talkbackGain: 0, talkbackMuted: true, sidetoneGain: 0 };
   readonly solo: Solo = { solo: false, index: 0, source: STEREO };
+  /** The routing's sources (camera 1 and 2, each channel pair 1/2) and outputs (two, on the first channel pair), by id. */
+  readonly routingSources = new Map([
+    [(1 << 16) | 1, 'Camera 1'],
+    [(2 << 16) | 1, 'Camera 2'],
+  ]);
+  readonly routing = new Map([
+    [(1501 << 16) | 1, { source: (1 << 16) | 1, name: 'Headphones' }],
+    [(1502 << 16) | 1, { source: (1 << 16) | 1, name: 'Monitor' }],
+  ]);
   /** Each peak reset heard. */
   readonly resets: Fields[] = [];
 
@@ -110,6 +132,8 @@ export class Fairlight implements Area {
       encode.FAMP(this.masterFader),
       encode.FMHP(this.monitor),
       encode.FAMS(this.solo),
+      ...[...this.routingSources].map(([id, name]) => encode.ARSP(id, name)),
+      ...[...this.routing].map(([id, o]) => encode.AROP(id, o.source, o.name)),
     ];
   }
 
@@ -144,6 +168,12 @@ export class Fairlight implements Area {
         if (flag & 1) this.solo.solo = f['solo'] === true;
         if (flag & 2 && this.inputs.has(n('input'))) [this.solo.index, this.solo.source] = [n('input'), String(f['source'])];
         return [encode.FAMS(this.solo)];
+      case 'AROC': {
+        const output = this.routing.get(n('output'));
+        if (!output || !(flag & 1) || !this.routingSources.has(n('source'))) return [];
+        output.source = n('source');
+        return [encode.AROP(n('output'), output.source, output.name)];
+      }
       case 'RFLP':
       case 'RFIP':
         this.resets.push({ name, ...f });

@@ -464,6 +464,23 @@ test.serial(
     await writes(t, hub, device, 'mixer/fairlight/resetPeaks', 'true', 'RFLP');
     t.like(device.fairlight?.resets.at(-1), { name: 'RFLP', all: true });
 
+    // Routing: each output's source, and one source to several outputs at once.
+    t.is(await hub.read('mixer/fairlight/routing/1501-1/source'), String((1 << 16) | 1));
+    t.like(await meta(hub, 'mixer/fairlight/routing/1502-1/source'), { label: 'Routing Monitor' });
+    t.like(
+      (await meta(hub, 'mixer/fairlight/routing/1502-1/source'))?.choices?.find((c) => c.value === ((2 << 16) | 1)),
+      { label: 'Camera 2' },
+    );
+    await writes(t, hub, device, 'mixer/fairlight/routing', JSON.stringify({ source: (2 << 16) | 1, to: '1501-1 1502-1' }), 'AROC');
+    await reads(hub, 'mixer/fairlight/routing/1502-1/source', String((2 << 16) | 1), 'camera 2 to the monitor');
+    t.is(await hub.read('mixer/fairlight/routing/1501-1/source'), String((2 << 16) | 1), 'and to the headphones');
+    t.like(await update(hub, 'mixer/fairlight/routing', JSON.stringify({ source: (1 << 16) | 1, to: '9-9' })), {
+      status: 400,
+      code: 'PB_CONVERSION',
+    });
+    await writes(t, hub, device, 'mixer/fairlight/routing/1501-1/source', String((1 << 16) | 1), 'AROC');
+    await reads(hub, 'mixer/fairlight/routing/1501-1/source', String((1 << 16) | 1), 'one output');
+
     device.panel('CFSP', { flag: 128, input: 3, source: STEREO, faderGain: -2000 });
     await reads(hub, `mixer/fairlight/input/3/${STEREO}/fader`, '-20', 'the desk moved a fader');
   },
