@@ -2,20 +2,24 @@
  * A Blackmagic ATEM video switcher for specs: the ATEM's own UDP protocol on 127.0.0.1, so that
  * `atem-connection`'s `Atem` connects to it as to a real one. Written from what the library's
  * compiled code reads and writes (dist/lib/atemSocketChild.js, atemSocket.js, dist/commands);
- * each encoder and decoder here is checked against the library's own in atem-switcher.spec.ts.
+ * each encoder and decoder here is checked against the library's own in atem-switcher.spec.ts,
+ * and those of its areas (atem-switcher-keyers, -transitions, -media, -views, -outputs, -clock,
+ * -audio, -fairlight .ts: each with its own state, dump and commands) in
+ * atem-switcher-breadth.spec.ts.
  *
  * Covers: the session (a hello answered with NewSessionId; the initial state once the client
  * acks that answer; packet ids; acks both ways; a keep-alive when it has said nothing for
  * 200 ms; a hello again is a new session; clients keyed by address:port; a client not heard for
  * 3 s is dropped); the initial state a client needs before it says 'connected' (_ver _pin _top
  * _MeC _MAC VidM InPr PrgI PrvI TrSS TMxP TrPs AuxS DskP DskS MPrp MRPr TlSr, then InCm); the
- * commands CPgI CPvI DCut DAut CTTp CTMx CAuS CDsL DDsA MAct CInL, applied, their state sent
- * to every client, then acked. Any other command is recorded and acked, and changes nothing.
+ * commands CPgI CPvI DCut DAut CTTp CTMx CTPs CAuS CDsL CDsG CDsM DDsA MAct MRCP CInL, and
+ * each area's, applied, their state sent to every client, then acked. Any other command is
+ * recorded and acked, and changes nothing.
  *
- * Does not have: media pool or players' state, audio (classic or Fairlight), SuperSource,
- * upstream keyers, multiviewers, data transfer (locks, up- and downloads), recording,
- * streaming, camera control; nor does it resend its own packets (127.0.0.1 does not lose
- * them), nor send TlIn (tally by index, which the library does not read).
+ * Does not have: the upstream keyers' DVE, luma, chroma and pattern settings and keyframes'
+ * values, the SuperSource's border, media players' transport and clips' frames, data transfer
+ * (locks, up- and downloads), audio levels, camera control; nor does it resend its own packets
+ * (127.0.0.1 does not lose them), nor send TlIn (tally by index, which the library does not read).
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
