@@ -283,6 +283,12 @@ export default defineConnectionType({
     { id: 'me/<n>/usk/<k>/fly', type: 'B', access: 'read-write', description: 'whether the key is a flying key' },
     { id: 'me/<n>/usk/<k>/fill', type: 'I', access: 'read-write', description: "the keyer's fill source (choices: the inputs)" },
     { id: 'me/<n>/usk/<k>/key', type: 'I', access: 'read-write', description: "the keyer's key (cut) source (choices: the inputs)" },
+    {
+      id: 'me/<n>/usk/<k>/mask',
+      type: 'S',
+      access: 'read-write',
+      description: 'the mask: {"enabled": …, "top": …, "bottom": …, "left": …, "right": …}',
+    },
     { id: 'me/<n>/usk/<k>/sources', type: 'S', access: 'read-write', description: 'fill and key in one write: {"fill": …, "key": …}' },
     {
       id: 'me/<n>/usk/<k>/keyframe',

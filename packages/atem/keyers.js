@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * The keyers: each M/E's upstream keyers (`me/1/usk/1` …) — on air, type, fill and key, the
- * flying key's keyframes — and the downstream keyers (`dsk/1` …) — on air, tie, auto, fill and
- * key, rate — numbered from 1 as the panel names them.
+ * The keyers: each M/E's upstream keyers (`me/1/usk/1` …) — on air, type, fill and key, mask,
+ * the flying key's keyframes — and the downstream keyers (`dsk/1` …) — on air, tie, auto, fill
+ * and key, rate, pre-multiplied key, mask — numbered from 1 as the panel names them.
  */
 import { Enums } from 'atem-connection';
 
@@ -84,6 +84,20 @@ export class Keyers {
         fill: (source) => atem.setUpstreamKeyerFillSource(source, me, key),
         key: (source) => atem.setUpstreamKeyerCutSource(source, me, key),
       });
+      const m = at.maskSettings;
+      this.#mask(base, name, { enabled: m.maskEnabled, top: m.maskTop, bottom: m.maskBottom, left: m.maskLeft, right: m.maskRight }, (p) =>
+        atem.setUpstreamKeyerMaskSettings(
+          {
+            ...(p.enabled !== undefined && { maskEnabled: p.enabled }),
+            ...(p.top !== undefined && { maskTop: p.top }),
+            ...(p.bottom !== undefined && { maskBottom: p.bottom }),
+            ...(p.left !== undefined && { maskLeft: p.left }),
+            ...(p.right !== undefined && { maskRight: p.right }),
+          },
+          me,
+          key,
+        ),
+      );
     }
     const fly = at.flyProperties;
     if (!fly || !at.canFlyKey) return;

@@ -53,6 +53,7 @@ test('the keyers and transitions the switcher writes read back alike with the li
     isBSet: false,
     atKeyFrame: Enums.IsAtKeyFrame.RunToInfinite,
     infinite: Enums.FlyKeyDirection.BottomRight,
+    mask: { enabled: true, sides: [9000, -9000, -16000, 4000] },
   };
   t.like(Commands.MixEffectKeyOnAirUpdateCommand.deserialize(body(t, keyers.KeOn(1, 2, true), 'KeOn')), {
     mixEffect: 1,
@@ -62,7 +63,14 @@ test('the keyers and transitions the switcher writes read back alike with the li
   t.like(Commands.MixEffectKeyPropertiesGetCommand.deserialize(body(t, keyers.KeBP(1, 2, usk), 'KeBP')), {
     mixEffect: 1,
     upstreamKeyerId: 2,
-    properties: { mixEffectKeyType: Enums.MixEffectKeyType.DVE, canFlyKey: true, flyEnabled: true, fillSource: 3010, cutSource: 3011 },
+    properties: {
+      mixEffectKeyType: Enums.MixEffectKeyType.DVE,
+      canFlyKey: true,
+      flyEnabled: true,
+      fillSource: 3010,
+      cutSource: 3011,
+      maskSettings: { maskEnabled: true, maskTop: 9000, maskBottom: -9000, maskLeft: -16000, maskRight: 4000 },
+    },
   });
   t.deepEqual(Commands.MixEffectKeyFlyPropertiesGetCommand.deserialize(body(t, keyers.KeFS(1, 2, usk), 'KeFS')).properties, {
     isASet: true,
@@ -124,6 +132,19 @@ test('the keyer and transition commands the switcher reads are the library seria
     flag: 2,
     keyFrame: Enums.FlyKeyKeyFrame.RunToInfinite,
     direction: Enums.FlyKeyDirection.TopLeft,
+  });
+  const uskMask = new Commands.MixEffectKeyMaskSetCommand(1, 2);
+  uskMask.updateProps({ maskEnabled: true, maskTop: 5000, maskLeft: -3000 });
+  t.deepEqual(read(uskMask), {
+    name: 'CKMs',
+    flag: 1 | 2 | 8,
+    me: 1,
+    keyer: 2,
+    enabled: true,
+    top: 5000,
+    bottom: 0,
+    left: -3000,
+    right: 0,
   });
   t.deepEqual(read(new Commands.MixEffectKeyFlyKeyframeStoreCommand(1, 2, Enums.FlyKeyKeyFrame.A)), {
     name: 'SFKF',

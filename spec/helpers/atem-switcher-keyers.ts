@@ -23,6 +23,8 @@ export interface UpstreamKeyer {
   atKeyFrame: number;
   /** The direction of the last run to infinite (0 centre … 9 bottom right). */
   infinite: number;
+  /** The mask: on, and its top, bottom, left and right in thousandths. */
+  mask: { enabled: boolean; sides: [number, number, number, number] };
 }
 export type KeyerSources = { fill: number; cut: number };
 
@@ -33,6 +35,8 @@ export const encode = {
       b.set([me, keyer, k.type, 0, 1, k.flyEnabled ? 1 : 0]);
       b.writeUInt16BE(k.fill, 6);
       b.writeUInt16BE(k.cut, 8);
+      b[10] = k.mask.enabled ? 1 : 0;
+      k.mask.sides.forEach((side, n) => b.writeInt16BE(side, 12 + 2 * n));
     }),
   KeFS: (me: number, keyer: number, k: UpstreamKeyer) =>
     frame('KeFS', 8, (b) => b.set([me, keyer, k.isASet ? 1 : 0, k.isBSet ? 1 : 0, 0, 0, k.atKeyFrame, k.infinite])),
@@ -51,6 +55,16 @@ export const decode: Record<string, Decoder> = {
   CKeC: (b) => ({ me: b[0]!, keyer: b[1]!, source: b.readUInt16BE(2) }),
   RFlK: (b) => ({ flag: b[0]!, me: b[1]!, keyer: b[2]!, keyFrame: b[4]!, direction: b[5]! }),
   SFKF: (b) => ({ me: b[0]!, keyer: b[1]!, keyFrame: b[2]! }),
+  CKMs: (b) => ({
+    flag: b[0]!,
+    me: b[1]!,
+    keyer: b[2]!,
+    enabled: b[3] === 1,
+    top: b.readInt16BE(4),
+    bottom: b.readInt16BE(6),
+    left: b.readInt16BE(8),
+    right: b.readInt16BE(10),
+  }),
   CDsF: (b) => ({ keyer: b[0]!, source: b.readUInt16BE(2) }),
   CDsC: (b) => ({ keyer: b[0]!, source: b.readUInt16BE(2) }),
   CDsR: (b) => ({ keyer: b[0]!, rate: b[1]! }),
@@ -71,7 +85,12 @@ export class Keyers implements Area {
   ) {
     const off = { onAir: false, type: 0, flyEnabled: false, isASet: false, isBSet: false, atKeyFrame: 0, infinite: 0 };
     this.upstream = Array.from({ length: mixEffects }, () =>
-      Array.from({ length: perMixEffect }, (_, k) => ({ ...off, fill: 3010, cut: k === 0 ? 3011 : 0 })),
+      Array.from({ length: perMixEffect }, (_, k) => ({
+        ...off,
+        fill: 3010,
+        cut: k === 0 ? 3011 : 0,
+        mask: { enabled: false, sides: [0, 0, 0, 0] as [number, number, number, number] },
+      })),
     );
     this.downstream = Array.from({ length: downstreamKeyers }, () => ({ fill: 3010, cut: 3011 }));
   }
@@ -104,6 +123,13 @@ export class Keyers implements Area {
       case 'CKeC':
         if (!usk || source === undefined) return [];
         usk[name === 'CKeF' ? 'fill' : 'cut'] = source;
+        return [encode.KeBP(n('me'), n('keyer'), usk)];
+      case 'CKMs':
+        if (!usk) return [];
+        if (n('flag') & 1) usk.mask.enabled = f['enabled'] === true;
+        ['top', 'bottom', 'left', 'right'].forEach((side, s) => {
+          if (n('flag') & (2 << s)) usk.mask.sides[s] = n(side);
+        });
         return [encode.KeBP(n('me'), n('keyer'), usk)];
       case 'SFKF':
         if (!usk) return [];

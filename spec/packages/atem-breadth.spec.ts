@@ -78,6 +78,9 @@ test.serial(
     await reads(hub, 'mixer/me/1/usk/2/key', '2002', 'fill and key in one write');
     t.like(device.keyers.upstream[0]![1], { fill: 2001, cut: 2002 });
     t.deepEqual(JSON.parse((await hub.read('mixer/me/1/usk/2/sources')) ?? ''), { fill: 2001, key: 2002 });
+    await writes(t, hub, device, 'mixer/me/1/usk/2/mask', '{"enabled": true, "top": 3.5, "right": 16}', 'CKMs');
+    await reads(hub, 'mixer/me/1/usk/2/mask', JSON.stringify({ enabled: true, top: 3.5, bottom: 0, left: 0, right: 16 }), 'the key masked');
+    t.deepEqual(device.keyers.upstream[0]![1]!.mask, { enabled: true, sides: [3500, 0, 0, 16000] });
     await writes(t, hub, device, 'mixer/me/1/usk/2/store/b', 'true', 'SFKF');
     await reads(hub, 'mixer/me/1/usk/2/stored/b', 'true', 'keyframe B stored');
     await writes(t, hub, device, 'mixer/me/1/usk/2/keyframe', 'b', 'RFlK');
