@@ -284,6 +284,12 @@ export default defineConnectionType({
     { id: 'me/<n>/usk/<k>/fill', type: 'I', access: 'read-write', description: "the keyer's fill source (choices: the inputs)" },
     { id: 'me/<n>/usk/<k>/key', type: 'I', access: 'read-write', description: "the keyer's key (cut) source (choices: the inputs)" },
     {
+      id: 'me/<n>/usk/<k>/pattern',
+      type: 'S',
+      access: 'read-write',
+      description: 'the pattern key: {"style", "size", "symmetry", "softness", "x", "y", "invert"}',
+    },
+    {
       id: 'me/<n>/usk/<k>/mask',
       type: 'S',
       access: 'read-write',

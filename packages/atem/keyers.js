@@ -34,6 +34,14 @@ const DIRECTIONS = [
   'bottom right',
 ].map((label, direction) => ({ value: label.replaceAll(' ', '-'), label: label[0]?.toUpperCase() + label.slice(1), direction }));
 const RATE = { unit: 'frames', minimum: 1, maximum: 250 };
+/** The pattern key's styles by the library's names, as people write them: `left-to-right-bar` … */
+const PATTERNS = Object.entries(Enums.Pattern)
+  .filter(([, style]) => typeof style === 'number')
+  .map(([name, style]) => ({
+    value: name.replace(/(?<=[a-z])(?=[A-Z0-9])/g, '-').toLowerCase(),
+    label: name.replace(/(?<=[a-z])(?=[A-Z0-9])/g, ' '),
+    style: Number(style),
+  }));
 
 export class Keyers {
   #atem;
@@ -84,6 +92,8 @@ export class Keyers {
         fill: (source) => atem.setUpstreamKeyerFillSource(source, me, key),
         key: (source) => atem.setUpstreamKeyerCutSource(source, me, key),
       });
+      if (at.patternSettings)
+        this.#pattern(base, name, at.patternSettings, (props) => atem.setUpstreamKeyerPatternSettings(props, me, key));
       const m = at.maskSettings;
       this.#mask(base, name, { enabled: m.maskEnabled, top: m.maskTop, bottom: m.maskBottom, left: m.maskLeft, right: m.maskRight }, (p) =>
         atem.setUpstreamKeyerMaskSettings(
@@ -200,6 +210,63 @@ export class Keyers {
         });
       })
       .report(JSON.stringify({ preMultiply: now.preMultiply, clip: now.clip / 10, gain: now.gain / 10, invert: now.invert }));
+  }
+
+  /**
+   * A pattern key in one write: its style by name, size, symmetry and softness (per cent), its
+   * centre (0 to 1 across and down) and invert — the switcher keeps hundredths of a per cent and
+   * ten-thousandths.
+   * @param {string} base @param {string} name
+   * @param {import('atem-connection').VideoState.USK.UpstreamKeyerPatternSettings} now
+   * @param {(props: Partial<import('atem-connection').VideoState.USK.UpstreamKeyerPatternSettings>) => Promise<void>} set
+   */
+  #pattern(base, name, now, set) {
+    const percent = { type: /** @type {const} */ ('F'), unit: '%', minimum: 0, maximum: 100, optional: true };
+    const place = { type: /** @type {const} */ ('F'), minimum: 0, maximum: 1, optional: true };
+    const meta = {
+      label: `${name} pattern`,
+      arguments: {
+        style: {
+          type: /** @type {const} */ ('S'),
+          label: 'Style',
+          choices: PATTERNS.map(({ value, label }) => ({ value, label })),
+          optional: true,
+        },
+        size: { ...percent, label: 'Size' },
+        symmetry: { ...percent, label: 'Symmetry' },
+        softness: { ...percent, label: 'Softness' },
+        x: { ...place, label: 'Across' },
+        y: { ...place, label: 'Down' },
+        invert: { type: /** @type {const} */ ('B'), label: 'Invert', optional: true },
+      },
+    };
+    this.#parameters
+      .commanded(`${base}/pattern`, { type: 'S', meta }, (v) => {
+        const p =
+          /** @type {{ style?: string, size?: number, symmetry?: number, softness?: number, x?: number, y?: number, invert?: boolean }} */ (
+            JSON.parse(String(v))
+          );
+        return set({
+          ...(p.style !== undefined && { style: PATTERNS.find((s) => s.value === p.style)?.style ?? 0 }),
+          ...(p.size !== undefined && { size: Math.round(p.size * 100) }),
+          ...(p.symmetry !== undefined && { symmetry: Math.round(p.symmetry * 100) }),
+          ...(p.softness !== undefined && { softness: Math.round(p.softness * 100) }),
+          ...(p.x !== undefined && { positionX: Math.round(p.x * 10_000) }),
+          ...(p.y !== undefined && { positionY: Math.round(p.y * 10_000) }),
+          ...(p.invert !== undefined && { invert: p.invert }),
+        });
+      })
+      .report(
+        JSON.stringify({
+          style: PATTERNS.find((s) => s.style === now.style)?.value ?? '',
+          size: now.size / 100,
+          symmetry: now.symmetry / 100,
+          softness: now.softness / 100,
+          x: now.positionX / 10_000,
+          y: now.positionY / 10_000,
+          invert: now.invert,
+        }),
+      );
   }
 
   /**

@@ -54,7 +54,21 @@ test('the keyers and transitions the switcher writes read back alike with the li
     atKeyFrame: Enums.IsAtKeyFrame.RunToInfinite,
     infinite: Enums.FlyKeyDirection.BottomRight,
     mask: { enabled: true, sides: [9000, -9000, -16000, 4000] },
+    pattern: { style: 5, size: 2500, symmetry: 6000, softness: 100, x: 1000, y: 9000, invert: true },
   };
+  t.like(Commands.MixEffectKeyUpdateCommand.deserialize(body(t, keyers.KePt(1, 2, usk.pattern), 'KePt')), {
+    mixEffect: 1,
+    upstreamKeyerId: 2,
+    properties: {
+      style: Enums.Pattern.RectangleIris,
+      size: 2500,
+      symmetry: 6000,
+      softness: 100,
+      positionX: 1000,
+      positionY: 9000,
+      invert: true,
+    },
+  });
   t.like(Commands.MixEffectKeyOnAirUpdateCommand.deserialize(body(t, keyers.KeOn(1, 2, true), 'KeOn')), {
     mixEffect: 1,
     upstreamKeyerId: 2,
@@ -132,6 +146,21 @@ test('the keyer and transition commands the switcher reads are the library seria
     flag: 2,
     keyFrame: Enums.FlyKeyKeyFrame.RunToInfinite,
     direction: Enums.FlyKeyDirection.TopLeft,
+  });
+  const pattern = new Commands.MixEffectKeyPatternCommand(1, 2);
+  pattern.updateProps({ style: Enums.Pattern.RectangleIris, size: 2500, positionY: 9000, invert: true });
+  t.deepEqual(read(pattern), {
+    name: 'CKPt',
+    flag: 1 | 2 | 32 | 64,
+    me: 1,
+    keyer: 2,
+    style: 5,
+    size: 2500,
+    symmetry: 0,
+    softness: 0,
+    x: 0,
+    y: 9000,
+    invert: true,
   });
   const uskMask = new Commands.MixEffectKeyMaskSetCommand(1, 2);
   uskMask.updateProps({ maskEnabled: true, maskTop: 5000, maskLeft: -3000 });

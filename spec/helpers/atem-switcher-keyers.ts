@@ -25,6 +25,8 @@ export interface UpstreamKeyer {
   infinite: number;
   /** The mask: on, and its top, bottom, left and right in thousandths. */
   mask: { enabled: boolean; sides: [number, number, number, number] };
+  /** The pattern key: its style (the library's Pattern), size, symmetry and softness (0–10000), place (0–10000) and invert. */
+  pattern: { style: number; size: number; symmetry: number; softness: number; x: number; y: number; invert: boolean };
 }
 export type KeyerSources = { fill: number; cut: number };
 
@@ -37,6 +39,12 @@ export const encode = {
       b.writeUInt16BE(k.cut, 8);
       b[10] = k.mask.enabled ? 1 : 0;
       k.mask.sides.forEach((side, n) => b.writeInt16BE(side, 12 + 2 * n));
+    }),
+  KePt: (me: number, keyer: number, p: UpstreamKeyer['pattern']) =>
+    frame('KePt', 16, (b) => {
+      b.set([me, keyer, p.style]);
+      [p.size, p.symmetry, p.softness, p.x, p.y].forEach((v, n) => b.writeUInt16BE(v, 4 + 2 * n));
+      b[14] = p.invert ? 1 : 0;
     }),
   KeFS: (me: number, keyer: number, k: UpstreamKeyer) =>
     frame('KeFS', 8, (b) => b.set([me, keyer, k.isASet ? 1 : 0, k.isBSet ? 1 : 0, 0, 0, k.atKeyFrame, k.infinite])),
@@ -55,6 +63,18 @@ export const decode: Record<string, Decoder> = {
   CKeC: (b) => ({ me: b[0]!, keyer: b[1]!, source: b.readUInt16BE(2) }),
   RFlK: (b) => ({ flag: b[0]!, me: b[1]!, keyer: b[2]!, keyFrame: b[4]!, direction: b[5]! }),
   SFKF: (b) => ({ me: b[0]!, keyer: b[1]!, keyFrame: b[2]! }),
+  CKPt: (b) => ({
+    flag: b[0]!,
+    me: b[1]!,
+    keyer: b[2]!,
+    style: b[3]!,
+    size: b.readUInt16BE(4),
+    symmetry: b.readUInt16BE(6),
+    softness: b.readUInt16BE(8),
+    x: b.readUInt16BE(10),
+    y: b.readUInt16BE(12),
+    invert: b[14] === 1,
+  }),
   CKMs: (b) => ({
     flag: b[0]!,
     me: b[1]!,
@@ -90,6 +110,7 @@ export class Keyers implements Area {
         fill: 3010,
         cut: k === 0 ? 3011 : 0,
         mask: { enabled: false, sides: [0, 0, 0, 0] as [number, number, number, number] },
+        pattern: { style: 0, size: 5000, symmetry: 5000, softness: 0, x: 5000, y: 5000, invert: false },
       })),
     );
     this.downstream = Array.from({ length: downstreamKeyers }, () => ({ fill: 3010, cut: 3011 }));
@@ -98,7 +119,12 @@ export class Keyers implements Area {
   dump(): Buffer[] {
     return [
       ...this.upstream.flatMap((keyers, me) =>
-        keyers.flatMap((k, n) => [encode.KeBP(me, n, k), encode.KeOn(me, n, k.onAir), encode.KeFS(me, n, k)]),
+        keyers.flatMap((k, n) => [
+          encode.KeBP(me, n, k),
+          encode.KeOn(me, n, k.onAir),
+          encode.KeFS(me, n, k),
+          encode.KePt(me, n, k.pattern),
+        ]),
       ),
       ...this.downstream.map((s, n) => encode.DskB(n, s)),
     ];
@@ -124,6 +150,16 @@ export class Keyers implements Area {
         if (!usk || source === undefined) return [];
         usk[name === 'CKeF' ? 'fill' : 'cut'] = source;
         return [encode.KeBP(n('me'), n('keyer'), usk)];
+      case 'CKPt': {
+        if (!usk) return [];
+        const p = usk.pattern;
+        const fields = ['style', 'size', 'symmetry', 'softness', 'x', 'y'] as const;
+        fields.forEach((field, s) => {
+          if (n('flag') & (1 << s)) p[field] = n(field);
+        });
+        if (n('flag') & 64) p.invert = f['invert'] === true;
+        return [encode.KePt(n('me'), n('keyer'), p)];
+      }
       case 'CKMs':
         if (!usk) return [];
         if (n('flag') & 1) usk.mask.enabled = f['enabled'] === true;

@@ -81,6 +81,18 @@ test.serial(
     await writes(t, hub, device, 'mixer/me/1/usk/2/mask', '{"enabled": true, "top": 3.5, "right": 16}', 'CKMs');
     await reads(hub, 'mixer/me/1/usk/2/mask', JSON.stringify({ enabled: true, top: 3.5, bottom: 0, left: 0, right: 16 }), 'the key masked');
     t.deepEqual(device.keyers.upstream[0]![1]!.mask, { enabled: true, sides: [3500, 0, 0, 16000] });
+    t.like((await meta(hub, 'mixer/me/1/usk/2/pattern'))?.arguments?.['style']?.choices?.[5], {
+      value: 'rectangle-iris',
+      label: 'Rectangle Iris',
+    });
+    await writes(t, hub, device, 'mixer/me/1/usk/2/pattern', '{"style": "rectangle-iris", "size": 25, "y": 0.9, "invert": true}', 'CKPt');
+    await reads(
+      hub,
+      'mixer/me/1/usk/2/pattern',
+      JSON.stringify({ style: 'rectangle-iris', size: 25, symmetry: 50, softness: 0, x: 0.5, y: 0.9, invert: true }),
+      'the pattern',
+    );
+    t.like(device.keyers.upstream[0]![1]!.pattern, { style: 5, size: 2500, y: 9000, invert: true });
     await writes(t, hub, device, 'mixer/me/1/usk/2/store/b', 'true', 'SFKF');
     await reads(hub, 'mixer/me/1/usk/2/stored/b', 'true', 'keyframe B stored');
     await writes(t, hub, device, 'mixer/me/1/usk/2/keyframe', 'b', 'RFlK');
