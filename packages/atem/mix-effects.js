@@ -20,16 +20,19 @@ const STYLES = [
 export class MixEffects {
   #atem;
   #parameters;
+  #fade;
   /** @type {Map<number, MixEffect>} */
   #made = new Map();
 
   /**
    * @param {import('atem-connection').Atem} atem
    * @param {import('patchbay-hub/connection').CommandedParameters} parameters
+   * @param {import('./fades.js').Fade} fade
    */
-  constructor(atem, parameters) {
+  constructor(atem, parameters, fade) {
     this.#atem = atem;
     this.#parameters = parameters;
+    this.#fade = fade;
   }
 
   /**
@@ -61,6 +64,14 @@ export class MixEffects {
     const n = me + 1;
     parameters.trigger(`me/${n}/cut`, { label: `M/E ${n} cut` }, () => atem.cut(me));
     parameters.trigger(`me/${n}/auto`, { label: `M/E ${n} auto` }, () => atem.autoTransition(me));
+    // The T-bar moved over a time, as a hand does.
+    this.#fade(
+      `me/${n}/transition/position`,
+      `M/E ${n} T-bar`,
+      { minimum: 0, maximum: 1 },
+      () => (atem.state?.video.mixEffects[me]?.transitionPosition.handlePosition ?? 0) / 10_000,
+      (v) => atem.setTransitionPosition(Math.round(v * 10_000), me),
+    );
     const made = {
       program: parameters.commanded(`me/${n}/program`, { type: 'I', meta: { label: `M/E ${n} program` } }, (v) =>
         atem.changeProgramInput(Number(v), me),
@@ -79,10 +90,12 @@ export class MixEffects {
         (v) => atem.setMixTransitionSettings({ rate: Number(v) }, me),
       ),
       running: parameters.readOnly(`me/${n}/transition/running`, { type: 'B', meta: { label: `M/E ${n} in transition` } }),
-      position: parameters.readOnly(`me/${n}/transition/position`, {
-        type: 'F',
-        meta: { label: `M/E ${n} transition position`, minimum: 0, maximum: 1 },
-      }),
+      // The T-bar: a write moves it there at once (1 takes the transition), as a hand on the bar.
+      position: parameters.commanded(
+        `me/${n}/transition/position`,
+        { type: 'F', meta: { label: `M/E ${n} T-bar`, minimum: 0, maximum: 1, step: 0.01 } },
+        (v) => atem.setTransitionPosition(Math.round(Number(v) * 10_000), me),
+      ),
     };
     this.#made.set(me, made);
     return made;

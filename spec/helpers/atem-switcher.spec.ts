@@ -203,12 +203,12 @@ test('atem-connection connects and its state is the switcher as configured, with
     model: Enums.Model.TwoME,
     macroPool: { macroCount: 10 },
   });
-  t.like(state.info.capabilities, { mixEffects: 2, auxilliaries: 2, downstreamKeyers: 2, mediaPlayers: 1, sources: 20 });
-  t.deepEqual(state.info.mixEffects, [{ keyCount: 0 }, { keyCount: 0 }]);
+  t.like(state.info.capabilities, { mixEffects: 2, auxilliaries: 2, downstreamKeyers: 2, mediaPlayers: 1, sources: 21 });
+  t.deepEqual(state.info.mixEffects, [{ keyCount: 2 }, { keyCount: 2 }]);
   t.is(state.settings.videoMode, Enums.VideoMode.P1080i50);
   t.deepEqual(
     Object.keys(state.inputs).map(Number),
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 1000, 2001, 2002, 3010, 3011, 8001, 8002, 10010, 10011, 10020, 10021],
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 1000, 2001, 2002, 3010, 3011, 6000, 8001, 8002, 10010, 10011, 10020, 10021],
   );
   t.like(state.inputs[1], { longName: 'Camera 1', shortName: 'CAM1', areNamesDefault: true, externalPortType: Enums.ExternalPortType.SDI });
   t.like(state.inputs[3010], { longName: 'Media Player 1', internalPortType: Enums.InternalPortType.MediaPlayerFill });

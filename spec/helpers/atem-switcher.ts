@@ -2,23 +2,36 @@
  * A Blackmagic ATEM video switcher for specs: the ATEM's own UDP protocol on 127.0.0.1, so that
  * `atem-connection`'s `Atem` connects to it as to a real one. Written from what the library's
  * compiled code reads and writes (dist/lib/atemSocketChild.js, atemSocket.js, dist/commands);
- * each encoder and decoder here is checked against the library's own in atem-switcher.spec.ts.
+ * each encoder and decoder here is checked against the library's own in atem-switcher.spec.ts,
+ * and those of its areas (atem-switcher-keyers, -transitions, -media, -views, -outputs, -clock,
+ * -audio, -fairlight .ts: each with its own state, dump and commands) in
+ * atem-switcher-breadth.spec.ts.
  *
  * Covers: the session (a hello answered with NewSessionId; the initial state once the client
  * acks that answer; packet ids; acks both ways; a keep-alive when it has said nothing for
  * 200 ms; a hello again is a new session; clients keyed by address:port; a client not heard for
  * 3 s is dropped); the initial state a client needs before it says 'connected' (_ver _pin _top
  * _MeC _MAC VidM InPr PrgI PrvI TrSS TMxP TrPs AuxS DskP DskS MPrp MRPr TlSr, then InCm); the
- * commands CPgI CPvI DCut DAut CTTp CTMx CAuS CDsL DDsA MAct CInL, applied, their state sent
- * to every client, then acked. Any other command is recorded and acked, and changes nothing.
+ * commands CPgI CPvI DCut DAut CTTp CTMx CTPs CAuS CDsL CDsG CDsM DDsA MAct MRCP CInL, and
+ * each area's, applied, their state sent to every client, then acked. Any other command is
+ * recorded and acked, and changes nothing.
  *
- * Does not have: media pool or players' state, audio (classic or Fairlight), SuperSource,
- * upstream keyers, multiviewers, data transfer (locks, up- and downloads), recording,
- * streaming, camera control; nor does it resend its own packets (127.0.0.1 does not lose
- * them), nor send TlIn (tally by index, which the library does not read).
+ * Does not have: the upstream keyers' DVE, luma, chroma and pattern settings and keyframes'
+ * values, the SuperSource's border, media players' transport and clips' frames, data transfer
+ * (locks, up- and downloads), audio levels, camera control; nor does it resend its own packets
+ * (127.0.0.1 does not lose them), nor send TlIn (tally by index, which the library does not read).
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
+import { ClassicAudio, decode as audioDecoders } from './atem-switcher-audio.ts';
+import { decode as clockDecoders, DisplayClock } from './atem-switcher-clock.ts';
+import { Fairlight, decode as fairlightDecoders } from './atem-switcher-fairlight.ts';
+import { decode as keyerDecoders, Keyers } from './atem-switcher-keyers.ts';
+import { Media, decode as mediaDecoders } from './atem-switcher-media.ts';
+import { OutputsArea, decode as outputDecoders } from './atem-switcher-outputs.ts';
+import { decode as transitionDecoders, TransitionsArea } from './atem-switcher-transitions.ts';
+import { decode as viewDecoders, Views } from './atem-switcher-views.ts';
+import { type Area, type Fields, frame } from './atem-switcher-wire.ts';
 
 const { Enums } = createRequire(import.meta.url)('atem-connection') as typeof import('atem-connection');
 
@@ -31,7 +44,7 @@ enum Flag {
   AckReply = 16,
 }
 
-export type Fields = Record<string, number | string | boolean>;
+export type { Fields };
 export type Heard = { name: string; from: string; fields: Fields };
 export type Input = { id: number; longName: string; shortName: string; externalPortType?: number };
 export type InputState = Required<Input> & { renamed: boolean };
@@ -48,8 +61,20 @@ export interface MixEffect {
   mixRate: number;
   inTransition: boolean;
   remainingFrames: number;
+  /** Where the T-bar is, 0 to 10,000 (0 unless it was moved). */
+  position?: number;
 }
-export type Keyer = { onAir: boolean; inTransition: boolean; isAuto: boolean; towardsOnAir: boolean; tie: boolean; rate: number };
+export type Keyer = {
+  onAir: boolean;
+  inTransition: boolean;
+  isAuto: boolean;
+  towardsOnAir: boolean;
+  tie: boolean;
+  rate: number;
+  /** The key's shape (pre-multiplied unless said, clip and gain in tenths of a per cent) and its mask (top, bottom, left, right in thousandths). */
+  general?: { preMultiply: boolean; clip: number; gain: number; invert: boolean };
+  mask?: { enabled: boolean; sides: [number, number, number, number] };
+};
 /** The switcher's whole state: what a client is sent on connect. */
 export interface Model {
   product: string;
@@ -61,6 +86,14 @@ export interface Model {
   /** The macro pool: a name where a macro is recorded. */
   macros: (string | undefined)[];
   running: number | undefined;
+  /** Whether a macro run loops. */
+  loop?: boolean;
+  /** The macros that wait, once started, until a client continues them; and whether the one that runs waits now. */
+  waits?: readonly number[];
+  waiting?: boolean;
+  /** How many multiviewers and SuperSources the topology says (0 unless given). */
+  multiviewers?: number;
+  superSources?: number;
 }
 export interface SwitcherOptions {
   model?: string;
@@ -73,6 +106,18 @@ export interface SwitcherOptions {
   macros?: Readonly<Record<number, string>>;
   /** The macro pool's size (default 10). */
   macroPool?: number;
+  /** The macros that wait for a continue once started (default none). */
+  waitingMacros?: readonly number[];
+  /** Upstream keyers on each M/E (default 2). */
+  upstreamKeyers?: number;
+  /** Multiviewers and SuperSources (default 1 each). */
+  multiviewers?: number;
+  superSources?: number;
+  /** The audio mixer: classic (the default), Fairlight, or none. */
+  audio?: 'classic' | 'fairlight' | 'none';
+  /** The still pool's size (default 20, the first three used) and the clips' (default 2). */
+  stills?: number;
+  clips?: number;
 }
 type Session = {
   address: string;
@@ -84,15 +129,6 @@ type Session = {
   sentAt: number;
   open: boolean;
 };
-
-/** One command: uint16 length (the 8-byte header included), two zero bytes, four ASCII letters, the body. */
-function frame(name: string, size: number, write: (body: Buffer) => void = () => {}): Buffer {
-  const command = Buffer.alloc(8 + size);
-  command.writeUInt16BE(8 + size, 0);
-  command.write(name, 4, 4, 'ascii');
-  write(command.subarray(8));
-  return command;
-}
 
 /** The state commands, each as the switcher writes it (the spec reads each back with the library's `deserialize`). */
 export const encode = {
@@ -109,10 +145,12 @@ export const encode = {
       const at = m.version > Enums.ProtocolVersion.V8_0_1 ? 1 : 0;
       const players = [...m.inputs.keys()].filter((id) => id > 3000 && id < 4000 && id % 10 === 0).length;
       b.set([m.mixEffects.length, m.inputs.size, m.keyers.length, m.auxes.length, 0, players]);
+      if (at) b[6] = m.multiviewers ?? 0;
       b[8 + at] = 1; // a DVE and a stinger, for the styles 3 and 4 a client may choose
       b[9 + at] = 1;
+      b[10 + at] = m.superSources ?? 0;
     }),
-  _MeC: (me: number) => frame('_MeC', 4, (b) => (b[0] = me)),
+  _MeC: (me: number, keyers = 0) => frame('_MeC', 4, (b) => b.set([me, keyers])),
   _MAC: (count: number) => frame('_MAC', 4, (b) => (b[0] = count)),
   VidM: (mode: number) => frame('VidM', 4, (b) => (b[0] = mode)),
   InPr: (input: InputState, mixEffects: number) =>
@@ -136,9 +174,21 @@ export const encode = {
   PrvI: (me: number, source: number) => frame('PrvI', 4, (b) => b.set([me, 0, source >> 8, source & 0xff])),
   TrSS: (me: number, m: MixEffect) => frame('TrSS', 8, (b) => b.set([me, m.style, m.selection, m.nextStyle, m.nextSelection])),
   TMxP: (me: number, rate: number) => frame('TMxP', 4, (b) => b.set([me, rate])),
-  TrPs: (me: number, m: MixEffect) => frame('TrPs', 8, (b) => b.set([me, m.inTransition ? 1 : 0, m.remainingFrames])),
+  TrPs: (me: number, m: MixEffect) =>
+    frame('TrPs', 8, (b) => {
+      b.set([me, m.inTransition ? 1 : 0, m.remainingFrames]);
+      b.writeUInt16BE(m.position ?? 0, 4);
+    }),
   AuxS: (aux: number, source: number) => frame('AuxS', 4, (b) => b.set([aux, 0, source >> 8, source & 0xff])),
-  DskP: (keyer: number, k: Keyer) => frame('DskP', 20, (b) => b.set([keyer, k.tie ? 1 : 0, k.rate, 1])),
+  DskP: (keyer: number, k: Keyer) =>
+    frame('DskP', 20, (b) => {
+      b.set([keyer, k.tie ? 1 : 0, k.rate, k.general?.preMultiply === false ? 0 : 1]);
+      b.writeUInt16BE(k.general?.clip ?? 0, 4);
+      b.writeUInt16BE(k.general?.gain ?? 0, 6);
+      b[8] = k.general?.invert ? 1 : 0;
+      b[9] = k.mask?.enabled ? 1 : 0;
+      k.mask?.sides.forEach((side, n) => b.writeInt16BE(side, 10 + 2 * n));
+    }),
   DskS: (keyer: number, k: Keyer, version: number) =>
     frame('DskS', 8, (b) => {
       const state = [keyer, k.onAir, k.inTransition, k.isAuto].map(Number);
@@ -155,8 +205,11 @@ export const encode = {
     });
   },
   /** No macro runs: index 0xffff, as none. */
-  MRPr: (running: number | undefined) =>
-    frame('MRPr', 4, (b) => b.set([running === undefined ? 0 : 1, 0, (running ?? 0xffff) >> 8, (running ?? 0xffff) & 0xff])),
+  /** Running (bit 1) and waiting to be continued (bit 2). */
+  MRPr: (running: number | undefined, loop = false, waiting = false) =>
+    frame('MRPr', 4, (b) =>
+      b.set([(running === undefined ? 0 : 1) | (waiting ? 2 : 0), loop ? 1 : 0, (running ?? 0xffff) >> 8, (running ?? 0xffff) & 0xff]),
+    ),
   /** Tally of every input as M/E 1 shows it: program (bit 1), preview (bit 2); both sides of a transition on air. */
   TlSr: (m: Model) => {
     const me = m.mixEffects[0];
@@ -183,10 +236,30 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   CTMx: (b) => ({ me: b[0]!, rate: b[1]! }),
   CAuS: (b) => ({ flag: b[0]!, aux: b[1]!, source: b.readUInt16BE(2) }),
   CDsL: (b) => ({ keyer: b[0]!, onAir: b[1] === 1 }),
+  CDsG: (b) => ({ flag: b[0]!, keyer: b[1]!, preMultiply: b[2] === 1, clip: b.readInt16BE(4), gain: b.readInt16BE(6), invert: b[8] === 1 }),
+  CDsM: (b) => ({
+    flag: b[0]!,
+    keyer: b[1]!,
+    enabled: b[2] === 1,
+    top: b.readInt16BE(4),
+    bottom: b.readInt16BE(6),
+    left: b.readInt16BE(8),
+    right: b.readInt16BE(10),
+  }),
   // Before 8.0.1 only the keyer; since, a flag says whether a direction is given.
   DDsA: (b, version) =>
     version >= Enums.ProtocolVersion.V8_0_1 ? { flag: b[0]!, keyer: b[1]!, towardsOnAir: b[2] === 1 } : { keyer: b[0]! },
   MAct: (b) => ({ index: b.readUInt16BE(0), action: b[2]! }),
+  MRCP: (b) => ({ flag: b[0]!, loop: b[1] === 1 }),
+  CTPs: (b) => ({ me: b[0]!, position: b.readUInt16BE(2) }),
+  ...keyerDecoders,
+  ...transitionDecoders,
+  ...mediaDecoders,
+  ...viewDecoders,
+  ...outputDecoders,
+  ...audioDecoders,
+  ...fairlightDecoders,
+  ...clockDecoders,
   CInL: (b) => ({
     flag: b[0]!,
     input: b.readUInt16BE(2),
@@ -196,7 +269,7 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   }),
 };
 
-/** Black, eight cameras, bars, two colours, a media player, the auxes and each M/E's program and preview outputs. */
+/** Black, eight cameras, bars, two colours, a media player, the SuperSource, the auxes and each M/E's program and preview outputs. */
 function defaultInputs(mixEffects: number, auxes: number): Input[] {
   const me = (n: number) => (n === 0 ? '' : `ME ${n + 1} `);
   return [
@@ -207,6 +280,7 @@ function defaultInputs(mixEffects: number, auxes: number): Input[] {
     { id: 2002, longName: 'Color 2', shortName: 'COL2' },
     { id: 3010, longName: 'Media Player 1', shortName: 'MP1' },
     { id: 3011, longName: 'Media Player 1 Key', shortName: 'MP1K' },
+    { id: 6000, longName: 'SuperSource', shortName: 'SSRC' },
     ...Array.from({ length: auxes }, (_, n) => ({ id: 8001 + n, longName: `Aux ${n + 1}`, shortName: `AUX${n + 1}` })),
     ...Array.from({ length: mixEffects }, (_, n) => [
       { id: 10010 + 10 * n, longName: `${me(n)}Program`, shortName: n === 0 ? 'PGM' : `M${n + 1}PG` },
@@ -222,6 +296,23 @@ export class AtemSwitcher {
   /** Told of each command as it arrives (a bench times a write to the switcher). */
   onHeard: ((heard: Heard) => void) | undefined;
   private readonly model: Model;
+  /** The upstream keyers, and the downstream keyers' sources. */
+  readonly keyers: Keyers;
+  /** Fade to black, the transition preview, and the dip, wipe and DVE rates, by M/E. */
+  readonly transitions: TransitionsArea;
+  /** The still pool and the media players. */
+  readonly media: Media;
+  /** The multiviewers' windows and the SuperSources' boxes. */
+  readonly views: Views;
+  /** Streaming, recording and the startup state. */
+  readonly outputs: OutputsArea;
+  /** The classic audio mixer, where the switcher has one. */
+  readonly audio: ClassicAudio | undefined;
+  /** The Fairlight audio mixer, where the switcher has one. */
+  readonly fairlight: Fairlight | undefined;
+  /** The display clock. */
+  readonly clock = new DisplayClock();
+  private readonly areas: Area[];
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
   private readonly pending = new Map<string, NodeJS.Timeout>();
@@ -257,7 +348,41 @@ export class AtemSwitcher {
       inputs: new Map(inputs.map((input) => [input.id, input])),
       macros: Array.from({ length: macroPool }, (_, n) => macros[n]),
       running: undefined,
+      waits: options.waitingMacros ?? [],
+      multiviewers: options.multiviewers ?? 1,
+      superSources: options.superSources ?? 1,
     };
+    const tools = {
+      transmit: (commands: readonly Buffer[]) => this.transmit(commands),
+      later: (key: string, ms: number, finish: () => void) => this.later(key, ms, finish),
+      isInput: (id: number) => this.model.inputs.has(id),
+    };
+    this.keyers = new Keyers(mixEffects, options.upstreamKeyers ?? 2, downstreamKeyers, tools, (n, rate) => {
+      const keyer = this.model.keyers[n];
+      if (!keyer || rate === undefined) return undefined;
+      keyer.rate = rate;
+      return encode.DskP(n, keyer);
+    });
+    this.transitions = new TransitionsArea(mixEffects, tools);
+    const players = [...this.model.inputs.keys()].filter((id) => id > 3000 && id < 4000 && id % 10 === 0).length;
+    this.media = new Media(players, options.stills ?? 20, options.clips ?? 2);
+    this.views = new Views(this.model.multiviewers ?? 0, this.model.superSources ?? 0, tools);
+    this.outputs = new OutputsArea(tools);
+    // A channel for each external input and each media player, as a classic mixer has.
+    const channels = [...this.model.inputs.keys()]
+      .filter((id) => id > 0 && id < 1000)
+      .concat(Array.from({ length: players }, (_, n) => 2001 + n));
+    this.audio = (options.audio ?? 'classic') === 'classic' ? new ClassicAudio(channels) : undefined;
+    this.fairlight = options.audio === 'fairlight' ? new Fairlight(channels) : undefined;
+    this.areas = [
+      this.keyers,
+      this.transitions,
+      this.media,
+      this.views,
+      this.outputs,
+      this.clock,
+      ...[this.audio, this.fairlight].filter((a) => a !== undefined),
+    ];
     socket.on('message', (packet, from) => this.receive(packet, from));
     // An unconnected UDP socket's errors (a client gone) say nothing the sessions' timeout does not.
     socket.on('error', () => {});
@@ -307,6 +432,13 @@ export class AtemSwitcher {
   }
   runMacro(index: number): void {
     this.apply('MAct', { index, action: Enums.MacroAction.Run });
+  }
+  /** Any command, as the panel's buttons send it (fields as the decoders read them). */
+  panel(name: string, fields: Fields): void {
+    this.apply(name, fields);
+  }
+  macroLoops(): boolean {
+    return this.model.loop === true;
   }
 
   program(me: number): number | undefined {
@@ -416,10 +548,16 @@ export class AtemSwitcher {
     const me = m.mixEffects[n('me')];
     const keyer = m.keyers[n('keyer')];
     const source = m.inputs.has(n('source')) ? n('source') : undefined;
+    for (const area of this.areas) {
+      const said = area.apply(name, fields, m.version);
+      if (said === undefined) continue;
+      if (said.length > 0) this.transmit(said);
+      return;
+    }
     const changed: Buffer[] = [];
     // The end of a transition: program and preview swap, the next style becomes the style.
     const takeOver = (index: number, e: MixEffect) => {
-      [e.program, e.preview, e.inTransition, e.remainingFrames] = [e.preview, e.program, false, 0];
+      [e.program, e.preview, e.inTransition, e.remainingFrames, e.position] = [e.preview, e.program, false, 0, 0];
       [e.style, e.selection] = [e.nextStyle, e.nextSelection];
       return [encode.PrgI(index, e.program), encode.PrvI(index, e.preview), encode.TrPs(index, e), encode.TrSS(index, e), encode.TlSr(m)];
     };
@@ -442,12 +580,33 @@ export class AtemSwitcher {
       if (n('flag') & 2 && n('nextSelection') > 0) me.nextSelection = n('nextSelection');
       if (!me.inTransition) [me.style, me.selection] = [me.nextStyle, me.nextSelection];
       changed.push(encode.TrSS(n('me'), me));
+    } else if (name === 'CTPs' && me && n('position') <= 10_000) {
+      // The T-bar: in transition while between its ends; at the far end the transition is taken.
+      [me.position, me.inTransition] = [n('position'), n('position') > 0 && n('position') < 10_000];
+      changed.push(...(n('position') === 10_000 ? takeOver(n('me'), me) : [encode.TrPs(n('me'), me), encode.TlSr(m)]));
+    } else if (name === 'MRCP' && n('flag') & 1) {
+      m.loop = fields['loop'] === true;
+      changed.push(encode.MRPr(m.running, m.loop));
     } else if (name === 'CTMx' && me && n('rate') >= 1 && n('rate') <= 250) {
       me.mixRate = n('rate');
       changed.push(encode.TMxP(n('me'), me.mixRate));
     } else if (name === 'CAuS' && m.auxes[n('aux')] !== undefined && source !== undefined) {
       m.auxes[n('aux')] = source;
       changed.push(encode.AuxS(n('aux'), source));
+    } else if (name === 'CDsG' && keyer) {
+      const g = (keyer.general ??= { preMultiply: true, clip: 0, gain: 0, invert: false });
+      if (n('flag') & 1) g.preMultiply = fields['preMultiply'] === true;
+      if (n('flag') & 2) g.clip = n('clip');
+      if (n('flag') & 4) g.gain = n('gain');
+      if (n('flag') & 8) g.invert = fields['invert'] === true;
+      changed.push(encode.DskP(n('keyer'), keyer));
+    } else if (name === 'CDsM' && keyer) {
+      const mask = (keyer.mask ??= { enabled: false, sides: [0, 0, 0, 0] });
+      if (n('flag') & 1) mask.enabled = fields['enabled'] === true;
+      ['top', 'bottom', 'left', 'right'].forEach((side, s) => {
+        if (n('flag') & (2 << s)) mask.sides[s] = n(side);
+      });
+      changed.push(encode.DskP(n('keyer'), keyer));
     } else if (name === 'CDsL' && keyer && !keyer.inTransition) {
       keyer.onAir = fields['onAir'] === true;
       changed.push(encode.DskS(n('keyer'), keyer, m.version));
@@ -463,14 +622,20 @@ export class AtemSwitcher {
         this.transmit([encode.DskS(index, keyer, m.version)]);
       });
     } else if (name === 'MAct' && n('action') === Enums.MacroAction.Run && m.macros[n('index')] !== undefined) {
-      // A macro runs for 100 ms: long enough to be seen running.
+      // A macro runs for 100 ms: long enough to be seen running; one that waits, until it is continued.
       m.running = n('index');
-      changed.push(encode.MRPr(m.running));
-      this.later('macro', 100, () => this.transmit([encode.MRPr((m.running = undefined))]));
+      m.waiting = m.waits?.includes(n('index')) === true;
+      changed.push(encode.MRPr(m.running, m.loop, m.waiting));
+      if (!m.waiting) this.later('macro', 100, () => this.transmit([encode.MRPr((m.running = undefined), m.loop)]));
+    } else if (name === 'MAct' && n('action') === Enums.MacroAction.Continue && m.waiting) {
+      m.waiting = false;
+      changed.push(encode.MRPr(m.running, m.loop));
+      this.later('macro', 100, () => this.transmit([encode.MRPr((m.running = undefined), m.loop)]));
     } else if (name === 'MAct' && n('action') === Enums.MacroAction.Stop) {
       clearTimeout(this.pending.get('macro'));
       this.pending.delete('macro');
-      changed.push(encode.MRPr((m.running = undefined)));
+      m.waiting = false;
+      changed.push(encode.MRPr((m.running = undefined), m.loop));
     } else if (name === 'CInL' && m.inputs.has(n('input'))) {
       const input = m.inputs.get(n('input'))!;
       if (n('flag') & 1) input.longName = String(fields['longName']).slice(0, 20);
@@ -501,7 +666,7 @@ export class AtemSwitcher {
       encode._ver(m.version),
       encode._pin(m.product, m.mixEffects.length),
       encode._top(m),
-      ...m.mixEffects.map((_, me) => encode._MeC(me)),
+      ...m.mixEffects.map((_, me) => encode._MeC(me, this.keyers.upstream[me]?.length ?? 0)),
       encode._MAC(m.macros.length),
       encode.VidM(Enums.VideoMode.P1080i50),
       ...[...m.inputs.values()].map((input) => encode.InPr(input, m.mixEffects.length)),
@@ -510,7 +675,8 @@ export class AtemSwitcher {
       ...m.auxes.map((source, aux) => encode.AuxS(aux, source)),
       ...m.keyers.flatMap((k, n) => [encode.DskP(n, k), encode.DskS(n, k, m.version)]),
       ...m.macros.map((name, index) => encode.MPrp(index, name)),
-      encode.MRPr(m.running),
+      encode.MRPr(m.running, m.loop),
+      ...this.areas.flatMap((area) => area.dump(m.version)),
       encode.TlSr(m),
       encode.InCm(),
     ];

@@ -3,8 +3,7 @@
  * process of its own, on the client library `atem-connection` through the SDK's `ClientLink`
  * (R-PK7, R-DV1), against the switcher simulator of spec/helpers/atem-switcher.ts, whose
  * encoding of each command is checked against atem-connection's own decoders in its spec.
- * What the simulator does not have (media, audio, SuperSource, upstream keyers) the package
- * does not offer either.
+ * The package's other areas (keyers, media, audio, SuperSource …) are seen in atem-breadth.spec.ts.
  *
  * Tried by hand against pyAtemSim (jonknoll/pyAtemSim, a Python ATEM simulator nobody on the
  * team wrote; run locally, never committed): the package connects, reads its model
