@@ -113,6 +113,9 @@ export const CoordinatorDetails = Type.Object({
   leaseMs: Type.Number(),
   /** How long this hub's own lease is still proven (0 on a hub that holds none). */
   leaseLeftMs: Type.Number(),
+  /** Times this hub won the election and took over, and keep-alives etcd answered it, since it started. */
+  elections: Type.Number(),
+  renewals: Type.Number(),
 });
 export type CoordinatorDetails = Shape<typeof CoordinatorDetails>;
 

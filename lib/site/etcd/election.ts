@@ -49,6 +49,8 @@ export class EtcdElection {
   private ownRevision = 0;
   private lastKeepAlive = Number.NEGATIVE_INFINITY;
   private busy = false;
+  /** Keep-alives (and grants) etcd answered, since this hub started: a metric. */
+  renewals = 0;
   private rounds: Subscription | undefined;
   private latest: ElectionView = { members: [], leader: undefined, previous: undefined, reached: false };
 
@@ -123,9 +125,13 @@ export class EtcdElection {
       this.leaseId = granted.id;
       this.ownRevision = 0;
       this.held.acknowledged(sent);
+      this.renewals++;
       return;
     }
-    if ((await this.gateway.keepAlive(this.leaseId)) > 0) return this.held.acknowledged(sent);
+    if ((await this.gateway.keepAlive(this.leaseId)) > 0) {
+      this.renewals++;
+      return this.held.acknowledged(sent);
+    }
     // Gone at etcd (it ran out while this hub was paused or cut off): what it held went with it.
     this.held.end();
     this.leaseId = undefined;

@@ -7,6 +7,7 @@
  * The broker still carries the role records, the values and the records a takeover needs.
  */
 import { performance } from 'node:perf_hooks';
+import { type Observable, Subject } from 'rxjs';
 import type { CoordinatorDetails } from '../../core/api-shapes.ts';
 import { EtcdElection } from '../etcd/election.ts';
 import type { SiteContext } from '../hub-port.ts';
@@ -16,6 +17,12 @@ import type { Roles } from './roles.ts';
 export class Coordination {
   readonly election: EtcdElection;
   private failing: string | undefined;
+  /** Times this hub won the election and took over, since it started: a metric. */
+  private elections = 0;
+  private shownLeader: string | undefined;
+  private readonly leaders = new Subject<void>();
+  /** Emits when another hub leads the election: whose connections this hub shows changes with it. */
+  readonly leaderChanges$: Observable<void> = this.leaders.asObservable();
 
   constructor(
     private readonly context: SiteContext,
@@ -60,6 +67,8 @@ export class Coordination {
       revision: leader?.revision ?? 0,
       leaseMs: this.etcd.leaseMs,
       leaseLeftMs: Math.round(this.election.held.left()),
+      elections: this.elections,
+      renewals: this.election.renewals,
     };
   }
 
@@ -77,8 +86,10 @@ export class Coordination {
     if (leader) this.roles.learnEpoch(leader.revision);
     if (revision !== undefined) {
       const until = this.election.held.holdsUntil;
-      if (this.roles.current !== 'active') this.roles.becomeActive(revision, until, this.election.view.previous);
-      else this.context.hub.redundancy.lease.grant(revision, until);
+      if (this.roles.current !== 'active') {
+        this.elections++;
+        this.roles.becomeActive(revision, until, this.election.view.previous);
+      } else this.context.hub.redundancy.lease.grant(revision, until);
     } else if (this.roles.current === 'active') {
       this.roles.lapse(
         leader && leader.revision !== this.context.hub.redundancy.lease.epoch
@@ -87,5 +98,9 @@ export class Coordination {
       );
     }
     this.changed();
+    if (leader?.hubId !== this.shownLeader) {
+      this.shownLeader = leader?.hubId;
+      this.leaders.next();
+    }
   }
 }

@@ -36,7 +36,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { IClientPublishOptions } from 'mqtt';
-import type { Observable } from 'rxjs';
+import { merge, type Observable } from 'rxjs';
 import { fail, ok, type Result, type Json } from '../../sdk/index.ts';
 import type { GroupControl, Role, SiteContext } from '../hub-port.ts';
 import type { RedundancyDetails } from '../../core/api-shapes.ts';
@@ -99,7 +99,8 @@ export class RedundancyGroup implements GroupControl {
     this.voting = new Voting(context, hub, link, this.roles);
     const etcd = hub.coordinator?.etcd;
     this.coordination = etcd && new Coordination(context, hub, etcd, this.roles, () => this.showActive());
-    this.roleChanges$ = this.roles.roleChanges$;
+    // With etcd the leader this hub reads may change without a role record: whose connections it shows changes too.
+    this.roleChanges$ = this.coordination ? merge(this.roles.roleChanges$, this.coordination.leaderChanges$) : this.roles.roleChanges$;
     // Followed first, so that `_hub/active` is right before the share hears of the change.
     this.roles.roleChanges$.subscribe(() => this.showActive());
     this.roles.stoodDown$.subscribe(() => this.decide());
