@@ -107,6 +107,7 @@ test(`three hubs on etcd: one drives; paused, another takes over and the old rev
   t.like(details, { reached: true, leaseMs: 2000 });
   t.deepEqual([...details.members].sort(), [...ids]);
   t.true(details.revision > 0 && details.leaseLeftMs > 0, JSON.stringify(details));
+  t.is(await first!.read('bus/_hub/epoch'), String(details.revision), "the group's epoch is the election's revision (R-EG2)");
   const metrics = await (await fetch(`${first!.base}/metrics`)).text();
   t.regex(metrics, /patchbay_group_etcd_elections_total\{[^}]*group="studio"[^}]*\} 1\b/);
   t.regex(metrics, /patchbay_group_etcd_lease_left_seconds\{[^}]*\} (0\.\d*[1-9]|1\.\d+)/);
