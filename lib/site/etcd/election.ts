@@ -10,7 +10,7 @@
  * The hub drives only while `HeldLease` proves the lease by its own clock (the send time of
  * the last keep-alive etcd answered, plus the lease, less a margin), whatever etcd or this
  * client say. Every round (a twentieth of the lease) it reads the group's keys; a keep-alive
- * goes out every third of the lease. Rounds never overlap: one that waits on a dead member
+ * goes out every third of the lease, and again at the next round when one failed. Rounds never overlap: one that waits on a dead member
  * costs one deadline, and the next asks another member.
  */
 import type { Subscription } from 'rxjs';
@@ -128,7 +128,12 @@ export class EtcdElection {
       this.renewals++;
       return;
     }
-    if ((await this.gateway.keepAlive(this.leaseId)) > 0) {
+    // A keep-alive that failed is sent again at the next round, not a third of a lease later.
+    const ttl = await this.gateway.keepAlive(this.leaseId).catch((error: unknown) => {
+      this.lastKeepAlive = Number.NEGATIVE_INFINITY;
+      throw error;
+    });
+    if (ttl > 0) {
       this.renewals++;
       return this.held.acknowledged(sent);
     }
