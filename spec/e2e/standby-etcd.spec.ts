@@ -165,4 +165,13 @@ test(`three hubs on etcd: one drives; paused, another takes over and the old rev
   t.log(`takeover after SIGSTOP ${Math.round(afterPause)} ms, after SIGKILL ${Math.round(afterKill)} ms (2 s lease)`);
   // Generous: a 2 s lease with keep-alives every 667 ms takes over in 1.6–2.3 s on an idle machine.
   t.true(afterKill < 10_000, `took ${Math.round(afterKill)} ms`);
+
+  // A follower is ready while it reaches etcd, and not once etcd is gone: it could not take over (R-EG4).
+  const follower = rest.find((h) => h !== third)!;
+  const readyz = async () => (await fetch(`${follower.base}/readyz`)).status;
+  t.is(await readyz(), 200);
+  await cluster.stop();
+  await eventually(async () => (await readyz()) === 503, 'the follower to say it is not ready without etcd', 15_000);
+  const body = (await (await fetch(`${follower.base}/readyz`)).json()) as { connections: { id: string; reason: string }[] };
+  t.regex(body.connections.find((c) => c.id === 'coordinator')?.reason ?? '', /no etcd member answered/);
 });

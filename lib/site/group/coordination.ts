@@ -19,6 +19,8 @@ export class Coordination {
   private failing: string | undefined;
   /** Times this hub won the election and took over, since it started: a metric. */
   private elections = 0;
+  /** `performance.now()` when a round last reached etcd (or the election started). */
+  private reachedAt = 0;
   private shownLeader: string | undefined;
   private readonly leaders = new Subject<void>();
   /** Emits when another hub leads the election: whose connections this hub shows changes with it. */
@@ -44,6 +46,7 @@ export class Coordination {
 
   start(): void {
     this.context.log.info(`campaigns in its group on etcd (${this.etcd.endpoints.join(', ')}), lease ${this.etcd.leaseMs} ms`);
+    this.reachedAt = performance.now();
     this.election.start();
   }
 
@@ -72,6 +75,12 @@ export class Coordination {
     };
   }
 
+  /** Why etcd is out of reach, once no round reached it for a lease (one dead member costs a round, not readiness). */
+  unreachable(): string | undefined {
+    if (this.election.view.reached || performance.now() - this.reachedAt < this.etcd.leaseMs) return undefined;
+    return `no etcd member answered for ${Math.round((performance.now() - this.reachedAt) / 1000)} s: ${this.failing ?? 'none reached yet'}`;
+  }
+
   private failed(why: string): void {
     if (why !== this.failing) this.context.log.warn(`etcd: ${why}`);
     this.failing = why;
@@ -80,7 +89,10 @@ export class Coordination {
   /** After a round, or when the proof of the lease ran out: takes over, renews the fence, or stands down. */
   private decide(): void {
     if (this.roles.stopped) return;
-    if (this.election.view.reached) this.failing = undefined;
+    if (this.election.view.reached) {
+      this.failing = undefined;
+      this.reachedAt = performance.now();
+    }
     const revision = this.election.drives();
     const leader = this.election.view.leader;
     if (leader) this.roles.learnEpoch(leader.revision);

@@ -184,6 +184,10 @@ export class RedundancyGroup implements GroupControl {
     this.link.whenAcknowledged(() => done(true));
   }
 
+  unready(): string | undefined {
+    return this.coordination?.unreachable();
+  }
+
   details(): RedundancyDetails {
     return {
       group: this.hub.group,
