@@ -99,11 +99,32 @@ export const ConnectionInfo = Type.Composite(
 );
 export type ConnectionInfo = Shape<typeof ConnectionInfo>;
 
+/** A group's etcd election as this hub sees it (R-EG4). */
+export const CoordinatorDetails = Type.Object({
+  etcd: Type.Array(Type.String()),
+  /** The member this hub's calls go to now. */
+  endpoint: Type.String(),
+  /** False while this hub's latest round did not reach etcd. */
+  reached: Type.Boolean(),
+  /** The hubs campaigning, the active one first. */
+  members: Type.Array(Type.String()),
+  /** The leader's election revision: the fencing token. */
+  revision: Type.Number(),
+  leaseMs: Type.Number(),
+  /** How long this hub's own lease is still proven (0 on a hub that holds none). */
+  leaseLeftMs: Type.Number(),
+  /** Times this hub won the election and took over, and keep-alives etcd answered it, since it started. */
+  elections: Type.Number(),
+  renewals: Type.Number(),
+});
+export type CoordinatorDetails = Shape<typeof CoordinatorDetails>;
+
 /**
  * A hub's place in its redundancy group (R-B1), as its mqtt connection reports it in
  * `details.redundancy`: `active` is the active hub's id (null while none is), `claiming` the
  * epoch this hub is taking over as, `waiting` set while a manual group has no active hub,
- * `voters` (a group with voters) whether each answers this hub and grants it the lease.
+ * `voters` (a group with voters) whether each answers this hub and grants it the lease,
+ * `coordinator` (a group on etcd, R-EG4) its election.
  */
 export const RedundancyDetails = Type.Object({
   group: Type.String(),
@@ -114,6 +135,7 @@ export const RedundancyDetails = Type.Object({
   claiming: Type.Optional(Type.Number()),
   waiting: Type.Optional(Type.String()),
   voters: Type.Optional(Type.Record(Type.String(), Type.Object({ reached: Type.Boolean(), granted: Type.Boolean() }))),
+  coordinator: Type.Optional(CoordinatorDetails),
 });
 export type RedundancyDetails = Shape<typeof RedundancyDetails>;
 

@@ -40,7 +40,11 @@ const readyz: Handler = (res, _req, context, access) => {
     .filter((c) => c.status !== 'ok')
     .map(({ id, status, reason, code }) => ({ id, status, reason, ...(code ? { code } : {}) }));
   // A standby is ready (R-B1): it serves reads and forwards writes; its role says what it is.
-  const role = context.group?.()?.role();
+  // A hub of a group on etcd that cannot reach etcd is not: it could not take over (R-EG4).
+  const group = context.group?.();
+  const role = group?.role();
+  const unready = group?.unready?.();
+  if (unready !== undefined) notReady.push({ id: 'coordinator', status: 'degraded', reason: unready });
   if (notReady.length === 0)
     return sendOk(res, JSON_TYPE, JSON.stringify({ ok: true, connections: waitedFor.length, ...(role ? { role } : {}) }));
   const error = `${notReady.length} of ${waitedFor.length} connections not ok: ${notReady.map((c) => `${c.id} ${c.status}`).join(', ')}`;
@@ -100,7 +104,7 @@ export const operatingRoutes: readonly Route[] = [
     get: {
       summary: 'Readiness',
       description:
-        'Whether every connection it waits for (`required`, else every enabled one) is ok (R-O1); in a redundancy group, the role.',
+        'Whether every connection it waits for (`required`, else every enabled one) is ok (R-O1); in a redundancy group, the role. A hub of a group on etcd that no etcd member answered for a lease is not ready, its standby included: it could not take over (`coordinator` in the list, R-EG4).',
       tag: 'hub',
       answers: {
         200: ok('Ready.', {

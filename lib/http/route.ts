@@ -52,6 +52,8 @@ export interface GroupView {
   failover(): Result<string>;
   /** Calls back once the broker acknowledged every value published so far; false when its connection closed first (R-B2). */
   replicated(done: (acknowledged: boolean) => void): void;
+  /** Why this hub cannot take its part in the group now (a group on etcd that cannot reach etcd, R-EG4); undefined while it can. */
+  unready?(): string | undefined;
 }
 
 /** A request handler; `access` is what the client's credentials grant (R-A2). */

@@ -76,6 +76,8 @@ export interface GroupControl {
   recordsChanged(connectionId: string, records: readonly (readonly [string, Json])[]): void;
   /** Calls `done` once every value published so far has reached the broker (R-B2): at once when nothing waits. */
   replicated(done: (acknowledged: boolean) => void): void;
+  /** Why this hub cannot take its part in the group now (a group on etcd that cannot reach etcd, R-EG4); undefined while it can. */
+  unready(): string | undefined;
 }
 
 /**

@@ -19,6 +19,15 @@ export interface HubSettings {
   readonly key: KeySource | undefined;
   /** Who votes on the group's lease, and where (UDP); undefined: the broker decides. */
   readonly voters: Readonly<Record<string, { readonly host: string; readonly port: number }>> | undefined;
+  /** Who decides instead of the broker or voters, for a group of any size (R-EG1); undefined: not etcd. */
+  readonly coordinator: { readonly etcd: EtcdCoordinatorSettings } | undefined;
+}
+
+/** `hub.coordinator.etcd` (R-EG1). */
+export interface EtcdCoordinatorSettings {
+  readonly endpoints: readonly string[];
+  readonly leaseMs: number;
+  readonly prefix: string;
 }
 
 /** A hub of a redundancy group: its settings with the group named. */

@@ -51,6 +51,24 @@ export const mqttMetrics: readonly ConnectionMetric[] = [
     'In a redundancy group with voters: 1 for each voter whose last answer granted this hub the lease (the active hub has a majority of them), 0 otherwise.',
     'granted',
   ),
+  coordinatorMetric(
+    'patchbay_group_etcd_elections_total',
+    'In a redundancy group on etcd: the times this hub won the election and took over (R-EG4).',
+    'counter',
+    (etcd) => etcd.elections,
+  ),
+  coordinatorMetric(
+    'patchbay_group_etcd_renewals_total',
+    "In a redundancy group on etcd: the keep-alives of this hub's lease that etcd answered (R-EG4).",
+    'counter',
+    (etcd) => etcd.renewals,
+  ),
+  coordinatorMetric(
+    'patchbay_group_etcd_lease_left_seconds',
+    "In a redundancy group on etcd: how long this hub's lease is still proven by its own clock; 0 on a hub that holds none (R-EG2).",
+    'gauge',
+    (etcd) => etcd.leaseLeftMs / 1000,
+  ),
   {
     name: 'patchbay_mqtt_hubs',
     help: 'Other hubs an mqtt connection with `hub` knows on its broker, by presence.',
@@ -82,6 +100,27 @@ function voterGauge(name: string, help: string, field: 'reached' | 'granted'): C
       const name = group?.group;
       if (!name || !group.voters) return [];
       return Object.entries(group.voters).map(([voter, seen]) => ({ labels: { group: name, voter }, value: seen[field] ? 1 : 0 }));
+    },
+  };
+}
+
+/** A sample of the hub's group on etcd, from `details.redundancy.coordinator`; none in a group without etcd. */
+function coordinatorMetric(
+  name: string,
+  help: string,
+  kind: 'gauge' | 'counter',
+  value: (etcd: { elections: number; renewals: number; leaseLeftMs: number }) => number,
+): ConnectionMetric {
+  return {
+    name,
+    help,
+    kind,
+    labelNames: ['group'],
+    samples: (details) => {
+      const group = details['redundancy'] as
+        | { group?: string; coordinator?: { elections: number; renewals: number; leaseLeftMs: number } }
+        | undefined;
+      return group?.group && group.coordinator ? [{ labels: { group: group.group }, value: value(group.coordinator) }] : [];
     },
   };
 }

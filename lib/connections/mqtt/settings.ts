@@ -189,6 +189,47 @@ export const mqttSettings = Type.Object({
             },
           ),
         ),
+        coordinator: Type.Optional(
+          Type.Object(
+            {
+              etcd: Type.Object(
+                {
+                  endpoints: Type.Array(
+                    Type.String({
+                      pattern: '^https?://[^\\s/]+$',
+                      description: "An etcd member's client URL.",
+                      expected: 'http://host:port, as http://10.0.0.21:2379',
+                    }),
+                    {
+                      minItems: 1,
+                      uniqueItems: true,
+                      description: 'The client URLs of the etcd members (etcd API v3; 3.4 is the one tested).',
+                    },
+                  ),
+                  leaseMs: withDefault(
+                    Type.Integer({
+                      minimum: 1000,
+                      maximum: 60_000,
+                      description:
+                        'How long the active hub holds the role after its last keep-alive etcd answered: about the takeover time after it is gone. etcd grants whole seconds, 2 at least.',
+                    }),
+                    2000,
+                  ),
+                  prefix: withDefault(
+                    Type.String({ minLength: 1, description: "The keys of the group's election go under <prefix><group>/." }),
+                    '/patchbay/',
+                  ),
+                },
+                { additionalProperties: false },
+              ),
+            },
+            {
+              additionalProperties: false,
+              description:
+                "In a group: an etcd cluster decides which hub drives, for a group of any number of hubs, instead of the broker or voters (R-EG1). The election's revision is the fencing token (R-EG2).",
+            },
+          ),
+        ),
         key: Type.Optional(
           Type.Union(
             [
@@ -306,6 +347,7 @@ export function parseMqttSettings(
           : `expected this hub's id (${hub.id}) among the members of its group`,
     });
   const voters = hub?.voters && votersOf(hub.voters, hub.id, hub.group, hub.members, issues);
+  if (hub?.coordinator) coordinatorIssues(hub, issues);
   const mapped = topics.map(({ id, topic, type, access, commandTopic }, index): MappedTopic => {
     const idOk = checkParameterId(id);
     if (!idOk.ok) issues.push({ path: ['topics', index, 'id'], message: idOk.error.message });
@@ -348,6 +390,7 @@ export function parseMqttSettings(
             failover: hub.failover,
             members: hub.members,
             voters,
+            coordinator: hub.coordinator,
             key: hub.key && ('file' in hub.key ? { file: resolve(baseDir, hub.key.file) } : hub.key),
           }
         : undefined,
@@ -358,6 +401,17 @@ export function parseMqttSettings(
 /** What a broker may send past `limits`, by kind. */
 export const OVERRUN_KINDS = ['payload', ...SITE_OVERRUN_KINDS] as const;
 export type MqttOverruns = Overruns<(typeof OVERRUN_KINDS)[number]>;
+
+/** What keeps an etcd coordinator from deciding (added to `issues`). */
+function coordinatorIssues(
+  hub: { readonly group?: string | undefined; readonly voters?: unknown; readonly failover: 'auto' | 'manual' },
+  issues: Issue[],
+): void {
+  const at = (message: string) => issues.push({ path: ['hub', 'coordinator'], message });
+  if (hub.group === undefined) at('a coordinator decides who drives a redundancy group: set hub.group too');
+  if (hub.voters !== undefined) at('either voters or a coordinator decide who drives: not both');
+  if (hub.failover === 'manual') at('with an etcd coordinator the election moves the role: failover "manual" is not there yet');
+}
 
 /** The voters as addresses, or the mistakes that keep them from deciding (added to `issues`). */
 function votersOf(

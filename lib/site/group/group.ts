@@ -36,7 +36,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { IClientPublishOptions } from 'mqtt';
-import type { Observable } from 'rxjs';
+import { merge, type Observable } from 'rxjs';
 import { fail, ok, type Result, type Json } from '../../sdk/index.ts';
 import type { GroupControl, Role, SiteContext } from '../hub-port.ts';
 import type { RedundancyDetails } from '../../core/api-shapes.ts';
@@ -55,6 +55,7 @@ import { Roles, type ShownValues } from './roles.ts';
 import { Takeover } from './takeover.ts';
 import { FAILOVER_MS, SILENCE_MS } from './timing.ts';
 import { Voting } from './voting.ts';
+import { Coordination } from './coordination.ts';
 
 /** What the group reads of the site below it: the checks every hub message passes, and the other hubs as heard. */
 export interface GroupPeers {
@@ -71,6 +72,8 @@ export class RedundancyGroup implements GroupControl {
   private readonly renewals: Renewals;
   private readonly takeover: Takeover;
   private readonly voting: Voting;
+  /** With `hub.coordinator.etcd`: the election decides (R-EG1), not the broker's claims nor voters. */
+  private readonly coordination: Coordination | undefined;
   private readonly records: GroupRecords;
   private readonly directory: GroupDirectory;
   private readonly removeControl: () => void;
@@ -87,13 +90,17 @@ export class RedundancyGroup implements GroupControl {
     this.directory = peers.directory;
     this.records = new GroupRecords(peers.others);
     // Each part is handed the parts below it; what a part says goes up as an Observable the group follows.
-    const voted = hub.voters?.[hub.id] !== undefined;
+    // Voters or an etcd election decide who drives; the broker's claims then do not.
+    const voted = hub.voters?.[hub.id] !== undefined || hub.coordinator !== undefined;
     const { records, directory } = this;
     this.roles = new Roles(context, settings, hub, link, directory, records, peers.shown, voted);
     this.renewals = new Renewals(context, settings, hub, link, this.roles, () => records.sessions((hubId) => this.isPeer(hubId)));
     this.takeover = new Takeover(context, hub, directory, this.roles, this.renewals, records, voted);
     this.voting = new Voting(context, hub, link, this.roles);
-    this.roleChanges$ = this.roles.roleChanges$;
+    const etcd = hub.coordinator?.etcd;
+    this.coordination = etcd && new Coordination(context, hub, etcd, this.roles, () => this.showActive());
+    // With etcd the leader this hub reads may change without a role record: whose connections it shows changes too.
+    this.roleChanges$ = this.coordination ? merge(this.roles.roleChanges$, this.coordination.leaderChanges$) : this.roles.roleChanges$;
     // Followed first, so that `_hub/active` is right before the share hears of the change.
     this.roles.roleChanges$.subscribe(() => this.showActive());
     this.roles.stoodDown$.subscribe(() => this.decide());
@@ -126,6 +133,7 @@ export class RedundancyGroup implements GroupControl {
   /** The hub that is active now, as this hub knows it: itself, or the holder of the latest epoch while it is here and renews. */
   activeHub(): string | undefined {
     if (this.roles.current === 'active') return this.hub.id;
+    if (this.coordination) return this.coordination.activeHub();
     const named = this.voting.vote?.candidate.holderSeen(performance.now());
     if (named !== undefined) return named;
     const holder = this.roles.holder();
@@ -136,7 +144,7 @@ export class RedundancyGroup implements GroupControl {
   owner(): string | undefined {
     if (this.roles.current === 'active') return this.hub.id;
     // With voters the vote says who holds the lease, not the role records (a hub asked to take over says it claims first).
-    if (this.voting.vote) return this.activeHub();
+    if (this.voting.vote || this.coordination) return this.activeHub();
     if (this.takeover.claim) return this.takeover.claim.previous;
     const holder = this.roles.holder();
     return holder === this.hub.id ? undefined : holder;
@@ -151,6 +159,8 @@ export class RedundancyGroup implements GroupControl {
     if (this.roles.current === 'active')
       return fail('PB_ALREADY_ACTIVE', `hub ${this.hub.id} is the active hub of group ${this.hub.group} already`);
     if (this.takeover.claim) return ok(`hub ${this.hub.id} is taking over already (epoch ${this.takeover.claim.epoch})`);
+    if (this.coordination)
+      return fail('PB_BAD_REQUEST', 'in a group on etcd the election moves the role: stop the active hub, and it gives its lease back');
     if (!this.link.up) return fail('PB_BROKER_UNAVAILABLE', 'the broker is not connected: a takeover needs it to order the claims');
     if (this.voting.vote) return this.voting.failover();
     const claim = this.takeover.claimNext();
@@ -166,12 +176,16 @@ export class RedundancyGroup implements GroupControl {
   }
 
   replicated(done: (acknowledged: boolean) => void): void {
-    if (!this.voting.vote) return this.link.whenAcknowledged(done);
-    // With voters the active hub answers without the broker (after its own commit); the standby
+    if (!this.voting.vote && !this.coordination) return this.link.whenAcknowledged(done);
+    // With voters or etcd the active hub answers without the broker (after its own commit); the standby
     // gets the value when it is back (R-AV1). A link that closes before the broker acknowledged
     // is that outage beginning: the value goes out again with every other once it is back.
     if (!this.link.up) return done(true);
     this.link.whenAcknowledged(() => done(true));
+  }
+
+  unready(): string | undefined {
+    return this.coordination?.unreachable();
   }
 
   details(): RedundancyDetails {
@@ -182,6 +196,7 @@ export class RedundancyGroup implements GroupControl {
       active: this.activeHub() ?? null,
       failover: this.hub.failover,
       ...(this.voting.vote ? { voters: this.voting.votersReached() } : {}),
+      ...(this.coordination ? { coordinator: this.coordination.details() } : {}),
       ...(this.takeover.claim ? { claiming: this.takeover.claim.epoch } : {}),
       ...(this.waitingForOperator() ? { waiting: 'for an operator: POST /failover on this hub takes over' } : {}),
     };
@@ -199,6 +214,7 @@ export class RedundancyGroup implements GroupControl {
 
   /** With `hub.voters`: the group's vote runs from now (voting.ts). Rejects when its port cannot be had. */
   startVoting(siteKey: Buffer): Promise<void> {
+    this.coordination?.start();
     return this.voting.startVoting(siteKey);
   }
 
@@ -208,7 +224,7 @@ export class RedundancyGroup implements GroupControl {
   up(): void {
     if (this.roles.stopped) return;
     this.roles.linkChanged(performance.now());
-    if (this.voting.vote) return this.roles.publishRecord(this.roles.current, this.roles.epoch);
+    if (this.voting.vote || this.coordination) return this.roles.publishRecord(this.roles.current, this.roles.epoch);
     this.roles.publishRecord('standby', this.roles.epoch);
     this.renewals.start();
     this.decide();
@@ -220,7 +236,7 @@ export class RedundancyGroup implements GroupControl {
    */
   down(reason: string): void {
     this.roles.linkChanged(undefined);
-    if (this.voting.vote) return;
+    if (this.voting.vote || this.coordination) return;
     this.renewals.stop();
     this.takeover.claim = undefined;
     if (this.roles.current === 'active') this.roles.standDown(`the broker connection closed (${reason})`);
@@ -311,7 +327,7 @@ export class RedundancyGroup implements GroupControl {
       this.voting.vote?.candidate.release(now);
       this.voting.vote?.candidate.standAside(now, FAILOVER_MS);
     }
-    if (!this.voting.vote) this.decide();
+    if (!this.voting.vote && !this.coordination) this.decide();
   }
 
   /**
@@ -330,6 +346,7 @@ export class RedundancyGroup implements GroupControl {
       this.voting.vote.candidate.release(performance.now());
     }
     this.voting.stopVoting();
+    this.coordination?.stop();
     this.removeControl();
     if (!wasActive) return [];
     this.context.hub.redundancy.lease.end();

@@ -12,6 +12,7 @@ import type { RoleRecord } from './record.ts';
  * else put it there: `own`), or it says an epoch more than one step ahead of what this hub
  * knows (`unconfirmed`: taken once that hub's renewals say the same epoch). An epoch grows
  * one claim at a time; a hub that missed some, away, learns them from the hubs that are here.
+ * In a group on etcd the epoch is the election's revision: it jumps, and is taken as it comes.
  */
 export function refusalOf(
   hub: GroupHubSettings,
@@ -26,6 +27,7 @@ export function refusalOf(
   if (members && !members.includes(hubId))
     return `hub ${hubId} is not a member of group ${hub.group} (${members.join(', ')}): its role record is ignored`;
   if (own) return "a role record of this hub's that it did not send: put back";
-  if (record.epoch > epoch + 1) return 'unconfirmed';
+  // On etcd the epoch is the election's revision, which jumps; etcd confirms it, not the renewals (R-EG1).
+  if (hub.coordinator === undefined && record.epoch > epoch + 1) return 'unconfirmed';
   return undefined;
 }
