@@ -14,12 +14,14 @@
  * assumed.
  */
 import {
+  checked,
   ClientLink,
   CommandedParameters,
-  checked,
   connectTimeoutSetting,
   defineConnectionType,
+  hostSetting,
   HubError,
+  portSetting,
   Type,
   withDefault,
 } from 'patchbay-hub/connection';
@@ -41,8 +43,8 @@ import { Timecode } from './timecode.js';
 import { Transitions } from './transitions.js';
 
 const settings = Type.Object({
-  host: Type.String({ minLength: 1, description: 'The switcher: a host name or an IP address.' }),
-  port: withDefault(Type.Integer({ minimum: 1, maximum: 65_535, description: "The switcher's UDP port." }), 9910),
+  host: hostSetting('The switcher: a host name or an IP address.'),
+  port: withDefault(portSetting("The switcher's UDP port."), 9910),
   timeout: withDefault(
     Type.Integer({ minimum: 100, maximum: 60_000, description: 'Milliseconds a command waits for the switcher to take it.' }),
     2000,
