@@ -220,7 +220,10 @@ export const mqttSettings = Type.Object({
                     '/patchbay/',
                   ),
                 },
-                { additionalProperties: false },
+                {
+                  additionalProperties: false,
+                  description: 'The etcd cluster that elects the driver, and how long a driver holds the role.',
+                },
               ),
             },
             {
