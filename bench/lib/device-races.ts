@@ -314,15 +314,17 @@ export async function obsRace(companion: string | undefined): Promise<Race | und
     scene = sceneName;
     hearing.tell(sceneName);
   });
+  const next = () => (scene === 'A' ? 'B' : 'A');
   return {
     changes: 'OBS: the program scene switched by another client',
     writes: 'OBS: the program scene commanded (until OBS says it changed)',
     change: () => {
-      const next = scene === 'A' ? 'B' : 'A';
-      void obs.operator.call('SetCurrentProgramScene', { sceneName: next });
-      return next;
+      // Held at once: the next change must not be made from what OBS has not said yet.
+      scene = next();
+      void obs.operator.call('SetCurrentProgramScene', { sceneName: scene });
+      return scene;
     },
-    nextCommand: () => (scene === 'A' ? 'B' : 'A'),
+    nextCommand: next,
     heard: (value) => hearing.expect(value),
     contenders: contendersOf(
       'obs',
