@@ -310,10 +310,7 @@ export async function obsRace(companion: string | undefined): Promise<Race | und
   let scene = 'A';
   const hearing = new Hearing();
   // OBS has taken a command when it says its program changed: the operator hears it too.
-  obs.operator.on('CurrentProgramSceneChanged', ({ sceneName }) => {
-    scene = sceneName;
-    hearing.tell(sceneName);
-  });
+  obs.operator.on('CurrentProgramSceneChanged', ({ sceneName }) => hearing.tell(sceneName));
   const next = () => (scene === 'A' ? 'B' : 'A');
   return {
     changes: 'OBS: the program scene switched by another client',
@@ -325,7 +322,11 @@ export async function obsRace(companion: string | undefined): Promise<Race | und
       return scene;
     },
     nextCommand: next,
-    heard: (value) => hearing.expect(value),
+    // The scene is what was last asked for and seen: OBS's events of earlier changes may come after a contender's.
+    heard: (value) =>
+      hearing.expect(value).then(() => {
+        scene = value;
+      }),
     contenders: contendersOf(
       'obs',
       obs.port,
