@@ -149,15 +149,20 @@ async function sample(edge: Edge, wire: Wire, count: number): Promise<{ press: n
     await press(false, 5000);
     for (let tries = 0; (await write(1000)) === undefined; tries++) if (tries > 30) throw new Error('no write reached the device');
     const latencies = { press: [] as number[], write: [] as number[] };
+    // As an operator presses: a key held 40–80 ms, the next press 60–120 ms after the release
+    // (not in step with any tick of the hub's). The satellite client, as Companion Satellite's,
+    // leaves Nagle's algorithm on: a press sent while its previous line is not yet acknowledged
+    // waits for the acknowledgement, which a server that also sends (the hub's pings and key
+    // states) may delay 40 ms — two keys pressed within 40 ms of each other, no closer here.
     for (let n = 0; n < count; n++) {
       const down = await press(true, 5000);
+      await sleep(40 + Math.random() * 40);
       const up = await press(false, 5000);
       const written = await write(5000);
       if (down === undefined || up === undefined || written === undefined) throw new Error(`press or write ${n} never reached the device`);
       latencies.press.push(down);
       latencies.write.push(written);
-      // Not in step with any tick of the hub's.
-      await sleep(5 + Math.random() * 20);
+      await sleep(60 + Math.random() * 60);
     }
     return latencies;
   } finally {
@@ -216,8 +221,8 @@ async function measured(
   try {
     for (const [k, clients] of sets.entries()) await clients.connect(hubs[k]!.port, '/ws', PARAMETERS / hubs.length);
     await new Promise((resolve) => writer.once('message', resolve));
-    // Long enough for every sample (a press, its release and a write take a few ms each, then up to 25 ms apart).
-    const seconds = Math.ceil((count * 60) / 1000) + 5;
+    // Long enough for every sample (a press held up to 80 ms, its release, a write, up to 120 ms to the next).
+    const seconds = Math.ceil((count * 200) / 1000) + 5;
     const load = ask(writer, {
       cmd: 'write',
       port: hubs[0]!.port,

@@ -1500,7 +1500,7 @@ const startedAt = nowMs();
 
 async function scenarioPress() {
   console.log("14. a key press and a WebSocket write to a device's wire, through a rule, on one hub and across two, idle and under load");
-  const presses = quick ? 50 : 300;
+  const presses = quick ? 50 : 200;
   const measured = await measurePressToWire(presses);
   if (!measured) {
     console.log('  skipped: mosquitto is missing (apt-get install mosquitto)');
@@ -1520,7 +1520,7 @@ async function scenarioPress() {
     );
   }
   notes.push(
-    `14: ${presses} presses and ${presses} writes a setting, one at a time, 5–25 ms apart. The device is a TCP listener in the bench process stamping each line; a hub's tcp-client connection sends \`TAKE $VALUE\` and \`CUE $VALUE\`. A key press: a client of Companion Satellite's protocol (ADD-DEVICE, KEY-PRESS) → the satellite connection → \`{from: 'desk/deck/key/0/pressed', to: 'router/take', on: 'change'}\` → the wire; a write: \`{p: 'panel/take', v}\` on a WebSocket → a rule to \`router/cue\` → the wire. Two hubs: the deck, the panel and the rules on B, the device on A, the writes forwarded through Mosquitto (QoS 1, signed with the site key). Load: 1,000 WebSocket clients following everything (500 on each of two hubs) while 1,000 other parameters change 1,000 times a second on the device's hub. Bare relays (servers/press-relay.ts) do the same hops idle, as the floor: satellite lines and WebSocket writes in, the device's lines out, straight or through Mosquitto. Target: p99 ≤ 20 ms (a frame at 50 Hz) under load, on one hub and across two.`,
+    `14: ${presses} presses and ${presses} writes a setting, one at a time: a key held 40–80 ms, the next press 60–120 ms after its release (a satellite client leaves Nagle on, as Companion Satellite's does: a line sent within 40 ms of the last may wait for the hub's delayed acknowledgement). The device is a TCP listener in the bench process stamping each line; a hub's tcp-client connection sends \`TAKE $VALUE\` and \`CUE $VALUE\`. A key press: a client of Companion Satellite's protocol (ADD-DEVICE, KEY-PRESS) → the satellite connection → \`{from: 'desk/deck/key/0/pressed', to: 'router/take', on: 'change'}\` → the wire; a write: \`{p: 'panel/take', v}\` on a WebSocket → a rule to \`router/cue\` → the wire. Two hubs: the deck, the panel and the rules on B, the device on A, the writes forwarded through Mosquitto (QoS 1, signed with the site key). Load: 1,000 WebSocket clients following everything (500 on each of two hubs) while 1,000 other parameters change 1,000 times a second on the device's hub. Bare relays (servers/press-relay.ts) do the same hops idle, as the floor: satellite lines and WebSocket writes in, the device's lines out, straight or through Mosquitto. Target: p99 ≤ 20 ms (a frame at 50 Hz) under load, on one hub and across two.`,
   );
 }
 
