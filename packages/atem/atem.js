@@ -150,6 +150,7 @@ class AtemConnection {
       events.down('the switcher stopped answering');
     });
     atem.on('stateChanged', (_state, paths) => this.#changed(paths));
+    atem.on('receivedCommands', (commands) => this.#cameras.heard(commands));
     atem.on('error', (message) => this.#context.log.warn(`atem-connection: ${message}`));
     atem.connect(this.#settings.host, this.#settings.port).catch((error) => events.down(`cannot reach the switcher: ${error}`));
   }
@@ -567,7 +568,12 @@ export default defineConnectionType({
     },
     { id: 'camera/<n>/iris/step', type: 'F', access: 'write-only', description: 'camera control: moves the iris by stops', unit: 'stops' },
     { id: 'camera/<n>/autoIris', type: 'T', access: 'write-only', description: 'camera control: sets the iris once, by itself' },
-    { id: 'camera/<n>/stabilisation', type: 'B', access: 'write-only', description: 'camera control: optical image stabilisation on' },
+    {
+      id: 'camera/<n>/stabilisation',
+      type: 'B',
+      access: 'read-write',
+      description: 'camera control: optical image stabilisation on (as the camera reports it)',
+    },
     { id: 'camera/<n>/zoom/speed', type: 'F', access: 'write-only', description: 'camera control: zooms at a speed, -1 to 1 (0 stops)' },
     { id: 'camera/<n>/gain', type: 'I', access: 'write-only', description: 'camera control: the gain', unit: 'dB' },
     { id: 'camera/<n>/gain/step', type: 'I', access: 'write-only', description: 'camera control: moves the gain', unit: 'dB' },
@@ -593,8 +599,18 @@ export default defineConnectionType({
     { id: 'camera/<n>/shutter', type: 'F', access: 'write-only', description: 'camera control: the shutter as a speed, 1/x s (x written)' },
     { id: 'camera/<n>/detail', type: 'S', access: 'write-only', description: 'camera control: sharpening, off, low, medium or high' },
     { id: 'camera/<n>/nd', type: 'F', access: 'write-only', description: 'camera control: the ND filter', unit: 'stops' },
-    { id: 'camera/<n>/colorBars', type: 'B', access: 'write-only', description: 'camera control: colour bars shown (30 s) or not' },
-    { id: 'camera/<n>/record', type: 'B', access: 'write-only', description: 'camera control: the camera recording or stopped' },
+    {
+      id: 'camera/<n>/colorBars',
+      type: 'B',
+      access: 'read-write',
+      description: 'camera control: colour bars shown (30 s) or not (as reported)',
+    },
+    {
+      id: 'camera/<n>/record',
+      type: 'B',
+      access: 'read-write',
+      description: 'camera control: the camera recording or stopped (as reported)',
+    },
     {
       id: 'camera/record',
       type: 'S',

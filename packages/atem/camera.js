@@ -4,8 +4,9 @@
  * inputs, each numbered as its input is, driven through the switcher by Blackmagic's camera
  * control protocol (category, parameter, data type, values; absolute, or an offset from where
  * the camera is). Each write is the library's raw `CameraControlCommand`. atem-connection
- * 3.10.2 does not keep what the cameras report (`CCdP`) in its state, so every parameter here
- * is write-only: an order, a step or a trigger.
+ * 3.10.2 does not keep what the cameras report (`CCdP`) in its state; it hands each report on
+ * as it comes, and the settings a panel toggles (stabilisation, colour bars, recording) are
+ * read from those. The rest is write-only: an order, a step or a trigger.
  */
 import { Commands, Enums } from 'atem-connection';
 
@@ -48,6 +49,8 @@ export class Cameras {
   #write;
   /** @type {Set<number>} */
   #made = new Set();
+  /** The settings read back, by `camera.category.parameter`: what reports each. @type {Map<string, (report: import('atem-connection').Commands.CameraControlPacket2) => void>} */
+  #reports = new Map();
 
   /**
    * @param {Pick<import('atem-connection').Atem, 'sendCommand'>} atem
@@ -82,6 +85,14 @@ export class Cameras {
         relative,
       }),
     );
+  }
+
+  /** What the cameras reported through the switcher (`CCdP`), among the commands it sent. @param {readonly unknown[]} commands */
+  heard(commands) {
+    for (const command of commands) {
+      if (!(command instanceof Commands.CameraControlUpdateCommand)) continue;
+      this.#reports.get(`${command.source}.${command.category}.${command.parameter}`)?.(command.properties);
+    }
   }
 
   /** Each camera input's parameters, once the switcher said it has camera control. @param {import('atem-connection').AtemState} state */
@@ -126,8 +137,18 @@ export class Cameras {
     number('iris/fStop', 'iris f-stop', LENS.category, LENS.fStop, Type.FLOAT, -1, 16);
     number('iris/step', 'iris step', LENS.category, LENS.fStop, Type.FLOAT, -16, 16, { unit: 'stops', relative: true });
     parameters.trigger(`${base}/autoIris`, { label: `${name} auto iris` }, () => send(LENS.category, LENS.autoIris, Type.BOOL, []));
-    parameters.order(`${base}/stabilisation`, { type: 'B', meta: { label: `${name} image stabilisation` } }, (v) =>
-      send(LENS.category, LENS.stabilisation, Type.BOOL, [v === true]),
+    /** A setting the camera reports: read-write, its value what the camera last said. @param {string} id @param {string} label @param {number} category @param {number} parameter @param {(v: boolean) => Promise<unknown>} command @param {(report: import('atem-connection').Commands.CameraControlPacket2) => boolean} read */
+    const reported = (id, label, category, parameter, command, read) => {
+      const made = parameters.commanded(`${base}/${id}`, { type: 'B', meta: { label: `${name} ${label}` } }, (v) => command(v === true));
+      this.#reports.set(`${n}.${category}.${parameter}`, (report) => made.report(read(report)));
+    };
+    reported(
+      'stabilisation',
+      'image stabilisation',
+      LENS.category,
+      LENS.stabilisation,
+      (on) => send(LENS.category, LENS.stabilisation, Type.BOOL, [on]),
+      (r) => r.boolData[0] === true,
     );
     number('zoom/speed', 'zoom speed', LENS.category, LENS.zoomSpeed, Type.FLOAT, -1, 1);
 
@@ -181,10 +202,22 @@ export class Cameras {
     );
     number('nd', 'ND filter', VIDEO.category, VIDEO.nd, Type.FLOAT, 0, 15, { unit: 'stops' });
 
-    parameters.order(`${base}/colorBars`, { type: 'B', meta: { label: `${name} colour bars` } }, (v) =>
-      send(DISPLAY.category, DISPLAY.colorBars, Type.SINT8, [v === true ? 30 : 0]),
+    reported(
+      'colorBars',
+      'colour bars',
+      DISPLAY.category,
+      DISPLAY.colorBars,
+      (on) => send(DISPLAY.category, DISPLAY.colorBars, Type.SINT8, [on ? 30 : 0]),
+      (r) => (r.numberData[0] ?? 0) > 0,
     );
-    parameters.order(`${base}/record`, { type: 'B', meta: { label: `${name} recording` } }, (v) => this.#record(n, v === true));
+    reported(
+      'record',
+      'recording',
+      MEDIA.category,
+      MEDIA.transport,
+      (on) => this.#record(n, on),
+      (r) => r.numberData[0] === 2,
+    );
 
     for (const { name: id, label, parameter, rest, minimum, maximum } of BALANCES) {
       const args = Object.fromEntries(

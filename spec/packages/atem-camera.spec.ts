@@ -17,6 +17,9 @@ import { connectionOf, hubWithPackage, update } from '../helpers/outside-package
 const meta = async (hub: HubProcess, address: string) =>
   ((await (await fetch(`${hub.base}/parameters?meta=1&filter=^${address}$`)).json()) as { meta?: ParameterMeta }[])[0]?.meta;
 
+const reads = (hub: HubProcess, address: string, value: string, what: string) =>
+  eventually(async () => (await hub.read(address)) === value, `${what}: ${address} is ${value}`, 10_000);
+
 async function connected(t: ExecutionContext, options: SwitcherOptions = {}) {
   const device = await AtemSwitcher.start(options);
   t.teardown(() => device.close());
@@ -74,7 +77,9 @@ test.serial('camera control: lens, video, display, media and colour correction, 
   await sends(t, hub, device, 'mixer/camera/3/iris/step', '-1', lens(3, 2, 'fixed16', [-1], true));
   await sends(t, hub, device, 'mixer/camera/3/autoIris', 'true', lens(3, 5, 'bool', []));
   await sends(t, hub, device, 'mixer/camera/4/stabilisation', 'true', lens(4, 6, 'bool', [1]));
+  await reads(hub, 'mixer/camera/4/stabilisation', 'true', 'the camera reports stabilisation on');
   await sends(t, hub, device, 'mixer/camera/4/stabilisation', 'false', lens(4, 6, 'bool', [0]));
+  await reads(hub, 'mixer/camera/4/stabilisation', 'false', 'and off');
   await sends(t, hub, device, 'mixer/camera/4/zoom/speed', '-0.5', lens(4, 9, 'fixed16', [-0.5]));
 
   // Video (category 1).
@@ -90,8 +95,11 @@ test.serial('camera control: lens, video, display, media and colour correction, 
 
   // Display (4) and media (10).
   await sends(t, hub, device, 'mixer/camera/5/colorBars', 'true', { ...lens(5, 4, 'int8', [30]), category: 4 });
+  await reads(hub, 'mixer/camera/5/colorBars', 'true', 'the camera reports its bars');
   await sends(t, hub, device, 'mixer/camera/5/colorBars', 'false', { ...lens(5, 4, 'int8', [0]), category: 4 });
+  await reads(hub, 'mixer/camera/5/colorBars', 'false', 'and none');
   await sends(t, hub, device, 'mixer/camera/5/record', 'true', { ...lens(5, 1, 'int8', [2, 0, 0, 0, 0]), category: 10 });
+  await reads(hub, 'mixer/camera/5/record', 'true', 'the camera reports it records');
   await sends(
     t,
     hub,
@@ -101,6 +109,7 @@ test.serial('camera control: lens, video, display, media and colour correction, 
     { ...lens(1, 1, 'int8', [0, 0, 0, 0, 0]), category: 10 },
     { ...lens(6, 1, 'int8', [0, 0, 0, 0, 0]), category: 10 },
   );
+  await reads(hub, 'mixer/camera/6/record', 'false', 'camera 6 reports it stopped');
 
   // Colour correction (category 8): red, green, blue, luma.
   await sends(
