@@ -5,10 +5,12 @@
  * control protocol (category, parameter, data type, values; absolute, or an offset from where
  * the camera is). Each write is the library's raw `CameraControlCommand`. atem-connection
  * 3.10.2 does not keep what the cameras report (`CCdP`) in its state; it hands each report on
- * as it comes, and the settings a panel toggles (stabilisation, colour bars, recording) are
- * read from those. The rest is write-only: an order, a step or a trigger.
+ * as it comes, and the settings a panel toggles (stabilisation, colour bars, recording) and the
+ * exposure a shutter step starts from are read from those. The rest is write-only: an order, a
+ * step or a trigger.
  */
 import { Commands, Enums } from 'atem-connection';
+import { HubError } from 'patchbay-hub/connection';
 
 const { CameraControlCommand, CameraControlDataType: Type } = Commands;
 
@@ -20,6 +22,8 @@ export const MEDIA = { category: 10, transport: 1 };
 export const COLOR = { category: 8, lift: 0, gamma: 1, gain: 2, offset: 3, contrast: 4, lumaMix: 5, hueSaturation: 6 };
 
 const DETAIL = ['off', 'low', 'medium', 'high'];
+/** The usual shutter speeds, 1/24 s to 1/2000 s, as exposures in µs, slowest first. */
+const SPEEDS = [24, 25, 30, 48, 50, 60, 75, 90, 100, 120, 150, 180, 250, 360, 500, 725, 1000, 1450, 2000].map((d) => Math.round(1e6 / d));
 /** Red, green, blue and luma, with what each colour correction is at rest and may reach. */
 const BALANCES = [
   { name: 'lift', label: 'lift', parameter: COLOR.lift, rest: 0, minimum: -2, maximum: 2 },
@@ -189,7 +193,35 @@ export class Cameras {
     parameters.trigger(`${base}/autoWhiteBalance`, { label: `${name} auto white balance` }, () =>
       send(VIDEO.category, VIDEO.autoWhiteBalance, Type.BOOL, []),
     );
-    number('exposure', 'exposure', VIDEO.category, VIDEO.exposure, Type.SINT32, 1, 42000, { unit: 'µs' });
+    const exposure = parameters.commanded(
+      `${base}/exposure`,
+      { type: 'I', meta: { label: `${name} exposure`, minimum: 1, maximum: 42000, unit: 'µs' } },
+      (v) => send(VIDEO.category, VIDEO.exposure, Type.SINT32, [Number(v)]),
+      within(1, 42000),
+    );
+    this.#reports.set(`${n}.${VIDEO.category}.${VIDEO.exposure}`, (r) => exposure.report(r.numberData[0] ?? 0));
+    // To the next usual speed, faster (up) or slower (down), from the exposure the camera reported.
+    parameters.order(
+      `${base}/shutter/step`,
+      {
+        type: 'S',
+        meta: {
+          label: `${name} shutter step`,
+          choices: [
+            { value: 'up', label: 'Faster' },
+            { value: 'down', label: 'Slower' },
+          ],
+        },
+      },
+      (v) => {
+        const now = Number(exposure.value);
+        if (exposure.value === undefined || exposure.value === null || !Number.isFinite(now))
+          return Promise.reject(new HubError('PB_CONVERSION', `${base}/shutter/step: camera ${n} has not reported its exposure`));
+        const next = v === 'up' ? SPEEDS.find((us) => us < now) : SPEEDS.findLast((us) => us > now);
+        return send(VIDEO.category, VIDEO.exposure, Type.SINT32, [next ?? now]);
+      },
+      { refuse: (v) => (v === 'up' || v === 'down' ? undefined : `${String(v).slice(0, 20)} is not up or down`) },
+    );
     number('shutter', 'shutter speed (1/x s)', VIDEO.category, VIDEO.exposure, Type.SINT32, 24, 2000, { map: (x) => 1e6 / x });
     parameters.order(
       `${base}/detail`,

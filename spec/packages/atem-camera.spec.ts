@@ -90,6 +90,14 @@ test.serial('camera control: lens, video, display, media and colour correction, 
   await sends(t, hub, device, 'mixer/camera/1/autoWhiteBalance', 'true', video(1, 3, 'bool', []));
   await sends(t, hub, device, 'mixer/camera/1/exposure', '20000', video(1, 5, 'int32', [20000]));
   await sends(t, hub, device, 'mixer/camera/1/shutter', '50', video(1, 5, 'int32', [20000]));
+  await reads(hub, 'mixer/camera/1/exposure', '20000', 'the camera reports its exposure');
+  await sends(t, hub, device, 'mixer/camera/1/shutter/step', 'up', video(1, 5, 'int32', [16667]));
+  await reads(hub, 'mixer/camera/1/exposure', '16667', 'a step up: 1/60 s');
+  await sends(t, hub, device, 'mixer/camera/1/shutter/step', 'down', video(1, 5, 'int32', [20000]));
+  await reads(hub, 'mixer/camera/1/exposure', '20000', 'a step down: 1/50 s again');
+  await sends(t, hub, device, 'mixer/camera/1/exposure', '19000', video(1, 5, 'int32', [19000]));
+  await reads(hub, 'mixer/camera/1/exposure', '19000', 'between two usual speeds');
+  await sends(t, hub, device, 'mixer/camera/1/shutter/step', 'down', video(1, 5, 'int32', [20000]));
   await sends(t, hub, device, 'mixer/camera/1/detail', 'medium', video(1, 8, 'int8', [2]));
   await sends(t, hub, device, 'mixer/camera/1/nd', '4', video(1, 16, 'fixed16', [4]));
 
@@ -132,6 +140,11 @@ test.serial('camera control: lens, video, display, media and colour correction, 
   t.like(await update(hub, 'mixer/camera/3/iris', '1.5'), { status: 400, code: 'PB_CONVERSION' });
   t.like(await update(hub, 'mixer/camera/1/gain', '200'), { status: 400, code: 'PB_CONVERSION' });
   t.like(await update(hub, 'mixer/camera/1/detail', 'crisp'), { status: 400, code: 'PB_CONVERSION' });
+  t.like(
+    await update(hub, 'mixer/camera/7/shutter/step', 'up'),
+    { status: 400, code: 'PB_CONVERSION' },
+    'camera 7 never reported its exposure',
+  );
   t.is(device.cameras.commands.length, before);
 });
 
