@@ -27,6 +27,7 @@ import {
 } from 'patchbay-hub/connection';
 import { Atem } from 'atem-connection';
 import { ClassicAudio } from './audio.js';
+import { Cameras } from './camera.js';
 import { Clock } from './clock.js';
 import { Fades } from './fades.js';
 import { FairlightAudio } from './fairlight.js';
@@ -77,6 +78,7 @@ class AtemConnection {
   #fairlight;
   #timecode;
   #clock;
+  #cameras;
   #fades;
   #inputs;
 
@@ -117,6 +119,7 @@ class AtemConnection {
     this.#outputs = new Outputs(this.#atem, this.#parameters);
     this.#timecode = new Timecode(this.#atem, this.#parameters, write);
     this.#clock = new Clock(this.#atem, this.#parameters, step);
+    this.#cameras = new Cameras(this.#atem, this.#parameters, write);
     this.#audio = new ClassicAudio(this.#atem, this.#parameters, step, fade);
     this.#fairlight = new FairlightAudio(this.#atem, this.#parameters, step, fade, write);
     this.#inputs = new Inputs(this.#atem, this.#parameters);
@@ -147,6 +150,7 @@ class AtemConnection {
       events.down('the switcher stopped answering');
     });
     atem.on('stateChanged', (_state, paths) => this.#changed(paths));
+    atem.on('receivedCommands', (commands) => this.#cameras.heard(commands));
     atem.on('error', (message) => this.#context.log.warn(`atem-connection: ${message}`));
     atem.connect(this.#settings.host, this.#settings.port).catch((error) => events.down(`cannot reach the switcher: ${error}`));
   }
@@ -185,6 +189,7 @@ class AtemConnection {
     this.#fairlight.read(state);
     this.#timecode.read(state);
     this.#clock.read(state);
+    this.#cameras.read(state);
     this.#inputs.names(state);
     this.#inputs.tally(state);
   }
@@ -227,6 +232,7 @@ class AtemConnection {
       }
     }
     if (names) this.#inputs.names(state);
+    if (names) this.#cameras.read(state);
     if (onAir || names) this.#inputs.tally(state);
   }
 
@@ -243,7 +249,7 @@ class AtemConnection {
 export default defineConnectionType({
   type: 'atem',
   summary:
-    'A Blackmagic ATEM vision mixer (UDP 9910): M/Es, transitions, fade to black, keyers, auxes, media, macros, multiviewers, SuperSource, audio, streaming, recording, tally.',
+    'A Blackmagic ATEM vision mixer (UDP 9910): M/Es, transitions, fade to black, keyers, auxes, media, macros, multiviewers, SuperSource, audio, streaming, recording, tally, camera control.',
   parameters: [
     { id: 'me/<n>/program', type: 'I', access: 'read-write', description: "the M/E's program source (choices: the inputs, by name)" },
     { id: 'me/<n>/preview', type: 'I', access: 'read-write', description: "the M/E's preview source (choices: the inputs, by name)" },
@@ -549,6 +555,93 @@ export default defineConnectionType({
       type: 'B',
       access: 'read-only',
       description: 'on preview of M/E 1 (a transition in preview counted)',
+    },
+    { id: 'camera/<n>/focus', type: 'F', access: 'write-only', description: 'camera control: focus, 0 to 1 (camera <n> is input <n>)' },
+    { id: 'camera/<n>/focus/step', type: 'F', access: 'write-only', description: 'camera control: moves the focus, -1 to 1' },
+    { id: 'camera/<n>/autoFocus', type: 'T', access: 'write-only', description: 'camera control: focuses once, by itself' },
+    { id: 'camera/<n>/iris', type: 'F', access: 'write-only', description: 'camera control: the iris, 0 (closed) to 1 (open)' },
+    {
+      id: 'camera/<n>/iris/fStop',
+      type: 'F',
+      access: 'write-only',
+      description: 'camera control: the iris as an f-stop number (-1 to 16)',
+    },
+    { id: 'camera/<n>/iris/step', type: 'F', access: 'write-only', description: 'camera control: moves the iris by stops', unit: 'stops' },
+    { id: 'camera/<n>/autoIris', type: 'T', access: 'write-only', description: 'camera control: sets the iris once, by itself' },
+    {
+      id: 'camera/<n>/stabilisation',
+      type: 'B',
+      access: 'read-write',
+      description: 'camera control: optical image stabilisation on (as the camera reports it)',
+    },
+    { id: 'camera/<n>/zoom/speed', type: 'F', access: 'write-only', description: 'camera control: zooms at a speed, -1 to 1 (0 stops)' },
+    { id: 'camera/<n>/gain', type: 'I', access: 'write-only', description: 'camera control: the gain', unit: 'dB' },
+    { id: 'camera/<n>/gain/step', type: 'I', access: 'write-only', description: 'camera control: moves the gain', unit: 'dB' },
+    {
+      id: 'camera/<n>/whiteBalance',
+      type: 'S',
+      access: 'write-only',
+      description: 'camera control: white balance and tint, {"temperature": 5600, "tint": 0}',
+    },
+    {
+      id: 'camera/<n>/whiteBalance/step',
+      type: 'S',
+      access: 'write-only',
+      description: 'camera control: moves the white balance and tint, {"temperature": 100, "tint": -5}',
+    },
+    {
+      id: 'camera/<n>/autoWhiteBalance',
+      type: 'T',
+      access: 'write-only',
+      description: 'camera control: sets the white balance once, by itself',
+    },
+    {
+      id: 'camera/<n>/exposure',
+      type: 'I',
+      access: 'read-write',
+      description: 'camera control: the exposure (shutter), as the camera reports it',
+      unit: 'µs',
+    },
+    {
+      id: 'camera/<n>/shutter/step',
+      type: 'S',
+      access: 'write-only',
+      description: 'camera control: up (faster) or down (slower) to the next usual shutter speed',
+    },
+    { id: 'camera/<n>/shutter', type: 'F', access: 'write-only', description: 'camera control: the shutter as a speed, 1/x s (x written)' },
+    { id: 'camera/<n>/detail', type: 'S', access: 'write-only', description: 'camera control: sharpening, off, low, medium or high' },
+    { id: 'camera/<n>/nd', type: 'F', access: 'write-only', description: 'camera control: the ND filter', unit: 'stops' },
+    {
+      id: 'camera/<n>/colorBars',
+      type: 'B',
+      access: 'read-write',
+      description: 'camera control: colour bars shown (30 s) or not (as reported)',
+    },
+    {
+      id: 'camera/<n>/record',
+      type: 'B',
+      access: 'read-write',
+      description: 'camera control: the camera recording or stopped (as reported)',
+    },
+    {
+      id: 'camera/record',
+      type: 'S',
+      access: 'write-only',
+      description: 'camera control: several cameras recording or stopped, {"on": true, "cameras": "1 2 3"}',
+    },
+    {
+      id: 'camera/<n>/<balance>',
+      type: 'S',
+      access: 'write-only',
+      description: 'camera control: lift, gamma, colorGain or offset, {"red": …, "green": …, "blue": …, "luma": …}',
+    },
+    { id: 'camera/<n>/contrast', type: 'S', access: 'write-only', description: 'camera control: contrast, {"pivot": 0.5, "adjust": 1}' },
+    { id: 'camera/<n>/lumaMix', type: 'F', access: 'write-only', description: 'camera control: luma mix, 0 to 1' },
+    {
+      id: 'camera/<n>/hueSaturation',
+      type: 'S',
+      access: 'write-only',
+      description: 'camera control: hue (-1 to 1) and saturation (0 to 2), {"hue": 0, "saturation": 1}',
     },
     { id: 'device/model', type: 'S', access: 'read-only', description: 'as the switcher names itself' },
   ],

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import test, { type ExecutionContext } from 'ava';
 import { AtemSwitcher, decode, encode, type Keyer } from './atem-switcher.ts';
 import { encode as audio } from './atem-switcher-audio.ts';
+import { encode as camera } from './atem-switcher-camera.ts';
 import { encode as clock } from './atem-switcher-clock.ts';
 import { encode as fairlight, STEREO } from './atem-switcher-fairlight.ts';
 import { encode as keyers, type UpstreamKeyer } from './atem-switcher-keyers.ts';
@@ -791,4 +792,61 @@ test('atem-connection has the Fairlight mixer of a switcher that has one, and it
   await atem.setFairlightAudioRoutingOutputProperties((1501 << 16) | 1, { sourceId: (2 << 16) | 1 });
   t.is(state().audioRouting?.outputs[(1501 << 16) | 1]?.sourceId, (2 << 16) | 1);
   t.deepEqual(errors, []);
+});
+
+test('the camera control commands the switcher reads are the library serialize, read alike, and its reports the library deserialize, in every data type', (t) => {
+  const { CameraControlCommand, CameraControlDataType: Type } = Commands;
+  const packet = (type: import('atem-connection').Commands.CameraControlDataType, values: number[] | boolean[], relative = false) => ({
+    type,
+    boolData: type === Type.BOOL ? (values as boolean[]) : [],
+    numberData: type === Type.BOOL ? [] : (values as number[]),
+    bigintData: [],
+    stringData: '',
+    relative,
+  });
+  t.like(read(new CameraControlCommand(3, 0, 3, packet(Type.FLOAT, [0.5]))), {
+    name: 'CCmd',
+    camera: 3,
+    category: 0,
+    parameter: 3,
+    relative: false,
+    type: 'fixed16',
+    values: '0.5',
+  });
+  t.like(read(new CameraControlCommand(1, 0, 0, packet(Type.FLOAT, [-0.25], true))), { relative: true, type: 'fixed16', values: '-0.25' });
+  t.like(read(new CameraControlCommand(2, 0, 1, packet(Type.BOOL, []))), { type: 'bool', values: '' });
+  t.like(read(new CameraControlCommand(2, 0, 6, packet(Type.BOOL, [true]))), { type: 'bool', values: '1' });
+  t.like(read(new CameraControlCommand(4, 1, 13, packet(Type.SINT8, [-6], true))), {
+    camera: 4,
+    category: 1,
+    parameter: 13,
+    type: 'int8',
+    values: '-6',
+  });
+  t.like(read(new CameraControlCommand(1, 1, 2, packet(Type.SINT16, [5600, -12]))), { type: 'int16', values: '5600 -12' });
+  t.like(read(new CameraControlCommand(1, 1, 5, packet(Type.SINT32, [20000]))), { type: 'int32', values: '20000' });
+  t.like(read(new CameraControlCommand(8, 8, 0, packet(Type.FLOAT, [0.125, -0.25, 0.375, 1.5]))), {
+    category: 8,
+    values: '0.125 -0.25 0.375 1.5',
+  });
+  const report = (c: Parameters<typeof camera.CCdP>[0]) => Commands.CameraControlUpdateCommand.deserialize(body(t, camera.CCdP(c), 'CCdP'));
+  const at = { camera: 5, category: 4, parameter: 4, relative: false };
+  t.like(report({ ...at, type: 'int8', values: [30] }), {
+    source: 5,
+    category: 4,
+    parameter: 4,
+    properties: { type: Type.SINT8, numberData: [30] },
+  });
+  t.like(report({ ...at, type: 'bool', values: [1] }).properties, { type: Type.BOOL, boolData: [true] });
+  t.like(report({ ...at, type: 'int8', values: [2, 0, 0, 0, 0] }).properties, { numberData: [2, 0, 0, 0, 0] });
+  t.like(report({ ...at, type: 'int16', values: [5600, -10] }).properties, { type: Type.SINT16, numberData: [5600, -10] });
+  t.like(report({ ...at, type: 'int32', values: [20000] }).properties, { type: Type.SINT32, numberData: [20000] });
+  t.like(report({ ...at, type: 'fixed16', values: [0.5, -1.25] }).properties, { type: Type.FLOAT, numberData: [0.5, -1.25] });
+  const model = { product: 'ATEM', mixEffects: [], auxes: [], keyers: [], inputs: new Map(), macros: [], running: undefined };
+  for (const version of [V8, V7]) {
+    const top = (cameraControl: boolean) =>
+      Commands.TopologyCommand.deserialize(encode._top({ ...model, version, cameraControl }).subarray(8), version).properties.cameraControl;
+    t.true(top(true), `${version}`);
+    t.false(top(false), `${version}`);
+  }
 });

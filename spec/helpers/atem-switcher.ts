@@ -18,12 +18,14 @@
  *
  * Does not have: the upstream keyers' DVE, luma, chroma and pattern settings and keyframes'
  * values, the SuperSource's border, media players' transport and clips' frames, data transfer
- * (locks, up- and downloads), audio levels, camera control; nor does it resend its own packets
+ * (locks, up- and downloads), audio levels, what cameras report (camera control commands are
+ * decoded and kept, atem-switcher-camera.ts); nor does it resend its own packets
  * (127.0.0.1 does not lose them), nor send TlIn (tally by index, which the library does not read).
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { ClassicAudio, decode as audioDecoders } from './atem-switcher-audio.ts';
+import { CameraControl, decode as cameraDecoders } from './atem-switcher-camera.ts';
 import { decode as clockDecoders, DisplayClock } from './atem-switcher-clock.ts';
 import { Fairlight, decode as fairlightDecoders } from './atem-switcher-fairlight.ts';
 import { decode as keyerDecoders, Keyers } from './atem-switcher-keyers.ts';
@@ -94,6 +96,8 @@ export interface Model {
   /** How many multiviewers and SuperSources the topology says (0 unless given). */
   multiviewers?: number;
   superSources?: number;
+  /** Whether the topology says the switcher has camera control. */
+  cameraControl?: boolean;
 }
 export interface SwitcherOptions {
   model?: string;
@@ -118,6 +122,8 @@ export interface SwitcherOptions {
   /** The still pool's size (default 20, the first three used) and the clips' (default 2). */
   stills?: number;
   clips?: number;
+  /** Whether it says it has camera control (default not). */
+  cameraControl?: boolean;
 }
 type Session = {
   address: string;
@@ -149,6 +155,7 @@ export const encode = {
       b[8 + at] = 1; // a DVE and a stinger, for the styles 3 and 4 a client may choose
       b[9 + at] = 1;
       b[10 + at] = m.superSources ?? 0;
+      b[17 + at] = m.cameraControl ? 1 : 0;
     }),
   _MeC: (me: number, keyers = 0) => frame('_MeC', 4, (b) => b.set([me, keyers])),
   _MAC: (count: number) => frame('_MAC', 4, (b) => (b[0] = count)),
@@ -260,6 +267,7 @@ export const decode: Record<string, (b: Buffer, version: number) => Fields> = {
   ...audioDecoders,
   ...fairlightDecoders,
   ...clockDecoders,
+  ...cameraDecoders,
   CInL: (b) => ({
     flag: b[0]!,
     input: b.readUInt16BE(2),
@@ -312,6 +320,8 @@ export class AtemSwitcher {
   readonly fairlight: Fairlight | undefined;
   /** The display clock. */
   readonly clock = new DisplayClock();
+  /** The commands sent to the cameras. */
+  readonly cameras = new CameraControl();
   private readonly areas: Area[];
   private readonly sessions = new Map<string, Session>();
   /** What finishes later (an auto transition, a keyer's auto, a macro's run), by what it is of. */
@@ -351,6 +361,7 @@ export class AtemSwitcher {
       waits: options.waitingMacros ?? [],
       multiviewers: options.multiviewers ?? 1,
       superSources: options.superSources ?? 1,
+      cameraControl: options.cameraControl ?? false,
     };
     const tools = {
       transmit: (commands: readonly Buffer[]) => this.transmit(commands),
@@ -381,6 +392,7 @@ export class AtemSwitcher {
       this.views,
       this.outputs,
       this.clock,
+      this.cameras,
       ...[this.audio, this.fairlight].filter((a) => a !== undefined),
     ];
     socket.on('message', (packet, from) => this.receive(packet, from));
