@@ -48,6 +48,9 @@ export interface Network {
   mend(one: string, other: string): void;
 }
 
+/** How many networks this process made: each one's names are its own. */
+let networksMade = 0;
+
 /**
  * Makes the namespaces of `members` on a switch, with a device link for each of `hubs`, and
  * removes all of it when the spec ends. Addresses are 10.<n>.0.<k> on the switch and
@@ -58,7 +61,10 @@ export interface Network {
 export type Teardowns = Pick<ExecutionContext, 'teardown'>;
 
 export function makeNetwork(t: Teardowns, members: readonly string[], hubs: readonly string[]): Network {
-  const tag = `pbn${process.pid}`;
+  // A name of its own for each network of this process: the interfaces of one just removed may
+  // linger a moment (a namespace's links go after `ip netns del` returns), and the specs of a
+  // file run side by side. At most 15 characters with the suffixes below (IFNAMSIZ).
+  const tag = `pbn${process.pid}x${++networksMade}`;
   removeLeftovers();
   const routes = ip('-4', 'route', 'show', 'table', 'all');
   const octet = [...Array(50).keys()].map((k) => 200 + k).find((n) => !routes.includes(`10.${n}.`));
@@ -145,7 +151,7 @@ function removeLeftovers(): void {
     if (gone(name)) ip('netns', 'del', name);
   }
   for (const line of ip('-o', 'link', 'show', 'type', 'bridge').split('\n')) {
-    const name = /^\d+: (pbn\d+sw)[:@]/.exec(line)?.[1];
+    const name = /^\d+: (pbn\d+x\d+sw)[:@]/.exec(line)?.[1];
     if (name && gone(name)) ip('link', 'del', name);
   }
 }
