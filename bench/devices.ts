@@ -160,7 +160,6 @@ async function run(race: Race): Promise<string[]> {
     }
     rows.push('');
   }
-  await race.close();
   return rows;
 }
 
@@ -230,7 +229,13 @@ const tables: string[] = [];
 for (const [name, race] of Object.entries(races)) {
   if (only && only !== name) continue;
   const started = await race(companion);
-  if (started) tables.push(...(await reconnects(started)), ...(await run(started)));
+  if (!started) continue;
+  // Closed however the race ends: a round that throws must not leave OBS or a simulator running.
+  try {
+    tables.push(...(await reconnects(started)), ...(await run(started)));
+  } finally {
+    await started.close();
+  }
 }
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 const date = new Date().toISOString().slice(0, 10);
