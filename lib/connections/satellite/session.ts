@@ -33,14 +33,26 @@ export function serveSatellite(socket: Socket, { context, satellites, devices, o
   };
   satellites.add(from);
 
+  /**
+   * Presses a key and answers, as Companion does: `KEY-PRESS OK` or `KEY-PRESS ERROR` with
+   * why. The answer at once also carries the TCP acknowledgement of the press: a satellite
+   * that leaves Nagle's algorithm on (Companion Satellite does) holds its next press until
+   * the last is acknowledged, which a silent server's kernel delays by up to 40 ms.
+   */
   const press = (params: Message['params']) => {
-    const device = devices.get(String(params['DEVICEID']));
-    if (!device || device.satellite !== from) return void counts.unknown++;
+    const deviceId = String(params['DEVICEID'] ?? '');
+    const refuse = (why: string) => {
+      counts.unknown++;
+      send(from, formatMessage('KEY-PRESS ERROR', { DEVICEID: deviceId, MESSAGE: why }));
+    };
+    const device = devices.get(deviceId);
+    if (!device || device.satellite !== from) return refuse('Device not found');
     const key = keyOf(device, params['KEY']);
-    if (key === undefined) return void counts.unknown++;
+    if (key === undefined) return refuse(params['KEY'] === undefined ? 'Missing KEY' : 'Invalid KEY');
     const down = params['PRESSED'] === '1' || params['PRESSED'] === 'true' || params['PRESSED'] === true;
     counts.pressed++;
     devices.press(device, key, down, `satellite ${from.peer} ${device.deviceId} key ${key}`);
+    send(from, formatMessage('KEY-PRESS OK', { DEVICEID: deviceId }));
   };
 
   const receive = (line: string) => {
@@ -65,6 +77,7 @@ export function serveSatellite(socket: Socket, { context, satellites, devices, o
         return void from.socket.end();
       default:
         counts.unknown++;
+        send(from, formatMessage('ERROR', { MESSAGE: `Unknown command: ${message.command}` }));
     }
   };
 

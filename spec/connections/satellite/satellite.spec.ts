@@ -66,6 +66,30 @@ test('presses are parameters (a write of one is a press); key colour, text and b
   t.false(value(hub, 'desk/deck/key/5/pressed'));
 });
 
+test('each press is answered as Companion answers it: KEY-PRESS OK, or KEY-PRESS ERROR saying why; a command the hub does not know is an ERROR (R-SU2)', async (t) => {
+  const { hub, port } = await surface(t);
+  const deck = await ScriptedSatellite.connect(t, port);
+  deck.addDevice('deck', 15, 5, 0);
+  await eventually(() => deck.received('KEY-STATE').length === 15, 'drawn');
+
+  deck.press('deck', 0, 1, true);
+  await eventually(() => deck.received('KEY-PRESS').length === 1, 'the press answered');
+  t.deepEqual(deck.received('KEY-PRESS')[0], { OK: '1', DEVICEID: 'deck' });
+  t.is(value(hub, 'desk/deck/key/1/pressed'), true);
+
+  deck.press('elsewhere', 0, 1, true);
+  deck.send('KEY-PRESS', 'deck', { KEY: 99, PRESSED: true });
+  deck.send('KEY-PRESS', 'deck', { PRESSED: true });
+  deck.send('JUGGLE', 'deck', {});
+  await eventually(() => deck.received('KEY-PRESS').length === 4 && deck.received('ERROR').length === 1, 'every line answered');
+  t.deepEqual(deck.received('KEY-PRESS').slice(1), [
+    { ERROR: '1', DEVICEID: 'elsewhere', MESSAGE: 'Device not found' },
+    { ERROR: '1', DEVICEID: 'deck', MESSAGE: 'Invalid KEY' },
+    { ERROR: '1', DEVICEID: 'deck', MESSAGE: 'Missing KEY' },
+  ]);
+  t.deepEqual(deck.received('ERROR'), [{ MESSAGE: 'Unknown command: JUGGLE' }]);
+});
+
 test('keys bound in the flow: colour follows the parameter, a press toggles it, and the look is kept while the device is away (R-SU2)', async (t) => {
   const { hub, port } = await surface(
     t,
