@@ -152,8 +152,9 @@ async function sample(edge: Edge, wire: Wire, count: number): Promise<{ press: n
     // As an operator presses: a key held 40–80 ms, the next press 60–120 ms after the release
     // (not in step with any tick of the hub's). The satellite client, as Companion Satellite's,
     // leaves Nagle's algorithm on: a press sent while its previous line is not yet acknowledged
-    // waits for the acknowledgement, which a server that also sends (the hub's pings and key
-    // states) may delay 40 ms — two keys pressed within 40 ms of each other, no closer here.
+    // waits for the acknowledgement. The hub answers each press at once (`KEY-PRESS OK`), which
+    // carries it; the floor's relay answers nothing, so presses stay 40 ms apart or more, as
+    // a silent server's kernel may hold its acknowledgement that long.
     for (let n = 0; n < count; n++) {
       const down = await press(true, 5000);
       await sleep(40 + Math.random() * 40);

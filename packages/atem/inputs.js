@@ -36,7 +36,7 @@ export class Inputs {
       all.push({ value: input.inputId, label: `${input.inputId}: ${input.longName}` });
       this.#named(input);
     }
-    this.#parameters.offer((id) => SOURCES.test(id), all);
+    this.#parameters.offer(SOURCES, all);
   }
 
   /** An input's names, each written on its own or both at once. @param {import('atem-connection').InputState.InputChannel} input */

@@ -121,6 +121,6 @@ export class Media {
       value: `clip/${index + 1}`,
       label: `Clip ${index + 1}${state.media.clipPool[index]?.isUsed ? `: ${state.media.clipPool[index]?.name}` : ''}`,
     }));
-    this.#parameters.offer((id) => /^mp\/\d+\/source$/.test(id), [...stills, ...clips]);
+    this.#parameters.offer(/^mp\/\d+\/source$/, [...stills, ...clips]);
   }
 }

@@ -41,7 +41,7 @@ export class DeckCommands {
   parameters;
 
   /**
-   * @param {Pick<import('patchbay-hub/connection').ConnectionContext, 'define' | 'log'>} context
+   * @param {Pick<import('patchbay-hub/connection').ConnectionContext, 'define' | 'problem' | 'log'>} context
    * @param {Pick<import('patchbay-hub/connection').ClientLink, 'command'>} link
    * @param {Pick<import('hyperdeck-connection').Hyperdeck, 'sendCommand'>} deck
    */

@@ -4,6 +4,7 @@
  * command of the library through the link, refused while the device is away.
  */
 import test from 'ava';
+import { checkParameterId } from '../../lib/core/address.ts';
 import { unfenced } from '../../lib/core/lease.ts';
 import { createParameter, type ParameterSpec, type SetResult } from '../../lib/core/parameter.ts';
 import { ClientLink } from '../../lib/sdk/device/client-link.ts';
@@ -19,17 +20,22 @@ function device() {
     { scheduler: clock.scheduler, status: () => {}, fence: unfenced, timeoutMs: 500, connectTimeoutMs: 1000 },
   );
   const defined: string[] = [];
+  const problems = new Map<string, string>();
   const parameters = new CommandedParameters(
     {
       define: (id: string, spec: ParameterSpec) => {
+        const checked = checkParameterId(id);
+        if (!checked.ok) throw checked.error;
         defined.push(id);
         return createParameter('mixer', id, spec);
       },
-    } as never,
+      problem: (part: string, problem: { code: string; message: string } | undefined) =>
+        problem ? problems.set(part, `${problem.code} ${problem.message}`) : problems.delete(part),
+    },
     link,
   );
   void link.start();
-  return { clock, link, parameters, defined, events: () => events as LinkAttempt };
+  return { clock, link, parameters, defined, problems, events: () => events as LinkAttempt };
 }
 
 function answer(write: (answered: (result: SetResult) => void) => void): Promise<SetResult> {
@@ -81,10 +87,46 @@ test('a trigger runs its command, and says its label again when the device renam
 
   parameters.commanded('aux/1/source', { type: 'I' }, async () => {});
   parameters.readOnly('device/model', { type: 'S' });
-  parameters.offer((id) => id.endsWith('/source'), [{ value: 1, label: '1: Camera 1' }]);
+  parameters.offer(/\/source$/, [{ value: 1, label: '1: Camera 1' }]);
   t.deepEqual(parameters.get('aux/1/source')?.meta?.choices, [{ value: 1, label: '1: Camera 1' }]);
   t.is(parameters.get('device/model')?.meta?.choices, undefined);
   t.false(parameters.get('device/model')?.set('x').ok, 'read-only');
+});
+
+test('choices offered reach the parameters defined later too, the latest offer of a pattern winning; what the hub refuses of a device is a problem, not the end of its read (R-PK6, R-PK7)', (t) => {
+  const { parameters, problems, events } = device();
+  events().up();
+  parameters.offer(/^aux\/\d+\/source$/, [{ value: 1, label: '1: Camera 1' }]);
+  parameters.offer(/^aux\/\d+\/source$/, [
+    { value: 1, label: '1: Camera 1' },
+    { value: 2, label: '2: Camera 2' },
+  ]);
+  const later = parameters.commanded('aux/2/source', { type: 'I' }, async () => {});
+  t.deepEqual(
+    later.meta?.choices?.map((choice) => choice.label),
+    ['1: Camera 1', '2: Camera 2'],
+    'an aux the switcher said after its inputs',
+  );
+
+  // A device's names read as choices of an integer: refused, said, and the rest goes on.
+  parameters.offer(/^me\/\d+\/program$/, [{ value: 'Camera 1', label: 'Camera 1' }]);
+  const program = parameters.commanded('me/1/program', { type: 'I' }, async () => {});
+  const preview = parameters.commanded('me/1/preview', { type: 'I' }, async () => {});
+  t.is(program.meta?.choices, undefined, 'made without what was refused');
+  t.regex(problems.get('parameter me/1/program') ?? '', /^PB_CONVERSION me\/1\/program: /);
+  t.is(preview.id, 'me/1/preview');
+  t.false(problems.has('parameter me/1/preview'));
+
+  // An offer that does not convert for one already made: a problem, the others described.
+  parameters.offer(/\/source$/, [{ value: 'one', label: 'One' }]);
+  t.regex(problems.get('parameter aux/2/source') ?? '', /^PB_CONVERSION /);
+  parameters.offer(/\/source$/, [{ value: 4, label: '4: Camera 4' }]);
+  t.false(problems.has('parameter aux/2/source'), 'said no more once an offer converts');
+  t.deepEqual(later.meta?.choices, [{ value: 4, label: '4: Camera 4' }]);
+
+  // An id the hub refuses is said, then thrown to the package.
+  t.throws(() => parameters.readOnly('input/Camera 1/name', { type: 'S' }), { message: /is not a parameter id/ });
+  t.regex(problems.get('parameter input/Camera 1/name') ?? '', /^PB_BAD_ADDRESS /);
 });
 
 test('an order is write-only and sends each value; a value `refuse` names is refused before anything is sent (R-PK7)', async (t) => {

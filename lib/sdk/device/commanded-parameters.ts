@@ -28,9 +28,11 @@ export class CommandedParameters {
   private readonly defined = new Map<string, OwnedParameter>();
   /** The command of each parameter: the last one given, so a command may use what a reconnect brought. */
   private readonly commands = new Map<string, Command>();
+  /** The choices offered, by the pattern of ids they are for: the latest of each, for parameters defined later too. */
+  private readonly offers = new Map<string, { readonly ids: RegExp; readonly choices: NonNullable<ParameterMeta['choices']> }>();
 
   constructor(
-    private readonly context: Pick<ConnectionContext, 'define'>,
+    private readonly context: Pick<ConnectionContext, 'define' | 'problem'>,
     private readonly link: Pick<LinkState, 'command'>,
   ) {}
 
@@ -47,11 +49,31 @@ export class CommandedParameters {
     return this.defined.entries();
   }
 
-  /** The parameter of this id, defined the first time it is asked for. */
+  /**
+   * The parameter of this id, defined the first time it is asked for, with the choices
+   * offered for its id. What it says of itself that the hub refuses (a choice that does not
+   * convert to its type, a device's name read as one) is a problem of the connection,
+   * `parameter <id>`, and the parameter is made without it: one odd name on a device does
+   * not end the read of the rest. An id the hub refuses is a problem too, then thrown.
+   */
   parameter(id: string, spec: ParameterSpec): OwnedParameter {
-    let found = this.defined.get(id);
-    if (!found) this.defined.set(id, (found = this.context.define(id, spec)));
-    return found;
+    const found = this.defined.get(id);
+    if (found) return found;
+    const offered = this.offerFor(id);
+    const wanted = offered ? { ...spec, meta: { ...spec.meta, choices: offered } } : spec;
+    let made: OwnedParameter;
+    try {
+      made = this.context.define(id, wanted);
+      this.context.problem(`parameter ${id}`, undefined);
+    } catch (error) {
+      if (!(error instanceof HubError)) throw error;
+      this.context.problem(`parameter ${id}`, { code: error.code, message: `${id}: ${error.message}` });
+      if (wanted.meta === undefined && wanted.initial === undefined) throw error;
+      const { meta: _refused, initial: _unconverted, ...plain } = wanted;
+      made = this.context.define(id, plain);
+    }
+    this.defined.set(id, made);
+    return made;
   }
 
   /** A setting of the device a write commands and the device reports back. */
@@ -92,9 +114,29 @@ export class CommandedParameters {
     return this.parameter(id, { ...spec, access: 'read-only' });
   }
 
-  /** The same choices for every parameter whose id `which` takes (the inputs of a switcher, by name). */
-  offer(which: (id: string) => boolean, choices: NonNullable<ParameterMeta['choices']>): void {
-    for (const [id, owned] of this.defined) if (which(id)) owned.describe({ ...owned.meta, choices });
+  /**
+   * The same choices for every parameter whose id `ids` matches (the inputs of a switcher,
+   * by name), those defined now and those defined later; offered again for the same
+   * pattern, the latest choices replace the last.
+   */
+  offer(ids: RegExp, choices: NonNullable<ParameterMeta['choices']>): void {
+    this.offers.set(`${ids.source}/${ids.flags}`, { ids, choices });
+    for (const [id, owned] of this.defined) {
+      if (!matches(ids, id)) continue;
+      try {
+        owned.describe({ ...owned.meta, choices });
+        this.context.problem(`parameter ${id}`, undefined);
+      } catch (error) {
+        if (!(error instanceof HubError)) throw error;
+        this.context.problem(`parameter ${id}`, { code: error.code, message: `${id}: ${error.message}` });
+      }
+    }
+  }
+
+  private offerFor(id: string): NonNullable<ParameterMeta['choices']> | undefined {
+    let latest: NonNullable<ParameterMeta['choices']> | undefined;
+    for (const { ids, choices } of this.offers.values()) if (matches(ids, id)) latest = choices;
+    return latest;
   }
 
   private commandOf(id: string): Command {
@@ -108,4 +150,10 @@ export class CommandedParameters {
       return this.link.command(() => this.commandOf(id)(value), answered);
     };
   }
+}
+
+/** Whether `ids` matches `id`, whatever its `lastIndex` (a global or sticky pattern keeps one). */
+function matches(ids: RegExp, id: string): boolean {
+  ids.lastIndex = 0;
+  return ids.test(id);
 }
