@@ -123,6 +123,7 @@ export { type Run, Supervisor, type SupervisorOptions } from './process/supervis
 export { DEFAULT_TIMEOUT_MS, DeviceLink, type DeviceLinkOptions, type LinkAttempt, type LinkProtocol } from './device/device-link.ts';
 export { ClientLink, type ClientLinkOptions, type LinkClient } from './device/client-link.ts';
 export { type Command, type CommandOptions, CommandedParameters, type CommandedSpec } from './device/commanded-parameters.ts';
+export { Stepped } from './device/stepped.ts';
 export {
   DEFAULT_MAX_PARAMETERS,
   type DeviceParameterSpec,

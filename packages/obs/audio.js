@@ -8,7 +8,7 @@
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 /** @typedef {{ muted: OwnedParameter, volume: OwnedParameter, syncOffset: OwnedParameter, balance: OwnedParameter, monitor: OwnedParameter, peak: OwnedParameter, peakAt: number, steps: { volume: Stepped, syncOffset: Stepped, balance: Stepped } }} Strip */
-import { Stepped } from './stepped.js';
+import { Stepped } from 'patchbay-hub/connection';
 
 /** OBS's fader: 0 dB at the top, -100 dB (silence) at the bottom, +26 dB of gain at most. */
 const VOLUME = { minimum: -100, maximum: 26 };

@@ -6,8 +6,7 @@
  * quick transition (another transition for one take, then back). Built on the parameters of
  * `controls.js`, as a panel's keys would use them.
  */
-import { HubError } from 'patchbay-hub/connection';
-import { Stepped } from './stepped.js';
+import { HubError, Stepped } from 'patchbay-hub/connection';
 
 /** @typedef {import('patchbay-hub/connection').OwnedParameter} OwnedParameter */
 
