@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * `sacn`: DMX512 universes over E1.31 (streaming ACN), the protocol of lighting desks,
- * dimmers and LED fixtures on a studio network (packets in `e131.js`). Built on
- * `patchbay-hub/connection` alone.
+ * dimmers and LED fixtures on a studio network (packets in `e131.js`, a source in `sender.js`,
+ * a receiver in `receiver.js`). Built on `patchbay-hub/connection` alone.
  *
  * `mode: "send"`: the hub is a source. Each listed universe's channels are writable
  * parameters; a universe goes out when one of its channels changes (at most `maxRate`
@@ -22,24 +22,10 @@
  *   <u>/source      S   receive: the name of the source shown (several: their names, comma-separated)
  *   <u>/priority    I   receive: its priority
  */
-import { randomUUID } from 'node:crypto';
-import {
-  after,
-  afterTurn,
-  checked,
-  DeviceLink,
-  defineConnectionType,
-  every,
-  HubError,
-  Status,
-  Type,
-  UdpEndpoint,
-  withDefault,
-} from 'patchbay-hub/connection';
-import { decode, encode, groupOf, MAX_PRIORITY, MAX_UNIVERSE, MIN_UNIVERSE, outOfOrder, PREVIEW, SACN_PORT, TERMINATED } from './e131.js';
-
-/** E1.31's network data loss: a source not heard for this long is gone. */
-const SOURCE_LOST_MS = 2500;
+import { checked, DeviceLink, defineConnectionType, Status, Type, UdpEndpoint, withDefault } from 'patchbay-hub/connection';
+import { groupOf, MAX_PRIORITY, MAX_UNIVERSE, MIN_UNIVERSE, SACN_PORT } from './e131.js';
+import { Receiver } from './receiver.js';
+import { Sender } from './sender.js';
 
 const settings = Type.Object({
   mode: Type.Union([Type.Literal('send'), Type.Literal('receive')], {
@@ -92,10 +78,6 @@ const settings = Type.Object({
   ),
 });
 
-/**
- * @typedef {{ name: string, priority: number, sequence: number, slots: Buffer, heard: number }} Source
- */
-
 export default defineConnectionType({
   type: 'sacn',
   summary: 'DMX512 universes over E1.31 (sACN), sent to lighting or received from a desk.',
@@ -122,25 +104,21 @@ export default defineConnectionType({
   },
   claims: ({ mode, port, bindIp }) => (mode === 'receive' && port !== 0 ? [{ what: `UDP port ${port}`, on: bindIp, path: ['port'] }] : []),
   create(context, options) {
-    const { mode, universes, channels, port, bindIp, host, multicast, priority, sourceName, refresh, maxRate, maxSources } = options;
+    const { mode, universes, port, bindIp, host, multicast } = options;
     const counts = { received: 0, sent: 0, malformed: 0, outOfOrder: 0, ignored: 0, dropped: 0 };
-    /** The levels shown, by universe: what is sent, or what the sources say. */
-    const levels = new Map(universes.map((u) => [u, new Uint8Array(channels)]));
-    /** @type {Map<number, import('patchbay-hub/connection').OwnedParameter[]>} */
-    const channelParameters = new Map();
-    let sendError = '';
-
+    const receiver = mode === 'receive' ? new Receiver(context, options, counts) : undefined;
     const endpoint = new UdpEndpoint(
-      { port: mode === 'receive' ? port : 0, bindIp, host, multicast: mode === 'receive' && multicast ? universes.map(groupOf) : [] },
-      (datagram, from) => (mode === 'receive' ? received(datagram, from.address) : undefined),
+      { port: receiver ? port : 0, bindIp, host, multicast: receiver && multicast ? universes.map(groupOf) : [] },
+      (datagram, from) => receiver?.received(datagram, from.address),
     );
+    const sender = mode === 'send' ? new Sender(context, options, endpoint, counts, () => link.up) : undefined;
     const link = new DeviceLink(
       {
         open: (attempt) =>
           endpoint.open({
             up: () => {
               attempt.up();
-              if (mode === 'send') for (const universe of universes) send(universe);
+              sender?.sendAll();
               if (endpoint.notJoined.length > 0)
                 context.setStatus(
                   Status.Degraded,
@@ -151,229 +129,27 @@ export default defineConnectionType({
             down: (reason) => attempt.down(reason),
           }),
         close: async () => {
-          // Receivers let go of this source at once, rather than after 2.5 s of silence.
-          if (mode === 'send' && endpoint.localPort !== 0)
-            await Promise.all(
-              universes.flatMap((u) => [0, 1, 2].map(() => new Promise((sent) => send(u, TERMINATED, () => sent(undefined))))),
-            );
+          await sender?.terminate();
           endpoint.close();
         },
       },
       { scheduler: context.scheduler, status: context.setStatus, fence: context.fence },
     );
-
-    // --- send ---------------------------------------------------------------------------
-    /** This source's component id, the same across restarts (receivers tell sources apart by it). */
-    const cid = (() => {
-      const kept = context.records.get('cid');
-      const id = typeof kept === 'string' ? kept : randomUUID();
-      if (kept !== id) context.records.set('cid', id);
-      return Buffer.from(id.replaceAll('-', ''), 'hex');
-    })();
-    const sequences = new Map(universes.map((u) => [u, 0]));
-    const lastSent = new Map(universes.map((u) => [u, Number.NEGATIVE_INFINITY]));
-    /** Universes changed and not sent yet, with the wait before they may go, when one is planned. */
-    /** @type {Map<number, { unsubscribe(): void } | undefined>} */
-    const dirty = new Map();
-
-    /**
-     * Sends a universe now, with `flags` (TERMINATED when the source stops); `sent` once it is handed to the network, or not sent.
-     * @param {number} universe
-     * @param {number} [flags]
-     * @param {() => void} [sent]
-     */
-    const send = (universe, flags = 0, sent = () => {}) => {
-      if (!context.fence.holds()) return sent();
-      const sequence = ((sequences.get(universe) ?? 0) + 1) & 0xff;
-      sequences.set(universe, sequence);
-      lastSent.set(universe, context.scheduler.now());
-      const packet = encode({
-        cid,
-        sourceName,
-        priority,
-        sequence,
-        options: flags,
-        universe,
-        slots: levels.get(universe) ?? new Uint8Array(0),
-      });
-      endpoint.send(packet, port, host === '' ? groupOf(universe) : endpoint.hostAddress, (error) => {
-        sent();
-        if (error) {
-          if (sendError === '')
-            context.setStatus(Status.Degraded, `cannot send universe ${universe}: ${error.message}`, 'PB_DEVICE_UNAVAILABLE');
-          sendError = error.message;
-          return;
-        }
-        counts.sent++;
-        if (sendError !== '' && link.up) {
-          sendError = '';
-          context.setStatus(Status.Ok);
-        }
-      });
-    };
-
-    /** A channel of `universe` changed: the universe goes at the end of the turn, or when `maxRate` lets it. */
-    const changed = (/** @type {number} */ universe) => {
-      if (dirty.has(universe)) return;
-      const wait = (lastSent.get(universe) ?? 0) + 1000 / maxRate - context.scheduler.now();
-      const go = () => {
-        dirty.delete(universe);
-        if (link.up) send(universe);
-      };
-      if (wait <= 0) {
-        dirty.set(universe, undefined);
-        afterTurn(go);
-      } else dirty.set(universe, after(context.scheduler, wait, go));
-    };
-
-    // --- receive ------------------------------------------------------------------------
-    /** @type {Map<number, Map<string, Source>>} */
-    const sources = new Map(universes.map((u) => [u, new Map()]));
-    /** @type {Map<number, { active: import('patchbay-hub/connection').OwnedParameter, source: import('patchbay-hub/connection').OwnedParameter, priority: import('patchbay-hub/connection').OwnedParameter }>} */
-    const status = new Map();
-
-    const received = (/** @type {Buffer} */ datagram, /** @type {string} */ from) => {
-      const packet = decode(datagram);
-      if (typeof packet === 'string') {
-        counts.malformed++;
-        context.log.debug(`${from}: ${packet}`);
-        return;
-      }
-      const known = sources.get(packet.universe);
-      // Preview data is for a desk's visualiser, never for live output (E1.31 6.2.6).
-      if (!known || packet.options & PREVIEW) {
-        counts.ignored++;
-        return;
-      }
-      const key = packet.cid.toString('hex');
-      const before = known.get(key);
-      if (before && outOfOrder(before.sequence, packet.sequence)) {
-        counts.outOfOrder++;
-        return;
-      }
-      counts.received++;
-      if (packet.options & TERMINATED) {
-        known.delete(key);
-        return show(packet.universe);
-      }
-      if (!before && known.size >= maxSources) {
-        counts.dropped++;
-        return;
-      }
-      known.set(key, {
-        name: packet.sourceName,
-        priority: packet.priority,
-        sequence: packet.sequence,
-        slots: packet.slots,
-        heard: context.scheduler.now(),
-      });
-      show(packet.universe);
-    };
-
-    /** Shows what the universe's sources say now: the highest priority's levels, equal ones merged highest first. */
-    const show = (/** @type {number} */ universe) => {
-      const live = [...(sources.get(universe)?.values() ?? [])];
-      const shown = status.get(universe);
-      if (live.length === 0) {
-        shown?.active.report(false);
-        return;
-      }
-      const top = Math.max(...live.map((source) => source.priority));
-      const winners = live.filter((source) => source.priority === top);
-      const current = levels.get(universe) ?? new Uint8Array(0);
-      const parameters = channelParameters.get(universe) ?? [];
-      for (let channel = 0; channel < channels; channel++) {
-        let level = 0;
-        for (const source of winners) level = Math.max(level, source.slots[channel] ?? 0);
-        if (level !== current[channel]) {
-          current[channel] = level;
-          parameters[channel]?.report(level);
-        }
-      }
-      shown?.active.report(true);
-      shown?.source.report(winners.map((source) => source.name).join(', '));
-      shown?.priority.report(top);
-    };
-
-    /** Forgets sources not heard for 2.5 s. */
-    const forgetLost = () => {
-      const before = context.scheduler.now() - SOURCE_LOST_MS;
-      for (const [universe, known] of sources) {
-        let lost = false;
-        for (const [key, source] of known)
-          if (source.heard < before) {
-            known.delete(key);
-            lost = true;
-          }
-        if (lost) show(universe);
-      }
-    };
-
-    /** @type {{ unsubscribe(): void }[]} */
-    const timers = [];
+    const part = sender ?? receiver;
     return {
       start() {
-        for (const universe of universes) {
-          const parameters = [];
-          for (let channel = 1; channel <= channels; channel++) {
-            const index = channel - 1;
-            parameters.push(
-              mode === 'send'
-                ? context.define(`${universe}/${channel}`, {
-                    type: 'I',
-                    access: 'read-write',
-                    initial: 0,
-                    persist: true,
-                    accept: (raw) => {
-                      const level = Number(raw);
-                      return Number.isInteger(level) && level >= 0 && level <= 255 && String(raw).trim() !== ''
-                        ? { ok: true, value: level }
-                        : { ok: false, error: new HubError('PB_CONVERSION', `a DMX level is an integer 0–255, not "${raw}"`) };
-                    },
-                    onWrite: (value) => {
-                      const current = levels.get(universe);
-                      if (current) current[index] = Number(value);
-                      changed(universe);
-                    },
-                  })
-                : context.define(`${universe}/${channel}`, { type: 'I', access: 'read-only', initial: 0 }),
-            );
-          }
-          channelParameters.set(universe, parameters);
-          // The levels kept from before a restart are what the source sends first.
-          const current = levels.get(universe);
-          if (mode === 'send' && current)
-            for (const [index, parameter] of parameters.entries()) current[index] = Number(parameter.value ?? 0);
-          if (mode === 'receive')
-            status.set(universe, {
-              active: context.define(`${universe}/active`, { type: 'B', access: 'read-only', initial: false }),
-              source: context.define(`${universe}/source`, { type: 'S', access: 'read-only', initial: '' }),
-              priority: context.define(`${universe}/priority`, { type: 'I', access: 'read-only', initial: 0 }),
-            });
-        }
-        if (mode === 'send')
-          timers.push(
-            // Looked at four times a refresh, so that an unchanged universe goes `refresh` ms after it last went, not up to twice that.
-            every(context.scheduler, Math.max(25, refresh / 4), () => {
-              const stale = context.scheduler.now() - refresh;
-              if (link.up)
-                for (const universe of universes) if ((lastSent.get(universe) ?? 0) <= stale && !dirty.has(universe)) send(universe);
-            }),
-          );
-        else timers.push(every(context.scheduler, 500, forgetLost));
+        part?.start();
         return link.start();
       },
       stop() {
-        for (const timer of timers.splice(0)) timer.unsubscribe();
-        for (const wait of dirty.values()) wait?.unsubscribe();
-        dirty.clear();
+        part?.stop();
         return link.stop();
       },
       details: () => ({
         mode,
         universes,
-        port: mode === 'receive' ? endpoint.localPort : port,
-        ...(mode === 'send' ? { cid: cid.toString('hex') } : { sources: [...sources.values()].reduce((n, known) => n + known.size, 0) }),
+        port: receiver ? endpoint.localPort : port,
+        ...part?.details(),
         ...counts,
       }),
     };
