@@ -4,7 +4,7 @@
  * write (R-C conversion, origin `ember <peer>`) that the writer always hears the outcome of —
  * each within the bounds on how much one consumer may ask.
  */
-import type { Parameter } from '../../sdk/index.ts';
+import type { Parameter, Value } from '../../sdk/index.ts';
 import {
   CommandNumber,
   type EmberConnection,
@@ -48,26 +48,50 @@ export interface RequestContext {
 }
 
 /** Answers what a consumer's messages hold, the commands and elements met in them, in order. */
-export function requestHandler({
-  tree,
-  consumers,
-  now,
-  mayWrite,
-  refuse,
-  contentsOf,
-}: RequestContext): (session: ConsumerSession, met: readonly Met[]) => void {
+export function requestHandler(context: RequestContext): (session: ConsumerSession, met: readonly Met[]) => void {
+  const requests = new ConsumerRequests(context);
+  return (session, met) => requests.answer(session, met);
+}
+
+class ConsumerRequests {
+  constructor(private readonly context: RequestContext) {}
+
+  answer(session: ConsumerSession, met: readonly Met[]): void {
+    if (session.isClosed) return;
+    if (!session.asks(met.length, this.context.now(), REQUESTS_PER_SECOND))
+      return this.context.consumers.cutOffFor(session, `more than ${REQUESTS_PER_SECOND} requests in a second`);
+    for (const item of met) {
+      if (session.isClosed) return;
+      if (item.kind === 'command') {
+        const { command, path } = item;
+        if (command.number === CommandNumber.GetDirectory) this.directory(session, path);
+        else if (command.number === CommandNumber.Subscribe) this.subscribe(session, path);
+        else if (command.number === CommandNumber.Unsubscribe) this.context.consumers.unsubscribe(session, path);
+        else if (command.number === CommandNumber.Invoke)
+          this.invoke(session, path, (command as { invocation?: { id?: number } }).invocation?.id ?? 0);
+      } else if (item.kind === 'element' && item.contents.type === ElementType.Parameter) {
+        // Some consumers send the element they read, children (none) and all: it is a setValue all the same.
+        this.write(session, item.path, item.contents.value);
+      } else if (item.kind === 'element' && item.contents.type === ElementType.Matrix && item.contents.connections) {
+        this.connect(session, item.path, Object.values(item.contents.connections));
+      }
+    }
+  }
+
   /** Follows the element at `path` for the consumer: nothing is kept for a path that names nothing. */
-  const subscribe = (session: ConsumerSession, path: string) => {
+  private subscribe(session: ConsumerSession, path: string): void {
+    const { tree, consumers } = this.context;
     if (tree.at(path) === undefined || session.subscriptions.has(path)) return;
     if (session.subscriptions.size >= SUBSCRIPTIONS_AT_MOST)
       return consumers.cutOffFor(session, `it follows ${SUBSCRIPTIONS_AT_MOST} paths, the most one may`);
     consumers.follow(session, path);
-  };
+  }
 
-  const directory = (session: ConsumerSession, path: string) => {
+  private directory(session: ConsumerSession, path: string): void {
+    const { tree, contentsOf } = this.context;
     const entry = tree.at(path);
     if (entry === undefined) return;
-    subscribe(session, path);
+    this.subscribe(session, path);
     if (entry.kind === 'leaf') return session.send(elementsMessage([qualified(path, contentsOf(entry))]));
     // Empty children: emberplus-connection's consumer waits for children in a directory's answer.
     if (entry.kind === 'matrix') return session.send(connectionsMessage(entry, entry.matrix.allTargets(), new Map()));
@@ -75,81 +99,59 @@ export function requestHandler({
     if (path === '') return session.send(elementsMessage(online.map((child) => numbered(child.number, contentsOf(child)))));
     const children = new Map(online.map((child) => [child.number, contentsOf(child)]));
     session.send(elementsMessage([qualified(path, contentsOf(entry), children)]));
-  };
+  }
 
-  const write = (session: ConsumerSession, path: string, value: EmberValue | undefined) => {
-    const entry = tree.at(path);
+  private write(session: ConsumerSession, path: string, value: EmberValue | undefined): void {
+    const entry = this.context.tree.at(path);
     if (entry?.kind !== 'leaf' || !entry.online || entry.parameter.type === 'T') return;
     // Octets (a Uint8Array once decoded) have no parameter type to go to.
     if (value === undefined || value === null || value instanceof Uint8Array) return;
     const { parameter } = entry;
-    // The writer always hears the hub's value after its write: the new one, or the one that stayed.
-    const answer = () => session.send(valueMessage(entry, parameter.value));
-    if (!mayWrite(parameter)) {
-      refuse(session, parameter);
-      return answer();
-    }
-    if (parameter.answersLater) {
-      const taken = parameter.set(value, session.origin, answer);
-      if (!taken.ok) answer();
-      return;
-    }
-    const result = parameter.set(value, session.origin);
-    const heardIt = session.subscriptions.has(parentPath(path)) || session.subscriptions.has(path);
-    if (!result.ok || !result.value || !heardIt) answer();
-  };
+    this.writeAnswered(session, parameter, value, this.hears(session, path), () => session.send(valueMessage(entry, parameter.value)));
+  }
 
   /** A consumer's connect: a hub write of each target it names; the writer always hears what the targets hold after. */
-  const connect = (session: ConsumerSession, path: string, requests: readonly EmberConnection[]) => {
-    const entry = tree.at(path);
+  private connect(session: ConsumerSession, path: string, requests: readonly EmberConnection[]): void {
+    const entry = this.context.tree.at(path);
     if (entry?.kind !== 'matrix') return;
-    const heardIt = session.subscriptions.has(parentPath(path)) || session.subscriptions.has(path);
+    const heardIt = this.hears(session, path);
     for (const request of requests) {
       const value = entry.matrix.asked(request);
       const parameter = entry.matrix.targets[request.target];
       if (value === undefined || parameter === undefined) continue;
-      const answer = () => session.send(connectionsMessage(entry, [request.target]));
-      if (!mayWrite(parameter)) {
-        refuse(session, parameter);
-        answer();
-        continue;
-      }
-      if (parameter.answersLater) {
-        if (!parameter.set(value, session.origin, answer).ok) answer();
-        continue;
-      }
-      const result = parameter.set(value, session.origin);
-      if (!result.ok || !result.value || !heardIt) answer();
+      this.writeAnswered(session, parameter, value, heardIt, () => session.send(connectionsMessage(entry, [request.target])));
     }
-  };
+  }
 
-  const invoke = (session: ConsumerSession, path: string, id: number) => {
+  /**
+   * A consumer's change of `parameter`, as a hub write: the writer always hears the hub's
+   * value after it (`answer`) — the new one, or the one that stayed — unless what it
+   * follows tells it already (`heardIt`).
+   */
+  private writeAnswered(session: ConsumerSession, parameter: Parameter, value: Value, heardIt: boolean, answer: () => void): void {
+    if (!this.context.mayWrite(parameter)) {
+      this.context.refuse(session, parameter);
+      return answer();
+    }
+    if (parameter.answersLater) {
+      if (!parameter.set(value, session.origin, answer).ok) answer();
+      return;
+    }
+    const result = parameter.set(value, session.origin);
+    if (!result.ok || !result.value || !heardIt) answer();
+  }
+
+  private invoke(session: ConsumerSession, path: string, id: number): void {
+    const { tree, mayWrite, refuse } = this.context;
     const entry = tree.at(path);
     const allowed = entry?.kind === 'leaf' && mayWrite(entry.parameter);
     if (entry?.kind === 'leaf' && !allowed) refuse(session, entry.parameter);
     const fired = allowed && entry.online && entry.parameter.type === 'T' && entry.parameter.set(null, session.origin).ok;
     session.send(invocationResultMessage(id, fired === true));
-  };
+  }
 
-  return (session, met) => {
-    if (session.isClosed) return;
-    if (!session.asks(met.length, now(), REQUESTS_PER_SECOND))
-      return consumers.cutOffFor(session, `more than ${REQUESTS_PER_SECOND} requests in a second`);
-    for (const item of met) {
-      if (session.isClosed) return;
-      if (item.kind === 'command') {
-        const { command, path } = item;
-        if (command.number === CommandNumber.GetDirectory) directory(session, path);
-        else if (command.number === CommandNumber.Subscribe) subscribe(session, path);
-        else if (command.number === CommandNumber.Unsubscribe) consumers.unsubscribe(session, path);
-        else if (command.number === CommandNumber.Invoke)
-          invoke(session, path, (command as { invocation?: { id?: number } }).invocation?.id ?? 0);
-      } else if (item.kind === 'element' && item.contents.type === ElementType.Parameter) {
-        // Some consumers send the element they read, children (none) and all: it is a setValue all the same.
-        write(session, item.path, item.contents.value);
-      } else if (item.kind === 'element' && item.contents.type === ElementType.Matrix && item.contents.connections) {
-        connect(session, item.path, Object.values(item.contents.connections));
-      }
-    }
-  };
+  /** Whether the consumer follows `path` or its parent, and so hears a change there anyway. */
+  private hears(session: ConsumerSession, path: string): boolean {
+    return session.subscriptions.has(parentPath(path)) || session.subscriptions.has(path);
+  }
 }
