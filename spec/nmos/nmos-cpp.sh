@@ -21,7 +21,10 @@
 #   spec/nmos/nmos-cpp.sh node-dns-sd   # the example node with its own Avahi (a private
 #                                       # D-Bus and avahi-daemon in its namespace): it finds
 #                                       # registries by multicast DNS-SD, as the testing tool's
-#                                       # IS-04-01 needs; start no registry beside it then
+#                                       # IS-04-01 needs (start no registry for that run)
+#   spec/nmos/nmos-cpp.sh registry-dns-sd  # the registry with its own Avahi, advertised
+#                                       # by multicast DNS-SD (the hub, with no registries
+#                                       # written, finds it so)
 #   spec/nmos/nmos-cpp.sh stop          # stops what this script started, by its pids
 #
 # Traps it steps round: with "server_address": "127.0.0.1" the HTTP APIs never listen, so
@@ -61,24 +64,34 @@ wait_for() {
   die "$url did not answer in 20 s (see $RUN)"
 }
 
-cmd_registry() {
-  need_build
+registry_config() {
+  local extra="$1"
   cat > "$RUN/registry.json" << EOF
 {
   "label": "nmos-cpp registry (lab)",
+  "host_name": "nmoslab-registry",
   "host_address": "$REGISTRY_IP",
-  "pri": $NO_PRIORITY,
+  $extra
   "logging_level": 0,
   "error_log": "$RUN/registry-error.log",
   "access_log": "$RUN/registry-access.log"
 }
 EOF
+}
+
+print_registry() {
+  echo "registry (pid $(cat "$RUN/registry.pid")) in nmoslab-registry:"
+  echo "  Registration API http://$REGISTRY_IP:3210/x-nmos/registration/v1.3"
+  echo "  Query API        http://$REGISTRY_IP:3211/x-nmos/query/v1.3 (pages at 10: ?paging.limit=1000)"
+}
+
+cmd_registry() {
+  need_build
+  registry_config "\"pri\": $NO_PRIORITY,"
   ip netns exec nmoslab-registry nice -n 5 "$BUILD/nmos-cpp-registry" "$RUN/registry.json" > "$RUN/registry.out" 2>&1 &
   echo $! > "$RUN/registry.pid"
   wait_for nmoslab-registry "http://$REGISTRY_IP:3211/x-nmos/query/v1.3/nodes"
-  echo "registry (pid $(cat "$RUN/registry.pid")) in nmoslab-registry:"
-  echo "  Registration API http://$REGISTRY_IP:3210/x-nmos/registration/v1.3"
-  echo "  Query API        http://$REGISTRY_IP:3211/x-nmos/query/v1.3"
+  print_registry
 }
 
 node_config() {
@@ -86,6 +99,7 @@ node_config() {
   cat > "$RUN/node.json" << EOF
 {
   "label": "nmos-cpp example node (lab)",
+  "host_name": "nmoslab-node",
   "host_address": "$NODE_IP",
   "logging_level": 0,
   "error_log": "$RUN/node-error.log",
@@ -114,17 +128,17 @@ cmd_node() {
   print_node
 }
 
-# The node with a D-Bus and an avahi-daemon of its own: a mount namespace gives them private
+# A peer with a D-Bus and an avahi-daemon of its own: a mount namespace gives them private
 # /run/dbus and /run/avahi-daemon, so they meet neither the machine's nor another namespace's.
-cmd_node_dns_sd() {
-  need_build
+# start_with_avahi PEER BINARY CONFIG: PEER is registry or node.
+start_with_avahi() {
+  local peer="$1" binary="$2" config="$3"
   if ! command -v avahi-daemon > /dev/null || ! command -v dbus-daemon > /dev/null; then
     die "needs avahi-daemon and dbus"
   fi
-  node_config ""
-  cat > "$RUN/avahi-daemon.conf" << EOF
+  cat > "$RUN/$peer-avahi.conf" << EOF
 [server]
-host-name=nmoslab-node
+host-name=nmoslab-$peer
 use-ipv4=yes
 use-ipv6=no
 allow-interfaces=veth0
@@ -135,26 +149,41 @@ publish-workstation=no
 EOF
   mkdir -p /run/dbus /run/avahi-daemon
   # shellcheck disable=SC2016 # the inner script expands its own arguments
-  ip netns exec nmoslab-node unshare --mount --propagation private bash -c '
+  ip netns exec "nmoslab-$peer" unshare --mount --propagation private bash -c '
     set -e
-    run="$1"; build="$2"
+    run="$1"; peer="$2"; binary="$3"; config="$4"
     mount -t tmpfs tmpfs /run/dbus
     mount -t tmpfs tmpfs /run/avahi-daemon
-    dbus-daemon --system --fork --print-pid > "$run/dbus.pid"
-    avahi-daemon --daemonize --no-chroot -f "$run/avahi-daemon.conf"
+    dbus-daemon --system --fork --print-pid > "$run/$peer-dbus.pid"
+    avahi-daemon --daemonize --no-chroot -f "$run/$peer-avahi.conf"
     sleep 1
-    cat /run/avahi-daemon/pid > "$run/avahi.pid"
-    exec nice -n 5 "$build/nmos-cpp-node" "$run/node.json"
-  ' node "$RUN" "$BUILD" > "$RUN/node.out" 2>&1 &
-  echo $! > "$RUN/node.pid"
+    cat /run/avahi-daemon/pid > "$run/$peer-avahi.pid"
+    exec nice -n 5 "$binary" "$config"
+  ' "$peer" "$RUN" "$peer" "$binary" "$config" > "$RUN/$peer.out" 2>&1 &
+  echo $! > "$RUN/$peer.pid"
+}
+
+cmd_registry_dns_sd() {
+  need_build
+  registry_config ""
+  start_with_avahi registry "$BUILD/nmos-cpp-registry" "$RUN/registry.json"
+  wait_for nmoslab-registry "http://$REGISTRY_IP:3211/x-nmos/query/v1.3/nodes"
+  print_registry
+  echo "  advertised by DNS-SD (_nmos-register._tcp, _nmos-query._tcp) by its own avahi-daemon"
+}
+
+cmd_node_dns_sd() {
+  need_build
+  node_config ""
+  start_with_avahi node "$BUILD/nmos-cpp-node" "$RUN/node.json"
   wait_for nmoslab-node "http://$NODE_IP:3212/x-nmos/node/v1.3/self"
   print_node
-  echo "  DNS-SD by its own avahi-daemon (pid $(cat "$RUN/avahi.pid")), D-Bus pid $(cat "$RUN/dbus.pid")"
+  echo "  finds registries by DNS-SD with its own avahi-daemon"
 }
 
 cmd_stop() {
   local name
-  for name in node avahi dbus registry; do
+  for name in node node-avahi node-dbus registry registry-avahi registry-dbus; do
     if [[ -s "$RUN/$name.pid" ]]; then
       local pid
       pid="$(tr -d ' \n' < "$RUN/$name.pid")"
@@ -170,6 +199,7 @@ case "${1:-}" in
   registry) cmd_registry ;;
   node) cmd_node ;;
   node-dns-sd) cmd_node_dns_sd ;;
+  registry-dns-sd) cmd_registry_dns_sd ;;
   stop) cmd_stop ;;
   *)
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
