@@ -56,7 +56,8 @@ async function groupFlow(devicePort: number, endpoints: readonly string[]): Prom
           port: devicePort,
           parameters: ['dest/1,I'],
           receive: [],
-          send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE\n' }],
+          // The device hears each command's fencing token: the driver's election revision (R-EG2).
+          send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE T$TOKEN\n' }],
         },
       },
     }),
@@ -70,6 +71,9 @@ const update = async (hub: HubProcess, value: string) => {
   const response = await fetch(`${hub.base}/update?parameter=router/dest/1&value=${value}`, { headers: { accept: 'application/json' } });
   return { status: response.status, body: (await response.json()) as { ok?: boolean; code?: string } };
 };
+/** True for the device's line of a route to `value`, whatever its token. */
+const routes = (l: { line: string }, value: string) => l.line.startsWith(`ROUTE 1 ${value} T`);
+const tokenOf = (l: { line: string }) => Number(l.line.slice(l.line.lastIndexOf(' T') + 2));
 const roleOf = (hub: HubProcess) => hub.read('bus/_hub/role').catch(() => 'gone');
 async function coordinatorOf(hub: HubProcess): Promise<CoordinatorDetails | undefined> {
   const connections = (await (await fetch(`${hub.base}/connections`)).json()) as {
@@ -112,15 +116,15 @@ test(`three hubs on etcd: one drives; paused, another takes over and the old rev
   t.regex(metrics, /patchbay_group_etcd_elections_total\{[^}]*group="studio"[^}]*\} 1\b/);
   t.regex(metrics, /patchbay_group_etcd_lease_left_seconds\{[^}]*\} (0\.\d*[1-9]|1\.\d+)/);
   t.like(await update(first!, '1'), { status: 200 });
-  await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 1'), 'the device to hear the driver');
+  await eventually(() => device.lines.some((l) => routes(l, '1')), 'the device to hear the driver');
   // The device's connection from the first driver: after its pause, nothing may come on it.
-  const firstLink = device.lines.find((l) => l.line === 'ROUTE 1 1')!.connection;
+  const firstLink = device.lines.find((l) => routes(l, '1'))!.connection;
   const others = hubs.filter((h) => h !== first);
   for (const [i, other] of others.entries()) {
     t.is((await coordinatorOf(other))?.revision, details.revision, 'a follower sees the same revision');
     // A follower forwards a write to the driver (R-M5): the device hears it from the driver alone.
     t.like(await update(other, String(10 + i)), { status: 200 });
-    await eventually(() => device.lines.some((l) => l.line === `ROUTE 1 ${10 + i}` && l.connection === firstLink), 'the driver to send it');
+    await eventually(() => device.lines.some((l) => routes(l, String(10 + i)) && l.connection === firstLink), 'the driver to send it');
   }
 
   // Paused: another hub drives with a later revision; woken, the old driver refuses writes.
@@ -140,7 +144,7 @@ test(`three hubs on etcd: one drives; paused, another takes over and the old rev
   );
   const third3 = await update(second!, '3');
   t.like(third3, { status: 200 });
-  await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 3'), 'the device to hear the new driver');
+  await eventually(() => device.lines.some((l) => routes(l, '3')), 'the device to hear the new driver');
   await eventually(async () => (await roleOf(first!)) === 'standby', 'the woken hub to say it stands by');
   // Stood down it shows its last values (writes 503 PB_NOT_ACTIVE) until the new driver's mirror comes; then it forwards.
   await eventually(
@@ -148,9 +152,11 @@ test(`three hubs on etcd: one drives; paused, another takes over and the old rev
     'a write on the old driver to be forwarded to the new one',
     15_000,
   );
-  await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 5'), 'the device to hear it');
+  await eventually(() => device.lines.some((l) => routes(l, '5')), 'the device to hear it');
   const late = device.lines.filter((l) => l.connection === firstLink && l.at > pausedAt);
   t.deepEqual(late, [], 'nothing came from the old revision after its pause');
+  t.is(tokenOf(device.lines.find((l) => routes(l, '1'))!), details.revision, "the first driver's commands carry its revision");
+  t.is(tokenOf(device.lines.find((l) => routes(l, '3'))!), secondDetails.revision, "the second driver's carry its own");
 
   // Killed: one of the two others drives.
   second!.child.kill('SIGKILL');
@@ -161,7 +167,14 @@ test(`three hubs on etcd: one drives; paused, another takes over and the old rev
   const [third] = await actives(rest);
   t.true((await coordinatorOf(third!))!.revision > secondDetails.revision);
   t.like(await update(third!, '4'), { status: 200 });
-  await eventually(() => device.lines.some((l) => l.line === 'ROUTE 1 4'), 'the device to hear the third driver');
+  await eventually(() => device.lines.some((l) => routes(l, '4')), 'the device to hear the third driver');
+  // The device never heard a lower token after a higher one: no command of an older driver came late.
+  const tokens = device.lines.map(tokenOf);
+  t.deepEqual(
+    tokens,
+    [...tokens].sort((x, y) => x - y),
+    `tokens in the order the device heard them: ${tokens.join(' ')}`,
+  );
   t.log(`takeover after SIGSTOP ${Math.round(afterPause)} ms, after SIGKILL ${Math.round(afterKill)} ms (2 s lease)`);
   // Generous: a 2 s lease with keep-alives every 667 ms takes over in 1.6–2.3 s on an idle machine.
   t.true(afterKill < 10_000, `took ${Math.round(afterKill)} ms`);
