@@ -112,9 +112,21 @@ test(`three hubs on etcd: one drives; paused, another takes over and the old rev
   t.deepEqual([...details.members].sort(), [...ids]);
   t.true(details.revision > 0 && details.leaseLeftMs > 0, JSON.stringify(details));
   t.is(await first!.read('bus/_hub/epoch'), String(details.revision), "the group's epoch is the election's revision (R-EG2)");
+  // /site gathers the same for an operator (R-EG4): on a follower, the active hub and the driver's revision.
+  const follower0 = hubs.find((h) => h !== first)!;
+  const site = (await (await fetch(`${follower0.base}/site`)).json()) as {
+    connection: string;
+    refusedTokens: number;
+    redundancy?: { role: string; active: string | null; coordinator?: CoordinatorDetails };
+  }[];
+  t.is(site.length, 1);
+  t.like(site[0], { connection: 'bus', refusedTokens: 0, redundancy: { role: 'standby', coordinator: { revision: details.revision } } });
+  t.is(site[0]!.redundancy?.active, await first!.read('bus/_hub/active'));
+  t.is(site[0]!.redundancy?.coordinator?.members[0], site[0]!.redundancy?.active ?? undefined, 'the members, the active hub first');
   const metrics = await (await fetch(`${first!.base}/metrics`)).text();
   t.regex(metrics, /patchbay_group_etcd_elections_total\{[^}]*group="studio"[^}]*\} 1\b/);
   t.regex(metrics, /patchbay_group_etcd_lease_left_seconds\{[^}]*\} (0\.\d*[1-9]|1\.\d+)/);
+  t.regex(metrics, /patchbay_mqtt_refused_tokens_total\{[^}]*\} 0\b/);
   t.like(await update(first!, '1'), { status: 200 });
   await eventually(() => device.lines.some((l) => routes(l, '1')), 'the device to hear the driver');
   // The device's connection from the first driver: after its pause, nothing may come on it.
