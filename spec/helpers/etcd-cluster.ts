@@ -16,6 +16,8 @@ export interface EtcdMember {
   readonly clientUrl: string;
   readonly pid: number | undefined;
   kill(signal?: NodeJS.Signals): void;
+  /** Starts it again after a kill, with its data: it rejoins the cluster. */
+  restart(): void;
 }
 
 /** A three-member (or `size`) etcd cluster of the spec's own on loopback, each in a temporary folder. */
@@ -48,26 +50,36 @@ export async function startEtcdCluster(size = 3, placement?: EtcdPlacement): Pro
     const name = names[i]!;
     const clientUrl = `http://${host(i)}:${client}`;
     const prefix = placement?.command(i) ?? [];
-    const child = spawn(
-      prefix[0] ?? binary,
-      [
-        ...(prefix.length > 0 ? [...prefix.slice(1), binary] : []),
-        ...['--name', name, '--data-dir', join(folder, name)],
-        ...['--listen-client-urls', clientUrl, '--advertise-client-urls', clientUrl],
-        ...['--listen-peer-urls', `http://${host(i)}:${peer}`, '--initial-advertise-peer-urls', `http://${host(i)}:${peer}`],
-        ...['--initial-cluster', initial, '--initial-cluster-state', 'new', '--initial-cluster-token', token],
-        ...['--log-level', 'error', '--logger', 'zap'],
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    child.stderr?.resume();
-    processes.push(child);
+    // Started again after a kill, it finds its data folder and rejoins (the initial-cluster flags are then ignored).
+    const start = () => {
+      const child = spawn(
+        prefix[0] ?? binary,
+        [
+          ...(prefix.length > 0 ? [...prefix.slice(1), binary] : []),
+          ...['--name', name, '--data-dir', join(folder, name)],
+          ...['--listen-client-urls', clientUrl, '--advertise-client-urls', clientUrl],
+          ...['--listen-peer-urls', `http://${host(i)}:${peer}`, '--initial-advertise-peer-urls', `http://${host(i)}:${peer}`],
+          ...['--initial-cluster', initial, '--initial-cluster-state', 'new', '--initial-cluster-token', token],
+          ...['--log-level', 'error', '--logger', 'zap'],
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      child.stderr?.resume();
+      processes.push(child);
+      return child;
+    };
+    let child = start();
     return {
       name,
       clientUrl,
-      pid: child.pid,
+      get pid() {
+        return child.pid;
+      },
       kill: (signal = 'SIGKILL') => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      },
+      restart: () => {
+        if (child.exitCode !== null || child.signalCode !== null) child = start();
       },
     };
   });
