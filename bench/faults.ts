@@ -17,7 +17,8 @@
  * from the fault until the group settled (the device off air: the old driver stops before
  * the new one starts), and the verdict. Needs root (namespaces),
  * Mosquitto and Debian's etcd-server; says so and stops where one is missing. Clock skew is
- * not injected (no `faketime` here). A table goes to bench/results/<date>-<commit>-faults.md.
+ * not injected here: the hub's proof runs on its monotonic clock, and wall clocks ±500 ms off
+ * are in spec/e2e/standby-etcd.spec.ts. A table goes to bench/results/<date>-<commit>-faults.md.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

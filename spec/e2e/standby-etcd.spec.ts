@@ -6,6 +6,7 @@
  * (its revision is older than the driver's); killed, another takes over within a bound
  * measured here, generous for a noisy machine.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -65,8 +66,15 @@ async function groupFlow(devicePort: number, endpoints: readonly string[]): Prom
   return flow;
 }
 
+/** libfaketime (Debian's faketime): hub a's wall clock 500 ms ahead, b's 500 ms behind, their monotonic clocks left alone (R-EG2). */
+const faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+const skews: Record<string, string> = { a: '+0.5', b: '-0.5' };
+const skewed = (id: string): Record<string, string> =>
+  existsSync(faketime) && skews[id]
+    ? { LD_PRELOAD: faketime, FAKETIME: skews[id], FAKETIME_DONT_FAKE_MONOTONIC: '1', FAKETIME_NO_CACHE: '1' }
+    : {};
 const hubIn = (t: ExecutionContext, flow: string, id: string) =>
-  runHub(t, flow, { env: { HUB: id }, args: ['--state', join(dirname(flow), `state-${id}`)] });
+  runHub(t, flow, { env: { HUB: id, ...skewed(id) }, args: ['--state', join(dirname(flow), `state-${id}`)] });
 const update = async (hub: HubProcess, value: string) => {
   const response = await fetch(`${hub.base}/update?parameter=router/dest/1&value=${value}`, { headers: { accept: 'application/json' } });
   return { status: response.status, body: (await response.json()) as { ok?: boolean; code?: string } };
@@ -87,7 +95,7 @@ async function actives(hubs: readonly HubProcess[]): Promise<HubProcess[]> {
   return hubs.filter((_, i) => roles[i] === 'active');
 }
 
-test(`three hubs on etcd: one drives; paused, another takes over and the old revision's writes are refused; killed, another within a bound${whyNoEtcd}${whyNoBroker}`, async (t) => {
+test(`three hubs on etcd, two of their wall clocks 500 ms ahead and behind: one drives; paused, another takes over and the old revision's writes are refused; killed, another within a bound${whyNoEtcd}${whyNoBroker}`, async (t) => {
   if (!cluster) {
     t.pass();
     return;
