@@ -139,6 +139,25 @@ export const RedundancyDetails = Type.Object({
 });
 export type RedundancyDetails = Shape<typeof RedundancyDetails>;
 
+/**
+ * A hub's site as one of its mqtt connections with `hub` sees it (R-M5, R-EG4): the other hubs
+ * on the broker, the fencing tokens refused, and its redundancy group with its coordinator.
+ */
+export const SiteListing = Type.Object(
+  {
+    connection: Type.String({ description: 'The mqtt connection with `hub`.' }),
+    hubs: Type.Record(Type.String(), Type.Object({ online: Type.Boolean(), connections: Type.Array(Type.String()) }), {
+      description: 'The other hubs on its broker, by id: here or away, and the connections each shares.',
+    }),
+    refusedTokens: Type.Number({
+      description: "Values and forwarded writes refused for a fencing token lower than the latest of the sender's group (R-EG2).",
+    }),
+    redundancy: Type.Optional(RedundancyDetails),
+  },
+  { description: "A hub's site: the other hubs, and its group with the group's coordinator." },
+);
+export type SiteListing = Shape<typeof SiteListing>;
+
 /** An entry of `GET /parameters` (R-H7): the value when known, who changed it last and when (R-O2). */
 export const ParameterListing = Type.Object(
   {

@@ -4,7 +4,7 @@
  * masked here, once for every type.
  */
 import { Type } from '@sinclair/typebox';
-import { ConnectionInfo, Problem, RuleListing } from '../core/api-shapes.ts';
+import { ConnectionInfo, Problem, RuleListing, SiteListing } from '../core/api-shapes.ts';
 import type { ClientAccess } from './access.ts';
 import { ok } from './operation-shapes.ts';
 import { redacted } from './redact.ts';
@@ -13,6 +13,22 @@ import type { Handler, Route } from './route.ts';
 
 const listConnections: Handler = (res, _req, { connections }, access) =>
   sendOk(res, JSON_TYPE, JSON.stringify(redacted(connections().filter((c) => access.seesConnection(c.id)))));
+
+// The site as each connection that shares with other hubs sees it (an mqtt connection with `hub`), read from its
+// details — what `/connections` holds, gathered. Known by what its details hold: lib/http names no connection type.
+const listSite: Handler = (res, _req, { connections }, access) =>
+  sendOk(
+    res,
+    JSON_TYPE,
+    JSON.stringify(
+      connections().flatMap((c) => {
+        const details = c.details as Record<string, unknown> | undefined;
+        if (!access.seesConnection(c.id) || details?.['hubs'] === undefined || typeof details['refusedTokens'] !== 'number') return [];
+        const { hubs, refusedTokens, redundancy } = details;
+        return [{ connection: c.id, hubs, refusedTokens, ...(redundancy === undefined ? {} : { redundancy }) }];
+      }),
+    ),
+  );
 
 const listProblems: Handler = (res, _req, { problems }, access) =>
   sendOk(res, JSON_TYPE, JSON.stringify(redacted(problems().filter((p) => visibleProblem(access, p)))));
@@ -53,6 +69,18 @@ export const listingRoutes: readonly Route[] = [
       answers: { 200: ok('The connections this login sees.', { [JSON_TYPE]: Type.Array(ConnectionInfo) }) },
       errors: [],
       handle: listConnections,
+    },
+  },
+  {
+    path: '/site',
+    get: {
+      summary: 'Show the site',
+      description:
+        "For each mqtt connection with `hub` (R-M5): the other hubs on its broker (`hubs`, here or away, with the connections each shares), the fencing tokens refused (`refusedTokens`, R-EG2) and, in a redundancy group, `redundancy`: the group, this hub's role, the epoch, the active hub and, on etcd, `coordinator` with the endpoints, the members campaigning (the active one first), the revision (the fencing token), the lease and its time left on this hub (R-EG4). The same as the connection's `details` in `GET /connections`, gathered; a scoped token sees the mqtt connections it sees.",
+      tag: 'hub',
+      answers: { 200: ok("The site as this hub's mqtt connections see it.", { [JSON_TYPE]: Type.Array(SiteListing) }) },
+      errors: [],
+      handle: listSite,
     },
   },
   {

@@ -18,6 +18,8 @@ export interface Publishing {
    * when it carries none (a plain client), `rejected` when it carries one that does not verify.
    */
   sender?(topic: string, payload: Buffer, properties: MessageProperties): string | typeof NO_HUB | typeof REJECTED;
+  /** Why a write another hub forwarded is refused (its fencing token is not the driver's, R-EG2); undefined: it is made. */
+  refusesWrite?(from: string, properties: MessageProperties): string | undefined;
   /** True when the other hubs may write the parameter: this hub shares it with them. */
   sharesWithHubs?(parameter: Parameter): boolean;
   /** True when the parameter's changes may go to the other hubs in bursts (share/value-bursts.ts): asked when it is followed. */

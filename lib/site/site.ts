@@ -30,6 +30,7 @@ import { Mirrors } from './share/mirrors.ts';
 import { PublishingRules } from './share/publishing-rules.ts';
 import { RemoteWrites } from './share/remote-writes.ts';
 import { SiteShare } from './share/site-share.ts';
+import { Tokens } from './share/tokens.ts';
 import { ValueBursts } from './share/value-bursts.ts';
 
 /** What a stopping site publishes before the link closes. */
@@ -77,6 +78,7 @@ export class Site {
   private readonly directory = new GroupDirectory();
   private readonly early: EarlyValues;
   private readonly writes: RemoteWrites;
+  private readonly tokens: Tokens;
 
   /** The last will: this hub's presence, gone (the link signs it). */
   static will(layout: TopicLayout, hubId: string): { topic: string; payload: string } {
@@ -97,8 +99,11 @@ export class Site {
     this.checks = new SiteChecks(hub.id, trust, overruns, new SparseLog(context.log, scheduler, 'ignored'), context.records);
     this.corrections = new Corrections(scheduler, () => link.up);
     this.early = new EarlyValues(scheduler, limits.heldValues, overruns);
-    this.bursts = new ValueBursts(settings, link, this.checks, scheduler, context.log);
-    this.writes = new RemoteWrites(hub.id, link, others, layout, qos, scheduler);
+    // Fencing tokens (R-EG2): what this hub's group tells it comes in once the group is built, below.
+    const tokens = new Tokens(hub.group, this.directory, () => this.group);
+    this.tokens = tokens;
+    this.bursts = new ValueBursts(settings, link, this.checks, scheduler, context.log, () => tokens.own());
+    this.writes = new RemoteWrites(hub.id, link, others, layout, qos, scheduler, (owner) => tokens.forWriteTo(owner));
     const writes = this.writes;
     const mirrors = new Mirrors(context, others, this.early, (...write) => writes.send(...write));
     const { checks, corrections, directory } = this;
@@ -114,7 +119,7 @@ export class Site {
           });
     const group = this.group;
     const claims = new Claims(context, { others, directory, group, isLocal: (connectionId) => mirrors.isLocal(connectionId) });
-    this.publishing = new PublishingRules(settings, claims, mirrors, checks, group, this.bursts);
+    this.publishing = new PublishingRules(settings, claims, mirrors, checks, group, this.bursts, tokens);
     this.share = new SiteShare(context, settings, link, {
       checks,
       corrections,
@@ -166,7 +171,11 @@ export class Site {
   }
 
   details(): Record<string, unknown> {
-    return { ...this.share.details(), ...(this.group ? { redundancy: this.group.details() } : {}) };
+    return {
+      ...this.share.details(),
+      refusedTokens: this.tokens.refused,
+      ...(this.group ? { redundancy: this.group.details() } : {}),
+    };
   }
 
   /** Takes a message on the site's topics (hubs, leases, shared values and their bursts); false for anything else. */
@@ -224,6 +233,7 @@ export class Site {
   /** A role record taken: who holds each lease, and so who owns which connection, may have changed. */
   private take(hubId: string, record: RoleRecord): void {
     const changed = this.directory.heard(hubId, record);
+    this.tokens.heard(record.group, record.epoch);
     this.group?.record(hubId, record);
     if (changed) this.share.ownersChanged();
   }

@@ -16,6 +16,8 @@ export interface EtcdMember {
   readonly clientUrl: string;
   readonly pid: number | undefined;
   kill(signal?: NodeJS.Signals): void;
+  /** Starts it again after a kill, with its data: it rejoins the cluster. */
+  restart(): void;
 }
 
 /** A three-member (or `size`) etcd cluster of the spec's own on loopback, each in a temporary folder. */
@@ -26,36 +28,58 @@ export interface EtcdCluster {
   stop(): Promise<void>;
 }
 
-export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
+/** Where members run: by default on loopback, each on free ports; in a spec network, each at its member's address and namespace. */
+export interface EtcdPlacement {
+  /** Each member's address (ports 2379 and 2380 there). */
+  readonly hosts: readonly string[];
+  /** What runs a command in each member's namespace (`Network.run`). */
+  readonly command: (member: number) => readonly string[];
+}
+
+export async function startEtcdCluster(size = 3, placement?: EtcdPlacement): Promise<EtcdCluster> {
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-etcd-'));
   const ports = [];
-  for (let i = 0; i < size; i++) ports.push({ client: await freePort(), peer: await freePort() });
+  for (let i = 0; i < size; i++)
+    ports.push(placement ? { client: 2379, peer: 2380 } : { client: await freePort(), peer: await freePort() });
+  const host = (i: number) => placement?.hosts[i] ?? '127.0.0.1';
   const names = ports.map((_, i) => `m${i}`);
   const token = `spec-${ports[0]!.client}`;
-  const initial = ports.map(({ peer }, i) => `${names[i]}=http://127.0.0.1:${peer}`).join(',');
+  const initial = ports.map(({ peer }, i) => `${names[i]}=http://${host(i)}:${peer}`).join(',');
   const processes: ChildProcess[] = [];
   const members = ports.map(({ client, peer }, i): EtcdMember => {
     const name = names[i]!;
-    const clientUrl = `http://127.0.0.1:${client}`;
-    const child = spawn(
-      binary,
-      [
-        ...['--name', name, '--data-dir', join(folder, name)],
-        ...['--listen-client-urls', clientUrl, '--advertise-client-urls', clientUrl],
-        ...['--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`],
-        ...['--initial-cluster', initial, '--initial-cluster-state', 'new', '--initial-cluster-token', token],
-        ...['--log-level', 'error', '--logger', 'zap'],
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    child.stderr?.resume();
-    processes.push(child);
+    const clientUrl = `http://${host(i)}:${client}`;
+    const prefix = placement?.command(i) ?? [];
+    // Started again after a kill, it finds its data folder and rejoins (the initial-cluster flags are then ignored).
+    const start = () => {
+      const child = spawn(
+        prefix[0] ?? binary,
+        [
+          ...(prefix.length > 0 ? [...prefix.slice(1), binary] : []),
+          ...['--name', name, '--data-dir', join(folder, name)],
+          ...['--listen-client-urls', clientUrl, '--advertise-client-urls', clientUrl],
+          ...['--listen-peer-urls', `http://${host(i)}:${peer}`, '--initial-advertise-peer-urls', `http://${host(i)}:${peer}`],
+          ...['--initial-cluster', initial, '--initial-cluster-state', 'new', '--initial-cluster-token', token],
+          ...['--log-level', 'error', '--logger', 'zap'],
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      child.stderr?.resume();
+      processes.push(child);
+      return child;
+    };
+    let child = start();
     return {
       name,
       clientUrl,
-      pid: child.pid,
+      get pid() {
+        return child.pid;
+      },
       kill: (signal = 'SIGKILL') => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      },
+      restart: () => {
+        if (child.exitCode !== null || child.signalCode !== null) child = start();
       },
     };
   });

@@ -29,7 +29,7 @@ export interface HubProcess {
  * listens and the hub runs.
  */
 export async function runHub(
-  t: ExecutionContext,
+  t: Pick<ExecutionContext, 'teardown'>,
   flow: string,
   {
     args = [],

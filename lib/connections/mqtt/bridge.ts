@@ -176,6 +176,9 @@ export class Bridge {
       if (!responseTopic || !this.answersGoTo(responseTopic, from)) return;
       this.answer(responseTopic, correlationData, result);
     };
+    // A write meant for another driver of the group (a lower token, or a later one than this hub holds) is not made (R-EG2).
+    const stale = from === NO_HUB ? undefined : this.publishing.refusesWrite?.(from, properties);
+    if (stale !== undefined) return answer(fail('PB_NOT_ACTIVE', `${address}: ${stale}`));
     if (!parameter) return answer(graph.lookup(address) as Result<never>);
     if (!this.takesWrites(parameter, from !== NO_HUB))
       return answer(fail('PB_FORBIDDEN', `${address} takes no writes from the broker (setAccess of ${this.context.id})`));

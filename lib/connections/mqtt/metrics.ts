@@ -26,6 +26,12 @@ export const mqttMetrics: readonly ConnectionMetric[] = [
     kind: 'counter',
     samples: (details) => [{ value: Number(details['refusedWrites'] ?? 0) }],
   },
+  {
+    name: 'patchbay_mqtt_refused_tokens_total',
+    help: 'Values, bursts and forwarded writes of another hub refused for their fencing token: lower than the highest of its group this hub has seen (a driver that lost the role), or a write meant for a later driver than this hub (R-EG2).',
+    kind: 'counter',
+    samples: (details) => (details['refusedTokens'] === undefined ? [] : [{ value: Number(details['refusedTokens']) }]),
+  },
   droppedMetric(
     'patchbay_mqtt_dropped_messages_total',
     "What an mqtt connection dropped from the broker: unverified (no valid signature of a hub), replayed (a hub's message taken before, or bound to another hub or session), refused (a role record the group's rules do not allow), or past one of its limits.",

@@ -172,7 +172,9 @@ export class LineDevice implements FrameStreams {
   private write(id: string, value: Value, confirm: (error?: unknown) => void): void {
     const send = this.protocol.sends.get(id);
     if (!send) return confirm(new HubError('PB_READ_ONLY', `${this.context.id}/${id} sends nothing`));
-    const text = fill(send.frame, () => {
+    // Filled as the fence was just asked (link-state.ts): the token is the epoch this write goes out under.
+    const text = fill(send.frame, (name) => {
+      if (name === 'TOKEN') return String(this.context.fence.epoch);
       const written = String(value ?? '');
       return send.values[written] ?? written;
     });

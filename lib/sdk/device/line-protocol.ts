@@ -9,7 +9,9 @@
  * pattern's named group (for each match of its `each` pattern, when it has one: the lines of
  * a block). A frame no pattern matches is counted and logged at debug level.
  * A write sends the frame of its parameter's `send` entry, `$VALUE` standing for the value
- * (and `$1` for the number of a range the entry's parameter has, `out/{0..39}`),
+ * (and `$1` for the number of a range the entry's parameter has, `out/{0..39}`, and `$TOKEN`
+ * for the fencing token the write goes out under: the epoch of the redundancy group's lease,
+ * on etcd the election's revision, 0 outside a group — for a device that checks it, R-EG2),
  * and is answered once the transport took it (devices of this kind confirm nothing); its
  * value is then the parameter's, as the device says nothing back (R-G1). Nothing is sent at
  * start, restored values included (R-G3); polls run while the link is up.
@@ -133,13 +135,13 @@ export function parseLineProtocol(settings: LineSettingsWritten): Checked<LinePr
     const frames = names.map(({ text, numbers }) => ({ id: text, frame: templateOf(fillRangeNumbers(entry.frame, numbers)) }));
     const first = frames[0];
     const frame = first?.frame ?? templateOf(entry.frame);
-    const notValue = frame.names.filter((name) => name !== 'VALUE');
+    const notValue = frame.names.filter((name) => name !== 'VALUE' && name !== 'TOKEN');
     if (notValue.length > 0)
       issues.push({
         path: ['send', index, 'frame'],
-        message: `$${notValue[0]} is not known here: a frame may hold $VALUE, $1 for the number of a range in its parameter (and $$ for a dollar sign)`,
+        message: `$${notValue[0]} is not known here: a frame may hold $VALUE, $TOKEN, $1 for the number of a range in its parameter (and $$ for a dollar sign)`,
       });
-    if (typeOf(first?.id ?? '') === 'T' && frame.names.length > 0)
+    if (typeOf(first?.id ?? '') === 'T' && frame.names.includes('VALUE'))
       issues.push({ path: ['send', index, 'frame'], message: `"${first?.id}" is a trigger, which has no value for $VALUE` });
     if (encoding === 'hex') {
       const literal = notHex(frame.parts.join(''));

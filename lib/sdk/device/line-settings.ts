@@ -91,7 +91,7 @@ export const lineSettings = {
           }),
           frame: Type.String({
             description:
-              'The frame as written on the wire (with its delimiter: "VOL $VALUE\\r\\n"); $VALUE stands for the written value, $1 for the number of the parameter\'s first range ($2 the second\'s).',
+              "The frame as written on the wire (with its delimiter: \"VOL $VALUE\\r\\n\"); $VALUE stands for the written value, $1 for the number of the parameter's first range ($2 the second's), $TOKEN for the fencing token it goes out under (the redundancy group's epoch, on etcd the election's revision; 0 outside a group): a device that keeps the highest it saw can refuse an older driver's commands.",
           }),
           values: Type.Optional(
             Type.Record(Type.String(), Type.String(), {

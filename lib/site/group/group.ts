@@ -140,6 +140,16 @@ export class RedundancyGroup implements GroupControl {
     return holder && holder !== this.hub.id && this.renewals.alive(holder) ? holder : undefined;
   }
 
+  /** The highest epoch this hub knows of its group (on etcd, the latest revision it read): what fences the others' messages. */
+  highestEpoch(): number {
+    return this.roles.epoch;
+  }
+
+  /** The epoch of the lease this hub holds or last held: the token its values carry while it is active (R-EG2). */
+  token(): number {
+    return this.context.hub.redundancy.lease.epoch;
+  }
+
   /** The hub whose connections this hub shows: the holder of the lease, or while this hub claims it, the one that held it until then. */
   owner(): string | undefined {
     if (this.roles.current === 'active') return this.hub.id;

@@ -11,6 +11,7 @@ import type { NO_HUB, Publishing, REJECTED } from '../publishing.ts';
 import type { SiteSettings } from '../settings.ts';
 import type { Claims } from './claims.ts';
 import type { Mirrors } from './mirrors.ts';
+import { Tokens } from './tokens.ts';
 import type { ValueBursts } from './value-bursts.ts';
 
 export class PublishingRules implements Publishing {
@@ -21,6 +22,7 @@ export class PublishingRules implements Publishing {
     private readonly checks: SiteChecks,
     private readonly group: RedundancyGroup | undefined,
     private readonly bursts: ValueBursts,
+    private readonly tokens: Tokens,
   ) {}
 
   /** Its own parameters that `publish` or `share` match, but none of a connection another hub owns. */
@@ -63,9 +65,20 @@ export class PublishingRules implements Publishing {
     return this.bursts.take(parameter, wire, parameter.lastChange?.by ?? '');
   }
 
-  /** Who changed it; the signature adds which hub. */
+  /** Who changed it, and while this hub is its group's active hub, its fencing token (R-EG2); the signature adds which hub. */
   valueProperties(parameter: Parameter): Record<string, string> {
-    return { by: parameter.lastChange?.by ?? '' };
+    const token = this.tokens.own();
+    return { by: parameter.lastChange?.by ?? '', ...(token === undefined ? {} : { token: String(token) }) };
+  }
+
+  /** Why a value (or a burst) of another hub is not taken: its fencing token is lower than one seen of its group (R-EG2). */
+  refusesValue(from: string, token: number | undefined): string | undefined {
+    return this.tokens.check(from, token);
+  }
+
+  /** Why a write another hub forwarded is not made: its fencing token says it was meant for another driver (R-EG2). */
+  refusesWrite(from: string, properties: MessageProperties): string | undefined {
+    return this.tokens.checkWrite(from, Tokens.read(properties.userProperties?.['token']));
   }
 
   /** Who sent a write on a `set` topic: a hub's write counts only when it is bound to this hub's session now (R-AV3). */

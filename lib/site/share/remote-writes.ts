@@ -40,6 +40,8 @@ export class RemoteWrites {
     private readonly layout: TopicLayout,
     private readonly qos: 0 | 1 | 2,
     private readonly scheduler: Scheduler,
+    /** The fencing token a write to `owner` carries (share/tokens.ts): undefined when the owner is in no group. */
+    private readonly tokenFor: (owner: string) => number | undefined = () => undefined,
   ) {}
 
   /** Sends a write of `address` to the hub that owns it; `answered`, when given, is told the owner's answer. */
@@ -57,7 +59,14 @@ export class RemoteWrites {
     const other = owner === undefined ? undefined : this.others.get(owner);
     if (owner === undefined || !other?.online) return fail('PB_OWNER_UNAVAILABLE', `${address}: hub ${owner ?? '?'} is away`);
     // Bound to the owner and its session now: played back later, to it or to a hub that took over, it is refused (R-AV3).
-    const userProperties = { origin: origin ?? '', to: owner, session: other.session ?? '' };
+    // And fenced (R-EG2): the owner refuses it when it knows a later driver of its group than the writer does.
+    const token = this.tokenFor(owner);
+    const userProperties = {
+      origin: origin ?? '',
+      to: owner,
+      session: other.session ?? '',
+      ...(token === undefined ? {} : { token: String(token) }),
+    };
     let properties: IClientPublishOptions['properties'] = { userProperties };
     if (answered) {
       // Random: no one who reads the broker can guess which answer a write waits for.

@@ -39,6 +39,7 @@ import type { EarlyValues } from './early-values.ts';
 import type { Mirrors } from './mirrors.ts';
 import type { PublishingRules } from './publishing-rules.ts';
 import type { RemoteWrites } from './remote-writes.ts';
+import { Tokens } from './tokens.ts';
 import { readBurst } from './value-bursts.ts';
 
 /** The parts below the share that the site builds and hands it. */
@@ -232,6 +233,8 @@ export class SiteShare {
     const from = this.checks.signedBy(topic, payload, properties);
     const counter = counterOf(properties.userProperties?.['n']);
     if (from === undefined || !counter) return;
+    const stale = this.rules.refusesValue(from, Tokens.read(properties.userProperties?.['token']));
+    if (stale !== undefined) return this.checks.refuse('refused', topic, stale);
     const by = properties.userProperties?.['by'];
     this.mirrors.value(connectionId, address, from, { text: payload.toString(), by: typeof by === 'string' ? by : '', counter });
   }
@@ -253,6 +256,8 @@ export class SiteShare {
       );
     if (burst.session !== this.others.get(hubId)?.session)
       return this.checks.refuse('replayed', topic, `a burst of hub ${hubId} from another of its broker sessions: played back`);
+    const stale = this.rules.refusesValue(hubId, burst.token);
+    if (stale !== undefined) return this.checks.refuse('refused', topic, stale);
     for (const [address, text, by] of burst.values) {
       const slash = address.indexOf('/');
       if (slash <= 0) continue;

@@ -50,6 +50,8 @@ const MOST_BYTES = 16_384;
 /** What a burst's payload says: the sender's session and `[address, value, who changed it]` in the order they changed. */
 export interface Burst {
   readonly session: string;
+  /** The sender's fencing token (R-EG2): its lease's epoch, while it is the active hub of a group. */
+  readonly token: number | undefined;
   readonly values: readonly (readonly [address: string, value: string, by: string])[];
 }
 
@@ -83,8 +85,10 @@ export class ValueBursts {
     private readonly checks: SiteChecks,
     private readonly scheduler: Scheduler,
     private readonly log: Logger,
+    /** The token this hub's bursts carry (share/tokens.ts); undefined: none. */
+    private readonly token: () => number | undefined = () => undefined,
   ) {
-    // The wrapper (session, brackets) is under 100 bytes.
+    // The wrapper (session, token, brackets) is under 100 bytes.
     this.mostBytes = Math.min(MOST_BYTES, settings.limits.payloadBytes) - 100;
     // A write's answer, and the acknowledgement an active hub waits for (R-B2), come after its value.
     link.gathering(() => this.flush());
@@ -161,7 +165,10 @@ export class ValueBursts {
 
   /** Publishes a burst of `entries` (JSON arrays, joined); `answered` hears whether the broker took it. */
   private publish(entries: string, answered?: (answer: 'taken' | 'refused' | 'lost') => void): void {
-    const payload = `{"session":${JSON.stringify(this.checks.session)},"values":[${entries}]}`;
+    // The active hub of a group fences its bursts with its lease's epoch, as its values (tokens.ts).
+    const token = this.token();
+    const fenced = token === undefined ? '' : `"token":${token},`;
+    const payload = `{"session":${JSON.stringify(this.checks.session)},${fenced}"values":[${entries}]}`;
     this.link.publish(this.topic, payload, { qos: this.settings.qos, retain: false }, 'drop', (error) => {
       const code = (error as { code?: unknown } | undefined)?.code;
       answered?.(error === undefined ? 'taken' : code === NOT_AUTHORIZED ? 'refused' : 'lost');
@@ -254,7 +261,7 @@ export function readBurst(payload: Buffer): Burst | undefined {
     return undefined;
   }
   if (typeof data !== 'object' || data === null) return undefined;
-  const { session, values } = data as Record<string, unknown>;
+  const { session, values, token } = data as Record<string, unknown>;
   if (typeof session !== 'string' || !Array.isArray(values)) return undefined;
   const valid = values.every(
     (entry) =>
@@ -264,5 +271,7 @@ export function readBurst(payload: Buffer): Burst | undefined {
       typeof entry[1] === 'string' &&
       typeof entry[2] === 'string',
   );
-  return valid ? { session, values: values as Burst['values'] } : undefined;
+  const fenced = typeof token === 'number' && Number.isSafeInteger(token) && token >= 0 ? token : undefined;
+  if (token !== undefined && fenced === undefined) return undefined;
+  return valid ? { session, token: fenced, values: values as Burst['values'] } : undefined;
 }

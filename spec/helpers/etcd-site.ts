@@ -1,0 +1,218 @@
+/**
+ * A group on etcd on a network of its own (R-EG3, R-EG5), for the fault spec and
+ * `npm run bench:faults`: hubs a, b and c, three etcd members and the broker each in a
+ * network namespace on one switch, and a device on each hub's own link (never cut) that
+ * records which hub sent each command, with the command's fencing token (`$TOKEN`) and when.
+ * A client writes to every hub ten times a second while asked. The checker says what the
+ * device log shows: commands of a lower token after one of a higher, and writes answered 200
+ * the device never heard.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type EtcdCluster, startEtcdCluster } from './etcd-cluster.ts';
+import { eventually } from './eventually.ts';
+import { bin, type HubProcess, runHub } from './hub-process.ts';
+import { startBroker } from './mosquitto.ts';
+import { makeNetwork, type Network, type Teardowns } from './namespaces.ts';
+import { siteKeyFile } from './site-key.ts';
+
+export const hubIds = ['a', 'b', 'c'] as const;
+export type Hub = (typeof hubIds)[number];
+export const etcdIds = ['e0', 'e1', 'e2'] as const;
+const API_PORT = 17080;
+const DEVICE_PORT = 4000;
+export const LEASE_MS = 2000;
+
+export interface Heard {
+  readonly hub: Hub;
+  readonly value: number;
+  readonly token: number;
+  readonly at: number;
+}
+
+export interface Answer {
+  readonly hub: Hub;
+  readonly value: number;
+  readonly status: number;
+  readonly at: number;
+}
+
+export interface EtcdSite {
+  readonly network: Network;
+  readonly cluster: EtcdCluster;
+  /** Each hub's process now (a hub started again replaces its entry). */
+  readonly hub: Record<Hub, HubProcess>;
+  /** Every command the device heard, in the order it heard them. */
+  readonly heard: Heard[];
+  /** Hubs killed and not started again. */
+  readonly gone: Set<Hub>;
+  /** The one hub that says it is active, or undefined when none or more than one do. */
+  activeNow(): Promise<Hub | undefined>;
+  roleOf(id: Hub): Promise<string>;
+  /** Starts a killed hub again, with its state folder. */
+  restart(id: Hub): Promise<void>;
+  /** The member etcd's members name their leader now. */
+  etcdLeader(): Promise<number | undefined>;
+  /** Writes to every hub ten times a second from now until stopped; every answer is kept. */
+  writeAllAlong(): { readonly answers: Answer[]; stop(): void };
+}
+
+/** The device: one listener on this machine's end of each hub's link, so that the link says which hub sent a command. */
+async function recordingRouter(t: Teardowns, network: Network): Promise<Heard[]> {
+  const heard: Heard[] = [];
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+  for (const hub of hubIds) {
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      let carry = '';
+      socket.on('data', (chunk) => {
+        const lines = (carry + chunk.toString()).split('\n');
+        carry = lines.pop()!;
+        for (const line of lines) {
+          const route = /^ROUTE 1 (\d+) T(\d+)$/.exec(line);
+          if (route) heard.push({ hub, value: Number(route[1]), token: Number(route[2]), at: performance.now() });
+        }
+      });
+      socket.on('error', () => {});
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(DEVICE_PORT, network.deviceLink(hub).here, resolve));
+  }
+  t.teardown(() => {
+    for (const server of servers) server.close();
+    for (const socket of sockets) socket.destroy();
+  });
+  return heard;
+}
+
+export async function startEtcdSite(t: Teardowns): Promise<EtcdSite> {
+  const network = makeNetwork(t, [...hubIds, ...etcdIds, 'broker'], hubIds);
+  const heard = await recordingRouter(t, network);
+  const broker = await startBroker({ host: network.address('broker'), port: 1883, command: network.run('broker') });
+  t.teardown(() => broker.stop());
+  const cluster = await startEtcdCluster(3, {
+    hosts: etcdIds.map((member) => network.address(member)),
+    command: (i) => network.run(etcdIds[i]!),
+  });
+  t.teardown(() => cluster.stop());
+  const dir = await mkdtemp(join(tmpdir(), 'patchbay-etcd-site-'));
+  const flow = join(dir, 'studio.json5');
+  await writeFile(
+    flow,
+    JSON.stringify({
+      connections: {
+        api: { type: 'rest-api', port: API_PORT, bindIp: '${API_IP}' },
+        bus: {
+          type: 'mqtt',
+          url: broker.url,
+          hub: {
+            id: '${HUB}',
+            group: 'onair',
+            members: [...hubIds],
+            coordinator: { etcd: { endpoints: cluster.endpoints, leaseMs: LEASE_MS } },
+            share: [],
+            key: { file: siteKeyFile },
+          },
+        },
+        router: {
+          type: 'tcp-client',
+          host: '${DEVICE_IP}',
+          port: DEVICE_PORT,
+          parameters: ['dest/1,I'],
+          receive: [],
+          send: [{ parameter: 'dest/1', frame: 'ROUTE 1 $VALUE T$TOKEN\n' }],
+        },
+      },
+    }),
+  );
+  const start = (id: Hub) =>
+    runHub(t, flow, {
+      command: [...network.run(id), process.execPath, bin],
+      args: ['--state', join(dir, `state-${id}`)],
+      env: { HUB: id, API_IP: network.deviceLink(id).hub, DEVICE_IP: network.deviceLink(id).here },
+    });
+  const started = await Promise.all(hubIds.map(start));
+  const hub = Object.fromEntries(hubIds.map((id, i) => [id, started[i]!])) as Record<Hub, HubProcess>;
+  const gone = new Set<Hub>();
+  const roleOf = (id: Hub) => (gone.has(id) ? Promise.resolve('gone') : hub[id].read('bus/_hub/role').catch(() => 'unreachable'));
+  const activeNow = async () => {
+    const roles = await Promise.all(hubIds.map(roleOf));
+    const active = hubIds.filter((_, i) => roles[i] === 'active');
+    return active.length === 1 ? active[0] : undefined;
+  };
+  await eventually(async () => (await activeNow()) !== undefined, 'a hub to win the election', 60_000);
+  return {
+    network,
+    cluster,
+    hub,
+    heard,
+    gone,
+    activeNow,
+    roleOf,
+    async restart(id) {
+      hub[id] = await start(id);
+      gone.delete(id);
+    },
+    async etcdLeader() {
+      const leads = await Promise.all(
+        cluster.members.map(async (member) => {
+          const response = await fetch(`${member.clientUrl}/v3/maintenance/status`, {
+            method: 'POST',
+            body: '{}',
+            signal: AbortSignal.timeout(1000),
+          }).catch(() => undefined);
+          const answer = (await response?.json().catch(() => undefined)) as
+            | { header?: { member_id?: string }; leader?: string }
+            | undefined;
+          return answer?.leader !== undefined && answer.header?.member_id === answer.leader;
+        }),
+      );
+      const at = leads.indexOf(true);
+      return at < 0 ? undefined : at;
+    },
+    writeAllAlong() {
+      const answers: Answer[] = [];
+      let value = 0;
+      const timer = setInterval(() => {
+        for (const id of hubIds) {
+          if (gone.has(id)) continue;
+          value += 1;
+          const sent = value;
+          const at = performance.now();
+          fetch(`${hub[id].base}/update?parameter=router/dest/1&value=${sent}`, { signal: AbortSignal.timeout(2000) }).then(
+            (response) => answers.push({ hub: id, value: sent, status: response.status, at }),
+            () => answers.push({ hub: id, value: sent, status: 0, at }),
+          );
+        }
+      }, 100);
+      return { answers, stop: () => clearInterval(timer) };
+    },
+  };
+}
+
+/** Which hubs drove the device between two instants, in order, and its longest wait between two commands. */
+export function heardBetween(heard: readonly Heard[], from: number, to: number) {
+  const during = heard.filter((h) => h.at >= from && h.at < to);
+  const drivers: Hub[] = [];
+  for (const { hub } of during) if (drivers.at(-1) !== hub) drivers.push(hub);
+  const times = [heard.findLast((h) => h.at < from)?.at ?? from, ...during.map((h) => h.at)];
+  let longestWait = 0;
+  for (let i = 1; i < times.length; i++) longestWait = Math.max(longestWait, times[i]! - times[i - 1]!);
+  return { drivers, longestWait: Math.round(longestWait), count: during.length };
+}
+
+/** The checker: commands heard after one of a higher token, and writes answered 200 that the device never heard. */
+export function checkDeviceLog(heard: readonly Heard[], answers: readonly Answer[]) {
+  let highest = 0;
+  const outOfOrder = heard.filter((h) => {
+    const lower = h.token < highest;
+    highest = Math.max(highest, h.token);
+    return lower;
+  });
+  const values = new Set(heard.map((h) => h.value));
+  const lost = answers.filter((answer) => answer.status === 200 && !values.has(answer.value));
+  return { outOfOrder, lost };
+}
