@@ -55,14 +55,7 @@ export const nativeBinaryProblem: string | undefined = loaded.problem;
 export const nativeBinaryLoaded: boolean =
   loaded.problem === undefined && /\[native code\]/.test(Function.prototype.toString.call(uws.App));
 
-export type {
-  HttpRequest,
-  HttpResponse,
-  TemplatedApp,
-  us_listen_socket as ListenSocket,
-  WebSocket,
-  WebSocketBehavior,
-} from 'uWebSockets.js';
+export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket as ListenSocket, WebSocket } from 'uWebSockets.js';
 
 /** The native module's LIBUS_LISTEN_EXCLUSIVE_PORT (its typings name it only in an enum). */
 const exclusivePort = (): number => (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;

@@ -31,7 +31,6 @@ import {
   type TemplatedApp,
   uws,
   type WebSocket,
-  type WebSocketBehavior,
 } from '../../http/uws.ts';
 import { NamespaceIndex } from './namespace-index.ts';
 import type { Attributes } from './namespace-text.ts';
@@ -145,37 +144,7 @@ export class OscQueryServer {
         answers.answer(res, path, req.getQuery() ?? '');
       }),
     );
-    app.ws<Client>('/*', this.listening());
-    // A parameter that goes is no longer sent: its listeners are let go of it.
-    this.removals = this.graph.removed$.subscribe((parameter) => {
-      for (const ws of this.clients) {
-        const path = `/${parameter.address}`;
-        ws.getUserData().listening.get(path)?.unsubscribe();
-        ws.getUserData().listening.delete(path);
-      }
-    });
-    const server = this;
-    this.sweep = this.scheduler.schedule(function (this: SchedulerAction<unknown>) {
-      server.dropIdle();
-      this.schedule(undefined, IDLE_MS / 2);
-    }, IDLE_MS / 2);
-    const { bindIp, port } = this.settings;
-    return new Promise((resolve, reject) =>
-      listenExclusive(app, bindIp, port, (socket) => {
-        if (!socket) return reject(new HubError('PB_PORT_UNAVAILABLE', `OSCQuery cannot listen on ${bindIp || '*'}:${port}`));
-        this.socket = socket;
-        this.portListening = uws.us_socket_local_port(socket as never);
-        resolve(this.portListening);
-      }),
-    );
-  }
-
-  /**
-   * The listeners' WebSocket: each admitted within the bounds (all of them, and from one
-   * address), told the values it listens to, its OSC and commands taken, let go on close.
-   */
-  private listening(): WebSocketBehavior<Client> {
-    return {
+    app.ws<Client>('/*', {
       maxPayloadLength: 64 * 1024,
       idleTimeout: 120,
       sendPingsAutomatically: true,
@@ -218,7 +187,29 @@ export class OscQueryServer {
         else this.perAddress.delete(peer);
         for (const subscription of listening.values()) subscription.unsubscribe();
       },
-    };
+    });
+    // A parameter that goes is no longer sent: its listeners are let go of it.
+    this.removals = this.graph.removed$.subscribe((parameter) => {
+      for (const ws of this.clients) {
+        const path = `/${parameter.address}`;
+        ws.getUserData().listening.get(path)?.unsubscribe();
+        ws.getUserData().listening.delete(path);
+      }
+    });
+    const server = this;
+    this.sweep = this.scheduler.schedule(function (this: SchedulerAction<unknown>) {
+      server.dropIdle();
+      this.schedule(undefined, IDLE_MS / 2);
+    }, IDLE_MS / 2);
+    const { bindIp, port } = this.settings;
+    return new Promise((resolve, reject) =>
+      listenExclusive(app, bindIp, port, (socket) => {
+        if (!socket) return reject(new HubError('PB_PORT_UNAVAILABLE', `OSCQuery cannot listen on ${bindIp || '*'}:${port}`));
+        this.socket = socket;
+        this.portListening = uws.us_socket_local_port(socket as never);
+        resolve(this.portListening);
+      }),
+    );
   }
 
   stop(): void {
