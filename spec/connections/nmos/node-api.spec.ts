@@ -8,7 +8,9 @@ import test, { type ExecutionContext } from 'ava';
 import { Value } from '@sinclair/typebox/value';
 import WebSocket from 'ws';
 import { HealthMessage, StateMessage, shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
+import type { StateStore } from '../../../lib/state/store.ts';
 import { param, startHub } from '../../helpers/hub.ts';
+import { storeWith } from '../../helpers/state.ts';
 
 async function nodeHub(t: ExecutionContext, nmos: object = {}) {
   const hub = await startHub(t, {
@@ -184,4 +186,29 @@ test('a message larger than maxMessageBytes closes its client; a malformed one i
   client.send({ command: 'subscription', sources: ['x'.repeat(2000)] });
   const { code } = await client.closed;
   t.not(code, 1000);
+});
+
+test('the node and its sources keep their ids across a restart with the same state folder; another folder is another node (R-NM1)', async (t) => {
+  const store = await storeWith(t);
+  const idsOf = async (state: StateStore) => {
+    const hub = await startHub(
+      t,
+      {
+        connections: {
+          studio: { type: 'dummy', parameters: ['onair,B,false'] },
+          node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', expose: ['studio/#'] },
+        },
+      },
+      { state },
+    );
+    const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}/x-nmos/node/v1.3`;
+    const self = (await (await fetch(`${base}/self`)).json()) as { id: string };
+    const sources = (await (await fetch(`${base}/sources`)).json()) as { id: string }[];
+    await hub.stop();
+    return [self.id, ...sources.map(({ id }) => id)];
+  };
+  const first = await idsOf(store);
+  t.deepEqual(await idsOf(store), first);
+  const other = await idsOf(await storeWith(t));
+  t.not(other[0], first[0]);
 });

@@ -1,0 +1,171 @@
+/**
+ * Registration with IS-04 registries (R-NM1), against a registry written here: a real HTTP
+ * server that keeps what it is told, answers as IS-04's Registration API does (201 for a new
+ * resource, 200 for one it holds, 404 to a heartbeat of a node it does not hold), checks every
+ * body against the shapes of resource-shapes.ts, and records each request in order. Each spec
+ * then scripts what a registry may do: forget the node, hold a stale record, fail, hang.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test, { type ExecutionContext } from 'ava';
+import { Value } from '@sinclair/typebox/value';
+import { nmosId } from '../../../lib/connections/nmos/identity.ts';
+import { type ResourceKind, shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { startHub } from '../../helpers/hub.ts';
+
+type Answering = (method: string, path: string) => number | 'hang' | undefined;
+
+/** A registry: `requests` in order (`POST node`, `POST /health/nodes/<id>`, `DELETE sources/<id>`), `held` by id. */
+async function registry(t: ExecutionContext, script: Answering = () => undefined) {
+  const requests: string[] = [];
+  const invalid: string[] = [];
+  const held = new Map<string, { kind: string }>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', (): void => {
+      const path = (req.url ?? '').replace('/x-nmos/registration/v1.3', '');
+      const answer = (status: number): void => void res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      const scripted = script(req.method ?? '', path);
+      if (scripted === 'hang') return void requests.push(`${req.method} ${path} (hung)`);
+      if (req.method === 'POST' && path === '/resource') {
+        const { type, data } = JSON.parse(Buffer.concat(chunks).toString()) as { type: ResourceKind; data: { id: string } };
+        requests.push(`POST ${type}`);
+        if (scripted !== undefined) return answer(scripted);
+        const shape = shapeOf[type];
+        if (!shape || !Value.Check(shape, data)) {
+          invalid.push(`${type}: ${JSON.stringify(shape && [...Value.Errors(shape, data)][0])}`);
+          return answer(400);
+        }
+        const known = held.has(data.id);
+        held.set(data.id, { kind: type });
+        return answer(known ? 200 : 201);
+      }
+      const health = /^\/health\/nodes\/(.+)$/.exec(path);
+      if (req.method === 'POST' && health) {
+        requests.push('heartbeat');
+        if (scripted !== undefined) return answer(scripted);
+        return answer(held.has(health[1] as string) ? 200 : 404);
+      }
+      const deleted = /^\/resource\/(\w+)s\/(.+)$/.exec(path);
+      if (req.method === 'DELETE' && deleted) {
+        requests.push(`DELETE ${deleted[1]}`);
+        if (scripted !== undefined) return answer(scripted);
+        return answer(held.delete(deleted[2] as string) ? 204 : 404);
+      }
+      requests.push(`${req.method} ${path}`);
+      return answer(404);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** The requests from the `from`-th on, heartbeats left out. */
+  const told = (from = 0) => requests.slice(from).filter((request) => request !== 'heartbeat');
+  return { url, requests, told, invalid, held };
+}
+
+const REGISTERED = ['POST node', 'POST device', 'POST source', 'POST source', 'POST flow', 'POST flow', 'POST sender', 'POST sender'];
+
+async function nodeHub(t: ExecutionContext, registries: string[], nmos: object = {}) {
+  const hub = await startHub(t, {
+    connections: {
+      studio: {
+        type: 'dummy',
+        parameters: ['onair,B,false', 'gain,F,0', 'cue,T'],
+        describe: { gain: { unit: 'dB', minimum: -80, maximum: 10 } },
+      },
+      node: {
+        type: 'nmos',
+        port: 0,
+        bindIp: '127.0.0.1',
+        host: '127.0.0.1',
+        expose: ['studio/#'],
+        registries,
+        heartbeatMs: 200,
+        requestTimeoutMs: 400,
+        seed: 'registration-spec',
+        ...nmos,
+      },
+    },
+  });
+  const info = () => hub.connection('node')?.info;
+  return { hub, info };
+}
+
+test('node, device, sources, flows and senders are registered in order, each valid, then a heartbeat every heartbeatMs; stop deletes them, senders first (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  const { hub, info } = await nodeHub(t, [registered.url]);
+  await eventually(() => registered.requests.filter((request) => request === 'heartbeat').length >= 3, 'three heartbeats');
+  t.deepEqual(registered.told(), REGISTERED);
+  t.deepEqual(registered.invalid, []);
+  t.is(registered.held.size, 8);
+  t.is(info()?.status, 'ok');
+  t.is(registered.requests.indexOf('heartbeat'), REGISTERED.length, 'the first heartbeat after the last registration');
+  const from = registered.requests.length;
+  await hub.stop();
+  t.deepEqual(registered.told(from), [
+    'DELETE sender',
+    'DELETE sender',
+    'DELETE flow',
+    'DELETE flow',
+    'DELETE source',
+    'DELETE source',
+    'DELETE device',
+    'DELETE node',
+  ]);
+  t.is(registered.held.size, 0);
+});
+
+test('a 404 to a heartbeat (the registry forgot the node) registers everything again, in order (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  const { info } = await nodeHub(t, [registered.url]);
+  await eventually(() => registered.requests.includes('heartbeat'), 'a heartbeat');
+  const from = registered.requests.length;
+  registered.held.clear();
+  await eventually(() => registered.told(from).length >= REGISTERED.length, 'registered again');
+  t.deepEqual(registered.told(from).slice(0, REGISTERED.length), REGISTERED);
+  t.is(registered.requests.slice(from).indexOf('heartbeat'), 0, 'the heartbeat that was answered 404 came first');
+  t.is(info()?.details?.['registrations'], 2);
+});
+
+test('a 200 to the first POST of the node (a stale record) deletes it and registers it anew (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  registered.held.set(nmosId('registration-spec', 'node'), { kind: 'node' });
+  await nodeHub(t, [registered.url]);
+  await eventually(() => registered.requests.includes('heartbeat'), 'a heartbeat');
+  t.deepEqual(registered.told().slice(0, 4), ['POST node', 'DELETE node', 'POST node', 'POST device']);
+});
+
+test('a registry answering 5xx, or not answering, moves the node to the next registry; the connection says so meanwhile (R-NM1)', async (t) => {
+  const failing = await registry(t, () => 503);
+  const hanging = await registry(t, () => 'hang');
+  const working = await registry(t);
+  const { info } = await nodeHub(t, [failing.url, hanging.url, working.url]);
+  const seen: string[] = [];
+  await eventually(() => {
+    const now = info();
+    if (now?.status === 'degraded') seen.push(`${now.reason}`);
+    return working.requests.includes('heartbeat');
+  }, 'registered with the third registry');
+  t.deepEqual(failing.told(), ['POST node']);
+  t.deepEqual(hanging.requests, ['POST /resource (hung)']);
+  t.deepEqual(working.told(), REGISTERED);
+  t.is(info()?.status, 'ok');
+  t.is(info()?.details?.['registry'], working.url);
+  t.true(
+    seen.some((reason) => reason.includes('answered 503')),
+    seen.join(' | '),
+  );
+  t.true(
+    seen.some((reason) => reason.includes('no answer within 400 ms')),
+    seen.join(' | '),
+  );
+});
+
+test('with no registries the node serves its APIs and registers nowhere (R-NM1)', async (t) => {
+  const { info } = await nodeHub(t, []);
+  t.is(info()?.status, 'ok');
+  t.is(info()?.details?.['registry'], undefined);
+});
