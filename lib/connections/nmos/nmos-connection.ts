@@ -28,6 +28,9 @@ import type { StateMessage } from './resource-shapes.ts';
 import type { NmosSettings } from './settings.ts';
 import { taiOf } from './tai-time.ts';
 
+/** How long stopping may spend deleting what was registered, at least. */
+const STOP_DEADLINE_MS = 5000;
+
 /** Bytes that may wait for one events client before it is dropped as not reading. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -103,7 +106,8 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       this.registration = new Registration(this.model, {
         registries: settings.registryUrls,
         heartbeatMs: settings.heartbeatMs,
-        stopDeadlineMs: 2 * settings.requestTimeoutMs,
+        // Every request is bounded by its own timeout; the deletions together by this.
+        stopDeadlineMs: Math.max(STOP_DEADLINE_MS, 2 * settings.requestTimeoutMs),
         request: registryRequests(context.scheduler, settings.requestTimeoutMs),
         scheduler: context.scheduler,
         state: (state) => this.registrationState(state),
@@ -184,7 +188,8 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
   private servedSource(parameter: Parameter, event: EventType): ServedSource {
     return {
       address: parameter.address,
-      label: parameter.meta?.label ?? parameter.address,
+      // A label alone may be shared (each input's `On program`): the address tells them apart in a registry's list.
+      label: parameter.meta?.label === undefined ? parameter.address : `${parameter.meta.label} (${parameter.address})`,
       description: parameter.meta?.description ?? `the hub parameter ${parameter.address}`,
       event,
     };

@@ -96,7 +96,7 @@ async function nodeHub(t: ExecutionContext, registries: string[], nmos: object =
 
 test('node, device, sources, flows and senders are registered in order, each valid, then a heartbeat every heartbeatMs; stop deletes them, senders first (R-NM1)', async (t) => {
   const registered = await registry(t);
-  const { hub, info } = await nodeHub(t, [registered.url]);
+  const { hub, info } = await nodeHub(t, [registered.url], { requestTimeoutMs: 2000 });
   await eventually(() => registered.requests.filter((request) => request === 'heartbeat').length >= 3, 'three heartbeats');
   t.deepEqual(registered.told(), REGISTERED);
   t.deepEqual(registered.invalid, []);
