@@ -12,7 +12,7 @@ import { Value } from '@sinclair/typebox/value';
 import { nmosId } from '../../../lib/connections/nmos/identity.ts';
 import { type ResourceKind, shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { startHub } from '../../helpers/hub.ts';
+import { flowOf, startHub } from '../../helpers/hub.ts';
 
 type Answering = (method: string, path: string) => number | 'hang' | undefined;
 
@@ -168,4 +168,31 @@ test('with no registries the node serves its APIs and registers nowhere (R-NM1)'
   const { info } = await nodeHub(t, []);
   t.is(info()?.status, 'ok');
   t.is(info()?.details?.['registry'], undefined);
+});
+
+test('a parameter that comes is registered at once, with the device that lists its sender; one that goes is deleted, sender first (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  const node = {
+    type: 'nmos',
+    port: 0,
+    bindIp: '127.0.0.1',
+    host: '127.0.0.1',
+    expose: ['studio/#'],
+    registries: [registered.url],
+    heartbeatMs: 5000,
+    seed: 'changes-spec',
+  };
+  const flow = (parameters: string[]) => flowOf({ connections: { studio: { type: 'dummy', parameters }, node } });
+  const hub = await startHub(t, { connections: { studio: { type: 'dummy', parameters: ['onair,B,false'] }, node } });
+  await eventually(() => registered.held.size === 5, 'node, device, source, flow, sender registered');
+  let from = registered.requests.length;
+  await hub.reload(flow(['onair,B,false', 'tally,B,true']));
+  // Long before the next heartbeat: a change is told at once.
+  await eventually(() => registered.held.size === 8, 'the new source registered', 2000);
+  t.deepEqual(registered.told(from), ['POST device', 'POST source', 'POST flow', 'POST sender']);
+  t.deepEqual(registered.invalid, []);
+  from = registered.requests.length;
+  await hub.reload(flow(['tally,B,true']));
+  await eventually(() => registered.held.size === 5, 'the gone source deleted', 2000);
+  t.deepEqual(registered.told(from), ['POST device', 'DELETE sender', 'DELETE flow', 'DELETE source']);
 });
