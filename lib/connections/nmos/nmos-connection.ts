@@ -22,11 +22,15 @@ import { type EventType, eventTypeOf } from './event-types.ts';
 import { seedOf } from './identity.ts';
 import { nodeHostOf } from './node-host.ts';
 import { Registration, type RegistrationState } from './registration.ts';
+import { RegistryBrowser } from './registry-discovery.ts';
 import { registryRequests } from './registry-requests.ts';
 import { EVENTS_SOCKET, type NodeFacts, NodeModel, type ServedSource, sourceTrio } from './resources.ts';
 import type { StateMessage } from './resource-shapes.ts';
 import type { NmosSettings } from './settings.ts';
 import { taiOf } from './tai-time.ts';
+
+/** How often DNS-SD asks the network for registries. */
+const DNS_SD_INTERVAL_MS = 10_000;
 
 /** How long stopping may spend deleting what was registered, at least. */
 const STOP_DEADLINE_MS = 5000;
@@ -52,6 +56,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
   private readonly bySource = new Map<string, Served>();
   private readonly refusals: SparseLog;
   private registration: Registration | undefined;
+  private browser: RegistryBrowser | undefined;
   private facts: NodeFacts | undefined;
   private app: TemplatedApp | undefined;
   private socket: ListenSocket | undefined;
@@ -100,11 +105,18 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
     );
     this.rebuild();
     this.clients.start();
-    if (settings.registryUrls.length === 0) context.setStatus(Status.Ok);
+    const named = settings.registryUrls;
+    if (named.length === 0 && settings.dnsSd) {
+      this.browser = new RegistryBrowser(context.scheduler, context.log, DNS_SD_INTERVAL_MS, () => this.registration?.changed());
+      this.browser.start();
+    }
+    const browser = this.browser;
+    if (named.length === 0 && browser === undefined) context.setStatus(Status.Ok);
     else {
-      context.setStatus(Status.Connecting, `registering with ${settings.registryUrls[0]}`);
+      context.setStatus(Status.Connecting, browser ? 'looking for a registry by DNS-SD' : `registering with ${named[0]}`);
       this.registration = new Registration(this.model, {
-        registries: settings.registryUrls,
+        registries: browser ? () => browser.registries() : () => named,
+        ...(browser && { lookAgain: () => browser.ask() }),
         heartbeatMs: settings.heartbeatMs,
         // Every request is bounded by its own timeout; the deletions together by this.
         stopDeadlineMs: Math.max(STOP_DEADLINE_MS, 2 * settings.requestTimeoutMs),
@@ -116,7 +128,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       context.whenRunning(() => this.registration?.start());
     }
     context.log.info(
-      `NMOS node ${this.model.resources.node.id} at http://${where.host}:${port}: ${this.served.size} sources from ${settings.expose.join(' ') || 'nothing'}; ${settings.registryUrls.length === 0 ? 'registers nowhere' : `registers with ${settings.registryUrls.join(', ')}`}`,
+      `NMOS node ${this.model.resources.node.id} at http://${where.host}:${port}: ${this.served.size} sources from ${settings.expose.join(' ') || 'nothing'}; ${named.length > 0 ? `registers with ${named.join(', ')}` : browser ? 'finds its registry by DNS-SD' : 'registers nowhere'}`,
     );
   }
 
@@ -138,6 +150,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
     this.updateDue?.unsubscribe();
     // Deleted from the registry first: a node that no longer answers should not stay listed.
     await this.registration?.stop();
+    this.browser?.stop();
     for (const served of this.served.values()) served.changes.unsubscribe();
     this.served.clear();
     this.bySource.clear();

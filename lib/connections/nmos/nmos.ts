@@ -3,7 +3,8 @@
  * `expose` are IS-07 event sources, each with a JSON flow and a WebSocket sender, their event
  * types from what the parameter says of itself (event-types.ts). It serves the IS-04 v1.3 Node
  * API, the IS-07 Events API and the events WebSocket on a port of its own, and registers node,
- * device, sources, flows and senders with the registries in `registries`, with heartbeats,
+ * device, sources, flows and senders with the registries in `registries` (or found by DNS-SD,
+ * registry-discovery.ts), with heartbeats,
  * registering again on a 404 and moving to the next registry on failure (registration.ts). Its
  * ids stay the same across restarts (identity.ts). Active hub only: a standby registers
  * nothing, and the `seed` setting keeps the identity across a takeover.

@@ -7,7 +7,8 @@
  * everything is registered again, in order. A 200 to the first POST of the node means the
  * registry still held it from before (a stale record): it is deleted and registered anew.
  * A 5xx, a timeout, a refused connection or any other answer it cannot use moves it to the
- * next registry after a backoff (1 s doubling to 30 s, reset once registered). On stop it
+ * next registry after a backoff (1 s doubling to 30 s, reset once registered). The registries
+ * are asked for each time (DNS-SD finds and forgets them); with none, it waits and looks again. On stop it
  * deletes what it registered, within a deadline. Every request is bounded (registry-requests.ts).
  */
 import type { ErrorCode, Scheduler } from '../../sdk/index.ts';
@@ -19,6 +20,8 @@ import { type ResourceKind, resourceKinds } from './resource-shapes.ts';
 const API = '/x-nmos/registration/v1.3';
 const FIRST_BACKOFF_MS = 1000;
 const LONGEST_BACKOFF_MS = 30_000;
+/** How long to wait for DNS-SD to find a registry before looking again. */
+const NO_REGISTRY_WAIT_MS = 2000;
 
 /** Where registration stands, for the connection's status. */
 export type RegistrationState =
@@ -26,7 +29,10 @@ export type RegistrationState =
   | { readonly registered: false; readonly code: ErrorCode; readonly reason: string };
 
 export interface RegistrationOptions {
-  readonly registries: readonly string[];
+  /** The registries to use now, best first: named in the settings, or found by DNS-SD (they may come and go). */
+  readonly registries: () => readonly string[];
+  /** Asked when there is no registry to use: look again (DNS-SD asks the network). */
+  readonly lookAgain?: () => void;
   readonly heartbeatMs: number;
   /** How long stopping may take to delete what was registered. */
   readonly stopDeadlineMs: number;
@@ -39,6 +45,8 @@ export class Registration {
   /** What the current registry holds of this node, by id: the version it was told. */
   private readonly told = new Map<string, { kind: ResourceKind; version: string }>();
   private index = 0;
+  /** The registry `told` is of. */
+  private toldRegistry: string | undefined;
   private backoff = FIRST_BACKOFF_MS;
   private lastHeartbeat = Number.NEGATIVE_INFINITY;
   private stopped = false;
@@ -54,11 +62,12 @@ export class Registration {
 
   /** The registry in use now. */
   get registry(): string | undefined {
-    return this.options.registries[this.index];
+    const registries = this.options.registries();
+    return registries[this.index % Math.max(1, registries.length)];
   }
 
   start(): void {
-    if (this.options.registries.length === 0 || this.loop) return;
+    if (this.loop) return;
     this.loop = this.run();
   }
 
@@ -92,7 +101,17 @@ export class Registration {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      const registry = this.registry as string;
+      const registry = this.registry;
+      if (registry === undefined) {
+        this.options.state({ registered: false, code: 'PB_DEVICE_UNAVAILABLE', reason: 'no registry found by DNS-SD yet' });
+        this.options.lookAgain?.();
+        this.told.clear();
+        await this.sleep(NO_REGISTRY_WAIT_MS);
+        continue;
+      }
+      // Another registry than the one told (DNS-SD found a better one, or lost this one): it is told everything.
+      if (registry !== this.toldRegistry) this.told.clear();
+      this.toldRegistry = registry;
       try {
         if (this.told.size === 0) {
           await this.registerAll(registry);
@@ -106,12 +125,14 @@ export class Registration {
         if (this.stopped) return;
         this.counts.failures++;
         const failure = error instanceof RegistryFailure ? error : new RegistryFailure('PB_BAD_ANSWER', String(error));
-        const next = (this.index + 1) % this.options.registries.length;
+        const registries = this.options.registries();
+        const next = (this.index + 1) % Math.max(1, registries.length);
         this.options.state({
           registered: false,
           code: failure.code,
-          reason: `${failure.message}; trying ${this.options.registries[next]} in ${this.backoff} ms`,
+          reason: `${failure.message}; trying ${registries[next] ?? 'the next registry found'} in ${this.backoff} ms`,
         });
+        if (next === 0) this.options.lookAgain?.();
         this.told.clear();
         this.index = next;
         await this.sleep(this.backoff);

@@ -39,9 +39,16 @@ export const nmosSettings = Type.Object({
   registries: withDefault(
     Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+/?$', description: 'A registry’s base URL: `http://registry.local:8235`.' }), {
       description:
-        'Registration APIs to register with, in order of preference: the next is tried when one fails. None: the node serves its APIs and registers nowhere.',
+        'Registration APIs to register with, in order of preference: the next is tried when one fails. None: registries are found by DNS-SD (`dnsSd`), or none is used.',
     }),
     [],
+  ),
+  dnsSd: withDefault(
+    Type.Boolean({
+      description:
+        'With no `registries`: find registries by DNS-SD (`_nmos-register._tcp` over multicast DNS on the local network), and use the best by priority. false: with no `registries`, register nowhere.',
+    }),
+    true,
   ),
   seed: withDefault(
     Type.String({

@@ -131,7 +131,7 @@ amwaTest(`every answer of a running node's Node API and Events API is valid agai
           },
         },
       },
-      node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', expose: ['studio/#'] },
+      node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'] },
     },
   });
   const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}`;

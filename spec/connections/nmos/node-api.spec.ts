@@ -29,7 +29,7 @@ async function nodeHub(t: ExecutionContext, nmos: object = {}) {
         },
       },
       backstage: { type: 'dummy', parameters: ['hidden,B,true'] },
-      node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', expose: ['studio/#'], ...nmos },
+      node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'], ...nmos },
     },
   });
   const info = hub.connection('node')?.info;
@@ -197,7 +197,7 @@ test('the node and its sources keep their ids across a restart with the same sta
       {
         connections: {
           studio: { type: 'dummy', parameters: ['onair,B,false'] },
-          node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', expose: ['studio/#'] },
+          node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'] },
         },
       },
       { state },
