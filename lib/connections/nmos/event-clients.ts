@@ -4,7 +4,7 @@
  * source's `state`; every change of a source after is a `state` to each client that follows
  * it; a `health` command is answered with a `health` message; a client that sends no
  * `health` for `timeoutMs` (IS-07: 12 s) is dropped, as one whose unsent messages pass a
- * bound (it stopped reading). The socket is a seam (`EventClient`), so the rules are
+ * bound (it stopped reading). A node that stops says `shutdown` for each source followed. The socket is a seam (`EventClient`), so the rules are
  * specified with fake sockets in virtual time and the uWS glue stays thin.
  */
 import type { SchedulerAction, Subscription } from 'rxjs';
@@ -65,9 +65,17 @@ export class EventClients {
     }, every);
   }
 
+  /** Tells each client that each source it follows is going (IS-07's `shutdown`), then closes it. */
   stop(): void {
     this.sweep?.unsubscribe();
-    for (const client of [...this.clients.keys()]) client.end('the node stopped');
+    const creation_timestamp = taiOf(this.scheduler.now());
+    for (const [client, { sources }] of [...this.clients]) {
+      for (const id of sources) {
+        const identity = this.options.stateOf(id)?.identity;
+        if (identity) this.send(client, JSON.stringify({ message_type: 'shutdown', identity, timing: { creation_timestamp } }));
+      }
+      client.end('the node stopped');
+    }
     this.clients.clear();
   }
 

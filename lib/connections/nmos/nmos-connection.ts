@@ -151,10 +151,11 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
     // Deleted from the registry first: a node that no longer answers should not stay listed.
     await this.registration?.stop();
     this.browser?.stop();
+    // Told while the sources are still known: each client hears `shutdown` for each it follows.
+    this.clients.stop();
     for (const served of this.served.values()) served.changes.unsubscribe();
     this.served.clear();
     this.bySource.clear();
-    this.clients.stop();
     if (this.socket) uws.us_listen_socket_close(this.socket);
     this.socket = undefined;
     if (this.app) closeEverySocket(this.app);
@@ -267,7 +268,6 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
               .writeStatus('503 Service Unavailable')
               .end(JSON.stringify({ code: 503, error: `at most ${this.settings.maxClients} events clients`, debug: null }), true);
           }
-          const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
           const holder: { client?: EventClient } = {};
           res.upgrade(
             holder as { client: EventClient },
@@ -276,7 +276,6 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
             req.getHeader('sec-websocket-extensions'),
             context,
           );
-          void peer;
         }),
       open: (ws) => {
         const peer = Buffer.from(ws.getRemoteAddressAsText()).toString();
@@ -321,9 +320,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
     if (method === 'OPTIONS') return void cors(res.writeStatus('200 OK')).end();
     if (method !== 'GET' && method !== 'HEAD') {
       const body = { code: 405, error: 'Method Not Allowed', debug: `${method} is not served here` };
-      return void cors(res.writeStatus('405 Method Not Allowed'))
-        .writeHeader('content-type', 'application/json')
-        .end(JSON.stringify(body), true);
+      return void cors(res.writeStatus('405 Method Not Allowed')).writeHeader('content-type', 'application/json').end(JSON.stringify(body));
     }
     let path: string;
     try {
@@ -337,8 +334,8 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
         : answerGet(path, this.view());
     const text = JSON.stringify(answer.body);
     cors(res.writeStatus(answer.status === 200 ? '200 OK' : '404 Not Found')).writeHeader('content-type', 'application/json');
-    if (method === 'HEAD') return void res.endWithoutBody(Buffer.byteLength(text), true);
-    res.end(text, true);
+    if (method === 'HEAD') return void res.endWithoutBody(Buffer.byteLength(text));
+    res.end(text);
   }
 
   /** A throw in a uWS callback ends the process, and these requests come from anyone who reaches the port. */

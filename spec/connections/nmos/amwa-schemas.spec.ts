@@ -167,14 +167,20 @@ amwaTest(`every answer of a running node's Node API and Events API is valid agai
   check(is04('error.json'), await get('/x-nmos/node/v1.3/sources/nothing'), 'a 404');
 });
 
-amwaTest(`a health answer and each client command the node takes are valid against IS-07's schemas${why}`, (t) => {
+amwaTest(`a health answer, a state, a shutdown and each client command the node takes are valid against IS-07's schemas${why}`, (t) => {
   const { is07 } = amwa();
   const sent: string[] = [];
   const clients = new EventClients(new VirtualClock().scheduler, {
     timeoutMs: 12_000,
     maxSources: 10,
     maxBufferedBytes: 1024,
-    stateOf: () => undefined,
+    stateOf: (id) => ({
+      message_type: 'state',
+      identity: { source_id: id, flow_id: id },
+      event_type: 'boolean',
+      timing: { creation_timestamp: '37:0' },
+      payload: { value: true },
+    }),
     refused: () => {},
   });
   const client = { peer: 'spec', send: (text: string) => void sent.push(text), bufferedBytes: () => 0, end: () => {} };
@@ -184,5 +190,11 @@ amwaTest(`a health answer and each client command the node takes are valid again
   clients.received(client, JSON.stringify(health));
   const validate = is07('message.json');
   t.true(validate(JSON.parse(sent[0] as string)), errors(validate));
-  t.true(is07('command.json')({ command: 'subscription', sources: ['9f463872-9621-4939-aa3a-dc3c82d8578b'] }));
+  const subscription = { command: 'subscription', sources: ['9f463872-9621-4939-aa3a-dc3c82d8578b'] };
+  t.true(is07('command.json')(subscription));
+  clients.received(client, JSON.stringify(subscription));
+  t.true(validate(JSON.parse(sent[1] as string)), `state: ${errors(validate)}`);
+  clients.stop();
+  t.like(JSON.parse(sent[2] as string), { message_type: 'shutdown' });
+  t.true(validate(JSON.parse(sent[2] as string)), `shutdown: ${errors(validate)}`);
 });

@@ -159,6 +159,11 @@ test('a subscription is answered with each source’s state, then every change; 
   const [health] = (await client.until(6)).slice(5);
   t.true(Value.Check(HealthMessage, health));
   t.like(health, { message_type: 'health', timing: { origin_timestamp: '1441974485:12300000' } });
+  await hub.stop();
+  const { reason } = await client.closed;
+  t.regex(reason, /the node stopped/);
+  t.like(client.messages[6], { message_type: 'shutdown', identity: { source_id: title.id } }, 'each source followed says it is going');
+  t.is(client.messages.length, 7);
 });
 
 test('a client that sends no health for clientTimeoutMs is dropped; one that does stays (R-NM2)', async (t) => {
