@@ -218,3 +218,22 @@ test('the node and its sources keep their ids across a restart with the same sta
   const other = await idsOf(await storeWith(t));
   t.not(other[0], first[0]);
 });
+
+test('two hubs given the same seed are the same node with the same sources, as the hubs of a redundancy group must be (R-NM1)', async (t) => {
+  const idsOf = async () => {
+    const hub = await startHub(t, {
+      connections: {
+        studio: { type: 'dummy', parameters: ['onair,B,false'] },
+        node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'], seed: 'studio-a' },
+      },
+    });
+    const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}/x-nmos/node/v1.3`;
+    const self = (await (await fetch(`${base}/self`)).json()) as { id: string };
+    const senders = (await (await fetch(`${base}/senders`)).json()) as { id: string }[];
+    return [self.id, ...senders.map(({ id }) => id)];
+  };
+  // Each hub keeps records of its own (no shared state folder), as two machines do.
+  const [active, standby] = [await idsOf(), await idsOf()];
+  t.deepEqual(standby, active);
+  t.is(active.length, 2);
+});
