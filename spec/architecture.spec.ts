@@ -45,7 +45,7 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
     'connections/osc/oscquery.ts',
     'connections/osc/oscquery-answers.ts',
     'connections/osc/oscquery-gate.ts',
-    'connections/nmos/nmos-connection.ts',
+    'connections/nmos/node-server.ts',
   ],
   // Type folders are reached through the list of types alone.
   'connections/*': ['config/connection-types.ts'],

@@ -1,30 +1,23 @@
 /**
  * A running `nmos` connection: the hub's parameters that match `expose` followed into the
- * node's resources (resources.ts), served on a uWS listener of its own — the Node and Events
- * APIs (api-answers.ts) and the events WebSocket (event-clients.ts) — and registered with
- * the registries named in its settings (registration.ts).
+ * node's resources (resources.ts), served on a listener of its own (node-server.ts) — the
+ * Node and Events APIs (api-answers.ts) and the events WebSocket (event-clients.ts) — and
+ * registered with the registries named in its settings or found by DNS-SD (registration.ts,
+ * registry-discovery.ts).
  */
 import { networkInterfaces } from 'node:os';
 import type { Subscription } from 'rxjs';
-import { type ConnectionContext, type Parameter, reasonOf, SparseLog, Status, type TypedInstance, type Value } from '../../sdk/index.ts';
-import {
-  closeEverySocket,
-  type HttpResponse,
-  listenExclusive,
-  type ListenSocket,
-  type TemplatedApp,
-  uws,
-  type WebSocket,
-} from '../../http/uws.ts';
-import { answerGet, type ApiView } from './api-answers.ts';
-import { type EventClient, EventClients } from './event-clients.ts';
+import { type ConnectionContext, type Parameter, SparseLog, Status, type TypedInstance, type Value } from '../../sdk/index.ts';
+import type { ApiView } from './api-answers.ts';
+import { EventClients } from './event-clients.ts';
 import { type EventType, eventTypeOf } from './event-types.ts';
 import { seedOf } from './identity.ts';
 import { nodeHostOf } from './node-host.ts';
+import { NodeServer } from './node-server.ts';
 import { Registration, type RegistrationState } from './registration.ts';
 import { RegistryBrowser } from './registry-discovery.ts';
 import { registryRequests } from './registry-requests.ts';
-import { EVENTS_SOCKET, type NodeFacts, NodeModel, type ServedSource, sourceTrio } from './resources.ts';
+import { type NodeFacts, NodeModel, type ServedSource, sourceTrio } from './resources.ts';
 import type { StateMessage } from './resource-shapes.ts';
 import type { NmosSettings } from './settings.ts';
 import { taiOf } from './tai-time.ts';
@@ -58,12 +51,10 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
   private registration: Registration | undefined;
   private browser: RegistryBrowser | undefined;
   private facts: NodeFacts | undefined;
-  private app: TemplatedApp | undefined;
-  private socket: ListenSocket | undefined;
   private graphWatch: Subscription | undefined;
   private updateDue: Subscription | undefined;
   private leftOut = 0;
-  private readonly sockets = new Set<WebSocket<{ client: EventClient }>>();
+  private readonly server: NodeServer;
 
   constructor(
     private readonly context: ConnectionContext,
@@ -78,11 +69,12 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       stateOf: (id) => this.stateOf(id),
       refused: (peer, reason) => this.refusals.warn(`an events client at ${peer}: ${reason}`),
     });
+    this.server = new NodeServer(settings, () => (this.facts === undefined ? undefined : this.view()), this.clients, this.refusals);
   }
 
   async start(): Promise<void> {
     const { settings, context } = this;
-    const port = await this.listen();
+    const port = await this.server.listen();
     const where = nodeHostOf(settings.host, settings.bindIp, networkInterfaces());
     this.facts = {
       seed: seedOf(settings.seed, context.records),
@@ -156,10 +148,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
     for (const served of this.served.values()) served.changes.unsubscribe();
     this.served.clear();
     this.bySource.clear();
-    if (this.socket) uws.us_listen_socket_close(this.socket);
-    this.socket = undefined;
-    if (this.app) closeEverySocket(this.app);
-    this.app = undefined;
+    this.server.close();
   }
 
   private registrationState(state: RegistrationState): void {
@@ -246,109 +235,5 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
         return served && { state: () => this.stateOf(id) as StateMessage, definition: served.event.definition };
       },
     };
-  }
-
-  /** Listens on `bindIp`:`port`; resolves with the port. */
-  private listen(): Promise<number> {
-    const app = uws.App();
-    this.app = app;
-    app.any('/*', (res, req) => {
-      const method = req.getMethod().toUpperCase();
-      const url = req.getUrl();
-      this.guarded(res, () => this.answer(res, method, url));
-    });
-    app.ws<{ client: EventClient }>(EVENTS_SOCKET, {
-      maxPayloadLength: this.settings.maxMessageBytes,
-      idleTimeout: 120,
-      sendPingsAutomatically: true,
-      upgrade: (res, req, context) =>
-        this.guarded(res, () => {
-          if (this.sockets.size >= this.settings.maxClients) {
-            return void res
-              .writeStatus('503 Service Unavailable')
-              .end(JSON.stringify({ code: 503, error: `at most ${this.settings.maxClients} events clients`, debug: null }), true);
-          }
-          const holder: { client?: EventClient } = {};
-          res.upgrade(
-            holder as { client: EventClient },
-            req.getHeader('sec-websocket-key'),
-            req.getHeader('sec-websocket-protocol'),
-            req.getHeader('sec-websocket-extensions'),
-            context,
-          );
-        }),
-      open: (ws) => {
-        const peer = Buffer.from(ws.getRemoteAddressAsText()).toString();
-        const client: EventClient = {
-          peer,
-          send: (text) => void ws.send(text, false),
-          bufferedBytes: () => ws.getBufferedAmount(),
-          end: (reason) => ws.end(1000, reason.slice(0, 120)),
-        };
-        ws.getUserData().client = client;
-        this.sockets.add(ws);
-        this.clients.opened(client);
-      },
-      message: (ws, message) => {
-        try {
-          this.clients.received(ws.getUserData().client, Buffer.from(message).toString('utf8'));
-        } catch (error) {
-          this.refusals.warn(`an events WebSocket message failed: ${reasonOf(error)}`);
-        }
-      },
-      close: (ws) => {
-        this.sockets.delete(ws);
-        this.clients.closed(ws.getUserData().client);
-      },
-    });
-    const { bindIp, port } = this.settings;
-    return new Promise((resolve, reject) =>
-      listenExclusive(app, bindIp, port, (socket) => {
-        if (!socket) return reject(new Error(`the NMOS node cannot listen on ${bindIp || '*'}:${port}`));
-        this.socket = socket;
-        resolve(uws.us_socket_local_port(socket as never));
-      }),
-    );
-  }
-
-  private answer(res: HttpResponse, method: string, url: string): void {
-    const cors = (response: HttpResponse) =>
-      response
-        .writeHeader('access-control-allow-origin', '*')
-        .writeHeader('access-control-allow-methods', 'GET, HEAD, OPTIONS')
-        .writeHeader('access-control-allow-headers', 'content-type');
-    if (method === 'OPTIONS') return void cors(res.writeStatus('200 OK')).end();
-    if (method !== 'GET' && method !== 'HEAD') {
-      const body = { code: 405, error: 'Method Not Allowed', debug: `${method} is not served here` };
-      return void cors(res.writeStatus('405 Method Not Allowed')).writeHeader('content-type', 'application/json').end(JSON.stringify(body));
-    }
-    let path: string;
-    try {
-      path = decodeURIComponent(url);
-    } catch {
-      path = url;
-    }
-    const answer =
-      this.facts === undefined
-        ? { status: 404 as const, body: { code: 404, error: 'Not Found', debug: 'starting' } }
-        : answerGet(path, this.view());
-    const text = JSON.stringify(answer.body);
-    cors(res.writeStatus(answer.status === 200 ? '200 OK' : '404 Not Found')).writeHeader('content-type', 'application/json');
-    if (method === 'HEAD') return void res.endWithoutBody(Buffer.byteLength(text));
-    res.end(text);
-  }
-
-  /** A throw in a uWS callback ends the process, and these requests come from anyone who reaches the port. */
-  private guarded(res: HttpResponse, handle: () => void): void {
-    try {
-      handle();
-    } catch (error) {
-      this.refusals.warn(`an NMOS request failed: ${reasonOf(error)}`);
-      try {
-        res.writeStatus('500 Internal Server Error').end(JSON.stringify({ code: 500, error: 'Internal Server Error', debug: null }), true);
-      } catch {
-        // Answered (or gone) already.
-      }
-    }
   }
 }
