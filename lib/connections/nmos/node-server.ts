@@ -124,7 +124,8 @@ export class NodeServer {
       view === undefined ? { status: 404 as const, body: { code: 404, error: 'Not Found', debug: 'starting' } } : answerGet(path, view);
     const text = JSON.stringify(answer.body);
     cors(res.writeStatus(answer.status === 200 ? '200 OK' : '404 Not Found')).writeHeader('content-type', 'application/json');
-    if (method === 'HEAD') return void res.endWithoutBody(Buffer.byteLength(text));
+    // This uWS build aborts the process when endWithoutBody is given any argument (see http/respond.ts's `finish`).
+    if (method === 'HEAD') return void res.writeHeader('content-length', String(Buffer.byteLength(text))).endWithoutBody();
     res.end(text);
   }
 

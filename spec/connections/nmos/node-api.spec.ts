@@ -73,6 +73,20 @@ test('the Node API lists the node, its device and a source, flow and sender for 
   t.is((await fetch(`${(await nodeHub(t)).base}/x-nmos/node/v1.3/self`, { method: 'POST' })).status, 405);
 });
 
+test('HEAD answers as GET without the body, and OPTIONS with what a browser asks of CORS (R-NM1)', async (t) => {
+  const { base } = await nodeHub(t);
+  const got = await fetch(`${base}/x-nmos/node/v1.3/sources/`);
+  const length = (await got.text()).length;
+  const head = await fetch(`${base}/x-nmos/node/v1.3/sources/`, { method: 'HEAD' });
+  t.is(head.status, 200);
+  t.is(Number(head.headers.get('content-length')), length);
+  t.is(await head.text(), '');
+  const options = await fetch(`${base}/x-nmos/node/v1.3/self`, { method: 'OPTIONS' });
+  t.is(options.status, 200);
+  t.is(options.headers.get('access-control-allow-origin'), '*');
+  t.regex(options.headers.get('access-control-allow-methods') ?? '', /GET/);
+});
+
 test('the Events API gives each source its state and its type (R-NM2)', async (t) => {
   const { get, hub } = await nodeHub(t);
   const sources = (await get('/x-nmos/events/v1.0/sources/')).body as string[];
