@@ -72,8 +72,21 @@ export class NodeServer {
         const peer = Buffer.from(ws.getRemoteAddressAsText()).toString();
         const client: EventClient = {
           peer,
-          send: (text) => void ws.send(text, false),
-          bufferedBytes: () => ws.getBufferedAmount(),
+          // A socket closed in the meantime throws on use: what was for it is dropped (its close forgets it).
+          send: (text) => {
+            try {
+              ws.send(text, false);
+            } catch {
+              // Closed.
+            }
+          },
+          bufferedBytes: () => {
+            try {
+              return ws.getBufferedAmount();
+            } catch {
+              return 0;
+            }
+          },
           end: (reason) => ws.end(1000, reason.slice(0, 120)),
         };
         ws.getUserData().client = client;
