@@ -45,6 +45,7 @@ const onlyImportedBy: Readonly<Record<string, readonly string[]>> = {
     'connections/osc/oscquery.ts',
     'connections/osc/oscquery-answers.ts',
     'connections/osc/oscquery-gate.ts',
+    'connections/nmos/node-server.ts',
   ],
   // Type folders are reached through the list of types alone.
   'connections/*': ['config/connection-types.ts'],
@@ -75,6 +76,8 @@ const servingTypes: Readonly<Record<string, readonly string[]>> = {
     'site/group/timing.ts',
   ],
   'connections/osc': ['connections/serving.ts', 'http/uws.ts', 'http/respond.ts', 'http/stream.ts', 'http/hosts.ts', 'http/origins.ts'],
+  // An NMOS node serves its Node and Events APIs on a uWS listener of its own (R-NM1, R-NM2).
+  'connections/nmos': ['connections/serving.ts', 'http/uws.ts'],
 };
 
 const lib = resolve(dirname(fileURLToPath(import.meta.url)), '../lib');
@@ -227,6 +230,8 @@ const packageHomes: Readonly<Record<string, readonly string[]>> = {
   lmdb: ['state/'],
   mqtt: ['broker/', 'site/', 'connections/mqtt/'],
   'node-osc': ['connections/osc/packets.ts', 'connections/companion-module/host-services.ts'],
+  // DNS-SD for the NMOS node's registries (R-NM1): one file asks and reads.
+  'multicast-dns': ['connections/nmos/registry-discovery.ts'],
   // metrics.ts builds the registry; route.ts only names its type, which the routes serve.
   'prom-client': ['http/metrics.ts', 'http/route.ts'],
 };

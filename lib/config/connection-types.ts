@@ -5,6 +5,7 @@ import type { DefinedConnectionType } from '../sdk/type.ts';
 import { dummyType } from '../connections/dummy/dummy.ts';
 import { httpClientType } from '../connections/http-client/http-client.ts';
 import { emberConsumerType } from '../connections/ember-consumer/ember-consumer.ts';
+import { nmosType } from '../connections/nmos/nmos.ts';
 import { emberProviderType } from '../connections/ember-provider/ember-provider.ts';
 import { keyboardType } from '../connections/keyboard/keyboard.ts';
 import { midiType } from '../connections/midi/midi.ts';
@@ -57,6 +58,7 @@ const builtIns: readonly BuiltIn[] = [
   satelliteType,
   midiType,
   companionModuleType,
+  nmosType,
 ];
 
 export const connectionTypes: readonly ConnectionType[] = builtIns.map((definition) => ({

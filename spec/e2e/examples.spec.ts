@@ -19,6 +19,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { canRunBroker, startBroker } from '../helpers/mosquitto.ts';
+import { registry } from '../helpers/nmos-registry.ts';
 import { tslDisplays } from '../helpers/tsl-display.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunLiblo, oscsend, startDump, whyNoLiblo } from '../helpers/liblo.ts';
@@ -412,4 +413,36 @@ test('midi fader: the fader moves the mixer level through the rule; without MIDI
   t.is(param(hub, 'mixer/channel/1/level').value, 10);
   (param(hub, 'faders/176/1') as import('../../lib/core/parameter.ts').OwnedParameter).report(0);
   t.is(param(hub, 'mixer/channel/1/level').value, -90);
+});
+
+test('nmos tally: the mixer’s tally registers as IS-07 sources, and a receiver’s subscription follows input 2 onto program (R-NM1, R-NM2)', async (t) => {
+  const registered = await registry(t);
+  const hub = await runExample(t, 'nmos-tally.json5', (document) =>
+    Object.assign(document.connections['node'] as object, {
+      port: 0,
+      bindIp: '127.0.0.1',
+      host: '127.0.0.1',
+      registries: [registered.url],
+    }),
+  );
+  await eventually(
+    () => registered.held.size === 2 + 3 * 10,
+    'the node, its device and ten sources with their flows and senders registered',
+  );
+  t.deepEqual(registered.invalid, []);
+  const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}`;
+  const sources = (await (await fetch(`${base}/x-nmos/node/v1.3/sources`)).json()) as { id: string; label: string; event_type: string }[];
+  const program2 = sources.find(({ label }) => label === 'On program (mixer/input/2/pgm)');
+  t.is(program2?.event_type, 'boolean');
+  t.is(sources.find(({ label }) => label.startsWith('Studio on air'))?.event_type, 'boolean/enum/onair');
+  const socket = new WebSocket(`ws://127.0.0.1:${hub.connection('node')?.info.details?.['port']}/x-nmos/events/v1.0/socket`);
+  t.teardown(() => socket.terminate());
+  const values: unknown[] = [];
+  socket.on('message', (data: Buffer) => values.push((JSON.parse(data.toString()) as { payload: { value: unknown } }).payload.value));
+  await new Promise((resolve) => socket.once('open', resolve));
+  socket.send(JSON.stringify({ command: 'subscription', sources: [program2?.id] }));
+  await eventually(() => values.length === 1, 'the state on subscribing');
+  param(hub, 'mixer/input/2/pgm').set(true);
+  await eventually(() => values.length === 2, 'the change');
+  t.deepEqual(values, [false, true]);
 });

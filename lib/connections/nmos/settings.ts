@@ -1,0 +1,119 @@
+/**
+ * What an `nmos` connection is written as (its settings), and what they are once parsed:
+ * the address patterns compiled and the registries' URLs checked.
+ */
+import { Type } from '@sinclair/typebox';
+import {
+  AddressPatterns,
+  type Checked,
+  checked,
+  type Issue,
+  type Parsed,
+  withDefault,
+  listenAddressSetting,
+  portSetting,
+} from '../../sdk/index.ts';
+
+export const nmosSettings = Type.Object({
+  port: withDefault(
+    portSetting('TCP port of the Node API, the Events API and the events WebSocket; 0 picks a free one.', { anyFree: true }),
+    3210,
+  ),
+  bindIp: listenAddressSetting('The address to listen on; empty listens on every interface.'),
+  host: withDefault(
+    Type.String({
+      description:
+        'The address or name registries and clients are told to reach this node at; empty takes the first IPv4 address of the interface `bindIp` is on (of the first interface not loopback when `bindIp` is empty).',
+    }),
+    '',
+  ),
+  label: withDefault(Type.String({ maxLength: 256, description: 'The node’s and device’s label, as registries show it.' }), 'patchbay'),
+  description: withDefault(Type.String({ maxLength: 4096, description: 'The node’s and device’s description.' }), ''),
+  expose: withDefault(
+    Type.Array(Type.String({ minLength: 1, description: 'An address pattern (`studio/#`, `+/onair`).' }), {
+      description:
+        'Address patterns of the parameters served as IS-07 sources (each with a flow and a WebSocket sender); none by default. Triggers are left out: they have no state.',
+    }),
+    [],
+  ),
+  registries: withDefault(
+    Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+/?$', description: 'A registry’s base URL: `http://registry.local:8235`.' }), {
+      description:
+        'Registration APIs to register with, in order of preference: the next is tried when one fails. None: registries are found by DNS-SD (`dnsSd`), or none is used.',
+    }),
+    [],
+  ),
+  dnsSd: withDefault(
+    Type.Boolean({
+      description:
+        'With no `registries`: find registries by DNS-SD (`_nmos-register._tcp` over multicast DNS on the local network), and use the best by priority. false: with no `registries`, register nowhere.',
+    }),
+    true,
+  ),
+  seed: withDefault(
+    Type.String({
+      maxLength: 256,
+      description:
+        'What the ids of the node and its resources are made from. Empty: one made once and kept in the state folder. Give the hubs of a redundancy group the same one, so the active hub is the same node after a takeover.',
+    }),
+    '',
+  ),
+  heartbeatMs: withDefault(
+    Type.Integer({ minimum: 100, maximum: 60_000, description: 'How often the node tells its registry it is alive (IS-04: 5 s).' }),
+    5000,
+  ),
+  requestTimeoutMs: withDefault(
+    Type.Integer({ minimum: 100, maximum: 60_000, description: 'How long a request to a registry may take before it counts as failed.' }),
+    2000,
+  ),
+  clientTimeoutMs: withDefault(
+    Type.Integer({
+      minimum: 100,
+      maximum: 600_000,
+      description: 'An events WebSocket client that sends no `health` command for this long is dropped (IS-07: 12 s).',
+    }),
+    12_000,
+  ),
+  maxSources: withDefault(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      description: 'Parameters served as sources at most; past it the rest are left out and said.',
+    }),
+    1000,
+  ),
+  maxClients: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1024, description: 'Events WebSocket clients at once; one more is refused.' }),
+    64,
+  ),
+  maxMessageBytes: withDefault(
+    Type.Integer({
+      minimum: 1024,
+      maximum: 16 * 1024 * 1024,
+      description: 'Bytes of one message from a WebSocket client; a larger one closes it.',
+    }),
+    256 * 1024,
+  ),
+});
+
+export type NmosSettings = Parsed<typeof nmosSettings> & {
+  /** `expose`, compiled. */
+  readonly patterns: AddressPatterns;
+  /** `registries` without a trailing `/`. */
+  readonly registryUrls: readonly string[];
+};
+
+export function parseNmosSettings(written: Parsed<typeof nmosSettings>): Checked<NmosSettings> {
+  const patterns = AddressPatterns.compile(written.expose);
+  if (!patterns.ok) return { ok: false, issues: [{ path: ['expose'], message: patterns.error.message }] };
+  const issues: Issue[] = [];
+  const registryUrls = written.registries.map((url, index) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      issues.push({ path: ['registries', index], message: `not a URL: ${url}` });
+      return url;
+    }
+  });
+  return checked(issues, { ...written, patterns: patterns.value, registryUrls });
+}

@@ -1,0 +1,141 @@
+/**
+ * Registration with IS-04 registries (R-NM1), against a registry written for the specs
+ * (helpers/nmos-registry.ts): each spec scripts what a registry may do — forget the node,
+ * hold a stale record, fail, hang — and reads the order of what it was told.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { nmosId } from '../../../lib/connections/nmos/identity.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { registry } from '../../helpers/nmos-registry.ts';
+import { flowOf, startHub } from '../../helpers/hub.ts';
+
+const REGISTERED = ['POST node', 'POST device', 'POST source', 'POST source', 'POST flow', 'POST flow', 'POST sender', 'POST sender'];
+
+async function nodeHub(t: ExecutionContext, registries: string[], nmos: object = {}) {
+  const hub = await startHub(t, {
+    connections: {
+      studio: {
+        type: 'dummy',
+        parameters: ['onair,B,false', 'gain,F,0', 'cue,T'],
+        describe: { gain: { unit: 'dB', minimum: -80, maximum: 10 } },
+      },
+      node: {
+        type: 'nmos',
+        port: 0,
+        bindIp: '127.0.0.1',
+        host: '127.0.0.1',
+        expose: ['studio/#'],
+        registries,
+        heartbeatMs: 200,
+        requestTimeoutMs: 400,
+        seed: 'registration-spec',
+        ...nmos,
+      },
+    },
+  });
+  const info = () => hub.connection('node')?.info;
+  return { hub, info };
+}
+
+test('node, device, sources, flows and senders are registered in order, each valid, then a heartbeat every heartbeatMs; stop deletes them, senders first (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  const { hub, info } = await nodeHub(t, [registered.url], { requestTimeoutMs: 2000 });
+  await eventually(() => registered.requests.filter((request) => request === 'heartbeat').length >= 3, 'three heartbeats');
+  t.deepEqual(registered.told(), REGISTERED);
+  t.deepEqual(registered.invalid, []);
+  t.is(registered.held.size, 8);
+  t.is(info()?.status, 'ok');
+  t.is(registered.requests.indexOf('heartbeat'), REGISTERED.length, 'the first heartbeat after the last registration');
+  const from = registered.requests.length;
+  await hub.stop();
+  t.deepEqual(registered.told(from), [
+    'DELETE sender',
+    'DELETE sender',
+    'DELETE flow',
+    'DELETE flow',
+    'DELETE source',
+    'DELETE source',
+    'DELETE device',
+    'DELETE node',
+  ]);
+  t.is(registered.held.size, 0);
+});
+
+test('a 404 to a heartbeat (the registry forgot the node) registers everything again, in order (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  const { info } = await nodeHub(t, [registered.url]);
+  await eventually(() => registered.requests.includes('heartbeat'), 'a heartbeat');
+  const from = registered.requests.length;
+  registered.held.clear();
+  await eventually(() => registered.told(from).length >= REGISTERED.length, 'registered again');
+  t.deepEqual(registered.told(from).slice(0, REGISTERED.length), REGISTERED);
+  t.is(registered.requests.slice(from).indexOf('heartbeat'), 0, 'the heartbeat that was answered 404 came first');
+  t.is(info()?.details?.['registrations'], 2);
+});
+
+test('a 200 to the first POST of the node (a stale record) deletes it and registers it anew (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  registered.held.set(nmosId('registration-spec', 'node'), { kind: 'node' });
+  await nodeHub(t, [registered.url]);
+  await eventually(() => registered.requests.includes('heartbeat'), 'a heartbeat');
+  t.deepEqual(registered.told().slice(0, 4), ['POST node', 'DELETE node', 'POST node', 'POST device']);
+});
+
+test('a registry answering 5xx, or not answering, moves the node to the next registry; the connection says so meanwhile (R-NM1)', async (t) => {
+  const failing = await registry(t, () => 503);
+  const hanging = await registry(t, () => 'hang');
+  const working = await registry(t);
+  const { info } = await nodeHub(t, [failing.url, hanging.url, working.url]);
+  const seen: string[] = [];
+  await eventually(() => {
+    const now = info();
+    if (now?.status === 'degraded') seen.push(`${now.reason}`);
+    return working.requests.includes('heartbeat');
+  }, 'registered with the third registry');
+  t.deepEqual(failing.told(), ['POST node']);
+  t.deepEqual(hanging.requests, ['POST /resource (hung)']);
+  t.deepEqual(working.told(), REGISTERED);
+  t.is(info()?.status, 'ok');
+  t.is(info()?.details?.['registry'], working.url);
+  t.true(
+    seen.some((reason) => reason.includes('answered 503')),
+    seen.join(' | '),
+  );
+  t.true(
+    seen.some((reason) => reason.includes('no answer within 400 ms')),
+    seen.join(' | '),
+  );
+});
+
+test('with no registries and no DNS-SD the node serves its APIs and registers nowhere (R-NM1)', async (t) => {
+  const { info } = await nodeHub(t, [], { dnsSd: false });
+  t.is(info()?.status, 'ok');
+  t.is(info()?.details?.['registry'], undefined);
+});
+
+test('a parameter that comes is registered at once, with the device that lists its sender; one that goes is deleted, sender first (R-NM1)', async (t) => {
+  const registered = await registry(t);
+  const node = {
+    type: 'nmos',
+    port: 0,
+    bindIp: '127.0.0.1',
+    host: '127.0.0.1',
+    expose: ['studio/#'],
+    registries: [registered.url],
+    heartbeatMs: 5000,
+    seed: 'changes-spec',
+  };
+  const flow = (parameters: string[]) => flowOf({ connections: { studio: { type: 'dummy', parameters }, node } });
+  const hub = await startHub(t, { connections: { studio: { type: 'dummy', parameters: ['onair,B,false'] }, node } });
+  await eventually(() => registered.held.size === 5, 'node, device, source, flow, sender registered');
+  let from = registered.requests.length;
+  await hub.reload(flow(['onair,B,false', 'tally,B,true']));
+  // Long before the next heartbeat: a change is told at once.
+  await eventually(() => registered.held.size === 8, 'the new source registered', 2000);
+  t.deepEqual(registered.told(from), ['POST device', 'POST source', 'POST flow', 'POST sender']);
+  t.deepEqual(registered.invalid, []);
+  from = registered.requests.length;
+  await hub.reload(flow(['tally,B,true']));
+  await eventually(() => registered.held.size === 5, 'the gone source deleted', 2000);
+  t.deepEqual(registered.told(from), ['POST device', 'DELETE sender', 'DELETE flow', 'DELETE source']);
+});
