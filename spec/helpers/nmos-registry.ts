@@ -13,11 +13,13 @@ import { type ResourceKind, shapeOf } from '../../lib/connections/nmos/resource-
 
 export type Answering = (method: string, path: string) => number | 'hang' | undefined;
 
-/** A registry: `requests` in order (`POST node`, `POST /health/nodes/<id>`, `DELETE sources/<id>`), `held` by id. */
-export async function registry(t: ExecutionContext, script: Answering = () => undefined) {
+/**
+ * A registry: `requests` in order (`POST node`, `POST /health/nodes/<id>`, `DELETE sources/<id>`), `held` by id.
+ * Registries given the same `held` are members of one cluster: what one is told, all hold.
+ */
+export async function registry(t: ExecutionContext, script: Answering = () => undefined, held = new Map<string, { kind: string }>()) {
   const requests: string[] = [];
   const invalid: string[] = [];
-  const held = new Map<string, { kind: string }>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

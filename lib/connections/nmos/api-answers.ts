@@ -7,7 +7,7 @@
  */
 import type { TypeDefinition } from './event-types.ts';
 import type { Resources } from './resources.ts';
-import type { StateMessage } from './resource-shapes.ts';
+import type { SourceState, StateMessage } from './resource-shapes.ts';
 
 export interface Answer {
   readonly status: 200 | 404;
@@ -73,6 +73,14 @@ function nodeApi(rest: readonly string[], path: string, resources: Resources): A
   return found && more === undefined ? ok(found) : notFound(path);
 }
 
+/**
+ * A source's state as the Events API gives it: without the flow, which only a message sent
+ * through a sender carries (IS-07's message types: the state is the source's, whatever flow).
+ */
+function restState({ identity, ...state }: StateMessage): SourceState {
+  return { ...state, identity: { source_id: identity.source_id } };
+}
+
 function eventsApi(rest: readonly string[], path: string, view: ApiView): Answer {
   const [list, id, part, more] = rest;
   if (list === undefined) return ok(['sources/']);
@@ -81,7 +89,7 @@ function eventsApi(rest: readonly string[], path: string, view: ApiView): Answer
   const source = view.eventSource(id);
   if (source === undefined || more !== undefined) return notFound(path);
   if (part === undefined) return ok(['state/', 'type/']);
-  if (part === 'state') return ok(source.state());
+  if (part === 'state') return ok(restState(source.state()));
   if (part === 'type') return ok(source.definition);
   return notFound(path);
 }

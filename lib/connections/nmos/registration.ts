@@ -7,7 +7,9 @@
  * everything is registered again, in order. A 200 to the first POST of the node means the
  * registry still held it from before (a stale record): it is deleted and registered anew.
  * A 5xx, a timeout, a refused connection or any other answer it cannot use moves it to the
- * next registry after a backoff (1 s doubling to 30 s, reset once registered). The registries
+ * next registry after a backoff (1 s doubling to 30 s, reset once registered), whose first
+ * request is a heartbeat when the node was registered before (a cluster's other member holds
+ * it already; a 404 registers everything). The registries
  * are asked for each time (DNS-SD finds and forgets them); with none, it waits and looks again. On stop it
  * deletes what it registered, within a deadline. Every request is bounded (registry-requests.ts).
  */
@@ -47,6 +49,8 @@ export class Registration {
   private index = 0;
   /** The registry `told` is of. */
   private toldRegistry: string | undefined;
+  /** The registry the node is registered with, as the connection's status says. */
+  private registeredAt: string | undefined;
   private backoff = FIRST_BACKOFF_MS;
   private lastHeartbeat = Number.NEGATIVE_INFINITY;
   private stopped = false;
@@ -105,25 +109,29 @@ export class Registration {
       if (registry === undefined) {
         this.options.state({ registered: false, code: 'PB_DEVICE_UNAVAILABLE', reason: 'no registry found by DNS-SD yet' });
         this.options.lookAgain?.();
-        this.told.clear();
         await this.sleep(NO_REGISTRY_WAIT_MS);
         continue;
       }
-      // Another registry than the one told (DNS-SD found a better one, or lost this one): it is told everything.
-      if (registry !== this.toldRegistry) this.told.clear();
-      this.toldRegistry = registry;
       try {
-        if (this.told.size === 0) {
-          await this.registerAll(registry);
+        // Another registry than the one told (the one before failed, or DNS-SD found a better
+        // one): the first thing it hears is a heartbeat, as IS-04 asks — in a cluster it holds
+        // the node already (200, nothing more to say); a 404 and it is told everything.
+        if (registry !== this.toldRegistry && this.told.size > 0) await this.heartbeat(registry);
+        this.toldRegistry = registry;
+        if (this.told.size === 0) await this.registerAll(registry);
+        else await this.tell(registry);
+        if (this.registeredAt !== registry) {
+          this.registeredAt = registry;
           this.backoff = FIRST_BACKOFF_MS;
           this.options.state({ registered: true, registry });
-        } else await this.tell(registry);
+        }
         if (this.stopped) return;
         if (this.options.scheduler.now() - this.lastHeartbeat >= this.options.heartbeatMs) await this.heartbeat(registry);
         await this.sleep(Math.max(0, this.lastHeartbeat + this.options.heartbeatMs - this.options.scheduler.now()));
       } catch (error) {
         if (this.stopped) return;
         this.counts.failures++;
+        this.registeredAt = undefined;
         const failure = error instanceof RegistryFailure ? error : new RegistryFailure('PB_BAD_ANSWER', String(error));
         const registries = this.options.registries();
         const next = (this.index + 1) % Math.max(1, registries.length);
@@ -133,7 +141,6 @@ export class Registration {
           reason: `${failure.message}; trying ${registries[next] ?? 'the next registry found'} in ${this.backoff} ms`,
         });
         if (next === 0) this.options.lookAgain?.();
-        this.told.clear();
         this.index = next;
         await this.sleep(this.backoff);
         this.backoff = Math.min(this.backoff * 2, LONGEST_BACKOFF_MS);

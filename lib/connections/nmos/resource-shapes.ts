@@ -138,6 +138,16 @@ export const StateMessage = Type.Object(
 );
 export type StateMessage = Static<typeof StateMessage>;
 
+/** A source's state as the Events API answers `/sources/{id}/state`: a state without the flow (IS-07's message types). */
+export const SourceState = Type.Object(
+  {
+    ...StateMessage.properties,
+    identity: Type.Object({ source_id: Uuid }, strict),
+  },
+  strict,
+);
+export type SourceState = Static<typeof SourceState>;
+
 /** The answer to a client's `health` command. */
 export const HealthMessage = Type.Object(
   {

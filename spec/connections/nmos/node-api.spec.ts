@@ -7,7 +7,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { Value } from '@sinclair/typebox/value';
 import WebSocket from 'ws';
-import { HealthMessage, StateMessage, shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
+import { HealthMessage, SourceState, StateMessage, shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
 import type { StateStore } from '../../../lib/state/store.ts';
 import { param, startHub } from '../../helpers/hub.ts';
 import { storeWith } from '../../helpers/state.ts';
@@ -103,8 +103,13 @@ test('the Events API gives each source its state and its type (R-NM2)', async (t
   });
   param(hub, 'studio/gain').set(-6.5);
   const state = (await get(`/x-nmos/events/v1.0/sources/${gain.id}/state`)).body;
-  t.true(Value.Check(StateMessage, state));
-  t.like(state, { message_type: 'state', event_type: 'number/gain/dB', payload: { value: -6.5 }, identity: { source_id: gain.id } });
+  t.true(Value.Check(SourceState, state));
+  t.like(state, { message_type: 'state', event_type: 'number/gain/dB', payload: { value: -6.5 } });
+  t.deepEqual(
+    (state as SourceState).identity,
+    { source_id: gain.id },
+    "the source's state, without a flow: only a sender's messages carry one",
+  );
 });
 
 /** A `ws` client of the node's events socket, each message parsed as it comes. */

@@ -107,6 +107,33 @@ test('a registry answering 5xx, or not answering, moves the node to the next reg
   );
 });
 
+test("moved to another registry of the same cluster, the node's first request there is a heartbeat: the cluster holds it, so nothing is registered or deleted again (R-NM1)", async (t) => {
+  const cluster = new Map<string, { kind: string }>();
+  let failing = false;
+  const first = await registry(t, (_method, path) => (failing && path.startsWith('/health/') ? 503 : undefined), cluster);
+  const second = await registry(t, () => undefined, cluster);
+  const { info } = await nodeHub(t, [first.url, second.url]);
+  await eventually(() => first.requests.includes('heartbeat'), 'registered with the first');
+  failing = true;
+  await eventually(() => info()?.details?.['registry'] === second.url && info()?.status === 'ok', 'moved to the second');
+  await eventually(() => second.requests.length >= 2, 'two heartbeats at the second');
+  t.deepEqual(second.requests.slice(0, 2), ['heartbeat', 'heartbeat'], 'no node registered again, none deleted');
+  t.deepEqual(first.told(), REGISTERED);
+  t.is(cluster.size, 8);
+  t.is(info()?.details?.['registrations'], 1);
+});
+
+test('moved to a registry that does not hold the node, the heartbeat is answered 404 and everything is registered there, in order (R-NM1)', async (t) => {
+  let failing = false;
+  const first = await registry(t, (_method, path) => (failing && path.startsWith('/health/') ? 503 : undefined));
+  const second = await registry(t);
+  await nodeHub(t, [first.url, second.url]);
+  await eventually(() => first.requests.includes('heartbeat'), 'registered with the first');
+  failing = true;
+  await eventually(() => second.told().length >= REGISTERED.length, 'registered with the second');
+  t.deepEqual(second.requests.slice(0, REGISTERED.length + 1), ['heartbeat', ...REGISTERED]);
+});
+
 test('with no registries and no DNS-SD the node serves its APIs and registers nowhere (R-NM1)', async (t) => {
   const { info } = await nodeHub(t, [], { dnsSd: false });
   t.is(info()?.status, 'ok');
