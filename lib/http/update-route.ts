@@ -179,7 +179,7 @@ export const updateRoute: Route = {
   post: {
     summary: 'Write a value (form or JSON)',
     description:
-      'The same two fields as `application/x-www-form-urlencoded` or a JSON object (`{"parameter": "studio/cue", "value": null}` fires a trigger); also 413 for a body over 64 KiB and 415 for another content type.',
+      'The same two fields as `application/x-www-form-urlencoded` or a JSON object (`{"parameter": "studio/cue", "value": null}` fires a trigger; the arguments of a command (R-PK8) are the object itself or its text: `{"parameter": "router/route", "value": {"destination": 3, "input": 7}}`); also 413 for a body over 64 KiB and 415 for another content type.',
     tag: 'values',
     body: { [FORM]: update, [JSON_TYPE]: update },
     answers: { 200: takenAnswer },
