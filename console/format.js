@@ -1,5 +1,5 @@
 // How the console writes times, errors and refusals, and makes ids from names: the same on every view.
-/** @import { ParameterListing, RefusalMessage, Value } from '../lib/core/api-shapes.ts' */
+/** @import { Access, ParameterListing, RefusalMessage, Value, ValueType } from '../lib/core/api-shapes.ts' */
 
 /** @param {number} n @param {number} [width] */
 const padded = (n, width = 2) => String(n).padStart(width, '0');
@@ -55,4 +55,23 @@ export function shownValue(v, meta) {
   const choice = meta?.choices?.find((c) => c.value === v || String(c.value) === String(v));
   if (choice) return choice.label;
   return meta?.unit ? `${v} ${meta.unit}` : String(v);
+}
+
+/**
+ * What a parameter that holds no value shows: a trigger or a write-only parameter never holds
+ * one (a dash, as a trigger not fired); any other is not known yet.
+ * @param {ValueType} type @param {Access} access
+ */
+export const noValue = (type, access) => (type === 'T' || access === 'write-only' ? '—' : 'unknown');
+
+/**
+ * What the text box of a command with arguments (R-PK8) shows before anything is typed: the JSON
+ * object they make, `"name"?` for those it may leave out. Undefined for any other parameter.
+ * @param {ParameterListing['meta']} meta
+ */
+export function commandHint(meta) {
+  const args = meta?.arguments;
+  if (!args) return undefined;
+  const names = Object.entries(args).map(([name, arg]) => `${JSON.stringify(name)}${arg.optional ? '?' : ''}: …`);
+  return `{${names.join(', ')}}`;
 }
