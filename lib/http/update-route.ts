@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { Parameter } from '../core/parameter.ts';
 import type { ErrorCode, Result } from '../core/errors.ts';
 import { namingOnce } from '../core/sparse-log.ts';
-import { type ClientAccess, writableFor } from './access.ts';
+import { type ClientAccess, withStanding, writableFor } from './access.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { answerLater, clientAddress, readBody } from './handling.ts';
 import { FORM, takenAnswer } from './operation-shapes.ts';
@@ -26,7 +26,7 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: ClientAc
   const { settled, log } = context;
   // Looked up once, here: whether it answers later, the write, whether it is kept.
   const found = writableFor(access, context.graph, address);
-  if (!found.ok) return refuse(context, res, address, found.error, json);
+  if (!found.ok) return refuse(context, res, address, withStanding(found.error, address, context.connections), json);
   const parameter = found.value;
   if (parameter.answersLater) return answerForwarded(res, context, parameter, value, json);
   const written = parameter.set(value, httpOrigin(res));
