@@ -1,5 +1,6 @@
 // How the console writes times, errors and refusals, and makes ids from names: the same on every view.
 /** @import { Access, ParameterListing, RefusalMessage, Value, ValueType } from '../lib/core/api-shapes.ts' */
+/** @import { CatalogueEntry } from '../lib/core/flow-shapes.ts' */
 
 /** @param {number} n @param {number} [width] */
 const padded = (n, width = 2) => String(n).padStart(width, '0');
@@ -75,3 +76,11 @@ export function commandHint(meta) {
   const names = Object.entries(args).map(([name, arg]) => `${JSON.stringify(name)}${arg.optional ? '?' : ''}: …`);
   return `{${names.join(', ')}}`;
 }
+
+/**
+ * The id a connection added from the catalogue is offered, free among `taken`: a package's type
+ * (`videohub`, so its parameters are `videohub/output/0/input`, not `patchbay-videohub/…`), else
+ * the entry's name (a module's, a built-in type's).
+ * @param {CatalogueEntry} entry @param {readonly string[]} taken
+ */
+export const catalogueId = (entry, taken) => freeId(idOf(entry.kind === 'package' ? entry.connection.type : entry.name, 'device'), taken);

@@ -3,7 +3,7 @@
  * text box shows before anything is typed (R-PK8), without a browser.
  */
 import test from 'ava';
-import { commandHint, noValue } from '../../console/format.js';
+import { catalogueId, commandHint, noValue } from '../../console/format.js';
 
 test('a write-only parameter, as a trigger, shows a dash, never "unknown": it holds no value to wait for', (t) => {
   t.is(noValue('S', 'write-only'), '—');
@@ -25,4 +25,17 @@ test("a command's text box shows the JSON object its arguments make, the optiona
   );
   t.is(commandHint({ label: 'Route' }), undefined, 'a parameter without arguments has no hint');
   t.is(commandHint(undefined), undefined);
+});
+
+test("a connection added from the catalogue is offered its package's type as id, not the package's name; a module's or a type's name as before", (t) => {
+  const entry = (kind: 'built-in' | 'package' | 'module', name: string, type: string) => ({
+    kind,
+    name,
+    description: '',
+    connection: { type },
+  });
+  t.is(catalogueId(entry('package', 'patchbay-videohub', 'videohub'), []), 'videohub');
+  t.is(catalogueId(entry('package', 'patchbay-videohub', 'videohub'), ['videohub']), 'videohub-2', 'a second router');
+  t.is(catalogueId(entry('module', 'Blackmagic Videohub', 'companion-module'), []), 'blackmagic-videohub');
+  t.is(catalogueId(entry('built-in', 'dummy', 'dummy'), []), 'dummy');
 });
