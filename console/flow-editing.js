@@ -5,7 +5,7 @@ import { useMemo } from 'preact/hooks';
 import { CatalogueView } from './catalogue.js';
 import { connectionEdits, listedEdits, ruleEdits } from './flow-document.js';
 import { ConnectionForm, ownSchemas, pipeSteps, RuleForm, typeSchemas } from './flow-forms.js';
-import { freeId, idOf } from './format.js';
+import { catalogueId } from './format.js';
 import { HeldRuleForm } from './held-rule-form.js';
 import { html } from './html.js';
 import { changedTriggerEdits, nodeAt, triggerEdits } from './trigger-rules.js';
@@ -29,7 +29,7 @@ export function EditingForm({ editing, document, schema, addresses, change, open
   if (editing.kind === 'catalogue')
     return html`<${CatalogueView}
       pick=${(/** @type {CatalogueEntry} */ entry) =>
-        open({ kind: 'connection', id: freeId(idOf(entry.name, 'device'), ids), isNew: true, start: { ...entry.connection } })}
+        open({ kind: 'connection', id: catalogueId(entry, ids), isNew: true, start: { ...entry.connection } })}
       list=${(/** @type {CatalogueEntry} */ { package: name, boxed }) =>
         name &&
         change(

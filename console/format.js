@@ -1,5 +1,6 @@
 // How the console writes times, errors and refusals, and makes ids from names: the same on every view.
-/** @import { ParameterListing, RefusalMessage, Value } from '../lib/core/api-shapes.ts' */
+/** @import { Access, ParameterListing, RefusalMessage, Value, ValueType } from '../lib/core/api-shapes.ts' */
+/** @import { CatalogueEntry } from '../lib/core/flow-shapes.ts' */
 
 /** @param {number} n @param {number} [width] */
 const padded = (n, width = 2) => String(n).padStart(width, '0');
@@ -56,3 +57,30 @@ export function shownValue(v, meta) {
   if (choice) return choice.label;
   return meta?.unit ? `${v} ${meta.unit}` : String(v);
 }
+
+/**
+ * What a parameter that holds no value shows: a trigger or a write-only parameter never holds
+ * one (a dash, as a trigger not fired); any other is not known yet.
+ * @param {ValueType} type @param {Access} access
+ */
+export const noValue = (type, access) => (type === 'T' || access === 'write-only' ? '—' : 'unknown');
+
+/**
+ * What the text box of a command with arguments (R-PK8) shows before anything is typed: the JSON
+ * object they make, `"name"?` for those it may leave out. Undefined for any other parameter.
+ * @param {ParameterListing['meta']} meta
+ */
+export function commandHint(meta) {
+  const args = meta?.arguments;
+  if (!args) return undefined;
+  const names = Object.entries(args).map(([name, arg]) => `${JSON.stringify(name)}${arg.optional ? '?' : ''}: …`);
+  return `{${names.join(', ')}}`;
+}
+
+/**
+ * The id a connection added from the catalogue is offered, free among `taken`: a package's type
+ * (`videohub`, so its parameters are `videohub/output/0/input`, not `patchbay-videohub/…`), else
+ * the entry's name (a module's, a built-in type's).
+ * @param {CatalogueEntry} entry @param {readonly string[]} taken
+ */
+export const catalogueId = (entry, taken) => freeId(idOf(entry.kind === 'package' ? entry.connection.type : entry.name, 'device'), taken);

@@ -5,7 +5,7 @@
 // of its choices or a fader over its range.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { getJson } from './api.js';
-import { clock, dateAndClock, messageOf, shownValue } from './format.js';
+import { clock, commandHint, dateAndClock, messageOf, noValue, shownValue } from './format.js';
 import { html } from './html.js';
 import { values } from './live.js';
 /** @import { RefObject, TargetedEvent } from 'preact' */
@@ -148,7 +148,11 @@ function Row({ parameter, top, range, origins, write }) {
   const state = values.get(p) ?? UNKNOWN;
   const v = state.v;
   const shown =
-    type === 'T' ? (state.live ? `fired ${clock(new Date(state.at))}` : '—') : v === undefined ? 'unknown' : shownValue(v, meta);
+    type === 'T' && state.live
+      ? `fired ${clock(new Date(state.at))}`
+      : v === undefined || type === 'T'
+        ? noValue(type, access)
+        : shownValue(v, meta);
   const by = state.by === undefined ? undefined : (origins.get(state.by) ?? state.by);
   const when = state.at ? `${by ? `by ${by}, ` : ''}${dateAndClock(new Date(state.at))}` : '';
   const id = p.slice(p.indexOf('/') + 1);
@@ -159,7 +163,7 @@ function Row({ parameter, top, range, origins, write }) {
   return html`<div class="row" style=${`top:${top}px`} data-address=${p}>
     <span class="address" title=${title}>${meta?.label ? html`<span class="label">${meta.label}</span> <span class="muted">${id}</span>` : id}</span>
     <span class="type">${type}</span>
-    <span class=${`value ${v === undefined && type !== 'T' ? 'unknown' : ''}`} data-testid="value" title=${when ? `last changed ${when}` : ''}>${shown}</span>
+    <span class=${`value ${v === undefined && type !== 'T' && access !== 'write-only' ? 'unknown' : ''}`} data-testid="value" title=${when ? `last changed ${when}` : ''}>${shown}</span>
     <span class="edit">${access === 'read-only' ? html`<span class="muted">read-only</span>` : html`<${Editor} p=${p} type=${type} v=${v} range=${declared ?? range} meta=${meta} write=${write} />`}</span>
     <span class="by muted">${by ?? ''}</span>
   </div>`;
@@ -200,7 +204,7 @@ function Editor({ p, type, v, range, meta, write }) {
     setDraft(undefined);
   };
   return html`<form onSubmit=${submit}>
-    <input aria-label=${`new value for ${p}`} type=${number ? 'number' : 'text'} step=${type === 'F' ? 'any' : '1'} min=${meta?.minimum} max=${meta?.maximum} value=${draft ?? (v === undefined ? '' : String(v))} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setDraft(e.currentTarget.value)} />
+    <input aria-label=${`new value for ${p}`} placeholder=${commandHint(meta)} title=${commandHint(meta)} type=${number ? 'number' : 'text'} step=${type === 'F' ? 'any' : '1'} min=${meta?.minimum} max=${meta?.maximum} value=${draft ?? (v === undefined ? '' : String(v))} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setDraft(e.currentTarget.value)} />
     <button>set</button>
   </form>`;
 }

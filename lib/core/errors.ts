@@ -16,7 +16,7 @@ export const errorTable = {
   PB_UNKNOWN_CONNECTION: { status: 404, text: 'No connection has this id. Check the address against the `connections` of the flow file.' },
   PB_UNKNOWN_PARAMETER: {
     status: 404,
-    text: "The connection exists but has no parameter with this id. Check the id against the connection type's parameter list.",
+    text: "The connection exists but has no parameter with this id. Check the id against the connection type's parameter list. A device's connection may make its parameters once the device has answered (an ATEM's M/Es, a Videohub's outputs): while the connection is not up, HTTP's message says how it stands.",
   },
   PB_DUPLICATE_PARAMETER: {
     status: 409,

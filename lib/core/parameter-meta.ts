@@ -98,6 +98,8 @@ export function refusal(meta: ParameterMeta, value: Value): string | undefined {
   }
   const { choices } = meta;
   if (choices === undefined || choices.some((choice) => choice.value === value)) return undefined;
+  // None at all (a router without serial ports, a deck without clips): said so, not as an empty list.
+  if (choices.length === 0) return `${JSON.stringify(value)} is not one of its choices: it has none`;
   const named = choices.slice(0, NAMED_CHOICES).map((choice) => `${JSON.stringify(choice.value)} (${choice.label})`);
   const more = choices.length > NAMED_CHOICES ? ` and ${choices.length - NAMED_CHOICES} more` : '';
   return `${JSON.stringify(value)} is not one of its choices: ${named.join(', ')}${more}`;

@@ -254,7 +254,11 @@ class TypedParameter implements ProxyParameter {
     if (this.spec.access === 'read-only') {
       return { ok: false, error: new HubError('PB_READ_ONLY', `${this.address} is read-only`) };
     }
-    const converted = this.spec.accept ? this.spec.accept(raw) : convert(raw, this.spec.type);
+    // A command's arguments written as the object itself (a JSON body, a WebSocket message):
+    // its JSON text, checked as any other write of it (R-PK8).
+    const command = this.meta?.arguments !== undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+    const written = command ? JSON.stringify(raw) : raw;
+    const converted = this.spec.accept ? this.spec.accept(written) : convert(written, this.spec.type);
     if (!converted.ok) return this.named(converted.error);
     let value = converted.value;
     if (this.meta !== undefined && this.spec.type !== 'T') {

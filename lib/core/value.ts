@@ -39,7 +39,8 @@ function describe(raw: unknown): string {
   if (typeof raw === 'string') return JSON.stringify(raw.length > 64 ? `${raw.slice(0, 64)}…` : raw);
   if (raw === undefined) return 'no value';
   if (typeof raw === 'number' || typeof raw === 'boolean' || raw === null) return String(raw);
-  return Array.isArray(raw) ? 'an array' : `a ${typeof raw}`;
+  if (Array.isArray(raw)) return 'an array';
+  return typeof raw === 'object' ? 'an object' : `a ${typeof raw}`;
 }
 
 function rejected(raw: unknown, type: ValueType, why = ''): Result<never> {

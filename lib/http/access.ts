@@ -2,6 +2,7 @@ import type { AddressPatterns } from '../core/address-pattern.ts';
 import { fail, type Result } from '../core/errors.ts';
 import { type Graph, nothingAt } from '../core/graph.ts';
 import type { Answered, Parameter, SetResult } from '../core/parameter.ts';
+import type { CodedError } from './respond.ts';
 
 /**
  * What one authenticated client may do (R-A2): which parameters it can read and write,
@@ -97,4 +98,22 @@ export function writeFound(
   if (parameter === undefined) return nothingAt(graph, address);
   if (!access.full && !access.canWrite(address)) return fail('PB_FORBIDDEN', `${address}: this token may not write it`);
   return parameter.set(raw, origin, answered);
+}
+
+/** How a connection stands, as `GET /connections` lists it. */
+type Standing = { readonly id: string; readonly status: string; readonly reason?: string };
+
+/**
+ * A parameter a connection does not have, asked of it while it is not up, says how the
+ * connection stands: a device's parameters (an ATEM's M/Es, a Videohub's outputs) may come
+ * once it has answered, and a 404 alone read as a wrong id. Any other error as it is.
+ */
+export function withStanding(error: CodedError, address: string, connections: () => readonly Standing[]): CodedError {
+  if (error.code !== 'PB_UNKNOWN_PARAMETER') return error;
+  const id = address.slice(0, address.indexOf('/'));
+  const standing = connections().find((connection) => connection.id === id);
+  if (standing === undefined || standing.status === 'ok') return error;
+  const why = standing.reason ? `: ${standing.reason}` : '';
+  const message = `${error.message} (it is ${standing.status}${why}; a device's parameters may come once it has answered)`;
+  return { code: error.code, declared: error.declared, message };
 }

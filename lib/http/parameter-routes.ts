@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { ParameterListing, ValueSchema } from '../core/api-shapes.ts';
 import { ok as success, type Result } from '../core/errors.ts';
 import type { Reading } from '../core/graph.ts';
-import { type ClientAccess, lookupFor } from './access.ts';
+import { type ClientAccess, lookupFor, withStanding } from './access.ts';
 import { compileFilters } from './filters.ts';
 import { ok, type Query } from './operation-shapes.ts';
 import { acceptsJson, JSON_TYPE, jsonClient, sendError, sendOk, TEXT } from './respond.ts';
@@ -17,7 +17,7 @@ import { flag, flagSchema } from './ws/upgrade-query.ts';
 const PARAMETERS = '/parameters/';
 
 /** R-H1: the value as text, or as JSON for clients that accept it; 503 while unknown. */
-const readParameter: Handler = (res, req, { graph }, access) => {
+const readParameter: Handler = (res, req, { graph, connections }, access) => {
   const json = acceptsJson(req);
   let address = req.getUrl().slice(PARAMETERS.length);
   if (address.includes('%')) {
@@ -28,7 +28,7 @@ const readParameter: Handler = (res, req, { graph }, access) => {
     }
   }
   const found = lookupFor(access, graph, address);
-  if (!found.ok) return sendError(res, found.error, jsonClient(req));
+  if (!found.ok) return sendError(res, withStanding(found.error, address, connections), jsonClient(req));
   const value = found.value.value;
   if (value === undefined) {
     const why = found.value.type === 'T' ? 'a trigger has no state' : 'the value is unknown';

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { Parameter } from '../core/parameter.ts';
 import type { ErrorCode, Result } from '../core/errors.ts';
 import { namingOnce } from '../core/sparse-log.ts';
-import { type ClientAccess, writableFor } from './access.ts';
+import { type ClientAccess, withStanding, writableFor } from './access.ts';
 import { bodyFields, bodyTypeOf, checkSize, formFields, type UpdateFields } from './body.ts';
 import { answerLater, clientAddress, readBody } from './handling.ts';
 import { FORM, takenAnswer } from './operation-shapes.ts';
@@ -26,7 +26,7 @@ function answerUpdate(res: HttpResponse, context: RouteContext, access: ClientAc
   const { settled, log } = context;
   // Looked up once, here: whether it answers later, the write, whether it is kept.
   const found = writableFor(access, context.graph, address);
-  if (!found.ok) return refuse(context, res, address, found.error, json);
+  if (!found.ok) return refuse(context, res, address, withStanding(found.error, address, context.connections), json);
   const parameter = found.value;
   if (parameter.answersLater) return answerForwarded(res, context, parameter, value, json);
   const written = parameter.set(value, httpOrigin(res));
@@ -179,7 +179,7 @@ export const updateRoute: Route = {
   post: {
     summary: 'Write a value (form or JSON)',
     description:
-      'The same two fields as `application/x-www-form-urlencoded` or a JSON object (`{"parameter": "studio/cue", "value": null}` fires a trigger); also 413 for a body over 64 KiB and 415 for another content type.',
+      'The same two fields as `application/x-www-form-urlencoded` or a JSON object (`{"parameter": "studio/cue", "value": null}` fires a trigger; the arguments of a command (R-PK8) are the object itself or its text: `{"parameter": "router/route", "value": {"destination": 3, "input": 7}}`); also 413 for a body over 64 KiB and 415 for another content type.',
     tag: 'values',
     body: { [FORM]: update, [JSON_TYPE]: update },
     answers: { 200: takenAnswer },

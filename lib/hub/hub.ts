@@ -246,6 +246,9 @@ export class Hub {
     // What devices say as they connect is news the rules take when they start (R-DV2).
     const since = changeClockOf(this.scheduler)();
     await startTogether(this.runningHere());
+    // Stopped while connections started (Ctrl-C while a device was away): no rule, code flow
+    // or watch starts after the stop, and nothing says the hub runs.
+    if (this.stopping) return;
     const rules = this.groupRole.role === 'standby' ? 0 : await this.startLogic(since);
     promoteStartGarbage();
     // A package installed again from now on is said at once (R-PK10).

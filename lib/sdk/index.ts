@@ -144,6 +144,7 @@ export {
   type TcpListenOptions,
   TcpListener,
   type TcpTarget,
+  unreachable,
   writeBounded,
 } from './device/tcp.ts';
 export { roomForBursts, UdpEndpoint, type UdpOptions } from './device/udp.ts';

@@ -17,6 +17,7 @@ import {
   HubError,
   portSetting,
   Type,
+  unreachable,
   withDefault,
 } from 'patchbay-hub/connection';
 import { Commands, Hyperdeck, TransportStatus } from 'hyperdeck-connection';
@@ -125,7 +126,13 @@ class HyperdeckConnection {
       this.#read().catch((error) => this.#warn("reading the deck's state", error));
     });
     deck.on('disconnected', () => events.down('the deck closed the link, or did not answer'));
-    deck.on('error', (message, error) => this.#context.log.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`));
+    deck.on('error', (message, error) => {
+      this.#context.log.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+      // A connect that failed (refused, no such host, no route) says why, as a TCP device of the
+      // hub does; the library tries again on its own, and the same reason again changes nothing.
+      if (!deck.connected && error instanceof Error && typeof (/** @type {NodeJS.ErrnoException} */ (error).code) === 'string')
+        events.down(unreachable(/** @type {NodeJS.ErrnoException} */ (error), this.#settings.host, this.#settings.port));
+    });
     deck.connect(this.#settings.host, this.#settings.port);
   }
 

@@ -229,6 +229,11 @@ test('a parameter says what it is (R-PK6): a write outside its range or its choi
   input.describe({ choices: [{ value: 11, label: 'Replay' }] });
   t.true(input.set(11).ok);
   t.false(input.set(3).ok);
+  // No choices at all (a router without serial ports): the refusal says so, not an empty list.
+  input.describe({ choices: [] });
+  const none = input.set(2);
+  if (!none.ok) t.is(none.error.message, 'router/output/1/input: 2 is not one of its choices: it has none');
+  else t.fail('a value refused when there are no choices');
   input.describe(undefined);
   t.is(input.meta, undefined);
   t.true(input.set(99).ok, 'a parameter that says nothing takes any value of its type');
@@ -298,6 +303,12 @@ test('a command with arguments (R-PK8): its write is a JSON object checked again
   ]);
   t.true(recall.set('{"fade": "2.5", "scene": "1", "cut": "on"}').ok);
   t.deepEqual(sent[0], '{"scene":1,"fade":2.5,"cut":true}', 'converted, in the declared order');
+  // The object itself, as a JSON body or a WebSocket message carries it, is its text.
+  t.true(recall.set({ scene: 2, fade: 1 }).ok);
+  t.deepEqual(sent[1], '{"scene":2,"fade":1}', 'an object written as a command is taken as its JSON text');
+  const listed = recall.set(['scene', 2]);
+  if (!listed.ok) t.is(listed.error.message, 'mixer/recall: cannot convert an array to string');
+  else t.fail('an array is no command');
   for (const [written, why] of [
     ['{"scene": 3}', 'mixer/recall: argument "scene": 3 is not one of its choices: 1 (Opening), 2 (Interview)'],
     ['{"scene": 1, "fade": 11}', 'mixer/recall: argument "fade": 11 is outside its range, 0 to 10'],
@@ -310,7 +321,7 @@ test('a command with arguments (R-PK8): its write is a JSON object checked again
     t.false(refused.ok, written);
     if (!refused.ok) t.deepEqual([refused.error.code, refused.error.message], ['PB_CONVERSION', why]);
   }
-  t.is(sent.length, 1, 'nothing refused was passed on');
+  t.is(sent.length, 2, 'nothing refused was passed on');
   t.throws(() => createParameter('mixer', 'level', { type: 'F', access: 'read-write', meta: { arguments: {} } }), {
     message: 'mixer/level: a command with arguments is a text parameter (S), not F',
   });

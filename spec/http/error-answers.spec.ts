@@ -11,6 +11,7 @@ import { Authenticator } from '../../lib/http/auth.ts';
 import { RestServer } from '../../lib/http/server.ts';
 import { capturedLog } from '../helpers/hub.ts';
 import { Client, rawRequest, serve } from '../helpers/http.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const studio = {
   studio: { type: 'dummy', parameters: ['count,I,3', 'note,S', 'cue,T'] },
@@ -105,6 +106,26 @@ test('an unknown value keeps the reason phrase State Unknown beside its code', a
   const res = await rawRequest(port, 'GET /parameters/studio/note HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
   t.true(res.head.startsWith('HTTP/1.1 503 State Unknown\r\n'), res.head);
   t.regex(res.head, /\r\nX-Patchbay-Code: PB_STATE_UNKNOWN\r\n/i);
+});
+
+test("a parameter a connection does not have while it is not up says how the connection stands: a device's parameters may come once it answers", async (t) => {
+  const closed = await freePort();
+  const { base } = await serve(
+    t,
+    {},
+    { ...studio, router: { type: 'tcp-client', host: '127.0.0.1', port: closed, parameters: ['route,S'] } },
+  );
+  const read = await fetch(`${base}/parameters/router/output/1/input`);
+  t.is(read.status, 404);
+  t.regex(
+    await read.text(),
+    /^router\/output\/1\/input: connection "router" has no parameter "output\/1\/input" \(it is degraded: .+; a device's parameters may come once it has answered\)$/,
+  );
+  const write = await fetch(`${base}/update?parameter=router/output/1/input&value=1`);
+  t.is(write.status, 404);
+  t.regex(await write.text(), /\(it is degraded: /);
+  const up = await fetch(`${base}/parameters/studio/nope`);
+  t.is(await up.text(), 'studio/nope: connection "studio" has no parameter "nope"', 'a connection that is up: no more than that');
 });
 
 test('405 answers name the allowed methods', async (t) => {

@@ -120,7 +120,7 @@ test('bad messages are answered with {p, error, code} on the same socket, which 
     ],
     [
       { p: 'studio/count', v: { n: 1 } },
-      { p: 'studio/count', error: 'studio/count: cannot convert a object to integer', code: 'PB_CONVERSION' },
+      { p: 'studio/count', error: 'studio/count: cannot convert an object to integer', code: 'PB_CONVERSION' },
     ],
   ];
   for (const [message] of bad) client.send(typeof message === 'string' ? message : JSON.stringify(message));

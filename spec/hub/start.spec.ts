@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import test from 'ava';
 import { asWritten, defineConnectionType } from '../../lib/sdk/index.ts';
 import { Hub } from '../../lib/hub/hub.ts';
-import { configOf, flowOf } from '../helpers/hub.ts';
+import { capturedLog, configOf, flowOf } from '../helpers/hub.ts';
 
 test('connections start together: each start is under way before any has ended, and the hub is started when the last one is', async (t) => {
   const started: string[] = [];
@@ -88,4 +88,44 @@ test("what a device says while the hub starts reaches the rules' destinations, a
   t.is(hub.graph.get('lamps/rate')?.value, 0, 'a declared default is not sent');
   (hub.graph.get('mixer/tally') as import('../../lib/core/parameter.ts').OwnedParameter).report(false);
   t.is(hub.graph.get('lamps/lh')?.value, 0, 'and changes go on as ever');
+});
+
+test('a hub stopped while a connection still starts (Ctrl-C while a switcher is away) starts no rule after, and logs no "running" after "stopped"', async (t) => {
+  let finish = () => {};
+  const slow = configOf(
+    'mixer',
+    defineConnectionType({
+      type: 'slow-mixer',
+      summary: 'A connection whose start ends when the spec says.',
+      settings: Type.Object({}),
+      parse: asWritten,
+      create: () => ({
+        start: () => new Promise<void>((resolve) => (finish = resolve)),
+        stop() {},
+      }),
+    }),
+  );
+  const flow = flowOf({
+    connections: { studio: { type: 'dummy', parameters: ['a,B,false', 'b,B,false'] } },
+    rules: [{ source: 'studio/a', destinations: ['studio/b'] }],
+  });
+  const { log, lines } = capturedLog();
+  const hub = new Hub({ flow: { ...flow, connections: [...flow.connections, slow] }, log });
+  const starting = hub.start();
+  await new Promise((resolve) => setImmediate(resolve));
+  const stopping = hub.stop();
+  finish();
+  await starting;
+  await stopping;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const said = lines().map((line) => line.msg);
+  t.true(said.includes('stopped'), said.join(' | '));
+  t.false(
+    said.slice(said.indexOf('stopped')).some((msg) => msg.startsWith('running:')),
+    `nothing runs after the stop: ${said.join(' | ')}`,
+  );
+  t.false(
+    said.some((msg) => msg.startsWith('rule ')),
+    'no rule was started',
+  );
 });

@@ -263,3 +263,20 @@ test.serial(
     );
   },
 );
+
+test.serial(
+  'a deck that refuses the connection says so in the status, as a TCP device of the hub does: refused, where the port is, not "not connected yet"',
+  async (t) => {
+    const port = await freePort();
+    const hub = await hubWith(t, port);
+    await eventually(
+      async () => /refused the connection \(ECONNREFUSED\): nothing listens there/.test((await connectionOf(hub, 'deck'))?.reason ?? ''),
+      'the reason says the deck refused the connection',
+      20_000,
+    );
+    t.is((await connectionOf(hub, 'deck'))?.status, 'degraded');
+    // It comes up by itself once something listens there.
+    deck(t, port);
+    await eventually(async () => (await connectionOf(hub, 'deck'))?.status === 'ok', 'the library connected', 30_000);
+  },
+);
