@@ -11,7 +11,8 @@
  */
 import test from 'ava';
 import { canRunEtcd, whyNoEtcd } from '../helpers/etcd-cluster.ts';
-import { checkDeviceLog, etcdIds, type Hub, heardBetween, hubIds, startEtcdSite } from '../helpers/etcd-site.ts';
+import { checkDeviceLog, etcdIds, type Hub, hubIds, startEtcdSite } from '../helpers/etcd-site.ts';
+import { heardBetween } from '../helpers/recording-router.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { canRunBroker, whyNoBroker } from '../helpers/mosquitto.ts';
 import { canMakeNamespaces, whyNoNamespaces } from '../helpers/namespaces.ts';

@@ -8,14 +8,14 @@
  * majority, and the time the device went without a command is reported.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { eventually } from '../helpers/eventually.ts';
 import { bin, type HubProcess, runHub } from '../helpers/hub-process.ts';
 import { canRunBroker, startBroker, whyNoBroker } from '../helpers/mosquitto.ts';
-import { canMakeNamespaces, makeNetwork, type Network, whyNoNamespaces } from '../helpers/namespaces.ts';
+import { canMakeNamespaces, makeNetwork, whyNoNamespaces } from '../helpers/namespaces.ts';
+import { heardBetween, recordingRouter } from '../helpers/recording-router.ts';
 import { siteKeyFile } from '../helpers/site-key.ts';
 import { startWitness } from '../helpers/witness-process.ts';
 
@@ -24,41 +24,6 @@ type Hub = (typeof hubs)[number];
 const VOTE_PORT = 17070;
 const API_PORT = 17080;
 const DEVICE_PORT = 4000;
-
-interface Heard {
-  readonly hub: Hub;
-  readonly value: number;
-  readonly at: number;
-}
-
-/** The device: one listener on this machine's end of each hub's link, so that the link says which hub sent a command. */
-async function recordingRouter(t: ExecutionContext, network: Network) {
-  const heard: Heard[] = [];
-  const servers: Server[] = [];
-  const sockets = new Set<Socket>();
-  for (const hub of hubs) {
-    const server = createServer((socket) => {
-      sockets.add(socket);
-      let carry = '';
-      socket.on('data', (chunk) => {
-        const lines = (carry + chunk.toString()).split('\n');
-        carry = lines.pop()!;
-        for (const line of lines) {
-          const route = /^ROUTE 1 (\d+)$/.exec(line);
-          if (route) heard.push({ hub, value: Number(route[1]), at: performance.now() });
-        }
-      });
-      socket.on('error', () => {});
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(DEVICE_PORT, network.deviceLink(hub).here, resolve));
-  }
-  t.teardown(() => {
-    for (const server of servers) server.close();
-    for (const socket of sockets) socket.destroy();
-  });
-  return heard;
-}
 
 /** Writes `router/dest/1` to both hubs ten times a second, a new value each time, until stopped; keeps every answer. */
 function writeAllAlong(hubsByName: Record<Hub, HubProcess>) {
@@ -78,21 +43,6 @@ function writeAllAlong(hubsByName: Record<Hub, HubProcess>) {
   return { answers, stop: () => clearInterval(timer) };
 }
 
-/**
- * What the device heard between two instants: which hubs drove it, in order, and its longest
- * wait between two commands (from the last it heard before `from`: a hub that stops at once
- * leaves a wait that starts there).
- */
-function heardBetween(heard: readonly Heard[], from: number, to: number) {
-  const during = heard.filter((h) => h.at >= from && h.at < to);
-  const drivers: Hub[] = [];
-  for (const { hub } of during) if (drivers.at(-1) !== hub) drivers.push(hub);
-  const times = [heard.findLast((h) => h.at < from)?.at ?? from, ...during.map((h) => h.at)];
-  let longestWait = 0;
-  for (let i = 1; i < times.length; i++) longestWait = Math.max(longestWait, times[i]! - times[i - 1]!);
-  return { drivers, longestWait: Math.round(longestWait), count: during.length };
-}
-
 /** The drivers after the first, when the first is `hub` (it may have driven in the moment before a cut). */
 const withoutLeading = (hub: Hub, drivers: readonly Hub[]) => (drivers[0] === hub ? drivers.slice(1) : drivers);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,7 +53,7 @@ test_(
   async (t) => {
     t.timeout(300_000);
     const network = makeNetwork(t, ['a', 'b', 'witness', 'broker'], hubs);
-    const heard = await recordingRouter(t, network);
+    const heard = await recordingRouter(t, network, hubs, DEVICE_PORT);
     const broker = await startBroker({ host: network.address('broker'), port: 1883, command: network.run('broker') });
     t.teardown(() => broker.stop());
     const dir = await mkdtemp(join(tmpdir(), 'patchbay-partitions-'));

@@ -8,7 +8,6 @@
  * the device never heard.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EtcdCluster, startEtcdCluster } from './etcd-cluster.ts';
@@ -16,6 +15,7 @@ import { eventually } from './eventually.ts';
 import { bin, type HubProcess, runHub } from './hub-process.ts';
 import { startBroker } from './mosquitto.ts';
 import { makeNetwork, type Network, type Teardowns } from './namespaces.ts';
+import { type Heard as RecordedCommand, recordingRouter } from './recording-router.ts';
 import { siteKeyFile } from './site-key.ts';
 
 export const hubIds = ['a', 'b', 'c'] as const;
@@ -25,12 +25,7 @@ const API_PORT = 17080;
 const DEVICE_PORT = 4000;
 export const LEASE_MS = 2000;
 
-export interface Heard {
-  readonly hub: Hub;
-  readonly value: number;
-  readonly token: number;
-  readonly at: number;
-}
+export type Heard = RecordedCommand<Hub>;
 
 export interface Answer {
   readonly hub: Hub;
@@ -59,38 +54,9 @@ export interface EtcdSite {
   writeAllAlong(): { readonly answers: Answer[]; stop(): void };
 }
 
-/** The device: one listener on this machine's end of each hub's link, so that the link says which hub sent a command. */
-async function recordingRouter(t: Teardowns, network: Network): Promise<Heard[]> {
-  const heard: Heard[] = [];
-  const servers: Server[] = [];
-  const sockets = new Set<Socket>();
-  for (const hub of hubIds) {
-    const server = createServer((socket) => {
-      sockets.add(socket);
-      let carry = '';
-      socket.on('data', (chunk) => {
-        const lines = (carry + chunk.toString()).split('\n');
-        carry = lines.pop()!;
-        for (const line of lines) {
-          const route = /^ROUTE 1 (\d+) T(\d+)$/.exec(line);
-          if (route) heard.push({ hub, value: Number(route[1]), token: Number(route[2]), at: performance.now() });
-        }
-      });
-      socket.on('error', () => {});
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(DEVICE_PORT, network.deviceLink(hub).here, resolve));
-  }
-  t.teardown(() => {
-    for (const server of servers) server.close();
-    for (const socket of sockets) socket.destroy();
-  });
-  return heard;
-}
-
 export async function startEtcdSite(t: Teardowns): Promise<EtcdSite> {
   const network = makeNetwork(t, [...hubIds, ...etcdIds, 'broker'], hubIds);
-  const heard = await recordingRouter(t, network);
+  const heard = await recordingRouter(t, network, hubIds, DEVICE_PORT);
   const broker = await startBroker({ host: network.address('broker'), port: 1883, command: network.run('broker') });
   t.teardown(() => broker.stop());
   const cluster = await startEtcdCluster(3, {
@@ -191,17 +157,6 @@ export async function startEtcdSite(t: Teardowns): Promise<EtcdSite> {
       return { answers, stop: () => clearInterval(timer) };
     },
   };
-}
-
-/** Which hubs drove the device between two instants, in order, and its longest wait between two commands. */
-export function heardBetween(heard: readonly Heard[], from: number, to: number) {
-  const during = heard.filter((h) => h.at >= from && h.at < to);
-  const drivers: Hub[] = [];
-  for (const { hub } of during) if (drivers.at(-1) !== hub) drivers.push(hub);
-  const times = [heard.findLast((h) => h.at < from)?.at ?? from, ...during.map((h) => h.at)];
-  let longestWait = 0;
-  for (let i = 1; i < times.length; i++) longestWait = Math.max(longestWait, times[i]! - times[i - 1]!);
-  return { drivers, longestWait: Math.round(longestWait), count: during.length };
 }
 
 /** The checker: commands heard after one of a higher token, and writes answered 200 that the device never heard. */
