@@ -67,7 +67,9 @@ export function makeNetwork(t: Teardowns, members: readonly string[], hubs: read
   const tag = `pbn${process.pid}x${++networksMade}`;
   removeLeftovers();
   const routes = ip('-4', 'route', 'show', 'table', 'all');
-  const octet = [...Array(50).keys()].map((k) => 200 + k).find((n) => !routes.includes(`10.${n}.`));
+  // Looked for from an octet of this process's own, so that two spec files making their
+  // networks at the same moment do not both take the first free one.
+  const octet = [...Array(50).keys()].map((k) => 200 + ((k + process.pid) % 50)).find((n) => !routes.includes(`10.${n}.`));
   if (octet === undefined) throw new Error('no free 10.x.0.0/16 for the spec network');
   const index = (member: string) => {
     const at = members.indexOf(member);
