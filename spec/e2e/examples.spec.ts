@@ -13,6 +13,7 @@ import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import type { Scheduler } from '../../lib/core/scheduler.ts';
 import type { Hub } from '../../lib/hub/hub.ts';
+import { ScriptedSatellite } from '../connections/satellite/scripted-satellite.ts';
 import { RouterSimulator } from '../helpers/devices.ts';
 import { startDevice } from '../helpers/ember.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -332,32 +333,31 @@ test('stream deck: the on-air key toggles and shows the studio, camera keys show
     Object.assign(document.connections['desk'] as object, { port: 0, bindIp: '127.0.0.1' }),
   );
   const port = hub.connection('desk')?.info.details?.['port'] as number;
-  const { connect } = await import('node:net');
-  const satellite = connect(port, '127.0.0.1');
-  satellite.on('error', () => {});
-  t.teardown(() => satellite.destroy());
-  let heard = '';
-  satellite.setEncoding('utf8');
-  satellite.on('data', (chunk: string) => (heard += chunk));
-  await new Promise((resolve) => satellite.once('connect', resolve));
-  satellite.write('ADD-DEVICE DEVICEID="CL15K1A00001" KEYS_TOTAL=15 KEYS_PER_ROW=5 BITMAPS=72 COLORS="hex" TEXT=1 \n');
+  // It answers the hub's pings, as Companion Satellite does: a silent one is dropped after 5 s,
+  // which a loaded machine drawing the deck's first bitmaps can take.
+  const satellite = await ScriptedSatellite.connect(t, port);
+  satellite.keepAlive();
+  satellite.addDevice('CL15K1A00001', 15, 5, 72);
   await eventually(() => hub.graph.get('desk/CL15K1A00001/connected')?.value === true, 'the deck added');
   const keyState = (key: number) =>
-    heard
-      .split('\n')
-      .filter((line) => line.startsWith('KEY-STATE ') && line.includes(` KEY=${key} `))
-      .at(-1) ?? '';
+    satellite
+      .received('KEY-STATE')
+      .filter((state) => state['KEY'] === String(key))
+      .at(-1)?.['COLOR'] ?? '';
 
-  satellite.write('KEY-PRESS DEVICEID="CL15K1A00001" KEY="0/0" PRESSED=1 \n');
+  satellite.press('CL15K1A00001', 0, 0, true);
   await eventually(() => param(hub, 'studio/onair').value === true, 'on air');
-  await eventually(() => keyState(0).includes('COLOR="#e00000"'), 'the on-air key red');
+  await eventually(
+    () => keyState(0) === '#e00000',
+    () => `the on-air key red (${keyState(0)})`,
+  );
   param(hub, 'studio/camera/2/pgm').set(true);
-  await eventually(() => keyState(2).includes('COLOR="#e00000"'), 'camera 2 tally');
-  t.true(keyState(1).includes('COLOR="#202020"'), 'camera 1 not on program');
+  await eventually(() => keyState(2) === '#e00000', 'camera 2 tally');
+  t.is(keyState(1), '#202020', 'camera 1 not on program');
 
   param(hub, 'show/opening/store').set(null);
   param(hub, 'studio/title').set('Late News');
-  satellite.write('KEY-PRESS DEVICEID="CL15K1A00001" KEY=4 PRESSED=1 \n');
+  satellite.press('CL15K1A00001', 0, 4, true);
   await eventually(() => param(hub, 'studio/title').value === 'Morning News', 'the opening scene recalled');
 });
 

