@@ -3,7 +3,7 @@
  * Three hubs, three etcd members and the broker each in a network namespace on one switch,
  * a device on each hub's own link that records each command's fencing token (`$TOKEN`) and
  * when it came (spec/helpers/etcd-site.ts, as the fault spec uses), and a client writing to
- * every hub ten times a second all along. The faults go in turn: the active hub SIGKILLed
+ * every hub twenty times a second all along. The faults go in turn: the active hub SIGKILLed
  * (started again 4 s later), paused for 3 s, cut off from etcd for 4 s, unplugged from the
  * switch for 4 s; an etcd member that does not lead killed (started again 3 s later); etcd's
  * leader killed (the same) and unplugged for 3 s. After each, the bench waits until the group

@@ -115,14 +115,30 @@ test('a clock that reads earlier than before ends the hold rather than lengthen 
   t.is(lease.left(), 1800);
 });
 
-test('with keep-alives every third of the lease, answered within the margin, the hold never ends', (t) => {
+test('with keep-alives every half lease, answered within the margin, the hold never ends', (t) => {
   const { clock, lease, lapses } = held();
   for (let i = 0; i < 60; i++) {
     const sent = lease.sending();
     clock.advanceBy(150);
     lease.acknowledged(sent);
-    clock.advanceBy(516);
+    clock.advanceBy(850);
     t.true(lease.holds());
   }
   t.deepEqual(lapses, []);
+});
+
+test('a keep-alive lost to a dead member and sent again a deadline and a round later keeps the hold; a second lost ends it', (t) => {
+  const { clock, lease, lapses } = held();
+  lease.acknowledged(lease.sending());
+  // Half a lease on, a keep-alive waits its 500 ms deadline; the next round (50 ms) sends another, answered.
+  clock.advanceBy(1000 + 500 + 50);
+  const again = lease.sending();
+  clock.advanceBy(10);
+  lease.acknowledged(again);
+  t.true(lease.holds());
+  t.deepEqual(lapses, []);
+  // Two lost in a row: the proof (1.8 s from the last answered send) runs out before the third is sent.
+  clock.advanceBy(1000 + 500 + 50 + 500 - 10);
+  t.false(lease.holds());
+  t.is(lapses.length, 1);
 });

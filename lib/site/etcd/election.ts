@@ -9,9 +9,16 @@
  *
  * The hub drives only while `HeldLease` proves the lease by its own clock (the send time of
  * the last keep-alive etcd answered, plus the lease, less a margin), whatever etcd or this
- * client say. Every round (a twentieth of the lease) it reads the group's keys; a keep-alive
- * goes out every third of the lease, and again at the next round when one failed. Rounds never overlap: one that waits on a dead member
- * costs one deadline, and the next asks another member.
+ * client say. Every round (a fortieth of the lease) it reads the group's keys; a keep-alive
+ * goes out every half lease, and again at the next round when one failed. Rounds never
+ * overlap: one that waits on a dead member costs one deadline, and the next asks another.
+ *
+ * Why half a lease: etcd ends a lease a lease after the last keep-alive it heard, so the
+ * takeover after a driver dies is a lease less the age of that keep-alive (plus etcd's
+ * half-second sweep of ended leases); keep-alives every third of the lease kept the median
+ * takeover just above one lease. Half a lease still leaves room for one keep-alive lost and
+ * sent again a round later (even to a dead member, a deadline later) within the proof's
+ * lease less its margin; two in a row were never covered by a third either.
  */
 import type { Subscription } from 'rxjs';
 import { HeldLease } from '../../core/held-lease.ts';
@@ -82,7 +89,7 @@ export class EtcdElection {
   }
 
   start(): void {
-    this.rounds ??= every(this.scheduler, Math.max(50, Math.round(this.settings.leaseMs / 20)), () => void this.round());
+    this.rounds ??= every(this.scheduler, Math.max(25, Math.round(this.settings.leaseMs / 40)), () => void this.round());
     void this.round();
   }
 
@@ -114,10 +121,10 @@ export class EtcdElection {
     if (this.rounds) this.changed();
   }
 
-  /** A lease to begin with, then a keep-alive every third of it; one etcd no longer knows is begun again. */
+  /** A lease to begin with, then a keep-alive every half of it; one etcd no longer knows is begun again. */
   private async keepLease(): Promise<void> {
     const now = this.clock();
-    if (this.leaseId && now - this.lastKeepAlive < this.settings.leaseMs / 3) return;
+    if (this.leaseId && now - this.lastKeepAlive < this.settings.leaseMs / 2) return;
     this.lastKeepAlive = now;
     const sent = this.held.sending();
     if (!this.leaseId) {
@@ -128,7 +135,7 @@ export class EtcdElection {
       this.renewals++;
       return;
     }
-    // A keep-alive that failed is sent again at the next round, not a third of a lease later.
+    // A keep-alive that failed is sent again at the next round, not half a lease later.
     const ttl = await this.gateway.keepAlive(this.leaseId).catch((error: unknown) => {
       this.lastKeepAlive = Number.NEGATIVE_INFINITY;
       throw error;
