@@ -8,6 +8,7 @@
  * device log shows: commands of a lower token after one of a higher, and writes answered 200
  * the device never heard.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +56,20 @@ export interface EtcdSite {
   writeAllAlong(): { readonly answers: Answer[]; stop(): void };
 }
 
-export async function startEtcdSite(t: Teardowns): Promise<EtcdSite> {
+/** libfaketime (Debian's faketime): a hub's clocks, wall and monotonic, run at a rate of their own. */
+const faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+export const canSkewClocks = existsSync(faketime);
+
+export interface EtcdSiteOptions {
+  /**
+   * The rate of each named hub's clocks against the machine's: 0.95 runs 5 % slow. A slow
+   * driver believes its lease longer than it is; the hub's drift margin (a tenth of the lease)
+   * is what keeps it from driving past etcd's end of it. Needs libfaketime (`canSkewClocks`).
+   */
+  readonly clockRates?: Partial<Record<Hub, number>>;
+}
+
+export async function startEtcdSite(t: Teardowns, options: EtcdSiteOptions = {}): Promise<EtcdSite> {
   const network = makeNetwork(t, [...hubIds, ...etcdIds, 'broker'], hubIds);
   const heard = await recordingRouter(t, network, hubIds, DEVICE_PORT);
   const broker = await startBroker({ host: network.address('broker'), port: 1883, command: network.run('broker') });
@@ -99,8 +113,12 @@ export async function startEtcdSite(t: Teardowns): Promise<EtcdSite> {
     runHub(t, flow, {
       command: [...network.run(id), process.execPath, bin],
       args: ['--state', join(dir, `state-${id}`)],
-      env: { HUB: id, API_IP: network.deviceLink(id).hub, DEVICE_IP: network.deviceLink(id).here },
+      env: { HUB: id, API_IP: network.deviceLink(id).hub, DEVICE_IP: network.deviceLink(id).here, ...clockOf(id) },
     });
+  const clockOf = (id: Hub): Record<string, string> => {
+    const rate = options.clockRates?.[id];
+    return rate === undefined || !canSkewClocks ? {} : { LD_PRELOAD: faketime, FAKETIME: `+0 x${rate}`, FAKETIME_NO_CACHE: '1' };
+  };
   const started = await Promise.all(hubIds.map(start));
   const hub = Object.fromEntries(hubIds.map((id, i) => [id, started[i]!])) as Record<Hub, HubProcess>;
   const gone = new Set<Hub>();
