@@ -73,11 +73,21 @@ test('on a virtual clock: one not ready within its deadline is ended with the re
     "let answering = true; process.on('message', (m) => { if (m.mute) answering = false; else if (answering) process.send({ pong: m.ping }); });",
   );
   const pinged = start(main, clock.scheduler);
+  // Each answer is awaited in real time before the clock moves on: a process that starts or
+  // answers slowly on a loaded machine must not look hung on a clock that does not wait.
+  const answered = async (ping: number) => {
+    for (let waited = 0; !pinged.messages.some((m) => (m as { pong?: number }).pong === ping); waited += 10) {
+      if (waited > 20_000) throw new Error(`no answer to ping ${ping}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  pinged.link.send({ ping: -1 });
+  await answered(-1);
   let pings = 0;
   pinged.link.watchWith({ hangMs: 1000, hangSetting: 'hangMs', ping: () => pinged.link.send({ ping: pings++ }) });
   for (let step = 0; step < 30; step++) {
     clock.advanceBy(100);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (pings > 0) await answered(pings - 1);
   }
   t.true(pinged.link.running, 'answering, it runs on');
   t.true(pings >= 5, `pinged a few times a hangMs (${pings})`);
