@@ -652,11 +652,11 @@ async function batchWrites(server: Server, batches: number): Promise<number> {
 
 async function scenarioState() {
   console.log('7. state: writes with values kept, against the same hub with --state none');
-  // Three rounds, alternating, best of each: on a shared machine a burst of other work
-  // during one measurement must not decide the ratio (two rounds of the same code measured
-  // 0.79× in one full run and 0.92× in the next).
+  // Five rounds (two with --quick), alternating, best of each: on a shared machine a burst of
+  // other work during one measurement must not decide the ratio (two rounds of the same code
+  // measured 0.79× in one full run and 0.92× in the next; three rounds 0.77× and 0.83×).
   const results: Record<string, { update: number; batch: number; cpuUs: number; writesPerCommit: number; commitUs: number }> = {};
-  for (const name of ['patchbay', 'kept', 'patchbay', 'kept', 'patchbay', 'kept'] as const) {
+  for (const name of Array.from({ length: quick ? 2 : 5 }, () => ['patchbay', 'kept'] as const).flat()) {
     const measured = await withServer(name, async (server) => {
       const url = `http://127.0.0.1:${server.port}/update`;
       await wrk(url, { connections: 10, seconds: 1, lua: updateScript('bench/p1') }); // warm-up
@@ -734,7 +734,7 @@ async function scenarioState() {
     start.restartMs / start.defaultsMs,
   );
   notes.push(
-    '7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, three alternating rounds, best of each; batch writes are 100 values a WebSocket message. Writes a commit and µs a commit come from the kept hub\'s /metrics (patchbay_store_commits_total, patchbay_store_commit_seconds_total) in its fastest /update round.',
+    '7: the same hub and flow, with a fresh state folder (durability "process": each /update is answered after its commit) and with --state none, five alternating rounds (two with --quick), best of each; batch writes are 100 values a WebSocket message. Writes a commit and µs a commit come from the kept hub\'s /metrics (patchbay_store_commits_total, patchbay_store_commit_seconds_total) in its fastest /update round.',
   );
 }
 
