@@ -1,5 +1,6 @@
 /**
- * `npm run bench:faults [-- --faults=100]`: a group on etcd under injected faults (R-EG5).
+ * `npm run bench:faults [-- --faults=100 --skew=0.05 --only=<words>]`: a group on etcd under
+ * injected faults (R-EG5).
  * Three hubs, three etcd members and the broker each in a network namespace on one switch,
  * a device on each hub's own link that records each command's fencing token (`$TOKEN`) and
  * when it came (spec/helpers/etcd-site.ts, as the fault spec uses), and a client writing to
@@ -42,6 +43,8 @@ const FAULTS = Number(option('faults') ?? 100);
  * checker should find a slow driver's commands after its successor's.
  */
 const SKEW = Number(option('skew') ?? 0.05);
+/** `--only=<words>`: the kinds of fault whose name holds them (`--only="active hub"`: the takeovers alone). */
+const ONLY = option('only');
 const clockRates = { b: 1 - SKEW, c: 1 + SKEW } as const;
 /** A gap past this is a violation: two leases and a second. */
 const BOUND_MS = 2 * LEASE_MS + 1000;
@@ -65,7 +68,7 @@ const follower = async (site: EtcdSite) => {
   return etcdIds.findIndex((_, i) => i !== leader);
 };
 
-const faults: readonly Fault[] = [
+const allFaults: readonly Fault[] = [
   {
     kind: 'active hub SIGKILL',
     async run(site) {
@@ -131,6 +134,7 @@ const faults: readonly Fault[] = [
     },
   },
 ];
+const faults = allFaults.filter((fault) => ONLY === undefined || fault.kind.includes(ONLY));
 
 /** Until the group has one active hub, every hub answers and every etcd member does. */
 async function settled(site: EtcdSite): Promise<boolean> {
