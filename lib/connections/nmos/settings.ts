@@ -36,6 +36,45 @@ export const nmosSettings = Type.Object({
     }),
     [],
   ),
+  receivers: withDefault(
+    Type.Record(
+      Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' }),
+      Type.Object(
+        {
+          parameter: Type.String({
+            minLength: 1,
+            description:
+              'The address of the hub parameter the receiver writes (`studio/tally/onair`): each state of the IS-07 source a controller connects the receiver to, converted to the parameter’s type.',
+          }),
+          label: withDefault(
+            Type.String({ maxLength: 256, description: 'The receiver’s label, as registries show it; empty: the name and the parameter.' }),
+            '',
+          ),
+          eventTypes: withDefault(
+            Type.Array(
+              Type.String({
+                pattern: '^[^\\s/]+(/[^\\s/]+)*$',
+                description: 'An IS-07 event type: `boolean`, `number/temperature/C`, `number/*`.',
+              }),
+              {
+                maxItems: 64,
+                description:
+                  'The event types the receiver takes (its IS-04 `caps.event_types`, `*` ending a partial one); empty: from the parameter’s type (`boolean` and `boolean/*` for a boolean, `string` and `string/*` for text, `number` and `number/*` for a number), or all three while the parameter is not there.',
+              },
+            ),
+            [],
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxProperties: 1000,
+        description:
+          'IS-07 receivers by name, each bound to a hub parameter: a controller connects one to an IS-07 sender through the Connection API (IS-05), and the parameter follows the sender’s source. The name is what the receiver’s id is made from.',
+      },
+    ),
+    {},
+  ),
   registries: withDefault(
     Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+/?$', description: 'A registry’s base URL: `http://registry.local:8235`.' }), {
       description:
