@@ -37,7 +37,7 @@ const STATUS_LINES: Readonly<Record<Answer['status'], string>> = {
 const cors = (response: HttpResponse) =>
   response
     .writeHeader('access-control-allow-origin', '*')
-    .writeHeader('access-control-allow-methods', 'GET, HEAD, PATCH, POST, OPTIONS')
+    .writeHeader('access-control-allow-methods', 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS')
     .writeHeader('access-control-allow-headers', 'content-type');
 
 export interface NodeServerOptions {

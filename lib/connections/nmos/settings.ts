@@ -16,7 +16,9 @@ import {
 
 export const nmosSettings = Type.Object({
   port: withDefault(
-    portSetting('TCP port of the Node API, the Events API and the events WebSocket; 0 picks a free one.', { anyFree: true }),
+    portSetting('TCP port of the Node API, the Events API, the Connection API and the events WebSocket; 0 picks a free one.', {
+      anyFree: true,
+    }),
     3210,
   ),
   bindIp: listenAddressSetting('The address to listen on; empty listens on every interface.'),
@@ -70,7 +72,7 @@ export const nmosSettings = Type.Object({
       {
         maxProperties: 1000,
         description:
-          'IS-07 receivers by name, each bound to a hub parameter: a controller connects one to an IS-07 sender through the Connection API (IS-05), and the parameter follows the sender’s source. The name is what the receiver’s id is made from.',
+          "IS-07 receivers by name, each bound to a hub parameter, as `{ <name>: { parameter: '<address>', label?: '<text>', eventTypes?: ['<event type>', …] } }` (`{ tally: { parameter: 'studio/tally' } }`): a controller connects one to an IS-07 sender through the Connection API (IS-05), and the parameter follows the sender’s source. The name (letters, digits, `_`, `.`, `-`) is what the receiver’s id is made from; none by default.",
       },
     ),
     {},
@@ -129,7 +131,8 @@ export const nmosSettings = Type.Object({
     Type.Integer({
       minimum: 1024,
       maximum: 16 * 1024 * 1024,
-      description: 'Bytes of one message from a WebSocket client; a larger one closes it.',
+      description:
+        'Bytes of one WebSocket message: from an events client, or from the sender a receiver follows; a larger one closes the socket (a receiver dials its sender again after a backoff).',
     }),
     256 * 1024,
   ),
