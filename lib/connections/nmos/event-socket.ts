@@ -3,7 +3,7 @@
  * `connection_uri` that subscribes to the one source a controller staged
  * (`ext_is_07_source_id`), as IS-07's WebSocket transport says — a `subscription` command on
  * every connect, a `health` command every 5 s — and hands each `state` of that source to its
- * owner. The sender is a network peer that may lie, flood or hang, so: a message larger than
+ * owner, a number divided by its `scale` when it has one. The sender is a network peer that may lie, flood or hang, so: a message larger than
  * `maxMessageBytes` closes the link (ws's own bound, compression off so no small message
  * grows), more than `maxMessagesPerSecond` closes it as a flood, a sender silent for
  * `silentMs` (no answer to health, no state) is dropped, and a handshake is bounded; each
@@ -129,7 +129,10 @@ export class EventSocket {
       return;
     }
     this.answered();
-    this.options.state((payload as { value: unknown }).value, typeof event_type === 'string' ? event_type : '');
+    // IS-07 numbers may carry a scale: the number is value / scale (nmos-cpp sends 22.4 °C as 224 and 10).
+    const { value, scale } = payload as { value: unknown; scale?: unknown };
+    const scaled = typeof value === 'number' && typeof scale === 'number' && scale !== 0 ? value / scale : value;
+    this.options.state(scaled, typeof event_type === 'string' ? event_type : '');
   }
 
   private answered(): void {

@@ -188,3 +188,44 @@ test('a sender that sends a message past the bound, floods or lies is dropped an
   t.is(small.connection('gallery')?.info.status, 'ok', 'the hub and the node run on');
   t.is(param(small, 'monitor/title').value, 'Evening news', 'not the other source’s state');
 });
+
+test("a number with IS-07's scale is written as value / scale, as nmos-cpp's temperature source sends it (R-NM3)", async (t) => {
+  const sourceId = '4a1b1e15-4cd8-576d-8581-c08681867d80';
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  t.teardown(() => server.close());
+  await new Promise((resolve) => server.once('listening', resolve));
+  server.on('connection', (socket) =>
+    socket.on('message', () =>
+      socket.send(
+        JSON.stringify({
+          message_type: 'state',
+          identity: { source_id: sourceId, flow_id: sourceId },
+          event_type: 'number/temperature/C',
+          timing: { creation_timestamp: '1795949901:296600684' },
+          payload: { scale: 10, value: 224 },
+        }),
+      ),
+    ),
+  );
+  const hub = await startHub(t, {
+    connections: {
+      gallery: { type: 'dummy', parameters: ['temperature,F,0'] },
+      node: {
+        type: 'nmos',
+        port: 0,
+        bindIp: '127.0.0.1',
+        host: '127.0.0.1',
+        dnsSd: false,
+        receivers: { temp: { parameter: 'gallery/temperature' } },
+      },
+    },
+  });
+  const [receiver] = (await (await fetch(`${base(hub, 'node')}${CONNECTION}/single/receivers`)).json()) as string[];
+  await patch(`${base(hub, 'node')}${CONNECTION}/single/receivers/${receiver}staged`, {
+    master_enable: true,
+    activation: { mode: 'activate_immediate' },
+    transport_params: [{ connection_uri: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, ext_is_07_source_id: sourceId }],
+  });
+  await until('the temperature', () => param(hub, 'gallery/temperature').value !== 0);
+  t.is(param(hub, 'gallery/temperature').value, 22.4);
+});
