@@ -45,8 +45,10 @@ export class EventSocket {
   private windowStart = 0;
   private inWindow = 0;
   private stopped = false;
-  /** Messages refused (not JSON, not IS-07) and links dropped, for the connection's details. */
+  /** Messages refused (not JSON, not a state of IS-07), for the connection's details. */
   refused = 0;
+  /** Links lost or dropped, each dialled again after a backoff. */
+  drops = 0;
 
   constructor(private readonly options: EventSocketOptions) {}
 
@@ -152,7 +154,7 @@ export class EventSocket {
   private lost(reason: string): void {
     this.drop(reason);
     if (this.stopped) return;
-    this.refused++;
+    this.drops++;
     this.options.status(`${reason}; connecting again in ${this.backoffMs / 1000} s`);
     this.retry?.unsubscribe();
     this.retry = this.options.scheduler.schedule(() => this.connect(), this.backoffMs);

@@ -229,3 +229,23 @@ test("a number with IS-07's scale is written as value / scale, as nmos-cpp's tem
   await until('the temperature', () => param(hub, 'gallery/temperature').value !== 0);
   t.is(param(hub, 'gallery/temperature').value, 22.4);
 });
+
+test('a receiver whose sender cannot be reached is a problem of the connection under its name, gone once deactivated; the node stays ok (R-NM3)', async (t) => {
+  const closed = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => closed.once('listening', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const { hub, connect } = await receiverHub(t);
+  const answer = await connect('onair', {
+    master_enable: true,
+    activation: { mode: 'activate_immediate' },
+    transport_params: [{ connection_uri: `ws://127.0.0.1:${port}/`, ext_is_07_source_id: '9f463872-9621-4939-aa3a-dc3c82d8578b' }],
+  });
+  t.is(answer.status, 200, 'IS-05: the activation is taken; the link is the receiver’s to recover');
+  const problem = () => hub.problems().find((listed) => listed.id === 'gallery' && 'part' in listed && listed.part === 'onair');
+  await until('the problem', () => problem()?.message.includes('ECONNREFUSED') === true);
+  t.like(problem(), { code: 'PB_DEVICE_UNAVAILABLE' });
+  t.is(hub.connection('gallery')?.info.status, 'ok');
+  await connect('onair', { master_enable: false, activation: { mode: 'activate_immediate' } });
+  t.is(problem(), undefined);
+});
