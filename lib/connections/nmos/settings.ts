@@ -11,8 +11,12 @@ import {
   type Parsed,
   withDefault,
   listenAddressSetting,
+  parseAddress,
   portSetting,
 } from '../../sdk/index.ts';
+
+/** A receiver's name: what its id is made from, and the part its problems are listed under. */
+const RECEIVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export const nmosSettings = Type.Object({
   port: withDefault(
@@ -40,7 +44,7 @@ export const nmosSettings = Type.Object({
   ),
   receivers: withDefault(
     Type.Record(
-      Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' }),
+      Type.String({ pattern: RECEIVER_NAME.source }),
       Type.Object(
         {
           parameter: Type.String({
@@ -149,6 +153,15 @@ export function parseNmosSettings(written: Parsed<typeof nmosSettings>): Checked
   const patterns = AddressPatterns.compile(written.expose);
   if (!patterns.ok) return { ok: false, issues: [{ path: ['expose'], message: patterns.error.message }] };
   const issues: Issue[] = [];
+  for (const [name, { parameter }] of Object.entries(written.receivers)) {
+    if (!RECEIVER_NAME.test(name))
+      issues.push({
+        path: ['receivers', name],
+        message: `a receiver's name is 1–64 letters, digits, _, . and -, starting with a letter or digit: ${JSON.stringify(name)}`,
+      });
+    const address = parseAddress(parameter);
+    if (!address.ok) issues.push({ path: ['receivers', name, 'parameter'], message: address.error.message });
+  }
   const registryUrls = written.registries.map((url, index) => {
     try {
       return new URL(url).origin;

@@ -8,6 +8,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { Value } from '@sinclair/typebox/value';
 import WebSocket from 'ws';
+import { validateFlow } from '../../../lib/config/flow-file.ts';
 import { ReceiverEndpoint, SenderEndpoint } from '../../../lib/connections/nmos/connection-shapes.ts';
 import { shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
 import { msOfTai } from '../../../lib/connections/nmos/tai-time.ts';
@@ -266,4 +267,15 @@ test('the bulk interface stages many in one POST, each answered with the status 
   });
   t.like((await get(`${CONNECTION}/single/receivers/${second}/staged`)).body, { transport_params: [{ connection_uri: null }] });
   t.is((await request('POST', `${CONNECTION}/bulk/receivers`, { id: first })).status, 400, 'not a list');
+});
+
+test('a receiver bound to what is not a parameter address, or with a bad name or event type, is refused when the flow is read, with its path (R-NM3)', (t) => {
+  const refusal = (receivers: unknown) => {
+    const result = validateFlow({ connections: { node: { type: 'nmos', port: 0, dnsSd: false, receivers } } }, '/virtual/flow.json5');
+    return result.ok ? 'taken' : `${result.error.code}: ${result.error.message}`;
+  };
+  t.regex(refusal({ tally: { parameter: 'nothing' } }), /PB_FLOW_FILE_INVALID: .*connections\.node\.receivers\.tally\.parameter/s);
+  t.regex(refusal({ 'no spaces': { parameter: 'studio/tally' } }), /PB_FLOW_FILE_INVALID: .*receivers/s);
+  t.regex(refusal({ tally: { parameter: 'studio/tally', eventTypes: ['bad type'] } }), /PB_FLOW_FILE_INVALID: .*eventTypes/s);
+  t.is(refusal({ tally: { parameter: 'studio/tally', eventTypes: ['boolean', 'number/*'] } }), 'taken');
 });
