@@ -9,9 +9,9 @@
  * A 5xx, a timeout, a refused connection or any other answer it cannot use moves it to the
  * next registry after a backoff (1 s doubling to 30 s, reset once registered), whose first
  * request is a heartbeat when the node was registered before (a cluster's other member holds
- * it already; a 404 registers everything). The registries
- * are asked for each time (DNS-SD finds and forgets them); with none, it waits and looks again. On stop it
- * deletes what it registered, within a deadline. Every request is bounded (registry-requests.ts).
+ * it already; a 404 registers everything). The registries are asked for each time (DNS-SD
+ * finds and forgets them); with none it waits and looks again, and it looks again at each
+ * failure too. On stop it deletes what it registered, within a deadline. Every request is bounded (registry-requests.ts).
  */
 import type { ErrorCode, Scheduler } from '../../sdk/index.ts';
 import { after } from '../../sdk/index.ts';
@@ -33,7 +33,7 @@ export type RegistrationState =
 export interface RegistrationOptions {
   /** The registries to use now, best first: named in the settings, or found by DNS-SD (they may come and go). */
   readonly registries: () => readonly string[];
-  /** Asked when there is no registry to use: look again (DNS-SD asks the network). */
+  /** Asked when there is no registry to use, and at each failure: look again (DNS-SD asks the network). */
   readonly lookAgain?: () => void;
   readonly heartbeatMs: number;
   /** How long stopping may take to delete what was registered. */
@@ -140,7 +140,10 @@ export class Registration {
           code: failure.code,
           reason: `${failure.message}; trying ${registries[next] ?? 'the next registry found'} in ${this.backoff} ms`,
         });
-        if (next === 0) this.options.lookAgain?.();
+        // DNS-SD asks the network again at each failure: a registry whose announcement was
+        // missed is heard during the backoff, and takes its place in the order before the next is
+        // chosen (the list is read again after the sleep), rather than being skipped.
+        this.options.lookAgain?.();
         this.index = next;
         await this.sleep(this.backoff);
         this.backoff = Math.min(this.backoff * 2, LONGEST_BACKOFF_MS);
