@@ -5,8 +5,9 @@
  * `ext_is_07_source_id`, a link (event-socket.ts) follows that source and every state it
  * sends is written to the parameter — the latest of a turn only, so a sender that floods
  * costs one write a turn. Deactivated (`master_enable` false), or connected elsewhere, the
- * link closes. A link that fails, or a write the parameter refuses, is a problem of the
- * connection under the receiver's name, gone once the sender answers again.
+ * link closes. A link that fails is a problem of the connection under the receiver's name,
+ * gone once the sender answers again; a write the parameter refuses is one under
+ * `<name>/write`, gone once a write is taken.
  */
 import type { Subscription } from 'rxjs';
 import type { Graph } from '../serving.ts';
@@ -51,6 +52,8 @@ interface Receiver {
   /** The latest state not yet written, and the turn's write that will. */
   latest: { value: unknown } | undefined;
   write: Subscription | undefined;
+  /** The last write was refused (and is listed as a problem). */
+  refused: boolean;
 }
 
 export class EventReceivers {
@@ -70,6 +73,7 @@ export class EventReceivers {
         link: undefined,
         latest: undefined,
         write: undefined,
+        refused: false,
       };
       this.receivers.push(receiver);
     }
@@ -111,6 +115,7 @@ export class EventReceivers {
       receiver.link = undefined;
       receiver.write?.unsubscribe();
       this.options.problem(receiver.name, undefined);
+      this.options.problem(`${receiver.name}/write`, undefined);
     }
     this.receivers.length = 0;
   }
@@ -153,8 +158,17 @@ export class EventReceivers {
       receiver.latest = undefined;
       if (latest === undefined || receiver.link === undefined) return;
       const written = this.options.graph.write(receiver.address, latest.value, `nmos receiver ${receiver.name}`);
-      if (!written.ok)
-        this.options.refusals.warn(`the NMOS receiver ${receiver.name} could not write ${receiver.address}: ${written.error.message}`);
+      // Listed apart from the link (`<name>/write`) until a write is taken: a parameter not there yet, a state of another type.
+      const part = `${receiver.name}/write`;
+      if (written.ok) {
+        if (receiver.refused) this.options.problem(part, undefined);
+        receiver.refused = false;
+        return;
+      }
+      const message = `${receiver.address} refused what the sender sent (${JSON.stringify(latest.value).slice(0, 80)}): ${written.error.message}`;
+      receiver.refused = true;
+      this.options.problem(part, { code: written.error.code, message });
+      this.options.refusals.warn(`the NMOS receiver ${receiver.name}: ${message}`);
     });
   }
 }

@@ -249,3 +249,41 @@ test('a receiver whose sender cannot be reached is a problem of the connection u
   await connect('onair', { master_enable: false, activation: { mode: 'activate_immediate' } });
   t.is(problem(), undefined);
 });
+
+test('a state its parameter refuses is a problem under <receiver>/write with the write’s code, gone once a write is taken (R-NM3)', async (t) => {
+  const hub = await startHub(t, {
+    connections: {
+      studio: { type: 'dummy', parameters: ['title,S,Morning'] },
+      gallery: { type: 'dummy', parameters: ['level,F,0'] },
+      node: {
+        type: 'nmos',
+        port: 0,
+        bindIp: '127.0.0.1',
+        host: '127.0.0.1',
+        dnsSd: false,
+        expose: ['studio/title'],
+        receivers: { level: { parameter: 'gallery/level' } },
+      },
+    },
+  });
+  const node = base(hub, 'node');
+  const [sender] = (await (await fetch(`${node}${CONNECTION}/single/senders`)).json()) as string[];
+  const { transport_params } = (await (await fetch(`${node}${CONNECTION}/single/senders/${sender}active`)).json()) as {
+    transport_params: unknown[];
+  };
+  const [receiver] = (await (await fetch(`${node}${CONNECTION}/single/receivers`)).json()) as string[];
+  // A controller connects the number receiver to a text source: 'Morning' is no number.
+  await patch(`${node}${CONNECTION}/single/receivers/${receiver}staged`, {
+    master_enable: true,
+    activation: { mode: 'activate_immediate' },
+    transport_params,
+  });
+  const problem = () => hub.problems().find((listed) => 'part' in listed && listed.part === 'level/write');
+  await until('the refused write listed', () => problem() !== undefined);
+  t.like(problem(), { id: 'node', code: 'PB_CONVERSION' });
+  t.regex(problem()?.message ?? '', /gallery\/level refused what the sender sent \("Morning"\)/);
+  t.is(param(hub, 'gallery/level').value, 0, 'nothing written');
+  param(hub, 'studio/title').set('12.5');
+  await until('the write taken', () => param(hub, 'gallery/level').value === 12.5);
+  t.is(problem(), undefined);
+});
