@@ -201,3 +201,28 @@ test('a registry that fails makes DNS-SD ask the network again, so one whose ann
   t.deepEqual([...new Set(origins)], ['http://a', 'http://b', 'http://c']);
   t.true(asked >= 1);
 });
+
+test('a registry that held the node fails: the next is tried within a moment, not after the backoff, so the node is registered elsewhere before it is forgotten (R-NM1)', async (t) => {
+  const cluster = new Map<string, { kind: string }>();
+  let failing = false;
+  let failedAt = 0;
+  const first = await registry(
+    t,
+    (_method, path) => {
+      if (!failing || !path.startsWith('/health/')) return undefined;
+      failedAt ||= Date.now();
+      return 503;
+    },
+    cluster,
+  );
+  const second = await registry(t, () => undefined, cluster);
+  await nodeHub(t, [first.url, second.url]);
+  await eventually(() => first.requests.includes('heartbeat'), 'registered with the first');
+  failing = true;
+  let movedAt = 0;
+  await eventually(() => {
+    if (second.requests.length > 0) movedAt ||= Date.now();
+    return movedAt > 0;
+  }, 'a request at the second');
+  t.true(movedAt - failedAt < 800, `the second asked ${movedAt - failedAt} ms after the first failed (the backoff is 1000 ms)`);
+});
