@@ -232,6 +232,8 @@ const packageHomes: Readonly<Record<string, readonly string[]>> = {
   'node-osc': ['connections/osc/packets.ts', 'connections/companion-module/host-services.ts'],
   // DNS-SD for the NMOS node's registries (R-NM1): one file asks and reads.
   'multicast-dns': ['connections/nmos/registry-discovery.ts'],
+  // The NMOS receivers' WebSocket client to IS-07 senders (R-NM3): one file connects.
+  ws: ['connections/nmos/event-socket.ts'],
   // metrics.ts builds the registry; route.ts only names its type, which the routes serve.
   'prom-client': ['http/metrics.ts', 'http/route.ts'],
 };

@@ -111,6 +111,10 @@ export const errorTable = {
     status: 503,
     text: 'The connection cannot listen on its port: another process holds it, or `bindIp` is not an address of this machine.',
   },
+  PB_ACTIVATION_SCHEDULED: {
+    status: 423,
+    text: 'An IS-05 activation is scheduled for this NMOS sender or receiver, which locks its staged parameters until it happens. PATCH `activation.mode` null to cancel it, in the same request as other changes if wanted.',
+  },
   PB_STARTING: {
     status: 503,
     text: 'The hub is starting: its connections, code flows and rules are not all running yet, so a request now could be answered before the rules that follow it run. Try again in a moment (the answer has Retry-After), or wait until /healthz answers 200.',

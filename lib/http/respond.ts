@@ -22,6 +22,7 @@ export const statusLines = {
   415: '415 Unsupported Media Type',
   422: '422 Unprocessable Content',
   426: '426 Upgrade Required',
+  423: '423 Locked',
   428: '428 Precondition Required',
   500: '500 Internal Server Error',
   502: '502 Bad Gateway',

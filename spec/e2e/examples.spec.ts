@@ -415,7 +415,7 @@ test('midi fader: the fader moves the mixer level through the rule; without MIDI
   t.is(param(hub, 'mixer/channel/1/level').value, -90);
 });
 
-test('nmos tally: the mixer’s tally registers as IS-07 sources, and a receiver’s subscription follows input 2 onto program (R-NM1, R-NM2)', async (t) => {
+test('nmos tally: the mixer’s tally registers as IS-07 sources, a receiver’s subscription follows input 2 onto program, and the gallery’s light follows the on-air source it is connected to (R-NM1, R-NM2, R-NM3)', async (t) => {
   const registered = await registry(t);
   const hub = await runExample(t, 'nmos-tally.json5', (document) =>
     Object.assign(document.connections['node'] as object, {
@@ -426,8 +426,8 @@ test('nmos tally: the mixer’s tally registers as IS-07 sources, and a receiver
     }),
   );
   await eventually(
-    () => registered.held.size === 2 + 3 * 10,
-    'the node, its device and ten sources with their flows and senders registered',
+    () => registered.held.size === 2 + 3 * 10 + 1,
+    'the node, its device, ten sources with their flows and senders, and the gallery’s receiver registered',
   );
   t.deepEqual(registered.invalid, []);
   const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}`;
@@ -445,4 +445,21 @@ test('nmos tally: the mixer’s tally registers as IS-07 sources, and a receiver
   param(hub, 'mixer/input/2/pgm').set(true);
   await eventually(() => values.length === 2, 'the change');
   t.deepEqual(values, [false, true]);
+  // A controller connects the gallery's light to the studio's on-air sender, as it would any plant's.
+  const connection = `${base}/x-nmos/connection/v1.1/single`;
+  const onair = sources.find(({ label }) => label.startsWith('Studio on air'));
+  const senders = (await (await fetch(`${base}/x-nmos/node/v1.3/senders`)).json()) as { id: string; label: string }[];
+  const sender = senders.find(({ label }) => label === onair?.label) as { id: string };
+  const { transport_params } = (await (await fetch(`${connection}/senders/${sender.id}/active`)).json()) as { transport_params: unknown[] };
+  const [receiver] = (await (await fetch(`${base}/x-nmos/node/v1.3/receivers`)).json()) as { id: string; label: string }[];
+  t.is(receiver?.label, 'Gallery on-air light');
+  const patched = await fetch(`${connection}/receivers/${receiver?.id}/staged`, {
+    method: 'PATCH',
+    body: JSON.stringify({ sender_id: sender.id, master_enable: true, activation: { mode: 'activate_immediate' }, transport_params }),
+  });
+  t.is(patched.status, 200);
+  param(hub, 'mixer/onair').set(true);
+  await eventually(() => param(hub, 'gallery/onair').value === true, 'the gallery’s light on');
+  param(hub, 'mixer/onair').set(false);
+  await eventually(() => param(hub, 'gallery/onair').value === false, 'and off');
 });

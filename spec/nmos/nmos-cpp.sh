@@ -27,6 +27,9 @@
 #                                       # written, finds it so)
 #   spec/nmos/nmos-cpp.sh stop          # stops what this script started, by its pids
 #
+# NMOS_CPP_NODE_LOGGING_LEVEL=-10 makes the example node log each IS-07 event its receivers
+# get ("Event received: …"), which shows a hub sender driving one of them (0 by default).
+#
 # Traps it steps round: with "server_address": "127.0.0.1" the HTTP APIs never listen, so
 # both run on a veth address in a namespace; the example node needs an interface that is
 # not loopback; without Avahi it logs a DNS-SD error each second, so it is told the
@@ -101,7 +104,7 @@ node_config() {
   "label": "nmos-cpp example node (lab)",
   "host_name": "nmoslab-node",
   "host_address": "$NODE_IP",
-  "logging_level": 0,
+  "logging_level": ${NMOS_CPP_NODE_LOGGING_LEVEL:-0},
   "error_log": "$RUN/node-error.log",
   "access_log": "$RUN/node-access.log",
   "registry_version": "v1.3",

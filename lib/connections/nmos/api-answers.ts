@@ -1,16 +1,18 @@
 /**
- * What the node's HTTP APIs answer (R-NM1, R-NM2), as a pure function of a path: the IS-04
- * Node API (`/x-nmos/node/v1.3/`: self, devices, sources, flows, senders, receivers) and the
- * IS-07 Events API (`/x-nmos/events/v1.0/sources/{id}/state` and `/type`). Every path answers
+ * What the node's HTTP APIs answer (R-NM1, R-NM2, R-NM3), as a pure function of a path: the
+ * IS-04 Node API (`/x-nmos/node/v1.3/`: self, devices, sources, flows, senders, receivers), the
+ * IS-07 Events API (`/x-nmos/events/v1.0/sources/{id}/state` and `/type`) and the IS-05
+ * Connection API (`/x-nmos/connection/v1.1/`, connection-api.ts). Every path answers
  * with and without its trailing slash alike, as IS-04 asks of GET and HEAD; an unknown path
  * or id is a 404 in NMOS's error shape (`code`, `error`, `debug`).
  */
+import { answerConnection, type ConnectionMethod, type ConnectionView } from './connection-api.ts';
 import type { TypeDefinition } from './event-types.ts';
 import type { Resources } from './resources.ts';
 import type { SourceState, StateMessage } from './resource-shapes.ts';
 
 export interface Answer {
-  readonly status: 200 | 404;
+  readonly status: 200 | 202 | 400 | 404 | 405 | 413 | 423 | 500;
   readonly body: unknown;
 }
 
@@ -23,6 +25,7 @@ export interface EventSourceView {
 export interface ApiView {
   readonly resources: Resources;
   eventSource(id: string): EventSourceView | undefined;
+  readonly connection: ConnectionView;
 }
 
 const notFound = (path: string): Answer => ({
@@ -30,18 +33,25 @@ const notFound = (path: string): Answer => ({
   body: { code: 404, error: 'Not Found', debug: `nothing at ${path}` },
 });
 const ok = (body: unknown): Answer => ({ status: 200, body });
+const notAllowed = (method: string, path: string): Answer => ({
+  status: 405,
+  body: { code: 405, error: 'Method Not Allowed', debug: `${method} is not served at ${path}` },
+});
 
 const NODE_LISTS = ['devices', 'sources', 'flows', 'senders', 'receivers'] as const;
 
-/** The answer to a GET of `path` (already percent-decoded; its query left off). */
-export function answerGet(path: string, view: ApiView): Answer {
+/** The answer to a request at `path` (percent-decoded, its query left off): GET anywhere, PATCH and POST in the Connection API (`body` parsed JSON). */
+export function answerRequest(method: ConnectionMethod, path: string, body: unknown, view: ApiView): Answer {
   const trimmed = path.replace(/^\//, '').replace(/\/$/, '');
   const segments = trimmed === '' ? [] : trimmed.split('/');
   if (segments.includes('')) return notFound(path);
   const [root, api, version, ...rest] = segments;
+  if (api === 'connection' && version === 'v1.1') return answerConnection(method, rest, path, body, view.connection);
+  if (method !== 'GET') return root === 'x-nmos' ? notAllowed(method, path) : notFound(path);
   if (root === undefined) return ok(['x-nmos/']);
   if (root !== 'x-nmos') return notFound(path);
-  if (api === undefined) return ok(['node/', 'events/']);
+  if (api === undefined) return ok(['node/', 'events/', 'connection/']);
+  if (api === 'connection') return version === undefined ? ok(['v1.1/']) : notFound(path);
   if (api === 'node') {
     if (version === undefined) return ok(['v1.3/']);
     if (version !== 'v1.3') return notFound(path);

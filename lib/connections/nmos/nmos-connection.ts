@@ -1,15 +1,20 @@
 /**
  * A running `nmos` connection: the hub's parameters that match `expose` followed into the
- * node's resources (resources.ts), served on a listener of its own (node-server.ts) — the
- * Node and Events APIs (api-answers.ts) and the events WebSocket (event-clients.ts) — and
- * registered with the registries named in its settings or found by DNS-SD (registration.ts,
- * registry-discovery.ts).
+ * node's resources (resources.ts), each sender with its Connection API endpoint; the
+ * receivers of its settings (event-receivers.ts); served on a listener of its own
+ * (node-server.ts) — the Node, Events and Connection APIs (api-answers.ts) and the events
+ * WebSocket (event-clients.ts) — and registered with the registries named in its settings
+ * or found by DNS-SD (registration.ts, registry-discovery.ts). An activation through the
+ * Connection API is told to the registry at once, as a new version of what it changed.
  */
 import { networkInterfaces } from 'node:os';
 import type { Subscription } from 'rxjs';
-import { type ConnectionContext, type Parameter, SparseLog, Status, type TypedInstance, type Value } from '../../sdk/index.ts';
+import { type Parameter, SparseLog, Status, type TypedInstance, type Value } from '../../sdk/index.ts';
+import type { ServingContext } from '../serving.ts';
 import type { ApiView } from './api-answers.ts';
+import { type ConnectionEndpoint, senderEndpoint } from './connection-endpoint.ts';
 import { EventClients } from './event-clients.ts';
+import { EventReceivers } from './event-receivers.ts';
 import { type EventType, eventTypeOf } from './event-types.ts';
 import { seedOf } from './identity.ts';
 import { nodeHostOf } from './node-host.ts';
@@ -17,7 +22,7 @@ import { NodeServer } from './node-server.ts';
 import { Registration, type RegistrationState } from './registration.ts';
 import { RegistryBrowser } from './registry-discovery.ts';
 import { registryRequests } from './registry-requests.ts';
-import { type NodeFacts, NodeModel, type ServedSource, sourceTrio } from './resources.ts';
+import { connectionUri, eventsApiUrl, type NodeFacts, NodeModel, type ServedSource, sourceTrio } from './resources.ts';
 import type { StateMessage } from './resource-shapes.ts';
 import type { NmosSettings } from './settings.ts';
 import { taiOf } from './tai-time.ts';
@@ -37,6 +42,8 @@ interface Served {
   readonly sourceId: string;
   readonly flowId: string;
   readonly changes: Subscription;
+  /** Its sender's side of the Connection API: disabled (`master_enable` false), its state is sent to no events client. */
+  readonly endpoint: ConnectionEndpoint;
 }
 
 /** The state of a parameter whose value is unknown: IS-07 has no "unknown", so the type's zero. */
@@ -45,6 +52,7 @@ const ZERO: Readonly<Record<string, Value>> = { B: false, S: '', I: 0, F: 0 };
 export class NmosConnection implements TypedInstance<NmosSettings> {
   private readonly model: NodeModel;
   private readonly clients: EventClients;
+  private readonly receivers: EventReceivers;
   private readonly served = new Map<string, Served>();
   private readonly bySource = new Map<string, Served>();
   private readonly refusals: SparseLog;
@@ -57,7 +65,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
   private readonly server: NodeServer;
 
   constructor(
-    private readonly context: ConnectionContext,
+    private readonly context: ServingContext,
     private readonly settings: NmosSettings,
   ) {
     this.model = new NodeModel(() => context.scheduler.now());
@@ -66,8 +74,17 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       timeoutMs: settings.clientTimeoutMs,
       maxSources: settings.maxSources,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
-      stateOf: (id) => this.stateOf(id),
+      stateOf: (id) => (this.bySource.get(id)?.endpoint.active.masterEnable ? this.stateOf(id) : undefined),
       refused: (peer, reason) => this.refusals.warn(`an events client at ${peer}: ${reason}`),
+    });
+    this.receivers = new EventReceivers({
+      receivers: settings.receivers,
+      scheduler: context.scheduler,
+      graph: context.hub.graph,
+      maxMessageBytes: settings.maxMessageBytes,
+      refusals: this.refusals,
+      changed: (id) => this.activated(id),
+      problem: (part, problem) => context.problem(part, problem),
     });
     this.server = new NodeServer(settings, () => (this.facts === undefined ? undefined : this.view()), this.clients, this.refusals);
   }
@@ -88,6 +105,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       (parameter) => this.follow(parameter),
       (parameter) => this.unfollow(parameter.address),
     );
+    this.receivers.start(this.facts);
     this.graphWatch.add(
       context.graph.described$.subscribe((parameter) => {
         if (!this.served.has(parameter.address)) return;
@@ -129,6 +147,8 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       port: this.facts?.port,
       nodeId: this.facts && this.model.resources.node.id,
       sources: this.served.size,
+      receivers: Object.keys(this.settings.receivers).length,
+      receiversLinked: this.receivers.linked,
       leftOut: this.leftOut,
       clients: this.clients.size,
       droppedClients: this.clients.dropped,
@@ -145,7 +165,11 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
     this.browser?.stop();
     // Told while the sources are still known: each client hears `shutdown` for each it follows.
     this.clients.stop();
-    for (const served of this.served.values()) served.changes.unsubscribe();
+    this.receivers.stop();
+    for (const served of this.served.values()) {
+      served.changes.unsubscribe();
+      served.endpoint.stop();
+    }
     this.served.clear();
     this.bySource.clear();
     this.server.close();
@@ -158,6 +182,8 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
 
   private follow(parameter: Parameter): void {
     const { address } = parameter;
+    // A receiver's event types come from the type of the parameter it writes.
+    if (this.receivers.binds(address)) this.updateSoon();
     if (this.served.has(address) || !this.settings.patterns.matches(address)) return;
     const event = eventTypeOf(address, parameter.type, parameter.meta);
     if (event === undefined || this.facts === undefined) return;
@@ -166,13 +192,16 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       this.refusals.warn(`${address} is not served: ${this.settings.maxSources} sources are (maxSources)`);
       return;
     }
-    const { source, flow } = sourceTrio(this.facts, this.servedSource(parameter, event));
+    const facts = this.facts;
+    const { source, flow, sender } = sourceTrio(facts, this.servedSource(parameter, event));
+    const leg = { connectionUri: connectionUri(facts), sourceId: source.id, restApiUrl: eventsApiUrl(facts, source.id) };
     const served: Served = {
       parameter,
       event,
       sourceId: source.id,
       flowId: flow.id,
       changes: parameter.changes$.subscribe(() => this.clients.changed(source.id)),
+      endpoint: senderEndpoint(sender.id, leg, this.context.scheduler, () => this.activated(sender.id)),
     };
     this.served.set(address, served);
     this.bySource.set(source.id, served);
@@ -180,16 +209,20 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
   }
 
   private unfollow(address: string): void {
+    if (this.receivers.binds(address)) this.updateSoon();
     const served = this.served.get(address);
     if (served === undefined) return;
     served.changes.unsubscribe();
+    served.endpoint.stop();
     this.served.delete(address);
     this.bySource.delete(served.sourceId);
     this.updateSoon();
   }
 
-  private servedSource(parameter: Parameter, event: EventType): ServedSource {
+  private servedSource(parameter: Parameter, event: EventType, endpoint?: ConnectionEndpoint): ServedSource {
+    const active = endpoint?.active;
     return {
+      ...(active && { subscription: { receiver_id: active.masterEnable ? active.peer : null, active: active.masterEnable } }),
       address: parameter.address,
       // A label alone may be shared (each input's `On program`): the address tells them apart in a registry's list.
       label: parameter.meta?.label === undefined ? parameter.address : `${parameter.meta.label} (${parameter.address})`,
@@ -209,9 +242,15 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
 
   private rebuild(): void {
     if (this.facts === undefined) return;
-    const served = [...this.served.values()].map(({ parameter, event }) => this.servedSource(parameter, event));
-    const changes = this.model.update(this.facts, served);
+    const served = [...this.served.values()].map(({ parameter, event, endpoint }) => this.servedSource(parameter, event, endpoint));
+    const changes = this.model.update(this.facts, served, this.receivers.served());
     if (changes.changed.length > 0 || changes.removed.length > 0) this.registration?.changed();
+  }
+
+  /** An activation through the Connection API: the sender or receiver gets a new version, told to the registry now. */
+  private activated(id: string): void {
+    this.model.touch(id);
+    this.rebuild();
   }
 
   private stateOf(sourceId: string): StateMessage | undefined {
@@ -233,6 +272,10 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       eventSource: (id) => {
         const served = this.bySource.get(id);
         return served && { state: () => this.stateOf(id) as StateMessage, definition: served.event.definition };
+      },
+      connection: {
+        senders: [...this.served.values()].map(({ endpoint }) => endpoint),
+        receivers: this.receivers.endpoints(),
       },
     };
   }

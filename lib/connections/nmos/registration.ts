@@ -7,11 +7,12 @@
  * everything is registered again, in order. A 200 to the first POST of the node means the
  * registry still held it from before (a stale record): it is deleted and registered anew.
  * A 5xx, a timeout, a refused connection or any other answer it cannot use moves it to the
- * next registry after a backoff (1 s doubling to 30 s, reset once registered), whose first
+ * next registry: within 250 ms when the failing one held the node, else after a backoff (1 s
+ * doubling to 30 s, reset once registered), whose first
  * request is a heartbeat when the node was registered before (a cluster's other member holds
- * it already; a 404 registers everything). The registries
- * are asked for each time (DNS-SD finds and forgets them); with none, it waits and looks again. On stop it
- * deletes what it registered, within a deadline. Every request is bounded (registry-requests.ts).
+ * it already; a 404 registers everything). The registries are asked for each time (DNS-SD
+ * finds and forgets them); with none it waits and looks again, and it looks again at each
+ * failure too. On stop it deletes what it registered, within a deadline. Every request is bounded (registry-requests.ts).
  */
 import type { ErrorCode, Scheduler } from '../../sdk/index.ts';
 import { after } from '../../sdk/index.ts';
@@ -22,6 +23,8 @@ import { type ResourceKind, resourceKinds } from './resource-shapes.ts';
 const API = '/x-nmos/registration/v1.3';
 const FIRST_BACKOFF_MS = 1000;
 const LONGEST_BACKOFF_MS = 30_000;
+/** The wait before the next registry when the one that held the node fails: long enough for a DNS-SD answer. */
+const FAILOVER_WAIT_MS = 250;
 /** How long to wait for DNS-SD to find a registry before looking again. */
 const NO_REGISTRY_WAIT_MS = 2000;
 
@@ -33,7 +36,7 @@ export type RegistrationState =
 export interface RegistrationOptions {
   /** The registries to use now, best first: named in the settings, or found by DNS-SD (they may come and go). */
   readonly registries: () => readonly string[];
-  /** Asked when there is no registry to use: look again (DNS-SD asks the network). */
+  /** Asked when there is no registry to use, and at each failure: look again (DNS-SD asks the network). */
   readonly lookAgain?: () => void;
   readonly heartbeatMs: number;
   /** How long stopping may take to delete what was registered. */
@@ -131,6 +134,10 @@ export class Registration {
       } catch (error) {
         if (this.stopped) return;
         this.counts.failures++;
+        // A registry that held the node failed: the next is tried after a moment only (time for
+        // DNS-SD to answer), as IS-04's failover wants the node registered elsewhere before
+        // anything forgets it; the backoff is for registries that never took it.
+        const wait = this.registeredAt === undefined ? this.backoff : FAILOVER_WAIT_MS;
         this.registeredAt = undefined;
         const failure = error instanceof RegistryFailure ? error : new RegistryFailure('PB_BAD_ANSWER', String(error));
         const registries = this.options.registries();
@@ -138,12 +145,15 @@ export class Registration {
         this.options.state({
           registered: false,
           code: failure.code,
-          reason: `${failure.message}; trying ${registries[next] ?? 'the next registry found'} in ${this.backoff} ms`,
+          reason: `${failure.message}; trying ${registries[next] ?? 'the next registry found'} in ${wait} ms`,
         });
-        if (next === 0) this.options.lookAgain?.();
+        // DNS-SD asks the network again at each failure: a registry whose announcement was
+        // missed is heard during the backoff, and takes its place in the order before the next is
+        // chosen (the list is read again after the sleep), rather than being skipped.
+        this.options.lookAgain?.();
         this.index = next;
-        await this.sleep(this.backoff);
-        this.backoff = Math.min(this.backoff * 2, LONGEST_BACKOFF_MS);
+        await this.sleep(wait);
+        if (wait === this.backoff) this.backoff = Math.min(this.backoff * 2, LONGEST_BACKOFF_MS);
       }
     }
   }

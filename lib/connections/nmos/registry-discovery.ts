@@ -126,7 +126,11 @@ export class RegistryBrowser {
     mdns.on('response', (packet) => {
       const before = this.records.registries().join(' ');
       this.records.take([...(packet.answers ?? []), ...(packet.additionals ?? [])]);
-      if (this.records.registries().join(' ') !== before) this.changed();
+      const now = this.records.registries().join(' ');
+      if (now === before) return;
+      // Which registries the node could fail over to, and when it learnt of them: what a failover that skipped one is read from.
+      this.log.debug(`DNS-SD: registries now ${now || 'none'}`);
+      this.changed();
     });
     mdns.on('error', (error) => this.log.warn(`DNS-SD: ${error.message}`));
     mdns.on('warning', (error) => this.log.debug(`DNS-SD: ${error.message}`));

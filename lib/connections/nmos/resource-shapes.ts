@@ -1,5 +1,5 @@
 /**
- * The shapes of what an NMOS node says (R-NM1, R-NM2), as TypeBox schemas: the IS-04 v1.3
+ * The shapes of what an NMOS node says (R-NM1, R-NM2, R-NM3), as TypeBox schemas: the IS-04 v1.3
  * resources it serves and registers, and the IS-07 messages it sends. Written here, checked
  * against AMWA's own schemas by spec/connections/nmos/amwa-schemas.spec.ts; stricter than
  * AMWA's where this node always says more (no extra members), so a spec that validates a body
@@ -104,13 +104,13 @@ export const SenderResource = Type.Object(
     device_id: Uuid,
     manifest_href: Type.Null(),
     interface_bindings: Type.Array(Type.String()),
-    subscription: Type.Object({ receiver_id: Type.Null(), active: Type.Boolean() }, strict),
+    subscription: Type.Object({ receiver_id: Type.Union([Uuid, Type.Null()]), active: Type.Boolean() }, strict),
   },
   strict,
 );
 export type SenderResource = Static<typeof SenderResource>;
 
-/** A receiver of events over the WebSocket transport (none are made yet: R-NM3 makes them). */
+/** A receiver of events over the WebSocket transport (R-NM3). */
 export const ReceiverResource = Type.Object(
   {
     ...core,

@@ -3,7 +3,10 @@
  * device, and for each parameter served an IS-07 source, its JSON flow and a WebSocket
  * sender. Ids come from the seed (identity.ts); a resource's `version` advances whenever
  * anything else of it changes, and only then (`NodeModel.update` compares what it would be
- * with what it was). Receivers are none yet: R-NM3 adds them, beside the senders.
+ * with what it was, or an activation through the Connection API touched it: IS-05 asks
+ * every activation to show as a new version). Receivers (R-NM3) are the ones the settings
+ * name, each bound to a hub parameter; the device lists them beside the senders, and
+ * advertises the Connection API among its controls.
  */
 import type { EventType } from './event-types.ts';
 import { nmosId } from './identity.ts';
@@ -37,6 +40,20 @@ export interface ServedSource {
   readonly label: string;
   readonly description: string;
   readonly event: EventType;
+  /** The sender's IS-04 subscription, as its last activation through IS-05 left it (active, to no receiver, by default). */
+  readonly subscription?: { readonly receiver_id: string | null; readonly active: boolean };
+}
+
+/** A receiver of the settings, as the node lists it. */
+export interface ServedReceiver {
+  /** Its name in the settings: what its id is made from. */
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  /** The event types it takes (IS-07's `caps.event_types`, `*` ending a partial one). */
+  readonly eventTypes: readonly string[];
+  /** Its IS-04 subscription, as its last activation through IS-05 left it. */
+  readonly subscription: { readonly sender_id: string | null; readonly active: boolean };
 }
 
 export type Unversioned<R> = Omit<R, 'version'>;
@@ -61,6 +78,7 @@ export const NODE_API = '/x-nmos/node/v1.3/';
 export const EVENTS_API = '/x-nmos/events/v1.0/';
 /** Where every sender's WebSocket clients connect: one socket carries any of the node's sources (IS-07 §3.1). */
 export const EVENTS_SOCKET = '/x-nmos/events/v1.0/socket';
+export const CONNECTION_API = '/x-nmos/connection/v1.1/';
 
 const base = (facts: NodeFacts) => `http://${facts.host.includes(':') ? `[${facts.host}]` : facts.host}:${facts.port}`;
 
@@ -88,7 +106,10 @@ export function nodeOf(facts: NodeFacts): Unversioned<NodeResource> {
   };
 }
 
-export function deviceOf(facts: NodeFacts, senders: readonly string[]): Unversioned<DeviceResource> {
+/** The id of a receiver of the settings, by its name. */
+export const receiverIdOf = (facts: NodeFacts, name: string) => nmosId(facts.seed, `receiver:${name}`);
+
+export function deviceOf(facts: NodeFacts, senders: readonly string[], receivers: readonly string[] = []): Unversioned<DeviceResource> {
   return {
     id: deviceIdOf(facts),
     label: facts.label,
@@ -97,8 +118,11 @@ export function deviceOf(facts: NodeFacts, senders: readonly string[]): Unversio
     type: 'urn:x-nmos:device:generic',
     node_id: nodeIdOf(facts),
     senders: [...senders],
-    receivers: [],
-    controls: [{ href: `${base(facts)}${EVENTS_API}`, type: 'urn:x-nmos:control:events/v1.0' }],
+    receivers: [...receivers],
+    controls: [
+      { href: `${base(facts)}${CONNECTION_API}`, type: 'urn:x-nmos:control:sr-ctrl/v1.1' },
+      { href: `${base(facts)}${EVENTS_API}`, type: 'urn:x-nmos:control:events/v1.0' },
+    ],
   };
 }
 
@@ -141,8 +165,24 @@ export function sourceTrio(
       device_id,
       manifest_href: null,
       interface_bindings: facts.interfaces.map(({ name }) => name),
-      subscription: { receiver_id: null, active: true },
+      subscription: served.subscription ?? { receiver_id: null, active: true },
     },
+  };
+}
+
+/** A receiver of the settings as an IS-04 receiver of IS-07 events over WebSocket. */
+export function receiverOf(facts: NodeFacts, receiver: ServedReceiver): Unversioned<ReceiverResource> {
+  return {
+    id: receiverIdOf(facts, receiver.name),
+    label: receiver.label,
+    description: receiver.description,
+    tags: {},
+    device_id: deviceIdOf(facts),
+    transport: 'urn:x-nmos:transport:websocket',
+    interface_bindings: facts.interfaces.map(({ name }) => name),
+    subscription: { ...receiver.subscription },
+    format: 'urn:x-nmos:format:data',
+    caps: { media_types: ['application/json'], event_types: [...receiver.eventTypes] },
   };
 }
 
@@ -160,6 +200,8 @@ export class NodeModel {
   private readonly versions: Versions;
   private readonly held = new Map<string, { kind: ResourceKind; written: string; data: Registered['data'] }>();
   private current: Resources | undefined;
+  /** Resources an activation touched: given a new version at the next update even if nothing else of them changed. */
+  private readonly touched = new Set<string>();
 
   constructor(now: () => number) {
     this.versions = new Versions(now);
@@ -184,7 +226,12 @@ export class NodeModel {
     ];
   }
 
-  update(facts: NodeFacts, served: readonly ServedSource[]): Changes {
+  /** Gives the resource a new version at the next update: an activation through IS-05 shows, even of the same parameters. */
+  touch(id: string): void {
+    this.touched.add(id);
+  }
+
+  update(facts: NodeFacts, served: readonly ServedSource[], receiving: readonly ServedReceiver[] = []): Changes {
     const ordered = [...served].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
     const trios = ordered.map((one) => sourceTrio(facts, one));
     const changed: Registered[] = [];
@@ -193,7 +240,7 @@ export class NodeModel {
       seen.add(unversioned.id);
       const written = JSON.stringify(unversioned);
       const before = this.held.get(unversioned.id);
-      if (before?.written === written) return before.data as R;
+      if (before?.written === written && !this.touched.has(unversioned.id)) return before.data as R;
       const data = { ...unversioned, version: this.versions.next() } as unknown as R;
       this.held.set(unversioned.id, { kind, written, data });
       changed.push({ kind, id: data.id, data });
@@ -205,18 +252,21 @@ export class NodeModel {
       deviceOf(
         facts,
         trios.map(({ sender }) => sender.id),
+        receiving.map(({ name }) => receiverIdOf(facts, name)),
       ),
     );
     const sources = trios.map(({ source }) => versioned<SourceResource>('source', source));
     const flows = trios.map(({ flow }) => versioned<FlowResource>('flow', flow));
     const senders = trios.map(({ sender }) => versioned<SenderResource>('sender', sender));
+    const receivers = receiving.map((receiver) => versioned<ReceiverResource>('receiver', receiverOf(facts, receiver)));
+    this.touched.clear();
     const removed: { kind: ResourceKind; id: string }[] = [];
     for (const [id, { kind }] of this.held) {
       if (seen.has(id)) continue;
       this.held.delete(id);
       removed.push({ kind, id });
     }
-    this.current = { node, device, sources, flows, senders, receivers: [] };
+    this.current = { node, device, sources, flows, senders, receivers };
     // Deleted in the reverse of registering: senders before their flows, flows before their sources.
     removed.sort((a, b) => resourceKinds.indexOf(b.kind) - resourceKinds.indexOf(a.kind));
     return { changed, removed };

@@ -11,12 +11,18 @@ import {
   type Parsed,
   withDefault,
   listenAddressSetting,
+  parseAddress,
   portSetting,
 } from '../../sdk/index.ts';
 
+/** A receiver's name: what its id is made from, and the part its problems are listed under. */
+const RECEIVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
 export const nmosSettings = Type.Object({
   port: withDefault(
-    portSetting('TCP port of the Node API, the Events API and the events WebSocket; 0 picks a free one.', { anyFree: true }),
+    portSetting('TCP port of the Node API, the Events API, the Connection API and the events WebSocket; 0 picks a free one.', {
+      anyFree: true,
+    }),
     3210,
   ),
   bindIp: listenAddressSetting('The address to listen on; empty listens on every interface.'),
@@ -35,6 +41,45 @@ export const nmosSettings = Type.Object({
         'Address patterns of the parameters served as IS-07 sources (each with a flow and a WebSocket sender); none by default. Triggers are left out: they have no state.',
     }),
     [],
+  ),
+  receivers: withDefault(
+    Type.Record(
+      Type.String({ pattern: RECEIVER_NAME.source }),
+      Type.Object(
+        {
+          parameter: Type.String({
+            minLength: 1,
+            description:
+              'The address of the hub parameter the receiver writes (`studio/tally/onair`): each state of the IS-07 source a controller connects the receiver to, converted to the parameter’s type.',
+          }),
+          label: withDefault(
+            Type.String({ maxLength: 256, description: 'The receiver’s label, as registries show it; empty: the name and the parameter.' }),
+            '',
+          ),
+          eventTypes: withDefault(
+            Type.Array(
+              Type.String({
+                pattern: '^[^\\s/]+(/[^\\s/]+)*$',
+                description: 'An IS-07 event type: `boolean`, `number/temperature/C`, `number/*`.',
+              }),
+              {
+                maxItems: 64,
+                description:
+                  'The event types the receiver takes (its IS-04 `caps.event_types`, `*` ending a partial one); empty: from the parameter’s type (`boolean` and `boolean/*` for a boolean, `string` and `string/*` for text, `number` and `number/*` for a number), or all three while the parameter is not there.',
+              },
+            ),
+            [],
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxProperties: 1000,
+        description:
+          "IS-07 receivers by name, each bound to a hub parameter, as `{ <name>: { parameter: '<address>', label?: '<text>', eventTypes?: ['<event type>', …] } }` (`{ tally: { parameter: 'studio/tally' } }`): a controller connects one to an IS-07 sender through the Connection API (IS-05), and the parameter follows the sender’s source. The name (letters, digits, `_`, `.`, `-`) is what the receiver’s id is made from; none by default.",
+      },
+    ),
+    {},
   ),
   registries: withDefault(
     Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+/?$', description: 'A registry’s base URL: `http://registry.local:8235`.' }), {
@@ -90,7 +135,8 @@ export const nmosSettings = Type.Object({
     Type.Integer({
       minimum: 1024,
       maximum: 16 * 1024 * 1024,
-      description: 'Bytes of one message from a WebSocket client; a larger one closes it.',
+      description:
+        'Bytes of one WebSocket message: from an events client, or from the sender a receiver follows; a larger one closes the socket (a receiver dials its sender again after a backoff).',
     }),
     256 * 1024,
   ),
@@ -107,6 +153,15 @@ export function parseNmosSettings(written: Parsed<typeof nmosSettings>): Checked
   const patterns = AddressPatterns.compile(written.expose);
   if (!patterns.ok) return { ok: false, issues: [{ path: ['expose'], message: patterns.error.message }] };
   const issues: Issue[] = [];
+  for (const [name, { parameter }] of Object.entries(written.receivers)) {
+    if (!RECEIVER_NAME.test(name))
+      issues.push({
+        path: ['receivers', name],
+        message: `a receiver's name is 1–64 letters, digits, _, . and -, starting with a letter or digit: ${JSON.stringify(name)}`,
+      });
+    const address = parseAddress(parameter);
+    if (!address.ok) issues.push({ path: ['receivers', name, 'parameter'], message: address.error.message });
+  }
   const registryUrls = written.registries.map((url, index) => {
     try {
       return new URL(url).origin;

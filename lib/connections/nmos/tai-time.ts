@@ -32,3 +32,15 @@ export class Versions {
     return taiOf(this.lastMs, this.within);
   }
 }
+
+/** A TAI timestamp as milliseconds since the epoch (UTC): the inverse of `taiOf`, to a millisecond. */
+export function msOfTai(tai: string): number {
+  const [seconds = '0', nanoseconds = '0'] = tai.split(':');
+  return (Number(seconds) - TAI_AHEAD_S) * 1000 + Number(nanoseconds) / 1_000_000;
+}
+
+/** A TAI duration (`<seconds>:<nanoseconds>`, as a relative activation asks) in milliseconds. */
+export function msOfDuration(tai: string): number {
+  const [seconds = '0', nanoseconds = '0'] = tai.split(':');
+  return Number(seconds) * 1000 + Number(nanoseconds) / 1_000_000;
+}

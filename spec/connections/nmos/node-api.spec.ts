@@ -46,7 +46,7 @@ async function nodeHub(t: ExecutionContext, nmos: object = {}) {
 test('the Node API lists the node, its device and a source, flow and sender for each exposed parameter but triggers (R-NM1)', async (t) => {
   const { get } = await nodeHub(t);
   t.like(await get('/x-nmos/node/v1.3/'), { status: 200, body: ['self/', 'devices/', 'sources/', 'flows/', 'senders/', 'receivers/'] });
-  t.deepEqual((await get('/x-nmos/')).body, ['node/', 'events/']);
+  t.deepEqual((await get('/x-nmos/')).body, ['node/', 'events/', 'connection/']);
   const self = await get('/x-nmos/node/v1.3/self');
   t.is(self.status, 200);
   t.is(self.cors, '*');

@@ -4,7 +4,11 @@
  * hold a stale record, fail, hang — and reads the order of what it was told.
  */
 import test, { type ExecutionContext } from 'ava';
+import { asyncScheduler } from 'rxjs';
 import { nmosId } from '../../../lib/connections/nmos/identity.ts';
+import { Registration } from '../../../lib/connections/nmos/registration.ts';
+import { RegistryFailure } from '../../../lib/connections/nmos/registry-requests.ts';
+import { NodeModel } from '../../../lib/connections/nmos/resources.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { registry } from '../../helpers/nmos-registry.ts';
 import { flowOf, startHub } from '../../helpers/hub.ts';
@@ -165,4 +169,60 @@ test('a parameter that comes is registered at once, with the device that lists i
   await hub.reload(flow(['tally,B,true']));
   await eventually(() => registered.held.size === 5, 'the gone source deleted', 2000);
   t.deepEqual(registered.told(from), ['POST device', 'DELETE sender', 'DELETE flow', 'DELETE source']);
+});
+
+test('a registry that fails makes DNS-SD ask the network again, so one whose announcement was missed is tried next in its order, not skipped (R-NM1)', async (t) => {
+  // c (priority between b and d) was not heard yet: AMWA's failover test once saw the node skip it.
+  let found = ['http://a', 'http://b', 'http://d'];
+  let asked = 0;
+  const origins: string[] = [];
+  const model = new NodeModel(() => Date.now());
+  model.update({ seed: 's', label: 'n', description: '', host: '127.0.0.1', port: 3210, interfaces: [] }, []);
+  const registration = new Registration(model, {
+    registries: () => found,
+    lookAgain: () => {
+      asked++;
+      found = ['http://a', 'http://b', 'http://c', 'http://d'];
+    },
+    heartbeatMs: 60_000,
+    stopDeadlineMs: 500,
+    request: async (_method, url) => {
+      const origin = new URL(url).origin;
+      origins.push(origin);
+      if (origin === 'http://a' || origin === 'http://b') throw new RegistryFailure('PB_DEVICE_UNAVAILABLE', 'answered 503');
+      return 201;
+    },
+    scheduler: asyncScheduler,
+    state: () => {},
+  });
+  t.teardown(() => registration.stop());
+  registration.start();
+  await eventually(() => origins.length >= 3, 'the third registry tried', 10_000);
+  t.deepEqual([...new Set(origins)], ['http://a', 'http://b', 'http://c']);
+  t.true(asked >= 1);
+});
+
+test('a registry that held the node fails: the next is tried within a moment, not after the backoff, so the node is registered elsewhere before it is forgotten (R-NM1)', async (t) => {
+  const cluster = new Map<string, { kind: string }>();
+  let failing = false;
+  let failedAt = 0;
+  const first = await registry(
+    t,
+    (_method, path) => {
+      if (!failing || !path.startsWith('/health/')) return undefined;
+      failedAt ||= Date.now();
+      return 503;
+    },
+    cluster,
+  );
+  const second = await registry(t, () => undefined, cluster);
+  await nodeHub(t, [first.url, second.url]);
+  await eventually(() => first.requests.includes('heartbeat'), 'registered with the first');
+  failing = true;
+  let movedAt = 0;
+  await eventually(() => {
+    if (second.requests.length > 0) movedAt ||= Date.now();
+    return movedAt > 0;
+  }, 'a request at the second');
+  t.true(movedAt - failedAt < 800, `the second asked ${movedAt - failedAt} ms after the first failed (the backoff is 1000 ms)`);
 });
