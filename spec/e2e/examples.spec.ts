@@ -21,7 +21,7 @@ import { freePort } from '../helpers/ports.ts';
 import { param, record, startHub } from '../helpers/hub.ts';
 import { canRunBroker, startBroker } from '../helpers/mosquitto.ts';
 import { registry } from '../helpers/nmos-registry.ts';
-import { tslDisplays } from '../helpers/tsl-display.ts';
+import { shown, tslDisplays } from '../helpers/tsl-display.ts';
 import { VirtualClock } from '../helpers/virtual-time.ts';
 import { canRunLiblo, oscsend, startDump, whyNoLiblo } from '../helpers/liblo.ts';
 import { canRunXvfb, startXvfb, whyNoXvfb, xdotoolKey } from '../helpers/xvfb.ts';
@@ -415,16 +415,19 @@ test('midi fader: the fader moves the mixer level through the rule; without MIDI
   t.is(param(hub, 'mixer/channel/1/level').value, -90);
 });
 
-test('nmos tally: the mixer’s tally registers as IS-07 sources, a receiver’s subscription follows input 2 onto program, and the gallery’s light follows the on-air source it is connected to (R-NM1, R-NM2, R-NM3)', async (t) => {
+test('nmos tally: the mixer’s tally registers as IS-07 sources, a receiver’s subscription follows input 2 onto program, and the gallery’s light and its TSL display follow the on-air source it is connected to (R-NM1, R-NM2, R-NM3)', async (t) => {
   const registered = await registry(t);
-  const hub = await runExample(t, 'nmos-tally.json5', (document) =>
+  const displayPort = await freePort();
+  const heard = tslDisplays(t, displayPort);
+  const hub = await runExample(t, 'nmos-tally.json5', (document) => {
     Object.assign(document.connections['node'] as object, {
       port: 0,
       bindIp: '127.0.0.1',
       host: '127.0.0.1',
       registries: [registered.url],
-    }),
-  );
+    });
+    Object.assign(document.connections['umds'] as object, { host: '127.0.0.1', port: displayPort });
+  });
   await eventually(
     () => registered.held.size === 2 + 3 * 10 + 1,
     'the node, its device, ten sources with their flows and senders, and the gallery’s receiver registered',
@@ -460,6 +463,12 @@ test('nmos tally: the mixer’s tally registers as IS-07 sources, a receiver’s
   t.is(patched.status, 200);
   param(hub, 'mixer/onair').set(true);
   await eventually(() => param(hub, 'gallery/onair').value === true, 'the gallery’s light on');
+  // Through the rule, the gallery's TSL display: red while the plant's on-air source says so.
+  await eventually(
+    () => shown(heard, 1)?.lh_tally === 1,
+    () => `the gallery display red: ${JSON.stringify(shown(heard, 1))}`,
+  );
   param(hub, 'mixer/onair').set(false);
   await eventually(() => param(hub, 'gallery/onair').value === false, 'and off');
+  await eventually(() => shown(heard, 1)?.lh_tally === 0, 'the gallery display dark');
 });

@@ -19,8 +19,7 @@ import { type NmosSettings, nmosSettings, parseNmosSettings } from './settings.t
 
 export const nmosType = defineServingType({
   type: 'nmos',
-  summary:
-    'The hub as an NMOS node: parameters as IS-07 event sources and receivers, connected through IS-05, registered with IS-04 registries.',
+  summary: 'The hub as an NMOS node: IS-07 event sources and receivers, connected through IS-05, registered with IS-04.',
   settings: nmosSettings,
   parse: parseNmosSettings,
   claims: ({ port, bindIp }) => (port === 0 ? [] : [{ what: `TCP port ${port}`, on: bindIp, path: ['port'] }]),
