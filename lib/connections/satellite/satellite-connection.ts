@@ -10,6 +10,14 @@ import { serveSatellite } from './session.ts';
 import { OVERRUN_KINDS, type SatelliteOverruns, type SatelliteSettings } from './settings.ts';
 
 const PING_EVERY_MS = 1000;
+/**
+ * A satellite heard from this recently is not pinged: any line proves it is there, and a
+ * ping's `PONG` is the one line the hub leaves unanswered. Its acknowledgement the hub's
+ * kernel delays by up to 40 ms, and a satellite that leaves Nagle's algorithm on (Companion
+ * Satellite does) holds a press sent meanwhile until it comes: a take a frame or two late.
+ * Companion Satellite pings every 100 ms itself, so it is never pinged.
+ */
+const HEARD_RECENTLY_MS = PING_EVERY_MS / 2;
 
 /** Every setting but `keys` and `devices`: a change of one of them starts the connection again. */
 const listeningOf = ({ keys: _keys, devices: _devices, peers: _peers, ...rest }: SatelliteSettings) => JSON.stringify(rest);
@@ -114,14 +122,15 @@ export class SatelliteConnection implements TypedInstance<SatelliteSettings> {
     await this.link.stop();
   }
 
-  /** A ping to every satellite heard from within `timeout`; those silent longer are dropped. */
+  /** A ping to every satellite silent for a while but heard from within `timeout`; those silent longer are dropped. */
   private ping(): void {
     const now = this.context.scheduler.now();
     for (const each of this.satellites) {
-      if (now - each.heardAt > this.settings.timeout) {
+      const silent = now - each.heardAt;
+      if (silent > this.settings.timeout) {
         this.counts.silent++;
         each.socket.destroy();
-      } else send(each, 'PING patchbay\n');
+      } else if (silent >= HEARD_RECENTLY_MS) send(each, 'PING patchbay\n');
     }
   }
 

@@ -196,6 +196,19 @@ test('pings are answered and sent; a silent satellite is dropped after timeout a
   t.is(hub.connection('desk')?.info.details?.['silent'], 1);
 });
 
+test('a satellite that speaks is not pinged: its every line is answered, so none waits on an acknowledgement the hub delays (R-SU2)', async (t) => {
+  const { port } = await surface(t, {});
+  const deck = await ScriptedSatellite.connect(t, port);
+  deck.addDevice('deck', 6, 3, 0);
+  // As Companion Satellite does: a PING every 100 ms, answered with a PONG.
+  for (let n = 0; n < 30; n++) {
+    deck.socket.write(`PING ${n}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.true(deck.lines.includes('PONG 29'), 'its pings answered');
+  t.deepEqual(deck.received('PING'), [], 'three seconds heard from every 100 ms: no ping of the hub, whose PONG nothing would answer');
+});
+
 test('hostile satellites: a 10 MB line and 10,000 devices are refused past their bounds; the hub answers throughout (R-G4)', async (t) => {
   const { hub, base, port } = await surface(t, { maxDevices: 4 });
   const healthz = async () => {
