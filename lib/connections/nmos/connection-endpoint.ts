@@ -17,7 +17,9 @@ import {
   type Constraint,
   type Leg,
   type ParamValue,
+  ReceiverEndpoint,
   ReceiverPatch,
+  SenderEndpoint,
   SenderPatch,
   type StagePatch,
 } from './connection-shapes.ts';
@@ -90,6 +92,31 @@ export class ConnectionEndpoint {
 
   activeBody(): unknown {
     return this.bodyOf(this.activeState);
+  }
+
+  /**
+   * Makes a kept `active` body (what `activeBody` answered before a restart or on the hub
+   * that was active before a takeover) active and staged again, without telling the owner:
+   * the owner starts from `active`. Why not, when the body is not one a PATCH could have made.
+   */
+  restore(body: unknown): string | undefined {
+    const schema = this.options.kind === 'sender' ? SenderEndpoint : ReceiverEndpoint;
+    if (!Value.Check(schema, body)) return `not a ${this.options.kind}'s active parameters`;
+    const kept = body as {
+      sender_id?: string | null;
+      receiver_id?: string | null;
+      master_enable: boolean;
+      activation: Activation;
+      transport_params: Leg[];
+    };
+    const [leg, ...more] = kept.transport_params;
+    if (leg === undefined || more.length > 0) return `${kept.transport_params.length} legs; this ${this.options.kind} has one`;
+    const problem = this.checkLeg(leg);
+    if (problem !== undefined) return problem;
+    const peer = (this.options.kind === 'sender' ? kept.receiver_id : kept.sender_id) ?? null;
+    this.activeState = { peer, masterEnable: kept.master_enable, activation: kept.activation, leg: this.resolved(leg) };
+    this.stagedState = { ...this.activeState, activation: NO_ACTIVATION };
+    return undefined;
   }
 
   /** Applies a PATCH to `staged` (already parsed JSON), activating when it asks. */

@@ -7,11 +7,14 @@
  * costs one write a turn. Deactivated (`master_enable` false), or connected elsewhere, the
  * link closes. A link that fails is a problem of the connection under the receiver's name,
  * gone once the sender answers again; a write the parameter refuses is one under
- * `<name>/write`, gone once a write is taken.
+ * `<name>/write`, gone once a write is taken. What a controller activated is kept in the
+ * connection's records (`receiver/<name>`: the receiver's id and its `active`), so a hub
+ * that restarts — or the hub that takes over in a redundancy group, which the records
+ * reach — follows the same sender again without a controller asking.
  */
 import type { Subscription } from 'rxjs';
 import type { Graph } from '../serving.ts';
-import type { ErrorCode, Scheduler, SparseLog, ValueType } from '../../sdk/index.ts';
+import type { ErrorCode, Json, Records, Scheduler, SparseLog, ValueType } from '../../sdk/index.ts';
 import { type ConnectionEndpoint, type EndpointState, receiverEndpoint } from './connection-endpoint.ts';
 import { EventSocket } from './event-socket.ts';
 import { type NodeFacts, receiverIdOf, type ServedReceiver } from './resources.ts';
@@ -24,6 +27,8 @@ export interface EventReceiversOptions {
   readonly graph: Graph;
   readonly maxMessageBytes: number;
   readonly refusals: SparseLog;
+  /** The connection's records, where each receiver's activation is kept. */
+  readonly records: Records;
   /** An activation changed a receiver: what the registry holds of it must be told again. */
   changed(receiverId: string): void;
   problem(part: string, problem: { readonly code: ErrorCode; readonly message: string } | undefined): void;
@@ -56,6 +61,9 @@ interface Receiver {
   refused: boolean;
 }
 
+/** The record that keeps a receiver's activation. */
+const recordOf = (name: string) => `receiver/${name}`;
+
 export class EventReceivers {
   private readonly receivers: Receiver[] = [];
 
@@ -76,6 +84,7 @@ export class EventReceivers {
         refused: false,
       };
       this.receivers.push(receiver);
+      this.restore(receiver);
     }
   }
 
@@ -120,7 +129,33 @@ export class EventReceivers {
     this.receivers.length = 0;
   }
 
+  /** Takes back a receiver's kept activation, and follows its sender again when it was enabled. */
+  private restore(receiver: Receiver): void {
+    const key = recordOf(receiver.name);
+    const kept = this.options.records.get(key);
+    if (kept === undefined) return;
+    const { id, active } = (typeof kept === 'object' && kept !== null && !Array.isArray(kept) ? kept : {}) as Record<string, Json>;
+    // Another id is another receiver (the connection's seed changed): its activation is not this one's.
+    const problem = id === receiver.endpoint.id ? receiver.endpoint.restore(active) : 'kept for another receiver id';
+    if (problem !== undefined) {
+      this.options.refusals.warn(`the NMOS receiver ${receiver.name}: its kept activation is forgotten (${problem})`);
+      this.options.records.set(key, undefined);
+      return;
+    }
+    if (receiver.endpoint.active.masterEnable) this.follow(receiver, receiver.endpoint.active);
+  }
+
   private activated(receiver: Receiver, active: EndpointState): void {
+    this.follow(receiver, active);
+    this.options.records.set(
+      recordOf(receiver.name),
+      active.masterEnable ? { id: receiver.endpoint.id, active: receiver.endpoint.activeBody() as Json } : undefined,
+    );
+    this.options.changed(receiver.endpoint.id);
+  }
+
+  /** Closes the receiver's link, and opens one to the sender `active` names when it is enabled. */
+  private follow(receiver: Receiver, active: EndpointState): void {
     receiver.link?.stop();
     receiver.link = undefined;
     const { connection_uri: url, ext_is_07_source_id: sourceId } = active.leg;
@@ -146,7 +181,6 @@ export class EventReceivers {
       });
       receiver.link.start();
     }
-    this.options.changed(receiver.endpoint.id);
   }
 
   /** A state of the source: written at the end of the turn, the latest of the turn only. */

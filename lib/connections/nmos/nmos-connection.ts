@@ -83,6 +83,7 @@ export class NmosConnection implements TypedInstance<NmosSettings> {
       graph: context.hub.graph,
       maxMessageBytes: settings.maxMessageBytes,
       refusals: this.refusals,
+      records: context.records,
       changed: (id) => this.activated(id),
       problem: (part, problem) => context.problem(part, problem),
     });

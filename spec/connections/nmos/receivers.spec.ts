@@ -12,7 +12,8 @@ import test, { type ExecutionContext } from 'ava';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import type { Hub } from '../../../lib/hub/hub.ts';
-import { param, startHub } from '../../helpers/hub.ts';
+import { capturedLog, param, startHub } from '../../helpers/hub.ts';
+import { storeWith } from '../../helpers/state.ts';
 
 const CONNECTION = '/x-nmos/connection/v1.1';
 
@@ -286,4 +287,116 @@ test('a state its parameter refuses is a problem under <receiver>/write with the
   param(hub, 'studio/title').set('12.5');
   await until('the write taken', () => param(hub, 'gallery/level').value === 12.5);
   t.is(problem(), undefined);
+});
+
+test('what a controller activated is kept: a hub that restarts follows the same sender again, and a receiver deactivated stays so (R-NM3)', async (t) => {
+  const studio = await startHub(t, {
+    connections: {
+      studio: { type: 'dummy', parameters: ['onair,B,false'] },
+      'studio-node': {
+        type: 'nmos',
+        port: 0,
+        bindIp: '127.0.0.1',
+        host: '127.0.0.1',
+        dnsSd: false,
+        seed: 'studio',
+        expose: ['studio/onair'],
+      },
+    },
+  });
+  const node = base(studio, 'studio-node');
+  const [sender] = (await (await fetch(`${node}${CONNECTION}/single/senders`)).json()) as string[];
+  const senderId = sender?.slice(0, -1) as string;
+  const { transport_params } = (await (await fetch(`${node}${CONNECTION}/single/senders/${senderId}/active`)).json()) as {
+    transport_params: Record<string, string>[];
+  };
+  const state = await storeWith(t);
+  const gallery = { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, seed: 'gallery' };
+  const flowWith = (seed: string) => ({
+    connections: {
+      monitor: { type: 'dummy', parameters: ['onair,B,false'] },
+      gallery: { ...gallery, seed, receivers: { onair: { parameter: 'monitor/onair' } } },
+    },
+  });
+  const receiving = async (seed = 'gallery') => {
+    const hub = await startHub(t, flowWith(seed), { state });
+    const [receiver] = (await (await fetch(`${base(hub, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
+    const url = `${base(hub, 'gallery')}${CONNECTION}/single/receivers/${receiver?.id}`;
+    return { hub, url, active: async () => (await (await fetch(`${url}/active`)).json()) as Record<string, unknown> };
+  };
+
+  const first = await receiving();
+  const connected = await patch(`${first.url}/staged`, {
+    sender_id: senderId,
+    master_enable: true,
+    activation: { mode: 'activate_immediate' },
+    transport_params: [transport_params[0]],
+  });
+  t.is(connected.status, 200, JSON.stringify(connected.body));
+  param(studio, 'studio/onair').set(true);
+  await until('the first hub follows', () => param(first.hub, 'monitor/onair').value === true);
+  const wasActive = await first.active();
+  await first.hub.stop();
+
+  param(studio, 'studio/onair').set(false);
+  const second = await receiving();
+  t.deepEqual(await second.active(), wasActive, 'the same sender, transport parameters and activation');
+  await until('the restarted hub takes the state on connect', () => param(second.hub, 'monitor/onair').value === false);
+  param(studio, 'studio/onair').set(true);
+  await until('and each change after', () => param(second.hub, 'monitor/onair').value === true);
+  t.is(studio.connection('studio-node')?.info.details?.['clients'], 1, 'one link at the sender: the restarted hub');
+
+  const off = await patch(`${second.url}/staged`, { master_enable: false, activation: { mode: 'activate_immediate' } });
+  t.is(off.status, 200);
+  await second.hub.stop();
+  await until('the sender has no client', () => studio.connection('studio-node')?.info.details?.['clients'] === 0);
+  const third = await receiving();
+  t.is((await third.active())['master_enable'], false, 'deactivated before the restart, deactivated after');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.is(studio.connection('studio-node')?.info.details?.['clients'], 0, 'no link at the sender');
+});
+
+test('a kept activation of another receiver id (the seed changed) is forgotten with a warning: the receiver follows nothing (R-NM3)', async (t) => {
+  const state = await storeWith(t);
+  const flowWith = (seed: string) => ({
+    connections: {
+      monitor: { type: 'dummy', parameters: ['onair,B,false'] },
+      gallery: {
+        type: 'nmos',
+        port: 0,
+        bindIp: '127.0.0.1',
+        host: '127.0.0.1',
+        dnsSd: false,
+        seed,
+        receivers: { onair: { parameter: 'monitor/onair' } },
+      },
+    },
+  });
+  const first = await startHub(t, flowWith('gallery'), { state });
+  const [receiver] = (await (await fetch(`${base(first, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
+  const connected = await patch(`${base(first, 'gallery')}${CONNECTION}/single/receivers/${receiver?.id}/staged`, {
+    sender_id: '9f463872-9621-4939-aa3a-dc3c82d8578b',
+    master_enable: true,
+    activation: { mode: 'activate_immediate' },
+    transport_params: [{ connection_uri: 'ws://127.0.0.1:9/x-nmos/events', ext_is_07_source_id: '9f463872-9621-4939-aa3a-dc3c82d8578b' }],
+  });
+  t.is(connected.status, 200, JSON.stringify(connected.body));
+  await first.stop();
+  const { log, lines } = capturedLog('warn');
+  const second = await startHub(t, flowWith('another'), { state, log });
+  const [other] = (await (await fetch(`${base(second, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
+  const active = (await (await fetch(`${base(second, 'gallery')}${CONNECTION}/single/receivers/${other?.id}/active`)).json()) as Record<
+    string,
+    unknown
+  >;
+  t.is(active['master_enable'], false);
+  t.true(
+    lines().some(({ msg }) => msg.includes('the NMOS receiver onair: its kept activation is forgotten (kept for another receiver id)')),
+    JSON.stringify(lines()),
+  );
+  t.deepEqual(
+    second.problems().filter((listed) => listed.id === 'gallery'),
+    [],
+    'no problem: it follows nothing, as a receiver never connected',
+  );
 });
