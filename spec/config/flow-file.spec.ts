@@ -142,7 +142,7 @@ test('the demo and every example with a rest-api listen on PORT when it is set, 
       t.true(result.ok, `${path}${env['PORT'] ? ' with PORT' : ''}: ${result.ok ? '' : result.error.message}`);
     }
   }
-  t.is(withApi, 21, 'the demo and 20 examples');
+  t.is(withApi, 22, 'the demo and 21 examples');
 });
 
 test('flows/flow-file.schema.json is the schema the hub validates with', async (t) => {
