@@ -10,6 +10,9 @@ export interface Served {
   readonly base: string;
 }
 
+/** The base URL of what the hub's connection `id` serves on 127.0.0.1 (a rest-api, an nmos node). */
+export const baseOf = (hub: Hub, id: string) => `http://127.0.0.1:${hub.connection(id)?.info.details?.['port'] as number}`;
+
 /** Starts a hub whose `api` connection is a rest-api on 127.0.0.1 and a free port. */
 export async function serve(t: ExecutionContext, api: object = {}, connections: object = {}): Promise<Served> {
   const hub = await startHub(t, { connections: { api: { type: 'rest-api', port: 0, bindIp: '127.0.0.1', ...api }, ...connections } });

@@ -22,6 +22,8 @@ import { NodeModel, type ServedSource } from '../../../lib/connections/nmos/reso
 import { resourceKinds, shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
 import { VirtualClock } from '../../helpers/virtual-time.ts';
 import { startHub } from '../../helpers/hub.ts';
+import { LOOPBACK_NODE } from '../../helpers/nmos-node.ts';
+import { baseOf } from '../../helpers/http.ts';
 
 const folder = process.env['PATCHBAY_NMOS_SCHEMAS'] ?? '';
 const present = folder !== '' && existsSync(join(folder, 'is-04', 'node.json')) && existsSync(join(folder, 'is-07', 'event.json'));
@@ -150,10 +152,10 @@ amwaTest(`every answer of a running node's Node API and Events API is valid agai
           },
         },
       },
-      node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'] },
+      node: { ...LOOPBACK_NODE, expose: ['studio/#'] },
     },
   });
-  const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}`;
+  const base = `${baseOf(hub, 'node')}`;
   const get = async (path: string) => (await fetch(`${base}${path}`)).json();
   const check = (validate: ValidateFunction, body: unknown, what: string) => t.true(validate(body), `${what}: ${errors(validate)}`);
   check(is04('nodeapi-base.json'), await get('/x-nmos/node/v1.3/'), 'the Node API base');
@@ -229,17 +231,13 @@ amwa05Test(
       connections: {
         studio: { type: 'dummy', parameters: ['onair,B,true', 'title,S,Morning', 'tally,B,false'] },
         node: {
-          type: 'nmos',
-          port: 0,
-          bindIp: '127.0.0.1',
-          host: '127.0.0.1',
-          dnsSd: false,
+          ...LOOPBACK_NODE,
           expose: ['studio/onair', 'studio/title'],
           receivers: { tally: { parameter: 'studio/tally' } },
         },
       },
     });
-    const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}/x-nmos/connection/v1.1`;
+    const base = `${baseOf(hub, 'node')}/x-nmos/connection/v1.1`;
     const ask = async (method: string, path: string, body?: unknown) => {
       const answer = await fetch(`${base}${path}`, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
       return { status: answer.status, body: (await answer.json()) as unknown };

@@ -13,6 +13,7 @@ import { ReceiverEndpoint, SenderEndpoint } from '../../../lib/connections/nmos/
 import { shapeOf } from '../../../lib/connections/nmos/resource-shapes.ts';
 import { msOfTai } from '../../../lib/connections/nmos/tai-time.ts';
 import { startHub } from '../../helpers/hub.ts';
+import { LOOPBACK_NODE } from '../../helpers/nmos-node.ts';
 
 const CONNECTION = '/x-nmos/connection/v1.1';
 
@@ -21,11 +22,7 @@ async function nodeHub(t: ExecutionContext) {
     connections: {
       studio: { type: 'dummy', parameters: ['onair,B,false', 'title,S,Morning', 'tally,B,false', 'level,F,0'] },
       node: {
-        type: 'nmos',
-        port: 0,
-        bindIp: '127.0.0.1',
-        host: '127.0.0.1',
-        dnsSd: false,
+        ...LOOPBACK_NODE,
         expose: ['studio/onair', 'studio/title'],
         receivers: {
           tally: { parameter: 'studio/tally' },

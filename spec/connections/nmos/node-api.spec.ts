@@ -11,6 +11,8 @@ import { HealthMessage, SourceState, StateMessage, shapeOf } from '../../../lib/
 import type { StateStore } from '../../../lib/state/store.ts';
 import { param, startHub } from '../../helpers/hub.ts';
 import { storeWith } from '../../helpers/state.ts';
+import { LOOPBACK_NODE } from '../../helpers/nmos-node.ts';
+import { baseOf } from '../../helpers/http.ts';
 
 async function nodeHub(t: ExecutionContext, nmos: object = {}) {
   const hub = await startHub(t, {
@@ -29,7 +31,7 @@ async function nodeHub(t: ExecutionContext, nmos: object = {}) {
         },
       },
       backstage: { type: 'dummy', parameters: ['hidden,B,true'] },
-      node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'], ...nmos },
+      node: { ...LOOPBACK_NODE, expose: ['studio/#'], ...nmos },
     },
   });
   const info = hub.connection('node')?.info;
@@ -221,12 +223,12 @@ test('the node and its sources keep their ids across a restart with the same sta
       {
         connections: {
           studio: { type: 'dummy', parameters: ['onair,B,false'] },
-          node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'] },
+          node: { ...LOOPBACK_NODE, expose: ['studio/#'] },
         },
       },
       { state },
     );
-    const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}/x-nmos/node/v1.3`;
+    const base = `${baseOf(hub, 'node')}/x-nmos/node/v1.3`;
     const self = (await (await fetch(`${base}/self`)).json()) as { id: string };
     const sources = (await (await fetch(`${base}/sources`)).json()) as { id: string }[];
     await hub.stop();
@@ -243,10 +245,10 @@ test('two hubs given the same seed are the same node with the same sources, as t
     const hub = await startHub(t, {
       connections: {
         studio: { type: 'dummy', parameters: ['onair,B,false'] },
-        node: { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, expose: ['studio/#'], seed: 'studio-a' },
+        node: { ...LOOPBACK_NODE, expose: ['studio/#'], seed: 'studio-a' },
       },
     });
-    const base = `http://127.0.0.1:${hub.connection('node')?.info.details?.['port']}/x-nmos/node/v1.3`;
+    const base = `${baseOf(hub, 'node')}/x-nmos/node/v1.3`;
     const self = (await (await fetch(`${base}/self`)).json()) as { id: string };
     const senders = (await (await fetch(`${base}/senders`)).json()) as { id: string }[];
     return [self.id, ...senders.map(({ id }) => id)];

@@ -11,9 +11,10 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
-import type { Hub } from '../../../lib/hub/hub.ts';
 import { capturedLog, param, startHub } from '../../helpers/hub.ts';
 import { storeWith } from '../../helpers/state.ts';
+import { LOOPBACK_NODE } from '../../helpers/nmos-node.ts';
+import { baseOf } from '../../helpers/http.ts';
 
 const CONNECTION = '/x-nmos/connection/v1.1';
 
@@ -24,8 +25,6 @@ const until = async (what: string, check: () => boolean, ms = 5000) => {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 };
-
-const base = (hub: Hub, id: string) => `http://127.0.0.1:${hub.connection(id)?.info.details?.['port']}`;
 
 async function patch(url: string, body: unknown) {
   const answer = await fetch(url, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
@@ -38,39 +37,31 @@ async function receiverHub(t: ExecutionContext, more: Record<string, unknown> = 
       studio: { type: 'dummy', parameters: ['onair,B,false'] },
       monitor: { type: 'dummy', parameters: ['onair,B,false', 'title,S,'] },
       gallery: {
-        type: 'nmos',
-        port: 0,
-        bindIp: '127.0.0.1',
-        host: '127.0.0.1',
-        dnsSd: false,
+        ...LOOPBACK_NODE,
         seed: 'gallery',
         receivers: { onair: { parameter: 'monitor/onair' }, title: { parameter: 'monitor/title' } },
       },
       ...more,
     },
   });
-  const receivers = (await (await fetch(`${base(hub, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string; label: string }[];
+  const receivers = (await (await fetch(`${baseOf(hub, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string; label: string }[];
   const idOf = (name: string) => receivers.find(({ label }) => label.startsWith(`${name} `))?.id as string;
   return {
     hub,
     idOf,
-    connect: (name: string, body: unknown) => patch(`${base(hub, 'gallery')}${CONNECTION}/single/receivers/${idOf(name)}/staged`, body),
+    connect: (name: string, body: unknown) => patch(`${baseOf(hub, 'gallery')}${CONNECTION}/single/receivers/${idOf(name)}/staged`, body),
   };
 }
 
 test("a receiver connected through IS-05 to a node's sender follows its source until it is deactivated (R-NM3)", async (t) => {
   const { hub, idOf, connect } = await receiverHub(t, {
     'studio-node': {
-      type: 'nmos',
-      port: 0,
-      bindIp: '127.0.0.1',
-      host: '127.0.0.1',
-      dnsSd: false,
+      ...LOOPBACK_NODE,
       seed: 'studio',
       expose: ['studio/onair'],
     },
   });
-  const studio = base(hub, 'studio-node');
+  const studio = baseOf(hub, 'studio-node');
   const [sender] = (await (await fetch(`${studio}${CONNECTION}/single/senders`)).json()) as string[];
   const { transport_params } = (await (await fetch(`${studio}${CONNECTION}/single/senders/${sender}active`)).json()) as {
     transport_params: Record<string, string>[];
@@ -89,7 +80,7 @@ test("a receiver connected through IS-05 to a node's sender follows its source u
   await until('the change', () => param(hub, 'monitor/onair').value === false);
   param(hub, 'studio/onair').set(true);
   await until('the next change', () => param(hub, 'monitor/onair').value === true);
-  const listed = (await (await fetch(`${base(hub, 'gallery')}/x-nmos/node/v1.3/receivers/${idOf('onair')}`)).json()) as {
+  const listed = (await (await fetch(`${baseOf(hub, 'gallery')}/x-nmos/node/v1.3/receivers/${idOf('onair')}`)).json()) as {
     subscription: unknown;
   };
   t.deepEqual(listed.subscription, { sender_id: sender?.slice(0, -1), active: true });
@@ -154,18 +145,14 @@ test('a sender that sends a message past the bound, floods or lies is dropped an
     connections: {
       monitor: { type: 'dummy', parameters: ['title,S,'] },
       gallery: {
-        type: 'nmos',
-        port: 0,
-        bindIp: '127.0.0.1',
-        host: '127.0.0.1',
-        dnsSd: false,
+        ...LOOPBACK_NODE,
         maxMessageBytes: 1024,
         receivers: { title: { parameter: 'monitor/title' } },
       },
     },
   });
-  const [receiver] = (await (await fetch(`${base(small, 'gallery')}${CONNECTION}/single/receivers`)).json()) as string[];
-  const answer = await patch(`${base(small, 'gallery')}${CONNECTION}/single/receivers/${receiver}staged`, {
+  const [receiver] = (await (await fetch(`${baseOf(small, 'gallery')}${CONNECTION}/single/receivers`)).json()) as string[];
+  const answer = await patch(`${baseOf(small, 'gallery')}${CONNECTION}/single/receivers/${receiver}staged`, {
     master_enable: true,
     activation: { mode: 'activate_immediate' },
     transport_params: [{ connection_uri: `ws://127.0.0.1:${port}/`, ext_is_07_source_id: sourceId }],
@@ -212,17 +199,13 @@ test("a number with IS-07's scale is written as value / scale, as nmos-cpp's tem
     connections: {
       gallery: { type: 'dummy', parameters: ['temperature,F,0'] },
       node: {
-        type: 'nmos',
-        port: 0,
-        bindIp: '127.0.0.1',
-        host: '127.0.0.1',
-        dnsSd: false,
+        ...LOOPBACK_NODE,
         receivers: { temp: { parameter: 'gallery/temperature' } },
       },
     },
   });
-  const [receiver] = (await (await fetch(`${base(hub, 'node')}${CONNECTION}/single/receivers`)).json()) as string[];
-  await patch(`${base(hub, 'node')}${CONNECTION}/single/receivers/${receiver}staged`, {
+  const [receiver] = (await (await fetch(`${baseOf(hub, 'node')}${CONNECTION}/single/receivers`)).json()) as string[];
+  await patch(`${baseOf(hub, 'node')}${CONNECTION}/single/receivers/${receiver}staged`, {
     master_enable: true,
     activation: { mode: 'activate_immediate' },
     transport_params: [{ connection_uri: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, ext_is_07_source_id: sourceId }],
@@ -257,17 +240,13 @@ test('a state its parameter refuses is a problem under <receiver>/write with the
       studio: { type: 'dummy', parameters: ['title,S,Morning'] },
       gallery: { type: 'dummy', parameters: ['level,F,0'] },
       node: {
-        type: 'nmos',
-        port: 0,
-        bindIp: '127.0.0.1',
-        host: '127.0.0.1',
-        dnsSd: false,
+        ...LOOPBACK_NODE,
         expose: ['studio/title'],
         receivers: { level: { parameter: 'gallery/level' } },
       },
     },
   });
-  const node = base(hub, 'node');
+  const node = baseOf(hub, 'node');
   const [sender] = (await (await fetch(`${node}${CONNECTION}/single/senders`)).json()) as string[];
   const { transport_params } = (await (await fetch(`${node}${CONNECTION}/single/senders/${sender}active`)).json()) as {
     transport_params: unknown[];
@@ -294,24 +273,20 @@ test('what a controller activated is kept: a hub that restarts follows the same 
     connections: {
       studio: { type: 'dummy', parameters: ['onair,B,false'] },
       'studio-node': {
-        type: 'nmos',
-        port: 0,
-        bindIp: '127.0.0.1',
-        host: '127.0.0.1',
-        dnsSd: false,
+        ...LOOPBACK_NODE,
         seed: 'studio',
         expose: ['studio/onair'],
       },
     },
   });
-  const node = base(studio, 'studio-node');
+  const node = baseOf(studio, 'studio-node');
   const [sender] = (await (await fetch(`${node}${CONNECTION}/single/senders`)).json()) as string[];
   const senderId = sender?.slice(0, -1) as string;
   const { transport_params } = (await (await fetch(`${node}${CONNECTION}/single/senders/${senderId}/active`)).json()) as {
     transport_params: Record<string, string>[];
   };
   const state = await storeWith(t);
-  const gallery = { type: 'nmos', port: 0, bindIp: '127.0.0.1', host: '127.0.0.1', dnsSd: false, seed: 'gallery' };
+  const gallery = { ...LOOPBACK_NODE, seed: 'gallery' };
   const flowWith = (seed: string) => ({
     connections: {
       monitor: { type: 'dummy', parameters: ['onair,B,false'] },
@@ -320,8 +295,8 @@ test('what a controller activated is kept: a hub that restarts follows the same 
   });
   const receiving = async (seed = 'gallery') => {
     const hub = await startHub(t, flowWith(seed), { state });
-    const [receiver] = (await (await fetch(`${base(hub, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
-    const url = `${base(hub, 'gallery')}${CONNECTION}/single/receivers/${receiver?.id}`;
+    const [receiver] = (await (await fetch(`${baseOf(hub, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
+    const url = `${baseOf(hub, 'gallery')}${CONNECTION}/single/receivers/${receiver?.id}`;
     return { hub, url, active: async () => (await (await fetch(`${url}/active`)).json()) as Record<string, unknown> };
   };
 
@@ -362,19 +337,15 @@ test('a kept activation of another receiver id (the seed changed) is forgotten w
     connections: {
       monitor: { type: 'dummy', parameters: ['onair,B,false'] },
       gallery: {
-        type: 'nmos',
-        port: 0,
-        bindIp: '127.0.0.1',
-        host: '127.0.0.1',
-        dnsSd: false,
+        ...LOOPBACK_NODE,
         seed,
         receivers: { onair: { parameter: 'monitor/onair' } },
       },
     },
   });
   const first = await startHub(t, flowWith('gallery'), { state });
-  const [receiver] = (await (await fetch(`${base(first, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
-  const connected = await patch(`${base(first, 'gallery')}${CONNECTION}/single/receivers/${receiver?.id}/staged`, {
+  const [receiver] = (await (await fetch(`${baseOf(first, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
+  const connected = await patch(`${baseOf(first, 'gallery')}${CONNECTION}/single/receivers/${receiver?.id}/staged`, {
     sender_id: '9f463872-9621-4939-aa3a-dc3c82d8578b',
     master_enable: true,
     activation: { mode: 'activate_immediate' },
@@ -384,8 +355,8 @@ test('a kept activation of another receiver id (the seed changed) is forgotten w
   await first.stop();
   const { log, lines } = capturedLog('warn');
   const second = await startHub(t, flowWith('another'), { state, log });
-  const [other] = (await (await fetch(`${base(second, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
-  const active = (await (await fetch(`${base(second, 'gallery')}${CONNECTION}/single/receivers/${other?.id}/active`)).json()) as Record<
+  const [other] = (await (await fetch(`${baseOf(second, 'gallery')}/x-nmos/node/v1.3/receivers`)).json()) as { id: string }[];
+  const active = (await (await fetch(`${baseOf(second, 'gallery')}${CONNECTION}/single/receivers/${other?.id}/active`)).json()) as Record<
     string,
     unknown
   >;
