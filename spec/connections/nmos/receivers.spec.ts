@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
+import type { Hub } from '../../../lib/hub/hub.ts';
 import { capturedLog, param, startHub } from '../../helpers/hub.ts';
 import { storeWith } from '../../helpers/state.ts';
 import { LOOPBACK_NODE } from '../../helpers/nmos-node.ts';
@@ -53,26 +54,30 @@ async function receiverHub(t: ExecutionContext, more: Record<string, unknown> = 
   };
 }
 
-test("a receiver connected through IS-05 to a node's sender follows its source until it is deactivated (R-NM3)", async (t) => {
-  const { hub, idOf, connect } = await receiverHub(t, {
-    'studio-node': {
-      ...LOOPBACK_NODE,
-      seed: 'studio',
-      expose: ['studio/onair'],
-    },
-  });
-  const studio = baseOf(hub, 'studio-node');
-  const [sender] = (await (await fetch(`${studio}${CONNECTION}/single/senders`)).json()) as string[];
-  const { transport_params } = (await (await fetch(`${studio}${CONNECTION}/single/senders/${sender}active`)).json()) as {
+/** A node of the hub serving `studio/onair` as its one sender. */
+const STUDIO_NODE = { ...LOOPBACK_NODE, seed: 'studio', expose: ['studio/onair'] };
+
+/** The one sender of the hub's `studio-node`: its id and its active transport parameters, as a controller reads them. */
+async function studioSender(hub: Hub) {
+  const node = baseOf(hub, 'studio-node');
+  const [listed] = (await (await fetch(`${node}${CONNECTION}/single/senders`)).json()) as string[];
+  const senderId = listed?.slice(0, -1) as string;
+  const { transport_params } = (await (await fetch(`${node}${CONNECTION}/single/senders/${senderId}/active`)).json()) as {
     transport_params: Record<string, string>[];
   };
+  return { senderId, leg: transport_params[0] };
+}
+
+test("a receiver connected through IS-05 to a node's sender follows its source until it is deactivated (R-NM3)", async (t) => {
+  const { hub, idOf, connect } = await receiverHub(t, { 'studio-node': STUDIO_NODE });
+  const { senderId, leg } = await studioSender(hub);
   param(hub, 'studio/onair').set(true);
   // What a controller does: the sender's transport parameters staged on the receiver, activated at once.
   const connected = await connect('onair', {
-    sender_id: sender?.slice(0, -1),
+    sender_id: senderId,
     master_enable: true,
     activation: { mode: 'activate_immediate' },
-    transport_params: [transport_params[0]],
+    transport_params: [leg],
   });
   t.is(connected.status, 200, JSON.stringify(connected.body));
   await until('the source state on connect', () => param(hub, 'monitor/onair').value === true);
@@ -83,7 +88,7 @@ test("a receiver connected through IS-05 to a node's sender follows its source u
   const listed = (await (await fetch(`${baseOf(hub, 'gallery')}/x-nmos/node/v1.3/receivers/${idOf('onair')}`)).json()) as {
     subscription: unknown;
   };
-  t.deepEqual(listed.subscription, { sender_id: sender?.slice(0, -1), active: true });
+  t.deepEqual(listed.subscription, { sender_id: senderId, active: true });
   t.is(hub.connection('gallery')?.info.details?.['receiversLinked'], 1);
   t.is(hub.connection('studio-node')?.info.details?.['clients'], 1, 'one events client at the sender: the receiver');
 
@@ -272,19 +277,10 @@ test('what a controller activated is kept: a hub that restarts follows the same 
   const studio = await startHub(t, {
     connections: {
       studio: { type: 'dummy', parameters: ['onair,B,false'] },
-      'studio-node': {
-        ...LOOPBACK_NODE,
-        seed: 'studio',
-        expose: ['studio/onair'],
-      },
+      'studio-node': STUDIO_NODE,
     },
   });
-  const node = baseOf(studio, 'studio-node');
-  const [sender] = (await (await fetch(`${node}${CONNECTION}/single/senders`)).json()) as string[];
-  const senderId = sender?.slice(0, -1) as string;
-  const { transport_params } = (await (await fetch(`${node}${CONNECTION}/single/senders/${senderId}/active`)).json()) as {
-    transport_params: Record<string, string>[];
-  };
+  const { senderId, leg } = await studioSender(studio);
   const state = await storeWith(t);
   const gallery = { ...LOOPBACK_NODE, seed: 'gallery' };
   const flowWith = (seed: string) => ({
@@ -305,7 +301,7 @@ test('what a controller activated is kept: a hub that restarts follows the same 
     sender_id: senderId,
     master_enable: true,
     activation: { mode: 'activate_immediate' },
-    transport_params: [transport_params[0]],
+    transport_params: [leg],
   });
   t.is(connected.status, 200, JSON.stringify(connected.body));
   param(studio, 'studio/onair').set(true);
