@@ -13,10 +13,10 @@
  * On one hub, and across two (the press and the write on hub B, the device on hub A, through
  * Mosquitto: B's rules write A's parameters, forwarded and signed with the site key); idle,
  * and with 1,000 WebSocket dashboards following 1,000 changes/s of 1,000 other parameters
- * (split 500 and 500 over two hubs, written on A). The floor, in the same run: bare relays
- * doing the same hops (`servers/press-relay.ts`: satellite lines and WebSocket writes in, the
- * device's lines out, straight or through Mosquitto). Latency: from the press (or the write)
- * leaving this process to its line arriving here, on one clock.
+ * (split 500 and 500 over two hubs, written on A). The floor, in turns with the hubs under the
+ * same load: bare relays doing the same hops (`servers/press-relay.ts`: satellite lines and
+ * WebSocket writes in, the device's lines out, straight or through Mosquitto). Latency: from
+ * the press (or the write) leaving this process to its line arriving here, on one clock.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ export interface Latencies {
   readonly count: number;
 }
 
-/** One path measured: where, from what, under what load, and its latencies; the floor's beside, idle. */
+/** One path measured: where, from what, under what load, and its latencies; the floor's beside, under the same load. */
 export interface PressRow {
   readonly hops: 'one hub' | 'two hubs';
   readonly source: 'key press' | 'WebSocket write';
@@ -113,8 +113,14 @@ interface Edge {
   readonly writes: string;
 }
 
-/** The press and the write, `count` of each, one at a time; latencies in ms. */
-async function sample(edge: Edge, wire: Wire, count: number): Promise<{ press: number[]; write: number[] }> {
+/** Latencies in ms of presses and of writes. */
+interface Samples {
+  readonly press: number[];
+  readonly write: number[];
+}
+
+/** The press and the write, `count` of each, one at a time. */
+async function sample(edge: Edge, wire: Wire, count: number): Promise<Samples> {
   const cleanups: (() => void)[] = [];
   const deck = await ScriptedSatellite.connect(
     { teardown: (cleanup: () => void) => void cleanups.push(cleanup) } as never,
@@ -148,7 +154,7 @@ async function sample(edge: Edge, wire: Wire, count: number): Promise<{ press: n
     }
     await press(false, 5000);
     for (let tries = 0; (await write(1000)) === undefined; tries++) if (tries > 30) throw new Error('no write reached the device');
-    const latencies = { press: [] as number[], write: [] as number[] };
+    const latencies: Samples = { press: [], write: [] };
     // As an operator presses: a key held 40–80 ms, the next press 60–120 ms after the release
     // (not in step with any tick of the hub's). The satellite client, as Companion Satellite's,
     // leaves Nagle's algorithm on: a press sent while its previous line is not yet acknowledged
@@ -207,23 +213,37 @@ const edgeRules = [
 ];
 
 /**
- * `count` presses and writes, idle and then under the dashboards' load, on `hubs` (the edge
- * last, the device's hub first, which takes the load's writes).
+ * `count` presses and writes through the hubs and as many through the floor's relays, idle
+ * and then under the dashboards' load, in turns a quarter at a time, so both meet the same
+ * machine: under that load the two cores are full, and what any chain of processes takes
+ * then is the floor of what a hub can. `hubs`: the device's hub first (it takes the load's
+ * writes), the edge last.
  */
 async function measured(
   hubs: Server[],
-  edge: Edge,
+  edges: { readonly hub: Edge; readonly floor: Edge },
   wire: Wire,
   count: number,
-): Promise<Record<'idle' | '1,000 dashboards', { press: number[]; write: number[] }>> {
-  const idle = await sample(edge, wire, count);
+): Promise<Record<'idle' | '1,000 dashboards', { hub: Samples; floor: Samples }>> {
+  const inTurns = async () => {
+    const both = { hub: { press: [], write: [] } as Samples, floor: { press: [], write: [] } as Samples };
+    for (let part = 0; part < 4; part++)
+      for (const side of ['hub', 'floor'] as const) {
+        const { press, write } = await sample(edges[side], wire, Math.ceil(count / 4));
+        both[side].press.push(...press);
+        both[side].write.push(...write);
+      }
+    return both;
+  };
+  const idle = await inTurns();
   const sets = await Promise.all(hubs.map(() => startClients()));
   const writer = forkLoad('writer.ts');
   try {
     for (const [k, clients] of sets.entries()) await clients.connect(hubs[k]!.port, '/ws', PARAMETERS / hubs.length);
     await new Promise((resolve) => writer.once('message', resolve));
-    // Long enough for every sample (a press held up to 80 ms, its release, a write, up to 120 ms to the next).
-    const seconds = Math.ceil((count * 200) / 1000) + 5;
+    // Long enough for every sample of both sides (a press held up to 80 ms, its release, a
+    // write, up to 120 ms to the next).
+    const seconds = Math.ceil((2 * count * 200) / 1000) + 5;
     const load = ask(writer, {
       cmd: 'write',
       port: hubs[0]!.port,
@@ -235,7 +255,7 @@ async function measured(
       padding: 0,
     });
     await sleep(1000);
-    const loaded = await sample(edge, wire, count);
+    const loaded = await inTurns();
     await load;
     return { idle, '1,000 dashboards': loaded };
   } finally {
@@ -255,24 +275,15 @@ export async function measurePressToWire(count: number): Promise<PressRow[] | un
   const started: Server[] = [];
   try {
     // The floors: one relay in place of one hub; two, through Mosquitto, in place of two.
-    const floorOne = await (async () => {
+    const relayEdge = async (...args: string[]): Promise<Edge> => {
       const satellitePort = await freePort();
-      const edge = await relay('edge', 'tcp', String(devicePort), String(satellitePort));
+      const edge = await relay('edge', ...args, String(satellitePort));
       started.push(edge);
-      const latencies = await sample({ satellitePort, port: edge.port, path: '/', writes: 'panel/take' }, wire, count);
-      await edge.stop();
-      return latencies;
-    })();
-    const floorTwo = await (async () => {
-      const satellitePort = await freePort();
-      const far = await relay('far', broker.url, String(devicePort));
-      const edge = await relay('edge', 'mqtt', broker.url, String(satellitePort));
-      started.push(far, edge);
-      const latencies = await sample({ satellitePort, port: edge.port, path: '/', writes: 'panel/take' }, wire, count);
-      await edge.stop();
-      await far.stop();
-      return latencies;
-    })();
+      return { satellitePort, port: edge.port, path: '/', writes: 'panel/take' };
+    };
+    const floorOne = await relayEdge('tcp', String(devicePort));
+    started.push(await relay('far', broker.url, String(devicePort)));
+    const floorTwo = await relayEdge('mqtt', broker.url);
 
     // One hub: the satellite, the rules and the device's connection together.
     const satelliteOne = await freePort();
@@ -289,7 +300,12 @@ export async function measurePressToWire(count: number): Promise<PressRow[] | un
       }),
     );
     started.push(one);
-    const onOne = await measured([one], { satellitePort: satelliteOne, port: one.port, path: '/ws', writes: 'panel/take' }, wire, count);
+    const onOne = await measured(
+      [one],
+      { hub: { satellitePort: satelliteOne, port: one.port, path: '/ws', writes: 'panel/take' }, floor: floorOne },
+      wire,
+      count,
+    );
     await one.stop();
 
     // Two hubs: the device on A, the deck and the rules on B.
@@ -321,18 +337,25 @@ export async function measurePressToWire(count: number): Promise<PressRow[] | un
       }),
     );
     started.push(b);
-    const onTwo = await measured([a, b], { satellitePort: satelliteTwo, port: b.port, path: '/ws', writes: 'panel/take' }, wire, count);
+    const onTwo = await measured(
+      [a, b],
+      { hub: { satellitePort: satelliteTwo, port: b.port, path: '/ws', writes: 'panel/take' }, floor: floorTwo },
+      wire,
+      count,
+    );
 
-    for (const [hops, hub, floor] of [
-      ['one hub', onOne, floorOne],
-      ['two hubs', onTwo, floorTwo],
+    for (const [hops, measurements] of [
+      ['one hub', onOne],
+      ['two hubs', onTwo],
     ] as const)
       for (const load of ['idle', '1,000 dashboards'] as const)
         for (const [source, kind] of [
           ['key press', 'press'],
           ['WebSocket write', 'write'],
-        ] as const)
-          rows.push({ hops, source, load, hub: summary(hub[load][kind]), floor: summary(floor[kind]) });
+        ] as const) {
+          const { hub, floor } = measurements[load];
+          rows.push({ hops, source, load, hub: summary(hub[kind]), floor: summary(floor[kind]) });
+        }
     return rows;
   } finally {
     for (const server of started) await server.stop().catch(() => {});

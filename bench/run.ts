@@ -366,6 +366,17 @@ async function scenarioLadder() {
       }),
     );
   }
+  // The last-client p99 at 100/s is a tail of a few hundred values: one run of each moves
+  // by a few ms between runs on the same commit. Four more rounds of that step, in turns with
+  // raw uWS, on fresh servers and clients; the figure is the median round's.
+  const tails: Record<'patchbay' | 'raw', number[]> = { patchbay: [ladder['patchbay']![0]!.last99], raw: [ladder['raw']![0]!.last99] };
+  for (let round = 2; round <= (quick ? 1 : 5); round++)
+    for (const name of ['patchbay', 'raw'] as const)
+      tails[name].push(
+        await withServer(name, (server) =>
+          withClients(server, 1000, async (clients) => (await ladderStep(server, clients, 100, 1)).last99),
+        ),
+      );
   for (const [i, step] of ladder['patchbay']!.entries()) {
     const raw = ladder['raw']![i]!;
     const label = `3 ladder ${fmt(step.rate)}/s`;
@@ -403,9 +414,19 @@ async function scenarioLadder() {
       `${fmt(step.last50, 1)} / ${fmt(step.last99, 1)}`,
       `${fmt(raw.last50, 1)} / ${fmt(raw.last99, 1)}`,
       undefined,
-      step.rate === 100 ? 'p99 ≤ 15 ms' : '',
-      step.rate === 100 ? step.last99 <= 15 : undefined,
     );
+    if (step.rate === 100) {
+      const hub = percentile(tails.patchbay, 50);
+      row(
+        label,
+        `latency to last client p99 ms, median of ${tails.patchbay.length} rounds (all rounds)`,
+        `${fmt(hub, 1)} (${tails.patchbay.map((ms) => fmt(ms, 1)).join(', ')})`,
+        `${fmt(percentile(tails.raw, 50), 1)} (${tails.raw.map((ms) => fmt(ms, 1)).join(', ')})`,
+        hub / percentile(tails.raw, 50),
+        'p99 ≤ 15 ms',
+        hub <= 15,
+      );
+    }
     notes.push(
       `3 at ${fmt(step.rate)}/s: server ${fmt(step.serverCpu, 2)} cores, client process ${fmt(step.clientCpu, 2)} cores (raw uWS run: server ${fmt(raw.serverCpu, 2)}, clients ${fmt(raw.clientCpu, 2)}).`,
     );
@@ -1535,7 +1556,7 @@ async function scenarioPress() {
     const loaded = load !== 'idle';
     row(
       `14 press ${hops}, ${load}`,
-      `${source} → rule → device's wire: p50 / p99 / max ms (bare relays idle beside)`,
+      `${source} → rule → device's wire: p50 / p99 / max ms (bare relays beside, in turns under the same load)`,
       `${fmt(hub.p50, 1)} / ${fmt(hub.p99, 1)} / ${fmt(hub.max, 1)}`,
       `${fmt(floor.p50, 1)} / ${fmt(floor.p99, 1)} / ${fmt(floor.max, 1)}`,
       hub.p99 / floor.p99,
@@ -1544,7 +1565,7 @@ async function scenarioPress() {
     );
   }
   notes.push(
-    `14: ${presses} presses and ${presses} writes a setting, one at a time: a key held 40–80 ms, the next press 60–120 ms after its release (a satellite client leaves Nagle on, as Companion Satellite's does: a line sent within 40 ms of the last may wait for the hub's delayed acknowledgement). The device is a TCP listener in the bench process stamping each line; a hub's tcp-client connection sends \`TAKE $VALUE\` and \`CUE $VALUE\`. A key press: a client of Companion Satellite's protocol (ADD-DEVICE, KEY-PRESS) → the satellite connection → \`{from: 'desk/deck/key/0/pressed', to: 'router/take', on: 'change'}\` → the wire; a write: \`{p: 'panel/take', v}\` on a WebSocket → a rule to \`router/cue\` → the wire. Two hubs: the deck, the panel and the rules on B, the device on A, the writes forwarded through Mosquitto (QoS 1, signed with the site key). Load: 1,000 WebSocket clients following everything (500 on each of two hubs) while 1,000 other parameters change 1,000 times a second on the device's hub. Bare relays (servers/press-relay.ts) do the same hops idle, as the floor: satellite lines and WebSocket writes in, the device's lines out, straight or through Mosquitto. Target: p99 ≤ 20 ms (a frame at 50 Hz) under load, on one hub and across two.`,
+    `14: ${presses} presses and ${presses} writes a setting, one at a time: a key held 40–80 ms, the next press 60–120 ms after its release (a satellite client leaves Nagle on, as Companion Satellite's does: a line sent within 40 ms of the last may wait for the hub's delayed acknowledgement). The device is a TCP listener in the bench process stamping each line; a hub's tcp-client connection sends \`TAKE $VALUE\` and \`CUE $VALUE\`. A key press: a client of Companion Satellite's protocol (ADD-DEVICE, KEY-PRESS) → the satellite connection → \`{from: 'desk/deck/key/0/pressed', to: 'router/take', on: 'change'}\` → the wire; a write: \`{p: 'panel/take', v}\` on a WebSocket → a rule to \`router/cue\` → the wire. Two hubs: the deck, the panel and the rules on B, the device on A, the writes forwarded through Mosquitto (QoS 1, signed with the site key). Load: 1,000 WebSocket clients following everything (500 on each of two hubs) while 1,000 other parameters change 1,000 times a second on the device's hub. Bare relays (servers/press-relay.ts) do the same hops as the floor, in turns with the hubs (a quarter of the presses at a time) under the same load: satellite lines and WebSocket writes in, the device's lines out, straight or through Mosquitto. Under the load the two cores are full, and what any chain of processes takes then is the floor of what a hub can. Target: p99 ≤ 20 ms (a frame at 50 Hz) under load, on one hub and across two.`,
   );
 }
 
