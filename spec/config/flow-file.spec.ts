@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import test from 'ava';
 import { Ajv } from 'ajv';
@@ -143,6 +143,39 @@ test('the demo and every example with a rest-api listen on PORT when it is set, 
     }
   }
   t.is(withApi, 22, 'the demo and 21 examples');
+});
+
+test('the demo and every example send to this machine only until an environment variable names a device', async (t) => {
+  // A user trying an example from its comment must not send a tally or a command into the
+  // studio's network: a device's address comes from a variable, loopback until it is set.
+  const examples = new URL('../../flows/examples/', import.meta.url).pathname;
+  const shipped = [
+    new URL('../../flows/demo.json5', import.meta.url).pathname,
+    ...readdirSync(examples).map((name) => join(examples, name)),
+  ];
+  const loopback = (host: string) => host === 'localhost' || host.startsWith('127.') || host === '[::1]';
+  const elsewhere: string[] = [];
+  const look = (value: unknown, path: string, key: string): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => look(item, `${path}[${i}]`, key));
+    else if (typeof value === 'object' && value !== null)
+      for (const [name, item] of Object.entries(value)) {
+        // Who may connect (`allow`) and where the hub listens (`bindIp`) send nothing.
+        if (name !== 'allow' && name !== 'bindIp') look(item, `${path}.${name}`, name);
+      }
+    else if (typeof value === 'string') {
+      const hosts = new Set([
+        ...(key === 'host' ? [value] : []),
+        ...(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? [new URL(value).hostname] : []),
+        ...(value.match(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g) ?? []),
+      ]);
+      for (const host of hosts) if (!loopback(host)) elsewhere.push(`${path}: ${value}`);
+    }
+  };
+  for (const path of shipped.filter((file) => file.endsWith('.json5'))) {
+    const document = JSON5.parse(await readFile(path, 'utf8'));
+    look(substituteEnvironment(document, { HUB_ID: 'a' }).document, basename(path), '');
+  }
+  t.deepEqual(elsewhere, []);
 });
 
 test('flows/flow-file.schema.json is the schema the hub validates with', async (t) => {
