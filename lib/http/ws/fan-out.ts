@@ -75,6 +75,7 @@ export class WsFanOut {
 
   /** Unsubscribes from the graph and closes every client with 1001 "going away". */
   stop(): void {
+    this.outbox.stop();
     for (const ws of [...this.members.keys()]) ws.end(1001, 'hub stopping');
     for (const subscription of this.graphEvents) subscription.unsubscribe();
     this.stopDeliveries?.();

@@ -1,12 +1,13 @@
 /**
  * A topic's messages on their way to uWS: held until the turn ends (a batch topic's as one
- * array), then handed to the clients listening on the topic, published once or, when many,
- * written to each client in one corked write. Counts what goes, for `/metrics`.
+ * array), then handed to the topic's listening clients a slice at a time, each slice
+ * published once or, when many messages, written to each of its clients in one corked
+ * write. Counts what goes, for `/metrics`.
  */
-import type { Topic, WsSocket } from './state.ts';
+import type { Slice, Topic, WsSocket } from './state.ts';
 
 /**
- * More messages than this in one turn (a batch of writes, a rate-limited topic's tick) go to
+ * More messages than this at once (a batch of writes, a rate-limited topic's tick) go to
  * each client in one corked write rather than through `publish`, which uWS writes to a
  * socket at most 32 at a time: ticks of 100 messages to 1,000 clients took about half the
  * server CPU this way (`npm run bench:ticks`). Fewer messages are cheaper published, one
@@ -14,11 +15,30 @@ import type { Topic, WsSocket } from './state.ts';
  */
 const PUBLISH_AT_MOST = 32;
 
+/**
+ * Clients a slice holds at most. When a turn ends its messages go to one slice of each
+ * topic, and to the next after the event loop has read what came meanwhile: a key press or
+ * a device's answer waits for one slice's sends (each a system call), not for every
+ * dashboard's. Two hubs each sending 1,000 changes a second to 500 dashboards took a press
+ * across them in 9 ms at the median, 3.4 ms sent by slices (bench/README, "A press to the
+ * device's wire"). A slice that waits its turn gathers the messages of the turns meanwhile
+ * and sends them together.
+ */
+export const SLICE_CLIENTS = 64;
+
+/** The uWS topic of one slice of a topic. */
+const sliceName = (topic: Topic, slice: Slice): string => `${topic.name}/${slice.index}`;
+
 export class Outbox {
   private messages = 0;
   private bytes = 0;
   /** Topics with messages waiting for the end of the turn. */
   private readonly waiting = new Set<Topic>();
+  /** Topics with slices that wait for ended turns' messages. */
+  private readonly sliced = new Set<Topic>();
+  /** A next slice is due after the event loop has read its I/O. */
+  private stepDue = false;
+  private stopped = false;
 
   constructor(
     private readonly publish: (topic: string, message: string) => void,
@@ -44,67 +64,132 @@ export class Outbox {
   }
 
   /**
-   * Sends a topic's waiting messages now: a batch topic's as one array (serialised once,
-   * handed to uWS once), many at once to each client in one write, a few through `publish`.
+   * Hands uWS now everything the topic has for its clients, this turn's messages and what
+   * slices still wait for, to every slice: what must reach them before what follows (a
+   * newcomer's snapshot, an answer to a client's write).
    */
   flush(topic: Topic): void {
-    const messages = topic.pending;
-    if (messages.length === 0) return;
-    topic.pending = [];
-    if (topic.batch) this.publishTo(topic, `[${messages.join(',')}]`);
-    else if (messages.length > PUBLISH_AT_MOST) this.sendEach(topic, messages);
-    else for (const message of messages) this.publishTo(topic, message);
+    this.queue(topic);
+    this.drain(topic);
   }
 
-  /** The client is sent what the topic sends from now on. */
+  /** The client is sent what the topic sends from now on (not what ended turns left waiting). */
   listen(topic: Topic, ws: WsSocket): void {
-    ws.subscribe(topic.name);
+    this.drain(topic);
+    let slice = topic.slices.find((candidate) => candidate.members.size < SLICE_CLIENTS);
+    if (slice === undefined) {
+      slice = { index: topic.slices.length, members: new Set(), queued: [] };
+      topic.slices.push(slice);
+    }
+    slice.members.add(ws);
+    topic.sliceOf.set(ws, slice);
     topic.listening.add(ws);
+    ws.subscribe(sliceName(topic, slice));
   }
 
-  /** The client is sent nothing more of the topic (it lags). */
+  /** The client is sent nothing more of the topic (it lags), once it has what ended turns sent. */
   unlisten(topic: Topic, ws: WsSocket): void {
-    ws.unsubscribe(topic.name);
-    topic.listening.delete(ws);
+    this.drain(topic);
+    const slice = topic.sliceOf.get(ws);
+    if (slice !== undefined) ws.unsubscribe(sliceName(topic, slice));
+    this.forget(topic, ws);
   }
 
   /** The client has gone: uWS has let go of its subscriptions already. */
   left(topic: Topic, ws: WsSocket): void {
+    this.forget(topic, ws);
+  }
+
+  /** Nothing more goes to uWS: the hub is stopping. */
+  stop(): void {
+    this.stopped = true;
+    this.waiting.clear();
+    this.sliced.clear();
+  }
+
+  private forget(topic: Topic, ws: WsSocket): void {
+    topic.sliceOf.get(ws)?.members.delete(ws);
+    topic.sliceOf.delete(ws);
     topic.listening.delete(ws);
   }
 
-  /** Hands one message to uWS for every client of the topic. */
-  private publishTo(topic: Topic, message: string): void {
-    this.publish(topic.name, message);
-    this.messages += topic.listening.size;
-    this.bytes += topic.listening.size * message.length;
+  /** This turn's messages wait in every slice with members: a batch topic's as one array, serialised once. */
+  private queue(topic: Topic): void {
+    const pending = topic.pending;
+    if (pending.length === 0) return;
+    topic.pending = [];
+    const messages = topic.batch ? [`[${pending.join(',')}]`] : pending;
+    // The arrays are never changed in place, so that slices can share one.
+    for (const slice of topic.slices)
+      if (slice.members.size > 0) slice.queued = slice.queued.length === 0 ? messages : slice.queued.concat(messages);
   }
 
-  /**
-   * Many single messages at once to a topic's clients: each client gets them in one corked
-   * write, each message encoded once for all. (Through `publish`, uWS would write them 32
-   * at a time: 4 sends a client for a tick of 100.)
-   */
-  private sendEach(topic: Topic, messages: readonly string[]): void {
-    if (topic.listening.size === 0) return;
-    const encoded = messages.map((message) => Buffer.from(message));
-    const bytes = encoded.reduce((sum, message) => sum + message.length, 0);
-    for (const ws of topic.listening) {
-      ws.cork(() => {
-        for (const message of encoded) ws.send(message);
-      });
+  /** Every slice of the topic is handed what waits for it. */
+  private drain(topic: Topic): void {
+    for (const slice of topic.slices) this.sendSlice(topic, slice);
+    this.sliced.delete(topic);
+  }
+
+  /** Hands uWS what waits for a slice: many at once to each client in one write, a few through `publish`. */
+  private sendSlice(topic: Topic, slice: Slice): void {
+    const messages = slice.queued;
+    if (messages.length === 0) return;
+    slice.queued = [];
+    const clients = slice.members.size;
+    if (clients === 0) return;
+    if (messages.length > PUBLISH_AT_MOST) {
+      const encoded = messages.map((message) => Buffer.from(message));
+      for (const ws of slice.members) {
+        ws.cork(() => {
+          for (const message of encoded) ws.send(message);
+        });
+      }
+      this.bytes += clients * encoded.reduce((sum, message) => sum + message.length, 0);
+    } else {
+      const name = sliceName(topic, slice);
+      for (const message of messages) {
+        this.publish(name, message);
+        this.bytes += clients * message.length;
+      }
     }
-    this.messages += topic.listening.size * messages.length;
-    this.bytes += topic.listening.size * bytes;
+    this.messages += clients * messages.length;
   }
 
   private sendWhenTurnEnds(topic: Topic): void {
-    if (this.waiting.size === 0) this.whenTurnEnds(() => this.flushAll());
+    if (this.waiting.size === 0) this.whenTurnEnds(() => this.turnEnded());
     this.waiting.add(topic);
   }
 
-  private flushAll(): void {
-    for (const topic of this.waiting) this.flush(topic);
+  private turnEnded(): void {
+    if (this.stopped) return;
+    for (const topic of this.waiting) {
+      this.queue(topic);
+      this.sliced.add(topic);
+    }
     this.waiting.clear();
+    // A step already due sends these too, in its order.
+    if (!this.stepDue) this.step();
+  }
+
+  /** One slice of each topic with slices waiting is handed its messages; the next ones after the loop's I/O. */
+  private step(): void {
+    this.stepDue = false;
+    if (this.stopped) return;
+    for (const topic of this.sliced) {
+      const { slices } = topic;
+      const at = slices.findIndex((_, k) => slices[(topic.nextSlice + k) % slices.length]!.queued.length > 0);
+      if (at < 0) {
+        this.sliced.delete(topic);
+        continue;
+      }
+      const index = (topic.nextSlice + at) % slices.length;
+      this.sendSlice(topic, slices[index]!);
+      topic.nextSlice = (index + 1) % slices.length;
+      if (!slices.some((slice) => slice.queued.length > 0)) this.sliced.delete(topic);
+    }
+    if (this.sliced.size > 0) {
+      this.stepDue = true;
+      this.whenTurnEnds(() => this.step());
+    }
   }
 }

@@ -116,6 +116,14 @@ export interface Snapshot {
   bytes: number;
 }
 
+/** Some of a topic's listening members, sent to together (outbox.ts). */
+export interface Slice {
+  readonly index: number;
+  readonly members: Set<WsSocket>;
+  /** Messages of ended turns not yet handed to uWS for these members, in order. */
+  queued: string[];
+}
+
 /**
  * One distinct client filter set and access: every client with the same ones shares its uWS
  * topic. Its mutable fields are grouped by the one file that writes each; the others read them.
@@ -131,6 +139,12 @@ export class Topic {
   pending: string[] = [];
   /** Members subscribed to the uWS topic now: every member but those joining or off the stream while lagging. */
   readonly listening = new Set<WsSocket>();
+  /** The listening members in slices of a few dozen, each slice a uWS topic of its own (`Outbox.sliceName`). */
+  readonly slices: Slice[] = [];
+  /** The slice of each listening member. */
+  readonly sliceOf = new Map<WsSocket, Slice>();
+  /** The next slice sent while slices wait for the turns' messages. */
+  nextSlice = 0;
 
   // sending.ts
   /** Rate-limited topics: the latest message of each parameter changed since the last tick, in the order they first changed. */
