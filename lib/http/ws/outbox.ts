@@ -78,9 +78,11 @@ export class Outbox {
     this.drain(topic);
     let slice = topic.slices.find((candidate) => candidate.members.size < SLICE_CLIENTS);
     if (slice === undefined) {
-      slice = { index: topic.slices.length, members: new Set(), queued: [] };
+      slice = { index: topic.slices.length, members: new Set(), sentTurns: 0 };
       topic.slices.push(slice);
     }
+    // What ended turns sent went to the members before it.
+    if (slice.members.size === 0) slice.sentTurns = topic.unsentFrom + topic.unsent.length;
     slice.members.add(ws);
     topic.sliceOf.set(ws, slice);
     topic.listening.add(ws);
@@ -113,32 +115,36 @@ export class Outbox {
     topic.listening.delete(ws);
   }
 
-  /** This turn's messages wait in every slice with members: a batch topic's as one array, serialised once. */
+  /** This turn's messages wait for every slice, a batch topic's as one array, serialised once. */
   private queue(topic: Topic): void {
     const pending = topic.pending;
     if (pending.length === 0) return;
     topic.pending = [];
-    const messages = topic.batch ? [`[${pending.join(',')}]`] : pending;
-    // The arrays are never changed in place, so that slices can share one.
-    for (const slice of topic.slices)
-      if (slice.members.size > 0) slice.queued = slice.queued.length === 0 ? messages : slice.queued.concat(messages);
+    if (topic.listening.size === 0) return;
+    topic.unsent.push({ messages: topic.batch ? [`[${pending.join(',')}]`] : pending });
   }
 
   /** Every slice of the topic is handed what waits for it. */
   private drain(topic: Topic): void {
     for (const slice of topic.slices) this.sendSlice(topic, slice);
+    this.forgetSent(topic);
     this.sliced.delete(topic);
+  }
+
+  /** Whether an ended turn's messages wait for the slice. */
+  private waitsFor(topic: Topic, slice: Slice): boolean {
+    return slice.members.size > 0 && slice.sentTurns < topic.unsentFrom + topic.unsent.length;
   }
 
   /** Hands uWS what waits for a slice: many at once to each client in one write, a few through `publish`. */
   private sendSlice(topic: Topic, slice: Slice): void {
-    const messages = slice.queued;
-    if (messages.length === 0) return;
-    slice.queued = [];
+    if (!this.waitsFor(topic, slice)) return;
+    const turns = topic.unsent.slice(slice.sentTurns - topic.unsentFrom);
+    slice.sentTurns = topic.unsentFrom + topic.unsent.length;
     const clients = slice.members.size;
-    if (clients === 0) return;
-    if (messages.length > PUBLISH_AT_MOST) {
-      const encoded = messages.map((message) => Buffer.from(message));
+    const count = turns.reduce((sum, turn) => sum + turn.messages.length, 0);
+    if (count > PUBLISH_AT_MOST) {
+      const encoded = turns.flatMap((turn) => (turn.encoded ??= turn.messages.map((message) => Buffer.from(message))));
       for (const ws of slice.members) {
         ws.cork(() => {
           for (const message of encoded) ws.send(message);
@@ -147,12 +153,23 @@ export class Outbox {
       this.bytes += clients * encoded.reduce((sum, message) => sum + message.length, 0);
     } else {
       const name = sliceName(topic, slice);
-      for (const message of messages) {
-        this.publish(name, message);
-        this.bytes += clients * message.length;
-      }
+      for (const turn of turns)
+        for (const message of turn.messages) {
+          this.publish(name, message);
+          this.bytes += clients * message.length;
+        }
     }
-    this.messages += clients * messages.length;
+    this.messages += clients * count;
+  }
+
+  /** Lets go of the turns every slice with members has been sent (all, when none has members). */
+  private forgetSent(topic: Topic): void {
+    const end = topic.unsentFrom + topic.unsent.length;
+    let oldest = end;
+    for (const slice of topic.slices) if (slice.members.size > 0 && slice.sentTurns < oldest) oldest = slice.sentTurns;
+    if (oldest === topic.unsentFrom) return;
+    topic.unsent.splice(0, oldest - topic.unsentFrom);
+    topic.unsentFrom = oldest;
   }
 
   private sendWhenTurnEnds(topic: Topic): void {
@@ -177,15 +194,17 @@ export class Outbox {
     if (this.stopped) return;
     for (const topic of this.sliced) {
       const { slices } = topic;
-      const at = slices.findIndex((_, k) => slices[(topic.nextSlice + k) % slices.length]!.queued.length > 0);
+      const at = slices.findIndex((_, k) => this.waitsFor(topic, slices[(topic.nextSlice + k) % slices.length]!));
       if (at < 0) {
+        this.forgetSent(topic);
         this.sliced.delete(topic);
         continue;
       }
       const index = (topic.nextSlice + at) % slices.length;
       this.sendSlice(topic, slices[index]!);
+      this.forgetSent(topic);
       topic.nextSlice = (index + 1) % slices.length;
-      if (!slices.some((slice) => slice.queued.length > 0)) this.sliced.delete(topic);
+      if (topic.unsent.length === 0) this.sliced.delete(topic);
     }
     if (this.sliced.size > 0) {
       this.stepDue = true;

@@ -116,12 +116,19 @@ export interface Snapshot {
   bytes: number;
 }
 
+/** A turn's messages for a topic, as they wait for its slices (outbox.ts). */
+export interface EndedTurn {
+  readonly messages: readonly string[];
+  /** Encoded once for every slice, when they go to each client in one write. */
+  encoded?: readonly Buffer[];
+}
+
 /** Some of a topic's listening members, sent to together (outbox.ts). */
 export interface Slice {
   readonly index: number;
   readonly members: Set<WsSocket>;
-  /** Messages of ended turns not yet handed to uWS for these members, in order. */
-  queued: string[];
+  /** The count of the topic's ended turns handed to uWS for these members: the next is theirs to send. */
+  sentTurns: number;
 }
 
 /**
@@ -145,6 +152,10 @@ export class Topic {
   readonly sliceOf = new Map<WsSocket, Slice>();
   /** The next slice sent while slices wait for the turns' messages. */
   nextSlice = 0;
+  /** Messages of ended turns that a slice still waits for, a turn's an entry, oldest first. */
+  unsent: EndedTurn[] = [];
+  /** The count of ended turns before `unsent`'s first: every slice has been sent those. */
+  unsentFrom = 0;
 
   // sending.ts
   /** Rate-limited topics: the latest message of each parameter changed since the last tick, in the order they first changed. */

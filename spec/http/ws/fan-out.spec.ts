@@ -117,12 +117,14 @@ interface Options {
   readonly wsFilters?: readonly RegExp[];
   readonly lagLimit?: number;
   readonly dropLimit?: number;
+  /** Where end-of-turn work goes: by default it runs when the virtual clock's turn ends (`endTurn`). */
+  readonly afterTurn?: (work: () => void) => void;
 }
 
 const SCAN_MS = 50;
 
 /** A WsFanOut on a fresh graph and a virtual clock, with fake sockets behind a fake `publish`. */
-function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit = 1_000_000 }: Options = {}) {
+function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit = 1_000_000, afterTurn }: Options = {}) {
   const clock = new VirtualClock();
   const graph = new Graph();
   graph.registerConnection('studio');
@@ -138,7 +140,7 @@ function setup(t: ExecutionContext, { wsFilters = [], lagLimit = 2000, dropLimit
       publishedAt.push(clock.now);
       for (const socket of sockets) if (socket.topics.has(topic)) socket.deliver(message);
     },
-    { lagLimit, scanIntervalMs: SCAN_MS, dropLimit, scheduler: clock.scheduler, afterTurn: endOfTurnOn(clock) },
+    { lagLimit, scanIntervalMs: SCAN_MS, dropLimit, scheduler: clock.scheduler, afterTurn: afterTurn ?? endOfTurnOn(clock) },
   );
   hub.start();
   t.teardown(() => hub.stop());
@@ -667,6 +669,42 @@ test('a turn of many changes (a batch of writes) reaches each client in one writ
   endTurn();
   t.is(published.length, 2, 'a few changes: one publish each, for every client at once');
   t.deepEqual(clients[0]?.seen.slice(-2), ['studio/p0=-1', 'studio/p1=-2']);
+});
+
+test("a turn's changes reach many clients of one filter set a slice at a time, the next after the loop has read its I/O: what came meanwhile waits for one slice, not for every client; each client gets every change once, in order", (t) => {
+  // The event loop by hand: each turn ends by running the work that was due at its end.
+  let due: (() => void)[] = [];
+  const turnEnds = () => {
+    const now = due;
+    due = [];
+    for (const work of now) work();
+  };
+  const { define, connect } = setup(t, { afterTurn: (work) => void due.push(work) });
+  const level = define('level', 'I', 0);
+  const clients = Array.from({ length: 200 }, () => connect());
+  turnEnds();
+  const changes = (client: FakeSocket) => client.seen.filter((line) => line !== 'studio/level=0');
+  const reached = () => clients.filter((client) => changes(client).length > 0).length;
+  level.set(1);
+  turnEnds();
+  t.is(reached(), 64, 'the first slice when the turn ends');
+  level.set(2);
+  turnEnds();
+  t.is(reached(), 128, 'the next after the loop read the next turn’s I/O');
+  for (let turn = 0; turn < 10; turn++) turnEnds();
+  for (const client of clients) t.deepEqual(changes(client), ['studio/level=1', 'studio/level=2']);
+  t.is(due.length, 0, 'nothing left to do once every slice has its changes');
+
+  // A client that joins while slices wait: the others are sent what waits first, and it has
+  // the latest in its snapshot, once.
+  level.set(3);
+  turnEnds();
+  const newcomer = connect();
+  t.true(clients.every((client) => changes(client).at(-1) === 'studio/level=3'));
+  t.deepEqual(newcomer.seen, ['studio/level=3']);
+  level.set(4);
+  for (let turn = 0; turn < 10; turn++) turnEnds();
+  t.deepEqual(newcomer.seen, ['studio/level=3', 'studio/level=4']);
 });
 
 test('maxHz=10 with 100 parameters changing 100 times a second: the client is written at most 10 times a second, each parameter arrives at most 10 times, with its last value (R-W2)', (t) => {
