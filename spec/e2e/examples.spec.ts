@@ -48,6 +48,7 @@ async function runExample(t: ExecutionContext, name: string, patch: (document: D
         .map((connection) => `${connection.id}: ${connection.status.reason}`)
         .join('; '),
   );
+  t.deepEqual(failed(), [], 'every connection up');
   return hub;
 }
 
