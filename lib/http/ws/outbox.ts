@@ -20,11 +20,11 @@ const PUBLISH_AT_MOST = 32;
  * topic, and to the next after the event loop has read what came meanwhile: a key press or
  * a device's answer waits for one slice's sends (each a system call), not for every
  * dashboard's. Two hubs each sending 1,000 changes a second to 500 dashboards took a press
- * across them in 9 ms at the median, 3.4 ms sent by slices (bench/README, "A press to the
+ * across them in 8–9 ms at the median, 2.2–3.1 ms sent by slices (bench/README, "A press to the
  * device's wire"). A slice that waits its turn gathers the messages of the turns meanwhile
  * and sends them together.
  */
-export const SLICE_CLIENTS = 64;
+const SLICE_CLIENTS = 64;
 
 /** The uWS topic of one slice of a topic. */
 const sliceName = (topic: Topic, slice: Slice): string => `${topic.name}/${slice.index}`;
