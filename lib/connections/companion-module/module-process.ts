@@ -21,6 +21,17 @@ import { type ModuleCalls, ModuleIpc } from './module-ipc.ts';
 
 /** How long a module may take to register after it is started: Node and its code loading, on a busy machine. */
 const REGISTER_MS = 30_000;
+
+/**
+ * The exit codes `@companion-module/base` (1.x) gives a meaning of its own. It waits 5 s for
+ * its host's answer to its registration and exits with 11 without it: the hub answers at
+ * once, so the module's own start held its event loop past that, or the machine was too busy
+ * to run it. It is started again as after any exit.
+ */
+const BASE_EXITS = {
+  11: 'it gave up waiting 5 s for its registration to be answered: its own start held its event loop, or the machine was too busy',
+};
+
 /** How long a stopping module may take over `destroy` before it is killed. */
 const DESTROY_MS = 2000;
 /** Lines of its output a second that reach the log; past it they are counted. */
@@ -117,6 +128,7 @@ export class ModuleProcess {
         maxMemoryMb,
         memorySetting: 'moduleMaxMemoryMb',
         called: "the module's process",
+        exitMeanings: BASE_EXITS,
         maxMessageBytes: MAX_MESSAGE_BYTES,
         flat: true,
       },

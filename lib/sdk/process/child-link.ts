@@ -48,6 +48,8 @@ export interface ChildPlan {
   readonly memorySetting?: string;
   /** How the reasons it ended name it: "its process", "the module's process". */
   readonly called: string;
+  /** What some of its exit codes mean, said beside the code: codes its runtime gives a meaning of its own. */
+  readonly exitMeanings?: Readonly<Record<number, string>>;
   /** The longest message taken from it, bytes, and whether only flat records are read (node-channel.ts). */
   readonly maxMessageBytes: number;
   readonly flat?: boolean;
@@ -250,7 +252,8 @@ export class ChildLink {
     if (signal) return `${called} was killed (${signal})`;
     // What it threw, as Node printed it last (`Error: …`): a program that cannot load says why.
     const thrown = [...this.stderrTail.matchAll(/^(?:\w*Error|Error \[\w+\]): .*$/gm)].at(-1)?.[0];
-    return `${called} exited with code ${code}${thrown ? `: ${thrown.slice(0, MOST_THROWN)}` : ''}`;
+    const meaning = code === null ? undefined : this.plan.exitMeanings?.[code];
+    return `${called} exited with code ${code}${meaning ? ` (${meaning})` : ''}${thrown ? `: ${thrown.slice(0, MOST_THROWN)}` : ''}`;
   }
 
   /** The last line of what it wrote to stderr that is no stack frame, when any. */

@@ -296,6 +296,31 @@ test.serial(
   },
 );
 
+test.serial("a module whose start holds its loop past the base's wait for its registration says why it exited (code 11)", async (t) => {
+  // The base waits 5 s for its host's answer to `register`, on a timer of the module's own
+  // loop: held 6 s just after it registered, the module finds its timer due before the
+  // answer the hub sent at once, and the base exits with 11.
+  const main = [
+    "const base = require('@companion-module/base');",
+    "const { FixtureModule, upgradeScripts } = require('./module.cjs')(base);",
+    'class SlowStart extends FixtureModule {',
+    '  constructor(internal) {',
+    '    super(internal);',
+    '    setImmediate(() => { const until = Date.now() + 6000; while (Date.now() < until); });',
+    '  }',
+    '}',
+    'base.runEntrypoint(SlowStart, upgradeScripts);',
+    '',
+  ].join('\n');
+  const module = await fixtureModule('1.14.1', { main });
+  const { hub } = await run(t, { type: 'companion-module', module });
+  await eventually(() => /exited with code 11/.test(info(hub)?.reason ?? ''), 'the exit', 20_000);
+  t.regex(
+    info(hub)?.reason ?? '',
+    /code 11 \(it gave up waiting 5 s for its registration to be answered: its own start held its event loop/,
+  );
+});
+
 test.serial(
   "junk on a module's channel ends the module, not the hub; a message of four million objects is dropped unread (R-CM2)",
   async (t) => {
