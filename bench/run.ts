@@ -1191,7 +1191,7 @@ async function scenarioMqtt() {
       // the median of the last three counts: a hub's first run of 1,000 clients warms its path
       // (B's first ran at five times the p99 of its second, A's clients as slow as B's), a
       // studio's steady state is what follows; and one counted run each moved the ratio from
-      // 1.00× to 1.54× between two full runs of the same code.
+      // 1.00× to 1.54× between two full runs of the slices' code.
       const oneFirst = await dashboards([a], a);
       const ones = await counted(() => dashboards([a], a));
       const one = medianTail(ones);
