@@ -36,7 +36,25 @@ export interface EtcdPlacement {
   readonly command: (member: number) => readonly string[];
 }
 
+/**
+ * Starts the cluster; on loopback, a member that finds its port taken (another spec file's
+ * process took it between `freePort` and etcd's bind, which a loaded suite does) makes the
+ * whole cluster start again on fresh ports, at most three times. Any other early exit fails at
+ * once, with what the member printed.
+ */
 export async function startEtcdCluster(size = 3, placement?: EtcdPlacement): Promise<EtcdCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(size, placement);
+    } catch (error) {
+      if (placement || attempt === 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(size: number, placement: EtcdPlacement | undefined): Promise<EtcdCluster> {
   const folder = mkdtempSync(join(tmpdir(), 'patchbay-etcd-'));
   const ports = [];
   for (let i = 0; i < size; i++)
@@ -46,6 +64,10 @@ export async function startEtcdCluster(size = 3, placement?: EtcdPlacement): Pro
   const token = `spec-${ports[0]!.client}`;
   const initial = ports.map(({ peer }, i) => `${names[i]}=http://${host(i)}:${peer}`).join(',');
   const processes: ChildProcess[] = [];
+  /** What each member printed (errors only), the last 4 KiB: said when the start fails. */
+  const printed = new Map<string, string>();
+  let exitedEarly: string | undefined;
+  let starting = true;
   const members = ports.map(({ client, peer }, i): EtcdMember => {
     const name = names[i]!;
     const clientUrl = `http://${host(i)}:${client}`;
@@ -64,7 +86,12 @@ export async function startEtcdCluster(size = 3, placement?: EtcdPlacement): Pro
         ],
         { stdio: ['ignore', 'ignore', 'pipe'] },
       );
-      child.stderr?.resume();
+      child.stderr?.setEncoding('utf8').on('data', (text: string) => printed.set(name, ((printed.get(name) ?? '') + text).slice(-4096)));
+      // 'close', not 'exit': by then all it printed has been read.
+      child.once('close', (code, signal) => {
+        if (starting)
+          exitedEarly ??= `${name} exited (${signal ?? `code ${code}`}) before the cluster was healthy: ${printed.get(name)?.trim() || 'it printed nothing'}`;
+      });
       processes.push(child);
       return child;
     };
@@ -109,6 +136,7 @@ export async function startEtcdCluster(size = 3, placement?: EtcdPlacement): Pro
     // Healthy once a quorum elected a leader: every member answers a linearizable read.
     await eventually(
       async () => {
+        if (exitedEarly) return true;
         for (const url of endpoints) {
           const response = await fetch(`${url}/v3/kv/range`, {
             method: 'POST',
@@ -119,9 +147,12 @@ export async function startEtcdCluster(size = 3, placement?: EtcdPlacement): Pro
         }
         return true;
       },
-      'a three-member etcd cluster to elect its leader',
+      () =>
+        `a ${size}-member etcd cluster to elect its leader; members printed: ${[...printed].map(([name, text]) => `${name}: ${text.trim()}`).join(' | ') || 'nothing'}`,
       60_000,
     );
+    if (exitedEarly) throw /address already in use/.test(exitedEarly) ? new PortTaken(exitedEarly) : new Error(exitedEarly);
+    starting = false;
   } catch (error) {
     await cluster.stop();
     throw error;
