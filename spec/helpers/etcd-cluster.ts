@@ -132,6 +132,7 @@ async function startOnce(size: number, placement: EtcdPlacement | undefined): Pr
       rmSync(folder, { recursive: true, force: true });
     },
   };
+  let lastAnswer = 'no member was asked';
   try {
     // Healthy once a quorum elected a leader: every member answers a linearizable read.
     await eventually(
@@ -142,13 +143,18 @@ async function startOnce(size: number, placement: EtcdPlacement | undefined): Pr
             method: 'POST',
             body: JSON.stringify({ key: 'eA==' }),
             signal: AbortSignal.timeout(1000),
-          }).catch(() => undefined);
-          if (!response?.ok) return false;
+          }).catch((error: Error) => {
+            lastAnswer = `${url} did not answer: ${error.cause ?? error.message}`;
+          });
+          if (!response?.ok) {
+            if (response) lastAnswer = `${url} answered ${response.status}: ${await response.text()}`;
+            return false;
+          }
         }
         return true;
       },
       () =>
-        `a ${size}-member etcd cluster to elect its leader; members printed: ${[...printed].map(([name, text]) => `${name}: ${text.trim()}`).join(' | ') || 'nothing'}`,
+        `a ${size}-member etcd cluster to elect its leader (last: ${lastAnswer}); members printed: ${[...printed].map(([name, text]) => `${name}: ${text.trim()}`).join(' | ') || 'nothing'}`,
       60_000,
     );
     if (exitedEarly) throw /address already in use/.test(exitedEarly) ? new PortTaken(exitedEarly) : new Error(exitedEarly);
