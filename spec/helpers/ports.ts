@@ -1,5 +1,33 @@
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+
+/**
+ * Where free ports are looked for: below the range the kernel takes ports from for outgoing
+ * connections and port-0 listeners. Between a port found free here and a spec's process
+ * binding it, a loaded suite (thousands of connections a minute) could otherwise take it —
+ * an etcd member once found its port taken that way. Another spec process picking the same
+ * port meanwhile is left to chance among some 20,000.
+ */
+const range = (() => {
+  const [ephemeral = 32768] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  return { low: 10000, high: Math.min(ephemeral, 65536) - 1 };
+})();
+
+/** A port in the range above, or 0 (any) where the kernel leaves it none. */
+function candidate(): number {
+  const { low, high } = range;
+  return high - low < 1000 ? 0 : low + Math.floor(Math.random() * (high - low + 1));
+}
+
+/** Tries `bind` on candidates until one binds (at most 50, then any port the kernel gives). */
+async function firstBound(bind: (port: number) => Promise<number | undefined>): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = await bind(candidate());
+    if (port !== undefined) return port;
+  }
+  return (await bind(0)) as number;
+}
 
 /**
  * A port of 127.0.0.1 free now: for a process of the spec's own (a broker), or for a hub that
@@ -7,26 +35,41 @@ import { createServer } from 'node:net';
  * hold the port: uSockets sets SO_REUSEADDR only for a port given).
  */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+  return firstBound(
+    (port) =>
+      new Promise((resolve, reject) => {
+        const probe = createServer();
+        probe.once('error', (error: NodeJS.ErrnoException) =>
+          error.code === 'EADDRINUSE' && port !== 0 ? resolve(undefined) : reject(error),
+        );
+        probe.listen(port, '127.0.0.1', () => {
+          const { port: bound } = probe.address() as { port: number };
+          probe.close(() => resolve(bound));
+        });
+      }),
+  );
 }
 
 /** UDP ports of 127.0.0.1 free now: bound to see them free, then released (a group's voters). */
 export async function freeUdpPorts(count: number): Promise<number[]> {
-  const sockets = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const socket = createSocket('udp4');
-      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-      return socket;
-    }),
-  );
-  const ports = sockets.map((socket) => socket.address().port);
-  for (const socket of sockets) socket.close();
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const port = await firstBound(
+      (asked) =>
+        new Promise((resolve, reject) => {
+          const socket = createSocket('udp4');
+          socket.once('error', (error: NodeJS.ErrnoException) => {
+            socket.close();
+            if (error.code === 'EADDRINUSE' && asked !== 0) resolve(undefined);
+            else reject(error);
+          });
+          socket.bind(asked, '127.0.0.1', () => {
+            const bound = socket.address().port;
+            socket.close(() => resolve(bound));
+          });
+        }),
+    );
+    if (!ports.includes(port)) ports.push(port);
+  }
   return ports;
 }
