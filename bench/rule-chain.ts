@@ -16,7 +16,7 @@ import { validateFlow } from '../lib/config/flow-file.ts';
 import type { Parameter } from '../lib/core/parameter.ts';
 import { Hub } from '../lib/hub/hub.ts';
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -105,6 +105,7 @@ const patchbayHeld = (changes: number) =>
  * RxJS from `hub.rx`, as a flow in a folder without it installed takes it.
  */
 const flowFolder = mkdtempSync(join(tmpdir(), 'patchbay-rule-bench-'));
+process.on('exit', () => rmSync(flowFolder, { recursive: true, force: true }));
 writeFileSync(
   join(flowFolder, 'tally.mjs'),
   `export default (hub) => {

@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,7 +75,10 @@ function row(scenario: string, metric: string, hub: string, baseline: string, ra
 // --- servers -------------------------------------------------------------------------
 
 const parameterCount = 1000;
-const flowFile = join(tmpdir(), `patchbay-bench-${process.pid}.json5`);
+/** The run's own files (flows, keys, the kept hub's state folders): removed when the run ends, however it ends. */
+const scratch = mkdtempSync(join(tmpdir(), 'patchbay-bench-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+const flowFile = join(scratch, 'bench.json5');
 writeFileSync(
   flowFile,
   JSON.stringify({
@@ -99,7 +102,7 @@ const servers = {
       'run',
       flowFile,
       '--state',
-      mkdtempSync(join(tmpdir(), 'patchbay-bench-state-')),
+      mkdtempSync(join(scratch, 'state-')),
       '--log-format',
       'json',
     ]),
@@ -958,7 +961,7 @@ async function scenarioHighFrequency() {
 
 /** The site key of the bench's hubs, made for this run. */
 const siteKey = (() => {
-  const file = join(tmpdir(), `patchbay-bench-${process.pid}-site.key`);
+  const file = join(scratch, 'site.key');
   writeFileSync(file, randomBytes(32).toString('hex'));
   return { file };
 })();
@@ -969,7 +972,7 @@ const siteKey = (() => {
  * signs (one before signing knows no key; one after it shares nothing without one).
  */
 function hubFlow(id: string, url: string, owner: boolean, checkout: string): string {
-  const file = join(tmpdir(), `patchbay-bench-${process.pid}-${id}.json5`);
+  const file = join(scratch, `${id}.json5`);
   const signs = ['lib/broker/signing.ts', 'lib/connections/mqtt/signing.ts'].some((path) => existsSync(join(checkout, path)));
   const hub = { id, share: owner ? ['bench/#'] : [], ...(signs ? { key: siteKey } : {}) };
   const connections: Record<string, unknown> = {
@@ -1464,7 +1467,7 @@ async function scenarioOscRoundTrip() {
     const rawCount = await ask<Count>(receiver, { cmd: 'count' });
 
     const hubPort = await freeUdpPort();
-    const oscFlow = join(tmpdir(), `patchbay-bench-osc-${process.pid}.json5`);
+    const oscFlow = join(scratch, 'osc.json5');
     const listed = (access: string) => addresses.map((address, i) => ({ id: `p${i}`, address, type: 'S', access }));
     writeFileSync(
       oscFlow,
