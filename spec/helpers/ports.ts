@@ -6,12 +6,13 @@ import { createServer } from 'node:net';
  * Where free ports are looked for: below the range the kernel takes ports from for outgoing
  * connections and port-0 listeners. Between a port found free here and a spec's process
  * binding it, a loaded suite (thousands of connections a minute) could otherwise take it —
- * an etcd member once found its port taken that way. Another spec process picking the same
- * port meanwhile is left to chance among some 20,000.
+ * what most likely kept an etcd cluster of the suite from becoming healthy once. From 20000, above the ports the hub and
+ * the studio's protocols take by default (17011, 16622, …), which a spec may bind as given.
+ * Another spec process picking the same port meanwhile is left to chance among some 12,000.
  */
 const range = (() => {
   const [ephemeral = 32768] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-  return { low: 10000, high: Math.min(ephemeral, 65536) - 1 };
+  return { low: 20000, high: Math.min(ephemeral, 65536) - 1 };
 })();
 
 /** A port in the range above, or 0 (any) where the kernel leaves it none. */
