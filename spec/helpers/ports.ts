@@ -6,9 +6,10 @@ import { createServer } from 'node:net';
  * Where free ports are looked for: below the range the kernel takes ports from for outgoing
  * connections and port-0 listeners. Between a port found free here and a spec's process
  * binding it, a loaded suite (thousands of connections a minute) could otherwise take it —
- * what most likely kept an etcd cluster of the suite from becoming healthy once. From 20000, above the ports the hub and
- * the studio's protocols take by default (17011, 16622, …), which a spec may bind as given.
- * Another spec process picking the same port meanwhile is left to chance among some 12,000.
+ * what most likely kept an etcd cluster of the suite from becoming healthy once. From 20000,
+ * above the ports the hub and the studio's protocols take by default (17011, 16622, …), which
+ * a spec may bind as given. Another spec process picking the same port meanwhile is left to
+ * chance among some 12,000.
  */
 const range = (() => {
   const [ephemeral = 32768] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
@@ -21,13 +22,16 @@ function candidate(): number {
   return high - low < 1000 ? 0 : low + Math.floor(Math.random() * (high - low + 1));
 }
 
-/** Tries `bind` on candidates until one binds (at most 50, then any port the kernel gives). */
-async function firstBound(bind: (port: number) => Promise<number | undefined>): Promise<number> {
+/** Binds candidates until one is free (at most 50, then any port the kernel gives); `bind` resolves with the port it bound. */
+async function firstBound(bind: (port: number) => Promise<number>): Promise<number> {
   for (let tries = 0; tries < 50; tries++) {
-    const port = await bind(candidate());
-    if (port !== undefined) return port;
+    try {
+      return await bind(candidate());
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
   }
-  return (await bind(0)) as number;
+  return bind(0);
 }
 
 /**
@@ -40,9 +44,7 @@ export function freePort(): Promise<number> {
     (port) =>
       new Promise((resolve, reject) => {
         const probe = createServer();
-        probe.once('error', (error: NodeJS.ErrnoException) =>
-          error.code === 'EADDRINUSE' && port !== 0 ? resolve(undefined) : reject(error),
-        );
+        probe.once('error', reject);
         probe.listen(port, '127.0.0.1', () => {
           const { port: bound } = probe.address() as { port: number };
           probe.close(() => resolve(bound));
@@ -59,10 +61,9 @@ export async function freeUdpPorts(count: number): Promise<number[]> {
       (asked) =>
         new Promise((resolve, reject) => {
           const socket = createSocket('udp4');
-          socket.once('error', (error: NodeJS.ErrnoException) => {
+          socket.once('error', (error) => {
             socket.close();
-            if (error.code === 'EADDRINUSE' && asked !== 0) resolve(undefined);
-            else reject(error);
+            reject(error);
           });
           socket.bind(asked, '127.0.0.1', () => {
             const bound = socket.address().port;
