@@ -13,6 +13,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nativeBinaryLoaded, nativeBinaryName } from '../lib/http/uws.ts';
+import { keepCoresPolling } from './lib/idle.ts';
 import { nowMs, percentile, sleep } from './lib/clock.ts';
 import { type LoadClients, type Report, startClients } from './lib/clients.ts';
 import { hubMetrics, metricValue } from './lib/metrics.ts';
@@ -29,6 +30,7 @@ import { measurePressToWire } from './press-to-wire.ts';
 import WebSocket from 'ws';
 
 const quick = process.argv.includes('--quick');
+const idleCores = keepCoresPolling(!process.argv.includes('--idle=halt'));
 const seconds = quick ? 2 : 5;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const node = process.execPath;
@@ -649,27 +651,38 @@ async function scenarioEngine() {
 
 /** Sends `batches` WebSocket batches of 100 writes and resolves with values applied per second. */
 async function batchWrites(server: Server, batches: number): Promise<number> {
-  const socket = new WebSocket(`ws://127.0.0.1:${server.port}/ws?filter=%5E%24`);
+  // The writer follows only the batch's last parameter: its own write of it comes back once
+  // the hub applied the batch (one message a batch, on both sides), where asking for it over
+  // HTTP, and sleeping a millisecond between asks, measured the waiting as much as the hub.
+  const last = parameters[99] as string;
+  const socket = new WebSocket(`ws://127.0.0.1:${server.port}/ws?filter=${encodeURIComponent(`^${last}$`)}`);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   // A hub that cannot apply the writes as fast as they come closes the socket (1008): then the last value never arrives.
   let closed: number | undefined;
-  socket.once('close', (code) => (closed = code));
-  const probe = `http://127.0.0.1:${server.port}/parameters/${parameters[99]}`;
-  const applied = async (value: string) => {
-    while ((await (await fetch(probe)).text()) !== value) {
-      if (closed !== undefined) throw new Error(`${server.name} closed the writing socket (${closed}) before it had every batch`);
-      await sleep(1);
-    }
-  };
+  let arrived = '';
+  let waiter: { value: string; resolve: () => void; reject: (error: Error) => void } | undefined;
+  socket.on('message', (data) => {
+    for (const { p, v } of [JSON.parse(String(data))].flat() as { p?: string; v?: unknown }[]) if (p === last) arrived = String(v);
+    if (waiter && arrived === waiter.value) waiter.resolve();
+  });
+  socket.once('close', (code) => {
+    closed = code;
+    waiter?.reject(new Error(`${server.name} closed the writing socket (${code}) before it had every batch`));
+  });
+  const applied = (value: string) =>
+    arrived === value
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          if (closed !== undefined) return reject(new Error(`${server.name} closed the writing socket (${closed})`));
+          waiter = { value, resolve, reject };
+        });
   const started = nowMs();
-  let last = '';
   for (let b = 0; b < batches; b++) {
     const batch = Array.from({ length: 100 }, (_, i) => ({ p: parameters[i] as string, v: `${b}-${i}` }));
-    last = `${b}-99`;
     socket.send(JSON.stringify(batch));
     // At most 50 batches ahead of the hub, as a client that wants every write taken keeps
     // itself: one that sends without pause fills its waiting room and is cut off.
-    if (b % 50 === 49 || b === batches - 1) await applied(last);
+    if (b % 50 === 49 || b === batches - 1) await applied(`${b}-99`);
   }
   socket.close();
   return (batches * 100) / ((nowMs() - started) / 1000);
@@ -1641,10 +1654,10 @@ const commit = (() => {
 })();
 const date = new Date().toISOString().slice(0, 10);
 const full = !quick && only === undefined;
-const options = `${quick ? ' --quick' : ''}${only === undefined ? '' : ` --only=${only}`}`;
+const options = `${quick ? ' --quick' : ''}${only === undefined ? '' : ` --only=${only}`}${process.argv.includes('--idle=halt') ? ' --idle=halt' : ''}`;
 const heading = `${date} · ${cpus().length} cores · ${cpus()[0]?.model.trim()} · Node ${process.version} · commit ${commit}${quick ? ' · quick' : ''}${only === undefined ? '' : ` · only ${only}`}`;
 const body = [
-  `\`npm run bench${options ? ` --${options}` : ''}\`, ${fmt(minutes, 1)} min, ${nativeBinaryName} native, WebSocket clients: ${clientKind}.`,
+  `\`npm run bench${options ? ` --${options}` : ''}\`, ${fmt(minutes, 1)} min, ${nativeBinaryName} native, ${clientKind ? `WebSocket clients: ${clientKind}, ` : ''}${idleCores}.`,
   '',
   '| scenario | metric | patchbay | baseline | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
