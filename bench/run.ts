@@ -30,7 +30,8 @@ import { measurePressToWire } from './press-to-wire.ts';
 import WebSocket from 'ws';
 
 const quick = process.argv.includes('--quick');
-const idleCores = keepCoresPolling(!process.argv.includes('--idle=halt'));
+const halting = process.argv.includes('--idle=halt');
+const idleCores = keepCoresPolling(!halting);
 const seconds = quick ? 2 : 5;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const node = process.execPath;
@@ -1653,8 +1654,9 @@ const commit = (() => {
   }
 })();
 const date = new Date().toISOString().slice(0, 10);
-const full = !quick && only === undefined;
-const options = `${quick ? ' --quick' : ''}${only === undefined ? '' : ` --only=${only}`}${process.argv.includes('--idle=halt') ? ' --idle=halt' : ''}`;
+// The latest full table is of the usual way: a run with cores halting is kept in results/ only.
+const full = !quick && only === undefined && !halting;
+const options = `${quick ? ' --quick' : ''}${only === undefined ? '' : ` --only=${only}`}${halting ? ' --idle=halt' : ''}`;
 const heading = `${date} · ${cpus().length} cores · ${cpus()[0]?.model.trim()} · Node ${process.version} · commit ${commit}${quick ? ' · quick' : ''}${only === undefined ? '' : ` · only ${only}`}`;
 const body = [
   `\`npm run bench${options ? ` --${options}` : ''}\`, ${fmt(minutes, 1)} min, ${nativeBinaryName} native, ${clientKind ? `WebSocket clients: ${clientKind}, ` : ''}${idleCores}.`,
