@@ -663,7 +663,8 @@ async function batchWrites(server: Server, batches: number): Promise<number> {
   let arrived = '';
   let waiter: { value: string; resolve: () => void; reject: (error: Error) => void } | undefined;
   socket.on('message', (data) => {
-    for (const { p, v } of [JSON.parse(String(data))].flat() as { p?: string; v?: unknown }[]) if (p === last) arrived = String(v);
+    const { p, v } = JSON.parse(String(data)) as { p: string; v: unknown }; // one value a message: no `batch`
+    if (p === last) arrived = String(v);
     if (waiter && arrived === waiter.value) waiter.resolve();
   });
   socket.once('close', (code) => {
