@@ -17,7 +17,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { type HubProcess, runHub } from '../helpers/hub-process.ts';
 import { connectionOf, studioWith } from '../helpers/outside-package.ts';
 import { freePort } from '../helpers/ports.ts';
-import { shown, tslDisplays } from '../helpers/tsl-display.ts';
+import { type DisplayMessage, shown, tslDisplays } from '../helpers/tsl-display.ts';
 
 type Flow = { connections: Record<string, Record<string, unknown>> };
 
@@ -84,7 +84,10 @@ test.serial(
     );
     const darkBeforeRead = displays.slice(afterKill).findIndex((m) => m.index === 2 && m.display.lh_tally === 0);
     const redAgain = displays.slice(afterKill).findIndex((m) => m.index === 3 && m.display.lh_tally === 1);
-    t.true(darkBeforeRead === -1 || darkBeforeRead >= redAgain - 1, 'camera 2 stayed red until camera 3 was on air (the two in one turn)');
+    t.true(
+      darkBeforeRead === -1 || darkBeforeRead >= redAgain - 1,
+      `camera 2 stayed red until camera 3 was on air (the two in one turn): ${lampsFrom(displays.slice(afterKill))}`,
+    );
     t.false(
       displays.slice(afterKill).some((m) => m.index === 1 && m.display.text !== 'Camera 1'),
       "display 1 kept the switcher's name, not the flow's",
@@ -103,7 +106,10 @@ test.serial(
     );
     const darkened = displays.slice(beforeProcessKill).findIndex((m) => m.index === 3 && m.display.lh_tally === 0);
     const redFour = displays.slice(beforeProcessKill).findIndex((m) => m.index === 4 && m.display.lh_tally === 1);
-    t.true(darkened === -1 || darkened >= redFour - 1, 'camera 3 stayed red until camera 4 was on air (the two in one turn)');
+    t.true(
+      darkened === -1 || darkened >= redFour - 1,
+      `camera 3 stayed red until camera 4 was on air (the two in one turn): ${lampsFrom(displays.slice(beforeProcessKill))}`,
+    );
   },
 );
 
@@ -159,3 +165,6 @@ withSocat(
     t.is(switcher.program(0), 2, 'with no cut made');
   },
 );
+
+/** What the displays were told, in order, as `display:left lamp` (2:1 is display 2 red): what a failed check shows. */
+const lampsFrom = (heard: readonly DisplayMessage[]) => heard.map((m) => `${m.index}:${m.display.lh_tally}`).join(' ');
